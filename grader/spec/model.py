@@ -1,0 +1,92 @@
+"""What a loaded exercise spec is: frozen dataclasses, no behaviour.
+
+Input expressions (args, expect) stay as the YAML wrote them; `grader.checks.inputs`
+turns them into values when a check runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Case:
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    expect: Any = None
+    has_expect: bool = False
+    raises: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Generate:
+    generator: str
+    count: int = 10
+    seed: int = 0
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Compare:
+    mode: str = "allclose"          # count | equal | allclose
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+@dataclass(frozen=True)
+class Misconception:
+    like: str                        # name in grader.reference.misconceptions
+    hint: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """One graded check. Exactly one of `call`, `answer_key`, `property_name` is set."""
+    name: str
+    points: float
+    line: int                        # where it starts in the spec file
+    hidden: bool = False
+    visibility: str = "visible"
+    hint: str | None = None
+    # function checks
+    call: str | None = None
+    cases: tuple[Case, ...] = ()
+    generate: Generate | None = None
+    reference: str | None = None
+    compare: Compare | None = None
+    misconceptions: tuple[Misconception, ...] = ()
+    # multiple-choice checks
+    answer_key: str | None = None
+    answer_correct: str | None = None
+    answer_options: dict = field(default_factory=dict)
+    # property checks
+    property_name: str | None = None
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+
+    @property
+    def kind(self) -> str:
+        return "call" if self.call else "answer" if self.answer_key else "property"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    lecture: str
+    uses: tuple[str, ...]
+    checks: tuple[Check, ...]
+    path: str
+    question: str = ""
+    order: int = 0
+    call_timeout: float | None = None
+
+    @property
+    def points(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    def visible_only(self) -> "Exercise":
+        """The same exercise without its hidden checks (what `check()` and students run)."""
+        from dataclasses import replace
+        return replace(self, checks=tuple(c for c in self.checks if not c.hidden))
