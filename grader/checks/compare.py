@@ -1,0 +1,134 @@
+"""Compare what a student returned with what was expected, and say how it differs.
+
+`compare(expected, got, how)` returns None when they agree, else a `Mismatch` whose lines
+a student can read: shapes first, then the first differing index and a few values.
+`got` is plain data from the worker; nothing here calls a method the submission wrote.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.spec.model import Compare
+
+from .describe import describe
+
+MAX_ELEMENTS = 50_000_000   # a larger answer is refused before any arithmetic on it
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    expected: str
+    got: str
+    detail: str = ""
+
+    def lines(self, show_expected: bool = True) -> list[str]:
+        out = [f"expected: {self.expected}"] if show_expected else []
+        out.append(f"got:      {self.got}")
+        if self.detail:
+            out.append(self.detail)
+        return out
+
+
+def compare(expected, got, how: Compare) -> Mismatch | None:
+    if how.mode == "count":
+        return _compare_count(expected, got)
+    if how.mode == "equal":
+        return _compare_equal(expected, got)
+    return _compare_close(expected, got, how.rtol, how.atol)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _compare_count(expected, got) -> Mismatch | None:
+    if _is_int(got) and int(got) == int(expected):
+        return None
+    if isinstance(got, (float, np.floating)) and float(got) == float(expected):
+        return Mismatch(f"{expected} (an integer)", describe(got),
+                        "the value is right but it is a float: a count is an integer. "
+                        "Use // (floor division) or int(), not / .")
+    return Mismatch(describe(expected), describe(got))
+
+
+def _compare_equal(expected, got) -> Mismatch | None:
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
+            return Mismatch(describe(expected), describe(got),
+                            f"expected a tuple or list of {len(expected)} values")
+        for i, (e, g) in enumerate(zip(expected, list(got))):
+            inner = _compare_equal(e, g)
+            if inner is not None:
+                return Mismatch(describe(expected), describe(got), f"item {i}: expected {describe(e)}, got {describe(g)}")
+        return None
+    if _is_int(expected):
+        return _compare_count(expected, got)
+    if isinstance(expected, np.ndarray):
+        array = as_array(got)
+        if isinstance(array, Mismatch):
+            return array
+        if array.shape != expected.shape or not np.array_equal(array, expected):
+            return _compare_close(expected, got, 0.0, 0.0)
+        return None
+    if isinstance(expected, str) and isinstance(got, str):
+        return None if expected.strip().lower() == got.strip().lower() else Mismatch(repr(expected), repr(got))
+    if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
+            isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
+        return Mismatch(describe(expected), describe(got))
+    return None if expected == got else Mismatch(describe(expected), describe(got))
+
+
+def as_array(got) -> np.ndarray | Mismatch:
+    """`got` as a plain numeric ndarray, or a Mismatch saying why it is not one."""
+    if isinstance(got, np.ndarray):
+        array = got
+    elif isinstance(got, (list, tuple, numbers.Number, np.generic)) and not isinstance(got, bool):
+        try:
+            array = np.asarray(got)
+        except (ValueError, TypeError):
+            return Mismatch("an array", describe(got), "this cannot be read as one numeric array")
+    else:
+        return Mismatch("an array", describe(got), "return a numpy array")
+    if array.dtype.kind not in "biuf":
+        return Mismatch("an array of numbers", describe(got), f"its dtype is {array.dtype}: return real numbers")
+    if array.size > MAX_ELEMENTS:
+        return Mismatch("an array", f"an array with {array.size} elements", "far larger than the answer can be")
+    return array
+
+
+def _compare_close(expected, got, rtol: float, atol: float) -> Mismatch | None:
+    expected = np.asarray(expected, dtype=np.float64)
+    array = as_array(got)
+    if isinstance(array, Mismatch):
+        return Mismatch(f"array {expected.shape}", array.got, array.detail)
+    if array.shape != expected.shape:
+        return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
+                        _shape_advice(expected.shape, array.shape))
+    array = array.astype(np.float64)
+    bad = ~np.isfinite(array)
+    if bad.any() and np.isfinite(expected).all():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        return Mismatch(describe(expected), describe(got), f"your answer has {array[index]} at index {list(index)}")
+    with np.errstate(invalid="ignore", over="ignore"):
+        excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
+    excess = np.where(np.isnan(excess), np.inf, excess)
+    if expected.size == 0 or excess.max() <= 0:
+        return None
+    index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
+    first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
+    worst = float(np.abs(array - expected).max())
+    detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, got {array[first]:.6g}; "
+              f"largest difference {worst:.3g} at {list(int(i) for i in index)} "
+              f"({int((excess > 0).sum())} of {expected.size} values off; tolerance atol={atol:g}, rtol={rtol:g})")
+    return Mismatch(describe(expected), describe(got), detail)
+
+
+def _shape_advice(expected: tuple, got: tuple) -> str:
+    if tuple(reversed(got)) == expected and len(got) == 2:
+        return "the shape is transposed: rows should be " + ("tokens" if expected[0] < expected[1] else "the first axis")
+    if int(np.prod(got)) == int(np.prod(expected)):
+        return "same number of values, different shape: check your reshape"
+    return ""

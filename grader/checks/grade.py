@@ -1,0 +1,271 @@
+"""Grade one exercise: build each check's cases, call the student through the worker,
+compute the expected value here (never in the worker), compare, and say what went wrong.
+
+`grade_exercise(exercise, worker)` -> ExerciseResult. `worker` is anything with
+`load()`, `call(name, args, kwargs, timeout=, label=)` and `get(name)` (a StudentWorker).
+"""
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from grader.spec.model import Case, Check, Compare, Exercise
+
+from . import inputs
+from .compare import Mismatch, compare
+from .describe import call_label, describe
+from .generators import generate_cases
+from .properties import PROPERTIES, PropertyContext, Verdict
+from .results import ERROR, FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from .student import StudentCallFailed, StudentCalls
+
+HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
+
+
+@dataclass(frozen=True)
+class Options:
+    include_hidden: bool = True
+    call_timeout: float | None = None     # overrides the spec's and the worker's default
+
+
+@dataclass(frozen=True)
+class CaseInputs:
+    args: tuple
+    kwargs: dict
+    source: str | None          # paste-able code for the call, when the spec wrote it
+    case: Case | None           # the spec case (None for generated ones)
+
+
+def grade_exercise(exercise: Exercise, worker, options: Options = Options()) -> ExerciseResult:
+    start = time.perf_counter()
+    defined = worker.load().names
+    missing = [name for name in exercise.uses if name not in defined and name != "ANSWERS"]
+    timeout = options.call_timeout or exercise.call_timeout
+    results = []
+    for check in exercise.checks:
+        if check.hidden and not options.include_hidden:
+            continue
+        needed = [check.call] if check.call else []
+        absent = [n for n in missing if not needed or n in needed]
+        if absent:
+            results.append(_result(check, MISSING, f"`{absent[0]}` is not defined in your submission yet"))
+            continue
+        results.append(_grade_check(check, worker, timeout))
+    return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results), time.perf_counter() - start)
+
+
+def _grade_check(check: Check, worker, timeout) -> CheckResult:
+    start = time.perf_counter()
+    try:
+        if check.kind == "call":
+            result = _grade_call_check(check, worker, timeout)
+        elif check.kind == "answer":
+            result = _grade_answer_check(check, worker)
+        else:
+            result = _grade_property_check(check, worker, timeout)
+    except inputs.InputError as exc:
+        result = _result(check, ERROR, f"the exercise spec is broken ({exc}); tell your instructor")
+    return _with_seconds(result, time.perf_counter() - start)
+
+
+def _with_seconds(result: CheckResult, seconds: float) -> CheckResult:
+    from dataclasses import replace
+    return replace(result, seconds=seconds)
+
+
+def _result(check: Check, status: str, message: str = "", hint: str | None = None, cases: int = 0,
+            misconception: str | None = None) -> CheckResult:
+    return CheckResult(
+        name=check.name, points=check.points, score=check.points if status == PASSED else 0.0,
+        status=status, message=message, hint=hint if status != PASSED else None, hidden=check.hidden,
+        visibility=check.visibility, cases=cases, misconception=misconception,
+    )
+
+
+# --- function checks ---------------------------------------------------------
+
+def _case_inputs(check: Check) -> list[CaseInputs]:
+    out = []
+    for case in check.cases:
+        args = tuple(inputs.evaluate(a) for a in case.args)
+        kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
+        code = ", ".join([inputs.source(a) for a in case.args] + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
+        out.append(CaseInputs(args, kwargs, f"{check.call}({code})", case))
+    if check.generate:
+        g = check.generate
+        for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
+            out.append(CaseInputs(tuple(args), dict(kwargs), None, None))
+    return out
+
+
+def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
+    params = _param_names(check.reference or check.call)
+    cases = _case_inputs(check)
+    for number, ci in enumerate(cases, 1):
+        label = call_label(check.call, params, ci.args, ci.kwargs)
+        outcome = worker.call(check.call, ci.args, ci.kwargs, timeout=timeout, label=label)
+        failure = _judge_case(check, ci, outcome)
+        if failure is None:
+            continue
+        status, lines, hint, matched = failure
+        if status == NOT_IMPLEMENTED:
+            return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet", cases=number)
+        if check.hidden:
+            message = f"{HIDDEN_FAILURE}: case {number} of {len(cases)}"
+            if outcome.status in ("timeout", "crashed"):
+                message += f"; {outcome.message}"
+            elif outcome.status == "raised":
+                message += f"; your code raised {outcome.error.type}"
+            return _result(check, FAILED, message, hint, number, matched)
+        header = f"case {number} of {len(cases)}: {label}"
+        if ci.source and len(ci.source) <= 300:
+            header += f"\n  to reproduce: {ci.source}"
+        return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
+    return _result(check, PASSED, cases=len(cases))
+
+
+def _judge_case(check: Check, ci: CaseInputs, outcome):
+    """None when the case passed, else (status, message lines, hint, misconception name)."""
+    case_hint = ci.case.hint if ci.case else None
+    if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+        return NOT_IMPLEMENTED, [], None, None
+    expected, expects_error = _expectation(check, ci)
+    if expects_error:
+        if outcome.status == "raised" and outcome.error.type == expects_error:
+            return None
+        if outcome.status == "ok":
+            return FAILED, [f"expected: {expects_error}", f"got:      {describe(outcome.value)} (no error)"], \
+                case_hint or check.hint, None
+        return FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome), case_hint or check.hint, None
+    if outcome.status != "ok":
+        return FAILED, _outcome_lines(outcome), case_hint or check.hint, None
+    how = check.compare or _default_compare(expected)
+    mismatch = compare(expected, outcome.value, how)
+    if mismatch is None:
+        return None
+    hint, matched = _misconception(check, ci, outcome.value, how)
+    return FAILED, mismatch.lines(), hint or case_hint or check.hint, matched
+
+
+def _outcome_lines(outcome) -> list[str]:
+    if outcome.status == "raised":
+        lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
+        if outcome.error.traceback:
+            lines += ["your code:"] + ["  " + l for l in outcome.error.traceback.rstrip().splitlines()]
+        return lines
+    return [f"got:      {outcome.message or outcome.status}"]
+
+
+def _expectation(check: Check, ci: CaseInputs):
+    """(expected value, None) or (None, name of the exception the call must raise).
+
+    Computed here, after the worker answered; the reference raising (e.g. ValueError for
+    patches that do not tile) means the student's function must raise the same.
+    """
+    if ci.case is not None and ci.case.raises:
+        return None, ci.case.raises
+    if ci.case is not None and ci.case.has_expect:
+        return inputs.evaluate(ci.case.expect), None
+    from grader.reference import REFERENCE
+
+    try:
+        return REFERENCE[check.reference or check.call](*_fresh(ci.args), **_fresh(ci.kwargs)), None
+    except Exception as error:  # the reference's own refusal is the expected behaviour
+        return None, type(error).__name__
+
+
+def _fresh(value):
+    """A deep copy of the arguments, so a reference function cannot see what the student's changed."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_fresh(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    return value
+
+
+def _default_compare(expected) -> Compare:
+    if isinstance(expected, (int, np.integer)) and not isinstance(expected, bool):
+        return Compare(mode="count")
+    if isinstance(expected, (np.ndarray, float, np.floating)):
+        return Compare(mode="allclose")
+    return Compare(mode="equal")
+
+
+def _misconception(check: Check, ci: CaseInputs, got, how: Compare):
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    for known in check.misconceptions:
+        try:
+            wrong = MISCONCEPTIONS[known.like](*_fresh(ci.args), **_fresh(ci.kwargs))
+        except Exception:  # the wrong implementation may not apply to these inputs
+            continue
+        if _matches(wrong, got, how):
+            return known.hint, known.like
+    return None, None
+
+
+def _matches(wrong, got, how: Compare) -> bool:
+    if how.mode == "count" and isinstance(wrong, float):
+        return isinstance(got, (float, np.floating)) and float(got) == wrong
+    return compare(wrong, got, how) is None
+
+
+def _param_names(name: str) -> list[str]:
+    from grader.reference import REFERENCE
+
+    function = REFERENCE.get(name)
+    if function is None:
+        return []
+    return [p.name for p in inspect.signature(function).parameters.values()
+            if p.default is inspect.Parameter.empty]
+
+
+# --- multiple choice ---------------------------------------------------------
+
+def _grade_answer_check(check: Check, worker) -> CheckResult:
+    outcome = worker.get("ANSWERS")
+    if outcome.status in ("missing",):
+        return _result(check, MISSING, "`ANSWERS` is not defined in your submission yet")
+    if outcome.status != "ok" or not isinstance(outcome.value, dict):
+        got = describe(outcome.value) if outcome.status == "ok" else outcome.message or outcome.status
+        return _result(check, FAILED, f"`ANSWERS` must be a dict of question key -> option, got {got}")
+    options = ", ".join(f"'{o}'" for o in check.answer_options)
+    raw = outcome.value.get(check.answer_key)
+    if raw is None:
+        return _result(check, NOT_IMPLEMENTED, f"ANSWERS['{check.answer_key}'] is not answered yet (options: {options})")
+    if not isinstance(raw, str):
+        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] must be one of {options}, got {describe(raw)}")
+    answer = raw.strip().lower()
+    if answer == check.answer_correct.strip().lower():
+        return _result(check, PASSED, cases=1)
+    feedback = {k.strip().lower(): v for k, v in check.answer_options.items()}
+    if answer not in feedback:
+        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not one of the options {options}", cases=1)
+    return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not the best answer",
+                   hint=feedback[answer], cases=1, misconception=f"{check.answer_key}:{answer}")
+
+
+# --- property checks ---------------------------------------------------------
+
+def _grade_property_check(check: Check, worker, timeout) -> CheckResult:
+    context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(check.seed), dict(check.options))
+    try:
+        verdict: Verdict = PROPERTIES[check.property_name](context)
+    except StudentCallFailed as failed:
+        outcome = failed.outcome
+        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+            return _result(check, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
+        if outcome.status == "missing":
+            return _result(check, MISSING, f"`{failed.name}` is not defined in your submission yet")
+        lines = _outcome_lines(outcome) if not check.hidden else [f"your code: {outcome.status}"]
+        return _result(check, FAILED, f"while checking this property, {failed.name}(...) failed:\n"
+                       + "\n".join("  " + l for l in lines), check.hint)
+    if verdict.passed:
+        return _result(check, PASSED, cases=1)
+    message = HIDDEN_FAILURE if check.hidden else verdict.message
+    return _result(check, FAILED, message, verdict.hint or check.hint, 1, verdict.misconception)

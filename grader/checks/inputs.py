@@ -1,0 +1,157 @@
+"""Input expressions: how a spec writes arguments, and the values (and code) they make.
+
+A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
+
+    {array: [[1, 2], [3, 4]]}               np.array, float64 unless dtype: given
+    {arange: [4, 4, 1], start: 1}           1, 2, 3, ... reshaped
+    {random: [8, 8, 3], seed: 1}            standard normal (scale:, dtype: optional)
+    {zeros: [2, 3]} / {ones: [3]}
+    {tuple: [2, 2]}
+    {vit_params: {image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}
+    {block_params: {dim: 8, mlp_dim: 16}, seed: 3}        one encoder block's dict
+    {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
+
+Any other mapping is a dict whose values are expressions. `source()` gives code a student
+can paste to rebuild the value.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+BUILDERS = ("array", "arange", "random", "zeros", "ones", "tuple", "vit_params", "block_params", "attention_params")
+BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
+ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
+
+
+class InputError(ValueError):
+    """An input expression that cannot be built (a spec mistake)."""
+
+
+def builder_of(expr) -> str | None:
+    if isinstance(expr, dict):
+        keys = [k for k in expr if k in BUILDERS]
+        if len(keys) == 1:
+            return keys[0]
+    return None
+
+
+def evaluate(expr):
+    """The value an input expression stands for (fresh arrays every call)."""
+    kind = builder_of(expr)
+    if kind is None:
+        if isinstance(expr, list):
+            return [evaluate(e) for e in expr]
+        if isinstance(expr, dict):
+            return {k: evaluate(v) for k, v in expr.items()}
+        return expr
+    try:
+        return _BUILD[kind](expr)
+    except (TypeError, ValueError, KeyError) as exc:
+        raise InputError(f"cannot build {{{kind}: ...}}: {exc}") from None
+
+
+def _dtype(expr) -> np.dtype:
+    return np.dtype(expr.get("dtype", "float64"))
+
+
+def _shape(value) -> tuple[int, ...]:
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+def _random(expr):
+    rng = np.random.default_rng(expr.get("seed", 0))
+    shape = _shape(expr["random"])
+    values = rng.uniform(-1, 1, shape) if expr.get("dist") == "uniform" else rng.standard_normal(shape)
+    return (values * expr.get("scale", 1.0)).astype(_dtype(expr))
+
+
+def _config(expr, key):
+    from grader.reference import ViTConfig
+
+    options = dict(expr[key] or {})
+    options.setdefault("dtype", expr.get("dtype", "float64"))
+    if key != "vit_params":  # one block: only its widths matter
+        options.setdefault("depth", 1)
+    return ViTConfig(**options)
+
+
+def _vit_params(expr):
+    from grader.reference import init_params
+
+    return init_params(_config(expr, "vit_params"), expr.get("seed", 0))
+
+
+def _block_params(expr):
+    from grader.reference import init_params
+
+    block = init_params(_config(expr, "block_params"), expr.get("seed", 0))["blocks"][0]
+    return {k: block[k] for k in BLOCK_KEYS}
+
+
+def _attention_params(expr):
+    from grader.reference import init_params
+
+    block = init_params(_config(expr, "attention_params"), expr.get("seed", 0))["blocks"][0]
+    return {k: block[k] for k in ATTENTION_KEYS}
+
+
+_BUILD = {
+    "array": lambda e: np.array(e["array"], dtype=_dtype(e)),
+    "arange": lambda e: (np.arange(np.prod(_shape(e["arange"])), dtype=np.float64) + e.get("start", 0))
+    .reshape(_shape(e["arange"])).astype(_dtype(e)),
+    "random": _random,
+    "zeros": lambda e: np.zeros(_shape(e["zeros"]), dtype=_dtype(e)),
+    "ones": lambda e: np.ones(_shape(e["ones"]), dtype=_dtype(e)),
+    "tuple": lambda e: tuple(evaluate(x) for x in e["tuple"]),
+    "vit_params": _vit_params,
+    "block_params": _block_params,
+    "attention_params": _attention_params,
+}
+
+
+def register_builder(name: str, build, describe=None) -> None:
+    """Add an input expression `{name: ...}`: `build(expr) -> value`, `describe(expr) -> str` for messages."""
+    global BUILDERS
+    BUILDERS = BUILDERS + (name,)
+    _BUILD[name] = build
+    if describe is not None:
+        _DESCRIBE[name] = describe
+
+
+_DESCRIBE: dict = {}
+
+
+def source(expr) -> str:
+    """Python a student can paste to rebuild the value of `expr` (assumes `import numpy as np`)."""
+    kind = builder_of(expr)
+    if kind is None:
+        if isinstance(expr, list):
+            return "[" + ", ".join(source(e) for e in expr) + "]"
+        if isinstance(expr, dict):
+            return "{" + ", ".join(f"{k!r}: {source(v)}" for k, v in expr.items()) + "}"
+        return repr(expr)
+    if kind in _DESCRIBE:
+        return _DESCRIBE[kind](expr)
+    dtype = expr.get("dtype", "float64")
+    dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
+    if kind == "array":
+        return f"np.array({expr['array']!r}{', dtype=np.' + dtype if dtype != 'float64' else ', dtype=float'})"
+    if kind == "arange":
+        shape, start = _shape(expr["arange"]), expr.get("start", 0)
+        n = int(np.prod(shape))
+        return f"np.arange({start}, {start + n}, dtype=float).reshape({shape!r}){_astype(dtype)}"
+    if kind == "random":
+        shape, seed, scale = _shape(expr["random"]), expr.get("seed", 0), expr.get("scale", 1.0)
+        draw = f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform" else f"standard_normal({shape!r})"
+        scaled = f" * {scale}" if scale != 1.0 else ""
+        return f"(np.random.default_rng({seed}).{draw}{scaled}){_astype(dtype)}"
+    if kind in ("zeros", "ones"):
+        return f"np.{kind}({_shape(expr[kind])!r}{dtype_arg})"
+    if kind == "tuple":
+        return "(" + ", ".join(source(x) for x in expr["tuple"]) + ("," if len(expr["tuple"]) == 1 else "") + ")"
+    config = ", ".join(f"{k}={v!r}" for k, v in (expr[kind] or {}).items())
+    return f"<{kind.replace('_', ' ')} ({config}), seed {expr.get('seed', 0)}>"
+
+
+def _astype(dtype: str) -> str:
+    return "" if dtype == "float64" else f".astype(np.{dtype})"

@@ -1,0 +1,80 @@
+"""What grading produces: plain frozen dataclasses that every report reads.
+
+CheckResult -> ExerciseResult -> GradeReport. Scores are points as numbers; a check
+is all or nothing, an exercise adds up its checks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = "passed", "failed", "not_implemented", "missing", "error"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    points: float
+    score: float
+    status: str                  # passed | failed | not_implemented | missing | error
+    message: str = ""            # student-readable; for hidden checks it never shows inputs or expected values
+    hint: str | None = None
+    hidden: bool = False
+    visibility: str = "visible"
+    cases: int = 0               # cases run
+    misconception: str | None = None   # name of the known-wrong implementation the answer matched
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASSED
+
+
+@dataclass(frozen=True)
+class ExerciseResult:
+    id: str
+    title: str
+    lecture: str
+    checks: tuple[CheckResult, ...]
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return round(sum(c.score for c in self.checks), 6)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(c.points for c in self.checks), 6)
+
+    @property
+    def status(self) -> str:
+        statuses = {c.status for c in self.checks}
+        if statuses <= {PASSED}:
+            return PASSED
+        for special in (MISSING, NOT_IMPLEMENTED):
+            if statuses == {special}:
+                return special
+        return FAILED
+
+    def part(self, hidden: bool) -> "ExerciseResult":
+        """Only the visible (hidden=False) or only the hidden checks."""
+        return ExerciseResult(self.id, self.title, self.lecture,
+                              tuple(c for c in self.checks if c.hidden == hidden), self.seconds)
+
+
+@dataclass(frozen=True)
+class GradeReport:
+    submission: str
+    exercises: tuple[ExerciseResult, ...]
+    load_problems: tuple[str, ...] = ()     # "cell 7: NameError: ..." / "vit_exercises.py:12: ..."
+    spec_errors: tuple[str, ...] = ()       # "exercises/x.yaml:4: ..." (instructor-facing)
+    fatal: str | None = None                # why nothing could be graded, if so
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return round(sum(e.score for e in self.exercises), 6)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(e.max_score for e in self.exercises), 6)

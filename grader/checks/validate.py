@@ -1,0 +1,63 @@
+"""Cross-reference checks of a loaded spec: does every name it mentions exist?
+
+The schema knows shapes of YAML; only the grading layer knows which reference
+functions, generators, properties and misconceptions are registered.
+"""
+from __future__ import annotations
+
+import difflib
+
+from grader.spec.errors import SpecError
+from grader.spec.model import Exercise
+
+from . import inputs
+from .generators import GENERATORS
+from .properties import PROPERTIES
+
+
+def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[SpecError]:
+    """Problems with the names an exercise refers to; `build_inputs` also builds every literal case."""
+    from grader.reference import REFERENCE
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    errors = []
+
+    def unknown(line, what, name, known):
+        close = difflib.get_close_matches(name, list(known), n=1)
+        tip = f"; did you mean '{close[0]}'?" if close else ""
+        errors.append(SpecError(exercise.path, line, f"unknown {what} '{name}'{tip}"))
+
+    for check in exercise.checks:
+        if check.kind == "call":
+            reference = check.reference or check.call
+            needs_reference = check.generate is not None or any(not c.has_expect and not c.raises for c in check.cases)
+            if needs_reference and reference not in REFERENCE:
+                unknown(check.line, "reference function", reference, REFERENCE)
+            if check.generate and check.generate.generator not in GENERATORS:
+                unknown(check.line, "generator", check.generate.generator, GENERATORS)
+            if not check.cases and not check.generate:
+                errors.append(SpecError(exercise.path, check.line, f"check '{check.name}' has neither cases nor generate"))
+            for m in check.misconceptions:
+                if m.like not in MISCONCEPTIONS:
+                    unknown(check.line, "misconception", m.like, MISCONCEPTIONS)
+            if build_inputs:
+                errors += _build_all(exercise, check)
+        elif check.kind == "answer":
+            if check.answer_correct not in check.answer_options:
+                errors.append(SpecError(exercise.path, check.line,
+                                        f"the correct answer '{check.answer_correct}' is not among the options"))
+        elif check.property_name not in PROPERTIES:
+            unknown(check.line, "property check", check.property_name, PROPERTIES)
+    return errors
+
+
+def _build_all(exercise, check) -> list[SpecError]:
+    errors = []
+    for case in check.cases:
+        try:
+            [inputs.evaluate(a) for a in case.args]
+            if case.has_expect:
+                inputs.evaluate(case.expect)
+        except inputs.InputError as exc:
+            errors.append(SpecError(exercise.path, check.line, f"check '{check.name}': {exc}"))
+    return errors

@@ -1,0 +1,88 @@
+"""pytest hooks of vit-grader: `pytest --student PATH` grades a submission.
+
+Hooks only; each delegates to modules that know nothing about pytest. Without
+`--student` every hook returns at once, so ordinary test suites run untouched.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.items import SESSION_KEY, SpecFile
+from grader.settings import HELP, SettingsError, resolve_settings
+
+SPEC_SUFFIXES = (".yaml", ".yml")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("vitgrader", "vit-grader: grade a Vision Transformer submission")
+    group.addoption("--student", metavar="PATH", help=HELP["student"])
+    group.addoption("--exercises", metavar="DIR", help=HELP["exercises"])
+    group.addoption("--visible-only", action="store_true", help=HELP["visible_only"])
+    group.addoption("--call-timeout", metavar="SECONDS", help=HELP["call_timeout"])
+    group.addoption("--grade-json", metavar="OUT", help=HELP["grade_json"])
+    group.addoption("--grade-feedback", action="store_true", help=HELP["grade_feedback"])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        settings = resolve_settings(config.getoption, config.invocation_params.dir)
+    except SettingsError as error:
+        raise pytest.UsageError(str(error)) from None
+    if settings is None:
+        return
+    from grader.session import GradingSession
+    from grader.worker import prestart_zygote
+
+    config.stash[SESSION_KEY] = GradingSession(settings, zygote=prestart_zygote())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session):
+    """Grade the exercises folder unless the command line named what to collect."""
+    grading = session.config.stash.get(SESSION_KEY, None)
+    if grading is None or session.config.args_source == pytest.Config.ArgsSource.ARGS:
+        return None
+    session.perform_collect([str(grading.settings.exercises)])
+    return True
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    grading = parent.config.stash.get(SESSION_KEY, None)
+    if grading is None or file_path.suffix not in SPEC_SUFFIXES:
+        return None
+    if file_path.parent.resolve() != Path(grading.settings.exercises).resolve():
+        return None
+    return SpecFile.from_parent(parent, path=file_path)
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    grading = config.stash.get(SESSION_KEY, None)
+    if grading is not None:
+        from grader.report.terminal_summary import write_summary
+
+        write_summary(terminalreporter, grading.report(), grading.settings)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    grading = session.config.stash.get(SESSION_KEY, None)
+    if grading is None:
+        return
+    if grading.settings.json_out is not None:
+        from grader.report import gradescope_results, write_json_atomic
+
+        write_json_atomic(grading.settings.json_out, gradescope_results(grading.report()))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    grading = config.stash.get(SESSION_KEY, None)
+    if grading is not None:
+        grading.close()
+
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    """Exercises run, and report, in the specs' `order`."""
+    if config.stash.get(SESSION_KEY, None) is not None:
+        items.sort(key=lambda item: (getattr(getattr(item, "exercise", None), "order", 10**9), item.name))

@@ -1,0 +1,61 @@
+"""Plain-text reports for a terminal: the score table and per-exercise feedback."""
+from __future__ import annotations
+
+from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, ExerciseResult, GradeReport
+
+STATUS_WORDS = {PASSED: "ok", NOT_IMPLEMENTED: "not implemented yet", MISSING: "not defined yet"}
+
+
+def points(x: float) -> str:
+    return f"{x:g}"
+
+
+def score_table(report: GradeReport) -> str:
+    """One line per exercise and a total: what a student reads first."""
+    rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}", _status(e)) for e in report.exercises]
+    width_id = max([len(r[0]) for r in rows] + [8])
+    width_lecture = min(max([len(r[1]) for r in rows] + [7]), 34)
+    width_score = max([len(r[2]) for r in rows] + [5])
+    lines = [f"{'exercise':<{width_id}}  {'lecture':<{width_lecture}}  {'score':>{width_score}}"]
+    for ident, lecture, score, status in rows:
+        lecture = lecture if len(lecture) <= width_lecture else lecture[: width_lecture - 3] + "..."
+        lines.append(f"{ident:<{width_id}}  {lecture:<{width_lecture}}  {score:>{width_score}}  {status}")
+    total = f"{points(report.score)} / {points(report.max_score)}"
+    percent = 100 * report.score / report.max_score if report.max_score else 0.0
+    lines.append("-" * len(lines[0]))
+    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total:>{width_score}}  ({percent:.0f}%)")
+    return "\n".join(lines)
+
+
+def _status(exercise: ExerciseResult) -> str:
+    if exercise.status in STATUS_WORDS:
+        return STATUS_WORDS[exercise.status]
+    lost = [c for c in exercise.checks if not c.passed]
+    return f"{len(lost)} of {len(exercise.checks)} checks failed"
+
+
+def exercise_feedback(exercise: ExerciseResult) -> str:
+    """The failed checks of one exercise: what was called, expected versus got, the hint."""
+    lines = [f"{exercise.id}: {exercise.title} ({exercise.lecture}), {points(exercise.score)} / {points(exercise.max_score)}"]
+    for check in exercise.checks:
+        if check.passed:
+            continue
+        hidden = " [hidden]" if check.hidden else ""
+        lines.append(f"  x {check.name}{hidden} (0 / {points(check.points)})")
+        lines += [f"    {line}" for line in check.message.splitlines()]
+        if check.hint:
+            lines.append(f"    hint: {check.hint}")
+    return "\n".join(lines)
+
+
+def report_header(report: GradeReport) -> list[str]:
+    lines = []
+    if report.fatal:
+        lines.append(f"could not grade {report.submission}: {report.fatal}")
+    if report.load_problems:
+        lines.append(f"while loading {report.submission}:")
+        lines += [f"  {problem}" for problem in report.load_problems]
+    if report.spec_errors:
+        lines.append("exercise specs with errors (not graded; tell your instructor):")
+        lines += [f"  {error}" for error in report.spec_errors]
+    return lines

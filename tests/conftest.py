@@ -1,0 +1,22 @@
+"""Shared fixtures: paths of the repository's solutions, template, exercises and test submissions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISES = ROOT / "exercises"
+SOLUTION = ROOT / "solutions" / "vit_exercises.py"
+TEMPLATE = ROOT / "student_template" / "vit_exercises.py"
+SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
+
+
+@pytest.fixture
+def grade_with(pytester):
+    """Run `pytest --student PATH --exercises DIR` in a pytester sandbox; returns the RunResult."""
+
+    def run(student, *extra, exercises=EXERCISES):
+        return pytester.runpytest("-p", "no:cacheprovider", "--student", str(student), "--exercises", str(exercises), *extra)
+
+    return run

@@ -1,0 +1,129 @@
+"""Spec loading: the shipped specs load, and each kind of mistake gets one file:line message."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from grader.checks.validate import validate_exercise
+from grader.spec import SpecError, load_spec, load_specs
+
+from conftest import EXERCISES
+
+GOOD = textwrap.dedent("""\
+    id: tiny
+    title: A tiny exercise
+    lecture: Practice 1
+    points: 4
+    uses: [num_patches]
+    checks:
+      - name: lecture sizes
+        call: num_patches
+        compare: count
+        cases:
+          - args: [224, 224, 16]
+            expect: 196
+      - name: tiling
+        points: 1
+        call: num_patches
+        cases:
+          - args: [30, 32, 16]
+            raises: ValueError
+    """)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def error_of(path) -> SpecError:
+    with pytest.raises(SpecError) as info:
+        load_spec(path, display_path=path.name)
+    return info.value
+
+
+def test_every_shipped_spec_loads_and_validates():
+    exercises, errors = load_specs(EXERCISES)
+    assert errors == []
+    assert len(exercises) >= 5
+    for exercise in exercises:
+        assert validate_exercise(exercise, build_inputs=True) == [], exercise.id
+
+
+def test_checks_without_points_share_the_exercise_total(tmp_path):
+    exercise = load_spec(write(tmp_path, "tiny.yaml", GOOD))
+    assert [c.points for c in exercise.checks] == [3.0, 1.0]
+    assert exercise.points == 4.0
+
+
+def test_misspelt_key_names_its_line_and_the_likely_key(tmp_path):
+    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("    compare: count", "    comapre: count")))
+    assert (error.line, str(error)) == (9, "t.yaml:9: unknown key 'comapre' in checks[0]; did you mean 'compare'?")
+
+
+def test_wrong_type_names_the_key_and_the_value(tmp_path):
+    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("points: 4", "points: four")))
+    assert str(error) == "t.yaml:4: points must be a number, not str 'four'"
+
+
+def test_broken_yaml_names_the_line(tmp_path):
+    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("uses: [num_patches]", "uses: [num_patches")))
+    assert error.line is not None and "not valid YAML" in str(error)
+
+
+def test_missing_required_key(tmp_path):
+    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("lecture: Practice 1\n", "")))
+    assert "missing the key 'lecture'" in str(error) and error.line == 1
+
+
+def test_duplicate_key_is_refused(tmp_path):
+    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("points: 4\n", "points: 4\npoints: 5\n")))
+    assert "appears twice" in str(error) and error.line == 5
+
+
+def test_check_needs_one_kind(tmp_path):
+    text = GOOD.replace("    call: num_patches\n    compare: count\n", "    compare: count\n")
+    error = error_of(write(tmp_path, "t.yaml", text))
+    assert "exactly one of 'call', 'answer' or 'property'" in str(error) and error.line == 7
+
+
+def test_points_that_do_not_add_up(tmp_path):
+    text = GOOD.replace("  - name: lecture sizes\n", "  - name: lecture sizes\n    points: 5\n")
+    assert "add up to 6" in str(error_of(write(tmp_path, "t.yaml", text)))
+
+
+def test_unknown_reference_function_is_reported_with_the_check_line(tmp_path):
+    text = GOOD.replace("    cases:\n      - args: [224, 224, 16]\n        expect: 196\n",
+                        "    reference: num_patchez\n    cases:\n      - args: [224, 224, 16]\n")
+    errors = validate_exercise(load_spec(write(tmp_path, "t.yaml", text), display_path="t.yaml"))
+    assert [str(e) for e in errors] == ["t.yaml:7: unknown reference function 'num_patchez'; did you mean 'num_patches'?"]
+
+
+def test_unknown_misconception_and_generator_are_reported(tmp_path):
+    text = GOOD + (
+        "  - name: generated\n"
+        "    call: num_patches\n"
+        "    generate: {generator: tiling_sizez}\n"
+        "    misconceptions:\n"
+        "      - {like: no_such_mistake, hint: x}\n"
+    )
+    messages = [e.message for e in validate_exercise(load_spec(write(tmp_path, "t.yaml", text)))]
+    assert any("unknown generator 'tiling_sizez'" in m for m in messages)
+    assert any("unknown misconception 'no_such_mistake'" in m for m in messages)
+
+
+def test_one_bad_file_does_not_stop_the_others(tmp_path):
+    write(tmp_path, "a.yaml", GOOD)
+    write(tmp_path, "b.yaml", GOOD.replace("id: tiny", "id: other").replace("points: 4", "points: x"))
+    exercises, errors = load_specs(tmp_path)
+    assert [e.id for e in exercises] == ["tiny"]
+    assert len(errors) == 1 and errors[0].path.endswith("b.yaml")
+
+
+def test_duplicate_ids_across_files(tmp_path):
+    write(tmp_path, "a.yaml", GOOD)
+    write(tmp_path, "b.yaml", GOOD)
+    exercises, errors = load_specs(tmp_path)
+    assert len(exercises) == 1 and "already used" in str(errors[0])
