@@ -13,10 +13,16 @@ SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 
 
 @pytest.fixture
-def grade_with(pytester):
-    """Run `pytest --student PATH --exercises DIR` in a pytester sandbox; returns the RunResult."""
+def grade_with(pytester, monkeypatch):
+    """Run `pytest --student PATH --exercises DIR` in a pytester sandbox; returns the RunResult.
+
+    Only our plugin is loaded (as `vitgrade grade` does), so other plugins installed on a
+    developer's machine neither slow the run down nor change its output.
+    """
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
     def run(student, *extra, exercises=EXERCISES):
-        return pytester.runpytest("-p", "no:cacheprovider", "--student", str(student), "--exercises", str(exercises), *extra)
+        return pytester.runpytest("-p", "grader.plugin", "-p", "no:cacheprovider", "--student", str(student),
+                                  "--exercises", str(exercises), *extra)
 
     return run

@@ -29,18 +29,30 @@ def merge_heads(x):  # [..., heads, T, d_h] -> [..., T, heads*d_h]
 
 
 def attention(q, k, v, mask=None):  # [..., T, d_h] x 3, [T, T] bool -> [..., T, d_h]
-    """softmax(q k^T / sqrt(d_h)) v, scores hidden (-inf) where mask is False."""
-    scores = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])  # [..., T, T]
+    """softmax(q k^T / sqrt(d_h)) v, scores hidden (-inf) where mask is False.
+
+    One batched matmul over every head (and image) at once: no loop over heads or tokens.
+    """
+    scores = np.matmul(q, k.swapaxes(-1, -2))  # [..., T, T]
+    scores /= math.sqrt(q.shape[-1])
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
-    return softmax(scores) @ v
+    return np.matmul(softmax(scores), v)
 
 
 def self_attention(x, p, heads, causal=False):  # [..., T, d] -> [..., T, d]
-    """Multi-head self-attention; p keys Wq, bq, Wk, bk, Wv, bv ([d, d], [d]) and Wo, bo."""
+    """Multi-head self-attention; p keys Wq, bq, Wk, bk, Wv, bv ([d, d], [d]) and Wo, bo.
+
+    A `p` that also holds the fused `Wqkv` [d, 3d] and `bqkv` [3d] (columns: q, then k, then v,
+    as the batched model builds it) gets q, k and v from one matrix product.
+    """
     _check_heads(x.shape[-1], heads)
-    q, k, v = (split_heads(linear(x, p[W], p[b]), heads)  # [..., heads, T, d_h] each
-               for W, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+    if "Wqkv" in p:
+        qkv = split_heads(linear(x, p["Wqkv"], p["bqkv"]), 3 * heads)  # [..., 3*heads, T, d_h]
+        q, k, v = qkv[..., :heads, :, :], qkv[..., heads:2 * heads, :, :], qkv[..., 2 * heads:, :, :]
+    else:
+        q, k, v = (split_heads(linear(x, p[W], p[b]), heads)  # [..., heads, T, d_h] each
+                   for W, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
     mask = causal_mask(x.shape[-2]) if causal else None
     return linear(merge_heads(attention(q, k, v, mask)), p["Wo"], p["bo"])
 

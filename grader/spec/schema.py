@@ -26,15 +26,13 @@ def validator(detailed: bool = False):
 
 def first_error(data):
     """The first schema violation in `data` (a JsonSchemaValueException), or None."""
-    import fastjsonschema
-
     try:
         validator()(data)
         return None
-    except fastjsonschema.JsonSchemaValueException:
+    except ValueError:  # JsonSchemaValueException; caught by its base, as a cached validator may predate a re-import
         pass
     try:
         validator(detailed=True)(data)
-    except fastjsonschema.JsonSchemaValueException as exc:
+    except ValueError as exc:
         return exc
     return None  # pragma: no cover - both validators share one schema

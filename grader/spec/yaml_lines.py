@@ -9,13 +9,14 @@ import yaml
 
 from .errors import SpecError
 
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses ~10x faster when present
 Path = tuple  # a path into the data: keys and list indices, e.g. ("checks", 2, "call")
 
 
 def load_yaml_with_lines(text: str, filename: str) -> tuple[object, dict[Path, int]]:
     """Parse `text`; return (data, {path: 1-based line}). Raises SpecError on bad YAML."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=FAST_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
