@@ -23,6 +23,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--call-timeout", metavar="SECONDS", help=HELP["call_timeout"])
     group.addoption("--grade-json", metavar="OUT", help=HELP["grade_json"])
     group.addoption("--grade-feedback", action="store_true", help=HELP["grade_feedback"])
+    group.addoption("--grade-classroom", action="store_true", help=HELP["grade_classroom"])
+    group.addoption("--grade-prairielearn", metavar="OUT", help=HELP["grade_prairielearn"])
+    group.addoption("--memory-mb", metavar="MB", help=HELP["memory_mb"])
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,10 +72,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     grading = session.config.stash.get(SESSION_KEY, None)
     if grading is None:
         return
-    if grading.settings.json_out is not None:
-        from grader.report import gradescope_results, write_json_atomic
+    from grader.report.outputs import write_outputs
 
-        write_json_atomic(grading.settings.json_out, gradescope_results(grading.report()))
+    write_outputs(grading.report(), grading.settings)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

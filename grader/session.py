@@ -21,6 +21,9 @@ class GraderSettings:
     call_timeout: float | None = None
     json_out: Path | None = None
     feedback: bool = False          # print per-exercise feedback after the table (the CLI does)
+    memory_mb: int | None = None    # worker address-space limit
+    classroom: bool = False         # write GitHub Classroom output
+    prairielearn_out: Path | None = None
 
 
 @dataclass
@@ -37,7 +40,8 @@ class GradingSession:
         if self._worker is None:
             from grader.worker import Limits, StudentWorker
 
-            limits = Limits(call_timeout=self.settings.call_timeout) if self.settings.call_timeout else Limits()
+            overrides = {"call_timeout": self.settings.call_timeout, "memory_mb": self.settings.memory_mb}
+            limits = Limits(**{k: v for k, v in overrides.items() if v is not None})
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote)
         return self._worker
 

@@ -11,6 +11,9 @@ HELP = {
     "call_timeout": "seconds one call of a student function may take (default 10)",
     "grade_json": "write Gradescope-format results to this file",
     "grade_feedback": "after the score table, print the feedback of every exercise that lost points",
+    "grade_classroom": "write GitHub Classroom results (base64 JSON) to $GITHUB_OUTPUT as result=...",
+    "grade_prairielearn": "write PrairieLearn external-grader results to this file",
+    "memory_mb": "address-space limit of the worker running student code, in MB",
 }
 
 
@@ -26,16 +29,11 @@ def resolve_settings(getoption: Callable, invoked_in: Path):
     student = getoption("student")
     if not student:
         return None
-    timeout = getoption("call_timeout")
-    if timeout is not None:
-        try:
-            timeout = float(timeout)
-            if timeout <= 0:
-                raise ValueError
-        except ValueError:
-            raise SettingsError(f"--call-timeout must be a positive number of seconds, not {timeout!r}") from None
+    timeout = _positive(getoption("call_timeout"), "--call-timeout", "a positive number of seconds", float)
+    memory_mb = _positive(getoption("memory_mb"), "--memory-mb", "a positive whole number of megabytes", int)
     explicit = getoption("exercises")
     json_out = getoption("grade_json")
+    prairielearn = getoption("grade_prairielearn")
     return GraderSettings(
         student=invoked_in / student,
         exercises=find_exercises(invoked_in / explicit if explicit else None, start=invoked_in),
@@ -43,4 +41,20 @@ def resolve_settings(getoption: Callable, invoked_in: Path):
         call_timeout=timeout,
         json_out=(invoked_in / json_out) if json_out else None,
         feedback=bool(getoption("grade_feedback")),
+        memory_mb=memory_mb,
+        classroom=bool(getoption("grade_classroom")),
+        prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
     )
+
+
+def _positive(value, flag: str, what: str, kind):
+    """`value` as a positive `kind`, or None when not given; a SettingsError names the flag."""
+    if value is None:
+        return None
+    try:
+        number = kind(value)
+        if number <= 0:
+            raise ValueError
+    except ValueError:
+        raise SettingsError(f"{flag} must be {what}, not {value!r}") from None
+    return number

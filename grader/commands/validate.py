@@ -1,0 +1,30 @@
+"""`vitgrade validate [DIR]`: check exercise specs; one `file:line: message` per problem."""
+from __future__ import annotations
+
+import sys
+
+NAME = "validate"
+HELP = "check exercise specs and report file:line for each problem"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("directory", nargs="?", help="folder of specs (default: as for grade)")
+
+
+def run(args) -> int:
+    from grader.checks.validate import validate_exercise
+    from grader.spec import load_specs
+    from grader.spec.locate import find_exercises
+
+    folder = find_exercises(args.directory)
+    if not folder.is_dir():
+        print(f"vitgrade validate: {folder} is not a folder of exercise specs", file=sys.stderr)
+        return 2
+    exercises, errors = load_specs(folder)
+    for exercise in exercises:
+        errors += validate_exercise(exercise, build_inputs=True)
+    for error in errors:
+        print(error)
+    bad = len({e.path for e in errors})
+    print(f"{folder}: {len(exercises)} exercises load; {bad} spec file(s) with problems")
+    return 1 if errors else 0
