@@ -1,0 +1,516 @@
+"""The grading side of the trust boundary: `StudentWorker` runs a submission in a worker process.
+
+Student code never runs in this process. A worker is forked by the zygote (zygote.py), loads the
+submission and answers calls; answers come back as data (protocol.py). Timeouts are enforced
+here, with a deadline on the socket. A worker that times out or crashes is killed with its whole
+process group and reaped, and the next call transparently gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.worker import protocol
+from grader.worker.protocol import ForeignObject
+
+__all__ = [
+    "CallOutcome",
+    "ForeignObject",
+    "Limits",
+    "LoadProblem",
+    "LoadReport",
+    "StudentError",
+    "StudentWorker",
+    "Zygote",
+    "ZygoteError",
+    "get_zygote",
+    "prestart_zygote",
+]
+
+log = logging.getLogger(__name__)
+
+FORK_AVAILABLE = hasattr(os, "fork")  # else each worker is spawned as `python -m grader.worker.child`
+READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
+CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
+SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
+
+# What the zygote (and so every worker) inherits of the grader's environment: enough to find
+# Python's packages the way the grader did, nothing that could carry a secret.
+_INHERITED_ENV = (
+    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE",
+    "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "TMPDIR", "SYSTEMROOT",
+)  # fmt: skip
+_WORKER_ENV = {
+    "OMP_NUM_THREADS": "1",  # numpy's BLAS must not start threads in a process that forks
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "MPLBACKEND": "Agg",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    call_timeout: float = 10.0  # seconds per call
+    load_timeout: float = 30.0  # seconds for loading the submission
+    memory_mb: int = 4096  # address-space limit of the worker
+    max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
+
+
+@dataclass(frozen=True)
+class StudentError:
+    """An exception raised inside student code, with only the student's own frames."""
+
+    type: str  # "ValueError"
+    message: str
+    traceback: str  # '  File "vit_exercises.py", line 12, in patchify\n    return x.reshape(...)\n'
+    where: str | None  # "vit_exercises.py:12" of the innermost student frame, or None
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    status: str  # "ok" | "raised" | "timeout" | "crashed" | "missing" | "not_callable" | "unloadable"
+    value: object = None  # decoded data when "ok"
+    error: StudentError | None = None  # when "raised"
+    message: str = ""  # human text for timeout/crashed/missing/...
+    stdout: str = ""  # what the call printed (truncated)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    where: str  # "vit_exercises.py:12" or "cell 7" or the file name
+    message: str  # "SyntaxError: invalid syntax", "top-level code ran longer than 30 s"
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    ok: bool  # False when nothing could be loaded (missing file, not .py/.ipynb, syntax error)
+    names: dict[str, str]  # top-level name -> kind: "function", "class", "module", "dict", ...
+    problems: tuple[LoadProblem, ...]
+    stdout: str
+    seconds: float
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not start or stopped answering: the grader's environment, not the student."""
+
+
+class StudentWorker:
+    """A submission running in a worker process, called by name with data.
+
+    Use as a context manager (or call close()). Not thread-safe: one caller at a time.
+    """
+
+    def __init__(self, submission: str | os.PathLike, limits: Limits = Limits(), zygote: Zygote | None = None):
+        self.submission = Path(submission).absolute()  # the worker runs in another directory
+        self.limits = limits
+        self._zygote = zygote
+        self._worker: _WorkerProcess | None = None
+        self._report: LoadReport | None = None  # of the first load, kept for the report
+        self._unloadable: str | None = None  # why calls cannot be answered any more
+
+    def __enter__(self) -> StudentWorker:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def load(self) -> LoadReport:
+        """Start a worker if needed; the report of the first load (later reloads are not reported)."""
+        if self._report is None:
+            self._ensure_worker()
+        return self._report
+
+    def call(
+        self, name: str, args=(), kwargs=None, *, timeout: float | None = None, label: str | None = None
+    ) -> CallOutcome:
+        """Call the submission's `name(*args, **kwargs)` with data; what it did, as a CallOutcome.
+
+        `timeout` overrides Limits.call_timeout. `label` ("patchify(image 224x224x3, P=16)") names
+        the call in this module's debug log only: messages stay free of inputs, which a hidden
+        case must not show. Raises protocol.NotData if an argument is not plain data (the grader's
+        bug, never the student's).
+        """
+        encoder = protocol.Encoder()
+        args, kwargs = encoder.encode(tuple(args)), encoder.encode(kwargs or {})
+        request = {"op": "call", "name": name, "args": args, "kwargs": kwargs}
+        timeout = self.limits.call_timeout if timeout is None else timeout
+        return self._ask(request, encoder.blobs, timeout, label or name)
+
+    def get(self, name: str) -> CallOutcome:
+        """The value of a top-level name (e.g. the ANSWERS dict) as data."""
+        return self._ask({"op": "get", "name": name}, [], self.limits.call_timeout, name)
+
+    def close(self) -> None:
+        """Kill and reap the worker, remove its directory. Safe to call twice."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    # -- internals --
+
+    def _ask(self, request: dict, blobs: list, timeout: float, label: str) -> CallOutcome:
+        if (problem := self._ensure_worker()) is not None:
+            return CallOutcome("unloadable", message=problem)
+        worker = self._worker
+        start = time.monotonic()
+        try:
+            worker.conn.send(request, blobs, start + timeout)
+            header, reply_blobs = worker.conn.receive(start + timeout)
+            return _call_outcome(header, reply_blobs)
+        except TimeoutError:
+            stdout, _ = self._discard_worker()
+            log.debug("%s: %s timed out after %g s", self.submission.name, label, timeout)
+            message = f"timed out after {timeout:g} s"
+            return CallOutcome("timeout", message=message, stdout=stdout, seconds=time.monotonic() - start)
+        except (protocol.ProtocolError, OSError) as exc:  # died mid-call, or answered nonsense
+            stdout, death = self._discard_worker()
+            if isinstance(exc, protocol.ProtocolError) and not isinstance(exc, protocol.ConnectionClosed):
+                death = f"the worker sent an invalid answer ({exc}) and was stopped"
+            log.debug("%s: %s crashed: %s", self.submission.name, label, death)
+            return CallOutcome("crashed", message=death, stdout=stdout, seconds=time.monotonic() - start)
+        except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
+            self._discard_worker()
+            raise
+
+    def _ensure_worker(self) -> str | None:
+        """A live, loaded worker in self._worker, or why there cannot be one."""
+        if self._unloadable is None and self._worker is None:
+            reloading = self._report is not None
+            report = self._start_worker()
+            if not reloading:
+                self._report = report
+            if not report.ok:
+                self.close()
+                what = "re-loaded after the worker died" if reloading else "loaded"
+                self._unloadable = f"the submission could not be {what}: " + "; ".join(
+                    f"{problem.where}: {problem.message}" for problem in report.problems
+                )
+        return self._unloadable
+
+    def _start_worker(self) -> LoadReport:
+        self._worker = _WorkerProcess.start(self.submission, self.limits, self._zygote)
+        deadline = time.monotonic() + self.limits.load_timeout
+        try:
+            header, _ = self._worker.conn.receive(deadline)
+            return _load_report(header)
+        except TimeoutError:
+            message = f"top-level code ran longer than {self.limits.load_timeout:g} s"
+            stdout, _ = self._discard_worker()
+        except (protocol.ProtocolError, OSError) as exc:
+            stdout, message = self._discard_worker()
+            if isinstance(exc, protocol.ProtocolError) and not isinstance(exc, protocol.ConnectionClosed):
+                message = f"the worker sent an invalid load report ({exc})"
+            else:
+                message += " while loading the submission"
+        except BaseException:  # ^C in the grader while loading
+            self._discard_worker()
+            raise
+        return LoadReport(False, {}, (LoadProblem(self.submission.name, message),), stdout, 0.0)
+
+    def _discard_worker(self) -> tuple[str, str]:
+        """Kill and reap the current worker -> (what it printed, how it ended)."""
+        worker, self._worker = self._worker, None
+        return worker.stop()
+
+
+class _WorkerProcess:
+    """One worker as the grading side holds it: pid, socket, output file and working directory."""
+
+    def __init__(self, pid: int, conn: protocol.Connection, output, workdir: str, reap, limit: int):
+        self.pid, self.conn = pid, conn
+        # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
+        self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap, limit)
+
+    @classmethod
+    def start(cls, submission: Path, limits: Limits, zygote: Zygote | None) -> _WorkerProcess:
+        workdir = tempfile.mkdtemp(prefix="vitgrade-worker-")
+        output = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
+        ours, theirs = socket.socketpair()
+        for sock in (ours, theirs):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        request = {
+            "submission": str(submission),
+            "workdir": workdir,
+            "memory_mb": limits.memory_mb,
+            "max_output_bytes": limits.max_output_bytes,
+        }
+        try:
+            fds = [theirs.fileno(), output.fileno()]
+            if FORK_AVAILABLE:
+                pid, reap = _fork_from_zygote(zygote, request, fds)
+            else:
+                pid, reap = _spawn(request, fds)
+        except BaseException:
+            ours.close()
+            output.close()
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        finally:
+            theirs.close()
+        return cls(pid, protocol.Connection(ours), output, workdir, reap, limits.max_output_bytes)
+
+    def stop(self) -> tuple[str, str]:
+        """Kill the worker's group, reap it, clean up -> (its last output, how it ended)."""
+        return self._finalizer()
+
+
+def _stop_worker(pid, conn, output, workdir, reap, limit) -> tuple[str, str]:
+    for kill in (os.killpg, os.kill):  # its group holds whatever the student started, too
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        ending = describe_exit(reap(pid))
+    except (ZygoteError, OSError, ValueError):
+        ending = "the worker process ended (its exit status is unknown)"
+    try:
+        stdout = protocol.read_captured(output.fileno(), limit)
+    except OSError:
+        stdout = ""
+    conn.close()
+    output.close()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return stdout, ending
+
+
+def describe_exit(status: int) -> str:
+    """'the worker process died (signal 11: SIGSEGV)' / 'the worker process exited with code 3'."""
+    code = os.waitstatus_to_exitcode(status)
+    if code >= 0:
+        return f"the worker process exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = "unknown signal"
+    return f"the worker process died (signal {-code}: {name})"
+
+
+def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
+    zygote = zygote or get_zygote()
+    try:
+        return zygote.fork_worker(request, fds), zygote.reap
+    except ZygoteError:
+        if zygote.alive:
+            raise
+        zygote = get_zygote()  # the shared zygote died (it should not): one fresh start
+        return zygote.fork_worker(request, fds), zygote.reap
+
+
+def _spawn(request: dict, fds: list[int]):
+    """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.worker.child", str(fds[0]), str(fds[1]), json.dumps(request)],
+        pass_fds=fds, env=_zygote_environment(), cwd=_package_root(), stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    def reap(pid: int) -> int:  # Popen's return code, back to a wait status
+        code = process.wait()
+        return -code if code < 0 else code << 8
+
+    return process.pid, reap
+
+
+class Zygote:
+    """Handle on one zygote process (see zygote.py). Thread-safe; start-up does not wait for it."""
+
+    def __init__(self):
+        self._started = time.monotonic()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "grader.worker.zygote", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], env=_zygote_environment(), cwd=_package_root(),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            )  # fmt: skip
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._control = ours
+        self._lock = threading.Lock()
+        self._owner = os.getpid()
+        self.ready_seconds: float | None = None  # from start to ready, once known
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None and self._control.fileno() != -1
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT) -> float:
+        """Block until the zygote has imported numpy; seconds it took from its start."""
+        with self._lock:
+            self._wait_ready(timeout)
+        return self.ready_seconds
+
+    def fork_worker(self, request: dict, fds: list[int]) -> int:
+        """A new worker for `request` (see zygote.py); its socket and output file go along as fds."""
+        return self._ask({"op": "fork", **request}, fds)["pid"]
+
+    def reap(self, pid: int) -> int:
+        """Kill the worker's group, wait for it; its wait status."""
+        return self._ask({"op": "reap", "pid": pid})["status"]
+
+    def loaded_modules(self) -> list[str]:
+        """Names of the modules the zygote has imported (to check it holds nothing it should not)."""
+        return self._ask({"op": "modules"})["modules"]
+
+    def close(self) -> None:
+        """Hang up: the zygote kills its workers and exits. Safe to call twice."""
+        with self._lock:
+            self._control.close()
+        if os.getpid() == self._owner:
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> Zygote:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _ask(self, message: dict, fds: list[int] = ()) -> dict:
+        with self._lock:
+            self._wait_ready(READY_TIMEOUT)
+            try:
+                socket.send_fds(self._control, [json.dumps(message).encode()], list(fds))
+                reply = self._receive(CONTROL_TIMEOUT)
+            except OSError as exc:
+                self._control.close()  # a late reply would answer the next request: give up on it
+                raise ZygoteError(f"the zygote stopped answering ({exc})") from None
+        if "error" in reply:
+            raise ZygoteError(f"the zygote refused {message['op']!r}: {reply['error']}")
+        return reply
+
+    def _wait_ready(self, timeout: float) -> None:
+        if self.ready_seconds is not None:
+            return
+        try:
+            reply = self._receive(timeout)
+        except OSError as exc:
+            self._control.close()
+            raise ZygoteError(f"the zygote did not start ({exc})") from None
+        if reply.get("op") != "ready":
+            raise ZygoteError(f"the zygote said {reply!r} instead of ready")
+        self.ready_seconds = time.monotonic() - self._started
+
+    def _receive(self, timeout: float) -> dict:
+        self._control.settimeout(timeout)
+        data = self._control.recv(2**20)
+        if not data:
+            code = self.process.poll()
+            raise ZygoteError(f"the zygote exited (code {code}); its error, if any, is on the grader's stderr")
+        return json.loads(data)
+
+
+_shared: Zygote | None = None
+_shared_lock = threading.Lock()
+
+
+def prestart_zygote() -> Zygote | None:
+    """Start the process-wide zygote now, without waiting for it: numpy imports meanwhile."""
+    return get_zygote() if FORK_AVAILABLE else None
+
+
+def get_zygote() -> Zygote:
+    """The process-wide zygote, started if there is none (or it died, or we are a forked copy)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared._owner != os.getpid() or not _shared.alive:
+            if _shared is None:
+                atexit.register(_close_shared)
+            _shared = Zygote()
+        return _shared
+
+
+def _close_shared() -> None:
+    if _shared is not None and _shared._owner == os.getpid():
+        _shared.close()
+
+
+def _zygote_environment() -> dict[str, str]:
+    env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+    return {**env, **_WORKER_ENV}
+
+
+def _package_root() -> str:
+    """The folder holding the `grader` package: `-m` then finds the same grader as this process."""
+    return str(Path(__file__).resolve().parents[2])
+
+
+def _call_outcome(header: dict, blobs) -> CallOutcome:
+    """A CallOutcome from the worker's reply; anything malformed raises ProtocolError."""
+    status = header.get("status")
+    stdout, seconds = _text(header.get("stdout", "")), _seconds(header.get("seconds", 0.0))
+    if status == "ok":
+        value = protocol.Decoder(blobs, foreign_ok=True).decode(header.get("value"))
+        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds)
+    if status == "raised":
+        error = header.get("error")
+        if type(error) is not dict:
+            raise protocol.ProtocolError("malformed reply (error)")
+        where = error.get("where")
+        student_error = StudentError(
+            type=_text(error.get("type")),
+            message=_text(error.get("message")),
+            traceback=_text(error.get("traceback")),
+            where=None if where is None else _text(where),
+        )
+        return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
+    if status in ("missing", "not_callable"):
+        return CallOutcome(status, message=_text(header.get("message")))
+    raise protocol.ProtocolError(f"malformed reply (status {str(status)[:40]!r})")
+
+
+def _load_report(header: dict) -> LoadReport:
+    names, problems = header.get("names"), header.get("problems")
+    if header.get("op") != "loaded" or type(names) is not dict or type(problems) is not list:
+        raise protocol.ProtocolError("malformed load report")
+    return LoadReport(
+        ok=header.get("ok") is True,
+        names={_text(name): _text(kind) for name, kind in names.items()},
+        problems=tuple(LoadProblem(_text(where), _text(message)) for where, message in map(_pair, problems)),
+        stdout=_text(header.get("stdout", "")),
+        seconds=_seconds(header.get("seconds")),
+    )
+
+
+def _text(value, limit: int = 1_000_000) -> str:
+    if type(value) is not str:
+        raise protocol.ProtocolError(f"malformed reply (expected text, got {type(value).__name__})")
+    return value[:limit]
+
+
+def _seconds(value) -> float:
+    if type(value) is float or (type(value) is int and abs(value) < 2**53):
+        return float(value)
+    raise protocol.ProtocolError("malformed reply (seconds)")
+
+
+def _pair(value) -> tuple:
+    if type(value) is not list or len(value) != 2:
+        raise protocol.ProtocolError("malformed reply (expected a pair)")
+    return tuple(value)

@@ -1,0 +1,545 @@
+"""The worker protocol: framed messages (a JSON header plus .npy arrays) and the data-only values.
+
+Why this shape: the grading side must be able to read an answer without running anything the
+submission made. JSON and .npy bytes are read by parsers, never by calling objects, and nothing is
+pickled in either direction. Every size is bounded before it is read, so a hostile or broken
+worker can waste at most a bounded amount of memory and never raise outside `ProtocolError`.
+
+Values: None, bool, int, float (NaN and infinities included), complex, str, list, tuple (kept
+apart from list), dict with str keys, numeric/bool `np.ndarray` and numpy scalars (which keep
+their dtype, so `np.int64(196)` never turns into `196.0`). In the worker anything else becomes a
+`ForeignObject`; on the grading side it is a programming error (`NotData`).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import math
+import os
+import reprlib
+import socket
+import struct
+import time
+from dataclasses import dataclass
+
+
+class _NumpyOnFirstUse:
+    """Stands in for numpy until first used: the grading process can then import this package and
+    start the zygote (which imports numpy meanwhile) before paying numpy's import itself."""
+
+    def __getattr__(self, name):
+        global np
+        import numpy as np
+
+        return getattr(np, name)
+
+
+np = _NumpyOnFirstUse()
+
+MAX_DEPTH = 20  # nesting of lists/tuples/dicts in one value
+MAX_ARRAY_BYTES = 256 * 2**20  # array data in one message
+MAX_ARRAYS = 10_000  # arrays in one message
+MAX_HEADER_BYTES = 32 * 2**20  # the JSON part of one message (strings, lists of numbers, ...)
+MAX_INT_BITS = 4096  # a Python int wider than this is not data, it is an attack or a bug
+MAX_NDIM = 32
+MAX_SUMMARY = 200  # characters of a ForeignObject's repr
+NUMERIC_KINDS = "biufc"  # bool, int, uint, float, complex: the only dtypes that cross
+
+_NPY_HEADER_ROOM = 4096  # per array, on top of its data: the .npy magic and header
+_PREFIX = struct.Struct("<I")  # length of the JSON header that follows
+_READ_AHEAD = 2**16
+_MAX_PARTS = 512  # buffers in one gathering write (the system allows 1024)
+_REUSED_BODY_MAX = 32 * 2**20  # a connection keeps a receive buffer up to this size
+
+
+class ProtocolError(Exception):
+    """The other side sent something that is not a valid message (or a value out of bounds)."""
+
+
+class ConnectionClosed(ProtocolError):
+    """The other side hung up (a worker that died, or a grader that went away)."""
+
+
+class MessageTooLarge(ValueError):
+    """A message to send is larger than the bounds the receiver accepts."""
+
+
+class NotData(ValueError):
+    """A grading-side value that cannot cross: the grader's bug, never the student's."""
+
+
+@dataclass(frozen=True)
+class ForeignObject:
+    """A returned value that is not plain data, described by the worker (the grader never sees it)."""
+
+    type_name: str
+    summary: str  # a bounded repr (<= 200 chars), computed in the worker
+
+
+# ---------------------------------------------------------------------------------------------
+# Values <-> JSON tree + .npy blobs
+
+
+class Encoder:
+    """Turns values into a JSON-able tree; arrays go to `blobs` as .npy bytes.
+
+    `lenient` is the worker's mode: whatever is not data (or breaks a bound) becomes a
+    ForeignObject in place, so one odd element does not hide the rest of an answer. The grading
+    side is strict: it raises `NotData`, since its own values must always be sendable.
+    """
+
+    def __init__(self, *, lenient: bool = False):
+        self.blobs: list[tuple] = []  # each the parts of one .npy file, see npy_parts
+        self._lenient = lenient
+        self._array_bytes = 0
+
+    def encode(self, value):
+        return self._encode(value, 0)
+
+    def _encode(self, value, depth):
+        if value is None or type(value) in (bool, str):
+            return value
+        if depth > MAX_DEPTH and isinstance(value, (list, tuple, dict)):
+            return self._refuse(value, f"nested deeper than {MAX_DEPTH} levels")
+        try:
+            return self._convert(value, depth)
+        except NotData:
+            raise
+        except Exception as exc:  # a student object whose conversion raised (worker side only)
+            if not self._lenient:
+                raise
+            return self._refuse(value, f"could not be converted ({type(exc).__name__}: {_bounded_str(exc)})")
+
+    def _convert(self, value, depth):
+        if isinstance(value, np.generic):  # before float: np.float64 is a float subclass
+            return self._scalar(value)
+        if isinstance(value, int):  # bool was handled above (it cannot be subclassed)
+            return self._int(int(value))
+        if isinstance(value, float):
+            return _encode_float(float(value))
+        if isinstance(value, complex):
+            return {"__complex__": [_encode_float(value.real), _encode_float(value.imag)]}
+        if isinstance(value, str):
+            return str(value)
+        if isinstance(value, np.ndarray):
+            return self._array(np.asarray(value))  # a subclass leaves the worker as a plain ndarray
+        if isinstance(value, tuple):
+            return {"__tuple__": [self._encode(item, depth + 1) for item in value]}
+        if isinstance(value, list):
+            return [self._encode(item, depth + 1) for item in value]
+        if isinstance(value, dict):
+            return self._dict(value, depth)
+        return self._refuse(value, None)
+
+    def _int(self, value):
+        if value.bit_length() > MAX_INT_BITS:
+            return self._refuse(value, f"an integer wider than {MAX_INT_BITS} bits")
+        return value
+
+    def _scalar(self, value):
+        dtype = value.dtype
+        if not _is_numeric(dtype):
+            return self._refuse(value, f"a numpy scalar of dtype {dtype}")
+        return {"__npscalar__": [dtype.str, _scalar_payload(value)]}
+
+    def _array(self, array):
+        if not _is_numeric(array.dtype):
+            return self._refuse(array, f"an array of dtype {array.dtype} (only numbers and bools cross)")
+        if array.ndim > MAX_NDIM:
+            return self._refuse(array, f"an array with more than {MAX_NDIM} dimensions")
+        if self._array_bytes + array.nbytes > MAX_ARRAY_BYTES:
+            return self._refuse(array, f"arrays in one message are limited to {MAX_ARRAY_BYTES // 2**20} MB")
+        if len(self.blobs) >= MAX_ARRAYS:
+            return self._refuse(array, f"more than {MAX_ARRAYS} arrays in one message")
+        self._array_bytes += array.nbytes
+        self.blobs.append(npy_parts(array))
+        return {"__ndarray__": len(self.blobs) - 1}
+
+    def _dict(self, value, depth):
+        items = list(dict.items(value)) if type(value) is dict else list(dict(value).items())
+        if not all(type(key) is str for key, _ in items):
+            return self._refuse(value, "a dict whose keys are not all strings")
+        tree = {key: self._encode(item, depth + 1) for key, item in items}
+        # A dict that looks like one of our markers is wrapped, so it decodes as a dict.
+        return {"__dict__": tree} if len(tree) == 1 and next(iter(tree)) in _MARKERS else tree
+
+    def _refuse(self, value, reason):
+        type_name = _type_name(value)
+        if not self._lenient:
+            raise NotData(f"cannot send {type_name}: {reason or 'not plain data'}")
+        summary = f"not sent: {reason}" if reason else _summary(value, type_name)
+        return {"__foreign__": [type_name, summary[:MAX_SUMMARY]]}
+
+
+class Decoder:
+    """Builds plain Python/numpy values from a JSON tree and .npy blobs, checking every bound.
+
+    Decoding only ever constructs data (lists, dicts, numbers, fresh writeable arrays): it never
+    calls a method of anything the other side made. Any defect raises ProtocolError.
+    """
+
+    def __init__(self, blobs, *, foreign_ok: bool = False):
+        self._blobs = blobs
+        self._foreign_ok = foreign_ok
+
+    def decode(self, tree):
+        try:
+            return self._decode(tree, 0)
+        except ProtocolError:
+            raise
+        except Exception as exc:  # numpy or int conversions refusing a forged value
+            raise ProtocolError(f"invalid value ({type(exc).__name__}: {exc})") from None
+
+    def _decode(self, node, depth):
+        kind = type(node)
+        if node is None or kind in (bool, str, float):
+            return node
+        if kind is int:
+            return _checked_int(node)
+        if kind is dict and len(node) == 1:
+            ((key, payload),) = node.items()
+            if key in _MARKERS:
+                return getattr(self, _MARKERS[key])(payload, depth)
+        if kind is list:
+            return [self._decode(item, depth + 1) for item in _container(node, depth)]
+        if kind is dict:
+            return self._dict(node, depth)
+        raise ProtocolError(f"unexpected JSON node {kind.__name__}")
+
+    def _tuple(self, payload, depth):
+        return tuple(self._decode(item, depth + 1) for item in _container(_expect(payload, list), depth))
+
+    def _dict(self, payload, depth):
+        items = _container(_expect(payload, dict), depth).items()
+        return {key: self._decode(item, depth + 1) for key, item in items}
+
+    def _float(self, payload, depth):
+        return _decode_float({"__float__": payload})
+
+    def _complex(self, payload, depth):
+        real, imag = _pair(payload)
+        return complex(_decode_float(real), _decode_float(imag))
+
+    def _foreign(self, payload, depth):
+        if not self._foreign_ok:
+            raise ProtocolError("a foreign object cannot be sent to the worker")
+        type_name, summary = _pair(payload)
+        return ForeignObject(_expect(type_name, str)[:MAX_SUMMARY], _expect(summary, str)[:MAX_SUMMARY])
+
+    def _scalar(self, payload, depth):
+        dtype_str, value = _pair(payload)
+        dtype = _numeric_dtype(_expect(dtype_str, str))
+        if dtype.kind == "b":
+            return dtype.type(_expect(value, bool))
+        if dtype.kind in "iu":
+            return dtype.type(_checked_int(_expect(value, int)))
+        if dtype.kind == "f":
+            return dtype.type(_decode_float(value))
+        real, imag = _pair(value)
+        return dtype.type(complex(_decode_float(real), _decode_float(imag)))
+
+    def _array(self, payload, depth):
+        index = _expect(payload, int)
+        if not 0 <= index < len(self._blobs):
+            raise ProtocolError(f"array #{index} was not sent")
+        return read_npy(self._blobs[index])
+
+
+_MARKERS = {
+    "__tuple__": "_tuple",
+    "__dict__": "_dict",
+    "__float__": "_float",
+    "__complex__": "_complex",
+    "__ndarray__": "_array",
+    "__npscalar__": "_scalar",
+    "__foreign__": "_foreign",
+}
+
+
+def npy_parts(array: np.ndarray) -> tuple[bytes, memoryview]:
+    """The bytes np.save(array, allow_pickle=False) writes, as (header, data), the data a view.
+
+    Sending the array's own memory saves two copies of every image that crosses.
+    """
+    fortran_order = array.flags.f_contiguous and not array.flags.c_contiguous
+    data = array.T if fortran_order else array
+    if not data.flags.c_contiguous:
+        data = data.copy(order="C")
+    return _npy_header_for(array.dtype, array.shape, fortran_order), memoryview(data.reshape(-1).view(np.uint8))
+
+
+@functools.lru_cache(maxsize=256)
+def _npy_header_for(dtype: np.dtype, shape: tuple, fortran_order: bool) -> bytes:
+    stream = io.BytesIO()
+    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": fortran_order, "shape": shape}
+    np.lib.format.write_array_header_1_0(stream, header)
+    return stream.getvalue()
+
+
+def read_npy(blob) -> np.ndarray:
+    """A fresh, writeable, aligned array from .npy bytes, as np.load(allow_pickle=False) reads it.
+
+    The header is read with numpy's own .npy header reader and checked (numeric dtype, shape that
+    matches the bytes) before anything is allocated; the data is then plain bytes copied into a
+    new array. Calling np.load afterwards would only parse the same header a second time.
+    """
+    header_size, shape, fortran_order, dtype = _npy_header(_npy_header_bytes(blob))
+    count = math.prod(shape)
+    if count * dtype.itemsize != len(blob) - header_size:
+        raise ProtocolError(f"array of shape {shape} does not match its {len(blob)} bytes")
+    flat = np.frombuffer(blob, dtype=dtype, count=count, offset=header_size) if count else np.empty(0, dtype)
+    array = flat.reshape(shape[::-1]).T if fortran_order else flat.reshape(shape)
+    return array.copy(order="K")
+
+
+def _npy_header_bytes(blob) -> bytes:
+    """The magic, version and header of a .npy blob (their length is in the first 12 bytes)."""
+    head = bytes(blob[:12])
+    if len(head) < 12 or head[:6] != b"\x93NUMPY" or head[6] not in (1, 2):
+        raise ProtocolError("not a .npy array of version 1 or 2")
+    size = 10 + struct.unpack("<H", head[8:10])[0] if head[6] == 1 else 12 + struct.unpack("<I", head[8:12])[0]
+    if size > min(len(blob), _NPY_HEADER_ROOM):
+        raise ProtocolError("invalid .npy header (too long)")
+    return bytes(blob[:size])
+
+
+@functools.lru_cache(maxsize=256)  # the same shapes cross again and again; parsing costs ~50 us
+def _npy_header(head: bytes) -> tuple[int, tuple, bool, np.dtype]:
+    """(header size, shape, fortran_order, dtype) of a .npy blob, from its first bytes."""
+    stream = io.BytesIO(head)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(stream)
+        elif version == (2, 0):
+            shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(stream)
+        else:
+            raise ProtocolError(f"unsupported .npy version {version}")
+    except ProtocolError:
+        raise
+    except Exception as exc:  # numpy's reader refusing a malformed or truncated header
+        raise ProtocolError(f"invalid .npy header ({type(exc).__name__}: {exc})") from None
+    if not _is_numeric(dtype):
+        raise ProtocolError(f"refused an array of dtype {dtype}: only numbers and bools cross")
+    if len(shape) > MAX_NDIM or not all(type(n) is int and n >= 0 for n in shape):
+        raise ProtocolError(f"refused an array of shape {shape}")
+    if math.prod(shape) * dtype.itemsize > MAX_ARRAY_BYTES:
+        raise ProtocolError(f"refused an array of shape {shape}: larger than {MAX_ARRAY_BYTES // 2**20} MB")
+    return stream.tell(), shape, fortran_order, dtype
+
+
+def _is_numeric(dtype: np.dtype) -> bool:
+    return dtype.kind in NUMERIC_KINDS and not dtype.hasobject and dtype.fields is None and dtype.shape == ()
+
+
+def _numeric_dtype(text: str) -> np.dtype:
+    try:
+        dtype = np.dtype(text)
+    except Exception:
+        raise ProtocolError(f"unknown dtype {text[:40]!r}") from None
+    if not _is_numeric(dtype):
+        raise ProtocolError(f"refused a scalar of dtype {dtype}")
+    return dtype
+
+
+def _scalar_payload(value: np.generic):
+    kind = value.dtype.kind
+    if kind == "b":
+        return bool(value)
+    if kind in "iu":
+        return int(value)
+    if kind == "f":  # float16/32/64 are exact as float64; longdouble is sent as its float64 value
+        return _encode_float(float(value))
+    return [_encode_float(float(value.real)), _encode_float(float(value.imag))]
+
+
+def _encode_float(value: float):
+    if math.isfinite(value):
+        return value
+    return {"__float__": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+
+
+def _decode_float(node) -> float:
+    if type(node) is float:
+        return node
+    if type(node) is int:  # JSON writes 1e300 as a float, but be tolerant of integral floats
+        return float(_checked_int(node))
+    if type(node) is dict and len(node) == 1 and node.get("__float__") in ("nan", "inf", "-inf"):
+        return float(node["__float__"])
+    raise ProtocolError(f"not a float: {str(node)[:40]}")
+
+
+def _checked_int(value: int) -> int:
+    if value.bit_length() > MAX_INT_BITS:
+        raise ProtocolError(f"integer wider than {MAX_INT_BITS} bits")
+    return value
+
+
+def _container(node, depth):
+    if depth > MAX_DEPTH:
+        raise ProtocolError(f"value nested deeper than {MAX_DEPTH} levels")
+    return node
+
+
+def _expect(node, kind):
+    if type(node) is not kind:
+        raise ProtocolError(f"expected {kind.__name__}, got {type(node).__name__}")
+    return node
+
+
+def _pair(node):
+    if type(node) is not list or len(node) != 2:
+        raise ProtocolError("expected a pair")
+    return node
+
+
+def _type_name(value) -> str:
+    """'Agreeable', or 'vit_exercises.Agreeable' (a student's class may hide both; then 'object')."""
+    kind = type(value)
+    try:
+        module, name = kind.__module__, kind.__qualname__
+        return name if module in (None, "builtins") else f"{module}.{name}"
+    except Exception:
+        return "object"
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = MAX_SUMMARY
+
+
+def _summary(value, type_name: str) -> str:
+    """A bounded repr, computed in the worker (a student's __repr__ may raise or lie; both are fine)."""
+    try:
+        return _repr.repr(value)[:MAX_SUMMARY]
+    except BaseException as exc:  # noqa: BLE001 - student code; the call wrapper has the rest
+        return f"<{type_name} object; repr failed with {type(exc).__name__}>"
+
+
+def _bounded_str(exc: BaseException) -> str:
+    try:
+        return str(exc)[:MAX_SUMMARY]
+    except Exception:
+        return "?"
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages over a stream socket
+
+
+def _refuse_constant(name):
+    raise ProtocolError(f"JSON constant {name} is not allowed")
+
+
+_json_decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+_json_encoder = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
+class Connection:
+    """One end of a worker socket: sends and receives whole messages, each within a deadline.
+
+    A message is a 4-byte length, a JSON header whose "blobs" lists the .npy sizes, then the
+    blobs back to back. `deadline` is a time.monotonic() value, or None to block. Reads fetch up
+    to 64 KB ahead, so a small message costs one system call; requests and replies alternate,
+    so what is fetched ahead always belongs to the message being read.
+    """
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self._ahead = bytearray()
+        self._body = bytearray()  # reused for large bodies: fresh pages cost a fault each
+
+    def send(self, header: dict, blobs=(), deadline: float | None = None) -> None:
+        """Send `header` and `blobs`, each blob a tuple of bytes-like parts (see npy_parts)."""
+        sizes = [sum(map(len, blob)) for blob in blobs]
+        data = _json_encoder.encode({**header, "blobs": sizes}).encode()
+        if len(data) > MAX_HEADER_BYTES:
+            raise MessageTooLarge(f"the message is larger than {MAX_HEADER_BYTES // 2**20} MB of JSON")
+        parts = [_PREFIX.pack(len(data)), data, *(part for blob in blobs for part in blob if len(part))]
+        if len(data) + sum(sizes) <= _READ_AHEAD:
+            parts = [b"".join(parts)]  # the common small message: one system call
+        while parts:  # a gathering write of what is left; the kernel may take only part of it
+            self._set_timeout(deadline)
+            sent = self.sock.sendmsg(parts[:_MAX_PARTS])
+            while parts and sent >= len(parts[0]):
+                sent -= len(parts.pop(0))
+            if sent:
+                parts[0] = memoryview(parts[0])[sent:]
+
+    def receive(self, deadline: float | None = None) -> tuple[dict, list[memoryview]]:
+        """The next message: (header, blobs). The blobs are views valid until the next receive:
+        decode them (Decoder copies arrays out) before reading another message."""
+        (size,) = _PREFIX.unpack(self._read(_PREFIX.size, deadline, at_start=True))
+        if size > MAX_HEADER_BYTES:
+            raise ProtocolError(f"message header of {size} bytes exceeds {MAX_HEADER_BYTES}")
+        try:
+            header = _json_decoder.decode(str(self._read(size, deadline), "utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise ProtocolError(f"malformed message header ({type(exc).__name__})") from None
+        sizes = header.pop("blobs", None) if type(header) is dict else None
+        if type(sizes) is not list or len(sizes) > MAX_ARRAYS or not all(type(n) is int and n >= 0 for n in sizes):
+            raise ProtocolError("malformed message header (blob sizes)")
+        if sum(sizes) > MAX_ARRAY_BYTES + _NPY_HEADER_ROOM * len(sizes):
+            raise ProtocolError(f"arrays in one message are limited to {MAX_ARRAY_BYTES // 2**20} MB")
+        body = memoryview(self._read(sum(sizes), deadline))
+        blobs, start = [], 0
+        for n in sizes:
+            blobs.append(body[start : start + n])
+            start += n
+        return header, blobs
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def _read(self, size: int, deadline: float | None, at_start: bool = False):
+        """Exactly `size` bytes: first those fetched ahead, then from the socket."""
+        ahead = self._ahead
+        while len(ahead) < size and size <= _READ_AHEAD:
+            self._set_timeout(deadline)
+            chunk = self.sock.recv(_READ_AHEAD)
+            if not chunk:
+                raise ConnectionClosed("connection closed" + ("" if at_start and not ahead else " mid-message"))
+            ahead += chunk
+        if len(ahead) >= size:
+            data = ahead[:size]
+            del ahead[:size]
+            return data
+        if size > _REUSED_BODY_MAX:
+            data = memoryview(bytearray(size))  # rare and huge: not worth keeping
+        else:
+            if len(self._body) < size:
+                self._body = bytearray(size)
+            data = memoryview(self._body)[:size]  # a large body: straight into the reused buffer
+        view, got = data, len(ahead)
+        view[:got] = ahead
+        ahead.clear()
+        while got < size:
+            self._set_timeout(deadline)
+            n = self.sock.recv_into(view[got:], size - got)
+            if n == 0:
+                raise ConnectionClosed("connection closed mid-message")
+            got += n
+        return data
+
+    def _set_timeout(self, deadline: float | None) -> None:
+        if deadline is None:
+            self.sock.settimeout(None)
+            return
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("deadline passed")
+        self.sock.settimeout(remaining)
+
+
+def read_captured(fd: int, limit: int, dropped: int = 0) -> str:
+    """What a worker wrote to its output file (fds 1 and 2), cut at `limit` bytes.
+
+    The output file is the second channel between the two sides: the worker reads it after each
+    call, the grading side after a worker died. `dropped` counts bytes already discarded.
+    """
+    size = os.fstat(fd).st_size
+    text = os.pread(fd, min(size, limit), 0).decode("utf-8", "replace")
+    if size > limit or dropped:
+        text += f"\n[... output truncated: only the first {limit} bytes are kept]"
+    return text

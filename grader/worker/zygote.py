@@ -1,0 +1,107 @@
+"""The zygote: a clean parent that imports numpy once and forks one worker per request.
+
+Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (client.py), as early as
+possible so numpy's import overlaps the grader's own start-up. It never loads student code and
+never imports the grader's reference, specs or checks: a worker forked from it holds no expected
+value. It exits when its control connection closes (the grader is gone), killing its workers.
+
+Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
+worker's socket and output file as SCM_RIGHTS descriptors. Requests:
+  {"op": "fork", "submission", "workdir", "memory_mb", "max_output_bytes"} + 2 fds -> {"pid"}
+  {"op": "reap", "pid"} -> {"status"}: kill the worker's group, wait, return the wait status
+  {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
+"""
+
+from __future__ import annotations
+
+import time
+
+_started = time.perf_counter()
+
+import gc  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import sys  # noqa: E402
+
+import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
+
+from grader.worker import child  # noqa: E402 - the worker's code, preloaded for the same reason
+
+MAX_CONTROL_MESSAGE = 2**20
+
+
+def main(argv: list[str]) -> None:
+    control = socket.socket(fileno=int(argv[0]))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the grader's to handle; we go when it goes
+    gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
+    workers: set[int] = set()
+    try:
+        _send(control, {"op": "ready", "pid": os.getpid(), "import_seconds": time.perf_counter() - _started})
+        while True:
+            message, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL_MESSAGE, 2)
+            if not message:
+                return  # the grader closed the connection or died
+            try:
+                reply = _handle(json.loads(message), fds, control, workers)
+            except Exception as exc:  # noqa: BLE001 - a bad request must not end the zygote
+                reply = {"error": f"{type(exc).__name__}: {exc}"}
+            finally:
+                for fd in fds:  # the worker has its copies; ours would keep the socket open
+                    os.close(fd)
+            _send(control, reply)
+    except ConnectionError:
+        return  # the grader went away mid-request: the same as hanging up
+    finally:
+        for pid in workers:
+            _kill_and_reap(pid)
+
+
+def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[int]) -> dict:
+    op = request.get("op")
+    if op == "fork":
+        if len(fds) != 2:
+            raise ValueError("a fork request carries a socket and an output file")
+        pid = _fork(request, fds, control)
+        workers.add(pid)
+        return {"pid": pid}
+    if op == "reap":
+        pid = request["pid"]
+        if pid not in workers:
+            raise ValueError(f"{pid} is not a worker of this zygote")
+        workers.discard(pid)
+        return {"status": _kill_and_reap(pid)}
+    if op == "modules":
+        return {"modules": sorted(sys.modules)}
+    raise ValueError(f"unknown request {op!r}")
+
+
+def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
+    zygote_pid = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the worker: never comes back here
+        try:
+            control.close()
+            child.run(fds[0], fds[1], request, zygote_pid)
+        finally:
+            os._exit(child.CRASH_EXIT)
+    return pid
+
+
+def _kill_and_reap(pid: int) -> int:
+    """SIGKILL the worker and its process group, then wait for it: no zombie is left."""
+    for kill in (os.killpg, os.kill):  # the group may not exist yet if it died before setsid()
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return os.waitpid(pid, 0)[1]
+
+
+def _send(control: socket.socket, message: dict) -> None:
+    control.send(json.dumps(message).encode())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,129 @@
+"""A submission that exercises the worker: data of every kind, and every way to misbehave."""
+import ctypes
+import os
+import sys
+
+import numpy as np
+
+ANSWERS = {"positions": "permutation", "medical": "pretrained"}
+NOT_A_FUNCTION = 3
+
+
+def echo(x):
+    return x
+
+
+def count_patches(H, W, P):
+    return np.int64((H // P) * (W // P))
+
+
+def half():
+    return np.float32(2.5)
+
+
+def shapes():
+    return (2, 3), [2, 3]
+
+
+def special_floats():
+    return [float("nan"), float("inf"), -float("inf"), np.float64("nan")]
+
+
+def double(image):
+    image *= 2  # arrays arrive writeable
+    return image
+
+
+def check_input(image):
+    if image.ndim != 3:
+        raise ValueError(f"expected (H, W, C), got shape {image.shape}")
+    return image.shape
+
+
+def patchify(image, P):
+    return check_input(image.reshape(-1))
+
+
+def spin():
+    while True:
+        pass
+
+
+def die():
+    os._exit(3)
+
+
+def segfault():
+    return ctypes.string_at(0)
+
+
+def leave():
+    sys.exit(2)
+
+
+def interrupt():
+    raise KeyboardInterrupt
+
+
+def chatter(n):
+    print("x" * n)
+    return "done"
+
+
+def say(text):
+    print(text)
+    return len(text)
+
+
+class Tagged(np.ndarray):
+    pass
+
+
+def tagged():
+    return np.arange(6.0).view(Tagged)
+
+
+class Agreeable:
+    def __eq__(self, other):
+        return True
+
+
+def agreeable():
+    return Agreeable()
+
+
+def object_array():
+    return np.array([1, "two", None], dtype=object)
+
+
+def surroundings():
+    return os.getcwd(), sorted(os.listdir(".")), dict(os.environ)
+
+
+def loaded_modules():
+    return sorted(sys.modules)
+
+
+def pid():
+    return os.getpid()
+
+
+def start_sleeper():
+    import subprocess
+
+    return subprocess.Popen(["sleep", "60"]).pid
+
+
+def hog(n_bytes):
+    return np.ones(n_bytes // 8).sum()
+
+
+def nested(depth):
+    value = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def mixed():
+    return [np.zeros(2), Agreeable(), {"ok": 1}]
