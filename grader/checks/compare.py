@@ -32,12 +32,13 @@ class Mismatch:
         return out
 
 
-def compare(expected, got, how: Compare) -> Mismatch | None:
+def compare(expected, got, how: Compare, equal_nan: bool = False) -> Mismatch | None:
+    """None when `got` agrees with `expected`; `equal_nan` lets nan (and inf) match where `expected` has the same."""
     if how.mode == "count":
         return _compare_count(expected, got)
     if how.mode == "equal":
         return _compare_equal(expected, got)
-    return _compare_close(expected, got, how.rtol, how.atol)
+    return _compare_close(expected, got, how.rtol, how.atol, equal_nan)
 
 
 def _is_int(value) -> bool:
@@ -99,7 +100,7 @@ def as_array(got) -> np.ndarray | Mismatch:
     return array
 
 
-def _compare_close(expected, got, rtol: float, atol: float) -> Mismatch | None:
+def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = False) -> Mismatch | None:
     expected = np.asarray(expected, dtype=np.float64)
     array = as_array(got)
     if isinstance(array, Mismatch):
@@ -108,6 +109,10 @@ def _compare_close(expected, got, rtol: float, atol: float) -> Mismatch | None:
         return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
                         _shape_advice(expected.shape, array.shape))
     array = array.astype(np.float64)
+    if equal_nan:
+        same = (np.isnan(array) & np.isnan(expected)) | (np.isinf(array) & (array == expected))
+        if same.any():
+            array, expected = np.where(same, 0.0, array), np.where(same, 0.0, expected)
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
         index = tuple(int(i) for i in np.argwhere(bad)[0])

@@ -48,7 +48,7 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options()) -> 
     for check in exercise.checks:
         if check.hidden and not options.include_hidden:
             continue
-        needed = [check.call] if check.call else []
+        needed = [check.call] if check.call else ["ANSWERS"] if check.kind == "answer" else []
         absent = [n for n in missing if not needed or n in needed]
         if absent:
             results.append(_result(check, MISSING, f"`{absent[0]}` is not defined in your submission yet"))
@@ -105,9 +105,9 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     params = _param_names(check.reference or check.call)
     cases = _case_inputs(check)
     for number, ci in enumerate(cases, 1):
-        label = call_label(check.call, params, ci.args, ci.kwargs)
-        outcome = worker.call(check.call, ci.args, ci.kwargs, timeout=timeout, label=label)
-        failure = _judge_case(check, ci, outcome)
+        outcome = worker.call(check.call, ci.args, ci.kwargs, timeout=timeout)
+        stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
+        failure = _judge_case(check, ci, outcome, call_label(check.call, params, ci.args, ci.kwargs) if stopped else None)
         if failure is None:
             continue
         status, lines, hint, matched = failure
@@ -118,16 +118,16 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
             if outcome.status in ("timeout", "crashed"):
                 message += f"; {outcome.message}"
             elif outcome.status == "raised":
-                message += f"; your code raised {outcome.error.type}"
+                message += f"; your code raised {outcome.error.type}" + _limit(outcome)
             return _result(check, FAILED, message, hint, number, matched)
-        header = f"case {number} of {len(cases)}: {label}"
-        if ci.source and len(ci.source) <= 300:
-            header += f"\n  to reproduce: {ci.source}"
+        header = f"case {number} of {len(cases)}: {call_label(check.call, params, ci.args, ci.kwargs)}"
+        if ci.source and len(ci.source) <= 600:
+            header += f"\n  to reproduce: {inputs.with_imports(ci.source)}"
         return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
     return _result(check, PASSED, cases=len(cases))
 
 
-def _judge_case(check: Check, ci: CaseInputs, outcome):
+def _judge_case(check: Check, ci: CaseInputs, outcome, label: str | None = None):
     """None when the case passed, else (status, message lines, hint, misconception name)."""
     case_hint = ci.case.hint if ci.case else None
     if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
@@ -137,11 +137,12 @@ def _judge_case(check: Check, ci: CaseInputs, outcome):
         if outcome.status == "raised" and outcome.error.type == expects_error:
             return None
         if outcome.status == "ok":
+            hint, matched = _misconception(check, ci, outcome.value, check.compare)
             return FAILED, [f"expected: {expects_error}", f"got:      {describe(outcome.value)} (no error)"], \
-                case_hint or check.hint, None
-        return FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome), case_hint or check.hint, None
+                hint or case_hint or check.hint, matched
+        return FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome, label), case_hint or check.hint, None
     if outcome.status != "ok":
-        return FAILED, _outcome_lines(outcome), case_hint or check.hint, None
+        return FAILED, _outcome_lines(outcome, label), case_hint or check.hint, None
     how = check.compare or _default_compare(expected)
     mismatch = compare(expected, outcome.value, how)
     if mismatch is None:
@@ -150,12 +151,22 @@ def _judge_case(check: Check, ci: CaseInputs, outcome):
     return FAILED, mismatch.lines(), hint or case_hint or check.hint, matched
 
 
-def _outcome_lines(outcome) -> list[str]:
+def _limit(outcome) -> str:
+    """' (the grader limits the memory of your code to 4096 MB)' when a worker limit made the call raise."""
+    limit = getattr(outcome.error, "limit", None)
+    return f" ({limit})" if limit else ""
+
+
+def _outcome_lines(outcome, label: str | None = None) -> list[str]:
+    """What the student's call did, as `got:` lines; `label` (visible cases only) names the call
+    in a timeout or a crash, the limits that stop a call: "timed out after 10 s in patchify(...)"."""
     if outcome.status == "raised":
         lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
         if outcome.error.traceback:
             lines += ["your code:"] + ["  " + l for l in outcome.error.traceback.rstrip().splitlines()]
         return lines
+    if label and outcome.status in ("timeout", "crashed"):
+        return [f"got:      {outcome.message} in {label}"]
     return [f"got:      {outcome.message or outcome.status}"]
 
 
@@ -196,15 +207,21 @@ def _default_compare(expected) -> Compare:
     return Compare(mode="equal")
 
 
-def _misconception(check: Check, ci: CaseInputs, got, how: Compare):
+def _misconception(check: Check, ci: CaseInputs, got, how: Compare | None):
+    """(hint, name) of the first misconception whose output `got` matches, else (None, None).
+
+    `how` is the check's comparison; None (a case that should have raised) compares each
+    wrong output the way its type suggests.
+    """
     from grader.reference.misconceptions import MISCONCEPTIONS
 
     for known in check.misconceptions:
         try:
-            wrong = MISCONCEPTIONS[known.like](*_fresh(ci.args), **_fresh(ci.kwargs))
+            with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
+                wrong = MISCONCEPTIONS[known.like](*_fresh(ci.args), **_fresh(ci.kwargs))
         except Exception:  # the wrong implementation may not apply to these inputs
             continue
-        if _matches(wrong, got, how):
+        if _matches(wrong, got, how or _default_compare(wrong)):
             return known.hint, known.like
     return None, None
 
@@ -212,7 +229,7 @@ def _misconception(check: Check, ci: CaseInputs, got, how: Compare):
 def _matches(wrong, got, how: Compare) -> bool:
     if how.mode == "count" and isinstance(wrong, float):
         return isinstance(got, (float, np.floating)) and float(got) == wrong
-    return compare(wrong, got, how) is None
+    return compare(wrong, got, how, equal_nan=True) is None  # softmax without max: nan where the student's is
 
 
 def _param_names(name: str) -> list[str]:
@@ -262,10 +279,12 @@ def _grade_property_check(check: Check, worker, timeout) -> CheckResult:
             return _result(check, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
         if outcome.status == "missing":
             return _result(check, MISSING, f"`{failed.name}` is not defined in your submission yet")
-        lines = _outcome_lines(outcome) if not check.hidden else [f"your code: {outcome.status}"]
+        lines = _outcome_lines(outcome) if not check.hidden else [
+            f"your code: {outcome.message or outcome.status}" if outcome.status in ("timeout", "crashed")
+            else f"your code: {outcome.status}" + (_limit(outcome) if outcome.status == "raised" else "")]
         return _result(check, FAILED, f"while checking this property, {failed.name}(...) failed:\n"
                        + "\n".join("  " + l for l in lines), check.hint)
     if verdict.passed:
         return _result(check, PASSED, cases=1)
     message = HIDDEN_FAILURE if check.hidden else verdict.message
-    return _result(check, FAILED, message, verdict.hint or check.hint, 1, verdict.misconception)
+    return _result(check, FAILED, message, check.hint or verdict.hint, 1, verdict.misconception)  # the spec's words first

@@ -12,7 +12,7 @@ A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
     {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
 
 Any other mapping is a dict whose values are expressions. `source()` gives code a student
-can paste to rebuild the value.
+can paste to rebuild the value (`with_imports()` adds what it needs beyond numpy).
 """
 from __future__ import annotations
 
@@ -149,9 +149,16 @@ def source(expr) -> str:
         return f"np.{kind}({_shape(expr[kind])!r}{dtype_arg})"
     if kind == "tuple":
         return "(" + ", ".join(source(x) for x in expr["tuple"]) + ("," if len(expr["tuple"]) == 1 else "") + ")"
-    config = ", ".join(f"{k}={v!r}" for k, v in (expr[kind] or {}).items())
-    return f"<{kind.replace('_', ' ')} ({config}), seed {expr.get('seed', 0)}>"
+    return f"evaluate({expr!r})"  # a params dict: rebuilt by the grader's own builder, exactly
+
+
+def with_imports(code: str) -> str:
+    """`code` (from `source`) preceded by the imports it needs beyond `import numpy as np`."""
+    return f"from grader.checks.inputs import evaluate; {code}" if "evaluate(" in code else code
 
 
 def _astype(dtype: str) -> str:
     return "" if dtype == "float64" else f".astype(np.{dtype})"
+
+
+from . import checkpoint_inputs  # noqa: E402,F401  registers {checkpoint_params: ...}, {checkpoint_sample: ...}

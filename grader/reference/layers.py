@@ -25,8 +25,8 @@ def linear(x, W, b):  # [..., d_in], [d_in, d_out], [d_out] -> [..., d_out]
     return _add(y, b)
 
 
-def _add(y, b):  # y + b, in place when that keeps the dtype of the plain sum
-    if np.result_type(y, b) != y.dtype:
+def _add(y, b):  # y + b, in place when that gives what the plain sum would (dtype and shape)
+    if np.result_type(y, b) != y.dtype or np.broadcast_shapes(y.shape, np.shape(b)) != y.shape:
         return y + b
     y += b
     return y
@@ -119,8 +119,13 @@ def gelu_tanh(x):  # [...] -> [...]
 
 
 def quick_gelu(x):  # [...] -> [...]
-    """CLIP's GELU approximation x * sigmoid(1.702 x), as a tanh so no exp can overflow."""
-    return 0.5 * x * (1.0 + np.tanh(0.851 * x))
+    """CLIP's GELU approximation x * sigmoid(1.702 x) = x / (1 + exp(-1.702 x)).
+
+    Relatively accurate in the left tail too (a tanh form would cancel to 0 there); where exp
+    overflows, x / inf is the right limit, -0.
+    """
+    with np.errstate(over="ignore"):
+        return x / (1.0 + np.exp(-1.702 * x))
 
 
 ACTIVATIONS = {"gelu": gelu, "gelu_tanh": gelu_tanh, "quick_gelu": quick_gelu}  # ViTConfig.activation

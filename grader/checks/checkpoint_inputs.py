@@ -1,0 +1,72 @@
+"""Input expressions that point at a pretrained checkpoint (registered into grader.checks.inputs).
+
+    {checkpoint_params: checkpoints/tiny-vit}                the `params` for vit_forward, float64
+    {checkpoint_sample: checkpoints/tiny-vit, part: image}   the image saved beside it, (H, W, C)
+    {checkpoint_sample: checkpoints/tiny-vit, part: logits}  the logits the library computed for it
+
+The folder holds config.json and model.safetensors (any layout `ViT.from_pretrained` reads)
+and, for `checkpoint_sample`, sample.npz. A relative folder is looked up in the exercises folder
+in use, then in the installed one. Params are only built for a checkpoint whose semantics are
+the student API's (LayerNorm eps 1e-6, exact GELU, no pre-LayerNorm, final LayerNorm on the
+tokens, [CLS] into a linear head): for any other, vit_forward cannot reproduce the model, and
+the expression is an InputError rather than an exercise no one can pass.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .inputs import InputError, register_builder
+
+SAMPLE_FILE = "sample.npz"
+STUDENT_SEMANTICS = {"eps": 1e-6, "activation": "gelu", "pool": "cls", "pre_norm": False,
+                     "norm_pooled": False, "head_activation": "none"}
+TOP_KEYS = ("P", "heads", "W_e", "b_e", "cls", "pos", "ln_g", "ln_b", "W_head", "b_head")
+BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo",
+              "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
+
+
+def checkpoint_folder(name) -> Path:
+    """The checkpoint folder `name`: absolute, or inside the exercises folder in use / installed."""
+    from grader.spec.locate import find_exercises, installed_exercises
+
+    path = Path(str(name))
+    candidates = [path] if path.is_absolute() else [find_exercises() / path, installed_exercises() / path]
+    for folder in candidates:
+        if (folder / "config.json").is_file():
+            return folder
+    raise InputError(f"no checkpoint folder {name!r} (looked in {', '.join(str(c) for c in candidates)})")
+
+
+def checkpoint_params(expr) -> dict:
+    """params for vit_forward from the checkpoint's weights, float64 (exactly the stored values)."""
+    from grader.reference import ViT
+
+    try:
+        model = ViT.from_pretrained(checkpoint_folder(expr["checkpoint_params"]), dtype="float64")
+    except ImportError as exc:
+        raise InputError(str(exc)) from None
+    differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items() if getattr(model.config, k) != v}
+    if differs or not model.config.num_classes:
+        raise InputError(f"checkpoint {expr['checkpoint_params']!r} is not what vit_forward computes: "
+                         f"{differs or 'it has no classifier head'} (vit_forward: {STUDENT_SEMANTICS})")
+    p = model.params
+    params = {k: p[k] if k in ("P", "heads") else np.array(p[k]) for k in TOP_KEYS}
+    params["blocks"] = [{k: np.array(block[k]) for k in BLOCK_KEYS} for block in p["blocks"]]
+    return params
+
+
+def checkpoint_sample(expr) -> np.ndarray:
+    """One array of the checkpoint's sample.npz (`part: image` or `part: logits`)."""
+    part = expr.get("part", "image")
+    with np.load(checkpoint_folder(expr["checkpoint_sample"]) / SAMPLE_FILE, allow_pickle=False) as sample:
+        if part not in sample.files:
+            raise InputError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")
+        return np.array(sample[part], dtype=np.float64)
+
+
+register_builder("checkpoint_params", checkpoint_params,
+                 lambda e: f"<params of the checkpoint {e['checkpoint_params']}>")
+register_builder("checkpoint_sample", checkpoint_sample,
+                 lambda e: f"<{e.get('part', 'image')} saved with the checkpoint {e['checkpoint_sample']}>")

@@ -1,0 +1,44 @@
+"""`vitgrade new ID`: scaffold a new exercise spec that validates, ready to edit."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+NAME = "new"
+HELP = "scaffold a new exercise spec (exercises/ID.yaml) that validates"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("id", help="the exercise id: lower case letters, digits and dashes (e.g. patches-per-row)")
+    parser.add_argument("--call", default="num_patches", metavar="NAME",
+                        help="the student-API function the exercise calls (default: num_patches)")
+    parser.add_argument("--exercises", metavar="DIR",
+                        help="folder to write into (default: the nearest exercises/ folder, else ./exercises)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing spec of that id")
+
+
+def run(args) -> int:
+    from grader.authoring.scaffold import next_order, project_exercises, scaffold_spec
+    from grader.checks.validate import validate_exercise
+    from grader.spec import SpecError, load_spec
+
+    folder = Path(args.exercises) if args.exercises else project_exercises()
+    path = folder / f"{args.id}.yaml"
+    try:
+        text = scaffold_spec(args.id, call=args.call, order=next_order(folder) if folder.is_dir() else 100)
+    except ValueError as error:
+        print(f"vitgrade new: {error}", file=sys.stderr)
+        return 2
+    if path.exists() and not args.force:
+        print(f"vitgrade new: {path} exists (use --force to overwrite it)", file=sys.stderr)
+        return 1
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    try:
+        problems = validate_exercise(load_spec(path), build_inputs=True)
+    except SpecError as error:
+        problems = [error]
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"wrote {path}; next: edit its TODOs, then `vitgrade validate` and `vitgrade render`")
+    return 1 if problems else 0

@@ -1,0 +1,140 @@
+"""Instructor tools: the question sheet stays in sync with the specs, `vitgrade new` scaffolds
+specs that validate, and docs/authoring.md's walk-through works as written."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from conftest import EXERCISES, ROOT, SOLUTION
+from grader.authoring import render_sheet, scaffold_spec
+from grader.authoring.scaffold import EXAMPLES, next_order
+from grader.checks import grade_exercise, validate_exercise
+from grader.cli import main
+from grader.reference import REFERENCE
+from grader.spec import load_spec, load_specs
+
+SHEET = ROOT / "docs" / "exercises.md"
+AUTHORING = ROOT / "docs" / "authoring.md"
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    return exercises
+
+
+@pytest.fixture(scope="module")
+def sheet(catalogue):
+    return render_sheet(catalogue)
+
+
+@pytest.fixture(scope="module")
+def solution_worker():
+    from grader.worker import StudentWorker
+
+    with StudentWorker(SOLUTION) as worker:
+        yield worker
+
+
+def test_the_question_sheet_is_in_sync_with_the_specs(sheet):
+    assert SHEET.read_text(encoding="utf-8") == sheet, "docs/exercises.md is out of date: run `vitgrade render`"
+
+
+def test_the_sheet_lists_every_exercise_with_points_lecture_and_question(catalogue, sheet):
+    for number, exercise in enumerate(catalogue, 1):
+        assert f"## {number}. {exercise.title}\n" in sheet
+        assert f"`{exercise.id}` · {exercise.points:g} points · lecture 4.2: {exercise.lecture}" in sheet
+        assert exercise.question.strip().splitlines()[0] in sheet
+    assert f"**{sum(e.points for e in catalogue):g}**" in sheet
+
+
+def test_the_sheet_never_shows_hints_option_feedback_or_hidden_cases(catalogue, sheet):
+    for exercise in catalogue:
+        for check in exercise.checks:
+            secrets = [m.hint for m in check.misconceptions] + [check.hint or ""]
+            secrets += [text for option, text in check.answer_options.items()]
+            secrets += [c.hint or "" for c in check.cases]
+            for secret in filter(None, secrets):
+                assert " ".join(secret.split()) not in " ".join(sheet.split()), secret
+    assert ">>> patch_dim(14, 4)" not in sheet   # a hidden literal case of flatten-length
+
+
+def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
+    """The examples are code a student can paste: run them with the reference as the student."""
+    from grader.authoring.render import _value
+    from grader.checks.inputs import evaluate
+
+    namespace = {"np": np, "evaluate": evaluate, **REFERENCE}
+    pairs = re.findall(r"^>>> (.*)\n(.*)$", sheet, re.M)
+    assert len(pairs) > 50
+    for call, shown in pairs:
+        if re.search(r"<[a-z]", call):
+            continue  # an argument shown by its shape or origin (<array 4x4 float64>), not as code
+        try:
+            got = _value(eval(call, namespace))
+        except Exception as error:
+            got = f"raises {type(error).__name__}"
+        assert got == shown, call
+
+
+def test_render_check_fails_on_an_out_of_date_sheet(tmp_path, capsys):
+    out = tmp_path / "exercises.md"
+    assert main(["render", "--exercises", str(EXERCISES), "--out", str(out), "--check"]) == 1
+    assert main(["render", "--exercises", str(EXERCISES), "--out", str(out)]) == 0
+    assert main(["render", "--exercises", str(EXERCISES), "--out", str(out), "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("call", sorted(EXAMPLES))
+def test_a_scaffolded_spec_validates_and_the_solution_passes_it(tmp_path, call, solution_worker):
+    path = tmp_path / "new-question.yaml"
+    path.write_text(scaffold_spec("new-question", call=call))
+    exercise = load_spec(path)
+    assert validate_exercise(exercise, build_inputs=True) == []
+    result = grade_exercise(exercise, solution_worker)
+    assert result.score == result.max_score > 0
+
+
+def test_vitgrade_new_writes_after_the_last_exercise_and_refuses_to_overwrite(tmp_path, capsys):
+    folder = tmp_path / "exercises"
+    assert main(["new", "first-question", "--exercises", str(folder)]) == 0
+    assert main(["new", "second-question", "--call", "softmax", "--exercises", str(folder)]) == 0
+    assert load_spec(folder / "second-question.yaml").order == 110
+    assert next_order(folder) == 120
+    assert main(["new", "first-question", "--exercises", str(folder)]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert main(["new", "Bad_Id", "--exercises", str(folder)]) == 2
+    assert main(["new", "fine-id", "--call", "no_such_function", "--exercises", str(folder)]) == 2
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", AUTHORING.read_text(encoding="utf-8"), re.S)
+
+
+def test_the_walkthroughs_question_validates_and_the_solution_gets_full_marks(tmp_path, solution_worker):
+    spec = next(block for block in _blocks("yaml") if block.startswith("id: patches-small-image"))
+    path = tmp_path / "patches-small-image.yaml"
+    path.write_text(spec)
+    exercise = load_spec(path)
+    assert validate_exercise(exercise, build_inputs=True) == []
+    result = grade_exercise(exercise, solution_worker)
+    assert result.score == result.max_score == 4
+
+
+def test_the_walkthroughs_property_is_the_registered_one_and_its_spec_snippet_is_used():
+    source = (ROOT / "grader" / "checks" / "properties.py").read_text(encoding="utf-8")
+    code = next(block for block in _blocks("python") if "@property_check" in block)
+    assert code.strip() in source
+    snippet = next(block for block in _blocks("yaml") if "property: layer_norm_shift_invariant" in block)
+    assert snippet.strip() in (EXERCISES / "layer-norm.yaml").read_text(encoding="utf-8")
+
+
+def test_the_walkthrough_names_every_registered_generator_and_property():
+    from grader.checks.generators import GENERATORS
+    from grader.checks.properties import PROPERTIES
+
+    text = AUTHORING.read_text(encoding="utf-8")
+    assert [name for name in [*GENERATORS, *PROPERTIES] if f"`{name}`" not in text] == []

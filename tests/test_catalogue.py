@@ -1,0 +1,271 @@
+"""The exercise catalogue and its accuracy suite: the grader grading known submissions.
+
+- tests/submissions/styles/: correct submissions written in different styles (loops, einsum,
+  stride tricks, float32 throughout, GELU's tanh approximation with other parameter names,
+  picoGPT's style, a notebook). Each must get full marks.
+- tests/submissions/buggy/: the solution with one bug each, named after the misconception.
+  Each declares `EXPECT = {exercise id: misconception}` and `ALSO_LOSES = [exercise ids]`:
+  every exercise in EXPECT must lose points and name that misconception with its hint; the
+  exercises in ALSO_LOSES reuse the buggy function and may lose points; every other exercise
+  keeps full marks.
+
+A new fixture file is picked up automatically. Submissions are graded through the Python API
+(one worker each, several at a time), not through pytest, to keep this file fast.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
+from grader.checks import grade_exercise, validate_exercise
+from grader.checks.compare import compare
+from grader.checks.generators import generate_cases
+from grader.checks.grade import HIDDEN_FAILURE
+from grader.checks.inputs import evaluate
+from grader.checks.results import NOT_IMPLEMENTED
+from grader.reference import REFERENCE
+from grader.reference.misconceptions import MISCONCEPTIONS
+from grader.spec import load_specs
+
+STYLES = sorted((SUBMISSIONS / "styles").glob("*.py")) + sorted((SUBMISSIONS / "styles").glob("*.ipynb"))
+BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
+PARALLEL = min(4, (os.cpu_count() or 1) + 1)   # workers are processes; grading mostly waits on them
+
+# The options of each multiple-choice question, as the student API (the course's contract) lists them.
+ANSWER_OPTIONS = {
+    "positions": {"permutation", "speed", "cls", "resolution"},
+    "medical": {"pretrained", "scratch"},
+    "causal_mask": {"bidirectional", "speed", "leak"},
+}
+
+
+def fixture_metadata(path: Path) -> tuple[dict, list]:
+    """(EXPECT, ALSO_LOSES) of a buggy submission, read without running it."""
+    found = {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in ("EXPECT", "ALSO_LOSES"):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    return found.get("EXPECT", {}), found.get("ALSO_LOSES", [])
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors, [str(e) for e in errors]
+    return exercises
+
+
+@pytest.fixture(scope="module")
+def graded(catalogue, request):
+    """path -> {exercise id: ExerciseResult}, for every submission the selected tests need.
+
+    All of them are graded at once, a few at a time, each in its own worker.
+    """
+    from grader.worker import StudentWorker, prestart_zygote
+
+    zygote = prestart_zygote()
+    here = request.module.__name__
+    needed = {SOLUTION, TEMPLATE}
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if getattr(getattr(item, "module", None), "__name__", None) == here and "submission" in params:
+            needed.add(params["submission"])
+
+    def grade(path):
+        with StudentWorker(path, zygote=zygote) as worker:
+            return {exercise.id: grade_exercise(exercise, worker) for exercise in catalogue}
+
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        futures = {path: pool.submit(grade, path) for path in sorted(needed)}
+        results = {path: future.result() for path, future in futures.items()}
+    return results
+
+
+def lost(results: dict) -> dict:
+    """Exercise id -> 'score / max' for the exercises that lost points."""
+    return {i: f"{r.score:g} / {r.max_score:g}" for i, r in results.items() if r.score < r.max_score}
+
+
+def feedback(result) -> str:
+    return "\n".join(f"{c.name}: {c.message} | hint: {c.hint}" for c in result.checks if not c.passed)
+
+
+# --- the catalogue itself ---------------------------------------------------------------------
+
+def test_every_spec_validates_with_its_inputs_built(catalogue):
+    problems = [str(e) for exercise in catalogue for e in validate_exercise(exercise, build_inputs=True)]
+    assert problems == []
+
+
+def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(catalogue):
+    for exercise in catalogue:
+        calls = [c for c in exercise.checks if c.kind == "call"]
+        if not calls or exercise.id == "vit-checkpoint":  # a fixed checkpoint: its hidden cases are other images
+            continue
+        assert any(not c.hidden and c.cases for c in calls), f"{exercise.id}: no visible cases"
+        assert any(c.hidden and c.generate for c in calls), f"{exercise.id}: no hidden generated cases"
+
+
+def test_every_multiple_choice_question_lists_the_contracts_options_with_their_own_feedback(catalogue):
+    answers = {c.answer_key: c for e in catalogue for c in e.checks if c.kind == "answer"}
+    assert set(answers) == set(ANSWER_OPTIONS)
+    for key, check in answers.items():
+        assert set(check.answer_options) == ANSWER_OPTIONS[key]
+        texts = [t.strip() for t in check.answer_options.values()]
+        assert all(texts) and len(set(texts)) == len(texts), f"{key}: every option needs its own feedback"
+
+
+def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(catalogue):
+    used = {m.like for e in catalogue for c in e.checks for m in c.misconceptions}
+    named = {name for path in BUGGY for name in fixture_metadata(path)[0].values()}
+    assert set(MISCONCEPTIONS) - used == set(), "registered but never used by a spec"
+    assert set(MISCONCEPTIONS) - named == set(), "no buggy submission in tests/submissions/buggy/ shows it"
+
+
+def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogue):
+    for exercise in catalogue:
+        for check in exercise.checks:
+            if not check.misconceptions:
+                continue
+            want = inspect.signature(REFERENCE[check.reference or check.call]).parameters.values()
+            required = len([p for p in want if p.default is inspect.Parameter.empty])
+            optional = {p.name for p in want if p.default is not inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY}
+            for m in check.misconceptions:
+                params = inspect.signature(MISCONCEPTIONS[m.like]).parameters.values()
+                assert len([p for p in params if p.default is inspect.Parameter.empty]) == required, m.like
+                assert {p.name for p in params if p.default is not inspect.Parameter.empty} == optional, m.like
+
+
+def _cases(check):
+    out = [(tuple(evaluate(a) for a in c.args), {k: evaluate(v) for k, v in c.kwargs.items()}) for c in check.cases]
+    if check.generate:
+        g = check.generate
+        out += generate_cases(g.generator, g.count, g.seed, g.options)
+    return out
+
+
+def _detected(check, wrong_fn, args, kwargs) -> bool:
+    """Would a student whose function is `wrong_fn` fail this case?"""
+    try:
+        expected = REFERENCE[check.reference or check.call](*args, **kwargs)
+    except Exception:
+        expected = None
+    try:
+        with np.errstate(all="ignore"):
+            wrong = wrong_fn(*args, **kwargs)
+    except Exception:
+        return expected is not None
+    if expected is None:
+        return True
+    from grader.checks.grade import _default_compare
+
+    return compare(expected, wrong, check.compare or _default_compare(expected)) is not None
+
+
+def test_each_misconception_is_detectable_by_its_exercise_at_the_specs_tolerance(catalogue):
+    """Tolerances fit the arithmetic but stay far below what each mistake changes."""
+    for exercise in catalogue:
+        listed = {m.like for c in exercise.checks for m in c.misconceptions}
+        for name in listed:
+            checks = [c for c in exercise.checks if any(m.like == name for m in c.misconceptions)]
+            assert any(_detected(c, MISCONCEPTIONS[name], a, k) for c in checks for a, k in _cases(c)), \
+                f"{exercise.id}: '{name}' gives the right answer on every case of the checks listing it"
+
+
+# --- the solution, the template and the correct styles -----------------------------------------
+
+def test_the_solution_gets_full_marks(graded):
+    results = graded[SOLUTION]
+    assert lost(results) == {}, "\n".join(feedback(r) for r in results.values())
+
+
+def test_the_template_scores_zero_and_says_not_implemented_for_every_exercise(graded):
+    results = graded[TEMPLATE]
+    assert sum(r.score for r in results.values()) == 0
+    assert {i for i, r in results.items() if r.status != NOT_IMPLEMENTED} == set()
+
+
+@pytest.mark.parametrize("submission", STYLES, ids=lambda p: p.name)
+def test_a_correct_style_gets_full_marks(graded, submission):
+    results = graded[submission]
+    assert lost(results) == {}, "\n".join(f"{i}:\n{feedback(r)}" for i, r in results.items() if r.score < r.max_score)
+
+
+# --- the buggy submissions ---------------------------------------------------------------------
+
+def _shown_hint(exercise, check_name: str, misconception: str) -> str:
+    """The hint the spec says a student with this misconception sees on this check."""
+    check = next(c for c in exercise.checks if c.name == check_name)
+    if check.kind == "answer":
+        return {k.lower(): v for k, v in check.answer_options.items()}[misconception.split(":", 1)[1]]
+    listed = {m.like: m.hint for m in check.misconceptions}
+    return listed.get(misconception, check.hint)
+
+
+@pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
+def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconception(graded, catalogue, submission):
+    expect, also = fixture_metadata(submission)
+    assert expect, f"{submission.name} declares no EXPECT"
+    results = graded[submission]
+    exercises = {e.id: e for e in catalogue}
+    for exercise_id, misconception in expect.items():
+        result = results[exercise_id]
+        assert result.score < result.max_score, f"{exercise_id} gave full marks"
+        named = [c for c in result.checks if not c.passed and c.misconception == misconception]
+        assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
+        for check in named:
+            assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name, misconception)
+    unexpected = {i: s for i, s in lost(results).items() if i not in expect and i not in also}
+    assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
+
+
+@pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
+def test_hidden_failures_never_show_inputs_or_expected_values(graded, submission):
+    for result in graded[submission].values():
+        for check in result.checks:
+            if check.hidden and not check.passed:
+                assert check.message.startswith(HIDDEN_FAILURE)
+                assert "expected" not in check.message and "to reproduce" not in check.message
+
+
+def test_a_visible_array_failure_shows_the_call_shapes_first_difference_and_hint(graded):
+    check = next(c for c in graded[SUBMISSIONS / "buggy" / "patchify_channel_first.py"]["patchify"].checks
+                 if c.name.startswith("raster order"))
+    lines = check.message.splitlines()
+    assert lines[0].startswith("case 1 of 3: patchify(image=<array 4x6x3 float64>, P=2)")
+    assert lines[1].strip() == "to reproduce: patchify(np.arange(0, 72, dtype=float).reshape((4, 6, 3)), 2)"
+    assert lines[2].strip().startswith("expected: array (6, 12) float64")
+    assert "first difference at index [0, 1]" in check.message
+    assert "torch" in check.hint and check.misconception == "patchify_channel_first"
+
+
+def test_a_params_case_can_be_pasted_with_one_import(graded):
+    check = next(c for c in graded[SUBMISSIONS / "buggy" / "attention_no_scale.py"]["multi-head-attention"].checks
+                 if c.name == "one head")
+    reproduce = next(line.strip() for line in check.message.splitlines() if "to reproduce" in line)
+    code = reproduce.split(": ", 1)[1]
+    assert code.startswith("from grader.checks.inputs import evaluate; self_attention(")
+    namespace = {"np": np, "self_attention": lambda x, p, heads: (x.shape, sorted(p), heads)}
+    exec(code.replace("self_attention(", "result = self_attention(", 1), namespace)
+    assert namespace["result"] == ((3, 4), sorted(["Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo"]), 1)
+
+
+def test_a_students_own_exception_shows_their_line_not_the_graders(graded):
+    submission = SUBMISSIONS / "buggy" / "softmax_without_keepdims.py"
+    messages = "\n".join(c.message for r in graded[submission].values() for c in r.checks if not c.passed and not c.hidden)
+    assert 'File "softmax_without_keepdims.py"' in messages and ", in softmax" in messages
+    assert "grader/" not in messages and "Traceback" not in messages
+
+
+def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):
+    result = graded[SUBMISSIONS / "buggy" / "softmax_without_max.py"]["stable-softmax"]
+    check = next(c for c in result.checks if c.name == "no overflow near 1000")
+    assert check.misconception == "softmax_without_max"
+    assert "nan at index" in check.message and "inf / inf is nan" in check.hint
