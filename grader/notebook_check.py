@@ -1,0 +1,473 @@
+"""`check()`: grade what a notebook (or a Python session) has defined, on the visible cases only.
+
+    from grader import check
+    check("patchify")   # one exercise: its id, or a function it grades
+    check()             # every exercise
+
+The trust story is the same as `vitgrade grade`'s, not a shortcut beside it: the functions live
+only in the student's kernel, so `check()` writes what the graded names need into a temporary
+module (each function's and class's own source, `import` lines for modules and imported names,
+literals for numbers and strings, numpy arrays through an `.npz` read without pickle) and grades
+that module in the ordinary worker, through the same `grade_exercise` as pytest. So a student's
+infinite loop times out instead of freezing the kernel, a crash kills a worker and not the
+notebook, the graded calls cannot change the kernel's variables, and the messages and hints are
+pytest's. Hidden checks are skipped before any case is built (`Options(include_hidden=False)`).
+Tracebacks point back to the student's cells: `File "In[7]", line 3` (IPython's own label).
+
+What cannot be written as source (a value of another type, a function defined inside another
+function, a function typed at the `>>>` prompt, whose source Python does not keep) is named in
+the report; only names the graded functions actually use are carried, so such notes are rare.
+
+Inside the grader's worker (a graded notebook that calls `check()`), `check()` does nothing: the
+grade that counts comes from the autograder, and the worker must not load the specs or the
+reference.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+import types
+from pathlib import Path
+
+MODULE_FILE = "your_code.py"
+VISIBLE_ONLY_NOTE = "visible cases only: the autograder also runs hidden cases"
+# Names IPython keeps in the namespace for itself: never carried, never reported.
+_SHELL_NAMES = r"^(?:_+|_\d+|_i+\d*|_[iod]h|In|Out|exit|quit|get_ipython|display)$"
+_LITERAL_TYPES = (bool, int, float, complex, str, bytes, type(None))
+
+
+class UnknownExercise(ValueError):
+    """`check(name)` with a name that is no exercise id and no graded function."""
+
+
+def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = None) -> None:
+    """Grade the caller's namespace on the visible cases of `exercise` (default: all) and show it.
+
+    `exercises` is a folder of specs (default: the one `vitgrade grade` would use).
+    """
+    if _in_worker():
+        return
+    namespace = sys._getframe(1).f_globals
+    try:
+        report = grade_namespace(namespace, exercise, exercises=exercises)
+    except UnknownExercise as unknown:
+        print(unknown)
+        return
+    show(report)
+
+
+def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=None):
+    """The GradeReport of `namespace` on the visible cases (see the module's docstring)."""
+    import tempfile
+    import time
+
+    from grader.checks import Options, grade_exercise
+    from grader.checks.results import GradeReport
+    from grader.spec import load_specs
+    from grader.spec.locate import find_exercises
+    from grader.worker import StudentWorker
+
+    start = time.perf_counter()
+    chosen, spec_errors = _choose(load_specs(find_exercises(exercises)), exercise)
+    with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
+        module = carry(namespace, _roots(chosen), Path(folder))
+        with StudentWorker(module.path) as worker:
+            results = [grade_exercise(e, worker, Options(include_hidden=False)) for e in chosen]
+            load = worker.load()
+    problems = [f"{p.where}: {p.message}" for p in load.problems] if load.ok else []
+    fatal = None if load.ok else "; ".join(f"{p.where}: {p.message}" for p in load.problems)
+    return GradeReport(
+        submission=_session_name(namespace),
+        exercises=tuple(module.remap_result(r) for r in results),
+        load_problems=tuple(module.notes + [module.remap(p) for p in problems]),
+        spec_errors=tuple(str(e) for e in spec_errors),
+        fatal=module.remap(fatal) if fatal else None,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _choose(loaded, wanted: str | None):
+    """The exercises to grade (validated as pytest's collector does) and the spec errors to show."""
+    from grader.checks.validate import validate_exercise
+
+    exercises, errors = loaded[0], list(loaded[1])
+    valid = []
+    for exercise in exercises:
+        problems = validate_exercise(exercise)
+        errors += problems[:1]
+        if not problems:
+            valid.append(exercise)
+    exercises = valid
+    if wanted is None:
+        return exercises, errors
+    chosen = [e for e in exercises if e.id == wanted] or [e for e in exercises if wanted in _roots([e])]
+    if not chosen:
+        known = ", ".join(e.id for e in exercises)
+        raise UnknownExercise(f"check({wanted!r}): no exercise has that id or grades that function; "
+                              f"the exercises are: {known}")
+    return chosen, [e for e in errors if wanted in str(e)]
+
+
+def _roots(exercises) -> list[str]:
+    """The names grading will ask the worker for."""
+    names = []
+    for exercise in exercises:
+        names += list(exercise.uses) + [c.call for c in exercise.checks if c.call]
+        if any(c.kind == "answer" for c in exercise.checks):
+            names.append("ANSWERS")
+    return list(dict.fromkeys(names))
+
+
+# -- writing the namespace as a module ----------------------------------------------------------
+
+
+class CarriedModule:
+    """The module written for the worker, and how to read its line numbers as the student's.
+
+    (Plain classes here, not dataclasses: this module is imported by every graded notebook
+    that calls check(), and building a dataclass costs a millisecond or two.)
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.blocks: list[tuple[int, int, str, int]] = []  # (first line, count, origin, its first line)
+        self.notes: list[str] = []
+
+    def remap(self, text: str) -> str:
+        """`File "your_code.py", line 57` -> `File "In[7]", line 3`; `your_code.py:57` likewise."""
+        def place(number: str) -> tuple[str, int] | None:
+            line = int(number)
+            for first, count, origin, origin_line in self.blocks:
+                if first <= line < first + count:
+                    return origin, origin_line + line - first
+            return None
+
+        def traceback_line(match: re.Match) -> str:
+            found = place(match.group(1))
+            return f'File "{found[0]}", line {found[1]}' if found else match.group(0)
+
+        def colon_line(match: re.Match) -> str:
+            found = place(match.group(1))
+            return f"{found[0]}:{found[1]}" if found else match.group(0)
+
+        name = re.escape(MODULE_FILE)
+        text = re.sub(rf'File "{name}", line (\d+)', traceback_line, text)
+        return re.sub(rf"{name}:(\d+)", colon_line, text)
+
+    def remap_result(self, result):
+        from dataclasses import replace
+
+        checks = tuple(replace(c, message=self.remap(c.message)) for c in result.checks)
+        return replace(result, checks=checks)
+
+
+class _Item:
+    """One name of the carried module: its kind ("import", "data", "definition") and its lines."""
+
+    def __init__(self, name: str, kind: str, lines: list[str], refs: set[str] = frozenset(),
+                 origin: tuple[str, int] | None = None, order: tuple = ()):
+        self.name, self.kind, self.lines, self.refs = name, kind, lines, set(refs)
+        self.origin = origin  # (label, first line) of a definition's source
+        self.order = order
+
+
+def carry(namespace: dict, roots: list[str], folder: Path) -> CarriedModule:
+    """Write `folder/your_code.py` defining `roots` and what they use, as far as it can be written."""
+    module = CarriedModule(folder / MODULE_FILE)
+    items, arrays, seen, todo = [], {}, set(), list(roots)
+    while todo:
+        name = todo.pop(0)
+        if name in seen or name not in namespace or re.match(_SHELL_NAMES, name):
+            continue
+        seen.add(name)
+        try:
+            item = _item(name, namespace[name], namespace, arrays)
+        except Exception as exc:  # noqa: BLE001 - a student's object that misbehaves when looked at
+            item = f"looking at it raised {type(exc).__name__}"
+        if isinstance(item, str):
+            module.notes.append(f"`{name}` was not carried into the check: {item}")
+            continue
+        items.append(item)
+        todo += sorted(item.refs)
+    lines = [f"# What check() carried from your namespace into a fresh process ({__name__}).\n",
+             "import sys as _vitgrade_sys\n",
+             f"_vitgrade_sys.path.insert(1, {os.getcwd()!r})  # your folder: your own modules import\n"]
+    if arrays:
+        import numpy as np
+
+        np.savez(folder / "arrays.npz", **arrays)
+        lines += ["import numpy as _vitgrade_np\n",
+                  f"_vitgrade_arrays = _vitgrade_np.load({str(folder / 'arrays.npz')!r}, allow_pickle=False)\n"]
+    rank = {"import": 0, "data": 1, "definition": 2}
+    for item in sorted(items, key=lambda i: (rank[i.kind], i.order, i.name)):
+        if item.origin is not None:
+            module.blocks.append((len(lines) + 1, len(item.lines), item.origin[0], item.origin[1]))
+        lines += item.lines
+        if item.kind == "definition":
+            lines.append("\n")
+    module.path.write_text("".join(lines), encoding="utf-8")
+    return module
+
+
+def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
+    """How to write `name = value` as source, or why it cannot be."""
+    if isinstance(value, types.ModuleType):
+        return _import_module(name, value)
+    wrapped = getattr(value, "__wrapped__", None)  # decorated: the function's source has the decorator too
+    if isinstance(wrapped, types.FunctionType) and wrapped.__module__ == namespace.get("__name__"):
+        return _definition(name, wrapped)
+    if isinstance(value, (types.FunctionType, type)) and value.__module__ == namespace.get("__name__"):
+        return _definition(name, value)
+    imported = _import_name(name, value)
+    if imported is not None:
+        return imported
+    if _is_literal(value):
+        text = repr(value)
+        try:
+            same = ast.literal_eval(text) == value
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            same = False
+        if same:
+            return _Item(name, "data", [f"{name} = {text}\n"])
+    if _is_array(value):
+        arrays[name] = value
+        return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]" + ("[()]" if _is_scalar(value) else "") + "\n"])
+    kind = type(value).__name__
+    return (f"it is a {kind}; check() carries functions, classes, imports, numbers, strings, "
+            f"lists, tuples and dicts of those, and numpy arrays")
+
+
+def _import_module(name: str, module: types.ModuleType) -> _Item | str:
+    real = module.__name__
+    if real == "__main__" or getattr(module, "__spec__", None) is None:
+        return f"the module {real} cannot be imported in another process"
+    line = f"import {real}\n" if name == real and "." not in real else f"import {real} as {name}\n"
+    return _Item(name, "import", [line])
+
+
+def _import_name(name: str, value) -> _Item | None:
+    """`from numpy import exp as e` for a value a module exports under its qualified name."""
+    module_name, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if not isinstance(module_name, str) or not isinstance(qualname, str) or "." in qualname or "<" in qualname:
+        return None
+    module = sys.modules.get(module_name)
+    if module is None or module_name == "__main__" or getattr(module, qualname, None) is not value:
+        return None
+    return _Item(name, "import", [f"from {module_name} import {qualname}" + (f" as {name}" if name != qualname else "") + "\n"])
+
+
+def _definition(name: str, value) -> _Item | str:
+    """A function or class defined in the notebook, by its own source."""
+    if "<locals>" in value.__qualname__ or getattr(getattr(value, "__code__", None), "co_freevars", ()):
+        return "it is defined inside another function; define it at the top level of a cell"
+    found = _source(value)
+    if found is None:
+        return ("its source is not available (a function typed at the >>> prompt has none): "
+                "define it in a file or a notebook cell")
+    import textwrap
+
+    lines, filename, first = found
+    text = textwrap.dedent("".join(lines))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return "its source could not be read back"
+    defined = value.__name__
+    if defined == "<lambda>":
+        target = tree.body[0].targets[0] if len(tree.body) == 1 and isinstance(tree.body[0], ast.Assign) else None
+        if not isinstance(target, ast.Name):
+            return "it is a lambda that is not alone on its line (`name = lambda ...`): use def"
+        defined = target.id
+    out = text.splitlines(True)
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    if defined != name:
+        out.append(f"{name} = {defined}\n")
+    refs = _global_names(value) | _definition_names(tree)
+    label, order = _origin(filename)
+    return _Item(name, "definition", out, refs - {name, defined}, (label, first), (order, filename, first))
+
+
+def _source(value) -> tuple[list[str], str, int] | None:
+    """(source lines, file name, first line) of a function or class, or None."""
+    import inspect
+
+    try:
+        lines, first = inspect.getsourcelines(value)
+        return lines, inspect.getsourcefile(value) or inspect.getfile(value), max(first, 1)
+    except (OSError, TypeError):
+        pass
+    if isinstance(value, type):  # a class of __main__ in a kernel: find it through one of its methods
+        for member in vars(value).values():
+            code = getattr(getattr(member, "__func__", member), "__code__", None)
+            found = code and _class_in_file(value.__name__, code.co_filename, code.co_firstlineno)
+            if found:
+                return found
+    return None
+
+
+def _class_in_file(name: str, filename: str, line: int) -> tuple[list[str], str, int] | None:
+    import linecache
+
+    lines = linecache.getlines(filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == name and node.lineno <= line <= node.end_lineno:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            return lines[first - 1 : node.end_lineno], filename, first
+    return None
+
+
+def _global_names(value) -> set[str]:
+    """Global names the function's (or the class's methods') code reads, nested code included."""
+    import dis
+
+    codes = [value.__code__] if isinstance(value, types.FunctionType) else [
+        getattr(getattr(m, "__func__", m), "__code__", None) for m in vars(value).values()]
+    names, todo = set(), [c for c in codes if c is not None]
+    while todo:
+        code = todo.pop()
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
+                names.add(instruction.argval)
+        todo += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+    return names
+
+
+def _definition_names(tree: ast.Module) -> set[str]:
+    """Names the `def`/`class` statement itself evaluates: decorators, defaults, bases, class bodies."""
+    names = set()
+    for node in tree.body:
+        parts = list(getattr(node, "decorator_list", []))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts += node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+        elif isinstance(node, ast.ClassDef):
+            parts += node.bases + [k.value for k in node.keywords]
+            parts += [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        else:
+            parts.append(node)
+        names |= {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
+    return names
+
+
+def _origin(filename: str) -> tuple[str, int]:
+    """How the student knows the place a definition came from: 'In[7]' in IPython, else the file's name."""
+    shell = _ipython_shell()
+    number = getattr(getattr(shell, "compile", None), "_filename_map", {}).get(filename) if shell else None
+    if number is not None:
+        return f"In[{number}]", number
+    return (filename if filename.startswith("<") else Path(filename).name), 0
+
+
+def _is_literal(value, depth: int = 0) -> bool:
+    if depth > 20:
+        return False
+    if type(value) in _LITERAL_TYPES:
+        return True
+    if type(value) in (list, tuple, set):
+        return all(_is_literal(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(_is_literal(k, depth + 1) and _is_literal(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _is_array(value) -> bool:
+    numpy = sys.modules.get("numpy")
+    if numpy is None or not isinstance(value, (numpy.ndarray, numpy.generic)):
+        return False
+    return value.dtype.kind not in "OV"  # objects need pickle; structured records stay out too
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, sys.modules["numpy"].generic)
+
+
+# -- where check() runs ---------------------------------------------------------------------------
+
+
+def _in_worker() -> bool:
+    """True in the grader's worker: a graded notebook or module that calls check() gets nothing."""
+    if "grader.worker.child" in sys.modules:  # a worker forked by the zygote, which preloads it
+        return True
+    notebook = sys.modules.get("grader.worker.notebook")
+    if notebook is not None and notebook.RUNNING:
+        return True
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return getattr(spec, "name", None) == "grader.worker.child"  # spawned where fork is missing
+
+
+def _ipython_shell():
+    ipython = sys.modules.get("IPython")  # never imported here: only looked for
+    return ipython.get_ipython() if ipython is not None else None
+
+
+def _kernel():
+    """The Jupyter kernel's shell when check() runs in one, else None."""
+    shell = _ipython_shell()
+    return shell if shell is not None and getattr(shell, "kernel", None) is not None else None
+
+
+def _session_name(namespace: dict) -> str:
+    if _kernel() is not None:
+        return "this notebook"
+    script = namespace.get("__file__")
+    return Path(script).name if isinstance(script, str) else "this session"
+
+
+# -- showing the result ---------------------------------------------------------------------------
+
+
+def show(report) -> None:
+    """A small HTML table in Jupyter (with the text for other front ends); the text in a terminal."""
+    text = render_text(report)
+    if _kernel() is not None:
+        from IPython.display import display
+
+        display({"text/plain": text, "text/html": render_html(report)}, raw=True)
+    else:
+        print(text)
+
+
+def render_text(report) -> str:
+    """What pytest prints: problems, the feedback of every exercise that lost points, the score table."""
+    from grader.report.terminal import exercise_feedback, report_header, score_table
+
+    parts = ["\n".join(report_header(report))] if report_header(report) else []
+    parts += [exercise_feedback(e) for e in _lost_points(report)]
+    parts.append(f"submission: {report.submission} ({VISIBLE_ONLY_NOTE})\n{score_table(report)}")
+    return "\n\n".join(parts)
+
+
+def render_html(report) -> str:
+    import html
+
+    from grader.report.terminal import STATUS_WORDS, exercise_feedback, points, report_header
+
+    escape = html.escape
+    rows = []
+    for e in report.exercises:
+        passed = e.score == e.max_score
+        lost = sum(1 for c in e.checks if not c.passed)
+        status = STATUS_WORDS.get(e.status, f"{lost} of {len(e.checks)} checks failed")
+        colour = "#1a7f37" if passed else "#cf222e"
+        rows.append(f'<tr><td style="text-align:left">{escape(e.id)}</td><td style="text-align:left">{escape(e.title)}</td>'
+                    f'<td>{points(e.score)} / {points(e.max_score)}</td>'
+                    f'<td style="text-align:left;color:{colour}">{"&#10003;" if passed else "&#10007;"} {escape(status)}</td></tr>')
+    rows.append(f'<tr><td style="text-align:left"><b>total</b></td><td></td><td><b>{points(report.score)} / '
+                f'{points(report.max_score)}</b></td><td style="text-align:left">{escape(VISIBLE_ONLY_NOTE)}</td></tr>')
+    header = "".join(f"<pre>{escape(line)}</pre>" for line in ["\n".join(report_header(report))] if line)
+    feedback = "".join(f"<pre>{escape(exercise_feedback(e))}</pre>" for e in _lost_points(report))
+    return (f'<div class="vitgrade-check">{header}<table><thead><tr><th style="text-align:left">exercise</th>'
+            f'<th style="text-align:left">title</th><th>score</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody>'
+            f"</table>{feedback}</div>")
+
+
+def _lost_points(report) -> list:
+    from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED
+
+    return [e for e in report.exercises if e.status not in (PASSED, NOT_IMPLEMENTED, MISSING)]

@@ -1,0 +1,145 @@
+"""`check()`: a student's self-check from a Jupyter kernel or a Python session, on the visible cases."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import nbformat
+import pytest
+from conftest import EXERCISES, ROOT
+
+from grader.notebook_check import check, grade_namespace
+from grader.spec import load_spec
+
+OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"  # the classic mistake
+
+
+def hidden_names(spec: str) -> list[str]:
+    return [c.name for c in load_spec(EXERCISES / spec).checks if c.hidden]
+
+
+def namespace_from(tmp_path, source: str) -> dict:
+    """What a session that ran `source` holds (run from a file, so the functions have source)."""
+    path = tmp_path / "session.py"
+    path.write_text(textwrap.dedent(source))
+    namespace = {"__name__": "__main__", "__file__": str(path)}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return namespace
+
+
+def feedback_block(text: str, first: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(first))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")), len(lines))
+    return lines[start:end]
+
+
+def test_check_in_a_jupyter_kernel_shows_a_table_feedback_and_the_students_cells():
+    pytest.importorskip("nbclient")
+    from nbclient import NotebookClient
+
+    solution = nbformat.read(ROOT / "solutions" / "vit_exercises.ipynb", as_version=4)
+    patchify = next(c.source for c in solution.cells if c.cell_type == "code" and "def patchify" in c.source)
+    cells = ["import numpy as np", patchify, OVERLAPPING,
+             "def patch_dim(P, C=3):\n    area = P * P\n    return area * C / 0",
+             "from grader import check", "check('patchify')", "check('num_patches')", "check('patch_dim')", "check('nope')"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    shown = {}
+    for cell in notebook.cells[5:]:
+        (output,) = [o for o in cell.outputs if o.output_type in ("display_data", "stream")]
+        shown[cell.source] = output.data if output.output_type == "display_data" else {"text/plain": output.text}
+
+    patchify_html = shown["check('patchify')"]["text/html"]
+    assert "<table>" in patchify_html and "patchify" in patchify_html and "&#10003;" in patchify_html
+    assert shown["check('patchify')"]["text/plain"].splitlines()[-1].endswith("(100%)")
+    counting = shown["check('num_patches')"]["text/plain"]
+    assert "expected: 4 (int)" in counting and "hint: You counted overlapping stride-1 windows" in counting
+    assert not any(name in counting for name in hidden_names("patch-count.yaml"))
+    assert 'File "In[4]", line 3, in patch_dim' in shown["check('patch_dim')"]["text/plain"]  # the student's cell
+    assert "no exercise has that id" in shown["check('nope')"]["text/plain"]
+
+
+def test_check_in_a_python_session_prints_what_pytest_prints(tmp_path, grade_with):
+    script = tmp_path / "work.py"
+    script.write_text(f"{OVERLAPPING}\nfrom grader import check\ncheck('num_patches')\n")
+    session = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert session.returncode == 0, session.stderr
+    assert "<table>" not in session.stdout and session.stdout.splitlines()[-1].startswith("total")
+    pytest_run = grade_with(script, "--grade-feedback", "--visible-only")
+    first = "patch-count: Count the patches"
+    assert feedback_block(session.stdout, first) == feedback_block(pytest_run.stdout.str(), first)
+
+
+def test_check_grades_visible_checks_only(tmp_path):
+    report = grade_namespace(namespace_from(tmp_path, OVERLAPPING), "patch-count")
+    (exercise,) = report.exercises
+    visible = [c for c in load_spec(EXERCISES / "patch-count.yaml").checks if not c.hidden]
+    assert [c.name for c in exercise.checks] == [c.name for c in visible]
+    assert exercise.max_score == sum(c.points for c in visible)
+
+
+def test_check_carries_helpers_constants_arrays_and_imports_the_functions_use(tmp_path):
+    namespace = namespace_from(tmp_path, """
+        import functools
+        import numpy
+        import numpy as xp
+        from math import prod
+
+        ORDER = (0, 2, 1, 3, 4)
+        OFFSET = numpy.zeros(1)
+
+        def _grid(image, P):
+            H, W, C = image.shape
+            if H % P or W % P:
+                raise ValueError("patches do not tile")
+            return image.reshape(H // P, P, W // P, P, C).transpose(ORDER)
+
+        def cut(image, P):
+            image = xp.asarray(image)
+            if image.ndim == 2:
+                image = image[:, :, None]
+            if image.ndim != 3:
+                raise ValueError("not an image")
+            return _grid(image, P).reshape(-1, area(P, image.shape[2])) + OFFSET[0]
+
+        @functools.cache
+        def area(P, C):
+            return prod((P, P, C))
+
+        patchify = cut
+        """)
+    report = grade_namespace(namespace, "patchify")
+    assert report.load_problems == () and report.fatal is None
+    assert report.score == report.max_score > 0
+
+
+def test_what_cannot_be_carried_is_named_in_the_report(tmp_path):
+    namespace = namespace_from(tmp_path, """
+        import threading
+
+        LOCK = threading.Lock()
+
+        def make():
+            def patch_dim(P, C=3):
+                return P * P * C
+            return patch_dim
+
+        patch_dim = make()
+
+        def num_patches(H, W, P):
+            with LOCK:
+                return (H // P) * (W // P)
+        """)
+    report = grade_namespace(namespace, "patch_dim")
+    assert report.load_problems[0].startswith("`patch_dim` was not carried into the check: it is defined inside another function")
+    report = grade_namespace(namespace, "num_patches")
+    assert report.load_problems[0].startswith("`LOCK` was not carried into the check: it is a lock")
+
+
+def test_check_with_an_unknown_name_lists_the_exercises(capsys):
+    check("no-such-exercise")
+    out = capsys.readouterr().out
+    assert "check('no-such-exercise'): no exercise has that id or grades that function" in out
+    assert "patch-count" in out
