@@ -25,5 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     return args.run(args)
 
 
+def entry_point() -> int:
+    """The console script: `vitgrade ... | head` ends quietly instead of with a BrokenPipeError."""
+    try:
+        return main()
+    except BrokenPipeError:
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry_point())

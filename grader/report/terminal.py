@@ -52,7 +52,7 @@ def report_header(report: GradeReport) -> list[str]:
     lines = []
     if report.fatal:
         lines.append(f"could not grade {report.submission}: {report.fatal}")
-    if report.load_problems:
+    if report.load_problems and not report.fatal:  # a fatal problem is the one message
         lines.append(f"while loading {report.submission}:")
         lines += [f"  {problem}" for problem in report.load_problems]
     if report.spec_errors:
