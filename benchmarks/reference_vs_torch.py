@@ -11,7 +11,8 @@ ViT.from_pretrained), float32.
 Time: one process, both libraries limited to the same number of threads (torch.set_num_threads,
 threadpoolctl for numpy's BLAS; numpy's elementwise ufuncs are single-threaded), one warm-up
 each, then numpy and torch calls alternate so that any background load hits both alike; the
-medians and their ratio are printed. torch runs under inference_mode.
+medians and their ratio are printed, and the ratio of the fastest runs (on a shared machine the
+minimum is the least disturbed estimate; timeit's advice). torch runs under inference_mode.
 
 Memory: each (library, batch) in a fresh subprocess. RSS after the imports is the baseline; the
 model is loaded and run once; the peak RSS (VmHWM, reset through /proc/self/clear_refs) is then
@@ -158,12 +159,13 @@ def main():
         print(environment(args.threads))
         print(f"ViT-B/16 float32, {args.repeats} alternating repetitions, medians; load average "
               f"{os.getloadavg()[0]:.2f}")
-        print(f"{'batch':>5} {'numpy s':>8} {'torch s':>8} {'ratio':>6} | {'numpy MB':>9} {'torch MB':>9} "
-              f"{'ratio':>6} | {'fwd np MB':>9} {'fwd torch':>9} | max |diff|")
+        print(f"{'batch':>5} {'numpy s':>8} {'torch s':>8} {'ratio':>6} {'min ratio':>9} | {'numpy MB':>9} "
+              f"{'torch MB':>9} {'ratio':>6} | {'fwd np MB':>9} {'fwd torch':>9} | max |diff|")
         for batch in args.batches:
             t = times[batch]
             mem = {lib: memory(lib, batch, folder, args.threads) for lib in ("numpy", "torch")}
-            print(f"{batch:>5} {t['numpy']:8.3f} {t['torch']:8.3f} {t['numpy'] / t['torch']:6.2f} | "
+            fastest = t["spread"]["numpy"][0] / t["spread"]["torch"][0]
+            print(f"{batch:>5} {t['numpy']:8.3f} {t['torch']:8.3f} {t['numpy'] / t['torch']:6.2f} {fastest:9.2f} | "
                   f"{mem['numpy']['model_mb']:9.0f} {mem['torch']['model_mb']:9.0f} "
                   f"{mem['numpy']['model_mb'] / mem['torch']['model_mb']:6.2f} | "
                   f"{mem['numpy']['forward_mb']:9.0f} {mem['torch']['forward_mb']:9.0f} | "

@@ -26,6 +26,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--grade-classroom", action="store_true", help=HELP["grade_classroom"])
     group.addoption("--grade-prairielearn", metavar="OUT", help=HELP["grade_prairielearn"])
     group.addoption("--memory-mb", metavar="MB", help=HELP["memory_mb"])
+    group.addoption("--load-timeout", metavar="SECONDS", help=HELP["load_timeout"])
+    group.addoption("--max-processes", metavar="N", help=HELP["max_processes"])
+    group.addoption("--output-kb", metavar="KB", help=HELP["output_kb"])
+    group.addoption("--file-mb", metavar="MB", help=HELP["file_mb"])
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,6 +78,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     from grader.report.outputs import write_outputs
 
+    grading.close()  # every process of the submission ends before the results are written
     write_outputs(grading.report(), grading.settings)
 
 

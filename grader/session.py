@@ -5,10 +5,11 @@ The pytest layer (plugin.py, items.py) and `check()` both drive a GradingSession
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
+from grader.checks.results import ERROR, CheckResult
 from grader.spec.model import Exercise
 
 
@@ -22,6 +23,10 @@ class GraderSettings:
     json_out: Path | None = None
     feedback: bool = False          # print per-exercise feedback after the table (the CLI does)
     memory_mb: int | None = None    # worker address-space limit
+    load_timeout: float | None = None   # the worker's other limits (grader.worker.Limits); None: the
+    max_processes: int | None = None    # exercise's own, else the default
+    output_kb: int | None = None
+    file_mb: int | None = None
     classroom: bool = False         # write GitHub Classroom output
     prairielearn_out: Path | None = None
 
@@ -34,20 +39,45 @@ class GradingSession:
     spec_errors: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
     _worker: object = None
+    _run_limits: object = None      # the worker's limits before any exercise's own
 
     @property
     def worker(self):
         if self._worker is None:
             from grader.worker import Limits, StudentWorker
 
-            overrides = {"call_timeout": self.settings.call_timeout, "memory_mb": self.settings.memory_mb}
+            settings = self.settings
+            overrides = {"call_timeout": settings.call_timeout, "memory_mb": settings.memory_mb,
+                         "load_timeout": settings.load_timeout, "max_processes": settings.max_processes,
+                         "max_output_bytes": settings.output_kb and settings.output_kb * 1000,
+                         "file_mb": settings.file_mb}
             limits = Limits(**{k: v for k, v in overrides.items() if v is not None})
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote)
         return self._worker
 
+    def exercise_limits(self, exercise: Exercise):
+        """The worker's limits while `exercise` is graded: the command line's, else the spec's,
+        else the default (call_timeout is passed per call, see Options)."""
+        if self._run_limits is None:
+            self._run_limits = self.worker.limits
+        settings, spec = self.settings, exercise.limits
+        chosen = {"memory_mb": (settings.memory_mb, spec.memory_mb),
+                  "max_processes": (settings.max_processes, spec.max_processes),
+                  "max_output_bytes": (settings.output_kb, spec.output_kb and spec.output_kb * 1000),
+                  "file_mb": (settings.file_mb, spec.file_mb)}
+        return replace(self._run_limits, **{k: spec_value for k, (given, spec_value) in chosen.items()
+                                            if given is None and spec_value is not None})
+
     def grade(self, exercise: Exercise) -> ExerciseResult:
         options = Options(include_hidden=self.settings.include_hidden, call_timeout=self.settings.call_timeout)
-        result = grade_exercise(exercise, self.worker, options)
+        try:
+            self.worker.use_limits(self.exercise_limits(exercise))
+            result = grade_exercise(exercise, self.worker, options)
+        except Exception as error:
+            # The grader's bug: the exercise scores 0 of its points, so that every report has the
+            # same maximum whatever the submission did; pytest shows the error.
+            self.results[exercise.id] = internal_error(exercise, error)
+            raise
         self.results[exercise.id] = result
         return result
 
@@ -68,6 +98,14 @@ class GradingSession:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.close()
+
+
+def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:
+    """An exercise the grader failed to grade: 0 of its points, and why."""
+    message = (f"internal grader error ({type(error).__name__}: {error}); this is a bug in vit-grader, "
+               f"not in your code: please report it")
+    check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR, message=message)
+    return ExerciseResult(exercise.id, exercise.title, exercise.lecture, (check,))
 
 
 def _shown(path: Path) -> str:

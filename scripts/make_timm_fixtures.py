@@ -12,7 +12,7 @@ random values (timm's own init leaves [CLS] and the biases near zero, which hide
 saves it with timm.models.save_for_hf (config.json + model.safetensors, as on the Hugging Face
 Hub), and runs it on two images in float32 and, after model.double(), in float64. Into
 expected.npz go the images (B, H, W, C), the logits, the tokens entering the first block and
-the output of every block. tests/fixtures/timm/README.md records the versions used.
+the output of every block. tests/fixtures/timm/versions.json records the versions used.
 """
 import json
 import math

@@ -18,7 +18,9 @@ LEAN_PYTEST = [f"-pno:{name}" for name in (
 
 # `vitgrade grade` flag -> the plugin's pytest option; each takes a value.
 FORWARDED = {"json": "--grade-json", "exercises": "--exercises", "call_timeout": "--call-timeout",
-             "memory_mb": "--memory-mb", "prairielearn": "--grade-prairielearn", "junitxml": "--junitxml"}
+             "memory_mb": "--memory-mb", "prairielearn": "--grade-prairielearn", "junitxml": "--junitxml",
+             "load_timeout": "--load-timeout", "max_processes": "--max-processes", "output_kb": "--output-kb",
+             "file_mb": "--file-mb"}
 
 
 def add_arguments(parser) -> None:
@@ -33,6 +35,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--visible-only", action="store_true", help=OPTION_HELP["visible_only"])
     parser.add_argument("--call-timeout", metavar="SECONDS", help=OPTION_HELP["call_timeout"])
     parser.add_argument("--memory-mb", metavar="MB", help=OPTION_HELP["memory_mb"])
+    parser.add_argument("--load-timeout", metavar="SECONDS", help=OPTION_HELP["load_timeout"])
+    parser.add_argument("--max-processes", metavar="N", help=OPTION_HELP["max_processes"])
+    parser.add_argument("--output-kb", metavar="KB", help=OPTION_HELP["output_kb"])
+    parser.add_argument("--file-mb", metavar="MB", help=OPTION_HELP["file_mb"])
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table, not the feedback")
 
 

@@ -1,12 +1,43 @@
 """Write every results file the settings ask for, at the end of a grading run.
 
-Each writer is atomic (temporary file, then rename), so an autograder never reads half a file.
+Files are written atomically (temporary file, then rename), so an autograder never reads half of
+one; the Classroom result is one line appended to $GITHUB_OUTPUT.
 """
 from __future__ import annotations
 
-from .gradescope import gradescope_results, write_json_atomic
+import os
+import tempfile
+from pathlib import Path
 
 
 def write_outputs(report, settings) -> None:
     if settings.json_out is not None:
+        from .gradescope import gradescope_results, write_json_atomic
+
         write_json_atomic(settings.json_out, gradescope_results(report))
+    if getattr(settings, "prairielearn_out", None) is not None:
+        from .gradescope import write_json_atomic
+        from .prairielearn import prairielearn_results
+
+        write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
+    if getattr(settings, "classroom", False) and os.environ.get("GITHUB_OUTPUT"):
+        # GitHub Actions sets GITHUB_OUTPUT; elsewhere there is nowhere the line would be read
+        # (to try it: GITHUB_OUTPUT=out.txt vitgrade grade SUB --classroom)
+        from .classroom import write_classroom_output
+
+        write_classroom_output(report, os.environ["GITHUB_OUTPUT"])
+
+
+def write_text_atomic(path: str | Path, text: str, suffix: str = ".tmp") -> None:
+    """Write to a temporary file beside `path`, then rename: readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are meant to be read by others (CI, LMS)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -9,7 +9,7 @@ import difflib
 from pathlib import Path
 
 from .errors import SpecError
-from .model import Case, Check, Compare, Exercise, Generate, Misconception
+from .model import Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception
 from .schema import first_error, schema
 from .yaml_lines import load_yaml_with_lines
 
@@ -76,6 +76,7 @@ def _build_exercise(data: dict, lines: dict, shown: str) -> Exercise:
         id=data["id"], title=data["title"], lecture=data["lecture"], uses=tuple(data["uses"]),
         checks=tuple(checks), path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
+        limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
     )
 
 

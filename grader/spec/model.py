@@ -71,6 +71,16 @@ class Check:
 
 
 @dataclass(frozen=True)
+class ExerciseLimits:
+    """The worker's limits while an exercise is graded (its `limits:` but call_timeout); None:
+    the run's own (command line, else the default)."""
+    memory_mb: int | None = None
+    max_processes: int | None = None
+    output_kb: int | None = None
+    file_mb: int | None = None
+
+
+@dataclass(frozen=True)
 class Exercise:
     id: str
     title: str
@@ -81,6 +91,7 @@ class Exercise:
     question: str = ""
     order: int = 0
     call_timeout: float | None = None
+    limits: ExerciseLimits = ExerciseLimits()
 
     @property
     def points(self) -> float:

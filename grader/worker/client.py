@@ -2,8 +2,9 @@
 
 Student code never runs in this process. A worker is forked by the zygote (zygote.py), loads the
 submission and answers calls; answers come back as data (protocol.py). Timeouts are enforced
-here, with a deadline on the socket. A worker that times out or crashes is killed with its whole
-process group and reaped, and the next call transparently gets a fresh one.
+here, with a deadline on the socket. A worker that times out or crashes is killed with every
+process it started and reaped (zygote.py), and the next call transparently gets a fresh one.
+The limits a worker runs under are `Limits`; docs/security.md says what they stop.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import atexit
 import json
 import logging
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -44,6 +46,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 FORK_AVAILABLE = hasattr(os, "fork")  # else each worker is spawned as `python -m grader.worker.child`
+SANDBOX_VARIABLE = "VITGRADE_SANDBOX"  # a command prefix for the zygote: an OS sandbox around every worker
 READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
 CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
@@ -64,10 +67,22 @@ _WORKER_ENV = {
 
 @dataclass(frozen=True)
 class Limits:
-    call_timeout: float = 10.0  # seconds per call
-    load_timeout: float = 30.0  # seconds for loading the submission
-    memory_mb: int = 4096  # address-space limit of the worker
+    """What a worker may use. All but `call_timeout` are fixed when a worker starts: a call under
+    other limits (`StudentWorker.use_limits`) gets a fresh worker."""
+
+    call_timeout: float = 10.0  # seconds per call, wall clock; then the worker is killed
+    # Seconds for loading the submission. Top-level code is stopped after a third of it (a
+    # statement, a notebook cell), two thirds in all, and the rest still runs; past all of it
+    # the worker is killed and the submission is unloadable.
+    load_timeout: float = 30.0
+    memory_mb: int = 4096  # address space of the worker (RLIMIT_AS): past it, MemoryError
     max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
+    max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
+    file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
+
+    def fixed_at_start(self) -> tuple:
+        """The limits a running worker cannot change."""
+        return self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes, self.file_mb
 
 
 @dataclass(frozen=True)
@@ -78,6 +93,7 @@ class StudentError:
     message: str
     traceback: str  # '  File "vit_exercises.py", line 12, in patchify\n    return x.reshape(...)\n'
     where: str | None  # "vit_exercises.py:12" of the innermost student frame, or None
+    limit: str | None = None  # "the grader limits the memory of your code to 4096 MB" when a limit caused it
 
 
 @dataclass(frozen=True)
@@ -122,6 +138,7 @@ class StudentWorker:
         self._worker: _WorkerProcess | None = None
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
+        self._seq = 0  # numbers requests: a reply must carry its request's number
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -155,6 +172,13 @@ class StudentWorker:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
         return self._ask({"op": "get", "name": name}, [], self.limits.call_timeout, name)
 
+    def use_limits(self, limits: Limits) -> None:
+        """Limits for the calls from now on (an exercise's own). A running worker started under
+        other memory, process, file or output limits is stopped; the next call starts a fresh one."""
+        if limits.fixed_at_start() != self.limits.fixed_at_start() and self._worker is not None:
+            self._discard_worker()
+        self.limits = limits
+
     def close(self) -> None:
         """Kill and reap the worker, remove its directory. Safe to call twice."""
         if self._worker is not None:
@@ -168,9 +192,11 @@ class StudentWorker:
             return CallOutcome("unloadable", message=problem)
         worker = self._worker
         start = time.monotonic()
+        self._seq += 1
+        request["seq"] = self._seq
         try:
             worker.conn.send(request, blobs, start + timeout)
-            header, reply_blobs = worker.conn.receive(start + timeout)
+            header, reply_blobs = self._reply(worker, self._seq, start + timeout)
             return _call_outcome(header, reply_blobs)
         except TimeoutError:
             stdout, _ = self._discard_worker()
@@ -186,6 +212,19 @@ class StudentWorker:
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
+
+    @staticmethod
+    def _reply(worker: _WorkerProcess, seq: int, deadline: float):
+        """The reply to request `seq`. Replies to earlier requests are skipped: a process the
+        student forked may still send one (the worker's own never does)."""
+        while True:
+            header, blobs = worker.conn.receive(deadline)
+            number = header.get("seq")
+            if type(number) is int and 0 < number < seq:
+                continue
+            if number != seq:
+                raise protocol.ProtocolError(f"a reply numbered {str(number)[:20]} to request {seq}")
+            return header, blobs
 
     def _ensure_worker(self) -> str | None:
         """A live, loaded worker in self._worker, or why there cannot be one."""
@@ -238,6 +277,7 @@ class _WorkerProcess:
 
     @classmethod
     def start(cls, submission: Path, limits: Limits, zygote: Zygote | None) -> _WorkerProcess:
+        protect_grading_process()
         workdir = tempfile.mkdtemp(prefix="vitgrade-worker-")
         output = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
         ours, theirs = socket.socketpair()
@@ -248,6 +288,10 @@ class _WorkerProcess:
             "workdir": workdir,
             "memory_mb": limits.memory_mb,
             "max_output_bytes": limits.max_output_bytes,
+            "max_processes": limits.max_processes,
+            "file_mb": limits.file_mb,
+            "statement_seconds": limits.load_timeout / 3,
+            "top_level_seconds": limits.load_timeout * 2 / 3,
         }
         try:
             fds = [theirs.fileno(), output.fileno()]
@@ -262,7 +306,8 @@ class _WorkerProcess:
             raise
         finally:
             theirs.close()
-        return cls(pid, protocol.Connection(ours), output, workdir, reap, limits.max_output_bytes)
+        conn = protocol.Connection(ours, send=protocol.REQUEST, receive=protocol.REPLY)
+        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker's group, reap it, clean up -> (its last output, how it ended)."""
@@ -270,12 +315,7 @@ class _WorkerProcess:
 
 
 def _stop_worker(pid, conn, output, workdir, reap, limit) -> tuple[str, str]:
-    for kill in (os.killpg, os.kill):  # its group holds whatever the student started, too
-        try:
-            kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    try:
+    try:  # reap kills it and everything it started (the zygote's pids may be of another pid namespace)
         ending = describe_exit(reap(pid))
     except (ZygoteError, OSError, ValueError):
         ending = "the worker process ended (its exit status is unknown)"
@@ -287,6 +327,22 @@ def _stop_worker(pid, conn, output, workdir, reap, limit) -> tuple[str, str]:
     output.close()
     shutil.rmtree(workdir, ignore_errors=True)
     return stdout, ending
+
+
+def protect_grading_process() -> None:
+    """Make this process non-dumpable before student code runs anywhere: a process of the same
+    user (a worker, when the grader is not root) can then neither ptrace it nor read its memory,
+    environment or open files through /proc. Linux only; elsewhere a no-op."""
+    global _protected
+    if not _protected and sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _protected = True
+
+
+_PR_SET_DUMPABLE = 4
+_protected = False
 
 
 def describe_exit(status: int) -> str:
@@ -320,7 +376,12 @@ def _spawn(request: dict, fds: list[int]):
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
 
-    def reap(pid: int) -> int:  # Popen's return code, back to a wait status
+    def reap(pid: int) -> int:  # kill its group, then Popen's return code, back to a wait status
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         code = process.wait()
         return -code if code < 0 else code << 8
 
@@ -335,7 +396,7 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "grader.worker.zygote", str(theirs.fileno())],
+                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote", str(theirs.fileno())],
                 pass_fds=[theirs.fileno()], env=_zygote_environment(), cwd=_package_root(),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             )  # fmt: skip
@@ -451,6 +512,12 @@ def _close_shared() -> None:
         _shared.close()
 
 
+def sandbox_command() -> list[str]:
+    """The command the zygote (so every worker) runs inside: $VITGRADE_SANDBOX, split as a shell
+    would ("bwrap --unshare-all ... --"), or nothing. See docs/security.md for one that works."""
+    return shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
+
+
 def _zygote_environment() -> dict[str, str]:
     env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
     return {**env, **_WORKER_ENV}
@@ -473,11 +540,13 @@ def _call_outcome(header: dict, blobs) -> CallOutcome:
         if type(error) is not dict:
             raise protocol.ProtocolError("malformed reply (error)")
         where = error.get("where")
+        limit = error.get("limit")
         student_error = StudentError(
             type=_text(error.get("type")),
             message=_text(error.get("message")),
             traceback=_text(error.get("traceback")),
             where=None if where is None else _text(where),
+            limit=None if limit is None else _text(limit, 200),
         )
         return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
     if status in ("missing", "not_callable"):

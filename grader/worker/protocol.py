@@ -39,7 +39,7 @@ class _NumpyOnFirstUse:
 np = _NumpyOnFirstUse()
 
 MAX_DEPTH = 20  # nesting of lists/tuples/dicts in one value
-MAX_ARRAY_BYTES = 256 * 2**20  # array data in one message
+MAX_ARRAY_BYTES = 256 * 2**20  # array data in one message (a request: the grader's own inputs)
 MAX_ARRAYS = 10_000  # arrays in one message
 MAX_HEADER_BYTES = 32 * 2**20  # the JSON part of one message (strings, lists of numbers, ...)
 MAX_INT_BITS = 4096  # a Python int wider than this is not data, it is an attack or a bug
@@ -48,6 +48,24 @@ MAX_SUMMARY = 200  # characters of a ForeignObject's repr
 NUMERIC_KINDS = "biufc"  # bool, int, uint, float, complex: the only dtypes that cross
 
 _NPY_HEADER_ROOM = 4096  # per array, on top of its data: the .npy magic and header
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What one side accepts in one message. Checked before anything is parsed or allocated."""
+
+    header_bytes: int  # the JSON part
+    array_bytes: int  # all array data together
+    containers: int  # JSON lists and objects ("[" and "{", counted in the raw bytes, strings too)
+
+
+# Requests carry the grader's own inputs (images, a model's weights). Replies come from student
+# code: what they may hold is many times the largest answer (a (196, 16, 16, 3) patch array as
+# nested lists is 50 000 lists), and parsing the largest reply costs the grading process ~100 MB
+# whatever is in it (without the container count, 8 MB of empty lists would cost 350 MB).
+REQUEST = Bounds(header_bytes=MAX_HEADER_BYTES, array_bytes=MAX_ARRAY_BYTES, containers=2_000_000)
+REPLY = Bounds(header_bytes=8 * 2**20, array_bytes=64 * 2**20, containers=100_000)
+
 _PREFIX = struct.Struct("<I")  # length of the JSON header that follows
 _READ_AHEAD = 2**16
 _MAX_PARTS = 512  # buffers in one gathering write (the system allows 1024)
@@ -90,13 +108,20 @@ class Encoder:
     side is strict: it raises `NotData`, since its own values must always be sendable.
     """
 
-    def __init__(self, *, lenient: bool = False):
+    def __init__(self, *, lenient: bool = False, max_array_bytes: int = MAX_ARRAY_BYTES,
+                 max_containers: int | None = None):
         self.blobs: list[tuple] = []  # each the parts of one .npy file, see npy_parts
         self._lenient = lenient
         self._array_bytes = 0
+        self._max_array_bytes = max_array_bytes
+        self._max_containers = self._containers_left = max_containers
 
     def encode(self, value):
-        return self._encode(value, 0)
+        try:
+            return self._encode(value, 0)
+        except _TooManyContainers:  # refused whole, and at once: no point reading the rest
+            self.blobs, self._array_bytes = [], 0
+            return self._refuse(value, f"more than {self._max_containers} lists, tuples and dicts")
 
     def _encode(self, value, depth):
         if value is None or type(value) in (bool, str):
@@ -105,7 +130,7 @@ class Encoder:
             return self._refuse(value, f"nested deeper than {MAX_DEPTH} levels")
         try:
             return self._convert(value, depth)
-        except NotData:
+        except (NotData, _TooManyContainers):
             raise
         except Exception as exc:  # a student object whose conversion raised (worker side only)
             if not self._lenient:
@@ -125,6 +150,13 @@ class Encoder:
             return str(value)
         if isinstance(value, np.ndarray):
             return self._array(np.asarray(value))  # a subclass leaves the worker as a plain ndarray
+        if isinstance(value, (tuple, list, dict)) and self._containers_left is not None:
+            self._containers_left -= 1
+            if self._containers_left < 0 or (  # a long list of lists: counted in one pass, not recursed into
+                len(value) > self._containers_left and type(value) in (list, tuple)
+                and sum(type(item) in (list, tuple, dict) for item in value) > self._containers_left
+            ):
+                raise _TooManyContainers
         if isinstance(value, tuple):
             return {"__tuple__": [self._encode(item, depth + 1) for item in value]}
         if isinstance(value, list):
@@ -149,8 +181,8 @@ class Encoder:
             return self._refuse(array, f"an array of dtype {array.dtype} (only numbers and bools cross)")
         if array.ndim > MAX_NDIM:
             return self._refuse(array, f"an array with more than {MAX_NDIM} dimensions")
-        if self._array_bytes + array.nbytes > MAX_ARRAY_BYTES:
-            return self._refuse(array, f"arrays in one message are limited to {MAX_ARRAY_BYTES // 2**20} MB")
+        if self._array_bytes + array.nbytes > self._max_array_bytes:  # nbytes: no view is copied to know
+            return self._refuse(array, f"arrays in one message are limited to {self._max_array_bytes // 2**20} MB")
         if len(self.blobs) >= MAX_ARRAYS:
             return self._refuse(array, f"more than {MAX_ARRAYS} arrays in one message")
         self._array_bytes += array.nbytes
@@ -171,6 +203,10 @@ class Encoder:
             raise NotData(f"cannot send {type_name}: {reason or 'not plain data'}")
         summary = f"not sent: {reason}" if reason else _summary(value, type_name)
         return {"__foreign__": [type_name, summary[:MAX_SUMMARY]]}
+
+
+class _TooManyContainers(Exception):
+    """Raised through an Encoder's recursion when a value holds too many containers."""
 
 
 class Decoder:
@@ -445,17 +481,22 @@ class Connection:
     so what is fetched ahead always belongs to the message being read.
     """
 
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock: socket.socket, *, send: Bounds = REQUEST, receive: Bounds = REQUEST):
         self.sock = sock
+        self.send_bounds, self.receive_bounds = send, receive  # what the other side accepts; what we do
         self._ahead = bytearray()
         self._body = bytearray()  # reused for large bodies: fresh pages cost a fault each
 
     def send(self, header: dict, blobs=(), deadline: float | None = None) -> None:
-        """Send `header` and `blobs`, each blob a tuple of bytes-like parts (see npy_parts)."""
+        """Send `header` and `blobs`, each blob a tuple of bytes-like parts (see npy_parts).
+        MessageTooLarge, before anything is sent, when the other side would refuse the message."""
+        bounds = self.send_bounds
         sizes = [sum(map(len, blob)) for blob in blobs]
         data = _json_encoder.encode({**header, "blobs": sizes}).encode()
-        if len(data) > MAX_HEADER_BYTES:
-            raise MessageTooLarge(f"the message is larger than {MAX_HEADER_BYTES // 2**20} MB of JSON")
+        if len(data) > bounds.header_bytes:
+            raise MessageTooLarge(f"the message is larger than {bounds.header_bytes // 2**20} MB of JSON")
+        if _containers(data) > bounds.containers:
+            raise MessageTooLarge(f"the message holds more than {bounds.containers} lists and dicts")
         parts = [_PREFIX.pack(len(data)), data, *(part for blob in blobs for part in blob if len(part))]
         if len(data) + sum(sizes) <= _READ_AHEAD:
             parts = [b"".join(parts)]  # the common small message: one system call
@@ -470,18 +511,22 @@ class Connection:
     def receive(self, deadline: float | None = None) -> tuple[dict, list[memoryview]]:
         """The next message: (header, blobs). The blobs are views valid until the next receive:
         decode them (Decoder copies arrays out) before reading another message."""
+        bounds = self.receive_bounds
         (size,) = _PREFIX.unpack(self._read(_PREFIX.size, deadline, at_start=True))
-        if size > MAX_HEADER_BYTES:
-            raise ProtocolError(f"message header of {size} bytes exceeds {MAX_HEADER_BYTES}")
+        if size > bounds.header_bytes:
+            raise ProtocolError(f"message header of {size} bytes exceeds {bounds.header_bytes}")
+        data = self._read(size, deadline)
+        if _containers(data) > bounds.containers:
+            raise ProtocolError(f"message header holds more than {bounds.containers} lists and dicts")
         try:
-            header = _json_decoder.decode(str(self._read(size, deadline), "utf-8"))
+            header = _json_decoder.decode(str(data, "utf-8"))
         except (ValueError, RecursionError) as exc:
             raise ProtocolError(f"malformed message header ({type(exc).__name__})") from None
         sizes = header.pop("blobs", None) if type(header) is dict else None
         if type(sizes) is not list or len(sizes) > MAX_ARRAYS or not all(type(n) is int and n >= 0 for n in sizes):
             raise ProtocolError("malformed message header (blob sizes)")
-        if sum(sizes) > MAX_ARRAY_BYTES + _NPY_HEADER_ROOM * len(sizes):
-            raise ProtocolError(f"arrays in one message are limited to {MAX_ARRAY_BYTES // 2**20} MB")
+        if sum(sizes) > bounds.array_bytes + _NPY_HEADER_ROOM * len(sizes):
+            raise ProtocolError(f"arrays in one message are limited to {bounds.array_bytes // 2**20} MB")
         body = memoryview(self._read(sum(sizes), deadline))
         blobs, start = [], 0
         for n in sizes:
@@ -530,6 +575,11 @@ class Connection:
         if remaining <= 0:
             raise TimeoutError("deadline passed")
         self.sock.settimeout(remaining)
+
+
+def _containers(data) -> int:
+    """An upper bound on the lists and objects JSON `data` holds (brackets in strings count too)."""
+    return data.count(b"[") + data.count(b"{")
 
 
 def read_captured(fd: int, limit: int, dropped: int = 0) -> str:

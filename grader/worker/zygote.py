@@ -5,10 +5,16 @@ possible so numpy's import overlaps the grader's own start-up. It never loads st
 never imports the grader's reference, specs or checks: a worker forked from it holds no expected
 value. It exits when its control connection closes (the grader is gone), killing its workers.
 
+It is also where every process a submission starts ends. The zygote is a child subreaper: a
+process orphaned inside a worker's tree (a double fork, a `setsid` daemon) is re-parented to it,
+not to init, so it cannot get away. Stopping a worker kills its group, then sweeps /proc until
+nothing of it runs: its descendants, the zygote's orphans, and, when the worker has a user of its
+own (the grader runs as root), every process of that user.
+
 Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
 worker's socket and output file as SCM_RIGHTS descriptors. Requests:
-  {"op": "fork", "submission", "workdir", "memory_mb", "max_output_bytes"} + 2 fds -> {"pid"}
-  {"op": "reap", "pid"} -> {"status"}: kill the worker's group, wait, return the wait status
+  {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (see client.py for the limits)
+  {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return the wait status
   {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
 """
 
@@ -30,11 +36,16 @@ import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts w
 from grader.worker import child  # noqa: E402 - the worker's code, preloaded for the same reason
 
 MAX_CONTROL_MESSAGE = 2**20
+SWEEP_SECONDS = 5.0  # a sweep that has not emptied a worker's processes by then gives up (and says so)
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def main(argv: list[str]) -> None:
     control = socket.socket(fileno=int(argv[0]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the grader's to handle; we go when it goes
+    child._prctl(_PR_SET_CHILD_SUBREAPER, 1)  # orphans of a worker's tree come to us, not to init
+    child._prctl(child._PR_SET_DUMPABLE, 0)  # a worker of the same user cannot ptrace the zygote
+    child.import_path_readable()  # asked once here, inherited by every worker
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:
@@ -54,8 +65,10 @@ def main(argv: list[str]) -> None:
     except ConnectionError:
         return  # the grader went away mid-request: the same as hanging up
     finally:
-        for pid in workers:
-            _kill_and_reap(pid)
+        for pid in list(workers):
+            workers.discard(pid)
+            _kill_and_reap(pid, workers)
+        sweep(None, workers)  # orphans of workers that ended on their own
 
 
 def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[int]) -> dict:
@@ -71,7 +84,7 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
         if pid not in workers:
             raise ValueError(f"{pid} is not a worker of this zygote")
         workers.discard(pid)
-        return {"status": _kill_and_reap(pid)}
+        return {"status": _kill_and_reap(pid, workers)}
     if op == "modules":
         return {"modules": sorted(sys.modules)}
     raise ValueError(f"unknown request {op!r}")
@@ -89,14 +102,110 @@ def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
     return pid
 
 
-def _kill_and_reap(pid: int) -> int:
-    """SIGKILL the worker and its process group, then wait for it: no zombie is left."""
+def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
+    """SIGKILL the worker, its process group and everything it started, then wait for it: no
+    process and no zombie is left. `live_workers`: the other workers, which are spared."""
     for kill in (os.killpg, os.kill):  # the group may not exist yet if it died before setsid()
         try:
             kill(pid, signal.SIGKILL)
         except OSError:
             pass
+    sweep(pid, live_workers)
     return os.waitpid(pid, 0)[1]
+
+
+def sweep(worker: int | None, live_workers: set[int]) -> list[int]:
+    """Kill, until none is left, every process that belongs to `worker` (None: to no live worker):
+    its descendants, the zygote's children that are not live workers (orphans re-parented to us),
+    and every process of the worker's own user, if it has one. Returns those still running after
+    SWEEP_SECONDS (a bug or a kernel in trouble; the list is for the log). Needs /proc; without it
+    only the process group was killed."""
+    me = os.getpid()
+    user = _own_user(worker) if worker is not None else None
+    deadline = time.monotonic() + SWEEP_SECONDS
+    while True:
+        table = _processes()
+        victims = _belonging(table, worker, user, me, live_workers)
+        running = [pid for pid in victims if table[pid][1] != "Z"]
+        for pid in running:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        _reap_orphans(table, me, worker, live_workers)
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.001)
+
+
+def _belonging(table: dict, worker: int | None, user: int | None, me: int, live_workers: set[int]) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _state, _uid) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    roots = [pid for pid in children.get(me, ()) if pid not in live_workers]  # the worker (if ours) and orphans
+    if worker is not None and worker in table:
+        roots.append(worker)
+    if user is not None:
+        roots += [pid for pid, (_ppid, _state, uid) in table.items() if uid == user]
+    found, todo = set(), roots
+    while todo:
+        pid = todo.pop()
+        if pid not in found and pid != me and pid not in live_workers:
+            found.add(pid)
+            todo.extend(children.get(pid, ()))
+    return found
+
+
+def _reap_orphans(table: dict, me: int, worker: int | None, live_workers: set[int]) -> None:
+    """Collect the zombies among our children, except workers (their status is asked for)."""
+    for pid, (ppid, state, _uid) in table.items():
+        if ppid == me and state == "Z" and pid != worker and pid not in live_workers:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def _own_user(pid: int) -> int | None:
+    """The worker's uid, if it is a user of the worker's own (see child.WORKER_UID_BASE): only a
+    root zygote gives its workers such users (a directory service may give people uids that high)."""
+    if os.geteuid() != 0:
+        return None
+    entry = _status(pid)
+    inside = entry is not None and child.WORKER_UID_BASE <= entry[2] < child.WORKER_UID_BASE + child.WORKER_UIDS
+    return entry[2] if inside else None
+
+
+def _processes() -> dict[int, tuple[int, str, int]]:
+    """pid -> (parent pid, state letter, real uid) of every process, from /proc ({} without it)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    table = {}
+    for name in names:
+        if name.isdigit():
+            entry = _status(int(name))
+            if entry is not None:
+                table[int(name)] = entry
+    return table
+
+
+def _status(pid: int) -> tuple[int, str, int] | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as handle:
+            text = handle.read()
+    except OSError:  # it ended meanwhile
+        return None
+    fields = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(b":")
+        if key in (b"State", b"PPid", b"Uid"):
+            fields[key] = value.split()
+    try:
+        return int(fields[b"PPid"][0]), fields[b"State"][0].decode(), int(fields[b"Uid"][0])
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def _send(control: socket.socket, message: dict) -> None:

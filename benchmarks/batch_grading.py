@@ -1,0 +1,126 @@
+"""How fast `vitgrade grade-all` grades a class, with one job and with two.
+
+Generates N submissions from solutions/vit_exercises.py (about a third correct, most with one to
+three injected bugs taken from the lecture's misconceptions, a few untouched templates), grades
+them with `--jobs 1` and `--jobs 2` into fresh output folders, and prints submissions per second
+and the speed-up. Target (issue 6): at least 10 submissions/s with --jobs 2 on a 2-core machine,
+and a speed-up of at least 1.7x. `--compare-subprocess K` also times the naive way, one
+`vitgrade grade --json` process per submission (K of them, two at a time), for reference.
+
+    python benchmarks/batch_grading.py [--n 200] [--seed 0] [--compare-subprocess 20]
+
+"grading" counts the grading phase (what --jobs parallelises: job start-up included, the
+per-class files excluded); "end to end" is the whole command, CSV, feedback and report.html
+included.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTION = ROOT / "solutions" / "vit_exercises.py"
+TEMPLATE = ROOT / "student_template" / "vit_exercises.py"
+
+# (what the solution says, what a student wrote instead): bugs seen in the lecture's practice sessions
+BUGS = [
+    ("return (H // P) * (W // P)", "return (H - P + 1) * (W - P + 1)"),          # overlapping windows
+    ("if P <= 0 or H % P or W % P:", "if P <= 0:"),                                # no ValueError when not tiling
+    ("+ (1 if cls_token else 0)", "+ 0"),                                          # [CLS] forgotten
+    ("return P * P * C", "return P * P"),                                          # channels forgotten
+    ("return num_tokens ** 2", "return num_tokens"),                               # attention scores linear in T
+    (".transpose(0, 2, 1, 3, 4)", ""),                                             # patches not in raster order
+    ("np.sqrt(var + eps)", "(np.sqrt(var) + eps)"),                                # eps outside the square root
+    ('ANSWERS["positions"] = "permutation"', 'ANSWERS["positions"] = "speed"'),     # a wrong concept answer
+    ('ANSWERS["medical"] = "pretrained"', 'ANSWERS["medical"] = "scratch"'),
+    ("return x[0] @ params", "return x.mean(axis=0) @ params"),                    # mean pooling, not [CLS]
+    ("return (P, P)", "return (P, 1)"),                                            # stride 1: overlapping windows
+]
+
+
+def make_submissions(folder: Path, n: int, seed: int) -> dict[str, int]:
+    """N submissions in `folder`; returns how many of each kind."""
+    rng = random.Random(seed)
+    solution, template = SOLUTION.read_text(), TEMPLATE.read_text()
+    bugs = [(old, new) for old, new in BUGS if old in solution]
+    kinds = {"correct": 0, "buggy": 0, "template": 0}
+    for i in range(n):
+        roll = rng.random()
+        if roll < 0.3:
+            text, kind = solution, "correct"
+        elif roll < 0.95:
+            text, kind = solution, "buggy"
+            for old, new in rng.sample(bugs, rng.randint(1, min(3, len(bugs)))):
+                text = text.replace(old, new, 1)
+        else:
+            text, kind = template, "template"
+        kinds[kind] += 1
+        (folder / f"student{i:04d}.py").write_text(text)
+    return kinds
+
+
+def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None) -> tuple[float, float]:
+    """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run."""
+    start = time.perf_counter()
+    extra = ["--exercises", exercises] if exercises else []
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder), "--out", str(out),
+                           "--jobs", str(jobs), "--no-progress", *extra], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    wall = time.perf_counter() - start
+    grading = float(re.search(r"graded \d+ in ([0-9.]+) s", done.stdout).group(1))
+    return grading, wall
+
+
+def grade_by_subprocess(files: list[Path], jobs: int, exercises: str | None) -> float:
+    extra = ["--exercises", exercises] if exercises else []
+
+    def one(path: Path) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(path), "-q", "--json",
+                            str(Path(tmp) / "r.json"), *extra], cwd=ROOT, capture_output=True, check=False)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(one, files))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200, help="submissions to generate (default 200)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--exercises", metavar="DIR", help="grade with these specs (default: the course's)")
+    parser.add_argument("--compare-subprocess", type=int, default=0, metavar="K",
+                        help="also grade K submissions one `vitgrade grade` process each, two at a time")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="vitgrade-bench-") as tmp:
+        folder = Path(tmp) / "submissions"
+        folder.mkdir()
+        kinds = make_submissions(folder, args.n, args.seed)
+        specs = len(list(Path(args.exercises or ROOT / "exercises").glob("*.yaml")))
+        print(f"{args.n} submissions ({', '.join(f'{v} {k}' for k, v in kinds.items())}), {specs} exercises, "
+              f"{os.cpu_count()} CPUs")
+        rates = {}
+        for jobs in (1, 2):
+            grading, wall = grade_all(folder, Path(tmp) / f"out-{jobs}", jobs, args.exercises)
+            rates[jobs] = args.n / grading
+            print(f"--jobs {jobs}: grading {grading:6.2f} s = {args.n / grading:5.1f} submissions/s;"
+                  f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s")
+        print(f"speed-up from 1 to 2 jobs: {rates[2] / rates[1]:.2f}x (targets: >= 10 submissions/s with 2 jobs, >= 1.7x)")
+        if args.compare_subprocess:
+            files = sorted(folder.iterdir())[: args.compare_subprocess]
+            seconds = grade_by_subprocess(files, 2, args.exercises)
+            print(f"for reference, one `vitgrade grade` process per submission, 2 at a time: "
+                  f"{len(files) / seconds:.1f} submissions/s")
+
+
+if __name__ == "__main__":
+    main()

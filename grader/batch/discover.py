@@ -1,0 +1,101 @@
+"""Which submissions a folder holds, and whose they are.
+
+A submission is a file or a folder directly inside SUBMISSIONS_DIR; hidden entries (".x") are
+not. The student id comes from the entry's name by a regular expression (its group `id`, else
+its first group, else the whole match); an entry it does not match is skipped, and said so.
+Inside a folder the graded file is chosen by `submission_file`, which Gradescope's
+run_autograder uses too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import DEFAULT_ID_PATTERN
+
+SUFFIXES = (".py", ".ipynb")
+TEMPLATE_STEM = "vit_exercises"           # what the student template is called
+IGNORED_DIRS = {"__pycache__", ".ipynb_checkpoints", "__MACOSX", "node_modules"}
+
+
+@dataclass(frozen=True)
+class Submission:
+    student: str      # safe as a file name
+    path: Path        # what the grader loads (a .py, an .ipynb, or whatever the student handed in)
+    entry: Path       # the file or folder in SUBMISSIONS_DIR
+
+
+class IdPatternError(ValueError):
+    """--id-pattern is not a valid regular expression."""
+
+
+def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
+             exclude: tuple[Path, ...] = ()) -> tuple[list[Submission], list[str]]:
+    """(submissions sorted by student, notes on skipped entries)."""
+    try:
+        pattern = re.compile(id_pattern)
+    except re.error as exc:
+        raise IdPatternError(f"--id-pattern {id_pattern!r} is not a regular expression: {exc}") from None
+    excluded = {p.resolve() for p in exclude}
+    found: dict[str, Submission] = {}
+    notes = []
+    for entry in sorted(Path(folder).iterdir()):
+        if entry.name.startswith(".") or entry.resolve() in excluded:
+            continue
+        student = student_id(entry.name, pattern)
+        if student is None:
+            notes.append(f"{entry.name}: skipped, its name does not match --id-pattern {id_pattern!r}")
+            continue
+        path = submission_file(entry) if entry.is_dir() else entry
+        submission = Submission(student, path or entry, entry)
+        if student in found:
+            older, newer = sorted([found[student], submission], key=lambda s: _mtime(s.path))
+            notes.append(f"{older.entry.name}: skipped, {newer.entry.name} is a newer submission of {student}")
+            submission = newer
+        found[student] = submission
+    return sorted(found.values(), key=lambda s: s.student), notes
+
+
+def student_id(name: str, pattern: re.Pattern) -> str | None:
+    match = pattern.search(name)
+    if match is None:
+        return None
+    if "id" in match.groupdict():
+        raw = match.group("id")
+    else:
+        raw = match.group(1) if match.re.groups else match.group(0)
+    return safe_name(raw) if raw else None
+
+
+def safe_name(text: str) -> str:
+    """`text` usable as a file name on any system (feedback/<id>.md, results/<id>.json)."""
+    cleaned = re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_"
+    return cleaned[:120]
+
+
+def submission_file(folder: str | Path) -> Path | None:
+    """The file to grade in a student's folder, whatever they named it.
+
+    Among the .py and .ipynb files (not in hidden or cache folders): those named like the
+    template (vit_exercises.*) first, else those at the top of the folder, else any; of these
+    the most recently modified. None when there is none.
+    """
+    folder = Path(folder)
+    candidates = [p for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
+                  and not any(part.startswith(".") or part in IGNORED_DIRS for part in p.relative_to(folder).parts)]
+    if not candidates:
+        return None
+    for group in ([p for p in candidates if p.stem == TEMPLATE_STEM],
+                  [p for p in candidates if p.parent == folder],
+                  candidates):
+        if group:
+            return max(group, key=lambda p: (_mtime(p), -len(p.parts), p.suffix == ".ipynb"))
+    return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -1,0 +1,106 @@
+"""A long-lived grading process of `vitgrade grade-all`: submission after submission, one zygote.
+
+    python -m grader.batch.job --exercises DIR --results DIR --parent PID [limits]
+
+Once set up it says {"ready": true}; then it reads one JSON task per line on stdin
+({"student", "path", "shown"}), grades it in-process
+(grade_one.py), writes OUT/results/<student>.json atomically, and answers one JSON line on stdout
+({"student", "status", "score", "max_score", "fatal", "seconds"}). It ends when stdin closes or
+its parent dies. Its Python, pytest-free grading code and numpy are imported once, which is what
+makes a class fast to grade; the student's code runs in a worker forked from its zygote.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+
+_PR_SET_PDEATHSIG = 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    protocol = _take_stdout()
+    _die_with_parent(args.parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
+    from grader.worker.client import FORK_AVAILABLE, Zygote
+
+    zygote = Zygote() if FORK_AVAILABLE else None  # starts now: numpy imports while we import the rest
+    from grader.batch import LIMITS
+    from grader.batch.grade_one import SubmissionGrader
+    from grader.batch.records import GRADED, Record, now, write_record
+
+    grader = SubmissionGrader(args.exercises, {name: getattr(args, name) for name in LIMITS}, zygote=zygote)
+    _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            task = json.loads(line)
+            start = time.perf_counter()
+            try:
+                report = grader.grade(task["path"], task.get("shown"))
+            except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
+                traceback.print_exc()
+                _answer(protocol, {"student": task["student"], "status": "error",
+                                   "reason": f"{type(exc).__name__}: {exc}"})
+                _renew_zygote(grader)
+                continue
+            seconds = time.perf_counter() - start
+            write_record(args.results, Record(task["student"], task["path"], GRADED, report, "", seconds, now()))
+            _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
+                               "max_score": report.max_score, "fatal": report.fatal, "seconds": seconds})
+    finally:
+        grader.close()
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
+    parser.add_argument("--exercises", required=True)
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--parent", type=int, required=True)
+    from grader.batch import LIMITS
+
+    for name, (flag, kind) in LIMITS.items():
+        parser.add_argument(flag, dest=name, type=kind)
+    return parser
+
+
+def _take_stdout():
+    """The answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return channel
+
+
+def _answer(channel, message: dict) -> None:
+    channel.write(json.dumps(message, allow_nan=False) + "\n")
+    channel.flush()
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGTERM this process when the coordinator dies (even by SIGKILL): no orphaned graders."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the request took effect
+        sys.exit(0)
+
+
+def _renew_zygote(grader) -> None:
+    zygote = grader.zygote
+    if zygote is not None and not zygote.alive:
+        from grader.worker.client import Zygote
+
+        zygote.close()
+        grader.zygote = Zygote()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

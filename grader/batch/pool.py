@@ -1,0 +1,184 @@
+"""The grading jobs, seen from the coordinator: hand out submissions, watch deadlines, restart.
+
+Each job is a `python -m grader.batch.job` process in a session of its own (with its zygote), fed
+one submission at a time once it says it is ready; a submission's deadline counts from then. A job that misses a submission's deadline is killed with its whole
+process group and replaced; one that dies is replaced too. Either way that submission gets a
+`timeout` or `error` outcome and the batch goes on.
+"""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+MAX_FAILED_STARTS = 3   # jobs that die before they are ready, in a row: the environment is broken
+STARTUP_TIMEOUT = 120.0  # seconds for a job to import, load the specs and start its zygote
+
+
+@dataclass(frozen=True)
+class Task:
+    student: str
+    path: str       # absolute
+    shown: str      # the name students see
+
+
+@dataclass(frozen=True)
+class Outcome:
+    task: Task
+    status: str                 # graded | timeout | error
+    message: dict               # the job's answer, or {"reason": ...}
+
+
+class PoolError(RuntimeError):
+    """The grading jobs cannot start (the environment, not a submission): the batch stops."""
+
+
+class Job:
+    def __init__(self, command: list[str], cwd: Path, env: dict, log):
+        self.process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=log, start_new_session=True, bufsize=0)
+        self.ready = False          # set up (imports, specs, zygote): a submission's clock starts after
+        self.started = time.monotonic()
+        self.task: Task | None = None
+        self.deadline = float("inf")
+        self.buffer = b""
+
+    @property
+    def fd(self) -> int:
+        return self.process.stdout.fileno()
+
+    def give(self, task: Task, timeout: float) -> None:
+        self.task, self.deadline = task, time.monotonic() + timeout
+        line = json.dumps({"student": task.student, "path": task.path, "shown": task.shown}) + "\n"
+        self.process.stdin.write(line.encode("utf-8"))
+
+    def finish(self) -> None:
+        """Close stdin: the job ends after its current submission."""
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL the job's whole group (its zygote too; workers die with the zygote) and reap it."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[], Job],
+             on_outcome: Callable[[Outcome], None]) -> None:
+    """Grade `tasks` on `jobs` jobs; `on_outcome` is called as each submission finishes."""
+    pending = deque(tasks)
+    selector = selectors.DefaultSelector()
+    running: list[Job] = []
+    failed_starts = 0
+
+    def add_job() -> None:
+        job = start_job()
+        running.append(job)
+        selector.register(job.fd, selectors.EVENT_READ, job)
+
+    def replace(job: Job) -> None:
+        nonlocal failed_starts
+        selector.unregister(job.fd)
+        job.kill()
+        running.remove(job)
+        failed_starts = 0 if job.ready else failed_starts + 1
+        if failed_starts >= MAX_FAILED_STARTS:
+            raise PoolError(f"{failed_starts} grading jobs in a row ended before they were ready: "
+                            "see their logs (OUT/logs/job-*.log)")
+        if pending:
+            add_job()
+
+    for _ in range(min(jobs, len(pending))):
+        add_job()
+    try:
+        while pending or any(job.task for job in running):
+            for job in running:
+                if job.ready and job.task is None and pending:
+                    _give(job, pending, timeout)
+            wait = min((job.deadline for job in running if job.task), default=time.monotonic() + 1) - time.monotonic()
+            for key, _ in selector.select(max(0.0, min(wait, 1.0))):
+                job = key.data
+                for answer in _read_answers(job):
+                    if answer.get("ready"):
+                        job.ready = True
+                    elif job.task is not None and answer.get("student") == job.task.student:
+                        on_outcome(Outcome(job.task, answer.get("status", "error"), answer))
+                        job.task, job.deadline = None, float("inf")
+                if job.process.poll() is not None or job.buffer is None:
+                    if job.task is not None:
+                        code = job.process.wait()
+                        on_outcome(Outcome(job.task, "error", {"reason": f"the grading process ended (exit code {code}) "
+                                                                         "while grading this submission"}))
+                    replace(job)
+            now = time.monotonic()
+            for job in [j for j in running if j.task and j.deadline < now]:
+                on_outcome(Outcome(job.task, "timeout", {"reason": f"grading took longer than {timeout:g} s"}))
+                replace(job)
+            for job in [j for j in running if not j.ready and now - j.started > STARTUP_TIMEOUT]:
+                replace(job)
+    except BaseException:  # ^C or a bug here: stop every job now, whatever it was doing
+        for job in running:
+            job.kill()
+        raise
+    finally:
+        selector.close()
+    for job in running:  # all idle: let each close its zygote and exit
+        job.finish()
+    deadline = time.monotonic() + 10
+    for job in running:
+        try:
+            job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        job.kill()
+
+
+def _give(job: Job, pending: deque, timeout: float) -> None:
+    """The next pending task to `job`; back to the queue if the job is already gone."""
+    task = pending.popleft()
+    try:
+        job.give(task, timeout)
+    except OSError:  # the job is already gone; the reader notices and replaces it
+        pending.appendleft(task)
+        job.task = None
+        job.buffer = None
+
+
+def _read_answers(job: Job) -> list[dict]:
+    """Complete answer lines available from the job; sets job.buffer to None at end of file."""
+    if job.buffer is None:
+        return []
+    try:
+        data = os.read(job.fd, 65536)
+    except OSError:
+        data = b""
+    if not data:
+        job.buffer = None
+        return []
+    job.buffer += data
+    *lines, job.buffer = job.buffer.split(b"\n")
+    answers = []
+    for line in lines:
+        try:
+            answers.append(json.loads(line))
+        except ValueError:
+            print(f"vitgrade grade-all: ignored a malformed line from a grading job: {line[:200]!r}", file=sys.stderr)
+    return answers

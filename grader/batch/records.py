@@ -1,0 +1,90 @@
+"""One student's result on disk: OUT/results/<student>.json, written atomically as it finishes.
+
+The record holds the whole GradeReport, so grades.csv, the feedback files and report.html can
+be rebuilt from the records alone, and a re-run skips a student whose record says `graded`
+or `timeout` (the student's doing); an `error` record (the grader's own failure) is retried.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.checks.results import CheckResult, ExerciseResult, GradeReport
+
+FORMAT = "vitgrade-batch-result/1"
+GRADED, TIMEOUT, ERROR = "graded", "timeout", "error"
+FINAL = (GRADED, TIMEOUT)   # a re-run leaves these alone unless --force
+
+
+@dataclass(frozen=True)
+class Record:
+    student: str
+    submission: str                 # the graded path, as given
+    status: str                     # graded | timeout | error
+    report: GradeReport | None      # None unless graded
+    reason: str = ""                # why there is no report
+    seconds: float = 0.0
+    graded_at: str = ""
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "student": self.student, "submission": self.submission, "status": self.status,
+                "reason": self.reason, "seconds": round(self.seconds, 3), "graded_at": self.graded_at,
+                "report": report_to_json(self.report) if self.report is not None else None}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Record":
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} record")
+        report = report_from_json(data["report"]) if data.get("report") is not None else None
+        return cls(data["student"], data["submission"], data["status"], report, data.get("reason", ""),
+                   data.get("seconds", 0.0), data.get("graded_at", ""))
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def record_path(results: Path, student: str) -> Path:
+    return Path(results) / f"{student}.json"
+
+
+def write_record(results: Path, record: Record) -> Path:
+    from grader.report.gradescope import write_json_atomic
+
+    path = record_path(results, record.student)
+    write_json_atomic(path, record.to_json())
+    return path
+
+
+def read_record(path: Path) -> Record | None:
+    """The record at `path`, or None when it is missing or unreadable (then it is graded again)."""
+    try:
+        return Record.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def report_to_json(report: GradeReport) -> dict:
+    data = dataclasses.asdict(report)
+    data.pop("extra", None)
+    return data
+
+
+def report_from_json(data: dict) -> GradeReport:
+    exercises = tuple(
+        ExerciseResult(**{**_known(ExerciseResult, e), "checks": tuple(CheckResult(**_known(CheckResult, c)) for c in e["checks"])})
+        for e in data["exercises"]
+    )
+    fields = _known(GradeReport, data)
+    fields.update(exercises=exercises, load_problems=tuple(data.get("load_problems", ())),
+                  spec_errors=tuple(data.get("spec_errors", ())))
+    return GradeReport(**fields)
+
+
+def _known(cls, data: dict) -> dict:
+    """The keys of `data` that `cls` takes (records outlive changes to the dataclasses)."""
+    names = {f.name for f in dataclasses.fields(cls) if f.init}
+    return {k: v for k, v in data.items() if k in names}

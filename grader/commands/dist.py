@@ -1,0 +1,31 @@
+"""`vitgrade dist OUT/`: the student bundle (grader/lms/student_bundle.py)."""
+from __future__ import annotations
+
+import sys
+
+NAME = "dist"
+HELP = "write the student bundle: template, visible specs, the grader, a README (nothing hidden)"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("out", metavar="OUT", help="folder to write (must be empty or absent)")
+    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+    parser.add_argument("--template", metavar="DIR", help="folder of student starter files (default: student_template/)")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from grader.lms.student_bundle import BundleError, write_student_bundle
+    from grader.spec.locate import find_exercises
+
+    try:
+        notes = write_student_bundle(Path(args.out), find_exercises(args.exercises),
+                                     Path(args.template) if args.template else None)
+    except BundleError as error:
+        print(f"vitgrade dist: {error}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(note)
+    print(f"wrote the student bundle to {args.out}: `pip install {args.out}` then `vitgrade grade vit_exercises.py`")
+    return 0

@@ -1,0 +1,85 @@
+"""`vitgrade grade-all SUBMISSIONS_DIR --jobs N --out DIR`: grade a whole class (grader/batch)."""
+from __future__ import annotations
+
+import os
+import sys
+
+NAME = "grade-all"
+HELP = "grade every submission in a folder, in parallel; write grades.csv, feedback and a class report"
+
+
+def add_arguments(parser) -> None:
+    from grader.batch import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT, LIMITS
+    from grader.settings import HELP as OPTION_HELP
+
+    parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
+                        help="a folder holding a folder or a file per student")
+    parser.add_argument("--out", metavar="DIR", required=True, help="where results, grades.csv, feedback/ and report.html go")
+    parser.add_argument("--jobs", "-j", metavar="N", type=int, default=os.cpu_count() or 1,
+                        help="grading processes in parallel (default: the number of CPUs)")
+    parser.add_argument("--force", action="store_true", help="grade again students who already have a result")
+    parser.add_argument("--id-pattern", metavar="REGEX", default=DEFAULT_ID_PATTERN,
+                        help="regular expression taking the student id from a file or folder name: its group "
+                             f"'id', else its first group, else the match (default {DEFAULT_ID_PATTERN!r})")
+    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+    for name, (flag, kind) in LIMITS.items():
+        parser.add_argument(flag, dest=name, metavar="SECONDS" if kind is float else "N", type=kind,
+                            help=OPTION_HELP.get(name))
+    parser.add_argument("--submission-timeout", metavar="SECONDS", type=float, default=DEFAULT_SUBMISSION_TIMEOUT,
+                        help=f"seconds for one whole submission before it is given up (default {DEFAULT_SUBMISSION_TIMEOUT:g})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from grader.batch import LIMITS
+    from grader.batch.discover import IdPatternError
+    from grader.settings import MAX_OUTPUT_KB
+    from grader.batch.grade_all import BatchOptions, grade_all
+    from grader.batch.pool import PoolError
+    from grader.spec.locate import find_exercises
+
+    folder = Path(args.submissions)
+    if not folder.is_dir():
+        print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
+        return 2
+    limits = {name: getattr(args, name) for name in LIMITS}
+    flags = {"--jobs": args.jobs, "--submission-timeout": args.submission_timeout,
+             **{LIMITS[name][0]: value for name, value in limits.items()}}
+    for flag, value in flags.items():
+        if value is not None and value <= 0:
+            print(f"vitgrade grade-all: {flag} must be positive, not {value}", file=sys.stderr)
+            return 2
+    if limits["output_kb"] is not None and limits["output_kb"] > MAX_OUTPUT_KB:
+        print(f"vitgrade grade-all: --output-kb must be at most {MAX_OUTPUT_KB}", file=sys.stderr)
+        return 2
+    exercises = find_exercises(args.exercises)
+    if not exercises.is_dir():
+        print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
+        return 2
+    options = BatchOptions(
+        submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
+        force=args.force, id_pattern=args.id_pattern, limits=limits, submission_timeout=args.submission_timeout,
+        progress=not args.no_progress,
+    )
+    try:
+        result = grade_all(options)
+    except (IdPatternError, PoolError) as error:
+        print(f"vitgrade grade-all: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nvitgrade grade-all: stopped; what was graded is kept, run the same command again to finish",
+              file=sys.stderr)
+        return 130
+    for note in result.notes:
+        print(note)
+    out = options.out
+    print(f"{len(result.submissions)} submissions: graded {result.graded_now} in {result.grading_seconds:.1f} s, "
+          f"{result.skipped} already graded (use --force to grade again)")
+    if result.unloadable:
+        print(f"could not be loaded (zero points): {', '.join(result.unloadable)}")
+    if result.not_graded:
+        print(f"could not be graded: {', '.join(result.not_graded)} (see {out / 'report.html'})")
+    print(f"wrote {out / 'grades.csv'}, {out / 'feedback'}{os.sep} ({len(result.submissions)} files), {out / 'report.html'}")
+    return 0

@@ -1,0 +1,85 @@
+"""The Gradescope autograder zip (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+
+At the root of the archive, as Gradescope requires: `setup.sh` (run once, as root, when the image
+is built: installs Python and the grader) and `run_autograder` (run per submission, in
+/autograder: grades whatever .py or .ipynb the student uploaded, writes
+/autograder/results/results.json). Beside them `vit-grader/`, the installable grader with the
+course's full specs, hidden checks included: the zip is for instructors, never for students.
+Both scripts take the /autograder root from $VITGRADE_AUTOGRADER_ROOT when it is set (tests).
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .project_copy import copy_spec_data, write_project
+
+PROJECT = "vit-grader"
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder image (apt-get update has run).
+# It installs Python >= 3.11 and this grader, with its dependencies, into $ROOT/venv.
+set -euo pipefail
+ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+PY=python3
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    # Ubuntu 22.04 ships 3.10: take 3.11 from its universe (or choose the Ubuntu 24.04 base image).
+    apt-get install -y --no-install-recommends python3.11 python3.11-venv
+    PY=python3.11
+fi
+"$PY" -m venv "$ROOT/venv"
+"$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
+"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader[checkpoints]"
+"$ROOT/venv/bin/vitgrade" validate "$SOURCE/vit-grader/exercises"
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission, in /autograder; it must leave results/results.json.
+# The grading itself is `python -m grader.lms.gradescope_autograder` (see grader/lms/ in vit-grader).
+ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
+PY="${VITGRADE_PYTHON:-$ROOT/venv/bin/python}"
+[ -x "$PY" ] || PY=python3
+# Run from the grader's project folder, never the submission's: `python -m` puts the working folder
+# on sys.path, and a student's numpy.py must not be what the grading process imports.
+cd "$ROOT/source/vit-grader" || exit 1
+exec "$PY" -m grader.lms.gradescope_autograder --root "$ROOT" --exercises "$ROOT/source/vit-grader/exercises"
+"""
+
+
+def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
+    """Write the autograder zip to `out`; returns the names it holds."""
+    exercises = Path(exercises)
+    with tempfile.TemporaryDirectory(prefix="vitgrade-export-") as tmp:
+        tree = Path(tmp)
+        specs = write_project(tree / PROJECT)
+        for spec in sorted(exercises.iterdir()):
+            if spec.suffix in (".yaml", ".yml") and spec.is_file():
+                (specs / spec.name).write_bytes(spec.read_bytes())
+        copy_spec_data(exercises, specs)
+        (tree / "setup.sh").write_text(SETUP_SH, encoding="utf-8")
+        (tree / "run_autograder").write_text(RUN_AUTOGRADER, encoding="utf-8")
+        return _zip(tree, Path(out), executable={"setup.sh", "run_autograder"})
+
+
+def _zip(tree: Path, out: Path, executable: set[str]) -> list[str]:
+    """Zip the files of `tree` (paths relative to it, so the scripts are at the root of the archive)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    names = []
+    tmp = out.with_name(f".{out.name}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+            name = path.relative_to(tree).as_posix()
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # the same specs give the same zip
+            mode = 0o755 if name in executable else 0o644
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+            names.append(name)
+    os.replace(tmp, out)
+    return names

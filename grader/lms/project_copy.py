@@ -1,0 +1,111 @@
+"""The grader as an installable project tree: `pip install DEST` gives `vitgrade` and the plugin.
+
+Used for Gradescope's autograder zip (with the full specs) and the student bundle (with the
+visible ones). The tree is this running `grader` package (without the specs installed inside
+it, `grader/_exercises`, and without caches), a pyproject.toml written from the installed
+package's metadata, and an `exercises/` folder the caller fills, installed as `grader._exercises`.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1]     # the running `grader` package
+DISTRIBUTION = "vit-grader"
+SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo", "_exercises", ".*")
+
+
+def write_project(dest: Path, readme: str | None = None) -> Path:
+    """Copy the package to DEST/grader and write DEST/pyproject.toml; returns DEST/exercises (to fill)."""
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(PACKAGE, dest / "grader", ignore=SKIPPED, dirs_exist_ok=True)
+    (dest / "exercises").mkdir(exist_ok=True)
+    if readme is not None:
+        (dest / "README.md").write_text(readme, encoding="utf-8")
+    (dest / "pyproject.toml").write_text(pyproject(dest, readme is not None), encoding="utf-8")
+    return dest / "exercises"
+
+
+def pyproject(dest: Path, has_readme: bool) -> str:
+    meta = _metadata()
+    packages = sorted(".".join(p.parent.relative_to(dest).parts) for p in (dest / "grader").rglob("__init__.py"))
+    lines = [
+        "[build-system]",
+        'requires = ["setuptools>=68"]',
+        'build-backend = "setuptools.build_meta"',
+        "",
+        "[project]",
+        f'name = "{DISTRIBUTION}"',
+        f'version = "{meta["version"]}"',
+        'description = "Automated exercise grader for the Vision Transformers week (lecture 4.2)."',
+        'requires-python = ">=3.11"',
+        f"dependencies = {_toml_list(meta['dependencies'])}",
+    ]
+    if has_readme:
+        lines.append('readme = "README.md"')
+    lines += ["", "[project.optional-dependencies]"]
+    lines += [f"{name} = {_toml_list(requirements)}" for name, requirements in sorted(meta["extras"].items())]
+    lines += ["", "[project.scripts]"] + [f'{name} = "{target}"' for name, target in sorted(meta["scripts"].items())]
+    lines += ["", "[project.entry-points.pytest11]"]
+    lines += [f'{name} = "{target}"' for name, target in sorted(meta["pytest11"].items())]
+    lines += [
+        "",
+        "[tool.setuptools]",
+        'package-dir = { "grader" = "grader", "grader._exercises" = "exercises" }',
+        f"packages = {_toml_list(packages + ['grader._exercises'])}",
+        "",
+        "[tool.setuptools.package-data]",
+        '"grader.spec" = ["*.json"]',
+        '"grader._exercises" = ["*.yaml", "*.yml", "**/*.json", "**/*.npz", "**/*.safetensors"]',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _metadata() -> dict:
+    """version, dependencies, extras, scripts and pytest11 entry points of vit-grader: from the
+    checkout's pyproject.toml when this package runs from one, else from the installed metadata."""
+    checkout = PACKAGE.parent / "pyproject.toml"
+    if checkout.is_file():
+        import tomllib
+
+        project = tomllib.loads(checkout.read_text(encoding="utf-8")).get("project", {})
+        if project.get("name") == DISTRIBUTION:
+            return {"version": project["version"], "dependencies": list(project.get("dependencies", [])),
+                    "extras": dict(project.get("optional-dependencies", {})), "scripts": dict(project.get("scripts", {})),
+                    "pytest11": dict(project.get("entry-points", {}).get("pytest11", {}))}
+    distribution = importlib.metadata.distribution(DISTRIBUTION)
+    core, extras = [], {}
+    for requirement in distribution.requires or []:
+        match = re.match(r'^(.*?)\s*;\s*extra\s*==\s*"([^"]+)"\s*$', requirement)
+        if match:
+            extras.setdefault(match.group(2), []).append(match.group(1))
+        else:
+            core.append(requirement)
+    points = distribution.entry_points
+    return {"version": distribution.version, "dependencies": core, "extras": extras,
+            "scripts": {e.name: e.value for e in points if e.group == "console_scripts"},
+            "pytest11": {e.name: e.value for e in points if e.group == "pytest11"}}
+
+
+def _toml_list(items: list[str]) -> str:
+    return "[" + ", ".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items) + "]"
+
+
+def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> None:
+    """Copy what an exercises folder holds besides specs (checkpoints, samples): everything, or only
+    the files and folders at `paths` (relative to `source`)."""
+    source, dest = Path(source), Path(dest)
+    if paths is None:
+        paths = {e.name for e in source.iterdir()
+                 if not e.name.startswith(".") and e.suffix not in (".yaml", ".yml") and e.name != "__pycache__"}
+    for relative in sorted(paths):
+        entry, target = source / relative, dest / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if entry.is_dir():
+            shutil.copytree(entry, target, ignore=SKIPPED, dirs_exist_ok=True)
+        elif entry.is_file():
+            shutil.copy2(entry, target)

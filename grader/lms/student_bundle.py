@@ -1,0 +1,89 @@
+"""`vitgrade dist OUT/`: everything a student needs, and nothing they may not see.
+
+    OUT/README.md          how to install and grade (below)
+    OUT/vit_exercises.py   the template (every file of student_template/)
+    OUT/exercises/         the visible checks of each spec, and the data files they name
+    OUT/grader/            the grader package;  OUT/pyproject.toml: `pip install OUT` installs it
+
+No solutions, no hidden checks: hidden cases, their generators and seeds, and so their expected
+values stay with the instructor. A template that still holds a solution marker stops the build.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from .project_copy import SKIPPED, copy_spec_data, write_project
+from .visible_specs import visible_specs
+
+SOLUTION_MARKER = re.compile(r"^\s*#+\s*(BEGIN|END) SOLUTION", re.MULTILINE)  # ### BEGIN SOLUTION, nbgrader's
+RESERVED = {"README.md", "pyproject.toml", "grader", "exercises"}
+
+README = """# Vision Transformers (lecture 4.2): exercises and grader
+
+This folder holds the exercises of the Vision Transformers week and the grader that checks them
+on your own machine, the same grader your submission is graded with.
+
+## Start
+
+```bash
+python3 -m venv .venv && .venv/bin/pip install .     # Python 3.11 or newer
+.venv/bin/vitgrade grade vit_exercises.py            # the score table and feedback
+```
+
+Write your answers in `vit_exercises.py` (or in a notebook, `vitgrade grade my_work.ipynb`)
+and grade as often as you like: each run takes a second or two. `vitgrade grade --help` lists
+the options.
+
+## What you see, and what you do not
+
+`exercises/` holds the visible checks of every exercise: the cases you are graded on, with
+their hints. Your final grade also counts **hidden checks**: more cases of the same kind (other
+sizes, random images), which are not in this folder. Code that is right for the reasons the
+lecture gives passes them; code tuned to the visible cases does not. When a visible check fails,
+the feedback shows the call, what was expected and what your code returned.
+
+Files you may open to learn from: `exercises/*.yaml` (what is checked) and `grader/` (how).
+"""
+
+
+class BundleError(RuntimeError):
+    """The bundle cannot be written safely (the message says why)."""
+
+
+def write_student_bundle(out: Path, exercises: Path, template: Path | None = None) -> list[str]:
+    """Write the bundle to `out` (absent or empty); returns notes on what was left out."""
+    out, exercises = Path(out), Path(exercises)
+    template = template or exercises.resolve().parent / "student_template"
+    if not template.is_dir():
+        raise BundleError(f"no student template folder {template} (give --template DIR)")
+    if out.exists() and any(out.iterdir()):
+        raise BundleError(f"{out} is not empty: give an empty or new folder, so nothing stale ends up in the bundle")
+    specs = visible_specs(exercises)
+    if not specs.texts:
+        raise BundleError(f"no spec in {exercises} has a visible check")
+    starters = [p for p in sorted(template.iterdir()) if not p.name.startswith(".") and p.name != "__pycache__"]
+    clashes = sorted(p.name for p in starters if p.name in RESERVED)
+    if clashes:
+        raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
+    _refuse_solutions(starters)
+    specs_dir = write_project(out, readme=README)
+    for name, text in specs.texts.items():
+        (specs_dir / name).write_text(text, encoding="utf-8")
+    copy_spec_data(exercises, specs_dir, specs.data)
+    for path in starters:
+        if path.is_dir():
+            shutil.copytree(path, out / path.name, ignore=SKIPPED)
+        else:
+            shutil.copy2(path, out / path.name)
+    return specs.notes
+
+
+def _refuse_solutions(paths: list[Path]) -> None:
+    for path in paths:
+        files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
+        for file in files:
+            text = file.read_bytes().decode("utf-8", "replace")
+            if SOLUTION_MARKER.search(text):
+                raise BundleError(f"{file} holds a solution marker (### BEGIN SOLUTION): it is not a student template")

@@ -1,0 +1,65 @@
+"""GitHub Classroom: the runner result that classroom-resources/autograding-grading-reporter reads.
+
+Each grading action of GitHub Classroom (autograding-command-grader, -io-grader, -python-grader)
+ends by writing `result=<base64 of one JSON object>` to `$GITHUB_OUTPUT`; the reporter decodes
+`<RUNNER>_RESULTS` of every runner, sums `tests[].score` against the runner's `max_score` and
+fails the workflow when `status` is `fail` or `error`. We write that object with one test per
+exercise part (visible checks; hidden checks), so Classroom shows per-test points.
+"""
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+from grader.checks.results import PASSED, GradeReport
+
+from .feedback_md import part_feedback
+from .gradescope import exercise_parts, part_name
+from .terminal import report_header
+
+VERSION = 1  # the runner format's version, as the classroom-resources graders write it
+
+
+def classroom_results(report: GradeReport) -> dict:
+    tests = []
+    for exercise in report.exercises:
+        parts = exercise_parts(exercise)
+        hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
+        for part, visibility in parts:
+            passed = all(c.status == PASSED for c in part.checks)
+            tests.append({
+                "name": part_name(part, visibility, hidden_groups),
+                "status": "pass" if passed else "fail",
+                "message": None if passed else part_feedback(part),
+                "test_code": f"vitgrade grade {report.submission}  # exercise {part.id}",
+                "filename": "",
+                "line_no": 0,
+                "duration": round(1000 * sum(c.seconds for c in part.checks)),  # milliseconds
+                "score": part.score,
+            })
+    if report.fatal or not report.exercises:
+        status = "error"
+    else:
+        status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
+    result = {"version": VERSION, "status": status, "max_score": report.max_score, "tests": tests}
+    if status == "error":
+        result["message"] = "\n".join(report_header(report)) or "no exercise could be graded"
+    return result
+
+
+def encoded_result(report: GradeReport) -> str:
+    """The base64 text that goes after `result=`."""
+    return base64.b64encode(json.dumps(classroom_results(report), allow_nan=False).encode("utf-8")).decode("ascii")
+
+
+def write_classroom_output(report: GradeReport, github_output: str | None) -> Path | None:
+    """Append `result=...` to the `$GITHUB_OUTPUT` file; print it when there is none (a local run)."""
+    line = f"result={encoded_result(report)}\n"
+    if not github_output:
+        print(line, end="")
+        return None
+    path = Path(github_output)
+    with path.open("a", encoding="utf-8") as handle:  # appended: other steps' outputs stay
+        handle.write(line)
+    return path

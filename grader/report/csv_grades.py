@@ -1,0 +1,48 @@
+"""grades.csv: one row per student, a column per exercise and a total, importable into a gradebook.
+
+The header is the one Canvas's gradebook importer recognises (`Student`, `ID`, `SIS User ID`,
+`SIS Login ID`, `Section`, then one column per assignment): the student id goes in `SIS Login ID`
+(and `Student`), each exercise becomes an assignment named after its id, and the total is
+`Final Points`, a column Canvas ignores on import (it computes its own). Moodle's CSV import maps
+any column: `SIS Login ID` -> username (or email / ID number), each exercise -> a grade item.
+There is no "Points Possible" row: Moodle would stop at a row that names no user. A student whose
+submission could not be graded at all gets empty cells, which both importers read as "no grade".
+The mapping, step by step, is in docs/lms.md.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from grader.checks.results import GradeReport
+
+STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+TOTAL_COLUMN = "Final Points"
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str]) -> str:
+    """The CSV text: `rows` are (student id, report or None), `exercises` the ids in column order."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets write them
+    writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
+    for student, report in sorted(rows, key=lambda row: row[0]):
+        name = _text_cell(student)
+        identity = [name, "", "", name, ""]
+        if report is None:
+            writer.writerow(identity + [""] * (len(exercises) + 1))
+            continue
+        scores = {e.id: e.score for e in report.exercises}
+        writer.writerow(identity + [number_cell(scores.get(e, 0.0)) for e in exercises] + [number_cell(report.score)])
+    return out.getvalue()
+
+
+def number_cell(x: float) -> str:
+    """A score as gradebooks read it: no exponent, at most two decimals (Canvas shows two)."""
+    x = round(float(x), 2)
+    return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
+
+
+def _text_cell(text: str) -> str:
+    """Text a spreadsheet will not run as a formula (a student id could start with '=')."""
+    return "'" + text if text.startswith(_FORMULA_START) else text

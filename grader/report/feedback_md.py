@@ -1,0 +1,111 @@
+"""Per-student feedback as markdown, and the wording of hidden checks for every student-facing report.
+
+A hidden check is summarised from a whitelist of what may be said (passed or not, which case
+number failed, the kind of failure, the spec's hint), never by passing on its message: whatever
+text the grading layer attached, no hidden input or expected value reaches a student.
+"""
+from __future__ import annotations
+
+import re
+
+from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult, GradeReport
+
+from .terminal import exercise_feedback, points, report_header, score_table
+
+_CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
+_RAISED = re.compile(r"\byour code raised ([A-Za-z_][A-Za-z0-9_.]*)")
+
+
+def fenced(text: str, info: str = "text") -> str:
+    """`text` in a markdown code fence longer than any run of backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{info}\n{text}\n{fence}"
+
+
+def hidden_check_line(check: CheckResult) -> str:
+    """One line about a hidden check: what a student may know of it."""
+    head = f"{check.name} [hidden] ({points(check.score)} / {points(check.points)})"
+    if check.status == PASSED:
+        return f"ok {head}"
+    if check.status in (NOT_IMPLEMENTED, MISSING):
+        return f"x {head}: {'not implemented yet' if check.status == NOT_IMPLEMENTED else 'not defined yet'}"
+    return f"x {head}: {hidden_failure(check)}"
+
+
+def hidden_failure(check: CheckResult) -> str:
+    message = check.message or ""
+    case = _CASE.search(message)
+    what = f"failed on hidden case {case.group(1)} of {case.group(2)}" if case else "failed on a hidden case"
+    raised = _RAISED.search(message)
+    if raised:
+        what += f": your code raised {raised.group(1)}"
+    elif "timed out" in message:
+        what += ": your code took too long"
+    elif "crashed" in message or "worker process" in message or "died" in message:
+        what += ": your code crashed the process running it"
+    return what + " (its inputs are not shown)"
+
+
+def part_feedback(part: ExerciseResult) -> str:
+    """exercise_feedback for visible checks; hidden checks summarised by `hidden_check_line`."""
+    visible = part.part(hidden=False)
+    hidden = [c for c in part.checks if c.hidden]
+    if not hidden:
+        return exercise_feedback(visible)
+    lines = exercise_feedback(visible).splitlines()[1:] if visible.checks else []
+    head = f"{part.id}: {part.title} ({part.lecture}), {points(part.score)} / {points(part.max_score)}"
+    for check in hidden:
+        if check.passed:
+            continue
+        lines.append(f"  {hidden_check_line(check)}")
+        if check.hint:
+            lines.append(f"    hint: {check.hint}")
+    return "\n".join([head] + lines)
+
+
+def feedback_markdown(student: str, report: GradeReport | None, problem: str | None = None) -> str:
+    """What `vitgrade grade` would have shown this student, as markdown."""
+    lines = [f"# Feedback for {student}", ""]
+    if report is None:
+        lines += [f"Your submission could not be graded automatically: {problem or 'unknown reason'}.",
+                  "Your instructor will look at it."]
+        return "\n".join(lines) + "\n"
+    percent = 100 * report.score / report.max_score if report.max_score else 0.0
+    lines += [f"Submission `{report.submission}`: **{points(report.score)} / {points(report.max_score)}** "
+              f"({percent:.0f}%)", ""]
+    header = report_header(report)
+    if header:
+        lines += [fenced("\n".join(header)), ""]
+    lines += [fenced(score_table(report)), ""]
+    for exercise in report.exercises:
+        lines += _exercise_section(exercise)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _exercise_section(exercise: ExerciseResult) -> list[str]:
+    lines = [f"## {exercise.id}: {exercise.title} ({points(exercise.score)} / {points(exercise.max_score)})", ""]
+    visible = exercise.part(hidden=False)
+    hidden = exercise.part(hidden=True)
+    if visible.checks:
+        if all(c.passed for c in visible.checks):
+            lines.append("All visible checks passed.")
+        elif exercise.status in (NOT_IMPLEMENTED, MISSING):
+            lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED else "Not defined yet.")
+        else:
+            lines.append(fenced(exercise_feedback(visible)))
+        lines.append("")
+    if hidden.checks:
+        passed = sum(c.passed for c in hidden.checks)
+        lines.append(f"Hidden cases: {passed} of {len(hidden.checks)} checks passed "
+                     f"({points(hidden.score)} / {points(hidden.max_score)} points).")
+        failed = [c for c in hidden.checks if not c.passed]
+        if failed and exercise.status not in (NOT_IMPLEMENTED, MISSING):
+            body = []
+            for check in failed:
+                body.append(hidden_check_line(check))
+                if check.hint:
+                    body.append(f"  hint: {check.hint}")
+            lines += ["", fenced("\n".join(body))]
+        lines.append("")
+    return lines

@@ -1,0 +1,10 @@
+"""NaNs of the right shape, dtype and count: not close to anything. kernel-stride loses its
+conv_patch_embed points."""
+import numpy as np
+
+from correct_solution import *  # noqa: F401,F403 - every other function is the instructor's solution
+from correct_solution import conv_patch_embed as _right
+
+
+def conv_patch_embed(image, K, b, stride):
+    return np.full_like(_right(image, K, b, stride), np.nan)

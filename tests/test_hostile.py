@@ -1,0 +1,481 @@
+"""Hostile submissions (tests/submissions/hostile/): each costs at most the exercises that use its
+hostile function, ends in bounded time with valid JSON results, leaves no process running and
+the grader's files as they were.
+
+Every attack is graded once, as an autograder would, by `python -m grader.cli grade SUB --json OUT`
+in a copy of the project (its grader package and exercises, owned by whoever runs the tests),
+all of them in parallel, with short limits; each test then checks one property of one attack.
+The submissions are the instructor's solution (copied next to them as correct_solution.py) with
+one hostile function; a control run of the solution alone gives the maximum of each exercise.
+When the tests run as root (as CI does) the workers drop to users of their own; the attacks
+that only that prevents are run only then (docs/security.md). Evidence that a process escaped:
+pids and uids the submissions record in their scratch folders, a marker in the command line of
+what they start, and this process made a child subreaper while they run, so that anything that
+escapes every grader process becomes our child.
+"""
+
+from __future__ import annotations
+
+import compileall
+import contextlib
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux's (docs/security.md)")
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = ROOT / "tests" / "submissions" / "hostile"
+AS_ROOT = os.geteuid() == 0
+# Short limits keep the suite quick; a legitimate call of the solution takes ~10 ms.
+LIMITS = ["--call-timeout", "1", "--load-timeout", "3", "--memory-mb", "256", "--max-processes", "4"]
+BOUND_SECONDS = 40  # a grading longer than this (in parallel, on a loaded machine) is a hang: they take 2-8 s
+PARALLEL = min(8, 2 * (os.cpu_count() or 1))  # a grading is mostly CPU (1.5 s of it); the attacks mostly wait
+SECRET = "VITGRADE_TEST_SECRET"
+PATCH_DIM = frozenset({"flatten-length"})  # the exercises that call each hostile function
+CONV = frozenset({"kernel-stride"})
+NOTHING = frozenset()
+
+
+@dataclass(frozen=True)
+class Attack:
+    stem: str  # the submission tests/submissions/hostile/<stem>.py (its copy's name, see `fixture`)
+    loses: frozenset  # exercises that must lose points; every other one keeps all of its own
+    root_only: bool = False  # prevented only by the worker's own user (the grader runs as root)
+    fixture: str | None = None  # the file, when two attacks share one
+    results: str = "results"  # where --json goes: "results" (only the grader's user may write) or "shared" (anyone)
+    note: str = ""  # what the student's message must say
+
+    @property
+    def source(self) -> Path:
+        return HOSTILE / f"{self.fixture or self.stem}.py"
+
+
+ATTACKS = [
+    Attack("infinite_loop", PATCH_DIM, note="timed out after 1 s in patch_dim(P=16)"),
+    Attack("top_level_loop", NOTHING, note="stopped after 1 s, the grader's time limit for top-level code"),
+    Attack("sys_exit", PATCH_DIM, note="SystemExit"),
+    Attack("keyboard_interrupt", PATCH_DIM, note="KeyboardInterrupt"),
+    Attack("os_exit", PATCH_DIM, note="the worker process exited with code 0 in patch_dim(P=16)"),
+    Attack("segfault", PATCH_DIM, note="the worker process died (signal 11: SIGSEGV) in patch_dim(P=16)"),
+    Attack("deep_recursion", PATCH_DIM, note="the worker process died (signal 11: SIGSEGV)"),
+    Attack("memory_bomb", PATCH_DIM, note="the grader limits the memory of your code to 256 MB"),
+    Attack("fork_bomb", PATCH_DIM, note="timed out after 1 s"),
+    Attack("escape_daemon", NOTHING),
+    Attack("huge_file", PATCH_DIM, note="File too large (the grader limits files your code writes to 64 MB)"),
+    Attack("print_50mb", NOTHING),
+    Attack("patch_numpy", CONV),
+    Attack("ndarray_subclass", CONV),
+    Attack("always_equal", PATCH_DIM, note="got:      an object of type always_equal.Everything"),
+    Attack("object_array", CONV, note="dtype object"),
+    Attack("nested_lists", CONV),
+    Attack("nans", CONV, note="your answer has nan"),
+    Attack("absurd_size", CONV, note="not sent: arrays in one message are limited to 64 MB"),
+    Attack("json_bomb", CONV, note="not sent: more than 100000 lists, tuples and dicts"),
+    Attack("stack_walk", CONV),
+    Attack("steal_secrets", NOTHING),
+    Attack("fake_results", NOTHING, root_only=True),
+    Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),
+    Attack("write_grader_files", NOTHING, root_only=True),
+    Attack("signal_grader", NOTHING, root_only=True),
+]
+RUN = [attack for attack in ATTACKS if AS_ROOT or not attack.root_only]
+CONTROL = Attack("control", NOTHING)
+
+
+@dataclass
+class Graded:
+    attack: Attack
+    code: int
+    seconds: float
+    output: str  # what the grader printed
+    results: dict | None  # the JSON results file, parsed
+    results_text: str
+    scratch: Path  # the evidence the submission left
+
+
+class Arena:
+    """A copy of the project (grader/, exercises/), the submissions, and folders for results."""
+
+    def __init__(self, base: Path):
+        self.base, self.project = base, base / "project"
+        shutil.copytree(ROOT / "grader", self.project / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "exercises", self.project / "exercises")
+        compileall.compile_dir(self.project / "grader", quiet=1)  # then nothing writes into the copy
+        self.submissions = base / "submissions"
+        self.submissions.mkdir()
+        shutil.copy(ROOT / "solutions" / "vit_exercises.py", self.submissions / "correct_solution.py")
+        (self.submissions / "control.py").write_text("from correct_solution import *  # noqa: F401,F403\n")
+        self.marker = f"vitgrade-hostile-{os.getpid()}-{time.monotonic_ns()}"
+        for attack in RUN:
+            shutil.copy(attack.source, self.submissions / f"{attack.stem}.py")
+            scratch = self.scratch(attack)
+            scratch.mkdir(parents=True)
+            (scratch / "marker").write_text(self.marker)
+            scratch.chmod(0o777)  # the worker's user leaves its evidence here
+        (base / "results").mkdir()  # only the grader's user may write here (as /autograder/results)
+        (base / "shared").mkdir()
+        (base / "shared").chmod(0o1777)  # anyone may (as /tmp)
+        (base / "tmp").mkdir()  # the workers' folders are made here
+        for folder in (base, self.project, self.submissions, self.submissions / "scratch"):
+            folder.chmod(0o755)
+
+    def scratch(self, attack: Attack) -> Path:
+        return self.submissions / "scratch" / attack.stem
+
+    def grade(self, attack: Attack) -> Graded:
+        out = self.base / attack.results / f"{attack.stem}.json"
+        env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(self.base), "TMPDIR": str(self.base / "tmp"),
+               "PYTHONDONTWRITEBYTECODE": "1", SECRET: "s3cr3t", "GITHUB_TOKEN": "s3cr3t"}
+        command = [sys.executable, "-m", "grader.cli", "grade", str(self.submissions / f"{attack.stem}.py"),
+                   "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS]
+        start = time.monotonic()
+        done = subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True,
+                              timeout=BOUND_SECONDS * 3)
+        seconds = time.monotonic() - start
+        text = out.read_text() if out.exists() else ""
+        try:
+            results = json.loads(text)
+        except ValueError:
+            results = None
+        return Graded(attack, done.returncode, seconds, done.stdout + done.stderr, results, text,
+                      self.scratch(attack))
+
+    def digest(self) -> dict[str, str]:
+        """sha256 of every file of the copied grader package and exercises (compiled files too)."""
+        return {str(path.relative_to(self.project)): hashlib.sha256(path.read_bytes()).hexdigest()
+                for folder in ("grader", "exercises") for path in sorted((self.project / folder).rglob("*"))
+                if path.is_file()}
+
+
+@dataclass
+class Outcome:
+    arena: Arena
+    control: Graded
+    graded: dict[str, Graded]
+    before: dict[str, str]
+    after: dict[str, str]
+    stray: list[str]  # processes that escaped to the test process
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+def outcome():
+    base = Path(tempfile.mkdtemp(prefix="vitgrade-hostile-"))
+    try:
+        arena = Arena(base)
+        before = arena.digest()
+        with adopting_orphans() as stray:
+            start = time.monotonic()
+            with ThreadPoolExecutor(PARALLEL) as pool:
+                graded = {g.attack.stem: g for g in pool.map(arena.grade, [*RUN, CONTROL])}
+            seconds = time.monotonic() - start
+        yield Outcome(arena, graded.pop(CONTROL.stem), graded, before, arena.digest(), stray, seconds)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def adopting_orphans():
+    """Make this process a child subreaper meanwhile: a process that escaped every grader process
+    would end up our child. Yields a list that then holds those still running (they are killed)."""
+    stray: list[str] = []
+    before = set(children(os.getpid()))
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    try:
+        yield stray
+    finally:
+        _prctl(PR_SET_CHILD_SUBREAPER, 0)
+        for pid in set(children(os.getpid())) - before:
+            if state(pid) not in (None, "Z"):
+                stray.append(f"{pid}: {cmdline(pid)}")
+                os.kill(pid, signal.SIGKILL)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def processes() -> dict[int, tuple[int, str, int]]:
+    """pid -> (parent, state, real uid) of every process, from /proc."""
+    table = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = dict(line.split(":", 1) for line in Path(f"/proc/{name}/status").read_text().splitlines())
+                table[int(name)] = (int(fields["PPid"]), fields["State"].split()[0], int(fields["Uid"].split()[0]))
+            except (OSError, KeyError, ValueError):
+                continue
+    return table
+
+
+def children(pid: int) -> list[int]:
+    return [child for child, (parent, _state, _uid) in processes().items() if parent == pid]
+
+
+def state(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def scores(graded: Graded) -> dict[str, tuple[float, float]]:
+    """exercise id -> (score, max) from the Gradescope results."""
+    out: dict[str, tuple[float, float]] = {}
+    for test in graded.results["tests"]:
+        score, most = out.get(test["tags"][0], (0.0, 0.0))
+        out[test["tags"][0]] = (score + test["score"], most + test["max_score"])
+    return out
+
+
+def feedback(graded: Graded) -> str:
+    return graded.results.get("output", "") + "\n".join(test.get("output", "") for test in graded.results["tests"])
+
+
+def evidence(graded: Graded, prefix: str) -> list[str]:
+    return sorted(path.name[len(prefix):] for path in graded.scratch.glob(f"{prefix}*"))
+
+
+def attacks(*stems: str):
+    chosen = [attack for attack in ATTACKS if not stems or attack.stem in stems]
+    return pytest.mark.parametrize("attack", [
+        pytest.param(a, id=a.stem, marks=[pytest.mark.skipif(a.root_only and not AS_ROOT, reason="needs root")])
+        for a in chosen
+    ])
+
+
+# -- every attack ---------------------------------------------------------------------------------
+
+
+def test_the_control_submission_gets_full_marks(outcome):
+    control = outcome.control
+    assert control.code == 0, control.output
+    assert control.results["score"] == control.results["max_score"] > 0
+
+
+@attacks()
+def test_an_attack_costs_only_the_exercises_that_use_its_function(outcome, attack):
+    graded = outcome.graded[attack.stem]
+    assert graded.results is not None, f"no valid JSON results:\n{graded.results_text[:500]}\n{graded.output[-2000:]}"
+    got, best = scores(graded), scores(outcome.control)
+    assert set(got) == set(best) and graded.results["max_score"] == outcome.control.results["max_score"]
+    kept_all = {exercise for exercise, (score, most) in got.items() if score == best[exercise][1]}
+    assert set(got) - kept_all == attack.loses, graded.output[-3000:]
+    assert graded.code == (1 if attack.loses else 0), graded.output[-3000:]
+
+
+@attacks()
+def test_an_attack_ends_in_bounded_time(outcome, attack):
+    assert outcome.graded[attack.stem].seconds < BOUND_SECONDS
+
+
+@attacks(*[attack.stem for attack in ATTACKS if attack.note])
+def test_a_limit_or_refusal_says_so_in_the_students_message(outcome, attack):
+    assert attack.note in feedback(outcome.graded[attack.stem])
+
+
+def test_no_process_escapes_to_the_test_process(outcome):
+    assert outcome.stray == []
+
+
+def test_no_process_of_an_attack_outlives_its_grading(outcome):
+    from grader.worker.child import WORKER_UID_BASE
+
+    table = processes()
+    running = {pid for pid, (_parent, state, _uid) in table.items() if state != "Z"}
+    for graded in outcome.graded.values():
+        pids = {int(pid) for pid in evidence(graded, "pid-")}
+        own_users = {int(uid) for uid in evidence(graded, "uid-") if int(uid) >= WORKER_UID_BASE}
+        assert not pids & running, graded.attack.stem
+        assert not [pid for pid in running if table[pid][2] in own_users], graded.attack.stem
+    assert not [pid for pid in running if outcome.arena.marker in cmdline(pid)]
+
+
+def test_the_graders_files_are_unchanged(outcome):
+    assert outcome.after == outcome.before
+
+
+def test_all_attacks_are_graded_in_bounded_time(outcome):
+    assert outcome.seconds < 3 * BOUND_SECONDS  # ~30 s on two idle cores: most of it is 27 gradings' own CPU
+
+
+# -- what particular attacks prove ----------------------------------------------------------------
+
+
+def test_an_escaped_daemon_was_started_and_killed(outcome):
+    graded = outcome.graded["escape_daemon"]
+    assert evidence(graded, "pid-"), "the daemon never started: the attack proves nothing"
+
+
+def test_a_fork_bomb_is_capped_by_the_process_limit(outcome):
+    graded = outcome.graded["fork_bomb"]
+    workers = len(evidence(graded, "uid-"))
+    assert 0 < len(evidence(graded, "pid-")) <= workers * 4
+
+
+def test_expected_values_never_exist_in_the_worker(outcome):
+    """The stack walker recorded each call's arguments and a digest of every array it could reach;
+    the expected answer of no call (computed here, as the grader does) is among them."""
+    from grader.reference import REFERENCE
+
+    graded = outcome.graded["stack_walk"]
+    calls = sorted(graded.scratch.glob("call-*.npz"))
+    assert calls, "the stack walker never ran"
+    seen = set()
+    for call in calls:
+        seen |= set(call.with_suffix(".digests").read_text().split())
+    assert not [line for line in seen if line.startswith("read /proc")]  # nothing of the grader's
+    for call in calls:
+        with np.load(call) as args:
+            image, K, b, stride = args["image"], args["K"], args["b"], int(args["stride"])
+        assert array_digest(image) in seen  # the search works
+        try:
+            expected = REFERENCE["conv_patch_embed"](image, K, b, stride)
+        except ValueError:  # a case that must raise: there is no expected array
+            continue
+        assert array_digest(expected) not in seen
+
+
+def array_digest(array: np.ndarray) -> str:
+    """As stack_walk.py computes it: shape, dtype and bytes."""
+    return hashlib.sha256(f"{array.shape} {array.dtype}".encode() + np.ascontiguousarray(array).tobytes()).hexdigest()
+
+
+@attacks("fake_results", "fake_results_shared")
+def test_forged_results_never_replace_the_graders(outcome, attack):
+    graded = outcome.graded[attack.stem]
+    out = outcome.arena.base / attack.results / f"{attack.stem}.json"
+    attempts = "\n".join(path.read_text() for path in graded.scratch.glob("attempt-*"))
+    assert f" {out}" in attempts, "the attack never tried the results file"
+    assert graded.results["score"] == outcome.control.results["score"] and "forged" not in graded.results_text
+    time.sleep(0.1)  # a forger that survived would write again within 10 ms
+    assert json.loads(out.read_text()) == graded.results
+    if attack.results == "results" and AS_ROOT:
+        assert f"wrote {out}" not in attempts and f"denied {out}" in attempts
+
+
+@attacks("write_grader_files")
+def test_the_worker_cannot_write_the_graders_files(outcome, attack):
+    graded = outcome.graded[attack.stem]
+    attempts = "\n".join(path.read_text() for path in graded.scratch.glob("attempt-*")).splitlines()
+    assert attempts and all(line.startswith("denied ") for line in attempts), attempts
+    assert all(f" {outcome.arena.project}/" in line for line in attempts)  # the copy it was graded with
+
+
+def test_the_hidden_message_of_a_limit_shows_no_input(outcome):
+    text = feedback(outcome.graded["infinite_loop"])
+    hidden = [line for line in text.splitlines() if "hidden case" in line]
+    assert hidden and not [line for line in hidden if "patch_dim(" in line]
+
+
+# -- limits: per exercise in the spec, on the command line ----------------------------------------
+
+PROBE = '''
+import os, resource, socket
+
+def limits():
+    return [resource.getrlimit(kind)[0] for kind in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_FSIZE)]
+
+def chatter():
+    print("x" * 10_000)
+
+def forge(number):
+    """Write a reply numbered `number` on the worker's socket, then answer 2."""
+    from grader.worker import protocol
+    conn = protocol.Connection(socket.socket(fileno=os.dup(3)), send=protocol.REPLY)
+    conn.send({"status": "ok", "value": 1, "seq": number, "stdout": "", "seconds": 0.0})
+    return 2
+'''
+
+
+def limited_spec(tmp_path: Path, limits: str) -> Path:
+    """flatten-length with a `limits:` mapping."""
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    text = (ROOT / "exercises" / "flatten-length.yaml").read_text()
+    (folder / "flatten-length.yaml").write_text(text.replace("uses: [patch_dim]", f"uses: [patch_dim]\nlimits: {limits}"))
+    return folder / "flatten-length.yaml"
+
+
+def probe_session(tmp_path: Path, **settings):
+    from grader.session import GraderSettings, GradingSession
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE)
+    return GradingSession(GraderSettings(student=probe, exercises=tmp_path / "exercises", **settings))
+
+
+def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
+    from grader.spec import load_spec
+
+    exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
+    session = probe_session(tmp_path)
+    try:
+        session.worker.use_limits(session.exercise_limits(exercise))
+        memory, processes, file_size = session.worker.call("limits").value
+        assert (memory, file_size) == (300 * 2**20, 3 * 2**20)
+        assert processes == 5 or not AS_ROOT  # not root: the user's other processes count too
+        assert len(session.worker.call("chatter").stdout) < 2_200
+    finally:
+        session.close()
+
+
+def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
+    from grader.spec import load_spec
+
+    exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, file_mb: 3}"))
+    session = probe_session(tmp_path, memory_mb=400)
+    try:
+        limits = session.exercise_limits(exercise)
+        assert (limits.memory_mb, limits.file_mb, limits.max_processes) == (400, 3, 64)
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("flag, value", [("output_kb", "1000"), ("max_processes", "0"), ("file_mb", "big"),
+                                         ("load_timeout", "-1")])
+def test_a_bad_limit_on_the_command_line_names_its_flag(tmp_path, flag, value):
+    from grader.settings import SettingsError, resolve_settings
+
+    options = {"student": "x.py", "exercises": str(ROOT / "exercises"), flag: value}
+    with pytest.raises(SettingsError, match="--" + flag.replace("_", "-")):
+        resolve_settings(lambda name: options.get(name), tmp_path)
+
+
+def test_a_reply_numbered_for_an_earlier_request_is_skipped_and_a_later_one_refused(tmp_path):
+    from grader.worker import StudentWorker
+
+    (tmp_path / "probe.py").write_text(PROBE)
+    with StudentWorker(tmp_path / "probe.py") as worker:
+        assert worker.call("forge", (1,)).value == 1  # request 1: the forged reply is the student's answer
+        assert worker.call("forge", (1,)).value == 2  # request 2: both replies numbered 1 are skipped
+        outcome = worker.call("forge", (99,))
+        assert outcome.status == "crashed" and "invalid answer" in outcome.message
