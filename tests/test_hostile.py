@@ -86,6 +86,7 @@ ATTACKS = [
     Attack("absurd_size", CONV, note="not sent: arrays in one message are limited to 64 MB"),
     Attack("json_bomb", CONV, note="not sent: more than 100000 lists, tuples and dicts"),
     Attack("stack_walk", CONV),
+    Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
     Attack("fake_results", NOTHING, root_only=True),
     Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),

@@ -90,7 +90,38 @@ def enter_sandbox(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | No
     capture = OutputCapture(out_fd, request["max_output_bytes"])
     conn = protocol.Connection(_keep_only(sock_fd), send=protocol.REPLY, receive=protocol.REQUEST)
     _guard_forks()
+    _hide_the_grader()
     return conn, capture, source
+
+
+# What a submission may import of the grader: the worker itself, `check` (a no-op in here) and the
+# package. The rest holds the reference answers and the specs with their hidden cases.
+GRADER_ALLOWED = ("grader.worker", "grader.notebook_check")  # and their submodules; `grader` itself too
+
+
+class _GraderHidden:
+    """A meta path finder that refuses the grader's answer-bearing modules inside the worker."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name.startswith("grader.") and not _allowed(name):
+            raise ImportError(f"{name} is part of the grader and cannot be imported by a submission: "
+                              "write the code yourself")
+        return None
+
+
+def _hide_the_grader() -> None:
+    """Make `import grader.reference` (and checks, specs, ...) fail for student code.
+
+    Only a deterrent against copying answers: the files stay readable by the worker's user
+    (docs/security.md); expected values themselves never exist in this process."""
+    for name in [m for m in sys.modules if m.startswith("grader.") and not _allowed(m)]:
+        del sys.modules[name]  # nothing should be loaded here, but a cached module would bypass the finder
+    sys.meta_path.insert(0, _GraderHidden())
+
+
+def _allowed(name: str) -> bool:
+    return name == "grader" or any(name == a or name.startswith(a + ".") for a in GRADER_ALLOWED)
 
 
 def serve(conn: protocol.Connection, capture: OutputCapture, path: Path, source: bytes | None = None,

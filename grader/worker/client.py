@@ -162,11 +162,22 @@ class StudentWorker:
         case must not show. Raises protocol.NotData if an argument is not plain data (the grader's
         bug, never the student's).
         """
+        return self.submit(name, args, kwargs, timeout=timeout, label=label).outcome()
+
+    def submit(
+        self, name: str, args=(), kwargs=None, *, timeout: float | None = None, label: str | None = None
+    ) -> "PendingCall":
+        """Send the call now and collect its outcome later with `.outcome()`.
+
+        While the worker computes, the grader can compute the previous case's expected value:
+        on two cores that overlaps the two halves of grading. One call may be in flight at a
+        time; collect it (`.outcome()`) before the next submit, call or get.
+        """
         encoder = protocol.Encoder()
         args, kwargs = encoder.encode(tuple(args)), encoder.encode(kwargs or {})
         request = {"op": "call", "name": name, "args": args, "kwargs": kwargs}
         timeout = self.limits.call_timeout if timeout is None else timeout
-        return self._ask(request, encoder.blobs, timeout, label or name)
+        return PendingCall(self, request, encoder.blobs, timeout, label or name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -188,6 +199,10 @@ class StudentWorker:
     # -- internals --
 
     def _ask(self, request: dict, blobs: list, timeout: float, label: str) -> CallOutcome:
+        return PendingCall(self, request, blobs, timeout, label).outcome()
+
+    def _send(self, request: dict, blobs: list, timeout: float, label: str):
+        """Send `request` -> (worker, seq, start) to collect with `_collect`, or a CallOutcome now."""
         if (problem := self._ensure_worker()) is not None:
             return CallOutcome("unloadable", message=problem)
         worker = self._worker
@@ -196,22 +211,35 @@ class StudentWorker:
         request["seq"] = self._seq
         try:
             worker.conn.send(request, blobs, start + timeout)
-            header, reply_blobs = self._reply(worker, self._seq, start + timeout)
+        except BaseException as exc:
+            return self._failed(exc, start, timeout, label)
+        return worker, self._seq, start
+
+    def _collect(self, sent, timeout: float, label: str) -> CallOutcome:
+        worker, seq, start = sent
+        if worker is not self._worker:  # stopped meanwhile (closed, or a limit change)
+            return CallOutcome("crashed", message="the worker was stopped before it answered")
+        try:
+            header, reply_blobs = self._reply(worker, seq, start + timeout)
             return _call_outcome(header, reply_blobs)
-        except TimeoutError:
+        except BaseException as exc:
+            return self._failed(exc, start, timeout, label)
+
+    def _failed(self, exc: BaseException, start: float, timeout: float, label: str) -> CallOutcome:
+        """The outcome of a call whose send or reply failed; the worker is stopped."""
+        if isinstance(exc, TimeoutError):
             stdout, _ = self._discard_worker()
             log.debug("%s: %s timed out after %g s", self.submission.name, label, timeout)
             message = f"timed out after {timeout:g} s"
             return CallOutcome("timeout", message=message, stdout=stdout, seconds=time.monotonic() - start)
-        except (protocol.ProtocolError, OSError) as exc:  # died mid-call, or answered nonsense
+        if isinstance(exc, (protocol.ProtocolError, OSError)):  # died mid-call, or answered nonsense
             stdout, death = self._discard_worker()
             if isinstance(exc, protocol.ProtocolError) and not isinstance(exc, protocol.ConnectionClosed):
                 death = f"the worker sent an invalid answer ({exc}) and was stopped"
             log.debug("%s: %s crashed: %s", self.submission.name, label, death)
             return CallOutcome("crashed", message=death, stdout=stdout, seconds=time.monotonic() - start)
-        except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
-            self._discard_worker()
-            raise
+        self._discard_worker()  # ^C in the grader mid-call: the reply would answer the next call
+        raise exc
 
     @staticmethod
     def _reply(worker: _WorkerProcess, seq: int, deadline: float):
@@ -265,6 +293,21 @@ class StudentWorker:
         """Kill and reap the current worker -> (what it printed, how it ended)."""
         worker, self._worker = self._worker, None
         return worker.stop()
+
+
+class PendingCall:
+    """A call sent to the worker whose outcome is collected later (see StudentWorker.submit)."""
+
+    def __init__(self, worker: StudentWorker, request: dict, blobs: list, timeout: float, label: str):
+        self._worker, self._timeout, self._label = worker, timeout, label
+        self._sent = worker._send(request, blobs, timeout, label)
+        self._outcome: CallOutcome | None = self._sent if isinstance(self._sent, CallOutcome) else None
+
+    def outcome(self) -> CallOutcome:
+        """Wait for the reply (until the call's deadline); the same outcome on every call."""
+        if self._outcome is None:
+            self._outcome = self._worker._collect(self._sent, self._timeout, self._label)
+        return self._outcome
 
 
 class _WorkerProcess:
