@@ -253,12 +253,15 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     from .describe import describe
 
     size, small, large = (int(ctx.options.get(k, v)) for k, v in (("size", 224), ("small", 8), ("large", 16)))
+    want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}
     counts = {}
     for P in (small, large):
         T = ctx.student.call("num_tokens", size, size, P)
-        S = ctx.student.call("attention_scores", T)
+        sendable = _as_count(T)  # the student's value goes back to the worker only as a plain int
+        if sendable is None or abs(sendable) > 10**9:
+            sendable = want[P][0]
+        S = ctx.student.call("attention_scores", sendable)
         counts[P] = (T, S)
-    want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}
     if all(_as_count(counts[P][i]) == want[P][i] for P in want for i in (0, 1)):
         return Verdict(True)
     ratio = want[small][1] / want[large][1]
