@@ -4,7 +4,7 @@ The floor is `python -c "import pytest, numpy"`: a pytest-based grader that chec
 work cannot start faster. Both commands run alternately, several times, in one run;
 we print the medians and their ratio. Target (issue 2): at most 1.5x the floor.
 
-    python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py]
+    python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py] [--exercises DIR]
 
 Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset) for both commands, as on a
 student's machine: an installed package has its .pyc files, and so does pytest.
@@ -32,10 +32,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--submission", default="solutions/vit_exercises.py")
+    parser.add_argument("--exercises", help="a folder of specs (default: the project's exercises/)")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     floor_cmd = [sys.executable, "-c", "import pytest, numpy"]
     grade_cmd = [sys.executable, "-m", "grader.cli", "grade", args.submission, "-q"]
+    if args.exercises:
+        grade_cmd += ["--exercises", args.exercises]
     timed(floor_cmd, env), timed(grade_cmd, env)  # warm the file cache and write bytecode
     floor, grade = [], []
     for _ in range(args.runs):
