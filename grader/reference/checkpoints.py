@@ -126,7 +126,7 @@ class Weights:
         raise CheckpointError(f"{WEIGHTS_FILE} has no tensor {' or '.join(map(repr, names))}")
 
     def linear(self, name, bias=True):  # torch Linear (out, in) -> (W [in, out], b [out])
-        W = self.get(f"{name}.weight").T
+        W = np.ascontiguousarray(self.get(f"{name}.weight").T)  # row-major, as init_params makes them
         b = self.get(f"{name}.bias") if bias and f"{name}.bias" in self else np.zeros(W.shape[1], self.dtype)
         return W, b
 
