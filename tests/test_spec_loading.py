@@ -127,3 +127,10 @@ def test_duplicate_ids_across_files(tmp_path):
     write(tmp_path, "b.yaml", GOOD)
     exercises, errors = load_specs(tmp_path)
     assert len(exercises) == 1 and "already used" in str(errors[0])
+
+
+def test_exponent_floats_without_a_dot_are_numbers(tmp_path):
+    """YAML 1.1 reads `1e-3` as a string; an instructor writing a tolerance means a number."""
+    text = GOOD.replace("    compare: count\n", "    compare: {mode: allclose, rtol: 1e-3, atol: 2E-6}\n")
+    compare = load_spec(write(tmp_path, "t.yaml", text)).checks[0].compare
+    assert (compare.rtol, compare.atol) == (1e-3, 2e-6)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from grader.spec.yaml_lines import SpecLoader
+
 from grader.spec import SpecError, load_spec, spec_files
 
 HEADER = "# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not included).\n"
@@ -34,7 +36,7 @@ def visible_specs(folder: Path) -> VisibleSpecs:
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SpecLoader)  # the specs' own YAML rules
         kept = []
         for check, loaded in zip(raw["checks"], exercise.checks):
             if loaded.hidden:

@@ -5,11 +5,21 @@ lines. We compose the node tree once and build both from it.
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from .errors import SpecError
 
-FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses ~10x faster when present
+
+class SpecLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml parses ~10x faster when present
+    """Safe YAML, plus YAML 1.2's floats: `1e-3` is a number, as an instructor means it
+    (YAML 1.1, PyYAML's default, reads it as the string '1e-3')."""
+
+
+SpecLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$"), list("-+0123456789."))
+FAST_LOADER = SpecLoader
 Path = tuple  # a path into the data: keys and list indices, e.g. ("checks", 2, "call")
 
 
