@@ -88,7 +88,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         grading.close()
 
 
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     """Exercises run, and report, in the specs' `order`."""
     if config.stash.get(SESSION_KEY, None) is not None:
