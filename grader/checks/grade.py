@@ -2,13 +2,13 @@
 compute the expected value here (never in the worker), compare, and say what went wrong.
 
 `grade_exercise(exercise, worker)` -> ExerciseResult. `worker` is anything with
-`load()`, `call(name, args, kwargs, timeout=, label=)` and `get(name)` (a StudentWorker).
+`load()`, `submit(name, args, kwargs, timeout=)` (pipelined calls), `call` and `get(name)`: a StudentWorker.
 """
 from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -68,12 +68,7 @@ def _grade_check(check: Check, worker, timeout) -> CheckResult:
             result = _grade_property_check(check, worker, timeout)
     except inputs.InputError as exc:
         result = _result(check, ERROR, f"the exercise spec is broken ({exc}); tell your instructor")
-    return _with_seconds(result, time.perf_counter() - start)
-
-
-def _with_seconds(result: CheckResult, seconds: float) -> CheckResult:
-    from dataclasses import replace
-    return replace(result, seconds=seconds)
+    return replace(result, seconds=time.perf_counter() - start)
 
 
 def _result(check: Check, status: str, message: str = "", hint: str | None = None, cases: int = 0,
@@ -104,7 +99,9 @@ def _case_inputs(check: Check) -> list[CaseInputs]:
 def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     params = _param_names(check.reference or check.call)
     cases = _case_inputs(check)
-    send = _sender(worker, check.call, timeout)
+    def send(ci: CaseInputs):
+        return worker.submit(check.call, ci.args, ci.kwargs, timeout=timeout)
+
     pending = send(cases[0]) if cases else None
     for number, ci in enumerate(cases, 1):
         outcome = pending.outcome()
@@ -130,23 +127,6 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
             header += f"\n  to reproduce: {inputs.with_imports(ci.source)}"
         return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
     return _result(check, PASSED, cases=len(cases))
-
-
-class _Done:
-    """An outcome already there, for workers that only offer `call` (tests' stand-ins)."""
-
-    def __init__(self, outcome):
-        self._outcome = outcome
-
-    def outcome(self):
-        return self._outcome
-
-
-def _sender(worker, name: str, timeout):
-    """case -> something with .outcome(): pipelined through worker.submit when it has one."""
-    if hasattr(worker, "submit"):
-        return lambda ci: worker.submit(name, ci.args, ci.kwargs, timeout=timeout)
-    return lambda ci: _Done(worker.call(name, ci.args, ci.kwargs, timeout=timeout))
 
 
 def _judge_case(check: Check, ci: CaseInputs, outcome, label: str | None = None):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import SpecError
 from .model import Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception
-from .schema import first_error, schema
+from .schema import first_error
 from .yaml_lines import load_yaml_with_lines
 
 SPEC_SUFFIXES = (".yaml", ".yml")
@@ -182,9 +182,3 @@ def _article(kind) -> str:
         return " or ".join(kind)
     return {"integer": "an integer", "object": "a mapping", "array": "a list"}.get(kind, f"a {kind}")
 
-
-def allowed_keys(where: str = "check") -> list[str]:
-    """Keys a spec may use at `where` ("exercise", "check", "case"): for docs and scaffolding."""
-    s = schema()
-    node = s if where == "exercise" else s["$defs"][where]
-    return sorted(node["properties"])

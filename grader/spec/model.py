@@ -96,8 +96,3 @@ class Exercise:
     @property
     def points(self) -> float:
         return sum(c.points for c in self.checks)
-
-    def visible_only(self) -> "Exercise":
-        """The same exercise without its hidden checks (what `check()` and students run)."""
-        from dataclasses import replace
-        return replace(self, checks=tuple(c for c in self.checks if not c.hidden))
