@@ -179,10 +179,39 @@ def test_forged_header_claiming_a_huge_shape_is_refused_before_allocation():
         protocol.read_npy(forged + b"\0" * 16)
 
 
+NPY_SAMPLES = (
+    np.arange(6.0).reshape(2, 3), np.asfortranarray(np.eye(3, dtype=np.float32)), np.ones(()),
+    np.arange(5, dtype=">i4"), np.zeros((0, 4), np.uint8), np.array([True, False]), np.ones((1, 2, 3, 4, 5), np.complex64),
+    np.arange(4, dtype=np.float16).reshape(4, 1), np.lib.stride_tricks.as_strided(np.zeros(1), (3,), (0,)), np.zeros(7, np.uint64),
+)
+
+
 def test_npy_parts_are_exactly_what_np_load_reads():
-    for array in (np.arange(6.0).reshape(2, 3), np.asfortranarray(np.eye(3, dtype=np.float32)), np.ones(())):
+    for array in NPY_SAMPLES:
         header, data = protocol.npy_parts(array)
-        np.testing.assert_array_equal(np.load(io.BytesIO(header + bytes(data)), allow_pickle=False), array)
+        assert len(header) % 64 == 0  # the data is aligned, as in numpy's own files
+        loaded = np.load(io.BytesIO(header + bytes(data)), allow_pickle=False)
+        assert loaded.dtype == array.dtype and loaded.shape == array.shape
+        np.testing.assert_array_equal(loaded, array)
+
+
+def test_npy_written_by_numpy_is_read_as_numpy_reads_it():
+    for array in NPY_SAMPLES:
+        stream = io.BytesIO()
+        np.save(stream, array, allow_pickle=False)
+        got = protocol.read_npy(stream.getvalue())
+        assert got.dtype == array.dtype and got.shape == array.shape and got.flags.writeable
+        np.testing.assert_array_equal(got, array)
+
+
+@pytest.mark.parametrize("field, forged", [
+    (b"'<f8'", b"'<O8'"), (b"'<f8'", b"'<U8'"), (b"(2, 3)", b"(2, -3)"), (b"(2, 3)", b"(2, 3.0)"),
+    (b"False", b"0"), (b"'shape': (2, 3), }", b"'shape': (2, 3), 'x': 1}"),
+])
+def test_forged_npy_headers_are_refused(field, forged):
+    header, data = protocol.npy_parts(np.zeros((2, 3)))
+    with pytest.raises(protocol.ProtocolError):
+        protocol.read_npy(header.replace(field, forged) + bytes(data))
 
 
 def test_huge_integer_and_deep_value_are_refused_by_the_decoder():

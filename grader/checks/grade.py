@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import inspect
 import time
+import weakref
+from collections import deque
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from grader.spec.model import Case, Check, Compare, Exercise
+from grader.worker.protocol import encode_call
 
 from . import inputs
 from .compare import Mismatch, compare
@@ -23,6 +26,11 @@ from .results import ERROR, FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResul
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
+# Calls queued in the worker at once: it never waits for the grader to judge an answer, and a
+# failing case wastes at most this many calls after it. Large requests go one at a time, so a
+# send never waits on a full socket while the worker computes.
+CALLS_IN_FLIGHT = 4
+BYTES_IN_FLIGHT = 2**20
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,38 @@ def _result(check: Check, status: str, message: str = "", hint: str | None = Non
 
 # --- function checks ---------------------------------------------------------
 
+class PlannedCase:
+    """One case of a call check, prepared once per grading process and reused for every
+    submission: its inputs, the request that sends them, and (computed on first need) what the
+    reference says. A batch job or a warm grading process then pays for none of it again."""
+
+    __slots__ = ("inputs", "request", "size", "_expectation")
+
+    def __init__(self, inputs: CaseInputs, request):
+        self.inputs, self.request, self._expectation = inputs, request, None
+        self.size = sum(len(part) for blob in request.blobs for part in blob)  # bytes of array data
+
+    def expectation(self, check: Check):
+        """(expected value, None) or (None, name of the exception the call must raise)."""
+        if self._expectation is None:
+            self._expectation = _expectation(check, self.inputs)
+        return self._expectation
+
+
+_PLANS: dict[int, tuple[Check, list[PlannedCase]]] = {}  # id(check) -> (check, its cases)
+
+
+def planned_cases(check: Check) -> list[PlannedCase]:
+    """The cases of a call check, built once per Check object (forgotten with it)."""
+    known = _PLANS.get(id(check))
+    if known is not None and known[0] is check:
+        return known[1]
+    cases = [PlannedCase(ci, encode_call(ci.args, ci.kwargs)) for ci in _case_inputs(check)]
+    _PLANS[id(check)] = (check, cases)
+    weakref.finalize(check, _PLANS.pop, id(check), None)
+    return cases
+
+
 def _case_inputs(check: Check) -> list[CaseInputs]:
     out = []
     for case in check.cases:
@@ -98,20 +138,29 @@ def _case_inputs(check: Check) -> list[CaseInputs]:
 
 def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     params = _param_names(check.reference or check.call)
-    cases = _case_inputs(check)
-    def send(ci: CaseInputs):
-        return worker.submit(check.call, ci.args, ci.kwargs, timeout=timeout)
+    cases = planned_cases(check)
 
-    pending = send(cases[0]) if cases else None
-    for number, ci in enumerate(cases, 1):
-        outcome = pending.outcome()
-        pending = send(cases[number]) if number < len(cases) else None  # computes while we judge this one
+    in_flight: deque = deque()  # (pending call, request bytes)
+    sent = 0
+
+    def send_more():  # the worker computes while we judge
+        nonlocal sent
+        while sent < len(cases) and (not in_flight or (
+                len(in_flight) < CALLS_IN_FLIGHT and sum(n for _, n in in_flight) + cases[sent].size <= BYTES_IN_FLIGHT)):
+            in_flight.append((worker.submit_encoded(check.call, cases[sent].request, timeout=timeout), cases[sent].size))
+            sent += 1
+
+    for number, planned in enumerate(cases, 1):
+        send_more()
+        outcome = in_flight.popleft()[0].outcome()
+        send_more()
+        ci = planned.inputs
         stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
-        failure = _judge_case(check, ci, outcome, call_label(check.call, params, ci.args, ci.kwargs) if stopped else None)
+        failure = _judge_case(check, planned, outcome, call_label(check.call, params, ci.args, ci.kwargs) if stopped else None)
         if failure is None:
             continue
-        if pending is not None:
-            pending.outcome()  # its reply must not be taken for a later call's
+        for pending, _ in in_flight:
+            pending.outcome()  # their replies must not be taken for later calls'
         status, lines, hint, matched = failure
         if status == NOT_IMPLEMENTED:
             return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet", cases=number)
@@ -129,12 +178,13 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     return _result(check, PASSED, cases=len(cases))
 
 
-def _judge_case(check: Check, ci: CaseInputs, outcome, label: str | None = None):
+def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None = None):
     """None when the case passed, else (status, message lines, hint, misconception name)."""
+    ci = planned.inputs
     case_hint = ci.case.hint if ci.case else None
     if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
         return NOT_IMPLEMENTED, [], None, None
-    expected, expects_error = _expectation(check, ci)
+    expected, expects_error = planned.expectation(check)
     if expects_error:
         if outcome.status == "raised" and outcome.error.type == expects_error:
             return None

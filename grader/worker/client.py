@@ -139,6 +139,7 @@ class StudentWorker:
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: a reply must carry its request's number
+        self._answered_at = 0.0  # time.monotonic() of the last reply
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -169,15 +170,21 @@ class StudentWorker:
     ) -> "PendingCall":
         """Send the call now and collect its outcome later with `.outcome()`.
 
-        While the worker computes, the grader can compute the previous case's expected value:
-        on two cores that overlaps the two halves of grading. One call may be in flight at a
-        time; collect it (`.outcome()`) before the next submit, call or get.
+        While the worker computes, the grader can judge earlier answers: on two cores that
+        overlaps the two halves of grading. Several calls may be in flight; collect their
+        outcomes in the order they were sent, and all of them before a `call` or `get`. Each
+        call's timeout counts from when the worker could start it (the reply before it).
         """
-        encoder = protocol.Encoder()
-        args, kwargs = encoder.encode(tuple(args)), encoder.encode(kwargs or {})
-        request = {"op": "call", "name": name, "args": args, "kwargs": kwargs}
+        return self.submit_encoded(name, protocol.encode_call(args, kwargs), timeout=timeout, label=label)
+
+    def submit_encoded(
+        self, name: str, call: protocol.EncodedCall, *, timeout: float | None = None, label: str | None = None
+    ) -> "PendingCall":
+        """`submit` with arguments encoded beforehand (protocol.encode_call): a grader that sends
+        the same inputs to submission after submission encodes them once."""
+        request = {"op": "call", "name": name, "args": call.args, "kwargs": call.kwargs}
         timeout = self.limits.call_timeout if timeout is None else timeout
-        return PendingCall(self, request, encoder.blobs, timeout, label or name)
+        return PendingCall(self, request, call.blobs, timeout, label or name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -211,6 +218,8 @@ class StudentWorker:
         request["seq"] = self._seq
         try:
             worker.conn.send(request, blobs, start + timeout)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # it died, maybe in a call sent before: collecting that call's reply says how
         except BaseException as exc:
             return self._failed(exc, start, timeout, label)
         return worker, self._seq, start
@@ -219,8 +228,10 @@ class StudentWorker:
         worker, seq, start = sent
         if worker is not self._worker:  # stopped meanwhile (closed, or a limit change)
             return CallOutcome("crashed", message="the worker was stopped before it answered")
+        start = max(start, self._answered_at)  # with calls queued, its clock starts when the one before it ended
         try:
             header, reply_blobs = self._reply(worker, seq, start + timeout)
+            self._answered_at = time.monotonic()
             return _call_outcome(header, reply_blobs)
         except BaseException as exc:
             return self._failed(exc, start, timeout, label)
