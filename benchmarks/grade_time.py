@@ -1,21 +1,32 @@
 """How long `vitgrade grade` takes, against the floor of any pytest-based grader.
 
 The floor is `python -c "import pytest, numpy"`: a pytest-based grader that checks numpy
-work cannot start faster. Both commands run alternately, several times, in one run;
-we print the medians and their ratio. Target (issue 2): at most 1.5x the floor.
+work cannot start faster. Three commands run in turn, several times each, in one run:
+
+    floor  python -c "import pytest, numpy"
+    warm   vitgrade grade SUBMISSION         a student's second and later runs: the warm server
+                                             (grader/server/) takes the command
+    cold   VITGRADE_SERVER=0 vitgrade grade  every run starts from nothing, as the first one
+                                             and every autograder run do
+
+and we print the medians and their ratios to the floor. Target (issue 2): at most 1.5x.
 
     python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py] [--exercises DIR]
 
-Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset) for both commands, as on a
-student's machine: an installed package has its .pyc files, and so does pytest.
+Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset) for all, as on a student's machine:
+an installed package has its .pyc files, and so does pytest. The warm server lives in a private
+folder of this run and is stopped at the end.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,20 +45,55 @@ def main() -> None:
     parser.add_argument("--submission", default="solutions/vit_exercises.py")
     parser.add_argument("--exercises", help="a folder of specs (default: the project's exercises/)")
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runtime = tempfile.mkdtemp(prefix="vitgrade-benchmark-")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CI", "VITGRADE_SERVER")}
+    env["VITGRADE_RUNTIME_DIR"] = runtime
     floor_cmd = [sys.executable, "-c", "import pytest, numpy"]
     grade_cmd = [sys.executable, "-m", "grader.cli", "grade", args.submission, "-q"]
     if args.exercises:
         grade_cmd += ["--exercises", args.exercises]
-    timed(floor_cmd, env), timed(grade_cmd, env)  # warm the file cache and write bytecode
-    floor, grade = [], []
-    for _ in range(args.runs):
-        floor.append(timed(floor_cmd, env))
-        grade.append(timed(grade_cmd, env))
-    f, g = statistics.median(floor), statistics.median(grade)
-    print(f"floor  python -c 'import pytest, numpy'   median {f:.3f} s  (runs: {', '.join(f'{x:.2f}' for x in floor)})")
-    print(f"grade  vitgrade grade {args.submission}  median {g:.3f} s  (runs: {', '.join(f'{x:.2f}' for x in grade)})")
-    print(f"ratio  {g / f:.2f}x the floor (target <= 1.5x)")
+    # VITGRADE_SERVER=1: start the server as a run at a terminal would (stdout here is not one)
+    commands = {"floor": (floor_cmd, env), "warm": (grade_cmd, {**env, "VITGRADE_SERVER": "1"}),
+                "cold": (grade_cmd, {**env, "VITGRADE_SERVER": "0"})}
+    try:
+        for command, environment in commands.values():  # warm the file cache, write bytecode, start the server
+            timed(command, environment)
+        _wait_for_server(runtime)
+        times = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, (command, environment) in commands.items():
+                times[name].append(timed(command, environment))
+                time.sleep(1.0)  # a student reads the table before grading again; the server's next spare settles
+    finally:
+        _stop_servers(runtime)
+    floor = statistics.median(times["floor"])
+    labels = {"floor": "python -c 'import pytest, numpy'", "warm": f"vitgrade grade {args.submission}",
+              "cold": f"VITGRADE_SERVER=0 vitgrade grade {args.submission}"}
+    for name, runs in times.items():
+        median = statistics.median(runs)
+        ratio = "" if name == "floor" else f"  {median / floor:.2f}x the floor"
+        print(f"{name:5s}  {labels[name]:60s} median {median:.3f} s{ratio}  (runs: {', '.join(f'{x:.2f}' for x in runs)})")
+    print("target <= 1.5x the floor")
+
+
+def _wait_for_server(runtime: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not any(name.endswith(".sock") for name in os.listdir(runtime)):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no grading server started in {runtime}; see {runtime}/server.log")
+        time.sleep(0.1)
+
+
+def _stop_servers(runtime: str) -> None:
+    """SIGTERM the servers of this run (their pids are in the log)."""
+    log = Path(runtime) / "server.log"
+    for line in log.read_text().splitlines() if log.exists() else []:
+        if "(pid " in line:
+            try:
+                os.kill(int(line.rsplit("(pid ", 1)[1].rstrip(")")), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
+    shutil.rmtree(runtime, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -26,14 +26,47 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> int:
-    """The console script: `vitgrade ... | head` ends quietly instead of with a BrokenPipeError."""
+    """The console script: `vitgrade grade` goes to the warm server when one can take it
+    (grader/server/), and at a terminal leaves one behind for next time; `vitgrade ... | head`
+    ends quietly instead of with a BrokenPipeError."""
+    from grader.server import paths
+
+    argv = sys.argv[1:]
+    use_server = paths.wanted(argv)
+    if use_server:
+        from grader.server.client import served
+
+        code = served(argv)
+        if code is not None:
+            return code
     try:
-        return main()
+        code = main(argv)
     except BrokenPipeError:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1
+    if use_server and paths.should_start(interactive=sys.stdout.isatty()):
+        from grader.server.client import start_server
+
+        start_server(_exercises_folder(argv))
+    return code
+
+
+def _exercises_folder(argv: list[str]) -> str | None:
+    """The exercises folder `vitgrade grade argv` used, for the server to prepare."""
+    explicit = None
+    for i, arg in enumerate(argv):
+        if arg == "--exercises" and i + 1 < len(argv):
+            explicit = argv[i + 1]
+        elif arg.startswith("--exercises="):
+            explicit = arg.split("=", 1)[1]
+    try:
+        from grader.spec.locate import find_exercises
+
+        return str(find_exercises(explicit).resolve())
+    except OSError:
+        return None
 
 
 if __name__ == "__main__":
