@@ -50,7 +50,25 @@ def entry_point() -> int:
         from grader.server.client import start_server
 
         start_server(_exercises_folder(argv))
+    if argv[:1] == ["grade"]:
+        _exit_now(code)
     return code
+
+
+def _exit_now(code: int) -> None:
+    """Exit as `sys.exit` would, minus the interpreter's teardown of pytest, numpy and the
+    grader (~0.15 s of a 1 s run): exit handlers run (they stop the zygote and remove
+    temporary folders), output is flushed, nothing else is left to do. `grade` starts no threads."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 1
+    os._exit(code)
 
 
 def _exercises_folder(argv: list[str]) -> str | None:
