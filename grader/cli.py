@@ -29,8 +29,10 @@ def entry_point() -> int:
     """The console script: `vitgrade grade` goes to the warm server when one can take it
     (grader/server/), and at a terminal leaves one behind for next time; `vitgrade ... | head`
     ends quietly instead of with a BrokenPipeError."""
+    from grader.process_setup import single_threaded_blas
     from grader.server import paths
 
+    single_threaded_blas()  # before anything imports numpy
     argv = sys.argv[1:]
     use_server = paths.wanted(argv)
     if use_server:

@@ -135,9 +135,13 @@ def _job_cwd(exercises: Path) -> Path:
 
 
 def _job_env() -> dict:
-    """This environment, with the folder holding this `grader` first on the path: jobs grade with it."""
+    """This environment, with the folder holding this `grader` first on the path (jobs grade with
+    it) and one BLAS thread per job (grader/process_setup.py)."""
+    from grader.process_setup import single_threaded_blas
+
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
+    single_threaded_blas(env)
     env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 

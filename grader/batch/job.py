@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
 
     grader = SubmissionGrader(args.exercises, {name: getattr(args, name) for name in LIMITS}, zygote=zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
+    from grader.process_setup import freeze_loaded_objects
+
+    frozen = False
     try:
         for line in sys.stdin:
             if not line.strip():
@@ -45,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:
                 report = grader.grade(task["path"], task.get("shown"))
+                if not frozen:  # the cases are planned now: out of the collector's way for the rest
+                    freeze_loaded_objects()
+                    frozen = True
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",

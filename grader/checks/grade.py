@@ -93,12 +93,13 @@ def _result(check: Check, status: str, message: str = "", hint: str | None = Non
 class PlannedCase:
     """One case of a call check, prepared once per grading process and reused for every
     submission: its inputs, the request that sends them, and (computed on first need) what the
-    reference says. A batch job or a warm grading process then pays for none of it again."""
+    reference says and what each known misconception would return. A batch job or a warm
+    grading process then pays for none of it again."""
 
-    __slots__ = ("inputs", "request", "size", "_expectation")
+    __slots__ = ("inputs", "request", "size", "_expectation", "_wrong")
 
     def __init__(self, inputs: CaseInputs, request):
-        self.inputs, self.request, self._expectation = inputs, request, None
+        self.inputs, self.request, self._expectation, self._wrong = inputs, request, None, {}
         self.size = sum(len(part) for blob in request.blobs for part in blob)  # bytes of array data
 
     def expectation(self, check: Check):
@@ -106,6 +107,12 @@ class PlannedCase:
         if self._expectation is None:
             self._expectation = _expectation(check, self.inputs)
         return self._expectation
+
+    def wrong_output(self, like: str) -> tuple[bool, object]:
+        """What the misconception `like` returns on this case (see _wrong_output), computed once."""
+        if like not in self._wrong:
+            self._wrong[like] = _wrong_output(like, self.inputs)
+        return self._wrong[like]
 
 
 _PLANS: dict[int, tuple[Check, list[PlannedCase]]] = {}  # id(check) -> (check, its cases)
@@ -189,7 +196,7 @@ def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None =
         if outcome.status == "raised" and outcome.error.type == expects_error:
             return None
         if outcome.status == "ok":
-            hint, matched = _misconception(check, ci, outcome.value, check.compare)
+            hint, matched = _misconception(check, planned, outcome.value, check.compare)
             return FAILED, [f"expected: {expects_error}", f"got:      {describe(outcome.value)} (no error)"], \
                 hint or case_hint or check.hint, matched
         return FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome, label), case_hint or check.hint, None
@@ -199,7 +206,7 @@ def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None =
     mismatch = compare(expected, outcome.value, how)
     if mismatch is None:
         return None
-    hint, matched = _misconception(check, ci, outcome.value, how)
+    hint, matched = _misconception(check, planned, outcome.value, how)
     return FAILED, mismatch.lines(), hint or case_hint or check.hint, matched
 
 
@@ -259,23 +266,29 @@ def _default_compare(expected) -> Compare:
     return Compare(mode="equal")
 
 
-def _misconception(check: Check, ci: CaseInputs, got, how: Compare | None):
+def _misconception(check: Check, planned: PlannedCase, got, how: Compare | None):
     """(hint, name) of the first misconception whose output `got` matches, else (None, None).
 
     `how` is the check's comparison; None (a case that should have raised) compares each
     wrong output the way its type suggests.
     """
-    from grader.reference.misconceptions import MISCONCEPTIONS
-
     for known in check.misconceptions:
-        try:
-            with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-                wrong = MISCONCEPTIONS[known.like](*_fresh(ci.args), **_fresh(ci.kwargs))
-        except Exception:  # the wrong implementation may not apply to these inputs
-            continue
-        if _matches(wrong, got, how or _default_compare(wrong)):
+        applies, wrong = planned.wrong_output(known.like)
+        if applies and _matches(wrong, got, how or _default_compare(wrong)):
             return known.hint, known.like
     return None, None
+
+
+def _wrong_output(like: str, ci: CaseInputs) -> tuple[bool, object]:
+    """(True, what the known-wrong implementation `like` returns on these inputs), or (False,
+    None) when it does not apply to them (it raised)."""
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    try:
+        with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
+            return True, MISCONCEPTIONS[like](*_fresh(ci.args), **_fresh(ci.kwargs))
+    except Exception:
+        return False, None
 
 
 def _matches(wrong, got, how: Compare) -> bool:

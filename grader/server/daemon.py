@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError:
         return 0  # another server runs, or is starting
     fingerprint = paths.fingerprint()
+    from grader.process_setup import single_threaded_blas
+
+    single_threaded_blas()  # before numpy's import (a server started by `vitgrade` has it already)
     _warm_up(args.warm)
     if os.path.exists(path):
         os.unlink(path)  # a server that died left it; we hold the lock
@@ -215,15 +218,25 @@ def _warm_up(exercises: str | None) -> None:
     import numpy  # noqa: F401
     import pytest  # noqa: F401
 
-    import grader.checks.grade as grade
+    import grader.checks.grade  # noqa: F401
     import grader.cli  # noqa: F401
     import grader.plugin  # noqa: F401
     import grader.reference  # noqa: F401
     from grader.commands import command_modules
 
     command_modules()
-    if not exercises:
-        return
+    from grader.process_setup import freeze_loaded_objects
+
+    try:
+        if exercises:
+            _prepare(exercises)
+    finally:
+        freeze_loaded_objects()  # spares then neither walk nor copy-on-write what the server loaded
+
+
+def _prepare(exercises: str) -> None:
+    """Load the specs of `exercises` and plan their call checks' cases, expected values included."""
+    import grader.checks.grade as grade
     from grader.spec import load_specs
 
     loaded, _ = load_specs(exercises)
