@@ -173,3 +173,14 @@ def test_only_a_terminal_or_an_explicit_request_starts_a_server():
 ])
 def test_when_the_server_is_used(argv, environ, wanted):
     assert paths.wanted(argv, environ) is wanted
+
+
+def test_ctrl_c_reaches_the_served_run_as_it_would_a_local_one(server, server_env):
+    command = [sys.executable, "-m", "grader.cli", "grade", str(HANG), "--call-timeout", "60", "--exercises", str(EXERCISES)]
+    process = subprocess.Popen(command, env=server_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(4)  # grading, stuck in the infinite loop
+    process.send_signal(2)
+    output, _ = process.communicate(timeout=30)
+    assert process.returncode == 2, output
+    assert "KeyboardInterrupt" in output
+    assert len(served_commands(server)) == 1

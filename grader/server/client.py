@@ -16,6 +16,7 @@ import sys
 from grader.server import paths
 
 CONNECT_SECONDS = 1.0
+LOG_BYTES = 2**20
 
 
 def served(argv: list[str]) -> int | None:
@@ -73,7 +74,10 @@ def start_server(exercises: str | None = None) -> None:
     `exercises`: a folder whose specs it prepares before listening. Never raises."""
     try:
         path = paths.socket_path()
-        log = open(os.path.join(os.path.dirname(path), "server.log"), "ab")  # noqa: SIM115
+        log_path = os.path.join(os.path.dirname(path), "server.log")
+        if os.path.exists(log_path) and os.path.getsize(log_path) > LOG_BYTES:
+            os.truncate(log_path, 0)  # a line per run: kept short
+        log = open(log_path, "ab")  # noqa: SIM115
     except (OSError, ValueError):
         return
     command = [sys.executable, "-m", "grader.server.daemon"] + (["--warm", exercises] if exercises else [])

@@ -124,7 +124,7 @@ class Spare:
 def _spare_main(channel: socket.socket) -> None:
     from grader.worker import prestart_zygote
 
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # ^C, relayed by the client: KeyboardInterrupt, as in a local run
     prestart_zygote()  # a zygote of our own: owned, and reaped, by this process
     try:
         data, fds, _, _ = socket.recv_fds(channel, REQUEST_BYTES, 4)
