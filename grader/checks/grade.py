@@ -6,6 +6,7 @@ compute the expected value here (never in the worker), compare, and say what wen
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 import weakref
@@ -297,14 +298,15 @@ def _matches(wrong, got, how: Compare) -> bool:
     return compare(wrong, got, how, equal_nan=True) is None  # softmax without max: nan where the student's is
 
 
-def _param_names(name: str) -> list[str]:
+@functools.lru_cache(maxsize=None)
+def _param_names(name: str) -> tuple[str, ...]:
     from grader.reference import REFERENCE
 
     function = REFERENCE.get(name)
     if function is None:
-        return []
-    return [p.name for p in inspect.signature(function).parameters.values()
-            if p.default is inspect.Parameter.empty]
+        return ()
+    return tuple(p.name for p in inspect.signature(function).parameters.values()
+                 if p.default is inspect.Parameter.empty)
 
 
 # --- multiple choice ---------------------------------------------------------
