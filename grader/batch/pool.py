@@ -1,9 +1,11 @@
 """The grading jobs, seen from the coordinator: hand out submissions, watch deadlines, restart.
 
 Each job is a `python -m grader.batch.job` process in a session of its own (with its zygote), fed
-one submission at a time once it says it is ready; a submission's deadline counts from then. A job that misses a submission's deadline is killed with its whole
-process group and replaced; one that dies is replaced too. Either way that submission gets a
-`timeout` or `error` outcome and the batch goes on.
+submissions once it says it is ready: QUEUED at a time, so that it never waits for us between
+two. A submission's deadline counts from when the job can start it (when the one before it
+ended). A job that misses a submission's deadline is killed with its whole process group and
+replaced; one that dies is replaced too. Either way that submission gets a `timeout` or `error`
+outcome, the ones queued behind it go back to the queue, and the batch goes on.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from typing import Callable
 
 MAX_FAILED_STARTS = 3   # jobs that die before they are ready, in a row: the environment is broken
 STARTUP_TIMEOUT = 120.0  # seconds for a job to import, load the specs and start its zygote
+QUEUED = 2  # submissions given to a job at once: the one it grades and the next
 
 
 @dataclass(frozen=True)
@@ -47,18 +50,34 @@ class Job:
                                         stderr=log, start_new_session=True, bufsize=0)
         self.ready = False          # set up (imports, specs, zygote): a submission's clock starts after
         self.started = time.monotonic()
-        self.task: Task | None = None
-        self.deadline = float("inf")
+        self.tasks: deque[Task] = deque()  # given, in order; the first is being graded
+        self.deadline = float("inf")  # of the first
         self.buffer = b""
+
+    @property
+    def task(self) -> Task | None:
+        """The submission being graded, if any."""
+        return self.tasks[0] if self.tasks else None
 
     @property
     def fd(self) -> int:
         return self.process.stdout.fileno()
 
     def give(self, task: Task, timeout: float) -> None:
-        self.task, self.deadline = task, time.monotonic() + timeout
         line = json.dumps({"student": task.student, "path": task.path, "shown": task.shown}) + "\n"
         self.process.stdin.write(line.encode("utf-8"))
+        self.tasks.append(task)
+        if len(self.tasks) == 1:
+            self.deadline = time.monotonic() + timeout
+
+    def done(self, timeout: float) -> None:
+        """The first submission ended: the next one's clock starts now."""
+        self.tasks.popleft()
+        self.deadline = time.monotonic() + timeout if self.tasks else float("inf")
+
+    def queued(self) -> list[Task]:
+        """The submissions given but not started (they go back to the queue if the job is lost)."""
+        return list(self.tasks)[1:]
 
     def finish(self) -> None:
         """Close stdin: the job ends after its current submission."""
@@ -96,6 +115,8 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
 
     def replace(job: Job) -> None:
         nonlocal failed_starts
+        pending.extendleft(reversed(job.queued()))
+        job.tasks.clear()
         selector.unregister(job.fd)
         job.kill()
         running.remove(job)
@@ -111,7 +132,7 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
     try:
         while pending or any(job.task for job in running):
             for job in running:
-                if job.ready and job.task is None and pending:
+                while job.ready and job.buffer is not None and len(job.tasks) < QUEUED and pending:
                     _give(job, pending, timeout)
             wait = min((job.deadline for job in running if job.task), default=time.monotonic() + 1) - time.monotonic()
             for key, _ in selector.select(max(0.0, min(wait, 1.0))):
@@ -121,7 +142,7 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
                         job.ready = True
                     elif job.task is not None and answer.get("student") == job.task.student:
                         on_outcome(Outcome(job.task, answer.get("status", "error"), answer))
-                        job.task, job.deadline = None, float("inf")
+                        job.done(timeout)
                 if job.process.poll() is not None or job.buffer is None:
                     if job.task is not None:
                         code = job.process.wait()
@@ -158,7 +179,6 @@ def _give(job: Job, pending: deque, timeout: float) -> None:
         job.give(task, timeout)
     except OSError:  # the job is already gone; the reader notices and replaces it
         pending.appendleft(task)
-        job.task = None
         job.buffer = None
 
 

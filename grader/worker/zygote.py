@@ -110,18 +110,21 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
             kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    sweep(pid, live_workers)
-    return os.waitpid(pid, 0)[1]
+    user = _own_user(pid)  # while its /proc entry is there
+    status = os.waitpid(pid, 0)[1]  # killed: at once. Whatever it started now hangs off us (subreaper)
+    sweep(None, live_workers, user)  # so one pass over /proc usually finds nothing left
+    return status
 
 
-def sweep(worker: int | None, live_workers: set[int]) -> list[int]:
+def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -> list[int]:
     """Kill, until none is left, every process that belongs to `worker` (None: to no live worker):
     its descendants, the zygote's children that are not live workers (orphans re-parented to us),
-    and every process of the worker's own user, if it has one. Returns those still running after
+    and every process of the worker's own user (`user`, else looked up), if it has one. Returns those still running after
     SWEEP_SECONDS (a bug or a kernel in trouble; the list is for the log). Needs /proc; without it
     only the process group was killed."""
     me = os.getpid()
-    user = _own_user(worker) if worker is not None else None
+    if user is None and worker is not None:
+        user = _own_user(worker)
     deadline = time.monotonic() + SWEEP_SECONDS
     while True:
         table = _processes()
