@@ -182,9 +182,8 @@ class StudentWorker:
     ) -> "PendingCall":
         """`submit` with arguments encoded beforehand (protocol.encode_call): a grader that sends
         the same inputs to submission after submission encodes them once."""
-        request = {"op": "call", "name": name, "args": call.args, "kwargs": call.kwargs}
         timeout = self.limits.call_timeout if timeout is None else timeout
-        return PendingCall(self, request, call.blobs, timeout, label or name)
+        return PendingCall(self, (name, call), call.blobs, timeout, label or name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -208,16 +207,22 @@ class StudentWorker:
     def _ask(self, request: dict, blobs: list, timeout: float, label: str) -> CallOutcome:
         return PendingCall(self, request, blobs, timeout, label).outcome()
 
-    def _send(self, request: dict, blobs: list, timeout: float, label: str):
-        """Send `request` -> (worker, seq, start) to collect with `_collect`, or a CallOutcome now."""
+    def _send(self, request: dict | tuple, blobs: list, timeout: float, label: str):
+        """Send `request` (a dict, or (name, EncodedCall) for a call) -> (worker, seq, start) to
+        collect with `_collect`, or a CallOutcome now."""
         if (problem := self._ensure_worker()) is not None:
             return CallOutcome("unloadable", message=problem)
         worker = self._worker
         start = time.monotonic()
         self._seq += 1
-        request["seq"] = self._seq
+        sizes = None
+        if type(request) is tuple:
+            name, call = request
+            request, sizes = call.header(name, self._seq), call.sizes
+        else:
+            request["seq"] = self._seq
         try:
-            worker.conn.send(request, blobs, start + timeout)
+            worker.conn.send(request, blobs, start + timeout, sizes)
         except (BrokenPipeError, ConnectionResetError):
             pass  # it died, maybe in a call sent before: collecting that call's reply says how
         except BaseException as exc:
@@ -309,7 +314,7 @@ class StudentWorker:
 class PendingCall:
     """A call sent to the worker whose outcome is collected later (see StudentWorker.submit)."""
 
-    def __init__(self, worker: StudentWorker, request: dict, blobs: list, timeout: float, label: str):
+    def __init__(self, worker: StudentWorker, request: dict | tuple, blobs: list, timeout: float, label: str):
         self._worker, self._timeout, self._label = worker, timeout, label
         self._sent = worker._send(request, blobs, timeout, label)
         self._outcome: CallOutcome | None = self._sent if isinstance(self._sent, CallOutcome) else None
