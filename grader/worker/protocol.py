@@ -357,8 +357,7 @@ def read_npy(blob) -> np.ndarray:
     matches the bytes) before anything is allocated; the data is then plain bytes copied into a
     new array. Calling np.load afterwards would only parse the same header a second time.
     """
-    header_size, shape, fortran_order, dtype = _npy_header(_npy_header_bytes(blob))
-    count = math.prod(shape)
+    header_size, shape, fortran_order, dtype, count = _npy_header(_npy_header_bytes(blob))
     if count * dtype.itemsize != len(blob) - header_size:
         raise ProtocolError(f"array of shape {shape} does not match its {len(blob)} bytes")
     flat = np.frombuffer(blob, dtype=dtype, count=count, offset=header_size) if count else np.empty(0, dtype)
@@ -368,18 +367,17 @@ def read_npy(blob) -> np.ndarray:
 
 def _npy_header_bytes(blob) -> bytes:
     """The magic, version and header of a .npy blob (their length is in the first 12 bytes)."""
-    head = bytes(blob[:12])
-    if len(head) < 12 or head[:6] != b"\x93NUMPY" or head[6] not in (1, 2):
+    if len(blob) < 12 or blob[:6] != b"\x93NUMPY" or blob[6] not in (1, 2):
         raise ProtocolError("not a .npy array of version 1 or 2")
-    size = 10 + struct.unpack("<H", head[8:10])[0] if head[6] == 1 else 12 + struct.unpack("<I", head[8:12])[0]
+    size = 10 + (blob[8] | blob[9] << 8) if blob[6] == 1 else 12 + int.from_bytes(blob[8:12], "little")
     if size > min(len(blob), _NPY_HEADER_ROOM):
         raise ProtocolError("invalid .npy header (too long)")
     return bytes(blob[:size])
 
 
 @functools.lru_cache(maxsize=256)  # the same shapes cross again and again; parsing costs ~50 us
-def _npy_header(head: bytes) -> tuple[int, tuple, bool, np.dtype]:
-    """(header size, shape, fortran_order, dtype) of a .npy blob, from its first bytes."""
+def _npy_header(head: bytes) -> tuple[int, tuple, bool, np.dtype, int]:
+    """(header size, shape, fortran_order, dtype, element count) of a .npy blob, from its first bytes."""
     fast = _STANDARD_HEADER.fullmatch(head, 10) if head[6] == 1 else None
     if fast is not None:  # what npy_parts and np.save write: parsed without numpy's ast-based reader
         descr, fortran, dims = fast.groups()
@@ -410,14 +408,14 @@ _STANDARD_HEADER = re.compile(
 )
 
 
-def _checked_header(size: int, shape: tuple, fortran_order: bool, dtype: np.dtype) -> tuple[int, tuple, bool, np.dtype]:
+def _checked_header(size: int, shape: tuple, fortran_order: bool, dtype: np.dtype) -> tuple[int, tuple, bool, np.dtype, int]:
     if not _is_numeric(dtype):
         raise ProtocolError(f"refused an array of dtype {dtype}: only numbers and bools cross")
     if len(shape) > MAX_NDIM or not all(type(n) is int and n >= 0 for n in shape):
         raise ProtocolError(f"refused an array of shape {shape}")
     if math.prod(shape) * dtype.itemsize > MAX_ARRAY_BYTES:
         raise ProtocolError(f"refused an array of shape {shape}: larger than {MAX_ARRAY_BYTES // 2**20} MB")
-    return size, shape, fortran_order, dtype
+    return size, shape, fortran_order, dtype, math.prod(shape)
 
 
 def _is_numeric(dtype: np.dtype) -> bool:
