@@ -29,7 +29,10 @@ def served(argv: list[str]) -> int | None:
     except (OSError, ValueError):
         return None
     with conn:
-        request = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "fingerprint": paths.fingerprint()}
+        umask = os.umask(0o022)
+        os.umask(umask)
+        request = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
+                   "fingerprint": paths.fingerprint()}
         try:
             socket.send_fds(conn, [json.dumps(request).encode()], [0, 1, 2])
             conn.settimeout(None)

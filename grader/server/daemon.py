@@ -86,7 +86,10 @@ def serve(listener: socket.socket, fingerprint: str, idle_seconds: float, privat
                     _log("stale: the client's code, Python, packages or environment differ; exiting")
                     return
                 _log(f"grading: vitgrade {' '.join(map(str, header.get('argv', [])))} (in {header.get('cwd')})")
-                spare.hand_over(conn, header, fds)
+                try:
+                    spare.hand_over(conn, header, fds)
+                except OSError as exc:  # the spare died: the client, hung up on, grades locally
+                    _log(f"the spare was gone ({exc})")
                 _close_all(fds)
             spare = Spare.fork(private)
     finally:
@@ -148,6 +151,7 @@ def _become_client(conn: socket.socket, header: dict, std_fds: tuple[int, int, i
         os.close(fd)
     _reopen_standard_streams()
     os.chdir(header["cwd"])
+    os.umask(int(header.get("umask", 0o022)))
     os.environ.clear()
     os.environ.update(header["env"])
     sys.argv = ["vitgrade", *header["argv"]]
