@@ -187,8 +187,8 @@ def test_ctrl_c_reaches_the_served_run_as_it_would_a_local_one(server, server_en
 
 
 def test_files_a_served_run_writes_follow_the_clients_umask(server, server_env, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q", "--json", str(tmp_path / "r.json")],
-                          env=server_env, cwd=ROOT, capture_output=True, text=True, timeout=120, umask=0o077)
+    command = [sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q", "--junitxml", str(tmp_path / "r.xml")]
+    done = subprocess.run(command, env=server_env, cwd=ROOT, capture_output=True, text=True, timeout=120, umask=0o077)
     assert done.returncode == 0
-    assert oct((tmp_path / "r.json").stat().st_mode & 0o777) == "0o600"
+    assert oct((tmp_path / "r.xml").stat().st_mode & 0o777) == "0o600"  # pytest's own writer: plain open()
     assert len(served_commands(server)) == 1
