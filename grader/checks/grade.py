@@ -151,11 +151,15 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     in_flight: deque = deque()  # (pending call, request bytes)
     sent = 0
 
+    def room_for(planned: PlannedCase) -> bool:
+        queued = sum(size for _, size in in_flight)
+        return not in_flight or (len(in_flight) < CALLS_IN_FLIGHT and queued + planned.size <= BYTES_IN_FLIGHT)
+
     def send_more():  # the worker computes while we judge
         nonlocal sent
-        while sent < len(cases) and (not in_flight or (
-                len(in_flight) < CALLS_IN_FLIGHT and sum(n for _, n in in_flight) + cases[sent].size <= BYTES_IN_FLIGHT)):
-            in_flight.append((worker.submit_encoded(check.call, cases[sent].request, timeout=timeout), cases[sent].size))
+        while sent < len(cases) and room_for(cases[sent]):
+            pending = worker.submit_encoded(check.call, cases[sent].request, timeout=timeout)
+            in_flight.append((pending, cases[sent].size))
             sent += 1
 
     for number, planned in enumerate(cases, 1):
@@ -164,7 +168,8 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
         send_more()
         ci = planned.inputs
         stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
-        failure = _judge_case(check, planned, outcome, call_label(check.call, params, ci.args, ci.kwargs) if stopped else None)
+        label = call_label(check.call, params, ci.args, ci.kwargs) if stopped else None
+        failure = _judge_case(check, planned, outcome, label)
         if failure is None:
             continue
         for pending, _ in in_flight:

@@ -127,7 +127,8 @@ class Spare:
 def _spare_main(channel: socket.socket) -> None:
     from grader.worker import prestart_zygote
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # ^C, relayed by the client: KeyboardInterrupt, as in a local run
+    # ^C, relayed by the client, raises KeyboardInterrupt, as in a local run
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     prestart_zygote()  # a zygote of our own: owned, and reaped, by this process
     try:
         data, fds, _, _ = socket.recv_fds(channel, REQUEST_BYTES, 4)

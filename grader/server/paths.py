@@ -9,7 +9,9 @@ import os
 import stat
 import sys
 
-DISABLE_VARIABLE = "VITGRADE_SERVER"  # 0/off/no/false: never use or start one; 1/on/yes/true: start one even without a terminal
+# VITGRADE_SERVER=0/off/no/false: never use or start a server; 1/on/yes/true: start one even
+# without a terminal
+DISABLE_VARIABLE = "VITGRADE_SERVER"
 RUNTIME_VARIABLE = "VITGRADE_RUNTIME_DIR"  # where the socket lives (default: $XDG_RUNTIME_DIR/vitgrade)
 IDLE_VARIABLE = "VITGRADE_SERVER_IDLE"  # seconds without a request before the server exits
 DEFAULT_IDLE_SECONDS = 15 * 60

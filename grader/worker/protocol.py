@@ -408,7 +408,8 @@ _STANDARD_HEADER = re.compile(
 )
 
 
-def _checked_header(size: int, shape: tuple, fortran_order: bool, dtype: np.dtype) -> tuple[int, tuple, bool, np.dtype, int]:
+def _checked_header(size: int, shape: tuple, fortran_order: bool, dtype: np.dtype) -> tuple:
+    """(size, shape, fortran_order, dtype, element count), once the array is known acceptable."""
     if not _is_numeric(dtype):
         raise ProtocolError(f"refused an array of dtype {dtype}: only numbers and bools cross")
     if len(shape) > MAX_NDIM or not all(type(n) is int and n >= 0 for n in shape):
@@ -539,7 +540,8 @@ class Connection:
         self._ahead = bytearray()
         self._body = bytearray()  # reused for large bodies: fresh pages cost a fault each
 
-    def send(self, header: dict | bytes, blobs=(), deadline: float | None = None, sizes: list[int] | None = None) -> None:
+    def send(self, header: dict | bytes, blobs=(), deadline: float | None = None,
+             sizes: list[int] | None = None) -> None:
         """Send `header` and `blobs`, each blob a tuple of bytes-like parts (see npy_parts).
         `header` may come serialised, "blobs" (their `sizes`) included (EncodedCall.header).
         MessageTooLarge, before anything is sent, when the other side would refuse the message."""

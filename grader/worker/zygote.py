@@ -119,9 +119,9 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
 def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -> list[int]:
     """Kill, until none is left, every process that belongs to `worker` (None: to no live worker):
     its descendants, the zygote's children that are not live workers (orphans re-parented to us),
-    and every process of the worker's own user (`user`, else looked up), if it has one. Returns those still running after
-    SWEEP_SECONDS (a bug or a kernel in trouble; the list is for the log). Needs /proc; without it
-    only the process group was killed."""
+    and every process of the worker's own user (`user`, else looked up), if it has one. Returns
+    those still running after SWEEP_SECONDS (a bug or a kernel in trouble; the list is for the
+    log). Needs /proc; without it only the process group was killed."""
     me = os.getpid()
     if user is None and worker is not None:
         user = _own_user(worker)
