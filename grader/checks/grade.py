@@ -238,8 +238,9 @@ def _outcome_lines(outcome, label: str | None = None) -> list[str]:
 def _expectation(check: Check, ci: CaseInputs):
     """(expected value, None) or (None, name of the exception the call must raise).
 
-    Computed here, after the worker answered; the reference raising (e.g. ValueError for
-    patches that do not tile) means the student's function must raise the same.
+    Computed here, never in the worker, once per planned case (PlannedCase.expectation); the
+    reference raising (e.g. ValueError for patches that do not tile) means the student's
+    function must raise the same.
     """
     if ci.case is not None and ci.case.raises:
         return None, ci.case.raises
