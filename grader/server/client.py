@@ -40,6 +40,8 @@ def served(argv: list[str]) -> int | None:
             first = _message(replies)
         except (OSError, ValueError):
             return None
+        except KeyboardInterrupt:  # ^C before the run started: nothing to stop, nothing to show
+            return 130
         if "pid" not in first:
             return None  # stale, or the spare failed before running anything: run it here
         return _wait_for_exit(replies, int(first["pid"]))
