@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
 import sys
 
 from grader.server import paths
@@ -34,7 +33,7 @@ def served(argv: list[str]) -> int | None:
         request = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
                    "fingerprint": paths.fingerprint()}
         try:
-            socket.send_fds(conn, [json.dumps(request).encode()], [0, 1, 2])
+            socket.send_fds(conn, [json.dumps(request).encode() + b"\n"], [0, 1, 2])
             conn.settimeout(None)
             replies = conn.makefile("r", encoding="utf-8")
             first = _message(replies)
@@ -85,6 +84,8 @@ def start_server(exercises: str | None = None) -> None:
         log = open(log_path, "ab")  # noqa: SIM115
     except (OSError, ValueError):
         return
+    import subprocess
+
     command = [sys.executable, "-m", "grader.server.daemon"] + (["--warm", exercises] if exercises else [])
     try:
         with log:

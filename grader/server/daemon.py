@@ -204,11 +204,18 @@ def _read_request(conn: socket.socket) -> tuple[dict, list[int]] | None:
         _log(f"refused a client of uid {uid}")
         return None
     conn.settimeout(REQUEST_SECONDS)
+    fds: list[int] = []
     try:
         data, fds, _, _ = socket.recv_fds(conn, REQUEST_BYTES, 3)
+        while data and not data.endswith(b"\n") and len(data) < REQUEST_BYTES:  # a stream: the rest may lag
+            more = conn.recv(REQUEST_BYTES - len(data))
+            if not more:
+                break
+            data += more
         header = json.loads(data)
     except (OSError, ValueError) as exc:
         _log(f"bad request ({exc})")
+        _close_all(fds)
         return None
     finally:
         conn.settimeout(None)

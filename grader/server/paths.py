@@ -4,10 +4,10 @@ Standard library only, and cheap: the client runs this before anything else is i
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
+import zlib
 
 # VITGRADE_SERVER=0/off/no/false: never use or start a server; 1/on/yes/true: start one even
 # without a terminal
@@ -61,23 +61,24 @@ def runtime_dir(environ=None) -> str:
 
 def socket_path(environ=None) -> str:
     """One server per user, Python and vit-grader install."""
-    key = hashlib.sha256(f"{sys.executable}\0{PACKAGE}".encode()).hexdigest()[:16]
-    return os.path.join(runtime_dir(environ), f"grade-{key}.sock")
+    key = zlib.crc32(f"{sys.executable}\0{PACKAGE}".encode())  # a name, not a secret: no hashlib to import
+    return os.path.join(runtime_dir(environ), f"grade-{key:08x}.sock")
 
 
 def fingerprint() -> str:
     """What the server's answers depend on: this Python, the grader's files (size and mtime) and
-    the folders packages are imported from (installing or removing a package changes them)."""
-    digest = hashlib.sha256(f"{sys.executable}\0{sys.version}".encode())
+    the folders packages are imported from (installing or removing a package changes them).
+    Compared whole (a few KB), so no hash can collide."""
+    parts = [f"{sys.executable}\0{sys.version}\n"]
     for folder, dirs, files in os.walk(PACKAGE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
             if name.endswith(_FINGERPRINTED):
                 info = os.stat(os.path.join(folder, name))
-                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+                parts.append(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\n")
     for entry in sys.path[1:]:  # [0] is the script's folder or the working folder: not the install
         try:
-            digest.update(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}\n".encode())
+            parts.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}\n")
         except OSError:
-            digest.update(f"{entry}\0-\n".encode())
-    return digest.hexdigest()
+            parts.append(f"{entry}\0-\n")
+    return "".join(parts)
