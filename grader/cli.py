@@ -15,7 +15,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="vitgrade", description="Grade Vision Transformer exercises (lecture 4.2).")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules():
-        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,
+                                  epilog=getattr(module, "EPILOG", None))
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     args = parser.parse_args(argv)
