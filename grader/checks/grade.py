@@ -101,7 +101,7 @@ class PlannedCase:
 
     def __init__(self, inputs: CaseInputs, request):
         self.inputs, self.request, self._expectation, self._wrong = inputs, request, None, {}
-        self.size = sum(len(part) for blob in request.blobs for part in blob)  # bytes of array data
+        self.size = sum(request.sizes)  # bytes of array data
 
     def expectation(self, check: Check):
         """(expected value, None) or (None, name of the exception the call must raise)."""

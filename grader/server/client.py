@@ -56,7 +56,7 @@ def _wait_for_exit(replies, pid: int) -> int:
                 return int(message["exit"])
             if not message:
                 print("vitgrade: the grading server stopped before finishing; "
-                      f"run again with {paths.DISABLE_VARIABLE}=0 to grade without it", file=sys.stderr)
+                      f"run again with {paths.SERVER_VARIABLE}=0 to grade without it", file=sys.stderr)
                 return 2
         except KeyboardInterrupt:
             interrupts += 1

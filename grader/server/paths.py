@@ -11,7 +11,7 @@ import zlib
 
 # VITGRADE_SERVER=0/off/no/false: never use or start a server; 1/on/yes/true: start one even
 # without a terminal
-DISABLE_VARIABLE = "VITGRADE_SERVER"
+SERVER_VARIABLE = "VITGRADE_SERVER"
 RUNTIME_VARIABLE = "VITGRADE_RUNTIME_DIR"  # where the socket lives (default: $XDG_RUNTIME_DIR/vitgrade)
 IDLE_VARIABLE = "VITGRADE_SERVER_IDLE"  # seconds without a request before the server exits
 DEFAULT_IDLE_SECONDS = 15 * 60
@@ -24,7 +24,7 @@ _FINGERPRINTED = (".py", ".json", ".yaml", ".yml")
 def wanted(argv: list[str], environ=None) -> bool:
     """True when `vitgrade` with `argv` may be served (and may start a server afterwards)."""
     environ = os.environ if environ is None else environ
-    if environ.get(DISABLE_VARIABLE, "").strip().lower() in ("0", "off", "no", "false"):
+    if environ.get(SERVER_VARIABLE, "").strip().lower() in ("0", "off", "no", "false"):
         return False
     if environ.get("CI") or not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
@@ -38,7 +38,7 @@ def should_start(environ=None, interactive: bool = False) -> bool:
     or when VITGRADE_SERVER=1 asks (an editor's "grade" button); never for scripts and
     autograders otherwise, where a process outliving the command would be a surprise."""
     environ = os.environ if environ is None else environ
-    return interactive or environ.get(DISABLE_VARIABLE, "").strip().lower() in ("1", "on", "yes", "true")
+    return interactive or environ.get(SERVER_VARIABLE, "").strip().lower() in ("1", "on", "yes", "true")
 
 
 def runtime_dir(environ=None) -> str:

@@ -222,15 +222,15 @@ class EncodedCall:
         """Bytes of each blob, as the header lists them."""
         return [sum(map(len, blob)) for blob in self.blobs]
 
+    @functools.cached_property
+    def _fixed(self) -> bytes:
+        """The header after the name and number: the arguments and the blob sizes."""
+        return (b',"args":' + _json_encoder.encode(self.args).encode()
+                + b',"kwargs":' + _json_encoder.encode(self.kwargs).encode()
+                + b',"blobs":' + _json_encoder.encode(self.sizes).encode() + b"}")
+
     def header(self, name: str, seq: int) -> bytes:
-        fixed = self.__dict__.get("_fixed")
-        if fixed is None:
-            sizes = self.sizes
-            fixed = (b',"args":' + _json_encoder.encode(self.args).encode()
-                     + b',"kwargs":' + _json_encoder.encode(self.kwargs).encode()
-                     + b',"blobs":' + _json_encoder.encode(sizes).encode() + b"}")
-            object.__setattr__(self, "_fixed", fixed)
-        return b'{"op":"call","name":' + _json_encoder.encode(name).encode() + b',"seq":%d' % seq + fixed
+        return b'{"op":"call","name":' + _json_encoder.encode(name).encode() + b',"seq":%d' % seq + self._fixed
 
 
 def encode_call(args=(), kwargs=None) -> EncodedCall:
