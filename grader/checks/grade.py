@@ -2,7 +2,8 @@
 compute the expected value here (never in the worker), compare, and say what went wrong.
 
 `grade_exercise(exercise, worker)` -> ExerciseResult. `worker` is anything with
-`load()`, `submit(name, args, kwargs, timeout=)` (pipelined calls), `call` and `get(name)`: a StudentWorker.
+`load()`, `submit_calls(name, encoded_calls, timeout=)` (a request of several calls), `call` and
+`get(name)`: a StudentWorker.
 """
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import functools
 import inspect
 import time
 import weakref
-from collections import deque
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -27,11 +27,10 @@ from .results import ERROR, FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResul
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
-# Calls queued in the worker at once: it never waits for the grader to judge an answer, and a
-# failing case wastes at most this many calls after it. Large requests go one at a time, so a
-# send never waits on a full socket while the worker computes.
-CALLS_IN_FLIGHT = 4
-BYTES_IN_FLIGHT = 2**20
+# A check's cases go to the worker together (worker/batches.py), up to this many calls and bytes
+# of arrays per request: a failing case wastes at most the rest of its request.
+CALLS_PER_REQUEST = 32
+REQUEST_BYTES = 2**20
 
 
 @dataclass(frozen=True)
@@ -147,48 +146,52 @@ def _case_inputs(check: Check) -> list[CaseInputs]:
 def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     params = _param_names(check.reference or check.call)
     cases = planned_cases(check)
-
-    in_flight: deque = deque()  # (pending call, request bytes)
-    sent = 0
-
-    def room_for(planned: PlannedCase) -> bool:
-        queued = sum(size for _, size in in_flight)
-        return not in_flight or (len(in_flight) < CALLS_IN_FLIGHT and queued + planned.size <= BYTES_IN_FLIGHT)
-
-    def send_more():  # the worker computes while we judge
-        nonlocal sent
-        while sent < len(cases) and room_for(cases[sent]):
-            pending = worker.submit_encoded(check.call, cases[sent].request, timeout=timeout)
-            in_flight.append((pending, cases[sent].size))
-            sent += 1
-
-    for number, planned in enumerate(cases, 1):
-        send_more()
-        outcome = in_flight.popleft()[0].outcome()
-        send_more()
-        ci = planned.inputs
-        stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
-        label = call_label(check.call, params, ci.args, ci.kwargs) if stopped else None
-        failure = _judge_case(check, planned, outcome, label)
-        if failure is None:
-            continue
-        for pending, _ in in_flight:
-            pending.outcome()  # their replies must not be taken for later calls'
-        status, lines, hint, matched = failure
-        if status == NOT_IMPLEMENTED:
-            return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet", cases=number)
-        if check.hidden:
-            message = f"{HIDDEN_FAILURE}: case {number} of {len(cases)}"
-            if outcome.status in ("timeout", "crashed"):
-                message += f"; {outcome.message}"
-            elif outcome.status == "raised":
-                message += f"; your code raised {outcome.error.type}" + _limit(outcome)
-            return _result(check, FAILED, message, hint, number, matched)
-        header = f"case {number} of {len(cases)}: {call_label(check.call, params, ci.args, ci.kwargs)}"
-        if ci.source and len(ci.source) <= 600:
-            header += f"\n  to reproduce: {inputs.with_imports(ci.source)}"
-        return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
+    number = 0
+    for request in _requests(cases):
+        pending = worker.submit_calls(check.call, [planned.request for planned in request], timeout=timeout)
+        for index, planned in enumerate(request):
+            number += 1
+            failed = _judge_call(check, planned, pending.outcome(index), params, number, len(cases))
+            if failed is not None:
+                return failed  # the rest of the request is still answered: the next one waits for it
     return _result(check, PASSED, cases=len(cases))
+
+
+def _requests(cases: list[PlannedCase]):
+    """The cases in consecutive requests of at most CALLS_PER_REQUEST calls and REQUEST_BYTES."""
+    request, size = [], 0
+    for planned in cases:
+        if request and (len(request) == CALLS_PER_REQUEST or size + planned.size > REQUEST_BYTES):
+            yield request
+            request, size = [], 0
+        request.append(planned)
+        size += planned.size
+    if request:
+        yield request
+
+
+def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int, total: int) -> CheckResult | None:
+    """None when case `number` (of `total`) passed, else the check's failed result."""
+    ci = planned.inputs
+    stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
+    label = call_label(check.call, params, ci.args, ci.kwargs) if stopped else None
+    failure = _judge_case(check, planned, outcome, label)
+    if failure is None:
+        return None
+    status, lines, hint, matched = failure
+    if status == NOT_IMPLEMENTED:
+        return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet", cases=number)
+    if check.hidden:
+        message = f"{HIDDEN_FAILURE}: case {number} of {total}"
+        if outcome.status in ("timeout", "crashed"):
+            message += f"; {outcome.message}"
+        elif outcome.status == "raised":
+            message += f"; your code raised {outcome.error.type}" + _limit(outcome)
+        return _result(check, FAILED, message, hint, number, matched)
+    header = f"case {number} of {total}: {call_label(check.call, params, ci.args, ci.kwargs)}"
+    if ci.source and len(ci.source) <= 600:
+        header += f"\n  to reproduce: {inputs.with_imports(ci.source)}"
+    return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
 
 
 def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None = None):

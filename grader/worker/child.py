@@ -25,7 +25,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import protocol
+from grader.worker import batches, protocol
 from grader.worker import submission as submissions
 
 SOCKET_FD = 3  # where the worker keeps its socket once every other descriptor is closed
@@ -90,6 +90,7 @@ def enter_sandbox(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | No
     capture = OutputCapture(out_fd, request["max_output_bytes"])
     conn = protocol.Connection(_keep_only(sock_fd), send=protocol.REPLY, receive=protocol.REQUEST)
     _guard_forks()
+    batches.install_alarm_handler()
     _hide_the_grader()
     return conn, capture, source
 
@@ -152,20 +153,38 @@ def serve(conn: protocol.Connection, capture: OutputCapture, path: Path, source:
             header, blobs = conn.receive()
         except protocol.ConnectionClosed:
             return
-        reply, out_blobs, type_name = _answer(loaded, header, blobs, capture, request)
-        reply["seq"] = header.get("seq")
-        try:
-            conn.send(reply, out_blobs)
-        except protocol.MessageTooLarge as exc:  # nothing was sent yet: answer with a description
-            reply["value"] = {"__foreign__": [type_name, f"not sent: {exc}"[: protocol.MAX_SUMMARY]]}
-            conn.send(reply)
+        _answer(loaded, header, blobs, capture, request, conn)
 
 
-def _answer(loaded: submissions.Submission, header: dict, blobs, capture: OutputCapture, request: dict):
-    """One request -> (reply header, reply blobs, type name of the value)."""
+def _answer(loaded: submissions.Submission, header: dict, blobs, capture: OutputCapture, request: dict,
+            conn: protocol.Connection) -> None:
+    """Answer one request (batches.py): "calls" of a function, one per [args, kwargs], or "get" a name."""
     op, name = header.get("op"), header.get("name")
-    if op not in ("call", "get") or type(name) is not str:
+    if op not in ("calls", "get") or type(name) is not str:
         raise protocol.ProtocolError(f"unknown request {op!r}")
+    if op == "get":
+        calls, blobs_of = [None], [[]]
+    else:
+        calls = header.get("calls")
+        if type(calls) is not list or not all(type(c) is list and len(c) == 2 for c in calls):
+            raise protocol.ProtocolError("malformed calls")
+        blobs_of = batches.blobs_by_item(blobs, header.get("counts"), len(calls))
+    replies = batches.ReplyBatch(conn, header.get("seq"))
+    with replies.running():
+        for call, call_blobs in zip(calls, blobs_of):
+            replies.flush_if_old()
+            replies.student_running = True
+            try:
+                reply, out_blobs, type_name = _answer_one(loaded, op, name, call, call_blobs, capture, request)
+            finally:
+                replies.student_running = False
+            replies.add(reply, out_blobs, type_name)
+        replies.flush()
+
+
+def _answer_one(loaded: submissions.Submission, op: str, name: str, call, blobs, capture: OutputCapture,
+                request: dict):
+    """One call (or get) -> (reply, reply blobs, type name of the value)."""
     if name not in loaded.namespace:
         return {"status": "missing", "message": f"{loaded.label} does not define {name}"}, [], ""
     target = loaded.namespace[name]
@@ -175,7 +194,7 @@ def _answer(loaded: submissions.Submission, header: dict, blobs, capture: Output
         message = f"{name} is not a function (it is of type {type(target).__name__})"
         return {"status": "not_callable", "message": message}, [], ""
     decoder = protocol.Decoder(blobs)
-    args, kwargs = decoder.decode(header.get("args")), decoder.decode(header.get("kwargs"))
+    args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) not in (tuple, list) or type(kwargs) is not dict:
         raise protocol.ProtocolError("malformed call arguments")
     return _run_student(lambda: target(*args, **kwargs), loaded, capture, request)

@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.worker import protocol
+from grader.worker import batches, protocol
 from grader.worker.protocol import ForeignObject
 
 __all__ = [
@@ -140,6 +140,7 @@ class StudentWorker:
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: a reply must carry its request's number
         self._answered_at = 0.0  # time.monotonic() of the last reply
+        self._open: PendingCalls | None = None  # the request whose outcomes are not all collected
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -163,31 +164,24 @@ class StudentWorker:
         case must not show. Raises protocol.NotData if an argument is not plain data (the grader's
         bug, never the student's).
         """
-        return self.submit(name, args, kwargs, timeout=timeout, label=label).outcome()
+        return self.submit_calls(name, [protocol.encode_call(args, kwargs)], timeout=timeout, label=label).outcome(0)
 
-    def submit(
-        self, name: str, args=(), kwargs=None, *, timeout: float | None = None, label: str | None = None
-    ) -> "PendingCall":
-        """Send the call now and collect its outcome later with `.outcome()`.
+    def submit_calls(
+        self, name: str, calls: list[protocol.EncodedCall], *, timeout: float | None = None, label: str | None = None
+    ) -> PendingCalls:
+        """Send `name` called on each of `calls` (protocol.encode_call) as one request, now; collect
+        the outcomes in order with `.outcome(i)`.
 
-        While the worker computes, the grader can judge earlier answers: on two cores that
-        overlaps the two halves of grading. Several calls may be in flight; collect their
-        outcomes in the order they were sent, and all of them before a `call` or `get`. Each
-        call's timeout counts from when the worker could start it (the reply before it).
+        The worker answers several calls per message (batches.py), which is what makes a check of
+        twenty cases cheap. Each call's timeout counts from when the one before it ended. A later
+        request first waits for whatever this one still owes: replies never mix.
         """
-        return self.submit_encoded(name, protocol.encode_call(args, kwargs), timeout=timeout, label=label)
-
-    def submit_encoded(
-        self, name: str, call: protocol.EncodedCall, *, timeout: float | None = None, label: str | None = None
-    ) -> "PendingCall":
-        """`submit` with arguments encoded beforehand (protocol.encode_call): a grader that sends
-        the same inputs to submission after submission encodes them once."""
         timeout = self.limits.call_timeout if timeout is None else timeout
-        return PendingCall(self, (name, call), call.blobs, timeout, label or name)
+        return PendingCalls(self, (name, calls), len(calls), timeout, label or name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
-        return self._ask({"op": "get", "name": name}, [], self.limits.call_timeout, name)
+        return PendingCalls(self, {"op": "get", "name": name}, 1, self.limits.call_timeout, name).outcome(0)
 
     def use_limits(self, limits: Limits) -> None:
         """Limits for the calls from now on (an exercise's own). A running worker started under
@@ -204,42 +198,41 @@ class StudentWorker:
 
     # -- internals --
 
-    def _ask(self, request: dict, blobs: list, timeout: float, label: str) -> CallOutcome:
-        return PendingCall(self, request, blobs, timeout, label).outcome()
-
-    def _send(self, request: dict | tuple, blobs: list, timeout: float, label: str):
-        """Send `request` (a dict, or (name, EncodedCall) for a call) -> (worker, seq, start) to
+    def _send(self, request: dict | tuple, timeout: float, label: str):
+        """Send `request` ({"op": "get", ...}, or (name, EncodedCalls)) -> (worker, seq, start) to
         collect with `_collect`, or a CallOutcome now."""
         if (problem := self._ensure_worker()) is not None:
             return CallOutcome("unloadable", message=problem)
         worker = self._worker
         start = time.monotonic()
         self._seq += 1
-        sizes = None
         if type(request) is tuple:
-            name, call = request
-            request, sizes = call.header(name, self._seq), call.sizes
+            name, calls = request
+            header, blobs = batches.calls_request(name, self._seq, calls), [b for call in calls for b in call.blobs]
+            sizes = [size for call in calls for size in call.sizes]
         else:
-            request["seq"] = self._seq
+            header, blobs, sizes = {**request, "seq": self._seq}, [], None
         try:
-            worker.conn.send(request, blobs, start + timeout, sizes)
+            worker.conn.send(header, blobs, start + timeout, sizes)
         except (BrokenPipeError, ConnectionResetError):
-            pass  # it died, maybe in a call sent before: collecting that call's reply says how
+            pass  # it died: collecting the reply says how
         except BaseException as exc:
             return self._failed(exc, start, timeout, label)
         return worker, self._seq, start
 
-    def _collect(self, sent, timeout: float, label: str) -> CallOutcome:
+    def _collect(self, sent, first: int, count: int, timeout: float, label: str) -> list[CallOutcome]:
+        """The outcomes in the worker's next reply to `sent`, from call `first` of `count` on; a timeout
+        or a crash ends the request: that call's outcome says which, the later ones were not run."""
         worker, seq, start = sent
         if worker is not self._worker:  # stopped meanwhile (closed, or a limit change)
-            return CallOutcome("crashed", message="the worker was stopped before it answered")
-        start = max(start, self._answered_at)  # with calls queued, its clock starts when the one before it ended
+            return [_STOPPED] * (count - first)
+        start = max(start, self._answered_at)  # a call's clock starts when the one before it ended
         try:
             header, reply_blobs = self._reply(worker, seq, start + timeout)
             self._answered_at = time.monotonic()
-            return _call_outcome(header, reply_blobs)
+            return _call_outcomes(header, reply_blobs, first, count)
         except BaseException as exc:
-            return self._failed(exc, start, timeout, label)
+            return [self._failed(exc, start, timeout, label)] + [_STOPPED] * (count - first - 1)
 
     def _failed(self, exc: BaseException, start: float, timeout: float, label: str) -> CallOutcome:
         """The outcome of a call whose send or reply failed; the worker is stopped."""
@@ -311,19 +304,54 @@ class StudentWorker:
         return worker.stop()
 
 
-class PendingCall:
-    """A call sent to the worker whose outcome is collected later (see StudentWorker.submit)."""
+class PendingCalls:
+    """A request sent to the worker whose outcomes are collected later (StudentWorker.submit_calls).
 
-    def __init__(self, worker: StudentWorker, request: dict | tuple, blobs: list, timeout: float, label: str):
-        self._worker, self._timeout, self._label = worker, timeout, label
-        self._sent = worker._send(request, blobs, timeout, label)
-        self._outcome: CallOutcome | None = self._sent if isinstance(self._sent, CallOutcome) else None
+    A worker that dies mid-request takes with it the answers it had not sent yet, so which call
+    killed it is unknown: the calls left are run again on a fresh worker, one per request, and
+    the one that crashes it is named (the others get their answers).
+    """
 
-    def outcome(self) -> CallOutcome:
-        """Wait for the reply (until the call's deadline); the same outcome on every call."""
-        if self._outcome is None:
-            self._outcome = self._worker._collect(self._sent, self._timeout, self._label)
-        return self._outcome
+    def __init__(self, worker: StudentWorker, request: dict | tuple, count: int, timeout: float, label: str):
+        self._worker, self._request, self._count, self._timeout, self._label = worker, request, count, timeout, label
+        if worker._open is not None:
+            worker._open.settle()  # the worker answers in order: what it still owes comes first
+        self._sent = worker._send(request, timeout, label)
+        self._outcomes: list[CallOutcome] = []
+        if isinstance(self._sent, CallOutcome):
+            self._outcomes = [self._sent] + [_STOPPED if self._sent.status != "unloadable" else self._sent] * (count - 1)
+        else:
+            worker._open = self
+
+    def outcome(self, index: int) -> CallOutcome:
+        """The outcome of call `index`, waiting for it (until its deadline) if need be."""
+        while len(self._outcomes) <= index:
+            got = self._worker._collect(self._sent, len(self._outcomes), self._count, self._timeout, self._label)
+            if len(got) > 1 and got[0].status == "crashed" and got[0] is not _STOPPED:
+                got = self._one_at_a_time(len(self._outcomes))
+            self._outcomes += got
+        if len(self._outcomes) == self._count and self._worker._open is self:
+            self._worker._open = None
+        return self._outcomes[index]
+
+    def settle(self) -> None:
+        """Wait for every outcome."""
+        self.outcome(self._count - 1)
+
+    def _one_at_a_time(self, first: int) -> list[CallOutcome]:
+        """Outcomes of calls `first`... run again, one per request, up to the one that fails to answer."""
+        if self._worker._open is self:
+            self._worker._open = None
+        name, calls = self._request
+        outcomes = []
+        for call in calls[first:]:
+            outcomes.append(self._worker.submit_calls(name, [call], timeout=self._timeout, label=self._label).outcome(0))
+            if outcomes[-1].status in ("timeout", "crashed", "unloadable"):
+                break
+        return outcomes + [_STOPPED] * (len(calls) - first - len(outcomes))
+
+
+_STOPPED = CallOutcome("crashed", message="the worker was stopped before it answered")
 
 
 class _WorkerProcess:
@@ -585,6 +613,16 @@ def _zygote_environment() -> dict[str, str]:
 def _package_root() -> str:
     """The folder holding the `grader` package: `-m` then finds the same grader as this process."""
     return str(Path(__file__).resolve().parents[2])
+
+
+def _call_outcomes(header: dict, blobs, first: int, count: int) -> list[CallOutcome]:
+    """The CallOutcomes of a reply message (batches.py) that must start at call `first` of `count`."""
+    replies = header.get("replies")
+    if (header.get("first") != first or type(header.get("first")) is not int or type(replies) is not list
+            or not replies or first + len(replies) > count or not all(type(r) is dict for r in replies)):
+        raise protocol.ProtocolError("malformed reply (not the calls asked for)")
+    return [_call_outcome(reply, reply_blobs)
+            for reply, reply_blobs in zip(replies, batches.blobs_by_item(blobs, header.get("counts"), len(replies)))]
 
 
 def _call_outcome(header: dict, blobs) -> CallOutcome:

@@ -210,8 +210,8 @@ class Encoder:
 class EncodedCall:
     """A call's arguments as they cross: JSON trees and the .npy blobs they refer to.
 
-    `header(name, seq)` is the request's JSON, serialised once for the arguments: a grader that
-    sends the same case to submission after submission only writes the name and number again."""
+    `arguments` is the call's JSON, serialised once: a grader that sends the same case to
+    submission after submission only writes the request around it again."""
 
     args: object
     kwargs: object
@@ -223,14 +223,9 @@ class EncodedCall:
         return [sum(map(len, blob)) for blob in self.blobs]
 
     @functools.cached_property
-    def _fixed(self) -> bytes:
-        """The header after the name and number: the arguments and the blob sizes."""
-        return (b',"args":' + _json_encoder.encode(self.args).encode()
-                + b',"kwargs":' + _json_encoder.encode(self.kwargs).encode()
-                + b',"blobs":' + _json_encoder.encode(self.sizes).encode() + b"}")
-
-    def header(self, name: str, seq: int) -> bytes:
-        return b'{"op":"call","name":' + _json_encoder.encode(name).encode() + b',"seq":%d' % seq + self._fixed
+    def arguments(self) -> bytes:
+        """[args, kwargs] as JSON: this call's entry in a request (batches.calls_request)."""
+        return b"[" + _json_encoder.encode(self.args).encode() + b"," + _json_encoder.encode(self.kwargs).encode() + b"]"
 
 
 def encode_call(args=(), kwargs=None) -> EncodedCall:
@@ -551,7 +546,7 @@ class Connection:
         data = header if type(header) is bytes else _json_encoder.encode({**header, "blobs": sizes}).encode()
         if len(data) > bounds.header_bytes:
             raise MessageTooLarge(f"the message is larger than {bounds.header_bytes // 2**20} MB of JSON")
-        if _containers(data) > bounds.containers:
+        if containers(data) > bounds.containers:
             raise MessageTooLarge(f"the message holds more than {bounds.containers} lists and dicts")
         parts = [_PREFIX.pack(len(data)), data, *(part for blob in blobs for part in blob if len(part))]
         if len(data) + sum(sizes) <= _READ_AHEAD:
@@ -572,7 +567,7 @@ class Connection:
         if size > bounds.header_bytes:
             raise ProtocolError(f"message header of {size} bytes exceeds {bounds.header_bytes}")
         data = self._read(size, deadline)
-        if _containers(data) > bounds.containers:
+        if containers(data) > bounds.containers:
             raise ProtocolError(f"message header holds more than {bounds.containers} lists and dicts")
         try:
             header = _json_decoder.decode(str(data, "utf-8"))
@@ -633,7 +628,7 @@ class Connection:
         self.sock.settimeout(remaining)
 
 
-def _containers(data) -> int:
+def containers(data) -> int:
     """An upper bound on the lists and objects JSON `data` holds (brackets in strings count too)."""
     return data.count(b"[") + data.count(b"{")
 

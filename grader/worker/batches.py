@@ -1,0 +1,170 @@
+"""Calls in batches: many calls of one function in one request, their replies a few per message.
+
+Why: a submission is graded with some 360 calls, most of them microseconds of student code. One
+message each way per call cost more CPU than the calls themselves, on both sides of the trust
+boundary. A request now carries every case of a check; the worker answers in order and sends its
+replies together, yet never holds one back for long (FLUSH_SECONDS), so the grading side's clock
+for each call still starts when the call before it ended, and a call that hangs is the one named.
+
+Request:  {"op": "calls", "name", "seq", "calls": [[args, kwargs], ...], "counts": [...], "blobs"}
+          or {"op": "get", "name", "seq", "blobs": []}
+Reply:    {"seq", "first": index of its first reply, "replies": [reply, ...], "counts": [...], "blobs"}
+
+`counts[i]` is how many of the message's blobs belong to item i: each item's JSON numbers its own
+arrays from 0, so an EncodedCall's JSON, serialised once, is reused as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+from grader.worker import protocol
+
+FLUSH_SECONDS = 0.01  # the worker sends a waiting reply within about twice this
+CUT_SHORT_EXIT = 70  # a reply cut short mid-send: the worker's own failure (child.CRASH_EXIT)
+_json = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
+def calls_request(name: str, seq: int, calls) -> bytes:
+    """The request header for `name` called on each EncodedCall of `calls`, in order."""
+    return b"".join([
+        b'{"op":"calls","name":', _json.encode(name).encode(), b',"seq":%d,"calls":[' % seq,
+        b",".join(call.arguments for call in calls), b'],"counts":',
+        _json.encode([len(call.blobs) for call in calls]).encode(), b',"blobs":',
+        _json.encode([size for call in calls for size in call.sizes]).encode(), b"}",
+    ])
+
+
+def blobs_by_item(blobs: list, counts, items: int) -> list[list]:
+    """A batch message's blobs, split among its `items` as the header's `counts` says."""
+    if (type(counts) is not list or len(counts) != items or not all(type(n) is int and n >= 0 for n in counts)
+            or sum(counts) != len(blobs)):
+        raise protocol.ProtocolError("malformed batch (blob counts)")
+    split, start = [], 0
+    for n in counts:
+        split.append(blobs[start : start + n])
+        start += n
+    return split
+
+
+class ReplyBatch:
+    """The worker's replies to one request, sent together (see the module's docstring).
+
+    They go out when the request is answered, before a reply that would break the bounds of one
+    message, before a call when the oldest waits longer than FLUSH_SECONDS, and, while a call
+    runs, from a SIGALRM every FLUSH_SECONDS (`running`): a slow call does not hold back the
+    quick ones before it. Only student code in a C call that ignores signals defers them.
+    """
+
+    def __init__(self, conn: protocol.Connection, seq):
+        self.conn, self.seq, self.first = conn, seq, 0
+        self.student_running = False  # set around student code: only then may the alarm flush
+        self._pid = os.getpid()
+        self._clear()
+
+    def add(self, reply: dict, blobs: list, type_name: str) -> None:
+        """Queue one reply; its arrays are copied now (student code may change them in place later)."""
+        blobs = [b"".join(bytes(part) for part in blob) for blob in blobs]
+        data = _json.encode(reply).encode()
+        if not self._fits(len(data), protocol.containers(data), [len(b) for b in blobs], empty=True):
+            bounds = protocol.REPLY
+            reason = (f"not sent: larger than a reply may be ({bounds.header_bytes // 2**20} MB of JSON, "
+                      f"{bounds.containers} lists and dicts)")
+            reply = {**reply, "value": {"__foreign__": [type_name, reason[: protocol.MAX_SUMMARY]]}}
+            data, blobs = _json.encode(reply).encode(), []
+        sizes = [len(b) for b in blobs]
+        containers = protocol.containers(data)
+        if not self._fits(len(data), containers, sizes, empty=False):
+            self.flush()
+        if not self._replies:
+            self._oldest = time.monotonic()
+        self._replies.append(data)
+        self._counts.append(len(blobs))
+        self._blobs += blobs
+        self._sizes += sizes
+        self._header_bytes += len(data) + 1 + 12 * len(sizes)
+        self._containers += containers
+
+    def flush(self) -> None:
+        """Send what is queued, if anything."""
+        if not self._replies:
+            return
+        header = b"".join([
+            b'{"seq":%d,"first":%d,"replies":[' % (self.seq, self.first), b",".join(self._replies),
+            b'],"counts":', _json.encode(self._counts).encode(), b',"blobs":', _json.encode(self._sizes).encode(), b"}",
+        ])
+        blobs, sizes, count = [(b,) for b in self._blobs], self._sizes, len(self._replies)
+        self._clear()  # before sending: an alarm during the send finds nothing to send again
+        self.first += count
+        self.conn.send(header, blobs, None, sizes)
+
+    def flush_if_old(self) -> None:
+        if self._replies and time.monotonic() - self._oldest >= FLUSH_SECONDS:
+            self.flush()
+
+    def running(self) -> _Alarm:
+        """`with batch.running():` around the whole request: the alarm ticks while it is answered."""
+        return _Alarm(self)
+
+    def _on_alarm(self) -> None:
+        """Flush from the signal handler, in the middle of student code: nothing it raises may
+        reach that code, and a message cut short mid-send leaves the worker nothing to say."""
+        if not self.student_running or os.getpid() != self._pid:
+            return
+        try:
+            self.flush_if_old()
+        except BaseException:  # noqa: BLE001
+            if self._replies:  # failed before sending (MemoryError, RecursionError): the next tick retries
+                return
+            os._exit(CUT_SHORT_EXIT)
+
+    def _fits(self, header_bytes: int, containers: int, sizes: list[int], empty: bool) -> bool:
+        bounds = protocol.REPLY
+        arrays = len(sizes) + (0 if empty else len(self._sizes))
+        return (header_bytes + 12 * arrays + 256 + (0 if empty else self._header_bytes) <= bounds.header_bytes
+                and containers + 4 + (0 if empty else self._containers) <= bounds.containers
+                and sum(sizes) + (0 if empty else sum(self._sizes)) <= bounds.array_bytes
+                and arrays <= protocol.MAX_ARRAYS)
+
+    def _clear(self) -> None:
+        self._replies, self._counts, self._blobs, self._sizes = [], [], [], []
+        self._header_bytes = self._containers = 0
+        self._oldest = 0.0
+
+
+class _Alarm:
+    """SIGALRM every FLUSH_SECONDS while a request is answered (its handler: ReplyBatch._on_alarm)."""
+
+    def __init__(self, batch: ReplyBatch):
+        self.batch = batch
+
+    def __enter__(self) -> None:
+        global _current
+        _current = self.batch
+        signal.setitimer(signal.ITIMER_REAL, FLUSH_SECONDS, FLUSH_SECONDS)
+
+    def __exit__(self, *exc_info) -> None:
+        global _current
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _current = None
+
+
+_current: ReplyBatch | None = None
+
+
+def install_alarm_handler() -> None:
+    """In the worker, before student code runs. A submission that takes SIGALRM over only delays
+    its own replies; the grading side's deadlines hold whatever it does."""
+    signal.signal(signal.SIGALRM, _alarm)
+
+
+def _alarm(signum, frame) -> None:
+    batch = _current
+    if batch is not None:
+        try:
+            batch._on_alarm()
+        except BaseException:  # noqa: BLE001 - e.g. RecursionError at the student's depth: not theirs to see
+            pass
