@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from grader.spec.model import Case, Check, Compare, Exercise
+from grader.worker.batches import CallBatch
 from grader.worker.protocol import encode_call
 
 from . import inputs
@@ -147,8 +148,8 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     params = _param_names(check.reference or check.call)
     cases = planned_cases(check)
     number = 0
-    for request in _requests(cases):
-        pending = worker.submit_calls(check.call, [planned.request for planned in request], timeout=timeout)
+    for request, batch in planned_requests(check):
+        pending = worker.submit_calls(check.call, batch, timeout=timeout)
         for index, planned in enumerate(request):
             number += 1
             failed = _judge_call(check, planned, pending.outcome(index), params, number, len(cases))
@@ -157,17 +158,27 @@ def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
     return _result(check, PASSED, cases=len(cases))
 
 
-def _requests(cases: list[PlannedCase]):
-    """The cases in consecutive requests of at most CALLS_PER_REQUEST calls and REQUEST_BYTES."""
-    request, size = [], 0
-    for planned in cases:
+def planned_requests(check: Check) -> list[tuple[list[PlannedCase], CallBatch]]:
+    """The check's cases in consecutive requests of at most CALLS_PER_REQUEST calls and
+    REQUEST_BYTES, each with its CallBatch (built once, like the cases)."""
+    known = _REQUESTS.get(id(check))
+    if known is not None and known[0] is check:
+        return known[1]
+    requests, request, size = [], [], 0
+    for planned in planned_cases(check):
         if request and (len(request) == CALLS_PER_REQUEST or size + planned.size > REQUEST_BYTES):
-            yield request
+            requests.append(request)
             request, size = [], 0
         request.append(planned)
         size += planned.size
-    if request:
-        yield request
+    requests += [request] if request else []
+    planned = [(r, CallBatch(p.request for p in r)) for r in requests]
+    _REQUESTS[id(check)] = (check, planned)
+    weakref.finalize(check, _REQUESTS.pop, id(check), None)
+    return planned
+
+
+_REQUESTS: dict[int, tuple[Check, list]] = {}  # id(check) -> (check, its requests)
 
 
 def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int, total: int) -> CheckResult | None:

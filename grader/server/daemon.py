@@ -258,6 +258,8 @@ def _prepare(exercises: str) -> None:
                 try:
                     for planned in grade.planned_cases(check):
                         planned.expectation(check)
+                    for _, batch in grade.planned_requests(check):
+                        batch.header(check.call, 0)  # serialised now, not in each served run
                 except Exception as exc:  # noqa: BLE001 - a broken spec is reported when it is graded
                     _log(f"could not prepare {exercise.id}: {exc}")
                     break

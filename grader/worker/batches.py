@@ -16,6 +16,7 @@ arrays from 0, so an EncodedCall's JSON, serialised once, is reused as it is.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -28,14 +29,36 @@ CUT_SHORT_EXIT = 70  # a reply cut short mid-send: the worker's own failure (chi
 _json = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
-def calls_request(name: str, seq: int, calls) -> bytes:
-    """The request header for `name` called on each EncodedCall of `calls`, in order."""
-    return b"".join([
-        b'{"op":"calls","name":', _json.encode(name).encode(), b',"seq":%d,"calls":[' % seq,
-        b",".join(call.arguments for call in calls), b'],"counts":',
-        _json.encode([len(call.blobs) for call in calls]).encode(), b',"blobs":',
-        _json.encode([size for call in calls for size in call.sizes]).encode(), b"}",
-    ])
+class CallBatch:
+    """EncodedCalls sent as one request; what does not change from one request to the next (all
+    but the request's number) is serialised once, so a grader that sends the same cases to
+    submission after submission builds each request once."""
+
+    def __init__(self, calls):
+        self.calls = tuple(calls)
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    @functools.cached_property
+    def blobs(self) -> list:
+        return [blob for call in self.calls for blob in call.blobs]
+
+    @functools.cached_property
+    def sizes(self) -> list[int]:
+        return [size for call in self.calls for size in call.sizes]
+
+    @functools.cached_property
+    def _tail(self) -> bytes:
+        return b"".join([
+            b',"calls":[', b",".join(call.arguments for call in self.calls), b'],"counts":',
+            _json.encode([len(call.blobs) for call in self.calls]).encode(), b',"blobs":',
+            _json.encode(self.sizes).encode(), b"}",
+        ])
+
+    def header(self, name: str, seq: int) -> bytes:
+        """The request's JSON: `name` called on each of the calls, in order."""
+        return b'{"op":"calls","name":' + _json.encode(name).encode() + b',"seq":%d' % seq + self._tail
 
 
 def blobs_by_item(blobs: list, counts, items: int) -> list[list]:
@@ -67,17 +90,18 @@ class ReplyBatch:
 
     def add(self, reply: dict, blobs: list, type_name: str) -> None:
         """Queue one reply; its arrays are copied now (student code may change them in place later)."""
-        blobs = [b"".join(bytes(part) for part in blob) for blob in blobs]
+        blobs = [b"".join(blob) for blob in blobs]
+        sizes = [len(blob) for blob in blobs]
         data = _json.encode(reply).encode()
-        if not self._fits(len(data), protocol.containers(data), [len(b) for b in blobs], empty=True):
+        containers = protocol.containers(data)
+        if not self._fits(len(data), containers, sizes, alone=True):
             bounds = protocol.REPLY
             reason = (f"not sent: larger than a reply may be ({bounds.header_bytes // 2**20} MB of JSON, "
                       f"{bounds.containers} lists and dicts)")
             reply = {**reply, "value": {"__foreign__": [type_name, reason[: protocol.MAX_SUMMARY]]}}
-            data, blobs = _json.encode(reply).encode(), []
-        sizes = [len(b) for b in blobs]
-        containers = protocol.containers(data)
-        if not self._fits(len(data), containers, sizes, empty=False):
+            data, blobs, sizes = _json.encode(reply).encode(), [], []
+            containers = protocol.containers(data)
+        elif self._replies and not self._fits(len(data), containers, sizes, alone=False):
             self.flush()
         if not self._replies:
             self._oldest = time.monotonic()
@@ -86,6 +110,7 @@ class ReplyBatch:
         self._blobs += blobs
         self._sizes += sizes
         self._header_bytes += len(data) + 1 + 12 * len(sizes)
+        self._array_bytes += sum(sizes)
         self._containers += containers
 
     def flush(self) -> None:
@@ -96,7 +121,7 @@ class ReplyBatch:
             b'{"seq":%d,"first":%d,"replies":[' % (self.seq, self.first), b",".join(self._replies),
             b'],"counts":', _json.encode(self._counts).encode(), b',"blobs":', _json.encode(self._sizes).encode(), b"}",
         ])
-        blobs, sizes, count = [(b,) for b in self._blobs], self._sizes, len(self._replies)
+        blobs, sizes, count = [(blob,) for blob in self._blobs], self._sizes, len(self._replies)
         self._clear()  # before sending: an alarm during the send finds nothing to send again
         self.first += count
         self.conn.send(header, blobs, None, sizes)
@@ -121,17 +146,18 @@ class ReplyBatch:
                 return
             os._exit(CUT_SHORT_EXIT)
 
-    def _fits(self, header_bytes: int, containers: int, sizes: list[int], empty: bool) -> bool:
-        bounds = protocol.REPLY
-        arrays = len(sizes) + (0 if empty else len(self._sizes))
-        return (header_bytes + 12 * arrays + 256 + (0 if empty else self._header_bytes) <= bounds.header_bytes
-                and containers + 4 + (0 if empty else self._containers) <= bounds.containers
-                and sum(sizes) + (0 if empty else sum(self._sizes)) <= bounds.array_bytes
+    def _fits(self, header_bytes: int, containers: int, sizes: list[int], alone: bool) -> bool:
+        """Whether a reply of these sizes fits in one message: by itself, or with those queued."""
+        bounds, queued = protocol.REPLY, not alone
+        arrays = len(sizes) + queued * len(self._sizes)
+        return (header_bytes + 12 * arrays + 256 + queued * self._header_bytes <= bounds.header_bytes
+                and containers + 4 + queued * self._containers <= bounds.containers
+                and sum(sizes) + queued * self._array_bytes <= bounds.array_bytes
                 and arrays <= protocol.MAX_ARRAYS)
 
     def _clear(self) -> None:
         self._replies, self._counts, self._blobs, self._sizes = [], [], [], []
-        self._header_bytes = self._containers = 0
+        self._header_bytes = self._containers = self._array_bytes = 0
         self._oldest = 0.0
 
 

@@ -167,16 +167,18 @@ class StudentWorker:
         return self.submit_calls(name, [protocol.encode_call(args, kwargs)], timeout=timeout, label=label).outcome(0)
 
     def submit_calls(
-        self, name: str, calls: list[protocol.EncodedCall], *, timeout: float | None = None, label: str | None = None
+        self, name: str, calls: batches.CallBatch | list[protocol.EncodedCall], *, timeout: float | None = None,
+        label: str | None = None,
     ) -> PendingCalls:
-        """Send `name` called on each of `calls` (protocol.encode_call) as one request, now; collect
-        the outcomes in order with `.outcome(i)`.
+        """Send `name` called on each of `calls` (protocol.encode_call; a CallBatch to send the same
+        ones again cheaply) as one request, now; collect the outcomes in order with `.outcome(i)`.
 
         The worker answers several calls per message (batches.py), which is what makes a check of
         twenty cases cheap. Each call's timeout counts from when the one before it ended. A later
         request first waits for whatever this one still owes: replies never mix.
         """
         timeout = self.limits.call_timeout if timeout is None else timeout
+        calls = calls if isinstance(calls, batches.CallBatch) else batches.CallBatch(calls)
         return PendingCalls(self, (name, calls), len(calls), timeout, label or name)
 
     def get(self, name: str) -> CallOutcome:
@@ -199,7 +201,7 @@ class StudentWorker:
     # -- internals --
 
     def _send(self, request: dict | tuple, timeout: float, label: str):
-        """Send `request` ({"op": "get", ...}, or (name, EncodedCalls)) -> (worker, seq, start) to
+        """Send `request` ({"op": "get", ...}, or (name, CallBatch)) -> (worker, seq, start) to
         collect with `_collect`, or a CallOutcome now."""
         if (problem := self._ensure_worker()) is not None:
             return CallOutcome("unloadable", message=problem)
@@ -208,8 +210,7 @@ class StudentWorker:
         self._seq += 1
         if type(request) is tuple:
             name, calls = request
-            header, blobs = batches.calls_request(name, self._seq, calls), [b for call in calls for b in call.blobs]
-            sizes = [size for call in calls for size in call.sizes]
+            header, blobs, sizes = calls.header(name, self._seq), calls.blobs, calls.sizes
         else:
             header, blobs, sizes = {**request, "seq": self._seq}, [], None
         try:
@@ -344,7 +345,7 @@ class PendingCalls:
             self._worker._open = None
         name, calls = self._request
         outcomes = []
-        for call in calls[first:]:
+        for call in calls.calls[first:]:
             outcomes.append(self._worker.submit_calls(name, [call], timeout=self._timeout, label=self._label).outcome(0))
             if outcomes[-1].status in ("timeout", "crashed", "unloadable"):
                 break

@@ -27,6 +27,7 @@ _started = time.perf_counter()
 import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
@@ -196,19 +197,25 @@ def _processes() -> dict[int, tuple[int, str, int]]:
 
 def _status(pid: int) -> tuple[int, str, int] | None:
     try:
-        with open(f"/proc/{pid}/status", "rb") as handle:
-            text = handle.read()
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
     except OSError:  # it ended meanwhile
         return None
-    fields = {}
-    for line in text.splitlines():
-        key, _, value = line.partition(b":")
-        if key in (b"State", b"PPid", b"Uid"):
-            fields[key] = value.split()
     try:
-        return int(fields[b"PPid"][0]), fields[b"State"][0].decode(), int(fields[b"Uid"][0])
-    except (KeyError, IndexError, ValueError):
+        text = os.read(fd, 1 << 16)
+    except OSError:
         return None
+    finally:
+        os.close(fd)
+    found = _STATUS_FIELDS.search(text)  # one pass over a sweep's every process: kept cheap
+    if found is None:
+        return None
+    state, ppid, uid = found.groups()
+    return int(ppid), state.decode(), int(uid)
+
+
+# The lines of /proc/PID/status a sweep reads, in the kernel's order (a name cannot fake a line:
+# the kernel escapes newlines in it).
+_STATUS_FIELDS = re.compile(rb"\nState:\s*(\S).*?\nPPid:\s*(\d+).*?\nUid:\s*(\d+)", re.S)
 
 
 def _send(control: socket.socket, message: dict) -> None:
