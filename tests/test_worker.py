@@ -431,6 +431,17 @@ def test_zygote_holds_nothing_of_the_reference_specs_or_checks(zygote):
     assert not [name for name in modules if name.startswith(forbidden)]
 
 
+def test_headers_read_ahead_by_the_zygote_serve_its_workers_and_a_bad_one_is_skipped():
+    shapes = [np.arange(6.0).reshape(2, 3), np.ones((4, 1, 2), dtype=np.float32), np.array([True, False])]
+    headers = [protocol.npy_parts(array)[0] for array in shapes]
+    with Zygote() as zygote:
+        assert zygote.remember_npy_headers(headers + [b"\x93NUMPY\x01\x00\x10\x00not a header"]) == 3
+        with StudentWorker(TOOLBOX, QUICK, zygote=zygote) as worker:
+            for array in shapes:
+                outcome = worker.call("echo", (array,))
+                assert outcome.value.dtype == array.dtype and outcome.value.tolist() == array.tolist()
+
+
 def test_close_leaves_no_zombie_and_kills_what_the_student_started(zygote):
     worker = StudentWorker(TOOLBOX, QUICK)
     pid, sleeper = worker.call("pid").value, worker.call("start_sleeper").value

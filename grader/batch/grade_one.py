@@ -43,6 +43,18 @@ class SubmissionGrader:
             session.close()
         return dataclasses.replace(report, submission=shown) if shown else report
 
+    def remember_inputs(self) -> None:
+        """Have the zygote read the headers of every input array once (every case is planned by
+        then): the workers forked afterwards skip that work. Inputs only; a failure costs nothing."""
+        from grader.checks.grade import planned_npy_headers
+        from grader.worker.client import ZygoteError
+
+        if self.zygote is not None:
+            try:
+                self.zygote.remember_npy_headers(planned_npy_headers(self.exercises))
+            except ZygoteError:
+                pass
+
     def close(self) -> None:
         if self.zygote is not None:
             self.zygote.close()

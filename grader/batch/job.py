@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = grader.grade(task["path"], task.get("shown"))
                 if not frozen:  # the cases are planned now: out of the collector's way for the rest
                     freeze_loaded_objects()
+                    grader.remember_inputs()
                     frozen = True
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
@@ -106,6 +107,7 @@ def _renew_zygote(grader) -> None:
 
         zygote.close()
         grader.zygote = Zygote()
+        grader.remember_inputs()
 
 
 if __name__ == "__main__":

@@ -520,6 +520,13 @@ class Zygote:
         """Kill the worker's group, wait for it; its wait status."""
         return self._ask({"op": "reap", "pid": pid})["status"]
 
+    def remember_npy_headers(self, headers) -> int:
+        """Have the zygote read these .npy headers (of arrays the grader will send) once, so that
+        every worker forked afterwards finds them read; how many it read. Inputs only, never an
+        expected value (those never leave the grading process)."""
+        headers = [header.decode("latin-1") for header in headers]
+        return self._ask({"op": "remember_npy_headers", "headers": headers})["remembered"]
+
     def loaded_modules(self) -> list[str]:
         """Names of the modules the zygote has imported (to check it holds nothing it should not)."""
         return self._ask({"op": "modules"})["modules"]
