@@ -109,6 +109,10 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
         return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
                         _shape_advice(expected.shape, array.shape))
     array = array.astype(np.float64)
+    if not equal_nan and expected.size:  # the common case, a right answer, in four array operations
+        with np.errstate(invalid="ignore", over="ignore"):
+            if (np.abs(array - expected) <= atol + rtol * np.abs(expected)).all():  # nan: False
+                return None
     if equal_nan:
         same = (np.isnan(array) & np.isnan(expected)) | (np.isinf(array) & (array == expected))
         if same.any():

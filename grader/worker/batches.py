@@ -41,8 +41,10 @@ class CallBatch:
         return len(self.calls)
 
     @functools.cached_property
-    def blobs(self) -> list:
-        return [blob for call in self.calls for blob in call.blobs]
+    def blobs(self) -> list[tuple[bytes]]:
+        """Every call's .npy blobs back to back, as one part (`sizes` tells them apart): joined
+        once, not at each send."""
+        return [(b"".join(part for call in self.calls for blob in call.blobs for part in blob),)]
 
     @functools.cached_property
     def sizes(self) -> list[int]:
