@@ -232,6 +232,23 @@ def test_a_record_keeps_the_whole_report(specs, tmp_path):
     assert again == report
 
 
+def test_after_the_first_submission_the_zygote_reads_every_input_header_and_grades_the_same():
+    from grader.batch.grade_one import SubmissionGrader
+    from grader.checks.grade import planned_npy_headers
+
+    grader = SubmissionGrader(EXERCISES)  # the course's specs: several hundred input arrays
+    try:
+        first = grader.grade(SOLUTION)
+        wanted = planned_npy_headers(grader.exercises)
+        assert len(wanted) > 100
+        assert grader.remember_inputs() == len(wanted)
+        assert grader.zygote.alive
+        again = grader.grade(SOLUTION)
+        assert again.score == first.score == first.max_score
+    finally:
+        grader.close()
+
+
 def test_without_tqdm_a_plain_counter_shows_done_failed_and_time_left(monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", None)
     stream = io.StringIO()

@@ -43,17 +43,21 @@ class SubmissionGrader:
             session.close()
         return dataclasses.replace(report, submission=shown) if shown else report
 
-    def remember_inputs(self) -> None:
-        """Have the zygote read the headers of every input array once (every case is planned by
-        then): the workers forked afterwards skip that work. Inputs only; a failure costs nothing."""
+    def remember_inputs(self) -> int:
+        """Have the zygote read the headers of every input array once (call it when every case is
+        planned): the workers forked afterwards skip that work; how many it read. Inputs only. A
+        zygote that fails at it is replaced by a fresh one: that costs speed, never a grade."""
         from grader.checks.grade import planned_npy_headers
-        from grader.worker.client import ZygoteError
+        from grader.worker.client import Zygote, ZygoteError
 
-        if self.zygote is not None:
-            try:
-                self.zygote.remember_npy_headers(planned_npy_headers(self.exercises))
-            except ZygoteError:
-                pass
+        if self.zygote is None:
+            return 0
+        try:
+            return self.zygote.remember_npy_headers(planned_npy_headers(self.exercises))
+        except ZygoteError:
+            self.zygote.close()
+            self.zygote = Zygote()
+            return 0
 
     def close(self) -> None:
         if self.zygote is not None:
