@@ -431,15 +431,27 @@ def test_zygote_holds_nothing_of_the_reference_specs_or_checks(zygote):
     assert not [name for name in modules if name.startswith(forbidden)]
 
 
-def test_headers_read_ahead_by_the_zygote_serve_its_workers_and_a_bad_one_is_skipped():
-    shapes = [np.arange(6.0).reshape(2, 3), np.ones((4, 1, 2), dtype=np.float32), np.array([True, False])]
-    headers = [protocol.npy_parts(array)[0] for array in shapes]
+def test_inputs_told_to_the_zygote_reach_its_later_workers_by_name_and_fresh_each_call(tmp_path):
+    from grader.worker.batches import CallBatch
+
+    path = write(tmp_path, "inplace.py", "def double(x):\n    x *= 2\n    return x\n")
+    images = [np.arange(6.0).reshape(2, 3), np.ones((4, 1, 2), dtype=np.float32)]
+    batch = CallBatch([protocol.encode_call((image,)) for image in images])
+    sent = []
     with Zygote() as zygote:
-        assert zygote.remember_npy_headers(headers + [b"\x93NUMPY\x01\x00\x10\x00not a header"]) == 3
-        with StudentWorker(TOOLBOX, QUICK, zygote=zygote) as worker:
-            for array in shapes:
-                outcome = worker.call("echo", (array,))
-                assert outcome.value.dtype == array.dtype and outcome.value.tolist() == array.tolist()
+        before = StudentWorker(path, QUICK, zygote=zygote)
+        before.load()  # forked before the zygote knew the inputs: it is sent them
+        assert zygote.remember_inputs(batch.calls) == 2
+        after = StudentWorker(path, QUICK, zygote=zygote)
+        after.load()
+        original_send = after._worker.conn.send
+        after._worker.conn.send = lambda header, blobs=(), *rest: sent.append((header, blobs)) or original_send(
+            header, blobs, *rest)
+        with before, after:
+            for worker in (before, after, after):  # `double` changes its argument: each call gets a copy
+                pending = worker.submit_calls("double", batch)
+                assert [pending.outcome(i).value.tolist() for i in range(2)] == [(2 * i).tolist() for i in images]
+    assert len(sent) == 2 and all(b'"known":' in header and not blobs for header, blobs in sent)
 
 
 def test_close_leaves_no_zombie_and_kills_what_the_student_started(zygote):

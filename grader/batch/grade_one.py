@@ -44,16 +44,17 @@ class SubmissionGrader:
         return dataclasses.replace(report, submission=shown) if shown else report
 
     def remember_inputs(self) -> int:
-        """Have the zygote read the headers of every input array once (call it when every case is
-        planned): the workers forked afterwards skip that work; how many it read. Inputs only. A
+        """Give the zygote the inputs of every planned case (call it once they are planned, after
+        the first submission): each worker forked afterwards starts with them decoded, so no
+        request carries them again; how many it holds. Inputs only, never an expected value. A
         zygote that fails at it is replaced by a fresh one: that costs speed, never a grade."""
-        from grader.checks.grade import planned_npy_headers
+        from grader.checks.grade import planned_calls
         from grader.worker.client import Zygote, ZygoteError
 
         if self.zygote is None:
             return 0
         try:
-            return self.zygote.remember_npy_headers(planned_npy_headers(self.exercises))
+            return self.zygote.remember_inputs(planned_calls(self.exercises))
         except ZygoteError:
             self.zygote.close()
             self.zygote = Zygote()

@@ -181,17 +181,16 @@ def planned_requests(check: Check) -> list[tuple[list[PlannedCase], CallBatch]]:
 _REQUESTS: dict[int, tuple[Check, list]] = {}  # id(check) -> (check, its requests)
 
 
-def planned_npy_headers(exercises: list[Exercise]) -> set[bytes]:
-    """The .npy headers of the arrays the call checks of `exercises` send (for
-    Zygote.remember_npy_headers). A check whose cases cannot be built is left out."""
-    headers = set()
+def planned_calls(exercises: list[Exercise]) -> list:
+    """The EncodedCalls of every planned case of `exercises` (for Zygote.remember_inputs). A
+    check whose cases cannot be built is left out: grading it says why."""
+    calls = []
     for check in (c for exercise in exercises for c in exercise.checks if c.kind == "call"):
         try:
-            headers.update(bytes(blob[0]) for _, batch in planned_requests(check) for call in batch.calls
-                           for blob in call.blobs)
-        except Exception:  # noqa: BLE001 - a broken spec: grading it says why
+            calls += [planned.request for planned in planned_cases(check)]
+        except Exception:  # noqa: BLE001
             continue
-    return headers
+    return calls
 
 
 def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int, total: int) -> CheckResult | None:

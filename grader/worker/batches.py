@@ -7,6 +7,8 @@ replies together, yet never holds one back for long (FLUSH_SECONDS), so the grad
 for each call still starts when the call before it ended, and a call that hangs is the one named.
 
 Request:  {"op": "calls", "name", "seq", "calls": [[args, kwargs], ...], "counts": [...], "blobs"}
+          or {"op": "calls", "name", "seq", "known": [input key, ...], "blobs": []}: inputs the
+          worker's zygote was told beforehand (Zygote.remember_inputs), each call a fresh copy
           or {"op": "get", "name", "seq", "blobs": []}
 Reply:    {"seq", "first": index of its first reply, "replies": [reply, ...], "counts": [...], "blobs"}
 
@@ -27,6 +29,19 @@ from grader.worker import protocol
 FLUSH_SECONDS = 0.01  # the worker sends a waiting reply within about twice this
 CUT_SHORT_EXIT = 70  # a reply cut short mid-send: the worker's own failure (child.CRASH_EXIT)
 _json = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
+def input_key(call) -> int:
+    """The number this process gives `call` (an EncodedCall) when a zygote is told its inputs
+    (Zygote.remember_inputs): a request can then name it instead of carrying its arrays. The
+    registry holds the call, so its number is never another's."""
+    known = _INPUT_KEYS.get(id(call))
+    if known is None or known[0] is not call:
+        known = _INPUT_KEYS[id(call)] = (call, len(_INPUT_KEYS))
+    return known[1]
+
+
+_INPUT_KEYS: dict[int, tuple[object, int]] = {}
 
 
 class CallBatch:
@@ -61,6 +76,22 @@ class CallBatch:
     def header(self, name: str, seq: int) -> bytes:
         """The request's JSON: `name` called on each of the calls, in order."""
         return b'{"op":"calls","name":' + _json.encode(name).encode() + b',"seq":%d' % seq + self._tail
+
+    def known_to(self, known: frozenset[int]) -> bool:
+        """Whether a worker holding the inputs numbered `known` holds all of these calls' inputs."""
+        for call in self.calls:
+            entry = _INPUT_KEYS.get(id(call))
+            if entry is None or entry[0] is not call or entry[1] not in known:
+                return False
+        return True
+
+    def known_header(self, name: str, seq: int) -> bytes:
+        """The same request for a worker that holds these inputs already: their numbers, no arrays."""
+        return b'{"op":"calls","name":' + _json.encode(name).encode() + b',"seq":%d' % seq + self._known_tail
+
+    @functools.cached_property
+    def _known_tail(self) -> bytes:
+        return b',"known":' + _json.encode([input_key(call) for call in self.calls]).encode() + b',"blobs":[]}'
 
 
 def blobs_by_item(blobs: list, counts, items: int) -> list[list]:

@@ -210,7 +210,10 @@ class StudentWorker:
         self._seq += 1
         if type(request) is tuple:
             name, calls = request
-            header, blobs, sizes = calls.header(name, self._seq), calls.blobs, calls.sizes
+            if calls.known_to(worker.known):  # it holds these inputs: name them, send no array
+                header, blobs, sizes = calls.known_header(name, self._seq), [], []
+            else:
+                header, blobs, sizes = calls.header(name, self._seq), calls.blobs, calls.sizes
         else:
             header, blobs, sizes = {**request, "seq": self._seq}, [], None
         try:
@@ -360,6 +363,7 @@ class _WorkerProcess:
 
     def __init__(self, pid: int, conn: protocol.Connection, output, workdir: str, reap, limit: int):
         self.pid, self.conn = pid, conn
+        self.known: frozenset[int] = frozenset()  # keys of the inputs it holds (Zygote.remember_inputs)
         # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
         self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap, limit)
 
@@ -384,9 +388,9 @@ class _WorkerProcess:
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:
-                pid, reap = _fork_from_zygote(zygote, request, fds)
+                pid, reap, known = _fork_from_zygote(zygote, request, fds)
             else:
-                pid, reap = _spawn(request, fds)
+                (pid, reap), known = _spawn(request, fds), frozenset()
         except BaseException:
             ours.close()
             output.close()
@@ -395,7 +399,9 @@ class _WorkerProcess:
         finally:
             theirs.close()
         conn = protocol.Connection(ours, send=protocol.REQUEST, receive=protocol.REPLY)
-        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+        worker = cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+        worker.known = known
+        return worker
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker's group, reap it, clean up -> (its last output, how it ended)."""
@@ -446,14 +452,29 @@ def describe_exit(status: int) -> str:
 
 
 def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
+    """(pid, reap, the keys of the inputs the new worker holds)."""
     zygote = zygote or get_zygote()
     try:
-        return zygote.fork_worker(request, fds), zygote.reap
+        known = zygote.known  # read before the fork: what it knew then, the worker has
+        return zygote.fork_worker(request, fds), zygote.reap, known
     except ZygoteError:
         if zygote.alive:
             raise
         zygote = get_zygote()  # the shared zygote died (it should not): one fresh start
-        return zygote.fork_worker(request, fds), zygote.reap
+        known = zygote.known
+        return zygote.fork_worker(request, fds), zygote.reap, known
+
+
+def _data_file(parts):
+    """A file holding `parts` back to back, at offset 0, to hand to another process: in memory
+    where Linux allows (memfd), else a temporary file."""
+    handle = (open(os.memfd_create("vitgrade-inputs", os.MFD_CLOEXEC), "w+b")  # noqa: SIM115
+              if hasattr(os, "memfd_create") else tempfile.TemporaryFile())
+    for part in parts:
+        handle.write(part)
+    handle.flush()
+    handle.seek(0)
+    return handle
 
 
 def _spawn(request: dict, fds: list[int]):
@@ -497,6 +518,7 @@ class Zygote:
         self._lock = threading.Lock()
         self._owner = os.getpid()
         self.ready_seconds: float | None = None  # from start to ready, once known
+        self.known: frozenset[int] = frozenset()  # the inputs it holds (remember_inputs), by key
 
     @property
     def pid(self) -> int:
@@ -520,14 +542,26 @@ class Zygote:
         """Kill the worker's group, wait for it; its wait status."""
         return self._ask({"op": "reap", "pid": pid})["status"]
 
-    def remember_npy_headers(self, headers) -> int:
-        """Have the zygote read these .npy headers (of arrays the grader will send) once, so that
-        every worker forked afterwards finds them read; how many it read. Inputs only, never an
-        expected value (those never leave the grading process)."""
-        headers, remembered = [header.decode("latin-1") for header in headers], 0
-        for start in range(0, len(headers), 1000):  # some 128 bytes each: well within one message
-            remembered += self._ask({"op": "remember_npy_headers", "headers": headers[start : start + 1000]})["remembered"]
-        return remembered
+    def remember_inputs(self, calls) -> int:
+        """Tell the zygote the inputs of `calls` (EncodedCalls a grader sends to submission after
+        submission): it decodes them once, each worker forked afterwards starts with them, and a
+        request to it names them (batches.input_key) instead of carrying their arrays. Inputs
+        only: an expected value never leaves the grading process. How many inputs it now holds."""
+        new = [call for call in {id(call): call for call in calls}.values() if batches.input_key(call) not in self.known]
+        start = 0
+        while start < len(new):
+            chunk, size = [], 0
+            for call in new[start:]:  # messages of at most 512 KB of JSON and 1000 calls
+                if chunk and (size + len(call.arguments) > 2**19 or len(chunk) == 1000):
+                    break
+                chunk.append(call)
+                size += len(call.arguments)
+            with _data_file(part for call in chunk for blob in call.blobs for part in blob) as data:
+                entries = [[batches.input_key(call), call.args, call.kwargs, call.sizes] for call in chunk]
+                self._ask({"op": "remember_inputs", "calls": entries}, [data.fileno()])
+            self.known = self.known | {batches.input_key(call) for call in chunk}
+            start += len(chunk)
+        return len(self.known)
 
     def loaded_modules(self) -> list[str]:
         """Names of the modules the zygote has imported (to check it holds nothing it should not)."""

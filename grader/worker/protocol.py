@@ -380,19 +380,6 @@ def _npy_header_bytes(blob) -> bytes:
     return bytes(blob[:size])
 
 
-def remember_npy_headers(headers) -> int:
-    """Read these .npy headers into the cache read_npy uses; how many were valid. A zygote does it
-    for the arrays the grader will send, once, for every worker it forks."""
-    count = 0
-    for head in headers:
-        try:
-            _npy_header(head)
-            count += 1
-        except ProtocolError:
-            pass
-    return count
-
-
 @functools.lru_cache(maxsize=4096)  # the same shapes cross again and again (a class: some 300)
 def _npy_header(head: bytes) -> tuple[int, tuple, bool, np.dtype, int]:
     """(header size, shape, fortran_order, dtype, element count) of a .npy blob, from its first bytes."""

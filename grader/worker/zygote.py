@@ -16,7 +16,8 @@ worker's socket and output file as SCM_RIGHTS descriptors. Requests:
   {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (see client.py for the limits)
   {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return the wait status
   {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
-  {"op": "remember_npy_headers", "headers"} -> {"remembered"}: .npy headers read ahead for the workers
+  {"op": "remember_inputs", "calls"} + 1 fd -> {"remembered"}: inputs decoded once for every worker
+    (each call [key, args, kwargs, blob sizes]; the fd holds the blobs back to back)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import sys  # noqa: E402
 
 import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
 
-from grader.worker import child, protocol  # noqa: E402 - the worker's code, preloaded for the same reason
+from grader.worker import child  # noqa: E402 - the worker's code, preloaded for the same reason
 
 MAX_CONTROL_MESSAGE = 2**20
 SWEEP_SECONDS = 5.0  # a sweep that has not emptied a worker's processes by then gives up (and says so)
@@ -89,10 +90,13 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
         return {"status": _kill_and_reap(pid, workers)}
     if op == "modules":
         return {"modules": sorted(sys.modules)}
-    if op == "remember_npy_headers":
-        remembered = protocol.remember_npy_headers(h.encode("latin-1") for h in request["headers"])
-        gc.freeze()  # what was just read is shared with every worker, like the imports
-        return {"remembered": remembered}
+    if op == "remember_inputs":
+        if len(fds) != 1:
+            raise ValueError("remember_inputs carries one file of arrays")
+        with open(os.dup(fds[0]), "rb") as data:
+            child.remember_inputs(request["calls"], data.read())
+        gc.freeze()  # shared with every worker from now on, like the imports
+        return {"remembered": len(child.KNOWN_INPUTS)}
     raise ValueError(f"unknown request {op!r}")
 
 
