@@ -323,7 +323,8 @@ class PendingCalls:
         self._sent = worker._send(request, timeout, label)
         self._outcomes: list[CallOutcome] = []
         if isinstance(self._sent, CallOutcome):
-            self._outcomes = [self._sent] + [_STOPPED if self._sent.status != "unloadable" else self._sent] * (count - 1)
+            rest = self._sent if self._sent.status == "unloadable" else _STOPPED
+            self._outcomes = [self._sent] + [rest] * (count - 1)
         else:
             worker._open = self
 
@@ -349,7 +350,8 @@ class PendingCalls:
         name, calls = self._request
         outcomes = []
         for call in calls.calls[first:]:
-            outcomes.append(self._worker.submit_calls(name, [call], timeout=self._timeout, label=self._label).outcome(0))
+            pending = self._worker.submit_calls(name, [call], timeout=self._timeout, label=self._label)
+            outcomes.append(pending.outcome(0))
             if outcomes[-1].status in ("timeout", "crashed", "unloadable"):
                 break
         return outcomes + [_STOPPED] * (len(calls) - first - len(outcomes))
@@ -547,7 +549,8 @@ class Zygote:
         submission): it decodes them once, each worker forked afterwards starts with them, and a
         request to it names them (batches.input_key) instead of carrying their arrays. Inputs
         only: an expected value never leaves the grading process. How many inputs it now holds."""
-        new = [call for call in {id(call): call for call in calls}.values() if batches.input_key(call) not in self.known]
+        distinct = {id(call): call for call in calls}.values()
+        new = [call for call in distinct if batches.input_key(call) not in self.known]
         start = 0
         while start < len(new):
             chunk, size = [], 0

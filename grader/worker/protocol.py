@@ -225,7 +225,8 @@ class EncodedCall:
     @functools.cached_property
     def arguments(self) -> bytes:
         """[args, kwargs] as JSON: this call's entry in a request (batches.calls_request)."""
-        return b"[" + _json_encoder.encode(self.args).encode() + b"," + _json_encoder.encode(self.kwargs).encode() + b"]"
+        args, kwargs = _json_encoder.encode(self.args), _json_encoder.encode(self.kwargs)
+        return f"[{args},{kwargs}]".encode()
 
 
 def encode_call(args=(), kwargs=None) -> EncodedCall:
