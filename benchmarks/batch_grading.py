@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import timeit
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -96,11 +95,6 @@ def grade_by_subprocess(files: list[Path], jobs: int, exercises: str | None) -> 
     return time.perf_counter() - start
 
 
-def loop_microseconds() -> float:
-    """A yardstick of the machine's speed right now: the best of five timings of a small loop."""
-    return min(timeit.repeat("sum(range(10000))", number=200, repeat=5)) / 200 * 1e6
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="submissions to generate (default 200)")
@@ -129,8 +123,6 @@ def main() -> None:
         print(f"median of {args.repeat} runs: --jobs 1 {one:.1f} submissions/s, --jobs 2 {two:.1f} submissions/s; "
               f"speed-up {two / one:.2f}x (per run: {ratios})")
         print("targets: >= 10 submissions/s with --jobs 2, >= 1.7x")
-        print(f"machine: a pure-Python loop took {loop_microseconds():.0f} us at the end "
-              "(this VM drifts between about 180 and 300 us; slower spells slow every figure alike)")
         if args.compare_subprocess:
             files = sorted(folder.iterdir())[: args.compare_subprocess]
             seconds = grade_by_subprocess(files, 2, args.exercises)
