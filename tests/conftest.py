@@ -31,3 +31,13 @@ def grade_with(pytester, monkeypatch):
                                   "--exercises", str(exercises), *extra)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    """The shared zygote, ready: a module's first worker then does not wait for numpy's import."""
+    from grader.worker import prestart_zygote
+
+    zygote = prestart_zygote()
+    zygote.wait_ready()
+    return zygote

@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.worker import Limits, StudentWorker, prestart_zygote, protocol
+from grader.worker import Limits, StudentWorker, protocol
 from grader.worker.batches import FLUSH_SECONDS, ReplyBatch
+
+pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
 
 PROBE = '''
 import os, signal, socket, time
@@ -75,13 +77,6 @@ def forge_first(seq, first):
     conn.send({"seq": seq, "first": first, "replies": [reply], "counts": [0]})
     time.sleep(3600)
 '''
-
-
-@pytest.fixture(scope="module", autouse=True)
-def zygote():
-    zygote = prestart_zygote()
-    zygote.wait_ready()
-    return zygote
 
 
 @pytest.fixture

@@ -22,19 +22,12 @@ from grader.worker import (
     LoadProblem,
     StudentWorker,
     Zygote,
-    prestart_zygote,
 )
 from grader.worker import client, protocol
 
 TOOLBOX = Path(__file__).parent / "submissions" / "worker" / "toolbox.py"
 QUICK = Limits(call_timeout=5.0, load_timeout=5.0)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def zygote():
-    zygote = prestart_zygote()
-    zygote.wait_ready()
-    return zygote
+pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
 
 
 @pytest.fixture
