@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.worker import Limits, StudentWorker, protocol
+from grader.worker import ForeignObject, Limits, StudentWorker, protocol
 from grader.worker.batches import FLUSH_SECONDS, ReplyBatch
 
 pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
@@ -63,6 +63,9 @@ def fill(i):
 
 def big(i):
     return np.full(3 * 2**20 // 8, float(i))  # 3 MB
+
+def text(megabytes):
+    return "x" * int(megabytes * 2**20)
 
 def take_alarm():
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
@@ -153,6 +156,13 @@ def test_replies_larger_than_one_message_are_split(probe):
     assert all(o.status == "ok" for o in got)
     assert [float(o.value[0]) for o in got] == [float(i) for i in range(30)]
     assert all(o.value.shape == (3 * 2**20 // 8,) for o in got)
+
+
+def test_a_reply_too_large_for_any_message_is_described_and_the_others_still_answered(probe):
+    got = outcomes(probe.submit_calls("text", calls((0.001,), (9,), (0.001,))), 3)  # 9 MB of JSON: over 8
+    assert [o.status for o in got] == ["ok"] * 3
+    assert got[0].value == got[2].value == "x" * 1048
+    assert isinstance(got[1].value, ForeignObject) and "larger than a reply may be" in got[1].value.summary
 
 
 def test_a_submission_that_takes_the_alarm_over_still_gets_every_answer_and_every_timeout(probe):

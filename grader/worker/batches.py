@@ -126,15 +126,16 @@ class ReplyBatch:
         blobs = [b"".join(blob) for blob in blobs]
         sizes = [len(blob) for blob in blobs]
         data = _json.encode(reply).encode()
-        containers = protocol.containers(data)
-        if not self._fits(len(data), containers, sizes, alone=True):
+        header_bytes, containers, array_bytes = len(data) + 1 + 12 * len(sizes), protocol.containers(data), sum(sizes)
+        if not _fits(header_bytes, containers, array_bytes, len(sizes)):
             bounds = protocol.REPLY
             reason = (f"not sent: larger than a reply may be ({bounds.header_bytes // 2**20} MB of JSON, "
                       f"{bounds.containers} lists and dicts)")
             reply = {**reply, "value": {"__foreign__": [type_name, reason[: protocol.MAX_SUMMARY]]}}
             data, blobs, sizes = _json.encode(reply).encode(), [], []
-            containers = protocol.containers(data)
-        elif self._replies and not self._fits(len(data), containers, sizes, alone=False):
+            header_bytes, containers, array_bytes = len(data) + 1, protocol.containers(data), 0
+        elif self._replies and not _fits(self._header_bytes + header_bytes, self._containers + containers,
+                                         self._array_bytes + array_bytes, len(self._sizes) + len(sizes)):
             self.flush()
         if not self._replies:
             self._oldest = time.monotonic()
@@ -142,8 +143,8 @@ class ReplyBatch:
         self._counts.append(len(blobs))
         self._blobs += blobs
         self._sizes += sizes
-        self._header_bytes += len(data) + 1 + 12 * len(sizes)
-        self._array_bytes += sum(sizes)
+        self._header_bytes += header_bytes
+        self._array_bytes += array_bytes
         self._containers += containers
 
     def flush(self) -> None:
@@ -179,19 +180,18 @@ class ReplyBatch:
                 return
             os._exit(CUT_SHORT_EXIT)
 
-    def _fits(self, header_bytes: int, containers: int, sizes: list[int], alone: bool) -> bool:
-        """Whether a reply of these sizes fits in one message: by itself, or with those queued."""
-        bounds, queued = protocol.REPLY, not alone
-        arrays = len(sizes) + queued * len(self._sizes)
-        return (header_bytes + 12 * arrays + 256 + queued * self._header_bytes <= bounds.header_bytes
-                and containers + 4 + queued * self._containers <= bounds.containers
-                and sum(sizes) + queued * self._array_bytes <= bounds.array_bytes
-                and arrays <= protocol.MAX_ARRAYS)
-
     def _clear(self) -> None:
         self._replies, self._counts, self._blobs, self._sizes = [], [], [], []
         self._header_bytes = self._containers = self._array_bytes = 0
         self._oldest = 0.0
+
+
+def _fits(header_bytes: int, containers: int, array_bytes: int, arrays: int) -> bool:
+    """Whether replies of these sizes (their JSON, and 12 bytes per array for its size) fit in one
+    reply message, with room for the message's own fields."""
+    bounds = protocol.REPLY
+    return (header_bytes + 256 <= bounds.header_bytes and containers + 4 <= bounds.containers
+            and array_bytes <= bounds.array_bytes and arrays <= protocol.MAX_ARRAYS)
 
 
 class _Alarm:
