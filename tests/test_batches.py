@@ -7,13 +7,14 @@ worker is the one named, and a request never takes replies meant for another.
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from grader.worker import ForeignObject, Limits, StudentWorker, protocol
+from grader.worker import ForeignObject, Limits, StudentWorker, batches, protocol
 from grader.worker.batches import FLUSH_SECONDS, ReplyBatch
 
 pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
@@ -71,6 +72,25 @@ def take_alarm():
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
     signal.setitimer(signal.ITIMER_REAL, 0)
     return True
+
+def own_alarm_handler():
+    """A handler of the submission's own, installed "just in case": no alarm may land in it."""
+    def refuse(signum, frame):
+        raise TimeoutError("an alarm the submission did not ask for")
+    signal.signal(signal.SIGALRM, refuse)
+    return True
+
+def own_timeout(i):
+    """A timeout decorator's pattern: its own handler and alarm around the work, then both undone."""
+    def give_up(signum, frame):
+        raise TimeoutError("too slow")
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    try:
+        return busy(0.03) and i
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 def forge_first(seq, first):
     """Write a reply to request `seq` claiming to start at call `first`."""
@@ -169,8 +189,21 @@ def test_a_submission_that_takes_the_alarm_over_still_gets_every_answer_and_ever
     assert probe.call("take_alarm").value is True
     got = outcomes(probe.submit_calls("echo", calls(*[(i,) for i in range(10)])), 10)
     assert [o.value for o in got] == list(range(10))
-    got = outcomes(probe.submit_calls("spin_on", calls(*[(i, 0) for i in range(3)]), timeout=0.3), 3)
-    assert got[0].status == "timeout"
+    got = outcomes(probe.submit_calls("spin_on", calls(*[(i, 2) for i in range(4)]), timeout=0.5), 4)
+    assert [o.status for o in got] == ["ok", "ok", "timeout", "crashed"]  # still the right call named
+
+
+def test_no_alarm_lands_in_a_handler_of_the_submission(probe):
+    assert probe.call("own_alarm_handler").value is True
+    got = outcomes(probe.submit_calls("busy", calls(*[(0.03,)] * 6)), 6)  # slow enough to be alarmed
+    assert [o.status for o in got] == ["ok"] * 6
+
+
+def test_a_submission_with_its_own_alarm_timeouts_keeps_them(probe):
+    got = outcomes(probe.submit_calls("own_timeout", calls(*[(i,) for i in range(6)])), 6)
+    assert [o.value for o in got] == list(range(6))
+    got = outcomes(probe.submit_calls("spin_on", calls(*[(i, 3) for i in range(5)]), timeout=0.5), 5)
+    assert [o.status for o in got] == ["ok", "ok", "ok", "timeout", "crashed"]  # our alarm is back in place
 
 
 def test_a_reply_for_the_wrong_calls_stops_the_worker(probe):
@@ -186,18 +219,33 @@ def test_replies_wait_together_but_not_longer_than_the_flush_interval():
             self.messages = []
 
         def send(self, header, blobs, deadline, sizes):
-            self.messages.append((header, sizes))
+            self.messages.append(header)
 
-    conn = Recorder()
-    batch = ReplyBatch(conn, seq=4)
-    for i in range(3):
-        batch.add({"status": "ok", "value": i, "stdout": "", "seconds": 0.0}, [], "int")
-    batch.flush_if_old()
-    assert conn.messages == []  # fresh replies wait for the next ones
-    time.sleep(FLUSH_SECONDS * 1.5)
-    batch.flush_if_old()
-    assert len(conn.messages) == 1
-    batch.add({"status": "ok", "value": 3, "stdout": "", "seconds": 0.0}, [], "int")
-    batch.flush()
-    (first, _), (second, _) = conn.messages
-    assert first.startswith(b'{"seq":4,"first":0,"replies":[') and second.startswith(b'{"seq":4,"first":3,')
+    def reply(i):
+        return {"status": "ok", "value": i, "stdout": "", "seconds": 0.0}
+
+    previous = signal.signal(signal.SIGALRM, batches._alarm)  # as in a worker
+    try:
+        conn = Recorder()
+        batch = ReplyBatch(conn, seq=4)
+        for i in range(3):  # quick calls: their replies wait for the next ones
+            batch.before_call()
+            batch.after_call()
+            batch.add(reply(i), [], "int")
+        assert conn.messages == []
+        time.sleep(FLUSH_SECONDS * 1.5)
+        batch.before_call()  # old enough: sent before the next call starts
+        batch.after_call()
+        assert len(conn.messages) == 1
+        batch.add(reply(3), [], "int")
+        batch.before_call()
+        time.sleep(FLUSH_SECONDS * 3)  # a slow call: the alarm sends the waiting reply meanwhile
+        assert len(conn.messages) == 2
+        batch.after_call()
+        batch.add(reply(4), [], "int")
+        batch.flush()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [m[: m.index(b',"replies"')] for m in conn.messages] == [
+        b'{"seq":4,"first":0', b'{"seq":4,"first":3', b'{"seq":4,"first":4']

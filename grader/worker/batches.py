@@ -3,8 +3,9 @@
 Why: a submission is graded with some 360 calls, most of them microseconds of student code. One
 message each way per call cost more CPU than the calls themselves, on both sides of the trust
 boundary. A request now carries every case of a check; the worker answers in order and sends its
-replies together, yet never holds one back for long (FLUSH_SECONDS), so the grading side's clock
-for each call still starts when the call before it ended, and a call that hangs is the one named.
+replies together, yet never holds one back for long (FLUSH_SECONDS, a SIGALRM while a call
+runs), so the grading side's clock for each call still starts when the call before it ended, and
+a call that hangs is the one named.
 
 Request:  {"op": "calls", "name", "seq", "calls": [[args, kwargs], ...], "counts": [...], "blobs"}
           or {"op": "calls", "name", "seq", "known": [input key, ...], "blobs": []}: inputs the
@@ -110,16 +111,39 @@ class ReplyBatch:
     """The worker's replies to one request, sent together (see the module's docstring).
 
     They go out when the request is answered, before a reply that would break the bounds of one
-    message, before a call when the oldest waits longer than FLUSH_SECONDS, and, while a call
-    runs, from a SIGALRM every FLUSH_SECONDS (`running`): a slow call does not hold back the
-    quick ones before it. Only student code in a C call that ignores signals defers them.
+    message, and before a call when the oldest has waited FLUSH_SECONDS. While a call runs, a
+    one-shot SIGALRM sends them once they are that old (`before_call`): a slow call does not hold
+    back the quick ones before it. A submission that has taken SIGALRM over gets no alarm from
+    us (it would land in its own handler): its replies go out before each call instead. Only
+    student code in a C call that never returns to Python defers them.
     """
 
     def __init__(self, conn: protocol.Connection, seq):
         self.conn, self.seq, self.first = conn, seq, 0
         self.student_running = False  # set around student code: only then may the alarm flush
+        self._armed = False
         self._pid = os.getpid()
         self._clear()
+
+    def before_call(self) -> None:
+        """Before each call: send replies that are old (or all, without our alarm); else arm the
+        alarm to send them when they will be."""
+        global _current
+        if self._replies:
+            age = time.monotonic() - self._oldest
+            if age >= FLUSH_SECONDS or signal.getsignal(signal.SIGALRM) is not _alarm:
+                self.flush()
+            else:
+                _current, self._armed, self.student_running = self, True, True
+                signal.setitimer(signal.ITIMER_REAL, FLUSH_SECONDS - age)
+        self.student_running = True
+
+    def after_call(self) -> None:
+        global _current
+        self.student_running = False
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            _current, self._armed = None, False
 
     def add(self, reply: dict, blobs: list, type_name: str) -> None:
         """Queue one reply; its arrays are copied now (student code may change them in place later)."""
@@ -160,21 +184,13 @@ class ReplyBatch:
         self.first += count
         self.conn.send(header, blobs, None, sizes)
 
-    def flush_if_old(self) -> None:
-        if self._replies and time.monotonic() - self._oldest >= FLUSH_SECONDS:
-            self.flush()
-
-    def running(self) -> _Alarm:
-        """`with batch.running():` around the whole request: the alarm ticks while it is answered."""
-        return _Alarm(self)
-
     def _on_alarm(self) -> None:
         """Flush from the signal handler, in the middle of student code: nothing it raises may
         reach that code, and a message cut short mid-send leaves the worker nothing to say."""
         if not self.student_running or os.getpid() != self._pid:
             return
         try:
-            self.flush_if_old()
+            self.flush()
         except BaseException:  # noqa: BLE001
             if self._replies:  # failed before sending (MemoryError, RecursionError): the next tick retries
                 return
@@ -194,29 +210,12 @@ def _fits(header_bytes: int, containers: int, array_bytes: int, arrays: int) -> 
             and array_bytes <= bounds.array_bytes and arrays <= protocol.MAX_ARRAYS)
 
 
-class _Alarm:
-    """SIGALRM every FLUSH_SECONDS while a request is answered (its handler: ReplyBatch._on_alarm)."""
-
-    def __init__(self, batch: ReplyBatch):
-        self.batch = batch
-
-    def __enter__(self) -> None:
-        global _current
-        _current = self.batch
-        signal.setitimer(signal.ITIMER_REAL, FLUSH_SECONDS, FLUSH_SECONDS)
-
-    def __exit__(self, *exc_info) -> None:
-        global _current
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _current = None
-
-
 _current: ReplyBatch | None = None
 
 
 def install_alarm_handler() -> None:
-    """In the worker, before student code runs. A submission that takes SIGALRM over only delays
-    its own replies; the grading side's deadlines hold whatever it does."""
+    """In the worker, before student code runs. A submission that takes SIGALRM over is left
+    alone with it (ReplyBatch.before_call); the grading side's deadlines hold whatever it does."""
     signal.signal(signal.SIGALRM, _alarm)
 
 

@@ -177,16 +177,14 @@ def _answer(loaded: submissions.Submission, header: dict, blobs, capture: Output
             raise protocol.ProtocolError("malformed calls")
         blobs_of = batches.blobs_by_item(blobs, header.get("counts"), len(calls))
     replies = batches.ReplyBatch(conn, header.get("seq"))
-    with replies.running():
-        for call, call_blobs in zip(calls, blobs_of):
-            replies.flush_if_old()
-            replies.student_running = True
-            try:
-                reply, out_blobs, type_name = _answer_one(loaded, op, name, call, call_blobs, capture, request)
-            finally:
-                replies.student_running = False
-            replies.add(reply, out_blobs, type_name)
-        replies.flush()
+    for call, call_blobs in zip(calls, blobs_of):
+        replies.before_call()
+        try:
+            reply, out_blobs, type_name = _answer_one(loaded, op, name, call, call_blobs, capture, request)
+        finally:
+            replies.after_call()
+        replies.add(reply, out_blobs, type_name)
+    replies.flush()
 
 
 def _answer_one(loaded: submissions.Submission, op: str, name: str, call, blobs, capture: OutputCapture,
