@@ -186,6 +186,9 @@ def test_npy_parts_are_exactly_what_np_load_reads():
         loaded = np.load(io.BytesIO(header + bytes(data)), allow_pickle=False)
         assert loaded.dtype == array.dtype and loaded.shape == array.shape
         np.testing.assert_array_equal(loaded, array)
+        ours = protocol.read_npy(memoryview(header + bytes(data)))  # and read back as the other side does
+        assert ours.dtype == array.dtype and ours.shape == array.shape and ours.flags.writeable
+        np.testing.assert_array_equal(ours, array)
 
 
 def test_npy_written_by_numpy_is_read_as_numpy_reads_it():

@@ -224,7 +224,7 @@ class EncodedCall:
 
     @functools.cached_property
     def arguments(self) -> bytes:
-        """[args, kwargs] as JSON: this call's entry in a request (batches.calls_request)."""
+        """[args, kwargs] as JSON: this call's entry in a request (batches.CallBatch)."""
         args, kwargs = _json_encoder.encode(self.args), _json_encoder.encode(self.kwargs)
         return f"[{args},{kwargs}]".encode()
 
