@@ -57,7 +57,8 @@ def write_record(results: Path, record: Record) -> Path:
     from grader.report.outputs import write_text_atomic
 
     path = record_path(results, record.student)
-    write_text_atomic(path, json.dumps(record.to_json(), allow_nan=False, separators=(",", ":")) + "\n", suffix=".json")
+    text = json.dumps(record.to_json(), allow_nan=False, separators=(",", ":"))
+    write_text_atomic(path, text + "\n", suffix=".json")
     return path
 
 
