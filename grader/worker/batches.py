@@ -192,7 +192,7 @@ class ReplyBatch:
         try:
             self.flush()
         except BaseException:  # noqa: BLE001
-            if self._replies:  # failed before sending (MemoryError, RecursionError): the next tick retries
+            if self._replies:  # failed before sending (MemoryError, RecursionError): they go with the next message
                 return
             os._exit(CUT_SHORT_EXIT)
 
