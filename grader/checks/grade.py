@@ -17,7 +17,7 @@ import numpy as np
 
 from grader.spec.model import Case, Check, Compare, Exercise
 from grader.worker.batches import CallBatch
-from grader.worker.protocol import encode_call
+from grader.worker.protocol import encode_call, fresh_copy
 
 from . import inputs
 from .compare import Mismatch, compare
@@ -275,20 +275,9 @@ def _expectation(check: Check, ci: CaseInputs):
     from grader.reference import REFERENCE
 
     try:
-        return REFERENCE[check.reference or check.call](*_fresh(ci.args), **_fresh(ci.kwargs)), None
+        return REFERENCE[check.reference or check.call](*fresh_copy(ci.args), **fresh_copy(ci.kwargs)), None
     except Exception as error:  # the reference's own refusal is the expected behaviour
         return None, type(error).__name__
-
-
-def _fresh(value):
-    """A deep copy of the arguments, so a reference function cannot see what the student's changed."""
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_fresh(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
 
 
 def _default_compare(expected) -> Compare:
@@ -319,7 +308,7 @@ def _wrong_output(like: str, ci: CaseInputs) -> tuple[bool, object]:
 
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, MISCONCEPTIONS[like](*_fresh(ci.args), **_fresh(ci.kwargs))
+            return True, MISCONCEPTIONS[like](*fresh_copy(ci.args), **fresh_copy(ci.kwargs))
     except Exception:
         return False, None
 

@@ -25,8 +25,6 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-import numpy as np
-
 from grader.worker import batches, protocol
 from grader.worker import submission as submissions
 
@@ -199,7 +197,7 @@ def _answer_one(loaded: submissions.Submission, op: str, name: str, call, blobs,
         message = f"{name} is not a function (it is of type {type(target).__name__})"
         return {"status": "not_callable", "message": message}, [], ""
     if type(call) is int:
-        args, kwargs = _fresh(KNOWN_INPUTS[call])
+        args, kwargs = protocol.fresh_copy(KNOWN_INPUTS[call])  # the student may change them in place
     else:
         decoder = protocol.Decoder(blobs)
         args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
@@ -227,20 +225,6 @@ def remember_inputs(entries: list, data: bytes) -> None:
         KNOWN_INPUTS[key] = (decoder.decode(args), decoder.decode(kwargs))
     if offset != len(data):
         raise protocol.ProtocolError("inputs and their arrays do not match")
-
-
-def _fresh(value):
-    """A copy of remembered inputs for one call: student code may change its arguments in place."""
-    kind = type(value)
-    if kind is np.ndarray:
-        return value.copy()
-    if kind is tuple:
-        return tuple(_fresh(item) for item in value)
-    if kind is list:
-        return [_fresh(item) for item in value]
-    if kind is dict:
-        return {key: _fresh(item) for key, item in value.items()}
-    return value  # None, bool, numbers, str, numpy scalars: immutable
 
 
 def _run_student(thunk, loaded: submissions.Submission, capture: OutputCapture, request: dict):

@@ -327,6 +327,22 @@ _MARKERS = {
 }
 
 
+def fresh_copy(value):
+    """A copy of data deep enough that nothing done to it reaches `value`: arrays, lists, tuples
+    and dicts are copied; the rest data may hold (numbers, strings, numpy scalars) is immutable.
+    The worker gives each call its own copy of remembered inputs; the grader gives the reference one."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value.copy()
+    if kind is tuple:
+        return tuple(fresh_copy(item) for item in value)
+    if kind is list:
+        return [fresh_copy(item) for item in value]
+    if kind is dict:
+        return {key: fresh_copy(item) for key, item in value.items()}
+    return value
+
+
 def npy_parts(array: np.ndarray) -> tuple[bytes, memoryview]:
     """The bytes np.save(array, allow_pickle=False) writes, as (header, data), the data a view.
 
