@@ -48,10 +48,6 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:
                 report = grader.grade(task["path"], task.get("shown"))
-                if not frozen:  # the cases are planned now: out of the collector's way for the rest
-                    freeze_loaded_objects()
-                    grader.remember_inputs()
-                    frozen = True
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",
@@ -62,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "", seconds, now()))
             _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
                                "max_score": report.max_score, "fatal": report.fatal, "seconds": seconds})
+            if not frozen:  # the cases are planned now: for the rest, the workers hold their inputs and
+                _remember_inputs(grader)  # what was loaded stays out of the collector's way
+                freeze_loaded_objects()
+                frozen = True
     finally:
         grader.close()
     return 0
@@ -107,7 +107,16 @@ def _renew_zygote(grader) -> None:
 
         zygote.close()
         grader.zygote = Zygote()
+        _remember_inputs(grader)
+
+
+def _remember_inputs(grader) -> None:
+    """Give the zygote the planned inputs (SubmissionGrader.remember_inputs). Only speed depends
+    on it: whatever goes wrong goes to the job's log, never into a student's record."""
+    try:
         grader.remember_inputs()
+    except Exception:  # noqa: BLE001
+        traceback.print_exc()
 
 
 if __name__ == "__main__":
