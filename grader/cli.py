@@ -27,21 +27,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> int:
-    """The console script: `vitgrade grade` goes to the warm server when one can take it
-    (grader/server/), and at a terminal leaves one behind for next time; `vitgrade ... | head`
-    ends quietly instead of with a BrokenPipeError."""
+    """The console script; `vitgrade ... | head` ends quietly instead of with a BrokenPipeError."""
     from grader.process_setup import single_threaded_blas
-    from grader.server import paths
 
     single_threaded_blas()  # before anything imports numpy
     argv = sys.argv[1:]
-    use_server = paths.wanted(argv)
-    if use_server:
-        from grader.server.client import served
-
-        code = served(argv)
-        if code is not None:
-            return code
     try:
         code = main(argv)
     except BrokenPipeError:
@@ -49,10 +39,6 @@ def entry_point() -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1
-    if use_server and paths.should_start(interactive=sys.stdout.isatty()):
-        from grader.server.client import start_server
-
-        start_server(_exercises_folder(argv))
     if argv[:1] == ["grade"]:
         _exit_now(code)
     return code
@@ -72,22 +58,6 @@ def _exit_now(code: int) -> None:
         except (OSError, ValueError):
             code = code or 1
     os._exit(code)
-
-
-def _exercises_folder(argv: list[str]) -> str | None:
-    """The exercises folder `vitgrade grade argv` used, for the server to prepare."""
-    explicit = None
-    for i, arg in enumerate(argv):
-        if arg == "--exercises" and i + 1 < len(argv):
-            explicit = argv[i + 1]
-        elif arg.startswith("--exercises="):
-            explicit = arg.split("=", 1)[1]
-    try:
-        from grader.spec.locate import find_exercises
-
-        return str(find_exercises(explicit).resolve())
-    except OSError:
-        return None
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
+from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult
 from grader.spec.model import Exercise
 
@@ -35,6 +36,7 @@ class GraderSettings:
 class GradingSession:
     settings: GraderSettings
     zygote: object = None
+    plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
     results: dict[str, ExerciseResult] = field(default_factory=dict)
     spec_errors: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
@@ -72,7 +74,7 @@ class GradingSession:
         options = Options(include_hidden=self.settings.include_hidden, call_timeout=self.settings.call_timeout)
         try:
             self.worker.use_limits(self.exercise_limits(exercise))
-            result = grade_exercise(exercise, self.worker, options)
+            result = grade_exercise(exercise, self.worker, options, self.plans)
         except Exception as error:
             # The grader's bug: the exercise scores 0 of its points, so that every report has the
             # same maximum whatever the submission did; pytest shows the error.

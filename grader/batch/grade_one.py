@@ -20,17 +20,19 @@ class SubmissionGrader:
     """`limits`: the worker's limits by GraderSettings field (call_timeout, load_timeout, memory_mb, ...)."""
 
     def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None):
-        from grader.worker.client import FORK_AVAILABLE, Zygote
+        from grader.checks.cases import CasePlans
+        from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
         self.zygote = zygote if zygote is not None else (Zygote() if FORK_AVAILABLE else None)
         self.exercises_dir = Path(exercises_dir)
         self.exercises, self.spec_errors = load_checked_specs(self.exercises_dir)
         self.limits = {k: v for k, v in (limits or {}).items() if v is not None}
+        self.plans = CasePlans()  # each case's expected value computed once for all students
 
     def grade(self, path: str | Path, shown: str | None = None) -> GradeReport:
         """The report of the submission at `path`; `shown` is the name students see for it."""
         settings = GraderSettings(student=Path(path), exercises=self.exercises_dir, **self.limits)
-        session = GradingSession(settings, zygote=self.zygote)
+        session = GradingSession(settings, zygote=self.zygote, plans=self.plans)
         session.spec_errors.extend(self.spec_errors)
         try:
             for exercise in self.exercises:
@@ -42,23 +44,6 @@ class SubmissionGrader:
         finally:
             session.close()
         return dataclasses.replace(report, submission=shown) if shown else report
-
-    def remember_inputs(self) -> int:
-        """Give the zygote the inputs of every planned case (call it once they are planned, after
-        the first submission): each worker forked afterwards starts with them decoded, so no
-        request carries them again; how many it holds. Inputs only, never an expected value. A
-        zygote that fails at it is replaced by a fresh one: that costs speed, never a grade."""
-        from grader.checks.grade import planned_calls
-        from grader.worker.client import Zygote, ZygoteError
-
-        if self.zygote is None:
-            return 0
-        try:
-            return self.zygote.remember_inputs(planned_calls(self.exercises))
-        except ZygoteError:
-            self.zygote.close()
-            self.zygote = Zygote()
-            return 0
 
     def close(self) -> None:
         if self.zygote is not None:

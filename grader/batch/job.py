@@ -12,7 +12,6 @@ makes a class fast to grade; the student's code runs in a worker forked from its
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
 import signal
@@ -20,15 +19,12 @@ import sys
 import time
 import traceback
 
-_PR_SET_PDEATHSIG = 1
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     protocol = _take_stdout()
     _die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
-    from grader.worker.client import FORK_AVAILABLE, Zygote
+    from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
     zygote = Zygote() if FORK_AVAILABLE else None  # starts now: numpy imports while we import the rest
     from grader.batch import LIMITS
@@ -58,8 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "", seconds, now()))
             _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
                                "max_score": report.max_score, "fatal": report.fatal, "seconds": seconds})
-            if not frozen:  # the cases are planned now: for the rest, the workers hold their inputs and
-                _remember_inputs(grader)  # what was loaded stays out of the collector's way
+            if not frozen:  # the cases are planned now: they stay out of the collector's way
                 freeze_loaded_objects()
                 frozen = True
     finally:
@@ -94,8 +89,9 @@ def _answer(channel, message: dict) -> None:
 
 def _die_with_parent(parent: int) -> None:
     """SIGTERM this process when the coordinator dies (even by SIGKILL): no orphaned graders."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    from grader.worker import linux
+
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # it died before the request took effect
         sys.exit(0)
 
@@ -103,20 +99,10 @@ def _die_with_parent(parent: int) -> None:
 def _renew_zygote(grader) -> None:
     zygote = grader.zygote
     if zygote is not None and not zygote.alive:
-        from grader.worker.client import Zygote
+        from grader.worker.zygote_handle import Zygote
 
         zygote.close()
         grader.zygote = Zygote()
-        _remember_inputs(grader)
-
-
-def _remember_inputs(grader) -> None:
-    """Give the zygote the planned inputs (SubmissionGrader.remember_inputs). Only speed depends
-    on it: whatever goes wrong goes to the job's log, never into a student's record."""
-    try:
-        grader.remember_inputs()
-    except Exception:  # noqa: BLE001
-        traceback.print_exc()
 
 
 if __name__ == "__main__":

@@ -1,35 +1,32 @@
 """Grade one exercise: build each check's cases, call the student through the worker,
 compute the expected value here (never in the worker), compare, and say what went wrong.
 
-`grade_exercise(exercise, worker)` -> ExerciseResult. `worker` is anything with
-`load()`, `submit_calls(name, encoded_calls, timeout=)` (a request of several calls), `call` and
-`get(name)`: a StudentWorker.
+`grade_exercise(exercise, worker, options, plans)` -> ExerciseResult. `worker` is anything with
+`load()`, `call_many(name, [(args, kwargs), ...], timeout=)`, `call` and `get(name)`: a
+StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission.
 """
 from __future__ import annotations
 
 import functools
 import inspect
 import time
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from grader.spec.model import Case, Check, Compare, Exercise
-from grader.worker.batches import CallBatch
-from grader.worker.protocol import encode_call, fresh_copy
+from grader.spec.model import Check, Compare, Exercise
 
 from . import inputs
-from .compare import Mismatch, compare
+from .cases import CasePlans, PlannedCase
+from .compare import compare
 from .describe import call_label, describe
-from .generators import generate_cases
 from .properties import PROPERTIES, PropertyContext, Verdict
 from .results import ERROR, FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
-# A check's cases go to the worker together (worker/batches.py), up to this many calls and bytes
-# of arrays per request: a failing case wastes at most the rest of its request.
+# A check's cases go to the worker a few per request, up to this many calls and bytes of arrays:
+# a failing case wastes at most the rest of its request.
 CALLS_PER_REQUEST = 32
 REQUEST_BYTES = 2**20
 
@@ -40,16 +37,10 @@ class Options:
     call_timeout: float | None = None     # overrides the spec's and the worker's default
 
 
-@dataclass(frozen=True)
-class CaseInputs:
-    args: tuple
-    kwargs: dict
-    source: str | None          # paste-able code for the call, when the spec wrote it
-    case: Case | None           # the spec case (None for generated ones)
-
-
-def grade_exercise(exercise: Exercise, worker, options: Options = Options()) -> ExerciseResult:
+def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
+                   plans: CasePlans | None = None) -> ExerciseResult:
     start = time.perf_counter()
+    plans = plans or CasePlans()
     defined = worker.load().names
     missing = [name for name in exercise.uses if name not in defined and name != "ANSWERS"]
     timeout = options.call_timeout or exercise.call_timeout
@@ -62,15 +53,15 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options()) -> 
         if absent:
             results.append(_result(check, MISSING, f"`{absent[0]}` is not defined in your submission yet"))
             continue
-        results.append(_grade_check(check, worker, timeout))
+        results.append(_grade_check(exercise, check, worker, timeout, plans))
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results), time.perf_counter() - start)
 
 
-def _grade_check(check: Check, worker, timeout) -> CheckResult:
+def _grade_check(exercise: Exercise, check: Check, worker, timeout, plans: CasePlans) -> CheckResult:
     start = time.perf_counter()
     try:
         if check.kind == "call":
-            result = _grade_call_check(check, worker, timeout)
+            result = _grade_call_check(check, worker, timeout, plans.cases(exercise, check))
         elif check.kind == "answer":
             result = _grade_answer_check(check, worker)
         else:
@@ -91,113 +82,37 @@ def _result(check: Check, status: str, message: str = "", hint: str | None = Non
 
 # --- function checks ---------------------------------------------------------
 
-class PlannedCase:
-    """One case of a call check, prepared once per grading process and reused for every
-    submission: its inputs, the request that sends them, and (computed on first need) what the
-    reference says and what each known misconception would return. A batch job or a warm
-    grading process then pays for none of it again."""
-
-    __slots__ = ("inputs", "request", "size", "_expectation", "_wrong")
-
-    def __init__(self, inputs: CaseInputs, request):
-        self.inputs, self.request, self._expectation, self._wrong = inputs, request, None, {}
-        self.size = sum(request.sizes)  # bytes of array data
-
-    def expectation(self, check: Check):
-        """(expected value, None) or (None, name of the exception the call must raise)."""
-        if self._expectation is None:
-            self._expectation = _expectation(check, self.inputs)
-        return self._expectation
-
-    def wrong_output(self, like: str) -> tuple[bool, object]:
-        """What the misconception `like` returns on this case (see _wrong_output), computed once."""
-        if like not in self._wrong:
-            self._wrong[like] = _wrong_output(like, self.inputs)
-        return self._wrong[like]
-
-
-_PLANS: dict[int, tuple[Check, list[PlannedCase]]] = {}  # id(check) -> (check, its cases)
-
-
-def planned_cases(check: Check) -> list[PlannedCase]:
-    """The cases of a call check, built once per Check object (forgotten with it)."""
-    known = _PLANS.get(id(check))
-    if known is not None and known[0] is check:
-        return known[1]
-    cases = [PlannedCase(ci, encode_call(ci.args, ci.kwargs)) for ci in _case_inputs(check)]
-    _PLANS[id(check)] = (check, cases)
-    weakref.finalize(check, _PLANS.pop, id(check), None)
-    return cases
-
-
-def _case_inputs(check: Check) -> list[CaseInputs]:
-    out = []
-    for case in check.cases:
-        args = tuple(inputs.evaluate(a) for a in case.args)
-        kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
-        code = ", ".join([inputs.source(a) for a in case.args] + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
-        out.append(CaseInputs(args, kwargs, f"{check.call}({code})", case))
-    if check.generate:
-        g = check.generate
-        for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
-            out.append(CaseInputs(tuple(args), dict(kwargs), None, None))
-    return out
-
-
-def _grade_call_check(check: Check, worker, timeout) -> CheckResult:
+def _grade_call_check(check: Check, worker, timeout, cases: list[PlannedCase]) -> CheckResult:
+    """Send the cases in requests of a few (one message each way per request), judge them in
+    order; the first failing case is the verdict."""
     params = _param_names(check.reference or check.call)
-    cases = planned_cases(check)
     number = 0
-    for request, batch in planned_requests(check):
-        pending = worker.submit_calls(check.call, batch, timeout=timeout)
-        for index, planned in enumerate(request):
+    for request in _requests(cases):
+        outcomes = worker.call_many(check.call, [(p.args, p.kwargs) for p in request], timeout=timeout)
+        for planned, outcome in zip(request, outcomes):
             number += 1
-            failed = _judge_call(check, planned, pending.outcome(index), params, number, len(cases))
+            failed = _judge_call(check, planned, outcome, params, number, len(cases))
             if failed is not None:
-                return failed  # the rest of the request is still answered: the next one waits for it
+                return failed
     return _result(check, PASSED, cases=len(cases))
 
 
-def planned_requests(check: Check) -> list[tuple[list[PlannedCase], CallBatch]]:
-    """The check's cases in consecutive requests of at most CALLS_PER_REQUEST calls and
-    REQUEST_BYTES, each with its CallBatch (built once, like the cases)."""
-    known = _REQUESTS.get(id(check))
-    if known is not None and known[0] is check:
-        return known[1]
-    requests, request, size = [], [], 0
-    for planned in planned_cases(check):
-        if request and (len(request) == CALLS_PER_REQUEST or size + planned.size > REQUEST_BYTES):
-            requests.append(request)
-            request, size = [], 0
-        request.append(planned)
-        size += planned.size
-    requests += [request] if request else []
-    planned = [(r, CallBatch(p.request for p in r)) for r in requests]
-    _REQUESTS[id(check)] = (check, planned)
-    weakref.finalize(check, _REQUESTS.pop, id(check), None)
-    return planned
-
-
-_REQUESTS: dict[int, tuple[Check, list]] = {}  # id(check) -> (check, its requests)
-
-
-def planned_calls(exercises: list[Exercise]) -> list:
-    """The EncodedCalls of every planned case of `exercises` (for Zygote.remember_inputs). A
-    check whose cases cannot be built is left out: grading it says why."""
-    calls = []
-    for check in (c for exercise in exercises for c in exercise.checks if c.kind == "call"):
-        try:
-            calls += [planned.request for planned in planned_cases(check)]
-        except Exception:  # noqa: BLE001
-            continue
-    return calls
+def _requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
+    """Consecutive cases, at most CALLS_PER_REQUEST and REQUEST_BYTES of arrays per request."""
+    requests, size = [[]], 0
+    for planned in cases:
+        if requests[-1] and (len(requests[-1]) == CALLS_PER_REQUEST or size + planned.nbytes > REQUEST_BYTES):
+            requests.append([])
+            size = 0
+        requests[-1].append(planned)
+        size += planned.nbytes
+    return requests
 
 
 def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int, total: int) -> CheckResult | None:
     """None when case `number` (of `total`) passed, else the check's failed result."""
-    ci = planned.inputs
     stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
-    label = call_label(check.call, params, ci.args, ci.kwargs) if stopped else None
+    label = call_label(check.call, params, planned.args, planned.kwargs) if stopped else None
     failure = _judge_case(check, planned, outcome, label)
     if failure is None:
         return None
@@ -211,19 +126,18 @@ def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int
         elif outcome.status == "raised":
             message += f"; your code raised {outcome.error.type}" + _limit(outcome)
         return _result(check, FAILED, message, hint, number, matched)
-    header = f"case {number} of {total}: {call_label(check.call, params, ci.args, ci.kwargs)}"
-    if ci.source and len(ci.source) <= 600:
-        header += f"\n  to reproduce: {inputs.with_imports(ci.source)}"
+    header = f"case {number} of {total}: {call_label(check.call, params, planned.args, planned.kwargs)}"
+    if planned.source and len(planned.source) <= 600:
+        header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
     return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
 
 
 def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None = None):
     """None when the case passed, else (status, message lines, hint, misconception name)."""
-    ci = planned.inputs
-    case_hint = ci.case.hint if ci.case else None
+    case_hint = planned.case.hint if planned.case else None
     if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
         return NOT_IMPLEMENTED, [], None, None
-    expected, expects_error = planned.expectation(check)
+    expected, expects_error = planned.expectation()
     if expects_error:
         if outcome.status == "raised" and outcome.error.type == expects_error:
             return None
@@ -261,25 +175,6 @@ def _outcome_lines(outcome, label: str | None = None) -> list[str]:
     return [f"got:      {outcome.message or outcome.status}"]
 
 
-def _expectation(check: Check, ci: CaseInputs):
-    """(expected value, None) or (None, name of the exception the call must raise).
-
-    Computed here, never in the worker, once per planned case (PlannedCase.expectation); the
-    reference raising (e.g. ValueError for patches that do not tile) means the student's
-    function must raise the same.
-    """
-    if ci.case is not None and ci.case.raises:
-        return None, ci.case.raises
-    if ci.case is not None and ci.case.has_expect:
-        return inputs.evaluate(ci.case.expect), None
-    from grader.reference import REFERENCE
-
-    try:
-        return REFERENCE[check.reference or check.call](*fresh_copy(ci.args), **fresh_copy(ci.kwargs)), None
-    except Exception as error:  # the reference's own refusal is the expected behaviour
-        return None, type(error).__name__
-
-
 def _default_compare(expected) -> Compare:
     if isinstance(expected, (int, np.integer)) and not isinstance(expected, bool):
         return Compare(mode="count")
@@ -299,18 +194,6 @@ def _misconception(check: Check, planned: PlannedCase, got, how: Compare | None)
         if applies and _matches(wrong, got, how or _default_compare(wrong)):
             return known.hint, known.like
     return None, None
-
-
-def _wrong_output(like: str, ci: CaseInputs) -> tuple[bool, object]:
-    """(True, what the known-wrong implementation `like` returns on these inputs), or (False,
-    None) when it does not apply to them (it raised)."""
-    from grader.reference.misconceptions import MISCONCEPTIONS
-
-    try:
-        with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, MISCONCEPTIONS[like](*fresh_copy(ci.args), **fresh_copy(ci.kwargs))
-    except Exception:
-        return False, None
 
 
 def _matches(wrong, got, how: Compare) -> bool:

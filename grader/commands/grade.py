@@ -8,9 +8,8 @@ from grader.settings import HELP as OPTION_HELP
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
-EPILOG = ("Run at a terminal, the first grading leaves a warm grading server behind (15 idle minutes), "
-          "so the next ones take about half a second. VITGRADE_SERVER=0 turns it off, "
-          "VITGRADE_SERVER=1 starts it without a terminal (see README, 'Speed').")
+EPILOG = ("Exit codes: 0 full marks, 1 points lost, 2 nothing could be graded. "
+          "To regrade on every save, use `vitgrade watch SUBMISSION`.")
 
 # pytest plugins grading does not use. unraisableexception alone costs ~0.25 s: it runs
 # gc.collect() five times at exit; the others add per-item work.

@@ -1,43 +1,36 @@
-"""Running student code in another process: the zygote, the worker, the data-only protocol.
+"""Running student code in another process: the zygote, the worker, the data-only channel.
 
 The grading side uses `StudentWorker` (and `prestart_zygote()` as early as possible); nothing of
 the submission ever runs or is unpickled in the grading process. See docs/architecture.md.
 
-The names below are imported on first use, so that the zygote (`python -m grader.worker.zygote`)
-imports only what a worker needs, and `prestart_zygote()` is cheap to reach.
+Grading side: student_worker.py (StudentWorker), zygote_handle.py (Zygote), outcomes.py.
+Worker side: zygote.py (forks workers, sweeps what they leave), serve.py (a worker's life),
+sandbox.py (confinement), capture.py (output), submission.py and notebook.py (loading).
+Both sides: channel.py (bounded messages), values.py (data-only values), linux.py (prctl).
+
+The names below are imported on first use, so that the zygote imports only what a worker needs.
 """
 
 from typing import TYPE_CHECKING
 
-__all__ = [
-    "CallOutcome",
-    "ForeignObject",
-    "Limits",
-    "LoadProblem",
-    "LoadReport",
-    "StudentError",
-    "StudentWorker",
-    "Zygote",
-    "prestart_zygote",
-]
+_HOMES = {
+    "CallOutcome": "outcomes", "Limits": "outcomes", "LoadProblem": "outcomes",
+    "LoadReport": "outcomes", "StudentError": "outcomes", "ForeignObject": "values",
+    "StudentWorker": "student_worker", "Zygote": "zygote_handle",
+    "prestart_zygote": "zygote_handle",
+}
+__all__ = list(_HOMES)
 
 if TYPE_CHECKING:
-    from grader.worker.client import (
-        CallOutcome,
-        ForeignObject,
-        Limits,
-        LoadProblem,
-        LoadReport,
-        StudentError,
-        StudentWorker,
-        Zygote,
-        prestart_zygote,
-    )
+    from grader.worker.outcomes import CallOutcome, Limits, LoadProblem, LoadReport, StudentError
+    from grader.worker.student_worker import StudentWorker
+    from grader.worker.values import ForeignObject
+    from grader.worker.zygote_handle import Zygote, prestart_zygote
 
 
 def __getattr__(name: str):
-    if name in __all__:
-        from grader.worker import client
+    if name in _HOMES:
+        import importlib
 
-        return getattr(client, name)
+        return getattr(importlib.import_module(f"grader.worker.{_HOMES[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -35,12 +35,9 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.worker.submission import Problem, Submission, _describe, _new_module, _unloadable
+from grader.worker.loaded import Problem, Submission, describe, new_module
+from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
-CELL_SECONDS = 10.0  # one cell; a stopped cell is reported and the next one runs
-NOTEBOOK_SECONDS = 20.0  # all cells; below the grading side's load timeout (30 s), the backstop
-SPENT_CELL_SECONDS = 1.0  # each cell's limit once the notebook's time is spent: defining functions is instant
-_REPEAT_SECONDS = 0.05  # the alarm repeats until the cell stops: `except BaseException: pass` cannot hold it
 FIRST_LINE_CHARS = 40
 
 RUNNING = False  # True while a notebook loads: `check()` in a graded notebook then does nothing
@@ -59,10 +56,6 @@ for _feature in __future__.all_feature_names:
 
 class NotANotebook(ValueError):
     """The file cannot be run as a notebook; the message says why, for the student."""
-
-
-class CellTimeout(BaseException):
-    """Raised in a cell that ran past its limit (a BaseException: `except Exception` lets it through)."""
 
 
 @dataclass(frozen=True)
@@ -87,17 +80,17 @@ def cell_title(number: int, source: str) -> str:
     return f"cell {number} (`{first}`)"
 
 
-def load_notebook(submission: Submission, *, cell_seconds: float = CELL_SECONDS,
-                  notebook_seconds: float = NOTEBOOK_SECONDS, ipython: bool = True) -> None:
-    """Run the notebook at `submission.path` into a fresh `__main__`; problems go to `submission`."""
+def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
+    """Run the notebook at `submission.path` into a fresh `__main__`, each cell under
+    `submission.budget` (top_level.py); problems go to `submission`."""
     global RUNNING
     try:
         cells = read_cells(submission.path)
     except NotANotebook as exc:
-        _unloadable(submission, str(exc))
+        submission.unloadable(str(exc))
         return
     # Jupyter runs a notebook as __main__; dataclasses look their module up there.
-    module = _new_module("__main__", str(submission.path))
+    module = new_module("__main__", str(submission.path))
     namespace = submission.namespace = module.__dict__
     shell = IPythonStandIn(namespace)
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython, "display": _display}
@@ -105,7 +98,7 @@ def load_notebook(submission: Submission, *, cell_seconds: float = CELL_SECONDS,
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
     RUNNING = True
     try:
-        with CellClock(cell_seconds, notebook_seconds) as clock:
+        with TopLevelClock(*submission.budget) as clock:
             for cell in cells:
                 problems, flags = _run_cell(cell, submission, shell, transformer, clock, flags)
                 submission.problems.extend(problems)
@@ -212,7 +205,7 @@ def _first_line(exc: BaseException) -> str:
 # -- running one cell ---------------------------------------------------------------------------
 
 
-def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer, clock: CellClock,
+def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer, clock: TopLevelClock,
               flags: int) -> tuple[list[Problem], int]:
     """Run one cell -> (its problems, the compiler flags for the next cells)."""
     filename = f"<{cell.label}>"
@@ -240,10 +233,10 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
 
 
 def _cell_error(error: BaseException, limit: float, filename: str, source: str) -> str:
-    if isinstance(error, CellTimeout):
+    if isinstance(error, TopLevelTimeout):
         message = f"stopped after {limit:.2g} s, the grader's time limit for one cell"
     else:
-        message = _describe(error)
+        message = describe(error)
     lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__) if frame.f_code.co_filename == filename]
     if lines and len(source.strip().splitlines()) > 1:
         message += f" (line {lines[-1]})"
@@ -262,87 +255,6 @@ def _close_figures() -> None:
 
 def _display(*objects, **kwargs) -> None:
     """Jupyter's `display()`: outputs are not graded, so it shows nothing."""
-
-
-class CellClock:
-    """Per-cell time limits with SIGALRM: the cell gets CellTimeout and the notebook goes on.
-
-    A cell that swallows CellTimeout (`except BaseException: pass`, a bare `except:` in a retry
-    loop) gets it again at the next alarm, and from then on at every line it runs, raised by a
-    trace function: an `except` clause cannot hold it. Only in the main thread (signals need
-    it); elsewhere cells run without a limit and the grading side's load timeout still applies.
-    """
-
-    def __init__(self, cell_seconds: float, notebook_seconds: float):
-        self.cell_seconds, self.notebook_seconds = cell_seconds, notebook_seconds
-        self.enabled = threading.current_thread() is threading.main_thread()
-        self._armed, self._alarms, self._limit, self._previous, self._start = False, 0, 0.0, None, 0.0
-        self._tracing, self._previous_trace = False, None
-
-    def __enter__(self) -> CellClock:
-        self._start = time.monotonic()
-        if self.enabled:
-            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        if self.enabled:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
-
-    def limit(self) -> float:
-        """The next cell's limit: CELL_SECONDS, less when the notebook's time runs out, never nothing."""
-        left = self.notebook_seconds - (time.monotonic() - self._start)
-        return min(self.cell_seconds, max(left, SPENT_CELL_SECONDS))
-
-    def run(self, thunk) -> tuple[BaseException | None, float]:
-        """Run `thunk` under the next cell's limit -> (what it raised or None, the limit)."""
-        limit = self._limit = self.limit()
-        self._alarms = 0
-        try:
-            try:
-                self._armed = True
-                if self.enabled:
-                    signal.setitimer(signal.ITIMER_REAL, limit, _REPEAT_SECONDS)
-                thunk()
-            finally:  # an alarm due before these lines ran is still this cell's timeout
-                self._armed = False
-                if self._tracing:
-                    sys.settrace(self._previous_trace)
-                    self._tracing = False
-                if self.enabled:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-        except BaseException as exc:  # noqa: BLE001 - sys.exit() in a demo cell must not end the load
-            return exc, limit
-        return None, limit
-
-    def _on_alarm(self, signum, frame) -> None:
-        if not self._armed:
-            return
-        self._alarms += 1
-        if self._alarms > 1:  # the cell caught the last one
-            self._trace_cell(frame)
-        raise CellTimeout(self._limit)
-
-    def _trace_cell(self, frame) -> None:
-        """Raise CellTimeout at the next line the cell's code runs (an `except` clause's too).
-
-        Python unsets a trace function that raises, so every alarm sets it again.
-        """
-        if not self._tracing:
-            self._previous_trace, self._tracing = sys.gettrace(), True
-        sys.settrace(self._trace_call)
-        while frame is not None and frame.f_code is not CellClock.run.__code__:
-            frame.f_trace = self._trace_line
-            frame = frame.f_back
-
-    def _trace_call(self, frame, event, arg):
-        return self._trace_line
-
-    def _trace_line(self, frame, event, arg):
-        if event == "line" and self._armed:
-            raise CellTimeout(self._limit)
-        return self._trace_line
 
 
 # -- IPython syntax -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The zygote: a clean parent that imports numpy once and forks one worker per request.
 
-Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (client.py), as early as
+Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py), as early as
 possible so numpy's import overlaps the grader's own start-up. It never loads student code and
 never imports the grader's reference, specs or checks: a worker forked from it holds no expected
 value. It exits when its control connection closes (the grader is gone), killing its workers.
@@ -13,11 +13,9 @@ own (the grader runs as root), every process of that user.
 
 Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
 worker's socket and output file as SCM_RIGHTS descriptors. Requests:
-  {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (see client.py for the limits)
+  {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (student_worker.py)
   {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return the wait status
   {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
-  {"op": "remember_inputs", "calls"} + 1 fd -> {"remembered"}: inputs decoded once for every worker
-    (each call [key, args, kwargs, blob sizes]; the fd holds the blobs back to back)
 """
 
 from __future__ import annotations
@@ -36,19 +34,18 @@ import sys  # noqa: E402
 
 import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
 
-from grader.worker import child  # noqa: E402 - the worker's code, preloaded for the same reason
+from grader.worker import linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
 
 MAX_CONTROL_MESSAGE = 2**20
-SWEEP_SECONDS = 5.0  # a sweep that has not emptied a worker's processes by then gives up (and says so)
-_PR_SET_CHILD_SUBREAPER = 36
+SWEEP_SECONDS = 5.0  # a sweep that has not emptied a worker's processes by then gives up
 
 
 def main(argv: list[str]) -> None:
     control = socket.socket(fileno=int(argv[0]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the grader's to handle; we go when it goes
-    child._prctl(_PR_SET_CHILD_SUBREAPER, 1)  # orphans of a worker's tree come to us, not to init
-    child._prctl(child._PR_SET_DUMPABLE, 0)  # a worker of the same user cannot ptrace the zygote
-    child.import_path_readable()  # asked once here, inherited by every worker
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # orphans of a worker's tree come to us, not init
+    linux.not_dumpable()  # a worker of the same user cannot ptrace the zygote
+    sandbox.import_path_readable()  # asked once here, inherited by every worker
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:
@@ -90,13 +87,6 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
         return {"status": _kill_and_reap(pid, workers)}
     if op == "modules":
         return {"modules": sorted(sys.modules)}
-    if op == "remember_inputs":
-        if len(fds) != 1:
-            raise ValueError("remember_inputs carries one file of arrays")
-        with open(os.dup(fds[0]), "rb") as data:
-            child.remember_inputs(request["calls"], data.read())
-        gc.freeze()  # shared with every worker from now on, like the imports
-        return {"remembered": len(child.KNOWN_INPUTS)}
     raise ValueError(f"unknown request {op!r}")
 
 
@@ -106,9 +96,9 @@ def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
     if pid == 0:  # the worker: never comes back here
         try:
             control.close()
-            child.run(fds[0], fds[1], request, zygote_pid)
+            serve.run(fds[0], fds[1], request, zygote_pid)
         finally:
-            os._exit(child.CRASH_EXIT)
+            os._exit(sandbox.CRASH_EXIT)
     return pid
 
 
@@ -180,12 +170,13 @@ def _reap_orphans(table: dict, me: int, worker: int | None, live_workers: set[in
 
 
 def _own_user(pid: int) -> int | None:
-    """The worker's uid, if it is a user of the worker's own (see child.WORKER_UID_BASE): only a
+    """The worker's uid, if it is a user of the worker's own (sandbox.WORKER_UID_BASE): only a
     root zygote gives its workers such users (a directory service may give people uids that high)."""
     if os.geteuid() != 0:
         return None
     entry = _status(pid)
-    inside = entry is not None and child.WORKER_UID_BASE <= entry[2] < child.WORKER_UID_BASE + child.WORKER_UIDS
+    base = sandbox.WORKER_UID_BASE
+    inside = entry is not None and base <= entry[2] < base + sandbox.WORKER_UIDS
     return entry[2] if inside else None
 
 

@@ -1,0 +1,78 @@
+"""The Linux process controls the grader uses, in one place (elsewhere each is a no-op).
+
+prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
+subreaper, no new privileges; and capset(2) for the one capability a worker may keep.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_KEEPCAPS = 8
+PR_CAPBSET_DROP = 24
+PR_SET_SECUREBITS = 28
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+# SECBIT_NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each locked: uid 0
+# regains no capability through exec, ever
+SECURE_NOROOT = 0xEF
+CAP_DAC_READ_SEARCH = 2  # read any file, search any folder (and nothing else)
+_CAPABILITY_VERSION_3 = 0x20080522
+
+LINUX = sys.platform.startswith("linux")
+_libc = ctypes.CDLL(None, use_errno=True) if LINUX else None
+
+
+def prctl(option: int, value: int) -> None:
+    if _libc is not None:
+        _libc.prctl(option, value, 0, 0, 0)
+
+
+def not_dumpable() -> None:
+    """No process of the same user may ptrace this one or read its memory through /proc."""
+    prctl(PR_SET_DUMPABLE, 0)
+
+
+def die_with_parent(parent_pid: int, exit_code: int) -> None:
+    """Ask the kernel to kill this process when its parent dies; exit now if it already has."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(exit_code)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+
+def keep_only_capability(capability: int | None) -> None:
+    """Effective and permitted: `capability` alone (None: none); nothing passes through exec."""
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if capability is not None:
+        word, bit = divmod(capability, 32)
+        data[word].effective = data[word].permitted = 1 << bit
+    if _libc is None or _libc.capset(ctypes.byref(header), data) != 0:
+        raise PermissionError(f"capset failed (errno {ctypes.get_errno()})")
+
+
+def drop_all_capabilities() -> None:
+    """Stay uid 0 but with no capability, none to regain by exec (bounding set, securebits)."""
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as handle:
+            last = int(handle.read())
+    except (OSError, ValueError):
+        last = 63
+    for capability in range(last + 1):
+        prctl(PR_CAPBSET_DROP, capability)
+    prctl(PR_SET_SECUREBITS, SECURE_NOROOT)
+    keep_only_capability(None)

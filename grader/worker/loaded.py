@@ -1,0 +1,94 @@
+"""A loaded submission as the worker holds it: its namespace, its problems, its own code.
+
+Shared by the module loader (submission.py) and the notebook loader (notebook.py). Tracebacks
+keep only the submission's own frames: students see their code, never the grader's.
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import traceback
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_MESSAGE = 2000  # characters of an exception message kept
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str  # "vit_exercises.py:12", "cell 7" or the file name
+    message: str  # "NameError: name 'np' is not defined"
+
+
+@dataclass
+class Submission:
+    path: Path
+    namespace: dict = field(default_factory=dict)
+    ok: bool = True  # False when nothing could be loaded
+    problems: list[Problem] = field(default_factory=list)
+    own_files: dict[str, str] = field(default_factory=dict)  # compiled filename -> shown name
+    budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
+
+    @property
+    def label(self) -> str:
+        return self.path.name
+
+    def names(self) -> dict[str, str]:
+        """Top-level name -> kind ("function", "class", "module", or the value's type name)."""
+        return {name: kind_of(value) for name, value in self.namespace.items()
+                if type(name) is str and not (name.startswith("__") and name.endswith("__"))}
+
+    def unloadable(self, message: str, where: str | None = None) -> Submission:
+        """Mark it as not loadable at all, and why."""
+        self.ok = False
+        self.problems.append(Problem(where or self.label, message))
+        return self
+
+    def describe_error(self, exc: BaseException) -> dict:
+        """type, message, traceback (own frames only) and where (innermost own frame) of `exc`."""
+        lines, where = [], None
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            shown = self.own_files.get(frame.f_code.co_filename)
+            if shown is None:
+                continue
+            source = linecache.getline(frame.f_code.co_filename, lineno).strip()
+            lines.append(f'  File "{shown}", line {lineno}, in {frame.f_code.co_name}\n')
+            if source:
+                lines.append(f"    {source}\n")
+            where = f"{shown}:{lineno}"
+        return {"type": type(exc).__name__, "message": message_of(exc), "traceback": "".join(lines),
+                "where": where}
+
+
+def new_module(name: str, filename: str) -> types.ModuleType:
+    """A module registered in sys.modules while (and after) it runs, as `import` would do."""
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    sys.modules[name] = module
+    return module
+
+
+def kind_of(value) -> str:
+    if isinstance(value, types.FunctionType):
+        return "function"
+    if isinstance(value, type):
+        return "class"
+    if isinstance(value, types.ModuleType):
+        return "module"
+    name = type(value).__name__
+    return name if isinstance(name, str) else "object"
+
+
+def message_of(exc: BaseException) -> str:
+    try:
+        return str(exc)[:MAX_MESSAGE]
+    except BaseException:  # noqa: BLE001 - a student's __str__
+        return "<the exception's message could not be printed>"
+
+
+def describe(exc: BaseException) -> str:
+    """'NameError: name 'np' is not defined'."""
+    message = message_of(exc)
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__

@@ -1,0 +1,122 @@
+"""What the grading side learns from a worker: limits it ran under, load reports, call outcomes.
+
+The parsers here read a worker's reply (untrusted data) into these dataclasses; anything
+malformed raises ProtocolError, which the caller turns into the student's failed call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.worker.values import Decoder, ProtocolError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a worker may use. All but `call_timeout` are fixed when a worker starts: a call under
+    other limits (`StudentWorker.use_limits`) gets a fresh worker."""
+
+    call_timeout: float = 10.0  # seconds per call, wall clock; then the worker is killed
+    # Seconds for loading the submission. Top-level code is stopped after a third of it (a
+    # statement, a notebook cell), two thirds in all, and the rest still runs; past all of it
+    # the worker is killed and the submission is unloadable.
+    load_timeout: float = 30.0
+    memory_mb: int = 4096  # address space of the worker (RLIMIT_AS): past it, MemoryError
+    max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
+    max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
+    file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
+
+    def fixed_at_start(self) -> tuple:
+        """The limits a running worker cannot change."""
+        return self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes, self.file_mb
+
+
+@dataclass(frozen=True)
+class StudentError:
+    """An exception raised inside student code, with only the student's own frames."""
+
+    type: str  # "ValueError"
+    message: str
+    traceback: str  # '  File "vit_exercises.py", line 12, in patchify\n    return x.reshape(...)\n'
+    where: str | None  # "vit_exercises.py:12" of the innermost student frame, or None
+    limit: str | None = None  # "the grader limits the memory of your code to 4096 MB"
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    status: str  # "ok" | "raised" | "timeout" | "crashed" | "missing" | "not_callable" | "unloadable"
+    value: object = None  # decoded data when "ok"
+    error: StudentError | None = None  # when "raised"
+    message: str = ""  # human text for timeout, crashed, missing, ...
+    stdout: str = ""  # what the call printed (truncated)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    where: str  # "vit_exercises.py:12" or "cell 7" or the file name
+    message: str  # "SyntaxError: invalid syntax", "top-level code ran longer than 30 s"
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    ok: bool  # False when nothing could be loaded (missing file, not .py/.ipynb, syntax error)
+    names: dict[str, str]  # top-level name -> kind: "function", "class", "module", "dict", ...
+    problems: tuple[LoadProblem, ...]
+    stdout: str
+    seconds: float
+
+
+def call_outcome(header: dict, blobs) -> CallOutcome:
+    """A CallOutcome from one reply of the worker."""
+    status = header.get("status")
+    stdout, seconds = text(header.get("stdout", "")), _seconds(header.get("seconds", 0.0))
+    if status == "ok":
+        value = Decoder(blobs, foreign_ok=True).decode(header.get("value"))
+        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds)
+    if status == "raised":
+        error = header.get("error")
+        if type(error) is not dict:
+            raise ProtocolError("a malformed reply (error)")
+        where, limit = error.get("where"), error.get("limit")
+        student_error = StudentError(
+            type=text(error.get("type"), 200), message=text(error.get("message")),
+            traceback=text(error.get("traceback")), where=None if where is None else text(where, 200),
+            limit=None if limit is None else text(limit, 200),
+        )
+        return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
+    if status in ("missing", "not_callable"):
+        return CallOutcome(status, message=text(header.get("message"), 1000))
+    raise ProtocolError(f"a malformed reply (status {str(status)[:40]!r})")
+
+
+def load_report(header: dict) -> LoadReport:
+    names, problems = header.get("names"), header.get("problems")
+    if header.get("op") != "loaded" or type(names) is not dict or type(problems) is not list:
+        raise ProtocolError("a malformed load report")
+    return LoadReport(
+        ok=header.get("ok") is True,
+        names={text(name, 1000): text(kind, 1000) for name, kind in names.items()},
+        problems=tuple(LoadProblem(text(where, 1000), text(message))
+                       for where, message in map(_pair, problems)),
+        stdout=text(header.get("stdout", "")),
+        seconds=_seconds(header.get("seconds")),
+    )
+
+
+def text(value, limit: int = 100_000) -> str:
+    if type(value) is not str:
+        raise ProtocolError(f"a malformed reply (expected text, got {type(value).__name__})")
+    return value[:limit]
+
+
+def _seconds(value) -> float:
+    if type(value) is float or (type(value) is int and abs(value) < 2**53):
+        return float(value)
+    raise ProtocolError("a malformed reply (seconds)")
+
+
+def _pair(value) -> tuple:
+    if type(value) is not list or len(value) != 2:
+        raise ProtocolError("a malformed reply (expected a pair)")
+    return tuple(value)

@@ -1,0 +1,189 @@
+"""The worker: confine this process, load the submission, answer calls until the grader hangs up.
+
+It runs in a child the zygote forked, or, where fork is missing, as
+`python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST_JSON`. It is the only place student
+code runs, and what leaves it is data (values.py) in bounded messages (channel.py):
+
+  load:     -> {"op": "loaded", "ok", "names", "problems", "stdout", "seconds"}
+  request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...]} + the calls' arrays
+            {"op": "get", "seq", "name"}
+  replies:  one per call, in order, each sent as soon as its call returns:
+            {"seq", "index", "status": "ok" | "raised" | "missing" | "not_callable", "value" |
+             "error" | "message", "stdout", "seconds"} + the value's arrays
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import stat
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import NoReturn
+
+from grader.worker import channel, sandbox, submission
+from grader.worker.capture import OutputCapture
+from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
+
+_REPLY_ARRAY_BYTES = channel.REPLY.total_bytes - 2**20  # room for the reply's JSON
+
+
+def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None) -> NoReturn:
+    """The whole life of a worker; never returns."""
+    code = sandbox.CRASH_EXIT
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote ignores ^C
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the file-size limit: EFBIG instead
+        source = read_submission(Path(request["submission"]))  # with the grader's rights
+        sock = sandbox.confine(sock_fd, out_fd, request, zygote_pid)
+        capture = OutputCapture(request["max_output_bytes"])
+        conn = channel.Connection(sock, send=channel.REPLY, receive=channel.REQUEST)
+        serve(conn, capture, Path(request["submission"]), source, request)
+        code = 0
+    except BaseException:  # noqa: BLE001 - shown to the grader as this worker's output
+        traceback.print_exc()
+    finally:
+        os._exit(code)
+
+
+def read_submission(path: Path) -> bytes | None:
+    """The submission's bytes; None when it is not a readable regular file (loading says why)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the worker
+    except OSError:
+        return None
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            return handle.read()
+        except OSError:
+            return None
+
+
+def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: bytes | None,
+          request: dict) -> None:
+    """Load the submission, report on it, then answer requests until the connection closes."""
+    capture.reset()
+    start = time.perf_counter()
+    budget = (request["statement_seconds"], request["top_level_seconds"])
+    loaded = submission.load(path, source=source, budget=budget)
+    sandbox.quit_if_forked()
+    report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
+              "problems": [[problem.where, problem.message] for problem in loaded.problems],
+              "stdout": capture.collect(), "seconds": time.perf_counter() - start}
+    try:
+        conn.send(report)
+    except channel.MessageTooLarge as exc:  # a million top-level names: say so rather than crash
+        message = f"the submission defines too much to report ({exc})"
+        conn.send({**report, "ok": False, "names": {}, "problems": [[loaded.label, message]],
+                   "stdout": report["stdout"][-2000:]})
+    while True:
+        try:
+            header, blobs = conn.receive()
+        except channel.ConnectionClosed:
+            return
+        answer(conn, loaded, header, blobs, capture, request)
+
+
+def answer(conn: channel.Connection, loaded: submission.Submission, header: dict, blobs,
+           capture: OutputCapture, request: dict) -> None:
+    """Answer one request: each call's reply goes out as soon as the call returns."""
+    op, name, seq = header.get("op"), header.get("name"), header.get("seq")
+    if op not in ("call", "get") or type(name) is not str or type(seq) is not int:
+        raise ProtocolError(f"unknown request {str(op)[:20]!r}")
+    calls = header.get("calls") if op == "call" else [None]
+    if type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2) for c in calls):
+        raise ProtocolError("malformed calls")
+    decoder = Decoder(blobs)
+    for index, call in enumerate(calls):
+        reply, reply_blobs = answer_one(loaded, op, name, call, decoder, capture, request)
+        send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs)
+
+
+def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
+               capture: OutputCapture, request: dict) -> tuple[dict, list[bytes]]:
+    """One call (or get) -> (reply, its arrays)."""
+    if name not in loaded.namespace:
+        return {"status": "missing", "message": f"{loaded.label} does not define {name}"}, []
+    target = loaded.namespace[name]
+    if op == "get":
+        return run_student(lambda: target, loaded, capture, request)
+    if not callable(target):
+        message = f"{name} is not a function (it is of type {type(target).__name__})"
+        return {"status": "not_callable", "message": message}, []
+    args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
+    if type(args) is not list or type(kwargs) is not dict:
+        raise ProtocolError("malformed call arguments")
+    return run_student(lambda: target(*args, **kwargs), loaded, capture, request)
+
+
+def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict):
+    """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer."""
+    capture.reset()
+    start = time.perf_counter()
+    blobs = []
+    try:
+        value = thunk()
+        sandbox.quit_if_forked()
+        encoder = Encoder(lenient=True, max_bytes=_REPLY_ARRAY_BYTES,
+                          max_containers=channel.REPLY.containers - 100)
+        try:
+            reply = {"status": "ok", "value": encoder.encode(value)}
+            blobs = encoder.blobs
+        except TooLarge as exc:
+            reply = {"status": "ok", "value": too_large(value, str(exc))}
+    except BaseException as exc:  # noqa: BLE001 - the student's exception is the answer
+        sandbox.quit_if_forked()
+        error = loaded.describe_error(exc)
+        note = limit_note(exc, request)
+        if note:
+            error["limit"] = note
+            error["message"] = f"{error['message']} ({note})" if error["message"] else note
+        reply = {"status": "raised", "error": error}
+    reply["seconds"] = time.perf_counter() - start
+    reply["stdout"] = capture.collect()
+    return reply, blobs
+
+
+def too_large(value, reason: str) -> dict:
+    """The value a reply carries instead of one it cannot: a description."""
+    return {"__foreign__": [type_name_of(value), f"not sent: {reason}"[:200]]}
+
+
+def send_reply(conn: channel.Connection, reply: dict, blobs: list[bytes]) -> None:
+    """Send a reply; one too large for any reply is described instead of sent."""
+    try:
+        conn.send(reply, blobs)
+    except channel.MessageTooLarge as exc:
+        if reply.get("status") == "ok":
+            reply = {**reply, "value": too_large(None, f"larger than a reply may be ({exc})")}
+        reply["stdout"] = reply.get("stdout", "")[-2000:]
+        conn.send(reply)
+
+
+def limit_note(exc: BaseException, request: dict) -> str | None:
+    """Which of the worker's limits `exc` most likely comes from, in words; None for the others."""
+    if isinstance(exc, MemoryError):
+        return f"the grader limits the memory of your code to {request['memory_mb']} MB"
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        return f"the grader limits files your code writes to {request['file_mb']} MB"
+    if (isinstance(exc, OSError) and exc.errno == errno.EAGAIN and exc.filename is None) or (
+        type(exc) is RuntimeError and "can't start new thread" in str(exc)
+    ):
+        return f"the grader limits your code to {request['max_processes']} processes and threads"
+    return None
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The worker without a zygote: `python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST`."""
+    argv = sys.argv[1:] if argv is None else argv
+    run(int(argv[0]), int(argv[1]), json.loads(argv[2]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""The grading side of the trust boundary: `StudentWorker` runs a submission in a worker process.
+
+Student code never runs in this process. A worker is forked by the zygote (zygote.py), loads the
+submission and answers calls; answers come back as bounded data (channel.py, values.py).
+Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
+sends nonsense is killed with every process it started, and the next call gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+from pathlib import Path
+
+from grader.worker import channel, linux
+from grader.worker.capture import read_captured
+from grader.worker.outcomes import CallOutcome, Limits, LoadProblem, LoadReport, call_outcome, load_report
+from grader.worker.values import Encoder, ProtocolError
+from grader.worker.zygote_handle import (FORK_AVAILABLE, Zygote, ZygoteError, get_zygote,
+                                         package_root, zygote_environment)
+
+SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
+STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
+
+
+class StudentWorker:
+    """A submission running in a worker process, called by name with data.
+
+    Use as a context manager (or call close()). Not thread-safe: one caller at a time.
+    """
+
+    def __init__(self, submission: str | os.PathLike, limits: Limits = Limits(),
+                 zygote: Zygote | None = None):
+        self.submission = Path(submission).absolute()  # the worker runs in another folder
+        self.limits = limits
+        self._zygote = zygote
+        self._worker: WorkerProcess | None = None
+        self._report: LoadReport | None = None  # of the first load, kept for the report
+        self._unloadable: str | None = None  # why calls cannot be answered any more
+        self._seq = 0  # numbers requests: each reply must carry its request's number
+
+    def __enter__(self) -> StudentWorker:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def load(self) -> LoadReport:
+        """Start a worker if needed; the report of the first load (reloads are not reported)."""
+        if self._report is None:
+            self._ensure_worker()
+        return self._report
+
+    def call(self, name: str, args=(), kwargs=None, *, timeout: float | None = None) -> CallOutcome:
+        """Call the submission's `name(*args, **kwargs)` with data -> what it did.
+
+        `timeout` overrides Limits.call_timeout. values.NotData if an argument is not plain
+        data (the grader's bug, never the student's)."""
+        return self.call_many(name, [(args, kwargs)], timeout=timeout)[0]
+
+    def call_many(self, name: str, calls: list[tuple], *, timeout: float | None = None) -> list[CallOutcome]:
+        """`name` called on each (args, kwargs) of `calls`, sent as one request -> an outcome per
+        call. Each call's timeout counts from the end of the one before it. After a timeout or a
+        crash the worker is stopped, and the calls after it are STOPPED (not run)."""
+        encoder = Encoder()
+        trees = [[encoder.encode(list(args)), encoder.encode(dict(kwargs or {}))] for args, kwargs in calls]
+        return self._request({"op": "call", "name": name, "calls": trees}, encoder.blobs, len(calls), timeout)
+
+    def get(self, name: str) -> CallOutcome:
+        """The value of a top-level name (e.g. the ANSWERS dict) as data."""
+        return self._request({"op": "get", "name": name}, [], 1, None)[0]
+
+    def use_limits(self, limits: Limits) -> None:
+        """Limits for the calls from now on (an exercise's own). A worker started under other
+        memory, process, file or output limits is stopped; the next call starts a fresh one."""
+        if limits.fixed_at_start() != self.limits.fixed_at_start() and self._worker is not None:
+            self._discard_worker()
+        self.limits = limits
+
+    def close(self) -> None:
+        """Kill and reap the worker, remove its folder. Safe to call twice."""
+        if self._worker is not None:
+            self._discard_worker()
+
+    # -- internals --
+
+    def _request(self, header: dict, blobs: list[bytes], count: int, timeout: float | None) -> list[CallOutcome]:
+        if (problem := self._ensure_worker()) is not None:
+            return [CallOutcome("unloadable", message=problem)] * count
+        timeout = self.limits.call_timeout if timeout is None else timeout
+        worker, outcomes = self._worker, []
+        self._seq += 1
+        start = time.monotonic()
+        try:
+            try:
+                worker.conn.send({**header, "seq": self._seq}, blobs, start + timeout)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # it died: reading the reply says how
+            while len(outcomes) < count:
+                reply, reply_blobs = worker.conn.receive(start + timeout)
+                if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
+                    raise ProtocolError("a reply to another call")
+                outcomes.append(call_outcome(reply, reply_blobs))
+                start = time.monotonic()  # the next call's clock starts now
+        except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
+            outcomes.append(self._failed(exc, start, timeout))
+        except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
+            self._discard_worker()
+            raise
+        return outcomes + [STOPPED] * (count - len(outcomes))
+
+    def _failed(self, exc: Exception, start: float, timeout: float) -> CallOutcome:
+        """The outcome of a call whose send or reply failed; the worker is stopped."""
+        stdout, ending = self._discard_worker()
+        seconds = time.monotonic() - start
+        if isinstance(exc, TimeoutError):
+            return CallOutcome("timeout", message=f"timed out after {timeout:g} s", stdout=stdout,
+                               seconds=seconds)
+        if not isinstance(exc, (channel.ConnectionClosed, OSError)):
+            ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
+        return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)
+
+    def _ensure_worker(self) -> str | None:
+        """A live, loaded worker in self._worker, or why there cannot be one."""
+        if self._unloadable is None and self._worker is None:
+            reloading = self._report is not None
+            report = self._start_worker()
+            if not reloading:
+                self._report = report
+            if not report.ok:
+                self.close()
+                what = "re-loaded after the worker died" if reloading else "loaded"
+                self._unloadable = f"the submission could not be {what}: " + "; ".join(
+                    f"{problem.where}: {problem.message}" for problem in report.problems
+                )
+        return self._unloadable
+
+    def _start_worker(self) -> LoadReport:
+        self._worker = WorkerProcess.start(self.submission, self.limits, self._zygote)
+        try:
+            header, _ = self._worker.conn.receive(time.monotonic() + self.limits.load_timeout)
+            return load_report(header)
+        except TimeoutError:
+            message = f"top-level code ran longer than {self.limits.load_timeout:g} s"
+            stdout, _ = self._discard_worker()
+        except Exception as exc:  # noqa: BLE001 - a worker that died or sent nonsense
+            stdout, message = self._discard_worker()
+            if isinstance(exc, (channel.ConnectionClosed, OSError)):
+                message += " while loading the submission"
+            else:
+                message = f"the worker sent an invalid load report ({str(exc)[:200]})"
+        except BaseException:  # ^C in the grader while loading
+            self._discard_worker()
+            raise
+        return LoadReport(False, {}, (LoadProblem(self.submission.name, message),), stdout, 0.0)
+
+    def _discard_worker(self) -> tuple[str, str]:
+        """Kill and reap the current worker -> (what it printed, how it ended)."""
+        worker, self._worker = self._worker, None
+        return worker.stop()
+
+
+class WorkerProcess:
+    """One worker as the grading side holds it: pid, connection, output file, working folder."""
+
+    def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int):
+        self.pid, self.conn = pid, conn
+        # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
+        self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap, limit)
+
+    @classmethod
+    def start(cls, submission: Path, limits: Limits, zygote: Zygote | None) -> WorkerProcess:
+        linux.not_dumpable()  # before student code runs anywhere: no worker may ptrace us
+        workdir = tempfile.mkdtemp(prefix="vitgrade-worker-")
+        output = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
+        ours, theirs = socket.socketpair()
+        for sock in (ours, theirs):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        request = {
+            "submission": str(submission), "workdir": workdir, "memory_mb": limits.memory_mb,
+            "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
+            "file_mb": limits.file_mb, "statement_seconds": limits.load_timeout / 3,
+            "top_level_seconds": limits.load_timeout * 2 / 3,
+        }
+        try:
+            fds = [theirs.fileno(), output.fileno()]
+            pid, reap = _fork_from_zygote(zygote, request, fds) if FORK_AVAILABLE else _spawn(request, fds)
+        except BaseException:
+            ours.close()
+            output.close()
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        finally:
+            theirs.close()
+        conn = channel.Connection(ours, send=channel.REQUEST, receive=channel.REPLY)
+        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+
+    def stop(self) -> tuple[str, str]:
+        """Kill the worker and all it started, reap it, clean up -> (its last output, how it ended)."""
+        return self._finalizer()
+
+
+def _stop_worker(pid, conn, output, workdir, reap, limit) -> tuple[str, str]:
+    try:  # reap kills it and everything it started
+        ending = describe_exit(reap(pid))
+    except (ZygoteError, OSError, ValueError):
+        ending = "the worker process ended (its exit status is unknown)"
+    try:
+        stdout = read_captured(output.fileno(), limit)
+    except OSError:
+        stdout = ""
+    conn.close()
+    output.close()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return stdout, ending
+
+
+def describe_exit(status: int) -> str:
+    """'the worker process died (signal 11: SIGSEGV)' / 'the worker process exited with code 3'."""
+    code = os.waitstatus_to_exitcode(status)
+    if code >= 0:
+        return f"the worker process exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = "unknown signal"
+    return f"the worker process died (signal {-code}: {name})"
+
+
+def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
+    """(pid, reap) of a worker forked by `zygote`, else by the shared one (restarted once if it died)."""
+    zygote = zygote or get_zygote()
+    try:
+        return zygote.fork_worker(request, fds), zygote.reap
+    except ZygoteError:
+        if zygote.alive:
+            raise
+        zygote = get_zygote()
+        return zygote.fork_worker(request, fds), zygote.reap
+
+
+def _spawn(request: dict, fds: list[int]):
+    """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
+        pass_fds=fds, env=zygote_environment(), cwd=package_root(), stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        code = process.wait()
+        return -code if code < 0 else code << 8
+
+    return process.pid, reap

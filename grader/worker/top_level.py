@@ -1,0 +1,95 @@
+"""One time budget for top-level code: a module's statements and a notebook's cells alike.
+
+Each `run(thunk)` may take `seconds`, and all runs together `total_seconds`; once that is spent,
+each run still gets SPENT_SECONDS (defining functions is instant). Code past its limit gets
+TopLevelTimeout, and the load goes on with the next statement or cell. Code that swallows it
+(`except BaseException: pass` in a loop) gets it again at the next alarm, and from then on at
+every line it runs, raised by a trace function: an `except` clause cannot hold it. Only in the
+main thread (signals need it); elsewhere, and for C code that never returns to Python, the
+grading side's load timeout, which kills the worker, is the limit.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+SPENT_SECONDS = 1.0
+REPEAT_SECONDS = 0.05  # the alarm repeats until the code stops
+
+
+class TopLevelTimeout(BaseException):
+    """Raised in top-level code past its limit (`except Exception` lets it through)."""
+
+
+class TopLevelClock:
+    def __init__(self, seconds: float, total_seconds: float):
+        self.seconds, self.total_seconds = seconds, total_seconds
+        self.enabled = threading.current_thread() is threading.main_thread()
+        self._armed, self._alarms, self._limit, self._previous, self._start = False, 0, 0.0, None, 0.0
+        self._tracing, self._previous_trace = False, None
+
+    def __enter__(self) -> TopLevelClock:
+        self._start = time.monotonic()
+        if self.enabled:
+            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.enabled:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
+
+    def limit(self) -> float:
+        """The next run's limit: `seconds`, less when the total runs out, never below SPENT_SECONDS."""
+        left = self.total_seconds - (time.monotonic() - self._start)
+        return min(self.seconds, max(left, SPENT_SECONDS))
+
+    def run(self, thunk) -> tuple[BaseException | None, float]:
+        """Run `thunk` under the next limit -> (what it raised or None, the limit)."""
+        limit = self._limit = self.limit()
+        self._alarms = 0
+        try:
+            try:
+                self._armed = True
+                if self.enabled:
+                    signal.setitimer(signal.ITIMER_REAL, limit, REPEAT_SECONDS)
+                thunk()
+            finally:  # an alarm due before these lines ran is still this run's timeout
+                self._armed = False
+                if self._tracing:
+                    sys.settrace(self._previous_trace)
+                    self._tracing = False
+                if self.enabled:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except BaseException as exc:  # noqa: BLE001 - sys.exit() in a demo line must not end the load
+            return exc, limit
+        return None, limit
+
+    def _on_alarm(self, signum, frame) -> None:
+        if not self._armed:
+            return
+        self._alarms += 1
+        if self._alarms > 1:  # the code caught the last one
+            self._trace_from(frame)
+        raise TopLevelTimeout(self._limit)
+
+    def _trace_from(self, frame) -> None:
+        """Raise TopLevelTimeout at the next line the running code reaches (an `except` clause's
+        too). Python unsets a trace function that raised, so every alarm sets it again."""
+        if not self._tracing:
+            self._previous_trace, self._tracing = sys.gettrace(), True
+        sys.settrace(self._trace_call)
+        while frame is not None and frame.f_code is not TopLevelClock.run.__code__:
+            frame.f_trace = self._trace_line
+            frame = frame.f_back
+
+    def _trace_call(self, frame, event, arg):
+        return self._trace_line
+
+    def _trace_line(self, frame, event, arg):
+        if event == "line" and self._armed:
+            raise TopLevelTimeout(self._limit)
+        return self._trace_line

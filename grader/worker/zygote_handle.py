@@ -1,0 +1,180 @@
+"""The grading side's handle on a zygote (zygote.py): start it, ask it to fork and reap workers.
+
+One zygote per grading process (`get_zygote`), started as early as possible (`prestart_zygote`)
+so that numpy imports there while pytest starts here; a batch job owns one of its own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+FORK_AVAILABLE = hasattr(os, "fork")  # else each worker is spawned as `python -m grader.worker.serve`
+SANDBOX_VARIABLE = "VITGRADE_SANDBOX"  # a command prefix for the zygote: an OS sandbox around it
+READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
+CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
+
+# What the zygote (and so every worker) inherits of the grader's environment: enough to find
+# Python's packages the way the grader did, nothing that could carry a secret.
+INHERITED_ENV = (
+    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE",
+    "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "TMPDIR", "SYSTEMROOT",
+)  # fmt: skip
+WORKER_ENV = {
+    "OMP_NUM_THREADS": "1",  # numpy's BLAS must not start threads in a process that forks
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "MPLBACKEND": "Agg",
+}
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not start or stopped answering: the grader's environment, not the student."""
+
+
+class Zygote:
+    """Handle on one zygote process. Thread-safe; starting it does not wait for it."""
+
+    def __init__(self):
+        self._started = time.monotonic()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = subprocess.Popen(
+                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], env=zygote_environment(), cwd=package_root(),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            )  # fmt: skip
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._control = ours
+        self._lock = threading.Lock()
+        self.owner = os.getpid()
+        self.ready_seconds: float | None = None  # from start to ready, once known
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None and self._control.fileno() != -1
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT) -> float:
+        """Block until the zygote has imported numpy; seconds it took from its start."""
+        with self._lock:
+            self._wait_ready(timeout)
+        return self.ready_seconds
+
+    def fork_worker(self, request: dict, fds: list[int]) -> int:
+        """A new worker for `request`; its socket and output file go along as fds."""
+        return self._ask({"op": "fork", **request}, fds)["pid"]
+
+    def reap(self, pid: int) -> int:
+        """Kill the worker and everything it started, wait for it; its wait status."""
+        return self._ask({"op": "reap", "pid": pid})["status"]
+
+    def loaded_modules(self) -> list[str]:
+        """Names of the modules the zygote has imported (to check it holds nothing it should not)."""
+        return self._ask({"op": "modules"})["modules"]
+
+    def close(self) -> None:
+        """Hang up: the zygote kills its workers and exits. Safe to call twice."""
+        with self._lock:
+            self._control.close()
+        if os.getpid() == self.owner:
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> Zygote:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _ask(self, message: dict, fds: list[int] = ()) -> dict:
+        with self._lock:
+            self._wait_ready(READY_TIMEOUT)
+            try:
+                socket.send_fds(self._control, [json.dumps(message).encode()], list(fds))
+                reply = self._receive(CONTROL_TIMEOUT)
+            except OSError as exc:
+                self._control.close()  # a late reply would answer the next request
+                raise ZygoteError(f"the zygote stopped answering ({exc})") from None
+        if "error" in reply:
+            raise ZygoteError(f"the zygote refused {message['op']!r}: {reply['error']}")
+        return reply
+
+    def _wait_ready(self, timeout: float) -> None:
+        if self.ready_seconds is not None:
+            return
+        try:
+            reply = self._receive(timeout)
+        except OSError as exc:
+            self._control.close()
+            raise ZygoteError(f"the zygote did not start ({exc})") from None
+        if reply.get("op") != "ready":
+            raise ZygoteError(f"the zygote said {reply!r} instead of ready")
+        self.ready_seconds = time.monotonic() - self._started
+
+    def _receive(self, timeout: float) -> dict:
+        self._control.settimeout(timeout)
+        data = self._control.recv(2**20)
+        if not data:
+            code = self.process.poll()
+            raise ZygoteError(f"the zygote exited (code {code}); its error, if any, is on stderr")
+        return json.loads(data)
+
+
+_shared: Zygote | None = None
+_shared_lock = threading.Lock()
+
+
+def prestart_zygote() -> Zygote | None:
+    """Start the process-wide zygote now, without waiting for it: numpy imports meanwhile."""
+    return get_zygote() if FORK_AVAILABLE else None
+
+
+def get_zygote() -> Zygote:
+    """The process-wide zygote, started if there is none (or it died, or we are a forked copy)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.owner != os.getpid() or not _shared.alive:
+            if _shared is None:
+                atexit.register(close_shared_zygote)
+            _shared = Zygote()
+        return _shared
+
+
+def close_shared_zygote() -> None:
+    if _shared is not None and _shared.owner == os.getpid():
+        _shared.close()
+
+
+def sandbox_command() -> list[str]:
+    """The command the zygote (so every worker) runs inside: $VITGRADE_SANDBOX, split as a shell
+    would ("bwrap --unshare-all ... --"), or nothing. docs/security.md has one that works."""
+    return shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
+
+
+def zygote_environment() -> dict[str, str]:
+    env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
+    return {**env, **WORKER_ENV}
+
+
+def package_root() -> str:
+    """The folder holding the `grader` package: `-m` then finds the same grader as this process."""
+    return str(Path(__file__).resolve().parents[2])
