@@ -86,6 +86,10 @@ ATTACKS = [
     Attack("absurd_size", CONV, note="not sent: arrays in one message are limited to 64 MB"),
     Attack("json_bomb", CONV, note="not sent: more than 100000 lists, tuples and dicts"),
     Attack("stack_walk", CONV),
+    Attack("print_newlines", NOTHING),
+    Attack("list_answers", NOTHING),
+    Attack("reused_blob", CONV, note="is used twice"),
+    Attack("swallowing_loop", NOTHING, note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
     Attack("fake_results", NOTHING, root_only=True),
@@ -106,6 +110,7 @@ class Graded:
     results: dict | None  # the JSON results file, parsed
     results_text: str
     scratch: Path  # the evidence the submission left
+    max_rss_mb: float  # the largest resident size of the grading process (or of what it waited for)
 
 
 class Arena:
@@ -144,16 +149,27 @@ class Arena:
         command = [sys.executable, "-m", "grader.cli", "grade", str(self.submissions / f"{attack.stem}.py"),
                    "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS]
         start = time.monotonic()
-        done = subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True,
-                              timeout=BOUND_SECONDS * 3)
+        with tempfile.TemporaryFile("w+") as log:
+            process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log, stderr=log, text=True)
+            deadline = start + BOUND_SECONDS * 3
+            while not (done := os.wait4(process.pid, os.WNOHANG))[0]:  # wait4: its resource usage too
+                if time.monotonic() > deadline:
+                    process.kill()
+                    done = os.wait4(process.pid, 0)
+                    break
+                time.sleep(0.05)
+            _pid, status, usage = done
+            process.returncode = code = os.waitstatus_to_exitcode(status)
+            log.seek(0)
+            printed = log.read()
         seconds = time.monotonic() - start
         text = out.read_text() if out.exists() else ""
         try:
             results = json.loads(text)
         except ValueError:
             results = None
-        return Graded(attack, done.returncode, seconds, done.stdout + done.stderr, results, text,
-                      self.scratch(attack))
+        max_rss_mb = usage.ru_maxrss / 1024
+        return Graded(attack, code, seconds, printed, results, text, self.scratch(attack), max_rss_mb)
 
     def digest(self) -> dict[str, str]:
         """sha256 of every file of the copied grader package and exercises (compiled files too)."""
@@ -303,12 +319,19 @@ def test_a_limit_or_refusal_says_so_in_the_students_message(outcome, attack):
     assert attack.note in feedback(outcome.graded[attack.stem])
 
 
+@pytest.mark.parametrize("attack", RUN, ids=lambda attack: attack.stem)
+def test_no_reply_makes_the_grading_process_large(outcome, attack):
+    """Every reply is bounded when it is read (64 MB, each array decoded once): the grading
+    process, and what it waited for (zygote, workers under --memory-mb 256), stays small."""
+    assert outcome.graded[attack.stem].max_rss_mb < 500
+
+
 def test_no_process_escapes_to_the_test_process(outcome):
     assert outcome.stray == []
 
 
 def test_no_process_of_an_attack_outlives_its_grading(outcome):
-    from grader.worker.child import WORKER_UID_BASE
+    from grader.worker.sandbox import WORKER_UID_BASE
 
     table = processes()
     running = {pid for pid, (_parent, state, _uid) in table.items() if state != "Z"}
@@ -410,10 +433,9 @@ def chatter():
 
 def forge(number):
     """Write a reply numbered `number` on the worker's socket, then answer 2."""
-    from grader.worker import protocol
-    conn = protocol.Connection(socket.socket(fileno=os.dup(3)), send=protocol.REPLY)
-    reply = {"status": "ok", "value": 1, "stdout": "", "seconds": 0.0}
-    conn.send({"seq": number, "first": 0, "replies": [reply], "counts": [0]})
+    from grader.worker import channel
+    conn = channel.Connection(socket.socket(fileno=os.dup(3)), send=channel.REPLY, receive=channel.REQUEST)
+    conn.send({"seq": number, "index": 0, "status": "ok", "value": 1, "stdout": "", "seconds": 0.0})
     return 2
 '''
 
@@ -472,12 +494,13 @@ def test_a_bad_limit_on_the_command_line_names_its_flag(tmp_path, flag, value):
         resolve_settings(lambda name: options.get(name), tmp_path)
 
 
-def test_a_reply_numbered_for_an_earlier_request_is_skipped_and_a_later_one_refused(tmp_path):
+def test_a_forged_reply_is_at_most_the_students_own_answer_and_one_out_of_order_is_refused(tmp_path):
     from grader.worker import StudentWorker
 
     (tmp_path / "probe.py").write_text(PROBE)
     with StudentWorker(tmp_path / "probe.py") as worker:
         assert worker.call("forge", (1,)).value == 1  # request 1: the forged reply is the student's answer
-        assert worker.call("forge", (1,)).value == 2  # request 2: both replies numbered 1 are skipped
-        outcome = worker.call("forge", (99,))
+        late = worker.call("forge", (2,))  # the worker's own reply to request 1 comes first now
+        assert late.status == "crashed" and "invalid answer" in late.message
+        outcome = worker.call("forge", (99,))  # a fresh worker: a reply to no request
         assert outcome.status == "crashed" and "invalid answer" in outcome.message

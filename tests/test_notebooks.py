@@ -20,7 +20,7 @@ from grader.checks import Options, grade_exercise
 from grader.spec import load_specs
 from grader.worker import StudentWorker
 from grader.worker.notebook import Cell, NotANotebook, load_notebook, read_cells
-from grader.worker.submission import Submission
+from grader.worker.loaded import Submission
 
 SOLUTION_NOTEBOOK = ROOT / "solutions" / "vit_exercises.ipynb"
 TEMPLATE_NOTEBOOK = ROOT / "student_template" / "vit_exercises.ipynb"
@@ -45,9 +45,10 @@ def load_here(monkeypatch):
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])  # the loader replaces it
 
-    def load(path: Path, **limits) -> Submission:
-        submission = Submission(path)
-        load_notebook(submission, **limits)
+    def load(path: Path, cell_seconds: float = 10.0, notebook_seconds: float = 20.0,
+             ipython: bool = True) -> Submission:
+        submission = Submission(path, budget=(cell_seconds, notebook_seconds))
+        load_notebook(submission, ipython=ipython)
         return submission
 
     return load
@@ -204,7 +205,7 @@ def test_a_cell_that_runs_too_long_is_stopped_and_the_next_cells_still_run(tmp_p
 
 
 def test_once_the_notebook_time_is_spent_each_cell_gets_a_short_limit(tmp_path, load_here, monkeypatch):
-    monkeypatch.setattr("grader.worker.notebook.SPENT_CELL_SECONDS", 0.1)
+    monkeypatch.setattr("grader.worker.top_level.SPENT_SECONDS", 0.1)
     path = notebook(tmp_path / "work.ipynb", "import time\ntime.sleep(0.3)", "time.sleep(0.3)", "done = True")
     loaded = load_here(path, cell_seconds=5, notebook_seconds=0.2)
     assert [p.message for p in loaded.problems] == [

@@ -29,7 +29,6 @@ from grader.worker import channel, sandbox, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
-_REPLY_ARRAY_BYTES = channel.REPLY.total_bytes - 2**20  # room for the reply's JSON
 
 
 def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None) -> NoReturn:
@@ -130,8 +129,8 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
     try:
         value = thunk()
         sandbox.quit_if_forked()
-        encoder = Encoder(lenient=True, max_bytes=_REPLY_ARRAY_BYTES,
-                          max_containers=channel.REPLY.containers - 100)
+        bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
+        encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes, max_containers=bounds.containers)
         try:
             reply = {"status": "ok", "value": encoder.encode(value)}
             blobs = encoder.blobs

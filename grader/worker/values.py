@@ -64,7 +64,8 @@ class Encoder:
                  max_containers: int = 10**7, max_arrays: int = 10_000):
         self.blobs: list[bytes] = []
         self.lenient = lenient
-        self.bytes_left, self.containers_left, self.max_arrays = max_bytes, max_containers, max_arrays
+        self.max_bytes, self.max_containers, self.max_arrays = max_bytes, max_containers, max_arrays
+        self.bytes_left, self.containers_left = max_bytes, max_containers
 
     def encode(self, value, depth: int = 0):
         if value is None or type(value) in (bool, str, float, int):
@@ -96,7 +97,7 @@ class Encoder:
         if isinstance(value, (list, tuple, dict)):
             self.containers_left -= 1
             if self.containers_left < 0:
-                raise TooLarge("more lists, tuples and dicts than a message may hold")
+                raise TooLarge(f"more than {self.max_containers} lists, tuples and dicts")
             if isinstance(value, dict):
                 return self._dict(value, depth)
             items = [self.encode(item, depth + 1) for item in list(value)]
@@ -128,7 +129,7 @@ class Encoder:
             raise TooLarge(f"more than {self.max_arrays} arrays")
         self.bytes_left -= array.nbytes  # nbytes: known without copying
         if self.bytes_left < 0:
-            raise TooLarge("more array data than a message may hold")
+            raise TooLarge(f"arrays in one message are limited to {self.max_bytes // 2**20} MB")
         self.blobs.append(np.ascontiguousarray(array).tobytes())  # a copy: the value at return
         return {"__ndarray__": [len(self.blobs) - 1, array.dtype.str, list(array.shape)]}
 
@@ -167,7 +168,7 @@ class Decoder:
             raise ProtocolError(f"invalid value ({type(exc).__name__})") from None
 
     def _decode(self, node, depth: int):
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH + 1:  # + 1: the encoder's refusal of a deeper value sits there
             raise ProtocolError(f"a value nested deeper than {MAX_DEPTH} levels")
         kind = type(node)
         if node is None or kind in (bool, str, float):
