@@ -1,0 +1,96 @@
+"""Several calls in one request (StudentWorker.call_many): each keeps what a single call gives.
+
+Each call's timeout is its own and counts from the end of the one before it; the call that hangs
+or kills the worker is the one named, and the calls after it are not run; every reply is the
+value at its call's return; a reply too large for the channel is described, not sent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.worker import Limits, StudentWorker
+from grader.worker.student_worker import STOPPED
+
+pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
+
+PROBE = '''
+import os, time
+import numpy as np
+
+def busy(seconds):
+    time.sleep(seconds)
+    return seconds
+
+def spin_on(i, bad):
+    while i == bad:
+        pass
+    return i
+
+def die_on(i, bad):
+    if i == bad:
+        os._exit(3)
+    return i
+
+_buffer = np.zeros(3)
+
+def fill(value):
+    _buffer[:] = value  # one buffer changed in place at every call
+    return _buffer
+
+def text(megabytes):
+    return "x" * int(megabytes * 2**20)
+
+def numbers(n):
+    return list(range(n))
+'''
+
+
+@pytest.fixture
+def probe(tmp_path: Path):
+    (tmp_path / "probe.py").write_text(PROBE)
+    with StudentWorker(tmp_path / "probe.py", Limits(call_timeout=5.0, load_timeout=5.0)) as worker:
+        yield worker
+
+
+def test_each_calls_timeout_counts_from_the_end_of_the_one_before(probe):
+    outcomes = probe.call_many("busy", [((0.3,), {})] * 5, timeout=0.5)  # 1.5 s in all
+    assert [o.status for o in outcomes] == ["ok"] * 5
+
+
+def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
+    outcomes = probe.call_many("spin_on", [((i, 2), {}) for i in range(5)], timeout=0.5)
+    assert [o.value for o in outcomes[:2]] == [0, 1]
+    assert outcomes[2].status == "timeout" and "0.5 s" in outcomes[2].message
+    assert outcomes[3:] == [STOPPED, STOPPED]
+    assert probe.call("busy", (0,)).value == 0  # a fresh worker answers the next call
+
+
+def test_the_call_that_kills_the_worker_is_the_one_named(probe):
+    outcomes = probe.call_many("die_on", [((i, 3), {}) for i in range(6)])
+    assert [o.value for o in outcomes[:3]] == [0, 1, 2]
+    assert outcomes[3].status == "crashed" and "exited with code 3" in outcomes[3].message
+    assert outcomes[4:] == [STOPPED, STOPPED]
+
+
+def test_each_reply_is_the_value_at_its_calls_return(probe):
+    outcomes = probe.call_many("fill", [((v,), {}) for v in (1.0, 2.0, 3.0)])
+    assert [o.value.tolist() for o in outcomes] == [[1.0] * 3, [2.0] * 3, [3.0] * 3]
+
+
+def test_a_reply_with_more_json_than_a_reply_may_hold_is_described(probe):
+    outcomes = probe.call_many("text", [((0.001,), {}), ((9,), {}), ((0.001,), {})])  # 9 MB: over 8
+    assert outcomes[0].value == outcomes[2].value == "x" * 1048
+    assert "not sent: larger than a reply may be" in outcomes[1].value.summary
+
+
+def test_a_long_list_answer_of_more_than_64_kb_crosses_whole(probe):
+    assert probe.call("numbers", (200_000,)).value == list(range(200_000))  # ~1.3 MB of JSON
+
+
+def test_an_array_answer_crosses_with_its_dtype(probe):
+    value = probe.call("fill", (np.float32(2.5),)).value
+    assert value.dtype == np.float64 and value.tolist() == [2.5] * 3
