@@ -10,26 +10,16 @@ from pathlib import Path
 import pytest
 
 from grader.items import SESSION_KEY, SpecFile
-from grader.settings import HELP, SettingsError, resolve_settings
+from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settings
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("vitgrader", "vit-grader: grade a Vision Transformer submission")
-    group.addoption("--student", metavar="PATH", help=HELP["student"])
-    group.addoption("--exercises", metavar="DIR", help=HELP["exercises"])
-    group.addoption("--visible-only", action="store_true", help=HELP["visible_only"])
-    group.addoption("--call-timeout", metavar="SECONDS", help=HELP["call_timeout"])
-    group.addoption("--grade-json", metavar="OUT", help=HELP["grade_json"])
-    group.addoption("--grade-feedback", action="store_true", help=HELP["grade_feedback"])
-    group.addoption("--grade-classroom", action="store_true", help=HELP["grade_classroom"])
-    group.addoption("--grade-prairielearn", metavar="OUT", help=HELP["grade_prairielearn"])
-    group.addoption("--memory-mb", metavar="MB", help=HELP["memory_mb"])
-    group.addoption("--load-timeout", metavar="SECONDS", help=HELP["load_timeout"])
-    group.addoption("--max-processes", metavar="N", help=HELP["max_processes"])
-    group.addoption("--output-kb", metavar="KB", help=HELP["output_kb"])
-    group.addoption("--file-mb", metavar="MB", help=HELP["file_mb"])
+    group.addoption("--student", metavar="PATH", help=STUDENT_HELP)
+    for option in OPTIONS:  # the same as `vitgrade grade`'s
+        group.addoption(option.flag, **option.argparse_kwargs())
 
 
 def pytest_configure(config: pytest.Config) -> None:

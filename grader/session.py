@@ -11,25 +11,8 @@ from pathlib import Path
 from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult
+from grader.settings import GraderSettings
 from grader.spec.model import Exercise
-
-
-@dataclass(frozen=True)
-class GraderSettings:
-    """Resolved once per run (command line over defaults)."""
-    student: Path
-    exercises: Path
-    include_hidden: bool = True
-    call_timeout: float | None = None
-    json_out: Path | None = None
-    feedback: bool = False          # print per-exercise feedback after the table (the CLI does)
-    memory_mb: int | None = None    # worker address-space limit
-    load_timeout: float | None = None   # the worker's other limits (grader.worker.Limits); None: the
-    max_processes: int | None = None    # exercise's own, else the default
-    output_kb: int | None = None
-    file_mb: int | None = None
-    classroom: bool = False         # write GitHub Classroom output
-    prairielearn_out: Path | None = None
 
 
 @dataclass

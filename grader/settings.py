@@ -1,75 +1,119 @@
-"""Grader settings: option help, and resolving them once into a GraderSettings."""
+"""The grader's settings: one table of options, and resolving them once into GraderSettings.
+
+`vitgrade grade` and the pytest plugin (`pytest --student`) take the same options with the same
+flag names, from OPTIONS; `grade-all` and its jobs take the worker limits among them.
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-HELP = {
-    "student": "grade this submission (a .py module or an .ipynb notebook)",
-    "exercises": "folder of exercise specs (default: ./exercises of this project, else the course's installed ones)",
-    "visible_only": "run only the visible cases (what students see); skip the hidden ones",
-    "call_timeout": "seconds one call of a student function may take (default 10); then its worker is killed",
-    "load_timeout": "seconds for loading the submission (default 30); top-level code is stopped after a third of it",
-    "grade_json": "write Gradescope-format results to this file",
-    "grade_feedback": "after the score table, print the feedback of every exercise that lost points",
-    "grade_classroom": "write GitHub Classroom results (base64 JSON) to $GITHUB_OUTPUT as result=...",
-    "grade_prairielearn": "write PrairieLearn external-grader results to this file",
-    "memory_mb": "address-space limit of the worker running student code, in MB (default 4096)",
-    "max_processes": "processes and threads the worker running student code may have at once (default 64)",
-    "output_kb": "printed output of student code kept per call, in kB (default 64, at most 256)",
-    "file_mb": "the largest file student code may write, its printed output included, in MB (default 64)",
-}
-MAX_OUTPUT_KB = 256  # more would not fit the worker's reply (grader/worker/protocol.py REPLY)
+MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str  # the argparse/pytest destination
+    flag: str
+    help: str
+    metavar: str | None = None  # None: a switch
+    kind: type | None = None  # a worker limit's type (validated positive), else None
+    most: int | None = None  # its largest allowed value
+
+    def argparse_kwargs(self) -> dict:
+        if self.metavar is None:
+            return {"action": "store_true", "help": self.help}
+        return {"metavar": self.metavar, "help": self.help, "dest": self.name}
+
+
+OPTIONS = (
+    Option("exercises", "--exercises", "folder of exercise specs (default: ./exercises of this "
+           "project, else the course's installed ones)", "DIR"),
+    Option("visible_only", "--visible-only", "run only the visible cases (what students see); "
+           "skip the hidden ones"),
+    Option("feedback", "--feedback", "after the score table, print the feedback of every "
+           "exercise that lost points"),
+    Option("json", "--json", "write Gradescope-format results to this file", "OUT"),
+    Option("classroom", "--classroom", "write GitHub Classroom results (base64 JSON) to "
+           "$GITHUB_OUTPUT as result=..."),
+    Option("prairielearn", "--prairielearn", "write PrairieLearn external-grader results to this "
+           "file", "OUT"),
+    Option("call_timeout", "--call-timeout", "seconds one call of a student function may take "
+           "(default 10); then its worker is killed", "SECONDS", float),
+    Option("load_timeout", "--load-timeout", "seconds for loading the submission (default 30); "
+           "top-level code is stopped after a third of it", "SECONDS", float),
+    Option("memory_mb", "--memory-mb", "address-space limit of the worker running student code, "
+           "in MB (default 4096)", "MB", int),
+    Option("max_processes", "--max-processes", "processes and threads the worker running student "
+           "code may have at once (default 64)", "N", int),
+    Option("output_kb", "--output-kb", "printed output of student code kept per call, in kB "
+           f"(default 64, at most {MAX_OUTPUT_KB})", "KB", int, MAX_OUTPUT_KB),
+    Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
+           "included, in MB (default 64)", "MB", int),
+)
+LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
+STUDENT_HELP = "grade this submission (a .py module or an .ipynb notebook)"
+
+
+@dataclass(frozen=True)
+class GraderSettings:
+    """One grading run's settings, resolved once (command line over defaults)."""
+
+    student: Path
+    exercises: Path
+    include_hidden: bool = True
+    call_timeout: float | None = None
+    json_out: Path | None = None
+    feedback: bool = False  # print per-exercise feedback after the table (the CLI does)
+    memory_mb: int | None = None  # the worker's limits (grader.worker.Limits); None: the
+    load_timeout: float | None = None  # exercise's own, else the default
+    max_processes: int | None = None
+    output_kb: int | None = None
+    file_mb: int | None = None
+    classroom: bool = False  # write GitHub Classroom output
+    prairielearn_out: Path | None = None
 
 
 class SettingsError(ValueError):
     """A bad option value; the message names the option."""
 
 
-def resolve_settings(getoption: Callable, invoked_in: Path):
-    """GraderSettings from the options, or None when no --student was given."""
-    from grader.session import GraderSettings
+def checked_limits(values: dict) -> dict:
+    """The worker limits among `values` (by option name), each a positive number of its kind
+    (None when not given); a SettingsError names the flag of a bad one."""
+    limits = {}
+    for option in LIMIT_OPTIONS:
+        value = values.get(option.name)
+        if value is not None:
+            what = "number of seconds" if option.kind is float else "whole number"
+            try:
+                value = option.kind(value)
+                if value <= 0 or (option.most is not None and value > option.most):
+                    raise ValueError
+            except ValueError:
+                bound = f" from 1 to {option.most}" if option.most else ""
+                raise SettingsError(f"{option.flag} must be a positive {what}{bound}, "
+                                    f"not {values[option.name]!r}") from None
+        limits[option.name] = value
+    return limits
+
+
+def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
+    """GraderSettings from the options (`getoption(name)`), or None when no --student was given."""
     from grader.spec.locate import find_exercises
 
     student = getoption("student")
     if not student:
         return None
-    timeout = _positive(getoption("call_timeout"), "--call-timeout", "a positive number of seconds", float)
-    memory_mb = _positive(getoption("memory_mb"), "--memory-mb", "a positive whole number of megabytes", int)
-    load_timeout = _positive(getoption("load_timeout"), "--load-timeout", "a positive number of seconds", float)
-    max_processes = _positive(getoption("max_processes"), "--max-processes", "a positive whole number", int)
-    output_kb = _positive(getoption("output_kb"), "--output-kb", f"a whole number of kB from 1 to {MAX_OUTPUT_KB}", int)
-    if output_kb is not None and output_kb > MAX_OUTPUT_KB:
-        raise SettingsError(f"--output-kb must be a whole number of kB from 1 to {MAX_OUTPUT_KB}, not {output_kb}")
-    file_mb = _positive(getoption("file_mb"), "--file-mb", "a positive whole number of megabytes", int)
-    explicit = getoption("exercises")
-    json_out = getoption("grade_json")
-    prairielearn = getoption("grade_prairielearn")
+    explicit, json_out, prairielearn = getoption("exercises"), getoption("json"), getoption("prairielearn")
     return GraderSettings(
         student=invoked_in / student,
         exercises=find_exercises(invoked_in / explicit if explicit else None, start=invoked_in),
         include_hidden=not getoption("visible_only"),
-        call_timeout=timeout,
         json_out=(invoked_in / json_out) if json_out else None,
-        feedback=bool(getoption("grade_feedback")),
-        memory_mb=memory_mb,
-        load_timeout=load_timeout,
-        max_processes=max_processes,
-        output_kb=output_kb,
-        file_mb=file_mb,
-        classroom=bool(getoption("grade_classroom")),
+        feedback=bool(getoption("feedback")),
+        classroom=bool(getoption("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
+        **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
     )
-
-
-def _positive(value, flag: str, what: str, kind):
-    """`value` as a positive `kind`, or None when not given; a SettingsError names the flag."""
-    if value is None:
-        return None
-    try:
-        number = kind(value)
-        if number <= 0:
-            raise ValueError
-    except ValueError:
-        raise SettingsError(f"{flag} must be {what}, not {value!r}") from None
-    return number

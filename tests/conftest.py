@@ -1,14 +1,9 @@
 """Shared fixtures: paths of the repository's solutions, template, exercises and test submissions."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-# The suite runs `vitgrade grade` hundreds of times with settings of its own: each run is graded
-# here, from nothing, and leaves no server behind. tests/test_server.py tests the warm server.
-os.environ["VITGRADE_SERVER"] = "0"
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"

@@ -67,7 +67,7 @@ def test_check_in_a_python_session_prints_what_pytest_prints(tmp_path, grade_wit
     session = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert session.returncode == 0, session.stderr
     assert "<table>" not in session.stdout and session.stdout.splitlines()[-1].startswith("total")
-    pytest_run = grade_with(script, "--grade-feedback", "--visible-only")
+    pytest_run = grade_with(script, "--feedback", "--visible-only")
     first = "patch-count: Count the patches"
     assert feedback_block(session.stdout, first) == feedback_block(pytest_run.stdout.str(), first)
 

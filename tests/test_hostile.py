@@ -450,7 +450,8 @@ def limited_spec(tmp_path: Path, limits: str) -> Path:
 
 
 def probe_session(tmp_path: Path, **settings):
-    from grader.session import GraderSettings, GradingSession
+    from grader.session import GradingSession
+    from grader.settings import GraderSettings
 
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE)

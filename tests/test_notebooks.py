@@ -131,7 +131,7 @@ def test_magics_shell_lines_prints_and_a_failing_cell_still_get_full_marks(tmp_p
 ])
 def test_a_file_that_cannot_be_run_scores_zero_with_one_message_and_results_are_written(tmp_path, grade_with, name, message):
     out = tmp_path / "results.json"
-    result = grade_with(NOTEBOOKS / name, "--grade-json", str(out))
+    result = grade_with(NOTEBOOKS / name, "--json", str(out))
     assert result.ret == 1
     fatal = [line for line in result.outlines if line.startswith("could not grade")]
     assert len(fatal) == 1 and message in fatal[0], result.stdout.str()

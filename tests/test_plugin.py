@@ -61,7 +61,7 @@ def test_without_student_the_plugin_stays_out_of_the_way(pytester):
 
 def test_wrong_answer_shows_call_expected_got_and_hint(pytester, grade_with):
     student = pytester.makepyfile(student="def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n")
-    result = grade_with(student, "--grade-feedback")
+    result = grade_with(student, "--feedback")
     result.stdout.fnmatch_lines([
         "*num_patches(H=4, W=4, P=2)*",
         "*expected: 4 (int)*",
@@ -73,7 +73,7 @@ def test_wrong_answer_shows_call_expected_got_and_hint(pytester, grade_with):
 
 def test_student_exception_shows_the_students_own_line(pytester, grade_with):
     student = pytester.makepyfile(student="def num_patches(H, W, P):\n    x = 1\n    return H // P * W // P / 0\n")
-    result = grade_with(student, "--grade-feedback", exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
+    result = grade_with(student, "--feedback", exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
     result.stdout.fnmatch_lines(["*ZeroDivisionError*", '*File "student.py", line 3, in num_patches*'])
     assert "Traceback" not in result.stdout.str()
 
@@ -85,7 +85,7 @@ def test_hidden_case_failure_does_not_show_its_inputs(pytester, grade_with):
                 return 196
             raise ValueError(f"leak {H} {W} {P}")
         """))
-    result = grade_with(student, "--grade-feedback", exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
+    result = grade_with(student, "--feedback", exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
     text = result.stdout.str()
     assert "failed on a hidden case" in text and "leak" not in text
     result.stdout.fnmatch_lines(["counting * 2 / 3 *"])
@@ -102,7 +102,7 @@ def test_a_broken_spec_is_reported_and_the_others_are_graded(pytester, grade_wit
 def test_json_results_match_the_terminal_scores(pytester, grade_with):
     out = pytester.path / "results.json"
     student = pytester.makepyfile(student="def num_patches(H, W, P):\n    return (H // P) * (W // P)\n")
-    grade_with(student, "--grade-json", str(out), exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
+    grade_with(student, "--json", str(out), exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
     data = json.loads(out.read_text())
     assert (data["score"], data["max_score"]) == (3, 3)
     assert [t["name"].split(":")[0] for t in data["tests"]] == ["counting", "counting (hidden cases)"]
@@ -113,7 +113,7 @@ def test_json_results_match_the_terminal_scores(pytester, grade_with):
 
 def test_missing_submission_still_writes_results(pytester, grade_with):
     out = pytester.path / "results.json"
-    result = grade_with(pytester.path / "nope.py", "--grade-json", str(out),
+    result = grade_with(pytester.path / "nope.py", "--json", str(out),
                         exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
     data = json.loads(out.read_text())
     assert data["score"] == 0 and data["max_score"] == 3
@@ -123,7 +123,7 @@ def test_missing_submission_still_writes_results(pytester, grade_with):
 
 def test_visible_only_skips_hidden_checks(pytester, grade_with):
     out = pytester.path / "results.json"
-    grade_with(SOLUTION, "--visible-only", "--grade-json", str(out), exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
+    grade_with(SOLUTION, "--visible-only", "--json", str(out), exercises=exercises_dir(pytester, counting=COUNTING_ONLY))
     data = json.loads(out.read_text())
     assert data["max_score"] == 2 and [t["visibility"] for t in data["tests"]] == ["visible"]
 

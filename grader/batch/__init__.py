@@ -14,13 +14,3 @@ forked from the job's zygote (grader/worker), exactly as in `vitgrade grade`.
 
 DEFAULT_ID_PATTERN = r"^(?P<id>[^.]+)"    # a file or folder name up to its first dot: alice.py, alice/ -> alice
 DEFAULT_SUBMISSION_TIMEOUT = 300.0        # seconds for one whole submission: a backstop to the per-call limits
-
-# The worker's limits grade-all passes on, as `vitgrade grade` does: GraderSettings field -> (flag, type).
-LIMITS = {
-    "call_timeout": ("--call-timeout", float),
-    "load_timeout": ("--load-timeout", float),
-    "memory_mb": ("--memory-mb", int),
-    "max_processes": ("--max-processes", int),
-    "output_kb": ("--output-kb", int),
-    "file_mb": ("--file-mb", int),
-}

@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT, LIMITS
+from grader.settings import LIMIT_OPTIONS
+
+from . import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT
 from .discover import Submission, discover
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
@@ -32,7 +34,7 @@ class BatchOptions:
     jobs: int = 1
     force: bool = False
     id_pattern: str = DEFAULT_ID_PATTERN
-    limits: dict = field(default_factory=dict)     # the worker's, by GraderSettings field (see LIMITS)
+    limits: dict = field(default_factory=dict)     # the worker's, by option name (settings.LIMIT_OPTIONS)
     submission_timeout: float = DEFAULT_SUBMISSION_TIMEOUT
     progress: bool = True
 
@@ -122,9 +124,9 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
 def _job_command(options: BatchOptions, results: Path) -> list[str]:
     command = [sys.executable, "-m", "grader.batch.job", "--exercises", str(Path(options.exercises).absolute()),
                "--results", str(results), "--parent", str(os.getpid())]
-    for name, value in options.limits.items():
-        if value is not None:
-            command += [LIMITS[name][0], str(value)]
+    for option in LIMIT_OPTIONS:
+        if options.limits.get(option.name) is not None:
+            command += [option.flag, str(options.limits[option.name])]
     return command
 
 

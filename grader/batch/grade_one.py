@@ -11,7 +11,8 @@ import dataclasses
 from pathlib import Path
 
 from grader.checks.results import GradeReport
-from grader.session import GraderSettings, GradingSession, internal_error
+from grader.session import GradingSession, internal_error
+from grader.settings import GraderSettings
 from grader.spec import SpecError, load_specs
 from grader.spec.model import Exercise
 

@@ -19,6 +19,8 @@ import sys
 import time
 import traceback
 
+from grader.settings import LIMIT_OPTIONS
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     protocol = _take_stdout()
@@ -27,11 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
     zygote = Zygote() if FORK_AVAILABLE else None  # starts now: numpy imports while we import the rest
-    from grader.batch import LIMITS
     from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
 
-    grader = SubmissionGrader(args.exercises, {name: getattr(args, name) for name in LIMITS}, zygote=zygote)
+    limits = {option.name: getattr(args, option.name) for option in LIMIT_OPTIONS}
+    grader = SubmissionGrader(args.exercises, limits, zygote=zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
 
@@ -67,10 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--exercises", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
-    from grader.batch import LIMITS
-
-    for name, (flag, kind) in LIMITS.items():
-        parser.add_argument(flag, dest=name, type=kind)
+    for option in LIMIT_OPTIONS:
+        parser.add_argument(option.flag, dest=option.name, type=option.kind)
     return parser
 
 

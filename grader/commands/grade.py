@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.settings import HELP as OPTION_HELP
+from grader.settings import OPTIONS, STUDENT_HELP
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -18,30 +18,19 @@ LEAN_PYTEST = [f"-pno:{name}" for name in (
     "pastebin", "nose", "legacypath", "stepwise", "junitxml", "warnings", "tmpdir", "monkeypatch", "setuponly", "setupplan",
 )]
 
-# `vitgrade grade` flag -> the plugin's pytest option; each takes a value.
-FORWARDED = {"json": "--grade-json", "exercises": "--exercises", "call_timeout": "--call-timeout",
-             "memory_mb": "--memory-mb", "prairielearn": "--grade-prairielearn", "junitxml": "--junitxml",
-             "load_timeout": "--load-timeout", "max_processes": "--max-processes", "output_kb": "--output-kb",
-             "file_mb": "--file-mb"}
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("submission", help=OPTION_HELP["student"])
-    parser.add_argument("--json", metavar="OUT", help=OPTION_HELP["grade_json"])
+    parser.add_argument("submission", help=STUDENT_HELP)
+    for option in OPTIONS:  # the plugin's own options (grader/settings.py); feedback is the default here
+        if option.name != "feedback":
+            parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--gradescope", action="store_true",
                         help="write Gradescope results to /autograder/results/results.json")
-    parser.add_argument("--classroom", action="store_true", help=OPTION_HELP["grade_classroom"])
-    parser.add_argument("--prairielearn", metavar="OUT", help=OPTION_HELP["grade_prairielearn"])
-    parser.add_argument("--junitxml", metavar="OUT", help="also write JUnit XML with each exercise's points as properties")
-    parser.add_argument("--exercises", metavar="DIR", help=OPTION_HELP["exercises"])
-    parser.add_argument("--visible-only", action="store_true", help=OPTION_HELP["visible_only"])
-    parser.add_argument("--call-timeout", metavar="SECONDS", help=OPTION_HELP["call_timeout"])
-    parser.add_argument("--memory-mb", metavar="MB", help=OPTION_HELP["memory_mb"])
-    parser.add_argument("--load-timeout", metavar="SECONDS", help=OPTION_HELP["load_timeout"])
-    parser.add_argument("--max-processes", metavar="N", help=OPTION_HELP["max_processes"])
-    parser.add_argument("--output-kb", metavar="KB", help=OPTION_HELP["output_kb"])
-    parser.add_argument("--file-mb", metavar="MB", help=OPTION_HELP["file_mb"])
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table, not the feedback")
+    parser.add_argument("--junitxml", metavar="OUT",
+                        help="also write JUnit XML with each exercise's points as properties")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the score table, not the feedback")
 
 
 def pytest_arguments(args) -> list[str]:
@@ -50,18 +39,15 @@ def pytest_arguments(args) -> list[str]:
            "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()), "--student", args.submission]
     if args.junitxml:
         out.remove("-pno:junitxml")
+        out += ["--junitxml", args.junitxml]
     if not args.quiet:
-        out.append("--grade-feedback")
+        out.append("--feedback")
     if args.gradescope and not args.json:
         args.json = "/autograder/results/results.json"
-    for attribute, flag in FORWARDED.items():
-        value = getattr(args, attribute, None)
+    for option in OPTIONS:
+        value = getattr(args, option.name, None)
         if value:
-            out += [flag, str(value)]
-    if args.classroom:
-        out.append("--grade-classroom")
-    if args.visible_only:
-        out.append("--visible-only")
+            out += [option.flag] if option.metavar is None else [option.flag, str(value)]
     return out
 
 

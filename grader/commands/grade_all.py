@@ -9,8 +9,8 @@ HELP = "grade every submission in a folder, in parallel; write grades.csv, feedb
 
 
 def add_arguments(parser) -> None:
-    from grader.batch import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT, LIMITS
-    from grader.settings import HELP as OPTION_HELP
+    from grader.batch import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT
+    from grader.settings import LIMIT_OPTIONS
 
     parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
                         help="a folder holding a folder or a file per student")
@@ -22,9 +22,8 @@ def add_arguments(parser) -> None:
                         help="regular expression taking the student id from a file or folder name: its group "
                              f"'id', else its first group, else the match (default {DEFAULT_ID_PATTERN!r})")
     parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
-    for name, (flag, kind) in LIMITS.items():
-        parser.add_argument(flag, dest=name, metavar="SECONDS" if kind is float else "N", type=kind,
-                            help=OPTION_HELP.get(name))
+    for option in LIMIT_OPTIONS:  # the same as `vitgrade grade`'s (grader/settings.py)
+        parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--submission-timeout", metavar="SECONDS", type=float, default=DEFAULT_SUBMISSION_TIMEOUT,
                         help=f"seconds for one whole submission before it is given up (default {DEFAULT_SUBMISSION_TIMEOUT:g})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
@@ -33,9 +32,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from grader.batch import LIMITS
     from grader.batch.discover import IdPatternError
-    from grader.settings import MAX_OUTPUT_KB
+    from grader.settings import LIMIT_OPTIONS, SettingsError, checked_limits
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
     from grader.spec.locate import find_exercises
@@ -44,16 +42,15 @@ def run(args) -> int:
     if not folder.is_dir():
         print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
         return 2
-    limits = {name: getattr(args, name) for name in LIMITS}
-    flags = {"--jobs": args.jobs, "--submission-timeout": args.submission_timeout,
-             **{LIMITS[name][0]: value for name, value in limits.items()}}
-    for flag, value in flags.items():
-        if value is not None and value <= 0:
+    try:
+        limits = checked_limits({option.name: getattr(args, option.name) for option in LIMIT_OPTIONS})
+    except SettingsError as error:
+        print(f"vitgrade grade-all: {error}", file=sys.stderr)
+        return 2
+    for flag, value in {"--jobs": args.jobs, "--submission-timeout": args.submission_timeout}.items():
+        if value <= 0:
             print(f"vitgrade grade-all: {flag} must be positive, not {value}", file=sys.stderr)
             return 2
-    if limits["output_kb"] is not None and limits["output_kb"] > MAX_OUTPUT_KB:
-        print(f"vitgrade grade-all: --output-kb must be at most {MAX_OUTPUT_KB}", file=sys.stderr)
-        return 2
     exercises = find_exercises(args.exercises)
     if not exercises.is_dir():
         print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
