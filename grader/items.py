@@ -8,7 +8,8 @@ import pytest
 
 from grader.checks.results import PASSED
 from grader.report.terminal import exercise_feedback
-from grader.spec import SpecError, load_spec
+from grader.checks.catalogue import load_exercise
+from grader.spec import SpecError
 
 SESSION_KEY = pytest.StashKey["object"]()     # the GradingSession, on config.stash
 RESULT_KEY = pytest.StashKey["object"]()      # an ExerciseResult, on item.stash
@@ -25,12 +26,7 @@ class SpecFile(pytest.File):
     def collect(self):
         session = self.config.stash[SESSION_KEY]
         try:
-            exercise = load_spec(self.path)
-            from grader.checks.validate import validate_exercise
-
-            problems = validate_exercise(exercise)
-            if problems:
-                raise problems[0]
+            exercise = load_exercise(self.path)
         except SpecError as error:
             session.spec_errors.append(str(error))
             yield SpecErrorItem.from_parent(self, name=self.path.stem, error=error)

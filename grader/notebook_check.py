@@ -65,12 +65,12 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
 
     from grader.checks import Options, grade_exercise
     from grader.checks.results import GradeReport
-    from grader.spec import load_specs
+    from grader.checks.catalogue import load_exercises
     from grader.spec.locate import find_exercises
     from grader.worker import StudentWorker
 
     start = time.perf_counter()
-    chosen, spec_errors = _choose(load_specs(find_exercises(exercises)), exercise)
+    chosen, spec_errors = _choose(*load_exercises(find_exercises(exercises)), exercise)
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         module = carry(namespace, _roots(chosen), Path(folder))
         with StudentWorker(module.path) as worker:
@@ -88,18 +88,8 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     )
 
 
-def _choose(loaded, wanted: str | None):
-    """The exercises to grade (validated as pytest's collector does) and the spec errors to show."""
-    from grader.checks.validate import validate_exercise
-
-    exercises, errors = loaded[0], list(loaded[1])
-    valid = []
-    for exercise in exercises:
-        problems = validate_exercise(exercise)
-        errors += problems[:1]
-        if not problems:
-            valid.append(exercise)
-    exercises = valid
+def _choose(exercises: list, errors: list, wanted: str | None):
+    """The exercises to grade and the spec errors to show."""
     if wanted is None:
         return exercises, errors
     chosen = [e for e in exercises if e.id == wanted] or [e for e in exercises if wanted in _roots([e])]

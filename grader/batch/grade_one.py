@@ -13,26 +13,29 @@ from pathlib import Path
 from grader.checks.results import GradeReport
 from grader.session import GradingSession, internal_error
 from grader.settings import GraderSettings
-from grader.spec import SpecError, load_specs
-from grader.spec.model import Exercise
+from grader.checks.catalogue import load_exercises
 
 
 class SubmissionGrader:
-    """`limits`: the worker's limits by GraderSettings field (call_timeout, load_timeout, memory_mb, ...)."""
+    """`limits`: the worker's limits by option name (call_timeout, load_timeout, memory_mb, ...)."""
 
-    def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None):
+    def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None,
+                 include_hidden: bool = True):
         from grader.checks.cases import CasePlans
         from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
         self.zygote = zygote if zygote is not None else (Zygote() if FORK_AVAILABLE else None)
         self.exercises_dir = Path(exercises_dir)
-        self.exercises, self.spec_errors = load_checked_specs(self.exercises_dir)
+        exercises, errors = load_exercises(self.exercises_dir)
+        self.exercises, self.spec_errors = exercises, [str(error) for error in errors]
         self.limits = {k: v for k, v in (limits or {}).items() if v is not None}
         self.plans = CasePlans()  # each case's expected value computed once for all students
+        self.include_hidden = include_hidden
 
     def grade(self, path: str | Path, shown: str | None = None) -> GradeReport:
         """The report of the submission at `path`; `shown` is the name students see for it."""
-        settings = GraderSettings(student=Path(path), exercises=self.exercises_dir, **self.limits)
+        settings = GraderSettings(student=Path(path), exercises=self.exercises_dir,
+                                  include_hidden=self.include_hidden, **self.limits)
         session = GradingSession(settings, zygote=self.zygote, plans=self.plans)
         session.spec_errors.extend(self.spec_errors)
         try:
@@ -49,18 +52,3 @@ class SubmissionGrader:
     def close(self) -> None:
         if self.zygote is not None:
             self.zygote.close()
-
-
-def load_checked_specs(folder: Path) -> tuple[list[Exercise], list[str]]:
-    """The exercises that load and validate, and one message per spec that does not."""
-    from grader.checks.validate import validate_exercise
-
-    exercises, errors = load_specs(folder)
-    good = []
-    for exercise in exercises:
-        problems = validate_exercise(exercise)
-        if problems:
-            errors.append(problems[0])
-        else:
-            good.append(exercise)
-    return good, [str(e) for e in errors if isinstance(e, SpecError)]

@@ -59,3 +59,13 @@ def report_header(report: GradeReport) -> list[str]:
         lines.append("exercise specs with errors (not graded; tell your instructor):")
         lines += [f"  {error}" for error in report.spec_errors]
     return lines
+
+
+def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:
+    """What `vitgrade grade` prints after its progress line: problems, feedback, the table."""
+    lines = report_header(report)
+    if feedback:
+        for exercise in report.exercises:
+            if exercise.status not in (PASSED, NOT_IMPLEMENTED, MISSING):
+                lines += [exercise_feedback(exercise), ""]
+    return lines + [f"submission: {report.submission}", score_table(report)]

@@ -1,0 +1,83 @@
+"""`vitgrade watch SUBMISSION`: regrade each time the submission or a spec is saved (Ctrl-C ends it).
+
+A student's edit-and-check loop: this process keeps numpy, the grader and the specs loaded, and
+its zygote keeps a warm, clean process to fork workers from, so each save costs only the
+regrade. Each grading is the same as `vitgrade grade`'s (the same checks, a fresh worker, the
+same limits); nothing is left running when it ends.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from grader.settings import LIMIT_OPTIONS, STUDENT_HELP
+
+NAME = "watch"
+HELP = "grade a submission, then again each time it (or a spec) is saved; Ctrl-C stops"
+POLL_SECONDS = 0.2  # how often files are looked at: well below a person's save-and-look
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("submission", help=STUDENT_HELP)
+    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+    parser.add_argument("--visible-only", action="store_true", help="run only the visible cases")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table")
+    for option in LIMIT_OPTIONS:
+        parser.add_argument(option.flag, **option.argparse_kwargs())
+
+
+def run(args) -> int:
+    from grader.batch.grade_one import SubmissionGrader
+    from grader.report.terminal import report_lines
+    from grader.settings import SettingsError, checked_limits
+    from grader.spec.locate import find_exercises
+    from grader.worker.zygote_handle import prestart_zygote
+
+    submission, exercises = Path(args.submission), find_exercises(args.exercises)
+    try:
+        limits = checked_limits({option.name: getattr(args, option.name) for option in LIMIT_OPTIONS})
+    except SettingsError as error:
+        print(f"vitgrade watch: {error}", file=sys.stderr)
+        return 2
+    if not exercises.is_dir():
+        print(f"vitgrade watch: {exercises} is not a folder of exercise specs", file=sys.stderr)
+        return 2
+    zygote, grader, seen = prestart_zygote(), None, None
+    try:
+        while True:
+            state = _state(submission, exercises)
+            if state != seen:
+                if grader is None or _specs(state) != _specs(seen):  # specs (re)loaded, cases anew
+                    grader = SubmissionGrader(exercises, limits, zygote=zygote,
+                                              include_hidden=not args.visible_only)
+                seen = state
+                report = grader.grade(submission, shown=str(args.submission))
+                clear = CLEAR if sys.stdout.isatty() else ""
+                print(clear + "\n".join(report_lines(report, feedback=not args.quiet)))
+                print(f"\nwatching {args.submission} and {exercises} (Ctrl-C to stop)", flush=True)
+            time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if zygote is not None:
+            zygote.close()  # it kills any worker still running
+
+
+def _state(submission: Path, exercises: Path) -> tuple:
+    """What a save changes: each file's size and modification time (None: missing)."""
+    files = [submission, *sorted(exercises.glob("*.y*ml"))]
+    return tuple((str(path), *_stamp(path)) for path in files)
+
+
+def _stamp(path: Path) -> tuple:
+    try:
+        info = path.stat()
+        return info.st_size, info.st_mtime_ns
+    except OSError:
+        return None, None
+
+
+def _specs(state: tuple | None) -> tuple | None:
+    return None if state is None else state[1:]

@@ -1,0 +1,81 @@
+"""`vitgrade watch`: a table at start, a new one after each save, Ctrl-C ends it and all it started."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from conftest import EXERCISES, SOLUTION
+
+
+def reader(process: subprocess.Popen) -> queue.Queue:
+    """The process's output lines, as they come (None at its end)."""
+    lines: queue.Queue = queue.Queue()
+
+    def pump():
+        for line in process.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def read_until(lines: queue.Queue, text: str, seconds: float = 60.0) -> str:
+    """What was printed up to and including the line holding `text`."""
+    seen, deadline = "", time.monotonic() + seconds
+    while text not in seen:
+        line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        assert line is not None, f"the watcher ended early:\n{seen}"
+        seen += line
+    return seen
+
+
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and (entry / "stat").read_text().split(") ")[1].split()[1] == str(parent):
+                    found.append(int(entry.name))
+                    todo.append(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return found
+
+
+def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
+    submission = tmp_path / "vit_exercises.py"
+    shutil.copy(SOLUTION, submission)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "watch", str(submission), "--exercises", str(EXERCISES), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+    )
+    lines = reader(process)
+    try:
+        first = read_until(lines, "Ctrl-C to stop")
+        assert "109 / 109" in first or "(100%)" in first
+        helpers = descendants(process.pid)
+        assert helpers  # the zygote it keeps warm
+        text = submission.read_text().replace("return (H // P) * (W // P)", "return (H // P) * (W // P) + 1")
+        time.sleep(0.05)
+        submission.write_text(text)  # a save
+        second = read_until(lines, "Ctrl-C to stop")
+        assert "patch-count" in second and "(100%)" not in second
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+        time.sleep(0.2)
+        assert not [pid for pid in helpers if Path(f"/proc/{pid}").exists()
+                    and "Z" not in (Path(f"/proc/{pid}") / "stat").read_text().split(") ")[1][:1]]
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
