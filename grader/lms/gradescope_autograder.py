@@ -53,7 +53,7 @@ def _grade(path: Path, results: Path, exercises: Path) -> int:
 
 
 def _explain(results: Path, message: str) -> None:
-    from grader.report.gradescope import write_json_atomic
+    from grader.report.outputs import write_json_atomic
 
     write_json_atomic(results, {"score": 0, "output": message, "output_format": "text",
                                 "stdout_visibility": "hidden", "tests": []})

@@ -15,7 +15,7 @@ from pathlib import Path
 from grader.checks.results import PASSED, GradeReport
 
 from .feedback_md import part_feedback
-from .gradescope import exercise_parts, part_name
+from .parts import named_parts
 from .terminal import report_header
 
 VERSION = 1  # the runner format's version, as the classroom-resources graders write it
@@ -24,12 +24,10 @@ VERSION = 1  # the runner format's version, as the classroom-resources graders w
 def classroom_results(report: GradeReport) -> dict:
     tests = []
     for exercise in report.exercises:
-        parts = exercise_parts(exercise)
-        hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
-        for part, visibility in parts:
+        for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": part_name(part, visibility, hidden_groups),
+                "name": name,
                 "status": "pass" if passed else "fail",
                 "message": None if passed else part_feedback(part),
                 "test_code": f"vitgrade grade {report.submission}  # exercise {part.id}",

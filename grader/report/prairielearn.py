@@ -10,7 +10,7 @@ from __future__ import annotations
 from grader.checks.results import PASSED, GradeReport
 
 from .feedback_md import part_feedback
-from .gradescope import exercise_parts, part_name
+from .parts import named_parts
 from .terminal import report_header, score_table
 
 
@@ -28,12 +28,10 @@ def prairielearn_results(report: GradeReport) -> dict:
         }
     tests = []
     for exercise in report.exercises:
-        parts = exercise_parts(exercise)
-        hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
-        for part, visibility in parts:
+        for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": part_name(part, visibility, hidden_groups),
+                "name": name,
                 "description": part.lecture,
                 "points": part.score,
                 "max_points": part.max_score,
