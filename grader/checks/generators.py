@@ -11,6 +11,8 @@ from typing import Callable
 
 import numpy as np
 
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
+
 GeneratedCase = tuple[tuple, dict]           # (args, kwargs)
 GENERATORS: dict[str, Callable[..., GeneratedCase]] = {}
 
@@ -164,28 +166,6 @@ def _widths(rng, head_counts, max_head_dim, min_dim=1):  # -> (d, heads), d a mu
     return heads * int(rng.integers(low, max(low, max_head_dim) + 1)), heads
 
 
-def _block_dict(rng, d, mlp_dim, heads, keys, dtype):
-    """One block's parameters drawn as the reference's init_params draws them (only `keys`)."""
-    from grader.reference.model import BIAS_STD, GAIN_STD
-
-    shapes = {"W1": (d, mlp_dim), "b1": (mlp_dim,), "W2": (mlp_dim, d)}
-    out = {}
-    for key in keys:
-        shape = shapes.get(key, (d, d) if key.startswith("W") else (d,))
-        if key.startswith("W"):  # matrices ~ N(0, 1/fan_in)
-            value = rng.standard_normal(shape) / np.sqrt(shape[0])
-        elif key.endswith("_g"):  # LayerNorm gains around 1
-            value = 1.0 + GAIN_STD * rng.standard_normal(shape)
-        else:  # biases and LayerNorm shifts, clearly non-zero
-            value = BIAS_STD * rng.standard_normal(shape)
-        out[key] = value.astype(dtype)
-    return out
-
-
-ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
-BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
-
-
 @generator("attention_inputs")
 def attention_inputs(rng, head_counts=(1, 2, 3, 4), max_head_dim=4, max_tokens=9, causal=0.3,
                      dtype="float64") -> GeneratedCase:
@@ -193,7 +173,7 @@ def attention_inputs(rng, head_counts=(1, 2, 3, 4), max_head_dim=4, max_tokens=9
     d, heads = _widths(rng, head_counts, max_head_dim)
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
     kwargs = {"causal": True} if rng.random() < causal else {}
-    return (x, _block_dict(rng, d, 2 * d, heads, ATTENTION_KEYS, dtype), heads), kwargs
+    return (x, random_block_params(rng, d, 2 * d, ATTENTION_KEYS, dtype), heads), kwargs
 
 
 @generator("bad_head_counts")
@@ -202,7 +182,7 @@ def bad_head_counts(rng, max_dim=12, max_tokens=5, dtype="float64") -> Generated
     d = int(rng.integers(3, max_dim + 1))
     heads = int(rng.choice([h for h in range(2, d) if d % h]))
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
-    return (x, _block_dict(rng, d, d, 1, ATTENTION_KEYS, dtype), heads), {}
+    return (x, random_block_params(rng, d, d, ATTENTION_KEYS, dtype), heads), {}
 
 
 @generator("block_inputs")
@@ -210,7 +190,7 @@ def block_inputs(rng, head_counts=(1, 2, 4), max_head_dim=4, max_tokens=9, dtype
     """(x, p, heads): one encoder block's parameters (reference init) and a random sequence, d >= 4."""
     d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)  # LayerNorm of 1 or 2 numbers is nearly constant
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
-    return (x, _block_dict(rng, d, int(rng.choice([d, 2 * d, 4 * d])), heads, BLOCK_KEYS, dtype), heads), {}
+    return (x, random_block_params(rng, d, int(rng.choice([d, 2 * d, 4 * d])), BLOCK_KEYS, dtype), heads), {}
 
 
 @generator("vit_inputs")

@@ -10,6 +10,8 @@ A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
     {vit_params: {image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}
     {block_params: {dim: 8, mlp_dim: 16}, seed: 3}        one encoder block's dict
     {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
+    {checkpoint_params: checkpoints/tiny-vit}             (grader.checks.checkpoint_inputs)
+    {checkpoint_sample: checkpoints/tiny-vit, part: image}
 
 Any other mapping is a dict whose values are expressions. `source()` gives code a student
 can paste to rebuild the value (`with_imports()` adds what it needs beyond numpy).
@@ -18,9 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-BUILDERS = ("array", "arange", "random", "zeros", "ones", "tuple", "vit_params", "block_params", "attention_params")
-BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
-ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
+from . import checkpoint_inputs
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS
+
+BUILDERS = ("array", "arange", "random", "zeros", "ones", "tuple", "vit_params", "block_params",
+            "attention_params", "checkpoint_params", "checkpoint_sample")
 
 
 class InputError(ValueError):
@@ -106,19 +110,13 @@ _BUILD = {
     "vit_params": _vit_params,
     "block_params": _block_params,
     "attention_params": _attention_params,
+    "checkpoint_params": checkpoint_inputs.checkpoint_params,
+    "checkpoint_sample": checkpoint_inputs.checkpoint_sample,
 }
-
-
-def register_builder(name: str, build, describe=None) -> None:
-    """Add an input expression `{name: ...}`: `build(expr) -> value`, `describe(expr) -> str` for messages."""
-    global BUILDERS
-    BUILDERS = BUILDERS + (name,)
-    _BUILD[name] = build
-    if describe is not None:
-        _DESCRIBE[name] = describe
-
-
-_DESCRIBE: dict = {}
+_DESCRIBE = {  # builders whose value `source` describes instead of writing code for
+    "checkpoint_params": checkpoint_inputs.describe_checkpoint_params,
+    "checkpoint_sample": checkpoint_inputs.describe_checkpoint_sample,
+}
 
 
 def source(expr) -> str:
@@ -159,6 +157,3 @@ def with_imports(code: str) -> str:
 
 def _astype(dtype: str) -> str:
     return "" if dtype == "float64" else f".astype(np.{dtype})"
-
-
-from . import checkpoint_inputs  # noqa: E402,F401  registers {checkpoint_params: ...}, {checkpoint_sample: ...}

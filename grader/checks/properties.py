@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .student import StudentCalls
 
 
@@ -72,13 +73,11 @@ def conv_equals_linear(ctx: PropertyContext) -> Verdict:
 
 def _random_attention(ctx: PropertyContext, tokens=(3, 8), head_counts=(1, 2, 4), head_dim=(2, 4)):
     """(x (T, d), p, heads) with random weights, as the student API's self_attention takes them."""
-    from .generators import ATTENTION_KEYS, BLOCK_KEYS, _block_dict
-
     heads = int(ctx.rng.choice(head_counts))
     d = heads * int(ctx.rng.integers(head_dim[0], head_dim[1] + 1))
     T = int(ctx.rng.integers(tokens[0], tokens[1] + 1))
     keys = BLOCK_KEYS if ctx.options.get("function") == "encoder_block" else ATTENTION_KEYS
-    return ctx.rng.standard_normal((T, d)), _block_dict(ctx.rng, d, 2 * d, heads, keys, "float64"), heads
+    return ctx.rng.standard_normal((T, d)), random_block_params(ctx.rng, d, 2 * d, keys), heads
 
 
 def _shape_problem(value, shape, call: str) -> Verdict | None:
