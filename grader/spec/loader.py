@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import SpecError
-from .model import Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception
+from .model import (Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception,
+                    nearest_line)
 from .schema import first_error
 from .yaml_lines import load_yaml_with_lines
 
@@ -35,7 +36,8 @@ def load_specs(directory: str | Path) -> tuple[list[Exercise], list[SpecError]]:
     seen: dict[str, Exercise] = {}
     for exercise in list(exercises):
         if exercise.id in seen:
-            errors.append(SpecError(exercise.path, 1, f"the id '{exercise.id}' is already used by {seen[exercise.id].path}"))
+            errors.append(SpecError(exercise.path, exercise.line_of("id"),
+                                    f"the id '{exercise.id}' is already used by {seen[exercise.id].path}"))
             exercises.remove(exercise)
         else:
             seen[exercise.id] = exercise
@@ -95,13 +97,15 @@ def _build_exercise(data: dict, lines: dict, shown: str) -> Exercise:
         checks=tuple(checks), path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
         limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
+        lines=lines,
     )
 
 
 def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
     """Keyword arguments for `Check`, points still possibly None."""
+    inside = {path[len(at):]: line for path, line in lines.items() if path[:len(at)] == at}
     kwargs = dict(
-        name=raw["name"], points=raw.get("points"), line=lines.get(at, 0),
+        name=raw["name"], points=raw.get("points"), line=lines.get(at, 0), lines=inside,
         hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
         hint=raw.get("hint"),
@@ -156,21 +160,22 @@ def _explain(error, data, lines: dict, shown: str) -> SpecError:
     """Turn a fastjsonschema error into one line an instructor can act on."""
     path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
     where = _readable(path) or "the spec"
-    line = _line_of(path, lines)
+    line = nearest_line(lines, path)
     rule, definition, value = error.rule, error.definition or {}, error.value
     if rule == "additionalProperties" and isinstance(value, dict):
         allowed = sorted(definition.get("properties", {}))
         unknown = [k for k in value if k not in allowed][0]
         close = difflib.get_close_matches(str(unknown), allowed, n=1)
         suggestion = f"; did you mean '{close[0]}'?" if close else f" (allowed: {', '.join(allowed)})"
-        return SpecError(shown, _line_of(path + (unknown,), lines), f"unknown key '{unknown}' in {where}{suggestion}")
+        return SpecError(shown, nearest_line(lines, path + (unknown,)), f"unknown key '{unknown}' in {where}{suggestion}")
     if rule == "required" and isinstance(value, dict):
         missing = [k for k in definition.get("required", []) if k not in value]
         return SpecError(shown, line, f"{where} is missing the key '{missing[0]}'")
     if rule == "oneOf" and path[:1] == ("checks",) and len(path) == 2:
         return SpecError(shown, line, f"{where} needs exactly one of 'call', 'answer' or 'property'")
     if rule == "not" and len(path) >= 3 and path[-2] == "cases":
-        return SpecError(shown, line, f"{where} has both 'expect' and 'raises': keep one")
+        return SpecError(shown, nearest_line(lines, path + ("raises",)),
+                         f"{where} has both 'expect' and 'raises': keep one")
     if rule == "type":
         wanted = definition.get("type")
         return SpecError(shown, line, f"{where} must be {_article(wanted)}, not {type(value).__name__} {value!r}")
@@ -187,12 +192,6 @@ def _readable(path: tuple) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
-
-
-def _line_of(path: tuple, lines: dict) -> int | None:
-    while path not in lines and path:
-        path = path[:-1]
-    return lines.get(path)
 
 
 def _article(kind) -> str:
