@@ -35,7 +35,7 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
 fi
 "$PY" -m venv "$ROOT/venv"
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
-"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader[checkpoints]"
+"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader"
 "$ROOT/venv/bin/vitgrade" validate "$SOURCE/vit-grader/exercises"
 """
 
