@@ -72,7 +72,7 @@ def _examples(check: Check) -> list[str]:
                          + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
         call = f"{check.call}({code})"
         if len(call) > MAX_CALL:  # arguments by name and shape instead
-            parts = [f"{name}={_short(a)}" if name else _short(a) for name, a in zip(names, case.args)]
+            parts = [f"{name}={_short(a)}" if name else _short(a) for name, a in zip(names, case.args, strict=False)]
             call = f"{check.call}({', '.join(parts + [f'{k}={_short(v)}' for k, v in case.kwargs.items()])})"
         lines += [f">>> {call}", _result(check, case)]
     return lines

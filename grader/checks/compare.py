@@ -60,7 +60,7 @@ def _compare_equal(expected, got) -> Mismatch | None:
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
             return Mismatch(describe(expected), describe(got),
                             f"expected a tuple or list of {len(expected)} values")
-        for i, (e, g) in enumerate(zip(expected, list(got))):
+        for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
             inner = _compare_equal(e, g)
             if inner is not None:
                 return Mismatch(describe(expected), describe(got), f"item {i}: expected {describe(e)}, got {describe(g)}")

@@ -52,7 +52,7 @@ def short(value) -> str:
 
 def call_label(name: str, params: list[str], args, kwargs) -> str:
     """`patchify(image=<array 4x4 float64>, P=2)`: what was called, with which shapes."""
-    parts = [f"{p}={short(a)}" if p else short(a) for p, a in zip(list(params) + [""] * len(args), args)]
+    parts = [f"{p}={short(a)}" if p else short(a) for p, a in zip(list(params) + [""] * len(args), args, strict=False)]
     parts += [f"{k}={short(v)}" for k, v in kwargs.items()]
     return f"{name}({', '.join(parts)})"
 

@@ -7,7 +7,7 @@ times, so hidden cases are random yet the same on every run. Register a new one 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -7,8 +7,8 @@ grader grows without touching the plugin: write a function, register it with
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

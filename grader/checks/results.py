@@ -55,7 +55,7 @@ class ExerciseResult:
                 return special
         return FAILED
 
-    def part(self, hidden: bool) -> "ExerciseResult":
+    def part(self, hidden: bool) -> ExerciseResult:
         """Only the visible (hidden=False) or only the hidden checks."""
         return ExerciseResult(self.id, self.title, self.lecture,
                               tuple(c for c in self.checks if c.hidden == hidden), self.seconds)

@@ -35,9 +35,9 @@ def run(args) -> int:
 
     from grader.batch import LIMITS
     from grader.batch.discover import IdPatternError
-    from grader.settings import MAX_OUTPUT_KB
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
+    from grader.settings import MAX_OUTPUT_KB
     from grader.spec.locate import find_exercises
 
     folder = Path(args.submissions)

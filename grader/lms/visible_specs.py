@@ -13,9 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from grader.spec.yaml_lines import SpecLoader
-
 from grader.spec import SpecError, load_spec, spec_files
+from grader.spec.yaml_lines import SpecLoader
 
 HEADER = "# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not included).\n"
 
@@ -38,7 +37,7 @@ def visible_specs(folder: Path) -> VisibleSpecs:
             continue
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SpecLoader)  # the specs' own YAML rules
         kept = []
-        for check, loaded in zip(raw["checks"], exercise.checks):
+        for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
             if loaded.hidden:
                 continue
             check = dict(check)

@@ -131,7 +131,7 @@ def _students_table(s: ClassSummary) -> str:
     for student, r in sorted(s.graded):
         scores = {e.id: e.score for e in r.exercises}
         rows.append([student] + [points(scores.get(i, 0)) for i in ids] + [f"{points(r.score)} / {points(r.max_score)}"])
-    for student, why in sorted(s.not_graded):
+    for student, _ in sorted(s.not_graded):
         rows.append([student] + [""] * len(ids) + ["not graded"])
     return "<h2>Students</h2>" + _table(["student"] + ids + ["total"], rows)
 

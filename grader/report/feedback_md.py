@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult, GradeReport
+from grader.checks.results import (
+    MISSING,
+    NOT_IMPLEMENTED,
+    PASSED,
+    CheckResult,
+    ExerciseResult,
+    GradeReport,
+)
 
 from .terminal import exercise_feedback, points, report_header, score_table
 

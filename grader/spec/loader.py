@@ -10,8 +10,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import SpecError
-from .model import (Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception,
-                    nearest_line)
+from .model import (
+    Case,
+    Check,
+    Compare,
+    Exercise,
+    ExerciseLimits,
+    Generate,
+    Misconception,
+    nearest_line,
+)
 from .schema import first_error
 from .yaml_lines import load_yaml_with_lines
 
