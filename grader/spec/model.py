@@ -102,7 +102,8 @@ class Exercise:
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
 
     def line_of(self, *path) -> int | None:
-        """The line of `path` (("id",), ("checks", 2, "call")), else of its nearest enclosing key."""
+        """The line of `path` (("id",), ("checks", 2, "call")), else of its nearest enclosing
+        key."""
         return nearest_line(self.lines, path)
 
     @property
