@@ -32,11 +32,13 @@ def checkpoint_folder(name) -> Path:
     from grader.spec.locate import find_exercises, installed_exercises
 
     path = Path(str(name))
-    candidates = [path] if path.is_absolute() else [find_exercises() / path, installed_exercises() / path]
+    candidates = ([path] if path.is_absolute()
+                  else [find_exercises() / path, installed_exercises() / path])
     for folder in candidates:
         if (folder / "config.json").is_file():
             return folder
-    raise ValueError(f"no checkpoint folder {name!r} (looked in {', '.join(str(c) for c in candidates)})")
+    looked = ", ".join(str(c) for c in candidates)
+    raise ValueError(f"no checkpoint folder {name!r} (looked in {looked})")
 
 
 def checkpoint_params(expr) -> dict:
@@ -47,10 +49,12 @@ def checkpoint_params(expr) -> dict:
         model = ViT.from_pretrained(checkpoint_folder(expr["checkpoint_params"]), dtype="float64")
     except ImportError as exc:
         raise ValueError(str(exc)) from None
-    differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items() if getattr(model.config, k) != v}
+    differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items()
+               if getattr(model.config, k) != v}
     if differs or not model.config.num_classes:
-        raise ValueError(f"checkpoint {expr['checkpoint_params']!r} is not what vit_forward computes: "
-                         f"{differs or 'it has no classifier head'} (vit_forward: {STUDENT_SEMANTICS})")
+        raise ValueError(f"checkpoint {expr['checkpoint_params']!r} is not what vit_forward "
+                         f"computes: {differs or 'it has no classifier head'} "
+                         f"(vit_forward: {STUDENT_SEMANTICS})")
     p = model.params
     params = {k: p[k] if k in ("P", "heads") else np.array(p[k]) for k in TOP_KEYS}
     params["blocks"] = [{k: np.array(block[k]) for k in BLOCK_KEYS} for block in p["blocks"]]
@@ -60,7 +64,8 @@ def checkpoint_params(expr) -> dict:
 def checkpoint_sample(expr) -> np.ndarray:
     """One array of the checkpoint's sample.npz (`part: image` or `part: logits`)."""
     part = expr.get("part", "image")
-    with np.load(checkpoint_folder(expr["checkpoint_sample"]) / SAMPLE_FILE, allow_pickle=False) as sample:
+    folder = checkpoint_folder(expr["checkpoint_sample"])
+    with np.load(folder / SAMPLE_FILE, allow_pickle=False) as sample:
         if part not in sample.files:
             raise ValueError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")
         return np.array(sample[part], dtype=np.float64)

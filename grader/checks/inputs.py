@@ -65,7 +65,8 @@ def _shape(value) -> tuple[int, ...]:
 def _random(expr):
     rng = np.random.default_rng(expr.get("seed", 0))
     shape = _shape(expr["random"])
-    values = rng.uniform(-1, 1, shape) if expr.get("dist") == "uniform" else rng.standard_normal(shape)
+    uniform = expr.get("dist") == "uniform"
+    values = rng.uniform(-1, 1, shape) if uniform else rng.standard_normal(shape)
     return (values * expr.get("scale", 1.0)).astype(_dtype(expr))
 
 
@@ -101,8 +102,8 @@ def _attention_params(expr):
 
 _BUILD = {
     "array": lambda e: np.array(e["array"], dtype=_dtype(e)),
-    "arange": lambda e: (np.arange(np.prod(_shape(e["arange"])), dtype=np.float64) + e.get("start", 0))
-    .reshape(_shape(e["arange"])).astype(_dtype(e)),
+    "arange": lambda e: (np.arange(np.prod(_shape(e["arange"])), dtype=np.float64)
+                         + e.get("start", 0)).reshape(_shape(e["arange"])).astype(_dtype(e)),
     "random": _random,
     "zeros": lambda e: np.zeros(_shape(e["zeros"]), dtype=_dtype(e)),
     "ones": lambda e: np.ones(_shape(e["ones"]), dtype=_dtype(e)),
@@ -133,20 +134,23 @@ def source(expr) -> str:
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
-        return f"np.array({expr['array']!r}{', dtype=np.' + dtype if dtype != 'float64' else ', dtype=float'})"
+        dtype_arg = f", dtype=np.{dtype}" if dtype != "float64" else ", dtype=float"
+        return f"np.array({expr['array']!r}{dtype_arg})"
     if kind == "arange":
         shape, start = _shape(expr["arange"]), expr.get("start", 0)
         n = int(np.prod(shape))
         return f"np.arange({start}, {start + n}, dtype=float).reshape({shape!r}){_astype(dtype)}"
     if kind == "random":
         shape, seed, scale = _shape(expr["random"]), expr.get("seed", 0), expr.get("scale", 1.0)
-        draw = f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform" else f"standard_normal({shape!r})"
+        draw = (f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform"
+                else f"standard_normal({shape!r})")
         scaled = f" * {scale}" if scale != 1.0 else ""
         return f"(np.random.default_rng({seed}).{draw}{scaled}){_astype(dtype)}"
     if kind in ("zeros", "ones"):
         return f"np.{kind}({_shape(expr[kind])!r}{dtype_arg})"
     if kind == "tuple":
-        return "(" + ", ".join(source(x) for x in expr["tuple"]) + ("," if len(expr["tuple"]) == 1 else "") + ")"
+        comma = "," if len(expr["tuple"]) == 1 else ""
+        return "(" + ", ".join(source(x) for x in expr["tuple"]) + comma + ")"
     return f"evaluate({expr!r})"  # a params dict: rebuilt by the grader's own builder, exactly
 
 

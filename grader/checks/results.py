@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = "passed", "failed", "not_implemented", "missing", "error"
+PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
+    "passed", "failed", "not_implemented", "missing", "error")
 
 
 @dataclass(frozen=True)
@@ -16,7 +17,8 @@ class CheckResult:
     points: float
     score: float
     status: str                  # passed | failed | not_implemented | missing | error
-    message: str = ""            # student-readable; for hidden checks it never shows inputs or expected values
+    # student-readable; for hidden checks it never shows inputs or expected values
+    message: str = ""
     hint: str | None = None
     hidden: bool = False
     visibility: str = "visible"

@@ -16,7 +16,8 @@ from .properties import PROPERTIES
 
 
 def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[SpecError]:
-    """Problems with the names an exercise refers to; `build_inputs` also builds every literal case."""
+    """Problems with the names an exercise refers to; `build_inputs` also builds each literal
+    case."""
     from grader.reference import REFERENCE
     from grader.reference.misconceptions import MISCONCEPTIONS
 

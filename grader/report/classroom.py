@@ -48,11 +48,12 @@ def classroom_results(report: GradeReport) -> dict:
 
 def encoded_result(report: GradeReport) -> str:
     """The base64 text that goes after `result=`."""
-    return base64.b64encode(json.dumps(classroom_results(report), allow_nan=False).encode("utf-8")).decode("ascii")
+    data = json.dumps(classroom_results(report), allow_nan=False).encode("utf-8")
+    return base64.b64encode(data).decode("ascii")
 
 
 def write_classroom_output(report: GradeReport, github_output: str | None) -> Path | None:
-    """Append `result=...` to the `$GITHUB_OUTPUT` file; print it when there is none (a local run)."""
+    """Append `result=...` to the `$GITHUB_OUTPUT` file; print it when there is none (local)."""
     line = f"result={encoded_result(report)}\n"
     if not github_output:
         print(line, end="")

@@ -25,11 +25,12 @@ def gradescope_results(report: GradeReport) -> dict:
             tests.append(_test(name, part, visibility, f"{number}.{sub}"))
     return {
         "score": report.score,
-        "max_score": report.max_score,  # not read by Gradescope (it sums the tests); kept for scripts
+        "max_score": report.max_score,  # Gradescope sums the tests instead; kept for scripts
         "execution_time": round(report.seconds, 3),
-        "output": fenced("\n".join(report_header(report) + [f"submission: {report.submission}", score_table(report)])),
+        "output": fenced("\n".join(report_header(report) + [f"submission: {report.submission}",
+                                                            score_table(report)])),
         "output_format": MARKDOWN,
-        "stdout_visibility": "hidden",  # the grader's stdout is for instructors: no student output leaks
+        "stdout_visibility": "hidden",  # the grader's stdout is for instructors only
         "tests": tests,
     }
 

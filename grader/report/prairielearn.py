@@ -1,4 +1,5 @@
-"""PrairieLearn's external-grader results (docs/externalGrading.md of PrairieLearn, "Grading results").
+"""PrairieLearn's external-grader results (PrairieLearn's docs/externalGrading.md, "Grading
+results").
 
 `score` is a fraction in [0, 1]; `tests[]` carry `name`, `description`, `points`, `max_points`,
 `message` and `output`, which `<pl-external-grader-results>` renders. A submission that cannot be
@@ -35,8 +36,8 @@ def prairielearn_results(report: GradeReport) -> dict:
                 "description": part.lecture,
                 "points": part.score,
                 "max_points": part.max_score,
-                "message": "All checks passed." if passed else f"{len([c for c in part.checks if not c.passed])} "
-                                                                f"of {len(part.checks)} checks failed.",
+                "message": "All checks passed." if passed else
+                f"{sum(not c.passed for c in part.checks)} of {len(part.checks)} checks failed.",
                 "output": "" if passed else part_feedback(part),
             })
     score = report.score / report.max_score if report.max_score else 0.0
