@@ -52,7 +52,8 @@ def spec_text(text: str, fragment: bool) -> str:
     if not fragment:
         return text
     uses = re.findall(r"^\s*call: (\w+)", text, re.M) or ["ANSWERS"]
-    return AROUND_A_CHECK.format(uses=", ".join(uses)) + textwrap.indent(textwrap.dedent(text), "  ")
+    check = textwrap.indent(textwrap.dedent(text), "  ")
+    return AROUND_A_CHECK.format(uses=", ".join(uses)) + check
 
 
 def test_the_docs_have_yaml_examples_and_fragments():

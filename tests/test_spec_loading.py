@@ -59,8 +59,10 @@ def test_checks_without_points_share_the_exercise_total(tmp_path):
 
 
 def test_misspelt_key_names_its_line_and_the_likely_key(tmp_path):
-    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("    compare: count", "    comapre: count")))
-    assert (error.line, str(error)) == (9, "t.yaml:9: unknown key 'comapre' in checks[0]; did you mean 'compare'?")
+    text = GOOD.replace("    compare: count", "    comapre: count")
+    error = error_of(write(tmp_path, "t.yaml", text))
+    assert (error.line, str(error)) == (
+        9, "t.yaml:9: unknown key 'comapre' in checks[0]; did you mean 'compare'?")
 
 
 def test_wrong_type_names_the_key_and_the_value(tmp_path):
@@ -69,7 +71,8 @@ def test_wrong_type_names_the_key_and_the_value(tmp_path):
 
 
 def test_broken_yaml_names_the_line(tmp_path):
-    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("uses: [num_patches]", "uses: [num_patches")))
+    text = GOOD.replace("uses: [num_patches]", "uses: [num_patches")
+    error = error_of(write(tmp_path, "t.yaml", text))
     assert error.line is not None and "not valid YAML" in str(error)
 
 
@@ -79,7 +82,8 @@ def test_missing_required_key(tmp_path):
 
 
 def test_duplicate_key_is_refused(tmp_path):
-    error = error_of(write(tmp_path, "t.yaml", GOOD.replace("points: 4\n", "points: 4\npoints: 5\n")))
+    text = GOOD.replace("points: 4\n", "points: 4\npoints: 5\n")
+    error = error_of(write(tmp_path, "t.yaml", text))
     assert "appears twice" in str(error) and error.line == 5
 
 
@@ -117,7 +121,8 @@ def test_unknown_misconception_and_generator_are_reported(tmp_path):
 
 def test_one_bad_file_does_not_stop_the_others(tmp_path):
     write(tmp_path, "a.yaml", GOOD)
-    write(tmp_path, "b.yaml", GOOD.replace("id: tiny", "id: other").replace("points: 4", "points: x"))
+    write(tmp_path, "b.yaml",
+          GOOD.replace("id: tiny", "id: other").replace("points: 4", "points: x"))
     exercises, errors = load_specs(tmp_path)
     assert [e.id for e in exercises] == ["tiny"]
     assert len(errors) == 1 and errors[0].path.endswith("b.yaml")
@@ -132,7 +137,8 @@ def test_duplicate_ids_across_files(tmp_path):
 
 def test_exponent_floats_without_a_dot_are_numbers(tmp_path):
     """YAML 1.1 reads `1e-3` as a string; an instructor writing a tolerance means a number."""
-    text = GOOD.replace("    compare: count\n", "    compare: {mode: allclose, rtol: 1e-3, atol: 2E-6}\n")
+    text = GOOD.replace("    compare: count\n",
+                        "    compare: {mode: allclose, rtol: 1e-3, atol: 2E-6}\n")
     compare = load_spec(write(tmp_path, "t.yaml", text)).checks[0].compare
     assert (compare.rtol, compare.atol) == (1e-3, 2e-6)
 
@@ -218,16 +224,19 @@ def test_a_misconception_shared_by_an_anchor_is_reported_where_it_is_written(tmp
 
 
 def test_a_case_with_both_expect_and_raises_is_reported_at_raises(tmp_path):
-    text = GOOD.replace("        expect: 196\n", "        expect: 196\n        raises: ValueError\n")
+    text = GOOD.replace("        expect: 196\n",
+                        "        expect: 196\n        raises: ValueError\n")
     error = error_of(write(tmp_path, "t.yaml", text))
     assert "both 'expect' and 'raises'" in error.message
     assert error.line == line_with(text, "raises: ValueError")
 
 
 def test_a_wrong_type_deep_in_a_check_is_reported_at_its_key(tmp_path):
-    text = GOOD.replace("        raises: ValueError\n", "        raises: ValueError\n        hint: [a, list]\n")
+    text = GOOD.replace("        raises: ValueError\n",
+                        "        raises: ValueError\n        hint: [a, list]\n")
     error = error_of(write(tmp_path, "t.yaml", text))
-    assert "hint must be a string" in error.message and error.line == line_with(text, "hint: [a, list]")
+    assert "hint must be a string" in error.message
+    assert error.line == line_with(text, "hint: [a, list]")
 
 
 def test_a_duplicate_id_is_reported_at_the_id_line(tmp_path):

@@ -1,4 +1,5 @@
-"""`vitgrade export gradescope OUT.zip`: the Gradescope autograder (grader/lms/gradescope_zip.py)."""
+"""`vitgrade export gradescope OUT.zip`: the Gradescope autograder zip
+(grader/lms/gradescope_zip.py)."""
 from __future__ import annotations
 
 import sys
