@@ -223,20 +223,15 @@ def test_a_misconception_shared_by_an_anchor_is_reported_where_it_is_written(tmp
     assert "did you mean 'floor_division_count'?" in errors[0].message
 
 
-def test_a_case_with_both_expect_and_raises_is_reported_at_raises(tmp_path):
-    text = GOOD.replace("        expect: 196\n",
-                        "        expect: 196\n        raises: ValueError\n")
+@pytest.mark.parametrize("after, added, message", [
+    ("        expect: 196\n", "        raises: ValueError\n", "both 'expect' and 'raises'"),
+    ("        raises: ValueError\n", "        hint: [a, list]\n", "hint must be a string"),
+], ids=["expect and raises: at raises", "a wrong type: at its key"])
+def test_a_schema_error_in_a_case_is_reported_at_the_offending_key(tmp_path, after, added, message):
+    text = GOOD.replace(after, after + added)
     error = error_of(write(tmp_path, "t.yaml", text))
-    assert "both 'expect' and 'raises'" in error.message
-    assert error.line == line_with(text, "raises: ValueError")
-
-
-def test_a_wrong_type_deep_in_a_check_is_reported_at_its_key(tmp_path):
-    text = GOOD.replace("        raises: ValueError\n",
-                        "        raises: ValueError\n        hint: [a, list]\n")
-    error = error_of(write(tmp_path, "t.yaml", text))
-    assert "hint must be a string" in error.message
-    assert error.line == line_with(text, "hint: [a, list]")
+    assert message in error.message
+    assert error.line == line_with(text, added.strip())
 
 
 def test_a_duplicate_id_is_reported_at_the_id_line(tmp_path):
