@@ -92,11 +92,12 @@ def _choose(exercises: list, errors: list, wanted: str | None):
     """The exercises to grade and the spec errors to show."""
     if wanted is None:
         return exercises, errors
-    chosen = [e for e in exercises if e.id == wanted] or [e for e in exercises if wanted in _roots([e])]
+    chosen = ([e for e in exercises if e.id == wanted]
+              or [e for e in exercises if wanted in _roots([e])])
     if not chosen:
         known = ", ".join(e.id for e in exercises)
-        raise UnknownExercise(f"check({wanted!r}): no exercise has that id or grades that function; "
-                              f"the exercises are: {known}")
+        raise UnknownExercise(f"check({wanted!r}): no exercise has that id or grades that "
+                              f"function; the exercises are: {known}")
     return chosen, [e for e in errors if wanted in str(e)]
 
 
@@ -122,7 +123,8 @@ class CarriedModule:
 
     def __init__(self, path: Path):
         self.path = path
-        self.blocks: list[tuple[int, int, str, int]] = []  # (first line, count, origin, its first line)
+        # (first line, count, origin, its first line)
+        self.blocks: list[tuple[int, int, str, int]] = []
         self.notes: list[str] = []
 
     def remap(self, text: str) -> str:
@@ -164,7 +166,7 @@ class _Item:
 
 
 def carry(namespace: dict, roots: list[str], folder: Path) -> CarriedModule:
-    """Write `folder/your_code.py` defining `roots` and what they use, as far as it can be written."""
+    """Write `folder/your_code.py` defining `roots` and what they use, as far as it can be."""
     module = CarriedModule(folder / MODULE_FILE)
     items, arrays, seen, todo = [], {}, set(), list(roots)
     while todo:
@@ -183,13 +185,15 @@ def carry(namespace: dict, roots: list[str], folder: Path) -> CarriedModule:
         todo += sorted(item.refs)
     lines = [f"# What check() carried from your namespace into a fresh process ({__name__}).\n",
              "import sys as _vitgrade_sys\n",
-             f"_vitgrade_sys.path.insert(1, {os.getcwd()!r})  # your folder: your own modules import\n"]
+             f"_vitgrade_sys.path.insert(1, {os.getcwd()!r})"
+             "  # your folder: your own modules import\n"]
     if arrays:
         import numpy as np
 
         np.savez(folder / "arrays.npz", **arrays)
         lines += ["import numpy as _vitgrade_np\n",
-                  f"_vitgrade_arrays = _vitgrade_np.load({str(folder / 'arrays.npz')!r}, allow_pickle=False)\n"]
+                  f"_vitgrade_arrays = _vitgrade_np.load({str(folder / 'arrays.npz')!r}, "
+                  "allow_pickle=False)\n"]
     rank = {"import": 0, "data": 1, "definition": 2}
     for item in sorted(items, key=lambda i: (rank[i.kind], i.order, i.name)):
         if item.origin is not None:
@@ -205,10 +209,12 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
     """How to write `name = value` as source, or why it cannot be."""
     if isinstance(value, types.ModuleType):
         return _import_module(name, value)
-    wrapped = getattr(value, "__wrapped__", None)  # decorated: the function's source has the decorator too
-    if isinstance(wrapped, types.FunctionType) and wrapped.__module__ == namespace.get("__name__"):
+    # decorated: the function's source has the decorator too
+    wrapped = getattr(value, "__wrapped__", None)
+    main = namespace.get("__name__")
+    if isinstance(wrapped, types.FunctionType) and wrapped.__module__ == main:
         return _definition(name, wrapped)
-    if isinstance(value, (types.FunctionType, type)) and value.__module__ == namespace.get("__name__"):
+    if isinstance(value, (types.FunctionType, type)) and value.__module__ == main:
         return _definition(name, value)
     imported = _import_name(name, value)
     if imported is not None:
@@ -223,7 +229,8 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
             return _Item(name, "data", [f"{name} = {text}\n"])
     if _is_array(value):
         arrays[name] = value
-        return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]" + ("[()]" if _is_scalar(value) else "") + "\n"])
+        scalar = "[()]" if _is_scalar(value) else ""
+        return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]{scalar}\n"])
     kind = type(value).__name__
     return (f"it is a {kind}; check() carries functions, classes, imports, numbers, strings, "
             f"lists, tuples and dicts of those, and numpy arrays")
@@ -240,17 +247,20 @@ def _import_module(name: str, module: types.ModuleType) -> _Item | str:
 def _import_name(name: str, value) -> _Item | None:
     """`from numpy import exp as e` for a value a module exports under its qualified name."""
     module_name, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
-    if not isinstance(module_name, str) or not isinstance(qualname, str) or "." in qualname or "<" in qualname:
+    if (not isinstance(module_name, str) or not isinstance(qualname, str)
+            or "." in qualname or "<" in qualname):
         return None
     module = sys.modules.get(module_name)
     if module is None or module_name == "__main__" or getattr(module, qualname, None) is not value:
         return None
-    return _Item(name, "import", [f"from {module_name} import {qualname}" + (f" as {name}" if name != qualname else "") + "\n"])
+    alias = f" as {name}" if name != qualname else ""
+    return _Item(name, "import", [f"from {module_name} import {qualname}{alias}\n"])
 
 
 def _definition(name: str, value) -> _Item | str:
     """A function or class defined in the notebook, by its own source."""
-    if "<locals>" in value.__qualname__ or getattr(getattr(value, "__code__", None), "co_freevars", ()):
+    closure = getattr(getattr(value, "__code__", None), "co_freevars", ())
+    if "<locals>" in value.__qualname__ or closure:
         return "it is defined inside another function; define it at the top level of a cell"
     found = _source(value)
     if found is None:
@@ -266,7 +276,8 @@ def _definition(name: str, value) -> _Item | str:
         return "its source could not be read back"
     defined = value.__name__
     if defined == "<lambda>":
-        target = tree.body[0].targets[0] if len(tree.body) == 1 and isinstance(tree.body[0], ast.Assign) else None
+        one_assignment = len(tree.body) == 1 and isinstance(tree.body[0], ast.Assign)
+        target = tree.body[0].targets[0] if one_assignment else None
         if not isinstance(target, ast.Name):
             return "it is a lambda that is not alone on its line (`name = lambda ...`): use def"
         defined = target.id
@@ -277,7 +288,8 @@ def _definition(name: str, value) -> _Item | str:
         out.append(f"{name} = {defined}\n")
     refs = _global_names(value) | _definition_names(tree)
     label, order = _origin(filename)
-    return _Item(name, "definition", out, refs - {name, defined}, (label, first), (order, filename, first))
+    return _Item(name, "definition", out, refs - {name, defined}, (label, first),
+                 (order, filename, first))
 
 
 def _source(value) -> tuple[list[str], str, int] | None:
@@ -289,7 +301,7 @@ def _source(value) -> tuple[list[str], str, int] | None:
         return lines, inspect.getsourcefile(value) or inspect.getfile(value), max(first, 1)
     except (OSError, TypeError):
         pass
-    if isinstance(value, type):  # a class of __main__ in a kernel: find it through one of its methods
+    if isinstance(value, type):  # a class of __main__ in a kernel: found through one of its methods
         for member in vars(value).values():
             code = getattr(getattr(member, "__func__", member), "__code__", None)
             found = code and _class_in_file(value.__name__, code.co_filename, code.co_firstlineno)
@@ -307,7 +319,8 @@ def _class_in_file(name: str, filename: str, line: int) -> tuple[list[str], str,
     except SyntaxError:
         return None
     for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == name and node.lineno <= line <= node.end_lineno:
+        if (isinstance(node, ast.ClassDef) and node.name == name
+                and node.lineno <= line <= node.end_lineno):
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             return lines[first - 1 : node.end_lineno], filename, first
     return None
@@ -323,14 +336,15 @@ def _global_names(value) -> set[str]:
     while todo:
         code = todo.pop()
         for instruction in dis.get_instructions(code):
-            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
+            if (instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME")
+                    and isinstance(instruction.argval, str)):
                 names.add(instruction.argval)
         todo += [const for const in code.co_consts if isinstance(const, types.CodeType)]
     return names
 
 
 def _definition_names(tree: ast.Module) -> set[str]:
-    """Names the `def`/`class` statement itself evaluates: decorators, defaults, bases, class bodies."""
+    """Names the `def`/`class` statement itself evaluates: decorators, defaults, bases, bodies."""
     names = set()
     for node in tree.body:
         parts = list(getattr(node, "decorator_list", []))
@@ -338,7 +352,8 @@ def _definition_names(tree: ast.Module) -> set[str]:
             parts += node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
         elif isinstance(node, ast.ClassDef):
             parts += node.bases + [k.value for k in node.keywords]
-            parts += [s for s in node.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            methods = (ast.FunctionDef, ast.AsyncFunctionDef)
+            parts += [s for s in node.body if not isinstance(s, methods)]
         else:
             parts.append(node)
         names |= {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
@@ -346,9 +361,10 @@ def _definition_names(tree: ast.Module) -> set[str]:
 
 
 def _origin(filename: str) -> tuple[str, int]:
-    """How the student knows the place a definition came from: 'In[7]' in IPython, else the file's name."""
+    """How the student knows where a definition came from: 'In[7]' in IPython, else the file."""
     shell = _ipython_shell()
-    number = getattr(getattr(shell, "compile", None), "_filename_map", {}).get(filename) if shell else None
+    numbers = getattr(getattr(shell, "compile", None), "_filename_map", {}) if shell else {}
+    number = numbers.get(filename)
     if number is not None:
         return f"In[{number}]", number
     return (filename if filename.startswith("<") else Path(filename).name), 0
@@ -362,7 +378,8 @@ def _is_literal(value, depth: int = 0) -> bool:
     if type(value) in (list, tuple, set):
         return all(_is_literal(v, depth + 1) for v in value)
     if type(value) is dict:
-        return all(_is_literal(k, depth + 1) and _is_literal(v, depth + 1) for k, v in value.items())
+        return all(_is_literal(k, depth + 1) and _is_literal(v, depth + 1)
+                   for k, v in value.items())
     return False
 
 
@@ -413,7 +430,7 @@ def _session_name(namespace: dict) -> str:
 
 
 def show(report) -> None:
-    """A small HTML table in Jupyter (with the text for other front ends); the text in a terminal."""
+    """A small HTML table in Jupyter (with the text for other front ends); text in a terminal."""
     text = render_text(report)
     if _kernel() is not None:
         from IPython.display import display
@@ -424,7 +441,7 @@ def show(report) -> None:
 
 
 def render_text(report) -> str:
-    """What pytest prints: problems, the feedback of every exercise that lost points, the score table."""
+    """What pytest prints: problems, the feedback of each exercise that lost points, the scores."""
     from grader.report.terminal import exercise_feedback, report_header, score_table
 
     parts = ["\n".join(report_header(report))] if report_header(report) else []
@@ -445,15 +462,20 @@ def render_html(report) -> str:
         lost = sum(1 for c in e.checks if not c.passed)
         status = STATUS_WORDS.get(e.status, f"{lost} of {len(e.checks)} checks failed")
         colour = "#1a7f37" if passed else "#cf222e"
-        rows.append(f'<tr><td style="text-align:left">{escape(e.id)}</td><td style="text-align:left">{escape(e.title)}</td>'
+        mark = "&#10003;" if passed else "&#10007;"
+        rows.append(f'<tr><td style="text-align:left">{escape(e.id)}</td>'
+                    f'<td style="text-align:left">{escape(e.title)}</td>'
                     f'<td>{points(e.score)} / {points(e.max_score)}</td>'
-                    f'<td style="text-align:left;color:{colour}">{"&#10003;" if passed else "&#10007;"} {escape(status)}</td></tr>')
-    rows.append(f'<tr><td style="text-align:left"><b>total</b></td><td></td><td><b>{points(report.score)} / '
-                f'{points(report.max_score)}</b></td><td style="text-align:left">{escape(VISIBLE_ONLY_NOTE)}</td></tr>')
-    header = "".join(f"<pre>{escape(line)}</pre>" for line in ["\n".join(report_header(report))] if line)
+                    f'<td style="text-align:left;color:{colour}">{mark} {escape(status)}</td></tr>')
+    rows.append(f'<tr><td style="text-align:left"><b>total</b></td><td></td>'
+                f'<td><b>{points(report.score)} / {points(report.max_score)}</b></td>'
+                f'<td style="text-align:left">{escape(VISIBLE_ONLY_NOTE)}</td></tr>')
+    header_text = "\n".join(report_header(report))
+    header = f"<pre>{escape(header_text)}</pre>" if header_text else ""
     feedback = "".join(f"<pre>{escape(exercise_feedback(e))}</pre>" for e in _lost_points(report))
-    return (f'<div class="vitgrade-check">{header}<table><thead><tr><th style="text-align:left">exercise</th>'
-            f'<th style="text-align:left">title</th><th>score</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody>'
+    return (f'<div class="vitgrade-check">{header}<table><thead><tr>'
+            '<th style="text-align:left">exercise</th><th style="text-align:left">title</th>'
+            f'<th>score</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody>'
             f"</table>{feedback}</div>")
 
 

@@ -28,7 +28,8 @@ SUFFIXES = (".py", ".ipynb")
 STUB = "# YOUR CODE HERE"
 RAISE = "raise NotImplementedError()"
 SOLUTION, HIDDEN = "SOLUTION", "HIDDEN TESTS"
-_MARKER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+(?P<kind>SOLUTION|HIDDEN TESTS)[ \t]*$")
+_MARKER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+"
+                     r"(?P<kind>SOLUTION|HIDDEN TESTS)[ \t]*$")
 _TIMING_METADATA = ("execution", "ExecuteTime")  # JupyterLab's and the ExecuteTime extension's
 
 
@@ -50,13 +51,15 @@ class StudentVersion:
 
 
 def assign(source: str | Path, target: str | Path) -> list[StudentVersion]:
-    """The student version of every solution in `source` (a folder or one file), for `target` (a folder).
+    """The student version of every solution in `source` (a folder or one file), for `target`
+    (a folder).
 
     Nothing is written: see `write`. Raises AssignError (MarkerError for unpaired markers) for
     the first file that cannot be turned into a student version.
     """
     source, target = Path(source), Path(target)
-    files = [source] if source.is_file() else sorted(p for p in source.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    files = [source] if source.is_file() else sorted(
+        p for p in source.iterdir() if p.suffix in SUFFIXES and p.is_file())
     return [student_version(path, target / path.name) for path in files]
 
 
@@ -77,11 +80,13 @@ def student_version(path: Path, target: Path) -> StudentVersion:
 
 
 def student_lines(lines: list[str], where) -> tuple[list[str], int, bool]:
-    """(the lines with solutions stubbed and hidden lines removed, solution regions, any hidden region).
+    """(the lines with solutions stubbed and hidden lines removed, solution regions, any hidden
+    region).
 
     `where(line_number)` says where a line is, for MarkerError.
     """
-    out, regions, hidden, open_at = [], 0, False, None  # open_at: (kind, line number) of the open region
+    out, regions, hidden = [], 0, False
+    open_at = None  # (kind, line number) of the open region
     for number, line in enumerate(lines, start=1):
         marker = _MARKER.match(line.rstrip("\r\n"))
         if marker is None:
@@ -91,8 +96,9 @@ def student_lines(lines: list[str], where) -> tuple[list[str], int, bool]:
         kind, edge = marker["kind"], marker["edge"]
         if edge == "BEGIN":
             if open_at is not None:
-                raise MarkerError(f"{where(number)}: `### BEGIN {kind}` inside the {open_at[0]} region opened at "
-                                  f"line {open_at[1]} (regions cannot nest; close it with `### END {open_at[0]}` first)")
+                raise MarkerError(f"{where(number)}: `### BEGIN {kind}` inside the {open_at[0]} "
+                                  f"region opened at line {open_at[1]} (regions cannot nest; "
+                                  f"close it with `### END {open_at[0]}` first)")
             open_at = (kind, number)
             if kind == SOLUTION:
                 regions += 1
@@ -101,12 +107,15 @@ def student_lines(lines: list[str], where) -> tuple[list[str], int, bool]:
             else:
                 hidden = True
         elif open_at is None or open_at[0] != kind:
-            opened = f"; the {open_at[0]} region opened at line {open_at[1]} is still open" if open_at else ""
-            raise MarkerError(f"{where(number)}: `### END {kind}` without a `### BEGIN {kind}` before it{opened}")
+            opened = (f"; the {open_at[0]} region opened at line {open_at[1]} is still open"
+                      if open_at else "")
+            raise MarkerError(f"{where(number)}: `### END {kind}` without a `### BEGIN {kind}` "
+                              f"before it{opened}")
         else:
             open_at = None
     if open_at is not None:
-        raise MarkerError(f"{where(open_at[1])}: `### BEGIN {open_at[0]}` is never closed (`### END {open_at[0]}` is missing)")
+        raise MarkerError(f"{where(open_at[1])}: `### BEGIN {open_at[0]}` is never closed "
+                          f"(`### END {open_at[0]}` is missing)")
     return out, regions, hidden
 
 
@@ -119,12 +128,14 @@ def student_notebook(text: str, shown: str) -> tuple[str, int, int]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise AssignError(f"{shown}: not a notebook (invalid JSON at line {exc.lineno}: {exc.msg})") from None
+        raise AssignError(f"{shown}: not a notebook "
+                          f"(invalid JSON at line {exc.lineno}: {exc.msg})") from None
     if not isinstance(data, dict):
         raise AssignError(f"{shown}: not a notebook (a notebook is a JSON object)")
     if data.get("nbformat") == 4 and data.get("nbformat_minor", 0) >= 5:
         for index, cell in enumerate(data.get("cells", [])):
-            cell.setdefault("id", f"cell-{index}")  # nbformat would invent a random one: templates must be reproducible
+            # nbformat would invent a random one: templates must be reproducible
+            cell.setdefault("id", f"cell-{index}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         notebook = nbformat.reads(json.dumps(data), as_version=4)
@@ -136,7 +147,8 @@ def student_notebook(text: str, shown: str) -> tuple[str, int, int]:
         source = cell.source
         number += 1 if source.strip() else 0
         title = cell_title(number, source)
-        lines, found, hidden = student_lines(source.splitlines(True), lambda line, t=title: f"{shown}, {t}, line {line}")
+        lines, found, hidden = student_lines(source.splitlines(True),
+                                             lambda line, t=title: f"{shown}, {t}, line {line}")
         regions += found
         student = "".join(lines)
         if not source.endswith("\n"):

@@ -47,7 +47,8 @@ def render_sheet(exercises: list[Exercise]) -> str:
 def _exercise(number: int, exercise: Exercise) -> list[str]:
     defines = ", ".join(f"`{name}`" for name in exercise.uses)
     out = [f"## {number}. {exercise.title}", "",
-           f"`{exercise.id}` · {_points(exercise.points)} points · lecture 4.2: {exercise.lecture} · you define: {defines}"]
+           f"`{exercise.id}` · {_points(exercise.points)} points · "
+           f"lecture 4.2: {exercise.lecture} · you define: {defines}"]
     if exercise.question.strip():
         out += ["", exercise.question.strip()]
     examples = [line for check in exercise.checks if check.kind == "call" and not check.hidden
@@ -59,27 +60,33 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
             options = ", ".join(f'`"{o}"`' for o in check.answer_options)
             out += ["", f'Answer in `ANSWERS["{check.answer_key}"]`, one of {options}.']
     out += ["", "What is checked:", ""]
-    out += [f"- {check.name} ({_points(check.points)} {'point' if check.points == 1 else 'points'}"
-            f"{'; hidden, run by the autograder' if check.hidden else ''})" for check in exercise.checks]
+    for check in exercise.checks:
+        unit = "point" if check.points == 1 else "points"
+        hidden = "; hidden, run by the autograder" if check.hidden else ""
+        out.append(f"- {check.name} ({_points(check.points)} {unit}{hidden})")
     return out
 
 
 def _examples(check: Check) -> list[str]:
     lines = []
-    names = _required_parameters(check.reference or check.call) + [""] * len(check.cases[0].args if check.cases else ())
+    first_args = check.cases[0].args if check.cases else ()
+    names = _required_parameters(check.reference or check.call) + [""] * len(first_args)
     for case in check.cases:
         code = ", ".join([inputs.source(a) for a in case.args]
                          + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
         call = f"{check.call}({code})"
         if len(call) > MAX_CALL:  # arguments by name and shape instead
-            parts = [f"{name}={_short(a)}" if name else _short(a) for name, a in zip(names, case.args)]
-            call = f"{check.call}({', '.join(parts + [f'{k}={_short(v)}' for k, v in case.kwargs.items()])})"
+            parts = [f"{name}={_short(a)}" if name else _short(a)
+                     for name, a in zip(names, case.args, strict=False)]
+            parts += [f"{k}={_short(v)}" for k, v in case.kwargs.items()]
+            call = f"{check.call}({', '.join(parts)})"
         lines += [f">>> {call}", _result(check, case)]
     return lines
 
 
 def _short(expr) -> str:
-    """An argument in a few characters: its code when short, else its shape (a dict: each value short)."""
+    """An argument in a few characters: its code when short, else its shape (a dict: each value
+    short)."""
     code = inputs.source(expr)
     builder = inputs.builder_of(expr)
     if len(code) <= (MAX_PARAMS if builder and builder.endswith("_params") else MAX_ARGUMENT):
@@ -128,7 +135,8 @@ def _required_parameters(name: str) -> list[str]:
     function = REFERENCE.get(name)
     if function is None:
         return []
-    return [p.name for p in inspect.signature(function).parameters.values() if p.default is inspect.Parameter.empty]
+    parameters = inspect.signature(function).parameters.values()
+    return [p.name for p in parameters if p.default is inspect.Parameter.empty]
 
 
 def _points(x: float) -> str:

@@ -12,31 +12,35 @@ from pathlib import Path
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
+CLOSE = "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}"
+LOOSE = "{mode: allclose, rtol: 2.0e-3, atol: 2.0e-3}"  # a block and the whole ViT
 # student-API name -> (example args as YAML flow, compare, hidden generator)
 EXAMPLES = {
     "num_patches": ("[224, 224, 16]", "count", "tiling_sizes"),
     "num_tokens": ("[224, 224, 16]", "count", "token_counts"),
     "patch_dim": ("[16]", "count", "patch_dims"),
     "attention_scores": ("[197]", "count", "sequence_lengths"),
-    "patchify": ("[{arange: [4, 4, 1], start: 1}, 2]", "{mode: allclose, rtol: 0, atol: 0}", "images"),
-    "linear_patch_embed": ("[{random: [4, 4, 3], seed: 1}, {random: [12, 8], seed: 2}, {random: 8, seed: 3}, 2]",
-                           "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}", "patch_embed_inputs"),
-    "conv_patch_embed": ("[{random: [4, 4, 3], seed: 1}, {random: [2, 2, 3, 8], seed: 2}, {random: 8, seed: 3}, 2]",
-                         "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}", "conv_inputs"),
+    "patchify": ("[{arange: [4, 4, 1], start: 1}, 2]", "{mode: allclose, rtol: 0, atol: 0}",
+                 "images"),
+    "linear_patch_embed": ("[{random: [4, 4, 3], seed: 1}, {random: [12, 8], seed: 2}, "
+                           "{random: 8, seed: 3}, 2]", CLOSE, "patch_embed_inputs"),
+    "conv_patch_embed": ("[{random: [4, 4, 3], seed: 1}, {random: [2, 2, 3, 8], seed: 2}, "
+                         "{random: 8, seed: 3}, 2]", CLOSE, "conv_inputs"),
     "conv_equivalent": ("[16]", "equal", "patch_sizes"),
-    "embed_image": ("[{random: [4, 4, 3], seed: 1}, {P: 2, W_e: {random: [12, 8], seed: 2}, b_e: {random: 8, seed: 3}, "
-                    "cls: {random: 8, seed: 4}, pos: {random: [5, 8], seed: 5}}]",
-                    "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}", "embed_inputs"),
-    "softmax": ("[{random: [3, 5], seed: 1}]", "{mode: allclose, rtol: 2.0e-4, atol: 1.0e-6}", "softmax_inputs"),
-    "layer_norm": ("[{random: [3, 8], seed: 1}, {ones: 8}, {zeros: 8}]",
-                   "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}", "layer_norm_inputs"),
-    "self_attention": ("[{random: [5, 8], seed: 1}, {attention_params: {dim: 8, heads: 2}, seed: 2}, 2]",
-                       "{mode: allclose, rtol: 1.0e-4, atol: 1.0e-5}", "attention_inputs"),
-    "encoder_block": ("[{random: [5, 8], seed: 1}, {block_params: {dim: 8, mlp_dim: 16, heads: 2}, seed: 2}, 2]",
-                      "{mode: allclose, rtol: 2.0e-3, atol: 2.0e-3}", "block_inputs"),
-    "vit_forward": ("[{random: [8, 8, 3], seed: 1}, {vit_params: {image_size: 8, patch_size: 4, dim: 8, depth: 1, "
-                    "heads: 2, mlp_dim: 16, num_classes: 3}, seed: 2}]",
-                    "{mode: allclose, rtol: 2.0e-3, atol: 2.0e-3}", "vit_inputs"),
+    "embed_image": ("[{random: [4, 4, 3], seed: 1}, {P: 2, W_e: {random: [12, 8], seed: 2}, "
+                    "b_e: {random: 8, seed: 3}, cls: {random: 8, seed: 4}, "
+                    "pos: {random: [5, 8], seed: 5}}]", CLOSE, "embed_inputs"),
+    "softmax": ("[{random: [3, 5], seed: 1}]", "{mode: allclose, rtol: 2.0e-4, atol: 1.0e-6}",
+                "softmax_inputs"),
+    "layer_norm": ("[{random: [3, 8], seed: 1}, {ones: 8}, {zeros: 8}]", CLOSE,
+                   "layer_norm_inputs"),
+    "self_attention": ("[{random: [5, 8], seed: 1}, {attention_params: {dim: 8, heads: 2}, "
+                       "seed: 2}, 2]", CLOSE, "attention_inputs"),
+    "encoder_block": ("[{random: [5, 8], seed: 1}, {block_params: {dim: 8, mlp_dim: 16, "
+                      "heads: 2}, seed: 2}, 2]", LOOSE, "block_inputs"),
+    "vit_forward": ("[{random: [8, 8, 3], seed: 1}, {vit_params: {image_size: 8, patch_size: 4, "
+                    "dim: 8, depth: 1, heads: 2, mlp_dim: 16, num_classes: 3}, seed: 2}]",
+                    LOOSE, "vit_inputs"),
 }
 
 TEMPLATE = """\
@@ -88,24 +92,28 @@ checks:
 def scaffold_spec(exercise_id: str, call: str = "num_patches", order: int = 100) -> str:
     """The YAML text of a new spec for `exercise_id` that checks the student function `call`."""
     if not ID_PATTERN.match(exercise_id):
-        raise ValueError(f"an exercise id is lower case letters, digits and dashes, not {exercise_id!r}")
+        raise ValueError("an exercise id is lower case letters, digits and dashes, "
+                         f"not {exercise_id!r}")
     if call not in EXAMPLES:
         raise ValueError(f"no student-API function {call!r}; one of: {', '.join(EXAMPLES)}")
     args, compare, generator = EXAMPLES[call]
-    return TEMPLATE.format(id=exercise_id, title=exercise_id.replace("-", " ").capitalize(), order=order,
-                           call=call, args=args, compare=compare, generator=generator,
-                           seed=sum(map(ord, exercise_id)) % 1000, key=exercise_id.replace("-", "_"))
+    return TEMPLATE.format(id=exercise_id, title=exercise_id.replace("-", " ").capitalize(),
+                           order=order, call=call, args=args, compare=compare,
+                           generator=generator, seed=sum(map(ord, exercise_id)) % 1000,
+                           key=exercise_id.replace("-", "_"))
 
 
 def next_order(folder: Path) -> int:
     """10 more than the largest `order:` of the specs in `folder` (100 for an empty folder)."""
-    orders = [int(m.group(1)) for path in folder.glob("*.y*ml")
-              for m in [re.search(r"^order:\s*(-?\d+)", path.read_text(encoding="utf-8"), re.M)] if m]
+    found = (re.search(r"^order:\s*(-?\d+)", path.read_text(encoding="utf-8"), re.M)
+             for path in folder.glob("*.y*ml"))
+    orders = [int(m.group(1)) for m in found if m]
     return max(orders) // 10 * 10 + 10 if orders else 100
 
 
 def project_exercises(start: Path | None = None) -> Path:
-    """The nearest `exercises/` folder in `start` (default: the working folder) or a parent, else ./exercises."""
+    """The nearest `exercises/` folder in `start` (default: the working folder) or a parent, else
+    ./exercises."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         if (folder / "exercises").is_dir():

@@ -1,4 +1,4 @@
-"""Input expressions that point at a pretrained checkpoint (registered into grader.checks.inputs).
+"""Input expressions that point at a pretrained checkpoint (builders of grader.checks.inputs).
 
     {checkpoint_params: checkpoints/tiny-vit}                the `params` for vit_forward, float64
     {checkpoint_sample: checkpoints/tiny-vit, part: image}   the image saved beside it, (H, W, C)
@@ -9,7 +9,9 @@ and, for `checkpoint_sample`, sample.npz. A relative folder is looked up in the 
 in use, then in the installed one. Params are only built for a checkpoint whose semantics are
 the student API's (LayerNorm eps 1e-6, exact GELU, no pre-LayerNorm, final LayerNorm on the
 tokens, [CLS] into a linear head): for any other, vit_forward cannot reproduce the model, and
-the expression is an InputError rather than an exercise no one can pass.
+the expression is a spec mistake rather than an exercise no one can pass. Like every builder,
+these raise ValueError (or KeyError) for a spec mistake, and `inputs.evaluate` makes that an
+InputError.
 """
 from __future__ import annotations
 
@@ -17,14 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .inputs import InputError, register_builder
+from .block_params import BLOCK_KEYS
 
 SAMPLE_FILE = "sample.npz"
 STUDENT_SEMANTICS = {"eps": 1e-6, "activation": "gelu", "pool": "cls", "pre_norm": False,
                      "norm_pooled": False, "head_activation": "none"}
 TOP_KEYS = ("P", "heads", "W_e", "b_e", "cls", "pos", "ln_g", "ln_b", "W_head", "b_head")
-BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo",
-              "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
 
 
 def checkpoint_folder(name) -> Path:
@@ -32,11 +32,13 @@ def checkpoint_folder(name) -> Path:
     from grader.spec.locate import find_exercises, installed_exercises
 
     path = Path(str(name))
-    candidates = [path] if path.is_absolute() else [find_exercises() / path, installed_exercises() / path]
+    candidates = ([path] if path.is_absolute()
+                  else [find_exercises() / path, installed_exercises() / path])
     for folder in candidates:
         if (folder / "config.json").is_file():
             return folder
-    raise InputError(f"no checkpoint folder {name!r} (looked in {', '.join(str(c) for c in candidates)})")
+    looked = ", ".join(str(c) for c in candidates)
+    raise ValueError(f"no checkpoint folder {name!r} (looked in {looked})")
 
 
 def checkpoint_params(expr) -> dict:
@@ -46,11 +48,13 @@ def checkpoint_params(expr) -> dict:
     try:
         model = ViT.from_pretrained(checkpoint_folder(expr["checkpoint_params"]), dtype="float64")
     except ImportError as exc:
-        raise InputError(str(exc)) from None
-    differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items() if getattr(model.config, k) != v}
+        raise ValueError(str(exc)) from None
+    differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items()
+               if getattr(model.config, k) != v}
     if differs or not model.config.num_classes:
-        raise InputError(f"checkpoint {expr['checkpoint_params']!r} is not what vit_forward computes: "
-                         f"{differs or 'it has no classifier head'} (vit_forward: {STUDENT_SEMANTICS})")
+        raise ValueError(f"checkpoint {expr['checkpoint_params']!r} is not what vit_forward "
+                         f"computes: {differs or 'it has no classifier head'} "
+                         f"(vit_forward: {STUDENT_SEMANTICS})")
     p = model.params
     params = {k: p[k] if k in ("P", "heads") else np.array(p[k]) for k in TOP_KEYS}
     params["blocks"] = [{k: np.array(block[k]) for k in BLOCK_KEYS} for block in p["blocks"]]
@@ -60,13 +64,16 @@ def checkpoint_params(expr) -> dict:
 def checkpoint_sample(expr) -> np.ndarray:
     """One array of the checkpoint's sample.npz (`part: image` or `part: logits`)."""
     part = expr.get("part", "image")
-    with np.load(checkpoint_folder(expr["checkpoint_sample"]) / SAMPLE_FILE, allow_pickle=False) as sample:
+    folder = checkpoint_folder(expr["checkpoint_sample"])
+    with np.load(folder / SAMPLE_FILE, allow_pickle=False) as sample:
         if part not in sample.files:
-            raise InputError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")
+            raise ValueError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")
         return np.array(sample[part], dtype=np.float64)
 
 
-register_builder("checkpoint_params", checkpoint_params,
-                 lambda e: f"<params of the checkpoint {e['checkpoint_params']}>")
-register_builder("checkpoint_sample", checkpoint_sample,
-                 lambda e: f"<{e.get('part', 'image')} saved with the checkpoint {e['checkpoint_sample']}>")
+def describe_checkpoint_params(expr) -> str:
+    return f"<params of the checkpoint {expr['checkpoint_params']}>"
+
+
+def describe_checkpoint_sample(expr) -> str:
+    return f"<{expr.get('part', 'image')} saved with the checkpoint {expr['checkpoint_sample']}>"

@@ -33,7 +33,8 @@ class Mismatch:
 
 
 def compare(expected, got, how: Compare, equal_nan: bool = False) -> Mismatch | None:
-    """None when `got` agrees with `expected`; `equal_nan` lets nan (and inf) match where `expected` has the same."""
+    """None when `got` agrees with `expected`; `equal_nan` lets nan (and inf) match where
+    `expected` has the same."""
     if how.mode == "count":
         return _compare_count(expected, got)
     if how.mode == "equal":
@@ -60,10 +61,11 @@ def _compare_equal(expected, got) -> Mismatch | None:
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
             return Mismatch(describe(expected), describe(got),
                             f"expected a tuple or list of {len(expected)} values")
-        for i, (e, g) in enumerate(zip(expected, list(got))):
+        for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
             inner = _compare_equal(e, g)
             if inner is not None:
-                return Mismatch(describe(expected), describe(got), f"item {i}: expected {describe(e)}, got {describe(g)}")
+                return Mismatch(describe(expected), describe(got),
+                                f"item {i}: expected {describe(e)}, got {describe(g)}")
         return None
     if _is_int(expected):
         return _compare_count(expected, got)
@@ -75,7 +77,9 @@ def _compare_equal(expected, got) -> Mismatch | None:
             return _compare_close(expected, got, 0.0, 0.0)
         return None
     if isinstance(expected, str) and isinstance(got, str):
-        return None if expected.strip().lower() == got.strip().lower() else Mismatch(repr(expected), repr(got))
+        if expected.strip().lower() == got.strip().lower():
+            return None
+        return Mismatch(repr(expected), repr(got))
     if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
             isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
         return Mismatch(describe(expected), describe(got))
@@ -94,13 +98,16 @@ def as_array(got) -> np.ndarray | Mismatch:
     else:
         return Mismatch("an array", describe(got), "return a numpy array")
     if array.dtype.kind not in "biuf":
-        return Mismatch("an array of numbers", describe(got), f"its dtype is {array.dtype}: return real numbers")
+        return Mismatch("an array of numbers", describe(got),
+                        f"its dtype is {array.dtype}: return real numbers")
     if array.size > MAX_ELEMENTS:
-        return Mismatch("an array", f"an array with {array.size} elements", "far larger than the answer can be")
+        return Mismatch("an array", f"an array with {array.size} elements",
+                        "far larger than the answer can be")
     return array
 
 
-def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = False) -> Mismatch | None:
+def _compare_close(expected, got, rtol: float, atol: float,
+                   equal_nan: bool = False) -> Mismatch | None:
     expected = np.asarray(expected, dtype=np.float64)
     array = as_array(got)
     if isinstance(array, Mismatch):
@@ -120,7 +127,8 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Mismatch(describe(expected), describe(got), f"your answer has {array[index]} at index {list(index)}")
+        return Mismatch(describe(expected), describe(got),
+                        f"your answer has {array[index]} at index {list(index)}")
     with np.errstate(invalid="ignore", over="ignore"):
         excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
     excess = np.where(np.isnan(excess), np.inf, excess)
@@ -129,15 +137,17 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
     index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
     first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
     worst = float(np.abs(array - expected).max())
-    detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, got {array[first]:.6g}; "
-              f"largest difference {worst:.3g} at {list(int(i) for i in index)} "
-              f"({int((excess > 0).sum())} of {expected.size} values off; tolerance atol={atol:g}, rtol={rtol:g})")
+    detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
+              f"got {array[first]:.6g}; largest difference {worst:.3g} at "
+              f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
+              f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
     return Mismatch(describe(expected), describe(got), detail)
 
 
 def _shape_advice(expected: tuple, got: tuple) -> str:
     if tuple(reversed(got)) == expected and len(got) == 2:
-        return "the shape is transposed: rows should be " + ("tokens" if expected[0] < expected[1] else "the first axis")
+        rows = "tokens" if expected[0] < expected[1] else "the first axis"
+        return "the shape is transposed: rows should be " + rows
     if int(np.prod(got)) == int(np.prod(expected)):
         return "same number of values, different shape: check your reshape"
     return ""

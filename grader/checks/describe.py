@@ -44,15 +44,18 @@ def short(value) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(short(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, list):
-        return "[" + ", ".join(short(v) for v in value[:8]) + (", ..." if len(value) > 8 else "") + "]"
+        more = ", ..." if len(value) > 8 else ""
+        return "[" + ", ".join(short(v) for v in value[:8]) + more + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {short(v)}" for k, v in list(value.items())[:6]) + (", ..." if len(value) > 6 else "") + "}"
+        more = ", ..." if len(value) > 6 else ""
+        return "{" + ", ".join(f"{k}: {short(v)}" for k, v in list(value.items())[:6]) + more + "}"
     return repr(value)
 
 
 def call_label(name: str, params: list[str], args, kwargs) -> str:
     """`patchify(image=<array 4x4 float64>, P=2)`: what was called, with which shapes."""
-    parts = [f"{p}={short(a)}" if p else short(a) for p, a in zip(list(params) + [""] * len(args), args)]
+    names = list(params) + [""] * len(args)
+    parts = [f"{p}={short(a)}" if p else short(a) for p, a in zip(names, args, strict=False)]
     parts += [f"{k}={short(v)}" for k, v in kwargs.items()]
     return f"{name}({', '.join(parts)})"
 

@@ -7,9 +7,11 @@ times, so hidden cases are random yet the same on every run. Register a new one 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
+
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 
 GeneratedCase = tuple[tuple, dict]           # (args, kwargs)
 GENERATORS: dict[str, Callable[..., GeneratedCase]] = {}
@@ -63,7 +65,8 @@ def sequence_lengths(rng, low=1, high=1200) -> GeneratedCase:
 
 
 @generator("images")
-def images(rng, patch_sizes=(1, 2, 3, 4, 8), max_grid=5, channels=(1, 3, 4), grayscale=0.2, dtype="float64") -> GeneratedCase:
+def images(rng, patch_sizes=(1, 2, 3, 4, 8), max_grid=5, channels=(1, 3, 4), grayscale=0.2,
+           dtype="float64") -> GeneratedCase:
     """(image, P): a random image that P tiles; sometimes 2-D (grayscale)."""
     H, W, P = _grid(rng, patch_sizes, max_grid)
     if rng.random() < grayscale:
@@ -74,7 +77,8 @@ def images(rng, patch_sizes=(1, 2, 3, 4, 8), max_grid=5, channels=(1, 3, 4), gra
 
 
 @generator("patch_dims")
-def patch_dims(rng, patch_sizes=(1, 2, 3, 4, 5, 7, 8, 14, 16, 32), channels=(1, 2, 3, 4)) -> GeneratedCase:
+def patch_dims(rng, patch_sizes=(1, 2, 3, 4, 5, 7, 8, 14, 16, 32),
+               channels=(1, 2, 3, 4)) -> GeneratedCase:
     """(P,) or (P, C): a flatten length; C sometimes left to its default of 3."""
     P = int(rng.choice(patch_sizes))
     return ((P,) if rng.random() < 0.25 else (P, int(rng.choice(channels)))), {}
@@ -110,7 +114,7 @@ def patch_embed_inputs(rng, patch_sizes=(1, 2, 3, 4), max_grid=4, channels=(1, 3
 @generator("conv_inputs")
 def conv_inputs(rng, max_kernel=4, max_side=12, channels=(1, 3), max_dim=6, grayscale=0.2,
                 dtype="float64") -> GeneratedCase:
-    """(image, K, b, stride): any kernel and stride, sizes that need not tile (the output floors)."""
+    """(image, K, b, stride): any kernel and stride, sizes need not tile (the output floors)."""
     k = int(rng.integers(1, max_kernel + 1))
     H, W = (int(rng.integers(k, max_side + 1)) for _ in range(2))
     stride = int(rng.integers(1, k + 2))
@@ -124,7 +128,8 @@ def conv_inputs(rng, max_kernel=4, max_side=12, channels=(1, 3), max_dim=6, gray
 def embed_inputs(rng, patch_sizes=(1, 2, 3, 4), max_grid=4, channels=(1, 3), max_dim=8,
                  grayscale=0.2, dtype="float64") -> GeneratedCase:
     """(image, params): params keys P, W_e, b_e, cls (d,), pos (N + 1, d), all O(1)."""
-    image, W_e, b_e, P = patch_embed_inputs(rng, patch_sizes, max_grid, channels, max_dim, grayscale, dtype)[0]
+    (image, W_e, b_e, P), _ = patch_embed_inputs(rng, patch_sizes, max_grid, channels, max_dim,
+                                                 grayscale, dtype)
     N, d = (image.shape[0] // P) * (image.shape[1] // P), W_e.shape[1]
     params = {"P": P, "W_e": W_e, "b_e": b_e, "cls": rng.standard_normal(d).astype(dtype),
               "pos": rng.standard_normal((N + 1, d)).astype(dtype)}
@@ -132,9 +137,11 @@ def embed_inputs(rng, patch_sizes=(1, 2, 3, 4), max_grid=4, channels=(1, 3), max
 
 
 @generator("softmax_inputs")
-def softmax_inputs(rng, max_ndim=3, max_side=7, large=0.3, axis=0.5, dtype="float64") -> GeneratedCase:
-    """(x,) with an `axis` keyword half the time; `large` of them sit near +-1000 (they overflow exp)."""
-    shape = tuple(int(rng.integers(1, max_side + 1)) for _ in range(int(rng.integers(1, max_ndim + 1))))
+def softmax_inputs(rng, max_ndim=3, max_side=7, large=0.3, axis=0.5,
+                   dtype="float64") -> GeneratedCase:
+    """(x,) with an `axis` keyword half the time; `large` of them near +-1000 (exp overflows)."""
+    ndim = int(rng.integers(1, max_ndim + 1))
+    shape = tuple(int(rng.integers(1, max_side + 1)) for _ in range(ndim))
     x = rng.standard_normal(shape) * float(rng.choice([0.1, 1.0, 5.0, 30.0]))
     if rng.random() < large:
         x += float(rng.choice([-1000.0, 1000.0, 800.0]))
@@ -143,12 +150,15 @@ def softmax_inputs(rng, max_ndim=3, max_side=7, large=0.3, axis=0.5, dtype="floa
 
 
 @generator("layer_norm_inputs")
-def layer_norm_inputs(rng, max_tokens=9, max_dim=16, batch=0.2, eps=0.3, dtype="float64") -> GeneratedCase:
-    """(x, gamma, beta): x (T, d) or (B, T, d) with a random offset and scale per token; sometimes eps=."""
+def layer_norm_inputs(rng, max_tokens=9, max_dim=16, batch=0.2, eps=0.3,
+                      dtype="float64") -> GeneratedCase:
+    """(x, gamma, beta): x (T, d) or (B, T, d), a random offset and scale per token; some eps=."""
     shape = (int(rng.integers(1, max_tokens + 1)), int(rng.integers(2, max_dim + 1)))
     if rng.random() < batch:
         shape = (int(rng.integers(1, 4)),) + shape
-    x = rng.standard_normal(shape) * rng.uniform(0.2, 3.0, shape[:-1] + (1,)) + rng.uniform(-3, 3, shape[:-1] + (1,))
+    per_token = shape[:-1] + (1,)
+    x = rng.standard_normal(shape) * rng.uniform(0.2, 3.0, per_token)
+    x = x + rng.uniform(-3, 3, per_token)
     gamma, beta = 1 + 0.5 * rng.standard_normal(shape[-1]), rng.standard_normal(shape[-1])
     kwargs = {"eps": float(rng.choice([1e-5, 1e-3, 0.1]))} if rng.random() < eps else {}
     return (x.astype(dtype), gamma.astype(dtype), beta.astype(dtype)), kwargs
@@ -158,32 +168,10 @@ def _seed(rng) -> int:
     return int(rng.integers(0, 2 ** 31))
 
 
-def _widths(rng, head_counts, max_head_dim, min_dim=1):  # -> (d, heads), d a multiple of heads, d >= min_dim
+def _widths(rng, head_counts, max_head_dim, min_dim=1):  # -> (d, heads), heads | d, d >= min_dim
     heads = int(rng.choice(head_counts))
     low = max(1, -(-min_dim // heads))
     return heads * int(rng.integers(low, max(low, max_head_dim) + 1)), heads
-
-
-def _block_dict(rng, d, mlp_dim, heads, keys, dtype):
-    """One block's parameters drawn as the reference's init_params draws them (only `keys`)."""
-    from grader.reference.model import BIAS_STD, GAIN_STD
-
-    shapes = {"W1": (d, mlp_dim), "b1": (mlp_dim,), "W2": (mlp_dim, d)}
-    out = {}
-    for key in keys:
-        shape = shapes.get(key, (d, d) if key.startswith("W") else (d,))
-        if key.startswith("W"):  # matrices ~ N(0, 1/fan_in)
-            value = rng.standard_normal(shape) / np.sqrt(shape[0])
-        elif key.endswith("_g"):  # LayerNorm gains around 1
-            value = 1.0 + GAIN_STD * rng.standard_normal(shape)
-        else:  # biases and LayerNorm shifts, clearly non-zero
-            value = BIAS_STD * rng.standard_normal(shape)
-        out[key] = value.astype(dtype)
-    return out
-
-
-ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
-BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
 
 
 @generator("attention_inputs")
@@ -193,37 +181,42 @@ def attention_inputs(rng, head_counts=(1, 2, 3, 4), max_head_dim=4, max_tokens=9
     d, heads = _widths(rng, head_counts, max_head_dim)
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
     kwargs = {"causal": True} if rng.random() < causal else {}
-    return (x, _block_dict(rng, d, 2 * d, heads, ATTENTION_KEYS, dtype), heads), kwargs
+    return (x, random_block_params(rng, d, 2 * d, ATTENTION_KEYS, dtype), heads), kwargs
 
 
 @generator("bad_head_counts")
 def bad_head_counts(rng, max_dim=12, max_tokens=5, dtype="float64") -> GeneratedCase:
-    """(x, p, heads) where heads does not divide the width d: self_attention must raise ValueError."""
+    """(x, p, heads), heads not dividing the width d: self_attention must raise ValueError."""
     d = int(rng.integers(3, max_dim + 1))
     heads = int(rng.choice([h for h in range(2, d) if d % h]))
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
-    return (x, _block_dict(rng, d, d, 1, ATTENTION_KEYS, dtype), heads), {}
+    return (x, random_block_params(rng, d, d, ATTENTION_KEYS, dtype), heads), {}
 
 
 @generator("block_inputs")
-def block_inputs(rng, head_counts=(1, 2, 4), max_head_dim=4, max_tokens=9, dtype="float64") -> GeneratedCase:
-    """(x, p, heads): one encoder block's parameters (reference init) and a random sequence, d >= 4."""
-    d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)  # LayerNorm of 1 or 2 numbers is nearly constant
+def block_inputs(rng, head_counts=(1, 2, 4), max_head_dim=4, max_tokens=9,
+                 dtype="float64") -> GeneratedCase:
+    """(x, p, heads): one encoder block's parameters (reference init), a random sequence, d >= 4."""
+    # min_dim: LayerNorm of 1 or 2 numbers is nearly constant
+    d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
-    return (x, _block_dict(rng, d, int(rng.choice([d, 2 * d, 4 * d])), heads, BLOCK_KEYS, dtype), heads), {}
+    mlp_dim = int(rng.choice([d, 2 * d, 4 * d]))
+    return (x, random_block_params(rng, d, mlp_dim, BLOCK_KEYS, dtype), heads), {}
 
 
 @generator("vit_inputs")
-def vit_inputs(rng, patch_sizes=(1, 2, 4), max_grid=3, channels=(1, 3), head_counts=(1, 2, 4), max_head_dim=4,
-               max_depth=2, max_classes=6, dtype="float64") -> GeneratedCase:
-    """(image, params): a random small ViT (square image, 1 to max_depth blocks) and a random image."""
+def vit_inputs(rng, patch_sizes=(1, 2, 4), max_grid=3, channels=(1, 3), head_counts=(1, 2, 4),
+               max_head_dim=4, max_depth=2, max_classes=6, dtype="float64") -> GeneratedCase:
+    """(image, params): a random small ViT (square image, 1 to max_depth blocks), a random image."""
     from grader.reference import ViTConfig, init_params
 
     P = int(rng.choice(patch_sizes))
     size = P * int(rng.integers(1, max_grid + 1))
-    d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)  # LayerNorm of 1 or 2 numbers is nearly constant
+    # min_dim: LayerNorm of 1 or 2 numbers is nearly constant
+    d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)
     config = ViTConfig(image_size=size, patch_size=P, channels=int(rng.choice(channels)), dim=d,
-                       depth=int(rng.integers(1, max_depth + 1)), heads=heads, mlp_dim=int(rng.choice([d, 2 * d])),
+                       depth=int(rng.integers(1, max_depth + 1)), heads=heads,
+                       mlp_dim=int(rng.choice([d, 2 * d])),
                        num_classes=int(rng.integers(1, max_classes + 1)), dtype=dtype)
     image = rng.standard_normal((size, size, config.channels)).astype(dtype)
     return (image, init_params(config, _seed(rng))), {}

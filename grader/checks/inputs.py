@@ -10,6 +10,8 @@ A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
     {vit_params: {image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}
     {block_params: {dim: 8, mlp_dim: 16}, seed: 3}        one encoder block's dict
     {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
+    {checkpoint_params: checkpoints/tiny-vit}             (grader.checks.checkpoint_inputs)
+    {checkpoint_sample: checkpoints/tiny-vit, part: image}
 
 Any other mapping is a dict whose values are expressions. `source()` gives code a student
 can paste to rebuild the value (`with_imports()` adds what it needs beyond numpy).
@@ -18,9 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-BUILDERS = ("array", "arange", "random", "zeros", "ones", "tuple", "vit_params", "block_params", "attention_params")
-BLOCK_KEYS = ("ln1_g", "ln1_b", "Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")
-ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
+from . import checkpoint_inputs
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS
+
+BUILDERS = ("array", "arange", "random", "zeros", "ones", "tuple", "vit_params", "block_params",
+            "attention_params", "checkpoint_params", "checkpoint_sample")
 
 
 class InputError(ValueError):
@@ -61,7 +65,8 @@ def _shape(value) -> tuple[int, ...]:
 def _random(expr):
     rng = np.random.default_rng(expr.get("seed", 0))
     shape = _shape(expr["random"])
-    values = rng.uniform(-1, 1, shape) if expr.get("dist") == "uniform" else rng.standard_normal(shape)
+    uniform = expr.get("dist") == "uniform"
+    values = rng.uniform(-1, 1, shape) if uniform else rng.standard_normal(shape)
     return (values * expr.get("scale", 1.0)).astype(_dtype(expr))
 
 
@@ -97,8 +102,8 @@ def _attention_params(expr):
 
 _BUILD = {
     "array": lambda e: np.array(e["array"], dtype=_dtype(e)),
-    "arange": lambda e: (np.arange(np.prod(_shape(e["arange"])), dtype=np.float64) + e.get("start", 0))
-    .reshape(_shape(e["arange"])).astype(_dtype(e)),
+    "arange": lambda e: (np.arange(np.prod(_shape(e["arange"])), dtype=np.float64)
+                         + e.get("start", 0)).reshape(_shape(e["arange"])).astype(_dtype(e)),
     "random": _random,
     "zeros": lambda e: np.zeros(_shape(e["zeros"]), dtype=_dtype(e)),
     "ones": lambda e: np.ones(_shape(e["ones"]), dtype=_dtype(e)),
@@ -106,19 +111,13 @@ _BUILD = {
     "vit_params": _vit_params,
     "block_params": _block_params,
     "attention_params": _attention_params,
+    "checkpoint_params": checkpoint_inputs.checkpoint_params,
+    "checkpoint_sample": checkpoint_inputs.checkpoint_sample,
 }
-
-
-def register_builder(name: str, build, describe=None) -> None:
-    """Add an input expression `{name: ...}`: `build(expr) -> value`, `describe(expr) -> str` for messages."""
-    global BUILDERS
-    BUILDERS = BUILDERS + (name,)
-    _BUILD[name] = build
-    if describe is not None:
-        _DESCRIBE[name] = describe
-
-
-_DESCRIBE: dict = {}
+_DESCRIBE = {  # builders whose value `source` describes instead of writing code for
+    "checkpoint_params": checkpoint_inputs.describe_checkpoint_params,
+    "checkpoint_sample": checkpoint_inputs.describe_checkpoint_sample,
+}
 
 
 def source(expr) -> str:
@@ -135,20 +134,23 @@ def source(expr) -> str:
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
-        return f"np.array({expr['array']!r}{', dtype=np.' + dtype if dtype != 'float64' else ', dtype=float'})"
+        dtype_arg = f", dtype=np.{dtype}" if dtype != "float64" else ", dtype=float"
+        return f"np.array({expr['array']!r}{dtype_arg})"
     if kind == "arange":
         shape, start = _shape(expr["arange"]), expr.get("start", 0)
         n = int(np.prod(shape))
         return f"np.arange({start}, {start + n}, dtype=float).reshape({shape!r}){_astype(dtype)}"
     if kind == "random":
         shape, seed, scale = _shape(expr["random"]), expr.get("seed", 0), expr.get("scale", 1.0)
-        draw = f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform" else f"standard_normal({shape!r})"
+        draw = (f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform"
+                else f"standard_normal({shape!r})")
         scaled = f" * {scale}" if scale != 1.0 else ""
         return f"(np.random.default_rng({seed}).{draw}{scaled}){_astype(dtype)}"
     if kind in ("zeros", "ones"):
         return f"np.{kind}({_shape(expr[kind])!r}{dtype_arg})"
     if kind == "tuple":
-        return "(" + ", ".join(source(x) for x in expr["tuple"]) + ("," if len(expr["tuple"]) == 1 else "") + ")"
+        comma = "," if len(expr["tuple"]) == 1 else ""
+        return "(" + ", ".join(source(x) for x in expr["tuple"]) + comma + ")"
     return f"evaluate({expr!r})"  # a params dict: rebuilt by the grader's own builder, exactly
 
 
@@ -159,6 +161,3 @@ def with_imports(code: str) -> str:
 
 def _astype(dtype: str) -> str:
     return "" if dtype == "float64" else f".astype(np.{dtype})"
-
-
-from . import checkpoint_inputs  # noqa: E402,F401  registers {checkpoint_params: ...}, {checkpoint_sample: ...}

@@ -7,11 +7,12 @@ grader grows without touching the plugin: write a function, register it with
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
+from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .student import StudentCalls
 
 
@@ -51,20 +52,25 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
 
 @property_check("conv_equals_linear")
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
-    """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals linear_patch_embed."""
+    """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
+    linear_patch_embed."""
     for trial in range(int(ctx.options.get("trials", 3))):
-        P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))  # the first trial: RGB, P > 1, so
-        H, W = P * int(ctx.rng.integers(1, 5)), P * int(ctx.rng.integers(1, 5))  # a flatten order shows
+        # the first trial: RGB, P > 1, so a flatten order shows
+        P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))
+        H, W = P * int(ctx.rng.integers(1, 5)), P * int(ctx.rng.integers(1, 5))
         C, d = int(ctx.rng.choice([1, 3] if trial else [3])), int(ctx.rng.integers(1, 6))
         image = ctx.rng.standard_normal((H, W, C))
         W_e, b = ctx.rng.standard_normal((P * P * C, d)), ctx.rng.standard_normal(d)
         linear = ctx.student.call("linear_patch_embed", image, W_e, b, P)
         conv = ctx.student.call("conv_patch_embed", image, W_e.reshape(P, P, C, d), b, P)
-        conv_flat = np.asarray(conv).reshape(-1, d) if isinstance(conv, np.ndarray) and conv.size == H * W * d // (P * P) else conv
+        flattenable = isinstance(conv, np.ndarray) and conv.size == H * W * d // (P * P)
+        conv_flat = np.asarray(conv).reshape(-1, d) if flattenable else conv
         if not close(conv_flat, linear):
-            return Verdict(False, f"with image {H}x{W}x{C}, P={P}, d={d}: conv_patch_embed(image, W_e.reshape({P}, {P}, {C}, {d}), b, {P}).reshape(-1, {d}) "
+            return Verdict(False, f"with image {H}x{W}x{C}, P={P}, d={d}: conv_patch_embed(image, "
+                                  f"W_e.reshape({P}, {P}, {C}, {d}), b, {P}).reshape(-1, {d}) "
                                   f"differs from linear_patch_embed(image, W_e, b, {P})",
-                           hint="the patch linear map is a convolution with kernel P and stride P: both must read a patch in (p1, p2, c) order")
+                           hint="the patch linear map is a convolution with kernel P and stride P: "
+                                "both must read a patch in (p1, p2, c) order")
     return Verdict(True)
 
 
@@ -72,24 +78,24 @@ def conv_equals_linear(ctx: PropertyContext) -> Verdict:
 
 def _random_attention(ctx: PropertyContext, tokens=(3, 8), head_counts=(1, 2, 4), head_dim=(2, 4)):
     """(x (T, d), p, heads) with random weights, as the student API's self_attention takes them."""
-    from .generators import ATTENTION_KEYS, BLOCK_KEYS, _block_dict
-
     heads = int(ctx.rng.choice(head_counts))
     d = heads * int(ctx.rng.integers(head_dim[0], head_dim[1] + 1))
     T = int(ctx.rng.integers(tokens[0], tokens[1] + 1))
     keys = BLOCK_KEYS if ctx.options.get("function") == "encoder_block" else ATTENTION_KEYS
-    return ctx.rng.standard_normal((T, d)), _block_dict(ctx.rng, d, 2 * d, heads, keys, "float64"), heads
+    return ctx.rng.standard_normal((T, d)), random_block_params(ctx.rng, d, 2 * d, keys), heads
 
 
 def _shape_problem(value, shape, call: str) -> Verdict | None:
-    """A failed Verdict when `value` is not a numeric array of `shape` (then no property can be judged)."""
+    """A failed Verdict when `value` is not a numeric array of `shape` (nothing can be judged)."""
     from .compare import as_array
     from .describe import describe
 
     array = as_array(value)
-    if isinstance(array, np.ndarray) and array.shape == tuple(shape) and np.isfinite(array.astype(np.float64)).all():
+    if (isinstance(array, np.ndarray) and array.shape == tuple(shape)
+            and np.isfinite(array.astype(np.float64)).all()):
         return None
-    return Verdict(False, f"{call} returned {describe(value)}; expected a finite array of shape {tuple(shape)}")
+    return Verdict(False, f"{call} returned {describe(value)}; "
+                          f"expected a finite array of shape {tuple(shape)}")
 
 
 def _derangement(rng, n):  # a permutation of range(n) that moves at least one index (n >= 2)
@@ -101,7 +107,7 @@ def _derangement(rng, n):  # a permutation of range(n) that moves at least one i
 
 @property_check("attention_permutation_equivariant")
 def attention_permutation_equivariant(ctx: PropertyContext) -> Verdict:
-    """Practice 2: without positions, self_attention(x[perm]) == self_attention(x)[perm] for any perm.
+    """Practice 2: without positions, self_attention(x[perm]) == self_attention(x)[perm], any perm.
 
     Attention on its own does not know where a token sits: reordering the tokens only
     reorders the output. A self_attention that fails this has something position-dependent
@@ -116,16 +122,18 @@ def attention_permutation_equivariant(ctx: PropertyContext) -> Verdict:
             return problem
         moved = ctx.student.call("self_attention", x[perm], p, heads)
         if not close(moved, np.asarray(out)[perm], rtol=1e-4, atol=1e-5):
-            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, reordering the rows of x as "
-                                  f"{perm.tolist()} changed the output by more than a reordering: "
-                                  f"self_attention(x[perm], p, heads) != self_attention(x, p, heads)[perm]",
+            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, reordering the "
+                                  f"rows of x as {perm.tolist()} changed the output by more than a "
+                                  "reordering: self_attention(x[perm], p, heads) != "
+                                  "self_attention(x, p, heads)[perm]",
                            misconception="attention_not_equivariant")
     return Verdict(True)
 
 
-def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] goes to slot i
+def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i
     H, W = image.shape[:2]
-    tiles = image.reshape(H // P, P, W // P, P, -1).transpose(0, 2, 1, 3, 4).reshape(-1, P, P, image.shape[-1])
+    tiles = image.reshape(H // P, P, W // P, P, -1).transpose(0, 2, 1, 3, 4)
+    tiles = tiles.reshape(-1, P, P, image.shape[-1])
     tiles = tiles[perm].reshape(H // P, W // P, P, P, -1).transpose(0, 2, 1, 3, 4)
     return tiles.reshape(image.shape)
 
@@ -159,8 +167,9 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
         d = heads * int(ctx.rng.integers(2, 4))
         N = rows * cols
         image = ctx.rng.standard_normal((rows * P, cols * P, C))
-        params = {"P": P, "W_e": ctx.rng.standard_normal((P * P * C, d)), "b_e": ctx.rng.standard_normal(d),
-                  "cls": ctx.rng.standard_normal(d), "pos": ctx.rng.standard_normal((N + 1, d))}
+        params = {"P": P, "W_e": ctx.rng.standard_normal((P * P * C, d)),
+                  "b_e": ctx.rng.standard_normal(d), "cls": ctx.rng.standard_normal(d),
+                  "pos": ctx.rng.standard_normal((N + 1, d))}
         moved = _shuffle_tiles(image, P, _derangement(ctx.rng, N))
         where = f"an image of {rows * P}x{cols * P}x{C} with P={P} (d={d})"
         tokens = ctx.student.call("embed_image", image, params)
@@ -172,8 +181,9 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
         if problem:
             return problem
         if _same_rows_in_any_order(tokens, tokens_moved):
-            return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of embed_image's "
-                                  f"output: nothing tells the transformer where a tile was",
+            return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
+                                  "embed_image's output: nothing tells the transformer where a "
+                                  "tile was",
                            misconception="bag_of_tiles")
         _, p, _ = _random_attention(ctx, head_counts=(heads,), head_dim=(d // heads, d // heads))
         out = ctx.student.call("self_attention", np.asarray(tokens), p, heads)
@@ -206,9 +216,9 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
         if problem:
             return problem
         if close(np.asarray(out_changed)[0], np.asarray(out)[0], rtol=1e-6, atol=1e-9):
-            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, changing the last token x[-1] "
-                                  f"left the first token's output {function}(x, p, heads)[0] unchanged: "
-                                  f"token 0 cannot see the last token",
+            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, changing the last "
+                                  f"token x[-1] left the first token's output {function}(x, p, "
+                                  "heads)[0] unchanged: token 0 cannot see the last token",
                            misconception="gpt_causal_mask")
     return Verdict(True)
 
@@ -226,19 +236,22 @@ def softmax_sums_to_one(ctx: PropertyContext) -> Verdict:
             return problem
         got = np.asarray(got, dtype=np.float64)
         sums = got.sum(axis=axis)
-        if not np.allclose(sums, 1.0, rtol=0, atol=1e-5) or got.min() < -1e-9 or got.max() > 1 + 1e-9:
+        in_range = got.min() >= -1e-9 and got.max() <= 1 + 1e-9
+        if not (in_range and np.allclose(sums, 1.0, rtol=0, atol=1e-5)):
             worst = float(np.abs(sums - 1).max())
             others = [a for a in range(len(shape)) if a != axis % len(shape)]
             wrong_axis = any(np.allclose(got.sum(axis=a), 1.0, rtol=0, atol=1e-5) for a in others)
-            return Verdict(False, f"softmax(x {shape}, axis={axis}): the values along axis {axis} should be in "
-                                  f"[0, 1] and sum to 1; the sums are off by up to {worst:.3g}",
+            return Verdict(False, f"softmax(x {shape}, axis={axis}): the values along axis {axis} "
+                                  f"should be in [0, 1] and sum to 1; the sums are off by up to "
+                                  f"{worst:.3g}",
                            misconception="softmax_wrong_axis" if wrong_axis else None)
     return Verdict(True)
 
 
 def _as_count(value) -> int | None:
     """`value` as an int when it is a whole number (int, numpy integer or float), else None."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
         return None
     return int(value) if float(value).is_integer() else None
 
@@ -252,7 +265,8 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     """
     from .describe import describe
 
-    size, small, large = (int(ctx.options.get(k, v)) for k, v in (("size", 224), ("small", 8), ("large", 16)))
+    defaults = (("size", 224), ("small", 8), ("large", 16))
+    size, small, large = (int(ctx.options.get(k, v)) for k, v in defaults)
     want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}
     counts = {}
     for P in (small, large):
@@ -266,24 +280,29 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
         return Verdict(True)
     ratio = want[small][1] / want[large][1]
     lines = [f"P={P}: num_tokens({size}, {size}, {P}) = {describe(counts[P][0])}, "
-             f"attention_scores of that = {describe(counts[P][1])} (expected {want[P][0]} tokens, {want[P][1]} scores)"
+             f"attention_scores of that = {describe(counts[P][1])} "
+             f"(expected {want[P][0]} tokens, {want[P][1]} scores)"
              for P in (small, large)]
-    lines.append(f"so P={small} should cost {want[small][1]} / {want[large][1]} = {ratio:.2f} times as many scores as P={large}")
-    linear = all(_as_count(counts[P][0]) is not None and _as_count(counts[P][1]) == _as_count(counts[P][0])
-                 for P in (small, large))  # T scores for T tokens
+    lines.append(f"so P={small} should cost {want[small][1]} / {want[large][1]} = {ratio:.2f} "
+                 f"times as many scores as P={large}")
+    linear = all(_as_count(counts[P][0]) is not None  # T scores for T tokens
+                 and _as_count(counts[P][1]) == _as_count(counts[P][0]) for P in (small, large))
     return Verdict(False, "\n".join(lines), misconception="scores_linear" if linear else None)
 
 
 @property_check("layer_norm_shift_invariant")
 def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
-    """Section 3 step 5: LayerNorm subtracts the mean, so adding a constant to a token changes nothing."""
+    """Section 3 step 5: LayerNorm subtracts the mean: adding a constant to a token changes
+    nothing."""
     for _ in range(int(ctx.options.get("trials", 3))):
         T, d = int(ctx.rng.integers(1, 6)), int(ctx.rng.integers(2, 9))
-        x, gamma, beta = ctx.rng.standard_normal((T, d)), ctx.rng.standard_normal(d), ctx.rng.standard_normal(d)
+        x = ctx.rng.standard_normal((T, d))
+        gamma, beta = ctx.rng.standard_normal(d), ctx.rng.standard_normal(d)
         shift = float(ctx.rng.uniform(-5, 5))
         plain = ctx.student.call("layer_norm", x, gamma, beta)
         shifted = ctx.student.call("layer_norm", x + shift, gamma, beta)
         if not close(shifted, plain, rtol=1e-4, atol=1e-5):
-            return Verdict(False, f"layer_norm(x + {shift:.3g}, gamma, beta) differs from layer_norm(x, gamma, beta) "
-                                  f"for x of shape {(T, d)}", misconception="mean_not_subtracted")
+            return Verdict(False, f"layer_norm(x + {shift:.3g}, gamma, beta) differs from "
+                                  f"layer_norm(x, gamma, beta) for x of shape {(T, d)}",
+                           misconception="mean_not_subtracted")
     return Verdict(True)

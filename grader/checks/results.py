@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = "passed", "failed", "not_implemented", "missing", "error"
+PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
+    "passed", "failed", "not_implemented", "missing", "error")
 
 
 @dataclass(frozen=True)
@@ -16,7 +17,8 @@ class CheckResult:
     points: float
     score: float
     status: str                  # passed | failed | not_implemented | missing | error
-    message: str = ""            # student-readable; for hidden checks it never shows inputs or expected values
+    # student-readable; for hidden checks it never shows inputs or expected values
+    message: str = ""
     hint: str | None = None
     hidden: bool = False
     visibility: str = "visible"
@@ -55,7 +57,7 @@ class ExerciseResult:
                 return special
         return FAILED
 
-    def part(self, hidden: bool) -> "ExerciseResult":
+    def part(self, hidden: bool) -> ExerciseResult:
         """Only the visible (hidden=False) or only the hidden checks."""
         return ExerciseResult(self.id, self.title, self.lecture,
                               tuple(c for c in self.checks if c.hidden == hidden), self.seconds)

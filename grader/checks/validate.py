@@ -16,7 +16,8 @@ from .properties import PROPERTIES
 
 
 def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[SpecError]:
-    """Problems with the names an exercise refers to; `build_inputs` also builds every literal case."""
+    """Problems with the names an exercise refers to; `build_inputs` also builds each literal
+    case."""
     from grader.reference import REFERENCE
     from grader.reference.misconceptions import MISCONCEPTIONS
 
@@ -30,34 +31,44 @@ def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[Sp
     for check in exercise.checks:
         if check.kind == "call":
             reference = check.reference or check.call
-            needs_reference = check.generate is not None or any(not c.has_expect and not c.raises for c in check.cases)
+            needs_reference = check.generate is not None or any(
+                not c.has_expect and not c.raises for c in check.cases)
             if needs_reference and reference not in REFERENCE:
-                unknown(check.line, "reference function", reference, REFERENCE)
+                line = check.line_of("reference" if check.reference else "call")
+                unknown(line, "reference function", reference, REFERENCE)
             if check.generate and check.generate.generator not in GENERATORS:
-                unknown(check.line, "generator", check.generate.generator, GENERATORS)
+                unknown(check.line_of("generate", "generator"), "generator",
+                        check.generate.generator, GENERATORS)
             if not check.cases and not check.generate:
-                errors.append(SpecError(exercise.path, check.line, f"check '{check.name}' has neither cases nor generate"))
-            for m in check.misconceptions:
+                errors.append(SpecError(exercise.path, check.line,
+                                        f"check '{check.name}' has neither cases nor generate"))
+            for i, m in enumerate(check.misconceptions):
                 if m.like not in MISCONCEPTIONS:
-                    unknown(check.line, "misconception", m.like, MISCONCEPTIONS)
+                    unknown(check.line_of("misconceptions", i, "like"), "misconception", m.like,
+                            MISCONCEPTIONS)
             if build_inputs:
                 errors += _build_all(exercise, check)
         elif check.kind == "answer":
             if check.answer_correct not in check.answer_options:
-                errors.append(SpecError(exercise.path, check.line,
-                                        f"the correct answer '{check.answer_correct}' is not among the options"))
+                errors.append(SpecError(exercise.path, check.line_of("answer", "correct"),
+                                        f"the correct answer '{check.answer_correct}' is not "
+                                        "among the options"))
         elif check.property_name not in PROPERTIES:
-            unknown(check.line, "property check", check.property_name, PROPERTIES)
+            unknown(check.line_of("property"), "property check", check.property_name, PROPERTIES)
     return errors
 
 
 def _build_all(exercise, check) -> list[SpecError]:
     errors = []
-    for case in check.cases:
-        try:
-            [inputs.evaluate(a) for a in case.args]
-            if case.has_expect:
-                inputs.evaluate(case.expect)
-        except inputs.InputError as exc:
-            errors.append(SpecError(exercise.path, check.line, f"check '{check.name}': {exc}"))
+    for i, case in enumerate(check.cases):
+        values = [(("cases", i, "args", j), a) for j, a in enumerate(case.args)]
+        if case.has_expect:
+            values.append((("cases", i, "expect"), case.expect))
+        for path, expr in values:
+            try:
+                inputs.evaluate(expr)
+            except inputs.InputError as exc:
+                errors.append(SpecError(exercise.path, check.line_of(*path),
+                                        f"check '{check.name}': {exc}"))
+                break  # one message per case
     return errors

@@ -8,7 +8,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+EXERCISES_HELP = "folder of exercise specs (default: as for grade)"  # every command but grade
+
 
 def command_modules() -> list:
+    found = sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name)
     return [importlib.import_module(f"{__name__}.{info.name}")
-            for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name) if not info.name.startswith("_")]
+            for info in found if not info.name.startswith("_")]

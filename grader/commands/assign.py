@@ -1,17 +1,22 @@
-"""`vitgrade assign SOLUTIONS TEMPLATE`: write the student versions of the solutions (grader/authoring/assign.py)."""
+"""`vitgrade assign SOLUTIONS TEMPLATE`: write the student versions of the solutions
+(grader/authoring/assign.py)."""
 from __future__ import annotations
 
 import sys
 
 NAME = "assign"
-HELP = "write the student versions of the solutions (.py, .ipynb): solution regions become stubs, outputs cleared"
+HELP = ("write the student versions of the solutions (.py, .ipynb): solution regions become "
+        "stubs, outputs cleared")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("source", metavar="SOLUTIONS", help="a folder of solutions (or one solution file)")
-    parser.add_argument("target", metavar="TEMPLATE", help="the folder to write the student versions to")
+    parser.add_argument("source", metavar="SOLUTIONS",
+                        help="a folder of solutions (or one solution file)")
+    parser.add_argument("target", metavar="TEMPLATE",
+                        help="the folder to write the student versions to")
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a student version in TEMPLATE differs from what would be written")
+                        help="write nothing; exit 1 if a student version in TEMPLATE differs "
+                             "from what would be written")
 
 
 def run(args) -> int:
@@ -32,12 +37,15 @@ def run(args) -> int:
         print(f"vitgrade assign: no .py or .ipynb solutions in {source}", file=sys.stderr)
         return 2
     if args.check:
-        stale = [v for v in versions if not v.target.is_file() or v.target.read_text(encoding="utf-8") != v.text]
+        stale = [v for v in versions
+                 if not v.target.is_file() or v.target.read_text(encoding="utf-8") != v.text]
         for version in stale:
-            print(f"{version.target}: differs from the student version of {version.source} (run vitgrade assign)")
+            print(f"{version.target}: differs from the student version of {version.source} "
+                  "(run vitgrade assign)")
         return 1 if stale else 0
     write(versions)
     for version in versions:
-        dropped = f", {version.dropped_cells} instructor-only cell(s) dropped" if version.dropped_cells else ""
+        dropped = (f", {version.dropped_cells} instructor-only cell(s) dropped"
+                   if version.dropped_cells else "")
         print(f"{version.target}: {version.regions} solution region(s) replaced{dropped}")
     return 0

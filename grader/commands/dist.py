@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import sys
 
+from grader.commands import EXERCISES_HELP
+
 NAME = "dist"
 HELP = "write the student bundle: template, visible specs, the grader, a README (nothing hidden)"
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("out", metavar="OUT", help="folder to write (must be empty or absent)")
-    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
-    parser.add_argument("--template", metavar="DIR", help="folder of student starter files (default: student_template/)")
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
+    parser.add_argument("--template", metavar="DIR",
+                        help="folder of student starter files (default: student_template/)")
 
 
 def run(args) -> int:
@@ -27,5 +30,6 @@ def run(args) -> int:
         return 2
     for note in notes:
         print(note)
-    print(f"wrote the student bundle to {args.out}: `pip install {args.out}` then `vitgrade grade vit_exercises.py`")
+    print(f"wrote the student bundle to {args.out}: `pip install {args.out}` "
+          "then `vitgrade grade vit_exercises.py`")
     return 0

@@ -1,7 +1,10 @@
-"""`vitgrade export gradescope OUT.zip`: the autograder zip for Gradescope (grader/lms/gradescope_zip.py)."""
+"""`vitgrade export gradescope OUT.zip`: the Gradescope autograder zip
+(grader/lms/gradescope_zip.py)."""
 from __future__ import annotations
 
 import sys
+
+from grader.commands import EXERCISES_HELP
 
 NAME = "export"
 HELP = "build an autograder package for a learning platform (gradescope)"
@@ -11,7 +14,7 @@ PLATFORMS = ("gradescope",)
 def add_arguments(parser) -> None:
     parser.add_argument("platform", choices=PLATFORMS, help="the platform to export for")
     parser.add_argument("out", metavar="OUT.zip", help="the archive to write")
-    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
 
 
 def run(args) -> int:
@@ -26,7 +29,8 @@ def run(args) -> int:
         return 2
     names = build_gradescope_zip(Path(args.out), exercises)
     specs = sum(1 for n in names if n.endswith((".yaml", ".yml")))
-    print(f"wrote {args.out}: setup.sh, run_autograder and the grader with {specs} specs ({len(names)} files). "
+    print(f"wrote {args.out}: setup.sh, run_autograder and the grader with {specs} specs "
+          f"({len(names)} files). "
           "Upload it as the assignment's autograder (Ubuntu 24.04 base image recommended). "
           "It holds the hidden cases: do not share it with students.")
     return 0

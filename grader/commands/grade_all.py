@@ -4,8 +4,11 @@ from __future__ import annotations
 import os
 import sys
 
+from grader.commands import EXERCISES_HELP
+
 NAME = "grade-all"
-HELP = "grade every submission in a folder, in parallel; write grades.csv, feedback and a class report"
+HELP = ("grade every submission in a folder, in parallel; write grades.csv, feedback and a "
+        "class report")
 
 
 def add_arguments(parser) -> None:
@@ -14,18 +17,23 @@ def add_arguments(parser) -> None:
 
     parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
                         help="a folder holding a folder or a file per student")
-    parser.add_argument("--out", metavar="DIR", required=True, help="where results, grades.csv, feedback/ and report.html go")
+    parser.add_argument("--out", metavar="DIR", required=True,
+                        help="where results, grades.csv, feedback/ and report.html go")
     parser.add_argument("--jobs", "-j", metavar="N", type=int, default=os.cpu_count() or 1,
                         help="grading processes in parallel (default: the number of CPUs)")
-    parser.add_argument("--force", action="store_true", help="grade again students who already have a result")
+    parser.add_argument("--force", action="store_true",
+                        help="grade again students who already have a result")
     parser.add_argument("--id-pattern", metavar="REGEX", default=DEFAULT_ID_PATTERN,
-                        help="regular expression taking the student id from a file or folder name: its group "
-                             f"'id', else its first group, else the match (default {DEFAULT_ID_PATTERN!r})")
-    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+                        help="regular expression taking the student id from a file or folder "
+                             "name: its group 'id', else its first group, else the match "
+                             f"(default {DEFAULT_ID_PATTERN!r})")
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
     for option in LIMIT_OPTIONS:  # the same as `vitgrade grade`'s (grader/settings.py)
         parser.add_argument(option.flag, **option.argparse_kwargs())
-    parser.add_argument("--submission-timeout", metavar="SECONDS", type=float, default=DEFAULT_SUBMISSION_TIMEOUT,
-                        help=f"seconds for one whole submission before it is given up (default {DEFAULT_SUBMISSION_TIMEOUT:g})")
+    parser.add_argument("--submission-timeout", metavar="SECONDS", type=float,
+                        default=DEFAULT_SUBMISSION_TIMEOUT,
+                        help="seconds for one whole submission before it is given up "
+                             f"(default {DEFAULT_SUBMISSION_TIMEOUT:g})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
 
 
@@ -33,9 +41,9 @@ def run(args) -> int:
     from pathlib import Path
 
     from grader.batch.discover import IdPatternError
-    from grader.settings import LIMIT_OPTIONS, SettingsError, checked_limits
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
+    from grader.settings import LIMIT_OPTIONS, SettingsError, checked_limits
     from grader.spec.locate import find_exercises
 
     folder = Path(args.submissions)
@@ -57,7 +65,8 @@ def run(args) -> int:
         return 2
     options = BatchOptions(
         submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
-        force=args.force, id_pattern=args.id_pattern, limits=limits, submission_timeout=args.submission_timeout,
+        force=args.force, id_pattern=args.id_pattern, limits=limits,
+        submission_timeout=args.submission_timeout,
         progress=not args.no_progress,
     )
     try:
@@ -66,17 +75,20 @@ def run(args) -> int:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nvitgrade grade-all: stopped; what was graded is kept, run the same command again to finish",
+        print("\nvitgrade grade-all: stopped; what was graded is kept, run the same command "
+              "again to finish",
               file=sys.stderr)
         return 130
     for note in result.notes:
         print(note)
     out = options.out
-    print(f"{len(result.submissions)} submissions: graded {result.graded_now} in {result.grading_seconds:.1f} s, "
-          f"{result.skipped} already graded (use --force to grade again)")
+    print(f"{len(result.submissions)} submissions: graded {result.graded_now} in "
+          f"{result.grading_seconds:.1f} s, {result.skipped} already graded "
+          "(use --force to grade again)")
     if result.unloadable:
         print(f"could not be loaded (zero points): {', '.join(result.unloadable)}")
     if result.not_graded:
         print(f"could not be graded: {', '.join(result.not_graded)} (see {out / 'report.html'})")
-    print(f"wrote {out / 'grades.csv'}, {out / 'feedback'}{os.sep} ({len(result.submissions)} files), {out / 'report.html'}")
+    print(f"wrote {out / 'grades.csv'}, {out / 'feedback'}{os.sep} "
+          f"({len(result.submissions)} files), {out / 'report.html'}")
     return 0

@@ -9,12 +9,15 @@ HELP = "scaffold a new exercise spec (exercises/ID.yaml) that validates"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("id", help="the exercise id: lower case letters, digits and dashes (e.g. patches-per-row)")
+    parser.add_argument("id", help="the exercise id: lower case letters, digits and dashes "
+                                   "(e.g. patches-per-row)")
     parser.add_argument("--call", default="num_patches", metavar="NAME",
                         help="the student-API function the exercise calls (default: num_patches)")
     parser.add_argument("--exercises", metavar="DIR",
-                        help="folder to write into (default: the nearest exercises/ folder, else ./exercises)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing spec of that id")
+                        help="folder to write into "
+                             "(default: the nearest exercises/ folder, else ./exercises)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite an existing spec of that id")
 
 
 def run(args) -> int:
@@ -25,7 +28,8 @@ def run(args) -> int:
     folder = Path(args.exercises) if args.exercises else project_exercises()
     path = folder / f"{args.id}.yaml"
     try:
-        text = scaffold_spec(args.id, call=args.call, order=next_order(folder) if folder.is_dir() else 100)
+        order = next_order(folder) if folder.is_dir() else 100
+        text = scaffold_spec(args.id, call=args.call, order=order)
     except ValueError as error:
         print(f"vitgrade new: {error}", file=sys.stderr)
         return 2

@@ -4,14 +4,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from grader.commands import EXERCISES_HELP
+
 NAME = "render"
 HELP = "write the student question sheet (docs/exercises.md) from the exercise specs"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--exercises", metavar="DIR", help="folder of specs (default: as for grade)")
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
     parser.add_argument("--out", metavar="FILE",
-                        help="where to write the sheet (default: docs/exercises.md beside the exercises folder)")
+                        help="where to write the sheet "
+                             "(default: docs/exercises.md beside the exercises folder)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 when the sheet is out of date with the specs")
 

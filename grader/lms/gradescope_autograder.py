@@ -28,32 +28,34 @@ def main(argv: list[str] | None = None) -> int:
     path = submission_file(submitted) if submitted.is_dir() else None
     if path is None:
         found = sorted(p.name for p in submitted.iterdir()) if submitted.is_dir() else []
-        _explain(results, "No .py or .ipynb file was found in your submission"
-                          + (f" (it holds: {', '.join(found[:10])})" if found else "") + ". Upload your vit_exercises.py "
-                          "or your notebook.")
+        holds = f" (it holds: {', '.join(found[:10])})" if found else ""
+        _explain(results, f"No .py or .ipynb file was found in your submission{holds}. "
+                          "Upload your vit_exercises.py or your notebook.")
         return 0
     code = _grade(path, results, Path(args.exercises))
     if not results.is_file():
-        _explain(results, "The autograder could not grade your submission (an error in the grader, not in your "
-                          "code). Your instructor can see what happened.")
+        _explain(results, "The autograder could not grade your submission (an error in the "
+                          "grader, not in your code). Your instructor can see what happened.")
     return 0 if code in (0, 1) else code
 
 
 def _grade(path: Path, results: Path, exercises: Path) -> int:
     from grader.commands import grade
 
-    args = argparse.Namespace(submission=str(path), json=str(results), gradescope=False, classroom=False,
-                              prairielearn=None, junitxml=None, exercises=str(exercises), visible_only=False,
-                              call_timeout=None, memory_mb=None, quiet=False)
+    args = argparse.Namespace(submission=str(path), json=str(results), gradescope=False,
+                              classroom=False, prairielearn=None, junitxml=None,
+                              exercises=str(exercises), visible_only=False, call_timeout=None,
+                              memory_mb=None, quiet=False)
     try:
         return grade.run(args)
-    except Exception as exc:  # noqa: BLE001 - told to the instructor (stdout); the student gets a results file
+    # told to the instructor (stdout); the student gets a results file
+    except Exception as exc:  # noqa: BLE001
         print(f"grading failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
 
 def _explain(results: Path, message: str) -> None:
-    from grader.report.gradescope import write_json_atomic
+    from grader.report.outputs import write_json_atomic
 
     write_json_atomic(results, {"score": 0, "output": message, "output_format": "text",
                                 "stdout_visibility": "hidden", "tests": []})

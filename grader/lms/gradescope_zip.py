@@ -35,20 +35,21 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
 fi
 "$PY" -m venv "$ROOT/venv"
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
-"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader[checkpoints]"
+"$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader"
 "$ROOT/venv/bin/vitgrade" validate "$SOURCE/vit-grader/exercises"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for every submission, in /autograder; it must leave results/results.json.
-# The grading itself is `python -m grader.lms.gradescope_autograder` (see grader/lms/ in vit-grader).
+# The grading itself is `python -m grader.lms.gradescope_autograder` (grader/lms/ in vit-grader).
 ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
 PY="${VITGRADE_PYTHON:-$ROOT/venv/bin/python}"
 [ -x "$PY" ] || PY=python3
 # Run from the grader's project folder, never the submission's: `python -m` puts the working folder
 # on sys.path, and a student's numpy.py must not be what the grading process imports.
 cd "$ROOT/source/vit-grader" || exit 1
-exec "$PY" -m grader.lms.gradescope_autograder --root "$ROOT" --exercises "$ROOT/source/vit-grader/exercises"
+exec "$PY" -m grader.lms.gradescope_autograder --root "$ROOT" \\
+    --exercises "$ROOT/source/vit-grader/exercises"
 """
 
 
@@ -68,14 +69,15 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
 
 
 def _zip(tree: Path, out: Path, executable: set[str]) -> list[str]:
-    """Zip the files of `tree` (paths relative to it, so the scripts are at the root of the archive)."""
+    """Zip the files of `tree` (paths relative to it: the scripts are at the archive's root)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     names = []
     tmp = out.with_name(f".{out.name}.tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(p for p in tree.rglob("*") if p.is_file()):
             name = path.relative_to(tree).as_posix()
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # the same specs give the same zip
+            # a fixed date: the same specs give the same zip
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             mode = 0o755 if name in executable else 0o644
             info.external_attr = (stat.S_IFREG | mode) << 16
             info.compress_type = zipfile.ZIP_DEFLATED

@@ -18,7 +18,8 @@ SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo", "_exercises", 
 
 
 def write_project(dest: Path, readme: str | None = None) -> Path:
-    """Copy the package to DEST/grader and write DEST/pyproject.toml; returns DEST/exercises (to fill)."""
+    """Copy the package to DEST/grader, write DEST/pyproject.toml; returns DEST/exercises (to
+    fill)."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copytree(PACKAGE, dest / "grader", ignore=SKIPPED, dirs_exist_ok=True)
@@ -31,7 +32,8 @@ def write_project(dest: Path, readme: str | None = None) -> Path:
 
 def pyproject(dest: Path, has_readme: bool) -> str:
     meta = _metadata()
-    packages = sorted(".".join(p.parent.relative_to(dest).parts) for p in (dest / "grader").rglob("__init__.py"))
+    packages = sorted(".".join(p.parent.relative_to(dest).parts)
+                      for p in (dest / "grader").rglob("__init__.py"))
     lines = [
         "[build-system]",
         'requires = ["setuptools>=68"]',
@@ -47,8 +49,10 @@ def pyproject(dest: Path, has_readme: bool) -> str:
     if has_readme:
         lines.append('readme = "README.md"')
     lines += ["", "[project.optional-dependencies]"]
-    lines += [f"{name} = {_toml_list(requirements)}" for name, requirements in sorted(meta["extras"].items())]
-    lines += ["", "[project.scripts]"] + [f'{name} = "{target}"' for name, target in sorted(meta["scripts"].items())]
+    lines += [f"{name} = {_toml_list(requirements)}"
+              for name, requirements in sorted(meta["extras"].items())]
+    lines += ["", "[project.scripts]"]
+    lines += [f'{name} = "{target}"' for name, target in sorted(meta["scripts"].items())]
     lines += ["", "[project.entry-points.pytest11]"]
     lines += [f'{name} = "{target}"' for name, target in sorted(meta["pytest11"].items())]
     lines += [
@@ -74,8 +78,10 @@ def _metadata() -> dict:
 
         project = tomllib.loads(checkout.read_text(encoding="utf-8")).get("project", {})
         if project.get("name") == DISTRIBUTION:
-            return {"version": project["version"], "dependencies": list(project.get("dependencies", [])),
-                    "extras": dict(project.get("optional-dependencies", {})), "scripts": dict(project.get("scripts", {})),
+            return {"version": project["version"],
+                    "dependencies": list(project.get("dependencies", [])),
+                    "extras": dict(project.get("optional-dependencies", {})),
+                    "scripts": dict(project.get("scripts", {})),
                     "pytest11": dict(project.get("entry-points", {}).get("pytest11", {}))}
     distribution = importlib.metadata.distribution(DISTRIBUTION)
     core, extras = [], {}
@@ -92,7 +98,8 @@ def _metadata() -> dict:
 
 
 def _toml_list(items: list[str]) -> str:
-    return "[" + ", ".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items) + "]"
+    quoted = ('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
+    return "[" + ", ".join(quoted) + "]"
 
 
 def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> None:
@@ -100,8 +107,8 @@ def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> N
     the files and folders at `paths` (relative to `source`)."""
     source, dest = Path(source), Path(dest)
     if paths is None:
-        paths = {e.name for e in source.iterdir()
-                 if not e.name.startswith(".") and e.suffix not in (".yaml", ".yml") and e.name != "__pycache__"}
+        paths = {e.name for e in source.iterdir() if not e.name.startswith(".")
+                 and e.suffix not in (".yaml", ".yml") and e.name != "__pycache__"}
     for relative in sorted(paths):
         entry, target = source / relative, dest / relative
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,8 @@ from pathlib import Path
 from .project_copy import SKIPPED, copy_spec_data, write_project
 from .visible_specs import visible_specs
 
-SOLUTION_MARKER = re.compile(r"^\s*#+\s*(BEGIN|END) SOLUTION", re.MULTILINE)  # ### BEGIN SOLUTION, nbgrader's
+# nbgrader's `### BEGIN SOLUTION`
+SOLUTION_MARKER = re.compile(r"^\s*#+\s*(BEGIN|END) SOLUTION", re.MULTILINE)
 RESERVED = {"README.md", "pyproject.toml", "grader", "exercises"}
 
 README = """# Vision Transformers (lecture 4.2): exercises and grader
@@ -59,11 +60,13 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     if not template.is_dir():
         raise BundleError(f"no student template folder {template} (give --template DIR)")
     if out.exists() and any(out.iterdir()):
-        raise BundleError(f"{out} is not empty: give an empty or new folder, so nothing stale ends up in the bundle")
+        raise BundleError(f"{out} is not empty: give an empty or new folder, so nothing stale "
+                          "ends up in the bundle")
     specs = visible_specs(exercises)
     if not specs.texts:
         raise BundleError(f"no spec in {exercises} has a visible check")
-    starters = [p for p in sorted(template.iterdir()) if not p.name.startswith(".") and p.name != "__pycache__"]
+    starters = [p for p in sorted(template.iterdir())
+                if not p.name.startswith(".") and p.name != "__pycache__"]
     clashes = sorted(p.name for p in starters if p.name in RESERVED)
     if clashes:
         raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
@@ -86,4 +89,5 @@ def _refuse_solutions(paths: list[Path]) -> None:
         for file in files:
             text = file.read_bytes().decode("utf-8", "replace")
             if SOLUTION_MARKER.search(text):
-                raise BundleError(f"{file} holds a solution marker (### BEGIN SOLUTION): it is not a student template")
+                raise BundleError(f"{file} holds a solution marker (### BEGIN SOLUTION): "
+                                  "it is not a student template")

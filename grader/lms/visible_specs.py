@@ -13,17 +13,17 @@ from pathlib import Path
 
 import yaml
 
+from grader.spec import SpecError, load_spec, spec_files
 from grader.spec.yaml_lines import SpecLoader
 
-from grader.spec import SpecError, load_spec, spec_files
-
-HEADER = "# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not included).\n"
+HEADER = ("# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not "
+          "included).\n")
 
 
 @dataclass
 class VisibleSpecs:
-    texts: dict[str, str] = field(default_factory=dict)     # file name -> YAML text
-    data: set[str] = field(default_factory=set)              # paths in the exercises folder a visible check names
+    texts: dict[str, str] = field(default_factory=dict)  # file name -> YAML text
+    data: set[str] = field(default_factory=set)  # exercises-folder paths a visible check names
     notes: list[str] = field(default_factory=list)
 
 
@@ -36,9 +36,10 @@ def visible_specs(folder: Path) -> VisibleSpecs:
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SpecLoader)  # the specs' own YAML rules
+        # the specs' own YAML rules
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SpecLoader)
         kept = []
-        for check, loaded in zip(raw["checks"], exercise.checks):
+        for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
             if loaded.hidden:
                 continue
             check = dict(check)
@@ -65,7 +66,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _represent_str(dumper, text: str):
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text else None)
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 
 def _represent_list(dumper, items: list):
@@ -83,7 +85,7 @@ def _number(x: float):
 
 
 def _named_data(checks: list, folder: Path) -> set[str]:
-    """Paths inside `folder` that a string somewhere in `checks` names (e.g. checkpoints/tiny-vit)."""
+    """Paths inside `folder` that a string somewhere in `checks` names (checkpoints/tiny-vit)."""
     names = set()
     for text in _strings(checks):
         if "/" in text or "." in text:

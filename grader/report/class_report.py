@@ -23,7 +23,7 @@ NO_PLOTS = ("Plots need matplotlib: <code>pip install 'vit-grader[report]'</code
 
 @dataclass
 class Misconception:
-    name: str                      # "overlapping_windows_count" or, for multiple choice, "positions:speed"
+    name: str  # "overlapping_windows_count", or for multiple choice "positions:speed"
     exercise: str
     hint: str
     students: set = field(default_factory=set)
@@ -52,28 +52,33 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]]) -> ClassSu
     for ident in exercises:
         results = [next((e for e in r.exercises if e.id == ident), None) for _, r in graded]
         results = [e for e in results if e is not None]
-        pass_rate[ident] = sum(e.status == PASSED for e in results) / len(results) if results else 0.0
+        passed = sum(e.status == PASSED for e in results)
+        pass_rate[ident] = passed / len(results) if results else 0.0
         mean_score[ident] = statistics.fmean(e.score for e in results) if results else 0.0
     found: dict[str, Misconception] = {}
     for student, report in graded:
         for e in report.exercises:
             for check in e.checks:
                 if check.misconception:
-                    item = found.setdefault(check.misconception, Misconception(check.misconception, e.id, check.hint or ""))
+                    new = Misconception(check.misconception, e.id, check.hint or "")
+                    item = found.setdefault(check.misconception, new)
                     item.students.add(student)
     ranked = sorted(found.values(), key=lambda m: (-len(m.students), m.name))
-    return ClassSummary(len(rows), graded, not_graded, list(exercises.values()), pass_rate, mean_score, ranked)
+    return ClassSummary(len(rows), graded, not_graded, list(exercises.values()), pass_rate,
+                        mean_score, ranked)
 
 
-def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]], title: str = "vit-grader class report") -> str:
+def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
+                      title: str = "vit-grader class report") -> str:
     summary = summarise(rows)
     plots = _plots(summary)
     parts = [f"<h1>{_e(title)}</h1>", _overview(summary)]
     if plots is None:
         parts.append(f'<p class="note">{NO_PLOTS}</p>')
-    parts += [_section("Scores", plots and plots.get("histogram"), _score_table(summary)),
-              _section("Pass rate per exercise", plots and plots.get("pass_rate"), _exercise_table(summary)),
-              _section("Misconceptions", plots and plots.get("misconceptions"), _misconception_table(summary)),
+    plot = (plots or {}).get
+    parts += [_section("Scores", plot("histogram"), _score_table(summary)),
+              _section("Pass rate per exercise", plot("pass_rate"), _exercise_table(summary)),
+              _section("Misconceptions", plot("misconceptions"), _misconception_table(summary)),
               _attention(summary), _students_table(summary)]
     return _PAGE.format(title=_e(title), body="\n".join(p for p in parts if p))
 
@@ -82,15 +87,16 @@ def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]], ti
 
 def _overview(s: ClassSummary) -> str:
     totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
-    lines = [f"{s.students} submissions; {len(s.graded)} graded"
-             + (f", {len(s.not_graded)} could not be graded (see below)" if s.not_graded else "") + "."]
+    not_graded = f", {len(s.not_graded)} could not be graded (see below)" if s.not_graded else ""
+    lines = [f"{s.students} submissions; {len(s.graded)} graded{not_graded}."]
     if totals:
-        lines.append(f"Mean {statistics.fmean(totals):.0f}%, median {statistics.median(totals):.0f}%; "
+        lines.append(f"Mean {statistics.fmean(totals):.0f}%, "
+                     f"median {statistics.median(totals):.0f}%; "
                      f"{sum(t >= 99.999 for t in totals)} with full marks.")
     if s.misconceptions:
         top = s.misconceptions[0]
-        lines.append(f"Most common misconception: {_share(len(top.students), len(s.graded))} of students "
-                     f"({_e(top.name)} in {_e(top.exercise)}).")
+        lines.append(f"Most common misconception: {_share(len(top.students), len(s.graded))} "
+                     f"of students ({_e(top.name)} in {_e(top.exercise)}).")
     return "<p>" + "<br>".join(lines) + "</p>"
 
 
@@ -99,7 +105,8 @@ def _score_table(s: ClassSummary) -> str:
     for _, r in s.graded:
         percent = 100 * r.score / r.max_score if r.max_score else 0.0
         bins[min(int(percent // 10), 9)] += 1
-    rows = [(f"{10 * i}-{10 * i + 10}%" if i < 9 else "90-100%", str(n)) for i, n in enumerate(bins)]
+    rows = [(f"{10 * i}-{10 * i + 10}%" if i < 9 else "90-100%", str(n))
+            for i, n in enumerate(bins)]
     return _table(["total score", "students"], rows)
 
 
@@ -112,9 +119,11 @@ def _exercise_table(s: ClassSummary) -> str:
 def _misconception_table(s: ClassSummary) -> str:
     if not s.misconceptions:
         return "<p>No known misconception was matched.</p>"
-    rows = [(_share(len(m.students), len(s.graded)), str(len(m.students)), m.exercise, m.name, m.hint)
-            for m in s.misconceptions]
-    return _table(["students", "count", "exercise", "misconception", "what it means (the hint students saw)"], rows)
+    rows = [(_share(len(m.students), len(s.graded)), str(len(m.students)), m.exercise, m.name,
+             m.hint) for m in s.misconceptions]
+    header = ["students", "count", "exercise", "misconception",
+              "what it means (the hint students saw)"]
+    return _table(header, rows)
 
 
 def _attention(s: ClassSummary) -> str:
@@ -130,8 +139,9 @@ def _students_table(s: ClassSummary) -> str:
     rows = []
     for student, r in sorted(s.graded):
         scores = {e.id: e.score for e in r.exercises}
-        rows.append([student] + [points(scores.get(i, 0)) for i in ids] + [f"{points(r.score)} / {points(r.max_score)}"])
-    for student, why in sorted(s.not_graded):
+        rows.append([student] + [points(scores.get(i, 0)) for i in ids]
+                    + [f"{points(r.score)} / {points(r.max_score)}"])
+    for student, _ in sorted(s.not_graded):
         rows.append([student] + [""] * len(ids) + ["not graded"])
     return "<h2>Students</h2>" + _table(["student"] + ids + ["total"], rows)
 
@@ -143,7 +153,8 @@ def _section(heading: str, png: str | None, table: str) -> str:
 
 def _table(header: list[str], rows) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{_e(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td>{_e(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -184,8 +195,8 @@ def _plots(s: ClassSummary) -> dict | None:
         fig = Figure(figsize=(6, 0.4 * len(shown) + 1), dpi=100)
         ax = fig.subplots()
         total = max(len(s.graded), 1)
-        ax.barh([f"{m.exercise}: {m.name}" for m in shown], [100 * len(m.students) / total for m in shown],
-                color="#e15759")
+        ax.barh([f"{m.exercise}: {m.name}" for m in shown],
+                [100 * len(m.students) / total for m in shown], color="#e15759")
         ax.set_xlim(0, 100)
         ax.set_xlabel("students who hit it (%)")
         out["misconceptions"] = _png(fig)
@@ -205,7 +216,8 @@ _PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <title>{title}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
+body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #222; }}
 table {{ border-collapse: collapse; margin: 0.5rem 0 1.5rem; }}
 th, td {{ border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }}
 th {{ background: #f2f2f2; }}

@@ -15,7 +15,7 @@ from pathlib import Path
 from grader.checks.results import PASSED, GradeReport
 
 from .feedback_md import part_feedback
-from .gradescope import exercise_parts, part_name
+from .parts import named_parts
 from .terminal import report_header
 
 VERSION = 1  # the runner format's version, as the classroom-resources graders write it
@@ -24,12 +24,10 @@ VERSION = 1  # the runner format's version, as the classroom-resources graders w
 def classroom_results(report: GradeReport) -> dict:
     tests = []
     for exercise in report.exercises:
-        parts = exercise_parts(exercise)
-        hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
-        for part, visibility in parts:
+        for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": part_name(part, visibility, hidden_groups),
+                "name": name,
                 "status": "pass" if passed else "fail",
                 "message": None if passed else part_feedback(part),
                 "test_code": f"vitgrade grade {report.submission}  # exercise {part.id}",
@@ -50,11 +48,12 @@ def classroom_results(report: GradeReport) -> dict:
 
 def encoded_result(report: GradeReport) -> str:
     """The base64 text that goes after `result=`."""
-    return base64.b64encode(json.dumps(classroom_results(report), allow_nan=False).encode("utf-8")).decode("ascii")
+    data = json.dumps(classroom_results(report), allow_nan=False).encode("utf-8")
+    return base64.b64encode(data).decode("ascii")
 
 
 def write_classroom_output(report: GradeReport, github_output: str | None) -> Path | None:
-    """Append `result=...` to the `$GITHUB_OUTPUT` file; print it when there is none (a local run)."""
+    """Append `result=...` to the `$GITHUB_OUTPUT` file; print it when there is none (local)."""
     line = f"result={encoded_result(report)}\n"
     if not github_output:
         print(line, end="")

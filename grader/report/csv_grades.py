@@ -22,9 +22,10 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str]) -> str:
-    """The CSV text: `rows` are (student id, report or None), `exercises` the ids in column order."""
+    """The CSV text: `rows` are (student id, report or None), `exercises` the ids in column
+    order."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets write them
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets do
     writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
     for student, report in sorted(rows, key=lambda row: row[0]):
         name = _text_cell(student)
@@ -33,7 +34,8 @@ def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str])
             writer.writerow(identity + [""] * (len(exercises) + 1))
             continue
         scores = {e.id: e.score for e in report.exercises}
-        writer.writerow(identity + [number_cell(scores.get(e, 0.0)) for e in exercises] + [number_cell(report.score)])
+        writer.writerow(identity + [number_cell(scores.get(e, 0.0)) for e in exercises]
+                        + [number_cell(report.score)])
     return out.getvalue()
 
 

@@ -1,4 +1,5 @@
-"""Per-student feedback as markdown, and the wording of hidden checks for every student-facing report.
+"""Per-student feedback as markdown, and the wording of hidden checks for every student-facing
+report.
 
 A hidden check is summarised from a whitelist of what may be said (passed or not, which case
 number failed, the kind of failure, the spec's hint), never by passing on its message: whatever
@@ -8,9 +9,16 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult, GradeReport
+from grader.checks.results import (
+    MISSING,
+    NOT_IMPLEMENTED,
+    PASSED,
+    CheckResult,
+    ExerciseResult,
+    GradeReport,
+)
 
-from .terminal import exercise_feedback, points, report_header, score_table
+from .terminal import exercise_feedback, exercise_heading, points, report_header, score_table
 
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\byour code raised ([A-Za-z_][A-Za-z0-9_.]*)")
@@ -29,14 +37,16 @@ def hidden_check_line(check: CheckResult) -> str:
     if check.status == PASSED:
         return f"ok {head}"
     if check.status in (NOT_IMPLEMENTED, MISSING):
-        return f"x {head}: {'not implemented yet' if check.status == NOT_IMPLEMENTED else 'not defined yet'}"
+        missing = "not implemented yet" if check.status == NOT_IMPLEMENTED else "not defined yet"
+        return f"x {head}: {missing}"
     return f"x {head}: {hidden_failure(check)}"
 
 
 def hidden_failure(check: CheckResult) -> str:
     message = check.message or ""
     case = _CASE.search(message)
-    what = f"failed on hidden case {case.group(1)} of {case.group(2)}" if case else "failed on a hidden case"
+    what = (f"failed on hidden case {case.group(1)} of {case.group(2)}" if case
+            else "failed on a hidden case")
     raised = _RAISED.search(message)
     if raised:
         what += f": your code raised {raised.group(1)}"
@@ -54,7 +64,7 @@ def part_feedback(part: ExerciseResult) -> str:
     if not hidden:
         return exercise_feedback(visible)
     lines = exercise_feedback(visible).splitlines()[1:] if visible.checks else []
-    head = f"{part.id}: {part.title} ({part.lecture}), {points(part.score)} / {points(part.max_score)}"
+    head = exercise_heading(part)
     for check in hidden:
         if check.passed:
             continue
@@ -68,12 +78,13 @@ def feedback_markdown(student: str, report: GradeReport | None, problem: str | N
     """What `vitgrade grade` would have shown this student, as markdown."""
     lines = [f"# Feedback for {student}", ""]
     if report is None:
-        lines += [f"Your submission could not be graded automatically: {problem or 'unknown reason'}.",
+        lines += ["Your submission could not be graded automatically: "
+                  f"{problem or 'unknown reason'}.",
                   "Your instructor will look at it."]
         return "\n".join(lines) + "\n"
     percent = 100 * report.score / report.max_score if report.max_score else 0.0
-    lines += [f"Submission `{report.submission}`: **{points(report.score)} / {points(report.max_score)}** "
-              f"({percent:.0f}%)", ""]
+    lines += [f"Submission `{report.submission}`: "
+              f"**{points(report.score)} / {points(report.max_score)}** ({percent:.0f}%)", ""]
     header = report_header(report)
     if header:
         lines += [fenced("\n".join(header)), ""]
@@ -84,14 +95,16 @@ def feedback_markdown(student: str, report: GradeReport | None, problem: str | N
 
 
 def _exercise_section(exercise: ExerciseResult) -> list[str]:
-    lines = [f"## {exercise.id}: {exercise.title} ({points(exercise.score)} / {points(exercise.max_score)})", ""]
+    score = f"{points(exercise.score)} / {points(exercise.max_score)}"
+    lines = [f"## {exercise.id}: {exercise.title} ({score})", ""]
     visible = exercise.part(hidden=False)
     hidden = exercise.part(hidden=True)
     if visible.checks:
         if all(c.passed for c in visible.checks):
             lines.append("All visible checks passed.")
         elif exercise.status in (NOT_IMPLEMENTED, MISSING):
-            lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED else "Not defined yet.")
+            lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED
+                         else "Not defined yet.")
         else:
             lines.append(fenced(exercise_feedback(visible)))
         lines.append("")

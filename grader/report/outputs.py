@@ -5,6 +5,7 @@ one; the Classroom result is one line appended to $GITHUB_OUTPUT.
 """
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -12,11 +13,10 @@ from pathlib import Path
 
 def write_outputs(report, settings) -> None:
     if settings.json_out is not None:
-        from .gradescope import gradescope_results, write_json_atomic
+        from .gradescope import gradescope_results
 
         write_json_atomic(settings.json_out, gradescope_results(report))
     if getattr(settings, "prairielearn_out", None) is not None:
-        from .gradescope import write_json_atomic
         from .prairielearn import prairielearn_results
 
         write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
@@ -41,3 +41,8 @@ def write_text_atomic(path: str | Path, text: str, suffix: str = ".tmp") -> None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json_atomic(path: str | Path, data: dict) -> None:
+    """`data` as indented JSON (no NaN), written as `write_text_atomic` writes."""
+    write_text_atomic(path, json.dumps(data, indent=2, allow_nan=False) + "\n", suffix=".json")

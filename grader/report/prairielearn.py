@@ -1,4 +1,5 @@
-"""PrairieLearn's external-grader results (docs/externalGrading.md of PrairieLearn, "Grading results").
+"""PrairieLearn's external-grader results (PrairieLearn's docs/externalGrading.md, "Grading
+results").
 
 `score` is a fraction in [0, 1]; `tests[]` carry `name`, `description`, `points`, `max_points`,
 `message` and `output`, which `<pl-external-grader-results>` renders. A submission that cannot be
@@ -10,7 +11,7 @@ from __future__ import annotations
 from grader.checks.results import PASSED, GradeReport
 
 from .feedback_md import part_feedback
-from .gradescope import exercise_parts, part_name
+from .parts import named_parts
 from .terminal import report_header, score_table
 
 
@@ -28,17 +29,15 @@ def prairielearn_results(report: GradeReport) -> dict:
         }
     tests = []
     for exercise in report.exercises:
-        parts = exercise_parts(exercise)
-        hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
-        for part, visibility in parts:
+        for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": part_name(part, visibility, hidden_groups),
+                "name": name,
                 "description": part.lecture,
                 "points": part.score,
                 "max_points": part.max_score,
-                "message": "All checks passed." if passed else f"{len([c for c in part.checks if not c.passed])} "
-                                                                f"of {len(part.checks)} checks failed.",
+                "message": "All checks passed." if passed else
+                f"{sum(not c.passed for c in part.checks)} of {len(part.checks)} checks failed.",
                 "output": "" if passed else part_feedback(part),
             })
     score = report.score / report.max_score if report.max_score else 0.0

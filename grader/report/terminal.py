@@ -12,18 +12,21 @@ def points(x: float) -> str:
 
 def score_table(report: GradeReport) -> str:
     """One line per exercise and a total: what a student reads first."""
-    rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}", _status(e)) for e in report.exercises]
+    rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}", _status(e))
+            for e in report.exercises]
     width_id = max([len(r[0]) for r in rows] + [8])
     width_lecture = min(max([len(r[1]) for r in rows] + [7]), 34)
     width_score = max([len(r[2]) for r in rows] + [5])
     lines = [f"{'exercise':<{width_id}}  {'lecture':<{width_lecture}}  {'score':>{width_score}}"]
     for ident, lecture, score, status in rows:
         lecture = lecture if len(lecture) <= width_lecture else lecture[: width_lecture - 3] + "..."
-        lines.append(f"{ident:<{width_id}}  {lecture:<{width_lecture}}  {score:>{width_score}}  {status}")
+        lines.append(f"{ident:<{width_id}}  {lecture:<{width_lecture}}  {score:>{width_score}}  "
+                     f"{status}")
     total = f"{points(report.score)} / {points(report.max_score)}"
     percent = 100 * report.score / report.max_score if report.max_score else 0.0
     lines.append("-" * len(lines[0]))
-    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total:>{width_score}}  ({percent:.0f}%)")
+    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total:>{width_score}}  "
+                 f"({percent:.0f}%)")
     return "\n".join(lines)
 
 
@@ -34,9 +37,15 @@ def _status(exercise: ExerciseResult) -> str:
     return f"{len(lost)} of {len(exercise.checks)} checks failed"
 
 
+def exercise_heading(exercise: ExerciseResult) -> str:
+    """`patchify: Patches in raster order (Practice 3), 2 / 4`."""
+    score = f"{points(exercise.score)} / {points(exercise.max_score)}"
+    return f"{exercise.id}: {exercise.title} ({exercise.lecture}), {score}"
+
+
 def exercise_feedback(exercise: ExerciseResult) -> str:
     """The failed checks of one exercise: what was called, expected versus got, the hint."""
-    lines = [f"{exercise.id}: {exercise.title} ({exercise.lecture}), {points(exercise.score)} / {points(exercise.max_score)}"]
+    lines = [exercise_heading(exercise)]
     for check in exercise.checks:
         if check.passed:
             continue

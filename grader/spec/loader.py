@@ -10,7 +10,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import SpecError
-from .model import Case, Check, Compare, Exercise, ExerciseLimits, Generate, Misconception
+from .model import (
+    Case,
+    Check,
+    Compare,
+    Exercise,
+    ExerciseLimits,
+    Generate,
+    Misconception,
+    nearest_line,
+)
 from .schema import first_error
 from .yaml_lines import load_yaml_with_lines
 
@@ -35,7 +44,8 @@ def load_specs(directory: str | Path) -> tuple[list[Exercise], list[SpecError]]:
     seen: dict[str, Exercise] = {}
     for exercise in list(exercises):
         if exercise.id in seen:
-            errors.append(SpecError(exercise.path, 1, f"the id '{exercise.id}' is already used by {seen[exercise.id].path}"))
+            errors.append(SpecError(exercise.path, exercise.line_of("id"), f"the id "
+                                    f"'{exercise.id}' is already used by {seen[exercise.id].path}"))
             exercises.remove(exercise)
         else:
             seen[exercise.id] = exercise
@@ -70,7 +80,8 @@ def load_spec(path: str | Path, display_path: str | None = None) -> Exercise:
 def _load_text(text: str, shown: str) -> Exercise:
     data, lines = load_yaml_with_lines(text, shown)
     if not isinstance(data, dict):
-        raise SpecError(shown, 1, "a spec is a mapping (id:, title:, lecture:, uses:, checks:), not a list or a value")
+        raise SpecError(shown, 1, "a spec is a mapping (id:, title:, lecture:, uses:, checks:), "
+                                  "not a list or a value")
     error = first_error(data)
     if error is not None:
         raise _explain(error, data, lines, shown)
@@ -95,13 +106,15 @@ def _build_exercise(data: dict, lines: dict, shown: str) -> Exercise:
         checks=tuple(checks), path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
         limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
+        lines=lines,
     )
 
 
 def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
     """Keyword arguments for `Check`, points still possibly None."""
+    inside = {path[len(at):]: line for path, line in lines.items() if path[:len(at)] == at}
     kwargs = dict(
-        name=raw["name"], points=raw.get("points"), line=lines.get(at, 0),
+        name=raw["name"], points=raw.get("points"), line=lines.get(at, 0), lines=inside,
         hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
         hint=raw.get("hint"),
@@ -110,15 +123,18 @@ def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
         kwargs.update(
             call=raw["call"], reference=raw.get("reference"),
             cases=tuple(_build_case(c) for c in raw.get("cases", [])),
-            generate=Generate(**{"count": 10, "seed": 0, **raw["generate"]}) if "generate" in raw else None,
+            generate=(Generate(**{"count": 10, "seed": 0, **raw["generate"]})
+                      if "generate" in raw else None),
             compare=_build_compare(raw.get("compare")),
             misconceptions=tuple(Misconception(**m) for m in raw.get("misconceptions", [])),
         )
     elif "answer" in raw:
         answer = raw["answer"]
-        kwargs.update(answer_key=answer["key"], answer_correct=answer["correct"], answer_options=dict(answer["options"]))
+        kwargs.update(answer_key=answer["key"], answer_correct=answer["correct"],
+                      answer_options=dict(answer["options"]))
     else:
-        kwargs.update(property_name=raw["property"], options=dict(raw.get("options", {})), seed=raw.get("seed", 0))
+        kwargs.update(property_name=raw["property"], options=dict(raw.get("options", {})),
+                      seed=raw.get("seed", 0))
     return kwargs
 
 
@@ -138,14 +154,15 @@ def _build_compare(raw) -> Compare | None:
 
 
 def _share_points(checks: list[dict], total, lines: dict, shown: str) -> list[Check]:
-    """Checks without points share what the exercise's total leaves (1 point each without a total)."""
+    """Checks without points share what the exercise's total leaves (1 point each, no total)."""
     fixed = sum(c["points"] for c in checks if c["points"] is not None)
     free = [c for c in checks if c["points"] is None]
     if total is None:
         share = 1.0
     else:
         if fixed > total + 1e-9 or (not free and abs(fixed - total) > 1e-9):
-            raise SpecError(shown, lines.get(("points",)), f"points: {total} but the checks' points add up to {fixed:g}")
+            raise SpecError(shown, lines.get(("points",)),
+                            f"points: {total} but the checks' points add up to {fixed:g}")
         share = (total - fixed) / len(free) if free else 0.0
     return [Check(**{**c, "points": share if c["points"] is None else c["points"]}) for c in checks]
 
@@ -156,26 +173,32 @@ def _explain(error, data, lines: dict, shown: str) -> SpecError:
     """Turn a fastjsonschema error into one line an instructor can act on."""
     path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
     where = _readable(path) or "the spec"
-    line = _line_of(path, lines)
+    line = nearest_line(lines, path)
     rule, definition, value = error.rule, error.definition or {}, error.value
     if rule == "additionalProperties" and isinstance(value, dict):
         allowed = sorted(definition.get("properties", {}))
         unknown = [k for k in value if k not in allowed][0]
         close = difflib.get_close_matches(str(unknown), allowed, n=1)
-        suggestion = f"; did you mean '{close[0]}'?" if close else f" (allowed: {', '.join(allowed)})"
-        return SpecError(shown, _line_of(path + (unknown,), lines), f"unknown key '{unknown}' in {where}{suggestion}")
+        suggestion = (f"; did you mean '{close[0]}'?" if close
+                      else f" (allowed: {', '.join(allowed)})")
+        return SpecError(shown, nearest_line(lines, path + (unknown,)),
+                         f"unknown key '{unknown}' in {where}{suggestion}")
     if rule == "required" and isinstance(value, dict):
         missing = [k for k in definition.get("required", []) if k not in value]
         return SpecError(shown, line, f"{where} is missing the key '{missing[0]}'")
     if rule == "oneOf" and path[:1] == ("checks",) and len(path) == 2:
-        return SpecError(shown, line, f"{where} needs exactly one of 'call', 'answer' or 'property'")
+        return SpecError(shown, line,
+                         f"{where} needs exactly one of 'call', 'answer' or 'property'")
     if rule == "not" and len(path) >= 3 and path[-2] == "cases":
-        return SpecError(shown, line, f"{where} has both 'expect' and 'raises': keep one")
+        return SpecError(shown, nearest_line(lines, path + ("raises",)),
+                         f"{where} has both 'expect' and 'raises': keep one")
     if rule == "type":
         wanted = definition.get("type")
-        return SpecError(shown, line, f"{where} must be {_article(wanted)}, not {type(value).__name__} {value!r}")
+        return SpecError(shown, line, f"{where} must be {_article(wanted)}, "
+                                      f"not {type(value).__name__} {value!r}")
     if rule == "enum":
-        return SpecError(shown, line, f"{where} must be one of {', '.join(map(repr, definition['enum']))}, not {value!r}")
+        allowed = ", ".join(map(repr, definition["enum"]))
+        return SpecError(shown, line, f"{where} must be one of {allowed}, not {value!r}")
     if rule == "pattern":
         return SpecError(shown, line, f"{where} = {value!r} does not match {definition['pattern']}")
     message = error.message.replace(error.name, where) if error.name else error.message
@@ -189,14 +212,9 @@ def _readable(path: tuple) -> str:
     return out
 
 
-def _line_of(path: tuple, lines: dict) -> int | None:
-    while path not in lines and path:
-        path = path[:-1]
-    return lines.get(path)
-
-
 def _article(kind) -> str:
     if isinstance(kind, list):
         return " or ".join(kind)
-    return {"integer": "an integer", "object": "a mapping", "array": "a list"}.get(kind, f"a {kind}")
+    articles = {"integer": "an integer", "object": "a mapping", "array": "a list"}
+    return articles.get(kind, f"a {kind}")
 

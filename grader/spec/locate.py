@@ -15,7 +15,8 @@ def find_exercises(explicit: str | Path | None = None, start: str | Path | None 
     """The exercises folder to grade with.
 
     1. `explicit` (`--exercises DIR`), as given;
-    2. the nearest `exercises/` holding spec files in `start` (default: the working folder) or a parent;
+    2. the nearest `exercises/` holding spec files in `start` (default: the working folder) or in
+       a parent;
     3. the exercises shipped inside the installed package.
     """
     if explicit is not None:

@@ -64,6 +64,13 @@ class Check:
     property_name: str | None = None
     options: dict = field(default_factory=dict)
     seed: int = 0
+    # line of each key and value inside the check, by its path from the check: ("call",),
+    # ("misconceptions", 0, "like"), ("cases", 1, "args", 0)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, *path) -> int:
+        """The line of `path` inside the check, else of its nearest enclosing key, else `line`."""
+        return nearest_line(self.lines, path) or self.line
 
     @property
     def kind(self) -> str:
@@ -92,7 +99,20 @@ class Exercise:
     order: int = 0
     call_timeout: float | None = None
     limits: ExerciseLimits = ExerciseLimits()
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
+
+    def line_of(self, *path) -> int | None:
+        """The line of `path` (("id",), ("checks", 2, "call")), else of its nearest enclosing
+        key."""
+        return nearest_line(self.lines, path)
 
     @property
     def points(self) -> float:
         return sum(c.points for c in self.checks)
+
+
+def nearest_line(lines: dict, path: tuple) -> int | None:
+    """The line of `path` in `lines`, else of its nearest enclosing path (None: not in the file)."""
+    while path not in lines and path:
+        path = path[:-1]
+    return lines.get(path)

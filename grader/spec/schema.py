@@ -29,7 +29,8 @@ def first_error(data):
     try:
         validator()(data)
         return None
-    except ValueError:  # JsonSchemaValueException; caught by its base, as a cached validator may predate a re-import
+    # JsonSchemaValueException, caught by its base: a cached validator may predate a re-import
+    except ValueError:
         pass
     try:
         validator(detailed=True)(data)

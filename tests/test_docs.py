@@ -1,0 +1,112 @@
+"""Every example in docs/ is run: YAML specs load and validate, literal answers are the reference's.
+
+A ```yaml block is a complete exercise spec, unless the line before it is
+`<!-- fragment: a check -->`: then it is one entry of `checks:`, validated inside a minimal
+exercise. Python examples that show shipped code must be that code.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+
+import pytest
+
+from grader.checks import inputs
+from grader.checks.compare import compare
+from grader.checks.validate import validate_exercise
+from grader.reference import REFERENCE
+from grader.spec import Compare, load_spec
+
+from conftest import ROOT
+
+DOCS = ROOT / "docs"
+FRAGMENT = "<!-- fragment: a check -->"
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+AROUND_A_CHECK = textwrap.dedent("""\
+    id: docs-fragment
+    title: A check from the docs
+    lecture: docs
+    uses: [{uses}]
+    checks:
+    """)
+
+
+def blocks(language: str) -> list[tuple[str, int, str, bool]]:
+    """(doc name, line of the fence, text, is a fragment) of every ```language block in docs/."""
+    found = []
+    for doc in sorted(DOCS.glob("*.md")):
+        text = doc.read_text(encoding="utf-8")
+        for match in BLOCK.finditer(text):
+            if match.group(1) == language:
+                before = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
+                line = text.count("\n", 0, match.start()) + 1
+                found.append((doc.name, line, match.group(2), before.strip() == FRAGMENT))
+    return found
+
+
+YAML_BLOCKS = blocks("yaml")
+
+
+def spec_text(text: str, fragment: bool) -> str:
+    if not fragment:
+        return text
+    uses = re.findall(r"^\s*call: (\w+)", text, re.M) or ["ANSWERS"]
+    check = textwrap.indent(textwrap.dedent(text), "  ")
+    return AROUND_A_CHECK.format(uses=", ".join(uses)) + check
+
+
+def test_the_docs_have_yaml_examples_and_fragments():
+    assert len(YAML_BLOCKS) >= 6
+    assert any(fragment for *_, fragment in YAML_BLOCKS)
+    assert any(not fragment for *_, fragment in YAML_BLOCKS)
+
+
+@pytest.mark.parametrize("doc, line, text, fragment", YAML_BLOCKS,
+                         ids=[f"{doc}:{line}" for doc, line, *_ in YAML_BLOCKS])
+def test_a_yaml_example_loads_and_validates(tmp_path, doc, line, text, fragment):
+    path = tmp_path / "example.yaml"
+    path.write_text(spec_text(text, fragment), encoding="utf-8")
+    exercise = load_spec(path, display_path=f"{doc}:{line}")
+    assert [str(e) for e in validate_exercise(exercise, build_inputs=True)] == []
+
+
+@pytest.mark.parametrize("doc, line, text, fragment", YAML_BLOCKS,
+                         ids=[f"{doc}:{line}" for doc, line, *_ in YAML_BLOCKS])
+def test_a_yaml_example_states_what_the_reference_computes(tmp_path, doc, line, text, fragment):
+    path = tmp_path / "example.yaml"
+    path.write_text(spec_text(text, fragment), encoding="utf-8")
+    for check in load_spec(path).checks:
+        for case in check.cases if check.kind == "call" else ():
+            function = REFERENCE[check.reference or check.call]
+            args = [inputs.evaluate(a) for a in case.args]
+            kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
+            if case.raises:
+                with pytest.raises(Exception) as raised:
+                    function(*args, **kwargs)
+                assert type(raised.value).__name__ == case.raises
+            elif case.has_expect:
+                how = check.compare or Compare("equal")
+                assert compare(inputs.evaluate(case.expect), function(*args, **kwargs), how) is None
+
+
+def test_the_property_check_in_authoring_md_is_the_shipped_one():
+    from grader.checks import properties
+
+    shown = [text for doc, _, text, _ in blocks("python")
+             if doc == "authoring.md" and "@property_check" in text]
+    assert shown == [inspect.getsource(properties.layer_norm_shift_invariant)]
+
+
+def test_the_buggy_submission_header_in_authoring_md_names_real_things():
+    from grader.reference.misconceptions import MISCONCEPTIONS
+    from grader.spec import load_specs
+
+    header = [text for doc, _, text, _ in blocks("python")
+              if doc == "authoring.md" and text.startswith("EXPECT")]
+    assert len(header) == 1
+    names: dict = {}
+    exec(header[0], names)  # two literal assignments
+    exercise_ids = {e.id for e in load_specs(ROOT / "exercises")[0]}
+    assert set(names["EXPECT"].values()) <= set(MISCONCEPTIONS)
+    assert set(names["ALSO_LOSES"]) <= exercise_ids
