@@ -72,3 +72,45 @@ def build_submission(snippet: Path, folder: Path) -> Path:
     path = folder / snippet.name
     path.write_text(submission_text(snippet))
     return path
+
+
+def _callers(solution: Path) -> dict[str, set[str]]:
+    """Function name -> the solution's functions that call it, directly or through others."""
+    functions = [n for n in ast.parse(solution.read_text()).body if isinstance(n, ast.FunctionDef)]
+    names = {f.name for f in functions}
+    calls = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names}
+             for f in functions}
+    callers = {name: set() for name in names}
+    changed = True
+    while changed:
+        changed = False
+        for caller, callees in calls.items():
+            for callee in callees:
+                new = ({caller} | callers[caller]) - callers[callee] - {callee}
+                if new:
+                    callers[callee] |= new
+                    changed = True
+    return callers
+
+
+def affected_exercises(snippet: Path, exercises, solution: Path = SOLUTION) -> set[str]:
+    """Ids of the exercises that use what the snippet replaces, directly or through the solution.
+
+    An exercise uses the functions its spec lists in `uses:` and calls, and the ANSWERS keys its
+    multiple-choice checks ask for. Every other exercise must keep full marks.
+    """
+    callers = _callers(solution)
+    functions, keys = set(), set()
+    for name in replaced_names(snippet):
+        if name.startswith("ANSWERS["):
+            keys.add(ast.literal_eval(ast.parse(name, mode="eval").body.slice))
+        else:
+            functions |= {name} | callers.get(name, set())
+    out = set()
+    for exercise in exercises:
+        used = set(exercise.uses) | {c.call for c in exercise.checks if c.call}
+        used |= {c.options["function"] for c in exercise.checks
+                 if isinstance(c.options.get("function"), str)}
+        if used & functions or {c.answer_key for c in exercise.checks} & keys:
+            out.add(exercise.id)
+    return out

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from buggy_submissions import BUGGY, build_submission, fixture_metadata
+from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
 from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
 
 from grader.checks import grade_exercise, validate_exercise
@@ -107,13 +107,19 @@ def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(cat
         assert any(c.hidden and c.generate for c in calls), f"{exercise.id}: no hidden generated cases"
 
 
-def test_every_multiple_choice_question_lists_the_contracts_options_with_their_own_feedback(catalogue):
+def test_the_contracts_multiple_choice_questions_list_its_options(catalogue):
     answers = {c.answer_key: c for e in catalogue for c in e.checks if c.kind == "answer"}
-    assert set(answers) == set(ANSWER_OPTIONS)
-    for key, check in answers.items():
-        assert set(check.answer_options) == ANSWER_OPTIONS[key]
+    assert set(ANSWER_OPTIONS) - set(answers) == set(), "a question of the contract is not asked"
+    for key, options in ANSWER_OPTIONS.items():
+        assert set(answers[key].answer_options) == options, key
+
+
+def test_every_option_of_a_multiple_choice_question_has_its_own_feedback(catalogue):
+    for check in (c for e in catalogue for c in e.checks if c.kind == "answer"):
         texts = [t.strip() for t in check.answer_options.values()]
-        assert all(texts) and len(set(texts)) == len(texts), f"{key}: every option needs its own feedback"
+        assert len(texts) >= 2, f"{check.answer_key}: a question needs at least two options"
+        assert all(texts) and len(set(texts)) == len(texts), \
+            f"{check.answer_key}: every option needs its own feedback"
 
 
 def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(catalogue):
@@ -187,9 +193,15 @@ def test_the_template_scores_zero_and_says_not_implemented_for_every_exercise(gr
 
 
 @pytest.mark.parametrize("submission", STYLES, ids=lambda p: p.name)
-def test_a_correct_style_gets_full_marks(graded, submission):
+def test_a_correct_style_gets_full_marks(graded, catalogue, submission):
+    """The styles answer the contract's questions; one asked since has no answer in them."""
+    unanswered = {(e.id, c.name) for e in catalogue for c in e.checks
+                  if c.kind == "answer" and c.answer_key not in ANSWER_OPTIONS}
     results = graded[submission]
-    assert lost(results) == {}, "\n".join(f"{i}:\n{feedback(r)}" for i, r in results.items() if r.score < r.max_score)
+    wrong = {i: [c.name for c in r.checks if not c.passed and (i, c.name) not in unanswered]
+             for i, r in results.items()}
+    assert {i: names for i, names in wrong.items() if names} == {}, \
+        "\n".join(f"{i}:\n{feedback(r)}" for i, r in results.items() if wrong[i])
 
 
 # --- the buggy submissions ---------------------------------------------------------------------
@@ -216,7 +228,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name, misconception)
-    unexpected = {i: s for i, s in lost(results).items() if i not in expect and i not in also}
+    affected = affected_exercises(submission, catalogue)
+    assert set(also) - affected == set(), "ALSO_LOSES names exercises that do not use the bug"
+    unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
 
 
