@@ -8,7 +8,14 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-from grader.authoring.assign import MarkerError, assign, student_lines, student_notebook
+from grader.authoring.assign import (
+    MarkerError,
+    assign,
+    defined_names,
+    drift,
+    student_lines,
+    student_notebook,
+)
 from grader.cli import main
 
 SOLUTIONS = ROOT / "solutions"
@@ -136,3 +143,68 @@ def test_unpaired_markers_in_a_notebook_name_file_cell_and_line(tmp_path, capsys
     error = capsys.readouterr().err
     assert "lab.ipynb, cell 2 (`def patchify(image, P):`), line 2: `### BEGIN SOLUTION` is never closed" in error
     assert not (tmp_path / "template").exists()  # nothing written
+
+
+# -- a module and its notebook define the same names ---------------------------------------------
+
+
+def add_cell(notebook, source: str) -> None:
+    """Append a code cell to the notebook file at `notebook`."""
+    data = nbformat.read(notebook, as_version=4)
+    data.cells.append(nbformat.v4.new_code_cell(source, id=f"added-{len(data.cells)}"))
+    nbformat.write(data, notebook)
+
+
+@pytest.fixture
+def folders(tmp_path):
+    """Copies of solutions/ and student_template/: (solutions, template)."""
+    import shutil
+
+    shutil.copytree(SOLUTIONS, tmp_path / "solutions")
+    shutil.copytree(TEMPLATE, tmp_path / "template")
+    return tmp_path / "solutions", tmp_path / "template"
+
+
+@pytest.mark.parametrize("folder", [SOLUTIONS, TEMPLATE], ids=["solutions", "student_template"])
+def test_the_committed_module_and_notebook_define_the_same_functions_and_answers(folder):
+    assert drift(folder) == []
+    names = defined_names(folder / "vit_exercises.py")
+    assert {"function num_patches", "function vit_forward", 'ANSWERS["medical"]'} <= names
+
+
+def test_a_function_only_the_module_defines_fails_the_check_naming_the_notebook(folders, capsys):
+    solutions, template = folders
+    module = solutions / "vit_exercises.py"
+    module.write_text(module.read_text() + "\n\ndef num_pixels(H, W):\n    return H * W\n")
+    assert main(["assign", str(solutions), str(template), "--check"]) == 1
+    error = capsys.readouterr().err
+    assert f"{solutions / 'vit_exercises.ipynb'}: lacks function num_pixels" in error
+    assert main(["assign", str(solutions), str(template)]) == 1  # nothing written from drift
+    assert "num_pixels" not in (template / "vit_exercises.py").read_text()
+
+
+def test_an_answer_only_the_notebook_gives_fails_the_check_naming_the_module(folders, capsys):
+    solutions, template = folders
+    add_cell(solutions / "vit_exercises.ipynb", 'ANSWERS["pooling"] = "mean"')
+    assert main(["assign", str(solutions), str(template), "--check"]) == 1
+    assert f'{solutions / "vit_exercises.py"}: lacks ANSWERS["pooling"]' in capsys.readouterr().err
+
+
+def test_a_template_notebook_behind_its_module_fails_the_check(folders, capsys):
+    solutions, template = folders
+    module = template / "vit_exercises.py"
+    text = module.read_text().replace("ANSWERS = {", 'ANSWERS = {\n    "pooling": None,')
+    module.write_text(text)
+    assert main(["assign", str(solutions), str(template), "--check"]) == 1
+    error = capsys.readouterr().err
+    assert f'{template / "vit_exercises.ipynb"}: lacks ANSWERS["pooling"]' in error
+
+
+def test_magics_and_shell_lines_of_a_notebook_are_not_compared(tmp_path):
+    (tmp_path / "lab.py").write_text("def f():\n    return 1\n\n\nANSWERS = dict(medical=None)\n")
+    (tmp_path / "lab.ipynb").write_text(solution_notebook(
+        "%matplotlib inline\n!pip install numpy\ndef f():\n    return 1",
+        "%%time\nx = 1 +* 2",
+        'ANSWERS = {"medical": None}',
+    ))
+    assert drift(tmp_path) == []

@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import EXERCISES, ROOT, SOLUTION
+
 from grader.authoring import render_sheet, scaffold_spec
 from grader.authoring.scaffold import EXAMPLES, next_order
 from grader.checks import grade_exercise, validate_exercise
@@ -68,14 +68,14 @@ def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
     from grader.checks.inputs import evaluate
 
     namespace = {"np": np, "evaluate": evaluate, **REFERENCE}
-    pairs = re.findall(r"^>>> (.*)\n(.*)$", sheet, re.M)
+    pairs = re.findall(r"^>>> (.*)\n(.*)$", sheet, re.MULTILINE)
     assert len(pairs) > 50
     for call, shown in pairs:
         if re.search(r"<[a-z]", call):
             continue  # an argument shown by its shape or origin (<array 4x4 float64>), not as code
         try:
             got = _value(eval(call, namespace))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001  (the sheet shows what it raises)
             got = f"raises {type(error).__name__}"
         assert got == shown, call
 
@@ -111,7 +111,7 @@ def test_vitgrade_new_writes_after_the_last_exercise_and_refuses_to_overwrite(tm
 
 
 def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", AUTHORING.read_text(encoding="utf-8"), re.S)
+    return re.findall(rf"```{language}\n(.*?)```", AUTHORING.read_text(encoding="utf-8"), re.DOTALL)
 
 
 def test_the_walkthroughs_question_validates_and_the_solution_gets_full_marks(tmp_path, solution_worker):
@@ -138,3 +138,58 @@ def test_the_walkthrough_names_every_registered_generator_and_property():
 
     text = AUTHORING.read_text(encoding="utf-8")
     assert [name for name in [*GENERATORS, *PROPERTIES] if f"`{name}`" not in text] == []
+
+
+def _add_answer(source: str, key: str, value: str) -> str:
+    """What the walk-through says to do to a solution: an ANSWERS entry and its answer."""
+    source = source.replace("ANSWERS = {\n", f'ANSWERS = {{\n    "{key}": None,\n', 1)
+    end = source.rindex("### END SOLUTION")
+    return f'{source[:end]}ANSWERS["{key}"] = "{value}"\n{source[end:]}'
+
+
+def _grade_all(path, exercises) -> dict:
+    from grader.worker import StudentWorker
+
+    with StudentWorker(path) as worker:
+        return {exercise.id: grade_exercise(exercise, worker) for exercise in exercises}
+
+
+def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_path, capsys):
+    """docs/authoring.md, section 1, on a copy of the project: `vitgrade new`, the spec as
+    written there, its multiple-choice check, the answer in the solution module and notebook,
+    `vitgrade assign`; then the catalogue validates and the solution gets full marks."""
+    import shutil
+
+    import nbformat
+    import yaml
+
+    project = tmp_path / "project"
+    for folder in ("exercises", "solutions", "student_template"):
+        shutil.copytree(ROOT / folder, project / folder)
+    exercises, solutions = project / "exercises", project / "solutions"
+    assert main(["new", "patches-small-image", "--call", "num_patches",
+                 "--exercises", str(exercises)]) == 0
+    spec = next(block for block in _blocks("yaml") if block.startswith("id: patches-small-image"))
+    choice = next(block for block in _blocks("yaml")
+                  if block.lstrip().startswith("- name: ANSWERS"))
+    (exercises / "patches-small-image.yaml").write_text(spec + choice, encoding="utf-8")
+    answer = yaml.safe_load(choice)[0]["answer"]
+    module = solutions / "vit_exercises.py"
+    module.write_text(_add_answer(module.read_text(), answer["key"], answer["correct"]))
+    notebook = nbformat.read(solutions / "vit_exercises.ipynb", as_version=4)
+    cell = next(c for c in notebook.cells if "ANSWERS = {" in c.source)
+    cell.source = _add_answer(cell.source, answer["key"], answer["correct"])
+    nbformat.write(notebook, solutions / "vit_exercises.ipynb")
+    assert main(["assign", str(solutions), str(project / "student_template")]) == 0
+    assert main(["assign", str(solutions), str(project / "student_template"), "--check"]) == 0
+    assert main(["validate", str(exercises)]) == 0, capsys.readouterr()
+
+    catalogue, errors = load_specs(exercises)
+    assert errors == [] and len(catalogue) == len(load_specs(EXERCISES)[0]) + 1
+    problems = [e for exercise in catalogue for e in validate_exercise(exercise, build_inputs=True)]
+    assert problems == []
+    for path in (module, solutions / "vit_exercises.ipynb"):
+        results = _grade_all(path, catalogue)
+        assert {i: r.score for i, r in results.items() if r.score < r.max_score} == {}, path.name
+    template = _grade_all(project / "student_template" / "vit_exercises.py", catalogue)
+    assert sum(r.score for r in template.values()) == 0

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
+from buggy_submissions import build_submission
+from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 
 from grader.batch.discover import discover, submission_file
 from grader.batch.pool import Job, PoolError, Task, run_pool
@@ -42,10 +43,12 @@ def total_points(folder: Path) -> float:
     return sum(e.points for e in exercises)
 
 
-def grade_all(submissions: Path, out: Path, specs: Path, *extra: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(submissions), "--out", str(out),
-                           "--exercises", str(specs), "--no-progress", *extra], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, **kwargs)
+def grade_all(submissions: Path, out: Path, specs: Path, *extra: str,
+              **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(submissions),
+                           "--out", str(out), "--exercises", str(specs), "--no-progress", *extra],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+                          **kwargs)
 
 
 def csv_rows(out: Path) -> dict[str, dict]:
@@ -230,6 +233,22 @@ def test_a_record_keeps_the_whole_report(specs, tmp_path):
         grader.close()
     again = report_from_json(json.loads(json.dumps(report_to_json(report))))
     assert again == report
+
+
+def test_cases_planned_for_one_student_grade_the_next_ones_the_same(tmp_path):
+    from grader.batch.grade_one import SubmissionGrader
+
+    eps_outside = build_submission(SUBMISSIONS / "buggy" / "layer_norm_eps_outside.py", tmp_path)
+    grader = SubmissionGrader(EXERCISES)  # the course's specs: some 300 cases, planned once
+    try:
+        first = grader.grade(SOLUTION)
+        buggy = grader.grade(eps_outside)
+        assert grader.zygote.alive
+        again = grader.grade(SOLUTION)
+        assert again.score == first.score == first.max_score
+        assert scores(grader.grade(eps_outside)) == scores(buggy)
+    finally:
+        grader.close()
 
 
 def scores(report) -> list:

@@ -3,27 +3,27 @@
 - tests/submissions/styles/: correct submissions written in different styles (loops, einsum,
   stride tricks, float32 throughout, GELU's tanh approximation with other parameter names,
   picoGPT's style, a notebook). Each must get full marks.
-- tests/submissions/buggy/: the solution with one bug each, named after the misconception.
-  Each declares `EXPECT = {exercise id: misconception}` and `ALSO_LOSES = [exercise ids]`:
-  every exercise in EXPECT must lose points and name that misconception with its hint; the
-  exercises in ALSO_LOSES reuse the buggy function and may lose points; every other exercise
-  keeps full marks.
+- tests/submissions/buggy/: one bug each, named after the misconception: the function(s) the
+  student got wrong, put into the solution at test time (tests/buggy_submissions.py). Each
+  declares `EXPECT = {exercise id: misconception}` and `ALSO_LOSES = [exercise ids]`: every
+  exercise in EXPECT must lose points and name that misconception with its hint; the exercises
+  in ALSO_LOSES reuse the buggy function and may lose points; every other exercise keeps full
+  marks.
 
 A new fixture file is picked up automatically. Submissions are graded through the Python API
 (one worker each, several at a time), not through pytest, to keep this file fast.
 """
 from __future__ import annotations
 
-import ast
 import inspect
 import os
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
-
+from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
 from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
+
 from grader.checks import grade_exercise, validate_exercise
 from grader.checks.compare import compare
 from grader.checks.generators import generate_cases
@@ -35,7 +35,6 @@ from grader.reference.misconceptions import MISCONCEPTIONS
 from grader.spec import load_specs
 
 STYLES = sorted((SUBMISSIONS / "styles").glob("*.py")) + sorted((SUBMISSIONS / "styles").glob("*.ipynb"))
-BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
 PARALLEL = min(4, (os.cpu_count() or 1) + 1)   # workers are processes; grading mostly waits on them
 
 # The options of each multiple-choice question, as the student API (the course's contract) lists them.
@@ -46,15 +45,6 @@ ANSWER_OPTIONS = {
 }
 
 
-def fixture_metadata(path: Path) -> tuple[dict, list]:
-    """(EXPECT, ALSO_LOSES) of a buggy submission, read without running it."""
-    found = {}
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in ("EXPECT", "ALSO_LOSES"):
-            found[node.targets[0].id] = ast.literal_eval(node.value)
-    return found.get("EXPECT", {}), found.get("ALSO_LOSES", [])
-
-
 @pytest.fixture(scope="module")
 def catalogue():
     exercises, errors = load_specs(EXERCISES)
@@ -63,10 +53,11 @@ def catalogue():
 
 
 @pytest.fixture(scope="module")
-def graded(catalogue, request):
+def graded(catalogue, request, tmp_path_factory):
     """path -> {exercise id: ExerciseResult}, for every submission the selected tests need.
 
-    All of them are graded at once, a few at a time, each in its own worker.
+    All of them are graded at once, a few at a time, each in its own worker. A buggy snippet is
+    graded as the submission it builds.
     """
     from grader.worker import StudentWorker, prestart_zygote
 
@@ -78,8 +69,11 @@ def graded(catalogue, request):
         if getattr(getattr(item, "module", None), "__name__", None) == here and "submission" in params:
             needed.add(params["submission"])
 
+    built = tmp_path_factory.mktemp("buggy")
+
     def grade(path):
-        with StudentWorker(path, zygote=zygote) as worker:
+        submission = build_submission(path, built) if path in BUGGY else path
+        with StudentWorker(submission, zygote=zygote) as worker:
             return {exercise.id: grade_exercise(exercise, worker) for exercise in catalogue}
 
     with ThreadPoolExecutor(PARALLEL) as pool:
@@ -113,13 +107,19 @@ def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(cat
         assert any(c.hidden and c.generate for c in calls), f"{exercise.id}: no hidden generated cases"
 
 
-def test_every_multiple_choice_question_lists_the_contracts_options_with_their_own_feedback(catalogue):
+def test_the_contracts_multiple_choice_questions_list_its_options(catalogue):
     answers = {c.answer_key: c for e in catalogue for c in e.checks if c.kind == "answer"}
-    assert set(answers) == set(ANSWER_OPTIONS)
-    for key, check in answers.items():
-        assert set(check.answer_options) == ANSWER_OPTIONS[key]
+    assert set(ANSWER_OPTIONS) - set(answers) == set(), "a question of the contract is not asked"
+    for key, options in ANSWER_OPTIONS.items():
+        assert set(answers[key].answer_options) == options, key
+
+
+def test_every_option_of_a_multiple_choice_question_has_its_own_feedback(catalogue):
+    for check in (c for e in catalogue for c in e.checks if c.kind == "answer"):
         texts = [t.strip() for t in check.answer_options.values()]
-        assert all(texts) and len(set(texts)) == len(texts), f"{key}: every option needs its own feedback"
+        assert len(texts) >= 2, f"{check.answer_key}: a question needs at least two options"
+        assert all(texts) and len(set(texts)) == len(texts), \
+            f"{check.answer_key}: every option needs its own feedback"
 
 
 def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(catalogue):
@@ -155,12 +155,12 @@ def _detected(check, wrong_fn, args, kwargs) -> bool:
     """Would a student whose function is `wrong_fn` fail this case?"""
     try:
         expected = REFERENCE[check.reference or check.call](*args, **kwargs)
-    except Exception:
+    except Exception:  # noqa: BLE001  (the case expects an exception)
         expected = None
     try:
         with np.errstate(all="ignore"):
             wrong = wrong_fn(*args, **kwargs)
-    except Exception:
+    except Exception:  # noqa: BLE001  (a wrong function may raise anything)
         return expected is not None
     if expected is None:
         return True
@@ -193,9 +193,15 @@ def test_the_template_scores_zero_and_says_not_implemented_for_every_exercise(gr
 
 
 @pytest.mark.parametrize("submission", STYLES, ids=lambda p: p.name)
-def test_a_correct_style_gets_full_marks(graded, submission):
+def test_a_correct_style_gets_full_marks(graded, catalogue, submission):
+    """The styles answer the contract's questions; one asked since has no answer in them."""
+    unanswered = {(e.id, c.name) for e in catalogue for c in e.checks
+                  if c.kind == "answer" and c.answer_key not in ANSWER_OPTIONS}
     results = graded[submission]
-    assert lost(results) == {}, "\n".join(f"{i}:\n{feedback(r)}" for i, r in results.items() if r.score < r.max_score)
+    wrong = {i: [c.name for c in r.checks if not c.passed and (i, c.name) not in unanswered]
+             for i, r in results.items()}
+    assert {i: names for i, names in wrong.items() if names} == {}, \
+        "\n".join(f"{i}:\n{feedback(r)}" for i, r in results.items() if wrong[i])
 
 
 # --- the buggy submissions ---------------------------------------------------------------------
@@ -222,7 +228,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name, misconception)
-    unexpected = {i: s for i, s in lost(results).items() if i not in expect and i not in also}
+    affected = affected_exercises(submission, catalogue)
+    assert set(also) - affected == set(), "ALSO_LOSES names exercises that do not use the bug"
+    unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
 
 
@@ -253,7 +261,8 @@ def test_a_params_case_can_be_pasted_with_one_import(graded):
     code = reproduce.split(": ", 1)[1]
     assert code.startswith("from grader.checks.inputs import evaluate; self_attention(")
     namespace = {"np": np, "self_attention": lambda x, p, heads: (x.shape, sorted(p), heads)}
-    exec(code.replace("self_attention(", "result = self_attention(", 1), namespace)
+    pasted = code.replace("self_attention(", "result = self_attention(", 1)
+    exec(pasted, namespace)  # noqa: S102  (the code a student pastes)
     assert namespace["result"] == ((3, 4), sorted(["Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo"]), 1)
 
 

@@ -6,9 +6,25 @@ import numpy as np
 import pytest
 
 from grader.reference import (
-    REFERENCE, attention_scores, conv_equivalent, conv_patch_embed, embed_image, encoder_block,
-    erf, erfc, gelu, gelu_tanh, layer_norm, linear_patch_embed, num_patches, num_tokens, patch_dim,
-    patchify, self_attention, softmax, vit_forward,
+    REFERENCE,
+    attention_scores,
+    conv_equivalent,
+    conv_patch_embed,
+    embed_image,
+    encoder_block,
+    erf,
+    erfc,
+    gelu,
+    gelu_tanh,
+    layer_norm,
+    linear_patch_embed,
+    num_patches,
+    num_tokens,
+    patch_dim,
+    patchify,
+    self_attention,
+    softmax,
+    vit_forward,
 )
 
 STUDENT_API = ["num_patches", "num_tokens", "patch_dim", "attention_scores", "patchify",
@@ -24,13 +40,13 @@ def rng():
 # --- slow, obviously-correct implementations to compare with -----------------------------------
 
 def loop_patchify(image, P):
-    H, W, C = image.shape
+    H, W, _ = image.shape
     return np.array([image[r:r + P, c:c + P, :].reshape(-1)
                      for r in range(0, H, P) for c in range(0, W, P)])
 
 
 def loop_conv(image, K, b, stride):
-    k, _, C, d = K.shape
+    k, _, _, d = K.shape
     H, W = image.shape[:2]
     out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, d))
     for i in range(out.shape[0]):
@@ -104,7 +120,6 @@ def random_vit_params(rng, H=8, W=8, C=3, P=4, d=8, heads=2, depth=2, classes=3)
 
 def test_reference_registry_holds_exactly_the_student_api_functions():
     assert sorted(REFERENCE) == sorted(STUDENT_API)
-    assert all(callable(f) for f in REFERENCE.values())
 
 
 # --- counting (lecture 4.2, section 4 and Practice 1, 4, 5) ---------------------------------------

@@ -15,9 +15,14 @@ Notebooks also lose their outputs and execution counts; markdown cells are kept 
 Markers that do not pair up (an END without its BEGIN, a region opened inside another, a
 region never closed) refuse the file, naming the file, the cell (numbered as the grader
 numbers cells: the N-th code cell that holds code, with its first line) and the line.
+
+A module and the notebook of the same name beside it (vit_exercises.py, vit_exercises.ipynb)
+are one assignment twice: `drift` says what top-level functions and ANSWERS keys one defines
+and the other lacks.
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 import warnings
@@ -163,3 +168,80 @@ def student_notebook(text: str, shown: str) -> tuple[str, int, int]:
         cells.append(cell)
     notebook.cells = cells
     return nbformat.writes(notebook) + "\n", regions, dropped
+
+
+def drift(folder: str | Path) -> list[str]:
+    """One message per module in `folder` and its same-named notebook that define different names.
+
+    Names are the top-level functions and the ANSWERS keys (`ANSWERS = {...}`, `dict(...)` or
+    `ANSWERS[key] = ...`). Raises AssignError for a file whose code does not parse.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    problems = []
+    for module in sorted(folder.glob("*.py")):
+        notebook = module.with_suffix(".ipynb")
+        if not notebook.is_file():
+            continue
+        names = {path: defined_names(path) for path in (module, notebook)}
+        for path, other in ((notebook, module), (module, notebook)):
+            missing = sorted(names[other] - names[path])
+            if missing:
+                problems.append(f"{path}: lacks {', '.join(missing)}, which {other.name} defines "
+                                f"(the module and the notebook must define the same names)")
+    return problems
+
+
+def defined_names(path: Path) -> set[str]:
+    """`function NAME` for each top-level function and `ANSWERS["KEY"]` for each answer key."""
+    text = path.read_text(encoding="utf-8")
+    source = notebook_code(text, str(path)) if path.suffix == ".ipynb" else text
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise AssignError(f"{path}: cannot compare with its module or notebook: {exc.msg} "
+                          f"(line {exc.lineno} of its code)") from None
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(f"function {node.name}")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names |= {f'ANSWERS["{key}"]' for key in _answer_keys(target, node.value)}
+    return names
+
+
+def _answer_keys(target: ast.expr, value: ast.expr | None) -> list[str]:
+    if isinstance(target, ast.Name) and target.id == "ANSWERS":
+        if isinstance(value, ast.Dict):
+            return [k.value for k in value.keys
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "dict":
+            return [k.arg for k in value.keywords if k.arg]
+    if (isinstance(target, ast.Subscript) and getattr(target.value, "id", None) == "ANSWERS"
+            and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+        return [target.slice.value]
+    return []
+
+
+def notebook_code(text: str, shown: str) -> str:
+    """The code cells of a notebook joined, without IPython magics and shell lines."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AssignError(f"{shown}: not a notebook (invalid JSON at line {exc.lineno}: "
+                          f"{exc.msg})") from None
+    cells = data.get("cells", []) if isinstance(data, dict) else []
+    sources = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if source.lstrip().startswith("%%"):  # a cell magic: the whole cell is not Python
+            continue
+        sources.append("\n".join(line for line in source.splitlines()
+                                  if not line.lstrip().startswith(("%", "!"))))
+    return "\n\n".join(sources) + "\n"

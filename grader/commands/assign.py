@@ -15,14 +15,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("target", metavar="TEMPLATE",
                         help="the folder to write the student versions to")
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a student version in TEMPLATE differs "
-                             "from what would be written")
+                        help="write nothing; exit 1 if a student version in TEMPLATE differs from "
+                             "what would be written, or a module and its notebook define different "
+                             "functions or ANSWERS keys")
 
 
 def run(args) -> int:
     from pathlib import Path
 
-    from grader.authoring.assign import AssignError, assign, write
+    from grader.authoring.assign import AssignError, assign, drift, write
 
     source = Path(args.source)
     if not source.exists():
@@ -30,19 +31,26 @@ def run(args) -> int:
         return 2
     try:
         versions = assign(source, args.target)
+        drifted = drift(source) + (drift(args.target) if args.check else [])
     except AssignError as error:
         print(f"vitgrade assign: {error}", file=sys.stderr)
         return 1
     if not versions:
         print(f"vitgrade assign: no .py or .ipynb solutions in {source}", file=sys.stderr)
         return 2
+    for problem in drifted:
+        print(f"vitgrade assign: {problem}", file=sys.stderr)
     if args.check:
         stale = [v for v in versions
                  if not v.target.is_file() or v.target.read_text(encoding="utf-8") != v.text]
         for version in stale:
             print(f"{version.target}: differs from the student version of {version.source} "
-                  "(run vitgrade assign)")
-        return 1 if stale else 0
+                  f"(run vitgrade assign)")
+        return 1 if stale or drifted else 0
+    if drifted:
+        print("vitgrade assign: nothing written: bring the module and the notebook level first",
+              file=sys.stderr)
+        return 1
     write(versions)
     for version in versions:
         dropped = (f", {version.dropped_cells} instructor-only cell(s) dropped"

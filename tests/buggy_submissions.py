@@ -1,0 +1,116 @@
+"""Buggy submissions, built at test time from the solution and one small snippet each.
+
+A file tests/submissions/buggy/<misconception>.py is not a submission but what one changes: a
+docstring naming the bug, `EXPECT = {exercise id: misconception}` (the exercises that must lose
+points and name it), `ALSO_LOSES = [exercise ids]` (exercises that reuse the buggy function and
+may lose points), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
+wrong. `build_submission` writes solutions/vit_exercises.py with exactly those replaced.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import SOLUTION, SUBMISSIONS
+
+BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
+METADATA = ("EXPECT", "ALSO_LOSES")
+
+
+def _defined_name(node: ast.stmt) -> str | None:
+    """What a top-level statement defines: a function's name or an assignment's target."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        return ast.unparse(node.targets[0])
+    return None
+
+
+def _spans(text: str) -> list[tuple[str, int, int]]:
+    """(defined name, first line, last line) of each top-level definition, lines from 1."""
+    out = []
+    for node in ast.parse(text).body:
+        name = _defined_name(node)
+        if name is not None:
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            out.append((name, first, node.end_lineno))
+    return out
+
+
+def fixture_metadata(snippet: Path) -> tuple[dict, list]:
+    """(EXPECT, ALSO_LOSES) of a buggy snippet, read without running it."""
+    found = {}
+    for node in ast.parse(snippet.read_text()).body:
+        if _defined_name(node) in METADATA:
+            found[_defined_name(node)] = ast.literal_eval(node.value)
+    return found.get("EXPECT", {}), found.get("ALSO_LOSES", [])
+
+
+def replaced_names(snippet: Path) -> list[str]:
+    """The names whose definitions the snippet replaces in the solution."""
+    return [name for name, _, _ in _spans(snippet.read_text()) if name not in METADATA]
+
+
+def submission_text(snippet: Path, solution: Path = SOLUTION) -> str:
+    """The solution's source with the snippet's definitions put in place of the solution's."""
+    lines = snippet.read_text().splitlines()
+    wanted = {name: lines[first - 1:last] for name, first, last in _spans(snippet.read_text())
+              if name not in METADATA}
+    text = solution.read_text()
+    spans = [span for span in _spans(text) if span[0] in wanted]
+    missing = set(wanted) - {name for name, _, _ in spans}
+    if missing:
+        raise ValueError(f"{snippet.name}: {solution.name} defines no {', '.join(sorted(missing))}")
+    out = text.splitlines()
+    for name, first, last in sorted(spans, key=lambda span: span[1], reverse=True):
+        out[first - 1:last] = wanted[name]
+    return "\n".join(out) + "\n"
+
+
+def build_submission(snippet: Path, folder: Path) -> Path:
+    """Write the buggy submission as folder/<snippet's name> (its tracebacks name that file)."""
+    path = folder / snippet.name
+    path.write_text(submission_text(snippet))
+    return path
+
+
+def _callers(solution: Path) -> dict[str, set[str]]:
+    """Function name -> the solution's functions that call it, directly or through others."""
+    functions = [n for n in ast.parse(solution.read_text()).body if isinstance(n, ast.FunctionDef)]
+    names = {f.name for f in functions}
+    calls = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names}
+             for f in functions}
+    callers = {name: set() for name in names}
+    changed = True
+    while changed:
+        changed = False
+        for caller, callees in calls.items():
+            for callee in callees:
+                new = ({caller} | callers[caller]) - callers[callee] - {callee}
+                if new:
+                    callers[callee] |= new
+                    changed = True
+    return callers
+
+
+def affected_exercises(snippet: Path, exercises, solution: Path = SOLUTION) -> set[str]:
+    """Ids of the exercises that use what the snippet replaces, directly or through the solution.
+
+    An exercise uses the functions its spec lists in `uses:` and calls, and the ANSWERS keys its
+    multiple-choice checks ask for. Every other exercise must keep full marks.
+    """
+    callers = _callers(solution)
+    functions, keys = set(), set()
+    for name in replaced_names(snippet):
+        if name.startswith("ANSWERS["):
+            keys.add(ast.literal_eval(ast.parse(name, mode="eval").body.slice))
+        else:
+            functions |= {name} | callers.get(name, set())
+    out = set()
+    for exercise in exercises:
+        used = set(exercise.uses) | {c.call for c in exercise.checks if c.call}
+        used |= {c.options["function"] for c in exercise.checks
+                 if isinstance(c.options.get("function"), str)}
+        if used & functions or {c.answer_key for c in exercise.checks} & keys:
+            out.add(exercise.id)
+    return out
