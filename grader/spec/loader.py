@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import replace
 from pathlib import Path
 
 from .errors import SpecError
@@ -53,28 +52,15 @@ def load_specs(directory: str | Path) -> tuple[list[Exercise], list[SpecError]]:
     return exercises, errors
 
 
-_LOADED: dict[tuple, Exercise] = {}  # (file, its size, mtime and inode) -> its Exercise
-
-
 def load_spec(path: str | Path, display_path: str | None = None) -> Exercise:
-    """One spec file as an `Exercise`; raises SpecError naming file:line.
-
-    A file loaded before and unchanged since (same size, mtime and inode) gives the same
-    Exercise object: a long-lived grading process (a batch job, the warm server) reads each spec
-    once, and keeps the cases it built for its checks (grader.checks.grade.planned_cases)."""
+    """One spec file as an `Exercise`; raises SpecError naming file:line."""
     path = Path(path)
     shown = display_path or _display(path)
     try:
-        info = path.stat()
-        key = (str(path.resolve()), info.st_size, info.st_mtime_ns, info.st_ino)
-        known = _LOADED.get(key)
-        if known is not None:  # the same checks, named as this run names the file
-            return known if known.path == shown else replace(known, path=shown)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
-    _LOADED[key] = exercise = _load_text(text, shown)
-    return exercise
+    return _load_text(text, shown)
 
 
 def _load_text(text: str, shown: str) -> Exercise:
