@@ -14,9 +14,9 @@ transformers 5); both are read.
 """
 import numpy as np
 
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
+from .checkpoint_format import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
                           require, square)
-from .model import ViTConfig
+from .config import ViTConfig
 
 NAME = "clip_vision"
 MODEL_TYPES = ("clip_vision_model", "clip")

@@ -9,9 +9,9 @@ Tensor names: transformers writes `vit.encoder.layer.{i}.attention.attention.que
 (the `vit.` prefix only under ViTForImageClassification); transformers 5 names modules
 `layers.{i}.attention.q_proj`, ... in memory, and both spellings are read.
 """
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
+from .checkpoint_format import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
                           require, square)
-from .model import ViTConfig
+from .config import ViTConfig
 
 NAME = "hf_vit"
 MODEL_TYPES = ("vit",)

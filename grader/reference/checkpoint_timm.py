@@ -16,9 +16,9 @@ are averaged, then `fc_norm` normalises the mean (fc_norm defaults to on for avg
 """
 import numpy as np
 
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
+from .checkpoint_format import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
                           require, square)
-from .model import ViTConfig
+from .config import ViTConfig
 
 NAME = "timm_vit"
 EPS_TIMM = 1e-6  # timm.layers.LayerNorm's default
