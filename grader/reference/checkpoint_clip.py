@@ -14,8 +14,15 @@ transformers 5); both are read.
 """
 import numpy as np
 
-from .checkpoint_format import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
-                          require, square)
+from .checkpoint_format import (
+    CheckpointError,
+    Weights,
+    activation_name,
+    check_all_used,
+    patch_weight,
+    require,
+    square,
+)
 from .config import ViTConfig
 
 NAME = "clip_vision"

@@ -59,15 +59,20 @@ class Weights:
         raise CheckpointError(f"{WEIGHTS_FILE} has no tensor {' or '.join(map(repr, names))}")
 
     def linear(self, name, bias=True):  # torch Linear (out, in) -> (W [in, out], b [out])
-        W = np.ascontiguousarray(self.get(f"{name}.weight").T)  # row-major, as init_params makes them
-        b = self.get(f"{name}.bias") if bias and f"{name}.bias" in self else np.zeros(W.shape[1], self.dtype)
-        return W, b
+        W = np.ascontiguousarray(self.get(f"{name}.weight").T)  # row-major, as init_params's
+        if not bias:
+            return W, np.zeros(W.shape[1], self.dtype)
+        return W, self.get_or_zeros(f"{name}.bias", W.shape[1])
+
+    def get_or_zeros(self, name, size):  # the tensor `name`, or zeros [size] (saved without bias)
+        return self.get(name) if name in self else np.zeros(size, self.dtype)
 
     def norm(self, name):  # torch LayerNorm -> (gamma, beta)
         return self.get(f"{name}.weight"), self.get(f"{name}.bias")
 
     def unused(self, ignore=()):  # names not taken, except prefixes in `ignore` and index buffers
-        return sorted(n for n in self.tensors if n not in self.taken and not n.startswith(tuple(ignore))
+        return sorted(n for n in self.tensors if n not in self.taken
+                      and not n.startswith(tuple(ignore))
                       and not n.endswith("position_ids"))  # arange buffers older transformers saved
 
 

@@ -44,7 +44,8 @@ def read_weights(path):  # -> {name: numpy array}, as stored (no dtype change)
     try:
         from safetensors.numpy import load_file
     except ImportError:
-        raise ImportError(f"reading checkpoints needs the safetensors package: {INSTALL_HINT}") from None
+        raise ImportError(f"reading checkpoints needs the safetensors package: "
+                          f"{INSTALL_HINT}") from None
     file = Path(path) / WEIGHTS_FILE
     if not file.is_file():
         raise CheckpointError(f"{path}: no {WEIGHTS_FILE} (only safetensors weights are read; "

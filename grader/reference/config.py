@@ -43,7 +43,8 @@ class ViTConfig:
             if getattr(self, name) <= 0:
                 raise ValueError(f"ViTConfig.{name} must be positive, got {getattr(self, name)}")
         if self.num_classes < 0:
-            raise ValueError(f"ViTConfig.num_classes must be 0 (no head) or more, got {self.num_classes}")
+            raise ValueError(f"ViTConfig.num_classes must be 0 (no head) or more, "
+                             f"got {self.num_classes}")
         if self.dim % self.heads:
             raise ValueError(f"dim {self.dim} does not split into {self.heads} heads: "
                              f"{self.dim} % {self.heads} = {self.dim % self.heads}")

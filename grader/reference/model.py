@@ -53,8 +53,10 @@ def _draw(rng, name, shape):  # -> float64 array
 
 def cast_params(params, dtype):  # -> a new params dict, arrays as `dtype`, P and heads kept
     """Every array of params as `dtype`; the integers P and heads untouched."""
-    out = {k: v if k in ("P", "heads", "blocks") else np.asarray(v, dtype) for k, v in params.items()}
-    out["blocks"] = [{k: np.asarray(v, dtype) for k, v in block.items()} for block in params["blocks"]]
+    out = {k: v if k in ("P", "heads") else np.asarray(v, dtype) for k, v in params.items()
+           if k != "blocks"}
+    out["blocks"] = [{k: np.asarray(v, dtype) for k, v in block.items()}
+                     for block in params["blocks"]]
     return out
 
 
@@ -90,7 +92,7 @@ class ViT:
     """Batched numpy ViT: images [B, H, W, C] -> logits [B, num_classes].
 
     For pool="cls" each row equals vit_forward(image, params). The steps are methods (embed,
-    encode, final_norm, pool, head) so that a checkpoint variant can replace one of them.
+    blocks, final_norm, pool, head) so that a checkpoint variant can replace one of them.
     `ViT.from_pretrained(folder)` loads a Hugging Face ViT or CLIP vision tower, or a timm ViT.
     """
 
@@ -118,13 +120,10 @@ class ViT:
 
         With num_classes=0 the output is the pooled, normalised features [B, dim] instead.
         """
-        x = self.embed(images)  # [B, T, d]
-        hidden = self.encode(x) if return_hidden else None  # depth x [B, T, d]
-        if hidden is None:
-            for x in self.blocks(x):  # keeps only the latest state, not all of them
-                pass
-        else:
-            x = hidden[-1]
+        hidden = []  # the output of every block, kept only when asked for
+        for x in self.blocks(self.embed(images)):  # [B, T, d]
+            if return_hidden:
+                hidden.append(x)
         logits = self.head(self.features(x))  # [B, num_classes]
         return (logits, hidden) if return_hidden else logits
 
@@ -134,10 +133,6 @@ class ViT:
         if self.config.pre_norm:
             x = fast.layer_norm(x, p["ln_pre_g"], p["ln_pre_b"], self.config.eps)
         return x
-
-    def encode(self, x):  # [B, T, d] -> depth x [B, T, d]
-        """The hidden states after each encoder block."""
-        return list(self.blocks(x))
 
     def blocks(self, x):  # [B, T, d] -> yields depth x [B, T, d]
         """The encoder blocks one after the other, yielding each block's output."""
