@@ -43,7 +43,7 @@ def activation_name(name, where):  # config's activation name -> ViTConfig.activ
 
 
 class Weights:
-    """The checkpoint's tensors, looked up by name; `unused()` lists what no mapping took."""
+    """The checkpoint's tensors, looked up by name; `check_all_used` refuses any left untaken."""
 
     def __init__(self, tensors, dtype):
         self.tensors, self.dtype, self.taken = tensors, np.dtype(dtype), set()
@@ -70,22 +70,23 @@ class Weights:
     def norm(self, name):  # torch LayerNorm -> (gamma, beta)
         return self.get(f"{name}.weight"), self.get(f"{name}.bias")
 
-    def unused(self, ignore=()):  # names not taken, except prefixes in `ignore` and index buffers
-        return sorted(n for n in self.tensors if n not in self.taken
-                      and not n.startswith(tuple(ignore))
-                      and not n.endswith("position_ids"))  # arange buffers older transformers saved
+    def patch_embedding(self, name):  # torch conv weight (D, C, P, P) -> W_e [P*P*C, D]
+        return patch_weight(self.get(name))
+
+    def check_all_used(self, where, ignore=()):
+        """CheckpointError when a tensor would be silently dropped (a part of the model not mapped).
+
+        Prefixes in `ignore` and position_ids (arange buffers older transformers saved) are left.
+        """
+        left = sorted(n for n in self.tensors if n not in self.taken
+                      and not n.startswith(tuple(ignore)) and not n.endswith("position_ids"))
+        if left:
+            shown = ", ".join(left[:6]) + (f", ... ({len(left)} in all)" if len(left) > 6 else "")
+            raise CheckpointError(f"{where}: tensors the reference does not map: {shown}")
 
 
-def patch_weight(w):  # torch conv (D, C, P, P) -> W_e (P*P*C, D) in the course's (p1, p2, c) order
+def patch_weight(w):  # torch conv (D, C, P, P) -> W_e (P*P*C, D), flattened as (p1, p2, c)
     """W_e[(p1, p2, c), d] = w[d, c, p1, p2]: a permutation, then a reshape (a bare reshape of
     (D, C, P, P) would flatten patches as (c, p1, p2) and scramble every token)."""
     D, C, P, _ = w.shape
     return np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(P * P * C, D)
-
-
-def check_all_used(weights, where, ignore=()):
-    """CheckpointError when a tensor would be silently dropped (a part of the model not mapped)."""
-    left = weights.unused(ignore)
-    if left:
-        shown = ", ".join(left[:6]) + (f", ... ({len(left)} in all)" if len(left) > 6 else "")
-        raise CheckpointError(f"{where}: tensors the reference does not map: {shown}")

@@ -9,15 +9,7 @@ Tensor names: transformers writes `vit.encoder.layer.{i}.attention.attention.que
 (the `vit.` prefix only under ViTForImageClassification); transformers 5 names modules
 `layers.{i}.attention.q_proj`, ... in memory, and both spellings are read.
 """
-from .checkpoint_format import (
-    CheckpointError,
-    Weights,
-    activation_name,
-    check_all_used,
-    patch_weight,
-    require,
-    square,
-)
+from .checkpoint_format import CheckpointError, Weights, activation_name, require, square
 from .config import ViTConfig
 
 NAME = "hf_vit"
@@ -58,14 +50,14 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     )
     emb = f"{prefix}embeddings."
     conv = f"{emb}patch_embeddings.projection"
-    W_e, b_e = w.get(f"{conv}.weight"), w.get(f"{conv}.bias")
-    params = {"P": vit.patch_size, "heads": vit.heads, "W_e": patch_weight(W_e), "b_e": b_e,
+    W_e, b_e = w.patch_embedding(f"{conv}.weight"), w.get(f"{conv}.bias")
+    params = {"P": vit.patch_size, "heads": vit.heads, "W_e": W_e, "b_e": b_e,
               "cls": w.get(f"{emb}cls_token").reshape(-1),
               "pos": w.get(f"{emb}position_embeddings").reshape(-1, vit.dim),
               "blocks": [_block(w, prefix, i) for i in range(vit.depth)]}
     params["ln_g"], params["ln_b"] = w.norm(f"{prefix}layernorm")
     params.update(head["params"])
-    check_all_used(w, where, ignore=(f"{emb}mask_token",))
+    w.check_all_used(where, ignore=(f"{emb}mask_token",))
     return vit, params
 
 

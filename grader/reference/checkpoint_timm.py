@@ -15,15 +15,7 @@ acts on every token and the [CLS] row goes to the head; with "avg" the patch tok
 are averaged, then `fc_norm` normalises the mean (fc_norm defaults to on for avg pooling).
 """
 
-from .checkpoint_format import (
-    CheckpointError,
-    Weights,
-    activation_name,
-    check_all_used,
-    patch_weight,
-    require,
-    square,
-)
+from .checkpoint_format import CheckpointError, Weights, activation_name, require, square
 from .config import ViTConfig
 
 NAME = "timm_vit"
@@ -90,7 +82,7 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
         norm_pooled=fc_norm,
     )
     params = {"P": vit.patch_size, "heads": vit.heads,
-              "W_e": patch_weight(w.get("patch_embed.proj.weight")),
+              "W_e": w.patch_embedding("patch_embed.proj.weight"),
               "b_e": w.get_or_zeros("patch_embed.proj.bias", vit.dim),
               "cls": w.get("cls_token").reshape(-1),
               "pos": w.get("pos_embed").reshape(-1, vit.dim)}
@@ -100,7 +92,7 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     params["ln_g"], params["ln_b"] = w.norm("fc_norm" if fc_norm else "norm")
     if vit.num_classes:
         params["W_head"], params["b_head"] = w.linear("head")
-    check_all_used(w, f"timm {config['architecture']}")
+    w.check_all_used(f"timm {config['architecture']}")
     return vit, params
 
 
