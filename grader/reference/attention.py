@@ -12,19 +12,19 @@ from .layers import linear, softmax
 
 def causal_mask(T):  # -> [T, T] bool
     """True where query i may see key j, i.e. j <= i (GPT hides later tokens)."""
-    return np.tri(T, dtype=bool)
+    return np.tri(T, dtype=bool)  # [T, T], ones on and below the diagonal
 
 
 def split_heads(x, heads):  # [..., T, d] -> [..., heads, T, d/heads]
     """Head h takes the contiguous columns h*d_h:(h+1)*d_h."""
     *lead, T, d = x.shape
-    return x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)
+    return x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)  # [..., heads, T, d_h]
 
 
 def merge_heads(x):  # [..., heads, T, d_h] -> [..., T, heads*d_h]
     """Inverse of split_heads: the heads' outputs side by side, head 0 first."""
     *lead, heads, T, d_h = x.shape
-    return x.swapaxes(-2, -3).reshape(*lead, T, heads * d_h)
+    return x.swapaxes(-2, -3).reshape(*lead, T, heads * d_h)  # [..., T, d]
 
 
 def attention(q, k, v, mask=None):  # [..., T, d_h] x 3, [T, T] bool -> [..., T, d_h]

@@ -129,7 +129,8 @@ class ViT:
 
     def embed(self, images):  # [B, H, W, C] -> [B, T, d]
         """Patchify, linear map, [CLS] as token 0, positions (then pre_norm's LayerNorm)."""
-        p, x = self.params, fast.embed(self._check_images(images), self.params)  # [B, T, d]
+        p = self.params
+        x = fast.embed(self._check_images(images), p)  # [B, T, d]
         if self.config.pre_norm:
             x = fast.layer_norm(x, p["ln_pre_g"], p["ln_pre_b"], self.config.eps)
         return x

@@ -12,15 +12,15 @@ from .layers import linear
 
 def as_hwc(image):  # [H, W] or [H, W, C] -> [H, W, C]
     """The image as a 3-D array, a 2-D one getting a single channel; ValueError otherwise."""
-    image = np.asarray(image)
+    image = np.asarray(image)  # [H, W] or [H, W, C]
     if image.ndim not in (2, 3):
         raise ValueError(f"an image is (H, W) or (H, W, C), got an array of shape {image.shape}")
-    return image[..., None] if image.ndim == 2 else image
+    return image[..., None] if image.ndim == 2 else image  # [H, W, C]
 
 
 def patchify(image, P):  # [H, W, C] -> [N, P*P*C]
     """The P x P patches of one image in raster order, one row each, flattened as (p1, p2, c)."""
-    image = as_hwc(image)
+    image = as_hwc(image)  # [H, W, C]
     H, W, C = image.shape
     H, W, P = check_tiling(H, W, P)
     grid = image.reshape(H // P, P, W // P, P, C)  # [rows, p1, cols, p2, C]
@@ -39,7 +39,7 @@ def conv_patch_embed(image, K, b, stride):  # [H, W, C], [k, k, C, d], [d] -> [H
     Computed directly from sliding windows, not through patchify, so that it is an independent
     check of the kernel/stride equivalence. H' = (H - k) // stride + 1 (floors), W' likewise.
     """
-    image, K = as_hwc(image), np.asarray(K)
+    image, K = as_hwc(image), np.asarray(K)  # [H, W, C], [k, k, C, d]
     stride = _check_conv(image.shape, K.shape, stride)
     windows = sliding_window_view(image, K.shape[:2], axis=(0, 1))  # [H-k+1, W-k+1, C, k, k]
     windows = windows[::stride, ::stride]  # [H', W', C, k, k]
