@@ -1,12 +1,14 @@
 """Time and memory of the numpy reference ViT against torch, on the same ViT-B/16 weights.
 
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/reference_vs_torch.py [--threads N]
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+        python benchmarks/reference_vs_torch.py [--threads N]
 
 Needs torch, transformers, safetensors and threadpoolctl. The model is
 google/vit-base-patch16-224's config (224 x 224, P = 16, d = 768, 12 blocks, 12 heads, MLP 3072,
 1000 classes) with random weights: transformers builds it and saves it as a Hugging Face folder,
 and both sides load that file (torch: ViTForImageClassification.from_pretrained, default
-attention, inference_mode; numpy: ViT.from_pretrained), float32.
+attention, inference_mode; numpy: ViT.from_pretrained, which runs grader/reference/fast.py),
+float32.
 
 Time: each library runs in its own process (two libraries' thread pools in one process disturb
 each other), limited to the same number of threads (torch.set_num_threads; threadpoolctl for
@@ -33,9 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-HF_CONFIG = dict(image_size=224, patch_size=16, num_channels=3, hidden_size=768, num_hidden_layers=12,
-                 num_attention_heads=12, intermediate_size=3072, num_labels=1000,
-                 layer_norm_eps=1e-12, hidden_act="gelu")
+HF_CONFIG = {"image_size": 224, "patch_size": 16, "num_channels": 3, "hidden_size": 768,
+             "num_hidden_layers": 12, "num_attention_heads": 12, "intermediate_size": 3072,
+             "num_labels": 1000, "layer_norm_eps": 1e-12, "hidden_act": "gelu"}
 LIBRARIES = ("numpy", "torch")
 SETTLE = 0.3  # seconds between calls, so the last run's spinning BLAS/OpenMP threads go to sleep
 
@@ -45,7 +47,8 @@ def make_checkpoint(folder):
     import transformers
 
     torch.manual_seed(0)
-    transformers.ViTForImageClassification(transformers.ViTConfig(**HF_CONFIG)).save_pretrained(folder)
+    model = transformers.ViTForImageClassification(transformers.ViTConfig(**HF_CONFIG))
+    model.save_pretrained(folder)
 
 
 def images(batch):  # (B, H, W, C) float32, the same for both libraries
@@ -87,7 +90,8 @@ def environment(library, threads):  # one line on what runs: library versions, B
     import numpy as np
     import threadpoolctl
 
-    blas = sorted({f"{i['internal_api']} {i['version']} {i.get('architecture')} kernel, {i['num_threads']} threads"
+    blas = sorted({f"{i['internal_api']} {i['version']} {i.get('architecture')} kernel, "
+                   f"{i['num_threads']} threads"
                    for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"})
     version = f"numpy {np.__version__}"
     if library == "torch":
@@ -117,9 +121,10 @@ def serve(library, folder, threads):  # a timing process: reads a batch size, an
 
 class Server:
     def __init__(self, library, folder, threads):
-        self.process = subprocess.Popen([sys.executable, __file__, "--serve", library, "--folder", folder,
-                                         "--threads", str(threads)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
+        command = [sys.executable, __file__, "--serve", library, "--folder", folder,
+                   "--threads", str(threads)]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
         self.environment = self._read()["environment"]
 
     def _read(self):
@@ -146,14 +151,16 @@ def timing(folder, threads, batches, repeats):
     results = {"environment": [s.environment for s in servers.values()]}
     try:
         for batch in batches:
-            logits = {lib: np.array(s.run(batch, "logits")["logits"]) for lib, s in servers.items()}  # warm-up
+            logits = {lib: np.array(s.run(batch, "logits")["logits"])  # the warm-up run
+                      for lib, s in servers.items()}
             times = {lib: [] for lib in LIBRARIES}
             for _ in range(repeats):
                 for lib, server in servers.items():
                     times[lib].append(server.run(batch)["seconds"])
+            diff = float(np.max(np.abs(logits["numpy"] - logits["torch"])))
             results[batch] = {"median": {lib: statistics.median(t) for lib, t in times.items()},
                               "min": {lib: min(t) for lib, t in times.items()},
-                              "max_abs_diff": float(np.max(np.abs(logits["numpy"] - logits["torch"])))}
+                              "max_abs_diff": diff}
     finally:
         for server in servers.values():
             server.close()
@@ -188,8 +195,9 @@ def measure_memory(library, batch, folder, threads):  # runs in a fresh process;
 
 
 def memory(library, batch, folder, threads):
-    out = subprocess.run([sys.executable, __file__, "--memory", library, str(batch), "--folder", folder,
-                          "--threads", str(threads)], capture_output=True, text=True, check=True)
+    command = [sys.executable, __file__, "--memory", library, str(batch), "--folder", folder,
+               "--threads", str(threads)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -214,8 +222,9 @@ def main():
         print(*times["environment"], f"environment: {env}", sep="\n")
         print(f"ViT-B/16 float32, {args.threads} threads, {args.repeats} alternating repetitions; "
               f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
-        print(f"{'batch':>5} {'numpy s':>8} {'torch s':>8} {'ratio':>6} {'min ratio':>9} | {'numpy MB':>9} "
-              f"{'torch MB':>9} {'ratio':>6} | {'fwd np MB':>9} {'fwd torch':>9} | max |diff|")
+        print(f"{'batch':>5} {'numpy s':>8} {'torch s':>8} {'ratio':>6} {'min ratio':>9} | "
+              f"{'numpy MB':>9} {'torch MB':>9} {'ratio':>6} | {'fwd np MB':>9} "
+              f"{'fwd torch':>9} | max |diff|")
         for batch in args.batches:
             t, fast = times[batch]["median"], times[batch]["min"]
             mem = {lib: memory(lib, batch, folder, args.threads) for lib in LIBRARIES}

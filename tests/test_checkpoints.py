@@ -52,14 +52,7 @@ def test_patch_weight_permutes_the_conv_kernel_into_the_p1_p2_c_flatten_order():
     np.testing.assert_allclose(patchify(image, P) @ patch_weight(w), conv, rtol=1e-12, atol=1e-12)
 
 
-def test_a_bare_reshape_of_the_conv_kernel_is_not_the_patch_embedding():
-    rng = np.random.default_rng(0)
-    w, image = rng.normal(size=(5, 3, 4, 4)), rng.normal(size=(8, 8, 3))
-    wrong = w.reshape(5, -1).T  # flattens a patch as (c, p1, p2)
-    assert not np.allclose(patchify(image, 4) @ wrong, patchify(image, 4) @ patch_weight(w))
-
-
-# --- timm, against the committed fixtures -----------------------------------------------------------
+# --- timm, against the committed fixtures ---------------------------------------------------------
 
 TIMM_CASES = ["token_pool", "avg_pool_fc_norm", "clip_quickgelu"]
 
@@ -74,7 +67,8 @@ def test_timm_fixture_logits_and_every_hidden_state_match(name, dtype):
     assert logits.dtype == dtype and {h.dtype for h in hidden} == {np.dtype(dtype)}
     errors = {"logits": max_error(logits, expected[f"logits{bits}"]),
               "embed": max_error(model.embed(expected["images"]), expected[f"embed{bits}"])}
-    errors.update({f"block {i}": max_error(h, expected[f"hidden{bits}"][i]) for i, h in enumerate(hidden)})
+    errors.update({f"block {i}": max_error(h, expected[f"hidden{bits}"][i])
+                   for i, h in enumerate(hidden)})
     assert max(errors.values()) <= TOLERANCE[dtype], errors
 
 
@@ -112,7 +106,7 @@ def edit_config(folder, change):
 def test_an_unknown_timm_architecture_is_refused_by_name(tmp_path):
     folder = copy_fixture(tmp_path, "token_pool")
     edit_config(folder, lambda c: c.update(architecture="vit_so400m_patch14_siglip_224"))
-    with pytest.raises(CheckpointError, match="'vit_so400m_patch14_siglip_224' is not one the reference knows"):
+    with pytest.raises(CheckpointError, match="'vit_so400m_patch14_siglip_224' is not one the"):
         ViT.from_pretrained(folder)
 
 
@@ -123,15 +117,16 @@ def test_a_timm_argument_the_reference_does_not_implement_is_refused(tmp_path):
         ViT.from_pretrained(folder)
 
 
-# --- errors and detection (no torch needed) ------------------------------------------------------------
+# --- errors and detection (no torch needed) -------------------------------------------------------
 
 def test_a_tensor_no_mapping_takes_is_an_error_not_silently_dropped(tmp_path):
     from safetensors.numpy import load_file, save_file
 
     folder = copy_fixture(tmp_path, "token_pool")
     tensors = load_file(str(folder / "model.safetensors"))
-    save_file({**tensors, "blocks.0.ls1.gamma": np.ones(24, np.float32)}, str(folder / "model.safetensors"))
-    with pytest.raises(CheckpointError, match="tensors the reference does not map: blocks.0.ls1.gamma"):
+    tensors["blocks.0.ls1.gamma"] = np.ones(24, np.float32)
+    save_file(tensors, str(folder / "model.safetensors"))
+    with pytest.raises(CheckpointError, match="the reference does not map: blocks.0.ls1.gamma"):
         ViT.from_pretrained(folder)
 
 
@@ -139,14 +134,16 @@ def test_detect_layout_tells_the_three_libraries_apart():
     assert detect_layout({"model_type": "vit"}).NAME == "hf_vit"
     assert detect_layout({"model_type": "clip_vision_model"}).NAME == "clip_vision"
     assert detect_layout({"model_type": "clip"}).NAME == "clip_vision"
-    assert detect_layout({"architecture": "vit_base_patch16_224", "pretrained_cfg": {}}).NAME == "timm_vit"
+    timm_config = {"architecture": "vit_base_patch16_224", "pretrained_cfg": {}}
+    assert detect_layout(timm_config).NAME == "timm_vit"
     with pytest.raises(CheckpointError, match="model_type is 'swin'"):
         detect_layout({"model_type": "swin"})
 
 
 def test_a_config_key_that_is_missing_is_named_not_assumed(tmp_path):
     folder = copy_fixture(tmp_path, "token_pool")
-    edit_config(folder, lambda c: c.clear() or c.update(model_type="vit", image_size=16, patch_size=4))
+    edit_config(folder, lambda c: c.clear() or c.update(model_type="vit", image_size=16,
+                                                        patch_size=4))
     with pytest.raises(CheckpointError, match="config.json has no 'num_channels'"):
         ViT.from_pretrained(folder)
 
@@ -162,16 +159,18 @@ def test_missing_safetensors_names_the_extra_to_install(tmp_path, monkeypatch):
         ViT.from_pretrained(copy_fixture(tmp_path, "token_pool"))
 
 
-# --- live: Hugging Face transformers ----------------------------------------------------------------
+# --- live: Hugging Face transformers --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def transformers():
-    pytest.importorskip("torch", reason="live comparisons need torch (.ci/run installs torch==2.13.0)")
-    return pytest.importorskip("transformers", reason="live comparisons need transformers (.ci/run installs it)")
+    pytest.importorskip("torch", reason="live comparisons need torch (.ci/run installs it)")
+    return pytest.importorskip("transformers",
+                               reason="live comparisons need transformers (.ci/run installs it)")
 
 
 def randomize(model, seed):
-    """Every parameter O(1): matrices N(0, 1/fan_in), LayerNorm weights 1 + N(0, 1/4), the rest N(0, 1)."""
+    """Every parameter O(1): matrices N(0, 1/fan_in), LayerNorm weights 1 + N(0, 1/4), the rest
+    N(0, 1)."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
@@ -190,7 +189,8 @@ def randomize(model, seed):
 HF_MODELS = {  # name -> (transformers class, config class, extra config, output attribute)
     "vit_classifier": ("ViTForImageClassification", "ViTConfig", {"num_labels": 5}, "logits"),
     "vit_model_pooler": ("ViTModel", "ViTConfig", {}, "pooler_output"),
-    "clip_with_projection": ("CLIPVisionModelWithProjection", "CLIPVisionConfig", {"projection_dim": 7}, "image_embeds"),
+    "clip_with_projection": ("CLIPVisionModelWithProjection", "CLIPVisionConfig",
+                             {"projection_dim": 7}, "image_embeds"),
     "clip_vision": ("CLIPVisionModel", "CLIPVisionConfig", {}, "pooler_output"),
 }
 
@@ -229,7 +229,8 @@ def test_transformers_outputs_and_every_hidden_state_match(hf_checkpoints, name,
     assert len(theirs.hidden_states) == len(hidden) + 1  # theirs start with the block-0 input
     errors = {"output": max_error(ours, getattr(theirs, HF_MODELS[name][3]).numpy()),
               "embed": max_error(model.embed(images), theirs.hidden_states[0].numpy())}
-    errors.update({f"block {i}": max_error(h, theirs.hidden_states[i + 1].numpy()) for i, h in enumerate(hidden)})
+    errors.update({f"block {i}": max_error(h, theirs.hidden_states[i + 1].numpy())
+                   for i, h in enumerate(hidden)})
     assert max(errors.values()) <= TOLERANCE[dtype], errors
 
 
@@ -247,7 +248,8 @@ def test_hf_vit_reads_layer_norm_eps_1e_12_and_float64_would_catch_1e_6(hf_check
 def test_clip_reads_quick_gelu_and_exact_gelu_would_not_match(hf_checkpoints):
     folder, torch_model = hf_checkpoints["clip_with_projection"]
     model = ViT.from_pretrained(folder, dtype="float64")
-    assert (model.config.activation, model.config.eps, model.config.pre_norm) == ("quick_gelu", 1e-5, True)
+    c = model.config
+    assert (c.activation, c.eps, c.pre_norm) == ("quick_gelu", 1e-5, True)
     images = images_like(model.config)
     embeds = hf_run(torch_model, images, "float64").image_embeds.numpy()
     exact = ViT(dataclasses.replace(model.config, activation="gelu"), model.params)(images)
@@ -274,12 +276,13 @@ def test_a_full_clip_model_file_gives_its_image_features(transformers, tmp_path)
     model = ViT.from_pretrained(tmp_path, dtype="float64")
     images = images_like(model.config)
     with torch.no_grad():
-        features = clip.get_image_features(pixel_values=torch.from_numpy(images.transpose(0, 3, 1, 2).copy()))
-    features = getattr(features, "pooler_output", features)  # a tensor, or an output object in transformers 5
+        pixels = torch.from_numpy(images.transpose(0, 3, 1, 2).copy())
+        features = clip.get_image_features(pixel_values=pixels)
+    features = getattr(features, "pooler_output", features)  # transformers 5: an output object
     assert max_error(model(images), features.numpy()) <= TOLERANCE["float64"]
 
 
-# --- the exercise checkpoint -------------------------------------------------------------------------
+# --- the exercise checkpoint ----------------------------------------------------------------------
 
 EXERCISE_CHECKPOINT = Path(__file__).parents[1] / "exercises" / "checkpoints" / "tiny-vit"
 
@@ -306,7 +309,8 @@ def test_the_exercise_tolerance_accepts_tanh_gelu_and_rejects_mean_pooling():
     model = ViT.from_pretrained(EXERCISE_CHECKPOINT, dtype="float64")
 
     def error(**change):
-        return max_error(ViT(dataclasses.replace(model.config, **change), model.params)(image[None])[0], logits)
+        changed = ViT(dataclasses.replace(model.config, **change), model.params)
+        return max_error(changed(image[None])[0], logits)
 
     assert error(activation="gelu_tanh") < 1e-3 < error(pool="mean")
 
@@ -322,20 +326,22 @@ def test_the_exercise_sample_logits_are_what_transformers_computes(transformers)
     import torch
 
     image, _, logits = exercise_inputs()
-    model = transformers.ViTForImageClassification.from_pretrained(EXERCISE_CHECKPOINT).double().eval()
+    model = transformers.ViTForImageClassification.from_pretrained(EXERCISE_CHECKPOINT)
+    model = model.double().eval()
+    pixels = torch.from_numpy(image.transpose(2, 0, 1)[None].copy())
     with torch.no_grad():
-        theirs = model(pixel_values=torch.from_numpy(image.transpose(2, 0, 1)[None].copy())).logits[0]
+        theirs = model(pixel_values=pixels).logits[0]
     assert max_error(theirs.numpy(), logits) <= TOLERANCE["float64"]
 
 
-# --- the fast float32 forward the checkpoints run on ------------------------------------------------
+# --- the fast float32 forward the checkpoints run on ----------------------------------------------
 
 def exact_gelu(x):
     return np.array([0.5 * t * math.erfc(-t / math.sqrt(2.0)) for t in np.asarray(x, np.float64)])
 
 
 def test_float32_gelu_is_within_a_few_ulp_of_the_exact_gelu_and_stays_float32():
-    from grader.reference import gelu
+    from grader.reference.fast import gelu
 
     x = np.linspace(-14, 14, 70_001, dtype=np.float32)
     out = gelu(x)
@@ -343,33 +349,20 @@ def test_float32_gelu_is_within_a_few_ulp_of_the_exact_gelu_and_stays_float32():
     exact = exact_gelu(x)
     assert max_error(out, exact) <= 3e-7  # half an ulp of 14 is 4.8e-7
     right = x > -5  # the left tail is relatively accurate too (torch's 1 + erf is not)
-    assert np.max(np.abs(out[right] - exact[right]) / np.maximum(np.abs(exact[right]), 1e-30)) < 3e-6
-
-
-def test_quick_gelu_is_x_times_sigmoid_of_1_702_x():
-    from grader.reference.layers import quick_gelu
-
-    x = np.linspace(-40, 40, 8001)
-    np.testing.assert_allclose(quick_gelu(x), x / (1 + np.exp(-1.702 * x)), rtol=1e-13, atol=1e-300)
-
-
-def test_the_batched_model_holds_q_k_v_once_in_one_fused_matrix():
-    model = ViT.from_pretrained(TIMM / "token_pool")
-    block = model.params["blocks"][0]
-    assert block["Wqkv"].shape == (24, 72)
-    assert all(np.shares_memory(block[k], block["Wqkv"]) for k in ("Wq", "Wk", "Wv"))
-    np.testing.assert_array_equal(block["Wk"], block["Wqkv"][:, 24:48])
+    relative = np.abs(out[right] - exact[right]) / np.maximum(np.abs(exact[right]), 1e-30)
+    assert np.max(relative) < 3e-6
 
 
 def test_a_float32_forward_never_promotes_to_float64(monkeypatch):
-    import grader.reference.layers as layers
+    from grader.reference import layers
 
     def refuse(x):
         raise AssertionError(f"float64 erfc called on {np.asarray(x).dtype}")
 
     monkeypatch.setattr(layers, "erfc", refuse)  # the float64 GELU path
     model = ViT.from_pretrained(TIMM / "clip_quickgelu", dtype="float32")
-    logits, hidden = model(np.load(TIMM / "clip_quickgelu" / "expected.npz")["images"], return_hidden=True)
+    images = np.load(TIMM / "clip_quickgelu" / "expected.npz")["images"]
+    logits, hidden = model(images, return_hidden=True)
     assert {logits.dtype, *(h.dtype for h in hidden)} == {np.dtype(np.float32)}
     model = ViT.from_pretrained(TIMM / "token_pool", dtype="float32")
     assert model(np.zeros((1, 16, 16, 3), np.float32)).dtype == np.float32

@@ -1,18 +1,19 @@
 """The numpy reference ViT: every name of the student API, and a batched model.
 
 `REFERENCE` maps each student-API function name to its reference implementation; the grading
-engine looks functions up there. The modules, in the order of the lecture's section 3:
-counting (token counts), patches (image -> tokens), erf and layers (softmax, LayerNorm, GELU),
-attention, encoder (block and single-image forward), model (ViTConfig, init_params, ViT).
+engine looks functions up there. The plain modules follow the lecture's section 3: counting
+(token counts), patches (image -> tokens), erf and layers (softmax, LayerNorm, GELU), attention,
+encoder (block and single-image forward). config (ViTConfig) and model (init_params, ViT) make
+the batched model, which runs fast.py, the same math made fast; checkpoints reads pretrained ones.
 """
 from .attention import attention, causal_mask, merge_heads, self_attention, split_heads
+from .config import ViTConfig
 from .counting import attention_scores, num_patches, num_tokens, patch_dim
 from .encoder import encoder_block, mlp, vit_forward
 from .erf import erf, erfc
 from .layers import ACTIVATIONS, gelu, gelu_tanh, layer_norm, linear, softmax
-from .model import ViT, ViTConfig, init_params, param_shapes
-from .patches import (conv_equivalent, conv_patch_embed, embed_image, embed_patches,
-                      linear_patch_embed, patchify, patchify_batch)
+from .model import ViT, init_params, param_shapes
+from .patches import conv_equivalent, conv_patch_embed, embed_image, linear_patch_embed, patchify
 
 REFERENCE = {f.__name__: f for f in (
     num_patches, num_tokens, patch_dim, attention_scores,
@@ -22,9 +23,9 @@ REFERENCE = {f.__name__: f for f in (
 )}
 
 __all__ = [
-    "REFERENCE", *REFERENCE,
-    "erf", "erfc", "gelu", "gelu_tanh", "linear", "ACTIVATIONS",
-    "causal_mask", "split_heads", "merge_heads", "attention", "mlp",
-    "patchify_batch", "embed_patches",
-    "ViTConfig", "ViT", "init_params", "param_shapes",
+    "ACTIVATIONS", "REFERENCE", "ViT", "ViTConfig", "attention", "attention_scores", "causal_mask",
+    "conv_equivalent", "conv_patch_embed", "embed_image", "encoder_block", "erf", "erfc", "gelu",
+    "gelu_tanh", "init_params", "layer_norm", "linear", "linear_patch_embed", "merge_heads", "mlp",
+    "num_patches", "num_tokens", "param_shapes", "patch_dim", "patchify", "self_attention",
+    "softmax", "split_heads", "vit_forward",
 ]

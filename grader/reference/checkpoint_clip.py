@@ -14,9 +14,8 @@ transformers 5); both are read.
 """
 import numpy as np
 
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
-                          require, square)
-from .model import ViTConfig
+from .checkpoint_format import CheckpointError, Weights, activation_name, require, square
+from .config import ViTConfig
 
 NAME = "clip_vision"
 MODEL_TYPES = ("clip_vision_model", "clip")
@@ -52,7 +51,7 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     if f"{emb}patch_embedding.bias" in w:
         raise CheckpointError(f"{emb}patch_embedding has a bias; CLIP's has none")
     params = {"P": vit.patch_size, "heads": vit.heads,
-              "W_e": patch_weight(w.get(f"{emb}patch_embedding.weight")),
+              "W_e": w.patch_embedding(f"{emb}patch_embedding.weight"),
               "b_e": np.zeros(vit.dim, dtype),
               "cls": w.get(f"{emb}class_embedding").reshape(-1),
               "pos": w.get(f"{emb}position_embedding.weight")}
@@ -62,7 +61,7 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     if projection:
         params["W_head"], params["b_head"] = w.linear("visual_projection", bias=False)
     # a CLIPModel file also holds the text tower, which the image tower does not use
-    check_all_used(w, where, ignore=("text_model.", "text_projection.", "logit_scale"))
+    w.check_all_used(where, ignore=("text_model.", "text_projection.", "logit_scale"))
     return vit, params
 
 

@@ -9,13 +9,13 @@ Tensor names: transformers writes `vit.encoder.layer.{i}.attention.attention.que
 (the `vit.` prefix only under ViTForImageClassification); transformers 5 names modules
 `layers.{i}.attention.q_proj`, ... in memory, and both spellings are read.
 """
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
-                          require, square)
-from .model import ViTConfig
+from .checkpoint_format import CheckpointError, Weights, activation_name, require, square
+from .config import ViTConfig
 
 NAME = "hf_vit"
 MODEL_TYPES = ("vit",)
-# reference block key -> (legacy name, transformers 5 name), under {prefix}encoder.layer.{i}. / {prefix}layers.{i}.
+# reference block key -> (legacy name, transformers 5 name), the names under
+# {prefix}encoder.layer.{i}. and {prefix}layers.{i}. respectively
 BLOCK = {
     "q": ("attention.attention.query", "attention.q_proj"),
     "k": ("attention.attention.key", "attention.k_proj"),
@@ -49,14 +49,15 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
         head_activation=head["activation"],
     )
     emb = f"{prefix}embeddings."
-    W_e, b_e = w.get(f"{emb}patch_embeddings.projection.weight"), w.get(f"{emb}patch_embeddings.projection.bias")
-    params = {"P": vit.patch_size, "heads": vit.heads, "W_e": patch_weight(W_e), "b_e": b_e,
+    conv = f"{emb}patch_embeddings.projection"
+    W_e, b_e = w.patch_embedding(f"{conv}.weight"), w.get(f"{conv}.bias")
+    params = {"P": vit.patch_size, "heads": vit.heads, "W_e": W_e, "b_e": b_e,
               "cls": w.get(f"{emb}cls_token").reshape(-1),
               "pos": w.get(f"{emb}position_embeddings").reshape(-1, vit.dim),
               "blocks": [_block(w, prefix, i) for i in range(vit.depth)]}
     params["ln_g"], params["ln_b"] = w.norm(f"{prefix}layernorm")
     params.update(head["params"])
-    check_all_used(w, where, ignore=(f"{emb}mask_token",))
+    w.check_all_used(where, ignore=(f"{emb}mask_token",))
     return vit, params
 
 
@@ -79,11 +80,11 @@ def _block(w, prefix, i):  # -> one block dict in the student API's layout
 def _head(w, config, prefix):  # -> num_classes, head activation and W_head/b_head
     if "classifier.weight" in w:  # ViTForImageClassification
         W, b = w.linear("classifier")
-        return {"num_classes": W.shape[1], "activation": "none", "params": {"W_head": W, "b_head": b}}
+        return {"num_classes": len(b), "activation": "none", "params": {"W_head": W, "b_head": b}}
     if f"{prefix}pooler.dense.weight" in w:  # ViTModel with its pooler
         act = require(config, "pooler_act")
         if act != "tanh":
             raise CheckpointError(f"config.json: pooler_act {act!r} is not supported (only 'tanh')")
         W, b = w.linear(f"{prefix}pooler.dense")
-        return {"num_classes": W.shape[1], "activation": "tanh", "params": {"W_head": W, "b_head": b}}
+        return {"num_classes": len(b), "activation": "tanh", "params": {"W_head": W, "b_head": b}}
     return {"num_classes": 0, "activation": "none", "params": {}}  # ViTModel without a pooler

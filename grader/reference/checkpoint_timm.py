@@ -14,11 +14,9 @@ k, then v (split here into Wq, Wk, Wv); with global_pool "token" the final Layer
 acts on every token and the [CLS] row goes to the head; with "avg" the patch tokens (not [CLS])
 are averaged, then `fc_norm` normalises the mean (fc_norm defaults to on for avg pooling).
 """
-import numpy as np
 
-from .checkpoints import (CheckpointError, Weights, activation_name, check_all_used, patch_weight,
-                          require, square)
-from .model import ViTConfig
+from .checkpoint_format import CheckpointError, Weights, activation_name, require, square
+from .config import ViTConfig
 
 NAME = "timm_vit"
 EPS_TIMM = 1e-6  # timm.layers.LayerNorm's default
@@ -29,30 +27,38 @@ DEFAULTS = {"img_size": 224, "patch_size": 16, "in_chans": 3, "num_classes": 100
             "final_norm": True, "fc_norm": None, "norm_layer": None, "act_layer": None}
 # arguments whose default the reference implements; any other value raises CheckpointError
 UNSUPPORTED = {"qk_norm": False, "scale_attn_norm": False, "scale_mlp_norm": False,
-               "proj_bias": True, "init_values": None, "pos_embed": "learn", "no_embed_class": False,
-               "reg_tokens": 0, "pool_include_prefix": False, "dynamic_img_size": False,
-               "dynamic_img_pad": False, "embed_norm_layer": None, "use_naflex": None}
-_CLIP = {"pre_norm": True, "eps": 1e-5}  # norm_layer=partial(LayerNorm, eps=1e-5)
-_QUICK = {"pre_norm": True, "eps": 1e-5, "act_layer": "quick_gelu"}
-ARCHITECTURES = {
-    "vit_tiny_patch16_224": dict(patch_size=16, embed_dim=192, depth=12, num_heads=3),
-    "vit_tiny_patch16_384": dict(patch_size=16, embed_dim=192, depth=12, num_heads=3),
-    "vit_small_patch16_224": dict(patch_size=16, embed_dim=384, depth=12, num_heads=6),
-    "vit_small_patch32_224": dict(patch_size=32, embed_dim=384, depth=12, num_heads=6),
-    "vit_base_patch16_224": dict(patch_size=16, embed_dim=768, depth=12, num_heads=12),
-    "vit_base_patch16_384": dict(patch_size=16, embed_dim=768, depth=12, num_heads=12),
-    "vit_base_patch32_224": dict(patch_size=32, embed_dim=768, depth=12, num_heads=12),
-    "vit_large_patch16_224": dict(patch_size=16, embed_dim=1024, depth=24, num_heads=16),
-    "vit_large_patch32_224": dict(patch_size=32, embed_dim=1024, depth=24, num_heads=16),
-    "vit_huge_patch14_224": dict(patch_size=14, embed_dim=1280, depth=32, num_heads=16),
-    "vit_base_patch16_clip_224": dict(patch_size=16, embed_dim=768, depth=12, num_heads=12, **_CLIP),
-    "vit_base_patch32_clip_224": dict(patch_size=32, embed_dim=768, depth=12, num_heads=12, **_CLIP),
-    "vit_large_patch14_clip_224": dict(patch_size=14, embed_dim=1024, depth=24, num_heads=16, **_CLIP),
-    "vit_base_patch16_clip_quickgelu_224": dict(patch_size=16, embed_dim=768, depth=12, num_heads=12, **_QUICK),
-    "vit_base_patch32_clip_quickgelu_224": dict(patch_size=32, embed_dim=768, depth=12, num_heads=12, **_QUICK),
-    "vit_large_patch14_clip_quickgelu_224": dict(patch_size=14, embed_dim=1024, depth=24, num_heads=16, **_QUICK),
+               "proj_bias": True, "init_values": None, "pos_embed": "learn",
+               "no_embed_class": False, "reg_tokens": 0, "pool_include_prefix": False,
+               "dynamic_img_size": False, "dynamic_img_pad": False, "embed_norm_layer": None,
+               "use_naflex": None}
+CLIP = {"pre_norm": True, "eps": 1e-5}  # norm_layer=partial(LayerNorm, eps=1e-5)
+QUICK = {**CLIP, "act_layer": "quick_gelu"}
+
+
+def arch(patch_size, embed_dim, depth, num_heads, **extra):  # -> one ARCHITECTURES entry
+    return {"patch_size": patch_size, "embed_dim": embed_dim, "depth": depth,
+            "num_heads": num_heads, **extra}
+
+
+ARCHITECTURES = {  # timm model function -> its model_args
+    "vit_tiny_patch16_224": arch(16, 192, 12, 3),
+    "vit_tiny_patch16_384": arch(16, 192, 12, 3),
+    "vit_small_patch16_224": arch(16, 384, 12, 6),
+    "vit_small_patch32_224": arch(32, 384, 12, 6),
+    "vit_base_patch16_224": arch(16, 768, 12, 12),
+    "vit_base_patch16_384": arch(16, 768, 12, 12),
+    "vit_base_patch32_224": arch(32, 768, 12, 12),
+    "vit_large_patch16_224": arch(16, 1024, 24, 16),
+    "vit_large_patch32_224": arch(32, 1024, 24, 16),
+    "vit_huge_patch14_224": arch(14, 1280, 32, 16),
+    "vit_base_patch16_clip_224": arch(16, 768, 12, 12, **CLIP),
+    "vit_base_patch32_clip_224": arch(32, 768, 12, 12, **CLIP),
+    "vit_large_patch14_clip_224": arch(14, 1024, 24, 16, **CLIP),
+    "vit_base_patch16_clip_quickgelu_224": arch(16, 768, 12, 12, **QUICK),
+    "vit_base_patch32_clip_quickgelu_224": arch(32, 768, 12, 12, **QUICK),
+    "vit_large_patch14_clip_quickgelu_224": arch(14, 1024, 24, 16, **QUICK),
 }
-NORM_LAYERS = {"layernorm": EPS_TIMM}  # a model_args norm_layer string -> its eps (timm.layers.LayerNorm)
+NORM_LAYERS = {"layernorm": EPS_TIMM}  # model_args norm_layer -> its eps (timm.layers.LayerNorm)
 
 
 def convert(config, tensors, dtype):  # -> (ViTConfig, params)
@@ -76,8 +82,8 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
         norm_pooled=fc_norm,
     )
     params = {"P": vit.patch_size, "heads": vit.heads,
-              "W_e": patch_weight(w.get("patch_embed.proj.weight")),
-              "b_e": w.get("patch_embed.proj.bias") if "patch_embed.proj.bias" in w else np.zeros(vit.dim, dtype),
+              "W_e": w.patch_embedding("patch_embed.proj.weight"),
+              "b_e": w.get_or_zeros("patch_embed.proj.bias", vit.dim),
               "cls": w.get("cls_token").reshape(-1),
               "pos": w.get("pos_embed").reshape(-1, vit.dim)}
     if vit.pre_norm:
@@ -86,7 +92,7 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     params["ln_g"], params["ln_b"] = w.norm("fc_norm" if fc_norm else "norm")
     if vit.num_classes:
         params["W_head"], params["b_head"] = w.linear("head")
-    check_all_used(w, f"timm {config['architecture']}")
+    w.check_all_used(f"timm {config['architecture']}")
     return vit, params
 
 
@@ -108,7 +114,8 @@ def resolve_args(config):  # -> every argument the conversion needs, with its so
         args["in_chans"] = model_args["in_chans"]
     if args["norm_layer"] is not None:
         if args["norm_layer"] not in NORM_LAYERS:
-            raise CheckpointError(f"config.json: timm norm_layer {args['norm_layer']!r} is not supported")
+            raise CheckpointError(f"config.json: timm norm_layer {args['norm_layer']!r} "
+                                  f"is not supported")
         args["eps"] = NORM_LAYERS[args["norm_layer"]]
     _check_supported(args, arch)
     return args
@@ -122,8 +129,8 @@ def _check_supported(args, arch):
     if not args["class_token"]:
         raise CheckpointError(f"timm {arch}: class_token=False is not implemented by the reference")
     if args["global_pool"] not in ("token", "avg"):
-        raise CheckpointError(f"timm {arch}: global_pool {args['global_pool']!r} is not implemented "
-                              f"(only 'token' and 'avg')")
+        raise CheckpointError(f"timm {arch}: global_pool {args['global_pool']!r} is not "
+                              f"implemented (only 'token' and 'avg')")
     if not args["final_norm"]:
         raise CheckpointError(f"timm {arch}: final_norm=False is not implemented by the reference")
 

@@ -1,9 +1,10 @@
 """Pretrained checkpoints into the reference ViT, from local files only (nothing is downloaded).
 
-A checkpoint is a folder with `config.json` and `model.safetensors`. `load_pretrained(folder)`
+A checkpoint is a folder with `config.json` and `model.safetensors`. `read_checkpoint(folder)`
 tells its layout from config.json, reads the weights with the `safetensors` package's numpy API
-(the optional extra `vit-grader[checkpoints]`), maps them into the student API's params layout
-and returns a `ViT`. One module per layout knows its names and semantics:
+(the optional extra `vit-grader[checkpoints]`) and maps them into a ViTConfig and params in the
+student API's layout; `ViT.from_pretrained` builds the model. One module per layout knows its
+names and semantics (checkpoint_format.py holds what they share):
 
     checkpoint_hf_vit.py   Hugging Face ViTModel / ViTForImageClassification  (model_type "vit")
     checkpoint_clip.py     Hugging Face CLIPVisionModel(WithProjection), CLIPModel's image tower
@@ -15,37 +16,18 @@ read from the files; a missing or unsupported one raises CheckpointError naming 
 import json
 from pathlib import Path
 
-import numpy as np
+from .checkpoint_format import CONFIG_FILE, WEIGHTS_FILE, CheckpointError, patch_weight
 
-from .model import ViT
-
-CONFIG_FILE = "config.json"
-WEIGHTS_FILE = "model.safetensors"
 INSTALL_HINT = 'pip install "vit-grader[checkpoints]"'
-
-# config.json's activation names -> ViTConfig.activation (Hugging Face ACT2FN and timm names)
-ACTIVATION_NAMES = {
-    "gelu": "gelu",                 # exact, erf-based (torch.nn.GELU, HF "gelu")
-    "quick_gelu": "quick_gelu",     # x * sigmoid(1.702 x) (CLIP)
-    "gelu_new": "gelu_tanh",        # HF's tanh approximation
-    "gelu_pytorch_tanh": "gelu_tanh",
-    "gelu_tanh": "gelu_tanh",       # timm's name for it
-}
+__all__ = ["CheckpointError", "detect_layout", "patch_weight", "read_checkpoint"]
 
 
-class CheckpointError(ValueError):
-    """A checkpoint folder the reference cannot load: the message says which file and key."""
-
-
-def load_pretrained(path, *, dtype="float32"):  # -> ViT
-    """The ViT saved in the folder `path`; its call returns logits, or embeddings for CLIP."""
-    path = Path(path)
+def read_checkpoint(path, dtype="float32"):  # -> (ViTConfig, params, layout name)
+    """The config and params of the ViT saved in the folder `path`, arrays as `dtype`."""
     config = read_config(path)
     layout = detect_layout(config, path)
-    config_vit, params = layout.convert(config, read_weights(path), dtype)
-    model = ViT(config_vit, params)
-    model.layout = layout.NAME
-    return model
+    vit_config, params = layout.convert(config, read_weights(path), dtype)
+    return vit_config, params, layout.NAME
 
 
 def read_config(path):  # -> the parsed config.json
@@ -62,7 +44,8 @@ def read_weights(path):  # -> {name: numpy array}, as stored (no dtype change)
     try:
         from safetensors.numpy import load_file
     except ImportError:
-        raise ImportError(f"reading checkpoints needs the safetensors package: {INSTALL_HINT}") from None
+        raise ImportError(f"reading checkpoints needs the safetensors package: "
+                          f"{INSTALL_HINT}") from None
     file = Path(path) / WEIGHTS_FILE
     if not file.is_file():
         raise CheckpointError(f"{path}: no {WEIGHTS_FILE} (only safetensors weights are read; "
@@ -83,71 +66,3 @@ def detect_layout(config, path="checkpoint"):  # -> the layout module that conve
     raise CheckpointError(f"{path}/{CONFIG_FILE}: cannot tell the layout: model_type is "
                           f"{model_type!r} (supported: Hugging Face 'vit', 'clip', "
                           f"'clip_vision_model'; or a timm config with 'architecture')")
-
-
-# --- helpers the layouts share ---------------------------------------------------------------------
-
-def require(config, key, where=CONFIG_FILE):  # -> config[key], or CheckpointError naming it
-    if key not in config:
-        raise CheckpointError(f"{where} has no {key!r}; the reference reads it rather than "
-                              f"assuming a default")
-    return config[key]
-
-
-def square(size, name):  # int or [h, w] -> int
-    if isinstance(size, (list, tuple)):
-        if len(size) != 2 or size[0] != size[1]:
-            raise CheckpointError(f"{name} {size} is not square; the reference takes square images")
-        size = size[0]
-    return int(size)
-
-
-def activation_name(name, where):  # config's activation name -> ViTConfig.activation
-    if name not in ACTIVATION_NAMES:
-        raise CheckpointError(f"{where}: activation {name!r} is not supported "
-                              f"(supported: {sorted(ACTIVATION_NAMES)})")
-    return ACTIVATION_NAMES[name]
-
-
-class Weights:
-    """The checkpoint's tensors, looked up by name; `unused()` lists what no mapping took."""
-
-    def __init__(self, tensors, dtype):
-        self.tensors, self.dtype, self.taken = tensors, np.dtype(dtype), set()
-
-    def __contains__(self, name):
-        return name in self.tensors
-
-    def get(self, *names):  # the first of `names` present, as self.dtype
-        for name in names:
-            if name in self.tensors:
-                self.taken.add(name)
-                return self.tensors[name].astype(self.dtype, copy=False)
-        raise CheckpointError(f"{WEIGHTS_FILE} has no tensor {' or '.join(map(repr, names))}")
-
-    def linear(self, name, bias=True):  # torch Linear (out, in) -> (W [in, out], b [out])
-        W = np.ascontiguousarray(self.get(f"{name}.weight").T)  # row-major, as init_params makes them
-        b = self.get(f"{name}.bias") if bias and f"{name}.bias" in self else np.zeros(W.shape[1], self.dtype)
-        return W, b
-
-    def norm(self, name):  # torch LayerNorm -> (gamma, beta)
-        return self.get(f"{name}.weight"), self.get(f"{name}.bias")
-
-    def unused(self, ignore=()):  # names not taken, except prefixes in `ignore` and index buffers
-        return sorted(n for n in self.tensors if n not in self.taken and not n.startswith(tuple(ignore))
-                      and not n.endswith("position_ids"))  # arange buffers older transformers saved
-
-
-def patch_weight(w):  # torch conv (D, C, P, P) -> W_e (P*P*C, D) in the course's (p1, p2, c) order
-    """W_e[(p1, p2, c), d] = w[d, c, p1, p2]: a permutation, then a reshape (a bare reshape of
-    (D, C, P, P) would flatten patches as (c, p1, p2) and scramble every token)."""
-    D, C, P, _ = w.shape
-    return np.ascontiguousarray(w.transpose(2, 3, 1, 0)).reshape(P * P * C, D)
-
-
-def check_all_used(weights, where, ignore=()):
-    """CheckpointError when a tensor would be silently dropped (a part of the model not mapped)."""
-    left = weights.unused(ignore)
-    if left:
-        shown = ", ".join(left[:6]) + (f", ... ({len(left)} in all)" if len(left) > 6 else "")
-        raise CheckpointError(f"{where}: tensors the reference does not map: {shown}")

@@ -29,7 +29,8 @@ def check_tiling(H, W, P):  # int-like x 3 -> (int, int, int)
         raise ValueError(f"image size must be positive, got {H}x{W}")
     for side in (H, W):
         if side % P:
-            raise ValueError(f"patch size {P} does not tile a {H}x{W} image: {side} % {P} = {side % P}")
+            raise ValueError(f"patch size {P} does not tile a {H}x{W} image: "
+                             f"{side} % {P} = {side % P}")
     return H, W, P
 
 

@@ -15,7 +15,7 @@ such as training from scratch on 800 scans) lives in its exercise spec instead.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -130,8 +130,10 @@ def patchify_floor_crop(image, P):
     return patchify(image[:H, :W], P)
 
 
-PATCH_ORDERS = {"bare_reshape": patchify_bare_reshape, "grid_transposed": patchify_grid_transposed,
-                "channel_first": patchify_channel_first, "patch_transposed": patchify_patch_transposed}
+PATCH_ORDERS = {"bare_reshape": patchify_bare_reshape,
+                "grid_transposed": patchify_grid_transposed,
+                "channel_first": patchify_channel_first,
+                "patch_transposed": patchify_patch_transposed}
 
 
 def _linear_embed_with(wrong_patchify):
@@ -141,7 +143,7 @@ def _linear_embed_with(wrong_patchify):
     return embed
 
 
-for _order, _wrong in PATCH_ORDERS.items():  # linear_embed_bare_reshape, linear_embed_channel_first, ...
+for _order, _wrong in PATCH_ORDERS.items():  # linear_embed_bare_reshape, ..._channel_first, ...
     misconception(f"linear_embed_{_order}")(_linear_embed_with(_wrong))
 
 
@@ -228,7 +230,7 @@ def softmax_without_max(x, axis=-1):
 
 @misconception("softmax_without_keepdims")
 def softmax_without_keepdims(x, axis=-1):
-    """max and sum taken without keepdims=True: on a square matrix they broadcast along the wrong axis."""
+    """max and sum without keepdims=True: on a square matrix they broadcast along the wrong axis."""
     x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
     e = np.exp(x - np.max(x, axis=axis))
     return e / np.sum(e, axis=axis)
@@ -246,14 +248,16 @@ def layer_norm_unbiased(x, gamma, beta, eps=1e-6):
 def layer_norm_eps_outside(x, gamma, beta, eps=1e-6):
     """eps added to the standard deviation, outside the square root."""
     x = np.asarray(x, dtype=float)
-    return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, keepdims=True) + eps) * gamma + beta
+    std = x.std(axis=-1, keepdims=True)
+    return (x - x.mean(axis=-1, keepdims=True)) / (std + eps) * gamma + beta
 
 
 @misconception("layer_norm_divides_by_variance")
 def layer_norm_divides_by_variance(x, gamma, beta, eps=1e-6):
     """Divided by the variance instead of its square root."""
     x = np.asarray(x, dtype=float)
-    return (x - x.mean(axis=-1, keepdims=True)) / (x.var(axis=-1, keepdims=True) + eps) * gamma + beta
+    var = x.var(axis=-1, keepdims=True)
+    return (x - x.mean(axis=-1, keepdims=True)) / (var + eps) * gamma + beta
 
 
 @misconception("layer_norm_wrong_axis")
@@ -284,12 +288,14 @@ def _merge_interleaved(x):  # [heads, T, d_h] -> [T, d], the inverse of _split_i
 
 def _attention(x, p, heads, causal=False, *, scale=None, interleaved=False, softmax_axis=-1,
                mask=None, project=True):
-    """Single-image multi-head attention with one step changeable; the defaults are the reference."""
+    """Single-image multi-head attention with one step changeable; the defaults: the reference."""
     x = np.asarray(x, dtype=float)
     T, d = x.shape
     if d % heads:
         raise ValueError(f"width {d} does not split into {heads} heads")
-    split, merge = (_split_interleaved, _merge_interleaved) if interleaved else (split_heads, merge_heads)
+    split, merge = split_heads, merge_heads
+    if interleaved:
+        split, merge = _split_interleaved, _merge_interleaved
     q, k, v = (split(linear(x, p[f"W{n}"], p[f"b{n}"]), heads) for n in "qkv")  # [heads, T, d_h]
     scores = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(d // heads) if scale is None else scale)
     if mask is None and causal:
@@ -302,7 +308,7 @@ def _attention(x, p, heads, causal=False, *, scale=None, interleaved=False, soft
 
 @misconception("attention_causal")
 def attention_causal(x, p, heads, causal=False):
-    """GPT's causal mask on patches even though causal is False: a patch sees only earlier patches."""
+    """GPT's causal mask on patches though causal is False: a patch sees only earlier patches."""
     return self_attention(x, p, heads, causal=True)
 
 
@@ -355,8 +361,8 @@ def _block(x, p, heads, *, attention=self_attention, activation=gelu, post_ln=Fa
            attention_residual=True, mlp_residual=True):
     """One encoder block with one step changeable; the defaults are the reference's pre-LN block."""
     x = np.asarray(x, dtype=float)
-    ln1 = lambda y: layer_norm(y, p["ln1_g"], p["ln1_b"])  # noqa: E731
-    ln2 = lambda y: layer_norm(y, p["ln2_g"], p["ln2_b"])  # noqa: E731
+    ln1 = lambda y: layer_norm(y, p["ln1_g"], p["ln1_b"])
+    ln2 = lambda y: layer_norm(y, p["ln2_g"], p["ln2_b"])
     if post_ln:
         x = ln1(x + attention(x, p, heads))
         return ln2(x + mlp(x, p, activation))
@@ -368,7 +374,7 @@ def _block(x, p, heads, *, attention=self_attention, activation=gelu, post_ln=Fa
 
 @misconception("encoder_post_ln")
 def encoder_post_ln(x, p, heads):
-    """Post-LN (the 2017 Transformer): LayerNorm after each residual sum instead of before each branch."""
+    """Post-LN (the 2017 Transformer): LayerNorm after each residual sum, not before each branch."""
     return _block(x, p, heads, post_ln=True)
 
 
@@ -398,14 +404,16 @@ def encoder_relu(x, p, heads):
 
 # --- the whole ViT (section 3 step 6) -----------------------------------------------------------
 
-def _vit(image, params, *, embed=embed_image, block=encoder_block, final_ln=True, pool="cls", row=0):
+def _vit(image, params, *, embed=embed_image, block=encoder_block, final_ln=True, pool="cls",
+         row=0):
     """vit_forward with one step changeable; the defaults are the reference."""
     x = embed(image, params)  # [N+1, d]
     for p in params["blocks"]:
         x = block(x, p, params["heads"])
     if final_ln:
         x = layer_norm(x, params["ln_g"], params["ln_b"])
-    pooled = {"cls": lambda: x[row], "mean": lambda: x[1:].mean(axis=0), "mean_all": lambda: x.mean(axis=0)}[pool]()
+    pooled = {"cls": lambda: x[row], "mean": lambda: x[1:].mean(axis=0),
+              "mean_all": lambda: x.mean(axis=0)}[pool]()
     return linear(pooled, params["W_head"], params["b_head"])
 
 
@@ -455,4 +463,4 @@ def _vit_with_block(wrong_block):
 for _name, _wrong_block in {"causal": encoder_causal, "post_ln": encoder_post_ln,
                             "no_attention_residual": encoder_no_attention_residual,
                             "no_mlp_residual": encoder_no_mlp_residual}.items():
-    misconception(f"vit_{_name}")(_vit_with_block(_wrong_block))  # vit_causal, vit_post_ln, vit_no_..._residual
+    misconception(f"vit_{_name}")(_vit_with_block(_wrong_block))  # vit_causal, vit_post_ln, ...

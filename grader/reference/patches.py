@@ -12,32 +12,25 @@ from .layers import linear
 
 def as_hwc(image):  # [H, W] or [H, W, C] -> [H, W, C]
     """The image as a 3-D array, a 2-D one getting a single channel; ValueError otherwise."""
-    image = np.asarray(image)
+    image = np.asarray(image)  # [H, W] or [H, W, C]
     if image.ndim not in (2, 3):
         raise ValueError(f"an image is (H, W) or (H, W, C), got an array of shape {image.shape}")
-    return image[..., None] if image.ndim == 2 else image
-
-
-def patchify_batch(images, P):  # [B, H, W, C] -> [B, N, P*P*C]
-    """Cut every image into its P x P patches, in raster order, each flattened as (p1, p2, c)."""
-    images = np.asarray(images)
-    if images.ndim != 4:
-        raise ValueError(f"a batch of images is (B, H, W, C), got an array of shape {images.shape}")
-    B, H, W, C = images.shape
-    H, W, P = check_tiling(H, W, P)
-    grid = images.reshape(B, H // P, P, W // P, P, C)  # [B, rows, p1, cols, p2, C]
-    grid = grid.transpose(0, 1, 3, 2, 4, 5)  # [B, rows, cols, p1, p2, C]
-    return grid.reshape(B, (H // P) * (W // P), P * P * C)
+    return image[..., None] if image.ndim == 2 else image  # [H, W, C]
 
 
 def patchify(image, P):  # [H, W, C] -> [N, P*P*C]
-    """The flattened P x P patches of one image, one row per patch."""
-    return patchify_batch(as_hwc(image)[None], P)[0]
+    """The P x P patches of one image in raster order, one row each, flattened as (p1, p2, c)."""
+    image = as_hwc(image)  # [H, W, C]
+    H, W, C = image.shape
+    H, W, P = check_tiling(H, W, P)
+    grid = image.reshape(H // P, P, W // P, P, C)  # [rows, p1, cols, p2, C]
+    grid = grid.transpose(0, 2, 1, 3, 4)  # [rows, cols, p1, p2, C]
+    return grid.reshape((H // P) * (W // P), P * P * C)  # [N, P*P*C]
 
 
 def linear_patch_embed(image, W_e, b_e, P):  # [H, W, C], [P*P*C, d], [d] -> [N, d]
     """Patch embedding as a linear map: patchify(image, P) @ W_e + b_e."""
-    return linear(patchify(image, P), W_e, b_e)
+    return linear(patchify(image, P), W_e, b_e)  # [N, d]
 
 
 def conv_patch_embed(image, K, b, stride):  # [H, W, C], [k, k, C, d], [d] -> [H', W', d]
@@ -46,7 +39,7 @@ def conv_patch_embed(image, K, b, stride):  # [H, W, C], [k, k, C, d], [d] -> [H
     Computed directly from sliding windows, not through patchify, so that it is an independent
     check of the kernel/stride equivalence. H' = (H - k) // stride + 1 (floors), W' likewise.
     """
-    image, K = as_hwc(image), np.asarray(K)
+    image, K = as_hwc(image), np.asarray(K)  # [H, W, C], [k, k, C, d]
     stride = _check_conv(image.shape, K.shape, stride)
     windows = sliding_window_view(image, K.shape[:2], axis=(0, 1))  # [H-k+1, W-k+1, C, k, k]
     windows = windows[::stride, ::stride]  # [H', W', C, k, k]
@@ -73,21 +66,16 @@ def conv_equivalent(P):  # -> (kernel_size, stride)
     return (P, P)
 
 
-def embed_patches(patches, W_e, b_e, cls, pos):  # [..., N, P*P*C] -> [..., N+1, d]
-    """Linear map of each patch, [CLS] prepended as row 0, then positions added."""
-    x = linear(patches, W_e, b_e)  # [..., N, d]
-    cls = np.broadcast_to(cls, (*x.shape[:-2], 1, x.shape[-1]))  # [..., 1, d]
-    return np.concatenate([cls, x], axis=-2) + pos  # [..., N+1, d]
-
-
 def embed_image(image, params):  # [H, W, C] -> [N+1, d]
     """The token sequence entering the transformer; params keys P, W_e, b_e, cls, pos."""
-    patches = patchify(image, params["P"])  # [N, P*P*C]
-    _check_positions(len(patches) + 1, params["pos"])
-    return embed_patches(patches, params["W_e"], params["b_e"], params["cls"], params["pos"])
+    x = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])  # [N, d]
+    check_positions(len(x) + 1, params["pos"])
+    x = np.vstack([params["cls"], x])  # [N+1, d], [CLS] is token 0
+    return x + params["pos"]  # [N+1, d]
 
 
-def _check_positions(T, pos):
+def check_positions(T, pos):
+    """ValueError unless pos has one row per token (T = patches + [CLS])."""
     if np.shape(pos)[0] != T:
         raise ValueError(f"pos has {np.shape(pos)[0]} rows but the image makes {T} tokens "
                          f"(patches + [CLS])")
