@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from grader.checks.catalogue import load_exercise
 from grader.checks.results import PASSED
 from grader.report.terminal import exercise_feedback
-from grader.checks.catalogue import load_exercise
 from grader.spec import SpecError
 
 SESSION_KEY = pytest.StashKey["object"]()     # the GradingSession, on config.stash

@@ -64,8 +64,8 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     import time
 
     from grader.checks import Options, grade_exercise
-    from grader.checks.results import GradeReport
     from grader.checks.catalogue import load_exercises
+    from grader.checks.results import GradeReport
     from grader.spec.locate import find_exercises
     from grader.worker import StudentWorker
 

@@ -5,9 +5,9 @@ flag names, from OPTIONS; `grade-all` and its jobs take the worker limits among 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
 

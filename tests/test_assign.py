@@ -6,7 +6,6 @@ import json
 
 import nbformat
 import pytest
-from conftest import ROOT
 
 from grader.authoring.assign import (
     MarkerError,
@@ -17,6 +16,8 @@ from grader.authoring.assign import (
     student_notebook,
 )
 from grader.cli import main
+
+from conftest import ROOT
 
 SOLUTIONS = ROOT / "solutions"
 TEMPLATE = ROOT / "student_template"

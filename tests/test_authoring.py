@@ -6,7 +6,6 @@ import re
 
 import numpy as np
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTION
 
 from grader.authoring import render_sheet, scaffold_spec
 from grader.authoring.scaffold import EXAMPLES, next_order
@@ -14,6 +13,8 @@ from grader.checks import grade_exercise, validate_exercise
 from grader.cli import main
 from grader.reference import REFERENCE
 from grader.spec import load_spec, load_specs
+
+from conftest import EXERCISES, ROOT, SOLUTION
 
 SHEET = ROOT / "docs" / "exercises.md"
 AUTHORING = ROOT / "docs" / "authoring.md"

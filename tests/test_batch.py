@@ -15,13 +15,14 @@ from pathlib import Path
 import nbformat
 import pytest
 from buggy_submissions import build_submission
-from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 
 from grader.batch.discover import discover, submission_file
 from grader.batch.pool import Job, PoolError, Task, run_pool
 from grader.batch.progress import Progress
 from grader.batch.records import GRADED, TIMEOUT, read_record, report_from_json, report_to_json
 from grader.spec import load_specs
+
+from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 
 # Small exercises keep the class fast; any of them missing (specs change) is simply not used.
 SPEC_FILES = ["patch-count.yaml", "token-count.yaml", "flatten-length.yaml", "pretrained-or-scratch.yaml"]

@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
-from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
 
 from grader.checks import grade_exercise, validate_exercise
 from grader.checks.compare import compare
@@ -33,6 +32,8 @@ from grader.checks.results import NOT_IMPLEMENTED
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import MISCONCEPTIONS
 from grader.spec import load_specs
+
+from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
 
 STYLES = sorted((SUBMISSIONS / "styles").glob("*.py")) + sorted((SUBMISSIONS / "styles").glob("*.ipynb"))
 PARALLEL = min(4, (os.cpu_count() or 1) + 1)   # workers are processes; grading mostly waits on them

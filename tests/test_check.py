@@ -7,10 +7,11 @@ import textwrap
 
 import nbformat
 import pytest
-from conftest import EXERCISES, ROOT
 
 from grader.notebook_check import check, grade_namespace
 from grader.spec import load_spec
+
+from conftest import EXERCISES, ROOT
 
 OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"  # the classic mistake
 

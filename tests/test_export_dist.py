@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 
 from grader.checks import inputs
 from grader.checks.generators import generate_cases
 from grader.spec import load_spec, load_specs
+
+from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 
 PACKAGE = ROOT / "grader"
 

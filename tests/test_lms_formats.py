@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import EXERCISES, ROOT, SOLUTION
 
 from grader.batch.grade_one import SubmissionGrader
 from grader.report.class_report import class_report_html
@@ -30,6 +29,8 @@ from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
 from grader.report.feedback_md import feedback_markdown, fenced
 from grader.report.gradescope import gradescope_results
 from grader.report.prairielearn import prairielearn_results
+
+from conftest import EXERCISES, ROOT, SOLUTION
 
 # A hidden input nobody would write by accident: it must never reach a student-visible field.
 SECRET = 4104

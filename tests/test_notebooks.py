@@ -14,13 +14,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import EXERCISES, ROOT, SUBMISSIONS
 
 from grader.checks import Options, grade_exercise
 from grader.spec import load_specs
 from grader.worker import StudentWorker
-from grader.worker.notebook import Cell, NotANotebook, load_notebook, read_cells
 from grader.worker.loaded import Submission
+from grader.worker.notebook import Cell, NotANotebook, load_notebook, read_cells
+
+from conftest import EXERCISES, ROOT, SUBMISSIONS
 
 SOLUTION_NOTEBOOK = ROOT / "solutions" / "vit_exercises.ipynb"
 TEMPLATE_NOTEBOOK = ROOT / "student_template" / "vit_exercises.ipynb"

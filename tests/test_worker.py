@@ -6,7 +6,6 @@ the shared zygote; small submissions that only one test needs are written inline
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import time
@@ -22,8 +21,8 @@ from grader.worker import (
     LoadProblem,
     StudentWorker,
     Zygote,
+    values,
 )
-from grader.worker import values
 
 TOOLBOX = Path(__file__).parent / "submissions" / "worker" / "toolbox.py"
 QUICK = Limits(call_timeout=5.0, load_timeout=5.0)

@@ -23,7 +23,17 @@ from . import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT
 from .discover import Submission, discover
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
-from .records import ERROR, FINAL, GRADED, TIMEOUT, Record, now, read_record, record_path, write_record
+from .records import (
+    ERROR,
+    FINAL,
+    GRADED,
+    TIMEOUT,
+    Record,
+    now,
+    read_record,
+    record_path,
+    write_record,
+)
 
 
 @dataclass(frozen=True)

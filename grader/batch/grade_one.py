@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from grader.checks.catalogue import load_exercises
 from grader.checks.results import GradeReport
 from grader.session import GradingSession, internal_error
 from grader.settings import GraderSettings
-from grader.checks.catalogue import load_exercises
 
 
 class SubmissionGrader:

@@ -21,6 +21,7 @@ import traceback
 
 from grader.settings import LIMIT_OPTIONS
 
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     protocol = _take_stdout()

@@ -17,9 +17,9 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 MAX_FAILED_STARTS = 3   # jobs that die before they are ready, in a row: the environment is broken
 STARTUP_TIMEOUT = 120.0  # seconds for a job to import, load the specs and start its zygote

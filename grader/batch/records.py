@@ -35,7 +35,7 @@ class Record:
                 "report": report_to_json(self.report) if self.report is not None else None}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Record":
+    def from_json(cls, data: dict) -> Record:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} record")
         report = report_from_json(data["report"]) if data.get("report") is not None else None

@@ -202,7 +202,7 @@ def _matches(wrong, got, how: Compare) -> bool:
     return compare(wrong, got, how, equal_nan=True) is None  # softmax without max: nan where the student's is
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _param_names(name: str) -> tuple[str, ...]:
     from grader.reference import REFERENCE
 

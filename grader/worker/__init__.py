@@ -19,7 +19,10 @@ _HOMES = {
     "StudentWorker": "student_worker", "Zygote": "zygote_handle",
     "prestart_zygote": "zygote_handle",
 }
-__all__ = list(_HOMES)
+__all__ = [
+    "CallOutcome", "ForeignObject", "Limits", "LoadProblem", "LoadReport", "StudentError",
+    "StudentWorker", "Zygote", "prestart_zygote",
+]
 
 if TYPE_CHECKING:
     from grader.worker.outcomes import CallOutcome, Limits, LoadProblem, LoadReport, StudentError

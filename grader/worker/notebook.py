@@ -19,17 +19,14 @@ warning, the grader runs any notebook whose cells it can read.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import builtins
 import functools
 import json
 import linecache
 import re
-import signal
 import sys
-import threading
-import time
 import traceback
 import warnings
 from dataclasses import dataclass

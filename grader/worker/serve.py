@@ -30,7 +30,6 @@ from grader.worker.capture import OutputCapture
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
 
-
 def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None) -> NoReturn:
     """The whole life of a worker; never returns."""
     code = sandbox.CRASH_EXIT

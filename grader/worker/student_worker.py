@@ -22,10 +22,23 @@ from pathlib import Path
 
 from grader.worker import channel, linux
 from grader.worker.capture import read_captured
-from grader.worker.outcomes import CallOutcome, Limits, LoadProblem, LoadReport, call_outcome, load_report
+from grader.worker.outcomes import (
+    CallOutcome,
+    Limits,
+    LoadProblem,
+    LoadReport,
+    call_outcome,
+    load_report,
+)
 from grader.worker.values import Encoder, ProtocolError
-from grader.worker.zygote_handle import (FORK_AVAILABLE, Zygote, ZygoteError, get_zygote,
-                                         package_root, zygote_environment)
+from grader.worker.zygote_handle import (
+    FORK_AVAILABLE,
+    Zygote,
+    ZygoteError,
+    get_zygote,
+    package_root,
+    zygote_environment,
+)
 
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")

@@ -12,8 +12,8 @@ ends costs nothing but a line in the report. Notebook cells run under the same c
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import io
 import itertools
@@ -25,6 +25,7 @@ from pathlib import Path
 from grader.worker.loaded import Problem, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
+
 
 def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0)) -> Submission:
     """Run the submission at `path` (a .py module or a .ipynb notebook) and collect what it defines.
