@@ -14,6 +14,7 @@ import pytest
 
 from grader.worker import Limits, StudentWorker
 from grader.worker.student_worker import STOPPED
+from grader.worker.values import encode_call
 
 pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
 
@@ -57,12 +58,12 @@ def probe(tmp_path: Path):
 
 
 def test_each_calls_timeout_counts_from_the_end_of_the_one_before(probe):
-    outcomes = probe.call_many("busy", [((0.3,), {})] * 5, timeout=0.5)  # 1.5 s in all
+    outcomes = probe.call_many("busy", [encode_call((0.3,))] * 5, timeout=0.5)  # 1.5 s in all
     assert [o.status for o in outcomes] == ["ok"] * 5
 
 
 def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
-    outcomes = probe.call_many("spin_on", [((i, 2), {}) for i in range(5)], timeout=0.5)
+    outcomes = probe.call_many("spin_on", [encode_call((i, 2)) for i in range(5)], timeout=0.5)
     assert [o.value for o in outcomes[:2]] == [0, 1]
     assert outcomes[2].status == "timeout" and "0.5 s" in outcomes[2].message
     assert outcomes[3:] == [STOPPED, STOPPED]
@@ -70,19 +71,19 @@ def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
 
 
 def test_the_call_that_kills_the_worker_is_the_one_named(probe):
-    outcomes = probe.call_many("die_on", [((i, 3), {}) for i in range(6)])
+    outcomes = probe.call_many("die_on", [encode_call((i, 3)) for i in range(6)])
     assert [o.value for o in outcomes[:3]] == [0, 1, 2]
     assert outcomes[3].status == "crashed" and "exited with code 3" in outcomes[3].message
     assert outcomes[4:] == [STOPPED, STOPPED]
 
 
 def test_each_reply_is_the_value_at_its_calls_return(probe):
-    outcomes = probe.call_many("fill", [((v,), {}) for v in (1.0, 2.0, 3.0)])
+    outcomes = probe.call_many("fill", [encode_call((v,)) for v in (1.0, 2.0, 3.0)])
     assert [o.value.tolist() for o in outcomes] == [[1.0] * 3, [2.0] * 3, [3.0] * 3]
 
 
 def test_a_reply_with_more_json_than_a_reply_may_hold_is_described(probe):
-    outcomes = probe.call_many("text", [((0.001,), {}), ((9,), {}), ((0.001,), {})])  # 9 MB: over 8
+    outcomes = probe.call_many("text", [encode_call((0.001,)), encode_call((9,)), encode_call((0.001,))])  # 9 MB: over 8
     assert outcomes[0].value == outcomes[2].value == "x" * 1048
     assert "not sent: larger than a reply may be" in outcomes[1].value.summary
 

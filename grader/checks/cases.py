@@ -9,12 +9,13 @@ that saves).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from grader.spec.model import Case, Check, Exercise
-from grader.worker.values import fresh_copy
+from grader.worker.values import EncodedCall, encode_call, fresh_copy
 
 from . import inputs
 from .generators import generate_cases
@@ -45,10 +46,10 @@ class PlannedCase:
             self._wrong[like] = _wrong_output(like, self)
         return self._wrong[like]
 
-    @property
-    def nbytes(self) -> int:
-        """Bytes of array data in the inputs."""
-        return _nbytes(self.args) + _nbytes(self.kwargs)
+    @functools.cached_property
+    def encoded(self) -> EncodedCall:
+        """The inputs as they cross to the worker, encoded once for every submission."""
+        return encode_call(self.args, self.kwargs)
 
 
 class CasePlans:
@@ -104,13 +105,3 @@ def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
             return True, MISCONCEPTIONS[like](*fresh_copy(planned.args), **fresh_copy(planned.kwargs))
     except Exception:
         return False, None
-
-
-def _nbytes(value) -> int:
-    if isinstance(value, np.ndarray):
-        return value.nbytes
-    if isinstance(value, (list, tuple)):
-        return sum(_nbytes(item) for item in value)
-    if isinstance(value, dict):
-        return sum(_nbytes(item) for item in value.values())
-    return 0

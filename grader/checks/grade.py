@@ -2,7 +2,7 @@
 compute the expected value here (never in the worker), compare, and say what went wrong.
 
 `grade_exercise(exercise, worker, options, plans)` -> ExerciseResult. `worker` is anything with
-`load()`, `call_many(name, [(args, kwargs), ...], timeout=)`, `call` and `get(name)`: a
+`load()`, `call_many(name, [encoded call, ...], timeout=)`, `call` and `get(name)`: a
 StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission.
 """
 from __future__ import annotations
@@ -88,7 +88,7 @@ def _grade_call_check(check: Check, worker, timeout, cases: list[PlannedCase]) -
     params = _param_names(check.reference or check.call)
     number = 0
     for request in _requests(cases):
-        outcomes = worker.call_many(check.call, [(p.args, p.kwargs) for p in request], timeout=timeout)
+        outcomes = worker.call_many(check.call, [p.encoded for p in request], timeout=timeout)
         for planned, outcome in zip(request, outcomes):
             number += 1
             failed = _judge_call(check, planned, outcome, params, number, len(cases))
@@ -101,11 +101,12 @@ def _requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
     """Consecutive cases, at most CALLS_PER_REQUEST and REQUEST_BYTES of arrays per request."""
     requests, size = [[]], 0
     for planned in cases:
-        if requests[-1] and (len(requests[-1]) == CALLS_PER_REQUEST or size + planned.nbytes > REQUEST_BYTES):
+        nbytes = planned.encoded.nbytes
+        if requests[-1] and (len(requests[-1]) == CALLS_PER_REQUEST or size + nbytes > REQUEST_BYTES):
             requests.append([])
             size = 0
         requests[-1].append(planned)
-        size += planned.nbytes
+        size += nbytes
     return requests
 
 

@@ -59,30 +59,40 @@ def containers(data: bytes) -> int:
     return data.count(b"[") + data.count(b"{")
 
 
-def frame(header: dict, blobs: list[bytes], bounds: Bounds) -> list[bytes]:
-    """The parts of one message; MessageTooLarge when its receiver would refuse it."""
-    data = _encode_json({**header, "blobs": [len(blob) for blob in blobs]}).encode()
+def frame(header: dict | str, blobs: list[bytes], bounds: Bounds) -> bytes:
+    """One message as bytes; MessageTooLarge when its receiver would refuse it. `header` is a
+    dict, or JSON text of an object whose last field is `"blobs":` (filled in here)."""
+    sizes = _encode_json([len(blob) for blob in blobs])
+    if type(header) is dict:
+        data = _encode_json({**header, "blobs": [len(blob) for blob in blobs]}).encode()
+    else:
+        data = f"{header}{sizes}}}".encode()
     if len(data) > bounds.json_bytes or containers(data) > bounds.containers:
         raise MessageTooLarge(f"more than {bounds.json_bytes // 2**20} MB of JSON or "
                               f"{bounds.containers} lists and dicts")
     if len(blobs) > bounds.arrays or len(data) + sum(map(len, blobs)) > bounds.total_bytes:
         raise MessageTooLarge(f"more than {bounds.arrays} arrays or {bounds.total_bytes // 2**20} MB")
-    return [_LENGTH.pack(len(data)) + data, *blobs]
+    return b"".join([_LENGTH.pack(len(data)), data, *blobs])  # one write: one wake-up of the reader
 
 
 class Connection:
     """One end of a worker socket: whole messages, each within a deadline.
 
     `deadline` is a time.monotonic() value, or None to wait for ever; past it, TimeoutError.
+    Reads fetch up to READ_AHEAD bytes at once and keep what belongs to the next message, so a
+    small message costs one system call.
     """
+
+    READ_AHEAD = 2**16
 
     def __init__(self, sock: socket.socket, *, send: Bounds, receive: Bounds):
         self.sock, self.send_bounds, self.receive_bounds = sock, send, receive
+        self._chunk, self._pos = b"", 0  # bytes fetched ahead, and how far they are read
 
-    def send(self, header: dict, blobs: list[bytes] = (), deadline: float | None = None) -> None:
-        for part in frame(header, list(blobs), self.send_bounds):
-            self._set_timeout(deadline)
-            self.sock.sendall(part)
+    def send(self, header: dict | str, blobs: list[bytes] = (), deadline: float | None = None) -> None:
+        message = frame(header, list(blobs), self.send_bounds)
+        self._set_timeout(deadline)
+        self.sock.sendall(message)
 
     def receive(self, deadline: float | None = None) -> tuple[dict, list[memoryview]]:
         """The next message -> (its JSON object, its blobs)."""
@@ -90,7 +100,7 @@ class Connection:
         (size,) = _LENGTH.unpack(self._read(_LENGTH.size, deadline, first=True))
         if size > bounds.json_bytes:
             raise ProtocolError(f"a message of {size} bytes of JSON (at most {bounds.json_bytes})")
-        data = self._read(size, deadline)
+        data = bytes(self._read(size, deadline))
         if containers(data) > bounds.containers:
             raise ProtocolError(f"a message with more than {bounds.containers} lists and dicts")
         try:
@@ -113,15 +123,34 @@ class Connection:
     def close(self) -> None:
         self.sock.close()
 
-    def _read(self, size: int, deadline: float | None, first: bool = False) -> bytearray:
+    def _read(self, size: int, deadline: float | None, first: bool = False):
+        """Exactly `size` bytes: from what was fetched ahead (a read-only view), else from the
+        socket (a large message goes straight into a bytearray of its own)."""
+        chunk, pos = self._chunk, self._pos
+        if len(chunk) - pos >= size:
+            self._pos = pos + size
+            return memoryview(chunk)[pos : pos + size]
+        parts, have = [chunk[pos:]], len(chunk) - pos
+        if size <= self.READ_AHEAD:
+            while have < size:
+                self._set_timeout(deadline)
+                data = self.sock.recv(self.READ_AHEAD)
+                if not data:
+                    raise ConnectionClosed("connection closed" + ("" if first and not have else " mid-message"))
+                parts.append(data)
+                have += len(data)
+            self._chunk, self._pos = b"".join(parts), size
+            return memoryview(self._chunk)[:size]
         buffer = bytearray(size)
-        view, got = memoryview(buffer), 0
-        while got < size:
+        buffer[:have] = parts[0]
+        self._chunk, self._pos = b"", 0
+        view = memoryview(buffer)
+        while have < size:
             self._set_timeout(deadline)
-            n = self.sock.recv_into(view[got:], size - got)
+            n = self.sock.recv_into(view[have:], size - have)
             if n == 0:
-                raise ConnectionClosed("connection closed" + ("" if first and not got else " mid-message"))
-            got += n
+                raise ConnectionClosed("connection closed mid-message")
+            have += n
         return buffer
 
     def _set_timeout(self, deadline: float | None) -> None:

@@ -5,7 +5,8 @@ It runs in a child the zygote forked, or, where fork is missing, as
 code runs, and what leaves it is data (values.py) in bounded messages (channel.py):
 
   load:     -> {"op": "loaded", "ok", "names", "problems", "stdout", "seconds"}
-  request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...]} + the calls' arrays
+  request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
+            each call, ...]} + the calls' arrays, each call numbering its own from 0
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
             {"seq", "index", "status": "ok" | "raised" | "missing" | "not_callable", "value" |
@@ -95,10 +96,14 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
     if op not in ("call", "get") or type(name) is not str or type(seq) is not int:
         raise ProtocolError(f"unknown request {str(op)[:20]!r}")
     calls = header.get("calls") if op == "call" else [None]
-    if type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2) for c in calls):
+    counts = header.get("counts") if op == "call" else [0]
+    if (type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2) for c in calls)
+            or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
-    decoder = Decoder(blobs)
-    for index, call in enumerate(calls):
+    start = 0
+    for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
+        decoder = Decoder(blobs[start : start + count])
+        start += count
         reply, reply_blobs = answer_one(loaded, op, name, call, decoder, capture, request)
         send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs)
 

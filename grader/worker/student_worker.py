@@ -30,7 +30,7 @@ from grader.worker.outcomes import (
     call_outcome,
     load_report,
 )
-from grader.worker.values import Encoder, ProtocolError
+from grader.worker.values import EncodedCall, ProtocolError, encode_call
 from grader.worker.zygote_handle import (
     FORK_AVAILABLE,
     Zygote,
@@ -77,15 +77,17 @@ class StudentWorker:
 
         `timeout` overrides Limits.call_timeout. values.NotData if an argument is not plain
         data (the grader's bug, never the student's)."""
-        return self.call_many(name, [(args, kwargs)], timeout=timeout)[0]
+        return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout)[0]
 
-    def call_many(self, name: str, calls: list[tuple], *, timeout: float | None = None) -> list[CallOutcome]:
-        """`name` called on each (args, kwargs) of `calls`, sent as one request -> an outcome per
-        call. Each call's timeout counts from the end of the one before it. After a timeout or a
-        crash the worker is stopped, and the calls after it are STOPPED (not run)."""
-        encoder = Encoder()
-        trees = [[encoder.encode(list(args)), encoder.encode(dict(kwargs or {}))] for args, kwargs in calls]
-        return self._request({"op": "call", "name": name, "calls": trees}, encoder.blobs, len(calls), timeout)
+    def call_many(self, name: str, calls: list[EncodedCall], *, timeout: float | None = None) -> list[CallOutcome]:
+        """`name` called on each of `calls` (values.encode_call), sent as one request -> an
+        outcome per call. Each call's timeout counts from the end of the one before it. After a
+        timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run)."""
+        counts = json.dumps([len(call.blobs) for call in calls])
+        header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
+                  f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts},"blobs":')
+        blobs = [blob for call in calls for blob in call.blobs]
+        return self._request(header, blobs, len(calls), timeout)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -105,7 +107,10 @@ class StudentWorker:
 
     # -- internals --
 
-    def _request(self, header: dict, blobs: list[bytes], count: int, timeout: float | None) -> list[CallOutcome]:
+    def _request(self, header: dict | str, blobs: list[bytes], count: int,
+                 timeout: float | None) -> list[CallOutcome]:
+        """Send a request (a dict, or JSON text with `{seq}` where its number goes), collect the
+        `count` replies it asks for."""
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
@@ -114,7 +119,9 @@ class StudentWorker:
         start = time.monotonic()
         try:
             try:
-                worker.conn.send({**header, "seq": self._seq}, blobs, start + timeout)
+                numbered = ({**header, "seq": self._seq} if type(header) is dict
+                            else header.replace("{seq}", str(self._seq), 1))
+                worker.conn.send(numbered, blobs, start + timeout)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
             while len(outcomes) < count:

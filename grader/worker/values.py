@@ -12,12 +12,14 @@ becomes a `ForeignObject` that describes it; on the grading side it is the grade
 (`NotData`).
 
 An array is `{"__ndarray__": [blob index, dtype, shape]}`; its bytes travel as blob `index` of
-the message. Each blob may be referenced once: a reply cannot make the grader decode the same
-64 MB sixteen times.
+the message, and the decoded array is a view of them (the message's buffer is its own). Each
+blob may be referenced once: a reply cannot make the grader decode the same 64 MB sixteen times,
+and no two arrays share memory.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import reprlib
 from dataclasses import dataclass
@@ -149,6 +151,26 @@ class Encoder:
         return {"__foreign__": [type_name, summary[:MAX_SUMMARY]]}
 
 
+@dataclass(frozen=True)
+class EncodedCall:
+    """A call's arguments as they cross: `[args, kwargs]` as JSON text, the arrays it numbers
+    from 0. Encoded once per planned case, sent to submission after submission."""
+
+    json: str
+    blobs: tuple[bytes, ...]
+
+    @property
+    def nbytes(self) -> int:
+        return sum(map(len, self.blobs))
+
+
+def encode_call(args=(), kwargs=None) -> EncodedCall:
+    """Encode the grader's own arguments (strict: NotData for anything that is not data)."""
+    encoder = Encoder()
+    tree = [encoder.encode(list(args)), encoder.encode(dict(kwargs or {}))]
+    return EncodedCall(json.dumps(tree, allow_nan=False, separators=(",", ":")), tuple(encoder.blobs))
+
+
 class Decoder:
     """Builds plain values from a JSON tree and a message's blobs, checking every bound.
 
@@ -213,14 +235,21 @@ class Decoder:
         if index in self.used:
             raise ProtocolError(f"array #{index} is used twice")
         self.used.add(index)
-        dtype = numeric_dtype(_expect(dtype_text, str))
-        shape = _expect(shape, list)
-        if len(shape) > MAX_NDIM or not all(type(n) is int and n >= 0 for n in shape):
+        dtype = _NUMERIC.get(dtype_text) if type(dtype_text) is str else None
+        if dtype is None:
+            dtype = numeric_dtype(_expect(dtype_text, str))
+            if len(_NUMERIC) < 256:
+                _NUMERIC[dtype_text] = dtype
+        if type(shape) is not list or len(shape) > MAX_NDIM:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
-        if math.prod(shape) * dtype.itemsize != len(blob):
-            raise ProtocolError(f"an array of shape {tuple(shape)} does not match its {len(blob)} bytes")
-        return np.frombuffer(blob, dtype=dtype).reshape(shape).copy()
+        if math.prod(shape) * dtype.itemsize != len(blob):  # (np.ndarray refuses what is not a shape)
+            raise ProtocolError(f"an array of shape {tuple(shape)[:8]} does not match its {len(blob)} bytes")
+        array = np.ndarray(shape, dtype, blob)  # a view of this message's own buffer, used once
+        return array if array.flags.aligned and array.flags.writeable else array.copy()
+
+
+_NUMERIC: dict[str, np.dtype] = {}  # dtype text -> its dtype, once checked numeric (a few dozen)
 
 
 def is_numeric(dtype: np.dtype) -> bool:
