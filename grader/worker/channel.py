@@ -32,7 +32,8 @@ class Bounds:
     arrays: int
 
 
-REQUEST = Bounds(total_bytes=512 * 2**20, json_bytes=64 * 2**20, containers=2_000_000, arrays=10_000)
+REQUEST = Bounds(total_bytes=512 * 2**20, json_bytes=64 * 2**20, containers=2_000_000,
+                 arrays=10_000)
 REPLY = Bounds(total_bytes=64 * 2**20, json_bytes=8 * 2**20, containers=100_000, arrays=10_000)
 
 _LENGTH = struct.Struct("<I")
@@ -66,7 +67,8 @@ def frame(header: dict, blobs: list[bytes], bounds: Bounds) -> list[bytes]:
         raise MessageTooLarge(f"more than {bounds.json_bytes // 2**20} MB of JSON or "
                               f"{bounds.containers} lists and dicts")
     if len(blobs) > bounds.arrays or len(data) + sum(map(len, blobs)) > bounds.total_bytes:
-        raise MessageTooLarge(f"more than {bounds.arrays} arrays or {bounds.total_bytes // 2**20} MB")
+        raise MessageTooLarge(f"more than {bounds.arrays} arrays or "
+                              f"{bounds.total_bytes // 2**20} MB")
     return [_LENGTH.pack(len(data)) + data, *blobs]
 
 
@@ -120,7 +122,8 @@ class Connection:
             self._set_timeout(deadline)
             n = self.sock.recv_into(view[got:], size - got)
             if n == 0:
-                raise ConnectionClosed("connection closed" + ("" if first and not got else " mid-message"))
+                raise ConnectionClosed("connection closed"
+                                       + ("" if first and not got else " mid-message"))
             got += n
         return buffer
 

@@ -95,7 +95,8 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
     if op not in ("call", "get") or type(name) is not str or type(seq) is not int:
         raise ProtocolError(f"unknown request {str(op)[:20]!r}")
     calls = header.get("calls") if op == "call" else [None]
-    if type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2) for c in calls):
+    if type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2)
+                                          for c in calls):
         raise ProtocolError("malformed calls")
     decoder = Decoder(blobs)
     for index, call in enumerate(calls):
@@ -129,7 +130,8 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
         value = thunk()
         sandbox.quit_if_forked()
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
-        encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes, max_containers=bounds.containers)
+        encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes,
+                          max_containers=bounds.containers)
         try:
             reply = {"status": "ok", "value": encoder.encode(value)}
             blobs = encoder.blobs

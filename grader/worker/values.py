@@ -122,7 +122,8 @@ class Encoder:
 
     def _array(self, array: np.ndarray):
         if not is_numeric(array.dtype):
-            return self._refuse(array, f"an array of dtype {array.dtype} (only numbers and bools cross)")
+            return self._refuse(array,
+                                f"an array of dtype {array.dtype} (only numbers and bools cross)")
         if array.ndim > MAX_NDIM:
             return self._refuse(array, f"an array with more than {MAX_NDIM} dimensions")
         if len(self.blobs) >= self.max_arrays:
@@ -219,7 +220,8 @@ class Decoder:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
         if math.prod(shape) * dtype.itemsize != len(blob):
-            raise ProtocolError(f"an array of shape {tuple(shape)} does not match its {len(blob)} bytes")
+            raise ProtocolError(f"an array of shape {tuple(shape)} does not match its "
+                                f"{len(blob)} bytes")
         return np.frombuffer(blob, dtype=dtype).reshape(shape).copy()
 
 
