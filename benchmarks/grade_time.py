@@ -1,4 +1,5 @@
-"""How long a student waits: a cold `vitgrade grade`, and a regrade by `vitgrade watch` after a save.
+"""\
+How long a student waits: a cold `vitgrade grade`, and a regrade by `vitgrade watch` after a save.
 
 Against the floor of any pytest-based grader, `python -c "import pytest, numpy"`, measured in
 the same run, alternated with the others so that a slow spell of the machine hits all alike:
@@ -10,7 +11,8 @@ the same run, alternated with the others so that a slow spell of the machine hit
 
 and we print the medians and their ratios to the floor.
 
-    python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py] [--exercises DIR]
+    python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py]
+                                    [--exercises DIR]
 
 Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset), as on a student's machine.
 """

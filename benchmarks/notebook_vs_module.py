@@ -25,7 +25,8 @@ NOTEBOOK = "solutions/vit_exercises.ipynb"
 
 def timed(command: list[str], env: dict) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 

@@ -11,7 +11,8 @@ Names are loaded on first use, so `import grader` (and the pytest plugin) stays 
 """
 from __future__ import annotations
 
-__all__ = ["check", "ViT", "ViTConfig", "init_params", "REFERENCE", "load_spec", "load_specs", "SpecError"]
+__all__ = ["check", "ViT", "ViTConfig", "init_params", "REFERENCE", "load_spec", "load_specs",
+           "SpecError"]
 
 _WHERE = {
     "check": "grader.notebook_check",

@@ -12,7 +12,8 @@ from grader.commands import command_modules
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="vitgrade", description="Grade Vision Transformer exercises (lecture 4.2).")
+    parser = argparse.ArgumentParser(
+        prog="vitgrade", description="Grade Vision Transformer exercises (lecture 4.2).")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules():
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,

@@ -81,4 +81,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     """Exercises run, and report, in the specs' `order`."""
     if config.stash.get(SESSION_KEY, None) is not None:
-        items.sort(key=lambda item: (getattr(getattr(item, "exercise", None), "order", 10**9), item.name))
+        items.sort(key=lambda item: (getattr(getattr(item, "exercise", None), "order", 10**9),
+                                     item.name))

@@ -33,7 +33,8 @@ class GradingSession:
 
             settings = self.settings
             overrides = {"call_timeout": settings.call_timeout, "memory_mb": settings.memory_mb,
-                         "load_timeout": settings.load_timeout, "max_processes": settings.max_processes,
+                         "load_timeout": settings.load_timeout,
+                         "max_processes": settings.max_processes,
                          "max_output_bytes": settings.output_kb and settings.output_kb * 1000,
                          "file_mb": settings.file_mb}
             limits = Limits(**{k: v for k, v in overrides.items() if v is not None})
@@ -48,13 +49,16 @@ class GradingSession:
         settings, spec = self.settings, exercise.limits
         chosen = {"memory_mb": (settings.memory_mb, spec.memory_mb),
                   "max_processes": (settings.max_processes, spec.max_processes),
-                  "max_output_bytes": (settings.output_kb, spec.output_kb and spec.output_kb * 1000),
+                  "max_output_bytes": (settings.output_kb,
+                                       spec.output_kb and spec.output_kb * 1000),
                   "file_mb": (settings.file_mb, spec.file_mb)}
-        return replace(self._run_limits, **{k: spec_value for k, (given, spec_value) in chosen.items()
+        return replace(self._run_limits, **{k: spec_value
+                                            for k, (given, spec_value) in chosen.items()
                                             if given is None and spec_value is not None})
 
     def grade(self, exercise: Exercise) -> ExerciseResult:
-        options = Options(include_hidden=self.settings.include_hidden, call_timeout=self.settings.call_timeout)
+        options = Options(include_hidden=self.settings.include_hidden,
+                          call_timeout=self.settings.call_timeout)
         try:
             self.worker.use_limits(self.exercise_limits(exercise))
             result = grade_exercise(exercise, self.worker, options, self.plans)
@@ -87,14 +91,17 @@ class GradingSession:
 
 def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:
     """An exercise the grader failed to grade: 0 of its points, and why."""
-    message = (f"internal grader error ({type(error).__name__}: {error}); this is a bug in vit-grader, "
+    message = (f"internal grader error ({type(error).__name__}: {error}); "
+               f"this is a bug in vit-grader, "
                f"not in your code: please report it")
-    check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR, message=message)
+    check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR,
+                        message=message)
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, (check,))
 
 
 def _shown(path: Path) -> str:
-    """The submission's path as a student typed it: relative to the working folder when inside it."""
+    """The submission's path as a student typed it: relative to the working folder when inside
+    it."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

@@ -106,7 +106,8 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
     student = getoption("student")
     if not student:
         return None
-    explicit, json_out, prairielearn = getoption("exercises"), getoption("json"), getoption("prairielearn")
+    explicit, json_out, prairielearn = (getoption("exercises"), getoption("json"),
+                                        getoption("prairielearn"))
     return GraderSettings(
         student=invoked_in / student,
         exercises=find_exercises(invoked_in / explicit if explicit else None, start=invoked_in),

@@ -45,7 +45,8 @@ def main():
     randomize(model, generator)
     OUT.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(OUT)
-    image = torch.randn(1, 3, 16, 16, generator=generator).double()  # float32 values, exact in float64
+    # float32 values, exact in float64
+    image = torch.randn(1, 3, 16, 16, generator=generator).double()
     with torch.no_grad():
         logits = model.double()(pixel_values=image).logits[0]
     np.savez(OUT / "sample.npz", image=image[0].permute(1, 2, 0).numpy(), logits=logits.numpy())

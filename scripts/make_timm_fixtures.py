@@ -25,7 +25,8 @@ import torch
 from timm.models import save_for_hf
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "timm"
-SMALL = dict(img_size=16, patch_size=4, embed_dim=24, depth=2, num_heads=3, mlp_ratio=2.0, num_classes=5)
+SMALL = dict(img_size=16, patch_size=4, embed_dim=24, depth=2, num_heads=3, mlp_ratio=2.0,
+             num_classes=5)
 FIXTURES = {  # folder -> (architecture, create_model arguments)
     "token_pool": ("vit_tiny_patch16_224", dict(SMALL, global_pool="token")),
     "avg_pool_fc_norm": ("vit_tiny_patch16_224", dict(SMALL, global_pool="avg")),
@@ -37,7 +38,8 @@ BATCH = 2
 def randomize(model, generator):
     """Every parameter O(1): matrices N(0, 1/fan_in) so activations stay O(1), the rest N(0, 1)
     (LayerNorm weights around 1)."""
-    gains = {f"{name}.weight" for name, m in model.named_modules() if isinstance(m, torch.nn.LayerNorm)}
+    gains = {f"{name}.weight" for name, m in model.named_modules()
+             if isinstance(m, torch.nn.LayerNorm)}
     with torch.no_grad():
         for name, p in model.named_parameters():
             noise = torch.randn(p.shape, generator=generator, dtype=torch.float64)
@@ -52,7 +54,8 @@ def randomize(model, generator):
 
 def run(model, images):  # -> logits, tokens entering block 0, every block's output
     states, inputs = [], []
-    hooks = [model.blocks[0].register_forward_pre_hook(lambda m, a: inputs.append(a[0].detach().clone()))]
+    hooks = [model.blocks[0].register_forward_pre_hook(
+        lambda m, a: inputs.append(a[0].detach().clone()))]
     hooks += [b.register_forward_hook(lambda m, a, out: states.append(out.detach().clone()))
               for b in model.blocks]
     with torch.no_grad():
@@ -69,13 +72,16 @@ def make(folder, arch, kwargs, seed):
     save_for_hf(model, OUT / folder, safe_serialization=True)
     (OUT / folder / "pytorch_model.bin").unlink(missing_ok=True)
     size = kwargs["img_size"]
-    images = torch.randn(BATCH, 3, size, size, generator=generator)  # float32 values, exact in float64
+    # float32 values, exact in float64
+    images = torch.randn(BATCH, 3, size, size, generator=generator)
     logits32, embed32, hidden32 = run(model, images)
     logits64, embed64, hidden64 = run(model.double(), images.double())
-    np.savez_compressed(OUT / folder / "expected.npz", images=images.permute(0, 2, 3, 1).double().numpy(),
+    np.savez_compressed(OUT / folder / "expected.npz",
+                        images=images.permute(0, 2, 3, 1).double().numpy(),
                         logits32=logits32, embed32=embed32, hidden32=hidden32,
                         logits64=logits64, embed64=embed64, hidden64=hidden64)
-    print(folder, arch, "fc_norm:", type(model.fc_norm).__name__, "norm:", type(model.norm).__name__,
+    print(folder, arch, "fc_norm:", type(model.fc_norm).__name__,
+          "norm:", type(model.norm).__name__,
           "norm_pre:", type(model.norm_pre).__name__, "eps:", model.blocks[0].norm1.eps,
           "act:", type(model.blocks[0].mlp.act).__name__)
 
@@ -84,7 +90,8 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for seed, (folder, (arch, kwargs)) in enumerate(FIXTURES.items()):
         make(folder, arch, kwargs, seed)
-    versions = {"python": sys.version.split()[0], "torch": torch.__version__, "timm": timm.__version__,
+    versions = {"python": sys.version.split()[0], "torch": torch.__version__,
+                "timm": timm.__version__,
                 "numpy": np.__version__}
     (OUT / "versions.json").write_text(json.dumps(versions, indent=2) + "\n")
     print(versions)

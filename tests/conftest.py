@@ -1,4 +1,5 @@
-"""Shared fixtures: paths of the repository's solutions, template, exercises and test submissions."""
+"""Shared fixtures: paths of the repository's solutions, template, exercises and test
+submissions."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,7 +23,8 @@ def grade_with(pytester, monkeypatch):
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
     def run(student, *extra, exercises=EXERCISES):
-        return pytester.runpytest("-p", "grader.plugin", "-p", "no:cacheprovider", "--student", str(student),
+        return pytester.runpytest("-p", "grader.plugin", "-p", "no:cacheprovider",
+                                  "--student", str(student),
                                   "--exercises", str(exercises), *extra)
 
     return run

@@ -1,4 +1,5 @@
-"""One source for solutions and templates: `vitgrade assign`, and the solution notebook against the module."""
+"""One source for solutions and templates: `vitgrade assign`, and the solution notebook against
+the module."""
 from __future__ import annotations
 
 import ast
@@ -24,7 +25,8 @@ TEMPLATE = ROOT / "student_template"
 
 
 def solution_notebook(*sources: str, outputs: bool = False) -> str:
-    cells = [nbformat.v4.new_markdown_cell("# Lab 4\n### BEGIN SOLUTION (markdown is left alone)", id="intro")]
+    cells = [nbformat.v4.new_markdown_cell("# Lab 4\n### BEGIN SOLUTION (markdown is left alone)",
+                                           id="intro")]
     for number, source in enumerate(sources):
         cell = nbformat.v4.new_code_cell(source, id=f"code-{number}")
         if outputs:
@@ -35,7 +37,8 @@ def solution_notebook(*sources: str, outputs: bool = False) -> str:
 
 
 def code_sources(text: str) -> list[str]:
-    return [cell.source for cell in nbformat.reads(text, as_version=4).cells if cell.cell_type == "code"]
+    return [cell.source for cell in nbformat.reads(text, as_version=4).cells
+            if cell.cell_type == "code"]
 
 
 # -- the committed template -----------------------------------------------------------------------
@@ -43,10 +46,12 @@ def code_sources(text: str) -> list[str]:
 
 def test_the_committed_template_is_what_assign_writes(tmp_path):
     versions = assign(SOLUTIONS, tmp_path)
-    assert sorted(v.target.name for v in versions) == sorted(p.name for p in TEMPLATE.iterdir() if p.suffix in (".py", ".ipynb"))
+    assert sorted(v.target.name for v in versions) == sorted(
+        p.name for p in TEMPLATE.iterdir() if p.suffix in (".py", ".ipynb"))
     for version in versions:
         committed = (TEMPLATE / version.target.name).read_text(encoding="utf-8")
-        assert committed == version.text, f"{TEMPLATE / version.target.name} is stale: run `vitgrade assign solutions/ student_template/`"
+        assert committed == version.text, (f"{TEMPLATE / version.target.name} is stale: "
+                                           f"run `vitgrade assign solutions/ student_template/`")
 
 
 def test_assign_command_writes_the_student_versions_and_check_finds_them_current(tmp_path, capsys):
@@ -63,10 +68,13 @@ def test_the_solution_notebook_holds_the_modules_code_cell_for_cell():
     hold all of its statements, in order (the notebook adds only its `check` lines)."""
     module = (SOLUTIONS / "vit_exercises.py").read_text(encoding="utf-8")
     cells = code_sources((SOLUTIONS / "vit_exercises.ipynb").read_text(encoding="utf-8"))
-    checking = [c for c in cells if all(line.startswith(("check(", "from grader import check")) for line in c.splitlines())]
+    checking = [c for c in cells
+                if all(line.startswith(("check(", "from grader import check"))
+                       for line in c.splitlines())]
     code = [c for c in cells if c not in checking]
     for cell in code:
-        assert cell in module, f"this notebook cell differs from solutions/vit_exercises.py:\n{cell}"
+        assert cell in module, \
+            f"this notebook cell differs from solutions/vit_exercises.py:\n{cell}"
 
     def statements(source: str) -> list[str]:
         tree = ast.parse(source)
@@ -81,23 +89,28 @@ def test_the_solution_notebook_holds_the_modules_code_cell_for_cell():
 
 def test_an_indented_solution_becomes_the_stub_at_its_indentation():
     lines, regions, _ = student_lines([
-        "def patch_dim(P, C=3):\n", "    ### BEGIN SOLUTION\n", "    return P * P * C\n", "    ### END SOLUTION\n",
+        "def patch_dim(P, C=3):\n", "    ### BEGIN SOLUTION\n", "    return P * P * C\n",
+        "    ### END SOLUTION\n",
     ], str)
-    assert lines == ["def patch_dim(P, C=3):\n", "    # YOUR CODE HERE\n", "    raise NotImplementedError()\n"]
+    assert lines == ["def patch_dim(P, C=3):\n", "    # YOUR CODE HERE\n",
+                     "    raise NotImplementedError()\n"]
     assert regions == 1
 
 
 def test_a_top_level_solution_becomes_a_comment_so_the_rest_still_runs():
-    lines, _, _ = student_lines(["ANSWERS = {}\n", "### BEGIN SOLUTION\n", "ANSWERS['medical'] = 'pretrained'\n",
+    lines, _, _ = student_lines(["ANSWERS = {}\n", "### BEGIN SOLUTION\n",
+                                 "ANSWERS['medical'] = 'pretrained'\n",
                                  "### END SOLUTION\n", "print(ANSWERS)\n"], str)
     assert lines == ["ANSWERS = {}\n", "# YOUR CODE HERE\n", "print(ANSWERS)\n"]
 
 
 def test_notebook_outputs_and_counts_are_cleared_and_instructor_only_cells_dropped():
     text, regions, dropped = student_notebook(solution_notebook(
-        "def num_patches(H, W, P):\n    ### BEGIN SOLUTION\n    return (H // P) * (W // P)\n    ### END SOLUTION",
+        "def num_patches(H, W, P):\n    ### BEGIN SOLUTION\n    return (H // P) * (W // P)\n"
+        "    ### END SOLUTION",
         "### BEGIN HIDDEN TESTS\nassert num_patches(224, 224, 16) == 196\n### END HIDDEN TESTS",
-        "x = num_patches(4, 4, 2)\n### BEGIN HIDDEN TESTS\nassert x == 4\n### END HIDDEN TESTS\nprint(x)",
+        "x = num_patches(4, 4, 2)\n### BEGIN HIDDEN TESTS\nassert x == 4\n### END HIDDEN TESTS\n"
+        "print(x)",
         outputs=True,
     ), "lab.ipynb")
     notebook = nbformat.reads(text, as_version=4)
@@ -119,12 +132,14 @@ def test_a_notebook_without_cell_ids_gets_the_same_template_every_time():
 
 
 @pytest.mark.parametrize(("lines", "message"), [
-    (["x = 1\n", "### END SOLUTION\n"], "lab.py:2: `### END SOLUTION` without a `### BEGIN SOLUTION` before it"),
+    (["x = 1\n", "### END SOLUTION\n"],
+     "lab.py:2: `### END SOLUTION` without a `### BEGIN SOLUTION` before it"),
     (["### BEGIN SOLUTION\n", "x = 1\n"], "lab.py:1: `### BEGIN SOLUTION` is never closed"),
     (["### BEGIN SOLUTION\n", "    ### BEGIN SOLUTION\n", "### END SOLUTION\n"],
      "lab.py:2: `### BEGIN SOLUTION` inside the SOLUTION region opened at line 1"),
     (["### BEGIN HIDDEN TESTS\n", "### END SOLUTION\n"],
-     "lab.py:2: `### END SOLUTION` without a `### BEGIN SOLUTION` before it; the HIDDEN TESTS region opened at line 1 is still open"),
+     "lab.py:2: `### END SOLUTION` without a `### BEGIN SOLUTION` before it; "
+     "the HIDDEN TESTS region opened at line 1 is still open"),
 ])
 def test_unpaired_markers_in_a_module_are_refused_with_file_and_line(tmp_path, lines, message):
     (tmp_path / "lab.py").write_text("".join(lines))
@@ -142,7 +157,8 @@ def test_unpaired_markers_in_a_notebook_name_file_cell_and_line(tmp_path, capsys
     ))
     assert main(["assign", str(tmp_path / "solutions"), str(tmp_path / "template")]) == 1
     error = capsys.readouterr().err
-    assert "lab.ipynb, cell 2 (`def patchify(image, P):`), line 2: `### BEGIN SOLUTION` is never closed" in error
+    assert ("lab.ipynb, cell 2 (`def patchify(image, P):`), line 2: "
+            "`### BEGIN SOLUTION` is never closed") in error
     assert not (tmp_path / "template").exists()  # nothing written
 
 

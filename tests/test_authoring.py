@@ -41,13 +41,15 @@ def solution_worker():
 
 
 def test_the_question_sheet_is_in_sync_with_the_specs(sheet):
-    assert SHEET.read_text(encoding="utf-8") == sheet, "docs/exercises.md is out of date: run `vitgrade render`"
+    assert SHEET.read_text(encoding="utf-8") == sheet, \
+        "docs/exercises.md is out of date: run `vitgrade render`"
 
 
 def test_the_sheet_lists_every_exercise_with_points_lecture_and_question(catalogue, sheet):
     for number, exercise in enumerate(catalogue, 1):
         assert f"## {number}. {exercise.title}\n" in sheet
-        assert f"`{exercise.id}` · {exercise.points:g} points · lecture 4.2: {exercise.lecture}" in sheet
+        assert (f"`{exercise.id}` · {exercise.points:g} points · "
+                f"lecture 4.2: {exercise.lecture}") in sheet
         assert exercise.question.strip().splitlines()[0] in sheet
     assert f"**{sum(e.points for e in catalogue):g}**" in sheet
 
@@ -115,7 +117,8 @@ def _blocks(language: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", AUTHORING.read_text(encoding="utf-8"), re.DOTALL)
 
 
-def test_the_walkthroughs_question_validates_and_the_solution_gets_full_marks(tmp_path, solution_worker):
+def test_the_walkthroughs_question_validates_and_the_solution_gets_full_marks(
+        tmp_path, solution_worker):
     spec = next(block for block in _blocks("yaml") if block.startswith("id: patches-small-image"))
     path = tmp_path / "patches-small-image.yaml"
     path.write_text(spec)
@@ -129,7 +132,8 @@ def test_the_walkthroughs_property_is_the_registered_one_and_its_spec_snippet_is
     source = (ROOT / "grader" / "checks" / "properties.py").read_text(encoding="utf-8")
     code = next(block for block in _blocks("python") if "@property_check" in block)
     assert code.strip() in source
-    snippet = next(block for block in _blocks("yaml") if "property: layer_norm_shift_invariant" in block)
+    snippet = next(block for block in _blocks("yaml")
+                   if "property: layer_norm_shift_invariant" in block)
     assert snippet.strip() in (EXERCISES / "layer-norm.yaml").read_text(encoding="utf-8")
 
 

@@ -1,4 +1,5 @@
-"""`vitgrade grade-all`: a whole class, good, buggy, broken and hostile, graded; nothing lost when stopped."""
+"""`vitgrade grade-all`: a whole class, good, buggy, broken and hostile, graded; nothing lost when
+stopped."""
 from __future__ import annotations
 
 import csv
@@ -25,7 +26,8 @@ from grader.spec import load_specs
 from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 
 # Small exercises keep the class fast; any of them missing (specs change) is simply not used.
-SPEC_FILES = ["patch-count.yaml", "token-count.yaml", "flatten-length.yaml", "pretrained-or-scratch.yaml"]
+SPEC_FILES = ["patch-count.yaml", "token-count.yaml", "flatten-length.yaml",
+              "pretrained-or-scratch.yaml"]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,8 @@ def grade_all(submissions: Path, out: Path, specs: Path, *extra: str,
 
 
 def csv_rows(out: Path) -> dict[str, dict]:
-    return {row["Student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    return {row["Student"]: row
+            for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
 
 
 def notebook(source: str) -> str:
@@ -67,15 +70,18 @@ def class_folder(tmp_path_factory) -> Path:
     (folder / "alice.py").write_text(solution)
     bob = folder / "bob"
     (bob / ".ipynb_checkpoints").mkdir(parents=True)
-    (bob / "vit_exercises.py").write_text(solution.replace("return (H // P) * (W // P)", "return (H - P + 1) * (W - P + 1)"))
+    (bob / "vit_exercises.py").write_text(solution.replace("return (H // P) * (W // P)",
+                                                           "return (H - P + 1) * (W - P + 1)"))
     (bob / "helper.py").write_text("X = 1\n")
-    (bob / ".ipynb_checkpoints" / "vit_exercises-checkpoint.py").write_text("this is not what bob handed in\n")
+    (bob / ".ipynb_checkpoints" / "vit_exercises-checkpoint.py").write_text(
+        "this is not what bob handed in\n")
     (folder / "carol.py").write_text(TEMPLATE.read_text())
-    (folder / "dave.py").write_text("def num_patches(H, W, P)\n    return 1\n")          # syntax error
-    (folder / "erin.py").write_text("while True:\n    pass\n")                               # loops at import
-    (folder / "frank.py").write_text("import sys\nsys.exit(3)\n")                           # exits at import
-    (folder / "gina.txt").write_text("I did it on paper.\n")                                 # not Python
-    (folder / "hank.py").write_text("def num_patches(H, W, P):\n    while True:\n        pass\n")  # loops when called
+    (folder / "dave.py").write_text("def num_patches(H, W, P)\n    return 1\n")  # syntax error
+    (folder / "erin.py").write_text("while True:\n    pass\n")                  # loops at import
+    (folder / "frank.py").write_text("import sys\nsys.exit(3)\n")              # exits at import
+    (folder / "gina.txt").write_text("I did it on paper.\n")                    # not Python
+    # loops when called
+    (folder / "hank.py").write_text("def num_patches(H, W, P):\n    while True:\n        pass\n")
     (folder / "ivan.ipynb").write_text(notebook(solution))
     (folder / ".DS_Store").write_text("")
     return folder
@@ -84,7 +90,8 @@ def class_folder(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def graded_class(class_folder, specs, tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
-    done = grade_all(class_folder, out, specs, "--jobs", "2", "--call-timeout", "0.5", "--load-timeout", "2")
+    done = grade_all(class_folder, out, specs, "--jobs", "2", "--call-timeout", "0.5",
+                     "--load-timeout", "2")
     return done, out
 
 
@@ -100,11 +107,12 @@ def test_every_student_of_a_hostile_class_is_graded(graded_class, specs):
     totals = {s: float(row["Final Points"]) for s, row in csv_rows(out).items()}
     assert set(totals) == STUDENTS
     assert totals["alice"] == totals["ivan"] == top          # a module and a notebook, both right
-    assert 0 < totals["bob"] < top                             # buggy, graded from his folder's vit_exercises.py
+    assert 0 < totals["bob"] < top  # buggy, graded from his folder's vit_exercises.py
     for student in ("carol", "dave", "erin", "frank", "gina", "hank"):
         assert totals[student] == 0, student
     assert records["erin"].report.load_problems  # its loop was stopped (or the whole load gave up)
-    assert "SyntaxError" in records["dave"].report.fatal and "not a Python module" in records["gina"].report.fatal
+    assert ("SyntaxError" in records["dave"].report.fatal
+            and "not a Python module" in records["gina"].report.fatal)
 
 
 def test_the_class_gets_feedback_files_and_a_report(graded_class):
@@ -141,32 +149,37 @@ def processes_mentioning(text: str) -> list[int]:
     return pids
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc to see that no grading process is left")
+@pytest.mark.skipif(not Path("/proc").is_dir(),
+                    reason="reads /proc to see that no grading process is left")
 def test_a_killed_batch_loses_nothing_and_the_rerun_finishes_the_rest(specs, tmp_path):
     folder, out = tmp_path / "class", tmp_path / "out"
     folder.mkdir()
     slow = "import time\ntime.sleep(0.5)\n" + SOLUTION.read_text()
     for i in range(6):
         (folder / f"student{i}.py").write_text(slow)
-    command = [sys.executable, "-m", "grader.cli", "grade-all", str(folder), "--out", str(out), "--exercises", str(specs),
-               "--jobs", "1", "--no-progress"]
-    batch = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "grader.cli", "grade-all", str(folder), "--out", str(out),
+               "--exercises", str(specs), "--jobs", "1", "--no-progress"]
+    batch = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while len(list((out / "results").glob("*.json"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     batch.send_signal(signal.SIGKILL)
     batch.wait()
     deadline = time.monotonic() + 10
-    while processes_mentioning(str(out)) and time.monotonic() < deadline:  # the jobs die with their coordinator
+    # the jobs die with their coordinator
+    while processes_mentioning(str(out)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_mentioning(str(out)) == []
-    kept = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (out / "results").glob("*.json")}
+    kept = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in (out / "results").glob("*.json")}
     assert 2 <= len(kept) < 6
     assert all(read_record(out / "results" / name) is not None for name in kept)  # whole files only
     done = grade_all(folder, out, specs, "--jobs", "1")
     assert done.returncode == 0 and f"graded {6 - len(kept)} in" in done.stdout
     assert f"{len(kept)} already graded" in done.stdout
-    after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (out / "results").glob("*.json")}
+    after = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns)
+             for p in (out / "results").glob("*.json")}
     assert len(after) == 6 and all(after[name] == kept[name] for name in kept)
     assert len(csv_rows(out)) == 6
 
@@ -176,7 +189,8 @@ def test_a_submission_over_its_time_budget_is_given_up_and_the_batch_goes_on(spe
     folder.mkdir()
     (folder / "a_stuck.py").write_text("import time\ntime.sleep(60)\n")
     (folder / "b_good.py").write_text(SOLUTION.read_text())
-    done = grade_all(folder, out, specs, "--jobs", "1", "--load-timeout", "100", "--submission-timeout", "3")
+    done = grade_all(folder, out, specs, "--jobs", "1", "--load-timeout", "100",
+                     "--submission-timeout", "3")
     assert done.returncode == 0, done.stderr
     assert read_record(out / "results" / "a_stuck.json").status == TIMEOUT
     assert read_record(out / "results" / "b_good.json").report.score == total_points(specs)
@@ -187,11 +201,13 @@ def test_a_submission_over_its_time_budget_is_given_up_and_the_batch_goes_on(spe
 
 def test_jobs_that_cannot_start_stop_the_batch_instead_of_looping(tmp_path):
     def broken_job() -> Job:
-        return Job([sys.executable, "-c", "raise SystemExit(1)"], tmp_path, dict(os.environ), subprocess.DEVNULL)
+        return Job([sys.executable, "-c", "raise SystemExit(1)"], tmp_path, dict(os.environ),
+                   subprocess.DEVNULL)
 
     outcomes = []
     with pytest.raises(PoolError, match="ended before they were ready"):
-        run_pool([Task("alice", "/nowhere/alice.py", "alice.py")], 1, 10, broken_job, outcomes.append)
+        run_pool([Task("alice", "/nowhere/alice.py", "alice.py")], 1, 10, broken_job,
+                 outcomes.append)
     assert outcomes == []
 
 
@@ -253,7 +269,8 @@ def test_cases_planned_for_one_student_grade_the_next_ones_the_same(tmp_path):
 
 
 def scores(report) -> list:
-    return [(e.id, c.name, c.status, c.score, c.message) for e in report.exercises for c in e.checks]
+    return [(e.id, c.name, c.status, c.score, c.message)
+            for e in report.exercises for c in e.checks]
 
 
 def test_without_tqdm_a_plain_counter_shows_done_failed_and_time_left(monkeypatch):
@@ -263,4 +280,5 @@ def test_without_tqdm_a_plain_counter_shows_done_failed_and_time_left(monkeypatc
     progress.update(failed=False)
     progress.update(failed=True)
     progress.close()
-    assert stream.getvalue().splitlines() == ["graded 1/2, 0 failed, about 0 s left", "graded 2/2, 1 failed, about 0 s left"]
+    assert stream.getvalue().splitlines() == ["graded 1/2, 0 failed, about 0 s left",
+                                              "graded 2/2, 1 failed, about 0 s left"]

@@ -35,10 +35,12 @@ from grader.spec import load_specs
 
 from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
 
-STYLES = sorted((SUBMISSIONS / "styles").glob("*.py")) + sorted((SUBMISSIONS / "styles").glob("*.ipynb"))
+STYLES = (sorted((SUBMISSIONS / "styles").glob("*.py"))
+          + sorted((SUBMISSIONS / "styles").glob("*.ipynb")))
 PARALLEL = min(4, (os.cpu_count() or 1) + 1)   # workers are processes; grading mostly waits on them
 
-# The options of each multiple-choice question, as the student API (the course's contract) lists them.
+# The options of each multiple-choice question, as the student API (the course's contract) lists
+# them.
 ANSWER_OPTIONS = {
     "positions": {"permutation", "speed", "cls", "resolution"},
     "medical": {"pretrained", "scratch"},
@@ -67,7 +69,8 @@ def graded(catalogue, request, tmp_path_factory):
     needed = {SOLUTION, TEMPLATE}
     for item in request.session.items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if getattr(getattr(item, "module", None), "__name__", None) == here and "submission" in params:
+        if (getattr(getattr(item, "module", None), "__name__", None) == here
+                and "submission" in params):
             needed.add(params["submission"])
 
     built = tmp_path_factory.mktemp("buggy")
@@ -85,27 +88,32 @@ def graded(catalogue, request, tmp_path_factory):
 
 def lost(results: dict) -> dict:
     """Exercise id -> 'score / max' for the exercises that lost points."""
-    return {i: f"{r.score:g} / {r.max_score:g}" for i, r in results.items() if r.score < r.max_score}
+    return {i: f"{r.score:g} / {r.max_score:g}" for i, r in results.items()
+            if r.score < r.max_score}
 
 
 def feedback(result) -> str:
-    return "\n".join(f"{c.name}: {c.message} | hint: {c.hint}" for c in result.checks if not c.passed)
+    return "\n".join(f"{c.name}: {c.message} | hint: {c.hint}" for c in result.checks
+                     if not c.passed)
 
 
 # --- the catalogue itself ---------------------------------------------------------------------
 
 def test_every_spec_validates_with_its_inputs_built(catalogue):
-    problems = [str(e) for exercise in catalogue for e in validate_exercise(exercise, build_inputs=True)]
+    problems = [str(e) for exercise in catalogue
+                for e in validate_exercise(exercise, build_inputs=True)]
     assert problems == []
 
 
 def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(catalogue):
     for exercise in catalogue:
         calls = [c for c in exercise.checks if c.kind == "call"]
-        if not calls or exercise.id == "vit-checkpoint":  # a fixed checkpoint: its hidden cases are other images
+        # a fixed checkpoint: its hidden cases are other images
+        if not calls or exercise.id == "vit-checkpoint":
             continue
         assert any(not c.hidden and c.cases for c in calls), f"{exercise.id}: no visible cases"
-        assert any(c.hidden and c.generate for c in calls), f"{exercise.id}: no hidden generated cases"
+        assert any(c.hidden and c.generate for c in calls), \
+            f"{exercise.id}: no hidden generated cases"
 
 
 def test_the_contracts_multiple_choice_questions_list_its_options(catalogue):
@@ -127,7 +135,8 @@ def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(
     used = {m.like for e in catalogue for c in e.checks for m in c.misconceptions}
     named = {name for path in BUGGY for name in fixture_metadata(path)[0].values()}
     assert set(MISCONCEPTIONS) - used == set(), "registered but never used by a spec"
-    assert set(MISCONCEPTIONS) - named == set(), "no buggy submission in tests/submissions/buggy/ shows it"
+    assert set(MISCONCEPTIONS) - named == set(), \
+        "no buggy submission in tests/submissions/buggy/ shows it"
 
 
 def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogue):
@@ -137,15 +146,19 @@ def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogu
                 continue
             want = inspect.signature(REFERENCE[check.reference or check.call]).parameters.values()
             required = len([p for p in want if p.default is inspect.Parameter.empty])
-            optional = {p.name for p in want if p.default is not inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY}
+            optional = {p.name for p in want
+                        if p.default is not inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY}
             for m in check.misconceptions:
                 params = inspect.signature(MISCONCEPTIONS[m.like]).parameters.values()
-                assert len([p for p in params if p.default is inspect.Parameter.empty]) == required, m.like
-                assert {p.name for p in params if p.default is not inspect.Parameter.empty} == optional, m.like
+                assert len([p for p in params
+                            if p.default is inspect.Parameter.empty]) == required, m.like
+                assert {p.name for p in params
+                        if p.default is not inspect.Parameter.empty} == optional, m.like
 
 
 def _cases(check):
-    out = [(tuple(evaluate(a) for a in c.args), {k: evaluate(v) for k, v in c.kwargs.items()}) for c in check.cases]
+    out = [(tuple(evaluate(a) for a in c.args), {k: evaluate(v) for k, v in c.kwargs.items()})
+           for c in check.cases]
     if check.generate:
         g = check.generate
         out += generate_cases(g.generator, g.count, g.seed, g.options)
@@ -176,8 +189,10 @@ def test_each_misconception_is_detectable_by_its_exercise_at_the_specs_tolerance
         listed = {m.like for c in exercise.checks for m in c.misconceptions}
         for name in listed:
             checks = [c for c in exercise.checks if any(m.like == name for m in c.misconceptions)]
-            assert any(_detected(c, MISCONCEPTIONS[name], a, k) for c in checks for a, k in _cases(c)), \
-                f"{exercise.id}: '{name}' gives the right answer on every case of the checks listing it"
+            assert any(_detected(c, MISCONCEPTIONS[name], a, k)
+                       for c in checks for a, k in _cases(c)), \
+                (f"{exercise.id}: '{name}' gives the right answer on every case of the checks "
+                 f"listing it")
 
 
 # --- the solution, the template and the correct styles -----------------------------------------
@@ -211,13 +226,15 @@ def _shown_hint(exercise, check_name: str, misconception: str) -> str:
     """The hint the spec says a student with this misconception sees on this check."""
     check = next(c for c in exercise.checks if c.name == check_name)
     if check.kind == "answer":
-        return {k.lower(): v for k, v in check.answer_options.items()}[misconception.split(":", 1)[1]]
+        return {k.lower(): v for k, v in check.answer_options.items()}[
+            misconception.split(":", 1)[1]]
     listed = {m.like: m.hint for m in check.misconceptions}
     return listed.get(misconception, check.hint)
 
 
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
-def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconception(graded, catalogue, submission):
+def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconception(
+        graded, catalogue, submission):
     expect, also = fixture_metadata(submission)
     assert expect, f"{submission.name} declares no EXPECT"
     results = graded[submission]
@@ -228,7 +245,8 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         named = [c for c in result.checks if not c.passed and c.misconception == misconception]
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
-            assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name, misconception)
+            assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
+                                                            misconception)
     affected = affected_exercises(submission, catalogue)
     assert set(also) - affected == set(), "ALSO_LOSES names exercises that do not use the bug"
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
@@ -245,18 +263,21 @@ def test_hidden_failures_never_show_inputs_or_expected_values(graded, submission
 
 
 def test_a_visible_array_failure_shows_the_call_shapes_first_difference_and_hint(graded):
-    check = next(c for c in graded[SUBMISSIONS / "buggy" / "patchify_channel_first.py"]["patchify"].checks
-                 if c.name.startswith("raster order"))
+    check = next(
+        c for c in graded[SUBMISSIONS / "buggy" / "patchify_channel_first.py"]["patchify"].checks
+        if c.name.startswith("raster order"))
     lines = check.message.splitlines()
     assert lines[0].startswith("case 1 of 3: patchify(image=<array 4x6x3 float64>, P=2)")
-    assert lines[1].strip() == "to reproduce: patchify(np.arange(0, 72, dtype=float).reshape((4, 6, 3)), 2)"
+    assert lines[1].strip() == ("to reproduce: "
+                                "patchify(np.arange(0, 72, dtype=float).reshape((4, 6, 3)), 2)")
     assert lines[2].strip().startswith("expected: array (6, 12) float64")
     assert "first difference at index [0, 1]" in check.message
     assert "torch" in check.hint and check.misconception == "patchify_channel_first"
 
 
 def test_a_params_case_can_be_pasted_with_one_import(graded):
-    check = next(c for c in graded[SUBMISSIONS / "buggy" / "attention_no_scale.py"]["multi-head-attention"].checks
+    check = next(c for c in graded[SUBMISSIONS / "buggy" / "attention_no_scale.py"][
+                     "multi-head-attention"].checks
                  if c.name == "one head")
     reproduce = next(line.strip() for line in check.message.splitlines() if "to reproduce" in line)
     code = reproduce.split(": ", 1)[1]
@@ -264,12 +285,14 @@ def test_a_params_case_can_be_pasted_with_one_import(graded):
     namespace = {"np": np, "self_attention": lambda x, p, heads: (x.shape, sorted(p), heads)}
     pasted = code.replace("self_attention(", "result = self_attention(", 1)
     exec(pasted, namespace)  # noqa: S102  (the code a student pastes)
-    assert namespace["result"] == ((3, 4), sorted(["Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo"]), 1)
+    assert namespace["result"] == (
+        (3, 4), sorted(["Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo"]), 1)
 
 
 def test_a_students_own_exception_shows_their_line_not_the_graders(graded):
     submission = SUBMISSIONS / "buggy" / "softmax_without_keepdims.py"
-    messages = "\n".join(c.message for r in graded[submission].values() for c in r.checks if not c.passed and not c.hidden)
+    messages = "\n".join(c.message for r in graded[submission].values() for c in r.checks
+                         if not c.passed and not c.hidden)
     assert 'File "softmax_without_keepdims.py"' in messages and ", in softmax" in messages
     assert "grader/" not in messages and "Traceback" not in messages
 

@@ -1,4 +1,5 @@
-"""`check()`: a student's self-check from a Jupyter kernel or a Python session, on the visible cases."""
+"""`check()`: a student's self-check from a Jupyter kernel or a Python session, on the visible
+cases."""
 from __future__ import annotations
 
 import subprocess
@@ -13,7 +14,8 @@ from grader.spec import load_spec
 
 from conftest import EXERCISES, ROOT
 
-OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"  # the classic mistake
+# the classic mistake
+OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"
 
 
 def hidden_names(spec: str) -> list[str]:
@@ -32,7 +34,8 @@ def namespace_from(tmp_path, source: str) -> dict:
 def feedback_block(text: str, first: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(first))
-    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")), len(lines))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")),
+               len(lines))
     return lines[start:end]
 
 
@@ -41,31 +44,39 @@ def test_check_in_a_jupyter_kernel_shows_a_table_feedback_and_the_students_cells
     from nbclient import NotebookClient
 
     solution = nbformat.read(ROOT / "solutions" / "vit_exercises.ipynb", as_version=4)
-    patchify = next(c.source for c in solution.cells if c.cell_type == "code" and "def patchify" in c.source)
+    patchify = next(c.source for c in solution.cells
+                    if c.cell_type == "code" and "def patchify" in c.source)
     cells = ["import numpy as np", patchify, OVERLAPPING,
              "def patch_dim(P, C=3):\n    area = P * P\n    return area * C / 0",
-             "from grader import check", "check('patchify')", "check('num_patches')", "check('patch_dim')", "check('nope')"]
+             "from grader import check", "check('patchify')", "check('num_patches')",
+             "check('patch_dim')", "check('nope')"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    NotebookClient(notebook, timeout=60, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT)}}).execute()
     shown = {}
     for cell in notebook.cells[5:]:
         (output,) = [o for o in cell.outputs if o.output_type in ("display_data", "stream")]
-        shown[cell.source] = output.data if output.output_type == "display_data" else {"text/plain": output.text}
+        shown[cell.source] = (output.data if output.output_type == "display_data"
+                              else {"text/plain": output.text})
 
     patchify_html = shown["check('patchify')"]["text/html"]
-    assert "<table>" in patchify_html and "patchify" in patchify_html and "&#10003;" in patchify_html
+    assert ("<table>" in patchify_html and "patchify" in patchify_html
+            and "&#10003;" in patchify_html)
     assert shown["check('patchify')"]["text/plain"].splitlines()[-1].endswith("(100%)")
     counting = shown["check('num_patches')"]["text/plain"]
-    assert "expected: 4 (int)" in counting and "hint: You counted overlapping stride-1 windows" in counting
+    assert ("expected: 4 (int)" in counting
+            and "hint: You counted overlapping stride-1 windows" in counting)
     assert not any(name in counting for name in hidden_names("patch-count.yaml"))
-    assert 'File "In[4]", line 3, in patch_dim' in shown["check('patch_dim')"]["text/plain"]  # the student's cell
+    # the student's cell
+    assert 'File "In[4]", line 3, in patch_dim' in shown["check('patch_dim')"]["text/plain"]
     assert "no exercise has that id" in shown["check('nope')"]["text/plain"]
 
 
 def test_check_in_a_python_session_prints_what_pytest_prints(tmp_path, grade_with):
     script = tmp_path / "work.py"
     script.write_text(f"{OVERLAPPING}\nfrom grader import check\ncheck('num_patches')\n")
-    session = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    session = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
     assert session.returncode == 0, session.stderr
     assert "<table>" not in session.stdout and session.stdout.splitlines()[-1].startswith("total")
     pytest_run = grade_with(script, "--feedback", "--visible-only")
@@ -134,7 +145,8 @@ def test_what_cannot_be_carried_is_named_in_the_report(tmp_path):
                 return (H // P) * (W // P)
         """)
     report = grade_namespace(namespace, "patch_dim")
-    assert report.load_problems[0].startswith("`patch_dim` was not carried into the check: it is defined inside another function")
+    assert report.load_problems[0].startswith("`patch_dim` was not carried into the check: "
+                                              "it is defined inside another function")
     report = grade_namespace(namespace, "num_patches")
     assert report.load_problems[0].startswith("`LOCK` was not carried into the check: it is a lock")
 

@@ -1,4 +1,5 @@
-"""`vitgrade export gradescope` grades a submission end to end; `vitgrade dist` leaks nothing hidden."""
+"""`vitgrade export gradescope` grades a submission end to end; `vitgrade dist` leaks nothing
+hidden."""
 from __future__ import annotations
 
 import json
@@ -25,8 +26,8 @@ PACKAGE = ROOT / "grader"
 
 
 def vitgrade(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
 
 
 # --- Gradescope -------------------------------------------------------------------------------
@@ -59,10 +60,11 @@ def run_autograder(root: Path, files: dict[str, str]) -> dict:
         folder.mkdir(exist_ok=True)
     for name, text in files.items():
         (submission / name).write_text(text)
+    # PYTHONPATH: the zip's grader, as setup.sh would install it
     env = {**os.environ, "VITGRADE_AUTOGRADER_ROOT": str(root), "VITGRADE_PYTHON": sys.executable,
-           "PYTHONPATH": str(root / "source" / "vit-grader")}  # the zip's grader, as setup.sh would install it
-    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=120)
+           "PYTHONPATH": str(root / "source" / "vit-grader")}
+    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads((results / "results.json").read_text())
 
@@ -73,7 +75,8 @@ def test_the_autograder_zip_holds_the_scripts_the_grader_and_every_spec(autograd
         sorted(p.name for p in EXERCISES.glob("*.yaml"))
     project = tomllib.loads((source / "vit-grader" / "pyproject.toml").read_text())
     ours = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["project"]["name"] == "vit-grader" and project["project"]["scripts"] == ours["scripts"]
+    assert (project["project"]["name"] == "vit-grader"
+            and project["project"]["scripts"] == ours["scripts"])
     assert project["project"]["dependencies"] == ours["dependencies"]
     packages = {".".join(p.parent.relative_to(source / "vit-grader").parts)
                 for p in (source / "vit-grader" / "grader").rglob("__init__.py")}
@@ -83,7 +86,8 @@ def test_the_autograder_zip_holds_the_scripts_the_grader_and_every_spec(autograd
 
 
 def test_run_autograder_grades_whatever_the_student_named_the_file(autograder):
-    results = run_autograder(autograder, {"my homework (final).py": SOLUTION.read_text(), "notes.txt": "hi"})
+    results = run_autograder(autograder, {"my homework (final).py": SOLUTION.read_text(),
+                                          "notes.txt": "hi"})
     total = sum(e.points for e in load_specs(EXERCISES)[0])
     assert results["score"] == total and sum(t["max_score"] for t in results["tests"]) == total
     assert {t["visibility"] for t in results["tests"]} >= {"visible", "after_published"}
@@ -92,7 +96,8 @@ def test_run_autograder_grades_whatever_the_student_named_the_file(autograder):
 
 def test_run_autograder_always_leaves_a_results_file(autograder):
     results = run_autograder(autograder, {"answers.pdf": "%PDF"})
-    assert results["score"] == 0 and "No .py or .ipynb file" in results["output"] and "answers.pdf" in results["output"]
+    assert (results["score"] == 0 and "No .py or .ipynb file" in results["output"]
+            and "answers.pdf" in results["output"])
 
 
 # --- the student bundle -----------------------------------------------------------------------
@@ -100,7 +105,8 @@ def test_run_autograder_always_leaves_a_results_file(autograder):
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("dist") / "bundle"
-    done = vitgrade("dist", str(out), "--exercises", str(EXERCISES), "--template", str(TEMPLATE.parent))
+    done = vitgrade("dist", str(out), "--exercises", str(EXERCISES),
+                    "--template", str(TEMPLATE.parent))
     assert done.returncode == 0, done.stderr
     return out
 
@@ -118,11 +124,13 @@ def hidden_values() -> list:
         for check in load_spec(path).checks:
             if not check.hidden or check.kind != "call":
                 continue
-            cases = [([inputs.evaluate(a) for a in c.args], {k: inputs.evaluate(v) for k, v in c.kwargs.items()},
-                      c) for c in check.cases]
+            cases = [([inputs.evaluate(a) for a in c.args],
+                      {k: inputs.evaluate(v) for k, v in c.kwargs.items()}, c)
+                     for c in check.cases]
             if check.generate:
                 g = check.generate
-                cases += [(list(a), dict(k), None) for a, k in generate_cases(g.generator, g.count, g.seed, g.options)]
+                cases += [(list(a), dict(k), None)
+                          for a, k in generate_cases(g.generator, g.count, g.seed, g.options)]
             for args, kwargs, case in cases:
                 values += [*args, *kwargs.values()]
                 if case is not None and case.has_expect:
@@ -169,7 +177,8 @@ def test_the_bundle_holds_no_hidden_input_or_expected_value(bundle):
             assert needle not in text, f"hidden value {needle} is in the bundle"
         for blob in blobs:
             found_blobs += 1
-            assert not any(blob in data for data in files.values()), "a hidden array's bytes are in the bundle"
+            assert not any(blob in data for data in files.values()), \
+                "a hidden array's bytes are in the bundle"
     assert found_texts and found_blobs
 
 
@@ -205,9 +214,10 @@ def solution_lines() -> list[str]:
 
 
 def test_the_bundle_holds_no_line_of_the_solutions(bundle):
-    """A bundle file holds a solution line only where the public original it comes from does: a starter
-    file's docstring or a spec's question may quote a formula, and the grader's reference ViT is public
-    (students pip install the package; grader.REFERENCE is its API). README and pyproject hold none."""
+    """A bundle file holds a solution line only where the public original it comes from does: a
+    starter file's docstring or a spec's question may quote a formula, and the grader's reference
+    ViT is public (students pip install the package; grader.REFERENCE is its API). README and
+    pyproject hold none."""
     lines = solution_lines()
     assert lines
     for path, data in bundle_files(bundle).items():
@@ -224,9 +234,11 @@ def test_the_bundle_holds_no_line_of_the_solutions(bundle):
         for line in lines:
             if line not in text:
                 continue
-            assert origin is not None and line in origin.read_text(), f"solution line {line!r} is in {relative}"
+            assert origin is not None and line in origin.read_text(), \
+                f"solution line {line!r} is in {relative}"
             if relative.parts[0] == "grader":
-                assert origin.is_relative_to(PACKAGE / "reference"), f"solution line {line!r} is in {relative}"
+                assert origin.is_relative_to(PACKAGE / "reference"), \
+                    f"solution line {line!r} is in {relative}"
 
 
 def test_the_bundle_grades_the_template_and_the_visible_checks(bundle, tmp_path):
@@ -235,7 +247,8 @@ def test_the_bundle_grades_the_template_and_the_visible_checks(bundle, tmp_path)
     assert template.returncode == 1 and "(0%)" in template.stdout
     solution = tmp_path / "mine.py"
     solution.write_text(SOLUTION.read_text())
-    done = vitgrade("grade", str(solution), "-q", "--json", str(tmp_path / "r.json"), cwd=bundle, env=env)
+    done = vitgrade("grade", str(solution), "-q", "--json", str(tmp_path / "r.json"), cwd=bundle,
+                    env=env)
     assert done.returncode == 0, done.stdout
     results = json.loads((tmp_path / "r.json").read_text())
     visible = sum(c.points for e in load_specs(EXERCISES)[0] for c in e.checks if not c.hidden)
@@ -247,4 +260,5 @@ def test_dist_refuses_a_template_that_holds_a_solution(tmp_path):
     (tmp_path / "template").mkdir()
     (tmp_path / "template" / "vit_exercises.py").write_text(SOLUTION.read_text())
     done = vitgrade("dist", str(tmp_path / "out"), "--template", str(tmp_path / "template"))
-    assert done.returncode == 2 and "solution marker" in done.stderr and not (tmp_path / "out").exists()
+    assert (done.returncode == 2 and "solution marker" in done.stderr
+            and not (tmp_path / "out").exists())

@@ -35,15 +35,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux's (docs/security.md)")
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the sandbox is Linux's (docs/security.md)")
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"
 AS_ROOT = os.geteuid() == 0
 # Short limits keep the suite quick; a legitimate call of the solution takes ~10 ms.
-LIMITS = ["--call-timeout", "1", "--load-timeout", "3", "--memory-mb", "256", "--max-processes", "4"]
-BOUND_SECONDS = 40  # a grading longer than this (in parallel, on a loaded machine) is a hang: they take 2-8 s
-PARALLEL = min(8, 2 * (os.cpu_count() or 1))  # a grading is mostly CPU (1.5 s of it); the attacks mostly wait
+LIMITS = ["--call-timeout", "1", "--load-timeout", "3", "--memory-mb", "256",
+          "--max-processes", "4"]
+# a grading longer than this (in parallel, on a loaded machine) is a hang: they take 2-8 s
+BOUND_SECONDS = 40
+# a grading is mostly CPU (1.5 s of it); the attacks mostly wait
+PARALLEL = min(8, 2 * (os.cpu_count() or 1))
 SECRET = "VITGRADE_TEST_SECRET"
 PATCH_DIM = frozenset({"flatten-length"})  # the exercises that call each hostile function
 CONV = frozenset({"kernel-stride"})
@@ -56,7 +60,8 @@ class Attack:
     loses: frozenset  # exercises that must lose points; every other one keeps all of its own
     root_only: bool = False  # prevented only by the worker's own user (the grader runs as root)
     fixture: str | None = None  # the file, when two attacks share one
-    results: str = "results"  # where --json goes: "results" (only the grader's user may write) or "shared" (anyone)
+    # where --json goes: "results" (only the grader's user may write) or "shared" (anyone)
+    results: str = "results"
     note: str = ""  # what the student's message must say
 
     @property
@@ -66,16 +71,19 @@ class Attack:
 
 ATTACKS = [
     Attack("infinite_loop", PATCH_DIM, note="timed out after 1 s in patch_dim(P=16)"),
-    Attack("top_level_loop", NOTHING, note="stopped after 1 s, the grader's time limit for top-level code"),
+    Attack("top_level_loop", NOTHING,
+           note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("sys_exit", PATCH_DIM, note="SystemExit"),
     Attack("keyboard_interrupt", PATCH_DIM, note="KeyboardInterrupt"),
     Attack("os_exit", PATCH_DIM, note="the worker process exited with code 0 in patch_dim(P=16)"),
-    Attack("segfault", PATCH_DIM, note="the worker process died (signal 11: SIGSEGV) in patch_dim(P=16)"),
+    Attack("segfault", PATCH_DIM,
+           note="the worker process died (signal 11: SIGSEGV) in patch_dim(P=16)"),
     Attack("deep_recursion", PATCH_DIM, note="the worker process died (signal 11: SIGSEGV)"),
     Attack("memory_bomb", PATCH_DIM, note="the grader limits the memory of your code to 256 MB"),
     Attack("fork_bomb", PATCH_DIM, note="timed out after 1 s"),
     Attack("escape_daemon", NOTHING),
-    Attack("huge_file", PATCH_DIM, note="File too large (the grader limits files your code writes to 64 MB)"),
+    Attack("huge_file", PATCH_DIM,
+           note="File too large (the grader limits files your code writes to 64 MB)"),
     Attack("print_50mb", NOTHING),
     Attack("patch_numpy", CONV),
     Attack("ndarray_subclass", CONV),
@@ -89,7 +97,8 @@ ATTACKS = [
     Attack("print_newlines", NOTHING),
     Attack("list_answers", NOTHING),
     Attack("reused_blob", CONV, note="is used twice"),
-    Attack("swallowing_loop", NOTHING, note="stopped after 1 s, the grader's time limit for top-level code"),
+    Attack("swallowing_loop", NOTHING,
+           note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
     Attack("fake_results", NOTHING, root_only=True),
@@ -118,13 +127,17 @@ class Arena:
 
     def __init__(self, base: Path):
         self.base, self.project = base, base / "project"
-        shutil.copytree(ROOT / "grader", self.project / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "grader", self.project / "grader",
+                        ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(ROOT / "exercises", self.project / "exercises")
-        compileall.compile_dir(self.project / "grader", quiet=1)  # then nothing writes into the copy
+        # then nothing writes into the copy
+        compileall.compile_dir(self.project / "grader", quiet=1)
         self.submissions = base / "submissions"
         self.submissions.mkdir()
-        shutil.copy(ROOT / "solutions" / "vit_exercises.py", self.submissions / "correct_solution.py")
-        (self.submissions / "control.py").write_text("from correct_solution import *  # noqa: F401,F403\n")
+        shutil.copy(ROOT / "solutions" / "vit_exercises.py",
+                    self.submissions / "correct_solution.py")
+        (self.submissions / "control.py").write_text(
+            "from correct_solution import *  # noqa: F401,F403\n")
         self.marker = f"vitgrade-hostile-{os.getpid()}-{time.monotonic_ns()}"
         for attack in RUN:
             shutil.copy(attack.source, self.submissions / f"{attack.stem}.py")
@@ -144,15 +157,19 @@ class Arena:
 
     def grade(self, attack: Attack) -> Graded:
         out = self.base / attack.results / f"{attack.stem}.json"
-        env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(self.base), "TMPDIR": str(self.base / "tmp"),
+        env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(self.base),
+               "TMPDIR": str(self.base / "tmp"),
                "PYTHONDONTWRITEBYTECODE": "1", SECRET: "s3cr3t", "GITHUB_TOKEN": "s3cr3t"}
-        command = [sys.executable, "-m", "grader.cli", "grade", str(self.submissions / f"{attack.stem}.py"),
+        command = [sys.executable, "-m", "grader.cli", "grade",
+                   str(self.submissions / f"{attack.stem}.py"),
                    "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS]
         start = time.monotonic()
         with tempfile.TemporaryFile("w+") as log:
-            process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log, stderr=log, text=True)
+            process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log,
+                                       stderr=log, text=True)
             deadline = start + BOUND_SECONDS * 3
-            while not (done := os.wait4(process.pid, os.WNOHANG))[0]:  # wait4: its resource usage too
+            # wait4: its resource usage too
+            while not (done := os.wait4(process.pid, os.WNOHANG))[0]:
                 if time.monotonic() > deadline:
                     process.kill()
                     done = os.wait4(process.pid, 0)
@@ -169,12 +186,14 @@ class Arena:
         except ValueError:
             results = None
         max_rss_mb = usage.ru_maxrss / 1024
-        return Graded(attack, code, seconds, printed, results, text, self.scratch(attack), max_rss_mb)
+        return Graded(attack, code, seconds, printed, results, text, self.scratch(attack),
+                      max_rss_mb)
 
     def digest(self) -> dict[str, str]:
         """sha256 of every file of the copied grader package and exercises (compiled files too)."""
         return {str(path.relative_to(self.project)): hashlib.sha256(path.read_bytes()).hexdigest()
-                for folder in ("grader", "exercises") for path in sorted((self.project / folder).rglob("*"))
+                for folder in ("grader", "exercises")
+                for path in sorted((self.project / folder).rglob("*"))
                 if path.is_file()}
 
 
@@ -200,7 +219,8 @@ def outcome():
             with ThreadPoolExecutor(PARALLEL) as pool:
                 graded = {g.attack.stem: g for g in pool.map(arena.grade, [*RUN, CONTROL])}
             seconds = time.monotonic() - start
-        yield Outcome(arena, graded.pop(CONTROL.stem), graded, before, arena.digest(), stray, seconds)
+        yield Outcome(arena, graded.pop(CONTROL.stem), graded, before, arena.digest(), stray,
+                      seconds)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -239,8 +259,10 @@ def processes() -> dict[int, tuple[int, str, int]]:
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                fields = dict(line.split(":", 1) for line in Path(f"/proc/{name}/status").read_text().splitlines())
-                table[int(name)] = (int(fields["PPid"]), fields["State"].split()[0], int(fields["Uid"].split()[0]))
+                fields = dict(line.split(":", 1)
+                              for line in Path(f"/proc/{name}/status").read_text().splitlines())
+                table[int(name)] = (int(fields["PPid"]), fields["State"].split()[0],
+                                    int(fields["Uid"].split()[0]))
             except (OSError, KeyError, ValueError):
                 continue
     return table
@@ -259,7 +281,8 @@ def state(pid: int) -> str | None:
 
 def cmdline(pid: int) -> str:
     try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        return (Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                .decode(errors="replace"))
     except OSError:
         return ""
 
@@ -274,7 +297,8 @@ def scores(graded: Graded) -> dict[str, tuple[float, float]]:
 
 
 def feedback(graded: Graded) -> str:
-    return graded.results.get("output", "") + "\n".join(test.get("output", "") for test in graded.results["tests"])
+    return graded.results.get("output", "") + "\n".join(test.get("output", "")
+                                                        for test in graded.results["tests"])
 
 
 def evidence(graded: Graded, prefix: str) -> list[str]:
@@ -284,7 +308,8 @@ def evidence(graded: Graded, prefix: str) -> list[str]:
 def attacks(*stems: str):
     chosen = [attack for attack in ATTACKS if not stems or attack.stem in stems]
     return pytest.mark.parametrize("attack", [
-        pytest.param(a, id=a.stem, marks=[pytest.mark.skipif(a.root_only and not AS_ROOT, reason="needs root")])
+        pytest.param(a, id=a.stem,
+                     marks=[pytest.mark.skipif(a.root_only and not AS_ROOT, reason="needs root")])
         for a in chosen
     ])
 
@@ -301,9 +326,11 @@ def test_the_control_submission_gets_full_marks(outcome):
 @attacks()
 def test_an_attack_costs_only_the_exercises_that_use_its_function(outcome, attack):
     graded = outcome.graded[attack.stem]
-    assert graded.results is not None, f"no valid JSON results:\n{graded.results_text[:500]}\n{graded.output[-2000:]}"
+    assert graded.results is not None, (f"no valid JSON results:\n{graded.results_text[:500]}\n"
+                                        f"{graded.output[-2000:]}")
     got, best = scores(graded), scores(outcome.control)
-    assert set(got) == set(best) and graded.results["max_score"] == outcome.control.results["max_score"]
+    assert (set(got) == set(best)
+            and graded.results["max_score"] == outcome.control.results["max_score"])
     kept_all = {exercise for exercise, (score, most) in got.items() if score == best[exercise][1]}
     assert set(got) - kept_all == attack.loses, graded.output[-3000:]
     assert graded.code == (1 if attack.loses else 0), graded.output[-3000:]
@@ -348,7 +375,8 @@ def test_the_graders_files_are_unchanged(outcome):
 
 
 def test_all_attacks_are_graded_in_bounded_time(outcome):
-    assert outcome.seconds < 3 * BOUND_SECONDS  # ~30 s on two idle cores: most of it is 27 gradings' own CPU
+    # ~30 s on two idle cores: most of it is 27 gradings' own CPU
+    assert outcome.seconds < 3 * BOUND_SECONDS
 
 
 # -- what particular attacks prove ----------------------------------------------------------------
@@ -390,7 +418,8 @@ def test_expected_values_never_exist_in_the_worker(outcome):
 
 def array_digest(array: np.ndarray) -> str:
     """As stack_walk.py computes it: shape, dtype and bytes."""
-    return hashlib.sha256(f"{array.shape} {array.dtype}".encode() + np.ascontiguousarray(array).tobytes()).hexdigest()
+    return hashlib.sha256(f"{array.shape} {array.dtype}".encode()
+                          + np.ascontiguousarray(array).tobytes()).hexdigest()
 
 
 @attacks("fake_results", "fake_results_shared")
@@ -399,7 +428,8 @@ def test_forged_results_never_replace_the_graders(outcome, attack):
     out = outcome.arena.base / attack.results / f"{attack.stem}.json"
     attempts = "\n".join(path.read_text() for path in graded.scratch.glob("attempt-*"))
     assert f" {out}" in attempts, "the attack never tried the results file"
-    assert graded.results["score"] == outcome.control.results["score"] and "forged" not in graded.results_text
+    assert (graded.results["score"] == outcome.control.results["score"]
+            and "forged" not in graded.results_text)
     time.sleep(0.1)  # a forger that survived would write again within 10 ms
     assert json.loads(out.read_text()) == graded.results
     if attack.results == "results" and AS_ROOT:
@@ -411,7 +441,8 @@ def test_the_worker_cannot_write_the_graders_files(outcome, attack):
     graded = outcome.graded[attack.stem]
     attempts = "\n".join(path.read_text() for path in graded.scratch.glob("attempt-*")).splitlines()
     assert attempts and all(line.startswith("denied ") for line in attempts), attempts
-    assert all(f" {outcome.arena.project}/" in line for line in attempts)  # the copy it was graded with
+    # the copy it was graded with
+    assert all(f" {outcome.arena.project}/" in line for line in attempts)
 
 
 def test_the_hidden_message_of_a_limit_shows_no_input(outcome):
@@ -426,7 +457,8 @@ PROBE = '''
 import os, resource, socket
 
 def limits():
-    return [resource.getrlimit(kind)[0] for kind in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_FSIZE)]
+    return [resource.getrlimit(kind)[0]
+            for kind in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_FSIZE)]
 
 def chatter():
     print("x" * 10_000)
@@ -434,7 +466,8 @@ def chatter():
 def forge(number):
     """Write a reply numbered `number` on the worker's socket, then answer 2."""
     from grader.worker import channel
-    conn = channel.Connection(socket.socket(fileno=os.dup(3)), send=channel.REPLY, receive=channel.REQUEST)
+    conn = channel.Connection(socket.socket(fileno=os.dup(3)), send=channel.REPLY,
+                              receive=channel.REQUEST)
     conn.send({"seq": number, "index": 0, "status": "ok", "value": 1, "stdout": "", "seconds": 0.0})
     return 2
 '''
@@ -445,7 +478,8 @@ def limited_spec(tmp_path: Path, limits: str) -> Path:
     folder = tmp_path / "exercises"
     folder.mkdir()
     text = (ROOT / "exercises" / "flatten-length.yaml").read_text()
-    (folder / "flatten-length.yaml").write_text(text.replace("uses: [patch_dim]", f"uses: [patch_dim]\nlimits: {limits}"))
+    (folder / "flatten-length.yaml").write_text(
+        text.replace("uses: [patch_dim]", f"uses: [patch_dim]\nlimits: {limits}"))
     return folder / "flatten-length.yaml"
 
 
@@ -455,13 +489,15 @@ def probe_session(tmp_path: Path, **settings):
 
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE)
-    return GradingSession(GraderSettings(student=probe, exercises=tmp_path / "exercises", **settings))
+    return GradingSession(GraderSettings(student=probe, exercises=tmp_path / "exercises",
+                                         **settings))
 
 
 def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
     from grader.spec import load_spec
 
-    exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
+    exercise = load_spec(limited_spec(
+        tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
     session = probe_session(tmp_path)
     try:
         session.worker.use_limits(session.exercise_limits(exercise))
@@ -485,8 +521,8 @@ def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
         session.close()
 
 
-@pytest.mark.parametrize("flag, value", [("output_kb", "1000"), ("max_processes", "0"), ("file_mb", "big"),
-                                         ("load_timeout", "-1")])
+@pytest.mark.parametrize("flag, value", [("output_kb", "1000"), ("max_processes", "0"),
+                                         ("file_mb", "big"), ("load_timeout", "-1")])
 def test_a_bad_limit_on_the_command_line_names_its_flag(tmp_path, flag, value):
     from grader.settings import SettingsError, resolve_settings
 
@@ -495,12 +531,14 @@ def test_a_bad_limit_on_the_command_line_names_its_flag(tmp_path, flag, value):
         resolve_settings(lambda name: options.get(name), tmp_path)
 
 
-def test_a_forged_reply_is_at_most_the_students_own_answer_and_one_out_of_order_is_refused(tmp_path):
+def test_a_forged_reply_is_at_most_the_students_own_answer_and_one_out_of_order_is_refused(
+        tmp_path):
     from grader.worker import StudentWorker
 
     (tmp_path / "probe.py").write_text(PROBE)
     with StudentWorker(tmp_path / "probe.py") as worker:
-        assert worker.call("forge", (1,)).value == 1  # request 1: the forged reply is the student's answer
+        # request 1: the forged reply is the student's answer
+        assert worker.call("forge", (1,)).value == 1
         late = worker.call("forge", (2,))  # the worker's own reply to request 1 comes first now
         assert late.status == "crashed" and "invalid answer" in late.message
         outcome = worker.call("forge", (99,))  # a fresh worker: a reply to no request

@@ -82,19 +82,23 @@ CONCEPTS = textwrap.dedent("""\
           options: {permutation: "Right.", speed: "Positions are not about speed."}
     """)
 SUBMISSIONS = {
-    "good": "def num_patches(H, W, P):\n    if H % P or W % P:\n        raise ValueError\n    return (H // P) * (W // P)\n"
+    "good": "def num_patches(H, W, P):\n    if H % P or W % P:\n        raise ValueError\n"
+            "    return (H // P) * (W // P)\n"
             "ANSWERS = {'positions': 'permutation'}\n",
     # passes every visible case, loops for ever on the hidden one, whose input it would print
-    "sly": f"def num_patches(H, W, P):\n    if H == {SECRET}:\n        print('leak', H, W, P)\n        while True:\n"
-           "            pass\n    return (H // P) * (W // P)\nANSWERS = {'positions': 'permutation'}\n",
+    "sly": f"def num_patches(H, W, P):\n    if H == {SECRET}:\n        print('leak', H, W, P)\n"
+           "        while True:\n            pass\n    return (H // P) * (W // P)\n"
+           "ANSWERS = {'positions': 'permutation'}\n",
     # counts overlapping windows (a known misconception) and picks a wrong concept answer
-    "windows": "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\nANSWERS = {'positions': 'speed'}\n",
+    "windows": "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"
+               "ANSWERS = {'positions': 'speed'}\n",
     "broken": "def num_patches(H, W, P)\n    return 0\n",
 }
-GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
-                  "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
-GRADESCOPE_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output", "output_format",
-                   "tags", "visibility", "extra_data"}
+GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "test_output_format",
+                  "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests",
+                  "leaderboard"}
+GRADESCOPE_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output",
+                   "output_format", "tags", "visibility", "extra_data"}
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 
 
@@ -129,12 +133,15 @@ def student_visible_text(data) -> str:
 def test_gradescope_results_have_only_documented_fields_of_the_documented_types(reports):
     for report in reports.values():
         data = gradescope_results(report)
-        assert set(data) - {"max_score"} <= GRADESCOPE_TOP  # max_score: ours, for scripts; see docs/lms.md
-        assert isinstance(data["score"], (int, float)) and isinstance(data["execution_time"], (int, float))
+        # max_score: ours, for scripts; see docs/lms.md
+        assert set(data) - {"max_score"} <= GRADESCOPE_TOP
+        assert (isinstance(data["score"], (int, float))
+                and isinstance(data["execution_time"], (int, float)))
         assert data["output_format"] == "md" and data["stdout_visibility"] == "hidden"
-        for number, test in enumerate(data["tests"]):
+        for _, test in enumerate(data["tests"]):
             assert set(test) <= GRADESCOPE_TEST
-            assert {"name", "number", "score", "max_score", "status", "output", "output_format", "tags", "visibility"} <= set(test)
+            assert {"name", "number", "score", "max_score", "status", "output", "output_format",
+                    "tags", "visibility"} <= set(test)
             assert test["status"] in ("passed", "failed") and test["visibility"] in VISIBILITIES
             assert test["output_format"] == "md" and isinstance(test["number"], str)
             assert all(isinstance(tag, str) for tag in test["tags"])
@@ -146,19 +153,24 @@ def test_gradescope_results_have_only_documented_fields_of_the_documented_types(
 def test_gradescope_hidden_checks_are_their_own_tests_with_the_specs_visibility(reports):
     data = gradescope_results(reports["sly"])
     by_name = {t["name"].split(":")[0]: t for t in data["tests"]}
-    visible, hidden, due = by_name["counting"], by_name["counting (hidden cases, after_published)"], \
-        by_name["counting (hidden cases, after_due_date)"]
-    assert (visible["visibility"], hidden["visibility"], due["visibility"]) == ("visible", "after_published", "after_due_date")
+    visible, hidden, due = (by_name["counting"],
+                            by_name["counting (hidden cases, after_published)"],
+                            by_name["counting (hidden cases, after_due_date)"])
+    assert ((visible["visibility"], hidden["visibility"], due["visibility"])
+            == ("visible", "after_published", "after_due_date"))
     assert (visible["status"], hidden["status"], due["status"]) == ("passed", "failed", "passed")
-    assert hidden["output"].startswith("```text\n") and "big images [hidden] (0 / 1)" in hidden["output"]
+    assert (hidden["output"].startswith("```text\n")
+            and "big images [hidden] (0 / 1)" in hidden["output"])
 
 
 def test_no_hidden_input_reaches_any_student_facing_format(reports):
     report = reports["sly"]
     raw = [c.message for e in report.exercises for c in e.checks if c.hidden]
     assert any("hidden case" in m for m in raw)
-    for text in (student_visible_text(gradescope_results(report)), student_visible_text(classroom_results(report)),
-                 student_visible_text(prairielearn_results(report)), feedback_markdown("sly", report)):
+    for text in (student_visible_text(gradescope_results(report)),
+                 student_visible_text(classroom_results(report)),
+                 student_visible_text(prairielearn_results(report)),
+                 feedback_markdown("sly", report)):
         assert str(SECRET) not in text and "leak" not in text
         assert "failed on hidden case 1 of 1" in text
 
@@ -166,7 +178,8 @@ def test_no_hidden_input_reaches_any_student_facing_format(reports):
 def test_plain_text_is_fenced_so_markdown_keeps_it_as_written(reports):
     data = gradescope_results(reports["windows"])
     failed = [t for t in data["tests"] if t["status"] == "failed"]
-    assert failed and all(t["output"].startswith("```text\n") and t["output"].endswith("\n```") for t in failed)
+    assert failed and all(t["output"].startswith("```text\n") and t["output"].endswith("\n```")
+                          for t in failed)
     assert data["output"].startswith("```text\n")
     assert fenced("a ``` b").startswith("````text\n") and fenced("a ``` b").endswith("\n````")
 
@@ -183,8 +196,10 @@ def test_classroom_result_is_the_runner_format_the_reporter_reads(reports, tmp_p
     assert set(data) == {"version", "status", "max_score", "tests"} and data["version"] == 1
     assert data["status"] == "fail" and data["max_score"] == reports["windows"].max_score
     for test in data["tests"]:
-        assert set(test) == {"name", "status", "message", "test_code", "filename", "line_no", "duration", "score"}
-        assert test["status"] in ("pass", "fail") and isinstance(test["duration"], int) and test["line_no"] == 0
+        assert set(test) == {"name", "status", "message", "test_code", "filename", "line_no",
+                             "duration", "score"}
+        assert (test["status"] in ("pass", "fail") and isinstance(test["duration"], int)
+                and test["line_no"] == 0)
     # the reporter's NotifyClassroom: totalPoints = sum of tests[].score, maxPoints = max_score
     assert sum(t["score"] for t in data["tests"]) == pytest.approx(reports["windows"].score)
 
@@ -212,7 +227,8 @@ def test_prairielearn_results_score_is_a_fraction_and_tests_carry_points(reports
     assert sum(t["max_points"] for t in data["tests"]) == pytest.approx(report.max_score)
 
 
-def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(reports, specs, tmp_path):
+def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(
+        reports, specs, tmp_path):
     data = prairielearn_results(reports["broken"])
     assert data["gradable"] is False and "score" not in data
     assert data["format_errors"] and all(isinstance(e, str) for e in data["format_errors"])
@@ -224,13 +240,15 @@ def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(repor
         data = prairielearn_results(grader.grade(not_python))
     finally:
         grader.close()
-    assert data["gradable"] is False and "not a Python module or notebook" in data["format_errors"][0]
+    assert (data["gradable"] is False
+            and "not a Python module or notebook" in data["format_errors"][0])
 
 
 # --- grades.csv (Canvas and Moodle imports) -------------------------------------------
 
 def canvas_accepts_header(row: list[str]) -> tuple[int, list[str]]:
-    """Canvas's GradebookImporter#header? and update_column_count, transcribed: (student columns, assignments)."""
+    """Canvas's GradebookImporter#header? and update_column_count, transcribed: (student
+    columns, assignments)."""
     assert len(row) > 3 and "Student" in row[0] and "ID" in row[1]
     columns = 3
     if re.search(r"SIS\s+Login\s+ID", row[2]):
@@ -238,23 +256,28 @@ def canvas_accepts_header(row: list[str]) -> tuple[int, list[str]]:
     elif re.search(r"SIS\s+User\s+ID", row[2]) and re.search(r"SIS\s+Login\s+ID", row[3]):
         columns += 2
     assert "Section" in row[columns - 1]
-    non_assignment = re.compile("Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|"
+    non_assignment = re.compile("Current Score|Current Points|Current Grade|Final Score|"
+                                "Final Points|Final Grade|"
                                 "Override Score|Override Grade|Override Status")
     return columns, [h for h in row[columns:] if not non_assignment.search(h)]
 
 
 def test_grades_csv_header_is_what_canvas_and_moodle_import(reports):
     exercises = ["counting", "concepts"]
-    rows = list(csv.reader(io.StringIO(grades_csv([(k, v) for k, v in reports.items()] + [("gone", None)], exercises))))
+    rows = list(csv.reader(io.StringIO(
+        grades_csv([(k, v) for k, v in reports.items()] + [("gone", None)], exercises))))
     header = rows[0]
     assert header == STUDENT_COLUMNS + exercises + [TOTAL_COLUMN]
     columns, assignments = canvas_accepts_header(header)
     assert columns == 5 and assignments == exercises  # the total is not imported as an assignment
-    assert [r[0] for r in rows[1:]] == sorted(list(reports) + ["gone"])  # one row per student, no Points Possible row
+    # one row per student, no Points Possible row
+    assert [r[0] for r in rows[1:]] == sorted(list(reports) + ["gone"])
     for row in rows[1:]:
-        assert row[3] == row[0]  # SIS Login ID: what Moodle's "map from" and Canvas's login lookup use
+        # SIS Login ID: what Moodle's "map from" and Canvas's login lookup use
+        assert row[3] == row[0]
         cells = row[5:]
-        assert all(c == "" or re.fullmatch(r"\d+(\.\d{1,2})?", c) for c in cells)  # Moodle: '' = no grade, else a number
+        # Moodle: '' = no grade, else a number
+        assert all(c == "" or re.fullmatch(r"\d+(\.\d{1,2})?", c) for c in cells)
         if row[0] != "gone":
             assert float(cells[-1]) == pytest.approx(sum(float(c) for c in cells[:-1]))
     gone = next(r for r in rows if r[0] == "gone")
@@ -274,14 +297,17 @@ def test_feedback_summarises_hidden_cases_without_their_inputs(reports):
     assert "Hidden cases: 1 of 2 checks passed (1 / 2 points)." in text and str(SECRET) not in text
     assert "All visible checks passed." in text
     windows = feedback_markdown("windows", reports["windows"])
-    assert "num_patches(H=224, W=224, P=16)" in windows and "You counted overlapping windows." in windows
+    assert ("num_patches(H=224, W=224, P=16)" in windows
+            and "You counted overlapping windows." in windows)
 
 
 def test_class_report_names_misconceptions_with_the_share_of_students(reports):
-    page = class_report_html([(k, v, None) for k, v in reports.items()] + [("gone", None, "grading took longer than 1 s")])
+    page = class_report_html([(k, v, None) for k, v in reports.items()]
+                             + [("gone", None, "grading took longer than 1 s")])
     assert "<img" in page and "data:image/png;base64," in page
     assert "overlapping_windows_count" in page and "positions:speed" in page
-    assert re.search(r"<td>25%</td><td>1</td><td>counting</td><td>overlapping_windows_count</td>", page)
+    assert re.search(r"<td>25%</td><td>1</td><td>counting</td>"
+                     r"<td>overlapping_windows_count</td>", page)
     assert "gone" in page and "grading took longer than 1 s" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # self-contained
 
@@ -299,7 +325,8 @@ def test_class_report_without_matplotlib_says_how_to_get_the_plots(reports, monk
 def test_vitgrade_grade_writes_every_format_at_once(tmp_path):
     out = {name: tmp_path / name for name in ("gs.json", "pl.json", "junit.xml", "github_output")}
     env = {**os.environ, "GITHUB_OUTPUT": str(out["github_output"])}
-    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q", "--exercises", str(EXERCISES),
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q",
+                           "--exercises", str(EXERCISES),
                            "--json", str(out["gs.json"]), "--prairielearn", str(out["pl.json"]),
                            "--junitxml", str(out["junit.xml"]), "--classroom"],
                           cwd=ROOT, env=env, capture_output=True, text=True)
@@ -307,22 +334,29 @@ def test_vitgrade_grade_writes_every_format_at_once(tmp_path):
     gradescope = json.loads(out["gs.json"].read_text())
     assert gradescope["score"] == gradescope["max_score"] > 0
     assert json.loads(out["pl.json"].read_text())["score"] == 1.0
-    classroom = json.loads(base64.b64decode(out["github_output"].read_text().strip().split("=", 1)[1]))
+    classroom = json.loads(base64.b64decode(
+        out["github_output"].read_text().strip().split("=", 1)[1]))
     assert classroom["status"] == "pass" and classroom["max_score"] == gradescope["max_score"]
     cases = ET.parse(out["junit.xml"]).getroot().iter("testcase")
-    points = {c.get("name"): {p.get("name"): float(p.get("value")) for p in c.iter("property")} for c in cases}
+    points = {c.get("name"): {p.get("name"): float(p.get("value")) for p in c.iter("property")}
+              for c in cases}
     assert len(points) == len(list(EXERCISES.glob("*.yaml")))
     assert all(p["points"] == p["score"] > 0 for p in points.values())
     assert sum(p["points"] for p in points.values()) == gradescope["max_score"]
 
 
 def test_the_classroom_workflow_is_what_the_reporter_requires():
-    workflow = yaml.safe_load((ROOT / "examples" / "github-classroom" / "classroom.yml").read_text())
-    assert workflow["name"] == "Autograding Tests" and list(workflow["jobs"]) == ["run-autograding-tests"]
+    workflow = yaml.safe_load(
+        (ROOT / "examples" / "github-classroom" / "classroom.yml").read_text())
+    assert (workflow["name"] == "Autograding Tests"
+            and list(workflow["jobs"]) == ["run-autograding-tests"])
     steps = workflow["jobs"]["run-autograding-tests"]["steps"]
     grading = next(s for s in steps if s.get("id") == "vitgrade")
-    assert "vitgrade grade" in grading["run"] and "--classroom" in grading["run"] and grading["continue-on-error"]
-    reporter = next(s for s in steps if s.get("uses", "").startswith("classroom-resources/autograding-grading-reporter@"))
+    assert ("vitgrade grade" in grading["run"] and "--classroom" in grading["run"]
+            and grading["continue-on-error"])
+    reporter = next(s for s in steps if s.get("uses", "").startswith(
+        "classroom-resources/autograding-grading-reporter@"))
     runners = reporter["with"]["runners"]
-    assert re.fullmatch(r"([a-zA-Z0-9]+,)*[a-zA-Z0-9]+", runners)  # the reporter's own check of its input
+    # the reporter's own check of its input
+    assert re.fullmatch(r"([a-zA-Z0-9]+,)*[a-zA-Z0-9]+", runners)
     assert reporter["env"] == {f"{runners.upper()}_RESULTS": "${{ steps.vitgrade.outputs.result }}"}

@@ -72,15 +72,18 @@ def test_solution_notebook_gets_full_marks(grade_with):
 def test_template_notebook_scores_zero_and_no_cell_fails(grade_with):
     result = grade_with(TEMPLATE_NOTEBOOK)
     assert result.ret == 1
-    assert "total" in total_line(result) and " 0 / " in total_line(result) and total_line(result).endswith("(0%)")
-    assert "while loading" not in result.stdout.str()  # top-level stubs are comments: no cell raises
+    assert ("total" in total_line(result) and " 0 / " in total_line(result)
+            and total_line(result).endswith("(0%)"))
+    # top-level stubs are comments: no cell raises
+    assert "while loading" not in result.stdout.str()
 
 
 def test_a_notebook_with_the_code_of_a_module_gets_the_same_score_on_every_check(tmp_path):
     module = NOTEBOOKS / "partial.py"
     source = module.read_text()
     tree = ast.parse(source)
-    cells = [ast.get_source_segment(source, statement) for statement in tree.body[1:]]  # docstring left out
+    # docstring left out
+    cells = [ast.get_source_segment(source, statement) for statement in tree.body[1:]]
     as_notebook = notebook(tmp_path / "partial.ipynb", *cells)
     exercises, errors = load_specs(EXERCISES)
     assert not errors
@@ -88,12 +91,14 @@ def test_a_notebook_with_the_code_of_a_module_gets_the_same_score_on_every_check
     def scores(path):
         with StudentWorker(path) as worker:
             results = [grade_exercise(e, worker, Options()) for e in exercises]
-            return worker.load(), [(e.id, c.name, c.status, c.score) for e in results for c in e.checks]
+            return worker.load(), [(e.id, c.name, c.status, c.score)
+                                   for e in results for c in e.checks]
 
     module_load, module_scores = scores(module)
     notebook_load, notebook_scores = scores(as_notebook)
     assert notebook_scores == module_scores
-    assert 0 < sum(s for *_, s in module_scores) < sum(c.points for e in exercises for c in e.checks)
+    assert (0 < sum(s for *_, s in module_scores)
+            < sum(c.points for e in exercises for c in e.checks))
     assert [p.message for p in notebook_load.problems] == [p.message for p in module_load.problems]
     assert notebook_load.problems[0].where.startswith('cell 2 (`print("counting:"')
 
@@ -106,7 +111,8 @@ def test_magics_shell_lines_prints_and_a_failing_cell_still_get_full_marks(tmp_p
         "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nimport matplotlib.pyplot as plt",
         "!pip list\nfiles = !ls\nnp?",
         *code[:3],
-        "image = np.arange(16.0).reshape(4, 4)\nplt.imshow(imgae)\nplt.show()",  # a typo: NameError, line 2
+        # a typo: NameError, line 2
+        "image = np.arange(16.0).reshape(4, 4)\nplt.imshow(imgae)\nplt.show()",
         "for step in range(20_000):\n    print(step, 'patch ' * 20)",
         "%%time\n" + code[3],  # the definition inside a %%time cell still counts
         "%timeit num_patches(224, 224, 16)\nplt.plot([1, 2, 3]); plt.show()",
@@ -117,20 +123,23 @@ def test_magics_shell_lines_prints_and_a_failing_cell_still_get_full_marks(tmp_p
     assert total_line(result).endswith("(100%)")
     result.stdout.fnmatch_lines([
         "while loading *lab.ipynb:",
-        "  cell 6 (`image = np.arange(16.0).reshape(4, 4)`): NameError: name 'imgae' is not defined (line 2)",
+        "  cell 6 (`image = np.arange(16.0).reshape(4, 4)`): "
+        "NameError: name 'imgae' is not defined (line 2)",
     ])
     loading = result.stdout.str().split("while loading", 1)[1].split("submission:", 1)[0]
     assert loading.count("cell ") == 1  # magics, shell lines and prints are not problems
 
 
 @pytest.mark.parametrize(("name", "message"), [
-    ("not_a_notebook.ipynb", "not a notebook: the file is not valid JSON (Expecting value at line 1, column 1); "
+    ("not_a_notebook.ipynb", "not a notebook: the file is not valid JSON "
+                             "(Expecting value at line 1, column 1); "
                              "it looks like Python code: save it as a .py file"),
     ("invalid_json.ipynb", "not a notebook: the file is not valid JSON (Unterminated string"),
     ("empty.ipynb", "the notebook is empty: it has no cells"),
     ("no_code.ipynb", "the notebook has no code: its 2 cell(s) are markdown or empty code cells"),
 ])
-def test_a_file_that_cannot_be_run_scores_zero_with_one_message_and_results_are_written(tmp_path, grade_with, name, message):
+def test_a_file_that_cannot_be_run_scores_zero_with_one_message_and_results_are_written(
+        tmp_path, grade_with, name, message):
     out = tmp_path / "results.json"
     result = grade_with(NOTEBOOKS / name, "--json", str(out))
     assert result.ret == 1
@@ -141,9 +150,12 @@ def test_a_file_that_cannot_be_run_scores_zero_with_one_message_and_results_are_
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('[1, 2]', "not a notebook: the file is JSON, but a notebook is a JSON object with `cells` and an `nbformat` version"),
-    ('{"nbformat": 9, "cells": []}', "not a notebook the grader can read: nbformat version 9 is not supported"),
-    ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "source": 5}]}',
+    ('[1, 2]', "not a notebook: the file is JSON, but a notebook is a JSON object with `cells` "
+               "and an `nbformat` version"),
+    ('{"nbformat": 9, "cells": []}',
+     "not a notebook the grader can read: nbformat version 9 is not supported"),
+    ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, '
+     '"cells": [{"cell_type": "code", "source": 5}]}',
      "not a valid notebook: 'metadata' is a required property (at cells[0])"),
 ])
 def test_json_that_is_no_readable_notebook_gets_a_message_saying_why(tmp_path, text, message):
@@ -155,7 +167,8 @@ def test_json_that_is_no_readable_notebook_gets_a_message_saying_why(tmp_path, t
 
 def test_a_byte_order_mark_or_an_old_nbformat_4_minor_version_is_read(tmp_path):
     path = notebook(tmp_path / "lab.ipynb", "x = 1")
-    path.write_text("\ufeff" + path.read_text().replace('"nbformat_minor": 5', '"nbformat_minor": 0'), encoding="utf-8")
+    path.write_text("\ufeff" + path.read_text().replace('"nbformat_minor": 5',
+                                                        '"nbformat_minor": 0'), encoding="utf-8")
     assert read_cells(path) == [Cell(1, "x = 1")]
 
 
@@ -178,7 +191,8 @@ def test_an_nbformat_3_notebook_is_upgraded_and_graded():
 
 
 def test_cells_are_numbered_as_jupyter_numbers_them_after_restart_and_run_all(tmp_path, load_here):
-    path = notebook(tmp_path / "work.ipynb", "x = 1", "", "   \n", "def f(:\n    pass", "y = 1\nz = y / 0")
+    path = notebook(tmp_path / "work.ipynb", "x = 1", "", "   \n", "def f(:\n    pass",
+                    "y = 1\nz = y / 0")
     loaded = load_here(path)
     assert problems(loaded) == [
         "cell 2 (`def f(:`): SyntaxError: invalid syntax (line 1)",
@@ -187,7 +201,8 @@ def test_cells_are_numbered_as_jupyter_numbers_them_after_restart_and_run_all(tm
 
 
 def test_an_error_inside_a_function_of_another_cell_names_its_cell_in_the_traceback(tmp_path):
-    path = notebook(tmp_path / "work.ipynb", "import numpy as np", "def patch_dim(P, C=3):\n    return P * P * C / 0")
+    path = notebook(tmp_path / "work.ipynb", "import numpy as np",
+                    "def patch_dim(P, C=3):\n    return P * P * C / 0")
     with StudentWorker(path) as worker:
         error = worker.call("patch_dim", (16,)).error
     assert error.where == "cell 2:2" and 'File "cell 2", line 2, in patch_dim' in error.traceback
@@ -196,18 +211,24 @@ def test_an_error_inside_a_function_of_another_cell_names_its_cell_in_the_traceb
 def test_a_cell_that_runs_too_long_is_stopped_and_the_next_cells_still_run(tmp_path, load_here):
     path = notebook(tmp_path / "work.ipynb",
                     "import time\nwhile True:\n    time.sleep(0.01)",
-                    "while True:\n    try:\n        time.sleep(0.01)\n    except BaseException:\n        pass",  # swallows it
+                    # swallows it
+                    "while True:\n    try:\n        time.sleep(0.01)\n"
+                    "    except BaseException:\n        pass",
                     "def num_patches(H, W, P):\n    return (H // P) * (W // P)")
     loaded = load_here(path, cell_seconds=0.2)
     first, second = problems(loaded)
-    assert first == "cell 1 (`import time`): stopped after 0.2 s, the grader's time limit for one cell (line 3)"
-    assert second.startswith("cell 2 (`while True:`): stopped after 0.2 s, the grader's time limit for one cell")
+    assert first == ("cell 1 (`import time`): stopped after 0.2 s, the grader's time limit for "
+                     "one cell (line 3)")
+    assert second.startswith("cell 2 (`while True:`): stopped after 0.2 s, the grader's time "
+                             "limit for one cell")
     assert loaded.namespace["num_patches"](224, 224, 16) == 196
 
 
-def test_once_the_notebook_time_is_spent_each_cell_gets_a_short_limit(tmp_path, load_here, monkeypatch):
+def test_once_the_notebook_time_is_spent_each_cell_gets_a_short_limit(
+        tmp_path, load_here, monkeypatch):
     monkeypatch.setattr("grader.worker.top_level.SPENT_SECONDS", 0.1)
-    path = notebook(tmp_path / "work.ipynb", "import time\ntime.sleep(0.3)", "time.sleep(0.3)", "done = True")
+    path = notebook(tmp_path / "work.ipynb", "import time\ntime.sleep(0.3)", "time.sleep(0.3)",
+                    "done = True")
     loaded = load_here(path, cell_seconds=5, notebook_seconds=0.2)
     assert [p.message for p in loaded.problems] == [
         "stopped after 0.2 s, the grader's time limit for one cell (line 2)",
@@ -250,7 +271,8 @@ def test_check_in_a_graded_notebook_does_nothing_and_loads_no_grading_code(tmp_p
     path = notebook(tmp_path / "work.ipynb",
                     "from grader import check\ncheck()\ncheck('patchify')",
                     "import sys\ndef grading_modules():\n"
-                    "    return sorted(m for m in sys.modules if m.startswith(('grader.checks', 'grader.spec', 'grader.reference')))")
+                    "    return sorted(m for m in sys.modules if m.startswith("
+                    "('grader.checks', 'grader.spec', 'grader.reference')))")
     with StudentWorker(path) as worker:
         report = worker.load()
         assert report.ok and report.problems == () and report.seconds < 5

@@ -65,7 +65,7 @@ def loop_single_head(q, k, v, causal):
         scores = [q[i] @ k[j] / math.sqrt(d_h) for j in seen]
         weights = np.exp(scores - np.max(scores))
         weights /= weights.sum()
-        out[i] = sum(w * v[j] for w, j in zip(weights, seen))
+        out[i] = sum(w * v[j] for w, j in zip(weights, seen, strict=True))
     return out
 
 

@@ -83,7 +83,8 @@ def test_each_reply_is_the_value_at_its_calls_return(probe):
 
 
 def test_a_reply_with_more_json_than_a_reply_may_hold_is_described(probe):
-    outcomes = probe.call_many("text", [encode_call((0.001,)), encode_call((9,)), encode_call((0.001,))])  # 9 MB: over 8
+    calls = [encode_call((0.001,)), encode_call((9,)), encode_call((0.001,))]  # 9 MB: over 8
+    outcomes = probe.call_many("text", calls)
     assert outcomes[0].value == outcomes[2].value == "x" * 1048
     assert "not sent: larger than a reply may be" in outcomes[1].value.summary
 

@@ -1,4 +1,5 @@
-"""`vitgrade watch`: a table at start, a new one after each save, Ctrl-C ends it and all it started."""
+"""`vitgrade watch`: a table at start, a new one after each save, Ctrl-C ends it and all it
+started."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def descendants(pid: int) -> list[int]:
         parent = todo.pop()
         for entry in Path("/proc").iterdir():
             try:
-                if entry.name.isdigit() and (entry / "stat").read_text().split(") ")[1].split()[1] == str(parent):
+                if (entry.name.isdigit()
+                        and (entry / "stat").read_text().split(") ")[1].split()[1] == str(parent)):
                     found.append(int(entry.name))
                     todo.append(int(entry.name))
             except (OSError, IndexError):
@@ -56,7 +58,8 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
     submission = tmp_path / "vit_exercises.py"
     shutil.copy(SOLUTION, submission)
     process = subprocess.Popen(
-        [sys.executable, "-m", "grader.cli", "watch", str(submission), "--exercises", str(EXERCISES), "-q"],
+        [sys.executable, "-m", "grader.cli", "watch", str(submission), "--exercises",
+         str(EXERCISES), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
     )
     lines = reader(process)
@@ -65,7 +68,8 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
         assert "109 / 109" in first or "(100%)" in first
         helpers = descendants(process.pid)
         assert helpers  # the zygote it keeps warm
-        text = submission.read_text().replace("return (H // P) * (W // P)", "return (H // P) * (W // P) + 1")
+        text = submission.read_text().replace("return (H // P) * (W // P)",
+                                              "return (H // P) * (W // P) + 1")
         time.sleep(0.05)
         submission.write_text(text)  # a save
         second = read_until(lines, "Ctrl-C to stop")

@@ -68,7 +68,8 @@ def alive(pid: int) -> bool:
 # -- data round trips ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8, np.bool_, np.complex128])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8, np.bool_,
+                                   np.complex128])
 def test_arrays_round_trip_with_their_dtype(toolbox, dtype):
     array = (np.arange(24).reshape(2, 3, 4) % 3).astype(dtype)
     back = echo(toolbox, array)
@@ -224,7 +225,8 @@ def test_student_exception_shows_only_the_students_frames(toolbox):
 
 def test_wrong_number_of_arguments_is_an_exception_without_frames(toolbox):
     outcome = toolbox.call("count_patches", (1,))
-    assert outcome.status == "raised" and outcome.error.type == "TypeError" and outcome.error.where is None
+    assert (outcome.status == "raised" and outcome.error.type == "TypeError"
+            and outcome.error.where is None)
 
 
 def test_missing_name_is_reported(toolbox):
@@ -237,8 +239,10 @@ def test_non_callable_name_is_reported(toolbox):
     assert outcome.status == "not_callable" and "dict" in outcome.message
 
 
-@pytest.mark.parametrize("name, kind", [("leave", "SystemExit"), ("interrupt", "KeyboardInterrupt")])
-def test_sys_exit_and_keyboard_interrupt_are_exceptions_and_the_worker_survives(toolbox, name, kind):
+@pytest.mark.parametrize("name, kind", [("leave", "SystemExit"),
+                                        ("interrupt", "KeyboardInterrupt")])
+def test_sys_exit_and_keyboard_interrupt_are_exceptions_and_the_worker_survives(
+        toolbox, name, kind):
     before = toolbox.call("pid").value
     outcome = toolbox.call(name)
     assert outcome.status == "raised" and outcome.error.type == kind
@@ -266,25 +270,29 @@ def test_infinite_loop_times_out_and_the_next_call_gets_a_fresh_worker(toolbox):
 
 def test_os_exit_is_a_crash_with_its_exit_code_and_the_next_call_works(toolbox):
     outcome = toolbox.call("die")
-    assert outcome.status == "crashed" and outcome.message == "the worker process exited with code 3"
+    assert (outcome.status == "crashed"
+            and outcome.message == "the worker process exited with code 3")
     assert toolbox.call("count_patches", (32, 32, 16)).value == 4
 
 
 def test_segfault_is_a_crash_naming_the_signal_and_the_next_call_works(toolbox):
     outcome = toolbox.call("segfault")
-    assert outcome.status == "crashed" and outcome.message == "the worker process died (signal 11: SIGSEGV)"
+    assert (outcome.status == "crashed"
+            and outcome.message == "the worker process died (signal 11: SIGSEGV)")
     assert toolbox.call("half").status == "ok"
 
 
 def test_top_level_code_that_never_ends_makes_the_submission_unloadable(tmp_path):
     # A plain `while True: pass` is stopped by the top-level time budget (tests/test_hostile.py);
     # this one turns the budget's alarm off, so only the load timeout can end it.
-    source = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f():\n    return 1\n\nwhile True:\n    pass\n"
+    source = ("import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f():\n"
+              "    return 1\n\nwhile True:\n    pass\n")
     path = write(tmp_path, "forever.py", source)
     with StudentWorker(path, Limits(load_timeout=0.3)) as worker:
         report = worker.load()
         assert not report.ok
-        assert report.problems == (LoadProblem("forever.py", "top-level code ran longer than 0.3 s"),)
+        assert report.problems == (LoadProblem("forever.py",
+                                               "top-level code ran longer than 0.3 s"),)
         outcome = worker.call("f")
         assert outcome.status == "unloadable" and "longer than 0.3 s" in outcome.message
 
@@ -313,7 +321,8 @@ def test_printing_five_megabytes_neither_hangs_nor_keeps_it_all(toolbox):
 
 
 def test_output_printed_before_a_timeout_is_kept(tmp_path):
-    path = write(tmp_path, "chatty.py", "def count():\n    print('started')\n    while True:\n        pass\n")
+    path = write(tmp_path, "chatty.py",
+                 "def count():\n    print('started')\n    while True:\n        pass\n")
     with StudentWorker(path) as worker:
         outcome = worker.call("count", timeout=0.3)
         assert outcome.status == "timeout" and outcome.stdout == "started\n"
@@ -345,7 +354,8 @@ def test_failing_demo_statement_does_not_hide_the_functions_after_it(tmp_path):
 
 
 def test_syntax_error_makes_the_load_fail_with_file_and_line(tmp_path):
-    with StudentWorker(write(tmp_path, "broken.py", "def f():\n    return 1\n\ndef g(:\n    pass\n")) as worker:
+    with StudentWorker(write(tmp_path, "broken.py",
+                             "def f():\n    return 1\n\ndef g(:\n    pass\n")) as worker:
         report = worker.load()
         assert not report.ok and report.problems[0].where == "broken.py:4"
         assert report.problems[0].message.startswith("SyntaxError")
@@ -353,7 +363,8 @@ def test_syntax_error_makes_the_load_fail_with_file_and_line(tmp_path):
 
 
 def test_missing_or_unsupported_file_makes_the_load_fail(tmp_path):
-    cases = [(tmp_path / "absent.py", "file not found"), (write(tmp_path, "notes.txt", "x"), "not a Python")]
+    cases = [(tmp_path / "absent.py", "file not found"),
+             (write(tmp_path, "notes.txt", "x"), "not a Python")]
     for path, message in cases:
         with StudentWorker(path) as worker:
             report = worker.load()
@@ -384,11 +395,13 @@ def test_notebook_runs_through_the_worker_and_failures_name_their_cell(tmp_path)
     notebook = {"cells": cells, "nbformat": 4, "nbformat_minor": 5, "metadata": {}}
     with StudentWorker(write(tmp_path, "work.ipynb", json.dumps(notebook))) as worker:
         report = worker.load()
-        assert report.ok and [problem.where.split(" (")[0] for problem in report.problems] == ["cell 2"]
+        assert report.ok and [problem.where.split(" (")[0]
+                              for problem in report.problems] == ["cell 2"]
         assert report.problems[0].message.startswith("NameError: name 'undefined' is not defined")
         assert worker.call("num_patches", (224, 224, 16)).value == 196
         error = worker.call("num_patches", (225, 224, 16)).error
-        assert error.where == "cell 3:3" and 'File "cell 3", line 3, in num_patches' in error.traceback
+        assert (error.where == "cell 3:3"
+                and 'File "cell 3", line 3, in num_patches' in error.traceback)
 
 
 # -- isolation ------------------------------------------------------------------------------------
@@ -399,7 +412,8 @@ def test_worker_runs_in_an_empty_temporary_directory_with_a_scrubbed_environment
     with Zygote() as fresh, StudentWorker(TOOLBOX, QUICK, zygote=fresh) as worker:
         cwd, listing, environ = worker.call("surroundings").value
     assert Path(cwd).name.startswith("vitgrade-worker-") and listing == []
-    assert environ["HOME"] == cwd and environ["MPLBACKEND"] == "Agg" and environ["OMP_NUM_THREADS"] == "1"
+    assert (environ["HOME"] == cwd and environ["MPLBACKEND"] == "Agg"
+            and environ["OMP_NUM_THREADS"] == "1")
     assert "VITGRADE_TEST_SECRET" not in environ
     assert not Path(cwd).exists()  # removed on close
 
@@ -422,7 +436,8 @@ def test_close_leaves_no_zombie_and_kills_what_the_student_started(zygote):
     assert alive(pid) and alive(sleeper)
     worker.close()
     assert not Path(f"/proc/{pid}").exists()  # reaped, not a zombie of the zygote
-    assert eventually(lambda: not alive(sleeper))  # SIGKILLed with the group; it dies on its own time
+    # SIGKILLed with the group; it dies on its own time
+    assert eventually(lambda: not alive(sleeper))
     worker.close()  # twice is fine
 
 

@@ -12,5 +12,7 @@ Student code never runs in any of these processes: each submission is loaded by 
 forked from the job's zygote (grader/worker), exactly as in `vitgrade grade`.
 """
 
-DEFAULT_ID_PATTERN = r"^(?P<id>[^.]+)"    # a file or folder name up to its first dot: alice.py, alice/ -> alice
-DEFAULT_SUBMISSION_TIMEOUT = 300.0        # seconds for one whole submission: a backstop to the per-call limits
+# a file or folder name up to its first dot: alice.py, alice/ -> alice
+DEFAULT_ID_PATTERN = r"^(?P<id>[^.]+)"
+# seconds for one whole submission: a backstop to the per-call limits
+DEFAULT_SUBMISSION_TIMEOUT = 300.0

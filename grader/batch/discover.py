@@ -36,7 +36,8 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
     try:
         pattern = re.compile(id_pattern)
     except re.error as exc:
-        raise IdPatternError(f"--id-pattern {id_pattern!r} is not a regular expression: {exc}") from None
+        raise IdPatternError(f"--id-pattern {id_pattern!r} is not a regular expression: "
+                             f"{exc}") from None
     excluded = {p.resolve() for p in exclude}
     found: dict[str, Submission] = {}
     notes = []
@@ -45,13 +46,15 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
             continue
         student = student_id(entry.name, pattern)
         if student is None:
-            notes.append(f"{entry.name}: skipped, its name does not match --id-pattern {id_pattern!r}")
+            notes.append(f"{entry.name}: skipped, its name does not match --id-pattern "
+                         f"{id_pattern!r}")
             continue
         path = submission_file(entry) if entry.is_dir() else entry
         submission = Submission(student, path or entry, entry)
         if student in found:
             older, newer = sorted([found[student], submission], key=lambda s: _mtime(s.path))
-            notes.append(f"{older.entry.name}: skipped, {newer.entry.name} is a newer submission of {student}")
+            notes.append(f"{older.entry.name}: skipped, {newer.entry.name} is a newer submission "
+                         f"of {student}")
             submission = newer
         found[student] = submission
     return sorted(found.values(), key=lambda s: s.student), notes
@@ -83,7 +86,8 @@ def submission_file(folder: str | Path) -> Path | None:
     """
     folder = Path(folder)
     candidates = [p for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
-                  and not any(part.startswith(".") or part in IGNORED_DIRS for part in p.relative_to(folder).parts)]
+                  and not any(part.startswith(".") or part in IGNORED_DIRS
+                              for part in p.relative_to(folder).parts)]
     if not candidates:
         return None
     for group in ([p for p in candidates if p.stem == TEMPLATE_STEM],

@@ -44,7 +44,8 @@ class BatchOptions:
     jobs: int = 1
     force: bool = False
     id_pattern: str = DEFAULT_ID_PATTERN
-    limits: dict = field(default_factory=dict)     # the worker's, by option name (settings.LIMIT_OPTIONS)
+    # the worker's, by option name (settings.LIMIT_OPTIONS)
+    limits: dict = field(default_factory=dict)
     submission_timeout: float = DEFAULT_SUBMISSION_TIMEOUT
     progress: bool = True
 
@@ -63,7 +64,8 @@ class BatchResult:
     def unloadable(self) -> list[str]:
         """Students graded zero because their submission could not be loaded at all."""
         return [s.student for s in self.submissions if self.records.get(s.student) is not None
-                and self.records[s.student].report is not None and self.records[s.student].report.fatal]
+                and self.records[s.student].report is not None
+                and self.records[s.student].report.fatal]
 
     @property
     def not_graded(self) -> list[str]:
@@ -76,11 +78,13 @@ def grade_all(options: BatchOptions) -> BatchResult:
     out = Path(options.out).absolute()
     results = out / "results"
     submissions, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
-    todo = [s for s in submissions if options.force or not _is_final(read_record(record_path(results, s.student)))]
+    todo = [s for s in submissions
+            if options.force or not _is_final(read_record(record_path(results, s.student)))]
     result = BatchResult(submissions, {}, skipped=len(submissions) - len(todo), notes=notes)
     grading_start = time.perf_counter()
     if todo:
-        threading.Thread(target=_import_plotting, daemon=True).start()  # ~1 s, overlapped with grading
+        # ~1 s, overlapped with grading
+        threading.Thread(target=_import_plotting, daemon=True).start()
         result.graded_now = _grade(todo, options, out, results)
     result.grading_seconds = time.perf_counter() - grading_start
     result.records = {s.student: read_record(record_path(results, s.student)) for s in submissions}
@@ -120,7 +124,8 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
         if outcome.status != GRADED:
             status = TIMEOUT if outcome.status == TIMEOUT else ERROR
             reason = str(outcome.message.get("reason", "unknown"))
-            write_record(results, Record(outcome.task.student, str(by_student[outcome.task.student].path), status,
+            write_record(results, Record(outcome.task.student,
+                                         str(by_student[outcome.task.student].path), status,
                                          None, reason, 0.0, now()))
         progress.update(failed)
 
@@ -132,7 +137,8 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
 
 
 def _job_command(options: BatchOptions, results: Path) -> list[str]:
-    command = [sys.executable, "-m", "grader.batch.job", "--exercises", str(Path(options.exercises).absolute()),
+    command = [sys.executable, "-m", "grader.batch.job",
+               "--exercises", str(Path(options.exercises).absolute()),
                "--results", str(results), "--parent", str(os.getpid())]
     for option in LIMIT_OPTIONS:
         if options.limits.get(option.name) is not None:
@@ -141,7 +147,8 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
 
 
 def _job_cwd(exercises: Path) -> Path:
-    """Where a job runs: beside an `exercises` folder, so files its specs name are found from there."""
+    """Where a job runs: beside an `exercises` folder, so files its specs name are found from
+    there."""
     exercises = Path(exercises).absolute()
     return exercises.parent if exercises.name == "exercises" else Path.cwd()
 
@@ -154,7 +161,8 @@ def _job_env() -> dict:
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     single_threaded_blas(env)
-    env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 
 
@@ -165,7 +173,8 @@ def _shown(path: Path, root: Path) -> str:
         return path.name
 
 
-def write_class_files(out: Path, submissions: list[Submission], records: dict[str, Record | None]) -> None:
+def write_class_files(out: Path, submissions: list[Submission],
+                      records: dict[str, Record | None]) -> None:
     """grades.csv, feedback/<student>.md and report.html from the records."""
     from grader.report.class_report import class_report_html
     from grader.report.csv_grades import grades_csv
@@ -176,10 +185,14 @@ def write_class_files(out: Path, submissions: list[Submission], records: dict[st
     for submission in submissions:
         record = records.get(submission.student)
         report = record.report if record is not None else None
-        why = (record.reason if record is not None else "not graded yet (the batch was stopped)") or record.status
+        why = (record.reason if record is not None
+               else "not graded yet (the batch was stopped)") or record.status
         rows.append((submission.student, report, None if report is not None else why))
-    exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None for e in report.exercises))
-    write_text_atomic(out / "grades.csv", grades_csv([(s, r) for s, r, _ in rows], exercises), suffix=".csv")
+    exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None
+                                   for e in report.exercises))
+    write_text_atomic(out / "grades.csv", grades_csv([(s, r) for s, r, _ in rows], exercises),
+                      suffix=".csv")
     for student, report, why in rows:
-        write_text_atomic(out / "feedback" / f"{student}.md", feedback_markdown(student, report, why), suffix=".md")
+        write_text_atomic(out / "feedback" / f"{student}.md",
+                          feedback_markdown(student, report, why), suffix=".md")
     write_text_atomic(out / "report.html", class_report_html(rows), suffix=".html")

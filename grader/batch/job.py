@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
-    zygote = Zygote() if FORK_AVAILABLE else None  # starts now: numpy imports while we import the rest
+    # starts now: numpy imports while we import the rest
+    zygote = Zygote() if FORK_AVAILABLE else None
     from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
 
@@ -54,9 +55,11 @@ def main(argv: list[str] | None = None) -> int:
                 _renew_zygote(grader)
                 continue
             seconds = time.perf_counter() - start
-            write_record(args.results, Record(task["student"], task["path"], GRADED, report, "", seconds, now()))
+            write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
+                                              seconds, now()))
             _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
-                               "max_score": report.max_score, "fatal": report.fatal, "seconds": seconds})
+                               "max_score": report.max_score, "fatal": report.fatal,
+                               "seconds": seconds})
             if not frozen:  # the cases are planned now: they stay out of the collector's way
                 freeze_loaded_objects()
                 frozen = True

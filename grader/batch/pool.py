@@ -46,9 +46,11 @@ class PoolError(RuntimeError):
 
 class Job:
     def __init__(self, command: list[str], cwd: Path, env: dict, log):
-        self.process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=log, start_new_session=True, bufsize=0)
-        self.ready = False          # set up (imports, specs, zygote): a submission's clock starts after
+        self.process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=log,
+                                        start_new_session=True, bufsize=0)
+        # set up (imports, specs, zygote): a submission's clock starts after
+        self.ready = False
         self.started = time.monotonic()
         self.tasks: deque[Task] = deque()  # given, in order; the first is being graded
         self.deadline = float("inf")  # of the first
@@ -87,7 +89,8 @@ class Job:
             pass
 
     def kill(self) -> None:
-        """SIGKILL the job's whole group (its zygote too; workers die with the zygote) and reap it."""
+        """SIGKILL the job's whole group (its zygote too; workers die with the zygote) and reap
+        it."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except OSError:
@@ -134,7 +137,8 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
             for job in running:
                 while job.ready and job.buffer is not None and len(job.tasks) < QUEUED and pending:
                     _give(job, pending, timeout)
-            wait = min((job.deadline for job in running if job.task), default=time.monotonic() + 1) - time.monotonic()
+            wait = min((job.deadline for job in running if job.task),
+                       default=time.monotonic() + 1) - time.monotonic()
             for key, _ in selector.select(max(0.0, min(wait, 1.0))):
                 job = key.data
                 for answer in _read_answers(job):
@@ -146,12 +150,14 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
                 if job.process.poll() is not None or job.buffer is None:
                     if job.task is not None:
                         code = job.process.wait()
-                        on_outcome(Outcome(job.task, "error", {"reason": f"the grading process ended (exit code {code}) "
-                                                                         "while grading this submission"}))
+                        on_outcome(Outcome(job.task, "error", {
+                            "reason": f"the grading process ended (exit code {code}) "
+                                      "while grading this submission"}))
                     replace(job)
             now = time.monotonic()
             for job in [j for j in running if j.task and j.deadline < now]:
-                on_outcome(Outcome(job.task, "timeout", {"reason": f"grading took longer than {timeout:g} s"}))
+                on_outcome(Outcome(job.task, "timeout",
+                                   {"reason": f"grading took longer than {timeout:g} s"}))
                 replace(job)
             for job in [j for j in running if not j.ready and now - j.started > STARTUP_TIMEOUT]:
                 replace(job)
@@ -200,5 +206,6 @@ def _read_answers(job: Job) -> list[dict]:
         try:
             answers.append(json.loads(line))
         except ValueError:
-            print(f"vitgrade grade-all: ignored a malformed line from a grading job: {line[:200]!r}", file=sys.stderr)
+            print(f"vitgrade grade-all: ignored a malformed line from a grading job: "
+                  f"{line[:200]!r}", file=sys.stderr)
     return answers

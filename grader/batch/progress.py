@@ -46,4 +46,5 @@ def _tqdm(total: int, stream):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, desc="grading", unit="sub", file=stream, dynamic_ncols=True, postfix="failed 0")
+    return tqdm(total=total, desc="grading", unit="sub", file=stream, dynamic_ncols=True,
+                postfix="failed 0")

@@ -30,8 +30,9 @@ class Record:
     graded_at: str = ""
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "student": self.student, "submission": self.submission, "status": self.status,
-                "reason": self.reason, "seconds": round(self.seconds, 3), "graded_at": self.graded_at,
+        return {"format": FORMAT, "student": self.student, "submission": self.submission,
+                "status": self.status, "reason": self.reason, "seconds": round(self.seconds, 3),
+                "graded_at": self.graded_at,
                 "report": report_to_json(self.report) if self.report is not None else None}
 
     @classmethod
@@ -39,7 +40,8 @@ class Record:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} record")
         report = report_from_json(data["report"]) if data.get("report") is not None else None
-        return cls(data["student"], data["submission"], data["status"], report, data.get("reason", ""),
+        return cls(data["student"], data["submission"], data["status"], report,
+                   data.get("reason", ""),
                    data.get("seconds", 0.0), data.get("graded_at", ""))
 
 
@@ -75,8 +77,10 @@ def report_to_json(report: GradeReport) -> dict:
     asdict deep-copies every value, a few milliseconds per student in a batch."""
     data = _fields(report)
     data.pop("extra", None)
-    data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]} for e in report.exercises]
-    data["load_problems"], data["spec_errors"] = list(report.load_problems), list(report.spec_errors)
+    data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]}
+                         for e in report.exercises]
+    data["load_problems"], data["spec_errors"] = (list(report.load_problems),
+                                                  list(report.spec_errors))
     return data
 
 
@@ -86,7 +90,9 @@ def _fields(instance) -> dict:
 
 def report_from_json(data: dict) -> GradeReport:
     exercises = tuple(
-        ExerciseResult(**{**_known(ExerciseResult, e), "checks": tuple(CheckResult(**_known(CheckResult, c)) for c in e["checks"])})
+        ExerciseResult(**{**_known(ExerciseResult, e),
+                          "checks": tuple(CheckResult(**_known(CheckResult, c))
+                                          for c in e["checks"])})
         for e in data["exercises"]
     )
     fields = _known(GradeReport, data)

@@ -102,6 +102,7 @@ def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
 
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, MISCONCEPTIONS[like](*fresh_copy(planned.args), **fresh_copy(planned.kwargs))
+            return True, MISCONCEPTIONS[like](*fresh_copy(planned.args),
+                                              **fresh_copy(planned.kwargs))
     except Exception:
         return False, None

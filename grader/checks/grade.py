@@ -51,13 +51,16 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
         needed = [check.call] if check.call else ["ANSWERS"] if check.kind == "answer" else []
         absent = [n for n in missing if not needed or n in needed]
         if absent:
-            results.append(_result(check, MISSING, f"`{absent[0]}` is not defined in your submission yet"))
+            results.append(_result(check, MISSING,
+                                   f"`{absent[0]}` is not defined in your submission yet"))
             continue
         results.append(_grade_check(exercise, check, worker, timeout, plans))
-    return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results), time.perf_counter() - start)
+    return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results),
+                          time.perf_counter() - start)
 
 
-def _grade_check(exercise: Exercise, check: Check, worker, timeout, plans: CasePlans) -> CheckResult:
+def _grade_check(exercise: Exercise, check: Check, worker, timeout,
+                 plans: CasePlans) -> CheckResult:
     start = time.perf_counter()
     try:
         if check.kind == "call":
@@ -75,8 +78,8 @@ def _result(check: Check, status: str, message: str = "", hint: str | None = Non
             misconception: str | None = None) -> CheckResult:
     return CheckResult(
         name=check.name, points=check.points, score=check.points if status == PASSED else 0.0,
-        status=status, message=message, hint=hint if status != PASSED else None, hidden=check.hidden,
-        visibility=check.visibility, cases=cases, misconception=misconception,
+        status=status, message=message, hint=hint if status != PASSED else None,
+        hidden=check.hidden, visibility=check.visibility, cases=cases, misconception=misconception,
     )
 
 
@@ -89,7 +92,7 @@ def _grade_call_check(check: Check, worker, timeout, cases: list[PlannedCase]) -
     number = 0
     for request in _requests(cases):
         outcomes = worker.call_many(check.call, [p.encoded for p in request], timeout=timeout)
-        for planned, outcome in zip(request, outcomes):
+        for planned, outcome in zip(request, outcomes, strict=True):
             number += 1
             failed = _judge_call(check, planned, outcome, params, number, len(cases))
             if failed is not None:
@@ -102,7 +105,8 @@ def _requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
     requests, size = [[]], 0
     for planned in cases:
         nbytes = planned.encoded.nbytes
-        if requests[-1] and (len(requests[-1]) == CALLS_PER_REQUEST or size + nbytes > REQUEST_BYTES):
+        if requests[-1] and (len(requests[-1]) == CALLS_PER_REQUEST
+                             or size + nbytes > REQUEST_BYTES):
             requests.append([])
             size = 0
         requests[-1].append(planned)
@@ -110,7 +114,8 @@ def _requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
     return requests
 
 
-def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int, total: int) -> CheckResult | None:
+def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int,
+                total: int) -> CheckResult | None:
     """None when case `number` (of `total`) passed, else the check's failed result."""
     stopped = outcome.status in ("timeout", "crashed") and not check.hidden  # named in the message
     label = call_label(check.call, params, planned.args, planned.kwargs) if stopped else None
@@ -119,7 +124,8 @@ def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int
         return None
     status, lines, hint, matched = failure
     if status == NOT_IMPLEMENTED:
-        return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet", cases=number)
+        return _result(check, NOT_IMPLEMENTED, f"`{check.call}` is not implemented yet",
+                       cases=number)
     if check.hidden:
         message = f"{HIDDEN_FAILURE}: case {number} of {total}"
         if outcome.status in ("timeout", "crashed"):
@@ -127,10 +133,12 @@ def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int
         elif outcome.status == "raised":
             message += f"; your code raised {outcome.error.type}" + _limit(outcome)
         return _result(check, FAILED, message, hint, number, matched)
-    header = f"case {number} of {total}: {call_label(check.call, params, planned.args, planned.kwargs)}"
+    header = (f"case {number} of {total}: "
+              f"{call_label(check.call, params, planned.args, planned.kwargs)}")
     if planned.source and len(planned.source) <= 600:
         header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
-    return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint, number, matched)
+    return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint,
+                   number, matched)
 
 
 def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None = None):
@@ -144,9 +152,11 @@ def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None =
             return None
         if outcome.status == "ok":
             hint, matched = _misconception(check, planned, outcome.value, check.compare)
-            return FAILED, [f"expected: {expects_error}", f"got:      {describe(outcome.value)} (no error)"], \
+            return FAILED, [f"expected: {expects_error}",
+                            f"got:      {describe(outcome.value)} (no error)"], \
                 hint or case_hint or check.hint, matched
-        return FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome, label), case_hint or check.hint, None
+        return (FAILED, [f"expected: {expects_error}"] + _outcome_lines(outcome, label),
+                case_hint or check.hint, None)
     if outcome.status != "ok":
         return FAILED, _outcome_lines(outcome, label), case_hint or check.hint, None
     how = check.compare or _default_compare(expected)
@@ -158,18 +168,21 @@ def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None =
 
 
 def _limit(outcome) -> str:
-    """' (the grader limits the memory of your code to 4096 MB)' when a worker limit made the call raise."""
+    """' (the grader limits the memory of your code to 4096 MB)' when a worker limit made the
+    call raise."""
     limit = getattr(outcome.error, "limit", None)
     return f" ({limit})" if limit else ""
 
 
 def _outcome_lines(outcome, label: str | None = None) -> list[str]:
     """What the student's call did, as `got:` lines; `label` (visible cases only) names the call
-    in a timeout or a crash, the limits that stop a call: "timed out after 10 s in patchify(...)"."""
+    in a timeout or a crash, the limits that stop a call: "timed out after 10 s in
+    patchify(...)"."""
     if outcome.status == "raised":
         lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
         if outcome.error.traceback:
-            lines += ["your code:"] + ["  " + l for l in outcome.error.traceback.rstrip().splitlines()]
+            lines += ["your code:"] + ["  " + line
+                                       for line in outcome.error.traceback.rstrip().splitlines()]
         return lines
     if label and outcome.status in ("timeout", "crashed"):
         return [f"got:      {outcome.message} in {label}"]
@@ -200,7 +213,8 @@ def _misconception(check: Check, planned: PlannedCase, got, how: Compare | None)
 def _matches(wrong, got, how: Compare) -> bool:
     if how.mode == "count" and isinstance(wrong, float):
         return isinstance(got, (float, np.floating)) and float(got) == wrong
-    return compare(wrong, got, how, equal_nan=True) is None  # softmax without max: nan where the student's is
+    # softmax without max: nan where the student's is
+    return compare(wrong, got, how, equal_nan=True) is None
 
 
 @functools.cache
@@ -221,20 +235,25 @@ def _grade_answer_check(check: Check, worker) -> CheckResult:
     if outcome.status in ("missing",):
         return _result(check, MISSING, "`ANSWERS` is not defined in your submission yet")
     if outcome.status != "ok" or not isinstance(outcome.value, dict):
-        got = describe(outcome.value) if outcome.status == "ok" else outcome.message or outcome.status
-        return _result(check, FAILED, f"`ANSWERS` must be a dict of question key -> option, got {got}")
+        got = (describe(outcome.value) if outcome.status == "ok"
+               else outcome.message or outcome.status)
+        return _result(check, FAILED,
+                       f"`ANSWERS` must be a dict of question key -> option, got {got}")
     options = ", ".join(f"'{o}'" for o in check.answer_options)
     raw = outcome.value.get(check.answer_key)
     if raw is None:
-        return _result(check, NOT_IMPLEMENTED, f"ANSWERS['{check.answer_key}'] is not answered yet (options: {options})")
+        return _result(check, NOT_IMPLEMENTED, f"ANSWERS['{check.answer_key}'] is not answered "
+                                               f"yet (options: {options})")
     if not isinstance(raw, str):
-        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] must be one of {options}, got {describe(raw)}")
+        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] must be one of {options}, "
+                                      f"got {describe(raw)}")
     answer = raw.strip().lower()
     if answer == check.answer_correct.strip().lower():
         return _result(check, PASSED, cases=1)
     feedback = {k.strip().lower(): v for k, v in check.answer_options.items()}
     if answer not in feedback:
-        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not one of the options {options}", cases=1)
+        return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not one of "
+                                      f"the options {options}", cases=1)
     return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not the best answer",
                    hint=feedback[answer], cases=1, misconception=f"{check.answer_key}:{answer}")
 
@@ -242,7 +261,8 @@ def _grade_answer_check(check: Check, worker) -> CheckResult:
 # --- property checks ---------------------------------------------------------
 
 def _grade_property_check(check: Check, worker, timeout) -> CheckResult:
-    context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(check.seed), dict(check.options))
+    context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(check.seed),
+                              dict(check.options))
     try:
         verdict: Verdict = PROPERTIES[check.property_name](context)
     except StudentCallFailed as failed:
@@ -252,11 +272,14 @@ def _grade_property_check(check: Check, worker, timeout) -> CheckResult:
         if outcome.status == "missing":
             return _result(check, MISSING, f"`{failed.name}` is not defined in your submission yet")
         lines = _outcome_lines(outcome) if not check.hidden else [
-            f"your code: {outcome.message or outcome.status}" if outcome.status in ("timeout", "crashed")
-            else f"your code: {outcome.status}" + (_limit(outcome) if outcome.status == "raised" else "")]
+            f"your code: {outcome.message or outcome.status}"
+            if outcome.status in ("timeout", "crashed")
+            else f"your code: {outcome.status}"
+            + (_limit(outcome) if outcome.status == "raised" else "")]
         return _result(check, FAILED, f"while checking this property, {failed.name}(...) failed:\n"
-                       + "\n".join("  " + l for l in lines), check.hint)
+                       + "\n".join("  " + line for line in lines), check.hint)
     if verdict.passed:
         return _result(check, PASSED, cases=1)
     message = HIDDEN_FAILURE if check.hidden else verdict.message
-    return _result(check, FAILED, message, check.hint or verdict.hint, 1, verdict.misconception)  # the spec's words first
+    # the spec's words first
+    return _result(check, FAILED, message, check.hint or verdict.hint, 1, verdict.misconception)

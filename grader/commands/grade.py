@@ -15,14 +15,16 @@ EPILOG = ("Exit codes: 0 full marks, 1 points lost, 2 nothing could be graded. "
 # gc.collect() five times at exit; the others add per-item work.
 LEAN_PYTEST = [f"-pno:{name}" for name in (
     "cacheprovider", "unraisableexception", "threadexception", "faulthandler", "logging", "doctest",
-    "pastebin", "nose", "legacypath", "stepwise", "junitxml", "warnings", "tmpdir", "monkeypatch", "setuponly", "setupplan",
+    "pastebin", "nose", "legacypath", "stepwise", "junitxml", "warnings", "tmpdir", "monkeypatch",
+    "setuponly", "setupplan",
 )]
 
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    for option in OPTIONS:  # the plugin's own options (grader/settings.py); feedback is the default here
+    # the plugin's own options (grader/settings.py); feedback is the default here
+    for option in OPTIONS:
         if option.name != "feedback":
             parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--gradescope", action="store_true",
@@ -36,7 +38,8 @@ def add_arguments(parser) -> None:
 def pytest_arguments(args) -> list[str]:
     """The pytest command line that grades `args.submission` as `vitgrade grade` does."""
     out = ["-p", "grader.plugin", *LEAN_PYTEST, "-q", "--no-header", "--tb=no", "-rN",
-           "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()), "--student", args.submission]
+           "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()),
+           "--student", args.submission]
     if args.junitxml:
         out.remove("-pno:junitxml")
         out += ["--junitxml", args.junitxml]
@@ -55,7 +58,8 @@ def run(args) -> int:
     from grader.worker import prestart_zygote
 
     prestart_zygote()  # the worker's numpy import overlaps with pytest's start-up
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only our plugin: faster, and other plugins can't interfere
+    # only our plugin: faster, and other plugins can't interfere
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import pytest
 
     code = pytest.main(pytest_arguments(args))

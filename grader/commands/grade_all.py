@@ -51,11 +51,13 @@ def run(args) -> int:
         print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
         return 2
     try:
-        limits = checked_limits({option.name: getattr(args, option.name) for option in LIMIT_OPTIONS})
+        limits = checked_limits({option.name: getattr(args, option.name)
+                                 for option in LIMIT_OPTIONS})
     except SettingsError as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
-    for flag, value in {"--jobs": args.jobs, "--submission-timeout": args.submission_timeout}.items():
+    for flag, value in {"--jobs": args.jobs,
+                        "--submission-timeout": args.submission_timeout}.items():
         if value <= 0:
             print(f"vitgrade grade-all: {flag} must be positive, not {value}", file=sys.stderr)
             return 2

@@ -1,4 +1,5 @@
-"""`vitgrade watch SUBMISSION`: regrade each time the submission or a spec is saved (Ctrl-C ends it).
+"""`vitgrade watch SUBMISSION`: regrade each time the submission or a spec is saved (Ctrl-C ends
+it).
 
 A student's edit-and-check loop: this process keeps numpy, the grader and the specs loaded, and
 its zygote keeps a warm, clean process to fork workers from, so each save costs only the
@@ -21,7 +22,8 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    parser.add_argument("--exercises", metavar="DIR", help="folder of exercise specs (default: as for grade)")
+    parser.add_argument("--exercises", metavar="DIR",
+                        help="folder of exercise specs (default: as for grade)")
     parser.add_argument("--visible-only", action="store_true", help="run only the visible cases")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table")
     for option in LIMIT_OPTIONS:
@@ -37,7 +39,8 @@ def run(args) -> int:
 
     submission, exercises = Path(args.submission), find_exercises(args.exercises)
     try:
-        limits = checked_limits({option.name: getattr(args, option.name) for option in LIMIT_OPTIONS})
+        limits = checked_limits({option.name: getattr(args, option.name)
+                                 for option in LIMIT_OPTIONS})
     except SettingsError as error:
         print(f"vitgrade watch: {error}", file=sys.stderr)
         return 2

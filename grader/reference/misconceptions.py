@@ -361,8 +361,13 @@ def _block(x, p, heads, *, attention=self_attention, activation=gelu, post_ln=Fa
            attention_residual=True, mlp_residual=True):
     """One encoder block with one step changeable; the defaults are the reference's pre-LN block."""
     x = np.asarray(x, dtype=float)
-    ln1 = lambda y: layer_norm(y, p["ln1_g"], p["ln1_b"])
-    ln2 = lambda y: layer_norm(y, p["ln2_g"], p["ln2_b"])
+
+    def ln1(y):
+        return layer_norm(y, p["ln1_g"], p["ln1_b"])
+
+    def ln2(y):
+        return layer_norm(y, p["ln2_g"], p["ln2_b"])
+
     if post_ln:
         x = ln1(x + attention(x, p, heads))
         return ln2(x + mlp(x, p, activation))

@@ -32,7 +32,8 @@ class Bounds:
     arrays: int
 
 
-REQUEST = Bounds(total_bytes=512 * 2**20, json_bytes=64 * 2**20, containers=2_000_000, arrays=10_000)
+REQUEST = Bounds(total_bytes=512 * 2**20, json_bytes=64 * 2**20, containers=2_000_000,
+                 arrays=10_000)
 REPLY = Bounds(total_bytes=64 * 2**20, json_bytes=8 * 2**20, containers=100_000, arrays=10_000)
 
 _LENGTH = struct.Struct("<I")
@@ -71,7 +72,8 @@ def frame(header: dict | str, blobs: list[bytes], bounds: Bounds) -> bytes:
         raise MessageTooLarge(f"more than {bounds.json_bytes // 2**20} MB of JSON or "
                               f"{bounds.containers} lists and dicts")
     if len(blobs) > bounds.arrays or len(data) + sum(map(len, blobs)) > bounds.total_bytes:
-        raise MessageTooLarge(f"more than {bounds.arrays} arrays or {bounds.total_bytes // 2**20} MB")
+        raise MessageTooLarge(f"more than {bounds.arrays} arrays or "
+                              f"{bounds.total_bytes // 2**20} MB")
     return b"".join([_LENGTH.pack(len(data)), data, *blobs])  # one write: one wake-up of the reader
 
 
@@ -89,7 +91,8 @@ class Connection:
         self.sock, self.send_bounds, self.receive_bounds = sock, send, receive
         self._chunk, self._pos = b"", 0  # bytes fetched ahead, and how far they are read
 
-    def send(self, header: dict | str, blobs: list[bytes] = (), deadline: float | None = None) -> None:
+    def send(self, header: dict | str, blobs: list[bytes] = (),
+             deadline: float | None = None) -> None:
         message = frame(header, list(blobs), self.send_bounds)
         self._set_timeout(deadline)
         self.sock.sendall(message)
@@ -136,7 +139,8 @@ class Connection:
                 self._set_timeout(deadline)
                 data = self.sock.recv(self.READ_AHEAD)
                 if not data:
-                    raise ConnectionClosed("connection closed" + ("" if first and not have else " mid-message"))
+                    where = "" if first and not have else " mid-message"
+                    raise ConnectionClosed("connection closed" + where)
                 parts.append(data)
                 have += len(data)
             self._chunk, self._pos = b"".join(parts), size

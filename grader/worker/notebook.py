@@ -1,4 +1,5 @@
-"""Running a notebook in the worker: read it, then run its code cells top to bottom in one namespace.
+"""Running a notebook in the worker: read it, then run its code cells top to bottom in one
+namespace.
 
 A notebook runs as Jupyter's "Restart & Run All" would: one `__main__` namespace, cells in order,
 and a cell that raises (or runs past its time limit) is reported while the cells after it still
@@ -44,7 +45,8 @@ RUNNING = False  # True while a notebook loads: `check()` in a graded notebook t
 # Lines that may be IPython syntax: only those cells go through the transformer.
 _MAYBE_IPYTHON = r"(?m)^[ \t]*(?:[%!?]|>>>)|\?[ \t]*$|=[ \t]*[%!]"
 # Without IPython, the lines skipped: magics, shell commands, `?` help, `x = !cmd` / `x = %magic`.
-_IPYTHON_LINE = r"^[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])"
+_IPYTHON_LINE = (r"^[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$"
+                 r"|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])")
 _TIMEIT_OPTIONS = r"^\s*(?:(?:-[nrp]\s*\S+|-[tcqo]+)\s+)*"
 _FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
@@ -90,8 +92,10 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     module = new_module("__main__", str(submission.path))
     namespace = submission.namespace = module.__dict__
     shell = IPythonStandIn(namespace)
-    namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython, "display": _display}
-    transformer = functools.cache(ipython_transformer) if ipython else _no_transformer  # loaded on first use
+    namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
+                                 "display": _display}
+    # loaded on first use
+    transformer = functools.cache(ipython_transformer) if ipython else _no_transformer
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
     RUNNING = True
     try:
@@ -106,9 +110,11 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
 def read_cells(path: Path) -> list[Cell]:
     """The code cells that hold code, numbered; NotANotebook when there are none to run."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")  # an editor's byte order mark is no reason to fail
+        # an editor's byte order mark is no reason to fail
+        text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise NotANotebook("not a notebook: the file is not text (a notebook is JSON saved as UTF-8)") from None
+        raise NotANotebook("not a notebook: the file is not text "
+                           "(a notebook is JSON saved as UTF-8)") from None
     except OSError as exc:
         raise NotANotebook(f"the notebook could not be read ({exc.strerror or exc})") from None
     if not text.strip():
@@ -128,7 +134,8 @@ def read_cells(path: Path) -> list[Cell]:
     code = [_joined(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
     code = [source for source in code if source.strip()]
     if not code:
-        raise NotANotebook(f"the notebook has no code: its {len(cells)} cell(s) are markdown or empty code cells")
+        raise NotANotebook(f"the notebook has no code: its {len(cells)} cell(s) are markdown "
+                           f"or empty code cells")
     return [Cell(number, source) for number, source in enumerate(code, start=1)]
 
 
@@ -141,7 +148,8 @@ def _v4_cells(data: dict) -> list[dict] | None:
         if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
             return None
         source = cell.get("source")
-        if not (isinstance(source, str) or (isinstance(source, list) and all(isinstance(s, str) for s in source))):
+        if not (isinstance(source, str)
+                or (isinstance(source, list) and all(isinstance(s, str) for s in source))):
             return None
     return cells
 
@@ -154,16 +162,20 @@ def _cells_with_nbformat(data: dict) -> list[dict]:
 
         version = data.get("nbformat")
         if version not in nbformat.versions:
-            raise NotANotebook(f"not a notebook the grader can read: nbformat version {version!r} is not supported")
+            raise NotANotebook(f"not a notebook the grader can read: nbformat version "
+                               f"{version!r} is not supported")
         if version == 4 and not isinstance(data.get("cells"), list):
             raise NotANotebook("not a valid notebook: it has no list of `cells`")
         if version == 4:  # its cells could not be read: say what nbformat's schema finds wrong
-            raise NotANotebook(f"not a valid notebook: {_schema_problem(nbformat, nbformat.from_dict(data))}")
+            raise NotANotebook(
+                f"not a valid notebook: {_schema_problem(nbformat, nbformat.from_dict(data))}")
         try:
-            notebook = nbformat.versions[version].to_notebook_json(data, minor=data.get("nbformat_minor", 0))
+            notebook = nbformat.versions[version].to_notebook_json(
+                data, minor=data.get("nbformat_minor", 0))
             notebook = nbformat.convert(notebook, 4)
         except Exception as exc:  # noqa: BLE001 - nbformat's many ways of refusing a file
-            raise NotANotebook(f"not a valid notebook: nbformat could not read it ({_first_line(exc)})") from None
+            raise NotANotebook(f"not a valid notebook: nbformat could not read it "
+                               f"({_first_line(exc)})") from None
         cells = _v4_cells(notebook)
         if cells is None:
             raise NotANotebook(f"not a valid notebook: {_schema_problem(nbformat, notebook)}")
@@ -174,7 +186,8 @@ def _schema_problem(nbformat, notebook) -> str:
     try:
         nbformat.validate(notebook)
     except nbformat.ValidationError as exc:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in getattr(exc, "absolute_path", ()))
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
+                        for p in getattr(exc, "absolute_path", ()))
         return f"{_first_line(exc)}" + (f" (at {where.lstrip('.')})" if where else "")
     except Exception as exc:  # noqa: BLE001
         return _first_line(exc)
@@ -182,12 +195,14 @@ def _schema_problem(nbformat, notebook) -> str:
 
 
 def _not_json(text: str, exc: json.JSONDecodeError) -> str:
-    message = f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    message = (f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, "
+               f"column {exc.colno})")
     try:
         compile(text, "<submission>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return message
-    return message + "; it looks like Python code: save it as a .py file, or save the notebook from Jupyter"
+    return (message + "; it looks like Python code: save it as a .py file, "
+            "or save the notebook from Jupyter")
 
 
 def _joined(source) -> str:
@@ -202,8 +217,8 @@ def _first_line(exc: BaseException) -> str:
 # -- running one cell ---------------------------------------------------------------------------
 
 
-def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer, clock: TopLevelClock,
-              flags: int) -> tuple[list[Problem], int]:
+def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer,
+              clock: TopLevelClock, flags: int) -> tuple[list[Problem], int]:
     """Run one cell -> (its problems, the compiler flags for the next cells)."""
     filename = f"<{cell.label}>"
     linecache.cache[filename] = (len(cell.source), None, cell.source.splitlines(True), filename)
@@ -211,8 +226,10 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     source, skipped = python_source(cell.source, transformer)
     problems = []
     if skipped:
-        shown = ", ".join(f"`{line}`" for line in skipped[:2]) + (f" and {len(skipped) - 2} more" if len(skipped) > 2 else "")
-        problems.append(Problem(cell.shown, f"skipped IPython syntax (IPython is not installed): {shown}"))
+        shown = ", ".join(f"`{line}`" for line in skipped[:2]) + (
+            f" and {len(skipped) - 2} more" if len(skipped) > 2 else "")
+        problems.append(Problem(cell.shown,
+                                f"skipped IPython syntax (IPython is not installed): {shown}"))
     try:
         code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
@@ -234,14 +251,16 @@ def _cell_error(error: BaseException, limit: float, filename: str, source: str) 
         message = f"stopped after {limit:.2g} s, the grader's time limit for one cell"
     else:
         message = describe(error)
-    lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__) if frame.f_code.co_filename == filename]
+    lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__)
+             if frame.f_code.co_filename == filename]
     if lines and len(source.strip().splitlines()) > 1:
         message += f" (line {lines[-1]})"
     return message
 
 
 def _close_figures() -> None:
-    """Figures are never shown while grading; closing them keeps a plotting loop from filling memory."""
+    """Figures are never shown while grading; closing them keeps a plotting loop from filling
+    memory."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         try:
@@ -347,7 +366,8 @@ class IPythonStandIn:
         if magic_name == "time":
             return self._run(line, self.user_ns, self._line() - 1)
         if magic_name == "timeit":
-            self._run(re.sub(_TIMEIT_OPTIONS, "", line, count=1), dict(self.user_ns), self._line() - 1)
+            self._run(re.sub(_TIMEIT_OPTIONS, "", line, count=1), dict(self.user_ns),
+                      self._line() - 1)
         return None
 
     def run_cell_magic(self, magic_name: str, line: str, cell: str):
@@ -376,7 +396,8 @@ class IPythonStandIn:
         try:
             expression = compile(padded, self.filename, "eval", flags=self.flags, dont_inherit=True)
         except SyntaxError:
-            exec(compile(padded, self.filename, "exec", flags=self.flags, dont_inherit=True), namespace)
+            exec(compile(padded, self.filename, "exec", flags=self.flags, dont_inherit=True),
+                 namespace)
             return None
         return eval(expression, namespace)
 

@@ -28,7 +28,8 @@ class Limits:
 
     def fixed_at_start(self) -> tuple:
         """The limits a running worker cannot change."""
-        return self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes, self.file_mb
+        return (self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes,
+                self.file_mb)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class StudentError:
 
 @dataclass(frozen=True)
 class CallOutcome:
-    status: str  # "ok" | "raised" | "timeout" | "crashed" | "missing" | "not_callable" | "unloadable"
+    # "ok" | "raised" | "timeout" | "crashed" | "missing" | "not_callable" | "unloadable"
+    status: str
     value: object = None  # decoded data when "ok"
     error: StudentError | None = None  # when "raised"
     message: str = ""  # human text for timeout, crashed, missing, ...
@@ -81,7 +83,8 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
         where, limit = error.get("where"), error.get("limit")
         student_error = StudentError(
             type=text(error.get("type"), 200), message=text(error.get("message")),
-            traceback=text(error.get("traceback")), where=None if where is None else text(where, 200),
+            traceback=text(error.get("traceback")),
+            where=None if where is None else text(where, 200),
             limit=None if limit is None else text(limit, 200),
         )
         return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)

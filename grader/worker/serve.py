@@ -97,7 +97,8 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
         raise ProtocolError(f"unknown request {str(op)[:20]!r}")
     calls = header.get("calls") if op == "call" else [None]
     counts = header.get("counts") if op == "call" else [0]
-    if (type(calls) is not list or not all(c is None or (type(c) is list and len(c) == 2) for c in calls)
+    if (type(calls) is not list
+            or not all(c is None or (type(c) is list and len(c) == 2) for c in calls)
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     start = 0
@@ -134,7 +135,8 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
         value = thunk()
         sandbox.quit_if_forked()
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
-        encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes, max_containers=bounds.containers)
+        encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes,
+                          max_containers=bounds.containers)
         try:
             reply = {"status": "ok", "value": encoder.encode(value)}
             blobs = encoder.blobs

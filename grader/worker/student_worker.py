@@ -40,6 +40,7 @@ from grader.worker.zygote_handle import (
     zygote_environment,
 )
 
+DEFAULT_LIMITS = Limits()
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 
@@ -50,7 +51,7 @@ class StudentWorker:
     Use as a context manager (or call close()). Not thread-safe: one caller at a time.
     """
 
-    def __init__(self, submission: str | os.PathLike, limits: Limits = Limits(),
+    def __init__(self, submission: str | os.PathLike, limits: Limits = DEFAULT_LIMITS,
                  zygote: Zygote | None = None):
         self.submission = Path(submission).absolute()  # the worker runs in another folder
         self.limits = limits
@@ -79,7 +80,8 @@ class StudentWorker:
         data (the grader's bug, never the student's)."""
         return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout)[0]
 
-    def call_many(self, name: str, calls: list[EncodedCall], *, timeout: float | None = None) -> list[CallOutcome]:
+    def call_many(self, name: str, calls: list[EncodedCall], *,
+                  timeout: float | None = None) -> list[CallOutcome]:
         """`name` called on each of `calls` (values.encode_call), sent as one request -> an
         outcome per call. Each call's timeout counts from the end of the one before it. After a
         timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run)."""
@@ -194,7 +196,8 @@ class WorkerProcess:
     def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int):
         self.pid, self.conn = pid, conn
         # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
-        self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap, limit)
+        self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap,
+                                           limit)
 
     @classmethod
     def start(cls, submission: Path, limits: Limits, zygote: Zygote | None) -> WorkerProcess:
@@ -212,7 +215,10 @@ class WorkerProcess:
         }
         try:
             fds = [theirs.fileno(), output.fileno()]
-            pid, reap = _fork_from_zygote(zygote, request, fds) if FORK_AVAILABLE else _spawn(request, fds)
+            if FORK_AVAILABLE:
+                pid, reap = _fork_from_zygote(zygote, request, fds)
+            else:
+                pid, reap = _spawn(request, fds)
         except BaseException:
             ours.close()
             output.close()
@@ -224,7 +230,8 @@ class WorkerProcess:
         return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
 
     def stop(self) -> tuple[str, str]:
-        """Kill the worker and all it started, reap it, clean up -> (its last output, how it ended)."""
+        """Kill the worker and all it started, reap it, clean up -> (its last output, how it
+        ended)."""
         return self._finalizer()
 
 
@@ -256,7 +263,8 @@ def describe_exit(status: int) -> str:
 
 
 def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
-    """(pid, reap) of a worker forked by `zygote`, else by the shared one (restarted once if it died)."""
+    """(pid, reap) of a worker forked by `zygote`, else by the shared one (restarted once if it
+    died)."""
     zygote = zygote or get_zygote()
     try:
         return zygote.fork_worker(request, fds), zygote.reap
@@ -270,7 +278,8 @@ def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
 def _spawn(request: dict, fds: list[int]):
     """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
+        [sys.executable, "-m", "grader.worker.serve", str(fds[0]), str(fds[1]),
+         json.dumps(request)],
         pass_fds=fds, env=zygote_environment(), cwd=package_root(), stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
     )  # fmt: skip

@@ -27,7 +27,8 @@ from grader.worker.notebook import load_notebook
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 
-def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0)) -> Submission:
+def load(path: Path, source: bytes | None = None,
+         budget: tuple[float, float] = (10.0, 20.0)) -> Submission:
     """Run the submission at `path` (a .py module or a .ipynb notebook) and collect what it defines.
 
     `source`: the file's bytes, when the caller read them already (the worker reads them before
@@ -83,7 +84,8 @@ def _load_module(submission: Submission) -> None:
         _remember_source(filename, source)
         code = compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        submission.unloadable(f"SyntaxError: {exc.msg}", f"{label}:{exc.lineno}" if exc.lineno else label)
+        submission.unloadable(f"SyntaxError: {exc.msg}",
+                              f"{label}:{exc.lineno}" if exc.lineno else label)
         return
     except (OSError, ValueError) as exc:  # unreadable, or bytes that are not source
         submission.unloadable(f"{type(exc).__name__}: {exc}")
@@ -101,13 +103,16 @@ def _load_module(submission: Submission) -> None:
                 tree = ast.parse(source, filename)
                 statements, flags = tree.body, _future_flags(tree)
             failed = _statement_at(statements, position)
-            if failed is None:  # cannot tell where it stopped: better skip the rest than run a line twice
+            # cannot tell where it stopped: better skip the rest than run a line twice
+            if failed is None:
                 submission.problems.append(Problem(label, problem))
                 return
-            submission.problems.append(Problem(f"{label}:{_first_line(statements[failed])}", problem))
+            submission.problems.append(Problem(f"{label}:{_first_line(statements[failed])}",
+                                               problem))
             statements = statements[failed + 1 :]
             rest = ast.Module(statements, [])
-            code = compile(rest, filename, "exec", flags=flags, dont_inherit=True) if statements else None
+            code = (compile(rest, filename, "exec", flags=flags, dont_inherit=True)
+                    if statements else None)
 
 
 def _remember_source(filename: str, source: bytes) -> None:
@@ -136,13 +141,14 @@ def _run(code, namespace: dict, clock: TopLevelClock) -> tuple[str | None, tuple
         tb = tb.tb_next
     if tb is None:
         return problem, None
-    _line, _end, column, _end_column = next(itertools.islice(code.co_positions(), tb.tb_lasti // 2, None))
+    _line, _end, column, _end_column = next(
+        itertools.islice(code.co_positions(), tb.tb_lasti // 2, None))
     return problem, (tb.tb_lineno, column or 0)
 
 
 def _timeout_problem(limit: float) -> str:
-    return (f"stopped after {limit:g} s, the grader's time limit for top-level code (the statements "
-            f"after it still ran; put demos under `if __name__ == \"__main__\":`)")
+    return (f"stopped after {limit:g} s, the grader's time limit for top-level code "
+            f"(the statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
 
 
 def _statement_at(statements: list[ast.stmt], position: tuple[int, int] | None) -> int | None:
@@ -151,7 +157,8 @@ def _statement_at(statements: list[ast.stmt], position: tuple[int, int] | None) 
     if position is None:
         return None
     holding = [i for i, s in enumerate(statements) if _first_line(s) <= position[0] <= s.end_lineno]
-    started = [i for i in holding if (_first_line(statements[i]), _start_column(statements[i])) <= position]
+    started = [i for i in holding
+               if (_first_line(statements[i]), _start_column(statements[i])) <= position]
     return (started or holding or [None])[-1]
 
 

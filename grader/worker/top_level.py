@@ -28,7 +28,8 @@ class TopLevelClock:
     def __init__(self, seconds: float, total_seconds: float):
         self.seconds, self.total_seconds = seconds, total_seconds
         self.enabled = threading.current_thread() is threading.main_thread()
-        self._armed, self._alarms, self._limit, self._previous, self._start = False, 0, 0.0, None, 0.0
+        self._armed, self._alarms, self._limit, self._previous, self._start = (
+            False, 0, 0.0, None, 0.0)
         self._tracing, self._previous_trace = False, None
 
     def __enter__(self) -> TopLevelClock:
@@ -43,7 +44,8 @@ class TopLevelClock:
             signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
 
     def limit(self) -> float:
-        """The next run's limit: `seconds`, less when the total runs out, never below SPENT_SECONDS."""
+        """The next run's limit: `seconds`, less when the total runs out, never below
+        SPENT_SECONDS."""
         left = self.total_seconds - (time.monotonic() - self._start)
         return min(self.seconds, max(left, SPENT_SECONDS))
 

@@ -124,7 +124,8 @@ class Encoder:
 
     def _array(self, array: np.ndarray):
         if not is_numeric(array.dtype):
-            return self._refuse(array, f"an array of dtype {array.dtype} (only numbers and bools cross)")
+            return self._refuse(array, f"an array of dtype {array.dtype} "
+                                       "(only numbers and bools cross)")
         if array.ndim > MAX_NDIM:
             return self._refuse(array, f"an array with more than {MAX_NDIM} dimensions")
         if len(self.blobs) >= self.max_arrays:
@@ -168,7 +169,8 @@ def encode_call(args=(), kwargs=None) -> EncodedCall:
     """Encode the grader's own arguments (strict: NotData for anything that is not data)."""
     encoder = Encoder()
     tree = [encoder.encode(list(args)), encoder.encode(dict(kwargs or {}))]
-    return EncodedCall(json.dumps(tree, allow_nan=False, separators=(",", ":")), tuple(encoder.blobs))
+    text = json.dumps(tree, allow_nan=False, separators=(",", ":"))
+    return EncodedCall(text, tuple(encoder.blobs))
 
 
 class Decoder:
@@ -243,8 +245,10 @@ class Decoder:
         if type(shape) is not list or len(shape) > MAX_NDIM:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
-        if math.prod(shape) * dtype.itemsize != len(blob):  # (np.ndarray refuses what is not a shape)
-            raise ProtocolError(f"an array of shape {tuple(shape)[:8]} does not match its {len(blob)} bytes")
+        # (np.ndarray below refuses whatever is not a shape)
+        if math.prod(shape) * dtype.itemsize != len(blob):
+            raise ProtocolError(f"an array of shape {tuple(shape)[:8]} does not match its "
+                                f"{len(blob)} bytes")
         array = np.ndarray(shape, dtype, blob)  # a view of this message's own buffer, used once
         return array if array.flags.aligned and array.flags.writeable else array.copy()
 

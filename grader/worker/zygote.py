@@ -1,9 +1,10 @@
 """The zygote: a clean parent that imports numpy once and forks one worker per request.
 
-Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py), as early as
-possible so numpy's import overlaps the grader's own start-up. It never loads student code and
-never imports the grader's reference, specs or checks: a worker forked from it holds no expected
-value. It exits when its control connection closes (the grader is gone), killing its workers.
+Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py), as
+early as possible so numpy's import overlaps the grader's own start-up. It never loads student code
+and never imports the grader's reference, specs or checks: a worker forked from it holds no
+expected value. It exits when its control connection closes (the grader is gone), killing its
+workers.
 
 It is also where every process a submission starts ends. The zygote is a child subreaper: a
 process orphaned inside a worker's tree (a double fork, a `setsid` daemon) is re-parented to it,
@@ -14,7 +15,8 @@ own (the grader runs as root), every process of that user.
 Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
 worker's socket and output file as SCM_RIGHTS descriptors. Requests:
   {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (student_worker.py)
-  {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return the wait status
+  {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return
+      the wait status
   {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
 """
 
@@ -49,7 +51,8 @@ def main(argv: list[str]) -> None:
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:
-        _send(control, {"op": "ready", "pid": os.getpid(), "import_seconds": time.perf_counter() - _started})
+        _send(control, {"op": "ready", "pid": os.getpid(),
+                        "import_seconds": time.perf_counter() - _started})
         while True:
             message, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL_MESSAGE, 2)
             if not message:
@@ -111,7 +114,8 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
         except OSError:
             pass
     user = _own_user(pid)  # while its /proc entry is there
-    status = os.waitpid(pid, 0)[1]  # killed: at once. Whatever it started now hangs off us (subreaper)
+    # killed: at once. Whatever it started now hangs off us (subreaper)
+    status = os.waitpid(pid, 0)[1]
     sweep(None, live_workers, user)  # so one pass over /proc usually finds nothing left
     return status
 
@@ -141,11 +145,13 @@ def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -
         time.sleep(0.001)
 
 
-def _belonging(table: dict, worker: int | None, user: int | None, me: int, live_workers: set[int]) -> set[int]:
+def _belonging(table: dict, worker: int | None, user: int | None, me: int,
+               live_workers: set[int]) -> set[int]:
     children: dict[int, list[int]] = {}
     for pid, (ppid, _state, _uid) in table.items():
         children.setdefault(ppid, []).append(pid)
-    roots = [pid for pid in children.get(me, ()) if pid not in live_workers]  # the worker (if ours) and orphans
+    # the worker (if ours) and orphans
+    roots = [pid for pid in children.get(me, ()) if pid not in live_workers]
     if worker is not None and worker in table:
         roots.append(worker)
     if user is not None:
@@ -171,7 +177,8 @@ def _reap_orphans(table: dict, me: int, worker: int | None, live_workers: set[in
 
 def _own_user(pid: int) -> int | None:
     """The worker's uid, if it is a user of the worker's own (sandbox.WORKER_UID_BASE): only a
-    root zygote gives its workers such users (a directory service may give people uids that high)."""
+    root zygote gives its workers such users (a directory service may give people uids that
+    high)."""
     if os.geteuid() != 0:
         return None
     entry = _status(pid)

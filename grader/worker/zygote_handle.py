@@ -17,7 +17,8 @@ import threading
 import time
 from pathlib import Path
 
-FORK_AVAILABLE = hasattr(os, "fork")  # else each worker is spawned as `python -m grader.worker.serve`
+# else each worker is spawned as `python -m grader.worker.serve`
+FORK_AVAILABLE = hasattr(os, "fork")
 SANDBOX_VARIABLE = "VITGRADE_SANDBOX"  # a command prefix for the zygote: an OS sandbox around it
 READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
 CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
@@ -37,7 +38,8 @@ WORKER_ENV = {
 
 
 class ZygoteError(RuntimeError):
-    """The zygote could not start or stopped answering: the grader's environment, not the student."""
+    """The zygote could not start or stopped answering: the grader's environment, not the
+    student."""
 
 
 class Zygote:
@@ -48,7 +50,8 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
-                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote", str(theirs.fileno())],
+                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote",
+                 str(theirs.fileno())],
                 pass_fds=[theirs.fileno()], env=zygote_environment(), cwd=package_root(),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             )  # fmt: skip
@@ -85,7 +88,8 @@ class Zygote:
         return self._ask({"op": "reap", "pid": pid})["status"]
 
     def loaded_modules(self) -> list[str]:
-        """Names of the modules the zygote has imported (to check it holds nothing it should not)."""
+        """Names of the modules the zygote has imported (to check it holds nothing it should
+        not)."""
         return self._ask({"op": "modules"})["modules"]
 
     def close(self) -> None:
