@@ -99,6 +99,12 @@ def checked_limits(values: dict) -> dict:
     return limits
 
 
+def limits_of(args) -> dict:
+    """checked_limits of an argparse namespace that took LIMIT_OPTIONS."""
+    return checked_limits({option.name: getattr(args, option.name, None)
+                           for option in LIMIT_OPTIONS})
+
+
 def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
     """GraderSettings from the options (`getoption(name)`), or None when no --student was given."""
     from grader.spec.locate import find_exercises

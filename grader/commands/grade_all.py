@@ -43,7 +43,7 @@ def run(args) -> int:
     from grader.batch.discover import IdPatternError
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
-    from grader.settings import LIMIT_OPTIONS, SettingsError, checked_limits
+    from grader.settings import SettingsError, limits_of
     from grader.spec.locate import find_exercises
 
     folder = Path(args.submissions)
@@ -51,8 +51,7 @@ def run(args) -> int:
         print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
         return 2
     try:
-        limits = checked_limits({option.name: getattr(args, option.name)
-                                 for option in LIMIT_OPTIONS})
+        limits = limits_of(args)
     except SettingsError as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2

@@ -33,14 +33,13 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from grader.batch.grade_one import SubmissionGrader
     from grader.report.terminal import report_lines
-    from grader.settings import SettingsError, checked_limits
+    from grader.settings import SettingsError, limits_of
     from grader.spec.locate import find_exercises
     from grader.worker.zygote_handle import prestart_zygote
 
     submission, exercises = Path(args.submission), find_exercises(args.exercises)
     try:
-        limits = checked_limits({option.name: getattr(args, option.name)
-                                 for option in LIMIT_OPTIONS})
+        limits = limits_of(args)
     except SettingsError as error:
         print(f"vitgrade watch: {error}", file=sys.stderr)
         return 2
