@@ -63,15 +63,15 @@ def containers(data: bytes) -> int:
 def frame(header: dict | str, blobs: list[bytes], bounds: Bounds) -> bytes:
     """One message as bytes; MessageTooLarge when its receiver would refuse it. `header` is a
     dict, or JSON text of an object whose last field is `"blobs":` (filled in here)."""
-    sizes = _encode_json([len(blob) for blob in blobs])
+    lengths = [len(blob) for blob in blobs]
     if type(header) is dict:
-        data = _encode_json({**header, "blobs": [len(blob) for blob in blobs]}).encode()
-    else:
-        data = f"{header}{sizes}}}".encode()
+        data = _encode_json({**header, "blobs": lengths}).encode()
+    else:  # a list of ints joined by hand: cheaper than json
+        data = f"{header}[{','.join(map(str, lengths))}]}}".encode()
     if len(data) > bounds.json_bytes or containers(data) > bounds.containers:
         raise MessageTooLarge(f"more than {bounds.json_bytes // 2**20} MB of JSON or "
                               f"{bounds.containers} lists and dicts")
-    if len(blobs) > bounds.arrays or len(data) + sum(map(len, blobs)) > bounds.total_bytes:
+    if len(blobs) > bounds.arrays or len(data) + sum(lengths) > bounds.total_bytes:
         raise MessageTooLarge(f"more than {bounds.arrays} arrays or "
                               f"{bounds.total_bytes // 2**20} MB")
     return b"".join([_LENGTH.pack(len(data)), data, *blobs])  # one write: one wake-up of the reader

@@ -85,7 +85,7 @@ class StudentWorker:
         """`name` called on each of `calls` (values.encode_call), sent as one request -> an
         outcome per call. Each call's timeout counts from the end of the one before it. After a
         timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run)."""
-        counts = json.dumps([len(call.blobs) for call in calls])
+        counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
