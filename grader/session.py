@@ -11,7 +11,7 @@ from pathlib import Path
 from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult
-from grader.settings import GraderSettings
+from grader.settings import SUBMISSION_TIMEOUT, GraderSettings
 from grader.spec.model import Exercise
 
 
@@ -23,6 +23,7 @@ class GradingSession:
     results: dict[str, ExerciseResult] = field(default_factory=dict)
     spec_errors: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
+    clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
     _worker: object = None
     _run_limits: object = None      # the worker's limits before any exercise's own
 
@@ -38,8 +39,18 @@ class GradingSession:
                          "max_output_bytes": settings.output_kb and settings.output_kb * 1000,
                          "file_mb": settings.file_mb}
             limits = Limits(**{k: v for k, v in overrides.items() if v is not None})
-            self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote)
+            self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
+                                         deadline=self.deadline)
         return self._worker
+
+    @property
+    def submission_seconds(self) -> float:
+        return self.settings.submission_timeout or SUBMISSION_TIMEOUT
+
+    @property
+    def deadline(self) -> float:
+        """time.monotonic() when the whole submission's time runs out."""
+        return self.clock_start + self.submission_seconds
 
     def exercise_limits(self, exercise: Exercise):
         """The worker's limits while `exercise` is graded: the command line's, else the spec's,
@@ -58,7 +69,8 @@ class GradingSession:
 
     def grade(self, exercise: Exercise) -> ExerciseResult:
         options = Options(include_hidden=self.settings.include_hidden,
-                          call_timeout=self.settings.call_timeout)
+                          call_timeout=self.settings.call_timeout, deadline=self.deadline,
+                          submission_seconds=self.submission_seconds)
         try:
             self.worker.use_limits(self.exercise_limits(exercise))
             result = grade_exercise(exercise, self.worker, options, self.plans)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
+SUBMISSION_TIMEOUT = 300.0  # seconds for a whole submission: below the platforms' own limits
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ OPTIONS = (
            "(default 10); then its worker is killed", "SECONDS", float),
     Option("load_timeout", "--load-timeout", "seconds for loading the submission (default 30); "
            "top-level code is stopped after a third of it", "SECONDS", float),
+    Option("submission_timeout", "--submission-timeout", "seconds for the whole submission "
+           f"(default {SUBMISSION_TIMEOUT:g}); when they run out, the checks not yet run fail "
+           "with 'out of time' and the results are written as always", "SECONDS", float),
     Option("memory_mb", "--memory-mb", "address-space limit of the worker running student code, "
            "in MB (default 4096)", "MB", int),
     Option("max_processes", "--max-processes", "processes and threads the worker running student "
@@ -64,6 +68,7 @@ class GraderSettings:
     exercises: Path
     include_hidden: bool = True
     call_timeout: float | None = None
+    submission_timeout: float | None = None  # None: SUBMISSION_TIMEOUT
     json_out: Path | None = None
     feedback: bool = False  # print per-exercise feedback after the table (the CLI does)
     memory_mb: int | None = None  # the worker's limits (grader.worker.Limits); None: the

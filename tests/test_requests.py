@@ -7,6 +7,7 @@ value at its call's return; a reply too large for the channel is described, not 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,27 @@ def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
     assert outcomes[2].status == "timeout" and "0.5 s" in outcomes[2].message
     assert outcomes[3:] == [STOPPED, STOPPED]
     assert probe.call("busy", (0,)).value == 0  # a fresh worker answers the next call
+
+
+def test_a_function_that_timed_out_fails_its_later_cases_at_once(probe):
+    first = probe.call("spin_on", (2, 2), timeout=0.5)
+    assert first.status == "timeout"
+    start = time.monotonic()
+    again = probe.call_many("spin_on", [encode_call((i, 2)) for i in range(4)], timeout=0.5)
+    assert time.monotonic() - start < 0.2
+    assert all(o.status == "timeout" and "not run again" in o.message for o in again)
+    assert probe.call("busy", (0,)).value == 0  # the other functions are still called
+
+
+def test_the_whole_submissions_deadline_cuts_a_call_short(tmp_path):
+    (tmp_path / "probe.py").write_text(PROBE)
+    deadline = time.monotonic() + 0.5
+    limits = Limits(call_timeout=5.0)
+    with StudentWorker(tmp_path / "probe.py", limits, deadline=deadline) as worker:
+        outcome = worker.call("busy", (3,))
+        assert outcome.status == "timeout" and "out of time" in outcome.message
+        assert time.monotonic() < deadline + 1.0
+        assert "out of time" in worker.call("busy", (0,)).message  # nothing runs after it
 
 
 def test_the_call_that_kills_the_worker_is_the_one_named(probe):

@@ -14,5 +14,3 @@ forked from the job's zygote (grader/worker), exactly as in `vitgrade grade`.
 
 # a file or folder name up to its first dot: alice.py, alice/ -> alice
 DEFAULT_ID_PATTERN = r"^(?P<id>[^.]+)"
-# seconds for one whole submission: a backstop to the per-call limits
-DEFAULT_SUBMISSION_TIMEOUT = 300.0

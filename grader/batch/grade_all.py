@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.settings import LIMIT_OPTIONS
+from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 
-from . import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT
+from . import DEFAULT_ID_PATTERN
 from .discover import Submission, discover
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
@@ -35,6 +35,8 @@ from .records import (
     write_record,
 )
 
+JOB_GRACE_SECONDS = 15.0  # past a submission's deadline, for the job to write its record
+
 
 @dataclass(frozen=True)
 class BatchOptions:
@@ -46,7 +48,7 @@ class BatchOptions:
     id_pattern: str = DEFAULT_ID_PATTERN
     # the worker's, by option name (settings.LIMIT_OPTIONS)
     limits: dict = field(default_factory=dict)
-    submission_timeout: float = DEFAULT_SUBMISSION_TIMEOUT
+    submission_timeout: float = SUBMISSION_TIMEOUT
     progress: bool = True
 
 
@@ -130,7 +132,10 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
         progress.update(failed)
 
     try:
-        run_pool(tasks, max(1, options.jobs), options.submission_timeout, start_job, on_outcome)
+        # The job stops a submission at its own deadline and writes its record; the pool's
+        # deadline, a little later, is for a job that cannot (it is killed and replaced).
+        backstop = options.submission_timeout + JOB_GRACE_SECONDS
+        run_pool(tasks, max(1, options.jobs), backstop, start_job, on_outcome)
     finally:
         progress.close()
     return len(tasks)

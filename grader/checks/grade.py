@@ -35,6 +35,12 @@ REQUEST_BYTES = 2**20
 class Options:
     include_hidden: bool = True
     call_timeout: float | None = None     # overrides the spec's and the worker's default
+    deadline: float | None = None         # time.monotonic() when the whole submission's time ends
+    submission_seconds: float = 0.0       # that time, for the message
+
+
+OUT_OF_TIME = ("out of time: the grader's {seconds:g} s for the whole submission ran out before "
+               "this check ran")
 
 
 def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
@@ -53,6 +59,10 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
         if absent:
             results.append(_result(check, MISSING,
                                    f"`{absent[0]}` is not defined in your submission yet"))
+            continue
+        if options.deadline is not None and time.monotonic() >= options.deadline:
+            message = OUT_OF_TIME.format(seconds=options.submission_seconds)
+            results.append(_result(check, FAILED, message))
             continue
         results.append(_grade_check(exercise, check, worker, timeout, plans))
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results),

@@ -12,7 +12,7 @@ HELP = ("grade every submission in a folder, in parallel; write grades.csv, feed
 
 
 def add_arguments(parser) -> None:
-    from grader.batch import DEFAULT_ID_PATTERN, DEFAULT_SUBMISSION_TIMEOUT
+    from grader.batch import DEFAULT_ID_PATTERN
     from grader.settings import LIMIT_OPTIONS
 
     parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
@@ -30,10 +30,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
     for option in LIMIT_OPTIONS:  # the same as `vitgrade grade`'s (grader/settings.py)
         parser.add_argument(option.flag, **option.argparse_kwargs())
-    parser.add_argument("--submission-timeout", metavar="SECONDS", type=float,
-                        default=DEFAULT_SUBMISSION_TIMEOUT,
-                        help="seconds for one whole submission before it is given up "
-                             f"(default {DEFAULT_SUBMISSION_TIMEOUT:g})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
 
 
@@ -43,7 +39,7 @@ def run(args) -> int:
     from grader.batch.discover import IdPatternError
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
-    from grader.settings import SettingsError, limits_of
+    from grader.settings import SUBMISSION_TIMEOUT, SettingsError, limits_of
     from grader.spec.locate import find_exercises
 
     folder = Path(args.submissions)
@@ -55,11 +51,9 @@ def run(args) -> int:
     except SettingsError as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
-    for flag, value in {"--jobs": args.jobs,
-                        "--submission-timeout": args.submission_timeout}.items():
-        if value <= 0:
-            print(f"vitgrade grade-all: {flag} must be positive, not {value}", file=sys.stderr)
-            return 2
+    if args.jobs <= 0:
+        print(f"vitgrade grade-all: --jobs must be positive, not {args.jobs}", file=sys.stderr)
+        return 2
     exercises = find_exercises(args.exercises)
     if not exercises.is_dir():
         print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
@@ -67,7 +61,7 @@ def run(args) -> int:
     options = BatchOptions(
         submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
         force=args.force, id_pattern=args.id_pattern, limits=limits,
-        submission_timeout=args.submission_timeout,
+        submission_timeout=limits["submission_timeout"] or SUBMISSION_TIMEOUT,
         progress=not args.no_progress,
     )
     try:

@@ -30,6 +30,8 @@ class Submission:
     problems: list[Problem] = field(default_factory=list)
     own_files: dict[str, str] = field(default_factory=dict)  # compiled filename -> shown name
     budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
+    skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
+    stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
 
     @property
     def label(self) -> str:

@@ -101,6 +101,9 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     try:
         with TopLevelClock(*submission.budget) as clock:
             for cell in cells:
+                if cell.label in submission.skip:  # stopped by an earlier load: not run again
+                    submission.stopped.append(cell.label)
+                    continue
                 problems, flags = _run_cell(cell, submission, shell, transformer, clock, flags)
                 submission.problems.extend(problems)
     finally:
@@ -241,6 +244,8 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     shell.filename, shell.flags = filename, flags | (code.co_flags & _FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
     _close_figures()
+    if isinstance(error, TopLevelTimeout):
+        submission.stopped.append(cell.label)
     if error is not None:
         problems.append(Problem(cell.shown, _cell_error(error, limit, filename, cell.source)))
     return problems, shell.flags

@@ -67,6 +67,7 @@ class LoadReport:
     problems: tuple[LoadProblem, ...]
     stdout: str
     seconds: float
+    stopped: tuple[str, ...] = ()  # top-level statements or cells stopped at their time limit
 
 
 def call_outcome(header: dict, blobs) -> CallOutcome:
@@ -104,7 +105,14 @@ def load_report(header: dict) -> LoadReport:
                        for where, message in map(_pair, problems)),
         stdout=text(header.get("stdout", "")),
         seconds=_seconds(header.get("seconds")),
+        stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
     )
+
+
+def _list(value) -> list:
+    if type(value) is not list or len(value) > 100_000:
+        raise ProtocolError("a malformed reply (expected a list)")
+    return value
 
 
 def text(value, limit: int = 100_000) -> str:

@@ -70,10 +70,12 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     capture.reset()
     start = time.perf_counter()
     budget = (request["statement_seconds"], request["top_level_seconds"])
-    loaded = submission.load(path, source=source, budget=budget)
+    skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
+    loaded = submission.load(path, source=source, budget=budget, skip=skip)
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],
+              "stopped": loaded.stopped,
               "stdout": capture.collect(), "seconds": time.perf_counter() - start}
     try:
         conn.send(report)

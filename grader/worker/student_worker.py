@@ -43,6 +43,7 @@ from grader.worker.zygote_handle import (
 DEFAULT_LIMITS = Limits()
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
+OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
 
 
 class StudentWorker:
@@ -52,10 +53,12 @@ class StudentWorker:
     """
 
     def __init__(self, submission: str | os.PathLike, limits: Limits = DEFAULT_LIMITS,
-                 zygote: Zygote | None = None):
+                 zygote: Zygote | None = None, deadline: float | None = None):
         self.submission = Path(submission).absolute()  # the worker runs in another folder
         self.limits = limits
+        self.deadline = deadline  # time.monotonic() when the whole submission's time ends
         self._zygote = zygote
+        self._timed_out: dict[str, str] = {}  # function -> how it timed out: not run again
         self._worker: WorkerProcess | None = None
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
@@ -89,7 +92,14 @@ class StudentWorker:
         header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
-        return self._request(header, blobs, len(calls), timeout)
+        if name in self._timed_out:  # a slow function costs its timeout once, not at every case
+            message = f"{self._timed_out[name]} (on an earlier case: not run again)"
+            return [CallOutcome("timeout", message=message)] * len(calls)
+        outcomes = self._request(header, blobs, len(calls), timeout)
+        for outcome in outcomes:
+            if outcome.status == "timeout" and not outcome.message.startswith(OUT_OF_TIME):
+                self._timed_out[name] = outcome.message
+        return outcomes
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -113,6 +123,8 @@ class StudentWorker:
                  timeout: float | None) -> list[CallOutcome]:
         """Send a request (a dict, or JSON text with `{seq}` where its number goes), collect the
         `count` replies it asks for."""
+        if self._left() <= 0:
+            return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
@@ -123,11 +135,11 @@ class StudentWorker:
             try:
                 numbered = ({**header, "seq": self._seq} if type(header) is dict
                             else header.replace("{seq}", str(self._seq), 1))
-                worker.conn.send(numbered, blobs, start + timeout)
+                worker.conn.send(numbered, blobs, self._call_deadline(start, timeout))
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
             while len(outcomes) < count:
-                reply, reply_blobs = worker.conn.receive(start + timeout)
+                reply, reply_blobs = worker.conn.receive(self._call_deadline(start, timeout))
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
                 outcomes.append(call_outcome(reply, reply_blobs))
@@ -139,13 +151,21 @@ class StudentWorker:
             raise
         return outcomes + [STOPPED] * (count - len(outcomes))
 
+    def _left(self) -> float:
+        """Seconds left of the whole submission's time (inf without a deadline)."""
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def _call_deadline(self, start: float, timeout: float) -> float:
+        return min(start + timeout, self.deadline or float("inf"))
+
     def _failed(self, exc: Exception, start: float, timeout: float) -> CallOutcome:
         """The outcome of a call whose send or reply failed; the worker is stopped."""
         stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
-            return CallOutcome("timeout", message=f"timed out after {timeout:g} s", stdout=stdout,
-                               seconds=seconds)
+            own = start + timeout <= (self.deadline or float("inf"))
+            message = f"timed out after {timeout:g} s" if own else OUT_OF_TIME
+            return CallOutcome("timeout", message=message, stdout=stdout, seconds=seconds)
         if not isinstance(exc, (channel.ConnectionClosed, OSError)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
         return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)
@@ -166,12 +186,18 @@ class StudentWorker:
         return self._unloadable
 
     def _start_worker(self) -> LoadReport:
-        self._worker = WorkerProcess.start(self.submission, self.limits, self._zygote)
+        # Top-level code that was stopped at the first load is not run again by later workers.
+        skip = self._report.stopped if self._report is not None else ()
+        self._worker = WorkerProcess.start(self.submission, self.limits, self._zygote, skip)
+        load_deadline = min(time.monotonic() + self.limits.load_timeout,
+                            self.deadline or float("inf"))
         try:
-            header, _ = self._worker.conn.receive(time.monotonic() + self.limits.load_timeout)
+            header, _ = self._worker.conn.receive(load_deadline)
             return load_report(header)
         except TimeoutError:
             message = f"top-level code ran longer than {self.limits.load_timeout:g} s"
+            if self._left() <= 0:
+                message = OUT_OF_TIME + " while loading the submission"
             stdout, _ = self._discard_worker()
         except Exception as exc:  # noqa: BLE001 - a worker that died or sent nonsense
             stdout, message = self._discard_worker()
@@ -200,7 +226,8 @@ class WorkerProcess:
                                            limit)
 
     @classmethod
-    def start(cls, submission: Path, limits: Limits, zygote: Zygote | None) -> WorkerProcess:
+    def start(cls, submission: Path, limits: Limits, zygote: Zygote | None,
+              skip: tuple[str, ...] = ()) -> WorkerProcess:
         linux.not_dumpable()  # before student code runs anywhere: no worker may ptrace us
         workdir = tempfile.mkdtemp(prefix="vitgrade-worker-")
         output = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
@@ -211,7 +238,7 @@ class WorkerProcess:
             "submission": str(submission), "workdir": workdir, "memory_mb": limits.memory_mb,
             "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
             "file_mb": limits.file_mb, "statement_seconds": limits.load_timeout / 3,
-            "top_level_seconds": limits.load_timeout * 2 / 3,
+            "top_level_seconds": limits.load_timeout * 2 / 3, "skip": list(skip),
         }
         try:
             fds = [theirs.fileno(), output.fileno()]

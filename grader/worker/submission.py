@@ -27,15 +27,18 @@ from grader.worker.notebook import load_notebook
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 
-def load(path: Path, source: bytes | None = None,
-         budget: tuple[float, float] = (10.0, 20.0)) -> Submission:
+def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0),
+         skip: frozenset = frozenset()) -> Submission:
     """Run the submission at `path` (a .py module or a .ipynb notebook) and collect what it defines.
 
     `source`: the file's bytes, when the caller read them already (the worker reads them before
     it drops privileges: the file may sit in a folder its new user cannot open). `budget`:
     (seconds per statement or cell, seconds in all) for top-level code, see top_level.py.
+    `skip`: statements ("file.py:40") or cells ("cell 3") that an earlier load stopped at their
+    time limit: not run again, so each costs its limit once per grading, not once per worker.
     """
-    submission = Submission(path if source is None else SourcePath(path, source), budget=budget)
+    submission = Submission(path if source is None else SourcePath(path, source), budget=budget,
+                            skip=skip)
     loader = _LOADERS.get(path.suffix.lower())
     if loader is None:
         return submission.unloadable("not a Python module or notebook (.py or .ipynb)")
@@ -94,9 +97,16 @@ def _load_module(submission: Submission) -> None:
     submission.namespace = module.__dict__
     submission.own_files[filename] = label
     statements: list[ast.stmt] | None = None
+    if submission.skip:  # statements stopped by an earlier load are left out
+        tree = ast.parse(source, filename)
+        statements, flags = tree.body, _future_flags(tree)
+        kept = [s for s in statements if f"{label}:{_first_line(s)}" not in submission.skip]
+        submission.stopped += [f"{label}:{_first_line(s)}" for s in statements if s not in kept]
+        statements = kept
+        code = compile(ast.Module(kept, []), filename, "exec", flags=flags, dont_inherit=True)
     with TopLevelClock(*submission.budget) as clock:
         while code is not None:
-            problem, position = _run(code, module.__dict__, clock)
+            problem, position, stopped = _run(code, module.__dict__, clock)
             if problem is None:
                 return
             if statements is None:
@@ -107,8 +117,10 @@ def _load_module(submission: Submission) -> None:
             if failed is None:
                 submission.problems.append(Problem(label, problem))
                 return
-            submission.problems.append(Problem(f"{label}:{_first_line(statements[failed])}",
-                                               problem))
+            where = f"{label}:{_first_line(statements[failed])}"
+            submission.problems.append(Problem(where, problem))
+            if stopped:
+                submission.stopped.append(where)
             statements = statements[failed + 1 :]
             rest = ast.Module(statements, [])
             code = (compile(rest, filename, "exec", flags=flags, dont_inherit=True)
@@ -129,21 +141,23 @@ def _remember_source(filename: str, source: bytes) -> None:
 _LOADERS = {".py": _load_module, ".ipynb": load_notebook}
 
 
-def _run(code, namespace: dict, clock: TopLevelClock) -> tuple[str | None, tuple[int, int] | None]:
+def _run(code, namespace: dict, clock: TopLevelClock):
     """Execute top-level code under `clock` -> (the problem it raised or None, where in `code` it
-    stopped). The position is (line, column) of the top-level instruction that was running."""
+    stopped, whether its time limit stopped it). The position is (line, column) of the top-level
+    instruction that was running."""
     exc, limit = clock.run(lambda: exec(code, namespace))
     if exc is None:
-        return None, None
-    problem = _timeout_problem(limit) if isinstance(exc, TopLevelTimeout) else describe(exc)
+        return None, None, False
+    stopped = isinstance(exc, TopLevelTimeout)
+    problem = _timeout_problem(limit) if stopped else describe(exc)
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
     if tb is None:
-        return problem, None
+        return problem, None, stopped
     _line, _end, column, _end_column = next(
         itertools.islice(code.co_positions(), tb.tb_lasti // 2, None))
-    return problem, (tb.tb_lineno, column or 0)
+    return problem, (tb.tb_lineno, column or 0), stopped
 
 
 def _timeout_problem(limit: float) -> str:
