@@ -49,7 +49,8 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
             notes.append(f"{entry.name}: skipped, its name does not match --id-pattern "
                          f"{id_pattern!r}")
             continue
-        path = submission_file(entry) if entry.is_dir() else entry
+        # a link is graded as itself (the worker refuses it), never followed into a folder
+        path = submission_file(entry) if entry.is_dir() and not entry.is_symlink() else entry
         submission = Submission(student, path or entry, entry)
         if student in found:
             older, newer = sorted([found[student], submission], key=lambda s: _mtime(s.path))
@@ -87,7 +88,8 @@ def submission_file(folder: str | Path) -> Path | None:
     folder = Path(folder)
     candidates = [p for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
                   and not any(part.startswith(".") or part in IGNORED_DIRS
-                              for part in p.relative_to(folder).parts)]
+                              for part in p.relative_to(folder).parts)
+                  and not _through_a_link(p, folder)]
     if not candidates:
         return None
     for group in ([p for p in candidates if p.stem == TEMPLATE_STEM],
@@ -96,6 +98,12 @@ def submission_file(folder: str | Path) -> Path | None:
         if group:
             return max(group, key=lambda p: (_mtime(p), -len(p.parts), p.suffix == ".ipynb"))
     return None
+
+
+def _through_a_link(path: Path, folder: Path) -> bool:
+    """Whether `path`, or a folder between `folder` and it, is a symbolic link."""
+    return any(part.is_symlink() for part in [path, *path.parents] if part != folder
+               and folder in part.parents)
 
 
 def _mtime(path: Path) -> float:

@@ -49,12 +49,18 @@ def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None)
         os._exit(code)
 
 
-def read_submission(path: Path) -> bytes | None:
-    """The submission's bytes; None when it is not a readable regular file (loading says why)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the worker
-    except OSError:
-        return None
+SYMLINK_PROBLEM = ("the file is a symbolic link: the grader reads only a regular file, never what "
+                   "a link points to (replace the link with the file itself)")
+
+
+def read_submission(path: Path) -> bytes | str | None:
+    """The submission's bytes, read with the grader's rights (it may sit where only they reach),
+    and so never through a symbolic link: SYMLINK_PROBLEM for one (a link to the solution would
+    be read as root). None when it is not a readable regular file (loading says why)."""
+    try:  # O_NONBLOCK: a FIFO must not block the worker
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError as exc:
+        return SYMLINK_PROBLEM if exc.errno == errno.ELOOP else None
     with open(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
@@ -71,7 +77,10 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     start = time.perf_counter()
     budget = (request["statement_seconds"], request["top_level_seconds"])
     skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
-    loaded = submission.load(path, source=source, budget=budget, skip=skip)
+    if source == SYMLINK_PROBLEM:
+        loaded = submission.Submission(path).unloadable(SYMLINK_PROBLEM)
+    else:
+        loaded = submission.load(path, source=source, budget=budget, skip=skip)
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],
