@@ -285,3 +285,45 @@ def test_without_tqdm_a_plain_counter_shows_done_failed_and_time_left(monkeypatc
     progress.close()
     assert stream.getvalue().splitlines() == ["graded 1/2, 0 failed, about 0 s left",
                                               "graded 2/2, 1 failed, about 0 s left"]
+
+
+KILLED_JOB = '''
+import os, sys, time
+from pathlib import Path
+from grader.batch.pool import Job
+from grader.worker import linux
+
+linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # as run_pool makes the coordinator
+pidfile = Path(sys.argv[1])
+daemon = (
+    "import os, sys, time\\n"
+    "if os.fork(): os._exit(0)\\n"  # a double fork and a session of its own: out of the group
+    "os.setsid()\\n"
+    "if os.fork(): os._exit(0)\\n"
+    f"open({str(pidfile)!r}, 'w').write(str(os.getpid()))\\n"
+    "time.sleep(600)\\n"
+)
+job = Job([sys.executable, "-c", daemon + ""], Path.cwd(), dict(os.environ), sys.stderr)
+job.process.wait()  # the job's own process is gone; its daemon is not
+while not pidfile.exists() or not pidfile.read_text():
+    time.sleep(0.01)
+pid = int(pidfile.read_text())
+os.kill(pid, 0)  # running
+job.kill()
+time.sleep(0.2)
+try:
+    os.kill(pid, 0)
+except ProcessLookupError:
+    print("gone")
+else:
+    print("still running")
+    os.kill(pid, 9)
+'''
+
+
+def test_a_killed_job_leaves_no_daemon_of_a_submission_running(tmp_path):
+    """A job killed at the pool's deadline takes its zygote with it, so the zygote's own sweep
+    never runs: the coordinator, a subreaper, sweeps what the tree left."""
+    done = subprocess.run([sys.executable, "-c", KILLED_JOB, str(tmp_path / "daemon.pid")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "gone", done.stdout + done.stderr

@@ -21,6 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.worker import linux
+from grader.worker.processes import sweep
+
 MAX_FAILED_STARTS = 3   # jobs that die before they are ready, in a row: the environment is broken
 STARTUP_TIMEOUT = 120.0  # seconds for a job to import, load the specs and start its zygote
 QUEUED = 2  # submissions given to a job at once: the one it grades and the next
@@ -88,14 +91,17 @@ class Job:
         except OSError:
             pass
 
-    def kill(self) -> None:
-        """SIGKILL the job's whole group (its zygote too; workers die with the zygote) and reap
-        it."""
+    def kill(self, spared: set[int] = frozenset()) -> None:
+        """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
+        then sweep what its tree left: daemons a submission started (setsid, a double fork) were
+        re-parented to us, a subreaper, and are killed with their descendants. `spared`: the
+        other live jobs, with all they run."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except OSError:
             pass
         self.process.wait()
+        sweep(None, set(spared))
         for stream in (self.process.stdin, self.process.stdout):
             try:
                 stream.close()
@@ -108,6 +114,7 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
     """Grade `tasks` on `jobs` jobs; `on_outcome` is called as each submission finishes."""
     pending = deque(tasks)
     selector = selectors.DefaultSelector()
+    linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # what a killed job's tree leaves comes to us
     running: list[Job] = []
     failed_starts = 0
 
@@ -121,8 +128,8 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         pending.extendleft(reversed(job.queued()))
         job.tasks.clear()
         selector.unregister(job.fd)
-        job.kill()
         running.remove(job)
+        job.kill(spared={other.process.pid for other in running})
         failed_starts = 0 if job.ready else failed_starts + 1
         if failed_starts >= MAX_FAILED_STARTS:
             raise PoolError(f"{failed_starts} grading jobs in a row ended before they were ready: "
@@ -164,18 +171,19 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
     except BaseException:  # ^C or a bug here: stop every job now, whatever it was doing
         for job in running:
             job.kill()
+        sweep(None, set())
         raise
     finally:
         selector.close()
     for job in running:  # all idle: let each close its zygote and exit
         job.finish()
     deadline = time.monotonic() + 10
-    for job in running:
+    for index, job in enumerate(running):
         try:
             job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             pass
-        job.kill()
+        job.kill(spared={later.process.pid for later in running[index + 1 :]})
 
 
 def _give(job: Job, pending: deque, timeout: float) -> None:

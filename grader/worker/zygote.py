@@ -29,7 +29,6 @@ _started = time.perf_counter()
 import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import re  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
@@ -37,9 +36,9 @@ import sys  # noqa: E402
 import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
 
 from grader.worker import linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
+from grader.worker.processes import status, sweep  # noqa: E402
 
 MAX_CONTROL_MESSAGE = 2**20
-SWEEP_SECONDS = 5.0  # a sweep that has not emptied a worker's processes by then gives up
 
 
 def main(argv: list[str]) -> None:
@@ -120,109 +119,16 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
     return status
 
 
-def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -> list[int]:
-    """Kill, until none is left, every process that belongs to `worker` (None: to no live worker):
-    its descendants, the zygote's children that are not live workers (orphans re-parented to us),
-    and every process of the worker's own user (`user`, else looked up), if it has one. Returns
-    those still running after SWEEP_SECONDS (a bug or a kernel in trouble; the list is for the
-    log). Needs /proc; without it only the process group was killed."""
-    me = os.getpid()
-    if user is None and worker is not None:
-        user = _own_user(worker)
-    deadline = time.monotonic() + SWEEP_SECONDS
-    while True:
-        table = _processes()
-        victims = _belonging(table, worker, user, me, live_workers)
-        running = [pid for pid in victims if table[pid][1] != "Z"]
-        for pid in running:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        _reap_orphans(table, me, worker, live_workers)
-        if not running or time.monotonic() > deadline:
-            return running
-        time.sleep(0.001)
-
-
-def _belonging(table: dict, worker: int | None, user: int | None, me: int,
-               live_workers: set[int]) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _state, _uid) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    # the worker (if ours) and orphans
-    roots = [pid for pid in children.get(me, ()) if pid not in live_workers]
-    if worker is not None and worker in table:
-        roots.append(worker)
-    if user is not None:
-        roots += [pid for pid, (_ppid, _state, uid) in table.items() if uid == user]
-    found, todo = set(), roots
-    while todo:
-        pid = todo.pop()
-        if pid not in found and pid != me and pid not in live_workers:
-            found.add(pid)
-            todo.extend(children.get(pid, ()))
-    return found
-
-
-def _reap_orphans(table: dict, me: int, worker: int | None, live_workers: set[int]) -> None:
-    """Collect the zombies among our children, except workers (their status is asked for)."""
-    for pid, (ppid, state, _uid) in table.items():
-        if ppid == me and state == "Z" and pid != worker and pid not in live_workers:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
-
-
 def _own_user(pid: int) -> int | None:
     """The worker's uid, if it is a user of the worker's own (sandbox.WORKER_UID_BASE): only a
     root zygote gives its workers such users (a directory service may give people uids that
     high)."""
     if os.geteuid() != 0:
         return None
-    entry = _status(pid)
+    entry = status(pid)
     base = sandbox.WORKER_UID_BASE
     inside = entry is not None and base <= entry[2] < base + sandbox.WORKER_UIDS
     return entry[2] if inside else None
-
-
-def _processes() -> dict[int, tuple[int, str, int]]:
-    """pid -> (parent pid, state letter, real uid) of every process, from /proc ({} without it)."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return {}
-    table = {}
-    for name in names:
-        if name.isdigit():
-            entry = _status(int(name))
-            if entry is not None:
-                table[int(name)] = entry
-    return table
-
-
-def _status(pid: int) -> tuple[int, str, int] | None:
-    try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
-    except OSError:  # it ended meanwhile
-        return None
-    try:
-        text = os.read(fd, 1 << 16)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    found = _STATUS_FIELDS.search(text)  # one pass over a sweep's every process: kept cheap
-    if found is None:
-        return None
-    state, ppid, uid = found.groups()
-    return int(ppid), state.decode(), int(uid)
-
-
-# The lines of /proc/PID/status a sweep reads, in the kernel's order (a name cannot fake a line:
-# the kernel escapes newlines in it).
-_STATUS_FIELDS = re.compile(rb"\nState:\s*(\S).*?\nPPid:\s*(\d+).*?\nUid:\s*(\d+)", re.S)
 
 
 def _send(control: socket.socket, message: dict) -> None:
