@@ -10,7 +10,7 @@ from pathlib import Path
 
 from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
 from grader.checks.cases import CasePlans
-from grader.checks.results import ERROR, CheckResult
+from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.settings import SUBMISSION_TIMEOUT, GraderSettings
 from grader.spec.model import Exercise
 
@@ -94,6 +94,7 @@ class GradingSession:
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             seconds=time.perf_counter() - self.started,
+            printed=printed_tail(load.stdout) if load is not None and load.problems else "",
         )
 
     def close(self) -> None:

@@ -21,7 +21,16 @@ from .cases import CasePlans, PlannedCase
 from .compare import compare
 from .describe import call_label, describe
 from .properties import PROPERTIES, PropertyContext, Verdict
-from .results import ERROR, FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, ExerciseResult
+from .results import (
+    ERROR,
+    FAILED,
+    MISSING,
+    NOT_IMPLEMENTED,
+    PASSED,
+    CheckResult,
+    ExerciseResult,
+    printed_tail,
+)
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
@@ -85,11 +94,12 @@ def _grade_check(exercise: Exercise, check: Check, worker, timeout,
 
 
 def _result(check: Check, status: str, message: str = "", hint: str | None = None, cases: int = 0,
-            misconception: str | None = None) -> CheckResult:
+            misconception: str | None = None, printed: str = "") -> CheckResult:
     return CheckResult(
         name=check.name, points=check.points, score=check.points if status == PASSED else 0.0,
         status=status, message=message, hint=hint if status != PASSED else None,
         hidden=check.hidden, visibility=check.visibility, cases=cases, misconception=misconception,
+        printed="" if check.hidden else printed_tail(printed),  # a hidden case's could show inputs
     )
 
 
@@ -148,7 +158,7 @@ def _judge_call(check: Check, planned: PlannedCase, outcome, params, number: int
     if planned.source and len(planned.source) <= 600:
         header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
     return _result(check, FAILED, "\n".join([header] + [f"  {line}" for line in lines]), hint,
-                   number, matched)
+                   number, matched, printed=outcome.stdout)
 
 
 def _judge_case(check: Check, planned: PlannedCase, outcome, label: str | None = None):
@@ -287,7 +297,8 @@ def _grade_property_check(check: Check, worker, timeout) -> CheckResult:
             else f"your code: {outcome.status}"
             + (_limit(outcome) if outcome.status == "raised" else "")]
         return _result(check, FAILED, f"while checking this property, {failed.name}(...) failed:\n"
-                       + "\n".join("  " + line for line in lines), check.hint)
+                       + "\n".join("  " + line for line in lines), check.hint,
+                       printed=outcome.stdout)
     if verdict.passed:
         return _result(check, PASSED, cases=1)
     message = HIDDEN_FAILURE if check.hidden else verdict.message

@@ -9,6 +9,13 @@ from dataclasses import dataclass, field
 
 PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
     "passed", "failed", "not_implemented", "missing", "error")
+PRINTED_CHARS = 2000  # of a student's printed output kept in a report: its end
+
+
+def printed_tail(text: str) -> str:
+    """The last PRINTED_CHARS characters of what student code printed ("" for nothing)."""
+    text = text.rstrip("\n")
+    return text if len(text) <= PRINTED_CHARS else "..." + text[-PRINTED_CHARS:]
 
 
 @dataclass(frozen=True)
@@ -25,6 +32,7 @@ class CheckResult:
     cases: int = 0               # cases run
     misconception: str | None = None   # name of the known-wrong implementation the answer matched
     seconds: float = 0.0
+    printed: str = ""            # the end of what the failing call printed (visible checks only)
 
     @property
     def passed(self) -> bool:
@@ -71,6 +79,7 @@ class GradeReport:
     spec_errors: tuple[str, ...] = ()       # "exercises/x.yaml:4: ..." (instructor-facing)
     fatal: str | None = None                # why nothing could be graded, if so
     seconds: float = 0.0
+    printed: str = ""                       # the end of what loading printed, when it had problems
     extra: dict = field(default_factory=dict)
 
     @property

@@ -54,6 +54,9 @@ def exercise_feedback(exercise: ExerciseResult) -> str:
         lines += [f"    {line}" for line in check.message.splitlines()]
         if check.hint:
             lines.append(f"    hint: {check.hint}")
+        if check.printed:
+            lines.append("    your code printed:")
+            lines += [f"      {line}" for line in check.printed.splitlines()]
     return "\n".join(lines)
 
 
@@ -64,6 +67,9 @@ def report_header(report: GradeReport) -> list[str]:
     if report.load_problems and not report.fatal:  # a fatal problem is the one message
         lines.append(f"while loading {report.submission}:")
         lines += [f"  {problem}" for problem in report.load_problems]
+    if report.printed and (report.load_problems or report.fatal):
+        lines.append("your code printed while loading:")
+        lines += [f"  {line}" for line in report.printed.splitlines()]
     if report.spec_errors:
         lines.append("exercise specs with errors (not graded; tell your instructor):")
         lines += [f"  {error}" for error in report.spec_errors]
