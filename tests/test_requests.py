@@ -71,16 +71,6 @@ def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
     assert probe.call("busy", (0,)).value == 0  # a fresh worker answers the next call
 
 
-def test_a_function_that_timed_out_fails_its_later_cases_at_once(probe):
-    first = probe.call("spin_on", (2, 2), timeout=0.5)
-    assert first.status == "timeout"
-    start = time.monotonic()
-    again = probe.call_many("spin_on", [encode_call((i, 2)) for i in range(4)], timeout=0.5)
-    assert time.monotonic() - start < 0.2
-    assert all(o.status == "timeout" and "not run again" in o.message for o in again)
-    assert probe.call("busy", (0,)).value == 0  # the other functions are still called
-
-
 def test_the_whole_submissions_deadline_cuts_a_call_short(tmp_path):
     (tmp_path / "probe.py").write_text(PROBE)
     deadline = time.monotonic() + 0.5

@@ -58,7 +58,6 @@ class StudentWorker:
         self.limits = limits
         self.deadline = deadline  # time.monotonic() when the whole submission's time ends
         self._zygote = zygote
-        self._timed_out: dict[str, str] = {}  # function -> how it timed out: not run again
         self._worker: WorkerProcess | None = None
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
@@ -92,14 +91,7 @@ class StudentWorker:
         header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
-        if name in self._timed_out:  # a slow function costs its timeout once, not at every case
-            message = f"{self._timed_out[name]} (on an earlier case: not run again)"
-            return [CallOutcome("timeout", message=message)] * len(calls)
-        outcomes = self._request(header, blobs, len(calls), timeout)
-        for outcome in outcomes:
-            if outcome.status == "timeout" and not outcome.message.startswith(OUT_OF_TIME):
-                self._timed_out[name] = outcome.message
-        return outcomes
+        return self._request(header, blobs, len(calls), timeout)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
