@@ -82,6 +82,8 @@ class GradingSession:
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             seconds=time.perf_counter() - self.started,
+            exercises_folder=f"{self.settings.exercises} ({self.settings.exercises_origin})"
+            .removesuffix(" ()"),
         )
 
     def close(self) -> None:

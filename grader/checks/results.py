@@ -72,6 +72,7 @@ class GradeReport:
     fatal: str | None = None                # why nothing could be graded, if so
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    exercises_folder: str = ""  # "/path/exercises (found in this project)": the specs graded with
 
     @property
     def score(self) -> float:

@@ -60,7 +60,8 @@ def run(args) -> int:
         if value <= 0:
             print(f"vitgrade grade-all: {flag} must be positive, not {value}", file=sys.stderr)
             return 2
-    exercises = find_exercises(args.exercises)
+    # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
+    exercises = find_exercises(args.exercises, discover=False)
     if not exercises.is_dir():
         print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
         return 2
