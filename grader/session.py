@@ -95,6 +95,8 @@ class GradingSession:
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             seconds=time.perf_counter() - self.started,
             printed=printed_tail(load.stdout) if load is not None and load.problems else "",
+            exercises_folder=f"{self.settings.exercises} ({self.settings.exercises_origin})"
+            .removesuffix(" ()"),
         )
 
     def close(self) -> None:

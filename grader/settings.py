@@ -11,6 +11,7 @@ from pathlib import Path
 
 MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
 SUBMISSION_TIMEOUT = 300.0  # seconds for a whole submission: below the platforms' own limits
+GRADESCOPE_RESULTS = "/autograder/results/results.json"
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,16 @@ class Option:
 
 
 OPTIONS = (
-    Option("exercises", "--exercises", "folder of exercise specs (default: ./exercises of this "
-           "project, else the course's installed ones)", "DIR"),
+    Option("exercises", "--exercises", "folder of exercise specs (default: the exercises/ of "
+           "this project, else the course's installed ones; with --classroom, --gradescope or "
+           "--prairielearn always the installed ones)", "DIR"),
     Option("visible_only", "--visible-only", "run only the visible cases (what students see); "
            "skip the hidden ones"),
     Option("feedback", "--feedback", "after the score table, print the feedback of every "
            "exercise that lost points"),
     Option("json", "--json", "write Gradescope-format results to this file", "OUT"),
+    Option("gradescope", "--gradescope", "write Gradescope results to "
+           f"{GRADESCOPE_RESULTS} (or to --json OUT)"),
     Option("classroom", "--classroom", "write GitHub Classroom results (base64 JSON) to "
            "$GITHUB_OUTPUT as result=..."),
     Option("prairielearn", "--prairielearn", "write PrairieLearn external-grader results to this "
@@ -66,6 +70,7 @@ class GraderSettings:
 
     student: Path
     exercises: Path
+    exercises_origin: str = ""  # grader.spec.locate: "--exercises", "found in this project", ...
     include_hidden: bool = True
     call_timeout: float | None = None
     submission_timeout: float | None = None  # None: SUBMISSION_TIMEOUT
@@ -111,17 +116,27 @@ def limits_of(args) -> dict:
 
 
 def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
-    """GraderSettings from the options (`getoption(name)`), or None when no --student was given."""
-    from grader.spec.locate import find_exercises
+    """GraderSettings from the options (`getoption(name)`), or None when no --student was given.
+
+    An autograder (--classroom, --gradescope, --prairielearn) grades with --exercises or the
+    installed specs, never an `exercises/` found where it runs: that is the student's repository.
+    """
+    from grader.spec.locate import locate_exercises
 
     student = getoption("student")
     if not student:
         return None
     explicit, json_out, prairielearn = (getoption("exercises"), getoption("json"),
                                         getoption("prairielearn"))
+    autograding = bool(getoption("classroom") or getoption("gradescope") or prairielearn)
+    exercises = locate_exercises(invoked_in / explicit if explicit else None, start=invoked_in,
+                                 discover=not autograding)
+    if getoption("gradescope") and not json_out:
+        json_out = GRADESCOPE_RESULTS
     return GraderSettings(
         student=invoked_in / student,
-        exercises=find_exercises(invoked_in / explicit if explicit else None, start=invoked_in),
+        exercises=exercises.path,
+        exercises_origin=exercises.origin,
         include_hidden=not getoption("visible_only"),
         json_out=(invoked_in / json_out) if json_out else None,
         feedback=bool(getoption("feedback")),

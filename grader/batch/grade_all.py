@@ -141,8 +141,17 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     return len(tasks)
 
 
+# `python -I`: neither the working folder nor PYTHON* variables nor the user's site decide what a
+# job imports (a hand-in named random.py beside it must not run as the grader). The folder
+# holding this `grader` goes on the path instead, so jobs grade with the same grader.
+_JOB_MAIN = ("import sys; root = sys.argv.pop(1)\n"
+             "if root not in sys.path: sys.path.insert(0, root)\n"
+             "from grader.batch.job import main; sys.exit(main())")
+
+
 def _job_command(options: BatchOptions, results: Path) -> list[str]:
-    command = [sys.executable, "-m", "grader.batch.job",
+    package_root = str(Path(__file__).resolve().parents[2])
+    command = [sys.executable, "-I", "-c", _JOB_MAIN, package_root,
                "--exercises", str(Path(options.exercises).absolute()),
                "--results", str(results), "--parent", str(os.getpid())]
     for option in LIMIT_OPTIONS:
@@ -152,22 +161,19 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
 
 
 def _job_cwd(exercises: Path) -> Path:
-    """Where a job runs: beside an `exercises` folder, so files its specs name are found from
-    there."""
+    """Where a job runs: beside an `exercises` folder (the instructor's --exercises or the
+    installed one), so files its specs name are found from there; else in the grader's package.
+    Never the folder grade-all was started in, which may be the class's."""
     exercises = Path(exercises).absolute()
-    return exercises.parent if exercises.name == "exercises" else Path.cwd()
+    return exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
 
 
 def _job_env() -> dict:
-    """This environment, with the folder holding this `grader` first on the path (jobs grade with
-    it) and one BLAS thread per job (grader/process_setup.py)."""
+    """This environment, with one BLAS thread per job (grader/process_setup.py)."""
     from grader.process_setup import single_threaded_blas
 
-    package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     single_threaded_blas(env)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [package_root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 
 

@@ -20,7 +20,7 @@ class SubmissionGrader:
     """`limits`: the worker's limits by option name (call_timeout, load_timeout, memory_mb, ...)."""
 
     def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None,
-                 include_hidden: bool = True):
+                 include_hidden: bool = True, exercises_origin: str = ""):
         from grader.checks.cases import CasePlans
         from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
@@ -31,10 +31,12 @@ class SubmissionGrader:
         self.limits = {k: v for k, v in (limits or {}).items() if v is not None}
         self.plans = CasePlans()  # each case's expected value computed once for all students
         self.include_hidden = include_hidden
+        self.exercises_origin = exercises_origin  # shown in the report (grader.spec.locate)
 
     def grade(self, path: str | Path, shown: str | None = None) -> GradeReport:
         """The report of the submission at `path`; `shown` is the name students see for it."""
         settings = GraderSettings(student=Path(path), exercises=self.exercises_dir,
+                                  exercises_origin=self.exercises_origin,
                                   include_hidden=self.include_hidden, **self.limits)
         session = GradingSession(settings, zygote=self.zygote, plans=self.plans)
         session.spec_errors.extend(self.spec_errors)

@@ -2,6 +2,8 @@
 
     python -m grader.batch.job --exercises DIR --results DIR --parent PID [limits]
 
+(grade-all starts it isolated, `python -I`, from a folder of its own: grade_all.py `_job_command`.)
+
 Once set up it says {"ready": true}; then it reads one JSON task per line on stdin
 ({"student", "path", "shown"}), grades it in-process
 (grade_one.py), writes OUT/results/<student>.json atomically, and answers one JSON line on stdout

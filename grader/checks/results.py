@@ -81,6 +81,7 @@ class GradeReport:
     seconds: float = 0.0
     printed: str = ""                       # the end of what loading printed, when it had problems
     extra: dict = field(default_factory=dict)
+    exercises_folder: str = ""  # "/path/exercises (found in this project)": the specs graded with
 
     @property
     def score(self) -> float:

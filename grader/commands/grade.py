@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.settings import OPTIONS, STUDENT_HELP
+from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -27,8 +27,6 @@ def add_arguments(parser) -> None:
     for option in OPTIONS:
         if option.name != "feedback":
             parser.add_argument(option.flag, **option.argparse_kwargs())
-    parser.add_argument("--gradescope", action="store_true",
-                        help="write Gradescope results to /autograder/results/results.json")
     parser.add_argument("--junitxml", metavar="OUT",
                         help="also write JUnit XML with each exercise's points as properties")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -46,7 +44,7 @@ def pytest_arguments(args) -> list[str]:
     if not args.quiet:
         out.append("--feedback")
     if args.gradescope and not args.json:
-        args.json = "/autograder/results/results.json"
+        args.json = GRADESCOPE_RESULTS
     for option in OPTIONS:
         value = getattr(args, option.name, None)
         if value:

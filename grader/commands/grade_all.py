@@ -4,8 +4,6 @@ from __future__ import annotations
 import os
 import sys
 
-from grader.commands import EXERCISES_HELP
-
 NAME = "grade-all"
 HELP = ("grade every submission in a folder, in parallel; write grades.csv, feedback and a "
         "class report")
@@ -27,7 +25,9 @@ def add_arguments(parser) -> None:
                         help="regular expression taking the student id from a file or folder "
                              "name: its group 'id', else its first group, else the match "
                              f"(default {DEFAULT_ID_PATTERN!r})")
-    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
+    parser.add_argument("--exercises", metavar="DIR",
+                        help="folder of exercise specs (default: the course's installed ones, "
+                             "never an exercises/ folder found here)")
     for option in LIMIT_OPTIONS:  # the same as `vitgrade grade`'s (grader/settings.py)
         parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
@@ -54,7 +54,8 @@ def run(args) -> int:
     if args.jobs <= 0:
         print(f"vitgrade grade-all: --jobs must be positive, not {args.jobs}", file=sys.stderr)
         return 2
-    exercises = find_exercises(args.exercises)
+    # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
+    exercises = find_exercises(args.exercises, discover=False)
     if not exercises.is_dir():
         print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
         return 2

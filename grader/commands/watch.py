@@ -34,10 +34,11 @@ def run(args) -> int:
     from grader.batch.grade_one import SubmissionGrader
     from grader.report.terminal import report_lines
     from grader.settings import SettingsError, limits_of
-    from grader.spec.locate import find_exercises
+    from grader.spec.locate import locate_exercises
     from grader.worker.zygote_handle import prestart_zygote
 
-    submission, exercises = Path(args.submission), find_exercises(args.exercises)
+    located = locate_exercises(args.exercises)
+    submission, exercises = Path(args.submission), located.path
     try:
         limits = limits_of(args)
     except SettingsError as error:
@@ -53,7 +54,8 @@ def run(args) -> int:
             if state != seen:
                 if grader is None or _specs(state) != _specs(seen):  # specs (re)loaded, cases anew
                     grader = SubmissionGrader(exercises, limits, zygote=zygote,
-                                              include_hidden=not args.visible_only)
+                                              include_hidden=not args.visible_only,
+                                              exercises_origin=located.origin)
                 seen = state
                 report = grader.grade(submission, shown=str(args.submission))
                 clear = CLEAR if sys.stdout.isatty() else ""

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
 def _grade(path: Path, results: Path, exercises: Path) -> int:
     from grader.commands import grade
 
-    args = argparse.Namespace(submission=str(path), json=str(results), gradescope=False,
+    args = argparse.Namespace(submission=str(path), json=str(results), gradescope=True,
                               classroom=False, prairielearn=None, junitxml=None,
                               exercises=str(exercises), visible_only=False, call_timeout=None,
                               memory_mb=None, quiet=False)

@@ -83,4 +83,7 @@ def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:
         for exercise in report.exercises:
             if exercise.status not in (PASSED, NOT_IMPLEMENTED, MISSING):
                 lines += [exercise_feedback(exercise), ""]
-    return lines + [f"submission: {report.submission}", score_table(report)]
+    lines.append(f"submission: {report.submission}")
+    if report.exercises_folder:
+        lines.append(f"exercises: {report.exercises_folder}")
+    return lines + [score_table(report)]

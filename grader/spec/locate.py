@@ -1,32 +1,61 @@
 """Where the exercises are: an explicit folder, the project being worked in, or the
 course's exercises installed with the package (so `vitgrade grade x.py` works anywhere).
+
+Discovery (the project's `exercises/`) is for people at their desks. It only takes a folder
+nobody else could have put there: one owned by this user (or root), not world-writable, reached
+from the start folder through no world-writable folder (so `/tmp/exercises` is never used).
+Autograding modes do not discover at all: a student's repository may hold an `exercises/` of
+its own (grader/settings.py `resolve_settings`, `vitgrade grade-all`).
 """
 from __future__ import annotations
 
+import os
+import stat
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from .loader import SPEC_SUFFIXES
 
 FOLDER = "exercises"
+EXPLICIT, FOUND, INSTALLED = "--exercises", "found in this project", "installed with the package"
 
 
-def find_exercises(explicit: str | Path | None = None, start: str | Path | None = None) -> Path:
-    """The exercises folder to grade with.
+@dataclass(frozen=True)
+class ExercisesFolder:
+    path: Path
+    origin: str  # EXPLICIT | FOUND | INSTALLED
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.origin})"
+
+
+def locate_exercises(explicit: str | Path | None = None, start: str | Path | None = None, *,
+                     discover: bool = True) -> ExercisesFolder:
+    """The exercises folder to grade with, and where it came from.
 
     1. `explicit` (`--exercises DIR`), as given;
-    2. the nearest `exercises/` holding spec files in `start` (default: the working folder) or in
-       a parent;
+    2. when `discover`, the nearest trusted `exercises/` holding spec files in `start` (default:
+       the working folder) or in a parent (see the module's docstring);
     3. the exercises shipped inside the installed package.
     """
     if explicit is not None:
-        return Path(explicit)
-    here = Path(start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / FOLDER
-        if candidate.is_dir() and _has_specs(candidate):
-            return candidate
-    return installed_exercises()
+        return ExercisesFolder(Path(explicit), EXPLICIT)
+    if discover:
+        here = Path(start or Path.cwd()).resolve()
+        for folder in (here, *here.parents):
+            if _world_writable(folder):  # anyone could have made what is here and above
+                break
+            candidate = folder / FOLDER
+            if candidate.is_dir() and _trusted(candidate) and _has_specs(candidate):
+                return ExercisesFolder(candidate, FOUND)
+    return ExercisesFolder(installed_exercises(), INSTALLED)
+
+
+def find_exercises(explicit: str | Path | None = None, start: str | Path | None = None, *,
+                   discover: bool = True) -> Path:
+    """The path of `locate_exercises(...)`."""
+    return locate_exercises(explicit, start, discover=discover).path
 
 
 def installed_exercises() -> Path:
@@ -35,6 +64,22 @@ def installed_exercises() -> Path:
         return shipped
     # an editable install maps grader._exercises onto the checkout's exercises/
     return Path(__file__).resolve().parents[2] / FOLDER
+
+
+def _world_writable(folder: Path) -> bool:
+    try:
+        return bool(folder.stat().st_mode & stat.S_IWOTH)
+    except OSError:
+        return True
+
+
+def _trusted(folder: Path) -> bool:
+    """Owned by this user or root, and not world-writable (a symbolic link: its target)."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return False
+    return info.st_uid in (0, os.geteuid()) and not info.st_mode & stat.S_IWOTH
 
 
 def _has_specs(folder: Path) -> bool:
