@@ -43,6 +43,7 @@ def run(args) -> int:
     from grader.batch.discover import IdPatternError
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
+    from grader.report.safe_files import UnsafePathError
     from grader.settings import SettingsError, limits_of
     from grader.spec.locate import find_exercises
 
@@ -72,7 +73,7 @@ def run(args) -> int:
     )
     try:
         result = grade_all(options)
-    except (IdPatternError, PoolError) as error:
+    except (IdPatternError, PoolError, UnsafePathError) as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
