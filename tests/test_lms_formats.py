@@ -26,7 +26,8 @@ from grader.batch.grade_one import SubmissionGrader
 from grader.report.class_report import class_report_html
 from grader.report.classroom import classroom_results, encoded_result, write_classroom_output
 from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
-from grader.report.feedback_md import feedback_markdown, fenced
+from grader.report.escape import markdown_block as fenced
+from grader.report.feedback_md import feedback_markdown
 from grader.report.gradescope import gradescope_results
 from grader.report.prairielearn import prairielearn_results
 

@@ -6,7 +6,9 @@
     OUT/report.html              the class report
     OUT/logs/job-<n>.log         what the grading jobs printed (for the instructor)
 
-A batch stopped halfway loses nothing: a re-run skips every student with a final record.
+A batch stopped halfway loses nothing: a re-run skips every student with a final record. No file
+is written through a symlink (grader/report/safe_files.py): OUT's folders are checked before
+anything is graded, and a link in them stops the batch with UnsafePathError.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 
 from . import DEFAULT_ID_PATTERN
@@ -79,6 +82,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
     start = time.perf_counter()
     out = Path(options.out).absolute()
     results = out / "results"
+    for folder in (results, out / "feedback", out / "logs"):  # refused now, not after grading
+        make_folder(folder)
     submissions, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
     todo = [s for s in submissions
             if options.force or not _is_final(read_record(record_path(results, s.student)))]
@@ -111,11 +116,10 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     tasks = [Task(s.student, str(s.path.absolute()), _shown(s.path.absolute(), root)) for s in todo]
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
-    (out / "logs").mkdir(parents=True, exist_ok=True)
     counter = iter(range(1, 1_000_000))
 
     def start_job() -> Job:
-        log = open(out / "logs" / f"job-{next(counter)}.log", "ab")  # noqa: SIM115 - the child holds it
+        log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
         try:
             return Job(_job_command(options, results), _job_cwd(options.exercises), _job_env(), log)
         finally:

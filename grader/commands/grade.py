@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP
@@ -55,14 +56,35 @@ def pytest_arguments(args) -> list[str]:
 def run(args) -> int:
     from grader.worker import prestart_zygote
 
+    if args.gradescope and not args.json:
+        args.json = "/autograder/results/results.json"
+    refused = _refused_output(args)
+    if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
+        print(f"vitgrade grade: {refused}", file=sys.stderr)
+        return 2
     prestart_zygote()  # the worker's numpy import overlaps with pytest's start-up
     # only our plugin: faster, and other plugins can't interfere
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import pytest
 
     code = pytest.main(pytest_arguments(args))
-    if args.json:
+    if args.json and int(code) in (0, 1):
         print(f"results written to {args.json}")
     if not Path(args.submission).exists():
         return 2
     return {0: 0, 1: 1}.get(int(code), 2)
+
+
+def _refused_output(args) -> str | None:
+    """Why a results file asked for could not be written safely (safe_files.py), if so; its
+    missing folders are made."""
+    from grader.report.safe_files import UnsafePathError, checked_folder
+
+    for out in (args.json, getattr(args, "prairielearn", None)):
+        if out:
+            try:
+                with checked_folder(Path(out).absolute().parent, out):
+                    pass
+            except UnsafePathError as error:
+                return str(error)
+    return None

@@ -39,6 +39,8 @@ def run(args) -> int:
     from grader.batch.discover import IdPatternError
     from grader.batch.grade_all import BatchOptions, grade_all
     from grader.batch.pool import PoolError
+    from grader.report.escape import terminal_text
+    from grader.report.safe_files import UnsafePathError
     from grader.settings import SUBMISSION_TIMEOUT, SettingsError, limits_of
     from grader.spec.locate import find_exercises
 
@@ -67,7 +69,7 @@ def run(args) -> int:
     )
     try:
         result = grade_all(options)
-    except (IdPatternError, PoolError) as error:
+    except (IdPatternError, PoolError, UnsafePathError) as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -75,16 +77,17 @@ def run(args) -> int:
               "again to finish",
               file=sys.stderr)
         return 130
-    for note in result.notes:
-        print(note)
+    for note in result.notes:  # they name files of the class folder
+        print(terminal_text(note))
     out = options.out
     print(f"{len(result.submissions)} submissions: graded {result.graded_now} in "
           f"{result.grading_seconds:.1f} s, {result.skipped} already graded "
           "(use --force to grade again)")
     if result.unloadable:
-        print(f"could not be loaded (zero points): {', '.join(result.unloadable)}")
+        print(f"could not be loaded (zero points): {terminal_text(', '.join(result.unloadable))}")
     if result.not_graded:
-        print(f"could not be graded: {', '.join(result.not_graded)} (see {out / 'report.html'})")
+        print(f"could not be graded: {terminal_text(', '.join(result.not_graded))} "
+              f"(see {out / 'report.html'})")
     print(f"wrote {out / 'grades.csv'}, {out / 'feedback'}{os.sep} "
           f"({len(result.submissions)} files), {out / 'report.html'}")
     return 0

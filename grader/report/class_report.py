@@ -3,18 +3,19 @@
 Score histogram, pass rate per exercise, and the misconceptions the class hit with the share of
 students behind each ("31% counted overlapping windows"). Plots are PNGs made with matplotlib
 (the optional `report` extra) and embedded as base64; without matplotlib the page has the same
-tables and says how to get the plots. Nothing here loads anything from outside the file.
+tables and says how to get the plots. Nothing here loads anything from outside the file. Every
+string is HTML-escaped (escape.py), attributes included; the page has no links.
 """
 from __future__ import annotations
 
 import base64
-import html
 import io
 import statistics
 from dataclasses import dataclass, field
 
 from grader.checks.results import PASSED, GradeReport
 
+from .escape import html_text
 from .terminal import points
 
 NO_PLOTS = ("Plots need matplotlib: <code>pip install 'vit-grader[report]'</code> "
@@ -162,8 +163,7 @@ def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.0f}%" if total else "0%"
 
 
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
+_e = html_text  # every string of the page goes through it
 
 
 # --- plots -------------------------------------------------------------------------

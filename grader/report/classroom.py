@@ -14,6 +14,7 @@ from pathlib import Path
 
 from grader.checks.results import PASSED, GradeReport
 
+from .escape import json_strings
 from .feedback_md import part_feedback
 from .parts import named_parts
 from .terminal import report_header
@@ -43,7 +44,7 @@ def classroom_results(report: GradeReport) -> dict:
     result = {"version": VERSION, "status": status, "max_score": report.max_score, "tests": tests}
     if status == "error":
         result["message"] = "\n".join(report_header(report)) or "no exercise could be graded"
-    return result
+    return json_strings(result)
 
 
 def encoded_result(report: GradeReport) -> str:

@@ -16,9 +16,10 @@ import io
 
 from grader.checks.results import GradeReport
 
+from .escape import csv_cell
+
 STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 TOTAL_COLUMN = "Final Points"
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str]) -> str:
@@ -28,7 +29,7 @@ def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str])
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets do
     writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
     for student, report in sorted(rows, key=lambda row: row[0]):
-        name = _text_cell(student)
+        name = csv_cell(student)  # a student id could start with '='
         identity = [name, "", "", name, ""]
         if report is None:
             writer.writerow(identity + [""] * (len(exercises) + 1))
@@ -43,8 +44,3 @@ def number_cell(x: float) -> str:
     """A score as gradebooks read it: no exponent, at most two decimals (Canvas shows two)."""
     x = round(float(x), 2)
     return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
-
-
-def _text_cell(text: str) -> str:
-    """Text a spreadsheet will not run as a formula (a student id could start with '=')."""
-    return "'" + text if text.startswith(_FORMULA_START) else text

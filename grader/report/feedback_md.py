@@ -18,17 +18,11 @@ from grader.checks.results import (
     GradeReport,
 )
 
+from .escape import markdown_block, markdown_text
 from .terminal import exercise_feedback, exercise_heading, points, report_header, score_table
 
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\byour code raised ([A-Za-z_][A-Za-z0-9_.]*)")
-
-
-def fenced(text: str, info: str = "text") -> str:
-    """`text` in a markdown code fence longer than any run of backticks inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{info}\n{text}\n{fence}"
 
 
 def hidden_check_line(check: CheckResult) -> str:
@@ -75,20 +69,21 @@ def part_feedback(part: ExerciseResult) -> str:
 
 
 def feedback_markdown(student: str, report: GradeReport | None, problem: str | None = None) -> str:
-    """What `vitgrade grade` would have shown this student, as markdown."""
-    lines = [f"# Feedback for {student}", ""]
+    """What `vitgrade grade` would have shown this student, as markdown. Student text (the id,
+    the path, messages) is escaped inline or fenced (escape.py): none of it is live markup."""
+    lines = [f"# Feedback for {markdown_text(student)}", ""]
     if report is None:
         lines += ["Your submission could not be graded automatically: "
-                  f"{problem or 'unknown reason'}.",
+                  f"{markdown_text(problem or 'unknown reason')}.",
                   "Your instructor will look at it."]
         return "\n".join(lines) + "\n"
     percent = 100 * report.score / report.max_score if report.max_score else 0.0
-    lines += [f"Submission `{report.submission}`: "
+    lines += [f"Submission {markdown_text(report.submission)}: "
               f"**{points(report.score)} / {points(report.max_score)}** ({percent:.0f}%)", ""]
     header = report_header(report)
     if header:
-        lines += [fenced("\n".join(header)), ""]
-    lines += [fenced(score_table(report)), ""]
+        lines += [markdown_block("\n".join(header)), ""]
+    lines += [markdown_block(score_table(report)), ""]
     for exercise in report.exercises:
         lines += _exercise_section(exercise)
     return "\n".join(lines).rstrip() + "\n"
@@ -106,7 +101,7 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
             lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED
                          else "Not defined yet.")
         else:
-            lines.append(fenced(exercise_feedback(visible)))
+            lines.append(markdown_block(exercise_feedback(visible)))
         lines.append("")
     if hidden.checks:
         passed = sum(c.passed for c in hidden.checks)
@@ -119,6 +114,6 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
                 body.append(hidden_check_line(check))
                 if check.hint:
                     body.append(f"  hint: {check.hint}")
-            lines += ["", fenced("\n".join(body))]
+            lines += ["", markdown_block("\n".join(body))]
         lines.append("")
     return lines

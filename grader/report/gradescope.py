@@ -5,13 +5,14 @@ hidden checks (the spec's `visibility`, `after_published` by default): a visible
 "all passed" while hidden cases fail, and a hidden check is summarised by
 `feedback_md.hidden_check_line`, never by its raw message, so its inputs cannot leak. Outputs
 are markdown (`output_format: md`); plain text, whose indentation and `*` markdown would
-mangle, goes inside code fences.
+mangle, goes inside code fences, and no string holds a control character (escape.py).
 """
 from __future__ import annotations
 
 from grader.checks.results import PASSED, ExerciseResult, GradeReport
 
-from .feedback_md import fenced, part_feedback
+from .escape import json_strings, markdown_block
+from .feedback_md import part_feedback
 from .parts import named_parts
 from .terminal import report_header, score_table
 
@@ -23,16 +24,16 @@ def gradescope_results(report: GradeReport) -> dict:
     for number, exercise in enumerate(report.exercises, 1):
         for sub, (name, part, visibility) in enumerate(named_parts(exercise), 1):
             tests.append(_test(name, part, visibility, f"{number}.{sub}"))
-    return {
+    return json_strings({
         "score": report.score,
         "max_score": report.max_score,  # Gradescope sums the tests instead; kept for scripts
         "execution_time": round(report.seconds, 3),
-        "output": fenced("\n".join(report_header(report) + [f"submission: {report.submission}",
-                                                            score_table(report)])),
+        "output": markdown_block("\n".join(report_header(report) + [
+            f"submission: {report.submission}", score_table(report)])),
         "output_format": MARKDOWN,
         "stdout_visibility": "hidden",  # the grader's stdout is for instructors only
         "tests": tests,
-    }
+    })
 
 
 def _test(name: str, part: ExerciseResult, visibility: str, number: str) -> dict:
@@ -45,7 +46,7 @@ def _test(name: str, part: ExerciseResult, visibility: str, number: str) -> dict
         "max_score": part.max_score,
         "status": "passed" if passed else "failed",
         "output": ("All hidden cases passed." if hidden else "All checks passed.") if passed
-        else fenced(part_feedback(part)),
+        else markdown_block(part_feedback(part)),
         "output_format": MARKDOWN,
         "tags": [part.id, part.lecture],
         "visibility": visibility,

@@ -1,17 +1,32 @@
 """Write every results file the settings ask for, at the end of a grading run.
 
 Files are written atomically (temporary file, then rename), so an autograder never reads half of
-one; the Classroom result is one line appended to $GITHUB_OUTPUT.
+one, and never through a symlink (safe_files.py); the Classroom result is one line appended to
+$GITHUB_OUTPUT.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import sys
 from pathlib import Path
+
+from .safe_files import UnsafePathError, write_file_safely
 
 
 def write_outputs(report, settings) -> None:
+    """Called by the plugin's sessionfinish: a refused path ends pytest with exit code 2 and a
+    one-line message on stderr, not a traceback."""
+    try:
+        _write_outputs(report, settings)
+    except UnsafePathError as error:
+        import pytest
+
+        print(f"vitgrade: {error}", file=sys.stderr)
+        pytest.exit("no results file was written", returncode=2)
+
+
+def _write_outputs(report, settings) -> None:
     if settings.json_out is not None:
         from .gradescope import gradescope_results
 
@@ -29,18 +44,9 @@ def write_outputs(report, settings) -> None:
 
 
 def write_text_atomic(path: str | Path, text: str, suffix: str = ".tmp") -> None:
-    """Write to a temporary file beside `path`, then rename: readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are meant to be read by others (CI, LMS)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write to a temporary file beside `path`, then rename: readers never see half a file, and
+    no folder of `path` may be a symlink (UnsafePathError; safe_files.py)."""
+    write_file_safely(path, text.encode("utf-8"), suffix=suffix)
 
 
 def write_json_atomic(path: str | Path, data: dict) -> None:

@@ -1,7 +1,14 @@
-"""Plain-text reports for a terminal: the score table and per-exercise feedback."""
+"""Plain-text reports for a terminal: the score table and per-exercise feedback.
+
+Student text (the submission's path, messages with what its code raised, printed or returned)
+enters here, through `terminal_text`: the markdown, HTML and JSON reports built on this text
+escape it again for their own format.
+"""
 from __future__ import annotations
 
 from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, ExerciseResult, GradeReport
+
+from .escape import terminal_text
 
 STATUS_WORDS = {PASSED: "ok", NOT_IMPLEMENTED: "not implemented yet", MISSING: "not defined yet"}
 
@@ -51,28 +58,29 @@ def exercise_feedback(exercise: ExerciseResult) -> str:
             continue
         hidden = " [hidden]" if check.hidden else ""
         lines.append(f"  x {check.name}{hidden} (0 / {points(check.points)})")
-        lines += [f"    {line}" for line in check.message.splitlines()]
+        lines += [f"    {line}" for line in terminal_text(check.message).splitlines()]
         if check.hint:
             lines.append(f"    hint: {check.hint}")
         if check.printed:
             lines.append("    your code printed:")
-            lines += [f"      {line}" for line in check.printed.splitlines()]
+            lines += [f"      {line}" for line in terminal_text(check.printed).splitlines()]
     return "\n".join(lines)
 
 
 def report_header(report: GradeReport) -> list[str]:
     lines = []
+    submission = terminal_text(report.submission)
     if report.fatal:
-        lines.append(f"could not grade {report.submission}: {report.fatal}")
+        lines.append(f"could not grade {submission}: {terminal_text(report.fatal)}")
     if report.load_problems and not report.fatal:  # a fatal problem is the one message
-        lines.append(f"while loading {report.submission}:")
-        lines += [f"  {problem}" for problem in report.load_problems]
+        lines.append(f"while loading {submission}:")
+        lines += [f"  {terminal_text(problem)}" for problem in report.load_problems]
     if report.printed and (report.load_problems or report.fatal):
         lines.append("your code printed while loading:")
-        lines += [f"  {line}" for line in report.printed.splitlines()]
+        lines += [f"  {line}" for line in terminal_text(report.printed).splitlines()]
     if report.spec_errors:
         lines.append("exercise specs with errors (not graded; tell your instructor):")
-        lines += [f"  {error}" for error in report.spec_errors]
+        lines += [f"  {terminal_text(error)}" for error in report.spec_errors]
     return lines
 
 
@@ -83,7 +91,7 @@ def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:
         for exercise in report.exercises:
             if exercise.status not in (PASSED, NOT_IMPLEMENTED, MISSING):
                 lines += [exercise_feedback(exercise), ""]
-    lines.append(f"submission: {report.submission}")
+    lines.append(f"submission: {terminal_text(report.submission)}")
     if report.exercises_folder:
-        lines.append(f"exercises: {report.exercises_folder}")
+        lines.append(f"exercises: {terminal_text(report.exercises_folder)}")
     return lines + [score_table(report)]
