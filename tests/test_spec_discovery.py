@@ -176,3 +176,21 @@ def test_grade_all_started_in_a_class_folder_imports_none_of_its_modules(tmp_pat
         assert record["report"]["fatal"] is None
         assert sum(e_check["score"] for e in record["report"]["exercises"]
                    for e_check in e["checks"]) == total
+
+
+def test_a_checkpoint_is_read_from_the_specs_own_folder_not_from_a_repo(repo, course_points):
+    """A repository's exercises/checkpoints/ with logits of its choosing changes no grade: the
+    installed spec reads the installed checkpoint."""
+    import numpy as np
+
+    theirs = repo / "exercises" / "checkpoints" / "tiny-vit"
+    shutil.copytree(installed_exercises() / "checkpoints" / "tiny-vit", theirs)
+    with np.load(theirs / "sample.npz") as sample:
+        forged = {name: sample[name] for name in sample.files}
+    forged["logits"] = np.zeros_like(forged["logits"])  # what a vit_forward returning 0 gets
+    np.savez(theirs / "sample.npz", **forged)
+    results = repo.parent / "results.json"
+    done = vitgrade("grade", "vit_exercises.py", "--gradescope", "--json", str(results),
+                    cwd=repo)
+    data = json.loads(results.read_text())
+    assert data["score"] == course_points, done.stdout[-2000:]  # the solution, full marks

@@ -28,6 +28,7 @@ class PlannedCase:
     source: str | None  # paste-able code for the call, when the spec wrote it
     case: Case | None  # the spec's case (None for generated ones)
     reference: str  # the reference function that computes the expected value
+    folder: str | None = None  # the spec's own, for inputs.evaluate of `expect`
     _expectation: tuple | None = None
     _wrong: dict = field(default_factory=dict)
 
@@ -61,24 +62,26 @@ class CasePlans:
     def cases(self, exercise: Exercise, check: Check) -> list[PlannedCase]:
         key = (exercise.path, check.name)
         if key not in self._cases:
-            self._cases[key] = plan_cases(check)
+            self._cases[key] = plan_cases(check, exercise.folder or None)
         return self._cases[key]
 
 
-def plan_cases(check: Check) -> list[PlannedCase]:
-    """The spec's own cases, then the generated ones; InputError for a broken expression."""
+def plan_cases(check: Check, folder: str | None = None) -> list[PlannedCase]:
+    """The spec's own cases, then the generated ones; InputError for a broken expression.
+    `folder`: the spec's own (inputs.evaluate)."""
     reference = check.reference or check.call
     planned = []
     for case in check.cases:
-        args = tuple(inputs.evaluate(a) for a in case.args)
-        kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
+        args = tuple(inputs.evaluate(a, folder) for a in case.args)
+        kwargs = {k: inputs.evaluate(v, folder) for k, v in case.kwargs.items()}
         code = ", ".join([inputs.source(a) for a in case.args]
                          + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
-        planned.append(PlannedCase(args, kwargs, f"{check.call}({code})", case, reference))
+        planned.append(PlannedCase(args, kwargs, f"{check.call}({code})", case, reference,
+                                   folder))
     if check.generate:
         g = check.generate
         for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
-            planned.append(PlannedCase(tuple(args), dict(kwargs), None, None, reference))
+            planned.append(PlannedCase(tuple(args), dict(kwargs), None, None, reference, folder))
     return planned
 
 
@@ -87,7 +90,7 @@ def _expectation(planned: PlannedCase) -> tuple:
     if case is not None and case.raises:
         return None, case.raises
     if case is not None and case.has_expect:
-        return inputs.evaluate(case.expect), None
+        return inputs.evaluate(case.expect, planned.folder), None
     from grader.reference import REFERENCE
 
     try:

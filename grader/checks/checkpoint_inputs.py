@@ -27,13 +27,19 @@ STUDENT_SEMANTICS = {"eps": 1e-6, "activation": "gelu", "pool": "cls", "pre_norm
 TOP_KEYS = ("P", "heads", "W_e", "b_e", "cls", "pos", "ln_g", "ln_b", "W_head", "b_head")
 
 
-def checkpoint_folder(name) -> Path:
-    """The checkpoint folder `name`: absolute, or inside the exercises folder in use / installed."""
+def checkpoint_folder(name, spec_folder=None) -> Path:
+    """The checkpoint folder `name`: absolute, or inside the spec's own folder (`spec_folder`;
+    None: the exercises folder found from here, else the installed one). Never from where a run
+    was started: a student's repository could bring a checkpoint of its own."""
     from grader.spec.locate import find_exercises, installed_exercises
 
     path = Path(str(name))
-    candidates = ([path] if path.is_absolute()
-                  else [find_exercises() / path, installed_exercises() / path])
+    if path.is_absolute():
+        candidates = [path]
+    elif spec_folder is not None:
+        candidates = [Path(spec_folder) / path]
+    else:
+        candidates = [find_exercises() / path, installed_exercises() / path]
     for folder in candidates:
         if (folder / "config.json").is_file():
             return folder
@@ -41,12 +47,13 @@ def checkpoint_folder(name) -> Path:
     raise ValueError(f"no checkpoint folder {name!r} (looked in {looked})")
 
 
-def checkpoint_params(expr) -> dict:
+def checkpoint_params(expr, spec_folder=None) -> dict:
     """params for vit_forward from the checkpoint's weights, float64 (exactly the stored values)."""
     from grader.reference import ViT
 
     try:
-        model = ViT.from_pretrained(checkpoint_folder(expr["checkpoint_params"]), dtype="float64")
+        folder = checkpoint_folder(expr["checkpoint_params"], spec_folder)
+        model = ViT.from_pretrained(folder, dtype="float64")
     except ImportError as exc:
         raise ValueError(str(exc)) from None
     differs = {k: getattr(model.config, k) for k, v in STUDENT_SEMANTICS.items()
@@ -61,10 +68,10 @@ def checkpoint_params(expr) -> dict:
     return params
 
 
-def checkpoint_sample(expr) -> np.ndarray:
+def checkpoint_sample(expr, spec_folder=None) -> np.ndarray:
     """One array of the checkpoint's sample.npz (`part: image` or `part: logits`)."""
     part = expr.get("part", "image")
-    folder = checkpoint_folder(expr["checkpoint_sample"])
+    folder = checkpoint_folder(expr["checkpoint_sample"], spec_folder)
     with np.load(folder / SAMPLE_FILE, allow_pickle=False) as sample:
         if part not in sample.files:
             raise ValueError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")

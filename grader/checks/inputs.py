@@ -39,16 +39,20 @@ def builder_of(expr) -> str | None:
     return None
 
 
-def evaluate(expr):
-    """The value an input expression stands for (fresh arrays every call)."""
+def evaluate(expr, folder=None):
+    """The value an input expression stands for (fresh arrays every call). `folder`: the spec's
+    own folder, where a relative checkpoint folder is (None: the exercises folder found from
+    here, else the installed one: for an instructor's tools, never for grading)."""
     kind = builder_of(expr)
     if kind is None:
         if isinstance(expr, list):
-            return [evaluate(e) for e in expr]
+            return [evaluate(e, folder) for e in expr]
         if isinstance(expr, dict):
-            return {k: evaluate(v) for k, v in expr.items()}
+            return {k: evaluate(v, folder) for k, v in expr.items()}
         return expr
     try:
+        if kind in ("checkpoint_params", "checkpoint_sample"):
+            return _BUILD[kind](expr, folder)
         return _BUILD[kind](expr)
     except (TypeError, ValueError, KeyError) as exc:
         raise InputError(f"cannot build {{{kind}: ...}}: {exc}") from None

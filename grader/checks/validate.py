@@ -66,7 +66,7 @@ def _build_all(exercise, check) -> list[SpecError]:
             values.append((("cases", i, "expect"), case.expect))
         for path, expr in values:
             try:
-                inputs.evaluate(expr)
+                inputs.evaluate(expr, exercise.folder or None)
             except inputs.InputError as exc:
                 errors.append(SpecError(exercise.path, check.line_of(*path),
                                         f"check '{check.name}': {exc}"))

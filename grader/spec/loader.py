@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from pathlib import Path
 
 from .errors import SpecError
@@ -60,7 +61,7 @@ def load_spec(path: str | Path, display_path: str | None = None) -> Exercise:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
-    return _load_text(text, shown)
+    return replace(_load_text(text, shown), folder=str(path.resolve().parent))
 
 
 def _load_text(text: str, shown: str) -> Exercise:

@@ -99,6 +99,7 @@ class Exercise:
     order: int = 0
     call_timeout: float | None = None
     limits: ExerciseLimits = ExerciseLimits()
+    folder: str = ""  # the spec file's own folder, absolute: relative checkpoint folders are there
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
 
     def line_of(self, *path) -> int | None:
