@@ -6,7 +6,8 @@ the submission ever runs or is unpickled in the grading process. See docs/archit
 Grading side: student_worker.py (StudentWorker), zygote_handle.py (Zygote), outcomes.py.
 Worker side: zygote.py (forks workers, sweeps what they leave), serve.py (a worker's life),
 sandbox.py (confinement), capture.py (output), submission.py and notebook.py (loading).
-Both sides: channel.py (bounded messages), values.py (data-only values), linux.py (prctl).
+Both sides: channel.py (bounded messages), values.py (data-only values), linux.py (prctl),
+processes.py (the /proc sweep, also used by grade-all's coordinator).
 
 The names below are imported on first use, so that the zygote imports only what a worker needs.
 """
