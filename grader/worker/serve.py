@@ -4,7 +4,7 @@ It runs in a child the zygote forked, or, where fork is missing, as
 `python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST_JSON`. It is the only place student
 code runs, and what leaves it is data (values.py) in bounded messages (channel.py):
 
-  load:     -> {"op": "loaded", "ok", "names", "problems", "stdout", "seconds"}
+  load:     -> {"op": "loaded", "ok", "names", "problems", "stopped", "stdout", "seconds"}
   request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
             each call, ...]} + the calls' arrays, each call numbering its own from 0
             {"op": "get", "seq", "name"}
