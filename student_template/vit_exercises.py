@@ -1,6 +1,6 @@
 """Lecture 4.2, Vision Transformers: the Lab 4 exercises.
 
-Every name of the student API (docs: shared/curriculum/student-api.md). Images are
+Every name of the student API (docs/student-api.md). Images are
 (H, W, C) numpy arrays, channels last; weights multiply from the right (y = x @ W + b).
 Replace each `raise NotImplementedError()` with your code and fill in ANSWERS, then run
 `vitgrade grade vit_exercises.py` for your score and feedback.

@@ -227,6 +227,8 @@ def test_the_bundle_holds_no_line_of_the_solutions(bundle):
             origin = PACKAGE.joinpath(*relative.parts[1:])
         elif (TEMPLATE.parent / relative).is_file():
             origin = TEMPLATE.parent / relative
+        elif relative.parts[0] == "docs" and (ROOT / relative).is_file():
+            origin = ROOT / relative  # the student API, a public document of the project
         elif relative.parts[0] == "exercises" and (EXERCISES / relative.name).is_file():
             origin = EXERCISES / relative.name
         else:
@@ -239,6 +241,15 @@ def test_the_bundle_holds_no_line_of_the_solutions(bundle):
             if relative.parts[0] == "grader":
                 assert origin.is_relative_to(PACKAGE / "reference"), \
                     f"solution line {line!r} is in {relative}"
+
+
+def test_the_bundle_holds_the_student_api_and_its_readme_points_to_it(bundle):
+    assert ((bundle / "docs" / "student-api.md").read_text()
+            == (ROOT / "docs" / "student-api.md").read_text())
+    assert "`docs/student-api.md`" in (bundle / "README.md").read_text()
+    elsewhere = "shared/" + "curriculum"
+    assert not [p for p, data in bundle_files(bundle).items()
+                if elsewhere.encode() in data]
 
 
 def test_the_bundle_grades_the_template_and_the_visible_checks(bundle, tmp_path):

@@ -29,6 +29,7 @@ from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
 from grader.report.escape import markdown_block as fenced
 from grader.report.feedback_md import feedback_markdown
 from grader.report.gradescope import gradescope_results
+from grader.report.parts import student_view
 from grader.report.prairielearn import prairielearn_results
 
 from conftest import EXERCISES, ROOT, SOLUTION
@@ -173,7 +174,61 @@ def test_no_hidden_input_reaches_any_student_facing_format(reports):
                  student_visible_text(prairielearn_results(report)),
                  feedback_markdown("sly", report)):
         assert str(SECRET) not in text and "leak" not in text
+    # Gradescope's after_published test and the feedback file name the failing hidden case
+    for text in (student_visible_text(gradescope_results(report)),
+                 feedback_markdown("sly", report)):
         assert "failed on hidden case 1 of 1" in text
+
+
+def reveals_hidden_results(text: str) -> bool:
+    """The sly submission's full scores (counting 3 / 4, total 4 / 5) or a hidden failure."""
+    return any(leak in text for leak in ("3 / 4", "4 / 5", "/ 4", "/ 5", "[hidden]",
+                                         "hidden case 1", "failed", "big images"))
+
+
+def test_gradescope_shows_visible_points_only_until_published(reports):
+    data = gradescope_results(reports["sly"])  # fails one hidden check, no visible one
+    visible = [t for t in data["tests"] if t["visibility"] == "visible"]
+    assert visible and all(t["status"] == "passed" and t["score"] == t["max_score"]
+                           for t in visible)
+    for text in [data["output"]] + [json.dumps(t) for t in visible]:
+        assert not reveals_hidden_results(text), text
+    assert "counting" in data["output"] and "2 / 2" in data["output"]
+    assert "3 / 3" in data["output"] and "hidden checks are graded too" in data["output"]
+    later = [t for t in data["tests"] if t["visibility"] != "visible"]
+    assert {t["visibility"] for t in later} == {"after_published", "after_due_date"}
+    published = next(t for t in later if t["visibility"] == "after_published")
+    assert (published["score"], published["max_score"]) == (0, 1)
+    assert "big images [hidden] (0 / 1)" in published["output"]
+    assert data["score"] == reports["sly"].score == 4  # the grade: Gradescope decides who sees it
+
+
+def test_a_hidden_check_marked_visible_is_still_shown_only_after_publication(reports):
+    from dataclasses import replace
+    report = reports["sly"]
+    exercises = tuple(replace(e, checks=tuple(
+        replace(c, visibility="visible") if c.hidden else c for c in e.checks))
+        for e in report.exercises)
+    data = gradescope_results(replace(report, exercises=exercises))
+    hidden = [t for t in data["tests"] if "hidden cases" in t["name"]]
+    assert hidden and {t["visibility"] for t in hidden} == {"after_published"}
+
+
+def test_classroom_result_holds_the_visible_checks_only(reports):
+    data = classroom_results(reports["sly"])
+    assert data["status"] == "pass" and data["max_score"] == 3
+    assert all("hidden" not in t["name"] for t in data["tests"])
+    assert not reveals_hidden_results(json.dumps(data))
+
+
+def test_prairielearn_scores_hidden_checks_but_shows_none_of_their_results(reports):
+    data = prairielearn_results(reports["sly"])
+    assert data["score"] == pytest.approx(4 / 5) and data["message"].startswith("4 / 5 points")
+    shown = json.dumps([data["output"]] + data["tests"])
+    assert not reveals_hidden_results(shown.replace("4 / 5", ""))
+    hidden = [t for t in data["tests"] if "hidden cases" in t["name"]]
+    assert [t["name"] for t in hidden] == ["counting (hidden cases): Count patches"]
+    assert "points" not in hidden[0] and "passed" not in hidden[0]["message"]
 
 
 def test_plain_text_is_fenced_so_markdown_keeps_it_as_written(reports):
@@ -195,14 +250,15 @@ def test_classroom_result_is_the_runner_format_the_reporter_reads(reports, tmp_p
     assert lines[0] == "earlier=1" and lines[1].startswith("result=")
     data = json.loads(base64.b64decode(lines[1].split("=", 1)[1]))
     assert set(data) == {"version", "status", "max_score", "tests"} and data["version"] == 1
-    assert data["status"] == "fail" and data["max_score"] == reports["windows"].max_score
+    visible = student_view(reports["windows"])
+    assert data["status"] == "fail" and data["max_score"] == visible.max_score
     for test in data["tests"]:
         assert set(test) == {"name", "status", "message", "test_code", "filename", "line_no",
                              "duration", "score"}
         assert (test["status"] in ("pass", "fail") and isinstance(test["duration"], int)
                 and test["line_no"] == 0)
     # the reporter's NotifyClassroom: totalPoints = sum of tests[].score, maxPoints = max_score
-    assert sum(t["score"] for t in data["tests"]) == pytest.approx(reports["windows"].score)
+    assert sum(t["score"] for t in data["tests"]) == pytest.approx(visible.score)
 
 
 def test_classroom_status_is_pass_error_as_the_reporter_expects(reports):
@@ -222,10 +278,12 @@ def test_prairielearn_results_score_is_a_fraction_and_tests_carry_points(reports
     data = prairielearn_results(report)
     assert data["gradable"] is True and 0.0 <= data["score"] <= 1.0
     assert data["score"] == pytest.approx(report.score / report.max_score)
-    for test in data["tests"]:
+    scored = [t for t in data["tests"] if "points" in t]
+    for test in scored:
         assert set(test) == {"name", "description", "points", "max_points", "message", "output"}
         assert 0 <= test["points"] <= test["max_points"]
-    assert sum(t["max_points"] for t in data["tests"]) == pytest.approx(report.max_score)
+    assert (sum(t["max_points"] for t in scored)
+            == pytest.approx(student_view(report).max_score))
 
 
 def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(
@@ -337,7 +395,8 @@ def test_vitgrade_grade_writes_every_format_at_once(tmp_path):
     assert json.loads(out["pl.json"].read_text())["score"] == 1.0
     classroom = json.loads(base64.b64decode(
         out["github_output"].read_text().strip().split("=", 1)[1]))
-    assert classroom["status"] == "pass" and classroom["max_score"] == gradescope["max_score"]
+    visible = sum(t["max_score"] for t in gradescope["tests"] if t["visibility"] == "visible")
+    assert classroom["status"] == "pass" and classroom["max_score"] == visible  # no hidden ones
     cases = ET.parse(out["junit.xml"]).getroot().iter("testcase")
     points = {c.get("name"): {p.get("name"): float(p.get("value")) for p in c.iter("property")}
               for c in cases}

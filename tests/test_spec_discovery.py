@@ -25,10 +25,10 @@ from conftest import EXERCISES, SOLUTION
 VITGRADE = Path(sys.executable).with_name("vitgrade")  # the console script, as users run it
 
 
-def points_of(folder: Path) -> float:
+def points_of(folder: Path, visible_only: bool = False) -> float:
     exercises, errors = load_specs(folder)
     assert not errors
-    return sum(e.points for e in exercises)
+    return sum(c.points for e in exercises for c in e.checks if not (visible_only and c.hidden))
 
 
 def student_repo(root: Path) -> Path:
@@ -57,22 +57,31 @@ def course_points() -> float:
     return points_of(installed_exercises())
 
 
+@pytest.fixture(scope="module")
+def course_visible_points() -> float:
+    """What Classroom's result and PrairieLearn's scored tests count (docs/lms.md)."""
+    return points_of(installed_exercises(), visible_only=True)
+
+
 @pytest.fixture
 def repo(tmp_path) -> Path:
     folder = student_repo(tmp_path / "repo")
     assert points_of(folder / "exercises") != points_of(installed_exercises())
+    assert (points_of(folder / "exercises", visible_only=True)
+            != points_of(installed_exercises(), visible_only=True))
     return folder
 
 
 # --- autograders never discover ----------------------------------------------------------------
 
-def test_classroom_grades_a_repo_with_the_installed_specs_not_its_own(repo, course_points):
+def test_classroom_grades_a_repo_with_the_installed_specs_not_its_own(repo,
+                                                                      course_visible_points):
     output = repo.parent / "github_output"
     done = vitgrade("grade", "vit_exercises.py", "--classroom", cwd=repo,
                     env={**os.environ, "GITHUB_OUTPUT": str(output)})
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(base64.b64decode(output.read_text().strip().split("=", 1)[1]))
-    assert result["max_score"] == course_points
+    assert result["max_score"] == course_visible_points
     assert f"exercises: {installed_exercises()} ({INSTALLED})" in done.stdout
 
 
@@ -83,12 +92,13 @@ def test_gradescope_grades_a_repo_with_the_installed_specs_not_its_own(repo, cou
     assert json.loads(results.read_text())["max_score"] == course_points
 
 
-def test_prairielearn_grades_a_repo_with_the_installed_specs_not_its_own(repo, course_points):
+def test_prairielearn_grades_a_repo_with_the_installed_specs_not_its_own(repo,
+                                                                         course_visible_points):
     results = repo.parent / "pl.json"
     done = vitgrade("grade", "vit_exercises.py", "--prairielearn", str(results), cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     tests = json.loads(results.read_text())["tests"]
-    assert sum(t["max_points"] for t in tests) == course_points
+    assert sum(t.get("max_points", 0) for t in tests) == course_visible_points
 
 
 def test_an_autograder_still_takes_the_exercises_it_is_given(repo):

@@ -1,6 +1,7 @@
 """`vitgrade dist OUT/`: everything a student needs, and nothing they may not see.
 
     OUT/README.md          how to install and grade (below)
+    OUT/docs/student-api.md  the names, signatures and shapes a submission defines
     OUT/vit_exercises.py   the template (every file of student_template/)
     OUT/exercises/         the visible checks of each spec, and the data files they name
     OUT/grader/            the grader package;  OUT/pyproject.toml: `pip install OUT` installs it
@@ -19,7 +20,8 @@ from .visible_specs import visible_specs
 
 # nbgrader's `### BEGIN SOLUTION`
 SOLUTION_MARKER = re.compile(r"^\s*#+\s*(BEGIN|END) SOLUTION", re.MULTILINE)
-RESERVED = {"README.md", "pyproject.toml", "grader", "exercises"}
+RESERVED = {"README.md", "pyproject.toml", "grader", "exercises", "docs"}
+API_DOC = Path("docs", "student-api.md")  # in the project, and at the same place in the bundle
 
 README = """# Vision Transformers (lecture 4.2): exercises and grader
 
@@ -35,7 +37,8 @@ python3 -m venv .venv && .venv/bin/pip install .     # Python 3.11 or newer
 
 Write your answers in `vit_exercises.py` (or in a notebook, `vitgrade grade my_work.ipynb`)
 and grade as often as you like: each run takes a second or two. `vitgrade grade --help` lists
-the options.
+the options. `docs/student-api.md` lists every name your file must define, with its arguments,
+the shapes it takes and returns, and the conventions (patch order, weights from the right).
 
 ## What you see, and what you do not
 
@@ -71,16 +74,27 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     if clashes:
         raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
     _refuse_solutions(starters)
+    api_doc = _api_doc(template)
     specs_dir = write_project(out, readme=README)
     for name, text in specs.texts.items():
         (specs_dir / name).write_text(text, encoding="utf-8")
     copy_spec_data(exercises, specs_dir, specs.data)
+    (out / API_DOC.parent).mkdir(exist_ok=True)
+    shutil.copy2(api_doc, out / API_DOC)
     for path in starters:
         if path.is_dir():
             shutil.copytree(path, out / path.name, ignore=SKIPPED)
         else:
             shutil.copy2(path, out / path.name)
     return specs.notes
+
+
+def _api_doc(template: Path) -> Path:
+    """docs/student-api.md of the project the template belongs to, else of the grader's own."""
+    for root in (template.resolve().parent, Path(__file__).resolve().parents[2]):
+        if (root / API_DOC).is_file():
+            return root / API_DOC
+    raise BundleError(f"no {API_DOC} beside {template}: the bundle's README points students to it")
 
 
 def _refuse_solutions(paths: list[Path]) -> None:

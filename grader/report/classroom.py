@@ -4,7 +4,9 @@ Each grading action of GitHub Classroom (autograding-command-grader, -io-grader,
 ends by writing `result=<base64 of one JSON object>` to `$GITHUB_OUTPUT`; the reporter decodes
 `<RUNNER>_RESULTS` of every runner, sums `tests[].score` against the runner's `max_score` and
 fails the workflow when `status` is `fail` or `error`. We write that object with one test per
-exercise part (visible checks; hidden checks), so Classroom shows per-test points.
+exercise, so Classroom shows per-test points. Everything in it is printed in the student's own
+Actions log at once, and Classroom has no later publication: the result holds the visible
+checks only (their tests, points and maximum), never a hidden check's points or verdict.
 """
 from __future__ import annotations
 
@@ -16,15 +18,16 @@ from grader.checks.results import PASSED, GradeReport
 
 from .escape import json_strings
 from .feedback_md import part_feedback
-from .parts import named_parts
+from .parts import named_parts, student_view
 from .terminal import report_header
 
 VERSION = 1  # the runner format's version, as the classroom-resources graders write it
 
 
 def classroom_results(report: GradeReport) -> dict:
+    view = student_view(report)
     tests = []
-    for exercise in report.exercises:
+    for exercise in view.exercises:
         for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
@@ -41,7 +44,7 @@ def classroom_results(report: GradeReport) -> dict:
         status = "error"
     else:
         status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
-    result = {"version": VERSION, "status": status, "max_score": report.max_score, "tests": tests}
+    result = {"version": VERSION, "status": status, "max_score": view.max_score, "tests": tests}
     if status == "error":
         result["message"] = "\n".join(report_header(report)) or "no exercise could be graded"
     return json_strings(result)

@@ -3,7 +3,9 @@
 Every exercise is one test for its visible checks, plus one test per visibility setting of its
 hidden checks (the spec's `visibility`, `after_published` by default): a visible test never says
 "all passed" while hidden cases fail, and a hidden check is summarised by
-`feedback_md.hidden_check_line`, never by its raw message, so its inputs cannot leak. Outputs
+`feedback_md.hidden_check_line`, never by its raw message, so its inputs cannot leak. What a
+student sees before publication (the top-level `output`, the `visible` tests) holds the visible
+checks' points only: hidden points and failures are only in the hidden checks' tests. Outputs
 are markdown (`output_format: md`); plain text, whose indentation and `*` markdown would
 mangle, goes inside code fences, and no string holds a control character (escape.py).
 """
@@ -13,7 +15,7 @@ from grader.checks.results import PASSED, ExerciseResult, GradeReport
 
 from .escape import json_strings, markdown_block
 from .feedback_md import part_feedback
-from .parts import named_parts
+from .parts import HIDDEN_NOTE, has_hidden, named_parts, student_view
 from .terminal import report_header, score_table
 
 MARKDOWN = "md"
@@ -24,12 +26,13 @@ def gradescope_results(report: GradeReport) -> dict:
     for number, exercise in enumerate(report.exercises, 1):
         for sub, (name, part, visibility) in enumerate(named_parts(exercise), 1):
             tests.append(_test(name, part, visibility, f"{number}.{sub}"))
+    table = [score_table(student_view(report))] + ([HIDDEN_NOTE] if has_hidden(report) else [])
     return json_strings({
-        "score": report.score,
+        "score": report.score,  # the grade; Gradescope's settings decide when students see it
         "max_score": report.max_score,  # Gradescope sums the tests instead; kept for scripts
         "execution_time": round(report.seconds, 3),
         "output": markdown_block("\n".join(report_header(report) + [
-            f"submission: {report.submission}", score_table(report)])),
+            f"submission: {report.submission}"] + table)),
         "output_format": MARKDOWN,
         "stdout_visibility": "hidden",  # the grader's stdout is for instructors only
         "tests": tests,

@@ -1,11 +1,30 @@
 """An exercise's result as the tests an LMS shows: its visible checks, then its hidden ones.
 
 Gradescope, GitHub Classroom and PrairieLearn all show one test per part, named here, so that a
-visible test never says "all passed" while hidden cases fail.
+visible test never says "all passed" while hidden cases fail. `student_view` is what a student
+may see before grades are published: the visible checks, their points and nothing else.
 """
 from __future__ import annotations
 
-from grader.checks.results import ExerciseResult
+from dataclasses import replace
+
+from grader.checks.results import ExerciseResult, GradeReport
+
+# A hidden check's results go to a test a student sees only later: a spec's `visibility:
+# visible` on a hidden check would show them at once, so it falls back to this.
+HIDDEN_DEFAULT = "after_published"
+HIDDEN_NOTE = ("Visible checks only: the hidden checks are graded too, and their results and "
+               "points are shown when grades are published.")
+
+
+def student_view(report: GradeReport) -> GradeReport:
+    """The report restricted to visible checks; exercises with none are left out."""
+    parts = (e.part(hidden=False) for e in report.exercises)
+    return replace(report, exercises=tuple(p for p in parts if p.checks))
+
+
+def has_hidden(report: GradeReport) -> bool:
+    return any(c.hidden for e in report.exercises for c in e.checks)
 
 
 def exercise_parts(exercise: ExerciseResult) -> list[tuple[ExerciseResult, str]]:
@@ -15,11 +34,16 @@ def exercise_parts(exercise: ExerciseResult) -> list[tuple[ExerciseResult, str]]
     if visible.checks:
         parts.append((visible, "visible"))
     hidden = exercise.part(hidden=True).checks
-    for visibility in dict.fromkeys(c.visibility for c in hidden):
-        checks = tuple(c for c in hidden if c.visibility == visibility)
+    for visibility in dict.fromkeys(hidden_visibility(c.visibility) for c in hidden):
+        checks = tuple(c for c in hidden if hidden_visibility(c.visibility) == visibility)
         parts.append((ExerciseResult(exercise.id, exercise.title, exercise.lecture, checks,
                                      exercise.seconds), visibility))
     return parts
+
+
+def hidden_visibility(visibility: str) -> str:
+    """A hidden check's Gradescope visibility: the spec's, never `visible`."""
+    return HIDDEN_DEFAULT if visibility == "visible" else visibility
 
 
 def named_parts(exercise: ExerciseResult) -> list[tuple[str, ExerciseResult, str]]:

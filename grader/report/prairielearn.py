@@ -6,6 +6,11 @@ results").
 graded at all (not a module or notebook, a syntax error everywhere) is `gradable: false` with
 `format_errors`: PrairieLearn then neither awards nor takes points, nor counts the attempt. No
 string holds a control character (escape.py).
+
+PrairieLearn shows everything at once and has no later publication. `score` is the grade and
+counts every check; `output`, `message` and the tests show the visible checks with their points,
+and an exercise's hidden checks are one test without points or verdict: a student learns the
+hidden checks' total from the score, never which of them failed (docs/lms.md).
 """
 from __future__ import annotations
 
@@ -13,12 +18,18 @@ from grader.checks.results import PASSED, GradeReport
 
 from .escape import json_strings
 from .feedback_md import part_feedback
-from .parts import named_parts
-from .terminal import report_header, score_table
+from .parts import has_hidden, named_parts, part_name, student_view
+from .terminal import points, report_header, score_table
+
+HIDDEN_TEST = "Graded: counted in your score, not shown check by check."
+SCORE_NOTE = ("Visible checks only: the score also counts the hidden checks, whose results are "
+               "not shown one by one.")
 
 
 def prairielearn_results(report: GradeReport) -> dict:
-    output = "\n".join(report_header(report) + [score_table(report)])
+    view = student_view(report)
+    output = "\n".join(report_header(report) + [score_table(view)]
+                       + ([SCORE_NOTE] if has_hidden(report) else []))
     if report.fatal or not report.exercises:
         errors = [report.fatal] if report.fatal else []
         errors += [p for p in report.load_problems if p != report.fatal]
@@ -31,7 +42,7 @@ def prairielearn_results(report: GradeReport) -> dict:
         })
     tests = []
     for exercise in report.exercises:
-        for name, part, _ in named_parts(exercise):
+        for name, part, _ in named_parts(exercise.part(hidden=False)):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
                 "name": name,
@@ -42,11 +53,16 @@ def prairielearn_results(report: GradeReport) -> dict:
                 f"{sum(not c.passed for c in part.checks)} of {len(part.checks)} checks failed.",
                 "output": "" if passed else part_feedback(part),
             })
+        hidden = exercise.part(hidden=True)
+        if hidden.checks:
+            tests.append({"name": part_name(hidden, "hidden"), "description": hidden.lecture,
+                          "message": HIDDEN_TEST, "output": ""})
     score = report.score / report.max_score if report.max_score else 0.0
     return json_strings({
         "gradable": True,
         "score": min(1.0, max(0.0, round(score, 6))),
-        "message": f"{report.score:g} / {report.max_score:g} points",
+        "message": f"{points(report.score)} / {points(report.max_score)} points"
+                   + (" (hidden checks included)" if has_hidden(report) else ""),
         "output": output,
         "tests": tests,
     })
