@@ -1,0 +1,72 @@
+"""Honest edge cases: what `vitgrade grade` says when a submission is not what it expects."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EXERCISES, SOLUTION
+
+SPECS = ("patch-count", "patchify", "pretrained-or-scratch")  # a call, arrays, an answer
+
+
+@pytest.fixture
+def specs(tmp_path):
+    """A few of the course's specs: quick to grade, and each kind of check."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    for name in SPECS:
+        shutil.copy(EXERCISES / f"{name}.yaml", folder)
+    return folder
+
+
+def vitgrade(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "grader.cli", "grade", *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+# --- a submission that cannot be loaded ---------------------------------------
+
+UNLOADABLE = {
+    "syntax error": ("broken.py", "def num_patches(H, W, P):\n    return (H // P\n",
+                     "broken.py:2: SyntaxError: '(' was never closed"),
+    "not found": ("nope.py", None, "nope.py: file not found"),
+    "not .py or .ipynb": ("answers.txt", "ANSWERS = {}\n", "not a Python module or notebook"),
+}
+
+
+@pytest.mark.parametrize("name, text, reason", UNLOADABLE.values(), ids=UNLOADABLE)
+def test_an_unloadable_submission_gets_one_message_and_exit_2(tmp_path, specs, name, text,
+                                                              reason):
+    if text is not None:
+        (tmp_path / name).write_text(text)
+    done = vitgrade(name, "--exercises", specs, "--json", "out.json", cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    said = [line for line in lines if reason in line]
+    assert len(said) == 1 and said[0].startswith(f"could not grade {name}: ")
+    rows = [line for line in lines if line.split(" ")[0] in SPECS]
+    assert len(rows) == len(SPECS) and all(row.endswith("  not graded") for row in rows)
+    assert "not defined yet" not in done.stdout and "must be a dict" not in done.stdout
+    assert "results written to out.json" in done.stdout
+    results = json.loads((tmp_path / "out.json").read_text())
+    assert results["score"] == 0
+    why = said[0].removeprefix(f"could not grade {name}: ")
+    assert all(f"not graded: the submission could not be loaded: {why}" in t["output"]
+               for t in results["tests"] if t["visibility"] == "visible")
+
+
+def test_pytest_student_exits_2_when_the_submission_cannot_be_loaded(pytester, grade_with, specs):
+    student = pytester.makepyfile(student="def num_patches(H, W, P)\n    return 0\n")
+    result = grade_with(student, exercises=specs)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["could not grade *student.py: student.py:1: SyntaxError*"])
+
+
+def test_a_submission_that_loads_still_exits_1_or_0(tmp_path, specs):
+    (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
+    assert vitgrade("mine.py", "--exercises", specs, cwd=tmp_path).returncode == 1
+    assert vitgrade(SOLUTION, "--exercises", specs, cwd=tmp_path).returncode == 0
