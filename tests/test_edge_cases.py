@@ -70,3 +70,41 @@ def test_a_submission_that_loads_still_exits_1_or_0(tmp_path, specs):
     (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
     assert vitgrade("mine.py", "--exercises", specs, cwd=tmp_path).returncode == 1
     assert vitgrade(SOLUTION, "--exercises", specs, cwd=tmp_path).returncode == 0
+
+
+# --- a folder -----------------------------------------------------------------
+
+def test_grade_folder_grades_the_submission_in_it_and_says_which(tmp_path, specs):
+    folder = tmp_path / "alice"
+    (folder / "scratch").mkdir(parents=True)
+    shutil.copy(SOLUTION, folder / "vit_exercises.py")
+    (folder / "scratch" / "notes.py").write_text("x = 1\n")
+    done = vitgrade("alice", "--exercises", specs, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "grading alice/vit_exercises.py (the submission in alice)" in done.stdout
+    assert "submission: alice/vit_exercises.py" in done.stdout
+
+
+def test_grade_a_folder_without_a_submission_says_what_it_expects(tmp_path, specs):
+    (tmp_path / "empty").mkdir()
+    done = vitgrade("empty", "--exercises", specs, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "no vit_exercises.py or .ipynb in empty" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_pytest_student_folder_grades_the_submission_in_it(pytester, grade_with, specs):
+    (pytester.path / "bob").mkdir()
+    shutil.copy(SOLUTION, pytester.path / "bob" / "homework.py")
+    result = grade_with(pytester.path / "bob", exercises=specs)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["submission: bob/homework.py"])
+
+
+def test_pytest_student_folder_without_a_submission_is_a_usage_error(pytester, grade_with,
+                                                                     specs):
+    (pytester.path / "empty").mkdir()
+    result = grade_with(pytester.path / "empty", exercises=specs)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no vit_exercises.py or .ipynb in *empty*"])
+    assert "IsADirectoryError" not in result.stdout.str() + result.stderr.str()

@@ -5,7 +5,13 @@ import os
 import sys
 from pathlib import Path
 
-from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP
+from grader.settings import (
+    GRADESCOPE_RESULTS,
+    OPTIONS,
+    STUDENT_HELP,
+    SettingsError,
+    student_file,
+)
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -58,6 +64,11 @@ def run(args) -> int:
 
     if args.gradescope and not args.json:
         args.json = "/autograder/results/results.json"
+    try:
+        args.submission = _submission_file(args.submission, say=not args.quiet)
+    except SettingsError as error:
+        print(f"vitgrade grade: {error}", file=sys.stderr)
+        return 2
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
         print(f"vitgrade grade: {refused}", file=sys.stderr)
@@ -73,6 +84,14 @@ def run(args) -> int:
     if not Path(args.submission).exists():
         return 2
     return {0: 0, 1: 1}.get(int(code), 2)
+
+
+def _submission_file(submission: str, say: bool) -> str:
+    """The file to grade: `submission`, or the one in that folder (said so when `say`)."""
+    chosen = student_file(Path(submission))
+    if say and str(chosen) != submission:
+        print(f"grading {chosen} (the submission in {submission})")
+    return str(chosen)
 
 
 def _refused_output(args) -> str | None:
