@@ -108,3 +108,45 @@ def test_pytest_student_folder_without_a_submission_is_a_usage_error(pytester, g
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no vit_exercises.py or .ipynb in *empty*"])
     assert "IsADirectoryError" not in result.stdout.str() + result.stderr.str()
+
+
+# --- nested lists and tuples where arrays are expected -------------------------
+
+def wrapped(name: str, returns: str) -> str:
+    """The solution, with `name` returning `returns` (of `r`, the solution's array) instead."""
+    return (SOLUTION.read_text()
+            + f"\n\n_{name} = {name}\n\n\ndef {name}(*args, **kwargs):\n"
+              f"    r = _{name}(*args, **kwargs)\n    return {returns}\n")
+
+
+NESTED = {
+    "patchify(...).tolist()": ("patchify", "patchify", "r.tolist()"),
+    "a tuple of tuples": ("patchify", "patchify", "tuple(map(tuple, r))"),
+    "a list of 1-D arrays": ("patchify", "patchify", "list(r)"),
+    "a tuple of lists (conv_patch_embed)": ("kernel-stride", "conv_patch_embed",
+                                            "tuple(row.tolist() for row in r)"),
+    "a list of 1-D arrays (self_attention)": ("why-positions", "self_attention", "list(r)"),
+}
+
+
+@pytest.mark.parametrize("spec, name, returns", NESTED.values(), ids=NESTED)
+def test_nested_lists_and_tuples_are_accepted_as_arrays(tmp_path, spec, name, returns):
+    (tmp_path / "specs").mkdir()
+    shutil.copy(EXERCISES / f"{spec}.yaml", tmp_path / "specs")
+    (tmp_path / "mine.py").write_text(wrapped(name, returns))
+    done = vitgrade("mine.py", "--exercises", "specs", "--json", "out.json", cwd=tmp_path)
+    results = json.loads((tmp_path / "out.json").read_text())
+    assert (done.returncode, results["score"]) == (0, results["max_score"]), done.stdout
+
+
+@pytest.mark.parametrize("spec, name", [("patchify", "patchify"),
+                                        ("why-positions", "self_attention")])
+def test_a_ragged_list_gets_a_one_line_message_not_an_internal_error(tmp_path, spec, name):
+    (tmp_path / "specs").mkdir()
+    shutil.copy(EXERCISES / f"{spec}.yaml", tmp_path / "specs")
+    (tmp_path / "mine.py").write_text(wrapped(name, "[list(r[0]), [1.0]]"))
+    done = vitgrade("mine.py", "--exercises", "specs", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "internal grader error" not in done.stdout
+    assert "cannot be read as one numeric array" in done.stdout or (
+        "expected a finite array of shape" in done.stdout)
