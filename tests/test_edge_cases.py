@@ -150,3 +150,31 @@ def test_a_ragged_list_gets_a_one_line_message_not_an_internal_error(tmp_path, s
     assert "internal grader error" not in done.stdout
     assert "cannot be read as one numeric array" in done.stdout or (
         "expected a finite array of shape" in done.stdout)
+
+
+# --- the command line -----------------------------------------------------------
+
+def test_vitgrade_version_prints_the_installed_version(tmp_path):
+    from importlib.metadata import version
+
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "--version"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, f"vitgrade {version('vit-grader')}")
+
+
+def test_grade_quiet_prints_only_the_table_and_the_results_line(tmp_path, specs):
+    (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
+    done = vitgrade("mine.py", "-q", "--exercises", specs, "--json", "out.json", cwd=tmp_path)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0] == "submission: mine.py" and lines[1].startswith("exercises: ")
+    assert lines[2].startswith("exercise ") and lines[-2].startswith("total ")
+    assert lines[-1] == "results written to out.json" and len(lines) == 6 + len(SPECS)
+    assert not done.stderr
+
+
+def test_grade_without_quiet_keeps_the_progress_line_and_the_feedback(tmp_path, specs):
+    (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
+    done = vitgrade("mine.py", "--exercises", specs, cwd=tmp_path)
+    assert "[100%]" in done.stdout and "vit-grader" in done.stdout
+    assert "expected: " in done.stdout and " failed in " in done.stdout
