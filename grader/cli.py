@@ -14,6 +14,7 @@ from grader.commands import command_modules
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="vitgrade", description="Grade Vision Transformer exercises (lecture 4.2).")
+    parser.add_argument("--version", action="version", version=f"vitgrade {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules():
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,
@@ -25,6 +26,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     return args.run(args)
+
+
+def version() -> str:
+    """The installed package's version, else "unknown" (run from a copy never installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("vit-grader")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def entry_point() -> int:

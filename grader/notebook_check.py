@@ -25,6 +25,7 @@ reference.
 from __future__ import annotations
 
 import ast
+import difflib
 import os
 import re
 import sys
@@ -95,6 +96,11 @@ def _choose(exercises: list, errors: list, wanted: str | None):
     chosen = ([e for e in exercises if e.id == wanted]
               or [e for e in exercises if wanted in _roots([e])])
     if not chosen:
+        near = difflib.get_close_matches(wanted, [e.id for e in exercises] + _roots(exercises),
+                                         n=1)
+        if near:
+            raise UnknownExercise(f"check({wanted!r}): no exercise or function {wanted!r}; "
+                                  f"did you mean {near[0]!r}?")
         known = ", ".join(e.id for e in exercises)
         raise UnknownExercise(f"check({wanted!r}): no exercise has that id or grades that "
                               f"function; the exercises are: {known}")

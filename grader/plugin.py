@@ -13,6 +13,7 @@ from grader.items import SESSION_KEY, SpecFile
 from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settings
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+NOTHING_GRADED = 2  # the exit code when the submission could not be loaded (README)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -69,7 +70,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from grader.report.outputs import write_outputs
 
     grading.close()  # every process of the submission ends before the results are written
-    write_outputs(grading.report(), grading.settings)
+    report = grading.report()
+    write_outputs(report, grading.settings)
+    if report.fatal:  # as --classroom's "error" and PrairieLearn's "gradable": false say
+        session.exitstatus = NOTHING_GRADED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

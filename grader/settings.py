@@ -61,7 +61,8 @@ OPTIONS = (
            "included, in MB (default 64)", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
-STUDENT_HELP = "grade this submission (a .py module or an .ipynb notebook)"
+STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
+                "vit_exercises.py or .ipynb in it)")
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,21 @@ def limits_of(args) -> dict:
                            for option in LIMIT_OPTIONS})
 
 
+def student_file(path: Path) -> Path:
+    """The file to grade for `path`: itself, or in a folder the file grade-all picks there
+    (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
+    A SettingsError says what a folder lacks."""
+    if not path.is_dir() or path.is_symlink():
+        return path
+    from grader.batch.discover import TEMPLATE_STEM, submission_file
+
+    found = submission_file(path)
+    if found is None:
+        raise SettingsError(f"no {TEMPLATE_STEM}.py or .ipynb in {path} (nor any other .py or "
+                            ".ipynb file): name the file to grade")
+    return found
+
+
 def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
     """GraderSettings from the options (`getoption(name)`), or None when no --student was given.
 
@@ -134,7 +150,7 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
     if getoption("gradescope") and not json_out:
         json_out = GRADESCOPE_RESULTS
     return GraderSettings(
-        student=invoked_in / student,
+        student=student_file(invoked_in / student),
         exercises=exercises.path,
         exercises_origin=exercises.origin,
         include_hidden=not getoption("visible_only"),

@@ -156,3 +156,11 @@ def test_check_with_an_unknown_name_lists_the_exercises(capsys):
     out = capsys.readouterr().out
     assert "check('no-such-exercise'): no exercise has that id or grades that function" in out
     assert "patch-count" in out
+
+
+def test_check_with_a_misspelt_name_suggests_the_near_one(capsys):
+    check("patchfy")
+    assert capsys.readouterr().out.strip() == (
+        "check('patchfy'): no exercise or function 'patchfy'; did you mean 'patchify'?")
+    check("layer-nrom")
+    assert "did you mean 'layer-norm'?" in capsys.readouterr().out

@@ -142,7 +142,7 @@ def test_a_file_that_cannot_be_run_scores_zero_with_one_message_and_results_are_
         tmp_path, grade_with, name, message):
     out = tmp_path / "results.json"
     result = grade_with(NOTEBOOKS / name, "--json", str(out))
-    assert result.ret == 1
+    assert result.ret == 2  # nothing could be graded
     fatal = [line for line in result.outlines if line.startswith("could not grade")]
     assert len(fatal) == 1 and message in fatal[0], result.stdout.str()
     assert "Traceback" not in result.stdout.str()

@@ -48,6 +48,7 @@ class Options:
     submission_seconds: float = 0.0       # that time, for the message
 
 
+NOT_LOADED = "not graded: the submission could not be loaded"
 OUT_OF_TIME = ("out of time: the grader's {seconds:g} s for the whole submission ran out before "
                "this check ran")
 
@@ -56,12 +57,15 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
                    plans: CasePlans | None = None) -> ExerciseResult:
     start = time.perf_counter()
     plans = plans or CasePlans()
-    defined = worker.load().names
-    missing = [name for name in exercise.uses if name not in defined and name != "ANSWERS"]
+    load = worker.load()
+    missing = [name for name in exercise.uses if name not in load.names and name != "ANSWERS"]
     timeout = options.call_timeout or exercise.call_timeout
     results = []
     for check in exercise.checks:
         if check.hidden and not options.include_hidden:
+            continue
+        if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
+            results.append(_result(check, FAILED, _not_loaded(load)))
             continue
         needed = [check.call] if check.call else ["ANSWERS"] if check.kind == "answer" else []
         absent = [n for n in missing if not needed or n in needed]
@@ -76,6 +80,12 @@ def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
         results.append(_grade_check(exercise, check, worker, timeout, plans))
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results),
                           time.perf_counter() - start)
+
+
+def _not_loaded(load) -> str:
+    """NOT_LOADED, with the first problem: "...: vit_exercises.py:3: SyntaxError: ..."."""
+    first = load.problems[0] if load.problems else None
+    return f"{NOT_LOADED}: {first.where}: {first.message}" if first else NOT_LOADED
 
 
 def _grade_check(exercise: Exercise, check: Check, worker, timeout,
@@ -254,11 +264,12 @@ def _grade_answer_check(check: Check, worker) -> CheckResult:
     outcome = worker.get("ANSWERS")
     if outcome.status in ("missing",):
         return _result(check, MISSING, "`ANSWERS` is not defined in your submission yet")
-    if outcome.status != "ok" or not isinstance(outcome.value, dict):
-        got = (describe(outcome.value) if outcome.status == "ok"
-               else outcome.message or outcome.status)
-        return _result(check, FAILED,
-                       f"`ANSWERS` must be a dict of question key -> option, got {got}")
+    if outcome.status != "ok":
+        return _result(check, FAILED, "`ANSWERS` could not be read: "
+                                      f"{outcome.message or outcome.status}")
+    if not isinstance(outcome.value, dict):
+        return _result(check, FAILED, "`ANSWERS` must be a dict of question key -> option, "
+                                      f"got {describe(outcome.value)}")
     options = ", ".join(f"'{o}'" for o in check.answer_options)
     raw = outcome.value.get(check.answer_key)
     if raw is None:

@@ -54,6 +54,8 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
     linear_patch_embed."""
+    from .compare import as_array
+
     for trial in range(int(ctx.options.get("trials", 3))):
         # the first trial: RGB, P > 1, so a flatten order shows
         P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))
@@ -63,8 +65,9 @@ def conv_equals_linear(ctx: PropertyContext) -> Verdict:
         W_e, b = ctx.rng.standard_normal((P * P * C, d)), ctx.rng.standard_normal(d)
         linear = ctx.student.call("linear_patch_embed", image, W_e, b, P)
         conv = ctx.student.call("conv_patch_embed", image, W_e.reshape(P, P, C, d), b, P)
-        flattenable = isinstance(conv, np.ndarray) and conv.size == H * W * d // (P * P)
-        conv_flat = np.asarray(conv).reshape(-1, d) if flattenable else conv
+        array = as_array(conv)  # nested lists are an array too
+        flattenable = isinstance(array, np.ndarray) and array.size == H * W * d // (P * P)
+        conv_flat = array.reshape(-1, d) if flattenable else conv
         if not close(conv_flat, linear):
             return Verdict(False, f"with image {H}x{W}x{C}, P={P}, d={d}: conv_patch_embed(image, "
                                   f"W_e.reshape({P}, {P}, {C}, {d}), b, {P}).reshape(-1, {d}) "
@@ -188,6 +191,10 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
         _, p, _ = _random_attention(ctx, head_counts=(heads,), head_dim=(d // heads, d // heads))
         out = ctx.student.call("self_attention", np.asarray(tokens), p, heads)
         out_moved = ctx.student.call("self_attention", np.asarray(tokens_moved), p, heads)
+        for value in (out, out_moved):
+            problem = _shape_problem(value, (N + 1, d), f"self_attention on {where}")
+            if problem:
+                return problem
         if _same_rows_in_any_order(out, out_moved):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   f"self_attention(embed_image(image, params), p, {heads})",

@@ -5,7 +5,13 @@ import os
 import sys
 from pathlib import Path
 
-from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP
+from grader.settings import (
+    GRADESCOPE_RESULTS,
+    OPTIONS,
+    STUDENT_HELP,
+    SettingsError,
+    student_file,
+)
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -31,12 +37,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--junitxml", metavar="OUT",
                         help="also write JUnit XML with each exercise's points as properties")
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="print only the score table, not the feedback")
+                        help="print only the score table (and where results were written)")
 
 
 def pytest_arguments(args) -> list[str]:
     """The pytest command line that grades `args.submission` as `vitgrade grade` does."""
-    out = ["-p", "grader.plugin", *LEAN_PYTEST, "-q", "--no-header", "--tb=no", "-rN",
+    # quiet: no pytest terminal at all (progress, section, summary); run() prints the table
+    terminal = ["-pno:terminal"] if args.quiet else ["-q", "--no-header", "--tb=no", "-rN"]
+    out = ["-p", "grader.plugin", *LEAN_PYTEST, *terminal,
            "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()),
            "--student", args.submission]
     if args.junitxml:
@@ -58,6 +66,11 @@ def run(args) -> int:
 
     if args.gradescope and not args.json:
         args.json = "/autograder/results/results.json"
+    try:
+        args.submission = _submission_file(args.submission, say=not args.quiet)
+    except SettingsError as error:
+        print(f"vitgrade grade: {error}", file=sys.stderr)
+        return 2
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
         print(f"vitgrade grade: {refused}", file=sys.stderr)
@@ -67,12 +80,37 @@ def run(args) -> int:
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import pytest
 
-    code = pytest.main(pytest_arguments(args))
-    if args.json and int(code) in (0, 1):
+    table = _QuietTable() if args.quiet else None
+    code = pytest.main(pytest_arguments(args), plugins=[table] if table else None)
+    if table and table.report is not None:
+        from grader.report.terminal import report_lines
+
+        print("\n".join(report_lines(table.report, feedback=False)))
+    if args.json and int(code) in (0, 1, 2):  # 2: nothing graded, and the results say so
         print(f"results written to {args.json}")
     if not Path(args.submission).exists():
         return 2
     return {0: 0, 1: 1}.get(int(code), 2)
+
+
+class _QuietTable:
+    """With -q pytest writes nothing: this keeps the report for run() to print."""
+
+    report = None
+
+    def pytest_sessionfinish(self, session) -> None:
+        from grader.items import SESSION_KEY
+
+        grading = session.config.stash.get(SESSION_KEY, None)
+        self.report = grading.report() if grading is not None else None
+
+
+def _submission_file(submission: str, say: bool) -> str:
+    """The file to grade: `submission`, or the one in that folder (said so when `say`)."""
+    chosen = student_file(Path(submission))
+    if say and str(chosen) != submission:
+        print(f"grading {chosen} (the submission in {submission})")
+    return str(chosen)
 
 
 def _refused_output(args) -> str | None:

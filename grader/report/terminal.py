@@ -11,6 +11,7 @@ from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, ExerciseResu
 from .escape import terminal_text
 
 STATUS_WORDS = {PASSED: "ok", NOT_IMPLEMENTED: "not implemented yet", MISSING: "not defined yet"}
+NOT_GRADED = "not graded"  # every row's status when the submission could not be loaded
 
 
 def points(x: float) -> str:
@@ -19,8 +20,8 @@ def points(x: float) -> str:
 
 def score_table(report: GradeReport) -> str:
     """One line per exercise and a total: what a student reads first."""
-    rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}", _status(e))
-            for e in report.exercises]
+    rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}",
+             NOT_GRADED if report.fatal else _status(e)) for e in report.exercises]
     width_id = max([len(r[0]) for r in rows] + [8])
     width_lecture = min(max([len(r[1]) for r in rows] + [7]), 34)
     width_score = max([len(r[2]) for r in rows] + [5])
@@ -87,7 +88,7 @@ def report_header(report: GradeReport) -> list[str]:
 def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:
     """What `vitgrade grade` prints after its progress line: problems, feedback, the table."""
     lines = report_header(report)
-    if feedback:
+    if feedback and not report.fatal:  # then the header's one message says it all
         for exercise in report.exercises:
             if exercise.status not in (PASSED, NOT_IMPLEMENTED, MISSING):
                 lines += [exercise_feedback(exercise), ""]
