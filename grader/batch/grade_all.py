@@ -6,7 +6,10 @@
     OUT/report.html              the class report
     OUT/logs/job-<n>.log         what the grading jobs printed (for the instructor)
 
-A batch stopped halfway loses nothing: a re-run skips every student with a final record. No file
+A batch stopped halfway loses nothing: a re-run reuses every final record whose submission, specs
+and grader are unchanged (fingerprints.py) and grades the rest. A record whose submission is gone
+from the class folder stays in results/, and its row in grades.csv has no grade and a note.
+`--shard K/N` grades a stable share of the class (shards.py); merge.py joins the shares. No file
 is written through a symlink (grader/report/safe_files.py): OUT's folders are checked before
 anything is graded, and a link in them stops the batch with UnsafePathError.
 """
@@ -16,14 +19,18 @@ import os
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.checks.results import GradeReport
 from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 
 from . import DEFAULT_ID_PATTERN
 from .discover import Submission, discover
+from .fingerprints import grader_version, specs_sha256, submission_sha256
+from .manifest import Manifest, write_manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
 from .records import (
@@ -37,6 +44,12 @@ from .records import (
     record_path,
     write_record,
 )
+from .shards import Shard
+
+# why a submission is graded now, in the order they are told
+NEW, RETRIED, FORCED = "new", "retried after the grader's error", "--force"
+GRADER_CHANGE, SPEC_CHANGE, CHANGED = "grader change", "spec change", "changed submission"
+REASONS = (NEW, CHANGED, SPEC_CHANGE, GRADER_CHANGE, RETRIED, FORCED)
 
 JOB_GRACE_SECONDS = 15.0  # past a submission's deadline, for the job to write its record
 
@@ -53,6 +66,7 @@ class BatchOptions:
     limits: dict = field(default_factory=dict)
     submission_timeout: float = SUBMISSION_TIMEOUT
     progress: bool = True
+    shard: Shard | None = None
 
 
 @dataclass
@@ -60,7 +74,9 @@ class BatchResult:
     submissions: list[Submission]
     records: dict[str, Record]
     graded_now: int = 0
-    skipped: int = 0
+    reused: int = 0
+    why: Counter = field(default_factory=Counter)  # reason -> submissions graded for it
+    removed: list[str] = field(default_factory=list)  # a record, no submission any more
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     grading_seconds: float = 0.0
@@ -84,20 +100,69 @@ def grade_all(options: BatchOptions) -> BatchResult:
     results = out / "results"
     for folder in (results, out / "feedback", out / "logs"):  # refused now, not after grading
         make_folder(folder)
-    submissions, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
-    todo = [s for s in submissions
-            if options.force or not _is_final(read_record(record_path(results, s.student)))]
-    result = BatchResult(submissions, {}, skipped=len(submissions) - len(todo), notes=notes)
+    everyone, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
+    shard = options.shard
+    submissions = [s for s in everyone if shard is None or shard.holds(s.student)]
+    specs, grader = specs_sha256(options.exercises), grader_version()
+    why = {s.student: regrade_reason(read_record(record_path(results, s.student)),
+                                     submission_sha256(s.path), specs, grader, options.force)
+           for s in submissions}
+    todo = [s for s in submissions if why[s.student] is not None]
+    result = BatchResult(submissions, {}, reused=len(submissions) - len(todo), notes=notes,
+                         why=Counter(why[s.student] for s in todo))
     grading_start = time.perf_counter()
     if todo:
         # ~1 s, overlapped with grading
         threading.Thread(target=_import_plotting, daemon=True).start()
-        result.graded_now = _grade(todo, options, out, results)
+        result.graded_now = _grade(todo, options, out, results, (specs, grader))
     result.grading_seconds = time.perf_counter() - grading_start
     result.records = {s.student: read_record(record_path(results, s.student)) for s in submissions}
-    write_class_files(out, submissions, result.records)
+    known = {s.student for s in everyone}
+    removed = {r.student: r for r in map(read_record, sorted(results.glob("*.json")))
+               if r is not None and r.student not in known
+               and (shard is None or shard.holds(r.student))}
+    result.removed = sorted(removed)
+    result.notes += [removed_note(student) for student in result.removed]
+    students = [s.student for s in submissions]
+    write_class_files(out, class_rows(students, result.records, removed))
+    write_manifest(out, Manifest(str(shard) if shard else None, specs, grader, tuple(students),
+                                 tuple(result.removed)))
     result.seconds = time.perf_counter() - start
     return result
+
+
+def regrade_reason(record: Record | None, content: str, specs: str, grader: str,
+                   force: bool = False) -> str | None:
+    """Why the submission must be graded now (REASONS), or None: its record can be reused."""
+    if record is None:
+        return NEW
+    if force:
+        return FORCED
+    if record.status not in FINAL:
+        return RETRIED
+    if record.grader_version != grader:
+        return GRADER_CHANGE
+    if record.specs_sha256 != specs:
+        return SPEC_CHANGE
+    return CHANGED if record.submission_sha256 != content else None
+
+
+def summary_line(result: BatchResult) -> str:
+    """`15 submissions: 12 reused, 3 regraded (changed submission) in 1.2 s`, or
+    `200 submissions: spec change: all 200 regraded in 20.1 s`."""
+    total, graded = len(result.submissions), result.graded_now
+    why = ", ".join(f"{result.why[r]} {r}" for r in REASONS if result.why[r])
+    took = f"in {result.grading_seconds:.1f} s"
+    if graded == 0:
+        return f"{total} submissions: all {total} reused (unchanged since graded)"
+    if graded == total and len(+result.why) == 1:
+        return f"{total} submissions: {why.split(' ', 1)[1]}: all {total} graded {took}"
+    return f"{total} submissions: {result.reused} reused, {graded} graded ({why}) {took}"
+
+
+def removed_note(student: str) -> str:
+    return (f"results/{student}.json: {student} has no submission in the class folder any more; "
+            "the record is kept, its row in grades.csv has no grade")
 
 
 def _import_plotting() -> None:
@@ -107,11 +172,8 @@ def _import_plotting() -> None:
         pass
 
 
-def _is_final(record: Record | None) -> bool:
-    return record is not None and record.status in FINAL
-
-
-def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path) -> int:
+def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
+           versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
     tasks = [Task(s.student, str(s.path.absolute()), _shown(s.path.absolute(), root)) for s in todo]
     by_student = {s.student: s for s in todo}
@@ -130,9 +192,9 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
         if outcome.status != GRADED:
             status = TIMEOUT if outcome.status == TIMEOUT else ERROR
             reason = str(outcome.message.get("reason", "unknown"))
-            write_record(results, Record(outcome.task.student,
-                                         str(by_student[outcome.task.student].path), status,
-                                         None, reason, 0.0, now()))
+            path = by_student[outcome.task.student].path
+            write_record(results, Record(outcome.task.student, str(path), status, None, reason,
+                                         0.0, now(), submission_sha256(path), *versions))
         progress.update(failed)
 
     try:
@@ -188,21 +250,33 @@ def _shown(path: Path, root: Path) -> str:
         return path.name
 
 
-def write_class_files(out: Path, submissions: list[Submission],
-                      records: dict[str, Record | None]) -> None:
-    """grades.csv, feedback/<student>.md and report.html from the records."""
+Row = tuple[str, GradeReport | None, str | None]  # student, report, why there is none
+
+
+def class_rows(students: list[str], records: dict[str, Record | None],
+               removed: dict[str, Record]) -> list[Row]:
+    """One row per student of the class, then one per record whose submission is gone (no grade:
+    it may be from other specs, and its file is not there to be graded again)."""
+    rows = []
+    for student in students:
+        record = records.get(student)
+        report = record.report if record is not None else None
+        why = (record.reason if record is not None
+               else "not graded yet (the batch was stopped)") or record.status
+        rows.append((student, report, None if report is not None else why))
+    for student, record in sorted(removed.items()):
+        rows.append((student, None, f"no submission in the class folder any more (its record, "
+                                    f"graded {record.graded_at}, is kept in results/)"))
+    return sorted(rows, key=lambda row: row[0])
+
+
+def write_class_files(out: Path, rows: list[Row]) -> None:
+    """grades.csv, feedback/<student>.md and report.html from the rows."""
     from grader.report.class_report import class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.outputs import write_text_atomic
 
-    rows = []
-    for submission in submissions:
-        record = records.get(submission.student)
-        report = record.report if record is not None else None
-        why = (record.reason if record is not None
-               else "not graded yet (the batch was stopped)") or record.status
-        rows.append((submission.student, report, None if report is not None else why))
     exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None
                                    for e in report.exercises))
     write_text_atomic(out / "grades.csv", grades_csv([(s, r) for s, r, _ in rows], exercises),

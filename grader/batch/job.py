@@ -33,10 +33,13 @@ def main(argv: list[str] | None = None) -> int:
 
     # starts now: numpy imports while we import the rest
     zygote = Zygote() if FORK_AVAILABLE else None
+    from grader.batch.fingerprints import grader_version, specs_sha256, submission_sha256
     from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
 
     limits = {option.name: getattr(args, option.name) for option in LIMIT_OPTIONS}
+    # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
+    versions = {"specs_sha256": specs_sha256(args.exercises), "grader_version": grader_version()}
     grader = SubmissionGrader(args.exercises, limits, zygote=zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             task = json.loads(line)
             start = time.perf_counter()
+            content = submission_sha256(task["path"])  # before loading: what is graded, or older
             try:
                 report = grader.grade(task["path"], task.get("shown"))
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
@@ -58,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
-                                              seconds, now()))
+                                              seconds, now(), content, **versions))
             _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
                                "max_score": report.max_score, "fatal": report.fatal,
                                "seconds": seconds})

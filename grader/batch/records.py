@@ -1,8 +1,9 @@
 """One student's result on disk: OUT/results/<student>.json, written atomically as it finishes.
 
 The record holds the whole GradeReport, so grades.csv, the feedback files and report.html can
-be rebuilt from the records alone, and a re-run skips a student whose record says `graded`
-or `timeout` (the student's doing); an `error` record (the grader's own failure) is retried.
+be rebuilt from the records alone. A re-run reuses a `graded` or `timeout` record (the student's
+doing) only when its fingerprints (fingerprints.py) match the submission, specs and grader of the
+run; an `error` record (the grader's own failure) is always retried.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from grader.checks.results import CheckResult, ExerciseResult, GradeReport
 
 FORMAT = "vitgrade-batch-result/1"
 GRADED, TIMEOUT, ERROR = "graded", "timeout", "error"
-FINAL = (GRADED, TIMEOUT)   # a re-run leaves these alone unless --force
+FINAL = (GRADED, TIMEOUT)   # a re-run reuses these, when nothing they were graded from changed
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,15 @@ class Record:
     reason: str = ""                # why there is no report
     seconds: float = 0.0
     graded_at: str = ""
+    submission_sha256: str = ""     # what it was graded from (fingerprints.py); "" when unknown
+    specs_sha256: str = ""
+    grader_version: str = ""
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "student": self.student, "submission": self.submission,
                 "status": self.status, "reason": self.reason, "seconds": round(self.seconds, 3),
-                "graded_at": self.graded_at,
+                "graded_at": self.graded_at, "submission_sha256": self.submission_sha256,
+                "specs_sha256": self.specs_sha256, "grader_version": self.grader_version,
                 "report": report_to_json(self.report) if self.report is not None else None}
 
     @classmethod
@@ -42,7 +47,9 @@ class Record:
         report = report_from_json(data["report"]) if data.get("report") is not None else None
         return cls(data["student"], data["submission"], data["status"], report,
                    data.get("reason", ""),
-                   data.get("seconds", 0.0), data.get("graded_at", ""))
+                   data.get("seconds", 0.0), data.get("graded_at", ""),
+                   data.get("submission_sha256", ""), data.get("specs_sha256", ""),
+                   data.get("grader_version", ""))
 
 
 def now() -> str:

@@ -20,7 +20,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--jobs", "-j", metavar="N", type=int, default=os.cpu_count() or 1,
                         help="grading processes in parallel (default: the number of CPUs)")
     parser.add_argument("--force", action="store_true",
-                        help="grade again students who already have a result")
+                        help="grade everyone again (without it, a result is reused only when "
+                             "the submission, the specs and the grader are unchanged)")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="grade only shard K of N (by a hash of the student id), or 'auto' "
+                             "from VITGRADE_SHARD, Slurm or Kubernetes variables; join the "
+                             "outputs with `vitgrade merge`")
     parser.add_argument("--id-pattern", metavar="REGEX", default=DEFAULT_ID_PATTERN,
                         help="regular expression taking the student id from a file or folder "
                              "name: its group 'id', else its first group, else the match "
@@ -37,8 +42,9 @@ def run(args) -> int:
     from pathlib import Path
 
     from grader.batch.discover import IdPatternError
-    from grader.batch.grade_all import BatchOptions, grade_all
+    from grader.batch.grade_all import BatchOptions, grade_all, summary_line
     from grader.batch.pool import PoolError
+    from grader.batch.shards import ShardError, parse_shard
     from grader.report.escape import terminal_text
     from grader.report.safe_files import UnsafePathError
     from grader.settings import SUBMISSION_TIMEOUT, SettingsError, limits_of
@@ -53,6 +59,11 @@ def run(args) -> int:
     except SettingsError as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
+    try:
+        shard = parse_shard(args.shard, os.environ) if args.shard else None
+    except ShardError as error:
+        print(f"vitgrade grade-all: {error}", file=sys.stderr)
+        return 2
     if args.jobs <= 0:
         print(f"vitgrade grade-all: --jobs must be positive, not {args.jobs}", file=sys.stderr)
         return 2
@@ -65,7 +76,7 @@ def run(args) -> int:
         submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
         force=args.force, id_pattern=args.id_pattern, limits=limits,
         submission_timeout=limits["submission_timeout"] or SUBMISSION_TIMEOUT,
-        progress=not args.no_progress,
+        progress=not args.no_progress, shard=shard,
     )
     try:
         result = grade_all(options)
@@ -80,9 +91,9 @@ def run(args) -> int:
     for note in result.notes:  # they name files of the class folder
         print(terminal_text(note))
     out = options.out
-    print(f"{len(result.submissions)} submissions: graded {result.graded_now} in "
-          f"{result.grading_seconds:.1f} s, {result.skipped} already graded "
-          "(use --force to grade again)")
+    if shard is not None:
+        print(f"shard {shard}: ", end="")
+    print(summary_line(result))
     if result.unloadable:
         print(f"could not be loaded (zero points): {terminal_text(', '.join(result.unloadable))}")
     if result.not_graded:

@@ -1,0 +1,81 @@
+"""What a record was graded from: the submission's bytes, the specs, the grader. A re-run reuses
+a record only when all three are unchanged (grade_all.py), and merge.py never mixes versions.
+
+    submission_sha256   sha256 of the graded file's bytes (for a folder, the file chosen in it)
+    specs_sha256        sha256 over the exercises folder: each file's relative name and bytes,
+                        in sorted order (specs, data and checkpoint files under it)
+    grader_version      the package's version and a sha256 of the grader package's .py sources
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+PACKAGE = "vit-grader"
+SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints"}
+CHUNK = 1 << 20
+
+
+def submission_sha256(path: str | Path) -> str:
+    """The graded file's bytes; what is not a regular file is hashed as what it is (a link is
+    graded as itself and refused; a folder with no .py or .ipynb gets no grade)."""
+    path = Path(path)
+    if path.is_symlink():
+        return _sha256(b"link:" + os.fsencode(os.readlink(path)))
+    if path.is_dir():
+        names = sorted(p.relative_to(path).as_posix() for p in path.rglob("*"))
+        return _sha256(b"folder:" + "\n".join(names).encode("utf-8", "surrogateescape"))
+    try:
+        return _file_sha256(path)
+    except OSError as error:
+        return _sha256(f"unreadable: {error.strerror}".encode())
+
+
+def specs_sha256(folder: str | Path) -> str:
+    """Every file under `folder` (hidden and cache entries aside): name, size and bytes."""
+    folder = Path(folder)
+    digest = hashlib.sha256()
+    for path in sorted(_spec_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
+        name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
+        digest.update(b"%d:%s:%d:" % (len(name), name, path.stat().st_size))
+        with open(path, "rb") as stream:
+            while block := stream.read(CHUNK):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+@functools.cache
+def grader_version() -> str:
+    """`<package version>+<sha256 of grader/**/*.py, first 16 hex digits>`, once per process."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py"), key=lambda p: p.relative_to(package).as_posix()):
+        if SKIPPED_DIRS.isdisjoint(path.relative_to(package).parts):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return f"{version}+{digest.hexdigest()[:16]}"
+
+
+def _spec_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while block := stream.read(CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
