@@ -5,6 +5,7 @@ Hooks only; each delegates to modules that know nothing about pytest. Without
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,10 +69,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if grading is None:
         return
     from grader.report.outputs import write_outputs
+    from grader.report.safe_files import UnsafePathError
 
     grading.close()  # every process of the submission ends before the results are written
     report = grading.report()
-    write_outputs(report, grading.settings)
+    try:
+        write_outputs(report, grading.settings)
+    except UnsafePathError as error:  # a link planted where the results go: one line, no file
+        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
+        session.exitstatus = NOTHING_GRADED
     if report.fatal:  # as --classroom's "error" and PrairieLearn's "gradable": false say
         session.exitstatus = NOTHING_GRADED
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.results import GradeReport
-from grader.report.outputs import write_json_atomic, write_outputs
+from grader.report.outputs import write_json_atomic
 from grader.report.safe_files import UnsafePathError, open_for_append
 
 from conftest import EXERCISES, ROOT, SOLUTION
@@ -93,15 +92,13 @@ def test_a_file_where_a_folder_should_be_is_refused(tmp_path):
         write_json_atomic(tmp_path / "file" / "results.json", {})
 
 
-def test_a_link_planted_after_the_first_check_stops_pytest_with_exit_code_2(planted, capsys):
+def test_a_link_where_the_results_go_ends_pytest_with_exit_code_2(planted, grade_with):
+    """`pytest --student` checks nothing before grading (`vitgrade grade` does): the plugin
+    refuses the link when it writes, after the table."""
     link, target = planted
-
-    class Settings:
-        json_out = link / "results.json"
-
-    with pytest.raises(pytest.exit.Exception) as stopped:
-        write_outputs(GradeReport("vit_exercises.py", ()), Settings())
-    assert stopped.value.returncode == 2 and "symbolic link" in capsys.readouterr().err
+    result = grade_with(SOLUTION, "--json", str(link / "results.json"))
+    assert result.ret == 2 and "symbolic link" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() and "total" in result.stdout.str()
     assert list(target.iterdir()) == []
 
 
