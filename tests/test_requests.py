@@ -99,6 +99,7 @@ def test_a_reply_with_more_json_than_a_reply_may_hold_is_described(probe):
     outcomes = probe.call_many("text", calls)
     assert outcomes[0].value == outcomes[2].value == "x" * 1048
     assert "not sent: larger than a reply may be" in outcomes[1].value.summary
+    assert outcomes[1].value.type_name == "str"
 
 
 def test_a_long_list_answer_of_more_than_64_kb_crosses_whole(probe):

@@ -116,21 +116,22 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])
         start += count
-        reply, reply_blobs = answer_one(loaded, op, name, call, decoder, capture, request)
-        send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs)
+        reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture, request)
+        send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
 
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
-               capture: OutputCapture, request: dict) -> tuple[dict, list[bytes]]:
-    """One call (or get) -> (reply, its arrays)."""
+               capture: OutputCapture, request: dict) -> tuple[dict, list[bytes], str]:
+    """One call (or get) -> (reply, its arrays, the type of the value it carries)."""
     if name not in loaded.namespace:
-        return {"status": "missing", "message": f"{loaded.label} does not define {name}"}, []
+        message = f"{loaded.label} does not define {name}"
+        return {"status": "missing", "message": message}, [], ""
     target = loaded.namespace[name]
     if op == "get":
         return run_student(lambda: target, loaded, capture, request)
     if not callable(target):
         message = f"{name} is not a function (it is of type {type(target).__name__})"
-        return {"status": "not_callable", "message": message}, []
+        return {"status": "not_callable", "message": message}, [], ""
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
@@ -141,10 +142,11 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
     """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer."""
     capture.reset()
     start = time.perf_counter()
-    blobs = []
+    blobs, kind = [], ""
     try:
         value = thunk()
         sandbox.quit_if_forked()
+        kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
         encoder = Encoder(lenient=True, max_bytes=bounds.total_bytes,
                           max_containers=bounds.containers)
@@ -152,7 +154,7 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             reply = {"status": "ok", "value": encoder.encode(value)}
             blobs = encoder.blobs
         except TooLarge as exc:
-            reply = {"status": "ok", "value": too_large(value, str(exc))}
+            reply = {"status": "ok", "value": too_large(kind, str(exc))}
     except BaseException as exc:  # noqa: BLE001 - the student's exception is the answer
         sandbox.quit_if_forked()
         error = loaded.describe_error(exc)
@@ -163,21 +165,23 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
         reply = {"status": "raised", "error": error}
     reply["seconds"] = time.perf_counter() - start
     reply["stdout"] = capture.collect()
-    return reply, blobs
+    return reply, blobs, kind
 
 
-def too_large(value, reason: str) -> dict:
-    """The value a reply carries instead of one it cannot: a description."""
-    return {"__foreign__": [type_name_of(value), f"not sent: {reason}"[:200]]}
+def too_large(kind: str, reason: str) -> dict:
+    """The value a reply carries instead of one of type `kind` it cannot: a description."""
+    return {"__foreign__": [kind, f"not sent: {reason}"[:200]]}
 
 
-def send_reply(conn: channel.Connection, reply: dict, blobs: list[bytes]) -> None:
-    """Send a reply; one too large for any reply is described instead of sent."""
+def send_reply(conn: channel.Connection, reply: dict, blobs: list[bytes], kind: str) -> None:
+    """Send a reply; one too large for any reply is described instead of sent (its value's
+    type `kind` kept, so the student reads "an object of type str (not sent: ...)")."""
     try:
         conn.send(reply, blobs)
     except channel.MessageTooLarge as exc:
         if reply.get("status") == "ok":
-            reply = {**reply, "value": too_large(None, f"larger than a reply may be ({exc})")}
+            reason = f"larger than a reply may be ({exc})"
+            reply = {**reply, "value": too_large(kind, reason)}
         reply["stdout"] = reply.get("stdout", "")[-2000:]
         conn.send(reply)
 
