@@ -64,18 +64,20 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     import tempfile
     import time
 
-    from grader.checks import Options, grade_exercise
+    from grader.checks import Options, SubmissionGrading
     from grader.checks.catalogue import load_exercises
     from grader.checks.results import GradeReport
     from grader.spec.locate import find_exercises
     from grader.worker import StudentWorker
 
     start = time.perf_counter()
-    chosen, spec_errors = _choose(*load_exercises(find_exercises(exercises)), exercise)
+    catalogue, errors = load_exercises(find_exercises(exercises))
+    chosen, spec_errors = _choose(catalogue, errors, exercise)
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         module = carry(namespace, _roots(chosen), Path(folder))
         with StudentWorker(module.path) as worker:
-            results = [grade_exercise(e, worker, Options(include_hidden=False)) for e in chosen]
+            grading = SubmissionGrading(worker, Options(include_hidden=False), catalogue=catalogue)
+            results = [grading.exercise(e) for e in chosen]
             load = worker.load()
     problems = [f"{p.where}: {p.message}" for p in load.problems] if load.ok else []
     fatal = None if load.ok else "; ".join(f"{p.where}: {p.message}" for p in load.problems)

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grader.checks import ExerciseResult, GradeReport, Options, grade_exercise
+from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.settings import SUBMISSION_TIMEOUT, GraderSettings
@@ -20,12 +20,16 @@ class GradingSession:
     settings: GraderSettings
     zygote: object = None
     plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
+    # every valid exercise of the folder: a check is graded around helpers that fail their own
+    # checks in other exercises (checks/dependencies.py); loaded on first need if not given
+    catalogue: list | None = None
     results: dict[str, ExerciseResult] = field(default_factory=dict)
     spec_errors: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
     _worker: object = None
     _run_limits: object = None      # the worker's limits before any exercise's own
+    _grading: SubmissionGrading | None = None
 
     @property
     def worker(self):
@@ -67,13 +71,24 @@ class GradingSession:
                                             for k, (given, spec_value) in chosen.items()
                                             if given is None and spec_value is not None})
 
+    @property
+    def grading(self) -> SubmissionGrading:
+        """Every check's verdict for this submission, each graded once."""
+        if self._grading is None:
+            if self.catalogue is None:
+                from grader.checks.catalogue import load_exercises
+
+                self.catalogue = load_exercises(self.settings.exercises)[0]
+            options = Options(include_hidden=self.settings.include_hidden,
+                              call_timeout=self.settings.call_timeout, deadline=self.deadline,
+                              submission_seconds=self.submission_seconds)
+            self._grading = SubmissionGrading(self.worker, options, self.plans, self.catalogue)
+        return self._grading
+
     def grade(self, exercise: Exercise) -> ExerciseResult:
-        options = Options(include_hidden=self.settings.include_hidden,
-                          call_timeout=self.settings.call_timeout, deadline=self.deadline,
-                          submission_seconds=self.submission_seconds)
         try:
             self.worker.use_limits(self.exercise_limits(exercise))
-            result = grade_exercise(exercise, self.worker, options, self.plans)
+            result = self.grading.exercise(exercise)
         except Exception as error:
             # The grader's bug: the exercise scores 0 of its points, so that every report has the
             # same maximum whatever the submission did; pytest shows the error.

@@ -2,9 +2,10 @@
 
 A file tests/submissions/buggy/<misconception>.py is not a submission but what one changes: a
 docstring naming the bug, `EXPECT = {exercise id: misconception}` (the exercises that must lose
-points and name it), `ALSO_LOSES = [exercise ids]` (exercises that reuse the buggy function and
-may lose points), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
-wrong. `build_submission` writes solutions/vit_exercises.py with exactly those replaced.
+points and name it), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
+wrong. `build_submission` writes solutions/vit_exercises.py with exactly those replaced. Only the
+exercises whose `uses:` names a replaced function may lose points (`affected_exercises`): the
+others are graded around the broken function with the grader's stand-ins.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from conftest import SOLUTION, SUBMISSIONS
 
 BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
-METADATA = ("EXPECT", "ALSO_LOSES")
+METADATA = ("EXPECT",)
 
 
 def _defined_name(node: ast.stmt) -> str | None:
@@ -37,13 +38,13 @@ def _spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def fixture_metadata(snippet: Path) -> tuple[dict, list]:
-    """(EXPECT, ALSO_LOSES) of a buggy snippet, read without running it."""
+def fixture_metadata(snippet: Path) -> dict:
+    """The EXPECT of a buggy snippet, read without running it."""
     found = {}
     for node in ast.parse(snippet.read_text()).body:
         if _defined_name(node) in METADATA:
             found[_defined_name(node)] = ast.literal_eval(node.value)
-    return found.get("EXPECT", {}), found.get("ALSO_LOSES", [])
+    return found.get("EXPECT", {})
 
 
 def replaced_names(snippet: Path) -> list[str]:
@@ -74,43 +75,14 @@ def build_submission(snippet: Path, folder: Path) -> Path:
     return path
 
 
-def _callers(solution: Path) -> dict[str, set[str]]:
-    """Function name -> the solution's functions that call it, directly or through others."""
-    functions = [n for n in ast.parse(solution.read_text()).body if isinstance(n, ast.FunctionDef)]
-    names = {f.name for f in functions}
-    calls = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names}
-             for f in functions}
-    callers = {name: set() for name in names}
-    changed = True
-    while changed:
-        changed = False
-        for caller, callees in calls.items():
-            for callee in callees:
-                new = ({caller} | callers[caller]) - callers[callee] - {callee}
-                if new:
-                    callers[callee] |= new
-                    changed = True
-    return callers
-
-
-def affected_exercises(snippet: Path, exercises, solution: Path = SOLUTION) -> set[str]:
-    """Ids of the exercises that use what the snippet replaces, directly or through the solution.
-
-    An exercise uses the functions its spec lists in `uses:` and calls, and the ANSWERS keys its
-    multiple-choice checks ask for. Every other exercise must keep full marks.
-    """
-    callers = _callers(solution)
+def affected_exercises(snippet: Path, exercises) -> set[str]:
+    """Ids of the exercises that may lose points for what the snippet replaces: those whose
+    `uses:` names a replaced function, and those that ask for a replaced ANSWERS key."""
     functions, keys = set(), set()
     for name in replaced_names(snippet):
         if name.startswith("ANSWERS["):
             keys.add(ast.literal_eval(ast.parse(name, mode="eval").body.slice))
         else:
-            functions |= {name} | callers.get(name, set())
-    out = set()
-    for exercise in exercises:
-        used = set(exercise.uses) | {c.call for c in exercise.checks if c.call}
-        used |= {c.options["function"] for c in exercise.checks
-                 if isinstance(c.options.get("function"), str)}
-        if used & functions or {c.answer_key for c in exercise.checks} & keys:
-            out.add(exercise.id)
-    return out
+            functions.add(name)
+    return {exercise.id for exercise in exercises
+            if set(exercise.uses) & functions or {c.answer_key for c in exercise.checks} & keys}

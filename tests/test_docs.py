@@ -106,7 +106,6 @@ def test_the_buggy_submission_header_in_authoring_md_names_real_things():
               if doc == "authoring.md" and "\nEXPECT = " in text]
     assert len(header) == 1
     names: dict = {}
-    exec(header[0], names)  # a docstring, two literal assignments, the buggy function
-    exercise_ids = {e.id for e in load_specs(ROOT / "exercises")[0]}
+    exec(header[0], names)  # a docstring, a literal assignment, the buggy function
     assert set(names["EXPECT"].values()) <= set(MISCONCEPTIONS)
-    assert set(names["ALSO_LOSES"]) <= exercise_ids
+    assert "num_patches" in names

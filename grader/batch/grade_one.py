@@ -38,7 +38,8 @@ class SubmissionGrader:
         settings = GraderSettings(student=Path(path), exercises=self.exercises_dir,
                                   exercises_origin=self.exercises_origin,
                                   include_hidden=self.include_hidden, **self.limits)
-        session = GradingSession(settings, zygote=self.zygote, plans=self.plans)
+        session = GradingSession(settings, zygote=self.zygote, plans=self.plans,
+                                 catalogue=self.exercises)
         session.spec_errors.extend(self.spec_errors)
         try:
             for exercise in self.exercises:

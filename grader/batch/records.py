@@ -98,7 +98,9 @@ def _fields(instance) -> dict:
 def report_from_json(data: dict) -> GradeReport:
     exercises = tuple(
         ExerciseResult(**{**_known(ExerciseResult, e),
-                          "checks": tuple(CheckResult(**_known(CheckResult, c))
+                          "checks": tuple(CheckResult(**{**_known(CheckResult, c),
+                                                         "stand_ins": tuple(c.get("stand_ins",
+                                                                                  ()))})
                                           for c in e["checks"])})
         for e in data["exercises"]
     )

@@ -1,9 +1,11 @@
 """Grade one exercise: build each check's cases, call the student through the worker,
 compute the expected value here (never in the worker), compare, and say what went wrong.
 
-`grade_exercise(exercise, worker, options, plans)` -> ExerciseResult. `worker` is anything with
-`load()`, `call_many(name, [encoded call, ...], timeout=)`, `call` and `get(name)`: a
-StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission.
+`grade_exercise(exercise, worker, options, plans, catalogue)` -> ExerciseResult; a session keeps
+a `SubmissionGrading` for all its exercises. `worker` is anything with `load()`,
+`call_many(name, [encoded call, ...], timeout=, stand_ins=)`, `call` and `get(name)`: a
+StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission. A failing
+check is graded again around the student's broken helpers (dependencies.py, stand_ins.py).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from grader.spec.model import Check, Compare, Exercise
 from . import inputs
 from .cases import CasePlans, PlannedCase
 from .compare import compare
+from .dependencies import Dependencies
 from .describe import call_label, describe
 from .properties import PROPERTIES, PropertyContext, Verdict
 from .results import (
@@ -31,6 +34,7 @@ from .results import (
     ExerciseResult,
     printed_tail,
 )
+from .stand_ins import Budget, StandIns, StandInWorker
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
@@ -54,32 +58,57 @@ OUT_OF_TIME = ("out of time: the grader's {seconds:g} s for the whole submission
 
 
 def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
-                   plans: CasePlans | None = None) -> ExerciseResult:
-    start = time.perf_counter()
-    plans = plans or CasePlans()
-    load = worker.load()
-    missing = [name for name in exercise.uses if name not in load.names and name != "ANSWERS"]
-    timeout = options.call_timeout or exercise.call_timeout
-    results = []
-    for check in exercise.checks:
-        if check.hidden and not options.include_hidden:
-            continue
+                   plans: CasePlans | None = None, catalogue=()) -> ExerciseResult:
+    """One exercise of one submission. `catalogue`: every exercise of the run, so that a check
+    is graded around helpers that fail their own checks in other exercises (dependencies.py)."""
+    return SubmissionGrading(worker, options, plans, catalogue or [exercise]).exercise(exercise)
+
+
+class SubmissionGrading:
+    """One submission's checks over a catalogue, each graded once, around broken helpers where
+    that applies (dependencies.py). A session keeps one for all its exercises."""
+
+    def __init__(self, worker, options: Options = Options(), plans: CasePlans | None = None,
+                 catalogue=()):
+        self.worker, self.options, self.plans = worker, options, plans or CasePlans()
+        graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
+        self.dependencies = Dependencies(graded, self._grade_one)
+
+    def exercise(self, exercise: Exercise) -> ExerciseResult:
+        start = time.perf_counter()
+        results = tuple(self.dependencies.result(exercise, check)
+                        for check in exercise.checks if self._graded(check))
+        return ExerciseResult(exercise.id, exercise.title, exercise.lecture, results,
+                              time.perf_counter() - start)
+
+    def _graded(self, check: Check) -> bool:
+        return self.options.include_hidden or not check.hidden
+
+    def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
+        """(the check's result, the stand-ins its student code called, whether each was
+        answered); stand-ins only for `stand_in_names` (none: the student's code as it is)."""
+        load, options = self.worker.load(), self.options
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
-            results.append(_result(check, FAILED, _not_loaded(load)))
-            continue
+            return _result(check, FAILED, _not_loaded(load)), frozenset(), True
         needed = [check.call] if check.call else ["ANSWERS"] if check.kind == "answer" else []
-        absent = [n for n in missing if not needed or n in needed]
+        absent = [n for n in exercise.uses if n != "ANSWERS" and n not in load.names
+                  and (not needed or n in needed)]
         if absent:
-            results.append(_result(check, MISSING,
-                                   f"`{absent[0]}` is not defined in your submission yet"))
-            continue
+            message = f"`{absent[0]}` is not defined in your submission yet"
+            return _result(check, MISSING, message), frozenset(), True
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)
-            results.append(_result(check, FAILED, message))
-            continue
-        results.append(_grade_check(exercise, check, worker, timeout, plans))
-    return ExerciseResult(exercise.id, exercise.title, exercise.lecture, tuple(results),
-                          time.perf_counter() - start)
+            return _result(check, FAILED, message), frozenset(), True
+        timeout = options.call_timeout or exercise.call_timeout
+        if not stand_in_names:
+            result = _grade_check(exercise, check, self.worker, timeout, self.plans)
+            return result, frozenset(), True
+        cases = self.plans.cases(exercise, check) if check.kind == "call" else []
+        budget = Budget.around([(p.args, p.kwargs) for p in cases]) if cases else Budget()
+        stand_ins = StandIns(stand_in_names, budget)
+        result = _grade_check(exercise, check, StandInWorker(self.worker, stand_ins), timeout,
+                              self.plans)
+        return result, frozenset(stand_ins.used), not stand_ins.unavailable
 
 
 def _not_loaded(load) -> str:

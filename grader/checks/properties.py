@@ -3,7 +3,7 @@
 A property receives a `PropertyContext` (call the student's functions through the
 worker, a seeded rng, the spec's options) and returns a `Verdict`. This is how the
 grader grows without touching the plugin: write a function, register it with
-`@property_check("name")`, name it in a spec.
+`@property_check("name", calls=(the student functions it calls,))`, name it in a spec.
 """
 from __future__ import annotations
 
@@ -32,11 +32,17 @@ class PropertyContext:
 
 
 PROPERTIES: dict[str, Callable[[PropertyContext], Verdict]] = {}
+# The student functions each property calls, given the check's options: what its exercise's
+# `uses:` must list (validate.py).
+PROPERTY_CALLS: dict[str, Callable[[dict], tuple[str, ...]]] = {}
 
 
-def property_check(name: str):
+def property_check(name: str, calls):
+    """Register a property under `name`; `calls`: the student names it calls, or a function of
+    the check's options that gives them."""
     def register(fn):
         PROPERTIES[name] = fn
+        PROPERTY_CALLS[name] = calls if callable(calls) else (lambda options: tuple(calls))
         return fn
     return register
 
@@ -50,7 +56,7 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
     return bool(np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=rtol, atol=atol))
 
 
-@property_check("conv_equals_linear")
+@property_check("conv_equals_linear", calls=("linear_patch_embed", "conv_patch_embed"))
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
     linear_patch_embed."""
@@ -108,7 +114,7 @@ def _derangement(rng, n):  # a permutation of range(n) that moves at least one i
             return perm
 
 
-@property_check("attention_permutation_equivariant")
+@property_check("attention_permutation_equivariant", calls=("self_attention",))
 def attention_permutation_equivariant(ctx: PropertyContext) -> Verdict:
     """Practice 2: without positions, self_attention(x[perm]) == self_attention(x)[perm], any perm.
 
@@ -155,7 +161,7 @@ def _same_rows_in_any_order(a, b, rtol=1e-4, atol=1e-6) -> bool:
     return True
 
 
-@property_check("positions_break_permutation")
+@property_check("positions_break_permutation", calls=("embed_image", "self_attention"))
 def positions_break_permutation(ctx: PropertyContext) -> Verdict:
     """Practice 2: after embed_image (with positions), moving the tiles changes more than the order.
 
@@ -202,7 +208,11 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
     return Verdict(True)
 
 
-@property_check("no_causal_mask_by_default")
+def _attention_function(options: dict) -> tuple[str, ...]:
+    return (options.get("function", "self_attention"),)
+
+
+@property_check("no_causal_mask_by_default", calls=_attention_function)
 def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
     """Practice 6: changing the last token changes the first token's output (no causal mask).
 
@@ -230,7 +240,7 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
     return Verdict(True)
 
 
-@property_check("softmax_sums_to_one")
+@property_check("softmax_sums_to_one", calls=("softmax",))
 def softmax_sums_to_one(ctx: PropertyContext) -> Verdict:
     """Section 3 step 5: softmax(x, axis) is in [0, 1] and sums to 1 along `axis`, for any axis."""
     for _ in range(int(ctx.options.get("trials", 4))):
@@ -263,7 +273,7 @@ def _as_count(value) -> int | None:
     return int(value) if float(value).is_integer() else None
 
 
-@property_check("cost_ratio")
+@property_check("cost_ratio", calls=("num_tokens", "attention_scores"))
 def cost_ratio(ctx: PropertyContext) -> Verdict:
     """Section 4 step 5: halving P roughly multiplies the attention cost by 16 (the N**2 map).
 
@@ -297,7 +307,7 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     return Verdict(False, "\n".join(lines), misconception="scores_linear" if linear else None)
 
 
-@property_check("layer_norm_shift_invariant")
+@property_check("layer_norm_shift_invariant", calls=("layer_norm",))
 def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
     """Section 3 step 5: LayerNorm subtracts the mean: adding a constant to a token changes
     nothing."""

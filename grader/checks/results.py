@@ -33,10 +33,17 @@ class CheckResult:
     misconception: str | None = None   # name of the known-wrong implementation the answer matched
     seconds: float = 0.0
     printed: str = ""            # the end of what the failing call printed (visible checks only)
+    # graded with correct stand-ins for the student's broken helpers: the roots, the functions
+    # whose own code is wrong ("patchify",); see checks/dependencies.py
+    stand_ins: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
         return self.status == PASSED
+
+    @property
+    def passed_with_stand_ins(self) -> bool:
+        return self.passed and bool(self.stand_ins)
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,11 @@ class ExerciseResult:
     @property
     def max_score(self) -> float:
         return round(sum(c.points for c in self.checks), 6)
+
+    @property
+    def stand_ins(self) -> tuple[str, ...]:
+        """The roots some check was graded around (dependencies.py), in order, once each."""
+        return tuple(dict.fromkeys(root for c in self.checks for root in c.stand_ins))
 
     @property
     def status(self) -> str:
@@ -90,3 +102,12 @@ class GradeReport:
     @property
     def max_score(self) -> float:
         return round(sum(e.max_score for e in self.exercises), 6)
+
+    def roots(self) -> dict[str, list[str]]:
+        """Each broken function other exercises were graded around -> those exercises' ids:
+        "fix `patchify` first: 3 exercises depend on it"."""
+        found: dict[str, list[str]] = {}
+        for exercise in self.exercises:
+            for root in exercise.stand_ins:
+                found.setdefault(root, []).append(exercise.id)
+        return found

@@ -11,6 +11,7 @@ from grader.spec.errors import SpecError
 from grader.spec.model import Exercise
 
 from . import inputs
+from .api import names_read
 from .generators import GENERATORS
 from .properties import PROPERTIES
 
@@ -55,6 +56,20 @@ def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[Sp
                                         "among the options"))
         elif check.property_name not in PROPERTIES:
             unknown(check.line_of("property"), "property check", check.property_name, PROPERTIES)
+    errors += _unlisted_uses(exercise)
+    return errors
+
+
+def _unlisted_uses(exercise: Exercise) -> list[SpecError]:
+    """One error per check that calls or reads a student name `uses:` does not list."""
+    errors = []
+    for check in exercise.checks:
+        unlisted = [n for n in dict.fromkeys(names_read(check)) if n not in exercise.uses]
+        if unlisted:
+            errors.append(SpecError(exercise.path, exercise.line_of("uses") or check.line,
+                                    f"check '{check.name}' reads {', '.join(unlisted)}, which "
+                                    f"uses: does not list (uses: names every student name the "
+                                    f"exercise's checks call or read)"))
     return errors
 
 

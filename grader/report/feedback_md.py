@@ -19,7 +19,14 @@ from grader.checks.results import (
 )
 
 from .escape import markdown_block, markdown_text
-from .terminal import exercise_feedback, exercise_heading, points, report_header, score_table
+from .terminal import (
+    exercise_feedback,
+    exercise_heading,
+    points,
+    report_header,
+    score_table,
+    stand_in_note,
+)
 
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\byour code raised ([A-Za-z_][A-Za-z0-9_.]*)")
@@ -29,7 +36,7 @@ def hidden_check_line(check: CheckResult) -> str:
     """One line about a hidden check: what a student may know of it."""
     head = f"{check.name} [hidden] ({points(check.score)} / {points(check.points)})"
     if check.status == PASSED:
-        return f"ok {head}"
+        return f"ok {head}" + (f": {stand_in_note(check.stand_ins)}" if check.stand_ins else "")
     if check.status in (NOT_IMPLEMENTED, MISSING):
         missing = "not implemented yet" if check.status == NOT_IMPLEMENTED else "not defined yet"
         return f"x {head}: {missing}"
@@ -96,7 +103,9 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
     hidden = exercise.part(hidden=True)
     if visible.checks:
         if all(c.passed for c in visible.checks):
-            lines.append("All visible checks passed.")
+            helpers = visible.stand_ins
+            lines.append(f"All visible checks {stand_in_note(helpers)}." if helpers
+                         else "All visible checks passed.")
         elif exercise.status in (NOT_IMPLEMENTED, MISSING):
             lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED
                          else "Not defined yet.")

@@ -16,7 +16,7 @@ from grader.checks.results import PASSED, ExerciseResult, GradeReport
 from .escape import json_strings, markdown_block
 from .feedback_md import part_feedback
 from .parts import HIDDEN_NOTE, has_hidden, named_parts, student_view
-from .terminal import report_header, score_table
+from .terminal import all_passed, report_header, score_table
 
 MARKDOWN = "md"
 
@@ -48,8 +48,7 @@ def _test(name: str, part: ExerciseResult, visibility: str, number: str) -> dict
         "score": part.score,
         "max_score": part.max_score,
         "status": "passed" if passed else "failed",
-        "output": ("All hidden cases passed." if hidden else "All checks passed.") if passed
-        else markdown_block(part_feedback(part)),
+        "output": all_passed(part, hidden) if passed else markdown_block(part_feedback(part)),
         "output_format": MARKDOWN,
         "tags": [part.id, part.lecture],
         "visibility": visibility,

@@ -19,7 +19,7 @@ from grader.checks.results import PASSED, GradeReport
 from .escape import json_strings
 from .feedback_md import part_feedback
 from .parts import has_hidden, named_parts, part_name, student_view
-from .terminal import points, report_header, score_table
+from .terminal import all_passed, points, report_header, score_table
 
 HIDDEN_TEST = "Graded: counted in your score, not shown check by check."
 SCORE_NOTE = ("Visible checks only: the score also counts the hidden checks, whose results are "
@@ -49,7 +49,7 @@ def prairielearn_results(report: GradeReport) -> dict:
                 "description": part.lecture,
                 "points": part.score,
                 "max_points": part.max_score,
-                "message": "All checks passed." if passed else
+                "message": all_passed(part) if passed else
                 f"{sum(not c.passed for c in part.checks)} of {len(part.checks)} checks failed.",
                 "output": "" if passed else part_feedback(part),
             })

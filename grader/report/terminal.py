@@ -12,6 +12,7 @@ from .escape import terminal_text
 
 STATUS_WORDS = {PASSED: "ok", NOT_IMPLEMENTED: "not implemented yet", MISSING: "not defined yet"}
 NOT_GRADED = "not graded"  # every row's status when the submission could not be loaded
+STAND_IN_MARK = "*"  # passed with the grader's stand-ins for a broken helper (the table's note)
 
 
 def points(x: float) -> str:
@@ -35,10 +36,43 @@ def score_table(report: GradeReport) -> str:
     lines.append("-" * len(lines[0]))
     lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total:>{width_score}}  "
                  f"({percent:.0f}%)")
+    marked = [e for e in report.exercises if e.status == PASSED and e.stand_ins]
+    if marked and not report.fatal:
+        helpers = dict.fromkeys(r for e in marked for r in e.stand_ins)
+        lines.append(f"{STAND_IN_MARK} {stand_in_note(helpers)}")
     return "\n".join(lines)
 
 
+def roots_lines(report: GradeReport) -> list[str]:
+    """'fix `patchify` first: ...', once per broken function other exercises depend on."""
+    lines = []
+    for root, ids in report.roots().items():
+        count = f"{len(ids)} exercises depend" if len(ids) != 1 else "1 exercise depends"
+        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); they were "
+                     f"graded with the grader's correct `{root}` standing in for yours, so "
+                     "their points do not depend on it")
+    return lines
+
+
+def all_passed(part: ExerciseResult, hidden: bool = False) -> str:
+    """'All checks passed.', saying so when the grader's stand-ins helped."""
+    what = "All hidden cases" if hidden else "All checks"
+    return f"{what} {stand_in_note(part.stand_ins)}." if part.stand_ins else f"{what} passed."
+
+
+def stand_in_note(names) -> str:
+    """'passed with the grader's correct `patchify` standing in for yours'."""
+    return f"passed with the grader's correct {_names(names)} standing in for yours"
+
+
+def _names(names) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
 def _status(exercise: ExerciseResult) -> str:
+    if exercise.status == PASSED and exercise.stand_ins:
+        return f"{STATUS_WORDS[PASSED]}{STAND_IN_MARK}"
     if exercise.status in STATUS_WORDS:
         return STATUS_WORDS[exercise.status]
     lost = [c for c in exercise.checks if not c.passed]
@@ -82,7 +116,7 @@ def report_header(report: GradeReport) -> list[str]:
     if report.spec_errors:
         lines.append("exercise specs with errors (not graded; tell your instructor):")
         lines += [f"  {terminal_text(error)}" for error in report.spec_errors]
-    return lines
+    return lines + ([] if report.fatal else roots_lines(report))
 
 
 def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:

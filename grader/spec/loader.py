@@ -114,6 +114,7 @@ def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
                       if "generate" in raw else None),
             compare=_build_compare(raw.get("compare")),
             misconceptions=tuple(Misconception(**m) for m in raw.get("misconceptions", [])),
+            integration=raw.get("integration", False),
         )
     elif "answer" in raw:
         answer = raw["answer"]
@@ -121,7 +122,7 @@ def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
                       answer_options=dict(answer["options"]))
     else:
         kwargs.update(property_name=raw["property"], options=dict(raw.get("options", {})),
-                      seed=raw.get("seed", 0))
+                      seed=raw.get("seed", 0), integration=raw.get("integration", False))
     return kwargs
 
 

@@ -56,6 +56,8 @@ class Check:
     reference: str | None = None
     compare: Compare | None = None
     misconceptions: tuple[Misconception, ...] = ()
+    # graded on the student's whole pipeline, never around broken helpers (checks/dependencies.py)
+    integration: bool = False
     # multiple-choice checks
     answer_key: str | None = None
     answer_correct: str | None = None

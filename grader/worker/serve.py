@@ -6,7 +6,9 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
 
   load:     -> {"op": "loaded", "ok", "names", "problems", "stopped", "stdout", "seconds"}
   request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
-            each call, ...]} + the calls' arrays, each call numbering its own from 0
+            each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
+            numbering its own from 0; during a call, its stand-ins may ask the grader
+            (stand_ins.py) and wait for the answer
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
             {"seq", "index", "status": "ok" | "raised" | "missing" | "not_callable", "value" |
@@ -26,7 +28,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import channel, sandbox, submission
+from grader.worker import channel, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
@@ -112,11 +114,14 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or not all(c is None or (type(c) is list and len(c) == 2) for c in calls)
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
+    standing_in = stand_ins.requested(header) if op == "call" else []
     start = 0
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])
         start += count
-        reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture, request)
+        with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index):
+            reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
+                                                  request)
         send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
 
 

@@ -75,23 +75,31 @@ class StudentWorker:
             self._ensure_worker()
         return self._report
 
-    def call(self, name: str, args=(), kwargs=None, *, timeout: float | None = None) -> CallOutcome:
+    def call(self, name: str, args=(), kwargs=None, *, timeout: float | None = None,
+             stand_ins=None) -> CallOutcome:
         """Call the submission's `name(*args, **kwargs)` with data -> what it did.
 
-        `timeout` overrides Limits.call_timeout. values.NotData if an argument is not plain
-        data (the grader's bug, never the student's)."""
-        return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout)[0]
+        `timeout` overrides Limits.call_timeout; `stand_ins` as in call_many. values.NotData if
+        an argument is not plain data (the grader's bug, never the student's)."""
+        return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout,
+                              stand_ins=stand_ins)[0]
 
-    def call_many(self, name: str, calls: list[EncodedCall], *,
-                  timeout: float | None = None) -> list[CallOutcome]:
+    def call_many(self, name: str, calls: list[EncodedCall], *, timeout: float | None = None,
+                  stand_ins=None) -> list[CallOutcome]:
         """`name` called on each of `calls` (values.encode_call), sent as one request -> an
         outcome per call. Each call's timeout counts from the end of the one before it. After a
-        timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run)."""
+        timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run).
+
+        `stand_ins` (optional): an object with `names` (student-API names the worker binds to
+        stand-ins during these calls, see stand_ins.py) and `answer(name, call, blobs) ->
+        (header, blobs)`, which answers each stand-in's call here, inside the call's time."""
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
+        standing_in = f',"stand_ins":{json.dumps(list(stand_ins.names))}' if stand_ins else ""
         header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
-                  f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts},"blobs":')
+                  f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts}'
+                  f'{standing_in},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
-        return self._request(header, blobs, len(calls), timeout)
+        return self._request(header, blobs, len(calls), timeout, stand_ins)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
@@ -112,9 +120,9 @@ class StudentWorker:
     # -- internals --
 
     def _request(self, header: dict | str, blobs: list[bytes], count: int,
-                 timeout: float | None) -> list[CallOutcome]:
+                 timeout: float | None, stand_ins=None) -> list[CallOutcome]:
         """Send a request (a dict, or JSON text with `{seq}` where its number goes), collect the
-        `count` replies it asks for."""
+        `count` replies it asks for, answering its stand-ins' calls on the way."""
         if self._left() <= 0:
             return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
         if (problem := self._ensure_worker()) is not None:
@@ -131,9 +139,17 @@ class StudentWorker:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
             while len(outcomes) < count:
-                reply, reply_blobs = worker.conn.receive(self._call_deadline(start, timeout))
+                deadline = self._call_deadline(start, timeout)
+                reply, reply_blobs = worker.conn.receive(deadline)
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
+                if reply.get("op") == "stand_in":
+                    if stand_ins is None or reply.get("name") not in stand_ins.names:
+                        raise ProtocolError("a stand-in call nobody asked for")
+                    answer, answer_blobs = stand_ins.answer(reply["name"], reply.get("call"),
+                                                            reply_blobs)
+                    worker.conn.send(answer, answer_blobs, deadline)
+                    continue
                 outcomes.append(call_outcome(reply, reply_blobs))
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome

@@ -4,10 +4,7 @@ EXPECT = {
     'multi-head-attention': 'attention_causal',
     'no-causal-mask': 'gpt_causal_mask',
     'why-positions': 'attention_not_equivariant',
-    'encoder-block': 'encoder_causal',
-    'vit-forward': 'vit_causal',
 }
-ALSO_LOSES = ['vit-checkpoint']
 
 
 def self_attention(x, p, heads, causal=False):

@@ -1,7 +1,6 @@
 """self_attention splits the heads interleaved."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_heads_interleaved'}
-ALSO_LOSES = ['encoder-block', 'no-causal-mask', 'vit-checkpoint', 'vit-forward']
 
 
 def self_attention(x, p, heads, causal=False):

@@ -1,7 +1,6 @@
 """self_attention's causal mask is upside down (np.triu)."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'attention_mask_transposed'}
-ALSO_LOSES = []
 
 
 def self_attention(x, p, heads, causal=False):

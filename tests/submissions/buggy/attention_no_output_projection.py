@@ -1,7 +1,6 @@
 """self_attention forgets Wo, bo."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_no_output_projection'}
-ALSO_LOSES = ['encoder-block', 'no-causal-mask', 'vit-checkpoint', 'vit-forward']
 
 
 def self_attention(x, p, heads, causal=False):

@@ -1,7 +1,6 @@
 """self_attention scales by 1/sqrt(d) instead of 1/sqrt(d_h)."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d'}
-ALSO_LOSES = ['encoder-block', 'no-causal-mask', 'vit-checkpoint', 'vit-forward']
 
 
 def self_attention(x, p, heads, causal=False):

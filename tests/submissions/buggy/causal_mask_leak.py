@@ -1,6 +1,5 @@
 """ANSWERS['causal_mask'] = 'leak'."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'causal_mask:leak'}
-ALSO_LOSES = []
 
 ANSWERS["causal_mask"] = "leak"

@@ -1,6 +1,5 @@
 """ANSWERS['causal_mask'] = 'speed'."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'causal_mask:speed'}
-ALSO_LOSES = []
 
 ANSWERS["causal_mask"] = "speed"

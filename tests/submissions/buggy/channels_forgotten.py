@@ -1,6 +1,5 @@
 """patch_dim forgets the channels."""
 EXPECT = {'flatten-length': 'channels_forgotten'}
-ALSO_LOSES = []
 
 
 def patch_dim(P, C=3):

@@ -1,7 +1,6 @@
 """conv_patch_embed forgets the bias."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'conv_bias_forgotten'}
-ALSO_LOSES = []
 
 
 def conv_patch_embed(image, K, b, stride):

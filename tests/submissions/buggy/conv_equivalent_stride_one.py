@@ -1,6 +1,5 @@
 """conv_equivalent answers stride 1."""
 EXPECT = {'kernel-stride': 'conv_equivalent_stride_one'}
-ALSO_LOSES = []
 
 
 def conv_equivalent(P):

@@ -1,7 +1,6 @@
 """conv_patch_embed flips the kernel (a textbook convolution)."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'conv_kernel_flipped'}
-ALSO_LOSES = []
 
 
 def conv_patch_embed(image, K, b, stride):

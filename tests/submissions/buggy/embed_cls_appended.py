@@ -1,7 +1,6 @@
 """embed_image appends [CLS] at the end."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'embed_cls_appended', 'vit-forward': 'vit_cls_appended'}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'cls-and-positions': 'embed_cls_appended'}
 
 
 def embed_image(image, params):

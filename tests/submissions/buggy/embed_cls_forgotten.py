@@ -1,7 +1,6 @@
 """embed_image forgets [CLS] and adds the patches' positions pos[1:]."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'embed_cls_forgotten'}
-ALSO_LOSES = ['vit-checkpoint', 'vit-forward', 'why-positions']
 
 
 def embed_image(image, params):

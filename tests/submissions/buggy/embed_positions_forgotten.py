@@ -1,11 +1,6 @@
 """embed_image forgets the positions."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {
-    'cls-and-positions': 'embed_positions_forgotten',
-    'why-positions': 'bag_of_tiles',
-    'vit-forward': 'vit_positions_forgotten',
-}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'cls-and-positions': 'embed_positions_forgotten', 'why-positions': 'bag_of_tiles'}
 
 
 def embed_image(image, params):

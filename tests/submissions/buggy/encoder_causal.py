@@ -1,7 +1,6 @@
 """encoder_block calls self_attention with causal=True."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'encoder_causal', 'vit-forward': 'vit_causal'}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'encoder-block': 'encoder_causal'}
 
 
 def encoder_block(x, p, heads):

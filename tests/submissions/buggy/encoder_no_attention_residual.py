@@ -1,10 +1,6 @@
 """encoder_block has no residual around attention."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {
-    'encoder-block': 'encoder_no_attention_residual',
-    'vit-forward': 'vit_no_attention_residual',
-}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'encoder-block': 'encoder_no_attention_residual'}
 
 
 def encoder_block(x, p, heads):

@@ -1,7 +1,6 @@
 """encoder_block has no residual around the MLP."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'encoder_no_mlp_residual', 'vit-forward': 'vit_no_mlp_residual'}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'encoder-block': 'encoder_no_mlp_residual'}
 
 
 def encoder_block(x, p, heads):

@@ -1,7 +1,6 @@
 """encoder_block is post-LN."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'encoder_post_ln', 'vit-forward': 'vit_post_ln'}
-ALSO_LOSES = ['vit-checkpoint']
+EXPECT = {'encoder-block': 'encoder_post_ln'}
 
 
 def encoder_block(x, p, heads):

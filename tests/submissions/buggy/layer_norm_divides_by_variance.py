@@ -1,6 +1,5 @@
 """layer_norm divides by the variance."""
 EXPECT = {'layer-norm': 'layer_norm_divides_by_variance'}
-ALSO_LOSES = ['encoder-block', 'vit-checkpoint', 'vit-forward']
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

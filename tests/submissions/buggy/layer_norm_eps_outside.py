@@ -1,7 +1,6 @@
 """layer_norm adds eps outside the square root."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'layer_norm_eps_outside'}
-ALSO_LOSES = []
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

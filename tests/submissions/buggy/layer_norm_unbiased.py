@@ -1,7 +1,6 @@
 """layer_norm uses the unbiased variance."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'layer_norm_unbiased'}
-ALSO_LOSES = ['encoder-block', 'vit-checkpoint', 'vit-forward']
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -1,10 +1,6 @@
 """linear_patch_embed forgets the bias."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {
-    'linear-patch-embed': 'linear_embed_bias_forgotten',
-    'cls-and-positions': 'embed_bias_forgotten',
-}
-ALSO_LOSES = ['kernel-stride', 'vit-checkpoint', 'vit-forward']
+EXPECT = {'linear-patch-embed': 'linear_embed_bias_forgotten'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):

@@ -1,6 +1,5 @@
 """num_patches counts overlapping stride-1 windows."""
 EXPECT = {'patch-count': 'overlapping_windows_count'}
-ALSO_LOSES = ['attention-cost', 'token-count']
 
 
 def num_patches(H, W, P):

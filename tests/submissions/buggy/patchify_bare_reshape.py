@@ -1,7 +1,6 @@
 """patchify is a bare reshape."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'patchify_bare_reshape', 'linear-patch-embed': 'linear_embed_bare_reshape'}
-ALSO_LOSES = ['cls-and-positions', 'kernel-stride', 'vit-checkpoint', 'vit-forward']
+EXPECT = {'patchify': 'patchify_bare_reshape'}
 
 
 def patchify(image, P):

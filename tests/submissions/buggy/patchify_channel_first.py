@@ -1,7 +1,6 @@
 """patchify flattens each patch channel first, (c, p1, p2)."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'patchify_channel_first', 'linear-patch-embed': 'linear_embed_channel_first'}
-ALSO_LOSES = ['cls-and-positions', 'kernel-stride', 'vit-checkpoint', 'vit-forward']
+EXPECT = {'patchify': 'patchify_channel_first'}
 
 
 def patchify(image, P):

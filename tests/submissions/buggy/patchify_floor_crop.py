@@ -1,7 +1,6 @@
 """patchify crops the pixels that do not tile instead of raising ValueError."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_floor_crop'}
-ALSO_LOSES = ['linear-patch-embed']
 
 
 def patchify(image, P):

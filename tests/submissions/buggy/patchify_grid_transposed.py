@@ -1,10 +1,6 @@
 """patchify numbers the patches down the columns first."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {
-    'patchify': 'patchify_grid_transposed',
-    'linear-patch-embed': 'linear_embed_grid_transposed',
-}
-ALSO_LOSES = ['cls-and-positions', 'kernel-stride', 'vit-checkpoint', 'vit-forward']
+EXPECT = {'patchify': 'patchify_grid_transposed'}
 
 
 def patchify(image, P):

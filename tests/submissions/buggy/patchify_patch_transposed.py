@@ -1,10 +1,6 @@
 """patchify flattens each patch column by column, (p2, p1, c)."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {
-    'patchify': 'patchify_patch_transposed',
-    'linear-patch-embed': 'linear_embed_patch_transposed',
-}
-ALSO_LOSES = ['cls-and-positions', 'kernel-stride', 'vit-checkpoint', 'vit-forward']
+EXPECT = {'patchify': 'patchify_patch_transposed'}
 
 
 def patchify(image, P):

@@ -1,6 +1,5 @@
 """ANSWERS['positions'] = 'cls'."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': 'positions:cls'}
-ALSO_LOSES = []
 
 ANSWERS["positions"] = "cls"

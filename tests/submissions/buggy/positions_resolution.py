@@ -1,6 +1,5 @@
 """ANSWERS['positions'] = 'resolution'."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': 'positions:resolution'}
-ALSO_LOSES = []
 
 ANSWERS["positions"] = "Resolution "

@@ -1,6 +1,5 @@
 """ANSWERS['positions'] = 'speed'."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': 'positions:speed'}
-ALSO_LOSES = []
 
 ANSWERS["positions"] = "speed"

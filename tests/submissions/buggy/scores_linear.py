@@ -1,6 +1,5 @@
 """attention_scores returns T, not T**2."""
 EXPECT = {'attention-cost': 'scores_linear'}
-ALSO_LOSES = []
 
 
 def attention_scores(num_tokens):

@@ -1,14 +1,6 @@
 """softmax takes max and sum without keepdims."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'softmax_without_keepdims'}
-ALSO_LOSES = [
-    'encoder-block',
-    'multi-head-attention',
-    'no-causal-mask',
-    'vit-checkpoint',
-    'vit-forward',
-    'why-positions',
-]
 
 
 def softmax(x, axis=-1):

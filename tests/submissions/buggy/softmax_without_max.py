@@ -1,7 +1,6 @@
 """softmax does not subtract the max."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'softmax_without_max'}
-ALSO_LOSES = []
 
 
 def softmax(x, axis=-1):

@@ -1,14 +1,6 @@
 """softmax always normalises along axis 0."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'softmax_wrong_axis'}
-ALSO_LOSES = [
-    'encoder-block',
-    'multi-head-attention',
-    'no-causal-mask',
-    'vit-checkpoint',
-    'vit-forward',
-    'why-positions',
-]
 
 
 def softmax(x, axis=-1):

@@ -1,7 +1,6 @@
 """vit_forward skips the final LayerNorm."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'vit_final_ln_skipped'}
-ALSO_LOSES = ['vit-checkpoint']
 
 
 def vit_forward(image, params):

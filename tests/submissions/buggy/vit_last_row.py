@@ -1,7 +1,6 @@
 """vit_forward's head reads the last token."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'vit_last_row'}
-ALSO_LOSES = ['vit-checkpoint']
 
 
 def vit_forward(image, params):

@@ -1,7 +1,6 @@
 """vit_forward pools the mean of every token."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'vit_mean_pool_all_tokens'}
-ALSO_LOSES = ['vit-checkpoint']
 
 
 def vit_forward(image, params):

@@ -1,0 +1,120 @@
+"""One bug costs points once: a check of `f` is not charged for the student's broken helpers.
+
+A check of the student's `linear_patch_embed` also runs their `patchify` when their function
+reuses it. When such a check fails while some other student-API function fails its own checks,
+the check is graded again with those functions bound to correct stand-ins (stand_ins.py):
+
+- it passes: `linear_patch_embed` is right and gets its points; the result says it passed with
+  stand-ins and names the root (the function whose own code is wrong);
+- it still fails: the failure is `linear_patch_embed`'s own, and that verdict (with its own
+  misconception hint) is the one reported, naming the stand-ins it was graded with;
+- the student's function called none of them, or a stand-in could not answer: the first verdict.
+
+Roots: a broken helper that passes its own checks with stand-ins (`embed_image` failing only
+through `patchify`) is not a root; its own roots are. Checks marked `integration: true`, and
+multiple-choice checks, are never graded again. Every verdict is computed once per submission.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from grader.spec.model import Check, Exercise
+
+from .api import names_read
+from .results import FAILED, NOT_IMPLEMENTED, PASSED, CheckResult
+
+REGRADED = (FAILED, NOT_IMPLEMENTED)  # a helper that raises NotImplementedError fails its caller
+
+
+class Dependencies:
+    """Every check's verdict for one submission, graded on first need.
+
+    `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
+    own checks may sit in another exercise than the one asked for). `grade(exercise, check,
+    stand_ins)` -> (CheckResult, names of the stand-ins the student's code called, whether every
+    stand-in call was answered).
+    """
+
+    def __init__(self, graded: list[tuple[Exercise, Check]], grade):
+        self._grade = grade
+        self.functions: dict[str, list[tuple[Exercise, Check]]] = {}
+        for exercise, check in graded:
+            if check.kind == "call":
+                self.functions.setdefault(check.call, []).append((exercise, check))
+        self._first: dict[tuple, CheckResult] = {}
+        self._final: dict[tuple, CheckResult] = {}
+        self._busy: set[tuple] = set()
+
+    def result(self, exercise: Exercise, check: Check) -> CheckResult:
+        """The check's verdict, graded again around broken helpers where that applies."""
+        key = (exercise.path, check.name)
+        if key not in self._final:
+            if key in self._busy:  # helpers that call each other: the verdict as graded
+                return self.first(exercise, check)
+            self._busy.add(key)
+            try:
+                self._final[key] = self._regraded(exercise, check)
+            finally:
+                self._busy.discard(key)
+        return self._final[key]
+
+    def first(self, exercise: Exercise, check: Check) -> CheckResult:
+        """The check's verdict on the student's code as it is, helpers included."""
+        key = (exercise.path, check.name)
+        if key not in self._first:
+            self._first[key] = self._grade(exercise, check, ())[0]
+        return self._first[key]
+
+    def broken(self, name: str) -> bool:
+        """Whether the student's `name` fails one of its own checks (as it is)."""
+        return any(self.first(e, c).status != PASSED for e, c in self.functions.get(name, ()))
+
+    def roots(self, names) -> tuple[str, ...]:
+        """The functions whose own code is wrong, behind the broken helpers `names`."""
+        found: list[str] = []
+        for name in sorted(names):
+            finals = [self.result(e, c) for e, c in self.functions.get(name, ())]
+            own_fault = any(not r.passed for r in finals)
+            below = [] if own_fault else [root for r in finals for root in r.stand_ins]
+            for root in below or [name]:
+                if root not in found:
+                    found.append(root)
+        return tuple(found)
+
+    def _regraded(self, exercise: Exercise, check: Check) -> CheckResult:
+        first = self.first(exercise, check)
+        if first.status not in REGRADED or check.integration or check.kind == "answer":
+            return first
+        tested = names_read(check)  # what the check tests is never stood in for
+        broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
+        if not broken:
+            return first
+        again, used, answered = self._grade(exercise, check, broken)
+        if not used or not answered:
+            return first
+        roots = self.roots(used)
+        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home))
+
+    def _home(self, name: str) -> str:
+        """The exercise that grades `name` ("patchify")."""
+        homes = self.functions.get(name)
+        return homes[0][0].id if homes else name
+
+
+def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
+    """The result's message, saying which stand-ins it was graded with."""
+    names = _names(roots)
+    where = ", ".join(dict.fromkeys(home(r) for r in roots))
+    verb = "is" if len(roots) == 1 else "are"
+    if result.passed:
+        return (f"passed with the grader's correct {names} standing in for yours: your code here "
+                f"is right, but your {names} {verb} wrong (see {where})")
+    note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
+            f"wrong: see {where}; so this failure is in this function's own code)")
+    return f"{result.message}\n{note}" if result.message else note
+
+
+def _names(names: tuple[str, ...]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
