@@ -177,6 +177,7 @@ def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_
     spec = next(block for block in _blocks("yaml") if block.startswith("id: patches-small-image"))
     choice = next(block for block in _blocks("yaml")
                   if block.lstrip().startswith("- name: ANSWERS"))
+    spec = spec.replace("uses: [num_patches]", "uses: [num_patches, ANSWERS]")  # as it says
     (exercises / "patches-small-image.yaml").write_text(spec + choice, encoding="utf-8")
     answer = yaml.safe_load(choice)[0]["answer"]
     module = solutions / "vit_exercises.py"

@@ -13,7 +13,9 @@ import textwrap
 import pytest
 
 from grader.checks import inputs
+from grader.checks.api import BUILT_ON
 from grader.checks.compare import compare
+from grader.checks.properties import PROPERTY_CALLS
 from grader.checks.validate import validate_exercise
 from grader.reference import REFERENCE
 from grader.spec import Compare, load_spec
@@ -52,6 +54,10 @@ def spec_text(text: str, fragment: bool) -> str:
     if not fragment:
         return text
     uses = re.findall(r"^\s*call: (\w+)", text, re.M) or ["ANSWERS"]
+    for name in re.findall(r"^\s*property: (\w+)", text, re.M):
+        uses += PROPERTY_CALLS[name]({}) if name in PROPERTY_CALLS else []
+    if re.search(r"^\s*integration: true", text, re.M):  # the whole pipeline, as its doc says
+        uses += [helper for name in uses for helper in BUILT_ON.get(name, ())]
     check = textwrap.indent(textwrap.dedent(text), "  ")
     return AROUND_A_CHECK.format(uses=", ".join(uses)) + check
 
