@@ -13,6 +13,8 @@ longest, at most MAX_CALLS stand-in calls per check. Past a bound the stand-in a
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,8 +49,20 @@ class Budget:
         return None
 
 
-def reference_answer(name: str, args: list, kwargs: dict):
-    """The reference's `name(*args, **kwargs)`."""
+def call_digest(name: str, call, blobs) -> str:
+    """A stand-in call's identity: the same name and the same argument bytes give the same
+    digest, whichever process encoded them (dict keys sorted). What compiled stand-in answers are
+    keyed by, where there is no reference to compute them (the student bundle)."""
+    digest = hashlib.sha256(name.encode())
+    digest.update(json.dumps(call, sort_keys=True, separators=(",", ":")).encode())
+    for blob in blobs:
+        digest.update(len(blob).to_bytes(8, "little"))
+        digest.update(blob)
+    return digest.hexdigest()
+
+
+def reference_answer(name: str, args: list, kwargs: dict, digest: str | None = None):
+    """The reference's `name(*args, **kwargs)` (`digest` is for compiled answers)."""
     from grader.reference import REFERENCE
 
     with np.errstate(all="ignore"):
@@ -59,9 +73,11 @@ class StandIns:
     """Correct stand-ins for `names` during one check; records which ones the student's code
     called (`used`) and whether any call could not be answered (`unavailable`)."""
 
-    def __init__(self, names, budget: Budget = Budget(), compute=reference_answer):
+    def __init__(self, names, budget: Budget = Budget(), compute=reference_answer,
+                 record: dict | None = None):
         self.names = tuple(names)
         self.budget, self.compute = budget, compute
+        self.record = record  # digest -> (name, answer): what compiling the bundle keeps
         self.used: set[str] = set()
         self.unavailable = False
         self.calls = 0
@@ -80,8 +96,11 @@ class StandIns:
                    else self.budget.refuses(decoded))
         if refusal:
             return self._unavailable(f"the grader's {name} cannot stand in here: {refusal}")
+        digest = call_digest(name, call, blobs)
         try:
-            value = self.compute(name, args, kwargs)
+            value = self.compute(name, args, kwargs, digest)
+            if self.record is not None:
+                self.record[digest] = (name, value)
         except LookupError as missing:  # no answer known for these arguments (student bundle)
             return self._unavailable(f"the grader's {name} cannot stand in here ({missing})")
         except Exception as refused:  # the reference's own refusal, e.g. patches that do not tile
