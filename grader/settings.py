@@ -57,6 +57,8 @@ OPTIONS = (
            "code may have at once (default 64)", "N", int),
     Option("output_kb", "--output-kb", "printed output of student code kept per call, in kB "
            f"(default 64, at most {MAX_OUTPUT_KB})", "KB", int, MAX_OUTPUT_KB),
+    Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
+           "the reference, the specs, the solutions, its results), or why it could not"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
            "included, in MB (default 64)", "MB", int),
 )
@@ -84,6 +86,8 @@ class GraderSettings:
     file_mb: int | None = None
     classroom: bool = False  # write GitHub Classroom output
     prairielearn_out: Path | None = None
+    verbose: bool = False  # say what was hidden from student code (grader/secret_paths.py)
+    outputs: tuple[Path, ...] = ()  # more of the run's outputs to hide (grade-all's --out)
 
 
 class SettingsError(ValueError):
@@ -158,5 +162,6 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
         feedback=bool(getoption("feedback")),
         classroom=bool(getoption("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
+        verbose=bool(getoption("verbose")),  # pytest's own -v/--verbose counts too
         **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
     )
