@@ -31,7 +31,8 @@ SHARED_TEMPORARY = ("/tmp", "/var/tmp")  # other gradings' files; a worker's own
 
 
 def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
-    """Every path the worker must not see during this run, absolute, each once."""
+    """Every path the worker must not see during this run, resolved (the worker compares them
+    with its own folders, resolved too), each once."""
     packages = grader_packages()
     exercises = Path(settings.exercises).absolute()
     projects = {package.parent for package in packages} | installed_from() | {exercises.parent}
@@ -40,7 +41,7 @@ def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
              *(project / name for project in sorted(projects) for name in PROJECT_SECRETS),
              *output_paths(settings),
              *(Path(folder) for folder in (tempfile.gettempdir(), *SHARED_TEMPORARY))]
-    return tuple(dict.fromkeys(str(Path(os.path.abspath(path))) for path in paths))
+    return tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
 
 
 def output_paths(settings: GraderSettings) -> list[Path]:

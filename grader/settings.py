@@ -135,6 +135,15 @@ def student_file(path: Path) -> Path:
     return found
 
 
+def optional(getoption: Callable, name: str):
+    """`getoption(name)`, None when there is no such option (pytest's --verbose is its terminal
+    plugin's: `vitgrade grade -q` runs without it)."""
+    try:
+        return getoption(name)
+    except ValueError:
+        return None
+
+
 def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
     """GraderSettings from the options (`getoption(name)`), or None when no --student was given.
 
@@ -162,6 +171,6 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
         feedback=bool(getoption("feedback")),
         classroom=bool(getoption("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
-        verbose=bool(getoption("verbose")),  # pytest's own -v/--verbose counts too
+        verbose=bool(optional(getoption, "verbose")),  # pytest's own -v/--verbose counts too
         **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
     )

@@ -101,6 +101,7 @@ ATTACKS = [
            note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
+    Attack("search_secrets", PATCH_DIM, note="Vision Transformers: the Lab 4 exercises"),
     Attack("fake_results", NOTHING, root_only=True),
     Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),
     Attack("write_grader_files", NOTHING, root_only=True),
@@ -162,7 +163,8 @@ class Arena:
                "PYTHONDONTWRITEBYTECODE": "1", SECRET: "s3cr3t", "GITHUB_TOKEN": "s3cr3t"}
         command = [sys.executable, "-m", "grader.cli", "grade",
                    str(self.submissions / f"{attack.stem}.py"),
-                   "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS]
+                   "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS,
+                   "--verbose"]
         start = time.monotonic()
         with tempfile.TemporaryFile("w+") as log:
             process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log,
@@ -443,6 +445,48 @@ def test_the_worker_cannot_write_the_graders_files(outcome, attack):
     assert attempts and all(line.startswith("denied ") for line in attempts), attempts
     # the copy it was graded with
     assert all(f" {outcome.arena.project}/" in line for line in attempts)
+
+
+# what search_secrets.py would carry into its feedback if it could read them
+SECRET_LINES = {
+    "a line of the reference": "Images are (H, W, C), channels last; a 2-D (H, W) image is one",
+    "a hidden check's name": "the same checkpoint on other images",
+}
+
+
+def test_the_graders_secrets_never_reach_the_results(outcome):
+    """As root the worker sees neither the reference nor the specs (nor anything in /tmp but its
+    own folders), so what the search raises holds none of them. Not as root nothing is hidden,
+    and --verbose says so: that is what is checked then (there, the student's own laptop, the
+    files are the student's anyway)."""
+    graded = outcome.graded["search_secrets"]
+    searched = "\n".join(path.read_text() for path in graded.scratch.glob("searched-*"))
+    assert "grader package" in searched, "the search never ran"
+    if not AS_ROOT:
+        assert "secrets are not hidden from student code: not running as root" in graded.output
+        return
+    project = outcome.arena.project
+    note = next(line for line in graded.output.splitlines()
+                if line.startswith("hidden from student code: "))
+    assert f"{project}/grader/reference" in note and f"{project}/exercises" in note, note
+    assert f" {project}/grader " in f" {searched} ", searched  # it looked where the reference is
+    for what, line in SECRET_LINES.items():
+        assert line not in graded.results_text and line not in graded.output, what
+
+
+def test_without_hiding_the_search_carries_the_secrets(outcome):
+    """The attack works (so the test above can fail): graded with nothing hidden, what it
+    raises and prints holds every secret line."""
+    from grader.worker import Limits, StudentWorker
+
+    submission = outcome.arena.submissions / "search_secrets.py"
+    with StudentWorker(submission, Limits(call_timeout=20, load_timeout=60)) as worker:
+        got = worker.call("patch_dim", (16,))
+    assert got.status == "raised", got
+    carried = got.error.message + got.stdout
+    assert "Vision Transformers: the Lab 4 exercises" in carried
+    for what, line in SECRET_LINES.items():
+        assert line in carried, what
 
 
 def test_the_hidden_message_of_a_limit_shows_no_input(outcome):

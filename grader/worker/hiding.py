@@ -15,6 +15,7 @@ nothing changes; `report()` says why, and what was hidden otherwise (the load re
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
@@ -33,8 +34,9 @@ def report() -> dict:
 
 
 def hide(paths: list[str], keep: list[str]) -> dict:
-    """Cover every existing path of `paths` in a mount namespace of this process's own, leaving
-    the folders of `keep` (and what Python imports from) visible -> report()."""
+    """Cover every existing path of `paths` (resolved, as grader/secret_paths.py sends them) in a
+    mount namespace of this process's own, leaving the folders of `keep` (and what Python
+    imports from) visible -> report()."""
     global _outcome
     _outcome = _hide(paths, keep)
     return report()
@@ -46,10 +48,10 @@ def _hide(paths: list[str], keep: list[str]) -> dict:
         return {**outcome, "reason": "not on Linux"}
     if os.geteuid() != 0:
         return {**outcome, "reason": "not running as root"}
-    secrets = _existing(paths)
+    secrets = [path for path in dict.fromkeys(paths) if path != "/" and os.path.lexists(path)]
     if not secrets:
         return {**outcome, "reason": "none of the paths to hide exists"}
-    kept = [path for path in _existing([*keep, *sys.path]) if os.path.isdir(path)]
+    kept = list(dict.fromkeys([*_folders(keep), *import_folders()]))
     original = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
     try:
         try:
@@ -69,14 +71,16 @@ def _hide(paths: list[str], keep: list[str]) -> dict:
     return outcome
 
 
-def _existing(paths) -> list[str]:
-    """Each path resolved (mount(2) follows links), once, if it exists; never `/`."""
-    out = []
-    for path in paths:
-        real = os.path.realpath(path)
-        if real != "/" and real not in out and os.path.lexists(real):
-            out.append(real)
-    return out
+@functools.cache
+def import_folders() -> tuple[str, ...]:
+    """The folders of sys.path, resolved: asked once by the zygote, inherited by its workers."""
+    return tuple(_folders(sys.path))
+
+
+def _folders(paths) -> list[str]:
+    """Each existing folder of `paths`, resolved (as the grading side resolves the secrets)."""
+    resolved = [os.path.realpath(path or ".") for path in paths]
+    return [path for path in resolved if os.path.isdir(path)]
 
 
 def _under(path: str, folder: str) -> bool:
