@@ -5,7 +5,8 @@
 Forks `--workers` children of a process that has imported grader.worker (as the zygote has);
 each times `hiding.hide` with this run's hidden paths (grader/secret_paths.py for the shipped
 solution) and the worker's kept folders, and exits. Prints the median and the 95th percentile,
-and, alternated with them, a fork without hiding (from fork to its exit reaped) for scale. Needs root (else hiding does nothing, in no time).
+and, alternated with them, a fork without hiding (from fork to its exit reaped) for scale.
+Needs root (else hiding does nothing, in no time).
 """
 from __future__ import annotations
 

@@ -46,8 +46,9 @@ def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
 
 def output_paths(settings: GraderSettings) -> list[Path]:
     """Where this run writes what students must not read before it is theirs: results files,
-    GitHub's output file, grade-all's folder (every student's results and feedback)."""
-    outs = [settings.json_out, settings.prairielearn_out, *settings.outputs]
+    GitHub's output file, and what the run adds (grade-all: its --out folder, with every
+    student's results and feedback, and the class's submissions)."""
+    outs = [settings.json_out, settings.prairielearn_out, *settings.also_hidden]
     if settings.classroom and os.environ.get("GITHUB_OUTPUT"):
         outs.append(Path(os.environ["GITHUB_OUTPUT"]))
     return [Path(out).absolute() for out in outs if out]

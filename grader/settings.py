@@ -87,7 +87,8 @@ class GraderSettings:
     classroom: bool = False  # write GitHub Classroom output
     prairielearn_out: Path | None = None
     verbose: bool = False  # say what was hidden from student code (grader/secret_paths.py)
-    outputs: tuple[Path, ...] = ()  # more of the run's outputs to hide (grade-all's --out)
+    also_hidden: tuple[Path, ...] = ()  # more to hide from student code (grade-all: its --out,
+    # the class's submissions but the student's own folder; grader/secret_paths.py)
 
 
 class SettingsError(ValueError):
