@@ -3,10 +3,11 @@ reference (grader/reference/*.py, the lab's solution), the specs (*.yaml, their 
 names), compiled expectations (*.npz) and results files (*.json), wherever a submission could
 look: sys.path and site-packages (an editable install's finder names its checkout), the working
 folder and its parents, /proc/self/cwd, this file's folder, the grader package's folder
-(importlib) and /tmp. Top-level code prints what it found and raises it; patch_dim raises it
-again, with the first line of correct_solution.py in front (proof that what it read reaches the
-feedback). As root the worker sees none of the secrets: only flatten-length loses its points,
-and no line of the reference or of a spec appears in the results (tests/test_hostile.py)."""
+(importlib) and /tmp. Top-level code prints what it found and raises it; patch_dim searches
+again (once: its other calls reuse it) and raises it, with the first line of correct_solution.py
+in front (proof that what it read reaches the feedback). As root the worker sees none of the
+secrets: only flatten-length loses its points, and no line of the reference or of a spec
+appears in the results (tests/test_hostile.py)."""
 import importlib.util
 import os
 import re
@@ -138,8 +139,13 @@ if FOUND:
     raise RuntimeError(_stolen(FOUND)[:1900])
 
 
+_AT_CALL = []  # the search at the first call (the worker is confined then), kept for the others
+
+
 def patch_dim(P, C=3):
     canary = (HERE / "correct_solution.py").read_text().splitlines()[0]
-    found, _searched = _search()
+    if not _AT_CALL:
+        _AT_CALL.append(_search()[0])
+    found = _AT_CALL[0]
     print(_stolen(found))
     raise RuntimeError(f"{canary} {_stolen(found)}"[:1900])
