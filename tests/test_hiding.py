@@ -72,9 +72,13 @@ def test_the_secrets_of_a_checkout_and_the_runs_outputs_are_listed(tmp_path):
 def test_the_secrets_of_an_installed_copy_are_listed(tmp_path):
     """`pip install` (not editable) into a folder, then ask that copy what it hides: its own
     reference and shipped exercises."""
-    target = tmp_path / "installed"
+    source, target = tmp_path / "source", tmp_path / "installed"
+    for name in ("grader", "exercises"):  # a copy: pip builds in the source (build/, egg-info)
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
-                    str(target), str(ROOT)], check=True, capture_output=True)
+                    str(target), str(source)], check=True, capture_output=True)
     assert (target / "grader" / "reference" / "patches.py").is_file()
     code = ("import sys; from pathlib import Path; from grader.settings import GraderSettings;"
             "from grader.secret_paths import hidden_paths; from grader.spec.locate import "
