@@ -172,6 +172,6 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
         feedback=bool(getoption("feedback")),
         classroom=bool(getoption("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
-        verbose=bool(optional(getoption, "verbose")),  # pytest's own -v/--verbose counts too
+        verbose=(optional(getoption, "verbose") or 0) > 0,  # pytest's -v counts; -q is -1
         **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
     )

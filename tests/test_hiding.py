@@ -71,7 +71,7 @@ def test_the_secrets_of_a_checkout_and_the_runs_outputs_are_listed(tmp_path):
 
 def test_the_secrets_of_an_installed_copy_are_listed(tmp_path):
     """`pip install` (not editable) into a folder, then ask that copy what it hides: its own
-    reference and shipped exercises."""
+    reference and shipped exercises; as root, grade from it and read what --verbose says."""
     source, target = tmp_path / "source", tmp_path / "installed"
     for name in ("grader", "exercises"):  # a copy: pip builds in the source (build/, egg-info)
         shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -91,6 +91,17 @@ def test_the_secrets_of_an_installed_copy_are_listed(tmp_path):
     assert shown[0] == str(target / "grader" / "__init__.py")  # that copy, not the checkout
     for name in ("reference", "_exercises"):
         assert os.path.realpath(target / "grader" / name) in shown[1:], name
+    if not (AS_ROOT and LINUX):
+        return
+    # graded from that copy (under /tmp, which is covered: the copy is bound back, being on
+    # sys.path, and its secrets covered again)
+    result = subprocess.run([sys.executable, "-m", "grader.cli", "grade",
+                             str(ROOT / "solutions" / "vit_exercises.py"), "--verbose"],
+                            env=env, cwd=tmp_path, capture_output=True, text=True)
+    note = [line for line in result.stdout.splitlines() if "from student code" in line]
+    assert result.returncode == 0 and len(note) == 1, result.stdout[-3000:]
+    for name in ("reference", "_exercises"):
+        assert os.path.realpath(target / "grader" / name) in note[0], note[0]
 
 
 @pytest.fixture
@@ -226,3 +237,21 @@ def test_grade_all_hides_its_out_folder_and_the_other_students(outside_tmp):
     assert f"'{out}': []" in record, record[:3000]
     assert f"'{submissions}': ['bob']" in record  # alice's folder is not there
     assert "'correct_solution.py', 'vit_exercises.py'" in record  # bob's own is
+
+
+@pytest.mark.parametrize("given, verbose", [(1, True), (True, True), (0, False), (-1, False),
+                                            (None, False), (ValueError, False)])
+def test_verbose_is_pytests_count_or_our_switch(tmp_path, given, verbose):
+    """`pytest -q` is a verbosity of -1 (not verbose); without pytest's terminal plugin
+    (`vitgrade grade -q`) there is no such option at all."""
+    from grader.settings import resolve_settings
+
+    (tmp_path / "x.py").write_text("")
+    options = {"student": "x.py", "exercises": str(ROOT / "exercises")}
+
+    def getoption(name):
+        if name == "verbose" and given is ValueError:
+            raise ValueError("no option named 'verbose'")
+        return given if name == "verbose" else options.get(name)
+
+    assert resolve_settings(getoption, tmp_path).verbose is verbose
