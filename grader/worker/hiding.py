@@ -24,7 +24,7 @@ from grader.worker import linux
 TMPFS_OPTIONS = "mode=0755,size=16k,nr_inodes=256"  # room for the kept folders' mount points
 READ_ONLY = linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC
 
-_outcome: dict = {"hidden": [], "kept": [], "failed": [], "reason": "not asked to hide anything"}
+_outcome: dict = {"hidden": [], "kept": [], "failed": [], "reason": "hiding was not tried"}
 
 
 def report() -> dict:
@@ -48,11 +48,16 @@ def _hide(paths: list[str], keep: list[str]) -> dict:
         return {**outcome, "reason": "not on Linux"}
     if os.geteuid() != 0:
         return {**outcome, "reason": "not running as root"}
+    if not paths:
+        return {**outcome, "reason": "the grader asked to hide nothing"}
     secrets = [path for path in dict.fromkeys(paths) if path != "/" and os.path.lexists(path)]
     if not secrets:
         return {**outcome, "reason": "none of the paths to hide exists"}
     kept = list(dict.fromkeys([*_folders(keep), *import_folders()]))
-    original = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+    try:  # to come back to if the covers cannot be made with what the worker needs
+        original = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as exc:
+        return {**outcome, "reason": f"no /proc/self/ns/mnt ({exc.strerror})"}
     try:
         try:
             linux.unshare(linux.CLONE_NEWNS)
