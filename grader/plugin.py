@@ -15,13 +15,15 @@ from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settin
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 NOTHING_GRADED = 2  # the exit code when the submission could not be loaded (README)
+PYTEST_OWN = ("--verbose",)  # flags of OPTIONS that pytest defines itself (and we read)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("vitgrader", "vit-grader: grade a Vision Transformer submission")
     group.addoption("--student", metavar="PATH", help=STUDENT_HELP)
-    for option in OPTIONS:  # the same as `vitgrade grade`'s
-        group.addoption(option.flag, **option.argparse_kwargs())
+    for option in OPTIONS:  # the same as `vitgrade grade`'s; --verbose is pytest's own
+        if option.flag not in PYTEST_OWN:
+            group.addoption(option.flag, **option.argparse_kwargs())
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -62,6 +64,10 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
         from grader.report.terminal_summary import write_summary
 
         write_summary(terminalreporter, grading.report(), grading.settings)
+        if grading.settings.verbose:
+            from grader.hiding_note import hiding_note
+
+            terminalreporter.write_line(hiding_note(grading.hiding()))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

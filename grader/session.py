@@ -34,6 +34,7 @@ class GradingSession:
     @property
     def worker(self):
         if self._worker is None:
+            from grader.secret_paths import hidden_paths
             from grader.worker import Limits, StudentWorker
 
             settings = self.settings
@@ -42,7 +43,8 @@ class GradingSession:
                          "max_processes": settings.max_processes,
                          "max_output_bytes": settings.output_kb and settings.output_kb * 1000,
                          "file_mb": settings.file_mb}
-            limits = Limits(**{k: v for k, v in overrides.items() if v is not None})
+            limits = Limits(**{k: v for k, v in overrides.items() if v is not None},
+                            hide=hidden_paths(settings))
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
                                          deadline=self.deadline)
         return self._worker
@@ -113,6 +115,11 @@ class GradingSession:
             exercises_folder=f"{self.settings.exercises} ({self.settings.exercises_origin})"
             .removesuffix(" ()"),
         )
+
+    def hiding(self):
+        """What the worker said it hid from student code (worker/outcomes.Hiding), if one ran."""
+        load = self._worker.load() if self._worker is not None else None
+        return load.hiding if load is not None else None
 
     def close(self) -> None:
         if self._worker is not None:

@@ -57,6 +57,8 @@ OPTIONS = (
            "code may have at once (default 64)", "N", int),
     Option("output_kb", "--output-kb", "printed output of student code kept per call, in kB "
            f"(default 64, at most {MAX_OUTPUT_KB})", "KB", int, MAX_OUTPUT_KB),
+    Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
+           "the reference, the specs, the solutions, its results), or why it could not"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
            "included, in MB (default 64)", "MB", int),
 )
@@ -84,6 +86,9 @@ class GraderSettings:
     file_mb: int | None = None
     classroom: bool = False  # write GitHub Classroom output
     prairielearn_out: Path | None = None
+    verbose: bool = False  # say what was hidden from student code (grader/secret_paths.py)
+    also_hidden: tuple[Path, ...] = ()  # more to hide from student code (grade-all: its --out,
+    # the class's submissions but the student's own folder; grader/secret_paths.py)
 
 
 class SettingsError(ValueError):
@@ -131,6 +136,15 @@ def student_file(path: Path) -> Path:
     return found
 
 
+def optional(getoption: Callable, name: str):
+    """`getoption(name)`, None when there is no such option (pytest's --verbose is its terminal
+    plugin's: `vitgrade grade -q` runs without it)."""
+    try:
+        return getoption(name)
+    except ValueError:
+        return None
+
+
 def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
     """GraderSettings from the options (`getoption(name)`), or None when no --student was given.
 
@@ -158,5 +172,6 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | 
         feedback=bool(getoption("feedback")),
         classroom=bool(getoption("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
+        verbose=(optional(getoption, "verbose") or 0) > 0,  # pytest's -v counts; -q is -1
         **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
     )

@@ -17,13 +17,10 @@ escapes every grader process becomes our child.
 from __future__ import annotations
 
 import compileall
-import contextlib
-import ctypes
 import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -34,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from process_table import adopting_orphans, cmdline, processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the sandbox is Linux's (docs/security.md)")
@@ -101,6 +99,7 @@ ATTACKS = [
            note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
+    Attack("search_secrets", PATCH_DIM, note="Vision Transformers: the Lab 4 exercises"),
     Attack("fake_results", NOTHING, root_only=True),
     Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),
     Attack("write_grader_files", NOTHING, root_only=True),
@@ -162,7 +161,8 @@ class Arena:
                "PYTHONDONTWRITEBYTECODE": "1", SECRET: "s3cr3t", "GITHUB_TOKEN": "s3cr3t"}
         command = [sys.executable, "-m", "grader.cli", "grade",
                    str(self.submissions / f"{attack.stem}.py"),
-                   "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS]
+                   "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS,
+                   "--verbose"]
         start = time.monotonic()
         with tempfile.TemporaryFile("w+") as log:
             process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log,
@@ -223,68 +223,6 @@ def outcome():
                       seconds)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def adopting_orphans():
-    """Make this process a child subreaper meanwhile: a process that escaped every grader process
-    would end up our child. Yields a list that then holds those still running (they are killed)."""
-    stray: list[str] = []
-    before = set(children(os.getpid()))
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    try:
-        yield stray
-    finally:
-        _prctl(PR_SET_CHILD_SUBREAPER, 0)
-        for pid in set(children(os.getpid())) - before:
-            if state(pid) not in (None, "Z"):
-                stray.append(f"{pid}: {cmdline(pid)}")
-                os.kill(pid, signal.SIGKILL)
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-
-
-PR_SET_CHILD_SUBREAPER = 36
-
-
-def _prctl(option: int, value: int) -> None:
-    ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
-
-
-def processes() -> dict[int, tuple[int, str, int]]:
-    """pid -> (parent, state, real uid) of every process, from /proc."""
-    table = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                fields = dict(line.split(":", 1)
-                              for line in Path(f"/proc/{name}/status").read_text().splitlines())
-                table[int(name)] = (int(fields["PPid"]), fields["State"].split()[0],
-                                    int(fields["Uid"].split()[0]))
-            except (OSError, KeyError, ValueError):
-                continue
-    return table
-
-
-def children(pid: int) -> list[int]:
-    return [child for child, (parent, _state, _uid) in processes().items() if parent == pid]
-
-
-def state(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return None
-
-
-def cmdline(pid: int) -> str:
-    try:
-        return (Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-                .decode(errors="replace"))
-    except OSError:
-        return ""
 
 
 def scores(graded: Graded) -> dict[str, tuple[float, float]]:
@@ -445,101 +383,49 @@ def test_the_worker_cannot_write_the_graders_files(outcome, attack):
     assert all(f" {outcome.arena.project}/" in line for line in attempts)
 
 
+# what search_secrets.py would carry into its feedback if it could read them
+SECRET_LINES = {
+    "a line of the reference": "Images are (H, W, C), channels last; a 2-D (H, W) image is one",
+    "a hidden check's name": "the same checkpoint on other images",
+}
+
+
+def test_the_graders_secrets_never_reach_the_results(outcome):
+    """As root the worker sees neither the reference nor the specs (nor anything in /tmp but its
+    own folders), so what the search raises holds none of them. Not as root nothing is hidden,
+    and --verbose says so: that is what is checked then (there, the student's own laptop, the
+    files are the student's anyway)."""
+    graded = outcome.graded["search_secrets"]
+    searched = "\n".join(path.read_text() for path in graded.scratch.glob("searched-*"))
+    assert "grader package" in searched, "the search never ran"
+    if not AS_ROOT:
+        assert "secrets are not hidden from student code: not running as root" in graded.output
+        return
+    project = outcome.arena.project
+    note = next(line for line in graded.output.splitlines()
+                if line.startswith("hidden from student code: "))
+    assert f"{project}/grader/reference" in note and f"{project}/exercises" in note, note
+    assert f" {project}/grader " in f" {searched} ", searched  # it looked where the reference is
+    for what, line in SECRET_LINES.items():
+        assert line not in graded.results_text and line not in graded.output, what
+
+
+def test_without_hiding_the_search_carries_the_secrets(outcome):
+    """The attack works (so the test above can fail): graded with nothing hidden, what it
+    raises and prints holds every secret line."""
+    from grader.worker import Limits, StudentWorker
+
+    submission = outcome.arena.submissions / "search_secrets.py"
+    with StudentWorker(submission, Limits(call_timeout=20, load_timeout=60)) as worker:
+        got = worker.call("patch_dim", (16,))
+    assert got.status == "raised", got
+    carried = got.error.message + got.stdout
+    assert "Vision Transformers: the Lab 4 exercises" in carried
+    for what, line in SECRET_LINES.items():
+        assert line in carried, what
+
+
 def test_the_hidden_message_of_a_limit_shows_no_input(outcome):
     text = feedback(outcome.graded["infinite_loop"])
     hidden = [line for line in text.splitlines() if "hidden case" in line]
     assert hidden and not [line for line in hidden if "patch_dim(" in line]
-
-
-# -- limits: per exercise in the spec, on the command line ----------------------------------------
-
-PROBE = '''
-import os, resource, socket
-
-def limits():
-    return [resource.getrlimit(kind)[0]
-            for kind in (resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_FSIZE)]
-
-def chatter():
-    print("x" * 10_000)
-
-def forge(number):
-    """Write a reply numbered `number` on the worker's socket, then answer 2."""
-    from grader.worker import channel
-    conn = channel.Connection(socket.socket(fileno=os.dup(3)), send=channel.REPLY,
-                              receive=channel.REQUEST)
-    conn.send({"seq": number, "index": 0, "status": "ok", "value": 1, "stdout": "", "seconds": 0.0})
-    return 2
-'''
-
-
-def limited_spec(tmp_path: Path, limits: str) -> Path:
-    """flatten-length with a `limits:` mapping."""
-    folder = tmp_path / "exercises"
-    folder.mkdir()
-    text = (ROOT / "exercises" / "flatten-length.yaml").read_text()
-    (folder / "flatten-length.yaml").write_text(
-        text.replace("uses: [patch_dim]", f"uses: [patch_dim]\nlimits: {limits}"))
-    return folder / "flatten-length.yaml"
-
-
-def probe_session(tmp_path: Path, **settings):
-    from grader.session import GradingSession
-    from grader.settings import GraderSettings
-
-    probe = tmp_path / "probe.py"
-    probe.write_text(PROBE)
-    return GradingSession(GraderSettings(student=probe, exercises=tmp_path / "exercises",
-                                         **settings))
-
-
-def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
-    from grader.spec import load_spec
-
-    exercise = load_spec(limited_spec(
-        tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
-    session = probe_session(tmp_path)
-    try:
-        session.worker.use_limits(session.exercise_limits(exercise))
-        memory, processes, file_size = session.worker.call("limits").value
-        assert (memory, file_size) == (300 * 2**20, 3 * 2**20)
-        assert processes == 5 or not AS_ROOT  # not root: the user's other processes count too
-        assert len(session.worker.call("chatter").stdout) < 2_200
-    finally:
-        session.close()
-
-
-def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
-    from grader.spec import load_spec
-
-    exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, file_mb: 3}"))
-    session = probe_session(tmp_path, memory_mb=400)
-    try:
-        limits = session.exercise_limits(exercise)
-        assert (limits.memory_mb, limits.file_mb, limits.max_processes) == (400, 3, 64)
-    finally:
-        session.close()
-
-
-@pytest.mark.parametrize("flag, value", [("output_kb", "1000"), ("max_processes", "0"),
-                                         ("file_mb", "big"), ("load_timeout", "-1")])
-def test_a_bad_limit_on_the_command_line_names_its_flag(tmp_path, flag, value):
-    from grader.settings import SettingsError, resolve_settings
-
-    options = {"student": "x.py", "exercises": str(ROOT / "exercises"), flag: value}
-    with pytest.raises(SettingsError, match="--" + flag.replace("_", "-")):
-        resolve_settings(lambda name: options.get(name), tmp_path)
-
-
-def test_a_forged_reply_is_at_most_the_students_own_answer_and_one_out_of_order_is_refused(
-        tmp_path):
-    from grader.worker import StudentWorker
-
-    (tmp_path / "probe.py").write_text(PROBE)
-    with StudentWorker(tmp_path / "probe.py") as worker:
-        # request 1: the forged reply is the student's answer
-        assert worker.call("forge", (1,)).value == 1
-        late = worker.call("forge", (2,))  # the worker's own reply to request 1 comes first now
-        assert late.status == "crashed" and "invalid answer" in late.message
-        outcome = worker.call("forge", (99,))  # a fresh worker: a reply to no request
-        assert outcome.status == "crashed" and "invalid answer" in outcome.message

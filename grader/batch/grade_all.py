@@ -219,7 +219,10 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
     package_root = str(Path(__file__).resolve().parents[2])
     command = [sys.executable, "-I", "-c", _JOB_MAIN, package_root,
                "--exercises", str(Path(options.exercises).absolute()),
-               "--results", str(results), "--parent", str(os.getpid())]
+               "--results", str(results), "--parent", str(os.getpid()),
+               # hidden from each worker (grader/secret_paths.py): every student's results and
+               # feedback, and the others' submissions (its own folder stays visible)
+               "--hide", str(results.parent), "--hide", str(Path(options.submissions).absolute())]
     for option in LIMIT_OPTIONS:
         if options.limits.get(option.name) is not None:
             command += [option.flag, str(options.limits[option.name])]

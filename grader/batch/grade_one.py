@@ -17,10 +17,11 @@ from grader.settings import GraderSettings
 
 
 class SubmissionGrader:
-    """`limits`: the worker's limits by option name (call_timeout, load_timeout, memory_mb, ...)."""
+    """`limits`: the worker's limits by option name (call_timeout, load_timeout, memory_mb, ...);
+    `hide`: more paths to hide from student code (grade-all's --out, grader/secret_paths.py)."""
 
     def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None,
-                 include_hidden: bool = True, exercises_origin: str = ""):
+                 include_hidden: bool = True, exercises_origin: str = "", hide=()):
         from grader.checks.cases import CasePlans
         from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
@@ -32,12 +33,14 @@ class SubmissionGrader:
         self.plans = CasePlans()  # each case's expected value computed once for all students
         self.include_hidden = include_hidden
         self.exercises_origin = exercises_origin  # shown in the report (grader.spec.locate)
+        self.hide = tuple(Path(path) for path in hide)
 
     def grade(self, path: str | Path, shown: str | None = None) -> GradeReport:
         """The report of the submission at `path`; `shown` is the name students see for it."""
         settings = GraderSettings(student=Path(path), exercises=self.exercises_dir,
                                   exercises_origin=self.exercises_origin,
-                                  include_hidden=self.include_hidden, **self.limits)
+                                  include_hidden=self.include_hidden, also_hidden=self.hide,
+                                  **self.limits)
         session = GradingSession(settings, zygote=self.zygote, plans=self.plans,
                                  catalogue=self.exercises)
         session.spec_errors.extend(self.spec_errors)

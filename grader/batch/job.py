@@ -1,6 +1,6 @@
 """A long-lived grading process of `vitgrade grade-all`: submission after submission, one zygote.
 
-    python -m grader.batch.job --exercises DIR --results DIR --parent PID [limits]
+    python -m grader.batch.job --exercises DIR --results DIR --parent PID [--hide DIR] [limits]
 
 (grade-all starts it isolated, `python -I`, from a folder of its own: grade_all.py `_job_command`.)
 
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     limits = {option.name: getattr(args, option.name) for option in LIMIT_OPTIONS}
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
     versions = {"specs_sha256": specs_sha256(args.exercises), "grader_version": grader_version()}
-    grader = SubmissionGrader(args.exercises, limits, zygote=zygote)
+    grader = SubmissionGrader(args.exercises, limits, zygote=zygote, hide=args.hide)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
 
@@ -79,6 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--exercises", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--hide", action="append", default=[],
+                        help="a folder student code must not see (grade-all's --out)")
     for option in LIMIT_OPTIONS:
         parser.add_argument(option.flag, dest=option.name, type=option.kind)
     return parser

@@ -44,6 +44,8 @@ def pytest_arguments(args) -> list[str]:
     """The pytest command line that grades `args.submission` as `vitgrade grade` does."""
     # quiet: no pytest terminal at all (progress, section, summary); run() prints the table
     terminal = ["-pno:terminal"] if args.quiet else ["-q", "--no-header", "--tb=no", "-rN"]
+    if getattr(args, "verbose", False) and not args.quiet:
+        terminal.remove("-q")  # pytest's --verbose, which the plugin reads, would cancel it out
     out = ["-p", "grader.plugin", *LEAN_PYTEST, *terminal,
            "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()),
            "--student", args.submission]

@@ -1,7 +1,8 @@
 """The Linux process controls the grader uses, in one place (elsewhere each is a no-op).
 
 prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
-subreaper, no new privileges; and capset(2) for the one capability a worker may keep.
+subreaper, no new privileges; capset(2) for the one capability a worker may keep; unshare(2) and
+mount(2) for a mount namespace of the worker's own (hiding.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ PR_SET_NO_NEW_PRIVS = 38
 # regains no capability through exec, ever
 SECURE_NOROOT = 0xEF
 CAP_DAC_READ_SEARCH = 2  # read any file, search any folder (and nothing else)
+CLONE_NEWNS = 0x00020000  # unshare(2): a mount namespace of this process's own
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522
 
 LINUX = sys.platform.startswith("linux")
@@ -76,3 +80,30 @@ def drop_all_capabilities() -> None:
         prctl(PR_CAPBSET_DROP, capability)
     prctl(PR_SET_SECUREBITS, SECURE_NOROOT)
     keep_only_capability(None)
+
+
+def unshare(flags: int) -> None:
+    """unshare(2); OSError (EPERM, EINVAL, ENOSYS) when the kernel or a seccomp filter says no."""
+    if _libc is None:
+        raise OSError(38, "unshare is Linux's")
+    if _libc.unshare(flags) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+def setns(fd: int, nstype: int) -> None:
+    """setns(2): back into the namespace `fd` refers to (/proc/self/ns/mnt opened earlier)."""
+    if _libc is None or _libc.setns(fd, nstype) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+def mount(source: str | None, target: str, fstype: str | None, flags: int,
+          data: str | None = None) -> None:
+    """mount(2); OSError naming `target` when it fails."""
+    if _libc is None:
+        raise OSError(38, "mount is Linux's", target)
+    encoded = [None if v is None else os.fsencode(v) for v in (source, target, fstype, data)]
+    if _libc.mount(encoded[0], encoded[1], encoded[2], ctypes.c_ulong(flags), encoded[3]) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error), target)

@@ -25,11 +25,13 @@ class Limits:
     max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
     max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
     file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
+    # paths the worker must not see, covered as root (grader/hidden.py, worker/hiding.py)
+    hide: tuple[str, ...] = ()
 
     def fixed_at_start(self) -> tuple:
         """The limits a running worker cannot change."""
         return (self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes,
-                self.file_mb)
+                self.file_mb, self.hide)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,17 @@ class LoadReport:
     stdout: str
     seconds: float
     stopped: tuple[str, ...] = ()  # top-level statements or cells stopped at their time limit
+    hiding: Hiding | None = None  # what the worker says it hid (None: it did not say)
+
+
+@dataclass(frozen=True)
+class Hiding:
+    """What a worker covered of the paths it was asked to hide (worker/hiding.py), as it said."""
+
+    hidden: tuple[str, ...]
+    kept: tuple[str, ...]  # asked, but left visible: they hold the submission or what it imports
+    failed: tuple[str, ...]  # "path: reason"
+    reason: str  # why nothing was hidden ("not running as root"), else ""
 
 
 def call_outcome(header: dict, blobs) -> CallOutcome:
@@ -106,7 +119,18 @@ def load_report(header: dict) -> LoadReport:
         stdout=text(header.get("stdout", "")),
         seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
+        hiding=_hiding(header.get("hiding")),
     )
+
+
+def _hiding(value) -> Hiding | None:
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise ProtocolError("a malformed load report (hiding)")
+    paths = {key: tuple(text(path, 4096) for path in _list(value.get(key, [])))
+             for key in ("hidden", "kept", "failed")}
+    return Hiding(**paths, reason=text(value.get("reason", ""), 1000))
 
 
 def _list(value) -> list:

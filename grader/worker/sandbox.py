@@ -1,9 +1,10 @@
 """Confining a worker before any student code runs: its user, privileges, limits, descriptors.
 
-In this order: a session of its own, an unprivileged user of its own (as root), no way back to
-privileges, death with the zygote, an empty working folder, a scrubbed environment, resource
-limits, no descriptor but the socket and the output file, forks that cannot speak for it, and
-the grader's answer-bearing modules hidden. What this does and does not stop: docs/security.md.
+In this order: a session of its own, the grader's secret files covered (as root: hiding.py), an
+unprivileged user of its own (as root), no way back to privileges, death with the zygote, an
+empty working folder, a scrubbed environment, resource limits, no descriptor but the socket and
+the output file, forks that cannot speak for it, and the grader's answer-bearing modules hidden.
+What this does and does not stop: docs/security.md.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import stat
 import sys
 from pathlib import Path
 
-from grader.worker import linux
+from grader.worker import hiding, linux
 
 SOCKET_FD = 3  # where the worker keeps its socket once every other descriptor is closed
 CRASH_EXIT = 70  # the worker's own failure (not the student's), as the grading side sees it
@@ -38,6 +39,8 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     """Confine this process (see the module's docstring) -> the socket, moved to SOCKET_FD."""
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
+    # while root may still mount: the submission's folder may hold files it opens
+    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)])
     uid = drop_privileges(workdir)
     if zygote_pid is not None:
         linux.die_with_parent(zygote_pid, CRASH_EXIT)  # after the user changed: that clears it

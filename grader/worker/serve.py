@@ -28,7 +28,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import channel, sandbox, stand_ins, submission
+from grader.worker import channel, hiding, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
@@ -86,7 +86,7 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],
-              "stopped": loaded.stopped,
+              "stopped": loaded.stopped, "hiding": hiding.report(),
               "stdout": capture.collect(), "seconds": time.perf_counter() - start}
     try:
         conn.send(report)

@@ -247,6 +247,7 @@ class WorkerProcess:
             "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
             "file_mb": limits.file_mb, "statement_seconds": limits.load_timeout / 3,
             "top_level_seconds": limits.load_timeout * 2 / 3, "skip": list(skip),
+            "hide": list(limits.hide),
         }
         try:
             fds = [theirs.fileno(), output.fileno()]

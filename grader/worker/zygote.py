@@ -35,7 +35,7 @@ import sys  # noqa: E402
 
 import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
 
-from grader.worker import linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
+from grader.worker import hiding, linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
 from grader.worker.processes import status, sweep  # noqa: E402
 
 MAX_CONTROL_MESSAGE = 2**20
@@ -47,6 +47,7 @@ def main(argv: list[str]) -> None:
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # orphans of a worker's tree come to us, not init
     linux.not_dumpable()  # a worker of the same user cannot ptrace the zygote
     sandbox.import_path_readable()  # asked once here, inherited by every worker
+    hiding.import_folders()  # the same
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:

@@ -1,0 +1,77 @@
+"""What student code must not see, decided in one place (the worker covers it: worker/hiding.py).
+
+The reference (it is the lab's solution), the specs with their hidden cases and what is compiled
+beside them, the instructor's solutions, and the grader's own outputs (earlier results and
+feedback, other students' in a batch). Of each, every copy a run could reach: the `grader`
+package in use and any other Python could import from sys.path, the project it was installed
+from (an editable install's checkout), the exercises folder in use and the installed one, and the
+temporary folder where gradings leave their files. A path that does not exist (a results file
+not written yet) is the worker's to skip.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from grader.settings import GraderSettings
+from grader.spec.locate import installed_exercises
+
+DISTRIBUTION = "vit-grader"
+# in a `grader` package: the reference, the shipped specs, compiled expectations
+PACKAGE_SECRETS = ("reference", "_exercises", "_compiled")
+# in the project a package sits in or was installed from (a checkout, a Gradescope source folder)
+PROJECT_SECRETS = ("solutions", "exercises", "build", ".git", "grader/reference",
+                   "grader/_exercises", "grader/_compiled")
+SHARED_TEMPORARY = ("/tmp", "/var/tmp")  # other gradings' files; a worker's own folder stays
+
+
+def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
+    """Every path the worker must not see during this run, resolved (the worker compares them
+    with its own folders, resolved too), each once."""
+    packages = grader_packages()
+    exercises = Path(settings.exercises).absolute()
+    projects = {package.parent for package in packages} | installed_from() | {exercises.parent}
+    paths = [exercises, installed_exercises(),
+             *(package / name for package in packages for name in PACKAGE_SECRETS),
+             *(project / name for project in sorted(projects) for name in PROJECT_SECRETS),
+             *output_paths(settings),
+             *(Path(folder) for folder in (tempfile.gettempdir(), *SHARED_TEMPORARY))]
+    return tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
+
+
+def output_paths(settings: GraderSettings) -> list[Path]:
+    """Where this run writes what students must not read before it is theirs: results files,
+    GitHub's output file, and what the run adds (grade-all: its --out folder, with every
+    student's results and feedback, and the class's submissions)."""
+    outs = [settings.json_out, settings.prairielearn_out, *settings.also_hidden]
+    if settings.classroom and os.environ.get("GITHUB_OUTPUT"):
+        outs.append(Path(os.environ["GITHUB_OUTPUT"]))
+    return [Path(out).absolute() for out in outs if out]
+
+
+def grader_packages() -> list[Path]:
+    """The `grader` package in use and every other one on sys.path (a second checkout, a wheel)."""
+    import grader
+
+    found = [Path(grader.__file__).resolve().parent]
+    for entry in sys.path:
+        candidate = Path(entry or ".").absolute() / "grader"
+        if (candidate / "__init__.py").is_file() and candidate.resolve() not in found:
+            found.append(candidate.resolve())
+    return found
+
+
+def installed_from() -> set[Path]:
+    """The folder the installed distribution was built from, when pip recorded one (an editable
+    install's checkout, `pip install .`): its sources hold the reference and the specs too."""
+    try:
+        recorded = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        url = urlparse(json.loads(recorded)["url"]) if recorded else None
+    except (metadata.PackageNotFoundError, ValueError, KeyError, TypeError):
+        return set()
+    return {Path(unquote(url.path))} if url is not None and url.scheme == "file" else set()
