@@ -106,7 +106,6 @@ def test_the_property_check_in_authoring_md_is_the_shipped_one():
 
 def test_the_buggy_submission_header_in_authoring_md_names_real_things():
     from grader.reference.misconceptions import MISCONCEPTIONS
-    from grader.spec import load_specs
 
     header = [text for doc, _, text, _ in blocks("python")
               if doc == "authoring.md" and "\nEXPECT = " in text]
