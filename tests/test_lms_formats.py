@@ -24,15 +24,15 @@ import yaml
 
 from grader.batch.grade_one import SubmissionGrader
 from grader.report.class_report import class_report_html
-from grader.report.labels import labels_from_specs
-from grader.spec import load_specs
 from grader.report.classroom import classroom_results, encoded_result, write_classroom_output
 from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
 from grader.report.escape import markdown_block as fenced
 from grader.report.feedback_md import feedback_markdown
 from grader.report.gradescope import gradescope_results
+from grader.report.labels import labels_from_specs
 from grader.report.parts import student_view
 from grader.report.prairielearn import prairielearn_results
+from grader.spec import load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.batch.fingerprints import code_fingerprints
 from grader.similarity.code import MAX_SOURCE_BYTES, fingerprints, submission_fingerprints
 from grader.similarity.pairs import similar_pairs
 
@@ -214,9 +215,14 @@ def test_the_template_is_ignored_and_would_be_flagged_otherwise(graded):
     assert "solutions/vit_exercises.py" in course["files"]
     listed = similar_pairs(code, course["fingerprints"]).pairs
     assert [(p.a, p.b) for p in listed] == [PLANTED]
-    # the same class without the course's code: the two untouched templates look copied
-    unfiltered = {(p.a, p.b) for p in similar_pairs(code).pairs}
-    assert TEMPLATE_ONLY in unfiltered
+    # everything the template students handed in is the course's own code
+    for student in TEMPLATE_ONLY:
+        assert {h for hashes in code[student].values() for h in hashes} <= set(
+            course["fingerprints"])
+    # two students who handed in the solution as it is: a copy of it, which is not theirs
+    two = {"sol": code_fingerprints(SOLUTION), "ution": code_fingerprints(SOLUTION)}
+    assert [(p.a, p.b) for p in similar_pairs(two).pairs] == [("sol", "ution")]
+    assert similar_pairs(two, course["fingerprints"]).pairs == ()
 
 
 def test_renamed_variables_comments_and_spacing_change_no_fingerprint():

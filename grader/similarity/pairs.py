@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-MIN_SHARED = 4          # rare fragments in common, at least
+MIN_SHARED = 8          # rare fragments in common, at least: a few lines, not one edit
 MIN_SIMILARITY = 0.5    # of the smaller version's fragments
 RARE_SHARE = 0.1        # a fragment in more than this share of the class (and > 3) is common
 MAX_PAIRS = 100         # listed, most similar first
