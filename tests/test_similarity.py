@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 
 from grader.batch.fingerprints import code_fingerprints
-from grader.similarity.code import MAX_SOURCE_BYTES, fingerprints, submission_fingerprints
+from grader.similarity.code import (
+    MAX_PRINTS,
+    MAX_SOURCE_BYTES,
+    fingerprints,
+    submission_fingerprints,
+)
 from grader.similarity.pairs import similar_pairs
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
@@ -247,5 +252,8 @@ def test_a_notebook_is_its_code_cells_and_hostile_code_is_only_parsed(tmp_path):
     assert not flag.exists()  # parsed, never run
     (tmp_path / "deep.py").write_text("def f():\n    return " + "(" * 200_000 + ")" * 200_000)
     assert submission_fingerprints(tmp_path / "deep.py") == {}
+    long = "def patchify(image, P):\n" + "".join(f"    x = image + {i}\n" for i in range(9000))
+    (tmp_path / "long.py").write_text(long)
+    assert 0 < len(submission_fingerprints(tmp_path / "long.py")["patchify"]) <= MAX_PRINTS
     (tmp_path / "big.py").write_text("#" * (MAX_SOURCE_BYTES + 1))
     assert submission_fingerprints(tmp_path / "big.py") is None

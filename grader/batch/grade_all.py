@@ -113,6 +113,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result = BatchResult(submissions, {}, reused=len(submissions) - len(todo), notes=notes,
                          why=Counter(why[s.student] for s in todo))
     grading_start = time.perf_counter()
+    # the report's inputs from the specs and the course's code (~0.2 s), made while jobs grade
+    extras = _Background(lambda: (_labels(options.exercises), course_code(options.exercises)))
     if todo:
         # ~1 s, overlapped with grading
         threading.Thread(target=_import_plotting, daemon=True).start()
@@ -126,8 +128,7 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     students = [s.student for s in submissions]
-    labels = _labels(options.exercises)
-    course_prints, course_files = course_code(options.exercises)
+    labels, (course_prints, course_files) = extras.result()
     inputs = ReportInputs(labels, student_code(students, result.records), tuple(course_prints),
                           tuple(course_files))
     result.similarity = write_class_files(out, class_rows(students, result.records, removed),
@@ -168,9 +169,9 @@ def summary_line(result: BatchResult) -> str:
     return f"{total} submissions: {result.reused} reused, {graded} graded ({why}) {took}"
 
 
-def similarity_line(result: BatchResult) -> str:
-    """`similar code: 2 pairs of submissions listed in report.html (advice, never a grade)`."""
-    s = result.similarity
+def similarity_line(s) -> str:
+    """`similar code: 2 pairs of submissions listed in report.html (advice for a person, never a
+    grade)`; `s`: the Similarity of the report, or None."""
     if s is None:
         return "similar code: not compared"
     count = len(s.pairs) + s.more
@@ -191,6 +192,27 @@ def _labels(exercises: Path) -> dict:
 
     loaded, _ = load_specs(exercises)  # a broken spec is reported by grading, not here
     return labels_from_specs(loaded).to_json()
+
+
+class _Background(threading.Thread):
+    """`work()` in a daemon thread; `result()` waits for it (and raises what it raised)."""
+
+    def __init__(self, work):
+        super().__init__(daemon=True)
+        self.work, self.value, self.error = work, None, None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.value = self.work()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            self.error = error
+
+    def result(self):
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
 
 
 def _import_plotting() -> None:

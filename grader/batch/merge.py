@@ -29,6 +29,7 @@ class MergeResult:
     missing_shards: list[str] = field(default_factory=list)         # "K/N"
     missing_records: list[str] = field(default_factory=list)        # listed, no record
     removed: list[str] = field(default_factory=list)
+    similarity: object = None  # grader.similarity.pairs.Similarity of the report
 
     @property
     def complete(self) -> bool:
@@ -68,7 +69,8 @@ def merge(outputs: list[Path], out: Path) -> MergeResult:
     files = tuple(dict.fromkeys(f for _, m in manifests for f in m.course_files))
     inputs = ReportInputs(first.labels, student_code(result.students, current), tuple(course),
                           files)
-    write_class_files(out, class_rows(result.students, current, gone), inputs)
+    result.similarity = write_class_files(out, class_rows(result.students, current, gone),
+                                          inputs)
     write_manifest(out, Manifest(None, first.specs_sha256, first.grader_version,
                                  tuple(result.students), tuple(result.removed), first.labels,
                                  files, tuple(course)))

@@ -94,7 +94,7 @@ def run(args) -> int:
     if shard is not None:
         print(f"shard {shard}: ", end="")
     print(summary_line(result))
-    print(similarity_line(result))
+    print(similarity_line(result.similarity))
     if result.unloadable:
         print(f"could not be loaded (zero points): {terminal_text(', '.join(result.unloadable))}")
     if result.not_graded:

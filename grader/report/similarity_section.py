@@ -12,9 +12,9 @@ def similarity_section(similarity) -> str:
     """`similarity`: a grader.similarity.pairs.Similarity."""
     s = similarity
     intro = (f"<p>Pairs of submissions whose code is unusually similar, function by function: "
-             f"they share fragments of code (variable names, comments and layout aside) that no "
-             f"more than {s.rare_limit} of the {s.compared} submissions read have, and that are "
-             f"not in the course's own code"
+             f"they share fragments of code (variable names, comments and layout aside) found in "
+             f"at most {s.rare_limit} of the {s.compared} submissions compared and not in the "
+             f"course's own code"
              f"{' (' + _e(', '.join(s.ignored)) + ')' if s.ignored else ''}. "
              "This is advice for a person, not evidence and never a grade: read both files "
              "before drawing any conclusion.</p>")

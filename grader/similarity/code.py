@@ -24,6 +24,8 @@ MAX_SOURCE_BYTES = 1 << 20   # a larger file is not fingerprinted (a submission 
 MAX_TOKENS = 20_000          # per function: more is cut
 K = 5                        # tokens per fragment
 WINDOW = 4                   # winnowing window: any match of K + WINDOW - 1 tokens is seen
+MAX_PRINTS = 1000            # kept per function (the smallest: a consistent sample), bounding
+                             # a record; a real function has a few dozen
 
 
 def submission_code(path: str | Path) -> list[str] | None:
@@ -150,12 +152,12 @@ def winnowed(words: list[str]) -> list[int]:
         return []
     grams = [_hash("\x1f".join(words[i:i + K])) for i in range(max(1, len(words) - K + 1))]
     if len(grams) <= WINDOW:
-        return sorted(set(grams))
+        return sorted(set(grams))[:MAX_PRINTS]
     chosen = set()
     for start in range(len(grams) - WINDOW + 1):
         window = grams[start:start + WINDOW]
         chosen.add(min(window))
-    return sorted(chosen)
+    return sorted(chosen)[:MAX_PRINTS]
 
 
 def _hash(text: str) -> int:

@@ -5,7 +5,7 @@
 
 A fragment counts as evidence only when it is **rare**: not boilerplate, and found in the same
 function of at most `rare_limit(n)` students (3, or a tenth of the class when larger). What many
-students wrote alike (a one-line `return (H // P) * (W // P)`, the course's idiom) is nobody's
+students wrote alike (a one-line count, the course's idiom) is nobody's
 copy. A pair is listed for a function when they share at least MIN_SHARED rare fragments making
 at least MIN_SIMILARITY of the smaller of their two versions (boilerplate left out). Pairs are
 found through an index of the rare fragments, so a class costs about what its shared fragments
