@@ -42,9 +42,17 @@ def report(tmp_path_factory) -> Path:
     folder, out = tmp_path_factory.mktemp("class"), tmp_path_factory.mktemp("out")
     solution = SOLUTION.read_text()
     (folder / "alice.py").write_text(solution)
-    (folder / "bob.py").write_text(solution.replace("return (H // P) * (W // P)",
-                                                    "return (H - P + 1) * (W - P + 1)", 1))
-    (folder / "@eve+1.py").write_text(solution.replace("return P * P * C", "return P * P", 1))
+    bugs = {"bob": [("return (H // P) * (W // P)", "return (H - P + 1) * (W - P + 1)"),
+                    ("np.sqrt(var + eps)", "(np.sqrt(var) + eps)")],
+            "@eve+1": [("return P * P * C", "return P * P"),
+                       ("np.sqrt(var + eps)", "(np.sqrt(var) + eps)"),
+                       ("return x[0] @ params", "return x.mean(axis=0) @ params")]}
+    for student, changes in bugs.items():
+        text = solution
+        for old, new in changes:
+            assert old in text
+            text = text.replace(old, new, 1)
+        (folder / f"{student}.py").write_text(text)
     (folder / "carol.py").write_text(TEMPLATE.read_text())
     hostile = folder / f"<script>window.__pwned=3<{MARKUP.replace('/', '')}"
     hostile.mkdir()
@@ -170,9 +178,12 @@ def test_raw_names_are_shown_as_text(browser, report):
 def test_a_screenshot_for_the_docs(page):
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     # from the exercise table to the similar-code section: what a lecturer reads first
-    top = page.locator("h2:text('Pass rate per exercise') ~ table").first.bounding_box()["y"]
-    bottom = page.locator("h2:text('Similar code') ~ p").first.bounding_box()
+    def page_y(selector: str, end: bool = False) -> float:  # in the page, however scrolled
+        return page.locator(selector).first.evaluate(
+            f"e => e.getBoundingClientRect().{'bottom' if end else 'top'} + window.scrollY")
+
+    top = page_y("h2:text('Pass rate per exercise') ~ table") - 20
+    bottom = page_y("h2:text('Similar code') ~ p", end=True) + 20
     page.screenshot(path=str(SCREENSHOT), full_page=True,
-                    clip={"x": 0, "y": top - 20, "width": 1100,
-                          "height": bottom["y"] + bottom["height"] + 20 - (top - 20)})
+                    clip={"x": 0, "y": top, "width": 1100, "height": bottom - top})
     assert SCREENSHOT.stat().st_size > 10_000
