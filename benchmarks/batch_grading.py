@@ -9,6 +9,14 @@ and the speed-up: the medians of --repeat runs of each, alternated. Target (issu
 submission (K of them, two at a time), for reference.
 
     python benchmarks/batch_grading.py [--n 200] [--seed 0] [--repeat 3] [--compare-subprocess 20]
+                                       [--jobs 1,2] [--baseline REV]
+
+`--baseline REV` also grades the class with the grader of git revision REV (its files, exported
+with `git archive` to a temporary folder, graded with its own exercises/), alternated with this
+code's runs, and prints both medians and their ratio: a before/after in the same conditions.
+Every run checks the records' fingerprints (submission, specs, grader: never a stale grade), as
+grade-all always does. The similarity step (grader/similarity) is timed on its own too: the
+fingerprints of every submission, then the pairs of the class, as a share of the grading time.
 
 "grading" counts the grading phase (what --jobs parallelises: job start-up included, the
 per-class files excluded); "end to end" is the whole command, CSV, feedback and report.html
@@ -80,15 +88,18 @@ def make_submissions(folder: Path, n: int, seed: int) -> dict[str, int]:
     return kinds
 
 
-def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None) -> tuple[float, float]:
-    """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run."""
+def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
+              root: Path = ROOT) -> tuple[float, float]:
+    """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run of the grader in
+    `root` (`python -m` imports the `grader` of its working folder first)."""
     start = time.perf_counter()
     extra = ["--exercises", exercises] if exercises else []
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder),
                            "--out", str(out), "--jobs", str(jobs), "--no-progress", *extra],
-                          cwd=ROOT, capture_output=True, text=True, check=True)
+                          cwd=root, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start
-    grading = float(re.search(r"graded \d+ in ([0-9.]+) s", done.stdout).group(1))
+    # "200 submissions: new: all 200 graded in 17.2 s" (grade_all.summary_line)
+    grading = float(re.search(r"graded (?:\([^)]*\) )?in ([0-9.]+) s", done.stdout).group(1))
     return grading, wall
 
 
@@ -107,6 +118,30 @@ def grade_by_subprocess(files: list[Path], jobs: int, exercises: str | None) -> 
     return time.perf_counter() - start
 
 
+def export_revision(revision: str, folder: Path) -> Path:
+    """The project's files at `revision`, in `folder` (no checkout: the work tree is untouched)."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", "--format=tar", revision], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def similarity_seconds(folder: Path) -> tuple[float, float, int]:
+    """(fingerprinting every submission, finding the pairs, pairs found), in this process."""
+    from grader.batch.fingerprints import code_fingerprints
+    from grader.similarity.boilerplate import course_code
+    from grader.similarity.pairs import similar_pairs
+
+    code_fingerprints(SOLUTION)  # imports
+    start = time.perf_counter()
+    code = {path.stem: code_fingerprints(path) for path in sorted(folder.iterdir())}
+    middle = time.perf_counter()
+    course, _ = course_code(ROOT / "exercises")
+    pairs = similar_pairs(code, course)
+    return middle - start, time.perf_counter() - middle, len(pairs.pairs) + pairs.more
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="submissions to generate (default 200)")
@@ -118,7 +153,11 @@ def main() -> None:
     parser.add_argument("--compare-subprocess", type=int, default=0, metavar="K",
                         help="also grade K submissions one `vitgrade grade` process each, "
                              "two at a time")
+    parser.add_argument("--jobs", default="1,2", help="--jobs values to run (default 1,2)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also grade with the grader of this git revision, alternated")
     args = parser.parse_args()
+    job_counts = [int(j) for j in args.jobs.split(",")]
     with tempfile.TemporaryDirectory(prefix="vitgrade-bench-") as tmp:
         folder = Path(tmp) / "submissions"
         folder.mkdir()
@@ -126,21 +165,45 @@ def main() -> None:
         specs = len(list(Path(args.exercises or ROOT / "exercises").glob("*.yaml")))
         print(f"{args.n} submissions ({', '.join(f'{v} {k}' for k, v in kinds.items())}), "
               f"{specs} exercises, {os.cpu_count()} CPUs")
-        rates = {1: [], 2: []}
-        for run in range(args.repeat):  # alternated, so that a slow spell of the machine hits both
-            for jobs in (1, 2):
-                grading, wall = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}", jobs,
-                                          args.exercises)
-                rates[jobs].append(args.n / grading)
-                print(f"run {run + 1}, --jobs {jobs}: grading {grading:6.2f} s = "
+        graders = {"this code": (ROOT, args.exercises)}
+        if args.baseline:
+            base = export_revision(args.baseline, Path(tmp) / "baseline")
+            graders[f"baseline {args.baseline}"] = (base, str(base / "exercises"))
+        rates = {(who, jobs): [] for who in graders for jobs in job_counts}
+        walls = {key: [] for key in rates}
+        for run in range(args.repeat):  # alternated, so that a slow spell of the machine hits all
+            for (who, jobs) in rates:
+                root, exercises = graders[who]
+                grading, wall = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}-{len(walls)}"
+                                          f"-{who.split()[0]}", jobs, exercises, root)
+                rates[who, jobs].append(args.n / grading)
+                walls[who, jobs].append(args.n / wall)
+                print(f"run {run + 1}, {who}, --jobs {jobs}: grading {grading:6.2f} s = "
                       f"{args.n / grading:5.1f} submissions/s;"
                       f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s")
-        one, two = statistics.median(rates[1]), statistics.median(rates[2])
-        ratios = ", ".join(f"{b / a:.2f}x" for a, b in zip(rates[1], rates[2], strict=True))
-        print(f"median of {args.repeat} runs: --jobs 1 {one:.1f} submissions/s, "
-              f"--jobs 2 {two:.1f} submissions/s; "
-              f"speed-up {two / one:.2f}x (per run: {ratios})")
-        print("targets: >= 10 submissions/s with --jobs 2, >= 1.7x")
+        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end):")
+        for (who, jobs), values in rates.items():
+            print(f"  {who}, --jobs {jobs}: {statistics.median(values):.1f} / "
+                  f"{statistics.median(walls[who, jobs]):.1f}")
+        if 1 in job_counts and 2 in job_counts:
+            one, two = (statistics.median(rates["this code", j]) for j in (1, 2))
+            print(f"speed-up of --jobs 2: {two / one:.2f}x; targets: >= 10 submissions/s with "
+                  "--jobs 2, >= 1.7x")
+        if args.baseline:
+            for jobs in job_counts:
+                now_rate = statistics.median(rates["this code", jobs])
+                then = statistics.median(rates[f"baseline {args.baseline}", jobs])
+                now_wall = statistics.median(walls["this code", jobs])
+                then_wall = statistics.median(walls[f"baseline {args.baseline}", jobs])
+                print(f"--jobs {jobs}: this code / baseline = {now_rate / then:.2f}x grading, "
+                      f"{now_wall / then_wall:.2f}x end to end")
+        prints, pairs, found = similarity_seconds(folder)
+        grading = args.n / statistics.median(rates["this code", max(job_counts)])
+        print(f"similarity: fingerprints of {args.n} submissions {prints:.2f} s of CPU (in the "
+              f"jobs: about {prints / max(job_counts):.2f} s of wall time with --jobs "
+              f"{max(job_counts)}), pairs {pairs:.3f} s ({found} found); "
+              f"{100 * (prints / max(job_counts) + pairs) / grading:.1f}% of the class's "
+              f"grading time ({grading:.1f} s)")
         if args.compare_subprocess:
             files = sorted(folder.iterdir())[: args.compare_subprocess]
             seconds = grade_by_subprocess(files, 2, args.exercises)

@@ -120,7 +120,9 @@ def test_the_class_gets_feedback_files_and_a_report(graded_class):
     assert {p.stem for p in (out / "feedback").glob("*.md")} == STUDENTS
     assert "You counted overlapping stride-1 windows" in (out / "feedback" / "bob.md").read_text()
     page = (out / "report.html").read_text()
-    assert "overlapping_windows_count" in page and "Needs a look" in page
+    # the misconception by its spec title and function, never its internal name
+    assert "<td>overlapping stride-1 windows</td><td>num_patches</td>" in page
+    assert ">overlapping_windows_count<" not in page and "Needs a look" in page
     needs_a_look = page.split("Needs a look", 1)[1].split("<h2>", 1)[0]
     for student in ("dave", "gina"):
         assert f"<td>{student}</td>" in needs_a_look

@@ -29,8 +29,10 @@ from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
 from grader.report.escape import markdown_block as fenced
 from grader.report.feedback_md import feedback_markdown
 from grader.report.gradescope import gradescope_results
+from grader.report.labels import labels_from_specs
 from grader.report.parts import student_view
 from grader.report.prairielearn import prairielearn_results
+from grader.spec import load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -360,13 +362,17 @@ def test_feedback_summarises_hidden_cases_without_their_inputs(reports):
             and "You counted overlapping windows." in windows)
 
 
-def test_class_report_names_misconceptions_with_the_share_of_students(reports):
+def test_class_report_names_misconceptions_with_the_share_of_students(reports, specs):
+    labels = labels_from_specs(load_specs(specs)[0])
     page = class_report_html([(k, v, None) for k, v in reports.items()]
-                             + [("gone", None, "grading took longer than 1 s")])
+                             + [("gone", None, "grading took longer than 1 s")], labels=labels)
     assert "<img" in page and "data:image/png;base64," in page
-    assert "overlapping_windows_count" in page and "positions:speed" in page
-    assert re.search(r"<td>25%</td><td>1</td><td>counting</td>"
-                     r"<td>overlapping_windows_count</td>", page)
+    # by a human name (no title in these specs: the hint's first clause) and where it lives
+    assert re.search(r'<td data-value="1">25%</td><td>1</td><td>You counted overlapping '
+                     r"windows</td><td>num_patches</td><td>counting</td>", page)
+    assert re.search(r"<td>Positions are not about speed</td><td>ANSWERS\[&quot;positions"
+                     r"&quot;\]</td>", page)
+    assert "<td>overlapping_windows_count</td>" not in page and ">positions:speed<" not in page
     assert "gone" in page and "grading took longer than 1 s" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # self-contained
 
@@ -376,7 +382,7 @@ def test_class_report_without_matplotlib_says_how_to_get_the_plots(reports, monk
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     page = class_report_html([(k, v, None) for k, v in reports.items()])
     assert "<img" not in page and "pip install 'vit-grader[report]'" in page
-    assert "overlapping_windows_count" in page
+    assert "You counted overlapping windows" in page
 
 
 # --- the command line wires every format (real specs) ---------------------------------------

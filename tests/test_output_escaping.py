@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from grader.report.escape import csv_cell, markdown_block, markdown_text, terminal_text
+from grader.report.report_page import SORT_SCRIPT
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -104,14 +105,22 @@ def test_fences_are_longer_than_any_backtick_run_of_student_text():
 class Elements(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.tags, self.attrs, self.text = set(), [], []
+        self.tags, self.attrs, self.text, self.scripts = set(), [], [], []
+        self.in_script = False
+
+    def handle_endtag(self, tag):
+        self.in_script = False
 
     def handle_starttag(self, tag, attrs):
+        self.in_script = tag == "script"
         self.tags.add(tag)
         self.attrs += [(tag, name, value) for name, value in attrs]
 
     def handle_data(self, data):
-        self.text.append(data)
+        if self.in_script:
+            self.scripts.append(data)
+        else:
+            self.text.append(data)
 
 
 def test_class_report_has_no_element_or_attribute_from_student_text(graded):
@@ -119,13 +128,18 @@ def test_class_report_has_no_element_or_attribute_from_student_text(graded):
     page = Elements()
     page.feed((out / "report.html").read_text())
     ours = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "br", "table",
-            "thead", "tbody", "tr", "th", "td", "img", "code"}
+            "thead", "tbody", "tr", "th", "td", "img", "code", "a", "script"}
     assert page.tags <= ours
     for tag, name, value in page.attrs:
-        assert (tag, name) in {("html", "lang"), ("meta", "charset"), ("p", "class"),
+        assert (tag, name) in {("html", "lang"), ("meta", "charset"), ("meta", "http-equiv"),
+                               ("meta", "content"), ("p", "class"), ("table", "class"),
+                               ("th", "data-sort"), ("td", "data-value"), ("a", "href"),
                                ("img", "alt"), ("img", "src")}, (tag, name)
         if name == "src":
             assert value.startswith("data:image/png;base64,")
+        if name == "href":  # a relative link to a feedback file, percent-encoded
+            assert re.fullmatch(r"feedback/[A-Za-z0-9._%~-]+\.md", value), value
+    assert page.scripts == [SORT_SCRIPT]  # ours, the one the page's policy allows
     text = "".join(page.text)
     assert HTML_BITS in text and "\x1b" not in text  # shown as text, escapes made visible
 

@@ -11,6 +11,7 @@
     progress.py   a tqdm bar, or a plain counter without tqdm
     grade_all.py  the whole run: reuse what is unchanged, grade the rest, write CSV, feedback,
                   report
+    class_files.py  grades.csv, feedback/ and report.html from the records (run and merge alike)
     merge.py      `vitgrade merge`: shard outputs joined into one, versions never mixed
 
 Student code never runs in any of these processes: each submission is loaded by a fresh worker

@@ -5,6 +5,9 @@ a record only when all three are unchanged (grade_all.py), and merge.py never mi
     specs_sha256        sha256 over the exercises folder: each file's relative name and bytes,
                         in sorted order (specs, data and checkpoint files under it)
     grader_version      the package's version and a sha256 of the grader package's .py sources
+
+and, for the class report's similarity section, `code_fingerprints`: the graded file's
+student-API functions as fingerprints (grader/similarity/code.py; parsed, never run).
 """
 from __future__ import annotations
 
@@ -79,3 +82,17 @@ def _file_sha256(path: Path) -> str:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def code_fingerprints(path: str | Path) -> dict[str, list[int]] | None:
+    """The student-API functions of the file graded for `path` (a folder: the file chosen in
+    it), or None when no code could be read."""
+    from grader.reference import REFERENCE
+    from grader.settings import SettingsError, student_file
+    from grader.similarity.code import submission_fingerprints
+
+    try:
+        path = student_file(Path(path)) if Path(path).is_dir() else Path(path)
+        return submission_fingerprints(path, REFERENCE)
+    except (SettingsError, OSError, ValueError):
+        return None

@@ -3,7 +3,7 @@
     OUT/results/<student>.json   one record per student, written atomically as each finishes
     OUT/grades.csv               one row per student: a column per exercise and a total
     OUT/feedback/<student>.md    what the student would have seen, hidden cases summarised
-    OUT/report.html              the class report
+    OUT/report.html              the class report (with similar code: grader/similarity)
     OUT/logs/job-<n>.log         what the grading jobs printed (for the instructor)
 
 A batch stopped halfway loses nothing: a re-run reuses every final record whose submission, specs
@@ -23,13 +23,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.checks.results import GradeReport
 from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
+from grader.similarity.boilerplate import course_code
 
 from . import DEFAULT_ID_PATTERN
+from .class_files import ReportInputs, class_rows, student_code, write_class_files
 from .discover import Submission, discover
-from .fingerprints import grader_version, specs_sha256, submission_sha256
+from .fingerprints import code_fingerprints, grader_version, specs_sha256, submission_sha256
 from .manifest import Manifest, write_manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
@@ -80,6 +81,7 @@ class BatchResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     grading_seconds: float = 0.0
+    similarity: object = None   # grader.similarity.pairs.Similarity of the report
 
     @property
     def unloadable(self) -> list[str]:
@@ -111,6 +113,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result = BatchResult(submissions, {}, reused=len(submissions) - len(todo), notes=notes,
                          why=Counter(why[s.student] for s in todo))
     grading_start = time.perf_counter()
+    # the report's inputs from the specs and the course's code (~0.2 s), made while jobs grade
+    extras = _Background(lambda: (_labels(options.exercises), course_code(options.exercises)))
     if todo:
         # ~1 s, overlapped with grading
         threading.Thread(target=_import_plotting, daemon=True).start()
@@ -124,9 +128,14 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     students = [s.student for s in submissions]
-    write_class_files(out, class_rows(students, result.records, removed))
+    labels, (course_prints, course_files) = extras.result()
+    inputs = ReportInputs(labels, student_code(students, result.records), tuple(course_prints),
+                          tuple(course_files))
+    result.similarity = write_class_files(out, class_rows(students, result.records, removed),
+                                          inputs)
     write_manifest(out, Manifest(str(shard) if shard else None, specs, grader, tuple(students),
-                                 tuple(result.removed)))
+                                 tuple(result.removed), labels, inputs.course_files,
+                                 inputs.course_fingerprints))
     result.seconds = time.perf_counter() - start
     return result
 
@@ -160,9 +169,50 @@ def summary_line(result: BatchResult) -> str:
     return f"{total} submissions: {result.reused} reused, {graded} graded ({why}) {took}"
 
 
+def similarity_line(s) -> str:
+    """`similar code: 2 pairs of submissions listed in report.html (advice for a person, never a
+    grade)`; `s`: the Similarity of the report, or None."""
+    if s is None:
+        return "similar code: not compared"
+    count = len(s.pairs) + s.more
+    found = (f"{count} pair{'s' if count != 1 else ''} of submissions listed in report.html"
+             if count else "no pair of submissions is unusually similar")
+    return f"similar code: {found} (advice for a person, never a grade)"
+
+
 def removed_note(student: str) -> str:
     return (f"results/{student}.json: {student} has no submission in the class folder any more; "
             "the record is kept, its row in grades.csv has no grade")
+
+
+def _labels(exercises: Path) -> dict:
+    """What the report calls checks and misconceptions, from the specs (grader/report/labels.py)."""
+    from grader.report.labels import labels_from_specs
+    from grader.spec import load_specs
+
+    loaded, _ = load_specs(exercises)  # a broken spec is reported by grading, not here
+    return labels_from_specs(loaded).to_json()
+
+
+class _Background(threading.Thread):
+    """`work()` in a daemon thread; `result()` waits for it (and raises what it raised)."""
+
+    def __init__(self, work):
+        super().__init__(daemon=True)
+        self.work, self.value, self.error = work, None, None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.value = self.work()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            self.error = error
+
+    def result(self):
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
 
 
 def _import_plotting() -> None:
@@ -194,7 +244,8 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
             reason = str(outcome.message.get("reason", "unknown"))
             path = by_student[outcome.task.student].path
             write_record(results, Record(outcome.task.student, str(path), status, None, reason,
-                                         0.0, now(), submission_sha256(path), *versions))
+                                         0.0, now(), submission_sha256(path), *versions,
+                                         code=code_fingerprints(path)))
         progress.update(failed)
 
     try:
@@ -251,40 +302,3 @@ def _shown(path: Path, root: Path) -> str:
         return str(path.relative_to(root))
     except ValueError:
         return path.name
-
-
-Row = tuple[str, GradeReport | None, str | None]  # student, report, why there is none
-
-
-def class_rows(students: list[str], records: dict[str, Record | None],
-               removed: dict[str, Record]) -> list[Row]:
-    """One row per student of the class, then one per record whose submission is gone (no grade:
-    it may be from other specs, and its file is not there to be graded again)."""
-    rows = []
-    for student in students:
-        record = records.get(student)
-        report = record.report if record is not None else None
-        why = (record.reason if record is not None
-               else "not graded yet (the batch was stopped)") or record.status
-        rows.append((student, report, None if report is not None else why))
-    for student, record in sorted(removed.items()):
-        rows.append((student, None, f"no submission in the class folder any more (its record, "
-                                    f"graded {record.graded_at}, is kept in results/)"))
-    return sorted(rows, key=lambda row: row[0])
-
-
-def write_class_files(out: Path, rows: list[Row]) -> None:
-    """grades.csv, feedback/<student>.md and report.html from the rows."""
-    from grader.report.class_report import class_report_html
-    from grader.report.csv_grades import grades_csv
-    from grader.report.feedback_md import feedback_markdown
-    from grader.report.outputs import write_text_atomic
-
-    exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None
-                                   for e in report.exercises))
-    write_text_atomic(out / "grades.csv", grades_csv([(s, r) for s, r, _ in rows], exercises),
-                      suffix=".csv")
-    for student, report, why in rows:
-        write_text_atomic(out / "feedback" / f"{student}.md",
-                          feedback_markdown(student, report, why), suffix=".md")
-    write_text_atomic(out / "report.html", class_report_html(rows), suffix=".html")

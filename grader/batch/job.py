@@ -33,7 +33,12 @@ def main(argv: list[str] | None = None) -> int:
 
     # starts now: numpy imports while we import the rest
     zygote = Zygote() if FORK_AVAILABLE else None
-    from grader.batch.fingerprints import grader_version, specs_sha256, submission_sha256
+    from grader.batch.fingerprints import (
+        code_fingerprints,
+        grader_version,
+        specs_sha256,
+        submission_sha256,
+    )
     from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
 
@@ -60,9 +65,10 @@ def main(argv: list[str] | None = None) -> int:
                                    "reason": f"{type(exc).__name__}: {exc}"})
                 _renew_zygote(grader)
                 continue
+            code = code_fingerprints(task["path"])  # for the report's similarity section
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
-                                              seconds, now(), content, **versions))
+                                              seconds, now(), content, **versions, code=code))
             _answer(protocol, {"student": task["student"], "status": GRADED, "score": report.score,
                                "max_score": report.max_score, "fatal": report.fatal,
                                "seconds": seconds})

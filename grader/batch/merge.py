@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader.report.safe_files import make_folder
 
-from .grade_all import class_rows, write_class_files
+from .class_files import ReportInputs, class_rows, student_code, write_class_files
 from .manifest import Manifest, read_manifest, write_manifest
 from .records import Record, read_record, record_path, write_record
 
@@ -29,6 +29,7 @@ class MergeResult:
     missing_shards: list[str] = field(default_factory=list)         # "K/N"
     missing_records: list[str] = field(default_factory=list)        # listed, no record
     removed: list[str] = field(default_factory=list)
+    similarity: object = None  # grader.similarity.pairs.Similarity of the report
 
     @property
     def complete(self) -> bool:
@@ -63,10 +64,16 @@ def merge(outputs: list[Path], out: Path) -> MergeResult:
     for record in [*current.values(), *gone.values()]:
         if record is not None:
             write_record(results, record)
-    write_class_files(out, class_rows(result.students, current, gone))
     first = manifests[0][1]
+    course = sorted({h for _, m in manifests for h in m.course_fingerprints})
+    files = tuple(dict.fromkeys(f for _, m in manifests for f in m.course_files))
+    inputs = ReportInputs(first.labels, student_code(result.students, current), tuple(course),
+                          files)
+    result.similarity = write_class_files(out, class_rows(result.students, current, gone),
+                                          inputs)
     write_manifest(out, Manifest(None, first.specs_sha256, first.grader_version,
-                                 tuple(result.students), tuple(result.removed)))
+                                 tuple(result.students), tuple(result.removed), first.labels,
+                                 files, tuple(course)))
     return result
 
 

@@ -32,12 +32,15 @@ class Record:
     submission_sha256: str = ""     # what it was graded from (fingerprints.py); "" when unknown
     specs_sha256: str = ""
     grader_version: str = ""
+    # the submission's functions as fingerprints (grader/similarity/code.py), None: not read
+    code: dict | None = None
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "student": self.student, "submission": self.submission,
                 "status": self.status, "reason": self.reason, "seconds": round(self.seconds, 3),
                 "graded_at": self.graded_at, "submission_sha256": self.submission_sha256,
                 "specs_sha256": self.specs_sha256, "grader_version": self.grader_version,
+                "code": self.code,
                 "report": report_to_json(self.report) if self.report is not None else None}
 
     @classmethod
@@ -49,7 +52,15 @@ class Record:
                    data.get("reason", ""),
                    data.get("seconds", 0.0), data.get("graded_at", ""),
                    data.get("submission_sha256", ""), data.get("specs_sha256", ""),
-                   data.get("grader_version", ""))
+                   data.get("grader_version", ""), _code(data.get("code")))
+
+
+def _code(data) -> dict | None:
+    """{function: [int, ...]} as written by a job; anything else is None (not compared)."""
+    if not isinstance(data, dict):
+        return None
+    return {str(name): [h for h in hashes if type(h) is int] for name, hashes in data.items()
+            if isinstance(hashes, list)}
 
 
 def now() -> str:

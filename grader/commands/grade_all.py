@@ -42,7 +42,7 @@ def run(args) -> int:
     from pathlib import Path
 
     from grader.batch.discover import IdPatternError
-    from grader.batch.grade_all import BatchOptions, grade_all, summary_line
+    from grader.batch.grade_all import BatchOptions, grade_all, similarity_line, summary_line
     from grader.batch.pool import PoolError
     from grader.batch.shards import ShardError, parse_shard
     from grader.report.escape import terminal_text
@@ -94,6 +94,7 @@ def run(args) -> int:
     if shard is not None:
         print(f"shard {shard}: ", end="")
     print(summary_line(result))
+    print(similarity_line(result.similarity))
     if result.unloadable:
         print(f"could not be loaded (zero points): {terminal_text(', '.join(result.unloadable))}")
     if result.not_graded:

@@ -20,7 +20,7 @@ def run(args) -> int:
     2: refused (not grade-all outputs, or graded from other specs or by another grader)."""
     from pathlib import Path
 
-    from grader.batch.grade_all import removed_note
+    from grader.batch.grade_all import removed_note, similarity_line
     from grader.batch.merge import MergeError, merge
     from grader.report.escape import terminal_text
     from grader.report.safe_files import UnsafePathError
@@ -41,6 +41,7 @@ def run(args) -> int:
                             "graded last is kept)"))
     if result.missing_records:
         print(terminal_text(f"no record (not graded): {', '.join(result.missing_records)}"))
+    print(similarity_line(result.similarity))
     print(f"merged {len(args.outputs)} outputs: {len(result.students)} students; wrote "
           f"{out / 'grades.csv'}, {out / 'feedback'}, {out / 'report.html'}")
     return 0 if result.complete else 1

@@ -38,6 +38,7 @@ class Compare:
 class Misconception:
     like: str                        # name in grader.reference.misconceptions
     hint: str
+    title: str | None = None         # what the class report calls it ("causal mask by default")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,78 @@
+"""A class's results in numbers: pass rate and mean per exercise, the misconceptions it hit.
+
+A misconception is counted once per student: one who hit `attention_causal` in three checks of
+two exercises counts once. It is named by its title (labels.py) and placed in the student-API
+function(s) whose checks detected it (`self_attention`, or `ANSWERS["positions"]`).
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+from grader.checks.results import PASSED, GradeReport
+
+from .labels import Labels
+
+
+@dataclass
+class Misconception:
+    name: str            # "overlapping_windows_count", or for multiple choice "positions:speed"
+    title: str           # "overlapping stride-1 windows" (labels.py)
+    hint: str            # the hint students saw, first time it was met
+    functions: list = field(default_factory=list)  # where it lives, in order of detection
+    exercises: list = field(default_factory=list)
+    students: set = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class ClassSummary:
+    students: int
+    graded: list                   # (student, GradeReport) of every submission with a report
+    not_graded: list               # (student, why)
+    exercises: list                # (id, title, max points)
+    pass_rate: dict                # exercise id -> share of graded students with full marks
+    mean_score: dict               # exercise id -> mean points
+    misconceptions: list           # Misconception, most students first
+
+
+def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
+              labels: Labels | None = None) -> ClassSummary:
+    """rows: (student id, report or None, why it could not be graded)."""
+    labels = labels or Labels()
+    graded = [(s, r) for s, r, _ in rows if r is not None]
+    not_graded = [(s, why or "not graded") for s, r, why in rows if r is None]
+    exercises: dict[str, tuple[str, str, float]] = {}
+    for _, report in graded:
+        for e in report.exercises:
+            exercises.setdefault(e.id, (e.id, e.title, e.max_score))
+    pass_rate, mean_score = {}, {}
+    for ident in exercises:
+        results = [next((e for e in r.exercises if e.id == ident), None) for _, r in graded]
+        results = [e for e in results if e is not None]
+        passed = sum(e.status == PASSED for e in results)
+        pass_rate[ident] = passed / len(results) if results else 0.0
+        mean_score[ident] = statistics.fmean(e.score for e in results) if results else 0.0
+    return ClassSummary(len(rows), graded, not_graded, list(exercises.values()), pass_rate,
+                        mean_score, misconceptions(graded, labels))
+
+
+def misconceptions(graded: list[tuple[str, GradeReport]], labels: Labels) -> list[Misconception]:
+    """Every misconception met, once per student, most students first."""
+    found: dict[str, Misconception] = {}
+    for student, report in graded:
+        for e in report.exercises:
+            for check in e.checks:
+                if not check.misconception:
+                    continue
+                name = check.misconception
+                item = found.get(name)
+                if item is None:
+                    hint = check.hint or ""
+                    item = found[name] = Misconception(name, labels.title(e.id, name, hint), hint)
+                function = labels.function(e.id, check.name)
+                if function and function not in item.functions:
+                    item.functions.append(function)
+                if e.id not in item.exercises:
+                    item.exercises.append(e.id)
+                item.students.add(student)
+    return sorted(found.values(), key=lambda m: (-len(m.students), m.title, m.name))

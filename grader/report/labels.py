@@ -1,0 +1,81 @@
+"""What the class report calls things, taken from the specs: each check's student-API function
+and each misconception's human title.
+
+    functions: {exercise id: {check name: "patchify" | 'ANSWERS["positions"]'}}
+    titles:    {exercise id: {misconception: "causal mask by default"}}
+
+A misconception is named by its spec's `title:`, else by the first clause of its hint (a
+multiple-choice option: of the option's feedback). grade-all keeps the labels in OUT/batch.json,
+so that `vitgrade merge`, which has no specs, names everything as a single run does.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+TITLE_CHARS = 48  # a fallback title longer than this is cut at a word boundary
+_CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
+
+
+@dataclass(frozen=True)
+class Labels:
+    functions: dict = field(default_factory=dict)
+    titles: dict = field(default_factory=dict)
+
+    def function(self, exercise: str, check: str) -> str:
+        """The function a check calls ("" when the specs did not say)."""
+        return self.functions.get(exercise, {}).get(check, "")
+
+    def title(self, exercise: str, misconception: str, hint: str) -> str:
+        named = self.titles.get(exercise, {}).get(misconception)
+        return named or short_title(hint) or misconception
+
+    def to_json(self) -> dict:
+        return {"functions": self.functions, "titles": self.titles}
+
+    @classmethod
+    def from_json(cls, data) -> Labels:
+        """Labels from batch.json; anything malformed is left out (the report then falls back)."""
+        if not isinstance(data, dict):
+            return cls()
+        return cls(_nested_strings(data.get("functions")), _nested_strings(data.get("titles")))
+
+
+def labels_from_specs(exercises) -> Labels:
+    """`exercises`: loaded grader.spec.model.Exercise objects."""
+    functions: dict[str, dict[str, str]] = {}
+    titles: dict[str, dict[str, str]] = {}
+    for exercise in exercises:
+        calls, named = functions.setdefault(exercise.id, {}), titles.setdefault(exercise.id, {})
+        for check in exercise.checks:
+            if check.call:
+                calls[check.name] = check.call
+                for known in check.misconceptions:
+                    named.setdefault(known.like, known.title or short_title(known.hint))
+            elif check.answer_key:
+                calls[check.name] = f'ANSWERS["{check.answer_key}"]'
+                for option, feedback in check.answer_options.items():
+                    if option != check.answer_correct:
+                        named.setdefault(f"{check.answer_key}:{option}",
+                                         short_title(str(feedback or "")) or f'"{option}"')
+    return Labels(functions, titles)
+
+
+def short_title(hint: str) -> str:
+    """The hint's first clause, at most TITLE_CHARS characters, cut at a word boundary:
+    "You counted overlapping stride-1 windows, as a CNN ..." -> "You counted overlapping
+    stride-1 windows, as a CNN slides its kernel"."""
+    text = " ".join(str(hint).replace("`", "").split())
+    end = _CLAUSE_END.search(text)
+    clause = (text[:end.start()] if end and end.start() > 0 else text).strip(" ,")
+    if len(clause) <= TITLE_CHARS:
+        return clause
+    cut = clause[:TITLE_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,")
+    return (cut or clause[:TITLE_CHARS]) + "\u2026"
+
+
+def _nested_strings(data) -> dict:
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): {str(a): str(b) for a, b in v.items() if isinstance(b, str)}
+            for k, v in data.items() if isinstance(v, dict)}

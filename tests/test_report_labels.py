@@ -1,0 +1,93 @@
+"""The class report names misconceptions as a person would (a spec's `title:`, else the hint's
+first clause) and places them in the student-API function their check calls, counting each
+student once however many checks caught the same mistake."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+import pytest
+
+from grader.batch.grade_one import SubmissionGrader
+from grader.report.class_summary import summarise
+from grader.report.labels import TITLE_CHARS, Labels, labels_from_specs, short_title
+from grader.spec import SpecError, load_spec, load_specs
+
+from conftest import EXERCISES, SOLUTION
+
+OVERLAPPING = ("return (H // P) * (W // P)", "return (H - P + 1) * (W - P + 1)")
+
+
+def test_a_hint_gives_its_first_clause_cut_at_a_word_boundary():
+    assert short_title("Your mask is upside down: token i sees tokens i..T-1.") == \
+        "Your mask is upside down"
+    long = ("You counted overlapping stride-1 windows, as a CNN slides its kernel over the "
+            "image. ViT patches do not overlap.")
+    title = short_title(long)
+    assert len(title) <= TITLE_CHARS + 1 and title.endswith("\u2026")
+    assert long.startswith(title[:-1]) and long[len(title) - 1] == " "  # a whole word
+    assert short_title("`np.max` without keepdims") == "np.max without keepdims"
+
+
+def test_a_spec_title_is_loaded_validated_and_optional(tmp_path):
+    spec = textwrap.dedent("""\
+        id: counting
+        title: Count patches
+        lecture: Practice 1
+        uses: [num_patches]
+        checks:
+          - name: sizes
+            call: num_patches
+            misconceptions:
+              - like: overlapping_windows_count
+                title: "{title}"
+                hint: You counted overlapping windows.
+              - like: floor_division_count
+                hint: "Floor division drops pixels: raise ValueError."
+            cases:
+              - args: [224, 224, 16]
+        """)
+    (tmp_path / "counting.yaml").write_text(spec.format(title="overlapping windows"))
+    exercise = load_spec(tmp_path / "counting.yaml")
+    first, second = exercise.checks[0].misconceptions
+    assert (first.title, second.title) == ("overlapping windows", None)
+    labels = labels_from_specs([exercise])
+    assert labels.title("counting", "overlapping_windows_count", "x") == "overlapping windows"
+    assert labels.title("counting", "floor_division_count", "x") == "Floor division drops pixels"
+    assert labels.function("counting", "sizes") == "num_patches"
+    (tmp_path / "counting.yaml").write_text(spec.format(title="x" * 81))
+    with pytest.raises(SpecError, match="title"):
+        load_spec(tmp_path / "counting.yaml")
+
+
+def test_every_misconception_of_the_catalogue_has_a_title():
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    untitled = [(e.id, m.like) for e in exercises for c in e.checks for m in c.misconceptions
+                if not m.title]
+    assert untitled == []
+
+
+def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):
+    specs = tmp_path / "exercises"
+    specs.mkdir()
+    shutil.copy(EXERCISES / "patch-count.yaml", specs)
+    wrong = SOLUTION.read_text().replace(*OVERLAPPING)
+    for name in ("ann", "ben"):
+        (tmp_path / f"{name}.py").write_text(wrong)
+    grader = SubmissionGrader(specs)
+    try:
+        rows = [(name, grader.grade(tmp_path / f"{name}.py"), None) for name in ("ann", "ben")]
+        rows.append(("cal", grader.grade(SOLUTION), None))
+    finally:
+        grader.close()
+    caught = [c.name for e in rows[0][1].exercises for c in e.checks
+              if c.misconception == "overlapping_windows_count"]
+    assert len(caught) >= 2  # the same mistake, in several checks
+    exercises, _ = load_specs(specs)
+    summary = summarise(rows, labels_from_specs(exercises))
+    top = summary.misconceptions[0]
+    assert (top.title, top.functions, len(top.students)) == (
+        "overlapping stride-1 windows", ["num_patches"], 2)
+    bare = summarise(rows, Labels()).misconceptions[0]  # no specs: the hint's first words
+    assert bare.title == short_title(bare.hint) and bare.title != bare.name
