@@ -6,6 +6,8 @@ the same run, alternated with the others so that a slow spell of the machine hit
 
     floor  python -c "import pytest, numpy"
     cold   vitgrade grade SUBMISSION      every run from nothing: a student's, CI's, an LMS's
+    uncompiled  the same with VITGRADE_NO_COMPILED=1: the expected values computed, not read
+               (the baseline of the compiled expectations, exercises/compiled/)
     watch  a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
            is printed (the watcher looks at the file five times a second)
 
@@ -93,12 +95,14 @@ def main() -> None:
     for command in (floor_cmd, grade_cmd):  # warm the file cache, write bytecode
         timed(command, env)
     watcher = Watcher(ROOT / args.submission, args.exercises, env)
-    times = {"floor": [], "cold": [], "watch": []}
+    uncompiled_env = {**env, "VITGRADE_NO_COMPILED": "1"}
+    times = {"floor": [], "cold": [], "uncompiled": [], "watch": []}
     try:
         watcher.regrade()  # its first regrade plans nothing new, like every later one
         for _ in range(args.runs):
             times["floor"].append(timed(floor_cmd, env))
             times["cold"].append(timed(grade_cmd, env))
+            times["uncompiled"].append(timed(grade_cmd, uncompiled_env))
             times["watch"].append(watcher.regrade())
             time.sleep(0.5)  # a student reads the table before saving again
     finally:
@@ -106,11 +110,12 @@ def main() -> None:
     floor = statistics.median(times["floor"])
     labels = {"floor": "python -c 'import pytest, numpy'",
               "cold": f"vitgrade grade {args.submission}",
+              "uncompiled": "the same, VITGRADE_NO_COMPILED=1",
               "watch": "vitgrade watch: from a save to the new table"}
     for name, runs in times.items():
         median = statistics.median(runs)
         ratio = "" if name == "floor" else f"  {median / floor:.2f}x the floor"
-        print(f"{name:5s}  {labels[name]:48s} median {median:.3f} s{ratio}"
+        print(f"{name:10s}  {labels[name]:48s} median {median:.3f} s{ratio}"
               f"  (runs: {', '.join(f'{x:.2f}' for x in runs)})")
 
 
