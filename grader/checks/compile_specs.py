@@ -44,7 +44,7 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None):
             cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
     tables = {"cases": cases}
     if answers:
-        tables["answers"] = {name: seal(correct, options)
+        tables["answers"] = {name: compiled.encode(seal(correct, options), pools)
                              for name, (correct, options) in answers.items()}
     return tables, pools
 

@@ -174,7 +174,7 @@ def decode(raw, pools: dict[str, np.ndarray]):
     if marker == "~tuple":
         return tuple(decode(x, pools) for x in body)
     if marker == "~dict":
-        return {k: decode(v, pools) for k, v in body.items()}
+        return {k: decode(v, pools) for k, v in body.items()}  # in the order written
     raise ValueError(f"unknown marker {marker!r}")
 
 
@@ -227,7 +227,17 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools) -> tuple[Path, Path
     index_path.parent.mkdir(parents=True, exist_ok=True)
     index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
              "reference": reference_version(), "arrays": arrays_path.name, "tables": tables}
-    with open(arrays_path, "wb") as out:  # not compressed: reading it is on every cold run
-        np.savez(out, **pools.arrays())
-    index_path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    _write_npz(arrays_path, pools.arrays())
+    index_path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     return index_path, arrays_path
+
+
+def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """What np.savez writes (np.load reads it), but the same bytes for the same arrays: no
+    timestamps, so a recompile that changes nothing changes no file. Not compressed: reading
+    it is on every cold run."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            with archive.open(info, "w") as member:
+                np.lib.format.write_array(member, arrays[name], allow_pickle=False)
