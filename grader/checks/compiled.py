@@ -95,10 +95,16 @@ class CompiledSpec:
 
 
 def state(spec: Path) -> str:
-    """'fresh', 'missing', 'stale' or 'corrupt: ...' (for `vitgrade compile --check`)."""
+    """'fresh', 'missing', 'stale' or 'corrupt: ...' (for `vitgrade compile --check`): a fresh
+    file is read whole, every value decoded."""
     try:
-        return "fresh" if _load(Path(spec)) is not None else (
-            "missing" if not paths(spec)[0].is_file() else "stale")
+        data = _load(Path(spec))
+        if data is None:
+            return "missing" if not paths(spec)[0].is_file() else "stale"
+        for table, values in data.tables.items():
+            for key in values:
+                data.lookup(table, key)
+        return "fresh"
     except CompiledError as error:
         return f"corrupt: {error}"
 
