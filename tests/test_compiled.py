@@ -216,3 +216,11 @@ def test_a_sealed_answer_key_judges_and_explains_like_the_plain_one():
     with pytest.raises(ValueError):
         sealed_key({"options": {}})
     assert SEALED not in options
+
+
+def test_lookup_reads_a_fresh_file_and_rereads_a_changed_one(copied):
+    first = compiled.lookup(copied, "cases", "errors")
+    assert [entry["raises"] for entry in first] == ["ValueError", "ValueError"]
+    assert compiled.lookup(copied, "cases", "no such check") is None
+    copied.write_text(copied.read_text() + "\n")  # now stale
+    assert compiled.lookup(copied, "cases", "errors") is None

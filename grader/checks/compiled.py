@@ -37,8 +37,9 @@ DISABLE = "VITGRADE_NO_COMPILED"  # set to 1: never read compiled data (the benc
 PACKAGE = Path(__file__).resolve().parents[1]  # the running `grader` package
 VERSION_FILE = "REFERENCE_VERSION"  # written into a bundle's grader/ by `vitgrade dist`
 # besides grader/reference/*.py, what makes a case's inputs: a change here changes generated cases
+# (a change of this module's format bumps FORMAT instead)
 INPUT_SOURCES = ("params.py", "checks/inputs.py", "checks/generators.py", "checks/block_params.py",
-                 "checks/checkpoint_inputs.py", "checks/compiled.py")
+                 "checks/checkpoint_inputs.py")
 
 
 class CompiledError(ValueError):
@@ -92,6 +93,30 @@ class CompiledSpec:
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
                                 "`vitgrade compile` again") from None
+
+
+def lookup(spec: Path, table: str, key: str):
+    """The value stored under `table`/`key` for the spec file `spec`, or None (nothing compiled,
+    stale, or no such entry); CompiledError when the file is corrupt. Reads each file once per
+    process while it is unchanged: for callers without a CasePlans (the stand-ins to come)."""
+    data = _cached(Path(spec).resolve(), *_stamp(Path(spec)))
+    return None if data is None else data.lookup(table, key)
+
+
+def _stamp(spec: Path) -> tuple:
+    stamps = []
+    for path in (spec, *paths(spec)):
+        try:
+            info = path.stat()
+            stamps.append((info.st_mtime_ns, info.st_size))
+        except OSError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached(spec: Path, *stamp) -> CompiledSpec | None:
+    return load(spec)
 
 
 def state(spec: Path) -> str:
