@@ -162,13 +162,17 @@ def test_a_changed_spec_is_stale_and_graded_from_the_reference(copied, monkeypat
     assert "Traceback" not in call_checks[0].message
 
 
-@pytest.mark.parametrize("damage", ["json", "npz", "offset", "dtype"])
+@pytest.mark.parametrize("damage", ["json", "npz", "bits", "offset", "dtype"])
 def test_a_corrupt_compiled_file_never_changes_a_grade(copied, monkeypatch, damage):
     index_path, arrays_path = compiled.paths(copied)
     if damage == "json":
         index_path.write_text(index_path.read_text()[:-200])
     elif damage == "npz":
         arrays_path.write_bytes(arrays_path.read_bytes()[:100])
+    elif damage == "bits":  # a flipped byte in an array: still a valid .npz
+        data = bytearray(arrays_path.read_bytes())
+        data[-9] ^= 0x40
+        arrays_path.write_bytes(bytes(data))
     else:
         index = json.loads(index_path.read_text())
         text = json.dumps(index)
@@ -176,6 +180,9 @@ def test_a_corrupt_compiled_file_never_changes_a_grade(copied, monkeypatch, dama
             text = text.replace('["float64", 0,', '["float64", 99999999,')
         else:
             np.savez(arrays_path, float64=np.zeros(3, np.int8))
+            index = json.loads(text)
+            index.pop("arrays_sha256")  # a file without its checksum is still checked
+            text = json.dumps(index)
         index_path.write_text(text)
     assert compiled.state(copied).startswith("corrupt: compiled/patchify")
     assert all(c.status == PASSED for c in grade_patchify(copied))  # computed instead

@@ -4,14 +4,15 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
     <exercises>/compiled/<spec stem>.json   the index: format, key, tables of values
     <exercises>/compiled/<spec stem>.npz    the arrays the index points into (no pickle)
 
-The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ..., "reference": ...,
-"arrays": "patchify.npz", "tables": {table: {key: value}}}`. A table is any name (`cases`:
-each call check's planned cases, `answers`: a sealed multiple-choice key; a later `standins`
-table keyed by a hash of a call fits the same way). A value is JSON, with numpy values as
-markers: `{"~array": [pool, offset, shape]}` and `{"~scalar": [pool, offset]}` point into one
-1-D array per dtype (the `.npz`'s members are named after the dtype: `float64`, `int64`, ...), so
-reading a spec's arrays parses a handful of `.npy` headers, not one per array; `{"~tuple": [...]}`
-and `{"~dict": {...}}` keep tuples and dicts apart from lists and markers.
+The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ...,
+"reference": ..., "arrays": "patchify.npz", "arrays_sha256": ..., "tables": {table: {key:
+value}}}`. A table is any name (`cases`: each call check's planned cases; `answers`: a sealed
+multiple-choice key; a later `standins` table, keyed by a hash of a call, fits the same way).
+A value is JSON, with numpy values as markers: `{"~array": [pool, offset, shape]}` and
+`{"~scalar": [pool, offset]}` point into one 1-D array per dtype (the `.npz`'s members are
+named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays parses a handful
+of `.npy` headers, not one per array; `{"~tuple": [...]}` and `{"~dict": {...}}` keep tuples
+and dicts apart from lists and markers.
 
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import math
 import os
@@ -163,12 +165,21 @@ def _load(spec: Path) -> CompiledSpec | None:
     if (index.get("format") != FORMAT or version is None or index.get("reference") != version
             or index.get("spec_sha256") != spec_sha256(spec)):
         return None  # stale: the grader computes the values itself (or says it cannot)
-    return CompiledSpec(index, _pools(arrays_path, where), where)
+    return CompiledSpec(index, _pools(arrays_path, where, index.get("arrays_sha256")), where)
 
 
-def _pools(path: Path, where: str) -> dict[str, np.ndarray]:
+def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
+    """The arrays of `path`, checked against the index's `sha256` of the file when given."""
     try:
-        with np.load(path, allow_pickle=False) as archive:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
+                            "`vitgrade compile` again") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise CompiledError(f"{where}: its arrays {path.name} are not the ones it was written "
+                            "with; run `vitgrade compile` again")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             pools = {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
@@ -256,9 +267,11 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools) -> tuple[Path, Path
     spec = Path(spec)
     index_path, arrays_path = paths(spec)
     index_path.parent.mkdir(parents=True, exist_ok=True)
-    index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
-             "reference": reference_version(), "arrays": arrays_path.name, "tables": tables}
     _write_npz(arrays_path, pools.arrays())
+    index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
+             "reference": reference_version(), "arrays": arrays_path.name,
+             "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
+             "tables": tables}
     index_path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     return index_path, arrays_path
 
