@@ -39,6 +39,7 @@ class PlannedCase:
     folder: str | None = None  # the spec's own, for inputs.evaluate of `expect`
     _expectation: tuple | None = None
     _wrong: dict = field(default_factory=dict)
+    from_compiled: bool = False  # its values came from the compiled data, not the reference
 
     def expectation(self) -> tuple:
         """(expected value, None), or (None, name of the exception the call must raise): the
@@ -148,7 +149,7 @@ def compiled_cases(check: Check, entries) -> list[PlannedCase] | None:
             wrong.update((like, (False, None)) for like in entry["no_match"])
             planned.append(PlannedCase(tuple(entry["args"]), dict(entry["kwargs"]),
                                        _source(check, case) if case else None, case, reference,
-                                       None, expectation, wrong))
+                                       None, expectation, wrong, from_compiled=True))
         except (KeyError, TypeError, AttributeError):
             return None
     return planned
