@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -100,8 +101,11 @@ class CasePlans:
     def _lookup(self, exercise: Exercise, table: str, key: str) -> tuple[object, str]:
         """(the compiled value, or None; why there is none: 'missing', 'stale', 'corrupt ...')"""
         if exercise.path not in self._compiled:
+            # exercise.path is shown relative to where it was loaded; folder is absolute
+            spec = Path(exercise.folder) / Path(exercise.path).name if exercise.folder \
+                else Path(exercise.path)
             try:
-                data = compiled.load(exercise.path)
+                data = compiled.load(spec)
                 why = "missing or stale" if data is None else "without this check"
             except compiled.CompiledError as error:
                 data, why = None, f"unreadable ({error})"
