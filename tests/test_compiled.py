@@ -230,3 +230,11 @@ def test_lookup_reads_a_fresh_file_and_rereads_a_changed_one(copied):
     assert compiled.lookup(copied, "cases", "no such check") is None
     copied.write_text(copied.read_text() + "\n")  # now stale
     assert compiled.lookup(copied, "cases", "errors") is None
+
+
+def test_compiled_data_is_found_after_the_working_folder_changed(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    exercise = load_exercise("exercises/patchify.yaml")  # its path is shown relative to here
+    monkeypatch.chdir(tmp_path)
+    call = next(c for c in exercise.checks if c.kind == "call")
+    assert all(p.from_compiled for p in CasePlans().cases(exercise, call))
