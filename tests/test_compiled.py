@@ -238,3 +238,20 @@ def test_compiled_data_is_found_after_the_working_folder_changed(monkeypatch, tm
     monkeypatch.chdir(tmp_path)
     call = next(c for c in exercise.checks if c.kind == "call")
     assert all(p.from_compiled for p in CasePlans().cases(exercise, call))
+
+
+def test_validate_notes_stale_and_corrupt_compiled_data_in_one_line(copied, capsys):
+    from grader.cli import main
+
+    assert main(["validate", str(copied.parent)]) == 0
+    assert "note:" not in capsys.readouterr().out
+    index = compiled.paths(copied)[0]
+    index.write_text(index.read_text()[:50])
+    assert main(["validate", str(copied.parent)]) == 0  # grading computes the values meanwhile
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert notes == [notes[0]] and "patchify.yaml: corrupt: compiled/patchify.json" in notes[0]
+    copied.write_text(copied.read_text() + "\n")
+    compile_spec(copied)
+    copied.write_text(copied.read_text() + "\n")
+    main(["validate", str(copied.parent)])
+    assert "patchify.yaml: its compiled data is stale" in capsys.readouterr().out
