@@ -6,10 +6,14 @@ the same run, alternated with the others so that a slow spell of the machine hit
 
     floor  python -c "import pytest, numpy"
     cold   vitgrade grade SUBMISSION      every run from nothing: a student's, CI's, an LMS's
+    uncompiled  the same with VITGRADE_NO_COMPILED=1: the expected values computed, not read
+               (the baseline of the compiled expectations, exercises/compiled/)
     watch  a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
            is printed (the watcher looks at the file five times a second)
 
-and we print the medians and their ratios to the floor.
+and we print the medians and their ratios to the floor, wall-clock time and CPU time (user +
+system of the command and every process it waited for: on a shared machine the CPU time moves
+less than the wall-clock time when others' work slows everything down).
 
     python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py]
                                     [--exercises DIR]
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,11 +39,21 @@ ROOT = Path(__file__).resolve().parents[1]
 MARK = "Ctrl-C to stop"  # the watcher's last line after each table
 
 
-def timed(command: list[str], env: dict) -> float:
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str], env: dict, cpu: list | None = None) -> float:
+    """Wall-clock seconds of `command`; appends its CPU seconds to `cpu` when given."""
+    before = cpu_of_children()
     start = time.perf_counter()
     subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(cpu_of_children() - before)
+    return wall
 
 
 class Watcher:
@@ -93,12 +108,15 @@ def main() -> None:
     for command in (floor_cmd, grade_cmd):  # warm the file cache, write bytecode
         timed(command, env)
     watcher = Watcher(ROOT / args.submission, args.exercises, env)
-    times = {"floor": [], "cold": [], "watch": []}
+    uncompiled_env = {**env, "VITGRADE_NO_COMPILED": "1"}
+    times = {"floor": [], "cold": [], "uncompiled": [], "watch": []}
+    cpu = {"floor": [], "cold": [], "uncompiled": []}
     try:
         watcher.regrade()  # its first regrade plans nothing new, like every later one
         for _ in range(args.runs):
-            times["floor"].append(timed(floor_cmd, env))
-            times["cold"].append(timed(grade_cmd, env))
+            times["floor"].append(timed(floor_cmd, env, cpu["floor"]))
+            times["cold"].append(timed(grade_cmd, env, cpu["cold"]))
+            times["uncompiled"].append(timed(grade_cmd, uncompiled_env, cpu["uncompiled"]))
             times["watch"].append(watcher.regrade())
             time.sleep(0.5)  # a student reads the table before saving again
     finally:
@@ -106,12 +124,18 @@ def main() -> None:
     floor = statistics.median(times["floor"])
     labels = {"floor": "python -c 'import pytest, numpy'",
               "cold": f"vitgrade grade {args.submission}",
+              "uncompiled": "the same, VITGRADE_NO_COMPILED=1",
               "watch": "vitgrade watch: from a save to the new table"}
     for name, runs in times.items():
         median = statistics.median(runs)
         ratio = "" if name == "floor" else f"  {median / floor:.2f}x the floor"
-        print(f"{name:5s}  {labels[name]:48s} median {median:.3f} s{ratio}"
+        print(f"{name:10s}  {labels[name]:48s} median {median:.3f} s{ratio}"
               f"  (runs: {', '.join(f'{x:.2f}' for x in runs)})")
+    cpu_floor = statistics.median(cpu["floor"])
+    for name, runs in cpu.items():
+        median = statistics.median(runs)
+        ratio = "" if name == "floor" else f"  {median / cpu_floor:.2f}x the floor"
+        print(f"{name:10s}  {'CPU seconds, the same runs':48s} median {median:.3f} s{ratio}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,62 @@
-"""The student API's functions and the ones each is built on, as the lecture builds them
-(docs/student-api.md), and the student names a check calls or reads: what its exercise must list
-in `uses:`, and what is never replaced by a stand-in while it is graded (dependencies.py)."""
+"""The student API as data: each function's required parameters, the names of the known-wrong
+variants (misconceptions) a spec may name, the functions each is built on as the lecture builds
+them (docs/student-api.md), and the student names a check calls or reads.
+
+Validation and messages read these instead of importing the reference, so they work in the
+student bundle (which has no reference: it is the lab's solution) and cost no import.
+tests/test_compiled.py keeps them equal to `grader.reference.REFERENCE` and `MISCONCEPTIONS`.
+What a check reads is what its exercise must list in `uses:`, and what is never replaced by a
+stand-in while it is graded (dependencies.py).
+"""
+from __future__ import annotations
 
 from grader.spec.model import Check
 
 from .properties import PROPERTY_CALLS
+
+# function name -> its parameters without a default, in order (for patchify(image=..., P=2))
+SIGNATURES: dict[str, tuple[str, ...]] = {
+    "num_patches": ("H", "W", "P"),
+    "num_tokens": ("H", "W", "P"),
+    "patch_dim": ("P",),
+    "attention_scores": ("num_tokens",),
+    "patchify": ("image", "P"),
+    "linear_patch_embed": ("image", "W_e", "b_e", "P"),
+    "conv_patch_embed": ("image", "K", "b", "stride"),
+    "conv_equivalent": ("P",),
+    "embed_image": ("image", "params"),
+    "softmax": ("x",),
+    "layer_norm": ("x", "gamma", "beta"),
+    "self_attention": ("x", "p", "heads"),
+    "encoder_block": ("x", "p", "heads"),
+    "vit_forward": ("image", "params"),
+}
+
+MISCONCEPTION_NAMES: frozenset[str] = frozenset((
+    "attention_causal", "attention_causal_ignored", "attention_heads_interleaved",
+    "attention_mask_transposed", "attention_no_output_projection", "attention_no_scale",
+    "attention_scale_d", "attention_softmax_wrong_axis", "channels_forgotten", "cls_always",
+    "cls_forgotten", "conv_bias_forgotten", "conv_equivalent_stride_one", "conv_kernel_flipped",
+    "conv_stride_ignored", "embed_bias_forgotten", "embed_cls_appended", "embed_cls_forgotten",
+    "embed_positions_forgotten", "encoder_causal", "encoder_no_attention_residual",
+    "encoder_no_mlp_residual", "encoder_post_ln", "encoder_relu", "floor_division_count",
+    "layer_norm_divides_by_variance", "layer_norm_eps_outside", "layer_norm_no_affine",
+    "layer_norm_unbiased", "layer_norm_wrong_axis", "linear_embed_bare_reshape",
+    "linear_embed_bias_forgotten", "linear_embed_channel_first", "linear_embed_grid_transposed",
+    "linear_embed_patch_transposed", "overlapping_windows_count", "patchify_bare_reshape",
+    "patchify_channel_first", "patchify_floor_crop", "patchify_grid_transposed",
+    "patchify_patch_transposed", "pixels_over_patch_area", "scores_linear",
+    "softmax_without_keepdims", "softmax_without_max", "softmax_wrong_axis",
+    "tokens_floor_division", "vit_causal", "vit_cls_appended", "vit_final_ln_skipped",
+    "vit_last_row", "vit_mean_pool", "vit_mean_pool_all_tokens", "vit_no_attention_residual",
+    "vit_no_mlp_residual", "vit_positions_forgotten", "vit_post_ln"
+))
+
+
+def required_params(name: str) -> tuple[str, ...]:
+    """The parameters `name` needs, () for a name outside the student API."""
+    return SIGNATURES.get(name, ())
+
 
 BUILT_ON: dict[str, tuple[str, ...]] = {
     "num_tokens": ("num_patches",),

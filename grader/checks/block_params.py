@@ -1,23 +1,21 @@
 """One encoder block's parameters, as the student API takes them: their names, and random ones.
 
-The names come from the reference's `param_shapes`, the one list of a block's parameters;
+The names come from `grader.params.param_shapes`, the one list of a block's parameters;
 attention reads the subset `ATTENTION_KEYS`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from grader.reference import ViTConfig, param_shapes
+from grader.params import BIAS_STD, GAIN_STD, ViTSizes, param_shapes
 
-BLOCK_KEYS = tuple(param_shapes(ViTConfig(depth=1))["blocks"][0])
+BLOCK_KEYS = tuple(param_shapes(ViTSizes(depth=1))["blocks"][0])
 ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
 
 
 def random_block_params(rng, d, mlp_dim, keys=BLOCK_KEYS, dtype="float64") -> dict:
     """One block's parameters (only `keys`), drawn as the reference's init_params draws them."""
-    from grader.reference.model import BIAS_STD, GAIN_STD
-
-    shapes = param_shapes(ViTConfig(dim=d, mlp_dim=mlp_dim, heads=1, depth=1))["blocks"][0]
+    shapes = param_shapes(ViTSizes(dim=d, mlp_dim=mlp_dim, heads=1, depth=1))["blocks"][0]
     out = {}
     for key in keys:
         shape = shapes[key]

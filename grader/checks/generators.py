@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from grader.params import ViTSizes, init_params
+
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 
 GeneratedCase = tuple[tuple, dict]           # (args, kwargs)
@@ -208,13 +210,11 @@ def block_inputs(rng, head_counts=(1, 2, 4), max_head_dim=4, max_tokens=9,
 def vit_inputs(rng, patch_sizes=(1, 2, 4), max_grid=3, channels=(1, 3), head_counts=(1, 2, 4),
                max_head_dim=4, max_depth=2, max_classes=6, dtype="float64") -> GeneratedCase:
     """(image, params): a random small ViT (square image, 1 to max_depth blocks), a random image."""
-    from grader.reference import ViTConfig, init_params
-
     P = int(rng.choice(patch_sizes))
     size = P * int(rng.integers(1, max_grid + 1))
     # min_dim: LayerNorm of 1 or 2 numbers is nearly constant
     d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)
-    config = ViTConfig(image_size=size, patch_size=P, channels=int(rng.choice(channels)), dim=d,
+    config = ViTSizes(image_size=size, patch_size=P, channels=int(rng.choice(channels)), dim=d,
                        depth=int(rng.integers(1, max_depth + 1)), heads=heads,
                        mlp_dim=int(rng.choice([d, 2 * d])),
                        num_classes=int(rng.integers(1, max_classes + 1)), dtype=dtype)

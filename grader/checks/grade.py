@@ -10,7 +10,6 @@ check is graded again around the student's broken helpers (dependencies.py, stan
 from __future__ import annotations
 
 import functools
-import inspect
 import time
 from dataclasses import dataclass, replace
 
@@ -19,6 +18,7 @@ import numpy as np
 from grader.spec.model import Check, Compare, Exercise
 
 from . import inputs
+from .api import required_params
 from .cases import CasePlans, PlannedCase
 from .compare import compare
 from .dependencies import Dependencies
@@ -124,7 +124,7 @@ def _grade_check(exercise: Exercise, check: Check, worker, timeout,
         if check.kind == "call":
             result = _grade_call_check(check, worker, timeout, plans.cases(exercise, check))
         elif check.kind == "answer":
-            result = _grade_answer_check(check, worker)
+            result = _grade_answer_check(check, worker, plans.answer_key(exercise, check))
         else:
             result = _grade_property_check(check, worker, timeout)
     except inputs.InputError as exc:
@@ -278,18 +278,13 @@ def _matches(wrong, got, how: Compare) -> bool:
 
 @functools.cache
 def _param_names(name: str) -> tuple[str, ...]:
-    from grader.reference import REFERENCE
-
-    function = REFERENCE.get(name)
-    if function is None:
-        return ()
-    return tuple(p.name for p in inspect.signature(function).parameters.values()
-                 if p.default is inspect.Parameter.empty)
+    return required_params(name)  # the reference's, as data (checks/api.py): no reference import
 
 
 # --- multiple choice ---------------------------------------------------------
 
-def _grade_answer_check(check: Check, worker) -> CheckResult:
+def _grade_answer_check(check: Check, worker, key) -> CheckResult:
+    """`key` (answer_key.AnswerKey): the spec's right answer and feedback, or the sealed ones."""
     outcome = worker.get("ANSWERS")
     if outcome.status in ("missing",):
         return _result(check, MISSING, "`ANSWERS` is not defined in your submission yet")
@@ -308,14 +303,14 @@ def _grade_answer_check(check: Check, worker) -> CheckResult:
         return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] must be one of {options}, "
                                       f"got {describe(raw)}")
     answer = raw.strip().lower()
-    if answer == check.answer_correct.strip().lower():
+    verdict = key.verdict(answer)
+    if verdict:
         return _result(check, PASSED, cases=1)
-    feedback = {k.strip().lower(): v for k, v in check.answer_options.items()}
-    if answer not in feedback:
+    if verdict is None:
         return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not one of "
                                       f"the options {options}", cases=1)
     return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] = {raw!r} is not the best answer",
-                   hint=feedback[answer], cases=1, misconception=f"{check.answer_key}:{answer}")
+                   hint=key.feedback(answer), cases=1, misconception=f"{check.answer_key}:{answer}")
 
 
 # --- property checks ---------------------------------------------------------

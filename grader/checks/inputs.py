@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from grader.params import ViTSizes, init_params
+
 from . import checkpoint_inputs
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS
 
@@ -75,31 +77,23 @@ def _random(expr):
 
 
 def _config(expr, key):
-    from grader.reference import ViTConfig
-
     options = dict(expr[key] or {})
     options.setdefault("dtype", expr.get("dtype", "float64"))
     if key != "vit_params":  # one block: only its widths matter
         options.setdefault("depth", 1)
-    return ViTConfig(**options)
+    return ViTSizes(**options)
 
 
 def _vit_params(expr):
-    from grader.reference import init_params
-
     return init_params(_config(expr, "vit_params"), expr.get("seed", 0))
 
 
 def _block_params(expr):
-    from grader.reference import init_params
-
     block = init_params(_config(expr, "block_params"), expr.get("seed", 0))["blocks"][0]
     return {k: block[k] for k in BLOCK_KEYS}
 
 
 def _attention_params(expr):
-    from grader.reference import init_params
-
     block = init_params(_config(expr, "attention_params"), expr.get("seed", 0))["blocks"][0]
     return {k: block[k] for k in ATTENTION_KEYS}
 

@@ -11,7 +11,8 @@ from grader.spec.errors import SpecError
 from grader.spec.model import Exercise
 
 from . import inputs
-from .api import names_read
+from .answer_key import SEALED
+from .api import MISCONCEPTION_NAMES, SIGNATURES, names_read
 from .generators import GENERATORS
 from .properties import PROPERTIES
 
@@ -19,9 +20,6 @@ from .properties import PROPERTIES
 def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[SpecError]:
     """Problems with the names an exercise refers to; `build_inputs` also builds each literal
     case."""
-    from grader.reference import REFERENCE
-    from grader.reference.misconceptions import MISCONCEPTIONS
-
     errors = []
 
     def unknown(line, what, name, known):
@@ -34,9 +32,9 @@ def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[Sp
             reference = check.reference or check.call
             needs_reference = check.generate is not None or any(
                 not c.has_expect and not c.raises for c in check.cases)
-            if needs_reference and reference not in REFERENCE:
+            if needs_reference and reference not in SIGNATURES:
                 line = check.line_of("reference" if check.reference else "call")
-                unknown(line, "reference function", reference, REFERENCE)
+                unknown(line, "reference function", reference, SIGNATURES)
             if check.generate and check.generate.generator not in GENERATORS:
                 unknown(check.line_of("generate", "generator"), "generator",
                         check.generate.generator, GENERATORS)
@@ -44,13 +42,14 @@ def validate_exercise(exercise: Exercise, build_inputs: bool = False) -> list[Sp
                 errors.append(SpecError(exercise.path, check.line,
                                         f"check '{check.name}' has neither cases nor generate"))
             for i, m in enumerate(check.misconceptions):
-                if m.like not in MISCONCEPTIONS:
+                if m.like not in MISCONCEPTION_NAMES:
                     unknown(check.line_of("misconceptions", i, "like"), "misconception", m.like,
-                            MISCONCEPTIONS)
+                            sorted(MISCONCEPTION_NAMES))
             if build_inputs:
                 errors += _build_all(exercise, check)
         elif check.kind == "answer":
-            if check.answer_correct not in check.answer_options:
+            # SEALED: the student bundle's, whose right answer is in its compiled data only
+            if check.answer_correct not in check.answer_options and check.answer_correct != SEALED:
                 errors.append(SpecError(exercise.path, check.line_of("answer", "correct"),
                                         f"the correct answer '{check.answer_correct}' is not "
                                         "among the options"))

@@ -27,4 +27,21 @@ def run(args) -> int:
         print(error)
     bad = len({e.path for e in errors})
     print(f"{folder}: {len(exercises)} exercises load; {bad} spec file(s) with problems")
+    _compiled_notes(folder)
     return 1 if errors else 0
+
+
+def _compiled_notes(folder) -> None:
+    """One line per spec whose compiled expectations are not fresh (a note: grading computes
+    them meanwhile, or, without the reference, says it cannot)."""
+    from grader.checks import compiled
+    from grader.spec import spec_files
+
+    if (folder / "compiled").is_dir():
+        for path in spec_files(folder):
+            state = compiled.state(path)
+            if state in ("missing", "stale"):
+                print(f"note: {path.name}: its compiled data is {state}; `vitgrade compile` "
+                      "writes it again")
+            elif state != "fresh":
+                print(f"note: {path.name}: {state}")

@@ -17,12 +17,19 @@ DISTRIBUTION = "vit-grader"
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo", "_exercises", ".*")
 
 
-def write_project(dest: Path, readme: str | None = None) -> Path:
+def write_project(dest: Path, readme: str | None = None, leave_out: tuple[str, ...] = ()) -> Path:
     """Copy the package to DEST/grader, write DEST/pyproject.toml; returns DEST/exercises (to
-    fill)."""
+    fill). `leave_out`: subpackages of grader/ not to copy (the student bundle's "reference")."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(PACKAGE, dest / "grader", ignore=SKIPPED, dirs_exist_ok=True)
+
+    def ignore(folder, names):
+        skipped = set(SKIPPED(folder, names))
+        if Path(folder).resolve() == PACKAGE:
+            skipped |= set(leave_out) & set(names)
+        return skipped
+
+    shutil.copytree(PACKAGE, dest / "grader", ignore=ignore, dirs_exist_ok=True)
     (dest / "exercises").mkdir(exist_ok=True)
     if readme is not None:
         (dest / "README.md").write_text(readme, encoding="utf-8")
@@ -62,6 +69,7 @@ def pyproject(dest: Path, has_readme: bool) -> str:
         f"packages = {_toml_list(packages + ['grader._exercises'])}",
         "",
         "[tool.setuptools.package-data]",
+        '"grader" = ["REFERENCE_VERSION"]',
         '"grader.spec" = ["*.json"]',
         '"grader._exercises" = ["*.yaml", "*.yml", "**/*.json", "**/*.npz", "**/*.safetensors"]',
         "",

@@ -4,16 +4,24 @@
     OUT/docs/student-api.md  the names, signatures and shapes a submission defines
     OUT/vit_exercises.py   the template (every file of student_template/)
     OUT/exercises/         the visible checks of each spec, and the data files they name
-    OUT/grader/            the grader package;  OUT/pyproject.toml: `pip install OUT` installs it
+    OUT/exercises/compiled/  what grading them needs from the reference, as data (compiled.py)
+    OUT/grader/            the grader package without grader/reference/ (the reference ViT is the
+                           lab's solution);  OUT/pyproject.toml: `pip install OUT` installs it
 
 No solutions, no hidden checks: hidden cases, their generators and seeds, and so their expected
-values stay with the instructor. A template that still holds a solution marker stops the build.
+values stay with the instructor. The visible cases' expected values, misconceptions' outputs and
+the sealed multiple-choice keys are compiled here, by the instructor's grader, and
+grader/REFERENCE_VERSION says which reference they came from. A template that still holds a
+solution marker stops the build.
 """
 from __future__ import annotations
 
 import re
 import shutil
 from pathlib import Path
+
+from grader.checks import compiled
+from grader.checks.compile_specs import compile_spec
 
 from .project_copy import SKIPPED, copy_spec_data, write_project
 from .visible_specs import visible_specs
@@ -49,6 +57,13 @@ lecture gives passes them; code tuned to the visible cases does not. When a visi
 the feedback shows the call, what was expected and what your code returned.
 
 Files you may open to learn from: `exercises/*.yaml` (what is checked) and `grader/` (how).
+The grader here has no reference solution: the expected values of the visible cases were
+computed by your instructor and are stored in `exercises/compiled/`. If you change a spec, the
+grader cannot grade that exercise any more (it says so); take a fresh copy of the folder.
+
+The multiple-choice questions are graded here too, at once: the right option and each option's
+feedback are stored sealed (hashed, and encrypted under a key made from the option), so you see
+an option's feedback when you answer with it, as you would by trying it, and nothing else.
 """
 
 
@@ -65,7 +80,7 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     if out.exists() and any(out.iterdir()):
         raise BundleError(f"{out} is not empty: give an empty or new folder, so nothing stale "
                           "ends up in the bundle")
-    specs = visible_specs(exercises)
+    specs = visible_specs(exercises, seal_answers=True)
     if not specs.texts:
         raise BundleError(f"no spec in {exercises} has a visible check")
     starters = [p for p in sorted(template.iterdir())
@@ -75,10 +90,16 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
         raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
     _refuse_solutions(starters)
     api_doc = _api_doc(template)
-    specs_dir = write_project(out, readme=README)
+    version = compiled.reference_version()
+    if version is None or not (compiled.PACKAGE / "reference").is_dir():
+        raise BundleError("this grader has no reference to compile the expected values with")
+    specs_dir = write_project(out, readme=README, leave_out=("reference",))
+    (out / "grader" / compiled.VERSION_FILE).write_text(version + "\n", encoding="utf-8")
     for name, text in specs.texts.items():
         (specs_dir / name).write_text(text, encoding="utf-8")
     copy_spec_data(exercises, specs_dir, specs.data)
+    for name in specs.texts:  # after the data files: a checkpoint input reads them
+        compile_spec(specs_dir / name, specs.answers.get(name))
     (out / API_DOC.parent).mkdir(exist_ok=True)
     shutil.copy2(api_doc, out / API_DOC)
     for path in starters:

@@ -4,7 +4,9 @@ A hidden check goes whole: its cases, its generator and seed, its hints. The spe
 from the parsed YAML, so comments (which may explain how hidden values were made) go too. Points
 the hidden checks shared with the visible ones are fixed on each visible check, so the visible
 spec scores the visible checks exactly as the full one does. Data files (checkpoints, samples)
-come along only when a visible check names them.
+come along only when a visible check names them. With `seal_answers`, a multiple-choice check's
+right answer and option feedback are replaced by SEALED and handed back (`answers`) for the
+compiled data's sealed key (grader/checks/answer_key.py).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from grader.checks.answer_key import SEALED
 from grader.spec import SpecError, load_spec, spec_files
 from grader.spec.yaml_lines import SpecLoader
 
@@ -25,9 +28,11 @@ class VisibleSpecs:
     texts: dict[str, str] = field(default_factory=dict)  # file name -> YAML text
     data: set[str] = field(default_factory=set)  # exercises-folder paths a visible check names
     notes: list[str] = field(default_factory=list)
+    # file name -> check name -> (right option, {option: feedback}) of each sealed check
+    answers: dict[str, dict] = field(default_factory=dict)
 
 
-def visible_specs(folder: Path) -> VisibleSpecs:
+def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
     folder = Path(folder)
     out = VisibleSpecs()
     for path in spec_files(folder):
@@ -46,6 +51,11 @@ def visible_specs(folder: Path) -> VisibleSpecs:
             check["points"] = _number(loaded.points)
             check.pop("hidden", None)
             check.pop("visibility", None)
+            if seal_answers and loaded.kind == "answer":
+                check["answer"] = {"key": loaded.answer_key, "correct": SEALED,
+                                   "options": {o: SEALED for o in loaded.answer_options}}
+                out.answers.setdefault(path.name, {})[loaded.name] = (
+                    loaded.answer_correct, dict(loaded.answer_options))
             kept.append(check)
         if not kept:
             out.notes.append(f"{path.name}: left out, all its checks are hidden")

@@ -1,4 +1,4 @@
-"""Random parameters for a ViTConfig, and the batched model `ViT` over [B, H, W, C] images.
+"""The batched model `ViT` over [B, H, W, C] images; random parameters come from grader/params.py.
 
 Parameters use the student API's layout (keys P, W_e, b_e, cls, pos, heads, blocks, ln_g, ln_b,
 W_head, b_head; CLIP's ln_pre_g, ln_pre_b), so one params dict feeds both `vit_forward` and
@@ -7,57 +7,13 @@ pretrained checkpoints with `ViT.from_pretrained` (checkpoints.py).
 """
 import numpy as np
 
+from grader.params import BIAS_STD, EMBED_STD, GAIN_STD, cast_params, init_params, param_shapes
+
 from . import fast
 from .config import HEAD_ACTIVATIONS
 
-BIAS_STD = 0.5     # biases and LayerNorm betas: clearly non-zero, so a forgotten bias shows
-GAIN_STD = 0.25    # LayerNorm gammas are 1 + GAIN_STD * noise, so a gamma of ones is wrong
-EMBED_STD = 1.0    # [CLS] and positions: as large as the patch embeddings they join
-
-
-def param_shapes(config):  # -> the params layout, with shapes instead of arrays
-    """Shape of every array parameter: one source of truth for init_params and check_params."""
-    d, m, T = config.dim, config.mlp_dim, config.num_tokens
-    block = {"Wq": (d, d), "bq": (d,), "Wk": (d, d), "bk": (d,), "Wv": (d, d), "bv": (d,),
-             "Wo": (d, d), "bo": (d,), "ln1_g": (d,), "ln1_b": (d,), "ln2_g": (d,), "ln2_b": (d,),
-             "W1": (d, m), "b1": (m,), "W2": (m, d), "b2": (d,)}
-    shapes = {"W_e": (config.patch_dim, d), "b_e": (d,), "cls": (d,), "pos": (T, d)}
-    if config.pre_norm:
-        shapes.update(ln_pre_g=(d,), ln_pre_b=(d,))
-    shapes.update(blocks=[block] * config.depth, ln_g=(d,), ln_b=(d,))
-    if config.num_classes:
-        shapes.update(W_head=(d, config.num_classes), b_head=(config.num_classes,))
-    return shapes
-
-
-def init_params(config, seed=0):  # -> params dict in the student API layout
-    """Random parameters, the same for the same seed: matrices ~ N(0, 1/fan_in), the rest O(1)."""
-    rng = np.random.default_rng(seed)
-    shapes = param_shapes(config)
-    params = {name: _draw(rng, name, shape) for name, shape in shapes.items() if name != "blocks"}
-    params["blocks"] = [{name: _draw(rng, name, shape) for name, shape in block.items()}
-                        for block in shapes["blocks"]]
-    params.update(P=config.patch_size, heads=config.heads)
-    return cast_params(params, config.dtype)
-
-
-def _draw(rng, name, shape):  # -> float64 array
-    if name.startswith("W"):  # weight matrix [fan_in, fan_out]
-        return rng.normal(0.0, 1.0 / np.sqrt(shape[0]), shape)
-    if name.endswith("_g"):  # LayerNorm gain
-        return 1.0 + GAIN_STD * rng.standard_normal(shape)
-    if name in ("cls", "pos"):
-        return EMBED_STD * rng.standard_normal(shape)
-    return BIAS_STD * rng.standard_normal(shape)  # biases and LayerNorm betas
-
-
-def cast_params(params, dtype):  # -> a new params dict, arrays as `dtype`, P and heads kept
-    """Every array of params as `dtype`; the integers P and heads untouched."""
-    out = {k: v if k in ("P", "heads") else np.asarray(v, dtype) for k, v in params.items()
-           if k != "blocks"}
-    out["blocks"] = [{k: np.asarray(v, dtype) for k, v in block.items()}
-                     for block in params["blocks"]]
-    return out
+__all__ = ["BIAS_STD", "EMBED_STD", "GAIN_STD", "ViT", "cast_params", "check_params",
+           "init_params", "param_shapes"]
 
 
 def check_params(config, params):

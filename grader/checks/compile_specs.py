@@ -1,0 +1,80 @@
+"""`vitgrade compile`: compute, on the instructor's side, what grading each spec needs from the
+reference, and store it as data beside the spec (compiled.py says the format).
+
+For every call check, in the order grading plans them (the spec's cases, then the generated
+ones): the inputs, the expected value or the name of the exception the call must raise, and the
+output of each misconception the check names (or that it does not apply: it raised). Property
+checks need no expected value and are not compiled. `sealed` adds the sealed multiple-choice
+keys of the student bundle (answer_key.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.spec import SpecError, load_spec, spec_files
+from grader.spec.model import Check, Exercise
+
+from . import compiled
+from .answer_key import seal
+from .cases import PlannedCase, plan_cases
+from .validate import validate_exercise
+
+
+def case_entry(check: Check, planned: PlannedCase) -> dict:
+    """One case as cases.compiled_cases reads it back."""
+    expected, raises = planned.expectation()
+    entry = {"args": list(planned.args), "kwargs": dict(planned.kwargs), "expect": expected,
+             "raises": raises, "wrong": {}, "no_match": []}
+    for known in check.misconceptions:
+        applies, value = planned.wrong_output(known.like)
+        if applies:
+            entry["wrong"][known.like] = value
+        elif known.like not in entry["no_match"]:
+            entry["no_match"].append(known.like)
+    return entry
+
+
+def compile_exercise(exercise: Exercise, answers: dict | None = None):
+    """(tables, pools) of one exercise; `answers`: check name -> (correct, options) to seal."""
+    pools = compiled.Pools()
+    cases = {}
+    for check in exercise.checks:
+        if check.kind == "call":
+            planned = plan_cases(check, exercise.folder or None)
+            cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
+    tables = {"cases": cases}
+    if answers:
+        tables["answers"] = {name: compiled.encode(seal(correct, options), pools)
+                             for name, (correct, options) in answers.items()}
+    return tables, pools
+
+
+def compile_spec(path: Path, answers: dict | None = None) -> Path:
+    """Compile the spec file `path` (it must load and validate); returns the index written."""
+    exercise = load_spec(path)
+    problems = validate_exercise(exercise)
+    if problems:
+        raise problems[0]
+    tables, pools = compile_exercise(exercise, answers)
+    return compiled.write(Path(path), tables, pools)[0]
+
+
+def compile_folder(folder: Path) -> tuple[list[Path], list[str]]:
+    """Compile every spec of `folder`: (indexes written, one note per spec left out)."""
+    written, notes = [], []
+    for path in spec_files(Path(folder)):
+        try:
+            written.append(compile_spec(path))
+        except SpecError as error:
+            notes.append(f"{path.name}: not compiled ({error})")
+    return written, notes
+
+
+def stale_specs(folder: Path) -> list[str]:
+    """'name.yaml: stale' for each spec of `folder` whose compiled data is not fresh."""
+    out = []
+    for path in spec_files(Path(folder)):
+        state = compiled.state(path)
+        if state != "fresh":
+            out.append(f"{path.name}: {state}")
+    return out

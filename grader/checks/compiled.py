@@ -1,0 +1,291 @@
+"""Compiled expectations: what grading a spec needs from the reference, computed once by the
+instructor (`vitgrade compile`) and stored as data next to the spec.
+
+    <exercises>/compiled/<spec stem>.json   the index: format, key, tables of values
+    <exercises>/compiled/<spec stem>.npz    the arrays the index points into (no pickle)
+
+The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ...,
+"reference": ..., "arrays": "patchify.npz", "arrays_sha256": ..., "tables": {table: {key:
+value}}}`. A table is any name (`cases`: each call check's planned cases; `answers`: a sealed
+multiple-choice key; a later `standins` table, keyed by a hash of a call, fits the same way).
+A value is JSON, with numpy values as markers: `{"~array": [pool, offset, shape]}` and
+`{"~scalar": [pool, offset]}` point into one 1-D array per dtype (the `.npz`'s members are
+named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays parses a handful
+of `.npy` headers, not one per array; `{"~tuple": [...]}` and `{"~dict": {...}}` keep tuples
+and dicts apart from lists and markers.
+
+The data is used only while its key matches: the sha256 of the spec file's bytes and
+`reference_version()` (the reference's and the input builders' sources, or, in the student
+bundle, which has no reference, the version `vitgrade dist` wrote). A stale, missing or
+disabled (`VITGRADE_NO_COMPILED=1`) file is ignored, so the grader computes the values itself;
+a corrupt one raises CompiledError with one line that names it.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import math
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = 1
+FOLDER = "compiled"
+DISABLE = "VITGRADE_NO_COMPILED"  # set to 1: never read compiled data (the benchmark's baseline)
+PACKAGE = Path(__file__).resolve().parents[1]  # the running `grader` package
+VERSION_FILE = "REFERENCE_VERSION"  # written into a bundle's grader/ by `vitgrade dist`
+# besides grader/reference/*.py, what makes a case's inputs: a change here changes generated cases
+# (a change of this module's format bumps FORMAT instead)
+INPUT_SOURCES = ("params.py", "checks/inputs.py", "checks/generators.py", "checks/block_params.py",
+                 "checks/checkpoint_inputs.py")
+
+
+class CompiledError(ValueError):
+    """A compiled file that cannot be read (the message names it and says what to do)."""
+
+
+@functools.cache
+def reference_version() -> str | None:
+    """A hash of the sources the compiled values depend on; in a grader without the reference,
+    the version it was built with (None when neither is there: nothing compiled is used)."""
+    sources = sorted((PACKAGE / "reference").glob("*.py"))
+    if sources:
+        digest = hashlib.sha256()
+        for path in sources + [PACKAGE / name for name in INPUT_SOURCES]:
+            digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+        return digest.hexdigest()[:32]
+    try:
+        return (PACKAGE / VERSION_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def paths(spec: Path) -> tuple[Path, Path]:
+    """(index, arrays) of the spec file `spec`."""
+    spec = Path(spec)
+    folder = spec.parent / FOLDER
+    return folder / f"{spec.stem}.json", folder / f"{spec.stem}.npz"
+
+
+def spec_sha256(spec: Path) -> str:
+    return hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+class CompiledSpec:
+    """One spec's compiled data: `lookup(table, key)` -> the stored value, or None."""
+
+    def __init__(self, index: dict, pools: dict[str, np.ndarray], where: str):
+        self.tables = index["tables"]
+        self.pools = pools
+        self.where = where
+
+    def lookup(self, table: str, key: str):
+        raw = self.tables.get(table, {}).get(key)
+        if raw is None:
+            return None
+        try:
+            return decode(raw, self.pools)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
+                                "`vitgrade compile` again") from None
+
+
+def lookup(spec: Path, table: str, key: str):
+    """The value stored under `table`/`key` for the spec file `spec`, or None (nothing compiled,
+    stale, or no such entry); CompiledError when the file is corrupt. Reads each file once per
+    process while it is unchanged: for callers without a CasePlans (the stand-ins to come)."""
+    data = _cached(Path(spec).resolve(), *_stamp(Path(spec)))
+    return None if data is None else data.lookup(table, key)
+
+
+def _stamp(spec: Path) -> tuple:
+    stamps = []
+    for path in (spec, *paths(spec)):
+        try:
+            info = path.stat()
+            stamps.append((info.st_mtime_ns, info.st_size))
+        except OSError:
+            stamps.append(None)
+    return tuple(stamps)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached(spec: Path, *stamp) -> CompiledSpec | None:
+    return load(spec)
+
+
+def state(spec: Path) -> str:
+    """'fresh', 'missing', 'stale' or 'corrupt: ...' (for `vitgrade compile --check`): a fresh
+    file is read whole, every value decoded."""
+    try:
+        data = _load(Path(spec))
+        if data is None:
+            return "missing" if not paths(spec)[0].is_file() else "stale"
+        for table, values in data.tables.items():
+            for key in values:
+                data.lookup(table, key)
+        return "fresh"
+    except CompiledError as error:
+        return f"corrupt: {error}"
+
+
+def load(spec: Path) -> CompiledSpec | None:
+    """The spec's compiled data when its key matches, else None; CompiledError when corrupt."""
+    if os.environ.get(DISABLE, "") not in ("", "0"):
+        return None
+    return _load(Path(spec))
+
+
+def _load(spec: Path) -> CompiledSpec | None:
+    index_path, arrays_path = paths(spec)
+    where = f"{index_path.parent.name}/{index_path.name}"
+    try:
+        text = index_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CompiledError(f"{where}: cannot be read ({error})") from None
+    try:
+        index = json.loads(text)
+        ok = (isinstance(index, dict) and isinstance(index.get("tables"), dict)
+              and all(isinstance(t, dict) for t in index["tables"].values()))
+    except ValueError as error:
+        raise CompiledError(f"{where}: corrupt (not JSON: {error}); run `vitgrade compile` "
+                            "again") from None
+    if not ok:
+        raise CompiledError(f"{where}: corrupt (not a compiled index); run `vitgrade compile`")
+    version = reference_version()
+    try:
+        digest = spec_sha256(spec)
+    except OSError:
+        return None
+    if (index.get("format") != FORMAT or version is None or index.get("reference") != version
+            or index.get("spec_sha256") != digest):
+        return None  # stale: the grader computes the values itself (or says it cannot)
+    return CompiledSpec(index, _pools(arrays_path, where, index.get("arrays_sha256")), where)
+
+
+def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
+    """The arrays of `path`, checked against the index's `sha256` of the file when given."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
+                            "`vitgrade compile` again") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise CompiledError(f"{where}: its arrays {path.name} are not the ones it was written "
+                            "with; run `vitgrade compile` again")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            pools = {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
+                            "`vitgrade compile` again") from None
+    for name, pool in pools.items():
+        if pool.ndim != 1 or pool.dtype.name != name:
+            raise CompiledError(f"{where}: corrupt ({path.name}: {name} is not a 1-D {name} "
+                                "array); run `vitgrade compile` again")
+        pool.flags.writeable = False  # decode hands out views: none may change another's value
+    return pools
+
+
+def decode(raw, pools: dict[str, np.ndarray]):
+    """The value `raw` (JSON with markers) stands for; arrays are read-only views of the pools
+    (nothing in the grading process writes an input or an expected value; the reference, when
+    it runs, gets copies)."""
+    if isinstance(raw, list):
+        return [decode(x, pools) for x in raw]
+    if not isinstance(raw, dict):
+        return raw
+    if len(raw) != 1:
+        raise ValueError("a value mapping must hold one marker")
+    (marker, body), = raw.items()
+    if marker == "~array":
+        name, offset, shape = body
+        size = math.prod(shape)
+        chunk = pools[name][offset:offset + size]
+        if offset < 0 or chunk.size != size:
+            raise IndexError(f"array [{offset}, {offset + size}) outside {name}")
+        return chunk.reshape(shape)
+    if marker == "~scalar":
+        name, offset = body
+        return pools[name][offset]
+    if marker == "~tuple":
+        return tuple(decode(x, pools) for x in body)
+    if marker == "~dict":
+        return {k: decode(v, pools) for k, v in body.items()}  # in the order written
+    raise ValueError(f"unknown marker {marker!r}")
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+class Pools:
+    """The arrays of one file, gathered per dtype while values are encoded."""
+
+    def __init__(self):
+        self.parts: dict[str, list[np.ndarray]] = {}
+        self.sizes: dict[str, int] = {}
+
+    def add(self, array: np.ndarray) -> tuple[str, int]:
+        if array.dtype.kind not in "biufc":
+            raise TypeError(f"cannot store an array of {array.dtype}")
+        name = array.dtype.name
+        offset = self.sizes.get(name, 0)
+        self.parts.setdefault(name, []).append(np.ascontiguousarray(array).ravel())
+        self.sizes[name] = offset + array.size
+        return name, offset
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: np.concatenate(parts) for name, parts in self.parts.items()}
+
+
+def encode(value, pools: Pools):
+    """`value` as JSON with markers (its arrays added to `pools`); TypeError for anything that
+    is not data."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.ndarray):
+        name, offset = pools.add(value)
+        return {"~array": [name, offset, list(value.shape)]}
+    if isinstance(value, np.generic):
+        return {"~scalar": list(pools.add(np.asarray(value)))}
+    if isinstance(value, list):
+        return [encode(x, pools) for x in value]
+    if isinstance(value, tuple):
+        return {"~tuple": [encode(x, pools) for x in value]}
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"~dict": {k: encode(v, pools) for k, v in value.items()}}
+    raise TypeError(f"cannot store a {type(value).__name__}")
+
+
+def write(spec: Path, tables: dict[str, dict], pools: Pools) -> tuple[Path, Path]:
+    """Write the compiled data of `spec` under the key of the spec's bytes as they are now:
+    `tables` maps table -> key -> value encoded (`encode`) into `pools`."""
+    spec = Path(spec)
+    index_path, arrays_path = paths(spec)
+    index_path.parent.mkdir(parents=True, exist_ok=True)
+    _write_npz(arrays_path, pools.arrays())
+    index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
+             "reference": reference_version(), "arrays": arrays_path.name,
+             "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
+             "tables": tables}
+    index_path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    return index_path, arrays_path
+
+
+def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """What np.savez writes (np.load reads it), but the same bytes for the same arrays: no
+    timestamps, so a recompile that changes nothing changes no file. Not compressed: reading
+    it is on every cold run."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            with archive.open(info, "w") as member:
+                np.lib.format.write_array(member, arrays[name], allow_pickle=False)

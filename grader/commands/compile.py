@@ -1,0 +1,43 @@
+"""`vitgrade compile [--exercises DIR] [--check]`: the compiled expectations of every spec
+(grader/checks/compile_specs.py)."""
+from __future__ import annotations
+
+import sys
+
+from grader.commands import EXERCISES_HELP
+
+NAME = "compile"
+HELP = ("compute each spec's expected values once and store them beside it (exercises/compiled/), "
+        "so grading reads them instead of running the reference")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing: exit 1 and name each spec whose compiled data is "
+                             "missing, stale or corrupt")
+
+
+def run(args) -> int:
+    from grader.checks.compile_specs import compile_folder, stale_specs
+    from grader.spec.locate import find_exercises
+
+    folder = find_exercises(args.exercises)
+    if args.check:
+        stale = stale_specs(folder)
+        for line in stale:
+            print(line)
+        if stale:
+            print(f"vitgrade compile: {len(stale)} spec(s) of {folder} need `vitgrade compile`",
+                  file=sys.stderr)
+        return 1 if stale else 0
+    try:
+        written, notes = compile_folder(folder)
+    except ImportError as error:  # a grader without its reference (the student bundle)
+        print(f"vitgrade compile: this grader has no reference to compute with ({error})",
+              file=sys.stderr)
+        return 2
+    for note in notes:
+        print(note)
+    print(f"compiled {len(written)} spec(s) into {folder / 'compiled'}")
+    return 1 if notes else 0

@@ -1,0 +1,39 @@
+"""Grade submissions on the visible checks and print what each check said, as JSON.
+
+Run by tests/test_bundle.py twice, with the same arguments: by the student bundle's own Python
+(a fresh venv where the bundle is installed alone: no grader/reference/) and by the project's,
+with VITGRADE_NO_COMPILED=1 (every value computed by the reference). It imports only the
+grader's public modules, so it runs on both.
+
+    python bundle_driver.py EXERCISES_DIR SUBMISSION...   ->  {submission: {exercise: [check]}}
+"""
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+
+def main(folder: str, submissions: list[str]) -> None:
+    from grader.checks import Options, grade_exercise
+    from grader.checks.catalogue import load_exercises
+    from grader.worker import StudentWorker, prestart_zygote
+
+    exercises, errors = load_exercises(folder)
+    assert not errors, errors
+    zygote = prestart_zygote()
+
+    def grade(path: str) -> dict:
+        with StudentWorker(path, zygote=zygote) as worker:
+            results = [grade_exercise(e, worker, Options(include_hidden=False))
+                       for e in exercises]
+        return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception]
+                       for c in r.checks] for r in results}
+
+    with ThreadPoolExecutor(3) as pool:
+        graded = dict(zip(submissions, pool.map(grade, submissions), strict=True))
+    print(json.dumps(graded))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])

@@ -1,0 +1,197 @@
+"""The student bundle installed alone: it grades the visible checks as the full grader does, and
+holds no solution, no hidden check and no plain-text right answer.
+
+One bundle and one fresh venv for the module: `python -m venv`, then `pip install --no-deps
+BUNDLE` (its dependencies come from this interpreter's site-packages through a .pth file, which
+does not run the project's editable-install hook, so `grader` there is the bundle's alone).
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+import yaml
+from buggy_submissions import BUGGY, build_submission
+
+from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
+from grader.spec import load_spec, load_specs
+
+from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
+
+DRIVER = Path(__file__).resolve().parent / "bundle_driver.py"
+
+
+def run(command: list, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True,
+                          timeout=600, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist") / "bundle"
+    done = run([sys.executable, "-m", "grader.cli", "dist", out, "--exercises", EXERCISES,
+                "--template", TEMPLATE.parent], cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def venv(bundle, tmp_path_factory) -> Path:
+    """A fresh venv with the bundle installed; returns its bin/ folder."""
+    root = tmp_path_factory.mktemp("venv") / "v"
+    assert run([sys.executable, "-m", "venv", root]).returncode == 0
+    site = Path(run([root / "bin" / "python", "-c",
+                     "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                    cwd=root).stdout.strip())
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    done = run([root / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", bundle],
+               cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return root / "bin"
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory) -> Path:
+    """A folder outside the project: grading there uses the installed (the bundle's) specs."""
+    return tmp_path_factory.mktemp("student")
+
+
+def installed_exercises(venv: Path, cwd: Path) -> Path:
+    done = run([venv / "python", "-c", "from grader.spec.locate import installed_exercises; "
+                "print(installed_exercises())"], cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return Path(done.stdout.strip())
+
+
+def visible_points() -> float:
+    return sum(c.points for e in load_specs(EXERCISES)[0] for c in e.checks if not c.hidden)
+
+
+# --- grading --------------------------------------------------------------------------------
+
+def test_the_installed_bundle_has_no_reference(venv, elsewhere):
+    done = run([venv / "python", "-c", "import importlib.util, grader; "
+                "print(grader.__file__, importlib.util.find_spec('grader.reference'))"],
+               cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert "site-packages" in done.stdout and done.stdout.strip().endswith("None")
+
+
+def test_the_bundle_gives_the_solution_full_visible_marks(venv, elsewhere):
+    solution = elsewhere / "vit_exercises.py"
+    solution.write_text(SOLUTION.read_text())
+    done = run([venv / "vitgrade", "grade", solution, "-q", "--json", elsewhere / "r.json"],
+               cwd=elsewhere)
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((elsewhere / "r.json").read_text())
+    assert results["score"] == results["max_score"] == visible_points()
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    done = run([venv / "python", "-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider",
+                "--student", solution], cwd=elsewhere, env=env)
+    assert done.returncode == 0 and f"{visible_points():g} / {visible_points():g}" in done.stdout, \
+        done.stdout[-2000:]
+
+
+def test_check_in_a_notebook_grades_with_the_bundle(venv, elsewhere):
+    """check()'s engine on the solution's live names, and on one wrong multiple-choice answer,
+    whose sealed feedback it shows."""
+    (elsewhere / "live.py").write_text(SOLUTION.read_text()
+                                       + '\nANSWERS["causal_mask"] = "speed"\n')
+    script = ("import live; from grader.notebook_check import grade_namespace; "
+              "r = grade_namespace(vars(live)); "
+              "print(r.score, r.max_score); "
+              "print([c.hint for e in r.exercises for c in e.checks if not c.passed])")
+    done = run([venv / "python", "-c", script], cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    score, total = map(float, done.stdout.splitlines()[0].split())
+    speed = load_spec(EXERCISES / "no-causal-mask.yaml").checks[-1].answer_options["speed"]
+    assert total == visible_points() and score == total - 2
+    assert speed.split(":")[0] in done.stdout.splitlines()[1]
+
+
+def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, tmp_path):
+    """Every buggy fixture of the catalogue, graded by the bundle (compiled values only) and by
+    the full grader computing every value (VITGRADE_NO_COMPILED=1): the same checks, scores,
+    messages, hints and misconceptions."""
+    submissions = [build_submission(snippet, tmp_path) for snippet in BUGGY]
+    submissions.append(tmp_path / "solution.py")
+    submissions[-1].write_text(SOLUTION.read_text())
+    bundled = run([venv / "python", DRIVER, installed_exercises(venv, tmp_path), *submissions],
+                  cwd=tmp_path)
+    assert bundled.returncode == 0, bundled.stderr[-3000:]
+    full = run([sys.executable, DRIVER, EXERCISES, *submissions], cwd=tmp_path,
+               env={**os.environ, "VITGRADE_NO_COMPILED": "1"})
+    assert full.returncode == 0, full.stderr[-3000:]
+    bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
+    assert set(bundled) == set(full) == {str(s) for s in submissions}
+    hinted = 0
+    for submission in full:
+        for exercise, checks in full[submission].items():
+            for got, want in zip(bundled[submission][exercise], checks, strict=True):
+                assert got == want, (Path(submission).name, exercise)
+        hinted += sum(1 for checks in full[submission].values() for c in checks if c[6])
+    assert hinted >= len(BUGGY) // 2  # the comparison covers misconception hints, not only scores
+
+
+# --- what the bundle holds ------------------------------------------------------------------
+
+def bundle_texts(bundle: Path) -> dict[Path, str]:
+    return {p: p.read_bytes().decode("utf-8", "replace") for p in bundle.rglob("*") if p.is_file()}
+
+
+def test_no_file_of_the_bundle_defines_a_student_api_function_or_a_misconception(bundle):
+    names = set(SIGNATURES) | set(MISCONCEPTION_NAMES)
+    api_doc = (ROOT / "docs" / "student-api.md").read_text()
+    assert all(f"`{name}" in api_doc for name in SIGNATURES)  # the names the students' doc lists
+    sources = [p for p in bundle.rglob("*.py") if p.name != "vit_exercises.py"]  # the template
+    assert len(sources) > 50
+    for path in sources:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        defined = {n.name for n in ast.walk(tree)
+                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                    if isinstance(t, ast.Name)}
+        assert not defined & names, f"{path.relative_to(bundle)} defines {defined & names}"
+    assert not (bundle / "grader" / "reference").exists()
+    template = ast.parse((bundle / "vit_exercises.py").read_text())
+    for node in ast.walk(template):  # the template's functions only raise NotImplementedError
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            assert "NotImplementedError" in ast.unparse(node), node.name
+
+
+def test_the_bundle_has_no_hidden_check_nor_a_hidden_generators_seed(bundle):
+    texts = bundle_texts(bundle)
+    specs = [p for p in texts if p.suffix == ".yaml"]
+    assert specs
+    for path in specs:
+        assert not any(c.get("hidden") for c in yaml.safe_load(texts[path])["checks"])
+    hidden = [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks
+              if c.hidden]
+    seeds = {c.generate.seed for c in hidden if c.generate}
+    assert seeds
+    exercises = "\n".join(t for p, t in texts.items() if "exercises" in p.parts)
+    for seed in seeds:
+        assert not re.search(rf"seed\W+{seed}\b", exercises), seed
+    for check in hidden:
+        assert f"name: {check.name}\n" not in exercises
+
+
+def test_the_bundle_has_no_right_answer_in_plain_text(bundle):
+    texts = "\n".join(bundle_texts(bundle).values())
+    questions = [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks
+                 if c.kind == "answer" and not c.hidden]
+    assert questions
+    for check in questions:
+        assert not re.search(rf"correct\W+{re.escape(check.answer_correct)}\b", texts)
+        for option, feedback in check.answer_options.items():
+            assert feedback[:40] not in texts, (check.name, option)
+    shipped = yaml.safe_load((bundle / "exercises" / "no-causal-mask.yaml").read_text())
+    answer = [c for c in shipped["checks"] if "answer" in c][0]["answer"]
+    assert set(answer["options"]) == {"bidirectional", "speed", "leak"}  # still on the sheet

@@ -1,0 +1,257 @@
+"""Compiled expectations (grader/checks/compiled.py): the committed data is fresh and equal to
+what the reference computes, stale or corrupt data never changes a grade, and the tables that
+replace the reference's introspection agree with it."""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from grader.checks import compiled, grade_exercise
+from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
+from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
+from grader.checks.cases import CasePlans, plan_cases
+from grader.checks.catalogue import load_exercise
+from grader.checks.compile_specs import compile_spec
+from grader.checks.results import ERROR, PASSED
+from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
+from grader.spec import load_spec, spec_files
+
+from conftest import EXERCISES, ROOT, SOLUTION
+
+
+def same(a, b) -> bool:
+    """Equal values of the same types: arrays by dtype, shape and bits (nan included)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape
+                and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, dict):
+        return (type(b) is dict and list(a) == list(b)
+                and all(same(a[k], b[k]) for k in a))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def test_the_committed_compiled_data_is_fresh():
+    stale = [f"{p.name}: {compiled.state(p)}" for p in spec_files(EXERCISES)
+             if compiled.state(p) != "fresh"]
+    assert not stale, f"run `vitgrade compile`: {stale}"
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "compile", "--check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_compiled_cases_are_what_the_reference_computes():
+    plans = CasePlans()
+    checked = 0
+    for path in spec_files(EXERCISES):
+        exercise = load_exercise(path)
+        for check in exercise.checks:
+            if check.kind != "call":
+                continue
+            read = plans.cases(exercise, check)
+            computed = plan_cases(check, exercise.folder)
+            assert all(p.from_compiled for p in read) and not any(p.from_compiled for p in computed)
+            assert len(read) == len(computed)
+            for r, c in zip(read, computed, strict=True):
+                assert same(r.args, c.args) and same(r.kwargs, c.kwargs), check.name
+                assert same(r.expectation(), c.expectation()), check.name
+                assert r.source == c.source and r.case is c.case
+                assert r.encoded == c.encoded
+                for known in check.misconceptions:
+                    assert same(r.wrong_output(known.like), c.wrong_output(known.like))
+                checked += 1
+    assert checked > 300
+
+
+def test_grading_from_compiled_data_never_imports_the_reference():
+    script = (
+        "import sys\n"
+        "from grader.checks import grade_exercise\n"
+        "from grader.checks.catalogue import load_exercises\n"
+        "from grader.worker import StudentWorker\n"
+        f"exercises, _ = load_exercises({str(EXERCISES)!r})\n"
+        f"with StudentWorker({str(SOLUTION)!r}) as worker:\n"
+        "    results = [grade_exercise(e, worker) for e in exercises]\n"
+        "assert all(r.score == r.max_score for r in results)\n"
+        "print('grader.reference' in sys.modules, 'grader.reference.misconceptions' in "
+        "sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_the_tables_that_replace_the_references_introspection_agree_with_it():
+    from grader.reference import REFERENCE
+    from grader.reference.config import HEAD_ACTIVATIONS
+    from grader.reference.layers import ACTIVATIONS
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    signatures = {name: tuple(p.name for p in inspect.signature(f).parameters.values()
+                              if p.default is inspect.Parameter.empty)
+                  for name, f in REFERENCE.items()}
+    assert signatures == SIGNATURES
+    assert set(MISCONCEPTIONS) == MISCONCEPTION_NAMES
+    assert set(ACTIVATION_NAMES) == set(ACTIVATIONS)
+    assert set(HEAD_ACTIVATION_NAMES) == set(HEAD_ACTIVATIONS)
+
+
+def test_values_keep_their_types_through_the_format(tmp_path):
+    values = [1, 2.5, float("nan"), True, None, "x", (1, 2), [np.float32(1.5), np.int64(3)],
+              {"b": np.arange(6.0).reshape(2, 3), "a": np.zeros((0, 4), np.float32)},
+              np.array(7.0), np.array([True, False]), np.arange(3, dtype=np.int32)]
+    pools = compiled.Pools()
+    raw = compiled.encode(values, pools)
+    spec = tmp_path / "x.yaml"
+    spec.write_text("id: x\n")
+    compiled.write(spec, {"t": {"k": raw}}, pools)
+    assert compiled.state(spec) == "fresh"
+    back = compiled.load(spec).lookup("t", "k")
+    assert same(back, values)
+    assert compiled.lookup(spec, "t", "missing") is None
+    assert compiled.lookup(spec, "other", "k") is None
+    with pytest.raises(TypeError):
+        compiled.encode(object(), pools)
+
+
+@pytest.fixture
+def copied(tmp_path):
+    """A copy of the patchify spec and its compiled data."""
+    folder = tmp_path / "exercises"
+    (folder / "compiled").mkdir(parents=True)
+    shutil.copy(EXERCISES / "patchify.yaml", folder)
+    for path in compiled.paths(EXERCISES / "patchify.yaml"):
+        shutil.copy(path, folder / "compiled")
+    return folder / "patchify.yaml"
+
+
+def grade_patchify(spec) -> list:
+    from grader.worker import StudentWorker
+
+    with StudentWorker(SOLUTION) as worker:
+        return grade_exercise(load_exercise(spec), worker).checks
+
+
+def no_reference(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name.startswith("grader.reference")
+                        else real(name, *a))
+
+
+def test_a_changed_spec_is_stale_and_graded_from_the_reference(copied, monkeypatch):
+    assert compiled.state(copied) == "fresh"
+    copied.write_text(copied.read_text().replace("points: 2", "points: 3", 1))
+    assert compiled.state(copied) == "stale" and compiled.load(copied) is None
+    assert all(c.status == PASSED for c in grade_patchify(copied))
+    no_reference(monkeypatch)  # the bundle: no reference to fall back on, one clear message
+    checks = grade_patchify(copied)
+    call_checks = [c for c, s in zip(checks, load_spec(copied).checks, strict=True)
+                   if s.kind == "call"]
+    assert call_checks and all(c.status == ERROR for c in call_checks)
+    assert "compiled expectations are missing or stale" in call_checks[0].message
+    assert "Traceback" not in call_checks[0].message
+
+
+@pytest.mark.parametrize("damage", ["json", "npz", "bits", "offset", "dtype"])
+def test_a_corrupt_compiled_file_never_changes_a_grade(copied, monkeypatch, damage):
+    index_path, arrays_path = compiled.paths(copied)
+    if damage == "json":
+        index_path.write_text(index_path.read_text()[:-200])
+    elif damage == "npz":
+        arrays_path.write_bytes(arrays_path.read_bytes()[:100])
+    elif damage == "bits":  # a flipped byte in an array: still a valid .npz
+        data = bytearray(arrays_path.read_bytes())
+        data[-9] ^= 0x40
+        arrays_path.write_bytes(bytes(data))
+    else:
+        index = json.loads(index_path.read_text())
+        text = json.dumps(index)
+        if damage == "offset":
+            text = text.replace('["float64", 0,', '["float64", 99999999,')
+        else:
+            np.savez(arrays_path, float64=np.zeros(3, np.int8))
+            index = json.loads(text)
+            index.pop("arrays_sha256")  # a file without its checksum is still checked
+            text = json.dumps(index)
+        index_path.write_text(text)
+    assert compiled.state(copied).startswith("corrupt: compiled/patchify")
+    assert all(c.status == PASSED for c in grade_patchify(copied))  # computed instead
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "compile", "--check",
+                           "--exercises", str(copied.parent)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1 and done.stdout.startswith("patchify.yaml: corrupt")
+    assert "Traceback" not in done.stdout + done.stderr
+    no_reference(monkeypatch)
+    messages = [c.message for c in grade_patchify(copied) if c.status == ERROR]
+    assert messages and all("compiled/patchify" in m and "Traceback" not in m for m in messages)
+
+
+def test_compiled_data_is_not_read_when_disabled(copied, monkeypatch):
+    assert compiled.load(copied) is not None
+    monkeypatch.setenv(compiled.DISABLE, "1")
+    assert compiled.load(copied) is None
+
+
+def test_compile_writes_the_same_bytes_again(copied):
+    before = [p.read_bytes() for p in compiled.paths(copied)]
+    compile_spec(copied)
+    assert [p.read_bytes() for p in compiled.paths(copied)] == before
+
+
+def test_a_sealed_answer_key_judges_and_explains_like_the_plain_one():
+    options = {"Permutation": "Right.", "speed": "No: attention costs the same.", "cls": "No."}
+    sealed = seal("permutation", options)
+    text = json.dumps(sealed)
+    assert "Right." not in text and "attention costs" not in text and "permutation" in text
+    plain, key = plain_key("permutation", options), sealed_key(sealed)
+    for answer in ("permutation", " PERMUTATION ", "speed", "cls", "nope"):
+        assert key.verdict(answer) == plain.verdict(answer)
+        if plain.verdict(answer) is False:
+            assert key.feedback(answer) == plain.feedback(answer)
+    assert key.verdict("permutation") is True and key.verdict("nope") is None
+    assert seal("permutation", options)["salt"] != sealed["salt"]  # a fresh salt each build
+    with pytest.raises(ValueError):
+        sealed_key({"options": {}})
+    assert SEALED not in options
+
+
+def test_lookup_reads_a_fresh_file_and_rereads_a_changed_one(copied):
+    first = compiled.lookup(copied, "cases", "errors")
+    assert [entry["raises"] for entry in first] == ["ValueError", "ValueError"]
+    assert compiled.lookup(copied, "cases", "no such check") is None
+    copied.write_text(copied.read_text() + "\n")  # now stale
+    assert compiled.lookup(copied, "cases", "errors") is None
+
+
+def test_compiled_data_is_found_after_the_working_folder_changed(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    exercise = load_exercise("exercises/patchify.yaml")  # its path is shown relative to here
+    monkeypatch.chdir(tmp_path)
+    call = next(c for c in exercise.checks if c.kind == "call")
+    assert all(p.from_compiled for p in CasePlans().cases(exercise, call))
+
+
+def test_validate_notes_stale_and_corrupt_compiled_data_in_one_line(copied, capsys):
+    from grader.cli import main
+
+    assert main(["validate", str(copied.parent)]) == 0
+    assert "note:" not in capsys.readouterr().out
+    index = compiled.paths(copied)[0]
+    index.write_text(index.read_text()[:50])
+    assert main(["validate", str(copied.parent)]) == 0  # grading computes the values meanwhile
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    assert notes == [notes[0]] and "patchify.yaml: corrupt: compiled/patchify.json" in notes[0]
+    copied.write_text(copied.read_text() + "\n")
+    compile_spec(copied)
+    copied.write_text(copied.read_text() + "\n")
+    main(["validate", str(copied.parent)])
+    assert "patchify.yaml: its compiled data is stale" in capsys.readouterr().out
