@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 
 def main(folder: str, submissions: list[str]) -> None:
-    from grader.checks import Options, grade_exercise
+    from grader.checks import Options, SubmissionGrading
     from grader.checks.catalogue import load_exercises
     from grader.worker import StudentWorker, prestart_zygote
 
@@ -24,11 +24,11 @@ def main(folder: str, submissions: list[str]) -> None:
     zygote = prestart_zygote()
 
     def grade(path: str) -> dict:
-        with StudentWorker(path, zygote=zygote) as worker:
-            results = [grade_exercise(e, worker, Options(include_hidden=False))
-                       for e in exercises]
-        return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception]
-                       for c in r.checks] for r in results}
+        with StudentWorker(path, zygote=zygote) as worker:  # as a session grades, stand-ins too
+            grading = SubmissionGrading(worker, Options(include_hidden=False), catalogue=exercises)
+            results = [grading.exercise(e) for e in exercises]
+        return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
+                        list(c.stand_ins)] for c in r.checks] for r in results}
 
     with ThreadPoolExecutor(3) as pool:
         graded = dict(zip(submissions, pool.map(grade, submissions), strict=True))

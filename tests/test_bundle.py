@@ -131,13 +131,15 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     assert full.returncode == 0, full.stderr[-3000:]
     bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
     assert set(bundled) == set(full) == {str(s) for s in submissions}
-    hinted = 0
+    hinted = stood_in = 0
     for submission in full:
         for exercise, checks in full[submission].items():
             for got, want in zip(bundled[submission][exercise], checks, strict=True):
                 assert got == want, (Path(submission).name, exercise)
         hinted += sum(1 for checks in full[submission].values() for c in checks if c[6])
+        stood_in += sum(1 for checks in full[submission].values() for c in checks if c[7])
     assert hinted >= len(BUGGY) // 2  # the comparison covers misconception hints, not only scores
+    assert stood_in >= 20  # and checks graded around broken helpers (compiled stand-in answers)
 
 
 # --- what the bundle holds ------------------------------------------------------------------

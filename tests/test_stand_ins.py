@@ -219,3 +219,39 @@ def test_pytest_student_grades_around_broken_helpers_too(channel_first, grade_wi
     assert "fix `patchify` first" in text
     assert "99 / 109" in text
     assert SOLUTION.exists()
+
+
+# --- compiled stand-in answers (the student bundle has no reference) ---------------------------
+
+def test_the_compiled_stand_in_answers_are_what_the_solutions_calls_get(catalogue, zygote):
+    import numpy as np
+
+    from grader.checks import compiled
+    from grader.checks.compile_stand_ins import record_stand_ins
+    from grader.checks.stand_ins import STAND_IN_TABLE
+
+    exercise = next(e for e in catalogue if e.id == "vit-forward")
+    with StudentWorker(SOLUTION, zygote=zygote) as worker:
+        record = record_stand_ins(exercise, worker)
+    stored = compiled.load(exercise.path)
+    assert stored is not None, "exercises/compiled is stale: run `vitgrade compile`"
+    assert len(record) == len(stored.tables[STAND_IN_TABLE]) >= 10
+    for digest, (status, value) in record.items():
+        assert status == "ok"
+        assert np.array_equal(stored.lookup(STAND_IN_TABLE, digest)[1], value)
+
+
+def test_a_call_the_solution_never_made_is_unavailable_without_the_reference(catalogue):
+    import functools
+
+    import numpy as np
+
+    from grader.checks.stand_ins import StandIns, compiled_answer
+    from grader.worker.values import encode_call
+
+    exercise = next(e for e in catalogue if e.id == "linear-patch-embed")
+    stand_ins = StandIns(("patchify",), compute=functools.partial(compiled_answer, exercise.path))
+    call = encode_call((np.ones((4, 4, 3)), 2))
+    header, blobs = stand_ins.answer("patchify", json.loads(call.json), list(call.blobs))
+    assert header["status"] == "unavailable" and stand_ins.unavailable
+    assert not blobs

@@ -5,7 +5,8 @@ For every call check, in the order grading plans them (the spec's cases, then th
 ones): the inputs, the expected value or the name of the exception the call must raise, and the
 output of each misconception the check names (or that it does not apply: it raised). Property
 checks need no expected value and are not compiled. `sealed` adds the sealed multiple-choice
-keys of the student bundle (answer_key.py).
+keys of the student bundle (answer_key.py); a solution, the stand-ins' answers
+(compile_stand_ins.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from grader.spec.model import Check, Exercise
 from . import compiled
 from .answer_key import seal
 from .cases import PlannedCase, plan_cases
+from .compile_stand_ins import needs_stand_ins, record_stand_ins
+from .stand_ins import STAND_IN_TABLE
 from .validate import validate_exercise
 
 
@@ -34,8 +37,11 @@ def case_entry(check: Check, planned: PlannedCase) -> dict:
     return entry
 
 
-def compile_exercise(exercise: Exercise, answers: dict | None = None):
-    """(tables, pools) of one exercise; `answers`: check name -> (correct, options) to seal."""
+def compile_exercise(exercise: Exercise, answers: dict | None = None,
+                     solution: Path | None = None):
+    """(tables, pools) of one exercise; `answers`: check name -> (correct, options) to seal;
+    `solution`: the instructor's, whose calls record the stand-ins' answers
+    (compile_stand_ins.py)."""
     pools = compiled.Pools()
     cases = {}
     for check in exercise.checks:
@@ -43,28 +49,42 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None):
             planned = plan_cases(check, exercise.folder or None)
             cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
     tables = {"cases": cases}
+    if solution is not None and needs_stand_ins(exercise):
+        from grader.worker import StudentWorker
+
+        with StudentWorker(solution) as worker:
+            record = record_stand_ins(exercise, worker)
+        tables[STAND_IN_TABLE] = {digest: compiled.encode(answer, pools)
+                                  for digest, answer in sorted(record.items())}
     if answers:
         tables["answers"] = {name: compiled.encode(seal(correct, options), pools)
                              for name, (correct, options) in answers.items()}
     return tables, pools
 
 
-def compile_spec(path: Path, answers: dict | None = None) -> Path:
+def compile_spec(path: Path, answers: dict | None = None, solution: Path | None = None) -> Path:
     """Compile the spec file `path` (it must load and validate); returns the index written."""
     exercise = load_spec(path)
     problems = validate_exercise(exercise)
     if problems:
         raise problems[0]
-    tables, pools = compile_exercise(exercise, answers)
+    tables, pools = compile_exercise(exercise, answers, solution)
     return compiled.write(Path(path), tables, pools)[0]
 
 
-def compile_folder(folder: Path) -> tuple[list[Path], list[str]]:
-    """Compile every spec of `folder`: (indexes written, one note per spec left out)."""
+def default_solution(exercises: Path) -> Path | None:
+    """The project's solution beside its exercises folder, if there is one."""
+    path = Path(exercises).resolve().parent / "solutions" / "vit_exercises.py"
+    return path if path.is_file() else None
+
+
+def compile_folder(folder: Path, solution: Path | None = None) -> tuple[list[Path], list[str]]:
+    """Compile every spec of `folder`: (indexes written, one note per spec left out);
+    `solution`: see compile_exercise."""
     written, notes = [], []
     for path in spec_files(Path(folder)):
         try:
-            written.append(compile_spec(path))
+            written.append(compile_spec(path, solution=solution))
         except SpecError as error:
             notes.append(f"{path.name}: not compiled ({error})")
     return written, notes

@@ -34,7 +34,7 @@ from .results import (
     ExerciseResult,
     printed_tail,
 )
-from .stand_ins import Budget, StandIns, StandInWorker
+from .stand_ins import Budget, StandIns, StandInWorker, answers_for
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
@@ -105,10 +105,16 @@ class SubmissionGrading:
             return result, frozenset(), True
         cases = self.plans.cases(exercise, check) if check.kind == "call" else []
         budget = Budget.around([(p.args, p.kwargs) for p in cases]) if cases else Budget()
-        stand_ins = StandIns(stand_in_names, budget)
-        result = _grade_check(exercise, check, StandInWorker(self.worker, stand_ins), timeout,
-                              self.plans)
+        stand_ins = StandIns(stand_in_names, budget, answers_for(exercise.path))
+        result = grade_around(exercise, check, self.worker, stand_ins, self.plans, timeout)
         return result, frozenset(stand_ins.used), not stand_ins.unavailable
+
+
+def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,
+                 plans: CasePlans, timeout: float | None = None) -> CheckResult:
+    """The check graded with `stand_ins` bound in the worker (dependencies.py grades again
+    this way; `vitgrade compile` records the stand-ins' answers this way)."""
+    return _grade_check(exercise, check, StandInWorker(worker, stand_ins), timeout, plans)
 
 
 def _not_loaded(load) -> str:

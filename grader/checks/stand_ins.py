@@ -13,14 +13,22 @@ longest, at most MAX_CALLS stand-in calls per check. Past a bound the stand-in a
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import json
+import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge
 
+from . import compiled
+from .api import required_params
+
+STAND_IN_TABLE = "standins"  # in a spec's compiled data: call digest -> ["ok", value] or
+# ["raised", exception type, message]
 MAX_CALLS = 1000  # a correct vit_forward makes a few dozen per case
 ANSWER_BYTES = 64 * 2**20
 
@@ -49,16 +57,66 @@ class Budget:
         return None
 
 
-def call_digest(name: str, call, blobs) -> str:
-    """A stand-in call's identity: the same name and the same argument bytes give the same
-    digest, whichever process encoded them (dict keys sorted). What compiled stand-in answers are
-    keyed by, where there is no reference to compute them (the student bundle)."""
+class Refused(Exception):
+    """A recorded refusal of the reference (compiled answers): its exception's type and words."""
+
+    def __init__(self, type_name: str, message: str):
+        super().__init__(message)
+        self.type_name = type_name
+
+
+def call_digest(name: str, args: list, kwargs: dict) -> str:
+    """A stand-in call's identity: the same name and the same argument values give the same
+    digest, whether the arguments were passed by position or by name and in whatever order a
+    dict's keys came. What compiled stand-in answers are keyed by, where there is no reference
+    to compute them (the student bundle)."""
+    required = required_params(name)
+    named = {**dict(zip(required, args, strict=False)), **kwargs}  # fewer args: the call fails
     digest = hashlib.sha256(name.encode())
-    digest.update(json.dumps(call, sort_keys=True, separators=(",", ":")).encode())
-    for blob in blobs:
-        digest.update(len(blob).to_bytes(8, "little"))
-        digest.update(blob)
+    _feed(digest, [list(args[len(required):]), named])
     return digest.hexdigest()
+
+
+def _feed(digest, value, depth: int = 0) -> None:
+    if depth > 64:  # deeper than any value the channel lets through
+        digest.update(b"deep")
+    elif isinstance(value, (np.ndarray, np.generic)):
+        array = np.ascontiguousarray(value)
+        digest.update(f"a{array.dtype.str}{array.shape}".encode())
+        digest.update(array.tobytes())
+    elif isinstance(value, dict):
+        digest.update(f"d{len(value)}".encode())
+        for key in sorted(value, key=str):
+            _feed(digest, str(key), depth + 1)
+            _feed(digest, value[key], depth + 1)
+    elif isinstance(value, (list, tuple)):
+        digest.update(f"{'t' if isinstance(value, tuple) else 'l'}{len(value)}".encode())
+        for item in value:
+            _feed(digest, item, depth + 1)
+    else:
+        digest.update(f"s{type(value).__name__}:{value!r}".encode())
+
+
+@functools.cache
+def has_reference() -> bool:
+    """Whether this grader holds the reference (the student bundle does not)."""
+    return importlib.util.find_spec("grader.reference") is not None
+
+
+def answers_for(spec) -> Callable:
+    """How the stand-ins of a check of the spec file `spec` are answered: by the reference where
+    this grader holds it, else from the spec's compiled answers (recorded by `vitgrade compile`
+    from the solution's own calls; a call not recorded is "unavailable")."""
+    return reference_answer if has_reference() else functools.partial(compiled_answer, Path(spec))
+
+
+def compiled_answer(spec: Path, name: str, args: list, kwargs: dict, digest: str):
+    found = compiled.lookup(spec, STAND_IN_TABLE, digest)
+    if found is None:
+        raise LookupError("no answer is compiled for these arguments")
+    if found[0] == "raised":
+        raise Refused(found[1], found[2])
+    return found[1]
 
 
 def reference_answer(name: str, args: list, kwargs: dict, digest: str | None = None):
@@ -77,7 +135,7 @@ class StandIns:
                  record: dict | None = None):
         self.names = tuple(names)
         self.budget, self.compute = budget, compute
-        self.record = record  # digest -> (name, answer): what compiling the bundle keeps
+        self.record = record  # digest -> answer (STAND_IN_TABLE): what `vitgrade compile` keeps
         self.used: set[str] = set()
         self.unavailable = False
         self.calls = 0
@@ -96,16 +154,18 @@ class StandIns:
                    else self.budget.refuses(decoded))
         if refusal:
             return self._unavailable(f"the grader's {name} cannot stand in here: {refusal}")
-        digest = call_digest(name, call, blobs)
         try:
+            digest = call_digest(name, args, kwargs)
             value = self.compute(name, args, kwargs, digest)
-            if self.record is not None:
-                self.record[digest] = (name, value)
-        except LookupError as missing:  # no answer known for these arguments (student bundle)
+        except (LookupError, compiled.CompiledError) as missing:  # the bundle knows no answer
             return self._unavailable(f"the grader's {name} cannot stand in here ({missing})")
         except Exception as refused:  # the reference's own refusal, e.g. patches that do not tile
-            return {"status": "raised", "type": type(refused).__name__,
-                    "message": str(refused)[:500]}, []
+            kind = refused.type_name if isinstance(refused, Refused) else type(refused).__name__
+            if self.record is not None:
+                self.record[digest] = ["raised", kind, str(refused)[:500]]
+            return {"status": "raised", "type": kind, "message": str(refused)[:500]}, []
+        if self.record is not None:
+            self.record[digest] = ["ok", value]
         encoder = Encoder(max_bytes=ANSWER_BYTES)
         try:
             return {"status": "ok", "value": encoder.encode(value)}, encoder.blobs

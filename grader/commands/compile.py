@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from grader.commands import EXERCISES_HELP
 
@@ -13,13 +14,17 @@ HELP = ("compute each spec's expected values once and store them beside it (exer
 
 def add_arguments(parser) -> None:
     parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
+    parser.add_argument("--solution", metavar="FILE",
+                        help="the instructor's solution, whose calls record the stand-ins' "
+                             "answers (default: solutions/vit_exercises.py beside the exercises "
+                             "folder)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing: exit 1 and name each spec whose compiled data is "
                              "missing, stale or corrupt")
 
 
 def run(args) -> int:
-    from grader.checks.compile_specs import compile_folder, stale_specs
+    from grader.checks.compile_specs import compile_folder, default_solution, stale_specs
     from grader.spec.locate import find_exercises
 
     folder = find_exercises(args.exercises)
@@ -31,8 +36,13 @@ def run(args) -> int:
             print(f"vitgrade compile: {len(stale)} spec(s) of {folder} need `vitgrade compile`",
                   file=sys.stderr)
         return 1 if stale else 0
+    solution = Path(args.solution) if args.solution else default_solution(folder)
+    if solution is None or not solution.is_file():
+        print(f"vitgrade compile: no solution at {solution or 'solutions/vit_exercises.py'}: "
+              "the stand-ins' answers are not compiled (pass --solution FILE)", file=sys.stderr)
+        solution = None
     try:
-        written, notes = compile_folder(folder)
+        written, notes = compile_folder(folder, solution)
     except ImportError as error:  # a grader without its reference (the student bundle)
         print(f"vitgrade compile: this grader has no reference to compute with ({error})",
               file=sys.stderr)

@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 
 from grader.checks import compiled
-from grader.checks.compile_specs import compile_spec
+from grader.checks.compile_specs import compile_spec, default_solution
 
 from .project_copy import SKIPPED, copy_spec_data, write_project
 from .visible_specs import visible_specs
@@ -98,8 +98,9 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     for name, text in specs.texts.items():
         (specs_dir / name).write_text(text, encoding="utf-8")
     copy_spec_data(exercises, specs_dir, specs.data)
+    solution = default_solution(exercises)  # its calls record the stand-ins' answers
     for name in specs.texts:  # after the data files: a checkpoint input reads them
-        compile_spec(specs_dir / name, specs.answers.get(name))
+        compile_spec(specs_dir / name, specs.answers.get(name), solution)
     (out / API_DOC.parent).mkdir(exist_ok=True)
     shutil.copy2(api_doc, out / API_DOC)
     for path in starters:
