@@ -202,8 +202,7 @@ def test_the_table_marks_exercises_passed_with_stand_ins_and_says_what_to_fix_fi
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
     fix = [line for line in lines if line.startswith("fix `patchify` first")]
-    assert len(fix) == 1 and "exercises depend on it" in fix[0]
-    assert all(e in fix[0] for e in ("linear-patch-embed", "cls-and-positions", "vit-forward"))
+    assert len(fix) == 1 and "4 exercises depend on it" in fix[0]
     assert any(line.startswith("vit-forward ") and line.endswith("ok*") for line in lines)
     assert any(line.startswith("patch-count ") and line.endswith(" ok") for line in lines)
     assert "* passed with the grader's correct `patchify` standing in for yours" in lines

@@ -81,10 +81,3 @@ def names_read(check: Check) -> tuple[str, ...]:
     if check.integration:
         names += tuple(n for name in names for n in BUILT_ON.get(name, ()))
     return names
-
-
-def helpers_of(check: Check) -> tuple[str, ...]:
-    """The student functions the check's own functions are built on, but not those it tests."""
-    tested = names_read(check)
-    found = [helper for name in tested for helper in BUILT_ON.get(name, ())]
-    return tuple(dict.fromkeys(h for h in found if h not in tested))

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 from grader.spec.model import Check, Exercise
 
-from .api import helpers_of
+from .api import BUILT_ON, names_read
 from .cases import CasePlans
 from .grade import grade_around
 from .stand_ins import StandIns, reference_answer
+
+
+def helpers_of(check: Check) -> tuple[str, ...]:
+    """The student functions the check's own functions are built on, but not those it tests."""
+    tested = names_read(check)
+    found = [helper for name in tested for helper in BUILT_ON.get(name, ())]
+    return tuple(dict.fromkeys(h for h in found if h not in tested))
 
 
 def needs_stand_ins(exercise: Exercise) -> list[Check]:

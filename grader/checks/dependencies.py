@@ -13,11 +13,6 @@ the check is graded again with those functions bound to correct stand-ins (stand
 Roots: a broken helper that passes its own checks with stand-ins (`embed_image` failing only
 through `patchify`) is not a root; its own roots are. Checks marked `integration: true`, and
 multiple-choice checks, are never graded again. Every verdict is computed once per submission.
-
-In a run in the specs' order the helpers' verdicts are known first; a check whose helpers are
-already known wrong is graded around them at once, and as it is only when that does not pass
-(a function that passes as it is keeps its points: two bugs may cancel out). That saves the
-first, failing pass of most such checks (benchmarks/batch_grading.py).
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ from dataclasses import replace
 
 from grader.spec.model import Check, Exercise
 
-from .api import helpers_of, names_read
+from .api import names_read
 from .results import FAILED, NOT_IMPLEMENTED, PASSED, CheckResult
 
 REGRADED = (FAILED, NOT_IMPLEMENTED)  # a helper that raises NotImplementedError fails its caller
@@ -72,24 +67,8 @@ class Dependencies:
         return self._first[key]
 
     def broken(self, name: str) -> bool:
-        """Whether the student's `name`, as it is, fails one of its own checks: known from a
-        check's verdict where there is one (it failed, or passed only with stand-ins), else
-        graded as it is."""
-        for exercise, check in self.functions.get(name, ()):
-            final = self._final.get((exercise.path, check.name))
-            if final is not None:
-                if not final.passed or final.stand_ins:
-                    return True
-            elif self.first(exercise, check).status != PASSED:
-                return True
-        return False
-
-    def _known_broken(self, check: Check) -> tuple[str, ...]:
-        """The broken functions the check's own functions are built on (api.BUILT_ON) whose
-        every check has its verdict already (a run in the specs' order grades helpers first)."""
-        return tuple(name for name in helpers_of(check)
-                     if name in self.functions and self.broken(name)
-                     and all((e.path, c.name) in self._final for e, c in self.functions[name]))
+        """Whether the student's `name` fails one of its own checks (as it is)."""
+        return any(self.first(e, c).status != PASSED for e, c in self.functions.get(name, ()))
 
     def roots(self, names) -> tuple[str, ...]:
         """The functions whose own code is wrong, behind the broken helpers `names`."""
@@ -104,35 +83,18 @@ class Dependencies:
         return tuple(found)
 
     def _regraded(self, exercise: Exercise, check: Check) -> CheckResult:
-        if check.integration or check.kind == "answer":
-            return self.first(exercise, check)
-        key = (exercise.path, check.name)
-        tested = names_read(check)  # what the check tests is never stood in for
-        known = self._known_broken(check)
-        tried = None
-        if known:  # helpers already known wrong: around them at once, not as it is first
-            again, used, answered = tried = self._grade(exercise, check, known)
-            if answered and not used:  # never called: this is the verdict as it is
-                self._first.setdefault(key, again)
-            elif answered and again.passed:
-                return self._around(again, used)
-        first = self.first(exercise, check)  # a pass as it is stands (bugs that cancel out)
-        if first.status not in REGRADED:
+        first = self.first(exercise, check)
+        if first.status not in REGRADED or check.integration or check.kind == "answer":
             return first
+        tested = names_read(check)  # what the check tests is never stood in for
         broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first
-        if tried is None or set(broken) != set(known):
-            tried = self._grade(exercise, check, broken)
-        again, used, answered = tried
+        again, used, answered = self._grade(exercise, check, broken)
         if not used or not answered:
             return first
-        return self._around(again, used)
-
-    def _around(self, result: CheckResult, used) -> CheckResult:
-        """`result`, graded with stand-ins for `used`, naming its roots."""
         roots = self.roots(used)
-        return replace(result, stand_ins=roots, message=_explained(result, roots, self._home))
+        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home))
 
     def _home(self, name: str) -> str:
         """The exercise that grades `name` ("patchify")."""
