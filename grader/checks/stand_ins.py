@@ -9,6 +9,10 @@ The arguments come from student code, so they are bounded before the reference r
 most twice the bytes of the check's own largest case (plus 1 MB), no axis longer than twice its
 longest, at most MAX_CALLS stand-in calls per check. Past a bound the stand-in answers
 "unavailable" and the check keeps the grade it had without stand-ins.
+
+A grader without the reference (the student bundle) answers from the spec's compiled data
+instead (`answers_for`): the answers `vitgrade compile` recorded for the calls the instructor's
+solution makes (compile_stand_ins.py), keyed by `call_digest`.
 """
 
 from __future__ import annotations
