@@ -255,3 +255,15 @@ def test_a_call_the_solution_never_made_is_unavailable_without_the_reference(cat
     header, blobs = stand_ins.answer("patchify", json.loads(call.json), list(call.blobs))
     assert header["status"] == "unavailable" and stand_ins.unavailable
     assert not blobs
+
+
+def test_the_root_line_says_nothing_of_hidden_checks():
+    from grader.checks.results import PASSED, CheckResult, ExerciseResult, GradeReport
+
+    def check(hidden):
+        return CheckResult("c", 1, 1, PASSED, hidden=hidden, stand_ins=("patchify",))
+
+    only_hidden = ExerciseResult("vit-forward", "t", "l", (check(True),))
+    both = ExerciseResult("linear-patch-embed", "t", "l", (check(False), check(True)))
+    report = GradeReport("s.py", (only_hidden, both))
+    assert report.roots() == {"patchify": ["linear-patch-embed"]}

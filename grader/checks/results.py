@@ -104,10 +104,11 @@ class GradeReport:
         return round(sum(e.max_score for e in self.exercises), 6)
 
     def roots(self) -> dict[str, list[str]]:
-        """Each broken function other exercises were graded around -> those exercises' ids:
-        "fix `patchify` first: 3 exercises depend on it"."""
+        """Each broken function other exercises' visible checks were graded around -> those
+        exercises' ids: "fix `patchify` first: 3 exercises depend on it". Hidden checks are left
+        out: what a student sees before publication says nothing of them."""
         found: dict[str, list[str]] = {}
         for exercise in self.exercises:
-            for root in exercise.stand_ins:
+            for root in exercise.part(hidden=False).stand_ins:
                 found.setdefault(root, []).append(exercise.id)
         return found
