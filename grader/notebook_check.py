@@ -8,7 +8,7 @@ The trust story is the same as `vitgrade grade`'s, not a shortcut beside it: the
 only in the student's kernel, so `check()` writes what the graded names need into a temporary
 module (each function's and class's own source, `import` lines for modules and imported names,
 literals for numbers and strings, numpy arrays through an `.npz` read without pickle) and grades
-that module in the ordinary worker, through the same `grade_exercise` as pytest. So a student's
+that module in the ordinary worker, through the same `SubmissionGrading` as pytest. So a student's
 infinite loop times out instead of freezing the kernel, a crash kills a worker and not the
 notebook, the graded calls cannot change the kernel's variables, and the messages and hints are
 pytest's. Hidden checks are skipped before any case is built (`Options(include_hidden=False)`).

@@ -3,7 +3,6 @@ what the reference computes, stale or corrupt data never changes a grade, and th
 replace the reference's introspection agree with it."""
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 import shutil
@@ -141,10 +140,8 @@ def grade_patchify(spec) -> list:
 
 
 def no_reference(monkeypatch):
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name.startswith("grader.reference")
-                        else real(name, *a))
+    """This grader as the bundle's: compiled.has_reference() says there is no reference."""
+    monkeypatch.setattr(compiled, "has_reference", lambda: False)
 
 
 def test_a_changed_spec_is_stale_and_graded_from_the_reference(copied, monkeypatch):

@@ -12,7 +12,6 @@ reference (the student bundle) then fails the check with NotCompiled instead.
 from __future__ import annotations
 
 import functools
-import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,7 +91,7 @@ class CasePlans:
         planned = compiled_cases(check, entries) if entries is not None else None
         if planned is not None:
             return planned
-        if importlib.util.find_spec("grader.reference") is None:
+        if not compiled.has_reference():
             raise NotCompiled(f"its compiled expectations are {why}, and this grader has no "
                               "reference to compute them: get the current bundle from your "
                               "instructor")

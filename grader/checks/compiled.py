@@ -49,6 +49,15 @@ class CompiledError(ValueError):
 
 
 @functools.cache
+def has_reference() -> bool:
+    """Whether this grader holds the reference (the student bundle does not): else what grading
+    needs from it must be compiled."""
+    import importlib.util
+
+    return importlib.util.find_spec("grader.reference") is not None
+
+
+@functools.cache
 def reference_version() -> str | None:
     """A hash of the sources the compiled values depend on; in a grader without the reference,
     the version it was built with (None when neither is there: nothing compiled is used)."""

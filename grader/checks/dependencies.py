@@ -22,6 +22,7 @@ from dataclasses import replace
 from grader.spec.model import Check, Exercise
 
 from .api import names_read
+from .describe import quoted_names
 from .results import FAILED, NOT_IMPLEMENTED, PASSED, CheckResult
 
 REGRADED = (FAILED, NOT_IMPLEMENTED)  # a helper that raises NotImplementedError fails its caller
@@ -104,7 +105,7 @@ class Dependencies:
 
 def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     """The result's message, saying which stand-ins it was graded with."""
-    names = _names(roots)
+    names = quoted_names(roots)
     where = ", ".join(dict.fromkeys(home(r) for r in roots))
     verb = "is" if len(roots) == 1 else "are"
     if result.passed:
@@ -113,8 +114,3 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
             f"wrong: see {where}; so this failure is in this function's own code)")
     return f"{result.message}\n{note}" if result.message else note
-
-
-def _names(names: tuple[str, ...]) -> str:
-    quoted = [f"`{n}`" for n in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

@@ -63,3 +63,9 @@ def call_label(name: str, params: list[str], args, kwargs) -> str:
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quoted_names(names) -> str:
+    """"`a`", "`a` and `b`", "`a`, `b` and `c`": names in a sentence."""
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,17 +100,13 @@ def _feed(digest, value, depth: int = 0) -> None:
         digest.update(f"s{type(value).__name__}:{value!r}".encode())
 
 
-@functools.cache
-def has_reference() -> bool:
-    """Whether this grader holds the reference (the student bundle does not)."""
-    return importlib.util.find_spec("grader.reference") is not None
-
-
 def answers_for(spec) -> Callable:
     """How the stand-ins of a check of the spec file `spec` are answered: by the reference where
     this grader holds it, else from the spec's compiled answers (recorded by `vitgrade compile`
     from the solution's own calls; a call not recorded is "unavailable")."""
-    return reference_answer if has_reference() else functools.partial(compiled_answer, Path(spec))
+    if compiled.has_reference():
+        return reference_answer
+    return functools.partial(compiled_answer, Path(spec))
 
 
 def compiled_answer(spec: Path, name: str, args: list, kwargs: dict, digest: str):

@@ -6,6 +6,7 @@ escape it again for their own format.
 """
 from __future__ import annotations
 
+from grader.checks.describe import quoted_names
 from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, ExerciseResult, GradeReport
 
 from .escape import terminal_text
@@ -62,12 +63,8 @@ def all_passed(part: ExerciseResult, hidden: bool = False) -> str:
 
 def stand_in_note(names) -> str:
     """'passed with the grader's correct `patchify` standing in for yours'."""
-    return f"passed with the grader's correct {_names(names)} standing in for yours"
+    return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
 
-
-def _names(names) -> str:
-    quoted = [f"`{n}`" for n in names]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _status(exercise: ExerciseResult) -> str:
