@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -173,8 +174,13 @@ def test_grade_quiet_prints_only_the_table_and_the_results_line(tmp_path, specs)
     assert not done.stderr
 
 
-def test_grade_without_quiet_keeps_the_progress_line_and_the_feedback(tmp_path, specs):
+def test_grade_without_quiet_prints_the_feedback_the_table_and_a_closing_line(tmp_path, specs):
     (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
     done = vitgrade("mine.py", "--exercises", specs, cwd=tmp_path)
-    assert "[100%]" in done.stdout and "vit-grader" in done.stdout
-    assert "expected: " in done.stdout and " failed in " in done.stdout
+    lines = done.stdout.splitlines()
+    feedback = lines.index("  x the lecture's sizes (0 / 2)")
+    table = lines.index("submission: mine.py")
+    assert "expected: " in done.stdout and feedback < table
+    assert re.fullmatch(rf"{len(SPECS)} exercises graded in [0-9.]+ s: 0 with full marks, "
+                        rf"{len(SPECS)} lost points", lines[-1]), lines[-1]
+    assert done.returncode == 1 and not done.stderr

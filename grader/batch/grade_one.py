@@ -1,9 +1,9 @@
 """Grade submission after submission in this process: specs loaded and checked once, one zygote.
 
-What `vitgrade grade` does through pytest, without pytest's start-up per submission: the same
-GradingSession, the same specs (a broken spec is reported and the others graded), and for each
-submission a fresh worker forked from this process's zygote, so every student's code starts
-from a clean, warm process and never runs here.
+What `vitgrade grade` does for one submission, for a class: the same GradingSession, the same
+specs (a broken spec is reported and the others graded), and for each submission a fresh worker
+forked from this process's zygote, so every student's code starts from a clean, warm process and
+never runs here.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from grader.checks.catalogue import load_exercises
 from grader.checks.results import GradeReport
-from grader.session import GradingSession, internal_error
+from grader.session import GradingSession
 from grader.settings import GraderSettings
 
 
@@ -45,11 +45,7 @@ class SubmissionGrader:
                                  catalogue=self.exercises)
         session.spec_errors.extend(self.spec_errors)
         try:
-            for exercise in self.exercises:
-                try:
-                    session.grade(exercise)
-                except Exception as exc:  # noqa: BLE001 - the grader's bug costs one exercise, not the class
-                    session.results.setdefault(exercise.id, internal_error(exercise, exc))
+            session.grade_all(self.exercises)
             report = session.report([e.id for e in self.exercises])
         finally:
             session.close()

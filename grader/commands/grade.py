@@ -1,4 +1,10 @@
-"""`vitgrade grade SUBMISSION`: grade one submission through pytest and the plugin."""
+"""`vitgrade grade SUBMISSION`: grade one submission and print the score table.
+
+It drives the same GradingSession as the pytest plugin (`pytest --student`), in this process and
+without pytest: a student waits for the grading, not for pytest's start-up (~0.3 s of a cold
+run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs it through pytest
+and the plugin. tests/test_grade_paths.py holds the two paths to the same results.
+"""
 from __future__ import annotations
 
 import os
@@ -73,12 +79,78 @@ def run(args) -> int:
     except SettingsError as error:
         print(f"vitgrade grade: {error}", file=sys.stderr)
         return 2
+    zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
         print(f"vitgrade grade: {refused}", file=sys.stderr)
         return 2
-    prestart_zygote()  # the worker's numpy import overlaps with pytest's start-up
-    # only our plugin: faster, and other plugins can't interfere
+    if getattr(args, "junitxml", None):
+        return _grade_with_pytest(args)
+    return _grade_in_process(args, zygote)
+
+
+def _grade_in_process(args, zygote) -> int:
+    """Grade as the plugin does (plugin.py: settings, every exercise in order, the results files,
+    the exit code), with the report printed as its terminal summary is."""
+    from grader.checks.catalogue import load_exercises
+    from grader.checks.results import PASSED
+    from grader.report.outputs import write_outputs
+    from grader.report.safe_files import UnsafePathError
+    from grader.report.terminal import closing_line, report_lines
+    from grader.session import GradingSession
+    from grader.settings import resolve_settings
+
+    try:
+        settings = resolve_settings(lambda name: _option(args, name), Path.cwd())
+    except SettingsError as error:
+        print(f"vitgrade grade: {error}", file=sys.stderr)
+        return 2
+    exercises, errors = load_exercises(settings.exercises)
+    session = GradingSession(settings, zygote=zygote, catalogue=exercises)
+    session.spec_errors += [str(error) for error in errors]
+    interrupted = False
+    try:
+        session.grade_all(exercises)
+    except KeyboardInterrupt:  # what was graded is still reported and written, as by pytest
+        interrupted = True
+    finally:
+        session.close()  # every process of the submission ends before the results are written
+    report = session.report([exercise.id for exercise in exercises])
+    code = 0 if report.exercises and all(e.status == PASSED for e in report.exercises) else 1
+    if errors:
+        code = 1
+    lines = report_lines(report, feedback=settings.feedback)
+    print("\n".join(lines if args.quiet else [*lines, closing_line(report)]))
+    if settings.verbose:
+        from grader.hiding_note import hiding_note
+
+        print(hiding_note(session.hiding()))
+    try:
+        write_outputs(report, settings)
+        if args.json:
+            print(f"results written to {args.json}")
+    except UnsafePathError as error:  # a link planted where the results go: one line, no file
+        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
+        code = 2
+    if interrupted:
+        print("vitgrade grade: interrupted; the results hold the exercises graded before",
+              file=sys.stderr)
+    if report.fatal or interrupted or not (report.exercises or errors):
+        code = 2
+    return code
+
+
+def _option(args, name: str):
+    """The plugin's option `name` from `vitgrade grade`'s arguments (settings.resolve_settings)."""
+    if name == "student":
+        return args.submission
+    if name == "feedback":
+        return not getattr(args, "quiet", False)
+    return getattr(args, name, None)
+
+
+def _grade_with_pytest(args) -> int:
+    """pytest.main with the plugin and only it: other plugins cannot interfere."""
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     import pytest
 

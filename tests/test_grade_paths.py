@@ -1,0 +1,142 @@
+"""`vitgrade grade` grades in its own process, without pytest; `pytest --student` grades through
+the plugin; `vitgrade grade --junitxml` goes through pytest too. All three must give the same
+results, feedback and exit code for the same submission: correct, buggy, unfinished, notebook,
+unloadable and hostile ones, and a folder of specs with a broken one."""
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from buggy_submissions import BUGGY, build_submission
+
+from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
+
+SUBMISSIONS_GRADED = {
+    "solution": SOLUTION,
+    "template": TEMPLATE,
+    "einsum style": SUBMISSIONS / "styles" / "einsum.py",
+    "notebook": SUBMISSIONS / "styles" / "notebook.ipynb",
+    "sys.exit at import": SUBMISSIONS / "hostile" / "sys_exit.py",
+    "segfault": SUBMISSIONS / "hostile" / "segfault.py",
+    "NaNs for answers": SUBMISSIONS / "hostile" / "nans.py",
+    "a syntax error": None,  # written by the test
+}
+BUGS = [BUGGY[0], BUGGY[len(BUGGY) // 2], BUGGY[-1]]
+
+
+def without_times(results: dict) -> dict:
+    """Gradescope results, the seconds taken left out (they differ from run to run)."""
+    results.pop("execution_time", None)
+    return results
+
+
+def grade_in_process(submission: Path, tmp_path: Path, exercises: Path = EXERCISES,
+                     *extra: str) -> tuple[int, dict]:
+    out, elsewhere = tmp_path / "direct.json", tmp_path / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(submission), "-q",
+                           "--exercises", str(exercises), "--json", str(out), *extra],
+                          cwd=elsewhere, capture_output=True, text=True, timeout=300)
+    # (from a folder of its own, as pytester's run is: both show every path absolute)
+    assert "Traceback" not in done.stdout + done.stderr
+    return done.returncode, without_times(json.loads(out.read_text()))
+
+
+def grade_through_pytest(grade_with, submission: Path, tmp_path: Path,
+                         exercises: Path = EXERCISES) -> tuple[int, dict]:
+    out = tmp_path / "plugin.json"
+    run = grade_with(submission, "--json", str(out), exercises=exercises)
+    return int(run.ret), without_times(json.loads(out.read_text()))
+
+
+def exit_code(pytest_code: int) -> int:
+    """`vitgrade grade`'s exit code for a pytest exit code (README: 0, 1, or 2)."""
+    return {0: 0, 1: 1}.get(pytest_code, 2)
+
+
+def submission_copy(name: str, folder: Path) -> Path:
+    """The submission `name` in `folder`: a hostile one beside the solution it imports."""
+    source = SUBMISSIONS_GRADED[name]
+    folder.mkdir()
+    if source is None:
+        (folder / "broken.py").write_text("def num_patches(H, W, P)\n    return 0\n")
+        return folder / "broken.py"
+    if source.parent.name == "hostile":
+        shutil.copy(SOLUTION, folder / "correct_solution.py")
+    shutil.copy(source, folder / source.name)
+    return folder / source.name
+
+
+@pytest.mark.parametrize("name", list(SUBMISSIONS_GRADED))
+def test_both_paths_give_the_same_results(name, grade_with, tmp_path):
+    submission = submission_copy(name, tmp_path / "submission")
+    code, direct = grade_in_process(submission, tmp_path)
+    plugin_code, plugin = grade_through_pytest(grade_with, submission, tmp_path)
+    assert direct == plugin
+    assert code == exit_code(plugin_code)
+
+
+@pytest.mark.parametrize("snippet", BUGS, ids=[path.stem for path in BUGS])
+def test_both_paths_give_a_buggy_submission_the_same_score_and_hint(snippet, grade_with,
+                                                                    tmp_path):
+    submission = build_submission(snippet, tmp_path)
+    code, direct = grade_in_process(submission, tmp_path)
+    plugin_code, plugin = grade_through_pytest(grade_with, submission, tmp_path)
+    assert direct == plugin and direct["score"] < sum(t["max_score"] for t in direct["tests"])
+    assert code == exit_code(plugin_code) == 1
+
+
+def test_both_paths_report_a_broken_spec_and_grade_the_others(grade_with, tmp_path):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for name in ("patch-count.yaml", "token-count.yaml"):
+        shutil.copy(EXERCISES / name, specs / name)
+    (specs / "broken.yaml").write_text("id: broken\ntitle: [unclosed\n")
+    code, direct = grade_in_process(SOLUTION, tmp_path, specs)
+    plugin_code, plugin = grade_through_pytest(grade_with, SOLUTION, tmp_path, specs)
+    assert direct == plugin and "broken.yaml" in direct["output"]
+    assert {t["name"].split(":")[0] for t in direct["tests"]} >= {"patch-count", "token-count"}
+    assert code == exit_code(plugin_code) == 1
+
+
+def test_junitxml_goes_through_pytest_and_gives_the_same_results(tmp_path):
+    submission = build_submission(BUGS[0], tmp_path)
+    code, direct = grade_in_process(submission, tmp_path)
+    junit = tmp_path / "junit.xml"
+    junit_code, through_pytest = grade_in_process(submission, tmp_path, EXERCISES,
+                                                  "--junitxml", str(junit))
+    assert direct == through_pytest and code == junit_code == 1
+    assert "<testcase" in junit.read_text()
+
+
+def test_the_in_process_path_imports_no_pytest(tmp_path):
+    """What makes it fast: pytest is neither imported nor started."""
+    probe = ("import sys; from grader.cli import main; main(['grade', sys.argv[1], '-q']);"
+             "print('pytest imported' if 'pytest' in sys.modules else 'no pytest')")
+    done = subprocess.run([sys.executable, "-c", probe, str(SOLUTION)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "no pytest", done.stdout + done.stderr
+
+
+def test_ctrl_c_writes_the_results_of_what_was_graded_and_exits_2(tmp_path):
+    submission = tmp_path / "slow.py"
+    submission.write_text(SOLUTION.read_text() + "\n\ndef softmax(x, axis=-1):\n"
+                          "    import time\n    time.sleep(120)\n")
+    out = tmp_path / "results.json"
+    process = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade", str(submission),
+                                "-q", "--exercises", str(EXERCISES), "--json", str(out),
+                                "--call-timeout", "100"], cwd=tmp_path, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4)  # softmax's first case hangs by then (stable-softmax comes after patchify)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 2 and "Traceback" not in stdout + stderr
+    assert "interrupted" in stderr
+    graded = {test["name"].split(":")[0] for test in json.loads(out.read_text())["tests"]}
+    assert "patch-count" in graded and "vit-forward" not in graded
