@@ -104,7 +104,7 @@ class CasePlans:
             spec = Path(exercise.folder) / Path(exercise.path).name if exercise.folder \
                 else Path(exercise.path)
             try:
-                data = compiled.load(spec)
+                data = compiled.cached(spec)  # read once: loading the spec read it too
                 why = "missing or stale" if data is None else "without this check"
             except compiled.CompiledError as error:
                 data, why = None, f"unreadable ({error})"

@@ -1,4 +1,5 @@
-"""Loading the exercises a run grades: each spec loaded and validated, in one place.
+"""Loading the exercises a run grades: each spec loaded and validated, in one place (from what
+`vitgrade compile` kept of it while that is fresh: compiled.checked_spec).
 
 The pytest plugin, batch grading and `check()` all use these, so a spec is accepted or refused
 the same way everywhere, and a refused one costs only its own exercise.
@@ -11,12 +12,13 @@ from pathlib import Path
 from grader.spec import SpecError, load_spec, load_specs
 from grader.spec.model import Exercise
 
+from . import compiled
 from .validate import validate_exercise
 
 
 def load_exercise(path: str | Path) -> Exercise:
     """One spec, loaded and validated; SpecError (file:line) for the first problem."""
-    exercise = load_spec(path)
+    exercise = load_spec(path, checked=compiled.checked_spec(Path(path)))
     problems = validate_exercise(exercise)
     if problems:
         raise problems[0]
@@ -25,7 +27,7 @@ def load_exercise(path: str | Path) -> Exercise:
 
 def load_exercises(folder: str | Path) -> tuple[list[Exercise], list[SpecError]]:
     """The exercises of `folder` that load and validate, in order, and one error per other spec."""
-    exercises, errors = load_specs(Path(folder))
+    exercises, errors = load_specs(Path(folder), checked=compiled.checked_spec)
     good = []
     for exercise in exercises:
         problems = validate_exercise(exercise)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.spec import SpecError, load_spec, spec_files
+from grader.spec.loader import parse_spec
 from grader.spec.model import Check, Exercise
 
 from . import compiled
@@ -64,12 +65,14 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
 
 def compile_spec(path: Path, answers: dict | None = None, solution: Path | None = None) -> Path:
     """Compile the spec file `path` (it must load and validate); returns the index written."""
-    exercise = load_spec(path)
+    path = Path(path)
+    checked = parse_spec(path.read_text(encoding="utf-8"), path.name)
+    exercise = load_spec(path, checked=checked)
     problems = validate_exercise(exercise)
     if problems:
         raise problems[0]
     tables, pools = compile_exercise(exercise, answers, solution)
-    return compiled.write(Path(path), tables, pools)[0]
+    return compiled.write(path, tables, pools, checked)[0]
 
 
 def default_solution(exercises: Path) -> Path | None:

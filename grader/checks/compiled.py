@@ -14,6 +14,10 @@ named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays pars
 of `.npy` headers, not one per array; `{"~tuple": [...]}` and `{"~dict": {...}}` keep tuples
 and dicts apart from lists and markers.
 
+The index also keeps the spec itself as `parse_spec` read it (`"spec": {"parser": ..., "data":
+..., "lines": [[*path, line], ...]}`), schema-checked: while the spec's bytes and the parser's
+version match, loading it parses no YAML and compiles no schema (`checked_spec`).
+
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
 bundle, which has no reference, the version `vitgrade dist` wrote). A stale, missing or
@@ -92,8 +96,22 @@ class CompiledSpec:
 
     def __init__(self, index: dict, pools: dict[str, np.ndarray], where: str):
         self.tables = index["tables"]
+        self.spec = index.get("spec")
         self.pools = pools
         self.where = where
+
+    def checked_spec(self) -> tuple[dict, dict] | None:
+        """(data, lines) of the spec as spec.loader.parse_spec gave them, if kept by this
+        version of the parser."""
+        from grader.spec.loader import parser_version
+
+        kept = self.spec
+        try:
+            if kept["parser"] != parser_version() or not isinstance(kept["data"], dict):
+                return None
+            return kept["data"], {tuple(entry[:-1]): int(entry[-1]) for entry in kept["lines"]}
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
 
     def lookup(self, table: str, key: str):
         raw = self.tables.get(table, {}).get(key)
@@ -108,10 +126,24 @@ class CompiledSpec:
 
 def lookup(spec: Path, table: str, key: str):
     """The value stored under `table`/`key` for the spec file `spec`, or None (nothing compiled,
-    stale, or no such entry); CompiledError when the file is corrupt. Reads each file once per
-    process while it is unchanged: for callers without a CasePlans (the stand-ins to come)."""
-    data = _cached(Path(spec).resolve(), *_stamp(Path(spec)))
+    stale, or no such entry); CompiledError when the file is corrupt."""
+    data = cached(spec)
     return None if data is None else data.lookup(table, key)
+
+
+def checked_spec(spec: Path) -> tuple[dict, dict] | None:
+    """What `vitgrade compile` kept of the spec file `spec` (CompiledSpec.checked_spec), or None
+    (nothing fresh: the spec is parsed as written)."""
+    try:
+        data = cached(spec)
+    except CompiledError:
+        return None  # grading says what is wrong with the file; the spec itself loads as YAML
+    return None if data is None else data.checked_spec()
+
+
+def cached(spec: Path) -> CompiledSpec | None:
+    """`load(spec)`, read once per process while the files are unchanged."""
+    return _cached(Path(spec).resolve(), *_stamp(Path(spec)))
 
 
 def _stamp(spec: Path) -> tuple:
@@ -127,7 +159,7 @@ def _stamp(spec: Path) -> tuple:
 
 @functools.lru_cache(maxsize=64)
 def _cached(spec: Path, *stamp) -> CompiledSpec | None:
-    return load(spec)
+    return load(spec)  # the environment is read once too: VITGRADE_NO_COMPILED is set at start
 
 
 def state(spec: Path) -> str:
@@ -274,9 +306,11 @@ def encode(value, pools: Pools):
     raise TypeError(f"cannot store a {type(value).__name__}")
 
 
-def write(spec: Path, tables: dict[str, dict], pools: Pools) -> tuple[Path, Path]:
+def write(spec: Path, tables: dict[str, dict], pools: Pools,
+          checked: tuple[dict, dict] | None = None) -> tuple[Path, Path]:
     """Write the compiled data of `spec` under the key of the spec's bytes as they are now:
-    `tables` maps table -> key -> value encoded (`encode`) into `pools`."""
+    `tables` maps table -> key -> value encoded (`encode`) into `pools`; `checked`: the
+    (data, lines) parse_spec gave, kept when JSON holds them exactly."""
     spec = Path(spec)
     index_path, arrays_path = paths(spec)
     index_path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,8 +319,26 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools) -> tuple[Path, Path
              "reference": reference_version(), "arrays": arrays_path.name,
              "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
              "tables": tables}
-    index_path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(index, indent=1)
+    kept = kept_spec(*checked) if checked is not None else None
+    if kept is not None:  # on one line of its own: the parsed spec is not for reading
+        text = f'{text.removesuffix("}").rstrip()},\n "spec": {json.dumps(kept)}\n}}'
+    index_path.write_text(text + "\n", encoding="utf-8")
     return index_path, arrays_path
+
+
+def kept_spec(data: dict, lines: dict) -> dict | None:
+    """The index's "spec" entry, or None when JSON would not give back the same data (a key
+    that is not a string, a NaN): such a spec is parsed on every run."""
+    from grader.spec.loader import parser_version
+
+    entry = {"parser": parser_version(), "data": data,
+             "lines": [[*path, line] for path, line in lines.items()]}
+    try:
+        same = json.loads(json.dumps(entry, allow_nan=False)) == entry
+    except (TypeError, ValueError):
+        return None
+    return entry if same else None
 
 
 def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:

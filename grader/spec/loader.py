@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,8 +23,6 @@ from .model import (
     Misconception,
     nearest_line,
 )
-from .schema import first_error
-from .yaml_lines import load_yaml_with_lines
 
 SPEC_SUFFIXES = (".yaml", ".yml")
 DEFAULT_TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
@@ -33,12 +34,14 @@ def spec_files(directory: str | Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix in SPEC_SUFFIXES and p.is_file())
 
 
-def load_specs(directory: str | Path) -> tuple[list[Exercise], list[SpecError]]:
-    """Every spec in `directory`: (exercises sorted by order then id, errors)."""
+def load_specs(directory: str | Path, checked: Callable | None = None
+               ) -> tuple[list[Exercise], list[SpecError]]:
+    """Every spec in `directory`: (exercises sorted by order then id, errors). `checked(path)`:
+    as for load_spec."""
     exercises, errors = [], []
     for path in spec_files(directory):
         try:
-            exercises.append(load_spec(path))
+            exercises.append(load_spec(path, checked=checked(path) if checked else None))
         except SpecError as exc:
             errors.append(exc)
     seen: dict[str, Exercise] = {}
@@ -53,18 +56,28 @@ def load_specs(directory: str | Path) -> tuple[list[Exercise], list[SpecError]]:
     return exercises, errors
 
 
-def load_spec(path: str | Path, display_path: str | None = None) -> Exercise:
-    """One spec file as an `Exercise`; raises SpecError naming file:line."""
+def load_spec(path: str | Path, display_path: str | None = None,
+              checked: tuple[dict, dict] | None = None) -> Exercise:
+    """One spec file as an `Exercise`; raises SpecError naming file:line. `checked`: the
+    (data, lines) `parse_spec` made of this file's bytes, kept by `vitgrade compile`
+    (checks/compiled.py), so that a cold run parses no YAML and compiles no schema."""
     path = Path(path)
     shown = display_path or _display(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
-    return replace(_load_text(text, shown), folder=str(path.resolve().parent))
+    if checked is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
+        checked = parse_spec(text, shown)
+    data, lines = checked
+    return replace(_build_exercise(data, lines, shown), folder=str(path.resolve().parent))
 
 
-def _load_text(text: str, shown: str) -> Exercise:
+def parse_spec(text: str, shown: str) -> tuple[dict, dict]:
+    """(data, {path: line}) of a spec's text, valid against the schema, else SpecError."""
+    from .schema import first_error
+    from .yaml_lines import load_yaml_with_lines
+
     data, lines = load_yaml_with_lines(text, shown)
     if not isinstance(data, dict):
         raise SpecError(shown, 1, "a spec is a mapping (id:, title:, lecture:, uses:, checks:), "
@@ -72,7 +85,18 @@ def _load_text(text: str, shown: str) -> Exercise:
     error = first_error(data)
     if error is not None:
         raise _explain(error, data, lines, shown)
-    return _build_exercise(data, lines, shown)
+    return data, lines
+
+
+@functools.cache
+def parser_version() -> str:
+    """A hash of what parse_spec's answer depends on (this folder's code and schema): data it
+    gave under another version is parsed again."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).parent
+    for source in sorted([*folder.glob("*.py"), folder / "schema.json"]):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
 
 
 def _display(path: Path) -> str:
@@ -85,7 +109,12 @@ def _display(path: Path) -> str:
 # --- building -----------------------------------------------------------------
 
 def _build_exercise(data: dict, lines: dict, shown: str) -> Exercise:
-    checks = [_build_check(raw, lines, ("checks", i)) for i, raw in enumerate(data["checks"])]
+    inside: dict[int, dict] = {}  # each check's lines, by the path inside it
+    for path, line in lines.items():
+        if len(path) >= 2 and path[0] == "checks":
+            inside.setdefault(path[1], {})[path[2:]] = line
+    checks = [_build_check(raw, inside.get(i, {}), lines.get(("checks", i), 0))
+              for i, raw in enumerate(data["checks"])]
     checks = _share_points(checks, data.get("points"), lines, shown)
     limits = data.get("limits", {})
     return Exercise(
@@ -97,11 +126,11 @@ def _build_exercise(data: dict, lines: dict, shown: str) -> Exercise:
     )
 
 
-def _build_check(raw: dict, lines: dict, at: tuple) -> dict:
-    """Keyword arguments for `Check`, points still possibly None."""
-    inside = {path[len(at):]: line for path, line in lines.items() if path[:len(at)] == at}
+def _build_check(raw: dict, inside: dict, line: int) -> dict:
+    """Keyword arguments for `Check`, points still possibly None; `inside`: its lines by the path
+    inside it, `line`: its own."""
     kwargs = dict(
-        name=raw["name"], points=raw.get("points"), line=lines.get(at, 0), lines=inside,
+        name=raw["name"], points=raw.get("points"), line=line, lines=inside,
         hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
         hint=raw.get("hint"),
