@@ -14,9 +14,12 @@ from grader.commands import command_modules
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="vitgrade", description="Grade Vision Transformer exercises (lecture 4.2).")
-    parser.add_argument("--version", action="version", version=f"vitgrade {version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show the program's version number and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = argv[0] if argv and not argv[0].startswith("-") else None
+    for module in command_modules(chosen):
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,
                                   epilog=getattr(module, "EPILOG", None))
         module.add_arguments(sub)
@@ -26,6 +29,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     return args.run(args)
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, looked up only when asked: importlib.metadata costs ~80 ms of every run."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"vitgrade {version()}")  # to stdout, as argparse's own version action
+        parser.exit()
 
 
 def version() -> str:

@@ -11,7 +11,11 @@ import pkgutil
 EXERCISES_HELP = "folder of exercise specs (default: as for grade)"  # every command but grade
 
 
-def command_modules() -> list:
-    found = sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name)
-    return [importlib.import_module(f"{__name__}.{info.name}")
-            for info in found if not info.name.startswith("_")]
+def command_modules(chosen: str | None = None) -> list:
+    """Every subcommand's module, or only the one named `chosen` when there is one: the others'
+    parsers cost ~20 ms of every `vitgrade grade`."""
+    found = sorted(info.name for info in pkgutil.iter_modules(__path__)
+                   if not info.name.startswith("_"))
+    if chosen is not None and chosen.replace("-", "_") in found:
+        found = [chosen.replace("-", "_")]
+    return [importlib.import_module(f"{__name__}.{name}") for name in found]
