@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,15 @@ LIMITS = ["--call-timeout", "1", "--load-timeout", "3", "--memory-mb", "256",
           "--max-processes", "4"]
 # a grading longer than this (in parallel, on a loaded machine) is a hang: they take 2-8 s
 BOUND_SECONDS = 40
+# runs a command, then writes the largest resident size of what it waited for (KB). A process
+# forked from this test's (~500 MB by the end of the suite) would count the test's pages as its
+# own: started from this small one, the command's size is its own.
+MEASURED = """import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(code if code >= 0 else 128 - code)
+"""
 # a grading is mostly CPU (1.5 s of it); the attacks mostly wait
 PARALLEL = min(8, 2 * (os.cpu_count() or 1))
 SECRET = "VITGRADE_TEST_SECRET"
@@ -163,15 +173,17 @@ class Arena:
                    str(self.submissions / f"{attack.stem}.py"),
                    "--json", str(out), "--exercises", str(self.project / "exercises"), *LIMITS,
                    "--verbose"]
+        rss = self.base / f"{attack.stem}.maxrss"
         start = time.monotonic()
         with tempfile.TemporaryFile("w+") as log:
-            process = subprocess.Popen(command, cwd=self.project, env=env, stdout=log,
-                                       stderr=log, text=True)
+            process = subprocess.Popen([sys.executable, "-c", MEASURED, str(rss), *command],
+                                       cwd=self.project, env=env, stdout=log, stderr=log,
+                                       text=True, start_new_session=True)
             deadline = start + BOUND_SECONDS * 3
             # wait4: its resource usage too
             while not (done := os.wait4(process.pid, os.WNOHANG))[0]:
                 if time.monotonic() > deadline:
-                    process.kill()
+                    os.killpg(process.pid, signal.SIGKILL)  # the grader too, not only MEASURED
                     done = os.wait4(process.pid, 0)
                     break
                 time.sleep(0.05)
@@ -185,7 +197,7 @@ class Arena:
             results = json.loads(text)
         except ValueError:
             results = None
-        max_rss_mb = usage.ru_maxrss / 1024
+        max_rss_mb = int(rss.read_text()) / 1024 if rss.exists() else usage.ru_maxrss / 1024
         return Graded(attack, code, seconds, printed, results, text, self.scratch(attack),
                       max_rss_mb)
 
