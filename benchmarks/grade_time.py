@@ -4,25 +4,34 @@ How long a student waits: a cold `vitgrade grade`, and a regrade by `vitgrade wa
 Against the floor of any pytest-based grader, `python -c "import pytest, numpy"`, measured in
 the same run, alternated with the others so that a slow spell of the machine hits all alike:
 
-    floor  python -c "import pytest, numpy"
-    cold   vitgrade grade SUBMISSION      every run from nothing: a student's, CI's, an LMS's
-    uncompiled  the same with VITGRADE_NO_COMPILED=1: the expected values computed, not read
-               (the baseline of the compiled expectations, exercises/compiled/)
-    watch  a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
-           is printed (the watcher looks at the file five times a second)
+    floor       python -c "import pytest, numpy"
+    cold        vitgrade grade SUBMISSION: every run from nothing (a student's, CI's, an LMS's),
+                in one process, without pytest (grader/commands/grade.py)
+    parsed      the same with the compiled indexes' parsed specs removed (a copy of the
+                exercises): YAML parsed and the schema compiled on every run, as before
+    uncompiled  the same with VITGRADE_NO_COMPILED=1: neither parsed specs nor expected values
+                read, all computed (the baseline of exercises/compiled/)
+    pytest      the same through pytest and the plugin (`--junitxml`, which only pytest writes):
+                what `pytest --student SUBMISSION` costs, and the path of every run before
+    watch       a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
+                is printed (the watcher looks at the file five times a second)
+    baseline    with --baseline REV: the cold run of the grader of git revision REV (its files,
+                exported with `git archive`, grading with its own exercises/): the figure before
+                a change, in the same run
 
 and we print the medians and their ratios to the floor, wall-clock time and CPU time (user +
 system of the command and every process it waited for: on a shared machine the CPU time moves
 less than the wall-clock time when others' work slows everything down).
 
     python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py]
-                                    [--exercises DIR]
+                                    [--exercises DIR] [--baseline REV]
 
 Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset), as on a student's machine.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import queue
 import resource
@@ -35,6 +44,8 @@ import threading
 import time
 from pathlib import Path
 
+from batch_grading import export_revision
+
 ROOT = Path(__file__).resolve().parents[1]
 MARK = "Ctrl-C to stop"  # the watcher's last line after each table
 
@@ -44,11 +55,11 @@ def cpu_of_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(command: list[str], env: dict, cpu: list | None = None) -> float:
+def timed(command: list[str], env: dict, cpu: list | None = None, cwd: Path = ROOT) -> float:
     """Wall-clock seconds of `command`; appends its CPU seconds to `cpu` when given."""
     before = cpu_of_children()
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL,
+    subprocess.run(command, cwd=cwd, env=env, check=False, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     if cpu is not None:
@@ -99,43 +110,75 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--submission", default="solutions/vit_exercises.py")
     parser.add_argument("--exercises", help="a folder of specs (default: the project's exercises/)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time the cold run of the grader of this git revision")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="vitgrade-grade-time-") as tmp:
+        measure(args, export_revision(args.baseline, Path(tmp) / "baseline")
+                if args.baseline else None, Path(tmp))
+
+
+def measure(args, baseline: Path | None, scratch: Path) -> None:
+    """Time every command of the docstring, alternated, and print the medians."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CI")}
-    floor_cmd = [sys.executable, "-c", "import pytest, numpy"]
-    grade_cmd = [sys.executable, "-m", "grader.cli", "grade", args.submission, "-q"]
-    if args.exercises:
-        grade_cmd += ["--exercises", args.exercises]
-    for command in (floor_cmd, grade_cmd):  # warm the file cache, write bytecode
-        timed(command, env)
+    exercises = Path(args.exercises).resolve() if args.exercises else ROOT / "exercises"
+    grade = [sys.executable, "-m", "grader.cli", "grade", str((ROOT / args.submission).resolve()),
+             "-q"]
+    own = [*grade, "--exercises", str(exercises)]
+    commands = {  # name: (what it is, command, environment, working folder)
+        "floor": ("python -c 'import pytest, numpy'",
+                  [sys.executable, "-c", "import pytest, numpy"], env, ROOT),
+        "cold": (f"vitgrade grade {args.submission}", own, env, ROOT),
+        "parsed": ("the same, specs parsed (no spec kept compiled)",
+                   [*grade, "--exercises", str(without_kept_specs(exercises, scratch))], env,
+                   ROOT),
+        "uncompiled": ("the same, VITGRADE_NO_COMPILED=1", own,
+                       {**env, "VITGRADE_NO_COMPILED": "1"}, ROOT),
+        "pytest": ("the same through pytest (--junitxml)",
+                   [*own, "--junitxml", os.devnull], env, ROOT),
+    }
+    if baseline is not None:  # `python -m` imports the `grader` of its working folder first
+        commands["baseline"] = (f"the cold run of revision {args.baseline}", grade, env, baseline)
+    for _, command, environment, cwd in commands.values():  # warm the cache, write bytecode
+        timed(command, environment, cwd=cwd)
     watcher = Watcher(ROOT / args.submission, args.exercises, env)
-    uncompiled_env = {**env, "VITGRADE_NO_COMPILED": "1"}
-    times = {"floor": [], "cold": [], "uncompiled": [], "watch": []}
-    cpu = {"floor": [], "cold": [], "uncompiled": []}
+    times = {name: [] for name in [*commands, "watch"]}
+    cpu = {name: [] for name in commands}
     try:
         watcher.regrade()  # its first regrade plans nothing new, like every later one
         for _ in range(args.runs):
-            times["floor"].append(timed(floor_cmd, env, cpu["floor"]))
-            times["cold"].append(timed(grade_cmd, env, cpu["cold"]))
-            times["uncompiled"].append(timed(grade_cmd, uncompiled_env, cpu["uncompiled"]))
+            for name, (_, command, environment, cwd) in commands.items():
+                times[name].append(timed(command, environment, cpu[name], cwd))
             times["watch"].append(watcher.regrade())
             time.sleep(0.5)  # a student reads the table before saving again
     finally:
         watcher.close()
-    floor = statistics.median(times["floor"])
-    labels = {"floor": "python -c 'import pytest, numpy'",
-              "cold": f"vitgrade grade {args.submission}",
-              "uncompiled": "the same, VITGRADE_NO_COMPILED=1",
-              "watch": "vitgrade watch: from a save to the new table"}
-    for name, runs in times.items():
+    labels = {name: label for name, (label, *_) in commands.items()}
+    labels["watch"] = "vitgrade watch: from a save to the new table"
+    report(times, labels)
+    report(cpu, {name: "CPU seconds, the same runs" for name in cpu})
+
+
+def without_kept_specs(exercises: Path, scratch: Path) -> Path:
+    """A copy of `exercises` whose compiled indexes keep no parsed spec: the YAML is parsed and
+    the schema compiled on every run, as before the specs were kept (checks/compiled.py)."""
+    copy = scratch / "exercises-parsed"
+    shutil.copytree(exercises, copy)
+    for index in (copy / "compiled").glob("*.json"):
+        data = json.loads(index.read_text(encoding="utf-8"))
+        data.pop("parsed", None)
+        index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return copy
+
+
+def report(runs_of: dict[str, list[float]], labels: dict[str, str]) -> None:
+    """One line per command: its median, its ratio to the floor's, every run."""
+    floor = statistics.median(runs_of["floor"])
+    for name, runs in runs_of.items():
         median = statistics.median(runs)
         ratio = "" if name == "floor" else f"  {median / floor:.2f}x the floor"
         print(f"{name:10s}  {labels[name]:48s} median {median:.3f} s{ratio}"
               f"  (runs: {', '.join(f'{x:.2f}' for x in runs)})")
-    cpu_floor = statistics.median(cpu["floor"])
-    for name, runs in cpu.items():
-        median = statistics.median(runs)
-        ratio = "" if name == "floor" else f"  {median / cpu_floor:.2f}x the floor"
-        print(f"{name:10s}  {'CPU seconds, the same runs':48s} median {median:.3f} s{ratio}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from grader.checks.catalogue import load_exercise
 from grader.checks.compile_specs import compile_spec
 from grader.checks.results import ERROR, PASSED
 from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
-from grader.spec import load_spec, spec_files
+from grader.spec import SpecError, load_spec, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -252,3 +252,55 @@ def test_validate_notes_stale_and_corrupt_compiled_data_in_one_line(copied, caps
     copied.write_text(copied.read_text() + "\n")
     main(["validate", str(copied.parent)])
     assert "patchify.yaml: its compiled data is stale" in capsys.readouterr().out
+
+
+# --- the parsed spec kept in the index --------------------------------------------------------
+
+@pytest.mark.parametrize("spec", spec_files(EXERCISES), ids=lambda path: path.stem)
+def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
+    """The exercise built from the index's kept data is the one the YAML gives, lines included,
+    and neither YAML nor the schema is touched to build it."""
+    from grader.checks.catalogue import load_kept_or_parsed
+    from grader.spec import loader
+
+    parsed = load_spec(spec)
+    monkeypatch.setattr(loader, "parse_spec", lambda *_: pytest.fail("the YAML was parsed"))
+    kept = load_kept_or_parsed(spec)
+    assert kept == parsed and kept.lines == parsed.lines
+    assert [c.lines for c in kept.checks] == [c.lines for c in parsed.checks]
+
+
+@pytest.mark.parametrize("damage", ["parser", "data", "lines", "checks", "removed"])
+def test_a_kept_spec_that_does_not_fit_is_parsed_instead(copied, damage):
+    from grader.checks.catalogue import load_kept_or_parsed
+
+    index_path = compiled.paths(copied)[0]
+    index = json.loads(index_path.read_text())
+    if damage == "parser":  # another version of grader/spec/ kept it
+        index["parsed"]["parser"] = "0" * 32
+    elif damage == "data":
+        index["parsed"]["data"] = ["not", "a", "spec"]
+    elif damage == "lines":
+        index["parsed"]["lines"] = [["checks", "x"]]
+    elif damage == "checks":  # passes the shape check, does not build
+        del index["parsed"]["data"]["checks"]
+    else:
+        del index["parsed"]
+    index_path.write_text(json.dumps(index))
+    # the shape is checked when read; what does not build is found when loading
+    assert compiled.state(copied) == ("fresh" if damage in ("checks", "removed") else "stale")
+    assert load_kept_or_parsed(copied) == load_spec(copied)
+    assert all(c.status == PASSED for c in grade_patchify(copied))
+
+
+def test_an_edited_spec_is_parsed_and_says_where_it_is_wrong(copied):
+    copied.write_text(copied.read_text().replace("title:", "titel:", 1))
+    with pytest.raises(SpecError, match=r"patchify.yaml:1: the spec is missing the key 'title'"):
+        load_exercise(copied)
+
+
+def test_a_spec_json_cannot_hold_exactly_is_not_kept():
+    data, lines = {"id": "x", "checks": [{"options": {1: "int key"}}]}, {(): 1}
+    assert compiled.kept_spec(data, lines) is None
+    assert compiled.kept_spec({"x": float("nan")}, lines) is None
+    assert compiled.kept_spec({"id": "x"}, {(): 1, ("id",): 1})["lines"] == [[1], ["id", 1]]

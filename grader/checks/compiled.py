@@ -14,7 +14,7 @@ named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays pars
 of `.npy` headers, not one per array; `{"~tuple": [...]}` and `{"~dict": {...}}` keep tuples
 and dicts apart from lists and markers.
 
-The index also keeps the spec itself as `parse_spec` read it (`"spec": {"parser": ..., "data":
+The index also keeps the spec itself as `parse_spec` read it (`"parsed": {"parser": ..., "data":
 ..., "lines": [[*path, line], ...]}`), schema-checked: while the spec's bytes and the parser's
 version match, loading it parses no YAML and compiles no schema (`checked_spec`).
 
@@ -96,7 +96,7 @@ class CompiledSpec:
 
     def __init__(self, index: dict, pools: dict[str, np.ndarray], where: str):
         self.tables = index["tables"]
-        self.spec = index.get("spec")
+        self.parsed = index.get("parsed")
         self.pools = pools
         self.where = where
 
@@ -105,7 +105,7 @@ class CompiledSpec:
         version of the parser."""
         from grader.spec.loader import parser_version
 
-        kept = self.spec
+        kept = self.parsed
         try:
             if kept["parser"] != parser_version() or not isinstance(kept["data"], dict):
                 return None
@@ -172,6 +172,8 @@ def state(spec: Path) -> str:
         for table, values in data.tables.items():
             for key in values:
                 data.lookup(table, key)
+        if data.parsed is not None and data.checked_spec() is None:
+            return "stale"  # its kept spec is another version of grader/spec/'s reading
         return "fresh"
     except CompiledError as error:
         return f"corrupt: {error}"
@@ -322,13 +324,13 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
     text = json.dumps(index, indent=1)
     kept = kept_spec(*checked) if checked is not None else None
     if kept is not None:  # on one line of its own: the parsed spec is not for reading
-        text = f'{text.removesuffix("}").rstrip()},\n "spec": {json.dumps(kept)}\n}}'
+        text = f'{text.removesuffix("}").rstrip()},\n "parsed": {json.dumps(kept)}\n}}'
     index_path.write_text(text + "\n", encoding="utf-8")
     return index_path, arrays_path
 
 
 def kept_spec(data: dict, lines: dict) -> dict | None:
-    """The index's "spec" entry, or None when JSON would not give back the same data (a key
+    """The index's "parsed" entry, or None when JSON would not give back the same data (a key
     that is not a string, a NaN): such a spec is parsed on every run."""
     from grader.spec.loader import parser_version
 

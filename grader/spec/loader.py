@@ -34,14 +34,14 @@ def spec_files(directory: str | Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix in SPEC_SUFFIXES and p.is_file())
 
 
-def load_specs(directory: str | Path, checked: Callable | None = None
+def load_specs(directory: str | Path, load: Callable[[Path], Exercise] | None = None
                ) -> tuple[list[Exercise], list[SpecError]]:
-    """Every spec in `directory`: (exercises sorted by order then id, errors). `checked(path)`:
-    as for load_spec."""
+    """Every spec in `directory`: (exercises sorted by order then id, errors); `load`: how one
+    file is loaded (default load_spec)."""
     exercises, errors = [], []
     for path in spec_files(directory):
         try:
-            exercises.append(load_spec(path, checked=checked(path) if checked else None))
+            exercises.append((load or load_spec)(path))
         except SpecError as exc:
             errors.append(exc)
     seen: dict[str, Exercise] = {}
