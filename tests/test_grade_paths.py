@@ -140,3 +140,29 @@ def test_ctrl_c_writes_the_results_of_what_was_graded_and_exits_2(tmp_path):
     assert "interrupted" in stderr
     graded = {test["name"].split(":")[0] for test in json.loads(out.read_text())["tests"]}
     assert "patch-count" in graded and "vit-forward" not in graded
+
+
+@pytest.mark.parametrize("where", ["missing", "a file"])
+def test_an_exercises_folder_that_is_not_one_gets_one_line_and_a_results_file(where, tmp_path):
+    exercises = tmp_path / "nowhere" if where == "missing" else SOLUTION
+    out = tmp_path / "results.json"
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q",
+                           "--exercises", str(exercises), "--json", str(out)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
+    assert done.stderr.startswith(f"vitgrade grade: cannot read the exercise specs in {exercises}")
+    assert len(done.stderr.splitlines()) == 1 and "--exercises DIR" in done.stderr
+    assert json.loads(out.read_text())["tests"] == []
+
+
+def test_a_results_folder_that_cannot_be_made_gets_one_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for out, said in ((Path("/proc/no-such-folder/results.json"), "cannot write"),
+                      (blocker / "results.json", "refusing to write")):
+        done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q",
+                               "--json", str(out)], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr, out
+        assert done.stderr.startswith(f"vitgrade grade: {said} {out}"), done.stderr
+        assert len(done.stderr.splitlines()) == 1

@@ -1,7 +1,7 @@
 """`vitgrade grade SUBMISSION`: grade one submission and print the score table.
 
 It drives the same GradingSession as the pytest plugin (`pytest --student`), in this process and
-without pytest: a student waits for the grading, not for pytest's start-up (~0.3 s of a cold
+without pytest: a student waits for the grading, not for pytest's start-up (~0.4 s of a cold
 run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs it through pytest
 and the plugin. tests/test_grade_paths.py holds the two paths to the same results.
 """
@@ -105,7 +105,13 @@ def _grade_in_process(args, zygote) -> int:
     except SettingsError as error:
         print(f"vitgrade grade: {error}", file=sys.stderr)
         return 2
-    exercises, errors = load_exercises(settings.exercises)
+    try:
+        exercises, errors = load_exercises(settings.exercises)
+    except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
+        print(f"vitgrade grade: cannot read the exercise specs in {settings.exercises} "
+              f"({error.strerror}): give the folder of specs with --exercises DIR",
+              file=sys.stderr)
+        exercises, errors = [], []
     session = GradingSession(settings, zygote=zygote, catalogue=exercises)
     session.spec_errors += [str(error) for error in errors]
     interrupted = False
@@ -199,4 +205,7 @@ def _refused_output(args) -> str | None:
                     pass
             except UnsafePathError as error:
                 return str(error)
+            except OSError as error:  # a folder that cannot be made: read-only, not a folder
+                return (f"cannot write {out} ({error.strerror or error}): choose a folder you "
+                        "can write to")
     return None
