@@ -5,7 +5,6 @@ Hooks only; each delegates to modules that know nothing about pytest. Without
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -74,15 +73,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     grading = session.config.stash.get(SESSION_KEY, None)
     if grading is None:
         return
-    from grader.report.outputs import write_outputs
-    from grader.report.safe_files import UnsafePathError
+    from grader.report.outputs import write_outputs_or_say
 
     grading.close()  # every process of the submission ends before the results are written
     report = grading.report()
-    try:
-        write_outputs(report, grading.settings)
-    except UnsafePathError as error:  # a link planted where the results go: one line, no file
-        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
+    if not write_outputs_or_say(report, grading.settings):
         session.exitstatus = NOTHING_GRADED
     if report.fatal:  # as --classroom's "error" and PrairieLearn's "gradable": false say
         session.exitstatus = NOTHING_GRADED

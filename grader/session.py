@@ -21,8 +21,8 @@ class GradingSession:
     zygote: object = None
     plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
     # every valid exercise of the folder: a check is graded around helpers that fail their own
-    # checks in other exercises (checks/dependencies.py); loaded on first need if not given
-    catalogue: list | None = None
+    # checks in other exercises (checks/dependencies.py); the plugin sets it once collected
+    catalogue: list = field(default_factory=list)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
     spec_errors: list[str] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
@@ -77,10 +77,6 @@ class GradingSession:
     def grading(self) -> SubmissionGrading:
         """Every check's verdict for this submission, each graded once."""
         if self._grading is None:
-            if self.catalogue is None:
-                from grader.checks.catalogue import load_exercises
-
-                self.catalogue = load_exercises(self.settings.exercises)[0]
             options = Options(include_hidden=self.settings.include_hidden,
                               call_timeout=self.settings.call_timeout, deadline=self.deadline,
                               submission_seconds=self.submission_seconds)

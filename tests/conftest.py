@@ -31,6 +31,16 @@ def grade_with(pytester, monkeypatch):
 
 
 @pytest.fixture(scope="module")
+def catalogue():
+    """The shipped exercises, loaded and validated (as grading loads them)."""
+    from grader.checks.catalogue import load_exercises
+
+    exercises, errors = load_exercises(EXERCISES)
+    assert not errors, [str(e) for e in errors]
+    return exercises
+
+
+@pytest.fixture(scope="module")
 def zygote():
     """The shared zygote, ready: a module's first worker then does not wait for numpy's import."""
     from grader.worker import prestart_zygote

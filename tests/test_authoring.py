@@ -21,13 +21,6 @@ AUTHORING = ROOT / "docs" / "authoring.md"
 
 
 @pytest.fixture(scope="module")
-def catalogue():
-    exercises, errors = load_specs(EXERCISES)
-    assert not errors
-    return exercises
-
-
-@pytest.fixture(scope="module")
 def sheet(catalogue):
     return render_sheet(catalogue)
 

@@ -31,9 +31,8 @@ from grader.checks.inputs import evaluate
 from grader.checks.results import NOT_IMPLEMENTED
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import MISCONCEPTIONS
-from grader.spec import load_specs
 
-from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
+from conftest import SOLUTION, SUBMISSIONS, TEMPLATE
 
 STYLES = (sorted((SUBMISSIONS / "styles").glob("*.py"))
           + sorted((SUBMISSIONS / "styles").glob("*.ipynb")))
@@ -46,13 +45,6 @@ ANSWER_OPTIONS = {
     "medical": {"pretrained", "scratch"},
     "causal_mask": {"bidirectional", "speed", "leak"},
 }
-
-
-@pytest.fixture(scope="module")
-def catalogue():
-    exercises, errors = load_specs(EXERCISES)
-    assert not errors, [str(e) for e in errors]
-    return exercises
 
 
 @pytest.fixture(scope="module")

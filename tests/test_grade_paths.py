@@ -166,3 +166,17 @@ def test_a_results_folder_that_cannot_be_made_gets_one_line(tmp_path):
         assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr, out
         assert done.stderr.startswith(f"vitgrade grade: {said} {out}"), done.stderr
         assert len(done.stderr.splitlines()) == 1
+
+
+def test_quiet_and_verbose_print_the_same_through_pytest(tmp_path):
+    """-q takes pytest's terminal away, and with it pytest's --verbose: the hiding note is
+    printed all the same."""
+    printed = []
+    for extra in ([], ["--junitxml", str(tmp_path / "junit.xml")]):
+        done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q",
+                               "--verbose", "--exercises", str(EXERCISES), *extra], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        printed.append(done.stdout.splitlines())
+    assert printed[0] == printed[1]
+    assert printed[0][-1].startswith(("hidden from student code:", "secrets are not hidden"))

@@ -17,19 +17,11 @@ import pytest
 from buggy_submissions import submission_text
 
 from grader.checks import SubmissionGrading
-from grader.checks.catalogue import load_exercises
 from grader.worker import StudentWorker
 
 from conftest import EXERCISES, SOLUTION, SUBMISSIONS
 
 CHANNEL_FIRST = SUBMISSIONS / "buggy" / "patchify_channel_first.py"
-
-
-@pytest.fixture(scope="module")
-def catalogue():
-    exercises, errors = load_exercises(EXERCISES)
-    assert not errors
-    return exercises
 
 
 def graded(path, catalogue, zygote=None) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.checks import inputs
+from grader.checks.api import required_params
 from grader.spec.model import Check, Exercise
 
 MAX_CALL = 240          # longer example calls show long arguments by shape instead of as code
@@ -70,7 +71,7 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
 def _examples(check: Check) -> list[str]:
     lines = []
     first_args = check.cases[0].args if check.cases else ()
-    names = _required_parameters(check.reference or check.call) + [""] * len(first_args)
+    names = list(required_params(check.reference or check.call)) + [""] * len(first_args)
     for case in check.cases:
         code = ", ".join([inputs.source(a) for a in case.args]
                          + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
@@ -130,10 +131,6 @@ def _value(value) -> str:
     return repr(value)
 
 
-def _required_parameters(name: str) -> list[str]:
-    from grader.checks.api import required_params
-
-    return list(required_params(name))
 
 
 def _points(x: float) -> str:

@@ -7,7 +7,6 @@ the specs' labels and the course's own code, both kept in batch.json), so the fi
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,29 +49,24 @@ def student_code(students: list[str], records: dict[str, Record | None]) -> dict
     return {s: (records[s].code if records.get(s) is not None else None) for s in students}
 
 
-def write_class_files(out: Path, rows: list[Row], inputs: ReportInputs | None = None):
+def write_class_files(out: Path, rows: list[Row], inputs: ReportInputs):
     """grades.csv, feedback/<student>.md and report.html from the rows; returns the
-    grader.similarity.pairs.Similarity of the report (its time in `.seconds`)."""
-    import dataclasses
-
+    grader.similarity.pairs.Similarity of the report."""
     from grader.report.class_report import class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.labels import Labels
-    from grader.report.outputs import write_text_atomic
+    from grader.report.outputs import FEEDBACK_FOLDER, write_text_atomic
     from grader.similarity.pairs import similar_pairs
 
-    inputs = inputs or ReportInputs()
     exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None
                                    for e in report.exercises))
     write_text_atomic(out / "grades.csv", grades_csv([(s, r) for s, r, _ in rows], exercises),
                       suffix=".csv")
     for student, report, why in rows:
-        write_text_atomic(out / "feedback" / f"{student}.md",
+        write_text_atomic(out / FEEDBACK_FOLDER / f"{student}.md",
                           feedback_markdown(student, report, why), suffix=".md")
-    start = time.perf_counter()
     similarity = similar_pairs(inputs.code, inputs.course_fingerprints, inputs.course_files)
-    similarity = dataclasses.replace(similarity, seconds=time.perf_counter() - start)
     write_text_atomic(out / "report.html",
                       class_report_html(rows, labels=Labels.from_json(inputs.labels),
                                         similarity=similarity), suffix=".html")

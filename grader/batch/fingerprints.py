@@ -87,12 +87,11 @@ def _sha256(data: bytes) -> str:
 def code_fingerprints(path: str | Path) -> dict[str, list[int]] | None:
     """The student-API functions of the file graded for `path` (a folder: the file chosen in
     it), or None when no code could be read."""
-    from grader.reference import REFERENCE
+    from grader.checks.api import SIGNATURES  # the student API's names, as data
     from grader.settings import SettingsError, student_file
     from grader.similarity.code import submission_fingerprints
 
     try:
-        path = student_file(Path(path)) if Path(path).is_dir() else Path(path)
-        return submission_fingerprints(path, REFERENCE)
+        return submission_fingerprints(student_file(Path(path)), SIGNATURES)
     except (SettingsError, OSError, ValueError):
         return None

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 from grader.similarity.boilerplate import course_code
@@ -100,7 +100,7 @@ def grade_all(options: BatchOptions) -> BatchResult:
     start = time.perf_counter()
     out = Path(options.out).absolute()
     results = out / "results"
-    for folder in (results, out / "feedback", out / "logs"):  # refused now, not after grading
+    for folder in (results, out / FEEDBACK_FOLDER, out / "logs"):  # refused now, not after grading
         make_folder(folder)
     everyone, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
     shard = options.shard
@@ -113,11 +113,7 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result = BatchResult(submissions, {}, reused=len(submissions) - len(todo), notes=notes,
                          why=Counter(why[s.student] for s in todo))
     grading_start = time.perf_counter()
-    # the report's inputs from the specs and the course's code (~0.2 s), made while jobs grade
-    extras = _Background(lambda: (_labels(options.exercises), course_code(options.exercises)))
     if todo:
-        # ~1 s, overlapped with grading
-        threading.Thread(target=_import_plotting, daemon=True).start()
         result.graded_now = _grade(todo, options, out, results, (specs, grader))
     result.grading_seconds = time.perf_counter() - grading_start
     result.records = {s.student: read_record(record_path(results, s.student)) for s in submissions}
@@ -128,7 +124,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     students = [s.student for s in submissions]
-    labels, (course_prints, course_files) = extras.result()
+    labels = _labels(options.exercises)
+    course_prints, course_files = course_code(options.exercises)
     inputs = ReportInputs(labels, student_code(students, result.records), tuple(course_prints),
                           tuple(course_files))
     result.similarity = write_class_files(out, class_rows(students, result.records, removed),
@@ -192,34 +189,6 @@ def _labels(exercises: Path) -> dict:
 
     loaded, _ = load_specs(exercises)  # a broken spec is reported by grading, not here
     return labels_from_specs(loaded).to_json()
-
-
-class _Background(threading.Thread):
-    """`work()` in a daemon thread; `result()` waits for it (and raises what it raised)."""
-
-    def __init__(self, work):
-        super().__init__(daemon=True)
-        self.work, self.value, self.error = work, None, None
-        self.start()
-
-    def run(self) -> None:
-        try:
-            self.value = self.work()
-        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
-            self.error = error
-
-    def result(self):
-        self.join()
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-
-def _import_plotting() -> None:
-    try:
-        import matplotlib.figure  # noqa: F401 - the class report's plots, imported while jobs grade
-    except ImportError:
-        pass
 
 
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder
 
 from .class_files import ReportInputs, class_rows, student_code, write_class_files
@@ -59,7 +60,7 @@ def merge(outputs: list[Path], out: Path) -> MergeResult:
                          _missing_shards(manifests),
                          sorted(s for s, r in current.items() if r is None), sorted(gone))
     results = out / "results"
-    for folder in (results, out / "feedback"):
+    for folder in (results, out / FEEDBACK_FOLDER):
         make_folder(folder)
     for record in [*current.values(), *gone.values()]:
         if record is not None:

@@ -14,7 +14,7 @@ ATTENTION_KEYS = ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")
 
 
 def random_block_params(rng, d, mlp_dim, keys=BLOCK_KEYS, dtype="float64") -> dict:
-    """One block's parameters (only `keys`), drawn as the reference's init_params draws them."""
+    """One block's parameters (only `keys`), drawn as grader.params.init_params draws them."""
     shapes = param_shapes(ViTSizes(dim=d, mlp_dim=mlp_dim, heads=1, depth=1))["blocks"][0]
     out = {}
     for key in keys:

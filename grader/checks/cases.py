@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -25,8 +24,9 @@ from .answer_key import SEALED, AnswerKey, plain_key, sealed_key
 from .generators import generate_cases
 
 
-class NotCompiled(inputs.InputError):
-    """What grading needs is neither compiled (fresh) nor computable: no reference here."""
+class NotCompiled(Exception):
+    """What grading needs is neither compiled (fresh) nor computable: no reference here. Its
+    message is for the student (it ends with what to do)."""
 
 
 @dataclass
@@ -64,9 +64,11 @@ class PlannedCase:
 
 class CasePlans:
     """Each call check's planned cases, built on first need, by (spec file, check name); each
-    spec's compiled data, read once."""
+    spec's compiled data, read once. `use_compiled=False` computes every case with the
+    reference (what `vitgrade compile` stores)."""
 
-    def __init__(self):
+    def __init__(self, use_compiled: bool = True):
+        self.use_compiled = use_compiled
         self._cases: dict[tuple[str, str], list[PlannedCase]] = {}
         self._compiled: dict[str, tuple[compiled.CompiledSpec | None, str]] = {}
 
@@ -84,27 +86,29 @@ class CasePlans:
         try:
             return sealed_key(entry)
         except ValueError:
-            raise NotCompiled(f"its answer is sealed and its compiled data is {why}") from None
+            raise NotCompiled(f"the answer key of this question is not in this grader's "
+                              f"compiled data ({why}): get the current bundle from your "
+                              "instructor") from None
 
     def _plan(self, exercise: Exercise, check: Check) -> list[PlannedCase]:
+        if not self.use_compiled:
+            return plan_cases(check, exercise.folder or None)
         entries, why = self._lookup(exercise, "cases", check.name)
         planned = compiled_cases(check, entries) if entries is not None else None
         if planned is not None:
             return planned
         if not compiled.has_reference():
-            raise NotCompiled(f"its compiled expectations are {why}, and this grader has no "
-                              "reference to compute them: get the current bundle from your "
-                              "instructor")
+            raise NotCompiled(f"this grader cannot check it: its compiled expectations are "
+                              f"{why} (was the exercise's .yaml file changed?), and this grader "
+                              "has no reference to compute them: get the current bundle from "
+                              "your instructor")
         return plan_cases(check, exercise.folder or None)
 
     def _lookup(self, exercise: Exercise, table: str, key: str) -> tuple[object, str]:
         """(the compiled value, or None; why there is none: 'missing', 'stale', 'corrupt ...')"""
         if exercise.path not in self._compiled:
-            # exercise.path is shown relative to where it was loaded; folder is absolute
-            spec = Path(exercise.folder) / Path(exercise.path).name if exercise.folder \
-                else Path(exercise.path)
-            try:
-                data = compiled.cached(spec)  # read once: loading the spec read it too
+            try:  # read once: loading the spec read it too
+                data = compiled.cached(compiled.spec_file(exercise))
                 why = "missing or stale" if data is None else "without this check"
             except compiled.CompiledError as error:
                 data, why = None, f"unreadable ({error})"

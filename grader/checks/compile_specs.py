@@ -18,7 +18,7 @@ from grader.spec.model import Check, Exercise
 
 from . import compiled
 from .answer_key import seal
-from .cases import PlannedCase, plan_cases
+from .cases import CasePlans, PlannedCase
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
 from .stand_ins import STAND_IN_TABLE
 from .validate import validate_exercise
@@ -44,17 +44,18 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
     `solution`: the instructor's, whose calls record the stand-ins' answers
     (compile_stand_ins.py)."""
     pools = compiled.Pools()
+    plans = CasePlans(use_compiled=False)  # the reference runs once per case, for both tables
     cases = {}
     for check in exercise.checks:
         if check.kind == "call":
-            planned = plan_cases(check, exercise.folder or None)
+            planned = plans.cases(exercise, check)
             cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
     tables = {"cases": cases}
     if solution is not None and needs_stand_ins(exercise):
         from grader.worker import StudentWorker
 
         with StudentWorker(solution) as worker:
-            record = record_stand_ins(exercise, worker)
+            record = record_stand_ins(exercise, worker, plans)
         tables[STAND_IN_TABLE] = {digest: compiled.encode(answer, pools)
                                   for digest, answer in sorted(record.items())}
     if answers:

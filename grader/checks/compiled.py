@@ -7,7 +7,7 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
 The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ...,
 "reference": ..., "arrays": "patchify.npz", "arrays_sha256": ..., "tables": {table: {key:
 value}}}`. A table is any name (`cases`: each call check's planned cases; `answers`: a sealed
-multiple-choice key; a later `standins` table, keyed by a hash of a call, fits the same way).
+multiple-choice key; `standins`: the stand-ins' answers, keyed by a hash of a call).
 A value is JSON, with numpy values as markers: `{"~array": [pool, offset, shape]}` and
 `{"~scalar": [pool, offset]}` point into one 1-D array per dtype (the `.npz`'s members are
 named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays parses a handful
@@ -83,6 +83,13 @@ def paths(spec: Path) -> tuple[Path, Path]:
     spec = Path(spec)
     folder = spec.parent / FOLDER
     return folder / f"{spec.stem}.json", folder / f"{spec.stem}.npz"
+
+
+def spec_file(exercise) -> Path:
+    """The spec file an Exercise was loaded from, wherever the working folder is now: its `path`
+    is shown relative to where it was loaded, its `folder` is absolute."""
+    path = Path(exercise.path)
+    return Path(exercise.folder) / path.name if exercise.folder else path
 
 
 def spec_sha256(spec: Path) -> str:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from grader.spec.model import Check, Exercise
 
 from .api import names_read
-from .describe import quoted_names
+from .describe import quoted_names, stand_in_note
 from .results import FAILED, NOT_IMPLEMENTED, PASSED, CheckResult
 
 REGRADED = (FAILED, NOT_IMPLEMENTED)  # a helper that raises NotImplementedError fails its caller
@@ -109,8 +109,8 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     where = ", ".join(dict.fromkeys(home(r) for r in roots))
     verb = "is" if len(roots) == 1 else "are"
     if result.passed:
-        return (f"passed with the grader's correct {names} standing in for yours: your code here "
-                f"is right, but your {names} {verb} wrong (see {where})")
+        return (f"{stand_in_note(roots)}: your code here is right, but your {names} {verb} "
+                f"wrong (see {where})")
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
             f"wrong: see {where}; so this failure is in this function's own code)")
     return f"{result.message}\n{note}" if result.message else note

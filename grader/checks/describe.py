@@ -69,3 +69,8 @@ def quoted_names(names) -> str:
     """"`a`", "`a` and `b`", "`a`, `b` and `c`": names in a sentence."""
     quoted = [f"`{n}`" for n in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def stand_in_note(names) -> str:
+    """'passed with the grader's correct `patchify` standing in for yours'."""
+    return f"passed with the grader's correct {quoted_names(names)} standing in for yours"

@@ -9,7 +9,6 @@ check is graded again around the student's broken helpers (dependencies.py, stan
 """
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass, replace
 
@@ -17,9 +16,10 @@ import numpy as np
 
 from grader.spec.model import Check, Compare, Exercise
 
-from . import inputs
+from . import compiled, inputs
+from .answer_key import normalise
 from .api import required_params
-from .cases import CasePlans, PlannedCase
+from .cases import CasePlans, NotCompiled, PlannedCase
 from .compare import compare
 from .dependencies import Dependencies
 from .describe import call_label, describe
@@ -103,9 +103,12 @@ class SubmissionGrading:
         if not stand_in_names:
             result = _grade_check(exercise, check, self.worker, timeout, self.plans)
             return result, frozenset(), True
-        cases = self.plans.cases(exercise, check) if check.kind == "call" else []
+        try:
+            cases = self.plans.cases(exercise, check) if check.kind == "call" else []
+        except (inputs.InputError, NotCompiled):
+            cases = []  # grading it says what is wrong
         budget = Budget.around([(p.args, p.kwargs) for p in cases]) if cases else Budget()
-        stand_ins = StandIns(stand_in_names, budget, answers_for(exercise.path))
+        stand_ins = StandIns(stand_in_names, budget, answers_for(compiled.spec_file(exercise)))
         result = grade_around(exercise, check, self.worker, stand_ins, self.plans, timeout)
         return result, frozenset(stand_ins.used), not stand_ins.unavailable
 
@@ -135,6 +138,8 @@ def _grade_check(exercise: Exercise, check: Check, worker, timeout,
             result = _grade_property_check(check, worker, timeout)
     except inputs.InputError as exc:
         result = _result(check, ERROR, f"the exercise spec is broken ({exc}); tell your instructor")
+    except NotCompiled as exc:
+        result = _result(check, ERROR, str(exc))
     return replace(result, seconds=time.perf_counter() - start)
 
 
@@ -153,7 +158,7 @@ def _result(check: Check, status: str, message: str = "", hint: str | None = Non
 def _grade_call_check(check: Check, worker, timeout, cases: list[PlannedCase]) -> CheckResult:
     """Send the cases in requests of a few (one message each way per request), judge them in
     order; the first failing case is the verdict."""
-    params = _param_names(check.reference or check.call)
+    params = required_params(check.reference or check.call)
     number = 0
     for request in _requests(cases):
         outcomes = worker.call_many(check.call, [p.encoded for p in request], timeout=timeout)
@@ -282,11 +287,6 @@ def _matches(wrong, got, how: Compare) -> bool:
     return compare(wrong, got, how, equal_nan=True) is None
 
 
-@functools.cache
-def _param_names(name: str) -> tuple[str, ...]:
-    return required_params(name)  # the reference's, as data (checks/api.py): no reference import
-
-
 # --- multiple choice ---------------------------------------------------------
 
 def _grade_answer_check(check: Check, worker, key) -> CheckResult:
@@ -308,7 +308,7 @@ def _grade_answer_check(check: Check, worker, key) -> CheckResult:
     if not isinstance(raw, str):
         return _result(check, FAILED, f"ANSWERS['{check.answer_key}'] must be one of {options}, "
                                       f"got {describe(raw)}")
-    answer = raw.strip().lower()
+    answer = normalise(raw)
     verdict = key.verdict(answer)
     if verdict:
         return _result(check, PASSED, cases=1)

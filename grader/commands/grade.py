@@ -64,9 +64,9 @@ def pytest_arguments(args) -> list[str]:
         args.json = GRADESCOPE_RESULTS
     for option in OPTIONS:
         value = getattr(args, option.name, None)
-        if value:
+        if value and not (args.quiet and option.name == "verbose"):  # no terminal, no --verbose:
             out += [option.flag] if option.metavar is None else [option.flag, str(value)]
-    return out
+    return out  # (_QuietTable then prints the hiding note)
 
 
 def run(args) -> int:
@@ -94,8 +94,7 @@ def _grade_in_process(args, zygote) -> int:
     the exit code), with the report printed as its terminal summary is."""
     from grader.checks.catalogue import load_exercises
     from grader.checks.results import PASSED
-    from grader.report.outputs import write_outputs
-    from grader.report.safe_files import UnsafePathError
+    from grader.report.outputs import write_outputs_or_say
     from grader.report.terminal import closing_line, report_lines
     from grader.session import GradingSession
     from grader.settings import resolve_settings
@@ -131,13 +130,10 @@ def _grade_in_process(args, zygote) -> int:
         from grader.hiding_note import hiding_note
 
         print(hiding_note(session.hiding()))
-    try:
-        write_outputs(report, settings)
-        if args.json:
-            print(f"results written to {args.json}")
-    except UnsafePathError as error:  # a link planted where the results go: one line, no file
-        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
+    if not write_outputs_or_say(report, settings):
         code = 2
+    elif args.json:
+        print(f"results written to {args.json}")
     if interrupted:
         print("vitgrade grade: interrupted; the results hold the exercises graded before",
               file=sys.stderr)
@@ -166,6 +162,10 @@ def _grade_with_pytest(args) -> int:
         from grader.report.terminal import report_lines
 
         print("\n".join(report_lines(table.report, feedback=False)))
+        if getattr(args, "verbose", False):
+            from grader.hiding_note import hiding_note
+
+            print(hiding_note(table.hiding))
     if args.json and int(code) in (0, 1, 2):  # 2: nothing graded, and the results say so
         print(f"results written to {args.json}")
     if not Path(args.submission).exists():
@@ -177,12 +177,14 @@ class _QuietTable:
     """With -q pytest writes nothing: this keeps the report for run() to print."""
 
     report = None
+    hiding = None  # what the worker hid, for --verbose
 
     def pytest_sessionfinish(self, session) -> None:
         from grader.items import SESSION_KEY
 
         grading = session.config.stash.get(SESSION_KEY, None)
-        self.report = grading.report() if grading is not None else None
+        if grading is not None:
+            self.report, self.hiding = grading.report(), grading.hiding()
 
 
 def _submission_file(submission: str, say: bool) -> str:

@@ -90,9 +90,9 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
         raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
     _refuse_solutions(starters)
     api_doc = _api_doc(template)
-    version = compiled.reference_version()
-    if version is None or not (compiled.PACKAGE / "reference").is_dir():
+    if not compiled.has_reference():
         raise BundleError("this grader has no reference to compile the expected values with")
+    version = compiled.reference_version()
     specs_dir = write_project(out, readme=README, leave_out=("reference",))
     (out / "grader" / compiled.VERSION_FILE).write_text(version + "\n", encoding="utf-8")
     for name, text in specs.texts.items():

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.params import DTYPES, POOLS, ViTSizes
+from grader.params import ViTSizes
 
 from .counting import num_patches, patch_dim
 
 HEAD_ACTIVATIONS = {"none": None, "tanh": np.tanh}  # after the head: HF ViTModel's pooler is tanh
 
-__all__ = ["DTYPES", "HEAD_ACTIVATIONS", "POOLS", "ViTConfig"]
+__all__ = ["HEAD_ACTIVATIONS", "ViTConfig"]
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,12 @@ pretrained checkpoints with `ViT.from_pretrained` (checkpoints.py).
 """
 import numpy as np
 
-from grader.params import BIAS_STD, EMBED_STD, GAIN_STD, cast_params, init_params, param_shapes
+from grader.params import cast_params, init_params, param_shapes
 
 from . import fast
 from .config import HEAD_ACTIVATIONS
 
-__all__ = ["BIAS_STD", "EMBED_STD", "GAIN_STD", "ViT", "cast_params", "check_params",
-           "init_params", "param_shapes"]
+__all__ = ["ViT", "cast_params", "check_params", "init_params", "param_shapes"]
 
 
 def check_params(config, params):

@@ -18,6 +18,7 @@ from grader.checks.results import GradeReport
 from .class_summary import ClassSummary, summarise
 from .escape import html_text
 from .labels import Labels
+from .outputs import FEEDBACK_FOLDER
 from .report_page import page
 from .report_plots import plots as make_plots
 from .similarity_section import similarity_section
@@ -25,7 +26,6 @@ from .terminal import points
 
 NO_PLOTS = ("Plots need matplotlib: <code>pip install 'vit-grader[report]'</code> "
             "(or <code>pip install matplotlib</code>), then run the command again.")
-FEEDBACK_FOLDER = "feedback"  # beside report.html: feedback/<student>.md (grade_all.py)
 
 
 def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
@@ -64,7 +64,7 @@ def _overview(s: ClassSummary) -> str:
     if s.misconceptions:
         top = s.misconceptions[0]
         lines.append(f"Most common misconception: {_share(len(top.students), len(s.graded))} "
-                     f"of students ({_e(top.title)}, in {_e(_where(top))}).")
+                     f"of students ({_e(top.title)}, in {_e(top.where)}).")
     return "<p>" + "<br>".join(lines) + "</p>"
 
 
@@ -96,15 +96,11 @@ def _misconception_table(s: ClassSummary) -> str:
     if not s.misconceptions:
         return "<p>No known misconception was matched.</p>"
     rows = [[(_share(len(m.students), len(s.graded)), len(m.students)), str(len(m.students)),
-             m.title, _where(m), ", ".join(m.exercises), m.hint] for m in s.misconceptions]
+             m.title, m.where, ", ".join(m.exercises), m.hint] for m in s.misconceptions]
     header = [("students", "num"), ("count", "num"), ("misconception", ""),
               ("in function", ""), ("exercise", ""), ("what it means (the hint students saw)", "")]
     return ("<p>Each student is counted once per misconception, however many checks caught "
             "it.</p>" + _table(header, rows, sortable=True))
-
-
-def _where(m) -> str:
-    return ", ".join(m.functions) or ", ".join(m.exercises)
 
 
 def _attention(s: ClassSummary) -> str:

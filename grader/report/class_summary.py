@@ -23,6 +23,11 @@ class Misconception:
     exercises: list = field(default_factory=list)
     students: set = field(default_factory=set)
 
+    @property
+    def where(self) -> str:
+        """The functions it lives in, else (multiple choice) its exercises."""
+        return ", ".join(self.functions) or ", ".join(self.exercises)
+
 
 @dataclass(frozen=True)
 class ClassSummary:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from grader.checks.describe import stand_in_note
 from grader.checks.results import (
     MISSING,
     NOT_IMPLEMENTED,
@@ -20,12 +21,12 @@ from grader.checks.results import (
 
 from .escape import markdown_block, markdown_text
 from .terminal import (
+    all_passed,
     exercise_feedback,
     exercise_heading,
     points,
     report_header,
     score_table,
-    stand_in_note,
 )
 
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
@@ -103,9 +104,7 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
     hidden = exercise.part(hidden=True)
     if visible.checks:
         if all(c.passed for c in visible.checks):
-            helpers = visible.stand_ins
-            lines.append(f"All visible checks {stand_in_note(helpers)}." if helpers
-                         else "All visible checks passed.")
+            lines.append(all_passed(visible, what="All visible checks"))
         elif exercise.status in (NOT_IMPLEMENTED, MISSING):
             lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED
                          else "Not defined yet.")

@@ -8,9 +8,25 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from .safe_files import write_file_safely
+
+FEEDBACK_FOLDER = "feedback"  # a class's feedback/<student>.md, beside report.html (grade-all)
+
+
+def write_outputs_or_say(report, settings) -> bool:
+    """`write_outputs`, True; or, for a path through a link, one line on stderr and no file,
+    False (the run then exits 2: the plugin and `vitgrade grade` alike)."""
+    from .safe_files import UnsafePathError
+
+    try:
+        write_outputs(report, settings)
+    except UnsafePathError as error:  # a link planted where the results go
+        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
+        return False
+    return True
 
 
 def write_outputs(report, settings) -> None:

@@ -51,8 +51,7 @@ def plots(s: ClassSummary) -> dict | None:
 
 
 def _label(m) -> str:
-    where = ", ".join(m.functions) or ", ".join(m.exercises)
-    return f"{m.title} ({where})".replace("$", r"\$")  # no mathtext
+    return f"{m.title} ({m.where})".replace("$", r"\$")  # no mathtext
 
 
 def _png(fig) -> str:

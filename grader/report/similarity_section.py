@@ -20,8 +20,8 @@ def similarity_section(similarity) -> str:
              "before drawing any conclusion.</p>")
     notes = []
     if s.without_code:
-        notes.append(f"Not compared (no code could be read, or graded before code was "
-                     f"fingerprinted: run grade-all with --force): "
+        notes.append(f"Not compared (not graded, or no code could be read from the file: "
+                     f"not a .py or .ipynb, over 1 MB, or unreadable): "
                      f"{_e(', '.join(s.without_code))}.")
     if s.more:
         notes.append(f"{s.more} more pairs are not listed.")

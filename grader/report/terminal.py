@@ -6,7 +6,7 @@ escape it again for their own format.
 """
 from __future__ import annotations
 
-from grader.checks.describe import quoted_names
+from grader.checks.describe import stand_in_note
 from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, ExerciseResult, GradeReport
 
 from .escape import terminal_text
@@ -55,15 +55,11 @@ def roots_lines(report: GradeReport) -> list[str]:
     return lines
 
 
-def all_passed(part: ExerciseResult, hidden: bool = False) -> str:
-    """'All checks passed.', saying so when the grader's stand-ins helped."""
-    what = "All hidden cases" if hidden else "All checks"
+def all_passed(part: ExerciseResult, hidden: bool = False, what: str | None = None) -> str:
+    """'All checks passed.', saying so when the grader's stand-ins helped; `what` instead of
+    "All checks" ("All hidden cases" when `hidden`)."""
+    what = what or ("All hidden cases" if hidden else "All checks")
     return f"{what} {stand_in_note(part.stand_ins)}." if part.stand_ins else f"{what} passed."
-
-
-def stand_in_note(names) -> str:
-    """'passed with the grader's correct `patchify` standing in for yours'."""
-    return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
 
 
 

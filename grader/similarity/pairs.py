@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 MIN_SHARED = 8          # rare fragments in common, at least: a few lines, not one edit
 MIN_SIMILARITY = 0.5    # of the smaller version's fragments
@@ -45,11 +45,10 @@ class Pair:
 class Similarity:
     pairs: tuple[Pair, ...]
     compared: int                          # students whose code was read
-    without_code: tuple[str, ...] = ()     # no code could be read (or graded before fingerprints)
+    without_code: tuple[str, ...] = ()     # not graded, or no code could be read
     ignored: tuple[str, ...] = ()          # the boilerplate's files, as shown
     rare_limit: int = 0
     more: int = 0                          # pairs found past MAX_PAIRS
-    seconds: float = field(default=0.0, compare=False)
 
 
 def rare_limit(students: int) -> int:

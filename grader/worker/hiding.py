@@ -2,7 +2,7 @@
 
 As root (a Gradescope or PrairieLearn container, CI), before it drops privileges, the worker
 unshares its mount namespace, makes every mount in it private (nothing it mounts reaches the
-grader), and covers each path of its request's "hide" list (grader/hidden.py decides what is
+grader), and covers each path of its request's "hide" list (grader/secret_paths.py decides what is
 secret): an empty read-only tmpfs over a folder, /dev/null over a file. What the worker needs
 stays: its working folder, the submission's folder and the folders of sys.path are bound back
 where a covered folder holds them (and a secret inside those is covered again). The mounts

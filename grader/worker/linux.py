@@ -8,6 +8,7 @@ mount(2) for a mount namespace of the worker's own (hiding.py).
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import signal
 import sys
@@ -84,26 +85,27 @@ def drop_all_capabilities() -> None:
 
 def unshare(flags: int) -> None:
     """unshare(2); OSError (EPERM, EINVAL, ENOSYS) when the kernel or a seccomp filter says no."""
-    if _libc is None:
-        raise OSError(38, "unshare is Linux's")
-    if _libc.unshare(flags) != 0:
-        error = ctypes.get_errno()
-        raise OSError(error, os.strerror(error))
+    _checked("unshare", lambda: _libc.unshare(flags))
 
 
 def setns(fd: int, nstype: int) -> None:
     """setns(2): back into the namespace `fd` refers to (/proc/self/ns/mnt opened earlier)."""
-    if _libc is None or _libc.setns(fd, nstype) != 0:
-        error = ctypes.get_errno()
-        raise OSError(error, os.strerror(error))
+    _checked("setns", lambda: _libc.setns(fd, nstype))
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int,
           data: str | None = None) -> None:
     """mount(2); OSError naming `target` when it fails."""
-    if _libc is None:
-        raise OSError(38, "mount is Linux's", target)
     encoded = [None if v is None else os.fsencode(v) for v in (source, target, fstype, data)]
-    if _libc.mount(encoded[0], encoded[1], encoded[2], ctypes.c_ulong(flags), encoded[3]) != 0:
+    _checked("mount", lambda: _libc.mount(encoded[0], encoded[1], encoded[2],
+                                          ctypes.c_ulong(flags), encoded[3]), target)
+
+
+def _checked(name: str, call, target: str | None = None) -> None:
+    """Run the libc `call`; OSError with its errno (and `target`) when it fails, ENOSYS off
+    Linux."""
+    if _libc is None:
+        raise OSError(errno.ENOSYS, f"{name} is Linux's", target)
+    if call() != 0:
         error = ctypes.get_errno()
         raise OSError(error, os.strerror(error), target)

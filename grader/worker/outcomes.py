@@ -25,7 +25,7 @@ class Limits:
     max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
     max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
     file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
-    # paths the worker must not see, covered as root (grader/hidden.py, worker/hiding.py)
+    # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)
     hide: tuple[str, ...] = ()
 
     def fixed_at_start(self) -> tuple:
