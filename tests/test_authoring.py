@@ -7,12 +7,12 @@ import re
 import numpy as np
 import pytest
 
+from grader import load_spec, load_specs
 from grader.authoring import render_sheet, scaffold_spec
 from grader.authoring.scaffold import EXAMPLES, next_order
 from grader.checks import grade_exercise, validate_exercise
 from grader.cli import main
 from grader.reference import REFERENCE
-from grader.spec import load_spec, load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION
 

@@ -17,11 +17,11 @@ import nbformat
 import pytest
 from buggy_submissions import build_submission
 
+from grader import load_specs
 from grader.batch.discover import discover, submission_file
 from grader.batch.pool import Job, PoolError, Task, run_pool
 from grader.batch.progress import Progress
 from grader.batch.records import GRADED, read_record, report_from_json, report_to_json
-from grader.spec import load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 

@@ -20,8 +20,8 @@ import pytest
 import yaml
 from buggy_submissions import BUGGY, build_submission
 
+from grader import load_spec, load_specs
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
-from grader.spec import load_spec, load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 

@@ -9,8 +9,8 @@ import textwrap
 import nbformat
 import pytest
 
+from grader import load_spec
 from grader.notebook_check import check, grade_namespace
-from grader.spec import load_spec
 
 from conftest import EXERCISES, ROOT
 

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pytest
 
+from grader import load_spec
 from grader.checks import compiled, grade_exercise
 from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
@@ -20,7 +21,7 @@ from grader.checks.catalogue import load_exercise
 from grader.checks.compile_specs import compile_spec
 from grader.checks.results import ERROR, PASSED
 from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
-from grader.spec import SpecError, load_spec, spec_files
+from grader.spec import SpecError, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION
 

@@ -12,13 +12,13 @@ import textwrap
 
 import pytest
 
+from grader import load_spec
 from grader.checks import inputs
 from grader.checks.api import BUILT_ON
-from grader.checks.compare import compare
+from grader.checks.compare import Compare, compare
 from grader.checks.properties import PROPERTY_CALLS
 from grader.checks.validate import validate_exercise
 from grader.reference import REFERENCE
-from grader.spec import Compare, load_spec
 
 from conftest import ROOT
 

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 import yaml
 
+from grader import load_spec, load_specs
 from grader.checks import inputs
 from grader.checks.generators import generate_cases
-from grader.spec import load_spec, load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 

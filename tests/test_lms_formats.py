@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from grader import load_specs
 from grader.batch.grade_one import SubmissionGrader
 from grader.report.class_report import class_report_html
 from grader.report.classroom import classroom_results, encoded_result, write_classroom_output
@@ -32,7 +33,6 @@ from grader.report.gradescope import gradescope_results
 from grader.report.labels import labels_from_specs
 from grader.report.parts import student_view
 from grader.report.prairielearn import prairielearn_results
-from grader.spec import load_specs
 
 from conftest import EXERCISES, ROOT, SOLUTION
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from grader import load_specs
 from grader.checks import Options, grade_exercise
-from grader.spec import load_specs
 from grader.worker import StudentWorker
 from grader.worker.loaded import Submission
 from grader.worker.notebook import Cell, NotANotebook, load_notebook, read_cells

@@ -8,10 +8,12 @@ import textwrap
 
 import pytest
 
+from grader import load_spec, load_specs
 from grader.batch.grade_one import SubmissionGrader
+from grader.checks.describe import TITLE_CHARS, short_title
 from grader.report.class_summary import summarise
-from grader.report.labels import TITLE_CHARS, Labels, labels_from_specs, short_title
-from grader.spec import SpecError, load_spec, load_specs
+from grader.report.labels import Labels, labels_from_specs
+from grader.spec import SpecError
 
 from conftest import EXERCISES, SOLUTION
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec import load_specs
+from grader import load_specs
 from grader.spec.locate import EXPLICIT, FOUND, INSTALLED, installed_exercises, locate_exercises
 
 from conftest import EXERCISES, SOLUTION

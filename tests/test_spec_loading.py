@@ -5,8 +5,9 @@ import textwrap
 
 import pytest
 
-from grader.checks.validate import validate_exercise
-from grader.spec import SpecError, load_spec, load_specs
+from grader import load_spec, load_specs
+from grader.checks.catalogue import spec_problems
+from grader.spec import SpecError
 
 from conftest import EXERCISES
 
@@ -45,11 +46,9 @@ def error_of(path) -> SpecError:
 
 
 def test_every_shipped_spec_loads_and_validates():
-    exercises, errors = load_specs(EXERCISES)
+    exercises, errors = load_specs(EXERCISES, build_inputs=True, every_problem=True)
     assert errors == []
     assert len(exercises) >= 5
-    for exercise in exercises:
-        assert validate_exercise(exercise, build_inputs=True) == [], exercise.id
 
 
 def test_checks_without_points_share_the_exercise_total(tmp_path):
@@ -101,7 +100,7 @@ def test_points_that_do_not_add_up(tmp_path):
 def test_unknown_reference_function_is_reported_at_its_reference_line(tmp_path):
     text = GOOD.replace("    cases:\n      - args: [224, 224, 16]\n        expect: 196\n",
                         "    reference: num_patchez\n    cases:\n      - args: [224, 224, 16]\n")
-    errors = validate_exercise(load_spec(write(tmp_path, "t.yaml", text), display_path="t.yaml"))
+    _, errors = spec_problems(write(tmp_path, "t.yaml", text), "t.yaml")
     assert [str(e) for e in errors] == [
         "t.yaml:10: unknown reference function 'num_patchez'; did you mean 'num_patches'?"]
 
@@ -114,7 +113,7 @@ def test_unknown_misconception_and_generator_are_reported(tmp_path):
         "    misconceptions:\n"
         "      - {like: no_such_mistake, hint: x}\n"
     )
-    messages = [e.message for e in validate_exercise(load_spec(write(tmp_path, "t.yaml", text)))]
+    messages = [e.message for e in spec_problems(write(tmp_path, "t.yaml", text))[1]]
     assert any("unknown generator 'tiling_sizez'" in m for m in messages)
     assert any("unknown misconception 'no_such_mistake'" in m for m in messages)
 
@@ -195,8 +194,8 @@ def line_with(text: str, needle: str) -> int:
 
 
 def broken_errors(tmp_path) -> dict[str, int]:
-    exercise = load_spec(write(tmp_path, "broken.yaml", BROKEN), display_path="broken.yaml")
-    errors = validate_exercise(exercise, build_inputs=True)
+    _, errors = spec_problems(write(tmp_path, "broken.yaml", BROKEN), "broken.yaml",
+                              build_inputs=True)
     assert all(e.path == "broken.yaml" for e in errors)
     return {e.message: e.line for e in errors}
 
@@ -218,7 +217,7 @@ def test_a_misconception_shared_by_an_anchor_is_reported_where_it_is_written(tmp
     text = GOOD.replace("    compare: count\n", "    compare: count\n    misconceptions: &wrong\n"
                         "      - hint: a typo\n        like: floor_divison_count\n", 1)
     text += "    misconceptions: *wrong\n"
-    errors = validate_exercise(load_spec(write(tmp_path, "t.yaml", text), display_path="t.yaml"))
+    _, errors = spec_problems(write(tmp_path, "t.yaml", text), "t.yaml")
     assert [e.line for e in errors] == [line_with(text, "like: floor_divison_count")] * 2
     assert "did you mean 'floor_division_count'?" in errors[0].message
 

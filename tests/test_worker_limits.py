@@ -55,7 +55,7 @@ def probe_session(tmp_path: Path, **settings):
 
 
 def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
-    from grader.spec import load_spec
+    from grader import load_spec
 
     exercise = load_spec(limited_spec(
         tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
@@ -71,7 +71,7 @@ def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
 
 
 def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
-    from grader.spec import load_spec
+    from grader import load_spec
 
     exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, file_mb: 3}"))
     session = probe_session(tmp_path, memory_mb=400)

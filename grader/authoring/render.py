@@ -3,21 +3,13 @@
 For each exercise: title, points, where it comes from in lecture 4.2, the question, the names a
 submission defines for it, worked examples from its visible cases (the expected value is the
 spec's literal, or the reference's), the options of its multiple-choice questions (never their
-feedback) and what is checked. Hidden checks appear by name and points only; misconception
+feedback) and what is checked: each check's kind says how it is shown (`examples`,
+`sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only; misconception
 hints never appear: they are feedback, shown when an answer earns them.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from grader.checks import inputs
-from grader.checks.api import required_params
-from grader.spec.model import Check, Exercise
-
-MAX_CALL = 240          # longer example calls show long arguments by shape instead of as code
-MAX_ARGUMENT = 90
-MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
-SMALL_ARRAY = 16        # arrays up to this many elements are written out
+from grader.spec.model import Exercise
 
 HEADER = """\
 # Lecture 4.2 exercises: the question sheet
@@ -52,85 +44,18 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
            f"lecture 4.2: {exercise.lecture} · you define: {defines}"]
     if exercise.question.strip():
         out += ["", exercise.question.strip()]
-    examples = [line for check in exercise.checks if check.kind == "call" and not check.hidden
-                for line in _examples(check)]
+    examples = [line for check in exercise.checks for line in check.examples()]
     if examples:
         out += ["", "Examples (visible cases):", "", "```python", *examples, "```"]
     for check in exercise.checks:
-        if check.kind == "answer":
-            options = ", ".join(f'`"{o}"`' for o in check.answer_options)
-            out += ["", f'Answer in `ANSWERS["{check.answer_key}"]`, one of {options}.']
+        for note in check.sheet_notes():
+            out += ["", note]
     out += ["", "What is checked:", ""]
     for check in exercise.checks:
         unit = "point" if check.points == 1 else "points"
         hidden = "; hidden, run by the autograder" if check.hidden else ""
         out.append(f"- {check.name} ({_points(check.points)} {unit}{hidden})")
     return out
-
-
-def _examples(check: Check) -> list[str]:
-    lines = []
-    first_args = check.cases[0].args if check.cases else ()
-    names = list(required_params(check.reference or check.call)) + [""] * len(first_args)
-    for case in check.cases:
-        code = ", ".join([inputs.source(a) for a in case.args]
-                         + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
-        call = f"{check.call}({code})"
-        if len(call) > MAX_CALL:  # arguments by name and shape instead
-            parts = [f"{name}={_short(a)}" if name else _short(a)
-                     for name, a in zip(names, case.args, strict=False)]
-            parts += [f"{k}={_short(v)}" for k, v in case.kwargs.items()]
-            call = f"{check.call}({', '.join(parts)})"
-        lines += [f">>> {call}", _result(check, case)]
-    return lines
-
-
-def _short(expr) -> str:
-    """An argument in a few characters: its code when short, else its shape (a dict: each value
-    short)."""
-    code = inputs.source(expr)
-    builder = inputs.builder_of(expr)
-    if len(code) <= (MAX_PARAMS if builder and builder.endswith("_params") else MAX_ARGUMENT):
-        return code
-    if isinstance(expr, dict) and builder is None:
-        return "{" + ", ".join(f"{k!r}: {_short(v)}" for k, v in expr.items()) + "}"
-    value = inputs.evaluate(expr)
-    if isinstance(value, np.ndarray):
-        return f"<array {'x'.join(map(str, value.shape))} {value.dtype}>"
-    if isinstance(value, dict):
-        return "<dict: " + ", ".join(map(str, value)) + ">"
-    return code[: MAX_ARGUMENT - 3] + "..."
-
-
-def _result(check: Check, case) -> str:
-    if case.raises:
-        return f"raises {case.raises}"
-    if case.has_expect:
-        return _value(inputs.evaluate(case.expect))
-    try:
-        from grader.reference import REFERENCE
-    except ImportError:  # the student bundle: its sheet is the instructor's (docs/exercises.md)
-        return "(computed by the reference, which this grader does not have)"
-
-    args = tuple(inputs.evaluate(a) for a in case.args)
-    kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
-    try:
-        return _value(REFERENCE[check.reference or check.call](*args, **kwargs))
-    except Exception as error:  # the reference refusing is the expected answer
-        return f"raises {type(error).__name__}"
-
-
-def _value(value) -> str:
-    if isinstance(value, np.ndarray):
-        if value.size <= SMALL_ARRAY:
-            text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
-            return "array(" + " ".join(text.split()) + ")"
-        return f"<array of shape {value.shape}>"
-    if isinstance(value, np.generic):
-        return repr(value.item())
-    return repr(value)
-
-
 
 
 def _points(x: float) -> str:

@@ -184,10 +184,10 @@ def removed_note(student: str) -> str:
 
 def _labels(exercises: Path) -> dict:
     """What the report calls checks and misconceptions, from the specs (grader/report/labels.py)."""
+    from grader.checks.catalogue import load_exercises
     from grader.report.labels import labels_from_specs
-    from grader.spec import load_specs
 
-    loaded, _ = load_specs(exercises)  # a broken spec is reported by grading, not here
+    loaded, _ = load_exercises(exercises)  # a broken spec is reported by grading, not here
     return labels_from_specs(loaded).to_json()
 
 

@@ -1,7 +1,6 @@
 """Grading: cases -> worker calls -> comparison -> verdicts (no pytest in here)."""
 from .grade import Options, SubmissionGrading, grade_exercise
 from .results import CheckResult, ExerciseResult, GradeReport
-from .validate import validate_exercise
 
 __all__ = ["Options", "SubmissionGrading", "grade_exercise", "CheckResult", "ExerciseResult",
-           "GradeReport", "validate_exercise"]
+           "GradeReport"]

@@ -1,18 +1,12 @@
 """The student API as data: each function's required parameters, the names of the known-wrong
 variants (misconceptions) a spec may name, the functions each is built on as the lecture builds
-them (docs/student-api.md), and the student names a check calls or reads.
+them (docs/student-api.md).
 
 Validation and messages read these instead of importing the reference, so they work in the
 student bundle (which has no reference: it is the lab's solution) and cost no import.
 tests/test_compiled.py keeps them equal to `grader.reference.REFERENCE` and `MISCONCEPTIONS`.
-What a check reads is what its exercise must list in `uses:`, and what is never replaced by a
-stand-in while it is graded (dependencies.py).
 """
 from __future__ import annotations
-
-from grader.spec.model import Check
-
-from .properties import PROPERTY_CALLS
 
 # function name -> its parameters without a default, in order (for patchify(image=..., P=2))
 SIGNATURES: dict[str, tuple[str, ...]] = {
@@ -67,17 +61,3 @@ BUILT_ON: dict[str, tuple[str, ...]] = {
     "vit_forward": ("embed_image", "linear_patch_embed", "patchify", "encoder_block",
                     "self_attention", "softmax", "layer_norm"),
 }
-
-
-def names_read(check: Check) -> tuple[str, ...]:
-    """The student names a check calls or reads; for an integration check also every function
-    its call is built on (api.py)."""
-    if check.kind == "call":
-        return (check.call,) + (BUILT_ON.get(check.call, ()) if check.integration else ())
-    if check.kind == "answer":
-        return ("ANSWERS",)
-    calls = PROPERTY_CALLS.get(check.property_name)
-    names = calls(dict(check.options)) if calls else ()
-    if check.integration:
-        names += tuple(n for name in names for n in BUILT_ON.get(name, ()))
-    return names

@@ -16,12 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from grader.spec.model import Case, Check, Exercise
 from grader.worker.values import EncodedCall, encode_call, fresh_copy
 
 from . import compiled, inputs
-from .answer_key import SEALED, AnswerKey, plain_key, sealed_key
-from .generators import generate_cases
 
 
 class NotCompiled(Exception):
@@ -34,7 +31,7 @@ class PlannedCase:
     args: tuple
     kwargs: dict
     source: str | None  # paste-able code for the call, when the spec wrote it
-    case: Case | None  # the spec's case (None for generated ones)
+    case: object | None  # the spec's case (kinds.call.Case; None for generated ones)
     reference: str  # the reference function that computes the expected value
     folder: str | None = None  # the spec's own, for inputs.evaluate of `expect`
     _expectation: tuple | None = None
@@ -63,38 +60,26 @@ class PlannedCase:
 
 
 class CasePlans:
-    """Each call check's planned cases, built on first need, by (spec file, check name); each
-    spec's compiled data, read once. `use_compiled=False` computes every case with the
-    reference (what `vitgrade compile` stores)."""
+    """Each call check's planned cases (its `plan`, or `from_compiled`), built on first need,
+    by (spec file, check name); each spec's compiled data, read once. `use_compiled=False`
+    computes every case with the reference (what `vitgrade compile` stores)."""
 
     def __init__(self, use_compiled: bool = True):
         self.use_compiled = use_compiled
         self._cases: dict[tuple[str, str], list[PlannedCase]] = {}
         self._compiled: dict[str, tuple[compiled.CompiledSpec | None, str]] = {}
 
-    def cases(self, exercise: Exercise, check: Check) -> list[PlannedCase]:
+    def cases(self, exercise, check) -> list[PlannedCase]:
         key = (exercise.path, check.name)
         if key not in self._cases:
             self._cases[key] = self._plan(exercise, check)
         return self._cases[key]
 
-    def answer_key(self, exercise: Exercise, check: Check) -> AnswerKey:
-        """The multiple-choice key: the spec's words, or the sealed key compiled for it."""
-        if check.answer_correct != SEALED:
-            return plain_key(check.answer_correct, check.answer_options)
-        entry, why = self._lookup(exercise, "answers", check.name)
-        try:
-            return sealed_key(entry)
-        except ValueError:
-            raise NotCompiled(f"the answer key of this question is not in this grader's "
-                              f"compiled data ({why}): get the current bundle from your "
-                              "instructor") from None
-
-    def _plan(self, exercise: Exercise, check: Check) -> list[PlannedCase]:
+    def _plan(self, exercise, check) -> list[PlannedCase]:
         if not self.use_compiled:
-            return plan_cases(check, exercise.folder or None)
-        entries, why = self._lookup(exercise, "cases", check.name)
-        planned = compiled_cases(check, entries) if entries is not None else None
+            return check.plan(exercise.folder or None)
+        entries, why = self.lookup(exercise, "cases", check.name)
+        planned = check.from_compiled(entries) if entries is not None else None
         if planned is not None:
             return planned
         if not compiled.has_reference():
@@ -102,9 +87,9 @@ class CasePlans:
                               f"{why} (was the exercise's .yaml file changed?), and this grader "
                               "has no reference to compute them: get the current bundle from "
                               "your instructor")
-        return plan_cases(check, exercise.folder or None)
+        return check.plan(exercise.folder or None)
 
-    def _lookup(self, exercise: Exercise, table: str, key: str) -> tuple[object, str]:
+    def lookup(self, exercise, table: str, key: str) -> tuple[object, str]:
         """(the compiled value, or None; why there is none: 'missing', 'stale', 'corrupt ...')"""
         if exercise.path not in self._compiled:
             try:  # read once: loading the spec read it too
@@ -121,51 +106,6 @@ class CasePlans:
         except compiled.CompiledError as error:
             return None, f"unreadable ({error})"
         return value, why
-
-
-def plan_cases(check: Check, folder: str | None = None) -> list[PlannedCase]:
-    """The spec's own cases, then the generated ones; InputError for a broken expression.
-    `folder`: the spec's own (inputs.evaluate)."""
-    reference = check.reference or check.call
-    planned = []
-    for case in check.cases:
-        args = tuple(inputs.evaluate(a, folder) for a in case.args)
-        kwargs = {k: inputs.evaluate(v, folder) for k, v in case.kwargs.items()}
-        planned.append(PlannedCase(args, kwargs, _source(check, case), case, reference, folder))
-    if check.generate:
-        g = check.generate
-        for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
-            planned.append(PlannedCase(tuple(args), dict(kwargs), None, None, reference, folder))
-    return planned
-
-
-def compiled_cases(check: Check, entries) -> list[PlannedCase] | None:
-    """The check's cases from its compiled entries (`compile_specs.case_entry`), or None when
-    they do not fit the spec (a count that differs, a broken entry)."""
-    generated = check.generate.count if check.generate else 0
-    if not isinstance(entries, list) or len(entries) != len(check.cases) + generated:
-        return None
-    reference = check.reference or check.call
-    planned = []
-    for i, entry in enumerate(entries):
-        try:
-            case = check.cases[i] if i < len(check.cases) else None
-            expectation = ((None, entry["raises"]) if entry["raises"] is not None
-                           else (entry["expect"], None))
-            wrong = {like: (True, value) for like, value in entry["wrong"].items()}
-            wrong.update((like, (False, None)) for like in entry["no_match"])
-            planned.append(PlannedCase(tuple(entry["args"]), dict(entry["kwargs"]),
-                                       _source(check, case) if case else None, case, reference,
-                                       None, expectation, wrong, from_compiled=True))
-        except (KeyError, TypeError, AttributeError):
-            return None
-    return planned
-
-
-def _source(check: Check, case: Case) -> str:
-    code = ", ".join([inputs.source(a) for a in case.args]
-                     + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
-    return f"{check.call}({code})"
 
 
 def _expectation(planned: PlannedCase) -> tuple:

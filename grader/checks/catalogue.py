@@ -1,48 +1,134 @@
-"""Loading the exercises a run grades: each spec loaded and validated, in one place (from what
-`vitgrade compile` kept of it while that is fresh: compiled.checked_spec).
+"""The one loader of exercise specs: file -> schema-checked data (spec/parse.py, or what
+`vitgrade compile` kept of it while fresh: compiled.checked_spec) -> an `Exercise` whose checks
+are built by their kind (kinds/) -> every name it refers to checked. `file:line` errors.
 
-The pytest plugin, batch grading and `check()` all use these, so a spec is accepted or refused
-the same way everywhere, and a refused one costs only its own exercise.
+Everything that reads specs (grading, the plugin, `check()`, `validate`, `render`, `compile`,
+`dist`, grade-all) loads them here, so a spec is accepted or refused the same way everywhere,
+and a refused one costs only its own exercise. `grader.load_spec`/`load_specs` are these.
 """
-
 from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec import SpecError, load_spec, load_specs
-from grader.spec.model import Exercise
+from grader.spec.errors import SpecError
+from grader.spec.model import Exercise, ExerciseLimits
+from grader.spec.parse import parse_spec, shown_path, spec_files
 
 from . import compiled
-from .validate import validate_exercise
+from .kinds import build_check
 
 
-def load_exercise(path: str | Path) -> Exercise:
-    """One spec, loaded and validated; SpecError (file:line) for the first problem."""
-    exercise = load_kept_or_parsed(Path(path))
-    problems = validate_exercise(exercise)
+def load_exercise(path: str | Path, display_path: str | None = None, *,
+                  build_inputs: bool = False, checked: tuple[dict, dict] | None = None
+                  ) -> Exercise:
+    """One spec, loaded and validated; SpecError (file:line) for the first problem.
+    `build_inputs`: also build each literal case's values; `checked`: the (data, lines)
+    parse_spec made of the file's bytes (compile_specs.py)."""
+    exercise, problems = spec_problems(path, display_path, build_inputs=build_inputs,
+                                       checked=checked)
     if problems:
         raise problems[0]
     return exercise
 
 
-def load_kept_or_parsed(path: Path) -> Exercise:
-    """The spec as its fresh compiled index kept it, else as its YAML reads (load_spec)."""
-    checked = compiled.checked_spec(path)
-    if checked is not None:
-        try:
-            return load_spec(path, checked=checked)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            pass  # kept data that does not build (an index edited by hand): the YAML says why
-    return load_spec(path)
-
-
-def load_exercises(folder: str | Path) -> tuple[list[Exercise], list[SpecError]]:
-    """The exercises of `folder` that load and validate, in order, and one error per other spec."""
-    exercises, errors = load_specs(Path(folder), load_kept_or_parsed)
-    good = []
-    for exercise in exercises:
-        problems = validate_exercise(exercise)
-        errors += problems[:1]
+def load_exercises(folder: str | Path, *, build_inputs: bool = False,
+                   every_problem: bool = False) -> tuple[list[Exercise], list[SpecError]]:
+    """The exercises of `folder` that load and validate, by order then id, and the first
+    problem of each other spec (`every_problem`: all of them, for `vitgrade validate`)."""
+    exercises, errors = [], []
+    for path in spec_files(Path(folder)):
+        exercise, problems = spec_problems(path, build_inputs=build_inputs)
+        errors += problems if every_problem else problems[:1]
         if not problems:
-            good.append(exercise)
-    return good, [error for error in errors if isinstance(error, SpecError)]
+            exercises.append(exercise)
+    seen: dict[str, Exercise] = {}
+    for exercise in list(exercises):
+        if exercise.id in seen:
+            errors.append(SpecError(exercise.path, exercise.line_of("id"), f"the id "
+                                    f"'{exercise.id}' is already used by {seen[exercise.id].path}"))
+            exercises.remove(exercise)
+        else:
+            seen[exercise.id] = exercise
+    exercises.sort(key=lambda e: (e.order, e.id))
+    return exercises, errors
+
+
+def spec_problems(path: str | Path, display_path: str | None = None, *,
+                  build_inputs: bool = False, checked: tuple[dict, dict] | None = None
+                  ) -> tuple[Exercise | None, list[SpecError]]:
+    """(the exercise, every problem in it); (None, [the error]) when it does not build."""
+    path = Path(path)
+    shown = display_path or shown_path(path)
+    try:
+        exercise = _built(path, shown, checked)
+    except SpecError as error:
+        return None, [error]
+    problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
+    return exercise, problems + _unlisted_uses(exercise)
+
+
+def _built(path: Path, shown: str, checked: tuple[dict, dict] | None) -> Exercise:
+    """The spec as its fresh compiled index kept it, else as its YAML reads."""
+    kept = checked or compiled.checked_spec(path)
+    if kept is not None:
+        try:
+            return _exercise(*kept, shown, path)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            if checked:
+                raise
+            # kept data that does not build (an index edited by hand): the YAML says why
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
+    return _exercise(*parse_spec(text, shown), shown, path)
+
+
+def _exercise(data: dict, lines: dict, shown: str, path: Path) -> Exercise:
+    inside: dict[int, dict] = {}  # each check's lines, by the path inside it
+    for where, line in lines.items():
+        if len(where) >= 2 and where[0] == "checks":
+            inside.setdefault(where[1], {})[where[2:]] = line
+    points = _shared_points([raw.get("points") for raw in data["checks"]], data.get("points"),
+                            lines, shown)
+    checks = tuple(build_check(raw, dict(
+        name=raw["name"], points=share, line=lines.get(("checks", i), 0),
+        lines=inside.get(i, {}), hidden=raw.get("hidden", False),
+        visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
+        hint=raw.get("hint")))
+        for i, (raw, share) in enumerate(zip(data["checks"], points, strict=True)))
+    limits = data.get("limits", {})
+    return Exercise(
+        id=data["id"], title=data["title"], lecture=data["lecture"], uses=tuple(data["uses"]),
+        checks=checks, path=shown, question=data.get("question", ""),
+        order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
+        limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
+        folder=str(path.resolve().parent), lines=lines,
+    )
+
+
+def _shared_points(given: list, total, lines: dict, shown: str) -> list[float]:
+    """Checks without points share what the exercise's total leaves (1 point each, no total)."""
+    fixed = sum(p for p in given if p is not None)
+    free = given.count(None)
+    if total is None:
+        share = 1.0
+    else:
+        if fixed > total + 1e-9 or (not free and abs(fixed - total) > 1e-9):
+            raise SpecError(shown, lines.get(("points",)),
+                            f"points: {total} but the checks' points add up to {fixed:g}")
+        share = (total - fixed) / free if free else 0.0
+    return [share if p is None else p for p in given]
+
+
+def _unlisted_uses(exercise: Exercise) -> list[SpecError]:
+    """One error per check that calls or reads a student name `uses:` does not list."""
+    errors = []
+    for check in exercise.checks:
+        unlisted = [n for n in dict.fromkeys(check.names_read()) if n not in exercise.uses]
+        if unlisted:
+            errors.append(SpecError(exercise.path, exercise.line_of("uses") or check.line,
+                                    f"check '{check.name}' reads {', '.join(unlisted)}, which "
+                                    f"uses: does not list (uses: names every student name the "
+                                    f"exercise's checks call or read)"))
+    return errors

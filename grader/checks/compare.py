@@ -11,11 +11,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.spec.model import Compare
-
 from .describe import describe
 
 MAX_ELEMENTS = 50_000_000   # a larger answer is refused before any arithmetic on it
+
+
+@dataclass(frozen=True)
+class Compare:
+    """How a call check compares (its `compare:`)."""
+    mode: str = "allclose"          # count | equal | allclose
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+def default_compare(expected) -> Compare:
+    """The comparison a value's type suggests: counts exactly, floats and arrays closely."""
+    if isinstance(expected, (int, np.integer)) and not isinstance(expected, bool):
+        return Compare(mode="count")
+    if isinstance(expected, (np.ndarray, float, np.floating)):
+        return Compare(mode="allclose")
+    return Compare(mode="equal")
 
 
 @dataclass(frozen=True)

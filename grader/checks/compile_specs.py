@@ -1,56 +1,36 @@
 """`vitgrade compile`: compute, on the instructor's side, what grading each spec needs from the
 reference, and store it as data beside the spec (compiled.py says the format).
 
-For every call check, in the order grading plans them (the spec's cases, then the generated
-ones): the inputs, the expected value or the name of the exception the call must raise, and the
-output of each misconception the check names (or that it does not apply: it raised). Property
-checks need no expected value and are not compiled. `sealed` adds the sealed multiple-choice
-keys of the student bundle (answer_key.py); a solution, the stand-ins' answers
-(compile_stand_ins.py).
+Each check says what it stores (its kind's `compiled`: a call check its planned cases, a
+multiple-choice check of the student bundle its sealed key, a property check nothing); a
+solution adds the stand-ins' answers (compile_stand_ins.py).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec import SpecError, load_spec, spec_files
-from grader.spec.loader import parse_spec
-from grader.spec.model import Check, Exercise
+from grader.spec import SpecError, parse_spec, spec_files
+from grader.spec.model import Exercise
 
 from . import compiled
-from .answer_key import seal
-from .cases import CasePlans, PlannedCase
+from .cases import CasePlans
+from .catalogue import load_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
 from .stand_ins import STAND_IN_TABLE
-from .validate import validate_exercise
-
-
-def case_entry(check: Check, planned: PlannedCase) -> dict:
-    """One case as cases.compiled_cases reads it back."""
-    expected, raises = planned.expectation()
-    entry = {"args": list(planned.args), "kwargs": dict(planned.kwargs), "expect": expected,
-             "raises": raises, "wrong": {}, "no_match": []}
-    for known in check.misconceptions:
-        applies, value = planned.wrong_output(known.like)
-        if applies:
-            entry["wrong"][known.like] = value
-        elif known.like not in entry["no_match"]:
-            entry["no_match"].append(known.like)
-    return entry
 
 
 def compile_exercise(exercise: Exercise, answers: dict | None = None,
                      solution: Path | None = None):
-    """(tables, pools) of one exercise; `answers`: check name -> (correct, options) to seal;
-    `solution`: the instructor's, whose calls record the stand-ins' answers
-    (compile_stand_ins.py)."""
+    """(tables, pools) of one exercise; `answers`: check name -> what its `sealed` kept back
+    (the student bundle's); `solution`: the instructor's, whose calls record the stand-ins'
+    answers (compile_stand_ins.py)."""
     pools = compiled.Pools()
     plans = CasePlans(use_compiled=False)  # the reference runs once per case, for both tables
-    cases = {}
+    tables: dict[str, dict] = {"cases": {}}
     for check in exercise.checks:
-        if check.kind == "call":
-            planned = plans.cases(exercise, check)
-            cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
-    tables = {"cases": cases}
+        secret = (answers or {}).get(check.name)
+        for table, value in check.compiled(exercise, plans, secret).items():
+            tables.setdefault(table, {})[check.name] = compiled.encode(value, pools)
     if solution is not None and needs_stand_ins(exercise):
         from grader.worker import StudentWorker
 
@@ -58,9 +38,6 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
             record = record_stand_ins(exercise, worker, plans)
         tables[STAND_IN_TABLE] = {digest: compiled.encode(answer, pools)
                                   for digest, answer in sorted(record.items())}
-    if answers:
-        tables["answers"] = {name: compiled.encode(seal(correct, options), pools)
-                             for name, (correct, options) in answers.items()}
     return tables, pools
 
 
@@ -68,10 +45,7 @@ def compile_spec(path: Path, answers: dict | None = None, solution: Path | None 
     """Compile the spec file `path` (it must load and validate); returns the index written."""
     path = Path(path)
     checked = parse_spec(path.read_text(encoding="utf-8"), path.name)
-    exercise = load_spec(path, checked=checked)
-    problems = validate_exercise(exercise)
-    if problems:
-        raise problems[0]
+    exercise = load_exercise(path, checked=checked)
     tables, pools = compile_exercise(exercise, answers, solution)
     return compiled.write(path, tables, pools, checked)[0]
 

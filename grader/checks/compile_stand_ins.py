@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from grader.spec.model import Check, Exercise
 
-from .api import BUILT_ON, names_read
+from .api import BUILT_ON
 from .cases import CasePlans
 from .grade import grade_around
 from .stand_ins import StandIns
@@ -22,15 +22,14 @@ from .stand_ins import StandIns
 
 def helpers_of(check: Check) -> tuple[str, ...]:
     """The student functions the check's own functions are built on, but not those it tests."""
-    tested = names_read(check)
+    tested = check.names_read()
     found = [helper for name in tested for helper in BUILT_ON.get(name, ())]
     return tuple(dict.fromkeys(h for h in found if h not in tested))
 
 
 def needs_stand_ins(exercise: Exercise) -> list[Check]:
     """The exercise's visible checks that may be graded around a broken helper."""
-    return [c for c in exercise.checks if not c.hidden and not c.integration
-            and c.kind in ("call", "property") and helpers_of(c)]
+    return [c for c in exercise.checks if not c.hidden and c.regradable and helpers_of(c)]
 
 
 def record_stand_ins(exercise: Exercise, worker, plans: CasePlans | None = None) -> dict:

@@ -108,9 +108,9 @@ class CompiledSpec:
         self.where = where
 
     def checked_spec(self) -> tuple[dict, dict] | None:
-        """(data, lines) of the spec as spec.loader.parse_spec gave them, if kept by this
+        """(data, lines) of the spec as spec.parse.parse_spec gave them, if kept by this
         version of the parser."""
-        from grader.spec.loader import parser_version
+        from grader.spec.parse import parser_version
 
         kept = self.parsed
         try:
@@ -339,7 +339,7 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
 def kept_spec(data: dict, lines: dict) -> dict | None:
     """The index's "parsed" entry, or None when JSON would not give back the same data (a key
     that is not a string, a NaN): such a spec is parsed on every run."""
-    from grader.spec.loader import parser_version
+    from grader.spec.parse import parser_version
 
     entry = {"parser": parser_version(), "data": data,
              "lines": [[*path, line] for path, line in lines.items()]}

@@ -21,7 +21,6 @@ from dataclasses import replace
 
 from grader.spec.model import Check, Exercise
 
-from .api import names_read
 from .describe import quoted_names, stand_in_note
 from .results import FAILED, NOT_IMPLEMENTED, PASSED, CheckResult
 
@@ -41,8 +40,8 @@ class Dependencies:
         self._grade = grade
         self.functions: dict[str, list[tuple[Exercise, Check]]] = {}
         for exercise, check in graded:
-            if check.kind == "call":
-                self.functions.setdefault(check.call, []).append((exercise, check))
+            if check.function:
+                self.functions.setdefault(check.function, []).append((exercise, check))
         self._first: dict[tuple, CheckResult] = {}
         self._final: dict[tuple, CheckResult] = {}
         self._busy: set[tuple] = set()
@@ -85,9 +84,9 @@ class Dependencies:
 
     def _regraded(self, exercise: Exercise, check: Check) -> CheckResult:
         first = self.first(exercise, check)
-        if first.status not in REGRADED or check.integration or check.kind == "answer":
+        if first.status not in REGRADED or not check.regradable:
             return first
-        tested = names_read(check)  # what the check tests is never stood in for
+        tested = check.names_read()  # what the check tests is never stood in for
         broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first

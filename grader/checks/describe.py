@@ -5,9 +5,13 @@ tuples, dicts, plain ndarrays, ForeignObject); it never calls a submission's met
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 SMALL_ARRAY = 16   # arrays up to this many elements are shown whole
+TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
+_CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
 
 def describe(value, limit: int = 120) -> str:
@@ -74,3 +78,38 @@ def quoted_names(names) -> str:
 def stand_in_note(names) -> str:
     """'passed with the grader's correct `patchify` standing in for yours'."""
     return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
+
+
+def outcome_lines(outcome, label: str | None = None) -> list[str]:
+    """What the student's call did, as `got:` lines; `label` (visible cases only) names the call
+    in a timeout or a crash, the limits that stop a call: "timed out after 10 s in
+    patchify(...)"."""
+    if outcome.status == "raised":
+        lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
+        if outcome.error.traceback:
+            lines += ["your code:"] + ["  " + line
+                                       for line in outcome.error.traceback.rstrip().splitlines()]
+        return lines
+    if label and outcome.status in ("timeout", "crashed"):
+        return [f"got:      {outcome.message} in {label}"]
+    return [f"got:      {outcome.message or outcome.status}"]
+
+
+def limit_note(outcome) -> str:
+    """' (the grader limits the memory of your code to 4096 MB)' when a worker limit made the
+    call raise."""
+    limit = getattr(outcome.error, "limit", None)
+    return f" ({limit})" if limit else ""
+
+
+def short_title(hint: str) -> str:
+    """The hint's first clause, at most TITLE_CHARS characters, cut at a word boundary:
+    "You counted overlapping stride-1 windows, as a CNN ..." -> "You counted overlapping
+    stride-1 windows, as a CNN slides its kernel"."""
+    text = " ".join(str(hint).replace("`", "").split())
+    end = _CLAUSE_END.search(text)
+    clause = (text[:end.start()] if end and end.start() > 0 else text).strip(" ,")
+    if len(clause) <= TITLE_CHARS:
+        return clause
+    cut = clause[:TITLE_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,")
+    return (cut or clause[:TITLE_CHARS]) + "\u2026"

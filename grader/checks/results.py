@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
     "passed", "failed", "not_implemented", "missing", "error")
 PRINTED_CHARS = 2000  # of a student's printed output kept in a report: its end
+HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
 
 
 def printed_tail(text: str) -> str:
@@ -44,6 +45,18 @@ class CheckResult:
     @property
     def passed_with_stand_ins(self) -> bool:
         return self.passed and bool(self.stand_ins)
+
+
+def check_result(check, status: str, message: str = "", hint: str | None = None,
+                 cases: int = 0, misconception: str | None = None,
+                 printed: str = "") -> CheckResult:
+    """The result of `check` (a spec.model.Check): its points when it passed, else none."""
+    return CheckResult(
+        name=check.name, points=check.points, score=check.points if status == PASSED else 0.0,
+        status=status, message=message, hint=hint if status != PASSED else None,
+        hidden=check.hidden, visibility=check.visibility, cases=cases, misconception=misconception,
+        printed="" if check.hidden else printed_tail(printed),  # a hidden case's could show inputs
+    )
 
 
 @dataclass(frozen=True)

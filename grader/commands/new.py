@@ -22,8 +22,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from grader.authoring.scaffold import next_order, project_exercises, scaffold_spec
-    from grader.checks.validate import validate_exercise
-    from grader.spec import SpecError, load_spec
+    from grader.checks.catalogue import spec_problems
 
     folder = Path(args.exercises) if args.exercises else project_exercises()
     path = folder / f"{args.id}.yaml"
@@ -38,10 +37,7 @@ def run(args) -> int:
         return 1
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    try:
-        problems = validate_exercise(load_spec(path), build_inputs=True)
-    except SpecError as error:
-        problems = [error]
+    _, problems = spec_problems(path, build_inputs=True)
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"wrote {path}; next: edit its TODOs, then `vitgrade validate` and `vitgrade render`")

@@ -21,14 +21,11 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from grader.authoring import render_sheet
-    from grader.checks.validate import validate_exercise
-    from grader.spec import load_specs
+    from grader.checks.catalogue import load_exercises
     from grader.spec.locate import find_exercises
 
     folder = find_exercises(args.exercises)
-    exercises, errors = load_specs(folder)
-    for exercise in exercises:
-        errors += validate_exercise(exercise)
+    exercises, errors = load_exercises(folder, every_problem=True)
     if errors:
         for error in errors:
             print(error, file=sys.stderr)

@@ -12,21 +12,19 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from grader.checks.validate import validate_exercise
-    from grader.spec import load_specs
+    from grader.checks.catalogue import load_exercises
     from grader.spec.locate import find_exercises
 
     folder = find_exercises(args.directory)
     if not folder.is_dir():
         print(f"vitgrade validate: {folder} is not a folder of exercise specs", file=sys.stderr)
         return 2
-    exercises, errors = load_specs(folder)
-    for exercise in exercises:
-        errors += validate_exercise(exercise, build_inputs=True)
+    exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
     for error in errors:
         print(error)
     bad = len({e.path for e in errors})
-    print(f"{folder}: {len(exercises)} exercises load; {bad} spec file(s) with problems")
+    print(f"{folder}: {len(exercises)} exercises load and validate; {bad} spec file(s) with "
+          "problems")
     _compiled_notes(folder)
     return 1 if errors else 0
 

@@ -4,9 +4,9 @@ A hidden check goes whole: its cases, its generator and seed, its hints. The spe
 from the parsed YAML, so comments (which may explain how hidden values were made) go too. Points
 the hidden checks shared with the visible ones are fixed on each visible check, so the visible
 spec scores the visible checks exactly as the full one does. Data files (checkpoints, samples)
-come along only when a visible check names them. With `seal_answers`, a multiple-choice check's
-right answer and option feedback are replaced by SEALED and handed back (`answers`) for the
-compiled data's sealed key (grader/checks/answer_key.py).
+come along only when a visible check names them. With `seal_answers`, each check's kind says what
+the bundle may not read in plain text (`sealed`: a multiple-choice check's right answer and
+feedback), handed back (`answers`) for the compiled data's sealed key (checks/answer_key.py).
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from grader.checks.answer_key import SEALED
-from grader.spec import SpecError, load_spec, spec_files
+from grader.checks.catalogue import load_exercise
+from grader.spec import SpecError, spec_files
 from grader.spec.yaml_lines import SpecLoader
 
 HEADER = ("# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not "
@@ -28,7 +28,7 @@ class VisibleSpecs:
     texts: dict[str, str] = field(default_factory=dict)  # file name -> YAML text
     data: set[str] = field(default_factory=set)  # exercises-folder paths a visible check names
     notes: list[str] = field(default_factory=list)
-    # file name -> check name -> (right option, {option: feedback}) of each sealed check
+    # file name -> check name -> what its `sealed` kept back ((right option, {option: feedback}))
     answers: dict[str, dict] = field(default_factory=dict)
 
 
@@ -37,7 +37,7 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
     out = VisibleSpecs()
     for path in spec_files(folder):
         try:
-            exercise = load_spec(path)
+            exercise = load_exercise(path)
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
@@ -51,11 +51,10 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
             check["points"] = _number(loaded.points)
             check.pop("hidden", None)
             check.pop("visibility", None)
-            if seal_answers and loaded.kind == "answer":
-                check["answer"] = {"key": loaded.answer_key, "correct": SEALED,
-                                   "options": {o: SEALED for o in loaded.answer_options}}
-                out.answers.setdefault(path.name, {})[loaded.name] = (
-                    loaded.answer_correct, dict(loaded.answer_options))
+            if seal_answers:
+                check, secret = loaded.sealed(check)
+                if secret is not None:
+                    out.answers.setdefault(path.name, {})[loaded.name] = secret
             kept.append(check)
         if not kept:
             out.notes.append(f"{path.name}: left out, all its checks are hidden")

@@ -10,11 +10,9 @@ so that `vitgrade merge`, which has no specs, names everything as a single run d
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-TITLE_CHARS = 48  # a fallback title longer than this is cut at a word boundary
-_CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
+from grader.checks.describe import short_title
 
 
 @dataclass(frozen=True)
@@ -48,30 +46,11 @@ def labels_from_specs(exercises) -> Labels:
     for exercise in exercises:
         calls, named = functions.setdefault(exercise.id, {}), titles.setdefault(exercise.id, {})
         for check in exercise.checks:
-            if check.call:
-                calls[check.name] = check.call
-                for known in check.misconceptions:
-                    named.setdefault(known.like, known.title or short_title(known.hint))
-            elif check.answer_key:
-                calls[check.name] = f'ANSWERS["{check.answer_key}"]'
-                for option, feedback in check.answer_options.items():
-                    if option != check.answer_correct:
-                        named.setdefault(f"{check.answer_key}:{option}",
-                                         short_title(str(feedback or "")) or f'"{option}"')
+            if check.subject:
+                calls[check.name] = check.subject
+            for name, title in check.misconception_titles().items():
+                named.setdefault(name, title)
     return Labels(functions, titles)
-
-
-def short_title(hint: str) -> str:
-    """The hint's first clause, at most TITLE_CHARS characters, cut at a word boundary:
-    "You counted overlapping stride-1 windows, as a CNN ..." -> "You counted overlapping
-    stride-1 windows, as a CNN slides its kernel"."""
-    text = " ".join(str(hint).replace("`", "").split())
-    end = _CLAUSE_END.search(text)
-    clause = (text[:end.start()] if end and end.start() > 0 else text).strip(" ,")
-    if len(clause) <= TITLE_CHARS:
-        return clause
-    cut = clause[:TITLE_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,")
-    return (cut or clause[:TITLE_CHARS]) + "\u2026"
 
 
 def _nested_strings(data) -> dict:

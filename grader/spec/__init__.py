@@ -1,7 +1,8 @@
-"""Exercise specs: load YAML, validate it against the shipped schema, say where it is wrong."""
+"""Exercise specs' format: read YAML with the line of every value, check it against the shipped
+schema, say where it is wrong. Building and validating an `Exercise`: grader/checks/catalogue.py.
+"""
 from .errors import SpecError
-from .loader import load_spec, load_specs, spec_files
-from .model import Case, Check, Compare, Exercise, Generate, Misconception
+from .model import Check, Exercise
+from .parse import parse_spec, spec_files
 
-__all__ = ["SpecError", "load_spec", "load_specs", "spec_files", "Case", "Check", "Compare",
-           "Exercise", "Generate", "Misconception"]
+__all__ = ["SpecError", "parse_spec", "spec_files", "Check", "Exercise"]

@@ -1,6 +1,8 @@
 """The one exception of the spec layer: a problem in a spec file, with where it is."""
 from __future__ import annotations
 
+import difflib
+
 
 class SpecError(Exception):
     """A bad exercise spec. `str()` is one line: `file:line: message`."""
@@ -12,3 +14,12 @@ class SpecError(Exception):
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
+
+
+def unknown_name(path: str, line: int | None, what: str, name: str, known) -> SpecError:
+    """"unknown generator 'tiling_sizez'; did you mean 'tiling_sizes'?": the closest names (as
+    close as the closest, give or take a tenth)."""
+    scored = sorted((-difflib.SequenceMatcher(None, name, n).ratio(), n) for n in known)
+    close = [f"'{n}'" for score, n in scored[:3] if -score >= max(0.6, -scored[0][0] - 0.1)]
+    tip = f"; did you mean {' or '.join(close)}?" if close else ""
+    return SpecError(path, line, f"unknown {what} '{name}'{tip}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .loader import SPEC_SUFFIXES
+from .parse import SPEC_SUFFIXES
 
 FOLDER = "exercises"
 EXPLICIT, FOUND, INSTALLED = "--exercises", "found in this project", "installed with the package"

@@ -1,0 +1,105 @@
+"""A multiple-choice check (`answer:`): the option the student's `ANSWERS[key]` names, judged
+against the spec's `correct:`, or, in the student bundle, against the sealed key compiled for it
+(answer_key.py). Never graded again around helpers: it calls no function.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.spec.errors import SpecError
+
+from ..answer_key import SEALED, AnswerKey, normalise, plain_key, seal, sealed_key
+from ..cases import NotCompiled
+from ..describe import describe, short_title
+from ..results import FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
+from .base import Kind
+
+ANSWERS = "ANSWERS"  # the student's dict of question key -> option
+
+
+@dataclass(frozen=True)
+class AnswerCheck(Kind):
+    KEY = "answer"
+    key: str = ""                    # the question's key in ANSWERS
+    correct: str = ""                # SEALED in the student bundle
+    options: dict = field(default_factory=dict)  # option -> the feedback of a student who picks it
+
+    @classmethod
+    def from_yaml(cls, raw: dict, common: dict) -> AnswerCheck:
+        answer = raw["answer"]
+        return cls(**common, key=answer["key"], correct=answer["correct"],
+                   options=dict(answer["options"]))
+
+    def problems(self, exercise, build_inputs: bool = False) -> list[SpecError]:
+        # SEALED: the student bundle's, whose right answer is in its compiled data only
+        if self.correct in self.options or self.correct == SEALED:
+            return []
+        return [SpecError(exercise.path, self.line_of("answer", "correct"),
+                          f"the correct answer '{self.correct}' is not among the options")]
+
+    def names_read(self) -> tuple[str, ...]:
+        return (ANSWERS,)
+
+    @property
+    def subject(self) -> str:
+        return f'{ANSWERS}["{self.key}"]'
+
+    def misconception_titles(self) -> dict[str, str]:
+        return {f"{self.key}:{option}": short_title(str(feedback or "")) or f'"{option}"'
+                for option, feedback in self.options.items() if option != self.correct}
+
+    def sealed(self, raw: dict) -> tuple[dict, object]:
+        """Its YAML with the right answer and the feedback SEALED, and (correct, options) for
+        the compiled data's sealed key."""
+        sealed = dict(key=self.key, correct=SEALED, options=dict.fromkeys(self.options, SEALED))
+        return {**raw, "answer": sealed}, (self.correct, dict(self.options))
+
+    def compiled(self, exercise, plans, secret=None) -> dict:
+        return {"answers": seal(*secret)} if secret else {}
+
+    def answer_key(self, exercise, plans) -> AnswerKey:
+        """The spec's words, or the sealed key compiled for it."""
+        if self.correct != SEALED:
+            return plain_key(self.correct, self.options)
+        entry, why = plans.lookup(exercise, "answers", self.name)
+        try:
+            return sealed_key(entry)
+        except ValueError:
+            raise NotCompiled(f"the answer key of this question is not in this grader's "
+                              f"compiled data ({why}): get the current bundle from your "
+                              "instructor") from None
+
+    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+        key = self.answer_key(exercise, plans)
+        outcome = worker.get(ANSWERS)
+        if outcome.status == "missing":
+            return check_result(self, MISSING, f"`{ANSWERS}` is not defined in your submission yet")
+        if outcome.status != "ok":
+            return check_result(self, FAILED, f"`{ANSWERS}` could not be read: "
+                                              f"{outcome.message or outcome.status}")
+        if not isinstance(outcome.value, dict):
+            return check_result(self, FAILED, f"`{ANSWERS}` must be a dict of question key -> "
+                                              f"option, got {describe(outcome.value)}")
+        options = ", ".join(f"'{o}'" for o in self.options)
+        asked = f"{ANSWERS}['{self.key}']"
+        raw = outcome.value.get(self.key)
+        if raw is None:
+            return check_result(self, NOT_IMPLEMENTED,
+                                f"{asked} is not answered yet (options: {options})")
+        if not isinstance(raw, str):
+            return check_result(self, FAILED, f"{asked} must be one of {options}, "
+                                              f"got {describe(raw)}")
+        answer = normalise(raw)
+        verdict = key.verdict(answer)
+        if verdict:
+            return check_result(self, PASSED, cases=1)
+        if verdict is None:
+            return check_result(self, FAILED, f"{asked} = {raw!r} is not one of the options "
+                                              f"{options}", cases=1)
+        return check_result(self, FAILED, f"{asked} = {raw!r} is not the best answer",
+                            hint=key.feedback(answer), cases=1,
+                            misconception=f"{self.key}:{answer}")
+
+    def sheet_notes(self) -> list[str]:
+        options = ", ".join(f'`"{o}"`' for o in self.options)
+        return [f'Answer in `{ANSWERS}["{self.key}"]`, one of {options}.']

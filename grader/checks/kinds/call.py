@@ -1,0 +1,376 @@
+"""A function check (`call:`): call the student's function on cases, compare each result with
+the reference's (computed here, never in the worker), and name the misconception a wrong answer
+looks like.
+
+Everything about the kind is here: its spec (`cases`, `generate`, `reference`, `compare`,
+`misconceptions`, `integration`), validation, its planned cases (what `vitgrade compile` stores),
+grading, and its examples on the question sheet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grader.spec.errors import SpecError, unknown_name
+
+from .. import inputs
+from ..api import BUILT_ON, MISCONCEPTION_NAMES, SIGNATURES, required_params
+from ..cases import PlannedCase
+from ..compare import Compare, compare, default_compare
+from ..describe import call_label, describe, limit_note, outcome_lines, short_title
+from ..generators import GENERATORS, generate_cases
+from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
+from .base import Kind
+
+# A check's cases go to the worker a few per request, up to this many calls and bytes of arrays:
+# a failing case wastes at most the rest of its request.
+CALLS_PER_REQUEST = 32
+REQUEST_BYTES = 2**20
+MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
+MAX_ARGUMENT = 90
+MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
+SMALL_ARRAY = 16        # arrays up to this many elements are written out on the sheet
+
+
+@dataclass(frozen=True)
+class Case:
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    expect: Any = None
+    has_expect: bool = False
+    raises: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Generate:
+    generator: str
+    count: int = 10
+    seed: int = 0
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Misconception:
+    like: str                        # name in grader.reference.misconceptions
+    hint: str
+    title: str | None = None         # what the class report calls it ("causal mask by default")
+
+
+@dataclass(frozen=True)
+class CallCheck(Kind):
+    KEY = "call"
+    call: str = ""
+    cases: tuple[Case, ...] = ()
+    generate: Generate | None = None
+    reference: str | None = None
+    compare: Compare | None = None
+    misconceptions: tuple[Misconception, ...] = ()
+    # graded on the student's whole pipeline, never around broken helpers (dependencies.py)
+    integration: bool = False
+
+    @classmethod
+    def from_yaml(cls, raw: dict, common: dict) -> CallCheck:
+        how = raw.get("compare")
+        return cls(
+            **common, call=raw["call"], reference=raw.get("reference"),
+            cases=tuple(Case(tuple(c["args"]), dict(c.get("kwargs", {})), c.get("expect"),
+                             "expect" in c, c.get("raises"), c.get("hint"))
+                        for c in raw.get("cases", [])),
+            generate=Generate(**raw["generate"]) if "generate" in raw else None,
+            compare=(None if how is None else Compare(how) if isinstance(how, str)
+                     else Compare(**how)),
+            misconceptions=tuple(Misconception(**m) for m in raw.get("misconceptions", [])),
+            integration=raw.get("integration", False))
+
+    @property
+    def reference_name(self) -> str:
+        return self.reference or self.call
+
+    def problems(self, exercise, build_inputs: bool = False) -> list[SpecError]:
+        path, errors = exercise.path, []
+        if self.call not in SIGNATURES:  # the student API is a contract: docs/student-api.md
+            errors.append(unknown_name(path, self.line_of("call"), "student-API function",
+                                       self.call, SIGNATURES))
+        needs_reference = self.generate is not None or any(
+            not c.has_expect and not c.raises for c in self.cases)
+        if needs_reference and self.reference and self.reference not in SIGNATURES:
+            errors.append(unknown_name(path, self.line_of("reference"), "reference function",
+                                       self.reference, SIGNATURES))
+        if self.generate and self.generate.generator not in GENERATORS:
+            errors.append(unknown_name(path, self.line_of("generate", "generator"), "generator",
+                                       self.generate.generator, GENERATORS))
+        if not self.cases and not self.generate:
+            errors.append(SpecError(path, self.line,
+                                    f"check '{self.name}' has neither cases nor generate"))
+        for i, m in enumerate(self.misconceptions):
+            if m.like not in MISCONCEPTION_NAMES:
+                errors.append(unknown_name(path, self.line_of("misconceptions", i, "like"),
+                                           "misconception", m.like, MISCONCEPTION_NAMES))
+        return errors + (self._unbuildable(exercise) if build_inputs else [])
+
+    def _unbuildable(self, exercise) -> list[SpecError]:
+        """One error per literal case whose arguments or expected value do not build."""
+        errors = []
+        for i, case in enumerate(self.cases):
+            values = [(("cases", i, "args", j), a) for j, a in enumerate(case.args)]
+            if case.has_expect:
+                values.append((("cases", i, "expect"), case.expect))
+            for path, expr in values:
+                try:
+                    inputs.evaluate(expr, exercise.folder or None)
+                except inputs.InputError as exc:
+                    errors.append(SpecError(exercise.path, self.line_of(*path),
+                                            f"check '{self.name}': {exc}"))
+                    break  # one message per case
+        return errors
+
+    def names_read(self) -> tuple[str, ...]:
+        return (self.call,) + (BUILT_ON.get(self.call, ()) if self.integration else ())
+
+    @property
+    def function(self) -> str:
+        return self.call
+
+    @property
+    def subject(self) -> str:
+        return self.call
+
+    @property
+    def regradable(self) -> bool:
+        return not self.integration
+
+    def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(n for n in uses if n == self.call)
+
+    def misconception_titles(self) -> dict[str, str]:
+        return {m.like: m.title or short_title(m.hint) for m in self.misconceptions}
+
+    # --- its cases ----------------------------------------------------------------------------
+
+    def planned_cases(self, exercise, plans) -> list[PlannedCase]:
+        return plans.cases(exercise, self)
+
+    def plan(self, folder: str | None = None) -> list[PlannedCase]:
+        """The spec's own cases, then the generated ones; InputError for a broken expression.
+        `folder`: the spec's own (inputs.evaluate)."""
+        planned = []
+        for case in self.cases:
+            args = tuple(inputs.evaluate(a, folder) for a in case.args)
+            kwargs = {k: inputs.evaluate(v, folder) for k, v in case.kwargs.items()}
+            planned.append(PlannedCase(args, kwargs, self._source(case), case,
+                                       self.reference_name, folder))
+        if self.generate:
+            g = self.generate
+            for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
+                planned.append(PlannedCase(tuple(args), dict(kwargs), None, None,
+                                           self.reference_name, folder))
+        return planned
+
+    def from_compiled(self, entries) -> list[PlannedCase] | None:
+        """Its cases from their compiled entries (`compiled`), or None when they do not fit the
+        spec (a count that differs, a broken entry)."""
+        generated = self.generate.count if self.generate else 0
+        if not isinstance(entries, list) or len(entries) != len(self.cases) + generated:
+            return None
+        planned = []
+        for i, entry in enumerate(entries):
+            try:
+                case = self.cases[i] if i < len(self.cases) else None
+                expectation = ((None, entry["raises"]) if entry["raises"] is not None
+                               else (entry["expect"], None))
+                wrong = {like: (True, value) for like, value in entry["wrong"].items()}
+                wrong.update((like, (False, None)) for like in entry["no_match"])
+                planned.append(PlannedCase(tuple(entry["args"]), dict(entry["kwargs"]),
+                                           self._source(case) if case else None, case,
+                                           self.reference_name, None, expectation, wrong,
+                                           from_compiled=True))
+            except (KeyError, TypeError, AttributeError):
+                return None
+        return planned
+
+    def compiled(self, exercise, plans, secret=None) -> dict:
+        """Table `cases`: each planned case's inputs, expected value or exception, and each
+        misconception's output (or that it does not apply: it raised)."""
+        entries = []
+        for planned in plans.cases(exercise, self):
+            expected, raises = planned.expectation()
+            entry = {"args": list(planned.args), "kwargs": dict(planned.kwargs),
+                     "expect": expected, "raises": raises, "wrong": {}, "no_match": []}
+            for known in self.misconceptions:
+                applies, value = planned.wrong_output(known.like)
+                if applies:
+                    entry["wrong"][known.like] = value
+                elif known.like not in entry["no_match"]:
+                    entry["no_match"].append(known.like)
+            entries.append(entry)
+        return {"cases": entries}
+
+    def _source(self, case: Case) -> str:
+        code = ", ".join([inputs.source(a) for a in case.args]
+                         + [f"{k}={inputs.source(v)}" for k, v in case.kwargs.items()])
+        return f"{self.call}({code})"
+
+    # --- grading ------------------------------------------------------------------------------
+
+    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+        """Send the cases in requests of a few (one message each way per request), judge them
+        in order; the first failing case is the verdict."""
+        cases = plans.cases(exercise, self)
+        params = required_params(self.reference_name)
+        number = 0
+        for request in requests(cases):
+            outcomes = worker.call_many(self.call, [p.encoded for p in request], timeout=timeout)
+            for planned, outcome in zip(request, outcomes, strict=True):
+                number += 1
+                failed = self._judge_call(planned, outcome, params, number, len(cases))
+                if failed is not None:
+                    return failed
+        return check_result(self, PASSED, cases=len(cases))
+
+    def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
+                    total: int) -> CheckResult | None:
+        """None when case `number` (of `total`) passed, else the check's failed result."""
+        stopped = outcome.status in ("timeout", "crashed") and not self.hidden  # named below
+        label = call_label(self.call, params, planned.args, planned.kwargs) if stopped else None
+        failure = self.judge_case(planned, outcome, label)
+        if failure is None:
+            return None
+        status, lines, hint, matched = failure
+        if status == NOT_IMPLEMENTED:
+            return check_result(self, NOT_IMPLEMENTED, f"`{self.call}` is not implemented yet",
+                                cases=number)
+        if self.hidden:
+            message = f"{HIDDEN_FAILURE}: case {number} of {total}"
+            if outcome.status in ("timeout", "crashed"):
+                message += f"; {outcome.message}"
+            elif outcome.status == "raised":
+                message += f"; your code raised {outcome.error.type}" + limit_note(outcome)
+            return check_result(self, FAILED, message, hint, number, matched)
+        header = (f"case {number} of {total}: "
+                  f"{call_label(self.call, params, planned.args, planned.kwargs)}")
+        if planned.source and len(planned.source) <= 600:
+            header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
+        return check_result(self, FAILED, "\n".join([header] + [f"  {x}" for x in lines]), hint,
+                            number, matched, printed=outcome.stdout)
+
+    def judge_case(self, planned: PlannedCase, outcome, label: str | None = None):
+        """None when the case passed, else (status, message lines, hint, misconception name)."""
+        case_hint = planned.case.hint if planned.case else None
+        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+            return NOT_IMPLEMENTED, [], None, None
+        expected, expects_error = planned.expectation()
+        if expects_error:
+            if outcome.status == "raised" and outcome.error.type == expects_error:
+                return None
+            if outcome.status == "ok":
+                hint, matched = self._misconception(planned, outcome.value, self.compare)
+                return FAILED, [f"expected: {expects_error}",
+                                f"got:      {describe(outcome.value)} (no error)"], \
+                    hint or case_hint or self.hint, matched
+            return (FAILED, [f"expected: {expects_error}"] + outcome_lines(outcome, label),
+                    case_hint or self.hint, None)
+        if outcome.status != "ok":
+            return FAILED, outcome_lines(outcome, label), case_hint or self.hint, None
+        how = self.compare or default_compare(expected)
+        mismatch = compare(expected, outcome.value, how)
+        if mismatch is None:
+            return None
+        hint, matched = self._misconception(planned, outcome.value, how)
+        return FAILED, mismatch.lines(), hint or case_hint or self.hint, matched
+
+    def _misconception(self, planned: PlannedCase, got, how: Compare | None):
+        """(hint, name) of the first misconception whose output `got` matches, else (None,
+        None). `how` is the check's comparison; None (a case that should have raised) compares
+        each wrong output the way its type suggests."""
+        for known in self.misconceptions:
+            applies, wrong = planned.wrong_output(known.like)
+            if applies and _matches(wrong, got, how or default_compare(wrong)):
+                return known.hint, known.like
+        return None, None
+
+    # --- the question sheet -------------------------------------------------------------------
+
+    def examples(self) -> list[str]:
+        if self.hidden:
+            return []
+        lines = []
+        first_args = self.cases[0].args if self.cases else ()
+        names = list(required_params(self.reference_name)) + [""] * len(first_args)
+        for case in self.cases:
+            call = self._source(case)
+            if len(call) > MAX_CALL:  # arguments by name and shape instead
+                parts = [f"{name}={_short(a)}" if name else _short(a)
+                         for name, a in zip(names, case.args, strict=False)]
+                parts += [f"{k}={_short(v)}" for k, v in case.kwargs.items()]
+                call = f"{self.call}({', '.join(parts)})"
+            lines += [f">>> {call}", self._sheet_result(case)]
+        return lines
+
+    def _sheet_result(self, case: Case) -> str:
+        if case.raises:
+            return f"raises {case.raises}"
+        if case.has_expect:
+            return _value(inputs.evaluate(case.expect))
+        try:
+            from grader.reference import REFERENCE
+        except ImportError:  # the student bundle: its sheet is the instructor's
+            return "(computed by the reference, which this grader does not have)"
+
+        args = tuple(inputs.evaluate(a) for a in case.args)
+        kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
+        try:
+            return _value(REFERENCE[self.reference_name](*args, **kwargs))
+        except Exception as error:  # the reference refusing is the expected answer
+            return f"raises {type(error).__name__}"
+
+
+def requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
+    """Consecutive cases, at most CALLS_PER_REQUEST and REQUEST_BYTES of arrays per request."""
+    batches, size = [[]], 0
+    for planned in cases:
+        nbytes = planned.encoded.nbytes
+        if batches[-1] and (len(batches[-1]) == CALLS_PER_REQUEST
+                            or size + nbytes > REQUEST_BYTES):
+            batches.append([])
+            size = 0
+        batches[-1].append(planned)
+        size += nbytes
+    return batches
+
+
+def _matches(wrong, got, how: Compare) -> bool:
+    if how.mode == "count" and isinstance(wrong, float):
+        return isinstance(got, (float, np.floating)) and float(got) == wrong
+    # softmax without max: nan where the student's is
+    return compare(wrong, got, how, equal_nan=True) is None
+
+
+def _short(expr) -> str:
+    """An argument in a few characters: its code when short, else its shape (a dict: each
+    value short)."""
+    code = inputs.source(expr)
+    builder = inputs.builder_of(expr)
+    if len(code) <= (MAX_PARAMS if builder and builder.endswith("_params") else MAX_ARGUMENT):
+        return code
+    if isinstance(expr, dict) and builder is None:
+        return "{" + ", ".join(f"{k!r}: {_short(v)}" for k, v in expr.items()) + "}"
+    value = inputs.evaluate(expr)
+    if isinstance(value, np.ndarray):
+        return f"<array {'x'.join(map(str, value.shape))} {value.dtype}>"
+    if isinstance(value, dict):
+        return "<dict: " + ", ".join(map(str, value)) + ">"
+    return code[: MAX_ARGUMENT - 3] + "..."
+
+
+def _value(value) -> str:
+    if isinstance(value, np.ndarray):
+        if value.size <= SMALL_ARRAY:
+            text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
+            return "array(" + " ".join(text.split()) + ")"
+        return f"<array of shape {value.shape}>"
+    if isinstance(value, np.generic):
+        return repr(value.item())
+    return repr(value)

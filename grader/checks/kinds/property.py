@@ -1,0 +1,90 @@
+"""A property check (`property:`): a Python check registered in grader/checks/properties.py,
+run on seeded random inputs with the spec's `options`, calling the student's functions through
+the worker. No expected value is compiled: it computes what it compares with as it runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grader.spec.errors import SpecError, unknown_name
+
+from ..api import BUILT_ON
+from ..describe import limit_note, outcome_lines
+from ..properties import PROPERTIES, PROPERTY_CALLS, PropertyContext, Verdict
+from ..results import (
+    FAILED,
+    HIDDEN_FAILURE,
+    MISSING,
+    NOT_IMPLEMENTED,
+    PASSED,
+    CheckResult,
+    check_result,
+)
+from ..student import StudentCallFailed, StudentCalls
+from .base import Kind
+
+
+@dataclass(frozen=True)
+class PropertyCheck(Kind):
+    KEY = "property"
+    property_name: str = ""
+    options: dict = field(default_factory=dict)
+    seed: int = 0
+    integration: bool = False  # as a call check's: its functions never graded around helpers
+
+    @classmethod
+    def from_yaml(cls, raw: dict, common: dict) -> PropertyCheck:
+        return cls(**common, property_name=raw["property"], options=dict(raw.get("options", {})),
+                   seed=raw.get("seed", 0), integration=raw.get("integration", False))
+
+    def problems(self, exercise, build_inputs: bool = False) -> list[SpecError]:
+        if self.property_name in PROPERTIES:
+            return []
+        return [unknown_name(exercise.path, self.line_of("property"), "property check",
+                             self.property_name, PROPERTIES)]
+
+    def names_read(self) -> tuple[str, ...]:
+        calls = PROPERTY_CALLS.get(self.property_name)
+        names = calls(dict(self.options)) if calls else ()
+        if self.integration:
+            names += tuple(n for name in names for n in BUILT_ON.get(name, ()))
+        return names
+
+    @property
+    def regradable(self) -> bool:
+        return not self.integration
+
+    def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(n for n in uses if n != "ANSWERS")
+
+    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+        context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(self.seed),
+                                  dict(self.options))
+        try:
+            verdict: Verdict = PROPERTIES[self.property_name](context)
+        except StudentCallFailed as failed:
+            return self._failed_call(failed)
+        if verdict.passed:
+            return check_result(self, PASSED, cases=1)
+        message = HIDDEN_FAILURE if self.hidden else verdict.message
+        # the spec's words first
+        return check_result(self, FAILED, message, self.hint or verdict.hint, 1,
+                            verdict.misconception)
+
+    def _failed_call(self, failed: StudentCallFailed) -> CheckResult:
+        outcome = failed.outcome
+        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+            return check_result(self, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
+        if outcome.status == "missing":
+            return check_result(self, MISSING,
+                                f"`{failed.name}` is not defined in your submission yet")
+        lines = outcome_lines(outcome) if not self.hidden else [
+            f"your code: {outcome.message or outcome.status}"
+            if outcome.status in ("timeout", "crashed")
+            else f"your code: {outcome.status}"
+            + (limit_note(outcome) if outcome.status == "raised" else "")]
+        return check_result(self, FAILED, f"while checking this property, {failed.name}(...) "
+                            "failed:\n" + "\n".join("  " + line for line in lines), self.hint,
+                            printed=outcome.stdout)

@@ -1,0 +1,139 @@
+"""Read a spec file: YAML -> (data, line of each value), checked against the schema, with
+`file:line` errors an instructor can act on.
+
+Building the `Exercise` (each check by its kind) and checking the names it refers to is the
+loader's job (grader/checks/catalogue.py); this part knows only the spec's format.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import re
+from pathlib import Path
+
+from .errors import SpecError
+from .model import nearest_line
+
+SPEC_SUFFIXES = (".yaml", ".yml")
+
+
+def spec_files(directory: str | Path) -> list[Path]:
+    """The spec files of a folder, sorted by name."""
+    directory = Path(directory)
+    return sorted(p for p in directory.iterdir() if p.suffix in SPEC_SUFFIXES and p.is_file())
+
+
+def parse_spec(text: str, shown: str) -> tuple[dict, dict]:
+    """(data, {path: line}) of a spec's text, valid against the schema, else SpecError."""
+    from .schema import first_error
+    from .yaml_lines import load_yaml_with_lines
+
+    data, lines = load_yaml_with_lines(text, shown)
+    if not isinstance(data, dict):
+        raise SpecError(shown, 1, "a spec is a mapping (id:, title:, lecture:, uses:, checks:), "
+                                  "not a list or a value")
+    error = first_error(data)
+    if error is not None:
+        raise _explain(error, data, lines, shown)
+    return data, lines
+
+
+@functools.cache
+def parser_version() -> str:
+    """A hash of what parse_spec's answer depends on (this folder's code and schema): data it
+    gave under another version is parsed again."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).parent
+    for source in sorted([*folder.glob("*.py"), folder / "schema.json"]):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def shown_path(path: Path) -> str:
+    """The path as messages show it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# --- explaining schema errors -------------------------------------------------
+
+def _explain(error, data, lines: dict, shown: str) -> SpecError:
+    """Turn a fastjsonschema error into one line an instructor can act on."""
+    path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
+    where = _readable(path) or "the spec"
+    line = nearest_line(lines, path)
+    rule, definition, value = error.rule, error.definition or {}, error.value
+    kinds = _kind_keys() if path[:1] == ("checks",) and len(path) == 2 else ()
+    if rule == "additionalProperties" and isinstance(value, dict):
+        properties = definition.get("properties", {})
+        unknown = [k for k in value if k not in properties][0]
+        if unknown in kinds:  # two kinds' keys in one check
+            return SpecError(shown, line, f"{where} needs exactly one of {_listed(kinds)}")
+        return SpecError(shown, nearest_line(lines, path + (unknown,)),
+                         f"unknown key '{unknown}' in {where}{_suggestion(unknown, properties)}")
+    if rule == "required" and isinstance(value, dict):
+        missing = [k for k in definition.get("required", []) if k not in value]
+        return SpecError(shown, line, f"{where} is missing the key '{missing[0]}'")
+    if rule == "oneOf" and kinds:
+        return SpecError(shown, line, f"{where} needs exactly one of {_listed(kinds)}")
+    if rule == "not" and len(path) >= 3 and path[-2] == "cases":
+        return SpecError(shown, nearest_line(lines, path + ("raises",)),
+                         f"{where} has both 'expect' and 'raises': keep one")
+    if rule == "type":
+        wanted = definition.get("type")
+        return SpecError(shown, line, f"{where} must be {_article(wanted)}, "
+                                      f"not {type(value).__name__} {value!r}")
+    if rule == "enum":
+        allowed = ", ".join(map(repr, definition["enum"]))
+        return SpecError(shown, line, f"{where} must be one of {allowed}, not {value!r}")
+    if rule == "pattern":
+        return SpecError(shown, line, f"{where} = {value!r} does not match {definition['pattern']}")
+    message = error.message.replace(error.name, where) if error.name else error.message
+    return SpecError(shown, line, message)
+
+
+def _suggestion(unknown: str, properties: dict) -> str:
+    """'; did you mean KEY?' for the allowed key most like `unknown`, by its name or by a word
+    of its description (`tolerence` -> `compare`, whose description says "tolerances")."""
+    named = [(key, key) for key in properties]
+    described = [(word, key) for key, rule in properties.items()
+                 for word in re.findall(r"[a-z_]{4,}", str(rule.get("description", "")).lower())]
+    best, ratio = None, 0.6
+    for word, key in named + described:  # a key's own name wins a tie
+        score = difflib.SequenceMatcher(None, str(unknown).lower(), word).ratio()
+        if score > ratio:
+            best, ratio, why = key, score, word != key
+    if best is None:
+        return f" (allowed: {', '.join(sorted(properties))})"
+    about = properties[best].get("description", "") if why else ""
+    return f"; did you mean '{best}'?" + (f" ({best}: {about})" if about else "")
+
+
+def _kind_keys() -> tuple[str, ...]:
+    """The keys that name a check's kind, from the schema's check definition."""
+    from .schema import schema
+
+    return tuple(b["required"][0] for b in schema()["$defs"]["check"]["oneOf"])
+
+
+def _listed(keys) -> str:
+    quoted = [f"'{k}'" for k in keys]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _readable(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _article(kind) -> str:
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    articles = {"integer": "an integer", "object": "a mapping", "array": "a list"}
+    return articles.get(kind, f"a {kind}")
+
