@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from grader.checks.kinds import AnswerCheck
+
 from conftest import SOLUTION, SUBMISSIONS
 
 BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
@@ -84,5 +86,5 @@ def affected_exercises(snippet: Path, exercises) -> set[str]:
             keys.add(ast.literal_eval(ast.parse(name, mode="eval").body.slice))
         else:
             functions.add(name)
-    return {exercise.id for exercise in exercises
-            if set(exercise.uses) & functions or {c.answer_key for c in exercise.checks} & keys}
+    return {exercise.id for exercise in exercises if set(exercise.uses) & functions
+            or {c.key for c in exercise.checks if isinstance(c, AnswerCheck)} & keys}

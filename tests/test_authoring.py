@@ -10,7 +10,8 @@ import pytest
 from grader import load_spec, load_specs
 from grader.authoring import render_sheet, scaffold_spec
 from grader.authoring.scaffold import EXAMPLES, next_order
-from grader.checks import grade_exercise, validate_exercise
+from grader.checks import grade_exercise
+from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.cli import main
 from grader.reference import REFERENCE
 
@@ -50,9 +51,11 @@ def test_the_sheet_lists_every_exercise_with_points_lecture_and_question(catalog
 def test_the_sheet_never_shows_hints_option_feedback_or_hidden_cases(catalogue, sheet):
     for exercise in catalogue:
         for check in exercise.checks:
-            secrets = [m.hint for m in check.misconceptions] + [check.hint or ""]
-            secrets += [text for option, text in check.answer_options.items()]
-            secrets += [c.hint or "" for c in check.cases]
+            secrets = [check.hint or ""]
+            if isinstance(check, CallCheck):
+                secrets += [m.hint for m in check.misconceptions] + [c.hint for c in check.cases]
+            if isinstance(check, AnswerCheck):
+                secrets += list(check.options.values())
             for secret in filter(None, secrets):
                 assert " ".join(secret.split()) not in " ".join(sheet.split()), secret
     assert ">>> patch_dim(14, 4)" not in sheet   # a hidden literal case of flatten-length
@@ -60,7 +63,7 @@ def test_the_sheet_never_shows_hints_option_feedback_or_hidden_cases(catalogue, 
 
 def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
     """The examples are code a student can paste: run them with the reference as the student."""
-    from grader.authoring.render import _value
+    from grader.checks.kinds.call import sheet_value
     from grader.checks.inputs import evaluate
 
     namespace = {"np": np, "evaluate": evaluate, **REFERENCE}
@@ -70,7 +73,7 @@ def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
         if re.search(r"<[a-z]", call):
             continue  # an argument shown by its shape or origin (<array 4x4 float64>), not as code
         try:
-            got = _value(eval(call, namespace))
+            got = sheet_value(eval(call, namespace))
         except Exception as error:  # noqa: BLE001  (the sheet shows what it raises)
             got = f"raises {type(error).__name__}"
         assert got == shown, call
@@ -88,8 +91,7 @@ def test_render_check_fails_on_an_out_of_date_sheet(tmp_path, capsys):
 def test_a_scaffolded_spec_validates_and_the_solution_passes_it(tmp_path, call, solution_worker):
     path = tmp_path / "new-question.yaml"
     path.write_text(scaffold_spec("new-question", call=call))
-    exercise = load_spec(path)
-    assert validate_exercise(exercise, build_inputs=True) == []
+    exercise = load_spec(path, build_inputs=True)
     result = grade_exercise(exercise, solution_worker)
     assert result.score == result.max_score > 0
 
@@ -115,8 +117,7 @@ def test_the_walkthroughs_question_validates_and_the_solution_gets_full_marks(
     spec = next(block for block in _blocks("yaml") if block.startswith("id: patches-small-image"))
     path = tmp_path / "patches-small-image.yaml"
     path.write_text(spec)
-    exercise = load_spec(path)
-    assert validate_exercise(exercise, build_inputs=True) == []
+    exercise = load_spec(path, build_inputs=True)
     result = grade_exercise(exercise, solution_worker)
     assert result.score == result.max_score == 4
 
@@ -183,10 +184,8 @@ def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_
     assert main(["assign", str(solutions), str(project / "student_template"), "--check"]) == 0
     assert main(["validate", str(exercises)]) == 0, capsys.readouterr()
 
-    catalogue, errors = load_specs(exercises)
+    catalogue, errors = load_specs(exercises, build_inputs=True, every_problem=True)
     assert errors == [] and len(catalogue) == len(load_specs(EXERCISES)[0]) + 1
-    problems = [e for exercise in catalogue for e in validate_exercise(exercise, build_inputs=True)]
-    assert problems == []
     for path in (module, solutions / "vit_exercises.ipynb"):
         results = _grade_all(path, catalogue)
         assert {i: r.score for i, r in results.items() if r.score < r.max_score} == {}, path.name

@@ -22,6 +22,7 @@ from buggy_submissions import BUGGY, build_submission
 
 from grader import load_spec, load_specs
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
+from grader.checks.kinds import AnswerCheck, CallCheck
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 
@@ -111,7 +112,7 @@ def test_check_in_a_notebook_grades_with_the_bundle(venv, elsewhere):
     done = run([venv / "python", "-c", script], cwd=elsewhere)
     assert done.returncode == 0, done.stderr
     score, total = map(float, done.stdout.splitlines()[0].split())
-    speed = load_spec(EXERCISES / "no-causal-mask.yaml").checks[-1].answer_options["speed"]
+    speed = load_spec(EXERCISES / "no-causal-mask.yaml").checks[-1].options["speed"]
     assert total == visible_points() and score == total - 2
     assert speed.split(":")[0] in done.stdout.splitlines()[1]
 
@@ -176,7 +177,7 @@ def test_the_bundle_has_no_hidden_check_nor_a_hidden_generators_seed(bundle):
         assert not any(c.get("hidden") for c in yaml.safe_load(texts[path])["checks"])
     hidden = [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks
               if c.hidden]
-    seeds = {c.generate.seed for c in hidden if c.generate}
+    seeds = {c.generate.seed for c in hidden if isinstance(c, CallCheck) and c.generate}
     assert seeds
     exercises = "\n".join(t for p, t in texts.items() if "exercises" in p.parts)
     for seed in seeds:
@@ -188,11 +189,11 @@ def test_the_bundle_has_no_hidden_check_nor_a_hidden_generators_seed(bundle):
 def test_the_bundle_has_no_right_answer_in_plain_text(bundle):
     texts = "\n".join(bundle_texts(bundle).values())
     questions = [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks
-                 if c.kind == "answer" and not c.hidden]
+                 if isinstance(c, AnswerCheck) and not c.hidden]
     assert questions
     for check in questions:
-        assert not re.search(rf"correct\W+{re.escape(check.answer_correct)}\b", texts)
-        for option, feedback in check.answer_options.items():
+        assert not re.search(rf"correct\W+{re.escape(check.correct)}\b", texts)
+        for option, feedback in check.options.items():
             assert feedback[:40] not in texts, (check.name, option)
     shipped = yaml.safe_load((bundle / "exercises" / "no-causal-mask.yaml").read_text())
     answer = [c for c in shipped["checks"] if "answer" in c][0]["answer"]

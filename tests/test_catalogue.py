@@ -23,12 +23,13 @@ import numpy as np
 import pytest
 from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
 
-from grader.checks import SubmissionGrading, validate_exercise
+from grader.checks import SubmissionGrading, compiled
+from grader.checks.catalogue import spec_problems
 from grader.checks.compare import compare
 from grader.checks.generators import generate_cases
-from grader.checks.grade import HIDDEN_FAILURE
 from grader.checks.inputs import evaluate
-from grader.checks.results import NOT_IMPLEMENTED
+from grader.checks.kinds import AnswerCheck, CallCheck
+from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import MISCONCEPTIONS
 
@@ -94,13 +95,13 @@ def feedback(result) -> str:
 
 def test_every_spec_validates_with_its_inputs_built(catalogue):
     problems = [str(e) for exercise in catalogue
-                for e in validate_exercise(exercise, build_inputs=True)]
-    assert problems == []
+                for e in spec_problems(compiled.spec_file(exercise), build_inputs=True)[1]]
+    assert problems == [] and catalogue
 
 
 def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(catalogue):
     for exercise in catalogue:
-        calls = [c for c in exercise.checks if c.kind == "call"]
+        calls = call_checks(exercise)
         # a fixed checkpoint: its hidden cases are other images
         if not calls or exercise.id == "vit-checkpoint":
             continue
@@ -110,22 +111,26 @@ def test_every_function_exercise_has_visible_cases_and_hidden_generated_ones(cat
 
 
 def test_the_contracts_multiple_choice_questions_list_its_options(catalogue):
-    answers = {c.answer_key: c for e in catalogue for c in e.checks if c.kind == "answer"}
+    answers = {c.key: c for e in catalogue for c in e.checks if isinstance(c, AnswerCheck)}
     assert set(ANSWER_OPTIONS) - set(answers) == set(), "a question of the contract is not asked"
     for key, options in ANSWER_OPTIONS.items():
-        assert set(answers[key].answer_options) == options, key
+        assert set(answers[key].options) == options, key
 
 
 def test_every_option_of_a_multiple_choice_question_has_its_own_feedback(catalogue):
-    for check in (c for e in catalogue for c in e.checks if c.kind == "answer"):
-        texts = [t.strip() for t in check.answer_options.values()]
-        assert len(texts) >= 2, f"{check.answer_key}: a question needs at least two options"
+    for check in (c for e in catalogue for c in e.checks if isinstance(c, AnswerCheck)):
+        texts = [t.strip() for t in check.options.values()]
+        assert len(texts) >= 2, f"{check.key}: a question needs at least two options"
         assert all(texts) and len(set(texts)) == len(texts), \
-            f"{check.answer_key}: every option needs its own feedback"
+            f"{check.key}: every option needs its own feedback"
+
+
+def call_checks(exercise) -> list[CallCheck]:
+    return [c for c in exercise.checks if isinstance(c, CallCheck)]
 
 
 def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(catalogue):
-    used = {m.like for e in catalogue for c in e.checks for m in c.misconceptions}
+    used = {m.like for e in catalogue for c in call_checks(e) for m in c.misconceptions}
     named = {name for path in BUGGY for name in fixture_metadata(path).values()}
     assert set(MISCONCEPTIONS) - used == set(), "registered but never used by a spec"
     assert set(MISCONCEPTIONS) - named == set(), \
@@ -134,7 +139,7 @@ def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(
 
 def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogue):
     for exercise in catalogue:
-        for check in exercise.checks:
+        for check in call_checks(exercise):
             if not check.misconceptions:
                 continue
             want = inspect.signature(REFERENCE[check.reference or check.call]).parameters.values()
@@ -171,17 +176,18 @@ def _detected(check, wrong_fn, args, kwargs) -> bool:
         return expected is not None
     if expected is None:
         return True
-    from grader.checks.grade import _default_compare
+    from grader.checks.compare import default_compare
 
-    return compare(expected, wrong, check.compare or _default_compare(expected)) is not None
+    return compare(expected, wrong, check.compare or default_compare(expected)) is not None
 
 
 def test_each_misconception_is_detectable_by_its_exercise_at_the_specs_tolerance(catalogue):
     """Tolerances fit the arithmetic but stay far below what each mistake changes."""
     for exercise in catalogue:
-        listed = {m.like for c in exercise.checks for m in c.misconceptions}
+        listed = {m.like for c in call_checks(exercise) for m in c.misconceptions}
         for name in listed:
-            checks = [c for c in exercise.checks if any(m.like == name for m in c.misconceptions)]
+            checks = [c for c in call_checks(exercise)
+                      if any(m.like == name for m in c.misconceptions)]
             assert any(_detected(c, MISCONCEPTIONS[name], a, k)
                        for c in checks for a, k in _cases(c)), \
                 (f"{exercise.id}: '{name}' gives the right answer on every case of the checks "
@@ -205,7 +211,7 @@ def test_the_template_scores_zero_and_says_not_implemented_for_every_exercise(gr
 def test_a_correct_style_gets_full_marks(graded, catalogue, submission):
     """The styles answer the contract's questions; one asked since has no answer in them."""
     unanswered = {(e.id, c.name) for e in catalogue for c in e.checks
-                  if c.kind == "answer" and c.answer_key not in ANSWER_OPTIONS}
+                  if isinstance(c, AnswerCheck) and c.key not in ANSWER_OPTIONS}
     results = graded[submission]
     wrong = {i: [c.name for c in r.checks if not c.passed and (i, c.name) not in unanswered]
              for i, r in results.items()}
@@ -218,10 +224,10 @@ def test_a_correct_style_gets_full_marks(graded, catalogue, submission):
 def _shown_hint(exercise, check_name: str, misconception: str) -> str:
     """The hint the spec says a student with this misconception sees on this check."""
     check = next(c for c in exercise.checks if c.name == check_name)
-    if check.kind == "answer":
-        return {k.lower(): v for k, v in check.answer_options.items()}[
+    if isinstance(check, AnswerCheck):
+        return {k.lower(): v for k, v in check.options.items()}[
             misconception.split(":", 1)[1]]
-    listed = {m.like: m.hint for m in check.misconceptions}
+    listed = {m.like: m.hint for m in check.misconceptions} if isinstance(check, CallCheck) else {}
     return listed.get(misconception, check.hint)
 
 

@@ -16,12 +16,13 @@ from grader import load_spec
 from grader.checks import compiled, grade_exercise
 from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
-from grader.checks.cases import CasePlans, plan_cases
+from grader.checks.cases import CasePlans
 from grader.checks.catalogue import load_exercise
 from grader.checks.compile_specs import compile_spec
+from grader.checks.kinds import CallCheck
 from grader.checks.results import ERROR, PASSED
 from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
-from grader.spec import SpecError, spec_files
+from grader.spec import SpecError, parse_spec, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -54,10 +55,10 @@ def test_compiled_cases_are_what_the_reference_computes():
     for path in spec_files(EXERCISES):
         exercise = load_exercise(path)
         for check in exercise.checks:
-            if check.kind != "call":
+            if not isinstance(check, CallCheck):
                 continue
             read = plans.cases(exercise, check)
-            computed = plan_cases(check, exercise.folder)
+            computed = check.plan(exercise.folder)
             assert all(p.from_compiled for p in read) and not any(p.from_compiled for p in computed)
             assert len(read) == len(computed)
             for r, c in zip(read, computed, strict=True):
@@ -153,7 +154,7 @@ def test_a_changed_spec_is_stale_and_graded_from_the_reference(copied, monkeypat
     no_reference(monkeypatch)  # the bundle: no reference to fall back on, one clear message
     checks = grade_patchify(copied)
     call_checks = [c for c, s in zip(checks, load_spec(copied).checks, strict=True)
-                   if s.kind == "call"]
+                   if isinstance(s, CallCheck)]
     assert call_checks and all(c.status == ERROR for c in call_checks)
     assert "compiled expectations are missing or stale" in call_checks[0].message
     assert "Traceback" not in call_checks[0].message
@@ -234,7 +235,7 @@ def test_compiled_data_is_found_after_the_working_folder_changed(monkeypatch, tm
     monkeypatch.chdir(ROOT)
     exercise = load_exercise("exercises/patchify.yaml")  # its path is shown relative to here
     monkeypatch.chdir(tmp_path)
-    call = next(c for c in exercise.checks if c.kind == "call")
+    call = next(c for c in exercise.checks if isinstance(c, CallCheck))
     assert all(p.from_compiled for p in CasePlans().cases(exercise, call))
 
 
@@ -261,20 +262,24 @@ def test_validate_notes_stale_and_corrupt_compiled_data_in_one_line(copied, caps
 def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
     """The exercise built from the index's kept data is the one the YAML gives, lines included,
     and neither YAML nor the schema is touched to build it."""
-    from grader.checks.catalogue import load_kept_or_parsed
-    from grader.spec import loader
+    from grader.checks import catalogue
 
-    parsed = load_spec(spec)
-    monkeypatch.setattr(loader, "parse_spec", lambda *_: pytest.fail("the YAML was parsed"))
-    kept = load_kept_or_parsed(spec)
+    parsed = from_yaml(spec)
+    monkeypatch.setattr(catalogue, "parse_spec", lambda *_: pytest.fail(
+        f"the YAML of {spec.name} was parsed: its compiled data is missing or stale; run "
+        "`vitgrade compile` and commit exercises/compiled/"))
+    kept = load_spec(spec)
     assert kept == parsed and kept.lines == parsed.lines
     assert [c.lines for c in kept.checks] == [c.lines for c in parsed.checks]
 
 
+def from_yaml(spec):
+    """The spec as its YAML reads, whatever its compiled data keeps."""
+    return load_spec(spec, checked=parse_spec(spec.read_text(encoding="utf-8"), spec.name))
+
+
 @pytest.mark.parametrize("damage", ["parser", "data", "lines", "checks", "removed"])
 def test_a_kept_spec_that_does_not_fit_is_parsed_instead(copied, damage):
-    from grader.checks.catalogue import load_kept_or_parsed
-
     index_path = compiled.paths(copied)[0]
     index = json.loads(index_path.read_text())
     if damage == "parser":  # another version of grader/spec/ kept it
@@ -290,7 +295,7 @@ def test_a_kept_spec_that_does_not_fit_is_parsed_instead(copied, damage):
     index_path.write_text(json.dumps(index))
     # the shape is checked when read; what does not build is found when loading
     assert compiled.state(copied) == ("fresh" if damage in ("checks", "removed") else "stale")
-    assert load_kept_or_parsed(copied) == load_spec(copied)
+    assert load_spec(copied) == from_yaml(copied)
     assert all(c.status == PASSED for c in grade_patchify(copied))
 
 

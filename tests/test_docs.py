@@ -15,9 +15,10 @@ import pytest
 from grader import load_spec
 from grader.checks import inputs
 from grader.checks.api import BUILT_ON
+from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
+from grader.checks.kinds import CallCheck
 from grader.checks.properties import PROPERTY_CALLS
-from grader.checks.validate import validate_exercise
 from grader.reference import REFERENCE
 
 from conftest import ROOT
@@ -73,8 +74,8 @@ def test_the_docs_have_yaml_examples_and_fragments():
 def test_a_yaml_example_loads_and_validates(tmp_path, doc, line, text, fragment):
     path = tmp_path / "example.yaml"
     path.write_text(spec_text(text, fragment), encoding="utf-8")
-    exercise = load_spec(path, display_path=f"{doc}:{line}")
-    assert [str(e) for e in validate_exercise(exercise, build_inputs=True)] == []
+    _, problems = spec_problems(path, f"{doc}:{line}", build_inputs=True)
+    assert [str(e) for e in problems] == []
 
 
 @pytest.mark.parametrize("doc, line, text, fragment", YAML_BLOCKS,
@@ -83,7 +84,7 @@ def test_a_yaml_example_states_what_the_reference_computes(tmp_path, doc, line, 
     path = tmp_path / "example.yaml"
     path.write_text(spec_text(text, fragment), encoding="utf-8")
     for check in load_spec(path).checks:
-        for case in check.cases if check.kind == "call" else ():
+        for case in check.cases if isinstance(check, CallCheck) else ():
             function = REFERENCE[check.reference or check.call]
             args = [inputs.evaluate(a) for a in case.args]
             kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}

@@ -19,6 +19,7 @@ import yaml
 from grader import load_spec, load_specs
 from grader.checks import inputs
 from grader.checks.generators import generate_cases
+from grader.checks.kinds import CallCheck
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
 
@@ -123,7 +124,7 @@ def call_values(hidden: bool) -> list:
     values = []
     for path in sorted(EXERCISES.glob("*.yaml")):
         for check in load_spec(path).checks:
-            if check.hidden != hidden or check.kind != "call":
+            if check.hidden != hidden or not isinstance(check, CallCheck):
                 continue
             cases = [([inputs.evaluate(a) for a in c.args],
                       {k: inputs.evaluate(v) for k, v in c.kwargs.items()}, c)

@@ -313,7 +313,7 @@ class CallCheck(Kind):
         if case.raises:
             return f"raises {case.raises}"
         if case.has_expect:
-            return _value(inputs.evaluate(case.expect))
+            return sheet_value(inputs.evaluate(case.expect))
         try:
             from grader.reference import REFERENCE
         except ImportError:  # the student bundle: its sheet is the instructor's
@@ -322,7 +322,7 @@ class CallCheck(Kind):
         args = tuple(inputs.evaluate(a) for a in case.args)
         kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
         try:
-            return _value(REFERENCE[self.reference_name](*args, **kwargs))
+            return sheet_value(REFERENCE[self.reference_name](*args, **kwargs))
         except Exception as error:  # the reference refusing is the expected answer
             return f"raises {type(error).__name__}"
 
@@ -365,7 +365,7 @@ def _short(expr) -> str:
     return code[: MAX_ARGUMENT - 3] + "..."
 
 
-def _value(value) -> str:
+def sheet_value(value) -> str:
     if isinstance(value, np.ndarray):
         if value.size <= SMALL_ARRAY:
             text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
