@@ -153,10 +153,12 @@ def _grade_all(path, exercises) -> dict:
         return {exercise.id: grade_exercise(exercise, worker) for exercise in exercises}
 
 
-def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_path, capsys):
+def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_path, capsys,
+                                                                            monkeypatch):
     """docs/authoring.md, section 1, on a copy of the project: `vitgrade new`, the spec as
     written there, its multiple-choice check, the answer in the solution module and notebook,
-    `vitgrade assign`; then the catalogue validates and the solution gets full marks."""
+    `vitgrade assign`; then the catalogue validates, the solution gets full marks, and every
+    command of "Check it" leaves what CI checks true."""
     import shutil
 
     import nbformat
@@ -191,3 +193,25 @@ def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_
         assert {i: r.score for i, r in results.items() if r.score < r.max_score} == {}, path.name
     template = _grade_all(project / "student_template" / "vit_exercises.py", catalogue)
     assert sum(r.score for r in template.values()) == 0
+    _run_check_it(project, monkeypatch)
+
+
+def _run_check_it(project, monkeypatch) -> None:
+    """Every `vitgrade` command of "Check it", in the project as written; then what CI checks of
+    it holds: each spec's compiled data is fresh and the question sheet is current."""
+    import shlex
+
+    from grader.checks import compiled
+    from grader.spec import spec_files
+
+    block = next(b for b in _blocks("bash") if b.startswith("vitgrade validate"))
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines()]
+    assert ["pip", "install", "-q", "-e", ".[test]"] in commands  # the tests' extra
+    monkeypatch.chdir(project)
+    for command in (c for c in commands if c[:1] == ["vitgrade"]):
+        expected = 1 if "student_template/vit_exercises.py" in command else 0  # points lost
+        assert main(command[1:]) == expected, command
+    exercises = project / "exercises"
+    assert {p.name: compiled.state(p) for p in spec_files(exercises)} == {
+        p.name: "fresh" for p in spec_files(exercises)}
+    assert main(["render", "--check"]) == 0

@@ -366,6 +366,7 @@ def _short(expr) -> str:
 
 
 def sheet_value(value) -> str:
+    """A value as the question sheet writes it: small arrays whole, others by their shape."""
     if isinstance(value, np.ndarray):
         if value.size <= SMALL_ARRAY:
             text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
