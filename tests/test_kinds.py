@@ -56,7 +56,7 @@ def test_every_spec_key_of_the_registry_has_its_schema_branch_and_no_other():
 @pytest.mark.parametrize("key", sorted(KINDS))
 def test_a_kinds_parsing_validation_and_grading_live_in_its_own_module(key):
     kind = KINDS[key]
-    assert issubclass(kind, Kind) and kind.KEY == key
+    assert issubclass(kind, Kind) and key == kind.KEY
     for method in ("from_yaml", "grade", "names_read"):
         assert getattr(kind, method).__module__ == f"grader.checks.kinds.{key}", method
 
