@@ -1,10 +1,6 @@
-"""What every kind of check answers: the protocol the loader, grading, compiling, the question
-sheet and the reports call, so that none of them asks which kind a check is.
-
-A kind is one module of this folder holding one frozen dataclass on `Kind` (and so on
-`spec.model.Check`: name, points, line, hidden, visibility, hint, lines), with the methods below
-that differ from these defaults. The registry (`__init__.py`) maps its spec key to it.
-"""
+"""The protocol every kind of check answers, so that the loader, grading, compiling, the
+question sheet and the reports never ask which kind a check is. A kind is a frozen dataclass
+on `Kind` (so on spec.model.Check) overriding what differs from these defaults."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +15,12 @@ class Kind(Check):
 
     @classmethod
     def from_yaml(cls, raw: dict, common: dict) -> Kind:
-        """The check from its schema-checked YAML `raw`; `common`: Check's fields, made."""
+        """The check of its schema-checked YAML `raw`; `common`: Check's fields, made."""
+        raise NotImplementedError
+
+    def grade(self, exercise, worker, timeout, plans):
+        """Its CheckResult for the submission in `worker` (a StudentWorker, or one with
+        stand-ins); raises inputs.InputError or cases.NotCompiled for a spec it cannot run."""
         raise NotImplementedError
 
     def problems(self, exercise, build_inputs: bool = False) -> list:
@@ -27,20 +28,19 @@ class Kind(Check):
         return []
 
     def names_read(self) -> tuple[str, ...]:
-        """The student names it calls or reads: its exercise's `uses:` must list them, and none
-        is stood in for while it is graded (dependencies.py)."""
+        """The student names it calls or reads: `uses:` lists them; none is stood in for."""
         return ()
 
     @property
     def function(self) -> str | None:
-        """The student-API function whose own checks these are: a failure here makes it a
-        broken helper for the checks built on it (dependencies.py)."""
+        """The student function whose own checks these are (its failure makes it a broken
+        helper of the checks built on it: dependencies.py)."""
         return None
 
     @property
     def subject(self) -> str:
-        """What the class report says it grades ("patchify", 'ANSWERS["cls"]'; "": not said)."""
-        return ""
+        """What the class report says it grades ("patchify", 'ANSWERS["cls"]', or "")."""
+        return self.function or ""
 
     @property
     def regradable(self) -> bool:
@@ -48,35 +48,29 @@ class Kind(Check):
         return False
 
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
-        """The names a submission must define before it is graded (else: not defined yet)."""
+        """What a submission must define before it is graded (else: not defined yet)."""
         return ()
 
     def planned_cases(self, exercise, plans) -> list:
-        """Its cases (cases.PlannedCase), for the stand-ins' size budget."""
+        """Its cases.PlannedCase list, for the stand-ins' size budget."""
         return []
 
     def compiled(self, exercise, plans, secret=None) -> dict:
-        """{table: value} that `vitgrade compile` stores for it under its name; `secret`: what
-        `sealed` kept back, for the student bundle."""
+        """{table: value} `vitgrade compile` stores under its name; `secret`: what `sealed`
+        kept back from the student bundle."""
         return {}
 
     def sealed(self, raw: dict) -> tuple[dict, object]:
         """(its YAML for the student bundle, what compile must seal for it, or None)."""
         return raw, None
 
-    def grade(self, exercise, worker, timeout, plans):
-        """Its CheckResult for the submission in `worker` (a StudentWorker, or one with
-        stand-ins); raises inputs.InputError or cases.NotCompiled for a spec it cannot run."""
-        raise NotImplementedError
-
     def misconception_titles(self) -> dict[str, str]:
         """The class report's title of each misconception its results may name."""
         return {}
 
     def examples(self) -> list[str]:
-        """Lines of the question sheet's `>>>` examples (its visible cases)."""
+        """The question sheet's `>>>` lines for it; `sheet_notes`: its markdown lines."""
         return []
 
     def sheet_notes(self) -> list[str]:
-        """Markdown lines the question sheet shows for it (how to answer)."""
         return []

@@ -1,11 +1,7 @@
-"""A function check (`call:`): call the student's function on cases, compare each result with
-the reference's (computed here, never in the worker), and name the misconception a wrong answer
-looks like.
-
-Everything about the kind is here: its spec (`cases`, `generate`, `reference`, `compare`,
-`misconceptions`, `integration`), validation, its planned cases (what `vitgrade compile` stores),
-grading, and its examples on the question sheet.
-"""
+"""A function check (`call:`): the student's function called on cases, each result compared
+with the reference's (computed here, never in the worker), a wrong one named after the
+misconception it looks like; its spec, validation, planned cases (what `vitgrade compile`
+stores), grading and question-sheet examples."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -132,10 +128,6 @@ class CallCheck(Kind):
 
     @property
     def function(self) -> str:
-        return self.call
-
-    @property
-    def subject(self) -> str:
         return self.call
 
     @property

@@ -13,15 +13,7 @@ from grader.spec.errors import SpecError, unknown_name
 from ..api import BUILT_ON
 from ..describe import limit_note, outcome_lines
 from ..properties import PROPERTIES, PROPERTY_CALLS, PropertyContext, Verdict
-from ..results import (
-    FAILED,
-    HIDDEN_FAILURE,
-    MISSING,
-    NOT_IMPLEMENTED,
-    PASSED,
-    CheckResult,
-    check_result,
-)
+from ..results import FAILED, HIDDEN_FAILURE, MISSING, NOT_IMPLEMENTED, PASSED, check_result
 from ..student import StudentCallFailed, StudentCalls
 from .base import Kind
 
@@ -59,7 +51,7 @@ class PropertyCheck(Kind):
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(n for n in uses if n != "ANSWERS")
 
-    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+    def grade(self, exercise, worker, timeout, plans):
         context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(self.seed),
                                   dict(self.options))
         try:
@@ -73,7 +65,7 @@ class PropertyCheck(Kind):
         return check_result(self, FAILED, message, self.hint or verdict.hint, 1,
                             verdict.misconception)
 
-    def _failed_call(self, failed: StudentCallFailed) -> CheckResult:
+    def _failed_call(self, failed: StudentCallFailed):
         outcome = failed.outcome
         if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
             return check_result(self, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
