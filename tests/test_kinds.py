@@ -12,7 +12,7 @@ from grader.checks.kinds import KINDS
 from grader.checks.kinds.base import Kind
 from grader.cli import main
 from grader.spec import SpecError
-from grader.spec.schema import schema
+from grader.spec.parse import schema
 
 from conftest import ROOT
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import json
 import re
+from importlib import resources
 from pathlib import Path
 
 from .errors import SpecError
@@ -26,7 +28,6 @@ def spec_files(directory: str | Path) -> list[Path]:
 
 def parse_spec(text: str, shown: str) -> tuple[dict, dict]:
     """(data, {path: line}) of a spec's text, valid against the schema, else SpecError."""
-    from .schema import first_error
     from .yaml_lines import load_yaml_with_lines
 
     data, lines = load_yaml_with_lines(text, shown)
@@ -37,6 +38,34 @@ def parse_spec(text: str, shown: str) -> tuple[dict, dict]:
     if error is not None:
         raise _explain(error, data, lines, shown)
     return data, lines
+
+
+def schema() -> dict:
+    """The shipped JSON Schema (`schema.json`)."""
+    return json.loads(resources.files("grader.spec").joinpath("schema.json").read_text("utf-8"))
+
+
+@functools.lru_cache(maxsize=2)
+def validator(detailed: bool = False):
+    """A function that raises fastjsonschema.JsonSchemaValueException on invalid data.
+    fastjsonschema (a dependency of nbformat) compiles the schema to Python, ten times faster to
+    import than jsonschema; only a failing spec pays for the detailed validator."""
+    import fastjsonschema
+
+    return fastjsonschema.compile(schema(), detailed_exceptions=detailed)
+
+
+def first_error(data):
+    """The first schema violation in `data` (a JsonSchemaValueException), or None."""
+    for detailed in (False, True):
+        try:
+            validator(detailed)(data)
+            return None
+        # JsonSchemaValueException, caught by its base: a cached validator may predate a re-import
+        except ValueError as exc:
+            if detailed:
+                return exc
+    return None  # pragma: no cover - the lean validator failed, so the detailed one does
 
 
 @functools.cache
@@ -114,8 +143,6 @@ def _suggestion(unknown: str, properties: dict) -> str:
 
 def _kind_keys() -> tuple[str, ...]:
     """The keys that name a check's kind, from the schema's check definition."""
-    from .schema import schema
-
     return tuple(b["required"][0] for b in schema()["$defs"]["check"]["oneOf"])
 
 
