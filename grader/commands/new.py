@@ -40,5 +40,6 @@ def run(args) -> int:
     _, problems = spec_problems(path, build_inputs=True)
     for problem in problems:
         print(problem, file=sys.stderr)
-    print(f"wrote {path}; next: edit its TODOs, then `vitgrade validate` and `vitgrade render`")
+    print(f"wrote {path}; next: edit its TODOs, then check it as docs/authoring.md says "
+          "(`vitgrade validate`, `vitgrade compile`, `vitgrade render`, ...)")
     return 1 if problems else 0
