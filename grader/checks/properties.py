@@ -13,7 +13,29 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
-from .student import StudentCalls
+
+
+class StudentCallFailed(Exception):
+    """A student call that did not return a value: its `outcome` says why (kinds/property.py
+    turns it into feedback)."""
+
+    def __init__(self, name: str, outcome):
+        self.name, self.outcome = name, outcome
+        super().__init__(f"{name}: {outcome.status}")
+
+
+class StudentCalls:
+    """The student's functions as if local: `call(name, *args)` -> the decoded value, or
+    StudentCallFailed; so property checks read like ordinary Python."""
+
+    def __init__(self, worker, timeout: float | None = None):
+        self.worker, self.timeout = worker, timeout
+
+    def call(self, name: str, *args, **kwargs):
+        outcome = self.worker.call(name, args, kwargs, timeout=self.timeout)
+        if outcome.status != "ok":
+            raise StudentCallFailed(name, outcome)
+        return outcome.value
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,15 @@ from grader.spec.errors import SpecError, unknown_name
 
 from ..api import BUILT_ON
 from ..describe import limit_note, outcome_lines
-from ..properties import PROPERTIES, PROPERTY_CALLS, PropertyContext, Verdict
+from ..properties import (
+    PROPERTIES,
+    PROPERTY_CALLS,
+    PropertyContext,
+    StudentCallFailed,
+    StudentCalls,
+    Verdict,
+)
 from ..results import FAILED, HIDDEN_FAILURE, MISSING, NOT_IMPLEMENTED, PASSED, check_result
-from ..student import StudentCallFailed, StudentCalls
 from .base import Kind
 
 
