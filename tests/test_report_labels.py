@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from grader.batch.grade_one import SubmissionGrader
+from grader.settings import GraderSettings
 from grader.report.class_summary import summarise
 from grader.report.labels import TITLE_CHARS, Labels, labels_from_specs, short_title
 from grader.spec import SpecError, load_spec, load_specs
@@ -75,7 +76,7 @@ def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):
     wrong = SOLUTION.read_text().replace(*OVERLAPPING)
     for name in ("ann", "ben"):
         (tmp_path / f"{name}.py").write_text(wrong)
-    grader = SubmissionGrader(specs)
+    grader = SubmissionGrader(GraderSettings(None, specs))
     try:
         rows = [(name, grader.grade(tmp_path / f"{name}.py"), None) for name in ("ann", "ben")]
         rows.append(("cal", grader.grade(SOLUTION), None))
