@@ -10,6 +10,9 @@ import sys
 
 from grader.commands import command_modules
 
+# They read the reference, the solutions or the hidden checks, which the student bundle has not
+INSTRUCTOR_ONLY = ("validate", "compile", "export", "grade-all", "assign")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
@@ -19,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     argv = sys.argv[1:] if argv is None else argv
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
+    if chosen in INSTRUCTOR_ONLY and not full_grader():
+        print(f"vitgrade {chosen}: an instructor's command, which needs the full grader (the "
+              "reference and every spec); this is the student bundle", file=sys.stderr)
+        return 2
     for module in command_modules(chosen):
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,
                                   epilog=getattr(module, "EPILOG", None))
@@ -29,6 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     return args.run(args)
+
+
+def full_grader() -> bool:
+    """False in the student bundle (`vitgrade dist`), which ships without grader/reference/."""
+    from importlib.util import find_spec
+
+    return find_spec("grader.reference") is not None
 
 
 class _VersionAction(argparse.Action):

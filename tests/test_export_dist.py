@@ -101,11 +101,11 @@ def test_run_autograder_always_leaves_a_results_file(autograder):
 
 
 def test_run_autograder_honours_vitgrade_grades_limits(autograder):
-    looping = SOLUTION.read_text() + "\n\ndef num_patches(H, W, P):\n    while True:\n        pass\n"
+    looping = SOLUTION.read_text() + "\ndef num_patches(H, W, P):\n    while True:\n        pass\n"
     results = run_autograder(autograder, {"vit_exercises.py": looping}, "--call-timeout", "0.5")
     counting = [t for t in results["tests"] if t["name"].startswith("patch-count")]
-    assert counting and all("timed out after 0.5 s" in t["output"] and t["score"] == 0
-                            for t in counting)  # the default is 10 s
+    assert [t["score"] for t in counting] == [0, 0]  # the visible and the hidden cases
+    assert counting[0]["output"].count("got:      timed out after 0.5 s in num_patches(") == 3
 
 
 # --- the student bundle -----------------------------------------------------------------------
