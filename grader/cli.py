@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.util import find_spec
 
 from grader.commands import command_modules
 
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     argv = sys.argv[1:] if argv is None else argv
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
-    if chosen in INSTRUCTOR_ONLY and not full_grader():
+    if chosen in INSTRUCTOR_ONLY and find_spec("grader.reference") is None:  # the student bundle
         print(f"vitgrade {chosen}: an instructor's command, which needs the full grader (the "
               "reference and every spec); this is the student bundle", file=sys.stderr)
         return 2
@@ -36,13 +37,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     return args.run(args)
-
-
-def full_grader() -> bool:
-    """False in the student bundle (`vitgrade dist`), which ships without grader/reference/."""
-    from importlib.util import find_spec
-
-    return find_spec("grader.reference") is not None
 
 
 class _VersionAction(argparse.Action):

@@ -56,22 +56,17 @@ class GradingSession:
                                          deadline=self.deadline)
         return self._worker
 
-    @property
-    def grading(self) -> SubmissionGrading:
-        """Every check's verdict for this submission, each graded once."""
-        if self._grading is None:
-            options = Options(include_hidden=self.settings.include_hidden, deadline=self.deadline,
-                              submission_seconds=self.settings.limits().submission_timeout)
-            self._grading = SubmissionGrading(self.worker, options, self.plans, self.catalogue)
-        return self._grading
-
     def grade(self, exercise: Exercise) -> ExerciseResult:
         """One exercise, under its own limits. The grader's own bug costs the exercise (0 of its
         points, `internal_error`, so every report has the same maximum) and is raised."""
         try:
             worker = self.worker
             worker.use_limits(replace(self.settings.limits(exercise), hide=worker.limits.hide))
-            result = self.grading.exercise(exercise)
+            if self._grading is None:  # every check's verdict for this submission, each once
+                options = Options(self.settings.include_hidden, self.deadline,
+                                  self.settings.limits().submission_timeout)
+                self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
+            result = self._grading.exercise(exercise)
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
             raise

@@ -2,8 +2,8 @@
 
 `vitgrade grade`, the pytest plugin (`pytest --student`), `watch`, grade-all's jobs, `check()`
 (its keywords) and the Gradescope wrapper take the same options, from OPTIONS, and resolve them
-here: the command line, else the environment (an Option's `env`; none has one yet: every entry
-point has a command line), else, per exercise, the spec's `limits:`, else the default
+here: the command line, else the environment (ENVIRONMENT; no variable yet: every entry point
+has a command line), else, per exercise, the spec's `limits:`, else the default
 (worker/limits.py, the only place a default is written). `GraderSettings.limits(exercise)` is
 that last step; nothing else decides between them.
 """
@@ -31,7 +31,6 @@ class Option:
     metavar: str | None = None  # None: a switch
     kind: type | None = None  # a worker limit's type (validated positive), else None
     most: int | None = None  # its largest allowed value
-    env: str | None = None  # the environment variable read when the command line is silent
 
     def argparse_kwargs(self) -> dict:
         if self.metavar is None:
@@ -55,7 +54,8 @@ OPTIONS = (
     Option("prairielearn", "--prairielearn", "write PrairieLearn external-grader results to this "
            "file", "OUT"),
     Option("call_timeout", "--call-timeout", "seconds one call of a student function may take "
-           f"(default {DEFAULT_LIMITS.call_timeout:g}); then its worker is killed", "SECONDS", float),
+           f"(default {DEFAULT_LIMITS.call_timeout:g}); then its worker is killed", "SECONDS",
+           float),
     Option("load_timeout", "--load-timeout", "seconds for loading the submission "
            f"(default {DEFAULT_LIMITS.load_timeout:g}); "
            "top-level code is stopped after a third of it", "SECONDS", float),
@@ -67,13 +67,15 @@ OPTIONS = (
     Option("max_processes", "--max-processes", "processes and threads the worker running student "
            f"code may have at once (default {DEFAULT_LIMITS.max_processes})", "N", int),
     Option("output_kb", "--output-kb", "printed output of student code kept per call, in kB "
-           f"(default {DEFAULT_LIMITS.output_kb}, at most {MAX_OUTPUT_KB})", "KB", int, MAX_OUTPUT_KB),
+           f"(default {DEFAULT_LIMITS.output_kb}, at most {MAX_OUTPUT_KB})", "KB", int,
+           MAX_OUTPUT_KB),
     Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
            "the reference, the specs, the solutions, its results), or why it could not"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
+ENVIRONMENT: dict[str, str] = {}  # option name -> the variable read when the command line is not
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
@@ -138,11 +140,6 @@ def checked_limits(values: Callable) -> dict:
     return limits
 
 
-def limits_of(args) -> dict:
-    """checked_limits of an argparse namespace that took LIMIT_OPTIONS (grade-all's)."""
-    return checked_limits(vars(args).get)
-
-
 def student_file(path: Path) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
@@ -196,5 +193,3 @@ def resolve_settings(getoption: Callable, invoked_in: Path,
         **checked_limits(given),
     )
 
-
-ENVIRONMENT = {option.name: option.env for option in OPTIONS if option.env}

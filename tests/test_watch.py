@@ -83,3 +83,27 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def test_watch_ends_without_a_traceback_however_often_ctrl_c_is_pressed(tmp_path):
+    submission = tmp_path / "vit_exercises.py"
+    shutil.copy(SOLUTION, submission)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "watch", str(submission), "--exercises",
+         str(EXERCISES), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+    )
+    lines = reader(process)
+    try:
+        read_until(lines, "Ctrl-C to stop")
+        deadline = time.monotonic() + 20
+        while process.poll() is None and time.monotonic() < deadline:  # ^C, ^C, ^C ... until it ends
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.005)
+        assert process.wait(timeout=20) == 0
+        rest = "".join(iter(lines.get, None))
+        assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()

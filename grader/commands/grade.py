@@ -2,8 +2,9 @@
 
 It drives the same GradingSession (grader/session.py) as the pytest plugin (`pytest --student`),
 in this process and without pytest: a student waits for the grading, not for pytest's start-up
-(~0.4 s of a cold run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs it through pytest
-and the plugin. tests/test_grade_paths.py holds the two paths to the same results.
+(~0.4 s of a cold run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs
+it through pytest and the plugin. tests/test_grade_paths.py holds the two paths to the same
+results.
 """
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What a worker running student code may use: `Limits`, whose field defaults are the grader's
-defaults, written here only (settings.py's flags, their help and the resolver read them here).
-
-No import beyond the standard library: the pytest plugin's options are built from these.
-"""
+"""What a worker running student code may use: `Limits`, whose fields' defaults are the only
+copy of the grader's defaults (settings.py's flags and resolver read them; no heavy import)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
