@@ -54,7 +54,8 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
+def watching(tmp_path: Path):
+    """(the watcher of a copy of the solution, its output lines, the copy)."""
     submission = tmp_path / "vit_exercises.py"
     shutil.copy(SOLUTION, submission)
     process = subprocess.Popen(
@@ -62,7 +63,11 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
          str(EXERCISES), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
     )
-    lines = reader(process)
+    return process, reader(process), submission
+
+
+def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
+    process, lines, submission = watching(tmp_path)
     try:
         first = read_until(lines, "Ctrl-C to stop")
         assert "109 / 109" in first or "(100%)" in first
@@ -86,14 +91,7 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
 
 
 def test_watch_ends_without_a_traceback_however_often_ctrl_c_is_pressed(tmp_path):
-    submission = tmp_path / "vit_exercises.py"
-    shutil.copy(SOLUTION, submission)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader.cli", "watch", str(submission), "--exercises",
-         str(EXERCISES), "-q"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
-    )
-    lines = reader(process)
+    process, lines, _ = watching(tmp_path)
     try:
         read_until(lines, "Ctrl-C to stop")
         deadline = time.monotonic() + 20
