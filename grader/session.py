@@ -1,15 +1,10 @@
 """The one driver of a grading run: one submission, from resolved settings (settings.py) to a
-GradeReport. Entry points build settings and print; this grades, for all of them:
+GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's run_autograder),
+`watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
 
-    vitgrade grade (and so Gradescope's run_autograder), watch, grade-all's jobs, check()
-        GradingSession(...).run(): every exercise, ^C kept, the worker closed, the report
-    pytest --student (plugin.py, items.py)
-        GradingSession.grade(exercise) once per collected item, then close() and report()
-
-One worker per submission, started under the run's limits and switched to each exercise's own
-(`GraderSettings.limits(exercise)`) before it is graded; the whole submission's deadline goes to
-the worker (which cuts a call or a load at it) and to the checks (which fail with "out of time"
-once it has passed); what loading found (problems, fatal) is reported the same way for all.
+One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
+before it is graded; the submission's deadline goes to the worker (which cuts a call or a load
+at it) and to the checks ("out of time"); load problems and `fatal` are reported alike for all.
 """
 from __future__ import annotations
 

@@ -190,6 +190,7 @@ def resolve_settings(getoption: Callable, invoked_in: Path,
         classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
+        also_hidden=tuple(map(Path, given("hide") or ())),  # grade-all's jobs: its --out
         **checked_limits(given),
     )
 

@@ -14,7 +14,6 @@ makes a class fast to grade; the student's code runs in a worker forked from its
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import signal
@@ -47,7 +46,6 @@ def main(argv: list[str] | None = None) -> int:
     from grader.settings import resolve_settings
 
     settings = resolve_settings(vars(args).get, Path.cwd())  # --exercises is always given
-    settings = dataclasses.replace(settings, also_hidden=tuple(map(Path, args.hide)))
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
     versions = {"specs_sha256": specs_sha256(args.exercises), "grader_version": grader_version()}
     grader = SubmissionGrader(settings, zygote=zygote)

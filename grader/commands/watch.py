@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from grader.settings import LIMIT_OPTIONS, STUDENT_HELP
+from grader.settings import OPTIONS, STUDENT_HELP
 
 NAME = "watch"
 HELP = "grade a submission, then again each time it (or a spec) is saved; Ctrl-C stops"
@@ -23,12 +23,10 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    parser.add_argument("--exercises", metavar="DIR",
-                        help="folder of exercise specs (default: as for grade)")
-    parser.add_argument("--visible-only", action="store_true", help="run only the visible cases")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table")
-    for option in LIMIT_OPTIONS:
-        parser.add_argument(option.flag, **option.argparse_kwargs())
+    for option in OPTIONS:  # grade's, but for the results files and --verbose
+        if option.name in ("exercises", "visible_only") or option.kind is not None:
+            parser.add_argument(option.flag, **option.argparse_kwargs())
 
 
 def run(args) -> int:

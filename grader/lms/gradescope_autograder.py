@@ -44,12 +44,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _grade(argv: list[str]) -> int:
-    from grader.commands import grade
+    from grader.cli import main
 
-    parser = argparse.ArgumentParser(prog="vitgrade grade")
-    grade.add_arguments(parser)
     try:
-        return grade.run(parser.parse_args(argv))
+        return main(["grade", *argv])
     # told to the instructor (stderr: a bad option too); the student gets a results file
     except (Exception, SystemExit) as exc:  # noqa: BLE001
         print(f"grading failed: {type(exc).__name__}: {exc}", file=sys.stderr)
