@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.util import find_spec
 
 from grader.commands import command_modules
+
+# They read the reference, the solutions or the hidden checks, which the student bundle has not
+INSTRUCTOR_ONLY = ("validate", "compile", "export", "grade-all", "assign")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     argv = sys.argv[1:] if argv is None else argv
     chosen = argv[0] if argv and not argv[0].startswith("-") else None
+    if chosen in INSTRUCTOR_ONLY and find_spec("grader.reference") is None:  # the student bundle
+        print(f"vitgrade {chosen}: an instructor's command, which needs the full grader (the "
+              "reference and every spec); this is the student bundle", file=sys.stderr)
+        return 2
     for module in command_modules(chosen):
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP,
                                   epilog=getattr(module, "EPILOG", None))

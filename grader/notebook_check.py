@@ -8,10 +8,11 @@ The trust story is the same as `vitgrade grade`'s, not a shortcut beside it: the
 only in the student's kernel, so `check()` writes what the graded names need into a temporary
 module (each function's and class's own source, `import` lines for modules and imported names,
 literals for numbers and strings, numpy arrays through an `.npz` read without pickle) and grades
-that module in the ordinary worker, through the same `SubmissionGrading` as pytest. So a student's
-infinite loop times out instead of freezing the kernel, a crash kills a worker and not the
-notebook, the graded calls cannot change the kernel's variables, and the messages and hints are
-pytest's. Hidden checks are skipped before any case is built (`Options(include_hidden=False)`).
+that module in the ordinary worker, through vitgrade grade's own driver (grader/session.py). So
+a student's infinite loop times out, at the same limits (check()'s keywords, as vitgrade grade's
+flags, else the spec's, else the defaults), instead of freezing the kernel, a crash kills a
+worker and not the notebook, the graded calls cannot change the kernel's variables, and the
+messages and hints are pytest's. Hidden checks are skipped before any case is built.
 Tracebacks point back to the student's cells: `File "In[7]", line 3` (IPython's own label).
 
 What cannot be written as source (a value of another type, a function defined inside another
@@ -43,52 +44,53 @@ class UnknownExercise(ValueError):
     """`check(name)` with a name that is no exercise id and no graded function."""
 
 
-def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = None) -> None:
+def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = None,
+          **limits) -> None:
     """Grade the caller's namespace on the visible cases of `exercise` (default: all) and show it.
 
-    `exercises` is a folder of specs (default: the one `vitgrade grade` would use).
+    `exercises` is a folder of specs (default: the one `vitgrade grade` would use); `limits` are
+    vitgrade grade's, by name (`call_timeout=2`, `memory_mb=...`), and apply as its flags do.
     """
     if _in_worker():
         return
+    from grader.settings import SettingsError
+
     namespace = sys._getframe(1).f_globals
     try:
-        report = grade_namespace(namespace, exercise, exercises=exercises)
-    except UnknownExercise as unknown:
+        report = grade_namespace(namespace, exercise, exercises=exercises, **limits)
+    except (UnknownExercise, SettingsError) as unknown:
         print(unknown)
         return
     show(report)
 
 
-def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=None):
-    """The GradeReport of `namespace` on the visible cases (see the module's docstring)."""
+def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=None, **limits):
+    """The GradeReport of `namespace` on the visible cases (see the module's docstring), graded
+    by vitgrade grade's driver (grader/session.py) under the same settings and limits."""
     import tempfile
-    import time
+    from dataclasses import replace
 
-    from grader.checks import Options, SubmissionGrading
     from grader.checks.catalogue import load_exercises
-    from grader.checks.results import GradeReport
-    from grader.spec.locate import find_exercises
-    from grader.worker import StudentWorker
+    from grader.session import GradingSession
+    from grader.settings import LIMIT_OPTIONS, SettingsError, resolve_settings
 
-    start = time.perf_counter()
-    catalogue, errors = load_exercises(find_exercises(exercises))
-    chosen, spec_errors = _choose(catalogue, errors, exercise)
+    names = [option.name for option in LIMIT_OPTIONS]
+    for name in limits.keys() - set(names):
+        raise SettingsError(f"check() takes exercises= and the limits {', '.join(names)}; "
+                            f"not {name}=")
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
+        given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,
+                 "visible_only": True}
+        settings = resolve_settings(given.get, Path.cwd())
+        catalogue, errors = load_exercises(settings.exercises)
+        chosen, spec_errors = _choose(catalogue, errors, exercise)
         module = carry(namespace, _roots(chosen), Path(folder))
-        with StudentWorker(module.path) as worker:
-            grading = SubmissionGrading(worker, Options(include_hidden=False), catalogue=catalogue)
-            results = [grading.exercise(e) for e in chosen]
-            load = worker.load()
-    problems = [f"{p.where}: {p.message}" for p in load.problems] if load.ok else []
-    fatal = None if load.ok else "; ".join(f"{p.where}: {p.message}" for p in load.problems)
-    return GradeReport(
-        submission=_session_name(namespace),
-        exercises=tuple(module.remap_result(r) for r in results),
-        load_problems=tuple(module.notes + [module.remap(p) for p in problems]),
-        spec_errors=tuple(str(e) for e in spec_errors),
-        fatal=module.remap(fatal) if fatal else None,
-        seconds=time.perf_counter() - start,
-    )
+        report = GradingSession(settings, catalogue, [str(e) for e in spec_errors]).run(chosen)
+    return replace(
+        report, submission=_session_name(namespace),
+        exercises=tuple(module.remap_result(r) for r in report.exercises),
+        load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
+        fatal=module.remap(report.fatal) if report.fatal else None)
 
 
 def _choose(exercises: list, errors: list, wanted: str | None):

@@ -11,8 +11,8 @@ import pytest
 
 from grader.items import SESSION_KEY, SpecFile
 from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settings
+from grader.spec.locate import SPEC_SUFFIXES
 
-SPEC_SUFFIXES = (".yaml", ".yml")
 NOTHING_GRADED = 2  # the exit code when the submission could not be loaded (README)
 PYTEST_OWN = ("--verbose",)  # flags of OPTIONS that pytest defines itself (and we read)
 
@@ -26,16 +26,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("student"):
+        return
     try:
         settings = resolve_settings(config.getoption, config.invocation_params.dir)
     except SettingsError as error:
         raise pytest.UsageError(str(error)) from None
-    if settings is None:
-        return
     from grader.session import GradingSession
     from grader.worker import prestart_zygote
 
-    config.stash[SESSION_KEY] = GradingSession(settings, zygote=prestart_zygote())
+    config.stash[SESSION_KEY] = GradingSession(settings, zygote=prestart_zygote())  # the driver
 
 
 @pytest.hookimpl(tryfirst=True)

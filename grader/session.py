@@ -1,6 +1,10 @@
-"""One grading run of one submission, independent of pytest: settings, the worker, results.
+"""The one driver of a grading run: one submission, from resolved settings (settings.py) to a
+GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's run_autograder),
+`watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
 
-The pytest layer (plugin.py, items.py) and `check()` both drive a GradingSession.
+One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
+before it is graded; the submission's deadline goes to the worker (which cuts a call or a load
+at it) and to the checks ("out of time"); load problems and `fatal` are reported alike for all.
 """
 from __future__ import annotations
 
@@ -11,98 +15,74 @@ from pathlib import Path
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
-from grader.settings import SUBMISSION_TIMEOUT, GraderSettings
+from grader.settings import GraderSettings
 from grader.spec.model import Exercise
 
 
 @dataclass
 class GradingSession:
     settings: GraderSettings
-    zygote: object = None
-    plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
     # every valid exercise of the folder: a check is graded around helpers that fail their own
     # checks in other exercises (checks/dependencies.py); the plugin sets it once collected
     catalogue: list = field(default_factory=list)
-    results: dict[str, ExerciseResult] = field(default_factory=dict)
     spec_errors: list[str] = field(default_factory=list)
+    zygote: object = None
+    plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
+    results: dict[str, ExerciseResult] = field(default_factory=dict)
+    interrupted: bool = False  # run() was stopped by ^C: the report holds what was graded
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
     _worker: object = None
-    _run_limits: object = None      # the worker's limits before any exercise's own
     _grading: SubmissionGrading | None = None
+
+    @property
+    def deadline(self) -> float:
+        """time.monotonic() when the whole submission's time runs out."""
+        return self.clock_start + self.settings.limits().submission_timeout
 
     @property
     def worker(self):
         if self._worker is None:
             from grader.secret_paths import hidden_paths
-            from grader.worker import Limits, StudentWorker
+            from grader.worker import StudentWorker
 
-            settings = self.settings
-            overrides = {"call_timeout": settings.call_timeout, "memory_mb": settings.memory_mb,
-                         "load_timeout": settings.load_timeout,
-                         "max_processes": settings.max_processes,
-                         "max_output_bytes": settings.output_kb and settings.output_kb * 1000,
-                         "file_mb": settings.file_mb}
-            limits = Limits(**{k: v for k, v in overrides.items() if v is not None},
-                            hide=hidden_paths(settings))
+            limits = replace(self.settings.limits(), hide=hidden_paths(self.settings))
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
                                          deadline=self.deadline)
         return self._worker
 
-    @property
-    def submission_seconds(self) -> float:
-        return self.settings.submission_timeout or SUBMISSION_TIMEOUT
-
-    @property
-    def deadline(self) -> float:
-        """time.monotonic() when the whole submission's time runs out."""
-        return self.clock_start + self.submission_seconds
-
-    def exercise_limits(self, exercise: Exercise):
-        """The worker's limits while `exercise` is graded: the command line's, else the spec's,
-        else the default (call_timeout is passed per call, see Options)."""
-        if self._run_limits is None:
-            self._run_limits = self.worker.limits
-        settings, spec = self.settings, exercise.limits
-        chosen = {"memory_mb": (settings.memory_mb, spec.memory_mb),
-                  "max_processes": (settings.max_processes, spec.max_processes),
-                  "max_output_bytes": (settings.output_kb,
-                                       spec.output_kb and spec.output_kb * 1000),
-                  "file_mb": (settings.file_mb, spec.file_mb)}
-        return replace(self._run_limits, **{k: spec_value
-                                            for k, (given, spec_value) in chosen.items()
-                                            if given is None and spec_value is not None})
-
-    @property
-    def grading(self) -> SubmissionGrading:
-        """Every check's verdict for this submission, each graded once."""
-        if self._grading is None:
-            options = Options(include_hidden=self.settings.include_hidden,
-                              call_timeout=self.settings.call_timeout, deadline=self.deadline,
-                              submission_seconds=self.submission_seconds)
-            self._grading = SubmissionGrading(self.worker, options, self.plans, self.catalogue)
-        return self._grading
-
     def grade(self, exercise: Exercise) -> ExerciseResult:
+        """One exercise, under its own limits. The grader's own bug costs the exercise (0 of its
+        points, `internal_error`, so every report has the same maximum) and is raised."""
         try:
-            self.worker.use_limits(self.exercise_limits(exercise))
-            result = self.grading.exercise(exercise)
+            worker = self.worker
+            worker.use_limits(replace(self.settings.limits(exercise), hide=worker.limits.hide))
+            if self._grading is None:  # every check's verdict for this submission, each once
+                options = Options(self.settings.include_hidden, self.deadline,
+                                  self.settings.limits().submission_timeout)
+                self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
+            result = self._grading.exercise(exercise)
         except Exception as error:
-            # The grader's bug: the exercise scores 0 of its points, so that every report has the
-            # same maximum whatever the submission did; pytest shows the error.
             self.results[exercise.id] = internal_error(exercise, error)
             raise
         self.results[exercise.id] = result
         return result
 
-    def grade_all(self, exercises: list[Exercise]) -> None:
-        """Grade `exercises` in order. The grader's own bug costs its exercise (0 points and why,
-        `internal_error`), never the run."""
-        for exercise in exercises:
-            try:
-                self.grade(exercise)
-            except Exception:  # noqa: BLE001 - recorded by grade() as the exercise's result
-                pass
+    def run(self, exercises: list[Exercise] | None = None) -> GradeReport:
+        """Grade `exercises` (default: the catalogue) in order, close the worker, report them. A
+        grader's bug costs its exercise, never the run; ^C stops the grading, not the report."""
+        exercises = self.catalogue if exercises is None else exercises
+        try:
+            for exercise in exercises:
+                try:
+                    self.grade(exercise)
+                except Exception:  # noqa: BLE001 - recorded by grade() as the exercise's result
+                    pass
+        except KeyboardInterrupt:
+            self.interrupted = True
+        finally:
+            self.close()  # every process of the submission ends before the report is written
+        return self.report([exercise.id for exercise in exercises])
 
     def report(self, order: list[str] | None = None) -> GradeReport:
         ids = order or list(self.results)
@@ -146,5 +126,5 @@ def _shown(path: Path) -> str:
     it."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError):  # RuntimeError: a link that loops (graded, and refused)
         return str(path)

@@ -1,17 +1,26 @@
-"""The grader's settings: one table of options, and resolving them once into GraderSettings.
+"""The grader's settings: one table of options, and one resolver into a frozen GraderSettings.
 
-`vitgrade grade` and the pytest plugin (`pytest --student`) take the same options with the same
-flag names, from OPTIONS; `grade-all` and its jobs take the worker limits among them.
+`vitgrade grade`, the pytest plugin (`pytest --student`), `watch`, grade-all's jobs, `check()`
+(its keywords) and the Gradescope wrapper take the same options, from OPTIONS, and resolve them
+here: the command line, else the environment (ENVIRONMENT; no variable yet: every entry point
+has a command line), else, per exercise, the spec's `limits:`, else the default
+(worker/limits.py, the only place a default is written). `GraderSettings.limits(exercise)` is
+that last step; nothing else decides between them.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from grader.worker.limits import DEFAULT_LIMITS, Limits
+
 MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
-SUBMISSION_TIMEOUT = 300.0  # seconds for a whole submission: below the platforms' own limits
-GRADESCOPE_RESULTS = "/autograder/results/results.json"
+SUBMISSION_TIMEOUT = DEFAULT_LIMITS.submission_timeout
+GRADESCOPE_ROOT = "/autograder"
+RESULTS_JSON = "results/results.json"  # Gradescope's, under its root (lms/gradescope_autograder.py)
+GRADESCOPE_RESULTS = f"{GRADESCOPE_ROOT}/{RESULTS_JSON}"
 
 
 @dataclass(frozen=True)
@@ -45,42 +54,47 @@ OPTIONS = (
     Option("prairielearn", "--prairielearn", "write PrairieLearn external-grader results to this "
            "file", "OUT"),
     Option("call_timeout", "--call-timeout", "seconds one call of a student function may take "
-           "(default 10); then its worker is killed", "SECONDS", float),
-    Option("load_timeout", "--load-timeout", "seconds for loading the submission (default 30); "
+           f"(default {DEFAULT_LIMITS.call_timeout:g}); then its worker is killed", "SECONDS",
+           float),
+    Option("load_timeout", "--load-timeout", "seconds for loading the submission "
+           f"(default {DEFAULT_LIMITS.load_timeout:g}); "
            "top-level code is stopped after a third of it", "SECONDS", float),
     Option("submission_timeout", "--submission-timeout", "seconds for the whole submission "
            f"(default {SUBMISSION_TIMEOUT:g}); when they run out, the checks not yet run fail "
            "with 'out of time' and the results are written as always", "SECONDS", float),
     Option("memory_mb", "--memory-mb", "address-space limit of the worker running student code, "
-           "in MB (default 4096)", "MB", int),
+           f"in MB (default {DEFAULT_LIMITS.memory_mb})", "MB", int),
     Option("max_processes", "--max-processes", "processes and threads the worker running student "
-           "code may have at once (default 64)", "N", int),
+           f"code may have at once (default {DEFAULT_LIMITS.max_processes})", "N", int),
     Option("output_kb", "--output-kb", "printed output of student code kept per call, in kB "
-           f"(default 64, at most {MAX_OUTPUT_KB})", "KB", int, MAX_OUTPUT_KB),
+           f"(default {DEFAULT_LIMITS.output_kb}, at most {MAX_OUTPUT_KB})", "KB", int,
+           MAX_OUTPUT_KB),
     Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
            "the reference, the specs, the solutions, its results), or why it could not"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
-           "included, in MB (default 64)", "MB", int),
+           f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
+ENVIRONMENT: dict[str, str] = {}  # option name -> the variable read when the command line is not
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
 
 @dataclass(frozen=True)
 class GraderSettings:
-    """One grading run's settings, resolved once (command line over defaults)."""
+    """One grading run's settings, resolved once (resolve_settings); the rest of the run reads
+    them. The limits here are the command line's or the environment's (None: not given)."""
 
-    student: Path
+    student: Path | None  # None: settings for many submissions (watch, grade-all's jobs)
     exercises: Path
     exercises_origin: str = ""  # grader.spec.locate: "--exercises", "found in this project", ...
     include_hidden: bool = True
-    call_timeout: float | None = None
-    submission_timeout: float | None = None  # None: SUBMISSION_TIMEOUT
     json_out: Path | None = None
     feedback: bool = False  # print per-exercise feedback after the table (the CLI does)
-    memory_mb: int | None = None  # the worker's limits (grader.worker.Limits); None: the
-    load_timeout: float | None = None  # exercise's own, else the default
+    call_timeout: float | None = None
+    load_timeout: float | None = None
+    submission_timeout: float | None = None
+    memory_mb: int | None = None
     max_processes: int | None = None
     output_kb: int | None = None
     file_mb: int | None = None
@@ -90,17 +104,28 @@ class GraderSettings:
     also_hidden: tuple[Path, ...] = ()  # more to hide from student code (grade-all: its --out,
     # the class's submissions but the student's own folder; grader/secret_paths.py)
 
+    def limits(self, exercise=None) -> Limits:
+        """The worker's limits (all but `hide`) while `exercise` is graded (None: before any):
+        these settings' (command line, environment), else the spec's `limits:`, else the
+        defaults."""
+        spec = {} if exercise is None else {"call_timeout": exercise.call_timeout,
+                                            **asdict(exercise.limits)}
+        chosen = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
+        chosen = {name: spec.get(name) if given is None else given
+                  for name, given in chosen.items()}
+        return Limits(**{name: value for name, value in chosen.items() if value is not None})
+
 
 class SettingsError(ValueError):
     """A bad option value; the message names the option."""
 
 
-def checked_limits(values: dict) -> dict:
-    """The worker limits among `values` (by option name), each a positive number of its kind
-    (None when not given); a SettingsError names the flag of a bad one."""
+def checked_limits(values: Callable) -> dict:
+    """The worker limits among `values(name)`, each a positive number of its kind (None when not
+    given); a SettingsError names the flag of a bad one."""
     limits = {}
     for option in LIMIT_OPTIONS:
-        value = values.get(option.name)
+        given = value = values(option.name)
         if value is not None:
             what = "number of seconds" if option.kind is float else "whole number"
             try:
@@ -110,15 +135,9 @@ def checked_limits(values: dict) -> dict:
             except ValueError:
                 bound = f" from 1 to {option.most}" if option.most else ""
                 raise SettingsError(f"{option.flag} must be a positive {what}{bound}, "
-                                    f"not {values[option.name]!r}") from None
+                                    f"not {given!r}") from None
         limits[option.name] = value
     return limits
-
-
-def limits_of(args) -> dict:
-    """checked_limits of an argparse namespace that took LIMIT_OPTIONS."""
-    return checked_limits({option.name: getattr(args, option.name, None)
-                           for option in LIMIT_OPTIONS})
 
 
 def student_file(path: Path) -> Path:
@@ -136,42 +155,42 @@ def student_file(path: Path) -> Path:
     return found
 
 
-def optional(getoption: Callable, name: str):
-    """`getoption(name)`, None when there is no such option (pytest's --verbose is its terminal
-    plugin's: `vitgrade grade -q` runs without it)."""
-    try:
-        return getoption(name)
-    except ValueError:
-        return None
-
-
-def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings | None:
-    """GraderSettings from the options (`getoption(name)`), or None when no --student was given.
+def resolve_settings(getoption: Callable, invoked_in: Path,
+                     environ: Mapping[str, str] = os.environ) -> GraderSettings:
+    """GraderSettings from the options (`getoption(name)`: None, or a ValueError as pytest's, for
+    one not given), then the environment, read once. A SettingsError names a bad value.
 
     An autograder (--classroom, --gradescope, --prairielearn) grades with --exercises or the
     installed specs, never an `exercises/` found where it runs: that is the student's repository.
     """
     from grader.spec.locate import locate_exercises
 
-    student = getoption("student")
-    if not student:
-        return None
-    explicit, json_out, prairielearn = (getoption("exercises"), getoption("json"),
-                                        getoption("prairielearn"))
-    autograding = bool(getoption("classroom") or getoption("gradescope") or prairielearn)
+    def given(name: str):
+        try:
+            value = getoption(name)
+        except ValueError:  # pytest's --verbose is its terminal plugin's: absent with -pno:terminal
+            value = None
+        env = ENVIRONMENT.get(name)
+        return environ.get(env) if value is None and env else value
+
+    student, explicit, json_out = given("student"), given("exercises"), given("json")
+    prairielearn = given("prairielearn")
+    autograding = bool(given("classroom") or given("gradescope") or prairielearn)
     exercises = locate_exercises(invoked_in / explicit if explicit else None, start=invoked_in,
                                  discover=not autograding)
-    if getoption("gradescope") and not json_out:
+    if given("gradescope") and not json_out:
         json_out = GRADESCOPE_RESULTS
     return GraderSettings(
-        student=student_file(invoked_in / student),
+        student=student_file(invoked_in / student) if student else None,
         exercises=exercises.path,
         exercises_origin=exercises.origin,
-        include_hidden=not getoption("visible_only"),
+        include_hidden=not given("visible_only"),
         json_out=(invoked_in / json_out) if json_out else None,
-        feedback=bool(getoption("feedback")),
-        classroom=bool(getoption("classroom")),
+        feedback=bool(given("feedback")),
+        classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
-        verbose=(optional(getoption, "verbose") or 0) > 0,  # pytest's -v counts; -q is -1
-        **checked_limits({option.name: getoption(option.name) for option in LIMIT_OPTIONS}),
+        verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
+        also_hidden=tuple(map(Path, given("hide") or ())),  # grade-all's jobs: its --out
+        **checked_limits(given),
     )
+

@@ -15,18 +15,20 @@ from concurrent.futures import ThreadPoolExecutor
 
 
 def main(folder: str, submissions: list[str]) -> None:
-    from grader.checks import Options, SubmissionGrading
+    from pathlib import Path
+
     from grader.checks.catalogue import load_exercises
-    from grader.worker import StudentWorker, prestart_zygote
+    from grader.session import GradingSession
+    from grader.settings import GraderSettings
+    from grader.worker import prestart_zygote
 
     exercises, errors = load_exercises(folder)
     assert not errors, errors
     zygote = prestart_zygote()
 
     def grade(path: str) -> dict:
-        with StudentWorker(path, zygote=zygote) as worker:  # as a session grades, stand-ins too
-            grading = SubmissionGrading(worker, Options(include_hidden=False), catalogue=exercises)
-            results = [grading.exercise(e) for e in exercises]
+        settings = GraderSettings(Path(path), Path(folder), include_hidden=False)
+        results = GradingSession(settings, exercises, zygote=zygote).run().exercises
         return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
                         list(c.stand_ins)] for c in r.checks] for r in results}
 

@@ -248,8 +248,9 @@ def test_the_file_graded_in_a_folder_is_found_whatever_its_name(tmp_path):
 
 def test_a_record_keeps_the_whole_report(specs, tmp_path):
     from grader.batch.grade_one import SubmissionGrader
+    from grader.settings import GraderSettings
 
-    grader = SubmissionGrader(specs)
+    grader = SubmissionGrader(GraderSettings(None, specs))
     try:
         report = grader.grade(SOLUTION, shown="alice.py")
     finally:
@@ -260,9 +261,10 @@ def test_a_record_keeps_the_whole_report(specs, tmp_path):
 
 def test_cases_planned_for_one_student_grade_the_next_ones_the_same(tmp_path):
     from grader.batch.grade_one import SubmissionGrader
+    from grader.settings import GraderSettings
 
     eps_outside = build_submission(SUBMISSIONS / "buggy" / "layer_norm_eps_outside.py", tmp_path)
-    grader = SubmissionGrader(EXERCISES)  # the course's specs: some 300 cases, planned once
+    grader = SubmissionGrader(GraderSettings(None, EXERCISES))  # the course's specs: some 300 cases, planned once
     try:
         first = grader.grade(SOLUTION)
         buggy = grader.grade(eps_outside)

@@ -100,6 +100,19 @@ def test_the_bundle_gives_the_solution_full_visible_marks(venv, elsewhere):
         done.stdout[-2000:]
 
 
+@pytest.mark.parametrize("command", [["validate"], ["compile"], ["export", "gradescope", "a.zip"],
+                                     ["grade-all", "."], ["assign", "src", "out"]])
+def test_an_instructors_command_in_the_bundle_says_in_one_line_it_needs_the_full_grader(
+        venv, elsewhere, command):
+    done = run([venv / "vitgrade", *command], cwd=elsewhere)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"vitgrade {command[0]}: an instructor's command, which needs "
+                                  "the full grader") and len(done.stderr.splitlines()) == 1
+    assert not (elsewhere / "a.zip").exists()
+    done = run([sys.executable, "-m", "grader.cli", *command[:1], "--help"], cwd=elsewhere)
+    assert done.returncode == 0 and "usage: vitgrade" in done.stdout  # the full grader runs it
+
+
 def test_check_in_a_notebook_grades_with_the_bundle(venv, elsewhere):
     """check()'s engine on the solution's live names, and on one wrong multiple-choice answer,
     whose sealed feedback it shows."""

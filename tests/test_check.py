@@ -2,6 +2,8 @@
 cases."""
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -11,6 +13,7 @@ import pytest
 
 from grader import load_spec
 from grader.notebook_check import check, grade_namespace
+from grader.settings import SettingsError
 
 from conftest import EXERCISES, ROOT
 
@@ -82,6 +85,28 @@ def test_check_in_a_python_session_prints_what_pytest_prints(tmp_path, grade_wit
     pytest_run = grade_with(script, "--feedback", "--visible-only")
     first = "patch-count: Count the patches"
     assert feedback_block(session.stdout, first) == feedback_block(pytest_run.stdout.str(), first)
+
+
+def test_check_stops_a_looping_function_at_the_call_timeout_vitgrade_grade_uses(tmp_path):
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    shutil.copy(EXERCISES / "patch-count.yaml", specs)
+    namespace = namespace_from(tmp_path, "def num_patches(H, W, P):\n    while True:\n"
+                                         "        pass\n")
+    report = grade_namespace(namespace, exercises=specs, call_timeout=0.5)
+    said = {c.name: c.message for e in report.exercises for c in e.checks}
+    out = tmp_path / "results.json"
+    subprocess.run([sys.executable, "-m", "grader.cli", "grade", namespace["__file__"], "-q",
+                    "--visible-only", "--exercises", specs, "--call-timeout", "0.5", "--json", out],
+                   cwd=tmp_path, capture_output=True, timeout=120)
+    (graded,) = [t["output"] for t in json.loads(out.read_text())["tests"]]  # one exercise
+    graded = "\n".join(line.strip() for line in graded.splitlines())  # indented there
+    assert len(said) == 3 and all(name in graded for name in said)  # its three visible checks
+    for message in said.values():  # the default is 10 s
+        assert "timed out after 0.5 s in num_patches(" in message
+        assert "\n".join(line.strip() for line in message.splitlines()) in graded
+    with pytest.raises(SettingsError, match="--call-timeout"):
+        grade_namespace(namespace, exercises=specs, call_timeout=-1)
 
 
 def test_check_grades_visible_checks_only(tmp_path):

@@ -52,7 +52,7 @@ def autograder(tmp_path_factory) -> Path:
     return root
 
 
-def run_autograder(root: Path, files: dict[str, str]) -> dict:
+def run_autograder(root: Path, files: dict[str, str], *options: str) -> dict:
     submission, results = root / "submission", root / "results"
     for folder in (submission, results):
         if folder.exists():
@@ -64,7 +64,7 @@ def run_autograder(root: Path, files: dict[str, str]) -> dict:
     # PYTHONPATH: the zip's grader, as setup.sh would install it
     env = {**os.environ, "VITGRADE_AUTOGRADER_ROOT": str(root), "VITGRADE_PYTHON": sys.executable,
            "PYTHONPATH": str(root / "source" / "vit-grader")}
-    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
+    done = subprocess.run([str(root / "source" / "run_autograder"), *options], cwd=root, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads((results / "results.json").read_text())
@@ -99,6 +99,14 @@ def test_run_autograder_always_leaves_a_results_file(autograder):
     results = run_autograder(autograder, {"answers.pdf": "%PDF"})
     assert (results["score"] == 0 and "No .py or .ipynb file" in results["output"]
             and "answers.pdf" in results["output"])
+
+
+def test_run_autograder_honours_vitgrade_grades_limits(autograder):
+    looping = SOLUTION.read_text() + "\ndef num_patches(H, W, P):\n    while True:\n        pass\n"
+    results = run_autograder(autograder, {"vit_exercises.py": looping}, "--call-timeout", "0.5")
+    counting = [t for t in results["tests"] if t["name"].startswith("patch-count")]
+    assert [t["score"] for t in counting] == [0, 0]  # the visible and the hidden cases
+    assert counting[0]["output"].count("got:      timed out after 0.5 s in num_patches(") == 3
 
 
 # --- the student bundle -----------------------------------------------------------------------

@@ -125,15 +125,23 @@ def test_the_in_process_path_imports_no_pytest(tmp_path):
 
 
 def test_ctrl_c_writes_the_results_of_what_was_graded_and_exits_2(tmp_path):
-    submission = tmp_path / "slow.py"
+    work = tmp_path / "work"
+    work.mkdir()
+    work.chmod(0o777)  # as root, student code runs as a user of its own and writes the marker
+    hanging = work / "softmax-started"
+    submission = work / "slow.py"
     submission.write_text(SOLUTION.read_text() + "\n\ndef softmax(x, axis=-1):\n"
-                          "    import time\n    time.sleep(120)\n")
+                          "    import time, pathlib\n"
+                          f"    pathlib.Path({str(hanging)!r}).touch()\n    time.sleep(120)\n")
     out = tmp_path / "results.json"
     process = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade", str(submission),
                                 "-q", "--exercises", str(EXERCISES), "--json", str(out),
                                 "--call-timeout", "100"], cwd=tmp_path, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(4)  # softmax's first case hangs by then (stable-softmax comes after patchify)
+    deadline = time.monotonic() + 90
+    while not hanging.exists():  # softmax's first case hangs (stable-softmax comes after patchify)
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 2 and "Traceback" not in stdout + stderr

@@ -33,6 +33,7 @@ from grader.report.gradescope import gradescope_results
 from grader.report.labels import labels_from_specs
 from grader.report.parts import student_view
 from grader.report.prairielearn import prairielearn_results
+from grader.settings import GraderSettings
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -117,7 +118,7 @@ def specs(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def reports(specs, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("submissions")
-    grader = SubmissionGrader(specs, {"call_timeout": 0.5, "load_timeout": 5})
+    grader = SubmissionGrader(GraderSettings(None, specs, call_timeout=0.5, load_timeout=5))
     try:
         out = {}
         for name, text in SUBMISSIONS.items():
@@ -296,7 +297,7 @@ def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(
     assert any("SyntaxError" in e for e in data["format_errors"])
     not_python = tmp_path / "essay.txt"
     not_python.write_text("I did the exercises in my head.")
-    grader = SubmissionGrader(specs)
+    grader = SubmissionGrader(GraderSettings(None, specs))
     try:
         data = prairielearn_results(grader.grade(not_python))
     finally:

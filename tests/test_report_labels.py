@@ -14,6 +14,7 @@ from grader.checks.describe import TITLE_CHARS, short_title
 from grader.checks.kinds import CallCheck
 from grader.report.class_summary import summarise
 from grader.report.labels import Labels, labels_from_specs
+from grader.settings import GraderSettings
 from grader.spec import SpecError
 
 from conftest import EXERCISES, SOLUTION
@@ -78,7 +79,7 @@ def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):
     wrong = SOLUTION.read_text().replace(*OVERLAPPING)
     for name in ("ann", "ben"):
         (tmp_path / f"{name}.py").write_text(wrong)
-    grader = SubmissionGrader(specs)
+    grader = SubmissionGrader(GraderSettings(None, specs))
     try:
         rows = [(name, grader.grade(tmp_path / f"{name}.py"), None) for name in ("ann", "ben")]
         rows.append(("cal", grader.grade(SOLUTION), None))

@@ -54,7 +54,8 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
+def watching(tmp_path: Path):
+    """(the watcher of a copy of the solution, its output lines, the copy)."""
     submission = tmp_path / "vit_exercises.py"
     shutil.copy(SOLUTION, submission)
     process = subprocess.Popen(
@@ -62,7 +63,11 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
          str(EXERCISES), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
     )
-    lines = reader(process)
+    return process, reader(process), submission
+
+
+def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
+    process, lines, submission = watching(tmp_path)
     try:
         first = read_until(lines, "Ctrl-C to stop")
         assert "109 / 109" in first or "(100%)" in first
@@ -79,6 +84,23 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
         time.sleep(0.2)
         assert not [pid for pid in helpers if Path(f"/proc/{pid}").exists()
                     and "Z" not in (Path(f"/proc/{pid}") / "stat").read_text().split(") ")[1][:1]]
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_watch_ends_without_a_traceback_however_often_ctrl_c_is_pressed(tmp_path):
+    process, lines, _ = watching(tmp_path)
+    try:
+        read_until(lines, "Ctrl-C to stop")
+        deadline = time.monotonic() + 20
+        while process.poll() is None and time.monotonic() < deadline:  # ^C, ^C, ^C ... until it ends
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.005)
+        assert process.wait(timeout=20) == 0
+        rest = "".join(iter(lines.get, None))
+        assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
     finally:
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)

@@ -61,7 +61,7 @@ def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
         tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
     session = probe_session(tmp_path)
     try:
-        session.worker.use_limits(session.exercise_limits(exercise))
+        session.worker.use_limits(session.settings.limits(exercise))
         memory, processes, file_size = session.worker.call("limits").value
         assert (memory, file_size) == (300 * 2**20, 3 * 2**20)
         assert processes == 5 or not AS_ROOT  # not root: the user's other processes count too
@@ -76,7 +76,7 @@ def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
     exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, file_mb: 3}"))
     session = probe_session(tmp_path, memory_mb=400)
     try:
-        limits = session.exercise_limits(exercise)
+        limits = session.settings.limits(exercise)
         assert (limits.memory_mb, limits.file_mb, limits.max_processes) == (400, 3, 64)
     finally:
         session.close()

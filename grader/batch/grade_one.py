@@ -1,9 +1,9 @@
 """Grade submission after submission in this process: specs loaded and checked once, one zygote.
 
-What `vitgrade grade` does for one submission, for a class: the same GradingSession, the same
-specs (a broken spec is reported and the others graded), and for each submission a fresh worker
-forked from this process's zygote, so every student's code starts from a clean, warm process and
-never runs here.
+What `vitgrade grade` does for one submission, for a class and for `vitgrade watch`: the same
+driver (GradingSession.run), the same specs (a broken spec is reported and the others graded),
+and for each submission a fresh worker forked from this process's zygote, so every student's
+code starts from a clean, warm process and never runs here.
 """
 from __future__ import annotations
 
@@ -17,38 +17,28 @@ from grader.settings import GraderSettings
 
 
 class SubmissionGrader:
-    """`limits`: the worker's limits by option name (call_timeout, load_timeout, memory_mb, ...);
-    `hide`: more paths to hide from student code (grade-all's --out, grader/secret_paths.py)."""
+    """`settings`: resolved once for every submission (settings.resolve_settings; its `student`
+    is replaced by each submission's)."""
 
-    def __init__(self, exercises_dir: str | Path, limits: dict | None = None, zygote=None,
-                 include_hidden: bool = True, exercises_origin: str = "", hide=()):
+    def __init__(self, settings: GraderSettings, zygote=None):
         from grader.checks.cases import CasePlans
         from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
         self.zygote = zygote if zygote is not None else (Zygote() if FORK_AVAILABLE else None)
-        self.exercises_dir = Path(exercises_dir)
-        exercises, errors = load_exercises(self.exercises_dir)
+        self.settings = settings
+        exercises, errors = load_exercises(settings.exercises)
         self.exercises, self.spec_errors = exercises, [str(error) for error in errors]
-        self.limits = {k: v for k, v in (limits or {}).items() if v is not None}
         self.plans = CasePlans()  # each case's expected value computed once for all students
-        self.include_hidden = include_hidden
-        self.exercises_origin = exercises_origin  # shown in the report (grader.spec.locate)
-        self.hide = tuple(Path(path) for path in hide)
 
     def grade(self, path: str | Path, shown: str | None = None) -> GradeReport:
-        """The report of the submission at `path`; `shown` is the name students see for it."""
-        settings = GraderSettings(student=Path(path), exercises=self.exercises_dir,
-                                  exercises_origin=self.exercises_origin,
-                                  include_hidden=self.include_hidden, also_hidden=self.hide,
-                                  **self.limits)
-        session = GradingSession(settings, zygote=self.zygote, plans=self.plans,
-                                 catalogue=self.exercises)
-        session.spec_errors.extend(self.spec_errors)
-        try:
-            session.grade_all(self.exercises)
-            report = session.report([e.id for e in self.exercises])
-        finally:
-            session.close()
+        """The report of the submission at `path`; `shown` is the name students see for it.
+        ^C (watch's) is raised once the session has closed its worker."""
+        settings = dataclasses.replace(self.settings, student=Path(path))
+        session = GradingSession(settings, self.exercises, list(self.spec_errors), self.zygote,
+                                 self.plans)
+        report = session.run()
+        if session.interrupted:
+            raise KeyboardInterrupt
         return dataclasses.replace(report, submission=shown) if shown else report
 
     def close(self) -> None:

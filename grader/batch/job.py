@@ -20,6 +20,7 @@ import signal
 import sys
 import time
 import traceback
+from pathlib import Path
 
 from grader.settings import LIMIT_OPTIONS
 
@@ -41,11 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
+    from grader.settings import resolve_settings
 
-    limits = {option.name: getattr(args, option.name) for option in LIMIT_OPTIONS}
+    settings = resolve_settings(vars(args).get, Path.cwd())  # --exercises is always given
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
     versions = {"specs_sha256": specs_sha256(args.exercises), "grader_version": grader_version()}
-    grader = SubmissionGrader(args.exercises, limits, zygote=zygote, hide=args.hide)
+    grader = SubmissionGrader(settings, zygote=zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
 

@@ -25,7 +25,6 @@ from .stand_ins import Budget, StandIns, StandInWorker, answers_for
 @dataclass(frozen=True)
 class Options:
     include_hidden: bool = True
-    call_timeout: float | None = None     # overrides the spec's and the worker's default
     deadline: float | None = None         # time.monotonic() when the whole submission's time ends
     submission_seconds: float = 0.0       # that time, for the message
 
@@ -75,7 +74,7 @@ class SubmissionGrading:
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)
             return check_result(check, FAILED, message), frozenset(), True
-        timeout = options.call_timeout or exercise.call_timeout
+        timeout = None  # the worker's: the session set this exercise's limits (settings.py)
         if not stand_in_names:
             result = _grade_check(exercise, check, self.worker, timeout, self.plans)
             return result, frozenset(), True

@@ -1,9 +1,10 @@
 """`vitgrade grade SUBMISSION`: grade one submission and print the score table.
 
-It drives the same GradingSession as the pytest plugin (`pytest --student`), in this process and
-without pytest: a student waits for the grading, not for pytest's start-up (~0.4 s of a cold
-run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs it through pytest
-and the plugin. tests/test_grade_paths.py holds the two paths to the same results.
+It drives the same GradingSession (grader/session.py) as the pytest plugin (`pytest --student`),
+in this process and without pytest: a student waits for the grading, not for pytest's start-up
+(~0.4 s of a cold run; benchmarks/grade_time.py). Only `--junitxml`, pytest's own report, runs
+it through pytest and the plugin. tests/test_grade_paths.py holds the two paths to the same
+results.
 """
 from __future__ import annotations
 
@@ -34,12 +35,14 @@ LEAN_PYTEST = [f"-pno:{name}" for name in (
 
 
 
+# the plugin's own options (grader/settings.py); feedback is the default here
+GRADE_OPTIONS = tuple(option for option in OPTIONS if option.name != "feedback")
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    # the plugin's own options (grader/settings.py); feedback is the default here
-    for option in OPTIONS:
-        if option.name != "feedback":
-            parser.add_argument(option.flag, **option.argparse_kwargs())
+    for option in GRADE_OPTIONS:
+        parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--junitxml", metavar="OUT",
                         help="also write JUnit XML with each exercise's points as properties")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -50,7 +53,7 @@ def pytest_arguments(args) -> list[str]:
     """The pytest command line that grades `args.submission` as `vitgrade grade` does."""
     # quiet: no pytest terminal at all (progress, section, summary); run() prints the table
     terminal = ["-pno:terminal"] if args.quiet else ["-q", "--no-header", "--tb=no", "-rN"]
-    if getattr(args, "verbose", False) and not args.quiet:
+    if args.verbose and not args.quiet:
         terminal.remove("-q")  # pytest's --verbose, which the plugin reads, would cancel it out
     out = ["-p", "grader.plugin", *LEAN_PYTEST, *terminal,
            "--noconftest", "-c", os.devnull, "--rootdir", str(Path.cwd()),
@@ -60,10 +63,8 @@ def pytest_arguments(args) -> list[str]:
         out += ["--junitxml", args.junitxml]
     if not args.quiet:
         out.append("--feedback")
-    if args.gradescope and not args.json:
-        args.json = GRADESCOPE_RESULTS
-    for option in OPTIONS:
-        value = getattr(args, option.name, None)
+    for option in GRADE_OPTIONS:
+        value = vars(args)[option.name]
         if value and not (args.quiet and option.name == "verbose"):  # no terminal, no --verbose:
             out += [option.flag] if option.metavar is None else [option.flag, str(value)]
     return out  # (_QuietTable then prints the hiding note)
@@ -73,7 +74,7 @@ def run(args) -> int:
     from grader.worker import prestart_zygote
 
     if args.gradescope and not args.json:
-        args.json = "/autograder/results/results.json"
+        args.json = GRADESCOPE_RESULTS
     try:
         args.submission = _submission_file(args.submission, say=not args.quiet)
     except SettingsError as error:
@@ -84,14 +85,14 @@ def run(args) -> int:
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
         print(f"vitgrade grade: {refused}", file=sys.stderr)
         return 2
-    if getattr(args, "junitxml", None):
+    if args.junitxml:
         return _grade_with_pytest(args)
     return _grade_in_process(args, zygote)
 
 
 def _grade_in_process(args, zygote) -> int:
-    """Grade as the plugin does (plugin.py: settings, every exercise in order, the results files,
-    the exit code), with the report printed as its terminal summary is."""
+    """Grade as the plugin does (the same GradingSession, every exercise in order, the results
+    files, the exit code), with the report printed as its terminal summary is."""
     from grader.checks.catalogue import load_exercises
     from grader.checks.results import PASSED
     from grader.report.outputs import write_outputs_or_say
@@ -99,8 +100,9 @@ def _grade_in_process(args, zygote) -> int:
     from grader.session import GradingSession
     from grader.settings import resolve_settings
 
+    given = {**vars(args), "student": args.submission, "feedback": not args.quiet}
     try:
-        settings = resolve_settings(lambda name: _option(args, name), Path.cwd())
+        settings = resolve_settings(given.get, Path.cwd())
     except SettingsError as error:
         print(f"vitgrade grade: {error}", file=sys.stderr)
         return 2
@@ -111,16 +113,8 @@ def _grade_in_process(args, zygote) -> int:
               f"({error.strerror}): give the folder of specs with --exercises DIR",
               file=sys.stderr)
         exercises, errors = [], []
-    session = GradingSession(settings, zygote=zygote, catalogue=exercises)
-    session.spec_errors += [str(error) for error in errors]
-    interrupted = False
-    try:
-        session.grade_all(exercises)
-    except KeyboardInterrupt:  # what was graded is still reported and written, as by pytest
-        interrupted = True
-    finally:
-        session.close()  # every process of the submission ends before the results are written
-    report = session.report([exercise.id for exercise in exercises])
+    session = GradingSession(settings, exercises, [str(error) for error in errors], zygote)
+    report = session.run()
     code = 0 if report.exercises and all(e.status == PASSED for e in report.exercises) else 1
     if errors:
         code = 1
@@ -134,21 +128,12 @@ def _grade_in_process(args, zygote) -> int:
         code = 2
     elif args.json:
         print(f"results written to {args.json}")
-    if interrupted:
+    if session.interrupted:
         print("vitgrade grade: interrupted; the results hold the exercises graded before",
               file=sys.stderr)
-    if report.fatal or interrupted or not (report.exercises or errors):
+    if report.fatal or session.interrupted or not (report.exercises or errors):
         code = 2
     return code
-
-
-def _option(args, name: str):
-    """The plugin's option `name` from `vitgrade grade`'s arguments (settings.resolve_settings)."""
-    if name == "student":
-        return args.submission
-    if name == "feedback":
-        return not getattr(args, "quiet", False)
-    return getattr(args, name, None)
 
 
 def _grade_with_pytest(args) -> int:
@@ -162,7 +147,7 @@ def _grade_with_pytest(args) -> int:
         from grader.report.terminal import report_lines
 
         print("\n".join(report_lines(table.report, feedback=False)))
-        if getattr(args, "verbose", False):
+        if args.verbose:
             from grader.hiding_note import hiding_note
 
             print(hiding_note(table.hiding))
@@ -200,7 +185,7 @@ def _refused_output(args) -> str | None:
     missing folders are made."""
     from grader.report.safe_files import UnsafePathError, checked_folder
 
-    for out in (args.json, getattr(args, "prairielearn", None)):
+    for out in (args.json, args.prairielearn):
         if out:
             try:
                 with checked_folder(Path(out).absolute().parent, out):

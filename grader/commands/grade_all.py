@@ -47,7 +47,7 @@ def run(args) -> int:
     from grader.batch.shards import ShardError, parse_shard
     from grader.report.escape import terminal_text
     from grader.report.safe_files import UnsafePathError
-    from grader.settings import SUBMISSION_TIMEOUT, SettingsError, limits_of
+    from grader.settings import SUBMISSION_TIMEOUT, SettingsError, checked_limits
     from grader.spec.locate import find_exercises
 
     folder = Path(args.submissions)
@@ -55,7 +55,7 @@ def run(args) -> int:
         print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
         return 2
     try:
-        limits = limits_of(args)
+        limits = checked_limits(vars(args).get)
     except SettingsError as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2

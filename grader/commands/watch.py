@@ -8,11 +8,12 @@ same limits); nothing is left running when it ends.
 """
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
 
-from grader.settings import LIMIT_OPTIONS, STUDENT_HELP
+from grader.settings import OPTIONS, STUDENT_HELP
 
 NAME = "watch"
 HELP = "grade a submission, then again each time it (or a spec) is saved; Ctrl-C stops"
@@ -22,40 +23,36 @@ CLEAR = "\x1b[H\x1b[2J"
 
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    parser.add_argument("--exercises", metavar="DIR",
-                        help="folder of exercise specs (default: as for grade)")
-    parser.add_argument("--visible-only", action="store_true", help="run only the visible cases")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table")
-    for option in LIMIT_OPTIONS:
-        parser.add_argument(option.flag, **option.argparse_kwargs())
+    for option in OPTIONS:  # grade's, but for the results files and --verbose
+        if option.name in ("exercises", "visible_only") or option.kind is not None:
+            parser.add_argument(option.flag, **option.argparse_kwargs())
 
 
 def run(args) -> int:
     from grader.batch.grade_one import SubmissionGrader
     from grader.report.terminal import report_lines
-    from grader.settings import SettingsError, limits_of
-    from grader.spec.locate import locate_exercises
+    from grader.settings import SettingsError, resolve_settings
     from grader.worker.zygote_handle import prestart_zygote
 
-    located = locate_exercises(args.exercises)
-    submission, exercises = Path(args.submission), located.path
+    submission = Path(args.submission)
     try:
-        limits = limits_of(args)
+        settings = resolve_settings(vars(args).get, Path.cwd())
     except SettingsError as error:
         print(f"vitgrade watch: {error}", file=sys.stderr)
         return 2
+    exercises = settings.exercises
     if not exercises.is_dir():
         print(f"vitgrade watch: {exercises} is not a folder of exercise specs", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGINT, _stop)
     zygote, grader, seen = prestart_zygote(), None, None
     try:
         while True:
             state = _state(submission, exercises)
             if state != seen:
                 if grader is None or _specs(state) != _specs(seen):  # specs (re)loaded, cases anew
-                    grader = SubmissionGrader(exercises, limits, zygote=zygote,
-                                              include_hidden=not args.visible_only,
-                                              exercises_origin=located.origin)
+                    grader = SubmissionGrader(settings, zygote=zygote)
                 seen = state
                 report = grader.grade(submission, shown=str(args.submission))
                 clear = CLEAR if sys.stdout.isatty() else ""
@@ -69,9 +66,17 @@ def run(args) -> int:
             zygote.close()  # it kills any worker still running
 
 
+def _stop(signum, frame) -> None:
+    """The first ^C stops watching; the ones after it, while the zygote closes, do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def _state(submission: Path, exercises: Path) -> tuple:
     """What a save changes: each file's size and modification time (None: missing)."""
-    files = [submission, *sorted(exercises.glob("*.y*ml"))]
+    from grader.spec import spec_files
+
+    files = [submission, *spec_files(exercises)]
     return tuple((str(path), *_stamp(path)) for path in files)
 
 

@@ -1,9 +1,10 @@
 """What run_autograder runs inside Gradescope's container, once per submission.
 
-    python -m grader.lms.gradescope_autograder --root /autograder --exercises DIR
+    python -m grader.lms.gradescope_autograder --root /autograder --exercises DIR [OPTIONS]
 
 Finds the student's .py or .ipynb in ROOT/submission whatever they named it (the rules of
-`grader.batch.discover.submission_file`), grades it as `vitgrade grade --json` does, and makes
+`grader.batch.discover.submission_file`), grades it by `vitgrade grade --gradescope --json`
+itself (OPTIONS are its: `--call-timeout 5`, `--memory-mb 2048`, ...), and makes
 sure ROOT/results/results.json exists whatever happens: a results file explaining the problem
 beats Gradescope's "the autograder failed to produce output".
 """
@@ -13,14 +14,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from grader.settings import GRADESCOPE_ROOT, RESULTS_JSON
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.lms.gradescope_autograder")
-    parser.add_argument("--root", default="/autograder")
+    parser.add_argument("--root", default=GRADESCOPE_ROOT)
     parser.add_argument("--exercises", required=True)
-    args = parser.parse_args(argv)
+    args, options = parser.parse_known_args(argv)  # the rest are vitgrade grade's
     root = Path(args.root)
-    results = root / "results" / "results.json"
+    results = root / RESULTS_JSON
     results.unlink(missing_ok=True)
     from grader.batch.discover import submission_file
 
@@ -32,24 +35,21 @@ def main(argv: list[str] | None = None) -> int:
         _explain(results, f"No .py or .ipynb file was found in your submission{holds}. "
                           "Upload your vit_exercises.py or your notebook.")
         return 0
-    code = _grade(path, results, Path(args.exercises))
+    code = _grade([str(path), "--gradescope", "--json", str(results), "--exercises",
+                   args.exercises, *options])
     if not results.is_file():
         _explain(results, "The autograder could not grade your submission (an error in the "
                           "grader, not in your code). Your instructor can see what happened.")
     return 0 if code in (0, 1) else code
 
 
-def _grade(path: Path, results: Path, exercises: Path) -> int:
-    from grader.commands import grade
+def _grade(argv: list[str]) -> int:
+    from grader.cli import main
 
-    args = argparse.Namespace(submission=str(path), json=str(results), gradescope=True,
-                              classroom=False, prairielearn=None, junitxml=None,
-                              exercises=str(exercises), visible_only=False, call_timeout=None,
-                              memory_mb=None, quiet=False)
     try:
-        return grade.run(args)
-    # told to the instructor (stdout); the student gets a results file
-    except Exception as exc:  # noqa: BLE001
+        return main(["grade", *argv])
+    # told to the instructor (stderr: a bad option too); the student gets a results file
+    except (Exception, SystemExit) as exc:  # noqa: BLE001
         print(f"grading failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 

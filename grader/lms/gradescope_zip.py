@@ -49,7 +49,7 @@ PY="${VITGRADE_PYTHON:-$ROOT/venv/bin/python}"
 # on sys.path, and a student's numpy.py must not be what the grading process imports.
 cd "$ROOT/source/vit-grader" || exit 1
 exec "$PY" -m grader.lms.gradescope_autograder --root "$ROOT" \\
-    --exercises "$ROOT/source/vit-grader/exercises"
+    --exercises "$ROOT/source/vit-grader/exercises" "$@"  # "$@": vitgrade grade's options
 """
 
 

@@ -3,7 +3,8 @@
 The grading side uses `StudentWorker` (and `prestart_zygote()` as early as possible); nothing of
 the submission ever runs or is unpickled in the grading process. See docs/architecture.md.
 
-Grading side: student_worker.py (StudentWorker), zygote_handle.py (Zygote), outcomes.py.
+Grading side: student_worker.py (StudentWorker), zygote_handle.py (Zygote), outcomes.py,
+limits.py (Limits and every limit's default).
 Worker side: zygote.py (forks workers, sweeps what they leave), serve.py (a worker's life),
 sandbox.py (confinement), capture.py (output), submission.py and notebook.py (loading).
 Both sides: channel.py (bounded messages), values.py (data-only values), linux.py (prctl),
@@ -15,7 +16,7 @@ The names below are imported on first use, so that the zygote imports only what 
 from typing import TYPE_CHECKING
 
 _HOMES = {
-    "CallOutcome": "outcomes", "Limits": "outcomes", "LoadProblem": "outcomes",
+    "CallOutcome": "outcomes", "Limits": "limits", "LoadProblem": "outcomes",
     "LoadReport": "outcomes", "StudentError": "outcomes", "ForeignObject": "values",
     "StudentWorker": "student_worker", "Zygote": "zygote_handle",
     "prestart_zygote": "zygote_handle",
@@ -26,7 +27,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from grader.worker.outcomes import CallOutcome, Limits, LoadProblem, LoadReport, StudentError
+    from grader.worker.limits import Limits
+    from grader.worker.outcomes import CallOutcome, LoadProblem, LoadReport, StudentError
     from grader.worker.student_worker import StudentWorker
     from grader.worker.values import ForeignObject
     from grader.worker.zygote_handle import Zygote, prestart_zygote

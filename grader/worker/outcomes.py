@@ -1,4 +1,5 @@
-"""What the grading side learns from a worker: limits it ran under, load reports, call outcomes.
+"""What the grading side learns from a worker: load reports and call outcomes (its limits:
+limits.py).
 
 The parsers here read a worker's reply (untrusted data) into these dataclasses; anything
 malformed raises ProtocolError, which the caller turns into the student's failed call.
@@ -9,29 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grader.worker.values import Decoder, ProtocolError
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What a worker may use. All but `call_timeout` are fixed when a worker starts: a call under
-    other limits (`StudentWorker.use_limits`) gets a fresh worker."""
-
-    call_timeout: float = 10.0  # seconds per call, wall clock; then the worker is killed
-    # Seconds for loading the submission. Top-level code is stopped after a third of it (a
-    # statement, a notebook cell), two thirds in all, and the rest still runs; past all of it
-    # the worker is killed and the submission is unloadable.
-    load_timeout: float = 30.0
-    memory_mb: int = 4096  # address space of the worker (RLIMIT_AS): past it, MemoryError
-    max_output_bytes: int = 64_000  # captured stdout+stderr kept per call/load
-    max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
-    file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
-    # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)
-    hide: tuple[str, ...] = ()
-
-    def fixed_at_start(self) -> tuple:
-        """The limits a running worker cannot change."""
-        return (self.load_timeout, self.memory_mb, self.max_output_bytes, self.max_processes,
-                self.file_mb, self.hide)
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from grader.worker import channel, linux
 from grader.worker.capture import read_captured
+from grader.worker.limits import DEFAULT_LIMITS, Limits
 from grader.worker.outcomes import (
     CallOutcome,
-    Limits,
     LoadProblem,
     LoadReport,
     call_outcome,
@@ -40,7 +40,6 @@ from grader.worker.zygote_handle import (
     zygote_environment,
 )
 
-DEFAULT_LIMITS = Limits()
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
