@@ -51,13 +51,15 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
             planned = plans.cases(exercise, check)
             cases[check.name] = compiled.encode([case_entry(check, p) for p in planned], pools)
     tables = {"cases": cases}
-    if solution is not None and needs_stand_ins(exercise):
-        from grader.worker import StudentWorker
+    if solution is not None:  # an empty table too: "compiled, and no helper calls"
+        record = {}
+        if needs_stand_ins(exercise):
+            from grader.worker import StudentWorker
 
-        with StudentWorker(solution) as worker:
-            record = record_stand_ins(exercise, worker, plans)
-        tables[STAND_IN_TABLE] = {digest: compiled.encode(answer, pools)
-                                  for digest, answer in sorted(record.items())}
+            with StudentWorker(solution) as worker:
+                record = record_stand_ins(exercise, worker, plans)
+        tables[STAND_IN_TABLE] = {key: compiled.encode(calls, pools)
+                                  for key, calls in sorted(record.items())}
     if answers:
         tables["answers"] = {name: compiled.encode(seal(correct, options), pools)
                              for name, (correct, options) in answers.items()}

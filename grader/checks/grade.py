@@ -34,7 +34,7 @@ from .results import (
     ExerciseResult,
     printed_tail,
 )
-from .stand_ins import Budget, StandIns, StandInWorker, answers_for
+from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
 from .student import StudentCallFailed, StudentCalls
 
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
@@ -85,32 +85,31 @@ class SubmissionGrading:
         return self.options.include_hidden or not check.hidden
 
     def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
-        """(the check's result, the stand-ins its student code called, whether each was
-        answered); stand-ins only for `stand_in_names` (none: the student's code as it is)."""
+        """(the check's result, or None when it was not graded, the stand-ins its student code
+        called, why one of their calls was not answered or ""); stand-ins only for
+        `stand_in_names` (none: the student's code as it is)."""
         load, options = self.worker.load(), self.options
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
-            return _result(check, FAILED, _not_loaded(load)), frozenset(), True
+            return _result(check, FAILED, _not_loaded(load)), frozenset(), ""
         needed = [check.call] if check.call else ["ANSWERS"] if check.kind == "answer" else []
         absent = [n for n in exercise.uses if n != "ANSWERS" and n not in load.names
                   and (not needed or n in needed)]
         if absent:
             message = f"`{absent[0]}` is not defined in your submission yet"
-            return _result(check, MISSING, message), frozenset(), True
+            return _result(check, MISSING, message), frozenset(), ""
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)
-            return _result(check, FAILED, message), frozenset(), True
+            return _result(check, FAILED, message), frozenset(), ""
         timeout = options.call_timeout or exercise.call_timeout
         if not stand_in_names:
             result = _grade_check(exercise, check, self.worker, timeout, self.plans)
-            return result, frozenset(), True
-        try:
-            cases = self.plans.cases(exercise, check) if check.kind == "call" else []
-        except (inputs.InputError, NotCompiled):
-            cases = []  # grading it says what is wrong
-        budget = Budget.around([(p.args, p.kwargs) for p in cases]) if cases else Budget()
-        stand_ins = StandIns(stand_in_names, budget, answers_for(compiled.spec_file(exercise)))
+            return result, frozenset(), ""
+        recorded = recorded_calls(compiled.spec_file(exercise))
+        if recorded is None:
+            return None, frozenset(), NOT_COMPILED
+        stand_ins = StandIns(stand_in_names, check, recorded)
         result = grade_around(exercise, check, self.worker, stand_ins, self.plans, timeout)
-        return result, frozenset(stand_ins.used), not stand_ins.unavailable
+        return result, frozenset(stand_ins.used), stand_ins.unavailable
 
 
 def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,
