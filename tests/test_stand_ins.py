@@ -337,58 +337,28 @@ def test_a_stand_in_binds_a_call_through_the_students_own_signature():
         bind(None, 2, ("image",), {"P": 2})
 
 
-STYLES = {
-    "keyword names of the student's own helper": ("encoder-block", '''
-        def encoder_block(x, block, n_head):
-            return x  # wrong
-
-
-        def vit_forward(image, params):
-            x = embed_image(image, params)
-            for block in params["blocks"]:
-                x = encoder_block(x, block, n_head=params["heads"])
-            x = layer_norm(x, params["ln_g"], params["ln_b"])
-            return x[0] @ params["W_head"] + params["b_head"]
-        ''', "vit-forward"),
-    "an extra keyword at its default": ("stable-softmax", '''
-        def softmax(x, axis=-1, temperature=1.0):
-            return np.exp(x) / np.exp(x).sum(axis=0, keepdims=True) / temperature  # wrong axis
-
-
-        def self_attention(x, p, heads, causal=False):
-            T, d = x.shape
-            d_h = d // heads
-            q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, d_h).transpose(1, 0, 2)
-                       for n in "qkv")
-            scores = q @ k.transpose(0, 2, 1) / math.sqrt(d_h)
-            if causal:
-                scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
-            out = softmax(scores, axis=-1, temperature=1.0) @ v
-            return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
-        ''', "multi-head-attention"),
-    "a ** dict of the student's own parameter names": ("layer-norm", '''
-        def layer_norm(x, g, b, eps=1e-6):
-            return (x - x.mean(-1, keepdims=True)) * g + b  # not divided by the deviation
-
-
-        def encoder_block(x, p, heads):
-            ln_1 = {"g": p["ln1_g"], "b": p["ln1_b"]}
-            ln_2 = {"g": p["ln2_g"], "b": p["ln2_b"]}
-            x = x + self_attention(layer_norm(x, **ln_1), p, heads)
-            return x + gelu(layer_norm(x, **ln_2) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
-        ''', "encoder-block"),
+STYLES = {  # a style -> (a buggy fixture written in it, its broken exercise, correct callers')
+    "keyword names of the student's own helper": (
+        "multi_patchify_encoder_keywords", "encoder-block", ("vit-forward", "linear-patch-embed")),
+    "an extra keyword at its default": (
+        "multi_picogpt_norms", "stable-softmax", ("multi-head-attention", "no-causal-mask")),
+    "a ** dict of the student's own parameter names": (
+        "multi_picogpt_norms", "layer-norm", ("encoder-block",)),
 }
 
 
 @pytest.mark.parametrize("style", STYLES, ids=list(STYLES))
 def test_a_correct_caller_in_any_calling_style_keeps_its_points(tmp_path, catalogue, zygote,
                                                                  style):
-    broken, snippet, caller = STYLES[style]
-    results = graded(with_replaced(tmp_path, snippet), catalogue, zygote)
+    fixture, broken, callers = STYLES[style]
+    path = tmp_path / "vit_exercises.py"
+    path.write_text(submission_text(SUBMISSIONS / "buggy" / f"{fixture}.py"))
+    results = graded(path, catalogue, zygote)
     assert results[broken].score < results[broken].max_score
-    kept = results[caller]
-    assert kept.score == kept.max_score, [c.message for c in kept.checks if not c.passed]
-    assert kept.stand_ins
+    for caller in callers:
+        kept = results[caller]
+        assert kept.score == kept.max_score, [c.message for c in kept.checks if not c.passed]
+        assert kept.stand_ins
 
 
 def test_a_helper_captured_in_a_default_argument_or_a_closure_is_stood_in_too(

@@ -4,8 +4,8 @@ grader.
 When a check is graded again around the student's broken helpers (checks/dependencies.py), its
 request names them with the number of parameters the student API gives each
 (`"stand_ins": {"patchify": 2}`). For each call of that request the submission's namespace maps
-each name to a stand-in, and so does every other top-level name, default argument and closure
-cell of a top-level function that holds the student's own function (`_ln=layer_norm`). A
+each name to a stand-in, and so does every default argument and closure cell of a top-level
+function that holds the student's own function (`_ln=layer_norm`). A
 stand-in binds its arguments through the signature of the student function it replaces, so any
 calling style that function accepts works the same (`layer_norm(x, **ln_1)` with keys `g`, `b`):
 the first parameters, as many as the API's, are its arguments, in order; any other parameter
@@ -50,7 +50,8 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
     active = [True]  # a stand-in kept past its call refuses
     stand_ins = {name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
                  for name, arity in names.items()}
-    undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()})
+    undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
+                                      if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
         namespace[name] = stand_in
     try:
@@ -67,17 +68,14 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
 
 
 def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
-    """Put each stand-in where a top-level name, or a default or closure cell of a top-level
-    function, holds the function it replaces (swaps: id -> (function, stand-in)); -> undoers."""
+    """Put each stand-in where a default or a closure cell of a top-level function holds the
+    function it replaces (swaps: id -> (function, stand-in)); -> what undoes each swap."""
     def swapped(value):
         found = swaps.get(id(value))
         return found[1] if found is not None and found[0] is value else None
 
     undo = []
-    for key, value in list(namespace.items()):
-        if swapped(value) is not None:
-            namespace[key] = swapped(value)
-            undo.append(lambda key=key, value=value: namespace.__setitem__(key, value))
+    for value in list(namespace.values()):
         if not isinstance(value, types.FunctionType):
             continue
         defaults, kwdefaults = value.__defaults__, value.__kwdefaults__
@@ -138,9 +136,7 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
 def _signature(function) -> inspect.Signature | None:
     try:
         return inspect.signature(function) if callable(function) else None
-    except (TypeError, ValueError):
-        return None
-    except Exception:  # noqa: BLE001 - a __signature__ of the student's that raises
+    except Exception:  # noqa: BLE001 - a builtin, or a __signature__ of the student's that raises
         return None
 
 
@@ -171,12 +167,9 @@ def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: d
 
 
 def _is_default(value, default) -> bool:
-    if value is default:
-        return True
-    plain = (bool, int, float, str, type(None))
-    try:
-        return (type(value) in plain and type(default) in plain
-                and isinstance(value, bool) == isinstance(default, bool) and value == default)
+    try:  # a number or string equal to the default, of the same type (True is not 1)
+        return value is default or (type(value) in (bool, int, float, str)
+                                     and type(value) is type(default) and value == default)
     except Exception:  # noqa: BLE001 - whatever a student's value does
         return False
 
