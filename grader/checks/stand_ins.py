@@ -135,10 +135,14 @@ def matches(recorded, got, how: Compare, depth: int = 0) -> bool:
     if depth > MAX_DEPTH + 1:
         return False
     if isinstance(recorded, np.ndarray):
-        return (isinstance(got, np.ndarray) and got.shape == recorded.shape
-                and got.dtype.kind in "biuf" and recorded.dtype.kind in "biuf"
-                and bool(np.allclose(got, recorded, rtol=how.rtol, atol=how.atol,
-                                     equal_nan=True)))
+        if not (isinstance(got, np.ndarray) and got.shape == recorded.shape
+                and got.dtype.kind in "biuf" and recorded.dtype.kind in "biuf"):
+            return False
+        if got.dtype == recorded.dtype and got.tobytes() == recorded.tobytes():
+            return True  # most arguments are the case's own inputs, passed on as they are
+        with np.errstate(all="ignore"):  # allclose's test, without its overhead
+            gap = np.abs(np.subtract(got, recorded, dtype=np.float64))
+            return bool(np.all(gap <= how.atol + how.rtol * np.abs(recorded.astype(np.float64))))
     if isinstance(recorded, (bool, np.bool_)):
         return isinstance(got, (bool, np.bool_)) and bool(got) == bool(recorded)
     if isinstance(recorded, (int, np.integer)):
@@ -147,7 +151,7 @@ def matches(recorded, got, how: Compare, depth: int = 0) -> bool:
     if isinstance(recorded, (float, np.floating)):
         return (isinstance(got, (int, float, np.integer, np.floating))
                 and not isinstance(got, (bool, np.bool_))
-                and bool(np.isclose(float(got), float(recorded), rtol=how.rtol, atol=how.atol)))
+                and abs(float(got) - float(recorded)) <= how.atol + how.rtol * abs(float(recorded)))
     if isinstance(recorded, (list, tuple)):
         return (isinstance(got, (list, tuple)) and len(got) == len(recorded)
                 and all(matches(r, g, how, depth + 1) for r, g in zip(recorded, got, strict=True)))
