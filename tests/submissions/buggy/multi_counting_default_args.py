@@ -3,6 +3,7 @@ do not tile are counted instead of refused) and layer_norm divides by the varian
 The correct encoder_block takes its LayerNorm as a default argument, `_ln=layer_norm`."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'floor_division_count', 'layer-norm': 'layer_norm_divides_by_variance'}
+CORRECT = ("encoder_block",)  # written in a student's style: they keep every point
 
 
 def num_patches(H, W, P):

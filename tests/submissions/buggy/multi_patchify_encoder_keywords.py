@@ -5,6 +5,7 @@ by column (its parameters named img and patch_size, and linear_patch_embed calls
 `encoder_block(x, block, n_head=params["heads"])`)."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_grid_transposed', 'encoder-block': 'encoder_post_ln'}
+CORRECT = ("linear_patch_embed", "vit_forward")  # written in a student's style: they keep every point
 
 
 def patchify(img, patch_size):

@@ -4,6 +4,7 @@ The correct encoder_block passes each LayerNorm's parameters as a dict, `layer_n
 and the correct self_attention calls `softmax(scores, axis=-1, temperature=1.0)`."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'layer_norm_unbiased', 'stable-softmax': 'softmax_wrong_axis'}
+CORRECT = ("self_attention", "encoder_block")  # written in a student's style: they keep every point
 
 
 def softmax(x, axis=-1, temperature=1.0):
