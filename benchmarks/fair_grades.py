@@ -3,7 +3,8 @@
     python benchmarks/fair_grades.py [--runs 5]
 
 Grades the catalogue's buggy fixtures (tests/submissions/buggy/: the solution with one
-misconception of the lecture put in) two ways in the same run:
+misconception of the lecture put in, or a few at once, with helpers called in the students'
+styles: the multi_*.py ones) two ways in the same run:
 
 - around bugs: as the grader does (checks/dependencies.py), every check graded around the
   student's broken helpers with stand-ins;
@@ -61,7 +62,8 @@ def main() -> None:
     plans = CasePlans()  # expected values computed once for the whole run, as grade-all does
     with tempfile.TemporaryDirectory() as folder:
         class_ = [(s, build_submission(s, Path(folder))) for s in BUGGY]
-        print(f"{len(class_)} buggy submissions, one misconception each")
+        multi = sum(s.stem.startswith("multi_") for s, _ in class_)
+        print(f"{len(class_)} buggy submissions ({multi} with several bugs)")
         for around in (False, True):
             total = sum(lost_outside(grade(p, catalogue, plans, zygote, around), s, catalogue)
                         for s, p in class_)

@@ -3,9 +3,11 @@
 A file tests/submissions/buggy/<misconception>.py is not a submission but what one changes: a
 docstring naming the bug, `EXPECT = {exercise id: misconception}` (the exercises that must lose
 points and name it), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
-wrong. `build_submission` writes solutions/vit_exercises.py with exactly those replaced. Only the
-exercises whose `uses:` names a replaced function may lose points (`affected_exercises`): the
-others are graded around the broken function with the grader's stand-ins.
+wrong. A fixture with several bugs may also rewrite correct functions in a student's style (how
+they call their helpers) and name them in `CORRECT = (...)`. `build_submission` writes
+solutions/vit_exercises.py with exactly those replaced. Only the exercises whose `uses:` names a
+replaced function that is not CORRECT may lose points (`affected_exercises`): the others are
+graded around the broken functions with the grader's stand-ins.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from grader.checks.kinds import AnswerCheck
 from conftest import SOLUTION, SUBMISSIONS
 
 BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
-METADATA = ("EXPECT",)
+METADATA = ("EXPECT", "CORRECT")
 
 
 def _defined_name(node: ast.stmt) -> str | None:
@@ -40,13 +42,13 @@ def _spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def fixture_metadata(snippet: Path) -> dict:
-    """The EXPECT of a buggy snippet, read without running it."""
+def fixture_metadata(snippet: Path, name: str = "EXPECT"):
+    """The EXPECT (or CORRECT) of a buggy snippet, read without running it."""
     found = {}
     for node in ast.parse(snippet.read_text()).body:
         if _defined_name(node) in METADATA:
             found[_defined_name(node)] = ast.literal_eval(node.value)
-    return found.get("EXPECT", {})
+    return found.get(name, {} if name == "EXPECT" else ())
 
 
 def replaced_names(snippet: Path) -> list[str]:
@@ -79,9 +81,11 @@ def build_submission(snippet: Path, folder: Path) -> Path:
 
 def affected_exercises(snippet: Path, exercises) -> set[str]:
     """Ids of the exercises that may lose points for what the snippet replaces: those whose
-    `uses:` names a replaced function, and those that ask for a replaced ANSWERS key."""
+    `uses:` names a replaced function (not one it says is CORRECT), and those that ask for a
+    replaced ANSWERS key."""
     functions, keys = set(), set()
-    for name in replaced_names(snippet):
+    correct = set(fixture_metadata(snippet, "CORRECT"))
+    for name in (n for n in replaced_names(snippet) if n not in correct):
         if name.startswith("ANSWERS["):
             keys.add(ast.literal_eval(ast.parse(name, mode="eval").body.slice))
         else:

@@ -131,17 +131,17 @@ def test_check_in_a_notebook_grades_with_the_bundle(venv, elsewhere):
 
 
 def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, tmp_path):
-    """Every buggy fixture of the catalogue, graded by the bundle (compiled values only) and by
-    the full grader computing every value (VITGRADE_NO_COMPILED=1): the same checks, scores,
-    messages, hints and misconceptions."""
+    """Every buggy fixture of the catalogue, graded by the bundle (its visible specs' compiled
+    values only) and by the full grader (the instructor's compiled data: its stand-ins answer
+    from the same recording as the bundle's): the same checks, scores, messages, hints and
+    misconceptions."""
     submissions = [build_submission(snippet, tmp_path) for snippet in BUGGY]
     submissions.append(tmp_path / "solution.py")
     submissions[-1].write_text(SOLUTION.read_text())
     bundled = run([venv / "python", DRIVER, installed_exercises(venv, tmp_path), *submissions],
                   cwd=tmp_path)
     assert bundled.returncode == 0, bundled.stderr[-3000:]
-    full = run([sys.executable, DRIVER, EXERCISES, *submissions], cwd=tmp_path,
-               env={**os.environ, "VITGRADE_NO_COMPILED": "1"})
+    full = run([sys.executable, DRIVER, EXERCISES, *submissions], cwd=tmp_path)
     assert full.returncode == 0, full.stderr[-3000:]
     bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
     assert set(bundled) == set(full) == {str(s) for s in submissions}

@@ -60,6 +60,7 @@ SECRET = "VITGRADE_TEST_SECRET"
 PATCH_DIM = frozenset({"flatten-length"})  # the exercises that call each hostile function
 CONV = frozenset({"kernel-stride"})
 NOTHING = frozenset()
+ONLY_SOLUTION_CALLS = "answers only the calls the course solution makes on this case"
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,17 @@ ATTACKS = [
     Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),
     Attack("write_grader_files", NOTHING, root_only=True),
     Attack("signal_grader", NOTHING, root_only=True),
+    # stand-ins answer only the calls the course solution makes (issue 22): no points for a
+    # function that was never written, nothing run in the grading process for a stand-in
+    Attack("stub_through_embed_image", frozenset({
+        "patch-count", "token-count", "attention-cost", "patchify", "linear-patch-embed",
+        "kernel-stride", "cls-and-positions", "why-positions"}), note=ONLY_SOLUTION_CALLS),
+    Attack("defined_through_each_other", frozenset({"patch-count", "patchify"}),
+           note=ONLY_SOLUTION_CALLS),
+    Attack("long_stand_in_call", frozenset({"layer-norm", "vit-forward", "vit-checkpoint"}),
+           note=ONLY_SOLUTION_CALLS),
+    Attack("broadcasting_stand_in_call", frozenset({"stable-softmax", "layer-norm"}),
+           note=ONLY_SOLUTION_CALLS),
 ]
 RUN = [attack for attack in ATTACKS if AS_ROOT or not attack.root_only]
 CONTROL = Attack("control", NOTHING)

@@ -214,38 +214,249 @@ def test_pytest_student_grades_around_broken_helpers_too(channel_first, grade_wi
 
 # --- compiled stand-in answers (the student bundle has no reference) ---------------------------
 
-def test_the_compiled_stand_in_answers_are_what_the_solutions_calls_get(catalogue, zygote):
+def test_the_compiled_records_are_the_solutions_calls_on_every_case(catalogue, zygote):
+    """Recorded again from the solution, the table is what `vitgrade compile` stored, hidden
+    checks included; each record's answer is the reference's for its arguments."""
     import numpy as np
 
     from grader.checks import compiled
     from grader.checks.compile_stand_ins import record_stand_ins
     from grader.checks.stand_ins import STAND_IN_TABLE
+    from grader.reference import REFERENCE
 
     exercise = next(e for e in catalogue if e.id == "vit-forward")
     with StudentWorker(SOLUTION, zygote=zygote) as worker:
         record = record_stand_ins(exercise, worker)
     stored = compiled.load(exercise.path)
     assert stored is not None, "exercises/compiled is stale: run `vitgrade compile`"
-    assert len(record) == len(stored.tables[STAND_IN_TABLE]) >= 10
-    for digest, (status, value) in record.items():
-        assert status == "ok"
-        assert np.array_equal(stored.lookup(STAND_IN_TABLE, digest)[1], value)
+    assert set(record) == set(stored.tables[STAND_IN_TABLE])
+    hidden = {c.name for c in exercise.checks if c.hidden}
+    assert hidden and hidden <= {key.split("/")[0] for key in record}
+    helpers = {name for calls in record.values() for name, _, _ in calls}
+    assert {"embed_image", "encoder_block", "layer_norm", "patchify", "softmax"} <= helpers
+    for key, calls in record.items():
+        kept = stored.lookup(STAND_IN_TABLE, key)
+        assert [name for name, _, _ in kept] == [name for name, _, _ in calls]
+        for (name, args, (status, value)), (_, _, (_, kept_value)) in zip(calls, kept,
+                                                                           strict=True):
+            assert status == "ok" and np.allclose(kept_value, value)
+            assert np.allclose(REFERENCE[name](*args), value)
 
 
-def test_a_call_the_solution_never_made_is_unavailable_without_the_reference(catalogue):
-    import functools
+def _stand_ins_on_a_case(catalogue, exercise_id: str, names):
+    """StandIns for the first call check of the exercise, on its first case, answered from the
+    compiled records -> (stand_ins, the solution's recorded calls on that case)."""
+    from grader.checks import compiled
+    from grader.checks.cases import CasePlans
+    from grader.checks.stand_ins import StandIns, case_key, recorded_calls
 
-    import numpy as np
+    exercise = next(e for e in catalogue if e.id == exercise_id)
+    check = next(c for c in exercise.checks if c.kind == "call")
+    recorded = recorded_calls(compiled.spec_file(exercise))
+    assert recorded is not None, "exercises/compiled is stale: run `vitgrade compile`"
+    first = CasePlans().cases(exercise, check)[0]
+    stand_ins = StandIns(names, check, recorded)
+    stand_ins.begin(check.call, [first.encoded])
+    return stand_ins, recorded(case_key(check, check.call, first.encoded))
 
-    from grader.checks.stand_ins import StandIns, compiled_answer
+
+def _ask(stand_ins, name, args):
     from grader.worker.values import encode_call
 
-    exercise = next(e for e in catalogue if e.id == "linear-patch-embed")
-    stand_ins = StandIns(("patchify",), compute=functools.partial(compiled_answer, exercise.path))
-    call = encode_call((np.ones((4, 4, 3)), 2))
-    header, blobs = stand_ins.answer("patchify", json.loads(call.json), list(call.blobs))
+    call = encode_call(args)
+    return stand_ins.answer(name, {"call": json.loads(call.json)}, list(call.blobs), 0)
+
+
+def test_a_stand_in_answers_the_solutions_own_call_within_the_checks_tolerance(catalogue):
+    stand_ins, calls = _stand_ins_on_a_case(catalogue, "linear-patch-embed", ("patchify",))
+    _, (image, P), _ = next(c for c in calls if c[0] == "patchify")
+    for nudged in (image, image * (1 + 1e-12)):  # the last bits of a correct caller's floats
+        header, blobs = _ask(stand_ins, "patchify", (nudged, P))
+        assert header["status"] == "ok" and blobs
+    assert not stand_ins.unavailable
+    for other in ((image + 0.1, P), (image, P + 1), (image[:2], P), (image.tolist(), P)):
+        header, blobs = _ask(stand_ins, "patchify", other)
+        assert header["status"] == "unavailable" and not blobs
+    assert "answers only the calls the course solution makes" in stand_ins.unavailable
+
+
+def test_a_helper_the_solution_never_calls_on_that_check_is_never_answered(catalogue):
+    """softmax's checks: the solution calls no helper, so no call of `self_attention`, however
+    made, is answered (softmax computed through another function's stand-in)."""
+    import numpy as np
+
+    stand_ins, calls = _stand_ins_on_a_case(catalogue, "stable-softmax", ("self_attention",))
+    assert calls == []
+    header, _ = _ask(stand_ins, "self_attention", (np.zeros((3, 4)), {}, 1))
     assert header["status"] == "unavailable" and stand_ins.unavailable
-    assert not blobs
+
+
+def test_arguments_that_broadcast_are_compared_never_computed(catalogue):
+    stand_ins, calls = _stand_ins_on_a_case(catalogue, "encoder-block", ("layer_norm",))
+    x, gamma, beta = next(args for name, args, _ in calls if name == "layer_norm")
+    wide = (x[..., :1][None], gamma.reshape(1, 1, 1, -1), beta)  # broadcasts to (1, T, d, d)
+    header, _ = _ask(stand_ins, "layer_norm", wide)
+    assert header["status"] == "unavailable"
+
+
+# --- calls bound the student's way -------------------------------------------------------------
+
+def test_a_stand_in_binds_a_call_through_the_students_own_signature():
+    import inspect
+
+    from grader.worker.stand_ins import bind
+
+    def layer_norm(x, g, b, eps=1e-5):
+        return x
+
+    def softmax(x, axis=-1, temperature=1.0):
+        return x
+
+    def encoder_block(x, block, n_head, *, causal=False, **extra):
+        return x
+
+    def sig(f):
+        return inspect.signature(f)
+
+    assert bind(sig(layer_norm), 3, (1,), {"g": 2, "b": 3}) == [1, 2, 3]  # layer_norm(x, **ln_1)
+    assert bind(sig(layer_norm), 3, (1, 2, 3, 1e-5), {}) == [1, 2, 3]  # eps at its default
+    assert bind(sig(softmax), 1, ("s",), {"axis": -1, "temperature": 1.0}) == ["s"]
+    assert bind(sig(encoder_block), 3, ("x", "p"), {"n_head": 4}) == ["x", "p", 4]
+    assert bind(None, 2, ("image", 2), {}) == ["image", 2]  # a helper not written: by position
+    for args, kwargs in [((1,), {"gamma": 2, "beta": 3}),  # not the names of the student's own
+                         ((1, 2), {})]:
+        with pytest.raises(TypeError):
+            bind(sig(layer_norm), 3, args, kwargs)
+    with pytest.raises(LookupError, match="temperature"):  # an extra keyword set: not the API's
+        bind(sig(softmax), 1, ("s",), {"temperature": 2.0})
+    with pytest.raises(LookupError, match="eps"):
+        bind(sig(layer_norm), 3, (1, 2, 3), {"eps": 1e-3})
+    with pytest.raises(LookupError, match="extra"):  # what **kwargs caught
+        bind(sig(encoder_block), 3, ("x", "p", 4), {"dropout": 0.1})
+    with pytest.raises(LookupError):
+        bind(None, 2, ("image",), {"P": 2})
+
+
+STYLES = {  # a style -> (a buggy fixture written in it, its broken exercise, correct callers')
+    "keyword names of the student's own helper": (
+        "multi_patchify_encoder_keywords", "encoder-block", ("vit-forward", "linear-patch-embed")),
+    "an extra keyword at its default": (
+        "multi_picogpt_norms", "stable-softmax", ("multi-head-attention", "no-causal-mask")),
+    "a ** dict of the student's own parameter names": (
+        "multi_picogpt_norms", "layer-norm", ("encoder-block",)),
+}
+
+
+@pytest.mark.parametrize("style", STYLES, ids=list(STYLES))
+def test_a_correct_caller_in_any_calling_style_keeps_its_points(tmp_path, catalogue, zygote,
+                                                                 style):
+    fixture, broken, callers = STYLES[style]
+    path = tmp_path / "vit_exercises.py"
+    path.write_text(submission_text(SUBMISSIONS / "buggy" / f"{fixture}.py"))
+    results = graded(path, catalogue, zygote)
+    assert results[broken].score < results[broken].max_score
+    for caller in callers:
+        kept = results[caller]
+        assert kept.score == kept.max_score, [c.message for c in kept.checks if not c.passed]
+        assert kept.stand_ins
+
+
+def test_a_helper_captured_in_a_default_argument_or_a_closure_is_stood_in_too(
+        tmp_path, catalogue, zygote):
+    path = with_replaced(tmp_path, '''
+        def layer_norm(x, gamma, beta, eps=1e-6):
+            return x * gamma + beta  # not normalised
+
+
+        def encoder_block(x, p, heads, _ln=layer_norm):
+            x = x + self_attention(_ln(x, p["ln1_g"], p["ln1_b"]), p, heads)
+            return x + gelu(_ln(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+        ''')
+    closure = tmp_path / "closure.py"  # vit_forward made by a factory that holds layer_norm
+    closure.write_text(path.read_text() + textwrap.dedent('''
+
+        def _make_vit_forward(norm):
+            def vit_forward(image, params):
+                x = embed_image(image, params)
+                for block in params["blocks"]:
+                    x = encoder_block(x, block, params["heads"])
+                x = norm(x, params["ln_g"], params["ln_b"])
+                return x[0] @ params["W_head"] + params["b_head"]
+            return vit_forward
+
+
+        vit_forward = _make_vit_forward(layer_norm)
+        '''))
+    results = graded(closure, catalogue, zygote)
+    assert results["layer-norm"].score < results["layer-norm"].max_score
+    for caller in ("encoder-block", "vit-forward"):
+        assert results[caller].score == results[caller].max_score, caller
+        assert results[caller].stand_ins == ("layer_norm",)
+
+
+# --- the feedback stays true ---------------------------------------------------------------------
+
+OWN_CODE = "this failure is in this function's own code"
+
+
+@pytest.mark.parametrize("call", [
+    "layer_norm(x, gamma=p['ln1_g'], beta=p['ln1_b'])",  # names the student's helper lacks
+    "layer_norm(x, p['ln1_g'], p['ln1_b'], eps=1e-3)",  # an extra set to another value
+], ids=["binding error", "extra keyword set"])
+def test_a_stand_in_that_cannot_answer_never_says_the_failure_is_the_functions_own(
+        tmp_path, catalogue, zygote, call):
+    path = with_replaced(tmp_path, f'''
+        def layer_norm(x, g, b, eps=1e-6):
+            return x * g + b  # not normalised
+
+
+        def encoder_block(x, p, heads):
+            x = x + self_attention({call}, p, heads)
+            h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+            return x + gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+        ''')
+    block = graded(path, catalogue, zygote)["encoder-block"]
+    failed = [c for c in block.checks if not c.passed]
+    assert failed and not block.stand_ins
+    for check in failed:
+        assert OWN_CODE not in check.message
+        assert "not graded again with correct helpers" in check.message
+
+
+def test_only_a_regrade_around_answered_stand_ins_says_the_failure_is_the_functions_own(
+        tmp_path, catalogue, zygote):
+    path = with_replaced(tmp_path, '''
+        def layer_norm(x, g, b, eps=1e-6):
+            return x * g + b  # not normalised
+
+
+        def encoder_block(x, p, heads):
+            x = x + self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+            return x + gelu(layer_norm(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"]) @ p["W2"]
+        ''')  # b2 forgotten: its own bug
+    block = graded(path, catalogue, zygote)["encoder-block"]
+    failed = [c for c in block.checks if not c.passed]
+    assert failed and all(OWN_CODE in c.message and c.stand_ins == ("layer_norm",)
+                          for c in failed)
+
+
+def test_a_spec_without_compiled_stand_in_answers_says_so_and_grades_without(
+        tmp_path, catalogue, zygote):
+    """The exercises copied without their compiled folder: grading computes the cases with the
+    reference, and says that the stand-ins' answers are not there."""
+    import shutil
+
+    from grader.checks.catalogue import load_exercises
+
+    folder = tmp_path / "exercises"
+    shutil.copytree(EXERCISES, folder, ignore=shutil.ignore_patterns("compiled"))
+    bare, errors = load_exercises(folder)
+    assert not errors
+    results = graded(with_replaced(tmp_path, CHANNEL_FIRST.read_text()), bare, zygote)
+    embed = results["linear-patch-embed"]
+    assert embed.score < embed.max_score and not embed.stand_ins
+    failed = [c for c in embed.checks if not c.passed]
+    assert failed and all("stand-in answers are not compiled" in c.message for c in failed)
 
 
 def test_the_root_line_says_nothing_of_hidden_checks():

@@ -31,13 +31,15 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
         secret = (answers or {}).get(check.name)
         for table, value in check.compiled(exercise, plans, secret).items():
             tables.setdefault(table, {})[check.name] = compiled.encode(value, pools)
-    if solution is not None and needs_stand_ins(exercise):
-        from grader.worker import StudentWorker
+    if solution is not None:  # an empty table too: "compiled, and no helper calls"
+        record = {}
+        if needs_stand_ins(exercise):
+            from grader.worker import StudentWorker
 
-        with StudentWorker(solution) as worker:
-            record = record_stand_ins(exercise, worker, plans)
-        tables[STAND_IN_TABLE] = {digest: compiled.encode(answer, pools)
-                                  for digest, answer in sorted(record.items())}
+            with StudentWorker(solution) as worker:
+                record = record_stand_ins(exercise, worker, plans)
+        tables[STAND_IN_TABLE] = {key: compiled.encode(calls, pools)
+                                  for key, calls in sorted(record.items())}
     return tables, pools
 
 

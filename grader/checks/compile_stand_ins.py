@@ -1,45 +1,73 @@
-"""Compiled stand-in answers: what a grader without the reference (the student bundle) answers
-when it grades a check around a student's broken helper (dependencies.py).
+"""Compiled stand-in answers: what a check graded around a student's broken helper
+(dependencies.py) may be answered, on the autograder and in the student bundle alike.
 
-`vitgrade compile` runs the instructor's solution in an ordinary worker and grades each visible
-function and property check with the helpers the check's functions are built on (api.BUILT_ON)
-bound to stand-ins answered by the reference: all of them at once, then each alone, so that the
-solution's calls are seen at every depth (`vit_forward` calling `embed_image`, and `embed_image`
-calling `linear_patch_embed`). Every stand-in call it makes, by digest of its arguments, and the
-reference's answer are the table STAND_IN_TABLE of the spec's compiled data. A student whose
-function calls its helpers as the solution does gets the same answers as from the reference; any
-other call is "unavailable", and the check keeps its grade without stand-ins.
+`vitgrade compile` runs the instructor's solution in an ordinary worker and grades every
+function and property check (hidden ones too) with the student-API functions the check does not
+test bound to stand-ins that the reference answers here: all of them at once, and, when the
+solution called any, each one alone, so that its calls are seen at every depth (`vit_forward`
+calling `embed_image`, and `embed_image` calling `linear_patch_embed`). Each stand-in call, with
+its arguments bound the solution's way and the reference's answer, is recorded under its check
+and case: the table STAND_IN_TABLE (stand_ins.py says its format). A student whose function
+calls its helpers as the solution does gets the same answers; any other call is "unavailable".
 """
 from __future__ import annotations
 
 from grader.spec.model import Check, Exercise
+from grader.worker.values import Decoder, ProtocolError
 
-from .api import BUILT_ON
+from .api import SIGNATURES
 from .cases import CasePlans
 from .grade import grade_around
-from .stand_ins import StandIns
+from .stand_ins import StandIns, matches
 
 
 def helpers_of(check: Check) -> tuple[str, ...]:
-    """The student functions the check's own functions are built on, but not those it tests."""
+    """The student-API functions a check of the solution may call without testing them."""
     tested = check.names_read()
-    found = [helper for name in tested for helper in BUILT_ON.get(name, ())]
-    return tuple(dict.fromkeys(h for h in found if h not in tested))
+    return tuple(name for name in SIGNATURES if name not in tested)
 
 
 def needs_stand_ins(exercise: Exercise) -> list[Check]:
-    """The exercise's visible checks that may be graded around a broken helper."""
-    return [c for c in exercise.checks if not c.hidden and c.regradable and helpers_of(c)]
+    """The exercise's checks that may be graded around a broken helper."""
+    return [c for c in exercise.checks if c.regradable and helpers_of(c)]
+
+
+class Recorder(StandIns):
+    """Stand-ins answered by the reference, each call recorded in `record` (case key -> list of
+    [helper, API arguments, answer])."""
+
+    def __init__(self, names, check: Check, record: dict):
+        super().__init__(names, check, lambda key: [])
+        self.record = record
+
+    def answer(self, name: str, header: dict, blobs, index: int):
+        from grader.reference import REFERENCE
+
+        self.used.add(name)
+        decoded = Decoder(blobs).decode(header.get("call"))
+        if "refused" in header or type(decoded) is not list or type(decoded[0]) is not list:
+            raise ProtocolError(f"the solution's call of {name} could not be recorded: "
+                                f"{header.get('refused', 'malformed')}")
+        args = decoded[0]
+        try:
+            answer = ["ok", REFERENCE[name](*args)]
+        except Exception as refused:  # noqa: BLE001 - the reference's refusal is the answer
+            answer = ["raised", type(refused).__name__, str(refused)[:500]]
+        calls = self.record.setdefault(self.cases[index], [])
+        if not any(n == name and matches(a, args, self.how) for n, a, _ in calls):
+            calls.append([name, args, answer])
+        return self.respond(answer)
 
 
 def record_stand_ins(exercise: Exercise, worker, plans: CasePlans | None = None) -> dict:
-    """Digest -> answer of every stand-in call that the solution, loaded in `worker`, makes on
-    the exercise's visible checks (see the module's docstring)."""
+    """Case key -> the helper calls the solution, loaded in `worker`, makes on each case of the
+    exercise's checks, with the reference's answers (see the module's docstring)."""
     record: dict = {}
     plans = plans or CasePlans(use_compiled=False)
     for check in needs_stand_ins(exercise):
         helpers = helpers_of(check)
-        for names in dict.fromkeys([helpers] + [(h,) for h in helpers]):
-            stand_ins = StandIns(names, record=record)  # answered by the reference
-            grade_around(exercise, check, worker, stand_ins, plans)
+        everything = Recorder(helpers, check, record)
+        grade_around(exercise, check, worker, everything, plans)
+        for helper in helpers if everything.used else ():
+            grade_around(exercise, check, worker, Recorder((helper,), check, record), plans)
     return record

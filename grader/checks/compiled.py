@@ -7,7 +7,8 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
 The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ...,
 "reference": ..., "arrays": "patchify.npz", "arrays_sha256": ..., "tables": {table: {key:
 value}}}`. A table is any name (`cases`: each call check's planned cases; `answers`: a sealed
-multiple-choice key; `standins`: the stand-ins' answers, keyed by a hash of a call).
+multiple-choice key; `standins`: the helper calls the solution makes on each check's cases, with
+the reference's answers, keyed by check and case: stand_ins.py).
 A value is JSON, with numpy values as markers: `{"~array": [pool, offset, shape]}` and
 `{"~scalar": [pool, offset]}` point into one 1-D array per dtype (the `.npz`'s members are
 named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays parses a handful
@@ -277,20 +278,24 @@ def decode(raw, pools: dict[str, np.ndarray]):
 # --- writing ----------------------------------------------------------------------------------
 
 class Pools:
-    """The arrays of one file, gathered per dtype while values are encoded."""
+    """The arrays of one file, gathered per dtype while values are encoded; an array stored
+    already is pointed to again (the stand-ins' records repeat the cases' inputs)."""
 
     def __init__(self):
         self.parts: dict[str, list[np.ndarray]] = {}
         self.sizes: dict[str, int] = {}
+        self.stored: dict[tuple[str, bytes], int] = {}
 
     def add(self, array: np.ndarray) -> tuple[str, int]:
         if array.dtype.kind not in "biufc":
             raise TypeError(f"cannot store an array of {array.dtype}")
-        name = array.dtype.name
-        offset = self.sizes.get(name, 0)
-        self.parts.setdefault(name, []).append(np.ascontiguousarray(array).ravel())
-        self.sizes[name] = offset + array.size
-        return name, offset
+        name, flat = array.dtype.name, np.ascontiguousarray(array).ravel()
+        key = (name, hashlib.sha256(flat.tobytes()).digest())
+        if key not in self.stored:
+            self.stored[key] = self.sizes.get(name, 0)
+            self.parts.setdefault(name, []).append(flat)
+            self.sizes[name] = self.stored[key] + array.size
+        return name, self.stored[key]
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {name: np.concatenate(parts) for name, parts in self.parts.items()}

@@ -8,7 +8,11 @@ the check is graded again with those functions bound to correct stand-ins (stand
   stand-ins and names the root (the function whose own code is wrong);
 - it still fails: the failure is `linear_patch_embed`'s own, and that verdict (with its own
   misconception hint) is the one reported, naming the stand-ins it was graded with;
-- the student's function called none of them, or a stand-in could not answer: the first verdict.
+- the student's function called none of them: the first verdict;
+- a stand-in could not answer (the course solution never made that call, the call does not fit
+  the student's own helper, or the spec's stand-in answers are not compiled): the first verdict,
+  with a line that says why it was not graded around correct helpers. Only a regrade whose
+  stand-in calls were all answered says the failure "is in this function's own code".
 
 Roots: a broken helper that passes its own checks with stand-ins (`embed_image` failing only
 through `patchify`) is not a root; its own roots are. Checks marked `integration: true`, and
@@ -32,8 +36,8 @@ class Dependencies:
 
     `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
-    stand_ins)` -> (CheckResult, names of the stand-ins the student's code called, whether every
-    stand-in call was answered).
+    stand_ins)` -> (CheckResult, or None when it was not graded; names of the stand-ins the
+    student's code called; why a stand-in call was not answered, "" when every one was).
     """
 
     def __init__(self, graded: list[tuple[Exercise, Check]], grade):
@@ -90,8 +94,11 @@ class Dependencies:
         broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first
-        again, used, answered = self._grade(exercise, check, broken)
-        if not used or not answered:
+        again, used, unanswered = self._grade(exercise, check, broken)
+        if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
+            note = f"(not graded again with correct helpers: {unanswered})"
+            return replace(first, message=f"{first.message}\n{note}" if first.message else note)
+        if not used:
             return first
         roots = self.roots(used)
         return replace(again, stand_ins=roots, message=_explained(again, roots, self._home))

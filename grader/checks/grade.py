@@ -19,7 +19,7 @@ from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
-from .stand_ins import Budget, StandIns, StandInWorker, answers_for
+from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
 
 
 @dataclass(frozen=True)
@@ -62,30 +62,29 @@ class SubmissionGrading:
         return self.options.include_hidden or not check.hidden
 
     def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
-        """(the check's result, the stand-ins its student code called, whether each was
-        answered); stand-ins only for `stand_in_names` (none: the student's code as it is)."""
+        """(the check's result, or None when it was not graded, the stand-ins its student code
+        called, why one of their calls was not answered or ""); stand-ins only for
+        `stand_in_names` (none: the student's code as it is)."""
         load, options = self.worker.load(), self.options
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
-            return check_result(check, FAILED, _not_loaded(load)), frozenset(), True
+            return check_result(check, FAILED, _not_loaded(load)), frozenset(), ""
         absent = [n for n in check.must_define(exercise.uses) if n not in load.names]
         if absent:
             message = f"`{absent[0]}` is not defined in your submission yet"
-            return check_result(check, MISSING, message), frozenset(), True
+            return check_result(check, MISSING, message), frozenset(), ""
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)
-            return check_result(check, FAILED, message), frozenset(), True
+            return check_result(check, FAILED, message), frozenset(), ""
         timeout = None  # the worker's: the session set this exercise's limits (settings.py)
         if not stand_in_names:
             result = _grade_check(exercise, check, self.worker, timeout, self.plans)
-            return result, frozenset(), True
-        try:
-            cases = check.planned_cases(exercise, self.plans)
-        except (inputs.InputError, NotCompiled):
-            cases = []  # grading it says what is wrong
-        budget = Budget.around([(p.args, p.kwargs) for p in cases]) if cases else Budget()
-        stand_ins = StandIns(stand_in_names, budget, answers_for(compiled.spec_file(exercise)))
+            return result, frozenset(), ""
+        recorded = recorded_calls(compiled.spec_file(exercise))
+        if recorded is None:
+            return None, frozenset(), NOT_COMPILED
+        stand_ins = StandIns(stand_in_names, check, recorded)
         result = grade_around(exercise, check, self.worker, stand_ins, self.plans, timeout)
-        return result, frozenset(stand_ins.used), not stand_ins.unavailable
+        return result, frozenset(stand_ins.used), stand_ins.unavailable
 
 
 def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,

@@ -1,179 +1,171 @@
-"""Stand-ins, grading side: answer the worker's stand-in calls with the reference's result.
+"""Stand-ins, grading side: answer the worker's stand-in calls with what the course solution's
+own calls got, never by running anything.
 
 While a check is graded again around a student's broken helpers (dependencies.py), the worker
 binds those helpers' names to stand-ins (grader/worker/stand_ins.py) that send their arguments
-here. `StandIns.answer` computes the correct result in this process and sends it back as data:
-the reference never enters the worker, only its answer for these arguments does.
+here. `vitgrade compile` recorded, for every check and case, the helper calls the course
+solution makes and the reference's answers (compile_stand_ins.py): the table STAND_IN_TABLE of
+the spec's compiled data,
 
-The arguments come from student code, so they are bounded before the reference runs on them: at
-most twice the bytes of the check's own largest case (plus 1 MB), no axis longer than twice its
-longest, at most MAX_CALLS stand-in calls per check. Past a bound the stand-in answers
-"unavailable" and the check keeps the grade it had without stand-ins.
+    "<check name>/<case key>" -> [[helper, [its API arguments], ["ok", value]
+                                                               | ["raised", type, message]], ...]
 
-A grader without the reference (the student bundle) answers from the spec's compiled data
-instead (`answers_for`): the answers `vitgrade compile` recorded for the calls the instructor's
-solution makes (compile_stand_ins.py), keyed by `call_digest`.
+where the case key is a hash of the call the grader makes (`case_key`). A stand-in call is
+answered only when it matches one of its case's records: the same helper, arguments equal
+within the check's comparison (allclose with its rtol/atol; the same shapes, keys and integers).
+Anything else is "unavailable", and the check keeps its first verdict. So a function gets only
+the help it would have got by calling its real helpers as the solution does, and the work done
+here is a comparison with recorded values: bounded by construction, the same in the student
+bundle as on the autograder.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from grader.worker.values import MAX_DEPTH, Decoder, Encoder, ProtocolError, TooLarge
+from grader.spec.model import Check
+from grader.worker.values import MAX_DEPTH, Decoder, Encoder, ProtocolError, TooLarge, encode_call
 
 from . import compiled
 from .api import required_params
+from .compare import Compare
 
-STAND_IN_TABLE = "standins"  # in a spec's compiled data: call digest -> ["ok", value] or
-# ["raised", exception type, message]
-MAX_CALLS = 1000  # a correct vit_forward makes a few dozen per case
+STAND_IN_TABLE = "standins"
+MAX_CALLS = 4000  # per check; a correct vit_forward makes a few dozen per case
 ANSWER_BYTES = 64 * 2**20
+NOT_COMPILED = ("this exercise's stand-in answers are not compiled (the instructor runs "
+                "`vitgrade compile`)")
 
 
-@dataclass(frozen=True)
-class Budget:
-    """How large one stand-in call's arguments may be."""
+def case_key(check: Check, name: str, call) -> str:
+    """'<check name>/<hash>': which case of `check` the grader's call of `name` with the
+    encoded arguments `call` (values.EncodedCall) is."""
+    digest = hashlib.sha256(f"{name}\0{call.json}".encode())
+    for blob in call.blobs:
+        digest.update(len(blob).to_bytes(8, "little"))
+        digest.update(blob)
+    return f"{check.name}/{digest.hexdigest()[:32]}"
 
-    nbytes: int = 2**20
-    longest_axis: int = 1024
 
-    @classmethod
-    def around(cls, values) -> Budget:
-        """Twice what `values` (a check's case arguments) hold, and at least the default."""
-        arrays = list(_arrays(values))
-        nbytes = sum(a.nbytes for a in arrays)
-        longest = max((max(a.shape, default=1) for a in arrays), default=1)
-        return cls(max(cls.nbytes, 2 * nbytes + 2**20), max(cls.longest_axis, 2 * longest))
-
-    def refuses(self, values) -> str | None:
-        arrays = list(_arrays(values))
-        if sum(a.nbytes for a in arrays) > self.nbytes:
-            return f"its arguments hold more than {self.nbytes // 2**20} MB"
-        if any(max(a.shape, default=1) > self.longest_axis for a in arrays):
-            return f"an argument has an axis longer than {self.longest_axis}"
+def recorded_calls(spec: Path) -> Callable[[str], list] | None:
+    """Case key -> the solution's recorded helper calls there ([] for none), for the spec file
+    `spec`; None when its stand-in answers are not compiled (missing, stale, or compiled
+    without a solution)."""
+    try:
+        data = compiled.cached(spec)
+    except compiled.CompiledError:
+        return None
+    if data is None or STAND_IN_TABLE not in data.tables:
         return None
 
-
-class Refused(Exception):
-    """A recorded refusal of the reference (compiled answers): its exception's type and words."""
-
-    def __init__(self, type_name: str, message: str):
-        super().__init__(message)
-        self.type_name = type_name
-
-
-def call_digest(name: str, args: list, kwargs: dict) -> str:
-    """A stand-in call's identity: the same name and the same argument values give the same
-    digest, whether the arguments were passed by position or by name and in whatever order a
-    dict's keys came. What compiled stand-in answers are keyed by, where there is no reference
-    to compute them (the student bundle)."""
-    required = required_params(name)
-    named = {**dict(zip(required, args, strict=False)), **kwargs}  # fewer args: the call fails
-    digest = hashlib.sha256(name.encode())
-    _feed(digest, [list(args[len(required):]), named])
-    return digest.hexdigest()
-
-
-def _feed(digest, value, depth: int = 0) -> None:
-    if depth > MAX_DEPTH + 1:  # deeper than any value the channel lets through
-        digest.update(b"deep")
-    elif isinstance(value, (np.ndarray, np.generic)):
-        array = np.ascontiguousarray(value)
-        digest.update(f"a{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    elif isinstance(value, dict):
-        digest.update(f"d{len(value)}".encode())
-        for key in sorted(value, key=str):
-            _feed(digest, str(key), depth + 1)
-            _feed(digest, value[key], depth + 1)
-    elif isinstance(value, (list, tuple)):
-        digest.update(f"{'t' if isinstance(value, tuple) else 'l'}{len(value)}".encode())
-        for item in value:
-            _feed(digest, item, depth + 1)
-    else:
-        digest.update(f"s{type(value).__name__}:{value!r}".encode())
-
-
-def answers_for(spec) -> Callable:
-    """How the stand-ins of a check of the spec file `spec` are answered: by the reference where
-    this grader holds it, else from the spec's compiled answers (recorded by `vitgrade compile`
-    from the solution's own calls; a call not recorded is "unavailable")."""
-    if compiled.has_reference():
-        return reference_answer
-    return functools.partial(compiled_answer, Path(spec))
-
-
-def compiled_answer(spec: Path, name: str, args: list, kwargs: dict, digest: str):
-    found = compiled.lookup(spec, STAND_IN_TABLE, digest)
-    if found is None:
-        raise LookupError("no answer is compiled for these arguments")
-    if found[0] == "raised":
-        raise Refused(found[1], found[2])
-    return found[1]
-
-
-def reference_answer(name: str, args: list, kwargs: dict, digest: str | None = None):
-    """The reference's `name(*args, **kwargs)` (`digest` is for compiled answers)."""
-    from grader.reference import REFERENCE
-
-    with np.errstate(all="ignore"):
-        return REFERENCE[name](*args, **kwargs)
+    def calls(key: str) -> list:
+        try:
+            return data.lookup(STAND_IN_TABLE, key) or []
+        except compiled.CompiledError:  # a corrupt entry answers nothing
+            return []
+    return calls
 
 
 class StandIns:
-    """Correct stand-ins for `names` during one check; records which ones the student's code
-    called (`used`) and whether any call could not be answered (`unavailable`)."""
+    """Stand-ins for `names` during one check, answered from `recorded` (recorded_calls);
+    records which ones the student's code called (`used`) and why a call could not be answered
+    (`unavailable`, "" when all were)."""
 
-    def __init__(self, names, budget: Budget = Budget(), compute=reference_answer,
-                 record: dict | None = None):
+    def __init__(self, names, check: Check, recorded: Callable[[str], list]):
         self.names = tuple(names)
-        self.budget, self.compute = budget, compute
-        self.record = record  # digest -> answer (STAND_IN_TABLE): what `vitgrade compile` keeps
+        self.arity = {name: len(required_params(name)) for name in self.names}
+        how = getattr(check, "compare", None)  # a property check has no comparison of its own
+        self.how = how if how is not None and how.mode == "allclose" else Compare()
+        self.check, self.recorded = check, recorded
         self.used: set[str] = set()
-        self.unavailable = False
+        self.unavailable = ""
         self.calls = 0
+        self.cases: list[str] = []  # the case key of each call of the current request
+        self._records: dict[str, list] = {}
 
-    def answer(self, name: str, call, blobs) -> tuple[dict, list[bytes]]:
-        """The answer to the worker's stand-in call of `name` -> (header, blobs). ProtocolError
-        when the call is not two plain-data lists (the worker is then stopped)."""
+    def begin(self, name: str, calls) -> None:
+        """A request of the grader's calls of `name` (EncodedCalls) is about to be sent."""
+        self.cases = [case_key(self.check, name, call) for call in calls]
+
+    def answer(self, name: str, header: dict, blobs, index: int) -> tuple[dict, list[bytes]]:
+        """The answer to the worker's stand-in call `header` of `name` during call `index` of
+        the request -> (header, blobs). ProtocolError for a malformed call (the worker is then
+        stopped)."""
         self.used.add(name)
         self.calls += 1
-        decoded = Decoder(blobs).decode(call)
-        if type(decoded) is not list or len(decoded) != 2 or type(decoded[0]) is not list \
-                or type(decoded[1]) is not dict:
+        if "refused" in header:  # the worker could not bind the call the student's way
+            return self._unavailable(str(header["refused"])[:300])
+        if self.calls > MAX_CALLS:
+            return self._unavailable(f"more than {MAX_CALLS} stand-in calls")
+        candidates = [r for r in self._case(index) if r[0] == name]
+        if not candidates:  # nothing to compare with: the arguments are not even decoded
+            return self._unavailable(self._never(name))
+        decoded = Decoder(blobs).decode(header.get("call"))
+        if type(decoded) is not list or len(decoded) != 2 or type(decoded[0]) is not list:
             raise ProtocolError("a malformed stand-in call")
-        args, kwargs = decoded
-        refusal = (f"more than {MAX_CALLS} calls" if self.calls > MAX_CALLS
-                   else self.budget.refuses(decoded))
-        if refusal:
-            return self._unavailable(f"the grader's {name} cannot stand in here: {refusal}")
-        try:
-            digest = call_digest(name, args, kwargs)
-            value = self.compute(name, args, kwargs, digest)
-        except (LookupError, compiled.CompiledError) as missing:  # the bundle knows no answer
-            return self._unavailable(f"the grader's {name} cannot stand in here ({missing})")
-        except Exception as refused:  # the reference's own refusal, e.g. patches that do not tile
-            kind = refused.type_name if isinstance(refused, Refused) else type(refused).__name__
-            if self.record is not None:
-                self.record[digest] = ["raised", kind, str(refused)[:500]]
-            return {"status": "raised", "type": kind, "message": str(refused)[:500]}, []
-        if self.record is not None:
-            self.record[digest] = ["ok", value]
+        for _, args, answer in candidates:
+            if matches(args, decoded[0], self.how):
+                return self.respond(answer)
+        return self._unavailable(self._never(name))
+
+    def respond(self, answer: list) -> tuple[dict, list[bytes]]:
+        if answer[0] == "raised":  # the reference's own refusal, e.g. patches that do not tile
+            return {"status": "raised", "type": answer[1], "message": answer[2]}, []
         encoder = Encoder(max_bytes=ANSWER_BYTES)
         try:
-            return {"status": "ok", "value": encoder.encode(value)}, encoder.blobs
+            return {"status": "ok", "value": encoder.encode(answer[1])}, encoder.blobs
         except TooLarge as exc:
-            return self._unavailable(f"the grader's {name} cannot stand in here ({exc})")
+            return self._unavailable(f"the answer is too large ({exc})")
+
+    def _case(self, index: int) -> list:
+        key = self.cases[index] if 0 <= index < len(self.cases) else ""
+        if key not in self._records:
+            self._records[key] = self.recorded(key) if key else []
+        return self._records[key]
+
+    def _never(self, name: str) -> str:
+        return (f"the grader's `{name}` answers only the calls the course solution makes on "
+                "this case, and this call is not one of them")
 
     def _unavailable(self, message: str) -> tuple[dict, list]:
-        self.unavailable = True
+        self.unavailable = self.unavailable or message
         return {"status": "unavailable", "message": message}, []
+
+
+def matches(recorded, got, how: Compare, depth: int = 0) -> bool:
+    """Whether the student's argument `got` equals the recorded one: arrays of the same shape
+    allclose within `how` (never broadcast), integers, strings and keys exactly."""
+    if depth > MAX_DEPTH + 1:
+        return False
+    if isinstance(recorded, np.ndarray):
+        if not (isinstance(got, np.ndarray) and got.shape == recorded.shape
+                and got.dtype.kind in "biuf" and recorded.dtype.kind in "biuf"):
+            return False
+        if got.dtype == recorded.dtype and got.tobytes() == recorded.tobytes():
+            return True  # most arguments are the case's own inputs, passed on as they are
+        with np.errstate(all="ignore"):  # allclose's test, without its overhead
+            gap = np.abs(np.subtract(got, recorded, dtype=np.float64))
+            return bool(np.all(gap <= how.atol + how.rtol * np.abs(recorded.astype(np.float64))))
+    if isinstance(recorded, (bool, np.bool_)):
+        return isinstance(got, (bool, np.bool_)) and bool(got) == bool(recorded)
+    if isinstance(recorded, (int, np.integer)):
+        return (isinstance(got, (int, np.integer)) and not isinstance(got, (bool, np.bool_))
+                and int(got) == int(recorded))
+    if isinstance(recorded, (float, np.floating)):
+        return (isinstance(got, (int, float, np.integer, np.floating))
+                and not isinstance(got, (bool, np.bool_))
+                and abs(float(got) - float(recorded)) <= how.atol + how.rtol * abs(float(recorded)))
+    if isinstance(recorded, (list, tuple)):
+        return (isinstance(got, (list, tuple)) and len(got) == len(recorded)
+                and all(matches(r, g, how, depth + 1) for r, g in zip(recorded, got, strict=True)))
+    if isinstance(recorded, dict):
+        return (isinstance(got, dict) and got.keys() == recorded.keys()
+                and all(matches(recorded[k], got[k], how, depth + 1) for k in recorded))
+    return type(got) is type(recorded) and got == recorded  # str, None
 
 
 class StandInWorker:
@@ -187,21 +179,8 @@ class StandInWorker:
         return self.worker.get(name)
 
     def call(self, name: str, args=(), kwargs=None, *, timeout: float | None = None):
-        return self.worker.call(name, args, kwargs, timeout=timeout, stand_ins=self.stand_ins)
+        return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout)[0]
 
     def call_many(self, name: str, calls, *, timeout: float | None = None):
+        self.stand_ins.begin(name, calls)
         return self.worker.call_many(name, calls, timeout=timeout, stand_ins=self.stand_ins)
-
-
-def _arrays(value, depth: int = 0):
-    """Every array inside nested lists, tuples and dicts."""
-    if depth > MAX_DEPTH + 1:
-        return
-    if isinstance(value, np.ndarray):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _arrays(item, depth + 1)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _arrays(item, depth + 1)

@@ -114,7 +114,7 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or not all(c is None or (type(c) is list and len(c) == 2) for c in calls)
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
-    standing_in = stand_ins.requested(header) if op == "call" else []
+    standing_in = stand_ins.requested(header) if op == "call" else {}
     start = 0
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])

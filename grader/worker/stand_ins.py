@@ -2,13 +2,18 @@
 grader.
 
 When a check is graded again around the student's broken helpers (checks/dependencies.py), its
-request names them (`"stand_ins": ["patchify"]`). For each call of that request the submission's
-namespace maps each name to a stand-in: it sends its arguments to the grading process as data and
-returns the answer as data, so the student's `linear_patch_embed` runs on a correct `patchify`
-while the reference never enters this process (only its result for these arguments does, bounded
-like any message):
+request names them with the number of parameters the student API gives each
+(`"stand_ins": {"patchify": 2}`). For each call of that request the submission's namespace maps
+each name to a stand-in, and so does every default argument and closure cell of a top-level
+function that holds the student's own function (`_ln=layer_norm`). A
+stand-in binds its arguments through the signature of the student function it replaces, so any
+calling style that function accepts works the same (`layer_norm(x, **ln_1)` with keys `g`, `b`):
+the first parameters, as many as the API's, are its arguments, in order; any other parameter
+must be left at its default. It sends those arguments to the grading process as data and
+returns the answer as data; the reference never enters this process:
 
-  worker -> grader:  {"op": "stand_in", "seq", "index", "name", "call": [args, kwargs]} + arrays
+  worker -> grader:  {"op": "stand_in", "seq", "index", "name", "call": [args, {}]} + arrays
+                     | {"op": "stand_in", "seq", "index", "name", "refused": why} (not bound)
   grader -> worker:  {"status": "ok", "value"} + arrays | {"status": "raised", "type", "message"}
                      | {"status": "unavailable", "message"}
 """
@@ -17,7 +22,9 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import inspect
 import os
+import types
 
 from grader.worker import channel
 from grader.worker.values import Decoder, Encoder, NotData, ProtocolError, TooLarge
@@ -25,24 +32,34 @@ from grader.worker.values import Decoder, Encoder, NotData, ProtocolError, TooLa
 # What a stand-in re-raises of the reference's refusals; anything else is a RuntimeError.
 RAISABLE = frozenset({"ValueError", "TypeError", "IndexError", "KeyError", "ZeroDivisionError",
                       "ArithmeticError", "AssertionError", "RuntimeError"})
+NAMED = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+         inspect.Parameter.KEYWORD_ONLY)
 
 
 class StandInUnavailable(Exception):
-    """The grader could not answer a stand-in here (its arguments are out of bounds, or the
-    student bundle holds no answer for them): the check keeps its grade without stand-ins."""
+    """The grader could not answer a stand-in here (the course solution never made this call):
+    the check keeps its grade without stand-ins."""
 
 
 @contextlib.contextmanager
-def bound(namespace: dict, names: list[str], conn: channel.Connection, seq: int, index: int):
-    """`names` in `namespace` replaced by stand-ins for the duration of the block."""
+def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq: int,
+          index: int):
+    """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
+    wherever a top-level function captured the student's own, for the duration of the block."""
     saved = {name: namespace[name] for name in names if name in namespace}
     active = [True]  # a stand-in kept past its call refuses
-    for name in names:
-        namespace[name] = _stand_in(name, conn, seq, index, active)
+    stand_ins = {name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
+                 for name, arity in names.items()}
+    undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
+                                      if isinstance(f, types.FunctionType)})
+    for name, stand_in in stand_ins.items():
+        namespace[name] = stand_in
     try:
         yield
     finally:
         active[0] = False
+        for restore in reversed(undo):
+            restore()
         for name in names:
             if name in saved:
                 namespace[name] = saved[name]
@@ -50,40 +67,135 @@ def bound(namespace: dict, names: list[str], conn: channel.Connection, seq: int,
                 namespace.pop(name, None)
 
 
-def _stand_in(name: str, conn: channel.Connection, seq: int, index: int, active: list):
+def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
+    """Put each stand-in where a default or a closure cell of a top-level function holds the
+    function it replaces (swaps: id -> (function, stand-in)); -> what undoes each swap."""
+    def swapped(value):
+        found = swaps.get(id(value))
+        return found[1] if found is not None and found[0] is value else None
+
+    undo = []
+    for value in list(namespace.values()):
+        if not isinstance(value, types.FunctionType):
+            continue
+        defaults, kwdefaults = value.__defaults__, value.__kwdefaults__
+        if defaults and any(swapped(d) is not None for d in defaults):
+            value.__defaults__ = tuple(swapped(d) or d for d in defaults)
+            undo.append(lambda f=value, d=defaults: setattr(f, "__defaults__", d))
+        if kwdefaults and any(swapped(d) is not None for d in kwdefaults.values()):
+            value.__kwdefaults__ = {k: swapped(d) or d for k, d in kwdefaults.items()}
+            undo.append(lambda f=value, d=kwdefaults: setattr(f, "__kwdefaults__", d))
+        for cell in value.__closure__ or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # a cell not filled yet
+                continue
+            if swapped(held) is not None:
+                cell.cell_contents = swapped(held)
+                undo.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
+    return undo
+
+
+def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,
+              active: list):
     owner = os.getpid()
+    signature = _signature(own)
 
     def stand_in(*args, **kwargs):
         if not active[0] or os.getpid() != owner:
             raise RuntimeError(f"the grader's stand-in for {name} works only during its call")
-        encoder = Encoder(max_bytes=conn.send_bounds.total_bytes // 2)
         try:
-            tree = [encoder.encode(list(args)), encoder.encode(dict(kwargs))]
-        except (NotData, TooLarge) as exc:
-            raise TypeError(f"the grader's stand-in for {name} takes only numbers, strings, "
-                            f"arrays, lists and dicts ({exc})") from None
-        conn.send({"op": "stand_in", "seq": seq, "index": index, "name": name, "call": tree},
-                  encoder.blobs)
-        header, blobs = conn.receive()
-        status = header.get("status")
-        if status == "ok":
-            return Decoder(blobs).decode(header.get("value"))
-        message = str(header.get("message", ""))[:1000]
-        if status == "raised":
-            kind = str(header.get("type"))
-            raise (getattr(builtins, kind) if kind in RAISABLE else RuntimeError)(message)
-        if status == "unavailable":
-            raise StandInUnavailable(message)
-        raise ProtocolError("a malformed stand-in answer")
+            values = bind(signature, arity, args, kwargs)
+        except TypeError as exc:  # the student's own function would not take this call either
+            why, error = f"the call does not fit your {name}: {exc}", TypeError(f"{name}(): {exc}")
+        except LookupError as exc:
+            why = f"the grader cannot stand in for your {name} here: {exc}"
+            error = StandInUnavailable(why)
+        else:
+            encoder = Encoder(max_bytes=conn.send_bounds.total_bytes // 2)
+            try:
+                tree = [encoder.encode(values), {}]
+                return _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
+                                   "call": tree}, encoder.blobs)
+            except (NotData, TooLarge) as exc:
+                why = (f"the grader's stand-in for {name} takes only numbers, strings, arrays, "
+                       f"lists and dicts ({exc})")
+                error = TypeError(why)
+        with contextlib.suppress(StandInUnavailable):  # the grader keeps the first verdict
+            _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
+                        "refused": why[:300]}, [])
+        raise error
 
     stand_in.__name__ = stand_in.__qualname__ = name
     stand_in.__doc__ = f"The grader's correct {name}, standing in for yours during this check."
+    if signature is not None:
+        stand_in.__signature__ = signature
     return stand_in
 
 
-def requested(header: dict) -> list[str]:
-    """The stand-in names a request asks for (ProtocolError for anything but a list of names)."""
-    names = header.get("stand_ins", [])
-    if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
+def _signature(function) -> inspect.Signature | None:
+    try:
+        return inspect.signature(function) if callable(function) else None
+    except Exception:  # noqa: BLE001 - a builtin, or a __signature__ of the student's that raises
+        return None
+
+
+def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: dict) -> list:
+    """The API's `arity` arguments of a call, bound the way the student's function (of
+    `signature`; None: plain positions) binds it. TypeError: the call does not fit it;
+    LookupError: it sets a parameter beyond the API's to other than its default."""
+    if signature is None:
+        if kwargs or len(args) != arity:
+            raise LookupError(f"it takes {arity} arguments by position here")
+        return list(args)
+    call = signature.bind(*args, **kwargs)
+    call.apply_defaults()
+    named = [p for p in signature.parameters.values() if p.kind in NAMED]
+    if len(named) < arity:
+        raise LookupError(f"your function takes fewer than the {arity} parameters of the API")
+    for parameter in signature.parameters.values():
+        value = call.arguments.get(parameter.name)
+        if parameter in named[:arity] or parameter.name not in call.arguments:
+            continue
+        if parameter.kind in NAMED and not _is_default(value, parameter.default):
+            raise LookupError(f"it sets `{parameter.name}`, which the course's function does "
+                              "not have, to other than its default")
+        if parameter.kind not in NAMED and value:  # what *args or **kwargs caught
+            raise LookupError(f"it passes more than the course's function takes "
+                              f"(`{parameter.name}`)")
+    return [call.arguments[p.name] for p in named[:arity]]
+
+
+def _is_default(value, default) -> bool:
+    try:  # a number or string equal to the default, of the same type (True is not 1)
+        return value is default or (type(value) in (bool, int, float, str)
+                                     and type(value) is type(default) and value == default)
+    except Exception:  # noqa: BLE001 - whatever a student's value does
+        return False
+
+
+def _ask(conn: channel.Connection, header: dict, blobs: list):
+    """Send a stand-in's call to the grader and return its answer (or raise what it says)."""
+    conn.send(header, blobs)
+    answer, answer_blobs = conn.receive()
+    status = answer.get("status")
+    if status == "ok":
+        return Decoder(answer_blobs).decode(answer.get("value"))
+    message = str(answer.get("message", ""))[:1000]
+    if status == "raised":
+        kind = str(answer.get("type"))
+        raise (getattr(builtins, kind) if kind in RAISABLE else RuntimeError)(message)
+    if status == "unavailable":
+        raise StandInUnavailable(message)
+    raise ProtocolError("a malformed stand-in answer")
+
+
+def requested(header: dict) -> dict[str, int]:
+    """The stand-ins a request asks for: name -> its number of API parameters (ProtocolError
+    for anything else)."""
+    names = header.get("stand_ins", {})
+    if type(names) is not dict or not all(
+            type(n) is str and n.isidentifier() and type(a) is int and 0 <= a <= 16
+            for n, a in names.items()):
         raise ProtocolError("malformed stand-ins")
     return names

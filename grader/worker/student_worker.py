@@ -89,11 +89,12 @@ class StudentWorker:
         outcome per call. Each call's timeout counts from the end of the one before it. After a
         timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run).
 
-        `stand_ins` (optional): an object with `names` (student-API names the worker binds to
-        stand-ins during these calls, see stand_ins.py) and `answer(name, call, blobs) ->
-        (header, blobs)`, which answers each stand-in's call here, inside the call's time."""
+        `stand_ins` (optional): an object with `arity` (student-API name -> its number of API
+        parameters: the names the worker binds to stand-ins during these calls, see
+        stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
+        answers each stand-in's call here, inside the call's time."""
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
-        standing_in = f',"stand_ins":{json.dumps(list(stand_ins.names))}' if stand_ins else ""
+        standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
         header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts}'
                   f'{standing_in},"blobs":')
@@ -143,10 +144,10 @@ class StudentWorker:
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
                 if reply.get("op") == "stand_in":
-                    if stand_ins is None or reply.get("name") not in stand_ins.names:
+                    if stand_ins is None or reply.get("name") not in stand_ins.arity:
                         raise ProtocolError("a stand-in call nobody asked for")
-                    answer, answer_blobs = stand_ins.answer(reply["name"], reply.get("call"),
-                                                            reply_blobs)
+                    answer, answer_blobs = stand_ins.answer(reply["name"], reply, reply_blobs,
+                                                            len(outcomes))
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
                 outcomes.append(call_outcome(reply, reply_blobs))
