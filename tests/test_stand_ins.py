@@ -248,10 +248,11 @@ def _stand_ins_on_a_case(catalogue, exercise_id: str, names):
     compiled records -> (stand_ins, the solution's recorded calls on that case)."""
     from grader.checks import compiled
     from grader.checks.cases import CasePlans
+    from grader.checks.kinds import CallCheck
     from grader.checks.stand_ins import StandIns, case_key, recorded_calls
 
     exercise = next(e for e in catalogue if e.id == exercise_id)
-    check = next(c for c in exercise.checks if c.kind == "call")
+    check = next(c for c in exercise.checks if isinstance(c, CallCheck))
     recorded = recorded_calls(compiled.spec_file(exercise))
     assert recorded is not None, "exercises/compiled is stale: run `vitgrade compile`"
     first = CasePlans().cases(exercise, check)[0]
