@@ -8,6 +8,7 @@ run_autograder uses too.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,11 +39,12 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
     except re.error as exc:
         raise IdPatternError(f"--id-pattern {id_pattern!r} is not a regular expression: "
                              f"{exc}") from None
-    excluded = {p.resolve() for p in exclude}
+    # realpath, not Path.resolve: a looping link among the entries must not stop the class
+    excluded = {os.path.realpath(p) for p in exclude}
     found: dict[str, Submission] = {}
     notes = []
     for entry in sorted(Path(folder).iterdir()):
-        if entry.name.startswith(".") or entry.resolve() in excluded:
+        if entry.name.startswith(".") or os.path.realpath(entry) in excluded:
             continue
         student = student_id(entry.name, pattern)
         if student is None:

@@ -30,7 +30,7 @@ from grader.similarity.boilerplate import course_code
 from . import DEFAULT_ID_PATTERN
 from .class_files import ReportInputs, class_rows, student_code, write_class_files
 from .discover import Submission, discover
-from .fingerprints import code_fingerprints, grader_version, specs_sha256, submission_sha256
+from .fingerprints import grader_version, specs_sha256, submission_sha256
 from .manifest import Manifest, write_manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
@@ -212,9 +212,9 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
             status = TIMEOUT if outcome.status == TIMEOUT else ERROR
             reason = str(outcome.message.get("reason", "unknown"))
             path = by_student[outcome.task.student].path
+            # no fingerprints: the coordinator never parses a student's file (a job does)
             write_record(results, Record(outcome.task.student, str(path), status, None, reason,
-                                         0.0, now(), submission_sha256(path), *versions,
-                                         code=code_fingerprints(path)))
+                                         0.0, now(), submission_sha256(path), *versions))
         progress.update(failed)
 
     try:
