@@ -40,10 +40,7 @@ def submission_sha256(path: str | Path) -> str:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             return _sha256(f"not a file: {stat.filemode(mode)}".encode())
-        digest = hashlib.sha256()
-        while block := stream.read(CHUNK):
-            digest.update(block)
-        return digest.hexdigest()
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def specs_sha256(folder: str | Path) -> str:
