@@ -22,6 +22,8 @@ from test_batch import SPEC_FILES, grade_all, total_points
 from test_batch_shards import merge
 from test_similarity import COPIED, ORIGINAL, SimilarTable, with_functions
 
+from grader.batch.discover import discover
+from grader.batch.fingerprints import submission_sha256
 from grader.batch.shards import shard_of
 
 from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
@@ -176,6 +178,29 @@ def test_graded_alone_a_broken_file_is_contained(specs, tmp_path, name):
     assert "Traceback" not in done.stdout + done.stderr
     results = json.loads((tmp_path / "out.json").read_text())
     assert results["score"] == 0 and BROKEN[name.split(".")[0]] in done.stdout
+
+
+def test_a_folder_nested_2000_deep_is_listed_and_hashed_by_the_coordinator(tmp_path):
+    """What the coordinator does with a student's folder (discover, hash) walks it without
+    recursion: Path.rglob ran out of stack at this depth."""
+    top = tmp_path / "class" / "stu"
+    top.mkdir(parents=True)
+    fd = os.open(top, os.O_RDONLY)
+    for _ in range(2000):  # by descriptor: the path grows past what one system call takes
+        os.mkdir("d", dir_fd=fd)
+        fd, parent = os.open("d", os.O_RDONLY, dir_fd=fd), fd
+        os.close(parent)
+    os.close(fd)
+    try:
+        (submission,), _ = discover(tmp_path / "class")
+        assert submission.path == top  # no file to grade in it: graded as the folder, refused
+        assert submission_sha256(top) != submission_sha256(tmp_path)
+    finally:  # one level at a time: shutil.rmtree recurses too
+        while (top / "d").exists():
+            (top / "d").rename(top / "x")
+            if (top / "x" / "d").exists():
+                (top / "x" / "d").rename(top / "d")
+            (top / "x").rmdir()
 
 
 # --- similar code: a property of the class, not of the shard ---------------------------------

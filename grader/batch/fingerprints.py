@@ -17,6 +17,8 @@ import os
 import stat
 from pathlib import Path
 
+from .discover import folder_entries
+
 PACKAGE = "vit-grader"
 SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints"}
 CHUNK = 1 << 20
@@ -30,7 +32,7 @@ def submission_sha256(path: str | Path) -> str:
     if path.is_symlink():
         return _sha256(b"link:" + os.fsencode(os.readlink(path)))
     if path.is_dir():
-        names = sorted(p.relative_to(path).as_posix() for p in path.rglob("*"))
+        names = sorted(p.relative_to(path).as_posix() for p in folder_entries(path))
         return _sha256(b"folder:" + "\n".join(names).encode("utf-8", "surrogateescape"))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
