@@ -84,6 +84,15 @@ def slow_file(folder: Path) -> None:
     (folder / "slowpoke.py").write_text(slow)
 
 
+def surrogate_file(folder: Path) -> None:
+    """The solution whose num_patches raises with lone surrogates in its message."""
+    solution = SOLUTION.read_text()
+    odd = solution.replace("def num_patches(H, W, P):", "def num_patches(H, W, P):\n"
+                           "    raise ValueError('\\udcff' * 3)\n", 1)
+    assert odd != solution
+    (folder / "surrogates.py").write_text(odd)
+
+
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("exercises")
@@ -106,6 +115,7 @@ def graded(specs, tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedPro
         honest_class(folder)
     broken_files(hostile)
     slow_file(hostile)
+    surrogate_file(hostile)
     out, alone = tmp_path_factory.mktemp("out"), tmp_path_factory.mktemp("alone")
     done = grade_all(hostile, out, specs, "--jobs", "2", "--call-timeout", "1")  # 120 s at most
     assert grade_all(honest, alone, specs, "--jobs", "2").returncode == 0
@@ -166,6 +176,13 @@ def test_a_submission_that_hit_a_time_limit_needs_a_look(graded):
     listed = needs_a_look(out)
     assert "time limit" in listed["slowpoke"]
     assert not any(name in listed for name in ("alice", "bob", "carol", "dora"))
+
+
+def test_a_lone_surrogate_in_a_message_is_written_escaped(graded):
+    out = graded[0]
+    assert 0 < float(rows(out)["surrogates"]["Final Points"]) < float(rows(out)["alice"][
+        "Final Points"])
+    assert "ValueError: \\udcff\\udcff\\udcff" in (out / "feedback" / "surrogates.md").read_text()
 
 
 @pytest.mark.parametrize("name", ["deep.ipynb", "fifo.py", "loop.py"])
