@@ -20,11 +20,14 @@ Row = tuple[str, GradeReport | None, str | None]  # student, report, why there i
 @dataclass(frozen=True)
 class ReportInputs:
     """What the report needs besides the rows: labels (grader/report/labels.py, as JSON), each
-    student's code fingerprints (None: not read) and the course code's (similarity section)."""
+    student's code fingerprints (None: not read) and the course code's (similarity section).
+    A shard's report compares no code (`whole_class` False): a fragment rare in a shard may be
+    common in the class, so similarity is computed by merge, over everyone."""
     labels: dict = field(default_factory=dict)
     code: dict = field(default_factory=dict)
     course_fingerprints: tuple[int, ...] = ()
     course_files: tuple[str, ...] = ()
+    whole_class: bool = True
 
 
 def class_rows(students: list[str], records: dict[str, Record | None],
@@ -51,12 +54,13 @@ def student_code(students: list[str], records: dict[str, Record | None]) -> dict
 
 def write_class_files(out: Path, rows: list[Row], inputs: ReportInputs):
     """grades.csv, feedback/<student>.md and report.html from the rows; returns the
-    grader.similarity.pairs.Similarity of the report."""
+    grader.similarity.pairs.Similarity of the report (a shard's: similarity_section.AT_MERGE)."""
     from grader.report.class_report import class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.labels import Labels
     from grader.report.outputs import FEEDBACK_FOLDER, write_text_atomic
+    from grader.report.similarity_section import AT_MERGE
     from grader.similarity.pairs import similar_pairs
 
     exercises = list(dict.fromkeys(e.id for _, report, _ in rows if report is not None
@@ -66,7 +70,8 @@ def write_class_files(out: Path, rows: list[Row], inputs: ReportInputs):
     for student, report, why in rows:
         write_text_atomic(out / FEEDBACK_FOLDER / f"{student}.md",
                           feedback_markdown(student, report, why), suffix=".md")
-    similarity = similar_pairs(inputs.code, inputs.course_fingerprints, inputs.course_files)
+    similarity = (similar_pairs(inputs.code, inputs.course_fingerprints, inputs.course_files)
+                  if inputs.whole_class else AT_MERGE)
     write_text_atomic(out / "report.html",
                       class_report_html(rows, labels=Labels.from_json(inputs.labels),
                                         similarity=similarity), suffix=".html")

@@ -8,6 +8,7 @@ run_autograder uses too.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from . import DEFAULT_ID_PATTERN
 SUFFIXES = (".py", ".ipynb")
 TEMPLATE_STEM = "vit_exercises"           # what the student template is called
 IGNORED_DIRS = {"__pycache__", ".ipynb_checkpoints", "__MACOSX", "node_modules"}
+MAX_DEPTH = 16  # folders below a student's own that are looked into for the file to grade
 
 
 @dataclass(frozen=True)
@@ -38,11 +40,12 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
     except re.error as exc:
         raise IdPatternError(f"--id-pattern {id_pattern!r} is not a regular expression: "
                              f"{exc}") from None
-    excluded = {p.resolve() for p in exclude}
+    # realpath, not Path.resolve: a looping link among the entries must not stop the class
+    excluded = {os.path.realpath(p) for p in exclude}
     found: dict[str, Submission] = {}
     notes = []
     for entry in sorted(Path(folder).iterdir()):
-        if entry.name.startswith(".") or entry.resolve() in excluded:
+        if entry.name.startswith(".") or os.path.realpath(entry) in excluded:
             continue
         student = student_id(entry.name, pattern)
         if student is None:
@@ -86,10 +89,8 @@ def submission_file(folder: str | Path) -> Path | None:
     the most recently modified. None when there is none.
     """
     folder = Path(folder)
-    candidates = [p for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
-                  and not any(part.startswith(".") or part in IGNORED_DIRS
-                              for part in p.relative_to(folder).parts)
-                  and not _through_a_link(p, folder)]
+    candidates = [p for p in folder_entries(folder) if p.suffix.lower() in SUFFIXES
+                  and not p.is_symlink() and p.is_file()]
     if not candidates:
         return None
     for group in ([p for p in candidates if p.stem == TEMPLATE_STEM],
@@ -100,10 +101,24 @@ def submission_file(folder: str | Path) -> Path | None:
     return None
 
 
-def _through_a_link(path: Path, folder: Path) -> bool:
-    """Whether `path`, or a folder between `folder` and it, is a symbolic link."""
-    return any(part.is_symlink() for part in [path, *path.parents] if part != folder
-               and folder in part.parents)
+def folder_entries(folder: Path) -> list[Path]:
+    """What a student's `folder` holds, at most MAX_DEPTH folders down: hidden entries and cache
+    folders left out, links listed but never followed. Iterative: Path.rglob recurses, and a
+    folder nested 2,000 deep exhausted the stack of grade-all's coordinator."""
+    found, stack = [], [(Path(folder), 0)]
+    while stack:
+        current, depth = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name in IGNORED_DIRS:
+                continue
+            found.append(Path(entry.path))
+            if depth < MAX_DEPTH and entry.is_dir(follow_symlinks=False):
+                stack.append((Path(entry.path), depth + 1))
+    return found
 
 
 def _mtime(path: Path) -> float:

@@ -14,7 +14,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import stat
 from pathlib import Path
+
+from .discover import folder_entries
 
 PACKAGE = "vit-grader"
 SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints"}
@@ -23,17 +26,23 @@ CHUNK = 1 << 20
 
 def submission_sha256(path: str | Path) -> str:
     """The graded file's bytes; what is not a regular file is hashed as what it is (a link is
-    graded as itself and refused; a folder with no .py or .ipynb gets no grade)."""
+    graded as itself and refused; a folder with no .py or .ipynb gets no grade; a FIFO or a
+    device is never read: opened without blocking, it is hashed as its kind)."""
     path = Path(path)
     if path.is_symlink():
         return _sha256(b"link:" + os.fsencode(os.readlink(path)))
     if path.is_dir():
-        names = sorted(p.relative_to(path).as_posix() for p in path.rglob("*"))
+        names = sorted(p.relative_to(path).as_posix() for p in folder_entries(path))
         return _sha256(b"folder:" + "\n".join(names).encode("utf-8", "surrogateescape"))
     try:
-        return _file_sha256(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError as error:
         return _sha256(f"unreadable: {error.strerror}".encode())
+    with open(fd, "rb") as stream:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            return _sha256(f"not a file: {stat.filemode(mode)}".encode())
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def specs_sha256(folder: str | Path) -> str:
@@ -72,26 +81,20 @@ def _spec_files(folder: Path) -> list[Path]:
         part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        while block := stream.read(CHUNK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 def code_fingerprints(path: str | Path) -> dict[str, list[int]] | None:
     """The student-API functions of the file graded for `path` (a folder: the file chosen in
-    it), or None when no code could be read."""
+    it), or None when no code could be read. Never raises: the file is the student's, and
+    whatever it is (a notebook nested 200,000 deep, a FIFO, garbage) costs only its own
+    fingerprints (grade-all's job calls it after grading, outside the worker)."""
     from grader.checks.api import SIGNATURES  # the student API's names, as data
-    from grader.settings import SettingsError, student_file
+    from grader.settings import student_file
     from grader.similarity.code import submission_fingerprints
 
     try:
         return submission_fingerprints(student_file(Path(path)), SIGNATURES)
-    except (SettingsError, OSError, ValueError):
+    except Exception:  # noqa: BLE001 - a hostile file: not compared, never the job's end
         return None

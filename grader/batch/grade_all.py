@@ -30,7 +30,7 @@ from grader.similarity.boilerplate import course_code
 from . import DEFAULT_ID_PATTERN
 from .class_files import ReportInputs, class_rows, student_code, write_class_files
 from .discover import Submission, discover
-from .fingerprints import code_fingerprints, grader_version, specs_sha256, submission_sha256
+from .fingerprints import grader_version, specs_sha256, submission_sha256
 from .manifest import Manifest, write_manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
@@ -81,7 +81,8 @@ class BatchResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     grading_seconds: float = 0.0
-    similarity: object = None   # grader.similarity.pairs.Similarity of the report
+    similarity: object = None   # the report's Similarity (grader.similarity.pairs); a shard's:
+                                # similarity_section.AT_MERGE
 
     @property
     def unloadable(self) -> list[str]:
@@ -127,7 +128,7 @@ def grade_all(options: BatchOptions) -> BatchResult:
     labels = _labels(options.exercises)
     course_prints, course_files = course_code(options.exercises)
     inputs = ReportInputs(labels, student_code(students, result.records), tuple(course_prints),
-                          tuple(course_files))
+                          tuple(course_files), whole_class=shard is None)
     result.similarity = write_class_files(out, class_rows(students, result.records, removed),
                                           inputs)
     write_manifest(out, Manifest(str(shard) if shard else None, specs, grader, tuple(students),
@@ -168,9 +169,11 @@ def summary_line(result: BatchResult) -> str:
 
 def similarity_line(s) -> str:
     """`similar code: 2 pairs of submissions listed in report.html (advice for a person, never a
-    grade)`; `s`: the Similarity of the report, or None."""
+    grade)`; `s`: the Similarity of the report, AT_MERGE (a shard's), or None."""
     if s is None:
         return "similar code: not compared"
+    if isinstance(s, str):
+        return f"similar code: {s}"
     count = len(s.pairs) + s.more
     found = (f"{count} pair{'s' if count != 1 else ''} of submissions listed in report.html"
              if count else "no pair of submissions is unusually similar")
@@ -212,9 +215,9 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
             status = TIMEOUT if outcome.status == TIMEOUT else ERROR
             reason = str(outcome.message.get("reason", "unknown"))
             path = by_student[outcome.task.student].path
+            # no fingerprints: the coordinator never parses a student's file (a job does)
             write_record(results, Record(outcome.task.student, str(path), status, None, reason,
-                                         0.0, now(), submission_sha256(path), *versions,
-                                         code=code_fingerprints(path)))
+                                         0.0, now(), submission_sha256(path), *versions))
         progress.update(failed)
 
     try:

@@ -58,13 +58,14 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             task = json.loads(line)
             start = time.perf_counter()
-            content = submission_sha256(task["path"])  # before loading: what is graded, or older
-            try:
+            try:  # whatever the file does to the grader costs this student's record only
+                content = submission_sha256(task["path"])  # before loading: what is graded
                 report = grader.grade(task["path"], task.get("shown"))
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",
-                                   "reason": f"{type(exc).__name__}: {exc}"})
+                                   "reason": f"could not be read: {type(exc).__name__}: "
+                                             f"{str(exc)[:500]}"})
                 _renew_zygote(grader)
                 continue
             code = code_fingerprints(task["path"])  # for the report's similarity section

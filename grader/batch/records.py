@@ -86,7 +86,7 @@ def read_record(path: Path) -> Record | None:
     """The record at `path`, or None when it is missing or unreadable (then it is graded again)."""
     try:
         return Record.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 

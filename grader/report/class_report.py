@@ -31,7 +31,8 @@ NO_PLOTS = ("Plots need matplotlib: <code>pip install 'vit-grader[report]'</code
 def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
                       title: str = "vit-grader class report", labels: Labels | None = None,
                       similarity=None) -> str:
-    """`similarity`: a grader.similarity.pairs.Similarity, or None when it was not computed."""
+    """`similarity`: a grader.similarity.pairs.Similarity, similarity_section.AT_MERGE (a
+    shard), or None when it was not computed."""
     summary = summarise(rows, labels)
     plots = make_plots(summary)
     parts = [f"<h1>{_e(title)}</h1>", _overview(summary)]
@@ -106,6 +107,7 @@ def _misconception_table(s: ClassSummary) -> str:
 def _attention(s: ClassSummary) -> str:
     rows = [(student, why) for student, why in s.not_graded]
     rows += [(student, r.fatal) for student, r in s.graded if r.fatal]
+    rows += s.time_limits
     if not rows:
         return ""
     return "<h2>Needs a look</h2>" + _table(["student", "why"], sorted(rows))

@@ -38,6 +38,7 @@ class ClassSummary:
     pass_rate: dict                # exercise id -> share of graded students with full marks
     mean_score: dict               # exercise id -> mean points
     misconceptions: list           # Misconception, most students first
+    time_limits: list = field(default_factory=list)  # (student, why) of those who hit one
 
 
 def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
@@ -58,7 +59,27 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
         pass_rate[ident] = passed / len(results) if results else 0.0
         mean_score[ident] = statistics.fmean(e.score for e in results) if results else 0.0
     return ClassSummary(len(rows), graded, not_graded, list(exercises.values()), pass_rate,
-                        mean_score, misconceptions(graded, labels))
+                        mean_score, misconceptions(graded, labels),
+                        [(s, why) for s, r in graded if (why := time_limit(r))])
+
+
+# how a check says a time limit stopped it: a call's own (grader/worker/student_worker.py) or
+# the whole submission's (grader/checks/grade.py OUT_OF_TIME)
+TIME_LIMIT_WORDS = ("timed out", "out of time")
+
+
+def time_limit(report: GradeReport) -> str:
+    """Why a person should look at a submission whose grading hit a time limit ("" if none):
+    its points may say more about the limit than about the code. A report that could not be
+    loaded says why already."""
+    if report.fatal:
+        return ""
+    hit = [e.id for e in report.exercises
+           if any(word in (c.message or "") for c in e.checks for word in TIME_LIMIT_WORDS)]
+    if not hit:
+        return ""
+    return (f"hit a time limit (a call timed out or the submission ran out of time) in "
+            f"{', '.join(hit)}: see the feedback")
 
 
 def misconceptions(graded: list[tuple[str, GradeReport]], labels: Labels) -> list[Misconception]:

@@ -50,8 +50,9 @@ def write_outputs(report, settings) -> None:
 
 def write_text_atomic(path: str | Path, text: str, suffix: str = ".tmp") -> None:
     """Write to a temporary file beside `path`, then rename: readers never see half a file, and
-    no folder of `path` may be a symlink (UnsafePathError; safe_files.py)."""
-    write_file_safely(path, text.encode("utf-8"), suffix=suffix)
+    no folder of `path` may be a symlink (UnsafePathError; safe_files.py). A lone surrogate
+    (a student's message may hold one) is written as `\\udcff`, never a reason to fail."""
+    write_file_safely(path, text.encode("utf-8", "backslashreplace"), suffix=suffix)
 
 
 def write_json_atomic(path: str | Path, data: dict) -> None:

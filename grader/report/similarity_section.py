@@ -8,8 +8,17 @@ from __future__ import annotations
 from .escape import html_text as _e
 
 
+# A shard's report: what is rare ("found in at most k of the N") is a property of the class
+AT_MERGE = ("compared over the whole class when the shards are merged (vitgrade merge), never "
+            "within one shard")
+
+
 def similarity_section(similarity) -> str:
-    """`similarity`: a grader.similarity.pairs.Similarity."""
+    """`similarity`: a grader.similarity.pairs.Similarity, or AT_MERGE (a shard's report)."""
+    if similarity == AT_MERGE:
+        return (f"<h2>Similar code</h2><p>Similar code is {_e(AT_MERGE)}: whether a fragment is "
+                "rare, found in at most a few of the submissions, depends on the whole "
+                "class.</p>")
     s = similarity
     intro = (f"<p>Pairs of submissions whose code is unusually similar, function by function: "
              f"they share fragments of code (variable names, comments and layout aside) found in "

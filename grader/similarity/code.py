@@ -46,7 +46,7 @@ def submission_code(path: str | Path) -> list[str] | None:
 def notebook_cells(text: str) -> list[str] | None:
     try:
         notebook = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than the stack
         return None
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):

@@ -126,6 +126,9 @@ def read_cells(path: Path) -> list[Cell]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise NotANotebook(_not_json(text, exc)) from None
+    except RecursionError:  # valid JSON, but lists or objects nested deeper than the stack
+        raise NotANotebook("not a notebook the grader can read: its JSON is nested too "
+                           "deeply (save it again from Jupyter)") from None
     if not isinstance(data, dict) or "nbformat" not in data:
         raise NotANotebook("not a notebook: the file is JSON, but a notebook is a JSON object with "
                            "`cells` and an `nbformat` version")

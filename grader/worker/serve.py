@@ -53,19 +53,22 @@ def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None)
 
 SYMLINK_PROBLEM = ("the file is a symbolic link: the grader reads only a regular file, never what "
                    "a link points to (replace the link with the file itself)")
+NOT_A_FILE = "not a regular file (a folder, a FIFO or a device): hand in the .py or .ipynb itself"
 
 
 def read_submission(path: Path) -> bytes | str | None:
     """The submission's bytes, read with the grader's rights (it may sit where only they reach),
     and so never through a symbolic link: SYMLINK_PROBLEM for one (a link to the solution would
-    be read as root). None when it is not a readable regular file (loading says why)."""
+    be read as root), NOT_A_FILE for a folder, a FIFO or a device. None when it cannot be read
+    (loading says why)."""
     try:  # O_NONBLOCK: a FIFO must not block the worker
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError as exc:
         return SYMLINK_PROBLEM if exc.errno == errno.ELOOP else None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before open(): it refuses a folder's fd
+        os.close(fd)
+        return NOT_A_FILE
     with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
         try:
             return handle.read()
         except OSError:
@@ -79,8 +82,8 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     start = time.perf_counter()
     budget = (request["statement_seconds"], request["top_level_seconds"])
     skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
-    if source == SYMLINK_PROBLEM:
-        loaded = submission.Submission(path).unloadable(SYMLINK_PROBLEM)
+    if isinstance(source, str):  # SYMLINK_PROBLEM, NOT_A_FILE
+        loaded = submission.Submission(path).unloadable(source)
     else:
         loaded = submission.load(path, source=source, budget=budget, skip=skip)
     sandbox.quit_if_forked()
