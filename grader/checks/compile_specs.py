@@ -3,10 +3,10 @@ reference, and store it as data beside the spec (compiled.py says the format).
 
 For every call check, in the order grading plans them (the spec's cases, then the generated
 ones): the inputs, the expected value or the name of the exception the call must raise, and the
-output of each misconception the check names (or that it does not apply: it raised). Property
-checks need no expected value and are not compiled. `sealed` adds the sealed multiple-choice
-keys of the student bundle (answer_key.py); a solution, the stand-ins' answers
-(compile_stand_ins.py).
+output of each misconception the check names and of their combinations (mistakes.py), or that it
+does not apply (it raised). Property checks need no expected value and are not compiled.
+`sealed` adds the sealed multiple-choice keys of the student bundle (answer_key.py); a solution,
+the stand-ins' answers (compile_stand_ins.py).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from . import compiled
 from .answer_key import seal
 from .cases import CasePlans, PlannedCase
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
+from .mistakes import combination_names
 from .stand_ins import STAND_IN_TABLE
 from .validate import validate_exercise
 
@@ -29,12 +30,13 @@ def case_entry(check: Check, planned: PlannedCase) -> dict:
     expected, raises = planned.expectation()
     entry = {"args": list(planned.args), "kwargs": dict(planned.kwargs), "expect": expected,
              "raises": raises, "wrong": {}, "no_match": []}
-    for known in check.misconceptions:
-        applies, value = planned.wrong_output(known.like)
+    names = [known.like for known in check.misconceptions] + combination_names(check, planned)
+    for like in names:
+        applies, value = planned.wrong_output(like)
         if applies:
-            entry["wrong"][known.like] = value
-        elif known.like not in entry["no_match"]:
-            entry["no_match"].append(known.like)
+            entry["wrong"][like] = value
+        elif like not in entry["no_match"]:
+            entry["no_match"].append(like)
     return entry
 
 

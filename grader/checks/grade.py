@@ -23,6 +23,7 @@ from .cases import CasePlans, NotCompiled, PlannedCase
 from .compare import compare
 from .dependencies import Dependencies
 from .describe import call_label, describe
+from .mistakes import explained, named
 from .properties import PROPERTIES, PropertyContext, Verdict
 from .results import (
     ERROR,
@@ -166,7 +167,7 @@ def _grade_call_check(check: Check, worker, timeout, cases: list[PlannedCase]) -
             number += 1
             failed = _judge_call(check, planned, outcome, params, number, len(cases))
             if failed is not None:
-                return failed
+                return explained(failed, check, cases[:number - 1], planned)
     return _result(check, PASSED, cases=len(cases))
 
 
@@ -268,16 +269,13 @@ def _default_compare(expected) -> Compare:
 
 
 def _misconception(check: Check, planned: PlannedCase, got, how: Compare | None):
-    """(hint, name) of the first misconception whose output `got` matches, else (None, None).
+    """(hint, name) of the misconception, or the combination, whose output `got` matches, else
+    (None, None) (mistakes.py).
 
     `how` is the check's comparison; None (a case that should have raised) compares each
     wrong output the way its type suggests.
     """
-    for known in check.misconceptions:
-        applies, wrong = planned.wrong_output(known.like)
-        if applies and _matches(wrong, got, how or _default_compare(wrong)):
-            return known.hint, known.like
-    return None, None
+    return named(check, planned, lambda wrong: _matches(wrong, got, how or _default_compare(wrong)))
 
 
 def _matches(wrong, got, how: Compare) -> bool:
