@@ -24,6 +24,7 @@ from grader.spec.model import Check
 
 from .api import required_params
 from .cases import PlannedCase
+from .results import FAILED
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
@@ -72,7 +73,8 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
     have returned a value."""
-    if result.misconception or not passed or planned.expectation()[1] is not None:
+    if (result.status != FAILED or result.misconception or not passed
+            or planned.expectation()[1] is not None):
         return result
     found = generalisation(check, passed, planned)
     if found is None:
