@@ -264,7 +264,7 @@ def test_cases_planned_for_one_student_grade_the_next_ones_the_same(tmp_path):
     from grader.settings import GraderSettings
 
     eps_outside = build_submission(SUBMISSIONS / "buggy" / "layer_norm_eps_outside.py", tmp_path)
-    grader = SubmissionGrader(GraderSettings(None, EXERCISES))  # the course's specs: some 300 cases, planned once
+    grader = SubmissionGrader(GraderSettings(None, EXERCISES))  # the course specs: ~300 cases
     try:
         first = grader.grade(SOLUTION)
         buggy = grader.grade(eps_outside)

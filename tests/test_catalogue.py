@@ -29,6 +29,7 @@ from grader.checks.compare import compare
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
+from grader.checks.mistakes import GENERALISATIONS, JOIN
 from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import MISCONCEPTIONS
@@ -131,7 +132,8 @@ def call_checks(exercise) -> list[CallCheck]:
 
 def test_every_misconception_is_used_by_a_spec_and_caught_by_a_buggy_submission(catalogue):
     used = {m.like for e in catalogue for c in call_checks(e) for m in c.misconceptions}
-    named = {name for path in BUGGY for name in fixture_metadata(path).values()}
+    named = {part for path in BUGGY for name in fixture_metadata(path).values()
+             for part in name.split(JOIN)}
     assert set(MISCONCEPTIONS) - used == set(), "registered but never used by a spec"
     assert set(MISCONCEPTIONS) - named == set(), \
         "no buggy submission in tests/submissions/buggy/ shows it"
@@ -147,7 +149,8 @@ def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogu
             optional = {p.name for p in want
                         if p.default is not inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY}
             for m in check.misconceptions:
-                params = inspect.signature(MISCONCEPTIONS[m.like]).parameters.values()
+                params = [p for p in inspect.signature(MISCONCEPTIONS[m.like]).parameters.values()
+                          if p.kind not in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]  # a variant's options
                 assert len([p for p in params
                             if p.default is inspect.Parameter.empty]) == required, m.like
                 assert {p.name for p in params
@@ -228,7 +231,15 @@ def _shown_hint(exercise, check_name: str, misconception: str) -> str:
         return {k.lower(): v for k, v in check.options.items()}[
             misconception.split(":", 1)[1]]
     listed = {m.like: m.hint for m in check.misconceptions} if isinstance(check, CallCheck) else {}
+    if JOIN in misconception:  # several mistakes at once: each one's own hint, in order
+        parts = misconception.split(JOIN)
+        return f"{len(parts)} mistakes at once: " + " ".join(
+            f"({i}) {listed[part]}" for i, part in enumerate(parts, 1))
     return listed.get(misconception, check.hint)
+
+
+def _mistakes(name: str | None) -> set[str]:
+    return set(name.split(JOIN)) if name else set()
 
 
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
@@ -244,11 +255,26 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         named = [c for c in result.checks if not c.passed and c.misconception == misconception]
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
+            if misconception in GENERALISATIONS:  # the generalisation the code misses
+                assert check.hint.startswith(f"Your `{exercises[exercise_id].uses[0]}` is right")
+                continue
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
                                                             misconception)
     affected = affected_exercises(submission, catalogue)
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
+
+
+@pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
+def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
+    """Every mistake any failed check names is one the fixture makes (a combination's parts
+    each count), wherever it was caught."""
+    made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
+                       GENERALISATIONS)  # what differs, not a mistake suggested
+    told = {(exercise_id, check.name): check.misconception
+            for exercise_id, result in graded[submission].items() for check in result.checks
+            if not check.passed and not _mistakes(check.misconception) <= made}
+    assert told == {}
 
 
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)

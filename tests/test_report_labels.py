@@ -7,17 +7,18 @@ import shutil
 import textwrap
 
 import pytest
+from buggy_submissions import build_submission
 
 from grader import load_spec, load_specs
 from grader.batch.grade_one import SubmissionGrader
 from grader.checks.describe import TITLE_CHARS, short_title
 from grader.checks.kinds import CallCheck
 from grader.report.class_summary import summarise
-from grader.report.labels import Labels, labels_from_specs
+from grader.report.labels import MISTAKE_TITLES, Labels, labels_from_specs
 from grader.settings import GraderSettings
 from grader.spec import SpecError
 
-from conftest import EXERCISES, SOLUTION
+from conftest import EXERCISES, SOLUTION, SUBMISSIONS
 
 OVERLAPPING = ("return (H // P) * (W // P)", "return (H - P + 1) * (W - P + 1)")
 
@@ -95,3 +96,55 @@ def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):
         "overlapping stride-1 windows", ["num_patches"], 2)
     bare = summarise(rows, Labels()).misconceptions[0]  # no specs: the hint's first words
     assert bare.title == short_title(bare.hint) and bare.title != bare.name
+
+
+def test_one_causal_mask_student_is_one_row_in_self_attention_named_by_the_mistake(tmp_path):
+    """The causal mask fails a self_attention call check and two property checks (the first
+    token sees the last one; attention only reorders): one misconception, one row."""
+    snippet = SUBMISSIONS / "buggy" / "attention_causal.py"
+    grader = SubmissionGrader(EXERCISES)
+    try:
+        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None),
+                ("cal", grader.grade(SOLUTION), None)]
+    finally:
+        grader.close()
+    caught = {(e.id, c.misconception) for e in rows[0][1].exercises for c in e.checks
+              if c.misconception}
+    assert {exercise for exercise, _ in caught} >= {"multi-head-attention", "no-causal-mask",
+                                                    "why-positions"}  # three kinds of check
+    exercises, _ = load_specs(EXERCISES)
+    labels = labels_from_specs(exercises)
+    found = summarise(rows, labels).misconceptions
+    assert [(m.title, m.functions, sorted(m.students)) for m in found] == [
+        ("causal mask by default", ["self_attention"], ["ann"])]
+
+
+def test_a_property_or_generalisation_finding_is_titled_by_the_mistake_not_the_rule():
+    exercises, _ = load_specs(EXERCISES)
+    labels = labels_from_specs(exercises)
+    assert labels.function("why-positions", next(
+        c.name for e in exercises for c in e.checks
+        if c.property_name == "attention_permutation_equivariant")) == "self_attention"
+    for name in ("gpt_causal_mask", "attention_not_equivariant", "bag_of_tiles",
+                 "only_square_images"):
+        title = labels.title("why-positions", name, "Attention on its own is equivariant.")
+        assert title == MISTAKE_TITLES[name] and not title.startswith("Attention on its own")
+
+
+def test_a_combination_counts_as_each_of_its_mistakes(tmp_path):
+    snippet = SUBMISSIONS / "buggy" / "layer_norm_three_bugs.py"
+    specs = tmp_path / "exercises"
+    specs.mkdir()
+    for name in ("layer-norm.yaml",):
+        shutil.copy(EXERCISES / name, specs)
+    shutil.copytree(EXERCISES / "compiled", specs / "compiled")
+    grader = SubmissionGrader(specs)
+    try:
+        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None)]
+    finally:
+        grader.close()
+    exercises, _ = load_specs(specs)
+    found = summarise(rows, labels_from_specs(exercises)).misconceptions
+    assert {m.name for m in found} == {"layer_norm_unbiased", "layer_norm_divides_by_variance",
+                                       "layer_norm_affine_swapped"}
+    assert all(m.functions == ["layer_norm"] and m.students == {"ann"} for m in found)

@@ -27,23 +27,28 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
 }
 
 MISCONCEPTION_NAMES: frozenset[str] = frozenset((
-    "attention_causal", "attention_causal_ignored", "attention_heads_interleaved",
+    "attention_causal", "attention_causal_diagonal", "attention_causal_ignored",
+    "attention_heads_bare_reshape", "attention_heads_interleaved", "attention_key_transposed",
     "attention_mask_transposed", "attention_no_output_projection", "attention_no_scale",
-    "attention_scale_d", "attention_softmax_wrong_axis", "channels_forgotten", "cls_always",
-    "cls_forgotten", "conv_bias_forgotten", "conv_equivalent_stride_one", "conv_kernel_flipped",
-    "conv_stride_ignored", "embed_bias_forgotten", "embed_cls_appended", "embed_cls_forgotten",
-    "embed_positions_forgotten", "encoder_causal", "encoder_no_attention_residual",
-    "encoder_no_mlp_residual", "encoder_post_ln", "encoder_relu", "floor_division_count",
+    "attention_one_head", "attention_query_transposed", "attention_scale_d",
+    "attention_softmax_wrong_axis", "ceiling_count", "channels_forgotten", "cls_always",
+    "cls_forgotten", "conv_bias_forgotten", "conv_equivalent_stride_one",
+    "conv_kernel_flipped", "conv_last_window_dropped", "conv_stride_ignored",
+    "embed_bias_forgotten", "embed_cls_appended", "embed_cls_bias", "embed_cls_forgotten",
+    "embed_positions_before_cls", "embed_positions_forgotten", "encoder_causal",
+    "encoder_no_attention_residual", "encoder_no_mlp_residual", "encoder_post_ln",
+    "encoder_relu", "floor_division_count", "layer_norm_affine_swapped",
     "layer_norm_divides_by_variance", "layer_norm_eps_outside", "layer_norm_no_affine",
     "layer_norm_unbiased", "layer_norm_wrong_axis", "linear_embed_bare_reshape",
-    "linear_embed_bias_forgotten", "linear_embed_channel_first", "linear_embed_grid_transposed",
-    "linear_embed_patch_transposed", "overlapping_windows_count", "patchify_bare_reshape",
-    "patchify_channel_first", "patchify_floor_crop", "patchify_grid_transposed",
-    "patchify_patch_transposed", "pixels_over_patch_area", "scores_linear",
-    "softmax_without_keepdims", "softmax_without_max", "softmax_wrong_axis",
-    "tokens_floor_division", "vit_causal", "vit_cls_appended", "vit_final_ln_skipped",
-    "vit_last_row", "vit_mean_pool", "vit_mean_pool_all_tokens", "vit_no_attention_residual",
-    "vit_no_mlp_residual", "vit_positions_forgotten", "vit_post_ln"
+    "linear_embed_bias_forgotten", "linear_embed_channel_first",
+    "linear_embed_grid_transposed", "linear_embed_patch_transposed",
+    "overlapping_windows_count", "patchify_bare_reshape", "patchify_channel_first",
+    "patchify_floor_crop", "patchify_grid_transposed", "patchify_patch_transposed",
+    "pixels_over_patch_area", "scores_linear", "softmax_without_keepdims",
+    "softmax_without_max", "softmax_wrong_axis", "tokens_ceiling", "tokens_floor_division",
+    "vit_causal", "vit_cls_appended", "vit_final_ln_skipped", "vit_last_row", "vit_mean_pool",
+    "vit_mean_pool_all_tokens", "vit_no_attention_residual", "vit_no_mlp_residual",
+    "vit_positions_forgotten", "vit_post_ln"
 ))
 
 

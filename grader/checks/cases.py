@@ -53,6 +53,10 @@ class PlannedCase:
             self._wrong[like] = _wrong_output(like, self)
         return self._wrong[like]
 
+    def wrong_names(self) -> tuple[str, ...]:
+        """The known-wrong variants whose outputs are known here (all of them, when compiled)."""
+        return tuple(self._wrong)
+
     @functools.cached_property
     def encoded(self) -> EncodedCall:
         """The inputs as they cross to the worker, encoded once for every submission."""
@@ -125,12 +129,12 @@ def _expectation(planned: PlannedCase) -> tuple:
 
 def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
     try:
-        from grader.reference.misconceptions import MISCONCEPTIONS
+        from grader.reference.misconceptions import wrong_implementation
     except ImportError:  # no reference (the bundle) and nothing compiled: no hint, no error
         return False, None
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, MISCONCEPTIONS[like](*fresh_copy(planned.args),
-                                              **fresh_copy(planned.kwargs))
+            return True, wrong_implementation(like)(*fresh_copy(planned.args),
+                                                    **fresh_copy(planned.kwargs))
     except Exception:
         return False, None

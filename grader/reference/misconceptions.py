@@ -7,6 +7,12 @@ name it imitates (its name starts with what it imitates: `patchify_...`, `attent
 and is built from the reference's own pieces with exactly one step changed, so that it
 differs from the right answer only by that mistake.
 
+Most are options of one wrong implementation (`variant(name, _attention, scale=1.0)`): those
+compose. `wrong_implementation("attention_no_scale+attention_causal")` is `_attention` with both
+options set, and `combinations(names)` lists the bounded set of such pairs and triples a check
+tries when no single mistake matches (checks/combinations.py), so several bugs in one function
+are all named.
+
 The list follows lecture 4.2's "where students get stuck" and the issue's catalogue, in the
 order of section 3: counting, patches, the sequence, softmax and LayerNorm, attention, the
 block, the whole model. A misconception that needs no code (a wrong multiple-choice option,
@@ -14,18 +20,24 @@ such as training from scratch on 800 scans) lives in its exercise spec instead.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import math
+import warnings
 from collections.abc import Callable
 
 import numpy as np
 
 from .attention import causal_mask, merge_heads, self_attention, split_heads
 from .counting import check_tiling, num_patches
-from .encoder import encoder_block, mlp
+from .encoder import mlp
 from .layers import gelu, layer_norm, linear, softmax
-from .patches import as_hwc, conv_patch_embed, embed_image, linear_patch_embed, patchify
+from .patches import as_hwc, conv_patch_embed, linear_patch_embed, patchify
 
 MISCONCEPTIONS: dict[str, Callable] = {}
+OPTIONS: dict[str, tuple[Callable, dict]] = {}  # a variant's name -> (implementation, options)
+COMBINATION_LIMIT = 40  # combinations tried per check: a few dozen outputs per case at most
+JOIN = "+"  # "attention_no_scale+attention_causal": both mistakes at once
 
 
 def misconception(name: str):
@@ -33,6 +45,49 @@ def misconception(name: str):
         MISCONCEPTIONS[name] = fn
         return fn
     return register
+
+
+def variant(name: str, implementation: Callable, **options) -> None:
+    """Register `name` as `implementation` with `options` set (its keyword-only parameters)."""
+    MISCONCEPTIONS[name] = functools.partial(implementation, **options)
+    OPTIONS[name] = (implementation, options)
+
+
+def combined(names) -> Callable | None:
+    """The one wrong implementation with every variant of `names` set, or None when they do not
+    compose (not all variants of one implementation, or two set the same option)."""
+    parts = [OPTIONS.get(name) for name in names]
+    if None in parts or len({id(impl) for impl, _ in parts}) != 1:
+        return None
+    merged = {}
+    for _, options in parts:
+        if merged.keys() & options.keys():
+            return None
+        merged.update(options)
+    return functools.partial(parts[0][0], **merged)
+
+
+def wrong_implementation(like: str) -> Callable:
+    """The function registered as `like`, or the combination `a+b[+c]`; KeyError otherwise."""
+    if JOIN not in like:
+        return MISCONCEPTIONS[like]
+    function = combined(like.split(JOIN))
+    if function is None:
+        raise KeyError(like)
+    return function
+
+
+def combinations(names, limit: int = COMBINATION_LIMIT) -> list[str]:
+    """The pairs, then the triples, of `names` (in their order) that compose: at most `limit`."""
+    names = list(dict.fromkeys(n for n in names if n in OPTIONS))
+    found = []
+    for size in (2, 3):
+        for group in itertools.combinations(names, size):
+            if len(found) == limit:
+                return found
+            if combined(group) is not None:
+                found.append(JOIN.join(group))
+    return found
 
 
 # --- counting (section 4 step 1; Practice 1, 4, 5) ----------------------------------------------
@@ -59,6 +114,18 @@ def floor_division_count(H, W, P):
 def tokens_floor_division(H, W, P, cls_token=True):
     """num_tokens with floor division: no ValueError when the patches do not tile."""
     return (H // P) * (W // P) + (1 if cls_token else 0)
+
+
+@misconception("ceiling_count")
+def ceiling_count(H, W, P):
+    """ceil(H / P) * ceil(W / P): a partial patch counted instead of a ValueError."""
+    return -(-H // P) * -(-W // P)
+
+
+@misconception("tokens_ceiling")
+def tokens_ceiling(H, W, P, cls_token=True):
+    """num_tokens with ceiling division: no ValueError when the patches do not tile."""
+    return ceiling_count(H, W, P) + (1 if cls_token else 0)
 
 
 @misconception("cls_forgotten")
@@ -171,6 +238,15 @@ def conv_kernel_flipped(image, K, b, stride):
     return conv_patch_embed(image, np.asarray(K)[::-1, ::-1], b, stride)
 
 
+@misconception("conv_last_window_dropped")
+def conv_last_window_dropped(image, K, b, stride):
+    """Windows at range(0, H - k, stride): one output row and column short when they fit."""
+    out = conv_patch_embed(image, K, b, stride)
+    image, k = as_hwc(image), np.shape(K)[0]
+    rows, cols = (len(range(0, side - k, int(stride))) for side in image.shape[:2])
+    return out[:rows, :cols]
+
+
 @misconception("conv_equivalent_stride_one")
 def conv_equivalent_stride_one(P):
     """(P, 1): a sliding kernel, i.e. overlapping windows."""
@@ -179,31 +255,29 @@ def conv_equivalent_stride_one(P):
 
 # --- the sequence: [CLS] and positions (section 3 steps 3-4; Practice 2) ------------------------
 
-@misconception("embed_positions_forgotten")
-def embed_positions_forgotten(image, params):
-    """[CLS] and patch tokens, no positions: a bag of tiles."""
-    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
-    return np.concatenate([np.asarray(params["cls"])[None], tokens])
+def _embed(image, params, *, positions="after", cls="first", bias=True, cls_bias=False):
+    """embed_image with one step changeable; the defaults are the reference. `positions`:
+    "after" [CLS] is prepended, "before" (the patches get pos[1:], [CLS] none) or "none"; `cls`:
+    "first", "last" or "none"; `cls_bias`: b_e added to [CLS] too."""
+    b_e = np.asarray(params["b_e"])
+    tokens = linear_patch_embed(image, params["W_e"], b_e if bias else 0 * b_e, params["P"])
+    pos = np.asarray(params["pos"])
+    if positions == "before":
+        tokens = tokens + pos[1:]
+    token = np.asarray(params["cls"]) + (b_e if cls_bias else 0)
+    rows = {"first": [token[None], tokens], "last": [tokens, token[None]], "none": [tokens]}[cls]
+    x = np.concatenate(rows)
+    if positions == "after":
+        x = x + (pos if cls != "none" else pos[1:])
+    return x
 
 
-@misconception("embed_cls_appended")
-def embed_cls_appended(image, params):
-    """[CLS] appended as the last row instead of prepended as row 0."""
-    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
-    return np.concatenate([tokens, np.asarray(params["cls"])[None]]) + params["pos"]
-
-
-@misconception("embed_cls_forgotten")
-def embed_cls_forgotten(image, params):
-    """No [CLS] row: the patch tokens plus the patches' positions pos[1:]."""
-    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
-    return tokens + np.asarray(params["pos"])[1:]
-
-
-@misconception("embed_bias_forgotten")
-def embed_bias_forgotten(image, params):
-    """embed_image whose patch embedding forgets b_e."""
-    return embed_image(image, {**params, "b_e": np.zeros_like(np.asarray(params["b_e"]))})
+variant("embed_positions_forgotten", _embed, positions="none")  # a bag of tiles
+variant("embed_cls_appended", _embed, cls="last")  # [CLS] the last row, not row 0
+variant("embed_cls_forgotten", _embed, cls="none")  # the patches and pos[1:] only
+variant("embed_bias_forgotten", _embed, bias=False)  # the patch embedding forgets b_e
+variant("embed_positions_before_cls", _embed, positions="before")  # [CLS] gets no position
+variant("embed_cls_bias", _embed, cls_bias=True)  # cls + b_e: the patch bias on [CLS] too
 
 
 # --- softmax and LayerNorm (section 3 step 5) ---------------------------------------------------
@@ -236,42 +310,29 @@ def softmax_without_keepdims(x, axis=-1):
     return e / np.sum(e, axis=axis)
 
 
-@misconception("layer_norm_unbiased")
-def layer_norm_unbiased(x, gamma, beta, eps=1e-6):
-    """The unbiased variance (ddof=1, torch.var's default) instead of the biased one."""
+def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1,
+                affine="normal"):
+    """layer_norm with one step changeable; the defaults are the reference. `denominator`:
+    "sqrt" (sqrt(var + eps)), "std_plus_eps" (eps outside the root) or "var"; `affine`:
+    "normal", "swapped" (x_hat * beta + gamma) or "none"."""
     x = np.asarray(x, dtype=float)
-    var = x.var(axis=-1, ddof=1, keepdims=True)
-    return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(var + eps) * gamma + beta
+    mean = x.mean(axis=axis, keepdims=True)
+    with warnings.catch_warnings():  # ddof=1 on one number: nan, as torch.var gives
+        warnings.simplefilter("ignore", RuntimeWarning)
+        var = x.var(axis=axis, ddof=ddof, keepdims=True)
+    scale = {"sqrt": lambda: np.sqrt(var + eps), "std_plus_eps": lambda: np.sqrt(var) + eps,
+             "var": lambda: var + eps}[denominator]()
+    x_hat = (x - mean) / scale
+    gain, shift = {"normal": (gamma, beta), "swapped": (beta, gamma), "none": (1.0, 0.0)}[affine]
+    return x_hat * gain + shift
 
 
-@misconception("layer_norm_eps_outside")
-def layer_norm_eps_outside(x, gamma, beta, eps=1e-6):
-    """eps added to the standard deviation, outside the square root."""
-    x = np.asarray(x, dtype=float)
-    std = x.std(axis=-1, keepdims=True)
-    return (x - x.mean(axis=-1, keepdims=True)) / (std + eps) * gamma + beta
-
-
-@misconception("layer_norm_divides_by_variance")
-def layer_norm_divides_by_variance(x, gamma, beta, eps=1e-6):
-    """Divided by the variance instead of its square root."""
-    x = np.asarray(x, dtype=float)
-    var = x.var(axis=-1, keepdims=True)
-    return (x - x.mean(axis=-1, keepdims=True)) / (var + eps) * gamma + beta
-
-
-@misconception("layer_norm_wrong_axis")
-def layer_norm_wrong_axis(x, gamma, beta, eps=1e-6):
-    """Statistics over the tokens (axis 0) instead of each token's features (the last axis)."""
-    x = np.asarray(x, dtype=float)
-    mean, var = x.mean(axis=0, keepdims=True), x.var(axis=0, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps) * gamma + beta
-
-
-@misconception("layer_norm_no_affine")
-def layer_norm_no_affine(x, gamma, beta, eps=1e-6):
-    """Normalised, but gamma and beta never applied."""
-    return layer_norm(x, np.ones_like(np.asarray(gamma)), np.zeros_like(np.asarray(beta)), eps)
+variant("layer_norm_unbiased", _layer_norm, ddof=1)  # torch.var's default, not the biased one
+variant("layer_norm_eps_outside", _layer_norm, denominator="std_plus_eps")
+variant("layer_norm_divides_by_variance", _layer_norm, denominator="var")
+variant("layer_norm_wrong_axis", _layer_norm, axis=0)  # over the tokens, not each token's features
+variant("layer_norm_no_affine", _layer_norm, affine="none")  # gamma and beta never applied
+variant("layer_norm_affine_swapped", _layer_norm, affine="swapped")  # x_hat * beta + gamma
 
 
 # --- multi-head self-attention (section 3 step 5; Practice 6) -----------------------------------
@@ -286,186 +347,115 @@ def _merge_interleaved(x):  # [heads, T, d_h] -> [T, d], the inverse of _split_i
     return x.transpose(1, 2, 0).reshape(T, d_h * heads)
 
 
-def _attention(x, p, heads, causal=False, *, scale=None, interleaved=False, softmax_axis=-1,
-               mask=None, project=True):
-    """Single-image multi-head attention with one step changeable; the defaults: the reference."""
+def _split_bare(x, heads):  # [T, d] -> [heads, T, d_h] by a bare reshape: rows mixed across heads
+    T, d = x.shape
+    return x.reshape(heads, T, d // heads)
+
+
+def _merge_bare(x):  # [heads, T, d_h] -> [T, d] by a bare reshape, the inverse of _split_bare
+    heads, T, d_h = x.shape
+    return x.reshape(T, heads * d_h)
+
+
+LAYOUTS = {"contiguous": (split_heads, merge_heads), "interleaved": (_split_interleaved,
+           _merge_interleaved), "bare_reshape": (_split_bare, _merge_bare)}
+
+
+def _attention(x, p, heads, causal=False, *, scale=None, layout="contiguous", transposed=None,
+               mask="causal", softmax_axis=-1, project=True, one_head=False):
+    """Single-image multi-head attention with one step changeable; the defaults: the reference.
+    `scale`: "none" or "d" (1/sqrt(d), the model width); `transposed`: "Wq" or "Wk" used as
+    W.T; `mask`: "causal" (GPT's when causal=True), "always", "ignored", "upside_down" or
+    "diagonal" (causal=True hides the diagonal too); `one_head`: `heads` checked, then ignored."""
     x = np.asarray(x, dtype=float)
     T, d = x.shape
     if d % heads:
         raise ValueError(f"width {d} does not split into {heads} heads")
-    split, merge = split_heads, merge_heads
-    if interleaved:
-        split, merge = _split_interleaved, _merge_interleaved
-    q, k, v = (split(linear(x, p[f"W{n}"], p[f"b{n}"]), heads) for n in "qkv")  # [heads, T, d_h]
-    scores = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(d // heads) if scale is None else scale)
-    if mask is None and causal:
-        mask = causal_mask(T)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    out = merge(softmax(scores, axis=softmax_axis) @ v)  # [T, d]
+    heads = 1 if one_head else heads
+    split, merge = LAYOUTS[layout]
+    weights = {n: np.asarray(p[n]).T if n == transposed else p[n] for n in ("Wq", "Wk", "Wv")}
+    q, k, v = (split(linear(x, weights[f"W{n}"], p[f"b{n}"]), heads) for n in "qkv")
+    factor = {None: 1 / math.sqrt(d // heads), "none": 1.0, "d": 1 / math.sqrt(d)}[scale]
+    scores = q @ k.swapaxes(-1, -2) * factor  # [heads, T, T]
+    hidden = {"causal": causal_mask(T) if causal else None, "ignored": None,
+              "always": causal_mask(T), "upside_down": causal_mask(T).T if causal else None,
+              "diagonal": np.tri(T, k=-1, dtype=bool) if causal else None}[mask]
+    if hidden is not None:
+        scores = np.where(hidden, scores, -np.inf)
+    with np.errstate(invalid="ignore"):  # a row with every key hidden is nan: that is the point
+        out = merge(softmax(scores, axis=softmax_axis) @ v)  # [T, d]
     return linear(out, p["Wo"], p["bo"]) if project else out
 
 
-@misconception("attention_causal")
-def attention_causal(x, p, heads, causal=False):
-    """GPT's causal mask on patches though causal is False: a patch sees only earlier patches."""
-    return self_attention(x, p, heads, causal=True)
-
-
-@misconception("attention_causal_ignored")
-def attention_causal_ignored(x, p, heads, causal=False):
-    """causal=True ignored: no mask at all."""
-    return self_attention(x, p, heads)
-
-
-@misconception("attention_mask_transposed")
-def attention_mask_transposed(x, p, heads, causal=False):
-    """The causal mask upside down: each token sees itself and the later tokens."""
-    mask = causal_mask(np.shape(x)[0]).T if causal else None
-    return _attention(x, p, heads, mask=mask)
-
-
-@misconception("attention_no_scale")
-def attention_no_scale(x, p, heads, causal=False):
-    """Scores q k^T without the 1/sqrt(d_h) scale."""
-    return _attention(x, p, heads, causal, scale=1.0)
-
-
-@misconception("attention_scale_d")
-def attention_scale_d(x, p, heads, causal=False):
-    """Scores scaled by 1/sqrt(d), the model width, instead of 1/sqrt(d_h), the head width."""
-    return _attention(x, p, heads, causal, scale=1 / math.sqrt(np.shape(x)[-1]))
-
-
-@misconception("attention_heads_interleaved")
-def attention_heads_interleaved(x, p, heads, causal=False):
-    """Head h takes columns h, h + heads, h + 2*heads, ... instead of the block h*d_h:(h+1)*d_h."""
-    return _attention(x, p, heads, causal, interleaved=True)
-
-
-@misconception("attention_softmax_wrong_axis")
-def attention_softmax_wrong_axis(x, p, heads, causal=False):
-    """Softmax over the queries (axis -2) instead of over the keys (the last axis)."""
-    return _attention(x, p, heads, causal, softmax_axis=-2)
-
-
-@misconception("attention_no_output_projection")
-def attention_no_output_projection(x, p, heads, causal=False):
-    """The heads merged but never sent through Wo, bo."""
-    return _attention(x, p, heads, causal, project=False)
+variant("attention_causal", _attention, mask="always")  # GPT's mask on patches, causal False
+variant("attention_causal_ignored", _attention, mask="ignored")  # causal=True: no mask at all
+variant("attention_mask_transposed", _attention, mask="upside_down")  # sees i..T-1
+variant("attention_causal_diagonal", _attention, mask="diagonal")  # tril(k=-1): row 0 is nan
+variant("attention_no_scale", _attention, scale="none")  # q k^T without 1/sqrt(d_h)
+variant("attention_scale_d", _attention, scale="d")  # 1/sqrt(d), the model width
+variant("attention_heads_interleaved", _attention, layout="interleaved")  # columns h::heads
+variant("attention_heads_bare_reshape", _attention, layout="bare_reshape")  # no transpose
+variant("attention_key_transposed", _attention, transposed="Wk")  # nn.Linear's habit: x @ Wk.T
+variant("attention_query_transposed", _attention, transposed="Wq")
+variant("attention_one_head", _attention, one_head=True)  # right for heads=1 only
+variant("attention_softmax_wrong_axis", _attention, softmax_axis=-2)  # over the queries
+variant("attention_no_output_projection", _attention, project=False)  # never through Wo, bo
 
 
 # --- the encoder block (section 3 step 5) -------------------------------------------------------
 
-def _block(x, p, heads, *, attention=self_attention, activation=gelu, post_ln=False,
-           attention_residual=True, mlp_residual=True):
-    """One encoder block with one step changeable; the defaults are the reference's pre-LN block."""
+def _block(x, p, heads, *, causal=False, relu=False, post_ln=False, attention_residual=True,
+           mlp_residual=True):
+    """One encoder block with one step changeable; the defaults are the reference's pre-LN block.
+    `post_ln`: LayerNorm after each residual sum (the 2017 Transformer)."""
     x = np.asarray(x, dtype=float)
+    activation = (lambda y: np.maximum(y, 0.0)) if relu else gelu
 
-    def ln1(y):
-        return layer_norm(y, p["ln1_g"], p["ln1_b"])
+    def ln(y, n):
+        return layer_norm(y, p[f"ln{n}_g"], p[f"ln{n}_b"])
 
-    def ln2(y):
-        return layer_norm(y, p["ln2_g"], p["ln2_b"])
+    def attend(y):
+        return self_attention(y, p, heads, causal=causal)
 
-    if post_ln:
-        x = ln1(x + attention(x, p, heads))
-        return ln2(x + mlp(x, p, activation))
-    a = attention(ln1(x), p, heads)
+    a = attend(x if post_ln else ln(x, 1))
     x = x + a if attention_residual else a
-    m = mlp(ln2(x), p, activation)
-    return x + m if mlp_residual else m
+    x = ln(x, 1) if post_ln else x
+    m = mlp(x if post_ln else ln(x, 2), p, activation)
+    x = x + m if mlp_residual else m
+    return ln(x, 2) if post_ln else x
 
 
-@misconception("encoder_post_ln")
-def encoder_post_ln(x, p, heads):
-    """Post-LN (the 2017 Transformer): LayerNorm after each residual sum, not before each branch."""
-    return _block(x, p, heads, post_ln=True)
-
-
-@misconception("encoder_no_attention_residual")
-def encoder_no_attention_residual(x, p, heads):
-    """x = attention(LN1(x)): the residual around attention is missing."""
-    return _block(x, p, heads, attention_residual=False)
-
-
-@misconception("encoder_no_mlp_residual")
-def encoder_no_mlp_residual(x, p, heads):
-    """The block returns mlp(LN2(x)): the residual around the MLP is missing."""
-    return _block(x, p, heads, mlp_residual=False)
-
-
-@misconception("encoder_causal")
-def encoder_causal(x, p, heads):
-    """The block's attention uses GPT's causal mask."""
-    return _block(x, p, heads, attention=lambda y, q, h: self_attention(y, q, h, causal=True))
-
-
-@misconception("encoder_relu")
-def encoder_relu(x, p, heads):
-    """ReLU in the MLP instead of GELU."""
-    return _block(x, p, heads, activation=lambda y: np.maximum(y, 0.0))
+variant("encoder_post_ln", _block, post_ln=True)  # LayerNorm after each residual sum
+variant("encoder_no_attention_residual", _block, attention_residual=False)
+variant("encoder_no_mlp_residual", _block, mlp_residual=False)  # returns mlp(LN2(x))
+variant("encoder_causal", _block, causal=True)  # the block's attention uses GPT's causal mask
+variant("encoder_relu", _block, relu=True)  # ReLU in the MLP instead of GELU
 
 
 # --- the whole ViT (section 3 step 6) -----------------------------------------------------------
 
-def _vit(image, params, *, embed=embed_image, block=encoder_block, final_ln=True, pool="cls",
-         row=0):
-    """vit_forward with one step changeable; the defaults are the reference."""
-    x = embed(image, params)  # [N+1, d]
+def _vit(image, params, *, pool="cls", final_ln=True, positions="after", cls="first",
+         **block_options):
+    """vit_forward with one step changeable; the defaults are the reference. `pool`: "cls" (row
+    0), "last" (the last row), "mean" (the patches' mean) or "mean_all" (every token's);
+    `positions`, `cls`: as _embed's; `block_options`: _block's, for every block."""
+    x = _embed(image, params, positions=positions, cls=cls)  # [N+1, d]
     for p in params["blocks"]:
-        x = block(x, p, params["heads"])
+        x = _block(x, p, params["heads"], **block_options)
     if final_ln:
         x = layer_norm(x, params["ln_g"], params["ln_b"])
-    pooled = {"cls": lambda: x[row], "mean": lambda: x[1:].mean(axis=0),
+    pooled = {"cls": lambda: x[0], "last": lambda: x[-1], "mean": lambda: x[1:].mean(axis=0),
               "mean_all": lambda: x.mean(axis=0)}[pool]()
     return linear(pooled, params["W_head"], params["b_head"])
 
 
-@misconception("vit_mean_pool")
-def vit_mean_pool(image, params):
-    """The head reads the mean of the patch tokens instead of the [CLS] row."""
-    return _vit(image, params, pool="mean")
-
-
-@misconception("vit_mean_pool_all_tokens")
-def vit_mean_pool_all_tokens(image, params):
-    """The head reads the mean of every token, [CLS] included, instead of the [CLS] row."""
-    return _vit(image, params, pool="mean_all")
-
-
-@misconception("vit_last_row")
-def vit_last_row(image, params):
-    """The head reads the last token, not row 0 where [CLS] sits."""
-    return _vit(image, params, row=-1)
-
-
-@misconception("vit_final_ln_skipped")
-def vit_final_ln_skipped(image, params):
-    """The final LayerNorm (ln_g, ln_b) skipped before the head."""
-    return _vit(image, params, final_ln=False)
-
-
-@misconception("vit_positions_forgotten")
-def vit_positions_forgotten(image, params):
-    """The whole model on a bag of tiles: embed_image without positions."""
-    return _vit(image, params, embed=embed_positions_forgotten)
-
-
-@misconception("vit_cls_appended")
-def vit_cls_appended(image, params):
-    """[CLS] appended as the last token, while the head still reads row 0 (the first patch)."""
-    return _vit(image, params, embed=embed_cls_appended)
-
-
-def _vit_with_block(wrong_block):
-    def forward(image, params):
-        return _vit(image, params, block=wrong_block)
-    forward.__doc__ = f"vit_forward whose blocks are {wrong_block.__name__}."
-    return forward
-
-
-for _name, _wrong_block in {"causal": encoder_causal, "post_ln": encoder_post_ln,
-                            "no_attention_residual": encoder_no_attention_residual,
-                            "no_mlp_residual": encoder_no_mlp_residual}.items():
-    misconception(f"vit_{_name}")(_vit_with_block(_wrong_block))  # vit_causal, vit_post_ln, ...
+variant("vit_mean_pool", _vit, pool="mean")  # the patches' mean instead of the [CLS] row
+variant("vit_mean_pool_all_tokens", _vit, pool="mean_all")  # every token's mean, [CLS] included
+variant("vit_last_row", _vit, pool="last")  # the last token, not row 0 where [CLS] sits
+variant("vit_final_ln_skipped", _vit, final_ln=False)  # no final LayerNorm before the head
+variant("vit_positions_forgotten", _vit, positions="none")  # a bag of tiles
+variant("vit_cls_appended", _vit, cls="last")  # [CLS] last, while the head still reads row 0
+variant("vit_causal", _vit, causal=True)  # every block's attention with GPT's causal mask
+variant("vit_post_ln", _vit, post_ln=True)
+variant("vit_no_attention_residual", _vit, attention_residual=False)
+variant("vit_no_mlp_residual", _vit, mlp_residual=False)

@@ -1,8 +1,11 @@
 """A class's results in numbers: pass rate and mean per exercise, the misconceptions it hit.
 
 A misconception is counted once per student: one who hit `attention_causal` in three checks of
-two exercises counts once. It is named by its title (labels.py) and placed in the student-API
-function(s) whose checks detected it (`self_attention`, or `ANSWERS["positions"]`).
+two exercises counts once, and a combination (`a+b`) counts as each of its mistakes. It is named
+by its title (labels.py) and placed in the student-API function(s) whose checks detected it
+(`self_attention`, or `ANSWERS["positions"]`). What a property check or a generalisation found
+in a function where a spec's misconception was named for the same student is that same bug seen
+from elsewhere (a causal mask also fails "the first token sees the last one"): not counted again.
 """
 from __future__ import annotations
 
@@ -86,19 +89,20 @@ def misconceptions(graded: list[tuple[str, GradeReport]], labels: Labels) -> lis
     """Every misconception met, once per student, most students first."""
     found: dict[str, Misconception] = {}
     for student, report in graded:
-        for e in report.exercises:
-            for check in e.checks:
-                if not check.misconception:
-                    continue
-                name = check.misconception
-                item = found.get(name)
-                if item is None:
-                    hint = check.hint or ""
-                    item = found[name] = Misconception(name, labels.title(e.id, name, hint), hint)
-                function = labels.function(e.id, check.name)
-                if function and function not in item.functions:
-                    item.functions.append(function)
-                if e.id not in item.exercises:
-                    item.exercises.append(e.id)
-                item.students.add(student)
+        met = [(e, check, name, labels.function(e.id, check.name)) for e in report.exercises
+               for check in e.checks if check.misconception
+               for name in check.misconception.split("+")]
+        named_in = {function for _, _, name, function in met if labels.spec_title(name)}
+        for e, check, name, function in met:
+            if not labels.spec_title(name) and function in named_in:
+                continue  # the same bug, seen by another kind of check
+            item = found.get(name)
+            if item is None:
+                hint = check.hint or ""
+                item = found[name] = Misconception(name, labels.title(e.id, name, hint), hint)
+            if function and function not in item.functions:
+                item.functions.append(function)
+            if e.id not in item.exercises:
+                item.exercises.append(e.id)
+            item.students.add(student)
     return sorted(found.values(), key=lambda m: (-len(m.students), m.title, m.name))

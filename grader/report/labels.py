@@ -4,15 +4,25 @@ and each misconception's human title.
     functions: {exercise id: {check name: "patchify" | 'ANSWERS["positions"]'}}
     titles:    {exercise id: {misconception: "causal mask by default"}}
 
-A misconception is named by its spec's `title:`, else by the first clause of its hint (a
-multiple-choice option: of the option's feedback). grade-all keeps the labels in OUT/batch.json,
-so that `vitgrade merge`, which has no specs, names everything as a single run does.
+A misconception is named by its spec's `title:`, else by MISTAKE_TITLES (what property checks
+and generalisations find: they have no spec entry), else by the first clause of its hint (a
+multiple-choice option: of the option's feedback): always the mistake, never the rule. A property
+check belongs to the first function it calls. grade-all keeps the labels in OUT/batch.json, so that
+`vitgrade merge`, which has no specs, names everything as a single run does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from grader.checks.describe import short_title
+from grader.checks.mistakes import TITLES as GENERALISATION_TITLES
+
+# the misconceptions property checks (checks/properties.py) find, and the generalisations a
+# function's code misses (checks/mistakes.py)
+MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
+                  "attention_not_equivariant": "attention depends on the tokens' order",
+                  "bag_of_tiles": "no positions: a bag of tiles",
+                  "mean_not_subtracted": "mean not subtracted", **GENERALISATION_TITLES}
 
 
 @dataclass(frozen=True)
@@ -25,8 +35,13 @@ class Labels:
         return self.functions.get(exercise, {}).get(check, "")
 
     def title(self, exercise: str, misconception: str, hint: str) -> str:
-        named = self.titles.get(exercise, {}).get(misconception)
-        return named or short_title(hint) or misconception
+        named = self.titles.get(exercise, {}).get(misconception) or self.spec_title(misconception)
+        return named or MISTAKE_TITLES.get(misconception) or short_title(hint) or misconception
+
+    def spec_title(self, misconception: str) -> str | None:
+        """The title a spec gave this misconception, in any exercise (None: no spec lists it,
+        it comes from a property check or a generalisation)."""
+        return next((t[misconception] for t in self.titles.values() if misconception in t), None)
 
     def to_json(self) -> dict:
         return {"functions": self.functions, "titles": self.titles}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from .escape import html_text as _e
 
-
 # A shard's report: what is rare ("found in at most k of the N") is a property of the class
 AT_MERGE = ("compared over the whole class when the shards are merged (vitgrade merge), never "
             "within one shard")

@@ -17,6 +17,7 @@ from ..cases import PlannedCase
 from ..compare import Compare, compare, default_compare
 from ..describe import call_label, describe, limit_note, outcome_lines, short_title
 from ..generators import GENERATORS, generate_cases
+from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
 from .base import Kind
 
@@ -185,18 +186,20 @@ class CallCheck(Kind):
 
     def compiled(self, exercise, plans, secret=None) -> dict:
         """Table `cases`: each planned case's inputs, expected value or exception, and each
-        misconception's output (or that it does not apply: it raised)."""
+        misconception's output and of their combinations (mistakes.py), or that it does not
+        apply (it raised)."""
         entries = []
         for planned in plans.cases(exercise, self):
             expected, raises = planned.expectation()
             entry = {"args": list(planned.args), "kwargs": dict(planned.kwargs),
                      "expect": expected, "raises": raises, "wrong": {}, "no_match": []}
-            for known in self.misconceptions:
-                applies, value = planned.wrong_output(known.like)
+            names = [known.like for known in self.misconceptions]
+            for like in names + combination_names(self, planned):
+                applies, value = planned.wrong_output(like)
                 if applies:
-                    entry["wrong"][known.like] = value
-                elif known.like not in entry["no_match"]:
-                    entry["no_match"].append(known.like)
+                    entry["wrong"][like] = value
+                elif like not in entry["no_match"]:
+                    entry["no_match"].append(like)
             entries.append(entry)
         return {"cases": entries}
 
@@ -219,7 +222,7 @@ class CallCheck(Kind):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:
-                    return failed
+                    return explained(failed, self, cases[:number - 1], planned)
         return check_result(self, PASSED, cases=len(cases))
 
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
@@ -274,14 +277,11 @@ class CallCheck(Kind):
         return FAILED, mismatch.lines(), hint or case_hint or self.hint, matched
 
     def _misconception(self, planned: PlannedCase, got, how: Compare | None):
-        """(hint, name) of the first misconception whose output `got` matches, else (None,
-        None). `how` is the check's comparison; None (a case that should have raised) compares
-        each wrong output the way its type suggests."""
-        for known in self.misconceptions:
-            applies, wrong = planned.wrong_output(known.like)
-            if applies and _matches(wrong, got, how or default_compare(wrong)):
-                return known.hint, known.like
-        return None, None
+        """(hint, name) of the misconception, or the combination, whose output `got` matches,
+        else (None, None) (mistakes.py). `how` is the check's comparison; None (a case that
+        should have raised) compares each wrong output the way its type suggests."""
+        return named(self, planned, lambda wrong: _matches(wrong, got,
+                                                           how or default_compare(wrong)))
 
     # --- the question sheet -------------------------------------------------------------------
 

@@ -54,6 +54,11 @@ class PropertyCheck(Kind):
     def regradable(self) -> bool:
         return not self.integration
 
+    @property
+    def subject(self) -> str:
+        """The first function it calls: the class report counts its finding there."""
+        return next(iter(self.names_read()), "")
+
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(n for n in uses if n != "ANSWERS")
 

@@ -1,0 +1,157 @@
+"""What a failed case's mistakes are, when no single known-wrong variant matched: several
+variants of the function at once, or the generalisation its code misses.
+
+`named(check, planned, matches)` names the one variant that matches, else tries the check's
+combinations ("a+b", "a+b+c": variants
+that are options of one wrong implementation, reference/misconceptions.py) and names every
+mistake of the first that matches. Their outputs are compiled with the case's (compile_specs.py);
+without compiled data the grader computes them with the reference, as cases.py does for single
+variants. The search runs only after a case failed, and is bounded by the reference's
+COMBINATION_LIMIT per check.
+
+`explained(result, check, passed, planned)`: a failure no misconception explains, on a case
+that differs from every case that passed in one way (a non-square image, another channel count,
+several heads, a batch axis), says so ("your `patchify` is right when H == W, wrong for a 6 x 9
+image") instead of the check's general hint, which may name another mistake.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from grader.spec.model import Check
+
+from .api import required_params
+from .cases import PlannedCase
+from .results import FAILED
+
+JOIN = "+"  # as reference/misconceptions.py joins a combination's names
+
+
+def combination_names(check: Check, planned: PlannedCase) -> list[str]:
+    """The combinations this check tries: those compiled for the case, else the reference's."""
+    if planned.from_compiled:
+        return [name for name in planned.wrong_names() if JOIN in name]
+    try:
+        from grader.reference.misconceptions import combinations
+    except ImportError:  # no reference (the bundle): only what was compiled
+        return []
+    return combinations([known.like for known in check.misconceptions])
+
+
+def named(check: Check, planned: PlannedCase, matches) -> tuple[str | None, str | None]:
+    """(hint, name) of the one misconception whose output `matches(wrong)` accepts, else of the
+    first combination that does (its hint names every mistake), else (None, None). A case two
+    misconceptions match cannot tell them apart: it names neither, rather than maybe the wrong one.
+    """
+    found = {known.like: known.hint for known in check.misconceptions
+             if _matches(planned.wrong_output(known.like), matches)}
+    if found:
+        return next(iter(found.items()))[::-1] if len(found) == 1 else (None, None)
+    for like in combination_names(check, planned):
+        applies, wrong = planned.wrong_output(like)
+        if applies and matches(wrong):
+            return combined_hint(check, like), like
+    return None, None
+
+
+def _matches(output: tuple[bool, object], matches) -> bool:
+    applies, wrong = output
+    return applies and matches(wrong)
+
+
+def combined_hint(check: Check, like: str) -> str:
+    """'2 mistakes at once: (1) <the first's hint> (2) <the second's>'."""
+    hints = {known.like: known.hint for known in check.misconceptions}
+    parts = like.split(JOIN)
+    return f"{len(parts)} mistakes at once: " + " ".join(
+        f"({i}) {hints.get(part, part)}" for i, part in enumerate(parts, 1))
+
+
+def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase):
+    """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
+    and misconception ("only_square_images"), when no misconception matched and the case should
+    have returned a value."""
+    if (result.status != FAILED or result.misconception or not passed
+            or planned.expectation()[1] is not None):
+        return result
+    found = generalisation(check, passed, planned)
+    if found is None:
+        return result
+    name, hint = found
+    return replace(result, hint=hint, misconception=name)
+
+
+def generalisation(check: Check, passed: list[PlannedCase],
+                   failed: PlannedCase) -> tuple[str, str] | None:
+    """(name, hint) of the first of GENERALISATIONS that holds on every passed case and not on
+    `failed`."""
+    params = required_params(check.reference or check.call)
+    named = [_arguments(params, p) for p in passed]
+    here = _arguments(params, failed)
+    for name, (holds, _, words) in GENERALISATIONS.items():
+        if all(holds(a) is True for a in named) and holds(here) is False:
+            return name, f"Your `{check.call}` is right " + words(here, check.hidden)
+    return None
+
+
+def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:
+    return {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+
+
+def _image_shape(arguments) -> tuple | None:
+    shape = np.shape(arguments.get("image")) if "image" in arguments else ()
+    return shape if len(shape) in (2, 3) else None
+
+
+def _square(arguments):
+    shape = _image_shape(arguments)
+    return None if shape is None else shape[0] == shape[1]
+
+
+def _one_channel(arguments):
+    shape = _image_shape(arguments)
+    return None if shape is None else len(shape) == 2 or shape[2] == 1
+
+
+def _channels_axis(arguments):
+    shape = _image_shape(arguments)
+    return None if shape is None else len(shape) == 3
+
+
+def _one_head(arguments):
+    heads = arguments.get("heads")
+    return None if not isinstance(heads, (int, np.integer)) else int(heads) == 1
+
+
+def _no_batch_axis(arguments):
+    shape = np.shape(arguments["x"]) if "x" in arguments and "heads" not in arguments else ()
+    return None if len(shape) < 2 else len(shape) == 2
+
+
+def _image(arguments, hidden):
+    shape = _image_shape(arguments)
+    return "image" if hidden else f"{shape[0]} x {shape[1]} image"
+
+
+# name -> (a test of the arguments: True, False or None when it does not apply; the class
+# report's title; the words after "Your `f` is right ", given the failing case's arguments and
+# whether the check is hidden)
+GENERALISATIONS = {
+    "only_square_images": (_square, "right for square images only", lambda a, hidden: (
+        f"when H == W, wrong for a {'non-square ' if hidden else ''}{_image(a, hidden)}: use H "
+        "and W each where they belong")),
+    "only_one_channel": (_one_channel, "right for one channel only", lambda a, hidden: (
+        f"for one channel, wrong for an image with {_image_shape(a)[2]} channels: flatten every "
+        "channel")),
+    "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images", lambda a, hidden: (
+        "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
+    "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
+        f"with one head, wrong with heads={a['heads']}: each of them takes its own d // heads "
+        "columns")),
+    "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
+        f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
+        "last axis")),
+}
+TITLES = {name: title for name, (_, title, _) in GENERALISATIONS.items()}

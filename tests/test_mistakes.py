@@ -1,0 +1,105 @@
+"""Several mistakes in one function, all named; none named when a case cannot tell two apart;
+the generalisation a function misses (checks/mistakes.py). The fixtures that show it on whole
+submissions are tests/submissions/buggy/*_two_bugs.py and *_three_bugs.py (test_catalogue.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader.checks.cases import PlannedCase
+from grader.checks.compare import compare
+from grader.checks.mistakes import combined_hint, generalisation, named
+from grader.reference import REFERENCE
+from grader.reference.misconceptions import (
+    COMBINATION_LIMIT,
+    MISCONCEPTIONS,
+    combinations,
+    wrong_implementation,
+)
+from grader.spec import load_specs
+from grader.spec.model import Compare
+
+from conftest import EXERCISES
+
+
+def _checks():
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    return [c for e in exercises for c in e.checks if c.misconceptions]
+
+
+def test_each_check_tries_a_bounded_set_of_combinations_and_a_combination_is_both_mistakes():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((5, 8))
+    p = {f"{w}{n}": rng.standard_normal((8, 8) if w == "W" else 8)
+         for w in "Wb" for n in "qkvo"}
+    for check in _checks():
+        names = combinations([m.like for m in check.misconceptions])
+        assert len(names) <= COMBINATION_LIMIT
+        for name in names:
+            assert callable(wrong_implementation(name)), name
+    both = wrong_implementation("attention_no_scale+attention_causal")(x, p, 2)
+    for part in ("attention_no_scale", "attention_causal"):
+        assert compare(MISCONCEPTIONS[part](x, p, 2), both, Compare(mode="allclose")) is not None
+    assert combinations(["attention_no_scale", "attention_scale_d"]) == []  # one option twice
+    assert combinations(["attention_no_scale", "layer_norm_unbiased"]) == []  # two functions
+    with pytest.raises(KeyError):
+        wrong_implementation("attention_no_scale+attention_scale_d")
+
+
+class _Check:  # what named() and generalisation() read of a spec's check
+    def __init__(self, call, likes, hidden=False):
+        self.call, self.reference, self.hidden = call, None, hidden
+        self.misconceptions = [type("M", (), {"like": like, "hint": f"hint of {like}"})()
+                               for like in likes]
+
+
+def _case(args, wrong=None):
+    wrong = {like: (True, value) for like, value in (wrong or {}).items()}
+    return PlannedCase(tuple(args), {}, None, None, "x", None, (None, None), wrong,
+                       from_compiled=True)
+
+
+def test_two_and_three_mistakes_are_each_named_from_the_compiled_outputs():
+    x, g, b = np.arange(8.0).reshape(2, 4), np.arange(1.0, 5.0), np.arange(4.0) - 1
+    likes = ["layer_norm_unbiased", "layer_norm_eps_outside", "layer_norm_affine_swapped"]
+    check = _Check("layer_norm", likes)
+    outputs = {like: wrong_implementation(like)(x, g, b, 0.5)
+               for like in likes + combinations(likes)}
+    planned = _case((x, g, b), outputs)  # as the bundle has them: compiled, no reference run
+    for bugs in ("layer_norm_unbiased+layer_norm_affine_swapped", "+".join(likes)):
+        student = wrong_implementation(bugs)(x, g, b, 0.5)
+        hint, like = named(check, planned, lambda wrong, s=student: np.allclose(wrong, s))
+        assert like == bugs
+        assert hint == combined_hint(check, bugs)
+        assert all(f"({i}) hint of {part}" in hint for i, part in enumerate(bugs.split("+"), 1))
+
+
+def test_a_case_two_misconceptions_match_names_neither():
+    check = _Check("vit_forward", ["vit_mean_pool", "vit_last_row"])
+    planned = _case((), {"vit_mean_pool": np.ones(3), "vit_last_row": np.ones(3)})
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 1)) == (None, None)
+    planned = _case((), {"vit_mean_pool": np.ones(3), "vit_last_row": np.zeros(3)})
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 0)) == (
+        "hint of vit_last_row", "vit_last_row")
+
+
+def test_the_generalisation_that_fails_is_said_and_only_that_one():
+    check = _Check("patchify", [])
+    square, other = _case((np.zeros((4, 4)), 2)), _case((np.zeros((6, 9)), 3))
+    name, hint = generalisation(check, [square], other)
+    assert name == "only_square_images"
+    assert hint.startswith("Your `patchify` is right when H == W, wrong for a 6 x 9 image")
+    assert generalisation(_Check("patchify", [], hidden=True), [square], other)[1].startswith(
+        "Your `patchify` is right when H == W, wrong for a non-square image")
+    assert generalisation(check, [other], square) is None  # a square image passing says nothing
+    rgb = _case((np.zeros((4, 4, 3)), 2))
+    assert generalisation(check, [square], rgb)[0] == "only_one_channel"
+    assert generalisation(check, [rgb], square)[0] == "only_3d_images"
+    heads = _Check("self_attention", [])
+    one, two = _case((np.zeros((3, 4)), {}, 1)), _case((np.zeros((3, 4)), {}, 2))
+    assert generalisation(heads, [one], two)[0] == "only_one_head"
+    norm = _Check("layer_norm", [])
+    flat, batch = _case((np.zeros((3, 4)), 0, 0)), _case((np.zeros((2, 3, 4)), 0, 0))
+    assert generalisation(norm, [flat], batch)[0] == "only_2d_inputs"
+    assert REFERENCE["patchify"](np.zeros((6, 9)), 3).shape == (6, 9)  # the case has an answer
