@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from grader import load_specs
 from grader.checks.cases import PlannedCase
-from grader.checks.compare import compare
+from grader.checks.compare import Compare, compare
+from grader.checks.kinds import CallCheck
 from grader.checks.mistakes import combined_hint, generalisation, named
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import (
@@ -16,8 +18,6 @@ from grader.reference.misconceptions import (
     combinations,
     wrong_implementation,
 )
-from grader.spec import load_specs
-from grader.spec.model import Compare
 
 from conftest import EXERCISES
 
@@ -25,7 +25,7 @@ from conftest import EXERCISES
 def _checks():
     exercises, errors = load_specs(EXERCISES)
     assert not errors
-    return [c for e in exercises for c in e.checks if c.misconceptions]
+    return [c for e in exercises for c in e.checks if isinstance(c, CallCheck) and c.misconceptions]
 
 
 def test_each_check_tries_a_bounded_set_of_combinations_and_a_combination_is_both_mistakes():

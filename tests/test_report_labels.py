@@ -102,7 +102,7 @@ def test_one_causal_mask_student_is_one_row_in_self_attention_named_by_the_mista
     """The causal mask fails a self_attention call check and two property checks (the first
     token sees the last one; attention only reorders): one misconception, one row."""
     snippet = SUBMISSIONS / "buggy" / "attention_causal.py"
-    grader = SubmissionGrader(EXERCISES)
+    grader = SubmissionGrader(GraderSettings(None, EXERCISES))
     try:
         rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None),
                 ("cal", grader.grade(SOLUTION), None)]
@@ -124,7 +124,7 @@ def test_a_property_or_generalisation_finding_is_titled_by_the_mistake_not_the_r
     labels = labels_from_specs(exercises)
     assert labels.function("why-positions", next(
         c.name for e in exercises for c in e.checks
-        if c.property_name == "attention_permutation_equivariant")) == "self_attention"
+        if getattr(c, "property_name", None) == "attention_permutation_equivariant")) == "self_attention"
     for name in ("gpt_causal_mask", "attention_not_equivariant", "bag_of_tiles",
                  "only_square_images"):
         title = labels.title("why-positions", name, "Attention on its own is equivariant.")
@@ -138,7 +138,7 @@ def test_a_combination_counts_as_each_of_its_mistakes(tmp_path):
     for name in ("layer-norm.yaml",):
         shutil.copy(EXERCISES / name, specs)
     shutil.copytree(EXERCISES / "compiled", specs / "compiled")
-    grader = SubmissionGrader(specs)
+    grader = SubmissionGrader(GraderSettings(None, specs))
     try:
         rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None)]
     finally:

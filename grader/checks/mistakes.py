@@ -87,12 +87,12 @@ def generalisation(check: Check, passed: list[PlannedCase],
                    failed: PlannedCase) -> tuple[str, str] | None:
     """(name, hint) of the first of GENERALISATIONS that holds on every passed case and not on
     `failed`."""
-    params = required_params(check.reference or check.call)
+    params = required_params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
     for name, (holds, _, words) in GENERALISATIONS.items():
         if all(holds(a) is True for a in named) and holds(here) is False:
-            return name, f"Your `{check.call}` is right " + words(here, check.hidden)
+            return name, f"Your `{check.function}` is right " + words(here, check.hidden)
     return None
 
 

@@ -4,7 +4,7 @@ self_attention are right."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'linear_embed_bias_forgotten',
           'cls-and-positions': 'embed_positions_forgotten',
-          'stable-softmax': 'softmax_without_keepdims'}
+          'stable-softmax': 'softmax_without_keepdims', 'why-positions': 'bag_of_tiles'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
