@@ -20,7 +20,7 @@ def hiding_note(hiding) -> str:
         return f"{PERMISSIONS} ({hiding.reason}; the network is open): {readable}"
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
-    note = f"{VIEW}: {', '.join(hiding.seen)}"
+    note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
     if hiding.hidden:
         note += f"; covered in it: {', '.join(hiding.hidden)}"
     if hiding.kept:

@@ -53,7 +53,7 @@ _secrets: list[str] = []  # to check as the worker's user, when the view could n
 
 def report() -> dict:
     """What the last `hide` did, for the load report: {"mechanism": "view" | "permissions" |
-    "none", "seen" (the view's folders), "hidden" (secrets covered inside them), "kept" (secrets
+    "none", "seen" (the view's folders but the working folder), "hidden" (secrets covered inside them), "kept" (secrets
     left visible: they hold the submission or its working folder), "failed", "readable" (with
     permissions only: secrets the worker's user can read), "reason" (why there is no view)}."""
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
@@ -113,7 +113,8 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
                     "reason": f"the file system view failed{where}: {exc.strerror}"}
     finally:
         os.close(original)
-    seen = [path for kind, path, _ in entries if kind in BINDS or kind in ("proc", "tmp")]
+    seen = [path for kind, path, _ in entries  # the working folder's name changes every time
+            if (kind in BINDS or kind in ("proc", "tmp")) and path != keep[0]]
     return {**outcome, "mechanism": "view", "seen": list(dict.fromkeys(seen))}
 
 
