@@ -1,9 +1,12 @@
 """Hiding the grader's secrets from student code (grader/secret_paths.py, grader/worker/hiding.py).
 
-What is secret (the reference, the specs, the solutions, the run's outputs, the shared temporary
-folders), for a checkout and for an installed copy; that a worker graded as root sees none of it
-but still has its submission's folder, its working folder and its imports; what --verbose says;
-and that off root nothing changes. The hostile search is tests/test_hostile.py's search_secrets.
+What is secret (the reference, the specs, the solutions, the run's outputs), for a checkout and
+for an installed copy; that a worker graded as root sees only its view (none of the secrets, no
+backup copy nobody listed, nothing else of the checkout) but still has its submission's folder,
+its working folder and its imports; that it has no network and no capability; that without
+namespaces (VITGRADE_NO_NAMESPACES=1) a copy locked as setup.sh locks it stays unread by a
+file-system hunt; what --verbose says; and that off root nothing changes. The hostile searches
+are tests/test_hostile.py's search_secrets and search_filesystem.
 """
 from __future__ import annotations
 
