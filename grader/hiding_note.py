@@ -6,18 +6,25 @@ change that report, never what was mounted before it ran, so the line informs, i
 from __future__ import annotations
 
 NOT_HIDDEN = "secrets are not hidden from student code"
+VIEW = "student code sees only a file system of its own, without network"
+PERMISSIONS = "secrets are hidden from student code by file permissions only"
 
 
 def hiding_note(hiding) -> str:
     """`hiding`: a grader.worker.outcomes.Hiding, or None when no worker reported one."""
     if hiding is None:
         return f"{NOT_HIDDEN}: no worker ran"
-    if hiding.reason:
+    if hiding.mechanism == "permissions":
+        readable = (f"its user can still read {', '.join(hiding.readable)}" if hiding.readable
+                    else "its user can read none of them")
+        return f"{PERMISSIONS} ({hiding.reason}; the network is open): {readable}"
+    if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
-    note = f"hidden from student code: {', '.join(hiding.hidden)}"
+    note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
+    if hiding.hidden:
+        note += f"; covered in it: {', '.join(hiding.hidden)}"
     if hiding.kept:
-        note += f"; left visible (they hold the submission or what it imports): " \
-                f"{', '.join(hiding.kept)}"
+        note += f"; left visible (they hold the submission): {', '.join(hiding.kept)}"
     if hiding.failed:
         note += f"; could not hide: {', '.join(hiding.failed)}"
     return note

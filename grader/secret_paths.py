@@ -1,11 +1,14 @@
-"""What student code must not see, decided in one place (the worker covers it: worker/hiding.py).
+"""What student code must not see, decided in one place (worker/hiding.py uses the list).
+
+As root with namespaces the worker sees only a view of what it needs, and covers again whatever of
+this list falls inside it (an exercises folder beside the submission); without namespaces these
+are what must be root's alone (Gradescope's setup.sh), and the worker says which it can read.
 
 The reference (it is the lab's solution), the specs with their hidden cases and what is compiled
 beside them, the instructor's solutions, and the grader's own outputs (earlier results and
 feedback, other students' in a batch). Of each, every copy a run could reach: the `grader`
 package in use and any other Python could import from sys.path, the project it was installed
-from (an editable install's checkout), the exercises folder in use and the installed one, and the
-temporary folder where gradings leave their files. A path that does not exist (a results file
+from (an editable install's checkout), the exercises folder in use and the installed one. A path that does not exist (a results file
 not written yet) is the worker's to skip.
 """
 from __future__ import annotations
@@ -13,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -26,7 +28,6 @@ PACKAGE_SECRETS = ("reference", "_exercises", "_compiled")
 # in the project a package sits in or was installed from (a checkout, a Gradescope source folder)
 PROJECT_SECRETS = ("solutions", "exercises", "build", ".git", "grader/reference",
                    "grader/_exercises", "grader/_compiled")
-SHARED_TEMPORARY = ("/tmp", "/var/tmp")  # other gradings' files; a worker's own folder stays
 
 
 def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
@@ -38,8 +39,7 @@ def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
     paths = [exercises, installed_exercises(),
              *(package / name for package in packages for name in PACKAGE_SECRETS),
              *(project / name for project in sorted(projects) for name in PROJECT_SECRETS),
-             *output_paths(settings),
-             *(Path(folder) for folder in (tempfile.gettempdir(), *SHARED_TEMPORARY))]
+             *output_paths(settings)]
     return tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
 
 

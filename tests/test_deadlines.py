@@ -46,6 +46,7 @@ for _name in ("num_patches", "num_tokens", "patch_dim", "attention_scores", "pat
 def test_a_submission_that_answers_just_before_each_timeout_ends_at_its_deadline(tmp_path):
     shutil.copy(SOLUTION, tmp_path / "correct_solution.py")
     (tmp_path / "slow.py").write_text(SLOW)
+    tmp_path.chmod(0o755)  # as root, the worker (a user of its own) imports correct_solution
     out = tmp_path / "results.json"
     done, seconds = grade(tmp_path / "slow.py", out, "--call-timeout", "1",
                           "--submission-timeout", "10")
@@ -68,6 +69,7 @@ LOOP_CELLS = [
 
 def test_a_notebook_whose_cells_loop_costs_each_limit_once_and_the_rest_is_graded(tmp_path):
     shutil.copy(SOLUTION, tmp_path / "correct_solution.py")
+    tmp_path.chmod(0o755)  # as root, the worker (a user of its own) imports correct_solution
     cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
               "source": source} for source in LOOP_CELLS]
     notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}

@@ -187,4 +187,4 @@ def test_quiet_and_verbose_print_the_same_through_pytest(tmp_path):
         assert done.returncode == 0, done.stdout + done.stderr
         printed.append(done.stdout.splitlines())
     assert printed[0] == printed[1]
-    assert printed[0][-1].startswith(("hidden from student code:", "secrets are not hidden"))
+    assert printed[0][-1].startswith(("student code sees only", "secrets are not hidden"))

@@ -111,6 +111,7 @@ ATTACKS = [
     Attack("imports_reference", frozenset({"patchify"}), note="cannot be imported by a submission"),
     Attack("steal_secrets", NOTHING),
     Attack("search_secrets", PATCH_DIM, note="Vision Transformers: the Lab 4 exercises"),
+    Attack("search_filesystem", PATCH_DIM, root_only=True),
     Attack("fake_results", NOTHING, root_only=True),
     Attack("fake_results_shared", NOTHING, fixture="fake_results", results="shared"),
     Attack("write_grader_files", NOTHING, root_only=True),
@@ -427,26 +428,60 @@ def test_the_graders_secrets_never_reach_the_results(outcome):
         return
     project = outcome.arena.project
     note = next(line for line in graded.output.splitlines()
-                if line.startswith("hidden from student code: "))
-    assert f"{project}/grader/reference" in note and f"{project}/exercises" in note, note
+                if line.startswith("student code sees only a file system of its own"))
+    assert f"{project}/grader/worker" in note, note  # the copy it was graded with
+    assert f"{project}/grader/reference" not in note and f"{project}/exercises" not in note
     assert f" {project}/grader " in f" {searched} ", searched  # it looked where the reference is
     for what, line in SECRET_LINES.items():
         assert line not in graded.results_text and line not in graded.output, what
 
 
-def test_without_hiding_the_search_carries_the_secrets(outcome):
-    """The attack works (so the test above can fail): graded with nothing hidden, what it
-    raises and prints holds every secret line."""
-    from grader.worker import Limits, StudentWorker
+def test_without_hiding_the_search_carries_the_secrets(outcome, monkeypatch):
+    """The attack works (so the test above can fail): graded with nothing hidden (no view of
+    its own, VITGRADE_NO_NAMESPACES=1, and the copy readable by all), what it raises and prints
+    holds every secret line."""
+    from grader.worker import Limits, StudentWorker, Zygote
 
+    monkeypatch.setenv("VITGRADE_NO_NAMESPACES", "1")
     submission = outcome.arena.submissions / "search_secrets.py"
-    with StudentWorker(submission, Limits(call_timeout=20, load_timeout=60)) as worker:
-        got = worker.call("patch_dim", (16,))
+    zygote = Zygote()
+    try:
+        with StudentWorker(submission, Limits(call_timeout=20, load_timeout=60),
+                           zygote=zygote) as worker:
+            got = worker.call("patch_dim", (16,))
+    finally:
+        zygote.close()
     assert got.status == "raised", got
     carried = got.error.message + got.stdout
     assert "Vision Transformers: the Lab 4 exercises" in carried
     for what, line in SECRET_LINES.items():
         assert line in carried, what
+
+
+def course_files() -> dict[str, str]:
+    """sha256 -> path of every .py, spec and .npz of this checkout (its tests too)."""
+    folders = [ROOT / name for name in ("grader", "exercises", "solutions", "tests")]
+    return {hashlib.sha256(path.read_bytes()).hexdigest(): str(path)
+            for folder in folders for path in folder.rglob("*")
+            if path.suffix in (".py", ".yaml", ".yml", ".npz") and path.is_file()}
+
+
+@attacks("search_filesystem")
+def test_a_hunt_over_the_whole_file_system_reads_nothing_of_the_course(outcome, attack):
+    """As root, the worker's view holds nothing of the course: the hunt (pip's metadata,
+    /proc/*/cwd and /proc/*/root, then all of /) read no file of this checkout or of the copy it
+    was graded with, and its stub got no points (the attack's row above)."""
+    graded = outcome.graded[attack.stem]
+    reports = [json.loads(path.read_text()) for path in graded.scratch.glob("found-*")]
+    assert reports and all(report["walked"] > 10 for report in reports), "the hunt never ran"
+    course = course_files()
+    course.update((hashlib.sha256(path.read_bytes()).hexdigest(), str(path))
+                  for path in outcome.arena.project.rglob("*") if path.is_file())
+    read = [(path, course[digest]) for report in reports for path, digest in report["found"]
+            if digest in course]
+    assert read == [], read[:10]
+    assert not [path for report in reports for path, _ in report["found"]
+                if path.startswith((str(ROOT), str(outcome.arena.project)))]
 
 
 def test_the_hidden_message_of_a_limit_shows_no_input(outcome):

@@ -27,6 +27,7 @@ def patch_dim(P, C=3):
 def test_printed_output_is_shown_with_the_check_it_failed(tmp_path):
     shutil.copy(SOLUTION, tmp_path / "correct_solution.py")
     (tmp_path / "prints.py").write_text(PRINTS)
+    tmp_path.chmod(0o755)  # as root, the worker (a user of its own) imports correct_solution
     out = tmp_path / "results.json"
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", "prints.py", "--json",
                            str(out), "--exercises", str(EXERCISES)],

@@ -19,6 +19,16 @@ from .project_copy import copy_spec_data, write_project
 
 PROJECT = "vit-grader"
 
+# Where the container refuses namespaces, only permissions keep the secrets (docs/security.md):
+# the source folder (specs, compiled data, the grader run_autograder imports) and the installed
+# package's reference and specs become root's alone. $SOURCE and $PYTHON are set before.
+LOCK_SECRETS = """# Student code must never read the specs, the compiled data or the reference: make them root's.
+SITE="$(cd / && "$PYTHON" -c 'import grader, os; print(os.path.dirname(grader.__file__))')"
+for secret in "$SOURCE" "$SITE/reference" "$SITE/_exercises" "$SITE/_compiled"; do
+    if [ -e "$secret" ]; then chmod -R go-rwx "$secret"; fi
+done
+"""
+
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder image (apt-get update has run).
 # It installs Python >= 3.11 and this grader, with its dependencies, into $ROOT/venv.
@@ -37,7 +47,8 @@ fi
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
 "$ROOT/venv/bin/python" -m pip install --quiet "$SOURCE/vit-grader"
 "$ROOT/venv/bin/vitgrade" validate "$SOURCE/vit-grader/exercises"
-"""
+PYTHON="$ROOT/venv/bin/python"
+""" + "{lock}"
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for every submission, in /autograder; it must leave results/results.json.
@@ -63,7 +74,7 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
             if spec.suffix in (".yaml", ".yml") and spec.is_file():
                 (specs / spec.name).write_bytes(spec.read_bytes())
         copy_spec_data(exercises, specs)
-        (tree / "setup.sh").write_text(SETUP_SH, encoding="utf-8")
+        (tree / "setup.sh").write_text(SETUP_SH.replace("{lock}", LOCK_SECRETS), encoding="utf-8")
         (tree / "run_autograder").write_text(RUN_AUTOGRADER, encoding="utf-8")
         return _zip(tree, Path(out), executable={"setup.sh", "run_autograder"})
 

@@ -1,8 +1,8 @@
 """The Linux process controls the grader uses, in one place (elsewhere each is a no-op).
 
 prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
-subreaper, no new privileges; capset(2) for the one capability a worker may keep; unshare(2) and
-mount(2) for a mount namespace of the worker's own (hiding.py).
+subreaper, no new privileges; capset(2) to drop every capability; unshare(2) and mount(2)
+for the worker's own file system view and network (hiding.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import sys
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
-PR_SET_KEEPCAPS = 8
 PR_CAPBSET_DROP = 24
 PR_SET_SECUREBITS = 28
 PR_SET_CHILD_SUBREAPER = 36
@@ -23,8 +22,8 @@ PR_SET_NO_NEW_PRIVS = 38
 # SECBIT_NOROOT, NO_SETUID_FIXUP, KEEP_CAPS_LOCKED, NO_CAP_AMBIENT_RAISE, each locked: uid 0
 # regains no capability through exec, ever
 SECURE_NOROOT = 0xEF
-CAP_DAC_READ_SEARCH = 2  # read any file, search any folder (and nothing else)
 CLONE_NEWNS = 0x00020000  # unshare(2): a mount namespace of this process's own
+CLONE_NEWNET = 0x40000000  # and a network namespace: only a loopback interface
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522
@@ -59,13 +58,9 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def keep_only_capability(capability: int | None) -> None:
-    """Effective and permitted: `capability` alone (None: none); nothing passes through exec."""
-    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    if capability is not None:
-        word, bit = divmod(capability, 32)
-        data[word].effective = data[word].permitted = 1 << bit
+def clear_capabilities() -> None:
+    """No capability left, effective or permitted; nothing passes through exec."""
+    header, data = _CapHeader(_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
     if _libc is None or _libc.capset(ctypes.byref(header), data) != 0:
         raise PermissionError(f"capset failed (errno {ctypes.get_errno()})")
 
@@ -80,7 +75,7 @@ def drop_all_capabilities() -> None:
     for capability in range(last + 1):
         prctl(PR_CAPBSET_DROP, capability)
     prctl(PR_SET_SECUREBITS, SECURE_NOROOT)
-    keep_only_capability(None)
+    clear_capabilities()
 
 
 def unshare(flags: int) -> None:

@@ -53,12 +53,15 @@ class LoadReport:
 
 @dataclass(frozen=True)
 class Hiding:
-    """What a worker covered of the paths it was asked to hide (worker/hiding.py), as it said."""
+    """How a worker hid the grader's secrets (worker/hiding.py, report()), as it said."""
 
-    hidden: tuple[str, ...]
-    kept: tuple[str, ...]  # asked, but left visible: they hold the submission or what it imports
+    hidden: tuple[str, ...]  # secrets covered inside the view
+    kept: tuple[str, ...]  # asked, but left visible: they hold the submission or its folder
     failed: tuple[str, ...]  # "path: reason"
-    reason: str  # why nothing was hidden ("not running as root"), else ""
+    reason: str  # why there is no view of its own ("not running as root"), else ""
+    mechanism: str = "none"  # "view" (namespaces), "permissions" (files root's alone), "none"
+    seen: tuple[str, ...] = ()  # the folders of its view
+    readable: tuple[str, ...] = ()  # with permissions only: secrets its user can read
 
 
 def call_outcome(header: dict, blobs) -> CallOutcome:
@@ -107,8 +110,9 @@ def _hiding(value) -> Hiding | None:
     if type(value) is not dict:
         raise ProtocolError("a malformed load report (hiding)")
     paths = {key: tuple(text(path, 4096) for path in _list(value.get(key, [])))
-             for key in ("hidden", "kept", "failed")}
-    return Hiding(**paths, reason=text(value.get("reason", ""), 1000))
+             for key in ("hidden", "kept", "failed", "seen", "readable")}
+    return Hiding(**paths, reason=text(value.get("reason", ""), 1000),
+                  mechanism=text(value.get("mechanism", "none"), 20))
 
 
 def _list(value) -> list:

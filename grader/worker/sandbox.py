@@ -1,20 +1,19 @@
 """Confining a worker before any student code runs: its user, privileges, limits, descriptors.
 
-In this order: a session of its own, the grader's secret files covered (as root: hiding.py), an
-unprivileged user of its own (as root), no way back to privileges, death with the zygote, an
-empty working folder, a scrubbed environment, resource limits, no descriptor but the socket and
-the output file, forks that cannot speak for it, and the grader's answer-bearing modules hidden.
+In this order: a session of its own, a file system view and a network of its own (as root:
+hiding.py), an unprivileged user of its own without capabilities (as root), no way back to
+privileges, death with the zygote, an empty working folder, a scrubbed environment, resource
+limits, no descriptor but the socket and the output file, forks that cannot speak for it, and
+the grader's answer-bearing modules hidden.
 What this does and does not stop: docs/security.md.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import resource
 import secrets
 import socket
-import stat
 import sys
 from pathlib import Path
 
@@ -42,6 +41,7 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     # while root may still mount: the submission's folder may hold files it opens
     hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)])
     uid = drop_privileges(workdir)
+    hiding.check_readable()  # without a view of its own: which secrets its user can still read
     if zygote_pid is not None:
         linux.die_with_parent(zygote_pid, CRASH_EXIT)  # after the user changed: that clears it
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)  # no privileges through exec (sudo, file caps)
@@ -58,55 +58,25 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
 def drop_privileges(workdir: str) -> int | None:
     """As root, become an unprivileged user of this worker's own -> its uid; None when not root.
 
-    The user has no groups and owns only `workdir`, so it can neither write the grader's files
-    nor signal or inspect the grader's processes. When the folders Python imports from cannot
-    be read by other users (a pyenv under /root), the worker keeps the one capability to read
-    files (CAP_DAC_READ_SEARCH), so `import` works. Where no other user exists (root of a user
-    namespace mapping one uid), it stays uid 0 with no capability at all.
+    The user has no groups, owns only `workdir` and keeps no capability (in every set-up: what
+    it must read, the file system view of hiding.py makes readable), so it can neither write the
+    grader's files nor signal or inspect the grader's processes. Where no other user exists
+    (root of a user namespace mapping one uid), it stays uid 0 with no capability at all.
     """
     if not hasattr(os, "setresuid") or os.geteuid() != 0:
         return None
-    keep_reading = not import_path_readable()
     for uid in (WORKER_UID_BASE + secrets.randbelow(WORKER_UIDS), NOBODY):
         try:
             os.chown(workdir, uid, uid)
             os.chmod(workdir, 0o700)
-            if keep_reading:
-                linux.prctl(linux.PR_SET_KEEPCAPS, 1)
             os.setgroups([])
             os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)  # every capability goes with uid 0 (no PR_SET_KEEPCAPS)
         except OSError:  # a user namespace that does not map this uid: the next one
             continue
-        if keep_reading:
-            try:
-                linux.keep_only_capability(linux.CAP_DAC_READ_SEARCH)
-            except PermissionError:  # not ours to keep (a container without it)
-                linux.keep_only_capability(None)
-            linux.prctl(linux.PR_SET_KEEPCAPS, 0)
         return uid
     linux.drop_all_capabilities()
     return None
-
-
-@functools.cache
-def import_path_readable() -> bool:
-    """Whether a user with no groups, owning nothing, can read every folder Python imports from
-    (the "others" permission bits of each folder of sys.path and its parents; ACLs not read).
-    The zygote asks once, before forking, so workers inherit the answer."""
-    for entry in sys.path:
-        try:
-            folder = Path(entry or ".").resolve()
-            if not folder.exists():
-                continue
-            wanted = stat.S_IROTH | (stat.S_IXOTH if folder.is_dir() else 0)
-            if folder.stat().st_mode & wanted != wanted:
-                return False
-            if any(not parent.stat().st_mode & stat.S_IXOTH for parent in folder.parents):
-                return False
-        except OSError:
-            continue
-    return True
 
 
 def scrub_environment(workdir: str) -> None:

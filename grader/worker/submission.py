@@ -42,11 +42,19 @@ def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = 
     loader = _LOADERS.get(path.suffix.lower())
     if loader is None:
         return submission.unloadable("not a Python module or notebook (.py or .ipynb)")
-    if source is None and not path.is_file():
+    if source is None and not _is_file(path):
         return submission.unloadable("file not found")
     sys.path.insert(0, str(path.parent))  # so the submission can import its own helper modules
     loader(submission)
     return submission
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, False also where the worker's user may not look (a folder of root's)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 class SourcePath(type(Path())):
