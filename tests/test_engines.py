@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -100,6 +101,20 @@ def assert_same_as_one_run(merged: Path, one: Path, students: list[str]) -> None
     assert (merged / "report.html").read_text() == (one / "report.html").read_text()
 
 
+def run_in_own_group(command: list[str], timeout: float, **kwargs) -> subprocess.CompletedProcess:
+    """Run `command` in a process group of its own, all of which is killed past `timeout`."""
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, start_new_session=True,
+                          **kwargs) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()
+            pytest.fail(f"{command[0]} took over {timeout:.0f} s: {out[-4000:]}{err[-2000:]}")
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
 # --- Slurm ----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -186,15 +201,14 @@ def test_the_actions_matrix_and_its_merge_are_one_run(tmp_path):
                               "download-artifact@v4")]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VITGRADE_", "GITHUB_"))}
     env.update(HOME=str(home), ACT_DISABLE_VERSION_CHECK="1")  # no notice fetched from the web
-    done = subprocess.run(
+    done = run_in_own_group(
         [act, "workflow_dispatch", "--input", "shards=3", "-P", "ubuntu-latest=-self-hosted",
          "--no-skip-checkout", "--no-cache-server", "--container-daemon-socket", "-",
          "--action-cache-path", str(tmp_path / "act-cache"), *stand_ins,
          f"--env=STAND_IN_REPOSITORY={course}", f"--env=STAND_IN_PYTHON={sys.executable}",
          f"--env=STAND_IN_SITE_PACKAGES={sysconfig.get_paths()['purelib']}",
          f"--env=STAND_IN_ARTIFACTS={artifacts}"],
-        cwd=course, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-        timeout=420, check=False)
+        cwd=course, env=env, timeout=420)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert sorted(p.name for p in artifacts.iterdir()) == \
         ["graded", "shard-1", "shard-2", "shard-3"]
