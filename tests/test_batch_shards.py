@@ -124,6 +124,8 @@ def test_a_shard_is_chosen_by_a_hash_of_the_id_so_new_students_move_nobody():
      Shard(3, 4)),
     ({"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"},
      Shard(1, 4)),
+    ({"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1",
+      "SLURM_ARRAY_TASK_STEP": "2"}, Shard(3, 4)),  # --array=1-7:2
     ({"JOB_COMPLETION_INDEX": "0", "VITGRADE_SHARDS": "3"}, Shard(1, 3)),
 ])
 def test_shard_auto_reads_the_schedulers_variables(environ, shard):

@@ -4,8 +4,9 @@ A student is in shard K of N when int(sha256(id), 16) % N == K - 1, so adding or
 student never moves another one. `--shard auto` reads the scheduler's variables (in this order):
 
     VITGRADE_SHARD=K/N                                    anything, e.g. a GitHub Actions matrix
-    SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT           a Slurm job array (--array=1-N or
-      (and SLURM_ARRAY_TASK_MIN, default 1)                0-(N-1), no step): K = ID - MIN + 1
+    SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT           a Slurm job array (1-N, 0-(N-1), a
+      (and SLURM_ARRAY_TASK_MIN and _STEP, default 1)      step 1-7:2, a throttle 1-4%2; not a
+                                                          list): K = (ID - MIN) / STEP + 1
     JOB_COMPLETION_INDEX and VITGRADE_SHARDS=N            a Kubernetes indexed Job: K = index + 1
 """
 from __future__ import annotations
@@ -44,9 +45,11 @@ def parse_shard(text: str, environ: Mapping[str, str]) -> Shard:
         return _k_of_n(environ["VITGRADE_SHARD"], "VITGRADE_SHARD")
     if environ.get("SLURM_ARRAY_TASK_ID"):
         first = _integer(environ, "SLURM_ARRAY_TASK_MIN", default="1")
+        step = _integer(environ, "SLURM_ARRAY_TASK_STEP", default="1")
         task = _integer(environ, "SLURM_ARRAY_TASK_ID")
-        return _checked(task - first + 1, _integer(environ, "SLURM_ARRAY_TASK_COUNT"),
-                        "SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN + 1")
+        return _checked((task - first) // max(step, 1) + 1,
+                        _integer(environ, "SLURM_ARRAY_TASK_COUNT"),
+                        "(SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP + 1")
     if environ.get("JOB_COMPLETION_INDEX"):
         return _checked(_integer(environ, "JOB_COMPLETION_INDEX") + 1,
                         _integer(environ, "VITGRADE_SHARDS"), "JOB_COMPLETION_INDEX + 1")
