@@ -49,7 +49,8 @@ def test_each_check_tries_a_bounded_set_of_combinations_and_a_combination_is_bot
 
 class _Check:  # what named() and generalisation() read of a spec's check
     def __init__(self, call, likes, hidden=False):
-        self.call, self.reference, self.hidden = call, None, hidden
+        self.function = self.reference_name = call
+        self.hidden = hidden
         self.misconceptions = [type("M", (), {"like": like, "hint": f"hint of {like}"})()
                                for like in likes]
 
