@@ -37,6 +37,8 @@ class PlannedCase:
     _expectation: tuple | None = None
     _wrong: dict = field(default_factory=dict)
     from_compiled: bool = False  # its values came from the compiled data, not the reference
+    # compiled: (compiled.Deferred of {name: output}, names that do not apply), read on first need
+    compiled_wrong: tuple | None = None
 
     def expectation(self) -> tuple:
         """(expected value, None), or (None, name of the exception the call must raise): the
@@ -49,13 +51,27 @@ class PlannedCase:
     def wrong_output(self, like: str) -> tuple[bool, object]:
         """(True, what the known-wrong implementation `like` returns here), or (False, None)
         when it does not apply to these inputs (it raised)."""
+        self._read_compiled_wrong()
         if like not in self._wrong:
             self._wrong[like] = _wrong_output(like, self)
         return self._wrong[like]
 
     def wrong_names(self) -> tuple[str, ...]:
         """The known-wrong variants whose outputs are known here (all of them, when compiled)."""
+        self._read_compiled_wrong()
         return tuple(self._wrong)
+
+    def _read_compiled_wrong(self) -> None:
+        if self.compiled_wrong is None:
+            return
+        deferred, no_match = self.compiled_wrong
+        self.compiled_wrong = None
+        try:
+            outputs = deferred.value()
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return  # a damaged entry: no hint from it (vitgrade compile --check names it)
+        self._wrong.update((like, (True, value)) for like, value in outputs.items())
+        self._wrong.update((like, (False, None)) for like in no_match)
 
     @functools.cached_property
     def encoded(self) -> EncodedCall:
@@ -82,7 +98,7 @@ class CasePlans:
     def _plan(self, exercise, check) -> list[PlannedCase]:
         if not self.use_compiled:
             return check.plan(exercise.folder or None)
-        entries, why = self.lookup(exercise, "cases", check.name)
+        entries, why = self.lookup(exercise, "cases", check.name, frozenset({"wrong"}))
         planned = check.from_compiled(entries) if entries is not None else None
         if planned is not None:
             return planned
@@ -93,7 +109,8 @@ class CasePlans:
                               "your instructor")
         return check.plan(exercise.folder or None)
 
-    def lookup(self, exercise, table: str, key: str) -> tuple[object, str]:
+    def lookup(self, exercise, table: str, key: str,
+               deferred: frozenset = frozenset()) -> tuple[object, str]:
         """(the compiled value, or None; why there is none: 'missing', 'stale', 'corrupt ...')"""
         if exercise.path not in self._compiled:
             try:  # read once: loading the spec read it too
@@ -106,7 +123,7 @@ class CasePlans:
         if data is None:
             return None, why
         try:
-            value = data.lookup(table, key)
+            value = data.lookup(table, key, deferred)
         except compiled.CompiledError as error:
             return None, f"unreadable ({error})"
         return value, why

@@ -34,6 +34,7 @@ import json
 import math
 import os
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -121,12 +122,12 @@ class CompiledSpec:
         except (KeyError, TypeError, ValueError, IndexError):
             return None
 
-    def lookup(self, table: str, key: str):
+    def lookup(self, table: str, key: str, deferred: frozenset = frozenset()):
         raw = self.tables.get(table, {}).get(key)
         if raw is None:
             return None
         try:
-            return decode(raw, self.pools)
+            return decode(raw, self.pools, deferred)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
                                 "`vitgrade compile` again") from None
@@ -247,12 +248,23 @@ def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.nd
     return pools
 
 
-def decode(raw, pools: dict[str, np.ndarray]):
+@dataclass(frozen=True)
+class Deferred:
+    """A value decoded only when asked for (`value()`): a case's misconceptions' outputs, with
+    their combinations most of a compiled file, are read only after a case failed."""
+    raw: object
+    pools: dict
+
+    def value(self):
+        return decode(self.raw, self.pools)
+
+
+def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset()):
     """The value `raw` (JSON with markers) stands for; arrays are read-only views of the pools
     (nothing in the grading process writes an input or an expected value; the reference, when
-    it runs, gets copies)."""
+    it runs, gets copies). A mapping's value under a key in `deferred` stays a Deferred."""
     if isinstance(raw, list):
-        return [decode(x, pools) for x in raw]
+        return [decode(x, pools, deferred) for x in raw]
     if not isinstance(raw, dict):
         return raw
     if len(raw) != 1:
@@ -269,9 +281,10 @@ def decode(raw, pools: dict[str, np.ndarray]):
         name, offset = body
         return pools[name][offset]
     if marker == "~tuple":
-        return tuple(decode(x, pools) for x in body)
-    if marker == "~dict":
-        return {k: decode(v, pools) for k, v in body.items()}  # in the order written
+        return tuple(decode(x, pools, deferred) for x in body)
+    if marker == "~dict":  # in the order written
+        return {k: Deferred(v, pools) if k in deferred else decode(v, pools, deferred)
+                for k, v in body.items()}
     raise ValueError(f"unknown marker {marker!r}")
 
 

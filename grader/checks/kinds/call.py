@@ -174,12 +174,12 @@ class CallCheck(Kind):
                 case = self.cases[i] if i < len(self.cases) else None
                 expectation = ((None, entry["raises"]) if entry["raises"] is not None
                                else (entry["expect"], None))
-                wrong = {like: (True, value) for like, value in entry["wrong"].items()}
-                wrong.update((like, (False, None)) for like in entry["no_match"])
                 planned.append(PlannedCase(tuple(entry["args"]), dict(entry["kwargs"]),
                                            self._source(case) if case else None, case,
-                                           self.reference_name, None, expectation, wrong,
-                                           from_compiled=True))
+                                           self.reference_name, None, expectation,
+                                           from_compiled=True,
+                                           compiled_wrong=(entry["wrong"],
+                                                           tuple(entry["no_match"]))))
             except (KeyError, TypeError, AttributeError):
                 return None
         return planned
