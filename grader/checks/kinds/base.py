@@ -51,10 +51,6 @@ class Kind(Check):
         """What a submission must define before it is graded (else: not defined yet)."""
         return ()
 
-    def planned_cases(self, exercise, plans) -> list:
-        """Its cases.PlannedCase list, for the stand-ins' size budget."""
-        return []
-
     def compiled(self, exercise, plans, secret=None) -> dict:
         """{table: value} `vitgrade compile` stores under its name; `secret`: what `sealed`
         kept back from the student bundle."""

@@ -143,9 +143,6 @@ class CallCheck(Kind):
 
     # --- its cases ----------------------------------------------------------------------------
 
-    def planned_cases(self, exercise, plans) -> list[PlannedCase]:
-        return plans.cases(exercise, self)
-
     def plan(self, folder: str | None = None) -> list[PlannedCase]:
         """The spec's own cases, then the generated ones; InputError for a broken expression.
         `folder`: the spec's own (inputs.evaluate)."""
