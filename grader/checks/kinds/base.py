@@ -18,7 +18,7 @@ class Kind(Check):
         """The check of its schema-checked YAML `raw`; `common`: Check's fields, made."""
         raise NotImplementedError
 
-    def grade(self, exercise, worker, timeout, plans):
+    def grade(self, exercise, worker, plans):
         """Its CheckResult for the submission in `worker` (a StudentWorker, or one with
         stand-ins); raises inputs.InputError or cases.NotCompiled for a spec it cannot run."""
         raise NotImplementedError

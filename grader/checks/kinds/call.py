@@ -207,14 +207,14 @@ class CallCheck(Kind):
 
     # --- grading ------------------------------------------------------------------------------
 
-    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+    def grade(self, exercise, worker, plans) -> CheckResult:
         """Send the cases in requests of a few (one message each way per request), judge them
         in order; the first failing case is the verdict."""
         cases = plans.cases(exercise, self)
         params = required_params(self.reference_name)
         number = 0
         for request in requests(cases):
-            outcomes = worker.call_many(self.call, [p.encoded for p in request], timeout=timeout)
+            outcomes = worker.call_many(self.call, [p.encoded for p in request])
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
