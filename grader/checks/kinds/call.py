@@ -285,16 +285,11 @@ class CallCheck(Kind):
     def examples(self) -> list[str]:
         if self.hidden:
             return []
-        lines = []
-        first_args = self.cases[0].args if self.cases else ()
-        names = list(required_params(self.reference_name)) + [""] * len(first_args)
+        lines, params = [], required_params(self.reference_name)
         for case in self.cases:
             call = self._source(case)
             if len(call) > MAX_CALL:  # arguments by name and shape instead
-                parts = [f"{name}={_short(a)}" if name else _short(a)
-                         for name, a in zip(names, case.args, strict=False)]
-                parts += [f"{k}={_short(v)}" for k, v in case.kwargs.items()]
-                call = f"{self.call}({', '.join(parts)})"
+                call = call_label(self.call, params, case.args, case.kwargs, _short)
             lines += [f">>> {call}", self._sheet_result(case)]
         return lines
 
