@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-SMALL_ARRAY = 16   # arrays up to this many elements are shown whole
+SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
 _CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 

@@ -15,7 +15,7 @@ from .. import inputs
 from ..api import BUILT_ON, MISCONCEPTION_NAMES, SIGNATURES, required_params
 from ..cases import PlannedCase
 from ..compare import Compare, compare, default_compare
-from ..describe import call_label, describe, limit_note, outcome_lines, short_title
+from ..describe import SMALL_ARRAY, call_label, describe, limit_note, outcome_lines, short_title
 from ..generators import GENERATORS, generate_cases
 from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
@@ -28,7 +28,6 @@ REQUEST_BYTES = 2**20
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
 MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
-SMALL_ARRAY = 16        # arrays up to this many elements are written out on the sheet
 
 
 @dataclass(frozen=True)
