@@ -9,6 +9,7 @@ hints never appear: they are feedback, shown when an answer earns them.
 """
 from __future__ import annotations
 
+from grader.report.terminal import points
 from grader.spec.model import Exercise
 
 HEADER = """\
@@ -30,8 +31,8 @@ def render_sheet(exercises: list[Exercise]) -> str:
     lines = [HEADER, "| # | exercise | lecture 4.2 | points |", "|---|---|---|---|"]
     for number, exercise in enumerate(exercises, 1):
         lines.append(f"| {number} | [{_cell(exercise.title)}](#{_anchor(number, exercise)}) | "
-                     f"{_cell(exercise.lecture)} | {_points(exercise.points)} |")
-    lines.append(f"| | **total** | | **{_points(total)}** |")
+                     f"{_cell(exercise.lecture)} | {points(exercise.points)} |")
+    lines.append(f"| | **total** | | **{points(total)}** |")
     for number, exercise in enumerate(exercises, 1):
         lines += ["", *_exercise(number, exercise)]
     return "\n".join(lines).rstrip() + "\n"
@@ -40,7 +41,7 @@ def render_sheet(exercises: list[Exercise]) -> str:
 def _exercise(number: int, exercise: Exercise) -> list[str]:
     defines = ", ".join(f"`{name}`" for name in exercise.uses)
     out = [f"## {number}. {exercise.title}", "",
-           f"`{exercise.id}` · {_points(exercise.points)} points · "
+           f"`{exercise.id}` · {points(exercise.points)} points · "
            f"lecture 4.2: {exercise.lecture} · you define: {defines}"]
     if exercise.question.strip():
         out += ["", exercise.question.strip()]
@@ -54,12 +55,8 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
     for check in exercise.checks:
         unit = "point" if check.points == 1 else "points"
         hidden = "; hidden, run by the autograder" if check.hidden else ""
-        out.append(f"- {check.name} ({_points(check.points)} {unit}{hidden})")
+        out.append(f"- {check.name} ({points(check.points)} {unit}{hidden})")
     return out
-
-
-def _points(x: float) -> str:
-    return f"{x:g}"
 
 
 def _cell(text: str) -> str:

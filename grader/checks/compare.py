@@ -39,9 +39,8 @@ class Mismatch:
     got: str
     detail: str = ""
 
-    def lines(self, show_expected: bool = True) -> list[str]:
-        out = [f"expected: {self.expected}"] if show_expected else []
-        out.append(f"got:      {self.got}")
+    def lines(self) -> list[str]:
+        out = [f"expected: {self.expected}", f"got:      {self.got}"]
         if self.detail:
             out.append(self.detail)
         return out

@@ -72,9 +72,5 @@ def compile_folder(folder: Path, solution: Path | None = None) -> tuple[list[Pat
 
 def stale_specs(folder: Path) -> list[str]:
     """'name.yaml: stale' for each spec of `folder` whose compiled data is not fresh."""
-    out = []
-    for path in spec_files(Path(folder)):
-        state = compiled.state(path)
-        if state != "fresh":
-            out.append(f"{path.name}: {state}")
-    return out
+    states = {path.name: compiled.state(path) for path in spec_files(Path(folder))}
+    return [f"{name}: {state}" for name, state in states.items() if state != "fresh"]

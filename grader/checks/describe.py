@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-SMALL_ARRAY = 16   # arrays up to this many elements are shown whole
+SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
 _CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
@@ -56,11 +56,13 @@ def short(value) -> str:
     return repr(value)
 
 
-def call_label(name: str, params: list[str], args, kwargs) -> str:
-    """`patchify(image=<array 4x4 float64>, P=2)`: what was called, with which shapes."""
+def call_label(name: str, params: list[str], args, kwargs, shown=None) -> str:
+    """`patchify(image=<array 4x4 float64>, P=2)`: what was called, with which shapes;
+    `shown`: how an argument is written (default `short`)."""
+    shown = shown or short
     names = list(params) + [""] * len(args)
-    parts = [f"{p}={short(a)}" if p else short(a) for p, a in zip(names, args, strict=False)]
-    parts += [f"{k}={short(v)}" for k, v in kwargs.items()]
+    parts = [f"{p}={shown(a)}" if p else shown(a) for p, a in zip(names, args, strict=False)]
+    parts += [f"{k}={shown(v)}" for k, v in kwargs.items()]
     return f"{name}({', '.join(parts)})"
 
 

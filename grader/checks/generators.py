@@ -71,11 +71,7 @@ def images(rng, patch_sizes=(1, 2, 3, 4, 8), max_grid=5, channels=(1, 3, 4), gra
            dtype="float64") -> GeneratedCase:
     """(image, P): a random image that P tiles; sometimes 2-D (grayscale)."""
     H, W, P = _grid(rng, patch_sizes, max_grid)
-    if rng.random() < grayscale:
-        image = rng.standard_normal((H, W))
-    else:
-        image = rng.standard_normal((H, W, int(rng.choice(channels))))
-    return (image.astype(dtype), P), {}
+    return (_image(rng, H, W, channels, grayscale, dtype), P), {}
 
 
 @generator("patch_dims")

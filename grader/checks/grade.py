@@ -4,7 +4,7 @@ the stand-ins of a check graded again around broken helpers.
 
 `grade_exercise(exercise, worker, options, plans, catalogue)` -> ExerciseResult; a session keeps
 a `SubmissionGrading` for all its exercises. `worker` is anything with `load()`,
-`call_many(name, [encoded call, ...], timeout=, stand_ins=)`, `call` and `get(name)`: a
+`call_many(name, [encoded call, ...], stand_ins=)`, `call` and `get(name)`: a
 StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission. A failing
 check is graded again around the student's broken helpers (dependencies.py, stand_ins.py).
 """
@@ -75,23 +75,21 @@ class SubmissionGrading:
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)
             return check_result(check, FAILED, message), frozenset(), ""
-        timeout = None  # the worker's: the session set this exercise's limits (settings.py)
-        if not stand_in_names:
-            result = _grade_check(exercise, check, self.worker, timeout, self.plans)
-            return result, frozenset(), ""
+        if not stand_in_names:  # the worker's call limits: the session set them (settings.py)
+            return _grade_check(exercise, check, self.worker, self.plans), frozenset(), ""
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
             return None, frozenset(), NOT_COMPILED
         stand_ins = StandIns(stand_in_names, check, recorded)
-        result = grade_around(exercise, check, self.worker, stand_ins, self.plans, timeout)
+        result = grade_around(exercise, check, self.worker, stand_ins, self.plans)
         return result, frozenset(stand_ins.used), stand_ins.unavailable
 
 
 def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,
-                 plans: CasePlans, timeout: float | None = None) -> CheckResult:
+                 plans: CasePlans) -> CheckResult:
     """The check graded with `stand_ins` bound in the worker (dependencies.py grades again
     this way; `vitgrade compile` records the stand-ins' answers this way)."""
-    return _grade_check(exercise, check, StandInWorker(worker, stand_ins), timeout, plans)
+    return _grade_check(exercise, check, StandInWorker(worker, stand_ins), plans)
 
 
 def _not_loaded(load) -> str:
@@ -100,11 +98,10 @@ def _not_loaded(load) -> str:
     return f"{NOT_LOADED}: {first.where}: {first.message}" if first else NOT_LOADED
 
 
-def _grade_check(exercise: Exercise, check: Check, worker, timeout,
-                 plans: CasePlans) -> CheckResult:
+def _grade_check(exercise: Exercise, check: Check, worker, plans: CasePlans) -> CheckResult:
     start = time.perf_counter()
     try:
-        result = check.grade(exercise, worker, timeout, plans)
+        result = check.grade(exercise, worker, plans)
     except inputs.InputError as exc:
         result = check_result(check, ERROR,
                               f"the exercise spec is broken ({exc}); tell your instructor")

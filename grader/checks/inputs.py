@@ -88,14 +88,10 @@ def _vit_params(expr):
     return init_params(_config(expr, "vit_params"), expr.get("seed", 0))
 
 
-def _block_params(expr):
-    block = init_params(_config(expr, "block_params"), expr.get("seed", 0))["blocks"][0]
-    return {k: block[k] for k in BLOCK_KEYS}
-
-
-def _attention_params(expr):
-    block = init_params(_config(expr, "attention_params"), expr.get("seed", 0))["blocks"][0]
-    return {k: block[k] for k in ATTENTION_KEYS}
+def _block_params(expr, key="block_params", keys=BLOCK_KEYS):
+    """One block's parameters (only `keys`): `{block_params: ...}`, `{attention_params: ...}`."""
+    block = init_params(_config(expr, key), expr.get("seed", 0))["blocks"][0]
+    return {k: block[k] for k in keys}
 
 
 _BUILD = {
@@ -108,7 +104,7 @@ _BUILD = {
     "tuple": lambda e: tuple(evaluate(x) for x in e["tuple"]),
     "vit_params": _vit_params,
     "block_params": _block_params,
-    "attention_params": _attention_params,
+    "attention_params": lambda e: _block_params(e, "attention_params", ATTENTION_KEYS),
     "checkpoint_params": checkpoint_inputs.checkpoint_params,
     "checkpoint_sample": checkpoint_inputs.checkpoint_sample,
 }

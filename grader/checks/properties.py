@@ -28,11 +28,11 @@ class StudentCalls:
     """The student's functions as if local: `call(name, *args)` -> the decoded value, or
     StudentCallFailed; so property checks read like ordinary Python."""
 
-    def __init__(self, worker, timeout: float | None = None):
-        self.worker, self.timeout = worker, timeout
+    def __init__(self, worker):
+        self.worker = worker
 
     def call(self, name: str, *args, **kwargs):
-        outcome = self.worker.call(name, args, kwargs, timeout=self.timeout)
+        outcome = self.worker.call(name, args, kwargs)
         if outcome.status != "ok":
             raise StudentCallFailed(name, outcome)
         return outcome.value

@@ -5,7 +5,7 @@ is all or nothing, an exercise adds up its checks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
     "passed", "failed", "not_implemented", "missing", "error")
@@ -105,7 +105,6 @@ class GradeReport:
     fatal: str | None = None                # why nothing could be graded, if so
     seconds: float = 0.0
     printed: str = ""                       # the end of what loading printed, when it had problems
-    extra: dict = field(default_factory=dict)
     exercises_folder: str = ""  # "/path/exercises (found in this project)": the specs graded with
 
     @property

@@ -178,9 +178,9 @@ class StandInWorker:
     def get(self, name: str):
         return self.worker.get(name)
 
-    def call(self, name: str, args=(), kwargs=None, *, timeout: float | None = None):
-        return self.call_many(name, [encode_call(args, kwargs)], timeout=timeout)[0]
+    def call(self, name: str, args=(), kwargs=None):
+        return self.call_many(name, [encode_call(args, kwargs)])[0]
 
-    def call_many(self, name: str, calls, *, timeout: float | None = None):
+    def call_many(self, name: str, calls):
         self.stand_ins.begin(name, calls)
-        return self.worker.call_many(name, calls, timeout=timeout, stand_ins=self.stand_ins)
+        return self.worker.call_many(name, calls, stand_ins=self.stand_ins)

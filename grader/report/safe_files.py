@@ -41,8 +41,7 @@ def make_folder(path: str | Path) -> Path:
         return Path(path)
 
 
-def write_file_safely(path: str | Path, data: bytes, mode: int = 0o644,
-                      suffix: str = ".tmp") -> None:
+def write_file_safely(path: str | Path, data: bytes, suffix: str = ".tmp") -> None:
     """Write `data` to a temporary name in `path`'s checked folder, then rename it to `path`."""
     path = Path(path)
     name = _final_name(path)
@@ -51,7 +50,7 @@ def write_file_safely(path: str | Path, data: bytes, mode: int = 0o644,
         fd = os.open(tmp, _NEW_FILE, 0o600, dir_fd=folder)
         try:
             try:
-                os.fchmod(fd, mode)  # not left to the umask: results are read by others (CI, LMS)
+                os.fchmod(fd, 0o644)  # not left to the umask: results are read by others (CI, LMS)
                 view = memoryview(data)
                 while view:
                     view = view[os.write(fd, view):]

@@ -62,7 +62,6 @@ def all_passed(part: ExerciseResult, hidden: bool = False, what: str | None = No
     return f"{what} {stand_in_note(part.stand_ins)}." if part.stand_ins else f"{what} passed."
 
 
-
 def _status(exercise: ExerciseResult) -> str:
     if exercise.status == PASSED and exercise.stand_ins:
         return f"{STATUS_WORDS[PASSED]}{STAND_IN_MARK}"

@@ -2,7 +2,6 @@
 schema, say where it is wrong. Building and validating an `Exercise`: grader/checks/catalogue.py.
 """
 from .errors import SpecError
-from .model import Check, Exercise
 from .parse import parse_spec, spec_files
 
-__all__ = ["SpecError", "parse_spec", "spec_files", "Check", "Exercise"]
+__all__ = ["SpecError", "parse_spec", "spec_files"]

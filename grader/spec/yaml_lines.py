@@ -21,14 +21,13 @@ class SpecLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 SpecLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$"), list("-+0123456789."))
-FAST_LOADER = SpecLoader
 Path = tuple  # a path into the data: keys and list indices, e.g. ("checks", 2, "call")
 
 
 def load_yaml_with_lines(text: str, filename: str) -> tuple[object, dict[Path, int]]:
     """Parse `text`; return (data, {path: 1-based line}). Raises SpecError on bad YAML."""
     try:
-        node = yaml.compose(text, Loader=FAST_LOADER)
+        node = yaml.compose(text, Loader=SpecLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

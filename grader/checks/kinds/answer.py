@@ -69,7 +69,7 @@ class AnswerCheck(Kind):
                               f"compiled data ({why}): get the current bundle from your "
                               "instructor") from None
 
-    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+    def grade(self, exercise, worker, plans) -> CheckResult:
         key = self.answer_key(exercise, plans)
         outcome = worker.get(ANSWERS)
         if outcome.status == "missing":

@@ -18,7 +18,7 @@ class Kind(Check):
         """The check of its schema-checked YAML `raw`; `common`: Check's fields, made."""
         raise NotImplementedError
 
-    def grade(self, exercise, worker, timeout, plans):
+    def grade(self, exercise, worker, plans):
         """Its CheckResult for the submission in `worker` (a StudentWorker, or one with
         stand-ins); raises inputs.InputError or cases.NotCompiled for a spec it cannot run."""
         raise NotImplementedError
@@ -50,10 +50,6 @@ class Kind(Check):
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         """What a submission must define before it is graded (else: not defined yet)."""
         return ()
-
-    def planned_cases(self, exercise, plans) -> list:
-        """Its cases.PlannedCase list, for the stand-ins' size budget."""
-        return []
 
     def compiled(self, exercise, plans, secret=None) -> dict:
         """{table: value} `vitgrade compile` stores under its name; `secret`: what `sealed`

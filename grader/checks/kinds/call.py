@@ -15,7 +15,7 @@ from .. import inputs
 from ..api import BUILT_ON, MISCONCEPTION_NAMES, SIGNATURES, required_params
 from ..cases import PlannedCase
 from ..compare import Compare, compare, default_compare
-from ..describe import call_label, describe, limit_note, outcome_lines, short_title
+from ..describe import SMALL_ARRAY, call_label, describe, limit_note, outcome_lines, short_title
 from ..generators import GENERATORS, generate_cases
 from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
@@ -28,7 +28,6 @@ REQUEST_BYTES = 2**20
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
 MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
-SMALL_ARRAY = 16        # arrays up to this many elements are written out on the sheet
 
 
 @dataclass(frozen=True)
@@ -143,9 +142,6 @@ class CallCheck(Kind):
 
     # --- its cases ----------------------------------------------------------------------------
 
-    def planned_cases(self, exercise, plans) -> list[PlannedCase]:
-        return plans.cases(exercise, self)
-
     def plan(self, folder: str | None = None) -> list[PlannedCase]:
         """The spec's own cases, then the generated ones; InputError for a broken expression.
         `folder`: the spec's own (inputs.evaluate)."""
@@ -210,14 +206,14 @@ class CallCheck(Kind):
 
     # --- grading ------------------------------------------------------------------------------
 
-    def grade(self, exercise, worker, timeout, plans) -> CheckResult:
+    def grade(self, exercise, worker, plans) -> CheckResult:
         """Send the cases in requests of a few (one message each way per request), judge them
         in order; the first failing case is the verdict."""
         cases = plans.cases(exercise, self)
         params = required_params(self.reference_name)
         number = 0
         for request in requests(cases):
-            outcomes = worker.call_many(self.call, [p.encoded for p in request], timeout=timeout)
+            outcomes = worker.call_many(self.call, [p.encoded for p in request])
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
@@ -288,16 +284,11 @@ class CallCheck(Kind):
     def examples(self) -> list[str]:
         if self.hidden:
             return []
-        lines = []
-        first_args = self.cases[0].args if self.cases else ()
-        names = list(required_params(self.reference_name)) + [""] * len(first_args)
+        lines, params = [], required_params(self.reference_name)
         for case in self.cases:
             call = self._source(case)
             if len(call) > MAX_CALL:  # arguments by name and shape instead
-                parts = [f"{name}={_short(a)}" if name else _short(a)
-                         for name, a in zip(names, case.args, strict=False)]
-                parts += [f"{k}={_short(v)}" for k, v in case.kwargs.items()]
-                call = f"{self.call}({', '.join(parts)})"
+                call = call_label(self.call, params, case.args, case.kwargs, _short)
             lines += [f">>> {call}", self._sheet_result(case)]
         return lines
 

@@ -62,8 +62,8 @@ class PropertyCheck(Kind):
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(n for n in uses if n != "ANSWERS")
 
-    def grade(self, exercise, worker, timeout, plans):
-        context = PropertyContext(StudentCalls(worker, timeout), np.random.default_rng(self.seed),
+    def grade(self, exercise, worker, plans):
+        context = PropertyContext(StudentCalls(worker), np.random.default_rng(self.seed),
                                   dict(self.options))
         try:
             verdict: Verdict = PROPERTIES[self.property_name](context)
