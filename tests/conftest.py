@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 
+# pytester's in-process runs forget the modules a run imported; PyYAML's C extension keeps the
+# node classes of the first import, so a second import of yaml would not recognise its nodes
+# ("could not determine a constructor for the tag None" in test_plugin.py run alone)
+import yaml  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTION = ROOT / "solutions" / "vit_exercises.py"
