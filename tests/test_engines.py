@@ -9,6 +9,7 @@ the way to install it, except in CI (the variable CI set), where it fails.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -19,8 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-import json
-
 import yaml
 from buggy_submissions import submission_text
 from slurm_cluster import DAEMONS, SlurmCluster

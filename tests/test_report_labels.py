@@ -122,9 +122,9 @@ def test_one_causal_mask_student_is_one_row_in_self_attention_named_by_the_mista
 def test_a_property_or_generalisation_finding_is_titled_by_the_mistake_not_the_rule():
     exercises, _ = load_specs(EXERCISES)
     labels = labels_from_specs(exercises)
-    assert labels.function("why-positions", next(
-        c.name for e in exercises for c in e.checks
-        if getattr(c, "property_name", None) == "attention_permutation_equivariant")) == "self_attention"
+    equivariance = next(c.name for e in exercises for c in e.checks if getattr(
+        c, "property_name", None) == "attention_permutation_equivariant")
+    assert labels.function("why-positions", equivariance) == "self_attention"
     for name in ("gpt_causal_mask", "attention_not_equivariant", "bag_of_tiles",
                  "only_square_images"):
         title = labels.title("why-positions", name, "Attention on its own is equivariant.")

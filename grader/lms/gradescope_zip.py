@@ -22,7 +22,8 @@ PROJECT = "vit-grader"
 # Where the container refuses namespaces, only permissions keep the secrets (docs/security.md):
 # the source folder (specs, compiled data, the grader run_autograder imports) and the installed
 # package's reference and specs become root's alone. $SOURCE and $PYTHON are set before.
-LOCK_SECRETS = """# Student code must never read the specs, the compiled data or the reference: make them root's.
+LOCK_SECRETS = """# Student code must never read the specs, the compiled data or the reference:
+# make them root's.
 SITE="$(cd / && "$PYTHON" -c 'import grader, os; print(os.path.dirname(grader.__file__))')"
 for secret in "$SOURCE" "$SITE/reference" "$SITE/_exercises" "$SITE/_compiled"; do
     if [ -e "$secret" ]; then chmod -R go-rwx "$secret"; fi
