@@ -408,13 +408,13 @@ def _is_scalar(value) -> bool:
 
 def _in_worker() -> bool:
     """True in the grader's worker: a graded notebook or module that calls check() gets nothing."""
-    if "grader.worker.child" in sys.modules:  # a worker forked by the zygote, which preloads it
+    if "grader.worker.serve" in sys.modules:  # a worker forked by the zygote, which preloads it
         return True
     notebook = sys.modules.get("grader.worker.notebook")
     if notebook is not None and notebook.RUNNING:
         return True
     spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    return getattr(spec, "name", None) == "grader.worker.child"  # spawned where fork is missing
+    return getattr(spec, "name", None) == "grader.worker.serve"  # spawned where fork is missing
 
 
 def _ipython_shell():
