@@ -23,13 +23,7 @@ from pathlib import Path
 from grader.worker import channel, linux
 from grader.worker.capture import read_captured
 from grader.worker.limits import DEFAULT_LIMITS, Limits
-from grader.worker.outcomes import (
-    CallOutcome,
-    LoadProblem,
-    LoadReport,
-    call_outcome,
-    load_report,
-)
+from grader.worker.outcomes import CallOutcome, LoadProblem, LoadReport, call_outcome, load_report
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
 from grader.worker.zygote_handle import (
     FORK_AVAILABLE,
