@@ -356,10 +356,10 @@ def ipython_transformer():
 class IPythonStandIn:
     """What `get_ipython()` returns while the grader runs a notebook.
 
-    Magics and shell commands do nothing (nothing is installed, shown or run in a shell),
-    except those whose code Jupyter runs in the notebook: `%time` and `%%time`, `%%capture`;
-    `%timeit` and `%%timeit` run once in a copy of the namespace, as what they define does not
-    outlive the cell in Jupyter either.
+    Magics and shell commands do nothing (nothing is installed, shown or run in a shell: `system`
+    and any other method not defined here return None), except those whose code Jupyter runs in
+    the notebook: `%time` and `%%time`, `%%capture`; `%timeit` and `%%timeit` run once in a copy
+    of the namespace, as what they define does not outlive the cell in Jupyter either.
     """
 
     def __init__(self, namespace: dict):
@@ -385,9 +385,6 @@ class IPythonStandIn:
             scope = dict(self.user_ns)
             self._run(re.sub(_TIMEIT_OPTIONS, "", line, count=1), scope, self._line() - 1)
             self._run(cell, scope, self._line())
-        return None
-
-    def system(self, cmd: str) -> None:
         return None
 
     def getoutput(self, cmd: str, split: bool = True) -> list:
