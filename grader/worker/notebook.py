@@ -95,7 +95,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
                                  "display": _display}
     # loaded on first use
-    transformer = functools.cache(ipython_transformer) if ipython else _no_transformer
+    transformer = functools.cache(ipython_transformer) if ipython else lambda: None
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
     RUNNING = True
     try:
@@ -137,7 +137,8 @@ def read_cells(path: Path) -> list[Cell]:
         cells = _cells_with_nbformat(data)
     if not cells:
         raise NotANotebook("the notebook is empty: it has no cells")
-    code = [_joined(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
+    # a cell's source is a string or a list of strings (_v4_cells): "".join reads both
+    code = ["".join(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
     code = [source for source in code if source.strip()]
     if not code:
         raise NotANotebook(f"the notebook has no code: its {len(cells)} cell(s) are markdown "
@@ -209,10 +210,6 @@ def _not_json(text: str, exc: json.JSONDecodeError) -> str:
         return message
     return (message + "; it looks like Python code: save it as a .py file, "
             "or save the notebook from Jupyter")
-
-
-def _joined(source) -> str:
-    return "".join(source) if isinstance(source, list) else source
 
 
 def _first_line(exc: BaseException) -> str:
@@ -319,10 +316,6 @@ def _skip_ipython(source: str) -> tuple[str, list[str]]:
             indent = line[: len(line) - len(line.lstrip())]
             lines[index] = indent + "pass\n"
     return "".join(lines), skipped
-
-
-def _no_transformer() -> None:
-    return None
 
 
 def ipython_transformer():
