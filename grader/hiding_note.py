@@ -25,6 +25,4 @@ def hiding_note(hiding) -> str:
         note += f"; covered in it: {', '.join(hiding.hidden)}"
     if hiding.kept:
         note += f"; left visible (they hold the submission): {', '.join(hiding.kept)}"
-    if hiding.failed:
-        note += f"; could not hide: {', '.join(hiding.failed)}"
     return note

@@ -145,17 +145,15 @@ class CarriedModule:
                     return origin, origin_line + line - first
             return None
 
-        def traceback_line(match: re.Match) -> str:
-            found = place(match.group(1))
-            return f'File "{found[0]}", line {found[1]}' if found else match.group(0)
-
-        def colon_line(match: re.Match) -> str:
-            found = place(match.group(1))
-            return f"{found[0]}:{found[1]}" if found else match.group(0)
+        def as_students(shape: str):  # -> a re.sub replacement writing the place in `shape`
+            def replace(match: re.Match) -> str:
+                found = place(match.group(1))
+                return shape.format(*found) if found else match.group(0)
+            return replace
 
         name = re.escape(MODULE_FILE)
-        text = re.sub(rf'File "{name}", line (\d+)', traceback_line, text)
-        return re.sub(rf"{name}:(\d+)", colon_line, text)
+        text = re.sub(rf'File "{name}", line (\d+)', as_students('File "{}", line {}'), text)
+        return re.sub(rf"{name}:(\d+)", as_students("{}:{}"), text)
 
     def remap_result(self, result):
         from dataclasses import replace
@@ -238,7 +236,7 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
             return _Item(name, "data", [f"{name} = {text}\n"])
     if _is_array(value):
         arrays[name] = value
-        scalar = "[()]" if _is_scalar(value) else ""
+        scalar = "[()]" if isinstance(value, sys.modules["numpy"].generic) else ""
         return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]{scalar}\n"])
     kind = type(value).__name__
     return (f"it is a {kind}; check() carries functions, classes, imports, numbers, strings, "
@@ -399,22 +397,18 @@ def _is_array(value) -> bool:
     return value.dtype.kind not in "OV"  # objects need pickle; structured records stay out too
 
 
-def _is_scalar(value) -> bool:
-    return isinstance(value, sys.modules["numpy"].generic)
-
-
 # -- where check() runs ---------------------------------------------------------------------------
 
 
 def _in_worker() -> bool:
     """True in the grader's worker: a graded notebook or module that calls check() gets nothing."""
-    if "grader.worker.child" in sys.modules:  # a worker forked by the zygote, which preloads it
+    if "grader.worker.serve" in sys.modules:  # a worker forked by the zygote, which preloads it
         return True
     notebook = sys.modules.get("grader.worker.notebook")
     if notebook is not None and notebook.RUNNING:
         return True
     spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    return getattr(spec, "name", None) == "grader.worker.child"  # spawned where fork is missing
+    return getattr(spec, "name", None) == "grader.worker.serve"  # spawned where fork is missing
 
 
 def _ipython_shell():

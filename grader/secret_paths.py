@@ -8,8 +8,8 @@ The reference (it is the lab's solution), the specs with their hidden cases and 
 beside them, the instructor's solutions, and the grader's own outputs (earlier results and
 feedback, other students' in a batch). Of each, every copy a run could reach: the `grader`
 package in use and any other Python could import from sys.path, the project it was installed
-from (an editable install's checkout), the exercises folder in use and the installed one. A path that does not exist (a results file
-not written yet) is the worker's to skip.
+from (an editable install's checkout), the exercises folder in use and the installed one. A path
+that does not exist (a results file not written yet) is the worker's to skip.
 """
 from __future__ import annotations
 

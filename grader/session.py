@@ -114,8 +114,7 @@ class GradingSession:
 def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:
     """An exercise the grader failed to grade: 0 of its points, and why."""
     message = (f"internal grader error ({type(error).__name__}: {error}); "
-               f"this is a bug in vit-grader, "
-               f"not in your code: please report it")
+               "this is a bug in vit-grader, not in your code: please report it")
     check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR,
                         message=message)
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, (check,))

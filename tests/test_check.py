@@ -189,3 +189,13 @@ def test_check_with_a_misspelt_name_suggests_the_near_one(capsys):
         "check('patchfy'): no exercise or function 'patchfy'; did you mean 'patchify'?")
     check("layer-nrom")
     assert "did you mean 'layer-norm'?" in capsys.readouterr().out
+
+
+def test_check_in_a_graded_module_does_nothing_in_the_worker(tmp_path, grade_with):
+    """A submission that calls check() at its top level loads without a problem: in the worker,
+    check() returns at once (it must not import the specs or the reference)."""
+    script = tmp_path / "work.py"
+    script.write_text(f"{OVERLAPPING}\nfrom grader import check\ncheck('num_patches')\n")
+    output = grade_with(script, "--visible-only").stdout.str()
+    assert "patch-count" in output
+    assert "while loading" not in output and "cannot be imported" not in output, output

@@ -227,7 +227,7 @@ def test_off_root_nothing_is_hidden_and_verbose_says_why():
     os.waitpid(pid, 0)
     reason = "not running as root" if linux.LINUX else "not on Linux"
     assert outcome["reason"] == reason and outcome["hidden"] == []
-    note = hiding_note(Hiding((), (), (), outcome["reason"]))
+    note = hiding_note(Hiding((), (), outcome["reason"]))
     assert note == f"secrets are not hidden from student code: {reason}"
 
 

@@ -28,10 +28,10 @@ from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 from grader.similarity.boilerplate import course_code
 
 from . import DEFAULT_ID_PATTERN
-from .class_files import ReportInputs, class_rows, student_code, write_class_files
+from .class_files import write_class_files
 from .discover import Submission, discover
 from .fingerprints import grader_version, specs_sha256, submission_sha256
-from .manifest import Manifest, write_manifest
+from .manifest import Manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
 from .records import (
@@ -124,16 +124,11 @@ def grade_all(options: BatchOptions) -> BatchResult:
                and (shard is None or shard.holds(r.student))}
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
-    students = [s.student for s in submissions]
-    labels = _labels(options.exercises)
     course_prints, course_files = course_code(options.exercises)
-    inputs = ReportInputs(labels, student_code(students, result.records), tuple(course_prints),
-                          tuple(course_files), whole_class=shard is None)
-    result.similarity = write_class_files(out, class_rows(students, result.records, removed),
-                                          inputs)
-    write_manifest(out, Manifest(str(shard) if shard else None, specs, grader, tuple(students),
-                                 tuple(result.removed), labels, inputs.course_files,
-                                 inputs.course_fingerprints))
+    manifest = Manifest(str(shard) if shard else None, specs, grader,
+                        tuple(s.student for s in submissions), tuple(result.removed),
+                        _labels(options.exercises), tuple(course_files), tuple(course_prints))
+    result.similarity = write_class_files(out, manifest, result.records, removed)
     result.seconds = time.perf_counter() - start
     return result
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder
 
-from .class_files import ReportInputs, class_rows, student_code, write_class_files
-from .manifest import Manifest, read_manifest, write_manifest
+from .class_files import write_class_files
+from .manifest import Manifest, read_manifest
 from .records import Record, read_record, record_path, write_record
 
 
@@ -68,13 +68,9 @@ def merge(outputs: list[Path], out: Path) -> MergeResult:
     first = manifests[0][1]
     course = sorted({h for _, m in manifests for h in m.course_fingerprints})
     files = tuple(dict.fromkeys(f for _, m in manifests for f in m.course_files))
-    inputs = ReportInputs(first.labels, student_code(result.students, current), tuple(course),
-                          files)
-    result.similarity = write_class_files(out, class_rows(result.students, current, gone),
-                                          inputs)
-    write_manifest(out, Manifest(None, first.specs_sha256, first.grader_version,
-                                 tuple(result.students), tuple(result.removed), first.labels,
-                                 files, tuple(course)))
+    manifest = Manifest(None, first.specs_sha256, first.grader_version, tuple(result.students),
+                        tuple(result.removed), first.labels, files, tuple(course))
+    result.similarity = write_class_files(out, manifest, current, gone)
     return result
 
 

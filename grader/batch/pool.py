@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import selectors
-import signal
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.worker import linux
-from grader.worker.processes import sweep
+from grader.worker.processes import kill_group, sweep
 
 MAX_FAILED_STARTS = 3   # jobs that die before they are ready, in a row: the environment is broken
 STARTUP_TIMEOUT = 120.0  # seconds for a job to import, load the specs and start its zygote
@@ -97,10 +96,7 @@ class Job:
         then sweep what its tree left: daemons a submission started (setsid, a double fork) were
         re-parented to us, a subreaper, and are killed with their descendants. `spared`: the
         other live jobs, with all they run."""
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        kill_group(self.process.pid)
         self.process.wait()
         sweep(None, set(spared))
         for stream in (self.process.stdin, self.process.stdout):

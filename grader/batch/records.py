@@ -36,11 +36,7 @@ class Record:
     code: dict | None = None
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "student": self.student, "submission": self.submission,
-                "status": self.status, "reason": self.reason, "seconds": round(self.seconds, 3),
-                "graded_at": self.graded_at, "submission_sha256": self.submission_sha256,
-                "specs_sha256": self.specs_sha256, "grader_version": self.grader_version,
-                "code": self.code,
+        return {"format": FORMAT, **_fields(self), "seconds": round(self.seconds, 3),
                 "report": report_to_json(self.report) if self.report is not None else None}
 
     @classmethod
@@ -48,11 +44,8 @@ class Record:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} record")
         report = report_from_json(data["report"]) if data.get("report") is not None else None
-        return cls(data["student"], data["submission"], data["status"], report,
-                   data.get("reason", ""),
-                   data.get("seconds", 0.0), data.get("graded_at", ""),
-                   data.get("submission_sha256", ""), data.get("specs_sha256", ""),
-                   data.get("grader_version", ""), _code(data.get("code")))
+        # a field missing from `data` takes its default; student, submission and status have none
+        return cls(**{**_known(cls, data), "report": report, "code": _code(data.get("code"))})
 
 
 def _code(data) -> dict | None:

@@ -12,13 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from grader.settings import (
-    GRADESCOPE_RESULTS,
-    OPTIONS,
-    STUDENT_HELP,
-    SettingsError,
-    student_file,
-)
+from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP, SettingsError, student_file
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -32,8 +26,6 @@ LEAN_PYTEST = [f"-pno:{name}" for name in (
     "pastebin", "nose", "legacypath", "stepwise", "junitxml", "warnings", "tmpdir", "monkeypatch",
     "setuponly", "setupplan",
 )]
-
-
 
 # the plugin's own options (grader/settings.py); feedback is the default here
 GRADE_OPTIONS = tuple(option for option in OPTIONS if option.name != "feedback")

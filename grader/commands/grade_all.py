@@ -56,12 +56,8 @@ def run(args) -> int:
         return 2
     try:
         limits = checked_limits(vars(args).get)
-    except SettingsError as error:
-        print(f"vitgrade grade-all: {error}", file=sys.stderr)
-        return 2
-    try:
         shard = parse_shard(args.shard, os.environ) if args.shard else None
-    except ShardError as error:
+    except (SettingsError, ShardError) as error:
         print(f"vitgrade grade-all: {error}", file=sys.stderr)
         return 2
     if args.jobs <= 0:
@@ -85,8 +81,7 @@ def run(args) -> int:
         return 2
     except KeyboardInterrupt:
         print("\nvitgrade grade-all: stopped; what was graded is kept, run the same command "
-              "again to finish",
-              file=sys.stderr)
+              "again to finish", file=sys.stderr)
         return 130
     for note in result.notes:  # they name files of the class folder
         print(terminal_text(note))

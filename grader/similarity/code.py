@@ -153,10 +153,7 @@ def winnowed(words: list[str]) -> list[int]:
     grams = [_hash("\x1f".join(words[i:i + K])) for i in range(max(1, len(words) - K + 1))]
     if len(grams) <= WINDOW:
         return sorted(set(grams))[:MAX_PRINTS]
-    chosen = set()
-    for start in range(len(grams) - WINDOW + 1):
-        window = grams[start:start + WINDOW]
-        chosen.add(min(window))
+    chosen = {min(grams[start:start + WINDOW]) for start in range(len(grams) - WINDOW + 1)}
     return sorted(chosen)[:MAX_PRINTS]
 
 

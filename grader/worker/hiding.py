@@ -46,16 +46,17 @@ READ_ONLY = linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV
 SEALED = READ_ONLY | linux.MS_NOEXEC
 BINDS = ("ro", "rw")  # the kinds of entry whose content is a real folder's
 
-_outcome: dict = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "failed": [],
-                  "readable": [], "reason": "hiding was not tried"}
+NOTHING_HIDDEN = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "readable": []}
+_outcome: dict = {**NOTHING_HIDDEN, "reason": "hiding was not tried"}
 _secrets: list[str] = []  # to check as the worker's user, when the view could not be made
 
 
 def report() -> dict:
     """What the last `hide` did, for the load report: {"mechanism": "view" | "permissions" |
-    "none", "seen" (the view's folders but the working folder), "hidden" (secrets covered inside them), "kept" (secrets
-    left visible: they hold the submission or its working folder), "failed", "readable" (with
-    permissions only: secrets the worker's user can read), "reason" (why there is no view)}."""
+    "none", "seen" (the view's folders but the working folder), "hidden" (secrets covered inside
+    them), "kept" (secrets left visible: they hold the submission or its working folder),
+    "readable" (with permissions only: secrets the worker's user can read), "reason" (why there
+    is no view)}."""
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
 
 
@@ -82,8 +83,7 @@ def _readable(path: str) -> bool:
 
 
 def _hide(secrets: list[str], keep: list[str]) -> dict:
-    outcome = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "failed": [],
-               "readable": [], "reason": ""}
+    outcome = {**NOTHING_HIDDEN, "hidden": [], "kept": [], "reason": ""}  # lists of its own
     if not linux.LINUX:
         return {**outcome, "reason": "not on Linux"}
     if os.geteuid() != 0:
@@ -109,7 +109,7 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
         except OSError as exc:  # what the worker needs could not be bound: permissions only
             linux.setns(original, linux.CLONE_NEWNS)
             where = f" ({exc.filename})" if exc.filename else ""
-            return {**outcome, "hidden": [], "kept": [], "failed": [],
+            return {**outcome, "hidden": [], "kept": [],
                     "reason": f"the file system view failed{where}: {exc.strerror}"}
     finally:
         os.close(original)

@@ -95,7 +95,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
                                  "display": _display}
     # loaded on first use
-    transformer = functools.cache(ipython_transformer) if ipython else _no_transformer
+    transformer = functools.cache(ipython_transformer) if ipython else lambda: None
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
     RUNNING = True
     try:
@@ -137,7 +137,8 @@ def read_cells(path: Path) -> list[Cell]:
         cells = _cells_with_nbformat(data)
     if not cells:
         raise NotANotebook("the notebook is empty: it has no cells")
-    code = [_joined(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
+    # a cell's source is a string or a list of strings (_v4_cells): "".join reads both
+    code = ["".join(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
     code = [source for source in code if source.strip()]
     if not code:
         raise NotANotebook(f"the notebook has no code: its {len(cells)} cell(s) are markdown "
@@ -209,10 +210,6 @@ def _not_json(text: str, exc: json.JSONDecodeError) -> str:
         return message
     return (message + "; it looks like Python code: save it as a .py file, "
             "or save the notebook from Jupyter")
-
-
-def _joined(source) -> str:
-    return "".join(source) if isinstance(source, list) else source
 
 
 def _first_line(exc: BaseException) -> str:
@@ -321,10 +318,6 @@ def _skip_ipython(source: str) -> tuple[str, list[str]]:
     return "".join(lines), skipped
 
 
-def _no_transformer() -> None:
-    return None
-
-
 def ipython_transformer():
     """IPython's TransformerManager, or None without IPython.
 
@@ -356,10 +349,10 @@ def ipython_transformer():
 class IPythonStandIn:
     """What `get_ipython()` returns while the grader runs a notebook.
 
-    Magics and shell commands do nothing (nothing is installed, shown or run in a shell),
-    except those whose code Jupyter runs in the notebook: `%time` and `%%time`, `%%capture`;
-    `%timeit` and `%%timeit` run once in a copy of the namespace, as what they define does not
-    outlive the cell in Jupyter either.
+    Magics and shell commands do nothing (nothing is installed, shown or run in a shell: `system`
+    and any other method not defined here return None), except those whose code Jupyter runs in
+    the notebook: `%time` and `%%time`, `%%capture`; `%timeit` and `%%timeit` run once in a copy
+    of the namespace, as what they define does not outlive the cell in Jupyter either.
     """
 
     def __init__(self, namespace: dict):
@@ -385,9 +378,6 @@ class IPythonStandIn:
             scope = dict(self.user_ns)
             self._run(re.sub(_TIMEIT_OPTIONS, "", line, count=1), scope, self._line() - 1)
             self._run(cell, scope, self._line())
-        return None
-
-    def system(self, cmd: str) -> None:
         return None
 
     def getoutput(self, cmd: str, split: bool = True) -> list:

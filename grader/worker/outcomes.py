@@ -57,7 +57,6 @@ class Hiding:
 
     hidden: tuple[str, ...]  # secrets covered inside the view
     kept: tuple[str, ...]  # asked, but left visible: they hold the submission or its folder
-    failed: tuple[str, ...]  # "path: reason"
     reason: str  # why there is no view of its own ("not running as root"), else ""
     mechanism: str = "none"  # "view" (namespaces), "permissions" (files root's alone), "none"
     seen: tuple[str, ...] = ()  # the folders of its view
@@ -110,7 +109,7 @@ def _hiding(value) -> Hiding | None:
     if type(value) is not dict:
         raise ProtocolError("a malformed load report (hiding)")
     paths = {key: tuple(text(path, 4096) for path in _list(value.get(key, [])))
-             for key in ("hidden", "kept", "failed", "seen", "readable")}
+             for key in ("hidden", "kept", "seen", "readable")}
     return Hiding(**paths, reason=text(value.get("reason", ""), 1000),
                   mechanism=text(value.get("mechanism", "none"), 20))
 

@@ -39,6 +39,16 @@ def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -
         time.sleep(0.001)
 
 
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group `pid` leads, then `pid` itself (the group may not exist yet: a
+    worker that died before its setsid())."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def _belonging(table: dict, worker: int | None, user: int | None, me: int,
                live_workers: set[int]) -> set[int]:
     children: dict[int, list[int]] = {}

@@ -23,13 +23,8 @@ from pathlib import Path
 from grader.worker import channel, linux
 from grader.worker.capture import read_captured
 from grader.worker.limits import DEFAULT_LIMITS, Limits
-from grader.worker.outcomes import (
-    CallOutcome,
-    LoadProblem,
-    LoadReport,
-    call_outcome,
-    load_report,
-)
+from grader.worker.outcomes import CallOutcome, LoadProblem, LoadReport, call_outcome, load_report
+from grader.worker.processes import kill_group
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
 from grader.worker.zygote_handle import (
     FORK_AVAILABLE,
@@ -321,11 +316,7 @@ def _spawn(request: dict, fds: list[int]):
     )  # fmt: skip
 
     def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        kill_group(pid)
         code = process.wait()
         return -code if code < 0 else code << 8
 

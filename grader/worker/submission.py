@@ -72,12 +72,6 @@ class SourcePath(type(Path())):
     def read_bytes(self) -> bytes:
         return self._source if self._source is not None else super().read_bytes()
 
-    def read_text(self, encoding: str | None = None, errors: str | None = None) -> str:
-        return self.read_bytes().decode(encoding or "utf-8", errors or "strict")
-
-    def is_file(self) -> bool:
-        return self._source is not None or super().is_file()
-
 
 def _load_module(submission: Submission) -> None:
     """Run the module's top level; after a statement that raises, go on with the next one.

@@ -36,7 +36,7 @@ import sys  # noqa: E402
 import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
 
 from grader.worker import hiding, linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
-from grader.worker.processes import status, sweep  # noqa: E402
+from grader.worker.processes import kill_group, status, sweep  # noqa: E402
 
 MAX_CONTROL_MESSAGE = 2**20
 
@@ -108,11 +108,7 @@ def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
 def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
     """SIGKILL the worker, its process group and everything it started, then wait for it: no
     process and no zombie is left. `live_workers`: the other workers, which are spared."""
-    for kill in (os.killpg, os.kill):  # the group may not exist yet if it died before setsid()
-        try:
-            kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    kill_group(pid)
     user = _own_user(pid)  # while its /proc entry is there
     # killed: at once. Whatever it started now hangs off us (subreaper)
     status = os.waitpid(pid, 0)[1]

@@ -30,12 +30,9 @@ INHERITED_ENV = (
     "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "TMPDIR", "SYSTEMROOT",
     "VITGRADE_NO_NAMESPACES",  # tests: behave as if unshare were refused (worker/hiding.py)
 )  # fmt: skip
-WORKER_ENV = {
-    "OMP_NUM_THREADS": "1",  # numpy's BLAS must not start threads in a process that forks
-    "OPENBLAS_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-    "MPLBACKEND": "Agg",
-}
+# numpy's BLAS must not start threads in a process that forks; no plotting window
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+              "MPLBACKEND": "Agg"}
 
 
 class ZygoteError(RuntimeError):
