@@ -78,8 +78,7 @@ class StandIns:
     def __init__(self, names, check: Check, recorded: Callable[[str], list]):
         self.names = tuple(names)
         self.arity = {name: len(required_params(name)) for name in self.names}
-        how = getattr(check, "compare", None)  # a property check has no comparison of its own
-        self.how = how if how is not None and how.mode == "allclose" else Compare()
+        self.how = check.stand_in_tolerance
         self.check, self.recorded = check, recorded
         self.used: set[str] = set()
         self.unavailable = ""

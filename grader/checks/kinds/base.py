@@ -8,6 +8,8 @@ from typing import ClassVar
 
 from grader.spec.model import Check
 
+from ..compare import Compare
+
 
 @dataclass(frozen=True)
 class Kind(Check):
@@ -46,6 +48,12 @@ class Kind(Check):
     def regradable(self) -> bool:
         """Whether a failure may be graded again around the student's broken helpers."""
         return False
+
+    @property
+    def stand_in_tolerance(self) -> Compare:
+        """How close a stand-in call's arguments must be to a call the solution made
+        (stand_ins.py): the default allclose, unless the kind compares in its own way."""
+        return Compare()
 
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         """What a submission must define before it is graded (else: not defined yet)."""

@@ -134,6 +134,13 @@ class CallCheck(Kind):
     def regradable(self) -> bool:
         return not self.integration
 
+    @property
+    def stand_in_tolerance(self) -> Compare:
+        """The check's own allclose tolerance, when it has one."""
+        if self.compare is not None and self.compare.mode == "allclose":
+            return self.compare
+        return Compare()
+
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(n for n in uses if n == self.call)
 
