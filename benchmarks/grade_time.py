@@ -11,8 +11,8 @@ the same run, alternated with the others so that a slow spell of the machine hit
                 exercises): YAML parsed and the schema compiled on every run, as before
     uncompiled  the same with VITGRADE_NO_COMPILED=1: neither parsed specs nor expected values
                 read, all computed (the baseline of exercises/compiled/)
-    pytest      the same through pytest and the plugin (`--junitxml`, which only pytest writes):
-                what `pytest --student SUBMISSION` costs, and the path of every run before
+    pytest      the same through pytest and the plugin, `pytest --student SUBMISSION`: the
+                path of every run before
     watch       a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
                 is printed (the watcher looks at the file five times a second)
     baseline    with --baseline REV: the cold run of the grader of git revision REV (its files,
@@ -134,8 +134,10 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
                    ROOT),
         "uncompiled": ("the same, VITGRADE_NO_COMPILED=1", own,
                        {**env, "VITGRADE_NO_COMPILED": "1"}, ROOT),
-        "pytest": ("the same through pytest (--junitxml)",
-                   [*own, "--junitxml", os.devnull], env, ROOT),
+        "pytest": ("the same through pytest (pytest --student)",
+                   [sys.executable, "-m", "pytest", "-p", "grader.plugin", "-q",
+                    "-p", "no:cacheprovider", "--student", grade[4], "--exercises", str(exercises)],
+                   {**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, ROOT),
     }
     if baseline is not None:  # `python -m` imports the `grader` of its working folder first
         commands["baseline"] = (f"the cold run of revision {args.baseline}", grade, env, baseline)

@@ -1,7 +1,7 @@
-"""`vitgrade grade` grades in its own process, without pytest; `pytest --student` grades through
-the plugin; `vitgrade grade --junitxml` goes through pytest too. All three must give the same
-results, feedback and exit code for the same submission: correct, buggy, unfinished, notebook,
-unloadable and hostile ones, and a folder of specs with a broken one."""
+"""`vitgrade grade` grades in its own process, without pytest (its `--junitxml` too);
+`pytest --student` grades through the plugin. Both must give the same results, feedback and exit
+code for the same submission: correct, buggy, unfinished, notebook, unloadable and hostile ones,
+and a folder of specs with a broken one."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -105,14 +106,27 @@ def test_both_paths_report_a_broken_spec_and_grade_the_others(grade_with, tmp_pa
     assert code == exit_code(plugin_code) == 1
 
 
-def test_junitxml_goes_through_pytest_and_gives_the_same_results(tmp_path):
+def junit_cases(path: Path) -> dict:
+    """{test case: (its properties, failed)} of a JUnit XML file."""
+    cases = ET.parse(path).getroot().iter("testcase")
+    return {case.get("name"): ({p.get("name"): float(p.get("value")) for p in case.iter("property")},
+                               case.find("failure") is not None) for case in cases}
+
+
+def test_junitxml_gives_what_pytests_junitxml_gives_the_plugin(grade_with, tmp_path):
+    """`vitgrade grade --junitxml` writes it from the report, without pytest: the same test
+    cases, points, scores and failures as pytest's own junitxml of `pytest --student`."""
     submission = build_submission(BUGS[0], tmp_path)
     code, direct = grade_in_process(submission, tmp_path)
-    junit = tmp_path / "junit.xml"
-    junit_code, through_pytest = grade_in_process(submission, tmp_path, EXERCISES,
-                                                  "--junitxml", str(junit))
-    assert direct == through_pytest and code == junit_code == 1
-    assert "<testcase" in junit.read_text()
+    junit, plugin_junit = tmp_path / "junit.xml", tmp_path / "plugin.xml"
+    junit_code, with_junit = grade_in_process(submission, tmp_path, EXERCISES,
+                                              "--junitxml", str(junit))
+    grade_with(submission, "--junitxml", str(plugin_junit))
+    assert direct == with_junit and code == junit_code == 1
+    cases = junit_cases(junit)
+    assert cases == junit_cases(plugin_junit)
+    assert any(failed for _, failed in cases.values()) and not all(
+        failed for _, failed in cases.values())
 
 
 def test_the_in_process_path_imports_no_pytest(tmp_path):
@@ -176,9 +190,8 @@ def test_a_results_folder_that_cannot_be_made_gets_one_line(tmp_path):
         assert len(done.stderr.splitlines()) == 1
 
 
-def test_quiet_and_verbose_print_the_same_through_pytest(tmp_path):
-    """-q takes pytest's terminal away, and with it pytest's --verbose: the hiding note is
-    printed all the same."""
+def test_quiet_and_verbose_print_the_same_with_junitxml(tmp_path):
+    """-q --verbose prints the table and the hiding note, --junitxml or not."""
     printed = []
     for extra in ([], ["--junitxml", str(tmp_path / "junit.xml")]):
         done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(SOLUTION), "-q",

@@ -16,22 +16,23 @@ from .safe_files import write_file_safely
 FEEDBACK_FOLDER = "feedback"  # a class's feedback/<student>.md, beside report.html (grade-all)
 
 
-def write_outputs_or_say(report, settings) -> bool:
+def write_outputs_or_say(report, settings, junit_out: str | None = None) -> bool:
     """`write_outputs`, True; or, for a path through a link, one line on stderr and no file,
     False (the run then exits 2: the plugin and `vitgrade grade` alike)."""
     from .safe_files import UnsafePathError
 
     try:
-        write_outputs(report, settings)
+        write_outputs(report, settings, junit_out)
     except UnsafePathError as error:  # a link planted where the results go
         print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
         return False
     return True
 
 
-def write_outputs(report, settings) -> None:
-    """Every results file `settings` asks for; safe_files.UnsafePathError for a path through a
-    link (the caller says so: the plugin exits 2 with one line on stderr)."""
+def write_outputs(report, settings, junit_out: str | None = None) -> None:
+    """Every results file `settings` asks for, and `vitgrade grade --junitxml`'s (pytest writes
+    the plugin's); safe_files.UnsafePathError for a path through a link (the caller says so: the
+    plugin exits 2 with one line on stderr)."""
     if settings.json_out is not None:
         from .gradescope import gradescope_results
 
@@ -40,6 +41,10 @@ def write_outputs(report, settings) -> None:
         from .prairielearn import prairielearn_results
 
         write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
+    if junit_out is not None:
+        from .junit import junit_xml
+
+        write_text_atomic(junit_out, junit_xml(report), suffix=".xml")
     if getattr(settings, "classroom", False) and os.environ.get("GITHUB_OUTPUT"):
         # GitHub Actions sets GITHUB_OUTPUT; elsewhere there is nowhere the line would be read
         # (to try it: GITHUB_OUTPUT=out.txt vitgrade grade SUB --classroom)
