@@ -18,6 +18,7 @@ the same run, alternated with the others so that a slow spell of the machine hit
     baseline    with --baseline REV: the cold run of the grader of git revision REV (its files,
                 exported with `git archive`, grading with its own exercises/): the figure before
                 a change, in the same run
+    watch base  with --baseline REV: the same save while REV's `vitgrade watch` runs
 
 and we print the medians and their ratios to the floor, wall-clock time and CPU time (user +
 system of the command and every process it waited for: on a shared machine the CPU time moves
@@ -70,13 +71,13 @@ def timed(command: list[str], env: dict, cpu: list | None = None, cwd: Path = RO
 class Watcher:
     """`vitgrade watch` on a copy of the submission; `regrade()` saves it and times the table."""
 
-    def __init__(self, submission: Path, exercises: str | None, env: dict):
+    def __init__(self, submission: Path, exercises: str | None, env: dict, cwd: Path = ROOT):
         self.folder = Path(tempfile.mkdtemp(prefix="vitgrade-watch-bench-"))
         self.copy = self.folder / submission.name
         shutil.copy(submission, self.copy)
         command = [sys.executable, "-m", "grader.cli", "watch", str(self.copy), "-q"]
         command += ["--exercises", exercises] if exercises else []
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
@@ -92,10 +93,17 @@ class Watcher:
             pass
 
     def regrade(self) -> float:
+        """Seconds from a save to its table. The save replaces the file whole (a rename), so the
+        watcher never sees it half written and grades it once; any table still queued (a grading
+        the timer did not ask for) is dropped first, so it cannot pass for this save's."""
         self.saves += 1
         text = self.copy.read_text() + f"\n# save {self.saves}\n"
+        partial = self.folder / "saving.tmp"
+        partial.write_text(text)
+        while not self.lines.empty():
+            self.lines.get_nowait()
         start = time.perf_counter()
-        self.copy.write_text(text)
+        os.replace(partial, self.copy)
         self._wait()
         return time.perf_counter() - start
 
@@ -143,20 +151,26 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
         commands["baseline"] = (f"the cold run of revision {args.baseline}", grade, env, baseline)
     for _, command, environment, cwd in commands.values():  # warm the cache, write bytecode
         timed(command, environment, cwd=cwd)
-    watcher = Watcher(ROOT / args.submission, args.exercises, env)
-    times = {name: [] for name in [*commands, "watch"]}
+    watchers = {"watch": Watcher(ROOT / args.submission, args.exercises, env)}
+    if baseline is not None:  # the baseline's watch, with its own exercises/ as its cold run
+        watchers["watch base"] = Watcher(ROOT / args.submission, None, env, baseline)
+    times = {name: [] for name in [*commands, *watchers]}
     cpu = {name: [] for name in commands}
     try:
-        watcher.regrade()  # its first regrade plans nothing new, like every later one
+        for watcher in watchers.values():
+            watcher.regrade()  # its first regrade plans nothing new, like every later one
         for _ in range(args.runs):
             for name, (_, command, environment, cwd) in commands.items():
                 times[name].append(timed(command, environment, cpu[name], cwd))
-            times["watch"].append(watcher.regrade())
-            time.sleep(0.5)  # a student reads the table before saving again
+            for name, watcher in watchers.items():
+                times[name].append(watcher.regrade())
+                time.sleep(0.5)  # a student reads the table before saving again
     finally:
-        watcher.close()
+        for watcher in watchers.values():
+            watcher.close()
     labels = {name: label for name, (label, *_) in commands.items()}
     labels["watch"] = "vitgrade watch: from a save to the new table"
+    labels["watch base"] = f"the same, the watch of revision {args.baseline}"
     report(times, labels)
     report(cpu, {name: "CPU seconds, the same runs" for name in cpu})
 

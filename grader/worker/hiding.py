@@ -144,13 +144,18 @@ def python_folders(package: str) -> list[str]:
     installation's prefixes that holds no `grader` package (a checkout is neither)."""
     entries = sorted(_folders(sys.path), key=len, reverse=True)
     prefixes = _folders([sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix])
-    providing = set()
+    providing, real_folders = set(), {}  # each folder resolved once: realpath is ~40 lstat calls
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if not file or _under(os.path.realpath(file), package):
+        if not file:
             continue
-        owner = next((entry for entry in entries if _under(os.path.realpath(file), entry)), None)
-        providing.add(owner)
+        folder, name = os.path.split(file)
+        if folder not in real_folders:
+            real_folders[folder] = os.path.realpath(folder)
+        real = os.path.realpath(file) if os.path.islink(file) else os.path.join(
+            real_folders[folder], name)
+        if not _under(real, package):
+            providing.add(next((entry for entry in entries if _under(real, entry)), None))
     return [entry for entry in _folders(sys.path) if entry in providing or (
         any(_under(entry, prefix) for prefix in prefixes)
         and not os.path.isfile(os.path.join(entry, "grader", "__init__.py")))]
