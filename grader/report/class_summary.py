@@ -68,7 +68,7 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
 
 # how a check says a time limit stopped it: a call's own (grader/worker/student_worker.py) or
 # the whole submission's (grader/checks/grade.py OUT_OF_TIME)
-TIME_LIMIT_WORDS = ("timed out", "out of time")
+TIME_LIMIT_WORDS = ("timed out", "out of time", "did not return within")
 
 
 def time_limit(report: GradeReport) -> str:

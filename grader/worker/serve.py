@@ -9,14 +9,18 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
             (stand_ins.py) and wait for the answer
+            and "alarm": seconds each call may run, "slow": [names that do not return in time,
+            bound to raise at once, optional]
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
-            {"seq", "index", "status": "ok" | "raised" | "missing" | "not_callable", "value" |
-             "error" | "message", "stdout", "seconds"} + the value's arrays
+            {"seq", "index", "status": "ok" | "raised" | "timeout" | "missing" | "not_callable",
+             "value" | "error" | "message", "stdout", "seconds", "slow": the function still
+             running at the alarm, optional} + the value's arrays
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -30,6 +34,7 @@ from typing import NoReturn
 
 from grader.worker import channel, hiding, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
+from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
 
@@ -118,19 +123,30 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
+    slow = stand_ins.known_slow(header)  # grows when a call's clock finds one (run_student)
+    alarm = header.get("alarm")
+    if alarm is not None and not (type(alarm) in (int, float) and 0 < alarm < 1e6):
+        raise ProtocolError("a malformed alarm")
     start = 0
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])
         start += count
-        with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index):
-            reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
-                                                  request)
+        if name in slow:  # it did not return earlier in this request: not run again
+            reply, reply_blobs, kind = {"status": "timeout", "slow": name, "seconds": 0.0}, [], ""
+        else:
+            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
+                reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
+                                                      request, alarm)
+            if "slow" in reply:
+                slow.add(reply["slow"])
         send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
 
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
-               capture: OutputCapture, request: dict) -> tuple[dict, list[bytes], str]:
-    """One call (or get) -> (reply, its arrays, the type of the value it carries)."""
+               capture: OutputCapture, request: dict,
+               alarm: float | None = None) -> tuple[dict, list[bytes], str]:
+    """One call (or get) -> (reply, its arrays, the type of the value it carries); a call
+    still running after `alarm` seconds is stopped (run_student)."""
     if name not in loaded.namespace:
         message = f"{loaded.label} does not define {name}"
         return {"status": "missing", "message": message}, [], ""
@@ -143,16 +159,22 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    return run_student(lambda: target(*args, **kwargs), loaded, capture, request)
+    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, alarm, name)
 
 
-def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict):
-    """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer."""
+def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
+                alarm: float | None = None, name: str = ""):
+    """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer.
+    Past `alarm` seconds it is stopped (top_level.py's clock, which an `except` cannot hold),
+    and the reply names the student's innermost top-level function then running as `slow`
+    (else `name`), whether or not the call then returned."""
     capture.reset()
     start = time.perf_counter()
     blobs, kind = [], ""
+    clock = TopLevelClock(alarm, float("inf")) if alarm else None
     try:
-        value = thunk()
+        with clock or contextlib.nullcontext():
+            value = clock.call(thunk) if clock else thunk()
         sandbox.quit_if_forked()
         kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
@@ -163,6 +185,10 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             blobs = encoder.blobs
         except TooLarge as exc:
             reply = {"status": "ok", "value": too_large(kind, str(exc))}
+    except (TopLevelTimeout, stand_ins.DidNotReturn) as exc:
+        sandbox.quit_if_forked()
+        known = isinstance(exc, stand_ins.DidNotReturn) and exc.args
+        reply = {"status": "timeout", "slow": str(exc.args[0])[:200] if known else name}
     except BaseException as exc:  # noqa: BLE001 - the student's exception is the answer
         sandbox.quit_if_forked()
         error = loaded.describe_error(exc)
@@ -171,6 +197,10 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             error["limit"] = note
             error["message"] = f"{error['message']} ({note})" if error["message"] else note
         reply = {"status": "raised", "error": error}
+    if clock is not None and clock.where:  # the innermost own function is the one that looped
+        reply["slow"] = next((code.co_name for code in clock.where
+                              if code.co_filename in loaded.own_files
+                              and callable(loaded.namespace.get(code.co_name))), name)
     reply["seconds"] = time.perf_counter() - start
     reply["stdout"] = capture.collect()
     return reply, blobs, kind

@@ -24,6 +24,7 @@ import builtins
 import contextlib
 import inspect
 import os
+import signal
 import types
 
 from grader.worker import channel
@@ -36,6 +37,11 @@ NAMED = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYW
          inspect.Parameter.KEYWORD_ONLY)
 
 
+class DidNotReturn(BaseException):
+    """Raised by a function the grader knows does not return in time (`slow` in `bound`), in
+    place of running it: args[0] is its name."""
+
+
 class StandInUnavailable(Exception):
     """The grader could not answer a stand-in here (the course solution never made this call):
     the check keeps its grade without stand-ins."""
@@ -43,13 +49,15 @@ class StandInUnavailable(Exception):
 
 @contextlib.contextmanager
 def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq: int,
-          index: int):
+          index: int, slow=()):
     """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
-    wherever a top-level function captured the student's own, for the duration of the block."""
-    saved = {name: namespace[name] for name in names if name in namespace}
+    wherever a top-level function captured the student's own, for the duration of the block;
+    the names in `slow` (known not to return in time) by functions raising DidNotReturn."""
+    saved = {name: namespace[name] for name in {*names, *slow} if name in namespace}
     active = [True]  # a stand-in kept past its call refuses
-    stand_ins = {name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
-                 for name, arity in names.items()}
+    stand_ins = {name: _did_not_return(name) for name in slow}
+    stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
+                      for name, arity in names.items()})
     undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
@@ -60,7 +68,7 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
         active[0] = False
         for restore in reversed(undo):
             restore()
-        for name in names:
+        for name in stand_ins:
             if name in saved:
                 namespace[name] = saved[name]
             else:
@@ -94,6 +102,12 @@ def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
                 cell.cell_contents = swapped(held)
                 undo.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
     return undo
+
+
+def _did_not_return(name: str):
+    def stopped(*args, **kwargs):
+        raise DidNotReturn(name)
+    return stopped
 
 
 def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,
@@ -175,9 +189,14 @@ def _is_default(value, default) -> bool:
 
 
 def _ask(conn: channel.Connection, header: dict, blobs: list):
-    """Send a stand-in's call to the grader and return its answer (or raise what it says)."""
-    conn.send(header, blobs)
-    answer, answer_blobs = conn.receive()
+    """Send a stand-in's call to the grader and return its answer (or raise what it says). The
+    call's clock (serve.py) waits: an alarm amid the exchange would garble the channel."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+    try:
+        conn.send(header, blobs)
+        answer, answer_blobs = conn.receive()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
     status = answer.get("status")
     if status == "ok":
         return Decoder(answer_blobs).decode(answer.get("value"))
@@ -188,6 +207,14 @@ def _ask(conn: channel.Connection, header: dict, blobs: list):
     if status == "unavailable":
         raise StandInUnavailable(message)
     raise ProtocolError("a malformed stand-in answer")
+
+
+def known_slow(header: dict) -> set[str]:
+    """The names a request says do not return in time (ProtocolError for anything else)."""
+    names = header.get("slow", [])
+    if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
+        raise ProtocolError("malformed slow names")
+    return set(names)
 
 
 def requested(header: dict) -> dict[str, int]:

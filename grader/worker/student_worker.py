@@ -4,6 +4,13 @@ Student code never runs in this process. A worker is forked by the zygote (zygot
 submission and answers calls; answers come back as bounded data (channel.py, values.py).
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
+
+Time is per function: each call also runs under the worker's own alarm, a little before the
+deadline, which stops it and names the student's function that was running (`slow`). From then
+on that function fails at once wherever the student's code calls it (the worker binds it to
+raise), the grader's own calls of it get one short retry (RETRY_SECONDS) and then fail at once
+too, and no call takes more than 1/SHARE of the submission's time left: however many functions
+loop, the others are still graded.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import sys
 import tempfile
 import time
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 from grader.worker import channel, linux
@@ -38,6 +46,9 @@ from grader.worker.zygote_handle import (
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
+DID_NOT_RETURN = "`{name}` did not return within {seconds:g} s; its other cases were not run"
+RETRY_SECONDS = 1.0
+SHARE = 8
 
 
 class StudentWorker:
@@ -56,6 +67,8 @@ class StudentWorker:
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: each reply must carry its request's number
+        self.slow: dict[str, float] = {}  # functions that did not return -> the seconds they had
+        self._retried: set[str] = set()  # ... and did not in their short retry either
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -88,17 +101,20 @@ class StudentWorker:
         parameters: the names the worker binds to stand-ins during these calls, see
         stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
         answers each stand-in's call here, inside the call's time."""
+        if name in self._retried:
+            return [self._did_not_return(name, 0)] * len(calls)
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
-        header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
+        slow = json.dumps([n for n in self.slow if n != name])
+        header = (f'{{"op":"call","seq":{{seq}},"alarm":{{alarm}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts}'
-                  f'{standing_in},"blobs":')
+                  f'{standing_in},"slow":{slow},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
-        return self._request(header, blobs, len(calls), timeout, stand_ins)
+        return self._request(header, blobs, len(calls), timeout, stand_ins, name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
-        return self._request({"op": "get", "name": name}, [], 1, None)[0]
+        return self._request({"op": "get", "name": name}, [], 1, None, name=name)[0]
 
     def use_limits(self, limits: Limits) -> None:
         """Limits for the calls from now on (an exercise's own). A worker started under other
@@ -115,21 +131,26 @@ class StudentWorker:
     # -- internals --
 
     def _request(self, header: dict | str, blobs: list[bytes], count: int,
-                 timeout: float | None, stand_ins=None) -> list[CallOutcome]:
-        """Send a request (a dict, or JSON text with `{seq}` where its number goes), collect the
-        `count` replies it asks for, answering its stand-ins' calls on the way."""
+                 timeout: float | None, stand_ins=None, name: str = "") -> list[CallOutcome]:
+        """Send a request (a dict, or JSON text with `{seq}` and `{alarm}` where they go) of calls
+        of `name`, collect the `count` replies it asks for, answering its stand-ins' calls on
+        the way."""
         if self._left() <= 0:
             return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
+        retry = name in self.slow
+        timeout = min(timeout, RETRY_SECONDS if retry else timeout, self._left() / SHARE)
         worker, outcomes = self._worker, []
         self._seq += 1
         start = time.monotonic()
         try:
             try:
+                alarm = repr(timeout - min(1.0, timeout / 5))
                 numbered = ({**header, "seq": self._seq} if type(header) is dict
-                            else header.replace("{seq}", str(self._seq), 1))
+                            else header.replace("{seq}", str(self._seq), 1)
+                            .replace("{alarm}", alarm, 1))
                 worker.conn.send(numbered, blobs, self._call_deadline(start, timeout))
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
@@ -145,14 +166,33 @@ class StudentWorker:
                                                             len(outcomes))
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
-                outcomes.append(call_outcome(reply, reply_blobs))
+                outcome = call_outcome(reply, reply_blobs)
+                outcomes.append(self._noted(outcome, outcome.slow, name, timeout, retry))
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
-            outcomes.append(self._failed(exc, start, timeout))
+            outcome = self._failed(exc, start, timeout)
+            own = outcome.status == "timeout" and outcome.message != OUT_OF_TIME
+            outcomes.append(self._noted(outcome, name, name, timeout, retry) if own else outcome)
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
         return outcomes + [STOPPED] * (count - len(outcomes))
+
+    def _noted(self, outcome: CallOutcome, slow: str, name: str, timeout: float,
+               retry: bool) -> CallOutcome:
+        """`outcome` of a call of `name`, remembering `slow` as a function that did not return
+        (if it is one) and saying so when the call timed out."""
+        if slow.isidentifier() and len(self.slow) < 100:
+            if slow == name and retry:
+                self._retried.add(name)
+            self.slow.setdefault(slow, timeout)
+        if outcome.status != "timeout":
+            return outcome
+        return replace(outcome, message=self._did_not_return(slow or name, timeout).message)
+
+    def _did_not_return(self, name: str, timeout: float) -> CallOutcome:
+        seconds = self.slow.get(name, timeout)
+        return CallOutcome("timeout", message=DID_NOT_RETURN.format(name=name, seconds=seconds))
 
     def _left(self) -> float:
         """Seconds left of the whole submission's time (inf without a deadline)."""
@@ -167,8 +207,8 @@ class StudentWorker:
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
             own = start + timeout <= (self.deadline or float("inf"))
-            message = f"timed out after {timeout:g} s" if own else OUT_OF_TIME
-            return CallOutcome("timeout", message=message, stdout=stdout, seconds=seconds)
+            return CallOutcome("timeout", message="" if own else OUT_OF_TIME, stdout=stdout,
+                               seconds=seconds)
         if not isinstance(exc, (channel.ConnectionClosed, OSError)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
         return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)
