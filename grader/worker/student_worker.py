@@ -46,9 +46,9 @@ from grader.worker.zygote_handle import (
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
-DID_NOT_RETURN = "`{name}` did not return within {seconds:g} s; its other cases were not run"
-RETRY_SECONDS = 1.0
-SHARE = 8
+DID_NOT_RETURN = "`{name}` did not return within {seconds}; its other cases were not run"
+RETRY_SECONDS = 1.0  # the grader's own calls of a function that did not return: one more try
+SHARE = 8  # no call takes more than 1/SHARE of the submission's time left
 
 
 class StudentWorker:
@@ -67,7 +67,7 @@ class StudentWorker:
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: each reply must carry its request's number
-        self.slow: dict[str, float] = {}  # functions that did not return -> the seconds they had
+        self.slow: dict[str, str] = {}  # functions that did not return -> in what time ("10 s")
         self._retried: set[str] = set()  # ... and did not in their short retry either
 
     def __enter__(self) -> StudentWorker:
@@ -102,7 +102,8 @@ class StudentWorker:
         stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
         answers each stand-in's call here, inside the call's time."""
         if name in self._retried:
-            return [self._did_not_return(name, 0)] * len(calls)
+            message = DID_NOT_RETURN.format(name=name, seconds=self.slow[name])
+            return [CallOutcome("timeout", message=message)] * len(calls)
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
         slow = json.dumps([n for n in self.slow if n != name])
@@ -141,7 +142,10 @@ class StudentWorker:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
         retry = name in self.slow
-        timeout = min(timeout, RETRY_SECONDS if retry else timeout, self._left() / SHARE)
+        own = min(timeout, RETRY_SECONDS) if retry else timeout
+        timeout = min(own, self._left() / SHARE)
+        within = (f"{timeout:g} s" if timeout == own
+                  else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
         worker, outcomes = self._worker, []
         self._seq += 1
         start = time.monotonic()
@@ -167,32 +171,30 @@ class StudentWorker:
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
                 outcome = call_outcome(reply, reply_blobs)
-                outcomes.append(self._noted(outcome, outcome.slow, name, timeout, retry))
+                outcomes.append(self._noted(outcome, outcome.slow, name, within, retry))
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
             outcome = self._failed(exc, start, timeout)
             own = outcome.status == "timeout" and outcome.message != OUT_OF_TIME
-            outcomes.append(self._noted(outcome, name, name, timeout, retry) if own else outcome)
+            outcomes.append(self._noted(outcome, name, name, within, retry) if own else outcome)
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
         return outcomes + [STOPPED] * (count - len(outcomes))
 
-    def _noted(self, outcome: CallOutcome, slow: str, name: str, timeout: float,
+    def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str,
                retry: bool) -> CallOutcome:
-        """`outcome` of a call of `name`, remembering `slow` as a function that did not return
-        (if it is one) and saying so when the call timed out."""
+        """`outcome` of a call of `name` (`retry`: one that did not return before) that had
+        `within` ("10 s"), remembering `slow` as a function that did not return, if it names
+        one, and saying so when the call timed out."""
         if slow.isidentifier() and len(self.slow) < 100:
             if slow == name and retry:
                 self._retried.add(name)
-            self.slow.setdefault(slow, timeout)
+            self.slow.setdefault(slow, within)
         if outcome.status != "timeout":
             return outcome
-        return replace(outcome, message=self._did_not_return(slow or name, timeout).message)
-
-    def _did_not_return(self, name: str, timeout: float) -> CallOutcome:
-        seconds = self.slow.get(name, timeout)
-        return CallOutcome("timeout", message=DID_NOT_RETURN.format(name=name, seconds=seconds))
+        seconds = self.slow.get(slow or name, within)
+        return replace(outcome, message=DID_NOT_RETURN.format(name=slow or name, seconds=seconds))
 
     def _left(self) -> float:
         """Seconds left of the whole submission's time (inf without a deadline)."""
