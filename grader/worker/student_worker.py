@@ -146,7 +146,8 @@ class StudentWorker:
         timeout = min(own, self._left() / SHARE)
         within = (f"{timeout:g} s" if timeout == own
                   else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
-        worker, outcomes = self._worker, []
+        bound = set(self.slow) - {name}  # the worker makes these fail at once
+        worker, outcomes, rest = self._worker, [], STOPPED
         self._seq += 1
         start = time.monotonic()
         try:
@@ -172,6 +173,10 @@ class StudentWorker:
                     continue
                 outcome = call_outcome(reply, reply_blobs)
                 outcomes.append(self._noted(outcome, outcome.slow, name, within, retry))
+                if outcome.slow and outcome.slow not in bound:  # its alarm stopped the call:
+                    self._discard_worker()  # what it left running goes, as after a timeout
+                    rest = self._noted(CallOutcome("timeout"), outcome.slow, name, within, False)
+                    break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
             outcome = self._failed(exc, start, timeout)
@@ -180,7 +185,7 @@ class StudentWorker:
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
-        return outcomes + [STOPPED] * (count - len(outcomes))
+        return outcomes + [rest] * (count - len(outcomes))
 
     def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str,
                retry: bool) -> CallOutcome:
