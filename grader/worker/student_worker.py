@@ -8,9 +8,9 @@ sends nonsense is killed with every process it started, and the next call gets a
 Time is per function: each call also runs under the worker's own alarm, a little before the
 deadline, which stops it and names the student's function that was running (`slow`). From then
 on that function fails at once wherever the student's code calls it (the worker binds it to
-raise), the grader's own calls of it get one short retry (RETRY_SECONDS) and then fail at once
-too, and no call takes more than 1/SHARE of the submission's time left: however many functions
-loop, the others are still graded.
+raise), each request of the grader's own calls of it gets a short timeout (RETRY_SECONDS: a
+check's one short retry, since its first failing case ends it), and no call takes more than
+1/SHARE of the submission's time left: however many functions loop, the others are graded.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-size
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
 DID_NOT_RETURN = "`{name}` did not return within {seconds}; its other cases were not run"
-RETRY_SECONDS = 1.0  # the grader's own calls of a function that did not return: one more try
+RETRY_SECONDS = 1.0  # per call of a function that did not return once, by the grader itself
 SHARE = 8  # no call takes more than 1/SHARE of the submission's time left
 
 
@@ -68,7 +68,6 @@ class StudentWorker:
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: each reply must carry its request's number
         self.slow: dict[str, str] = {}  # functions that did not return -> in what time ("10 s")
-        self._retried: set[str] = set()  # ... and did not in their short retry either
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -101,9 +100,6 @@ class StudentWorker:
         parameters: the names the worker binds to stand-ins during these calls, see
         stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
         answers each stand-in's call here, inside the call's time."""
-        if name in self._retried:
-            message = DID_NOT_RETURN.format(name=name, seconds=self.slow[name])
-            return [CallOutcome("timeout", message=message)] * len(calls)
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
         slow = json.dumps([n for n in self.slow if n != name])
@@ -141,8 +137,7 @@ class StudentWorker:
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
-        retry = name in self.slow
-        own = min(timeout, RETRY_SECONDS) if retry else timeout
+        own = min(timeout, RETRY_SECONDS) if name in self.slow else timeout
         timeout = min(own, self._left() / SHARE)
         within = (f"{timeout:g} s" if timeout == own
                   else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
@@ -172,29 +167,25 @@ class StudentWorker:
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
                 outcome = call_outcome(reply, reply_blobs)
-                outcomes.append(self._noted(outcome, outcome.slow, name, within, retry))
+                outcomes.append(self._noted(outcome, outcome.slow, name, within))
                 if outcome.slow and outcome.slow not in bound:  # its alarm stopped the call:
                     self._discard_worker()  # what it left running goes, as after a timeout
-                    rest = self._noted(CallOutcome("timeout"), outcome.slow, name, within, False)
+                    rest = self._noted(CallOutcome("timeout"), outcome.slow, name, within)
                     break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
             outcome = self._failed(exc, start, timeout)
             own = outcome.status == "timeout" and outcome.message != OUT_OF_TIME
-            outcomes.append(self._noted(outcome, name, name, within, retry) if own else outcome)
+            outcomes.append(self._noted(outcome, name, name, within) if own else outcome)
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
         return outcomes + [rest] * (count - len(outcomes))
 
-    def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str,
-               retry: bool) -> CallOutcome:
-        """`outcome` of a call of `name` (`retry`: one that did not return before) that had
-        `within` ("10 s"), remembering `slow` as a function that did not return, if it names
-        one, and saying so when the call timed out."""
+    def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str) -> CallOutcome:
+        """`outcome` of a call of `name` that had `within` ("10 s"), remembering `slow` as a
+        function that did not return, if it names one, and saying so when the call timed out."""
         if slow.isidentifier() and len(self.slow) < 100:
-            if slow == name and retry:
-                self._retried.add(name)
             self.slow.setdefault(slow, within)
         if outcome.status != "timeout":
             return outcome
