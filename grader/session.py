@@ -3,8 +3,9 @@ GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's
 `watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
 
 One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
-before it is graded; the submission's deadline goes to the worker (which cuts a call or a load
-at it) and to the checks ("out of time"); load problems and `fatal` are reported alike for all.
+before it is graded; the submission's deadline goes to the worker, which shares it out among
+the calls and cuts a call or a load at it ("out of time"); load problems and `fatal` are
+reported alike for all.
 """
 from __future__ import annotations
 
@@ -58,8 +59,7 @@ class GradingSession:
             worker = self.worker
             worker.use_limits(replace(self.settings.limits(exercise), hide=worker.limits.hide))
             if self._grading is None:  # every check's verdict for this submission, each once
-                options = Options(self.settings.include_hidden, self.deadline,
-                                  self.settings.limits().submission_timeout)
+                options = Options(self.settings.include_hidden)
                 self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
             result = self._grading.exercise(exercise)
         except Exception as error:

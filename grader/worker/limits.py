@@ -12,8 +12,7 @@ class Limits:
     """All but `call_timeout` and `submission_timeout` are fixed when a worker starts: a call
     under other limits (`StudentWorker.use_limits`) gets a fresh worker."""
 
-    # seconds per call, wall clock; then the function still running fails at once from then on
-    call_timeout: float = 10.0
+    call_timeout: float = 10.0  # seconds per call, wall clock (student_worker.py: then what)
     # Seconds for loading the submission. Top-level code is stopped after a third of it (a
     # statement, a notebook cell), two thirds in all, and the rest still runs; past all of it
     # the worker is killed and the submission is unloadable.
@@ -22,8 +21,7 @@ class Limits:
     output_kb: int = 64  # captured stdout+stderr kept per call/load
     max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
     file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
-    # seconds for the whole submission (the session's deadline), inside the platforms' own
-    # limits with time to spare (docs/lms.md: PrairieLearn's `timeout: 120`)
+    # seconds for the whole submission (the session's deadline): inside the platforms' limits
     submission_timeout: float = 90.0
     # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)
     hide: tuple[str, ...] = ()

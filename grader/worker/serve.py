@@ -123,10 +123,10 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
-    slow = stand_ins.known_slow(header)
-    alarm = header.get("alarm")
-    if alarm is not None and not (type(alarm) in (int, float) and 0 < alarm < 1e6):
-        raise ProtocolError("a malformed alarm")
+    slow, alarm = header.get("slow", []), header.get("alarm")
+    if (type(slow) is not list or not all(type(n) is str and n.isidentifier() for n in slow)
+            or not (alarm is None or (type(alarm) in (int, float) and 0 < alarm < 1e6))):
+        raise ProtocolError("malformed slow names or alarm")
     start = 0
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])

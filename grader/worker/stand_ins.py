@@ -38,8 +38,7 @@ NAMED = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYW
 
 
 class DidNotReturn(BaseException):
-    """Raised by a function the grader knows does not return in time (`slow` in `bound`), in
-    place of running it: args[0] is its name."""
+    """Raised in place of a function known not to return in time (`bound`); args[0]: its name."""
 
 
 class StandInUnavailable(Exception):
@@ -189,8 +188,8 @@ def _is_default(value, default) -> bool:
 
 
 def _ask(conn: channel.Connection, header: dict, blobs: list):
-    """Send a stand-in's call to the grader and return its answer (or raise what it says). The
-    call's clock (serve.py) waits: an alarm amid the exchange would garble the channel."""
+    """Send a stand-in's call to the grader and return its answer (or raise what it says); the
+    call's alarm (serve.py) waits, as it would garble the exchange."""
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
     try:
         conn.send(header, blobs)
@@ -207,14 +206,6 @@ def _ask(conn: channel.Connection, header: dict, blobs: list):
     if status == "unavailable":
         raise StandInUnavailable(message)
     raise ProtocolError("a malformed stand-in answer")
-
-
-def known_slow(header: dict) -> set[str]:
-    """The names a request says do not return in time (ProtocolError for anything else)."""
-    names = header.get("slow", [])
-    if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
-        raise ProtocolError("malformed slow names")
-    return set(names)
 
 
 def requested(header: dict) -> dict[str, int]:

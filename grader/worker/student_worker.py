@@ -5,12 +5,11 @@ submission and answers calls; answers come back as bounded data (channel.py, val
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
 
-Time is per function: each call also runs under the worker's own alarm, a little before the
-deadline, which stops it and names the student's function that was running (`slow`). From then
-on that function fails at once wherever the student's code calls it (the worker binds it to
-raise), each request of the grader's own calls of it gets a short timeout (RETRY_SECONDS: a
-check's one short retry, since its first failing case ends it), and no call takes more than
-1/SHARE of the submission's time left: however many functions loop, the others are graded.
+Time is per function: the worker's own alarm, a little before a call's deadline, names the
+student's function still running (`slow`). From then on it fails at once where student code
+calls it (the worker binds it to raise), the grader's own calls of it get RETRY_SECONDS (a
+check's one short retry), and no call takes over 1/SHARE of the submission's time left (or
+RETRY_SECONDS, if more), up to its deadline.
 """
 
 from __future__ import annotations
@@ -129,16 +128,15 @@ class StudentWorker:
 
     def _request(self, header: dict | str, blobs: list[bytes], count: int,
                  timeout: float | None, stand_ins=None, name: str = "") -> list[CallOutcome]:
-        """Send a request (a dict, or JSON text with `{seq}` and `{alarm}` where they go) of calls
-        of `name`, collect the `count` replies it asks for, answering its stand-ins' calls on
-        the way."""
+        """Send a request of calls of `name` (a dict, or JSON text with `{seq}` and `{alarm}`),
+        collect the `count` replies it asks for, answering its stand-ins' calls on the way."""
         if self._left() <= 0:
             return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
         own = min(timeout, RETRY_SECONDS) if name in self.slow else timeout
-        timeout = min(own, self._left() / SHARE)
+        timeout = min(own, max(self._left() / SHARE, RETRY_SECONDS))
         within = (f"{timeout:g} s" if timeout == own
                   else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
         bound = set(self.slow) - {name}  # the worker makes these fail at once
@@ -174,9 +172,7 @@ class StudentWorker:
                     break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
-            outcome = self._failed(exc, start, timeout)
-            own = outcome.status == "timeout" and outcome.message != OUT_OF_TIME
-            outcomes.append(self._noted(outcome, name, name, within) if own else outcome)
+            outcomes.append(self._failed(exc, start, timeout, name, within))
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
@@ -199,14 +195,15 @@ class StudentWorker:
     def _call_deadline(self, start: float, timeout: float) -> float:
         return min(start + timeout, self.deadline or float("inf"))
 
-    def _failed(self, exc: Exception, start: float, timeout: float) -> CallOutcome:
-        """The outcome of a call whose send or reply failed; the worker is stopped."""
+    def _failed(self, exc: Exception, start: float, timeout: float, name: str,
+                within: str) -> CallOutcome:
+        """The outcome of a call of `name` whose send or reply failed; the worker is stopped."""
         stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
-            own = start + timeout <= (self.deadline or float("inf"))
-            return CallOutcome("timeout", message="" if own else OUT_OF_TIME, stdout=stdout,
-                               seconds=seconds)
+            outcome = CallOutcome("timeout", message=OUT_OF_TIME, stdout=stdout, seconds=seconds)
+            own = start + timeout <= (self.deadline or float("inf"))  # blamed, as it was running
+            return self._noted(outcome, name, name, within) if own else outcome
         if not isinstance(exc, (channel.ConnectionClosed, OSError)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
         return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)
