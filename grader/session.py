@@ -37,19 +37,15 @@ class GradingSession:
     _grading: SubmissionGrading | None = None
 
     @property
-    def deadline(self) -> float:
-        """time.monotonic() when the whole submission's time runs out."""
-        return self.clock_start + self.settings.limits().submission_timeout
-
-    @property
     def worker(self):
         if self._worker is None:
             from grader.secret_paths import hidden_paths
             from grader.worker import StudentWorker
 
             limits = replace(self.settings.limits(), hide=hidden_paths(self.settings))
+            deadline = self.clock_start + limits.submission_timeout  # the whole submission's
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
-                                         deadline=self.deadline)
+                                         deadline=deadline)
         return self._worker
 
     def grade(self, exercise: Exercise) -> ExerciseResult:

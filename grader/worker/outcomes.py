@@ -32,7 +32,6 @@ class CallOutcome:
     message: str = ""  # human text for timeout, crashed, missing, ...
     stdout: str = ""  # what the call printed (truncated)
     seconds: float = 0.0
-    slow: str = ""  # the function the worker found still running at the call's alarm
 
 
 @dataclass(frozen=True)
@@ -68,12 +67,11 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
     """A CallOutcome from one reply of the worker."""
     status = header.get("status")
     stdout, seconds = text(header.get("stdout", "")), _seconds(header.get("seconds", 0.0))
-    slow = text(header.get("slow", ""), 200)
     if status == "ok":
         value = Decoder(blobs, foreign_ok=True).decode(header.get("value"))
-        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds, slow=slow)
-    if status == "timeout":  # stopped by its alarm, or a slow function it called
-        return CallOutcome("timeout", stdout=stdout, seconds=seconds, slow=slow)
+        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds)
+    if status == "timeout":  # stopped by its alarm, or it called a function known not to return
+        return CallOutcome("timeout", stdout=stdout, seconds=seconds)
     if status == "raised":
         error = header.get("error")
         if type(error) is not dict:
@@ -85,8 +83,7 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
             where=None if where is None else text(where, 200),
             limit=None if limit is None else text(limit, 200),
         )
-        return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds,
-                           slow=slow)
+        return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
     if status in ("missing", "not_callable"):
         return CallOutcome(status, message=text(header.get("message"), 1000))
     raise ProtocolError(f"a malformed reply (status {str(status)[:40]!r})")

@@ -8,9 +8,8 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
   request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
-            (stand_ins.py) and wait for the answer
-            and "alarm": seconds each call may run, "slow": [names that do not return in time,
-            bound to raise at once, optional]
+            (stand_ins.py) and wait for the answer; "alarm": seconds a call may run, "slow":
+            [names known not to return in time: they raise at once]
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
             {"seq", "index", "status": "ok" | "raised" | "timeout" | "missing" | "not_callable",
@@ -20,7 +19,6 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
@@ -123,10 +121,7 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
-    slow, alarm = header.get("slow", []), header.get("alarm")
-    if (type(slow) is not list or not all(type(n) is str and n.isidentifier() for n in slow)
-            or not (alarm is None or (type(alarm) in (int, float) and 0 < alarm < 1e6))):
-        raise ProtocolError("malformed slow names or alarm")
+    slow, alarm = header.get("slow", []), header.get("alarm")  # the grader's own: trusted
     start = 0
     for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
         decoder = Decoder(blobs[start : start + count])
@@ -140,8 +135,7 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
                capture: OutputCapture, request: dict,
                alarm: float | None = None) -> tuple[dict, list[bytes], str]:
-    """One call (or get) -> (reply, its arrays, the type of the value it carries); a call
-    still running after `alarm` seconds is stopped (run_student)."""
+    """One call (or get, stopped past `alarm` s) -> (reply, its arrays, its value's type)."""
     if name not in loaded.namespace:
         message = f"{loaded.label} does not define {name}"
         return {"status": "missing", "message": message}, [], ""
@@ -160,16 +154,15 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
                 alarm: float | None = None, name: str = ""):
     """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer.
-    Past `alarm` seconds it is stopped (top_level.py's clock, which an `except` cannot hold),
-    and the reply names the student's innermost top-level function then running as `slow`
-    (else `name`), whether or not the call then returned."""
+    Past `alarm` s it is stopped (top_level.py, which an `except` cannot hold); the reply's
+    `slow` names the innermost of the student's top-level functions then running (or `name`)."""
     capture.reset()
     start = time.perf_counter()
     blobs, kind = [], ""
-    clock = TopLevelClock(alarm, float("inf")) if alarm else None
+    clock = TopLevelClock(alarm or 1e6, float("inf"))
     try:
-        with clock or contextlib.nullcontext():
-            value = clock.call(thunk) if clock else thunk()
+        with clock:
+            value = clock.call(thunk)
         sandbox.quit_if_forked()
         kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
@@ -180,10 +173,9 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             blobs = encoder.blobs
         except TooLarge as exc:
             reply = {"status": "ok", "value": too_large(kind, str(exc))}
-    except (TopLevelTimeout, stand_ins.DidNotReturn) as exc:
+    except TopLevelTimeout as exc:  # its limit (its name, if it called one known not to return)
         sandbox.quit_if_forked()
-        known = isinstance(exc, stand_ins.DidNotReturn) and exc.args
-        reply = {"status": "timeout", "slow": str(exc.args[0])[:200] if known else name}
+        reply = {"status": "timeout", "slow": str((exc.args or [name])[0])[:200]}  # or below
     except BaseException as exc:  # noqa: BLE001 - the student's exception is the answer
         sandbox.quit_if_forked()
         error = loaded.describe_error(exc)
@@ -192,7 +184,7 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             error["limit"] = note
             error["message"] = f"{error['message']} ({note})" if error["message"] else note
         reply = {"status": "raised", "error": error}
-    if clock is not None and clock.where:  # the innermost own function is the one that looped
+    if clock.where:  # the innermost own function is the one that looped
         reply["slow"] = next((code.co_name for code in clock.where
                               if code.co_filename in loaded.own_files
                               and callable(loaded.namespace.get(code.co_name))), name)

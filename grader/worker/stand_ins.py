@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import inspect
 import os
 import signal
 import types
 
 from grader.worker import channel
+from grader.worker.top_level import TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, NotData, ProtocolError, TooLarge
 
 # What a stand-in re-raises of the reference's refusals; anything else is a RuntimeError.
@@ -35,10 +37,6 @@ RAISABLE = frozenset({"ValueError", "TypeError", "IndexError", "KeyError", "Zero
                       "ArithmeticError", "AssertionError", "RuntimeError"})
 NAMED = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
          inspect.Parameter.KEYWORD_ONLY)
-
-
-class DidNotReturn(BaseException):
-    """Raised in place of a function known not to return in time (`bound`); args[0]: its name."""
 
 
 class StandInUnavailable(Exception):
@@ -51,10 +49,10 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
           index: int, slow=()):
     """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
     wherever a top-level function captured the student's own, for the duration of the block;
-    the names in `slow` (known not to return in time) by functions raising DidNotReturn."""
+    the names in `slow` (known not to return in time) by functions raising TopLevelTimeout."""
     saved = {name: namespace[name] for name in {*names, *slow} if name in namespace}
     active = [True]  # a stand-in kept past its call refuses
-    stand_ins = {name: _did_not_return(name) for name in slow}
+    stand_ins = {name: functools.partial(_did_not_return, name) for name in slow}
     stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
                       for name, arity in names.items()})
     undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
@@ -103,10 +101,8 @@ def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
     return undo
 
 
-def _did_not_return(name: str):
-    def stopped(*args, **kwargs):
-        raise DidNotReturn(name)
-    return stopped
+def _did_not_return(name: str, *args, **kwargs):
+    raise TopLevelTimeout(name)
 
 
 def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,

@@ -6,10 +6,9 @@ Timeouts are enforced here, with a deadline on the socket. A worker that times o
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
 
 Time is per function: the worker's own alarm, a little before a call's deadline, names the
-student's function still running (`slow`). From then on it fails at once where student code
-calls it (the worker binds it to raise), the grader's own calls of it get RETRY_SECONDS (a
-check's one short retry), and no call takes over 1/SHARE of the submission's time left (or
-RETRY_SECONDS, if more), up to its deadline.
+student's function still running (a reply's `slow`); from then on it fails at once where student
+code calls it, the grader's own calls of it get RETRY_SECONDS (a check's one short retry), and
+no call takes over 1/SHARE of the submission's time left (but at least RETRY_SECONDS).
 """
 
 from __future__ import annotations
@@ -164,11 +163,11 @@ class StudentWorker:
                                                             len(outcomes))
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
-                outcome = call_outcome(reply, reply_blobs)
-                outcomes.append(self._noted(outcome, outcome.slow, name, within))
-                if outcome.slow and outcome.slow not in bound:  # its alarm stopped the call:
-                    self._discard_worker()  # what it left running goes, as after a timeout
-                    rest = self._noted(CallOutcome("timeout"), outcome.slow, name, within)
+                slow = str(reply.get("slow", ""))[:99]  # the function its alarm found running
+                outcomes.append(self._noted(call_outcome(reply, reply_blobs), slow, name, within))
+                if slow and slow not in bound:  # its alarm stopped the call: what it left
+                    self._discard_worker()  # running goes, as after a timeout
+                    rest = self._noted(CallOutcome("timeout"), slow, name, within)
                     break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
@@ -181,7 +180,7 @@ class StudentWorker:
     def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str) -> CallOutcome:
         """`outcome` of a call of `name` that had `within` ("10 s"), remembering `slow` as a
         function that did not return, if it names one, and saying so when the call timed out."""
-        if slow.isidentifier() and len(self.slow) < 100:
+        if slow and len(self.slow) < 100:
             self.slow.setdefault(slow, within)
         if outcome.status != "timeout":
             return outcome

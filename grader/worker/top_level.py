@@ -23,7 +23,8 @@ REPEAT_SECONDS = 0.05  # the alarm repeats until the code stops
 
 
 class TopLevelTimeout(BaseException):
-    """Raised in top-level code past its limit (`except Exception` lets it through)."""
+    """Raised in top-level code or a call past its limit (`except Exception` lets it through),
+    and in place of a function known not to return in time (worker/stand_ins.py: its name)."""
 
 
 class TopLevelClock:
@@ -81,8 +82,7 @@ class TopLevelClock:
         if not self._armed:
             return
         self._alarms += 1
-        if self._alarms == 1:
-            self.where = [f.f_code for f, _ in traceback.walk_stack(frame)]
+        self.where = self.where or [f.f_code for f, _ in traceback.walk_stack(frame)]
         if self._alarms > 1:  # the code caught the last one
             self._trace_from(frame)
         raise TopLevelTimeout(self._limit)
