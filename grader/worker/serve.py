@@ -121,21 +121,23 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
-    slow, alarm = header.get("slow", []), header.get("alarm")  # the grader's own: trusted
+    slow = header.get("slow", [])  # the grader's own, as the alarm: trusted
+    clock = TopLevelClock(header.get("alarm") or 1e6, float("inf"))  # armed for each call
     start = 0
-    for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
-        decoder = Decoder(blobs[start : start + count])
-        start += count
-        with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
-            reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
-                                                  request, alarm)
-        send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
+    with clock:  # its handler set once a request: a call costs two setitimer calls
+        for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
+            decoder = Decoder(blobs[start : start + count])
+            start += count
+            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
+                reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
+                                                      request, clock)
+            send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
 
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
                capture: OutputCapture, request: dict,
-               alarm: float | None = None) -> tuple[dict, list[bytes], str]:
-    """One call (or get, stopped past `alarm` s) -> (reply, its arrays, its value's type)."""
+               clock: TopLevelClock | None = None) -> tuple[dict, list[bytes], str]:
+    """One call (or get) -> (reply, its arrays, its value's type); the call under `clock`."""
     if name not in loaded.namespace:
         message = f"{loaded.label} does not define {name}"
         return {"status": "missing", "message": message}, [], ""
@@ -148,21 +150,19 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, alarm, name)
+    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, clock, name)
 
 
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
-                alarm: float | None = None, name: str = ""):
+                clock: TopLevelClock | None = None, name: str = ""):
     """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer.
-    Past `alarm` s it is stopped (top_level.py, which an `except` cannot hold); the reply's
+    Past `clock`'s limit it is stopped (top_level.py: an `except` cannot hold it); the reply's
     `slow` names the innermost of the student's top-level functions then running (or `name`)."""
     capture.reset()
     start = time.perf_counter()
     blobs, kind = [], ""
-    clock = TopLevelClock(alarm or 1e6, float("inf"))
     try:
-        with clock:
-            value = clock.call(thunk)
+        value = clock.call(thunk) if clock is not None else thunk()
         sandbox.quit_if_forked()
         kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
@@ -184,7 +184,7 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             error["limit"] = note
             error["message"] = f"{error['message']} ({note})" if error["message"] else note
         reply = {"status": "raised", "error": error}
-    if clock.where:  # the innermost own function is the one that looped
+    if clock is not None and clock.where:  # the innermost own function is the one that looped
         reply["slow"] = next((code.co_name for code in clock.where
                               if code.co_filename in loaded.own_files
                               and callable(loaded.namespace.get(code.co_name))), name)

@@ -34,7 +34,6 @@ class TopLevelClock:
         self._armed, self._alarms, self._limit, self._previous, self._start = (
             False, 0, 0.0, None, 0.0)
         self._tracing, self._previous_trace = False, None
-        self.where: list = []  # the code objects running at the first alarm, innermost first
 
     def __enter__(self) -> TopLevelClock:
         self._start = time.monotonic()
@@ -65,6 +64,7 @@ class TopLevelClock:
         """`thunk()` under the next limit: its value, or what it raised (TopLevelTimeout)."""
         self._limit = self.limit()
         self._alarms = 0
+        self.where: list = []  # the code objects running at the first alarm, innermost first
         try:
             self._armed = True
             if self.enabled:
