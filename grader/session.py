@@ -3,8 +3,9 @@ GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's
 `watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
 
 One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
-before it is graded; the submission's deadline goes to the worker (which cuts a call or a load
-at it) and to the checks ("out of time"); load problems and `fatal` are reported alike for all.
+before it is graded; the submission's deadline goes to the worker, which shares it out among
+the calls and cuts a call or a load at it ("out of time"); load problems and `fatal` are
+reported alike for all.
 """
 from __future__ import annotations
 
@@ -36,19 +37,15 @@ class GradingSession:
     _grading: SubmissionGrading | None = None
 
     @property
-    def deadline(self) -> float:
-        """time.monotonic() when the whole submission's time runs out."""
-        return self.clock_start + self.settings.limits().submission_timeout
-
-    @property
     def worker(self):
         if self._worker is None:
             from grader.secret_paths import hidden_paths
             from grader.worker import StudentWorker
 
             limits = replace(self.settings.limits(), hide=hidden_paths(self.settings))
+            deadline = self.clock_start + limits.submission_timeout  # the whole submission's
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
-                                         deadline=self.deadline)
+                                         deadline=deadline)
         return self._worker
 
     def grade(self, exercise: Exercise) -> ExerciseResult:
@@ -58,8 +55,7 @@ class GradingSession:
             worker = self.worker
             worker.use_limits(replace(self.settings.limits(exercise), hide=worker.limits.hide))
             if self._grading is None:  # every check's verdict for this submission, each once
-                options = Options(self.settings.include_hidden, self.deadline,
-                                  self.settings.limits().submission_timeout)
+                options = Options(self.settings.include_hidden)
                 self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
             result = self._grading.exercise(exercise)
         except Exception as error:

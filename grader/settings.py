@@ -54,8 +54,8 @@ OPTIONS = (
     Option("prairielearn", "--prairielearn", "write PrairieLearn external-grader results to this "
            "file", "OUT"),
     Option("call_timeout", "--call-timeout", "seconds one call of a student function may take "
-           f"(default {DEFAULT_LIMITS.call_timeout:g}); then its worker is killed", "SECONDS",
-           float),
+           f"(default {DEFAULT_LIMITS.call_timeout:g}); then the function running fails at once "
+           "from then on", "SECONDS", float),
     Option("load_timeout", "--load-timeout", "seconds for loading the submission "
            f"(default {DEFAULT_LIMITS.load_timeout:g}); "
            "top-level code is stopped after a third of it", "SECONDS", float),

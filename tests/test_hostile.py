@@ -83,18 +83,19 @@ class Attack:
 
 
 ATTACKS = [
-    Attack("infinite_loop", PATCH_DIM, note="timed out after 1 s in patch_dim(P=16)"),
+    Attack("infinite_loop", PATCH_DIM,
+           note="`patch_dim` did not return within 1 s; its other cases were not run"),
     Attack("top_level_loop", NOTHING,
            note="stopped after 1 s, the grader's time limit for top-level code"),
     Attack("sys_exit", PATCH_DIM, note="SystemExit"),
     Attack("keyboard_interrupt", PATCH_DIM, note="KeyboardInterrupt"),
-    Attack("os_exit", PATCH_DIM, note="the worker process exited with code 0 in patch_dim(P=16)"),
+    Attack("os_exit", PATCH_DIM, note="the worker process exited with code 0"),
     Attack("segfault", PATCH_DIM,
-           note="the worker process died (signal 11: SIGSEGV) in patch_dim(P=16)"),
+           note="the worker process died (signal 11: SIGSEGV)"),
     Attack("deep_recursion", PATCH_DIM, note="the worker process died (signal 11: SIGSEGV)"),
     Attack("memory_bomb", PATCH_DIM,
            note="the grader limits the memory of your code to 256 MB", call_timeout=20),
-    Attack("fork_bomb", PATCH_DIM, note="timed out after 1 s"),
+    Attack("fork_bomb", PATCH_DIM, note="`patch_dim` did not return within 1 s"),
     Attack("escape_daemon", NOTHING),
     Attack("huge_file", PATCH_DIM,
            note="File too large (the grader limits files your code writes to 64 MB)",

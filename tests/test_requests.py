@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.worker import Limits, StudentWorker
+from grader.worker import CallOutcome, Limits, StudentWorker
 from grader.worker.student_worker import STOPPED
 from grader.worker.values import encode_call
 
@@ -59,7 +59,7 @@ def probe(tmp_path: Path):
 
 
 def test_each_calls_timeout_counts_from_the_end_of_the_one_before(probe):
-    outcomes = probe.call_many("busy", [encode_call((0.3,))] * 5, timeout=0.5)  # 1.5 s in all
+    outcomes = probe.call_many("busy", [encode_call((0.2,))] * 5, timeout=0.5)  # 1 s in all
     assert [o.status for o in outcomes] == ["ok"] * 5
 
 
@@ -67,19 +67,30 @@ def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
     outcomes = probe.call_many("spin_on", [encode_call((i, 2)) for i in range(5)], timeout=0.5)
     assert [o.value for o in outcomes[:2]] == [0, 1]
     assert outcomes[2].status == "timeout" and "0.5 s" in outcomes[2].message
-    assert outcomes[3:] == [STOPPED, STOPPED]
+    assert outcomes[3:] == [CallOutcome("timeout", message=outcomes[2].message)] * 2  # not run
     assert probe.call("busy", (0,)).value == 0  # a fresh worker answers the next call
 
 
 def test_the_whole_submissions_deadline_cuts_a_call_short(tmp_path):
     (tmp_path / "probe.py").write_text(PROBE)
-    deadline = time.monotonic() + 0.5
     limits = Limits(call_timeout=5.0)
+    deadline = time.monotonic() + 0.5
     with StudentWorker(tmp_path / "probe.py", limits, deadline=deadline) as worker:
         outcome = worker.call("busy", (3,))
         assert outcome.status == "timeout" and "out of time" in outcome.message
         assert time.monotonic() < deadline + 1.0
         assert "out of time" in worker.call("busy", (0,)).message  # nothing runs after it
+
+
+def test_a_call_takes_at_most_an_eighth_of_the_submissions_time_left(tmp_path):
+    (tmp_path / "probe.py").write_text(PROBE)
+    deadline = time.monotonic() + 24  # 3 s a call: less than the call timeout, more than 1 s
+    with StudentWorker(tmp_path / "probe.py", Limits(call_timeout=5.0),
+                       deadline=deadline) as worker:
+        outcome = worker.call("busy", (60,))
+        assert outcome.status == "timeout" and outcome.message.startswith("`busy` did not return")
+        assert "1/8 of the submission's time left" in outcome.message
+        assert outcome.seconds < 3 and time.monotonic() < deadline - 20
 
 
 def test_the_call_that_kills_the_worker_is_the_one_named(probe):

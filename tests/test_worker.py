@@ -23,6 +23,7 @@ from grader.worker import (
     Zygote,
     values,
 )
+from grader.worker.student_worker import RETRY_SECONDS
 
 TOOLBOX = Path(__file__).parent / "submissions" / "worker" / "toolbox.py"
 QUICK = Limits(call_timeout=5.0, load_timeout=5.0)
@@ -258,14 +259,50 @@ def test_memory_limit_turns_a_huge_allocation_into_memory_error():
 # -- timeouts and crashes -----------------------------------------------------------------------
 
 
-def test_infinite_loop_times_out_and_the_next_call_gets_a_fresh_worker(toolbox):
+DID_NOT_RETURN = "`{}` did not return within {:g} s; its other cases were not run"
+
+
+def test_an_infinite_loop_is_stopped_by_the_workers_alarm_and_named(toolbox):
     before = toolbox.call("pid").value
     outcome = toolbox.call("spin", timeout=0.3)
-    assert outcome.status == "timeout" and outcome.message == "timed out after 0.3 s"
-    assert 0.3 <= outcome.seconds < 2.0
-    assert not alive(before)
+    assert outcome.status == "timeout" and outcome.message == DID_NOT_RETURN.format("spin", 0.3)
+    assert outcome.seconds < 0.3  # the worker's own alarm, a little before the deadline
+    assert toolbox.slow == {"spin": "0.3 s"}
+    assert not alive(before)  # with whatever it started
     assert toolbox.call("count_patches", (32, 32, 16)).value == 4
-    assert toolbox.call("pid").value != before
+    assert toolbox.call("pid").value != before  # a fresh worker
+
+
+def test_a_loop_deaf_to_the_alarm_is_killed_at_the_deadline_and_blamed(tmp_path):
+    source = ("import signal\ndef deaf():\n    signal.pthread_sigmask(signal.SIG_BLOCK, "
+              "[signal.SIGALRM])\n    while True:\n        pass\n\n"
+              "def pid():\n    import os\n    return os.getpid()\n")
+    with StudentWorker(write(tmp_path, "deaf.py", source), QUICK) as worker:
+        before = worker.call("pid").value
+        outcome = worker.call("deaf", timeout=0.3)
+        assert outcome.status == "timeout"
+        assert outcome.message == DID_NOT_RETURN.format("deaf", 0.3)
+        assert 0.3 <= outcome.seconds < 2.0
+        assert not alive(before)
+        assert worker.call("pid").value != before  # a fresh worker
+
+
+def test_a_function_that_did_not_return_fails_at_once_in_callers_and_gets_short_retries(
+        tmp_path):
+    source = ("def spin(n):\n    while n:\n        pass\n    return n\n\n"
+              "def caller(n):\n    return spin(n)\n")
+    with StudentWorker(write(tmp_path, "spin.py", source), QUICK) as worker:
+        assert worker.call("caller", (1,), timeout=0.5).message == DID_NOT_RETURN.format(
+            "spin", 0.5)  # the innermost of the student's functions is named
+        start = time.monotonic()
+        again = worker.call("caller", (0,))
+        assert again.status == "timeout" and again.message == DID_NOT_RETURN.format("spin", 0.5)
+        assert again.seconds < 0.1 and time.monotonic() - start < QUICK.call_timeout / 2
+        assert worker.call("spin", (0,)).value == 0  # a retry: it returns on this input
+        retried = worker.call("spin", (1,))  # and not on this one, but soon fails
+        assert retried.message == DID_NOT_RETURN.format("spin", 0.5)
+        assert retried.seconds < RETRY_SECONDS
+        assert worker.call("spin", (0,)).value == 0
 
 
 def test_os_exit_is_a_crash_with_its_exit_code_and_the_next_call_works(toolbox):

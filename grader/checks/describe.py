@@ -82,18 +82,14 @@ def stand_in_note(names) -> str:
     return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
 
 
-def outcome_lines(outcome, label: str | None = None) -> list[str]:
-    """What the student's call did, as `got:` lines; `label` (visible cases only) names the call
-    in a timeout or a crash, the limits that stop a call: "timed out after 10 s in
-    patchify(...)"."""
+def outcome_lines(outcome) -> list[str]:
+    """What the student's call did, as `got:` lines (the call is named above them)."""
     if outcome.status == "raised":
         lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
         if outcome.error.traceback:
             lines += ["your code:"] + ["  " + line
                                        for line in outcome.error.traceback.rstrip().splitlines()]
         return lines
-    if label and outcome.status in ("timeout", "crashed"):
-        return [f"got:      {outcome.message} in {label}"]
     return [f"got:      {outcome.message or outcome.status}"]
 
 

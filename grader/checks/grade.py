@@ -1,6 +1,6 @@
 """Grade one exercise: each check graded by its kind (kinds/: call, answer, property), after
-what all kinds share: a submission that did not load, names not defined yet, time run out, and
-the stand-ins of a check graded again around broken helpers.
+what all kinds share: a submission that did not load, names not defined yet, and the stand-ins
+of a check graded again around broken helpers (time is the worker's: student_worker.py).
 
 `grade_exercise(exercise, worker, options, plans, catalogue)` -> ExerciseResult; a session keeps
 a `SubmissionGrading` for all its exercises. `worker` is anything with `load()`,
@@ -25,13 +25,9 @@ from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
 @dataclass(frozen=True)
 class Options:
     include_hidden: bool = True
-    deadline: float | None = None         # time.monotonic() when the whole submission's time ends
-    submission_seconds: float = 0.0       # that time, for the message
 
 
 NOT_LOADED = "not graded: the submission could not be loaded"
-OUT_OF_TIME = ("out of time: the grader's {seconds:g} s for the whole submission ran out before "
-               "this check ran")
 
 
 def grade_exercise(exercise: Exercise, worker, options: Options = Options(),
@@ -65,16 +61,13 @@ class SubmissionGrading:
         """(the check's result, or None when it was not graded, the stand-ins its student code
         called, why one of their calls was not answered or ""); stand-ins only for
         `stand_in_names` (none: the student's code as it is)."""
-        load, options = self.worker.load(), self.options
+        load = self.worker.load()
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
             return check_result(check, FAILED, _not_loaded(load)), frozenset(), ""
         absent = [n for n in check.must_define(exercise.uses) if n not in load.names]
         if absent:
             message = f"`{absent[0]}` is not defined in your submission yet"
             return check_result(check, MISSING, message), frozenset(), ""
-        if options.deadline is not None and time.monotonic() >= options.deadline:
-            message = OUT_OF_TIME.format(seconds=options.submission_seconds)
-            return check_result(check, FAILED, message), frozenset(), ""
         if not stand_in_names:  # the worker's call limits: the session set them (settings.py)
             return _grade_check(exercise, check, self.worker, self.plans), frozenset(), ""
         recorded = recorded_calls(compiled.spec_file(exercise))

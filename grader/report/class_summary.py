@@ -66,9 +66,9 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
                         [(s, why) for s, r in graded if (why := time_limit(r))])
 
 
-# how a check says a time limit stopped it: a call's own (grader/worker/student_worker.py) or
-# the whole submission's (grader/checks/grade.py OUT_OF_TIME)
-TIME_LIMIT_WORDS = ("timed out", "out of time")
+# how a check says a time limit stopped it, a call's own or the whole submission's
+# (grader/worker/student_worker.py: DID_NOT_RETURN, OUT_OF_TIME; "timed out": the load's)
+TIME_LIMIT_WORDS = ("timed out", "out of time", "did not return within")
 
 
 def time_limit(report: GradeReport) -> str:

@@ -19,6 +19,7 @@ from grader.checks.results import (
     GradeReport,
 )
 
+from .class_summary import TIME_LIMIT_WORDS
 from .escape import markdown_block, markdown_text
 from .terminal import (
     all_passed,
@@ -52,7 +53,7 @@ def hidden_failure(check: CheckResult) -> str:
     raised = _RAISED.search(message)
     if raised:
         what += f": your code raised {raised.group(1)}"
-    elif "timed out" in message:
+    elif any(words in message for words in TIME_LIMIT_WORDS):
         what += ": your code took too long"
     elif "crashed" in message or "worker process" in message or "died" in message:
         what += ": your code crashed the process running it"

@@ -12,7 +12,7 @@ class Limits:
     """All but `call_timeout` and `submission_timeout` are fixed when a worker starts: a call
     under other limits (`StudentWorker.use_limits`) gets a fresh worker."""
 
-    call_timeout: float = 10.0  # seconds per call, wall clock; then the worker is killed
+    call_timeout: float = 10.0  # seconds per call, wall clock (student_worker.py: then what)
     # Seconds for loading the submission. Top-level code is stopped after a third of it (a
     # statement, a notebook cell), two thirds in all, and the rest still runs; past all of it
     # the worker is killed and the submission is unloadable.
@@ -21,8 +21,8 @@ class Limits:
     output_kb: int = 64  # captured stdout+stderr kept per call/load
     max_processes: int = 64  # processes and threads at once (RLIMIT_NPROC): past it, fork fails
     file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
-    # seconds for the whole submission (the session's deadline): below the platforms' own limits
-    submission_timeout: float = 300.0
+    # seconds for the whole submission (the session's deadline): inside the platforms' limits
+    submission_timeout: float = 90.0
     # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)
     hide: tuple[str, ...] = ()
 

@@ -70,6 +70,8 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
     if status == "ok":
         value = Decoder(blobs, foreign_ok=True).decode(header.get("value"))
         return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds)
+    if status == "timeout":  # stopped by its alarm, or it called a function known not to return
+        return CallOutcome("timeout", stdout=stdout, seconds=seconds)
     if status == "raised":
         error = header.get("error")
         if type(error) is not dict:

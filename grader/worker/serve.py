@@ -8,11 +8,13 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
   request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
-            (stand_ins.py) and wait for the answer
+            (stand_ins.py) and wait for the answer; "alarm": seconds a call may run, "slow":
+            [names known not to return in time: they raise at once]
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
-            {"seq", "index", "status": "ok" | "raised" | "missing" | "not_callable", "value" |
-             "error" | "message", "stdout", "seconds"} + the value's arrays
+            {"seq", "index", "status": "ok" | "raised" | "timeout" | "missing" | "not_callable",
+             "value" | "error" | "message", "stdout", "seconds", "slow": the function still
+             running at the alarm, optional} + the value's arrays
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import NoReturn
 
 from grader.worker import channel, hiding, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
+from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
 
@@ -118,19 +121,23 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
             or type(counts) is not list or len(counts) != len(calls) or sum(counts) != len(blobs)):
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
+    slow = header.get("slow", [])  # the grader's own, as the alarm: trusted
+    clock = TopLevelClock(header.get("alarm") or 1e6, float("inf"))  # armed for each call
     start = 0
-    for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
-        decoder = Decoder(blobs[start : start + count])
-        start += count
-        with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index):
-            reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
-                                                  request)
-        send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
+    with clock:  # its handler set once a request: a call costs two setitimer calls
+        for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
+            decoder = Decoder(blobs[start : start + count])
+            start += count
+            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
+                reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
+                                                      request, clock)
+            send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
 
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
-               capture: OutputCapture, request: dict) -> tuple[dict, list[bytes], str]:
-    """One call (or get) -> (reply, its arrays, the type of the value it carries)."""
+               capture: OutputCapture, request: dict,
+               clock: TopLevelClock | None = None) -> tuple[dict, list[bytes], str]:
+    """One call (or get) -> (reply, its arrays, its value's type); the call under `clock`."""
     if name not in loaded.namespace:
         message = f"{loaded.label} does not define {name}"
         return {"status": "missing", "message": message}, [], ""
@@ -143,16 +150,19 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    return run_student(lambda: target(*args, **kwargs), loaded, capture, request)
+    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, clock, name)
 
 
-def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict):
-    """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer."""
+def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
+                clock: TopLevelClock | None = None, name: str = ""):
+    """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer.
+    Past `clock`'s limit it is stopped (top_level.py: an `except` cannot hold it); the reply's
+    `slow` names the innermost of the student's top-level functions then running (or `name`)."""
     capture.reset()
     start = time.perf_counter()
     blobs, kind = [], ""
     try:
-        value = thunk()
+        value = clock.call(thunk) if clock is not None else thunk()
         sandbox.quit_if_forked()
         kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
@@ -163,6 +173,9 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             blobs = encoder.blobs
         except TooLarge as exc:
             reply = {"status": "ok", "value": too_large(kind, str(exc))}
+    except TopLevelTimeout as exc:  # its limit (its name, if it called one known not to return)
+        sandbox.quit_if_forked()
+        reply = {"status": "timeout", "slow": str((exc.args or [name])[0])[:200]}  # or below
     except BaseException as exc:  # noqa: BLE001 - the student's exception is the answer
         sandbox.quit_if_forked()
         error = loaded.describe_error(exc)
@@ -171,6 +184,10 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             error["limit"] = note
             error["message"] = f"{error['message']} ({note})" if error["message"] else note
         reply = {"status": "raised", "error": error}
+    if clock is not None and clock.where:  # the innermost own function is the one that looped
+        reply["slow"] = next((code.co_name for code in clock.where
+                              if code.co_filename in loaded.own_files
+                              and callable(loaded.namespace.get(code.co_name))), name)
     reply["seconds"] = time.perf_counter() - start
     reply["stdout"] = capture.collect()
     return reply, blobs, kind

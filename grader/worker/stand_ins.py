@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import inspect
 import os
+import signal
 import types
 
 from grader.worker import channel
+from grader.worker.top_level import TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, NotData, ProtocolError, TooLarge
 
 # What a stand-in re-raises of the reference's refusals; anything else is a RuntimeError.
@@ -43,13 +46,15 @@ class StandInUnavailable(Exception):
 
 @contextlib.contextmanager
 def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq: int,
-          index: int):
+          index: int, slow=()):
     """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
-    wherever a top-level function captured the student's own, for the duration of the block."""
-    saved = {name: namespace[name] for name in names if name in namespace}
+    wherever a top-level function captured the student's own, for the duration of the block;
+    the names in `slow` (known not to return in time) by functions raising TopLevelTimeout."""
+    saved = {name: namespace[name] for name in {*names, *slow} if name in namespace}
     active = [True]  # a stand-in kept past its call refuses
-    stand_ins = {name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
-                 for name, arity in names.items()}
+    stand_ins = {name: functools.partial(_did_not_return, name) for name in slow}
+    stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
+                      for name, arity in names.items()})
     undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
@@ -60,7 +65,7 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
         active[0] = False
         for restore in reversed(undo):
             restore()
-        for name in names:
+        for name in stand_ins:
             if name in saved:
                 namespace[name] = saved[name]
             else:
@@ -94,6 +99,10 @@ def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
                 cell.cell_contents = swapped(held)
                 undo.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
     return undo
+
+
+def _did_not_return(name: str, *args, **kwargs):
+    raise TopLevelTimeout(name)
 
 
 def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,
@@ -175,9 +184,14 @@ def _is_default(value, default) -> bool:
 
 
 def _ask(conn: channel.Connection, header: dict, blobs: list):
-    """Send a stand-in's call to the grader and return its answer (or raise what it says)."""
-    conn.send(header, blobs)
-    answer, answer_blobs = conn.receive()
+    """Send a stand-in's call to the grader and return its answer (or raise what it says); the
+    call's alarm (serve.py) waits, as it would garble the exchange."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+    try:
+        conn.send(header, blobs)
+        answer, answer_blobs = conn.receive()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
     status = answer.get("status")
     if status == "ok":
         return Decoder(answer_blobs).decode(answer.get("value"))

@@ -4,6 +4,11 @@ Student code never runs in this process. A worker is forked by the zygote (zygot
 submission and answers calls; answers come back as bounded data (channel.py, values.py).
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
+
+Time is per function: the worker's own alarm, a little before a call's deadline, names the
+student's function still running (a reply's `slow`); from then on it fails at once where student
+code calls it, the grader's own calls of it get RETRY_SECONDS (a check's one short retry), and
+no call takes over 1/SHARE of the submission's time left (but at least RETRY_SECONDS).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import sys
 import tempfile
 import time
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 from grader.worker import channel, linux
@@ -38,6 +44,9 @@ from grader.worker.zygote_handle import (
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
+DID_NOT_RETURN = "`{name}` did not return within {seconds}; its other cases were not run"
+RETRY_SECONDS = 1.0  # per call of a function that did not return once, by the grader itself
+SHARE = 8  # no call takes more than 1/SHARE of the submission's time left
 
 
 class StudentWorker:
@@ -56,6 +65,7 @@ class StudentWorker:
         self._report: LoadReport | None = None  # of the first load, kept for the report
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: each reply must carry its request's number
+        self.slow: dict[str, str] = {}  # functions that did not return -> in what time ("10 s")
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -90,15 +100,16 @@ class StudentWorker:
         answers each stand-in's call here, inside the call's time."""
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
-        header = (f'{{"op":"call","seq":{{seq}},"name":{json.dumps(name)},'
+        slow = json.dumps([n for n in self.slow if n != name])
+        header = (f'{{"op":"call","seq":{{seq}},"alarm":{{alarm}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts}'
-                  f'{standing_in},"blobs":')
+                  f'{standing_in},"slow":{slow},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
-        return self._request(header, blobs, len(calls), timeout, stand_ins)
+        return self._request(header, blobs, len(calls), timeout, stand_ins, name)
 
     def get(self, name: str) -> CallOutcome:
         """The value of a top-level name (e.g. the ANSWERS dict) as data."""
-        return self._request({"op": "get", "name": name}, [], 1, None)[0]
+        return self._request({"op": "get", "name": name}, [], 1, None, name=name)[0]
 
     def use_limits(self, limits: Limits) -> None:
         """Limits for the calls from now on (an exercise's own). A worker started under other
@@ -115,21 +126,28 @@ class StudentWorker:
     # -- internals --
 
     def _request(self, header: dict | str, blobs: list[bytes], count: int,
-                 timeout: float | None, stand_ins=None) -> list[CallOutcome]:
-        """Send a request (a dict, or JSON text with `{seq}` where its number goes), collect the
-        `count` replies it asks for, answering its stand-ins' calls on the way."""
+                 timeout: float | None, stand_ins=None, name: str = "") -> list[CallOutcome]:
+        """Send a request of calls of `name` (a dict, or JSON text with `{seq}` and `{alarm}`),
+        collect the `count` replies it asks for, answering its stand-ins' calls on the way."""
         if self._left() <= 0:
             return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
-        worker, outcomes = self._worker, []
+        own = min(timeout, RETRY_SECONDS) if name in self.slow else timeout
+        timeout = min(own, max(self._left() / SHARE, RETRY_SECONDS))
+        within = (f"{timeout:g} s" if timeout == own
+                  else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
+        bound = set(self.slow) - {name}  # the worker makes these fail at once
+        worker, outcomes, rest = self._worker, [], STOPPED
         self._seq += 1
         start = time.monotonic()
         try:
             try:
+                alarm = repr(timeout - min(1.0, timeout / 5))
                 numbered = ({**header, "seq": self._seq} if type(header) is dict
-                            else header.replace("{seq}", str(self._seq), 1))
+                            else header.replace("{seq}", str(self._seq), 1)
+                            .replace("{alarm}", alarm, 1))
                 worker.conn.send(numbered, blobs, self._call_deadline(start, timeout))
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
@@ -145,14 +163,29 @@ class StudentWorker:
                                                             len(outcomes))
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
-                outcomes.append(call_outcome(reply, reply_blobs))
+                slow = str(reply.get("slow", ""))[:99]  # the function its alarm found running
+                outcomes.append(self._noted(call_outcome(reply, reply_blobs), slow, name, within))
+                if slow and slow not in bound:  # its alarm stopped the call: what it left
+                    self._discard_worker()  # running goes, as after a timeout
+                    rest = self._noted(CallOutcome("timeout"), slow, name, within)
+                    break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
-            outcomes.append(self._failed(exc, start, timeout))
+            outcomes.append(self._failed(exc, start, timeout, name, within))
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
-        return outcomes + [STOPPED] * (count - len(outcomes))
+        return outcomes + [rest] * (count - len(outcomes))
+
+    def _noted(self, outcome: CallOutcome, slow: str, name: str, within: str) -> CallOutcome:
+        """`outcome` of a call of `name` that had `within` ("10 s"), remembering `slow` as a
+        function that did not return, if it names one, and saying so when the call timed out."""
+        if slow and len(self.slow) < 100:
+            self.slow.setdefault(slow, within)
+        if outcome.status != "timeout":
+            return outcome
+        seconds = self.slow.get(slow or name, within)
+        return replace(outcome, message=DID_NOT_RETURN.format(name=slow or name, seconds=seconds))
 
     def _left(self) -> float:
         """Seconds left of the whole submission's time (inf without a deadline)."""
@@ -161,14 +194,15 @@ class StudentWorker:
     def _call_deadline(self, start: float, timeout: float) -> float:
         return min(start + timeout, self.deadline or float("inf"))
 
-    def _failed(self, exc: Exception, start: float, timeout: float) -> CallOutcome:
-        """The outcome of a call whose send or reply failed; the worker is stopped."""
+    def _failed(self, exc: Exception, start: float, timeout: float, name: str,
+                within: str) -> CallOutcome:
+        """The outcome of a call of `name` whose send or reply failed; the worker is stopped."""
         stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
-            own = start + timeout <= (self.deadline or float("inf"))
-            message = f"timed out after {timeout:g} s" if own else OUT_OF_TIME
-            return CallOutcome("timeout", message=message, stdout=stdout, seconds=seconds)
+            outcome = CallOutcome("timeout", message=OUT_OF_TIME, stdout=stdout, seconds=seconds)
+            own = start + timeout <= (self.deadline or float("inf"))  # blamed, as it was running
+            return self._noted(outcome, name, name, within) if own else outcome
         if not isinstance(exc, (channel.ConnectionClosed, OSError)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
         return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)

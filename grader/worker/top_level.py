@@ -6,7 +6,8 @@ TopLevelTimeout, and the load goes on with the next statement or cell. Code that
 (`except BaseException: pass` in a loop) gets it again at the next alarm, and from then on at
 every line it runs, raised by a trace function: an `except` clause cannot hold it. Only in the
 main thread (signals need it); elsewhere, and for C code that never returns to Python, the
-grading side's load timeout, which kills the worker, is the limit.
+grading side's load timeout, which kills the worker, is the limit. A call of the grader's
+runs under a clock of its own too (serve.py): `where` says what was running at the first alarm.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import signal
 import sys
 import threading
 import time
+import traceback
 
 SPENT_SECONDS = 1.0
 REPEAT_SECONDS = 0.05  # the alarm repeats until the code stops
 
 
 class TopLevelTimeout(BaseException):
-    """Raised in top-level code past its limit (`except Exception` lets it through)."""
+    """Raised in top-level code or a call past its limit (`except Exception` lets it through),
+    and in place of a function known not to return in time (worker/stand_ins.py: its name)."""
 
 
 class TopLevelClock:
@@ -51,29 +54,35 @@ class TopLevelClock:
 
     def run(self, thunk) -> tuple[BaseException | None, float]:
         """Run `thunk` under the next limit -> (what it raised or None, the limit)."""
-        limit = self._limit = self.limit()
-        self._alarms = 0
         try:
-            try:
-                self._armed = True
-                if self.enabled:
-                    signal.setitimer(signal.ITIMER_REAL, limit, REPEAT_SECONDS)
-                thunk()
-            finally:  # an alarm due before these lines ran is still this run's timeout
-                self._armed = False
-                if self._tracing:
-                    sys.settrace(self._previous_trace)
-                    self._tracing = False
-                if self.enabled:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+            self.call(thunk)
         except BaseException as exc:  # noqa: BLE001 - sys.exit() in a demo line must not end the load
-            return exc, limit
-        return None, limit
+            return exc, self._limit
+        return None, self._limit
+
+    def call(self, thunk):
+        """`thunk()` under the next limit: its value, or what it raised (TopLevelTimeout)."""
+        self._limit = self.limit()
+        self._alarms = 0
+        self.where: list = []  # the code objects running at the first alarm, innermost first
+        try:
+            self._armed = True
+            if self.enabled:
+                signal.setitimer(signal.ITIMER_REAL, self._limit, REPEAT_SECONDS)
+            return thunk()
+        finally:  # an alarm due before these lines ran is still this run's timeout
+            self._armed = False
+            if self._tracing:
+                sys.settrace(self._previous_trace)
+                self._tracing = False
+            if self.enabled:
+                signal.setitimer(signal.ITIMER_REAL, 0)
 
     def _on_alarm(self, signum, frame) -> None:
         if not self._armed:
             return
         self._alarms += 1
+        self.where = self.where or [f.f_code for f, _ in traceback.walk_stack(frame)]
         if self._alarms > 1:  # the code caught the last one
             self._trace_from(frame)
         raise TopLevelTimeout(self._limit)
@@ -84,7 +93,7 @@ class TopLevelClock:
         if not self._tracing:
             self._previous_trace, self._tracing = sys.gettrace(), True
         sys.settrace(self._trace_call)
-        while frame is not None and frame.f_code is not TopLevelClock.run.__code__:
+        while frame is not None and frame.f_code is not TopLevelClock.call.__code__:
             frame.f_trace = self._trace_line
             frame = frame.f_back
 

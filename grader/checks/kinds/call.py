@@ -231,9 +231,7 @@ class CallCheck(Kind):
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:
         """None when case `number` (of `total`) passed, else the check's failed result."""
-        stopped = outcome.status in ("timeout", "crashed") and not self.hidden  # named below
-        label = call_label(self.call, params, planned.args, planned.kwargs) if stopped else None
-        failure = self.judge_case(planned, outcome, label)
+        failure = self.judge_case(planned, outcome)
         if failure is None:
             return None
         status, lines, hint, matched = failure
@@ -254,7 +252,7 @@ class CallCheck(Kind):
         return check_result(self, FAILED, "\n".join([header] + [f"  {x}" for x in lines]), hint,
                             number, matched, printed=outcome.stdout)
 
-    def judge_case(self, planned: PlannedCase, outcome, label: str | None = None):
+    def judge_case(self, planned: PlannedCase, outcome):
         """None when the case passed, else (status, message lines, hint, misconception name)."""
         case_hint = planned.case.hint if planned.case else None
         if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
@@ -268,10 +266,10 @@ class CallCheck(Kind):
                 return FAILED, [f"expected: {expects_error}",
                                 f"got:      {describe(outcome.value)} (no error)"], \
                     hint or case_hint or self.hint, matched
-            return (FAILED, [f"expected: {expects_error}"] + outcome_lines(outcome, label),
+            return (FAILED, [f"expected: {expects_error}"] + outcome_lines(outcome),
                     case_hint or self.hint, None)
         if outcome.status != "ok":
-            return FAILED, outcome_lines(outcome, label), case_hint or self.hint, None
+            return FAILED, outcome_lines(outcome), case_hint or self.hint, None
         how = self.compare or default_compare(expected)
         mismatch = compare(expected, outcome.value, how)
         if mismatch is None:

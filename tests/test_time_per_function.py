@@ -1,0 +1,183 @@
+"""Time is per function (issue 22): a function that does not return costs its own points once.
+
+The instructor's solution with `while True: pass` in one function, graded with the default
+limits as an autograder would (`python -m grader.cli grade SUB --json OUT`), finishes about one
+call timeout after the solution itself and loses points only on the exercises whose `uses:`
+names the looping function (integration checks aside): per-exercise scores are compared with
+the solution's, graded in the same run. So does a function that loops only on some inputs, or
+that catches the grader's stop in its loop; in grade-all, such a student costs the class about
+one call timeout and is listed under "needs a look".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from conftest import EXERCISES, ROOT, SOLUTION
+
+from grader.worker.limits import DEFAULT_LIMITS
+from grader.worker.student_worker import RETRY_SECONDS
+
+CALL_TIMEOUT = DEFAULT_LIMITS.call_timeout
+LOOP = "    while True:\n        pass\n"
+# the grader's stop, caught in the loop: it is raised again at the next line (top_level.py)
+SWALLOWING_LOOP = ("    while True:\n        try:\n            while True:\n                pass\n"
+                   "        except BaseException:\n            pass\n")
+GRAYSCALE_LOOP = "    while np.ndim(image) == 2:  # loops on grayscale images only\n        pass\n"
+VARIANTS = {  # stem -> (the looping function, the loop put at its start)
+    "loop_num_patches": ("num_patches", LOOP),
+    "loop_patchify": ("patchify", LOOP),
+    "swallowing_num_patches": ("num_patches", SWALLOWING_LOOP),
+    "grayscale_patchify": ("patchify", GRAYSCALE_LOOP),
+}
+DID_NOT_RETURN = "`{}` did not return within {:g} s; its other cases were not run"
+
+
+def with_loop(source: str, function: str, loop: str) -> str:
+    """The solution's source with `loop` as the first statement of `function` (after its
+    docstring)."""
+    found = re.search(rf'^def {function}\(.*?\):\n    """.*?"""\n', source, re.S | re.M)
+    assert found, function
+    return source[:found.end()] + loop + source[found.end():]
+
+
+def grade(submission: Path, out: Path) -> tuple[dict, float]:
+    command = [sys.executable, "-m", "grader.cli", "grade", str(submission), "--json", str(out),
+               "--exercises", str(EXERCISES)]
+    start = time.monotonic()
+    subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=submission.parent)
+    return json.loads(out.read_text()), time.monotonic() - start
+
+
+def scores(results: dict) -> dict[str, float]:
+    """exercise id -> its score, from the Gradescope results."""
+    out: dict[str, float] = {}
+    for test in results["tests"]:
+        out[test["tags"][0]] = out.get(test["tags"][0], 0.0) + test["score"]
+    return out
+
+
+def outputs(results: dict, exercise: str) -> str:
+    return "\n".join(t.get("output", "") for t in results["tests"] if t["tags"][0] == exercise)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """stem -> (results, seconds) for the solution ("solution") and each variant, graded two at
+    a time."""
+    folder = tmp_path_factory.mktemp("loops")
+    folder.chmod(0o755)  # as root, the worker (a user of its own) reads the submissions
+    source = SOLUTION.read_text()
+    (folder / "solution.py").write_text(source)
+    for stem, (function, loop) in VARIANTS.items():
+        (folder / f"{stem}.py").write_text(with_loop(source, function, loop))
+    stems = ["solution", *VARIANTS]
+    with ThreadPoolExecutor(2) as pool:
+        done = pool.map(lambda s: grade(folder / f"{s}.py", folder / f"{s}.json"), stems)
+        return dict(zip(stems, done, strict=True))
+
+
+def allowed_losses(catalogue, function: str) -> set[str]:
+    """The exercises whose `uses:` names `function`, and those with integration checks."""
+    return {e.id for e in catalogue
+            if function in e.uses or any(getattr(c, "integration", False) for c in e.checks)}
+
+
+def own_checks(catalogue, function: str) -> int:
+    """The checks that call `function` themselves: each may give it one short retry."""
+    return sum(function in c.names_read() for e in catalogue for c in e.checks)
+
+
+@pytest.mark.parametrize("stem", list(VARIANTS))
+def test_a_looping_function_costs_about_one_call_timeout(graded, catalogue, stem):
+    _, solution_seconds = graded["solution"]
+    _, seconds = graded[stem]
+    function = VARIANTS[stem][0]
+    # one full timeout, one short retry per check that calls it, a call timeout to spare; the
+    # rest is grading, as long as the solution's (twice: the regrades around the looping
+    # function), whatever the machine's load
+    retries = own_checks(catalogue, function) * RETRY_SECONDS
+    bound = 2 * solution_seconds + 2 * CALL_TIMEOUT + retries
+    assert seconds < bound, (stem, seconds, solution_seconds)
+
+
+@pytest.mark.parametrize("stem", list(VARIANTS))
+def test_a_looping_function_loses_points_only_where_it_is_used(graded, catalogue, stem):
+    solution, _ = graded["solution"]
+    results, _ = graded[stem]
+    function = VARIANTS[stem][0]
+    expected, got = scores(solution), scores(results)
+    assert expected.keys() == got.keys()
+    lost = {e for e in expected if got[e] < expected[e]}
+    assert lost <= allowed_losses(catalogue, function), (stem, lost)
+    own = {e.id for e in catalogue if e.uses == (function,)}
+    assert own and own <= lost, (stem, lost)
+
+
+@pytest.mark.parametrize("stem", ["loop_num_patches", "loop_patchify", "swallowing_num_patches"])
+def test_the_feedback_says_which_function_did_not_return(graded, catalogue, stem):
+    results, _ = graded[stem]
+    function = VARIANTS[stem][0]
+    for exercise in (e.id for e in catalogue if e.uses == (function,)):
+        assert DID_NOT_RETURN.format(function, CALL_TIMEOUT) in outputs(results, exercise)
+
+
+def test_a_function_that_loops_on_some_inputs_keeps_the_checks_it_returns_on(graded, catalogue):
+    results, _ = graded["grayscale_patchify"]
+    text = outputs(results, "patchify")
+    assert DID_NOT_RETURN.format("patchify", CALL_TIMEOUT) in text
+    # its short retries returned on the RGB images of the checks that have no grayscale one
+    assert 0 < scores(results)["patchify"] < scores(graded["solution"][0])["patchify"]
+
+
+def test_the_plugin_grades_a_looping_function_the_same_way(grade_with, tmp_path):
+    submission = tmp_path / "vit_exercises.py"
+    submission.write_text(with_loop(SOLUTION.read_text(), "num_patches", LOOP))
+    tmp_path.chmod(0o755)
+    start = time.monotonic()
+    result = grade_with(submission, "-q", "-p", "no:randomly")
+    text = result.stdout.str()
+    assert DID_NOT_RETURN.format("num_patches", CALL_TIMEOUT) in text
+    assert "patch-count" in text and time.monotonic() - start < 6 * CALL_TIMEOUT
+    result.assert_outcomes(failed=2, passed=15)  # patch-count and the integration checks
+
+
+def test_grade_all_a_looping_student_costs_the_class_about_one_call_timeout(tmp_path, catalogue):
+    classes = {}
+    for name, looping in (("plain", None), ("looping", "loop_num_patches")):
+        folder = tmp_path / name
+        folder.mkdir()
+        for i in range(6):
+            shutil.copy(SOLUTION, folder / f"student{i}.py")
+        if looping:
+            function, loop = VARIANTS[looping]
+            (folder / "student3.py").write_text(with_loop(SOLUTION.read_text(), function, loop))
+        folder.chmod(0o755)
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder),
+                               "--out", str(tmp_path / f"{name}-out"), "--exercises",
+                               str(EXERCISES), "--no-progress", "--jobs", "2"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=600, check=False)
+        classes[name] = time.monotonic() - start
+        assert done.returncode in (0, 1), done.stderr[-2000:]
+    out = tmp_path / "looping-out"
+    rows = {row["Student"]: row for row in
+            csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    totals = {student: float(row["Final Points"]) for student, row in rows.items()}
+    assert totals["student3"] < totals["student0"] == max(totals.values())
+    retries = own_checks(catalogue, "num_patches") * RETRY_SECONDS
+    assert classes["looping"] - classes["plain"] < 2 * CALL_TIMEOUT + retries, classes
+    page = (out / "report.html").read_text()
+    attention = page[page.index("Needs a look"):].split("<h2>")[0]  # that section only
+    assert "student3" in attention and "hit a time limit" in attention
+    assert "student0" not in attention
