@@ -70,7 +70,7 @@ class SubmissionGrading:
             return check_result(check, FAILED, _not_loaded(load)), frozenset(), ""
         absent = [n for n in check.must_define(exercise.uses) if n not in load.names]
         if absent:
-            message = f"`{absent[0]}` is not defined in your submission yet"
+            message = f"`{absent[0]}` is not defined yet"
             return check_result(check, MISSING, message), frozenset(), ""
         if options.deadline is not None and time.monotonic() >= options.deadline:
             message = OUT_OF_TIME.format(seconds=options.submission_seconds)

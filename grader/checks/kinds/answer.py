@@ -73,7 +73,7 @@ class AnswerCheck(Kind):
         key = self.answer_key(exercise, plans)
         outcome = worker.get(ANSWERS)
         if outcome.status == "missing":
-            return check_result(self, MISSING, f"`{ANSWERS}` is not defined in your submission yet")
+            return check_result(self, MISSING, f"`{ANSWERS}` is not defined yet")
         if outcome.status != "ok":
             return check_result(self, FAILED, f"`{ANSWERS}` could not be read: "
                                               f"{outcome.message or outcome.status}")
