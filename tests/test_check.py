@@ -116,7 +116,7 @@ def test_check_shows_the_exercises_of_the_function_asked_each_once_and_no_weight
             assert "p=<dict: Wq, bq, Wk, bk, Wv, bv, Wo, bo>" in text
             assert "`ANSWERS` is not defined yet" in text and "`ANSWERS` is not defined yet" in html
         if name == "vit_forward":  # graded around self_attention; its checkpoint, on it
-            assert "fix `self_attention` first: 1 exercise depends on it (vit-forward)" in text
+            assert "first: 1 exercise depends on it (vit-forward); it was graded" in text
             assert "1 of 1 check failed" in text and "1 of 1 check failed" in html
 
 

@@ -60,10 +60,11 @@ def roots_lines(report: GradeReport) -> list[str]:
     """'fix `patchify` first: ...', once per broken function other exercises depend on."""
     lines = []
     for root, ids in report.roots().items():
-        count = f"{len(ids)} exercises depend" if len(ids) != 1 else "1 exercise depends"
-        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); they were "
-                     f"graded with the grader's correct `{root}` standing in for yours, so "
-                     "their points do not depend on it")
+        count, they, their = ((f"{len(ids)} exercises depend", "they were", "their")
+                              if len(ids) != 1 else ("1 exercise depends", "it was", "its"))
+        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); {they} graded "
+                     f"with the grader's correct `{root}` standing in for yours, so {their} "
+                     "points do not depend on it")
     return lines
 
 
