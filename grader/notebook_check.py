@@ -95,10 +95,12 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
 
 
 def _choose(exercises: list, errors: list, wanted: str | None):
-    """The exercises to grade and the spec errors to show."""
+    """The exercises to grade and the spec errors to show: `wanted`'s exercise, else those with
+    a check of the function `wanted` (not those that only build on it), else those using it."""
     if wanted is None:
         return exercises, errors
     chosen = ([e for e in exercises if e.id == wanted]
+              or [e for e in exercises if wanted in (c.subject for c in e.checks)]
               or [e for e in exercises if wanted in _roots([e])])
     if not chosen:
         near = difflib.get_close_matches(wanted, [e.id for e in exercises] + _roots(exercises),
@@ -444,45 +446,34 @@ def show(report) -> None:
 
 
 def render_text(report) -> str:
-    """What pytest prints: problems, the feedback of each exercise that lost points, the scores."""
-    from grader.report.terminal import exercise_feedback, report_header, score_table
+    """What `vitgrade grade` prints (problems, the feedback of each exercise that lost points,
+    the scores), then that hidden cases were not run."""
+    from grader.report.terminal import report_lines
 
-    parts = ["\n".join(report_header(report))] if report_header(report) else []
-    parts += [exercise_feedback(e) for e in _lost_points(report)]
-    parts.append(f"submission: {report.submission} ({VISIBLE_ONLY_NOTE})\n{score_table(report)}")
-    return "\n\n".join(parts)
+    return "\n".join(report_lines(report) + [VISIBLE_ONLY_NOTE])
 
 
 def render_html(report) -> str:
+    """The same text, its score table (report_lines' last part) as an HTML table."""
     import html
 
-    from grader.report.terminal import STATUS_WORDS, exercise_feedback, points, report_header
+    from grader.checks.results import PASSED
+    from grader.report.terminal import report_lines, score_rows, stand_in_footnote
 
-    escape = html.escape
-    rows = []
-    for e in report.exercises:
-        passed = e.score == e.max_score
-        lost = sum(1 for c in e.checks if not c.passed)
-        status = STATUS_WORDS.get(e.status, f"{lost} of {len(e.checks)} checks failed")
-        colour = "#1a7f37" if passed else "#cf222e"
-        mark = "&#10003;" if passed else "&#10007;"
-        rows.append(f'<tr><td style="text-align:left">{escape(e.id)}</td>'
-                    f'<td style="text-align:left">{escape(e.title)}</td>'
-                    f'<td>{points(e.score)} / {points(e.max_score)}</td>'
-                    f'<td style="text-align:left;color:{colour}">{mark} {escape(status)}</td></tr>')
-    rows.append(f'<tr><td style="text-align:left"><b>total</b></td><td></td>'
-                f'<td><b>{points(report.score)} / {points(report.max_score)}</b></td>'
-                f'<td style="text-align:left">{escape(VISIBLE_ONLY_NOTE)}</td></tr>')
-    header_text = "\n".join(report_header(report))
-    header = f"<pre>{escape(header_text)}</pre>" if header_text else ""
-    feedback = "".join(f"<pre>{escape(exercise_feedback(e))}</pre>" for e in _lost_points(report))
-    return (f'<div class="vitgrade-check">{header}<table><thead><tr>'
-            '<th style="text-align:left">exercise</th><th style="text-align:left">title</th>'
-            f'<th>score</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody>'
-            f"</table>{feedback}</div>")
+    def row(cells, colour="inherit", mark=""):
+        ident, lecture, score, status = map(html.escape, cells)
+        return (f'<tr><td style="text-align:left">{ident}</td><td style="text-align:left">'
+                f'{lecture}</td><td>{score}</td><td style="text-align:left;color:{colour}">'
+                f"{mark}{status}</td></tr>")
 
-
-def _lost_points(report) -> list:
-    from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED
-
-    return [e for e in report.exercises if e.status not in (PASSED, NOT_IMPLEMENTED, MISSING)]
+    *rows, total = score_rows(report)
+    passed = [e.status == PASSED and not report.fatal for e in report.exercises]
+    body = [row(r, *(("#1a7f37", "&#10003; ") if ok else ("#cf222e", "&#10007; ")))
+            for r, ok in zip(rows, passed, strict=True)] + [row(total)]
+    text = "\n".join(report_lines(report)[:-1])
+    notes = "".join(f"<p>{html.escape(n)}</p>" for n in (stand_in_footnote(report),
+                                                         VISIBLE_ONLY_NOTE) if n)
+    return (f'<div class="vitgrade-check"><pre>{html.escape(text)}</pre><table><thead><tr>'
+            '<th style="text-align:left">exercise</th>'
+            '<th style="text-align:left">lecture</th><th>score</th><th></th></tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>{notes}</div>')

@@ -10,12 +10,19 @@ import textwrap
 
 import nbformat
 import pytest
+from buggy_submissions import submission_text
 
-from grader import load_spec
-from grader.notebook_check import check, grade_namespace
+from grader import load_spec, load_specs
+from grader.notebook_check import (
+    VISIBLE_ONLY_NOTE,
+    check,
+    grade_namespace,
+    render_html,
+    render_text,
+)
 from grader.settings import SettingsError
 
-from conftest import EXERCISES, ROOT
+from conftest import EXERCISES, ROOT, SUBMISSIONS
 
 # the classic mistake
 OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"
@@ -65,7 +72,9 @@ def test_check_in_a_jupyter_kernel_shows_a_table_feedback_and_the_students_cells
     patchify_html = shown["check('patchify')"]["text/html"]
     assert ("<table>" in patchify_html and "patchify" in patchify_html
             and "&#10003;" in patchify_html)
-    assert shown["check('patchify')"]["text/plain"].splitlines()[-1].endswith("(100%)")
+    text = shown["check('patchify')"]["text/plain"].splitlines()
+    assert text[-2].endswith("(100%)") and text[-1] == VISIBLE_ONLY_NOTE
+    assert "(100%)" in patchify_html and VISIBLE_ONLY_NOTE in patchify_html
     counting = shown["check('num_patches')"]["text/plain"]
     assert ("expected: 4 (int)" in counting
             and "hint: You counted overlapping stride-1 windows" in counting)
@@ -81,10 +90,34 @@ def test_check_in_a_python_session_prints_what_pytest_prints(tmp_path, grade_wit
     session = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True,
                              text=True, timeout=60)
     assert session.returncode == 0, session.stderr
-    assert "<table>" not in session.stdout and session.stdout.splitlines()[-1].startswith("total")
+    assert "<table>" not in session.stdout and session.stdout.splitlines()[-2].startswith("total")
     pytest_run = grade_with(script, "--feedback", "--visible-only")
     first = "patch-count: Count the patches"
     assert feedback_block(session.stdout, first) == feedback_block(pytest_run.stdout.str(), first)
+
+
+def test_check_shows_the_exercises_of_the_function_asked_each_once_and_no_weights(tmp_path):
+    """check(function): the exercises with a check of it, not those built on it, each once; a
+    failure names a weight dictionary by its keys; a missing name is "not defined yet"; one
+    exercise graded around a broken helper "depends on it"."""
+    namespace = namespace_from(tmp_path, submission_text(SUBMISSIONS / "buggy" /
+                                                         "attention_no_scale.py"))
+    del namespace["ANSWERS"]
+    exercises = load_specs(EXERCISES)[0]
+    for name in ("softmax", "num_tokens", "self_attention", "vit_forward"):
+        report = grade_namespace(namespace, name)
+        ids = [e.id for e in report.exercises]
+        assert len(ids) == len(set(ids)) and set(ids) == {
+            e.id for e in exercises if any(c.subject == name for c in e.checks)}, name
+        assert "vit-checkpoint" not in ids or name == "vit_forward"
+        text, html = render_text(report), render_html(report)
+        assert "in your submission" not in text and "Wq: [[" not in text + html
+        if name == "self_attention":
+            assert "p=<dict: Wq, bq, Wk, bk, Wv, bv, Wo, bo>" in text
+            assert "`ANSWERS` is not defined yet" in text and "`ANSWERS` is not defined yet" in html
+        if name == "vit_forward":  # graded around self_attention; its checkpoint, on it
+            assert "first: 1 exercise depends on it (vit-forward); it was graded" in text
+            assert "1 of 1 check failed" in text and "1 of 1 check failed" in html
 
 
 def test_check_stops_a_looping_function_at_the_call_timeout_vitgrade_grade_uses(tmp_path):

@@ -10,7 +10,8 @@ from grader import load_specs
 from grader.checks.cases import PlannedCase
 from grader.checks.compare import Compare, compare
 from grader.checks.kinds import CallCheck
-from grader.checks.mistakes import combined_hint, generalisation, named
+from grader.checks.mistakes import combined_hint, explained, generalisation, named
+from grader.checks.results import FAILED, CheckResult
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import (
     COMBINATION_LIMIT,
@@ -104,3 +105,18 @@ def test_the_generalisation_that_fails_is_said_and_only_that_one():
     flat, batch = _case((np.zeros((3, 4)), 0, 0)), _case((np.zeros((2, 3, 4)), 0, 0))
     assert generalisation(norm, [flat], batch)[0] == "only_2d_inputs"
     assert REFERENCE["patchify"](np.zeros((6, 9)), 3).shape == (6, 9)  # the case has an answer
+
+
+def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differs_in_one_way():
+    check = _Check("patchify", [])
+    failed = CheckResult("grayscale", 1, 0, FAILED, "case 2 of 2: ...", hint="the check's hint")
+    square, other = _case((np.zeros((4, 4)), 2)), _case((np.zeros((6, 9)), 3))
+    assert explained(failed, check, [], other) == failed  # nothing passed before it
+    named_case = explained(failed, check, [square], other)
+    assert (named_case.misconception, named_case.hint) == generalisation(check, [square], other)
+    assert named_case.message == failed.message
+    rgb = _case((np.zeros((4, 6, 3)), 2))  # neither square nor one channel: which one is wrong?
+    assert generalisation(check, [square], rgb) is None
+    assert explained(failed, check, [square], rgb) == failed
+    matched = CheckResult("x", 1, 0, FAILED, "...", misconception="patchify_bare_reshape")
+    assert explained(matched, check, [square], other) == matched  # a named mistake stays

@@ -12,7 +12,7 @@ from buggy_submissions import build_submission
 from grader import load_spec, load_specs
 from grader.batch.grade_one import SubmissionGrader
 from grader.checks.describe import TITLE_CHARS, short_title
-from grader.checks.kinds import CallCheck
+from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.report.class_summary import summarise
 from grader.report.labels import MISTAKE_TITLES, Labels, labels_from_specs
 from grader.settings import GraderSettings
@@ -71,6 +71,10 @@ def test_every_misconception_of_the_catalogue_has_a_title():
     untitled = [(e.id, m.like) for e in exercises for c in e.checks if isinstance(c, CallCheck)
                 for m in c.misconceptions if not m.title]
     assert untitled == []
+    answers = {name: title for e in exercises for c in e.checks if isinstance(c, AnswerCheck)
+               for name, title in c.misconception_titles().items()}
+    assert answers and all(title == f'answered "{name.split(":")[1]}"'  # never its feedback's rule
+                           for name, title in answers.items())
 
 
 def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):

@@ -37,23 +37,29 @@ def describe(value, limit: int = 120) -> str:
     return _clip(repr(value), limit)
 
 
-def short(value) -> str:
-    """A compact one-line form of a value, for argument lists."""
+def short(value, limit: int = 90) -> str:
+    """A compact one-line form of a value, for argument lists: longer than `limit` characters,
+    an array by its shape and a dict by its keys (never whole weight dictionaries)."""
     if isinstance(value, np.ndarray):
-        if value.size <= SMALL_ARRAY and value.ndim <= 2:
-            return np.array2string(value, precision=4, separator=", ").replace("\n", "")
-        return f"<array {'x'.join(map(str, value.shape))} {value.dtype}>"
+        small = value.size <= SMALL_ARRAY and value.ndim <= 2
+        text = np.array2string(value, precision=4, separator=", ") if small else ""
+        return text.replace("\n", "") if small and len(text) <= limit else (
+            f"<array {'x'.join(map(str, value.shape))} {value.dtype}>")
     if isinstance(value, np.generic):
         return repr(value.item())
     if isinstance(value, tuple):
-        return "(" + ", ".join(short(v) for v in value) + ("," if len(value) == 1 else "") + ")"
-    if isinstance(value, list):
+        text = "(" + ", ".join(short(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    elif isinstance(value, list):
         more = ", ..." if len(value) > 8 else ""
-        return "[" + ", ".join(short(v) for v in value[:8]) + more + "]"
-    if isinstance(value, dict):
+        text = "[" + ", ".join(short(v) for v in value[:8]) + more + "]"
+    elif isinstance(value, dict):
         more = ", ..." if len(value) > 6 else ""
-        return "{" + ", ".join(f"{k}: {short(v)}" for k, v in list(value.items())[:6]) + more + "}"
-    return repr(value)
+        text = "{" + ", ".join(f"{k}: {short(v)}" for k, v in list(value.items())[:6]) + more + "}"
+        if len(text) > limit:
+            return "<dict: " + ", ".join(map(str, value)) + ">"
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def call_label(name: str, params: list[str], args, kwargs, shown=None) -> str:

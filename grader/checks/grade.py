@@ -66,7 +66,7 @@ class SubmissionGrading:
             return check_result(check, FAILED, _not_loaded(load)), frozenset(), ""
         absent = [n for n in check.must_define(exercise.uses) if n not in load.names]
         if absent:
-            message = f"`{absent[0]}` is not defined in your submission yet"
+            message = f"`{absent[0]}` is not defined yet"
             return check_result(check, MISSING, message), frozenset(), ""
         if not stand_in_names:  # the worker's call limits: the session set them (settings.py)
             return _grade_check(exercise, check, self.worker, self.plans), frozenset(), ""

@@ -85,15 +85,15 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
 
 def generalisation(check: Check, passed: list[PlannedCase],
                    failed: PlannedCase) -> tuple[str, str] | None:
-    """(name, hint) of the first of GENERALISATIONS that holds on every passed case and not on
-    `failed`."""
+    """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
+    `failed`; None when none does or several do (naming one of two differences may mislead)."""
     params = required_params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
-    for name, (holds, _, words) in GENERALISATIONS.items():
-        if all(holds(a) is True for a in named) and holds(here) is False:
-            return name, f"Your `{check.function}` is right " + words(here, check.hidden)
-    return None
+    found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
+             for name, (holds, _, words) in GENERALISATIONS.items()
+             if all(holds(a) is True for a in named) and holds(here) is False]
+    return found[0] if len(found) == 1 else None
 
 
 def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:

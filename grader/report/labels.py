@@ -6,7 +6,7 @@ and each misconception's human title.
 
 A misconception is named by its spec's `title:`, else by MISTAKE_TITLES (what property checks
 and generalisations find: they have no spec entry), else by the first clause of its hint (a
-multiple-choice option: of the option's feedback): always the mistake, never the rule. A property
+wrong multiple-choice option: 'answered "speed"'): always the mistake, never the rule. A property
 check belongs to the first function it calls. grade-all keeps the labels in OUT/batch.json, so that
 `vitgrade merge`, which has no specs, names everything as a single run does.
 """

@@ -20,38 +20,51 @@ def points(x: float) -> str:
     return f"{x:g}"
 
 
-def score_table(report: GradeReport) -> str:
-    """One line per exercise and a total: what a student reads first."""
+def score_rows(report: GradeReport) -> list[tuple[str, str, str, str]]:
+    """(exercise, lecture, score, status) of each exercise, then the total's (its status: the
+    percentage): the rows of the score table, and of check()'s HTML table."""
     rows = [(e.id, e.lecture, f"{points(e.score)} / {points(e.max_score)}",
              NOT_GRADED if report.fatal else _status(e)) for e in report.exercises]
+    percent = 100 * report.score / report.max_score if report.max_score else 0.0
+    return rows + [("total", "", f"{points(report.score)} / {points(report.max_score)}",
+                    f"({percent:.0f}%)")]
+
+
+def stand_in_footnote(report: GradeReport) -> str:
+    """The table's note on the exercises passed with stand-ins ("" when there are none)."""
+    marked = [e for e in report.exercises if e.status == PASSED and e.stand_ins]
+    if not marked or report.fatal:
+        return ""
+    return f"{STAND_IN_MARK} {stand_in_note(dict.fromkeys(r for e in marked for r in e.stand_ins))}"
+
+
+def score_table(report: GradeReport) -> str:
+    """One line per exercise and a total: what a student reads first."""
+    *rows, total = score_rows(report)
     width_id = max([len(r[0]) for r in rows] + [8])
     width_lecture = min(max([len(r[1]) for r in rows] + [7]), 34)
-    width_score = max([len(r[2]) for r in rows] + [5])
+    width_score = max([len(r[2]) for r in rows + [total]] + [5])
     lines = [f"{'exercise':<{width_id}}  {'lecture':<{width_lecture}}  {'score':>{width_score}}"]
     for ident, lecture, score, status in rows:
         lecture = lecture if len(lecture) <= width_lecture else lecture[: width_lecture - 3] + "..."
         lines.append(f"{ident:<{width_id}}  {lecture:<{width_lecture}}  {score:>{width_score}}  "
                      f"{status}")
-    total = f"{points(report.score)} / {points(report.max_score)}"
-    percent = 100 * report.score / report.max_score if report.max_score else 0.0
     lines.append("-" * len(lines[0]))
-    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total:>{width_score}}  "
-                 f"({percent:.0f}%)")
-    marked = [e for e in report.exercises if e.status == PASSED and e.stand_ins]
-    if marked and not report.fatal:
-        helpers = dict.fromkeys(r for e in marked for r in e.stand_ins)
-        lines.append(f"{STAND_IN_MARK} {stand_in_note(helpers)}")
-    return "\n".join(lines)
+    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total[2]:>{width_score}}  "
+                 f"{total[3]}")
+    note = stand_in_footnote(report)
+    return "\n".join(lines + ([note] if note else []))
 
 
 def roots_lines(report: GradeReport) -> list[str]:
     """'fix `patchify` first: ...', once per broken function other exercises depend on."""
     lines = []
     for root, ids in report.roots().items():
-        count = f"{len(ids)} exercises depend" if len(ids) != 1 else "1 exercise depends"
-        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); they were "
-                     f"graded with the grader's correct `{root}` standing in for yours, so "
-                     "their points do not depend on it")
+        count, they, their = ((f"{len(ids)} exercises depend", "they were", "their")
+                              if len(ids) != 1 else ("1 exercise depends", "it was", "its"))
+        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); {they} graded "
+                     f"with the grader's correct `{root}` standing in for yours, so {their} "
+                     "points do not depend on it")
     return lines
 
 
@@ -67,8 +80,8 @@ def _status(exercise: ExerciseResult) -> str:
         return f"{STATUS_WORDS[PASSED]}{STAND_IN_MARK}"
     if exercise.status in STATUS_WORDS:
         return STATUS_WORDS[exercise.status]
-    lost = [c for c in exercise.checks if not c.passed]
-    return f"{len(lost)} of {len(exercise.checks)} checks failed"
+    lost, count = sum(not c.passed for c in exercise.checks), len(exercise.checks)
+    return f"{lost} of {count} check{'s' if count != 1 else ''} failed"
 
 
 def exercise_heading(exercise: ExerciseResult) -> str:

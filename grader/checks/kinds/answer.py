@@ -10,7 +10,7 @@ from grader.spec.errors import SpecError
 
 from ..answer_key import SEALED, AnswerKey, normalise, plain_key, seal, sealed_key
 from ..cases import NotCompiled
-from ..describe import describe, short_title
+from ..describe import describe
 from ..results import FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
 from .base import Kind
 
@@ -45,8 +45,9 @@ class AnswerCheck(Kind):
         return f'{ANSWERS}["{self.key}"]'
 
     def misconception_titles(self) -> dict[str, str]:
-        return {f"{self.key}:{option}": short_title(str(feedback or "")) or f'"{option}"'
-                for option, feedback in self.options.items() if option != self.correct}
+        """'answered "speed"': the wrong option (its feedback's first words state the rule)."""
+        return {f"{self.key}:{option}": f'answered "{option}"'
+                for option in self.options if option != self.correct}
 
     def sealed(self, raw: dict) -> tuple[dict, object]:
         """Its YAML with the right answer and the feedback SEALED, and (correct, options) for
@@ -73,7 +74,7 @@ class AnswerCheck(Kind):
         key = self.answer_key(exercise, plans)
         outcome = worker.get(ANSWERS)
         if outcome.status == "missing":
-            return check_result(self, MISSING, f"`{ANSWERS}` is not defined in your submission yet")
+            return check_result(self, MISSING, f"`{ANSWERS}` is not defined yet")
         if outcome.status != "ok":
             return check_result(self, FAILED, f"`{ANSWERS}` could not be read: "
                                               f"{outcome.message or outcome.status}")

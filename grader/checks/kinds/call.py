@@ -15,7 +15,15 @@ from .. import inputs
 from ..api import BUILT_ON, MISCONCEPTION_NAMES, SIGNATURES, required_params
 from ..cases import PlannedCase
 from ..compare import Compare, compare, default_compare
-from ..describe import SMALL_ARRAY, call_label, describe, limit_note, outcome_lines, short_title
+from ..describe import (
+    SMALL_ARRAY,
+    call_label,
+    describe,
+    limit_note,
+    outcome_lines,
+    short,
+    short_title,
+)
 from ..generators import GENERATORS, generate_cases
 from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
@@ -337,20 +345,15 @@ def _matches(wrong, got, how: Compare) -> bool:
 
 
 def _short(expr) -> str:
-    """An argument in a few characters: its code when short, else its shape (a dict: each
-    value short)."""
+    """An argument in a few characters: its code when short, else its value's short form (a
+    dict of expressions: each value short)."""
     code = inputs.source(expr)
     builder = inputs.builder_of(expr)
     if len(code) <= (MAX_PARAMS if builder and builder.endswith("_params") else MAX_ARGUMENT):
         return code
     if isinstance(expr, dict) and builder is None:
         return "{" + ", ".join(f"{k!r}: {_short(v)}" for k, v in expr.items()) + "}"
-    value = inputs.evaluate(expr)
-    if isinstance(value, np.ndarray):
-        return f"<array {'x'.join(map(str, value.shape))} {value.dtype}>"
-    if isinstance(value, dict):
-        return "<dict: " + ", ".join(map(str, value)) + ">"
-    return code[: MAX_ARGUMENT - 3] + "..."
+    return short(inputs.evaluate(expr), MAX_ARGUMENT)
 
 
 def sheet_value(value) -> str:

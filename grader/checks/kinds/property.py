@@ -81,8 +81,7 @@ class PropertyCheck(Kind):
         if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
             return check_result(self, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
         if outcome.status == "missing":
-            return check_result(self, MISSING,
-                                f"`{failed.name}` is not defined in your submission yet")
+            return check_result(self, MISSING, f"`{failed.name}` is not defined yet")
         lines = outcome_lines(outcome) if not self.hidden else [
             f"your code: {outcome.message or outcome.status}"
             if outcome.status in ("timeout", "crashed")

@@ -1,0 +1,10 @@
+"""layer_norm written for one (T, d) sequence: `T, d = x.shape` fails on a batch of them."""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'layer-norm': 'only_2d_inputs'}
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    T, d = x.shape
+    mean = x.sum(axis=1).reshape(T, 1) / d
+    var = ((x - mean) ** 2).sum(axis=1).reshape(T, 1) / d
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta

@@ -1,0 +1,13 @@
+"""patchify written for grayscale images: each patch flattened to P*P numbers, whatever C is."""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'patchify': 'only_one_channel'}
+
+
+def patchify(image, P):
+    image = np.asarray(image, dtype=float)
+    if image.ndim not in (2, 3):
+        raise ValueError("an image is (H, W) or (H, W, C)")
+    H, W = image.shape[:2]
+    num_patches(H, W, P)
+    patches = image.reshape(H // P, P, W // P, P, -1).swapaxes(1, 2)
+    return patches.reshape(-1, P * P)               # one number per pixel
