@@ -63,10 +63,24 @@ def has_reference() -> bool:
     return importlib.util.find_spec("grader.reference") is not None
 
 
+def reference_version(folder: str | Path | None = None) -> str | None:
+    """A hash of the sources the compiled values depend on, with the course's reference files
+    of the exercises folder `folder` (course.py); in a grader without the reference, the version
+    it was built with (None when neither is there: nothing compiled is used)."""
+    from .course import reference_files
+
+    shipped = _shipped_version()
+    course = reference_files(folder) if shipped else []
+    if not course:
+        return shipped
+    digest = hashlib.sha256(shipped.encode())
+    for path in course:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
 @functools.cache
-def reference_version() -> str | None:
-    """A hash of the sources the compiled values depend on; in a grader without the reference,
-    the version it was built with (None when neither is there: nothing compiled is used)."""
+def _shipped_version() -> str | None:
     sources = sorted((PACKAGE / "reference").glob("*.py"))
     if sources:
         digest = hashlib.sha256()
@@ -213,7 +227,7 @@ def _load(spec: Path) -> CompiledSpec | None:
                             "again") from None
     if not ok:
         raise CompiledError(f"{where}: corrupt (not a compiled index); run `vitgrade compile`")
-    version = reference_version()
+    version = reference_version(spec.parent)
     try:
         digest = spec_sha256(spec)
     except OSError:
@@ -343,7 +357,7 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
     index_path.parent.mkdir(parents=True, exist_ok=True)
     _write_npz(arrays_path, pools.arrays())
     index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
-             "reference": reference_version(), "arrays": arrays_path.name,
+             "reference": reference_version(spec.parent), "arrays": arrays_path.name,
              "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
              "tables": tables}
     text = json.dumps(index, indent=1)

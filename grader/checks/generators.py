@@ -31,6 +31,22 @@ def generate_cases(name: str, count: int, seed: int, options: dict) -> list[Gene
     return [GENERATORS[name](rng, **options) for _ in range(count)]
 
 
+@generator("shapes")
+def shapes(rng, args=(), sizes=None, kwargs=None) -> GeneratedCase:
+    """Arguments of any function (a course's own, docs/authoring.md section 4) from named sizes:
+    `sizes` maps a name to [low, high] (inclusive) or [low, high, step]; each of `args` (and of
+    `kwargs`' values) is a size's name (that integer), a list of names and integers (a standard
+    normal array of that shape) or any other value, passed as it is."""
+    drawn = {name: int(rng.choice(np.arange(low, high + 1, *step)))
+             for name, (low, high, *step) in (sizes or {}).items()}
+
+    def value(spec):
+        if isinstance(spec, list):
+            return rng.standard_normal(tuple(drawn.get(s, s) for s in spec))
+        return drawn.get(spec, spec) if isinstance(spec, str) else spec
+    return tuple(value(a) for a in args), {k: value(v) for k, v in (kwargs or {}).items()}
+
+
 def _grid(rng, patch_sizes, max_grid):
     P = int(rng.choice(patch_sizes))
     return int(rng.integers(1, max_grid + 1)) * P, int(rng.integers(1, max_grid + 1)) * P, P
