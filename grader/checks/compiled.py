@@ -65,12 +65,13 @@ def has_reference() -> bool:
 
 def reference_version(folder: str | Path | None = None) -> str | None:
     """A hash of the sources the compiled values depend on, with the course's reference files
-    of the exercises folder `folder` (course.py); in a grader without the reference, the version
-    it was built with (None when neither is there: nothing compiled is used)."""
-    from .course import reference_files
+    of the exercises folder `folder` when its specs declare functions (course.py); in a grader
+    without the reference, the version it was built with (None when neither is there: nothing
+    compiled is used)."""
+    from .course import declarations, reference_files
 
     shipped = _shipped_version()
-    course = reference_files(folder) if shipped else []
+    course = reference_files(folder) if shipped and declarations(folder) else []
     if not course:
         return shipped
     digest = hashlib.sha256(shipped.encode())

@@ -21,6 +21,7 @@ import re
 import shutil
 from pathlib import Path
 
+from grader.authoring.api_doc import with_course_functions
 from grader.checks import compiled
 from grader.checks.compile_specs import compile_spec, default_solution
 from grader.checks.course import FOLDER
@@ -108,7 +109,8 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     finally:
         shutil.rmtree(specs_dir / FOLDER, ignore_errors=True)
     (out / API_DOC.parent).mkdir(exist_ok=True)
-    shutil.copy2(api_doc, out / API_DOC)
+    (out / API_DOC).write_text(with_course_functions(api_doc.read_text(encoding="utf-8"),
+                                                     exercises), encoding="utf-8")
     for path in starters:
         if path.is_dir():
             shutil.copytree(path, out / path.name, ignore=SKIPPED)
