@@ -165,9 +165,8 @@ def test_validate_checks_the_declaration_and_the_misconceptions(tmp_path):
     (folder / "reference" / "positions.py").write_text(wrong.replace("(d % 2)", "(dim % 2)"))
     done = vitgrade("validate", folder, cwd=tmp_path)
     assert done.returncode == 1
-    assert "reference/positions.py:5: sincos_positions(n, dim), but" in done.stdout, done.stdout
-    assert "sincos-positions.yaml:6: function 'sincos_positions' declares params: [n, d]" \
-        in done.stdout
+    assert ("sincos-positions.yaml:6: function 'sincos_positions': params: [n, d], but "
+            "reference/positions.py:5 defines sincos_positions(n, dim)") in done.stdout, done.stdout
     same = REFERENCE.replace("[:, [i ^ 1 for i in range(d)]]", "")  # the reference itself
     (folder / "reference" / "positions.py").write_text(same)
     done = vitgrade("validate", folder, cwd=tmp_path)

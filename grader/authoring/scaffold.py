@@ -52,7 +52,7 @@ title: {title}
 lecture: "TODO: where it comes from in lecture 4.2, e.g. Practice 4 or section 4 step 1"
 order: {order}
 uses: [{call}]
-question: |
+{declaration}question: |
   TODO: the question as the student sheet shows it. Write `{call}(...)`: ...
 checks:
   - name: the lecture's example
@@ -90,46 +90,16 @@ checks:
 
 
 # `vitgrade new ID --function NAME`: a new function, the course's own (grader/checks/course.py)
-FUNCTION_TEMPLATE = """\
-# yaml-language-server: $schema=../grader/spec/schema.json
-# A new function, scaffolded by `vitgrade new {id} --function {call}`, with its reference in
-# reference/{call}.py. Edit both, then check them as docs/authoring.md, section 4, says.
-id: {id}
-title: {title}
-lecture: "TODO: where it comes from in lecture 4.2, e.g. Practice 4 or section 4 step 1"
-order: {order}
-uses: [{call}]
-function:                 # a new student-API function, the course's own
-  name: {call}
-  params: [x]             # its required parameters, in order, as reference/{call}.py has them
+NEW_FUNCTION = ("[{random: [3, 4], seed: 1}]", CLOSE,
+                "shapes, options: {sizes: {T: [1, 6], d: [1, 8]}, args: [[T, d]]}")
+DECLARATION = """\
+function:                 # a new student-API function, the course's own (docs/authoring.md, 4)
+  name: {call}            # computed by reference/{call}.py
+  params: [x]             # its required parameters, in order, as the reference has them
   description: "TODO: what it returns, with shapes"
-question: |
-  TODO: the question as the student sheet shows it. Write `{call}(x)`: ...
-checks:
-  - name: the lecture's example
-    points: 2
-    call: {call}
-    compare: {close}
-    cases:
-      - args: [{{random: [3, 4], seed: 1}}]
-    misconceptions:       # defined in reference/{call}.py's MISCONCEPTIONS
-      - like: {call}_negated
-        hint: "TODO: what the student did, and what the lecture says instead."
-  - name: random inputs
-    points: 2
-    hidden: true
-    call: {call}
-    compare: {close}
-    generate:             # shapes: each argument from named sizes drawn in [low, high]
-      generator: shapes
-      count: 10
-      seed: {seed}
-      options: {{sizes: {{T: [1, 6], d: [1, 8]}}, args: [[T, d]]}}
 """
 REFERENCE_TEMPLATE = '''\
-"""The course's reference for `{call}` (scaffolded by `vitgrade new {id} --function {call}`):
-plain numpy, run by the grader only, never by student code, with the known-wrong variants a spec
-may name (`misconceptions: - like: NAME`) in MISCONCEPTIONS. See docs/authoring.md, section 4."""
+"""The course's reference for `{call}`: plain numpy, run by the grader, never by student code."""
 import numpy as np
 
 
@@ -138,41 +108,27 @@ def {call}(x):
     return np.asarray(x, dtype=float)
 
 
-def {call}_negated(x):
-    """TODO: one mistake students make, built from {call} with one step changed."""
-    return -{call}(x)
-
-
-MISCONCEPTIONS = {{"{call}_negated": {call}_negated}}
+MISCONCEPTIONS = {{}}  # name -> a known-wrong variant: {call} with one step changed
 '''
 
 
-def scaffold_function(exercise_id: str, name: str, order: int = 100) -> tuple[str, str]:
-    """(the spec's YAML, the text of reference/NAME.py) of a new function `name`, which the spec
-    declares and checks (`vitgrade new ID --function NAME`)."""
+def scaffold_spec(exercise_id: str, call: str = "num_patches", order: int = 100,
+                  new_function: bool = False) -> str:
+    """The YAML text of a new spec for `exercise_id` that checks the student function `call`;
+    `new_function`: a new one, which the spec declares (its reference: REFERENCE_TEMPLATE)."""
     if not ID_PATTERN.match(exercise_id):
         raise ValueError("an exercise id is lower case letters, digits and dashes, "
                          f"not {exercise_id!r}")
-    if name in EXAMPLES or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise ValueError(f"--function takes a new name (lower case, digits, _), not {name!r}")
-    fields = dict(id=exercise_id, call=name, order=order, close=CLOSE,
-                  title=exercise_id.replace("-", " ").capitalize(),
-                  seed=sum(map(ord, exercise_id)) % 1000)
-    return FUNCTION_TEMPLATE.format(**fields), REFERENCE_TEMPLATE.format(**fields)
-
-
-def scaffold_spec(exercise_id: str, call: str = "num_patches", order: int = 100) -> str:
-    """The YAML text of a new spec for `exercise_id` that checks the student function `call`."""
-    if not ID_PATTERN.match(exercise_id):
-        raise ValueError("an exercise id is lower case letters, digits and dashes, "
-                         f"not {exercise_id!r}")
-    if call not in EXAMPLES:
+    if new_function and (call in EXAMPLES or not re.fullmatch(r"[a-z_][a-z0-9_]*", call)):
+        raise ValueError(f"--function takes a new name (lower case, digits, _), not {call!r}")
+    if call not in EXAMPLES and not new_function:
         raise ValueError(f"no student-API function {call!r}; one of: {', '.join(EXAMPLES)}")
-    args, compare, generator = EXAMPLES[call]
+    args, compare, generator = NEW_FUNCTION if new_function else EXAMPLES[call]
     return TEMPLATE.format(id=exercise_id, title=exercise_id.replace("-", " ").capitalize(),
                            order=order, call=call, args=args, compare=compare,
                            generator=generator, seed=sum(map(ord, exercise_id)) % 1000,
-                           key=exercise_id.replace("-", "_"))
+                           key=exercise_id.replace("-", "_"),
+                           declaration=DECLARATION.format(call=call) if new_function else "")
 
 
 def next_order(folder: Path) -> int:

@@ -10,7 +10,7 @@ shipped data equal to `grader.reference.REFERENCE` and `MISCONCEPTIONS`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.spec.errors import SpecError
@@ -78,7 +78,6 @@ class StudentApi:
     # not in this folder: the student bundle, whose specs the instructor validated)
     misconceptions: frozenset[str] | None
     built_on: dict[str, tuple[str, ...]]
-    descriptions: dict[str, str] = field(default_factory=dict)  # the course's functions'
 
     def params(self, name: str) -> tuple[str, ...]:
         """The parameters `name` needs, () for a name outside the student API."""
@@ -102,4 +101,4 @@ def student_api(folder: str | Path | None = None) -> StudentApi:
     return StudentApi(
         {**SIGNATURES, **{n: d.params for n, d in declared.items() if n not in SIGNATURES}},
         None if reference is None else MISCONCEPTION_NAMES | set(reference.misconceptions),
-        BUILT_ON, {n: d.description for n, d in declared.items()})
+        BUILT_ON)

@@ -153,21 +153,20 @@ def _course_problems(exercise: Exercise) -> list[SpecError]:
         return [error]
     errors, functions = [], reference.functions if reference else {}
     for name, d in declared.items():
+        function, problem = functions.get(name), None
         if d.spec != Path(exercise.path).name:
             continue
-        where = f"{exercise.path}:{d.line}: function '{name}'"
         if name in SIGNATURES:
-            errors.append(SpecError(exercise.path, d.line, f"function '{name}' is already in the "
-                                    "student API: declare a new name"))
-        elif name not in functions:
-            errors.append(SpecError(exercise.path, d.line, f"function '{name}': no "
-                                    f"{course.FOLDER}/*.py beside the specs defines it"))
-        elif course.required_params(functions[name]) != d.params:
-            params = ", ".join(course.required_params(functions[name]))
-            errors.append(SpecError(reference.where[name].rsplit(":", 1)[0],
-                                    int(reference.where[name].rsplit(":", 1)[1]),
-                                    f"{name}({params}), but {where} declares "
-                                    f"params: [{', '.join(d.params)}]"))
+            problem = "is already in the student API: declare a new name"
+        elif function is None:
+            problem = f"no {course.FOLDER}/*.py beside the specs defines it"
+        elif course.required_params(function) != d.params:
+            code = function.__code__
+            problem = (f"params: [{', '.join(d.params)}], but {course.FOLDER}/"
+                       f"{Path(code.co_filename).name}:{code.co_firstlineno} defines "
+                       f"{name}({', '.join(course.required_params(function))})")
+        if problem:
+            errors.append(SpecError(exercise.path, d.line, f"function '{name}': {problem}"))
     for check in calls if not errors else ():
         errors += _undetectable(exercise, check)
     return errors

@@ -70,14 +70,11 @@ def reference_version(folder: str | Path | None = None) -> str | None:
     compiled is used)."""
     from .course import declarations, reference_files
 
-    shipped = _shipped_version()
-    course = reference_files(folder) if shipped and declarations(folder) else []
-    if not course:
-        return shipped
-    digest = hashlib.sha256(shipped.encode())
-    for path in course:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
+    version = _shipped_version()
+    for path in reference_files(folder) if version and declarations(folder) else ():
+        version = hashlib.sha256(f"{version}\0{path.name}\0".encode()
+                                 + path.read_bytes()).hexdigest()[:32]
+    return version
 
 
 @functools.cache

@@ -19,8 +19,8 @@ import hashlib
 import importlib.util
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from grader.spec.errors import SpecError
 
@@ -28,8 +28,7 @@ FOLDER = "reference"  # <exercises>/reference/*.py
 DECLARES = re.compile(rb"^function:", re.MULTILINE)  # only such specs are read for declarations
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """One course function as a spec declares it."""
     name: str
     params: tuple[str, ...]
@@ -38,13 +37,11 @@ class Declared:
     line: int
 
 
-@dataclass(frozen=True)
-class CourseReference:
+class CourseReference(NamedTuple):
     """What the course's reference files define: every top-level function by name, and the
     known-wrong variants their MISCONCEPTIONS dicts name."""
     functions: dict[str, Callable]
     misconceptions: dict[str, Callable]
-    where: dict[str, str]  # function or misconception name -> its file:line
 
 
 def declarations(folder: str | Path | None) -> dict[str, Declared]:
@@ -95,7 +92,7 @@ def course_reference(folder: str | Path | None) -> CourseReference | None:
 
 @functools.lru_cache(maxsize=8)
 def _loaded(*files) -> CourseReference:
-    functions, misconceptions, where = {}, {}, {}
+    functions, misconceptions = {}, {}
     for path, *_ in files:
         shown = Path(*Path(path).parts[-3:]).as_posix()  # exercises/reference/x.py
         name = "vitgrade_course_" + hashlib.sha256(path.encode()).hexdigest()[:12]
@@ -110,11 +107,9 @@ def _loaded(*files) -> CourseReference:
         for key, value in vars(module).items():
             if callable(value) and getattr(value, "__module__", None) == name:
                 functions.setdefault(key, value)
-                where.setdefault(key, f"{shown}:{value.__code__.co_firstlineno}")
         for key, value in dict(getattr(module, "MISCONCEPTIONS", {})).items():
             misconceptions.setdefault(key, value)
-            where.setdefault(key, shown)
-    return CourseReference(functions, misconceptions, where)
+    return CourseReference(functions, misconceptions)
 
 
 def required_params(function: Callable) -> tuple[str, ...]:
@@ -136,14 +131,11 @@ def _stamp(path: Path) -> tuple:
 def reference_function(name: str, folder: str | Path | None = None) -> Callable:
     """The reference of the student-API function `name`: the shipped one, else the course's
     (KeyError when neither has it)."""
-    if name not in declarations(folder):
-        from grader.reference import REFERENCE
+    if name in declarations(folder) and (course := course_reference(folder)):
+        return course.functions[name]
+    from grader.reference import REFERENCE
 
-        return REFERENCE[name]
-    course = course_reference(folder)
-    if course is None or name not in course.functions:
-        raise KeyError(name)
-    return course.functions[name]
+    return REFERENCE[name]
 
 
 def wrong_implementation(like: str, folder: str | Path | None = None) -> Callable:

@@ -32,19 +32,15 @@ def generate_cases(name: str, count: int, seed: int, options: dict) -> list[Gene
 
 
 @generator("shapes")
-def shapes(rng, args=(), sizes=None, kwargs=None) -> GeneratedCase:
-    """Arguments of any function (a course's own, docs/authoring.md section 4) from named sizes:
-    `sizes` maps a name to [low, high] (inclusive) or [low, high, step]; each of `args` (and of
-    `kwargs`' values) is a size's name (that integer), a list of names and integers (a standard
-    normal array of that shape) or any other value, passed as it is."""
+def shapes(rng, args=(), sizes=None) -> GeneratedCase:
+    """Arguments of any function (a course's own: docs/authoring.md, section 4) from named sizes,
+    each drawn from `sizes` ({name: [low, high] or [low, high, step]}, inclusive): an argument
+    that is a size's name is that integer, a list of names and integers a standard normal array
+    of that shape, anything else itself."""
     drawn = {name: int(rng.choice(np.arange(low, high + 1, *step)))
              for name, (low, high, *step) in (sizes or {}).items()}
-
-    def value(spec):
-        if isinstance(spec, list):
-            return rng.standard_normal(tuple(drawn.get(s, s) for s in spec))
-        return drawn.get(spec, spec) if isinstance(spec, str) else spec
-    return tuple(value(a) for a in args), {k: value(v) for k, v in (kwargs or {}).items()}
+    return tuple(rng.standard_normal([drawn.get(s, s) for s in a]) if isinstance(a, list)
+                 else drawn.get(a, a) if isinstance(a, str) else a for a in args), {}
 
 
 def _grid(rng, patch_sizes, max_grid):

@@ -24,36 +24,30 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from grader.authoring.scaffold import (
-        next_order,
-        project_exercises,
-        scaffold_function,
-        scaffold_spec,
-    )
+    from grader.authoring import scaffold
     from grader.checks.catalogue import spec_problems
 
-    folder = Path(args.exercises) if args.exercises else project_exercises()
+    folder = Path(args.exercises) if args.exercises else scaffold.project_exercises()
     path = folder / f"{args.id}.yaml"
     try:
-        order = next_order(folder) if folder.is_dir() else 100
-        if args.function:
-            texts = dict(zip((path, folder / "reference" / f"{args.function}.py"),
-                             scaffold_function(args.id, args.function, order), strict=True))
-        else:
-            texts = {path: scaffold_spec(args.id, call=args.call, order=order)}
+        order = scaffold.next_order(folder) if folder.is_dir() else 100
+        text = scaffold.scaffold_spec(args.id, call=args.function or args.call, order=order,
+                                      new_function=bool(args.function))
     except ValueError as error:
         print(f"vitgrade new: {error}", file=sys.stderr)
         return 2
-    for target in texts:
-        if target.exists() and not args.force:
-            print(f"vitgrade new: {target} exists (use --force to overwrite it)", file=sys.stderr)
-            return 1
-    for target, text in texts.items():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    if path.exists() and not args.force:
+        print(f"vitgrade new: {path} exists (use --force to overwrite it)", file=sys.stderr)
+        return 1
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    reference = folder / "reference" / f"{args.function}.py"
+    if args.function and (args.force or not reference.exists()):  # never the course's own
+        reference.parent.mkdir(exist_ok=True)
+        reference.write_text(scaffold.REFERENCE_TEMPLATE.format(call=args.function), "utf-8")
     _, problems = spec_problems(path, build_inputs=True)
     for problem in problems:
         print(problem, file=sys.stderr)
-    print(f"wrote {', '.join(map(str, texts))}; next: edit its TODOs, then check it as docs/authoring.md says "
+    print(f"wrote {path}; next: edit its TODOs, then check it as docs/authoring.md says "
           "(`vitgrade validate`, `vitgrade compile`, `vitgrade render`, ...)")
     return 1 if problems else 0

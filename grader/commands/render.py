@@ -1,5 +1,5 @@
 """`vitgrade render`: write the student question sheet (docs/exercises.md) from the specs, and
-the part of docs/student-api.md that lists the course's own functions (authoring/api_doc.py)."""
+the part of docs/student-api.md that lists the course's own functions (authoring/render.py)."""
 from __future__ import annotations
 
 import sys
@@ -22,7 +22,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from grader.authoring import render_sheet
-    from grader.authoring.api_doc import with_course_functions
+    from grader.authoring.render import with_course_functions
     from grader.checks.catalogue import load_exercises
     from grader.spec.locate import find_exercises
 

@@ -21,7 +21,7 @@ import re
 import shutil
 from pathlib import Path
 
-from grader.authoring.api_doc import with_course_functions
+from grader.authoring.render import with_course_functions
 from grader.checks import compiled
 from grader.checks.compile_specs import compile_spec, default_solution
 from grader.checks.course import FOLDER

@@ -21,8 +21,8 @@ from correct_solution import *  # noqa: F401,F403 - every other function is the 
 HERE = Path(__file__).resolve().parent
 SCRATCH = HERE / "scratch" / Path(__file__).stem
 PATTERNS = ("reference/*.py", "*.yaml", "*.yml", "*.npz", "*.json", "_exercises/*.yaml",
-            "exercises/*.yaml", "exercises/reference/*.py", "grader/reference/*.py", "grader/_exercises/*.yaml",
-            "solutions/*.py", "exercises/compiled/*", "results/*.json")
+            "exercises/*.yaml", "exercises/reference/*.py", "grader/reference/*.py",
+            "grader/_exercises/*.yaml", "solutions/*.py", "exercises/compiled/*", "results/*.json")
 WALK_SECONDS = 0.1  # each recursive search; the grader stops a statement after 1 s (the test's)
 
 
