@@ -15,6 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 SOLUTION = ROOT / "solutions" / "vit_exercises.py"
 TEMPLATE = ROOT / "student_template" / "vit_exercises.py"
+
+
+def misconceptions_of(folder=EXERCISES) -> dict:
+    """Every known-wrong variant a spec of `folder` may name: the shipped ones and the course's
+    (grader/checks/course.py), so no test lists the student API's functions itself."""
+    from grader.checks.course import course_reference
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    return {**MISCONCEPTIONS, **getattr(course_reference(folder), "misconceptions", {})}
 SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 
 

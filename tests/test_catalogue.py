@@ -31,10 +31,11 @@ from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.mistakes import GENERALISATIONS, JOIN
 from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
-from grader.reference import REFERENCE
-from grader.reference.misconceptions import MISCONCEPTIONS
+from grader.checks.course import reference_function
 
-from conftest import SOLUTION, SUBMISSIONS, TEMPLATE
+from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
+
+MISCONCEPTIONS = misconceptions_of()  # the shipped ones and the course's own
 
 STYLES = (sorted((SUBMISSIONS / "styles").glob("*.py"))
           + sorted((SUBMISSIONS / "styles").glob("*.ipynb")))
@@ -144,7 +145,8 @@ def test_misconceptions_take_the_arguments_of_the_function_they_imitate(catalogu
         for check in call_checks(exercise):
             if not check.misconceptions:
                 continue
-            want = inspect.signature(REFERENCE[check.reference or check.call]).parameters.values()
+            want = inspect.signature(reference_function(check.reference_name, check.folder)
+                                     ).parameters.values()
             required = len([p for p in want if p.default is inspect.Parameter.empty])
             optional = {p.name for p in want
                         if p.default is not inspect.Parameter.empty and p.kind != p.KEYWORD_ONLY}
@@ -169,7 +171,7 @@ def _cases(check):
 def _detected(check, wrong_fn, args, kwargs) -> bool:
     """Would a student whose function is `wrong_fn` fail this case?"""
     try:
-        expected = REFERENCE[check.reference or check.call](*args, **kwargs)
+        expected = reference_function(check.reference_name, check.folder)(*args, **kwargs)
     except Exception:  # noqa: BLE001  (the case expects an exception)
         expected = None
     try:

@@ -19,9 +19,9 @@ from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
 from grader.checks.kinds import CallCheck
 from grader.checks.properties import PROPERTY_CALLS
-from grader.reference import REFERENCE
+from grader.checks.course import reference_function
 
-from conftest import ROOT
+from conftest import ROOT, misconceptions_of
 
 DOCS = ROOT / "docs"
 FRAGMENT = "<!-- fragment: a check -->"
@@ -85,7 +85,7 @@ def test_a_yaml_example_states_what_the_reference_computes(tmp_path, doc, line, 
     path.write_text(spec_text(text, fragment), encoding="utf-8")
     for check in load_spec(path).checks:
         for case in check.cases if isinstance(check, CallCheck) else ():
-            function = REFERENCE[check.reference or check.call]
+            function = reference_function(check.reference_name, check.folder)
             args = [inputs.evaluate(a) for a in case.args]
             kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
             if case.raises:
@@ -106,12 +106,10 @@ def test_the_property_check_in_authoring_md_is_the_shipped_one():
 
 
 def test_the_buggy_submission_header_in_authoring_md_names_real_things():
-    from grader.reference.misconceptions import MISCONCEPTIONS
-
     header = [text for doc, _, text, _ in blocks("python")
               if doc == "authoring.md" and "\nEXPECT = " in text]
     assert len(header) == 1
     names: dict = {}
     exec(header[0], names)  # a docstring, a literal assignment, the buggy function
-    assert set(names["EXPECT"].values()) <= set(MISCONCEPTIONS)
+    assert set(names["EXPECT"].values()) <= set(misconceptions_of())
     assert "num_patches" in names

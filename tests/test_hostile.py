@@ -161,6 +161,9 @@ class Arena:
         shutil.copytree(ROOT / "grader", self.project / "grader",
                         ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(ROOT / "exercises", self.project / "exercises")
+        course = self.project / "exercises" / "reference"  # the course's own (checks/course.py)
+        course.mkdir(exist_ok=True)
+        (course / "course_steps.py").write_text(COURSE_REFERENCE)
         # then nothing writes into the copy
         compileall.compile_dir(self.project / "grader", quiet=1)
         self.submissions = base / "submissions"
@@ -418,6 +421,15 @@ def test_the_worker_cannot_write_the_graders_files(outcome, attack):
 
 
 # what search_secrets.py would carry into its feedback if it could read them
+COURSE_SECRET = "the course's own step, its answer: sin in the even columns"
+COURSE_REFERENCE = f'''"""{COURSE_SECRET}."""
+import numpy as np
+
+
+def sincos_positions(n, d):
+    angles = np.arange(n)[:, None] / 10000.0 ** (np.arange(0, d, 2) / d)
+    return np.stack([np.sin(angles), np.cos(angles)], axis=-1).reshape(n, d)
+'''
 SECRET_LINES = {
     "a line of the reference": "Images are (H, W, C), channels last; a 2-D (H, W) image is one",
     "a hidden check's name": "the same checkpoint on other images",
@@ -441,7 +453,7 @@ def test_the_graders_secrets_never_reach_the_results(outcome):
     assert f"{project}/grader/worker" in note, note  # the copy it was graded with
     assert f"{project}/grader/reference" not in note and f"{project}/exercises" not in note
     assert f" {project}/grader " in f" {searched} ", searched  # it looked where the reference is
-    for what, line in SECRET_LINES.items():
+    for what, line in {**SECRET_LINES, "the course's reference": COURSE_SECRET}.items():
         assert line not in graded.results_text and line not in graded.output, what
 
 

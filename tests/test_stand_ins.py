@@ -222,7 +222,7 @@ def test_the_compiled_records_are_the_solutions_calls_on_every_case(catalogue, z
     from grader.checks import compiled
     from grader.checks.compile_stand_ins import record_stand_ins
     from grader.checks.stand_ins import STAND_IN_TABLE
-    from grader.reference import REFERENCE
+    from grader.checks.course import reference_function
 
     exercise = next(e for e in catalogue if e.id == "vit-forward")
     with StudentWorker(SOLUTION, zygote=zygote) as worker:
@@ -240,7 +240,7 @@ def test_the_compiled_records_are_the_solutions_calls_on_every_case(catalogue, z
         for (name, args, (status, value)), (_, _, (_, kept_value)) in zip(calls, kept,
                                                                            strict=True):
             assert status == "ok" and np.allclose(kept_value, value)
-            assert np.allclose(REFERENCE[name](*args), value)
+            assert np.allclose(reference_function(name, exercise.folder)(*args), value)
 
 
 def _stand_ins_on_a_case(catalogue, exercise_id: str, names):

@@ -6,9 +6,13 @@ spec's literal, or the reference's), the options of its multiple-choice question
 feedback) and what is checked: each check's kind says how it is shown (`examples`,
 `sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only; misconception
 hints never appear: they are feedback, shown when an answer earns them.
+
+`with_course_functions`: docs/student-api.md's list of the course's own functions
+(checks/course.py), kept up to date by `vitgrade render`, written into the bundle by `dist`.
 """
 from __future__ import annotations
 
+from grader.checks.course import declarations
 from grader.report.terminal import points
 from grader.spec.model import Exercise
 
@@ -68,3 +72,23 @@ def _anchor(number: int, exercise: Exercise) -> str:
     text = f"{number}. {exercise.title}".lower()
     kept = "".join(ch for ch in text if ch.isalnum() or ch in " -_")
     return kept.replace(" ", "-")
+
+
+# --- docs/student-api.md: the course's own functions --------------------------------------
+
+BEGIN = "<!-- the course's own functions: `vitgrade render` writes this part from the specs -->"
+END = "<!-- end of the course's own functions -->"
+
+
+def with_course_functions(text: str, folder) -> str:
+    """`text` (docs/student-api.md) with, between its markers (nothing without them), a row per
+    function the specs of the exercises folder `folder` declare, in their order."""
+    start, end = text.find(BEGIN), text.find(END)
+    if not 0 <= start < end:
+        return text
+    rows = [f"| `{d.name}({', '.join(d.params)})` | {d.description.replace('|', '/')} |"
+            for d in declarations(folder).values()]
+    body = ["| call | returns |", "|---|---|", *rows] if rows else [
+        "None yet: every function above ships with the grader."]
+    part = "\n".join([BEGIN, "### The course's own functions", "", *body, END])
+    return text[:start] + part + text[end + len(END):]

@@ -52,7 +52,7 @@ title: {title}
 lecture: "TODO: where it comes from in lecture 4.2, e.g. Practice 4 or section 4 step 1"
 order: {order}
 uses: [{call}]
-question: |
+{declaration}question: |
   TODO: the question as the student sheet shows it. Write `{call}(...)`: ...
 checks:
   - name: the lecture's example
@@ -89,18 +89,46 @@ checks:
 """
 
 
-def scaffold_spec(exercise_id: str, call: str = "num_patches", order: int = 100) -> str:
-    """The YAML text of a new spec for `exercise_id` that checks the student function `call`."""
+# `vitgrade new ID --function NAME`: a new function, the course's own (grader/checks/course.py)
+NEW_FUNCTION = ("[{random: [3, 4], seed: 1}]", CLOSE,
+                "shapes, options: {sizes: {T: [1, 6], d: [1, 8]}, args: [[T, d]]}")
+DECLARATION = """\
+function:                 # a new student-API function, the course's own (docs/authoring.md, 4)
+  name: {call}            # computed by reference/{call}.py
+  params: [x]             # its required parameters, in order, as the reference has them
+  description: "TODO: what it returns, with shapes"
+"""
+REFERENCE_TEMPLATE = '''\
+"""The course's reference for `{call}`: plain numpy, run by the grader, never by student code."""
+import numpy as np
+
+
+def {call}(x):
+    """TODO: what it computes, with shapes. (A placeholder: x as floats.)"""
+    return np.asarray(x, dtype=float)
+
+
+MISCONCEPTIONS = {{}}  # name -> a known-wrong variant: {call} with one step changed
+'''
+
+
+def scaffold_spec(exercise_id: str, call: str = "num_patches", order: int = 100,
+                  new_function: bool = False) -> str:
+    """The YAML text of a new spec for `exercise_id` that checks the student function `call`;
+    `new_function`: a new one, which the spec declares (its reference: REFERENCE_TEMPLATE)."""
     if not ID_PATTERN.match(exercise_id):
         raise ValueError("an exercise id is lower case letters, digits and dashes, "
                          f"not {exercise_id!r}")
-    if call not in EXAMPLES:
+    if new_function and (call in EXAMPLES or not re.fullmatch(r"[a-z_][a-z0-9_]*", call)):
+        raise ValueError(f"--function takes a new name (lower case, digits, _), not {call!r}")
+    if call not in EXAMPLES and not new_function:
         raise ValueError(f"no student-API function {call!r}; one of: {', '.join(EXAMPLES)}")
-    args, compare, generator = EXAMPLES[call]
+    args, compare, generator = NEW_FUNCTION if new_function else EXAMPLES[call]
     return TEMPLATE.format(id=exercise_id, title=exercise_id.replace("-", " ").capitalize(),
                            order=order, call=call, args=args, compare=compare,
                            generator=generator, seed=sum(map(ord, exercise_id)) % 1000,
-                           key=exercise_id.replace("-", "_"))
+                           key=exercise_id.replace("-", "_"),
+                           declaration=DECLARATION.format(call=call) if new_function else "")
 
 
 def next_order(folder: Path) -> int:

@@ -85,16 +85,18 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def code_fingerprints(path: str | Path) -> dict[str, list[int]] | None:
+def code_fingerprints(path: str | Path, exercises: str | Path | None = None
+                      ) -> dict[str, list[int]] | None:
     """The student-API functions of the file graded for `path` (a folder: the file chosen in
     it), or None when no code could be read. Never raises: the file is the student's, and
     whatever it is (a notebook nested 200,000 deep, a FIFO, garbage) costs only its own
     fingerprints (grade-all's job calls it after grading, outside the worker)."""
-    from grader.checks.api import SIGNATURES  # the student API's names, as data
+    from grader.checks.api import student_api  # the student API's names (and the course's)
     from grader.settings import student_file
     from grader.similarity.code import submission_fingerprints
 
     try:
-        return submission_fingerprints(student_file(Path(path)), SIGNATURES)
+        names = student_api(exercises).signatures
+        return submission_fingerprints(student_file(Path(path)), names)
     except Exception:  # noqa: BLE001 - a hostile file: not compared, never the job's end
         return None

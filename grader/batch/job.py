@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
                                              f"{str(exc)[:500]}"})
                 _renew_zygote(grader)
                 continue
-            code = code_fingerprints(task["path"])  # for the report's similarity section
+            # for the report's similarity section
+            code = code_fingerprints(task["path"], args.exercises)
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
                                               seconds, now(), content, **versions, code=code))

@@ -2,11 +2,18 @@
 variants (misconceptions) a spec may name, the functions each is built on as the lecture builds
 them (docs/student-api.md).
 
-Validation and messages read these instead of importing the reference, so they work in the
-student bundle (which has no reference: it is the lab's solution) and cost no import.
-tests/test_compiled.py keeps them equal to `grader.reference.REFERENCE` and `MISCONCEPTIONS`.
+The shipped API is the constants below; an exercises folder adds the course's own functions
+(course.py). Everything asks `student_api(folder)` for the two together. Validation and messages
+read this data instead of importing the reference, so they work in the student bundle (which has
+no reference: it is the lab's solution) and cost no import. tests/test_compiled.py keeps the
+shipped data equal to `grader.reference.REFERENCE` and `MISCONCEPTIONS`.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.spec.errors import SpecError
 
 # function name -> its parameters without a default, in order (for patchify(image=..., P=2))
 SIGNATURES: dict[str, tuple[str, ...]] = {
@@ -52,11 +59,6 @@ MISCONCEPTION_NAMES: frozenset[str] = frozenset((
 ))
 
 
-def required_params(name: str) -> tuple[str, ...]:
-    """The parameters `name` needs, () for a name outside the student API."""
-    return SIGNATURES.get(name, ())
-
-
 BUILT_ON: dict[str, tuple[str, ...]] = {
     "num_tokens": ("num_patches",),
     "linear_patch_embed": ("patchify",),
@@ -66,3 +68,37 @@ BUILT_ON: dict[str, tuple[str, ...]] = {
     "vit_forward": ("embed_image", "linear_patch_embed", "patchify", "encoder_block",
                     "self_attention", "softmax", "layer_norm"),
 }
+
+
+@dataclass(frozen=True)
+class StudentApi:
+    """The functions a submission defines, with what validation and messages need of them."""
+    signatures: dict[str, tuple[str, ...]]
+    # the misconceptions a spec may name; None: not known here (the course's reference files are
+    # not in this folder: the student bundle, whose specs the instructor validated)
+    misconceptions: frozenset[str] | None
+    built_on: dict[str, tuple[str, ...]]
+
+    def params(self, name: str) -> tuple[str, ...]:
+        """The parameters `name` needs, () for a name outside the student API."""
+        return self.signatures.get(name, ())
+
+
+SHIPPED = StudentApi(SIGNATURES, MISCONCEPTION_NAMES, BUILT_ON)
+
+
+def student_api(folder: str | Path | None = None) -> StudentApi:
+    """The shipped API plus the functions the exercises folder `folder` declares (course.py)."""
+    from . import course
+
+    declared = course.declarations(folder)
+    if not declared:
+        return SHIPPED
+    try:
+        reference = course.course_reference(folder)
+    except SpecError:  # `vitgrade validate` says why; meanwhile no name is refused for it
+        reference = None
+    return StudentApi(
+        {**SIGNATURES, **{n: d.params for n, d in declared.items() if n not in SIGNATURES}},
+        None if reference is None else MISCONCEPTION_NAMES | set(reference.misconceptions),
+        BUILT_ON)

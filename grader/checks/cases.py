@@ -19,6 +19,7 @@ import numpy as np
 from grader.worker.values import EncodedCall, encode_call, fresh_copy
 
 from . import compiled, inputs
+from .course import reference_function, wrong_implementation
 
 
 class NotCompiled(Exception):
@@ -135,10 +136,8 @@ def _expectation(planned: PlannedCase) -> tuple:
         return None, case.raises
     if case is not None and case.has_expect:
         return inputs.evaluate(case.expect, planned.folder), None
-    from grader.reference import REFERENCE
-
+    function = reference_function(planned.reference, planned.folder)
     try:
-        function = REFERENCE[planned.reference]
         return function(*fresh_copy(planned.args), **fresh_copy(planned.kwargs)), None
     except Exception as error:  # the reference's own refusal is the expected behaviour
         return None, type(error).__name__
@@ -146,12 +145,12 @@ def _expectation(planned: PlannedCase) -> tuple:
 
 def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
     try:
-        from grader.reference.misconceptions import wrong_implementation
-    except ImportError:  # no reference (the bundle) and nothing compiled: no hint, no error
+        wrong = wrong_implementation(like, planned.folder)
+    except (ImportError, KeyError):  # no reference (the bundle) and nothing compiled: no hint
         return False, None
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, wrong_implementation(like)(*fresh_copy(planned.args),
+            return True, wrong(*fresh_copy(planned.args),
                                                     **fresh_copy(planned.kwargs))
     except Exception:
         return False, None

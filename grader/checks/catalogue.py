@@ -14,7 +14,9 @@ from grader.spec.errors import SpecError
 from grader.spec.model import Exercise, ExerciseLimits
 from grader.spec.parse import parse_spec, shown_path, spec_files
 
-from . import compiled
+from . import compiled, course
+from .api import SIGNATURES
+from .compare import compare, default_compare
 from .kinds import build_check
 
 
@@ -64,6 +66,8 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     except SpecError as error:
         return None, [error]
     problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
+    if build_inputs and not problems:  # `vitgrade validate`, `new`: the course's functions too
+        problems = _course_problems(exercise)
     return exercise, problems + _unlisted_uses(exercise)
 
 
@@ -91,8 +95,9 @@ def _exercise(data: dict, lines: dict, shown: str, path: Path) -> Exercise:
             inside.setdefault(where[1], {})[where[2:]] = line
     points = _shared_points([raw.get("points") for raw in data["checks"]], data.get("points"),
                             lines, shown)
+    folder = str(path.resolve().parent)
     checks = tuple(build_check(raw, dict(
-        name=raw["name"], points=share, line=lines.get(("checks", i), 0),
+        name=raw["name"], points=share, line=lines.get(("checks", i), 0), folder=folder,
         lines=inside.get(i, {}), hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
         hint=raw.get("hint")))
@@ -103,7 +108,7 @@ def _exercise(data: dict, lines: dict, shown: str, path: Path) -> Exercise:
         checks=checks, path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
         limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
-        folder=str(path.resolve().parent), lines=lines,
+        folder=folder, lines=lines,
     )
 
 
@@ -131,4 +136,56 @@ def _unlisted_uses(exercise: Exercise) -> list[SpecError]:
                                     f"check '{check.name}' reads {', '.join(unlisted)}, which "
                                     f"uses: does not list (uses: names every student name the "
                                     f"exercise's checks call or read)"))
+    return errors
+
+
+def _course_problems(exercise: Exercise) -> list[SpecError]:
+    """The course's functions (course.py) this spec declares or calls: the reference defines a
+    declared one with the declared parameters, and each misconception a check names differs from
+    the reference on one of the check's cases (else it could never be told apart)."""
+    declared = course.declarations(exercise.folder)
+    calls = [c for c in exercise.checks if getattr(c, "reference_name", None) in declared]
+    if not calls and all(d.spec != Path(exercise.path).name for d in declared.values()):
+        return []
+    try:
+        reference = course.course_reference(exercise.folder)
+    except SpecError as error:
+        return [error]
+    errors, functions = [], reference.functions if reference else {}
+    for name, d in declared.items():
+        function, problem = functions.get(name), None
+        if d.spec != Path(exercise.path).name:
+            continue
+        if name in SIGNATURES:
+            problem = "is already in the student API: declare a new name"
+        elif function is None:
+            problem = f"no {course.FOLDER}/*.py beside the specs defines it"
+        elif course.required_params(function) != d.params:
+            code = function.__code__
+            problem = (f"params: [{', '.join(d.params)}], but {course.FOLDER}/"
+                       f"{Path(code.co_filename).name}:{code.co_firstlineno} defines "
+                       f"{name}({', '.join(course.required_params(function))})")
+        if problem:
+            errors.append(SpecError(exercise.path, d.line, f"function '{name}': {problem}"))
+    for check in calls if not errors else ():
+        errors += _undetectable(exercise, check)
+    return errors
+
+
+def _undetectable(exercise: Exercise, check) -> list[SpecError]:
+    """One error per misconception of `check` that returns the reference's answer on every case."""
+    errors, plans = [], check.plan(exercise.folder)
+    for i, known in enumerate(check.misconceptions):
+        same = True
+        for planned in plans:
+            expected, raises = planned.expectation()
+            applies, wrong = planned.wrong_output(known.like)
+            same &= (not applies) if raises else (
+                applies and compare(expected, wrong, check.compare or default_compare(expected),
+                                    equal_nan=True) is None)
+        if same:
+            errors.append(SpecError(exercise.path, check.line_of("misconceptions", i, "like"),
+                                    f"misconception '{known.like}' returns what the reference "
+                                    f"returns on every case of check '{check.name}': add a case "
+                                    "where they differ, or fix it"))
     return errors

@@ -15,8 +15,8 @@ from __future__ import annotations
 from grader.spec.model import Check, Exercise
 from grader.worker.values import Decoder, ProtocolError
 
-from .api import SIGNATURES
 from .cases import CasePlans
+from .course import reference_function
 from .grade import grade_around
 from .stand_ins import StandIns, matches
 
@@ -24,7 +24,7 @@ from .stand_ins import StandIns, matches
 def helpers_of(check: Check) -> tuple[str, ...]:
     """The student-API functions a check of the solution may call without testing them."""
     tested = check.names_read()
-    return tuple(name for name in SIGNATURES if name not in tested)
+    return tuple(name for name in check.api.signatures if name not in tested)
 
 
 def needs_stand_ins(exercise: Exercise) -> list[Check]:
@@ -41,8 +41,6 @@ class Recorder(StandIns):
         self.record = record
 
     def answer(self, name: str, header: dict, blobs, index: int):
-        from grader.reference import REFERENCE
-
         self.used.add(name)
         decoded = Decoder(blobs).decode(header.get("call"))
         if "refused" in header or type(decoded) is not list or type(decoded[0]) is not list:
@@ -50,7 +48,7 @@ class Recorder(StandIns):
                                 f"{header.get('refused', 'malformed')}")
         args = decoded[0]
         try:
-            answer = ["ok", REFERENCE[name](*args)]
+            answer = ["ok", reference_function(name, self.check.folder)(*args)]
         except Exception as refused:  # noqa: BLE001 - the reference's refusal is the answer
             answer = ["raised", type(refused).__name__, str(refused)[:500]]
         calls = self.record.setdefault(self.cases[index], [])

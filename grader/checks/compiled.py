@@ -63,10 +63,22 @@ def has_reference() -> bool:
     return importlib.util.find_spec("grader.reference") is not None
 
 
+def reference_version(folder: str | Path | None = None) -> str | None:
+    """A hash of the sources the compiled values depend on, with the course's reference files
+    of the exercises folder `folder` when its specs declare functions (course.py); in a grader
+    without the reference, the version it was built with (None when neither is there: nothing
+    compiled is used)."""
+    from .course import declarations, reference_files
+
+    version = _shipped_version()
+    for path in reference_files(folder) if version and declarations(folder) else ():
+        version = hashlib.sha256(f"{version}\0{path.name}\0".encode()
+                                 + path.read_bytes()).hexdigest()[:32]
+    return version
+
+
 @functools.cache
-def reference_version() -> str | None:
-    """A hash of the sources the compiled values depend on; in a grader without the reference,
-    the version it was built with (None when neither is there: nothing compiled is used)."""
+def _shipped_version() -> str | None:
     sources = sorted((PACKAGE / "reference").glob("*.py"))
     if sources:
         digest = hashlib.sha256()
@@ -213,7 +225,7 @@ def _load(spec: Path) -> CompiledSpec | None:
                             "again") from None
     if not ok:
         raise CompiledError(f"{where}: corrupt (not a compiled index); run `vitgrade compile`")
-    version = reference_version()
+    version = reference_version(spec.parent)
     try:
         digest = spec_sha256(spec)
     except OSError:
@@ -343,7 +355,7 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
     index_path.parent.mkdir(parents=True, exist_ok=True)
     _write_npz(arrays_path, pools.arrays())
     index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
-             "reference": reference_version(), "arrays": arrays_path.name,
+             "reference": reference_version(spec.parent), "arrays": arrays_path.name,
              "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
              "tables": tables}
     text = json.dumps(index, indent=1)

@@ -31,6 +31,18 @@ def generate_cases(name: str, count: int, seed: int, options: dict) -> list[Gene
     return [GENERATORS[name](rng, **options) for _ in range(count)]
 
 
+@generator("shapes")
+def shapes(rng, args=(), sizes=None) -> GeneratedCase:
+    """Arguments of any function (a course's own: docs/authoring.md, section 4) from named sizes,
+    each drawn from `sizes` ({name: [low, high] or [low, high, step]}, inclusive): an argument
+    that is a size's name is that integer, a list of names and integers a standard normal array
+    of that shape, anything else itself."""
+    drawn = {name: int(rng.choice(np.arange(low, high + 1, *step)))
+             for name, (low, high, *step) in (sizes or {}).items()}
+    return tuple(rng.standard_normal([drawn.get(s, s) for s in a]) if isinstance(a, list)
+                 else drawn.get(a, a) if isinstance(a, str) else a for a in args), {}
+
+
 def _grid(rng, patch_sizes, max_grid):
     P = int(rng.choice(patch_sizes))
     return int(rng.integers(1, max_grid + 1)) * P, int(rng.integers(1, max_grid + 1)) * P, P

@@ -22,7 +22,6 @@ import numpy as np
 
 from grader.spec.model import Check
 
-from .api import required_params
 from .cases import PlannedCase
 from .results import FAILED
 
@@ -87,7 +86,7 @@ def generalisation(check: Check, passed: list[PlannedCase],
                    failed: PlannedCase) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
     `failed`; None when none does or several do (naming one of two differences may mislead)."""
-    params = required_params(check.reference_name)
+    params = check.api.params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))

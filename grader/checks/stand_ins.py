@@ -31,7 +31,6 @@ from grader.spec.model import Check
 from grader.worker.values import MAX_DEPTH, Decoder, Encoder, ProtocolError, TooLarge, encode_call
 
 from . import compiled
-from .api import required_params
 from .compare import Compare
 
 STAND_IN_TABLE = "standins"
@@ -77,7 +76,7 @@ class StandIns:
 
     def __init__(self, names, check: Check, recorded: Callable[[str], list]):
         self.names = tuple(names)
-        self.arity = {name: len(required_params(name)) for name in self.names}
+        self.arity = {name: len(check.api.params(name)) for name in self.names}
         self.how = check.stand_in_tolerance
         self.check, self.recorded = check, recorded
         self.used: set[str] = set()

@@ -13,6 +13,9 @@ def add_arguments(parser) -> None:
                                    "(e.g. patches-per-row)")
     parser.add_argument("--call", default="num_patches", metavar="NAME",
                         help="the student-API function the exercise calls (default: num_patches)")
+    parser.add_argument("--function", metavar="NAME",
+                        help="a new function, the course's own: the spec declares it, and "
+                             "reference/NAME.py beside the specs computes it (docs/authoring.md)")
     parser.add_argument("--exercises", metavar="DIR",
                         help="folder to write into "
                              "(default: the nearest exercises/ folder, else ./exercises)")
@@ -21,14 +24,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from grader.authoring.scaffold import next_order, project_exercises, scaffold_spec
+    from grader.authoring import scaffold
     from grader.checks.catalogue import spec_problems
 
-    folder = Path(args.exercises) if args.exercises else project_exercises()
+    folder = Path(args.exercises) if args.exercises else scaffold.project_exercises()
     path = folder / f"{args.id}.yaml"
     try:
-        order = next_order(folder) if folder.is_dir() else 100
-        text = scaffold_spec(args.id, call=args.call, order=order)
+        order = scaffold.next_order(folder) if folder.is_dir() else 100
+        text = scaffold.scaffold_spec(args.id, call=args.function or args.call, order=order,
+                                      new_function=bool(args.function))
     except ValueError as error:
         print(f"vitgrade new: {error}", file=sys.stderr)
         return 2
@@ -37,6 +41,10 @@ def run(args) -> int:
         return 1
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+    reference = folder / "reference" / f"{args.function}.py"
+    if args.function and (args.force or not reference.exists()):  # never the course's own
+        reference.parent.mkdir(exist_ok=True)
+        reference.write_text(scaffold.REFERENCE_TEMPLATE.format(call=args.function), "utf-8")
     _, problems = spec_problems(path, build_inputs=True)
     for problem in problems:
         print(problem, file=sys.stderr)

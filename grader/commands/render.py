@@ -1,4 +1,5 @@
-"""`vitgrade render`: write the student question sheet (docs/exercises.md) from the specs."""
+"""`vitgrade render`: write the student question sheet (docs/exercises.md) from the specs, and
+the part of docs/student-api.md that lists the course's own functions (authoring/render.py)."""
 from __future__ import annotations
 
 import sys
@@ -21,6 +22,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from grader.authoring import render_sheet
+    from grader.authoring.render import with_course_functions
     from grader.checks.catalogue import load_exercises
     from grader.spec.locate import find_exercises
 
@@ -32,15 +34,21 @@ def run(args) -> int:
         print("vitgrade render: fix the specs first (vitgrade validate)", file=sys.stderr)
         return 1
     out = Path(args.out) if args.out else folder.parent / "docs" / "exercises.md"
-    text = render_sheet(exercises)
+    texts = {out: render_sheet(exercises)}
+    api_doc = folder.parent / "docs" / "student-api.md"  # its part on the course's functions
+    if api_doc.is_file():
+        texts[api_doc] = with_course_functions(api_doc.read_text(encoding="utf-8"), folder)
     if args.check:
-        current = out.read_text(encoding="utf-8") if out.is_file() else None
-        if current != text:
-            print(f"{out} is out of date with {folder}: run `vitgrade render`", file=sys.stderr)
+        stale = [path for path, text in texts.items()
+                 if not path.is_file() or path.read_text(encoding="utf-8") != text]
+        for path in stale:
+            print(f"{path} is out of date with {folder}: run `vitgrade render`", file=sys.stderr)
+        if stale:
             return 1
         print(f"{out} is up to date ({len(exercises)} exercises)")
         return 0
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    for path, text in texts.items():
+        path.write_text(text, encoding="utf-8")
     print(f"wrote {out}: {len(exercises)} exercises, {sum(e.points for e in exercises):g} points")
     return 0

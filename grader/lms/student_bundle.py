@@ -4,7 +4,8 @@
     OUT/docs/student-api.md  the names, signatures and shapes a submission defines
     OUT/vit_exercises.py   the template (every file of student_template/)
     OUT/exercises/         the visible checks of each spec, and the data files they name
-    OUT/exercises/compiled/  what grading them needs from the reference, as data (compiled.py)
+    OUT/exercises/compiled/  what grading them needs from the reference, as data (compiled.py);
+                           the course's own reference (exercises/reference/) is not copied
     OUT/grader/            the grader package without grader/reference/ (the reference ViT is the
                            lab's solution);  OUT/pyproject.toml: `pip install OUT` installs it
 
@@ -20,8 +21,10 @@ import re
 import shutil
 from pathlib import Path
 
+from grader.authoring.render import with_course_functions
 from grader.checks import compiled
 from grader.checks.compile_specs import compile_spec, default_solution
+from grader.checks.course import FOLDER
 
 from .project_copy import SKIPPED, copy_spec_data, write_project
 from .visible_specs import visible_specs
@@ -92,17 +95,22 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     api_doc = _api_doc(template)
     if not compiled.has_reference():
         raise BundleError("this grader has no reference to compile the expected values with")
-    version = compiled.reference_version()
+    version = compiled.reference_version(exercises)
     specs_dir = write_project(out, readme=README, leave_out=("reference",))
     (out / "grader" / compiled.VERSION_FILE).write_text(version + "\n", encoding="utf-8")
     for name, text in specs.texts.items():
         (specs_dir / name).write_text(text, encoding="utf-8")
-    copy_spec_data(exercises, specs_dir, specs.data)
+    copy_spec_data(exercises, specs_dir, {p for p in specs.data if Path(p).parts[0] != FOLDER})
     solution = default_solution(exercises)  # its calls record the stand-ins' answers
-    for name in specs.texts:  # after the data files: a checkpoint input reads them
-        compile_spec(specs_dir / name, specs.answers.get(name), solution)
+    copy_spec_data(exercises, specs_dir, {FOLDER})  # the course's reference, while compiling
+    try:
+        for name in specs.texts:  # after the data files: a checkpoint input reads them
+            compile_spec(specs_dir / name, specs.answers.get(name), solution)
+    finally:
+        shutil.rmtree(specs_dir / FOLDER, ignore_errors=True)
     (out / API_DOC.parent).mkdir(exist_ok=True)
-    shutil.copy2(api_doc, out / API_DOC)
+    (out / API_DOC).write_text(with_course_functions(api_doc.read_text(encoding="utf-8"),
+                                                     exercises), encoding="utf-8")
     for path in starters:
         if path.is_dir():
             shutil.copytree(path, out / path.name, ignore=SKIPPED)

@@ -3,17 +3,24 @@ question sheet and the reports never ask which kind a check is. A kind is a froz
 on `Kind` (so on spec.model.Check) overriding what differs from these defaults."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from grader.spec.model import Check
 
+from ..api import StudentApi, student_api
 from ..compare import Compare
 
 
 @dataclass(frozen=True)
 class Kind(Check):
     KEY: ClassVar[str] = ""  # the spec key that makes a check of this kind (`call:`)
+    folder: str = field(default="", compare=False, repr=False)  # its exercises folder
+
+    @property
+    def api(self) -> StudentApi:
+        """The student API its exercises folder grades: the shipped one and the course's."""
+        return student_api(self.folder)
 
     @classmethod
     def from_yaml(cls, raw: dict, common: dict) -> Kind:

@@ -12,9 +12,9 @@ import numpy as np
 from grader.spec.errors import SpecError, unknown_name
 
 from .. import inputs
-from ..api import BUILT_ON, MISCONCEPTION_NAMES, SIGNATURES, required_params
 from ..cases import PlannedCase
 from ..compare import Compare, compare, default_compare
+from ..course import reference_function
 from ..describe import (
     SMALL_ARRAY,
     call_label,
@@ -58,7 +58,7 @@ class Generate:
 
 @dataclass(frozen=True)
 class Misconception:
-    like: str                        # name in grader.reference.misconceptions
+    like: str                        # its name (reference/misconceptions.py, or the course's)
     hint: str
     title: str | None = None         # what the class report calls it ("causal mask by default")
 
@@ -94,15 +94,15 @@ class CallCheck(Kind):
         return self.reference or self.call
 
     def problems(self, exercise, build_inputs: bool = False) -> list[SpecError]:
-        path, errors = exercise.path, []
-        if self.call not in SIGNATURES:  # the student API is a contract: docs/student-api.md
+        path, errors, api = exercise.path, [], self.api
+        if self.call not in api.signatures:  # the student API is a contract: docs/student-api.md
             errors.append(unknown_name(path, self.line_of("call"), "student-API function",
-                                       self.call, SIGNATURES))
+                                       self.call, api.signatures))
         needs_reference = self.generate is not None or any(
             not c.has_expect and not c.raises for c in self.cases)
-        if needs_reference and self.reference and self.reference not in SIGNATURES:
+        if needs_reference and self.reference and self.reference not in api.signatures:
             errors.append(unknown_name(path, self.line_of("reference"), "reference function",
-                                       self.reference, SIGNATURES))
+                                       self.reference, api.signatures))
         if self.generate and self.generate.generator not in GENERATORS:
             errors.append(unknown_name(path, self.line_of("generate", "generator"), "generator",
                                        self.generate.generator, GENERATORS))
@@ -110,9 +110,9 @@ class CallCheck(Kind):
             errors.append(SpecError(path, self.line,
                                     f"check '{self.name}' has neither cases nor generate"))
         for i, m in enumerate(self.misconceptions):
-            if m.like not in MISCONCEPTION_NAMES:
+            if api.misconceptions is not None and m.like not in api.misconceptions:
                 errors.append(unknown_name(path, self.line_of("misconceptions", i, "like"),
-                                           "misconception", m.like, MISCONCEPTION_NAMES))
+                                           "misconception", m.like, api.misconceptions))
         return errors + (self._unbuildable(exercise) if build_inputs else [])
 
     def _unbuildable(self, exercise) -> list[SpecError]:
@@ -132,7 +132,7 @@ class CallCheck(Kind):
         return errors
 
     def names_read(self) -> tuple[str, ...]:
-        return (self.call,) + (BUILT_ON.get(self.call, ()) if self.integration else ())
+        return (self.call,) + (self.api.built_on.get(self.call, ()) if self.integration else ())
 
     @property
     def function(self) -> str:
@@ -225,7 +225,7 @@ class CallCheck(Kind):
         """Send the cases in requests of a few (one message each way per request), judge them
         in order; the first failing case is the verdict."""
         cases = plans.cases(exercise, self)
-        params = required_params(self.reference_name)
+        params = self.api.params(self.reference_name)
         number = 0
         for request in requests(cases):
             outcomes = worker.call_many(self.call, [p.encoded for p in request])
@@ -297,7 +297,7 @@ class CallCheck(Kind):
     def examples(self) -> list[str]:
         if self.hidden:
             return []
-        lines, params = [], required_params(self.reference_name)
+        lines, params = [], self.api.params(self.reference_name)
         for case in self.cases:
             call = self._source(case)
             if len(call) > MAX_CALL:  # arguments by name and shape instead
@@ -311,14 +311,14 @@ class CallCheck(Kind):
         if case.has_expect:
             return sheet_value(inputs.evaluate(case.expect))
         try:
-            from grader.reference import REFERENCE
-        except ImportError:  # the student bundle: its sheet is the instructor's
+            function = reference_function(self.reference_name, self.folder)
+        except (ImportError, KeyError):  # the student bundle: its sheet is the instructor's
             return "(computed by the reference, which this grader does not have)"
 
         args = tuple(inputs.evaluate(a) for a in case.args)
         kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
         try:
-            return sheet_value(REFERENCE[self.reference_name](*args, **kwargs))
+            return sheet_value(function(*args, **kwargs))
         except Exception as error:  # the reference refusing is the expected answer
             return f"raises {type(error).__name__}"
 

@@ -10,7 +10,6 @@ import numpy as np
 
 from grader.spec.errors import SpecError, unknown_name
 
-from ..api import BUILT_ON
 from ..describe import limit_note, outcome_lines
 from ..properties import (
     PROPERTIES,
@@ -47,7 +46,7 @@ class PropertyCheck(Kind):
         calls = PROPERTY_CALLS.get(self.property_name)
         names = calls(dict(self.options)) if calls else ()
         if self.integration:
-            names += tuple(n for name in names for n in BUILT_ON.get(name, ()))
+            names += tuple(n for name in names for n in self.api.built_on.get(name, ()))
         return names
 
     @property

@@ -1,5 +1,6 @@
 """Searching the file system for the grader's secrets and carrying them into the feedback: the
-reference (grader/reference/*.py, the lab's solution), the specs (*.yaml, their hidden checks'
+reference (grader/reference/*.py, the lab's solution, and the course's own, exercises/reference/),
+the specs (*.yaml, their hidden checks'
 names), compiled expectations (*.npz) and results files (*.json), wherever a submission could
 look: sys.path and site-packages (an editable install's finder names its checkout), the working
 folder and its parents, /proc/self/cwd, this file's folder, the grader package's folder
@@ -20,8 +21,8 @@ from correct_solution import *  # noqa: F401,F403 - every other function is the 
 HERE = Path(__file__).resolve().parent
 SCRATCH = HERE / "scratch" / Path(__file__).stem
 PATTERNS = ("reference/*.py", "*.yaml", "*.yml", "*.npz", "*.json", "_exercises/*.yaml",
-            "exercises/*.yaml", "grader/reference/*.py", "grader/_exercises/*.yaml",
-            "solutions/*.py", "exercises/compiled/*", "results/*.json")
+            "exercises/*.yaml", "exercises/reference/*.py", "grader/reference/*.py",
+            "grader/_exercises/*.yaml", "solutions/*.py", "exercises/compiled/*", "results/*.json")
 WALK_SECONDS = 0.1  # each recursive search; the grader stops a statement after 1 s (the test's)
 
 
