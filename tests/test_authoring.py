@@ -11,10 +11,10 @@ from grader import load_spec, load_specs
 from grader.authoring import render_sheet, scaffold_spec
 from grader.authoring.scaffold import EXAMPLES, next_order
 from grader.checks import grade_exercise
-from grader.checks.kinds import AnswerCheck, CallCheck
-from grader.cli import main
 from grader.checks.api import student_api
 from grader.checks.course import reference_function
+from grader.checks.kinds import AnswerCheck, CallCheck
+from grader.cli import main
 
 from conftest import EXERCISES, ROOT, SOLUTION
 

@@ -26,12 +26,12 @@ from buggy_submissions import BUGGY, affected_exercises, build_submission, fixtu
 from grader.checks import SubmissionGrading, compiled
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import compare
+from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.mistakes import GENERALISATIONS, JOIN
 from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
-from grader.checks.course import reference_function
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
 

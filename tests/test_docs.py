@@ -17,9 +17,9 @@ from grader.checks import inputs
 from grader.checks.api import BUILT_ON
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
+from grader.checks.course import reference_function
 from grader.checks.kinds import CallCheck
 from grader.checks.properties import PROPERTY_CALLS
-from grader.checks.course import reference_function
 
 from conftest import ROOT, misconceptions_of
 

@@ -109,7 +109,8 @@ def test_both_paths_report_a_broken_spec_and_grade_the_others(grade_with, tmp_pa
 def junit_cases(path: Path) -> dict:
     """{test case: (its properties, failed)} of a JUnit XML file."""
     cases = ET.parse(path).getroot().iter("testcase")
-    return {case.get("name"): ({p.get("name"): float(p.get("value")) for p in case.iter("property")},
+    return {case.get("name"): ({p.get("name"): float(p.get("value"))
+                                for p in case.iter("property")},
                                case.find("failure") is not None) for case in cases}
 
 

@@ -221,8 +221,8 @@ def test_the_compiled_records_are_the_solutions_calls_on_every_case(catalogue, z
 
     from grader.checks import compiled
     from grader.checks.compile_stand_ins import record_stand_ins
-    from grader.checks.stand_ins import STAND_IN_TABLE
     from grader.checks.course import reference_function
+    from grader.checks.stand_ins import STAND_IN_TABLE
 
     exercise = next(e for e in catalogue if e.id == "vit-forward")
     with StudentWorker(SOLUTION, zygote=zygote) as worker:

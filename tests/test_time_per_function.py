@@ -23,10 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import EXERCISES, ROOT, SOLUTION
 
 from grader.worker.limits import DEFAULT_LIMITS
 from grader.worker.student_worker import RETRY_SECONDS
+
+from conftest import EXERCISES, ROOT, SOLUTION
 
 CALL_TIMEOUT = DEFAULT_LIMITS.call_timeout
 LOOP = "    while True:\n        pass\n"
