@@ -371,8 +371,9 @@ def test_class_report_names_misconceptions_with_the_share_of_students(reports, s
     # by a human name (no title in these specs: the hint's first clause) and where it lives
     assert re.search(r'<td data-value="1">25%</td><td>1</td><td>You counted overlapping '
                      r"windows</td><td>num_patches</td><td>counting</td>", page)
-    assert re.search(r"<td>Positions are not about speed</td><td>ANSWERS\[&quot;positions"
-                     r"&quot;\]</td>", page)
+    # a wrong answer is labelled by what was answered (the mistake), the hint says the rule
+    assert re.search(r"<td>answered &quot;speed&quot;</td><td>ANSWERS\[&quot;positions"
+                     r"&quot;\]</td><td>concepts</td><td>Positions are not about speed", page)
     assert "<td>overlapping_windows_count</td>" not in page and ">positions:speed<" not in page
     assert "gone" in page and "grading took longer than 1 s" in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # self-contained
