@@ -8,7 +8,7 @@ only what grading needs (`view_plan`):
   - the Python installation it imports from: the folders of sys.path that hold the standard
     library, site-packages and numpy (never a folder that holds only a `grader` package, such as
     a checkout or the working folder the grader started in), read-only; of the `grader` package
-    in use only what a worker imports (sandbox.GRADER_ALLOWED), every other one in them emptied;
+    in use only what a worker imports (GRADER_ALLOWED), every other one in them emptied;
   - /proc, a /dev of DEVICES, an empty /tmp of its own;
   - the submission's folder and the working folder, as their permissions say.
 Then it pivots into that root and detaches the old one: another checkout, a backup, /home, /root,
@@ -31,6 +31,10 @@ import os
 import sys
 
 from grader.worker import linux
+
+# What a submission may import of the grader: the worker itself, `check` (a no-op in here) and
+# the package. The rest holds the reference answers and the specs with their hidden cases.
+GRADER_ALLOWED = ("grader.worker", "grader.notebook_check")
 
 NO_NAMESPACES = "VITGRADE_NO_NAMESPACES"  # "1": behave as if unshare were refused (tests)
 SYSTEM = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin", "/usr/sbin",
@@ -162,8 +166,7 @@ def python_folders(package: str) -> list[str]:
 
 
 def _grader_parts(package: str) -> list[str]:
-    """What a worker imports of the grader package: its __init__ and sandbox.GRADER_ALLOWED."""
-    from grader.worker.sandbox import GRADER_ALLOWED
+    """What a worker imports of the grader package: its __init__ and GRADER_ALLOWED."""
 
     parts = [os.path.join(package, "__init__.py")]
     for name in GRADER_ALLOWED:

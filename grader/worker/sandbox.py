@@ -29,9 +29,7 @@ CRASH_EXIT = 70  # the worker's own failure (not the student's), as the grading 
 WORKER_UID_BASE = 2_000_000_000
 WORKER_UIDS = 2**27
 NOBODY = 65534
-# What a submission may import of the grader: the worker itself, `check` (a no-op in here) and
-# the package. The rest holds the reference answers and the specs with their hidden cases.
-GRADER_ALLOWED = ("grader.worker", "grader.notebook_check")
+GRADER_ALLOWED = hiding.GRADER_ALLOWED
 
 
 def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) -> socket.socket:
