@@ -28,10 +28,15 @@ from conftest import EXERCISES, ROOT, SOLUTION
 
 
 def same(a, b) -> bool:
-    """Equal values of the same types: arrays by dtype, shape and bits (nan included)."""
+    """Equal values of the same types: arrays by dtype and shape, integers exactly, floats to
+    the last few bits (nan included): a matmul's last bits depend on the CPU's BLAS kernels, and
+    the committed data was compiled on another machine than the one that runs this test."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape
-                and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+        if not (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape):
+            return False
+        if a.dtype.kind in "fc":
+            return np.allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True)
+        return np.array_equal(a, b)
     if isinstance(a, (list, tuple)):
         return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
     if isinstance(a, dict):

@@ -13,10 +13,13 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 from buggy_submissions import submission_text
 
 from grader.checks import SubmissionGrading
+from grader.checks.compare import Compare
+from grader.checks.stand_ins import matches
 from grader.worker import StudentWorker
 
 from conftest import EXERCISES, SOLUTION, SUBMISSIONS
@@ -470,3 +473,16 @@ def test_the_root_line_says_nothing_of_hidden_checks():
     both = ExerciseResult("linear-patch-embed", "t", "l", (check(False), check(True)))
     report = GradeReport("s.py", (only_hidden, both))
     assert report.roots() == {"patchify": ["linear-patch-embed"]}
+
+
+def test_a_recorded_argument_matches_within_the_tolerance_with_its_infinities_and_nans():
+    """A masked score is -inf in the student's call and the solution's alike; the other entries
+    differ in their last bits from one machine's BLAS to another's."""
+    how = Compare(mode="allclose", rtol=1e-7, atol=1e-9)
+    recorded = np.array([[0.5, -np.inf], [np.nan, 1.0]])
+    assert matches(recorded, recorded * (1 + 1e-12), how)
+    assert not matches(recorded, np.array([[0.5, np.inf], [np.nan, 1.0]]), how)  # other sign
+    assert not matches(recorded, np.array([[0.5, -np.inf], [0.0, 1.0]]), how)  # nan is not 0
+    assert not matches(recorded, np.array([[0.5, -1e30], [np.nan, 1.0]]), how)
+    assert not matches(recorded, np.array([[0.6, -np.inf], [np.nan, 1.0]]), how)
+    assert not matches(recorded, recorded[:1], how)  # never broadcast
