@@ -33,10 +33,22 @@ def default_compare(expected) -> Compare:
     return Compare(mode="equal")
 
 
+class Described:
+    """A value's description (describe.py), made when it is read: most mismatches are never
+    shown (the search over known mistakes compares a case's answer with each of them)."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __str__(self) -> str:
+        return describe(self.value)
+
+
 @dataclass(frozen=True)
 class Mismatch:
-    expected: str
-    got: str
+    expected: str | Described
+    got: str | Described
     detail: str = ""
 
     def lines(self) -> list[str]:
@@ -64,21 +76,21 @@ def _compare_count(expected, got) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
-        return Mismatch(f"{expected} (an integer)", describe(got),
+        return Mismatch(f"{expected} (an integer)", Described(got),
                         "the value is right but it is a float: a count is an integer. "
                         "Use // (floor division) or int(), not / .")
-    return Mismatch(describe(expected), describe(got))
+    return Mismatch(Described(expected), Described(got))
 
 
 def _compare_equal(expected, got) -> Mismatch | None:
     if isinstance(expected, (list, tuple)):
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
-            return Mismatch(describe(expected), describe(got),
+            return Mismatch(Described(expected), Described(got),
                             f"expected a tuple or list of {len(expected)} values")
         for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
             inner = _compare_equal(e, g)
             if inner is not None:
-                return Mismatch(describe(expected), describe(got),
+                return Mismatch(Described(expected), Described(got),
                                 f"item {i}: expected {describe(e)}, got {describe(g)}")
         return None
     if _is_int(expected):
@@ -96,8 +108,8 @@ def _compare_equal(expected, got) -> Mismatch | None:
         return Mismatch(repr(expected), repr(got))
     if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
             isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
-        return Mismatch(describe(expected), describe(got))
-    return None if expected == got else Mismatch(describe(expected), describe(got))
+        return Mismatch(Described(expected), Described(got))
+    return None if expected == got else Mismatch(Described(expected), Described(got))
 
 
 def as_array(got) -> np.ndarray | Mismatch:
@@ -108,11 +120,11 @@ def as_array(got) -> np.ndarray | Mismatch:
         try:
             array = np.asarray(got)
         except (ValueError, TypeError):
-            return Mismatch("an array", describe(got), "this cannot be read as one numeric array")
+            return Mismatch("an array", Described(got), "this cannot be read as one numeric array")
     else:
-        return Mismatch("an array", describe(got), "return a numpy array")
+        return Mismatch("an array", Described(got), "return a numpy array")
     if array.dtype.kind not in "biuf":
-        return Mismatch("an array of numbers", describe(got),
+        return Mismatch("an array of numbers", Described(got),
                         f"its dtype is {array.dtype}: return real numbers")
     if array.size > MAX_ELEMENTS:
         return Mismatch("an array", f"an array with {array.size} elements",
@@ -141,7 +153,7 @@ def _compare_close(expected, got, rtol: float, atol: float,
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Mismatch(describe(expected), describe(got),
+        return Mismatch(Described(expected), Described(got),
                         f"your answer has {array[index]} at index {list(index)}")
     with np.errstate(invalid="ignore", over="ignore"):
         excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
@@ -155,7 +167,7 @@ def _compare_close(expected, got, rtol: float, atol: float,
               f"got {array[first]:.6g}; largest difference {worst:.3g} at "
               f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
               f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
-    return Mismatch(describe(expected), describe(got), detail)
+    return Mismatch(Described(expected), Described(got), detail)
 
 
 def _shape_advice(expected: tuple, got: tuple) -> str:

@@ -3,6 +3,7 @@ question sheet and the reports never ask which kind a check is. A kind is a froz
 on `Kind` (so on spec.model.Check) overriding what differs from these defaults."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -17,9 +18,11 @@ class Kind(Check):
     KEY: ClassVar[str] = ""  # the spec key that makes a check of this kind (`call:`)
     folder: str = field(default="", compare=False, repr=False)  # its exercises folder
 
-    @property
+    @functools.cached_property
     def api(self) -> StudentApi:
-        """The student API its exercises folder grades: the shipped one and the course's."""
+        """The student API its exercises folder grades: the shipped one and the course's.
+        Looked up once per loaded check (the lookup stats every spec of the folder): a check is
+        loaded again when its spec changes."""
         return student_api(self.folder)
 
     @classmethod
