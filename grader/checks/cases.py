@@ -150,7 +150,6 @@ def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
         return False, None
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, wrong(*fresh_copy(planned.args),
-                                                    **fresh_copy(planned.kwargs))
+            return True, wrong(*fresh_copy(planned.args), **fresh_copy(planned.kwargs))
     except Exception:
         return False, None

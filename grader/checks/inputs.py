@@ -128,8 +128,7 @@ def source(expr) -> str:
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
-        dtype_arg = f", dtype=np.{dtype}" if dtype != "float64" else ", dtype=float"
-        return f"np.array({expr['array']!r}{dtype_arg})"
+        return f"np.array({expr['array']!r}{dtype_arg or ', dtype=float'})"
     if kind == "arange":
         shape, start = _shape(expr["arange"]), expr.get("start", 0)
         n = int(np.prod(shape))

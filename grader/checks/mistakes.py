@@ -104,19 +104,16 @@ def _image_shape(arguments) -> tuple | None:
     return shape if len(shape) in (2, 3) else None
 
 
-def _square(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else shape[0] == shape[1]
+def _image_test(test):  # a test of the image's shape -> one of the arguments (None: no image)
+    def holds(arguments):
+        shape = _image_shape(arguments)
+        return None if shape is None else test(shape)
+    return holds
 
 
-def _one_channel(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else len(shape) == 2 or shape[2] == 1
-
-
-def _channels_axis(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else len(shape) == 3
+_square = _image_test(lambda shape: shape[0] == shape[1])
+_one_channel = _image_test(lambda shape: len(shape) == 2 or shape[2] == 1)
+_channels_axis = _image_test(lambda shape: len(shape) == 3)
 
 
 def _one_head(arguments):

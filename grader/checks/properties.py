@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
+from .compare import as_array
+from .describe import describe
 
 
 class StudentCallFailed(Exception):
@@ -70,8 +72,6 @@ def property_check(name: str, calls):
 
 
 def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
-    from .compare import as_array
-
     a, b = as_array(a), as_array(b)
     if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape:
         return False
@@ -82,8 +82,6 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
     linear_patch_embed."""
-    from .compare import as_array
-
     for trial in range(int(ctx.options.get("trials", 3))):
         # the first trial: RGB, P > 1, so a flatten order shows
         P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))
@@ -118,9 +116,6 @@ def _random_attention(ctx: PropertyContext, tokens=(3, 8), head_counts=(1, 2, 4)
 
 def _shape_problem(value, shape, call: str) -> Verdict | None:
     """A failed Verdict when `value` is not a numeric array of `shape` (nothing can be judged)."""
-    from .compare import as_array
-    from .describe import describe
-
     array = as_array(value)
     if (isinstance(array, np.ndarray) and array.shape == tuple(shape)
             and np.isfinite(array.astype(np.float64)).all()):
@@ -305,8 +300,6 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     With the student's own num_tokens and attention_scores ([CLS] included): options `size`
     (default 224), `small` and `large` patch sizes (default 8 and 16).
     """
-    from .describe import describe
-
     defaults = (("size", 224), ("small", 8), ("large", 16))
     size, small, large = (int(ctx.options.get(k, v)) for k, v in defaults)
     want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}
