@@ -1,20 +1,11 @@
 """Input expressions: how a spec writes arguments, and the values (and code) they make.
 
-A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
-
-    {array: [[1, 2], [3, 4]]}               np.array, float64 unless dtype: given
-    {arange: [4, 4, 1], start: 1}           1, 2, 3, ... reshaped
-    {random: [8, 8, 3], seed: 1}            standard normal (scale:, dtype: optional)
-    {zeros: [2, 3]} / {ones: [3]}
-    {tuple: [2, 2]}
-    {vit_params: {image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}
-    {block_params: {dim: 8, mlp_dim: 16}, seed: 3}        one encoder block's dict
-    {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
-    {checkpoint_params: checkpoints/tiny-vit}             (grader.checks.checkpoint_inputs)
-    {checkpoint_sample: checkpoints/tiny-vit, part: image}
-
-Any other mapping is a dict whose values are expressions. `source()` gives code a student
-can paste to rebuild the value (`with_imports()` adds what it needs beyond numpy).
+A YAML scalar or list is itself. A mapping with one *builder* key (BUILDERS; docs/spec.md's
+table says what each makes) builds a value: `{random: [8, 8, 3], seed: 1}`, `{vit_params:
+{image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}`, `{checkpoint_params:
+checkpoints/tiny-vit}` (grader.checks.checkpoint_inputs), ... Any other mapping is a dict whose
+values are expressions. `source()` gives code a student can paste to rebuild the value
+(`with_imports()` adds what it needs beyond numpy).
 """
 from __future__ import annotations
 

@@ -1,18 +1,12 @@
 """What a failed case's mistakes are, when no single known-wrong variant matched: several
-variants of the function at once, or the generalisation its code misses.
+variants of the function at once, or the generalisation its code misses (docs/spec.md).
 
-`named(check, planned, matches)` names the one variant that matches, else tries the check's
-combinations ("a+b", "a+b+c": variants
-that are options of one wrong implementation, reference/misconceptions.py) and names every
-mistake of the first that matches. Their outputs are compiled with the case's (compile_specs.py);
-without compiled data the grader computes them with the reference, as cases.py does for single
-variants. The search runs only after a case failed, and is bounded by the reference's
-COMBINATION_LIMIT per check.
-
-`explained(result, check, passed, planned)`: a failure no misconception explains, on a case
-that differs from every case that passed in one way (a non-square image, another channel count,
-several heads, a batch axis), says so ("your `patchify` is right when H == W, wrong for a 6 x 9
-image") instead of the check's general hint, which may name another mistake.
+`named(check, planned, matches)` names the one variant that matches, else the first of the
+check's combinations ("a+b", "a+b+c": reference/misconceptions.py) that does. Their outputs
+are compiled with the case's; without compiled data the reference computes them, after a case
+failed only. `explained(result, check, passed, planned)` names the one generalisation
+(GENERALISATIONS) the failing case alone breaks: "your `patchify` is right when H == W, wrong
+for a 6 x 9 image", instead of the check's general hint, which may name another mistake.
 """
 from __future__ import annotations
 

@@ -238,15 +238,11 @@ variant("embed_cls_bias", _embed, cls_bias=True)  # cls + b_e: the patch bias on
 
 # --- softmax and LayerNorm (section 3 step 5) ---------------------------------------------------
 
-def _other_axis(x, axis):  # the last axis when `axis` is not it, else the first
-    ndim = np.ndim(x)
-    return 0 if axis % ndim == ndim - 1 else ndim - 1
-
-
 @misconception("softmax_wrong_axis")
 def softmax_wrong_axis(x, axis=-1):
     """Softmax normalised along another axis than `axis` (columns instead of rows)."""
-    return softmax(x, axis=_other_axis(x, axis))
+    ndim = np.ndim(x)  # the last axis when `axis` is not it, else the first
+    return softmax(x, axis=0 if axis % ndim == ndim - 1 else ndim - 1)
 
 
 @misconception("softmax_without_max")
@@ -370,10 +366,7 @@ def _block(x, p, heads, *, causal=False, relu=False, post_ln=False, attention_re
     def ln(y, n):
         return layer_norm(y, p[f"ln{n}_g"], p[f"ln{n}_b"])
 
-    def attend(y):
-        return self_attention(y, p, heads, causal=causal)
-
-    a = attend(x if post_ln else ln(x, 1))
+    a = self_attention(x if post_ln else ln(x, 1), p, heads, causal=causal)
     x = x + a if attention_residual else a
     x = ln(x, 1) if post_ln else x
     m = mlp(x if post_ln else ln(x, 2), p, activation)
