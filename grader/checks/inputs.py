@@ -75,10 +75,6 @@ def _config(expr, key):
     return ViTSizes(**options)
 
 
-def _vit_params(expr):
-    return init_params(_config(expr, "vit_params"), expr.get("seed", 0))
-
-
 def _block_params(expr, key="block_params", keys=BLOCK_KEYS):
     """One block's parameters (only `keys`): `{block_params: ...}`, `{attention_params: ...}`."""
     block = init_params(_config(expr, key), expr.get("seed", 0))["blocks"][0]
@@ -93,15 +89,11 @@ _BUILD = {
     "zeros": lambda e: np.zeros(_shape(e["zeros"]), dtype=_dtype(e)),
     "ones": lambda e: np.ones(_shape(e["ones"]), dtype=_dtype(e)),
     "tuple": lambda e: tuple(evaluate(x) for x in e["tuple"]),
-    "vit_params": _vit_params,
+    "vit_params": lambda e: init_params(_config(e, "vit_params"), e.get("seed", 0)),
     "block_params": _block_params,
     "attention_params": lambda e: _block_params(e, "attention_params", ATTENTION_KEYS),
     "checkpoint_params": checkpoint_inputs.checkpoint_params,
     "checkpoint_sample": checkpoint_inputs.checkpoint_sample,
-}
-_DESCRIBE = {  # builders whose value `source` describes instead of writing code for
-    "checkpoint_params": checkpoint_inputs.describe_checkpoint_params,
-    "checkpoint_sample": checkpoint_inputs.describe_checkpoint_sample,
 }
 
 
@@ -114,8 +106,11 @@ def source(expr) -> str:
         if isinstance(expr, dict):
             return "{" + ", ".join(f"{k!r}: {source(v)}" for k, v in expr.items()) + "}"
         return repr(expr)
-    if kind in _DESCRIBE:
-        return _DESCRIBE[kind](expr)
+    if kind == "checkpoint_params":  # described, not written as code
+        return f"<params of the checkpoint {expr['checkpoint_params']}>"
+    if kind == "checkpoint_sample":
+        part = expr.get("part", "image")
+        return f"<{part} saved with the checkpoint {expr['checkpoint_sample']}>"
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
