@@ -141,10 +141,13 @@ def channels_forgotten(P, C=3):
 
 # --- patches (Lab 4; section 4 step 2; Practice 7) ----------------------------------------------
 
-def _patchify(image, P, *, axes):
+def _patchify(image, P, *, axes=(0, 2, 1, 3, 4), crop=False):
     """patchify taking the pixels in another order: `axes` transposes the grid [rows, p1, cols,
-    p2, C] (the reference's: (0, 2, 1, 3, 4)); None is a bare reshape to [N, P*P*C]."""
+    p2, C] (the reference's by default); None is a bare reshape to [N, P*P*C]. `crop`: patches
+    that do not tile, the leftover pixels silently cropped instead of a ValueError."""
     image = as_hwc(image)
+    if crop:
+        image = image[:image.shape[0] // P * P, :image.shape[1] // P * P]
     H, W, P = check_tiling(image.shape[0], image.shape[1], P)
     if axes is None:  # consecutive pixels of a row, not P x P tiles
         return image.reshape((H // P) * (W // P), -1)
@@ -166,12 +169,7 @@ for _order, _axes in PATCH_ORDERS.items():  # patchify_bare_reshape, linear_embe
     alone(f"linear_embed_{_order}", _linear_embed, axes=_axes)
 
 
-@misconception("patchify_floor_crop")
-def patchify_floor_crop(image, P):
-    """Patches that do not tile: the leftover pixels silently cropped instead of a ValueError."""
-    image = as_hwc(image)
-    H, W = image.shape[0] // P * P, image.shape[1] // P * P
-    return patchify(image[:H, :W], P)
+alone("patchify_floor_crop", _patchify, crop=True)
 
 
 @misconception("linear_embed_bias_forgotten")
@@ -245,21 +243,18 @@ def softmax_wrong_axis(x, axis=-1):
     return softmax(x, axis=0 if axis % ndim == ndim - 1 else ndim - 1)
 
 
-@misconception("softmax_without_max")
-def softmax_without_max(x, axis=-1):
-    """exp(x) / sum(exp(x)) without subtracting the max: exp(1000) overflows to inf, then nan."""
+def _softmax(x, axis=-1, *, subtract_max=True, keepdims=True):
+    """softmax as written by hand, one step changed: exp(x) / sum(exp(x)) without subtracting the
+    max (exp(1000) overflows to inf, then nan), or max and sum without keepdims=True (on a square
+    matrix they broadcast along the wrong axis)."""
     x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(x)
-        return e / np.sum(e, axis=axis, keepdims=True)
+        e = np.exp(x - np.max(x, axis=axis, keepdims=keepdims)) if subtract_max else np.exp(x)
+        return e / np.sum(e, axis=axis, keepdims=keepdims)
 
 
-@misconception("softmax_without_keepdims")
-def softmax_without_keepdims(x, axis=-1):
-    """max and sum without keepdims=True: on a square matrix they broadcast along the wrong axis."""
-    x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
-    e = np.exp(x - np.max(x, axis=axis))
-    return e / np.sum(e, axis=axis)
+alone("softmax_without_max", _softmax, subtract_max=False)
+alone("softmax_without_keepdims", _softmax, keepdims=False)
 
 
 def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1,
