@@ -33,7 +33,7 @@ from .attention import causal_mask, merge_heads, self_attention, split_heads
 from .counting import check_tiling, num_patches
 from .encoder import mlp
 from .layers import gelu, layer_norm, linear, softmax
-from .patches import as_hwc, conv_patch_embed, linear_patch_embed, patchify
+from .patches import as_hwc, conv_patch_embed, linear_patch_embed
 
 MISCONCEPTIONS: dict[str, Callable] = {}
 OPTIONS: dict[str, tuple[Callable, dict]] = {}  # a variant's name -> (implementation, options)
@@ -155,9 +155,10 @@ def _patchify(image, P, *, axes=(0, 2, 1, 3, 4), crop=False):
     return grid.reshape(-1, np.prod(grid.shape[2:]))
 
 
-def _linear_embed(image, W_e, b_e, P, *, axes):
-    """linear_patch_embed on _patchify's patches."""
-    return linear(_patchify(image, P, axes=axes), W_e, b_e)
+def _linear_embed(image, W_e, b_e, P, *, axes=(0, 2, 1, 3, 4), bias=True):
+    """linear_patch_embed on _patchify's patches, or without + b_e (`bias=False`)."""
+    patches = _patchify(image, P, axes=axes)
+    return linear(patches, W_e, b_e) if bias else patches @ np.asarray(W_e)
 
 
 PATCH_ORDERS = {"bare_reshape": None,  # image.reshape(N, P*P*C)
@@ -168,37 +169,29 @@ for _order, _axes in PATCH_ORDERS.items():  # patchify_bare_reshape, linear_embe
     alone(f"patchify_{_order}", _patchify, axes=_axes)
     alone(f"linear_embed_{_order}", _linear_embed, axes=_axes)
 
-
 alone("patchify_floor_crop", _patchify, crop=True)
+alone("linear_embed_bias_forgotten", _linear_embed, bias=False)
 
 
-@misconception("linear_embed_bias_forgotten")
-def linear_embed_bias_forgotten(image, W_e, b_e, P):
-    """patchify(image, P) @ W_e without + b_e."""
-    return patchify(image, P) @ np.asarray(W_e)
-
-
-def _conv(image, K, b, stride, *, stride_one=False, bias=True, flip=False):
+def _conv(image, K, b, stride, *, stride_one=False, bias=True, flip=False, last_window=True):
     """conv_patch_embed with one step changed: `stride_one` (overlapping windows, (H - k + 1) x
-    (W - k + 1) outputs), no `bias`, or the kernel flipped (`flip`: a textbook convolution
-    instead of the cross-correlation layers compute)."""
+    (W - k + 1) outputs), no `bias`, the kernel flipped (`flip`: a textbook convolution instead
+    of the cross-correlation layers compute), or windows at range(0, H - k, stride) only (no
+    `last_window`: one output row and column short when they fit)."""
     K = np.asarray(K)[::-1, ::-1] if flip else K
     b = b if bias else np.zeros_like(np.asarray(b))
-    return conv_patch_embed(image, K, b, 1 if stride_one else stride)
+    out = conv_patch_embed(image, K, b, 1 if stride_one else stride)
+    if last_window:
+        return out
+    k = np.shape(K)[0]
+    rows, cols = (len(range(0, side - k, int(stride))) for side in as_hwc(image).shape[:2])
+    return out[:rows, :cols]
 
 
 alone("conv_stride_ignored", _conv, stride_one=True)
 alone("conv_bias_forgotten", _conv, bias=False)
 alone("conv_kernel_flipped", _conv, flip=True)
-
-
-@misconception("conv_last_window_dropped")
-def conv_last_window_dropped(image, K, b, stride):
-    """Windows at range(0, H - k, stride): one output row and column short when they fit."""
-    out = conv_patch_embed(image, K, b, stride)
-    image, k = as_hwc(image), np.shape(K)[0]
-    rows, cols = (len(range(0, side - k, int(stride))) for side in image.shape[:2])
-    return out[:rows, :cols]
+alone("conv_last_window_dropped", _conv, last_window=False)
 
 
 @misconception("conv_equivalent_stride_one")
