@@ -36,7 +36,7 @@ class PlannedCase:
     _expectation: tuple | None = None
     _wrong: dict = field(default_factory=dict)
     from_compiled: bool = False  # its values came from the compiled data, not the reference
-    # compiled: (a call that decodes {name: output}, names that do not apply), read on first need
+    # compiled: (compiled.Deferred of {name: output}, names that do not apply), read on first need
     compiled_wrong: tuple | None = None
 
     def expectation(self) -> tuple:
@@ -66,7 +66,7 @@ class PlannedCase:
         deferred, no_match = self.compiled_wrong
         self.compiled_wrong = None
         try:
-            outputs = deferred()
+            outputs = deferred.value()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return  # a damaged entry: no hint from it (vitgrade compile --check names it)
         self._wrong.update((like, (True, value)) for like, value in outputs.items())

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -247,12 +248,21 @@ def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.nd
     return pools
 
 
+@dataclass(frozen=True)
+class Deferred:
+    """A value decoded only when asked for (`value()`): a case's misconceptions' outputs, with
+    their combinations most of a compiled file, are read only after a case failed."""
+    raw: object
+    pools: dict
+
+    def value(self):
+        return decode(self.raw, self.pools)
+
+
 def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset()):
     """The value `raw` (JSON with markers) stands for; arrays are read-only views of the pools
     (nothing in the grading process writes an input or an expected value; the reference, when
-    it runs, gets copies). A mapping's value under a key in `deferred` is decoded only when called
-    (a case's misconceptions' outputs, with their combinations most of a compiled file, are read
-    only after a case failed)."""
+    it runs, gets copies). A mapping's value under a key in `deferred` stays a Deferred."""
     if isinstance(raw, list):
         return [decode(x, pools, deferred) for x in raw]
     if not isinstance(raw, dict):
@@ -273,8 +283,8 @@ def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset())
     if marker == "~tuple":
         return tuple(decode(x, pools, deferred) for x in body)
     if marker == "~dict":  # in the order written
-        return {k: functools.partial(decode, v, pools) if k in deferred
-                else decode(v, pools, deferred) for k, v in body.items()}
+        return {k: Deferred(v, pools) if k in deferred else decode(v, pools, deferred)
+                for k, v in body.items()}
     raise ValueError(f"unknown marker {marker!r}")
 
 
