@@ -198,27 +198,24 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
                   "pos": ctx.rng.standard_normal((N + 1, d))}
         moved = _shuffle_tiles(image, P, _derangement(ctx.rng, N))
         where = f"an image of {rows * P}x{cols * P}x{C} with P={P} (d={d})"
-        tokens = ctx.student.call("embed_image", image, params)
-        problem = _shape_problem(tokens, (N + 1, d), f"embed_image on {where}")
-        if problem:
-            return problem
-        tokens_moved = ctx.student.call("embed_image", moved, params)
-        problem = _shape_problem(tokens_moved, (N + 1, d), f"embed_image on {where}")
-        if problem:
-            return problem
-        if _same_rows_in_any_order(tokens, tokens_moved):
+        tokens = []  # embed_image of the image, then of the moved one
+        for picture in (image, moved):
+            tokens.append(ctx.student.call("embed_image", picture, params))
+            problem = _shape_problem(tokens[-1], (N + 1, d), f"embed_image on {where}")
+            if problem:
+                return problem
+        if _same_rows_in_any_order(*tokens):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   "embed_image's output: nothing tells the transformer where a "
                                   "tile was",
                            misconception="bag_of_tiles")
         _, p, _ = _random_attention(ctx, head_counts=(heads,), head_dim=(d // heads, d // heads))
-        out = ctx.student.call("self_attention", np.asarray(tokens), p, heads)
-        out_moved = ctx.student.call("self_attention", np.asarray(tokens_moved), p, heads)
-        for value in (out, out_moved):
+        out = [ctx.student.call("self_attention", np.asarray(t), p, heads) for t in tokens]
+        for value in out:
             problem = _shape_problem(value, (N + 1, d), f"self_attention on {where}")
             if problem:
                 return problem
-        if _same_rows_in_any_order(out, out_moved):
+        if _same_rows_in_any_order(*out):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   f"self_attention(embed_image(image, params), p, {heads})",
                            misconception="bag_of_tiles")
