@@ -1,12 +1,8 @@
 """What a multiple-choice answer earns: right, wrong (with that option's feedback), or not an
-option. From the spec's plain `correct:` and `options:`, or from a sealed key.
-
-The student bundle ships no right answer in plain text: `vitgrade dist` writes `correct:` and
-each option's feedback as SEALED, and stores in the spec's compiled data (table `answers`), for
-each option, a salted sha256 of its verdict and its feedback XOR-ed with a keystream derived from
-the option. Grading an answer recomputes the hash and the keystream from the answer itself, so
-a student learns an option's verdict and feedback only by naming that option, as trying it
-would show them anyway (docs/security.md: "The student bundle").
+option. From the spec's plain `correct:` and `options:`, or from the key `vitgrade dist` seals
+into the compiled data (table `answers`): per option, a salted sha256 of its verdict and its
+feedback XOR-ed with a keystream derived from the option, so that a student learns an option's
+verdict and feedback only by naming it (docs/security.md: "The student bundle").
 """
 from __future__ import annotations
 

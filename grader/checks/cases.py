@@ -1,12 +1,10 @@
 """The cases of a call check: their inputs, what the reference expects, what each known
 misconception would return. Computed in the grading process, never in the worker.
 
-`CasePlans` builds each check's cases on first need and keeps them while it lives: a
-`vitgrade grade` run builds one, a `grade-all` job keeps one for all its students, so the
-reference runs once per case, not once per case and student (docs/architecture.md says what
-that saves). It takes them from the spec's compiled data (`compiled.py`, written by `vitgrade
-compile`) while that data's key matches, and computes them otherwise; a grader without the
-reference (the student bundle) then fails the check with NotCompiled instead.
+`CasePlans` builds each check's cases on first need and keeps them while it lives (a `grade-all`
+job: for all its students; docs/architecture.md says what that saves), from the spec's compiled
+data while its key matches (compiled.py), else with the reference; a grader without it (the
+student bundle) then fails the check with NotCompiled instead.
 """
 
 from __future__ import annotations
@@ -150,7 +148,6 @@ def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
         return False, None
     try:
         with np.errstate(all="ignore"):  # a wrong implementation may overflow: that is its point
-            return True, wrong(*fresh_copy(planned.args),
-                                                    **fresh_copy(planned.kwargs))
+            return True, wrong(*fresh_copy(planned.args), **fresh_copy(planned.kwargs))
     except Exception:
         return False, None

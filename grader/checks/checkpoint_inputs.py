@@ -77,10 +77,3 @@ def checkpoint_sample(expr, spec_folder=None) -> np.ndarray:
             raise ValueError(f"{SAMPLE_FILE} has no {part!r} (it has {', '.join(sample.files)})")
         return np.array(sample[part], dtype=np.float64)
 
-
-def describe_checkpoint_params(expr) -> str:
-    return f"<params of the checkpoint {expr['checkpoint_params']}>"
-
-
-def describe_checkpoint_sample(expr) -> str:
-    return f"<{expr.get('part', 'image')} saved with the checkpoint {expr['checkpoint_sample']}>"

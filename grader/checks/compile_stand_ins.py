@@ -1,14 +1,8 @@
-"""Compiled stand-in answers: what a check graded around a student's broken helper
-(dependencies.py) may be answered, on the autograder and in the student bundle alike.
-
-`vitgrade compile` runs the instructor's solution in an ordinary worker and grades every
-function and property check (hidden ones too) with the student-API functions the check does not
-test bound to stand-ins that the reference answers here: all of them at once, and, when the
-solution called any, each one alone, so that its calls are seen at every depth (`vit_forward`
-calling `embed_image`, and `embed_image` calling `linear_patch_embed`). Each stand-in call, with
-its arguments bound the solution's way and the reference's answer, is recorded under its check
-and case: the table STAND_IN_TABLE (stand_ins.py says its format). A student whose function
-calls its helpers as the solution does gets the same answers; any other call is "unavailable".
+"""Compiled stand-in answers (the table STAND_IN_TABLE, stand_ins.py): `vitgrade compile` grades
+every function and property check of the instructor's solution (hidden ones too) with the
+student-API functions the check does not test bound to stand-ins the reference answers here:
+all at once, and, when the solution called any, each one alone, so that its calls are seen at
+every depth (`vit_forward` calling `embed_image`, which calls `linear_patch_embed`).
 """
 from __future__ import annotations
 

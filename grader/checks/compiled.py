@@ -4,20 +4,10 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
     <exercises>/compiled/<spec stem>.json   the index: format, key, tables of values
     <exercises>/compiled/<spec stem>.npz    the arrays the index points into (no pickle)
 
-The index is JSON: `{"format": 1, "spec": "patchify.yaml", "spec_sha256": ...,
-"reference": ..., "arrays": "patchify.npz", "arrays_sha256": ..., "tables": {table: {key:
-value}}}`. A table is any name (`cases`: each call check's planned cases; `answers`: a sealed
-multiple-choice key; `standins`: the helper calls the solution makes on each check's cases, with
-the reference's answers, keyed by check and case: stand_ins.py).
-A value is JSON, with numpy values as markers: `{"~array": [pool, offset, shape]}` and
-`{"~scalar": [pool, offset]}` point into one 1-D array per dtype (the `.npz`'s members are
-named after the dtype: `float64`, `int64`, ...), so reading a spec's arrays parses a handful
-of `.npy` headers, not one per array; `{"~tuple": [...]}` and `{"~dict": {...}}` keep tuples
-and dicts apart from lists and markers.
-
-The index also keeps the spec itself as `parse_spec` read it (`"parsed": {"parser": ..., "data":
-..., "lines": [[*path, line], ...]}`), schema-checked: while the spec's bytes and the parser's
-version match, loading it parses no YAML and compiles no schema (`checked_spec`).
+docs/architecture.md ("The format") shows the index: its tables (`cases`, `answers`, `standins`:
+stand_ins.py), values as JSON whose arrays are markers into one 1-D array per dtype (`encode`,
+`decode`: a spec's arrays cost a handful of `.npy` headers, not one each), and the spec as
+`parse_spec` read it (`checked_spec`: while fresh, loading it parses no YAML).
 
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
@@ -187,7 +177,7 @@ def state(spec: Path) -> str:
     """'fresh', 'missing', 'stale' or 'corrupt: ...' (for `vitgrade compile --check`): a fresh
     file is read whole, every value decoded."""
     try:
-        data = _load(Path(spec))
+        data = load(spec, even_disabled=True)
         if data is None:
             return "missing" if not paths(spec)[0].is_file() else "stale"
         for table, values in data.tables.items():
@@ -200,14 +190,12 @@ def state(spec: Path) -> str:
         return f"corrupt: {error}"
 
 
-def load(spec: Path) -> CompiledSpec | None:
-    """The spec's compiled data when its key matches, else None; CompiledError when corrupt."""
-    if os.environ.get(DISABLE, "") not in ("", "0"):
+def load(spec: Path, even_disabled: bool = False) -> CompiledSpec | None:
+    """The spec's compiled data when its key matches, else None (also while VITGRADE_NO_COMPILED
+    is set, unless `even_disabled`); CompiledError when corrupt."""
+    if not even_disabled and os.environ.get(DISABLE, "") not in ("", "0"):
         return None
-    return _load(Path(spec))
-
-
-def _load(spec: Path) -> CompiledSpec | None:
+    spec = Path(spec)
     index_path, arrays_path = paths(spec)
     where = f"{index_path.parent.name}/{index_path.name}"
     try:

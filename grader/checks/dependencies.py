@@ -1,22 +1,13 @@
 """One bug costs points once: a check of `f` is not charged for the student's broken helpers.
 
-A check of the student's `linear_patch_embed` also runs their `patchify` when their function
-reuses it. When such a check fails while some other student-API function fails its own checks,
-the check is graded again with those functions bound to correct stand-ins (stand_ins.py):
-
-- it passes: `linear_patch_embed` is right and gets its points; the result says it passed with
-  stand-ins and names the root (the function whose own code is wrong);
-- it still fails: the failure is `linear_patch_embed`'s own, and that verdict (with its own
-  misconception hint) is the one reported, naming the stand-ins it was graded with;
-- the student's function called none of them: the first verdict;
-- a stand-in could not answer (the course solution never made that call, the call does not fit
-  the student's own helper, or the spec's stand-in answers are not compiled): the first verdict,
-  with a line that says why it was not graded around correct helpers. Only a regrade whose
-  stand-in calls were all answered says the failure "is in this function's own code".
-
-Roots: a broken helper that passes its own checks with stand-ins (`embed_image` failing only
-through `patchify`) is not a root; its own roots are. Checks marked `integration: true`, and
-multiple-choice checks, are never graded again. Every verdict is computed once per submission.
+When a check fails while some other student-API function fails its own checks, the check is
+graded again with those functions bound to correct stand-ins (stand_ins.py). docs/spec.md
+("Dependencies") says what each outcome reports: passed, still failing (its own bug), the
+helper never called, or a stand-in that could not answer (only a regrade whose stand-in calls
+were all answered says the failure "is in this function's own code"). A broken helper that
+passes its own checks with stand-ins is not a root; its own roots are. Checks marked
+`integration: true`, and multiple-choice checks, are never graded again. Every verdict is
+computed once per submission.
 """
 
 from __future__ import annotations

@@ -174,11 +174,8 @@ def layer_norm_inputs(rng, max_tokens=9, max_dim=16, batch=0.2, eps=0.3,
     return (x.astype(dtype), gamma.astype(dtype), beta.astype(dtype)), kwargs
 
 
-def _seed(rng) -> int:
-    return int(rng.integers(0, 2 ** 31))
-
-
 def _widths(rng, head_counts, max_head_dim, min_dim=1):  # -> (d, heads), heads | d, d >= min_dim
+    # a block's min_dim is 4: LayerNorm of 1 or 2 numbers is nearly constant
     heads = int(rng.choice(head_counts))
     low = max(1, -(-min_dim // heads))
     return heads * int(rng.integers(low, max(low, max_head_dim) + 1)), heads
@@ -207,7 +204,6 @@ def bad_head_counts(rng, max_dim=12, max_tokens=5, dtype="float64") -> Generated
 def block_inputs(rng, head_counts=(1, 2, 4), max_head_dim=4, max_tokens=9,
                  dtype="float64") -> GeneratedCase:
     """(x, p, heads): one encoder block's parameters (reference init), a random sequence, d >= 4."""
-    # min_dim: LayerNorm of 1 or 2 numbers is nearly constant
     d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)
     x = rng.standard_normal((int(rng.integers(1, max_tokens + 1)), d)).astype(dtype)
     mlp_dim = int(rng.choice([d, 2 * d, 4 * d]))
@@ -220,11 +216,10 @@ def vit_inputs(rng, patch_sizes=(1, 2, 4), max_grid=3, channels=(1, 3), head_cou
     """(image, params): a random small ViT (square image, 1 to max_depth blocks), a random image."""
     P = int(rng.choice(patch_sizes))
     size = P * int(rng.integers(1, max_grid + 1))
-    # min_dim: LayerNorm of 1 or 2 numbers is nearly constant
     d, heads = _widths(rng, head_counts, max_head_dim, min_dim=4)
     config = ViTSizes(image_size=size, patch_size=P, channels=int(rng.choice(channels)), dim=d,
                        depth=int(rng.integers(1, max_depth + 1)), heads=heads,
                        mlp_dim=int(rng.choice([d, 2 * d])),
                        num_classes=int(rng.integers(1, max_classes + 1)), dtype=dtype)
     image = rng.standard_normal((size, size, config.channels)).astype(dtype)
-    return (image, init_params(config, _seed(rng))), {}
+    return (image, init_params(config, int(rng.integers(0, 2 ** 31)))), {}

@@ -1,12 +1,8 @@
 """Grade one exercise: each check graded by its kind (kinds/: call, answer, property), after
 what all kinds share: a submission that did not load, names not defined yet, and the stand-ins
-of a check graded again around broken helpers (time is the worker's: student_worker.py).
-
-`grade_exercise(exercise, worker, options, plans, catalogue)` -> ExerciseResult; a session keeps
-a `SubmissionGrading` for all its exercises. `worker` is anything with `load()`,
-`call_many(name, [encoded call, ...], stand_ins=)`, `call` and `get(name)`: a
-StudentWorker. `plans` (cases.py) keeps each check's cases for the next submission. A failing
-check is graded again around the student's broken helpers (dependencies.py, stand_ins.py).
+of a check graded again around broken helpers (dependencies.py, stand_ins.py; time is the
+worker's: student_worker.py). `worker` is anything with `load()`, `call_many(name, [encoded
+call, ...], stand_ins=)`, `call` and `get(name)`: a StudentWorker.
 """
 from __future__ import annotations
 

@@ -1,20 +1,11 @@
 """Input expressions: how a spec writes arguments, and the values (and code) they make.
 
-A YAML scalar or list is itself. A mapping with one *builder* key makes a value:
-
-    {array: [[1, 2], [3, 4]]}               np.array, float64 unless dtype: given
-    {arange: [4, 4, 1], start: 1}           1, 2, 3, ... reshaped
-    {random: [8, 8, 3], seed: 1}            standard normal (scale:, dtype: optional)
-    {zeros: [2, 3]} / {ones: [3]}
-    {tuple: [2, 2]}
-    {vit_params: {image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}
-    {block_params: {dim: 8, mlp_dim: 16}, seed: 3}        one encoder block's dict
-    {attention_params: {dim: 8}, seed: 3}                 Wq, bq, ..., Wo, bo
-    {checkpoint_params: checkpoints/tiny-vit}             (grader.checks.checkpoint_inputs)
-    {checkpoint_sample: checkpoints/tiny-vit, part: image}
-
-Any other mapping is a dict whose values are expressions. `source()` gives code a student
-can paste to rebuild the value (`with_imports()` adds what it needs beyond numpy).
+A YAML scalar or list is itself. A mapping with one *builder* key (BUILDERS; docs/spec.md's
+table says what each makes) builds a value: `{random: [8, 8, 3], seed: 1}`, `{vit_params:
+{image_size: 8, patch_size: 2, dim: 8, depth: 1, heads: 2}, seed: 3}`, `{checkpoint_params:
+checkpoints/tiny-vit}` (grader.checks.checkpoint_inputs), ... Any other mapping is a dict whose
+values are expressions. `source()` gives code a student can paste to rebuild the value
+(`with_imports()` adds what it needs beyond numpy).
 """
 from __future__ import annotations
 
@@ -84,10 +75,6 @@ def _config(expr, key):
     return ViTSizes(**options)
 
 
-def _vit_params(expr):
-    return init_params(_config(expr, "vit_params"), expr.get("seed", 0))
-
-
 def _block_params(expr, key="block_params", keys=BLOCK_KEYS):
     """One block's parameters (only `keys`): `{block_params: ...}`, `{attention_params: ...}`."""
     block = init_params(_config(expr, key), expr.get("seed", 0))["blocks"][0]
@@ -102,15 +89,11 @@ _BUILD = {
     "zeros": lambda e: np.zeros(_shape(e["zeros"]), dtype=_dtype(e)),
     "ones": lambda e: np.ones(_shape(e["ones"]), dtype=_dtype(e)),
     "tuple": lambda e: tuple(evaluate(x) for x in e["tuple"]),
-    "vit_params": _vit_params,
+    "vit_params": lambda e: init_params(_config(e, "vit_params"), e.get("seed", 0)),
     "block_params": _block_params,
     "attention_params": lambda e: _block_params(e, "attention_params", ATTENTION_KEYS),
     "checkpoint_params": checkpoint_inputs.checkpoint_params,
     "checkpoint_sample": checkpoint_inputs.checkpoint_sample,
-}
-_DESCRIBE = {  # builders whose value `source` describes instead of writing code for
-    "checkpoint_params": checkpoint_inputs.describe_checkpoint_params,
-    "checkpoint_sample": checkpoint_inputs.describe_checkpoint_sample,
 }
 
 
@@ -123,13 +106,15 @@ def source(expr) -> str:
         if isinstance(expr, dict):
             return "{" + ", ".join(f"{k!r}: {source(v)}" for k, v in expr.items()) + "}"
         return repr(expr)
-    if kind in _DESCRIBE:
-        return _DESCRIBE[kind](expr)
+    if kind == "checkpoint_params":  # described, not written as code
+        return f"<params of the checkpoint {expr['checkpoint_params']}>"
+    if kind == "checkpoint_sample":
+        part = expr.get("part", "image")
+        return f"<{part} saved with the checkpoint {expr['checkpoint_sample']}>"
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
-        dtype_arg = f", dtype=np.{dtype}" if dtype != "float64" else ", dtype=float"
-        return f"np.array({expr['array']!r}{dtype_arg})"
+        return f"np.array({expr['array']!r}{dtype_arg or ', dtype=float'})"
     if kind == "arange":
         shape, start = _shape(expr["arange"]), expr.get("start", 0)
         n = int(np.prod(shape))

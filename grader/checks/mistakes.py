@@ -1,18 +1,12 @@
 """What a failed case's mistakes are, when no single known-wrong variant matched: several
-variants of the function at once, or the generalisation its code misses.
+variants of the function at once, or the generalisation its code misses (docs/spec.md).
 
-`named(check, planned, matches)` names the one variant that matches, else tries the check's
-combinations ("a+b", "a+b+c": variants
-that are options of one wrong implementation, reference/misconceptions.py) and names every
-mistake of the first that matches. Their outputs are compiled with the case's (compile_specs.py);
-without compiled data the grader computes them with the reference, as cases.py does for single
-variants. The search runs only after a case failed, and is bounded by the reference's
-COMBINATION_LIMIT per check.
-
-`explained(result, check, passed, planned)`: a failure no misconception explains, on a case
-that differs from every case that passed in one way (a non-square image, another channel count,
-several heads, a batch axis), says so ("your `patchify` is right when H == W, wrong for a 6 x 9
-image") instead of the check's general hint, which may name another mistake.
+`named(check, planned, matches)` names the one variant that matches, else the first of the
+check's combinations ("a+b", "a+b+c": reference/misconceptions.py) that does. Their outputs
+are compiled with the case's; without compiled data the reference computes them, after a case
+failed only. `explained(result, check, passed, planned)` names the one generalisation
+(GENERALISATIONS) the failing case alone breaks: "your `patchify` is right when H == W, wrong
+for a 6 x 9 image", instead of the check's general hint, which may name another mistake.
 """
 from __future__ import annotations
 
@@ -104,19 +98,16 @@ def _image_shape(arguments) -> tuple | None:
     return shape if len(shape) in (2, 3) else None
 
 
-def _square(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else shape[0] == shape[1]
+def _image_test(test):  # a test of the image's shape -> one of the arguments (None: no image)
+    def holds(arguments):
+        shape = _image_shape(arguments)
+        return None if shape is None else test(shape)
+    return holds
 
 
-def _one_channel(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else len(shape) == 2 or shape[2] == 1
-
-
-def _channels_axis(arguments):
-    shape = _image_shape(arguments)
-    return None if shape is None else len(shape) == 3
+_square = _image_test(lambda shape: shape[0] == shape[1])
+_one_channel = _image_test(lambda shape: len(shape) == 2 or shape[2] == 1)
+_channels_axis = _image_test(lambda shape: len(shape) == 3)
 
 
 def _one_head(arguments):

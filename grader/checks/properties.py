@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
+from .compare import as_array
+from .describe import describe
 
 
 class StudentCallFailed(Exception):
@@ -70,8 +72,6 @@ def property_check(name: str, calls):
 
 
 def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
-    from .compare import as_array
-
     a, b = as_array(a), as_array(b)
     if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape:
         return False
@@ -82,8 +82,6 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
     linear_patch_embed."""
-    from .compare import as_array
-
     for trial in range(int(ctx.options.get("trials", 3))):
         # the first trial: RGB, P > 1, so a flatten order shows
         P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))
@@ -118,9 +116,6 @@ def _random_attention(ctx: PropertyContext, tokens=(3, 8), head_counts=(1, 2, 4)
 
 def _shape_problem(value, shape, call: str) -> Verdict | None:
     """A failed Verdict when `value` is not a numeric array of `shape` (nothing can be judged)."""
-    from .compare import as_array
-    from .describe import describe
-
     array = as_array(value)
     if (isinstance(array, np.ndarray) and array.shape == tuple(shape)
             and np.isfinite(array.astype(np.float64)).all()):
@@ -203,27 +198,24 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
                   "pos": ctx.rng.standard_normal((N + 1, d))}
         moved = _shuffle_tiles(image, P, _derangement(ctx.rng, N))
         where = f"an image of {rows * P}x{cols * P}x{C} with P={P} (d={d})"
-        tokens = ctx.student.call("embed_image", image, params)
-        problem = _shape_problem(tokens, (N + 1, d), f"embed_image on {where}")
-        if problem:
-            return problem
-        tokens_moved = ctx.student.call("embed_image", moved, params)
-        problem = _shape_problem(tokens_moved, (N + 1, d), f"embed_image on {where}")
-        if problem:
-            return problem
-        if _same_rows_in_any_order(tokens, tokens_moved):
+        tokens = []  # embed_image of the image, then of the moved one
+        for picture in (image, moved):
+            tokens.append(ctx.student.call("embed_image", picture, params))
+            problem = _shape_problem(tokens[-1], (N + 1, d), f"embed_image on {where}")
+            if problem:
+                return problem
+        if _same_rows_in_any_order(*tokens):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   "embed_image's output: nothing tells the transformer where a "
                                   "tile was",
                            misconception="bag_of_tiles")
         _, p, _ = _random_attention(ctx, head_counts=(heads,), head_dim=(d // heads, d // heads))
-        out = ctx.student.call("self_attention", np.asarray(tokens), p, heads)
-        out_moved = ctx.student.call("self_attention", np.asarray(tokens_moved), p, heads)
-        for value in (out, out_moved):
+        out = [ctx.student.call("self_attention", np.asarray(t), p, heads) for t in tokens]
+        for value in out:
             problem = _shape_problem(value, (N + 1, d), f"self_attention on {where}")
             if problem:
                 return problem
-        if _same_rows_in_any_order(out, out_moved):
+        if _same_rows_in_any_order(*out):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   f"self_attention(embed_image(image, params), p, {heads})",
                            misconception="bag_of_tiles")
@@ -305,8 +297,6 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     With the student's own num_tokens and attention_scores ([CLS] included): options `size`
     (default 224), `small` and `large` patch sizes (default 8 and 16).
     """
-    from .describe import describe
-
     defaults = (("size", 224), ("small", 8), ("large", 16))
     size, small, large = (int(ctx.options.get(k, v)) for k, v in defaults)
     want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}

@@ -42,10 +42,6 @@ class CheckResult:
     def passed(self) -> bool:
         return self.status == PASSED
 
-    @property
-    def passed_with_stand_ins(self) -> bool:
-        return self.passed and bool(self.stand_ins)
-
 
 def check_result(check, status: str, message: str = "", hint: str | None = None,
                  cases: int = 0, misconception: str | None = None,

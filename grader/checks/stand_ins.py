@@ -1,22 +1,16 @@
 """Stand-ins, grading side: answer the worker's stand-in calls with what the course solution's
-own calls got, never by running anything.
+own calls got, never by running anything (docs/spec.md, "Dependencies").
 
-While a check is graded again around a student's broken helpers (dependencies.py), the worker
-binds those helpers' names to stand-ins (grader/worker/stand_ins.py) that send their arguments
-here. `vitgrade compile` recorded, for every check and case, the helper calls the course
-solution makes and the reference's answers (compile_stand_ins.py): the table STAND_IN_TABLE of
-the spec's compiled data,
+`vitgrade compile` recorded, for every check and case, the helper calls the course solution
+makes and the reference's answers (compile_stand_ins.py): the table STAND_IN_TABLE,
 
     "<check name>/<case key>" -> [[helper, [its API arguments], ["ok", value]
                                                                | ["raised", type, message]], ...]
 
 where the case key is a hash of the call the grader makes (`case_key`). A stand-in call is
-answered only when it matches one of its case's records: the same helper, arguments equal
-within the check's comparison (allclose with its rtol/atol; the same shapes, keys and integers).
-Anything else is "unavailable", and the check keeps its first verdict. So a function gets only
-the help it would have got by calling its real helpers as the solution does, and the work done
-here is a comparison with recorded values: bounded by construction, the same in the student
-bundle as on the autograder.
+answered only when it matches one of its case's records (`matches`); anything else is
+"unavailable". So the work done here is a comparison with recorded values: bounded by
+construction, the same in the student bundle as on the autograder.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ from .config import ViTConfig
 
 NAME = "clip_vision"
 MODEL_TYPES = ("clip_vision_model", "clip")
+# checkpoint_format.BLOCK_PARTS -> the module's name under encoder.layers.{i}.
+BLOCK = {"q": "self_attn.q_proj", "k": "self_attn.k_proj", "v": "self_attn.v_proj",
+         "o": "self_attn.out_proj", "fc1": "mlp.fc1", "fc2": "mlp.fc2", "ln1": "layer_norm1",
+         "ln2": "layer_norm2"}
 
 
 def convert(config, tensors, dtype):  # -> (ViTConfig, params)
@@ -56,21 +60,11 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
               "cls": w.get(f"{emb}class_embedding").reshape(-1),
               "pos": w.get(f"{emb}position_embedding.weight")}
     params["ln_pre_g"], params["ln_pre_b"] = w.norm(f"{prefix}pre_layrnorm")
-    params["blocks"] = [_block(w, f"{prefix}encoder.layers.{i}.") for i in range(vit.depth)]
+    params["blocks"] = [w.block(lambda part, i=i: f"{prefix}encoder.layers.{i}.{BLOCK[part]}")
+                        for i in range(vit.depth)]
     params["ln_g"], params["ln_b"] = w.norm(f"{prefix}post_layernorm")
     if projection:
         params["W_head"], params["b_head"] = w.linear("visual_projection", bias=False)
     # a CLIPModel file also holds the text tower, which the image tower does not use
     w.check_all_used(where, ignore=("text_model.", "text_projection.", "logit_scale"))
     return vit, params
-
-
-def _block(w, base):  # -> one block dict in the student API's layout
-    block = {}
-    for name, (Wk, bk) in (("self_attn.q_proj", ("Wq", "bq")), ("self_attn.k_proj", ("Wk", "bk")),
-                           ("self_attn.v_proj", ("Wv", "bv")), ("self_attn.out_proj", ("Wo", "bo")),
-                           ("mlp.fc1", ("W1", "b1")), ("mlp.fc2", ("W2", "b2"))):
-        block[Wk], block[bk] = w.linear(base + name)
-    block["ln1_g"], block["ln1_b"] = w.norm(base + "layer_norm1")
-    block["ln2_g"], block["ln2_b"] = w.norm(base + "layer_norm2")
-    return block

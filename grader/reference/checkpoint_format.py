@@ -15,6 +15,11 @@ ACTIVATION_NAMES = {
     "gelu_tanh": "gelu_tanh",       # timm's name for it
 }
 
+# a block's torch modules -> the student API's (weight, bias) keys: Linear layers, then LayerNorms
+BLOCK_PARTS = {"q": ("Wq", "bq"), "k": ("Wk", "bk"), "v": ("Wv", "bv"), "o": ("Wo", "bo"),
+               "fc1": ("W1", "b1"), "fc2": ("W2", "b2"), "ln1": ("ln1_g", "ln1_b"),
+               "ln2": ("ln2_g", "ln2_b")}
+
 
 class CheckpointError(ValueError):
     """A checkpoint folder the reference cannot load: the message says which file and key."""
@@ -72,6 +77,14 @@ class Weights:
 
     def patch_embedding(self, name):  # torch conv weight (D, C, P, P) -> W_e [P*P*C, D]
         return patch_weight(self.get(name))
+
+    def block(self, module):  # -> one block dict in the student API's layout
+        """One encoder block, `module(part)` naming the torch module of each of BLOCK_PARTS."""
+        block = {}
+        for part, (W, b) in BLOCK_PARTS.items():
+            read = self.norm if part.startswith("ln") else self.linear  # no bias saved: zeros
+            block[W], block[b] = read(module(part))
+        return block
 
     def check_all_used(self, where, ignore=()):
         """CheckpointError when a tensor would be silently dropped (a part of the model not mapped).

@@ -14,7 +14,7 @@ from .config import ViTConfig
 
 NAME = "hf_vit"
 MODEL_TYPES = ("vit",)
-# reference block key -> (legacy name, transformers 5 name), the names under
+# checkpoint_format.BLOCK_PARTS -> (legacy name, transformers 5 name), the names under
 # {prefix}encoder.layer.{i}. and {prefix}layers.{i}. respectively
 BLOCK = {
     "q": ("attention.attention.query", "attention.q_proj"),
@@ -63,18 +63,9 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
 
 def _block(w, prefix, i):  # -> one block dict in the student API's layout
     legacy, new = f"{prefix}encoder.layer.{i}.", f"{prefix}layers.{i}."
-    base = legacy if f"{legacy}{BLOCK['ln1'][0]}.weight" in w else new
-
-    def name(key):
-        return base + BLOCK[key][0 if base == legacy else 1]
-
-    block = {}
-    for key, (Wk, bk) in (("q", ("Wq", "bq")), ("k", ("Wk", "bk")), ("v", ("Wv", "bv")),
-                          ("o", ("Wo", "bo")), ("fc1", ("W1", "b1")), ("fc2", ("W2", "b2"))):
-        block[Wk], block[bk] = w.linear(name(key))  # qkv_bias=False checkpoints: zero biases
-    block["ln1_g"], block["ln1_b"] = w.norm(name("ln1"))
-    block["ln2_g"], block["ln2_b"] = w.norm(name("ln2"))
-    return block
+    if f"{legacy}{BLOCK['ln1'][0]}.weight" in w:
+        return w.block(lambda part: legacy + BLOCK[part][0])
+    return w.block(lambda part: new + BLOCK[part][1])
 
 
 def _head(w, config, prefix):  # -> num_classes, head activation and W_head/b_head

@@ -16,7 +16,7 @@ import numpy as np
 
 from grader.params import ViTSizes
 
-from .counting import num_patches, patch_dim
+from .counting import num_patches
 
 HEAD_ACTIVATIONS = {"none": None, "tanh": np.tanh}  # after the head: HF ViTModel's pooler is tanh
 
@@ -38,7 +38,3 @@ class ViTConfig(ViTSizes):
     @property
     def num_tokens(self):  # T = N + 1, [CLS] included
         return self.num_patches + 1
-
-    @property
-    def patch_dim(self):  # P*P*C
-        return patch_dim(self.patch_size, self.channels)

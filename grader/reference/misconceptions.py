@@ -7,10 +7,11 @@ name it imitates (its name starts with what it imitates: `patchify_...`, `attent
 and is built from the reference's own pieces with exactly one step changed, so that it
 differs from the right answer only by that mistake.
 
-Most are options of one wrong implementation (`variant(name, _attention, scale=1.0)`): those
-compose. `wrong_implementation("attention_no_scale+attention_causal")` is `_attention` with both
+Most are options of one wrong implementation: `alone(name, _conv, flip=True)` registers a
+mistake on its own, `variant(name, _attention, scale=1.0)` one that composes with the other
+variants: `wrong_implementation("attention_no_scale+attention_causal")` is `_attention` with both
 options set, and `combinations(names)` lists the bounded set of such pairs and triples a check
-tries when no single mistake matches (checks/combinations.py), so several bugs in one function
+tries when no single mistake matches (checks/mistakes.py), so several bugs in one function
 are all named.
 
 The list follows lecture 4.2's "where students get stuck" and the issue's catalogue, in the
@@ -32,7 +33,7 @@ from .attention import causal_mask, merge_heads, self_attention, split_heads
 from .counting import check_tiling, num_patches
 from .encoder import mlp
 from .layers import gelu, layer_norm, linear, softmax
-from .patches import as_hwc, conv_patch_embed, linear_patch_embed, patchify
+from .patches import as_hwc, conv_patch_embed, linear_patch_embed
 
 MISCONCEPTIONS: dict[str, Callable] = {}
 OPTIONS: dict[str, tuple[Callable, dict]] = {}  # a variant's name -> (implementation, options)
@@ -47,9 +48,15 @@ def misconception(name: str):
     return register
 
 
-def variant(name: str, implementation: Callable, **options) -> None:
-    """Register `name` as `implementation` with `options` set (its keyword-only parameters)."""
+def alone(name: str, implementation: Callable, **options) -> None:
+    """Register `name` as `implementation` with `options` set (its keyword-only parameters), a
+    mistake that composes with no other."""
     MISCONCEPTIONS[name] = functools.partial(implementation, **options)
+
+
+def variant(name: str, implementation: Callable, **options) -> None:
+    """`alone`, and composing with the other variants of `implementation` (`combined`)."""
+    alone(name, implementation, **options)
     OPTIONS[name] = (implementation, options)
 
 
@@ -92,52 +99,32 @@ def combinations(names, limit: int = COMBINATION_LIMIT) -> list[str]:
 
 # --- counting (section 4 step 1; Practice 1, 4, 5) ----------------------------------------------
 
-@misconception("overlapping_windows_count")
-def overlapping_windows_count(H, W, P):
-    """Counting stride-1 CNN windows: (H - P + 1)(W - P + 1)."""
-    return (H - P + 1) * (W - P + 1)
+def _patches(H, W, P, *, count):
+    """num_patches counted another way, sizes that do not tile never refused: "windows" (stride-1
+    CNN windows, (H - P + 1)(W - P + 1)), "area" (HW / P^2, a float), "floor" ((H // P)(W // P):
+    the pixels that do not tile dropped) or "ceiling" (a partial patch counted)."""
+    counts = {"windows": lambda: (H - P + 1) * (W - P + 1), "area": lambda: H * W / P ** 2,
+              "floor": lambda: (H // P) * (W // P), "ceiling": lambda: -(-H // P) * -(-W // P)}
+    return counts[count]()
 
 
-@misconception("pixels_over_patch_area")
-def pixels_over_patch_area(H, W, P):
-    """N = HW / P^2 as a float, without checking that the patches tile."""
-    return H * W / P ** 2
+def _tokens(H, W, P, cls_token=True, *, count=None, cls="asked"):
+    """num_tokens with one step changed: the patches counted as _patches(count=...) counts them,
+    or [CLS] counted "never" or "always", whatever cls_token says."""
+    patches = num_patches(H, W, P) if count is None else _patches(H, W, P, count=count)
+    if cls == "asked":
+        return patches + (1 if cls_token else 0)
+    return patches + (1 if cls == "always" else 0)
 
 
-@misconception("floor_division_count")
-def floor_division_count(H, W, P):
-    """(H // P)(W // P): silently drops the pixels that do not tile."""
-    return (H // P) * (W // P)
-
-
-@misconception("tokens_floor_division")
-def tokens_floor_division(H, W, P, cls_token=True):
-    """num_tokens with floor division: no ValueError when the patches do not tile."""
-    return (H // P) * (W // P) + (1 if cls_token else 0)
-
-
-@misconception("ceiling_count")
-def ceiling_count(H, W, P):
-    """ceil(H / P) * ceil(W / P): a partial patch counted instead of a ValueError."""
-    return -(-H // P) * -(-W // P)
-
-
-@misconception("tokens_ceiling")
-def tokens_ceiling(H, W, P, cls_token=True):
-    """num_tokens with ceiling division: no ValueError when the patches do not tile."""
-    return ceiling_count(H, W, P) + (1 if cls_token else 0)
-
-
-@misconception("cls_forgotten")
-def cls_forgotten(H, W, P, cls_token=True):
-    """The patches only: [CLS] not counted even when cls_token is true."""
-    return num_patches(H, W, P)
-
-
-@misconception("cls_always")
-def cls_always(H, W, P, cls_token=True):
-    """[CLS] counted even when cls_token is false."""
-    return num_patches(H, W, P) + 1
+alone("overlapping_windows_count", _patches, count="windows")
+alone("pixels_over_patch_area", _patches, count="area")
+alone("floor_division_count", _patches, count="floor")
+alone("tokens_floor_division", _tokens, count="floor")  # no ValueError when patches do not tile
+alone("ceiling_count", _patches, count="ceiling")
+alone("tokens_ceiling", _tokens, count="ceiling")
+alone("cls_forgotten", _tokens, cls="never")  # the patches only, even when cls_token is true
+alone("cls_always", _tokens, cls="always")  # [CLS] counted even when cls_token is false
 
 
 @misconception("scores_linear")
@@ -154,97 +141,57 @@ def channels_forgotten(P, C=3):
 
 # --- patches (Lab 4; section 4 step 2; Practice 7) ----------------------------------------------
 
-def _grid(image, P):  # [H, W, C] -> [rows, P, cols, P, C]
+def _patchify(image, P, *, axes=(0, 2, 1, 3, 4), crop=False):
+    """patchify taking the pixels in another order: `axes` transposes the grid [rows, p1, cols,
+    p2, C] (the reference's by default); None is a bare reshape to [N, P*P*C]. `crop`: patches
+    that do not tile, the leftover pixels silently cropped instead of a ValueError."""
     image = as_hwc(image)
+    if crop:
+        image = image[:image.shape[0] // P * P, :image.shape[1] // P * P]
     H, W, P = check_tiling(image.shape[0], image.shape[1], P)
-    return image.reshape(H // P, P, W // P, P, image.shape[2])
-
-
-@misconception("patchify_bare_reshape")
-def patchify_bare_reshape(image, P):
-    """image.reshape(N, P*P*C): consecutive pixels of a row, not P x P tiles."""
-    image = as_hwc(image)
-    H, W, P = check_tiling(image.shape[0], image.shape[1], P)
-    return image.reshape((H // P) * (W // P), -1)
-
-
-@misconception("patchify_grid_transposed")
-def patchify_grid_transposed(image, P):
-    """Patches numbered down the columns first (top to bottom, then left to right)."""
-    grid = _grid(image, P).transpose(2, 0, 1, 3, 4)  # [cols, rows, p1, p2, C]
+    if axes is None:  # consecutive pixels of a row, not P x P tiles
+        return image.reshape((H // P) * (W // P), -1)
+    grid = image.reshape(H // P, P, W // P, P, image.shape[2]).transpose(axes)
     return grid.reshape(-1, np.prod(grid.shape[2:]))
 
 
-@misconception("patchify_channel_first")
-def patchify_channel_first(image, P):
-    """Each patch flattened in (c, p1, p2) order: torch's (C, P, P) weight layout."""
-    grid = _grid(image, P).transpose(0, 2, 4, 1, 3)  # [rows, cols, C, p1, p2]
-    return grid.reshape(-1, np.prod(grid.shape[2:]))
+def _linear_embed(image, W_e, b_e, P, *, axes=(0, 2, 1, 3, 4), bias=True):
+    """linear_patch_embed on _patchify's patches, or without + b_e (`bias=False`)."""
+    patches = _patchify(image, P, axes=axes)
+    return linear(patches, W_e, b_e) if bias else patches @ np.asarray(W_e)
 
 
-@misconception("patchify_patch_transposed")
-def patchify_patch_transposed(image, P):
-    """Each patch flattened column by column: (p2, p1, c) instead of (p1, p2, c)."""
-    grid = _grid(image, P).transpose(0, 2, 3, 1, 4)  # [rows, cols, p2, p1, C]
-    return grid.reshape(-1, np.prod(grid.shape[2:]))
+PATCH_ORDERS = {"bare_reshape": None,  # image.reshape(N, P*P*C)
+                "grid_transposed": (2, 0, 1, 3, 4),  # numbered down the columns first
+                "channel_first": (0, 2, 4, 1, 3),  # (c, p1, p2): torch's (C, P, P) weight layout
+                "patch_transposed": (0, 2, 3, 1, 4)}  # each patch column by column: (p2, p1, c)
+for _order, _axes in PATCH_ORDERS.items():  # patchify_bare_reshape, linear_embed_bare_reshape, ...
+    alone(f"patchify_{_order}", _patchify, axes=_axes)
+    alone(f"linear_embed_{_order}", _linear_embed, axes=_axes)
+
+alone("patchify_floor_crop", _patchify, crop=True)
+alone("linear_embed_bias_forgotten", _linear_embed, bias=False)
 
 
-@misconception("patchify_floor_crop")
-def patchify_floor_crop(image, P):
-    """Patches that do not tile: the leftover pixels silently cropped instead of a ValueError."""
-    image = as_hwc(image)
-    H, W = image.shape[0] // P * P, image.shape[1] // P * P
-    return patchify(image[:H, :W], P)
-
-
-PATCH_ORDERS = {"bare_reshape": patchify_bare_reshape,
-                "grid_transposed": patchify_grid_transposed,
-                "channel_first": patchify_channel_first,
-                "patch_transposed": patchify_patch_transposed}
-
-
-def _linear_embed_with(wrong_patchify):
-    def embed(image, W_e, b_e, P):
-        return linear(wrong_patchify(image, P), W_e, b_e)
-    embed.__doc__ = f"linear_patch_embed on {wrong_patchify.__name__}'s patches."
-    return embed
-
-
-for _order, _wrong in PATCH_ORDERS.items():  # linear_embed_bare_reshape, ..._channel_first, ...
-    misconception(f"linear_embed_{_order}")(_linear_embed_with(_wrong))
-
-
-@misconception("linear_embed_bias_forgotten")
-def linear_embed_bias_forgotten(image, W_e, b_e, P):
-    """patchify(image, P) @ W_e without + b_e."""
-    return patchify(image, P) @ np.asarray(W_e)
-
-
-@misconception("conv_stride_ignored")
-def conv_stride_ignored(image, K, b, stride):
-    """Stride 1 whatever the stride: overlapping windows, (H - k + 1) x (W - k + 1) outputs."""
-    return conv_patch_embed(image, K, b, 1)
-
-
-@misconception("conv_bias_forgotten")
-def conv_bias_forgotten(image, K, b, stride):
-    """The convolution without its bias."""
-    return conv_patch_embed(image, K, np.zeros_like(np.asarray(b)), stride)
-
-
-@misconception("conv_kernel_flipped")
-def conv_kernel_flipped(image, K, b, stride):
-    """A textbook convolution (kernel flipped) instead of the cross-correlation layers compute."""
-    return conv_patch_embed(image, np.asarray(K)[::-1, ::-1], b, stride)
-
-
-@misconception("conv_last_window_dropped")
-def conv_last_window_dropped(image, K, b, stride):
-    """Windows at range(0, H - k, stride): one output row and column short when they fit."""
-    out = conv_patch_embed(image, K, b, stride)
-    image, k = as_hwc(image), np.shape(K)[0]
-    rows, cols = (len(range(0, side - k, int(stride))) for side in image.shape[:2])
+def _conv(image, K, b, stride, *, stride_one=False, bias=True, flip=False, last_window=True):
+    """conv_patch_embed with one step changed: `stride_one` (overlapping windows, (H - k + 1) x
+    (W - k + 1) outputs), no `bias`, the kernel flipped (`flip`: a textbook convolution instead
+    of the cross-correlation layers compute), or windows at range(0, H - k, stride) only (no
+    `last_window`: one output row and column short when they fit)."""
+    K = np.asarray(K)[::-1, ::-1] if flip else K
+    b = b if bias else np.zeros_like(np.asarray(b))
+    out = conv_patch_embed(image, K, b, 1 if stride_one else stride)
+    if last_window:
+        return out
+    k = np.shape(K)[0]
+    rows, cols = (len(range(0, side - k, int(stride))) for side in as_hwc(image).shape[:2])
     return out[:rows, :cols]
+
+
+alone("conv_stride_ignored", _conv, stride_one=True)
+alone("conv_bias_forgotten", _conv, bias=False)
+alone("conv_kernel_flipped", _conv, flip=True)
+alone("conv_last_window_dropped", _conv, last_window=False)
 
 
 @misconception("conv_equivalent_stride_one")
@@ -282,32 +229,25 @@ variant("embed_cls_bias", _embed, cls_bias=True)  # cls + b_e: the patch bias on
 
 # --- softmax and LayerNorm (section 3 step 5) ---------------------------------------------------
 
-def _other_axis(x, axis):  # the last axis when `axis` is not it, else the first
-    ndim = np.ndim(x)
-    return 0 if axis % ndim == ndim - 1 else ndim - 1
-
-
 @misconception("softmax_wrong_axis")
 def softmax_wrong_axis(x, axis=-1):
     """Softmax normalised along another axis than `axis` (columns instead of rows)."""
-    return softmax(x, axis=_other_axis(x, axis))
+    ndim = np.ndim(x)  # the last axis when `axis` is not it, else the first
+    return softmax(x, axis=0 if axis % ndim == ndim - 1 else ndim - 1)
 
 
-@misconception("softmax_without_max")
-def softmax_without_max(x, axis=-1):
-    """exp(x) / sum(exp(x)) without subtracting the max: exp(1000) overflows to inf, then nan."""
+def _softmax(x, axis=-1, *, subtract_max=True, keepdims=True):
+    """softmax as written by hand, one step changed: exp(x) / sum(exp(x)) without subtracting the
+    max (exp(1000) overflows to inf, then nan), or max and sum without keepdims=True (on a square
+    matrix they broadcast along the wrong axis)."""
     x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(x)
-        return e / np.sum(e, axis=axis, keepdims=True)
+        e = np.exp(x - np.max(x, axis=axis, keepdims=keepdims)) if subtract_max else np.exp(x)
+        return e / np.sum(e, axis=axis, keepdims=keepdims)
 
 
-@misconception("softmax_without_keepdims")
-def softmax_without_keepdims(x, axis=-1):
-    """max and sum without keepdims=True: on a square matrix they broadcast along the wrong axis."""
-    x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
-    e = np.exp(x - np.max(x, axis=axis))
-    return e / np.sum(e, axis=axis)
+alone("softmax_without_max", _softmax, subtract_max=False)
+alone("softmax_without_keepdims", _softmax, keepdims=False)
 
 
 def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1,
@@ -414,10 +354,7 @@ def _block(x, p, heads, *, causal=False, relu=False, post_ln=False, attention_re
     def ln(y, n):
         return layer_norm(y, p[f"ln{n}_g"], p[f"ln{n}_b"])
 
-    def attend(y):
-        return self_attention(y, p, heads, causal=causal)
-
-    a = attend(x if post_ln else ln(x, 1))
+    a = self_attention(x if post_ln else ln(x, 1), p, heads, causal=causal)
     x = x + a if attention_residual else a
     x = ln(x, 1) if post_ln else x
     m = mlp(x if post_ln else ln(x, 2), p, activation)

@@ -46,8 +46,8 @@ def _check_shape(params, path, shape):
 class ViT:
     """Batched numpy ViT: images [B, H, W, C] -> logits [B, num_classes].
 
-    For pool="cls" each row equals vit_forward(image, params). The steps are methods (embed,
-    blocks, final_norm, pool, head) so that a checkpoint variant can replace one of them.
+    For pool="cls" each row equals vit_forward(image, params). The steps are methods: embed,
+    blocks, features (final LayerNorm and pooling), head.
     `ViT.from_pretrained(folder)` loads a Hugging Face ViT or CLIP vision tower, or a timm ViT.
     """
 
@@ -98,18 +98,13 @@ class ViT:
             yield x
 
     def features(self, x):  # [B, T, d] -> [B, d]
-        """Final LayerNorm and pooling, in the config's order (norm_pooled: pool first)."""
-        if self.config.norm_pooled:
-            return self.final_norm(self.pool(x))
-        return self.pool(self.final_norm(x))
-
-    def final_norm(self, x):  # [B, T, d] -> [B, T, d], or [B, d] -> [B, d]
-        """The LayerNorm after the last block: on every token, or on the pooled vector."""
-        return fast.layer_norm(x, self.params["ln_g"], self.params["ln_b"], self.config.eps)
-
-    def pool(self, x):  # [B, T, d] -> [B, d]
-        """The [CLS] row, or the mean of the patch tokens ([CLS] left out)."""
-        return x[:, 0] if self.config.pool == "cls" else x[:, 1:].mean(axis=1)
+        """The final LayerNorm (on every token, or with norm_pooled on the pooled vector) and the
+        pooling: the [CLS] row, or the mean of the patch tokens ([CLS] left out)."""
+        c, p = self.config, self.params
+        if not c.norm_pooled:
+            x = fast.layer_norm(x, p["ln_g"], p["ln_b"], c.eps)  # [B, T, d]
+        x = x[:, 0] if c.pool == "cls" else x[:, 1:].mean(axis=1)  # [B, d]
+        return fast.layer_norm(x, p["ln_g"], p["ln_b"], c.eps) if c.norm_pooled else x
 
     def head(self, x):  # [B, d] -> [B, num_classes]
         """The linear classifier (then head_activation); the identity when num_classes is 0."""

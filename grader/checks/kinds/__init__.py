@@ -1,9 +1,6 @@
-"""The kinds of check, one module each, and the registry: spec key -> kind.
-
-A check's kind is the one key of these it has (`call:`, `answer:`, `property:`); the loader
-(catalogue.py) builds it with `KINDS[key].from_yaml`, and everything after that asks the check
-itself (the protocol in base.py). Adding a kind: a module here with its class on `Kind`, its
-entry below, and its branch in grader/spec/schema.json (docs/authoring.md).
+"""The kinds of check, one module each, and the registry: spec key -> kind. The loader
+(catalogue.py) builds a check with `build_check`; everything after that asks the check itself
+(the protocol in base.py). Adding a kind: docs/authoring.md, section 3.
 """
 from __future__ import annotations
 

@@ -239,13 +239,14 @@ class CallCheck(Kind):
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:
         """None when case `number` (of `total`) passed, else the check's failed result."""
+        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+            return check_result(self, NOT_IMPLEMENTED, f"`{self.call}` is not implemented yet",
+                                cases=number)
         failure = self.judge_case(planned, outcome)
         if failure is None:
             return None
-        status, lines, hint, matched = failure
-        if status == NOT_IMPLEMENTED:
-            return check_result(self, NOT_IMPLEMENTED, f"`{self.call}` is not implemented yet",
-                                cases=number)
+        lines, hint, matched = failure
+        hint = hint or (planned.case.hint if planned.case else None) or self.hint
         if self.hidden:
             message = f"{HIDDEN_FAILURE}: case {number} of {total}"
             if outcome.status in ("timeout", "crashed"):
@@ -261,29 +262,24 @@ class CallCheck(Kind):
                             number, matched, printed=outcome.stdout)
 
     def judge_case(self, planned: PlannedCase, outcome):
-        """None when the case passed, else (status, message lines, hint, misconception name)."""
-        case_hint = planned.case.hint if planned.case else None
-        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
-            return NOT_IMPLEMENTED, [], None, None
+        """None when the case passed, else (message lines, hint, name) of the misconception it
+        matches, the hint and name None when it matches none."""
         expected, expects_error = planned.expectation()
         if expects_error:
             if outcome.status == "raised" and outcome.error.type == expects_error:
                 return None
-            if outcome.status == "ok":
-                hint, matched = self._misconception(planned, outcome.value, self.compare)
-                return FAILED, [f"expected: {expects_error}",
-                                f"got:      {describe(outcome.value)} (no error)"], \
-                    hint or case_hint or self.hint, matched
-            return (FAILED, [f"expected: {expects_error}"] + outcome_lines(outcome),
-                    case_hint or self.hint, None)
+            if outcome.status != "ok":
+                return [f"expected: {expects_error}"] + outcome_lines(outcome), None, None
+            got = f"got:      {describe(outcome.value)} (no error)"
+            return [f"expected: {expects_error}", got], *self._misconception(
+                planned, outcome.value, self.compare)
         if outcome.status != "ok":
-            return FAILED, outcome_lines(outcome), case_hint or self.hint, None
+            return outcome_lines(outcome), None, None
         how = self.compare or default_compare(expected)
         mismatch = compare(expected, outcome.value, how)
         if mismatch is None:
             return None
-        hint, matched = self._misconception(planned, outcome.value, how)
-        return FAILED, mismatch.lines(), hint or case_hint or self.hint, matched
+        return mismatch.lines(), *self._misconception(planned, outcome.value, how)
 
     def _misconception(self, planned: PlannedCase, got, how: Compare | None):
         """(hint, name) of the misconception, or the combination, whose output `got` matches,
