@@ -10,6 +10,7 @@ What this does and does not stop: docs/security.md.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import secrets
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 
 from grader.worker import hiding, linux
+from grader.worker.processes import process_table
 
 SOCKET_FD = 3  # where the worker keeps its socket once every other descriptor is closed
 CRASH_EXIT = 70  # the worker's own failure (not the student's), as the grading side sees it
@@ -115,20 +117,13 @@ def set_limit(kind: int, limit: int) -> None:
 
 def tasks_of_user(uid: int) -> int | None:
     """Processes and threads whose real user is `uid`, from /proc; None without /proc."""
-    try:
-        pids = [name for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
+    if not os.path.isdir("/proc/self/task"):
         return None
     count = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/status", "rb") as handle:
-                lines = handle.read().splitlines()
-            fields = dict(line.split(b":", 1) for line in lines if b":" in line)
-            if int(fields[b"Uid"].split()[0]) == uid:
-                count += int(fields[b"Threads"])
-        except (OSError, KeyError, ValueError):
-            continue
+    for pid, (_ppid, _state, owner) in process_table().items():
+        if owner == uid:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                count += len(os.listdir(f"/proc/{pid}/task"))
     return count
 
 

@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 # else each worker is spawned as `python -m grader.worker.serve`
@@ -44,7 +43,6 @@ class Zygote:
     """Handle on one zygote process. Thread-safe; starting it does not wait for it."""
 
     def __init__(self):
-        self._started = time.monotonic()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = subprocess.Popen(
@@ -61,21 +59,16 @@ class Zygote:
         self._control = ours
         self._lock = threading.Lock()
         self.owner = os.getpid()
-        self.ready_seconds: float | None = None  # from start to ready, once known
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
+        self._ready = False
 
     @property
     def alive(self) -> bool:
         return self.process.poll() is None and self._control.fileno() != -1
 
-    def wait_ready(self, timeout: float = READY_TIMEOUT) -> float:
-        """Block until the zygote has imported numpy; seconds it took from its start."""
+    def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
+        """Block until the zygote has imported numpy."""
         with self._lock:
             self._wait_ready(timeout)
-        return self.ready_seconds
 
     def fork_worker(self, request: dict, fds: list[int]) -> int:
         """A new worker for `request`; its socket and output file go along as fds."""
@@ -121,7 +114,7 @@ class Zygote:
         return reply
 
     def _wait_ready(self, timeout: float) -> None:
-        if self.ready_seconds is not None:
+        if self._ready:
             return
         try:
             reply = self._receive(timeout)
@@ -130,7 +123,7 @@ class Zygote:
             raise ZygoteError(f"the zygote did not start ({exc})") from None
         if reply.get("op") != "ready":
             raise ZygoteError(f"the zygote said {reply!r} instead of ready")
-        self.ready_seconds = time.monotonic() - self._started
+        self._ready = True
 
     def _receive(self, timeout: float) -> dict:
         self._control.settimeout(timeout)
