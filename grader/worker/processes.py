@@ -96,15 +96,10 @@ def process_table() -> dict[int, tuple[int, str, int]]:
 
 def status(pid: int) -> tuple[int, str, int] | None:
     try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+        with open(f"/proc/{pid}/status", "rb", buffering=0) as handle:
+            text = handle.read(1 << 16)
     except OSError:  # it ended meanwhile
         return None
-    try:
-        text = os.read(fd, 1 << 16)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     found = _STATUS_FIELDS.search(text)  # one pass over a sweep's every process: kept cheap
     if found is None:
         return None

@@ -109,6 +109,7 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
               active: list):
     owner = os.getpid()
     signature = _signature(own)
+    header = {"op": "stand_in", "seq": seq, "index": index, "name": name}
 
     def stand_in(*args, **kwargs):
         if not active[0] or os.getpid() != owner:
@@ -124,15 +125,13 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
             encoder = Encoder(max_bytes=conn.send_bounds.total_bytes // 2)
             try:
                 tree = [encoder.encode(values), {}]
-                return _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
-                                   "call": tree}, encoder.blobs)
+                return _ask(conn, {**header, "call": tree}, encoder.blobs)
             except (NotData, TooLarge) as exc:
                 why = (f"the grader's stand-in for {name} takes only numbers, strings, arrays, "
                        f"lists and dicts ({exc})")
                 error = TypeError(why)
         with contextlib.suppress(StandInUnavailable):  # the grader keeps the first verdict
-            _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
-                        "refused": why[:300]}, [])
+            _ask(conn, {**header, "refused": why[:300]}, [])
         raise error
 
     stand_in.__name__ = stand_in.__qualname__ = name
