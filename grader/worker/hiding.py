@@ -39,11 +39,7 @@ _secrets: list[str] = []  # to check as the worker's user, when the view could n
 
 
 def report() -> dict:
-    """What the last `hide` did, for the load report: {"mechanism": "view" | "permissions" |
-    "none", "seen" (the view's folders but the working folder), "hidden" (secrets covered inside
-    them), "kept" (secrets left visible: they hold the submission or its working folder),
-    "readable" (with permissions only: secrets the worker's user can read), "reason" (why there
-    is no view)}."""
+    """What the last `hide` did, for the load report: the fields of outcomes.Hiding, as a dict."""
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
 
 

@@ -32,6 +32,7 @@ class Submission:
     budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
     skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
     stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
+    source: bytes | None = None  # the file's bytes, when read before the worker dropped privileges
 
     @property
     def label(self) -> str:

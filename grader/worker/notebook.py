@@ -84,7 +84,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     `submission.budget` (top_level.py); problems go to `submission`."""
     global RUNNING
     try:
-        cells = read_cells(submission.path)
+        cells = read_cells(submission.path, submission.source)
     except NotANotebook as exc:
         submission.unloadable(str(exc))
         return
@@ -110,11 +110,12 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
         RUNNING = False
 
 
-def read_cells(path: Path) -> list[Cell]:
-    """The code cells that hold code, numbered; NotANotebook when there are none to run."""
+def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
+    """The code cells that hold code, numbered (`source`: the file's bytes, if read already);
+    NotANotebook when there are none to run."""
     try:
         # an editor's byte order mark is no reason to fail
-        text = path.read_bytes().decode("utf-8-sig")
+        text = (path.read_bytes() if source is None else source).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise NotANotebook("not a notebook: the file is not text "
                            "(a notebook is JSON saved as UTF-8)") from None

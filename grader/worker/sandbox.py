@@ -1,11 +1,5 @@
-"""Confining a worker before any student code runs: its user, privileges, limits, descriptors.
-
-In this order: a session of its own, a file system view and a network of its own (as root:
-hiding.py), an unprivileged user of its own without capabilities (as root), no way back to
-privileges, death with the zygote, an empty working folder, a scrubbed environment, resource
-limits, no descriptor but the socket and the output file, forks that cannot speak for it, and
-the grader's answer-bearing modules hidden.
-What this does and does not stop: docs/security.md.
+"""Confining a worker before any student code runs: its user, privileges, limits, descriptors,
+in the order `confine` takes them. What this does and does not stop: docs/security.md.
 """
 
 from __future__ import annotations
@@ -37,7 +31,7 @@ GRADER_ALLOWED = ("grader.worker", "grader.notebook_check")
 
 
 def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) -> socket.socket:
-    """Confine this process (see the module's docstring) -> the socket, moved to SOCKET_FD."""
+    """Confine this process, step by step -> the socket, moved to SOCKET_FD."""
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
     # while root may still mount: the submission's folder may hold files it opens

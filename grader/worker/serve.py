@@ -224,11 +224,5 @@ def limit_note(exc: BaseException, request: dict) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> NoReturn:
-    """The worker without a zygote: `python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST`."""
-    argv = sys.argv[1:] if argv is None else argv
-    run(int(argv[0]), int(argv[1]), json.loads(argv[2]))
-
-
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # the worker without a zygote (see the module's docstring)
+    run(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]))

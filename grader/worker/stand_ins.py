@@ -2,15 +2,12 @@
 grader.
 
 When a check is graded again around the student's broken helpers (checks/dependencies.py), its
-request names them with the number of parameters the student API gives each
-(`"stand_ins": {"patchify": 2}`). For each call of that request the submission's namespace maps
-each name to a stand-in, and so does every default argument and closure cell of a top-level
-function that holds the student's own function (`_ln=layer_norm`). A
-stand-in binds its arguments through the signature of the student function it replaces, so any
-calling style that function accepts works the same (`layer_norm(x, **ln_1)` with keys `g`, `b`):
-the first parameters, as many as the API's, are its arguments, in order; any other parameter
-must be left at its default. It sends those arguments to the grading process as data and
-returns the answer as data; the reference never enters this process:
+request names them with their number of API parameters (`"stand_ins": {"patchify": 2}`). For
+each call of that request the namespace maps each name to a stand-in, and so does every default
+argument and closure cell of a top-level function that holds the student's own (`_ln=layer_norm`).
+A stand-in binds its arguments as the student's function would (`bind`: any calling style it
+accepts works), sends them to the grading process as data and returns the answer as data; the
+reference never enters this process:
 
   worker -> grader:  {"op": "stand_in", "seq", "index", "name", "call": [args, {}]} + arrays
                      | {"op": "stand_in", "seq", "index", "name", "refused": why} (not bound)

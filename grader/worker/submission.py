@@ -37,8 +37,7 @@ def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = 
     `skip`: statements ("file.py:40") or cells ("cell 3") that an earlier load stopped at their
     time limit: not run again, so each costs its limit once per grading, not once per worker.
     """
-    submission = Submission(path if source is None else SourcePath(path, source), budget=budget,
-                            skip=skip)
+    submission = Submission(path, budget=budget, skip=skip, source=source)
     loader = _LOADERS.get(path.suffix.lower())
     if loader is None:
         return submission.unloadable("not a Python module or notebook (.py or .ipynb)")
@@ -57,22 +56,6 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-class SourcePath(type(Path())):
-    """The submission's path, holding the bytes read before the worker dropped privileges:
-    `read_bytes()` returns them, so every loader (notebook.py too) reads the file the same way,
-    whoever may open the folder now. Paths derived from it (`.parent`) are plain paths again."""
-
-    _source: bytes | None = None
-
-    def __new__(cls, path, source: bytes):
-        self = super().__new__(cls, path)
-        self._source = source
-        return self
-
-    def read_bytes(self) -> bytes:
-        return self._source if self._source is not None else super().read_bytes()
-
-
 def _load_module(submission: Submission) -> None:
     """Run the module's top level; after a statement that raises, go on with the next one.
 
@@ -85,7 +68,7 @@ def _load_module(submission: Submission) -> None:
     path, label = submission.path, submission.label
     filename = str(path)
     try:
-        source = path.read_bytes()
+        source = path.read_bytes() if submission.source is None else submission.source
         _remember_source(filename, source)
         code = compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:

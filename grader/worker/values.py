@@ -70,8 +70,14 @@ class Encoder:
         self.bytes_left, self.containers_left = max_bytes, max_containers
 
     def encode(self, value, depth: int = 0):
-        if value is None or type(value) in (bool, str, float, int):
-            return self._number(value) if type(value) in (float, int) else value
+        if value is None or type(value) in (bool, str):
+            return value
+        if type(value) is float:
+            return _float(value)
+        if type(value) is int and value.bit_length() > MAX_INT_BITS:
+            return self._refuse(value, f"an integer wider than {MAX_INT_BITS} bits")
+        if type(value) is int:
+            return value
         if depth > MAX_DEPTH:
             return self._refuse(value, f"nested deeper than {MAX_DEPTH} levels")
         try:
@@ -87,7 +93,7 @@ class Encoder:
         if isinstance(value, np.generic):  # before float: np.float64 is a float subclass
             return self._scalar(value)
         if isinstance(value, int):  # subclasses of the plain types (bool cannot be subclassed)
-            return self._number(int(value))
+            return self.encode(int(value))
         if isinstance(value, float):
             return _float(float(value))
         if isinstance(value, str):
@@ -105,13 +111,6 @@ class Encoder:
             items = [self.encode(item, depth + 1) for item in list(value)]
             return {"__tuple__": items} if isinstance(value, tuple) else items
         return self._refuse(value, None)
-
-    def _number(self, value):
-        if type(value) is float:
-            return _float(value)
-        if value.bit_length() > MAX_INT_BITS:
-            return self._refuse(value, f"an integer wider than {MAX_INT_BITS} bits")
-        return value
 
     def _scalar(self, value: np.generic):
         if not is_numeric(value.dtype):
