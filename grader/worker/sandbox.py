@@ -54,10 +54,9 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
 def drop_privileges(workdir: str) -> int | None:
     """As root, become an unprivileged user of this worker's own -> its uid; None when not root.
 
-    The user has no groups, owns only `workdir` and keeps no capability (in every set-up: what
-    it must read, the file system view of hiding.py makes readable), so it can neither write the
-    grader's files nor signal or inspect the grader's processes. Where no other user exists
-    (root of a user namespace mapping one uid), it stays uid 0 with no capability at all.
+    It has no groups, owns only `workdir` and keeps no capability (docs/security.md, "A user of
+    its own"). Where no other user exists (root of a user namespace mapping one uid), it stays
+    uid 0 with no capability at all.
     """
     if not hasattr(os, "setresuid") or os.geteuid() != 0:
         return None

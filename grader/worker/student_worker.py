@@ -14,8 +14,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 import weakref
@@ -33,8 +31,7 @@ from grader.worker.zygote_handle import (
     Zygote,
     ZygoteError,
     get_zygote,
-    package_root,
-    zygote_environment,
+    start_module,
 )
 
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
@@ -335,12 +332,8 @@ def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
 
 def _spawn(request: dict, fds: list[int]):
     """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader.worker.serve", str(fds[0]), str(fds[1]),
-         json.dumps(request)],
-        pass_fds=fds, env=zygote_environment(), cwd=package_root(), stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    process = start_module(["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
+                           fds)
 
     def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
         kill_group(pid)

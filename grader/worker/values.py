@@ -1,9 +1,7 @@
 """The values that cross between grader and worker: plain data, as a JSON tree plus raw arrays.
 
 Why this shape: the grading side must read an answer without running anything the submission
-made. JSON is read by `json`, an array's bytes by `np.frombuffer` after its dtype and shape
-(written in the JSON) were checked against its length; nothing is ever unpickled, and no method
-of an object the other side built is ever called.
+made. Nothing is ever unpickled, and no method of an object the other side built is ever called.
 
 Values: None, bool, int, float (NaN and infinities included), complex, str, list, tuple (kept
 apart from list), dict with str keys, numeric or bool `np.ndarray`, and numpy scalars (which
@@ -11,10 +9,9 @@ keep their dtype, so `np.int64(196)` never turns into `196.0`). In the worker an
 becomes a `ForeignObject` that describes it; on the grading side it is the grader's bug
 (`NotData`).
 
-An array is `{"__ndarray__": [blob index, dtype, shape]}`; its bytes travel as blob `index` of
-the message, and the decoded array is a view of them (the message's buffer is its own). Each
-blob may be referenced once: a reply cannot make the grader decode the same 64 MB sixteen times,
-and no two arrays share memory.
+An array is `{"__ndarray__": [blob index, dtype, shape]}` (docs/architecture.md, "The
+channel"), decoded as a view of its message's own buffer. Each blob may be referenced once: a
+reply cannot make the grader decode the same 64 MB sixteen times, and no two arrays share memory.
 """
 
 from __future__ import annotations

@@ -45,12 +45,8 @@ class Zygote:
     def __init__(self):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.process = subprocess.Popen(
-                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote",
-                 str(theirs.fileno())],
-                pass_fds=[theirs.fileno()], env=zygote_environment(), cwd=package_root(),
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            )  # fmt: skip
+            self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
+                                        [theirs.fileno()], prefix=sandbox_command())
         except BaseException:
             ours.close()
             raise
@@ -165,11 +161,12 @@ def sandbox_command() -> list[str]:
     return shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
 
 
-def zygote_environment() -> dict[str, str]:
+def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen:
+    """`python -m *args` (after `prefix`) given `fds`, INHERITED_ENV and WORKER_ENV, without
+    stdin or stdout, run from the folder holding the `grader` package: `-m` then finds the same
+    grader as this process."""
     env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
-    return {**env, **WORKER_ENV}
-
-
-def package_root() -> str:
-    """The folder holding the `grader` package: `-m` then finds the same grader as this process."""
-    return str(Path(__file__).resolve().parents[2])
+    return subprocess.Popen(
+        [*prefix, sys.executable, "-m", *args], pass_fds=fds, env={**env, **WORKER_ENV},
+        cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL)
