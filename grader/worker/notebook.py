@@ -104,8 +104,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
                 if cell.label in submission.skip:  # stopped by an earlier load: not run again
                     submission.stopped.append(cell.label)
                     continue
-                problems, flags = _run_cell(cell, submission, shell, transformer, clock, flags)
-                submission.problems.extend(problems)
+                flags = _run_cell(cell, submission, shell, transformer, clock, flags)
     finally:
         RUNNING = False
 
@@ -222,13 +221,13 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer,
-              clock: TopLevelClock, flags: int) -> tuple[list[Problem], int]:
-    """Run one cell -> (its problems, the compiler flags for the next cells)."""
+              clock: TopLevelClock, flags: int) -> int:
+    """Run one cell, its problems added to `submission` -> the compiler flags for the next cells."""
     filename = f"<{cell.label}>"
     linecache.cache[filename] = (len(cell.source), None, cell.source.splitlines(True), filename)
     submission.own_files[filename] = cell.label
     source, skipped = python_source(cell.source, transformer)
-    problems = []
+    problems = submission.problems
     if skipped:
         shown = ", ".join(f"`{line}`" for line in skipped[:2]) + (
             f" and {len(skipped) - 2} more" if len(skipped) > 2 else "")
@@ -238,10 +237,10 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
         code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
         problems.append(Problem(cell.shown, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
-        return problems, flags
+        return flags
     except ValueError as exc:  # e.g. a NUL byte in the source
         problems.append(Problem(cell.shown, f"{type(exc).__name__}: {exc}"))
-        return problems, flags
+        return flags
     shell.filename, shell.flags = filename, flags | (code.co_flags & _FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
     _close_figures()
@@ -249,7 +248,7 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
         submission.stopped.append(cell.label)
     if error is not None:
         problems.append(Problem(cell.shown, _cell_error(error, limit, filename, cell.source)))
-    return problems, shell.flags
+    return shell.flags
 
 
 def _cell_error(error: BaseException, limit: float, filename: str, source: str) -> str:
