@@ -5,6 +5,7 @@ keep only the submission's own frames: students see their code, never the grader
 """
 
 from __future__ import annotations
+import __future__
 
 import linecache
 import sys
@@ -14,6 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_MESSAGE = 2000  # characters of an exception message kept
+# The flags `from __future__` imports set in a code object's co_flags: compiling the rest of a
+# module or notebook with them keeps those imports in force.
+FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ warning, the grader runs any notebook whose cells it can read.
 """
 
 from __future__ import annotations
-import __future__
 
 import builtins
 import functools
@@ -33,7 +32,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.worker.loaded import Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Problem, Submission, describe, new_module
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 FIRST_LINE_CHARS = 40
@@ -48,9 +47,6 @@ _MAYBE_IPYTHON = r"(?m)^[ \t]*(?:[%!?]|>>>)|\?[ \t]*$|=[ \t]*[%!]"
 _IPYTHON_LINE = (r"^[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$"
                  r"|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])")
 _TIMEIT_OPTIONS = r"^\s*(?:(?:-[nrp]\s*\S+|-[tcqo]+)\s+)*"
-_FUTURE_FLAGS = 0
-for _feature in __future__.all_feature_names:
-    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
 class NotANotebook(ValueError):
@@ -93,7 +89,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     namespace = submission.namespace = module.__dict__
     shell = IPythonStandIn(namespace)
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
-                                 "display": _display}
+                                 "display": _nothing}  # outputs are not graded: nothing shown
     # loaded on first use
     transformer = functools.cache(ipython_transformer) if ipython else lambda: None
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
@@ -241,7 +237,7 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     except ValueError as exc:  # e.g. a NUL byte in the source
         problems.append(Problem(cell.shown, f"{type(exc).__name__}: {exc}"))
         return flags
-    shell.filename, shell.flags = filename, flags | (code.co_flags & _FUTURE_FLAGS)
+    shell.filename, shell.flags = filename, flags | (code.co_flags & FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
     _close_figures()
     if isinstance(error, TopLevelTimeout):
@@ -272,10 +268,6 @@ def _close_figures() -> None:
             pyplot.close("all")
         except Exception:  # noqa: BLE001 - a student's matplotlib state must not stop the notebook
             pass
-
-
-def _display(*objects, **kwargs) -> None:
-    """Jupyter's `display()`: outputs are not graded, so it shows nothing."""
 
 
 # -- IPython syntax -------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ ends costs nothing but a line in the report. Notebook cells run under the same c
 """
 
 from __future__ import annotations
-import __future__
 
 import ast
 import io
@@ -22,7 +21,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from grader.worker.loaded import Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Problem, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
@@ -84,7 +83,7 @@ def _load_module(submission: Submission) -> None:
     statements: list[ast.stmt] | None = None
     if submission.skip:  # statements stopped by an earlier load are left out
         tree = ast.parse(source, filename)
-        statements, flags = tree.body, _future_flags(tree)
+        statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
         kept = [s for s in statements if f"{label}:{_first_line(s)}" not in submission.skip]
         submission.stopped += [f"{label}:{_first_line(s)}" for s in statements if s not in kept]
         statements = kept
@@ -96,7 +95,7 @@ def _load_module(submission: Submission) -> None:
                 return
             if statements is None:
                 tree = ast.parse(source, filename)
-                statements, flags = tree.body, _future_flags(tree)
+                statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
             failed = _statement_at(statements, position)
             # cannot tell where it stopped: better skip the rest than run a line twice
             if failed is None:
@@ -176,13 +175,3 @@ def _module_name(path: Path) -> str:
     if stem.isidentifier() and stem not in sys.modules and stem not in sys.stdlib_module_names:
         return stem
     return "student_submission"
-
-
-def _future_flags(tree: ast.Module) -> int:
-    """Compiler flags of the module's `from __future__ import ...`, for compiling the rest of it."""
-    flags = 0
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
-            for alias in statement.names:
-                flags |= getattr(__future__, alias.name).compiler_flag
-    return flags
