@@ -88,7 +88,12 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]
             entries += _covers(secrets, entries, outcome)
-            _enter(_build(keep[0], entries))
+            # The old root stays in the namespace, below, out of reach: the worker keeps no
+            # capability to chroot again and no descriptor of a folder, and a chrooted process
+            # may not make a user namespace that would give it one. (pivot_root and detaching
+            # the old root instead cost 10 ms of every worker: an RCU grace period.)
+            os.chroot(_build(keep[0], entries))
+            os.chdir("/")
         except OSError as exc:  # what the worker needs could not be bound: permissions only
             linux.setns(original, linux.CLONE_NEWNS)
             where = f" ({exc.filename})" if exc.filename else ""
@@ -247,12 +252,3 @@ def _make_dev(target: str) -> None:
             linux.mount(f"/dev/{name}", f"{target}/{name}", None, linux.MS_BIND)
     for name, link in DEVICE_LINKS.items():
         os.symlink(link, f"{target}/{name}")
-
-
-def _enter(root: str) -> None:
-    """Make `root` this process's root. The old root stays in the namespace, below, out of
-    reach: the worker keeps no capability to chroot again and no descriptor of a folder, and a
-    chrooted process may not make a user namespace that would give it one. (pivot_root and
-    detaching the old root instead cost 10 ms of every worker: an RCU grace period.)"""
-    os.chroot(root)
-    os.chdir("/")

@@ -25,6 +25,9 @@ from grader.worker.loaded import FUTURE_FLAGS, Problem, Submission, describe, ne
 from grader.worker.notebook import load_notebook
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
+TIMEOUT_PROBLEM = ("stopped after {limit:g} s, the grader's time limit for top-level code (the "
+                   "statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
+
 
 def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0),
          skip: frozenset = frozenset()) -> Submission:
@@ -133,7 +136,7 @@ def _run(code, namespace: dict, clock: TopLevelClock):
     if exc is None:
         return None, None, False
     stopped = isinstance(exc, TopLevelTimeout)
-    problem = _timeout_problem(limit) if stopped else describe(exc)
+    problem = TIMEOUT_PROBLEM.format(limit=limit) if stopped else describe(exc)
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
@@ -142,11 +145,6 @@ def _run(code, namespace: dict, clock: TopLevelClock):
     _line, _end, column, _end_column = next(
         itertools.islice(code.co_positions(), tb.tb_lasti // 2, None))
     return problem, (tb.tb_lineno, column or 0), stopped
-
-
-def _timeout_problem(limit: float) -> str:
-    return (f"stopped after {limit:g} s, the grader's time limit for top-level code "
-            f"(the statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
 
 
 def _statement_at(statements: list[ast.stmt], position: tuple[int, int] | None) -> int | None:

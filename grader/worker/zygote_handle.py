@@ -18,7 +18,9 @@ from pathlib import Path
 
 # else each worker is spawned as `python -m grader.worker.serve`
 FORK_AVAILABLE = hasattr(os, "fork")
-SANDBOX_VARIABLE = "VITGRADE_SANDBOX"  # a command prefix for the zygote: an OS sandbox around it
+# A command prefix for the zygote (so every worker): an OS sandbox around it, split as a shell
+# would ("bwrap --unshare-all ... --"). docs/security.md has one that works.
+SANDBOX_VARIABLE = "VITGRADE_SANDBOX"
 READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
 CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
 
@@ -43,10 +45,11 @@ class Zygote:
     """Handle on one zygote process. Thread-safe; starting it does not wait for it."""
 
     def __init__(self):
+        sandbox = shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
-                                        [theirs.fileno()], prefix=sandbox_command())
+                                        [theirs.fileno()], prefix=sandbox)
         except BaseException:
             ours.close()
             raise
@@ -153,12 +156,6 @@ def get_zygote() -> Zygote:
 def close_shared_zygote() -> None:
     if _shared is not None and _shared.owner == os.getpid():
         _shared.close()
-
-
-def sandbox_command() -> list[str]:
-    """The command the zygote (so every worker) runs inside: $VITGRADE_SANDBOX, split as a shell
-    would ("bwrap --unshare-all ... --"), or nothing. docs/security.md has one that works."""
-    return shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
 
 
 def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen:
