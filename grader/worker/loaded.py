@@ -14,6 +14,8 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.worker.outcomes import LoadProblem
+
 MAX_MESSAGE = 2000  # characters of an exception message kept
 # The flags `from __future__` imports set in a code object's co_flags: compiling the rest of a
 # module or notebook with them keeps those imports in force.
@@ -22,18 +24,12 @@ for _feature in __future__.all_feature_names:
     FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
-@dataclass(frozen=True)
-class Problem:
-    where: str  # "vit_exercises.py:12", "cell 7" or the file name
-    message: str  # "NameError: name 'np' is not defined"
-
-
 @dataclass
 class Submission:
     path: Path
     namespace: dict = field(default_factory=dict)
     ok: bool = True  # False when nothing could be loaded
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
     own_files: dict[str, str] = field(default_factory=dict)  # compiled filename -> shown name
     budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
     skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
@@ -52,7 +48,7 @@ class Submission:
     def unloadable(self, message: str, where: str | None = None) -> Submission:
         """Mark it as not loadable at all, and why."""
         self.ok = False
-        self.problems.append(Problem(where or self.label, message))
+        self.problems.append(LoadProblem(where or self.label, message))
         return self
 
     def describe_error(self, exc: BaseException) -> dict:

@@ -32,7 +32,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.worker.loaded import FUTURE_FLAGS, Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
+from grader.worker.outcomes import LoadProblem
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 FIRST_LINE_CHARS = 40
@@ -227,15 +228,15 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     if skipped:
         shown = ", ".join(f"`{line}`" for line in skipped[:2]) + (
             f" and {len(skipped) - 2} more" if len(skipped) > 2 else "")
-        problems.append(Problem(cell.shown,
+        problems.append(LoadProblem(cell.shown,
                                 f"skipped IPython syntax (IPython is not installed): {shown}"))
     try:
         code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
-        problems.append(Problem(cell.shown, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
+        problems.append(LoadProblem(cell.shown, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
         return flags
     except ValueError as exc:  # e.g. a NUL byte in the source
-        problems.append(Problem(cell.shown, f"{type(exc).__name__}: {exc}"))
+        problems.append(LoadProblem(cell.shown, f"{type(exc).__name__}: {exc}"))
         return flags
     shell.filename, shell.flags = filename, flags | (code.co_flags & FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
@@ -243,7 +244,7 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     if isinstance(error, TopLevelTimeout):
         submission.stopped.append(cell.label)
     if error is not None:
-        problems.append(Problem(cell.shown, _cell_error(error, limit, filename, cell.source)))
+        problems.append(LoadProblem(cell.shown, _cell_error(error, limit, filename, cell.source)))
     return shell.flags
 
 

@@ -21,8 +21,9 @@ import sys
 import tokenize
 from pathlib import Path
 
-from grader.worker.loaded import FUTURE_FLAGS, Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
+from grader.worker.outcomes import LoadProblem
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 TIMEOUT_PROBLEM = ("stopped after {limit:g} s, the grader's time limit for top-level code (the "
@@ -102,10 +103,10 @@ def _load_module(submission: Submission) -> None:
             failed = _statement_at(statements, position)
             # cannot tell where it stopped: better skip the rest than run a line twice
             if failed is None:
-                submission.problems.append(Problem(label, problem))
+                submission.problems.append(LoadProblem(label, problem))
                 return
             where = f"{label}:{_first_line(statements[failed])}"
-            submission.problems.append(Problem(where, problem))
+            submission.problems.append(LoadProblem(where, problem))
             if stopped:
                 submission.stopped.append(where)
             statements = statements[failed + 1 :]

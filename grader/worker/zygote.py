@@ -1,13 +1,9 @@
 """The zygote: a clean parent that imports numpy once and forks one worker per request.
 
-Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py), as
-early as possible so numpy's import overlaps the grader's own start-up. It never loads student code
-and never imports the grader's reference, specs or checks: a worker forked from it holds no
-expected value. It exits when its control connection closes (the grader is gone), killing its
-workers.
-
-It is also where every process a submission starts ends: a child subreaper, it kills a stopped
-worker's group and sweeps /proc until nothing of it runs (processes.py).
+Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py). It
+never loads student code nor imports the grader's reference, specs or checks: a worker forked from
+it holds no expected value. A child subreaper, it kills a stopped worker's group and sweeps /proc
+until nothing of it runs (processes.py); it exits, killing its workers, when the grader hangs up.
 
 Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
 worker's socket and output file as SCM_RIGHTS descriptors. Requests:
