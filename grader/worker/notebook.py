@@ -22,6 +22,7 @@ warning, the grader runs any notebook whose cells it can read.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import json
 import linecache
@@ -265,10 +266,9 @@ def _close_figures() -> None:
     memory."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
-        try:
+        # a student's matplotlib state must not stop the notebook
+        with contextlib.suppress(Exception):
             pyplot.close("all")
-        except Exception:  # noqa: BLE001 - a student's matplotlib state must not stop the notebook
-            pass
 
 
 # -- IPython syntax -------------------------------------------------------------------------------
