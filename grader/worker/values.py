@@ -16,6 +16,7 @@ reply cannot make the grader decode the same 64 MB sixteen times, and no two arr
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import reprlib
@@ -233,11 +234,7 @@ class Decoder:
         if index in self.used:
             raise ProtocolError(f"array #{index} is used twice")
         self.used.add(index)
-        dtype = _NUMERIC.get(dtype_text) if type(dtype_text) is str else None
-        if dtype is None:
-            dtype = numeric_dtype(_expect(dtype_text, str))
-            if len(_NUMERIC) < 256:
-                _NUMERIC[dtype_text] = dtype
+        dtype = numeric_dtype(_expect(dtype_text, str))
         if type(shape) is not list or len(shape) > MAX_NDIM:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
@@ -249,14 +246,12 @@ class Decoder:
         return array if array.flags.aligned and array.flags.writeable else array.copy()
 
 
-_NUMERIC: dict[str, np.dtype] = {}  # dtype text -> its dtype, once checked numeric (a few dozen)
-
-
 def is_numeric(dtype: np.dtype) -> bool:
     return (dtype.kind in NUMERIC_KINDS and not dtype.hasobject and dtype.fields is None
             and dtype.shape == ())
 
 
+@functools.lru_cache(maxsize=256)  # the few dozen dtypes that cross, each checked once
 def numeric_dtype(text: str) -> np.dtype:
     try:
         dtype = np.dtype(text[:40])
