@@ -52,7 +52,7 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
     stand_ins = {name: functools.partial(_did_not_return, name) for name in slow}
     stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
                       for name, arity in names.items()})
-    undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
+    undo = _swap_captured(namespace, {id(f): stand_ins[n] for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
         namespace[name] = stand_in
@@ -69,31 +69,28 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
                 namespace.pop(name, None)
 
 
-def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
+def _swap_captured(namespace: dict, swaps: dict[int, object]) -> list:
     """Put each stand-in where a default or a closure cell of a top-level function holds the
-    function it replaces (swaps: id -> (function, stand-in)); -> what undoes each swap."""
-    def swapped(value):
-        found = swaps.get(id(value))
-        return found[1] if found is not None and found[0] is value else None
-
+    function it replaces (swaps: its id -> the stand-in; `saved` keeps each alive, so no other
+    object has that id); -> what undoes each swap."""
     undo = []
     for value in list(namespace.values()):
         if not isinstance(value, types.FunctionType):
             continue
         defaults, kwdefaults = value.__defaults__, value.__kwdefaults__
-        if defaults and any(swapped(d) is not None for d in defaults):
-            value.__defaults__ = tuple(swapped(d) or d for d in defaults)
+        if defaults and any(id(d) in swaps for d in defaults):
+            value.__defaults__ = tuple(swaps.get(id(d), d) for d in defaults)
             undo.append(lambda f=value, d=defaults: setattr(f, "__defaults__", d))
-        if kwdefaults and any(swapped(d) is not None for d in kwdefaults.values()):
-            value.__kwdefaults__ = {k: swapped(d) or d for k, d in kwdefaults.items()}
+        if kwdefaults and any(id(d) in swaps for d in kwdefaults.values()):
+            value.__kwdefaults__ = {k: swaps.get(id(d), d) for k, d in kwdefaults.items()}
             undo.append(lambda f=value, d=kwdefaults: setattr(f, "__kwdefaults__", d))
         for cell in value.__closure__ or ():
             try:
                 held = cell.cell_contents
             except ValueError:  # a cell not filled yet
                 continue
-            if swapped(held) is not None:
-                cell.cell_contents = swapped(held)
+            if id(held) in swaps:
+                cell.cell_contents = swaps[id(held)]
                 undo.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
     return undo
 
