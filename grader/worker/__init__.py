@@ -1,16 +1,9 @@
 """Running student code in another process: the zygote, the worker, the data-only channel.
 
 The grading side uses `StudentWorker` (and `prestart_zygote()` as early as possible); nothing of
-the submission ever runs or is unpickled in the grading process. See docs/architecture.md.
-
-Grading side: student_worker.py (StudentWorker), zygote_handle.py (Zygote), outcomes.py,
-limits.py (Limits and every limit's default).
-Worker side: zygote.py (forks workers, sweeps what they leave), serve.py (a worker's life),
-sandbox.py (confinement), capture.py (output), submission.py and notebook.py (loading).
-Both sides: channel.py (bounded messages), values.py (data-only values), linux.py (prctl),
-processes.py (the /proc sweep, also used by grade-all's coordinator).
-
-The names below are imported on first use, so that the zygote imports only what a worker needs.
+the submission ever runs or is unpickled in the grading process. Which module does what:
+docs/architecture.md, "The trust boundary". The names below are imported on first use, so that
+the zygote imports only what a worker needs.
 """
 
 from typing import TYPE_CHECKING

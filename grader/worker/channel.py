@@ -1,14 +1,12 @@
 """Framed messages over the socket between grader and worker, each bounded before it is read.
 
 A message is a 4-byte length, a JSON object whose "blobs" lists the byte sizes of the raw
-arrays that follow (see values.py), then those bytes back to back. The receiver checks, before
-it allocates anything: the JSON's size, how many lists and objects it may hold, the number of
-arrays and the total size. So a message can cost the reader at most its bounds, and anything
-malformed raises ProtocolError, never another exception.
+arrays that follow (values.py), then those bytes; docs/architecture.md, "The channel", says what
+the receiver checks before it allocates. Anything malformed is a ProtocolError, nothing else.
 
-REPLY is what the grading process accepts from a worker: 64 MB in all, of which at most 8 MB
-of JSON with at most 100,000 lists and objects (a (196, 16, 16, 3) patch array as nested lists
-is 50,000). Decoding such a reply costs the grading process at most a few hundred MB.
+REPLY is what the grading process accepts from a worker: 64 MB in all, of which at most 8 MB of
+JSON with at most 100,000 lists and objects (a (196, 16, 16, 3) patch array as nested lists is
+50,000). Decoding such a reply costs the grading process at most a few hundred MB.
 """
 
 from __future__ import annotations

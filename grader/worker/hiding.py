@@ -1,27 +1,14 @@
 """Hiding by allowlist: as root, a worker sees a file system of its own making, and no network.
 
 As root, before it drops privileges, the worker unshares its mount and network namespaces (a new
-network namespace has a loopback interface only, down: no connection leaves it, while the socket
-pair to the grader, inherited, keeps working) and builds a new root, an empty tmpfs holding
-only what grading needs (`view_plan`):
-  - the system's programs and libraries (SYSTEM), read-only;
-  - the Python installation it imports from: the folders of sys.path that hold the standard
-    library, site-packages and numpy (never a folder that holds only a `grader` package, such as
-    a checkout or the working folder the grader started in), read-only; of the `grader` package
-    in use only what a worker imports (GRADER_ALLOWED), every other one in them emptied;
-  - /proc, a /dev of DEVICES, an empty /tmp of its own;
-  - the submission's folder and the working folder, as their permissions say.
-Then it pivots into that root and detaches the old one: another checkout, a backup, /home, /root,
-/etc, results files are not there to find. Inside what it binds, the paths of the request's
-"hide" list (grader/secret_paths.py) are covered again (an exercises folder beside the
-submission). The mounts belong to root's namespace: the worker, unprivileged by then, cannot undo
-them.
-
-Where namespaces cannot be made (unshare refused by a container's seccomp filter, gVisor, or
-VITGRADE_NO_NAMESPACES=1, which makes the grader behave as if it were), secrecy rests on file
-permissions (Gradescope's setup.sh makes the secrets root's alone: docs/lms.md); once the worker
-is its own user, `check_readable` lists the secrets it can still read. Not root, not Linux:
-nothing is hidden. `report()` says which mechanism is in force (the load report carries it).
+network namespace has only a loopback interface, down; the inherited socket pair to the grader
+keeps working) and chroots into a tmpfs holding only what grading needs (`view_plan`). Inside
+what it binds, the request's "hide" paths (grader/secret_paths.py) are covered again. The mounts
+belong to root's namespace: the worker, unprivileged by then, cannot undo them. Where namespaces
+cannot be made (a seccomp filter, gVisor, VITGRADE_NO_NAMESPACES=1), secrecy rests on file
+permissions, and `check_readable` lists the secrets the worker's user can still read; not root,
+not Linux: nothing is hidden. `report()` says which mechanism is in force. What the view holds,
+per deployment: docs/security.md.
 """
 
 from __future__ import annotations
@@ -56,11 +43,7 @@ _secrets: list[str] = []  # to check as the worker's user, when the view could n
 
 
 def report() -> dict:
-    """What the last `hide` did, for the load report: {"mechanism": "view" | "permissions" |
-    "none", "seen" (the view's folders but the working folder), "hidden" (secrets covered inside
-    them), "kept" (secrets left visible: they hold the submission or its working folder),
-    "readable" (with permissions only: secrets the worker's user can read), "reason" (why there
-    is no view)}."""
+    """What the last `hide` did, for the load report: the fields of outcomes.Hiding, as a dict."""
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
 
 
@@ -109,7 +92,12 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]
             entries += _covers(secrets, entries, outcome)
-            _enter(_build(keep[0], entries))
+            # The old root stays in the namespace, below, out of reach: the worker keeps no
+            # capability to chroot again and no descriptor of a folder, and a chrooted process
+            # may not make a user namespace that would give it one. (pivot_root and detaching
+            # the old root instead cost 10 ms of every worker: an RCU grace period.)
+            os.chroot(_build(keep[0], entries))
+            os.chdir("/")
         except OSError as exc:  # what the worker needs could not be bound: permissions only
             linux.setns(original, linux.CLONE_NEWNS)
             where = f" ({exc.filename})" if exc.filename else ""
@@ -267,12 +255,3 @@ def _make_dev(target: str) -> None:
             linux.mount(f"/dev/{name}", f"{target}/{name}", None, linux.MS_BIND)
     for name, link in DEVICE_LINKS.items():
         os.symlink(link, f"{target}/{name}")
-
-
-def _enter(root: str) -> None:
-    """Make `root` this process's root. The old root stays in the namespace, below, out of
-    reach: the worker keeps no capability to chroot again and no descriptor of a folder, and a
-    chrooted process may not make a user namespace that would give it one. (pivot_root and
-    detaching the old root instead cost 10 ms of every worker: an RCU grace period.)"""
-    os.chroot(root)
-    os.chdir("/")

@@ -58,13 +58,6 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def clear_capabilities() -> None:
-    """No capability left, effective or permitted; nothing passes through exec."""
-    header, data = _CapHeader(_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
-    if _libc is None or _libc.capset(ctypes.byref(header), data) != 0:
-        raise PermissionError(f"capset failed (errno {ctypes.get_errno()})")
-
-
 def drop_all_capabilities() -> None:
     """Stay uid 0 but with no capability, none to regain by exec (bounding set, securebits)."""
     try:
@@ -75,7 +68,10 @@ def drop_all_capabilities() -> None:
     for capability in range(last + 1):
         prctl(PR_CAPBSET_DROP, capability)
     prctl(PR_SET_SECUREBITS, SECURE_NOROOT)
-    clear_capabilities()
+    # no capability left, effective or permitted; nothing passes through exec
+    header, data = _CapHeader(_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    if _libc is None or _libc.capset(ctypes.byref(header), data) != 0:
+        raise PermissionError(f"capset failed (errno {ctypes.get_errno()})")
 
 
 def unshare(flags: int) -> None:

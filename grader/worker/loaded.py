@@ -5,6 +5,7 @@ keep only the submission's own frames: students see their code, never the grader
 """
 
 from __future__ import annotations
+import __future__
 
 import linecache
 import sys
@@ -13,13 +14,14 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.worker.outcomes import LoadProblem
+
 MAX_MESSAGE = 2000  # characters of an exception message kept
-
-
-@dataclass(frozen=True)
-class Problem:
-    where: str  # "vit_exercises.py:12", "cell 7" or the file name
-    message: str  # "NameError: name 'np' is not defined"
+# The flags `from __future__` imports set in a code object's co_flags: compiling the rest of a
+# module or notebook with them keeps those imports in force.
+FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
 @dataclass
@@ -27,11 +29,12 @@ class Submission:
     path: Path
     namespace: dict = field(default_factory=dict)
     ok: bool = True  # False when nothing could be loaded
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
     own_files: dict[str, str] = field(default_factory=dict)  # compiled filename -> shown name
     budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
     skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
     stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
+    source: bytes | None = None  # the file's bytes, when read before the worker dropped privileges
 
     @property
     def label(self) -> str:
@@ -45,7 +48,7 @@ class Submission:
     def unloadable(self, message: str, where: str | None = None) -> Submission:
         """Mark it as not loadable at all, and why."""
         self.ok = False
-        self.problems.append(Problem(where or self.label, message))
+        self.problems.append(LoadProblem(where or self.label, message))
         return self
 
     def describe_error(self, exc: BaseException) -> dict:

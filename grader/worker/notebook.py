@@ -20,9 +20,9 @@ warning, the grader runs any notebook whose cells it can read.
 """
 
 from __future__ import annotations
-import __future__
 
 import builtins
+import contextlib
 import functools
 import json
 import linecache
@@ -33,7 +33,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.worker.loaded import Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
+from grader.worker.outcomes import LoadProblem
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 
 FIRST_LINE_CHARS = 40
@@ -48,9 +49,6 @@ _MAYBE_IPYTHON = r"(?m)^[ \t]*(?:[%!?]|>>>)|\?[ \t]*$|=[ \t]*[%!]"
 _IPYTHON_LINE = (r"^[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$"
                  r"|[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*=[ \t]*[%!])")
 _TIMEIT_OPTIONS = r"^\s*(?:(?:-[nrp]\s*\S+|-[tcqo]+)\s+)*"
-_FUTURE_FLAGS = 0
-for _feature in __future__.all_feature_names:
-    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
 class NotANotebook(ValueError):
@@ -84,7 +82,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     `submission.budget` (top_level.py); problems go to `submission`."""
     global RUNNING
     try:
-        cells = read_cells(submission.path)
+        cells = read_cells(submission.path, submission.source)
     except NotANotebook as exc:
         submission.unloadable(str(exc))
         return
@@ -93,7 +91,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     namespace = submission.namespace = module.__dict__
     shell = IPythonStandIn(namespace)
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
-                                 "display": _display}
+                                 "display": _nothing}  # outputs are not graded: nothing shown
     # loaded on first use
     transformer = functools.cache(ipython_transformer) if ipython else lambda: None
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython
@@ -104,17 +102,17 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
                 if cell.label in submission.skip:  # stopped by an earlier load: not run again
                     submission.stopped.append(cell.label)
                     continue
-                problems, flags = _run_cell(cell, submission, shell, transformer, clock, flags)
-                submission.problems.extend(problems)
+                flags = _run_cell(cell, submission, shell, transformer, clock, flags)
     finally:
         RUNNING = False
 
 
-def read_cells(path: Path) -> list[Cell]:
-    """The code cells that hold code, numbered; NotANotebook when there are none to run."""
+def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
+    """The code cells that hold code, numbered (`source`: the file's bytes, if read already);
+    NotANotebook when there are none to run."""
     try:
         # an editor's byte order mark is no reason to fail
-        text = path.read_bytes().decode("utf-8-sig")
+        text = (path.read_bytes() if source is None else source).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise NotANotebook("not a notebook: the file is not text "
                            "(a notebook is JSON saved as UTF-8)") from None
@@ -221,34 +219,34 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transformer,
-              clock: TopLevelClock, flags: int) -> tuple[list[Problem], int]:
-    """Run one cell -> (its problems, the compiler flags for the next cells)."""
+              clock: TopLevelClock, flags: int) -> int:
+    """Run one cell, its problems added to `submission` -> the compiler flags for the next cells."""
     filename = f"<{cell.label}>"
     linecache.cache[filename] = (len(cell.source), None, cell.source.splitlines(True), filename)
     submission.own_files[filename] = cell.label
     source, skipped = python_source(cell.source, transformer)
-    problems = []
+    problems = submission.problems
     if skipped:
         shown = ", ".join(f"`{line}`" for line in skipped[:2]) + (
             f" and {len(skipped) - 2} more" if len(skipped) > 2 else "")
-        problems.append(Problem(cell.shown,
+        problems.append(LoadProblem(cell.shown,
                                 f"skipped IPython syntax (IPython is not installed): {shown}"))
     try:
         code = compile(source, filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError as exc:
-        problems.append(Problem(cell.shown, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
-        return problems, flags
+        problems.append(LoadProblem(cell.shown, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
+        return flags
     except ValueError as exc:  # e.g. a NUL byte in the source
-        problems.append(Problem(cell.shown, f"{type(exc).__name__}: {exc}"))
-        return problems, flags
-    shell.filename, shell.flags = filename, flags | (code.co_flags & _FUTURE_FLAGS)
+        problems.append(LoadProblem(cell.shown, f"{type(exc).__name__}: {exc}"))
+        return flags
+    shell.filename, shell.flags = filename, flags | (code.co_flags & FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
     _close_figures()
     if isinstance(error, TopLevelTimeout):
         submission.stopped.append(cell.label)
     if error is not None:
-        problems.append(Problem(cell.shown, _cell_error(error, limit, filename, cell.source)))
-    return problems, shell.flags
+        problems.append(LoadProblem(cell.shown, _cell_error(error, limit, filename, cell.source)))
+    return shell.flags
 
 
 def _cell_error(error: BaseException, limit: float, filename: str, source: str) -> str:
@@ -268,14 +266,9 @@ def _close_figures() -> None:
     memory."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
-        try:
+        # a student's matplotlib state must not stop the notebook
+        with contextlib.suppress(Exception):
             pyplot.close("all")
-        except Exception:  # noqa: BLE001 - a student's matplotlib state must not stop the notebook
-            pass
-
-
-def _display(*objects, **kwargs) -> None:
-    """Jupyter's `display()`: outputs are not graded, so it shows nothing."""
 
 
 # -- IPython syntax -------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ class Hiding:
     kept: tuple[str, ...]  # asked, but left visible: they hold the submission or its folder
     reason: str  # why there is no view of its own ("not running as root"), else ""
     mechanism: str = "none"  # "view" (namespaces), "permissions" (files root's alone), "none"
-    seen: tuple[str, ...] = ()  # the folders of its view
+    seen: tuple[str, ...] = ()  # the folders of its view but its working folder
     readable: tuple[str, ...] = ()  # with permissions only: secrets its user can read
 
 

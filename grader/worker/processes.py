@@ -8,6 +8,7 @@ finds it among its own children.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -29,10 +30,8 @@ def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -
         victims = _belonging(table, worker, user, me, live_workers)
         running = [pid for pid in victims if table[pid][1] != "Z"]
         for pid in running:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         _reap_orphans(table, me, worker, live_workers)
         if not running or time.monotonic() > deadline:
             return running
@@ -43,10 +42,8 @@ def kill_group(pid: int) -> None:
     """SIGKILL the process group `pid` leads, then `pid` itself (the group may not exist yet: a
     worker that died before its setsid())."""
     for kill in (os.killpg, os.kill):
-        try:
+        with contextlib.suppress(OSError):
             kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def _belonging(table: dict, worker: int | None, user: int | None, me: int,
@@ -73,10 +70,8 @@ def _reap_orphans(table: dict, me: int, worker: int | None, live_workers: set[in
     """Collect the zombies among our children, except workers (their status is asked for)."""
     for pid, (ppid, state, _uid) in table.items():
         if ppid == me and state == "Z" and pid != worker and pid not in live_workers:
-            try:
+            with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
 
 
 def process_table() -> dict[int, tuple[int, str, int]]:
@@ -96,15 +91,10 @@ def process_table() -> dict[int, tuple[int, str, int]]:
 
 def status(pid: int) -> tuple[int, str, int] | None:
     try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+        with open(f"/proc/{pid}/status", "rb", buffering=0) as handle:
+            text = handle.read(1 << 16)
     except OSError:  # it ended meanwhile
         return None
-    try:
-        text = os.read(fd, 1 << 16)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     found = _STATUS_FIELDS.search(text)  # one pass over a sweep's every process: kept cheap
     if found is None:
         return None

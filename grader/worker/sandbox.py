@@ -1,15 +1,10 @@
-"""Confining a worker before any student code runs: its user, privileges, limits, descriptors.
-
-In this order: a session of its own, a file system view and a network of its own (as root:
-hiding.py), an unprivileged user of its own without capabilities (as root), no way back to
-privileges, death with the zygote, an empty working folder, a scrubbed environment, resource
-limits, no descriptor but the socket and the output file, forks that cannot speak for it, and
-the grader's answer-bearing modules hidden.
-What this does and does not stop: docs/security.md.
+"""Confining a worker before any student code runs: its user, privileges, limits, descriptors,
+in the order `confine` takes them. What this does and does not stop: docs/security.md.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import secrets
@@ -18,6 +13,7 @@ import sys
 from pathlib import Path
 
 from grader.worker import hiding, linux
+from grader.worker.processes import process_table
 
 SOCKET_FD = 3  # where the worker keeps its socket once every other descriptor is closed
 CRASH_EXIT = 70  # the worker's own failure (not the student's), as the grading side sees it
@@ -33,7 +29,7 @@ GRADER_ALLOWED = hiding.GRADER_ALLOWED
 
 
 def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) -> socket.socket:
-    """Confine this process (see the module's docstring) -> the socket, moved to SOCKET_FD."""
+    """Confine this process, step by step -> the socket, moved to SOCKET_FD."""
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
     # while root may still mount: the submission's folder may hold files it opens
@@ -56,10 +52,9 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
 def drop_privileges(workdir: str) -> int | None:
     """As root, become an unprivileged user of this worker's own -> its uid; None when not root.
 
-    The user has no groups, owns only `workdir` and keeps no capability (in every set-up: what
-    it must read, the file system view of hiding.py makes readable), so it can neither write the
-    grader's files nor signal or inspect the grader's processes. Where no other user exists
-    (root of a user namespace mapping one uid), it stays uid 0 with no capability at all.
+    It has no groups, owns only `workdir` and keeps no capability (docs/security.md, "A user of
+    its own"). Where no other user exists (root of a user namespace mapping one uid), it stays
+    uid 0 with no capability at all.
     """
     if not hasattr(os, "setresuid") or os.geteuid() != 0:
         return None
@@ -113,20 +108,13 @@ def set_limit(kind: int, limit: int) -> None:
 
 def tasks_of_user(uid: int) -> int | None:
     """Processes and threads whose real user is `uid`, from /proc; None without /proc."""
-    try:
-        pids = [name for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
+    if not os.path.isdir("/proc/self/task"):
         return None
     count = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/status", "rb") as handle:
-                lines = handle.read().splitlines()
-            fields = dict(line.split(b":", 1) for line in lines if b":" in line)
-            if int(fields[b"Uid"].split()[0]) == uid:
-                count += int(fields[b"Threads"])
-        except (OSError, KeyError, ValueError):
-            continue
+    for pid, (_ppid, _state, owner) in process_table().items():
+        if owner == uid:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                count += len(os.listdir(f"/proc/{pid}/task"))
     return count
 
 

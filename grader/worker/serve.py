@@ -136,14 +136,14 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,
                capture: OutputCapture, request: dict,
-               clock: TopLevelClock | None = None) -> tuple[dict, list[bytes], str]:
+               clock: TopLevelClock) -> tuple[dict, list[bytes], str]:
     """One call (or get) -> (reply, its arrays, its value's type); the call under `clock`."""
     if name not in loaded.namespace:
         message = f"{loaded.label} does not define {name}"
         return {"status": "missing", "message": message}, [], ""
     target = loaded.namespace[name]
     if op == "get":
-        return run_student(lambda: target, loaded, capture, request)
+        return run_student(lambda: target, loaded, capture, request, clock, name)
     if not callable(target):
         message = f"{name} is not a function (it is of type {type(target).__name__})"
         return {"status": "not_callable", "message": message}, [], ""
@@ -154,7 +154,7 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
 
 
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
-                clock: TopLevelClock | None = None, name: str = ""):
+                clock: TopLevelClock, name: str):
     """Run student code; whatever it raises (SystemExit and KeyboardInterrupt too) is an answer.
     Past `clock`'s limit it is stopped (top_level.py: an `except` cannot hold it); the reply's
     `slow` names the innermost of the student's top-level functions then running (or `name`)."""
@@ -162,7 +162,7 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
     start = time.perf_counter()
     blobs, kind = [], ""
     try:
-        value = clock.call(thunk) if clock is not None else thunk()
+        value = clock.call(thunk)
         sandbox.quit_if_forked()
         kind = type_name_of(value)
         bounds = channel.REPLY  # a value at these bounds is described instead (send_reply)
@@ -184,7 +184,7 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
             error["limit"] = note
             error["message"] = f"{error['message']} ({note})" if error["message"] else note
         reply = {"status": "raised", "error": error}
-    if clock is not None and clock.where:  # the innermost own function is the one that looped
+    if clock.where:  # the innermost own function is the one that looped
         reply["slow"] = next((code.co_name for code in clock.where
                               if code.co_filename in loaded.own_files
                               and callable(loaded.namespace.get(code.co_name))), name)
@@ -224,11 +224,5 @@ def limit_note(exc: BaseException, request: dict) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None) -> NoReturn:
-    """The worker without a zygote: `python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST`."""
-    argv = sys.argv[1:] if argv is None else argv
-    run(int(argv[0]), int(argv[1]), json.loads(argv[2]))
-
-
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # the worker without a zygote (see the module's docstring)
+    run(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]))

@@ -2,15 +2,12 @@
 grader.
 
 When a check is graded again around the student's broken helpers (checks/dependencies.py), its
-request names them with the number of parameters the student API gives each
-(`"stand_ins": {"patchify": 2}`). For each call of that request the submission's namespace maps
-each name to a stand-in, and so does every default argument and closure cell of a top-level
-function that holds the student's own function (`_ln=layer_norm`). A
-stand-in binds its arguments through the signature of the student function it replaces, so any
-calling style that function accepts works the same (`layer_norm(x, **ln_1)` with keys `g`, `b`):
-the first parameters, as many as the API's, are its arguments, in order; any other parameter
-must be left at its default. It sends those arguments to the grading process as data and
-returns the answer as data; the reference never enters this process:
+request names them with their number of API parameters (`"stand_ins": {"patchify": 2}`). For
+each call of that request the namespace maps each name to a stand-in, and so does every default
+argument and closure cell of a top-level function that holds the student's own (`_ln=layer_norm`).
+A stand-in binds its arguments as the student's function would (`bind`: any calling style it
+accepts works), sends them to the grading process as data and returns the answer as data; the
+reference never enters this process:
 
   worker -> grader:  {"op": "stand_in", "seq", "index", "name", "call": [args, {}]} + arrays
                      | {"op": "stand_in", "seq", "index", "name", "refused": why} (not bound)
@@ -58,7 +55,7 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
     stand_ins = {name: functools.partial(_did_not_return, name) for name in slow}
     stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
                       for name, arity in names.items()})
-    undo = _swap_captured(namespace, {id(f): (f, stand_ins[n]) for n, f in saved.items()
+    undo = _swap_captured(namespace, {id(f): stand_ins[n] for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
         namespace[name] = stand_in
@@ -75,31 +72,28 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
                 namespace.pop(name, None)
 
 
-def _swap_captured(namespace: dict, swaps: dict[int, tuple]) -> list:
+def _swap_captured(namespace: dict, swaps: dict[int, object]) -> list:
     """Put each stand-in where a default or a closure cell of a top-level function holds the
-    function it replaces (swaps: id -> (function, stand-in)); -> what undoes each swap."""
-    def swapped(value):
-        found = swaps.get(id(value))
-        return found[1] if found is not None and found[0] is value else None
-
+    function it replaces (swaps: its id -> the stand-in; `saved` keeps each alive, so no other
+    object has that id); -> what undoes each swap."""
     undo = []
     for value in list(namespace.values()):
         if not isinstance(value, types.FunctionType):
             continue
         defaults, kwdefaults = value.__defaults__, value.__kwdefaults__
-        if defaults and any(swapped(d) is not None for d in defaults):
-            value.__defaults__ = tuple(swapped(d) or d for d in defaults)
+        if defaults and any(id(d) in swaps for d in defaults):
+            value.__defaults__ = tuple(swaps.get(id(d), d) for d in defaults)
             undo.append(lambda f=value, d=defaults: setattr(f, "__defaults__", d))
-        if kwdefaults and any(swapped(d) is not None for d in kwdefaults.values()):
-            value.__kwdefaults__ = {k: swapped(d) or d for k, d in kwdefaults.items()}
+        if kwdefaults and any(id(d) in swaps for d in kwdefaults.values()):
+            value.__kwdefaults__ = {k: swaps.get(id(d), d) for k, d in kwdefaults.items()}
             undo.append(lambda f=value, d=kwdefaults: setattr(f, "__kwdefaults__", d))
         for cell in value.__closure__ or ():
             try:
                 held = cell.cell_contents
             except ValueError:  # a cell not filled yet
                 continue
-            if swapped(held) is not None:
-                cell.cell_contents = swapped(held)
+            if id(held) in swaps:
+                cell.cell_contents = swaps[id(held)]
                 undo.append(lambda cell=cell, held=held: setattr(cell, "cell_contents", held))
     return undo
 
@@ -112,6 +106,7 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
               active: list):
     owner = os.getpid()
     signature = _signature(own)
+    header = {"op": "stand_in", "seq": seq, "index": index, "name": name}
 
     def stand_in(*args, **kwargs):
         if not active[0] or os.getpid() != owner:
@@ -127,15 +122,13 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
             encoder = Encoder(max_bytes=conn.send_bounds.total_bytes // 2)
             try:
                 tree = [encoder.encode(values), {}]
-                return _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
-                                   "call": tree}, encoder.blobs)
+                return _ask(conn, {**header, "call": tree}, encoder.blobs)
             except (NotData, TooLarge) as exc:
                 why = (f"the grader's stand-in for {name} takes only numbers, strings, arrays, "
                        f"lists and dicts ({exc})")
                 error = TypeError(why)
         with contextlib.suppress(StandInUnavailable):  # the grader keeps the first verdict
-            _ask(conn, {"op": "stand_in", "seq": seq, "index": index, "name": name,
-                        "refused": why[:300]}, [])
+            _ask(conn, {**header, "refused": why[:300]}, [])
         raise error
 
     stand_in.__name__ = stand_in.__qualname__ = name

@@ -4,11 +4,7 @@ Student code never runs in this process. A worker is forked by the zygote (zygot
 submission and answers calls; answers come back as bounded data (channel.py, values.py).
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
-
-Time is per function: the worker's own alarm, a little before a call's deadline, names the
-student's function still running (a reply's `slow`); from then on it fails at once where student
-code calls it, the grader's own calls of it get RETRY_SECONDS (a check's one short retry), and
-no call takes over 1/SHARE of the submission's time left (but at least RETRY_SECONDS).
+Time is per function (`slow`, RETRY_SECONDS, SHARE): docs/architecture.md, "Time".
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 import weakref
@@ -37,8 +31,7 @@ from grader.worker.zygote_handle import (
     Zygote,
     ZygoteError,
     get_zygote,
-    package_root,
-    zygote_environment,
+    start_module,
 )
 
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
@@ -59,7 +52,8 @@ class StudentWorker:
                  zygote: Zygote | None = None, deadline: float | None = None):
         self.submission = Path(submission).absolute()  # the worker runs in another folder
         self.limits = limits
-        self.deadline = deadline  # time.monotonic() when the whole submission's time ends
+        # time.monotonic() when the whole submission's time ends
+        self.deadline = float("inf") if deadline is None else deadline
         self._zygote = zygote
         self._worker: WorkerProcess | None = None
         self._report: LoadReport | None = None  # of the first load, kept for the report
@@ -148,11 +142,11 @@ class StudentWorker:
                 numbered = ({**header, "seq": self._seq} if type(header) is dict
                             else header.replace("{seq}", str(self._seq), 1)
                             .replace("{alarm}", alarm, 1))
-                worker.conn.send(numbered, blobs, self._call_deadline(start, timeout))
+                worker.conn.send(numbered, blobs, min(start + timeout, self.deadline))
             except (BrokenPipeError, ConnectionResetError):
                 pass  # it died: reading the reply says how
             while len(outcomes) < count:
-                deadline = self._call_deadline(start, timeout)
+                deadline = min(start + timeout, self.deadline)
                 reply, reply_blobs = worker.conn.receive(deadline)
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
@@ -189,10 +183,7 @@ class StudentWorker:
 
     def _left(self) -> float:
         """Seconds left of the whole submission's time (inf without a deadline)."""
-        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
-
-    def _call_deadline(self, start: float, timeout: float) -> float:
-        return min(start + timeout, self.deadline or float("inf"))
+        return self.deadline - time.monotonic()
 
     def _failed(self, exc: Exception, start: float, timeout: float, name: str,
                 within: str) -> CallOutcome:
@@ -201,7 +192,7 @@ class StudentWorker:
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
             outcome = CallOutcome("timeout", message=OUT_OF_TIME, stdout=stdout, seconds=seconds)
-            own = start + timeout <= (self.deadline or float("inf"))  # blamed, as it was running
+            own = start + timeout <= self.deadline  # blamed, as it was running
             return self._noted(outcome, name, name, within) if own else outcome
         if not isinstance(exc, (channel.ConnectionClosed, OSError)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
@@ -226,8 +217,7 @@ class StudentWorker:
         # Top-level code that was stopped at the first load is not run again by later workers.
         skip = self._report.stopped if self._report is not None else ()
         self._worker = WorkerProcess.start(self.submission, self.limits, self._zygote, skip)
-        load_deadline = min(time.monotonic() + self.limits.load_timeout,
-                            self.deadline or float("inf"))
+        load_deadline = min(time.monotonic() + self.limits.load_timeout, self.deadline)
         try:
             header, _ = self._worker.conn.receive(load_deadline)
             return load_report(header)
@@ -342,12 +332,8 @@ def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
 
 def _spawn(request: dict, fds: list[int]):
     """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "grader.worker.serve", str(fds[0]), str(fds[1]),
-         json.dumps(request)],
-        pass_fds=fds, env=zygote_environment(), cwd=package_root(), stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    process = start_module(["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
+                           fds)
 
     def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
         kill_group(pid)

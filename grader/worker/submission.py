@@ -12,7 +12,6 @@ ends costs nothing but a line in the report. Notebook cells run under the same c
 """
 
 from __future__ import annotations
-import __future__
 
 import ast
 import io
@@ -22,9 +21,13 @@ import sys
 import tokenize
 from pathlib import Path
 
-from grader.worker.loaded import Problem, Submission, describe, new_module
+from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
+from grader.worker.outcomes import LoadProblem
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
+
+TIMEOUT_PROBLEM = ("stopped after {limit:g} s, the grader's time limit for top-level code (the "
+                   "statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
 
 
 def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0),
@@ -37,8 +40,7 @@ def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = 
     `skip`: statements ("file.py:40") or cells ("cell 3") that an earlier load stopped at their
     time limit: not run again, so each costs its limit once per grading, not once per worker.
     """
-    submission = Submission(path if source is None else SourcePath(path, source), budget=budget,
-                            skip=skip)
+    submission = Submission(path, budget=budget, skip=skip, source=source)
     loader = _LOADERS.get(path.suffix.lower())
     if loader is None:
         return submission.unloadable("not a Python module or notebook (.py or .ipynb)")
@@ -57,22 +59,6 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-class SourcePath(type(Path())):
-    """The submission's path, holding the bytes read before the worker dropped privileges:
-    `read_bytes()` returns them, so every loader (notebook.py too) reads the file the same way,
-    whoever may open the folder now. Paths derived from it (`.parent`) are plain paths again."""
-
-    _source: bytes | None = None
-
-    def __new__(cls, path, source: bytes):
-        self = super().__new__(cls, path)
-        self._source = source
-        return self
-
-    def read_bytes(self) -> bytes:
-        return self._source if self._source is not None else super().read_bytes()
-
-
 def _load_module(submission: Submission) -> None:
     """Run the module's top level; after a statement that raises, go on with the next one.
 
@@ -85,7 +71,7 @@ def _load_module(submission: Submission) -> None:
     path, label = submission.path, submission.label
     filename = str(path)
     try:
-        source = path.read_bytes()
+        source = path.read_bytes() if submission.source is None else submission.source
         _remember_source(filename, source)
         code = compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as exc:
@@ -101,7 +87,7 @@ def _load_module(submission: Submission) -> None:
     statements: list[ast.stmt] | None = None
     if submission.skip:  # statements stopped by an earlier load are left out
         tree = ast.parse(source, filename)
-        statements, flags = tree.body, _future_flags(tree)
+        statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
         kept = [s for s in statements if f"{label}:{_first_line(s)}" not in submission.skip]
         submission.stopped += [f"{label}:{_first_line(s)}" for s in statements if s not in kept]
         statements = kept
@@ -113,14 +99,14 @@ def _load_module(submission: Submission) -> None:
                 return
             if statements is None:
                 tree = ast.parse(source, filename)
-                statements, flags = tree.body, _future_flags(tree)
+                statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
             failed = _statement_at(statements, position)
             # cannot tell where it stopped: better skip the rest than run a line twice
             if failed is None:
-                submission.problems.append(Problem(label, problem))
+                submission.problems.append(LoadProblem(label, problem))
                 return
             where = f"{label}:{_first_line(statements[failed])}"
-            submission.problems.append(Problem(where, problem))
+            submission.problems.append(LoadProblem(where, problem))
             if stopped:
                 submission.stopped.append(where)
             statements = statements[failed + 1 :]
@@ -151,7 +137,7 @@ def _run(code, namespace: dict, clock: TopLevelClock):
     if exc is None:
         return None, None, False
     stopped = isinstance(exc, TopLevelTimeout)
-    problem = _timeout_problem(limit) if stopped else describe(exc)
+    problem = TIMEOUT_PROBLEM.format(limit=limit) if stopped else describe(exc)
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next
@@ -160,11 +146,6 @@ def _run(code, namespace: dict, clock: TopLevelClock):
     _line, _end, column, _end_column = next(
         itertools.islice(code.co_positions(), tb.tb_lasti // 2, None))
     return problem, (tb.tb_lineno, column or 0), stopped
-
-
-def _timeout_problem(limit: float) -> str:
-    return (f"stopped after {limit:g} s, the grader's time limit for top-level code "
-            f"(the statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
 
 
 def _statement_at(statements: list[ast.stmt], position: tuple[int, int] | None) -> int | None:
@@ -193,13 +174,3 @@ def _module_name(path: Path) -> str:
     if stem.isidentifier() and stem not in sys.modules and stem not in sys.stdlib_module_names:
         return stem
     return "student_submission"
-
-
-def _future_flags(tree: ast.Module) -> int:
-    """Compiler flags of the module's `from __future__ import ...`, for compiling the rest of it."""
-    flags = 0
-    for statement in tree.body:
-        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
-            for alias in statement.names:
-                flags |= getattr(__future__, alias.name).compiler_flag
-    return flags

@@ -4,8 +4,8 @@ Each `run(thunk)` may take `seconds`, and all runs together `total_seconds`; onc
 each run still gets SPENT_SECONDS (defining functions is instant). Code past its limit gets
 TopLevelTimeout, and the load goes on with the next statement or cell. Code that swallows it
 (`except BaseException: pass` in a loop) gets it again at the next alarm, and from then on at
-every line it runs, raised by a trace function: an `except` clause cannot hold it. Only in the
-main thread (signals need it); elsewhere, and for C code that never returns to Python, the
+every line it runs, raised by a trace function: an `except` clause cannot hold it. It runs in
+the worker's main thread (signals need it); for C code that never returns to Python, the
 grading side's load timeout, which kills the worker, is the limit. A call of the grader's
 runs under a clock of its own too (serve.py): `where` says what was running at the first alarm.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import signal
 import sys
-import threading
 import time
 import traceback
 
@@ -30,21 +29,18 @@ class TopLevelTimeout(BaseException):
 class TopLevelClock:
     def __init__(self, seconds: float, total_seconds: float):
         self.seconds, self.total_seconds = seconds, total_seconds
-        self.enabled = threading.current_thread() is threading.main_thread()
         self._armed, self._alarms, self._limit, self._previous, self._start = (
             False, 0, 0.0, None, 0.0)
         self._tracing, self._previous_trace = False, None
 
     def __enter__(self) -> TopLevelClock:
         self._start = time.monotonic()
-        if self.enabled:
-            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self.enabled:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
 
     def limit(self) -> float:
         """The next run's limit: `seconds`, less when the total runs out, never below
@@ -67,16 +63,14 @@ class TopLevelClock:
         self.where: list = []  # the code objects running at the first alarm, innermost first
         try:
             self._armed = True
-            if self.enabled:
-                signal.setitimer(signal.ITIMER_REAL, self._limit, REPEAT_SECONDS)
+            signal.setitimer(signal.ITIMER_REAL, self._limit, REPEAT_SECONDS)
             return thunk()
         finally:  # an alarm due before these lines ran is still this run's timeout
             self._armed = False
             if self._tracing:
                 sys.settrace(self._previous_trace)
                 self._tracing = False
-            if self.enabled:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
     def _on_alarm(self, signum, frame) -> None:
         if not self._armed:

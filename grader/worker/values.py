@@ -1,9 +1,7 @@
 """The values that cross between grader and worker: plain data, as a JSON tree plus raw arrays.
 
 Why this shape: the grading side must read an answer without running anything the submission
-made. JSON is read by `json`, an array's bytes by `np.frombuffer` after its dtype and shape
-(written in the JSON) were checked against its length; nothing is ever unpickled, and no method
-of an object the other side built is ever called.
+made. Nothing is ever unpickled, and no method of an object the other side built is ever called.
 
 Values: None, bool, int, float (NaN and infinities included), complex, str, list, tuple (kept
 apart from list), dict with str keys, numeric or bool `np.ndarray`, and numpy scalars (which
@@ -11,14 +9,14 @@ keep their dtype, so `np.int64(196)` never turns into `196.0`). In the worker an
 becomes a `ForeignObject` that describes it; on the grading side it is the grader's bug
 (`NotData`).
 
-An array is `{"__ndarray__": [blob index, dtype, shape]}`; its bytes travel as blob `index` of
-the message, and the decoded array is a view of them (the message's buffer is its own). Each
-blob may be referenced once: a reply cannot make the grader decode the same 64 MB sixteen times,
-and no two arrays share memory.
+An array is `{"__ndarray__": [blob index, dtype, shape]}` (docs/architecture.md, "The
+channel"), decoded as a view of its message's own buffer. Each blob may be referenced once: a
+reply cannot make the grader decode the same 64 MB sixteen times, and no two arrays share memory.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import reprlib
@@ -70,8 +68,14 @@ class Encoder:
         self.bytes_left, self.containers_left = max_bytes, max_containers
 
     def encode(self, value, depth: int = 0):
-        if value is None or type(value) in (bool, str, float, int):
-            return self._number(value) if type(value) in (float, int) else value
+        if value is None or type(value) in (bool, str):
+            return value
+        if type(value) is float:
+            return _float(value)
+        if type(value) is int and value.bit_length() > MAX_INT_BITS:
+            return self._refuse(value, f"an integer wider than {MAX_INT_BITS} bits")
+        if type(value) is int:
+            return value
         if depth > MAX_DEPTH:
             return self._refuse(value, f"nested deeper than {MAX_DEPTH} levels")
         try:
@@ -87,7 +91,7 @@ class Encoder:
         if isinstance(value, np.generic):  # before float: np.float64 is a float subclass
             return self._scalar(value)
         if isinstance(value, int):  # subclasses of the plain types (bool cannot be subclassed)
-            return self._number(int(value))
+            return self.encode(int(value))
         if isinstance(value, float):
             return _float(float(value))
         if isinstance(value, str):
@@ -105,13 +109,6 @@ class Encoder:
             items = [self.encode(item, depth + 1) for item in list(value)]
             return {"__tuple__": items} if isinstance(value, tuple) else items
         return self._refuse(value, None)
-
-    def _number(self, value):
-        if type(value) is float:
-            return _float(value)
-        if value.bit_length() > MAX_INT_BITS:
-            return self._refuse(value, f"an integer wider than {MAX_INT_BITS} bits")
-        return value
 
     def _scalar(self, value: np.generic):
         if not is_numeric(value.dtype):
@@ -237,11 +234,7 @@ class Decoder:
         if index in self.used:
             raise ProtocolError(f"array #{index} is used twice")
         self.used.add(index)
-        dtype = _NUMERIC.get(dtype_text) if type(dtype_text) is str else None
-        if dtype is None:
-            dtype = numeric_dtype(_expect(dtype_text, str))
-            if len(_NUMERIC) < 256:
-                _NUMERIC[dtype_text] = dtype
+        dtype = numeric_dtype(_expect(dtype_text, str))
         if type(shape) is not list or len(shape) > MAX_NDIM:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
@@ -253,14 +246,12 @@ class Decoder:
         return array if array.flags.aligned and array.flags.writeable else array.copy()
 
 
-_NUMERIC: dict[str, np.dtype] = {}  # dtype text -> its dtype, once checked numeric (a few dozen)
-
-
 def is_numeric(dtype: np.dtype) -> bool:
     return (dtype.kind in NUMERIC_KINDS and not dtype.hasobject and dtype.fields is None
             and dtype.shape == ())
 
 
+@functools.lru_cache(maxsize=256)  # the few dozen dtypes that cross, each checked once
 def numeric_dtype(text: str) -> np.dtype:
     try:
         dtype = np.dtype(text[:40])

@@ -1,16 +1,9 @@
 """The zygote: a clean parent that imports numpy once and forks one worker per request.
 
-Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py), as
-early as possible so numpy's import overlaps the grader's own start-up. It never loads student code
-and never imports the grader's reference, specs or checks: a worker forked from it holds no
-expected value. It exits when its control connection closes (the grader is gone), killing its
-workers.
-
-It is also where every process a submission starts ends. The zygote is a child subreaper: a
-process orphaned inside a worker's tree (a double fork, a `setsid` daemon) is re-parented to it,
-not to init, so it cannot get away. Stopping a worker kills its group, then sweeps /proc until
-nothing of it runs: its descendants, the zygote's orphans, and, when the worker has a user of its
-own (the grader runs as root), every process of that user.
+Started as `python -m grader.worker.zygote CONTROL_FD` by the grading side (zygote_handle.py). It
+never loads student code nor imports the grader's reference, specs or checks: a worker forked from
+it holds no expected value. A child subreaper, it kills a stopped worker's group and sweeps /proc
+until nothing of it runs (processes.py); it exits, killing its workers, when the grader hangs up.
 
 Control messages are JSON, one per SOCK_SEQPACKET datagram; a "fork" request carries the
 worker's socket and output file as SCM_RIGHTS descriptors. Requests:
@@ -22,21 +15,17 @@ worker's socket and output file as SCM_RIGHTS descriptors. Requests:
 
 from __future__ import annotations
 
-import time
+import gc
+import json
+import os
+import signal
+import socket
+import sys
 
-_started = time.perf_counter()
+import numpy  # noqa: F401 - the point of the zygote: every worker starts with numpy imported
 
-import gc  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import sys  # noqa: E402
-
-import numpy  # noqa: E402,F401 - the point of the zygote: every worker starts with numpy imported
-
-from grader.worker import hiding, linux, sandbox, serve  # noqa: E402 - preloaded for the same reason
-from grader.worker.processes import kill_group, status, sweep  # noqa: E402
+from grader.worker import hiding, linux, sandbox, serve  # preloaded for the same reason
+from grader.worker.processes import kill_group, status, sweep
 
 MAX_CONTROL_MESSAGE = 2**20
 
@@ -51,8 +40,7 @@ def main(argv: list[str]) -> None:
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:
-        _send(control, {"op": "ready", "pid": os.getpid(),
-                        "import_seconds": time.perf_counter() - _started})
+        control.send(json.dumps({"op": "ready"}).encode())
         while True:
             message, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL_MESSAGE, 2)
             if not message:
@@ -64,7 +52,7 @@ def main(argv: list[str]) -> None:
             finally:
                 for fd in fds:  # the worker has its copies; ours would keep the socket open
                     os.close(fd)
-            _send(control, reply)
+            control.send(json.dumps(reply).encode())
     except ConnectionError:
         return  # the grader went away mid-request: the same as hanging up
     finally:
@@ -126,10 +114,6 @@ def _own_user(pid: int) -> int | None:
     base = sandbox.WORKER_UID_BASE
     inside = entry is not None and base <= entry[2] < base + sandbox.WORKER_UIDS
     return entry[2] if inside else None
-
-
-def _send(control: socket.socket, message: dict) -> None:
-    control.send(json.dumps(message).encode())
 
 
 if __name__ == "__main__":

@@ -14,12 +14,13 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 # else each worker is spawned as `python -m grader.worker.serve`
 FORK_AVAILABLE = hasattr(os, "fork")
-SANDBOX_VARIABLE = "VITGRADE_SANDBOX"  # a command prefix for the zygote: an OS sandbox around it
+# A command prefix for the zygote (so every worker): an OS sandbox around it, split as a shell
+# would ("bwrap --unshare-all ... --"). docs/security.md has one that works.
+SANDBOX_VARIABLE = "VITGRADE_SANDBOX"
 READY_TIMEOUT = 60.0  # seconds for the zygote to import numpy (a cold laptop can be slow)
 CONTROL_TIMEOUT = 30.0  # seconds for the zygote to answer a fork or reap request
 
@@ -44,15 +45,11 @@ class Zygote:
     """Handle on one zygote process. Thread-safe; starting it does not wait for it."""
 
     def __init__(self):
-        self._started = time.monotonic()
+        sandbox = shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.process = subprocess.Popen(
-                [*sandbox_command(), sys.executable, "-m", "grader.worker.zygote",
-                 str(theirs.fileno())],
-                pass_fds=[theirs.fileno()], env=zygote_environment(), cwd=package_root(),
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            )  # fmt: skip
+            self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
+                                        [theirs.fileno()], prefix=sandbox)
         except BaseException:
             ours.close()
             raise
@@ -61,21 +58,16 @@ class Zygote:
         self._control = ours
         self._lock = threading.Lock()
         self.owner = os.getpid()
-        self.ready_seconds: float | None = None  # from start to ready, once known
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
+        self._ready = False
 
     @property
     def alive(self) -> bool:
         return self.process.poll() is None and self._control.fileno() != -1
 
-    def wait_ready(self, timeout: float = READY_TIMEOUT) -> float:
-        """Block until the zygote has imported numpy; seconds it took from its start."""
+    def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
+        """Block until the zygote has imported numpy."""
         with self._lock:
             self._wait_ready(timeout)
-        return self.ready_seconds
 
     def fork_worker(self, request: dict, fds: list[int]) -> int:
         """A new worker for `request`; its socket and output file go along as fds."""
@@ -121,7 +113,7 @@ class Zygote:
         return reply
 
     def _wait_ready(self, timeout: float) -> None:
-        if self.ready_seconds is not None:
+        if self._ready:
             return
         try:
             reply = self._receive(timeout)
@@ -130,7 +122,7 @@ class Zygote:
             raise ZygoteError(f"the zygote did not start ({exc})") from None
         if reply.get("op") != "ready":
             raise ZygoteError(f"the zygote said {reply!r} instead of ready")
-        self.ready_seconds = time.monotonic() - self._started
+        self._ready = True
 
     def _receive(self, timeout: float) -> dict:
         self._control.settimeout(timeout)
@@ -166,17 +158,12 @@ def close_shared_zygote() -> None:
         _shared.close()
 
 
-def sandbox_command() -> list[str]:
-    """The command the zygote (so every worker) runs inside: $VITGRADE_SANDBOX, split as a shell
-    would ("bwrap --unshare-all ... --"), or nothing. docs/security.md has one that works."""
-    return shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
-
-
-def zygote_environment() -> dict[str, str]:
+def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen:
+    """`python -m *args` (after `prefix`) given `fds`, INHERITED_ENV and WORKER_ENV, without
+    stdin or stdout, run from the folder holding the `grader` package: `-m` then finds the same
+    grader as this process."""
     env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
-    return {**env, **WORKER_ENV}
-
-
-def package_root() -> str:
-    """The folder holding the `grader` package: `-m` then finds the same grader as this process."""
-    return str(Path(__file__).resolve().parents[2])
+    return subprocess.Popen(
+        [*prefix, sys.executable, "-m", *args], pass_fds=fds, env={**env, **WORKER_ENV},
+        cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL)
