@@ -4,8 +4,11 @@
     <exercises>/reference/*.py      def sincos_positions(n, d): ...   (plain numpy)
                                     MISCONCEPTIONS = {"sincos_swapped": sincos_swapped}
 
-A spec's `function:` declares the name, its parameters and a line for the student API's list;
-the reference files define it and its known-wrong variants. The reference files are secrets like
+A spec's `function:` declares the name, its parameters, a line for the student API's list and
+(`built_on:`) the student-API functions it calls; the reference files define it and its
+known-wrong variants. A file calls a shipped function imported from grader.reference, and
+another file's by name (each module sees the others' functions), so that what it computes is
+what the stand-ins' answers compose to. The reference files are secrets like
 the specs (secret_paths.py hides the whole exercises folder; the student bundle leaves them out,
 its compiled data holds what grading needs from them): they are loaded only here, in the grading
 process, by importlib from their file (never a folder on sys.path), and each is loaded once while
