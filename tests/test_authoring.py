@@ -145,7 +145,7 @@ def test_the_walkthrough_names_every_registered_generator_and_property():
 def _add_answer(source: str, key: str, value: str) -> str:
     """What the walk-through says to do to a solution: an ANSWERS entry and its answer."""
     source = source.replace("ANSWERS = {\n", f'ANSWERS = {{\n    "{key}": None,\n', 1)
-    end = source.rindex("### END SOLUTION")
+    end = source.index("### END SOLUTION", source.index("ANSWERS = {"))  # the region below it
     return f'{source[:end]}ANSWERS["{key}"] = "{value}"\n{source[end:]}'
 
 

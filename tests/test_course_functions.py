@@ -151,13 +151,28 @@ def grader_digest() -> str:
     return digest.hexdigest()
 
 
+def copy_shipped_exercises(to: Path) -> None:
+    """The project's exercises without the functions the course added itself (their reference
+    files, and the specs that use them), so that this test's functions are the only ones."""
+    import yaml
+
+    from grader.checks.course import FOLDER, declarations
+
+    added = set(declarations(EXERCISES))
+    stems = {p.stem for p in EXERCISES.glob("*.yaml")
+             if added & set(yaml.safe_load(p.read_text()).get("uses", []))}
+    shutil.copytree(EXERCISES, to, ignore=lambda folder, names: [
+        n for n in names
+        if n.split(".")[0] in stems or (n == FOLDER and Path(folder) == EXERCISES)])
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     """A project whose exercises folder and solution add `sincos_positions`, validated, compiled
     and assigned; (its root, the grader package's digest before)."""
     before = grader_digest()
     root = tmp_path_factory.mktemp("course")
-    shutil.copytree(EXERCISES, root / "exercises")
+    copy_shipped_exercises(root / "exercises")
     (root / "exercises" / "reference").mkdir()
     (root / "exercises" / "reference" / "positions.py").write_text(REFERENCE)
     (root / "exercises" / "sincos-positions.yaml").write_text(SPEC)
