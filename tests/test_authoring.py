@@ -230,6 +230,18 @@ def _section(number: int) -> str:
     return text[start:text.index("\n## ", start + 1)]
 
 
+def _statements(*sources: str) -> list[str]:
+    """The top-level statements of the sources, in order: no docstring, no `check` line."""
+    import ast
+
+    found = []
+    for source in sources:
+        tree = ast.parse(source)
+        found += [ast.get_source_segment(source, s) for s in tree.body[bool(
+            ast.get_docstring(tree)):]]
+    return [s for s in found if not s.startswith(("check(", "from grader import check"))]
+
+
 def _files(section: str) -> dict[str, str]:
     """path -> text of each block the section puts in a file (`<!-- file: PATH -->` above it)."""
     return dict(re.findall(r"^<!-- file: (\S+)[^\n]*-->\n```\w*\n(.*?)^```", section, re.S | re.M))
@@ -274,10 +286,12 @@ def test_a_function_added_as_the_walkthrough_says_gets_full_marks(tmp_path, caps
                                                      f"{code}\n\n# --- Concepts", 1))
     path = project / "solutions" / "vit_exercises.ipynb"
     notebook = nbformat.read(path, as_version=4)
-    if not any(c.source.startswith(defined) for c in notebook.cells):  # above "Everything at once"
-        at = next(i for i, c in enumerate(notebook.cells) if "Everything at once" in c.source)
+    if not any(c.source.startswith(defined) for c in notebook.cells):  # "at the same place"
+        at = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("## 5. Concepts"))
         notebook.cells.insert(at, nbformat.v4.new_code_cell(code.rstrip("\n")))
         nbformat.write(notebook, path)
+    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    assert _statements(*cells) == _statements(module.read_text())  # the module's order
 
     block = re.search(r"### Check it\n\n```bash\n(.*?)```", section, re.S).group(1)
     commands = [shlex.split(line.split("#")[0]) for line in block.splitlines()]
