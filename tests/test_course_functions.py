@@ -283,6 +283,18 @@ def test_built_on_is_the_student_apis_and_validated(course, tmp_path):
                                      "layer_norm, which uses: does not list") in done.stdout
 
 
+def test_a_reference_file_calls_another_files_function_by_name(tmp_path):
+    from grader.checks.course import course_reference
+
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / "a_head.py").write_text(
+        "def head(x):\n    return token_mean(x) * 2\n")
+    (tmp_path / "reference" / "b_tokens.py").write_text(
+        "def token_mean(x):\n    return sum(x) / len(x)\n\n\ndef head(x):\n    return 0\n")
+    functions = course_reference(tmp_path).functions
+    assert functions["head"]([1, 2, 3]) == 4.0  # the first file's head, on the other's helper
+
+
 def test_the_unfinished_template_says_not_implemented(course):
     root, _ = course
     template = (root / "student_template" / "vit_exercises.py").read_text()
