@@ -145,7 +145,7 @@ def test_the_walkthrough_names_every_registered_generator_and_property():
 def _add_answer(source: str, key: str, value: str) -> str:
     """What the walk-through says to do to a solution: an ANSWERS entry and its answer."""
     source = source.replace("ANSWERS = {\n", f'ANSWERS = {{\n    "{key}": None,\n', 1)
-    end = source.rindex("### END SOLUTION")
+    end = source.index("### END SOLUTION", source.index("ANSWERS = {"))  # the region below it
     return f'{source[:end]}ANSWERS["{key}"] = "{value}"\n{source[end:]}'
 
 
@@ -221,3 +221,97 @@ def _run_check_it(project, monkeypatch) -> None:
     assert {p.name: compiled.state(p) for p in spec_files(exercises)} == {
         p.name: "fresh" for p in spec_files(exercises)}
     assert main(["render", "--check"]) == 0
+
+
+def _section(number: int) -> str:
+    """Section `number` of docs/authoring.md, its heading to the next one."""
+    text = AUTHORING.read_text(encoding="utf-8")
+    start = text.index(f"\n## {number}. ")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def _statements(*sources: str) -> list[str]:
+    """The top-level statements of the sources, in order: no docstring, no `check` line."""
+    import ast
+
+    found = []
+    for source in sources:
+        tree = ast.parse(source)
+        found += [ast.get_source_segment(source, s) for s in tree.body[bool(
+            ast.get_docstring(tree)):]]
+    return [s for s in found if not s.startswith(("check(", "from grader import check"))]
+
+
+def _files(section: str) -> dict[str, str]:
+    """path -> text of each block the section puts in a file (`<!-- file: PATH -->` above it)."""
+    return dict(re.findall(r"^<!-- file: (\S+)[^\n]*-->\n```\w*\n(.*?)^```", section, re.S | re.M))
+
+
+def test_a_function_added_as_the_walkthrough_says_gets_full_marks(tmp_path, capsys,
+                                                                  monkeypatch):
+    """docs/authoring.md, section 4, on a copy of the project: `vitgrade new --function`, each
+    file as the page shows it where it says, then every command of its "Check it": the
+    catalogue validates, compiles fresh, the solution gets full marks (the new exercise's
+    included), the template none, and the sheet and the templates are current."""
+    import json
+    import shlex
+    import shutil
+
+    import nbformat
+
+    from grader.checks import compiled
+    from grader.spec import spec_files
+
+    section = _section(4)
+    files = _files(section)
+    project = tmp_path / "project"
+    for folder in ("exercises", "solutions", "student_template", "docs"):
+        shutil.copytree(ROOT / folder, project / folder)
+    new = shlex.split(re.search(r"```bash\n(vitgrade new .*)\n```", section).group(1))
+    spec = next(project / name for name in files if name.endswith(".yaml"))
+    for done in (spec, *compiled.paths(spec),
+                 *(project / n for n in files if n.startswith("exercises/reference/"))):
+        done.unlink(missing_ok=True)  # the walk-through followed here already
+    monkeypatch.chdir(project)
+    assert main(new[1:]) == 0, capsys.readouterr()
+    for name, text in files.items():
+        if name.startswith(("exercises/", "tests/")):
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text, encoding="utf-8")
+    code = files["solutions/vit_exercises.py"]
+    defined = code[:code.index("(")]  # "def sincos_positions"
+    module = project / "solutions" / "vit_exercises.py"
+    if defined not in module.read_text():  # "just above the `# --- Concepts` line"
+        module.write_text(module.read_text().replace("# --- Concepts",
+                                                     f"{code}\n\n# --- Concepts", 1))
+    path = project / "solutions" / "vit_exercises.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    if not any(c.source.startswith(defined) for c in notebook.cells):  # "at the same place"
+        at = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("## 5. Concepts"))
+        notebook.cells.insert(at, nbformat.v4.new_code_cell(code.rstrip("\n")))
+        nbformat.write(notebook, path)
+    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    assert _statements(*cells) == _statements(module.read_text())  # the module's order
+
+    block = re.search(r"### Check it\n\n```bash\n(.*?)```", section, re.S).group(1)
+    commands = [shlex.split(line.split("#")[0]) for line in block.splitlines()]
+    assert ["pip", "install", "-q", "-e", ".[test]"] in commands  # the tests' extra
+    assert "tests/test_course_functions.py" in block
+    for command in (c for c in commands if c[:1] == ["vitgrade"]):
+        expected = 1 if "student_template/vit_exercises.py" in command else 0  # points lost
+        assert main(command[1:]) == expected, (command, capsys.readouterr())
+    exercises = project / "exercises"
+    assert {p.name: compiled.state(p) for p in spec_files(exercises)} == {
+        p.name: "fresh" for p in spec_files(exercises)}
+    assert main(["render", "--check"]) == 0
+    assert main(["assign", "solutions", "student_template", "--check"]) == 0
+    capsys.readouterr()
+    for submission in (module, path):
+        out = tmp_path / f"{submission.suffix[1:]}.json"
+        assert main(["grade", str(submission), "--json", str(out)]) == 0, capsys.readouterr()
+        tests = json.loads(out.read_text())["tests"]
+        assert any(spec.stem in t["name"] and t["score"] == t["max_score"] > 0 for t in tests)
+    name = defined.split()[1]
+    assert f"`{name}(" in (project / "docs" / "student-api.md").read_text()
+    template = (project / "student_template" / "vit_exercises.py").read_text()
+    assert "raise NotImplementedError()" in template[template.index(f"{defined}("):]

@@ -130,12 +130,19 @@ def test_values_keep_their_types_through_the_format(tmp_path):
 
 @pytest.fixture
 def copied(tmp_path):
-    """A copy of the patchify spec and its compiled data."""
+    """A copy of the patchify spec and its compiled data (with the course's own functions, which
+    the compiled data depends on: compiled.reference_version)."""
+    from grader.checks.course import FOLDER, declarations, reference_files
+
     folder = tmp_path / "exercises"
     (folder / "compiled").mkdir(parents=True)
-    shutil.copy(EXERCISES / "patchify.yaml", folder)
-    for path in compiled.paths(EXERCISES / "patchify.yaml"):
-        shutil.copy(path, folder / "compiled")
+    declaring = [d.spec for d in declarations(EXERCISES).values()]
+    for spec in dict.fromkeys(["patchify.yaml", *declaring]):
+        shutil.copy(EXERCISES / spec, folder)
+        for path in compiled.paths(EXERCISES / spec):
+            shutil.copy(path, folder / "compiled")
+    if reference_files(EXERCISES):
+        shutil.copytree(EXERCISES / FOLDER, folder / FOLDER)
     return folder / "patchify.yaml"
 
 

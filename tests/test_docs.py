@@ -14,17 +14,19 @@ import pytest
 
 from grader import load_spec
 from grader.checks import inputs
-from grader.checks.api import BUILT_ON
+from grader.checks.api import student_api
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
 from grader.checks.kinds import CallCheck
 from grader.checks.properties import PROPERTY_CALLS
 
-from conftest import ROOT, misconceptions_of
+from conftest import EXERCISES, ROOT, misconceptions_of
 
 DOCS = ROOT / "docs"
 FRAGMENT = "<!-- fragment: a check -->"
+FILE = re.compile(r"<!-- file: (\S+)")  # the block is that file (docs/authoring.md, section 4)
+COURSE_REFERENCE = "exercises/reference/"
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 AROUND_A_CHECK = textwrap.dedent("""\
     id: docs-fragment
@@ -51,6 +53,28 @@ def blocks(language: str) -> list[tuple[str, int, str, bool]]:
 YAML_BLOCKS = blocks("yaml")
 
 
+def doc_files(doc: str) -> dict[str, str]:
+    """path -> text of each block of `doc` whose line before is `<!-- file: PATH -->`."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    found = {}
+    for match in BLOCK.finditer(text):
+        named = FILE.match(text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip())
+        if named:
+            found[named.group(1)] = match.group(2)
+    return found
+
+
+def write_example(folder, doc: str, text: str, fragment: bool):
+    """The example as a spec in `folder`, with the course reference files its doc shows."""
+    for name, source in doc_files(doc).items():
+        if name.startswith(COURSE_REFERENCE) and "\nfunction:" in f"\n{text}":
+            (folder / "reference").mkdir(exist_ok=True)
+            (folder / "reference" / name[len(COURSE_REFERENCE):]).write_text(source)
+    path = folder / "example.yaml"
+    path.write_text(spec_text(text, fragment), encoding="utf-8")
+    return path
+
+
 def spec_text(text: str, fragment: bool) -> str:
     if not fragment:
         return text
@@ -58,7 +82,8 @@ def spec_text(text: str, fragment: bool) -> str:
     for name in re.findall(r"^\s*property: (\w+)", text, re.M):
         uses += PROPERTY_CALLS[name]({}) if name in PROPERTY_CALLS else []
     if re.search(r"^\s*integration: true", text, re.M):  # the whole pipeline, as its doc says
-        uses += [helper for name in uses for helper in BUILT_ON.get(name, ())]
+        built_on = student_api(EXERCISES).built_on
+        uses += [helper for name in uses for helper in built_on.get(name, ())]
     check = textwrap.indent(textwrap.dedent(text), "  ")
     return AROUND_A_CHECK.format(uses=", ".join(uses)) + check
 
@@ -72,8 +97,7 @@ def test_the_docs_have_yaml_examples_and_fragments():
 @pytest.mark.parametrize("doc, line, text, fragment", YAML_BLOCKS,
                          ids=[f"{doc}:{line}" for doc, line, *_ in YAML_BLOCKS])
 def test_a_yaml_example_loads_and_validates(tmp_path, doc, line, text, fragment):
-    path = tmp_path / "example.yaml"
-    path.write_text(spec_text(text, fragment), encoding="utf-8")
+    path = write_example(tmp_path, doc, text, fragment)
     _, problems = spec_problems(path, f"{doc}:{line}", build_inputs=True)
     assert [str(e) for e in problems] == []
 
@@ -81,8 +105,7 @@ def test_a_yaml_example_loads_and_validates(tmp_path, doc, line, text, fragment)
 @pytest.mark.parametrize("doc, line, text, fragment", YAML_BLOCKS,
                          ids=[f"{doc}:{line}" for doc, line, *_ in YAML_BLOCKS])
 def test_a_yaml_example_states_what_the_reference_computes(tmp_path, doc, line, text, fragment):
-    path = tmp_path / "example.yaml"
-    path.write_text(spec_text(text, fragment), encoding="utf-8")
+    path = write_example(tmp_path, doc, text, fragment)
     for check in load_spec(path).checks:
         for case in check.cases if isinstance(check, CallCheck) else ():
             function = reference_function(check.reference_name, check.folder)
@@ -105,11 +128,20 @@ def test_the_property_check_in_authoring_md_is_the_shipped_one():
     assert shown == [inspect.getsource(properties.layer_norm_shift_invariant)]
 
 
-def test_the_buggy_submission_header_in_authoring_md_names_real_things():
-    header = [text for doc, _, text, _ in blocks("python")
-              if doc == "authoring.md" and "\nEXPECT = " in text]
-    assert len(header) == 1
-    names: dict = {}
-    exec(header[0], names)  # a docstring, a literal assignment, the buggy function
-    assert set(names["EXPECT"].values()) <= set(misconceptions_of())
-    assert "num_patches" in names
+def test_the_buggy_submission_headers_in_authoring_md_name_real_things():
+    headers = [text for doc, _, text, _ in blocks("python")
+               if doc == "authoring.md" and "\nEXPECT = " in text]
+    assert len(headers) == 2  # section 1's, and section 4's for the course's own function
+    shown: dict = {}  # what section 4's reference files define
+    for name, source in doc_files("authoring.md").items():
+        if name.startswith(COURSE_REFERENCE):
+            exec(source, shown)
+    known = set(misconceptions_of()) | set(shown.get("MISCONCEPTIONS", {}))
+    functions = set(student_api(EXERCISES).signatures) | {n for n, v in shown.items()
+                                                          if callable(v)}
+    for header in headers:
+        names: dict = {}
+        exec(header, names)  # a docstring, a literal assignment, the buggy function
+        assert set(names["EXPECT"].values()) <= known
+        assert functions & set(names), header
+    assert "num_patches" in "".join(headers)

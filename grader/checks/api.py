@@ -1,6 +1,6 @@
 """The student API as data: each function's required parameters, the names of the known-wrong
 variants (misconceptions) a spec may name, the functions each is built on as the lecture builds
-them (docs/student-api.md).
+them (docs/student-api.md; a course function's: its declaration's `built_on:`).
 
 The shipped API is the constants below; an exercises folder adds the course's own functions
 (course.py). Everything asks `student_api(folder)` for the two together. Validation and messages
@@ -101,4 +101,18 @@ def student_api(folder: str | Path | None = None) -> StudentApi:
     return StudentApi(
         {**SIGNATURES, **{n: d.params for n, d in declared.items() if n not in SIGNATURES}},
         None if reference is None else MISCONCEPTION_NAMES | set(reference.misconceptions),
-        BUILT_ON)
+        {**BUILT_ON, **{n: built_on(n, declared) for n in declared if n not in SIGNATURES}})
+
+
+def built_on(name: str, declared: dict) -> tuple[str, ...]:
+    """Everything the course function `name` is built on, its helpers' helpers too, as
+    BUILT_ON lists them (vit_forward: softmax as well); a cycle stops where it closes."""
+    found: list[str] = []
+    todo = list(declared[name].built_on)
+    while todo:
+        helper = todo.pop(0)
+        if helper != name and helper not in found:
+            found.append(helper)
+            todo += (BUILT_ON.get(helper, ()) if helper in SIGNATURES
+                     else getattr(declared.get(helper), "built_on", ()))
+    return tuple(found)

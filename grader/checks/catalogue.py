@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec.errors import SpecError
+from grader.spec.errors import SpecError, unknown_name
 from grader.spec.model import Exercise, ExerciseLimits
 from grader.spec.parse import parse_spec, shown_path, spec_files
 
@@ -167,9 +167,39 @@ def _course_problems(exercise: Exercise) -> list[SpecError]:
                        f"{name}({', '.join(course.required_params(function))})")
         if problem:
             errors.append(SpecError(exercise.path, d.line, f"function '{name}': {problem}"))
+        errors += _built_on_problems(exercise, d, declared)
     for check in calls if not errors else ():
         errors += _undetectable(exercise, check)
     return errors
+
+
+def _built_on_problems(exercise: Exercise, d: course.Declared, declared: dict) -> list[SpecError]:
+    """A declaration's `built_on:` names student-API functions, none built on it in turn."""
+    errors, known = [], {**SIGNATURES, **declared}
+    for helper, line in zip(d.built_on, d.built_on_lines, strict=True):
+        problem = None
+        if helper not in known:
+            problem = unknown_name(exercise.path, line, "student-API function", helper, known)
+            problem = problem.message
+        elif cycle := _path_back(helper, d.name, declared, [d.name, helper]):
+            problem = (f"{helper} is built on {d.name} ({' -> '.join(cycle)}): a function "
+                       "cannot be built on itself")
+        if problem:
+            errors.append(SpecError(exercise.path, line, f"function '{d.name}': built_on: "
+                                                         f"{problem}"))
+    return errors
+
+
+def _path_back(start: str, goal: str, declared: dict, path: list[str]) -> list[str] | None:
+    """The chain of course declarations from `start` back to `goal`, None when there is none."""
+    if start == goal:
+        return path
+    for helper in getattr(declared.get(start), "built_on", ()):
+        if helper not in path[1:]:
+            found = _path_back(helper, goal, declared, [*path, helper])
+            if found:
+                return found
+    return None
 
 
 def _undetectable(exercise: Exercise, check) -> list[SpecError]:

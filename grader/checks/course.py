@@ -4,8 +4,11 @@
     <exercises>/reference/*.py      def sincos_positions(n, d): ...   (plain numpy)
                                     MISCONCEPTIONS = {"sincos_swapped": sincos_swapped}
 
-A spec's `function:` declares the name, its parameters and a line for the student API's list;
-the reference files define it and its known-wrong variants. The reference files are secrets like
+A spec's `function:` declares the name, its parameters, a line for the student API's list and
+(`built_on:`) the student-API functions it calls; the reference files define it and its
+known-wrong variants. A file calls a shipped function imported from grader.reference, and
+another file's by name (each module sees the others' functions), so that what it computes is
+what the stand-ins' answers compose to. The reference files are secrets like
 the specs (secret_paths.py hides the whole exercises folder; the student bundle leaves them out,
 its compiled data holds what grading needs from them): they are loaded only here, in the grading
 process, by importlib from their file (never a folder on sys.path), and each is loaded once while
@@ -35,6 +38,8 @@ class Declared(NamedTuple):
     description: str
     spec: str   # the spec file's name, and the line of its `function:`
     line: int
+    built_on: tuple[str, ...] = ()   # the student-API functions it calls, as declared
+    built_on_lines: tuple[int, ...] = ()
 
 
 class CourseReference(NamedTuple):
@@ -67,10 +72,12 @@ def _declarations(*specs) -> dict[str, Declared]:
             data, lines = parse_spec(path.read_text(encoding="utf-8"), path.name)
         except (OSError, UnicodeDecodeError, SpecError):
             continue  # the loader says what is wrong with that spec
-        declared = data["function"]
+        declared, line = data["function"], lines.get(("function",), 1)
+        helpers = declared.get("built_on", [])
         found.setdefault(declared["name"], Declared(
             declared["name"], tuple(declared["params"]), declared["description"], path.name,
-            lines.get(("function",), 1)))
+            line, tuple(helpers),
+            tuple(lines.get(("function", "built_on", i), line) for i in range(len(helpers)))))
     return found
 
 
@@ -92,7 +99,7 @@ def course_reference(folder: str | Path | None) -> CourseReference | None:
 
 @functools.lru_cache(maxsize=8)
 def _loaded(*files) -> CourseReference:
-    functions, misconceptions = {}, {}
+    functions, misconceptions, modules = {}, {}, []
     for path, *_ in files:
         shown = Path(*Path(path).parts[-3:]).as_posix()  # exercises/reference/x.py
         name = "vitgrade_course_" + hashlib.sha256(path.encode()).hexdigest()[:12]
@@ -109,6 +116,10 @@ def _loaded(*files) -> CourseReference:
                 functions.setdefault(key, value)
         for key, value in dict(getattr(module, "MISCONCEPTIONS", {})).items():
             misconceptions.setdefault(key, value)
+        modules.append(module)
+    for module in modules:  # a file calls another's functions by name, without an import
+        for key, value in functions.items():
+            vars(module).setdefault(key, value)
     return CourseReference(functions, misconceptions)
 
 
