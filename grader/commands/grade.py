@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from grader.commands import fail
 from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP, SettingsError, student_file
 
 NAME = "grade"
@@ -39,13 +40,11 @@ def run(args) -> int:
     try:
         args.submission = _submission_file(args.submission, say=not args.quiet)
     except SettingsError as error:
-        print(f"vitgrade grade: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
-        print(f"vitgrade grade: {refused}", file=sys.stderr)
-        return 2
+        return fail(NAME, refused)
     return _grade_in_process(args, zygote)
 
 
@@ -63,8 +62,7 @@ def _grade_in_process(args, zygote) -> int:
     try:
         settings = resolve_settings(given.get, Path.cwd())
     except SettingsError as error:
-        print(f"vitgrade grade: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     try:
         exercises, errors = load_exercises(settings.exercises)
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade

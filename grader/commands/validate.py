@@ -1,7 +1,7 @@
 """`vitgrade validate [DIR]`: check exercise specs; one `file:line: message` per problem."""
 from __future__ import annotations
 
-import sys
+from grader.commands import fail
 
 NAME = "validate"
 HELP = "check exercise specs and report file:line for each problem"
@@ -17,8 +17,7 @@ def run(args) -> int:
 
     folder = find_exercises(args.directory)
     if not folder.is_dir():
-        print(f"vitgrade validate: {folder} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{folder} is not a folder of exercise specs")
     exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
     for error in errors:
         print(error)

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from grader.commands import fail
 from grader.settings import OPTIONS, STUDENT_HELP
 
 NAME = "watch"
@@ -39,12 +40,10 @@ def run(args) -> int:
     try:
         settings = resolve_settings(vars(args).get, Path.cwd())
     except SettingsError as error:
-        print(f"vitgrade watch: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     exercises = settings.exercises
     if not exercises.is_dir():
-        print(f"vitgrade watch: {exercises} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{exercises} is not a folder of exercise specs")
     signal.signal(signal.SIGINT, _stop)
     zygote, grader, seen = prestart_zygote(), None, None
     try:
