@@ -140,22 +140,16 @@ class CarriedModule:
 
     def remap(self, text: str) -> str:
         """`File "your_code.py", line 57` -> `File "In[7]", line 3`; `your_code.py:57` likewise."""
-        def place(number: str) -> tuple[str, int] | None:
-            line = int(number)
+        def students(match: re.Match) -> str:
+            line = int(match["line"])
             for first, count, origin, origin_line in self.blocks:
                 if first <= line < first + count:
-                    return origin, origin_line + line - first
-            return None
-
-        def as_students(shape: str):  # -> a re.sub replacement writing the place in `shape`
-            def replace(match: re.Match) -> str:
-                found = place(match.group(1))
-                return shape.format(*found) if found else match.group(0)
-            return replace
+                    where = match["before"].replace(MODULE_FILE, origin)
+                    return f"{where}{origin_line + line - first}"
+            return match[0]
 
         name = re.escape(MODULE_FILE)
-        text = re.sub(rf'File "{name}", line (\d+)', as_students('File "{}", line {}'), text)
-        return re.sub(rf"{name}:(\d+)", as_students("{}:{}"), text)
+        return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
     def remap_result(self, result):
         from dataclasses import replace

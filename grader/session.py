@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
+from grader.spec.parse import shown_path
 
 
 @dataclass
@@ -88,7 +88,7 @@ class GradingSession:
         if load is not None and not load.ok:
             fatal = problems[0] if problems else "the submission could not be loaded"
         return GradeReport(
-            submission=_shown(self.settings.student),
+            submission=shown_path(self.settings.student),
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             seconds=time.perf_counter() - self.started,
@@ -114,12 +114,3 @@ def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:
     check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR,
                         message=message)
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, (check,))
-
-
-def _shown(path: Path) -> str:
-    """The submission's path as a student typed it: relative to the working folder when inside
-    it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, RuntimeError):  # RuntimeError: a link that loops (graded, and refused)
-        return str(path)
