@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import types
+from contextlib import suppress
 from pathlib import Path
 
 MODULE_FILE = "your_code.py"
@@ -299,11 +300,9 @@ def _source(value) -> tuple[list[str], str, int] | None:
     """(source lines, file name, first line) of a function or class, or None."""
     import inspect
 
-    try:
+    with suppress(OSError, TypeError):
         lines, first = inspect.getsourcelines(value)
         return lines, inspect.getsourcefile(value) or inspect.getfile(value), max(first, 1)
-    except (OSError, TypeError):
-        pass
     if isinstance(value, type):  # a class of __main__ in a kernel: found through one of its methods
         for member in vars(value).values():
             code = getattr(getattr(member, "__func__", member), "__code__", None)

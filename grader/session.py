@@ -10,6 +10,7 @@ reported alike for all.
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
@@ -70,10 +71,8 @@ class GradingSession:
         exercises = self.catalogue if exercises is None else exercises
         try:
             for exercise in exercises:
-                try:
+                with suppress(Exception):  # recorded by grade() as the exercise's result
                     self.grade(exercise)
-                except Exception:  # noqa: BLE001 - recorded by grade() as the exercise's result
-                    pass
         except KeyboardInterrupt:
             self.interrupted = True
         finally:

@@ -49,7 +49,9 @@ def specs_sha256(folder: str | Path) -> str:
     """Every file under `folder` (hidden and cache entries aside): name, size and bytes."""
     folder = Path(folder)
     digest = hashlib.sha256()
-    for path in sorted(_spec_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
+    files = [p for p in folder.rglob("*") if p.is_file() and not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
+    for path in sorted(files, key=lambda p: p.relative_to(folder).as_posix()):
         name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
         digest.update(b"%d:%s:%d:" % (len(name), name, path.stat().st_size))
         with open(path, "rb") as stream:
@@ -74,11 +76,6 @@ def grader_version() -> str:
             digest.update(path.relative_to(package).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return f"{version}+{digest.hexdigest()[:16]}"
-
-
-def _spec_files(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.is_file() and not any(
-        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
 
 
 def _sha256(data: bytes) -> str:

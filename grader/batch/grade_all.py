@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.process_setup import single_threaded_blas
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
@@ -98,6 +99,9 @@ class BatchResult:
 
 
 def grade_all(options: BatchOptions) -> BatchResult:
+    from grader.checks.catalogue import load_exercises
+    from grader.report.labels import labels_from_specs
+
     start = time.perf_counter()
     out = Path(options.out).absolute()
     results = out / "results"
@@ -125,9 +129,11 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     course_prints, course_files = course_code(options.exercises)
+    loaded, _ = load_exercises(options.exercises)  # a broken spec is reported by grading, not here
     manifest = Manifest(str(shard) if shard else None, specs, grader,
                         tuple(s.student for s in submissions), tuple(result.removed),
-                        _labels(options.exercises), tuple(course_files), tuple(course_prints))
+                        labels_from_specs(loaded).to_json(), tuple(course_files),
+                        tuple(course_prints))
     result.similarity = write_class_files(out, manifest, result.records, removed)
     result.seconds = time.perf_counter() - start
     return result
@@ -180,15 +186,6 @@ def removed_note(student: str) -> str:
             "the record is kept, its row in grades.csv has no grade")
 
 
-def _labels(exercises: Path) -> dict:
-    """What the report calls checks and misconceptions, from the specs (grader/report/labels.py)."""
-    from grader.checks.catalogue import load_exercises
-    from grader.report.labels import labels_from_specs
-
-    loaded, _ = load_exercises(exercises)  # a broken spec is reported by grading, not here
-    return labels_from_specs(loaded).to_json()
-
-
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
            versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
@@ -196,11 +193,13 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
     counter = iter(range(1, 1_000_000))
+    env = dict(os.environ)
+    single_threaded_blas(env)  # one BLAS thread per job (grader/process_setup.py)
 
     def start_job() -> Job:
         log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
         try:
-            return Job(_job_command(options, results), _job_cwd(options.exercises), _job_env(), log)
+            return Job(_job_command(options, results), _job_cwd(options.exercises), env, log)
         finally:
             log.close()
 
@@ -253,15 +252,6 @@ def _job_cwd(exercises: Path) -> Path:
     Never the folder grade-all was started in, which may be the class's."""
     exercises = Path(exercises).absolute()
     return exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
-
-
-def _job_env() -> dict:
-    """This environment, with one BLAS thread per job (grader/process_setup.py)."""
-    from grader.process_setup import single_threaded_blas
-
-    env = dict(os.environ)
-    single_threaded_blas(env)
-    return env
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -18,6 +18,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,10 +87,8 @@ class Job:
 
     def finish(self) -> None:
         """Close stdin: the job ends after its current submission."""
-        try:
+        with suppress(OSError):
             self.process.stdin.close()
-        except OSError:
-            pass
 
     def kill(self, spared: set[int] = frozenset()) -> None:
         """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
@@ -100,10 +99,8 @@ class Job:
         self.process.wait()
         sweep(None, set(spared))
         for stream in (self.process.stdin, self.process.stdout):
-            try:
+            with suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[], Job],
@@ -176,10 +173,8 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         job.finish()
     deadline = time.monotonic() + 10
     for index, job in enumerate(running):
-        try:
+        with suppress(subprocess.TimeoutExpired):
             job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
         job.kill(spared={later.process.pid for later in running[index + 1 :]})
 
 

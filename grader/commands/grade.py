@@ -72,9 +72,8 @@ def _grade_in_process(args, zygote) -> int:
         exercises, errors = [], []
     session = GradingSession(settings, exercises, [str(error) for error in errors], zygote)
     report = session.run()
-    code = 0 if report.exercises and all(e.status == PASSED for e in report.exercises) else 1
-    if errors:
-        code = 1
+    passed = report.exercises and all(e.status == PASSED for e in report.exercises)
+    code = 0 if passed and not errors else 1
     lines = report_lines(report, feedback=settings.feedback)
     print("\n".join(lines if args.quiet else [*lines, closing_line(report)]))
     if settings.verbose:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -58,10 +58,8 @@ def write_file_safely(path: str | Path, data: bytes, suffix: str = ".tmp") -> No
                 os.close(fd)
             os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except BaseException:
-            try:
+            with suppress(OSError):
                 os.unlink(tmp, dir_fd=folder)
-            except OSError:
-                pass
             raise
 
 
@@ -101,10 +99,8 @@ def _open_or_make(name: str, parent: int, walked: Path, path: Path) -> int:
         try:
             return os.open(name, _DIRECTORY, dir_fd=parent)
         except FileNotFoundError:
-            try:
+            with suppress(FileExistsError):
                 os.mkdir(name, dir_fd=parent)
-            except FileExistsError:
-                pass
         except OSError as error:  # ELOOP: a symlink; ENOTDIR: a file
             if _is_link(name, parent):
                 raise _refused(walked, path) from error
