@@ -79,9 +79,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     grading.close()  # every process of the submission ends before the results are written
     report = grading.report()
-    if not write_outputs_or_say(report, grading.settings):
-        session.exitstatus = NOTHING_GRADED
-    if report.fatal:  # as --classroom's "error" and PrairieLearn's "gradable": false say
+    # a fatal report: as --classroom's "error" and PrairieLearn's "gradable": false say
+    if not write_outputs_or_say(report, grading.settings) or report.fatal:
         session.exitstatus = NOTHING_GRADED
 
 

@@ -1,13 +1,7 @@
-"""What a record was graded from: the submission's bytes, the specs, the grader. A re-run reuses
-a record only when all three are unchanged (grade_all.py), and merge.py never mixes versions.
-
-    submission_sha256   sha256 of the graded file's bytes (for a folder, the file chosen in it)
-    specs_sha256        sha256 over the exercises folder: each file's relative name and bytes,
-                        in sorted order (specs, data and checkpoint files under it)
-    grader_version      the package's version and a sha256 of the grader package's .py sources
-
-and, for the class report's similarity section, `code_fingerprints`: the graded file's
-student-API functions as fingerprints (grader/similarity/code.py; parsed, never run).
+"""What a record was graded from: the submission's bytes, the specs, the grader (each function
+says what it hashes). A re-run reuses a record only when all three are unchanged (grade_all.py),
+and merge.py never mixes versions. `code_fingerprints`: the graded file's student-API functions,
+for the class report's similar code (grader/similarity/code.py; parsed, never run).
 """
 from __future__ import annotations
 

@@ -1,17 +1,11 @@
-"""A whole class: grade what is not graded yet, in parallel, then write the class's files.
+"""A whole class: grade what is not graded yet, in parallel, then write the class's files:
+OUT/results/<student>.json (one record each, written as it finishes), grades.csv,
+feedback/<student>.md, report.html and logs/job-<n>.log.
 
-    OUT/results/<student>.json   one record per student, written atomically as each finishes
-    OUT/grades.csv               one row per student: a column per exercise and a total
-    OUT/feedback/<student>.md    what the student would have seen, hidden cases summarised
-    OUT/report.html              the class report (with similar code: grader/similarity)
-    OUT/logs/job-<n>.log         what the grading jobs printed (for the instructor)
-
-A batch stopped halfway loses nothing: a re-run reuses every final record whose submission, specs
-and grader are unchanged (fingerprints.py) and grades the rest. A record whose submission is gone
-from the class folder stays in results/, and its row in grades.csv has no grade and a note.
-`--shard K/N` grades a stable share of the class (shards.py); merge.py joins the shares. No file
-is written through a symlink (grader/report/safe_files.py): OUT's folders are checked before
-anything is graded, and a link in them stops the batch with UnsafePathError.
+A re-run reuses every final record whose submission, specs and grader are unchanged
+(fingerprints.py) and grades the rest; docs/lms.md ("A whole class") says what each file holds,
+and what a stopped batch, a gone submission and `--shard K/N` (shards.py) do. OUT's folders are
+checked before anything is graded: a link in them stops the batch (report/safe_files.py).
 """
 from __future__ import annotations
 

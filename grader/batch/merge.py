@@ -1,10 +1,8 @@
 """`vitgrade merge OUT_1 ... OUT_N --out OUT`: the outputs of `grade-all --shard K/N` as one.
 
-Each OUT_K holds batch.json (manifest.py) and results/; OUT gets the records, then grades.csv,
-feedback/ and report.html written by the same code as a single run's (grade_all.py), so they
-are the same files a run over the whole class would have written. Outputs graded from other
-specs or by another grader are refused (MergeError), never mixed into one grades.csv; shards
-missing from 1..N, and students found in two outputs, are reported.
+OUT gets the records, then the class's files from the same code as a single run's
+(class_files.py). Outputs graded from other specs or by another grader are refused (MergeError);
+shards missing from 1..N and students found in two outputs are reported (docs/lms.md, "Shards").
 """
 from __future__ import annotations
 

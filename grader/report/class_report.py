@@ -1,12 +1,7 @@
-"""report.html: where a class is stuck, in one self-contained page a lecturer reads before class.
-
-Score histogram, pass rate per exercise (a table sortable by difficulty), the misconceptions the
-class hit by their human name and the function they live in, with the share of students behind
-each ("31%: overlapping stride-1 windows, in num_patches"), pairs of students whose code is
-unusually similar (grader/similarity; advice, never a grade), who needs a look, and every
-student's row with a link to their feedback file. Plots: report_plots.py (without matplotlib the
-page has the same tables and says how to get the plots). Every string is HTML-escaped
-(escape.py), attributes included; the page loads nothing from outside (report_page.py).
+"""report.html: where a class is stuck, in one self-contained page a lecturer reads before class
+(docs/lms.md, "The class report", lists its sections). Plots: report_plots.py (without
+matplotlib the same tables, and how to get the plots). Every string is HTML-escaped (escape.py),
+attributes included; the page loads nothing from outside (report_page.py).
 """
 from __future__ import annotations
 

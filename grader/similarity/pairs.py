@@ -3,13 +3,10 @@
     code:        {student: {function: [fingerprint, ...]} or None (no code could be read)}
     boilerplate: fingerprints of the template and the instructor's solution (code.py)
 
-A fragment counts as evidence only when it is **rare**: not boilerplate, and found in the same
-function of at most `rare_limit(n)` students (3, or a tenth of the class when larger). What many
-students wrote alike (a one-line count, the course's idiom) is nobody's
-copy. A pair is listed for a function when they share at least MIN_SHARED rare fragments making
-at least MIN_SIMILARITY of the smaller of their two versions (boilerplate left out). Pairs are
-found through an index of the rare fragments, so a class costs about what its shared fragments
-do, not n^2 comparisons.
+A fragment counts only when it is rare: not boilerplate, and in the same function of at most
+`rare_limit(n)` students; a pair is listed for a function from MIN_SHARED rare fragments making
+MIN_SIMILARITY of the smaller version. An index of the rare fragments finds the pairs, not n^2
+comparisons (docs/architecture.md, "Similar code").
 """
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
-"""Where the exercises are: an explicit folder, the project being worked in, or the
-course's exercises installed with the package (so `vitgrade grade x.py` works anywhere).
+"""Where the exercises are: an explicit folder, the project being worked in, or the course's
+exercises installed with the package (so `vitgrade grade x.py` works anywhere).
 
-Discovery (the project's `exercises/`) is for people at their desks. It only takes a folder
-nobody else could have put there: one owned by this user (or root), not world-writable, reached
-from the start folder through no world-writable folder (so `/tmp/exercises` is never used).
-Autograding modes do not discover at all: a student's repository may hold an `exercises/` of
-its own (grader/settings.py `resolve_settings`, `vitgrade grade-all`).
+Discovery (the project's `exercises/`) is for people at their desks, and takes only a folder
+nobody else could have put there; autograding modes never discover, as a student's repository
+may hold an `exercises/` of its own (docs/security.md, "Specs come only from where the
+instructor put them").
 """
 from __future__ import annotations
 
