@@ -1,12 +1,10 @@
 """The grading jobs, seen from the coordinator: hand out submissions, watch deadlines, restart.
 
 Each job is a `python -I` process running grader.batch.job (grade_all.py `_job_command`) in a
-session of its own (with its zygote), fed submissions once it says it is ready: QUEUED at a
-time, so that it never waits for us between two. A submission's deadline counts from when the
-job can start it (when the one before it ended). A job that misses a submission's deadline is
-killed with its whole process group and replaced; one that dies is replaced too. Either way that
-submission gets a `timeout` or `error` outcome, the ones queued behind it go back to the queue,
-and the batch goes on.
+session of its own, fed QUEUED submissions at a time once it says it is ready. A submission's
+deadline counts from when the job can start it. A job that misses it, or dies, is killed with
+its whole process group and replaced; that submission gets a `timeout` or `error` outcome, and
+the ones queued behind it go back to the queue.
 """
 from __future__ import annotations
 
