@@ -38,9 +38,12 @@ def run(args) -> int:
     if args.gradescope and not args.json:
         args.json = GRADESCOPE_RESULTS
     try:
-        args.submission = _submission_file(args.submission, say=not args.quiet)
+        chosen = str(student_file(Path(args.submission)))  # a folder: the file in it
     except SettingsError as error:
         return fail(NAME, str(error))
+    if not args.quiet and chosen != args.submission:
+        print(f"grading {chosen} (the submission in {args.submission})")
+    args.submission = chosen
     zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
@@ -90,14 +93,6 @@ def _grade_in_process(args, zygote) -> int:
     if report.fatal or session.interrupted or not (report.exercises or errors):
         code = 2
     return code
-
-
-def _submission_file(submission: str, say: bool) -> str:
-    """The file to grade: `submission`, or the one in that folder (said so when `say`)."""
-    chosen = student_file(Path(submission))
-    if say and str(chosen) != submission:
-        print(f"grading {chosen} (the submission in {submission})")
-    return str(chosen)
 
 
 def _refused_output(args) -> str | None:

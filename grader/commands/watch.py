@@ -1,10 +1,6 @@
 """`vitgrade watch SUBMISSION`: regrade each time the submission or a spec is saved (Ctrl-C ends
-it).
-
-A student's edit-and-check loop: this process keeps numpy, the grader and the specs loaded, and
-its zygote keeps a warm, clean process to fork workers from, so each save costs only the
-regrade. Each grading is the same as `vitgrade grade`'s (the same checks, a fresh worker, the
-same limits); nothing is left running when it ends.
+it). This process keeps numpy, the grader, the specs and a zygote loaded, so each save costs only
+the regrade, graded as `vitgrade grade` grades (docs/architecture.md, "vitgrade watch").
 """
 from __future__ import annotations
 

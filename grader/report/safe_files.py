@@ -1,12 +1,9 @@
 """Writing results where a submission may have planted links: no write ever goes through one.
 
-The grading process may be root, and a submission's files and folder names (or what its code,
-run as another user, left in a world-writable place such as /tmp) can be symlinks. So a results
-path is taken literally: each folder of it is opened (or made) one name at a time relative to the
-one before, with O_NOFOLLOW, and a folder that is a symlink is refused with `UnsafePathError`.
-The file is written as a new temporary name inside the checked folder (O_CREAT | O_EXCL |
-O_NOFOLLOW), then renamed over the final name: a symlink at the final name is replaced, never
-followed, and the final path is never opened for writing.
+A results path is taken literally: each folder of it is opened (or made) one name at a time
+with O_NOFOLLOW, a folder that is a symlink is refused (`UnsafePathError`), and the file is
+written as a new temporary name in the checked folder, then renamed over the final name, which
+is never opened for writing (docs/security.md, "Results files are never written through a link").
 """
 from __future__ import annotations
 
