@@ -40,14 +40,13 @@ def write_class_files(out: Path, manifest: Manifest, records: dict[str, Record |
     """batch.json (`manifest`), grades.csv, feedback/<student>.md and report.html, for the
     manifest's students (their `records`) and its `removed` ones; returns the
     grader.similarity.pairs.Similarity of the report. A shard's report compares no code
-    (similarity_section.AT_MERGE): a fragment rare in a shard may be common in the class, so
+    (class_report.AT_MERGE): a fragment rare in a shard may be common in the class, so
     similarity is computed by merge, over everyone."""
-    from grader.report.class_report import class_report_html
+    from grader.report.class_report import AT_MERGE, class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.labels import Labels
     from grader.report.outputs import FEEDBACK_FOLDER, write_text_atomic
-    from grader.report.similarity_section import AT_MERGE
     from grader.similarity.pairs import similar_pairs
 
     rows = class_rows(list(manifest.students), records, removed)

@@ -77,7 +77,7 @@ class BatchResult:
     seconds: float = 0.0
     grading_seconds: float = 0.0
     similarity: object = None   # the report's Similarity (grader.similarity.pairs); a shard's:
-                                # similarity_section.AT_MERGE
+                                # class_report.AT_MERGE
 
     @property
     def unloadable(self) -> list[str]:
