@@ -225,12 +225,9 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
         return imported
     if _is_literal(value):
         text = repr(value)
-        try:
-            same = ast.literal_eval(text) == value
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            same = False
-        if same:
-            return _Item(name, "data", [f"{name} = {text}\n"])
+        with suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+            if ast.literal_eval(text) == value:
+                return _Item(name, "data", [f"{name} = {text}\n"])
     if _is_array(value):
         arrays[name] = value
         scalar = "[()]" if isinstance(value, sys.modules["numpy"].generic) else ""

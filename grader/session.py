@@ -1,11 +1,8 @@
 """The one driver of a grading run: one submission, from resolved settings (settings.py) to a
-GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's run_autograder),
-`watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
-
-One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
-before it is graded; the submission's deadline goes to the worker, which shares it out among
-the calls and cuts a call or a load at it ("out of time"); load problems and `fatal` are
-reported alike for all.
+GradeReport. `run()` grades every exercise (`vitgrade grade`, `watch`, grade-all's jobs,
+`check()`); the plugin calls `grade(exercise)` per pytest item. The submission's one worker
+grades each exercise under its own limits (`settings.limits(exercise)`) and holds the
+submission's deadline (docs/architecture.md, "One driver" and "Time").
 """
 from __future__ import annotations
 

@@ -63,18 +63,15 @@ def hidden_failure(check: CheckResult) -> str:
 def part_feedback(part: ExerciseResult) -> str:
     """exercise_feedback for visible checks; hidden checks summarised by `hidden_check_line`."""
     visible = part.part(hidden=False)
-    hidden = [c for c in part.checks if c.hidden]
-    if not hidden:
+    if not any(c.hidden for c in part.checks):
         return exercise_feedback(visible)
-    lines = exercise_feedback(visible).splitlines()[1:] if visible.checks else []
-    head = exercise_heading(part)
-    for check in hidden:
-        if check.passed:
-            continue
-        lines.append(f"  {hidden_check_line(check)}")
-        if check.hint:
-            lines.append(f"    hint: {check.hint}")
-    return "\n".join([head] + lines)
+    lines = [exercise_heading(part), *exercise_feedback(visible).splitlines()[1:]]
+    for check in part.checks:
+        if check.hidden and not check.passed:
+            lines.append(f"  {hidden_check_line(check)}")
+            if check.hint:
+                lines.append(f"    hint: {check.hint}")
+    return "\n".join(lines)
 
 
 def feedback_markdown(student: str, report: GradeReport | None, problem: str | None = None) -> str:
