@@ -3,7 +3,7 @@
 grade_all.py runs it: discover.py finds the submissions, pool.py hands them to long-lived job.py
 processes (each grading with grade_one.py, progress.py counting), records.py and
 fingerprints.py keep each result and what it was graded from, class_files.py writes the class's
-files (manifest.py: batch.json); shards.py and merge.py split a class and join it again.
+files (batch.json among them); shards.py and merge.py split a class and join it again.
 
 Student code never runs in any of these processes: each submission is loaded by a fresh worker
 forked from the job's zygote (grader/worker), exactly as in `vitgrade grade`.

@@ -23,10 +23,9 @@ from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 from grader.similarity.boilerplate import course_code
 
 from . import DEFAULT_ID_PATTERN
-from .class_files import write_class_files
+from .class_files import Manifest, write_class_files
 from .discover import Submission, discover
 from .fingerprints import grader_version, specs_sha256, submission_sha256
-from .manifest import Manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
 from .records import (

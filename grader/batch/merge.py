@@ -12,8 +12,7 @@ from pathlib import Path
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder
 
-from .class_files import write_class_files
-from .manifest import Manifest, read_manifest
+from .class_files import Manifest, read_manifest, write_class_files
 from .records import Record, read_record, record_path, write_record
 
 
