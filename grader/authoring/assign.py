@@ -32,7 +32,7 @@ from pathlib import Path
 SUFFIXES = (".py", ".ipynb")
 STUB = "# YOUR CODE HERE"
 RAISE = "raise NotImplementedError()"
-SOLUTION, HIDDEN = "SOLUTION", "HIDDEN TESTS"
+SOLUTION = "SOLUTION"
 _MARKER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+"
                      r"(?P<kind>SOLUTION|HIDDEN TESTS)[ \t]*$")
 _TIMING_METADATA = ("execution", "ExecuteTime")  # JupyterLab's and the ExecuteTime extension's
