@@ -79,12 +79,9 @@ def safe_name(text: str) -> str:
 
 
 def submission_file(folder: str | Path) -> Path | None:
-    """The file to grade in a student's folder, whatever they named it.
-
-    Among the .py and .ipynb files (not in hidden or cache folders): those named like the
-    template (vit_exercises.*) first, else those at the top of the folder, else any; of these
-    the most recently modified. None when there is none.
-    """
+    """The file to grade in a student's folder, whatever they named it (None: there is none):
+    of its .py and .ipynb files, the most recently modified of those named like the template
+    (vit_exercises.*), else of those at the top of the folder, else of any."""
     folder = Path(folder)
     candidates = [p for p in folder_entries(folder) if p.suffix.lower() in SUFFIXES
                   and not p.is_symlink() and p.is_file()]

@@ -47,11 +47,6 @@ def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
     return page(_e(title), "\n".join(p for p in parts if p))
 
 
-def feedback_href(student: str) -> str:
-    """The relative link of a student's feedback file, percent-encoded (then HTML-escaped)."""
-    return f"{FEEDBACK_FOLDER}/{quote(student + '.md', safe='')}"
-
-
 # --- text and tables -------------------------------------------------------------
 
 def _overview(s: ClassSummary) -> str:
@@ -152,8 +147,9 @@ def _th(h) -> str:
 
 
 def _td(cell) -> str:
-    if isinstance(cell, _Link):
-        return f'<td><a href="{_e(feedback_href(cell))}">{_e(cell)}</a></td>'
+    if isinstance(cell, _Link):  # the relative link of the feedback file, percent-encoded
+        href = f"{FEEDBACK_FOLDER}/{quote(cell + '.md', safe='')}"
+        return f'<td><a href="{_e(href)}">{_e(cell)}</a></td>'
     if isinstance(cell, tuple):
         text, key = cell
         return f'<td data-value="{_e(key)}">{_e(text)}</td>'

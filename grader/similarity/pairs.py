@@ -33,10 +33,6 @@ class Pair:
     b: str
     matches: tuple[Match, ...]
 
-    @property
-    def score(self) -> tuple:
-        return (len(self.matches), max(m.similarity for m in self.matches))
-
 
 @dataclass(frozen=True)
 class Similarity:
@@ -77,7 +73,8 @@ def similar_pairs(code: dict, boilerplate=(), ignored=()) -> Similarity:
             if count >= MIN_SHARED and count / smaller >= MIN_SIMILARITY:
                 found[a, b].append(Match(function, round(count / smaller, 3), count))
     pairs = sorted((Pair(a, b, tuple(m)) for (a, b), m in found.items()),
-                   key=lambda p: (-p.score[0], -p.score[1], p.a, p.b))
+                   key=lambda p: (-len(p.matches), -max(m.similarity for m in p.matches),
+                                  p.a, p.b))
     return Similarity(tuple(pairs[:MAX_PAIRS]), len(readable),
                       tuple(sorted(s for s in code if s not in readable)), tuple(ignored), limit,
                       max(0, len(pairs) - MAX_PAIRS))

@@ -31,13 +31,9 @@ class ExercisesFolder:
 
 def locate_exercises(explicit: str | Path | None = None, start: str | Path | None = None, *,
                      discover: bool = True) -> ExercisesFolder:
-    """The exercises folder to grade with, and where it came from.
-
-    1. `explicit` (`--exercises DIR`), as given;
-    2. when `discover`, the nearest trusted `exercises/` holding spec files in `start` (default:
-       the working folder) or in a parent (see the module's docstring);
-    3. the exercises shipped inside the installed package.
-    """
+    """The exercises folder to grade with, and where it came from: `explicit` as given, else
+    (when `discover`) the nearest trusted `exercises/` holding specs in `start` (default: the
+    working folder) or a parent, else the exercises installed with the package."""
     if explicit is not None:
         return ExercisesFolder(Path(explicit), EXPLICIT)
     if discover:
