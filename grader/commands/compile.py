@@ -33,9 +33,8 @@ def run(args) -> int:
         for line in stale:
             print(line)
         if stale:
-            print(f"vitgrade compile: {len(stale)} spec(s) of {folder} need `vitgrade compile`",
-                  file=sys.stderr)
-        return 1 if stale else 0
+            return fail(NAME, f"{len(stale)} spec(s) of {folder} need `vitgrade compile`", 1)
+        return 0
     solution = Path(args.solution) if args.solution else default_solution(folder)
     if solution is None or not solution.is_file():
         print(f"vitgrade compile: no solution at {solution or 'solutions/vit_exercises.py'}: "
