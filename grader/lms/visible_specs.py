@@ -108,9 +108,6 @@ def _named_data(checks: list, folder: Path) -> set[str]:
 def _strings(value):
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
+    elif isinstance(value, (dict, list, tuple)):
+        for v in value.values() if isinstance(value, dict) else value:
             yield from _strings(v)

@@ -126,14 +126,7 @@ def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
                 own.add((node.asname or node.name).split(".")[0])
             elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 own.add(node.name)
-        children = []
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                children.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                children.append(value)
-        stack.extend(reversed(children))
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
     for i in names:
         if out[i] in own:
             out[i] = "V"
