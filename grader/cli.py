@@ -43,19 +43,14 @@ class _VersionAction(argparse.Action):
     """`--version`, looked up only when asked: importlib.metadata costs ~80 ms of every run."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"vitgrade {version()}")  # to stdout, as argparse's own version action
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("vit-grader")
+        except PackageNotFoundError:  # run from a copy never installed
+            installed = "unknown"
+        print(f"vitgrade {installed}")  # to stdout, as argparse's own version action
         parser.exit()
-
-
-def version() -> str:
-    """The installed package's version, else "unknown" (run from a copy never installed)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed_version
-
-    try:
-        return installed_version("vit-grader")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def entry_point() -> int:

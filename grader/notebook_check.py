@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import types
+from contextlib import suppress
 from pathlib import Path
 
 MODULE_FILE = "your_code.py"
@@ -140,22 +141,16 @@ class CarriedModule:
 
     def remap(self, text: str) -> str:
         """`File "your_code.py", line 57` -> `File "In[7]", line 3`; `your_code.py:57` likewise."""
-        def place(number: str) -> tuple[str, int] | None:
-            line = int(number)
+        def students(match: re.Match) -> str:
+            line = int(match["line"])
             for first, count, origin, origin_line in self.blocks:
                 if first <= line < first + count:
-                    return origin, origin_line + line - first
-            return None
-
-        def as_students(shape: str):  # -> a re.sub replacement writing the place in `shape`
-            def replace(match: re.Match) -> str:
-                found = place(match.group(1))
-                return shape.format(*found) if found else match.group(0)
-            return replace
+                    where = match["before"].replace(MODULE_FILE, origin)
+                    return f"{where}{origin_line + line - first}"
+            return match[0]
 
         name = re.escape(MODULE_FILE)
-        text = re.sub(rf'File "{name}", line (\d+)', as_students('File "{}", line {}'), text)
-        return re.sub(rf"{name}:(\d+)", as_students("{}:{}"), text)
+        return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
     def remap_result(self, result):
         from dataclasses import replace
@@ -230,12 +225,9 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
         return imported
     if _is_literal(value):
         text = repr(value)
-        try:
-            same = ast.literal_eval(text) == value
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            same = False
-        if same:
-            return _Item(name, "data", [f"{name} = {text}\n"])
+        with suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+            if ast.literal_eval(text) == value:
+                return _Item(name, "data", [f"{name} = {text}\n"])
     if _is_array(value):
         arrays[name] = value
         scalar = "[()]" if isinstance(value, sys.modules["numpy"].generic) else ""
@@ -305,11 +297,9 @@ def _source(value) -> tuple[list[str], str, int] | None:
     """(source lines, file name, first line) of a function or class, or None."""
     import inspect
 
-    try:
+    with suppress(OSError, TypeError):
         lines, first = inspect.getsourcelines(value)
         return lines, inspect.getsourcefile(value) or inspect.getfile(value), max(first, 1)
-    except (OSError, TypeError):
-        pass
     if isinstance(value, type):  # a class of __main__ in a kernel: found through one of its methods
         for member in vars(value).values():
             code = getattr(getattr(member, "__func__", member), "__code__", None)

@@ -60,9 +60,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     grading = config.stash.get(SESSION_KEY, None)
     if grading is not None:
-        from grader.report.terminal_summary import write_summary
+        from grader.report.terminal import report_lines
 
-        write_summary(terminalreporter, grading.report(), grading.settings)
+        terminalreporter.section("vit-grader", sep="=", bold=True)
+        for line in report_lines(grading.report(), feedback=grading.settings.feedback):
+            terminalreporter.write_line(line)
         if grading.settings.verbose:
             from grader.hiding_note import hiding_note
 
@@ -77,9 +79,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
     grading.close()  # every process of the submission ends before the results are written
     report = grading.report()
-    if not write_outputs_or_say(report, grading.settings):
-        session.exitstatus = NOTHING_GRADED
-    if report.fatal:  # as --classroom's "error" and PrairieLearn's "gradable": false say
+    # a fatal report: as --classroom's "error" and PrairieLearn's "gradable": false say
+    if not write_outputs_or_say(report, grading.settings) or report.fatal:
         session.exitstatus = NOTHING_GRADED
 
 

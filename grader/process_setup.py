@@ -1,10 +1,6 @@
-"""How a grading process sets itself up, before numpy is imported and once it is loaded.
-
-The grading side's own numpy work is on small arrays (expected values, comparisons): BLAS threads
-cannot speed it up, and OpenBLAS's helper threads keep spinning after each product, on the core
-the student's worker needs (measured: 11% of all CPU time while grading a class). Long-lived
-grading processes also freeze what they loaded, so that Python's collector stops walking pytest,
-numpy, the specs and the planned cases again and again (another 10%).
+"""How a grading process sets itself up, before numpy is imported and once it is loaded: one BLAS
+thread (OpenBLAS's helper threads spin on the core the student's worker needs), and long-lived
+processes freeze what they loaded out of the collector's way (docs/architecture.md measures both).
 """
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
-"""What student code must not see, decided in one place (worker/hiding.py uses the list).
-
-As root with namespaces the worker sees only a view of what it needs, and covers again whatever of
-this list falls inside it (an exercises folder beside the submission); without namespaces these
-are what must be root's alone (Gradescope's setup.sh), and the worker says which it can read.
-
-The reference (it is the lab's solution), the specs with their hidden cases and what is compiled
-beside them, the instructor's solutions, and the grader's own outputs (earlier results and
-feedback, other students' in a batch). Of each, every copy a run could reach: the `grader`
-package in use and any other Python could import from sys.path, the project it was installed
-from (an editable install's checkout), the exercises folder in use and the installed one. A path
-that does not exist (a results file not written yet) is the worker's to skip.
+"""What student code must not see, decided in one place (worker/hiding.py uses the list): the
+reference (the lab's solution), the specs and what is compiled beside them, the instructor's
+solutions and the grader's own outputs, each in every copy a run could reach (docs/security.md,
+"Hiding by allowlist", lists them). A path that does not exist (a results file not written yet)
+is the worker's to skip.
 """
 from __future__ import annotations
 

@@ -1,23 +1,21 @@
 """The one driver of a grading run: one submission, from resolved settings (settings.py) to a
-GradeReport. `run()` grades every exercise for `vitgrade grade` (so Gradescope's run_autograder),
-`watch`, grade-all's jobs and `check()`; the plugin calls `grade(exercise)` per pytest item.
-
-One worker per submission, switched to each exercise's own limits (`settings.limits(exercise)`)
-before it is graded; the submission's deadline goes to the worker, which shares it out among
-the calls and cuts a call or a load at it ("out of time"); load problems and `fatal` are
-reported alike for all.
+GradeReport. `run()` grades every exercise (`vitgrade grade`, `watch`, grade-all's jobs,
+`check()`); the plugin calls `grade(exercise)` per pytest item. The submission's one worker
+grades each exercise under its own limits (`settings.limits(exercise)`) and holds the
+submission's deadline (docs/architecture.md, "One driver" and "Time").
 """
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
+from grader.spec.parse import shown_path
 
 
 @dataclass
@@ -70,10 +68,8 @@ class GradingSession:
         exercises = self.catalogue if exercises is None else exercises
         try:
             for exercise in exercises:
-                try:
+                with suppress(Exception):  # recorded by grade() as the exercise's result
                     self.grade(exercise)
-                except Exception:  # noqa: BLE001 - recorded by grade() as the exercise's result
-                    pass
         except KeyboardInterrupt:
             self.interrupted = True
         finally:
@@ -88,7 +84,7 @@ class GradingSession:
         if load is not None and not load.ok:
             fatal = problems[0] if problems else "the submission could not be loaded"
         return GradeReport(
-            submission=_shown(self.settings.student),
+            submission=shown_path(self.settings.student),
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             seconds=time.perf_counter() - self.started,
@@ -114,12 +110,3 @@ def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:
     check = CheckResult(name="grading", points=exercise.points, score=0.0, status=ERROR,
                         message=message)
     return ExerciseResult(exercise.id, exercise.title, exercise.lecture, (check,))
-
-
-def _shown(path: Path) -> str:
-    """The submission's path as a student typed it: relative to the working folder when inside
-    it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, RuntimeError):  # RuntimeError: a link that loops (graded, and refused)
-        return str(path)

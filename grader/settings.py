@@ -2,15 +2,13 @@
 
 `vitgrade grade`, the pytest plugin (`pytest --student`), `watch`, grade-all's jobs, `check()`
 (its keywords) and the Gradescope wrapper take the same options, from OPTIONS, and resolve them
-here: the command line, else the environment (ENVIRONMENT; no variable yet: every entry point
-has a command line), else, per exercise, the spec's `limits:`, else the default
-(worker/limits.py, the only place a default is written). `GraderSettings.limits(exercise)` is
-that last step; nothing else decides between them.
+here: the command line (every entry point has one), else, per exercise, the spec's `limits:`,
+else the default (worker/limits.py, the only place a default is written).
+`GraderSettings.limits(exercise)` is that last step; nothing else decides between them.
 """
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -75,7 +73,6 @@ OPTIONS = (
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
-ENVIRONMENT: dict[str, str] = {}  # option name -> the variable read when the command line is not
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
@@ -83,7 +80,7 @@ STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a
 @dataclass(frozen=True)
 class GraderSettings:
     """One grading run's settings, resolved once (resolve_settings); the rest of the run reads
-    them. The limits here are the command line's or the environment's (None: not given)."""
+    them. The limits here are the command line's (None: not given)."""
 
     student: Path | None  # None: settings for many submissions (watch, grade-all's jobs)
     exercises: Path
@@ -106,8 +103,7 @@ class GraderSettings:
 
     def limits(self, exercise=None) -> Limits:
         """The worker's limits (all but `hide`) while `exercise` is graded (None: before any):
-        these settings' (command line, environment), else the spec's `limits:`, else the
-        defaults."""
+        these settings' (the command line), else the spec's `limits:`, else the defaults."""
         spec = {} if exercise is None else {"call_timeout": exercise.call_timeout,
                                             **asdict(exercise.limits)}
         chosen = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
@@ -155,10 +151,9 @@ def student_file(path: Path) -> Path:
     return found
 
 
-def resolve_settings(getoption: Callable, invoked_in: Path,
-                     environ: Mapping[str, str] = os.environ) -> GraderSettings:
+def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings:
     """GraderSettings from the options (`getoption(name)`: None, or a ValueError as pytest's, for
-    one not given), then the environment, read once. A SettingsError names a bad value.
+    one not given). A SettingsError names a bad value.
 
     An autograder (--classroom, --gradescope, --prairielearn) grades with --exercises or the
     installed specs, never an `exercises/` found where it runs: that is the student's repository.
@@ -167,11 +162,9 @@ def resolve_settings(getoption: Callable, invoked_in: Path,
 
     def given(name: str):
         try:
-            value = getoption(name)
+            return getoption(name)
         except ValueError:  # pytest's --verbose is its terminal plugin's: absent with -pno:terminal
-            value = None
-        env = ENVIRONMENT.get(name)
-        return environ.get(env) if value is None and env else value
+            return None
 
     student, explicit, json_out = given("student"), given("exercises"), given("json")
     prairielearn = given("prairielearn")

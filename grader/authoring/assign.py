@@ -32,7 +32,7 @@ from pathlib import Path
 SUFFIXES = (".py", ".ipynb")
 STUB = "# YOUR CODE HERE"
 RAISE = "raise NotImplementedError()"
-SOLUTION, HIDDEN = "SOLUTION", "HIDDEN TESTS"
+SOLUTION = "SOLUTION"
 _MARKER = re.compile(r"^(?P<indent>[ \t]*)#+[ \t]*(?P<edge>BEGIN|END)[ \t]+"
                      r"(?P<kind>SOLUTION|HIDDEN TESTS)[ \t]*$")
 _TIMING_METADATA = ("execution", "ExecuteTime")  # JupyterLab's and the ExecuteTime extension's
@@ -57,11 +57,8 @@ class StudentVersion:
 
 def assign(source: str | Path, target: str | Path) -> list[StudentVersion]:
     """The student version of every solution in `source` (a folder or one file), for `target`
-    (a folder).
-
-    Nothing is written: see `write`. Raises AssignError (MarkerError for unpaired markers) for
-    the first file that cannot be turned into a student version.
-    """
+    (a folder), written by `write`; AssignError (MarkerError: unpaired markers) for the first
+    file that cannot be turned into one."""
     source, target = Path(source), Path(target)
     files = [source] if source.is_file() else sorted(
         p for p in source.iterdir() if p.suffix in SUFFIXES and p.is_file())

@@ -2,20 +2,61 @@
 
     OUT/batch.json, OUT/grades.csv, OUT/feedback/<student>.md, OUT/report.html
 
-The same code writes them for a single run and for merged shards, from the same inputs (the
-records and batch.json, which keeps the specs' labels and the course's own code), so the files
-are the same.
+The same code writes them for a single run and for merged shards, from the same inputs: the
+records and batch.json (`Manifest`), which keeps what the specs and the course's files say
+(labels.py, grader/similarity/boilerplate.py), so `vitgrade merge`, which has neither, writes
+the files a single run would.
+
+    batch.json: {"format": "vitgrade-batch/1", "shard": "2/3" or null, "specs_sha256": ...,
+     "grader_version": ..., "students": [ids graded from the class folder], "removed": [ids with
+     a record and no submission any more], "labels": {what the report calls checks and
+     misconceptions}, "course_code": {"files": [...], "fingerprints": [...]}}
 """
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.checks.results import GradeReport
 
-from .manifest import Manifest, write_manifest
 from .records import Record
 
 Row = tuple[str, GradeReport | None, str | None]  # student, report, why there is none
+FORMAT = "vitgrade-batch/1"
+NAME = "batch.json"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    shard: str | None           # "K/N", or None for the whole class
+    specs_sha256: str
+    grader_version: str
+    students: tuple[str, ...]
+    removed: tuple[str, ...] = ()
+    labels: dict = field(default_factory=dict, compare=False)        # Labels.to_json()
+    course_files: tuple[str, ...] = ()
+    course_fingerprints: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "shard": self.shard, "specs_sha256": self.specs_sha256,
+                "grader_version": self.grader_version, "students": list(self.students),
+                "removed": list(self.removed), "labels": self.labels,
+                "course_code": {"files": list(self.course_files),
+                                "fingerprints": list(self.course_fingerprints)}}
+
+
+def read_manifest(out: Path) -> Manifest:
+    """OSError or ValueError when `out` holds no readable batch.json."""
+    data = json.loads((Path(out) / NAME).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{Path(out) / NAME} is not a {FORMAT} file")
+    course = data.get("course_code") if isinstance(data.get("course_code"), dict) else {}
+    labels = data.get("labels") if isinstance(data.get("labels"), dict) else {}
+    return Manifest(data.get("shard"), str(data["specs_sha256"]), str(data["grader_version"]),
+                    tuple(data["students"]), tuple(data.get("removed", ())), labels,
+                    tuple(str(f) for f in course.get("files", ())),
+                    tuple(h for h in course.get("fingerprints", ()) if type(h) is int))
 
 
 def class_rows(students: list[str], records: dict[str, Record | None],
@@ -40,14 +81,13 @@ def write_class_files(out: Path, manifest: Manifest, records: dict[str, Record |
     """batch.json (`manifest`), grades.csv, feedback/<student>.md and report.html, for the
     manifest's students (their `records`) and its `removed` ones; returns the
     grader.similarity.pairs.Similarity of the report. A shard's report compares no code
-    (similarity_section.AT_MERGE): a fragment rare in a shard may be common in the class, so
+    (class_report.AT_MERGE): a fragment rare in a shard may be common in the class, so
     similarity is computed by merge, over everyone."""
-    from grader.report.class_report import class_report_html
+    from grader.report.class_report import AT_MERGE, class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.labels import Labels
     from grader.report.outputs import FEEDBACK_FOLDER, write_text_atomic
-    from grader.report.similarity_section import AT_MERGE
     from grader.similarity.pairs import similar_pairs
 
     rows = class_rows(list(manifest.students), records, removed)
@@ -66,5 +106,5 @@ def write_class_files(out: Path, manifest: Manifest, records: dict[str, Record |
     write_text_atomic(out / "report.html",
                       class_report_html(rows, labels=Labels.from_json(manifest.labels),
                                         similarity=similarity), suffix=".html")
-    write_manifest(out, manifest)
+    write_text_atomic(out / NAME, json.dumps(manifest.to_json(), indent=1) + "\n", suffix=".json")
     return similarity

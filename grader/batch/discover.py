@@ -1,10 +1,7 @@
-"""Which submissions a folder holds, and whose they are.
-
-A submission is a file or a folder directly inside SUBMISSIONS_DIR; hidden entries (".x") are
-not. The student id comes from the entry's name by a regular expression (its group `id`, else
-its first group, else the whole match); an entry it does not match is skipped, and said so.
-Inside a folder the graded file is chosen by `submission_file`, which Gradescope's
-run_autograder uses too.
+"""Which submissions a folder holds, and whose they are: each file or folder directly inside
+SUBMISSIONS_DIR (hidden entries aside), its student id taken from its name by --id-pattern
+(`student_id`; an entry it does not match is skipped, and said so), the file graded inside a
+folder chosen by `submission_file`, which Gradescope's run_autograder uses too.
 """
 from __future__ import annotations
 
@@ -82,17 +79,12 @@ def safe_name(text: str) -> str:
 
 
 def submission_file(folder: str | Path) -> Path | None:
-    """The file to grade in a student's folder, whatever they named it.
-
-    Among the .py and .ipynb files (not in hidden or cache folders): those named like the
-    template (vit_exercises.*) first, else those at the top of the folder, else any; of these
-    the most recently modified. None when there is none.
-    """
+    """The file to grade in a student's folder, whatever they named it (None: there is none):
+    of its .py and .ipynb files, the most recently modified of those named like the template
+    (vit_exercises.*), else of those at the top of the folder, else of any."""
     folder = Path(folder)
     candidates = [p for p in folder_entries(folder) if p.suffix.lower() in SUFFIXES
                   and not p.is_symlink() and p.is_file()]
-    if not candidates:
-        return None
     for group in ([p for p in candidates if p.stem == TEMPLATE_STEM],
                   [p for p in candidates if p.parent == folder],
                   candidates):

@@ -1,13 +1,7 @@
-"""What a record was graded from: the submission's bytes, the specs, the grader. A re-run reuses
-a record only when all three are unchanged (grade_all.py), and merge.py never mixes versions.
-
-    submission_sha256   sha256 of the graded file's bytes (for a folder, the file chosen in it)
-    specs_sha256        sha256 over the exercises folder: each file's relative name and bytes,
-                        in sorted order (specs, data and checkpoint files under it)
-    grader_version      the package's version and a sha256 of the grader package's .py sources
-
-and, for the class report's similarity section, `code_fingerprints`: the graded file's
-student-API functions as fingerprints (grader/similarity/code.py; parsed, never run).
+"""What a record was graded from: the submission's bytes, the specs, the grader (each function
+says what it hashes). A re-run reuses a record only when all three are unchanged (grade_all.py),
+and merge.py never mixes versions. `code_fingerprints`: the graded file's student-API functions,
+for the class report's similar code (grader/similarity/code.py; parsed, never run).
 """
 from __future__ import annotations
 
@@ -49,7 +43,9 @@ def specs_sha256(folder: str | Path) -> str:
     """Every file under `folder` (hidden and cache entries aside): name, size and bytes."""
     folder = Path(folder)
     digest = hashlib.sha256()
-    for path in sorted(_spec_files(folder), key=lambda p: p.relative_to(folder).as_posix()):
+    files = [p for p in folder.rglob("*") if p.is_file() and not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
+    for path in sorted(files, key=lambda p: p.relative_to(folder).as_posix()):
         name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
         digest.update(b"%d:%s:%d:" % (len(name), name, path.stat().st_size))
         with open(path, "rb") as stream:
@@ -74,11 +70,6 @@ def grader_version() -> str:
             digest.update(path.relative_to(package).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return f"{version}+{digest.hexdigest()[:16]}"
-
-
-def _spec_files(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.is_file() and not any(
-        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
 
 
 def _sha256(data: bytes) -> str:

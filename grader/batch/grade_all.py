@@ -1,17 +1,11 @@
-"""A whole class: grade what is not graded yet, in parallel, then write the class's files.
+"""A whole class: grade what is not graded yet, in parallel, then write the class's files:
+OUT/results/<student>.json (one record each, written as it finishes), grades.csv,
+feedback/<student>.md, report.html and logs/job-<n>.log.
 
-    OUT/results/<student>.json   one record per student, written atomically as each finishes
-    OUT/grades.csv               one row per student: a column per exercise and a total
-    OUT/feedback/<student>.md    what the student would have seen, hidden cases summarised
-    OUT/report.html              the class report (with similar code: grader/similarity)
-    OUT/logs/job-<n>.log         what the grading jobs printed (for the instructor)
-
-A batch stopped halfway loses nothing: a re-run reuses every final record whose submission, specs
-and grader are unchanged (fingerprints.py) and grades the rest. A record whose submission is gone
-from the class folder stays in results/, and its row in grades.csv has no grade and a note.
-`--shard K/N` grades a stable share of the class (shards.py); merge.py joins the shares. No file
-is written through a symlink (grader/report/safe_files.py): OUT's folders are checked before
-anything is graded, and a link in them stops the batch with UnsafePathError.
+A re-run reuses every final record whose submission, specs and grader are unchanged
+(fingerprints.py) and grades the rest; docs/lms.md ("A whole class") says what each file holds,
+and what a stopped batch, a gone submission and `--shard K/N` (shards.py) do. OUT's folders are
+checked before anything is graded: a link in them stops the batch (report/safe_files.py).
 """
 from __future__ import annotations
 
@@ -22,16 +16,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.process_setup import single_threaded_blas
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
 from grader.similarity.boilerplate import course_code
 
 from . import DEFAULT_ID_PATTERN
-from .class_files import write_class_files
+from .class_files import Manifest, write_class_files
 from .discover import Submission, discover
 from .fingerprints import grader_version, specs_sha256, submission_sha256
-from .manifest import Manifest
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
 from .records import (
@@ -82,7 +76,7 @@ class BatchResult:
     seconds: float = 0.0
     grading_seconds: float = 0.0
     similarity: object = None   # the report's Similarity (grader.similarity.pairs); a shard's:
-                                # similarity_section.AT_MERGE
+                                # class_report.AT_MERGE
 
     @property
     def unloadable(self) -> list[str]:
@@ -98,6 +92,9 @@ class BatchResult:
 
 
 def grade_all(options: BatchOptions) -> BatchResult:
+    from grader.checks.catalogue import load_exercises
+    from grader.report.labels import labels_from_specs
+
     start = time.perf_counter()
     out = Path(options.out).absolute()
     results = out / "results"
@@ -125,9 +122,11 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     course_prints, course_files = course_code(options.exercises)
+    loaded, _ = load_exercises(options.exercises)  # a broken spec is reported by grading, not here
     manifest = Manifest(str(shard) if shard else None, specs, grader,
                         tuple(s.student for s in submissions), tuple(result.removed),
-                        _labels(options.exercises), tuple(course_files), tuple(course_prints))
+                        labels_from_specs(loaded).to_json(), tuple(course_files),
+                        tuple(course_prints))
     result.similarity = write_class_files(out, manifest, result.records, removed)
     result.seconds = time.perf_counter() - start
     return result
@@ -180,15 +179,6 @@ def removed_note(student: str) -> str:
             "the record is kept, its row in grades.csv has no grade")
 
 
-def _labels(exercises: Path) -> dict:
-    """What the report calls checks and misconceptions, from the specs (grader/report/labels.py)."""
-    from grader.checks.catalogue import load_exercises
-    from grader.report.labels import labels_from_specs
-
-    loaded, _ = load_exercises(exercises)  # a broken spec is reported by grading, not here
-    return labels_from_specs(loaded).to_json()
-
-
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
            versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
@@ -196,11 +186,13 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
     counter = iter(range(1, 1_000_000))
+    env = dict(os.environ)
+    single_threaded_blas(env)  # one BLAS thread per job (grader/process_setup.py)
 
     def start_job() -> Job:
         log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
         try:
-            return Job(_job_command(options, results), _job_cwd(options.exercises), _job_env(), log)
+            return Job(_job_command(options, results), _job_cwd(options.exercises), env, log)
         finally:
             log.close()
 
@@ -253,15 +245,6 @@ def _job_cwd(exercises: Path) -> Path:
     Never the folder grade-all was started in, which may be the class's."""
     exercises = Path(exercises).absolute()
     return exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
-
-
-def _job_env() -> dict:
-    """This environment, with one BLAS thread per job (grader/process_setup.py)."""
-    from grader.process_setup import single_threaded_blas
-
-    env = dict(os.environ)
-    single_threaded_blas(env)
-    return env
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -3,13 +3,12 @@
     python -m grader.batch.job --exercises DIR --results DIR --parent PID [--hide DIR] [limits]
 
 (grade-all starts it isolated, `python -I`, from a folder of its own: grade_all.py `_job_command`.)
-
-Once set up it says {"ready": true}; then it reads one JSON task per line on stdin
-({"student", "path", "shown"}), grades it in-process
-(grade_one.py), writes OUT/results/<student>.json atomically, and answers one JSON line on stdout
-({"student", "status", "score", "max_score", "fatal", "seconds"}). It ends when stdin closes or
-its parent dies. Its Python, pytest-free grading code and numpy are imported once, which is what
-makes a class fast to grade; the student's code runs in a worker forked from its zygote.
+Once set up it says {"ready": true}; then it reads one JSON task per line on stdin ({"student",
+"path", "shown"}), grades it in-process (grade_one.py), writes OUT/results/<student>.json
+atomically, and answers one JSON line on stdout ({"student", "status", "score", "max_score",
+"fatal", "seconds"}). It ends when stdin closes or its parent dies. Python, the pytest-free
+grading code and numpy are imported once, which is what makes a class fast to grade; student
+code runs in a worker forked from the job's zygote.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """`vitgrade merge OUT_1 ... OUT_N --out OUT`: the outputs of `grade-all --shard K/N` as one.
 
-Each OUT_K holds batch.json (manifest.py) and results/; OUT gets the records, then grades.csv,
-feedback/ and report.html written by the same code as a single run's (grade_all.py), so they
-are the same files a run over the whole class would have written. Outputs graded from other
-specs or by another grader are refused (MergeError), never mixed into one grades.csv; shards
-missing from 1..N, and students found in two outputs, are reported.
+OUT gets the records, then the class's files from the same code as a single run's
+(class_files.py). Outputs graded from other specs or by another grader are refused (MergeError);
+shards missing from 1..N and students found in two outputs are reported (docs/lms.md, "Shards").
 """
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ from pathlib import Path
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder
 
-from .class_files import write_class_files
-from .manifest import Manifest, read_manifest
+from .class_files import Manifest, read_manifest, write_class_files
 from .records import Record, read_record, record_path, write_record
 
 

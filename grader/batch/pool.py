@@ -1,12 +1,10 @@
 """The grading jobs, seen from the coordinator: hand out submissions, watch deadlines, restart.
 
 Each job is a `python -I` process running grader.batch.job (grade_all.py `_job_command`) in a
-session of its own (with its zygote), fed submissions once it says it is ready: QUEUED at a
-time, so that it never waits for us between two. A submission's deadline counts from when the
-job can start it (when the one before it ended). A job that misses a submission's deadline is
-killed with its whole process group and replaced; one that dies is replaced too. Either way that
-submission gets a `timeout` or `error` outcome, the ones queued behind it go back to the queue,
-and the batch goes on.
+session of its own, fed QUEUED submissions at a time once it says it is ready. A submission's
+deadline counts from when the job can start it. A job that misses it, or dies, is killed with
+its whole process group and replaced; that submission gets a `timeout` or `error` outcome, and
+the ones queued behind it go back to the queue.
 """
 from __future__ import annotations
 
@@ -18,6 +16,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,10 +85,8 @@ class Job:
 
     def finish(self) -> None:
         """Close stdin: the job ends after its current submission."""
-        try:
+        with suppress(OSError):
             self.process.stdin.close()
-        except OSError:
-            pass
 
     def kill(self, spared: set[int] = frozenset()) -> None:
         """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
@@ -100,10 +97,8 @@ class Job:
         self.process.wait()
         sweep(None, set(spared))
         for stream in (self.process.stdin, self.process.stdout):
-            try:
+            with suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[], Job],
@@ -176,10 +171,8 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         job.finish()
     deadline = time.monotonic() + 10
     for index, job in enumerate(running):
-        try:
+        with suppress(subprocess.TimeoutExpired):
             job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
         job.kill(spared={later.process.pid for later in running[index + 1 :]})
 
 

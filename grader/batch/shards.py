@@ -1,13 +1,8 @@
-"""A stable share of the class: `--shard K/N` grades the students whose id hashes to K.
-
-A student is in shard K of N when int(sha256(id), 16) % N == K - 1, so adding or removing a
-student never moves another one. `--shard auto` reads the scheduler's variables (in this order):
-
-    VITGRADE_SHARD=K/N                                    anything, e.g. a GitHub Actions matrix
-    SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT           a Slurm job array (1-N, 0-(N-1), a
-      (and SLURM_ARRAY_TASK_MIN and _STEP, default 1)      step 1-7:2, a throttle 1-4%2; not a
-                                                          list): K = (ID - MIN) / STEP + 1
-    JOB_COMPLETION_INDEX and VITGRADE_SHARDS=N            a Kubernetes indexed Job: K = index + 1
+"""A stable share of the class: `--shard K/N` grades the students whose id hashes to K,
+int(sha256(id), 16) % N == K - 1, so adding or removing a student never moves another one.
+`--shard auto` reads VITGRADE_SHARD=K/N, else a Slurm job array's SLURM_ARRAY_TASK_* variables,
+else a Kubernetes indexed Job's JOB_COMPLETION_INDEX with VITGRADE_SHARDS=N (docs/lms.md,
+"Shards", says how K follows from each).
 """
 from __future__ import annotations
 

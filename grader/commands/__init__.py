@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 
 EXERCISES_HELP = "folder of exercise specs (default: as for grade)"  # every command but grade
 
@@ -19,3 +20,9 @@ def command_modules(chosen: str | None = None) -> list:
     if chosen is not None and chosen.replace("-", "_") in found:
         found = [chosen.replace("-", "_")]
     return [importlib.import_module(f"{__name__}.{name}") for name in found]
+
+
+def fail(command: str, message: str, code: int = 2) -> int:
+    """Print `vitgrade COMMAND: message` on stderr; returns `code`, the exit code."""
+    print(f"vitgrade {command}: {message}", file=sys.stderr)
+    return code

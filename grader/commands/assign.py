@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from grader.commands import fail
+
 NAME = "assign"
 HELP = ("write the student versions of the solutions (.py, .ipynb): solution regions become "
         "stubs, outputs cleared")
@@ -27,17 +29,14 @@ def run(args) -> int:
 
     source = Path(args.source)
     if not source.exists():
-        print(f"vitgrade assign: {source} does not exist", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{source} does not exist")
     try:
         versions = assign(source, args.target)
         drifted = drift(source) + (drift(args.target) if args.check else [])
     except AssignError as error:
-        print(f"vitgrade assign: {error}", file=sys.stderr)
-        return 1
+        return fail(NAME, str(error), 1)
     if not versions:
-        print(f"vitgrade assign: no .py or .ipynb solutions in {source}", file=sys.stderr)
-        return 2
+        return fail(NAME, f"no .py or .ipynb solutions in {source}")
     for problem in drifted:
         print(f"vitgrade assign: {problem}", file=sys.stderr)
     if args.check:
@@ -48,9 +47,7 @@ def run(args) -> int:
                   f"(run vitgrade assign)")
         return 1 if stale or drifted else 0
     if drifted:
-        print("vitgrade assign: nothing written: bring the module and the notebook level first",
-              file=sys.stderr)
-        return 1
+        return fail(NAME, "nothing written: bring the module and the notebook level first", 1)
     write(versions)
     for version in versions:
         dropped = (f", {version.dropped_cells} instructor-only cell(s) dropped"

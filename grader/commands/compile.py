@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grader.commands import EXERCISES_HELP
+from grader.commands import EXERCISES_HELP, fail
 
 NAME = "compile"
 HELP = ("compute each spec's expected values once and store them beside it (exercises/compiled/), "
@@ -33,9 +33,8 @@ def run(args) -> int:
         for line in stale:
             print(line)
         if stale:
-            print(f"vitgrade compile: {len(stale)} spec(s) of {folder} need `vitgrade compile`",
-                  file=sys.stderr)
-        return 1 if stale else 0
+            return fail(NAME, f"{len(stale)} spec(s) of {folder} need `vitgrade compile`", 1)
+        return 0
     solution = Path(args.solution) if args.solution else default_solution(folder)
     if solution is None or not solution.is_file():
         print(f"vitgrade compile: no solution at {solution or 'solutions/vit_exercises.py'}: "
@@ -44,9 +43,7 @@ def run(args) -> int:
     try:
         written, notes = compile_folder(folder, solution)
     except ImportError as error:  # a grader without its reference (the student bundle)
-        print(f"vitgrade compile: this grader has no reference to compute with ({error})",
-              file=sys.stderr)
-        return 2
+        return fail(NAME, f"this grader has no reference to compute with ({error})")
     for note in notes:
         print(note)
     print(f"compiled {len(written)} spec(s) into {folder / 'compiled'}")

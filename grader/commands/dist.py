@@ -1,9 +1,7 @@
 """`vitgrade dist OUT/`: the student bundle (grader/lms/student_bundle.py)."""
 from __future__ import annotations
 
-import sys
-
-from grader.commands import EXERCISES_HELP
+from grader.commands import EXERCISES_HELP, fail
 
 NAME = "dist"
 HELP = "write the student bundle: template, visible specs, the grader, a README (nothing hidden)"
@@ -26,8 +24,7 @@ def run(args) -> int:
         notes = write_student_bundle(Path(args.out), find_exercises(args.exercises),
                                      Path(args.template) if args.template else None)
     except BundleError as error:
-        print(f"vitgrade dist: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     for note in notes:
         print(note)
     print(f"wrote the student bundle to {args.out}: `pip install {args.out}` "

@@ -2,9 +2,7 @@
 (grader/lms/gradescope_zip.py)."""
 from __future__ import annotations
 
-import sys
-
-from grader.commands import EXERCISES_HELP
+from grader.commands import EXERCISES_HELP, fail
 
 NAME = "export"
 HELP = "build an autograder package for a learning platform (gradescope)"
@@ -25,8 +23,7 @@ def run(args) -> int:
 
     exercises = find_exercises(args.exercises)
     if not exercises.is_dir():
-        print(f"vitgrade export: {exercises} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{exercises} is not a folder of exercise specs")
     names = build_gradescope_zip(Path(args.out), exercises)
     specs = sum(1 for n in names if n.endswith((".yaml", ".yml")))
     print(f"wrote {args.out}: setup.sh, run_autograder and the grader with {specs} specs "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from grader.commands import fail
 from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP, SettingsError, student_file
 
 NAME = "grade"
@@ -37,15 +38,16 @@ def run(args) -> int:
     if args.gradescope and not args.json:
         args.json = GRADESCOPE_RESULTS
     try:
-        args.submission = _submission_file(args.submission, say=not args.quiet)
+        chosen = str(student_file(Path(args.submission)))  # a folder: the file in it
     except SettingsError as error:
-        print(f"vitgrade grade: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
+    if not args.quiet and chosen != args.submission:
+        print(f"grading {chosen} (the submission in {args.submission})")
+    args.submission = chosen
     zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     refused = _refused_output(args)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
-        print(f"vitgrade grade: {refused}", file=sys.stderr)
-        return 2
+        return fail(NAME, refused)
     return _grade_in_process(args, zygote)
 
 
@@ -63,8 +65,7 @@ def _grade_in_process(args, zygote) -> int:
     try:
         settings = resolve_settings(given.get, Path.cwd())
     except SettingsError as error:
-        print(f"vitgrade grade: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     try:
         exercises, errors = load_exercises(settings.exercises)
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
@@ -74,9 +75,8 @@ def _grade_in_process(args, zygote) -> int:
         exercises, errors = [], []
     session = GradingSession(settings, exercises, [str(error) for error in errors], zygote)
     report = session.run()
-    code = 0 if report.exercises and all(e.status == PASSED for e in report.exercises) else 1
-    if errors:
-        code = 1
+    passed = report.exercises and all(e.status == PASSED for e in report.exercises)
+    code = 0 if passed and not errors else 1
     lines = report_lines(report, feedback=settings.feedback)
     print("\n".join(lines if args.quiet else [*lines, closing_line(report)]))
     if settings.verbose:
@@ -93,14 +93,6 @@ def _grade_in_process(args, zygote) -> int:
     if report.fatal or session.interrupted or not (report.exercises or errors):
         code = 2
     return code
-
-
-def _submission_file(submission: str, say: bool) -> str:
-    """The file to grade: `submission`, or the one in that folder (said so when `say`)."""
-    chosen = student_file(Path(submission))
-    if say and str(chosen) != submission:
-        print(f"grading {chosen} (the submission in {submission})")
-    return str(chosen)
 
 
 def _refused_output(args) -> str | None:

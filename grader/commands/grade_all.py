@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import sys
 
+from grader.commands import fail
+
 NAME = "grade-all"
 HELP = ("grade every submission in a folder, in parallel; write grades.csv, feedback and a "
         "class report")
@@ -52,22 +54,18 @@ def run(args) -> int:
 
     folder = Path(args.submissions)
     if not folder.is_dir():
-        print(f"vitgrade grade-all: {folder} is not a folder", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{folder} is not a folder")
     try:
         limits = checked_limits(vars(args).get)
         shard = parse_shard(args.shard, os.environ) if args.shard else None
     except (SettingsError, ShardError) as error:
-        print(f"vitgrade grade-all: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     if args.jobs <= 0:
-        print(f"vitgrade grade-all: --jobs must be positive, not {args.jobs}", file=sys.stderr)
-        return 2
+        return fail(NAME, f"--jobs must be positive, not {args.jobs}")
     # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
     exercises = find_exercises(args.exercises, discover=False)
     if not exercises.is_dir():
-        print(f"vitgrade grade-all: {exercises} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{exercises} is not a folder of exercise specs")
     options = BatchOptions(
         submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
         force=args.force, id_pattern=args.id_pattern, limits=limits,
@@ -77,8 +75,7 @@ def run(args) -> int:
     try:
         result = grade_all(options)
     except (IdPatternError, PoolError, UnsafePathError) as error:
-        print(f"vitgrade grade-all: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     except KeyboardInterrupt:
         print("\nvitgrade grade-all: stopped; what was graded is kept, run the same command "
               "again to finish", file=sys.stderr)

@@ -1,7 +1,7 @@
 """`vitgrade merge OUT_1 ... OUT_N --out OUT`: join the outputs of `grade-all --shard K/N`."""
 from __future__ import annotations
 
-import sys
+from grader.commands import fail
 
 NAME = "merge"
 HELP = ("join the outputs of `grade-all --shard K/N` into one grades.csv, feedback/ and "
@@ -29,8 +29,7 @@ def run(args) -> int:
     try:
         result = merge([Path(o) for o in args.outputs], out)
     except (MergeError, UnsafePathError) as error:
-        print(f"vitgrade merge: {terminal_text(str(error))}", file=sys.stderr)
-        return 2
+        return fail(NAME, terminal_text(str(error)))
     for student in result.removed:
         print(terminal_text(removed_note(student)))
     if result.missing_shards:

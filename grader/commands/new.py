@@ -4,6 +4,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from grader.commands import fail
+
 NAME = "new"
 HELP = "scaffold a new exercise spec (exercises/ID.yaml) that validates"
 
@@ -34,11 +36,9 @@ def run(args) -> int:
         text = scaffold.scaffold_spec(args.id, call=args.function or args.call, order=order,
                                       new_function=bool(args.function))
     except ValueError as error:
-        print(f"vitgrade new: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     if path.exists() and not args.force:
-        print(f"vitgrade new: {path} exists (use --force to overwrite it)", file=sys.stderr)
-        return 1
+        return fail(NAME, f"{path} exists (use --force to overwrite it)", 1)
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     reference = folder / "reference" / f"{args.function}.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grader.commands import EXERCISES_HELP
+from grader.commands import EXERCISES_HELP, fail
 
 NAME = "render"
 HELP = "write the student question sheet (docs/exercises.md) from the exercise specs"
@@ -31,8 +31,7 @@ def run(args) -> int:
     if errors:
         for error in errors:
             print(error, file=sys.stderr)
-        print("vitgrade render: fix the specs first (vitgrade validate)", file=sys.stderr)
-        return 1
+        return fail(NAME, "fix the specs first (vitgrade validate)", 1)
     out = Path(args.out) if args.out else folder.parent / "docs" / "exercises.md"
     texts = {out: render_sheet(exercises)}
     api_doc = folder.parent / "docs" / "student-api.md"  # its part on the course's functions

@@ -1,7 +1,7 @@
 """`vitgrade validate [DIR]`: check exercise specs; one `file:line: message` per problem."""
 from __future__ import annotations
 
-import sys
+from grader.commands import fail
 
 NAME = "validate"
 HELP = "check exercise specs and report file:line for each problem"
@@ -12,29 +12,22 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from grader.checks import compiled
     from grader.checks.catalogue import load_exercises
+    from grader.spec import spec_files
     from grader.spec.locate import find_exercises
 
     folder = find_exercises(args.directory)
     if not folder.is_dir():
-        print(f"vitgrade validate: {folder} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{folder} is not a folder of exercise specs")
     exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
     for error in errors:
         print(error)
     bad = len({e.path for e in errors})
     print(f"{folder}: {len(exercises)} exercises load and validate; {bad} spec file(s) with "
           "problems")
-    _compiled_notes(folder)
-    return 1 if errors else 0
-
-
-def _compiled_notes(folder) -> None:
-    """One line per spec whose compiled expectations are not fresh (a note: grading computes
-    them meanwhile, or, without the reference, says it cannot)."""
-    from grader.checks import compiled
-    from grader.spec import spec_files
-
+    # a note per spec whose compiled expectations are not fresh: grading computes them
+    # meanwhile (or, without the reference, says it cannot)
     if (folder / "compiled").is_dir():
         for path in spec_files(folder):
             state = compiled.state(path)
@@ -43,3 +36,4 @@ def _compiled_notes(folder) -> None:
                       "writes it again")
             elif state != "fresh":
                 print(f"note: {path.name}: {state}")
+    return 1 if errors else 0

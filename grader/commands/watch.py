@@ -1,10 +1,6 @@
 """`vitgrade watch SUBMISSION`: regrade each time the submission or a spec is saved (Ctrl-C ends
-it).
-
-A student's edit-and-check loop: this process keeps numpy, the grader and the specs loaded, and
-its zygote keeps a warm, clean process to fork workers from, so each save costs only the
-regrade. Each grading is the same as `vitgrade grade`'s (the same checks, a fresh worker, the
-same limits); nothing is left running when it ends.
+it). This process keeps numpy, the grader, the specs and a zygote loaded, so each save costs only
+the regrade, graded as `vitgrade grade` grades (docs/architecture.md, "vitgrade watch").
 """
 from __future__ import annotations
 
@@ -13,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from grader.commands import fail
 from grader.settings import OPTIONS, STUDENT_HELP
 
 NAME = "watch"
@@ -39,19 +36,17 @@ def run(args) -> int:
     try:
         settings = resolve_settings(vars(args).get, Path.cwd())
     except SettingsError as error:
-        print(f"vitgrade watch: {error}", file=sys.stderr)
-        return 2
+        return fail(NAME, str(error))
     exercises = settings.exercises
     if not exercises.is_dir():
-        print(f"vitgrade watch: {exercises} is not a folder of exercise specs", file=sys.stderr)
-        return 2
+        return fail(NAME, f"{exercises} is not a folder of exercise specs")
     signal.signal(signal.SIGINT, _stop)
     zygote, grader, seen = prestart_zygote(), None, None
     try:
         while True:
             state = _state(submission, exercises)
             if state != seen:
-                if grader is None or _specs(state) != _specs(seen):  # specs (re)loaded, cases anew
+                if grader is None or state[1:] != seen[1:]:  # specs (re)loaded, cases anew
                     grader = SubmissionGrader(settings, zygote=zygote)
                 seen = state
                 report = grader.grade(submission, shown=str(args.submission))
@@ -86,7 +81,3 @@ def _stamp(path: Path) -> tuple:
         return info.st_size, info.st_mtime_ns
     except OSError:
         return None, None
-
-
-def _specs(state: tuple | None) -> tuple | None:
-    return None if state is None else state[1:]

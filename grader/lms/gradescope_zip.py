@@ -1,11 +1,8 @@
-"""The Gradescope autograder zip (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
-
-At the root of the archive, as Gradescope requires: `setup.sh` (run once, as root, when the image
-is built: installs Python and the grader) and `run_autograder` (run per submission, in
-/autograder: grades whatever .py or .ipynb the student uploaded, writes
-/autograder/results/results.json). Beside them `vit-grader/`, the installable grader with the
-course's full specs, hidden checks included: the zip is for instructors, never for students.
-Both scripts take the /autograder root from $VITGRADE_AUTOGRADER_ROOT when it is set (tests).
+"""The Gradescope autograder zip (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+`setup.sh` and `run_autograder` at the archive's root, as Gradescope requires, and beside them
+`vit-grader/`, the installable grader with the course's full specs, hidden checks included: the
+zip is for instructors, never for students. docs/lms.md ("The autograder zip") says what each
+script does; both take the /autograder root from $VITGRADE_AUTOGRADER_ROOT when it is set (tests).
 """
 from __future__ import annotations
 
@@ -14,6 +11,8 @@ import stat
 import tempfile
 import zipfile
 from pathlib import Path
+
+from grader.spec import spec_files
 
 from .project_copy import copy_spec_data, write_project
 
@@ -71,9 +70,8 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="vitgrade-export-") as tmp:
         tree = Path(tmp)
         specs = write_project(tree / PROJECT)
-        for spec in sorted(exercises.iterdir()):
-            if spec.suffix in (".yaml", ".yml") and spec.is_file():
-                (specs / spec.name).write_bytes(spec.read_bytes())
+        for spec in spec_files(exercises):
+            (specs / spec.name).write_bytes(spec.read_bytes())
         copy_spec_data(exercises, specs)
         (tree / "setup.sh").write_text(SETUP_SH.replace("{lock}", LOCK_SECRETS), encoding="utf-8")
         (tree / "run_autograder").write_text(RUN_AUTOGRADER, encoding="utf-8")

@@ -8,6 +8,7 @@ package's metadata, and an `exercises/` folder the caller fills, installed as `g
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
 import shutil
 from pathlib import Path
@@ -41,7 +42,7 @@ def pyproject(dest: Path, has_readme: bool) -> str:
     meta = _metadata()
     packages = sorted(".".join(p.parent.relative_to(dest).parts)
                       for p in (dest / "grader").rglob("__init__.py"))
-    lines = [
+    lines = [  # a JSON list of strings is a TOML array
         "[build-system]",
         'requires = ["setuptools>=68"]',
         'build-backend = "setuptools.build_meta"',
@@ -51,12 +52,12 @@ def pyproject(dest: Path, has_readme: bool) -> str:
         f'version = "{meta["version"]}"',
         'description = "Automated exercise grader for the Vision Transformers week (lecture 4.2)."',
         'requires-python = ">=3.11"',
-        f"dependencies = {_toml_list(meta['dependencies'])}",
+        f"dependencies = {json.dumps(meta['dependencies'])}",
     ]
     if has_readme:
         lines.append('readme = "README.md"')
     lines += ["", "[project.optional-dependencies]"]
-    lines += [f"{name} = {_toml_list(requirements)}"
+    lines += [f"{name} = {json.dumps(requirements)}"
               for name, requirements in sorted(meta["extras"].items())]
     lines += ["", "[project.scripts]"]
     lines += [f'{name} = "{target}"' for name, target in sorted(meta["scripts"].items())]
@@ -66,7 +67,7 @@ def pyproject(dest: Path, has_readme: bool) -> str:
         "",
         "[tool.setuptools]",
         'package-dir = { "grader" = "grader", "grader._exercises" = "exercises" }',
-        f"packages = {_toml_list(packages + ['grader._exercises'])}",
+        f"packages = {json.dumps(packages + ['grader._exercises'])}",
         "",
         "[tool.setuptools.package-data]",
         '"grader" = ["REFERENCE_VERSION"]',
@@ -103,11 +104,6 @@ def _metadata() -> dict:
     return {"version": distribution.version, "dependencies": core, "extras": extras,
             "scripts": {e.name: e.value for e in points if e.group == "console_scripts"},
             "pytest11": {e.name: e.value for e in points if e.group == "pytest11"}}
-
-
-def _toml_list(items: list[str]) -> str:
-    quoted = ('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
-    return "[" + ", ".join(quoted) + "]"
 
 
 def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> None:

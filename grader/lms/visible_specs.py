@@ -1,12 +1,10 @@
 """Exercise specs without their hidden checks: what students may have.
 
-A hidden check goes whole: its cases, its generator and seed, its hints. The specs are re-written
-from the parsed YAML, so comments (which may explain how hidden values were made) go too. Points
-the hidden checks shared with the visible ones are fixed on each visible check, so the visible
-spec scores the visible checks exactly as the full one does. Data files (checkpoints, samples)
-come along only when a visible check names them. With `seal_answers`, each check's kind says what
-the bundle may not read in plain text (`sealed`: a multiple-choice check's right answer and
-feedback), handed back (`answers`) for the compiled data's sealed key (checks/answer_key.py).
+A hidden check goes whole, and so do the specs' comments: they are re-written from the parsed
+YAML, with the points hidden checks shared fixed on the visible ones and only the data files a
+visible check names (docs/lms.md, "The student bundle"). With `seal_answers`, each check's kind
+says what the bundle may not read in plain text (`sealed`: a multiple-choice check's right
+answer and feedback), handed back (`answers`) for the compiled data's sealed key.
 """
 from __future__ import annotations
 
@@ -110,9 +108,6 @@ def _named_data(checks: list, folder: Path) -> set[str]:
 def _strings(value):
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
+    elif isinstance(value, (dict, list, tuple)):
+        for v in value.values() if isinstance(value, dict) else value:
             yield from _strings(v)

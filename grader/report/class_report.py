@@ -1,15 +1,13 @@
-"""report.html: where a class is stuck, in one self-contained page a lecturer reads before class.
-
-Score histogram, pass rate per exercise (a table sortable by difficulty), the misconceptions the
-class hit by their human name and the function they live in, with the share of students behind
-each ("31%: overlapping stride-1 windows, in num_patches"), pairs of students whose code is
-unusually similar (grader/similarity; advice, never a grade), who needs a look, and every
-student's row with a link to their feedback file. Plots: report_plots.py (without matplotlib the
-page has the same tables and says how to get the plots). Every string is HTML-escaped
-(escape.py), attributes included; the page loads nothing from outside (report_page.py).
+"""report.html: where a class is stuck, in one self-contained page a lecturer reads before class
+(docs/lms.md, "The class report", lists its sections). Plots are PNGs made with matplotlib (the
+optional `report` extra; without it the same tables, and how to get the plots). Every string is
+HTML-escaped (escape.py), attributes included; the page loads nothing from outside
+(report_page.py).
 """
 from __future__ import annotations
 
+import base64
+import io
 import statistics
 from urllib.parse import quote
 
@@ -20,21 +18,23 @@ from .escape import html_text
 from .labels import Labels
 from .outputs import FEEDBACK_FOLDER
 from .report_page import page
-from .report_plots import plots as make_plots
-from .similarity_section import similarity_section
 from .terminal import points
 
 NO_PLOTS = ("Plots need matplotlib: <code>pip install 'vit-grader[report]'</code> "
             "(or <code>pip install matplotlib</code>), then run the command again.")
+MISCONCEPTIONS_SHOWN = 15  # in the plot
+# A shard's report: what is rare ("found in at most k of the N") is a property of the class
+AT_MERGE = ("compared over the whole class when the shards are merged (vitgrade merge), never "
+            "within one shard")
 
 
 def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
                       title: str = "vit-grader class report", labels: Labels | None = None,
                       similarity=None) -> str:
-    """`similarity`: a grader.similarity.pairs.Similarity, similarity_section.AT_MERGE (a
-    shard), or None when it was not computed."""
+    """`similarity`: a grader.similarity.pairs.Similarity, AT_MERGE (a shard), or None when it
+    was not computed."""
     summary = summarise(rows, labels)
-    plots = make_plots(summary)
+    plots = _plots(summary)
     parts = [f"<h1>{_e(title)}</h1>", _overview(summary)]
     if plots is None:
         parts.append(f'<p class="note">{NO_PLOTS}</p>')
@@ -45,11 +45,6 @@ def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
               similarity_section(similarity) if similarity is not None else "",
               _attention(summary), _students_table(summary)]
     return page(_e(title), "\n".join(p for p in parts if p))
-
-
-def feedback_href(student: str) -> str:
-    """The relative link of a student's feedback file, percent-encoded (then HTML-escaped)."""
-    return f"{FEEDBACK_FOLDER}/{quote(student + '.md', safe='')}"
 
 
 # --- text and tables -------------------------------------------------------------
@@ -152,8 +147,9 @@ def _th(h) -> str:
 
 
 def _td(cell) -> str:
-    if isinstance(cell, _Link):
-        return f'<td><a href="{_e(feedback_href(cell))}">{_e(cell)}</a></td>'
+    if isinstance(cell, _Link):  # the relative link of the feedback file, percent-encoded
+        href = f"{FEEDBACK_FOLDER}/{quote(cell + '.md', safe='')}"
+        return f'<td><a href="{_e(href)}">{_e(cell)}</a></td>'
     if isinstance(cell, tuple):
         text, key = cell
         return f'<td data-value="{_e(key)}">{_e(text)}</td>'
@@ -162,6 +158,94 @@ def _td(cell) -> str:
 
 def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.0f}%" if total else "0%"
+
+
+# --- similar code: advice for a person to read both files, never a grade --------------------
+
+def similarity_section(similarity) -> str:
+    """`similarity`: a grader.similarity.pairs.Similarity, or AT_MERGE (a shard's report)."""
+    if similarity == AT_MERGE:
+        return (f"<h2>Similar code</h2><p>Similar code is {_e(AT_MERGE)}: whether a fragment is "
+                "rare, found in at most a few of the submissions, depends on the whole "
+                "class.</p>")
+    s = similarity
+    intro = (f"<p>Pairs of submissions whose code is unusually similar, function by function: "
+             f"they share fragments of code (variable names, comments and layout aside) found in "
+             f"at most {s.rare_limit} of the {s.compared} submissions compared and not in the "
+             f"course's own code"
+             f"{' (' + _e(', '.join(s.ignored)) + ')' if s.ignored else ''}. "
+             "This is advice for a person, not evidence and never a grade: read both files "
+             "before drawing any conclusion.</p>")
+    notes = []
+    if s.without_code:
+        notes.append(f"Not compared (not graded, or no code could be read from the file: "
+                     f"not a .py or .ipynb, over 1 MB, or unreadable): "
+                     f"{_e(', '.join(s.without_code))}.")
+    if s.more:
+        notes.append(f"{s.more} more pairs are not listed.")
+    notes_html = "".join(f'<p class="note">{n}</p>' for n in notes)
+    if not s.pairs:
+        return (f"<h2>Similar code</h2>{intro}<p>No pair of submissions is unusually similar."
+                f"</p>{notes_html}")
+    rows = []
+    for pair in s.pairs:
+        functions = ", ".join(f"{m.function} ({100 * m.similarity:.0f}%)" for m in pair.matches)
+        rows.append(f"<tr><td>{_e(pair.a)}</td><td>{_e(pair.b)}</td><td>{_e(functions)}</td></tr>")
+    table = ("<table><thead><tr><th>student</th><th>student</th>"
+             "<th>similar functions (share of the smaller version in common)</th></tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    return f"<h2>Similar code</h2>{intro}{table}{notes_html}"
+
+
+# --- plots: no pyplot (no GUI backend, no global state); axes counting students have integer
+# ticks ("2.5 students" is no tick a person wants to read) --------------------------------------
+
+def _plots(s: ClassSummary) -> dict | None:
+    """name -> base64 PNG ("histogram", "pass_rate", "misconceptions"), or None without
+    matplotlib."""
+    try:
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        return None
+    out = {}
+    totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
+    fig = Figure(figsize=(6, 3), dpi=100)
+    ax = fig.subplots()
+    ax.hist(totals, bins=[10 * i for i in range(11)], color="#4878a8", edgecolor="white")
+    ax.set_xlabel("total score (%)")
+    ax.set_ylabel("students")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    out["histogram"] = _png(fig)
+    if s.exercises:
+        fig = Figure(figsize=(6, 0.4 * len(s.exercises) + 1), dpi=100)
+        ax = fig.subplots()
+        ids = [ident for ident, _, _ in s.exercises][::-1]
+        ax.barh(ids, [100 * s.pass_rate[i] for i in ids], color="#59a14f")
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("students with full marks (%)")
+        out["pass_rate"] = _png(fig)
+    if s.misconceptions:
+        shown = s.misconceptions[:MISCONCEPTIONS_SHOWN][::-1]
+        fig = Figure(figsize=(7, 0.4 * len(shown) + 1), dpi=100)
+        ax = fig.subplots()
+        ax.barh([_label(m) for m in shown], [len(m.students) for m in shown], color="#e15759")
+        ax.set_xlim(0, max(len(s.graded), 1))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(f"students who hit it (of {len(s.graded)})")
+        out["misconceptions"] = _png(fig)
+    return out
+
+
+def _label(m) -> str:
+    return f"{m.title} ({m.where})".replace("$", r"\$")  # no mathtext
+
+
+def _png(fig) -> str:
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 _e = html_text  # every string of the page goes through it

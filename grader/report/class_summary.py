@@ -1,11 +1,9 @@
 """A class's results in numbers: pass rate and mean per exercise, the misconceptions it hit.
 
-A misconception is counted once per student: one who hit `attention_causal` in three checks of
-two exercises counts once, and a combination (`a+b`) counts as each of its mistakes. It is named
-by its title (labels.py) and placed in the student-API function(s) whose checks detected it
-(`self_attention`, or `ANSWERS["positions"]`). What a property check or a generalisation found
-in a function where a spec's misconception was named for the same student is that same bug seen
-from elsewhere (a causal mask also fails "the first token sees the last one"): not counted again.
+A misconception counts once per student (a combination `a+b` as each of its mistakes), named by
+its title (labels.py) and placed in the functions whose checks detected it; what a property
+check or a generalisation found where a spec's misconception was named for the same student is
+that bug seen again, not counted (docs/lms.md, "The class report").
 """
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
-"""GitHub Classroom: the runner result that classroom-resources/autograding-grading-reporter reads.
+"""GitHub Classroom: the runner result that classroom-resources/autograding-grading-reporter reads
+(`result=<base64 of one JSON object>` in `$GITHUB_OUTPUT`), a test per exercise part.
 
-Each grading action of GitHub Classroom (autograding-command-grader, -io-grader, -python-grader)
-ends by writing `result=<base64 of one JSON object>` to `$GITHUB_OUTPUT`; the reporter decodes
-`<RUNNER>_RESULTS` of every runner, sums `tests[].score` against the runner's `max_score` and
-fails the workflow when `status` is `fail` or `error`. We write that object with one test per
-exercise, so Classroom shows per-test points. Everything in it is printed in the student's own
-Actions log at once, and Classroom has no later publication: the result holds the visible
-checks only (their tests, points and maximum), never a hidden check's points or verdict.
+Classroom prints it in the student's own Actions log at once and has no later publication: it
+holds the visible checks only, never a hidden check's points or verdict (docs/lms.md).
 """
 from __future__ import annotations
 

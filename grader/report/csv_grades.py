@@ -1,13 +1,9 @@
 """grades.csv: one row per student, a column per exercise and a total, importable into a gradebook.
 
 The header is the one Canvas's gradebook importer recognises (`Student`, `ID`, `SIS User ID`,
-`SIS Login ID`, `Section`, then one column per assignment): the student id goes in `SIS Login ID`
-(and `Student`), each exercise becomes an assignment named after its id, and the total is
-`Final Points`, a column Canvas ignores on import (it computes its own). Moodle's CSV import maps
-any column: `SIS Login ID` -> username (or email / ID number), each exercise -> a grade item.
-There is no "Points Possible" row: Moodle would stop at a row that names no user. A student whose
-submission could not be graded at all gets empty cells, which both importers read as "no grade".
-The mapping, step by step, is in docs/lms.md.
+`SIS Login ID`, `Section`, an assignment per exercise, then `Final Points`, which it ignores on
+import); Moodle maps any column. A submission that could not be graded gets empty cells ("no
+grade"). docs/lms.md ("grades.csv") gives both mappings step by step.
 """
 from __future__ import annotations
 

@@ -2,14 +2,7 @@
 
 Student-controlled strings (file and folder names, student ids taken from them, exception
 messages, printed output, returned values shown in messages) reach instructors' terminals,
-markdown viewers, browsers, spreadsheets and the LMS platforms. Each report escapes them here:
-
-    terminal_text   control characters (ESC, CR, C1, bidi overrides) shown as \\x1b, \\u202e
-    json_strings    every string of a results dict as terminal_text (platforms render them)
-    markdown_text   inline markdown: every ASCII punctuation backslash-escaped, controls shown
-    markdown_block  a fenced code block longer than any backtick run inside
-    html_text       html.escape (quotes too, so attributes are safe), controls shown
-    csv_cell        a cell no spreadsheet runs as a formula
+markdown viewers, browsers, spreadsheets and the LMS platforms; each report escapes them here.
 """
 from __future__ import annotations
 

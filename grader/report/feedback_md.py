@@ -22,6 +22,7 @@ from grader.checks.results import (
 from .class_summary import TIME_LIMIT_WORDS
 from .escape import markdown_block, markdown_text
 from .terminal import (
+    STATUS_WORDS,
     all_passed,
     exercise_feedback,
     exercise_heading,
@@ -40,8 +41,7 @@ def hidden_check_line(check: CheckResult) -> str:
     if check.status == PASSED:
         return f"ok {head}" + (f": {stand_in_note(check.stand_ins)}" if check.stand_ins else "")
     if check.status in (NOT_IMPLEMENTED, MISSING):
-        missing = "not implemented yet" if check.status == NOT_IMPLEMENTED else "not defined yet"
-        return f"x {head}: {missing}"
+        return f"x {head}: {STATUS_WORDS[check.status]}"
     return f"x {head}: {hidden_failure(check)}"
 
 
@@ -63,18 +63,15 @@ def hidden_failure(check: CheckResult) -> str:
 def part_feedback(part: ExerciseResult) -> str:
     """exercise_feedback for visible checks; hidden checks summarised by `hidden_check_line`."""
     visible = part.part(hidden=False)
-    hidden = [c for c in part.checks if c.hidden]
-    if not hidden:
+    if not any(c.hidden for c in part.checks):
         return exercise_feedback(visible)
-    lines = exercise_feedback(visible).splitlines()[1:] if visible.checks else []
-    head = exercise_heading(part)
-    for check in hidden:
-        if check.passed:
-            continue
-        lines.append(f"  {hidden_check_line(check)}")
-        if check.hint:
-            lines.append(f"    hint: {check.hint}")
-    return "\n".join([head] + lines)
+    lines = [exercise_heading(part), *exercise_feedback(visible).splitlines()[1:]]
+    for check in part.checks:
+        if check.hidden and not check.passed:
+            lines.append(f"  {hidden_check_line(check)}")
+            if check.hint:
+                lines.append(f"    hint: {check.hint}")
+    return "\n".join(lines)
 
 
 def feedback_markdown(student: str, report: GradeReport | None, problem: str | None = None) -> str:
@@ -107,8 +104,7 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
         if all(c.passed for c in visible.checks):
             lines.append(all_passed(visible, what="All visible checks"))
         elif exercise.status in (NOT_IMPLEMENTED, MISSING):
-            lines.append("Not implemented yet." if exercise.status == NOT_IMPLEMENTED
-                         else "Not defined yet.")
+            lines.append(f"{STATUS_WORDS[exercise.status].capitalize()}.")
         else:
             lines.append(markdown_block(exercise_feedback(visible)))
         lines.append("")

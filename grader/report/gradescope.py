@@ -1,13 +1,10 @@
 """Gradescope's results.json (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
 
-Every exercise is one test for its visible checks, plus one test per visibility setting of its
-hidden checks (the spec's `visibility`, `after_published` by default): a visible test never says
-"all passed" while hidden cases fail, and a hidden check is summarised by
-`feedback_md.hidden_check_line`, never by its raw message, so its inputs cannot leak. What a
-student sees before publication (the top-level `output`, the `visible` tests) holds the visible
-checks' points only: hidden points and failures are only in the hidden checks' tests. Outputs
-are markdown (`output_format: md`); plain text, whose indentation and `*` markdown would
-mangle, goes inside code fences, and no string holds a control character (escape.py).
+Every exercise is one test for its visible checks, plus one per visibility of its hidden checks
+(parts.py), a hidden check summarised by `feedback_md.hidden_check_line`, never by its raw
+message. What a student sees before publication (the top-level `output`, the `visible` tests)
+holds the visible checks' points only. Outputs are markdown, plain text inside code fences
+(escape.py); docs/lms.md ("Gradescope") gives every field.
 """
 from __future__ import annotations
 

@@ -4,10 +4,8 @@ and each misconception's human title.
     functions: {exercise id: {check name: "patchify" | 'ANSWERS["positions"]'}}
     titles:    {exercise id: {misconception: "causal mask by default"}}
 
-A misconception is named by its spec's `title:`, else by MISTAKE_TITLES (what property checks
-and generalisations find: they have no spec entry), else by the first clause of its hint (a
-wrong multiple-choice option: 'answered "speed"'): always the mistake, never the rule. A property
-check belongs to the first function it calls. grade-all keeps the labels in OUT/batch.json, so that
+A misconception is named by its spec's `title:`, else by MISTAKE_TITLES, else by the first
+clause of its hint (`Labels.title`). grade-all keeps the labels in OUT/batch.json, so that
 `vitgrade merge`, which has no specs, names everything as a single run does.
 """
 from __future__ import annotations

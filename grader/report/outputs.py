@@ -11,28 +11,24 @@ import os
 import sys
 from pathlib import Path
 
-from .safe_files import write_file_safely
+from .safe_files import UnsafePathError, write_file_safely
 
 FEEDBACK_FOLDER = "feedback"  # a class's feedback/<student>.md, beside report.html (grade-all)
 
 
 def write_outputs_or_say(report, settings, junit_out: str | None = None) -> bool:
-    """`write_outputs`, True; or, for a path through a link, one line on stderr and no file,
-    False (the run then exits 2: the plugin and `vitgrade grade` alike)."""
-    from .safe_files import UnsafePathError
-
+    """Every results file `settings` asks for, and `vitgrade grade --junitxml`'s (pytest writes
+    the plugin's), True; or, for a path through a link, one line on stderr and no file, False
+    (the run then exits 2: the plugin and `vitgrade grade` alike)."""
     try:
-        write_outputs(report, settings, junit_out)
+        _write_outputs(report, settings, junit_out)
     except UnsafePathError as error:  # a link planted where the results go
         print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
         return False
     return True
 
 
-def write_outputs(report, settings, junit_out: str | None = None) -> None:
-    """Every results file `settings` asks for, and `vitgrade grade --junitxml`'s (pytest writes
-    the plugin's); safe_files.UnsafePathError for a path through a link (the caller says so: the
-    plugin exits 2 with one line on stderr)."""
+def _write_outputs(report, settings, junit_out: str | None) -> None:
     if settings.json_out is not None:
         from .gradescope import gradescope_results
 

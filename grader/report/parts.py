@@ -27,31 +27,17 @@ def has_hidden(report: GradeReport) -> bool:
     return any(c.hidden for e in report.exercises for c in e.checks)
 
 
-def exercise_parts(exercise: ExerciseResult) -> list[tuple[ExerciseResult, str]]:
-    """(part, visibility): the visible checks, then the hidden ones grouped by their visibility."""
-    parts = []
-    visible = exercise.part(hidden=False)
-    if visible.checks:
-        parts.append((visible, "visible"))
-    hidden = exercise.part(hidden=True).checks
-    for visibility in dict.fromkeys(hidden_visibility(c.visibility) for c in hidden):
-        checks = tuple(c for c in hidden if hidden_visibility(c.visibility) == visibility)
-        parts.append((ExerciseResult(exercise.id, exercise.title, exercise.lecture, checks,
-                                     exercise.seconds), visibility))
-    return parts
-
-
-def hidden_visibility(visibility: str) -> str:
-    """A hidden check's Gradescope visibility: the spec's, never `visible`."""
-    return HIDDEN_DEFAULT if visibility == "visible" else visibility
-
-
 def named_parts(exercise: ExerciseResult) -> list[tuple[str, ExerciseResult, str]]:
-    """(test name, part, visibility) for each part of `exercise_parts`."""
-    parts = exercise_parts(exercise)
-    hidden_groups = sum(part.checks[0].hidden for part, _ in parts)
-    return [(part_name(part, visibility, hidden_groups), part, visibility)
-            for part, visibility in parts]
+    """(test name, part, visibility): the visible checks, then the hidden ones grouped by their
+    visibility (the spec's, never `visible`)."""
+    visible, hidden = exercise.part(hidden=False), exercise.part(hidden=True).checks
+    parts = [(visible, "visible")] if visible.checks else []
+    shown = [HIDDEN_DEFAULT if c.visibility == "visible" else c.visibility for c in hidden]
+    for group in dict.fromkeys(shown):
+        checks = tuple(c for c, s in zip(hidden, shown, strict=True) if s == group)
+        parts.append((replace(exercise, checks=checks), group))
+    hidden_groups = len(parts) - bool(visible.checks)
+    return [(part_name(part, v, hidden_groups), part, v) for part, v in parts]
 
 
 def part_name(part: ExerciseResult, visibility: str, hidden_groups: int = 1) -> str:

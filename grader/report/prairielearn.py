@@ -1,16 +1,10 @@
 """PrairieLearn's external-grader results (PrairieLearn's docs/externalGrading.md, "Grading
-results").
+results"): a `score` in [0, 1] and `tests[]`; a submission that cannot be graded at all is
+`gradable: false` with `format_errors`, so the attempt neither awards nor takes points.
 
-`score` is a fraction in [0, 1]; `tests[]` carry `name`, `description`, `points`, `max_points`,
-`message` and `output`, which `<pl-external-grader-results>` renders. A submission that cannot be
-graded at all (not a module or notebook, a syntax error everywhere) is `gradable: false` with
-`format_errors`: PrairieLearn then neither awards nor takes points, nor counts the attempt. No
-string holds a control character (escape.py).
-
-PrairieLearn shows everything at once and has no later publication. `score` is the grade and
-counts every check; `output`, `message` and the tests show the visible checks with their points,
-and an exercise's hidden checks are one test without points or verdict: a student learns the
-hidden checks' total from the score, never which of them failed (docs/lms.md).
+PrairieLearn shows everything at once: `score` counts every check, the tests show the visible
+checks, and an exercise's hidden checks are one test without points or verdict (docs/lms.md).
+No string holds a control character (escape.py).
 """
 from __future__ import annotations
 

@@ -1,12 +1,9 @@
 """The class report's page: HTML frame, style, and the one inline script (sorting tables).
 
-The page is self-contained (no CDN, no request: plots are data: URLs) and its Content Security
-Policy allows exactly this script, by its sha256, and images from data: URLs. Student text is
-escaped everywhere (escape.py); the policy is the second wall: were an escape ever missed, an
-injected <script> or onerror= would still not run.
-
-A table with class "sortable" sorts by a column when its header is clicked (again: the other
-way); a cell's `data-value` is its sort key, numeric where the header says `data-sort="num"`.
+The page loads nothing from outside, and its Content Security Policy allows exactly this script,
+by its sha256, and images from data: URLs: were an escape ever missed, injected markup would
+still not run. A table with class "sortable" sorts by a clicked column (again: the other way),
+by each cell's `data-value`, numeric where the header says `data-sort="num"`.
 """
 from __future__ import annotations
 

@@ -1,19 +1,16 @@
 """Writing results where a submission may have planted links: no write ever goes through one.
 
-The grading process may be root, and a submission's files and folder names (or what its code,
-run as another user, left in a world-writable place such as /tmp) can be symlinks. So a results
-path is taken literally: each folder of it is opened (or made) one name at a time relative to the
-one before, with O_NOFOLLOW, and a folder that is a symlink is refused with `UnsafePathError`.
-The file is written as a new temporary name inside the checked folder (O_CREAT | O_EXCL |
-O_NOFOLLOW), then renamed over the final name: a symlink at the final name is replaced, never
-followed, and the final path is never opened for writing.
+A results path is taken literally: each folder of it is opened (or made) one name at a time
+with O_NOFOLLOW, a folder that is a symlink is refused (`UnsafePathError`), and the file is
+written as a new temporary name in the checked folder, then renamed over the final name, which
+is never opened for writing (docs/security.md, "Results files are never written through a link").
 """
 from __future__ import annotations
 
 import os
 import secrets
 import stat
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -58,10 +55,8 @@ def write_file_safely(path: str | Path, data: bytes, suffix: str = ".tmp") -> No
                 os.close(fd)
             os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except BaseException:
-            try:
+            with suppress(OSError):
                 os.unlink(tmp, dir_fd=folder)
-            except OSError:
-                pass
             raise
 
 
@@ -101,10 +96,8 @@ def _open_or_make(name: str, parent: int, walked: Path, path: Path) -> int:
         try:
             return os.open(name, _DIRECTORY, dir_fd=parent)
         except FileNotFoundError:
-            try:
+            with suppress(FileExistsError):
                 os.mkdir(name, dir_fd=parent)
-            except FileExistsError:
-                pass
         except OSError as error:  # ELOOP: a symlink; ENOTDIR: a file
             if _is_link(name, parent):
                 raise _refused(walked, path) from error

@@ -1,17 +1,11 @@
 """A submission's functions as fingerprints: {function name: sorted list of 48-bit ints}.
 
 Student code is hostile: it is read as text and parsed with `ast` (never imported, never run),
-sizes are bounded (MAX_SOURCE_BYTES per file, MAX_TOKENS per function), and any failure to
-parse leaves that code out. A notebook's code is its code cells (magics and shell lines blanked),
-each parsed on its own; a later definition replaces an earlier one, as running the cells would.
-
-The tokens are the function's syntax tree in pre-order: node types, operators, attribute,
-keyword-argument and library names and numbers as written, strings as one token, the
-function's own variables (parameters, anything it assigns) as one token `V`. So whitespace,
-comments, docstrings, parentheses and renamed variables change nothing, while a different
-numpy call or a different loop does. Fingerprints are the winnowed hashes of every K tokens in
-a row (Schleimer, Wilkerson and Aiken 2003, the algorithm behind MOSS), hashed with blake2b so
-that they are the same in every process, shard and run.
+sizes are bounded (MAX_SOURCE_BYTES per file, MAX_TOKENS per function), and code that does not
+parse is left out. A notebook's code cells (magics and shell lines blanked) are parsed one by
+one; a later definition replaces an earlier one, as running the cells would. How a function
+becomes tokens and winnowed blake2b hashes (the same in every process, shard and run):
+docs/architecture.md, "Similar code".
 """
 from __future__ import annotations
 
@@ -132,14 +126,7 @@ def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
                 own.add((node.asname or node.name).split(".")[0])
             elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 own.add(node.name)
-        children = []
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                children.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                children.append(value)
-        stack.extend(reversed(children))
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
     for i in names:
         if out[i] in own:
             out[i] = "V"

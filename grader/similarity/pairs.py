@@ -3,13 +3,10 @@
     code:        {student: {function: [fingerprint, ...]} or None (no code could be read)}
     boilerplate: fingerprints of the template and the instructor's solution (code.py)
 
-A fragment counts as evidence only when it is **rare**: not boilerplate, and found in the same
-function of at most `rare_limit(n)` students (3, or a tenth of the class when larger). What many
-students wrote alike (a one-line count, the course's idiom) is nobody's
-copy. A pair is listed for a function when they share at least MIN_SHARED rare fragments making
-at least MIN_SIMILARITY of the smaller of their two versions (boilerplate left out). Pairs are
-found through an index of the rare fragments, so a class costs about what its shared fragments
-do, not n^2 comparisons.
+A fragment counts only when it is rare: not boilerplate, and in the same function of at most
+`rare_limit(n)` students; a pair is listed for a function from MIN_SHARED rare fragments making
+MIN_SIMILARITY of the smaller version. An index of the rare fragments finds the pairs, not n^2
+comparisons (docs/architecture.md, "Similar code").
 """
 from __future__ import annotations
 
@@ -35,10 +32,6 @@ class Pair:
     a: str
     b: str
     matches: tuple[Match, ...]
-
-    @property
-    def score(self) -> tuple:
-        return (len(self.matches), max(m.similarity for m in self.matches))
 
 
 @dataclass(frozen=True)
@@ -80,7 +73,8 @@ def similar_pairs(code: dict, boilerplate=(), ignored=()) -> Similarity:
             if count >= MIN_SHARED and count / smaller >= MIN_SIMILARITY:
                 found[a, b].append(Match(function, round(count / smaller, 3), count))
     pairs = sorted((Pair(a, b, tuple(m)) for (a, b), m in found.items()),
-                   key=lambda p: (-p.score[0], -p.score[1], p.a, p.b))
+                   key=lambda p: (-len(p.matches), -max(m.similarity for m in p.matches),
+                                  p.a, p.b))
     return Similarity(tuple(pairs[:MAX_PAIRS]), len(readable),
                       tuple(sorted(s for s in code if s not in readable)), tuple(ignored), limit,
                       max(0, len(pairs) - MAX_PAIRS))

@@ -1,11 +1,10 @@
-"""Where the exercises are: an explicit folder, the project being worked in, or the
-course's exercises installed with the package (so `vitgrade grade x.py` works anywhere).
+"""Where the exercises are: an explicit folder, the project being worked in, or the course's
+exercises installed with the package (so `vitgrade grade x.py` works anywhere).
 
-Discovery (the project's `exercises/`) is for people at their desks. It only takes a folder
-nobody else could have put there: one owned by this user (or root), not world-writable, reached
-from the start folder through no world-writable folder (so `/tmp/exercises` is never used).
-Autograding modes do not discover at all: a student's repository may hold an `exercises/` of
-its own (grader/settings.py `resolve_settings`, `vitgrade grade-all`).
+Discovery (the project's `exercises/`) is for people at their desks, and takes only a folder
+nobody else could have put there; autograding modes never discover, as a student's repository
+may hold an `exercises/` of its own (docs/security.md, "Specs come only from where the
+instructor put them").
 """
 from __future__ import annotations
 
@@ -32,13 +31,9 @@ class ExercisesFolder:
 
 def locate_exercises(explicit: str | Path | None = None, start: str | Path | None = None, *,
                      discover: bool = True) -> ExercisesFolder:
-    """The exercises folder to grade with, and where it came from.
-
-    1. `explicit` (`--exercises DIR`), as given;
-    2. when `discover`, the nearest trusted `exercises/` holding spec files in `start` (default:
-       the working folder) or in a parent (see the module's docstring);
-    3. the exercises shipped inside the installed package.
-    """
+    """The exercises folder to grade with, and where it came from: `explicit` as given, else
+    (when `discover`) the nearest trusted `exercises/` holding specs in `start` (default: the
+    working folder) or a parent, else the exercises installed with the package."""
     if explicit is not None:
         return ExercisesFolder(Path(explicit), EXPLICIT)
     if discover:

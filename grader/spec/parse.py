@@ -82,8 +82,8 @@ def parser_version() -> str:
 def shown_path(path: Path) -> str:
     """The path as messages show it: relative to the working folder when inside it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, RuntimeError):  # RuntimeError: a link that loops (graded, and refused)
         return str(path)
 
 
