@@ -29,13 +29,10 @@ class Dependencies:
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
     stand_ins)` -> (CheckResult, or None when it was not graded; names of the stand-ins the
     student's code called; why a stand-in call was not answered, "" when every one was).
-    `reached(names)`: the student functions the code of `names` can reach (worker/reach.py),
-    None when that is not known; a check is graded again only around broken helpers it reaches.
     """
 
-    def __init__(self, graded: list[tuple[Exercise, Check]], grade, reached=lambda names: None):
+    def __init__(self, graded: list[tuple[Exercise, Check]], grade):
         self._grade = grade
-        self._reached = reached  # the functions `names` can reach; None: not known
         self.functions: dict[str, list[tuple[Exercise, Check]]] = {}
         for exercise, check in graded:
             if check.function:
@@ -85,9 +82,7 @@ class Dependencies:
         if first.status not in REGRADED or not check.regradable:
             return first
         tested = check.names_read()  # what the check tests is never stood in for
-        reached = self._reached(tested)  # a helper its code never reaches cannot be to blame
-        broken = tuple(n for n in self.functions if n not in tested
-                       and (reached is None or n in reached) and self.broken(n))
+        broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first
         again, used, unanswered = self._grade(exercise, check, broken)

@@ -41,7 +41,7 @@ class SubmissionGrading:
                  catalogue=()):
         self.worker, self.options, self.plans = worker, options, plans or CasePlans()
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
-        self.dependencies = Dependencies(graded, self._grade_one, self._reached)
+        self.dependencies = Dependencies(graded, self._grade_one)
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
@@ -52,14 +52,6 @@ class SubmissionGrading:
 
     def _graded(self, check: Check) -> bool:
         return self.options.include_hidden or not check.hidden
-
-    def _reached(self, names) -> frozenset[str] | None:
-        """The functions the student's `names` can reach, as the worker read them from the code;
-        None when one of them is not known (a check is then graded again as before)."""
-        reaches = getattr(self.worker.load(), "reaches", None) or {}
-        if not all(name in reaches for name in names):
-            return None
-        return frozenset().union(*(reaches[name] for name in names))
 
     def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
         """(the check's result, or None when it was not graded, the stand-ins its student code

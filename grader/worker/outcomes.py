@@ -7,7 +7,7 @@ malformed raises ProtocolError, which the caller turns into the student's failed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from grader.worker.values import Decoder, ProtocolError
 
@@ -49,9 +49,6 @@ class LoadReport:
     seconds: float
     stopped: tuple[str, ...] = ()  # top-level statements or cells stopped at their time limit
     hiding: Hiding | None = None  # what the worker says it hid (None: it did not say)
-    # top-level function -> the top-level functions it can reach (worker/reach.py); a function
-    # not in it: unknown. Said by the worker, so trusted only to skip a regrade
-    reaches: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,21 +102,7 @@ def load_report(header: dict) -> LoadReport:
         seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
         hiding=_hiding(header.get("hiding")),
-        reaches=_reaches(header.get("reaches")),
     )
-
-
-def _reaches(value) -> dict[str, frozenset[str]]:
-    """The load report's "reaches", {} (nothing known) when it is not what reach.py sends."""
-    if type(value) is not dict or len(value) > 1000:
-        return {}
-    found = {}
-    for name, names in value.items():
-        if type(name) is not str or type(names) is not list or len(names) > 1000 \
-                or not all(type(n) is str for n in names):
-            return {}
-        found[name[:1000]] = frozenset(n[:1000] for n in names)
-    return found
 
 
 def _hiding(value) -> Hiding | None:

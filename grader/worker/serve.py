@@ -30,7 +30,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import channel, hiding, reach, sandbox, stand_ins, submission
+from grader.worker import channel, hiding, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
@@ -91,7 +91,6 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
         loaded = submission.load(path, source=source, budget=budget, skip=skip)
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
-              "reaches": reached(loaded),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],
               "stopped": loaded.stopped, "hiding": hiding.report(),
               "stdout": capture.collect(), "seconds": time.perf_counter() - start}
@@ -192,14 +191,6 @@ def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, re
     reply["seconds"] = time.perf_counter() - start
     reply["stdout"] = capture.collect()
     return reply, blobs, kind
-
-
-def reached(loaded: submission.Submission) -> dict[str, list[str]]:
-    """reach.py's answer for the loaded namespace; {} (nothing known) if looking failed."""
-    try:
-        return reach.reaches(loaded.namespace)
-    except Exception:  # noqa: BLE001 - a student's object that fights being looked at
-        return {}
 
 
 def too_large(kind: str, reason: str) -> dict:
