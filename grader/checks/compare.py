@@ -33,28 +33,34 @@ def default_compare(expected) -> Compare:
     return Compare(mode="equal")
 
 
-class Described:
-    """A value's description (describe.py), made when it is read: most mismatches are never
-    shown (the search over known mistakes compares a case's answer with each of them)."""
-    __slots__ = ("value",)
+class Later:
+    """Text made when it is read: most mismatches are never shown (the search over known
+    mistakes compares a case's answer with each of them), and describing arrays is slow."""
+    __slots__ = ("make",)
 
-    def __init__(self, value):
-        self.value = value
+    def __init__(self, make):
+        self.make = make
 
     def __str__(self) -> str:
-        return describe(self.value)
+        return self.make()
+
+
+def described(value) -> Later:
+    """describe(value), when it is read."""
+    return Later(lambda: describe(value))
 
 
 @dataclass(frozen=True)
 class Mismatch:
-    expected: str | Described
-    got: str | Described
-    detail: str = ""
+    expected: str | Later
+    got: str | Later
+    detail: str | Later = ""
 
     def lines(self) -> list[str]:
         out = [f"expected: {self.expected}", f"got:      {self.got}"]
-        if self.detail:
-            out.append(self.detail)
+        detail = str(self.detail)
+        if detail:
+            out.append(detail)
         return out
 
 
@@ -76,21 +82,21 @@ def _compare_count(expected, got) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
-        return Mismatch(f"{expected} (an integer)", Described(got),
+        return Mismatch(f"{expected} (an integer)", described(got),
                         "the value is right but it is a float: a count is an integer. "
                         "Use // (floor division) or int(), not / .")
-    return Mismatch(Described(expected), Described(got))
+    return Mismatch(described(expected), described(got))
 
 
 def _compare_equal(expected, got) -> Mismatch | None:
     if isinstance(expected, (list, tuple)):
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
-            return Mismatch(Described(expected), Described(got),
+            return Mismatch(described(expected), described(got),
                             f"expected a tuple or list of {len(expected)} values")
         for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
             inner = _compare_equal(e, g)
             if inner is not None:
-                return Mismatch(Described(expected), Described(got),
+                return Mismatch(described(expected), described(got),
                                 f"item {i}: expected {describe(e)}, got {describe(g)}")
         return None
     if _is_int(expected):
@@ -108,8 +114,8 @@ def _compare_equal(expected, got) -> Mismatch | None:
         return Mismatch(repr(expected), repr(got))
     if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
             isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
-        return Mismatch(Described(expected), Described(got))
-    return None if expected == got else Mismatch(Described(expected), Described(got))
+        return Mismatch(described(expected), described(got))
+    return None if expected == got else Mismatch(described(expected), described(got))
 
 
 def as_array(got) -> np.ndarray | Mismatch:
@@ -120,11 +126,11 @@ def as_array(got) -> np.ndarray | Mismatch:
         try:
             array = np.asarray(got)
         except (ValueError, TypeError):
-            return Mismatch("an array", Described(got), "this cannot be read as one numeric array")
+            return Mismatch("an array", described(got), "this cannot be read as one numeric array")
     else:
-        return Mismatch("an array", Described(got), "return a numpy array")
+        return Mismatch("an array", described(got), "return a numpy array")
     if array.dtype.kind not in "biuf":
-        return Mismatch("an array of numbers", Described(got),
+        return Mismatch("an array of numbers", described(got),
                         f"its dtype is {array.dtype}: return real numbers")
     if array.size > MAX_ELEMENTS:
         return Mismatch("an array", f"an array with {array.size} elements",
@@ -153,21 +159,27 @@ def _compare_close(expected, got, rtol: float, atol: float,
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Mismatch(Described(expected), Described(got),
+        return Mismatch(described(expected), described(got),
                         f"your answer has {array[index]} at index {list(index)}")
     with np.errstate(invalid="ignore", over="ignore"):
         excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
     excess = np.where(np.isnan(excess), np.inf, excess)
     if expected.size == 0 or excess.max() <= 0:
         return None
+    return Mismatch(described(expected), described(got),
+                    Later(lambda: _difference(expected, array, excess, atol, rtol)))
+
+
+def _difference(expected: np.ndarray, array: np.ndarray, excess: np.ndarray, atol: float,
+                rtol: float) -> str:
+    """Where two arrays of one shape differ: the first and the largest difference."""
     index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
     first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
     worst = float(np.abs(array - expected).max())
-    detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
-              f"got {array[first]:.6g}; largest difference {worst:.3g} at "
-              f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
-              f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
-    return Mismatch(Described(expected), Described(got), detail)
+    return (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
+            f"got {array[first]:.6g}; largest difference {worst:.3g} at "
+            f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
+            f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
 
 
 def _shape_advice(expected: tuple, got: tuple) -> str:
