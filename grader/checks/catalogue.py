@@ -15,7 +15,7 @@ from grader.spec.model import Exercise, ExerciseLimits
 from grader.spec.parse import parse_spec, shown_path, spec_files
 
 from . import compiled, course
-from .api import SIGNATURES
+from .api import SIGNATURES, StudentApi, student_api
 from .compare import compare, default_compare
 from .kinds import build_check
 
@@ -38,8 +38,9 @@ def load_exercises(folder: str | Path, *, build_inputs: bool = False,
     """The exercises of `folder` that load and validate, by order then id, and the first
     problem of each other spec (`every_problem`: all of them, for `vitgrade validate`)."""
     exercises, errors = [], []
+    api = student_api(folder)  # once: it stats every spec of the folder
     for path in spec_files(Path(folder)):
-        exercise, problems = spec_problems(path, build_inputs=build_inputs)
+        exercise, problems = spec_problems(path, build_inputs=build_inputs, api=api)
         errors += problems if every_problem else problems[:1]
         if not problems:
             exercises.append(exercise)
@@ -56,13 +57,14 @@ def load_exercises(folder: str | Path, *, build_inputs: bool = False,
 
 
 def spec_problems(path: str | Path, display_path: str | None = None, *,
-                  build_inputs: bool = False, checked: tuple[dict, dict] | None = None
-                  ) -> tuple[Exercise | None, list[SpecError]]:
-    """(the exercise, every problem in it); (None, [the error]) when it does not build."""
+                  build_inputs: bool = False, checked: tuple[dict, dict] | None = None,
+                  api: StudentApi | None = None) -> tuple[Exercise | None, list[SpecError]]:
+    """(the exercise, every problem in it); (None, [the error]) when it does not build.
+    `api`: its folder's student API, when the caller has it (else looked up)."""
     path = Path(path)
     shown = display_path or shown_path(path)
     try:
-        exercise = _built(path, shown, checked)
+        exercise = _built(path, shown, checked, api)
     except SpecError as error:
         return None, [error]
     problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
@@ -71,12 +73,13 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     return exercise, problems + _unlisted_uses(exercise)
 
 
-def _built(path: Path, shown: str, checked: tuple[dict, dict] | None) -> Exercise:
+def _built(path: Path, shown: str, checked: tuple[dict, dict] | None,
+           api: StudentApi | None) -> Exercise:
     """The spec as its fresh compiled index kept it, else as its YAML reads."""
     kept = checked or compiled.checked_spec(path)
     if kept is not None:
         try:
-            return _exercise(*kept, shown, path)
+            return _exercise(*kept, shown, path, api)
         except (KeyError, TypeError, ValueError, AttributeError):
             if checked:
                 raise
@@ -85,10 +88,11 @@ def _built(path: Path, shown: str, checked: tuple[dict, dict] | None) -> Exercis
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
-    return _exercise(*parse_spec(text, shown), shown, path)
+    return _exercise(*parse_spec(text, shown), shown, path, api)
 
 
-def _exercise(data: dict, lines: dict, shown: str, path: Path) -> Exercise:
+def _exercise(data: dict, lines: dict, shown: str, path: Path,
+              api: StudentApi | None) -> Exercise:
     inside: dict[int, dict] = {}  # each check's lines, by the path inside it
     for where, line in lines.items():
         if len(where) >= 2 and where[0] == "checks":
@@ -96,8 +100,9 @@ def _exercise(data: dict, lines: dict, shown: str, path: Path) -> Exercise:
     points = _shared_points([raw.get("points") for raw in data["checks"]], data.get("points"),
                             lines, shown)
     folder = str(path.resolve().parent)
+    api = api or student_api(folder)
     checks = tuple(build_check(raw, dict(
-        name=raw["name"], points=share, line=lines.get(("checks", i), 0), folder=folder,
+        name=raw["name"], points=share, line=lines.get(("checks", i), 0), folder=folder, api=api,
         lines=inside.get(i, {}), hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
         hint=raw.get("hint")))

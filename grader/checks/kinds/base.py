@@ -3,13 +3,12 @@ question sheet and the reports never ask which kind a check is. A kind is a froz
 on `Kind` (so on spec.model.Check) overriding what differs from these defaults."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from grader.spec.model import Check
 
-from ..api import StudentApi, student_api
+from ..api import SHIPPED, StudentApi
 from ..compare import Compare
 
 
@@ -17,13 +16,9 @@ from ..compare import Compare
 class Kind(Check):
     KEY: ClassVar[str] = ""  # the spec key that makes a check of this kind (`call:`)
     folder: str = field(default="", compare=False, repr=False)  # its exercises folder
-
-    @functools.cached_property
-    def api(self) -> StudentApi:
-        """The student API its exercises folder grades: the shipped one and the course's.
-        Looked up once per loaded check (the lookup stats every spec of the folder): a check is
-        loaded again when its spec changes."""
-        return student_api(self.folder)
+    # the student API its exercises folder grades, the shipped one and the course's
+    # (api.student_api): the loader looks it up once per load, as it stats every spec
+    api: StudentApi = field(default=SHIPPED, compare=False, repr=False)
 
     @classmethod
     def from_yaml(cls, raw: dict, common: dict) -> Kind:
