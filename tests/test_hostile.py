@@ -34,11 +34,15 @@ import numpy as np
 import pytest
 from process_table import adopting_orphans, cmdline, processes
 
+from grader.checks import compiled
+from grader.spec.parse import spec_files
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the sandbox is Linux's (docs/security.md)")
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "submissions" / "hostile"
+SOLUTION = ROOT / "solutions" / "vit_exercises.py"
 AS_ROOT = os.geteuid() == 0
 # Short limits keep the suite quick; a legitimate call of the solution takes ~10 ms.
 LIMITS = ["--load-timeout", "3", "--memory-mb", "256",
@@ -164,6 +168,13 @@ class Arena:
         course = self.project / "exercises" / "reference"  # the course's own (checks/course.py)
         course.mkdir(exist_ok=True)
         (course / "course_steps.py").write_text(COURSE_REFERENCE)
+        # a course that declares functions of its own keys its compiled data on every file of
+        # reference/: compiled again for the one added here, as `vitgrade compile` would be
+        exercises = self.project / "exercises"
+        if any(compiled.state(spec) != "fresh" for spec in spec_files(exercises)):
+            subprocess.run([sys.executable, "-m", "grader.cli", "compile", "--exercises",
+                            str(exercises), "--solution", str(SOLUTION)],
+                           cwd=ROOT, check=True, capture_output=True)
         # then nothing writes into the copy
         compileall.compile_dir(self.project / "grader", quiet=1)
         self.submissions = base / "submissions"

@@ -141,7 +141,7 @@ def test_a_function_that_loops_on_some_inputs_keeps_the_checks_it_returns_on(gra
     assert 0 < scores(results)["patchify"] < scores(graded["solution"][0])["patchify"]
 
 
-def test_the_plugin_grades_a_looping_function_the_same_way(grade_with, tmp_path):
+def test_the_plugin_grades_a_looping_function_the_same_way(grade_with, tmp_path, catalogue):
     submission = tmp_path / "vit_exercises.py"
     submission.write_text(with_loop(SOLUTION.read_text(), "num_patches", LOOP))
     tmp_path.chmod(0o755)
@@ -150,7 +150,8 @@ def test_the_plugin_grades_a_looping_function_the_same_way(grade_with, tmp_path)
     text = result.stdout.str()
     assert DID_NOT_RETURN.format("num_patches", CALL_TIMEOUT) in text
     assert "patch-count" in text and time.monotonic() - start < 6 * CALL_TIMEOUT
-    result.assert_outcomes(failed=2, passed=15)  # patch-count and the integration checks
+    # patch-count and the integration checks fail; every other exercise passes
+    result.assert_outcomes(failed=2, passed=len(catalogue) - 2)
 
 
 def test_grade_all_a_looping_student_costs_the_class_about_one_call_timeout(tmp_path, catalogue):

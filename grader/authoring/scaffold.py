@@ -65,6 +65,7 @@ checks:
         # hint: ...            shown when this case fails
     # misconceptions:          known-wrong implementations (grader/reference/misconceptions.py)
     #   - like: NAME
+    #     title: the mistake, in a few words (what the class report calls it)
     #     hint: What the student did, and what the lecture says instead.
   - name: random inputs
     points: 2
