@@ -33,34 +33,16 @@ def default_compare(expected) -> Compare:
     return Compare(mode="equal")
 
 
-class Later:
-    """Text made when it is read: most mismatches are never shown (the search over known
-    mistakes compares a case's answer with each of them), and describing arrays is slow."""
-    __slots__ = ("make",)
-
-    def __init__(self, make):
-        self.make = make
-
-    def __str__(self) -> str:
-        return self.make()
-
-
-def described(value) -> Later:
-    """describe(value), when it is read."""
-    return Later(lambda: describe(value))
-
-
 @dataclass(frozen=True)
 class Mismatch:
-    expected: str | Later
-    got: str | Later
-    detail: str | Later = ""
+    expected: str
+    got: str
+    detail: str = ""
 
     def lines(self) -> list[str]:
         out = [f"expected: {self.expected}", f"got:      {self.got}"]
-        detail = str(self.detail)
-        if detail:
-            out.append(detail)
+        if self.detail:
+            out.append(self.detail)
         return out
 
 
@@ -82,21 +64,21 @@ def _compare_count(expected, got) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
-        return Mismatch(f"{expected} (an integer)", described(got),
+        return Mismatch(f"{expected} (an integer)", describe(got),
                         "the value is right but it is a float: a count is an integer. "
                         "Use // (floor division) or int(), not / .")
-    return Mismatch(described(expected), described(got))
+    return Mismatch(describe(expected), describe(got))
 
 
 def _compare_equal(expected, got) -> Mismatch | None:
     if isinstance(expected, (list, tuple)):
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
-            return Mismatch(described(expected), described(got),
+            return Mismatch(describe(expected), describe(got),
                             f"expected a tuple or list of {len(expected)} values")
         for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
             inner = _compare_equal(e, g)
             if inner is not None:
-                return Mismatch(described(expected), described(got),
+                return Mismatch(describe(expected), describe(got),
                                 f"item {i}: expected {describe(e)}, got {describe(g)}")
         return None
     if _is_int(expected):
@@ -114,8 +96,8 @@ def _compare_equal(expected, got) -> Mismatch | None:
         return Mismatch(repr(expected), repr(got))
     if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
             isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
-        return Mismatch(described(expected), described(got))
-    return None if expected == got else Mismatch(described(expected), described(got))
+        return Mismatch(describe(expected), describe(got))
+    return None if expected == got else Mismatch(describe(expected), describe(got))
 
 
 def as_array(got) -> np.ndarray | Mismatch:
@@ -126,11 +108,11 @@ def as_array(got) -> np.ndarray | Mismatch:
         try:
             array = np.asarray(got)
         except (ValueError, TypeError):
-            return Mismatch("an array", described(got), "this cannot be read as one numeric array")
+            return Mismatch("an array", describe(got), "this cannot be read as one numeric array")
     else:
-        return Mismatch("an array", described(got), "return a numpy array")
+        return Mismatch("an array", describe(got), "return a numpy array")
     if array.dtype.kind not in "biuf":
-        return Mismatch("an array of numbers", described(got),
+        return Mismatch("an array of numbers", describe(got),
                         f"its dtype is {array.dtype}: return real numbers")
     if array.size > MAX_ELEMENTS:
         return Mismatch("an array", f"an array with {array.size} elements",
@@ -159,27 +141,21 @@ def _compare_close(expected, got, rtol: float, atol: float,
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Mismatch(described(expected), described(got),
+        return Mismatch(describe(expected), describe(got),
                         f"your answer has {array[index]} at index {list(index)}")
     with np.errstate(invalid="ignore", over="ignore"):
         excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
     excess = np.where(np.isnan(excess), np.inf, excess)
     if expected.size == 0 or excess.max() <= 0:
         return None
-    return Mismatch(described(expected), described(got),
-                    Later(lambda: _difference(expected, array, excess, atol, rtol)))
-
-
-def _difference(expected: np.ndarray, array: np.ndarray, excess: np.ndarray, atol: float,
-                rtol: float) -> str:
-    """Where two arrays of one shape differ: the first and the largest difference."""
     index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
     first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
     worst = float(np.abs(array - expected).max())
-    return (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
-            f"got {array[first]:.6g}; largest difference {worst:.3g} at "
-            f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
-            f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
+    detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
+              f"got {array[first]:.6g}; largest difference {worst:.3g} at "
+              f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
+              f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
+    return Mismatch(describe(expected), describe(got), detail)
 
 
 def _shape_advice(expected: tuple, got: tuple) -> str:
