@@ -343,6 +343,31 @@ def test_a_stand_in_binds_a_call_through_the_students_own_signature():
         bind(None, 2, ("image",), {"P": 2})
 
 
+
+def test_a_stand_in_binds_through_the_signature_a_helper_has_now_not_the_one_it_had():
+    """The worker keeps each helper's signature while its code and defaults stay the same; a
+    helper whose defaults or code change between calls is bound by what it is at the call."""
+    from grader.worker.stand_ins import bound
+
+    namespace = {}
+    exec("def layer_norm(x, g, b, eps=1e-5):\n    return x\n", namespace)
+    helper = namespace["layer_norm"]
+
+    def shown():
+        with bound(namespace, {"layer_norm": 3}, None, 1, 0):
+            return str(namespace["layer_norm"].__signature__)
+
+    assert shown() == "(x, g, b, eps=1e-05)"
+    assert shown() == "(x, g, b, eps=1e-05)"  # the kept one
+    helper.__defaults__ = (0.5,)
+    assert shown() == "(x, g, b, eps=0.5)"
+    exec("def other(x, gamma, beta):\n    return x\n", namespace)
+    helper.__code__ = namespace["other"].__code__
+    assert shown() == "(x, gamma, beta=0.5)"  # its defaults are still the last parameters
+    exec("def wrapped(a, b, c):\n    return a\n", namespace)
+    helper.__wrapped__ = namespace["wrapped"]  # followed, as inspect.signature does
+    assert shown() == "(a, b, c)"
+
 STYLES = {  # a style -> (a buggy fixture written in it, its broken exercise, correct callers')
     "keyword names of the student's own helper": (
         "multi_patchify_encoder_keywords", "encoder-block", ("vit-forward", "linear-patch-embed")),
