@@ -122,3 +122,39 @@ def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differ
     assert explained(failed, check, [square], rgb) == failed
     matched = CheckResult("x", 1, 0, FAILED, "...", misconception="patchify_bare_reshape")
     assert explained(matched, check, [square], other) == matched  # a named mistake stays
+
+
+def _pairs(rng):
+    """(expected, got) pairs of every type the worker sends back, agreeing and not."""
+    x = rng.normal(size=(3, 4))
+    edge = x.copy()
+    edge[0, 1], edge[2, 3] = np.nan, -np.inf
+    yield from [(x, x), (x, x + 1e-9), (x, x + 1e-3), (x, x.T), (x, x[:2]), (x, x.tolist()),
+                (x, "an array"), (x, x.astype(np.int64)), (x, np.zeros((0, 4))),
+                (edge, edge), (edge, np.nan_to_num(edge)), (x, edge), (np.zeros(0), np.zeros(0)),
+                (7, 7), (7, 7.0), (7, np.int64(7)), (7, True), (7, 8), (7, "7"),
+                ((4, 4), (4, 4)), ((4, 4), [4, 4]), ((4, 4), (4, 5)), ((4, 4), (4,)),
+                ((4, 4), np.array([4, 4])), ("scratch", " Scratch "), ("scratch", "pretrained"),
+                (np.arange(3), np.arange(3)), (np.arange(3), np.arange(3) + 1), (1.5, 1.5),
+                (1.5, None), (None, None)]
+    for _ in range(20):
+        a = rng.normal(size=rng.integers(1, 4, size=2))
+        yield a, a + rng.choice([0.0, 1e-8, 1e-4]) * rng.normal(size=a.shape)
+
+
+@pytest.mark.parametrize("mode", ["count", "equal", "allclose"])
+@pytest.mark.parametrize("equal_nan", [False, True])
+def test_agrees_decides_as_compare_does_without_explaining(mode, equal_nan):
+    """The mistakes search asks agrees(); a case's verdict asks compare(): one decision."""
+    from grader.checks.compare import agrees
+
+    how = Compare(mode=mode)
+    decided = set()
+    for expected, got in _pairs(np.random.default_rng(0)):
+        if (mode == "count" and not isinstance(expected, int)
+                or mode == "allclose" and (expected is None or isinstance(expected, str))):
+            continue  # what a spec of that mode never expects
+        verdict = compare(expected, got, how, equal_nan=equal_nan) is None
+        assert agrees(expected, got, how, equal_nan=equal_nan) is verdict, (expected, got)
+        decided.add(verdict)
+    assert decided == {True, False}  # the pairs include both answers in every mode

@@ -2,12 +2,14 @@
 
 `compare(expected, got, how)` returns None when they agree, else a `Mismatch` whose lines
 a student can read: shapes first, then the first differing index and a few values.
+`agrees(expected, got, how)` is the same decision without the lines (one comparison, asked
+with or without an explanation).
 `got` is plain data from the worker; nothing here calls a method the submission wrote.
 """
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,22 +49,38 @@ class Mismatch:
 
 
 def compare(expected, got, how: Compare, equal_nan: bool = False) -> Mismatch | None:
-    """None when `got` agrees with `expected`; `equal_nan` lets nan (and inf) match where
-    `expected` has the same."""
+    """None when `got` agrees with `expected`, else how it differs; `equal_nan` lets nan (and
+    inf) match where `expected` has the same."""
+    return _compared(expected, got, how, equal_nan, explain=True)
+
+
+def agrees(expected, got, how: Compare, equal_nan: bool = False) -> bool:
+    """Whether `got` agrees with `expected`, as `compare` decides, without saying how they
+    differ: the mistakes search asks this of every known-wrong output of a failed case."""
+    return _compared(expected, got, how, equal_nan, explain=False) is None
+
+
+# What the comparison returns for a difference it was not asked to explain (agrees()).
+DIFFERENT = Mismatch("", "")
+
+
+def _compared(expected, got, how: Compare, equal_nan: bool, explain: bool) -> Mismatch | None:
     if how.mode == "count":
-        return _compare_count(expected, got)
+        return _compare_count(expected, got, explain)
     if how.mode == "equal":
-        return _compare_equal(expected, got)
-    return _compare_close(expected, got, how.rtol, how.atol, equal_nan)
+        return _compare_equal(expected, got, explain)
+    return _compare_close(expected, got, how.rtol, how.atol, equal_nan, explain)
 
 
 def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _compare_count(expected, got) -> Mismatch | None:
+def _compare_count(expected, got, explain: bool) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None
+    if not explain:
+        return DIFFERENT
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
         return Mismatch(f"{expected} (an integer)", describe(got),
                         "the value is right but it is a float: a count is an integer. "
@@ -70,63 +88,92 @@ def _compare_count(expected, got) -> Mismatch | None:
     return Mismatch(describe(expected), describe(got))
 
 
-def _compare_equal(expected, got) -> Mismatch | None:
+def _compare_equal(expected, got, explain: bool) -> Mismatch | None:
     if isinstance(expected, (list, tuple)):
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
+            if not explain:
+                return DIFFERENT
             return Mismatch(describe(expected), describe(got),
                             f"expected a tuple or list of {len(expected)} values")
         for i, (e, g) in enumerate(zip(expected, list(got), strict=True)):
-            inner = _compare_equal(e, g)
-            if inner is not None:
+            if _compare_equal(e, g, explain=False) is not None:
+                if not explain:
+                    return DIFFERENT
                 return Mismatch(describe(expected), describe(got),
                                 f"item {i}: expected {describe(e)}, got {describe(g)}")
         return None
     if _is_int(expected):
-        return _compare_count(expected, got)
+        return _compare_count(expected, got, explain)
     if isinstance(expected, np.ndarray):
-        array = as_array(got)
-        if isinstance(array, Mismatch):
-            return array
+        array = _numeric(got)
+        if isinstance(array, tuple):
+            if not explain:
+                return DIFFERENT
+            return _not_numeric(got, *array)
         if array.shape != expected.shape or not np.array_equal(array, expected):
-            return _compare_close(expected, got, 0.0, 0.0)
+            return _compare_close(expected, got, 0.0, 0.0, explain=explain)
         return None
     if isinstance(expected, str) and isinstance(got, str):
         if expected.strip().lower() == got.strip().lower():
             return None
+        if not explain:
+            return DIFFERENT
         return Mismatch(repr(expected), repr(got))
     if type(got).__name__ == "ForeignObject" or type(expected) is not type(got) and not (
             isinstance(expected, numbers.Number) and isinstance(got, numbers.Number)):
+        if not explain:
+            return DIFFERENT
         return Mismatch(describe(expected), describe(got))
-    return None if expected == got else Mismatch(describe(expected), describe(got))
+    if expected == got:
+        return None
+    if not explain:
+        return DIFFERENT
+    return Mismatch(describe(expected), describe(got))
 
 
 def as_array(got) -> np.ndarray | Mismatch:
     """`got` as a plain numeric ndarray, or a Mismatch saying why it is not one."""
+    array = _numeric(got)
+    return _not_numeric(got, *array) if isinstance(array, tuple) else array
+
+
+def _not_numeric(got, what: str, why: str) -> Mismatch:
+    shown = f"an array with {np.size(got)} elements" if why == TOO_LARGE else describe(got)
+    return Mismatch(what, shown, why)
+
+
+TOO_LARGE = "far larger than the answer can be"
+
+
+def _numeric(got) -> np.ndarray | tuple[str, str]:
+    """`got` as a plain numeric ndarray, or (what was expected, why it is not one)."""
     if isinstance(got, np.ndarray):
         array = got
     elif isinstance(got, (list, tuple, numbers.Number, np.generic)) and not isinstance(got, bool):
         try:
             array = np.asarray(got)
         except (ValueError, TypeError):
-            return Mismatch("an array", describe(got), "this cannot be read as one numeric array")
+            return "an array", "this cannot be read as one numeric array"
     else:
-        return Mismatch("an array", describe(got), "return a numpy array")
+        return "an array", "return a numpy array"
     if array.dtype.kind not in "biuf":
-        return Mismatch("an array of numbers", describe(got),
-                        f"its dtype is {array.dtype}: return real numbers")
+        return "an array of numbers", f"its dtype is {array.dtype}: return real numbers"
     if array.size > MAX_ELEMENTS:
-        return Mismatch("an array", f"an array with {array.size} elements",
-                        "far larger than the answer can be")
+        return "an array", TOO_LARGE
     return array
 
 
-def _compare_close(expected, got, rtol: float, atol: float,
-                   equal_nan: bool = False) -> Mismatch | None:
+def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = False,
+                   explain: bool = True) -> Mismatch | None:
     expected = np.asarray(expected, dtype=np.float64)
-    array = as_array(got)
-    if isinstance(array, Mismatch):
-        return Mismatch(f"array {expected.shape}", array.got, array.detail)
+    array = _numeric(got)
+    if isinstance(array, tuple):
+        if not explain:
+            return DIFFERENT
+        return replace(_not_numeric(got, *array), expected=f"array {expected.shape}")
     if array.shape != expected.shape:
+        if not explain:
+            return DIFFERENT
         return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
                         _shape_advice(expected.shape, array.shape))
     array = array.astype(np.float64)
@@ -140,6 +187,8 @@ def _compare_close(expected, got, rtol: float, atol: float,
             array, expected = np.where(same, 0.0, array), np.where(same, 0.0, expected)
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
+        if not explain:
+            return DIFFERENT
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         return Mismatch(describe(expected), describe(got),
                         f"your answer has {array[index]} at index {list(index)}")
@@ -148,9 +197,12 @@ def _compare_close(expected, got, rtol: float, atol: float,
     excess = np.where(np.isnan(excess), np.inf, excess)
     if expected.size == 0 or excess.max() <= 0:
         return None
+    if not explain:
+        return DIFFERENT
     index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
     first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
-    worst = float(np.abs(array - expected).max())
+    with np.errstate(invalid="ignore"):  # inf - inf
+        worst = float(np.abs(array - expected).max())
     detail = (f"first difference at index {list(first)}: expected {expected[first]:.6g}, "
               f"got {array[first]:.6g}; largest difference {worst:.3g} at "
               f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "

@@ -13,7 +13,7 @@ from grader.spec.errors import SpecError, unknown_name
 
 from .. import inputs
 from ..cases import PlannedCase
-from ..compare import Compare, compare, default_compare
+from ..compare import Compare, agrees, compare, default_compare
 from ..course import reference_function
 from ..describe import (
     SMALL_ARRAY,
@@ -337,7 +337,7 @@ def _matches(wrong, got, how: Compare) -> bool:
     if how.mode == "count" and isinstance(wrong, float):
         return isinstance(got, (float, np.floating)) and float(got) == wrong
     # softmax without max: nan where the student's is
-    return compare(wrong, got, how, equal_nan=True) is None
+    return agrees(wrong, got, how, equal_nan=True)
 
 
 def _short(expr) -> str:
