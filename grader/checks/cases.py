@@ -151,3 +151,24 @@ def _wrong_output(like: str, planned: PlannedCase) -> tuple[bool, object]:
             return True, wrong(*fresh_copy(planned.args), **fresh_copy(planned.kwargs))
     except Exception:
         return False, None
+
+
+# Calls go to the worker a few per request, up to this many calls and bytes of arrays: one
+# message each way per request, and a failing call wastes at most the rest of its request.
+CALLS_PER_REQUEST = 32
+REQUEST_BYTES = 2**20
+
+
+def requests(items: list, encoded) -> list[list]:
+    """`items` in consecutive batches, one request each: at most CALLS_PER_REQUEST and
+    REQUEST_BYTES of arrays (`encoded(item)`: its values.EncodedCall) per request."""
+    batches, size = [[]], 0
+    for item in items:
+        nbytes = encoded(item).nbytes
+        if batches[-1] and (len(batches[-1]) == CALLS_PER_REQUEST
+                            or size + nbytes > REQUEST_BYTES):
+            batches.append([])
+            size = 0
+        batches[-1].append(item)
+        size += nbytes
+    return [batch for batch in batches if batch]

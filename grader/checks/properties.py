@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from grader.worker.values import encode_call
+
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
+from .cases import requests
 from .compare import as_array
 from .describe import describe
 
@@ -28,16 +31,45 @@ class StudentCallFailed(Exception):
 
 class StudentCalls:
     """The student's functions as if local: `call(name, *args)` -> the decoded value, or
-    StudentCallFailed; so property checks read like ordinary Python."""
+    StudentCallFailed; so property checks read like ordinary Python. `each(name, [args, ...])`
+    sends many calls of one function as one request (one message each way, as a call check's
+    cases are sent: a property's trials, drawn first)."""
 
     def __init__(self, worker):
         self.worker = worker
 
     def call(self, name: str, *args, **kwargs):
-        outcome = self.worker.call(name, args, kwargs)
+        return self.each(name, [args], [kwargs])[0]
+
+    def each(self, name: str, calls: list[tuple], kwargs: list[dict] | None = None) -> Answers:
+        encoded = [encode_call(args, extra)
+                   for args, extra in zip(calls, kwargs or [{}] * len(calls), strict=True)]
+        outcomes = []
+        for request in requests(encoded, lambda call: call):
+            outcomes += self.worker.call_many(name, request)
+        return Answers(name, outcomes)
+
+
+class Answers:
+    """The values of calls sent together, in order. Reading one that did not return a value
+    raises its StudentCallFailed: where the property, calling one at a time, would have."""
+
+    def __init__(self, name: str, outcomes: list):
+        self.name, self.outcomes = name, outcomes
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    def __getitem__(self, index: int):
+        outcome = self.outcomes[index]
         if outcome.status != "ok":
-            raise StudentCallFailed(name, outcome)
+            raise StudentCallFailed(self.name, outcome)
         return outcome.value
+
+    def returned(self, index: int):
+        """The value call `index` returned, None when it returned none."""
+        outcome = self.outcomes[index]
+        return outcome.value if outcome.status == "ok" else None
 
 
 @dataclass(frozen=True)
@@ -82,6 +114,7 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
     linear_patch_embed."""
+    trials = []
     for trial in range(int(ctx.options.get("trials", 3))):
         # the first trial: RGB, P > 1, so a flatten order shows
         P = int(ctx.rng.choice([1, 2, 3, 4] if trial else [2, 3, 4]))
@@ -89,12 +122,18 @@ def conv_equals_linear(ctx: PropertyContext) -> Verdict:
         C, d = int(ctx.rng.choice([1, 3] if trial else [3])), int(ctx.rng.integers(1, 6))
         image = ctx.rng.standard_normal((H, W, C))
         W_e, b = ctx.rng.standard_normal((P * P * C, d)), ctx.rng.standard_normal(d)
-        linear = ctx.student.call("linear_patch_embed", image, W_e, b, P)
-        conv = ctx.student.call("conv_patch_embed", image, W_e.reshape(P, P, C, d), b, P)
-        array = as_array(conv)  # nested lists are an array too
+        trials.append((image, W_e, b, P))
+    linear = ctx.student.each("linear_patch_embed", trials)
+    conv = ctx.student.each("conv_patch_embed", [
+        (image, W_e.reshape(P, P, image.shape[2], W_e.shape[1]), b, P)
+        for image, W_e, b, P in trials])
+    for i, (image, W_e, _, P) in enumerate(trials):
+        (H, W, C), d = image.shape, W_e.shape[1]
+        expected, got = linear[i], conv[i]  # read in the order they were called
+        array = as_array(got)  # nested lists are an array too
         flattenable = isinstance(array, np.ndarray) and array.size == H * W * d // (P * P)
-        conv_flat = array.reshape(-1, d) if flattenable else conv
-        if not close(conv_flat, linear):
+        conv_flat = array.reshape(-1, d) if flattenable else got
+        if not close(conv_flat, expected):
             return Verdict(False, f"with image {H}x{W}x{C}, P={P}, d={d}: conv_patch_embed(image, "
                                   f"W_e.reshape({P}, {P}, {C}, {d}), b, {P}).reshape(-1, {d}) "
                                   f"differs from linear_patch_embed(image, W_e, b, {P})",
@@ -139,14 +178,18 @@ def attention_permutation_equivariant(ctx: PropertyContext) -> Verdict:
     reorders the output. A self_attention that fails this has something position-dependent
     in it (most often GPT's causal mask).
     """
+    trials = []
     for _ in range(int(ctx.options.get("trials", 3))):
         x, p, heads = _random_attention(ctx)
-        perm = _derangement(ctx.rng, len(x))
-        out = ctx.student.call("self_attention", x, p, heads)
+        trials.append((x, p, heads, _derangement(ctx.rng, len(x))))
+    answers = ctx.student.each("self_attention", [
+        call for x, p, heads, perm in trials for call in ((x, p, heads), (x[perm], p, heads))])
+    for i, (x, _, heads, perm) in enumerate(trials):
+        out = answers[2 * i]
         problem = _shape_problem(out, x.shape, f"self_attention(x {x.shape}, p, {heads})")
         if problem:
             return problem
-        moved = ctx.student.call("self_attention", x[perm], p, heads)
+        moved = answers[2 * i + 1]
         if not close(moved, np.asarray(out)[perm], rtol=1e-4, atol=1e-5):
             return Verdict(False, f"with x of shape {x.shape} and heads={heads}, reordering the "
                                   f"rows of x as {perm.tolist()} changed the output by more than a "
@@ -186,6 +229,7 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
     student's embed_image and then their self_attention on both images. With positions the
     outputs differ; without, the second is only the first reordered: a bag of tiles.
     """
+    trials = []
     for _ in range(int(ctx.options.get("trials", 2))):
         P = int(ctx.rng.choice([1, 2, 3]))
         rows, cols = int(ctx.rng.integers(1, 4)), int(ctx.rng.integers(2, 4))
@@ -197,29 +241,53 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
                   "b_e": ctx.rng.standard_normal(d), "cls": ctx.rng.standard_normal(d),
                   "pos": ctx.rng.standard_normal((N + 1, d))}
         moved = _shuffle_tiles(image, P, _derangement(ctx.rng, N))
-        where = f"an image of {rows * P}x{cols * P}x{C} with P={P} (d={d})"
-        tokens = []  # embed_image of the image, then of the moved one
-        for picture in (image, moved):
-            tokens.append(ctx.student.call("embed_image", picture, params))
-            problem = _shape_problem(tokens[-1], (N + 1, d), f"embed_image on {where}")
-            if problem:
-                return problem
-        if _same_rows_in_any_order(*tokens):
-            return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
-                                  "embed_image's output: nothing tells the transformer where a "
-                                  "tile was",
-                           misconception="bag_of_tiles")
         _, p, _ = _random_attention(ctx, head_counts=(heads,), head_dim=(d // heads, d // heads))
-        out = [ctx.student.call("self_attention", np.asarray(t), p, heads) for t in tokens]
+        where = f"an image of {rows * P}x{cols * P}x{C} with P={P} (d={d})"
+        trials.append((image, moved, params, p, heads, (N + 1, d), where))
+    # embed_image of every image and its moved one, in one request; then, in one more,
+    # self_attention of what they gave, for the trials up to the first that failed there
+    embedded = ctx.student.each("embed_image", [
+        (picture, params) for image, moved, params, *_ in trials for picture in (image, moved)])
+    stopped = None  # (trial, its Verdict or StudentCallFailed): where embed_image failed
+    for i, trial in enumerate(trials):
+        try:
+            found = _tiles_only_reordered(embedded[2 * i], embedded[2 * i + 1], *trial[-2:])
+        except StudentCallFailed as failed:
+            found = failed
+        if found is not None:
+            stopped = (i, found)
+            break
+    reached = trials[: stopped[0]] if stopped else trials
+    attention = ctx.student.each("self_attention", [
+        (np.asarray(embedded[2 * i + k]), p, heads)
+        for i, (_, _, _, p, heads, _, _) in enumerate(reached) for k in (0, 1)])
+    for i, (_, _, _, _, heads, shape, where) in enumerate(reached):
+        out = [attention[2 * i], attention[2 * i + 1]]
         for value in out:
-            problem = _shape_problem(value, (N + 1, d), f"self_attention on {where}")
+            problem = _shape_problem(value, shape, f"self_attention on {where}")
             if problem:
                 return problem
         if _same_rows_in_any_order(*out):
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                                   f"self_attention(embed_image(image, params), p, {heads})",
                            misconception="bag_of_tiles")
-    return Verdict(True)
+    if stopped and isinstance(stopped[1], StudentCallFailed):
+        raise stopped[1]
+    return stopped[1] if stopped else Verdict(True)
+
+
+def _tiles_only_reordered(tokens, moved_tokens, shape, where) -> Verdict | None:
+    """The verdict on embed_image's output for an image and its moved tiles, None when it
+    tells them apart."""
+    for value in (tokens, moved_tokens):
+        problem = _shape_problem(value, shape, f"embed_image on {where}")
+        if problem:
+            return problem
+    if _same_rows_in_any_order(tokens, moved_tokens):
+        return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
+                              "embed_image's output: nothing tells the transformer where a tile "
+                              "was", misconception="bag_of_tiles")
+    return None
 
 
 def _attention_function(options: dict) -> tuple[str, ...]:
@@ -234,15 +302,20 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
     the `causal` keyword, as a classifier ViT calls them.
     """
     function = ctx.options.get("function", "self_attention")
+    trials = []
     for _ in range(int(ctx.options.get("trials", 3))):
         x, p, heads = _random_attention(ctx)
-        out = ctx.student.call(function, x, p, heads)
+        changed = x.copy()
+        changed[-1] = ctx.rng.standard_normal(x.shape[1]) * 3
+        trials.append((x, changed, p, heads))
+    answers = ctx.student.each(function, [
+        call for x, changed, p, heads in trials for call in ((x, p, heads), (changed, p, heads))])
+    for i, (x, _, _, heads) in enumerate(trials):
+        out = answers[2 * i]
         problem = _shape_problem(out, x.shape, f"{function}(x {x.shape}, p, {heads})")
         if problem:
             return problem
-        changed = x.copy()
-        changed[-1] = ctx.rng.standard_normal(x.shape[1]) * 3
-        out_changed = ctx.student.call(function, changed, p, heads)
+        out_changed = answers[2 * i + 1]
         problem = _shape_problem(out_changed, x.shape, f"{function}(x {x.shape}, p, {heads})")
         if problem:
             return problem
@@ -260,11 +333,15 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
 @property_check("softmax_sums_to_one", calls=("softmax",))
 def softmax_sums_to_one(ctx: PropertyContext) -> Verdict:
     """Section 3 step 5: softmax(x, axis) is in [0, 1] and sums to 1 along `axis`, for any axis."""
+    trials = []
     for _ in range(int(ctx.options.get("trials", 4))):
         shape = tuple(int(ctx.rng.integers(2, 6)) for _ in range(int(ctx.rng.integers(1, 4))))
         axis = int(ctx.rng.integers(-len(shape), len(shape)))
-        x = ctx.rng.standard_normal(shape) * 4
-        got = ctx.student.call("softmax", x, axis=axis)
+        trials.append((ctx.rng.standard_normal(shape) * 4, axis))
+    answers = ctx.student.each("softmax", [(x,) for x, _ in trials],
+                               [{"axis": axis} for _, axis in trials])
+    for i, (x, axis) in enumerate(trials):
+        shape, got = x.shape, answers[i]
         problem = _shape_problem(got, shape, f"softmax(x {shape}, axis={axis})")
         if problem:
             return problem
@@ -300,14 +377,15 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
     defaults = (("size", 224), ("small", 8), ("large", 16))
     size, small, large = (int(ctx.options.get(k, v)) for k, v in defaults)
     want = {P: ((size // P) ** 2 + 1, ((size // P) ** 2 + 1) ** 2) for P in (small, large)}
+    tokens = ctx.student.each("num_tokens", [(size, size, P) for P in (small, large)])
+    sendable = {}  # the student's values go back to the worker only as plain ints
+    for i, P in enumerate((small, large)):
+        count = _as_count(tokens.returned(i))
+        sendable[P] = want[P][0] if count is None or abs(count) > 10**9 else count
+    scores = ctx.student.each("attention_scores", [(sendable[P],) for P in (small, large)])
     counts = {}
-    for P in (small, large):
-        T = ctx.student.call("num_tokens", size, size, P)
-        sendable = _as_count(T)  # the student's value goes back to the worker only as a plain int
-        if sendable is None or abs(sendable) > 10**9:
-            sendable = want[P][0]
-        S = ctx.student.call("attention_scores", sendable)
-        counts[P] = (T, S)
+    for i, P in enumerate((small, large)):  # read in the order they would be called one by one
+        counts[P] = (tokens[i], scores[i])
     if all(_as_count(counts[P][i]) == want[P][i] for P in want for i in (0, 1)):
         return Verdict(True)
     ratio = want[small][1] / want[large][1]
@@ -326,13 +404,17 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
 def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
     """Section 3 step 5: LayerNorm subtracts the mean: adding a constant to a token changes
     nothing."""
+    trials = []
     for _ in range(int(ctx.options.get("trials", 3))):
         T, d = int(ctx.rng.integers(1, 6)), int(ctx.rng.integers(2, 9))
         x = ctx.rng.standard_normal((T, d))
         gamma, beta = ctx.rng.standard_normal(d), ctx.rng.standard_normal(d)
-        shift = float(ctx.rng.uniform(-5, 5))
-        plain = ctx.student.call("layer_norm", x, gamma, beta)
-        shifted = ctx.student.call("layer_norm", x + shift, gamma, beta)
+        trials.append((x, gamma, beta, float(ctx.rng.uniform(-5, 5))))
+    answers = ctx.student.each("layer_norm", [
+        call for x, gamma, beta, shift in trials
+        for call in ((x, gamma, beta), (x + shift, gamma, beta))])
+    for i, (x, _, _, shift) in enumerate(trials):
+        (T, d), plain, shifted = x.shape, answers[2 * i], answers[2 * i + 1]
         if not close(shifted, plain, rtol=1e-4, atol=1e-5):
             return Verdict(False, f"layer_norm(x + {shift:.3g}, gamma, beta) differs from "
                                   f"layer_norm(x, gamma, beta) for x of shape {(T, d)}",

@@ -12,7 +12,7 @@ import numpy as np
 from grader.spec.errors import SpecError, unknown_name
 
 from .. import inputs
-from ..cases import PlannedCase
+from ..cases import PlannedCase, requests
 from ..compare import Compare, agrees, compare, default_compare
 from ..course import reference_function
 from ..describe import (
@@ -29,10 +29,6 @@ from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
 from .base import Kind
 
-# A check's cases go to the worker a few per request, up to this many calls and bytes of arrays:
-# a failing case wastes at most the rest of its request.
-CALLS_PER_REQUEST = 32
-REQUEST_BYTES = 2**20
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
 MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
@@ -227,7 +223,7 @@ class CallCheck(Kind):
         cases = plans.cases(exercise, self)
         params = self.api.params(self.reference_name)
         number = 0
-        for request in requests(cases):
+        for request in requests(cases, lambda planned: planned.encoded):
             outcomes = worker.call_many(self.call, [p.encoded for p in request])
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
@@ -317,20 +313,6 @@ class CallCheck(Kind):
             return sheet_value(function(*args, **kwargs))
         except Exception as error:  # the reference refusing is the expected answer
             return f"raises {type(error).__name__}"
-
-
-def requests(cases: list[PlannedCase]) -> list[list[PlannedCase]]:
-    """Consecutive cases, at most CALLS_PER_REQUEST and REQUEST_BYTES of arrays per request."""
-    batches, size = [[]], 0
-    for planned in cases:
-        nbytes = planned.encoded.nbytes
-        if batches[-1] and (len(batches[-1]) == CALLS_PER_REQUEST
-                            or size + nbytes > REQUEST_BYTES):
-            batches.append([])
-            size = 0
-        batches[-1].append(planned)
-        size += nbytes
-    return batches
 
 
 def _matches(wrong, got, how: Compare) -> bool:
