@@ -22,7 +22,7 @@ from grader.checks.compare import Compare
 from grader.checks.stand_ins import matches
 from grader.worker import StudentWorker
 
-from conftest import EXERCISES, SOLUTION, SUBMISSIONS
+from conftest import EXERCISES, SOLUTION, SUBMISSIONS, TEMPLATE
 
 CHANNEL_FIRST = SUBMISSIONS / "buggy" / "patchify_channel_first.py"
 
@@ -513,3 +513,53 @@ def test_a_recorded_argument_matches_within_the_tolerance_with_its_infinities_an
     assert not matches(recorded, np.array([[0.5, -1e30], [np.nan, 1.0]]), how)
     assert not matches(recorded, np.array([[0.6, -np.inf], [np.nan, 1.0]]), how)
     assert not matches(recorded, recorded[:1], how)  # never broadcast
+
+
+class CountingWorker:
+    """A worker that counts the requests sent with stand-ins (regrades)."""
+
+    def __init__(self, worker):
+        self.worker, self.regrades = worker, 0
+
+    def __getattr__(self, name):
+        return getattr(self.worker, name)
+
+    def call_many(self, name, calls, stand_ins=None, **kwargs):
+        self.regrades += stand_ins is not None
+        return self.worker.call_many(name, calls, stand_ins=stand_ins, **kwargs)
+
+
+def test_a_function_not_written_yet_is_never_graded_again_around_its_helpers(catalogue, zygote):
+    """Its own code raises NotImplementedError: no helper can make it return, so the template
+    (every function a stub, every one broken) is graded once, with no stand-in."""
+    with StudentWorker(TEMPLATE, zygote=zygote) as worker:
+        counting = CountingWorker(worker)
+        grading = SubmissionGrading(counting, catalogue=catalogue)
+        results = [grading.exercise(e) for e in catalogue]
+    questions = {c.name for e in catalogue for c in e.checks if not c.function}  # ANSWERS
+    statuses = {c.status for r in results for c in r.checks if c.name not in questions}
+    assert statuses == {"not_implemented"}
+    assert counting.regrades == 0
+
+
+def test_a_helpers_stub_fails_its_caller_which_is_graded_around_it(tmp_path, catalogue, zygote):
+    """`patchify` not written yet: it is "not implemented", while the functions that call it
+    failed with patchify's NotImplementedError and get their points around its stand-in; so does
+    one that catches the stub's error and raises its own."""
+    path = with_replaced(tmp_path, '''
+        def patchify(image, P):
+            raise NotImplementedError
+
+
+        def linear_patch_embed(image, W_e, b_e, P):
+            try:
+                tokens = patchify(image, P)
+            except NotImplementedError:
+                raise NotImplementedError("patchify first") from None
+            return tokens @ W_e + b_e
+        ''')
+    results = graded(path, catalogue, zygote)
+    assert {c.status for c in results["patchify"].checks} == {"not_implemented"}
+    for exercise in ("linear-patch-embed", "vit-forward"):
+        result = results[exercise]
+        assert result.score == result.max_score and result.stand_ins == ("patchify",), exercise

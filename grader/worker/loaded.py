@@ -52,9 +52,12 @@ class Submission:
         return self
 
     def describe_error(self, exc: BaseException) -> dict:
-        """type, message, traceback (own frames only) and where (innermost own frame) of `exc`."""
-        lines, where = [], None
+        """type, message, traceback (own frames only), where (innermost own frame) and raised_in
+        (that frame's function, when `exc` started there: not while handling another) of `exc`."""
+        lines, where, innermost = [], None, None
+        last = None
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            last = frame
             shown = self.own_files.get(frame.f_code.co_filename)
             if shown is None:
                 continue
@@ -62,9 +65,11 @@ class Submission:
             lines.append(f'  File "{shown}", line {lineno}, in {frame.f_code.co_name}\n')
             if source:
                 lines.append(f"    {source}\n")
-            where = f"{shown}:{lineno}"
+            where, innermost = f"{shown}:{lineno}", frame
+        started_there = (innermost is not None and innermost is last
+                         and exc.__context__ is None and exc.__cause__ is None)
         return {"type": type(exc).__name__, "message": message_of(exc), "traceback": "".join(lines),
-                "where": where}
+                "where": where, "raised_in": innermost.f_code.co_name if started_there else None}
 
 
 def new_module(name: str, filename: str) -> types.ModuleType:

@@ -21,6 +21,9 @@ class StudentError:
     traceback: str  # '  File "vit_exercises.py", line 12, in patchify\n    return x.reshape(...)\n'
     where: str | None  # "vit_exercises.py:12" of the innermost student frame, or None
     limit: str | None = None  # "the grader limits the memory of your code to 4096 MB"
+    # the student function whose own code raised it ("patchify"), None when it was raised while
+    # handling another exception or outside the student's files
+    raised_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,13 @@ class CallOutcome:
     message: str = ""  # human text for timeout, crashed, missing, ...
     stdout: str = ""  # what the call printed (truncated)
     seconds: float = 0.0
+
+    def not_written(self, name: str) -> bool:
+        """Whether the function `name` is not written yet: its own code raised
+        NotImplementedError. (A helper's stub raising through it makes `name` fail; no correct
+        helper can make its own stub return.)"""
+        return (self.status == "raised" and self.error.type == "NotImplementedError"
+                and self.error.raised_in == name)
 
 
 @dataclass(frozen=True)
@@ -76,12 +86,13 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
         error = header.get("error")
         if type(error) is not dict:
             raise ProtocolError("a malformed reply (error)")
-        where, limit = error.get("where"), error.get("limit")
+        where, limit, raised_in = error.get("where"), error.get("limit"), error.get("raised_in")
         student_error = StudentError(
             type=text(error.get("type"), 200), message=text(error.get("message")),
             traceback=text(error.get("traceback")),
             where=None if where is None else text(where, 200),
             limit=None if limit is None else text(limit, 200),
+            raised_in=None if raised_in is None else text(raised_in, 200),
         )
         return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
     if status in ("missing", "not_callable"):

@@ -235,7 +235,7 @@ class CallCheck(Kind):
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:
         """None when case `number` (of `total`) passed, else the check's failed result."""
-        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+        if outcome.not_written(self.call):
             return check_result(self, NOT_IMPLEMENTED, f"`{self.call}` is not implemented yet",
                                 cases=number)
         failure = self.judge_case(planned, outcome)

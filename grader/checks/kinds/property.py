@@ -77,7 +77,7 @@ class PropertyCheck(Kind):
 
     def _failed_call(self, failed: StudentCallFailed):
         outcome = failed.outcome
-        if outcome.status == "raised" and outcome.error.type == "NotImplementedError":
+        if outcome.not_written(failed.name):
             return check_result(self, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
         if outcome.status == "missing":
             return check_result(self, MISSING, f"`{failed.name}` is not defined yet")
