@@ -345,8 +345,8 @@ def test_a_stand_in_binds_a_call_through_the_students_own_signature():
 
 
 def test_a_stand_in_binds_through_the_signature_a_helper_has_now_not_the_one_it_had():
-    """The worker keeps each helper's signature while its code and defaults stay the same; a
-    helper whose defaults or code change between calls is bound by what it is at the call."""
+    """A helper whose defaults or code change between calls is bound by what it is at the call
+    (a kept signature would bind by the old one)."""
     from grader.worker.stand_ins import bound
 
     namespace = {}

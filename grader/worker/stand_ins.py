@@ -139,29 +139,10 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
 
 
 def _signature(function) -> inspect.Signature | None:
-    """The student function's signature, kept while its code and defaults stay the same (a
-    regrade binds every broken helper for each of its calls, and inspect.signature was a third
-    of a template's worker time). Not kept for a function with attributes (`__wrapped__`,
-    `__signature__`: what inspect follows)."""
-    keep = isinstance(function, types.FunctionType) and not function.__dict__
-    if keep:
-        key = (function.__code__, function.__defaults__, function.__kwdefaults__)
-        held = _SIGNATURES.get(id(function))
-        if held is not None and held[0] is function and all(
-                a is b for a, b in zip(held[1], key, strict=True)):
-            return held[2]
     try:
-        signature = inspect.signature(function) if callable(function) else None
+        return inspect.signature(function) if callable(function) else None
     except Exception:  # noqa: BLE001 - a builtin, or a __signature__ of the student's that raises
         return None
-    if keep:
-        if len(_SIGNATURES) >= 256:  # code that defines its functions anew for every call
-            _SIGNATURES.clear()
-        _SIGNATURES[id(function)] = (function, key, signature)  # holds it: the id stays its
-    return signature
-
-
-_SIGNATURES: dict[int, tuple] = {}  # id(function) -> (function, its code and defaults, signature)
 
 
 def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: dict) -> list:
