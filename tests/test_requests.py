@@ -120,3 +120,43 @@ def test_a_long_list_answer_of_more_than_64_kb_crosses_whole(probe):
 def test_an_array_answer_crosses_with_its_dtype(probe):
     value = probe.call("fill", (np.float32(2.5),)).value
     assert value.dtype == np.float64 and value.tolist() == [2.5] * 3
+
+
+def test_a_property_check_sends_its_trials_together(catalogue):
+    """A property draws its trials first and sends each function's calls as one request
+    (StudentCalls.each), as a call check sends its cases: one round trip per function it calls,
+    two for one that feeds one function's answers to the next, not one per trial."""
+    from grader.checks import grade_exercise
+    from grader.checks.kinds import PropertyCheck
+
+    from conftest import SOLUTION
+
+    class Counting:
+        def __init__(self, worker):
+            self.worker, self.requests = worker, []
+
+        def __getattr__(self, name):
+            return getattr(self.worker, name)
+
+        def call_many(self, name, calls, **kwargs):
+            self.requests.append((name, len(calls)))
+            return self.worker.call_many(name, calls, **kwargs)
+
+        def call(self, name, args=(), kwargs=None, **options):
+            self.requests.append((name, 1))
+            return self.worker.call(name, args, kwargs, **options)
+
+    checked = 0
+    with StudentWorker(SOLUTION) as worker:
+        for exercise in catalogue:
+            for check in exercise.checks:
+                if not isinstance(check, PropertyCheck):
+                    continue
+                counting = Counting(worker)
+                one = type(exercise)(**{**exercise.__dict__, "checks": (check,)})
+                assert grade_exercise(one, counting).score == check.points, check.name
+                functions = check.names_read()
+                assert len(counting.requests) <= len(functions), (check.name, counting.requests)
+                assert sum(n for _, n in counting.requests) > len(counting.requests)
+                checked += 1
+    assert checked >= 5
