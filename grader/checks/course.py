@@ -142,7 +142,7 @@ def _stamp(path: Path) -> tuple:
 def reference_function(name: str, folder: str | Path | None = None) -> Callable:
     """The reference of the student-API function `name`: the shipped one, else the course's
     (KeyError when neither has it)."""
-    if name in declarations(folder) and (course := course_reference(folder)):
+    if (course := course_reference(folder)) and name in declarations(folder):
         return course.functions[name]
     from grader.reference import REFERENCE
 
