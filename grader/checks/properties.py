@@ -251,7 +251,7 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
     stopped = None  # (trial, its Verdict or StudentCallFailed): where embed_image failed
     for i, trial in enumerate(trials):
         try:
-            found = _tiles_only_reordered(embedded[2 * i], embedded[2 * i + 1], *trial[-2:])
+            found = _tiles_only_reordered(embedded, i, *trial[-2:])
         except StudentCallFailed as failed:
             found = failed
         if found is not None:
@@ -276,14 +276,16 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
     return stopped[1] if stopped else Verdict(True)
 
 
-def _tiles_only_reordered(tokens, moved_tokens, shape, where) -> Verdict | None:
-    """The verdict on embed_image's output for an image and its moved tiles, None when it
-    tells them apart."""
-    for value in (tokens, moved_tokens):
-        problem = _shape_problem(value, shape, f"embed_image on {where}")
+def _tiles_only_reordered(embedded: Answers, trial: int, shape, where) -> Verdict | None:
+    """The verdict on embed_image's outputs for trial `trial`'s image and its moved tiles (read
+    in the order they were called), None when they tell the two apart."""
+    tokens = []
+    for index in (2 * trial, 2 * trial + 1):
+        tokens.append(embedded[index])
+        problem = _shape_problem(tokens[-1], shape, f"embed_image on {where}")
         if problem:
             return problem
-    if _same_rows_in_any_order(tokens, moved_tokens):
+    if _same_rows_in_any_order(*tokens):
         return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
                               "embed_image's output: nothing tells the transformer where a tile "
                               "was", misconception="bag_of_tiles")

@@ -54,8 +54,7 @@ class Submission:
     def describe_error(self, exc: BaseException) -> dict:
         """type, message, traceback (own frames only), where (innermost own frame) and raised_in
         (that frame's function, when `exc` started there: not while handling another) of `exc`."""
-        lines, where, innermost = [], None, None
-        last = None
+        lines, where, innermost, last = [], None, None, None
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
             last = frame
             shown = self.own_files.get(frame.f_code.co_filename)
