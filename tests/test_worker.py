@@ -494,3 +494,16 @@ def test_without_fork_each_worker_is_spawned_with_the_same_sandbox(monkeypatch):
         assert listing == [] and worker.call("count_patches", (32, 32, 16)).value == 4
         assert worker.call("segfault").status == "crashed"
         assert worker.call("half").status == "ok"
+
+
+def test_an_error_without_a_message_is_shown_without_a_dangling_colon():
+    from grader.checks.describe import outcome_lines
+    from grader.worker import CallOutcome
+    from grader.worker.outcomes import StudentError
+
+    def shown(message):
+        error = StudentError("NotImplementedError", message, "", None)
+        return outcome_lines(CallOutcome("raised", error=error))[0]
+
+    assert shown("") == "got:      NotImplementedError"
+    assert shown("patchify first") == "got:      NotImplementedError: patchify first"

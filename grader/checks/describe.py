@@ -91,7 +91,8 @@ def stand_in_note(names) -> str:
 def outcome_lines(outcome) -> list[str]:
     """What the student's call did, as `got:` lines (the call is named above them)."""
     if outcome.status == "raised":
-        lines = [f"got:      {outcome.error.type}: {outcome.error.message}"]
+        error = outcome.error
+        lines = [f"got:      {error.type}" + (f": {error.message}" if error.message else "")]
         if outcome.error.traceback:
             lines += ["your code:"] + ["  " + line
                                        for line in outcome.error.traceback.rstrip().splitlines()]
