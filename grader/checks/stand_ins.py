@@ -25,7 +25,7 @@ from grader.spec.model import Check
 from grader.worker.values import MAX_DEPTH, Decoder, Encoder, ProtocolError, TooLarge, encode_call
 
 from . import compiled
-from .compare import Compare
+from .compare import Compare, agrees
 
 STAND_IN_TABLE = "standins"
 MAX_CALLS = 4000  # per check; a correct vit_forward makes a few dozen per case
@@ -139,15 +139,10 @@ def matches(recorded, got, how: Compare, depth: int = 0) -> bool:
             return False
         if got.dtype == recorded.dtype and got.tobytes() == recorded.tobytes():
             return True  # most arguments are the case's own inputs, passed on as they are
-        # allclose's test, without its overhead: the bits of a matmul differ from one CPU's
-        # BLAS kernels to another's, so a recorded call is rarely equal to the byte. Where the
-        # solution had inf (a masked score) or nan, only the same matches.
-        with np.errstate(all="ignore"):
-            want, have = recorded.astype(np.float64), got.astype(np.float64)
-            finite = np.isfinite(want)
-            close = np.where(finite, np.abs(have - want) <= how.atol + how.rtol * np.abs(want),
-                             (have == want) | (np.isnan(have) & np.isnan(want)))
-            return bool(close.all())
+        # the check's comparison: the bits of a matmul differ from one CPU's BLAS kernels to
+        # another's, so a recorded call is rarely equal to the byte. Where the solution had inf
+        # (a masked score) or nan, only the same matches.
+        return agrees(recorded, got, how, equal_nan=True)
     if isinstance(recorded, (bool, np.bool_)):
         return isinstance(got, (bool, np.bool_)) and bool(got) == bool(recorded)
     if isinstance(recorded, (int, np.integer)):
