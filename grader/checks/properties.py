@@ -57,9 +57,6 @@ class Answers:
     def __init__(self, name: str, outcomes: list):
         self.name, self.outcomes = name, outcomes
 
-    def __len__(self) -> int:
-        return len(self.outcomes)
-
     def __getitem__(self, index: int):
         outcome = self.outcomes[index]
         if outcome.status != "ok":
