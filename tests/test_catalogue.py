@@ -31,7 +31,7 @@ from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
-from grader.checks.mistakes import GENERALISATIONS, JOIN
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN
 from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of

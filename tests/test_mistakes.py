@@ -1,5 +1,5 @@
 """Several mistakes in one function, all named; none named when a case cannot tell two apart;
-the generalisation a function misses (checks/mistakes.py). The fixtures that show it on whole
+the generalisation a function misses (checks/kinds/mistakes.py). The fixtures that show it on whole
 submissions are tests/submissions/buggy/*_two_bugs.py and *_three_bugs.py (test_catalogue.py)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from grader.checks.api import SHIPPED
 from grader.checks.cases import PlannedCase
 from grader.checks.compare import Compare, compare
 from grader.checks.kinds import CallCheck
-from grader.checks.mistakes import combined_hint, explained, generalisation, named
+from grader.checks.kinds.mistakes import combined_hint, explained, generalisation, named
 from grader.checks.results import FAILED, CheckResult
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import (

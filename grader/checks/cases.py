@@ -79,7 +79,7 @@ class PlannedCase:
 
 
 class CasePlans:
-    """Each call check's planned cases (its `plan`, or `from_compiled`), built on first need,
+    """Each check's planned cases (its `plan`, or `from_compiled`), built on first need,
     by (spec file, check name); each spec's compiled data, read once. `use_compiled=False`
     computes every case with the reference (what `vitgrade compile` stores)."""
 

@@ -16,7 +16,6 @@ from grader.spec.parse import parse_spec, shown_path, spec_files
 
 from . import compiled, course
 from .api import SIGNATURES, StudentApi, student_api
-from .compare import compare, default_compare
 from .kinds import build_check
 
 
@@ -149,7 +148,7 @@ def _course_problems(exercise: Exercise) -> list[SpecError]:
     declared one with the declared parameters, and each misconception a check names differs from
     the reference on one of the check's cases (else it could never be told apart)."""
     declared = course.declarations(exercise.folder)
-    calls = [c for c in exercise.checks if getattr(c, "reference_name", None) in declared]
+    calls = [c for c in exercise.checks if set(c.reference_functions()) & declared.keys()]
     if not calls and all(d.spec != Path(exercise.path).name for d in declared.values()):
         return []
     try:
@@ -174,7 +173,7 @@ def _course_problems(exercise: Exercise) -> list[SpecError]:
             errors.append(SpecError(exercise.path, d.line, f"function '{name}': {problem}"))
         errors += _built_on_problems(exercise, d, declared)
     for check in calls if not errors else ():
-        errors += _undetectable(exercise, check)
+        errors += check.undetectable(exercise)
     return errors
 
 
@@ -199,28 +198,10 @@ def _path_back(start: str, goal: str, declared: dict, path: list[str]) -> list[s
     """The chain of course declarations from `start` back to `goal`, None when there is none."""
     if start == goal:
         return path
-    for helper in getattr(declared.get(start), "built_on", ()):
+    for helper in declared[start].built_on if start in declared else ():
         if helper not in path[1:]:
             found = _path_back(helper, goal, declared, [*path, helper])
             if found:
                 return found
     return None
 
-
-def _undetectable(exercise: Exercise, check) -> list[SpecError]:
-    """One error per misconception of `check` that returns the reference's answer on every case."""
-    errors, plans = [], check.plan(exercise.folder)
-    for i, known in enumerate(check.misconceptions):
-        same = True
-        for planned in plans:
-            expected, raises = planned.expectation()
-            applies, wrong = planned.wrong_output(known.like)
-            same &= (not applies) if raises else (
-                applies and compare(expected, wrong, check.compare or default_compare(expected),
-                                    equal_nan=True) is None)
-        if same:
-            errors.append(SpecError(exercise.path, check.line_of("misconceptions", i, "like"),
-                                    f"misconception '{known.like}' returns what the reference "
-                                    f"returns on every case of check '{check.name}': add a case "
-                                    "where they differ, or fix it"))
-    return errors

@@ -60,6 +60,24 @@ class Kind(Check):
         (stand_ins.py): the default allclose, unless the kind compares in its own way."""
         return Compare()
 
+    def plan(self, folder: str | None = None) -> list:
+        """Its cases (cases.PlannedCase), computed with the reference: none for a kind that has
+        no cases; `folder`: the spec's own. `from_compiled`: the same from the compiled
+        entries (its `compiled` table `cases`), None when they do not fit the spec."""
+        return []
+
+    def from_compiled(self, entries) -> list | None:
+        return []
+
+    def reference_functions(self) -> tuple[str, ...]:
+        """The reference functions its expected values come from; `undetectable`: SpecErrors
+        for what its cases cannot tell from them (the loader asks it of checks computed with
+        the course's own functions)."""
+        return ()
+
+    def undetectable(self, exercise) -> list:
+        return []
+
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         """What a submission must define before it is graded (else: not defined yet)."""
         return ()

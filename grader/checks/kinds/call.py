@@ -25,9 +25,9 @@ from ..describe import (
     short_title,
 )
 from ..generators import GENERATORS, generate_cases
-from ..mistakes import combination_names, explained, named
 from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
 from .base import Kind
+from .mistakes import combination_names, explained, named
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
@@ -110,6 +110,27 @@ class CallCheck(Kind):
                 errors.append(unknown_name(path, self.line_of("misconceptions", i, "like"),
                                            "misconception", m.like, api.misconceptions))
         return errors + (self._unbuildable(exercise) if build_inputs else [])
+
+    def reference_functions(self) -> tuple[str, ...]:
+        return (self.reference_name,)
+
+    def undetectable(self, exercise) -> list[SpecError]:
+        """One error per misconception that returns the reference's answer on every case."""
+        errors, plans = [], self.plan(exercise.folder)
+        for i, known in enumerate(self.misconceptions):
+            same = True
+            for planned in plans:
+                expected, raises = planned.expectation()
+                applies, wrong = planned.wrong_output(known.like)
+                same &= (not applies) if raises else (applies and compare(
+                    expected, wrong, self.compare or default_compare(expected),
+                    equal_nan=True) is None)
+            if same:
+                errors.append(SpecError(exercise.path, self.line_of("misconceptions", i, "like"),
+                                        f"misconception '{known.like}' returns what the "
+                                        f"reference returns on every case of check "
+                                        f"'{self.name}': add a case where they differ, or fix it"))
+        return errors
 
     def _unbuildable(self, exercise) -> list[SpecError]:
         """One error per literal case whose arguments or expected value do not build."""

@@ -1,5 +1,6 @@
-"""What a failed case's mistakes are, when no single known-wrong variant matched: several
-variants of the function at once, or the generalisation its code misses (docs/spec.md).
+"""A function check's mistakes search (kinds/call.py): what a failed case's mistakes are, when
+no single known-wrong variant matched: several variants of the function at once, or the
+generalisation its code misses (docs/spec.md).
 
 `named(check, planned, matches)` names the one variant that matches, else the first of the
 check's combinations ("a+b", "a+b+c": reference/misconceptions.py) that does. Their outputs
@@ -16,8 +17,8 @@ import numpy as np
 
 from grader.spec.model import Check
 
-from .cases import PlannedCase
-from .results import FAILED
+from ..cases import PlannedCase
+from ..results import FAILED
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
