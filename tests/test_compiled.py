@@ -22,7 +22,8 @@ from grader.checks.compile_specs import compile_spec
 from grader.checks.kinds import CallCheck
 from grader.checks.results import ERROR, PASSED
 from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
-from grader.spec import SpecError, parse_spec, spec_files
+from grader.checks.spec_file import read_spec
+from grader.spec import SpecError, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
@@ -277,7 +278,7 @@ def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
     from grader.checks import catalogue
 
     parsed = from_yaml(spec)
-    monkeypatch.setattr(catalogue, "parse_spec", lambda *_: pytest.fail(
+    monkeypatch.setattr(catalogue, "read_spec", lambda *_: pytest.fail(
         f"the YAML of {spec.name} was parsed: its compiled data is missing or stale; run "
         "`vitgrade compile` and commit exercises/compiled/"))
     kept = load_spec(spec)
@@ -287,7 +288,7 @@ def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
 
 def from_yaml(spec):
     """The spec as its YAML reads, whatever its compiled data keeps."""
-    return load_spec(spec, checked=parse_spec(spec.read_text(encoding="utf-8"), spec.name))
+    return load_spec(spec, checked=read_spec(spec, spec.name))
 
 
 @pytest.mark.parametrize("damage", ["parser", "data", "lines", "checks", "removed"])

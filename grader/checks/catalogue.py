@@ -1,4 +1,4 @@
-"""The one loader of exercise specs: file -> schema-checked data (spec/parse.py, or what
+"""The one loader of exercise specs: file -> schema-checked data (spec_file.read_spec, or what
 `vitgrade compile` kept of it while fresh: compiled.checked_spec) -> an `Exercise` whose checks
 are built by their kind (kinds/) -> every name it refers to checked. `file:line` errors.
 
@@ -12,11 +12,12 @@ from pathlib import Path
 
 from grader.spec.errors import SpecError, unknown_name
 from grader.spec.model import Exercise, ExerciseLimits
-from grader.spec.parse import parse_spec, shown_path, spec_files
+from grader.spec.parse import shown_path, spec_files
 
 from . import compiled, course
 from .api import SIGNATURES, StudentApi, student_api
 from .kinds import build_check
+from .spec_file import read_spec
 
 
 def load_exercise(path: str | Path, display_path: str | None = None, *,
@@ -24,7 +25,7 @@ def load_exercise(path: str | Path, display_path: str | None = None, *,
                   ) -> Exercise:
     """One spec, loaded and validated; SpecError (file:line) for the first problem.
     `build_inputs`: also build each literal case's values; `checked`: the (data, lines)
-    parse_spec made of the file's bytes (compile_specs.py)."""
+    read_spec made of the file (compile_specs.py)."""
     exercise, problems = spec_problems(path, display_path, build_inputs=build_inputs,
                                        checked=checked)
     if problems:
@@ -83,11 +84,7 @@ def _built(path: Path, shown: str, checked: tuple[dict, dict] | None,
             if checked:
                 raise
             # kept data that does not build (an index edited by hand): the YAML says why
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
-    return _exercise(*parse_spec(text, shown), shown, path, api)
+    return _exercise(*read_spec(path, shown), shown, path, api)
 
 
 def _exercise(data: dict, lines: dict, shown: str, path: Path,

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec import SpecError, parse_spec, spec_files
+from grader.spec import SpecError, spec_files
 from grader.spec.model import Exercise
 
 from . import compiled
 from .cases import CasePlans
 from .catalogue import load_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
+from .spec_file import read_spec
 from .stand_ins import STAND_IN_TABLE
 
 
@@ -46,7 +47,7 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
 def compile_spec(path: Path, answers: dict | None = None, solution: Path | None = None) -> Path:
     """Compile the spec file `path` (it must load and validate); returns the index written."""
     path = Path(path)
-    checked = parse_spec(path.read_text(encoding="utf-8"), path.name)
+    checked = read_spec(path, path.name)
     exercise = load_exercise(path, checked=checked)
     tables, pools = compile_exercise(exercise, answers, solution)
     return compiled.write(path, tables, pools, checked)[0]

@@ -7,7 +7,7 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
 docs/architecture.md ("The format") shows the index: its tables (`cases`, `answers`, `standins`:
 stand_ins.py), values as JSON whose arrays are markers into one 1-D array per dtype (`encode`,
 `decode`: a spec's arrays cost a handful of `.npy` headers, not one each), and the spec as
-`parse_spec` read it (`checked_spec`: while fresh, loading it parses no YAML).
+`read_spec` read it (`checked_spec`: while fresh, loading it parses no YAML).
 
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
@@ -113,13 +113,13 @@ class CompiledSpec:
         self.where = where
 
     def checked_spec(self) -> tuple[dict, dict] | None:
-        """(data, lines) of the spec as spec.parse.parse_spec gave them, if kept by this
+        """(data, lines) of the spec as spec_file.read_spec gave them, if kept by this
         version of the parser."""
-        from grader.spec.parse import parser_version
+        from .spec_file import version
 
         kept = self.parsed
         try:
-            if kept["parser"] != parser_version() or not isinstance(kept["data"], dict):
+            if kept["parser"] != version() or not isinstance(kept["data"], dict):
                 return None
             return kept["data"], {tuple(entry[:-1]): int(entry[-1]) for entry in kept["lines"]}
         except (KeyError, TypeError, ValueError, IndexError):
@@ -338,7 +338,7 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
           checked: tuple[dict, dict] | None = None) -> tuple[Path, Path]:
     """Write the compiled data of `spec` under the key of the spec's bytes as they are now:
     `tables` maps table -> key -> value encoded (`encode`) into `pools`; `checked`: the
-    (data, lines) parse_spec gave, kept when JSON holds them exactly."""
+    (data, lines) read_spec gave, kept when JSON holds them exactly."""
     spec = Path(spec)
     index_path, arrays_path = paths(spec)
     index_path.parent.mkdir(parents=True, exist_ok=True)
@@ -358,9 +358,9 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools,
 def kept_spec(data: dict, lines: dict) -> dict | None:
     """The index's "parsed" entry, or None when JSON would not give back the same data (a key
     that is not a string, a NaN): such a spec is parsed on every run."""
-    from grader.spec.parse import parser_version
+    from .spec_file import version
 
-    entry = {"parser": parser_version(), "data": data,
+    entry = {"parser": version(), "data": data,
              "lines": [[*path, line] for path, line in lines.items()]}
     try:
         same = json.loads(json.dumps(entry, allow_nan=False)) == entry

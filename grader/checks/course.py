@@ -60,7 +60,7 @@ def declarations(folder: str | Path | None) -> dict[str, Declared]:
 
 @functools.lru_cache(maxsize=8)
 def _declarations(*specs) -> dict[str, Declared]:
-    from grader.spec.parse import parse_spec
+    from .spec_file import read_spec
 
     found: dict[str, Declared] = {}
     for path, *_ in specs:
@@ -69,8 +69,8 @@ def _declarations(*specs) -> dict[str, Declared]:
             if not DECLARES.search(path.read_bytes()):
                 continue
             # its YAML, not its compiled index: whether that is fresh depends on these
-            data, lines = parse_spec(path.read_text(encoding="utf-8"), path.name)
-        except (OSError, UnicodeDecodeError, SpecError):
+            data, lines = read_spec(path, path.name)
+        except (OSError, SpecError):
             continue  # the loader says what is wrong with that spec
         declared, line = data["function"], lines.get(("function",), 1)
         helpers = declared.get("built_on", [])

@@ -72,6 +72,7 @@ def pyproject(dest: Path, has_readme: bool) -> str:
         "[tool.setuptools.package-data]",
         '"grader" = ["REFERENCE_VERSION"]',
         '"grader.spec" = ["*.json"]',
+        '"grader.checks.kinds" = ["*.json"]',
         '"grader._exercises" = ["*.yaml", "*.yml", "**/*.json", "**/*.npz", "**/*.safetensors"]',
         "",
     ]

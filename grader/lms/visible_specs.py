@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from grader.checks.catalogue import load_exercise
+from grader.checks.spec_file import read_spec
 from grader.spec import SpecError, spec_files
-from grader.spec.yaml_lines import SpecLoader
 
 HEADER = ("# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not "
           "included).\n")
@@ -39,8 +39,7 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
-        # the specs' own YAML rules
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=SpecLoader)
+        raw = read_spec(path)[0]
         kept = []
         for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
             if loaded.hidden:

@@ -1,7 +1,8 @@
 """Exercise specs' format: read YAML with the line of every value, check it against the shipped
-schema, say where it is wrong. Building and validating an `Exercise`: grader/checks/catalogue.py.
+schema, say where it is wrong. Reading a spec file (with each kind's branch of the schema):
+grader/checks/spec_file.py; building and validating an `Exercise`: grader/checks/catalogue.py.
 """
 from .errors import SpecError
-from .parse import parse_spec, spec_files
+from .parse import spec_files
 
-__all__ = ["SpecError", "parse_spec", "spec_files"]
+__all__ = ["SpecError", "spec_files"]

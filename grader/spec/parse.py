@@ -1,8 +1,10 @@
-"""Read a spec file: YAML -> (data, line of each value), checked against the schema, with
+"""A spec's text: YAML -> (data, line of each value), checked against a schema, with
 `file:line` errors an instructor can act on.
 
-Building the `Exercise` (each check by its kind) and checking the names it refers to is the
-loader's job (grader/checks/catalogue.py); this part knows only the spec's format.
+The schema is `schema.json` (an exercise, and what every check has) with each kind's branch:
+grader/checks/spec_file.py assembles it and is the one reader of a spec file. Building the
+`Exercise` (each check by its kind) and checking the names it refers to is the loader's job
+(grader/checks/catalogue.py); this part knows only the spec's format.
 """
 from __future__ import annotations
 
@@ -26,40 +28,40 @@ def spec_files(directory: str | Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix in SPEC_SUFFIXES and p.is_file())
 
 
-def parse_spec(text: str, shown: str) -> tuple[dict, dict]:
-    """(data, {path: line}) of a spec's text, valid against the schema, else SpecError."""
+def parse_spec(text: str, shown: str, schema: dict) -> tuple[dict, dict]:
+    """(data, {path: line}) of a spec's text, valid against `schema`, else SpecError."""
     from .yaml_lines import load_yaml_with_lines
 
     data, lines = load_yaml_with_lines(text, shown)
     if not isinstance(data, dict):
         raise SpecError(shown, 1, "a spec is a mapping (id:, title:, lecture:, uses:, checks:), "
                                   "not a list or a value")
-    error = first_error(data)
+    error = first_error(data, schema)
     if error is not None:
-        raise _explain(error, data, lines, shown)
+        raise _explain(error, lines, shown, schema)
     return data, lines
 
 
-def schema() -> dict:
-    """The shipped JSON Schema (`schema.json`)."""
+def base_schema() -> dict:
+    """`schema.json`: an exercise, and what every check has (no kind's branch)."""
     return json.loads(resources.files("grader.spec").joinpath("schema.json").read_text("utf-8"))
 
 
-@functools.lru_cache(maxsize=2)
-def validator(detailed: bool = False):
+@functools.lru_cache(maxsize=4)
+def validator(schema_text: str, detailed: bool = False):
     """A function that raises fastjsonschema.JsonSchemaValueException on invalid data.
     fastjsonschema (a dependency of nbformat) compiles the schema to Python, ten times faster to
     import than jsonschema; only a failing spec pays for the detailed validator."""
     import fastjsonschema
 
-    return fastjsonschema.compile(schema(), detailed_exceptions=detailed)
+    return fastjsonschema.compile(json.loads(schema_text), detailed_exceptions=detailed)
 
 
-def first_error(data):
-    """The first schema violation in `data` (a JsonSchemaValueException), or None."""
+def first_error(data, schema: dict):
+    """The first violation of `schema` in `data` (a JsonSchemaValueException), or None."""
     for detailed in (False, True):
         try:
-            validator(detailed)(data)
+            validator(json.dumps(schema), detailed)(data)
             return None
         # JsonSchemaValueException, caught by its base: a cached validator may predate a re-import
         except ValueError as exc:
@@ -68,13 +70,10 @@ def first_error(data):
     return None  # pragma: no cover - the lean validator failed, so the detailed one does
 
 
-@functools.cache
-def parser_version() -> str:
-    """A hash of what parse_spec's answer depends on (this folder's code and schema): data it
-    gave under another version is parsed again."""
-    digest = hashlib.sha256()
-    folder = Path(__file__).parent
-    for source in sorted([*folder.glob("*.py"), folder / "schema.json"]):
+def parser_version(schema: dict) -> str:
+    """A hash of what parse_spec's answer depends on (this folder's code, `schema`)."""
+    digest = hashlib.sha256(json.dumps(schema, sort_keys=True).encode())
+    for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 
@@ -89,13 +88,14 @@ def shown_path(path: Path) -> str:
 
 # --- explaining schema errors -------------------------------------------------
 
-def _explain(error, data, lines: dict, shown: str) -> SpecError:
+def _explain(error, lines: dict, shown: str, schema: dict) -> SpecError:
     """Turn a fastjsonschema error into one line an instructor can act on."""
     path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
     where = _readable(path) or "the spec"
     line = nearest_line(lines, path)
     rule, definition, value = error.rule, error.definition or {}, error.value
-    kinds = _kind_keys() if path[:1] == ("checks",) and len(path) == 2 else ()
+    kinds = (tuple(b["required"][0] for b in schema["$defs"]["check"]["oneOf"])
+             if path[:1] == ("checks",) and len(path) == 2 else ())
     if rule == "additionalProperties" and isinstance(value, dict):
         properties = definition.get("properties", {})
         unknown = [k for k in value if k not in properties][0]
@@ -139,11 +139,6 @@ def _suggestion(unknown: str, properties: dict) -> str:
         return f" (allowed: {', '.join(sorted(properties))})"
     about = properties[best].get("description", "") if why else ""
     return f"; did you mean '{best}'?" + (f" ({best}: {about})" if about else "")
-
-
-def _kind_keys() -> tuple[str, ...]:
-    """The keys that name a check's kind, from the schema's check definition."""
-    return tuple(b["required"][0] for b in schema()["$defs"]["check"]["oneOf"])
 
 
 def _listed(keys) -> str:

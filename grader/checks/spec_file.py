@@ -1,0 +1,52 @@
+"""The one reader of a spec file: its YAML -> (data, line of each value), checked against the
+schema, else SpecError at `file:line`. The schema is grader/spec/schema.json (an exercise, and
+what every check has) with each kind's branch, kept beside its kind (kinds/<key>.json: the keys
+a check of that kind takes), read as data: nothing here imports a kind, so course.py, which the
+kinds import, reads declarations here too.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from grader.spec.errors import SpecError
+from grader.spec.parse import base_schema, parse_spec, parser_version
+
+KINDS_FOLDER = Path(__file__).resolve().parent / "kinds"
+
+
+@functools.cache
+def schema() -> dict:
+    """The whole schema: each kind (kinds/<key>.json, by its `order`) is one of the check's
+    `oneOf`, and a check with its key takes the keys of its `$defs/<key>_check` (`allOf`)."""
+    whole = base_schema()
+    check = whole["$defs"]["check"]
+    properties = check.pop("properties")
+    check["oneOf"], check["allOf"] = [], []
+    branches = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+                for p in KINDS_FOLDER.glob("*.json")}
+    for key, branch in sorted(branches.items(), key=lambda item: item[1]["order"]):
+        check["oneOf"].append({"required": [key]})
+        check["allOf"].append({"if": {"required": [key]}, "then": {"$ref": f"#/$defs/{key}_check"}})
+        whole["$defs"].update(branch["$defs"])
+    check["properties"] = properties
+    return whole
+
+
+@functools.cache
+def version() -> str:
+    """What a spec's data depends on (grader/spec/'s code and the whole schema): data kept under
+    another version (compiled.py) is read again."""
+    return parser_version(schema())
+
+
+def read_spec(path: str | Path, shown: str | None = None) -> tuple[dict, dict]:
+    """(data, {path: line}) of the spec file `path`, valid against the schema; SpecError (named
+    `shown`, default its path) for a file that cannot be read or is not a valid spec."""
+    shown = shown or str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(shown, None, f"cannot read the spec: {exc}") from None
+    return parse_spec(text, shown, schema())
