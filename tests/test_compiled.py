@@ -21,8 +21,8 @@ from grader.checks.catalogue import load_exercise
 from grader.checks.compile_specs import compile_spec
 from grader.checks.kinds import CallCheck
 from grader.checks.results import ERROR, PASSED
-from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
 from grader.checks.spec_file import read_spec
+from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
 from grader.spec import SpecError, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION

@@ -11,9 +11,9 @@ import pytest
 from grader import load_spec
 from grader.checks.kinds import KINDS
 from grader.checks.kinds.base import Kind
+from grader.checks.spec_file import KINDS_FOLDER, schema
 from grader.cli import main
 from grader.spec import SpecError
-from grader.checks.spec_file import KINDS_FOLDER, schema
 
 from conftest import ROOT
 

@@ -1,8 +1,6 @@
-"""The one reader of a spec file: its YAML -> (data, line of each value), checked against the
-schema, else SpecError at `file:line`. The schema is grader/spec/schema.json (an exercise, and
-what every check has) with each kind's branch, kept beside its kind (kinds/<key>.json: the keys
-a check of that kind takes), read as data: nothing here imports a kind, so course.py, which the
-kinds import, reads declarations here too.
+"""The one reader of a spec file: YAML -> (data, line of each value), checked against the schema:
+spec/schema.json with each kind's branch, kept beside the kind (kinds/<key>.json) and read as data,
+so that course.py, which the kinds import, reads specs here too.
 """
 from __future__ import annotations
 

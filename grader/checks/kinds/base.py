@@ -61,9 +61,9 @@ class Kind(Check):
         return Compare()
 
     def plan(self, folder: str | None = None) -> list:
-        """Its cases (cases.PlannedCase), computed with the reference: none for a kind that has
-        no cases; `folder`: the spec's own. `from_compiled`: the same from the compiled
-        entries (its `compiled` table `cases`), None when they do not fit the spec."""
+        """Its cases (cases.PlannedCase) computed with the reference (`folder`: the spec's), or
+        (`from_compiled`) read from their compiled entries, None when those do not fit: none
+        for a kind without cases."""
         return []
 
     def from_compiled(self, entries) -> list | None:
@@ -71,8 +71,7 @@ class Kind(Check):
 
     def reference_functions(self) -> tuple[str, ...]:
         """The reference functions its expected values come from; `undetectable`: SpecErrors
-        for what its cases cannot tell from them (the loader asks it of checks computed with
-        the course's own functions)."""
+        for what its cases cannot tell from them (validate asks it of the course's own)."""
         return ()
 
     def undetectable(self, exercise) -> list:
