@@ -20,15 +20,13 @@ def schema() -> dict:
     `oneOf`, and a check with its key takes the keys of its `$defs/<key>_check` (`allOf`)."""
     whole = base_schema()
     check = whole["$defs"]["check"]
-    properties = check.pop("properties")
-    check["oneOf"], check["allOf"] = [], []
+    check["oneOf"], check["allOf"] = [], []  # fastjsonschema reads keywords in its own order
     branches = {p.stem: json.loads(p.read_text(encoding="utf-8"))
                 for p in KINDS_FOLDER.glob("*.json")}
     for key, branch in sorted(branches.items(), key=lambda item: item[1]["order"]):
         check["oneOf"].append({"required": [key]})
         check["allOf"].append({"if": {"required": [key]}, "then": {"$ref": f"#/$defs/{key}_check"}})
         whole["$defs"].update(branch["$defs"])
-    check["properties"] = properties
     return whole
 
 

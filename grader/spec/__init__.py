@@ -1,6 +1,6 @@
 """Exercise specs' format: read YAML with the line of every value, check it against the shipped
-schema, say where it is wrong. Reading a spec file (with each kind's branch of the schema):
-grader/checks/spec_file.py; building and validating an `Exercise`: grader/checks/catalogue.py.
+schema, say where it is wrong. Reading a spec file: grader/checks/spec_file.py; building one:
+grader/checks/catalogue.py.
 """
 from .errors import SpecError
 from .parse import spec_files

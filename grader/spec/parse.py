@@ -1,9 +1,8 @@
 """A spec's text: YAML -> (data, line of each value), checked against a schema, with
 `file:line` errors an instructor can act on.
 
-The schema is `schema.json` (an exercise, and what every check has) with each kind's branch:
-grader/checks/spec_file.py assembles it and is the one reader of a spec file. Building the
-`Exercise` (each check by its kind) and checking the names it refers to is the loader's job
+The schema: `schema.json` with each kind's branch (grader/checks/spec_file.py, the one reader of
+a spec file). Building the `Exercise` and checking the names it refers to is the loader's job
 (grader/checks/catalogue.py); this part knows only the spec's format.
 """
 from __future__ import annotations
