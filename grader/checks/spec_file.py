@@ -5,20 +5,22 @@ so that course.py, which the kinds import, reads specs here too.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from pathlib import Path
 
 from grader.spec.errors import SpecError
-from grader.spec.parse import base_schema, parse_spec, parser_version
+from grader.spec.parse import parse_spec
 
 KINDS_FOLDER = Path(__file__).resolve().parent / "kinds"
+SPEC_FOLDER = Path(__file__).resolve().parents[1] / "spec"  # schema.json: an exercise, any check
 
 
 @functools.cache
 def schema() -> dict:
     """The whole schema: each kind (kinds/<key>.json, by its `order`) is one of the check's
     `oneOf`, and a check with its key takes the keys of its `$defs/<key>_check` (`allOf`)."""
-    whole = base_schema()
+    whole = json.loads((SPEC_FOLDER / "schema.json").read_text(encoding="utf-8"))
     check = whole["$defs"]["check"]
     check["oneOf"], check["allOf"] = [], []  # fastjsonschema reads keywords in its own order
     branches = {p.stem: json.loads(p.read_text(encoding="utf-8"))
@@ -32,9 +34,12 @@ def schema() -> dict:
 
 @functools.cache
 def version() -> str:
-    """What a spec's data depends on (grader/spec/'s code and the whole schema): data kept under
-    another version (compiled.py) is read again."""
-    return parser_version(schema())
+    """A hash of what a spec's data depends on (grader/spec/'s code and the whole schema): data
+    kept under another version (compiled.py) is read again."""
+    digest = hashlib.sha256(json.dumps(schema(), sort_keys=True).encode())
+    for source in sorted(SPEC_FOLDER.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
 
 
 def read_spec(path: str | Path, shown: str | None = None) -> tuple[dict, dict]:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import difflib
 import functools
-import hashlib
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 from .errors import SpecError
@@ -41,11 +39,6 @@ def parse_spec(text: str, shown: str, schema: dict) -> tuple[dict, dict]:
     return data, lines
 
 
-def base_schema() -> dict:
-    """`schema.json`: an exercise, and what every check has (no kind's branch)."""
-    return json.loads(resources.files("grader.spec").joinpath("schema.json").read_text("utf-8"))
-
-
 @functools.lru_cache(maxsize=4)
 def validator(schema_text: str, detailed: bool = False):
     """A function that raises fastjsonschema.JsonSchemaValueException on invalid data.
@@ -67,14 +60,6 @@ def first_error(data, schema: dict):
             if detailed:
                 return exc
     return None  # pragma: no cover - the lean validator failed, so the detailed one does
-
-
-def parser_version(schema: dict) -> str:
-    """A hash of what parse_spec's answer depends on (this folder's code, `schema`)."""
-    digest = hashlib.sha256(json.dumps(schema, sort_keys=True).encode())
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    return digest.hexdigest()[:32]
 
 
 def shown_path(path: Path) -> str:
