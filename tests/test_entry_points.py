@@ -1,5 +1,5 @@
 """One class of submissions through every entry point: `vitgrade grade`, `pytest --student`, the
-Gradescope wrapper, `vitgrade grade-all`'s jobs, `vitgrade watch` and `check()`. All of them
+Gradescope wrapper, PrairieLearn's results, `vitgrade grade-all`'s jobs, `vitgrade watch` and `check()`. All of them
 grade through the one driver (grader/driver.py), so they give the same scores, messages and exit
 status; and the settings come from one resolver: command line > VITGRADE_* > spec > default."""
 from __future__ import annotations
@@ -38,8 +38,9 @@ def comparable(results: dict) -> dict:
     """Gradescope results without the time taken or the submission's path (each entry point
     shows the path it was given)."""
     results.pop("execution_time", None)
-    results["output"] = re.sub(rf"(submission: |could not grade )\S*{SUBMISSION}", r"\1-",
-                               results.get("output", ""))
+    for key in ("output", "message"):  # Gradescope's, PrairieLearn's
+        results[key] = re.sub(rf"(submission: |could not grade |^)\S*{SUBMISSION}", r"\1-",
+                              results.get(key, ""))
     return results
 
 
@@ -58,10 +59,11 @@ def graded(tmp_path_factory):
     found: dict[str, dict] = {student: {} for student in STUDENTS}
     for student in STUDENTS:
         own = class_folder / student
-        out = folder / f"{student}.json"
+        out, prairielearn = folder / f"{student}.json", folder / f"{student}-pl.json"
         done = run("-m", "grader.cli", "grade", SUBMISSION, "-q", "--exercises", str(EXERCISES),
-                   "--json", str(out), cwd=own)
+                   "--json", str(out), "--prairielearn", str(prairielearn), cwd=own)
         found[student]["grade"] = (done.returncode, comparable(json.loads(out.read_text())))
+        found[student]["prairielearn"] = comparable(json.loads(prairielearn.read_text()))
         root = folder / "gradescope" / student
         shutil.copytree(own, root / "submission")
         done = run("-m", "grader.lms.gradescope_autograder", "--root", str(root),
@@ -86,9 +88,11 @@ def test_every_entry_point_gives_the_same_results_and_exit_status(student, grade
     class_folder, found = graded
     code, results = found[student]["grade"]
     assert code == {"solution": 0, "syntax_error": 2}.get(student, 1), results["output"]
-    plugin_out = tmp_path / "plugin.json"
-    plugin = grade_with(class_folder / student / SUBMISSION, "--json", str(plugin_out))
+    plugin_out, plugin_pl = tmp_path / "plugin.json", tmp_path / "plugin-pl.json"
+    plugin = grade_with(class_folder / student / SUBMISSION, "--json", str(plugin_out),
+                        "--prairielearn", str(plugin_pl))
     assert (int(plugin.ret), comparable(json.loads(plugin_out.read_text()))) == (code, results)
+    assert comparable(json.loads(plugin_pl.read_text())) == found[student]["prairielearn"]
     wrapper_code, wrapper = found[student]["gradescope"]
     # Gradescope reads the file; the code says only whether anything could be graded
     assert wrapper == results and wrapper_code == (2 if code == 2 else 0)
