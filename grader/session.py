@@ -22,7 +22,7 @@ from grader.spec.parse import shown_path
 class GradingSession:
     settings: GraderSettings
     # every valid exercise of the folder: a check is graded around helpers that fail their own
-    # checks in other exercises (checks/dependencies.py); the plugin sets it once collected
+    # checks in other exercises (checks/dependencies.py): the driver's
     catalogue: list = field(default_factory=list)
     spec_errors: list[str] = field(default_factory=list)
     zygote: object = None

@@ -38,6 +38,7 @@ def run(args) -> int:
     from grader.settings import resolve_settings
     from grader.worker import prestart_zygote
 
+    zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     given = {**vars(args), "student": args.submission, "feedback": not args.quiet}
     try:
         settings = resolve_settings(given.get, Path.cwd())
@@ -46,27 +47,26 @@ def run(args) -> int:
     if not args.quiet and settings.student != Path.cwd() / args.submission:  # a folder's file
         print(f"grading {Path(args.submission, settings.student.name)} (the submission in "
               f"{args.submission})")
-    zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     refused = _refused_output(settings, args.junitxml)
     if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
         return fail(NAME, refused)
     driver = Driver(settings, zygote)
     try:
         outcome = driver.grade(junit_out=args.junitxml)
+        lines = report_lines(outcome.report, feedback=settings.feedback)
+        print("\n".join(lines if args.quiet else [*lines, closing_line(outcome.report)]))
+        if settings.verbose:
+            from grader.hiding_note import hiding_note
+
+            print(hiding_note(outcome.hiding))
+        if settings.json_out and outcome.written:
+            from grader.spec.parse import shown_path
+
+            print(f"results written to {shown_path(settings.json_out)}")
+        for note in outcome.notes:
+            print(note, file=sys.stderr)
     finally:
-        driver.close()
-    lines = report_lines(outcome.report, feedback=settings.feedback)
-    print("\n".join(lines if args.quiet else [*lines, closing_line(outcome.report)]))
-    if settings.verbose:
-        from grader.hiding_note import hiding_note
-
-        print(hiding_note(outcome.hiding))
-    if settings.json_out and outcome.written:
-        from grader.spec.parse import shown_path
-
-        print(f"results written to {shown_path(settings.json_out)}")
-    for note in outcome.notes:
-        print(note, file=sys.stderr)
+        driver.close()  # the zygote: after the table is printed, as the student reads it
     return outcome.status
 
 
