@@ -1,8 +1,8 @@
 """One class of submissions through every entry point: `vitgrade grade`, `pytest --student`, the
 Gradescope wrapper, PrairieLearn's results, `vitgrade grade-all`'s jobs, `vitgrade watch` and
-`check()`. All of them
-grade through the one driver (grader/driver.py), so they give the same scores, messages and exit
-status; and the settings come from one resolver: command line > VITGRADE_* > spec > default."""
+`check()`. All of them grade through the one driver (grader/driver.py), so they give the same
+scores, messages and exit status; and the settings come from one resolver: command line >
+VITGRADE_* > spec > default."""
 from __future__ import annotations
 
 import json
