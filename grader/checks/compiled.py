@@ -125,6 +125,11 @@ class CompiledSpec:
         except (KeyError, TypeError, ValueError, IndexError):
             return None
 
+    def values(self) -> dict:
+        """table -> key -> value, every value decoded (CompiledError when one cannot be)."""
+        return {table: {key: self.lookup(table, key) for key in values}
+                for table, values in self.tables.items()}
+
     def lookup(self, table: str, key: str, deferred: frozenset = frozenset()):
         raw = self.tables.get(table, {}).get(key)
         if raw is None:
@@ -181,9 +186,7 @@ def state(spec: Path) -> str:
         data = load(spec, even_disabled=True)
         if data is None:
             return "missing" if not paths(spec)[0].is_file() else "stale"
-        for table, values in data.tables.items():
-            for key in values:
-                data.lookup(table, key)
+        data.values()
         if data.parsed is not None and data.checked_spec() is None:
             return "stale"  # its kept spec is another version of grader/spec/'s reading
         return "fresh"
@@ -372,9 +375,7 @@ def holds(spec: Path, index: dict, arrays: dict[str, np.ndarray]) -> bool:
         pools = _pools(arrays_path, index_path.name, old.pop("arrays_sha256", None))
         if json.dumps({**old, "tables": None}) != json.dumps({**index, "tables": None}):
             return False
-        return same(*[{table: {key: decode(raw, where) for key, raw in values.items()}
-                       for table, values in tables.items()}
-                      for tables, where in ((old["tables"], pools), (index["tables"], arrays))])
+        return same(CompiledSpec(old, pools, "").values(), CompiledSpec(index, arrays, "").values())
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return False  # missing or unreadable (CompiledError is a ValueError): written anew
 
