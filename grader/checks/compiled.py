@@ -230,24 +230,20 @@ def load(spec: Path, even_disabled: bool = False) -> CompiledSpec | None:
 
 def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
     """The arrays of `path`, checked against the index's `sha256` of the file when given."""
+    def corrupt(why: str) -> CompiledError:
+        return CompiledError(f"{where}: its arrays {path.name} {why}; run `vitgrade compile` again")
+
     try:
         data = path.read_bytes()
-    except OSError as error:
-        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
-                            "`vitgrade compile` again") from None
-    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise CompiledError(f"{where}: its arrays {path.name} are not the ones it was written "
-                            "with; run `vitgrade compile` again")
-    try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             pools = {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
-                            "`vitgrade compile` again") from None
+        raise corrupt(f"cannot be read ({error})") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise corrupt("are not the ones it was written with")
     for name, pool in pools.items():
         if pool.ndim != 1 or pool.dtype.name != name:
-            raise CompiledError(f"{where}: corrupt ({path.name}: {name} is not a 1-D {name} "
-                                "array); run `vitgrade compile` again")
+            raise corrupt(f"are corrupt ({name} is not a 1-D {name} array)")
         pool.flags.writeable = False  # decode hands out views: none may change another's value
     return pools
 
