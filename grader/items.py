@@ -1,16 +1,18 @@
-"""The pytest collector and item: one spec file -> one item per exercise.
+"""The pytest collector and item: a view over the driver's catalogue (grader/driver.py), one
+spec file -> an item per exercise it holds, or one per spec error in it.
 
 Only pytest's public API: `pytest.File`, `pytest.Item`, `from_parent`, `item.stash`.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from grader.checks.catalogue import load_exercise
 from grader.checks.results import PASSED
 from grader.report.terminal import exercise_feedback
-from grader.spec import SpecError
 
+DRIVER_KEY = pytest.StashKey["object"]()      # the Driver, on config.stash
 SESSION_KEY = pytest.StashKey["object"]()     # the GradingSession, on config.stash
 RESULT_KEY = pytest.StashKey["object"]()      # an ExerciseResult, on item.stash
 
@@ -24,20 +26,21 @@ class ExerciseFailed(Exception):
 
 class SpecFile(pytest.File):
     def collect(self):
-        session = self.config.stash[SESSION_KEY]
-        try:
-            exercise = load_exercise(self.path)
-        except SpecError as error:
-            session.spec_errors.append(str(error))
-            yield SpecErrorItem.from_parent(self, name=self.path.stem, error=error)
-            return
-        yield ExerciseItem.from_parent(self, name=exercise.id, exercise=exercise)
+        catalogue = self.config.stash[DRIVER_KEY].catalogue
+        here = self.path.resolve()
+        for exercise in catalogue.exercises:
+            if Path(exercise.path).resolve() == here:
+                yield ExerciseItem.from_parent(self, name=exercise.id, exercise=exercise)
+        for error in catalogue.errors:
+            if Path(error.path).resolve() == here:
+                yield SpecErrorItem.from_parent(self, name=self.path.stem, error=error)
 
 
 class ExerciseItem(pytest.Item):
     def __init__(self, *, exercise, **kwargs):
         super().__init__(**kwargs)
         self.exercise = exercise
+        self.exercise_id = exercise.id
         self.user_properties.append(("points", exercise.points))
 
     def runtest(self):

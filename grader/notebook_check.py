@@ -71,8 +71,7 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     import tempfile
     from dataclasses import replace
 
-    from grader.checks.catalogue import load_exercises
-    from grader.session import GradingSession
+    from grader.driver import Driver
     from grader.settings import LIMIT_OPTIONS, SettingsError, resolve_settings
 
     names = [option.name for option in LIMIT_OPTIONS]
@@ -83,11 +82,17 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
         os.chmod(folder, 0o755)  # as root, the worker is a user of its own: it reads arrays.npz
         given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,
                  "visible_only": True}
-        settings = resolve_settings(given.get, Path.cwd())
-        catalogue, errors = load_exercises(settings.exercises)
-        chosen, spec_errors = _choose(catalogue, errors, exercise)
+        # the environment's limits apply; not its results files: the kernel writes none
+        settings = replace(resolve_settings(given.get, Path.cwd()), json_out=None,
+                           prairielearn_out=None, classroom=False)
+        driver = Driver(settings)
+        catalogue = driver.catalogue
+        chosen, spec_errors = _choose(list(catalogue.exercises), list(catalogue.errors), exercise)
         module = carry(namespace, _roots(chosen), Path(folder))
-        report = GradingSession(settings, catalogue, [str(e) for e in spec_errors]).run(chosen)
+        session = driver.session()
+        session.spec_errors = [str(e) for e in spec_errors]
+        session.run(chosen)
+        report = driver.finish(session).report
     return replace(
         report, submission=_session_name(namespace),
         exercises=tuple(module.remap_result(r) for r in report.exercises),

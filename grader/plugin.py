@@ -5,15 +5,15 @@ Hooks only; each delegates to modules that know nothing about pytest. Without
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from grader.items import SESSION_KEY, SpecFile
+from grader.items import DRIVER_KEY, SESSION_KEY, SpecFile
 from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settings
 from grader.spec.locate import SPEC_SUFFIXES
 
-NOTHING_GRADED = 2  # the exit code when the submission could not be loaded (README)
 PYTEST_OWN = ("--verbose",)  # flags of OPTIONS that pytest defines itself (and we read)
 
 
@@ -32,10 +32,12 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = resolve_settings(config.getoption, config.invocation_params.dir)
     except SettingsError as error:
         raise pytest.UsageError(str(error)) from None
-    from grader.session import GradingSession
+    from grader.driver import Driver
     from grader.worker import prestart_zygote
 
-    config.stash[SESSION_KEY] = GradingSession(settings, zygote=prestart_zygote())  # the driver
+    driver = Driver(settings, prestart_zygote())  # the catalogue, loaded once: items are views
+    config.stash[DRIVER_KEY] = driver
+    config.stash[SESSION_KEY] = driver.session()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -72,30 +74,28 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The driver writes the results files and says the exit status, as for `vitgrade grade`."""
     grading = session.config.stash.get(SESSION_KEY, None)
     if grading is None:
         return
-    from grader.report.outputs import write_outputs_or_say
-
-    grading.close()  # every process of the submission ends before the results are written
-    report = grading.report()
-    # a fatal report: as --classroom's "error" and PrairieLearn's "gradable": false say
-    if not write_outputs_or_say(report, grading.settings) or report.fatal:
-        session.exitstatus = NOTHING_GRADED
+    outcome = session.config.stash[DRIVER_KEY].finish(grading)
+    for note in outcome.notes:
+        print(note, file=sys.stderr)
+    if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        session.exitstatus = outcome.status  # else pytest's own: ^C, a usage or internal error
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     grading = config.stash.get(SESSION_KEY, None)
     if grading is not None:
         grading.close()
+        config.stash[DRIVER_KEY].close()
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-k` deselects: every collected exercise is known
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
-    """Exercises run, and report, in the specs' `order`; all of them are the session's catalogue
-    (a check is graded around helpers that fail their own checks in other exercises)."""
+    """Exercises run, and report, in the catalogue's order (the specs' `order`, then id)."""
     grading = config.stash.get(SESSION_KEY, None)
     if grading is not None:
-        items.sort(key=lambda item: (getattr(getattr(item, "exercise", None), "order", 10**9),
+        rank = {exercise.id: n for n, exercise in enumerate(grading.catalogue)}
+        items.sort(key=lambda item: (rank.get(getattr(item, "exercise_id", None), len(rank)),
                                      item.name))
-        grading.catalogue = [item.exercise for item in items if hasattr(item, "exercise")]

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from grader.settings import GraderSettings
 from grader.spec.locate import installed_exercises
 
 DIST_INFO_NAME = "vit_grader"  # the distribution "vit-grader", as its .dist-info folder is named
@@ -23,7 +22,7 @@ PROJECT_SECRETS = ("solutions", "exercises", "build", ".git", "grader/reference"
                    "grader/_exercises", "grader/_compiled")
 
 
-def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
+def hidden_paths(settings) -> tuple[str, ...]:
     """Every path the worker must not see during this run, resolved (the worker compares them
     with its own folders, resolved too), each once."""
     packages = grader_packages()
@@ -36,7 +35,7 @@ def hidden_paths(settings: GraderSettings) -> tuple[str, ...]:
     return tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
 
 
-def output_paths(settings: GraderSettings) -> list[Path]:
+def output_paths(settings) -> list[Path]:
     """Where this run writes what students must not read before it is theirs: results files,
     GitHub's output file, and what the run adds (grade-all: its --out folder, with every
     student's results and feedback, and the class's submissions)."""

@@ -1,14 +1,14 @@
-"""The one driver of a grading run: one submission, from resolved settings (settings.py) to a
-GradeReport. `run()` grades every exercise (`vitgrade grade`, `watch`, grade-all's jobs,
+"""Grading one submission, for the driver (driver.py): resolved settings and the catalogue in, a
+GradeReport out. `run()` grades every exercise (`vitgrade grade`, `watch`, grade-all's jobs,
 `check()`); the plugin calls `grade(exercise)` per pytest item. The submission's one worker
-grades each exercise under its own limits (`settings.limits(exercise)`) and holds the
-submission's deadline (docs/architecture.md, "One driver" and "Time").
+grades each exercise under its own limits (`settings.limits(exercise)`, resolved once) and holds
+the submission's deadline (docs/architecture.md, "One driver" and "Time").
 """
 from __future__ import annotations
 
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
@@ -22,7 +22,7 @@ from grader.spec.parse import shown_path
 class GradingSession:
     settings: GraderSettings
     # every valid exercise of the folder: a check is graded around helpers that fail their own
-    # checks in other exercises (checks/dependencies.py); the plugin sets it once collected
+    # checks in other exercises (checks/dependencies.py): the driver's
     catalogue: list = field(default_factory=list)
     spec_errors: list[str] = field(default_factory=list)
     zygote: object = None
@@ -34,13 +34,16 @@ class GradingSession:
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
+    def __post_init__(self):
+        if self.settings.run_limits is None:  # not through the driver: the limits resolved now
+            self.settings = self.settings.for_catalogue(self.catalogue)
+
     @property
     def worker(self):
         if self._worker is None:
-            from grader.secret_paths import hidden_paths
             from grader.worker import StudentWorker
 
-            limits = replace(self.settings.limits(), hide=hidden_paths(self.settings))
+            limits = self.settings.limits()
             deadline = self.clock_start + limits.submission_timeout  # the whole submission's
             self._worker = StudentWorker(self.settings.student, limits, zygote=self.zygote,
                                          deadline=deadline)
@@ -51,7 +54,7 @@ class GradingSession:
         points, `internal_error`, so every report has the same maximum) and is raised."""
         try:
             worker = self.worker
-            worker.use_limits(replace(self.settings.limits(exercise), hide=worker.limits.hide))
+            worker.use_limits(self.settings.limits(exercise))
             if self._grading is None:  # every check's verdict for this submission, each once
                 options = Options(self.settings.include_hidden)
                 self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)

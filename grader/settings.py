@@ -1,39 +1,50 @@
-"""The grader's settings: one table of options, and one resolver into a frozen GraderSettings.
+"""The grader's settings: one table of options, and the one resolver into a frozen GraderSettings.
 
-`vitgrade grade`, the pytest plugin (`pytest --student`), `watch`, grade-all's jobs, `check()`
-(its keywords) and the Gradescope wrapper take the same options, from OPTIONS, and resolve them
-here: the command line (every entry point has one), else, per exercise, the spec's `limits:`,
-else the default (worker/limits.py, the only place a default is written).
-`GraderSettings.limits(exercise)` is that last step; nothing else decides between them.
+Every entry point (`vitgrade grade`, `pytest --student`, `watch`, grade-all and its jobs,
+`check()`, the Gradescope wrapper) takes the options of OPTIONS and resolves them here, in one
+order: the command line (or `check()`'s keywords), else the environment (`VITGRADE_CALL_TIMEOUT`,
+... : Option.env), else, per exercise, the spec's `limits:`, else the default (worker/limits.py,
+the only place a default is written). `resolve_settings` does the first two; the driver
+(grader/driver.py) calls `for_catalogue` once the specs are loaded, which does the last two for
+every exercise at once. Nothing else decides between them; the worker enforces what it is given.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from grader.worker.limits import DEFAULT_LIMITS, Limits
 
 MAX_OUTPUT_KB = 256  # more would not fit a worker's reply (grader/worker/channel.py REPLY)
-SUBMISSION_TIMEOUT = DEFAULT_LIMITS.submission_timeout
 GRADESCOPE_ROOT = "/autograder"
 RESULTS_JSON = "results/results.json"  # Gradescope's, under its root (lms/gradescope_autograder.py)
 GRADESCOPE_RESULTS = f"{GRADESCOPE_ROOT}/{RESULTS_JSON}"
+ENV_PREFIX = "VITGRADE_"
+TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 @dataclass(frozen=True)
 class Option:
-    name: str  # the argparse/pytest destination
+    name: str  # the argparse/pytest destination, and GraderSettings' field
     flag: str
     help: str
     metavar: str | None = None  # None: a switch
     kind: type | None = None  # a worker limit's type (validated positive), else None
     most: int | None = None  # its largest allowed value
 
+    @property
+    def env(self) -> str:
+        """The environment variable that gives it when the command line does not."""
+        return ENV_PREFIX + self.name.upper()
+
     def argparse_kwargs(self) -> dict:
+        help = f"{self.help} [env {self.env}]"
         if self.metavar is None:
-            return {"action": "store_true", "help": self.help}
-        return {"metavar": self.metavar, "help": self.help, "dest": self.name}
+            return {"action": "store_true", "help": help}
+        return {"metavar": self.metavar, "help": help, "dest": self.name}
 
 
 OPTIONS = (
@@ -58,8 +69,9 @@ OPTIONS = (
            f"(default {DEFAULT_LIMITS.load_timeout:g}); "
            "top-level code is stopped after a third of it", "SECONDS", float),
     Option("submission_timeout", "--submission-timeout", "seconds for the whole submission "
-           f"(default {SUBMISSION_TIMEOUT:g}); when they run out, the checks not yet run fail "
-           "with 'out of time' and the results are written as always", "SECONDS", float),
+           f"(default {DEFAULT_LIMITS.submission_timeout:g}); when they run out, the checks not "
+           "yet run fail with 'out of time' and the results are written as always", "SECONDS",
+           float),
     Option("memory_mb", "--memory-mb", "address-space limit of the worker running student code, "
            f"in MB (default {DEFAULT_LIMITS.memory_mb})", "MB", int),
     Option("max_processes", "--max-processes", "processes and threads the worker running student "
@@ -79,8 +91,9 @@ STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a
 
 @dataclass(frozen=True)
 class GraderSettings:
-    """One grading run's settings, resolved once (resolve_settings); the rest of the run reads
-    them. The limits here are the command line's (None: not given)."""
+    """One grading run's settings, resolved once (resolve_settings, then for_catalogue); the rest
+    of the run reads them. The limit fields are the command line's or environment's (None: not
+    given); `limits(exercise)` is what the worker gets, every layer applied."""
 
     student: Path | None  # None: settings for many submissions (watch, grade-all's jobs)
     exercises: Path
@@ -100,43 +113,100 @@ class GraderSettings:
     verbose: bool = False  # say what was hidden from student code (grader/secret_paths.py)
     also_hidden: tuple[Path, ...] = ()  # more to hide from student code (grade-all: its --out,
     # the class's submissions but the student's own folder; grader/secret_paths.py)
+    # -- filled by for_catalogue: the worker's limits before any exercise, and for each one
+    run_limits: Limits | None = None
+    exercise_limits: tuple[tuple[str, Limits], ...] = ()
 
     def limits(self, exercise=None) -> Limits:
-        """The worker's limits (all but `hide`) while `exercise` is graded (None: before any):
-        these settings' (the command line), else the spec's `limits:`, else the defaults."""
-        spec = {} if exercise is None else {"call_timeout": exercise.call_timeout,
-                                            **asdict(exercise.limits)}
-        chosen = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
-        chosen = {name: spec.get(name) if given is None else given
-                  for name, given in chosen.items()}
-        return Limits(**{name: value for name, value in chosen.items() if value is not None})
+        """The worker's limits while `exercise` is graded (None: before any). LookupError for
+        one these settings were not resolved for (a bug: the driver resolves every exercise)."""
+        if exercise is None:
+            return self.run_limits or Limits()
+        for id, limits in self.exercise_limits:
+            if id == exercise.id:
+                return limits
+        raise LookupError(f"no limits were resolved for the exercise {exercise.id!r}")
+
+    def for_catalogue(self, exercises) -> GraderSettings:
+        """These settings with the worker's limits resolved for the run and for each of
+        `exercises`: these settings' (command line, environment), else the exercise's spec
+        `limits:`, else the defaults; `hide` is every path the worker must not see."""
+        from grader.secret_paths import hidden_paths
+
+        given = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
+        hide = hidden_paths(self)
+
+        def layered(spec: dict) -> Limits:
+            chosen = {name: spec.get(name) if value is None else value
+                      for name, value in given.items()}
+            return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide)
+
+        return replace(self, run_limits=layered({}), exercise_limits=tuple(
+            (e.id, layered({"call_timeout": e.call_timeout, **asdict(e.limits)}))
+            for e in exercises))
+
+    def to_json(self) -> str:
+        """These settings as data (grade-all hands them to its jobs), limits left to resolve."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("run_limits", "exercise_limits")}
+        return json.dumps(data, default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> GraderSettings:
+        data = json.loads(text)
+        paths = ("student", "exercises", "json_out", "prairielearn_out")
+        data.update({name: Path(data[name]) for name in paths if data.get(name)})
+        data["also_hidden"] = tuple(map(Path, data.get("also_hidden", ())))
+        return cls(**data)
 
 
 class SettingsError(ValueError):
-    """A bad option value; the message names the option."""
+    """A bad option value; the message names the option and where its value came from."""
 
 
-def checked_limits(values: Callable) -> dict:
-    """The worker limits among `values(name)`, each a positive number of its kind (None when not
-    given); a SettingsError names the flag of a bad one."""
-    limits = {}
-    for option in LIMIT_OPTIONS:
-        given = value = values(option.name)
-        if value is not None:
-            what = "number of seconds" if option.kind is float else "whole number"
-            try:
-                value = option.kind(value)
-                if value <= 0 or (option.most is not None and value > option.most):
-                    raise ValueError
-            except ValueError:
-                bound = f" from 1 to {option.most}" if option.most else ""
-                raise SettingsError(f"{option.flag} must be a positive {what}{bound}, "
-                                    f"not {given!r}") from None
-        limits[option.name] = value
-    return limits
+def given_values(given: Callable, environ: Mapping[str, str]) -> Callable:
+    """`value(name) -> (value, origin)`: the command line's (`given(name)`: None, or pytest's
+    ValueError, when not given), else the environment's, else (None, "")."""
+    by_name = {option.name: option for option in OPTIONS}
+
+    def value(name: str) -> tuple:
+        try:
+            chosen = given(name)
+        except ValueError:  # pytest's --verbose is its terminal plugin's: absent with -pno:terminal
+            chosen = None
+        option = by_name.get(name)
+        if chosen not in (None, False) or option is None or option.env not in environ:
+            return chosen, ""
+        text = environ[option.env]
+        if option.metavar is None:  # a switch
+            if text.strip().lower() not in TRUE + FALSE:
+                raise SettingsError(f"{option.flag} from {option.env} must be one of 1, true, "
+                                    f"yes, 0, false, no, not {text!r}")
+            return text.strip().lower() in TRUE, option.env
+        return text, option.env
+
+    return value
 
 
-def student_file(path: Path) -> Path:
+def checked_limit(option: Option, value, origin: str):
+    """`value` as a positive number of the option's kind (None stays None); a SettingsError
+    names the flag and, when it came from the environment, the variable."""
+    if value is None:
+        return None
+    what = "number of seconds" if option.kind is float else "whole number"
+    try:
+        number = option.kind(value)
+        if not number > 0 or (option.most is not None and number > option.most):
+            raise ValueError
+    except ValueError:
+        bound = f" from 1 to {option.most}" if option.most else ""
+        source = f" from {origin}" if origin else ""
+        raise SettingsError(f"{option.flag}{source} must be a positive {what}{bound}, "
+                            f"not {value!r}") from None
+    return number
+
+
+def student_file(path: Path, shown: str | None = None) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
     A SettingsError says what a folder lacks."""
@@ -146,35 +216,37 @@ def student_file(path: Path) -> Path:
 
     found = submission_file(path)
     if found is None:
-        raise SettingsError(f"no {TEMPLATE_STEM}.py or .ipynb in {path} (nor any other .py or "
-                            ".ipynb file): name the file to grade")
+        raise SettingsError(f"no {TEMPLATE_STEM}.py or .ipynb in {shown or path} (nor any other "
+                            ".py or .ipynb file): name the file to grade")
     return found
 
 
-def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings:
+def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | None = None, *,
+                     discover: bool = True) -> GraderSettings:
     """GraderSettings from the options (`getoption(name)`: None, or a ValueError as pytest's, for
-    one not given). A SettingsError names a bad value.
+    one not given), else the environment (`environ`, default os.environ). A SettingsError names a
+    bad value and where it came from.
 
-    An autograder (--classroom, --gradescope, --prairielearn) grades with --exercises or the
-    installed specs, never an `exercises/` found where it runs: that is the student's repository.
+    An autograder (--classroom, --gradescope, --prairielearn) or grade-all (`discover=False`)
+    grades with --exercises or the installed specs, never an `exercises/` found where it runs:
+    that is the student's repository, or the class's folder.
     """
     from grader.spec.locate import locate_exercises
 
+    value = given_values(getoption, os.environ if environ is None else environ)
+
     def given(name: str):
-        try:
-            return getoption(name)
-        except ValueError:  # pytest's --verbose is its terminal plugin's: absent with -pno:terminal
-            return None
+        return value(name)[0]
 
     student, explicit, json_out = given("student"), given("exercises"), given("json")
     prairielearn = given("prairielearn")
     autograding = bool(given("classroom") or given("gradescope") or prairielearn)
     exercises = locate_exercises(invoked_in / explicit if explicit else None, start=invoked_in,
-                                 discover=not autograding)
+                                 discover=discover and not autograding)
     if given("gradescope") and not json_out:
         json_out = GRADESCOPE_RESULTS
     return GraderSettings(
-        student=student_file(invoked_in / student) if student else None,
+        student=student_file(invoked_in / student, student) if student else None,
         exercises=exercises.path,
         exercises_origin=exercises.origin,
         include_hidden=not given("visible_only"),
@@ -183,7 +255,6 @@ def resolve_settings(getoption: Callable, invoked_in: Path) -> GraderSettings:
         classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
-        also_hidden=tuple(map(Path, given("hide") or ())),  # grade-all's jobs: its --out
-        **checked_limits(given),
+        also_hidden=tuple(map(Path, given("hide") or ())),
+        **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS},
     )
-

@@ -247,12 +247,12 @@ def test_the_file_graded_in_a_folder_is_found_whatever_its_name(tmp_path):
 
 
 def test_a_record_keeps_the_whole_report(specs, tmp_path):
-    from grader.batch.grade_one import SubmissionGrader
+    from grader.driver import Driver
     from grader.settings import GraderSettings
 
-    grader = SubmissionGrader(GraderSettings(None, specs))
+    grader = Driver(GraderSettings(None, specs))
     try:
-        report = grader.grade(SOLUTION, shown="alice.py")
+        report = grader.grade(SOLUTION, shown="alice.py").report
     finally:
         grader.close()
     again = report_from_json(json.loads(json.dumps(report_to_json(report))))
@@ -260,18 +260,19 @@ def test_a_record_keeps_the_whole_report(specs, tmp_path):
 
 
 def test_cases_planned_for_one_student_grade_the_next_ones_the_same(tmp_path):
-    from grader.batch.grade_one import SubmissionGrader
+    from grader.driver import Driver
     from grader.settings import GraderSettings
+    from grader.worker.zygote_handle import Zygote
 
     eps_outside = build_submission(SUBMISSIONS / "buggy" / "layer_norm_eps_outside.py", tmp_path)
-    grader = SubmissionGrader(GraderSettings(None, EXERCISES))  # the course specs: ~300 cases
+    grader = Driver(GraderSettings(None, EXERCISES), Zygote())  # the course specs: ~300 cases
     try:
-        first = grader.grade(SOLUTION)
-        buggy = grader.grade(eps_outside)
+        first = grader.grade(SOLUTION).report
+        buggy = grader.grade(eps_outside).report
         assert grader.zygote.alive
-        again = grader.grade(SOLUTION)
+        again = grader.grade(SOLUTION).report
         assert again.score == first.score == first.max_score
-        assert scores(grader.grade(eps_outside)) == scores(buggy)
+        assert scores(grader.grade(eps_outside).report) == scores(buggy)
     finally:
         grader.close()
 

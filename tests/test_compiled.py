@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,8 @@ from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
 from grader.checks.cases import CasePlans
 from grader.checks.catalogue import load_exercise
-from grader.checks.compile_specs import compile_spec
+from grader.checks.compile_specs import compile_exercise, compile_folder, compile_spec
+from grader.checks.compiled import same  # the comparison `vitgrade compile` keeps data by
 from grader.checks.kinds import CallCheck
 from grader.checks.results import ERROR, PASSED
 from grader.checks.spec_file import read_spec
@@ -26,24 +28,6 @@ from grader.params import ACTIVATION_NAMES, HEAD_ACTIVATION_NAMES
 from grader.spec import SpecError, spec_files
 
 from conftest import EXERCISES, ROOT, SOLUTION
-
-
-def same(a, b) -> bool:
-    """Equal values of the same types: arrays by dtype and shape, integers exactly, floats to
-    the last few bits (nan included): a matmul's last bits depend on the CPU's BLAS kernels, and
-    the committed data was compiled on another machine than the one that runs this test."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape):
-            return False
-        if a.dtype.kind in "fc":
-            return np.allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True)
-        return np.array_equal(a, b)
-    if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
-    if isinstance(a, dict):
-        return (type(b) is dict and list(a) == list(b)
-                and all(same(a[k], b[k]) for k in a))
-    return type(a) is type(b) and (a == b or (a != a and b != b))
 
 
 def test_the_committed_compiled_data_is_fresh():
@@ -213,10 +197,83 @@ def test_compiled_data_is_not_read_when_disabled(copied, monkeypatch):
     assert compiled.load(copied) is None
 
 
-def test_compile_writes_the_same_bytes_again(copied):
-    before = [p.read_bytes() for p in compiled.paths(copied)]
-    compile_spec(copied, solution=SOLUTION)  # as `vitgrade compile` does: the stand-ins' too
-    assert [p.read_bytes() for p in compiled.paths(copied)] == before
+# --- what `vitgrade compile` writes: only what changed beyond `same` ---------------------------
+
+OLD = 10**18  # ns (2001): the mtime pinned on compiled files; a file written gets the time of now
+
+
+def pinned(folder) -> dict:
+    """`compiled_files(folder)`, each file's mtime pinned to OLD first."""
+    for path in (folder / compiled.FOLDER).iterdir():
+        os.utime(path, ns=(OLD, OLD))
+    return compiled_files(folder)
+
+
+def compiled_files(folder) -> dict:
+    """{name: (bytes, mtime)} of the compiled files of the exercises folder `folder`."""
+    return {path.name: (path.read_bytes(), path.stat().st_mtime_ns)
+            for path in (folder / compiled.FOLDER).iterdir()}
+
+
+def test_compiling_the_shipped_exercises_twice_writes_nothing_the_second_time(tmp_path, capsys):
+    from grader.cli import main
+
+    folder = tmp_path / "exercises"
+    shutil.copytree(EXERCISES, folder)
+    written, _, notes = compile_folder(folder, SOLUTION)
+    assert not notes
+    assert written == [], ("the committed data is not what this machine's reference computes: "
+                           "run `vitgrade compile`")  # its last bits of BLAS are not a change
+    before = pinned(folder)
+    assert len(before) == 2 * len(spec_files(folder))
+    assert main(["compile", "--exercises", str(folder), "--solution", str(SOLUTION)]) == 0
+    assert capsys.readouterr().out.endswith(f": 0 file(s) written, {len(before)} unchanged\n")
+    assert compiled_files(folder) == before
+
+
+@pytest.mark.parametrize("noise", [1e-15, 1e-9])
+def test_arrays_that_differ_only_by_noise_are_not_written(copied, noise):
+    checked = read_spec(copied, copied.name)
+    tables, pools = compile_exercise(load_exercise(copied, checked=checked), solution=SOLUTION)
+    computed = pools.parts["float64"]
+    pools.parts["float64"] = [part + noise for part in computed]
+    assert any((a != b).any() for a, b in zip(pools.parts["float64"], computed, strict=True))
+    is_noise = noise < 1e-12  # `same`'s tolerance
+    before = pinned(copied.parent)
+    written = compiled.write(copied, tables, pools, checked)  # over the committed data
+    assert (written == []) == is_noise
+    assert (compiled_files(copied.parent) == before) == is_noise
+    for path in compiled.paths(copied):  # now the stored arrays are the ones off by `noise`
+        path.unlink()
+    compiled.write(copied, tables, pools, checked)
+    before = pinned(copied.parent)
+    written = compile_spec(copied, solution=SOLUTION)  # as `vitgrade compile` does
+    assert compiled.state(copied) == "fresh"
+    if is_noise:
+        assert written == [] and compiled_files(copied.parent) == before
+    else:
+        assert written == list(compiled.paths(copied))[::-1]  # both: the arrays, then the index
+        assert all(before[p.name][0] != p.read_bytes() for p in written)
+
+
+def test_a_changed_case_rewrites_that_specs_files_only(copied):
+    for other in ("kernel-stride.yaml", "layer-norm.yaml"):  # specs beside it, unchanged
+        shutil.copy(EXERCISES / other, copied.parent)
+        for path in compiled.paths(EXERCISES / other):
+            shutil.copy(path, copied.parent / compiled.FOLDER)
+    before = pinned(copied.parent)
+    assert len(before) == 6
+    text = copied.read_text()
+    copied.write_text(text.replace("{random: [8, 4, 3], seed: 1}", "{random: [8, 4, 3], seed: 5}"))
+    assert copied.read_text() != text
+    written, unchanged, notes = compile_folder(copied.parent, SOLUTION)
+    assert not notes and sorted(written) == sorted(compiled.paths(copied))
+    after = compiled_files(copied.parent)
+    assert {name for name in before if after[name] != before[name]} == {
+        "patchify.json", "patchify.npz"}
+    assert sorted(p.name for p in unchanged) == sorted(set(before) - {"patchify.json",
+                                                                       "patchify.npz"})
+    assert compiled.state(copied) == "fresh"
 
 
 def test_a_sealed_answer_key_judges_and_explains_like_the_plain_one():

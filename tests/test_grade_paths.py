@@ -173,7 +173,7 @@ def test_an_exercises_folder_that_is_not_one_gets_one_line_and_a_results_file(wh
                            "--exercises", str(exercises), "--json", str(out)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
-    assert done.stderr.startswith(f"vitgrade grade: cannot read the exercise specs in {exercises}")
+    assert done.stderr.startswith(f"vitgrade: cannot read the exercise specs in {exercises}")
     assert len(done.stderr.splitlines()) == 1 and "--exercises DIR" in done.stderr
     assert json.loads(out.read_text())["tests"] == []
 

@@ -256,8 +256,9 @@ def test_grade_all_hides_its_out_folder_and_the_other_students(outside_tmp):
         path.chmod(0o755)
     out.mkdir()
     (out / "earlier.json").write_text("{}")
-    grade_all(BatchOptions(submissions=submissions, out=out, exercises=ROOT / "exercises",
-                           jobs=1, progress=False))
+    grade_all(BatchOptions(submissions=submissions, out=out,
+                           settings=GraderSettings(None, ROOT / "exercises"), jobs=1,
+                           progress=False))
     record = (out / "results" / "bob.json").read_text()
     assert f"'{out}': 'absent'" in record, record[:3000]
     assert f"'{submissions}': ['bob']" in record  # alice's folder is not there

@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from grader import load_specs
-from grader.batch.grade_one import SubmissionGrader
+from grader.driver import Driver
 from grader.report.class_report import class_report_html
 from grader.report.classroom import classroom_results, encoded_result, write_classroom_output
 from grader.report.csv_grades import STUDENT_COLUMNS, TOTAL_COLUMN, grades_csv
@@ -118,12 +118,12 @@ def specs(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def reports(specs, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("submissions")
-    grader = SubmissionGrader(GraderSettings(None, specs, call_timeout=0.5, load_timeout=5))
+    grader = Driver(GraderSettings(None, specs, call_timeout=0.5, load_timeout=5))
     try:
         out = {}
         for name, text in SUBMISSIONS.items():
             (folder / f"{name}.py").write_text(text)
-            out[name] = grader.grade(folder / f"{name}.py", shown=f"{name}.py")
+            out[name] = grader.grade(folder / f"{name}.py", shown=f"{name}.py").report
         return out
     finally:
         grader.close()
@@ -297,9 +297,9 @@ def test_prairielearn_ungradable_submission_has_format_errors_and_no_score(
     assert any("SyntaxError" in e for e in data["format_errors"])
     not_python = tmp_path / "essay.txt"
     not_python.write_text("I did the exercises in my head.")
-    grader = SubmissionGrader(GraderSettings(None, specs))
+    grader = Driver(GraderSettings(None, specs))
     try:
-        data = prairielearn_results(grader.grade(not_python))
+        data = prairielearn_results(grader.grade(not_python).report)
     finally:
         grader.close()
     assert (data["gradable"] is False

@@ -10,9 +10,9 @@ import pytest
 from buggy_submissions import build_submission
 
 from grader import load_spec, load_specs
-from grader.batch.grade_one import SubmissionGrader
 from grader.checks.describe import TITLE_CHARS, short_title
 from grader.checks.kinds import AnswerCheck, CallCheck
+from grader.driver import Driver
 from grader.report.class_summary import summarise
 from grader.report.labels import MISTAKE_TITLES, Labels, labels_from_specs
 from grader.settings import GraderSettings
@@ -84,10 +84,11 @@ def test_a_mistake_caught_by_several_checks_counts_once_per_student(tmp_path):
     wrong = SOLUTION.read_text().replace(*OVERLAPPING)
     for name in ("ann", "ben"):
         (tmp_path / f"{name}.py").write_text(wrong)
-    grader = SubmissionGrader(GraderSettings(None, specs))
+    grader = Driver(GraderSettings(None, specs))
     try:
-        rows = [(name, grader.grade(tmp_path / f"{name}.py"), None) for name in ("ann", "ben")]
-        rows.append(("cal", grader.grade(SOLUTION), None))
+        rows = [(name, grader.grade(tmp_path / f"{name}.py").report, None)
+                for name in ("ann", "ben")]
+        rows.append(("cal", grader.grade(SOLUTION).report, None))
     finally:
         grader.close()
     caught = [c.name for e in rows[0][1].exercises for c in e.checks
@@ -106,10 +107,10 @@ def test_one_causal_mask_student_is_one_row_in_self_attention_named_by_the_mista
     """The causal mask fails a self_attention call check and two property checks (the first
     token sees the last one; attention only reorders): one misconception, one row."""
     snippet = SUBMISSIONS / "buggy" / "attention_causal.py"
-    grader = SubmissionGrader(GraderSettings(None, EXERCISES))
+    grader = Driver(GraderSettings(None, EXERCISES))
     try:
-        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None),
-                ("cal", grader.grade(SOLUTION), None)]
+        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)).report, None),
+                ("cal", grader.grade(SOLUTION).report, None)]
     finally:
         grader.close()
     caught = {(e.id, c.misconception) for e in rows[0][1].exercises for c in e.checks
@@ -142,9 +143,9 @@ def test_a_combination_counts_as_each_of_its_mistakes(tmp_path):
     for name in ("layer-norm.yaml",):
         shutil.copy(EXERCISES / name, specs)
     shutil.copytree(EXERCISES / "compiled", specs / "compiled")
-    grader = SubmissionGrader(GraderSettings(None, specs))
+    grader = Driver(GraderSettings(None, specs))
     try:
-        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)), None)]
+        rows = [("ann", grader.grade(build_submission(snippet, tmp_path)).report, None)]
     finally:
         grader.close()
     exercises, _ = load_specs(specs)

@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 
 from grader.worker.limits import DEFAULT_LIMITS
-from grader.worker.student_worker import RETRY_SECONDS
 
 from conftest import EXERCISES, ROOT, SOLUTION
 
 CALL_TIMEOUT = DEFAULT_LIMITS.call_timeout
+RETRY_SECONDS = DEFAULT_LIMITS.retry_timeout
 LOOP = "    while True:\n        pass\n"
 # the grader's stop, caught in the loop: it is raised again at the next line (top_level.py)
 SWALLOWING_LOOP = ("    while True:\n        try:\n            while True:\n                pass\n"

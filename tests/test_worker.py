@@ -23,7 +23,9 @@ from grader.worker import (
     Zygote,
     values,
 )
-from grader.worker.student_worker import RETRY_SECONDS
+from grader.worker.limits import DEFAULT_LIMITS
+
+RETRY_SECONDS = DEFAULT_LIMITS.retry_timeout
 
 TOOLBOX = Path(__file__).parent / "submissions" / "worker" / "toolbox.py"
 QUICK = Limits(call_timeout=5.0, load_timeout=5.0)

@@ -44,14 +44,14 @@ def limited_spec(tmp_path: Path, limits: str) -> Path:
     return folder / "flatten-length.yaml"
 
 
-def probe_session(tmp_path: Path, **settings):
+def probe_session(tmp_path: Path, exercises=(), **settings):
     from grader.session import GradingSession
     from grader.settings import GraderSettings
 
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE)
     return GradingSession(GraderSettings(student=probe, exercises=tmp_path / "exercises",
-                                         **settings))
+                                         **settings), list(exercises))
 
 
 def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
@@ -59,7 +59,7 @@ def test_an_exercises_limits_apply_while_it_is_graded(tmp_path):
 
     exercise = load_spec(limited_spec(
         tmp_path, "{memory_mb: 300, max_processes: 5, output_kb: 2, file_mb: 3}"))
-    session = probe_session(tmp_path)
+    session = probe_session(tmp_path, [exercise])
     try:
         session.worker.use_limits(session.settings.limits(exercise))
         memory, processes, file_size = session.worker.call("limits").value
@@ -74,7 +74,7 @@ def test_the_command_line_wins_over_an_exercises_limits(tmp_path):
     from grader import load_spec
 
     exercise = load_spec(limited_spec(tmp_path, "{memory_mb: 300, file_mb: 3}"))
-    session = probe_session(tmp_path, memory_mb=400)
+    session = probe_session(tmp_path, [exercise], memory_mb=400)
     try:
         limits = session.settings.limits(exercise)
         assert (limits.memory_mb, limits.file_mb, limits.max_processes) == (400, 3, 64)

@@ -1,7 +1,7 @@
 """Grading a whole class at once: `vitgrade grade-all SUBMISSIONS_DIR --jobs N --out DIR`.
 
 grade_all.py runs it: discover.py finds the submissions, pool.py hands them to long-lived job.py
-processes (each grading with grade_one.py, progress.py counting), records.py and
+processes (each grading with the driver, grader/driver.py; progress.py counting), records.py and
 fingerprints.py keep each result and what it was graded from, class_files.py writes the class's
 files (batch.json among them); shards.py and merge.py split a class and join it again.
 

@@ -13,13 +13,13 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.process_setup import single_threaded_blas
 from grader.report.outputs import FEEDBACK_FOLDER
 from grader.report.safe_files import make_folder, open_for_append
-from grader.settings import LIMIT_OPTIONS, SUBMISSION_TIMEOUT
+from grader.settings import GraderSettings
 from grader.similarity.boilerplate import course_code
 
 from . import DEFAULT_ID_PATTERN
@@ -53,15 +53,16 @@ JOB_GRACE_SECONDS = 15.0  # past a submission's deadline, for the job to write i
 class BatchOptions:
     submissions: Path
     out: Path
-    exercises: Path
+    settings: GraderSettings  # resolved once (settings.resolve_settings): its jobs get it as JSON
     jobs: int = 1
     force: bool = False
     id_pattern: str = DEFAULT_ID_PATTERN
-    # the worker's, by option name (settings.LIMIT_OPTIONS)
-    limits: dict = field(default_factory=dict)
-    submission_timeout: float = SUBMISSION_TIMEOUT
     progress: bool = True
     shard: Shard | None = None
+
+    @property
+    def exercises(self) -> Path:
+        return self.settings.exercises
 
 
 @dataclass
@@ -210,7 +211,7 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     try:
         # The job stops a submission at its own deadline and writes its record; the pool's
         # deadline, a little later, is for a job that cannot (it is killed and replaced).
-        backstop = options.submission_timeout + JOB_GRACE_SECONDS
+        backstop = options.settings.limits().submission_timeout + JOB_GRACE_SECONDS
         run_pool(tasks, max(1, options.jobs), backstop, start_job, on_outcome)
     finally:
         progress.close()
@@ -227,16 +228,12 @@ _JOB_MAIN = ("import sys; root = sys.argv.pop(1)\n"
 
 def _job_command(options: BatchOptions, results: Path) -> list[str]:
     package_root = str(Path(__file__).resolve().parents[2])
-    command = [sys.executable, "-I", "-c", _JOB_MAIN, package_root,
-               "--exercises", str(Path(options.exercises).absolute()),
-               "--results", str(results), "--parent", str(os.getpid()),
-               # hidden from each worker (grader/secret_paths.py): every student's results and
-               # feedback, and the others' submissions (its own folder stays visible)
-               "--hide", str(results.parent), "--hide", str(Path(options.submissions).absolute())]
-    for option in LIMIT_OPTIONS:
-        if options.limits.get(option.name) is not None:
-            command += [option.flag, str(options.limits[option.name])]
-    return command
+    # hidden from each worker (grader/secret_paths.py): every student's results and feedback,
+    # and the others' submissions (its own folder stays visible)
+    settings = replace(options.settings, exercises=Path(options.exercises).absolute(),
+                       also_hidden=(results.parent, Path(options.submissions).absolute()))
+    return [sys.executable, "-I", "-c", _JOB_MAIN, package_root, "--settings",
+            settings.to_json(), "--results", str(results), "--parent", str(os.getpid())]
 
 
 def _job_cwd(exercises: Path) -> Path:

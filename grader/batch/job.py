@@ -1,10 +1,11 @@
 """A long-lived grading process of `vitgrade grade-all`: submission after submission, one zygote.
 
-    python -m grader.batch.job --exercises DIR --results DIR --parent PID [--hide DIR] [limits]
+    python -m grader.batch.job --settings JSON --results DIR --parent PID
 
-(grade-all starts it isolated, `python -I`, from a folder of its own: grade_all.py `_job_command`.)
+(grade-all starts it isolated, `python -I`, from a folder of its own, with the settings it
+resolved as data: grade_all.py `_job_command`, settings.GraderSettings.to_json.)
 Once set up it says {"ready": true}; then it reads one JSON task per line on stdin ({"student",
-"path", "shown"}), grades it in-process (grade_one.py), writes OUT/results/<student>.json
+"path", "shown"}), grades it in-process (grader/driver.py), writes OUT/results/<student>.json
 atomically, and answers one JSON line on stdout ({"student", "status", "score", "max_score",
 "fatal", "seconds"}). It ends when stdin closes or its parent dies. Python, the pytest-free
 grading code and numpy are imported once, which is what makes a class fast to grade; student
@@ -19,9 +20,8 @@ import signal
 import sys
 import time
 import traceback
-from pathlib import Path
 
-from grader.settings import LIMIT_OPTIONS
+from grader.settings import GraderSettings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,14 +39,14 @@ def main(argv: list[str] | None = None) -> int:
         specs_sha256,
         submission_sha256,
     )
-    from grader.batch.grade_one import SubmissionGrader
     from grader.batch.records import GRADED, Record, now, write_record
-    from grader.settings import resolve_settings
+    from grader.driver import Driver
 
-    settings = resolve_settings(vars(args).get, Path.cwd())  # --exercises is always given
+    settings = GraderSettings.from_json(args.settings)
+    exercises = settings.exercises
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
-    versions = {"specs_sha256": specs_sha256(args.exercises), "grader_version": grader_version()}
-    grader = SubmissionGrader(settings, zygote=zygote)
+    versions = {"specs_sha256": specs_sha256(exercises), "grader_version": grader_version()}
+    grader = Driver(settings, zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
 
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:  # whatever the file does to the grader costs this student's record only
                 content = submission_sha256(task["path"])  # before loading: what is graded
-                report = grader.grade(task["path"], task.get("shown"))
+                report = grader.grade(task["path"], shown=task.get("shown")).report
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                 _renew_zygote(grader)
                 continue
             # for the report's similarity section
-            code = code_fingerprints(task["path"], args.exercises)
+            code = code_fingerprints(task["path"], exercises)
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
                                               seconds, now(), content, **versions, code=code))
@@ -85,13 +85,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
-    parser.add_argument("--exercises", required=True)
+    parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
-    parser.add_argument("--hide", action="append", default=[],
-                        help="a folder student code must not see (grade-all's --out)")
-    for option in LIMIT_OPTIONS:
-        parser.add_argument(option.flag, dest=option.name, type=option.kind)
     return parser
 
 

@@ -44,13 +44,15 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
     return tables, pools
 
 
-def compile_spec(path: Path, answers: dict | None = None, solution: Path | None = None) -> Path:
-    """Compile the spec file `path` (it must load and validate); returns the index written."""
+def compile_spec(path: Path, answers: dict | None = None,
+                 solution: Path | None = None) -> list[Path]:
+    """Compile the spec file `path` (it must load and validate); returns the files written (none
+    while those there hold the same data: compiled.write)."""
     path = Path(path)
     checked = read_spec(path, path.name)
     exercise = load_exercise(path, checked=checked)
     tables, pools = compile_exercise(exercise, answers, solution)
-    return compiled.write(path, tables, pools, checked)[0]
+    return compiled.write(path, tables, pools, checked)
 
 
 def default_solution(exercises: Path) -> Path | None:
@@ -59,16 +61,19 @@ def default_solution(exercises: Path) -> Path | None:
     return path if path.is_file() else None
 
 
-def compile_folder(folder: Path, solution: Path | None = None) -> tuple[list[Path], list[str]]:
-    """Compile every spec of `folder`: (indexes written, one note per spec left out);
-    `solution`: see compile_exercise."""
-    written, notes = [], []
+def compile_folder(folder: Path, solution: Path | None = None
+                   ) -> tuple[list[Path], list[Path], list[str]]:
+    """Compile every spec of `folder`: (files written, files left as they were, one note per spec
+    left out); `solution`: see compile_exercise."""
+    written, unchanged, notes = [], [], []
     for path in spec_files(Path(folder)):
         try:
-            written.append(compile_spec(path, solution=solution))
+            wrote = compile_spec(path, solution=solution)
+            written += wrote
+            unchanged += [file for file in compiled.paths(path) if file not in wrote]
         except SpecError as error:
             notes.append(f"{path.name}: not compiled ({error})")
-    return written, notes
+    return written, unchanged, notes
 
 
 def stale_specs(folder: Path) -> list[str]:

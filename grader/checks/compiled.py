@@ -125,6 +125,11 @@ class CompiledSpec:
         except (KeyError, TypeError, ValueError, IndexError):
             return None
 
+    def values(self) -> dict:
+        """table -> key -> value, every value decoded (CompiledError when one cannot be)."""
+        return {table: {key: self.lookup(table, key) for key in values}
+                for table, values in self.tables.items()}
+
     def lookup(self, table: str, key: str, deferred: frozenset = frozenset()):
         raw = self.tables.get(table, {}).get(key)
         if raw is None:
@@ -181,9 +186,7 @@ def state(spec: Path) -> str:
         data = load(spec, even_disabled=True)
         if data is None:
             return "missing" if not paths(spec)[0].is_file() else "stale"
-        for table, values in data.tables.items():
-            for key in values:
-                data.lookup(table, key)
+        data.values()
         if data.parsed is not None and data.checked_spec() is None:
             return "stale"  # its kept spec is another version of grader/spec/'s reading
         return "fresh"
@@ -227,24 +230,20 @@ def load(spec: Path, even_disabled: bool = False) -> CompiledSpec | None:
 
 def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
     """The arrays of `path`, checked against the index's `sha256` of the file when given."""
+    def corrupt(why: str) -> CompiledError:
+        return CompiledError(f"{where}: its arrays {path.name} {why}; run `vitgrade compile` again")
+
     try:
         data = path.read_bytes()
-    except OSError as error:
-        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
-                            "`vitgrade compile` again") from None
-    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise CompiledError(f"{where}: its arrays {path.name} are not the ones it was written "
-                            "with; run `vitgrade compile` again")
-    try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             pools = {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise CompiledError(f"{where}: its arrays {path.name} cannot be read ({error}); run "
-                            "`vitgrade compile` again") from None
+        raise corrupt(f"cannot be read ({error})") from None
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise corrupt("are not the ones it was written with")
     for name, pool in pools.items():
         if pool.ndim != 1 or pool.dtype.name != name:
-            raise CompiledError(f"{where}: corrupt ({path.name}: {name} is not a 1-D {name} "
-                                "array); run `vitgrade compile` again")
+            raise corrupt(f"are corrupt ({name} is not a 1-D {name} array)")
         pool.flags.writeable = False  # decode hands out views: none may change another's value
     return pools
 
@@ -335,24 +334,64 @@ def encode(value, pools: Pools):
 
 
 def write(spec: Path, tables: dict[str, dict], pools: Pools,
-          checked: tuple[dict, dict] | None = None) -> tuple[Path, Path]:
+          checked: tuple[dict, dict] | None = None) -> list[Path]:
     """Write the compiled data of `spec` under the key of the spec's bytes as they are now:
     `tables` maps table -> key -> value encoded (`encode`) into `pools`; `checked`: the
-    (data, lines) read_spec gave, kept when JSON holds them exactly."""
+    (data, lines) read_spec gave, kept when JSON holds them exactly. Returns the files written:
+    none while those there hold the same data (`holds`: a recompile on another CPU, whose BLAS
+    changes an array's last bits, changes no file), else each whose bytes differ."""
     spec = Path(spec)
     index_path, arrays_path = paths(spec)
-    index_path.parent.mkdir(parents=True, exist_ok=True)
-    _write_npz(arrays_path, pools.arrays())
-    index = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
-             "reference": reference_version(spec.parent), "arrays": arrays_path.name,
-             "arrays_sha256": hashlib.sha256(arrays_path.read_bytes()).hexdigest(),
-             "tables": tables}
-    text = json.dumps(index, indent=1)
     kept = kept_spec(*checked) if checked is not None else None
+    head = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
+            "reference": reference_version(spec.parent), "arrays": arrays_path.name}
+    arrays = pools.arrays()
+    if holds(spec, {**head, "tables": tables, **({"parsed": kept} if kept else {})}, arrays):
+        return []
+    data = _npz_bytes(arrays)
+    text = json.dumps({**head, "arrays_sha256": hashlib.sha256(data).hexdigest(),
+                       "tables": tables}, indent=1)
     if kept is not None:  # on one line of its own: the parsed spec is not for reading
         text = f'{text.removesuffix("}").rstrip()},\n "parsed": {json.dumps(kept)}\n}}'
-    index_path.write_text(text + "\n", encoding="utf-8")
-    return index_path, arrays_path
+    index_path.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path, content in ((arrays_path, data), (index_path, (text + "\n").encode("utf-8"))):
+        if not path.is_file() or path.read_bytes() != content:
+            path.write_bytes(content)
+            written.append(path)
+    return written
+
+
+def holds(spec: Path, index: dict, arrays: dict[str, np.ndarray]) -> bool:
+    """Whether the compiled files of `spec` hold `index` (without its "arrays_sha256") with its
+    markers into `arrays`: all but the tables' values exactly, their values as `same` compares."""
+    index_path, arrays_path = paths(spec)
+    try:
+        old = json.loads(index_path.read_text(encoding="utf-8"))
+        pools = _pools(arrays_path, index_path.name, old.pop("arrays_sha256", None))
+        if json.dumps({**old, "tables": None}) != json.dumps({**index, "tables": None}):
+            return False
+        return same(CompiledSpec(old, pools, "").values(), CompiledSpec(index, arrays, "").values())
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return False  # missing or unreadable (CompiledError is a ValueError): written anew
+
+
+def same(a, b) -> bool:
+    """Equal values of the same types: arrays and numpy scalars by dtype and shape, integers
+    exactly, floats to the last few bits (nan included): a matmul's last bits depend on the CPU's
+    BLAS kernels, so data compiled on one machine is the same data on another (`write` keeps it;
+    tests/test_compiled.py checks the committed data against the reference with it)."""
+    if isinstance(a, (np.ndarray, np.generic)) or isinstance(b, (np.ndarray, np.generic)):
+        if not (type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape):
+            return False
+        if a.dtype.kind in "fc":
+            return bool(np.allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True))
+        return bool(np.array_equal(a, b))
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, dict):
+        return type(b) is dict and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and (a == b or (a != a and b != b))
 
 
 def kept_spec(data: dict, lines: dict) -> dict | None:
@@ -369,12 +408,13 @@ def kept_spec(data: dict, lines: dict) -> dict | None:
     return entry if same else None
 
 
-def _write_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     """What np.savez writes (np.load reads it), but the same bytes for the same arrays: no
-    timestamps, so a recompile that changes nothing changes no file. Not compressed: reading
-    it is on every cold run."""
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+    timestamps. Not compressed: reading it is on every cold run."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for name in sorted(arrays):
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             with archive.open(info, "w") as member:
                 np.lib.format.write_array(member, arrays[name], allow_pickle=False)
+    return buffer.getvalue()

@@ -41,10 +41,11 @@ def run(args) -> int:
               "the stand-ins' answers are not compiled (pass --solution FILE)", file=sys.stderr)
         solution = None
     try:
-        written, notes = compile_folder(folder, solution)
+        written, unchanged, notes = compile_folder(folder, solution)
     except ImportError as error:  # a grader without its reference (the student bundle)
         return fail(NAME, f"this grader has no reference to compute with ({error})")
     for note in notes:
         print(note)
-    print(f"compiled {len(written)} spec(s) into {folder / 'compiled'}")
+    print(f"compiled into {folder / 'compiled'}: {len(written)} file(s) written, "
+          f"{len(unchanged)} unchanged")
     return 1 if notes else 0

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from grader.commands import fail
-from grader.settings import GRADESCOPE_RESULTS, OPTIONS, STUDENT_HELP, SettingsError, student_file
+from grader.settings import OPTIONS, STUDENT_HELP, SettingsError
 
 NAME = "grade"
 HELP = "grade one submission (.py or .ipynb) and print the score table"
@@ -33,74 +33,49 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from grader.driver import Driver
+    from grader.report.terminal import closing_line, report_lines
+    from grader.settings import resolve_settings
     from grader.worker import prestart_zygote
 
-    if args.gradescope and not args.json:
-        args.json = GRADESCOPE_RESULTS
-    try:
-        chosen = str(student_file(Path(args.submission)))  # a folder: the file in it
-    except SettingsError as error:
-        return fail(NAME, str(error))
-    if not args.quiet and chosen != args.submission:
-        print(f"grading {chosen} (the submission in {args.submission})")
-    args.submission = chosen
     zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
-    refused = _refused_output(args)
-    if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
-        return fail(NAME, refused)
-    return _grade_in_process(args, zygote)
-
-
-def _grade_in_process(args, zygote) -> int:
-    """Grade as the plugin does (the same GradingSession, every exercise in order, the results
-    files, the exit code), with the report printed as its terminal summary is."""
-    from grader.checks.catalogue import load_exercises
-    from grader.checks.results import PASSED
-    from grader.report.outputs import write_outputs_or_say
-    from grader.report.terminal import closing_line, report_lines
-    from grader.session import GradingSession
-    from grader.settings import resolve_settings
-
     given = {**vars(args), "student": args.submission, "feedback": not args.quiet}
     try:
         settings = resolve_settings(given.get, Path.cwd())
     except SettingsError as error:
         return fail(NAME, str(error))
+    if not args.quiet and settings.student != Path.cwd() / args.submission:  # a folder's file
+        print(f"grading {Path(args.submission, settings.student.name)} (the submission in "
+              f"{args.submission})")
+    refused = _refused_output(settings, args.junitxml)
+    if refused:  # before grading; the write itself refuses a link planted meanwhile (outputs.py)
+        return fail(NAME, refused)
+    driver = Driver(settings, zygote)
     try:
-        exercises, errors = load_exercises(settings.exercises)
-    except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
-        print(f"vitgrade grade: cannot read the exercise specs in {settings.exercises} "
-              f"({error.strerror}): give the folder of specs with --exercises DIR",
-              file=sys.stderr)
-        exercises, errors = [], []
-    session = GradingSession(settings, exercises, [str(error) for error in errors], zygote)
-    report = session.run()
-    passed = report.exercises and all(e.status == PASSED for e in report.exercises)
-    code = 0 if passed and not errors else 1
-    lines = report_lines(report, feedback=settings.feedback)
-    print("\n".join(lines if args.quiet else [*lines, closing_line(report)]))
-    if settings.verbose:
-        from grader.hiding_note import hiding_note
+        outcome = driver.grade(junit_out=args.junitxml)
+        lines = report_lines(outcome.report, feedback=settings.feedback)
+        print("\n".join(lines if args.quiet else [*lines, closing_line(outcome.report)]))
+        if settings.verbose:
+            from grader.hiding_note import hiding_note
 
-        print(hiding_note(session.hiding()))
-    if not write_outputs_or_say(report, settings, junit_out=args.junitxml):
-        code = 2
-    elif args.json:
-        print(f"results written to {args.json}")
-    if session.interrupted:
-        print("vitgrade grade: interrupted; the results hold the exercises graded before",
-              file=sys.stderr)
-    if report.fatal or session.interrupted or not (report.exercises or errors):
-        code = 2
-    return code
+            print(hiding_note(outcome.hiding))
+        if settings.json_out and outcome.written:
+            from grader.spec.parse import shown_path
+
+            print(f"results written to {shown_path(settings.json_out)}")
+        for note in outcome.notes:
+            print(note, file=sys.stderr)
+    finally:
+        driver.close()  # the zygote: after the table is printed, as the student reads it
+    return outcome.status
 
 
-def _refused_output(args) -> str | None:
+def _refused_output(settings, junit_out: str | None) -> str | None:
     """Why a results file asked for could not be written safely (safe_files.py), if so; its
     missing folders are made."""
     from grader.report.safe_files import UnsafePathError, checked_folder
 
-    for out in (args.json, args.prairielearn, args.junitxml):
+    for out in (settings.json_out, settings.prairielearn_out, junit_out):
         if out:
             try:
                 with checked_folder(Path(out).absolute().parent, out):

@@ -49,27 +49,24 @@ def run(args) -> int:
     from grader.batch.shards import ShardError, parse_shard
     from grader.report.escape import terminal_text
     from grader.report.safe_files import UnsafePathError
-    from grader.settings import SUBMISSION_TIMEOUT, SettingsError, checked_limits
-    from grader.spec.locate import find_exercises
+    from grader.settings import SettingsError, resolve_settings
 
     folder = Path(args.submissions)
     if not folder.is_dir():
         return fail(NAME, f"{folder} is not a folder")
     try:
-        limits = checked_limits(vars(args).get)
+        # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
+        settings = resolve_settings(vars(args).get, Path.cwd(), discover=False)
         shard = parse_shard(args.shard, os.environ) if args.shard else None
     except (SettingsError, ShardError) as error:
         return fail(NAME, str(error))
     if args.jobs <= 0:
         return fail(NAME, f"--jobs must be positive, not {args.jobs}")
-    # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
-    exercises = find_exercises(args.exercises, discover=False)
-    if not exercises.is_dir():
-        return fail(NAME, f"{exercises} is not a folder of exercise specs")
+    if not settings.exercises.is_dir():
+        return fail(NAME, f"{settings.exercises} is not a folder of exercise specs")
     options = BatchOptions(
-        submissions=folder, out=Path(args.out), exercises=exercises, jobs=args.jobs,
-        force=args.force, id_pattern=args.id_pattern, limits=limits,
-        submission_timeout=limits["submission_timeout"] or SUBMISSION_TIMEOUT,
+        submissions=folder, out=Path(args.out), settings=settings.for_catalogue(()),
+        jobs=args.jobs, force=args.force, id_pattern=args.id_pattern,
         progress=not args.no_progress, shard=shard,
     )
     try:

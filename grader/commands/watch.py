@@ -27,7 +27,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from grader.batch.grade_one import SubmissionGrader
+    from grader.driver import Driver
     from grader.report.terminal import report_lines
     from grader.settings import SettingsError, resolve_settings
     from grader.worker.zygote_handle import prestart_zygote
@@ -41,15 +41,18 @@ def run(args) -> int:
     if not exercises.is_dir():
         return fail(NAME, f"{exercises} is not a folder of exercise specs")
     signal.signal(signal.SIGINT, _stop)
-    zygote, grader, seen = prestart_zygote(), None, None
+    zygote, driver, seen = prestart_zygote(), None, None
     try:
         while True:
             state = _state(submission, exercises)
             if state != seen:
-                if grader is None or state[1:] != seen[1:]:  # specs (re)loaded, cases anew
-                    grader = SubmissionGrader(settings, zygote=zygote)
+                if driver is None or state[1:] != seen[1:]:  # specs (re)loaded, cases anew
+                    driver = Driver(settings, zygote)
                 seen = state
-                report = grader.grade(submission, shown=str(args.submission))
+                outcome = driver.grade(submission, shown=str(args.submission))
+                if outcome.interrupted:
+                    raise KeyboardInterrupt
+                report = outcome.report
                 clear = CLEAR if sys.stdout.isatty() else ""
                 print(clear + "\n".join(report_lines(report, feedback=not args.quiet)))
                 print(f"\nwatching {args.submission} and {exercises} (Ctrl-C to stop)", flush=True)

@@ -3,10 +3,11 @@
     python -m grader.lms.gradescope_autograder --root /autograder --exercises DIR [OPTIONS]
 
 Finds the student's .py or .ipynb in ROOT/submission whatever they named it (the rules of
-`grader.batch.discover.submission_file`), grades it by `vitgrade grade --gradescope --json`
-itself (OPTIONS are its: `--call-timeout 5`, `--memory-mb 2048`, ...), and makes
-sure ROOT/results/results.json exists whatever happens: a results file explaining the problem
-beats Gradescope's "the autograder failed to produce output".
+`grader.batch.discover.submission_file`), grades it through the driver (grader/driver.py) as
+`vitgrade grade --gradescope --json ROOT/results/results.json` would (OPTIONS are its:
+`--call-timeout 5`, `--memory-mb 2048`, ..., and its VITGRADE_* variables), and makes sure
+ROOT/results/results.json exists whatever happens: a results file explaining the problem beats
+Gradescope's "the autograder failed to produce output".
 """
 from __future__ import annotations
 
@@ -14,14 +15,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from grader.settings import GRADESCOPE_ROOT, RESULTS_JSON
+from grader.settings import GRADESCOPE_ROOT, OPTIONS, RESULTS_JSON
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.lms.gradescope_autograder")
     parser.add_argument("--root", default=GRADESCOPE_ROOT)
-    parser.add_argument("--exercises", required=True)
-    args, options = parser.parse_known_args(argv)  # the rest are vitgrade grade's
+    for option in OPTIONS:
+        if option.name not in ("json", "gradescope", "classroom", "prairielearn"):
+            parser.add_argument(option.flag, **option.argparse_kwargs())
+    parser.set_defaults(exercises=None)
+    args = parser.parse_args(argv)
+    if not args.exercises:
+        parser.error("--exercises DIR is required")
     root = Path(args.root)
     results = root / RESULTS_JSON
     results.unlink(missing_ok=True)
@@ -35,23 +41,33 @@ def main(argv: list[str] | None = None) -> int:
         _explain(results, f"No .py or .ipynb file was found in your submission{holds}. "
                           "Upload your vit_exercises.py or your notebook.")
         return 0
-    code = _grade([str(path), "--gradescope", "--json", str(results), "--exercises",
-                   args.exercises, *options])
+    code = _grade({**vars(args), "student": str(path), "gradescope": True, "json": str(results)})
     if not results.is_file():
         _explain(results, "The autograder could not grade your submission (an error in the "
                           "grader, not in your code). Your instructor can see what happened.")
     return 0 if code in (0, 1) else code
 
 
-def _grade(argv: list[str]) -> int:
-    from grader.cli import main
+def _grade(given: dict) -> int:
+    """Grade as `vitgrade grade` does; its table goes to the instructor's log (stdout)."""
+    from grader.driver import Driver
+    from grader.report.terminal import report_lines
+    from grader.settings import resolve_settings
 
     try:
-        return main(["grade", *argv])
+        driver = Driver(resolve_settings(given.get, Path.cwd()))
+        try:
+            outcome = driver.grade()
+        finally:
+            driver.close()
     # told to the instructor (stderr: a bad option too); the student gets a results file
-    except (Exception, SystemExit) as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
         print(f"grading failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+    print("\n".join(report_lines(outcome.report)))
+    for note in outcome.notes:
+        print(note, file=sys.stderr)
+    return outcome.status
 
 
 def _explain(results: Path, message: str) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 from .safe_files import UnsafePathError, write_file_safely
@@ -16,16 +15,14 @@ from .safe_files import UnsafePathError, write_file_safely
 FEEDBACK_FOLDER = "feedback"  # a class's feedback/<student>.md, beside report.html (grade-all)
 
 
-def write_outputs_or_say(report, settings, junit_out: str | None = None) -> bool:
+def write_outputs(report, settings, junit_out: str | None = None) -> str | None:
     """Every results file `settings` asks for, and `vitgrade grade --junitxml`'s (pytest writes
-    the plugin's), True; or, for a path through a link, one line on stderr and no file, False
-    (the run then exits 2: the plugin and `vitgrade grade` alike)."""
+    the plugin's); for a path through a link, no file and why (the run then exits 2)."""
     try:
         _write_outputs(report, settings, junit_out)
     except UnsafePathError as error:  # a link planted where the results go
-        print(f"vitgrade: {error}; no results file was written", file=sys.stderr)
-        return False
-    return True
+        return str(error)
+    return None
 
 
 def _write_outputs(report, settings, junit_out: str | None) -> None:
@@ -33,7 +30,7 @@ def _write_outputs(report, settings, junit_out: str | None) -> None:
         from .gradescope import gradescope_results
 
         write_json_atomic(settings.json_out, gradescope_results(report))
-    if getattr(settings, "prairielearn_out", None) is not None:
+    if settings.prairielearn_out is not None:
         from .prairielearn import prairielearn_results
 
         write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
@@ -41,7 +38,7 @@ def _write_outputs(report, settings, junit_out: str | None) -> None:
         from .junit import junit_xml
 
         write_text_atomic(junit_out, junit_xml(report), suffix=".xml")
-    if getattr(settings, "classroom", False) and os.environ.get("GITHUB_OUTPUT"):
+    if settings.classroom and os.environ.get("GITHUB_OUTPUT"):
         # GitHub Actions sets GITHUB_OUTPUT; elsewhere there is nowhere the line would be read
         # (to try it: GITHUB_OUTPUT=out.txt vitgrade grade SUB --classroom)
         from .classroom import write_classroom_output

@@ -14,6 +14,7 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.worker.limits import DEFAULT_LIMITS
 from grader.worker.outcomes import LoadProblem
 
 MAX_MESSAGE = 2000  # characters of an exception message kept
@@ -31,7 +32,7 @@ class Submission:
     ok: bool = True  # False when nothing could be loaded
     problems: list[LoadProblem] = field(default_factory=list)
     own_files: dict[str, str] = field(default_factory=dict)  # compiled filename -> shown name
-    budget: tuple[float, float] = (10.0, 20.0)  # seconds per statement or cell, and in all
+    budget: tuple[float, float] = DEFAULT_LIMITS.load_budget  # per statement or cell, in all
     skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
     stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
     source: bytes | None = None  # the file's bytes, when read before the worker dropped privileges

@@ -83,7 +83,7 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     """Load the submission, report on it, then answer requests until the connection closes."""
     capture.reset()
     start = time.perf_counter()
-    budget = (request["statement_seconds"], request["top_level_seconds"])
+    budget = tuple(request["load_budget"])
     skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
     if isinstance(source, str):  # SYMLINK_PROBLEM, NOT_A_FILE
         loaded = submission.Submission(path).unloadable(source)

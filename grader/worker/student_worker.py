@@ -4,7 +4,7 @@ Student code never runs in this process. A worker is forked by the zygote (zygot
 submission and answers calls; answers come back as bounded data (channel.py, values.py).
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
-Time is per function (`slow`, RETRY_SECONDS, SHARE): docs/architecture.md, "Time".
+Time is per function (`slow`, Limits.retry_timeout and call_share): docs/architecture.md, "Time".
 """
 
 from __future__ import annotations
@@ -38,8 +38,6 @@ SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-size
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
 DID_NOT_RETURN = "`{name}` did not return within {seconds}; its other cases were not run"
-RETRY_SECONDS = 1.0  # per call of a function that did not return once, by the grader itself
-SHARE = 8  # no call takes more than 1/SHARE of the submission's time left
 
 
 class StudentWorker:
@@ -128,10 +126,11 @@ class StudentWorker:
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
-        own = min(timeout, RETRY_SECONDS) if name in self.slow else timeout
-        timeout = min(own, max(self._left() / SHARE, RETRY_SECONDS))
+        retry, share = self.limits.retry_timeout, self.limits.call_share
+        own = min(timeout, retry) if name in self.slow else timeout
+        timeout = min(own, max(self._left() / share, retry))
         within = (f"{timeout:g} s" if timeout == own
-                  else f"{timeout:.2g} s, 1/{SHARE} of the submission's time left")
+                  else f"{timeout:.2g} s, 1/{share} of the submission's time left")
         bound = set(self.slow) - {name}  # the worker makes these fail at once
         worker, outcomes, rest = self._worker, [], STOPPED
         self._seq += 1
@@ -264,8 +263,7 @@ class WorkerProcess:
         request = {
             "submission": str(submission), "workdir": workdir, "memory_mb": limits.memory_mb,
             "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
-            "file_mb": limits.file_mb, "statement_seconds": limits.load_timeout / 3,
-            "top_level_seconds": limits.load_timeout * 2 / 3, "skip": list(skip),
+            "file_mb": limits.file_mb, "load_budget": limits.load_budget, "skip": list(skip),
             "hide": list(limits.hide),
         }
         try:

@@ -21,6 +21,7 @@ import sys
 import tokenize
 from pathlib import Path
 
+from grader.worker.limits import DEFAULT_LIMITS
 from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
 from grader.worker.outcomes import LoadProblem
@@ -30,7 +31,8 @@ TIMEOUT_PROBLEM = ("stopped after {limit:g} s, the grader's time limit for top-l
                    "statements after it still ran; put demos under `if __name__ == \"__main__\":`)")
 
 
-def load(path: Path, source: bytes | None = None, budget: tuple[float, float] = (10.0, 20.0),
+def load(path: Path, source: bytes | None = None,
+         budget: tuple[float, float] = DEFAULT_LIMITS.load_budget,
          skip: frozenset = frozenset()) -> Submission:
     """Run the submission at `path` (a .py module or a .ipynb notebook) and collect what it defines.
 

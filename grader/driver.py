@@ -1,0 +1,113 @@
+"""The one driver of a grading run, for every entry point: resolved settings (settings.py) -> the
+catalogue, loaded once -> grading (session.py: one GradingSession per submission) -> the results
+files -> the report and the exit status.
+
+`vitgrade grade`, `pytest --student` (a view over `Driver.catalogue`), `watch`, grade-all's
+jobs, `check()` and the Gradescope wrapper build settings, call a Driver, and print; none of them
+loads specs, writes results files or picks an exit status itself. So the same submission and
+settings give the same scores, messages and exit status through each (tests/test_entry_points.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.settings import GraderSettings
+
+FULL_MARKS, POINTS_LOST, NOTHING_GRADED = 0, 1, 2  # the exit statuses (README)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every exercise of the folder that loads, by order then id, and the spec errors (one per
+    refused spec: a bad file, an id used twice, ...); `unreadable`: why the folder was not read."""
+
+    exercises: tuple
+    errors: tuple  # SpecError: `file:line: message`, and its `path`
+    unreadable: str | None = None
+
+
+def load_catalogue(folder: Path) -> Catalogue:
+    from grader.checks.catalogue import load_exercises
+
+    try:
+        exercises, errors = load_exercises(folder)
+    except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
+        return Catalogue((), (), f"cannot read the exercise specs in {folder} ({error.strerror})"
+                                 ": give the folder of specs with --exercises DIR")
+    return Catalogue(tuple(exercises), tuple(errors))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a run ends with: the report, its exit status, and what to tell on stderr."""
+
+    report: object  # checks.results.GradeReport
+    status: int
+    notes: tuple[str, ...] = ()
+    hiding: object = None  # worker/outcomes.Hiding: what the worker hid, if one ran
+    interrupted: bool = False
+    written: bool = True  # False: a results file was refused (a link where it goes)
+
+
+class Driver:
+    """One run's settings and catalogue, for one submission or many (watch, grade-all's jobs):
+    each is graded by its own GradingSession, in a worker forked from `zygote`."""
+
+    def __init__(self, settings: GraderSettings, zygote=None, catalogue: Catalogue | None = None):
+        from grader.checks.cases import CasePlans
+
+        self.catalogue = catalogue or load_catalogue(settings.exercises)
+        self.settings = settings.for_catalogue(self.catalogue.exercises)
+        self.zygote = zygote
+        self.plans = CasePlans()  # each case's expected value computed once for all submissions
+
+    def session(self, student: str | Path | None = None):
+        """A GradingSession of `student` (default: the settings' own)."""
+        from grader.session import GradingSession
+
+        settings = self.settings
+        if student is not None:
+            settings = dataclasses.replace(settings, student=Path(student))
+        return GradingSession(settings, list(self.catalogue.exercises),
+                              [str(error) for error in self.catalogue.errors], self.zygote,
+                              self.plans)
+
+    def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
+              shown: str | None = None, junit_out: str | None = None) -> Outcome:
+        """Grade `student` on `exercises` (default: all), write the results files, say the exit
+        status. ^C stops the grading, never the report and the files."""
+        session = self.session(student)
+        session.run(exercises)
+        return self.finish(session, shown=shown, junit_out=junit_out)
+
+    def finish(self, session, *, shown: str | None = None, junit_out: str | None = None
+               ) -> Outcome:
+        """After grading: close the worker, write every results file the settings ask for, and
+        the exit status: 0 full marks, 1 points lost or a spec refused, 2 nothing graded (the
+        submission or the specs unreadable, a results file refused, ^C)."""
+        from grader.checks.results import PASSED
+        from grader.report.outputs import write_outputs
+
+        session.close()  # every process of the submission ends before the results are written
+        report = session.report()
+        if shown:
+            report = dataclasses.replace(report, submission=shown)
+        notes = [f"vitgrade: {self.catalogue.unreadable}"] if self.catalogue.unreadable else []
+        refused = write_outputs(report, session.settings, junit_out)
+        if refused:
+            notes.append(f"vitgrade: {refused}; no results file was written")
+        if session.interrupted:
+            notes.append("vitgrade: interrupted; the results hold the exercises graded before")
+        passed = report.exercises and all(e.status == PASSED for e in report.exercises)
+        status = FULL_MARKS if passed and not report.spec_errors else POINTS_LOST
+        if refused or report.fatal or session.interrupted or not (report.exercises
+                                                                  or report.spec_errors):
+            status = NOTHING_GRADED
+        return Outcome(report, status, tuple(notes), session.hiding(), session.interrupted,
+                       written=refused is None)
+
+    def close(self) -> None:
+        if self.zygote is not None:
+            self.zygote.close()
