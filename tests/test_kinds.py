@@ -128,6 +128,12 @@ def _kind_questions(root) -> list[str]:
                   and isinstance(node.args[1], ast.Constant)
                   and asks(node.args[0], str(node.args[1].value))):
                 found.append(f"{where}: {node.func.id}(..., {node.args[1].value!r})")
+            elif isinstance(node, ast.Compare) and any(  # check.KEY == "call"
+                    isinstance(side, ast.Constant) and side.value in KINDS
+                    for side in [node.left, *node.comparators]) and any(
+                    isinstance(side, ast.Attribute) and side.attr in ("KEY", "kind")
+                    for side in [node.left, *node.comparators]):
+                found.append(f"{where}: compares a kind's key")
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 taken = {alias.name for alias in node.names}
                 module = node.module or "" if isinstance(node, ast.ImportFrom) else ""
@@ -142,6 +148,24 @@ def test_no_module_outside_the_kinds_asks_which_kind_a_check_is():
     """A kind's own field or method read elsewhere, or its class imported, is a dispatch the
     kind should answer through a method of `Kind` (kinds/base.py)."""
     assert _kind_questions(ROOT) == []
+
+
+def test_the_guard_finds_each_way_of_asking(tmp_path):
+    (tmp_path / "grader").mkdir()
+    (tmp_path / "grader" / "x.py").write_text(textwrap.dedent("""\
+        from grader.checks.kinds import CallCheck
+        from .kinds.call import Case
+        class Api:
+            misconceptions = ()
+        seen = [check.misconceptions, api.misconceptions, check.plan, x.reference_name]
+        name = getattr(c, "reference_name", None) or hasattr(x, "property_name")
+        if check.KEY == "call":
+            pass
+        """))
+    assert sorted(_kind_questions(tmp_path)) == sorted(f"grader/x.py:{found}" for found in [
+        "1: imports a kind", "2: imports a kind", "5: .misconceptions", "5: .reference_name",
+        "6: getattr(..., 'reference_name')", "6: hasattr(..., 'property_name')",
+        "7: compares a kind's key"])  # api.misconceptions: Api's; check.plan: Kind's
 
 
 def test_validate_rejects_a_call_that_is_not_a_student_api_name(tmp_path, capsys):
