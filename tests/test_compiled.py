@@ -39,6 +39,22 @@ def test_the_committed_compiled_data_is_fresh():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_editors_schema_is_the_whole_schema_and_compile_keeps_it_so(tmp_path):
+    """exercises/schema.json (a spec's `$schema=schema.json`) is what `vitgrade validate` checks
+    with, every kind's keys included; a stale one is told and written again."""
+    from grader.checks.compile_specs import stale_specs
+    from grader.checks.spec_file import schema
+
+    assert json.loads((EXERCISES / "schema.json").read_text()) == schema()
+    assert "call_check" in schema()["$defs"]
+    folder = tmp_path / "exercises"
+    shutil.copytree(EXERCISES, folder)
+    (folder / "schema.json").write_text("{}")
+    assert stale_specs(folder) == ["schema.json: stale (the schema changed)"]
+    written, _, _ = compile_folder(folder, SOLUTION)
+    assert written == [folder / "schema.json"] and not stale_specs(folder)
+
+
 def test_compiled_cases_are_what_the_reference_computes():
     plans = CasePlans()
     checked = 0
@@ -227,7 +243,8 @@ def test_compiling_the_shipped_exercises_twice_writes_nothing_the_second_time(tm
     before = pinned(folder)
     assert len(before) == 2 * len(spec_files(folder))
     assert main(["compile", "--exercises", str(folder), "--solution", str(SOLUTION)]) == 0
-    assert capsys.readouterr().out.endswith(f": 0 file(s) written, {len(before)} unchanged\n")
+    # and the editors' schema.json
+    assert capsys.readouterr().out.endswith(f": 0 file(s) written, {len(before) + 1} unchanged\n")
     assert compiled_files(folder) == before
 
 
@@ -257,6 +274,7 @@ def test_arrays_that_differ_only_by_noise_are_not_written(copied, noise):
 
 
 def test_a_changed_case_rewrites_that_specs_files_only(copied):
+    shutil.copy(EXERCISES / "schema.json", copied.parent)  # the editors' schema, as committed
     for other in ("kernel-stride.yaml", "layer-norm.yaml"):  # specs beside it, unchanged
         shutil.copy(EXERCISES / other, copied.parent)
         for path in compiled.paths(EXERCISES / other):
@@ -272,7 +290,8 @@ def test_a_changed_case_rewrites_that_specs_files_only(copied):
     assert {name for name in before if after[name] != before[name]} == {
         "patchify.json", "patchify.npz"}
     assert sorted(p.name for p in unchanged) == sorted(set(before) - {"patchify.json",
-                                                                       "patchify.npz"})
+                                                                       "patchify.npz"}
+                                                       | {"schema.json"})
     assert compiled.state(copied) == "fresh"
 
 

@@ -44,7 +44,7 @@ EXAMPLES = {
 }
 
 TEMPLATE = """\
-# yaml-language-server: $schema=../grader/spec/schema.json
+# yaml-language-server: $schema=schema.json
 # A new exercise, scaffolded by `vitgrade new {id}`. Edit it, then run `vitgrade validate`,
 # `vitgrade grade solutions/vit_exercises.py` (full marks) and `vitgrade render`. See docs/spec.md.
 id: {id}

@@ -7,6 +7,7 @@ solution adds the stand-ins' answers (compile_stand_ins.py).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from grader.spec import SpecError, spec_files
@@ -16,7 +17,9 @@ from . import compiled
 from .cases import CasePlans
 from .catalogue import load_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
-from .spec_file import read_spec
+from .spec_file import read_spec, schema
+
+EDITOR_SCHEMA = "schema.json"  # beside the specs: what an editor checks them with
 from .stand_ins import STAND_IN_TABLE
 
 
@@ -64,8 +67,14 @@ def default_solution(exercises: Path) -> Path | None:
 def compile_folder(folder: Path, solution: Path | None = None
                    ) -> tuple[list[Path], list[Path], list[str]]:
     """Compile every spec of `folder`: (files written, files left as they were, one note per spec
-    left out); `solution`: see compile_exercise."""
-    written, unchanged, notes = [], [], []
+    left out); `solution`: see compile_exercise. Also `folder/schema.json`, the whole schema, for
+    editors (a spec's `# yaml-language-server: $schema=schema.json`)."""
+    editors = Path(folder) / EDITOR_SCHEMA
+    text = json.dumps(schema(), indent=1) + "\n"
+    fresh = editors.is_file() and editors.read_text(encoding="utf-8") == text
+    if not fresh:
+        editors.write_text(text, encoding="utf-8")
+    written, unchanged, notes = ([], [editors], []) if fresh else ([editors], [], [])
     for path in spec_files(Path(folder)):
         try:
             wrote = compile_spec(path, solution=solution)
@@ -79,4 +88,7 @@ def compile_folder(folder: Path, solution: Path | None = None
 def stale_specs(folder: Path) -> list[str]:
     """'name.yaml: stale' for each spec of `folder` whose compiled data is not fresh."""
     states = {path.name: compiled.state(path) for path in spec_files(Path(folder))}
+    editors = Path(folder) / EDITOR_SCHEMA
+    if editors.is_file() and json.loads(editors.read_text(encoding="utf-8")) != schema():
+        states[EDITOR_SCHEMA] = "stale (the schema changed)"
     return [f"{name}: {state}" for name, state in states.items() if state != "fresh"]
