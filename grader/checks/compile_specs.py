@@ -18,9 +18,9 @@ from .cases import CasePlans
 from .catalogue import load_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
 from .spec_file import read_spec, schema
+from .stand_ins import STAND_IN_TABLE
 
 EDITOR_SCHEMA = "schema.json"  # beside the specs: what an editor checks them with
-from .stand_ins import STAND_IN_TABLE
 
 
 def compile_exercise(exercise: Exercise, answers: dict | None = None,
