@@ -168,7 +168,7 @@ def test_a_killed_batch_loses_nothing_and_the_rerun_finishes_the_rest(specs, tmp
         time.sleep(0.05)
     batch.send_signal(signal.SIGKILL)
     batch.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # only waits
     # the jobs die with their coordinator
     while processes_mentioning(str(out)) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -191,13 +191,12 @@ def test_a_submission_over_its_time_budget_is_stopped_with_a_record_and_the_batc
         specs, tmp_path):
     folder, out = tmp_path / "class", tmp_path / "out"
     folder.mkdir()
-    (folder / "a_stuck.py").write_text("import time\ntime.sleep(60)\n")
+    (folder / "a_stuck.py").write_text("import time\ntime.sleep(600)\n")
     (folder / "b_good.py").write_text(SOLUTION.read_text())
-    start = time.monotonic()
-    done = grade_all(folder, out, specs, "--jobs", "1", "--load-timeout", "100",
+    # not waited for: the batch ends (within grade_all's 120 s) and says it was stopped
+    done = grade_all(folder, out, specs, "--jobs", "1", "--load-timeout", "1000",
                      "--submission-timeout", "3")
     assert done.returncode == 0, done.stderr
-    assert time.monotonic() - start < 60
     stuck = read_record(out / "results" / "a_stuck.json")
     assert stuck.status == GRADED and stuck.report.score == 0
     assert "out of time" in stuck.report.fatal
@@ -316,14 +315,14 @@ while not pidfile.exists() or not pidfile.read_text():
 pid = int(pidfile.read_text())
 os.kill(pid, 0)  # running
 job.kill()
-time.sleep(0.2)
-try:
-    os.kill(pid, 0)
-except ProcessLookupError:
-    print("gone")
-else:
+deadline = time.monotonic() + 30  # only waits: kill() sweeps (kills and reaps) before it returns
+while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+    time.sleep(0.01)
+if Path(f"/proc/{pid}").exists():
     print("still running")
     os.kill(pid, 9)
+else:
+    print("gone")
 '''
 
 

@@ -139,6 +139,13 @@ def test_the_in_process_path_imports_no_pytest(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "no pytest", done.stdout + done.stderr
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child before exec: ^C as a terminal gives it. A test run started in the background
+    of a script (`pytest ... &`) ignores SIGINT, and Python keeps an ignored SIGINT ignored, so
+    the grader would never see the ^C this test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_writes_the_results_of_what_was_graded_and_exits_2(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
@@ -152,7 +159,8 @@ def test_ctrl_c_writes_the_results_of_what_was_graded_and_exits_2(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade", str(submission),
                                 "-q", "--exercises", str(EXERCISES), "--json", str(out),
                                 "--call-timeout", "100"], cwd=tmp_path, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=ctrl_c_as_in_a_terminal)
     deadline = time.monotonic() + 90
     while not hanging.exists():  # softmax's first case hangs (stable-softmax comes after patchify)
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()

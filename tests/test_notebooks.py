@@ -229,7 +229,9 @@ def test_once_the_notebook_time_is_spent_each_cell_gets_a_short_limit(
     monkeypatch.setattr("grader.worker.top_level.SPENT_SECONDS", 0.1)
     path = notebook(tmp_path / "work.ipynb", "import time\ntime.sleep(0.3)", "time.sleep(0.3)",
                     "done = True")
-    loaded = load_here(path, cell_seconds=5, notebook_seconds=0.2)
+    # cell 1 is stopped at the cell limit (0.2 s), with 50 ms of the notebook's time to spare;
+    # after it, less than SPENT_SECONDS is left, whatever the load: cell 2 gets SPENT_SECONDS
+    loaded = load_here(path, cell_seconds=0.2, notebook_seconds=0.25)
     assert [p.message for p in loaded.problems] == [
         "stopped after 0.2 s, the grader's time limit for one cell (line 2)",
         "stopped after 0.1 s, the grader's time limit for one cell",
@@ -275,5 +277,6 @@ def test_check_in_a_graded_notebook_does_nothing_and_loads_no_grading_code(tmp_p
                     "('grader.checks', 'grader.spec', 'grader.reference')))")
     with StudentWorker(path) as worker:
         report = worker.load()
-        assert report.ok and report.problems == () and report.seconds < 5
+        # check() graded nothing: grading would print its score table
+        assert report.ok and report.problems == () and report.stdout == ""
         assert worker.call("grading_modules").value == []

@@ -7,6 +7,7 @@ value at its call's return; a reply too large for the channel is described, not 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from grader.worker import CallOutcome, Limits, StudentWorker
-from grader.worker.student_worker import STOPPED
+from grader.worker.student_worker import OUT_OF_TIME, STOPPED
 from grader.worker.values import encode_call
 
 pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
@@ -59,8 +60,9 @@ def probe(tmp_path: Path):
 
 
 def test_each_calls_timeout_counts_from_the_end_of_the_one_before(probe):
-    outcomes = probe.call_many("busy", [encode_call((0.2,))] * 5, timeout=0.5)  # 1 s in all
-    assert [o.status for o in outcomes] == ["ok"] * 5
+    # 1 s in all, twice the timeout; each call 10 ms, 40 times less than its alarm (0.4 s)
+    outcomes = probe.call_many("busy", [encode_call((0.01,))] * 100, timeout=0.5)
+    assert [o.status for o in outcomes] == ["ok"] * 100
 
 
 def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
@@ -73,24 +75,26 @@ def test_the_call_that_hangs_is_the_one_named_and_the_rest_are_not_run(probe):
 
 def test_the_whole_submissions_deadline_cuts_a_call_short(tmp_path):
     (tmp_path / "probe.py").write_text(PROBE)
-    limits = Limits(call_timeout=5.0)
-    deadline = time.monotonic() + 0.5
-    with StudentWorker(tmp_path / "probe.py", limits, deadline=deadline) as worker:
-        outcome = worker.call("busy", (3,))
-        assert outcome.status == "timeout" and "out of time" in outcome.message
-        assert time.monotonic() < deadline + 1.0
+    with StudentWorker(tmp_path / "probe.py", Limits(call_timeout=60.0)) as worker:
+        assert worker.load().ok  # loaded before the deadline is set: the call alone meets it
+        worker.deadline = time.monotonic() + 0.5
+        outcome = worker.call("busy", (30,))
+        # stopped at the deadline: its own timeout (60 s) would say "did not return within 60 s"
+        assert outcome.status == "timeout" and outcome.message == OUT_OF_TIME
         assert "out of time" in worker.call("busy", (0,)).message  # nothing runs after it
 
 
 def test_a_call_takes_at_most_an_eighth_of_the_submissions_time_left(tmp_path):
     (tmp_path / "probe.py").write_text(PROBE)
-    deadline = time.monotonic() + 24  # 3 s a call: less than the call timeout, more than 1 s
-    with StudentWorker(tmp_path / "probe.py", Limits(call_timeout=5.0),
-                       deadline=deadline) as worker:
+    with StudentWorker(tmp_path / "probe.py", Limits(call_timeout=60.0)) as worker:
+        assert worker.load().ok  # loaded before the deadline is set: all of it is the call's
+        worker.deadline = time.monotonic() + 16  # 2 s a call: less than 60 s, more than 1 s
         outcome = worker.call("busy", (60,))
-        assert outcome.status == "timeout" and outcome.message.startswith("`busy` did not return")
-        assert "1/8 of the submission's time left" in outcome.message
-        assert outcome.seconds < 3 and time.monotonic() < deadline - 20
+        granted = re.fullmatch(r"`busy` did not return within (\S+) s, 1/8 of the submission's "
+                               r"time left; its other cases were not run", outcome.message)
+        assert outcome.status == "timeout" and granted, outcome.message
+        assert 1.9 <= float(granted[1]) <= 2  # what the message says it had (2 s, to 2 digits)
+        assert outcome.seconds < 60 / 3  # so it had: stopped long before its own timeout
 
 
 def test_the_call_that_kills_the_worker_is_the_one_named(probe):

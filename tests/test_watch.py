@@ -66,6 +66,23 @@ def watching(tmp_path: Path):
     return process, reader(process), submission
 
 
+def helpers_gone(pids: list[int], seconds: float = 30) -> bool:
+    """Whether none of `pids` runs (a zombie does not) within `seconds`, a deadline that only
+    waits: they go with the watcher, each on its own time."""
+    def running(pid: int) -> bool:
+        try:
+            return (Path(f"/proc/{pid}") / "stat").read_text().split(") ")[1][:1] != "Z"
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+
+    deadline = time.monotonic() + seconds
+    while any(running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
     process, lines, submission = watching(tmp_path)
     try:
@@ -81,9 +98,7 @@ def test_watch_regrades_on_save_and_stops_on_ctrl_c(tmp_path):
         assert "patch-count" in second and "(100%)" not in second
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=20) == 0
-        time.sleep(0.2)
-        assert not [pid for pid in helpers if Path(f"/proc/{pid}").exists()
-                    and "Z" not in (Path(f"/proc/{pid}") / "stat").read_text().split(") ")[1][:1]]
+        assert helpers_gone(helpers), helpers
     finally:
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)

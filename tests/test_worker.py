@@ -29,6 +29,9 @@ RETRY_SECONDS = DEFAULT_LIMITS.retry_timeout
 
 TOOLBOX = Path(__file__).parent / "submissions" / "worker" / "toolbox.py"
 QUICK = Limits(call_timeout=5.0, load_timeout=5.0)
+# A call timeout no correct grader waits for in these tests: what was cut short by a shorter
+# limit (a retry, a deadline) is told from it by a bound that a loaded machine cannot reach.
+LONG = Limits(call_timeout=30.0, load_timeout=5.0)
 pytestmark = pytest.mark.usefixtures("zygote")  # tests/conftest.py
 
 
@@ -50,7 +53,8 @@ def echo(worker: StudentWorker, value):
     return outcome.value
 
 
-def eventually(condition, seconds: float = 2.0) -> bool:
+def eventually(condition, seconds: float = 30.0) -> bool:
+    """Whether `condition()` comes true within `seconds` (a deadline that only waits)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
@@ -266,10 +270,13 @@ DID_NOT_RETURN = "`{}` did not return within {:g} s; its other cases were not ru
 
 def test_an_infinite_loop_is_stopped_by_the_workers_alarm_and_named(toolbox):
     before = toolbox.call("pid").value
-    outcome = toolbox.call("spin", timeout=0.3)
-    assert outcome.status == "timeout" and outcome.message == DID_NOT_RETURN.format("spin", 0.3)
-    assert outcome.seconds < 0.3  # the worker's own alarm, a little before the deadline
-    assert toolbox.slow == {"spin": "0.3 s"}
+    outcome = toolbox.call("spin", timeout=1.0)
+    assert outcome.status == "timeout" and outcome.message == DID_NOT_RETURN.format("spin", 1)
+    # the worker's own alarm (at 0.8 s) answered, with the seconds it measured: killed at the
+    # deadline, the call would have lasted the whole 1 s. 0.2 s is some 25 times what the alarm's
+    # reply takes on two cores that are busy elsewhere.
+    assert outcome.seconds < 1.0
+    assert toolbox.slow == {"spin": "1 s"}
     assert not alive(before)  # with whatever it started
     assert toolbox.call("count_patches", (32, 32, 16)).value == 4
     assert toolbox.call("pid").value != before  # a fresh worker
@@ -279,12 +286,13 @@ def test_a_loop_deaf_to_the_alarm_is_killed_at_the_deadline_and_blamed(tmp_path)
     source = ("import signal\ndef deaf():\n    signal.pthread_sigmask(signal.SIG_BLOCK, "
               "[signal.SIGALRM])\n    while True:\n        pass\n\n"
               "def pid():\n    import os\n    return os.getpid()\n")
-    with StudentWorker(write(tmp_path, "deaf.py", source), QUICK) as worker:
+    with StudentWorker(write(tmp_path, "deaf.py", source), LONG) as worker:
         before = worker.call("pid").value
         outcome = worker.call("deaf", timeout=0.3)
         assert outcome.status == "timeout"
         assert outcome.message == DID_NOT_RETURN.format("deaf", 0.3)
-        assert 0.3 <= outcome.seconds < 2.0
+        # at its 0.3 s deadline (no alarm answered), long before the 30 s call timeout
+        assert 0.3 <= outcome.seconds < LONG.call_timeout / 3
         assert not alive(before)
         assert worker.call("pid").value != before  # a fresh worker
 
@@ -293,17 +301,19 @@ def test_a_function_that_did_not_return_fails_at_once_in_callers_and_gets_short_
         tmp_path):
     source = ("def spin(n):\n    while n:\n        pass\n    return n\n\n"
               "def caller(n):\n    return spin(n)\n")
-    with StudentWorker(write(tmp_path, "spin.py", source), QUICK) as worker:
-        assert worker.call("caller", (1,), timeout=0.5).message == DID_NOT_RETURN.format(
-            "spin", 0.5)  # the innermost of the student's functions is named
-        start = time.monotonic()
-        again = worker.call("caller", (0,))
-        assert again.status == "timeout" and again.message == DID_NOT_RETURN.format("spin", 0.5)
-        assert again.seconds < 0.1 and time.monotonic() - start < QUICK.call_timeout / 2
+    with StudentWorker(write(tmp_path, "spin.py", source), LONG) as worker:
+        # the innermost of the student's functions is named: the worker's alarm (at 0.8 s) saw
+        # it running, with 0.2 s to spare before the deadline, at which `caller` would be named
+        assert worker.call("caller", (1,), timeout=1.0).message == DID_NOT_RETURN.format(
+            "spin", 1)
+        again = worker.call("caller", (0,))  # spin(0) returns at once: it was not even run
+        assert again.status == "timeout" and again.message == DID_NOT_RETURN.format("spin", 1)
+        assert again.seconds < RETRY_SECONDS  # no alarm waited for (it takes microseconds)
         assert worker.call("spin", (0,)).value == 0  # a retry: it returns on this input
         retried = worker.call("spin", (1,))  # and not on this one, but soon fails
-        assert retried.message == DID_NOT_RETURN.format("spin", 0.5)
-        assert retried.seconds < RETRY_SECONDS
+        assert retried.message == DID_NOT_RETURN.format("spin", 1)
+        # stopped by its short retry (RETRY_SECONDS), not by the 30 s call timeout
+        assert retried.seconds < LONG.call_timeout / 3
         assert worker.call("spin", (0,)).value == 0
 
 
@@ -352,11 +362,11 @@ def test_printed_output_is_captured_per_call(toolbox):
 
 
 def test_printing_five_megabytes_neither_hangs_nor_keeps_it_all(toolbox):
-    start = time.monotonic()
     outcome = toolbox.call("chatter", (5_000_000,))
+    # "ok": it returned within its call timeout (5 s; it takes some 10 ms)
     assert outcome.status == "ok" and outcome.value == "done"
     assert QUICK.max_output_bytes <= len(outcome.stdout) < QUICK.max_output_bytes + 200
-    assert outcome.stdout.endswith("bytes are kept]") and time.monotonic() - start < 2
+    assert outcome.stdout.endswith("bytes are kept]")
 
 
 def test_output_printed_before_a_timeout_is_kept(tmp_path):
