@@ -261,9 +261,8 @@ def outcome():
     try:
         arena = Arena(base)
         before = arena.digest()
-        with adopting_orphans() as stray:
-            with ThreadPoolExecutor(PARALLEL) as pool:
-                graded = {g.attack.stem: g for g in pool.map(arena.grade, [*RUN, CONTROL])}
+        with adopting_orphans() as stray, ThreadPoolExecutor(PARALLEL) as pool:
+            graded = {g.attack.stem: g for g in pool.map(arena.grade, [*RUN, CONTROL])}
         yield Outcome(arena, graded.pop(CONTROL.stem), graded, before, arena.digest(), stray)
     finally:
         shutil.rmtree(base, ignore_errors=True)
