@@ -65,10 +65,7 @@ def student_id(name: str, pattern: re.Pattern) -> str | None:
     match = pattern.search(name)
     if match is None:
         return None
-    if "id" in match.groupdict():
-        raw = match.group("id")
-    else:
-        raw = match.group(1) if match.re.groups else match.group(0)
+    raw = match["id"] if "id" in match.groupdict() else match[1] if match.re.groups else match[0]
     return safe_name(raw) if raw else None
 
 

@@ -76,8 +76,7 @@ class BatchResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     grading_seconds: float = 0.0
-    similarity: object = None   # the report's Similarity (grader.similarity.pairs); a shard's:
-                                # class_report.AT_MERGE
+    similarity: object = None  # the report's Similarity (similarity/pairs.py), or AT_MERGE
 
     @property
     def unloadable(self) -> list[str]:
@@ -189,11 +188,16 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     counter = iter(range(1, 1_000_000))
     env = dict(os.environ)
     single_threaded_blas(env)  # one BLAS thread per job (grader/process_setup.py)
+    # Jobs run beside an `exercises` folder (the instructor's --exercises or the installed one),
+    # so files its specs name are found from there; else in the grader's package. Never the
+    # folder grade-all was started in, which may be the class's.
+    exercises = Path(options.exercises).absolute()
+    cwd = exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
 
     def start_job() -> Job:
         log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
         try:
-            return Job(_job_command(options, results), _job_cwd(options.exercises), env, log)
+            return Job(_job_command(options, results), cwd, env, log)
         finally:
             log.close()
 
@@ -236,16 +240,5 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
             settings.to_json(), "--results", str(results), "--parent", str(os.getpid())]
 
 
-def _job_cwd(exercises: Path) -> Path:
-    """Where a job runs: beside an `exercises` folder (the instructor's --exercises or the
-    installed one), so files its specs name are found from there; else in the grader's package.
-    Never the folder grade-all was started in, which may be the class's."""
-    exercises = Path(exercises).absolute()
-    return exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
-
-
 def _shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return path.name
+    return str(path.relative_to(root)) if path.is_relative_to(root) else path.name

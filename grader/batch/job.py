@@ -25,7 +25,11 @@ from grader.settings import GraderSettings
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
+    parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--parent", type=int, required=True)
+    args = parser.parse_args(argv)
     protocol = _take_stdout()
     _die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
@@ -65,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
                 _answer(protocol, {"student": task["student"], "status": "error",
                                    "reason": f"could not be read: {type(exc).__name__}: "
                                              f"{str(exc)[:500]}"})
-                _renew_zygote(grader)
+                if grader.zygote is not None and not grader.zygote.alive:
+                    grader.zygote.close()
+                    grader.zygote = Zygote()
                 continue
             # for the report's similarity section
             code = code_fingerprints(task["path"], exercises)
@@ -81,14 +87,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         grader.close()
     return 0
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
-    parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
-    parser.add_argument("--results", required=True)
-    parser.add_argument("--parent", type=int, required=True)
-    return parser
 
 
 def _take_stdout():
@@ -111,15 +109,6 @@ def _die_with_parent(parent: int) -> None:
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # it died before the request took effect
         sys.exit(0)
-
-
-def _renew_zygote(grader) -> None:
-    zygote = grader.zygote
-    if zygote is not None and not zygote.alive:
-        from grader.worker.zygote_handle import Zygote
-
-        zygote.close()
-        grader.zygote = Zygote()
 
 
 if __name__ == "__main__":

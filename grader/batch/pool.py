@@ -135,7 +135,12 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         while pending or any(job.task for job in running):
             for job in running:
                 while job.ready and job.buffer is not None and len(job.tasks) < QUEUED and pending:
-                    _give(job, pending, timeout)
+                    task = pending.popleft()
+                    try:
+                        job.give(task, timeout)
+                    except OSError:  # the job is already gone; the reader notices, replaces it
+                        pending.appendleft(task)
+                        job.buffer = None
             wait = min((job.deadline for job in running if job.task),
                        default=time.monotonic() + 1) - time.monotonic()
             for key, _ in selector.select(max(0.0, min(wait, 1.0))):
@@ -174,16 +179,6 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         with suppress(subprocess.TimeoutExpired):
             job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         job.kill(spared={later.process.pid for later in running[index + 1 :]})
-
-
-def _give(job: Job, pending: deque, timeout: float) -> None:
-    """The next pending task to `job`; back to the queue if the job is already gone."""
-    task = pending.popleft()
-    try:
-        job.give(task, timeout)
-    except OSError:  # the job is already gone; the reader notices and replaces it
-        pending.appendleft(task)
-        job.buffer = None
 
 
 def _read_answers(job: Job) -> list[dict]:
