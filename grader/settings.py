@@ -247,14 +247,10 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out = GRADESCOPE_RESULTS
     return GraderSettings(
         student=student_file(invoked_in / student, student) if student else None,
-        exercises=exercises.path,
-        exercises_origin=exercises.origin,
-        include_hidden=not given("visible_only"),
-        json_out=(invoked_in / json_out) if json_out else None,
-        feedback=bool(given("feedback")),
-        classroom=bool(given("classroom")),
+        exercises=exercises.path, exercises_origin=exercises.origin,
+        include_hidden=not given("visible_only"), feedback=bool(given("feedback")),
+        json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
         also_hidden=tuple(map(Path, given("hide") or ())),
-        **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS},
-    )
+        **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})
