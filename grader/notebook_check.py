@@ -95,7 +95,8 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
         report = driver.finish(session).report
     return replace(
         report, submission=_session_name(namespace),
-        exercises=tuple(module.remap_result(r) for r in report.exercises),
+        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message))
+                                                for c in r.checks)) for r in report.exercises),
         load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
         fatal=module.remap(report.fatal) if report.fatal else None)
 
@@ -157,12 +158,6 @@ class CarriedModule:
         name = re.escape(MODULE_FILE)
         return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
-    def remap_result(self, result):
-        from dataclasses import replace
-
-        checks = tuple(replace(c, message=self.remap(c.message)) for c in result.checks)
-        return replace(result, checks=checks)
-
 
 class _Item:
     """One name of the carried module: its kind ("import", "data", "definition") and its lines."""
@@ -217,7 +212,11 @@ def carry(namespace: dict, roots: list[str], folder: Path) -> CarriedModule:
 def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
     """How to write `name = value` as source, or why it cannot be."""
     if isinstance(value, types.ModuleType):
-        return _import_module(name, value)
+        real = value.__name__
+        if real == "__main__" or getattr(value, "__spec__", None) is None:
+            return f"the module {real} cannot be imported in another process"
+        as_name = "" if name == real and "." not in real else f" as {name}"
+        return _Item(name, "import", [f"import {real}{as_name}\n"])
     # decorated: the function's source has the decorator too
     wrapped = getattr(value, "__wrapped__", None)
     main = namespace.get("__name__")
@@ -233,21 +232,16 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
         with suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             if ast.literal_eval(text) == value:
                 return _Item(name, "data", [f"{name} = {text}\n"])
-    if _is_array(value):
+    numpy = sys.modules.get("numpy")
+    # objects need pickle; structured records stay out too
+    if (numpy is not None and isinstance(value, (numpy.ndarray, numpy.generic))
+            and value.dtype.kind not in "OV"):
         arrays[name] = value
-        scalar = "[()]" if isinstance(value, sys.modules["numpy"].generic) else ""
+        scalar = "[()]" if isinstance(value, numpy.generic) else ""
         return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]{scalar}\n"])
     kind = type(value).__name__
     return (f"it is a {kind}; check() carries functions, classes, imports, numbers, strings, "
             f"lists, tuples and dicts of those, and numpy arrays")
-
-
-def _import_module(name: str, module: types.ModuleType) -> _Item | str:
-    real = module.__name__
-    if real == "__main__" or getattr(module, "__spec__", None) is None:
-        return f"the module {real} cannot be imported in another process"
-    line = f"import {real}\n" if name == real and "." not in real else f"import {real} as {name}\n"
-    return _Item(name, "import", [line])
 
 
 def _import_name(name: str, value) -> _Item | None:
@@ -385,13 +379,6 @@ def _is_literal(value, depth: int = 0) -> bool:
         return all(_is_literal(k, depth + 1) and _is_literal(v, depth + 1)
                    for k, v in value.items())
     return False
-
-
-def _is_array(value) -> bool:
-    numpy = sys.modules.get("numpy")
-    if numpy is None or not isinstance(value, (numpy.ndarray, numpy.generic)):
-        return False
-    return value.dtype.kind not in "OV"  # objects need pickle; structured records stay out too
 
 
 # -- where check() runs ---------------------------------------------------------------------------

@@ -169,11 +169,10 @@ def _cells_with_nbformat(data: dict) -> list[dict]:
         if version not in nbformat.versions:
             raise NotANotebook(f"not a notebook the grader can read: nbformat version "
                                f"{version!r} is not supported")
-        if version == 4 and not isinstance(data.get("cells"), list):
-            raise NotANotebook("not a valid notebook: it has no list of `cells`")
         if version == 4:  # its cells could not be read: say what nbformat's schema finds wrong
-            raise NotANotebook(
-                f"not a valid notebook: {_schema_problem(nbformat, nbformat.from_dict(data))}")
+            raise NotANotebook("not a valid notebook: " + (
+                "it has no list of `cells`" if not isinstance(data.get("cells"), list)
+                else _schema_problem(nbformat, nbformat.from_dict(data))))
         try:
             notebook = nbformat.versions[version].to_notebook_json(
                 data, minor=data.get("nbformat_minor", 0))
@@ -241,7 +240,12 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
         return flags
     shell.filename, shell.flags = filename, flags | (code.co_flags & FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
-    _close_figures()
+    # Figures are never shown while grading; closing them keeps a plotting loop from filling
+    # memory, and a student's matplotlib state must not stop the notebook.
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        with contextlib.suppress(Exception):
+            pyplot.close("all")
     if isinstance(error, TopLevelTimeout):
         submission.stopped.append(cell.label)
     if error is not None:
@@ -259,16 +263,6 @@ def _cell_error(error: BaseException, limit: float, filename: str, source: str) 
     if lines and len(source.strip().splitlines()) > 1:
         message += f" (line {lines[-1]})"
     return message
-
-
-def _close_figures() -> None:
-    """Figures are never shown while grading; closing them keeps a plotting loop from filling
-    memory."""
-    pyplot = sys.modules.get("matplotlib.pyplot")
-    if pyplot is not None:
-        # a student's matplotlib state must not stop the notebook
-        with contextlib.suppress(Exception):
-            pyplot.close("all")
 
 
 # -- IPython syntax -------------------------------------------------------------------------------
@@ -303,9 +297,8 @@ def _skip_ipython(source: str) -> tuple[str, list[str]]:
             return "", skipped
         lines[first] = "\n"
     for index, line in enumerate(lines):
-        stripped = line.strip()
         if re.match(_IPYTHON_LINE, line):
-            skipped.append(stripped)
+            skipped.append(line.strip())
             indent = line[: len(line) - len(line.lstrip())]
             lines[index] = indent + "pass\n"
     return "".join(lines), skipped
