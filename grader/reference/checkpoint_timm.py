@@ -67,20 +67,13 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     fc_norm = args["global_pool"] == "avg" if args["fc_norm"] is None else bool(args["fc_norm"])
     vit = ViTConfig(
         image_size=square(args["img_size"], "img_size"),
-        patch_size=square(args["patch_size"], "patch_size"),
-        channels=args["in_chans"],
-        dim=args["embed_dim"],
-        depth=args["depth"],
-        heads=args["num_heads"],
+        patch_size=square(args["patch_size"], "patch_size"), channels=args["in_chans"],
+        dim=args["embed_dim"], depth=args["depth"], heads=args["num_heads"],
         mlp_dim=int(args["embed_dim"] * args["mlp_ratio"]),  # as timm's Block computes it
-        num_classes=args["num_classes"],
-        pool={"token": "cls", "avg": "mean"}[args["global_pool"]],
-        eps=args["eps"],
-        dtype=dtype,
+        num_classes=args["num_classes"], pool={"token": "cls", "avg": "mean"}[args["global_pool"]],
+        eps=args["eps"], dtype=dtype,
         activation=activation_name(args["act_layer"] or "gelu", "timm act_layer"),
-        pre_norm=args["pre_norm"],
-        norm_pooled=fc_norm,
-    )
+        pre_norm=args["pre_norm"], norm_pooled=fc_norm)
     params = {"P": vit.patch_size, "heads": vit.heads,
               "W_e": w.patch_embedding("patch_embed.proj.weight"),
               "b_e": w.get_or_zeros("patch_embed.proj.bias", vit.dim),

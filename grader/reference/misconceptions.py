@@ -277,28 +277,14 @@ variant("layer_norm_affine_swapped", _layer_norm, affine="swapped")  # x_hat * b
 
 # --- multi-head self-attention (section 3 step 5; Practice 6) -----------------------------------
 
-def _split_interleaved(x, heads):  # [T, d] -> [heads, T, d_h], head h takes columns h::heads
-    T, d = x.shape
-    return x.reshape(T, d // heads, heads).transpose(2, 0, 1)
-
-
-def _merge_interleaved(x):  # [heads, T, d_h] -> [T, d], the inverse of _split_interleaved
-    heads, T, d_h = x.shape
-    return x.transpose(1, 2, 0).reshape(T, d_h * heads)
-
-
-def _split_bare(x, heads):  # [T, d] -> [heads, T, d_h] by a bare reshape: rows mixed across heads
-    T, d = x.shape
-    return x.reshape(heads, T, d // heads)
-
-
-def _merge_bare(x):  # [heads, T, d_h] -> [T, d] by a bare reshape, the inverse of _split_bare
-    heads, T, d_h = x.shape
-    return x.reshape(T, heads * d_h)
-
-
-LAYOUTS = {"contiguous": (split_heads, merge_heads), "interleaved": (_split_interleaved,
-           _merge_interleaved), "bare_reshape": (_split_bare, _merge_bare)}
+# how heads are split ([T, d] -> [heads, T, d_h]) and merged back
+LAYOUTS = {"contiguous": (split_heads, merge_heads),
+           # head h takes the columns h::heads
+           "interleaved": (lambda x, heads: x.reshape(len(x), -1, heads).transpose(2, 0, 1),
+                           lambda x: x.transpose(1, 2, 0).reshape(x.shape[1], -1)),
+           # a bare reshape: rows mixed across heads
+           "bare_reshape": (lambda x, heads: x.reshape(heads, len(x), -1),
+                            lambda x: x.reshape(x.shape[1], -1))}
 
 
 def _attention(x, p, heads, causal=False, *, scale=None, layout="contiguous", transposed=None,
