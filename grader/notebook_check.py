@@ -4,24 +4,18 @@
     check("patchify")   # one exercise: its id, or a function it grades
     check()             # every exercise
 
-The trust story is the same as `vitgrade grade`'s, not a shortcut beside it: the functions live
-only in the student's kernel, so `check()` writes what the graded names need into a temporary
-module (each function's and class's own source, `import` lines for modules and imported names,
-literals for numbers and strings, numpy arrays through an `.npz` read without pickle) and grades
-that module in the ordinary worker, through vitgrade grade's own driver (grader/session.py). So
-a student's infinite loop times out, at the same limits (check()'s keywords, as vitgrade grade's
-flags, else the spec's, else the defaults), instead of freezing the kernel, a crash kills a
-worker and not the notebook, the graded calls cannot change the kernel's variables, and the
-messages and hints are pytest's. Hidden checks are skipped before any case is built.
-Tracebacks point back to the student's cells: `File "In[7]", line 3` (IPython's own label).
+Not a shortcut beside `vitgrade grade`: the functions live only in the kernel, so `check()`
+writes what the graded names need into a temporary module (each function's and class's own
+source, imports, literals, numpy arrays through an `.npz` read without pickle) and grades it with
+vitgrade grade's driver, in the ordinary worker, at its limits (check()'s keywords as its flags).
+So a loop times out instead of freezing the kernel, a crash kills a worker and not the notebook,
+and the graded calls cannot change the kernel's variables. Hidden checks are skipped. Tracebacks
+point back to the student's cells: `File "In[7]", line 3` (IPython's own label). What cannot be
+written as source (another type, a nested function, one typed at the `>>>` prompt) is named in
+the report; only names the graded functions use are carried.
 
-What cannot be written as source (a value of another type, a function defined inside another
-function, a function typed at the `>>>` prompt, whose source Python does not keep) is named in
-the report; only names the graded functions actually use are carried, so such notes are rare.
-
-Inside the grader's worker (a graded notebook that calls `check()`), `check()` does nothing: the
-grade that counts comes from the autograder, and the worker must not load the specs or the
-reference.
+Inside the grader's worker (a graded notebook that calls it), `check()` does nothing: the grade
+that counts is the autograder's, and the worker must not load the specs or the reference.
 """
 from __future__ import annotations
 

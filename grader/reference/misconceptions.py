@@ -112,9 +112,7 @@ def _tokens(H, W, P, cls_token=True, *, count=None, cls="asked"):
     """num_tokens with one step changed: the patches counted as _patches(count=...) counts them,
     or [CLS] counted "never" or "always", whatever cls_token says."""
     patches = num_patches(H, W, P) if count is None else _patches(H, W, P, count=count)
-    if cls == "asked":
-        return patches + (1 if cls_token else 0)
-    return patches + (1 if cls == "always" else 0)
+    return patches + (1 if (cls_token if cls == "asked" else cls == "always") else 0)
 
 
 alone("overlapping_windows_count", _patches, count="windows")
