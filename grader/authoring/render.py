@@ -1,14 +1,11 @@
 """The student question sheet (docs/exercises.md), generated from the exercise specs.
 
-For each exercise: title, points, where it comes from in lecture 4.2, the question, the names a
-submission defines for it, worked examples from its visible cases (the expected value is the
-spec's literal, or the reference's), the options of its multiple-choice questions (never their
-feedback) and what is checked: each check's kind says how it is shown (`examples`,
-`sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only; misconception
-hints never appear: they are feedback, shown when an answer earns them.
-
-`with_course_functions`: docs/student-api.md's list of the course's own functions
-(checks/course.py), kept up to date by `vitgrade render`, written into the bundle by `dist`.
+For each exercise: title, points, lecture, question, the names a submission defines, worked
+examples from its visible cases (the expected value: the spec's literal, or the reference's), the
+options of its multiple-choice questions and what is checked, each check shown as its kind says
+(`examples`, `sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only;
+feedback (hints, what an option gets wrong) never: it is shown when an answer earns it.
+`with_course_functions` keeps docs/student-api.md's list of the course's own functions up to date.
 """
 from __future__ import annotations
 

@@ -1,18 +1,12 @@
 """Known-wrong implementations, one per misconception students are known to have.
 
-A spec's check says `misconceptions: [{like: NAME, hint: "..."}]`; when the student's
-answer matches what the function registered under NAME returns on the same inputs,
-the student sees that hint. Each function takes the same arguments as the student-API
-name it imitates (its name starts with what it imitates: `patchify_...`, `attention_...`),
-and is built from the reference's own pieces with exactly one step changed, so that it
-differs from the right answer only by that mistake.
-
-Most are options of one wrong implementation: `alone(name, _conv, flip=True)` registers a
-mistake on its own, `variant(name, _attention, scale=1.0)` one that composes with the other
-variants: `wrong_implementation("attention_no_scale+attention_causal")` is `_attention` with both
-options set, and `combinations(names)` lists the bounded set of such pairs and triples a check
-tries when no single mistake matches (checks/mistakes.py), so several bugs in one function
-are all named.
+A spec's check says `misconceptions: [{like: NAME, hint: "..."}]`; when the student's answer
+matches what the function registered under NAME returns on the same inputs, the student sees that
+hint. Each takes the same arguments as the student-API name it imitates (and its name starts with
+it: `patchify_...`), and is the reference's own pieces with exactly one step changed, so that it
+differs from the right answer only by that mistake. Most are options of one wrong implementation
+(`alone`, `variant`); variants compose (`attention_no_scale+attention_causal`), so that several
+bugs in one function are all named (`combinations`, checks/mistakes.py).
 
 The list follows lecture 4.2's "where students get stuck" and the issue's catalogue, in the
 order of section 3: counting, patches, the sequence, softmax and LayerNorm, attention, the

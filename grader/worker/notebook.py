@@ -7,16 +7,11 @@ run. Problems name the cell as students see it: "cell N" is the N-th code cell t
 the number Jupyter shows as `[N]` after Restart & Run All, followed by the cell's first line:
 "cell 7 (`plt.plot(x)`)". Tracebacks say `File "cell 7", line 3`.
 
-IPython syntax (`%magic`, `%%cell magic`, `!shell`, `name?`) is turned into Python by IPython's
-own transformer when IPython is installed; `get_ipython()` then returns a stand-in whose magics
-and shell commands do nothing, except the ones whose code Jupyter runs in the notebook's
-namespace (`%time`, `%%time`, `%%capture`; `%timeit` runs once, in a copy). Without IPython,
-those lines are skipped and the report says so.
-
-Reading: a version 4 notebook (what Jupyter, VS Code and Colab save) is plain JSON whose cells
-are read directly; nbformat is imported only to upgrade an older version or to explain a
-notebook that cannot be run. Like Jupyter, which opens a notebook that fails its schema with a
-warning, the grader runs any notebook whose cells it can read.
+IPython syntax (`%magic`, `!shell`, `name?`) goes through IPython's own transformer, and
+`get_ipython()` is a stand-in (IPythonStandIn); without IPython those lines are skipped, and the
+report says so. A version 4 notebook's cells are read from its JSON directly; nbformat is imported
+only to upgrade an older one or to explain one that cannot be run. As Jupyter opens a notebook
+that fails its schema with a warning, the grader runs any notebook whose cells it can read.
 """
 
 from __future__ import annotations

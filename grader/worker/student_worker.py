@@ -260,12 +260,10 @@ class WorkerProcess:
         ours, theirs = socket.socketpair()
         for sock in (ours, theirs):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
-        request = {
-            "submission": str(submission), "workdir": workdir, "memory_mb": limits.memory_mb,
-            "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
-            "file_mb": limits.file_mb, "load_budget": limits.load_budget, "skip": list(skip),
-            "hide": list(limits.hide),
-        }
+        request = {"submission": str(submission), "workdir": workdir,
+                   "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
+                   "max_processes": limits.max_processes, "file_mb": limits.file_mb,
+                   "load_budget": limits.load_budget, "skip": list(skip), "hide": list(limits.hide)}
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:
