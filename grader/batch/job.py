@@ -30,8 +30,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
     args = parser.parse_args(argv)
-    protocol = _take_stdout()
-    _die_with_parent(args.parent)
+    # the answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    from grader.worker import linux
+
+    # SIGTERM when the coordinator dies (even by SIGKILL): no orphaned graders
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != args.parent:  # it died before the request took effect
+        return 0
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
@@ -89,26 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _take_stdout():
-    """The answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it."""
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return channel
-
-
 def _answer(channel, message: dict) -> None:
     channel.write(json.dumps(message, allow_nan=False) + "\n")
     channel.flush()
-
-
-def _die_with_parent(parent: int) -> None:
-    """SIGTERM this process when the coordinator dies (even by SIGKILL): no orphaned graders."""
-    from grader.worker import linux
-
-    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:  # it died before the request took effect
-        sys.exit(0)
 
 
 if __name__ == "__main__":
