@@ -87,8 +87,11 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
         session.spec_errors = [str(e) for e in spec_errors]
         session.run(chosen)
         report = driver.finish(session).report
+    script = namespace.get("__file__")
+    name = ("this notebook" if _kernel() is not None
+            else Path(script).name if isinstance(script, str) else "this session")
     return replace(
-        report, submission=_session_name(namespace),
+        report, submission=name,
         exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message))
                                                 for c in r.checks)) for r in report.exercises),
         load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
@@ -398,13 +401,6 @@ def _kernel():
     """The Jupyter kernel's shell when check() runs in one, else None."""
     shell = _ipython_shell()
     return shell if shell is not None and getattr(shell, "kernel", None) is not None else None
-
-
-def _session_name(namespace: dict) -> str:
-    if _kernel() is not None:
-        return "this notebook"
-    script = namespace.get("__file__")
-    return Path(script).name if isinstance(script, str) else "this session"
 
 
 # -- showing the result ---------------------------------------------------------------------------

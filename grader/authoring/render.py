@@ -31,7 +31,9 @@ def render_sheet(exercises: list[Exercise]) -> str:
     total = sum(e.points for e in exercises)
     lines = [HEADER, "| # | exercise | lecture 4.2 | points |", "|---|---|---|---|"]
     for number, exercise in enumerate(exercises, 1):
-        lines.append(f"| {number} | [{_cell(exercise.title)}](#{_anchor(number, exercise)}) | "
+        heading = f"{number}. {exercise.title}".lower()  # GitHub's anchor for `## {heading}`
+        anchor = "".join(ch for ch in heading if ch.isalnum() or ch in " -_").replace(" ", "-")
+        lines.append(f"| {number} | [{_cell(exercise.title)}](#{anchor}) | "
                      f"{_cell(exercise.lecture)} | {points(exercise.points)} |")
     lines.append(f"| | **total** | | **{points(total)}** |")
     for number, exercise in enumerate(exercises, 1):
@@ -62,13 +64,6 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
-
-
-def _anchor(number: int, exercise: Exercise) -> str:
-    """GitHub's anchor for the heading `## {number}. {title}`."""
-    text = f"{number}. {exercise.title}".lower()
-    kept = "".join(ch for ch in text if ch.isalnum() or ch in " -_")
-    return kept.replace(" ", "-")
 
 
 # --- docs/student-api.md: the course's own functions --------------------------------------

@@ -79,10 +79,6 @@ class Job:
         self.tasks.popleft()
         self.deadline = time.monotonic() + timeout if self.tasks else float("inf")
 
-    def queued(self) -> list[Task]:
-        """The submissions given but not started (they go back to the queue if the job is lost)."""
-        return list(self.tasks)[1:]
-
     def finish(self) -> None:
         """Close stdin: the job ends after its current submission."""
         with suppress(OSError):
@@ -117,7 +113,7 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
 
     def replace(job: Job) -> None:
         nonlocal failed_starts
-        pending.extendleft(reversed(job.queued()))
+        pending.extendleft(reversed(list(job.tasks)[1:]))  # given, not started: back in line
         job.tasks.clear()
         selector.unregister(job.fd)
         running.remove(job)

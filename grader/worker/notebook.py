@@ -244,20 +244,14 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
     if isinstance(error, TopLevelTimeout):
         submission.stopped.append(cell.label)
     if error is not None:
-        problems.append(LoadProblem(cell.shown, _cell_error(error, limit, filename, cell.source)))
+        message = (f"stopped after {limit:.2g} s, the grader's time limit for one cell"
+                   if isinstance(error, TopLevelTimeout) else describe(error))
+        lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__)
+                 if frame.f_code.co_filename == filename]
+        if lines and len(cell.source.strip().splitlines()) > 1:
+            message += f" (line {lines[-1]})"
+        problems.append(LoadProblem(cell.shown, message))
     return shell.flags
-
-
-def _cell_error(error: BaseException, limit: float, filename: str, source: str) -> str:
-    if isinstance(error, TopLevelTimeout):
-        message = f"stopped after {limit:.2g} s, the grader's time limit for one cell"
-    else:
-        message = describe(error)
-    lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__)
-             if frame.f_code.co_filename == filename]
-    if lines and len(source.strip().splitlines()) > 1:
-        message += f" (line {lines[-1]})"
-    return message
 
 
 # -- IPython syntax -------------------------------------------------------------------------------
