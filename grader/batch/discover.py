@@ -71,8 +71,7 @@ def student_id(name: str, pattern: re.Pattern) -> str | None:
 
 def safe_name(text: str) -> str:
     """`text` usable as a file name on any system (feedback/<id>.md, results/<id>.json)."""
-    cleaned = re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_"
-    return cleaned[:120]
+    return (re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_")[:120]
 
 
 def submission_file(folder: str | Path) -> Path | None:

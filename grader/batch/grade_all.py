@@ -182,7 +182,8 @@ def removed_note(student: str) -> str:
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
            versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
-    tasks = [Task(s.student, str(s.path.absolute()), _shown(s.path.absolute(), root)) for s in todo]
+    tasks = [Task(s.student, str(p), str(p.relative_to(root)) if p.is_relative_to(root) else p.name)
+             for s in todo for p in [s.path.absolute()]]
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
     counter = iter(range(1, 1_000_000))
@@ -238,7 +239,3 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
                        also_hidden=(results.parent, Path(options.submissions).absolute()))
     return [sys.executable, "-I", "-c", _JOB_MAIN, package_root, "--settings",
             settings.to_json(), "--results", str(results), "--parent", str(os.getpid())]
-
-
-def _shown(path: Path, root: Path) -> str:
-    return str(path.relative_to(root)) if path.is_relative_to(root) else path.name

@@ -79,11 +79,6 @@ class Job:
         self.tasks.popleft()
         self.deadline = time.monotonic() + timeout if self.tasks else float("inf")
 
-    def finish(self) -> None:
-        """Close stdin: the job ends after its current submission."""
-        with suppress(OSError):
-            self.process.stdin.close()
-
     def kill(self, spared: set[int] = frozenset()) -> None:
         """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
         then sweep what its tree left: daemons a submission started (setsid, a double fork) were
@@ -168,8 +163,9 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         raise
     finally:
         selector.close()
-    for job in running:  # all idle: let each close its zygote and exit
-        job.finish()
+    for job in running:  # all idle: closing stdin, each closes its zygote and exits
+        with suppress(OSError):
+            job.process.stdin.close()
     deadline = time.monotonic() + 10
     for index, job in enumerate(running):
         with suppress(subprocess.TimeoutExpired):

@@ -118,7 +118,14 @@ def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise NotANotebook(_not_json(text, exc)) from None
+        message = (f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                   f"column {exc.colno})")
+        try:
+            compile(text, "<submission>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            raise NotANotebook(message) from None
+        raise NotANotebook(message + "; it looks like Python code: save it as a .py file, "
+                           "or save the notebook from Jupyter") from None
     except RecursionError:  # valid JSON, but lists or objects nested deeper than the stack
         raise NotANotebook("not a notebook the grader can read: its JSON is nested too "
                            "deeply (save it again from Jupyter)") from None
@@ -191,17 +198,6 @@ def _schema_problem(nbformat, notebook) -> str:
     except Exception as exc:  # noqa: BLE001
         return _first_line(exc)
     return "its cells cannot be read"
-
-
-def _not_json(text: str, exc: json.JSONDecodeError) -> str:
-    message = (f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, "
-               f"column {exc.colno})")
-    try:
-        compile(text, "<submission>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return message
-    return (message + "; it looks like Python code: save it as a .py file, "
-            "or save the notebook from Jupyter")
 
 
 def _first_line(exc: BaseException) -> str:
