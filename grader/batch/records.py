@@ -90,8 +90,7 @@ def report_to_json(report: GradeReport) -> dict:
     data.pop("extra", None)
     data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]}
                          for e in report.exercises]
-    data["load_problems"], data["spec_errors"] = (list(report.load_problems),
-                                                  list(report.spec_errors))
+    data.update(load_problems=list(report.load_problems), spec_errors=list(report.spec_errors))
     return data
 
 

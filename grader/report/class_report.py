@@ -102,9 +102,7 @@ def _misconception_table(s: ClassSummary) -> str:
 def _attention(s: ClassSummary) -> str:
     rows = [*s.not_graded, *((student, r.fatal) for student, r in s.graded if r.fatal),
             *s.time_limits]
-    if not rows:
-        return ""
-    return "<h2>Needs a look</h2>" + _table(["student", "why"], sorted(rows))
+    return "<h2>Needs a look</h2>" + _table(["student", "why"], sorted(rows)) if rows else ""
 
 
 def _students_table(s: ClassSummary) -> str:
