@@ -97,9 +97,8 @@ def resolve_args(config):  # -> every argument the conversion needs, with its so
                               f"knows (supported: {', '.join(sorted(ARCHITECTURES))})")
     model_args = dict(config.get("model_args") or {})
     args = {**DEFAULTS, "eps": EPS_TIMM, **ARCHITECTURES[arch], **model_args}
-    for key in ("num_classes", "global_pool"):  # the top-level copies describe the saved weights
-        if key in config:
-            args[key] = config[key]
+    # the top-level copies describe the saved weights
+    args.update({key: config[key] for key in ("num_classes", "global_pool") if key in config})
     if "img_size" not in model_args and "input_size" in config.get("pretrained_cfg", {}):
         args["in_chans"], *size = config["pretrained_cfg"]["input_size"]
         args["img_size"] = size
@@ -110,11 +109,6 @@ def resolve_args(config):  # -> every argument the conversion needs, with its so
             raise CheckpointError(f"config.json: timm norm_layer {args['norm_layer']!r} "
                                   f"is not supported")
         args["eps"] = NORM_LAYERS[args["norm_layer"]]
-    _check_supported(args, arch)
-    return args
-
-
-def _check_supported(args, arch):
     for key, default in UNSUPPORTED.items():
         if key in args and args[key] != default:
             raise CheckpointError(f"timm {arch}: {key}={args[key]!r} is not implemented by the "
@@ -126,6 +120,7 @@ def _check_supported(args, arch):
                               f"implemented (only 'token' and 'avg')")
     if not args["final_norm"]:
         raise CheckpointError(f"timm {arch}: final_norm=False is not implemented by the reference")
+    return args
 
 
 def _block(w, i, d):  # -> one block dict; timm's fused qkv [3d, d] rows are q, then k, then v

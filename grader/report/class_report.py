@@ -198,8 +198,7 @@ def similarity_section(similarity) -> str:
 # ticks ("2.5 students" is no tick a person wants to read) --------------------------------------
 
 def _plots(s: ClassSummary) -> dict | None:
-    """name -> base64 PNG ("histogram", "pass_rate", "misconceptions"), or None without
-    matplotlib."""
+    """name ("histogram", "pass_rate", "misconceptions") -> base64 PNG; None without matplotlib."""
     try:
         from matplotlib.figure import Figure
         from matplotlib.ticker import MaxNLocator

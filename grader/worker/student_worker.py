@@ -281,8 +281,7 @@ class WorkerProcess:
         return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
 
     def stop(self) -> tuple[str, str]:
-        """Kill the worker and all it started, reap it, clean up -> (its last output, how it
-        ended)."""
+        """Kill the worker and all it started, reap it, clean up -> (last output, how it ended)."""
         return self._finalizer()
 
 
