@@ -22,23 +22,13 @@ from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import GraderSettings
 from grader.similarity.boilerplate import course_code
 
-from . import DEFAULT_ID_PATTERN
+from . import DEFAULT_ID_PATTERN, records
 from .class_files import Manifest, write_class_files
 from .discover import Submission, discover
 from .fingerprints import grader_version, specs_sha256, submission_sha256
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
-from .records import (
-    ERROR,
-    FINAL,
-    GRADED,
-    TIMEOUT,
-    Record,
-    now,
-    read_record,
-    record_path,
-    write_record,
-)
+from .records import ERROR, FINAL, GRADED, TIMEOUT, Record, read_record, record_path, write_record
 from .shards import Shard
 
 # why a submission is graded now, in the order they are told
@@ -81,9 +71,8 @@ class BatchResult:
     @property
     def unloadable(self) -> list[str]:
         """Students graded zero because their submission could not be loaded at all."""
-        return [s.student for s in self.submissions if self.records.get(s.student) is not None
-                and self.records[s.student].report is not None
-                and self.records[s.student].report.fatal]
+        return [s.student for s in self.submissions if (r := self.records.get(s.student))
+                and r.report is not None and r.report.fatal]
 
     @property
     def not_graded(self) -> list[str]:
@@ -210,7 +199,7 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
             path = by_student[outcome.task.student].path
             # no fingerprints: the coordinator never parses a student's file (a job does)
             write_record(results, Record(outcome.task.student, str(path), status, None, reason,
-                                         0.0, now(), submission_sha256(path), *versions))
+                                         0.0, records.now(), submission_sha256(path), *versions))
         progress.update(failed)
 
     try:

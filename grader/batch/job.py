@@ -45,19 +45,15 @@ def main(argv: list[str] | None = None) -> int:
 
     # starts now: numpy imports while we import the rest
     zygote = Zygote() if FORK_AVAILABLE else None
-    from grader.batch.fingerprints import (
-        code_fingerprints,
-        grader_version,
-        specs_sha256,
-        submission_sha256,
-    )
+    from grader.batch import fingerprints
     from grader.batch.records import GRADED, Record, now, write_record
     from grader.driver import Driver
 
     settings = GraderSettings.from_json(args.settings)
     exercises = settings.exercises
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
-    versions = {"specs_sha256": specs_sha256(exercises), "grader_version": grader_version()}
+    versions = {"specs_sha256": fingerprints.specs_sha256(exercises),
+                "grader_version": fingerprints.grader_version()}
     grader = Driver(settings, zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
@@ -70,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             task = json.loads(line)
             start = time.perf_counter()
             try:  # whatever the file does to the grader costs this student's record only
-                content = submission_sha256(task["path"])  # before loading: what is graded
+                content = fingerprints.submission_sha256(task["path"])  # before loading
                 report = grader.grade(task["path"], shown=task.get("shown")).report
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
@@ -82,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                     grader.zygote = Zygote()
                 continue
             # for the report's similarity section
-            code = code_fingerprints(task["path"], exercises)
+            code = fingerprints.code_fingerprints(task["path"], exercises)
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
                                               seconds, now(), content, **versions, code=code))
