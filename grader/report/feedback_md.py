@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import re
 
+from grader.checks import ExerciseResult
 from grader.checks.describe import stand_in_note
-from grader.checks.results import (
-    MISSING,
-    NOT_IMPLEMENTED,
-    PASSED,
-    CheckResult,
-    ExerciseResult,
-    GradeReport,
-)
+from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, GradeReport
 
 from .class_summary import TIME_LIMIT_WORDS
 from .escape import markdown_block, markdown_text

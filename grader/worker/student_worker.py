@@ -20,19 +20,13 @@ import weakref
 from dataclasses import replace
 from pathlib import Path
 
-from grader.worker import channel, linux
+from grader.worker import channel, linux, zygote_handle
 from grader.worker.capture import read_captured
 from grader.worker.limits import DEFAULT_LIMITS, Limits
 from grader.worker.outcomes import CallOutcome, LoadProblem, LoadReport, call_outcome, load_report
 from grader.worker.processes import kill_group
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
-from grader.worker.zygote_handle import (
-    FORK_AVAILABLE,
-    Zygote,
-    ZygoteError,
-    get_zygote,
-    start_module,
-)
+from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote, ZygoteError, get_zygote
 
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
@@ -327,8 +321,8 @@ def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
 
 def _spawn(request: dict, fds: list[int]):
     """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
-    process = start_module(["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
-                           fds)
+    process = zygote_handle.start_module(
+        ["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)], fds)
 
     def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
         kill_group(pid)
