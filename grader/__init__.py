@@ -11,16 +11,11 @@ Names are loaded on first use, so `import grader` (and the pytest plugin) stays 
 """
 from __future__ import annotations
 
-__all__ = ["check", "ViT", "ViTConfig", "init_params", "REFERENCE", "load_spec", "load_specs",
-           "SpecError"]
-
-_WHERE = {
-    "check": "grader.notebook_check",
-    "ViT": "grader.reference", "ViTConfig": "grader.reference", "init_params": "grader.reference",
-    "REFERENCE": "grader.reference",
-    "load_spec": "grader.checks.catalogue", "load_specs": "grader.checks.catalogue",
-    "SpecError": "grader.spec",
-}
+_WHERE = {"check": "grader.notebook_check", "ViT": "grader.reference",
+          "ViTConfig": "grader.reference", "init_params": "grader.reference",
+          "REFERENCE": "grader.reference", "load_spec": "grader.checks.catalogue",
+          "load_specs": "grader.checks.catalogue", "SpecError": "grader.spec"}
+__all__ = list(_WHERE)
 _NAMED = {"load_spec": "load_exercise", "load_specs": "load_exercises"}  # as the loader calls them
 
 

@@ -1,11 +1,9 @@
-"""The one driver of a grading run, for every entry point: resolved settings (settings.py) -> the
-catalogue, loaded once -> grading (session.py: one GradingSession per submission) -> the results
-files -> the report and the exit status.
-
-`vitgrade grade`, `pytest --student` (a view over `Driver.catalogue`), `watch`, grade-all's
-jobs, `check()` and the Gradescope wrapper build settings, call a Driver, and print; none of them
-loads specs, writes results files or picks an exit status itself. So the same submission and
-settings give the same scores, messages and exit status through each (tests/test_entry_points.py).
+"""The one driver of a grading run: resolved settings (settings.py) -> the catalogue, loaded once
+-> grading (session.py: a GradingSession per submission) -> the results files -> the report and
+the exit status. Every entry point (`vitgrade grade`, `pytest --student`, `watch`, grade-all's
+jobs, `check()`, the Gradescope wrapper) builds settings, calls a Driver and prints; none loads
+specs, writes results files or picks an exit status itself, so the same submission and settings
+give the same scores, messages and exit status through each (tests/test_entry_points.py).
 """
 from __future__ import annotations
 

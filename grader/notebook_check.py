@@ -4,24 +4,18 @@
     check("patchify")   # one exercise: its id, or a function it grades
     check()             # every exercise
 
-The trust story is the same as `vitgrade grade`'s, not a shortcut beside it: the functions live
-only in the student's kernel, so `check()` writes what the graded names need into a temporary
-module (each function's and class's own source, `import` lines for modules and imported names,
-literals for numbers and strings, numpy arrays through an `.npz` read without pickle) and grades
-that module in the ordinary worker, through vitgrade grade's own driver (grader/session.py). So
-a student's infinite loop times out, at the same limits (check()'s keywords, as vitgrade grade's
-flags, else the spec's, else the defaults), instead of freezing the kernel, a crash kills a
-worker and not the notebook, the graded calls cannot change the kernel's variables, and the
-messages and hints are pytest's. Hidden checks are skipped before any case is built.
-Tracebacks point back to the student's cells: `File "In[7]", line 3` (IPython's own label).
+Not a shortcut beside `vitgrade grade`: the functions live only in the kernel, so `check()`
+writes what the graded names need into a temporary module (each function's and class's own
+source, imports, literals, numpy arrays through an `.npz` read without pickle) and grades it with
+vitgrade grade's driver, in the ordinary worker, at its limits (check()'s keywords as its flags).
+So a loop times out instead of freezing the kernel, a crash kills a worker and not the notebook,
+and the graded calls cannot change the kernel's variables. Hidden checks are skipped. Tracebacks
+point back to the student's cells: `File "In[7]", line 3` (IPython's own label). What cannot be
+written as source (another type, a nested function, one typed at the `>>>` prompt) is named in
+the report; only names the graded functions use are carried.
 
-What cannot be written as source (a value of another type, a function defined inside another
-function, a function typed at the `>>>` prompt, whose source Python does not keep) is named in
-the report; only names the graded functions actually use are carried, so such notes are rare.
-
-Inside the grader's worker (a graded notebook that calls `check()`), `check()` does nothing: the
-grade that counts comes from the autograder, and the worker must not load the specs or the
-reference.
+Inside the grader's worker (a graded notebook that calls it), `check()` does nothing: the grade
+that counts is the autograder's, and the worker must not load the specs or the reference.
 """
 from __future__ import annotations
 
@@ -93,9 +87,13 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
         session.spec_errors = [str(e) for e in spec_errors]
         session.run(chosen)
         report = driver.finish(session).report
+    script = namespace.get("__file__")
+    name = ("this notebook" if _kernel() is not None
+            else Path(script).name if isinstance(script, str) else "this session")
     return replace(
-        report, submission=_session_name(namespace),
-        exercises=tuple(module.remap_result(r) for r in report.exercises),
+        report, submission=name,
+        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message))
+                                                for c in r.checks)) for r in report.exercises),
         load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
         fatal=module.remap(report.fatal) if report.fatal else None)
 
@@ -157,12 +155,6 @@ class CarriedModule:
         name = re.escape(MODULE_FILE)
         return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
-    def remap_result(self, result):
-        from dataclasses import replace
-
-        checks = tuple(replace(c, message=self.remap(c.message)) for c in result.checks)
-        return replace(result, checks=checks)
-
 
 class _Item:
     """One name of the carried module: its kind ("import", "data", "definition") and its lines."""
@@ -217,7 +209,11 @@ def carry(namespace: dict, roots: list[str], folder: Path) -> CarriedModule:
 def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
     """How to write `name = value` as source, or why it cannot be."""
     if isinstance(value, types.ModuleType):
-        return _import_module(name, value)
+        real = value.__name__
+        if real == "__main__" or getattr(value, "__spec__", None) is None:
+            return f"the module {real} cannot be imported in another process"
+        as_name = "" if name == real and "." not in real else f" as {name}"
+        return _Item(name, "import", [f"import {real}{as_name}\n"])
     # decorated: the function's source has the decorator too
     wrapped = getattr(value, "__wrapped__", None)
     main = namespace.get("__name__")
@@ -233,21 +229,16 @@ def _item(name: str, value, namespace: dict, arrays: dict) -> _Item | str:
         with suppress(ValueError, SyntaxError, MemoryError, RecursionError):
             if ast.literal_eval(text) == value:
                 return _Item(name, "data", [f"{name} = {text}\n"])
-    if _is_array(value):
+    numpy = sys.modules.get("numpy")
+    # objects need pickle; structured records stay out too
+    if (numpy is not None and isinstance(value, (numpy.ndarray, numpy.generic))
+            and value.dtype.kind not in "OV"):
         arrays[name] = value
-        scalar = "[()]" if isinstance(value, sys.modules["numpy"].generic) else ""
+        scalar = "[()]" if isinstance(value, numpy.generic) else ""
         return _Item(name, "data", [f"{name} = _vitgrade_arrays[{name!r}]{scalar}\n"])
     kind = type(value).__name__
     return (f"it is a {kind}; check() carries functions, classes, imports, numbers, strings, "
             f"lists, tuples and dicts of those, and numpy arrays")
-
-
-def _import_module(name: str, module: types.ModuleType) -> _Item | str:
-    real = module.__name__
-    if real == "__main__" or getattr(module, "__spec__", None) is None:
-        return f"the module {real} cannot be imported in another process"
-    line = f"import {real}\n" if name == real and "." not in real else f"import {real} as {name}\n"
-    return _Item(name, "import", [line])
 
 
 def _import_name(name: str, value) -> _Item | None:
@@ -387,13 +378,6 @@ def _is_literal(value, depth: int = 0) -> bool:
     return False
 
 
-def _is_array(value) -> bool:
-    numpy = sys.modules.get("numpy")
-    if numpy is None or not isinstance(value, (numpy.ndarray, numpy.generic)):
-        return False
-    return value.dtype.kind not in "OV"  # objects need pickle; structured records stay out too
-
-
 # -- where check() runs ---------------------------------------------------------------------------
 
 
@@ -417,13 +401,6 @@ def _kernel():
     """The Jupyter kernel's shell when check() runs in one, else None."""
     shell = _ipython_shell()
     return shell if shell is not None and getattr(shell, "kernel", None) is not None else None
-
-
-def _session_name(namespace: dict) -> str:
-    if _kernel() is not None:
-        return "this notebook"
-    script = namespace.get("__file__")
-    return Path(script).name if isinstance(script, str) else "this session"
 
 
 # -- showing the result ---------------------------------------------------------------------------

@@ -52,9 +52,8 @@ def pytest_collection(session: pytest.Session):
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     grading = parent.config.stash.get(SESSION_KEY, None)
-    if grading is None or file_path.suffix not in SPEC_SUFFIXES:
-        return None
-    if file_path.parent.resolve() != Path(grading.settings.exercises).resolve():
+    if (grading is None or file_path.suffix not in SPEC_SUFFIXES
+            or file_path.parent.resolve() != Path(grading.settings.exercises).resolve()):
         return None
     return SpecFile.from_parent(parent, path=file_path)
 

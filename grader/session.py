@@ -86,15 +86,13 @@ class GradingSession:
         fatal = None
         if load is not None and not load.ok:
             fatal = problems[0] if problems else "the submission could not be loaded"
+        folder = f"{self.settings.exercises} ({self.settings.exercises_origin})"
         return GradeReport(
             submission=shown_path(self.settings.student),
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
-            seconds=time.perf_counter() - self.started,
-            printed=printed_tail(load.stdout) if load is not None and load.problems else "",
-            exercises_folder=f"{self.settings.exercises} ({self.settings.exercises_origin})"
-            .removesuffix(" ()"),
-        )
+            seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
+            printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 
     def hiding(self):
         """What the worker said it hid from student code (worker/outcomes.Hiding), if one ran."""

@@ -1,12 +1,10 @@
 """The grader's settings: one table of options, and the one resolver into a frozen GraderSettings.
 
-Every entry point (`vitgrade grade`, `pytest --student`, `watch`, grade-all and its jobs,
-`check()`, the Gradescope wrapper) takes the options of OPTIONS and resolves them here, in one
-order: the command line (or `check()`'s keywords), else the environment (`VITGRADE_CALL_TIMEOUT`,
-... : Option.env), else, per exercise, the spec's `limits:`, else the default (worker/limits.py,
-the only place a default is written). `resolve_settings` does the first two; the driver
-(grader/driver.py) calls `for_catalogue` once the specs are loaded, which does the last two for
-every exercise at once. Nothing else decides between them; the worker enforces what it is given.
+Every entry point takes the options of OPTIONS and resolves them here, in one order: the command
+line (or `check()`'s keywords), else the environment (`VITGRADE_CALL_TIMEOUT`, ...: Option.env),
+else, per exercise, the spec's `limits:`, else the default (worker/limits.py, its only copy).
+`resolve_settings` does the first two; `for_catalogue`, called by the driver once the specs are
+loaded, the last two for every exercise. Nothing else decides; the worker enforces what it is given.
 """
 from __future__ import annotations
 
@@ -247,14 +245,10 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out = GRADESCOPE_RESULTS
     return GraderSettings(
         student=student_file(invoked_in / student, student) if student else None,
-        exercises=exercises.path,
-        exercises_origin=exercises.origin,
-        include_hidden=not given("visible_only"),
-        json_out=(invoked_in / json_out) if json_out else None,
-        feedback=bool(given("feedback")),
-        classroom=bool(given("classroom")),
+        exercises=exercises.path, exercises_origin=exercises.origin,
+        include_hidden=not given("visible_only"), feedback=bool(given("feedback")),
+        json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
         also_hidden=tuple(map(Path, given("hide") or ())),
-        **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS},
-    )
+        **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})

@@ -57,18 +57,11 @@ class StudentVersion:
 
 def assign(source: str | Path, target: str | Path) -> list[StudentVersion]:
     """The student version of every solution in `source` (a folder or one file), for `target`
-    (a folder), written by `write`; AssignError (MarkerError: unpaired markers) for the first
-    file that cannot be turned into one."""
+    (a folder); AssignError (MarkerError: unpaired markers) for the first file that cannot be."""
     source, target = Path(source), Path(target)
     files = [source] if source.is_file() else sorted(
         p for p in source.iterdir() if p.suffix in SUFFIXES and p.is_file())
     return [student_version(path, target / path.name) for path in files]
-
-
-def write(versions: list[StudentVersion]) -> None:
-    for version in versions:
-        version.target.parent.mkdir(parents=True, exist_ok=True)
-        version.target.write_text(version.text, encoding="utf-8")
 
 
 def student_version(path: Path, target: Path) -> StudentVersion:

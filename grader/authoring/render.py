@@ -1,14 +1,11 @@
 """The student question sheet (docs/exercises.md), generated from the exercise specs.
 
-For each exercise: title, points, where it comes from in lecture 4.2, the question, the names a
-submission defines for it, worked examples from its visible cases (the expected value is the
-spec's literal, or the reference's), the options of its multiple-choice questions (never their
-feedback) and what is checked: each check's kind says how it is shown (`examples`,
-`sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only; misconception
-hints never appear: they are feedback, shown when an answer earns them.
-
-`with_course_functions`: docs/student-api.md's list of the course's own functions
-(checks/course.py), kept up to date by `vitgrade render`, written into the bundle by `dist`.
+For each exercise: title, points, lecture, question, the names a submission defines, worked
+examples from its visible cases (the expected value: the spec's literal, or the reference's), the
+options of its multiple-choice questions and what is checked, each check shown as its kind says
+(`examples`, `sheet_notes`: grader/checks/kinds/). Hidden checks appear by name and points only;
+feedback (hints, what an option gets wrong) never: it is shown when an answer earns it.
+`with_course_functions` keeps docs/student-api.md's list of the course's own functions up to date.
 """
 from __future__ import annotations
 
@@ -34,7 +31,9 @@ def render_sheet(exercises: list[Exercise]) -> str:
     total = sum(e.points for e in exercises)
     lines = [HEADER, "| # | exercise | lecture 4.2 | points |", "|---|---|---|---|"]
     for number, exercise in enumerate(exercises, 1):
-        lines.append(f"| {number} | [{_cell(exercise.title)}](#{_anchor(number, exercise)}) | "
+        heading = f"{number}. {exercise.title}".lower()  # GitHub's anchor for `## {heading}`
+        anchor = "".join(ch for ch in heading if ch.isalnum() or ch in " -_").replace(" ", "-")
+        lines.append(f"| {number} | [{_cell(exercise.title)}](#{anchor}) | "
                      f"{_cell(exercise.lecture)} | {points(exercise.points)} |")
     lines.append(f"| | **total** | | **{points(total)}** |")
     for number, exercise in enumerate(exercises, 1):
@@ -65,13 +64,6 @@ def _exercise(number: int, exercise: Exercise) -> list[str]:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
-
-
-def _anchor(number: int, exercise: Exercise) -> str:
-    """GitHub's anchor for the heading `## {number}. {title}`."""
-    text = f"{number}. {exercise.title}".lower()
-    kept = "".join(ch for ch in text if ch.isalnum() or ch in " -_")
-    return kept.replace(" ", "-")
 
 
 # --- docs/student-api.md: the course's own functions --------------------------------------

@@ -140,10 +140,9 @@ def next_order(folder: Path) -> int:
     return max(orders) // 10 * 10 + 10 if orders else 100
 
 
-def project_exercises(start: Path | None = None) -> Path:
-    """The nearest `exercises/` folder in `start` (default: the working folder) or a parent, else
-    ./exercises."""
-    here = (start or Path.cwd()).resolve()
+def project_exercises() -> Path:
+    """The nearest `exercises/` folder in the working folder or a parent, else ./exercises."""
+    here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "exercises").is_dir():
             return folder / "exercises"

@@ -65,17 +65,13 @@ def student_id(name: str, pattern: re.Pattern) -> str | None:
     match = pattern.search(name)
     if match is None:
         return None
-    if "id" in match.groupdict():
-        raw = match.group("id")
-    else:
-        raw = match.group(1) if match.re.groups else match.group(0)
+    raw = match["id"] if "id" in match.groupdict() else match[1] if match.re.groups else match[0]
     return safe_name(raw) if raw else None
 
 
 def safe_name(text: str) -> str:
     """`text` usable as a file name on any system (feedback/<id>.md, results/<id>.json)."""
-    cleaned = re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_"
-    return cleaned[:120]
+    return (re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_")[:120]
 
 
 def submission_file(folder: str | Path) -> Path | None:

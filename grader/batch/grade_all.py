@@ -22,23 +22,13 @@ from grader.report.safe_files import make_folder, open_for_append
 from grader.settings import GraderSettings
 from grader.similarity.boilerplate import course_code
 
-from . import DEFAULT_ID_PATTERN
+from . import DEFAULT_ID_PATTERN, records
 from .class_files import Manifest, write_class_files
 from .discover import Submission, discover
 from .fingerprints import grader_version, specs_sha256, submission_sha256
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
-from .records import (
-    ERROR,
-    FINAL,
-    GRADED,
-    TIMEOUT,
-    Record,
-    now,
-    read_record,
-    record_path,
-    write_record,
-)
+from .records import ERROR, FINAL, GRADED, TIMEOUT, Record, read_record, record_path, write_record
 from .shards import Shard
 
 # why a submission is graded now, in the order they are told
@@ -76,15 +66,13 @@ class BatchResult:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     grading_seconds: float = 0.0
-    similarity: object = None   # the report's Similarity (grader.similarity.pairs); a shard's:
-                                # class_report.AT_MERGE
+    similarity: object = None  # the report's Similarity (similarity/pairs.py), or AT_MERGE
 
     @property
     def unloadable(self) -> list[str]:
         """Students graded zero because their submission could not be loaded at all."""
-        return [s.student for s in self.submissions if self.records.get(s.student) is not None
-                and self.records[s.student].report is not None
-                and self.records[s.student].report.fatal]
+        return [s.student for s in self.submissions if (r := self.records.get(s.student))
+                and r.report is not None and r.report.fatal]
 
     @property
     def not_graded(self) -> list[str]:
@@ -183,17 +171,23 @@ def removed_note(student: str) -> str:
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
            versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
-    tasks = [Task(s.student, str(s.path.absolute()), _shown(s.path.absolute(), root)) for s in todo]
+    tasks = [Task(s.student, str(p), str(p.relative_to(root)) if p.is_relative_to(root) else p.name)
+             for s in todo for p in [s.path.absolute()]]
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
     counter = iter(range(1, 1_000_000))
     env = dict(os.environ)
     single_threaded_blas(env)  # one BLAS thread per job (grader/process_setup.py)
+    # Jobs run beside an `exercises` folder (the instructor's --exercises or the installed one),
+    # so files its specs name are found from there; else in the grader's package. Never the
+    # folder grade-all was started in, which may be the class's.
+    exercises = Path(options.exercises).absolute()
+    cwd = exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
 
     def start_job() -> Job:
         log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
         try:
-            return Job(_job_command(options, results), _job_cwd(options.exercises), env, log)
+            return Job(_job_command(options, results), cwd, env, log)
         finally:
             log.close()
 
@@ -205,7 +199,7 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
             path = by_student[outcome.task.student].path
             # no fingerprints: the coordinator never parses a student's file (a job does)
             write_record(results, Record(outcome.task.student, str(path), status, None, reason,
-                                         0.0, now(), submission_sha256(path), *versions))
+                                         0.0, records.now(), submission_sha256(path), *versions))
         progress.update(failed)
 
     try:
@@ -234,18 +228,3 @@ def _job_command(options: BatchOptions, results: Path) -> list[str]:
                        also_hidden=(results.parent, Path(options.submissions).absolute()))
     return [sys.executable, "-I", "-c", _JOB_MAIN, package_root, "--settings",
             settings.to_json(), "--results", str(results), "--parent", str(os.getpid())]
-
-
-def _job_cwd(exercises: Path) -> Path:
-    """Where a job runs: beside an `exercises` folder (the instructor's --exercises or the
-    installed one), so files its specs name are found from there; else in the grader's package.
-    Never the folder grade-all was started in, which may be the class's."""
-    exercises = Path(exercises).absolute()
-    return exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return path.name

@@ -25,27 +25,35 @@ from grader.settings import GraderSettings
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    protocol = _take_stdout()
-    _die_with_parent(args.parent)
+    parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
+    parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--parent", type=int, required=True)
+    args = parser.parse_args(argv)
+    # the answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    from grader.worker import linux
+
+    # SIGTERM when the coordinator dies (even by SIGKILL): no orphaned graders
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != args.parent:  # it died before the request took effect
+        return 0
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
     # starts now: numpy imports while we import the rest
     zygote = Zygote() if FORK_AVAILABLE else None
-    from grader.batch.fingerprints import (
-        code_fingerprints,
-        grader_version,
-        specs_sha256,
-        submission_sha256,
-    )
+    from grader.batch import fingerprints
     from grader.batch.records import GRADED, Record, now, write_record
     from grader.driver import Driver
 
     settings = GraderSettings.from_json(args.settings)
     exercises = settings.exercises
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
-    versions = {"specs_sha256": specs_sha256(exercises), "grader_version": grader_version()}
+    versions = {"specs_sha256": fingerprints.specs_sha256(exercises),
+                "grader_version": fingerprints.grader_version()}
     grader = Driver(settings, zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
@@ -58,17 +66,19 @@ def main(argv: list[str] | None = None) -> int:
             task = json.loads(line)
             start = time.perf_counter()
             try:  # whatever the file does to the grader costs this student's record only
-                content = submission_sha256(task["path"])  # before loading: what is graded
+                content = fingerprints.submission_sha256(task["path"])  # before loading
                 report = grader.grade(task["path"], shown=task.get("shown")).report
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",
                                    "reason": f"could not be read: {type(exc).__name__}: "
                                              f"{str(exc)[:500]}"})
-                _renew_zygote(grader)
+                if grader.zygote is not None and not grader.zygote.alive:
+                    grader.zygote.close()
+                    grader.zygote = Zygote()
                 continue
             # for the report's similarity section
-            code = code_fingerprints(task["path"], exercises)
+            code = fingerprints.code_fingerprints(task["path"], exercises)
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
                                               seconds, now(), content, **versions, code=code))
@@ -83,43 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m grader.batch.job")
-    parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
-    parser.add_argument("--results", required=True)
-    parser.add_argument("--parent", type=int, required=True)
-    return parser
-
-
-def _take_stdout():
-    """The answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it."""
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return channel
-
-
 def _answer(channel, message: dict) -> None:
     channel.write(json.dumps(message, allow_nan=False) + "\n")
     channel.flush()
-
-
-def _die_with_parent(parent: int) -> None:
-    """SIGTERM this process when the coordinator dies (even by SIGKILL): no orphaned graders."""
-    from grader.worker import linux
-
-    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != parent:  # it died before the request took effect
-        sys.exit(0)
-
-
-def _renew_zygote(grader) -> None:
-    zygote = grader.zygote
-    if zygote is not None and not zygote.alive:
-        from grader.worker.zygote_handle import Zygote
-
-        zygote.close()
-        grader.zygote = Zygote()
 
 
 if __name__ == "__main__":

@@ -53,8 +53,10 @@ def merge(outputs: list[Path], out: Path) -> MergeResult:
             if record is not None:
                 gone[student] = record
     gone = {s: r for s, r in gone.items() if s not in current}
-    result = MergeResult(sorted(current), {s: f for s, f in seen.items() if len(f) > 1},
-                         _missing_shards(manifests),
+    shards = [m.shard for _, m in manifests if m.shard]
+    count = int(shards[0].split("/")[1]) if shards else 0
+    missing = [f"{k}/{count}" for k in range(1, count + 1) if f"{k}/{count}" not in shards]
+    result = MergeResult(sorted(current), {s: f for s, f in seen.items() if len(f) > 1}, missing,
                          sorted(s for s, r in current.items() if r is None), sorted(gone))
     results = out / "results"
     for folder in (results, out / FEEDBACK_FOLDER):
@@ -103,11 +105,3 @@ def _record(folder: Path, manifest: Manifest, student: str) -> Record | None:
         raise MergeError(f"{record_path(folder / 'results', student)} was graded with other specs "
                          f"or another grader than the rest of {folder}: run grade-all there again")
     return record
-
-
-def _missing_shards(manifests: list[tuple[Path, Manifest]]) -> list[str]:
-    shards = [m.shard for _, m in manifests if m.shard]
-    if not shards:
-        return []
-    count = int(shards[0].split("/")[1])
-    return [f"{k}/{count}" for k in range(1, count + 1) if f"{k}/{count}" not in shards]

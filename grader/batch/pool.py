@@ -79,15 +79,6 @@ class Job:
         self.tasks.popleft()
         self.deadline = time.monotonic() + timeout if self.tasks else float("inf")
 
-    def queued(self) -> list[Task]:
-        """The submissions given but not started (they go back to the queue if the job is lost)."""
-        return list(self.tasks)[1:]
-
-    def finish(self) -> None:
-        """Close stdin: the job ends after its current submission."""
-        with suppress(OSError):
-            self.process.stdin.close()
-
     def kill(self, spared: set[int] = frozenset()) -> None:
         """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
         then sweep what its tree left: daemons a submission started (setsid, a double fork) were
@@ -117,7 +108,7 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
 
     def replace(job: Job) -> None:
         nonlocal failed_starts
-        pending.extendleft(reversed(job.queued()))
+        pending.extendleft(reversed(list(job.tasks)[1:]))  # given, not started: back in line
         job.tasks.clear()
         selector.unregister(job.fd)
         running.remove(job)
@@ -135,7 +126,12 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         while pending or any(job.task for job in running):
             for job in running:
                 while job.ready and job.buffer is not None and len(job.tasks) < QUEUED and pending:
-                    _give(job, pending, timeout)
+                    task = pending.popleft()
+                    try:
+                        job.give(task, timeout)
+                    except OSError:  # the job is already gone; the reader notices, replaces it
+                        pending.appendleft(task)
+                        job.buffer = None
             wait = min((job.deadline for job in running if job.task),
                        default=time.monotonic() + 1) - time.monotonic()
             for key, _ in selector.select(max(0.0, min(wait, 1.0))):
@@ -167,23 +163,14 @@ def run_pool(tasks: list[Task], jobs: int, timeout: float, start_job: Callable[[
         raise
     finally:
         selector.close()
-    for job in running:  # all idle: let each close its zygote and exit
-        job.finish()
+    for job in running:  # all idle: closing stdin, each closes its zygote and exits
+        with suppress(OSError):
+            job.process.stdin.close()
     deadline = time.monotonic() + 10
     for index, job in enumerate(running):
         with suppress(subprocess.TimeoutExpired):
             job.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         job.kill(spared={later.process.pid for later in running[index + 1 :]})
-
-
-def _give(job: Job, pending: deque, timeout: float) -> None:
-    """The next pending task to `job`; back to the queue if the job is already gone."""
-    task = pending.popleft()
-    try:
-        job.give(task, timeout)
-    except OSError:  # the job is already gone; the reader notices and replaces it
-        pending.appendleft(task)
-        job.buffer = None
 
 
 def _read_answers(job: Job) -> list[dict]:

@@ -90,8 +90,7 @@ def report_to_json(report: GradeReport) -> dict:
     data.pop("extra", None)
     data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]}
                          for e in report.exercises]
-    data["load_problems"], data["spec_errors"] = (list(report.load_problems),
-                                                  list(report.spec_errors))
+    data.update(load_problems=list(report.load_problems), spec_errors=list(report.spec_errors))
     return data
 
 
@@ -100,18 +99,13 @@ def _fields(instance) -> dict:
 
 
 def report_from_json(data: dict) -> GradeReport:
-    exercises = tuple(
-        ExerciseResult(**{**_known(ExerciseResult, e),
-                          "checks": tuple(CheckResult(**{**_known(CheckResult, c),
-                                                         "stand_ins": tuple(c.get("stand_ins",
-                                                                                  ()))})
-                                          for c in e["checks"])})
-        for e in data["exercises"]
-    )
-    fields = _known(GradeReport, data)
-    fields.update(exercises=exercises, load_problems=tuple(data.get("load_problems", ())),
-                  spec_errors=tuple(data.get("spec_errors", ())))
-    return GradeReport(**fields)
+    checks = [[CheckResult(**{**_known(CheckResult, c), "stand_ins": tuple(c.get("stand_ins", ()))})
+               for c in e["checks"]] for e in data["exercises"]]
+    exercises = tuple(ExerciseResult(**{**_known(ExerciseResult, e), "checks": tuple(c)})
+                      for e, c in zip(data["exercises"], checks, strict=True))
+    return GradeReport(**{**_known(GradeReport, data), "exercises": exercises,
+                          "load_problems": tuple(data.get("load_problems", ())),
+                          "spec_errors": tuple(data.get("spec_errors", ()))})
 
 
 def _known(cls, data: dict) -> dict:

@@ -25,7 +25,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from grader.authoring.assign import AssignError, assign, drift, write
+    from grader.authoring.assign import AssignError, assign, drift
 
     source = Path(args.source)
     if not source.exists():
@@ -48,7 +48,9 @@ def run(args) -> int:
         return 1 if stale or drifted else 0
     if drifted:
         return fail(NAME, "nothing written: bring the module and the notebook level first", 1)
-    write(versions)
+    for version in versions:
+        version.target.parent.mkdir(parents=True, exist_ok=True)
+        version.target.write_text(version.text, encoding="utf-8")
     for version in versions:
         dropped = (f", {version.dropped_cells} instructor-only cell(s) dropped"
                    if version.dropped_cells else "")

@@ -64,11 +64,9 @@ def run(args) -> int:
         return fail(NAME, f"--jobs must be positive, not {args.jobs}")
     if not settings.exercises.is_dir():
         return fail(NAME, f"{settings.exercises} is not a folder of exercise specs")
-    options = BatchOptions(
-        submissions=folder, out=Path(args.out), settings=settings.for_catalogue(()),
-        jobs=args.jobs, force=args.force, id_pattern=args.id_pattern,
-        progress=not args.no_progress, shard=shard,
-    )
+    options = BatchOptions(folder, Path(args.out), settings.for_catalogue(()), jobs=args.jobs,
+                           force=args.force, id_pattern=args.id_pattern,
+                           progress=not args.no_progress, shard=shard)
     try:
         result = grade_all(options)
     except (IdPatternError, PoolError, UnsafePathError) as error:

@@ -74,13 +74,11 @@ def _state(submission: Path, exercises: Path) -> tuple:
     """What a save changes: each file's size and modification time (None: missing)."""
     from grader.spec import spec_files
 
-    files = [submission, *spec_files(exercises)]
-    return tuple((str(path), *_stamp(path)) for path in files)
-
-
-def _stamp(path: Path) -> tuple:
-    try:
-        info = path.stat()
-        return info.st_size, info.st_mtime_ns
-    except OSError:
-        return None, None
+    state = []
+    for path in [submission, *spec_files(exercises)]:
+        try:
+            info = path.stat()
+            state.append((str(path), info.st_size, info.st_mtime_ns))
+        except OSError:
+            state.append((str(path), None, None))
+    return tuple(state)

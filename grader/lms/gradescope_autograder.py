@@ -41,20 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         _explain(results, f"No .py or .ipynb file was found in your submission{holds}. "
                           "Upload your vit_exercises.py or your notebook.")
         return 0
-    code = _grade({**vars(args), "student": str(path), "gradescope": True, "json": str(results)})
-    if not results.is_file():
-        _explain(results, "The autograder could not grade your submission (an error in the "
-                          "grader, not in your code). Your instructor can see what happened.")
-    return 0 if code in (0, 1) else code
-
-
-def _grade(given: dict) -> int:
-    """Grade as `vitgrade grade` does; its table goes to the instructor's log (stdout)."""
     from grader.driver import Driver
     from grader.report.terminal import report_lines
     from grader.settings import resolve_settings
 
-    try:
+    given = {**vars(args), "student": str(path), "gradescope": True, "json": str(results)}
+    try:  # as `vitgrade grade` does
         driver = Driver(resolve_settings(given.get, Path.cwd()))
         try:
             outcome = driver.grade()
@@ -63,11 +55,16 @@ def _grade(given: dict) -> int:
     # told to the instructor (stderr: a bad option too); the student gets a results file
     except Exception as exc:  # noqa: BLE001
         print(f"grading failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
-    print("\n".join(report_lines(outcome.report)))
-    for note in outcome.notes:
-        print(note, file=sys.stderr)
-    return outcome.status
+        code = 2
+    else:  # the table goes to the instructor's log (stdout)
+        print("\n".join(report_lines(outcome.report)))
+        for note in outcome.notes:
+            print(note, file=sys.stderr)
+        code = outcome.status
+    if not results.is_file():
+        _explain(results, "The autograder could not grade your submission (an error in the "
+                          "grader, not in your code). Your instructor can see what happened.")
+    return 0 if code in (0, 1) else code
 
 
 def _explain(results: Path, message: str) -> None:

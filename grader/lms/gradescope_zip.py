@@ -75,23 +75,19 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
         copy_spec_data(exercises, specs)
         (tree / "setup.sh").write_text(SETUP_SH.replace("{lock}", LOCK_SECRETS), encoding="utf-8")
         (tree / "run_autograder").write_text(RUN_AUTOGRADER, encoding="utf-8")
-        return _zip(tree, Path(out), executable={"setup.sh", "run_autograder"})
-
-
-def _zip(tree: Path, out: Path, executable: set[str]) -> list[str]:
-    """Zip the files of `tree` (paths relative to it: the scripts are at the archive's root)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    names = []
-    tmp = out.with_name(f".{out.name}.tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(p for p in tree.rglob("*") if p.is_file()):
-            name = path.relative_to(tree).as_posix()
-            # a fixed date: the same specs give the same zip
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            mode = 0o755 if name in executable else 0o644
-            info.external_attr = (stat.S_IFREG | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
-            names.append(name)
-    os.replace(tmp, out)
-    return names
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        names, tmp = [], out.with_name(f".{out.name}.tmp")
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+                # relative to the tree: the scripts are at the archive's root
+                name = path.relative_to(tree).as_posix()
+                # a fixed date: the same specs give the same zip
+                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                mode = 0o755 if name in ("setup.sh", "run_autograder") else 0o644
+                info.external_attr = (stat.S_IFREG | mode) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+                names.append(name)
+        os.replace(tmp, out)
+        return names

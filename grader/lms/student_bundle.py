@@ -91,8 +91,17 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     clashes = sorted(p.name for p in starters if p.name in RESERVED)
     if clashes:
         raise BundleError(f"template files clash with the bundle's own: {', '.join(clashes)}")
-    _refuse_solutions(starters)
-    api_doc = _api_doc(template)
+    for file in (f for p in starters for f in ([p] if p.is_file() else p.rglob("*"))):
+        if file.is_file() and SOLUTION_MARKER.search(file.read_bytes().decode("utf-8", "replace")):
+            raise BundleError(f"{file} holds a solution marker (### BEGIN SOLUTION): "
+                              "it is not a student template")
+    # docs/student-api.md of the project the template belongs to, else of the grader's own
+    api_doc = next((root / API_DOC for root in (template.resolve().parent,
+                                                 Path(__file__).resolve().parents[2])
+                    if (root / API_DOC).is_file()), None)
+    if api_doc is None:
+        raise BundleError(f"no {API_DOC} beside {template}: the bundle's README points students "
+                          "to it")
     if not compiled.has_reference():
         raise BundleError("this grader has no reference to compile the expected values with")
     version = compiled.reference_version(exercises)
@@ -118,20 +127,3 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
             shutil.copy2(path, out / path.name)
     return specs.notes
 
-
-def _api_doc(template: Path) -> Path:
-    """docs/student-api.md of the project the template belongs to, else of the grader's own."""
-    for root in (template.resolve().parent, Path(__file__).resolve().parents[2]):
-        if (root / API_DOC).is_file():
-            return root / API_DOC
-    raise BundleError(f"no {API_DOC} beside {template}: the bundle's README points students to it")
-
-
-def _refuse_solutions(paths: list[Path]) -> None:
-    for path in paths:
-        files = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
-        for file in files:
-            text = file.read_bytes().decode("utf-8", "replace")
-            if SOLUTION_MARKER.search(text):
-                raise BundleError(f"{file} holds a solution marker (### BEGIN SOLUTION): "
-                                  "it is not a student template")

@@ -15,17 +15,14 @@ from .layers import ACTIVATIONS, gelu, gelu_tanh, layer_norm, linear, softmax
 from .model import ViT, init_params, param_shapes
 from .patches import conv_equivalent, conv_patch_embed, embed_image, linear_patch_embed, patchify
 
-REFERENCE = {f.__name__: f for f in (
-    num_patches, num_tokens, patch_dim, attention_scores,
-    patchify, linear_patch_embed, conv_patch_embed, conv_equivalent,
-    embed_image,
-    softmax, layer_norm, self_attention, encoder_block, vit_forward,
-)}
+REFERENCE = {f.__name__: f for f in (  # in the lecture's order
+    num_patches, num_tokens, patch_dim, attention_scores, patchify, linear_patch_embed,
+    conv_patch_embed, conv_equivalent, embed_image, softmax, layer_norm, self_attention,
+    encoder_block, vit_forward)}
 
 __all__ = [
     "ACTIVATIONS", "REFERENCE", "ViT", "ViTConfig", "attention", "attention_scores", "causal_mask",
     "conv_equivalent", "conv_patch_embed", "embed_image", "encoder_block", "erf", "erfc", "gelu",
     "gelu_tanh", "init_params", "layer_norm", "linear", "linear_patch_embed", "merge_heads", "mlp",
     "num_patches", "num_tokens", "param_shapes", "patch_dim", "patchify", "self_attention",
-    "softmax", "split_heads", "vit_forward",
-]
+    "softmax", "split_heads", "vit_forward"]

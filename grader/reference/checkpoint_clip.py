@@ -38,19 +38,13 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     vit = ViTConfig(
         image_size=square(require(vision, "image_size", where), "image_size"),
         patch_size=square(require(vision, "patch_size", where), "patch_size"),
-        channels=require(vision, "num_channels", where),
-        dim=require(vision, "hidden_size", where),
+        channels=require(vision, "num_channels", where), dim=require(vision, "hidden_size", where),
         depth=require(vision, "num_hidden_layers", where),
         heads=require(vision, "num_attention_heads", where),
-        mlp_dim=require(vision, "intermediate_size", where),
-        num_classes=proj_dim,
-        pool="cls",
-        eps=float(require(vision, "layer_norm_eps", where)),
-        dtype=dtype,
+        mlp_dim=require(vision, "intermediate_size", where), num_classes=proj_dim, pool="cls",
+        eps=float(require(vision, "layer_norm_eps", where)), dtype=dtype,
         activation=activation_name(require(vision, "hidden_act", where), where),
-        pre_norm=True,
-        norm_pooled=True,
-    )
+        pre_norm=True, norm_pooled=True)
     emb = f"{prefix}embeddings."
     if f"{emb}patch_embedding.bias" in w:
         raise CheckpointError(f"{emb}patch_embedding has a bias; CLIP's has none")

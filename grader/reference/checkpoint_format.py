@@ -7,13 +7,10 @@ CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"
 
 # config.json's activation names -> ViTConfig.activation (Hugging Face ACT2FN and timm names)
-ACTIVATION_NAMES = {
-    "gelu": "gelu",                 # exact, erf-based (torch.nn.GELU, HF "gelu")
-    "quick_gelu": "quick_gelu",     # x * sigmoid(1.702 x) (CLIP)
-    "gelu_new": "gelu_tanh",        # HF's tanh approximation
-    "gelu_pytorch_tanh": "gelu_tanh",
-    "gelu_tanh": "gelu_tanh",       # timm's name for it
-}
+ACTIVATION_NAMES = {"gelu": "gelu",  # exact, erf-based (torch.nn.GELU, HF "gelu")
+                    "quick_gelu": "quick_gelu",  # x * sigmoid(1.702 x) (CLIP)
+                    "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh",  # HF's tanh approx.
+                    "gelu_tanh": "gelu_tanh"}  # timm's name for it
 
 # a block's torch modules -> the student API's (weight, bias) keys: Linear layers, then LayerNorms
 BLOCK_PARTS = {"q": ("Wq", "bq"), "k": ("Wk", "bk"), "v": ("Wv", "bv"), "o": ("Wo", "bo"),

@@ -16,16 +16,12 @@ NAME = "hf_vit"
 MODEL_TYPES = ("vit",)
 # checkpoint_format.BLOCK_PARTS -> (legacy name, transformers 5 name), the names under
 # {prefix}encoder.layer.{i}. and {prefix}layers.{i}. respectively
-BLOCK = {
-    "q": ("attention.attention.query", "attention.q_proj"),
-    "k": ("attention.attention.key", "attention.k_proj"),
-    "v": ("attention.attention.value", "attention.v_proj"),
-    "o": ("attention.output.dense", "attention.o_proj"),
-    "fc1": ("intermediate.dense", "mlp.fc1"),
-    "fc2": ("output.dense", "mlp.fc2"),
-    "ln1": ("layernorm_before", "layernorm_before"),
-    "ln2": ("layernorm_after", "layernorm_after"),
-}
+BLOCK = {"q": ("attention.attention.query", "attention.q_proj"),
+         "k": ("attention.attention.key", "attention.k_proj"),
+         "v": ("attention.attention.value", "attention.v_proj"),
+         "o": ("attention.output.dense", "attention.o_proj"),
+         "fc1": ("intermediate.dense", "mlp.fc1"), "fc2": ("output.dense", "mlp.fc2"),
+         "ln1": ("layernorm_before",) * 2, "ln2": ("layernorm_after",) * 2}
 
 
 def convert(config, tensors, dtype):  # -> (ViTConfig, params)
@@ -36,18 +32,12 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     vit = ViTConfig(
         image_size=square(require(config, "image_size"), "image_size"),
         patch_size=square(require(config, "patch_size"), "patch_size"),
-        channels=require(config, "num_channels"),
-        dim=require(config, "hidden_size"),
-        depth=require(config, "num_hidden_layers"),
-        heads=require(config, "num_attention_heads"),
-        mlp_dim=require(config, "intermediate_size"),
-        num_classes=head["num_classes"],
-        pool="cls",
-        eps=float(require(config, "layer_norm_eps")),
-        dtype=dtype,
+        channels=require(config, "num_channels"), dim=require(config, "hidden_size"),
+        depth=require(config, "num_hidden_layers"), heads=require(config, "num_attention_heads"),
+        mlp_dim=require(config, "intermediate_size"), num_classes=head["num_classes"],
+        pool="cls", eps=float(require(config, "layer_norm_eps")), dtype=dtype,
         activation=activation_name(require(config, "hidden_act"), where),
-        head_activation=head["activation"],
-    )
+        head_activation=head["activation"])
     emb = f"{prefix}embeddings."
     conv = f"{emb}patch_embeddings.projection"
     W_e, b_e = w.patch_embedding(f"{conv}.weight"), w.get(f"{conv}.bias")

@@ -67,20 +67,13 @@ def convert(config, tensors, dtype):  # -> (ViTConfig, params)
     fc_norm = args["global_pool"] == "avg" if args["fc_norm"] is None else bool(args["fc_norm"])
     vit = ViTConfig(
         image_size=square(args["img_size"], "img_size"),
-        patch_size=square(args["patch_size"], "patch_size"),
-        channels=args["in_chans"],
-        dim=args["embed_dim"],
-        depth=args["depth"],
-        heads=args["num_heads"],
+        patch_size=square(args["patch_size"], "patch_size"), channels=args["in_chans"],
+        dim=args["embed_dim"], depth=args["depth"], heads=args["num_heads"],
         mlp_dim=int(args["embed_dim"] * args["mlp_ratio"]),  # as timm's Block computes it
-        num_classes=args["num_classes"],
-        pool={"token": "cls", "avg": "mean"}[args["global_pool"]],
-        eps=args["eps"],
-        dtype=dtype,
+        num_classes=args["num_classes"], pool={"token": "cls", "avg": "mean"}[args["global_pool"]],
+        eps=args["eps"], dtype=dtype,
         activation=activation_name(args["act_layer"] or "gelu", "timm act_layer"),
-        pre_norm=args["pre_norm"],
-        norm_pooled=fc_norm,
-    )
+        pre_norm=args["pre_norm"], norm_pooled=fc_norm)
     params = {"P": vit.patch_size, "heads": vit.heads,
               "W_e": w.patch_embedding("patch_embed.proj.weight"),
               "b_e": w.get_or_zeros("patch_embed.proj.bias", vit.dim),
@@ -104,9 +97,8 @@ def resolve_args(config):  # -> every argument the conversion needs, with its so
                               f"knows (supported: {', '.join(sorted(ARCHITECTURES))})")
     model_args = dict(config.get("model_args") or {})
     args = {**DEFAULTS, "eps": EPS_TIMM, **ARCHITECTURES[arch], **model_args}
-    for key in ("num_classes", "global_pool"):  # the top-level copies describe the saved weights
-        if key in config:
-            args[key] = config[key]
+    # the top-level copies describe the saved weights
+    args.update({key: config[key] for key in ("num_classes", "global_pool") if key in config})
     if "img_size" not in model_args and "input_size" in config.get("pretrained_cfg", {}):
         args["in_chans"], *size = config["pretrained_cfg"]["input_size"]
         args["img_size"] = size
@@ -117,11 +109,6 @@ def resolve_args(config):  # -> every argument the conversion needs, with its so
             raise CheckpointError(f"config.json: timm norm_layer {args['norm_layer']!r} "
                                   f"is not supported")
         args["eps"] = NORM_LAYERS[args["norm_layer"]]
-    _check_supported(args, arch)
-    return args
-
-
-def _check_supported(args, arch):
     for key, default in UNSUPPORTED.items():
         if key in args and args[key] != default:
             raise CheckpointError(f"timm {arch}: {key}={args[key]!r} is not implemented by the "
@@ -133,6 +120,7 @@ def _check_supported(args, arch):
                               f"implemented (only 'token' and 'avg')")
     if not args["final_norm"]:
         raise CheckpointError(f"timm {arch}: final_norm=False is not implemented by the reference")
+    return args
 
 
 def _block(w, i, d):  # -> one block dict; timm's fused qkv [3d, d] rows are q, then k, then v

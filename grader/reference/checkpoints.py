@@ -23,34 +23,25 @@ __all__ = ["CheckpointError", "detect_layout", "patch_weight", "read_checkpoint"
 
 
 def read_checkpoint(path, dtype="float32"):  # -> (ViTConfig, params, layout name)
-    """The config and params of the ViT saved in the folder `path`, arrays as `dtype`."""
-    config = read_config(path)
-    layout = detect_layout(config, path)
-    vit_config, params = layout.convert(config, read_weights(path), dtype)
-    return vit_config, params, layout.NAME
-
-
-def read_config(path):  # -> the parsed config.json
-    file = Path(path) / CONFIG_FILE
-    if not file.is_file():
+    """The config and params of the ViT saved in the folder `path`, arrays as `dtype` (the
+    tensors are read as stored, with safetensors' numpy API)."""
+    config_file, weights_file = Path(path) / CONFIG_FILE, Path(path) / WEIGHTS_FILE
+    if not config_file.is_file():
         raise CheckpointError(f"{path}: no {CONFIG_FILE} (a checkpoint folder holds {CONFIG_FILE} "
                               f"and {WEIGHTS_FILE})")
-    with file.open(encoding="utf-8") as f:
-        return json.load(f)
-
-
-def read_weights(path):  # -> {name: numpy array}, as stored (no dtype change)
-    """Every tensor of model.safetensors, read with safetensors' numpy API."""
+    with config_file.open(encoding="utf-8") as f:
+        config = json.load(f)
+    layout = detect_layout(config, path)
     try:
         from safetensors.numpy import load_file
     except ImportError:
         raise ImportError(f"reading checkpoints needs the safetensors package: "
                           f"{INSTALL_HINT}") from None
-    file = Path(path) / WEIGHTS_FILE
-    if not file.is_file():
+    if not weights_file.is_file():
         raise CheckpointError(f"{path}: no {WEIGHTS_FILE} (only safetensors weights are read; "
                               f"pickled pytorch_model.bin is not)")
-    return load_file(str(file))
+    vit_config, params = layout.convert(config, load_file(str(weights_file)), dtype)
+    return vit_config, params, layout.NAME
 
 
 def detect_layout(config, path="checkpoint"):  # -> the layout module that converts it

@@ -1,18 +1,12 @@
 """Known-wrong implementations, one per misconception students are known to have.
 
-A spec's check says `misconceptions: [{like: NAME, hint: "..."}]`; when the student's
-answer matches what the function registered under NAME returns on the same inputs,
-the student sees that hint. Each function takes the same arguments as the student-API
-name it imitates (its name starts with what it imitates: `patchify_...`, `attention_...`),
-and is built from the reference's own pieces with exactly one step changed, so that it
-differs from the right answer only by that mistake.
-
-Most are options of one wrong implementation: `alone(name, _conv, flip=True)` registers a
-mistake on its own, `variant(name, _attention, scale=1.0)` one that composes with the other
-variants: `wrong_implementation("attention_no_scale+attention_causal")` is `_attention` with both
-options set, and `combinations(names)` lists the bounded set of such pairs and triples a check
-tries when no single mistake matches (checks/mistakes.py), so several bugs in one function
-are all named.
+A spec's check says `misconceptions: [{like: NAME, hint: "..."}]`; when the student's answer
+matches what the function registered under NAME returns on the same inputs, the student sees that
+hint. Each takes the same arguments as the student-API name it imitates (and its name starts with
+it: `patchify_...`), and is the reference's own pieces with exactly one step changed, so that it
+differs from the right answer only by that mistake. Most are options of one wrong implementation
+(`alone`, `variant`); variants compose (`attention_no_scale+attention_causal`), so that several
+bugs in one function are all named (`combinations`, checks/mistakes.py).
 
 The list follows lecture 4.2's "where students get stuck" and the issue's catalogue, in the
 order of section 3: counting, patches, the sequence, softmax and LayerNorm, attention, the
@@ -112,9 +106,7 @@ def _tokens(H, W, P, cls_token=True, *, count=None, cls="asked"):
     """num_tokens with one step changed: the patches counted as _patches(count=...) counts them,
     or [CLS] counted "never" or "always", whatever cls_token says."""
     patches = num_patches(H, W, P) if count is None else _patches(H, W, P, count=count)
-    if cls == "asked":
-        return patches + (1 if cls_token else 0)
-    return patches + (1 if cls == "always" else 0)
+    return patches + (1 if (cls_token if cls == "asked" else cls == "always") else 0)
 
 
 alone("overlapping_windows_count", _patches, count="windows")
@@ -277,28 +269,14 @@ variant("layer_norm_affine_swapped", _layer_norm, affine="swapped")  # x_hat * b
 
 # --- multi-head self-attention (section 3 step 5; Practice 6) -----------------------------------
 
-def _split_interleaved(x, heads):  # [T, d] -> [heads, T, d_h], head h takes columns h::heads
-    T, d = x.shape
-    return x.reshape(T, d // heads, heads).transpose(2, 0, 1)
-
-
-def _merge_interleaved(x):  # [heads, T, d_h] -> [T, d], the inverse of _split_interleaved
-    heads, T, d_h = x.shape
-    return x.transpose(1, 2, 0).reshape(T, d_h * heads)
-
-
-def _split_bare(x, heads):  # [T, d] -> [heads, T, d_h] by a bare reshape: rows mixed across heads
-    T, d = x.shape
-    return x.reshape(heads, T, d // heads)
-
-
-def _merge_bare(x):  # [heads, T, d_h] -> [T, d] by a bare reshape, the inverse of _split_bare
-    heads, T, d_h = x.shape
-    return x.reshape(T, heads * d_h)
-
-
-LAYOUTS = {"contiguous": (split_heads, merge_heads), "interleaved": (_split_interleaved,
-           _merge_interleaved), "bare_reshape": (_split_bare, _merge_bare)}
+# how heads are split ([T, d] -> [heads, T, d_h]) and merged back
+LAYOUTS = {"contiguous": (split_heads, merge_heads),
+           # head h takes the columns h::heads
+           "interleaved": (lambda x, heads: x.reshape(len(x), -1, heads).transpose(2, 0, 1),
+                           lambda x: x.transpose(1, 2, 0).reshape(x.shape[1], -1)),
+           # a bare reshape: rows mixed across heads
+           "bare_reshape": (lambda x, heads: x.reshape(heads, len(x), -1),
+                            lambda x: x.reshape(x.shape[1], -1))}
 
 
 def _attention(x, p, heads, causal=False, *, scale=None, layout="contiguous", transposed=None,

@@ -28,19 +28,14 @@ def check_params(config, params):
     expected += [(("blocks", i, name), shape) for i, block in enumerate(shapes["blocks"])
                  for name, shape in block.items()]
     for path, shape in expected:
-        _check_shape(params, path, shape)
-
-
-def _check_shape(params, path, shape):
-    where = "params" + "".join(f"[{key!r}]" for key in path)
-    value = params
-    for key in path:
-        try:
-            value = value[key]
-        except KeyError:
-            raise ValueError(f"{where} is missing") from None
-    if np.shape(value) != shape:
-        raise ValueError(f"{where} has shape {np.shape(value)}, expected {shape}")
+        where, value = "params" + "".join(f"[{key!r}]" for key in path), params
+        for key in path:
+            try:
+                value = value[key]
+            except KeyError:
+                raise ValueError(f"{where} is missing") from None
+        if np.shape(value) != shape:
+            raise ValueError(f"{where} has shape {np.shape(value)}, expected {shape}")
 
 
 class ViT:

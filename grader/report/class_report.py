@@ -100,12 +100,9 @@ def _misconception_table(s: ClassSummary) -> str:
 
 
 def _attention(s: ClassSummary) -> str:
-    rows = [(student, why) for student, why in s.not_graded]
-    rows += [(student, r.fatal) for student, r in s.graded if r.fatal]
-    rows += s.time_limits
-    if not rows:
-        return ""
-    return "<h2>Needs a look</h2>" + _table(["student", "why"], sorted(rows))
+    rows = [*s.not_graded, *((student, r.fatal) for student, r in s.graded if r.fatal),
+            *s.time_limits]
+    return "<h2>Needs a look</h2>" + _table(["student", "why"], sorted(rows)) if rows else ""
 
 
 def _students_table(s: ClassSummary) -> str:
@@ -201,8 +198,7 @@ def similarity_section(similarity) -> str:
 # ticks ("2.5 students" is no tick a person wants to read) --------------------------------------
 
 def _plots(s: ClassSummary) -> dict | None:
-    """name -> base64 PNG ("histogram", "pass_rate", "misconceptions"), or None without
-    matplotlib."""
+    """name ("histogram", "pass_rate", "misconceptions") -> base64 PNG; None without matplotlib."""
     try:
         from matplotlib.figure import Figure
         from matplotlib.ticker import MaxNLocator
@@ -229,16 +225,13 @@ def _plots(s: ClassSummary) -> dict | None:
         shown = s.misconceptions[:MISCONCEPTIONS_SHOWN][::-1]
         fig = Figure(figsize=(7, 0.4 * len(shown) + 1), dpi=100)
         ax = fig.subplots()
-        ax.barh([_label(m) for m in shown], [len(m.students) for m in shown], color="#e15759")
+        labels = [f"{m.title} ({m.where})".replace("$", r"\$") for m in shown]  # no mathtext
+        ax.barh(labels, [len(m.students) for m in shown], color="#e15759")
         ax.set_xlim(0, max(len(s.graded), 1))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(f"students who hit it (of {len(s.graded)})")
         out["misconceptions"] = _png(fig)
     return out
-
-
-def _label(m) -> str:
-    return f"{m.title} ({m.where})".replace("$", r"\$")  # no mathtext
 
 
 def _png(fig) -> str:

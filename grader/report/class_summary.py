@@ -54,8 +54,7 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
             exercises.setdefault(e.id, (e.id, e.title, e.max_score))
     pass_rate, mean_score = {}, {}
     for ident in exercises:
-        results = [next((e for e in r.exercises if e.id == ident), None) for _, r in graded]
-        results = [e for e in results if e is not None]
+        results = [e for _, r in graded for e in r.exercises if e.id == ident]
         passed = sum(e.status == PASSED for e in results)
         pass_rate[ident] = passed / len(results) if results else 0.0
         mean_score[ident] = statistics.fmean(e.score for e in results) if results else 0.0

@@ -27,19 +27,14 @@ def classroom_results(report: GradeReport) -> dict:
         for name, part, _ in named_parts(exercise):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": name,
-                "status": "pass" if passed else "fail",
+                "name": name, "status": "pass" if passed else "fail",
                 "message": None if passed else part_feedback(part),
                 "test_code": f"vitgrade grade {report.submission}  # exercise {part.id}",
-                "filename": "",
-                "line_no": 0,
+                "filename": "", "line_no": 0,
                 "duration": round(1000 * sum(c.seconds for c in part.checks)),  # milliseconds
-                "score": part.score,
-            })
-    if report.fatal or not report.exercises:
-        status = "error"
-    else:
-        status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
+                "score": part.score})
+    status = ("error" if report.fatal or not report.exercises
+              else "pass" if all(t["status"] == "pass" for t in tests) else "fail")
     result = {"version": VERSION, "status": status, "max_score": view.max_score, "tests": tests}
     if status == "error":
         result["message"] = "\n".join(report_header(report)) or "no exercise could be graded"

@@ -19,8 +19,7 @@ TOTAL_COLUMN = "Final Points"
 
 
 def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str]) -> str:
-    """The CSV text: `rows` are (student id, report or None), `exercises` the ids in column
-    order."""
+    """The CSV text: `rows` are (student id, report or None), `exercises` ids in column order."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets do
     writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])

@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import re
 
+from grader.checks import ExerciseResult
 from grader.checks.describe import stand_in_note
-from grader.checks.results import (
-    MISSING,
-    NOT_IMPLEMENTED,
-    PASSED,
-    CheckResult,
-    ExerciseResult,
-    GradeReport,
-)
+from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, GradeReport
 
 from .class_summary import TIME_LIMIT_WORDS
 from .escape import markdown_block, markdown_text
@@ -98,8 +92,7 @@ def feedback_markdown(student: str, report: GradeReport | None, problem: str | N
 def _exercise_section(exercise: ExerciseResult) -> list[str]:
     score = f"{points(exercise.score)} / {points(exercise.max_score)}"
     lines = [f"## {exercise.id}: {exercise.title} ({score})", ""]
-    visible = exercise.part(hidden=False)
-    hidden = exercise.part(hidden=True)
+    visible, hidden = exercise.part(hidden=False), exercise.part(hidden=True)
     if visible.checks:
         if all(c.passed for c in visible.checks):
             lines.append(all_passed(visible, what="All visible checks"))
@@ -114,11 +107,8 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
                      f"({points(hidden.score)} / {points(hidden.max_score)} points).")
         failed = [c for c in hidden.checks if not c.passed]
         if failed and exercise.status not in (NOT_IMPLEMENTED, MISSING):
-            body = []
-            for check in failed:
-                body.append(hidden_check_line(check))
-                if check.hint:
-                    body.append(f"  hint: {check.hint}")
+            body = [line for check in failed for line in (
+                hidden_check_line(check), *([f"  hint: {check.hint}"] if check.hint else []))]
             lines += ["", markdown_block("\n".join(body))]
         lines.append("")
     return lines

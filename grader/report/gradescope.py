@@ -32,21 +32,13 @@ def gradescope_results(report: GradeReport) -> dict:
             f"submission: {report.submission}"] + table)),
         "output_format": MARKDOWN,
         "stdout_visibility": "hidden",  # the grader's stdout is for instructors only
-        "tests": tests,
-    })
+        "tests": tests})
 
 
 def _test(name: str, part: ExerciseResult, visibility: str, number: str) -> dict:
     passed = all(c.status == PASSED for c in part.checks)
     hidden = part.checks[0].hidden
-    return {
-        "name": name,
-        "number": number,
-        "score": part.score,
-        "max_score": part.max_score,
-        "status": "passed" if passed else "failed",
-        "output": all_passed(part, hidden) if passed else markdown_block(part_feedback(part)),
-        "output_format": MARKDOWN,
-        "tags": [part.id, part.lecture],
-        "visibility": visibility,
-    }
+    return {"name": name, "number": number, "score": part.score, "max_score": part.max_score,
+            "status": "passed" if passed else "failed",
+            "output": all_passed(part, hidden) if passed else markdown_block(part_feedback(part)),
+            "output_format": MARKDOWN, "tags": [part.id, part.lecture], "visibility": visibility}

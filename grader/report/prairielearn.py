@@ -28,35 +28,26 @@ def prairielearn_results(report: GradeReport) -> dict:
         errors = [report.fatal] if report.fatal else []
         errors += [p for p in report.load_problems if p != report.fatal]
         errors += list(report.spec_errors)
-        return json_strings({
-            "gradable": False,
-            "format_errors": errors or ["no exercise could be graded"],
-            "message": f"{report.submission} could not be graded.",
-            "output": output,
-        })
+        return json_strings({"gradable": False,
+                             "format_errors": errors or ["no exercise could be graded"],
+                             "message": f"{report.submission} could not be graded.",
+                             "output": output})
     tests = []
     for exercise in report.exercises:
         for name, part, _ in named_parts(exercise.part(hidden=False)):
             passed = all(c.status == PASSED for c in part.checks)
             tests.append({
-                "name": name,
-                "description": part.lecture,
-                "points": part.score,
-                "max_points": part.max_score,
-                "message": all_passed(part) if passed else
+                "name": name, "description": part.lecture, "points": part.score,
+                "max_points": part.max_score, "message": all_passed(part) if passed else
                 f"{sum(not c.passed for c in part.checks)} of {len(part.checks)} checks failed.",
-                "output": "" if passed else part_feedback(part),
-            })
+                "output": "" if passed else part_feedback(part)})
         hidden = exercise.part(hidden=True)
         if hidden.checks:
             tests.append({"name": part_name(hidden, "hidden"), "description": hidden.lecture,
                           "message": HIDDEN_TEST, "output": ""})
     score = report.score / report.max_score if report.max_score else 0.0
     return json_strings({
-        "gradable": True,
-        "score": min(1.0, max(0.0, round(score, 6))),
+        "gradable": True, "score": min(1.0, max(0.0, round(score, 6))),
         "message": f"{points(report.score)} / {points(report.max_score)} points"
                    + (" (hidden checks included)" if has_hidden(report) else ""),
-        "output": output,
-        "tests": tests,
-    })
+        "output": output, "tests": tests})

@@ -49,9 +49,8 @@ def score_table(report: GradeReport) -> str:
         lecture = lecture if len(lecture) <= width_lecture else lecture[: width_lecture - 3] + "..."
         lines.append(f"{ident:<{width_id}}  {lecture:<{width_lecture}}  {score:>{width_score}}  "
                      f"{status}")
-    lines.append("-" * len(lines[0]))
-    lines.append(f"{'total':<{width_id}}  {'':<{width_lecture}}  {total[2]:>{width_score}}  "
-                 f"{total[3]}")
+    lines += ["-" * len(lines[0]), f"{'total':<{width_id}}  {'':<{width_lecture}}  "
+                                    f"{total[2]:>{width_score}}  {total[3]}"]
     note = stand_in_footnote(report)
     return "\n".join(lines + ([note] if note else []))
 

@@ -90,8 +90,7 @@ def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
                            *(x for x in (args.vararg, args.kwarg) if x is not None))}
     body = function.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if ast.get_docstring(function, clean=False) is not None:
         body = body[1:]  # the docstring: often the template's own
     out = ["def"] + ["V"] * len(own)
     names = []  # indices in `out` of names, settled once every binding is known

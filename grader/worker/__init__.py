@@ -8,16 +8,12 @@ the zygote imports only what a worker needs.
 
 from typing import TYPE_CHECKING
 
-_HOMES = {
-    "CallOutcome": "outcomes", "Limits": "limits", "LoadProblem": "outcomes",
-    "LoadReport": "outcomes", "StudentError": "outcomes", "ForeignObject": "values",
-    "StudentWorker": "student_worker", "Zygote": "zygote_handle",
-    "prestart_zygote": "zygote_handle",
-}
-__all__ = [
-    "CallOutcome", "ForeignObject", "Limits", "LoadProblem", "LoadReport", "StudentError",
-    "StudentWorker", "Zygote", "prestart_zygote",
-]
+_HOMES = {"CallOutcome": "outcomes", "ForeignObject": "values", "Limits": "limits",
+          "LoadProblem": "outcomes", "LoadReport": "outcomes", "StudentError": "outcomes",
+          "StudentWorker": "student_worker", "Zygote": "zygote_handle",
+          "prestart_zygote": "zygote_handle"}
+__all__ = ["CallOutcome", "ForeignObject", "Limits", "LoadProblem", "LoadReport", "StudentError",
+           "StudentWorker", "Zygote", "prestart_zygote"]
 
 if TYPE_CHECKING:
     from grader.worker.limits import Limits

@@ -7,16 +7,11 @@ run. Problems name the cell as students see it: "cell N" is the N-th code cell t
 the number Jupyter shows as `[N]` after Restart & Run All, followed by the cell's first line:
 "cell 7 (`plt.plot(x)`)". Tracebacks say `File "cell 7", line 3`.
 
-IPython syntax (`%magic`, `%%cell magic`, `!shell`, `name?`) is turned into Python by IPython's
-own transformer when IPython is installed; `get_ipython()` then returns a stand-in whose magics
-and shell commands do nothing, except the ones whose code Jupyter runs in the notebook's
-namespace (`%time`, `%%time`, `%%capture`; `%timeit` runs once, in a copy). Without IPython,
-those lines are skipped and the report says so.
-
-Reading: a version 4 notebook (what Jupyter, VS Code and Colab save) is plain JSON whose cells
-are read directly; nbformat is imported only to upgrade an older version or to explain a
-notebook that cannot be run. Like Jupyter, which opens a notebook that fails its schema with a
-warning, the grader runs any notebook whose cells it can read.
+IPython syntax (`%magic`, `!shell`, `name?`) goes through IPython's own transformer, and
+`get_ipython()` is a stand-in (IPythonStandIn); without IPython those lines are skipped, and the
+report says so. A version 4 notebook's cells are read from its JSON directly; nbformat is imported
+only to upgrade an older one or to explain one that cannot be run. As Jupyter opens a notebook
+that fails its schema with a warning, the grader runs any notebook whose cells it can read.
 """
 
 from __future__ import annotations
@@ -123,7 +118,14 @@ def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise NotANotebook(_not_json(text, exc)) from None
+        message = (f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                   f"column {exc.colno})")
+        try:
+            compile(text, "<submission>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            raise NotANotebook(message) from None
+        raise NotANotebook(message + "; it looks like Python code: save it as a .py file, "
+                           "or save the notebook from Jupyter") from None
     except RecursionError:  # valid JSON, but lists or objects nested deeper than the stack
         raise NotANotebook("not a notebook the grader can read: its JSON is nested too "
                            "deeply (save it again from Jupyter)") from None
@@ -169,11 +171,10 @@ def _cells_with_nbformat(data: dict) -> list[dict]:
         if version not in nbformat.versions:
             raise NotANotebook(f"not a notebook the grader can read: nbformat version "
                                f"{version!r} is not supported")
-        if version == 4 and not isinstance(data.get("cells"), list):
-            raise NotANotebook("not a valid notebook: it has no list of `cells`")
         if version == 4:  # its cells could not be read: say what nbformat's schema finds wrong
-            raise NotANotebook(
-                f"not a valid notebook: {_schema_problem(nbformat, nbformat.from_dict(data))}")
+            raise NotANotebook("not a valid notebook: " + (
+                "it has no list of `cells`" if not isinstance(data.get("cells"), list)
+                else _schema_problem(nbformat, nbformat.from_dict(data))))
         try:
             notebook = nbformat.versions[version].to_notebook_json(
                 data, minor=data.get("nbformat_minor", 0))
@@ -197,17 +198,6 @@ def _schema_problem(nbformat, notebook) -> str:
     except Exception as exc:  # noqa: BLE001
         return _first_line(exc)
     return "its cells cannot be read"
-
-
-def _not_json(text: str, exc: json.JSONDecodeError) -> str:
-    message = (f"not a notebook: the file is not valid JSON ({exc.msg} at line {exc.lineno}, "
-               f"column {exc.colno})")
-    try:
-        compile(text, "<submission>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return message
-    return (message + "; it looks like Python code: save it as a .py file, "
-            "or save the notebook from Jupyter")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -241,34 +231,23 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
         return flags
     shell.filename, shell.flags = filename, flags | (code.co_flags & FUTURE_FLAGS)
     error, limit = clock.run(lambda: exec(code, submission.namespace))
-    _close_figures()
+    # Figures are never shown while grading; closing them keeps a plotting loop from filling
+    # memory, and a student's matplotlib state must not stop the notebook.
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        with contextlib.suppress(Exception):
+            pyplot.close("all")
     if isinstance(error, TopLevelTimeout):
         submission.stopped.append(cell.label)
     if error is not None:
-        problems.append(LoadProblem(cell.shown, _cell_error(error, limit, filename, cell.source)))
+        message = (f"stopped after {limit:.2g} s, the grader's time limit for one cell"
+                   if isinstance(error, TopLevelTimeout) else describe(error))
+        lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__)
+                 if frame.f_code.co_filename == filename]
+        if lines and len(cell.source.strip().splitlines()) > 1:
+            message += f" (line {lines[-1]})"
+        problems.append(LoadProblem(cell.shown, message))
     return shell.flags
-
-
-def _cell_error(error: BaseException, limit: float, filename: str, source: str) -> str:
-    if isinstance(error, TopLevelTimeout):
-        message = f"stopped after {limit:.2g} s, the grader's time limit for one cell"
-    else:
-        message = describe(error)
-    lines = [lineno for frame, lineno in traceback.walk_tb(error.__traceback__)
-             if frame.f_code.co_filename == filename]
-    if lines and len(source.strip().splitlines()) > 1:
-        message += f" (line {lines[-1]})"
-    return message
-
-
-def _close_figures() -> None:
-    """Figures are never shown while grading; closing them keeps a plotting loop from filling
-    memory."""
-    pyplot = sys.modules.get("matplotlib.pyplot")
-    if pyplot is not None:
-        # a student's matplotlib state must not stop the notebook
-        with contextlib.suppress(Exception):
-            pyplot.close("all")
 
 
 # -- IPython syntax -------------------------------------------------------------------------------
@@ -303,9 +282,8 @@ def _skip_ipython(source: str) -> tuple[str, list[str]]:
             return "", skipped
         lines[first] = "\n"
     for index, line in enumerate(lines):
-        stripped = line.strip()
         if re.match(_IPYTHON_LINE, line):
-            skipped.append(stripped)
+            skipped.append(line.strip())
             indent = line[: len(line) - len(line.lstrip())]
             lines[index] = indent + "pass\n"
     return "".join(lines), skipped

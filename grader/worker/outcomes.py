@@ -86,14 +86,11 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
         error = header.get("error")
         if type(error) is not dict:
             raise ProtocolError("a malformed reply (error)")
-        where, limit, raised_in = error.get("where"), error.get("limit"), error.get("raised_in")
-        student_error = StudentError(
-            type=text(error.get("type"), 200), message=text(error.get("message")),
-            traceback=text(error.get("traceback")),
-            where=None if where is None else text(where, 200),
-            limit=None if limit is None else text(limit, 200),
-            raised_in=None if raised_in is None else text(raised_in, 200),
-        )
+        optional = {key: None if error.get(key) is None else text(error[key], 200)
+                    for key in ("where", "limit", "raised_in")}
+        student_error = StudentError(type=text(error.get("type"), 200), **optional,
+                                     message=text(error.get("message")),
+                                     traceback=text(error.get("traceback")))
         return CallOutcome("raised", error=student_error, stdout=stdout, seconds=seconds)
     if status in ("missing", "not_callable"):
         return CallOutcome(status, message=text(header.get("message"), 1000))
@@ -109,11 +106,9 @@ def load_report(header: dict) -> LoadReport:
         names={text(name, 1000): text(kind, 1000) for name, kind in names.items()},
         problems=tuple(LoadProblem(text(where, 1000), text(message))
                        for where, message in map(_pair, problems)),
-        stdout=text(header.get("stdout", "")),
-        seconds=_seconds(header.get("seconds")),
+        stdout=text(header.get("stdout", "")), seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
-        hiding=_hiding(header.get("hiding")),
-    )
+        hiding=_hiding(header.get("hiding")))
 
 
 def _hiding(value) -> Hiding | None:

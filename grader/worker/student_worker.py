@@ -20,19 +20,13 @@ import weakref
 from dataclasses import replace
 from pathlib import Path
 
-from grader.worker import channel, linux
+from grader.worker import channel, linux, zygote_handle
 from grader.worker.capture import read_captured
 from grader.worker.limits import DEFAULT_LIMITS, Limits
 from grader.worker.outcomes import CallOutcome, LoadProblem, LoadReport, call_outcome, load_report
 from grader.worker.processes import kill_group
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
-from grader.worker.zygote_handle import (
-    FORK_AVAILABLE,
-    Zygote,
-    ZygoteError,
-    get_zygote,
-    start_module,
-)
+from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote, ZygoteError, get_zygote
 
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
@@ -260,12 +254,10 @@ class WorkerProcess:
         ours, theirs = socket.socketpair()
         for sock in (ours, theirs):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
-        request = {
-            "submission": str(submission), "workdir": workdir, "memory_mb": limits.memory_mb,
-            "max_output_bytes": limits.max_output_bytes, "max_processes": limits.max_processes,
-            "file_mb": limits.file_mb, "load_budget": limits.load_budget, "skip": list(skip),
-            "hide": list(limits.hide),
-        }
+        request = {"submission": str(submission), "workdir": workdir,
+                   "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
+                   "max_processes": limits.max_processes, "file_mb": limits.file_mb,
+                   "load_budget": limits.load_budget, "skip": list(skip), "hide": list(limits.hide)}
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:
@@ -283,8 +275,7 @@ class WorkerProcess:
         return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
 
     def stop(self) -> tuple[str, str]:
-        """Kill the worker and all it started, reap it, clean up -> (its last output, how it
-        ended)."""
+        """Kill the worker and all it started, reap it, clean up -> (last output, how it ended)."""
         return self._finalizer()
 
 
@@ -330,8 +321,8 @@ def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
 
 def _spawn(request: dict, fds: list[int]):
     """The fallback without fork: a fresh interpreter per worker (slow, but the same sandbox)."""
-    process = start_module(["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)],
-                           fds)
+    process = zygote_handle.start_module(
+        ["grader.worker.serve", str(fds[0]), str(fds[1]), json.dumps(request)], fds)
 
     def reap(pid: int) -> int:  # kill its group, then Popen's return code back to a wait status
         kill_group(pid)

@@ -87,9 +87,9 @@ def _load_module(submission: Submission) -> None:
     submission.namespace = module.__dict__
     submission.own_files[filename] = label
     statements: list[ast.stmt] | None = None
+    flags = code.co_flags & FUTURE_FLAGS  # the rest compiles with the module's __future__ imports
     if submission.skip:  # statements stopped by an earlier load are left out
-        tree = ast.parse(source, filename)
-        statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
+        statements = ast.parse(source, filename).body
         kept = [s for s in statements if f"{label}:{_first_line(s)}" not in submission.skip]
         submission.stopped += [f"{label}:{_first_line(s)}" for s in statements if s not in kept]
         statements = kept
@@ -100,8 +100,7 @@ def _load_module(submission: Submission) -> None:
             if problem is None:
                 return
             if statements is None:
-                tree = ast.parse(source, filename)
-                statements, flags = tree.body, code.co_flags & FUTURE_FLAGS
+                statements = ast.parse(source, filename).body
             failed = _statement_at(statements, position)
             # cannot tell where it stopped: better skip the rest than run a line twice
             if failed is None:
@@ -112,9 +111,8 @@ def _load_module(submission: Submission) -> None:
             if stopped:
                 submission.stopped.append(where)
             statements = statements[failed + 1 :]
-            rest = ast.Module(statements, [])
-            code = (compile(rest, filename, "exec", flags=flags, dont_inherit=True)
-                    if statements else None)
+            code = (compile(ast.Module(statements, []), filename, "exec", flags=flags,
+                            dont_inherit=True) if statements else None)
 
 
 def _remember_source(filename: str, source: bytes) -> None:

@@ -43,8 +43,7 @@ class TopLevelClock:
         signal.signal(signal.SIGALRM, self._previous or signal.SIG_DFL)
 
     def limit(self) -> float:
-        """The next run's limit: `seconds`, less when the total runs out, never below
-        SPENT_SECONDS."""
+        """The next run's limit: `seconds`, less as the total runs out, at least SPENT_SECONDS."""
         left = self.total_seconds - (time.monotonic() - self._start)
         return min(self.seconds, max(left, SPENT_SECONDS))
 

@@ -37,8 +37,7 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 
 
 class ZygoteError(RuntimeError):
-    """The zygote could not start or stopped answering: the grader's environment, not the
-    student."""
+    """The zygote could not start or stopped answering: the grader's environment, not a student."""
 
 
 class Zygote:
@@ -78,8 +77,7 @@ class Zygote:
         return self._ask({"op": "reap", "pid": pid})["status"]
 
     def loaded_modules(self) -> list[str]:
-        """Names of the modules the zygote has imported (to check it holds nothing it should
-        not)."""
+        """Names of the modules the zygote imported (tests check it holds nothing it should not)."""
         return self._ask({"op": "modules"})["modules"]
 
     def close(self) -> None:
