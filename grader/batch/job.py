@@ -30,15 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
     args = parser.parse_args(argv)
-    # the answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it
-    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    from grader.worker import linux
-
-    # SIGTERM when the coordinator dies (even by SIGKILL): no orphaned graders
-    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != args.parent:  # it died before the request took effect
+    protocol = _take_stdout()
+    if not _die_with_parent(args.parent):
         return 0
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
@@ -91,6 +84,23 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         grader.close()
     return 0
+
+
+def _take_stdout():
+    """The answer channel, kept apart: fd 1 then points at stderr, so no stray print corrupts it."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return channel
+
+
+def _die_with_parent(parent: int) -> bool:
+    """SIGTERM this process when the coordinator dies (even by SIGKILL): no orphaned graders.
+    False when it died before the request took effect."""
+    from grader.worker import linux
+
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
+    return os.getppid() == parent
 
 
 def _answer(channel, message: dict) -> None:
