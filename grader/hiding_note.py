@@ -21,6 +21,8 @@ def hiding_note(hiding) -> str:
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
     note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
+    if hiding.reason:  # the view holds, but something beside it was refused
+        note += f"; {hiding.reason}"
     if hiding.hidden:
         note += f"; covered in it: {', '.join(hiding.hidden)}"
     if hiding.kept:

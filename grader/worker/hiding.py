@@ -1,20 +1,21 @@
 """Hiding by allowlist: as root, a worker sees a file system of its own making, and no network.
 
-As root, before it drops privileges, the worker unshares its mount and network namespaces (a new
-network namespace has only a loopback interface, down; the inherited socket pair to the grader
-keeps working) and chroots into a tmpfs holding only what grading needs (`view_plan`). Inside
-what it binds, the request's "hide" paths (grader/secret_paths.py) are covered again. The mounts
-belong to root's namespace: the worker, unprivileged by then, cannot undo them. Where namespaces
-cannot be made (a seccomp filter, gVisor, VITGRADE_NO_NAMESPACES=1), secrecy rests on file
-permissions, and `check_readable` lists the secrets the worker's user can still read; not root,
-not Linux: nothing is hidden. `report()` says which mechanism is in force. What the view holds,
-per deployment: docs/security.md.
+As root, before it drops privileges, the worker unshares its mount, network, IPC and UTS namespaces
+(a new network namespace has only a loopback interface, down; the inherited socket pair to the
+grader keeps working; System V IPC objects it makes die with it) and chroots into a tmpfs holding
+only what grading needs (`view_plan`). Inside what it binds, the request's "hide" paths
+(grader/secret_paths.py) are covered again. The mounts belong to root's namespace: the worker,
+unprivileged by then, cannot undo them. Where namespaces cannot be made (a seccomp filter, gVisor,
+VITGRADE_NO_NAMESPACES=1), secrecy rests on file permissions, and `check_readable` lists the
+secrets the worker's user can still read; not root, not Linux: nothing is hidden. `report()` says
+which mechanism is in force. What the view holds, per deployment: docs/security.md.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import socket
 import sys
 
 from grader.worker import linux
@@ -88,6 +89,12 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
         except OSError as exc:
             return {**outcome, "reason": f"unshare(CLONE_NEWNS | CLONE_NEWNET) refused: "
                                          f"{exc.strerror}"}
+        try:  # SysV IPC objects it makes die with it; refused, keep the view and say so
+            linux.unshare(linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
+            socket.sethostname("vitgrade")
+        except OSError as exc:
+            outcome["reason"] = ("System V IPC and the host name are the host's: unshare("
+                                 f"CLONE_NEWIPC | CLONE_NEWUTS) refused: {exc.strerror}")
         try:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]

@@ -24,6 +24,7 @@ PR_SET_NO_NEW_PRIVS = 38
 SECURE_NOROOT = 0xEF
 CLONE_NEWNS = 0x00020000  # unshare(2): a mount namespace of this process's own
 CLONE_NEWNET = 0x40000000  # and a network namespace: only a loopback interface
+CLONE_NEWIPC, CLONE_NEWUTS = 0x08000000, 0x04000000  # System V IPC, host name: its own too
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522

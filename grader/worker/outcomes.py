@@ -67,7 +67,8 @@ class Hiding:
 
     hidden: tuple[str, ...]  # secrets covered inside the view
     kept: tuple[str, ...]  # asked, but left visible: they hold the submission or its folder
-    reason: str  # why there is no view of its own ("not running as root"), else ""
+    reason: str  # why there is no view of its own ("not running as root"), or what isolation
+    # beside the view was refused, else ""
     mechanism: str = "none"  # "view" (namespaces), "permissions" (files root's alone), "none"
     seen: tuple[str, ...] = ()  # the folders of its view but its working folder
     readable: tuple[str, ...] = ()  # with permissions only: secrets its user can read
