@@ -60,6 +60,21 @@ def test_an_unloadable_submission_gets_one_message_and_exit_2(tmp_path, specs, n
                for t in results["tests"] if t["visibility"] == "visible")
 
 
+@pytest.mark.parametrize("file_mb, size_mb", [(1, 5), (64, 3000)])
+def test_a_file_past_file_mb_is_not_read_and_gets_one_line(tmp_path, specs, file_mb, size_mb):
+    """A (sparse) file larger than --file-mb: at most that much is read, before any limit applies
+    (the worker reads it with the grader's rights), and the student is told the limit."""
+    big = tmp_path / "vit_exercises.py"
+    with big.open("wb") as handle:
+        handle.write(b"ANSWERS = {}\n")
+        handle.truncate(size_mb * 2**20)
+    done = vitgrade(big.name, "--exercises", specs, "--file-mb", file_mb, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
+    assert (f"could not grade vit_exercises.py: vit_exercises.py: the file is more than "
+            f"{file_mb} MB, the largest the grader reads (--file-mb)") in done.stdout
+    assert "grader/" not in done.stdout + done.stderr
+
+
 def test_pytest_student_exits_2_when_the_submission_cannot_be_loaded(pytester, grade_with, specs):
     student = pytester.makepyfile(student="def num_patches(H, W, P)\n    return 0\n")
     result = grade_with(student, exercises=specs)

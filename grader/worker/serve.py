@@ -42,7 +42,8 @@ def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None)
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote ignores ^C
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the file-size limit: EFBIG instead
-        source = read_submission(Path(request["submission"]))  # with the grader's rights
+        # with the grader's rights, before any limit but bounded by --file-mb: no more is read
+        source = read_submission(Path(request["submission"]), request["file_mb"] * 2**20)
         sock = sandbox.confine(sock_fd, out_fd, request, zygote_pid)
         capture = OutputCapture(request["max_output_bytes"])
         conn = channel.Connection(sock, send=channel.REPLY, receive=channel.REQUEST)
@@ -59,10 +60,11 @@ SYMLINK_PROBLEM = ("the file is a symbolic link: the grader reads only a regular
 NOT_A_FILE = "not a regular file (a folder, a FIFO or a device): hand in the .py or .ipynb itself"
 
 
-def read_submission(path: Path) -> bytes | str | None:
+def read_submission(path: Path, most: int) -> bytes | str | None:
     """The submission's bytes, read with the grader's rights (it may sit where only they reach),
     and so never through a symbolic link: SYMLINK_PROBLEM for one (a link to the solution would
-    be read as root), NOT_A_FILE for a folder, a FIFO or a device. None when it cannot be read
+    be read as root), NOT_A_FILE for a folder, a FIFO or a device, and what the limit is for one
+    of more than `most` bytes (at most `most` + 1 are ever read). None when it cannot be read
     (loading says why)."""
     try:  # O_NONBLOCK: a FIFO must not block the worker
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
@@ -73,9 +75,13 @@ def read_submission(path: Path) -> bytes | str | None:
         return NOT_A_FILE
     with open(fd, "rb") as handle:
         try:
-            return handle.read()
+            source = handle.read(most + 1)
         except OSError:
             return None
+    if len(source) > most:  # past the limit: said in the student's terms, nothing of ours
+        return (f"the file is more than {most // 2**20} MB, the largest the grader reads "
+                "(--file-mb): hand in the .py or .ipynb without data or outputs in it")
+    return source
 
 
 def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: bytes | None,
@@ -85,7 +91,7 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     start = time.perf_counter()
     budget = tuple(request["load_budget"])
     skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
-    if isinstance(source, str):  # SYMLINK_PROBLEM, NOT_A_FILE
+    if isinstance(source, str):  # SYMLINK_PROBLEM, NOT_A_FILE, too large
         loaded = submission.Submission(path).unloadable(source)
     else:
         loaded = submission.load(path, source=source, budget=budget, skip=skip)
