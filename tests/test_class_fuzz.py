@@ -103,8 +103,8 @@ def specs(tmp_path_factory) -> Path:
 
 def rows(out: Path) -> dict[str, dict]:
     with open(out / "grades.csv", newline="") as stream:
-        return {row["SIS Login ID"]: {k: v for k, v in row.items() if k != "SIS Login ID"
-                                      and k != "Student"} for row in csv.DictReader(stream)}
+        return {row["SIS Login ID"]: {k: v for k, v in row.items() if k not in (
+            "SIS Login ID", "Student", "Section")} for row in csv.DictReader(stream)}  # who, what
 
 
 @pytest.fixture(scope="module")

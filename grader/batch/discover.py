@@ -1,13 +1,17 @@
 """Which submissions a folder holds, and whose they are: each file or folder directly inside
 SUBMISSIONS_DIR (hidden entries aside), its student id taken from its name by --id-pattern
 (`student_id`; an entry it does not match is skipped, and said so), the file graded inside a
-folder chosen by `submission_file`, which Gradescope's run_autograder uses too.
+folder chosen by `submission_file`, which Gradescope's run_autograder uses too. Two entries share
+an id only when the pattern gives both the same text (the newer is kept); an id that is not its
+text verbatim ends in ~ and 8 hex digits of its text's sha256, which no verbatim id holds.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import DEFAULT_ID_PATTERN
@@ -23,6 +27,7 @@ class Submission:
     student: str      # safe as a file name
     path: Path        # what the grader loads (a .py, an .ipynb, or whatever the student handed in)
     entry: Path       # the file or folder in SUBMISSIONS_DIR
+    conflict: str = ""  # why it is not graded: another student's entry has its id
 
 
 class IdPatternError(ValueError):
@@ -40,11 +45,14 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
     # realpath, not Path.resolve: a looping link among the entries must not stop the class
     excluded = {os.path.realpath(p) for p in exclude}
     found: dict[str, Submission] = {}
+    raw: dict[str, str] = {}  # id -> the text the pattern gave
+    clash: dict[str, list[str]] = {}  # id -> entries of two or more students
     notes = []
     for entry in sorted(Path(folder).iterdir()):
         if entry.name.startswith(".") or os.path.realpath(entry) in excluded:
             continue
-        student = student_id(entry.name, pattern)
+        text = id_text(entry.name, pattern)
+        student = None if text is None else student_id(text)
         if student is None:
             notes.append(f"{entry.name}: skipped, its name does not match --id-pattern "
                          f"{id_pattern!r}")
@@ -52,26 +60,38 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
         # a link is graded as itself (the worker refuses it), never followed into a folder
         path = submission_file(entry) if entry.is_dir() and not entry.is_symlink() else entry
         submission = Submission(student, path or entry, entry)
-        if student in found:
+        if raw.setdefault(student, text) != text or student in clash:  # two students, one id
+            clash.setdefault(student, [found[student].entry.name]).append(entry.name)
+            submission = replace(found[student], conflict=f"{' and '.join(clash[student])} have "
+                                 "the same id: neither is graded; rename one and run again")
+        elif student in found:
             older, newer = sorted([found[student], submission], key=lambda s: _mtime(s.path))
             notes.append(f"{older.entry.name}: skipped, {newer.entry.name} is a newer submission "
                          f"of {student}")
             submission = newer
         found[student] = submission
+    notes += [f"{student}: {found[student].conflict}" for student in clash]
     return sorted(found.values(), key=lambda s: s.student), notes
 
 
-def student_id(name: str, pattern: re.Pattern) -> str | None:
+def id_text(name: str, pattern: re.Pattern) -> str | None:
+    """What --id-pattern takes from `name` (None: no match, or an empty id)."""
     match = pattern.search(name)
     if match is None:
         return None
-    raw = match["id"] if "id" in match.groupdict() else match[1] if match.re.groups else match[0]
-    return safe_name(raw) if raw else None
+    return (match["id"] if "id" in match.groupdict() else match[1] if match.re.groups
+            else match[0]) or None
 
 
-def safe_name(text: str) -> str:
-    """`text` usable as a file name on any system (feedback/<id>.md, results/<id>.json)."""
-    return (re.sub(r"[^A-Za-z0-9._@+-]", "_", text).strip(".") or "_")[:120]
+def student_id(text: str) -> str:
+    """`text` if it is a safe file name (feedback/<id>.md, results/<id>.json), else a safe
+    version of it (accents dropped, other characters `_`) + `~` + 8 hex digits of its sha256:
+    two texts never get one id unless the digits collide."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    safe = (re.sub(r"[^A-Za-z0-9._@+-]", "_", plain).strip(".") or "_")[:120]
+    if safe == text:
+        return safe
+    return f"{safe[:111]}~{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
 
 
 def submission_file(folder: str | Path) -> Path | None:

@@ -93,11 +93,14 @@ def grade_all(options: BatchOptions) -> BatchResult:
     shard = options.shard
     submissions = [s for s in everyone if shard is None or shard.holds(s.student)]
     specs, grader = specs_sha256(options.exercises), grader_version()
+    for s in (s for s in submissions if s.conflict):  # listed under "Needs a look", not graded
+        write_record(results, Record(s.student, str(s.path), ERROR, None, s.conflict, 0.0,
+                                     records.now(), "", specs, grader))
     why = {s.student: regrade_reason(read_record(record_path(results, s.student)),
                                      submission_sha256(s.path), specs, grader, options.force)
-           for s in submissions}
-    todo = [s for s in submissions if why[s.student] is not None]
-    result = BatchResult(submissions, {}, reused=len(submissions) - len(todo), notes=notes,
+           for s in submissions if not s.conflict}
+    todo = [s for s in submissions if why.get(s.student) is not None]
+    result = BatchResult(submissions, {}, reused=len(why) - len(todo), notes=notes,
                          why=Counter(why[s.student] for s in todo))
     grading_start = time.perf_counter()
     if todo:

@@ -25,7 +25,8 @@ def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str])
     writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
     for student, report in sorted(rows, key=lambda row: row[0]):
         name = csv_cell(student)  # a student id could start with '='
-        identity = [name, "", "", name, ""]
+        # Section, which both importers ignore: the file graded, as the feedback names it
+        identity = [name, "", "", name, csv_cell(report.submission) if report else ""]
         if report is None:
             writer.writerow(identity + [""] * (len(exercises) + 1))
             continue
