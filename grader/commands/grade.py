@@ -33,12 +33,13 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from grader.worker import prestart_zygote
+
+    zygote = prestart_zygote()  # first: the worker's numpy import overlaps with all of ours
     from grader.driver import Driver
     from grader.report.terminal import closing_line, report_lines
     from grader.settings import resolve_settings
-    from grader.worker import prestart_zygote
 
-    zygote = prestart_zygote()  # the worker's numpy import overlaps with ours
     given = {**vars(args), "student": args.submission, "feedback": not args.quiet}
     try:
         settings = resolve_settings(given.get, Path.cwd())
