@@ -53,10 +53,10 @@ class Driver:
     """One run's settings and catalogue, for one submission or many (watch, grade-all's jobs):
     each is graded by its own GradingSession, in a worker forked from `zygote`."""
 
-    def __init__(self, settings: GraderSettings, zygote=None, catalogue: Catalogue | None = None):
+    def __init__(self, settings: GraderSettings, zygote=None):
         from grader.checks.cases import CasePlans
 
-        self.catalogue = catalogue or load_catalogue(settings.exercises)
+        self.catalogue = load_catalogue(settings.exercises)
         self.settings = settings.for_catalogue(self.catalogue.exercises)
         self.zygote = zygote
         self.plans = CasePlans()  # each case's expected value computed once for all submissions

@@ -250,5 +250,4 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
-        also_hidden=tuple(map(Path, given("hide") or ())),
         **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})

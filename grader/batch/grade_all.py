@@ -174,8 +174,9 @@ def removed_note(student: str) -> str:
 def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Path,
            versions: tuple[str, str]) -> int:
     root = Path(options.submissions).absolute()
+    paths = [s.path.absolute() for s in todo]  # shown as the class folder names them
     tasks = [Task(s.student, str(p), str(p.relative_to(root)) if p.is_relative_to(root) else p.name)
-             for s in todo for p in [s.path.absolute()]]
+             for s, p in zip(todo, paths, strict=True)]
     by_student = {s.student: s for s in todo}
     progress = Progress(len(tasks), enabled=options.progress)
     counter = iter(range(1, 1_000_000))

@@ -16,6 +16,7 @@ import yaml
 from grader.checks.catalogue import load_exercise
 from grader.checks.spec_file import read_spec
 from grader.spec import SpecError, spec_files
+from grader.spec.parse import shown_path
 
 HEADER = ("# The visible checks of {name} (written by `vitgrade dist`; hidden checks are not "
           "included).\n")
@@ -34,12 +35,13 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
     folder = Path(folder)
     out = VisibleSpecs()
     for path in spec_files(folder):
-        try:
-            exercise = load_exercise(path)
+        try:  # the spec read once: its data is both the exercise's and what is written
+            checked = read_spec(path, shown_path(path))
+            exercise = load_exercise(path, checked=checked)
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
-        raw = read_spec(path)[0]
+        raw = checked[0]
         kept = []
         for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
             if loaded.hidden:
