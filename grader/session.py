@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
@@ -31,6 +31,7 @@ class GradingSession:
     interrupted: bool = False  # run() was stopped by ^C: the report holds what was graded
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
+    notes: list[str] = field(default_factory=list)  # one line each (the shared version graded)
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
@@ -50,8 +51,10 @@ class GradingSession:
         return self._worker
 
     def grade(self, exercise: Exercise) -> ExerciseResult:
-        """One exercise, under its own limits. The grader's own bug costs the exercise (0 of its
-        points, `internal_error`, so every report has the same maximum) and is raised."""
+        """One exercise (the student's variant of it: the catalogue's of its id), under its own
+        limits. The grader's own bug costs the exercise (0 of its points, `internal_error`, so
+        every report has the same maximum) and is raised."""
+        exercise = next((e for e in self.catalogue if e.id == exercise.id), exercise)
         try:
             worker = self.worker
             worker.use_limits(self.settings.limits(exercise))
@@ -62,6 +65,8 @@ class GradingSession:
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
             raise
+        if exercise.variants:
+            result = replace(result, variant=exercise.variant)
         self.results[exercise.id] = result
         return result
 

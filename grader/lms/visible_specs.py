@@ -15,6 +15,7 @@ import yaml
 
 from grader.checks.catalogue import load_exercise
 from grader.checks.spec_file import read_spec
+from grader.checks.variants import instantiate
 from grader.spec import SpecError, spec_files
 from grader.spec.parse import shown_path
 
@@ -42,6 +43,8 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
         raw = checked[0]
+        if exercise.variants:  # the shared version only: no other variant's values, no secret
+            raw = instantiate(raw, exercise.variants[0], 0)
         kept = []
         for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
             if loaded.hidden:
