@@ -283,3 +283,61 @@ def test_the_student_bundle_holds_neither_the_secret_nor_another_variants_values
         keys = [k for table in data["tables"].values() for k in table]
         assert not [k for k in keys if "@" in k.split("/")[0]], index  # variant 0 only
         assert "variants" not in data["parsed"]["data"]
+    for spec in [p for p in files if p.suffix == ".yaml"]:
+        text = spec.read_text()  # no variant's numbers: parameters only named in the question
+        assert "variants:" not in text and '"{' not in text and "'{" not in text, spec
+    assert "`side` x `side` image" in (out / "exercises" / "token-count.yaml").read_text()
+
+
+def test_the_question_sheet_names_the_parameters_and_shows_no_variants_answer():
+    sheet = (ROOT / "docs" / "exercises.md").read_text()
+    assert "a `side` x `side` image, patch `patch`" in " ".join(sheet.split())
+    tokens = load_exercise(EXERCISES / "token-count.yaml")
+    assert ">>> num_tokens(224, 224, 8)" not in sheet  # variant 0's own case
+    assert tokens.variants[0] == {"side": 224, "patch": 8}
+
+
+def test_grade_all_grades_each_students_variant_and_grades_csv_records_it(tmp_path):
+    import csv
+
+    specs = tmp_path / "exercises"
+    specs.mkdir()
+    for name in ("patch-count", "token-count"):
+        shutil.copy(EXERCISES / f"{name}.yaml", specs)
+    (specs / variants.SECRET_FILE).write_text(SECRET + "\n")
+    (tmp_path / "class").mkdir()
+    for student in ("alice", "bob", "carol"):
+        shutil.copy(SOLUTION, tmp_path / "class" / f"{student}.py")
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(tmp_path / "class"),
+                           "--out", str(tmp_path / "out"), "--exercises", str(specs),
+                           "--no-progress"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={k: v for k, v in os.environ.items() if k != variants.SECRET_ENV})
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
+    assert len(rows) == 3
+    for row in rows:
+        count = {n: len(load_exercise(specs / f"{n}.yaml").variants)
+                 for n in ("patch-count", "token-count")}
+        want = "; ".join(f"{n}={variants.variant_index(SECRET.encode(), n, row['Student'], c)}"
+                         for n, c in count.items())
+        most = sum(load_exercise(specs / f"{n}.yaml").points for n in count)
+        assert row["Variants"] == want and float(row["Final Points"]) == most, row
+
+
+def test_gradescope_gives_the_submitters_id_and_its_zip_the_course_secret(tmp_path):
+    from grader.lms.gradescope_zip import build_gradescope_zip
+    from grader.settings import gradescope_student_id
+
+    (tmp_path / "submission_metadata.json").write_text(json.dumps(
+        {"users": [{"email": "ada@example.edu", "id": 1234, "name": "Ada"}]}))
+    assert gradescope_student_id(tmp_path) == "1234"
+    (tmp_path / "submission_metadata.json").write_text(json.dumps(
+        {"users": [{"email": "ada@example.edu"}]}))
+    assert gradescope_student_id(tmp_path) == "ada@example.edu"
+    assert gradescope_student_id(tmp_path / "nowhere") is None
+    specs = tmp_path / "exercises"
+    specs.mkdir()
+    shutil.copy(EXERCISES / "token-count.yaml", specs)
+    (specs / variants.SECRET_FILE).write_text(SECRET + "\n")
+    names = build_gradescope_zip(tmp_path / "autograder.zip", specs)
+    assert [n for n in names if n.endswith(f"exercises/{variants.SECRET_FILE}")]

@@ -109,6 +109,16 @@ def variant_exercise(exercise: Exercise, index: int) -> Exercise:
                                data=exercise.data)
 
 
+def sheet_exercise(exercise: Exercise) -> Exercise:
+    """What the question sheet shows of `exercise`: with variants, their parameters by name and
+    none of the cases that use them (variants.unfilled)."""
+    if not exercise.variants:
+        return exercise
+    built = _variant(variants.unfilled(exercise.data), exercise.lines, exercise.path,
+                     Path(exercise.folder, Path(exercise.path).name), exercise.checks[0].api)
+    return dataclasses.replace(built, variants=exercise.variants, data=exercise.data)
+
+
 def _unsolvable(exercise: Exercise) -> list[SpecError]:
     """The first variant whose cases do not build, or whose answer to a case using its
     parameters the reference cannot compute (it raises: a patch that does not divide the side)."""

@@ -72,8 +72,8 @@ def instantiate(data: dict, values: dict, index: int) -> dict:
             return {k: fill(v) for k, v in value.items()}
         return value
 
-    out = {k: fill(v) for k, v in data.items() if k not in ("variants", "checks", "id")}
-    out["id"], out["checks"] = data["id"], []
+    out = {k: v if k in ("id", "checks") else fill(v) for k, v in data.items() if k != "variants"}
+    out["checks"] = []
     for check in data["checks"]:
         check = {k: (v if k == "name" else fill(v)) for k, v in check.items()}
         if isinstance(check.get("generate"), dict) and index:
@@ -83,6 +83,38 @@ def instantiate(data: dict, values: dict, index: int) -> dict:
             check["seed"] = mixed_seed(check["seed"], index)
         out["checks"].append(check)
     return out
+
+
+def unfilled(data: dict, *, shared: bool = False) -> dict:
+    """The spec without any variant's numbers: each parameter named in text (`side`), no case
+    that uses one (those answers are each student's own). `shared`: the student bundle's: a
+    parameter used elsewhere (a property's options) takes the shared version's value, and a
+    function check left without cases is left out."""
+    names = {name: f"`{name}`" for name in data.get("variants", {})}
+    if not names:
+        return data
+    out = instantiate(data, names, 0)
+    first = instantiate(data, space(data, {}, "")[0], 0)["checks"]
+    out["checks"] = []
+    for check, raw, filled in zip(instantiate(data, names, 0)["checks"], data["checks"], first,
+                                  strict=True):
+        if shared and _uses({k: v for k, v in raw.items() if k not in ("name", "hint", "cases")},
+                            names):  # a property's options: the shared version's values
+            check = {**filled, "name": check["name"], **({"hint": check["hint"]}
+                                                         if "hint" in check else {})}
+        kept = [c for c, r in zip(check.get("cases", []), raw.get("cases", []), strict=True)
+                if not _uses(r, names)]
+        check.pop("cases", None)
+        check.update({"cases": kept} if kept else {})
+        if not shared or kept or "generate" in check or "call" not in check:
+            out["checks"].append(check)
+    out["question"] = (out.get("question", "").rstrip() + f"\n\n*{', '.join(names.values())}: "
+                       f"your own numbers, picked from your student id.*\n")
+    return out
+
+
+def _uses(value, names) -> bool:
+    return any(f"{{{name}}}" in repr(value) for name in names)
 
 
 def mixed_seed(seed: int, index: int) -> int:
