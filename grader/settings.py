@@ -80,8 +80,8 @@ OPTIONS = (
     Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
            "the reference, the specs, the solutions, its results), or why it could not"),
     Option("student_id", "--student-id", "the student's id: which variant of each exercise with "
-           "variants: they grade (on Gradescope read from submission_metadata.json); without "
-           "it, the shared version", "ID"),
+           "variants: they grade (Gradescope's wrapper reads it from submission_metadata.json); "
+           "without it, the shared version", "ID"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
@@ -208,17 +208,6 @@ def checked_limit(option: Option, value, origin: str):
     return number
 
 
-def gradescope_student_id(root: str = GRADESCOPE_ROOT) -> str | None:
-    """The submitter's id (else email) in Gradescope's submission_metadata.json, if readable."""
-    try:
-        text = Path(root, "submission_metadata.json").read_text(encoding="utf-8")
-        user = json.loads(text)["users"][0]
-        found = user.get("id") or user.get("email")
-    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return None
-    return str(found) if found not in (None, "") else None
-
-
 def student_file(path: Path, shown: str | None = None) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
@@ -265,6 +254,5 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
-        student_id=given("student_id") or (gradescope_student_id() if given("gradescope")
-                                           else None),
+        student_id=given("student_id"),
         **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})

@@ -115,20 +115,7 @@ def test_another_variants_hard_coded_answers_lose_their_points(driver, tmp_path)
     """num_tokens as a lookup table of every case of one student's variant: full marks for that
     student, points lost for one with another variant."""
     owner = chosen(driver, "carol")["token-count"]
-    table = {}
-    for check in owner.checks:
-        for p in driver.plans.cases(owner, check) if check.function else ():
-            expected, raises = p.expectation()
-            key = repr((tuple(int(a) for a in p.args), bool(p.kwargs.get("cls_token", True))))
-            table[key] = "raise" if raises else int(expected)
-    copied = tmp_path / "vit_exercises.py"
-    copied.write_text(SOLUTION.read_text() + f"\n\nTABLE = {table!r}\n" + '''
-def num_tokens(H, W, P, cls_token=True):
-    found = TABLE.get(repr(((int(H), int(W), int(P)), bool(cls_token))), 0)
-    if found == "raise":
-        raise ValueError("does not tile")
-    return found
-''')
+    copied = lookup_table_submission(driver, "carol", tmp_path)
     assert token_score(grade(driver, copied, "carol")) == owner.points
     other = next(f"s{i}" for i in range(100)
                  if chosen(driver, f"s{i}")["token-count"].variant != owner.variant)
@@ -325,8 +312,8 @@ def test_grade_all_grades_each_students_variant_and_grades_csv_records_it(tmp_pa
 
 
 def test_gradescope_gives_the_submitters_id_and_its_zip_the_course_secret(tmp_path):
+    from grader.lms.gradescope_autograder import gradescope_student_id
     from grader.lms.gradescope_zip import build_gradescope_zip
-    from grader.settings import gradescope_student_id
 
     (tmp_path / "submission_metadata.json").write_text(json.dumps(
         {"users": [{"email": "ada@example.edu", "id": 1234, "name": "Ada"}]}))
@@ -341,3 +328,63 @@ def test_gradescope_gives_the_submitters_id_and_its_zip_the_course_secret(tmp_pa
     (specs / variants.SECRET_FILE).write_text(SECRET + "\n")
     names = build_gradescope_zip(tmp_path / "autograder.zip", specs)
     assert [n for n in names if n.endswith(f"exercises/{variants.SECRET_FILE}")]
+
+
+def lookup_table_submission(driver, owner_id: str, folder: Path) -> Path:
+    """The solution with num_tokens a lookup table of every token-count case of `owner_id`'s
+    variant: full marks for them only."""
+    owner = chosen(driver, owner_id)["token-count"]
+    table = {}
+    for check in owner.checks:
+        for p in driver.plans.cases(owner, check) if check.function else ():
+            expected, raises = p.expectation()
+            key = repr((tuple(int(a) for a in p.args), bool(p.kwargs.get("cls_token", True))))
+            table[key] = "raise" if raises else int(expected)
+    folder.mkdir(parents=True, exist_ok=True)
+    copied = folder / "vit_exercises.py"
+    copied.write_text(SOLUTION.read_text() + f"\n\nTABLE = {table!r}\n" + '''
+def num_tokens(H, W, P, cls_token=True):
+    found = TABLE.get(repr(((int(H), int(W), int(P)), bool(cls_token))), 0)
+    if found == "raise":
+        raise ValueError("does not tile")
+    return found
+''')
+    return copied
+
+
+def test_one_id_grades_the_same_variant_through_every_entry_point(driver, tmp_path):
+    """`vitgrade grade --student-id`, VITGRADE_STUDENT_ID, `pytest --student-id` and the
+    Gradescope wrapper (submission_metadata.json) grade carol's variant: her table passes."""
+    submission = lookup_table_submission(driver, "carol", tmp_path / "carol")
+    other = next(f"s{i}" for i in range(100) if chosen(driver, f"s{i}")["token-count"].variant
+                 != chosen(driver, "carol")["token-count"].variant)
+    env = {**os.environ, variants.SECRET_ENV: SECRET, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    env.pop("VITGRADE_STUDENT_ID", None)
+
+    def token_points(results: Path) -> float:
+        tests = json.loads(results.read_text())["tests"]
+        return sum(t["score"] for t in tests if t["name"].startswith("token-count"))
+
+    most = chosen(driver, "carol")["token-count"].points
+    for student_id, want in (("carol", most), (other, None)):
+        out = tmp_path / f"{student_id}.json"
+        ways = {
+            "grade": ["-m", "grader.cli", "grade", str(submission), "--student-id", student_id],
+            "env": ["-m", "grader.cli", "grade", str(submission)],
+            "pytest": ["-m", "pytest", "-p", "grader.plugin", "-p", "no:cacheprovider", "-q",
+                       "--student", str(submission), "--student-id", student_id]}
+        for way, command in ways.items():
+            extra = {"VITGRADE_STUDENT_ID": student_id} if way == "env" else {}
+            subprocess.run([sys.executable, *command, "--exercises", str(EXERCISES), "--json",
+                            str(out)], cwd=tmp_path, env={**env, **extra}, capture_output=True,
+                           timeout=300)
+            got = token_points(out)
+            assert got == want if want else got < most, (way, student_id)
+        root = tmp_path / "gradescope" / student_id
+        shutil.copytree(submission.parent, root / "submission")
+        (root / "submission_metadata.json").write_text(json.dumps({"users": [{"id": student_id}]}))
+        subprocess.run([sys.executable, "-m", "grader.lms.gradescope_autograder", "--root",
+                        str(root), "--exercises", str(EXERCISES)], cwd=tmp_path, env=env,
+                       capture_output=True, timeout=300)
+        got = token_points(root / "results" / "results.json")
+        assert got == want if want else got < most, ("gradescope", student_id)
