@@ -102,19 +102,18 @@ def variant_exercise(exercise: Exercise, index: int) -> Exercise:
     """Variant `index` of `exercise` (itself for variant 0, or a spec without variants)."""
     if not index or not exercise.variants:
         return exercise
-    built = _variant(variants.instantiate(exercise.data, exercise.variants[index], index),
-                     exercise.lines, exercise.path, Path(exercise.folder, Path(exercise.path).name),
-                     exercise.checks[0].api)
-    return dataclasses.replace(built, variant=index, variants=exercise.variants,
-                               data=exercise.data)
+    data = variants.instantiate(exercise.data, exercise.variants[index], index)
+    return dataclasses.replace(_rebuilt(exercise, data), variant=index)
 
 
 def sheet_exercise(exercise: Exercise) -> Exercise:
     """What the question sheet shows of `exercise`: with variants, their parameters by name and
     none of the cases that use them (variants.unfilled)."""
-    if not exercise.variants:
-        return exercise
-    built = _variant(variants.unfilled(exercise.data), exercise.lines, exercise.path,
+    return _rebuilt(exercise, variants.unfilled(exercise.data)) if exercise.variants else exercise
+
+
+def _rebuilt(exercise: Exercise, data: dict) -> Exercise:
+    built = _variant(data, exercise.lines, exercise.path,
                      Path(exercise.folder, Path(exercise.path).name), exercise.checks[0].api)
     return dataclasses.replace(built, variants=exercise.variants, data=exercise.data)
 
