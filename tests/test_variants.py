@@ -388,3 +388,29 @@ def test_one_id_grades_the_same_variant_through_every_entry_point(driver, tmp_pa
                        capture_output=True, timeout=300)
         got = token_points(root / "results" / "results.json")
         assert got == want if want else got < most, ("gradescope", student_id)
+
+
+def test_buggy_submissions_are_caught_and_named_in_every_variant(driver, tmp_path):
+    """Each buggy fixture that uses a function of an exercise with variants, graded as three
+    students: the exercises its EXPECT names lose points and name its misconception, the
+    exercises it does not touch keep full marks (stand-ins answer from every variant's record)."""
+    from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
+
+    catalogue = driver.catalogue.exercises
+    uses = {name for e in catalogue if e.id in VARIED for name in e.uses}
+    chosen_fixtures = [s for s in BUGGY if set(fixture_metadata(s)) & set(VARIED)
+                       or affected_exercises(s, catalogue) & set(VARIED)]
+    assert len(chosen_fixtures) >= 5, uses
+    for snippet in chosen_fixtures:
+        submission = build_submission(snippet, tmp_path)
+        for student_id in ("ada", "grace", "alan"):
+            results = {e.id: e for e in driver.grade(submission, student_id=student_id)
+                       .report.exercises}
+            for exercise_id, misconception in fixture_metadata(snippet).items():
+                result = results[exercise_id]
+                assert result.score < result.max_score, (snippet.stem, student_id, exercise_id)
+                assert [c for c in result.checks if c.misconception == misconception], \
+                    (snippet.stem, student_id, exercise_id, [c.message for c in result.checks])
+            affected = affected_exercises(snippet, catalogue)
+            assert {i for i, r in results.items() if r.score < r.max_score} <= affected, \
+                (snippet.stem, student_id)
