@@ -305,10 +305,13 @@ def test_grade_all_grades_each_students_variant_and_grades_csv_records_it(tmp_pa
     for row in rows:
         count = {n: len(load_exercise(specs / f"{n}.yaml").variants)
                  for n in ("patch-count", "token-count")}
-        want = "; ".join(f"{n}={variants.variant_index(SECRET.encode(), n, row['Student'], c)}"
+        want = ", ".join(f"{n} {variants.variant_index(SECRET.encode(), n, row['Student'], c)}"
                          for n, c in count.items())
         most = sum(load_exercise(specs / f"{n}.yaml").points for n in count)
-        assert row["Variants"] == want and float(row["Final Points"]) == most, row
+        assert row["Section"].endswith(f" (variants: {want})"), row
+        assert float(row["Final Points"]) == most, row
+    html = (tmp_path / "out" / "report.html").read_text()  # the pass rate of each variant
+    assert "full marks by variant" in html and re.search(r"variant \d+: [123]/[123]", html)
 
 
 def test_gradescope_gives_the_submitters_id_and_its_zip_the_course_secret(tmp_path):

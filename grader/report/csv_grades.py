@@ -16,28 +16,31 @@ from .escape import csv_cell
 
 STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 TOTAL_COLUMN = "Final Points"
-VARIANT_COLUMN = "Variants"  # with variants (checks/variants.py): "token-count=3; ..."
 
 
 def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str]) -> str:
     """The CSV text: `rows` are (student id, report or None), `exercises` ids in column order."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180 line ends, as spreadsheets do
-    varied = any(e.variant is not None for _, r in rows if r for e in r.exercises)
-    writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN] + [VARIANT_COLUMN] * varied)
+    writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
     for student, report in sorted(rows, key=lambda row: row[0]):
         name = csv_cell(student)  # a student id could start with '='
-        # Section, which both importers ignore: the file graded, as the feedback names it
-        identity = [name, "", "", name, csv_cell(report.submission) if report else ""]
+        # Section, which both importers ignore: the file graded, as the feedback names it, and
+        # the variant of each exercise with variants (grader/checks/variants.py)
+        identity = [name, "", "", name, csv_cell(section(report)) if report else ""]
         if report is None:
-            writer.writerow(identity + [""] * (len(exercises) + 1 + varied))
+            writer.writerow(identity + [""] * (len(exercises) + 1))
             continue
         scores = {e.id: e.score for e in report.exercises}
-        chosen = "; ".join(f"{e.id}={e.variant}" for e in report.exercises
-                           if e.variant is not None)
         writer.writerow(identity + [number_cell(scores.get(e, 0.0)) for e in exercises]
-                        + [number_cell(report.score)] + [csv_cell(chosen)] * varied)
+                        + [number_cell(report.score)])
     return out.getvalue()
+
+
+def section(report: GradeReport) -> str:
+    """"vit_exercises.py", or with variants "vit_exercises.py (variants: token-count 3, ...)"."""
+    chosen = ", ".join(f"{e.id} {e.variant}" for e in report.exercises if e.variant is not None)
+    return f"{report.submission} (variants: {chosen})" if chosen else report.submission
 
 
 def number_cell(x: float) -> str:
