@@ -30,7 +30,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import channel, hiding, sandbox, stand_ins, submission
+from grader.worker import channel, hiding, mutation, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
@@ -156,7 +156,12 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, clock, name)
+    kept = mutation.snapshot(args, kwargs)
+    reply, blobs, kind = run_student(lambda: target(*args, **kwargs), loaded, capture, request,
+                                     clock, name)
+    if reply["status"] == "ok":
+        reply["mutated"] = mutation.changed(kept)
+    return reply, blobs, kind
 
 
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,
