@@ -91,6 +91,7 @@ class GradingSession:
             submission=shown_path(self.settings.student),
             exercises=tuple(self.results[i] for i in ids if i in self.results),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
+            notes=load.notes if load else (),
             seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
             printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 
