@@ -66,7 +66,7 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     try:
         exercise = _built(path, shown, checked, api)
     except SpecError as error:
-        return None, [error]
+        return None, [error, *error.more]
     problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
     if build_inputs and not problems:  # `vitgrade validate`, `new`: the course's functions too
         problems = _course_problems(exercise)
