@@ -10,7 +10,7 @@ import pytest
 
 from grader.cli import main
 
-from conftest import EXERCISES
+from conftest import EXERCISES, SOLUTION
 
 MISSPELT = """\
 id: three-typos
@@ -95,3 +95,20 @@ def test_instructor_commands_take_exercises_dir(course, command, tmp_path, capsy
     assert "unrecognized arguments" not in err
     assert status in (0, 1), err
     assert str(course) in out + err
+
+
+def test_a_broken_spec_keeps_its_points_in_the_total_as_not_graded(tmp_path, capsys):
+    from grader.checks.catalogue import load_exercises
+
+    folder = tmp_path / "exercises"
+    shutil.copytree(EXERCISES, folder)
+    exercises, _ = load_exercises(folder)
+    total = sum(e.points for e in exercises)
+    broken = next(e for e in exercises if e.id == "patchify")
+    spec = folder / Path(broken.path).name
+    spec.write_text("tittle: a misspelt key\n" + spec.read_text())
+    assert main(["grade", str(SOLUTION), "--exercises", str(folder)]) == 1
+    out = capsys.readouterr().out
+    total_line = next(line for line in out.splitlines() if line.startswith("total"))
+    assert f"{total - broken.points:g} / {total:g}" in total_line, out
+    assert "not graded: its spec is broken" in out and "patchify" in out

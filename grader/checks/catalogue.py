@@ -56,6 +56,29 @@ def load_exercises(folder: str | Path, *, build_inputs: bool = False,
     return exercises, errors
 
 
+def refused_spec(error: SpecError) -> tuple[str, str, str, float] | None:
+    """(id, title, lecture, points) of the refused spec `error` names, read loosely: what it
+    would be worth (its `points:`, else its checks', 1 each by default), so a broken spec keeps
+    its points in the total as "not graded"; None when its file is not even a YAML mapping."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(error.path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if not isinstance(data, dict):
+        return None
+
+    def number(value, default):
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else default
+    checks = data.get("checks") if isinstance(data.get("checks"), list) else []
+    points = number(data.get("points"), None)
+    if points is None:
+        points = sum(number(c.get("points"), 1) if isinstance(c, dict) else 1 for c in checks)
+    name = str(data.get("id") or Path(error.path).stem)
+    return name, str(data.get("title") or name), str(data.get("lecture") or ""), float(points)
+
+
 def spec_problems(path: str | Path, display_path: str | None = None, *,
                   build_inputs: bool = False, checked: tuple[dict, dict] | None = None,
                   api: StudentApi | None = None) -> tuple[Exercise | None, list[SpecError]]:
