@@ -112,3 +112,24 @@ def test_a_broken_spec_keeps_its_points_in_the_total_as_not_graded(tmp_path, cap
     total_line = next(line for line in out.splitlines() if line.startswith("total"))
     assert f"{total - broken.points:g} / {total:g}" in total_line, out
     assert "not graded: its spec is broken" in out and "patchify" in out
+
+
+def test_new_function_lists_every_file_it_wrote(tmp_path, capsys):
+    folder = tmp_path / "exercises"
+    main(["new", "token-scale", "--function", "token_scale", "--exercises", str(folder)])
+    out = capsys.readouterr().out
+    assert f"wrote {folder / 'token-scale.yaml'}" in out
+    assert f"wrote {folder / 'reference' / 'token_scale.py'}" in out
+    main(["new", "token-scale-2", "--function", "token_scale", "--exercises", str(folder)])
+    out = capsys.readouterr().out
+    assert f"kept {folder / 'reference' / 'token_scale.py'}: it exists" in out
+    assert f"wrote {folder / 'reference'}" not in out
+
+
+def test_assign_says_what_it_wrote(tmp_path, capsys):
+    target = tmp_path / "template"
+    assert main(["assign", str(SOLUTION.parent), str(target)]) == 0
+    out = capsys.readouterr().out
+    for name in ("vit_exercises.py", "vit_exercises.ipynb"):
+        assert f"wrote {target / name} (from " in out, out
+    assert f"wrote 2 student version(s) in {target}" in out
