@@ -133,3 +133,19 @@ def test_assign_says_what_it_wrote(tmp_path, capsys):
     for name in ("vit_exercises.py", "vit_exercises.ipynb"):
         assert f"wrote {target / name} (from " in out, out
     assert f"wrote 2 student version(s) in {target}" in out
+
+
+def test_the_walk_throughs_buggy_fixtures_are_new_files():
+    """Each buggy fixture docs/authoring.md tells to write is `<exercise id>--<misconception>.py`:
+    the id is the new exercise's, so following the page never overwrites a shipped fixture."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"tests/submissions/buggy/([\w.-]+\.py)", text))
+    assert named >= {"patches-small-image--floor_division_count.py",
+                     "sincos-positions--sincos_swapped.py"}, named
+    shipped = {path.name for path in (ROOT / "tests" / "submissions" / "buggy").glob("*.py")}
+    assert not named & shipped
+    assert not any("--" in name for name in shipped)  # so a new question's name is free
