@@ -175,3 +175,13 @@ def test_malformed_metadata_is_no_mark_and_no_crash(tmp_path, metadata):
     path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
                                 "cells": [cell]}))
     assert [c.graded for c in read_cells(path)] == [True]
+
+
+def test_pytest_student_grades_the_marked_cells_alike(folder, grade_with):
+    cells = [code(source, tags=["grade"]) for source in solution_cells()]
+    cells.append(code(experiment(folder, "raised", "raise RuntimeError('my experiment')")))
+    result = grade_with(write(folder / "lab.ipynb", cells))
+    assert result.ret == 0, result.stdout.str()
+    assert not (folder / "raised").exists()
+    result.stdout.fnmatch_lines(["*lab.ipynb: graded the * marked code cell(s) of *; the 1 "
+                                 "unmarked cell(s) were not run*", "total*(100%)"])
