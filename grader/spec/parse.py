@@ -60,7 +60,10 @@ def _others(data: dict, lines: dict, shown: str, schema: dict) -> list[SpecError
         import jsonschema
     except ImportError:  # pragma: no cover - nbformat requires it
         return []
-    errors = list(jsonschema.Draft7Validator(schema).iter_errors(data))
+    try:
+        errors = list(jsonschema.Draft7Validator(schema).iter_errors(data))
+    except Exception:  # noqa: BLE001 - the first problem is reported whatever jsonschema does
+        return []
     no_kind = {tuple(e.absolute_path) for e in errors
                if e.validator == "oneOf" and len(e.absolute_path) == 2}
     problems = []
@@ -81,7 +84,7 @@ class _Found:
 
     def __init__(self, error, value):
         self.rule, self.definition, self.value = error.validator, error.schema, value
-        self.message, self.name = error.message, None
+        self.message, self.name = error.message[:300], None
 
 
 @functools.lru_cache(maxsize=4)
