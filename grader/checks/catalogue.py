@@ -68,13 +68,11 @@ def refused_spec(error: SpecError) -> tuple[str, str, str, float] | None:
         return None
     if not isinstance(data, dict):
         return None
-
-    def number(value, default):
-        return value if isinstance(value, int | float) and not isinstance(value, bool) else default
+    number = (int, float)
     checks = data.get("checks") if isinstance(data.get("checks"), list) else []
-    points = number(data.get("points"), None)
-    if points is None:
-        points = sum(number(c.get("points"), 1) if isinstance(c, dict) else 1 for c in checks)
+    points = data.get("points") if isinstance(data.get("points"), number) else sum(
+        c["points"] if isinstance(c, dict) and isinstance(c.get("points"), number) else 1
+        for c in checks)
     name = str(data.get("id") or Path(error.path).stem)
     return name, str(data.get("title") or name), str(data.get("lecture") or ""), float(points)
 

@@ -12,6 +12,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from .errors import SpecError
 from .model import nearest_line
@@ -75,16 +76,10 @@ def _others(data: dict, lines: dict, shown: str, schema: dict) -> list[SpecError
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             known = e.schema.get("properties", {})
             values = [{key: value} for key, value in e.instance.items() if key not in known]
-        problems += [_explain(_Found(e, value), lines, shown, schema, path) for value in values]
+        problems += [_explain(SimpleNamespace(  # as _explain reads fastjsonschema's errors
+            rule=e.validator, definition=e.schema, value=value, message=e.message[:300],
+            name=None), lines, shown, schema, path) for value in values]
     return problems
-
-
-class _Found:
-    """A jsonschema error as _explain reads fastjsonschema's."""
-
-    def __init__(self, error, value):
-        self.rule, self.definition, self.value = error.validator, error.schema, value
-        self.message, self.name = error.message[:300], None
 
 
 @functools.lru_cache(maxsize=4)

@@ -1,19 +1,10 @@
 """Which code cells of a notebook grading runs: the marked ones, when the notebook marks any.
 
-A cell is marked to grade by (README, "Notebooks: the cells graded"):
-- a cell tag `grade` or `solution` (Jupyter's `metadata.tags`);
-- nbgrader's metadata: `"nbgrader": {"solution": true}` or `{"grade": true}`, and its read-only
-  cells (`"locked": true`: the instructor's setup code the answers build on);
-- otter-grader's: the code cells between raw (or ```otter fenced markdown) `# BEGIN SOLUTION` and
-  `# END SOLUTION` cells of a master notebook, and cells tagged `otter_assign_solution_cell`;
-  in such a notebook the cells outside every `# BEGIN QUESTION` block (the assignment's setup)
-  are graded too.
-In a notebook with a marked code cell, the other code cells are not run. In any notebook, otter's
-own cells are never run: cells tagged `otter_ignore` or with `"otter": {"ignore": true}`, the code
-of otter `# BEGIN TESTS` blocks, and otter's client cells (`import otter`, `grader =
-otter.Notebook(...)`, `grader.check("q1")`). A notebook without marks runs whole, as before.
-
-Read in the worker, from the notebook's JSON: nothing here runs code.
+Marks (README, "Notebooks: the cells graded"): a `grade` or `solution` tag; nbgrader's
+`solution`/`grade`/`locked` metadata; otter's `# BEGIN SOLUTION` blocks (with a master notebook's
+setup outside its questions) and `otter_assign_solution_cell` tag. Otter's own cells never run
+(`otter_ignore`, `"otter": {"ignore": true}`, `# BEGIN TESTS` blocks, `import otter`,
+`grader.check(...)`). A notebook without marks runs whole. Read from the JSON: nothing runs here.
 """
 from __future__ import annotations
 
