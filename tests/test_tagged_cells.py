@@ -84,8 +84,8 @@ def test_tagged_cells_are_graded_and_the_others_are_not_run(folder):
     assert (folder / "control").exists()  # a marked cell ran and could write
     assert not (folder / "slept").exists() and not (folder / "raised").exists()
     graded = len(cells) - 2
-    assert (f"lab.ipynb: graded the {graded} marked code cell(s) of {len(cells)}; the 2 unmarked "
-            "cell(s) were not run") in done.stdout
+    assert (f"lab.ipynb: graded {graded} of {len(cells)} code cells: the notebook marks the "
+            "cells to grade, and the 2 others were not run") in done.stdout
 
 
 def test_an_nbgrader_notebook_grades_as_it_is(folder):
@@ -160,8 +160,8 @@ def test_cell_numbers_stay_jupyters_and_a_tag_on_markdown_marks_nothing(tmp_path
     notes: list[str] = []
     read = read_cells(path, notes=notes)
     assert [(c.number, c.graded) for c in read] == [(1, False), (2, True), (3, False)]
-    assert notes == ["graded the 1 marked code cell(s) of 3; the 2 unmarked cell(s) were not "
-                     "run (the notebook marks the cells to grade)"]
+    assert notes == ["graded 1 of 3 code cells: the notebook marks the cells to grade, and the "
+                     "2 others were not run"]
     plain = json.loads(nbformat.writes(nbformat.v4.new_notebook(cells=cells[:2])))["cells"]
     assert selection(plain, [False, True]) == ([False, True], None)
 
@@ -183,5 +183,18 @@ def test_pytest_student_grades_the_marked_cells_alike(folder, grade_with):
     result = grade_with(write(folder / "lab.ipynb", cells))
     assert result.ret == 0, result.stdout.str()
     assert not (folder / "raised").exists()
-    result.stdout.fnmatch_lines(["*lab.ipynb: graded the * marked code cell(s) of *; the 1 "
-                                 "unmarked cell(s) were not run*", "total*(100%)"])
+    result.stdout.fnmatch_lines(["*lab.ipynb: graded * of * code cells: the notebook marks the "
+                                 "cells to grade, and the 1 others were not run", "total*(100%)"])
+
+
+def test_otter_boundaries_may_be_fenced_markdown():
+    def cell(kind, source):
+        return {"cell_type": kind, "source": source, "metadata": {}}
+    cells = [cell("code", "import numpy as np"),
+             cell("markdown", "```otter\n# BEGIN QUESTION\n```"),
+             cell("markdown", "```otter\n# BEGIN SOLUTION\n```"), cell("code", "x = 1"),
+             cell("markdown", "```otter\n# END SOLUTION\n```"), cell("code", "plot(x)"),
+             cell("markdown", "```otter\n# END QUESTION\n```")]
+    run, note = selection(cells, [c["cell_type"] == "code" for c in cells])
+    assert run == [True, False, False, True, False, False, False]
+    assert note.startswith("graded 2 of 3 code cells")

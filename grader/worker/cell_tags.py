@@ -42,8 +42,8 @@ def selection(cells: list[dict], runnable: list[bool]) -> tuple[list[bool], str 
     if ran == total:
         return run, None
     if tagged:
-        return run, (f"graded the {ran} marked code cell(s) of {total}; the {total - ran} "
-                     "unmarked cell(s) were not run (the notebook marks the cells to grade)")
+        return run, (f"graded {ran} of {total} code cells: the notebook marks the cells to "
+                     f"grade, and the {total - ran} others were not run")
     return run, (f"ran {ran} of {total} code cells; the {total - ran} cell(s) of otter's own "
                  "(otter_ignore, tests, `grader.check`) were not run")
 
