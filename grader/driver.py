@@ -24,17 +24,22 @@ class Catalogue:
     exercises: tuple
     errors: tuple  # SpecError: `file:line: message`, and its `path`
     unreadable: str | None = None
+    refused: dict = dataclasses.field(default_factory=dict)  # str(error) -> (id, title, lecture,
+    # points) of a refused spec, whose points stay in the total as "not graded"
 
 
 def load_catalogue(folder: Path) -> Catalogue:
-    from grader.checks.catalogue import load_exercises
+    from grader.checks.catalogue import load_exercises, refused_spec
 
     try:
         exercises, errors = load_exercises(folder)
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
         return Catalogue((), (), f"cannot read the exercise specs in {folder} ({error.strerror})"
                                  ": give the folder of specs with --exercises DIR")
-    return Catalogue(tuple(exercises), tuple(errors))
+    ids = {exercise.id for exercise in exercises}
+    refused = {str(error): found for error in errors
+               if (found := refused_spec(error)) is not None and found[0] not in ids}
+    return Catalogue(tuple(exercises), tuple(errors), refused=refused)
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ class Driver:
             settings = dataclasses.replace(settings, student=Path(student))
         return GradingSession(settings, list(self.catalogue.exercises),
                               [str(error) for error in self.catalogue.errors], self.zygote,
-                              self.plans)
+                              self.plans, refused=self.catalogue.refused)
 
     def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
               shown: str | None = None, junit_out: str | None = None) -> Outcome:

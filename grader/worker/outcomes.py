@@ -60,6 +60,7 @@ class LoadReport:
     seconds: float
     stopped: tuple[str, ...] = ()  # top-level statements or cells stopped at their time limit
     hiding: Hiding | None = None  # what the worker says it hid (None: it did not say)
+    notes: tuple[str, ...] = ()  # not problems: "graded the 5 marked code cell(s) of 9; ..."
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ def load_report(header: dict) -> LoadReport:
                        for where, message in map(_pair, problems)),
         stdout=text(header.get("stdout", "")), seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
+        notes=tuple(text(note, 1000) for note in _list(header.get("notes", []))[:10]),
         hiding=_hiding(header.get("hiding")))
 
 
