@@ -14,7 +14,7 @@ the same run, alternated with the others so that a slow spell of the machine hit
     pytest      the same through pytest and the plugin, `pytest --student SUBMISSION`: the
                 path of every run before
     watch       a save of SUBMISSION while `vitgrade watch SUBMISSION` runs, until the new table
-                is printed (the watcher looks at the file five times a second)
+                is printed (the watcher wakes at the save: inotify on Linux)
     baseline    with --baseline REV: the cold run of the grader of git revision REV (its files,
                 exported with `git archive`, grading with its own exercises/): the figure before
                 a change, in the same run

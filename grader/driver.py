@@ -24,17 +24,22 @@ class Catalogue:
     exercises: tuple
     errors: tuple  # SpecError: `file:line: message`, and its `path`
     unreadable: str | None = None
+    refused: dict = dataclasses.field(default_factory=dict)  # str(error) -> (id, title, lecture,
+    # points) of a refused spec, whose points stay in the total as "not graded"
 
 
 def load_catalogue(folder: Path) -> Catalogue:
-    from grader.checks.catalogue import load_exercises
+    from grader.checks.catalogue import load_exercises, refused_spec
 
     try:
         exercises, errors = load_exercises(folder)
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
         return Catalogue((), (), f"cannot read the exercise specs in {folder} ({error.strerror})"
                                  ": give the folder of specs with --exercises DIR")
-    return Catalogue(tuple(exercises), tuple(errors))
+    ids = {exercise.id for exercise in exercises}
+    refused = {str(error): found for error in errors
+               if (found := refused_spec(error)) is not None and found[0] not in ids}
+    return Catalogue(tuple(exercises), tuple(errors), refused=refused)
 
 
 @dataclass(frozen=True)
@@ -75,8 +80,8 @@ class Driver:
             return exercises, None
         if not student_id or self.secret is None:
             why = "no student id (--student-id)" if not student_id else "no course secret"
-            return exercises, (f"vitgrade: {why}: grading the shared version (variant 0) of "
-                               "the exercises with variants")
+            return exercises, (f"graded the shared version (variant 0) of the exercises with "
+                               f"variants: {why}")
         chosen = []
         for e in exercises:
             index = variant_index(self.secret, e.id, student_id, len(e.variants or [0]))
@@ -97,7 +102,8 @@ class Driver:
             settings = dataclasses.replace(settings, student_id=student_id)
         exercises, note = self.variants(settings.student_id)
         return GradingSession(settings, exercises, [str(error) for error in self.catalogue.errors],
-                              self.zygote, self.plans, notes=[note] if note else [])
+                              self.zygote, self.plans, refused=self.catalogue.refused,
+                              notes=[note] if note else [])
 
     def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
               shown: str | None = None, junit_out: str | None = None,
@@ -121,7 +127,6 @@ class Driver:
         if shown:
             report = dataclasses.replace(report, submission=shown)
         notes = [f"vitgrade: {self.catalogue.unreadable}"] if self.catalogue.unreadable else []
-        notes += session.notes
         refused = write_outputs(report, session.settings, junit_out)
         if refused:
             notes.append(f"vitgrade: {refused}; no results file was written")

@@ -12,7 +12,8 @@ So a loop times out instead of freezing the kernel, a crash kills a worker and n
 and the graded calls cannot change the kernel's variables. Hidden checks are skipped. Tracebacks
 point back to the student's cells: `File "In[7]", line 3` (IPython's own label). What cannot be
 written as source (another type, a nested function, one typed at the `>>>` prompt) is named in
-the report; only names the graded functions use are carried.
+the report; only names the graded functions use are carried. The cells a notebook marks to grade
+(worker/cell_tags.py) do not apply: the live names are graded, whichever cells defined them.
 
 Inside the grader's worker (a graded notebook that calls it), `check()` does nothing: the grade
 that counts is the autograder's, and the worker must not load the specs or the reference.

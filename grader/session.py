@@ -27,11 +27,12 @@ class GradingSession:
     spec_errors: list[str] = field(default_factory=list)
     zygote: object = None
     plans: CasePlans = field(default_factory=CasePlans)  # shared by a batch job's students
+    refused: dict = field(default_factory=dict)  # a spec error -> its spec's (id, title, ...)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
     interrupted: bool = False  # run() was stopped by ^C: the report holds what was graded
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
-    notes: list[str] = field(default_factory=list)  # one line each (the shared version graded)
+    notes: list[str] = field(default_factory=list)  # the report's (the shared version graded)
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
@@ -94,8 +95,11 @@ class GradingSession:
         folder = f"{self.settings.exercises} ({self.settings.exercises_origin})"
         return GradeReport(
             submission=shown_path(self.settings.student),
-            exercises=tuple(self.results[i] for i in ids if i in self.results),
+            exercises=tuple(self.results[i] for i in ids if i in self.results) + tuple(
+                not_graded(error, *self.refused[error]) for error in self.spec_errors
+                if error in self.refused),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
+            notes=(tuple(load.notes) if load else ()) + tuple(self.notes),
             seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
             printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 
@@ -107,6 +111,13 @@ class GradingSession:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.close()
+
+
+def not_graded(error: str, id: str, title: str, lecture: str, points: float) -> ExerciseResult:
+    """An exercise whose spec was refused: its points stay in the total, none of them scored."""
+    check = CheckResult(name="not graded", points=points, score=0.0, status=ERROR,
+                        message=f"not graded: its spec is broken ({error}); tell your instructor")
+    return ExerciseResult(id, title, lecture, (check,))
 
 
 def internal_error(exercise: Exercise, error: Exception) -> ExerciseResult:

@@ -1,6 +1,7 @@
 """Buggy submissions, built at test time from the solution and one small snippet each.
 
-A file tests/submissions/buggy/<misconception>.py is not a submission but what one changes: a
+A file tests/submissions/buggy/<misconception>.py (a question's own, added later:
+<exercise id>--<misconception>.py, docs/authoring.md) is not a submission but what one changes: a
 docstring naming the bug, `EXPECT = {exercise id: misconception}` (the exercises that must lose
 points and name it), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
 wrong. A fixture with several bugs may also rewrite correct functions in a student's style (how

@@ -187,21 +187,65 @@ def test_no_file_of_the_bundle_defines_a_student_api_function_or_a_misconception
             assert "NotImplementedError" in ast.unparse(node), node.name
 
 
+def derivable_hidden_cases(texts: dict[Path, str], hidden: list) -> list[str]:
+    """What in the bundle's specs would let a student draw the cases of a hidden check: the check
+    itself, or a visible `generate:` with its generator and seed (the same rng then draws the
+    same argument lists, whatever the count). A number that is merely equal (a visible input's own
+    `{random: ..., seed: 101}`, another generator's seed) draws other inputs: no leak."""
+    specs = {p: t for p, t in texts.items() if p.suffix == ".yaml" and "exercises" in p.parts}
+    drawn = {(g.get("generator"), g.get("seed", 0)) for t in specs.values()
+             for c in yaml.safe_load(t)["checks"] if isinstance(g := c.get("generate"), dict)}
+    joined = "\n".join(specs.values())
+    found = [f"hidden check {c.name!r} is in the bundle" for c in hidden
+             if f"name: {c.name}\n" in joined]
+    return found + [f"{c.name!r}: the bundle draws {c.generate.generator} with seed "
+                    f"{c.generate.seed}" for c in hidden
+                    if isinstance(c, CallCheck) and c.generate
+                    and (c.generate.generator, c.generate.seed) in drawn]
+
+
+def shipped_hidden_checks() -> list:
+    return [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks if c.hidden]
+
+
 def test_the_bundle_has_no_hidden_check_nor_a_hidden_generators_seed(bundle):
     texts = bundle_texts(bundle)
     specs = [p for p in texts if p.suffix == ".yaml"]
     assert specs
     for path in specs:
         assert not any(c.get("hidden") for c in yaml.safe_load(texts[path])["checks"])
-    hidden = [c for p in sorted(EXERCISES.glob("*.yaml")) for c in load_spec(p).checks
-              if c.hidden]
-    seeds = {c.generate.seed for c in hidden if isinstance(c, CallCheck) and c.generate}
-    assert seeds
-    exercises = "\n".join(t for p, t in texts.items() if "exercises" in p.parts)
-    for seed in seeds:
-        assert not re.search(rf"seed\W+{seed}\b", exercises), seed
-    for check in hidden:
-        assert f"name: {check.name}\n" not in exercises
+    hidden = shipped_hidden_checks()
+    assert any(isinstance(c, CallCheck) and c.generate for c in hidden)
+    assert derivable_hidden_cases(texts, hidden) == []
+
+
+def test_the_authoring_walk_throughs_hidden_seed_is_no_leak(bundle, tmp_path):
+    """docs/authoring.md's question, followed literally, adds a hidden check drawn with seed 101,
+    a number a visible input of the bundle also uses (`{random: [8, 8, 3], seed: 101}`): equal,
+    yet no hidden case can be drawn from the bundle."""
+    text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(id: patches-small-image\n.*?)```", text, re.S).group(1)
+    (tmp_path / "patches-small-image.yaml").write_text(block)
+    walk_through = [c for c in load_spec(tmp_path / "patches-small-image.yaml").checks
+                    if c.hidden]
+    assert [c.generate.seed for c in walk_through] == [101]
+    texts = bundle_texts(bundle)
+    assert re.search(r"seed\W+101\b", "\n".join(texts.values()))  # the equal number is there
+    assert derivable_hidden_cases(texts, shipped_hidden_checks() + walk_through) == []
+
+
+def test_a_visible_generate_with_a_hidden_checks_generator_and_seed_is_a_leak(tmp_path):
+    spec = tmp_path / "exercises" / "x.yaml"
+    hidden = [c for c in shipped_hidden_checks()
+              if isinstance(c, CallCheck) and c.generate][0]
+    drawn = hidden.generate
+    visible = (f"id: x\nchecks:\n  - name: drawn\n    call: f\n    generate: "
+               f"{{generator: {drawn.generator}, count: 1, seed: {drawn.seed}}}\n")
+    assert derivable_hidden_cases({spec: visible}, [hidden]) == [
+        f"{hidden.name!r}: the bundle draws {hidden.generate.generator} with seed "
+        f"{hidden.generate.seed}"]
+    other_seed = visible.replace(f"seed: {hidden.generate.seed}}}", "seed: 99999}")
+    assert derivable_hidden_cases({spec: other_seed}, [hidden]) == []
 
 
 def test_the_bundle_has_no_right_answer_in_plain_text(bundle):

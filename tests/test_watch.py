@@ -120,3 +120,29 @@ def test_watch_ends_without_a_traceback_however_often_ctrl_c_is_pressed(tmp_path
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def test_watch_wakes_at_the_save_itself_not_at_its_next_look(tmp_path, monkeypatch):
+    """With inotify, the wait ends at the save: were it a poll or the safety look (here set to
+    10 minutes), the thread would still be waiting when the join gives up."""
+    from grader.commands import watch
+
+    monkeypatch.setattr(watch, "CHECK_SECONDS", 600.0)
+    wait = watch._changes([tmp_path])
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    time.sleep(0.2)
+    (tmp_path / "saved.py").write_text("x = 1\n")
+    waiter.join(timeout=60)
+    assert not waiter.is_alive(), "the save did not end the wait"
+
+
+def test_watch_polls_where_inotify_is_missing(tmp_path, monkeypatch):
+    from grader.commands import watch
+
+    monkeypatch.setitem(sys.modules, "inotify_simple", None)  # its import fails
+    monkeypatch.setattr(watch, "POLL_SECONDS", 0.01)
+    slept = []
+    monkeypatch.setattr(watch.time, "sleep", slept.append)
+    watch._changes([tmp_path])()
+    assert slept == [0.01]

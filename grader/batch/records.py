@@ -90,7 +90,8 @@ def report_to_json(report: GradeReport) -> dict:
     data.pop("extra", None)
     data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]}
                          for e in report.exercises]
-    data.update(load_problems=list(report.load_problems), spec_errors=list(report.spec_errors))
+    data.update(load_problems=list(report.load_problems), spec_errors=list(report.spec_errors),
+                notes=list(report.notes))
     return data
 
 
@@ -105,7 +106,8 @@ def report_from_json(data: dict) -> GradeReport:
                       for e, c in zip(data["exercises"], checks, strict=True))
     return GradeReport(**{**_known(GradeReport, data), "exercises": exercises,
                           "load_problems": tuple(data.get("load_problems", ())),
-                          "spec_errors": tuple(data.get("spec_errors", ()))})
+                          "spec_errors": tuple(data.get("spec_errors", ())),
+                          "notes": tuple(data.get("notes", ()))})
 
 
 def _known(cls, data: dict) -> dict:

@@ -57,6 +57,27 @@ def load_exercises(folder: str | Path, *, build_inputs: bool = False,
     return exercises, errors
 
 
+def refused_spec(error: SpecError) -> tuple[str, str, str, float] | None:
+    """(id, title, lecture, points) of the refused spec `error` names, read loosely: what it
+    would be worth (its `points:`, else its checks', 1 each by default), so a broken spec keeps
+    its points in the total as "not graded"; None when its file is not even a YAML mapping."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(error.path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    number = (int, float)
+    checks = data.get("checks") if isinstance(data.get("checks"), list) else []
+    points = data.get("points") if isinstance(data.get("points"), number) else sum(
+        c["points"] if isinstance(c, dict) and isinstance(c.get("points"), number) else 1
+        for c in checks)
+    name = str(data.get("id") or Path(error.path).stem)
+    return name, str(data.get("title") or name), str(data.get("lecture") or ""), float(points)
+
+
 def spec_problems(path: str | Path, display_path: str | None = None, *,
                   build_inputs: bool = False, checked: tuple[dict, dict] | None = None,
                   api: StudentApi | None = None) -> tuple[Exercise | None, list[SpecError]]:
@@ -67,7 +88,7 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     try:
         exercise = _built(path, shown, checked, api)
     except SpecError as error:
-        return None, [error]
+        return None, [error, *error.more]
     problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
     problems += variants.unknown_placeholders(exercise.data, exercise.lines, shown)
     if build_inputs and not problems:  # `vitgrade validate`, `new`: the course's functions too

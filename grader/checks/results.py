@@ -103,6 +103,7 @@ class GradeReport:
     seconds: float = 0.0
     printed: str = ""                       # the end of what loading printed, when it had problems
     exercises_folder: str = ""  # "/path/exercises (found in this project)": the specs graded with
+    notes: tuple[str, ...] = ()  # about loading, not problems: "graded the 5 marked code cells"
 
     @property
     def score(self) -> float:

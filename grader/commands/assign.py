@@ -54,5 +54,7 @@ def run(args) -> int:
     for version in versions:
         dropped = (f", {version.dropped_cells} instructor-only cell(s) dropped"
                    if version.dropped_cells else "")
-        print(f"{version.target}: {version.regions} solution region(s) replaced{dropped}")
+        print(f"wrote {version.target} (from {version.source}: {version.regions} solution "
+              f"region(s) replaced{dropped})")
+    print(f"vitgrade assign: wrote {len(versions)} student version(s) in {args.target}")
     return 0

@@ -41,13 +41,21 @@ def run(args) -> int:
         return fail(NAME, f"{path} exists (use --force to overwrite it)", 1)
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+    written, kept = [path], []
     reference = folder / "reference" / f"{args.function}.py"
     if args.function and (args.force or not reference.exists()):  # never the course's own
         reference.parent.mkdir(exist_ok=True)
         reference.write_text(scaffold.REFERENCE_TEMPLATE.format(call=args.function), "utf-8")
+        written.append(reference)
+    elif args.function:
+        kept.append(reference)
     _, problems = spec_problems(path, build_inputs=True)
     for problem in problems:
         print(problem, file=sys.stderr)
-    print(f"wrote {path}; next: edit its TODOs, then check it as docs/authoring.md says "
+    for done in written:
+        print(f"wrote {done}")
+    for done in kept:
+        print(f"kept {done}: it exists (--force overwrites it)")
+    print("next: edit the TODOs, then check it as docs/authoring.md says "
           "(`vitgrade validate`, `vitgrade compile`, `vitgrade render`, ...)")
     return 1 if problems else 0

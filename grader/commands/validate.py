@@ -1,14 +1,16 @@
-"""`vitgrade validate [DIR]`: check exercise specs; one `file:line: message` per problem."""
+"""`vitgrade validate [--exercises DIR]`: check exercise specs; one `file:line: message` per
+problem, every problem of each file."""
 from __future__ import annotations
 
-from grader.commands import fail
+from grader.commands import EXERCISES_HELP, fail
 
 NAME = "validate"
 HELP = "check exercise specs and report file:line for each problem"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("directory", nargs="?", help="folder of specs (default: as for grade)")
+    parser.add_argument("directory", nargs="?", help="folder of specs (as --exercises)")
+    parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
 
 
 def run(args) -> int:
@@ -17,11 +19,13 @@ def run(args) -> int:
     from grader.spec import spec_files
     from grader.spec.locate import find_exercises
 
-    folder = find_exercises(args.directory)
+    if args.directory and args.exercises and args.directory != args.exercises:
+        return fail(NAME, "give the folder of specs once: DIR or --exercises DIR")
+    folder = find_exercises(args.exercises or args.directory)
     if not folder.is_dir():
         return fail(NAME, f"{folder} is not a folder of exercise specs")
     exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
-    for error in errors:
+    for error in sorted(errors, key=lambda e: (e.path, e.line or 0)):  # each file's in its order
         print(error)
     bad = len({e.path for e in errors})
     print(f"{folder}: {len(exercises)} exercises load and validate; {bad} spec file(s) with "

@@ -8,7 +8,6 @@ is never opened for writing (docs/security.md, "Results files are never written 
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -43,7 +42,7 @@ def write_file_safely(path: str | Path, data: bytes, suffix: str = ".tmp") -> No
     path = Path(path)
     name = _final_name(path)
     with checked_folder(path.parent, path) as folder:
-        tmp = f".tmp-{secrets.token_hex(8)}{suffix}"
+        tmp = f".tmp-{os.urandom(8).hex()}{suffix}"  # secrets.token_hex, without its imports
         fd = os.open(tmp, _NEW_FILE, 0o600, dir_fd=folder)
         try:
             try:

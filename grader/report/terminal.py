@@ -111,6 +111,9 @@ def report_header(report: GradeReport) -> list[str]:
     submission = terminal_text(report.submission)
     if report.fatal:
         lines.append(f"could not grade {submission}: {terminal_text(report.fatal)}")
+    if not report.fatal:
+        lines += [f"{terminal_text(report.submission)}: {terminal_text(note)}"
+                  for note in report.notes]
     if report.load_problems and not report.fatal:  # a fatal problem is the one message
         lines.append(f"while loading {submission}:")
         lines += [f"  {terminal_text(problem)}" for problem in report.load_problems]

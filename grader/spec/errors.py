@@ -9,6 +9,7 @@ class SpecError(Exception):
 
     def __init__(self, path: str, line: int | None, message: str):
         self.path, self.line, self.message = str(path), line, message
+        self.more: list[SpecError] = []  # the file's other problems (parse.py), for `validate`
         super().__init__(str(self))
 
     def __str__(self) -> str:

@@ -12,11 +12,13 @@ import functools
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from .errors import SpecError
 from .model import nearest_line
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+MAX_PROBLEMS = 50  # of one file
 
 
 def spec_files(directory: str | Path) -> list[Path]:
@@ -26,7 +28,8 @@ def spec_files(directory: str | Path) -> list[Path]:
 
 
 def parse_spec(text: str, shown: str, schema: dict) -> tuple[dict, dict]:
-    """(data, {path: line}) of a spec's text, valid against `schema`, else SpecError."""
+    """(data, {path: line}) of a spec's text, valid against `schema`, else SpecError (its first
+    problem; `.more`: the others)."""
     from .yaml_lines import load_yaml_with_lines
 
     data, lines = load_yaml_with_lines(text, shown)
@@ -35,8 +38,48 @@ def parse_spec(text: str, shown: str, schema: dict) -> tuple[dict, dict]:
                                   "not a list or a value")
     error = first_error(data, schema)
     if error is not None:
-        raise _explain(error, lines, shown, schema)
+        first, *more = _every_problem(error, data, lines, shown, schema)
+        first.more = more
+        raise first
     return data, lines
+
+
+def _every_problem(error, data: dict, lines: dict, shown: str, schema: dict) -> list[SpecError]:
+    """Every schema problem of `data`, `error` (fastjsonschema's first) first, so three misspelt
+    keys give three lines. The others come from jsonschema (nbformat's dependency, imported on
+    this path only), which reports them all; a check with no kind or two is one problem."""
+    path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
+    found = {}
+    for problem in [_explain(error, lines, shown, schema, path), *_others(data, lines, shown,
+                                                                            schema)]:
+        found.setdefault(str(problem).split(";")[0], problem)  # a key's suggestion may differ
+    return list(found.values())[:MAX_PROBLEMS]
+
+
+def _others(data: dict, lines: dict, shown: str, schema: dict) -> list[SpecError]:
+    try:
+        import jsonschema
+    except ImportError:  # pragma: no cover - nbformat requires it
+        return []
+    try:
+        errors = list(jsonschema.Draft7Validator(schema).iter_errors(data))
+    except Exception:  # noqa: BLE001 - the first problem is reported whatever jsonschema does
+        return []
+    no_kind = {tuple(e.absolute_path) for e in errors
+               if e.validator == "oneOf" and len(e.absolute_path) == 2}
+    problems = []
+    for e in errors:
+        path = tuple(e.absolute_path)
+        if any(path[:2] == check and e.validator != "oneOf" for check in no_kind):
+            continue
+        values = [e.instance]
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            known = e.schema.get("properties", {})
+            values = [{key: value} for key, value in e.instance.items() if key not in known]
+        problems += [_explain(SimpleNamespace(  # as _explain reads fastjsonschema's errors
+            rule=e.validator, definition=e.schema, value=value, message=e.message[:300],
+            name=None), lines, shown, schema, path) for value in values]
+    return problems
 
 
 @functools.lru_cache(maxsize=4)
@@ -72,9 +115,9 @@ def shown_path(path: Path) -> str:
 
 # --- explaining schema errors -------------------------------------------------
 
-def _explain(error, lines: dict, shown: str, schema: dict) -> SpecError:
-    """Turn a fastjsonschema error into one line an instructor can act on."""
-    path = tuple(int(p) if p.isdigit() else p for p in error.path[1:])
+def _explain(error, lines: dict, shown: str, schema: dict, path: tuple) -> SpecError:
+    """Turn a fastjsonschema error (at `path` of the file's data) into one line an instructor can
+    act on."""
     where = _readable(path) or "the spec"
     line = nearest_line(lines, path)
     rule, definition, value = error.rule, error.definition or {}, error.value
@@ -104,7 +147,8 @@ def _explain(error, lines: dict, shown: str, schema: dict) -> SpecError:
         return SpecError(shown, line, f"{where} must be one of {allowed}, not {value!r}")
     if rule == "pattern":
         return SpecError(shown, line, f"{where} = {value!r} does not match {definition['pattern']}")
-    message = error.message.replace(error.name, where) if error.name else error.message
+    message = (error.message.replace(error.name, where) if error.name
+               else f"{where}: {error.message}")
     return SpecError(shown, line, message)
 
 

@@ -36,6 +36,7 @@ class Submission:
     skip: frozenset = frozenset()  # "vit_exercises.py:40", "cell 3": stopped before, not run again
     stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
     source: bytes | None = None  # the file's bytes, when read before the worker dropped privileges
+    notes: list[str] = field(default_factory=list)  # not problems: "graded the 5 marked cells"
 
     @property
     def label(self) -> str:

@@ -5,7 +5,8 @@ A notebook runs as Jupyter's "Restart & Run All" would: one `__main__` namespace
 and a cell that raises (or runs past its time limit) is reported while the cells after it still
 run. Problems name the cell as students see it: "cell N" is the N-th code cell that holds code,
 the number Jupyter shows as `[N]` after Restart & Run All, followed by the cell's first line:
-"cell 7 (`plt.plot(x)`)". Tracebacks say `File "cell 7", line 3`.
+"cell 7 (`plt.plot(x)`)". Tracebacks say `File "cell 7", line 3`. A notebook that marks the
+cells to grade (a `grade` tag, nbgrader's or otter's marks: cell_tags.py) runs only those.
 
 IPython syntax (`%magic`, `!shell`, `name?`) goes through IPython's own transformer, and
 `get_ipython()` is a stand-in (IPythonStandIn); without IPython those lines are skipped, and the
@@ -28,6 +29,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.worker.cell_tags import selection
 from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.outcomes import LoadProblem
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
@@ -54,6 +56,7 @@ class NotANotebook(ValueError):
 class Cell:
     number: int  # among the code cells that hold code: Jupyter's [N] after Restart & Run All
     source: str
+    graded: bool = True  # False: not run (the notebook marks other cells to grade: cell_tags.py)
 
     @property
     def label(self) -> str:
@@ -77,7 +80,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     `submission.budget` (top_level.py); problems go to `submission`."""
     global RUNNING
     try:
-        cells = read_cells(submission.path, submission.source)
+        cells = read_cells(submission.path, submission.source, submission.notes)
     except NotANotebook as exc:
         submission.unloadable(str(exc))
         return
@@ -94,6 +97,8 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     try:
         with TopLevelClock(*submission.budget) as clock:
             for cell in cells:
+                if not cell.graded:
+                    continue
                 if cell.label in submission.skip:  # stopped by an earlier load: not run again
                     submission.stopped.append(cell.label)
                     continue
@@ -102,9 +107,11 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
         RUNNING = False
 
 
-def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
-    """The code cells that hold code, numbered (`source`: the file's bytes, if read already);
-    NotANotebook when there are none to run."""
+def read_cells(path: Path, source: bytes | None = None, notes: list[str] | None = None
+               ) -> list[Cell]:
+    """The code cells that hold code, numbered, each `graded` or not (cell_tags.py; its note
+    added to `notes`) (`source`: the file's bytes, if read already); NotANotebook when there are
+    none to run."""
     try:
         # an editor's byte order mark is no reason to fail
         text = (path.read_bytes() if source is None else source).decode("utf-8-sig")
@@ -138,12 +145,18 @@ def read_cells(path: Path, source: bytes | None = None) -> list[Cell]:
     if not cells:
         raise NotANotebook("the notebook is empty: it has no cells")
     # a cell's source is a string or a list of strings (_v4_cells): "".join reads both
-    code = ["".join(cell.get("source", "")) for cell in cells if cell.get("cell_type") == "code"]
-    code = [source for source in code if source.strip()]
-    if not code:
+    sources = ["".join(cell.get("source", "")) for cell in cells]
+    runnable = [cell.get("cell_type") == "code" and bool(source.strip())
+                for cell, source in zip(cells, sources, strict=True)]
+    if not any(runnable):
         raise NotANotebook(f"the notebook has no code: its {len(cells)} cell(s) are markdown "
                            f"or empty code cells")
-    return [Cell(number, source) for number, source in enumerate(code, start=1)]
+    graded, note = selection(cells, runnable)
+    if note and notes is not None:
+        notes.append(note)
+    code = [(source, run) for source, run, code in zip(sources, graded, runnable, strict=True)
+            if code]
+    return [Cell(number, source, run) for number, (source, run) in enumerate(code, start=1)]
 
 
 def _v4_cells(data: dict) -> list[dict] | None:

@@ -35,6 +35,7 @@ class CallOutcome:
     message: str = ""  # human text for timeout, crashed, missing, ...
     stdout: str = ""  # what the call printed (truncated)
     seconds: float = 0.0
+    mutated: tuple[str, ...] = ()  # "ok": the array arguments it changed in place (mutation.py)
 
     def not_written(self, name: str) -> bool:
         """Whether the function `name` is not written yet: its own code raised
@@ -59,6 +60,7 @@ class LoadReport:
     seconds: float
     stopped: tuple[str, ...] = ()  # top-level statements or cells stopped at their time limit
     hiding: Hiding | None = None  # what the worker says it hid (None: it did not say)
+    notes: tuple[str, ...] = ()  # not problems: "graded the 5 marked code cell(s) of 9; ..."
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
     stdout, seconds = text(header.get("stdout", "")), _seconds(header.get("seconds", 0.0))
     if status == "ok":
         value = Decoder(blobs, foreign_ok=True).decode(header.get("value"))
-        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds)
+        mutated = tuple(text(where, 200) for where in _list(header.get("mutated", []))[:16])
+        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds, mutated=mutated)
     if status == "timeout":  # stopped by its alarm, or it called a function known not to return
         return CallOutcome("timeout", stdout=stdout, seconds=seconds)
     if status == "raised":
@@ -109,6 +112,7 @@ def load_report(header: dict) -> LoadReport:
                        for where, message in map(_pair, problems)),
         stdout=text(header.get("stdout", "")), seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
+        notes=tuple(text(note, 1000) for note in _list(header.get("notes", []))[:10]),
         hiding=_hiding(header.get("hiding")))
 
 

@@ -4,7 +4,7 @@ It runs in a child the zygote forked, or, where fork is missing, as
 `python -m grader.worker.serve SOCKET_FD OUTPUT_FD REQUEST_JSON`. It is the only place student
 code runs, and what leaves it is data (values.py) in bounded messages (channel.py):
 
-  load:     -> {"op": "loaded", "ok", "names", "problems", "stopped", "stdout", "seconds"}
+  load:     -> {"op": "loaded", "ok", "names", "problems", "stopped", "notes", "stdout", "seconds"}
   request:  {"op": "call", "seq", "name", "calls": [[args, kwargs], ...], "counts": [arrays of
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
@@ -30,7 +30,7 @@ import traceback
 from pathlib import Path
 from typing import NoReturn
 
-from grader.worker import channel, hiding, sandbox, stand_ins, submission
+from grader.worker import channel, hiding, mutation, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
@@ -98,7 +98,7 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],
-              "stopped": loaded.stopped, "hiding": hiding.report(),
+              "stopped": loaded.stopped, "notes": loaded.notes, "hiding": hiding.report(),
               "stdout": capture.collect(), "seconds": time.perf_counter() - start}
     try:
         conn.send(report)
@@ -156,7 +156,12 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    return run_student(lambda: target(*args, **kwargs), loaded, capture, request, clock, name)
+    kept = mutation.snapshot(args, kwargs)
+    reply, blobs, kind = run_student(lambda: target(*args, **kwargs), loaded, capture, request,
+                                     clock, name)
+    if reply["status"] == "ok":
+        reply["mutated"] = mutation.changed(kept)
+    return reply, blobs, kind
 
 
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,

@@ -1,0 +1,46 @@
+"""A function that writes into an array it was given loses the points of its own checks, with a
+line that says so, and only those: its callers are graded around it (issue 38, item 5)."""
+from __future__ import annotations
+
+import pytest
+from buggy_submissions import affected_exercises, build_submission
+
+from grader.driver import Driver
+from grader.settings import GraderSettings
+
+from conftest import EXERCISES, SOLUTION, SUBMISSIONS
+
+IN_PLACE = {"layer_norm_in_place.py": ("layer-norm", "`layer_norm` changed `x` in place"),
+            "softmax_in_place.py": ("stable-softmax", "`softmax` changed `x` in place")}
+
+
+@pytest.fixture(scope="module")
+def driver():
+    driver = Driver(GraderSettings(None, EXERCISES))
+    yield driver
+    driver.close()
+
+
+def scores(report) -> dict[str, tuple[float, float]]:
+    return {e.id: (e.score, e.max_score) for e in report.exercises}
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+def test_a_function_that_changes_its_input_loses_its_own_points_and_is_told(driver, name,
+                                                                           tmp_path):
+    exercise, said = IN_PLACE[name]
+    snippet = SUBMISSIONS / "in_place" / name
+    report = driver.grade(build_submission(snippet, tmp_path)).report
+    lost = {i: s for i, s in scores(report).items() if s[0] < s[1]}
+    affected = affected_exercises(snippet, driver.catalogue.exercises)
+    assert exercise in lost and set(lost) <= affected, lost
+    result = next(e for e in report.exercises if e.id == exercise)
+    messages = [c.message for c in result.checks if not c.passed]
+    assert any(said in message for message in messages), messages
+    told = {c.name: (c.message, c.hint) for c in result.checks if not c.passed}
+    assert all("in place" in m and "in place" in h for m, h in told.values()), told
+
+
+def test_the_solution_changes_no_input(driver):
+    report = driver.grade(SOLUTION).report
+    assert all(score == most for score, most in scores(report).values())
