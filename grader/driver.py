@@ -70,8 +70,8 @@ class Driver:
         self._variants: dict = {}  # (exercise id, index) -> that variant, built once
 
     def variants(self, student_id: str | None) -> tuple[list, str | None]:
-        """(the catalogue as `student_id` grades it, a note when that is the shared version of
-        an exercise that has variants: no id, or no course secret)."""
+        """(the catalogue as `student_id` grades it, why that is the shared version of the
+        exercises that have variants, if it is: no id, or no course secret)."""
         from grader.checks.catalogue import variant_exercise
         from grader.checks.variants import variant_index
 
@@ -79,9 +79,8 @@ class Driver:
         if not any(e.variants for e in exercises):
             return exercises, None
         if not student_id or self.secret is None:
-            why = "no student id (--student-id)" if not student_id else "no course secret"
-            return exercises, (f"graded the shared version (variant 0) of the exercises with "
-                               f"variants: {why}")
+            return exercises, "no student id (--student-id)" if not student_id else (
+                "no course secret")
         chosen = []
         for e in exercises:
             index = variant_index(self.secret, e.id, student_id, len(e.variants or [0]))
@@ -100,10 +99,10 @@ class Driver:
             settings = dataclasses.replace(settings, student=Path(student))
         if student_id is not None:
             settings = dataclasses.replace(settings, student_id=student_id)
-        exercises, note = self.variants(settings.student_id)
+        exercises, shared = self.variants(settings.student_id)
         return GradingSession(settings, exercises, [str(error) for error in self.catalogue.errors],
                               self.zygote, self.plans, refused=self.catalogue.refused,
-                              notes=[note] if note else [])
+                              shared=shared)
 
     def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
               shown: str | None = None, junit_out: str | None = None,

@@ -32,7 +32,7 @@ class GradingSession:
     interrupted: bool = False  # run() was stopped by ^C: the report holds what was graded
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
-    notes: list[str] = field(default_factory=list)  # the report's (the shared version graded)
+    shared: str | None = None  # why exercises with variants are graded in their shared version
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
@@ -66,7 +66,7 @@ class GradingSession:
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
             raise
-        if exercise.variants:
+        if exercise.variants and not self.shared:
             result = replace(result, variant=exercise.variant)
         self.results[exercise.id] = result
         return result
@@ -99,7 +99,9 @@ class GradingSession:
                 not_graded(error, *self.refused[error]) for error in self.spec_errors
                 if error in self.refused),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
-            notes=(tuple(load.notes) if load else ()) + tuple(self.notes),
+            notes=(tuple(load.notes) if load else ()) + ((
+                f"graded the shared version (variant 0) of the exercises with variants: "
+                f"{self.shared}",) if self.shared else ()),
             seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
             printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 
