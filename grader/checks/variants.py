@@ -36,7 +36,7 @@ def space(data: dict, lines: dict, shown: str) -> list[dict]:
                                 f"declared before it ({', '.join(combos[0]) or 'none'})")
         try:
             combos = [{**combo, name: value} for combo in combos for value in _values(rule, combo)]
-        except TypeError:
+        except (TypeError, ZeroDivisionError):
             raise SpecError(shown, lines.get(("variants", name)), f"variants: {name}: its rule "
                             "needs a parameter of whole numbers") from None
         if not combos:
@@ -94,10 +94,9 @@ def unfilled(data: dict, *, shared: bool = False) -> dict:
     if not names:
         return data
     out = instantiate(data, names, 0)
+    named, out["checks"] = out["checks"], []
     first = instantiate(data, space(data, {}, "")[0], 0)["checks"]
-    out["checks"] = []
-    for check, raw, filled in zip(instantiate(data, names, 0)["checks"], data["checks"], first,
-                                  strict=True):
+    for check, raw, filled in zip(named, data["checks"], first, strict=True):
         if shared and _uses({k: v for k, v in raw.items() if k not in ("name", "hint", "cases")},
                             names):  # a property's options: the shared version's values
             check = {**filled, "name": check["name"], **({"hint": check["hint"]}
