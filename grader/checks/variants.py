@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from grader.spec.errors import SpecError
+from grader.spec.model import nearest_line
 
 MAX_VARIANTS = 64
 SECRET_FILE = ".course-secret"
@@ -132,7 +133,7 @@ def unknown_placeholders(data: dict, lines: dict, shown: str) -> list[SpecError]
             found = re.fullmatch(r"\{([A-Za-z_]\w*)\}", value)
             if found and found[1] not in declared:
                 names = ", ".join(declared) or "none"
-                errors.append(SpecError(shown, _line(lines, path), f"'{value}': no parameter "
+                errors.append(SpecError(shown, nearest_line(lines, path), f"'{value}': no parameter "
                                         f"'{found[1]}' in variants: ({names})"))
         elif isinstance(value, (list, dict)):
             for k, v in value.items() if isinstance(value, dict) else enumerate(value):
@@ -153,12 +154,6 @@ def placeholder_cases(data: dict) -> list[tuple[int, int]]:
             if used and "expect" not in case and "raises" not in case:
                 found.append((i, j))
     return found
-
-
-def _line(lines: dict, path: tuple) -> int | None:
-    while path and path not in lines:
-        path = path[:-1]
-    return lines.get(path)
 
 
 def table_key(exercise, name: str) -> str:
