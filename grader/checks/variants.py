@@ -133,8 +133,8 @@ def unknown_placeholders(data: dict, lines: dict, shown: str) -> list[SpecError]
             found = re.fullmatch(r"\{([A-Za-z_]\w*)\}", value)
             if found and found[1] not in declared:
                 names = ", ".join(declared) or "none"
-                errors.append(SpecError(shown, nearest_line(lines, path), f"'{value}': no parameter "
-                                        f"'{found[1]}' in variants: ({names})"))
+                errors.append(SpecError(shown, nearest_line(lines, path), f"'{value}': no "
+                                        f"parameter '{found[1]}' in variants: ({names})"))
         elif isinstance(value, (list, dict)):
             for k, v in value.items() if isinstance(value, dict) else enumerate(value):
                 walk(v, (*path, k))
