@@ -3,8 +3,8 @@ creates through shmget/msgget dies with its worker's IPC namespace, so nothing s
 the host and a later student's worker cannot read it; where unshare(CLONE_NEWIPC) is refused,
 the file system view and the network namespace stay and --verbose says what is shared.
 
-The PID namespace, the session keyring and the fallback without namespaces (the grader removing
-what the worker's user left) are not done yet: not tested here.
+Started inside a session keyring holding a secret, the worker joins a new one before student code
+runs (issue 35, item 5).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import ctypes
 import errno
 import json
 import os
+import platform
 import secrets
 import shutil
 import subprocess
@@ -162,3 +163,72 @@ def test_refused_ipc_namespace_keeps_the_view_and_says_so(tmp_path):
                                  for key, value in report.items() if key != "net"}))
     assert note.startswith(f"{VIEW}: ") and "System V IPC and the host name are the host's" in note
     assert "Operation not permitted" in note, note
+
+
+# Looks for the grader's key in every keyring it can reach, and plants one of its own.
+KEY_THIEF = '''
+import ctypes, os, re
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL, ADD_KEY, SESSION = {keyctl}, {add_key}, -3
+found = []
+try:
+    found.append(open("/proc/keys").read())
+except OSError as exc:
+    found.append(str(exc))
+serials = [int(s, 16) for s in re.findall(r"^([0-9a-f]+) ", found[0], re.M)]
+for keyring in (SESSION, -4, -5, -2, -1):  # session, user, user session, process, thread
+    serial = libc.syscall(KEYCTL, 10, keyring, b"user", b"{name}", 0)  # KEYCTL_SEARCH
+    if serial > 0:
+        serials.append(serial)
+for serial in serials:
+    buffer = ctypes.create_string_buffer(4096)
+    size = libc.syscall(KEYCTL, 11, serial, buffer, 4096)  # KEYCTL_READ
+    if size > 0:
+        found.append(buffer.raw[:size].decode(errors="replace"))
+planted = libc.syscall(ADD_KEY, b"user", b"planted", b"by the student", 14, SESSION)
+found.append(f"planted {{planted}}")
+FOUND = " | ".join(found)
+
+def patch_dim(*args, **kwargs):
+    raise RuntimeError(FOUND)
+'''
+# Runs the grade inside a session keyring of its own that holds the secret, then lists that
+# keyring: the grader's, as a CI runner's or sudo's would be.
+IN_A_KEYRING = '''
+import ctypes, json, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL, ADD_KEY, SESSION = {keyctl}, {add_key}, -3
+assert libc.syscall(KEYCTL, 1, b"vitgrade-test-session") > 0  # KEYCTL_JOIN_SESSION_KEYRING
+assert libc.syscall(ADD_KEY, b"user", b"{name}", b"{secret}", {size}, SESSION) > 0
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+buffer = ctypes.create_string_buffer(4096)
+size = libc.syscall(KEYCTL, 11, SESSION, buffer, 4096)  # the keyring's keys: 4 bytes each
+print(json.dumps({{"keys": size // 4, "out": done.stdout + done.stderr}}))
+'''
+# keyctl(2)'s and add_key(2)'s numbers (glibc wraps neither)
+KEY_CALLS = {"x86_64": (250, 248), "i386": (288, 286), "i686": (288, 286),
+             "aarch64": (219, 217), "riscv64": (219, 217)}
+
+
+@pytest.mark.skipif(not LINUX or platform.machine() not in KEY_CALLS,
+                    reason="keyctl(2) is Linux's (numbers known here for a few machines)")
+def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
+    """Started inside a session keyring that holds a secret (issue 35, item 5), the worker joins
+    a new one before student code runs: the submission neither reads the secret into its
+    feedback nor adds a key to the grader's keyring."""
+    name, secret = "vitgrade-secret", f"s3cret-{secrets.token_hex(8)}"
+    numbers = dict(zip(("keyctl", "add_key"), KEY_CALLS[platform.machine()], strict=True))
+    submission = tmp_path / "thief.py"
+    submission.write_text(KEY_THIEF.format(name=name, **numbers))
+    tmp_path.chmod(0o755)
+    out = tmp_path / "results.json"
+    script = IN_A_KEYRING.format(name=name, secret=secret, size=len(secret), **numbers)
+    done = subprocess.run([sys.executable, "-c", script, *COMMAND, "grade", str(submission),
+                           "--exercises", str(ROOT / "exercises"), "--json", str(out)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout)
+    results = out.read_text()
+    assert "patch_dim" in results and "planted" in seen["out"] + results, seen["out"][-3000:]
+    assert secret not in results and secret not in seen["out"]
+    assert seen["keys"] == 1  # the secret alone: nothing planted

@@ -1,8 +1,9 @@
 """The Linux process controls the grader uses, in one place (elsewhere each is a no-op).
 
 prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
-subreaper, no new privileges; capset(2) to drop every capability; unshare(2) and mount(2)
-for the worker's own file system view and network (hiding.py).
+subreaper, no new privileges; capset(2) to drop every capability; unshare(2), setns(2) and
+mount(2) for the worker's own file system view, network, IPC and processes (hiding.py); keyctl(2)
+for a session keyring of its own.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import platform
 import signal
 import sys
 
@@ -28,6 +30,10 @@ CLONE_NEWIPC, CLONE_NEWUTS = 0x08000000, 0x04000000  # System V IPC, host name: 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522
+KEYCTL_JOIN_SESSION_KEYRING = 1
+# keyctl(2)'s system call number (glibc has no wrapper), by architecture
+SYS_KEYCTL = {"x86_64": 250, "i386": 288, "i686": 288, "aarch64": 219, "riscv64": 219,
+              "armv7l": 311, "ppc64le": 271, "s390x": 281}.get(platform.machine())
 
 LINUX = sys.platform.startswith("linux")
 _libc = ctypes.CDLL(None, use_errno=True) if LINUX else None
@@ -83,6 +89,15 @@ def unshare(flags: int) -> None:
 def setns(fd: int, nstype: int) -> None:
     """setns(2): back into the namespace `fd` refers to (/proc/self/ns/mnt opened earlier)."""
     _checked("setns", lambda: _libc.setns(fd, nstype))
+
+
+def join_new_session_keyring() -> None:
+    """keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL): leave the inherited session keyring (the
+    grader's: CI runners and sudo put secrets in one) for a new, empty, anonymous one."""
+    if SYS_KEYCTL is None:
+        raise OSError(errno.ENOSYS, "keyctl's number on this machine is not known")
+    _checked("keyctl", lambda: 0 if _libc.syscall(SYS_KEYCTL, KEYCTL_JOIN_SESSION_KEYRING,
+                                                  None) > 0 else -1)
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int,
