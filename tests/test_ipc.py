@@ -232,3 +232,58 @@ def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
     assert "patch_dim" in results and "planted" in seen["out"] + results, seen["out"][-3000:]
     assert secret not in results and secret not in seen["out"]
     assert seen["keys"] == 1  # the secret alone: nothing planted
+
+
+@needs_root
+def test_without_namespaces_the_grader_removes_what_the_workers_user_left():
+    """VITGRADE_NO_NAMESPACES=1 (issue 35, item 1): System V IPC is the host's, so when the worker
+    ends its zygote removes every object its user owns or made; --verbose says so."""
+    key = 0x77000000 + secrets.randbelow(2**24)
+    tmp_path = Path(tempfile.mkdtemp(prefix="vitgrade-ipc-"))  # its user must reach it: no view
+    try:
+        (tmp_path / "scratch").mkdir()
+        (tmp_path / "scratch").chmod(0o777)
+        tmp_path.chmod(0o755)
+        (tmp_path / "leaver.py").write_text(LEAVER.format(key=key, marker="left", creat=IPC_CREAT))
+        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "leaver.py"), "--verbose",
+                               "--exercises", str(ROOT / "exercises"),
+                               "--json", str(tmp_path / "out.json")],
+                              env={**os.environ, hiding.NO_NAMESPACES: "1"}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        made = (tmp_path / "scratch" / "leaver").read_text().split()
+        assert made and int(made[1]) >= 0 and int(made[2]) >= 0, made  # in the host's IPC
+        worker_uids = {int(uid) for uid in made[::3]}
+        for kind in ("shm", "msg"):
+            left = [entry for entry in sysvipc(kind)
+                    if entry["key"] == key or entry["uid"] in worker_uids]
+            assert left == [], f"{kind} left on the host: {left}"
+        assert "System V IPC is the host's, what its user leaves there is removed" in done.stdout
+    finally:
+        remove_key(key)
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# Makes eight 64 MB shared memory segments, never attached (so RLIMIT_AS does not count them).
+SHM_PINNER = '''
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+made = [libc.shmget(0, 64 << 20, 0o1000 | 0o600) for _ in range(8)]  # IPC_PRIVATE, IPC_CREAT
+with open(os.path.join(os.path.dirname(__file__), "scratch", "made"), "w") as out:
+    out.write(str(sum(64 for segment in made if segment >= 0)))
+'''
+
+
+@needs_root
+def test_shared_memory_is_bounded_by_the_memory_limit(tmp_path):
+    """In the worker's IPC namespace shared memory holds at most --memory-mb in all: a segment
+    made and never attached, which the address-space limit does not see, pins no more."""
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "scratch").chmod(0o777)
+    tmp_path.chmod(0o755)
+    (tmp_path / "pinner.py").write_text(SHM_PINNER)
+    done = subprocess.run([*COMMAND, "grade", str(tmp_path / "pinner.py"), "--memory-mb", "256",
+                           "--exercises", str(ROOT / "exercises"),
+                           "--json", str(tmp_path / "out.json")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    made = int((tmp_path / "scratch" / "made").read_text())
+    assert 0 < made <= 256, (made, (done.stdout + done.stderr)[-2000:])

@@ -48,13 +48,14 @@ def report() -> dict:
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
 
 
-def hide(paths: list[str], keep: list[str]) -> dict:
+def hide(paths: list[str], keep: list[str], ipc_bytes: int = 2**30) -> dict:
     """As root, move this process into a file system view of its own (the module's docstring)
     with `keep` ([working folder, submission's folder]) bound in it, read-write as their
-    permissions say, and into a network namespace of its own -> report()."""
+    permissions say, and into network and IPC namespaces of its own, where System V shared
+    memory holds at most `ipc_bytes` -> report()."""
     global _outcome
     _secrets[:] = [path for path in dict.fromkeys(paths) if path != "/"]
-    _outcome = {**_outcome, **_hide(_secrets, _folders(keep))}
+    _outcome = {**_outcome, **_hide(_secrets, _folders(keep), ipc_bytes)}
     return report()
 
 
@@ -70,7 +71,7 @@ def _readable(path: str) -> bool:
     return os.access(path, os.R_OK)
 
 
-def _hide(secrets: list[str], keep: list[str]) -> dict:
+def _hide(secrets: list[str], keep: list[str], ipc_bytes: int) -> dict:
     outcome = {**NOTHING_HIDDEN, "hidden": [], "kept": [], "reason": ""}  # lists of its own
     if not linux.LINUX:
         return {**outcome, "reason": "not on Linux"}
@@ -93,8 +94,11 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
             linux.unshare(linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
             socket.sethostname("vitgrade")
         except OSError as exc:
-            outcome["reason"] = ("System V IPC and the host name are the host's: unshare("
-                                 f"CLONE_NEWIPC | CLONE_NEWUTS) refused: {exc.strerror}")
+            outcome["reason"] = ("System V IPC and the host name are the host's (the zygote "
+                                 "removes what its user leaves there): unshare(CLONE_NEWIPC | "
+                                 f"CLONE_NEWUTS) refused: {exc.strerror}")
+        else:
+            outcome["reason"] = _limit_ipc(ipc_bytes)
         try:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]
@@ -115,6 +119,20 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
     seen = [path for kind, path, _ in entries  # the working folder's name changes every time
             if (kind in BINDS or kind in ("proc", "tmp")) and path != keep[0]]
     return {**outcome, "mechanism": "view", "seen": list(dict.fromkeys(seen))}
+
+
+def _limit_ipc(most: int) -> str:
+    """In the worker's new IPC namespace (its /proc/sys/kernel files are that namespace's): shared
+    memory at most `most` bytes in all, whether attached (and counted by RLIMIT_AS) or not; 16
+    message queues of 16 KB -> "" or what was not bounded."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    try:
+        for name, value in (("shmmax", most), ("shmall", -(-most // page)), ("msgmni", 16)):
+            with open(f"/proc/sys/kernel/{name}", "w") as setting:
+                setting.write(str(value))
+    except OSError as exc:
+        return f"its System V shared memory is not bounded ({exc.strerror})"
+    return ""
 
 
 @functools.cache

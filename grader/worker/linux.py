@@ -100,6 +100,32 @@ def join_new_session_keyring() -> None:
                                                   None) > 0 else -1)
 
 
+IPC_RMID = 0
+# /proc/sysvipc/<kind>: the column of each object's id, and how to remove one by it
+_IPC_KINDS = {"shm": ("shmid", lambda i: _libc.shmctl(i, IPC_RMID, None)),
+              "msg": ("msqid", lambda i: _libc.msgctl(i, IPC_RMID, None)),
+              "sem": ("semid", lambda i: _libc.semctl(i, 0, IPC_RMID))}
+
+
+def remove_sysv_ipc(uid: int) -> int:
+    """Remove every System V IPC object (shared memory, message queue, semaphore set) of this
+    IPC namespace that `uid` owns or created -> how many (a segment still attached goes with
+    its last detach)."""
+    removed = 0
+    for kind, (id_column, remove) in _IPC_KINDS.items():
+        try:
+            with open(f"/proc/sysvipc/{kind}") as table:
+                header, *rows = [line.split() for line in table]
+        except (OSError, ValueError):
+            continue
+        columns = {name: index for index, name in enumerate(header)}
+        for row in rows:
+            owners = {int(row[columns[name]]) for name in ("uid", "cuid") if name in columns}
+            if uid in owners and remove(int(row[columns[id_column]])) == 0:
+                removed += 1
+    return removed
+
+
 def mount(source: str | None, target: str, fstype: str | None, flags: int,
           data: str | None = None) -> None:
     """mount(2); OSError naming `target` when it fails."""

@@ -32,7 +32,8 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
     # while root may still mount: the submission's folder may hold files it opens
-    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)])
+    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)],
+                ipc_bytes=request["memory_mb"] * 2**20)
     uid = drop_privileges(workdir)
     with contextlib.suppress(OSError):  # refused (a seccomp filter): student code is refused too
         linux.join_new_session_keyring()  # as its user: the grader's keys out of reach

@@ -101,6 +101,8 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
     # killed: at once. Whatever it started now hangs off us (subreaper)
     status = os.waitpid(pid, 0)[1]
     sweep(None, live_workers, user)  # so one pass over /proc usually finds nothing left
+    if user is not None:  # without an IPC namespace of its own, what it left is in ours
+        linux.remove_sysv_ipc(user)
     return status
 
 
