@@ -8,6 +8,7 @@ from __future__ import annotations
 NOT_HIDDEN = "secrets are not hidden from student code"
 VIEW = "student code sees only a file system of its own, without network"
 PERMISSIONS = "secrets are hidden from student code by file permissions only"
+OWN = ("processes", "System V IPC", "host name")  # namespaces of the worker's own, with the view
 
 
 def hiding_note(hiding) -> str:
@@ -22,6 +23,8 @@ def hiding_note(hiding) -> str:
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
     note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
+    own = [what for what in OWN if what.split()[-1] not in hiding.reason]  # the reason: refused
+    note += f"; its own {', '.join([*own, 'session keyring'])}"
     if hiding.reason:  # the view holds, but something beside it was refused
         note += f"; {hiding.reason}"
     if hiding.hidden:

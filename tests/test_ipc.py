@@ -123,7 +123,8 @@ def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student
         unknown = f"errno {errno.ENOENT}"
         assert all(one == {"shm": unknown, "msg": unknown} for one in found), found
         note = [line for line in printed["leaver"].splitlines() if line.startswith(VIEW)]
-        assert len(note) == 1 and "System V IPC" not in note[0], printed["leaver"][-3000:]
+        assert len(note) == 1 and "are the host's" not in note[0], printed["leaver"][-3000:]
+        assert "its own processes, System V IPC, host name, session keyring" in note[0], note
     finally:
         remove_key(key)
         shutil.rmtree(base, ignore_errors=True)
@@ -232,6 +233,49 @@ def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
     assert "patch_dim" in results and "planted" in seen["out"] + results, seen["out"][-3000:]
     assert secret not in results and secret not in seen["out"]
     assert seen["keys"] == 1  # the secret alone: nothing planted
+
+
+# Lists every process its /proc shows, with its command line.
+PROCESS_LISTER = '''
+import os
+seen = [f"self {os.getpid()}"]
+for name in sorted(os.listdir("/proc")):
+    if name.isdigit():
+        try:
+            line = open(f"/proc/{name}/cmdline", "rb").read().replace(b"\\0", b" ")
+            seen.append(f"{name} {line.decode(errors='replace')}")
+        except OSError as exc:
+            seen.append(f"{name} {exc}")
+with open(os.path.join(os.path.dirname(__file__), "scratch", "seen"), "a") as out:
+    out.write("\\n".join(seen) + "\\n")
+'''
+
+
+@needs_root
+def test_student_code_sees_no_process_but_its_own(tmp_path):
+    """A PID namespace and a /proc of the worker's own (issue 35, item 7): other gradings' command
+    lines (their submission and results paths) and the grader's own are not listed, only the
+    worker, which is pid 1 there."""
+    marker = f"vitgrade-bystander-{secrets.token_hex(6)}"
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", marker])
+    try:
+        (tmp_path / "scratch").mkdir()
+        (tmp_path / "scratch").chmod(0o777)
+        tmp_path.chmod(0o755)
+        (tmp_path / "lister.py").write_text(PROCESS_LISTER)
+        out = tmp_path / f"results-{marker}.json"
+        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "lister.py"), "--verbose",
+                               "--exercises", str(ROOT / "exercises"), "--json", str(out)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert out.is_file(), (done.stdout + done.stderr)[-3000:]
+    finally:
+        bystander.kill()
+        bystander.wait()
+    seen = (tmp_path / "scratch" / "seen").read_text().splitlines()
+    assert seen[0] == "self 1"  # pid 1 of a PID namespace of its own: all it starts dies with it
+    assert "1 " in {line[:2] for line in seen[1:]}, seen  # it lists itself
+    assert not [line for line in seen if marker in line or "grader.cli" in line], seen
+    assert "sees the host's processes" not in done.stdout
 
 
 @needs_root

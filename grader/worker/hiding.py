@@ -41,6 +41,33 @@ BINDS = ("ro", "rw")  # the kinds of entry whose content is a real folder's
 NOTHING_HIDDEN = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "readable": []}
 _outcome: dict = {**NOTHING_HIDDEN, "reason": "hiding was not tried"}
 _secrets: list[str] = []  # to check as the worker's user, when the view could not be made
+_own_pid_ns: list[int] = []  # the zygote's PID namespace (an fd), to fork the next worker in
+
+
+def fork() -> int:
+    """The zygote's os.fork: as root with namespaces, the child is pid 1 of a PID namespace of its
+    own (it sees, and can signal, only what it starts, and all of that dies with it); this
+    process's later children are born in its own namespace again."""
+    if not (linux.LINUX and os.geteuid() == 0 and os.environ.get(NO_NAMESPACES) != "1"):
+        return os.fork()
+    try:
+        if not _own_pid_ns:
+            _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+        linux.unshare(linux.CLONE_NEWPID)  # for the children to come
+    except OSError:
+        return os.fork()  # the worker sees it is not pid 1, and says so
+    try:
+        pid = os.fork()
+    except OSError:
+        linux.setns(_own_pid_ns[0], linux.CLONE_NEWPID)
+        raise
+    if pid:
+        linux.setns(_own_pid_ns[0], linux.CLONE_NEWPID)
+    return pid
+
+
+def _in_new_pid_ns() -> bool:
+    return os.getpid() == 1
 
 
 def report() -> dict:
@@ -107,7 +134,9 @@ def _hide(secrets: list[str], keep: list[str], ipc_bytes: int) -> dict:
             # capability to chroot again and no descriptor of a folder, and a chrooted process
             # may not make a user namespace that would give it one. (pivot_root and detaching
             # the old root instead cost 10 ms of every worker: an RCU grace period.)
-            os.chroot(_build(keep[0], entries))
+            notes = [outcome["reason"]] if outcome["reason"] else []
+            os.chroot(_build(keep[0], entries, notes))
+            outcome["reason"] = "; ".join(notes)
             os.chdir("/")
         except OSError as exc:  # what the worker needs could not be bound: permissions only
             linux.setns(original, linux.CLONE_NEWNS)
@@ -217,10 +246,10 @@ def _covers(secrets: list[str], entries: list, outcome: dict) -> list:
     return covers
 
 
-def _build(staging: str, entries: list) -> str:
+def _build(staging: str, entries: list, notes: list[str]) -> str:
     """Make the view in a tmpfs mounted over `staging` (the working folder, bound back inside
     from a descriptor opened before) -> the new root. Shallowest first; the tmpfs folders that
-    hold mount points are sealed (read-only) last."""
+    hold mount points are sealed (read-only) last. What could not be isolated: added to `notes`."""
     source = os.open(staging, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     old_umask = os.umask(0o022)
     try:
@@ -235,9 +264,11 @@ def _build(staging: str, entries: list) -> str:
                 continue
             is_dir = kind != "null" and (kind != "ro" or os.path.isdir(path))
             _mount_point(target, is_dir)
-            if kind in BINDS or kind == "proc":
+            if kind == "proc":
+                notes += _mount_proc(target)
+            elif kind in BINDS:
                 origin = f"/proc/self/fd/{source}" if path == staging else path
-                linux.mount(origin, target, None, linux.MS_BIND | linux.MS_REC * (kind == "proc"))
+                linux.mount(origin, target, None, linux.MS_BIND)
                 if kind == "ro":
                     linux.mount(None, target, None, linux.MS_REMOUNT | linux.MS_BIND | READ_ONLY)
             elif kind == "null":
@@ -259,6 +290,20 @@ def _build(staging: str, entries: list) -> str:
         os.umask(old_umask)
         os.close(source)
     return staging
+
+
+def _mount_proc(target: str) -> list[str]:
+    """A /proc of the worker's own, of its PID namespace (when it is that namespace's pid 1:
+    fork()), listing only the processes its user may see (hidepid=invisible, a mount option of
+    each procfs since Linux 5.8; an older kernel refuses the word). Refused: the host's /proc,
+    and why -> [what is not isolated]."""
+    notes = [] if _in_new_pid_ns() else ["its processes have the host's ids (no PID namespace)"]
+    try:
+        linux.mount("vitgrade-proc", target, "proc", SEALED & ~linux.MS_RDONLY, "hidepid=invisible")
+    except OSError as exc:
+        linux.mount("/proc", target, None, linux.MS_BIND | linux.MS_REC)
+        notes = [f"it sees the host's processes (a /proc of its own was refused: {exc.strerror})"]
+    return notes
 
 
 def _mount_point(target: str, is_dir: bool) -> None:

@@ -27,6 +27,7 @@ SECURE_NOROOT = 0xEF
 CLONE_NEWNS = 0x00020000  # unshare(2): a mount namespace of this process's own
 CLONE_NEWNET = 0x40000000  # and a network namespace: only a loopback interface
 CLONE_NEWIPC, CLONE_NEWUTS = 0x08000000, 0x04000000  # System V IPC, host name: its own too
+CLONE_NEWPID = 0x20000000  # its children: the first is pid 1 of a PID namespace of its own
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522
@@ -52,7 +53,9 @@ def not_dumpable() -> None:
 def die_with_parent(parent_pid: int, exit_code: int) -> None:
     """Ask the kernel to kill this process when its parent dies; exit now if it already has."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent_pid:
+    # 0: the parent is outside this process's PID namespace (pid 1 of its own), where it cannot
+    # be told from a subreaper; the grader's hanging up ends such an orphan
+    if os.getppid() not in (parent_pid, 0):
         os._exit(exit_code)
 
 

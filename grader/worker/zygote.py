@@ -83,7 +83,7 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
 
 def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
     zygote_pid = os.getpid()
-    pid = os.fork()
+    pid = hiding.fork()  # as root, the worker is pid 1 of a PID namespace of its own
     if pid == 0:  # the worker: never comes back here
         try:
             control.close()
