@@ -8,7 +8,9 @@ from __future__ import annotations
 NOT_HIDDEN = "secrets are not hidden from student code"
 VIEW = "student code sees only a file system of its own, without network"
 PERMISSIONS = "secrets are hidden from student code by file permissions only"
-OWN = ("processes", "System V IPC", "host name")  # namespaces of the worker's own, with the view
+# namespaces of the worker's own beside the view, each with what the worker's reason says when
+# it is not (worker/hiding.py)
+OWN = {"processes": "its processes", "System V IPC": "System V IPC", "host name": "the host name"}
 
 
 def hiding_note(hiding) -> str:
@@ -23,7 +25,7 @@ def hiding_note(hiding) -> str:
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
     note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
-    own = [what for what in OWN if what.split()[-1] not in hiding.reason]  # the reason: refused
+    own = [what for what, refused in OWN.items() if refused not in hiding.reason]
     note += f"; its own {', '.join([*own, 'session keyring'])}"
     if hiding.reason:  # the view holds, but something beside it was refused
         note += f"; {hiding.reason}"

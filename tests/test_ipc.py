@@ -275,7 +275,7 @@ def test_student_code_sees_no_process_but_its_own(tmp_path):
     assert seen[0] == "self 1"  # pid 1 of a PID namespace of its own: all it starts dies with it
     assert "1 " in {line[:2] for line in seen[1:]}, seen  # it lists itself
     assert not [line for line in seen if marker in line or "grader.cli" in line], seen
-    assert "sees the host's processes" not in done.stdout
+    assert "among the host's" not in done.stdout
 
 
 @needs_root
@@ -331,3 +331,66 @@ def test_shared_memory_is_bounded_by_the_memory_limit(tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     made = int((tmp_path / "scratch" / "made").read_text())
     assert 0 < made <= 256, (made, (done.stdout + done.stderr)[-2000:])
+
+
+def _child_report(fork, body) -> dict:
+    """Fork with `fork`; the child runs `body()` -> the dict it returned (as JSON)."""
+    read, write = os.pipe()
+    pid = fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            os.write(write, json.dumps(body()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        report = json.loads(pipe.read() or "{}")
+    os.waitpid(pid, 0)
+    return report
+
+
+@needs_root
+def test_the_zygotes_fork_makes_each_worker_pid_1_and_comes_back_to_its_own_namespace():
+    """hiding.fork: the child is pid 1 of a new PID namespace; this process's next children are
+    born in its own namespace again, each fork a namespace of its own."""
+    own = os.stat("/proc/self/ns/pid").st_ino
+
+    def where() -> dict:
+        return {"pid": os.getpid(), "ns": os.stat("/proc/self/ns/pid").st_ino}
+
+    first, second = (_child_report(hiding.fork, where) for _ in range(2))
+    plain = _child_report(os.fork, where)
+    assert first["pid"] == second["pid"] == 1
+    assert len({first["ns"], second["ns"], own}) == 3
+    assert plain["ns"] == own and plain["pid"] != 1
+    assert os.stat("/proc/self/ns/pid_for_children").st_ino == own
+
+
+@needs_root
+def test_a_refused_pid_namespace_keeps_the_view_and_says_so(tmp_path):
+    """unshare(CLONE_NEWPID) refused: the worker is forked all the same, in the host's PID
+    namespace, its /proc still lists only its user's processes, and --verbose says so."""
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    real = linux.unshare
+
+    def refusing(flags: int) -> None:
+        if flags & linux.CLONE_NEWPID:
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+        real(flags)
+
+    def hide() -> dict:
+        report = hiding.hide([], [str(workdir), str(tmp_path)])
+        return {**report, "pid": os.getpid()}
+
+    linux.unshare = refusing
+    try:
+        report = _child_report(hiding.fork, hide)
+    finally:
+        linux.unshare = real
+    assert report.get("mechanism") == "view" and report["pid"] != 1, report
+    note = hiding_note(Hiding(**{key: tuple(value) if type(value) is list else value
+                                 for key, value in report.items() if key != "pid"}))
+    assert "its processes have the host's ids (no PID namespace)" in note, note
+    assert "its own System V IPC, host name, session keyring" in note, note

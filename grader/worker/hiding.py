@@ -302,7 +302,8 @@ def _mount_proc(target: str) -> list[str]:
         linux.mount("vitgrade-proc", target, "proc", SEALED & ~linux.MS_RDONLY, "hidepid=invisible")
     except OSError as exc:
         linux.mount("/proc", target, None, linux.MS_BIND | linux.MS_REC)
-        notes = [f"it sees the host's processes (a /proc of its own was refused: {exc.strerror})"]
+        notes = [f"its processes are among the host's in its /proc (a /proc of its own was "
+                 f"refused: {exc.strerror})"]
     return notes
 
 
