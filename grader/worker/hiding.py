@@ -1,9 +1,11 @@
 """Hiding by allowlist: as root, a worker sees a file system of its own making, and no network.
 
-As root, before it drops privileges, the worker unshares its mount, network, IPC and UTS namespaces
-(a new network namespace has only a loopback interface, down; the inherited socket pair to the
-grader keeps working; System V IPC objects it makes die with it) and chroots into a tmpfs holding
-only what grading needs (`view_plan`). Inside what it binds, the request's "hide" paths
+As root, the zygote forks each worker as pid 1 of a PID namespace of its own (`fork`), and before
+it drops privileges the worker unshares its mount, network, IPC and UTS namespaces (a new network
+namespace has only a loopback interface, down; the inherited socket pair to the grader keeps
+working; System V IPC objects it makes die with it, their memory bounded by --memory-mb) and
+chroots into a tmpfs holding only what grading needs (`view_plan`), with a /proc of its PID
+namespace. Inside what it binds, the request's "hide" paths
 (grader/secret_paths.py) are covered again. The mounts belong to root's namespace: the worker,
 unprivileged by then, cannot undo them. Where namespaces cannot be made (a seccomp filter, gVisor,
 VITGRADE_NO_NAMESPACES=1), secrecy rests on file permissions, and `check_readable` lists the
