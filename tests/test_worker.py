@@ -7,6 +7,7 @@ the shared zygote; small submissions that only one test needs are written inline
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -63,13 +64,22 @@ def eventually(condition, seconds: float = 30.0) -> bool:
     return True
 
 
-def alive(pid: int) -> bool:
-    """Running (a zombie or a missing pid is not), read from /proc."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+def alive(process: str) -> bool:
+    """Running (a zombie or a missing process is not), read from /proc."""
+    return state(process) not in (None, "Z", "X")
+
+
+def state(process: str) -> str | None:
+    """The state letter of `process`, as the toolbox names one: "<its PID namespace's inode>:<its
+    start time>" (as root a worker is pid 1 of a namespace of its own); None when none is."""
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
+            if f"{os.stat(f'/proc/{name}/ns/pid').st_ino}:{fields[19]}" == process:
+                return fields[0]
+        except OSError:  # it ended meanwhile
+            continue
+    return None
 
 
 # -- data round trips ---------------------------------------------------------------------------
@@ -285,7 +295,9 @@ def test_an_infinite_loop_is_stopped_by_the_workers_alarm_and_named(toolbox):
 def test_a_loop_deaf_to_the_alarm_is_killed_at_the_deadline_and_blamed(tmp_path):
     source = ("import signal\ndef deaf():\n    signal.pthread_sigmask(signal.SIG_BLOCK, "
               "[signal.SIGALRM])\n    while True:\n        pass\n\n"
-              "def pid():\n    import os\n    return os.getpid()\n")
+              "def pid():\n    import os\n    start = open('/proc/self/stat').read()"
+              ".rsplit(')', 1)[1].split()[19]\n"
+              "    return f\"{os.stat('/proc/self/ns/pid').st_ino}:{start}\"\n")
     with StudentWorker(write(tmp_path, "deaf.py", source), LONG) as worker:
         before = worker.call("pid").value
         outcome = worker.call("deaf", timeout=0.3)
@@ -484,7 +496,7 @@ def test_close_leaves_no_zombie_and_kills_what_the_student_started(zygote):
     pid, sleeper = worker.call("pid").value, worker.call("start_sleeper").value
     assert alive(pid) and alive(sleeper)
     worker.close()
-    assert not Path(f"/proc/{pid}").exists()  # reaped, not a zombie of the zygote
+    assert state(pid) is None  # reaped, not a zombie of the zygote
     # SIGKILLed with the group; it dies on its own time
     assert eventually(lambda: not alive(sleeper))
     worker.close()  # twice is fine

@@ -32,8 +32,11 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
     # while root may still mount: the submission's folder may hold files it opens
-    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)])
+    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)],
+                ipc_bytes=request["memory_mb"] * 2**20)
     uid = drop_privileges(workdir)
+    with contextlib.suppress(OSError):  # refused (a seccomp filter): student code is refused too
+        linux.join_new_session_keyring()  # as its user: the grader's keys out of reach
     hiding.check_readable()  # without a view of its own: which secrets its user can still read
     if zygote_pid is not None:
         linux.die_with_parent(zygote_pid, CRASH_EXIT)  # after the user changed: that clears it

@@ -57,22 +57,27 @@ def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None)
 
 SYMLINK_PROBLEM = ("the file is a symbolic link: the grader reads only a regular file, never what "
                    "a link points to (replace the link with the file itself)")
+HARD_LINK_PROBLEM = ("the file is a hard link (it has {} names): the grader reads only a file of "
+                     "one name, never one shared with another path (hand in a copy of the file)")
 NOT_A_FILE = "not a regular file (a folder, a FIFO or a device): hand in the .py or .ipynb itself"
 
 
 def read_submission(path: Path, most: int) -> bytes | str | None:
     """The submission's bytes, read with the grader's rights (it may sit where only they reach),
-    and so never through a symbolic link: SYMLINK_PROBLEM for one (a link to the solution would
-    be read as root), NOT_A_FILE for a folder, a FIFO or a device, and what the limit is for one
-    of more than `most` bytes (at most `most` + 1 are ever read). None when it cannot be read
-    (loading says why)."""
+    and so never through a link: SYMLINK_PROBLEM for a symbolic one (a link to the solution would
+    be read as root), HARD_LINK_PROBLEM for a file of more than one name (a hard link needs no
+    right to read its file, and fs.protected_hardlinks may be off), NOT_A_FILE for a folder, a
+    FIFO or a device, and what the limit is for one of more than `most` bytes (at most `most` + 1
+    are ever read). None when it cannot be read (loading says why)."""
     try:  # O_NONBLOCK: a FIFO must not block the worker
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError as exc:
         return SYMLINK_PROBLEM if exc.errno == errno.ELOOP else None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):  # before open(): it refuses a folder's fd
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:  # before open(): it refuses a folder
         os.close(fd)
-        return NOT_A_FILE
+        return NOT_A_FILE if not stat.S_ISREG(info.st_mode) else HARD_LINK_PROBLEM.format(
+            info.st_nlink)
     with open(fd, "rb") as handle:
         try:
             source = handle.read(most + 1)
@@ -91,7 +96,7 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     start = time.perf_counter()
     budget = tuple(request["load_budget"])
     skip = frozenset(request.get("skip", ()))  # stopped at the first load: not run again
-    if isinstance(source, str):  # SYMLINK_PROBLEM, NOT_A_FILE, too large
+    if isinstance(source, str):  # SYMLINK_PROBLEM, HARD_LINK_PROBLEM, NOT_A_FILE, too large
         loaded = submission.Submission(path).unloadable(source)
     else:
         loaded = submission.load(path, source=source, budget=budget, skip=skip)

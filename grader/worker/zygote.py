@@ -83,7 +83,7 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
 
 def _fork(request: dict, fds: list[int], control: socket.socket) -> int:
     zygote_pid = os.getpid()
-    pid = os.fork()
+    pid = hiding.fork()  # as root, the worker is pid 1 of a PID namespace of its own
     if pid == 0:  # the worker: never comes back here
         try:
             control.close()
@@ -101,6 +101,8 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
     # killed: at once. Whatever it started now hangs off us (subreaper)
     status = os.waitpid(pid, 0)[1]
     sweep(None, live_workers, user)  # so one pass over /proc usually finds nothing left
+    if user is not None:  # without an IPC namespace of its own, what it left is in ours
+        linux.remove_sysv_ipc(user)
     return status
 
 
