@@ -9,7 +9,8 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
             (stand_ins.py) and wait for the answer; "alarm": seconds a call may run, "slow":
-            [names known not to return in time: they raise at once]
+            [names known not to return in time: they raise at once], "crashed": [names known
+            to end the worker: they raise a RuntimeError at once]
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
             {"seq", "index", "status": "ok" | "raised" | "timeout" | "missing" | "not_callable",
@@ -133,13 +134,14 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
     slow = header.get("slow", [])  # the grader's own, as the alarm: trusted
+    crashed = header.get("crashed", [])  # known to end the worker: they raise at once
     clock = TopLevelClock(header.get("alarm") or 1e6, float("inf"))  # armed for each call
     start = 0
     with clock:  # its handler set once a request: a call costs two setitimer calls
         for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
             decoder = Decoder(blobs[start : start + count])
             start += count
-            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
+            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow, crashed):
                 reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
                                                       request, clock)
             send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
