@@ -29,6 +29,9 @@ from grader.worker.processes import kill_group
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
 from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote, ZygoteError, get_zygote
 
+# a worker forks the process answering calls once the submission loaded (serve.py): after a
+# crash or a call its alarm stopped, it forks another instead of loading the submission again
+RENEWS = hasattr(os, "fork")
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
@@ -150,6 +153,8 @@ class StudentWorker:
             while len(outcomes) < count:
                 deadline = min(start + timeout, self.deadline)
                 reply, reply_blobs = worker.conn.receive(deadline)
+                if reply.get("op") == "died":  # what ran the call died; the worker is loaded
+                    raise CallProcessDied(describe_exit(reply.get("status")))
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
                 if reply.get("op") == "stand_in":
@@ -164,7 +169,8 @@ class StudentWorker:
                     self.given_up.add(slow)
                 outcomes.append(self._noted(call_outcome(reply, reply_blobs), slow, name, within))
                 if slow and slow not in bound:  # its alarm stopped the call: what it left
-                    self._discard_worker()  # running goes, as after a timeout
+                    if not RENEWS:  # running goes, as after a timeout (the worker sees to it)
+                        self._discard_worker()
                     rest = self._noted(CallOutcome("timeout"), slow, name, within)
                     break
                 start = time.monotonic()  # the next call's clock starts now
@@ -198,9 +204,13 @@ class StudentWorker:
 
     def _failed(self, exc: Exception, start: float, timeout: float, name: str,
                 within: str, stand_ins=None) -> CallOutcome:
-        """The outcome of a call of `name` whose send or reply failed; the worker is stopped.
-        A crash is remembered as a timeout is (`crashed`, `given_up`)."""
-        stdout, ending = self._discard_worker()
+        """The outcome of a call of `name` whose send or reply failed; the worker is stopped,
+        unless only the process that ran the call died. A crash is remembered as a timeout is
+        (`crashed`, `given_up`)."""
+        if isinstance(exc, CallProcessDied):
+            stdout, ending = self._worker.printed(), str(exc)
+        else:
+            stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
             outcome = CallOutcome("timeout", message=OUT_OF_TIME, stdout=stdout, seconds=seconds)
@@ -208,7 +218,7 @@ class StudentWorker:
             if own and name in self.slow:  # its retry did not return either
                 self.given_up.add(name)
             return self._noted(outcome, name, name, within) if own else outcome
-        if not isinstance(exc, (channel.ConnectionClosed, OSError)):
+        if not isinstance(exc, (channel.ConnectionClosed, OSError, CallProcessDied)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
         if name in self.crashed or stand_ins:  # its retry around stand-ins crashed as well
             self.given_up.add(name)
@@ -262,11 +272,15 @@ class StudentWorker:
         return worker.stop()
 
 
+class CallProcessDied(Exception):
+    """The worker's process that ran the call died (how: the message); the worker forks another."""
+
+
 class WorkerProcess:
     """One worker as the grading side holds it: pid, connection, output file, working folder."""
 
     def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int):
-        self.pid, self.conn = pid, conn
+        self.pid, self.conn, self.output, self.limit = pid, conn, output, limit
         # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
         self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap,
                                            limit)
@@ -299,6 +313,13 @@ class WorkerProcess:
             theirs.close()
         conn = channel.Connection(ours, send=channel.REQUEST, receive=channel.REPLY)
         return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+
+    def printed(self) -> str:
+        """What the worker's last call printed (read here, as after its death)."""
+        try:
+            return read_captured(self.output.fileno(), self.limit)
+        except (OSError, ValueError):
+            return ""
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker and all it started, reap it, clean up -> (last output, how it ended)."""
