@@ -155,3 +155,18 @@ def test_a_crashed_function_fails_at_once_in_its_callers_and_its_own_calls(tmp_p
         assert worker.call("fine").value == 1
         assert worker.crashed.keys() == {"crash"}
     assert runs(log) == 1
+
+
+def test_a_call_deaf_to_its_alarm_costs_a_fork_not_a_load(tmp_path):
+    log = log_file(log_folder(tmp_path), "runs")
+    tmp_path.chmod(0o755)
+    source = counted("import os, signal\n\ndef deaf():\n    signal.pthread_sigmask("
+                     "signal.SIG_BLOCK, [signal.SIGALRM])\n    while True:\n        pass\n\n"
+                     "def pid():\n    return os.getpid()\n", log, 0.0)
+    path = tmp_path / "deaf.py"
+    path.write_text(source)
+    with StudentWorker(path, Limits(call_timeout=30.0)) as worker:
+        before = worker.call("pid").value
+        assert worker.call("deaf", timeout=0.3).status == "timeout"  # killed at its deadline
+        assert worker.call("pid").value != before  # answered by a process forked again
+    assert runs(log) == 1

@@ -32,6 +32,7 @@ from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote, ZygoteError, get
 # a worker forks the process answering calls once the submission loaded (serve.py): after a
 # crash or a call its alarm stopped, it forks another instead of loading the submission again
 RENEWS = hasattr(os, "fork")
+RENEW_SECONDS = 2.0  # for a worker to say it replaced what a call deaf to its alarm left running
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
@@ -209,6 +210,9 @@ class StudentWorker:
         (`crashed`, `given_up`)."""
         if isinstance(exc, CallProcessDied):
             stdout, ending = self._worker.printed(), str(exc)
+        elif (isinstance(exc, TimeoutError) and self._left() > 0 and self._worker is not None
+              and self._worker.renewed()):
+            stdout, ending = self._worker.printed(), ""  # deaf to its alarm: killed alone
         else:
             stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
@@ -279,8 +283,10 @@ class CallProcessDied(Exception):
 class WorkerProcess:
     """One worker as the grading side holds it: pid, connection, output file, working folder."""
 
-    def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int):
+    def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int,
+                 renew=None):
         self.pid, self.conn, self.output, self.limit = pid, conn, output, limit
+        self._renew = renew  # the zygote's: kill what the worker runs, not the worker
         # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
         self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap,
                                            limit)
@@ -301,9 +307,9 @@ class WorkerProcess:
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:
-                pid, reap = _fork_from_zygote(zygote, request, fds)
+                pid, reap, renew = _fork_from_zygote(zygote, request, fds)
             else:
-                pid, reap = _spawn(request, fds)
+                (pid, reap), renew = _spawn(request, fds), None
         except BaseException:
             ours.close()
             output.close()
@@ -312,7 +318,7 @@ class WorkerProcess:
         finally:
             theirs.close()
         conn = channel.Connection(ours, send=channel.REQUEST, receive=channel.REPLY)
-        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes, renew)
 
     def printed(self) -> str:
         """What the worker's last call printed (read here, as after its death)."""
@@ -320,6 +326,20 @@ class WorkerProcess:
             return read_captured(self.output.fileno(), self.limit)
         except (OSError, ValueError):
             return ""
+
+    def renewed(self) -> bool:
+        """After a call deaf to its alarm: whether the process running it was killed (by the
+        zygote) and the worker said so, ready to fork another; else it is to be stopped."""
+        if RENEWS and self._renew is not None:
+            try:
+                self._renew(self.pid)
+                deadline = time.monotonic() + RENEW_SECONDS
+                while self.conn.receive(deadline)[0].get("op") != "died":
+                    pass  # a reply or stand-in request sent before it was killed
+                return True
+            except Exception:  # noqa: BLE001 - a worker that does not answer is stopped
+                pass
+        return False
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker and all it started, reap it, clean up -> (last output, how it ended)."""
@@ -354,16 +374,16 @@ def describe_exit(status: int) -> str:
 
 
 def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
-    """(pid, reap) of a worker forked by `zygote`, else by the shared one (restarted once if it
-    died)."""
+    """(pid, reap, renew) of a worker forked by `zygote`, else by the shared one (restarted once
+    if it died)."""
     zygote = zygote or get_zygote()
     try:
-        return zygote.fork_worker(request, fds), zygote.reap
+        return zygote.fork_worker(request, fds), zygote.reap, zygote.renew
     except ZygoteError:
         if zygote.alive:
             raise
         zygote = get_zygote()
-        return zygote.fork_worker(request, fds), zygote.reap
+        return zygote.fork_worker(request, fds), zygote.reap, zygote.renew
 
 
 def _spawn(request: dict, fds: list[int]):
