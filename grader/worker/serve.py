@@ -22,6 +22,7 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -35,7 +36,6 @@ from typing import NoReturn
 
 from grader.worker import channel, hiding, mutation, sandbox, stand_ins, submission
 from grader.worker.capture import OutputCapture
-from grader.worker.processes import sweep
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
@@ -132,7 +132,11 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
         if pid == 0:
             answer_calls(conn, loaded, header, blobs, capture, request)
         status = os.waitpid(pid, 0)[1]
-        sweep(None, set())  # whatever it started
+        with contextlib.suppress(OSError):  # what it started, in its process group (whatever
+            os.killpg(pid, signal.SIGKILL)  # left it is killed when the worker is)
+        with contextlib.suppress(ChildProcessError):  # orphans, as pid 1 of a PID namespace
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
         code = os.waitstatus_to_exitcode(status)
         if code == CLOSED:
             return
@@ -149,6 +153,7 @@ def answer_calls(conn: channel.Connection, loaded: submission.Submission, header
     code = sandbox.CRASH_EXIT
     capture.empty = False  # a process before it may have printed
     try:
+        os.setpgid(0, 0)
         while answer(conn, loaded, header, blobs, capture, request):
             header, blobs = conn.receive()
         code = RENEWED
