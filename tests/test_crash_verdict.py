@@ -12,9 +12,11 @@ stretches every clock, not these counts).
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,38 @@ def test_a_call_deaf_to_its_alarm_costs_a_fork_not_a_load(tmp_path):
         assert worker.call("deaf", timeout=0.3).status == "timeout"  # killed at its deadline
         assert worker.call("pid").value != before  # answered by a process forked again
     assert runs(log) == 1
+
+
+def test_what_a_crashed_call_started_goes_with_it(tmp_path):
+    marker = f"{60 + (os.getpid() % 997) / 1000:.3f}"  # sleep's argument, unique to this run
+    source = ("import os, subprocess\n\ndef crash():\n"
+              f"    subprocess.Popen(['sleep', '{marker}'])\n    os._exit(1)\n\n"
+              "def fine():\n    return 1\n")
+    path = tmp_path / "starts.py"
+    path.write_text(source)
+    tmp_path.chmod(0o755)
+    with StudentWorker(path, Limits(call_timeout=30.0)) as worker:
+        assert worker.call("crash").status == "crashed"
+        assert worker.call("fine").value == 1
+        assert eventually(lambda: not sleeping(marker))  # while the worker lives on
+
+
+def sleeping(marker: str) -> bool:
+    """Whether a `sleep MARKER` runs, read from /proc."""
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
+                    f"sleep\0{marker}\0".encode()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def eventually(condition, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
