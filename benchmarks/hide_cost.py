@@ -1,12 +1,14 @@
-"""What hiding the grader's secrets costs each worker: unshare(CLONE_NEWNS | CLONE_NEWNET), the
-file system view's mounts, pivot_root.
+"""What hiding the grader's secrets costs each worker: the zygote's fork into a PID namespace of
+the worker's own (hiding.fork), unshare of the mount, network, IPC and UTS namespaces, the file
+system view's mounts, its own /proc, chroot.
 
     sudo python benchmarks/hide_cost.py [--workers 200]
 
 Forks `--workers` children of a process that has imported grader.worker (as the zygote has);
 each times `hiding.hide` with this run's hidden paths (grader/secret_paths.py for the shipped
-solution) and the worker's kept folders, and exits. Prints the median and the 95th percentile,
-and, alternated with them, a fork without hiding (from fork to its exit reaped) for scale.
+solution) and the worker's kept folders, and exits. Prints the median and the 95th percentile of
+`hide` and of the fork to the child hidden, and, alternated with them, a plain fork without hiding
+(from fork to its exit reaped) for scale.
 Needs root (else hiding does nothing, in no time).
 """
 from __future__ import annotations
@@ -28,28 +30,31 @@ from grader.settings import GraderSettings  # noqa: E402
 from grader.worker import hiding  # noqa: E402
 
 
-def one_worker(paths: list[str], keep: list[str], hide: bool) -> float:
-    """Fork a child that hides (or not) and reports how long it took, in seconds."""
+def one_worker(paths: list[str], keep: list[str], hide: bool) -> tuple[float, float, float]:
+    """Fork a child as the zygote does (`hiding.fork`: into a PID namespace of its own) that
+    hides (or, with a plain fork, not) -> (seconds hiding took in the child, seconds from the
+    fork to the child hidden, from the fork to its exit reaped)."""
     read, write = os.pipe()
     start = time.perf_counter()
-    pid = os.fork()
+    pid = getattr(hiding, "fork", os.fork)() if hide else os.fork()
     if pid == 0:
         os.close(read)
         began = time.perf_counter()
         if hide:
             outcome = hiding.hide(paths, keep)
             if outcome["mechanism"] != "view":
-                os.write(write, struct.pack("d", -1.0))
+                os.write(write, struct.pack("dd", -1.0, -1.0))
                 os._exit(1)
-        os.write(write, struct.pack("d", time.perf_counter() - began))
+        os.write(write, struct.pack("dd", time.perf_counter() - began, time.perf_counter()))
         os._exit(0)
     os.close(write)
-    inside = struct.unpack("d", os.read(read, 8))[0]
+    inside, hidden = struct.unpack("dd", os.read(read, 16))
     os.close(read)
     os.waitpid(pid, 0)
     if inside < 0:
         raise SystemExit("hiding failed: run as root on Linux")
-    return inside if hide else time.perf_counter() - start
+    reaped = time.perf_counter() - start  # a worker's namespaces end with it: part of its cost
+    return (inside, hidden - start, reaped) if hide else (0.0, reaped, reaped)
 
 
 def main() -> None:
@@ -63,16 +68,20 @@ def main() -> None:
     workdir = tempfile.mkdtemp(prefix="vitgrade-worker-")
     keep = [workdir, str(submission.parent)]
     hiding.view_plan()  # as the zygote does before it forks
-    hide, fork = [], []
+    hide, hidden, reaped, fork = [], [], [], []
     try:
         for _ in range(args.workers):  # alternated: a busy machine slows both alike
-            hide.append(one_worker(paths, keep, True))
+            inside, total, ended = one_worker(paths, keep, True)
+            hide.append(inside)
+            hidden.append(total)
+            reaped.append(ended)
             time.sleep(args.gap)
-            fork.append(one_worker(paths, keep, False))
+            fork.append(one_worker(paths, keep, False)[1])
             time.sleep(args.gap)
     finally:
         os.rmdir(workdir)
-    for name, times in (("hide (in the worker)", hide), ("fork, wait (no hiding)", fork)):
+    for name, times in (("hide (in the worker)", hide), ("fork to hidden", hidden),
+                        ("fork to hidden, reaped", reaped), ("fork, wait (no hiding)", fork)):
         ordered = sorted(times)
         print(f"{name:24} median {statistics.median(times) * 1000:.2f} ms, "
               f"95th percentile {ordered[int(len(ordered) * 0.95)] * 1000:.2f} ms, "

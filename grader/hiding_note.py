@@ -8,6 +8,9 @@ from __future__ import annotations
 NOT_HIDDEN = "secrets are not hidden from student code"
 VIEW = "student code sees only a file system of its own, without network"
 PERMISSIONS = "secrets are hidden from student code by file permissions only"
+# namespaces of the worker's own beside the view, each with what the worker's reason says when
+# it is not (worker/hiding.py)
+OWN = {"processes": "its processes", "System V IPC": "System V IPC", "host name": "the host name"}
 
 
 def hiding_note(hiding) -> str:
@@ -17,10 +20,13 @@ def hiding_note(hiding) -> str:
     if hiding.mechanism == "permissions":
         readable = (f"its user can still read {', '.join(hiding.readable)}" if hiding.readable
                     else "its user can read none of them")
-        return f"{PERMISSIONS} ({hiding.reason}; the network is open): {readable}"
+        return (f"{PERMISSIONS} ({hiding.reason}; the network is open; System V IPC is the "
+                f"host's, what its user leaves there is removed when it ends): {readable}")
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
     note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"
+    own = [what for what, refused in OWN.items() if refused not in hiding.reason]
+    note += f"; its own {', '.join([*own, 'session keyring'])}"
     if hiding.reason:  # the view holds, but something beside it was refused
         note += f"; {hiding.reason}"
     if hiding.hidden:

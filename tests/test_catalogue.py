@@ -298,7 +298,7 @@ def test_a_visible_array_failure_shows_the_call_shapes_first_difference_and_hint
         c for c in graded[SUBMISSIONS / "buggy" / "patchify_channel_first.py"]["patchify"].checks
         if c.name.startswith("raster order"))
     lines = check.message.splitlines()
-    assert lines[0].startswith("case 1 of 3: patchify(image=<array 4x6x3 float64>, P=2)")
+    assert lines[0].startswith("case 1 of 4: patchify(image=<array 4x6x3 float64>, P=2)")
     assert lines[1].strip() == ("to reproduce: "
                                 "patchify(np.arange(0, 72, dtype=float).reshape((4, 6, 3)), 2)")
     assert lines[2].strip().startswith("expected: array (6, 12) float64")

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from process_table import adopting_orphans, cmdline, processes
+from process_table import adopting_orphans, cmdline, processes, running_identities
 
 from grader.checks import compiled
 from grader.spec.parse import spec_files
@@ -190,6 +190,8 @@ class Arena:
             scratch = self.scratch(attack)
             scratch.mkdir(parents=True)
             (scratch / "marker").write_text(self.marker)
+            # what it may guess of its results path (its /proc lists no grader to read it from)
+            (scratch / "guess").write_text(str(base / attack.results / f"{attack.stem}.json"))
             scratch.chmod(0o777)  # the worker's user leaves its evidence here
         (base / "results").mkdir()  # only the grader's user may write here (as /autograder/results)
         (base / "shared").mkdir()
@@ -346,10 +348,11 @@ def test_no_process_of_an_attack_outlives_its_grading(outcome):
 
     table = processes()
     running = {pid for pid, (_parent, state, _uid) in table.items() if state != "Z"}
+    identities = running_identities()
     for graded in outcome.graded.values():
-        pids = {int(pid) for pid in evidence(graded, "pid-")}
+        pids = set(evidence(graded, "pid-"))
         own_users = {int(uid) for uid in evidence(graded, "uid-") if int(uid) >= WORKER_UID_BASE}
-        assert not pids & running, graded.attack.stem
+        assert not pids & identities, graded.attack.stem
         assert not [pid for pid in running if table[pid][2] in own_users], graded.attack.stem
     assert not [pid for pid in running if outcome.arena.marker in cmdline(pid)]
 
@@ -403,13 +406,12 @@ def test_expected_values_never_exist_in_the_worker(outcome):
         assert array_digest(expected) not in seen
 
 
-def gone(pids: set[int], seconds: float = 60) -> bool:
-    """Whether none of `pids` runs (a zombie cannot write) within `seconds` (a deadline that only
-    waits: the grader killed them all before it exited)."""
+def gone(pids: set[str], seconds: float = 60) -> bool:
+    """Whether none of `pids` (process_table.identity) runs (a zombie cannot write) within
+    `seconds` (a deadline that only waits: the grader killed them all before it exited)."""
     deadline = time.monotonic() + seconds
     while True:
-        running = {pid for pid, (_parent, state, _uid) in processes().items() if state != "Z"}
-        if not pids & running:
+        if not pids & running_identities():
             return True
         if time.monotonic() > deadline:
             return False
@@ -431,7 +433,7 @@ def test_forged_results_never_replace_the_graders(outcome, attack):
     assert (graded.results["score"] == outcome.control.results["score"]
             and "forged" not in graded.results_text)
     # the forger left behind (if its fork was allowed) is gone: nothing writes the file any more
-    forgers = {int(pid) for pid in evidence(graded, "pid-")}
+    forgers = set(evidence(graded, "pid-"))
     assert gone(forgers), forgers
     assert json.loads(out.read_text()) == graded.results
     if attack.results == "results" and AS_ROOT:

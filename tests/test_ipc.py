@@ -3,8 +3,8 @@ creates through shmget/msgget dies with its worker's IPC namespace, so nothing s
 the host and a later student's worker cannot read it; where unshare(CLONE_NEWIPC) is refused,
 the file system view and the network namespace stay and --verbose says what is shared.
 
-The PID namespace, the session keyring and the fallback without namespaces (the grader removing
-what the worker's user left) are not done yet: not tested here.
+Started inside a session keyring holding a secret, the worker joins a new one before student code
+runs (issue 35, item 5).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import ctypes
 import errno
 import json
 import os
+import platform
 import secrets
 import shutil
 import subprocess
@@ -122,7 +123,8 @@ def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student
         unknown = f"errno {errno.ENOENT}"
         assert all(one == {"shm": unknown, "msg": unknown} for one in found), found
         note = [line for line in printed["leaver"].splitlines() if line.startswith(VIEW)]
-        assert len(note) == 1 and "System V IPC" not in note[0], printed["leaver"][-3000:]
+        assert len(note) == 1 and "are the host's" not in note[0], printed["leaver"][-3000:]
+        assert "its own processes, System V IPC, host name, session keyring" in note[0], note
     finally:
         remove_key(key)
         shutil.rmtree(base, ignore_errors=True)
@@ -162,3 +164,233 @@ def test_refused_ipc_namespace_keeps_the_view_and_says_so(tmp_path):
                                  for key, value in report.items() if key != "net"}))
     assert note.startswith(f"{VIEW}: ") and "System V IPC and the host name are the host's" in note
     assert "Operation not permitted" in note, note
+
+
+# Looks for the grader's key in every keyring it can reach, and plants one of its own.
+KEY_THIEF = '''
+import ctypes, os, re
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL, ADD_KEY, SESSION = {keyctl}, {add_key}, -3
+found = []
+try:
+    found.append(open("/proc/keys").read())
+except OSError as exc:
+    found.append(str(exc))
+serials = [int(s, 16) for s in re.findall(r"^([0-9a-f]+) ", found[0], re.M)]
+for keyring in (SESSION, -4, -5, -2, -1):  # session, user, user session, process, thread
+    serial = libc.syscall(KEYCTL, 10, keyring, b"user", b"{name}", 0)  # KEYCTL_SEARCH
+    if serial > 0:
+        serials.append(serial)
+for serial in serials:
+    buffer = ctypes.create_string_buffer(4096)
+    size = libc.syscall(KEYCTL, 11, serial, buffer, 4096)  # KEYCTL_READ
+    if size > 0:
+        found.append(buffer.raw[:size].decode(errors="replace"))
+planted = libc.syscall(ADD_KEY, b"user", b"planted", b"by the student", 14, SESSION)
+found.append(f"planted {{planted}}")
+FOUND = " | ".join(found)
+
+def patch_dim(*args, **kwargs):
+    raise RuntimeError(FOUND)
+'''
+# Runs the grade inside a session keyring of its own that holds the secret, then lists that
+# keyring: the grader's, as a CI runner's or sudo's would be.
+IN_A_KEYRING = '''
+import ctypes, json, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL, ADD_KEY, SESSION = {keyctl}, {add_key}, -3
+assert libc.syscall(KEYCTL, 1, b"vitgrade-test-session") > 0  # KEYCTL_JOIN_SESSION_KEYRING
+assert libc.syscall(ADD_KEY, b"user", b"{name}", b"{secret}", {size}, SESSION) > 0
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+buffer = ctypes.create_string_buffer(4096)
+size = libc.syscall(KEYCTL, 11, SESSION, buffer, 4096)  # the keyring's keys: 4 bytes each
+print(json.dumps({{"keys": size // 4, "out": done.stdout + done.stderr}}))
+'''
+# keyctl(2)'s and add_key(2)'s numbers (glibc wraps neither)
+KEY_CALLS = {"x86_64": (250, 248), "i386": (288, 286), "i686": (288, 286),
+             "aarch64": (219, 217), "riscv64": (219, 217)}
+
+
+@pytest.mark.skipif(not LINUX or platform.machine() not in KEY_CALLS,
+                    reason="keyctl(2) is Linux's (numbers known here for a few machines)")
+def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
+    """Started inside a session keyring that holds a secret (issue 35, item 5), the worker joins
+    a new one before student code runs: the submission neither reads the secret into its
+    feedback nor adds a key to the grader's keyring."""
+    name, secret = "vitgrade-secret", f"s3cret-{secrets.token_hex(8)}"
+    numbers = dict(zip(("keyctl", "add_key"), KEY_CALLS[platform.machine()], strict=True))
+    submission = tmp_path / "thief.py"
+    submission.write_text(KEY_THIEF.format(name=name, **numbers))
+    tmp_path.chmod(0o755)
+    out = tmp_path / "results.json"
+    script = IN_A_KEYRING.format(name=name, secret=secret, size=len(secret), **numbers)
+    done = subprocess.run([sys.executable, "-c", script, *COMMAND, "grade", str(submission),
+                           "--exercises", str(ROOT / "exercises"), "--json", str(out)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout)
+    results = out.read_text()
+    assert "patch_dim" in results and "planted" in seen["out"] + results, seen["out"][-3000:]
+    assert secret not in results and secret not in seen["out"]
+    assert seen["keys"] == 1  # the secret alone: nothing planted
+
+
+# Lists every process its /proc shows, with its command line.
+PROCESS_LISTER = '''
+import os
+seen = [f"self {os.getpid()}"]
+for name in sorted(os.listdir("/proc")):
+    if name.isdigit():
+        try:
+            line = open(f"/proc/{name}/cmdline", "rb").read().replace(b"\\0", b" ")
+            seen.append(f"{name} {line.decode(errors='replace')}")
+        except OSError as exc:
+            seen.append(f"{name} {exc}")
+with open(os.path.join(os.path.dirname(__file__), "scratch", "seen"), "a") as out:
+    out.write("\\n".join(seen) + "\\n")
+'''
+
+
+@needs_root
+def test_student_code_sees_no_process_but_its_own(tmp_path):
+    """A PID namespace and a /proc of the worker's own (issue 35, item 7): other gradings' command
+    lines (their submission and results paths) and the grader's own are not listed, only the
+    worker, which is pid 1 there."""
+    marker = f"vitgrade-bystander-{secrets.token_hex(6)}"
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", marker])
+    try:
+        (tmp_path / "scratch").mkdir()
+        (tmp_path / "scratch").chmod(0o777)
+        tmp_path.chmod(0o755)
+        (tmp_path / "lister.py").write_text(PROCESS_LISTER)
+        out = tmp_path / f"results-{marker}.json"
+        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "lister.py"), "--verbose",
+                               "--exercises", str(ROOT / "exercises"), "--json", str(out)],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert out.is_file(), (done.stdout + done.stderr)[-3000:]
+    finally:
+        bystander.kill()
+        bystander.wait()
+    seen = (tmp_path / "scratch" / "seen").read_text().splitlines()
+    assert seen[0] == "self 1"  # pid 1 of a PID namespace of its own: all it starts dies with it
+    assert "1 " in {line[:2] for line in seen[1:]}, seen  # it lists itself
+    assert not [line for line in seen if marker in line or "grader.cli" in line], seen
+    assert "among the host's" not in done.stdout
+
+
+@needs_root
+def test_without_namespaces_the_grader_removes_what_the_workers_user_left():
+    """VITGRADE_NO_NAMESPACES=1 (issue 35, item 1): System V IPC is the host's, so when the worker
+    ends its zygote removes every object its user owns or made; --verbose says so."""
+    key = 0x77000000 + secrets.randbelow(2**24)
+    tmp_path = Path(tempfile.mkdtemp(prefix="vitgrade-ipc-"))  # its user must reach it: no view
+    try:
+        (tmp_path / "scratch").mkdir()
+        (tmp_path / "scratch").chmod(0o777)
+        tmp_path.chmod(0o755)
+        (tmp_path / "leaver.py").write_text(LEAVER.format(key=key, marker="left", creat=IPC_CREAT))
+        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "leaver.py"), "--verbose",
+                               "--exercises", str(ROOT / "exercises"),
+                               "--json", str(tmp_path / "out.json")],
+                              env={**os.environ, hiding.NO_NAMESPACES: "1"}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        made = (tmp_path / "scratch" / "leaver").read_text().split()
+        assert made and int(made[1]) >= 0 and int(made[2]) >= 0, made  # in the host's IPC
+        worker_uids = {int(uid) for uid in made[::3]}
+        for kind in ("shm", "msg"):
+            left = [entry for entry in sysvipc(kind)
+                    if entry["key"] == key or entry["uid"] in worker_uids]
+            assert left == [], f"{kind} left on the host: {left}"
+        assert "System V IPC is the host's, what its user leaves there is removed" in done.stdout
+    finally:
+        remove_key(key)
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# Makes eight 64 MB shared memory segments, never attached (so RLIMIT_AS does not count them).
+SHM_PINNER = '''
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+made = [libc.shmget(0, 64 << 20, 0o1000 | 0o600) for _ in range(8)]  # IPC_PRIVATE, IPC_CREAT
+with open(os.path.join(os.path.dirname(__file__), "scratch", "made"), "w") as out:
+    out.write(str(sum(64 for segment in made if segment >= 0)))
+'''
+
+
+@needs_root
+def test_shared_memory_is_bounded_by_the_memory_limit(tmp_path):
+    """In the worker's IPC namespace shared memory holds at most --memory-mb in all: a segment
+    made and never attached, which the address-space limit does not see, pins no more."""
+    (tmp_path / "scratch").mkdir()
+    (tmp_path / "scratch").chmod(0o777)
+    tmp_path.chmod(0o755)
+    (tmp_path / "pinner.py").write_text(SHM_PINNER)
+    done = subprocess.run([*COMMAND, "grade", str(tmp_path / "pinner.py"), "--memory-mb", "256",
+                           "--exercises", str(ROOT / "exercises"),
+                           "--json", str(tmp_path / "out.json")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    made = int((tmp_path / "scratch" / "made").read_text())
+    assert 0 < made <= 256, (made, (done.stdout + done.stderr)[-2000:])
+
+
+def _child_report(fork, body) -> dict:
+    """Fork with `fork`; the child runs `body()` -> the dict it returned (as JSON)."""
+    read, write = os.pipe()
+    pid = fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            os.write(write, json.dumps(body()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        report = json.loads(pipe.read() or "{}")
+    os.waitpid(pid, 0)
+    return report
+
+
+@needs_root
+def test_the_zygotes_fork_makes_each_worker_pid_1_and_comes_back_to_its_own_namespace():
+    """hiding.fork: the child is pid 1 of a new PID namespace; this process's next children are
+    born in its own namespace again, each fork a namespace of its own."""
+    own = os.stat("/proc/self/ns/pid").st_ino
+
+    def where() -> dict:
+        return {"pid": os.getpid(), "ns": os.stat("/proc/self/ns/pid").st_ino}
+
+    first, second = (_child_report(hiding.fork, where) for _ in range(2))
+    plain = _child_report(os.fork, where)
+    assert first["pid"] == second["pid"] == 1
+    assert len({first["ns"], second["ns"], own}) == 3
+    assert plain["ns"] == own and plain["pid"] != 1
+    assert os.stat("/proc/self/ns/pid_for_children").st_ino == own
+
+
+@needs_root
+def test_a_refused_pid_namespace_keeps_the_view_and_says_so(tmp_path):
+    """unshare(CLONE_NEWPID) refused: the worker is forked all the same, in the host's PID
+    namespace, its /proc still lists only its user's processes, and --verbose says so."""
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    real = linux.unshare
+
+    def refusing(flags: int) -> None:
+        if flags & linux.CLONE_NEWPID:
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+        real(flags)
+
+    def hide() -> dict:
+        report = hiding.hide([], [str(workdir), str(tmp_path)])
+        return {**report, "pid": os.getpid()}
+
+    linux.unshare = refusing
+    try:
+        report = _child_report(hiding.fork, hide)
+    finally:
+        linux.unshare = real
+    assert report.get("mechanism") == "view" and report["pid"] != 1, report
+    note = hiding_note(Hiding(**{key: tuple(value) if type(value) is list else value
+                                 for key, value in report.items() if key != "pid"}))
+    assert "its processes have the host's ids (no PID namespace)" in note, note
+    assert "its own System V IPC, host name, session keyring" in note, note

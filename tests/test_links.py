@@ -8,6 +8,7 @@ with full marks. A link is refused with a message that says what to do.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -52,3 +53,30 @@ def test_grade_all_grades_no_student_through_a_link(tmp_path):
 def _score(record: dict) -> float:
     return sum(check["score"] for exercise in record["report"]["exercises"]
                for check in exercise["checks"])
+
+
+def test_grade_all_grades_no_student_through_a_hard_link(tmp_path):
+    """A hard link needs no right to read its file (as root it is made regardless of
+    fs.protected_hardlinks): a class-folder entry that is one is refused like a symbolic link and
+    listed under "Needs a look"; a copy of the same file is graded (issue 35, item 6)."""
+    private, folder, out = tmp_path / "private", tmp_path / "class", tmp_path / "out"
+    private.mkdir(mode=0o700)
+    shutil.copy(SOLUTION, private / "vit_exercises.py")
+    (private / "vit_exercises.py").chmod(0o600)
+    folder.mkdir()
+    os.link(private / "vit_exercises.py", folder / "alice.py")  # a file of two names
+    (folder / "bob").mkdir()
+    os.link(private / "vit_exercises.py", folder / "bob" / "vit_exercises.py")
+    shutil.copy(SOLUTION, folder / "dave.py")
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder), "--out",
+                           str(out), "--jobs", "1", "--no-progress", "--exercises", str(EXERCISES)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    records = {path.stem: json.loads(path.read_text()) for path in (out / "results").glob("*.json")}
+    assert _score(records["dave"]) > 0
+    report = (out / "report.html").read_text()
+    needs_a_look = report[report.index("Needs a look"):]
+    for student in ("alice", "bob"):
+        assert _score(records[student]) == 0, student
+        assert "is a hard link (it has 3 names)" in json.dumps(records[student]), student
+        assert student in needs_a_look

@@ -64,7 +64,7 @@ def _random(expr):
     shape = _shape(expr["random"])
     uniform = expr.get("dist") == "uniform"
     values = rng.uniform(-1, 1, shape) if uniform else rng.standard_normal(shape)
-    return (values * expr.get("scale", 1.0)).astype(_dtype(expr))
+    return (values * expr.get("scale", 1.0) + expr.get("shift", 0.0)).astype(_dtype(expr))
 
 
 def _config(expr, key):
@@ -124,6 +124,7 @@ def source(expr) -> str:
         draw = (f"uniform(-1, 1, {shape!r})" if expr.get("dist") == "uniform"
                 else f"standard_normal({shape!r})")
         scaled = f" * {scale}" if scale != 1.0 else ""
+        scaled += f" + {expr['shift']}" if expr.get("shift", 0.0) != 0.0 else ""
         return f"(np.random.default_rng({seed}).{draw}{scaled}){_astype(dtype)}"
     if kind in ("zeros", "ones"):
         return f"np.{kind}({_shape(expr[kind])!r}{dtype_arg})"

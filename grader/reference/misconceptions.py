@@ -243,15 +243,18 @@ alone("softmax_without_keepdims", _softmax, keepdims=False)
 
 
 def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1,
-                affine="normal"):
+                affine="normal", one_pass=False):
     """layer_norm with one step changeable; the defaults are the reference. `denominator`:
     "sqrt" (sqrt(var + eps)), "std_plus_eps" (eps outside the root) or "var"; `affine`:
-    "normal", "swapped" (x_hat * beta + gamma) or "none"."""
-    x = np.asarray(x, dtype=float)
+    "normal", "swapped" (x_hat * beta + gamma) or "none"; `one_pass`: the variance as
+    mean(x**2) - mean(x)**2, in x's own float type (where it loses its digits: far from 0)."""
+    x = np.asarray(x)
+    x = x if one_pass and x.dtype.kind == "f" else x.astype(float)
     mean = x.mean(axis=axis, keepdims=True)
     with warnings.catch_warnings():  # ddof=1 on one number: nan, as torch.var gives
         warnings.simplefilter("ignore", RuntimeWarning)
-        var = x.var(axis=axis, ddof=ddof, keepdims=True)
+        var = ((x * x).mean(axis=axis, keepdims=True) - mean * mean if one_pass
+               else x.var(axis=axis, ddof=ddof, keepdims=True))
     scale = {"sqrt": lambda: np.sqrt(var + eps), "std_plus_eps": lambda: np.sqrt(var) + eps,
              "var": lambda: var + eps}[denominator]()
     x_hat = (x - mean) / scale
@@ -260,6 +263,7 @@ def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1
 
 
 variant("layer_norm_unbiased", _layer_norm, ddof=1)  # torch.var's default, not the biased one
+variant("layer_norm_one_pass_variance", _layer_norm, one_pass=True)  # E[x^2] - E[x]^2
 variant("layer_norm_eps_outside", _layer_norm, denominator="std_plus_eps")
 variant("layer_norm_divides_by_variance", _layer_norm, denominator="var")
 variant("layer_norm_wrong_axis", _layer_norm, axis=0)  # over the tokens, not each token's features

@@ -1,9 +1,11 @@
 """Hiding by allowlist: as root, a worker sees a file system of its own making, and no network.
 
-As root, before it drops privileges, the worker unshares its mount, network, IPC and UTS namespaces
-(a new network namespace has only a loopback interface, down; the inherited socket pair to the
-grader keeps working; System V IPC objects it makes die with it) and chroots into a tmpfs holding
-only what grading needs (`view_plan`). Inside what it binds, the request's "hide" paths
+As root, the zygote forks each worker as pid 1 of a PID namespace of its own (`fork`), and before
+it drops privileges the worker unshares its mount, network, IPC and UTS namespaces (a new network
+namespace has only a loopback interface, down; the inherited socket pair to the grader keeps
+working; System V IPC objects it makes die with it, their memory bounded by --memory-mb) and
+chroots into a tmpfs holding only what grading needs (`view_plan`), with a /proc of its PID
+namespace. Inside what it binds, the request's "hide" paths
 (grader/secret_paths.py) are covered again. The mounts belong to root's namespace: the worker,
 unprivileged by then, cannot undo them. Where namespaces cannot be made (a seccomp filter, gVisor,
 VITGRADE_NO_NAMESPACES=1), secrecy rests on file permissions, and `check_readable` lists the
@@ -41,6 +43,33 @@ BINDS = ("ro", "rw")  # the kinds of entry whose content is a real folder's
 NOTHING_HIDDEN = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "readable": []}
 _outcome: dict = {**NOTHING_HIDDEN, "reason": "hiding was not tried"}
 _secrets: list[str] = []  # to check as the worker's user, when the view could not be made
+_own_pid_ns: list[int] = []  # the zygote's PID namespace (an fd), to fork the next worker in
+
+
+def fork() -> int:
+    """The zygote's os.fork: as root with namespaces, the child is pid 1 of a PID namespace of its
+    own (it sees, and can signal, only what it starts, and all of that dies with it); this
+    process's later children are born in its own namespace again."""
+    if not (linux.LINUX and os.geteuid() == 0 and os.environ.get(NO_NAMESPACES) != "1"):
+        return os.fork()
+    try:
+        if not _own_pid_ns:
+            _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+        linux.unshare(linux.CLONE_NEWPID)  # for the children to come
+    except OSError:
+        return os.fork()  # the worker sees it is not pid 1, and says so
+    try:
+        pid = os.fork()
+    except OSError:
+        linux.setns(_own_pid_ns[0], linux.CLONE_NEWPID)
+        raise
+    if pid:
+        linux.setns(_own_pid_ns[0], linux.CLONE_NEWPID)
+    return pid
+
+
+def _in_new_pid_ns() -> bool:
+    return os.getpid() == 1
 
 
 def report() -> dict:
@@ -48,13 +77,14 @@ def report() -> dict:
     return {key: list(value) if type(value) is list else value for key, value in _outcome.items()}
 
 
-def hide(paths: list[str], keep: list[str]) -> dict:
+def hide(paths: list[str], keep: list[str], ipc_bytes: int = 2**30) -> dict:
     """As root, move this process into a file system view of its own (the module's docstring)
     with `keep` ([working folder, submission's folder]) bound in it, read-write as their
-    permissions say, and into a network namespace of its own -> report()."""
+    permissions say, and into network and IPC namespaces of its own, where System V shared
+    memory holds at most `ipc_bytes` -> report()."""
     global _outcome
     _secrets[:] = [path for path in dict.fromkeys(paths) if path != "/"]
-    _outcome = {**_outcome, **_hide(_secrets, _folders(keep))}
+    _outcome = {**_outcome, **_hide(_secrets, _folders(keep), ipc_bytes)}
     return report()
 
 
@@ -70,7 +100,7 @@ def _readable(path: str) -> bool:
     return os.access(path, os.R_OK)
 
 
-def _hide(secrets: list[str], keep: list[str]) -> dict:
+def _hide(secrets: list[str], keep: list[str], ipc_bytes: int) -> dict:
     outcome = {**NOTHING_HIDDEN, "hidden": [], "kept": [], "reason": ""}  # lists of its own
     if not linux.LINUX:
         return {**outcome, "reason": "not on Linux"}
@@ -93,8 +123,11 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
             linux.unshare(linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
             socket.sethostname("vitgrade")
         except OSError as exc:
-            outcome["reason"] = ("System V IPC and the host name are the host's: unshare("
-                                 f"CLONE_NEWIPC | CLONE_NEWUTS) refused: {exc.strerror}")
+            outcome["reason"] = ("System V IPC and the host name are the host's (the zygote "
+                                 "removes what its user leaves there): unshare(CLONE_NEWIPC | "
+                                 f"CLONE_NEWUTS) refused: {exc.strerror}")
+        else:
+            outcome["reason"] = _limit_ipc(ipc_bytes)
         try:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]
@@ -103,7 +136,9 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
             # capability to chroot again and no descriptor of a folder, and a chrooted process
             # may not make a user namespace that would give it one. (pivot_root and detaching
             # the old root instead cost 10 ms of every worker: an RCU grace period.)
-            os.chroot(_build(keep[0], entries))
+            notes = [outcome["reason"]] if outcome["reason"] else []
+            os.chroot(_build(keep[0], entries, notes))
+            outcome["reason"] = "; ".join(notes)
             os.chdir("/")
         except OSError as exc:  # what the worker needs could not be bound: permissions only
             linux.setns(original, linux.CLONE_NEWNS)
@@ -115,6 +150,20 @@ def _hide(secrets: list[str], keep: list[str]) -> dict:
     seen = [path for kind, path, _ in entries  # the working folder's name changes every time
             if (kind in BINDS or kind in ("proc", "tmp")) and path != keep[0]]
     return {**outcome, "mechanism": "view", "seen": list(dict.fromkeys(seen))}
+
+
+def _limit_ipc(most: int) -> str:
+    """In the worker's new IPC namespace (its /proc/sys/kernel files are that namespace's): shared
+    memory at most `most` bytes in all, whether attached (and counted by RLIMIT_AS) or not; 16
+    message queues of 16 KB -> "" or what was not bounded."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    try:
+        for name, value in (("shmmax", most), ("shmall", -(-most // page)), ("msgmni", 16)):
+            with open(f"/proc/sys/kernel/{name}", "w") as setting:
+                setting.write(str(value))
+    except OSError as exc:
+        return f"its System V shared memory is not bounded ({exc.strerror})"
+    return ""
 
 
 @functools.cache
@@ -199,10 +248,10 @@ def _covers(secrets: list[str], entries: list, outcome: dict) -> list:
     return covers
 
 
-def _build(staging: str, entries: list) -> str:
+def _build(staging: str, entries: list, notes: list[str]) -> str:
     """Make the view in a tmpfs mounted over `staging` (the working folder, bound back inside
     from a descriptor opened before) -> the new root. Shallowest first; the tmpfs folders that
-    hold mount points are sealed (read-only) last."""
+    hold mount points are sealed (read-only) last. What could not be isolated: added to `notes`."""
     source = os.open(staging, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     old_umask = os.umask(0o022)
     try:
@@ -217,9 +266,11 @@ def _build(staging: str, entries: list) -> str:
                 continue
             is_dir = kind != "null" and (kind != "ro" or os.path.isdir(path))
             _mount_point(target, is_dir)
-            if kind in BINDS or kind == "proc":
+            if kind == "proc":
+                notes += _mount_proc(target)
+            elif kind in BINDS:
                 origin = f"/proc/self/fd/{source}" if path == staging else path
-                linux.mount(origin, target, None, linux.MS_BIND | linux.MS_REC * (kind == "proc"))
+                linux.mount(origin, target, None, linux.MS_BIND)
                 if kind == "ro":
                     linux.mount(None, target, None, linux.MS_REMOUNT | linux.MS_BIND | READ_ONLY)
             elif kind == "null":
@@ -241,6 +292,21 @@ def _build(staging: str, entries: list) -> str:
         os.umask(old_umask)
         os.close(source)
     return staging
+
+
+def _mount_proc(target: str) -> list[str]:
+    """A /proc of the worker's own, of its PID namespace (when it is that namespace's pid 1:
+    fork()), listing only the processes its user may see (hidepid=invisible, a mount option of
+    each procfs since Linux 5.8; an older kernel refuses the word). Refused: the host's /proc,
+    and why -> [what is not isolated]."""
+    notes = [] if _in_new_pid_ns() else ["its processes have the host's ids (no PID namespace)"]
+    try:
+        linux.mount("vitgrade-proc", target, "proc", SEALED & ~linux.MS_RDONLY, "hidepid=invisible")
+    except OSError as exc:
+        linux.mount("/proc", target, None, linux.MS_BIND | linux.MS_REC)
+        notes = [f"its processes are among the host's in its /proc (a /proc of its own was "
+                 f"refused: {exc.strerror})"]
+    return notes
 
 
 def _mount_point(target: str, is_dir: bool) -> None:

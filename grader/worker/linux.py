@@ -1,8 +1,9 @@
 """The Linux process controls the grader uses, in one place (elsewhere each is a no-op).
 
 prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
-subreaper, no new privileges; capset(2) to drop every capability; unshare(2) and mount(2)
-for the worker's own file system view and network (hiding.py).
+subreaper, no new privileges; capset(2) to drop every capability; unshare(2), setns(2) and
+mount(2) for the worker's own file system view, network, IPC and processes (hiding.py); keyctl(2)
+for a session keyring of its own.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import platform
 import signal
 import sys
 
@@ -25,9 +27,14 @@ SECURE_NOROOT = 0xEF
 CLONE_NEWNS = 0x00020000  # unshare(2): a mount namespace of this process's own
 CLONE_NEWNET = 0x40000000  # and a network namespace: only a loopback interface
 CLONE_NEWIPC, CLONE_NEWUTS = 0x08000000, 0x04000000  # System V IPC, host name: its own too
+CLONE_NEWPID = 0x20000000  # its children: the first is pid 1 of a PID namespace of its own
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 _CAPABILITY_VERSION_3 = 0x20080522
+KEYCTL_JOIN_SESSION_KEYRING = 1
+# keyctl(2)'s system call number (glibc has no wrapper), by architecture
+SYS_KEYCTL = {"x86_64": 250, "i386": 288, "i686": 288, "aarch64": 219, "riscv64": 219,
+              "armv7l": 311, "ppc64le": 271, "s390x": 281}.get(platform.machine())
 
 LINUX = sys.platform.startswith("linux")
 _libc = ctypes.CDLL(None, use_errno=True) if LINUX else None
@@ -46,7 +53,9 @@ def not_dumpable() -> None:
 def die_with_parent(parent_pid: int, exit_code: int) -> None:
     """Ask the kernel to kill this process when its parent dies; exit now if it already has."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent_pid:
+    # 0: the parent is outside this process's PID namespace (pid 1 of its own), where it cannot
+    # be told from a subreaper; the grader's hanging up ends such an orphan
+    if os.getppid() not in (parent_pid, 0):
         os._exit(exit_code)
 
 
@@ -83,6 +92,41 @@ def unshare(flags: int) -> None:
 def setns(fd: int, nstype: int) -> None:
     """setns(2): back into the namespace `fd` refers to (/proc/self/ns/mnt opened earlier)."""
     _checked("setns", lambda: _libc.setns(fd, nstype))
+
+
+def join_new_session_keyring() -> None:
+    """keyctl(KEYCTL_JOIN_SESSION_KEYRING, NULL): leave the inherited session keyring (the
+    grader's: CI runners and sudo put secrets in one) for a new, empty, anonymous one."""
+    if SYS_KEYCTL is None:
+        raise OSError(errno.ENOSYS, "keyctl's number on this machine is not known")
+    _checked("keyctl", lambda: 0 if _libc.syscall(SYS_KEYCTL, KEYCTL_JOIN_SESSION_KEYRING,
+                                                  None) > 0 else -1)
+
+
+IPC_RMID = 0
+# /proc/sysvipc/<kind>: the column of each object's id, and how to remove one by it
+_IPC_KINDS = {"shm": ("shmid", lambda i: _libc.shmctl(i, IPC_RMID, None)),
+              "msg": ("msqid", lambda i: _libc.msgctl(i, IPC_RMID, None)),
+              "sem": ("semid", lambda i: _libc.semctl(i, 0, IPC_RMID))}
+
+
+def remove_sysv_ipc(uid: int) -> int:
+    """Remove every System V IPC object (shared memory, message queue, semaphore set) of this
+    IPC namespace that `uid` owns or created -> how many (a segment still attached goes with
+    its last detach)."""
+    removed = 0
+    for kind, (id_column, remove) in _IPC_KINDS.items():
+        try:
+            with open(f"/proc/sysvipc/{kind}") as table:
+                header, *rows = [line.split() for line in table]
+        except (OSError, ValueError):
+            continue
+        columns = {name: index for index, name in enumerate(header)}
+        for row in rows:
+            owners = {int(row[columns[name]]) for name in ("uid", "cuid") if name in columns}
+            if uid in owners and remove(int(row[columns[id_column]])) == 0:
+                removed += 1
+    return removed
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int,

@@ -32,8 +32,11 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     os.setsid()  # a process group of its own: the grading side kills the whole group
     workdir = request["workdir"]
     # while root may still mount: the submission's folder may hold files it opens
-    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)])
+    hiding.hide(request.get("hide", []), keep=[workdir, str(Path(request["submission"]).parent)],
+                ipc_bytes=request["memory_mb"] * 2**20)
     uid = drop_privileges(workdir)
+    with contextlib.suppress(OSError):  # refused (a seccomp filter): student code is refused too
+        linux.join_new_session_keyring()  # as its user: the grader's keys out of reach
     hiding.check_readable()  # without a view of its own: which secrets its user can still read
     if zygote_pid is not None:
         linux.die_with_parent(zygote_pid, CRASH_EXIT)  # after the user changed: that clears it
@@ -135,6 +138,21 @@ def keep_only(sock_fd: int, out_fd: int) -> socket.socket:
 # -- forks of the worker --------------------------------------------------------------------------
 
 _worker_pid = os.getpid()
+_serving_fork = False  # set while fork_server forks: its child keeps the socket
+
+
+def fork_server() -> int:
+    """fork(2) for the process that answers calls (serve.py): unlike a fork of student code,
+    its child keeps the socket and speaks for the worker."""
+    global _serving_fork, _worker_pid
+    _serving_fork = True
+    try:
+        pid = os.fork()
+    finally:
+        _serving_fork = False
+    if pid == 0:
+        _worker_pid = os.getpid()
+    return pid
 
 
 def guard_forks() -> None:
@@ -146,6 +164,8 @@ def guard_forks() -> None:
 
 
 def _silence_socket() -> None:
+    if _serving_fork:
+        return
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, SOCKET_FD, inheritable=False)
     os.close(null)

@@ -8,11 +8,16 @@ from correct_solution import *  # noqa: F401,F403 - every other function is the 
 SCRATCH = Path(__file__).parent / "scratch" / Path(__file__).stem
 
 
+def _me():  # this process as the test names it (process_table.identity): pids are the namespace's
+    start = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]
+    return f"{os.stat('/proc/self/ns/pid').st_ino}:{start}"
+
+
 def patch_dim(P, C=3):
     (SCRATCH / f"uid-{os.getuid()}").touch()  # the test checks no process of this user is left
     while True:
         try:
             if os.fork() == 0:
-                (SCRATCH / f"pid-{os.getpid()}").touch()
+                (SCRATCH / f"pid-{_me()}").touch()
         except OSError:
             pass

@@ -105,13 +105,27 @@ def loaded_modules():
 
 
 def pid():
-    return os.getpid()
+    return identity("self")
+
+
+def identity(pid):
+    """A process's PID namespace and start time: as root the worker is pid 1 of a namespace of
+    its own, and the tests look for it among the host's processes (test_worker.alive)."""
+    start = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19]
+    return f"{os.stat(f'/proc/{pid}/ns/pid').st_ino}:{start}"
 
 
 def start_sleeper():
     import subprocess
+    import time
 
-    return subprocess.Popen(["sleep", "60"]).pid
+    sleeper = subprocess.Popen(["sleep", "60"]).pid
+    for _ in range(1000):  # its /proc entry is readable (hidepid) once it exec'd: dumpable again
+        try:
+            return identity(sleeper)
+        except OSError:
+            time.sleep(0.002)
+    return identity(sleeper)
 
 
 def hog(n_bytes):
