@@ -113,6 +113,8 @@ class GradingSession:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.close()
+        if self._grading is not None:
+            self._grading.close()
 
 
 def not_graded(error: str, id: str, title: str, lecture: str, points: float) -> ExerciseResult:
