@@ -72,8 +72,7 @@ class Driver:
     def variants(self, student_id: str | None) -> tuple[list, str | None]:
         """(the catalogue as `student_id` grades it, why that is the shared version of the
         exercises that have variants, if it is: no id, or no course secret)."""
-        from grader.checks.catalogue import variant_exercise
-        from grader.checks.variants import variant_index
+        from grader.checks.catalogue import student_variants
 
         exercises = list(self.catalogue.exercises)
         if not any(e.variants for e in exercises):
@@ -81,13 +80,7 @@ class Driver:
         if not student_id or self.secret is None:
             return exercises, "no student id (--student-id)" if not student_id else (
                 "no course secret")
-        chosen = []
-        for e in exercises:
-            index = variant_index(self.secret, e.id, student_id, len(e.variants or [0]))
-            if (e.id, index) not in self._variants:
-                self._variants[e.id, index] = variant_exercise(e, index)
-            chosen.append(self._variants[e.id, index])
-        return chosen, None
+        return student_variants(exercises, self.secret, student_id, self._variants), None
 
     def session(self, student: str | Path | None = None, student_id: str | None = None):
         """A GradingSession of `student` (default: the settings' own), with the variants of

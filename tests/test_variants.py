@@ -417,3 +417,85 @@ def test_buggy_submissions_are_caught_and_named_in_every_variant(driver, tmp_pat
             affected = affected_exercises(snippet, catalogue)
             assert {i for i, r in results.items() if r.score < r.max_score} <= affected, \
                 (snippet.stem, student_id)
+
+
+def test_check_in_a_notebook_grades_the_students_own_variant(driver, tmp_path):
+    """check(student_id=...) (or VITGRADE_STUDENT_ID) grades that student's visible cases: carol's
+    lookup table passes her token-count, not another student's."""
+    from test_check import namespace_from
+
+    from grader.notebook_check import grade_namespace
+
+    namespace = namespace_from(tmp_path, lookup_table_submission(
+        driver, "carol", tmp_path / "carol").read_text())
+    other = next(f"s{i}" for i in range(100) if chosen(driver, f"s{i}")["token-count"].variant
+                 != chosen(driver, "carol")["token-count"].variant)
+
+    def token_score(student_id):
+        report = grade_namespace(namespace, "token-count", exercises=EXERCISES,
+                                 student_id=student_id)
+        (result,) = report.exercises
+        return result.score, result.max_score
+
+    score, most = token_score("carol")
+    assert score == most
+    score, most = token_score(other)
+    assert score < most
+
+
+def test_render_writes_each_students_own_sheet(driver, tmp_path, monkeypatch):
+    """`vitgrade render --student-id ID`: the student's own numbers (the visible cases their
+    variant grades), the same for the same id, others for another id; never another's cases."""
+    from grader.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    sheets = {}
+    for student_id in ("alice", "bob", "alice"):
+        out = tmp_path / f"{student_id}.md"
+        assert main(["render", "--exercises", str(EXERCISES), "--student-id", student_id,
+                     "--out", str(out)]) == 0
+        text = out.read_text()
+        assert sheets.setdefault(student_id, text) == text
+    own = chosen(driver, "alice")["patch-count"]
+    visible = [c for c in own.checks if c.function and not c.hidden]
+    calls = [p.args for c in visible for p in driver.plans.cases(own, c)]
+    assert calls and all(f"num_patches({', '.join(map(str, args))})" in sheets["alice"]
+                         for args in calls)
+    assert sheets["alice"] != sheets["bob"]
+    assert "{side}" not in sheets["alice"] and "`alice`" in sheets["alice"]
+
+
+def test_render_for_a_student_needs_the_course_secret(tmp_path, monkeypatch, capsys):
+    from grader.cli import main
+
+    monkeypatch.delenv(variants.SECRET_ENV, raising=False)
+    specs = tmp_path / "exercises"
+    specs.mkdir()
+    shutil.copy(EXERCISES / "patch-count.yaml", specs)
+    assert main(["render", "--exercises", str(specs), "--student-id", "alice"]) == 1
+    assert "no course secret" in capsys.readouterr().err
+
+
+def test_grade_all_takes_the_id_of_a_rostered_entry_for_its_variants(driver, tmp_path):
+    """--roster: an entry named for another variant is carol's, so it grades hers: her table
+    passes there."""
+    from test_batch import csv_rows
+
+    folder = tmp_path / "class"
+    table = lookup_table_submission(driver, "carol", tmp_path / "carol")
+    folder.mkdir()
+    entry = next(f"entry_{i}" for i in range(100) if chosen(driver, f"entry_{i}")[
+        "token-count"].variant != chosen(driver, "carol")["token-count"].variant)
+    shutil.copy(table, folder / f"{entry}.py")  # its own name would grade another variant
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"entry,id\n{entry}.py,carol\n")
+    env = {**os.environ, variants.SECRET_ENV: SECRET}
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder), "--out",
+                           str(tmp_path / "out"), "--exercises", str(EXERCISES), "--roster",
+                           str(roster), "--no-progress"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert set(csv_rows(tmp_path / "out")) == {"carol"}
+    result = json.loads((tmp_path / "out" / "results" / "carol.json").read_text())
+    (tokens,) = [e for e in result["report"]["exercises"] if e["id"] == "token-count"]
+    assert all(c["score"] == c["points"] for c in tokens["checks"])

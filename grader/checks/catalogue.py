@@ -127,6 +127,22 @@ def variant_exercise(exercise: Exercise, index: int) -> Exercise:
     return dataclasses.replace(_rebuilt(exercise, data), variant=index)
 
 
+def student_variants(exercises, secret: bytes, student_id: str, built: dict | None = None
+                     ) -> list[Exercise]:
+    """Each exercise as `student_id` gets it: the variant the course `secret` picks for them
+    (variants.variant_index). `built`: (id, index) -> variant, kept by a caller that asks for
+    many students (the driver)."""
+    built = {} if built is None else built
+    chosen = []
+    for exercise in exercises:
+        index = variants.variant_index(secret, exercise.id, student_id,
+                                       len(exercise.variants or [0]))
+        if (exercise.id, index) not in built:
+            built[exercise.id, index] = variant_exercise(exercise, index)
+        chosen.append(built[exercise.id, index])
+    return chosen
+
+
 def sheet_exercise(exercise: Exercise) -> Exercise:
     """What the question sheet shows of `exercise`: with variants, their parameters by name and
     none of the cases that use them (variants.unfilled)."""
