@@ -254,5 +254,11 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
-        student_id=given("student_id"),
+        student_id=given("student_id") or (_prairielearn_id() if prairielearn else None),
         **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})
+
+
+def _prairielearn_id() -> str | None:
+    from grader.lms.prairielearn_data import prairielearn_student_id  # its variant's seed
+
+    return prairielearn_student_id()

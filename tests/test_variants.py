@@ -499,3 +499,20 @@ def test_grade_all_takes_the_id_of_a_rostered_entry_for_its_variants(driver, tmp
     result = json.loads((tmp_path / "out" / "results" / "carol.json").read_text())
     (tokens,) = [e for e in result["report"]["exercises"] if e["id"] == "token-count"]
     assert all(c["score"] == c["points"] for c in tokens["checks"])
+
+
+def test_prairielearn_grades_the_variant_of_its_variant_seed(tmp_path, monkeypatch):
+    """--prairielearn without --student-id: the id is PrairieLearn's variant_seed from
+    /grade/data/data.json; without that file, the shared version."""
+    from grader.lms import prairielearn_data
+
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"params": {}, "submitted_answers": {}, "variant_seed": 4711}))
+    monkeypatch.setattr(prairielearn_data, "DATA_JSON", data)
+    given = {"exercises": str(EXERCISES), "prairielearn": "results.json"}
+    assert resolve_settings(given.get, tmp_path, {}).student_id == "pl-4711"
+    explicit = {**given, "student_id": "carol"}
+    assert resolve_settings(explicit.get, tmp_path, {}).student_id == "carol"
+    data.unlink()
+    assert resolve_settings(given.get, tmp_path, {}).student_id is None
+    assert resolve_settings({"exercises": str(EXERCISES)}.get, tmp_path, {}).student_id is None
