@@ -516,3 +516,36 @@ def test_prairielearn_grades_the_variant_of_its_variant_seed(tmp_path, monkeypat
     data.unlink()
     assert resolve_settings(given.get, tmp_path, {}).student_id is None
     assert resolve_settings({"exercises": str(EXERCISES)}.get, tmp_path, {}).student_id is None
+
+
+def test_a_students_own_bundle_holds_their_variants_visible_cases_only(tmp_path, monkeypatch):
+    """`vitgrade dist --student-id alice`: her own visible cases, no `variants:`, no secret;
+    without the secret it says why."""
+    folder = tmp_path / "exercises"
+    folder.mkdir()
+    shutil.copy(EXERCISES / "patch-count.yaml", folder)
+    (folder / variants.SECRET_FILE).write_text(SECRET + "\n")
+    monkeypatch.setenv(variants.SECRET_ENV, SECRET)
+    own = load_exercise(folder / "patch-count.yaml")
+    index = variants.variant_index(SECRET.encode(), own.id, "alice", len(own.variants))
+    side, patch = own.variants[index]["side"], own.variants[index]["patch"]
+    out = tmp_path / "bundle"
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "dist", str(out), "--exercises",
+                           str(folder), "--template", str(ROOT / "student_template"),
+                           "--student-id", "alice"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (out / "exercises" / "patch-count.yaml").read_text()
+    assert "variants:" not in text and "{side}" not in text
+    assert f"[{side}, {side}, {patch}]" in text, text  # her own question's case
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert not [p for p in files if SECRET.encode() in p.read_bytes()]
+    (folder / variants.SECRET_FILE).unlink()
+    monkeypatch.delenv(variants.SECRET_ENV)
+    again = subprocess.run([sys.executable, "-m", "grader.cli", "dist", str(tmp_path / "b2"),
+                            "--exercises", str(folder), "--template",
+                            str(ROOT / "student_template"), "--student-id", "alice"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300,
+                           env={k: v for k, v in os.environ.items()
+                                if k != variants.SECRET_ENV})
+    assert again.returncode != 0 and "no course secret" in again.stderr
