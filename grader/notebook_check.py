@@ -97,8 +97,10 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
             else Path(script).name if isinstance(script, str) else "this session")
     return replace(
         report, submission=name,
-        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message))
+        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message),
+                                                        printed=module.remap(c.printed))
                                                 for c in r.checks)) for r in report.exercises),
+        printed=module.remap(report.printed),
         load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
         fatal=module.remap(report.fatal) if report.fatal else None)
 
@@ -158,6 +160,7 @@ class CarriedModule:
             return match[0]
 
         name = re.escape(MODULE_FILE)
+        text = text.replace(f"{self.path.parent}{os.sep}", "")  # a warning names the whole path
         return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
 
