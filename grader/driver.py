@@ -36,10 +36,13 @@ def load_catalogue(folder: Path) -> Catalogue:
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
         return Catalogue((), (), f"cannot read the exercise specs in {folder} ({error.strerror})"
                                  ": give the folder of specs with --exercises DIR")
+    from grader.checks.course_file import course_settings
+
     ids = {exercise.id for exercise in exercises}
     refused = {str(error): found for error in errors
                if (found := refused_spec(error)) is not None and found[0] not in ids}
-    return Catalogue(tuple(exercises), tuple(errors), refused=refused)
+    course = course_settings(folder).problems  # course.yaml's: no exercise's points
+    return Catalogue(tuple(exercises), tuple(errors) + course, refused=refused)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = 
     """Grade the caller's namespace on the visible cases of `exercise` (default: all) and show it.
 
     `exercises` is a folder of specs (default: the one `vitgrade grade` would use); `limits` are
-    vitgrade grade's, by name (`call_timeout=2`, `memory_mb=...`), and apply as its flags do.
+    vitgrade grade's, by name (`call_timeout=2`, `memory_mb=...`, `feedback="hint"`), and apply
+    as its flags do.
     """
     if _in_worker():
         return
@@ -70,9 +71,9 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     from grader.settings import LIMIT_OPTIONS, SettingsError, resolve_settings
 
     names = [option.name for option in LIMIT_OPTIONS]
-    for name in limits.keys() - set(names):
-        raise SettingsError(f"check() takes exercises= and the limits {', '.join(names)}; "
-                            f"not {name}=")
+    for name in limits.keys() - {*names, "feedback"}:
+        raise SettingsError(f"check() takes exercises=, feedback= and the limits "
+                            f"{', '.join(names)}; not {name}=")
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         os.chmod(folder, 0o755)  # as root, the worker is a user of its own: it reads arrays.npz
         given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,

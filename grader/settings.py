@@ -32,6 +32,7 @@ class Option:
     metavar: str | None = None  # None: a switch
     kind: type | None = None  # a worker limit's type (validated positive), else None
     most: int | None = None  # its largest allowed value
+    const: str | None = None  # the value of the flag given alone (`--feedback`: full)
 
     @property
     def env(self) -> str:
@@ -42,7 +43,8 @@ class Option:
         help = f"{self.help} [env {self.env}]"
         if self.metavar is None:
             return {"action": "store_true", "help": help}
-        return {"metavar": self.metavar, "help": help, "dest": self.name}
+        alone = {"nargs": "?", "const": self.const} if self.const else {}
+        return {"metavar": self.metavar, "help": help, "dest": self.name, **alone}
 
 
 OPTIONS = (
@@ -51,8 +53,9 @@ OPTIONS = (
            "--prairielearn always the installed ones)", "DIR"),
     Option("visible_only", "--visible-only", "run only the visible cases (what students see); "
            "skip the hidden ones"),
-    Option("feedback", "--feedback", "after the score table, print the feedback of every "
-           "exercise that lost points"),
+    Option("feedback", "--feedback", "how much each check's feedback tells: score, name, "
+           "hint, expected or full (alone: full); it overrides the specs' and the course's "
+           "levels. pytest --student prints the feedback only when given", "LEVEL", const="full"),
     Option("json", "--json", "write Gradescope-format results to this file", "OUT"),
     Option("gradescope", "--gradescope", "write Gradescope results to "
            f"{GRADESCOPE_RESULTS} (or to --json OUT)"),
@@ -83,6 +86,7 @@ OPTIONS = (
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
+FEEDBACK = next(option for option in OPTIONS if option.name == "feedback")
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
@@ -99,6 +103,9 @@ class GraderSettings:
     include_hidden: bool = True
     json_out: Path | None = None
     feedback: bool = False  # print per-exercise feedback after the table (the CLI does)
+    feedback_level: str | None = None  # --feedback LEVEL or VITGRADE_FEEDBACK (None: not given)
+    platform: str = "local"  # where the results go: the course's default level for it applies
+    course_feedback: str | None = None  # that default (course.yaml): filled by for_catalogue
     call_timeout: float | None = None
     load_timeout: float | None = None
     submission_timeout: float | None = None
@@ -139,9 +146,18 @@ class GraderSettings:
                       for name, value in given.items()}
             return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide)
 
-        return replace(self, run_limits=layered({}), exercise_limits=tuple(
+        from grader.checks.course_file import course_settings
+
+        course = course_settings(self.exercises).feedback_for(self.platform)
+        return replace(self, course_feedback=course, run_limits=layered({}), exercise_limits=tuple(
             (e.id, layered({"call_timeout": e.call_timeout, **asdict(e.limits)}))
             for e in exercises))
+
+    def feedback_levels(self, exercise) -> dict:
+        """{check name: feedback level} of `exercise` (grader/report/feedback_level.py)."""
+        from grader.report.feedback_level import check_levels
+
+        return check_levels(exercise, self.feedback_level, self.course_feedback)
 
     def to_json(self) -> str:
         """These settings as data (grade-all hands them to its jobs), limits left to resolve."""
@@ -204,6 +220,21 @@ def checked_limit(option: Option, value, origin: str):
     return number
 
 
+def feedback_level(value, origin: str) -> str | None:
+    """`--feedback`'s level (None: not given); a SettingsError names where a bad one came from."""
+    from grader.checks.course_file import level_problem
+
+    if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:  # when it was a switch
+        return "full" if value.strip().lower() in TRUE else None
+    if value is None:
+        return None
+    wrong = level_problem(value)
+    if wrong:
+        source = f" from {origin}" if origin else ""
+        raise SettingsError(f"--feedback{source} {wrong}")
+    return value
+
+
 def student_file(path: Path, shown: str | None = None) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
@@ -243,10 +274,14 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
                                  discover=discover and not autograding)
     if given("gradescope") and not json_out:
         json_out = GRADESCOPE_RESULTS
+    level = feedback_level(*value("feedback"))
     return GraderSettings(
         student=student_file(invoked_in / student, student) if student else None,
         exercises=exercises.path, exercises_origin=exercises.origin,
-        include_hidden=not given("visible_only"), feedback=bool(given("feedback")),
+        include_hidden=not given("visible_only"), feedback=bool(given("show_feedback") or level),
+        feedback_level=level, platform=given("platform") or (
+            "gradescope" if given("gradescope") else "prairielearn" if prairielearn
+            else "classroom" if given("classroom") else "local"),
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1

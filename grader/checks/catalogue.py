@@ -122,7 +122,7 @@ def _exercise(data: dict, lines: dict, shown: str, path: Path,
         name=raw["name"], points=share, line=lines.get(("checks", i), 0), folder=folder, api=api,
         lines=inside.get(i, {}), hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
-        hint=raw.get("hint")))
+        hint=raw.get("hint"), feedback=raw.get("feedback")))
         for i, (raw, share) in enumerate(zip(data["checks"], points, strict=True)))
     limits = data.get("limits", {})
     return Exercise(
@@ -130,7 +130,7 @@ def _exercise(data: dict, lines: dict, shown: str, path: Path,
         checks=checks, path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
         limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
-        folder=folder, lines=lines,
+        feedback=data.get("feedback"), folder=folder, lines=lines,
     )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from grader.spec import spec_files
 
-from .project_copy import copy_spec_data, write_project
+from .project_copy import copy_course_file, copy_spec_data, write_project
 
 PROJECT = "vit-grader"
 
@@ -73,6 +73,7 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
         for spec in spec_files(exercises):
             (specs / spec.name).write_bytes(spec.read_bytes())
         copy_spec_data(exercises, specs)
+        copy_course_file(exercises, specs)
         (tree / "setup.sh").write_text(SETUP_SH.replace("{lock}", LOCK_SECRETS), encoding="utf-8")
         (tree / "run_autograder").write_text(RUN_AUTOGRADER, encoding="utf-8")
         out = Path(out)

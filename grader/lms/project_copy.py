@@ -121,3 +121,12 @@ def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> N
             shutil.copytree(entry, target, ignore=SKIPPED, dirs_exist_ok=True)
         elif entry.is_file():
             shutil.copy2(entry, target)
+
+
+def copy_course_file(source: Path, dest: Path) -> None:
+    """The course's settings (course.yaml, grader/checks/course_file.py), if it has any: copied
+    with the specs, so the autograder and the student bundle give the course's feedback levels."""
+    from grader.spec.parse import COURSE_FILE
+
+    if (Path(source) / COURSE_FILE).is_file():
+        shutil.copy2(Path(source) / COURSE_FILE, Path(dest) / COURSE_FILE)

@@ -19,6 +19,7 @@ class Check:
     hidden: bool = False
     visibility: str = "visible"
     hint: str | None = None
+    feedback: str | None = None      # its feedback level (grader/report/feedback_level.py)
     # line of each key and value inside the check, by its path from the check: ("call",),
     # ("misconceptions", 0, "like"), ("cases", 1, "args", 0)
     lines: dict = field(default_factory=dict, compare=False, repr=False)
@@ -50,6 +51,7 @@ class Exercise:
     order: int = 0
     call_timeout: float | None = None
     limits: ExerciseLimits = ExerciseLimits()
+    feedback: str | None = None  # its checks' feedback level, unless a check gives its own
     folder: str = ""  # the spec file's own folder, absolute: relative checkpoint folders are there
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
 

@@ -1,0 +1,92 @@
+"""The course's own settings: `course.yaml` in the exercises folder (not a spec: spec_files skips
+it), read in the grading process only (the folder is hidden from student code).
+
+    # exercises/course.yaml
+    feedback:                 # the feedback level per platform (docs/spec.md, "Feedback levels")
+      local: full             # vitgrade grade, pytest --student, watch, check()
+      gradescope: hint
+      prairielearn: expected
+      classroom: name
+      grade-all: full
+
+`feedback: hint` gives every platform one level. A platform not named gets `full`. Each bad key
+or value is one `course.yaml:line: message` (a spec error of the run, and of `vitgrade validate`).
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.spec.errors import SpecError
+from grader.spec.parse import COURSE_FILE, shown_path
+
+LEVELS = ("score", "name", "hint", "expected", "full")
+# where a run's results go (settings.GraderSettings.platform)
+PLATFORMS = ("local", "gradescope", "prairielearn", "classroom", "grade-all")
+KEYS = ("feedback",)
+
+
+@dataclass(frozen=True)
+class CourseSettings:
+    feedback: dict = field(default_factory=dict)  # platform -> level
+    problems: tuple = ()  # SpecError, one per bad key or value
+
+    def feedback_for(self, platform: str) -> str | None:
+        """The course's level on `platform` (None: it sets none)."""
+        return self.feedback.get(platform)
+
+
+def level_problem(value) -> str | None:
+    """What is wrong with `value` as a feedback level (None: it is one)."""
+    if isinstance(value, str) and value in LEVELS:
+        return None
+    return f"must be one of {', '.join(LEVELS)}, not {value!r}"
+
+
+def course_settings(folder: str | Path) -> CourseSettings:
+    """The settings of `folder`'s course.yaml (none when it has no such file)."""
+    from grader.spec.yaml_lines import load_yaml_with_lines
+
+    path = Path(folder) / COURSE_FILE
+    if not path.is_file():
+        return CourseSettings()
+    shown = shown_path(path)
+    try:
+        data, lines = load_yaml_with_lines(path.read_text(encoding="utf-8"), shown)
+    except SpecError as error:
+        return CourseSettings(problems=(error,))
+    except (OSError, UnicodeDecodeError) as error:
+        return CourseSettings(problems=(SpecError(shown, None, f"cannot read it ({error})"),))
+    if not isinstance(data, dict):
+        return CourseSettings(problems=(SpecError(shown, 1, "the course's settings are a mapping "
+                                                  "(feedback: ...), not a list or a value"),))
+    problems = [SpecError(shown, lines.get((key,)), f"unknown key {key!r}{_nearest(key, KEYS)}")
+                for key in data if key not in KEYS]
+    feedback, line = data.get("feedback"), lines.get(("feedback",))
+    chosen = {}
+    if isinstance(feedback, str) or feedback is None:
+        wrong = feedback is not None and level_problem(feedback)
+        if wrong:
+            problems.append(SpecError(shown, line, f"feedback {wrong}"))
+        elif feedback is not None:
+            chosen = dict.fromkeys(PLATFORMS, feedback)
+    elif isinstance(feedback, dict):
+        for platform, level in feedback.items():
+            where = lines.get(("feedback", platform), line)
+            if platform not in PLATFORMS:
+                problems.append(SpecError(shown, where, f"feedback: unknown platform "
+                                          f"{platform!r}{_nearest(platform, PLATFORMS)}"))
+            elif wrong := level_problem(level):
+                problems.append(SpecError(shown, where, f"feedback: {platform} {wrong}"))
+            else:
+                chosen[platform] = level
+    else:
+        problems.append(SpecError(shown, line, "feedback is a level (feedback: hint) or a level "
+                                  "per platform (feedback: {local: full, gradescope: hint})"))
+    return CourseSettings(chosen, tuple(problems))
+
+
+def _nearest(word, known) -> str:
+    near = difflib.get_close_matches(str(word), known, n=1)
+    return f"; did you mean {near[0]!r}?" if near else f" (one of: {', '.join(known)})"
