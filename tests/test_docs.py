@@ -2,7 +2,8 @@
 
 A ```yaml block is a complete exercise spec, unless the line before it is
 `<!-- fragment: a check -->`: then it is one entry of `checks:`, validated inside a minimal
-exercise; or `<!-- course.yaml -->`: then it is a course's settings (grader/checks/course_file.py). Python examples that show shipped code must be that code.
+exercise; or `<!-- course.yaml -->`: then it is a course's settings (grader/checks/course_file.py).
+Python examples that show shipped code must be that code.
 """
 from __future__ import annotations
 
