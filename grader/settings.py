@@ -135,21 +135,23 @@ class GraderSettings:
     def for_catalogue(self, exercises) -> GraderSettings:
         """These settings with the worker's limits resolved for the run and for each of
         `exercises`: these settings' (command line, environment), else the exercise's spec
-        `limits:`, else the defaults; `hide` is every path the worker must not see."""
+        `limits:`, else the defaults; `hide` is every path the worker must not see, `setup` the
+        course's setup code; and the course's feedback level for the platform."""
+        from grader.checks.course_file import course_settings
         from grader.secret_paths import hidden_paths
 
         given = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
         hide = hidden_paths(self)
+        course = course_settings(self.exercises)  # course.yaml, setup.py
 
         def layered(spec: dict) -> Limits:
             chosen = {name: spec.get(name) if value is None else value
                       for name, value in given.items()}
-            return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide)
+            return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide,
+                          setup=course.setup)
 
-        from grader.checks.course_file import course_settings
-
-        course = course_settings(self.exercises).feedback_for(self.platform)
-        return replace(self, course_feedback=course, run_limits=layered({}), exercise_limits=tuple(
+        return replace(self, course_feedback=course.feedback_for(self.platform),
+                       run_limits=layered({}), exercise_limits=tuple(
             (e.id, layered({"call_timeout": e.call_timeout, **asdict(e.limits)}))
             for e in exercises))
 

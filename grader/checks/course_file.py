@@ -15,7 +15,7 @@ or value is one `course.yaml:line: message` (a spec error of the run, and of `vi
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grader.spec.errors import SpecError
@@ -25,12 +25,15 @@ LEVELS = ("score", "name", "hint", "expected", "full")
 # where a run's results go (settings.GraderSettings.platform)
 PLATFORMS = ("local", "gradescope", "prairielearn", "classroom", "grade-all")
 KEYS = ("feedback",)
+SETUP_FILE = "setup.py"  # the course's setup code, run before each submission (course_setup)
+SETUP_MOST = 256 * 2**10  # bytes: it goes to the worker in its start request (zygote: 1 MB)
 
 
 @dataclass(frozen=True)
 class CourseSettings:
     feedback: dict = field(default_factory=dict)  # platform -> level
     problems: tuple = ()  # SpecError, one per bad key or value
+    setup: tuple[str, str] | None = None  # setup.py: (file name, source), course_setup
 
     def feedback_for(self, platform: str) -> str | None:
         """The course's level on `platform` (None: it sets none)."""
@@ -45,7 +48,13 @@ def level_problem(value) -> str | None:
 
 
 def course_settings(folder: str | Path) -> CourseSettings:
-    """The settings of `folder`'s course.yaml (none when it has no such file)."""
+    """The settings of `folder`'s course.yaml (none when it has no such file) and its setup.py."""
+    setup, problems = course_setup(folder)
+    settings = _course_yaml(folder)
+    return replace(settings, setup=setup, problems=settings.problems + problems)
+
+
+def _course_yaml(folder: str | Path) -> CourseSettings:
     from grader.spec.yaml_lines import load_yaml_with_lines
 
     path = Path(folder) / COURSE_FILE
@@ -85,6 +94,31 @@ def course_settings(folder: str | Path) -> CourseSettings:
         problems.append(SpecError(shown, line, "feedback is a level (feedback: hint) or a level "
                                   "per platform (feedback: {local: full, gradescope: hint})"))
     return CourseSettings(chosen, tuple(problems))
+
+
+def course_setup(folder: str | Path) -> tuple[tuple[str, str] | None, tuple]:
+    """((file name, source) of `folder`'s setup.py, else None; its problems). It is the course's
+    code that runs in the worker before each submission, in its namespace (docs/spec.md, "Setup
+    code"), and goes to the worker as data: the worker never reads the exercises folder."""
+    path = Path(folder) / SETUP_FILE
+    if not path.is_file():
+        return None, ()
+    shown = shown_path(path)
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        return None, (SpecError(shown, None, f"cannot read it ({error.strerror})"),)
+    if len(source) > SETUP_MOST:
+        return None, (SpecError(shown, None, f"the setup code is {len(source)} bytes, more than "
+                                f"the {SETUP_MOST} the worker takes: build its data from a "
+                                "seeded generator, or keep it smaller"),)
+    try:
+        compile(source, shown, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        line = getattr(error, "lineno", None)
+        return None, (SpecError(shown, line, f"{type(error).__name__}: "
+                                f"{getattr(error, 'msg', error)}"),)
+    return (SETUP_FILE, source.decode("utf-8", "replace")), ()
 
 
 def _nearest(word, known) -> str:
