@@ -111,3 +111,19 @@ def test_a_setup_that_raises_or_does_not_compile_is_said_where(tmp_path):
     assert validate.returncode == 1
     assert any(line.endswith("setup.py:2: SyntaxError: invalid syntax")
                for line in validate.stdout.splitlines()), validate.stdout
+
+
+def test_the_setup_example_of_spec_md_is_read_and_defines_its_names(tmp_path):
+    from test_docs import blocks
+
+    from grader.checks.course_file import course_settings
+
+    shown = [text for doc, _, text, _ in blocks("python")
+             if doc == "spec.md" and text.startswith("# exercises/setup.py")]
+    assert len(shown) == 1
+    (tmp_path / "setup.py").write_text(shown[0])
+    settings = course_settings(tmp_path)
+    assert not settings.problems and settings.setup == ("setup.py", shown[0])
+    names: dict = {}
+    exec(shown[0], names)
+    assert names["IMAGE"].shape == (32, 32, 3) and names["RNG"] is not None
