@@ -71,11 +71,13 @@ class Driver:
 
     def session(self, student: str | Path | None = None):
         """A GradingSession of `student` (default: the settings' own)."""
+        from grader.attempts import counted
         from grader.session import GradingSession
 
         settings = self.settings
         if student is not None:
             settings = dataclasses.replace(settings, student=Path(student))
+        settings = counted(settings, self.catalogue.exercises)  # this attempt's number, locally
         return GradingSession(settings, list(self.catalogue.exercises),
                               [str(error) for error in self.catalogue.errors], self.zygote,
                               self.plans, refused=self.catalogue.refused)

@@ -71,13 +71,15 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     from grader.settings import LIMIT_OPTIONS, SettingsError, resolve_settings
 
     names = [option.name for option in LIMIT_OPTIONS]
-    for name in limits.keys() - {*names, "feedback"}:
-        raise SettingsError(f"check() takes exercises=, feedback= and the limits "
+    for name in limits.keys() - {*names, "feedback", "attempt"}:
+        raise SettingsError(f"check() takes exercises=, feedback=, attempt= and the limits "
                             f"{', '.join(names)}; not {name}=")
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         os.chmod(folder, 0o755)  # as root, the worker is a user of its own: it reads arrays.npz
+        script = namespace.get("__file__")
         given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,
-                 "visible_only": True}
+                 "visible_only": True,  # a local count of attempts per notebook or script
+                 "attempt_key": f"check() in {script if isinstance(script, str) else Path.cwd()}"}
         # the environment's limits apply; not its results files: the kernel writes none
         settings = replace(resolve_settings(given.get, Path.cwd()), json_out=None,
                            prairielearn_out=None, classroom=False)

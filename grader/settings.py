@@ -56,6 +56,9 @@ OPTIONS = (
     Option("feedback", "--feedback", "how much each check's feedback tells: score, name, "
            "hint, expected or full (alone: full); it overrides the specs' and the course's "
            "levels. pytest --student prints the feedback only when given", "LEVEL", const="full"),
+    Option("attempt", "--attempt", "this attempt's number, for feedback that opens after N "
+           "attempts (default: Gradescope's count; on your own machine a count kept per "
+           "submission, which --attempt 1 starts again)", "N"),
     Option("json", "--json", "write Gradescope-format results to this file", "OUT"),
     Option("gradescope", "--gradescope", "write Gradescope results to "
            f"{GRADESCOPE_RESULTS} (or to --json OUT)"),
@@ -106,6 +109,9 @@ class GraderSettings:
     feedback_level: str | None = None  # --feedback LEVEL or VITGRADE_FEEDBACK (None: not given)
     platform: str = "local"  # where the results go: the course's default level for it applies
     course_feedback: str | None = None  # that default (course.yaml): filled by for_catalogue
+    attempt: int | None = None  # this attempt's number (grader/attempts.py), None: not known
+    attempt_key: str | None = None  # what a local count is kept for (default: the submission)
+    due: str | None = None  # the platform's due date (Gradescope's), else course.yaml's `due:`
     call_timeout: float | None = None
     load_timeout: float | None = None
     submission_timeout: float | None = None
@@ -151,15 +157,19 @@ class GraderSettings:
                           setup=course.setup)
 
         return replace(self, course_feedback=course.feedback_for(self.platform),
+                       due=self.due or course.due,
                        run_limits=layered({}), exercise_limits=tuple(
             (e.id, layered({"call_timeout": e.call_timeout, **asdict(e.limits)}))
             for e in exercises))
 
     def feedback_levels(self, exercise) -> dict:
-        """{check name: feedback level} of `exercise` (grader/report/feedback_level.py)."""
-        from grader.report.feedback_level import check_levels
+        """{check name: (feedback level, what opens next)} of `exercise`, at this attempt and
+        time (grader/report/feedback_level.py)."""
+        from grader.checks.course_file import when
+        from grader.report.feedback_level import Opening, check_levels
 
-        return check_levels(exercise, self.feedback_level, self.course_feedback)
+        opening = Opening(self.attempt, when(self.due))
+        return check_levels(exercise, self.feedback_level, self.course_feedback, opening)
 
     def to_json(self) -> str:
         """These settings as data (grade-all hands them to its jobs), limits left to resolve."""
@@ -237,6 +247,21 @@ def feedback_level(value, origin: str) -> str | None:
     return value
 
 
+def attempt_number(value, origin: str) -> int | None:
+    """`--attempt`'s number (None: not given); a SettingsError names where a bad one came from."""
+    if value is None:
+        return None
+    try:
+        number = int(value)
+        if number < 1:
+            raise ValueError
+    except (TypeError, ValueError):
+        source = f" from {origin}" if origin else ""
+        raise SettingsError(f"--attempt{source} must be a whole number from 1 (1: the first "
+                            f"attempt), not {value!r}") from None
+    return number
+
+
 def student_file(path: Path, shown: str | None = None) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
@@ -281,7 +306,8 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         student=student_file(invoked_in / student, student) if student else None,
         exercises=exercises.path, exercises_origin=exercises.origin,
         include_hidden=not given("visible_only"), feedback=bool(given("show_feedback") or level),
-        feedback_level=level, platform=given("platform") or (
+        feedback_level=level, attempt=attempt_number(*value("attempt")),
+        attempt_key=given("attempt_key"), due=given("due"), platform=given("platform") or (
             "gradescope" if given("gradescope") else "prairielearn" if prairielearn
             else "classroom" if given("classroom") else "local"),
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),

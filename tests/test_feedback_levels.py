@@ -197,7 +197,8 @@ def levels_of(tmp_path: Path, given: dict, environ: dict) -> dict:
 
     settings = resolve_settings({"student": "student.py", **given}.get, tmp_path, environ)
     exercise = load_catalogue(settings.exercises).exercises[0]
-    return settings.for_catalogue([exercise]).feedback_levels(exercise)
+    levels = settings.for_catalogue([exercise]).feedback_levels(exercise)
+    return {name: level for name, (level, _later) in levels.items()}
 
 
 def test_command_line_then_environment_then_check_then_exercise_then_platform_then_full(
@@ -277,6 +278,6 @@ def test_redacting_keeps_a_grader_problem_and_a_missing_function(tmp_path):
 
     missing = CheckResult("a", 1, 0, MISSING, "`num_patches` is not defined yet", hint="h")
     broken = CheckResult("b", 1, 0, ERROR, "not graded: its spec is broken (x.yaml:3: ...)")
-    assert redacted_check(missing, "hint", 1).message == missing.message
-    assert redacted_check(broken, "score", 2).message == broken.message
-    assert redacted_check(broken, "score", 2).name == "check 2"
+    assert redacted_check(missing, "hint", number=1).message == missing.message
+    assert redacted_check(broken, "score", number=2).message == broken.message
+    assert redacted_check(broken, "score", number=2).name == "check 2"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from grader.spec.errors import SpecError
@@ -24,7 +25,8 @@ from grader.spec.parse import COURSE_FILE, shown_path
 LEVELS = ("score", "name", "hint", "expected", "full")
 # where a run's results go (settings.GraderSettings.platform)
 PLATFORMS = ("local", "gradescope", "prairielearn", "classroom", "grade-all")
-KEYS = ("feedback",)
+KEYS = ("feedback", "due")
+DUE = "due"  # `after: due`: the platform's due date (Gradescope's), else course.yaml's `due:`
 SETUP_FILE = "setup.py"  # the course's setup code, run before each submission (course_setup)
 SETUP_MOST = 256 * 2**10  # bytes: it goes to the worker in its start request (zygote: 1 MB)
 
@@ -34,6 +36,7 @@ class CourseSettings:
     feedback: dict = field(default_factory=dict)  # platform -> level
     problems: tuple = ()  # SpecError, one per bad key or value
     setup: tuple[str, str] | None = None  # setup.py: (file name, source), course_setup
+    due: str | None = None  # `due:`, an ISO date and time: when `after: due` opens
 
     def feedback_for(self, platform: str) -> str | None:
         """The course's level on `platform` (None: it sets none)."""
@@ -72,6 +75,10 @@ def _course_yaml(folder: str | Path) -> CourseSettings:
                                                   "(feedback: ...), not a list or a value"),))
     problems = [SpecError(shown, lines.get((key,)), f"unknown key {key!r}{_nearest(key, KEYS)}")
                 for key in data if key not in KEYS]
+    due = data.get("due")
+    if due is not None and when(due) is None:
+        problems.append(SpecError(shown, lines.get(("due",)), f"due {DATE_PROBLEM}, not {due!r}"))
+        due = None
     feedback, line = data.get("feedback"), lines.get(("feedback",))
     chosen = {}
     if isinstance(feedback, str) or feedback is None:
@@ -93,7 +100,7 @@ def _course_yaml(folder: str | Path) -> CourseSettings:
     else:
         problems.append(SpecError(shown, line, "feedback is a level (feedback: hint) or a level "
                                   "per platform (feedback: {local: full, gradescope: hint})"))
-    return CourseSettings(chosen, tuple(problems))
+    return CourseSettings(chosen, tuple(problems), due=due)
 
 
 def course_setup(folder: str | Path) -> tuple[tuple[str, str] | None, tuple]:
@@ -119,6 +126,37 @@ def course_setup(folder: str | Path) -> tuple[tuple[str, str] | None, tuple]:
         return None, (SpecError(shown, line, f"{type(error).__name__}: "
                                 f"{getattr(error, 'msg', error)}"),)
     return (SETUP_FILE, source.decode("utf-8", "replace")), ()
+
+
+DATE_PROBLEM = ("must be an ISO date and time in quotes, such as \"2026-12-10T23:59:00+00:00\" "
+                "(UTC when it names no zone)")
+
+
+def when(value) -> datetime | None:
+    """`value` (an ISO date and time, a string) as an aware datetime (UTC when it names no zone),
+    else None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def opens_problems(exercise) -> list[SpecError]:
+    """One error per `opens:` date (of the exercise or a check) that is neither `due` nor a date."""
+    found = [(exercise.opens, exercise.line_of)] + [(check.opens, check.line_of)
+                                                    for check in exercise.checks]
+    problems = []
+    for opens, line_of in found:
+        for level, rule in (opens or {}).items():
+            after = rule.get("after")
+            if after is not None and after != DUE and when(after) is None:
+                problems.append(SpecError(exercise.path, line_of("opens", level, "after"),
+                                          f"opens: {level}: after {DATE_PROBLEM}, or due, "
+                                          f"not {after!r}"))
+    return problems
 
 
 def _nearest(word, known) -> str:

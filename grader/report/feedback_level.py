@@ -18,12 +18,24 @@ reads what the level lets through, and nothing else.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
-from grader.checks.course_file import LEVELS
+from grader.checks.course_file import DUE, LEVELS, when
 from grader.checks.results import FAILED, CheckResult, ExerciseResult
 
 FULL = "full"
+WHAT_OPENS = {"name": "the check's name", "hint": "the hint", "expected": "expected and got",
+              "full": "the inputs and the traceback"}
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What decides whether a step of `opens:` is open: this attempt's number (None: not known
+    on this platform), the due date (None: none set) and the time now."""
+    attempt: int | None = None
+    due: datetime | None = None
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 _CASE_CALL = re.compile(r"^(\s*case \d+ of \d+): ")
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
@@ -36,40 +48,94 @@ def at_least(level: str, wanted: str) -> bool:
     return LEVELS.index(level) >= LEVELS.index(wanted)
 
 
-def check_levels(exercise, given: str | None = None, course: str | None = None) -> dict:
-    """{check name: level} of `exercise`'s checks: `given` (command line, environment), else the
-    check's `feedback:`, else the exercise's, else `course` (the platform's default), else full."""
-    levels: dict[str, str] = {}
+def check_levels(exercise, given: str | None = None, course: str | None = None,
+                 opening: Opening | None = None) -> dict:
+    """{check name: (level, what opens next: "" when nothing)} of `exercise`'s checks: `given`
+    (command line, environment), else the check's `feedback:`, else the exercise's, else
+    `course` (the platform's default), else full; raised by the steps of its `opens:` (the
+    check's, else the exercise's) that are open at `opening`."""
+    levels: dict[str, tuple[str, str]] = {}
     for check in exercise.checks:
-        levels.setdefault(check.name, given or getattr(check, "feedback", None)
-                          or getattr(exercise, "feedback", None) or course or FULL)
+        if given:
+            levels.setdefault(check.name, (given, ""))
+            continue
+        base = (getattr(check, "feedback", None) or getattr(exercise, "feedback", None)
+                or course or FULL)
+        opens = getattr(check, "opens", None) or getattr(exercise, "opens", None) or {}
+        levels.setdefault(check.name, opened(base, opens, opening or Opening()))
     return levels
 
 
+def opened(level: str, opens: dict, opening: Opening) -> tuple[str, str]:
+    """(the level once the open steps of `opens` are applied, what opens next and when)."""
+    closed = []
+    for step, rule in opens.items():
+        if _is_open(rule, opening):
+            level = max(level, step, key=LEVELS.index)
+        else:
+            closed.append((step, rule))
+    later = [f"{WHAT_OPENS[step]} {_when(rule, opening)}"
+             for step, rule in sorted(closed, key=lambda item: LEVELS.index(item[0]))
+             if LEVELS.index(step) > LEVELS.index(level)]
+    return level, ("more feedback opens: " + "; ".join(later)) if later else ""
+
+
+def _is_open(rule: dict, opening: Opening) -> bool:
+    attempts, after = rule.get("attempts"), rule.get("after")
+    moment = opening.due if after == DUE else when(after)
+    return bool((attempts and opening.attempt is not None and opening.attempt >= attempts)
+                or (after and moment is not None and opening.now >= moment))
+
+
+def _when(rule: dict, opening: Opening) -> str:
+    said = []
+    if rule.get("attempts"):
+        this = (f"this is attempt {opening.attempt}" if opening.attempt is not None
+                else "attempts are not counted here")
+        said.append(f"at attempt {rule['attempts']} ({this})")
+    after = rule.get("after")
+    if after:
+        moment = opening.due if after == DUE else when(after)
+        date = moment.strftime("%Y-%m-%d %H:%M %Z").strip() if moment else None
+        said.append(f"after the due date ({date or 'none is set here'})" if after == DUE
+                    else f"after {date}")
+    return " or ".join(said)
+
+
 def redacted(result: ExerciseResult, levels: dict) -> ExerciseResult:
-    """`result` with each check told at its level (`levels`: check name -> level; full if not
-    named)."""
-    if all(levels.get(c.name, FULL) == FULL for c in result.checks):
+    """`result` with each check told at its level (`levels`: check name -> (level, what opens
+    next); full if not named)."""
+    told = {name: level if isinstance(level, tuple) else (level, "")
+            for name, level in levels.items()}
+    if all(told.get(c.name, (FULL, ""))[0] == FULL for c in result.checks):
         return result
     return replace(result, checks=tuple(
-        redacted_check(check, levels.get(check.name, FULL), number)
+        redacted_check(check, *told.get(check.name, (FULL, "")), number=number)
         for number, check in enumerate(result.checks, 1)))
 
 
-def redacted_check(check: CheckResult, level: str, number: int) -> CheckResult:
-    """What `level` lets through of `check` (the `number`th of its exercise). A grader's own
+def redacted_check(check: CheckResult, level: str, later: str = "", *, number: int = 1
+                   ) -> CheckResult:
+    """What `level` lets through of `check` (the `number`th of its exercise), and, when it
+    failed, `later`: what opens next and when (in the message; a hidden check's in its hint,
+    as its message is read from a whitelist). A grader's own
     problem (a broken spec, an internal error) and a missing or unwritten function keep their
     message: it says nothing of the check's cases; so does a hidden check (its message is
     already what a student may know of it: grading wrote no input or expected value there)."""
-    if level == FULL:
+    if level == FULL and not later:
         return check
     message = check.message
     if check.status == FAILED and not at_least(level, "hint"):
         message = ""  # the score (and the name): nothing of how it failed
     elif check.status == FAILED and not check.hidden:
         message = expected_only(message) if level == "expected" else failure_summary(message)
-    return replace(check, message=message, printed="",
-                   hint=check.hint if at_least(level, "hint") else None,
+    hint = check.hint if at_least(level, "hint") else None
+    if later and not check.passed:
+        if check.hidden:
+            hint = f"{hint} ({later})" if hint else later
+        else:
+            message = f"{message}\n{later}" if message else later
+    return replace(check, message=message, printed="", hint=hint,
                    name=check.name if at_least(level, "name") else f"check {number}")
 
 

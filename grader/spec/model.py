@@ -20,6 +20,7 @@ class Check:
     visibility: str = "visible"
     hint: str | None = None
     feedback: str | None = None      # its feedback level (grader/report/feedback_level.py)
+    opens: dict | None = None        # level -> {attempts: N} or {after: "due" | date}
     # line of each key and value inside the check, by its path from the check: ("call",),
     # ("misconceptions", 0, "like"), ("cases", 1, "args", 0)
     lines: dict = field(default_factory=dict, compare=False, repr=False)
@@ -52,6 +53,7 @@ class Exercise:
     call_timeout: float | None = None
     limits: ExerciseLimits = ExerciseLimits()
     feedback: str | None = None  # its checks' feedback level, unless a check gives its own
+    opens: dict | None = None  # and when more opens (Check.opens), unless a check says
     folder: str = ""  # the spec file's own folder, absolute: relative checkpoint folders are there
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
 
