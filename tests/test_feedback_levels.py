@@ -127,13 +127,17 @@ def test_check_at_each_level(tmp_path, level):
     shown_at(level, done.stdout, visible_only=True)
 
 
-def test_grade_all_uses_the_courses_grade_all_level(tmp_path):
+def test_grade_all_uses_the_courses_grade_all_level_and_regrades_at_another(tmp_path):
     folder = course(tmp_path, course_yaml="feedback: {grade-all: name}\n")
     (tmp_path / "class" / "alice").mkdir(parents=True)
     (tmp_path / "class" / "alice" / "vit_exercises.py").write_text(STUDENT)
-    run("-m", "grader.cli", "grade-all", "class", "--out", "out", "--jobs", "1", "--exercises",
-        str(folder), "--no-progress", cwd=tmp_path)
+    command = ("-m", "grader.cli", "grade-all", "class", "--out", "out", "--jobs", "1",
+               "--exercises", str(folder), "--no-progress")
+    run(*command, cwd=tmp_path)
     shown_at("name", (tmp_path / "out" / "feedback" / "alice.md").read_text())
+    done = run(*command, "--feedback", "expected", cwd=tmp_path)
+    assert "1 graded" in done.stdout, done.stdout  # not the record of the other level
+    shown_at("expected", (tmp_path / "out" / "feedback" / "alice.md").read_text())
 
 
 # -- every output format at every level ---------------------------------------------------------
