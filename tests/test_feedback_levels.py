@@ -4,6 +4,7 @@ and no level lets a hidden case's inputs or expected value out, in any output fo
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -285,3 +286,25 @@ def test_redacting_keeps_a_grader_problem_and_a_missing_function(tmp_path):
     assert redacted_check(missing, "hint", number=1).message == missing.message
     assert redacted_check(broken, "score", number=2).message == broken.message
     assert redacted_check(broken, "score", number=2).name == "check 2"
+
+
+@pytest.mark.parametrize("platform, flags", [
+    ("prairielearn", ("--prairielearn", "pl.json")), ("classroom", ("--classroom",)),
+    ("local", ("--json", "local.json"))])
+def test_each_platform_gets_the_courses_level_for_it(tmp_path, platform, flags):
+    levels = {"local": "expected", "prairielearn": "hint", "classroom": "name"}
+    folder = course(tmp_path, course_yaml="feedback:\n" + "".join(
+        f"  {name}: {level}\n" for name, level in levels.items()))
+    env = {**os.environ, "GITHUB_OUTPUT": str(tmp_path / "github_output")}
+    done = run("-m", "grader.cli", "grade", "student.py", "--exercises", str(folder), *flags,
+               cwd=tmp_path, env=env)
+    shown_at(levels[platform], done.stdout)
+    if platform == "classroom":
+        import base64
+
+        line = (tmp_path / "github_output").read_text().strip()
+        text = base64.b64decode(line.removeprefix("result=")).decode()
+        shown_at("name", text, visible_only=True)
+    else:  # PrairieLearn tells nothing of a hidden check but that it counts
+        shown_at(levels[platform], (tmp_path / flags[1]).read_text(),
+                 visible_only=platform == "prairielearn")
