@@ -11,7 +11,10 @@
 A check's level is, first found: the command line's `--feedback LEVEL`, the environment's
 `VITGRADE_FEEDBACK`, the check's `feedback:`, its exercise's `feedback:`, the course's default
 for the platform (`feedback:` of the exercises folder's `course.yaml`: checks/course_file.py)
-and else `full`. The grading session redacts every ExerciseResult as it records it
+and else `full`; then, unless the command line or the environment gave it, raised by each step
+of the check's (else the exercise's) `opens:` that is open: from the Nth attempt on, or after a
+date (`Opening`, grader/attempts.py), and a failed check says what opens next and when. The
+grading session redacts every ExerciseResult as it records it
 (`redacted`), so every output (the terminal, results files, feedback.md, the class report)
 reads what the level lets through, and nothing else.
 """
@@ -37,6 +40,7 @@ class Opening:
     due: datetime | None = None
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
 
+
 _CASE_CALL = re.compile(r"^(\s*case \d+ of \d+): ")
 _CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\b(?:your code raised|got:)\s+([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|"
@@ -59,9 +63,8 @@ def check_levels(exercise, given: str | None = None, course: str | None = None,
         if given:
             levels.setdefault(check.name, (given, ""))
             continue
-        base = (getattr(check, "feedback", None) or getattr(exercise, "feedback", None)
-                or course or FULL)
-        opens = getattr(check, "opens", None) or getattr(exercise, "opens", None) or {}
+        base = check.feedback or exercise.feedback or course or FULL
+        opens = check.opens or exercise.opens or {}
         levels.setdefault(check.name, opened(base, opens, opening or Opening()))
     return levels
 
