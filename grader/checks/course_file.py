@@ -58,11 +58,10 @@ def course_settings(folder: str | Path) -> CourseSettings:
 
 
 def _course_yaml(folder: str | Path) -> CourseSettings:
-    from grader.spec.yaml_lines import load_yaml_with_lines
-
     path = Path(folder) / COURSE_FILE
     if not path.is_file():
         return CourseSettings()
+    from grader.spec.yaml_lines import load_yaml_with_lines  # only then: grading needs no YAML
     shown = shown_path(path)
     try:
         data, lines = load_yaml_with_lines(path.read_text(encoding="utf-8"), shown)
