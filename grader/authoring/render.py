@@ -9,6 +9,7 @@ feedback (hints, what an option gets wrong) never: it is shown when an answer ea
 """
 from __future__ import annotations
 
+from grader.checks.catalogue import sheet_exercise
 from grader.checks.course import declarations
 from grader.report.terminal import points
 from grader.spec.model import Exercise
@@ -42,6 +43,7 @@ def render_sheet(exercises: list[Exercise]) -> str:
 
 
 def _exercise(number: int, exercise: Exercise) -> list[str]:
+    exercise = sheet_exercise(exercise)  # with variants: no student's own numbers
     defines = ", ".join(f"`{name}`" for name in exercise.uses)
     out = [f"## {number}. {exercise.title}", "",
            f"`{exercise.id}` · {points(exercise.points)} points · "
