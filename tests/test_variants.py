@@ -549,3 +549,36 @@ def test_a_students_own_bundle_holds_their_variants_visible_cases_only(tmp_path,
                            env={k: v for k, v in os.environ.items()
                                 if k != variants.SECRET_ENV})
     assert again.returncode != 0 and "no course secret" in again.stderr
+
+
+def test_vitgrade_grade_on_prairielearn_grades_the_variant_its_seed_picks(driver, tmp_path,
+                                                                         monkeypatch):
+    """The path of `vitgrade grade SUB --prairielearn OUT` on PrairieLearn: the settings take
+    the id from data.json's variant_seed and the driver grades that id's variant, so a table of
+    that variant's answers passes, and one of another variant's does not."""
+    from grader.lms import prairielearn_data
+
+    seed = 4711
+    pl_id = f"pl-{seed}"  # what the settings make of it
+    other = next(f"s{i}" for i in range(100) if chosen(driver, f"s{i}")["token-count"].variant
+                 != chosen(driver, pl_id)["token-count"].variant)
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"variant_seed": seed, "submitted_answers": {}}))
+    monkeypatch.setattr(prairielearn_data, "DATA_JSON", data)
+    most = chosen(driver, pl_id)["token-count"].points
+    for owner, passes in ((pl_id, True), (other, False)):
+        submission = lookup_table_submission(driver, owner, tmp_path / owner)
+        given = {"student": str(submission), "exercises": str(EXERCISES),
+                 "prairielearn": str(tmp_path / owner / "results.json")}
+        settings = resolve_settings(given.get, tmp_path, {variants.SECRET_ENV: SECRET})
+        assert settings.student_id == pl_id
+        pl_driver = Driver(settings)
+        try:
+            report = pl_driver.grade(exercises=[e for e in pl_driver.variants(pl_id)[0]
+                                                if e.id == "token-count"]).report
+        finally:
+            pl_driver.close()
+        (tokens,) = report.exercises
+        assert (tokens.score == most) is passes, (owner, tokens.score)
+        results = json.loads((tmp_path / owner / "results.json").read_text())
+        assert (results["score"] == 1.0) is passes
