@@ -31,7 +31,7 @@ from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, opaque
 from grader.checks.results import HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED
 from grader.reference import error_model
 
@@ -241,7 +241,7 @@ def _shown_hint(exercise, check_name: str, misconception: str) -> str:
     listed = {m.like: m.hint for m in check.misconceptions} if isinstance(check, CallCheck) else {}
     if generated(misconception):  # the error model's sentence for that rewrite
         return error_model.sentence(reference_function(check.reference_name, check.folder),
-                                    misconception)
+                                    misconception, opaque(check))
     if JOIN in misconception:  # several mistakes at once: each one's own hint, in order
         parts = misconception.split(JOIN)
         return f"{len(parts)} mistakes at once: " + " ".join(
@@ -383,7 +383,8 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
             check = next(c for c in exercise.checks if c.name == result.name)
             module = _student_module(submission, tmp_path, result.stand_ins)
             rewritten = error_model.rewrite(
-                reference_function(check.reference_name, check.folder), result.misconception)
+                reference_function(check.reference_name, check.folder), result.misconception,
+                opaque(check))
             for number, planned in enumerate(plans.cases(exercise, check), 1):
                 expected, _ = planned.expectation()
                 with np.errstate(all="ignore"):

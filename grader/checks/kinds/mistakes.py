@@ -82,14 +82,24 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     return replace(result, hint=hint, misconception=name, hint_kind=OBSERVATION)
 
 
+def opaque(check: Check) -> frozenset:
+    """The student-API helpers the error model leaves whole in `check`'s function: those built
+    on others (`built_on`), whose own checks name their mistakes and around which fair grading
+    grades their callers (dependencies.py). The small ones (softmax, layer_norm, ...) are
+    rewritten inside their callers too: a caller often writes them inline."""
+    built_on = check.api.built_on
+    return frozenset(name for name, helpers in built_on.items()
+                     if helpers and name != check.reference_name)
+
+
 def generated(result, check: Check, ran: list, failing: int):
     """`result` with the mistake the error model generates from the reference
     (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
     listed misconception matched and one rewrite of the reference reproduces the student's value
     on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index).
     Nothing new without a reference (the bundle), or when a call raised or should have."""
-    if result.status != FAILED or result.misconception:
-        return result
+    if result.status != FAILED or result.misconception or check.integration:
+        return result  # an integration check's failure is its helpers' more often than not
     try:
         from grader.reference.error_model import Call, search
         function = reference_function(check.reference_name, check.folder)
@@ -106,7 +116,7 @@ def generated(result, check: Check, ran: list, failing: int):
     def same(value, target) -> bool:
         return agrees(value, target, how or default_compare(value), equal_nan=True)
 
-    found = search(function, calls, failing, same)
+    found = search(function, calls, failing, same, opaque=opaque(check))
     if found is None:
         return result
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)

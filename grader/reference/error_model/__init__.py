@@ -31,7 +31,8 @@ from .operators import OPERATORS, Context
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
 MAX_REWRITES = 300      # single rewrites tried per failed check
-PAIR_CANDIDATES = 12    # the singles closest to the student's outputs, paired with each other
+PAIR_CANDIDATES = 8     # the singles closest to the student's outputs, paired with each other
+CLOSER = 0.9            # ... when each is this much closer to them than the reference is
 SECONDS = 3.0           # per failed check, singles and pairs together
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
@@ -77,9 +78,11 @@ def edits(root: Instance) -> list[Edit]:
 
 
 @functools.lru_cache(maxsize=64)
-def model(function: Callable) -> tuple[Instance, tuple[Edit, ...]] | None:
-    """`function`'s instance tree and its single rewrites, built once per process."""
-    root = build(function)
+def model(function: Callable, opaque: frozenset = frozenset()
+          ) -> tuple[Instance, tuple[Edit, ...]] | None:
+    """`function`'s instance tree and its single rewrites, built once per process; the helpers
+    named in `opaque` are left as they are."""
+    root = build(function, opaque=opaque)
     return None if root is None else (root, tuple(edits(root)))
 
 
@@ -87,10 +90,10 @@ def tree_of(function: Callable) -> Instance | None:
     return build(function)
 
 
-def rewrite(function: Callable, name: str) -> Callable:
+def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> Callable:
     """The reference `function` rewritten as the mistake `name` says; KeyError for a name it
     does not make."""
-    built = model(function)
+    built = model(function, opaque)
     wanted = name.split(JOIN)
     by_name = {edit.name: edit for edit in built[1]} if built else {}
     if any(part not in by_name for part in wanted):
@@ -98,9 +101,9 @@ def rewrite(function: Callable, name: str) -> Callable:
     return compile_with(built[0], [by_name[part] for part in wanted])
 
 
-def sentence(function: Callable, name: str) -> str:
+def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
-    built = model(function)
+    built = model(function, opaque)
     by_name = {edit.name: edit for edit in built[1]} if built else {}
     group = [by_name[part] for part in name.split(JOIN)]
     return _told(group).sentence
@@ -108,14 +111,14 @@ def sentence(function: Callable, name: str) -> str:
 
 def search(function: Callable, calls: list[Call], failing: int,
            same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
-           seconds: float = SECONDS) -> Found | None:
+           seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
     """The one rewrite (or pair) of `function` whose outputs `same` accepts as the student's on
     every call, and which is itself wrong on calls[failing]; None when none is, or when several
-    of different names are."""
+    of different names are. The helpers in `opaque` are not rewritten."""
     if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
-    built = model(function)
+    built = model(function, opaque)
     if built is None:
         return None
     root, singles = built
@@ -131,8 +134,11 @@ def search(function: Callable, calls: list[Call], failing: int,
         elif outcome is not None:
             scored.append((outcome, edit))
     if not found:
+        # a pair's parts each bring the reference closer to the student's value
+        start = _distance(order[0].expected, order[0].got)
         scored.sort(key=lambda item: item[0])
-        closest = [edit for _, edit in scored[:PAIR_CANDIDATES]]
+        closest = [edit for distance, edit in scored[:PAIR_CANDIDATES]
+                   if start is None or distance < CLOSER * start]
         for first, second in combinations(closest, 2):
             if time.monotonic() > deadline:
                 break

@@ -74,17 +74,20 @@ def _source(function: Callable) -> ast.FunctionDef | None:
     return node if isinstance(node, ast.FunctionDef) else None
 
 
-def _helper(function: Callable, name: str, root_module: str) -> Callable | None:
+def _helper(function: Callable, name: str, root_module: str,
+            opaque: frozenset) -> Callable | None:
     value = function.__globals__.get(name)
-    if not isinstance(value, types.FunctionType) or name in SKIPPED:
+    if not isinstance(value, types.FunctionType) or name in SKIPPED or name in opaque:
         return None
     module = getattr(value, "__module__", "") or ""
     return value if module.startswith(PACKAGE) or module == root_module else None
 
 
 def build(function: Callable, path: str | None = None, call: str = "",
-          depth: int = 0, root_module: str | None = None) -> Instance | None:
-    """The instance tree of `function` (None when its source cannot be read)."""
+          depth: int = 0, root_module: str | None = None,
+          opaque: frozenset = frozenset()) -> Instance | None:
+    """The instance tree of `function` (None when its source cannot be read); the helpers
+    named in `opaque` are called as they are, never rewritten."""
     node = _source(function)
     if node is None:
         return None
@@ -96,12 +99,13 @@ def build(function: Callable, path: str | None = None, call: str = "",
     for sub, _, _, _ in list(nodes(node)):
         if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)):
             continue
-        helper = _helper(function, sub.func.id, root_module)
+        helper = _helper(function, sub.func.id, root_module, opaque)
         if helper is None or helper is function:
             continue
         seen[sub.func.id] = seen.get(sub.func.id, 0) + 1
         label = sub.func.id if seen[sub.func.id] == 1 else f"{sub.func.id}.{seen[sub.func.id]}"
-        child = build(helper, f"{instance.path}/{label}", ast.unparse(sub), depth + 1, root_module)
+        child = build(helper, f"{instance.path}/{label}", ast.unparse(sub), depth + 1,
+                      root_module, opaque)
         if child is None:
             continue
         bound = f"{PREFIX}{label.replace('.', '_')}"
