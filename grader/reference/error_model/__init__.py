@@ -10,7 +10,8 @@ ones included, under the check's comparison, and when no other rewrite of anothe
 Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`, where path
 is the checked function then the helpers down to where the edit lies, repeated calls of one
 helper numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
-(`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`); a pair joins two names with "+".
+(`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function
+makes it twice; a pair joins two names with "+", in the order of the reference's code.
 
 Only the instructor's reference runs here, in the grading process, rewritten; never student code.
 The student bundle has no reference, hence no error model: grading falls back on the listed
@@ -23,7 +24,6 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 import numpy as np
 
@@ -31,8 +31,8 @@ from .operators import OPERATORS, Context
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
 MAX_REWRITES = 300      # single rewrites tried per failed check
-PAIR_CANDIDATES = 8     # the singles closest to the student's outputs, paired with each other
-CLOSER = 0.9            # ... when each is this much closer to them than the reference is
+ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
+CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SECONDS = 3.0           # per failed check, singles and pairs together
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
@@ -122,6 +122,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     if built is None:
         return None
     root, singles = built
+    rank = {edit.name: i for i, edit in enumerate(singles)}
     deadline = time.monotonic() + seconds
     order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
     scored, found = [], []
@@ -134,18 +135,20 @@ def search(function: Callable, calls: list[Call], failing: int,
         elif outcome is not None:
             scored.append((outcome, edit))
     if not found:
-        # a pair's parts each bring the reference closer to the student's value
+        # pairs: each of the (at most ANCHORS) singles that bring the reference closest to the
+        # student's value, with every other single at another place
         start = _distance(order[0].expected, order[0].got)
         scored.sort(key=lambda item: item[0])
-        closest = [edit for distance, edit in scored[:PAIR_CANDIDATES]
-                   if start is None or distance < CLOSER * start]
-        for first, second in combinations(closest, 2):
-            if time.monotonic() > deadline:
-                break
-            if first.site == second.site:
-                continue
-            if _try(root, [first, second], order, same) is True:
-                found.append([first, second])
+        anchors = [edit for distance, edit in scored[:ANCHORS]
+                   if start is not None and distance < CLOSER * start]
+        for first in anchors:
+            for _, second in scored:
+                if time.monotonic() > deadline:
+                    break
+                if second.site == first.site or second is first:
+                    continue
+                if _try(root, [first, second], order, same) is True:  # in the code's order
+                    found.append(sorted([first, second], key=lambda e: rank[e.name]))
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) != 1:
         return None

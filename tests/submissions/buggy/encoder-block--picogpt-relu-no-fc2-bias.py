@@ -1,7 +1,8 @@
 """picoGPT's ffn with the activation swapped for ReLU and c_proj's bias left out: two mistakes
 in the MLP."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'op:term:encoder_block/mlp/linear.2:drop-b+op:activation:encoder_block/mlp:act=relu'}
+EXPECT = {'encoder-block':
+          'op:activation:encoder_block/mlp:act=relu+op:term:encoder_block/mlp/linear.2:drop-b'}
 
 
 def encoder_block(x, p, heads):
