@@ -122,6 +122,18 @@ def test_search_says_nothing_when_two_different_rewrites_reproduce_the_outputs()
     assert em.search(REFERENCE["self_attention"], calls, 0, same) is None
 
 
+def test_one_reductions_axes_that_agree_on_these_inputs_are_one_mistake():
+    def student(x, gamma, beta, eps=1e-6):  # the variance over the tokens: axis 0 is -2 in 2-D
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(x.var(0, keepdims=True) + eps) * gamma + beta
+
+    g, b = RNG.normal(size=5), RNG.normal(size=5)
+    cases = [(RNG.normal(size=(3, 5)), g, b), (RNG.normal(size=(4, 5)), g, b)]
+    found = em.search(REFERENCE["layer_norm"], calls_of(REFERENCE["layer_norm"], student, cases),
+                      0, same)
+    assert found.name == "op:axis:layer_norm:var.axis=0"
+
+
 def test_search_finds_two_mistakes_at_once():
     def student(x, gamma, beta, eps=1e-6):  # ddof=1 and no beta
         return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True)
@@ -201,3 +213,34 @@ def test_sentences_show_no_inputs():
 def test_the_scale_operator_finds_the_references_square_root():
     assert math.sqrt(4) == 2 and any(e.detail == "scale=d_h"
                                      for e in em.model(REFERENCE["self_attention"])[1])
+
+
+COURSE_POOL = '''"""A mean-pool head on layer-normed tokens: a course's own function."""
+import numpy as np
+from grader.reference import layer_norm
+
+
+def mean_pool_head(x, W, b):
+    return layer_norm(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1])).mean(axis=0) @ W + b
+'''
+
+
+def test_a_course_function_gets_the_operators_too(tmp_path):
+    """exercises/reference/*.py (docs/authoring.md, section 4): loaded from its file, rewritten
+    like a shipped function, the shipped helpers it calls included."""
+    from grader.checks.course import course_reference
+
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / "pool.py").write_text(COURSE_POOL)
+    function = course_reference(tmp_path).functions["mean_pool_head"]
+
+    def student(x, W, b):  # the head's bias forgotten
+        return REFERENCE["layer_norm"](x, np.ones(x.shape[-1]), np.zeros(x.shape[-1])).mean(
+            axis=0) @ W
+
+    cases = [(RNG.normal(size=(4, 4)), RNG.normal(size=(4, 3)), RNG.normal(size=3)),
+             (RNG.normal(size=(6, 6)), RNG.normal(size=(6, 2)), RNG.normal(size=2))]
+    found = em.search(function, calls_of(function, student, cases), 0, same)
+    assert found.name == "op:term:mean_pool_head:drop-b"
+    assert {"mean_pool_head", "mean_pool_head/layer_norm"} <= {
+        i.path for i in em.model(function)[0].walk()}
