@@ -151,17 +151,21 @@ def search(function: Callable, calls: list[Call], failing: int,
                     found.append(sorted([first, second], key=lambda e: rank[e.name]))
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
-        found = found[:1]  # the first of one reduction's axes that are the same on these inputs
+        found = found[:1]  # one value set two ways that are the same on these inputs
     elif len(names) != 1:
         return None
     return _told(found[0])
 
 
 def _aliases(found: list[list[Edit]]) -> bool:
-    """Whether every rewrite found is the axis of one reduction set to a value that names the
-    same axis on these inputs (1 and -1 on 2-D ones): one mistake, said the first way."""
-    return all(len(group) == 1 and group[0].operator == "axis"
-               and group[0].site == found[0][0].site for group in found)
+    """Whether every rewrite found sets one value at one place to values these inputs cannot
+    tell apart: a reduction's axis (1 and -1 on 2-D inputs) or eps (1e-12 and 0 where the
+    variance is not tiny): one mistake, said the first way."""
+    first = found[0][0]
+    return all(len(group) == 1 and group[0].site == first.site
+               and group[0].operator == first.operator
+               and (first.operator == "axis" or group[0].detail.startswith("eps="))
+               for group in found)
 
 
 def _told(group: list[Edit]) -> Found:
