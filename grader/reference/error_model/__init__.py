@@ -33,6 +33,7 @@ from .tree import Edit, Instance, Site, build, compile_with, nodes
 MAX_REWRITES = 300      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
+SIBLINGS = 60           # pairs of two edits of one operator in one function, per failed check
 SECONDS = 3.0           # per failed check, singles and pairs together
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
@@ -135,20 +136,12 @@ def search(function: Callable, calls: list[Call], failing: int,
         elif outcome is not None:
             scored.append((outcome, edit))
     if not found:
-        # pairs: each of the (at most ANCHORS) singles that bring the reference closest to the
-        # student's value, with every other single at another place
         start = _distance(order[0].expected, order[0].got)
-        scored.sort(key=lambda item: item[0])
-        anchors = [edit for distance, edit in scored[:ANCHORS]
-                   if start is not None and distance < CLOSER * start]
-        for first in anchors:
-            for _, second in scored:
-                if time.monotonic() > deadline:
-                    break
-                if second.site == first.site or second is first:
-                    continue
-                if _try(root, [first, second], order, same) is True:  # in the code's order
-                    found.append(sorted([first, second], key=lambda e: rank[e.name]))
+        for pair in _pairs(scored, start):
+            if time.monotonic() > deadline:
+                break
+            if _try(root, list(pair), order, same) is True:  # in the code's order
+                found.append(sorted(pair, key=lambda e: rank[e.name]))
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs
@@ -157,15 +150,37 @@ def search(function: Callable, calls: list[Call], failing: int,
     return _told(found[0])
 
 
+def _pairs(scored: list[tuple[float, Edit]], start: float | None):
+    """The pairs to try, each once: each of the (at most ANCHORS) singles that take the
+    reference at least halfway to the student's value with every other single; then two edits
+    of one operator in one function (the axis of both max and sum, gamma and beta both
+    dropped), at most SIBLINGS of them."""
+    scored = sorted(scored, key=lambda item: item[0])
+    edits = [edit for _, edit in scored]
+    anchors = [edit for distance, edit in scored[:ANCHORS]
+               if start is not None and distance < CLOSER * start]
+    tried = set()
+    candidates = [(a, b) for a in anchors for b in edits]
+    siblings = [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
+                if a.site.path == b.site.path and a.operator == b.operator]
+    for a, b in candidates + siblings[:SIBLINGS]:
+        key = frozenset((a.name, b.name))
+        if a.site != b.site and key not in tried:
+            tried.add(key)
+            yield a, b
+
+
 def _aliases(found: list[list[Edit]]) -> bool:
-    """Whether every rewrite found sets one value at one place to values these inputs cannot
-    tell apart: a reduction's axis (1 and -1 on 2-D inputs) or eps (1e-12 and 0 where the
-    variance is not tiny): one mistake, said the first way."""
-    first = found[0][0]
-    return all(len(group) == 1 and group[0].site == first.site
-               and group[0].operator == first.operator
-               and (first.operator == "axis" or group[0].detail.startswith("eps="))
-               for group in found)
+    """Whether every rewrite found sets the same values at the same places to values these
+    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs) or eps (1e-12 and 0
+    where the variance is not tiny): one mistake, said the first way."""
+    first = found[0]
+
+    def alike(edit: Edit, other: Edit) -> bool:
+        return (edit.site == other.site and edit.operator == other.operator
+                and (edit.operator == "axis" or edit.detail.startswith("eps=")))
+
+    return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 
 
 def _told(group: list[Edit]) -> Found:
