@@ -60,28 +60,49 @@ class Driver:
 
     def __init__(self, settings: GraderSettings, zygote=None):
         from grader.checks.cases import CasePlans
+        from grader.checks.variants import course_secret
 
         self.catalogue = load_catalogue(settings.exercises)
         self.settings = settings.for_catalogue(self.catalogue.exercises)
         self.zygote = zygote
         self.plans = CasePlans()  # each case's expected value computed once for all submissions
+        self.secret = course_secret(settings.exercises)  # None: everyone grades the shared one
+        self._variants: dict = {}  # (exercise id, index) -> that variant, built once
 
-    def session(self, student: str | Path | None = None):
-        """A GradingSession of `student` (default: the settings' own)."""
+    def variants(self, student_id: str | None) -> tuple[list, str | None]:
+        """(the catalogue as `student_id` grades it, why that is the shared version of the
+        exercises that have variants, if it is: no id, or no course secret)."""
+        from grader.checks.catalogue import student_variants
+
+        exercises = list(self.catalogue.exercises)
+        if not any(e.variants for e in exercises):
+            return exercises, None
+        if not student_id or self.secret is None:
+            return exercises, "no student id (--student-id)" if not student_id else (
+                "no course secret")
+        return student_variants(exercises, self.secret, student_id, self._variants), None
+
+    def session(self, student: str | Path | None = None, student_id: str | None = None):
+        """A GradingSession of `student` (default: the settings' own), with the variants of
+        `student_id` (default: the settings' own)."""
         from grader.session import GradingSession
 
         settings = self.settings
         if student is not None:
             settings = dataclasses.replace(settings, student=Path(student))
-        return GradingSession(settings, list(self.catalogue.exercises),
-                              [str(error) for error in self.catalogue.errors], self.zygote,
-                              self.plans, refused=self.catalogue.refused)
+        if student_id is not None:
+            settings = dataclasses.replace(settings, student_id=student_id)
+        exercises, shared = self.variants(settings.student_id)
+        return GradingSession(settings, exercises, [str(error) for error in self.catalogue.errors],
+                              self.zygote, self.plans, refused=self.catalogue.refused,
+                              shared=shared)
 
     def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
-              shown: str | None = None, junit_out: str | None = None) -> Outcome:
+              shown: str | None = None, junit_out: str | None = None,
+              student_id: str | None = None) -> Outcome:
         """Grade `student` on `exercises` (default: all), write the results files, say the exit
         status. ^C stops the grading, never the report and the files."""
-        session = self.session(student)
+        session = self.session(student, student_id)
         session.run(exercises)
         return self.finish(session, shown=shown, junit_out=junit_out)
 

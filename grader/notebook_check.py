@@ -41,11 +41,12 @@ class UnknownExercise(ValueError):
 
 
 def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = None,
-          **limits) -> None:
+          student_id: str | None = None, **limits) -> None:
     """Grade the caller's namespace on the visible cases of `exercise` (default: all) and show it.
 
-    `exercises` is a folder of specs (default: the one `vitgrade grade` would use); `limits` are
-    vitgrade grade's, by name (`call_timeout=2`, `memory_mb=...`), and apply as its flags do.
+    `exercises` is a folder of specs (default: the one `vitgrade grade` would use); `student_id`
+    picks the student's own variants (default: VITGRADE_STUDENT_ID); `limits` are vitgrade
+    grade's, by name (`call_timeout=2`, `memory_mb=...`), and apply as its flags do.
     """
     if _in_worker():
         return
@@ -53,14 +54,16 @@ def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = 
 
     namespace = sys._getframe(1).f_globals
     try:
-        report = grade_namespace(namespace, exercise, exercises=exercises, **limits)
+        report = grade_namespace(namespace, exercise, exercises=exercises,
+                                 student_id=student_id, **limits)
     except (UnknownExercise, SettingsError) as unknown:
         print(unknown)
         return
     show(report)
 
 
-def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=None, **limits):
+def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=None,
+                    student_id: str | None = None, **limits):
     """The GradeReport of `namespace` on the visible cases (see the module's docstring), graded
     by vitgrade grade's driver (grader/session.py) under the same settings and limits."""
     import tempfile
@@ -76,13 +79,14 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         os.chmod(folder, 0o755)  # as root, the worker is a user of its own: it reads arrays.npz
         given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,
-                 "visible_only": True}
+                 "visible_only": True, "student_id": student_id}
         # the environment's limits apply; not its results files: the kernel writes none
         settings = replace(resolve_settings(given.get, Path.cwd()), json_out=None,
                            prairielearn_out=None, classroom=False)
         driver = Driver(settings)
         catalogue = driver.catalogue
-        chosen, spec_errors = _choose(list(catalogue.exercises), list(catalogue.errors), exercise)
+        own, _ = driver.variants(driver.settings.student_id)  # the student's own variants
+        chosen, spec_errors = _choose(own, list(catalogue.errors), exercise)
         module = carry(namespace, _roots(chosen), Path(folder))
         session = driver.session()
         session.spec_errors = [str(e) for e in spec_errors]
@@ -93,8 +97,10 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
             else Path(script).name if isinstance(script, str) else "this session")
     return replace(
         report, submission=name,
-        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message))
+        exercises=tuple(replace(r, checks=tuple(replace(c, message=module.remap(c.message),
+                                                        printed=module.remap(c.printed))
                                                 for c in r.checks)) for r in report.exercises),
+        printed=module.remap(report.printed),
         load_problems=tuple(module.notes + [module.remap(p) for p in report.load_problems]),
         fatal=module.remap(report.fatal) if report.fatal else None)
 
@@ -154,6 +160,7 @@ class CarriedModule:
             return match[0]
 
         name = re.escape(MODULE_FILE)
+        text = text.replace(f"{self.path.parent}{os.sep}", "")  # a warning names the whole path
         return re.sub(rf'(?P<before>File "{name}", line |{name}:)(?P<line>\d+)', students, text)
 
 

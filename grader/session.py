@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
@@ -32,6 +32,7 @@ class GradingSession:
     interrupted: bool = False  # run() was stopped by ^C: the report holds what was graded
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
+    shared: str | None = None  # why exercises with variants are graded in their shared version
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
@@ -51,8 +52,10 @@ class GradingSession:
         return self._worker
 
     def grade(self, exercise: Exercise) -> ExerciseResult:
-        """One exercise, under its own limits. The grader's own bug costs the exercise (0 of its
-        points, `internal_error`, so every report has the same maximum) and is raised."""
+        """One exercise (the student's variant of it: the catalogue's of its id), under its own
+        limits. The grader's own bug costs the exercise (0 of its points, `internal_error`, so
+        every report has the same maximum) and is raised."""
+        exercise = next((e for e in self.catalogue if e.id == exercise.id), exercise)
         try:
             worker = self.worker
             worker.use_limits(self.settings.limits(exercise))
@@ -63,6 +66,8 @@ class GradingSession:
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
             raise
+        if exercise.variants and not self.shared:
+            result = replace(result, variant=exercise.variant)
         self.results[exercise.id] = result
         return result
 
@@ -94,7 +99,9 @@ class GradingSession:
                 not_graded(error, *self.refused[error]) for error in self.spec_errors
                 if error in self.refused),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
-            notes=load.notes if load else (),
+            notes=(tuple(load.notes) if load else ()) + ((
+                f"graded the shared version (variant 0) of the exercises with variants: "
+                f"{self.shared}",) if self.shared else ()),
             seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
             printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 
@@ -106,6 +113,8 @@ class GradingSession:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.close()
+        if self._grading is not None:
+            self._grading.close()
 
 
 def not_graded(error: str, id: str, title: str, lecture: str, points: float) -> ExerciseResult:

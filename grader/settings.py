@@ -79,6 +79,9 @@ OPTIONS = (
            MAX_OUTPUT_KB),
     Option("verbose", "--verbose", "also say what the grader hid from student code (as root: "
            "the reference, the specs, the solutions, its results), or why it could not"),
+    Option("student_id", "--student-id", "the student's id: which variant of each exercise with "
+           "variants: they grade (Gradescope's wrapper reads it from submission_metadata.json); "
+           "without it, the shared version", "ID"),
     Option("file_mb", "--file-mb", "the largest file student code may write, its printed output "
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
@@ -111,6 +114,7 @@ class GraderSettings:
     verbose: bool = False  # say what was hidden from student code (grader/secret_paths.py)
     also_hidden: tuple[Path, ...] = ()  # more to hide from student code (grade-all: its --out,
     # the class's submissions but the student's own folder; grader/secret_paths.py)
+    student_id: str | None = None  # which variants (grader/checks/variants.py); None: shared
     # -- filled by for_catalogue: the worker's limits before any exercise, and for each one
     run_limits: Limits | None = None
     exercise_limits: tuple[tuple[str, Limits], ...] = ()
@@ -250,4 +254,11 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1
+        student_id=given("student_id") or (_prairielearn_id() if prairielearn else None),
         **{option.name: checked_limit(option, *value(option.name)) for option in LIMIT_OPTIONS})
+
+
+def _prairielearn_id() -> str | None:
+    from grader.lms.prairielearn_data import prairielearn_student_id  # its variant's seed
+
+    return prairielearn_student_id()

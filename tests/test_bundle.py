@@ -148,8 +148,12 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
     assert set(bundled) == set(full) == {str(s) for s in submissions}
     hinted = stood_in = 0
+    # an exercise with variants: the bundle has none of their cases (tests/test_variants.py)
+    varied = {e.id for e in load_specs(EXERCISES)[0] if e.variants}
     for submission in full:
         for exercise, checks in full[submission].items():
+            if exercise in varied:
+                continue
             for got, want in zip(bundled[submission][exercise], checks, strict=True):
                 if want[6] and want[6].startswith("op:"):
                     assert not (got[6] or "").startswith("op:")

@@ -22,7 +22,7 @@ from grader.notebook_check import (
 )
 from grader.settings import SettingsError
 
-from conftest import EXERCISES, ROOT, SUBMISSIONS
+from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS
 
 # the classic mistake
 OVERLAPPING = "def num_patches(H, W, P):\n    return (H - P + 1) * (W - P + 1)\n"
@@ -232,3 +232,24 @@ def test_check_in_a_graded_module_does_nothing_in_the_worker(tmp_path, grade_wit
     output = grade_with(script, "--visible-only").stdout.str()
     assert "patch-count" in output
     assert "while loading" not in output and "cannot be imported" not in output, output
+
+
+def test_a_warning_from_the_students_code_names_their_cell_not_the_graders_temporary_file(
+        tmp_path):
+    """What student code printed (a warning names its file and line) is read back to the
+    student's own source, as tracebacks are: never the temporary module check() writes."""
+    source = SOLUTION.read_text() + textwrap.dedent('''
+
+        def softmax(x, axis=-1):
+            import warnings
+            warnings.warn("my softmax warns")  # the line the warning names
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / e.sum(axis=axis, keepdims=True) * 2
+        ''')
+    namespace = namespace_from(tmp_path, source)
+    report = grade_namespace(namespace, "softmax")
+    printed = [c.printed for e in report.exercises for c in e.checks if "my softmax" in c.printed]
+    line = next(i for i, text in enumerate((tmp_path / "session.py").read_text().splitlines(), 1)
+                if "the line the warning names" in text)
+    assert printed and all(f"session.py:{line}: UserWarning" in p for p in printed), printed
+    assert not [p for p in printed if "vitgrade-check-" in p or "your_code.py" in p]

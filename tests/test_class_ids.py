@@ -94,3 +94,37 @@ def test_an_lms_resubmission_is_one_student_graded_from_the_newer_file(specs, tm
     row = csv_rows(tmp_path / "out")["12345"]
     assert row["Section"] == "smith_late_12345_vit.py"
     assert float(row["Final Points"]) == total_points(specs)
+
+
+# --- --roster: whose each entry is, when its name does not say --------------------------------
+
+def test_a_roster_names_each_entry_and_one_students_two_entries_keep_the_newer(specs, tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, source in (("submission_1001.py", SOLUTION), ("submission_1002.py", TEMPLATE),
+                         ("submission_1003.py", TEMPLATE), ("stray.py", SOLUTION)):
+        (folder / name).write_text(source.read_text())
+    os.utime(folder / "submission_1002.py", (1, 1))  # alice's older one
+    roster = tmp_path / "roster.csv"
+    roster.write_text("entry,id\nsubmission_1001.py,alice@uni.edu\nsubmission_1002,"
+                      "alice@uni.edu\nsubmission_1003.py,bob@uni.edu\n")
+    out = tmp_path / "out"
+    done = grade_all(folder, out, specs, "--roster", str(roster))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = csv_rows(out)
+    assert set(rows) == {"alice@uni.edu", "bob@uni.edu"}
+    assert float(rows["alice@uni.edu"]["Final Points"]) == total_points(specs)  # the newer one
+    assert "submission_1002.py: skipped, submission_1001.py is a newer submission" in done.stdout
+    assert "stray.py: skipped, it is not in --roster" in done.stdout
+
+
+@pytest.mark.parametrize("text, line", [("name,student\na.py,x\n", 1),
+                                        ("entry,id\na.py,x\nb.py,\n", 3),
+                                        ("entry,id\na.py,x\na.py,y\n", 3)])
+def test_a_roster_that_cannot_be_read_says_where(tmp_path, text, line):
+    roster = tmp_path / "roster.csv"
+    roster.write_text(text)
+    (tmp_path / "class").mkdir()
+    done = grade_all(tmp_path / "class", tmp_path / "out", EXERCISES, "--roster", str(roster))
+    assert done.returncode != 0 and f"{roster}:{line}:" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

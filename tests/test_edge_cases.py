@@ -180,7 +180,9 @@ def test_vitgrade_version_prints_the_installed_version(tmp_path):
 
 def test_grade_quiet_prints_only_the_table_and_the_results_line(tmp_path, specs):
     (tmp_path / "mine.py").write_text("def num_patches(H, W, P):\n    return 0\n")
-    done = vitgrade("mine.py", "-q", "--exercises", specs, "--json", "out.json", cwd=tmp_path)
+    (specs / ".course-secret").write_text("s\n")  # a student's own variants: no shared-version note
+    done = vitgrade("mine.py", "-q", "--exercises", specs, "--json", "out.json",
+                    "--student-id", "ada", cwd=tmp_path)
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     assert lines[0] == "submission: mine.py" and lines[1].startswith("exercises: ")

@@ -6,6 +6,7 @@ VITGRADE_* > spec > default."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -61,12 +62,15 @@ def graded(tmp_path_factory):
     for student in STUDENTS:
         own = class_folder / student
         out, prairielearn = folder / f"{student}.json", folder / f"{student}-pl.json"
+        # the student's id, as grade-all takes it from the folder's name (their variants)
         done = run("-m", "grader.cli", "grade", SUBMISSION, "-q", "--exercises", str(EXERCISES),
-                   "--json", str(out), "--prairielearn", str(prairielearn), cwd=own)
+                   "--json", str(out), "--prairielearn", str(prairielearn), cwd=own,
+                   env={**os.environ, "VITGRADE_STUDENT_ID": student})
         found[student]["grade"] = (done.returncode, comparable(json.loads(out.read_text())))
         found[student]["prairielearn"] = comparable(json.loads(prairielearn.read_text()))
         root = folder / "gradescope" / student
         shutil.copytree(own, root / "submission")
+        (root / "submission_metadata.json").write_text(json.dumps({"users": [{"id": student}]}))
         done = run("-m", "grader.lms.gradescope_autograder", "--root", str(root),
                    "--exercises", str(EXERCISES), cwd=folder)
         results = json.loads((root / "results" / "results.json").read_text())
@@ -85,8 +89,9 @@ def graded(tmp_path_factory):
 
 @pytest.mark.parametrize("student", STUDENTS)
 def test_every_entry_point_gives_the_same_results_and_exit_status(student, graded, grade_with,
-                                                                  tmp_path):
+                                                                  tmp_path, monkeypatch):
     class_folder, found = graded
+    monkeypatch.setenv("VITGRADE_STUDENT_ID", student)
     code, results = found[student]["grade"]
     assert code == {"solution": 0, "syntax_error": 2}.get(student, 1), results["output"]
     plugin_out, plugin_pl = tmp_path / "plugin.json", tmp_path / "plugin-pl.json"

@@ -9,6 +9,7 @@ feedback (hints, what an option gets wrong) never: it is shown when an answer ea
 """
 from __future__ import annotations
 
+from grader.checks.catalogue import sheet_exercise
 from grader.checks.course import declarations
 from grader.report.terminal import points
 from grader.spec.model import Exercise
@@ -26,10 +27,14 @@ grader builds for you read `evaluate({...})`, from `from grader.checks.inputs im
 """
 
 
-def render_sheet(exercises: list[Exercise]) -> str:
-    """The whole sheet as markdown, exercises in the order given (the grader's order)."""
+def render_sheet(exercises: list[Exercise], student: str | None = None) -> str:
+    """The whole sheet as markdown, exercises in the order given (the grader's order).
+    `student`: the exercises are that student's variants (their own numbers), else the shared
+    sheet, which names a variant's parameters instead of any student's numbers."""
     total = sum(e.points for e in exercises)
-    lines = [HEADER, "| # | exercise | lecture 4.2 | points |", "|---|---|---|---|"]
+    lines = [HEADER + (f"\nThe questions as student `{student}` gets them: their own numbers.\n"
+                       if student else ""),
+             "| # | exercise | lecture 4.2 | points |", "|---|---|---|---|"]
     for number, exercise in enumerate(exercises, 1):
         heading = f"{number}. {exercise.title}".lower()  # GitHub's anchor for `## {heading}`
         anchor = "".join(ch for ch in heading if ch.isalnum() or ch in " -_").replace(" ", "-")
@@ -37,7 +42,7 @@ def render_sheet(exercises: list[Exercise]) -> str:
                      f"{_cell(exercise.lecture)} | {points(exercise.points)} |")
     lines.append(f"| | **total** | | **{points(total)}** |")
     for number, exercise in enumerate(exercises, 1):
-        lines += ["", *_exercise(number, exercise)]
+        lines += ["", *_exercise(number, exercise if student else sheet_exercise(exercise))]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import DEFAULT_ID_PATTERN
+from .roster import rostered
 
 SUFFIXES = (".py", ".ipynb")
 TEMPLATE_STEM = "vit_exercises"           # what the student template is called
@@ -35,8 +36,10 @@ class IdPatternError(ValueError):
 
 
 def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
-             exclude: tuple[Path, ...] = ()) -> tuple[list[Submission], list[str]]:
-    """(submissions sorted by student, notes on skipped entries)."""
+             exclude: tuple[Path, ...] = (), roster: dict[str, str] | None = None
+             ) -> tuple[list[Submission], list[str]]:
+    """(submissions sorted by student, notes on skipped entries). `roster` (roster.py): each
+    entry's student id, in place of what --id-pattern takes from its name."""
     try:
         pattern = re.compile(id_pattern)
     except re.error as exc:
@@ -52,6 +55,11 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
         if entry.name.startswith(".") or os.path.realpath(entry) in excluded:
             continue
         text = id_text(entry.name, pattern)
+        if roster is not None:
+            text = rostered(roster, entry.name, text)
+            if text is None:
+                notes.append(f"{entry.name}: skipped, it is not in --roster")
+                continue
         student = None if text is None else student_id(text)
         if student is None:
             notes.append(f"{entry.name}: skipped, its name does not match --id-pattern "

@@ -11,6 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+from grader.checks.variants import SECRET_FILE
+
 from .discover import folder_entries
 
 PACKAGE = "vit-grader"
@@ -40,11 +42,12 @@ def submission_sha256(path: str | Path) -> str:
 
 
 def specs_sha256(folder: str | Path) -> str:
-    """Every file under `folder` (hidden and cache entries aside): name, size and bytes."""
+    """Every file under `folder` (hidden and cache entries aside, but the course secret: it
+    picks the variants): name, size and bytes."""
     folder = Path(folder)
     digest = hashlib.sha256()
-    files = [p for p in folder.rglob("*") if p.is_file() and not any(
-        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts)]
+    files = [p for p in folder.rglob("*") if p.is_file() and (p.name == SECRET_FILE or not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(folder).parts))]
     for path in sorted(files, key=lambda p: p.relative_to(folder).as_posix()):
         name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
         digest.update(b"%d:%s:%d:" % (len(name), name, path.stat().st_size))

@@ -47,6 +47,7 @@ class BatchOptions:
     jobs: int = 1
     force: bool = False
     id_pattern: str = DEFAULT_ID_PATTERN
+    roster: dict[str, str] | None = None  # --roster: entry -> student id (roster.py)
     progress: bool = True
     shard: Shard | None = None
 
@@ -89,7 +90,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
     results = out / "results"
     for folder in (results, out / FEEDBACK_FOLDER, out / "logs"):  # refused now, not after grading
         make_folder(folder)
-    everyone, notes = discover(options.submissions, options.id_pattern, exclude=(out,))
+    everyone, notes = discover(options.submissions, options.id_pattern, exclude=(out,),
+                               roster=options.roster)
     shard = options.shard
     submissions = [s for s in everyone if shard is None or shard.holds(s.student)]
     specs, grader = specs_sha256(options.exercises), grader_version()

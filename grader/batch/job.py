@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             try:  # whatever the file does to the grader costs this student's record only
                 content = fingerprints.submission_sha256(task["path"])  # before loading
-                report = grader.grade(task["path"], shown=task.get("shown")).report
+                report = grader.grade(task["path"], shown=task.get("shown"),
+                                      student_id=task["student"]).report  # their variants
             except Exception as exc:  # noqa: BLE001 - the grader's failure on this one, told to the coordinator
                 traceback.print_exc()
                 _answer(protocol, {"student": task["student"], "status": "error",

@@ -62,7 +62,8 @@ MISCONCEPTION_NAMES: frozenset[str] = frozenset((
 
 BUILT_ON: dict[str, tuple[str, ...]] = {
     "num_tokens": ("num_patches",),
-    "linear_patch_embed": ("patchify",),
+    # the lecture's two ways: patches times W_e, or the convolution with stride P (Lab 4)
+    "linear_patch_embed": ("patchify", "conv_patch_embed"),
     "embed_image": ("linear_patch_embed", "patchify"),
     "self_attention": ("softmax",),
     "encoder_block": ("layer_norm", "self_attention", "softmax"),

@@ -16,7 +16,7 @@ import numpy as np
 
 from grader.worker.values import EncodedCall, encode_call, fresh_copy
 
-from . import compiled, inputs
+from . import compiled, inputs, variants
 from .course import reference_function, wrong_implementation
 
 
@@ -80,16 +80,16 @@ class PlannedCase:
 
 class CasePlans:
     """Each check's planned cases (its `plan`, or `from_compiled`), built on first need,
-    by (spec file, check name); each spec's compiled data, read once. `use_compiled=False`
+    by (spec file, variant, check name); each spec's compiled data, read once. `use_compiled=False`
     computes every case with the reference (what `vitgrade compile` stores)."""
 
     def __init__(self, use_compiled: bool = True):
         self.use_compiled = use_compiled
-        self._cases: dict[tuple[str, str], list[PlannedCase]] = {}
+        self._cases: dict[tuple[str, int, str], list[PlannedCase]] = {}
         self._compiled: dict[str, tuple[compiled.CompiledSpec | None, str]] = {}
 
     def cases(self, exercise, check) -> list[PlannedCase]:
-        key = (exercise.path, check.name)
+        key = (exercise.path, exercise.variant, check.name)
         if key not in self._cases:
             self._cases[key] = self._plan(exercise, check)
         return self._cases[key]
@@ -122,7 +122,7 @@ class CasePlans:
         if data is None:
             return None, why
         try:
-            value = data.lookup(table, key, deferred)
+            value = data.lookup(table, variants.table_key(exercise, key), deferred)
         except compiled.CompiledError as error:
             return None, f"unreadable ({error})"
         return value, why

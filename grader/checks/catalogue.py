@@ -8,13 +8,14 @@ and a refused one costs only its own exercise. `grader.load_spec`/`load_specs` a
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from grader.spec.errors import SpecError, unknown_name
 from grader.spec.model import Exercise, ExerciseLimits
 from grader.spec.parse import shown_path, spec_files
 
-from . import compiled, course
+from . import compiled, course, variants
 from .api import SIGNATURES, StudentApi, student_api
 from .kinds import build_check
 from .spec_file import read_spec
@@ -89,8 +90,9 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     except SpecError as error:
         return None, [error, *error.more]
     problems = [p for check in exercise.checks for p in check.problems(exercise, build_inputs)]
+    problems += variants.unknown_placeholders(exercise.data, exercise.lines, shown)
     if build_inputs and not problems:  # `vitgrade validate`, `new`: the course's functions too
-        problems = _course_problems(exercise)
+        problems = _course_problems(exercise) or _unsolvable(exercise)
     return exercise, problems + _unlisted_uses(exercise)
 
 
@@ -110,6 +112,71 @@ def _built(path: Path, shown: str, checked: tuple[dict, dict] | None,
 
 def _exercise(data: dict, lines: dict, shown: str, path: Path,
               api: StudentApi | None) -> Exercise:
+    """The exercise of the spec's data: variant 0 of it when it declares variants."""
+    space = variants.space(data, lines, shown)
+    exercise = _variant(variants.instantiate(data, space[0], 0), lines, shown, path, api)
+    return dataclasses.replace(exercise, variants=tuple(space) if len(space) > 1 else (),
+                               data=data)
+
+
+def variant_exercise(exercise: Exercise, index: int) -> Exercise:
+    """Variant `index` of `exercise` (itself for variant 0, or a spec without variants)."""
+    if not index or not exercise.variants:
+        return exercise
+    data = variants.instantiate(exercise.data, exercise.variants[index], index)
+    return dataclasses.replace(_rebuilt(exercise, data), variant=index)
+
+
+def student_variants(exercises, secret: bytes, student_id: str, built: dict | None = None
+                     ) -> list[Exercise]:
+    """Each exercise as `student_id` gets it: the variant the course `secret` picks for them
+    (variants.variant_index). `built`: (id, index) -> variant, kept by a caller that asks for
+    many students (the driver)."""
+    built = {} if built is None else built
+    chosen = []
+    for exercise in exercises:
+        index = variants.variant_index(secret, exercise.id, student_id,
+                                       len(exercise.variants or [0]))
+        if (exercise.id, index) not in built:
+            built[exercise.id, index] = variant_exercise(exercise, index)
+        chosen.append(built[exercise.id, index])
+    return chosen
+
+
+def sheet_exercise(exercise: Exercise) -> Exercise:
+    """What the question sheet shows of `exercise`: with variants, their parameters by name and
+    none of the cases that use them (variants.unfilled)."""
+    return _rebuilt(exercise, variants.unfilled(exercise.data)) if exercise.variants else exercise
+
+
+def _rebuilt(exercise: Exercise, data: dict) -> Exercise:
+    built = _variant(data, exercise.lines, exercise.path,
+                     Path(exercise.folder, Path(exercise.path).name), exercise.checks[0].api)
+    return dataclasses.replace(built, variants=exercise.variants, data=exercise.data)
+
+
+def _unsolvable(exercise: Exercise) -> list[SpecError]:
+    """The first variant whose cases do not build, or whose answer to a case using its
+    parameters the reference cannot compute (it raises: a patch that does not divide the side)."""
+    for index, values in enumerate(exercise.variants):
+        each, named = variant_exercise(exercise, index), ", ".join(f"{k}={v}" for k, v in
+                                                                   values.items())
+        problems = [p for check in each.checks for p in check.problems(each, True)]
+        for i, j in variants.placeholder_cases(exercise.data) if not problems else ():
+            check = each.checks[i]
+            _, raised = check.plan(each.folder)[j].expectation()
+            if raised:
+                problems.append(SpecError(exercise.path, check.line_of("cases", j), (
+                    f"check '{check.name}', case {j + 1}: the reference raises {raised}")))
+        if problems:
+            return [SpecError(p.path, p.line, f"variant {index} ({named}): {p.message}; every "
+                              "variant must be solvable (change variants: or the case)")
+                    for p in problems[:1]]
+    return []
+
+
+def _variant(data: dict, lines: dict, shown: str, path: Path,
+             api: StudentApi | None) -> Exercise:
     inside: dict[int, dict] = {}  # each check's lines, by the path inside it
     for where, line in lines.items():
         if len(where) >= 2 and where[0] == "checks":

@@ -13,9 +13,9 @@ from pathlib import Path
 from grader.spec import SpecError, spec_files
 from grader.spec.model import Exercise
 
-from . import compiled
+from . import compiled, variants
 from .cases import CasePlans
-from .catalogue import load_exercise
+from .catalogue import load_exercise, variant_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
 from .spec_file import read_spec, schema
 from .stand_ins import STAND_IN_TABLE
@@ -25,23 +25,28 @@ EDITOR_SCHEMA = "schema.json"  # beside the specs: what an editor checks them wi
 
 def compile_exercise(exercise: Exercise, answers: dict | None = None,
                      solution: Path | None = None):
-    """(tables, pools) of one exercise; `answers`: check name -> what its `sealed` kept back
+    """(tables, pools) of one exercise, each of its variants' checks under their own key
+    (variants.table_key); `answers`: check name -> what its `sealed` kept back
     (the student bundle's); `solution`: the instructor's, whose calls record the stand-ins'
     answers (compile_stand_ins.py)."""
     pools = compiled.Pools()
     plans = CasePlans(use_compiled=False)  # the reference runs once per case, for both tables
     tables: dict[str, dict] = {"cases": {}}
-    for check in exercise.checks:
-        secret = (answers or {}).get(check.name)
-        for table, value in check.compiled(exercise, plans, secret).items():
-            tables.setdefault(table, {})[check.name] = compiled.encode(value, pools)
+    each = [variant_exercise(exercise, i) for i in range(len(exercise.variants) or 1)]
+    for variant in each:
+        for check in variant.checks:
+            secret = (answers or {}).get(check.name)
+            for table, value in check.compiled(variant, plans, secret).items():
+                key = variants.table_key(variant, check.name)
+                tables.setdefault(table, {})[key] = compiled.encode(value, pools)
     if solution is not None:  # an empty table too: "compiled, and no helper calls"
         record = {}
         if needs_stand_ins(exercise):
             from grader.worker import StudentWorker
 
             with StudentWorker(solution) as worker:
-                record = record_stand_ins(exercise, worker, plans)
+                for variant in each:
+                    record.update(record_stand_ins(variant, worker, plans))
         tables[STAND_IN_TABLE] = {key: compiled.encode(calls, pools)
                                   for key, calls in sorted(record.items())}
     return tables, pools
@@ -69,6 +74,7 @@ def compile_folder(folder: Path, solution: Path | None = None
     """Compile every spec of `folder`: (files written, files left as they were, one note per spec
     left out); `solution`: see compile_exercise. Also `folder/schema.json`, the whole schema, for
     editors (a spec's `# yaml-language-server: $schema=schema.json`)."""
+    variants.ensure_secret(folder)  # the course's: which variant each student grades
     editors = Path(folder) / EDITOR_SCHEMA
     text = json.dumps(schema(), indent=1) + "\n"
     fresh = editors.is_file() and editors.read_text(encoding="utf-8") == text

@@ -91,8 +91,8 @@ class Dependencies:
         if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
             note = f"(not graded again with correct helpers: {unanswered})"
             return replace(first, message=f"{first.message}\n{note}" if first.message else note)
-        if not used:
-            return first
+        if not used:  # its own code as it is: passed when run again (a caller whose first
+            return again if again.passed else first  # call crashed in a helper), else as first
         roots = self.roots(used)
         return replace(again, stand_ins=roots, message=_explained(again, roots, self._home))
 

@@ -14,6 +14,7 @@ from grader.spec.model import Check, Exercise
 from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
+from .oracle import Oracle
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
 from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
 
@@ -42,6 +43,12 @@ class SubmissionGrading:
         self.worker, self.options, self.plans = worker, options, plans or CasePlans()
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
+        self.oracles: dict[str, Oracle] = {}  # by exercises folder: the reference's process
+
+    def close(self) -> None:
+        """Stop the reference's process, if a stand-in call started one."""
+        for oracle in self.oracles.values():
+            oracle.close()
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
@@ -69,7 +76,8 @@ class SubmissionGrading:
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
             return None, frozenset(), NOT_COMPILED
-        stand_ins = StandIns(stand_in_names, check, recorded)
+        oracle = self.oracles.setdefault(exercise.folder, Oracle(exercise.folder))
+        stand_ins = StandIns(stand_in_names, check, recorded, oracle)
         result = grade_around(exercise, check, self.worker, stand_ins, self.plans)
         return result, frozenset(stand_ins.used), stand_ins.unavailable
 

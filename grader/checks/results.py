@@ -80,6 +80,7 @@ class ExerciseResult:
     lecture: str
     checks: tuple[CheckResult, ...]
     seconds: float = 0.0
+    variant: int | None = None  # which variant was graded (grader/checks/variants.py), if any
 
     @property
     def score(self) -> float:

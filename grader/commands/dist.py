@@ -12,6 +12,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--exercises", metavar="DIR", help=EXERCISES_HELP)
     parser.add_argument("--template", metavar="DIR",
                         help="folder of student starter files (default: student_template/)")
+    parser.add_argument("--student-id", metavar="ID",
+                        help="one student's bundle: their own variants' visible cases (needs "
+                             "the course secret); without it, no variant's numbers")
 
 
 def run(args) -> int:
@@ -22,7 +25,8 @@ def run(args) -> int:
 
     try:
         notes = write_student_bundle(Path(args.out), find_exercises(args.exercises),
-                                     Path(args.template) if args.template else None)
+                                     Path(args.template) if args.template else None,
+                                     student_id=args.student_id)
     except BundleError as error:
         return fail(NAME, str(error))
     for note in notes:

@@ -32,6 +32,10 @@ def add_arguments(parser) -> None:
                         help="regular expression taking the student id from a file or folder "
                              "name: its group 'id', else its first group, else the match "
                              f"(default {DEFAULT_ID_PATTERN!r})")
+    parser.add_argument("--roster", metavar="CSV",
+                        help="whose each entry is: a CSV with the columns 'entry' (a file or "
+                             "folder here) and 'id' (the student's id, for their variants and "
+                             "record); entries not in it are skipped")
     parser.add_argument("--exercises", metavar="DIR",
                         help="folder of exercise specs (default: the course's installed ones, "
                              "never an exercises/ folder found here)")
@@ -46,6 +50,7 @@ def run(args) -> int:
     from grader.batch.discover import IdPatternError
     from grader.batch.grade_all import BatchOptions, grade_all, similarity_line, summary_line
     from grader.batch.pool import PoolError
+    from grader.batch.roster import RosterError, read_roster
     from grader.batch.shards import ShardError, parse_shard
     from grader.report.escape import terminal_text
     from grader.report.safe_files import UnsafePathError
@@ -58,14 +63,15 @@ def run(args) -> int:
         # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
         settings = resolve_settings(vars(args).get, Path.cwd(), discover=False)
         shard = parse_shard(args.shard, os.environ) if args.shard else None
-    except (SettingsError, ShardError) as error:
+        roster = read_roster(args.roster) if args.roster else None
+    except (SettingsError, ShardError, RosterError) as error:
         return fail(NAME, str(error))
     if args.jobs <= 0:
         return fail(NAME, f"--jobs must be positive, not {args.jobs}")
     if not settings.exercises.is_dir():
         return fail(NAME, f"{settings.exercises} is not a folder of exercise specs")
     options = BatchOptions(folder, Path(args.out), settings.for_catalogue(()), jobs=args.jobs,
-                           force=args.force, id_pattern=args.id_pattern,
+                           force=args.force, id_pattern=args.id_pattern, roster=roster,
                            progress=not args.no_progress, shard=shard)
     try:
         result = grade_all(options)

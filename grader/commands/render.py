@@ -18,6 +18,9 @@ def add_arguments(parser) -> None:
                              "(default: docs/exercises.md beside the exercises folder)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 when the sheet is out of date with the specs")
+    parser.add_argument("--student-id", metavar="ID",
+                        help="write that student's own sheet, their variant's numbers (default "
+                             "--out: exercises-ID.md here); needs the course secret")
 
 
 def run(args) -> int:
@@ -32,6 +35,8 @@ def run(args) -> int:
         for error in errors:
             print(error, file=sys.stderr)
         return fail(NAME, "fix the specs first (vitgrade validate)", 1)
+    if args.student_id:
+        return _student_sheet(folder, exercises, args.student_id, args.out)
     out = Path(args.out) if args.out else folder.parent / "docs" / "exercises.md"
     texts = {out: render_sheet(exercises)}
     api_doc = folder.parent / "docs" / "student-api.md"  # its part on the course's functions
@@ -50,4 +55,23 @@ def run(args) -> int:
     for path, text in texts.items():
         path.write_text(text, encoding="utf-8")
     print(f"wrote {out}: {len(exercises)} exercises, {sum(e.points for e in exercises):g} points")
+    return 0
+
+
+def _student_sheet(folder: Path, exercises: list, student_id: str, out: str | None) -> int:
+    """One student's sheet: each exercise with variants as the course secret picks it for them."""
+    from grader.authoring import render_sheet
+    from grader.checks.catalogue import student_variants
+    from grader.checks.variants import SECRET_ENV, SECRET_FILE, course_secret
+
+    secret = course_secret(folder)
+    if secret is None:
+        return fail(NAME, f"no course secret ({SECRET_ENV}, or {folder / SECRET_FILE}): "
+                          "`vitgrade compile` makes one", 1)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in student_id)[:80]
+    path = Path(out or f"exercises-{safe}.md")
+    path.write_text(render_sheet(student_variants(exercises, secret, student_id), student_id),
+                    encoding="utf-8")
+    varied = sum(bool(e.variants) for e in exercises)
+    print(f"wrote {path}: {len(exercises)} exercises, {varied} with {student_id}'s own numbers")
     return 0

@@ -12,6 +12,7 @@ Gradescope's "the autograder failed to produce output".
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     from grader.report.terminal import report_lines
     from grader.settings import resolve_settings
 
-    given = {**vars(args), "student": str(path), "gradescope": True, "json": str(results)}
+    given = {**vars(args), "student": str(path), "gradescope": True, "json": str(results),
+             "student_id": args.student_id or gradescope_student_id(root)}  # their variants
     try:  # as `vitgrade grade` does
         driver = Driver(resolve_settings(given.get, Path.cwd()))
         try:
@@ -65,6 +67,17 @@ def main(argv: list[str] | None = None) -> int:
         _explain(results, "The autograder could not grade your submission (an error in the "
                           "grader, not in your code). Your instructor can see what happened.")
     return 0 if code in (0, 1) else code
+
+
+def gradescope_student_id(root: Path) -> str | None:
+    """The submitter's id (else email) in Gradescope's submission_metadata.json, if readable."""
+    try:
+        text = Path(root, "submission_metadata.json").read_text(encoding="utf-8")
+        user = json.loads(text)["users"][0]
+        found = user.get("id") or user.get("email")
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None
+    return str(found) if found not in (None, "") else None
 
 
 def _explain(results: Path, message: str) -> None:

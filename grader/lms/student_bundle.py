@@ -74,16 +74,28 @@ class BundleError(RuntimeError):
     """The bundle cannot be written safely (the message says why)."""
 
 
-def write_student_bundle(out: Path, exercises: Path, template: Path | None = None) -> list[str]:
-    """Write the bundle to `out` (absent or empty); returns notes on what was left out."""
+def write_student_bundle(out: Path, exercises: Path, template: Path | None = None,
+                         student_id: str | None = None) -> list[str]:
+    """Write the bundle to `out` (absent or empty); returns notes on what was left out.
+    `student_id`: one student's bundle, their own variants' visible cases (needs the course
+    secret), else the shared one, which holds no variant's numbers."""
     out, exercises = Path(out), Path(exercises)
+    student = None
+    if student_id:
+        from grader.checks.variants import SECRET_FILE, course_secret
+
+        secret = course_secret(exercises)
+        if secret is None:
+            raise BundleError(f"no course secret ({exercises / SECRET_FILE}): `vitgrade "
+                              "compile` makes one; a student's bundle needs it")
+        student = (secret, student_id)
     template = template or exercises.resolve().parent / "student_template"
     if not template.is_dir():
         raise BundleError(f"no student template folder {template} (give --template DIR)")
     if out.exists() and any(out.iterdir()):
         raise BundleError(f"{out} is not empty: give an empty or new folder, so nothing stale "
                           "ends up in the bundle")
-    specs = visible_specs(exercises, seal_answers=True)
+    specs = visible_specs(exercises, seal_answers=True, student=student)
     if not specs.texts:
         raise BundleError(f"no spec in {exercises} has a visible check")
     starters = [p for p in sorted(template.iterdir())

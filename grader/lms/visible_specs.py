@@ -15,6 +15,7 @@ import yaml
 
 from grader.checks.catalogue import load_exercise
 from grader.checks.spec_file import read_spec
+from grader.checks.variants import instantiate, unfilled, variant_index
 from grader.spec import SpecError, spec_files
 from grader.spec.parse import shown_path
 
@@ -31,7 +32,10 @@ class VisibleSpecs:
     answers: dict[str, dict] = field(default_factory=dict)
 
 
-def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
+def visible_specs(folder: Path, seal_answers: bool = False,
+                  student: tuple[bytes, str] | None = None) -> VisibleSpecs:
+    """`student`: (course secret, student id): each spec with variants as that student's
+    variant, their own numbers (a bundle for one student), else with none."""
     folder = Path(folder)
     out = VisibleSpecs()
     for path in spec_files(folder):
@@ -41,10 +45,15 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
         except SpecError as error:
             out.notes.append(f"{path.name}: left out, it does not load ({error})")
             continue
-        raw = checked[0]
+        raw, shared = checked[0], unfilled(checked[0], shared=True)  # no variant's numbers
+        if student and exercise.variants:  # that student's own numbers, no `variants:`
+            secret, student_id = student
+            index = variant_index(secret, exercise.id, student_id, len(exercise.variants))
+            shared = instantiate(raw, exercise.variants[index], index)
         kept = []
         for check, loaded in zip(raw["checks"], exercise.checks, strict=True):
-            if loaded.hidden:
+            check = next((c for c in shared["checks"] if c["name"] == check["name"]), None)
+            if loaded.hidden or check is None:
                 continue
             check = dict(check)
             check["points"] = _number(loaded.points)
@@ -58,7 +67,7 @@ def visible_specs(folder: Path, seal_answers: bool = False) -> VisibleSpecs:
         if not kept:
             out.notes.append(f"{path.name}: left out, all its checks are hidden")
             continue
-        raw["checks"] = kept
+        raw = {**shared, "checks": kept}
         raw.pop("points", None)  # the total included the hidden checks' points
         out.data |= _named_data(kept, folder)
         out.texts[path.name] = HEADER.format(name=path.name) + yaml.dump(

@@ -80,10 +80,12 @@ def _exercise_table(s: ClassSummary) -> str:
     for ident, title, top in s.exercises:
         mean, rate = s.mean_score[ident], s.pass_rate[ident]
         share = mean / top if top else 0.0
+        variants = "; ".join(f"variant {v}: {done}/{total}"  # one variant harder than the rest
+                             for v, (done, total) in s.by_variant.get(ident, {}).items())
         rows.append([ident, title, (points(top), top), (points(round(mean, 2)), round(share, 6)),
-                     (f"{100 * rate:.0f}%", round(rate, 6))])
+                     (f"{100 * rate:.0f}%", round(rate, 6))] + [variants] * bool(s.by_variant))
     header = [("exercise", ""), ("title", ""), ("points", "num"), ("mean", "num"),
-              ("full marks", "num")]
+              ("full marks", "num")] + [("full marks by variant", "")] * bool(s.by_variant)
     return (_table(header, rows, sortable=True)
             + "<p>Click a column's header to sort by it (again: the other way).</p>")
 

@@ -40,6 +40,8 @@ class ClassSummary:
     mean_score: dict               # exercise id -> mean points
     misconceptions: list           # Misconception, most students first
     time_limits: list = field(default_factory=list)  # (student, why) of those who hit one
+    # exercise id -> {variant: (students with full marks, students)}, for exercises with variants
+    by_variant: dict = field(default_factory=dict)
 
 
 def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
@@ -52,15 +54,19 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
     for _, report in graded:
         for e in report.exercises:
             exercises.setdefault(e.id, (e.id, e.title, e.max_score))
-    pass_rate, mean_score = {}, {}
+    pass_rate, mean_score, by_variant = {}, {}, {}
     for ident in exercises:
         results = [e for _, r in graded for e in r.exercises if e.id == ident]
         passed = sum(e.status == PASSED for e in results)
         pass_rate[ident] = passed / len(results) if results else 0.0
         mean_score[ident] = statistics.fmean(e.score for e in results) if results else 0.0
+        for e in results if any(e.variant is not None for e in results) else ():
+            done, total = by_variant.setdefault(ident, {}).get(e.variant, (0, 0))
+            by_variant[ident][e.variant] = (done + (e.status == PASSED), total + 1)
     return ClassSummary(len(rows), graded, not_graded, list(exercises.values()), pass_rate,
                         mean_score, misconceptions(graded, labels),
-                        [(s, why) for s, r in graded if (why := time_limit(r))])
+                        [(s, why) for s, r in graded if (why := time_limit(r))],
+                        {k: dict(sorted(v.items(), key=str)) for k, v in by_variant.items()})
 
 
 # how a check says a time limit stopped it, a call's own or the whole submission's

@@ -25,8 +25,9 @@ def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str])
     writer.writerow(STUDENT_COLUMNS + exercises + [TOTAL_COLUMN])
     for student, report in sorted(rows, key=lambda row: row[0]):
         name = csv_cell(student)  # a student id could start with '='
-        # Section, which both importers ignore: the file graded, as the feedback names it
-        identity = [name, "", "", name, csv_cell(report.submission) if report else ""]
+        # Section, which both importers ignore: the file graded, as the feedback names it, and
+        # the variant of each exercise with variants (grader/checks/variants.py)
+        identity = [name, "", "", name, csv_cell(section(report)) if report else ""]
         if report is None:
             writer.writerow(identity + [""] * (len(exercises) + 1))
             continue
@@ -34,6 +35,12 @@ def grades_csv(rows: list[tuple[str, GradeReport | None]], exercises: list[str])
         writer.writerow(identity + [number_cell(scores.get(e, 0.0)) for e in exercises]
                         + [number_cell(report.score)])
     return out.getvalue()
+
+
+def section(report: GradeReport) -> str:
+    """"vit_exercises.py", or with variants "vit_exercises.py (variants: token-count 3, ...)"."""
+    chosen = ", ".join(f"{e.id} {e.variant}" for e in report.exercises if e.variant is not None)
+    return f"{report.submission} (variants: {chosen})" if chosen else report.submission
 
 
 def number_cell(x: float) -> str:

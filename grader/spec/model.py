@@ -52,6 +52,11 @@ class Exercise:
     limits: ExerciseLimits = ExerciseLimits()
     folder: str = ""  # the spec file's own folder, absolute: relative checkpoint folders are there
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
+    # per-student variants (grader/checks/variants.py): which one this is, every variant's values
+    # (none: the spec declares none), and the spec's data before they were filled in
+    variant: int = 0
+    variants: tuple = field(default=(), compare=False, repr=False)
+    data: dict = field(default_factory=dict, compare=False, repr=False)
 
     def line_of(self, *path) -> int | None:
         """The line of `path` (("id",), ("checks", 2, "call")), else of its nearest enclosing

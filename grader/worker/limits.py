@@ -23,8 +23,9 @@ class Limits:
     file_mb: int = 64  # the largest file the worker may write, its output included (RLIMIT_FSIZE)
     # seconds for the whole submission (the session's deadline): inside the platforms' limits
     submission_timeout: float = 90.0
-    # a function that did not return once gets this many seconds a call from then on, and no
-    # call more than 1/call_share of the submission's time left (student_worker.py)
+    # a function that did not return once gets this many seconds a call from then on, until
+    # one such retry does not return either (then none), and no call more than 1/call_share
+    # of the submission's time left (student_worker.py)
     retry_timeout: float = 1.0
     call_share: int = 8
     # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)

@@ -38,6 +38,13 @@ def sweep(worker: int | None, live_workers: set[int], user: int | None = None) -
         time.sleep(0.001)
 
 
+def kill_below(pid: int) -> None:
+    """SIGKILL every descendant of `pid`, not `pid` itself (one pass over /proc)."""
+    for victim in _belonging(process_table(), None, None, pid, set()):
+        with contextlib.suppress(OSError):
+            os.kill(victim, signal.SIGKILL)
+
+
 def kill_group(pid: int) -> None:
     """SIGKILL the process group `pid` leads, then `pid` itself (the group may not exist yet: a
     worker that died before its setsid())."""

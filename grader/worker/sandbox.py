@@ -138,6 +138,21 @@ def keep_only(sock_fd: int, out_fd: int) -> socket.socket:
 # -- forks of the worker --------------------------------------------------------------------------
 
 _worker_pid = os.getpid()
+_serving_fork = False  # set while fork_server forks: its child keeps the socket
+
+
+def fork_server() -> int:
+    """fork(2) for the process that answers calls (serve.py): unlike a fork of student code,
+    its child keeps the socket and speaks for the worker."""
+    global _serving_fork, _worker_pid
+    _serving_fork = True
+    try:
+        pid = os.fork()
+    finally:
+        _serving_fork = False
+    if pid == 0:
+        _worker_pid = os.getpid()
+    return pid
 
 
 def guard_forks() -> None:
@@ -149,6 +164,8 @@ def guard_forks() -> None:
 
 
 def _silence_socket() -> None:
+    if _serving_fork:
+        return
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, SOCKET_FD, inheritable=False)
     os.close(null)

@@ -9,16 +9,20 @@ code runs, and what leaves it is data (values.py) in bounded messages (channel.p
             each call, ...], "stand_ins": [names, optional]} + the calls' arrays, each call
             numbering its own from 0; during a call, its stand-ins may ask the grader
             (stand_ins.py) and wait for the answer; "alarm": seconds a call may run, "slow":
-            [names known not to return in time: they raise at once]
+            [names known not to return in time: they raise at once], "crashed": [names known
+            to end the worker: they raise a RuntimeError at once]
             {"op": "get", "seq", "name"}
   replies:  one per call, in order, each sent as soon as its call returns:
             {"seq", "index", "status": "ok" | "raised" | "timeout" | "missing" | "not_callable",
              "value" | "error" | "message", "stdout", "seconds", "slow": the function still
              running at the alarm, optional} + the value's arrays
+            {"op": "died", "status": wait status}: the process answering calls (answer_calls,
+             forked once the submission loaded) died; the next request forks another
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -34,6 +38,8 @@ from grader.worker import channel, hiding, mutation, sandbox, stand_ins, submiss
 from grader.worker.capture import OutputCapture
 from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
+
+RENEWED, CLOSED = 71, 72  # how a process answering calls ends, but for a crash (answer_calls)
 
 
 def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None) -> NoReturn:
@@ -111,17 +117,58 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
         message = f"the submission defines too much to report ({exc})"
         conn.send({**report, "ok": False, "names": {}, "problems": [[loaded.label, message]],
                    "stdout": report["stdout"][-2000:]})
+    forks = hasattr(os, "fork")
     while True:
         try:
             header, blobs = conn.receive()
         except channel.ConnectionClosed:
             return
-        answer(conn, loaded, header, blobs, capture, request)
+        if header.get("op") not in ("call", "get"):
+            continue  # a stand-in's answer a dead call process did not read
+        if not forks:
+            answer(conn, loaded, header, blobs, capture, request)
+            continue
+        pid = sandbox.fork_server()  # calls run in a copy of the loaded submission
+        if pid == 0:
+            answer_calls(conn, loaded, header, blobs, capture, request)
+        status = os.waitpid(pid, 0)[1]
+        with contextlib.suppress(OSError):  # what it started, in its process group (whatever
+            os.killpg(pid, signal.SIGKILL)  # left it is killed when the worker is)
+        with contextlib.suppress(ChildProcessError):  # orphans, as pid 1 of a PID namespace
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        code = os.waitstatus_to_exitcode(status)
+        if code == CLOSED:
+            return
+        if code != RENEWED:  # it crashed: the grader is told, the next request forks again
+            conn.send({"op": "died", "status": status})
+
+
+def answer_calls(conn: channel.Connection, loaded: submission.Submission, header: dict, blobs,
+                 capture: OutputCapture, request: dict) -> NoReturn:
+    """The process that answers calls, forked from the loaded worker under its confinement:
+    until the grader hangs up (CLOSED) or a call's alarm stopped it (RENEWED: what the call
+    left running goes with it). A crash ends it too; either way the worker forks another, and
+    the submission's top level is not run again."""
+    code = sandbox.CRASH_EXIT
+    capture.empty = False  # a process before it may have printed
+    try:
+        os.setpgid(0, 0)
+        while answer(conn, loaded, header, blobs, capture, request):
+            header, blobs = conn.receive()
+        code = RENEWED
+    except channel.ConnectionClosed:
+        code = CLOSED
+    except BaseException:  # noqa: BLE001 - shown to the grader as this worker's output
+        traceback.print_exc()
+    finally:
+        os._exit(code)
 
 
 def answer(conn: channel.Connection, loaded: submission.Submission, header: dict, blobs,
-           capture: OutputCapture, request: dict) -> None:
-    """Answer one request: each call's reply goes out as soon as the call returns."""
+           capture: OutputCapture, request: dict) -> bool:
+    """Answer one request: each call's reply goes out as soon as the call returns. False when
+    a call's alarm stopped it: the calls after it are not run (the grader counts them out)."""
     op, name, seq = header.get("op"), header.get("name"), header.get("seq")
     if op not in ("call", "get") or type(name) is not str or type(seq) is not int:
         raise ProtocolError(f"unknown request {str(op)[:20]!r}")
@@ -133,16 +180,20 @@ def answer(conn: channel.Connection, loaded: submission.Submission, header: dict
         raise ProtocolError("malformed calls")
     standing_in = stand_ins.requested(header) if op == "call" else {}
     slow = header.get("slow", [])  # the grader's own, as the alarm: trusted
+    crashed = header.get("crashed", [])  # known to end the worker: they raise at once
     clock = TopLevelClock(header.get("alarm") or 1e6, float("inf"))  # armed for each call
     start = 0
     with clock:  # its handler set once a request: a call costs two setitimer calls
         for index, (call, count) in enumerate(zip(calls, counts, strict=True)):
             decoder = Decoder(blobs[start : start + count])
             start += count
-            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow):
+            with stand_ins.bound(loaded.namespace, standing_in, conn, seq, index, slow, crashed):
                 reply, reply_blobs, kind = answer_one(loaded, op, name, call, decoder, capture,
                                                       request, clock)
             send_reply(conn, {"seq": seq, "index": index, **reply}, reply_blobs, kind)
+            if reply.get("slow") and reply["slow"] not in slow:
+                return False
+    return True
 
 
 def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder: Decoder,

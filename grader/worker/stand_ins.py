@@ -43,16 +43,18 @@ class StandInUnavailable(Exception):
 
 @contextlib.contextmanager
 def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq: int,
-          index: int, slow=()):
+          index: int, slow=(), crashed=()):
     """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
     wherever a top-level function captured the student's own, for the duration of the block;
-    the names in `slow` (known not to return in time) by functions raising TopLevelTimeout."""
-    if not names and not slow:  # most calls: nothing is bound, and nothing is scanned
+    the names in `slow` (known not to return in time) by functions raising TopLevelTimeout,
+    those in `crashed` (known to end the worker) by functions raising a RuntimeError."""
+    if not names and not slow and not crashed:  # most calls: nothing is bound, nor scanned
         yield
         return
-    saved = {name: namespace[name] for name in {*names, *slow} if name in namespace}
+    saved = {name: namespace[name] for name in {*names, *slow, *crashed} if name in namespace}
     active = [True]  # a stand-in kept past its call refuses
-    stand_ins = {name: functools.partial(_did_not_return, name) for name in slow}
+    stand_ins = {name: functools.partial(_crashed, name) for name in crashed}
+    stand_ins.update({name: functools.partial(_did_not_return, name) for name in slow})
     stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
                       for name, arity in names.items()})
     undo = _swap_captured(namespace, {id(f): stand_ins[n] for n, f in saved.items()
@@ -100,6 +102,11 @@ def _swap_captured(namespace: dict, swaps: dict[int, object]) -> list:
 
 def _did_not_return(name: str, *args, **kwargs):
     raise TopLevelTimeout(name)
+
+
+def _crashed(name: str, *args, **kwargs):
+    raise RuntimeError(f"`{name}` crashed the grader's worker at an earlier call; it is not run "
+                       "again")
 
 
 def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,

@@ -4,7 +4,8 @@ Student code never runs in this process. A worker is forked by the zygote (zygot
 submission and answers calls; answers come back as bounded data (channel.py, values.py).
 Timeouts are enforced here, with a deadline on the socket. A worker that times out, crashes or
 sends nonsense is killed with every process it started, and the next call gets a fresh one.
-Time is per function (`slow`, Limits.retry_timeout and call_share): docs/architecture.md, "Time".
+Time is per function, and a crash is a verdict (`slow`, `crashed`, Limits.retry_timeout and
+call_share): docs/architecture.md, "Time".
 """
 
 from __future__ import annotations
@@ -28,10 +29,15 @@ from grader.worker.processes import kill_group
 from grader.worker.values import EncodedCall, ProtocolError, encode_call
 from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote, ZygoteError, get_zygote
 
+# a worker forks the process answering calls once the submission loaded (serve.py): after a
+# crash or a call its alarm stopped, it forks another instead of loading the submission again
+RENEWS = hasattr(os, "fork")
+RENEW_SECONDS = 2.0  # for a worker to say it replaced what a call deaf to its alarm left running
 SOCKET_BUFFER = 4 * 2**20  # fewer round trips through the kernel for image-sized arrays
 STOPPED = CallOutcome("crashed", message="not run: the worker was stopped at an earlier call")
 OUT_OF_TIME = "out of time: the grader's time for the whole submission ran out"
 DID_NOT_RETURN = "`{name}` did not return within {seconds}; its other cases were not run"
+CRASHED = "`{name}` crashed the worker: {ending}; its other cases were not run"
 
 
 class StudentWorker:
@@ -52,6 +58,10 @@ class StudentWorker:
         self._unloadable: str | None = None  # why calls cannot be answered any more
         self._seq = 0  # numbers requests: each reply must carry its request's number
         self.slow: dict[str, str] = {}  # functions that did not return -> in what time ("10 s")
+        self.crashed: dict[str, str] = {}  # functions whose call ended the worker -> how
+        # slow or crashed functions not run again: their one retry (short, or around stand-ins
+        # for a crash, whose cause may be a helper) did not return either
+        self.given_up: set[str] = set()
 
     def __enter__(self) -> StudentWorker:
         return self
@@ -87,9 +97,10 @@ class StudentWorker:
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
         standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
         slow = json.dumps([n for n in self.slow if n != name])
+        crashed = json.dumps([n for n in self.crashed if n != name])
         header = (f'{{"op":"call","seq":{{seq}},"alarm":{{alarm}},"name":{json.dumps(name)},'
                   f'"calls":[{",".join(call.json for call in calls)}],"counts":{counts}'
-                  f'{standing_in},"slow":{slow},"blobs":')
+                  f'{standing_in},"slow":{slow},"crashed":{crashed},"blobs":')
         blobs = [blob for call in calls for blob in call.blobs]
         return self._request(header, blobs, len(calls), timeout, stand_ins, name)
 
@@ -117,6 +128,8 @@ class StudentWorker:
         collect the `count` replies it asks for, answering its stand-ins' calls on the way."""
         if self._left() <= 0:
             return [CallOutcome("timeout", message=OUT_OF_TIME)] * count
+        if name in self.given_up or (name in self.crashed and not stand_ins):
+            return [self._known(name)] * count  # fails at once, as its callers do
         if (problem := self._ensure_worker()) is not None:
             return [CallOutcome("unloadable", message=problem)] * count
         timeout = self.limits.call_timeout if timeout is None else timeout
@@ -141,6 +154,8 @@ class StudentWorker:
             while len(outcomes) < count:
                 deadline = min(start + timeout, self.deadline)
                 reply, reply_blobs = worker.conn.receive(deadline)
+                if reply.get("op") == "died":  # what ran the call died; the worker is loaded
+                    raise CallProcessDied(describe_exit(reply.get("status")))
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
                 if reply.get("op") == "stand_in":
@@ -151,14 +166,17 @@ class StudentWorker:
                     worker.conn.send(answer, answer_blobs, deadline)
                     continue
                 slow = str(reply.get("slow", ""))[:99]  # the function its alarm found running
+                if slow in self.slow and slow not in bound:  # its retry did not return either
+                    self.given_up.add(slow)
                 outcomes.append(self._noted(call_outcome(reply, reply_blobs), slow, name, within))
                 if slow and slow not in bound:  # its alarm stopped the call: what it left
-                    self._discard_worker()  # running goes, as after a timeout
+                    if not RENEWS:  # running goes, as after a timeout (the worker sees to it)
+                        self._discard_worker()
                     rest = self._noted(CallOutcome("timeout"), slow, name, within)
                     break
                 start = time.monotonic()  # the next call's clock starts now
         except Exception as exc:  # noqa: BLE001 - whatever the worker did is its call's outcome
-            outcomes.append(self._failed(exc, start, timeout, name, within))
+            outcomes.append(self._failed(exc, start, timeout, name, within, stand_ins))
         except BaseException:  # ^C in the grader mid-call: the reply would answer the next call
             self._discard_worker()
             raise
@@ -174,22 +192,44 @@ class StudentWorker:
         seconds = self.slow.get(slow or name, within)
         return replace(outcome, message=DID_NOT_RETURN.format(name=slow or name, seconds=seconds))
 
+    def _known(self, name: str) -> CallOutcome:
+        """The outcome of a call of `name`, given up on (or crashed), that is not made."""
+        if name in self.slow:
+            return CallOutcome("timeout", message=DID_NOT_RETURN.format(
+                name=name, seconds=self.slow[name]))
+        return CallOutcome("crashed", message=CRASHED.format(name=name, ending=self.crashed[name]))
+
     def _left(self) -> float:
         """Seconds left of the whole submission's time (inf without a deadline)."""
         return self.deadline - time.monotonic()
 
     def _failed(self, exc: Exception, start: float, timeout: float, name: str,
-                within: str) -> CallOutcome:
-        """The outcome of a call of `name` whose send or reply failed; the worker is stopped."""
-        stdout, ending = self._discard_worker()
+                within: str, stand_ins=None) -> CallOutcome:
+        """The outcome of a call of `name` whose send or reply failed; the worker is stopped,
+        unless only the process that ran the call died. A crash is remembered as a timeout is
+        (`crashed`, `given_up`)."""
+        if isinstance(exc, CallProcessDied):
+            stdout, ending = self._worker.printed(), str(exc)
+        elif (isinstance(exc, TimeoutError) and self._left() > 0 and self._worker is not None
+              and self._worker.renewed()):
+            stdout, ending = self._worker.printed(), ""  # deaf to its alarm: killed alone
+        else:
+            stdout, ending = self._discard_worker()
         seconds = time.monotonic() - start
         if isinstance(exc, TimeoutError):
             outcome = CallOutcome("timeout", message=OUT_OF_TIME, stdout=stdout, seconds=seconds)
             own = start + timeout <= self.deadline  # blamed, as it was running
+            if own and name in self.slow:  # its retry did not return either
+                self.given_up.add(name)
             return self._noted(outcome, name, name, within) if own else outcome
-        if not isinstance(exc, (channel.ConnectionClosed, OSError)):
+        if not isinstance(exc, (channel.ConnectionClosed, OSError, CallProcessDied)):
             ending = f"the worker sent an invalid answer ({str(exc)[:200]}) and was stopped"
-        return CallOutcome("crashed", message=ending, stdout=stdout, seconds=seconds)
+        if name in self.crashed or stand_ins:  # its retry around stand-ins crashed as well
+            self.given_up.add(name)
+        if len(self.crashed) < 100:
+            self.crashed.setdefault(name, ending)
+        message = CRASHED.format(name=name, ending=ending)
+        return CallOutcome("crashed", message=message, stdout=stdout, seconds=seconds)
 
     def _ensure_worker(self) -> str | None:
         """A live, loaded worker in self._worker, or why there cannot be one."""
@@ -236,11 +276,17 @@ class StudentWorker:
         return worker.stop()
 
 
+class CallProcessDied(Exception):
+    """The worker's process that ran the call died (how: the message); the worker forks another."""
+
+
 class WorkerProcess:
     """One worker as the grading side holds it: pid, connection, output file, working folder."""
 
-    def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int):
-        self.pid, self.conn = pid, conn
+    def __init__(self, pid: int, conn: channel.Connection, output, workdir: str, reap, limit: int,
+                 renew=None):
+        self.pid, self.conn, self.output, self.limit = pid, conn, output, limit
+        self._renew = renew  # the zygote's: kill what the worker runs, not the worker
         # Also stops a worker whose StudentWorker was dropped without close(); stop() runs it now.
         self._finalizer = weakref.finalize(self, _stop_worker, pid, conn, output, workdir, reap,
                                            limit)
@@ -261,9 +307,9 @@ class WorkerProcess:
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:
-                pid, reap = _fork_from_zygote(zygote, request, fds)
+                pid, reap, renew = _fork_from_zygote(zygote, request, fds)
             else:
-                pid, reap = _spawn(request, fds)
+                (pid, reap), renew = _spawn(request, fds), None
         except BaseException:
             ours.close()
             output.close()
@@ -272,7 +318,28 @@ class WorkerProcess:
         finally:
             theirs.close()
         conn = channel.Connection(ours, send=channel.REQUEST, receive=channel.REPLY)
-        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes)
+        return cls(pid, conn, output, workdir, reap, limits.max_output_bytes, renew)
+
+    def printed(self) -> str:
+        """What the worker's last call printed (read here, as after its death)."""
+        try:
+            return read_captured(self.output.fileno(), self.limit)
+        except (OSError, ValueError):
+            return ""
+
+    def renewed(self) -> bool:
+        """After a call deaf to its alarm: whether the process running it was killed (by the
+        zygote) and the worker said so, ready to fork another; else it is to be stopped."""
+        if RENEWS and self._renew is not None:
+            try:
+                self._renew(self.pid)
+                deadline = time.monotonic() + RENEW_SECONDS
+                while self.conn.receive(deadline)[0].get("op") != "died":
+                    pass  # a reply or stand-in request sent before it was killed
+                return True
+            except Exception:  # noqa: BLE001 - a worker that does not answer is stopped
+                pass
+        return False
 
     def stop(self) -> tuple[str, str]:
         """Kill the worker and all it started, reap it, clean up -> (last output, how it ended)."""
@@ -307,16 +374,16 @@ def describe_exit(status: int) -> str:
 
 
 def _fork_from_zygote(zygote: Zygote | None, request: dict, fds: list[int]):
-    """(pid, reap) of a worker forked by `zygote`, else by the shared one (restarted once if it
-    died)."""
+    """(pid, reap, renew) of a worker forked by `zygote`, else by the shared one (restarted once
+    if it died)."""
     zygote = zygote or get_zygote()
     try:
-        return zygote.fork_worker(request, fds), zygote.reap
+        return zygote.fork_worker(request, fds), zygote.reap, zygote.renew
     except ZygoteError:
         if zygote.alive:
             raise
         zygote = get_zygote()
-        return zygote.fork_worker(request, fds), zygote.reap
+        return zygote.fork_worker(request, fds), zygote.reap, zygote.renew
 
 
 def _spawn(request: dict, fds: list[int]):

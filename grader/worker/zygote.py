@@ -10,6 +10,8 @@ worker's socket and output file as SCM_RIGHTS descriptors. Requests:
   {"op": "fork", "submission", "workdir", limits...} + 2 fds -> {"pid"} (student_worker.py)
   {"op": "reap", "pid"} -> {"status"}: kill the worker and everything it started, wait, return
       the wait status
+  {"op": "renew", "pid"} -> {}: kill what the worker started (the process that answers its
+      calls, serve.py), not the worker, which forks another
   {"op": "modules"} -> {"modules"}: what this process has imported (tests check it is clean)
 """
 
@@ -25,7 +27,7 @@ import sys
 import numpy  # noqa: F401 - the point of the zygote: every worker starts with numpy imported
 
 from grader.worker import hiding, linux, sandbox, serve  # preloaded for the same reason
-from grader.worker.processes import kill_group, status, sweep
+from grader.worker.processes import kill_below, kill_group, status, sweep
 
 MAX_CONTROL_MESSAGE = 2**20
 
@@ -76,6 +78,11 @@ def _handle(request: dict, fds: list[int], control: socket.socket, workers: set[
             raise ValueError(f"{pid} is not a worker of this zygote")
         workers.discard(pid)
         return {"status": _kill_and_reap(pid, workers)}
+    if op == "renew":  # a call deaf to its alarm: the loaded worker forks another process
+        if request["pid"] not in workers:
+            raise ValueError(f"{request['pid']} is not a worker of this zygote")
+        kill_below(request["pid"])
+        return {}
     if op == "modules":
         return {"modules": sorted(sys.modules)}
     raise ValueError(f"unknown request {op!r}")

@@ -76,6 +76,10 @@ class Zygote:
         """Kill the worker and everything it started, wait for it; its wait status."""
         return self._ask({"op": "reap", "pid": pid})["status"]
 
+    def renew(self, pid: int) -> None:
+        """Kill what the worker runs (its process answering calls), not the worker itself."""
+        self._ask({"op": "renew", "pid": pid})
+
     def loaded_modules(self) -> list[str]:
         """Names of the modules the zygote imported (tests check it holds nothing it should not)."""
         return self._ask({"op": "modules"})["modules"]

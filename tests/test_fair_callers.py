@@ -1,0 +1,116 @@
+"""A correct caller of a broken helper keeps its points however it calls the helper (issue 38,
+item 4): the calls nobody recorded are computed by the reference in a process of its own
+(grader/checks/oracle.py), for declared helpers only, within bounds."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from buggy_submissions import build_submission
+
+from grader.checks import oracle as oracle_module
+from grader.checks.oracle import Oracle, OracleUnavailable
+from grader.driver import Driver
+from grader.settings import GraderSettings
+from grader.worker.values import encode_call
+
+from conftest import EXERCISES, SUBMISSIONS
+
+FAIR = SUBMISSIONS / "fair_callers"
+# fixture -> (the exercise its broken helper loses, the correct caller's exercises)
+CASES = {"attention_per_head_softmax_axis0.py": ("stable-softmax",
+                                                 {"multi-head-attention", "no-causal-mask"}),
+         "embed_through_own_conv_bias_forgotten.py": ("kernel-stride", {"linear-patch-embed"})}
+
+
+@pytest.fixture(scope="module")
+def driver():
+    driver = Driver(GraderSettings(None, EXERCISES))
+    yield driver
+    driver.close()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_correct_caller_that_calls_its_broken_helper_its_own_way_keeps_its_points(
+        driver, name, tmp_path):
+    broken, callers = CASES[name]
+    report = driver.grade(build_submission(FAIR / name, tmp_path)).report
+    integration = {e.id for e in driver.catalogue.exercises
+                   if any(getattr(c, "integration", False) for c in e.checks)}
+    lost = {e.id for e in report.exercises if e.score < e.max_score}
+    assert broken in lost and lost <= {broken} | integration, lost
+    for exercise in (e for e in report.exercises if e.id in callers):
+        assert all(c.passed for c in exercise.checks)
+        assert any("standing in for yours" in c.message or "your code here is right"
+                   in c.message for c in exercise.checks)
+
+
+def test_the_oracle_answers_what_the_reference_returns_and_raises():
+    oracle = Oracle(EXERCISES)
+    try:
+        x = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 10.0]])
+        status, value = oracle.call("softmax", [x])
+        assert status == "ok" and np.allclose(value.sum(axis=-1), 1.0)
+        assert oracle.call("patchify", [np.zeros((3, 4, 1)), 2])[:2] == ["raised", "ValueError"]
+    finally:
+        oracle.close()
+
+
+def test_a_call_that_asks_the_reference_for_gigabytes_makes_it_unavailable_not_the_grader():
+    oracle = Oracle(EXERCISES, memory_mb=600)
+    try:
+        x, params = np.zeros((20_000, 4)), {k: np.zeros((4, 4)) for k in ("Wq", "Wk", "Wv", "Wo")}
+        params.update({k: np.zeros(4) for k in ("bq", "bk", "bv", "bo")})
+        with pytest.raises(OracleUnavailable, match="memory"):  # a 20,000 x 20,000 score map
+            oracle.call("self_attention", [x, params, 1])
+    finally:
+        oracle.close()
+
+
+def test_a_call_past_its_time_stops_the_oracle_for_the_run():
+    oracle = Oracle(EXERCISES, seconds=0.0)  # any call is past it
+    with pytest.raises(OracleUnavailable, match="took more than"):
+        oracle.call("softmax", [np.zeros(3)])
+    with pytest.raises(OracleUnavailable, match="took more than"):  # and it stays so
+        oracle.call("softmax", [np.zeros(3)])
+
+
+def test_without_a_reference_the_oracle_says_so(monkeypatch):
+    monkeypatch.setattr(oracle_module, "available", lambda: False)
+    with pytest.raises(OracleUnavailable, match="no reference"):
+        Oracle(EXERCISES).call("softmax", [np.zeros(3)])
+
+
+class Recording:
+    """An oracle that answers and records what it was asked."""
+
+    def __init__(self):
+        self.asked = []
+
+    def call(self, name, args):
+        self.asked.append(name)
+        return ["ok", np.zeros(1)]
+
+
+@pytest.mark.parametrize("exercise_id, helper, asked", [
+    ("encoder-block", "layer_norm", True),  # encoder_block is built on layer_norm
+    ("stable-softmax", "self_attention", False),  # softmax is built on nothing
+    ("patchify", "linear_patch_embed", False),  # nor is patchify
+])
+def test_only_a_helper_the_function_is_declared_to_be_built_on_is_computed(
+        catalogue, exercise_id, helper, asked):
+    from grader.checks import compiled
+    from grader.checks.cases import CasePlans
+    from grader.checks.kinds import CallCheck
+    from grader.checks.stand_ins import StandIns, recorded_calls
+
+    exercise = next(e for e in catalogue if e.id == exercise_id)
+    check = next(c for c in exercise.checks if isinstance(c, CallCheck))
+    recording = Recording()
+    stand_ins = StandIns((helper,), check, recorded_calls(compiled.spec_file(exercise)), recording)
+    stand_ins.begin(check.call, [CasePlans().cases(exercise, check)[0].encoded])
+    call = encode_call((np.full((2, 3), 7.0), np.ones(3), np.zeros(3)))
+    header, _ = stand_ins.answer(helper, {"call": json.loads(call.json)}, list(call.blobs), 0)
+    assert (recording.asked == [helper]) is asked
+    assert (header["status"] == "ok") is asked
