@@ -19,6 +19,7 @@ misconceptions alone.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import time
 import warnings
@@ -33,7 +34,8 @@ from .tree import Edit, Instance, Site, build, compile_with, nodes
 MAX_REWRITES = 300      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
-SIBLINGS = 60           # pairs of two edits of one operator in one function, per failed check
+SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
+SIBLING_OPERATORS = ("axis", "term", "keepdims")  # ... for these operators
 SECONDS = 3.0           # per failed check, singles and pairs together
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
@@ -87,6 +89,14 @@ def model(function: Callable, opaque: frozenset = frozenset()
     return None if root is None else (root, tuple(edits(root)))
 
 
+def _writes_in_place(root: Instance) -> bool:
+    """Whether some instance assigns into an array or augments a name (`x[i] = ...`, `x += 1`):
+    then every run gets its own copy of the inputs (no operator adds such a statement)."""
+    return any(isinstance(node, ast.AugAssign)
+               or (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store))
+               for instance in root.walk() for node in ast.walk(instance.node))
+
+
 def tree_of(function: Callable) -> Instance | None:
     return build(function)
 
@@ -126,22 +136,25 @@ def search(function: Callable, calls: list[Call], failing: int,
     rank = {edit.name: i for i, edit in enumerate(singles)}
     deadline = time.monotonic() + seconds
     order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
+    copies = _writes_in_place(root)
     scored, found = [], []
-    for edit in singles[:limit]:
-        if time.monotonic() > deadline:
-            break
-        outcome = _try(root, [edit], order, same)
-        if outcome is True:
-            found.append([edit])
-        elif outcome is not None:
-            scored.append((outcome, edit))
-    if not found:
-        start = _distance(order[0].expected, order[0].got)
-        for pair in _pairs(scored, start):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for edit in singles[:limit]:
             if time.monotonic() > deadline:
                 break
-            if _try(root, list(pair), order, same) is True:  # in the code's order
-                found.append(sorted(pair, key=lambda e: rank[e.name]))
+            outcome = _try(root, [edit], order, same, copies)
+            if outcome is True:
+                found.append([edit])
+            elif outcome is not None:
+                scored.append((outcome, edit))
+        if not found:
+            start = _distance(order[0].expected, order[0].got)
+            for pair in _pairs(scored, start):
+                if time.monotonic() > deadline:
+                    break
+                if _try(root, list(pair), order, same, copies) is True:  # in the code's order
+                    found.append(sorted(pair, key=lambda e: rank[e.name]))
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs
@@ -162,7 +175,8 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None):
     tried = set()
     candidates = [(a, b) for a in anchors for b in edits]
     siblings = [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
-                if a.site.path == b.site.path and a.operator == b.operator]
+                if a.site.path == b.site.path and a.operator == b.operator
+                and a.operator in SIBLING_OPERATORS]
     for a, b in candidates + siblings[:SIBLINGS]:
         key = frozenset((a.name, b.name))
         if a.site != b.site and key not in tried:
@@ -190,7 +204,8 @@ def _told(group: list[Edit]) -> Found:
         f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
 
 
-def _try(root: Instance, group: list[Edit], order: list[Call], same) -> bool | float | None:
+def _try(root: Instance, group: list[Edit], order: list[Call], same,
+         copies: bool = True) -> bool | float | None:
     """True when the rewrite reproduces every call's student value (and is wrong on the first),
     else how far it is from the student's value on the first call (None: not comparable)."""
     key = tuple(e.name for e in group)
@@ -204,9 +219,8 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same) -> bool | f
             root.rewritten[key] = function
     for i, call in enumerate(order):
         try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                value = function(*_fresh(call.args), **_fresh(call.kwargs))
+            value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
+                     else function(*call.args, **call.kwargs))
         except Exception:  # noqa: BLE001 - a rewrite that raises is no explanation
             return None
         if i == 0:
@@ -224,12 +238,14 @@ def _distance(value, got) -> float | None:
         a, b = np.asarray(value, dtype=float), np.asarray(got, dtype=float)
     except (TypeError, ValueError):
         return None
-    if a.shape != b.shape or a.size == 0 or not np.isfinite(a).any():
+    if a.shape != b.shape or a.size == 0:
         return None
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        scale = float(np.nanmean(np.abs(b))) or 1.0
-        return float(np.nanmean(np.abs(a - b))) / scale
+    with np.errstate(all="ignore"):
+        gaps, sizes = np.abs(a - b), np.abs(b)
+        kept = np.isfinite(gaps) & np.isfinite(sizes)
+        if not kept.any():
+            return None
+        return float(gaps[kept].mean()) / (float(sizes[kept].mean()) or 1.0)
 
 
 def _fresh(value):

@@ -138,16 +138,37 @@ class Edit:
 
 
 def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
-    node = copy.deepcopy(instance.node)
+    """The instance's function with `edits` applied: a new node wherever an edit or one below
+    it lies, every other subtree shared with the original (compiling does not change it)."""
     wanted = {e.site.index: e for e in edits}
-    found = [(i, item) for i, item in enumerate(nodes(node)) if i in wanted]
-    for i, (target, parent, name, index) in reversed(found):  # the deepest first
-        new = ast.copy_location(wanted[i].replace(target), target)
-        if index is None:
-            setattr(parent, name, new)
-        else:
-            getattr(parent, name)[index] = new
+    node, _ = _rebuild(instance.node, 0, wanted)
     return ast.fix_missing_locations(node)
+
+
+def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
+    """(`node` with the edits at or below it applied, the deepest first; the pre-order index
+    after its subtree), indices counted as `nodes` counts them."""
+    after, changes = index + 1, {}
+    for key, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            items = []
+            for item in value:
+                if isinstance(item, ast.AST):
+                    item, after = _rebuild(item, after, wanted)
+                items.append(item)
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changes[key] = items
+        elif isinstance(value, ast.AST):
+            new, after = _rebuild(value, after, wanted)
+            if new is not value:
+                changes[key] = new
+    if changes:
+        node = copy.copy(node)
+        for key, value in changes.items():
+            setattr(node, key, value)
+    if index in wanted:
+        node = ast.copy_location(wanted[index].replace(node), node)
+    return node, after
 
 
 def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
