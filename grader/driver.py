@@ -36,10 +36,13 @@ def load_catalogue(folder: Path) -> Catalogue:
     except OSError as error:  # no such folder, not a folder, unreadable: nothing to grade
         return Catalogue((), (), f"cannot read the exercise specs in {folder} ({error.strerror})"
                                  ": give the folder of specs with --exercises DIR")
+    from grader.checks.course_file import course_settings
+
     ids = {exercise.id for exercise in exercises}
     refused = {str(error): found for error in errors
                if (found := refused_spec(error)) is not None and found[0] not in ids}
-    return Catalogue(tuple(exercises), tuple(errors), refused=refused)
+    course = course_settings(folder).problems  # course.yaml's: no exercise's points
+    return Catalogue(tuple(exercises), tuple(errors) + course, refused=refused)
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class Driver:
     def session(self, student: str | Path | None = None, student_id: str | None = None):
         """A GradingSession of `student` (default: the settings' own), with the variants of
         `student_id` (default: the settings' own)."""
+        from grader.attempts import counted
         from grader.session import GradingSession
 
         settings = self.settings
@@ -93,6 +97,7 @@ class Driver:
         if student_id is not None:
             settings = dataclasses.replace(settings, student_id=student_id)
         exercises, shared = self.variants(settings.student_id)
+        settings = counted(settings, exercises)  # this attempt's number, locally
         return GradingSession(settings, exercises, [str(error) for error in self.catalogue.errors],
                               self.zygote, self.plans, refused=self.catalogue.refused,
                               shared=shared)

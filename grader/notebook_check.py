@@ -46,7 +46,8 @@ def check(exercise: str | None = None, *, exercises: str | os.PathLike | None = 
 
     `exercises` is a folder of specs (default: the one `vitgrade grade` would use); `student_id`
     picks the student's own variants (default: VITGRADE_STUDENT_ID); `limits` are vitgrade
-    grade's, by name (`call_timeout=2`, `memory_mb=...`), and apply as its flags do.
+    grade's, by name (`call_timeout=2`, `memory_mb=...`, `feedback="hint"`), and apply as its
+    flags do.
     """
     if _in_worker():
         return
@@ -73,13 +74,16 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
     from grader.settings import LIMIT_OPTIONS, SettingsError, resolve_settings
 
     names = [option.name for option in LIMIT_OPTIONS]
-    for name in limits.keys() - set(names):
-        raise SettingsError(f"check() takes exercises= and the limits {', '.join(names)}; "
-                            f"not {name}=")
+    for name in limits.keys() - {*names, "feedback", "attempt"}:
+        raise SettingsError(f"check() takes exercises=, feedback=, attempt= and the limits "
+                            f"{', '.join(names)}; not {name}=")
     with tempfile.TemporaryDirectory(prefix="vitgrade-check-") as folder:
         os.chmod(folder, 0o755)  # as root, the worker is a user of its own: it reads arrays.npz
+        script = namespace.get("__file__")
         given = {**limits, "student": str(Path(folder, MODULE_FILE)), "exercises": exercises,
-                 "visible_only": True, "student_id": student_id}
+                 "visible_only": True, "student_id": student_id,
+                 # a local count of attempts per notebook or script
+                 "attempt_key": f"check() in {script if isinstance(script, str) else Path.cwd()}"}
         # the environment's limits apply; not its results files: the kernel writes none
         settings = replace(resolve_settings(given.get, Path.cwd()), json_out=None,
                            prairielearn_out=None, classroom=False)

@@ -13,6 +13,7 @@ import pytest
 from grader.items import DRIVER_KEY, SESSION_KEY, SpecFile
 from grader.settings import OPTIONS, STUDENT_HELP, SettingsError, resolve_settings
 from grader.spec.locate import SPEC_SUFFIXES
+from grader.spec.parse import COURSE_FILE
 
 PYTEST_OWN = ("--verbose",)  # flags of OPTIONS that pytest defines itself (and we read)
 
@@ -52,7 +53,7 @@ def pytest_collection(session: pytest.Session):
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     grading = parent.config.stash.get(SESSION_KEY, None)
-    if (grading is None or file_path.suffix not in SPEC_SUFFIXES
+    if (grading is None or file_path.suffix not in SPEC_SUFFIXES or file_path.name == COURSE_FILE
             or file_path.parent.resolve() != Path(grading.settings.exercises).resolve()):
         return None
     return SpecFile.from_parent(parent, path=file_path)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
+from grader.report.feedback_level import redacted
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
 from grader.spec.parse import shown_path
@@ -62,7 +63,9 @@ class GradingSession:
             if self._grading is None:  # every check's verdict for this submission, each once
                 options = Options(self.settings.include_hidden)
                 self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
-            result = self._grading.exercise(exercise)
+            # what the student is told: each check at its feedback level, before any output
+            result = redacted(self._grading.exercise(exercise),
+                              self.settings.feedback_levels(exercise))
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
             raise

@@ -32,6 +32,7 @@ class Option:
     metavar: str | None = None  # None: a switch
     kind: type | None = None  # a worker limit's type (validated positive), else None
     most: int | None = None  # its largest allowed value
+    const: str | None = None  # the value of the flag given alone (`--feedback`: full)
 
     @property
     def env(self) -> str:
@@ -42,7 +43,8 @@ class Option:
         help = f"{self.help} [env {self.env}]"
         if self.metavar is None:
             return {"action": "store_true", "help": help}
-        return {"metavar": self.metavar, "help": help, "dest": self.name}
+        alone = {"nargs": "?", "const": self.const} if self.const else {}
+        return {"metavar": self.metavar, "help": help, "dest": self.name, **alone}
 
 
 OPTIONS = (
@@ -51,8 +53,12 @@ OPTIONS = (
            "--prairielearn always the installed ones)", "DIR"),
     Option("visible_only", "--visible-only", "run only the visible cases (what students see); "
            "skip the hidden ones"),
-    Option("feedback", "--feedback", "after the score table, print the feedback of every "
-           "exercise that lost points"),
+    Option("feedback", "--feedback", "how much each check's feedback tells: score, name, "
+           "hint, expected or full (alone: full); it overrides the specs' and the course's "
+           "levels. pytest --student prints the feedback only when given", "LEVEL", const="full"),
+    Option("attempt", "--attempt", "this attempt's number, for feedback that opens after N "
+           "attempts (default: Gradescope's count; on your own machine a count kept per "
+           "submission, which --attempt 1 starts again)", "N"),
     Option("json", "--json", "write Gradescope-format results to this file", "OUT"),
     Option("gradescope", "--gradescope", "write Gradescope results to "
            f"{GRADESCOPE_RESULTS} (or to --json OUT)"),
@@ -86,6 +92,7 @@ OPTIONS = (
            f"included, in MB (default {DEFAULT_LIMITS.file_mb})", "MB", int),
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
+FEEDBACK = next(option for option in OPTIONS if option.name == "feedback")
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
@@ -102,6 +109,12 @@ class GraderSettings:
     include_hidden: bool = True
     json_out: Path | None = None
     feedback: bool = False  # print per-exercise feedback after the table (the CLI does)
+    feedback_level: str | None = None  # --feedback LEVEL or VITGRADE_FEEDBACK (None: not given)
+    platform: str = "local"  # where the results go: the course's default level for it applies
+    course_feedback: str | None = None  # that default (course.yaml): filled by for_catalogue
+    attempt: int | None = None  # this attempt's number (grader/attempts.py), None: not known
+    attempt_key: str | None = None  # what a local count is kept for (default: the submission)
+    due: str | None = None  # the platform's due date (Gradescope's), else course.yaml's `due:`
     call_timeout: float | None = None
     load_timeout: float | None = None
     submission_timeout: float | None = None
@@ -132,20 +145,35 @@ class GraderSettings:
     def for_catalogue(self, exercises) -> GraderSettings:
         """These settings with the worker's limits resolved for the run and for each of
         `exercises`: these settings' (command line, environment), else the exercise's spec
-        `limits:`, else the defaults; `hide` is every path the worker must not see."""
+        `limits:`, else the defaults; `hide` is every path the worker must not see, `setup` the
+        course's setup code; and the course's feedback level for the platform."""
+        from grader.checks.course_file import course_settings
         from grader.secret_paths import hidden_paths
 
         given = {option.name: getattr(self, option.name) for option in LIMIT_OPTIONS}
         hide = hidden_paths(self)
+        course = course_settings(self.exercises)  # course.yaml, setup.py
 
         def layered(spec: dict) -> Limits:
             chosen = {name: spec.get(name) if value is None else value
                       for name, value in given.items()}
-            return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide)
+            return Limits(**{k: v for k, v in chosen.items() if v is not None}, hide=hide,
+                          setup=course.setup)
 
-        return replace(self, run_limits=layered({}), exercise_limits=tuple(
+        return replace(self, course_feedback=course.feedback_for(self.platform),
+                       due=self.due or course.due,
+                       run_limits=layered({}), exercise_limits=tuple(
             (e.id, layered({"call_timeout": e.call_timeout, **asdict(e.limits)}))
             for e in exercises))
+
+    def feedback_levels(self, exercise) -> dict:
+        """{check name: (feedback level, what opens next)} of `exercise`, at this attempt and
+        time (grader/report/feedback_level.py)."""
+        from grader.checks.course_file import when
+        from grader.report.feedback_level import Opening, check_levels
+
+        opening = Opening(self.attempt, when(self.due))
+        return check_levels(exercise, self.feedback_level, self.course_feedback, opening)
 
     def to_json(self) -> str:
         """These settings as data (grade-all hands them to its jobs), limits left to resolve."""
@@ -208,6 +236,36 @@ def checked_limit(option: Option, value, origin: str):
     return number
 
 
+def feedback_level(value, origin: str) -> str | None:
+    """`--feedback`'s level (None: not given); a SettingsError names where a bad one came from."""
+    from grader.checks.course_file import level_problem
+
+    if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:  # when it was a switch
+        return "full" if value.strip().lower() in TRUE else None
+    if value is None:
+        return None
+    wrong = level_problem(value)
+    if wrong:
+        source = f" from {origin}" if origin else ""
+        raise SettingsError(f"--feedback{source} {wrong}")
+    return value
+
+
+def attempt_number(value, origin: str) -> int | None:
+    """`--attempt`'s number (None: not given); a SettingsError names where a bad one came from."""
+    if value is None:
+        return None
+    try:
+        number = int(value)
+        if number < 1:
+            raise ValueError
+    except (TypeError, ValueError):
+        source = f" from {origin}" if origin else ""
+        raise SettingsError(f"--attempt{source} must be a whole number from 1 (1: the first "
+                            f"attempt), not {value!r}") from None
+    return number
+
+
 def student_file(path: Path, shown: str | None = None) -> Path:
     """The file to grade for `path`: itself, or in a folder the file grade-all picks there
     (grader.batch.discover.submission_file). A link is graded as itself (the worker refuses it).
@@ -247,10 +305,15 @@ def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | N
                                  discover=discover and not autograding)
     if given("gradescope") and not json_out:
         json_out = GRADESCOPE_RESULTS
+    level = feedback_level(*value("feedback"))
     return GraderSettings(
         student=student_file(invoked_in / student, student) if student else None,
         exercises=exercises.path, exercises_origin=exercises.origin,
-        include_hidden=not given("visible_only"), feedback=bool(given("feedback")),
+        include_hidden=not given("visible_only"), feedback=bool(given("show_feedback") or level),
+        feedback_level=level, attempt=attempt_number(*value("attempt")),
+        attempt_key=given("attempt_key"), due=given("due"), platform=given("platform") or (
+            "gradescope" if given("gradescope") else "prairielearn" if prairielearn
+            else "classroom" if given("classroom") else "local"),
         json_out=(invoked_in / json_out) if json_out else None, classroom=bool(given("classroom")),
         prairielearn_out=(invoked_in / prairielearn) if prairielearn else None,
         verbose=(given("verbose") or 0) > 0,  # pytest's -v counts; -q is -1

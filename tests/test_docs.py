@@ -2,7 +2,8 @@
 
 A ```yaml block is a complete exercise spec, unless the line before it is
 `<!-- fragment: a check -->`: then it is one entry of `checks:`, validated inside a minimal
-exercise. Python examples that show shipped code must be that code.
+exercise; or `<!-- course.yaml -->`: then it is a course's settings (grader/checks/course_file.py).
+Python examples that show shipped code must be that code.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from conftest import EXERCISES, ROOT, misconceptions_of
 
 DOCS = ROOT / "docs"
 FRAGMENT = "<!-- fragment: a check -->"
+COURSE_FILE = "<!-- course.yaml -->"
 FILE = re.compile(r"<!-- file: (\S+)")  # the block is that file (docs/authoring.md, section 4)
 COURSE_REFERENCE = "exercises/reference/"
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
@@ -37,20 +39,35 @@ AROUND_A_CHECK = textwrap.dedent("""\
     """)
 
 
-def blocks(language: str) -> list[tuple[str, int, str, bool]]:
-    """(doc name, line of the fence, text, is a fragment) of every ```language block in docs/."""
+def blocks(language: str, marked: str | None = None) -> list[tuple[str, int, str, bool]]:
+    """(doc name, line of the fence, text, is a fragment) of every ```language block in docs/
+    (`marked`: only those whose line before is that; else those of no other mark)."""
     found = []
     for doc in sorted(DOCS.glob("*.md")):
         text = doc.read_text(encoding="utf-8")
         for match in BLOCK.finditer(text):
             if match.group(1) == language:
                 before = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
+                if (before.strip() == marked) != (marked is not None) or (
+                        marked is None and before.strip() == COURSE_FILE):
+                    continue
                 line = text.count("\n", 0, match.start()) + 1
                 found.append((doc.name, line, match.group(2), before.strip() == FRAGMENT))
     return found
 
 
 YAML_BLOCKS = blocks("yaml")
+COURSE_BLOCKS = blocks("yaml", COURSE_FILE)
+
+
+@pytest.mark.parametrize("doc, line, text, fragment", COURSE_BLOCKS,
+                         ids=[f"{doc}:{line}" for doc, line, *_ in COURSE_BLOCKS])
+def test_a_course_file_example_is_read_without_a_problem(tmp_path, doc, line, text, fragment):
+    from grader.checks.course_file import course_settings
+
+    (tmp_path / "course.yaml").write_text(text, encoding="utf-8")
+    settings = course_settings(tmp_path)
+    assert not settings.problems and settings.feedback, [str(p) for p in settings.problems]
 
 
 def doc_files(doc: str) -> dict[str, str]:

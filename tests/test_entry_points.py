@@ -199,7 +199,8 @@ def test_the_command_line_wins_over_the_environment_which_wins_over_the_spec(tmp
     ("VITGRADE_JSON", "out.json"), ("VITGRADE_LOAD_TIMEOUT", "12.5"),
     ("VITGRADE_SUBMISSION_TIMEOUT", "40"), ("VITGRADE_MAX_PROCESSES", "9"),
     ("VITGRADE_OUTPUT_KB", "100"), ("VITGRADE_FILE_MB", "5"), ("VITGRADE_CLASSROOM", "1"),
-    ("VITGRADE_PRAIRIELEARN", "pl.json"), ("VITGRADE_GRADESCOPE", "1")])
+    ("VITGRADE_PRAIRIELEARN", "pl.json"), ("VITGRADE_GRADESCOPE", "1"),
+    ("VITGRADE_ATTEMPT", "3"), ("VITGRADE_FEEDBACK", "hint")])
 def test_every_option_has_its_variable(tmp_path, variable, value):
     from grader.settings import OPTIONS, resolve_settings
 

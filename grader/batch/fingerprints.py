@@ -57,6 +57,14 @@ def specs_sha256(folder: str | Path) -> str:
     return digest.hexdigest()
 
 
+def graded_with(settings) -> str:
+    """What a record was graded from besides the submission: the specs (specs_sha256) and the
+    command line's feedback level, which changes what a record says (a record of another level
+    is graded again, as after a change of the specs)."""
+    specs = specs_sha256(settings.exercises)
+    return f"{specs}+feedback={settings.feedback_level}" if settings.feedback_level else specs
+
+
 @functools.cache
 def grader_version() -> str:
     """`<package version>+<sha256 of grader/**/*.py, first 16 hex digits>`, once per process."""

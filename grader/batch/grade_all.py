@@ -25,7 +25,7 @@ from grader.similarity.boilerplate import course_code
 from . import DEFAULT_ID_PATTERN, records
 from .class_files import Manifest, write_class_files
 from .discover import Submission, discover
-from .fingerprints import grader_version, specs_sha256, submission_sha256
+from .fingerprints import graded_with, grader_version, submission_sha256
 from .pool import Job, Outcome, Task, run_pool
 from .progress import Progress
 from .records import ERROR, FINAL, GRADED, TIMEOUT, Record, read_record, record_path, write_record
@@ -94,7 +94,7 @@ def grade_all(options: BatchOptions) -> BatchResult:
                                roster=options.roster)
     shard = options.shard
     submissions = [s for s in everyone if shard is None or shard.holds(s.student)]
-    specs, grader = specs_sha256(options.exercises), grader_version()
+    specs, grader = graded_with(options.settings), grader_version()
     for s in (s for s in submissions if s.conflict):  # listed under "Needs a look", not graded
         write_record(results, Record(s.student, str(s.path), ERROR, None, s.conflict, 0.0,
                                      records.now(), "", specs, grader))

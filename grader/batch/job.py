@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = GraderSettings.from_json(args.settings)
     exercises = settings.exercises
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
-    versions = {"specs_sha256": fingerprints.specs_sha256(exercises),
+    versions = {"specs_sha256": fingerprints.graded_with(settings),
                 "grader_version": fingerprints.grader_version()}
     grader = Driver(settings, zygote)
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this

@@ -17,6 +17,7 @@ from grader.spec.parse import shown_path, spec_files
 
 from . import compiled, course, variants
 from .api import SIGNATURES, StudentApi, student_api
+from .course_file import opens_problems
 from .kinds import build_check
 from .spec_file import read_spec
 
@@ -93,7 +94,7 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
     problems += variants.unknown_placeholders(exercise.data, exercise.lines, shown)
     if build_inputs and not problems:  # `vitgrade validate`, `new`: the course's functions too
         problems = _course_problems(exercise) or _unsolvable(exercise)
-    return exercise, problems + _unlisted_uses(exercise)
+    return exercise, problems + _unlisted_uses(exercise) + opens_problems(exercise)
 
 
 def _built(path: Path, shown: str, checked: tuple[dict, dict] | None,
@@ -189,7 +190,7 @@ def _variant(data: dict, lines: dict, shown: str, path: Path,
         name=raw["name"], points=share, line=lines.get(("checks", i), 0), folder=folder, api=api,
         lines=inside.get(i, {}), hidden=raw.get("hidden", False),
         visibility=raw.get("visibility", "after_published" if raw.get("hidden") else "visible"),
-        hint=raw.get("hint")))
+        hint=raw.get("hint"), feedback=raw.get("feedback"), opens=raw.get("opens")))
         for i, (raw, share) in enumerate(zip(data["checks"], points, strict=True)))
     limits = data.get("limits", {})
     return Exercise(
@@ -197,7 +198,7 @@ def _variant(data: dict, lines: dict, shown: str, path: Path,
         checks=checks, path=shown, question=data.get("question", ""),
         order=data.get("order", 0), call_timeout=limits.get("call_timeout"),
         limits=ExerciseLimits(**{k: v for k, v in limits.items() if k != "call_timeout"}),
-        folder=folder, lines=lines,
+        feedback=data.get("feedback"), opens=data.get("opens"), folder=folder, lines=lines,
     )
 
 

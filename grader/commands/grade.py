@@ -18,13 +18,10 @@ HELP = "grade one submission (.py or .ipynb) and print the score table"
 EPILOG = ("Exit codes: 0 full marks, 1 points lost, 2 nothing could be graded. "
           "To regrade on every save, use `vitgrade watch SUBMISSION`.")
 
-# the plugin's own options (grader/settings.py); feedback is the default here
-GRADE_OPTIONS = tuple(option for option in OPTIONS if option.name != "feedback")
-
 
 def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
-    for option in GRADE_OPTIONS:
+    for option in OPTIONS:  # the plugin's own (grader/settings.py)
         parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--junitxml", metavar="OUT",
                         help="also write JUnit XML with each exercise's points as properties")
@@ -40,7 +37,7 @@ def run(args) -> int:
     from grader.report.terminal import closing_line, report_lines
     from grader.settings import resolve_settings
 
-    given = {**vars(args), "student": args.submission, "feedback": not args.quiet}
+    given = {**vars(args), "student": args.submission, "show_feedback": not args.quiet}
     try:
         settings = resolve_settings(given.get, Path.cwd())
     except SettingsError as error:

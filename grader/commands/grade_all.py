@@ -13,7 +13,7 @@ HELP = ("grade every submission in a folder, in parallel; write grades.csv, feed
 
 def add_arguments(parser) -> None:
     from grader.batch import DEFAULT_ID_PATTERN
-    from grader.settings import LIMIT_OPTIONS
+    from grader.settings import FEEDBACK, LIMIT_OPTIONS
 
     parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
                         help="a folder holding a folder or a file per student")
@@ -39,7 +39,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--exercises", metavar="DIR",
                         help="folder of exercise specs (default: the course's installed ones, "
                              "never an exercises/ folder found here)")
-    for option in LIMIT_OPTIONS:  # the same as `vitgrade grade`'s (grader/settings.py)
+    for option in (*LIMIT_OPTIONS, FEEDBACK):  # the same as `vitgrade grade`'s (settings.py)
         parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
 
@@ -61,7 +61,8 @@ def run(args) -> int:
         return fail(NAME, f"{folder} is not a folder")
     try:
         # never an exercises/ found here: the class folder is the students' (grader/spec/locate.py)
-        settings = resolve_settings(vars(args).get, Path.cwd(), discover=False)
+        settings = resolve_settings({**vars(args), "platform": "grade-all"}.get, Path.cwd(),
+                                    discover=False)
         shard = parse_shard(args.shard, os.environ) if args.shard else None
         roster = read_roster(args.roster) if args.roster else None
     except (SettingsError, ShardError, RosterError) as error:

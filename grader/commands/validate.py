@@ -25,6 +25,9 @@ def run(args) -> int:
     if not folder.is_dir():
         return fail(NAME, f"{folder} is not a folder of exercise specs")
     exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
+    from grader.checks.course_file import course_settings
+
+    errors += course_settings(folder).problems  # course.yaml's
     for error in sorted(errors, key=lambda e: (e.path, e.line or 0)):  # each file's in its order
         print(error)
     bad = len({e.path for e in errors})

@@ -23,7 +23,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("submission", help=STUDENT_HELP)
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the score table")
     for option in OPTIONS:  # grade's, but for the results files and --verbose
-        if option.name in ("exercises", "visible_only") or option.kind is not None:
+        if option.name in ("exercises", "visible_only", "feedback") or option.kind is not None:
             parser.add_argument(option.flag, **option.argparse_kwargs())
 
 

@@ -42,12 +42,17 @@ def main(argv: list[str] | None = None) -> int:
         _explain(results, f"No .py or .ipynb file was found in your submission{holds}. "
                           "Upload your vit_exercises.py or your notebook.")
         return 0
+    from grader.attempts import gradescope_attempt
     from grader.driver import Driver
     from grader.report.terminal import report_lines
     from grader.settings import resolve_settings
 
+    attempt, due = gradescope_attempt(root)  # submission_metadata.json: for `opens:` steps
     given = {**vars(args), "student": str(path), "gradescope": True, "json": str(results),
-             "student_id": args.student_id or gradescope_student_id(root)}  # their variants
+             "student_id": args.student_id or gradescope_student_id(root),  # their variants
+             "due": due}
+    if attempt is not None and not args.attempt:
+        given["attempt"] = attempt
     try:  # as `vitgrade grade` does
         driver = Driver(resolve_settings(given.get, Path.cwd()))
         try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from grader.checks.variants import SECRET_FILE
 from grader.spec import spec_files
 
-from .project_copy import copy_spec_data, write_project
+from .project_copy import copy_course_file, copy_spec_data, write_project
 
 PROJECT = "vit-grader"
 
@@ -74,6 +74,7 @@ def build_gradescope_zip(out: Path, exercises: Path) -> list[str]:
         for spec in spec_files(exercises):
             (specs / spec.name).write_bytes(spec.read_bytes())
         copy_spec_data(exercises, specs)
+        copy_course_file(exercises, specs)
         if (exercises / SECRET_FILE).is_file():  # which variant each student grades
             (specs / SECRET_FILE).write_bytes((exercises / SECRET_FILE).read_bytes())
         (tree / "setup.sh").write_text(SETUP_SH.replace("{lock}", LOCK_SECRETS), encoding="utf-8")

@@ -121,3 +121,15 @@ def copy_spec_data(source: Path, dest: Path, paths: set[str] | None = None) -> N
             shutil.copytree(entry, target, ignore=SKIPPED, dirs_exist_ok=True)
         elif entry.is_file():
             shutil.copy2(entry, target)
+
+
+def copy_course_file(source: Path, dest: Path) -> None:
+    """The course's settings and setup code (course.yaml, setup.py: grader/checks/course_file.py),
+    those it has: copied with the specs, so the autograder and the student bundle give the
+    course's feedback levels and run its setup code."""
+    from grader.checks.course_file import SETUP_FILE
+    from grader.spec.parse import COURSE_FILE
+
+    for name in (COURSE_FILE, SETUP_FILE):
+        if (Path(source) / name).is_file():
+            shutil.copy2(Path(source) / name, Path(dest) / name)

@@ -26,7 +26,7 @@ from grader.checks import compiled
 from grader.checks.compile_specs import compile_spec, default_solution
 from grader.checks.course import FOLDER
 
-from .project_copy import SKIPPED, copy_spec_data, write_project
+from .project_copy import SKIPPED, copy_course_file, copy_spec_data, write_project
 from .visible_specs import visible_specs
 
 # nbgrader's `### BEGIN SOLUTION`
@@ -122,6 +122,7 @@ def write_student_bundle(out: Path, exercises: Path, template: Path | None = Non
     for name, text in specs.texts.items():
         (specs_dir / name).write_text(text, encoding="utf-8")
     copy_spec_data(exercises, specs_dir, {p for p in specs.data if Path(p).parts[0] != FOLDER})
+    copy_course_file(exercises, specs_dir)
     solution = default_solution(exercises)  # its calls record the stand-ins' answers
     copy_spec_data(exercises, specs_dir, {FOLDER})  # the course's reference, while compiling
     try:

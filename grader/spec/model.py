@@ -19,6 +19,8 @@ class Check:
     hidden: bool = False
     visibility: str = "visible"
     hint: str | None = None
+    feedback: str | None = None      # its feedback level (grader/report/feedback_level.py)
+    opens: dict | None = None        # level -> {attempts: N} or {after: "due" | date}
     # line of each key and value inside the check, by its path from the check: ("call",),
     # ("misconceptions", 0, "like"), ("cases", 1, "args", 0)
     lines: dict = field(default_factory=dict, compare=False, repr=False)
@@ -50,6 +52,8 @@ class Exercise:
     order: int = 0
     call_timeout: float | None = None
     limits: ExerciseLimits = ExerciseLimits()
+    feedback: str | None = None  # its checks' feedback level, unless a check gives its own
+    opens: dict | None = None  # and when more opens (Check.opens), unless a check says
     folder: str = ""  # the spec file's own folder, absolute: relative checkpoint folders are there
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # path -> line, as Check's
     # per-student variants (grader/checks/variants.py): which one this is, every variant's values

@@ -18,13 +18,15 @@ from .errors import SpecError
 from .model import nearest_line
 
 SPEC_SUFFIXES = (".yaml", ".yml")
+COURSE_FILE = "course.yaml"  # the course's own settings, not a spec (grader/checks/course_file.py)
 MAX_PROBLEMS = 50  # of one file
 
 
 def spec_files(directory: str | Path) -> list[Path]:
     """The spec files of a folder, sorted by name."""
     directory = Path(directory)
-    return sorted(p for p in directory.iterdir() if p.suffix in SPEC_SUFFIXES and p.is_file())
+    return sorted(p for p in directory.iterdir()
+                  if p.suffix in SPEC_SUFFIXES and p.name != COURSE_FILE and p.is_file())
 
 
 def parse_spec(text: str, shown: str, schema: dict) -> tuple[dict, dict]:

@@ -30,6 +30,9 @@ class Limits:
     call_share: int = 8
     # paths the worker must not see, covered as root (grader/secret_paths.py, worker/hiding.py)
     hide: tuple[str, ...] = ()
+    # the course's setup code (file name, source), run in the submission's namespace before it:
+    # data the worker is given, never read from the exercises folder (checks/course_file.py)
+    setup: tuple[str, str] | None = None
 
     @property
     def load_budget(self) -> tuple[float, float]:
@@ -43,7 +46,7 @@ class Limits:
     def fixed_at_start(self) -> tuple:
         """The limits a running worker cannot change."""
         return (self.load_timeout, self.memory_mb, self.output_kb, self.max_processes,
-                self.file_mb, self.hide)
+                self.file_mb, self.hide, self.setup)
 
 
 DEFAULT_LIMITS = Limits()

@@ -37,6 +37,21 @@ class Submission:
     stopped: list[str] = field(default_factory=list)  # what was stopped at its limit in this load
     source: bytes | None = None  # the file's bytes, when read before the worker dropped privileges
     notes: list[str] = field(default_factory=list)  # not problems: "graded the 5 marked cells"
+    setup: tuple[str, str] | None = None  # the course's setup code: (file name, source)
+
+    def run_setup(self) -> None:
+        """Run the course's setup code in the namespace, before the submission: the names it
+        defines are the student's to use. Its frames are never shown (not an own file); when it
+        raises, a load problem says so, for the instructor."""
+        if not self.setup:
+            return
+        name, source = self.setup
+        try:
+            exec(compile(source, f"<course setup: {name}>", "exec", dont_inherit=True),
+                 self.namespace)
+        except BaseException as exc:  # noqa: BLE001 - the course's bug, said, never the worker's end
+            self.problems.append(LoadProblem(name, f"the course's setup code raised "
+                                             f"{type(exc).__name__}: {exc} (tell your instructor)"))
 
     @property
     def label(self) -> str:

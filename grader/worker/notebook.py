@@ -90,6 +90,7 @@ def load_notebook(submission: Submission, *, ipython: bool = True) -> None:
     shell = IPythonStandIn(namespace)
     namespace["__builtins__"] = {**builtins.__dict__, "get_ipython": shell.get_ipython,
                                  "display": _nothing}  # outputs are not graded: nothing shown
+    submission.run_setup()
     # loaded on first use
     transformer = functools.cache(ipython_transformer) if ipython else lambda: None
     flags = 0  # `from __future__` imports last for the rest of the notebook, as in IPython

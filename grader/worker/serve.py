@@ -105,7 +105,8 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
     if isinstance(source, str):  # SYMLINK_PROBLEM, HARD_LINK_PROBLEM, NOT_A_FILE, too large
         loaded = submission.Submission(path).unloadable(source)
     else:
-        loaded = submission.load(path, source=source, budget=budget, skip=skip)
+        loaded = submission.load(path, source=source, budget=budget, skip=skip,
+                                 setup=request.get("setup"))
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
               "problems": [[problem.where, problem.message] for problem in loaded.problems],

@@ -303,7 +303,8 @@ class WorkerProcess:
         request = {"submission": str(submission), "workdir": workdir,
                    "memory_mb": limits.memory_mb, "max_output_bytes": limits.max_output_bytes,
                    "max_processes": limits.max_processes, "file_mb": limits.file_mb,
-                   "load_budget": limits.load_budget, "skip": list(skip), "hide": list(limits.hide)}
+                   "load_budget": limits.load_budget, "skip": list(skip), "hide": list(limits.hide),
+                   "setup": limits.setup}
         try:
             fds = [theirs.fileno(), output.fileno()]
             if FORK_AVAILABLE:

@@ -33,7 +33,7 @@ TIMEOUT_PROBLEM = ("stopped after {limit:g} s, the grader's time limit for top-l
 
 def load(path: Path, source: bytes | None = None,
          budget: tuple[float, float] = DEFAULT_LIMITS.load_budget,
-         skip: frozenset = frozenset()) -> Submission:
+         skip: frozenset = frozenset(), setup: list | tuple | None = None) -> Submission:
     """Run the submission at `path` (a .py module or a .ipynb notebook) and collect what it defines.
 
     `source`: the file's bytes, when the caller read them already (the worker reads them before
@@ -41,8 +41,10 @@ def load(path: Path, source: bytes | None = None,
     (seconds per statement or cell, seconds in all) for top-level code, see top_level.py.
     `skip`: statements ("file.py:40") or cells ("cell 3") that an earlier load stopped at their
     time limit: not run again, so each costs its limit once per grading, not once per worker.
+    `setup`: the course's setup code, (file name, source), run in the namespace first.
     """
-    submission = Submission(path, budget=budget, skip=skip, source=source)
+    submission = Submission(path, budget=budget, skip=skip, source=source,
+                            setup=tuple(setup) if setup else None)
     loader = _LOADERS.get(path.suffix.lower())
     if loader is None:
         return submission.unloadable("not a Python module or notebook (.py or .ipynb)")
@@ -85,6 +87,7 @@ def _load_module(submission: Submission) -> None:
         return
     module = new_module(_module_name(path), filename)
     submission.namespace = module.__dict__
+    submission.run_setup()
     submission.own_files[filename] = label
     statements: list[ast.stmt] | None = None
     flags = code.co_flags & FUTURE_FLAGS  # the rest compiles with the module's __future__ imports
