@@ -5,7 +5,8 @@ A file tests/submissions/buggy/<misconception>.py (a question's own, added later
 docstring naming the bug, `EXPECT = {exercise id: misconception}` (the exercises that must lose
 points and name it), and the top-level function(s) or `ANSWERS[key] = ...` line(s) the student got
 wrong. A fixture with several bugs may also rewrite correct functions in a student's style (how
-they call their helpers) and name them in `CORRECT = (...)`. `build_submission` writes
+they call their helpers) and name them in `CORRECT = (...)`, and list in `ALIASES = (...)` the
+names other checks give the same mistake (a property's verdict, say). `build_submission` writes
 solutions/vit_exercises.py with exactly those replaced. Only the exercises whose `uses:` names a
 replaced function that is not CORRECT may lose points (`affected_exercises`): the others are
 graded around the broken functions with the grader's stand-ins.
@@ -20,7 +21,7 @@ from grader.checks.kinds import AnswerCheck
 from conftest import SOLUTION, SUBMISSIONS
 
 BUGGY = sorted((SUBMISSIONS / "buggy").glob("*.py"))
-METADATA = ("EXPECT", "CORRECT")
+METADATA = ("EXPECT", "CORRECT", "ALIASES")
 
 
 def _defined_name(node: ast.stmt) -> str | None:

@@ -31,8 +31,9 @@ from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN
-from grader.checks.results import HIDDEN_FAILURE, NOT_IMPLEMENTED
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, opaque
+from grader.checks.results import HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED
+from grader.reference import error_model
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
 
@@ -238,6 +239,9 @@ def _shown_hint(exercise, check_name: str, misconception: str) -> str:
         return {k.lower(): v for k, v in check.options.items()}[
             misconception.split(":", 1)[1]]
     listed = {m.like: m.hint for m in check.misconceptions} if isinstance(check, CallCheck) else {}
+    if generated(misconception):  # the error model's sentence for that rewrite
+        return error_model.sentence(reference_function(check.reference_name, check.folder),
+                                    misconception, opaque(check))
     if JOIN in misconception:  # several mistakes at once: each one's own hint, in order
         parts = misconception.split(JOIN)
         return f"{len(parts)} mistakes at once: " + " ".join(
@@ -247,6 +251,11 @@ def _shown_hint(exercise, check_name: str, misconception: str) -> str:
 
 def _mistakes(name: str | None) -> set[str]:
     return set(name.split(JOIN)) if name else set()
+
+
+def generated(name: str | None) -> bool:
+    """A mistake the error model generated (grader/reference/error_model): "op:...[+op:...]"."""
+    return bool(name) and name.startswith("op:")
 
 
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
@@ -267,6 +276,7 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 continue
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
                                                             misconception)
+            assert check.hint_kind == MISTAKE
     affected = affected_exercises(submission, catalogue)
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
@@ -275,12 +285,16 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
 def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     """Every mistake any failed check names is one the fixture makes (a combination's parts
-    each count), wherever it was caught."""
+    each count), wherever it was caught. A generated one ("op:...") names the same mistake in
+    the words of the reference's code, on whichever function's check caught it: its claim, that
+    the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS)  # what differs, not a mistake suggested
+                       GENERALISATIONS,  # what differs, not a mistake suggested
+                       fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks
-            if not check.passed and not _mistakes(check.misconception) <= made}
+            if not check.passed and not generated(check.misconception)
+            and not _mistakes(check.misconception) <= made}
     assert told == {}
 
 
@@ -333,3 +347,53 @@ def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):
     check = next(c for c in result.checks if c.name == "no overflow near 1000")
     assert check.misconception == "softmax_without_max"
     assert "nan at index" in check.message and "inf / inf is nan" in check.hint
+
+
+# --- every generated hint replayed: the named rewrite reproduces the outputs ---------------------
+
+def _student_module(snippet, folder, stand_ins=()):
+    """The buggy submission, imported here (our own fixtures, never a student's), with the
+    functions the check was graded around (its stand-ins) bound to the reference's."""
+    import importlib.util
+
+    path = build_submission(snippet, folder)
+    spec = importlib.util.spec_from_file_location(f"replayed_{snippet.stem.replace('-', '_')}",
+                                                  path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in stand_ins:
+        setattr(module, name, reference_function(name, None))
+    return module
+
+
+@pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
+def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
+        graded, catalogue, submission, tmp_path):
+    """The claim of a generated hint ("op:..."), replayed: the rewritten reference returns, on
+    every case of the check, what the student's function returns, within the check's
+    comparison; and it is wrong where the check failed."""
+    from grader.checks.cases import CasePlans
+    from grader.checks.compare import agrees, default_compare
+
+    plans, replayed = CasePlans(), 0
+    for exercise in catalogue:
+        for result in graded[submission][exercise.id].checks:
+            if result.passed or not generated(result.misconception):
+                continue
+            check = next(c for c in exercise.checks if c.name == result.name)
+            module = _student_module(submission, tmp_path, result.stand_ins)
+            rewritten = error_model.rewrite(
+                reference_function(check.reference_name, check.folder), result.misconception,
+                opaque(check))
+            for number, planned in enumerate(plans.cases(exercise, check), 1):
+                expected, _ = planned.expectation()
+                with np.errstate(all="ignore"):
+                    got = getattr(module, check.call)(*planned.args, **planned.kwargs)
+                    claimed = rewritten(*planned.args, **planned.kwargs)
+                how = check.compare or default_compare(claimed)
+                assert agrees(claimed, got, how, equal_nan=True), \
+                    f"{exercise.id} / {check.name}, case {number}: {result.misconception}"
+                if number == result.cases:
+                    assert not agrees(claimed, expected, how, equal_nan=True)
+            replayed += 1
+    assert replayed or not any(generated(m) for m in fixture_metadata(submission).values())

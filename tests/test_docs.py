@@ -145,6 +145,14 @@ def test_the_property_check_in_authoring_md_is_the_shipped_one():
     assert shown == [inspect.getsource(properties.layer_norm_shift_invariant)]
 
 
+def test_the_error_model_operator_in_authoring_md_is_the_shipped_one():
+    from grader.reference.error_model import operators
+
+    shown = [text for doc, _, text, _ in blocks("python")
+             if doc == "authoring.md" and "yield Change(" in text]
+    assert shown == [inspect.getsource(operators.keepdims)]
+
+
 def test_the_buggy_submission_headers_in_authoring_md_name_real_things():
     headers = [text for doc, _, text, _ in blocks("python")
                if doc == "authoring.md" and "\nEXPECT = " in text]

@@ -11,6 +11,12 @@ PASSED, FAILED, NOT_IMPLEMENTED, MISSING, ERROR = (
     "passed", "failed", "not_implemented", "missing", "error")
 PRINTED_CHARS = 2000  # of a student's printed output kept in a report: its end
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
+# which kind of statement a hint is (issue 38, item 6): a named mistake (a listed misconception,
+# or a rewrite of the reference, that reproduces what the code returned), an observation (what
+# is true of its outputs: right for square images only, an input changed in place) or the
+# check's checklist (the spec's hint, true of every wrong answer)
+MISTAKE, OBSERVATION, CHECKLIST = "mistake", "observation", "checklist"
+HINT_LABELS = {MISTAKE: "named mistake", OBSERVATION: "observation", CHECKLIST: "checklist"}
 
 
 def printed_tail(text: str) -> str:
@@ -37,19 +43,31 @@ class CheckResult:
     # graded with correct stand-ins for the student's broken helpers: the roots, the functions
     # whose own code is wrong ("patchify",); see checks/dependencies.py
     stand_ins: tuple[str, ...] = ()
+    hint_kind: str | None = None  # MISTAKE, OBSERVATION or CHECKLIST, when there is a hint
 
     @property
     def passed(self) -> bool:
         return self.status == PASSED
 
+    @property
+    def hint_label(self) -> str:
+        """"[named mistake] " (with its space), or "" for a hint of no known kind."""
+        label = HINT_LABELS.get(self.hint_kind or "")
+        return f"[{label}] " if label and self.hint else ""
+
 
 def check_result(check, status: str, message: str = "", hint: str | None = None,
                  cases: int = 0, misconception: str | None = None,
-                 printed: str = "") -> CheckResult:
-    """The result of `check` (a spec.model.Check): its points when it passed, else none."""
+                 printed: str = "", hint_kind: str | None = None) -> CheckResult:
+    """The result of `check` (a spec.model.Check): its points when it passed, else none. A hint
+    is a named mistake when a misconception is named, else the checklist, unless `hint_kind`
+    says otherwise."""
+    hint = hint if status != PASSED else None
+    if hint and hint_kind is None:
+        hint_kind = MISTAKE if misconception else CHECKLIST
     return CheckResult(
         name=check.name, points=check.points, score=check.points if status == PASSED else 0.0,
-        status=status, message=message, hint=hint if status != PASSED else None,
+        status=status, message=message, hint=hint, hint_kind=hint_kind if hint else None,
         hidden=check.hidden, visibility=check.visibility, cases=cases, misconception=misconception,
         printed="" if check.hidden else printed_tail(printed),  # a hidden case's could show inputs
     )

@@ -139,6 +139,7 @@ def redacted_check(check: CheckResult, level: str, later: str = "", *, number: i
         else:
             message = f"{message}\n{later}" if message else later
     return replace(check, message=message, printed="", hint=hint,
+                   hint_kind=check.hint_kind if at_least(level, "hint") else None,
                    name=check.name if at_least(level, "name") else f"check {number}")
 
 

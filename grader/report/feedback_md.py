@@ -64,7 +64,7 @@ def part_feedback(part: ExerciseResult) -> str:
         if check.hidden and not check.passed:
             lines.append(f"  {hidden_check_line(check)}")
             if check.hint:
-                lines.append(f"    hint: {check.hint}")
+                lines.append(f"    {check.hint_label}hint: {check.hint}")
     return "\n".join(lines)
 
 
@@ -108,7 +108,8 @@ def _exercise_section(exercise: ExerciseResult) -> list[str]:
         failed = [c for c in hidden.checks if not c.passed]
         if failed and exercise.status not in (NOT_IMPLEMENTED, MISSING):
             body = [line for check in failed for line in (
-                hidden_check_line(check), *([f"  hint: {check.hint}"] if check.hint else []))]
+                hidden_check_line(check),
+                *([f"  {check.hint_label}hint: {check.hint}"] if check.hint else []))]
             lines += ["", markdown_block("\n".join(body))]
         lines.append("")
     return lines

@@ -99,7 +99,7 @@ def exercise_feedback(exercise: ExerciseResult) -> str:
         lines.append(f"  x {check.name}{hidden} (0 / {points(check.points)})")
         lines += [f"    {line}" for line in terminal_text(check.message).splitlines()]
         if check.hint:
-            lines.append(f"    hint: {check.hint}")
+            lines.append(f"    {check.hint_label}hint: {check.hint}")
         if check.printed:
             lines.append("    your code printed:")
             lines += [f"      {line}" for line in terminal_text(check.printed).splitlines()]

@@ -25,9 +25,17 @@ from ..describe import (
     short_title,
 )
 from ..generators import GENERATORS, generate_cases
-from ..results import FAILED, HIDDEN_FAILURE, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
+from ..results import (
+    FAILED,
+    HIDDEN_FAILURE,
+    NOT_IMPLEMENTED,
+    OBSERVATION,
+    PASSED,
+    CheckResult,
+    check_result,
+)
 from .base import Kind
-from .mistakes import combination_names, explained, named
+from .mistakes import combination_names, explained, generated, named
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
@@ -243,13 +251,15 @@ class CallCheck(Kind):
         in order; the first failing case is the verdict."""
         cases = plans.cases(exercise, self)
         params = self.api.params(self.reference_name)
-        number = 0
+        number, ran = 0, []
         for request in requests(cases, lambda planned: planned.encoded):
             outcomes = worker.call_many(self.call, [p.encoded for p in request])
+            ran += zip(request, outcomes, strict=True)
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
-                if failed is not None:
+                if failed is not None:  # every call of the request ran: the error model's data
+                    failed = generated(failed, self, ran, number - 1)
                     return explained(failed, self, cases[:number - 1], planned)
         return check_result(self, PASSED, cases=len(cases))
 
@@ -263,6 +273,7 @@ class CallCheck(Kind):
         if failure is None:
             return None
         lines, hint, matched = failure
+        kind = OBSERVATION if hint and matched is None else None  # changed in place
         hint = hint or (planned.case.hint if planned.case else None) or self.hint
         if self.hidden:
             message = f"{HIDDEN_FAILURE}: case {number} of {total}"
@@ -272,13 +283,13 @@ class CallCheck(Kind):
                 message += f"; your code raised {outcome.error.type}" + limit_note(outcome)
             elif lines[0].startswith(RIGHT_BUT):  # says nothing of the inputs
                 message += f"; {lines[0]}"
-            return check_result(self, FAILED, message, hint, number, matched)
+            return check_result(self, FAILED, message, hint, number, matched, hint_kind=kind)
         header = (f"case {number} of {total}: "
                   f"{call_label(self.call, params, planned.args, planned.kwargs)}")
         if planned.source and len(planned.source) <= 600:
             header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
         return check_result(self, FAILED, "\n".join([header] + [f"  {x}" for x in lines]), hint,
-                            number, matched, printed=outcome.stdout)
+                            number, matched, printed=outcome.stdout, hint_kind=kind)
 
     def judge_case(self, planned: PlannedCase, outcome):
         """None when the case passed, else (message lines, hint, name) of the misconception it

@@ -8,6 +8,9 @@ are compiled with the case's; without compiled data the reference computes them,
 failed only. `explained(result, check, passed, planned)` names the one generalisation
 (GENERALISATIONS) the failing case alone breaks: "your `patchify` is right when H == W, wrong
 for a 6 x 9 image", instead of the check's general hint, which may name another mistake.
+`generated(result, check, ran, failing)`, before that, names a mistake the error model
+generates from the reference (grader/reference/error_model) when a rewrite reproduces the
+student's values on every call the check ran; each hint says its kind (results.HINT_LABELS).
 """
 from __future__ import annotations
 
@@ -18,7 +21,9 @@ import numpy as np
 from grader.spec.model import Check
 
 from ..cases import PlannedCase
-from ..results import FAILED
+from ..compare import agrees, default_compare
+from ..course import reference_function
+from ..results import FAILED, MISTAKE, OBSERVATION
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
@@ -74,7 +79,47 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     if found is None:
         return result
     name, hint = found
-    return replace(result, hint=hint, misconception=name)
+    return replace(result, hint=hint, misconception=name, hint_kind=OBSERVATION)
+
+
+def opaque(check: Check) -> frozenset:
+    """The student-API helpers the error model leaves whole in `check`'s function: those built
+    on others (`built_on`), whose own checks name their mistakes and around which fair grading
+    grades their callers (dependencies.py). The small ones (softmax, layer_norm, ...) are
+    rewritten inside their callers too: a caller often writes them inline."""
+    built_on = check.api.built_on
+    return frozenset(name for name, helpers in built_on.items()
+                     if helpers and name != check.reference_name)
+
+
+def generated(result, check: Check, ran: list, failing: int):
+    """`result` with the mistake the error model generates from the reference
+    (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
+    listed misconception matched and one rewrite of the reference reproduces the student's value
+    on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index).
+    Nothing new without a reference (the bundle), or when a call raised or should have."""
+    if result.status != FAILED or result.misconception or check.integration:
+        return result  # an integration check's failure is its helpers' more often than not
+    try:
+        from grader.reference.error_model import Call, search
+        function = reference_function(check.reference_name, check.folder)
+    except (ImportError, KeyError):
+        return result
+    calls = []
+    for planned, outcome in ran:
+        expected, raises = planned.expectation()
+        if raises is not None or outcome.status != "ok":
+            return result
+        calls.append(Call(planned.args, planned.kwargs, outcome.value, expected))
+    how = check.compare
+
+    def same(value, target) -> bool:
+        return agrees(value, target, how or default_compare(value), equal_nan=True)
+
+    found = search(function, calls, failing, same, opaque=opaque(check))
+    if found is None:
+        return result
+    return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
 
 
 def generalisation(check: Check, passed: list[PlannedCase],

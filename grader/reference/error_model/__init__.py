@@ -1,0 +1,272 @@
+"""The error model: mistakes generated from the reference's own code (issue 38, items 1 and 3).
+
+After a function check failed and no listed misconception matched (checks/kinds/mistakes.py),
+`search` parses the reference function's source, and its helpers' (`tree.py`), applies one
+operator (`operators.py`) at one place, compiles the rewritten function and runs it on the
+check's cases; when none reproduces the student's outputs, pairs of the closest ones. A rewrite
+is named only when it reproduces the student's outputs on every case the check ran, passing
+ones included, under the check's comparison, and when no other rewrite of another name does too.
+
+Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`, where path
+is the checked function then the helpers down to where the edit lies, repeated calls of one
+helper numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
+(`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function
+makes it twice; a pair joins two names with "+", in the order of the reference's code.
+
+Only the instructor's reference runs here, in the grading process, rewritten; never student code.
+The student bundle has no reference, hence no error model: grading falls back on the listed
+misconceptions alone.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .operators import OPERATORS, Context
+from .tree import Edit, Instance, Site, build, compile_with, nodes
+
+MAX_REWRITES = 300      # single rewrites tried per failed check
+ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
+CLOSER = 0.5            # ... when it takes the reference at least halfway to them
+SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
+SIBLING_OPERATORS = ("axis", "term", "keepdims")  # ... for these operators
+SECONDS = 3.0           # per failed check, singles and pairs together
+MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
+JOIN = "+"
+MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
+
+
+@dataclass(frozen=True)
+class Found:
+    name: str           # op:...[+op:...]
+    sentence: str       # what the student reads
+
+
+@dataclass(frozen=True)
+class Call:
+    """One case the check ran: its inputs, the student's value and the expected one."""
+    args: tuple
+    kwargs: dict
+    got: object
+    expected: object
+
+
+def edits(root: Instance) -> list[Edit]:
+    """Every single rewrite of the tree, the root's first, in OPERATORS' order within each."""
+    found = []
+    for instance in root.walk():
+        context = Context(root.name, instance)
+        per_operator = {name: [] for name in OPERATORS}
+        for index, (node, _, _, _) in enumerate(nodes(instance.node)):
+            for name, operator in OPERATORS.items():
+                per_operator[name] += [
+                    Edit(name, Site(instance.path, index), change.detail, change.sentence,
+                         change.replace, change.names)
+                    for change in operator(context, node)]
+        found += [edit for group in per_operator.values() for edit in group]
+    unique = {}
+    for edit in found:  # a name used twice in one function: numbered from the second
+        number, detail = 1, edit.detail
+        while edit.name in unique:
+            number += 1
+            edit = replace(edit, detail=f"{detail}.{number}")
+        unique[edit.name] = edit
+    return list(unique.values())
+
+
+@functools.lru_cache(maxsize=64)
+def model(function: Callable, opaque: frozenset = frozenset()
+          ) -> tuple[Instance, tuple[Edit, ...]] | None:
+    """`function`'s instance tree and its single rewrites, built once per process; the helpers
+    named in `opaque` are left as they are."""
+    root = build(function, opaque=opaque)
+    return None if root is None else (root, tuple(edits(root)))
+
+
+def _writes_in_place(root: Instance) -> bool:
+    """Whether some instance assigns into an array or augments a name (`x[i] = ...`, `x += 1`):
+    then every run gets its own copy of the inputs (no operator adds such a statement)."""
+    return any(isinstance(node, ast.AugAssign)
+               or (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store))
+               for instance in root.walk() for node in ast.walk(instance.node))
+
+
+def tree_of(function: Callable) -> Instance | None:
+    return build(function)
+
+
+def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> Callable:
+    """The reference `function` rewritten as the mistake `name` says; KeyError for a name it
+    does not make."""
+    built = model(function, opaque)
+    wanted = name.split(JOIN)
+    by_name = {edit.name: edit for edit in built[1]} if built else {}
+    if any(part not in by_name for part in wanted):
+        raise KeyError(name)
+    return compile_with(built[0], [by_name[part] for part in wanted])
+
+
+def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
+    """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
+    built = model(function, opaque)
+    by_name = {edit.name: edit for edit in built[1]} if built else {}
+    group = [by_name[part] for part in name.split(JOIN)]
+    return _told(group).sentence
+
+
+def search(function: Callable, calls: list[Call], failing: int,
+           same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
+           seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
+    """The one rewrite (or pair) of `function` whose outputs `same` accepts as the student's on
+    every call, and which is itself wrong on calls[failing]; None when none is, or when several
+    of different names are. The helpers in `opaque` are not rewritten."""
+    if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
+                        for c in calls):
+        return None
+    built = model(function, opaque)
+    if built is None:
+        return None
+    root, singles = built
+    rank = {edit.name: i for i, edit in enumerate(singles)}
+    deadline = time.monotonic() + seconds
+    order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
+    copies = _writes_in_place(root)
+    scored, found = [], []
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for edit in singles[:limit]:
+            if time.monotonic() > deadline:
+                break
+            outcome = _try(root, [edit], order, same, copies)
+            if outcome is True:
+                found.append([edit])
+            elif outcome is not None:
+                scored.append((outcome, edit))
+        if not found:
+            start = _distance(order[0].expected, order[0].got)
+            for pair in _pairs(scored, start):
+                if time.monotonic() > deadline:
+                    break
+                if _try(root, list(pair), order, same, copies) is True:  # in the code's order
+                    found.append(sorted(pair, key=lambda e: rank[e.name]))
+    names = {JOIN.join(e.name for e in group) for group in found}
+    if len(names) > 1 and _aliases(found):
+        found = found[:1]  # one value set two ways that are the same on these inputs
+    elif len(names) != 1:
+        return None
+    return _told(found[0])
+
+
+def _pairs(scored: list[tuple[float, Edit]], start: float | None):
+    """The pairs to try, each once: each of the (at most ANCHORS) singles that take the
+    reference at least halfway to the student's value with every other single; then two edits
+    of one operator in one function (the axis of both max and sum, gamma and beta both
+    dropped), at most SIBLINGS of them."""
+    scored = sorted(scored, key=lambda item: item[0])
+    edits = [edit for _, edit in scored]
+    anchors = [edit for distance, edit in scored[:ANCHORS]
+               if start is not None and distance < CLOSER * start]
+    tried = set()
+    candidates = [(a, b) for a in anchors for b in edits]
+    siblings = [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
+                if a.site.path == b.site.path and a.operator == b.operator
+                and a.operator in SIBLING_OPERATORS]
+    for a, b in candidates + siblings[:SIBLINGS]:
+        key = frozenset((a.name, b.name))
+        if a.site != b.site and key not in tried:
+            tried.add(key)
+            yield a, b
+
+
+def _aliases(found: list[list[Edit]]) -> bool:
+    """Whether every rewrite found sets the same values at the same places to values these
+    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs) or eps (1e-12 and 0
+    where the variance is not tiny): one mistake, said the first way."""
+    first = found[0]
+
+    def alike(edit: Edit, other: Edit) -> bool:
+        return (edit.site == other.site and edit.operator == other.operator
+                and (edit.operator == "axis" or edit.detail.startswith("eps=")))
+
+    return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
+
+
+def _told(group: list[Edit]) -> Found:
+    if len(group) == 1:
+        return Found(group[0].name, group[0].sentence)
+    return Found(JOIN.join(e.name for e in group), f"{len(group)} mistakes at once: " + " ".join(
+        f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
+
+
+def _try(root: Instance, group: list[Edit], order: list[Call], same,
+         copies: bool = True) -> bool | float | None:
+    """True when the rewrite reproduces every call's student value (and is wrong on the first),
+    else how far it is from the student's value on the first call (None: not comparable)."""
+    key = tuple(e.name for e in group)
+    function = root.rewritten.get(key)
+    if function is None:
+        try:
+            function = compile_with(root, group)
+        except (SyntaxError, ValueError, TypeError):
+            return None
+        if len(root.rewritten) < MAX_KEPT:
+            root.rewritten[key] = function
+    for i, call in enumerate(order):
+        try:
+            value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
+                     else function(*call.args, **call.kwargs))
+        except Exception:  # noqa: BLE001 - a rewrite that raises is no explanation
+            return None
+        if i == 0:
+            if same(value, call.expected):
+                return None  # right here: not the mistake that failed the case
+            if not same(value, call.got):
+                return _distance(value, call.got)
+        elif not same(value, call.got):
+            return None
+    return True
+
+
+def _distance(value, got) -> float | None:
+    try:
+        a, b = np.asarray(value, dtype=float), np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if a.shape != b.shape or a.size == 0:
+        return None
+    with np.errstate(all="ignore"):
+        gaps, sizes = np.abs(a - b), np.abs(b)
+        kept = np.isfinite(gaps) & np.isfinite(sizes)
+        if not kept.any():
+            return None
+        return float(gaps[kept].mean()) / (float(sizes[kept].mean()) or 1.0)
+
+
+def _fresh(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_fresh(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    return value
+
+
+def _elements(value) -> int:
+    if isinstance(value, np.ndarray):
+        return value.size
+    if isinstance(value, (list, tuple)):
+        return sum(_elements(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_elements(v) for v in value.values())
+    return 1
+
+
+__all__ = ["JOIN", "MAX_REWRITES", "SECONDS", "Call", "Found", "edits", "model", "rewrite",
+           "search", "sentence", "tree_of"]

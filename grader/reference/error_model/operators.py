@@ -1,0 +1,335 @@
+"""The rewrite operators: each finds the places in a reference instance where it applies and,
+for each, the edits it makes there, with the sentence a student reads when that edit reproduces
+their outputs. An operator is `f(context, node) -> iterator of Change`; OPERATORS lists them in
+the order they are tried (the ones that cover the most first). docs/authoring.md, "An error
+model operator", says how to add one.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..layers import gelu, gelu_tanh, quick_gelu
+from .tree import PREFIX, Instance
+
+
+@dataclass(frozen=True)
+class Context:
+    root: str                   # the checked function: "encoder_block"
+    instance: Instance          # where the node is
+
+
+@dataclass(frozen=True)
+class Change:
+    detail: str                 # short, stable: "sum.axis=0"
+    sentence: str
+    replace: Callable[[ast.AST], ast.AST]
+    names: tuple = ()           # (name, value) pairs the new code needs
+
+
+SHOWN = 70  # characters of code quoted in a sentence
+
+
+def code(node: ast.AST) -> str:
+    """The node's source as the reference writes it (helper instances under their own name)."""
+    text = re.sub(rf"{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?", r"\1", ast.unparse(node))
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def slug(text: str) -> str:
+    """A stable piece of a mistake's name: no spaces, no '+' (it joins a combination)."""
+    return re.sub(r"[^\w.=\-\[\]'()]", "", text.replace("+", "plus"))[:40]
+
+
+def where(context: Context) -> str:
+    """"`softmax`" or "`encoder_block`, in `mlp(...)` then `linear(h, p['W2'], p['b2'])`"."""
+    steps = context.instance.path.split("/")[1:]
+    if not steps:
+        return f"`{context.root}`"
+    return f"`{context.root}` (in its step `{code(ast.parse(context.instance.call).body[0])}`)"
+
+
+def _callee(node: ast.Call) -> str:
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "call")
+    return re.sub(rf"^{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?$", r"\1", name)
+
+
+def _with_keyword(node: ast.Call, key: str, value: ast.AST | None) -> ast.Call:
+    new = copy.copy(node)
+    new.keywords = [k for k in node.keywords if k.arg != key]
+    if value is not None:
+        new.keywords.append(ast.keyword(key, value))
+    return new
+
+
+def _literal(node: ast.AST):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return node
+
+
+# --- the operators ------------------------------------------------------------------------------
+
+AXES = (-1, 0, 1, -2, None)
+
+
+def axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reduction (max, sum, mean, var, softmax) over another axis, or over the whole array."""
+    if not isinstance(node, ast.Call):
+        return
+    for keyword in (k for k in node.keywords if k.arg == "axis"):
+        old = _literal(keyword.value)
+        shown = (f"the axis `{code(keyword.value)}` it is given"
+                 if isinstance(old, ast.AST) else f"axis {old}")
+        for new in AXES:
+            if new == old:
+                continue
+            value = None if new is None else ast.Constant(new)
+            over = "the whole array" if new is None else f"axis {new}"
+            yield Change(f"{_callee(node)}.axis={new}",
+                         f"In {where(context)}, `{code(node)}` runs over {over} instead of "
+                         f"{shown}.",
+                         lambda n, value=value: _with_keyword(n, "axis", value))
+
+
+def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
+    """keepdims=True dropped: the reduced axis is gone and the result broadcasts elsewhere."""
+    if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
+        yield Change(f"{_callee(node)}.keepdims",
+                     f"In {where(context)}, `{code(node)}` is computed without keepdims=True: "
+                     "the reduced axis is dropped, so the result broadcasts along the wrong axis.",
+                     lambda n: _with_keyword(n, "keepdims", None))
+
+
+def ddof(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The unbiased variance (ddof=1) where the biased one is meant."""
+    if isinstance(node, ast.Call) and _callee(node) in ("var", "std") and not any(
+            k.arg == "ddof" for k in node.keywords):
+        yield Change(f"{_callee(node)}.ddof=1",
+                     f"In {where(context)}, the variance is the unbiased one (ddof=1, torch.var's "
+                     f"default) where `{code(node)}` is the biased one (ddof=0).",
+                     lambda n: _with_keyword(n, "ddof", ast.Constant(1)))
+
+
+def _swapped(node: ast.AST) -> ast.AST:
+    return ast.Call(ast.Attribute(node, "swapaxes", ast.Load()),
+                    [ast.Constant(-1), ast.Constant(-2)], [])
+
+
+def transpose(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A transpose removed (.T, .swapaxes, .transpose) or added to a matrix product's operand."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("swapaxes", "transpose"):
+        yield Change(f"{slug(code(node.func.value))}.{node.func.attr}-removed",
+                     f"In {where(context)}, `{code(node)}` is used without its transpose: "
+                     f"`{code(node.func.value)}` as it is.",
+                     lambda n: n.func.value)
+    elif isinstance(node, ast.Attribute) and node.attr == "T":
+        yield Change(f"{slug(code(node.value))}.T-removed",
+                     f"In {where(context)}, `{code(node)}` is used without its transpose.",
+                     lambda n: n.value)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        for side in ("left", "right"):
+            operand = getattr(node, side)
+            yield Change(f"{slug(code(operand))}.T-added",
+                         f"In {where(context)}, `{code(node)}` uses `{code(operand)}` "
+                         f"transposed (torch's nn.Linear stores weights as (out, in); here "
+                         f"they multiply from the right as they are).",
+                         lambda n, side=side: _replace_side(n, side, _swapped(getattr(n, side))))
+
+
+def _replace_side(node: ast.BinOp, side: str, value: ast.AST) -> ast.BinOp:
+    new = copy.copy(node)
+    setattr(new, side, value)
+    return new
+
+
+def _term_words(term: ast.AST, kept: ast.AST, op: ast.operator) -> str:
+    """What a dropped term is in the lecture's words, read from its code."""
+    text = code(term)
+    if isinstance(term, (ast.Name, ast.Subscript, ast.Attribute)):
+        name = text.rsplit("[", 1)[-1].strip("'\"]").rsplit(".", 1)[-1]
+        if name == "eps":
+            return "eps"
+        if "pos" in name:
+            return "the positions"
+        if name == "mean":
+            return "the mean subtraction"
+        if name in ("gamma", "g") or name.endswith("_g"):
+            return "the gain gamma"
+        if name in ("beta",) or name.endswith("_b") and isinstance(op, ast.Add):
+            return "the shift beta"
+        if isinstance(op, ast.Add) and isinstance(kept, ast.Call):
+            return "the residual"
+        if name == "bias" or re.fullmatch(r"b(_?\w{0,2})?\d?", name):
+            return "the bias"
+    if "max(" in text:
+        return "the max subtraction"
+    if isinstance(op, ast.Div):
+        return "the division by"
+    return "the term"
+
+
+def term(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A term dropped from a sum (bias, residual, positions, max subtraction, eps, beta) or a
+    factor or divisor from a product (gamma, the scale, the normalisation)."""
+    if not isinstance(node, ast.BinOp) or not isinstance(
+            node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return
+    sides = (("right", "left"), ("left", "right")) if isinstance(node.op, ast.Add) else \
+        (("right", "left"),)
+    for dropped, kept in sides:
+        gone, stays = getattr(node, dropped), getattr(node, kept)
+        words = _term_words(gone, stays, node.op)
+        if words == "the residual":
+            sentence = (f"In {where(context)}, the residual is missing: `{code(node)}` is "
+                        f"computed as `{code(stays)}`, without adding `{code(gone)}` back.")
+        else:
+            sentence = (f"In {where(context)}, {words} `{code(gone)}` is left out of "
+                        f"`{code(node)}`.")
+        yield Change(f"drop-{slug(code(gone))}", sentence,
+                     lambda n, kept=kept: getattr(n, kept))
+
+
+EPSILONS = (1e-5, 1e-6, 1e-8, 1e-12, 0.0)
+
+
+def _sqrt(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and _callee(node) == "sqrt" and len(node.args) == 1
+            and not node.keywords)
+
+
+def _width(arg: ast.AST) -> ast.AST | None:
+    """`q.shape[-1] * q.shape[-3]` (a head's width times the heads: the model width d) for an
+    argument `q.shape[-1]`; None for another argument."""
+    if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
+            and arg.value.attr == "shape" and _literal(arg.slice) == -1):
+        heads = ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
+        return ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
+    return None
+
+
+def constant(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A constant changed: eps among EPSILONS; the scale sqrt(d_h) as d_h, sqrt(d) or d."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, float) and \
+            0 < node.value < 1e-2:
+        for new in EPSILONS:
+            if new != node.value:
+                yield Change(f"eps={new:g}",
+                             f"In {where(context)}, eps is {new:g}; the lecture's is "
+                             f"{node.value:g}.", lambda n, new=new: ast.Constant(new))
+    if _sqrt(node) and "shape" in code(node.args[0]):
+        size = code(node.args[0])
+        yield Change("scale=d_h", f"In {where(context)}, the scores are divided by {size} "
+                     f"itself (d_h) instead of its square root sqrt(d_h).",
+                     lambda n: n.args[0])
+        width = _width(node.args[0])
+        if width is not None:
+            yield Change("scale=sqrt(d)",
+                         f"In {where(context)}, the scores are divided by sqrt(d), the model "
+                         f"width, instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
+                         lambda n: _with_arg(n, _width(n.args[0])))
+            yield Change("scale=d",
+                         f"In {where(context)}, the scores are divided by d, the model width, "
+                         f"instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
+                         lambda n: _width(n.args[0]))
+
+
+def _with_arg(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg]
+    return new
+
+
+def root(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A term moved out of a square root: sqrt(var + eps) as sqrt(var) + eps."""
+    if _sqrt(node) and isinstance(node.args[0], ast.BinOp) and \
+            isinstance(node.args[0].op, ast.Add):
+        inner = node.args[0]
+        yield Change(f"{slug(code(inner.right))}-outside-sqrt",
+                     f"In {where(context)}, `{code(inner.right)}` is added outside the square "
+                     f"root, `sqrt({code(inner.left)}) + {code(inner.right)}`, instead of "
+                     f"inside it, `{code(node)}`.",
+                     lambda n: ast.BinOp(_with_arg(n, n.args[0].left), ast.Add(),
+                                         n.args[0].right))
+
+
+def _relu(x):
+    return np.maximum(x, 0.0)
+
+
+def _silu(x):
+    with np.errstate(over="ignore"):
+        return x / (1.0 + np.exp(-x))
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x))
+
+
+# name -> (words, function)
+ACTIVATIONS = {"gelu": ("the exact GELU", gelu), "gelu_tanh": ("GELU's tanh approximation",
+                                                               gelu_tanh),
+               "relu": ("ReLU", _relu), "silu": ("SiLU (x * sigmoid(x))", _silu),
+               "quick_gelu": ("CLIP's quick GELU, x * sigmoid(1.702 x)", quick_gelu),
+               "sigmoid": ("a sigmoid", _sigmoid), "identity": ("no activation", None)}
+ACTIVATION_CALLS = frozenset({"activation", "gelu", "gelu_tanh", "quick_gelu", "act"})
+
+
+def activation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation swapped (exact GELU, tanh GELU, ReLU, SiLU, quick GELU, sigmoid, none)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
+        return
+    for name, (words, function) in ACTIVATIONS.items():
+        if name == node.func.id or (node.func.id == "activation" and name == "gelu"):
+            continue
+        bound = f"{PREFIX}act_{name}"
+        yield Change(f"act={name}",
+                     f"In {where(context)}, the activation is {words} where the lecture uses "
+                     f"GELU (exact, x * Phi(x); its tanh approximation is accepted).",
+                     (lambda n: n.args[0]) if function is None else
+                     (lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, [])),
+                     () if function is None else ((bound, function),))
+
+
+def skip(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step of the reference left out: a helper's call replaced by its first argument."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id.startswith(PREFIX) and node.args):
+        label = context.instance.children[node.func.id].path.rsplit("/", 1)[-1]
+        yield Change(f"skip-{label}",
+                     f"In {where(context)}, the step `{code(node)}` is left out: "
+                     f"`{code(node.args[0])}` goes on as it is.",
+                     lambda n: n.args[0])
+
+
+def off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An index one off: x[0] as x[1] or x[-1]."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, int) and not isinstance(node.slice.value, bool):
+        old = node.slice.value
+        for new in sorted({old + 1, old - 1, -1} - {old}):
+            yield Change(f"{slug(code(node.value))}[{new}]",
+                         f"In {where(context)}, `{code(node)}` reads index {new} instead of "
+                         f"{old}.", lambda n, new=new: _with_index(n, new))
+
+
+def _with_index(node: ast.Subscript, index: int) -> ast.Subscript:
+    new = copy.copy(node)
+    new.slice = ast.Constant(index)
+    return new
+
+
+# tried in this order (the budget may stop the search before the last)
+OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": constant,
+             "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
+             "skip": skip, "index": off_by_one}

@@ -1,0 +1,192 @@
+"""A reference function as a tree of rewritable instances, and compiling it with edits.
+
+`Instance` is one function of the reference as called from one place: the checked function at
+the root, and below it every helper of the reference it calls (`linear`, `softmax`, `mlp`, ...),
+one instance per call site, so that an edit of `linear`'s bias in `mlp`'s second layer leaves
+every other `linear` alone. Each instance keeps its own parsed source (`ast`), with each call of
+a helper renamed to that call's own instance. `Site` is one node of one instance where an
+operator applies; `compile_with(root, edits)` builds the root function with every edit applied
+(one, or a pair) and every other instance as written.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+MAX_DEPTH = 5
+PREFIX = "__em_"  # names the error model binds in a rewritten function's globals
+# helpers never descended into: validation (their refusals are the student's own checks) and
+# numerics below the lecture's steps
+SKIPPED = frozenset({"check_heads", "check_positions", "check_tiling", "check_patch_size",
+                     "as_int", "as_hwc", "erf", "erfc", "causal_mask"})
+PACKAGE = "grader.reference"
+
+
+@dataclass
+class Instance:
+    path: str                   # "encoder_block/mlp/linear.2": helper names from the root
+    function: Callable          # the original function
+    node: ast.FunctionDef       # its source, helper calls renamed to their instances
+    call: str                   # how its caller calls it: "linear(h, p['W2'], p['b2'])"
+    children: dict[str, Instance] = field(default_factory=dict)  # bound name -> instance
+    compiled: Callable | None = None
+    rewritten: dict = field(default_factory=dict)  # (edit names) -> compiled, at the root
+
+    @property
+    def name(self) -> str:
+        return self.function.__name__
+
+    def walk(self) -> Iterator[Instance]:
+        """This instance, then its helpers' (depth first, in call order)."""
+        yield self
+        for child in self.children.values():
+            yield from child.walk()
+
+
+def nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None, str | None, int | None]]:
+    """(node, parent, field, index in the field's list or None) in one fixed pre-order."""
+    stack = [(tree, None, None, None)]
+    while stack:
+        node, parent, name, index = stack.pop()
+        yield node, parent, name, index
+        children = []
+        for key, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                children += [(v, node, key, i) for i, v in enumerate(value)
+                             if isinstance(v, ast.AST)]
+            elif isinstance(value, ast.AST):
+                children.append((value, node, key, None))
+        stack += reversed(children)
+
+
+def _source(function: Callable) -> ast.FunctionDef | None:
+    try:
+        text = textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError):
+        return None
+    tree = ast.parse(text)
+    node = tree.body[0] if tree.body else None
+    return node if isinstance(node, ast.FunctionDef) else None
+
+
+def _helper(function: Callable, name: str, root_module: str,
+            opaque: frozenset) -> Callable | None:
+    value = function.__globals__.get(name)
+    if not isinstance(value, types.FunctionType) or name in SKIPPED or name in opaque:
+        return None
+    module = getattr(value, "__module__", "") or ""
+    return value if module.startswith(PACKAGE) or module == root_module else None
+
+
+def build(function: Callable, path: str | None = None, call: str = "",
+          depth: int = 0, root_module: str | None = None,
+          opaque: frozenset = frozenset()) -> Instance | None:
+    """The instance tree of `function` (None when its source cannot be read); the helpers
+    named in `opaque` are called as they are, never rewritten."""
+    node = _source(function)
+    if node is None:
+        return None
+    root_module = root_module or function.__module__
+    instance = Instance(path or function.__name__, function, node, call or function.__name__)
+    if depth >= MAX_DEPTH:
+        return instance
+    seen: dict[str, int] = {}
+    for sub, _, _, _ in list(nodes(node)):
+        if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)):
+            continue
+        helper = _helper(function, sub.func.id, root_module, opaque)
+        if helper is None or helper is function:
+            continue
+        seen[sub.func.id] = seen.get(sub.func.id, 0) + 1
+        label = sub.func.id if seen[sub.func.id] == 1 else f"{sub.func.id}.{seen[sub.func.id]}"
+        child = build(helper, f"{instance.path}/{label}", ast.unparse(sub), depth + 1,
+                      root_module, opaque)
+        if child is None:
+            continue
+        bound = f"{PREFIX}{label.replace('.', '_')}"
+        instance.children[bound] = child
+        sub.func = ast.copy_location(ast.Name(bound, ast.Load()), sub.func)
+    ast.fix_missing_locations(node)
+    return instance
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place an operator applies: the node at `index` (pre-order) of instance `path`."""
+    path: str
+    index: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One rewrite: at `site`, the node replaced by `replace(node)` (a new node)."""
+    operator: str
+    site: Site
+    detail: str                 # what changed, short and stable: "max.axis=0", "b", "eps=1e-05"
+    sentence: str               # for the student
+    replace: Callable[[ast.AST], ast.AST]
+    names: tuple = ()           # (name, value) the new node needs in the function's globals
+
+    @property
+    def name(self) -> str:
+        return f"op:{self.operator}:{self.site.path}:{self.detail}"
+
+
+def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
+    """The instance's function with `edits` applied: a new node wherever an edit or one below
+    it lies, every other subtree shared with the original (compiling does not change it)."""
+    wanted = {e.site.index: e for e in edits}
+    node, _ = _rebuild(instance.node, 0, wanted)
+    return ast.fix_missing_locations(node)
+
+
+def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
+    """(`node` with the edits at or below it applied, the deepest first; the pre-order index
+    after its subtree), indices counted as `nodes` counts them."""
+    after, changes = index + 1, {}
+    for key, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            items = []
+            for item in value:
+                if isinstance(item, ast.AST):
+                    item, after = _rebuild(item, after, wanted)
+                items.append(item)
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changes[key] = items
+        elif isinstance(value, ast.AST):
+            new, after = _rebuild(value, after, wanted)
+            if new is not value:
+                changes[key] = new
+    if changes:
+        node = copy.copy(node)
+        for key, value in changes.items():
+            setattr(node, key, value)
+    if index in wanted:
+        node = ast.copy_location(wanted[index].replace(node), node)
+    return node, after
+
+
+def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
+    """`instance`'s function with `edits` applied wherever they lie below it."""
+    touched = [e for e in edits if e.site.path == instance.path
+               or e.site.path.startswith(instance.path + "/")]
+    if not touched and instance.compiled is not None:
+        return instance.compiled
+    own = [e for e in touched if e.site.path == instance.path]
+    node = _edited(instance, own) if own else instance.node
+    namespace = dict(instance.function.__globals__)
+    for bound, child in instance.children.items():
+        namespace[bound] = compile_with(child, touched)
+    for edit in own:
+        namespace.update(edit.names)
+    code = compile(ast.Module([node], []), f"<error model: {instance.path}>", "exec")
+    exec(code, namespace)  # noqa: S102 - the instructor's reference, rewritten
+    function = namespace[node.name]
+    if not touched:
+        instance.compiled = function
+    return function

@@ -1,0 +1,246 @@
+"""The error model (grader/reference/error_model): rewrites of the reference's own code, named
+only when one reproduces every output. Run in this process on the reference alone: no worker.
+The buggy fixtures graded end to end, and every generated hint replayed, are in
+tests/test_catalogue.py."""
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from grader.checks.compare import Compare, agrees
+from grader.checks.results import CHECKLIST, MISTAKE, OBSERVATION, CheckResult
+from grader.reference import REFERENCE
+from grader.reference import error_model as em
+from grader.reference.error_model.tree import compile_with
+
+RNG = np.random.default_rng(3)
+TIGHT = Compare("allclose", rtol=1e-5, atol=1e-6)
+
+
+def same(value, target) -> bool:
+    return agrees(value, target, TIGHT, equal_nan=True)
+
+
+def calls_of(function, student, cases):
+    return [em.Call(args, {}, student(*args), function(*args)) for args in cases]
+
+
+def attention_params(d):
+    return {n: RNG.normal(size=(d, d) if n.startswith("W") else d)
+            for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+
+
+def test_every_single_rewrite_has_a_stable_unique_name_and_a_sentence():
+    for name in ("softmax", "layer_norm", "self_attention", "encoder_block", "embed_image",
+                 "linear_patch_embed", "vit_forward"):
+        root, edits = em.model(REFERENCE[name])
+        names = [e.name for e in edits]
+        assert len(names) == len(set(names)) and edits, name
+        assert all(n.startswith(f"op:{e.operator}:{name}") and "+" not in n
+                   for n, e in zip(names, edits, strict=True))
+        assert all(e.sentence.startswith("In `") and e.sentence.endswith(".") for e in edits)
+        assert [e.name for e in em.model(REFERENCE[name])[1]] == names  # the same next time
+
+
+def test_the_names_the_fixtures_rely_on_exist():
+    expected = {
+        "softmax": ["op:axis:softmax:sum.axis=None", "op:keepdims:softmax:max.keepdims",
+                    "op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)"],
+        "layer_norm": ["op:constant:layer_norm:eps=1e-05", "op:term:layer_norm:drop-mean",
+                       "op:root:layer_norm:eps-outside-sqrt", "op:ddof:layer_norm:var.ddof=1"],
+        "self_attention": ["op:constant:self_attention/attention:scale=d_h",
+                           "op:constant:self_attention/attention:scale=sqrt(d)",
+                           "op:term:self_attention/linear.3:drop-b"],
+        "encoder_block": ["op:activation:encoder_block/mlp:act=relu",
+                          "op:term:encoder_block/mlp/linear.2:drop-b",
+                          "op:skip:encoder_block:skip-layer_norm.2"]}
+    for function, names in expected.items():
+        made = {e.name for e in em.model(REFERENCE[function])[1]}
+        assert set(names) <= made, set(names) - made
+
+
+def test_a_rewrite_computes_what_its_name_says():
+    x = RNG.normal(size=(3, 4))
+    summed = em.rewrite(REFERENCE["softmax"], "op:axis:softmax:sum.axis=None")(x)
+    assert np.allclose(summed.sum(), 1.0) and not np.allclose(summed.sum(axis=-1), 1.0)
+    g, b = np.ones(4), np.zeros(4)
+    eps_out = em.rewrite(REFERENCE["layer_norm"], "op:root:layer_norm:eps-outside-sqrt")
+    want = (x - x.mean(-1, keepdims=True)) / (x.std(-1, keepdims=True) + 0.5)
+    assert np.allclose(eps_out(x, g, b, 0.5), want)
+    p = attention_params(8)
+    scaled = em.rewrite(REFERENCE["self_attention"],
+                        "op:constant:self_attention/attention:scale=sqrt(d)")
+    from grader.reference.misconceptions import MISCONCEPTIONS
+
+    assert np.allclose(scaled(x.repeat(2, axis=1), p, 2),
+                       MISCONCEPTIONS["attention_scale_d"](x.repeat(2, axis=1), p, 2))
+    with pytest.raises(KeyError):
+        em.rewrite(REFERENCE["softmax"], "op:axis:softmax:nothing")
+
+
+def test_the_unedited_tree_is_the_reference():
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    root, _ = em.model(REFERENCE["self_attention"])
+    assert np.allclose(compile_with(root, [])(x, p, 2), REFERENCE["self_attention"](x, p, 2))
+
+
+def test_search_names_the_one_rewrite_that_reproduces_every_call():
+    def student(x, axis=-1):  # the sum over the whole array
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum()
+
+    cases = [(RNG.normal(size=(3, 4)),), (RNG.normal(size=(2, 5)),), (np.array([1.0, 2.0]),)]
+    found = em.search(REFERENCE["softmax"], calls_of(REFERENCE["softmax"], student, cases), 0,
+                      same)
+    assert found.name == "op:axis:softmax:sum.axis=None"
+    assert "runs over the whole array" in found.sentence
+
+
+def test_search_says_nothing_when_a_passing_case_is_not_reproduced():
+    def student(x, axis=-1):  # right on 1-D input, nonsense elsewhere: no operator's
+        return REFERENCE["softmax"](x) if x.ndim == 1 else np.full_like(x, 0.25)
+
+    cases = [(RNG.normal(size=(3, 4)),), (np.array([1.0, 2.0]),)]
+    assert em.search(REFERENCE["softmax"], calls_of(REFERENCE["softmax"], student, cases), 0,
+                     same) is None
+
+
+def test_search_says_nothing_when_two_different_rewrites_reproduce_the_outputs():
+    """With one head, d == d_h: dividing by d_h and dividing by d cannot be told apart."""
+    p = attention_params(4)
+
+    def student(x, p, heads):
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        return REFERENCE["softmax"](q @ k.T / x.shape[-1]) @ v @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(3, 4)), p, 1)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    assert em.search(REFERENCE["self_attention"], calls, 0, same) is None
+
+
+def test_one_reductions_axes_that_agree_on_these_inputs_are_one_mistake():
+    def student(x, gamma, beta, eps=1e-6):  # the variance over the tokens: axis 0 is -2 in 2-D
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(x.var(0, keepdims=True) + eps) * gamma + beta
+
+    g, b = RNG.normal(size=5), RNG.normal(size=5)
+    cases = [(RNG.normal(size=(3, 5)), g, b), (RNG.normal(size=(4, 5)), g, b)]
+    found = em.search(REFERENCE["layer_norm"], calls_of(REFERENCE["layer_norm"], student, cases),
+                      0, same)
+    assert found.name == "op:axis:layer_norm:var.axis=0"
+
+
+def test_search_finds_two_mistakes_at_once():
+    def student(x, gamma, beta, eps=1e-6):  # ddof=1 and no beta
+        return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True)
+                                                         + eps) * gamma
+
+    g, b = RNG.normal(size=6), RNG.normal(size=6)
+    cases = [(RNG.normal(size=(3, 6)), g, b), (RNG.normal(size=(2, 6)) * 3, g, b)]
+    found = em.search(REFERENCE["layer_norm"], calls_of(REFERENCE["layer_norm"], student, cases),
+                      0, same)
+    assert set(found.name.split("+")) == {"op:ddof:layer_norm:var.ddof=1",
+                                          "op:term:layer_norm:drop-beta"}
+    assert found.sentence.startswith("2 mistakes at once: (1) In `layer_norm`")
+
+
+def test_the_budget_bounds_the_search():
+    def student(x, axis=-1):
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum()
+
+    calls = calls_of(REFERENCE["softmax"], student, [(RNG.normal(size=(3, 4)),)])
+    assert em.search(REFERENCE["softmax"], calls, 0, same, limit=1) is None
+    assert em.search(REFERENCE["softmax"], calls, 0, same, seconds=0.0) is None
+    big = [em.Call((np.zeros((500, 500)),), {}, np.zeros((500, 500)), np.ones((500, 500)))]
+    assert em.search(REFERENCE["softmax"], big, 0, same) is None  # large inputs: not searched
+
+
+def test_composite_helpers_can_be_left_whole():
+    _, edits = em.model(REFERENCE["encoder_block"], frozenset({"self_attention"}))
+    assert not any("/self_attention" in e.name for e in edits)
+    assert any("/mlp/" in e.name for e in edits)
+
+
+def test_without_a_reference_grading_keeps_todays_hint(monkeypatch):
+    """The student bundle has no grader/reference: the error model is not there to ask."""
+    from grader.checks.kinds.mistakes import generated
+
+    monkeypatch.setitem(sys.modules, "grader.reference.error_model", None)  # ImportError
+
+    class Check:
+        integration = False
+    result = CheckResult("c", 1, 0, "failed", "m", hint="the checklist", hint_kind=CHECKLIST)
+    assert generated(result, Check(), [], 0) is result
+
+
+def test_each_hint_says_which_kind_of_statement_it_is():
+    from grader.checks.results import check_result
+
+    class Check:
+        name, points, hidden, visibility = "c", 1, False, "visible"
+    assert check_result(Check(), "failed", hint="h", misconception="x").hint_kind == MISTAKE
+    assert check_result(Check(), "failed", hint="h").hint_kind == CHECKLIST
+    assert check_result(Check(), "failed").hint_kind is None
+    assert check_result(Check(), "passed", hint="h").hint is None
+    result = check_result(Check(), "failed", hint="h", hint_kind=OBSERVATION)
+    assert result.hint_label == "[observation] "
+    assert replace(result, hint=None).hint_label == ""
+
+
+def test_a_terminal_report_labels_each_hint():
+    from grader.checks.results import ExerciseResult
+    from grader.report.terminal import exercise_feedback
+
+    checks = (CheckResult("a", 1, 0, "failed", "m", hint="named", hint_kind=MISTAKE),
+              CheckResult("b", 1, 0, "failed", "m", hint="list", hint_kind=CHECKLIST))
+    text = exercise_feedback(ExerciseResult("e", "E", "L", checks))
+    assert "[named mistake] hint: named" in text and "[checklist] hint: list" in text
+
+
+def test_sentences_show_no_inputs():
+    """A hidden check's hint must not show its inputs: sentences quote the reference's code."""
+    for name in ("softmax", "layer_norm", "self_attention", "encoder_block"):
+        for edit in em.model(REFERENCE[name])[1]:
+            assert "array(" not in edit.sentence and not any(ch.isdigit() and ch != "0"
+                                                               for ch in edit.sentence[:4])
+
+
+def test_the_scale_operator_finds_the_references_square_root():
+    assert math.sqrt(4) == 2 and any(e.detail == "scale=d_h"
+                                     for e in em.model(REFERENCE["self_attention"])[1])
+
+
+COURSE_POOL = '''"""A mean-pool head on layer-normed tokens: a course's own function."""
+import numpy as np
+from grader.reference import layer_norm
+
+
+def mean_pool_head(x, W, b):
+    return layer_norm(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1])).mean(axis=0) @ W + b
+'''
+
+
+def test_a_course_function_gets_the_operators_too(tmp_path):
+    """exercises/reference/*.py (docs/authoring.md, section 4): loaded from its file, rewritten
+    like a shipped function, the shipped helpers it calls included."""
+    from grader.checks.course import course_reference
+
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / "pool.py").write_text(COURSE_POOL)
+    function = course_reference(tmp_path).functions["mean_pool_head"]
+
+    def student(x, W, b):  # the head's bias forgotten
+        return REFERENCE["layer_norm"](x, np.ones(x.shape[-1]), np.zeros(x.shape[-1])).mean(
+            axis=0) @ W
+
+    cases = [(RNG.normal(size=(4, 4)), RNG.normal(size=(4, 3)), RNG.normal(size=3)),
+             (RNG.normal(size=(6, 6)), RNG.normal(size=(6, 2)), RNG.normal(size=2))]
+    found = em.search(function, calls_of(function, student, cases), 0, same)
+    assert found.name == "op:term:mean_pool_head:drop-b"
+    assert {"mean_pool_head", "mean_pool_head/layer_norm"} <= {
+        i.path for i in em.model(function)[0].walk()}
