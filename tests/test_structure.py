@@ -100,3 +100,16 @@ def test_no_private_name_is_imported_from_another_module():
 def test_no_module_is_over_500_lines(name):
     lines = len(MODULES[name].read_text().splitlines())
     assert lines <= MAX_LINES, f"{name} has {lines} lines: split it by what its parts do"
+
+
+def test_every_package_of_the_grader_ships_in_the_wheel():
+    """pyproject.toml lists its packages by name: a new folder left out of it is missing from
+    every `pip install .` (the Actions example, Gradescope), and only there."""
+    import tomllib
+
+    root = PACKAGE.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = {".".join(init.parent.relative_to(root).parts)
+             for init in PACKAGE.rglob("__init__.py") if "__pycache__" not in init.parts}
+    assert found - listed == set()
