@@ -389,7 +389,10 @@ def test_expected_values_never_exist_in_the_worker(outcome):
     from grader.reference import REFERENCE
 
     graded = outcome.graded["stack_walk"]
-    calls = sorted(graded.scratch.glob("call-*.npz"))
+    # a call stopped at its time limit between writing its arguments and its digests (the walk
+    # is slow on a busy machine) left no evidence to read: only whole records count
+    calls = [call for call in sorted(graded.scratch.glob("call-*.npz"))
+             if call.with_suffix(".digests").is_file()]
     assert calls, "the stack walker never ran"
     seen = set()
     for call in calls:
