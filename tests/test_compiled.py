@@ -187,8 +187,11 @@ def test_a_corrupt_compiled_file_never_changes_a_grade(copied, monkeypatch, dama
     else:
         index = json.loads(index_path.read_text())
         text = json.dumps(index)
-        if damage == "offset":
-            text = text.replace('["float64", 0,', '["float64", 99999999,')
+        if damage == "offset":  # each value is JSON text of its own (compiled.FORMAT 2)
+            index["tables"] = {table: {key: value.replace('["float64",0,', '["float64",99999999,')
+                                       for key, value in values.items()}
+                               for table, values in index["tables"].items()}
+            text = json.dumps(index)
         else:
             np.savez(arrays_path, float64=np.zeros(3, np.int8))
             index = json.loads(text)
