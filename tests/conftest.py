@@ -62,3 +62,22 @@ def zygote():
     zygote = prestart_zygote()
     zygote.wait_ready()
     return zygote
+
+
+# Small exercises keep a class fast; any of them missing (specs change) is simply not used.
+SPEC_FILES = ["patch-count.yaml", "token-count.yaml", "flatten-length.yaml",
+              "pretrained-or-scratch.yaml"]
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory) -> Path:
+    """A folder with a copy of the small specs (SPEC_FILES), shared by a module's tests: the
+    class-grading tests' exercises."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("exercises")
+    found = [name for name in SPEC_FILES if (EXERCISES / name).is_file()]
+    assert len(found) >= 2
+    for name in found:
+        shutil.copy(EXERCISES / name, folder / name)
+    return folder

@@ -25,20 +25,6 @@ from grader.batch.records import GRADED, read_record, report_from_json, report_t
 
 from conftest import EXERCISES, ROOT, SOLUTION, SUBMISSIONS, TEMPLATE
 
-# Small exercises keep the class fast; any of them missing (specs change) is simply not used.
-SPEC_FILES = ["patch-count.yaml", "token-count.yaml", "flatten-length.yaml",
-              "pretrained-or-scratch.yaml"]
-
-
-@pytest.fixture(scope="module")
-def specs(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("exercises")
-    found = [name for name in SPEC_FILES if (EXERCISES / name).is_file()]
-    assert len(found) >= 2
-    for name in found:
-        shutil.copy(EXERCISES / name, folder / name)
-    return folder
-
 
 def total_points(folder: Path) -> float:
     exercises, errors = load_specs(folder)

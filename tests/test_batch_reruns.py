@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_batch import SPEC_FILES, csv_rows, grade_all, total_points
+from test_batch import csv_rows, grade_all, total_points
 
 from grader.batch.fingerprints import grader_version, specs_sha256, submission_sha256
 from grader.batch.records import read_record
 
-from conftest import EXERCISES, SOLUTION, TEMPLATE
+from conftest import EXERCISES, SOLUTION, SPEC_FILES, TEMPLATE
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_batch import SPEC_FILES, grade_all
+from test_batch import grade_all
 
 from grader.batch.shards import Shard, ShardError, parse_shard, shard_of
 
-from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
+from conftest import ROOT, SOLUTION, TEMPLATE
 
 STUDENTS = ["alice", "bob", "carol", "dave", "gina", "ken"]  # two in each of three shards
 
@@ -21,15 +21,6 @@ def merge(*outputs: Path, out: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader.cli", "merge",
                            *map(str, outputs), "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
-
-
-@pytest.fixture(scope="module")
-def specs(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("exercises")
-    for name in SPEC_FILES:
-        if (EXERCISES / name).is_file():
-            shutil.copy(EXERCISES / name, folder / name)
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from test_batch import SPEC_FILES, grade_all, total_points
+from test_batch import grade_all, total_points
 from test_batch_shards import merge
 from test_similarity import COPIED, ORIGINAL, SimilarTable, with_functions
 
@@ -26,7 +26,7 @@ from grader.batch.discover import discover
 from grader.batch.fingerprints import submission_sha256
 from grader.batch.shards import shard_of
 
-from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE
+from conftest import ROOT, SOLUTION, TEMPLATE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="FIFOs and the sandbox are Linux's")
@@ -91,14 +91,6 @@ def surrogate_file(folder: Path) -> None:
                            "    raise ValueError('\\udcff' * 3)\n", 1)
     assert odd != solution
     (folder / "surrogates.py").write_text(odd)
-
-
-@pytest.fixture(scope="module")
-def specs(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("exercises")
-    for name in SPEC_FILES:
-        (folder / name).write_bytes((EXERCISES / name).read_bytes())
-    return folder
 
 
 def rows(out: Path) -> dict[str, dict]:

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
-from test_batch import SPEC_FILES, csv_rows, grade_all, total_points
+from test_batch import csv_rows, grade_all, total_points
 
 from grader.batch.discover import discover, student_id
 
@@ -19,15 +17,6 @@ from conftest import EXERCISES, SOLUTION, TEMPLATE
 
 # two names whose safe ids share a base (ab_____) and their sha256's first 8 hex digits
 SAME_DIGITS = ("abαδεζβ", "abβληηζ")
-
-
-@pytest.fixture(scope="module")
-def specs(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("exercises")
-    for name in SPEC_FILES:
-        if (EXERCISES / name).is_file():
-            shutil.copy(EXERCISES / name, folder / name)
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,7 @@ from test_time_per_function import (
     scores,
     with_loop,
 )
+from test_worker import eventually
 
 from grader.worker import Limits, StudentWorker
 from grader.worker.limits import DEFAULT_LIMITS
@@ -200,10 +200,3 @@ def sleeping(marker: str) -> bool:
     return False
 
 
-def eventually(condition, seconds: float = 30.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True

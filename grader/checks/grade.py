@@ -76,8 +76,9 @@ class SubmissionGrading:
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
             return None, frozenset(), NOT_COMPILED
-        oracle = self.oracles.setdefault(exercise.folder, Oracle(exercise.folder))
-        stand_ins = StandIns(stand_in_names, check, recorded, oracle)
+        if exercise.folder not in self.oracles:
+            self.oracles[exercise.folder] = Oracle(exercise.folder)
+        stand_ins = StandIns(stand_in_names, check, recorded, self.oracles[exercise.folder])
         result = grade_around(exercise, check, self.worker, stand_ins, self.plans)
         return result, frozenset(stand_ins.used), stand_ins.unavailable
 

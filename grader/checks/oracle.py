@@ -111,9 +111,11 @@ def _answer(reply: dict, blobs) -> list:
 
 
 def _why(exc: Exception, seconds: float, memory_mb: int) -> str:
+    """Why the oracle cannot answer, in the words a student reads after 'could not answer: '."""
     if isinstance(exc, TimeoutError):
         return f"the reference took more than {seconds:g} s on this call (or the run's budget)"
-    return f"the reference's process stopped (more than {memory_mb} MB, or {type(exc).__name__})"
+    return (f"the grader's reference stopped on this call (it may have needed more than "
+            f"{memory_mb} MB)")
 
 
 def serve(sock_fd: int, folder: str, memory_mb: int) -> None:

@@ -61,6 +61,7 @@ def run(args) -> int:
 def _student_sheet(folder: Path, exercises: list, student_id: str, out: str | None) -> int:
     """One student's sheet: each exercise with variants as the course secret picks it for them."""
     from grader.authoring import render_sheet
+    from grader.batch.discover import student_id as safe_id  # grade-all's file-safe ids
     from grader.checks.catalogue import student_variants
     from grader.checks.variants import SECRET_ENV, SECRET_FILE, course_secret
 
@@ -68,8 +69,7 @@ def _student_sheet(folder: Path, exercises: list, student_id: str, out: str | No
     if secret is None:
         return fail(NAME, f"no course secret ({SECRET_ENV}, or {folder / SECRET_FILE}): "
                           "`vitgrade compile` makes one", 1)
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in student_id)[:80]
-    path = Path(out or f"exercises-{safe}.md")
+    path = Path(out or f"exercises-{safe_id(student_id)}.md")
     path.write_text(render_sheet(student_variants(exercises, secret, student_id), student_id),
                     encoding="utf-8")
     varied = sum(bool(e.variants) for e in exercises)
