@@ -42,7 +42,7 @@ def comparable(results: dict) -> dict:
     results.pop("execution_time", None)
     for key in ("output", "message"):  # Gradescope's, PrairieLearn's
         results[key] = re.sub(rf"(submission: |could not grade |^)\S*{SUBMISSION}", r"\1-",
-                              results.get(key, ""))
+                              results.get(key, ""), flags=re.MULTILINE)
     return results
 
 
