@@ -49,8 +49,13 @@ def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
 
 # --- text and tables -------------------------------------------------------------
 
+def _percents(s: ClassSummary) -> list[float]:
+    """Each graded student's total score, in percent."""
+    return [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
+
+
 def _overview(s: ClassSummary) -> str:
-    totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
+    totals = _percents(s)
     not_graded = f", {len(s.not_graded)} could not be graded (see below)" if s.not_graded else ""
     lines = [f"{s.students} submissions; {len(s.graded)} graded{not_graded}."]
     if totals:
@@ -66,8 +71,7 @@ def _overview(s: ClassSummary) -> str:
 
 def _score_table(s: ClassSummary) -> str:
     bins = [0] * 10
-    for _, r in s.graded:
-        percent = 100 * r.score / r.max_score if r.max_score else 0.0
+    for percent in _percents(s):
         bins[min(int(percent // 10), 9)] += 1
     rows = [(f"{10 * i}-{10 * i + 10}%" if i < 9 else "90-100%", str(n))
             for i, n in enumerate(bins)]
@@ -207,10 +211,9 @@ def _plots(s: ClassSummary) -> dict | None:
     except ImportError:
         return None
     out = {}
-    totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
     fig = Figure(figsize=(6, 3), dpi=100)
     ax = fig.subplots()
-    ax.hist(totals, bins=[10 * i for i in range(11)], color="#4878a8", edgecolor="white")
+    ax.hist(_percents(s), bins=[10 * i for i in range(11)], color="#4878a8", edgecolor="white")
     ax.set_xlabel("total score (%)")
     ax.set_ylabel("students")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
