@@ -167,10 +167,10 @@ def _share(count: int, total: int) -> str:
 
 def similarity_section(similarity) -> str:
     """`similarity`: a grader.similarity.pairs.Similarity, or AT_MERGE (a shard's report)."""
+    heading = "<h2>Similar code</h2>"
     if similarity == AT_MERGE:
-        return (f"<h2>Similar code</h2><p>Similar code is {_e(AT_MERGE)}: whether a fragment is "
-                "rare, found in at most a few of the submissions, depends on the whole "
-                "class.</p>")
+        return (f"{heading}<p>Similar code is {_e(AT_MERGE)}: whether a fragment is rare, found "
+                "in at most a few of the submissions, depends on the whole class.</p>")
     s = similarity
     intro = (f"<p>Pairs of submissions whose code is unusually similar, function by function: "
              f"they share fragments of code (variable names, comments and layout aside) found in "
@@ -188,8 +188,7 @@ def similarity_section(similarity) -> str:
         notes.append(f"{s.more} more pairs are not listed.")
     notes_html = "".join(f'<p class="note">{n}</p>' for n in notes)
     if not s.pairs:
-        return (f"<h2>Similar code</h2>{intro}<p>No pair of submissions is unusually similar."
-                f"</p>{notes_html}")
+        return f"{heading}{intro}<p>No pair of submissions is unusually similar.</p>{notes_html}"
     rows = []
     for pair in s.pairs:
         functions = ", ".join(f"{m.function} ({100 * m.similarity:.0f}%)" for m in pair.matches)
@@ -197,7 +196,7 @@ def similarity_section(similarity) -> str:
     table = ("<table><thead><tr><th>student</th><th>student</th>"
              "<th>similar functions (share of the smaller version in common)</th></tr></thead>"
              f"<tbody>{''.join(rows)}</tbody></table>")
-    return f"<h2>Similar code</h2>{intro}{table}{notes_html}"
+    return f"{heading}{intro}{table}{notes_html}"
 
 
 # --- plots: no pyplot (no GUI backend, no global state); axes counting students have integer
