@@ -80,9 +80,10 @@ class Driver:
         exercises = list(self.catalogue.exercises)
         if not any(e.variants for e in exercises):
             return exercises, None
-        if not student_id or self.secret is None:
-            return exercises, "no student id (--student-id)" if not student_id else (
-                "no course secret")
+        if not student_id:
+            return exercises, "no student id (--student-id)"
+        if self.secret is None:
+            return exercises, "no course secret"
         return student_variants(exercises, self.secret, student_id, self._variants), None
 
     def session(self, student: str | Path | None = None, student_id: str | None = None):
@@ -113,9 +114,8 @@ class Driver:
 
     def finish(self, session, *, shown: str | None = None, junit_out: str | None = None
                ) -> Outcome:
-        """After grading: close the worker, write every results file the settings ask for, and
-        the exit status: 0 full marks, 1 points lost or a spec refused, 2 nothing graded (the
-        submission or the specs unreadable, a results file refused, ^C)."""
+        """Close the worker, write the results files, say the exit status: 0 full marks, 1 points
+        lost or a spec refused, 2 nothing graded (unreadable, a results file refused, ^C)."""
         from grader.checks.results import PASSED
         from grader.report.outputs import write_outputs
 

@@ -58,12 +58,9 @@ def grader_packages() -> list[Path]:
 
 
 def installed_from() -> set[Path]:
-    """The folder the installed distribution was built from, when pip recorded one (an editable
-    install's checkout, `pip install .`): its sources hold the reference and the specs too.
-
-    Read from the first `vit_grader-*.dist-info/direct_url.json` on sys.path, as
-    importlib.metadata would find it: importing that (and the email package it needs) costs
-    ~25 ms of every run as root."""
+    """The folder the installed distribution was built from, when pip recorded one in its
+    `vit_grader-*.dist-info/direct_url.json` (an editable install, `pip install .`): its sources
+    hold the reference and the specs too. Read by hand: importlib.metadata costs ~25 ms."""
     for entry in sys.path:
         for info in sorted(Path(entry or ".").glob(f"{DIST_INFO_NAME}-*.dist-info")):
             try:

@@ -144,9 +144,8 @@ class GraderSettings:
 
     def for_catalogue(self, exercises) -> GraderSettings:
         """These settings with the worker's limits resolved for the run and for each of
-        `exercises`: these settings' (command line, environment), else the exercise's spec
-        `limits:`, else the defaults; `hide` is every path the worker must not see, `setup` the
-        course's setup code; and the course's feedback level for the platform."""
+        `exercises` (these settings', else the spec's `limits:`, else the defaults; with what to
+        hide and the course's setup code), and the course's feedback level and due date."""
         from grader.checks.course_file import course_settings
         from grader.secret_paths import hidden_paths
 
@@ -284,13 +283,9 @@ def student_file(path: Path, shown: str | None = None) -> Path:
 def resolve_settings(getoption: Callable, invoked_in: Path, environ: Mapping | None = None, *,
                      discover: bool = True) -> GraderSettings:
     """GraderSettings from the options (`getoption(name)`: None, or a ValueError as pytest's, for
-    one not given), else the environment (`environ`, default os.environ). A SettingsError names a
-    bad value and where it came from.
-
-    An autograder (--classroom, --gradescope, --prairielearn) or grade-all (`discover=False`)
-    grades with --exercises or the installed specs, never an `exercises/` found where it runs:
-    that is the student's repository, or the class's folder.
-    """
+    one not given), else the environment (`environ`, default os.environ). An autograder or
+    grade-all (`discover=False`) never uses an `exercises/` found where it runs: that is the
+    student's repository, or the class's folder."""
     from grader.spec.locate import locate_exercises
 
     value = given_values(getoption, os.environ if environ is None else environ)

@@ -120,11 +120,7 @@ def student_notebook(text: str, shown: str) -> tuple[str, int, int]:
 
     from grader.worker.notebook import cell_title
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AssignError(f"{shown}: not a notebook "
-                          f"(invalid JSON at line {exc.lineno}: {exc.msg})") from None
+    data = _notebook_json(text, shown)
     if not isinstance(data, dict):
         raise AssignError(f"{shown}: not a notebook (a notebook is a JSON object)")
     if data.get("nbformat") == 4 and data.get("nbformat_minor", 0) >= 5:
@@ -218,11 +214,7 @@ def _answer_keys(target: ast.expr, value: ast.expr | None) -> list[str]:
 
 def notebook_code(text: str, shown: str) -> str:
     """The code cells of a notebook joined, without IPython magics and shell lines."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AssignError(f"{shown}: not a notebook (invalid JSON at line {exc.lineno}: "
-                          f"{exc.msg})") from None
+    data = _notebook_json(text, shown)
     cells = data.get("cells", []) if isinstance(data, dict) else []
     sources = []
     for cell in cells:
@@ -235,3 +227,11 @@ def notebook_code(text: str, shown: str) -> str:
         sources.append("\n".join(line for line in source.splitlines()
                                   if not line.lstrip().startswith(("%", "!"))))
     return "\n\n".join(sources) + "\n"
+
+
+def _notebook_json(text: str, shown: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise AssignError(f"{shown}: not a notebook (invalid JSON at line {exc.lineno}: "
+                          f"{exc.msg})") from None

@@ -1,11 +1,7 @@
-"""The class's files, rebuilt from the records at the end of `grade-all` and `merge`:
-
-    OUT/batch.json, OUT/grades.csv, OUT/feedback/<student>.md, OUT/report.html
-
-The same code writes them for a single run and for merged shards, from the same inputs: the
-records and batch.json (`Manifest`), which keeps what the specs and the course's files say
-(labels.py, grader/similarity/boilerplate.py), so `vitgrade merge`, which has neither, writes
-the files a single run would.
+"""The class's files, OUT/batch.json, grades.csv, feedback/<student>.md and report.html, rebuilt
+from the records at the end of `grade-all` and `merge` alike. batch.json (`Manifest`) keeps what
+the specs and the course's files say (labels.py, grader/similarity/boilerplate.py), so `vitgrade
+merge`, which has neither, writes the files a single run would.
 
     batch.json: {"format": "vitgrade-batch/1", "shard": "2/3" or null, "specs_sha256": ...,
      "grader_version": ..., "students": [ids graded from the class folder], "removed": [ids with
@@ -78,11 +74,9 @@ def class_rows(students: list[str], records: dict[str, Record | None],
 
 def write_class_files(out: Path, manifest: Manifest, records: dict[str, Record | None],
                       removed: dict[str, Record]):
-    """batch.json (`manifest`), grades.csv, feedback/<student>.md and report.html, for the
-    manifest's students (their `records`) and its `removed` ones; returns the
-    grader.similarity.pairs.Similarity of the report. A shard's report compares no code
-    (class_report.AT_MERGE): a fragment rare in a shard may be common in the class, so
-    similarity is computed by merge, over everyone."""
+    """The class's files for the manifest's students (their `records`) and its `removed` ones;
+    returns the report's grader.similarity.pairs.Similarity. A shard's compares no code
+    (class_report.AT_MERGE): a fragment rare in a shard may be common in the class."""
     from grader.report.class_report import AT_MERGE, class_report_html
     from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown

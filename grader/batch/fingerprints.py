@@ -90,9 +90,8 @@ def _sha256(data: bytes) -> str:
 def code_fingerprints(path: str | Path, exercises: str | Path | None = None
                       ) -> dict[str, list[int]] | None:
     """The student-API functions of the file graded for `path` (a folder: the file chosen in
-    it), or None when no code could be read. Never raises: the file is the student's, and
-    whatever it is (a notebook nested 200,000 deep, a FIFO, garbage) costs only its own
-    fingerprints (grade-all's job calls it after grading, outside the worker)."""
+    it), or None when no code could be read. Never raises: whatever the student's file is (a
+    notebook nested 200,000 deep, a FIFO, garbage) costs only its own fingerprints."""
     from grader.checks.api import student_api  # the student API's names (and the course's)
     from grader.settings import student_file
     from grader.similarity.code import submission_fingerprints

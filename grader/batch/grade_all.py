@@ -1,11 +1,9 @@
 """A whole class: grade what is not graded yet, in parallel, then write the class's files:
 OUT/results/<student>.json (one record each, written as it finishes), grades.csv,
-feedback/<student>.md, report.html and logs/job-<n>.log.
+feedback/<student>.md, report.html and logs/job-<n>.log (docs/lms.md, "A whole class").
 
 A re-run reuses every final record whose submission, specs and grader are unchanged
-(fingerprints.py) and grades the rest; docs/lms.md ("A whole class") says what each file holds,
-and what a stopped batch, a gone submission and `--shard K/N` (shards.py) do. OUT's folders are
-checked before anything is graded: a link in them stops the batch (report/safe_files.py).
+(fingerprints.py). A link in OUT's folders stops the batch before anything is graded.
 """
 from __future__ import annotations
 

@@ -2,14 +2,12 @@
 
     python -m grader.batch.job --settings JSON --results DIR --parent PID
 
-(grade-all starts it isolated, `python -I`, from a folder of its own, with the settings it
-resolved as data: grade_all.py `_job_command`, settings.GraderSettings.to_json.)
+(grade_all.py `_job_command` starts it, `python -I`, with its resolved settings as JSON.)
 Once set up it says {"ready": true}; then it reads one JSON task per line on stdin ({"student",
-"path", "shown"}), grades it in-process (grader/driver.py), writes OUT/results/<student>.json
-atomically, and answers one JSON line on stdout ({"student", "status", "score", "max_score",
-"fatal", "seconds"}). It ends when stdin closes or its parent dies. Python, the pytest-free
-grading code and numpy are imported once, which is what makes a class fast to grade; student
-code runs in a worker forked from the job's zygote.
+"path", "shown"}), grades it with the driver, writes OUT/results/<student>.json, and answers one
+JSON line on stdout ({"student", "status", "score", "max_score", "fatal", "seconds"}). It ends
+when stdin closes or its parent dies. Importing the grader and numpy once per job, not per
+student, is what makes a class fast to grade.
 """
 from __future__ import annotations
 
@@ -36,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
-    # starts now: numpy imports while we import the rest
-    zygote = Zygote() if FORK_AVAILABLE else None
+    zygote = Zygote() if FORK_AVAILABLE else None  # its numpy imports while we import the rest
     from grader.batch import fingerprints
     from grader.batch.records import GRADED, Record, now, write_record
     from grader.driver import Driver
@@ -71,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                     grader.zygote.close()
                     grader.zygote = Zygote()
                 continue
-            # for the report's similarity section
-            code = fingerprints.code_fingerprints(task["path"], exercises)
+            code = fingerprints.code_fingerprints(task["path"], exercises)  # similar code
             seconds = time.perf_counter() - start
             write_record(args.results, Record(task["student"], task["path"], GRADED, report, "",
                                               seconds, now(), content, **versions, code=code))

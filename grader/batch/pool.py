@@ -80,10 +80,9 @@ class Job:
         self.deadline = time.monotonic() + timeout if self.tasks else float("inf")
 
     def kill(self, spared: set[int] = frozenset()) -> None:
-        """SIGKILL the job's whole group (its zygote too; workers die with the zygote), reap it,
-        then sweep what its tree left: daemons a submission started (setsid, a double fork) were
-        re-parented to us, a subreaper, and are killed with their descendants. `spared`: the
-        other live jobs, with all they run."""
+        """SIGKILL the job's whole group (workers die with its zygote), reap it, then sweep the
+        daemons its tree left (re-parented to us, a subreaper). `spared`: the other live jobs'
+        pids, with all they run."""
         kill_group(self.process.pid)
         self.process.wait()
         sweep(None, set(spared))

@@ -1,9 +1,5 @@
-"""`vitgrade grade SUBMISSION`: grade one submission and print the score table.
-
-It drives the same GradingSession (grader/session.py) as the pytest plugin (`pytest --student`),
-in this process and without pytest: a student waits for the grading, not for pytest's start-up
-(~0.4 s of a cold run; benchmarks/grade_time.py). tests/test_grade_paths.py holds the two paths
-to the same results, `--junitxml` (report/junit.py) included.
+"""`vitgrade grade SUBMISSION`: grade one submission with the driver (grader/driver.py), in this
+process and without pytest (~0.4 s of a cold run saved), and print the score table.
 """
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from grader.checks import compiled
     from grader.checks.catalogue import load_exercises
+    from grader.checks.course_file import course_settings
     from grader.spec import spec_files
     from grader.spec.locate import find_exercises
 
@@ -25,8 +26,6 @@ def run(args) -> int:
     if not folder.is_dir():
         return fail(NAME, f"{folder} is not a folder of exercise specs")
     exercises, errors = load_exercises(folder, build_inputs=True, every_problem=True)
-    from grader.checks.course_file import course_settings
-
     errors += course_settings(folder).problems  # course.yaml's
     for error in sorted(errors, key=lambda e: (e.path, e.line or 0)):  # each file's in its order
         print(error)

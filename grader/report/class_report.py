@@ -49,8 +49,13 @@ def class_report_html(rows: list[tuple[str, GradeReport | None, str | None]],
 
 # --- text and tables -------------------------------------------------------------
 
+def _percents(s: ClassSummary) -> list[float]:
+    """Each graded student's total score, in percent."""
+    return [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
+
+
 def _overview(s: ClassSummary) -> str:
-    totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
+    totals = _percents(s)
     not_graded = f", {len(s.not_graded)} could not be graded (see below)" if s.not_graded else ""
     lines = [f"{s.students} submissions; {len(s.graded)} graded{not_graded}."]
     if totals:
@@ -66,8 +71,7 @@ def _overview(s: ClassSummary) -> str:
 
 def _score_table(s: ClassSummary) -> str:
     bins = [0] * 10
-    for _, r in s.graded:
-        percent = 100 * r.score / r.max_score if r.max_score else 0.0
+    for percent in _percents(s):
         bins[min(int(percent // 10), 9)] += 1
     rows = [(f"{10 * i}-{10 * i + 10}%" if i < 9 else "90-100%", str(n))
             for i, n in enumerate(bins)]
@@ -163,10 +167,10 @@ def _share(count: int, total: int) -> str:
 
 def similarity_section(similarity) -> str:
     """`similarity`: a grader.similarity.pairs.Similarity, or AT_MERGE (a shard's report)."""
+    heading = "<h2>Similar code</h2>"
     if similarity == AT_MERGE:
-        return (f"<h2>Similar code</h2><p>Similar code is {_e(AT_MERGE)}: whether a fragment is "
-                "rare, found in at most a few of the submissions, depends on the whole "
-                "class.</p>")
+        return (f"{heading}<p>Similar code is {_e(AT_MERGE)}: whether a fragment is rare, found "
+                "in at most a few of the submissions, depends on the whole class.</p>")
     s = similarity
     intro = (f"<p>Pairs of submissions whose code is unusually similar, function by function: "
              f"they share fragments of code (variable names, comments and layout aside) found in "
@@ -184,8 +188,7 @@ def similarity_section(similarity) -> str:
         notes.append(f"{s.more} more pairs are not listed.")
     notes_html = "".join(f'<p class="note">{n}</p>' for n in notes)
     if not s.pairs:
-        return (f"<h2>Similar code</h2>{intro}<p>No pair of submissions is unusually similar."
-                f"</p>{notes_html}")
+        return f"{heading}{intro}<p>No pair of submissions is unusually similar.</p>{notes_html}"
     rows = []
     for pair in s.pairs:
         functions = ", ".join(f"{m.function} ({100 * m.similarity:.0f}%)" for m in pair.matches)
@@ -193,7 +196,7 @@ def similarity_section(similarity) -> str:
     table = ("<table><thead><tr><th>student</th><th>student</th>"
              "<th>similar functions (share of the smaller version in common)</th></tr></thead>"
              f"<tbody>{''.join(rows)}</tbody></table>")
-    return f"<h2>Similar code</h2>{intro}{table}{notes_html}"
+    return f"{heading}{intro}{table}{notes_html}"
 
 
 # --- plots: no pyplot (no GUI backend, no global state); axes counting students have integer
@@ -207,10 +210,9 @@ def _plots(s: ClassSummary) -> dict | None:
     except ImportError:
         return None
     out = {}
-    totals = [100 * r.score / r.max_score if r.max_score else 0.0 for _, r in s.graded]
     fig = Figure(figsize=(6, 3), dpi=100)
     ax = fig.subplots()
-    ax.hist(totals, bins=[10 * i for i in range(11)], color="#4878a8", edgecolor="white")
+    ax.hist(_percents(s), bins=[10 * i for i in range(11)], color="#4878a8", edgecolor="white")
     ax.set_xlabel("total score (%)")
     ax.set_ylabel("students")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))

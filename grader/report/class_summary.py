@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from grader.checks.results import PASSED, GradeReport
 
+from .feedback_level import TIME_LIMIT_WORDS
 from .labels import Labels
 
 
@@ -67,11 +68,6 @@ def summarise(rows: list[tuple[str, GradeReport | None, str | None]],
                         mean_score, misconceptions(graded, labels),
                         [(s, why) for s, r in graded if (why := time_limit(r))],
                         {k: dict(sorted(v.items(), key=str)) for k, v in by_variant.items()})
-
-
-# how a check says a time limit stopped it, a call's own or the whole submission's
-# (grader/worker/student_worker.py: DID_NOT_RETURN, OUT_OF_TIME; "timed out": the load's)
-TIME_LIMIT_WORDS = ("timed out", "out of time", "did not return within")
 
 
 def time_limit(report: GradeReport) -> str:

@@ -8,15 +8,9 @@
     full      + the inputs, the line to reproduce, the traceback and what the code printed
               (visible cases only: a hidden case never shows its inputs, at any level)
 
-A check's level is, first found: the command line's `--feedback LEVEL`, the environment's
-`VITGRADE_FEEDBACK`, the check's `feedback:`, its exercise's `feedback:`, the course's default
-for the platform (`feedback:` of the exercises folder's `course.yaml`: checks/course_file.py)
-and else `full`; then, unless the command line or the environment gave it, raised by each step
-of the check's (else the exercise's) `opens:` that is open: from the Nth attempt on, or after a
-date (`Opening`, grader/attempts.py), and a failed check says what opens next and when. The
-grading session redacts every ExerciseResult as it records it
-(`redacted`), so every output (the terminal, results files, feedback.md, the class report)
-reads what the level lets through, and nothing else.
+Each check's level is decided by `check_levels`. The grading session redacts every
+ExerciseResult as it records it (`redacted`), so every output (the terminal, results files,
+feedback.md, the class report) reads what the level lets through, and nothing else.
 """
 from __future__ import annotations
 
@@ -42,10 +36,12 @@ class Opening:
 
 
 _CASE_CALL = re.compile(r"^(\s*case \d+ of \d+): ")
-_CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
+CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\b(?:your code raised|got:)\s+([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|"
                      r"Interrupt|Exit|Warning|Stop\w*))\b")
-_TOO_LONG = ("timed out", "out of time", "did not return within")
+# how a check says a time limit stopped it, a call's own or the whole submission's
+# (grader/worker/student_worker.py: DID_NOT_RETURN, OUT_OF_TIME; "timed out": the load's)
+TIME_LIMIT_WORDS = ("timed out", "out of time", "did not return within")
 
 
 def at_least(level: str, wanted: str) -> bool:
@@ -55,9 +51,10 @@ def at_least(level: str, wanted: str) -> bool:
 def check_levels(exercise, given: str | None = None, course: str | None = None,
                  opening: Opening | None = None) -> dict:
     """{check name: (level, what opens next: "" when nothing)} of `exercise`'s checks: `given`
-    (command line, environment), else the check's `feedback:`, else the exercise's, else
-    `course` (the platform's default), else full; raised by the steps of its `opens:` (the
-    check's, else the exercise's) that are open at `opening`."""
+    (`--feedback`, VITGRADE_FEEDBACK), else the check's `feedback:`, else the exercise's, else
+    `course` (course.yaml's default for the platform), else full; unless `given`, raised by
+    each step of its `opens:` (the check's, else the exercise's) open at `opening`: from the
+    Nth attempt on, or after a date."""
     levels: dict[str, tuple[str, str]] = {}
     for check in exercise.checks:
         if given:
@@ -120,11 +117,9 @@ def redacted(result: ExerciseResult, levels: dict) -> ExerciseResult:
 def redacted_check(check: CheckResult, level: str, later: str = "", *, number: int = 1
                    ) -> CheckResult:
     """What `level` lets through of `check` (the `number`th of its exercise), and, when it
-    failed, `later`: what opens next and when (in the message; a hidden check's in its hint,
-    as its message is read from a whitelist). A grader's own
-    problem (a broken spec, an internal error) and a missing or unwritten function keep their
-    message: it says nothing of the check's cases; so does a hidden check (its message is
-    already what a student may know of it: grading wrote no input or expected value there)."""
+    failed, `later`: what opens next (in the message; a hidden check's in its hint, as its
+    message is read from a whitelist). A grader's own problem, a missing function and a hidden
+    check keep their message: it holds no input or expected value."""
     if level == FULL and not later:
         return check
     message = check.message
@@ -167,11 +162,11 @@ def failure_summary(message: str) -> str:
     """What a failure was, without expected or got: the case's number and the kind of failure
     (an exception's type, too long), as a hidden check's failure is told."""
     message = message or ""
-    case = _CASE.search(message)
+    case = CASE.search(message)
     what = f"failed on case {case.group(1)} of {case.group(2)}" if case else "failed"
     raised = _RAISED.search(message)
     if raised:
         return f"{what}: your code raised {raised.group(1)}"
-    if any(words in message for words in _TOO_LONG):
+    if any(words in message for words in TIME_LIMIT_WORDS):
         return f"{what}: your code took too long"
     return what

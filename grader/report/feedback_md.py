@@ -13,8 +13,8 @@ from grader.checks import ExerciseResult
 from grader.checks.describe import stand_in_note
 from grader.checks.results import MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, GradeReport
 
-from .class_summary import TIME_LIMIT_WORDS
 from .escape import markdown_block, markdown_text
+from .feedback_level import CASE, TIME_LIMIT_WORDS
 from .terminal import (
     STATUS_WORDS,
     all_passed,
@@ -25,7 +25,6 @@ from .terminal import (
     score_table,
 )
 
-_CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
 _RAISED = re.compile(r"\byour code raised ([A-Za-z_][A-Za-z0-9_.]*)")
 
 
@@ -41,7 +40,7 @@ def hidden_check_line(check: CheckResult) -> str:
 
 def hidden_failure(check: CheckResult) -> str:
     message = check.message or ""
-    case = _CASE.search(message)
+    case = CASE.search(message)
     what = (f"failed on hidden case {case.group(1)} of {case.group(2)}" if case
             else "failed on a hidden case")
     raised = _RAISED.search(message)

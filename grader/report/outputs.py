@@ -18,32 +18,27 @@ FEEDBACK_FOLDER = "feedback"  # a class's feedback/<student>.md, beside report.h
 def write_outputs(report, settings, junit_out: str | None = None) -> str | None:
     """Every results file `settings` asks for, and `vitgrade grade --junitxml`'s (pytest writes
     the plugin's); for a path through a link, no file and why (the run then exits 2)."""
-    try:
-        _write_outputs(report, settings, junit_out)
+    try:  # each format's module imported only when asked for: `vitgrade grade` starts fast
+        if settings.json_out is not None:
+            from .gradescope import gradescope_results
+
+            write_json_atomic(settings.json_out, gradescope_results(report))
+        if settings.prairielearn_out is not None:
+            from .prairielearn import prairielearn_results
+
+            write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
+        if junit_out is not None:
+            from .junit import junit_xml
+
+            write_text_atomic(junit_out, junit_xml(report), suffix=".xml")
+        # only GitHub Actions sets GITHUB_OUTPUT: elsewhere no one would read the line
+        if settings.classroom and os.environ.get("GITHUB_OUTPUT"):
+            from .classroom import write_classroom_output
+
+            write_classroom_output(report, os.environ["GITHUB_OUTPUT"])
     except UnsafePathError as error:  # a link planted where the results go
         return str(error)
     return None
-
-
-def _write_outputs(report, settings, junit_out: str | None) -> None:
-    if settings.json_out is not None:
-        from .gradescope import gradescope_results
-
-        write_json_atomic(settings.json_out, gradescope_results(report))
-    if settings.prairielearn_out is not None:
-        from .prairielearn import prairielearn_results
-
-        write_json_atomic(settings.prairielearn_out, prairielearn_results(report))
-    if junit_out is not None:
-        from .junit import junit_xml
-
-        write_text_atomic(junit_out, junit_xml(report), suffix=".xml")
-    if settings.classroom and os.environ.get("GITHUB_OUTPUT"):
-        # GitHub Actions sets GITHUB_OUTPUT; elsewhere there is nowhere the line would be read
-        # (to try it: GITHUB_OUTPUT=out.txt vitgrade grade SUB --classroom)
-        from .classroom import write_classroom_output
-
-        write_classroom_output(report, os.environ["GITHUB_OUTPUT"])
 
 
 def write_text_atomic(path: str | Path, text: str, suffix: str = ".tmp") -> None:

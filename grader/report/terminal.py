@@ -107,16 +107,14 @@ def exercise_feedback(exercise: ExerciseResult) -> str:
 
 
 def report_header(report: GradeReport) -> list[str]:
-    lines = []
     submission = terminal_text(report.submission)
-    if report.fatal:
-        lines.append(f"could not grade {submission}: {terminal_text(report.fatal)}")
-    if not report.fatal:
-        lines += [f"{terminal_text(report.submission)}: {terminal_text(note)}"
-                  for note in report.notes]
-    if report.load_problems and not report.fatal:  # a fatal problem is the one message
-        lines.append(f"while loading {submission}:")
-        lines += [f"  {terminal_text(problem)}" for problem in report.load_problems]
+    if report.fatal:  # the one message
+        lines = [f"could not grade {submission}: {terminal_text(report.fatal)}"]
+    else:
+        lines = [f"{submission}: {terminal_text(note)}" for note in report.notes]
+        if report.load_problems:
+            lines.append(f"while loading {submission}:")
+            lines += [f"  {terminal_text(problem)}" for problem in report.load_problems]
     if report.printed and (report.load_problems or report.fatal):
         lines.append("your code printed while loading:")
         lines += [f"  {line}" for line in terminal_text(report.printed).splitlines()]
