@@ -191,6 +191,7 @@ def test_compile_creates_the_course_secret_readable_by_its_owner_only(tmp_path):
     assert secret.read_text() == before
 
 
+PLANTED = "a-file-the-worker-may-read"
 HUNT = '''
 import os
 
@@ -229,6 +230,7 @@ def hunt(tmp_path: Path, secret_in: str, env: dict) -> str:
     submission = tmp_path / "student" / "vit_exercises.py"
     submission.parent.mkdir(exist_ok=True)
     submission.write_text(HUNT)
+    (submission.parent / "planted.course-secret").write_text(PLANTED)  # its own: it may read it
     out = tmp_path / "results.json"
     done = subprocess.run(
         [sys.executable, "-m", "grader.cli", "grade", str(submission), "--exercises", str(folder),
@@ -246,6 +248,7 @@ def test_student_code_cannot_read_the_course_secret(tmp_path, secret_in):
     shown = hunt(tmp_path, secret_in, env)
     walked = re.search(r"FOUND in (\d+) folders", shown)
     assert walked and int(walked[1]) > 10, shown[-3000:]  # the hunt ran
+    assert PLANTED in shown, shown[-3000:]  # and finds a secret where student code can read one
     assert SECRET not in shown
 
 
