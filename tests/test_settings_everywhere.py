@@ -148,5 +148,9 @@ def test_a_notebook_marking_its_cells_grades_them_alone_through_each_entry_point
     notebook = marked_notebook(style, tmp_path, submission_folder(entry, work))
     graded = graded_through(entry, notebook, EXERCISES, work, grade_with=grade_with)
     assert graded.fraction == 1.0 and "while loading" not in graded.text, graded.text
+    for name, text in graded.outputs.items():  # each output the student reads says so
+        if name in WHOLE:
+            assert "code cells: the notebook marks the cells to grade, and the 2 others were " \
+                   "not run" in text, name
     # a marked cell ran and could write; the others did not run
     assert sorted(p.name for p in graded.folder.iterdir()) == ["control", f"{style}.ipynb"]
