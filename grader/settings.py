@@ -93,6 +93,7 @@ OPTIONS = (
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
 FEEDBACK = next(option for option in OPTIONS if option.name == "feedback")
+ATTEMPT = next(option for option in OPTIONS if option.name == "attempt")
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
