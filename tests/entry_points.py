@@ -64,16 +64,19 @@ def graded_through(entry: str, submission: Path, exercises: Path, work: Path, *,
     if entry in ("grade", "prairielearn"):
         out = work / "out.json"
         flag = "--prairielearn" if entry == "prairielearn" else "--json"
+        junit = work / "junit.xml"
         done = run("-m", "grader.cli", "grade", student.name, "--exercises", str(exercises),
-                   flag, str(out), cwd=own, env=environ)
-        outputs = {"terminal": done.stdout, entry: out.read_text()}
+                   flag, str(out), "--junitxml", str(junit), cwd=own, env=environ)
+        outputs = {"terminal": done.stdout, entry: out.read_text(), "junit": junit.read_text()}
         data = json.loads(outputs[entry])
         fraction = data["score"] if entry == "prairielearn" else data["score"] / data["max_score"]
     elif entry == "pytest":
         out = work / "out.json"
         with mock.patch.dict(os.environ, environ, clear=True):
-            result = grade_with(student, "--json", str(out), exercises=exercises)
-        outputs = {"terminal": result.stdout.str(), "json": out.read_text()}
+            result = grade_with(student, "--json", str(out), "--junitxml",
+                                str(work / "junit.xml"), exercises=exercises)
+        outputs = {"terminal": result.stdout.str(), "json": out.read_text(),
+                   "pytest junit": (work / "junit.xml").read_text()}
         data = json.loads(outputs["json"])
         fraction = data["score"] / data["max_score"]
     elif entry == "grade-all":
