@@ -1,7 +1,7 @@
 """Every entry point a submission is graded through, as one function the settings' tests share
 (tests/test_entry_points.py compares them; tests/test_settings_everywhere.py runs each setting
 through each): `vitgrade grade`, `pytest --student`, `vitgrade grade-all`, `check()`, the
-Gradescope wrapper and PrairieLearn's results.
+Gradescope wrapper, PrairieLearn's results and GitHub Classroom's (`vitgrade grade --classroom`).
 
 `graded_through` returns what the student (or the instructor's files) are shown, every format
 that entry point writes joined into one text, and the score as a fraction of the points graded
@@ -19,7 +19,8 @@ from pathlib import Path
 from unittest import mock
 
 # the names the tests parametrize with, in the order the docs list them
-ENTRY_POINTS = ("grade", "pytest", "grade-all", "check", "gradescope", "prairielearn")
+ENTRY_POINTS = ("grade", "pytest", "grade-all", "check", "gradescope", "prairielearn",
+                "classroom")
 # check() grades the names a live session defined, not a file: a notebook's cells are the
 # kernel's, run (or not) by the student, so cell marks do not apply there (notebook_check.py)
 FILE_ENTRY_POINTS = tuple(e for e in ENTRY_POINTS if e != "check")
@@ -70,6 +71,16 @@ def graded_through(entry: str, submission: Path, exercises: Path, work: Path, *,
         outputs = {"terminal": done.stdout, entry: out.read_text(), "junit": junit.read_text()}
         data = json.loads(outputs[entry])
         fraction = data["score"] if entry == "prairielearn" else data["score"] / data["max_score"]
+    elif entry == "classroom":
+        import base64
+
+        github_output = work / "github_output"
+        done = run("-m", "grader.cli", "grade", student.name, "--exercises", str(exercises),
+                   "--classroom", cwd=own, env={**environ, "GITHUB_OUTPUT": str(github_output)})
+        line = github_output.read_text().strip().removeprefix("result=")
+        outputs = {"terminal": done.stdout, "classroom": base64.b64decode(line).decode()}
+        data = json.loads(outputs["classroom"])
+        fraction = sum(t["score"] for t in data["tests"]) / data["max_score"]
     elif entry == "pytest":
         out = work / "out.json"
         with mock.patch.dict(os.environ, environ, clear=True):
