@@ -5,6 +5,10 @@ is scanned: a hidden case's inputs, expected value and the student's answer ther
 at any level."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -155,3 +159,28 @@ def test_a_notebook_marking_its_cells_grades_them_alone_through_each_entry_point
                    "not run" in text, name
     # a marked cell ran and could write; the others did not run
     assert sorted(p.name for p in graded.folder.iterdir()) == ["control", f"{style}.ipynb"]
+
+
+def test_check_takes_the_level_and_the_attempt_as_keywords(tmp_path):
+    """check(feedback=..., attempt=...) as `--feedback` and `--attempt` (the runner above gives
+    them through the environment)."""
+    for name in ("levels", "steps"):
+        (tmp_path / name).mkdir()
+    levels, _ = course(tmp_path / "levels")
+    steps, _ = course(tmp_path / "steps", SPEC.replace("uses: [num_patches]\n", OPENING))
+    probe = ("import json, runpy, sys\n"
+             "namespace = runpy.run_path('levels/vit_exercises.py', run_name='student')\n"
+             "from grader.notebook_check import grade_namespace, render_text\n"
+             "shown = [render_text(grade_namespace(namespace, exercises=sys.argv[1], "
+             "feedback='hint')), render_text(grade_namespace(namespace, exercises=sys.argv[2], "
+             "attempt=1)), render_text(grade_namespace(namespace, exercises=sys.argv[2], "
+             "attempt=2))]\n"
+             "print(json.dumps(shown))\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(levels), str(steps)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 0, done.stderr
+    hint, first, second = json.loads(done.stdout.splitlines()[-1])
+    shown_at("hint", hint, visible_only=True)
+    assert "HINTVISIBLE" not in first and "this is attempt 1" in first
+    assert "HINTVISIBLE" in second and "180000" not in second
