@@ -93,6 +93,7 @@ OPTIONS = (
 )
 LIMIT_OPTIONS = tuple(option for option in OPTIONS if option.kind is not None)
 FEEDBACK = next(option for option in OPTIONS if option.name == "feedback")
+ATTEMPT = next(option for option in OPTIONS if option.name == "attempt")
 STUDENT_HELP = ("grade this submission (a .py module or an .ipynb notebook, or a folder: the "
                 "vit_exercises.py or .ipynb in it)")
 
@@ -173,6 +174,17 @@ class GraderSettings:
 
         opening = Opening(self.attempt, when(self.due))
         return check_levels(exercise, self.feedback_level, self.course_feedback, opening)
+
+    def opening_state(self, exercises) -> str:
+        """Which `opens:` steps of `exercises` are open for this run, now (feedback_level.
+        opening_state); "" when a level was given (it is the level, steps or not)."""
+        from grader.checks.course_file import course_settings, when
+        from grader.report.feedback_level import Opening, opening_state
+
+        if self.feedback_level:
+            return ""
+        due = self.due or course_settings(self.exercises).due
+        return opening_state(exercises, Opening(self.attempt, when(due)))
 
     def to_json(self) -> str:
         """These settings as data (grade-all hands them to its jobs), limits left to resolve."""

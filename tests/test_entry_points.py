@@ -2,7 +2,9 @@
 Gradescope wrapper, PrairieLearn's results, `vitgrade grade-all`'s jobs, `vitgrade watch` and
 `check()`. All of them grade through the one driver (grader/driver.py), so they give the same
 scores, messages and exit status; and the settings come from one resolver: command line >
-VITGRADE_* > spec > default."""
+VITGRADE_* > spec > default. Each of issue 37's settings (feedback levels, `opens:` steps, setup
+code, marked notebook cells) goes through every entry point in tests/test_settings_everywhere.py,
+whose runner (tests/entry_points.py) holds the list of entry points."""
 from __future__ import annotations
 
 import json

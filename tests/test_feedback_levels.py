@@ -82,22 +82,8 @@ def run(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedP
     return done
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_vitgrade_grade_at_each_level(tmp_path, level):
-    folder = course(tmp_path)
-    out = tmp_path / "results.json"
-    done = run("-m", "grader.cli", "grade", "student.py", "--exercises", str(folder),
-               "--feedback", level, "--json", str(out), cwd=tmp_path)
-    assert done.returncode == 1, done.stdout + done.stderr
-    shown_at(level, done.stdout)
-    shown_at(level, out.read_text())
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_pytest_student_at_each_level(tmp_path, grade_with, level):
-    folder = course(tmp_path)
-    result = grade_with(tmp_path / "student.py", "--feedback", level, exercises=folder)
-    shown_at(level, result.stdout.str())
+# `vitgrade grade`, `pytest --student`, grade-all, check(), the Gradescope wrapper and PrairieLearn
+# at each level given by VITGRADE_FEEDBACK: tests/test_settings_everywhere.py
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -114,18 +100,6 @@ def test_the_gradescope_wrapper_at_the_courses_gradescope_level(tmp_path, level)
     local = run("-m", "grader.cli", "grade", "student.py", "--exercises", str(folder),
                 cwd=tmp_path)
     shown_at("full", local.stdout)
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_check_at_each_level(tmp_path, level):
-    folder = course(tmp_path)
-    probe = ("import runpy, sys\n"
-             "namespace = runpy.run_path(sys.argv[1], run_name='student')\n"
-             "from grader.notebook_check import grade_namespace, render_text\n"
-             "print(render_text(grade_namespace(namespace, exercises=sys.argv[2], "
-             "feedback=sys.argv[3])))\n")
-    done = run("-c", probe, "student.py", str(folder), level, cwd=tmp_path)
-    shown_at(level, done.stdout, visible_only=True)
 
 
 def test_grade_all_uses_the_courses_grade_all_level_and_regrades_at_another(tmp_path):
@@ -165,8 +139,10 @@ def reports(tmp_path_factory):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_no_output_format_shows_what_the_level_hides(reports, level):
+    from grader.notebook_check import render_html, render_text
     from grader.report.class_report import class_report_html
     from grader.report.classroom import classroom_results
+    from grader.report.csv_grades import grades_csv
     from grader.report.feedback_md import feedback_markdown
     from grader.report.gradescope import gradescope_results
     from grader.report.junit import junit_xml
@@ -180,7 +156,9 @@ def test_no_output_format_shows_what_the_level_hides(reports, level):
                "classroom": json.dumps(classroom_results(report)),
                "junit": junit_xml(report),
                "feedback.md": feedback_markdown("alice", report),
-               "report.html": class_report_html([("alice", report, None)])}
+               "report.html": class_report_html([("alice", report, None)]),
+               "grades.csv": grades_csv([("alice", report)], [e.id for e in report.exercises]),
+               "check()": render_text(report) + render_html(report)}
     for name, text in formats.items():
         for secret in HIDDEN:
             assert secret not in text, (name, level, secret)

@@ -144,3 +144,43 @@ def test_steps_open_in_order_and_say_what_is_next():
         "more feedback opens: the check's name at attempt 2 (attempts are not counted here)")
     assert opened("score", opens, Opening(1, None, now + timedelta(days=10))) == ("expected", "")
     assert opened("full", opens, Opening(1, None, now)) == ("full", "")
+
+
+def test_grade_all_grades_a_record_again_when_a_step_opens(tmp_path):
+    """A record says what was open when it was graded: an attempt given (or a date passed) since
+    makes grade-all grade it again, and the same state reuses it."""
+    folder = course(tmp_path)
+    (tmp_path / "class" / "alice").mkdir(parents=True)
+    (tmp_path / "class" / "alice" / "vit_exercises.py").write_text(STUDENT)
+    command = [sys.executable, "-m", "grader.cli", "grade-all", "class", "--out", "out",
+               "--jobs", "1", "--exercises", str(folder), "--no-progress"]
+    feedback = tmp_path / "out" / "feedback" / "alice.md"
+
+    def grade_all(*flags: str, **env: str) -> str:
+        done = subprocess.run(command + list(flags), cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, **env})
+        assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+        return done.stdout
+
+    grade_all()
+    assert "HINTVISIBLE" not in feedback.read_text()
+    assert "attempts are not counted here" in feedback.read_text()
+    assert "1 graded" in grade_all("--attempt", "2")
+    assert "HINTVISIBLE" in feedback.read_text()
+    assert "all 1 reused" in grade_all(VITGRADE_ATTEMPT="2")  # the same, from the environment
+
+
+def test_the_opening_state_changes_when_a_date_passes_or_an_attempt_opens_a_step():
+    from types import SimpleNamespace
+
+    from grader.report.feedback_level import Opening, opening_state
+
+    def exercise(opens, check_opens=None):
+        return SimpleNamespace(opens=opens, checks=[SimpleNamespace(opens=check_opens)])
+
+    due = datetime(2026, 12, 10, tzinfo=UTC)
+    steps = [exercise({"hint": {"attempts": 2}}, {"expected": {"after": "due"}})]
+    before, after = (Opening(1, due, due + timedelta(hours=h)) for h in (-1, 1))
+    assert opening_state(steps, before) != opening_state(steps, after)
+    assert opening_state(steps, before) != opening_state(steps, Opening(2, due, before.now))
+    assert opening_state([exercise(None)], before) == ""  # no step: records stay as they were

@@ -129,23 +129,5 @@ def test_the_setup_example_of_spec_md_is_read_and_defines_its_names(tmp_path):
     assert names["IMAGE"].shape == (32, 32, 3) and names["RNG"] is not None
 
 
-def test_the_setup_runs_for_pytest_the_gradescope_wrapper_and_check(tmp_path, grade_with):
-    from conftest import ROOT
-
-    folder = folder_with(tmp_path, SETUP, USES_SETUP)
-    plugin = grade_with(tmp_path / "student.py", exercises=folder)
-    assert plugin.ret == 0, plugin.stdout.str()
-    root = tmp_path / "autograder"
-    (root / "submission").mkdir(parents=True)
-    (root / "submission" / "vit_exercises.py").write_text(USES_SETUP)
-    subprocess.run([sys.executable, "-m", "grader.lms.gradescope_autograder", "--root",
-                    str(root), "--exercises", str(folder)], cwd=ROOT, check=True,
-                   capture_output=True, timeout=300)
-    assert json.loads((root / "results" / "results.json").read_text())["score"] == 3
-    probe = ("import runpy, sys\n"
-             "namespace = runpy.run_path(sys.argv[1], run_name='student')\n"
-             "from grader.notebook_check import grade_namespace\n"
-             "print(grade_namespace(namespace, exercises=sys.argv[2]).score)\n")
-    done = subprocess.run([sys.executable, "-c", probe, "student.py", str(folder)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert float(done.stdout.split()[-1]) == 2, done.stdout + done.stderr  # the visible check
+# the setup through every entry point (pytest --student, grade-all, check(), the Gradescope
+# wrapper, PrairieLearn): tests/test_settings_everywhere.py

@@ -177,14 +177,8 @@ def test_malformed_metadata_is_no_mark_and_no_crash(tmp_path, metadata):
     assert [c.graded for c in read_cells(path)] == [True]
 
 
-def test_pytest_student_grades_the_marked_cells_alike(folder, grade_with):
-    cells = [code(source, tags=["grade"]) for source in solution_cells()]
-    cells.append(code(experiment(folder, "raised", "raise RuntimeError('my experiment')")))
-    result = grade_with(write(folder / "lab.ipynb", cells))
-    assert result.ret == 0, result.stdout.str()
-    assert not (folder / "raised").exists()
-    result.stdout.fnmatch_lines(["*lab.ipynb: graded * of * code cells: the notebook marks the "
-                                 "cells to grade, and the 1 others were not run", "total*(100%)"])
+# the marked cells through every entry point (pytest --student, grade-all, the Gradescope wrapper,
+# PrairieLearn): tests/test_settings_everywhere.py
 
 
 def test_otter_boundaries_may_be_fenced_markdown():

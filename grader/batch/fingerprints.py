@@ -57,12 +57,16 @@ def specs_sha256(folder: str | Path) -> str:
     return digest.hexdigest()
 
 
-def graded_with(settings) -> str:
-    """What a record was graded from besides the submission: the specs (specs_sha256) and the
-    command line's feedback level, which changes what a record says (a record of another level
-    is graded again, as after a change of the specs)."""
-    specs = specs_sha256(settings.exercises)
-    return f"{specs}+feedback={settings.feedback_level}" if settings.feedback_level else specs
+def graded_with(settings, exercises=(), specs: str | None = None) -> str:
+    """What a record was graded from besides the submission: the specs (specs_sha256, else
+    `specs`: hashed before they were loaded), the command line's feedback level and which
+    `opens:` steps of `exercises` are open (an attempt given, a date passed): each changes what a
+    record says, so a record of another is graded again, as after a change of the specs."""
+    found = specs_sha256(settings.exercises) if specs is None else specs
+    if settings.feedback_level:
+        found += f"+feedback={settings.feedback_level}"
+    steps = settings.opening_state(exercises)
+    return f"{found}+steps={steps}" if steps else found
 
 
 @functools.cache

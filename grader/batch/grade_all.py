@@ -92,7 +92,8 @@ def grade_all(options: BatchOptions) -> BatchResult:
                                roster=options.roster)
     shard = options.shard
     submissions = [s for s in everyone if shard is None or shard.holds(s.student)]
-    specs, grader = graded_with(options.settings), grader_version()
+    loaded, _ = load_exercises(options.exercises)  # a broken spec is reported by grading, not here
+    specs, grader = graded_with(options.settings, loaded), grader_version()
     for s in (s for s in submissions if s.conflict):  # listed under "Needs a look", not graded
         write_record(results, Record(s.student, str(s.path), ERROR, None, s.conflict, 0.0,
                                      records.now(), "", specs, grader))
@@ -114,7 +115,6 @@ def grade_all(options: BatchOptions) -> BatchResult:
     result.removed = sorted(removed)
     result.notes += [removed_note(student) for student in result.removed]
     course_prints, course_files = course_code(options.exercises)
-    loaded, _ = load_exercises(options.exercises)  # a broken spec is reported by grading, not here
     manifest = Manifest(str(shard) if shard else None, specs, grader,
                         tuple(s.student for s in submissions), tuple(result.removed),
                         labels_from_specs(loaded).to_json(), tuple(course_files),

@@ -42,9 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = GraderSettings.from_json(args.settings)
     exercises = settings.exercises
     # hashed before they are loaded: a spec edited meanwhile makes the records look stale, not new
-    versions = {"specs_sha256": fingerprints.graded_with(settings),
-                "grader_version": fingerprints.grader_version()}
+    specs = fingerprints.specs_sha256(exercises)
     grader = Driver(settings, zygote)
+    versions = {"specs_sha256": fingerprints.graded_with(settings, grader.catalogue.exercises,
+                                                         specs),
+                "grader_version": fingerprints.grader_version()}
     _answer(protocol, {"ready": True})  # the coordinator's clock for a submission starts after this
     from grader.process_setup import freeze_loaded_objects
 

@@ -13,7 +13,7 @@ HELP = ("grade every submission in a folder, in parallel; write grades.csv, feed
 
 def add_arguments(parser) -> None:
     from grader.batch import DEFAULT_ID_PATTERN
-    from grader.settings import FEEDBACK, LIMIT_OPTIONS
+    from grader.settings import ATTEMPT, FEEDBACK, LIMIT_OPTIONS
 
     parser.add_argument("submissions", metavar="SUBMISSIONS_DIR",
                         help="a folder holding a folder or a file per student")
@@ -39,7 +39,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--exercises", metavar="DIR",
                         help="folder of exercise specs (default: the course's installed ones, "
                              "never an exercises/ folder found here)")
-    for option in (*LIMIT_OPTIONS, FEEDBACK):  # the same as `vitgrade grade`'s (settings.py)
+    # the same as `vitgrade grade`'s (settings.py); --attempt: a class has no count of its own
+    for option in (*LIMIT_OPTIONS, FEEDBACK, ATTEMPT):
         parser.add_argument(option.flag, **option.argparse_kwargs())
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or counter")
 

@@ -80,6 +80,20 @@ def opened(level: str, opens: dict, opening: Opening) -> tuple[str, str]:
     return level, ("more feedback opens: " + "; ".join(later)) if later else ""
 
 
+def opening_state(exercises, opening: Opening) -> str:
+    """What the `opens:` steps of `exercises` make of `opening`: the attempt (when a step counts
+    attempts) and, for each step, whether it is open; "" when no step opens anything. Reports
+    graded at two states say different things (grade-all grades a record of another again)."""
+    rules = [rule for exercise in exercises
+             for opens in (exercise.opens, *(check.opens for check in exercise.checks)) if opens
+             for rule in opens.values()]
+    if not rules:
+        return ""
+    attempt = opening.attempt if any(rule.get("attempts") for rule in rules) else None
+    return f"attempt={attempt},open=" + "".join("1" if _is_open(rule, opening) else "0"
+                                                 for rule in rules)
+
+
 def _is_open(rule: dict, opening: Opening) -> bool:
     attempts, after = rule.get("attempts"), rule.get("after")
     moment = opening.due if after == DUE else when(after)
