@@ -18,8 +18,8 @@ needs_root = pytest.mark.skipif(not (os.geteuid() == 0 and sys.platform.startswi
 
 def _orphan_outcome(pidfd: bool) -> str:
     """A stand-in zygote (a child of ours) forks a worker as the zygote does, then exits before
-    the worker asks for its death signal -> what the worker wrote: "lived" when die_with_parent
-    let it go on, "" when it exited."""
+    the worker asks for its death signal -> what the worker wrote: "forked;" once it runs, then
+    "lived" when die_with_parent let it go on."""
     read, write = os.pipe()
     go_read, go_write = os.pipe()
     zygote = os.fork()
@@ -31,6 +31,7 @@ def _orphan_outcome(pidfd: bool) -> str:
             parent = os.getpid()
             if hiding.fork() == 0:  # the worker: pid 1 of a PID namespace of its own
                 os.close(go_write)
+                os.write(write, b"forked;")
                 os.read(go_read, 1)  # until its zygote has died
                 linux.die_with_parent(parent, 70)
                 os.write(write, b"lived")
@@ -46,10 +47,10 @@ def _orphan_outcome(pidfd: bool) -> str:
 
 @needs_root
 def test_a_worker_whose_zygote_died_before_it_asked_for_its_death_signal_exits():
-    assert _orphan_outcome(pidfd=True) == ""
+    assert _orphan_outcome(pidfd=True) == "forked;"
 
 
 @needs_root
 def test_without_the_pidfd_such_a_worker_cannot_tell():
     """What the pidfd is for: getppid() is 0 either way (the control: without it, it lives)."""
-    assert _orphan_outcome(pidfd=False) == "lived"
+    assert _orphan_outcome(pidfd=False) == "forked;lived"
