@@ -20,8 +20,9 @@ def hiding_note(hiding) -> str:
     if hiding.mechanism == "permissions":
         readable = (f"its user can still read {', '.join(hiding.readable)}" if hiding.readable
                     else "its user can read none of them")
-        return (f"{PERMISSIONS} ({hiding.reason}; the network is open; System V IPC is the "
-                f"host's, what its user leaves there is removed when it ends): {readable}")
+        return (f"{PERMISSIONS} ({hiding.reason}; the network, /tmp and the process table are "
+                f"the host's; its own session keyring; what its user leaves in the host's System "
+                f"V IPC is removed when it ends): {readable}")
     if hiding.mechanism != "view":
         return f"{NOT_HIDDEN}: {hiding.reason}"
     note = f"{VIEW}: its working folder, {', '.join(hiding.seen)}"

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from grader.worker.hiding import NO_NAMESPACES
+
 from conftest import EXERCISES, SOLUTION
 
 SPECS = ("patch-count", "patchify", "pretrained-or-scratch")  # a call, arrays, an answer
@@ -60,10 +62,14 @@ def test_an_unloadable_submission_gets_one_message_and_exit_2(tmp_path, specs, n
                for t in results["tests"] if t["visibility"] == "visible")
 
 
+@pytest.mark.parametrize("namespaces", [True, False], ids=["namespaces", "fallback"])
 @pytest.mark.parametrize("file_mb, size_mb", [(1, 5), (64, 3000)])
-def test_a_file_past_file_mb_is_not_read_and_gets_one_line(tmp_path, specs, file_mb, size_mb):
+def test_a_file_past_file_mb_is_not_read_and_gets_one_line(tmp_path, specs, file_mb, size_mb,
+                                                           monkeypatch, namespaces):
     """A (sparse) file larger than --file-mb: at most that much is read, before any limit applies
-    (the worker reads it with the grader's rights), and the student is told the limit."""
+    (the worker reads it with the grader's rights), and the student is told the limit; with
+    namespaces and without (VITGRADE_NO_NAMESPACES=1)."""
+    monkeypatch.setenv(NO_NAMESPACES, str(int(not namespaces)))
     big = tmp_path / "vit_exercises.py"
     with big.open("wb") as handle:
         handle.write(b"ANSWERS = {}\n")

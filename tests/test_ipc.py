@@ -8,6 +8,7 @@ runs (issue 35, item 5).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import json
@@ -15,6 +16,7 @@ import os
 import platform
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,8 +45,9 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 KEY, MARKER = {key}, {marker!r}
 segment = libc.shmget(KEY, 4096, {creat} | 0o666)
-address = libc.shmat(segment, None, 0)
-ctypes.memmove(address, MARKER.encode(), len(MARKER))  # attached, never removed
+if segment >= 0:
+    address = libc.shmat(segment, None, 0)
+    ctypes.memmove(address, MARKER.encode(), len(MARKER))  # attached, never removed
 queue = libc.msgget(KEY, {creat} | 0o666)
 with open(os.path.join(os.path.dirname(__file__), "scratch", "leaver"), "a") as out:
     out.write(f"{{os.getuid()}} {{segment}} {{queue}}\\n")
@@ -86,7 +89,11 @@ def remove_key(key: int) -> None:
 
 
 @needs_root
-def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student():
+@pytest.mark.parametrize("namespaces", [True, False], ids=["namespaces", "fallback"])
+def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student(namespaces):
+    """With an IPC namespace of its own, what the worker made dies with it; without one
+    (VITGRADE_NO_NAMESPACES=1) student code cannot make any (EPERM): either way nothing stays on
+    the host and a later student's worker finds nothing."""
     key = 0x76000000 + secrets.randbelow(2**24)
     marker = f"vitgrade-ipc-{key}"
     base = Path(tempfile.mkdtemp(prefix="vitgrade-ipc-"))
@@ -101,16 +108,16 @@ def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student
         (submissions / "scratch").chmod(0o777)
         before = {kind: sysvipc(kind) for kind in ("shm", "msg")}
         assert not [entry for kind in before for entry in before[kind] if entry["key"] == key]
-        printed = {}
+        printed, env = {}, {**os.environ, hiding.NO_NAMESPACES: str(int(not namespaces))}
         for name in ("leaver", "reader"):  # one after the other, as grade-all's students
             done = subprocess.run([*COMMAND, "grade", str(submissions / f"{name}.py"),
                                    "--exercises", str(ROOT / "exercises"), "--verbose",
                                    "--json", str(base / f"{name}.json"), "--load-timeout", "10"],
-                                  cwd=base, capture_output=True, text=True, timeout=300)
+                                  env=env, cwd=base, capture_output=True, text=True, timeout=300)
             printed[name] = done.stdout + done.stderr
             assert (base / f"{name}.json").is_file(), printed[name][-3000:]
         made = (submissions / "scratch" / "leaver").read_text().split()
-        assert made and int(made[1]) >= 0 and int(made[2]) >= 0, made  # shmget, msgget worked
+        assert made and (int(made[1]) >= 0 and int(made[2]) >= 0) == namespaces, made
         worker_uids = {int(uid) for uid in made[::3]}
         after = {kind: sysvipc(kind) for kind in ("shm", "msg")}
         for kind, entries in after.items():
@@ -120,8 +127,11 @@ def test_ipc_a_submission_made_dies_with_its_worker_and_reaches_no_later_student
         found = [eval(line) for line in  # noqa: S307 (our own repr of a dict of strings)
                  (submissions / "scratch" / "reader").read_text().splitlines()]
         assert found, printed["reader"][-3000:]
-        unknown = f"errno {errno.ENOENT}"
+        unknown = f"errno {errno.ENOENT if namespaces else errno.EPERM}"
         assert all(one == {"shm": unknown, "msg": unknown} for one in found), found
+        if not namespaces:
+            assert hiding.IPC_REFUSED in printed["leaver"], printed["leaver"][-3000:]
+            return
         note = [line for line in printed["leaver"].splitlines() if line.startswith(VIEW)]
         assert len(note) == 1 and "are the host's" not in note[0], printed["leaver"][-3000:]
         assert "its own processes, System V IPC, host name, session keyring" in note[0], note
@@ -213,7 +223,8 @@ KEY_CALLS = {"x86_64": (250, 248), "i386": (288, 286), "i686": (288, 286),
 
 @pytest.mark.skipif(not LINUX or platform.machine() not in KEY_CALLS,
                     reason="keyctl(2) is Linux's (numbers known here for a few machines)")
-def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
+@pytest.mark.parametrize("namespaces", [True, False], ids=["namespaces", "fallback"])
+def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path, namespaces):
     """Started inside a session keyring that holds a secret (issue 35, item 5), the worker joins
     a new one before student code runs: the submission neither reads the secret into its
     feedback nor adds a key to the grader's keyring."""
@@ -226,6 +237,7 @@ def test_the_graders_session_keyring_is_out_of_student_codes_reach(tmp_path):
     script = IN_A_KEYRING.format(name=name, secret=secret, size=len(secret), **numbers)
     done = subprocess.run([sys.executable, "-c", script, *COMMAND, "grade", str(submission),
                            "--exercises", str(ROOT / "exercises"), "--json", str(out)],
+                          env={**os.environ, hiding.NO_NAMESPACES: str(int(not namespaces))},
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout)
@@ -278,59 +290,141 @@ def test_student_code_sees_no_process_but_its_own(tmp_path):
     assert "among the host's" not in done.stdout
 
 
+# Makes eight 64 MB shared memory segments, never attached (so RLIMIT_AS does not count them), a
+# message queue and a semaphore set; writes how many MB it got and each call's errno.
+SHM_PINNER = '''
+import ctypes, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+made, errors = 0, []
+for _ in range(8):
+    if libc.shmget(0, 64 << 20, 0o1000 | 0o600) >= 0:  # IPC_PRIVATE, IPC_CREAT
+        made += 64
+    else:
+        errors.append(ctypes.get_errno())
+for result in (libc.msgget(0, 0o1000 | 0o600), libc.semget(0, 1, 0o1000 | 0o600)):
+    errors.append(ctypes.get_errno() if result < 0 else 0)
+with open(os.path.join(os.path.dirname(__file__), "scratch", "made"), "w") as out:
+    json.dump({"made": made, "errors": errors, "uid": os.getuid()}, out)
+'''
+
+
 @needs_root
-def test_without_namespaces_the_grader_removes_what_the_workers_user_left():
-    """VITGRADE_NO_NAMESPACES=1 (issue 35, item 1): System V IPC is the host's, so when the worker
-    ends its zygote removes every object its user owns or made; --verbose says so."""
-    key = 0x77000000 + secrets.randbelow(2**24)
+@pytest.mark.parametrize("namespaces", [True, False], ids=["namespaces", "fallback"])
+def test_shared_memory_is_bounded_by_the_memory_limit(namespaces):
+    """In the worker's IPC namespace shared memory holds at most --memory-mb in all: a segment
+    made and never attached, which the address-space limit does not see, pins no more. Without
+    one (VITGRADE_NO_NAMESPACES=1), where the host's shmall was the only bound (512 MB pinned
+    under --memory-mb 256), System V IPC is refused (EPERM) and --verbose says so."""
     tmp_path = Path(tempfile.mkdtemp(prefix="vitgrade-ipc-"))  # its user must reach it: no view
     try:
         (tmp_path / "scratch").mkdir()
         (tmp_path / "scratch").chmod(0o777)
         tmp_path.chmod(0o755)
-        (tmp_path / "leaver.py").write_text(LEAVER.format(key=key, marker="left", creat=IPC_CREAT))
-        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "leaver.py"), "--verbose",
-                               "--exercises", str(ROOT / "exercises"),
+        (tmp_path / "pinner.py").write_text(SHM_PINNER)
+        env = {**os.environ, hiding.NO_NAMESPACES: "0" if namespaces else "1"}
+        done = subprocess.run([*COMMAND, "grade", str(tmp_path / "pinner.py"), "--memory-mb",
+                               "256", "--verbose", "--exercises", str(ROOT / "exercises"),
                                "--json", str(tmp_path / "out.json")],
-                              env={**os.environ, hiding.NO_NAMESPACES: "1"}, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=300)
-        made = (tmp_path / "scratch" / "leaver").read_text().split()
-        assert made and int(made[1]) >= 0 and int(made[2]) >= 0, made  # in the host's IPC
-        worker_uids = {int(uid) for uid in made[::3]}
-        for kind in ("shm", "msg"):
-            left = [entry for entry in sysvipc(kind)
-                    if entry["key"] == key or entry["uid"] in worker_uids]
-            assert left == [], f"{kind} left on the host: {left}"
-        assert "System V IPC is the host's, what its user leaves there is removed" in done.stdout
+                              env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        printed = done.stdout + done.stderr
+        seen = json.loads((tmp_path / "scratch" / "made").read_text())
+        left = [entry for kind in ("shm", "msg") for entry in sysvipc(kind)
+                if entry["uid"] == seen["uid"]]
+        assert left == [], left
+        if namespaces:
+            assert 0 < seen["made"] <= 256, (seen, printed[-2000:])
+        else:
+            assert seen == {"made": 0, "errors": [errno.EPERM] * 10, "uid": seen["uid"]}, seen
+            assert hiding.IPC_REFUSED in printed, printed[-2000:]
     finally:
-        remove_key(key)
         shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-# Makes eight 64 MB shared memory segments, never attached (so RLIMIT_AS does not count them).
-SHM_PINNER = '''
-import ctypes, os
-libc = ctypes.CDLL(None, use_errno=True)
-made = [libc.shmget(0, 64 << 20, 0o1000 | 0o600) for _ in range(8)]  # IPC_PRIVATE, IPC_CREAT
-with open(os.path.join(os.path.dirname(__file__), "scratch", "made"), "w") as out:
-    out.write(str(sum(64 for segment in made if segment >= 0)))
-'''
+def test_the_seccomp_filter_refuses_system_v_ipc_and_nothing_else():
+    """linux.deny_sysv_ipc, in a child: shmget, msgget, semget fail with EPERM; files, numpy and
+    fork still work."""
+    if linux.SYSV_IPC_CALLS is None or not LINUX:
+        pytest.skip("the filter knows System V IPC's calls on x86_64 and aarch64 only")
+
+    def body() -> dict:
+        libc = ctypes.CDLL(None, use_errno=True)
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        linux.deny_sysv_ipc()
+        errors = []
+        for result in (libc.shmget(0, 4096, IPC_CREAT | 0o600), libc.msgget(0, IPC_CREAT | 0o600),
+                       libc.semget(0, 1, IPC_CREAT | 0o600)):
+            errors.append(ctypes.get_errno() if result < 0 else 0)
+        child = os.fork()
+        if child == 0:
+            os._exit(7)
+        import numpy
+        return {"errors": errors, "child": os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]),
+                "sum": float(numpy.arange(4).sum()), "read": len(Path(__file__).read_text()) > 0}
+
+    assert _child_report(os.fork, body) == {"errors": [errno.EPERM] * 3, "child": 7,
+                                           "sum": 6.0, "read": True}
+
+
+def _leave_ipc_as(uid: int, key: int, stay: bool) -> int:
+    """A child that becomes `uid` and makes a segment and a queue of `key`; it exits, or with
+    `stay` sleeps until killed -> its pid."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            libc = ctypes.CDLL(None, use_errno=True)
+            made = libc.shmget(key, 4096, IPC_CREAT | 0o600) >= 0
+            made &= libc.msgget(key, IPC_CREAT | 0o600) >= 0
+            os.write(write, b"1" if made else b"0")
+            if stay:
+                signal.pause()
+        finally:
+            os._exit(0)
+    os.close(write)
+    made = os.read(read, 1)  # not until EOF: a child that stays keeps its end open
+    os.close(read)
+    assert made == b"1"
+    if not stay:
+        os.waitpid(pid, 0)
+    return pid
 
 
 @needs_root
-def test_shared_memory_is_bounded_by_the_memory_limit(tmp_path):
-    """In the worker's IPC namespace shared memory holds at most --memory-mb in all: a segment
-    made and never attached, which the address-space limit does not see, pins no more."""
-    (tmp_path / "scratch").mkdir()
-    (tmp_path / "scratch").chmod(0o777)
-    tmp_path.chmod(0o755)
-    (tmp_path / "pinner.py").write_text(SHM_PINNER)
-    done = subprocess.run([*COMMAND, "grade", str(tmp_path / "pinner.py"), "--memory-mb", "256",
-                           "--exercises", str(ROOT / "exercises"),
-                           "--json", str(tmp_path / "out.json")],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    made = int((tmp_path / "scratch" / "made").read_text())
-    assert 0 < made <= 256, (made, (done.stdout + done.stderr)[-2000:])
+def test_what_a_killed_zygotes_workers_left_is_removed_at_the_next_start(tmp_path):
+    """Without namespaces and without the seccomp filter (a kernel that refuses it), a worker's
+    user may leave System V IPC objects; a zygote SIGKILLed before it reaped that worker removes
+    nothing. The next grading's zygote removes what workers' users with no process left made,
+    and leaves a live worker's alone."""
+    from grader.worker import sandbox, zygote
+
+    base = sandbox.WORKER_UID_BASE + secrets.randbelow(sandbox.WORKER_UIDS - 2)
+    gone_key, live_key = (0x78000000 + secrets.randbelow(2**24) for _ in range(2))
+    _leave_ipc_as(base, gone_key, stay=False)
+    live = _leave_ipc_as(base + 1, live_key, stay=True)
+    try:
+        assert {e["uid"] for e in sysvipc("shm") if e["key"] in (gone_key, live_key)} == {
+            base, base + 1}
+        done = subprocess.run([*COMMAND, "grade", str(ROOT / "solutions" / "vit_exercises.py"),
+                               "--exercises", str(ROOT / "exercises"),
+                               "--json", str(tmp_path / "out.json")],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert (tmp_path / "out.json").is_file(), (done.stdout + done.stderr)[-2000:]
+        for kind in ("shm", "msg"):
+            keys = {entry["key"] for entry in sysvipc(kind)}
+            assert gone_key not in keys and live_key in keys, kind
+        os.kill(live, signal.SIGKILL)
+        os.waitpid(live, 0)
+        assert zygote.remove_ipc_of_gone_workers() >= 2  # its segment and its queue
+        for kind in ("shm", "msg"):
+            assert live_key not in {entry["key"] for entry in sysvipc(kind)}, kind
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(live, signal.SIGKILL)
+            os.waitpid(live, 0)
+        remove_key(gone_key)
+        remove_key(live_key)
 
 
 def _child_report(fork, body) -> dict:

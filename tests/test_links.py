@@ -13,6 +13,10 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
+from grader.worker.hiding import NO_NAMESPACES
+
 from conftest import EXERCISES, SOLUTION
 
 
@@ -55,10 +59,13 @@ def _score(record: dict) -> float:
                for check in exercise["checks"])
 
 
-def test_grade_all_grades_no_student_through_a_hard_link(tmp_path):
+@pytest.mark.parametrize("namespaces", [True, False], ids=["namespaces", "fallback"])
+def test_grade_all_grades_no_student_through_a_hard_link(tmp_path, monkeypatch, namespaces):
     """A hard link needs no right to read its file (as root it is made regardless of
     fs.protected_hardlinks): a class-folder entry that is one is refused like a symbolic link and
-    listed under "Needs a look"; a copy of the same file is graded (issue 35, item 6)."""
+    listed under "Needs a look"; a copy of the same file is graded (issue 35, item 6). With
+    namespaces and without (VITGRADE_NO_NAMESPACES=1): the submission is read before either."""
+    monkeypatch.setenv(NO_NAMESPACES, str(int(not namespaces)))
     private, folder, out = tmp_path / "private", tmp_path / "class", tmp_path / "out"
     private.mkdir(mode=0o700)
     shutil.copy(SOLUTION, private / "vit_exercises.py")

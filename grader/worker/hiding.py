@@ -44,6 +44,8 @@ NOTHING_HIDDEN = {"mechanism": "none", "seen": [], "hidden": [], "kept": [], "re
 _outcome: dict = {**NOTHING_HIDDEN, "reason": "hiding was not tried"}
 _secrets: list[str] = []  # to check as the worker's user, when the view could not be made
 _own_pid_ns: list[int] = []  # the zygote's PID namespace (an fd), to fork the next worker in
+_own_ipc: list[bool] = []  # [True] once this worker has an IPC namespace of its own
+IPC_REFUSED = "System V IPC is refused to student code (a seccomp filter)"
 
 
 def fork() -> int:
@@ -83,6 +85,7 @@ def hide(paths: list[str], keep: list[str], ipc_bytes: int = 2**30) -> dict:
     permissions say, and into network and IPC namespaces of its own, where System V shared
     memory holds at most `ipc_bytes` -> report()."""
     global _outcome
+    _own_ipc.clear()
     _secrets[:] = [path for path in dict.fromkeys(paths) if path != "/"]
     _outcome = {**_outcome, **_hide(_secrets, _folders(keep), ipc_bytes)}
     return report()
@@ -92,6 +95,22 @@ def check_readable() -> None:
     """With permissions only, as the worker's user: which secrets it can still read."""
     if _outcome["mechanism"] == "permissions":
         _outcome["readable"] = [path for path in _secrets if _readable(path)]
+
+
+def refuse_host_ipc() -> None:
+    """Without an IPC namespace of its own, System V IPC is the host's: shared memory made there
+    and never attached is bounded by no limit of the worker's (only by the host's shmall) and
+    outlives it. Refuse it all (linux.deny_sysv_ipc) before student code runs; where seccomp is
+    refused, say so in report()'s reason. After PR_SET_NO_NEW_PRIVS."""
+    if _own_ipc:
+        return
+    try:
+        linux.deny_sysv_ipc()
+        note = IPC_REFUSED
+    except OSError as exc:
+        note = (f"System V IPC is the host's and its shared memory is not bounded while it runs "
+                f"(a seccomp filter was refused: {exc.strerror})")
+    _outcome["reason"] = "; ".join(part for part in (_outcome["reason"], note) if part)
 
 
 def _readable(path: str) -> bool:
@@ -128,6 +147,7 @@ def _hide(secrets: list[str], keep: list[str], ipc_bytes: int) -> dict:
                                  f"CLONE_NEWUTS) refused: {exc.strerror}")
         else:
             outcome["reason"] = _limit_ipc(ipc_bytes)
+            _own_ipc.append(True)
         try:
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)  # nothing leaks out
             entries = [*view_plan(), *(("rw", path, None) for path in keep)]

@@ -3,7 +3,7 @@
 prctl(2): whether a process may be ptraced or dumped, death with its parent, the child
 subreaper, no new privileges; capset(2) to drop every capability; unshare(2), setns(2) and
 mount(2) for the worker's own file system view, network, IPC and processes (hiding.py); keyctl(2)
-for a session keyring of its own.
+for a session keyring of its own; a seccomp filter refusing System V IPC where it is the host's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import ctypes
 import errno
 import os
 import platform
+import select
 import signal
 import sys
 
@@ -50,13 +51,40 @@ def not_dumpable() -> None:
     prctl(PR_SET_DUMPABLE, 0)
 
 
+_own_pidfd: list[tuple[int, int]] = []  # (pid, pidfd) of the process that forks workers
+
+
+def open_own_pidfd() -> None:
+    """Keep a pidfd of this process (Linux 5.3), inherited by its children: `die_with_parent`
+    tells from it whether this process still runs, where getppid() cannot (a child in a PID
+    namespace of its own sees 0 for its parent, alive or dead)."""
+    if LINUX and not _own_pidfd and hasattr(os, "pidfd_open"):
+        try:
+            fd = os.pidfd_open(os.getpid())
+        except OSError:  # an older kernel: getppid() only
+            return
+        _own_pidfd.append((os.getpid(), fd))
+
+
 def die_with_parent(parent_pid: int, exit_code: int) -> None:
-    """Ask the kernel to kill this process when its parent dies; exit now if it already has."""
+    """Ask the kernel to kill this process when its parent dies; exit now if it already has
+    (between this process's fork and now, when the kernel would not kill it any more)."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    pidfd = next((fd for pid, fd in _own_pidfd if pid == parent_pid), None)
+    if pidfd is not None:  # readable once the process it refers to has ended
+        if _pidfd_ended(pidfd):
+            os._exit(exit_code)
+        return
     # 0: the parent is outside this process's PID namespace (pid 1 of its own), where it cannot
     # be told from a subreaper; the grader's hanging up ends such an orphan
     if os.getppid() not in (parent_pid, 0):
         os._exit(exit_code)
+
+
+def _pidfd_ended(pidfd: int) -> bool:
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 class _CapHeader(ctypes.Structure):
@@ -110,10 +138,10 @@ _IPC_KINDS = {"shm": ("shmid", lambda i: _libc.shmctl(i, IPC_RMID, None)),
               "sem": ("semid", lambda i: _libc.semctl(i, 0, IPC_RMID))}
 
 
-def remove_sysv_ipc(uid: int) -> int:
+def remove_sysv_ipc(owned) -> int:
     """Remove every System V IPC object (shared memory, message queue, semaphore set) of this
-    IPC namespace that `uid` owns or created -> how many (a segment still attached goes with
-    its last detach)."""
+    IPC namespace whose owner or creator uid `owned(uid)` is true of -> how many (a segment
+    still attached goes with its last detach)."""
     removed = 0
     for kind, (id_column, remove) in _IPC_KINDS.items():
         try:
@@ -124,9 +152,58 @@ def remove_sysv_ipc(uid: int) -> int:
         columns = {name: index for index, name in enumerate(header)}
         for row in rows:
             owners = {int(row[columns[name]]) for name in ("uid", "cuid") if name in columns}
-            if uid in owners and remove(int(row[columns[id_column]])) == 0:
+            if any(owned(owner) for owner in owners) and remove(int(row[columns[id_column]])) == 0:
                 removed += 1
     return removed
+
+
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+# BPF opcodes: load a word of seccomp_data, jump if equal / greater or equal, return
+_LOAD, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+# each architecture's AUDIT_ARCH and its System V IPC calls: shmget shmat shmctl shmdt, msgget
+# msgsnd msgrcv msgctl, semget semop semctl semtimedop (x86_64: and every x32 call, numbered from
+# 0x40000000, which has its own)
+SYSV_IPC_CALLS = {
+    "x86_64": (0xC000003E, (29, 30, 31, 67, 68, 69, 70, 71, 64, 65, 66, 220), 0x40000000),
+    "aarch64": (0xC00000B7, tuple(range(186, 198)), None),
+}.get(platform.machine())
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                ("k", ctypes.c_uint32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def sysv_ipc_filter() -> list[tuple[int, int, int, int]]:
+    """The seccomp program of `deny_sysv_ipc`, as (code, jt, jf, k): EPERM for every System V
+    IPC call, and for every call of another architecture's numbering (a 64-bit process may make
+    32-bit calls, where these have other numbers and ipc(2) multiplexes them all)."""
+    arch, calls, foreign_from = SYSV_IPC_CALLS
+    tests = [(_JGE, foreign_from)] * (foreign_from is not None) + [(_JEQ, nr) for nr in calls]
+    deny = 3 + len(tests) + 1  # the index of the last instruction
+    program = [(_LOAD, 0, 0, 4), (_JEQ, 0, deny - 2, arch), (_LOAD, 0, 0, 0)]  # arch, then nr
+    for index, (code, value) in enumerate(tests, start=3):
+        program.append((code, deny - index - 1, 0, value))
+    return program + [(_RET, 0, 0, SECCOMP_RET_ALLOW),
+                      (_RET, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)]
+
+
+def deny_sysv_ipc() -> None:
+    """From now on System V IPC (shared memory, message queues, semaphores) fails with EPERM in
+    this process and all it starts: none of it can pin memory outside RLIMIT_AS or outlive it.
+    Needs PR_SET_NO_NEW_PRIVS (or root); OSError where seccomp or this machine is unknown."""
+    if SYSV_IPC_CALLS is None:
+        raise OSError(errno.ENOSYS, f"System V IPC's calls on {platform.machine()} are not known")
+    program = sysv_ipc_filter()
+    instructions = (_SockFilter * len(program))(*program)
+    fprog = _SockFprog(len(program), instructions)
+    _checked("prctl", lambda: _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER,
+                                          ctypes.byref(fprog), 0, 0))
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int,

@@ -41,6 +41,7 @@ def confine(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None) ->
     if zygote_pid is not None:
         linux.die_with_parent(zygote_pid, CRASH_EXIT)  # after the user changed: that clears it
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)  # no privileges through exec (sudo, file caps)
+    hiding.refuse_host_ipc()  # no IPC namespace of its own: no System V IPC at all
     linux.not_dumpable()
     os.chdir(workdir)  # a fresh empty folder: no stray files, nothing of the grader's
     scrub_environment(workdir)

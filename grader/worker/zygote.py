@@ -27,7 +27,7 @@ import sys
 import numpy  # noqa: F401 - the point of the zygote: every worker starts with numpy imported
 
 from grader.worker import hiding, linux, sandbox, serve  # preloaded for the same reason
-from grader.worker.processes import kill_below, kill_group, status, sweep
+from grader.worker.processes import kill_below, kill_group, process_table, status, sweep
 
 MAX_CONTROL_MESSAGE = 2**20
 
@@ -37,8 +37,10 @@ def main(argv: list[str]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the grader's to handle; we go when it goes
     linux.prctl(linux.PR_SET_CHILD_SUBREAPER, 1)  # orphans of a worker's tree come to us, not init
     linux.not_dumpable()  # a worker of the same user cannot ptrace the zygote
+    linux.open_own_pidfd()  # a worker in a PID namespace of its own tells from it that we died
     if os.geteuid() == 0:
         hiding.view_plan()  # what every worker's view holds: asked once here, inherited
+        remove_ipc_of_gone_workers()  # left by a zygote that was killed
     gc.freeze()  # keep preloaded objects out of the workers' collections: fewer copied pages
     workers: set[int] = set()
     try:
@@ -109,8 +111,27 @@ def _kill_and_reap(pid: int, live_workers: set[int]) -> int:
     status = os.waitpid(pid, 0)[1]
     sweep(None, live_workers, user)  # so one pass over /proc usually finds nothing left
     if user is not None:  # without an IPC namespace of its own, what it left is in ours
-        linux.remove_sysv_ipc(user)
+        linux.remove_sysv_ipc(lambda owner: owner == user)
     return status
+
+
+def remove_ipc_of_gone_workers() -> int:
+    """What workers' own users left in this IPC namespace with no process of theirs alive (a
+    zygote SIGKILLed before it could remove it; a worker's user is never reused while its
+    processes run) -> how many objects were removed. As root, at the zygote's start."""
+    if os.geteuid() != 0:
+        return 0
+    base, live = sandbox.WORKER_UID_BASE, None
+
+    def gone_worker(owner: int) -> bool:
+        nonlocal live
+        if not base <= owner < base + sandbox.WORKER_UIDS:
+            return False
+        if live is None:  # read /proc only where a worker's user owns something
+            live = {uid for _ppid, _state, uid in process_table().values()}
+        return owner not in live
+
+    return linux.remove_sysv_ipc(gone_worker)
 
 
 def _own_user(pid: int) -> int | None:
