@@ -184,3 +184,26 @@ def test_the_opening_state_changes_when_a_date_passes_or_an_attempt_opens_a_step
     assert opening_state(steps, before) != opening_state(steps, after)
     assert opening_state(steps, before) != opening_state(steps, Opening(2, due, before.now))
     assert opening_state([exercise(None)], before) == ""  # no step: records stay as they were
+
+
+def test_a_watch_is_one_attempt_however_often_the_file_is_saved(tmp_path):
+    """`vitgrade watch` grades at every save; the saves are not attempts (the hint that opens at
+    attempt 2 stays closed through the watch), the next `vitgrade grade` is attempt 2."""
+    from test_watch import read_until, reader
+
+    folder = course(tmp_path)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    watch = subprocess.Popen([sys.executable, "-m", "grader.cli", "watch", "student.py",
+                              "--exercises", str(folder)], cwd=tmp_path, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = reader(watch)
+        shown = [read_until(lines, "Ctrl-C to stop", seconds=300)]
+        for saves in range(2):
+            (tmp_path / "student.py").write_text(STUDENT + f"\n# save {saves}\n")
+            shown.append(read_until(lines, "Ctrl-C to stop", seconds=300))
+    finally:
+        watch.kill()
+        watch.wait()
+    assert all("this is attempt 1" in text and "HINTVISIBLE" not in text for text in shown), shown
+    assert "HINTVISIBLE" in grade(tmp_path, folder)

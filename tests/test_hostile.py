@@ -34,6 +34,7 @@ import numpy as np
 import pytest
 from process_table import adopting_orphans, cmdline, processes, running_identities
 
+from grader import load_specs
 from grader.checks import compiled
 from grader.spec.parse import spec_files
 
@@ -66,6 +67,13 @@ PATCH_DIM = frozenset({"flatten-length"})  # the exercises that call each hostil
 CONV = frozenset({"kernel-stride"})
 NOTHING = frozenset()
 ONLY_SOLUTION_CALLS = "answers only the calls the course solution makes on this case"
+# the catalogue each attack's `loses` is written for; an exercise a course adds (docs/authoring.md)
+# may lose points only if its `uses:` names a function the submission defines itself
+SHIPPED = frozenset({
+    "patch-count", "token-count", "flatten-length", "attention-cost", "patchify",
+    "linear-patch-embed", "kernel-stride", "cls-and-positions", "why-positions", "stable-softmax",
+    "layer-norm", "no-causal-mask", "multi-head-attention", "encoder-block", "vit-forward",
+    "pretrained-or-scratch", "vit-checkpoint"})
 
 
 @dataclass(frozen=True)
@@ -279,6 +287,14 @@ def scores(graded: Graded) -> dict[str, tuple[float, float]]:
     return out
 
 
+def defined_functions(path: Path) -> set[str]:
+    """The top-level functions a submission file defines itself."""
+    import ast
+
+    return {node.name for node in ast.parse(path.read_text()).body
+            if isinstance(node, ast.FunctionDef)}
+
+
 def feedback(graded: Graded) -> str:
     return graded.results.get("output", "") + "\n".join(test.get("output", "")
                                                         for test in graded.results["tests"])
@@ -315,7 +331,12 @@ def test_an_attack_costs_only_the_exercises_that_use_its_function(outcome, attac
     assert (set(got) == set(best)
             and graded.results["max_score"] == outcome.control.results["max_score"])
     kept_all = {exercise for exercise, (score, most) in got.items() if score == best[exercise][1]}
-    assert set(got) - kept_all == attack.loses, graded.output[-3000:]
+    assert set(got) >= SHIPPED, "SHIPPED names an exercise the catalogue no longer has"
+    assert (SHIPPED - kept_all) == attack.loses, graded.output[-3000:]
+    defined = defined_functions(HOSTILE / f"{attack.fixture or attack.stem}.py")
+    uses = {e.id: set(e.uses) for e in load_specs(ROOT / "exercises")[0]}
+    assert not {e for e in set(got) - SHIPPED - kept_all if not uses[e] & defined}, \
+        graded.output[-3000:]
     assert graded.code == (1 if attack.loses else 0), graded.output[-3000:]
 
 

@@ -146,6 +146,9 @@ def test_the_walk_throughs_buggy_fixtures_are_new_files():
     named = set(re.findall(r"tests/submissions/buggy/([\w.-]+\.py)", text))
     assert named >= {"patches-small-image--floor_division_count.py",
                      "sincos-positions--sincos_swapped.py"}, named
-    shipped = {path.name for path in (ROOT / "tests" / "submissions" / "buggy").glob("*.py")}
-    assert not named & shipped
-    assert not any("--" in name for name in shipped)  # so a new question's name is free
+    assert all("--" in name for name in named), named
+    # a name with `--` is the page's form: the exercise's own id, then the misconception it must
+    # name (a file there was written by following the page, for that exercise); no other has it
+    for path in (ROOT / "tests" / "submissions" / "buggy").glob("*--*.py"):
+        exercise, misconception = path.stem.split("--", 1)
+        assert f'"{exercise}": "{misconception}"' in path.read_text(encoding="utf-8"), path

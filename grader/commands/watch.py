@@ -28,6 +28,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from dataclasses import replace
+
+    from grader.attempts import counted
     from grader.driver import Driver
     from grader.report.terminal import report_lines
     from grader.settings import SettingsError, resolve_settings
@@ -50,6 +53,10 @@ def run(args) -> int:
             if state != seen:
                 if driver is None or state[1:] != seen[1:]:  # specs (re)loaded, cases anew
                     driver = Driver(settings, zygote)
+                    if settings.attempt is None:  # one watch is one attempt, not one per save
+                        driver.settings = counted(replace(driver.settings, student=submission),
+                                                  driver.catalogue.exercises)
+                        settings = replace(settings, attempt=driver.settings.attempt)
                 seen = state
                 outcome = driver.grade(submission, shown=str(args.submission))
                 if outcome.interrupted:
