@@ -183,6 +183,15 @@ def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_
                   if block.lstrip().startswith("- name: ANSWERS"))
     spec = spec.replace("uses: [num_patches]", "uses: [num_patches, ANSWERS]")  # as it says
     (exercises / "patches-small-image.yaml").write_text(spec + choice, encoding="utf-8")
+    mine = next(block for block in _blocks("yaml") if block.startswith("id: token-count-mine"))
+    (exercises / "token-count-mine.yaml").write_text(mine, encoding="utf-8")  # with variants
+    api = project / "docs" / "student-api.md"  # the contract gets the new key's row
+    api.parent.mkdir()
+    row = re.search(r"<!-- row: docs/student-api.md -->\n```text\n(.*?)\n```",
+                    AUTHORING.read_text(encoding="utf-8"), re.S)[1]
+    lines = (ROOT / "docs" / "student-api.md").read_text(encoding="utf-8").splitlines(True)
+    at = max(i for i, line in enumerate(lines) if line.startswith('| `"'))
+    api.write_text("".join(lines[:at + 1] + [row + "\n"] + lines[at + 1:]), encoding="utf-8")
     answer = yaml.safe_load(choice)[0]["answer"]
     module = solutions / "vit_exercises.py"
     module.write_text(_add_answer(module.read_text(), answer["key"], answer["correct"]))
@@ -195,13 +204,33 @@ def test_a_question_added_as_the_walkthrough_says_keeps_the_catalogue_whole(tmp_
     assert main(["validate", str(exercises)]) == 0, capsys.readouterr()
 
     catalogue, errors = load_specs(exercises, build_inputs=True, every_problem=True)
-    assert errors == [] and len(catalogue) == before + 1
+    assert errors == [] and len(catalogue) == before + 2
+    _holds_what_the_suite_asks(catalogue, module, api)
     for path in (module, solutions / "vit_exercises.ipynb"):
         results = _grade_all(path, catalogue)
         assert {i: r.score for i, r in results.items() if r.score < r.max_score} == {}, path.name
     template = _grade_all(project / "student_template" / "vit_exercises.py", catalogue)
     assert sum(r.score for r in template.values()) == 0
     _run_check_it(project, monkeypatch)
+
+
+def _holds_what_the_suite_asks(catalogue, module, api) -> None:
+    """What the suite asks of every question (test_catalogue, test_report_labels,
+    test_student_api), of the questions as the page writes them."""
+    import importlib.util
+
+    from test_student_api import DOCUMENTED_KEY
+
+    for exercise in catalogue:
+        calls = [c for c in exercise.checks if isinstance(c, CallCheck)]
+        assert all(m.title for c in calls for m in c.misconceptions), exercise.id
+        if calls and exercise.id != "vit-checkpoint":
+            assert any(not c.hidden and c.cases for c in calls), exercise.id
+            assert any(c.hidden and c.generate for c in calls), exercise.id
+    spec = importlib.util.spec_from_file_location("walked_solution", module)
+    solution = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(solution)
+    assert set(DOCUMENTED_KEY.findall(api.read_text(encoding="utf-8"))) == set(solution.ANSWERS)
 
 
 def _run_check_it(project, monkeypatch) -> None:
