@@ -165,7 +165,7 @@ def test_grade_all_grades_a_record_again_when_a_step_opens(tmp_path):
     grade_all()
     assert "HINTVISIBLE" not in feedback.read_text()
     assert "attempts are not counted here" in feedback.read_text()
-    assert "1 graded" in grade_all("--attempt", "2")
+    assert "feedback opened: all 1 graded" in grade_all("--attempt", "2")
     assert "HINTVISIBLE" in feedback.read_text()
     assert "all 1 reused" in grade_all(VITGRADE_ATTEMPT="2")  # the same, from the environment
 

@@ -32,7 +32,8 @@ from .shards import Shard
 # why a submission is graded now, in the order they are told
 NEW, RETRIED, FORCED = "new", "retried after the grader's error", "--force"
 GRADER_CHANGE, SPEC_CHANGE, CHANGED = "grader change", "spec change", "changed submission"
-REASONS = (NEW, CHANGED, SPEC_CHANGE, GRADER_CHANGE, RETRIED, FORCED)
+FEEDBACK_CHANGE = "feedback opened"  # another --feedback level, or a step of opens: opened
+REASONS = (NEW, CHANGED, SPEC_CHANGE, FEEDBACK_CHANGE, GRADER_CHANGE, RETRIED, FORCED)
 
 JOB_GRACE_SECONDS = 15.0  # past a submission's deadline, for the job to write its record
 
@@ -135,8 +136,9 @@ def regrade_reason(record: Record | None, content: str, specs: str, grader: str,
         return RETRIED
     if record.grader_version != grader:
         return GRADER_CHANGE
-    if record.specs_sha256 != specs:
-        return SPEC_CHANGE
+    if record.specs_sha256 != specs:  # the specs' digest, then what graded_with adds to it
+        same_specs = record.specs_sha256.split("+")[0] == specs.split("+")[0]
+        return FEEDBACK_CHANGE if same_specs else SPEC_CHANGE
     return CHANGED if record.submission_sha256 != content else None
 
 
