@@ -155,7 +155,7 @@ def test_a_notebook_marking_its_cells_grades_them_alone_through_each_entry_point
     for name, text in graded.outputs.items():  # each output the student reads says so
         if name in WHOLE and name != "classroom":  # its result has a failed test's message only:
             # the student reads the rest in the run's log, the terminal
-            assert "code cells: the notebook marks the cells to grade, and the 2 others were " \
+            assert "code cells: the notebook marks the cells to grade; the 2 others were " \
                    "not run" in text, name
     # a marked cell ran and could write; the others did not run
     assert sorted(p.name for p in graded.folder.iterdir()) == ["control", f"{style}.ipynb"]

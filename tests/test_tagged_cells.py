@@ -85,7 +85,7 @@ def test_tagged_cells_are_graded_and_the_others_are_not_run(folder):
     assert not (folder / "slept").exists() and not (folder / "raised").exists()
     graded = len(cells) - 2
     assert (f"lab.ipynb: graded {graded} of {len(cells)} code cells: the notebook marks the "
-            "cells to grade, and the 2 others were not run") in done.stdout
+            "cells to grade; the 2 others were not run") in done.stdout
 
 
 def test_an_nbgrader_notebook_grades_as_it_is(folder):
@@ -160,8 +160,8 @@ def test_cell_numbers_stay_jupyters_and_a_tag_on_markdown_marks_nothing(tmp_path
     notes: list[str] = []
     read = read_cells(path, notes=notes)
     assert [(c.number, c.graded) for c in read] == [(1, False), (2, True), (3, False)]
-    assert notes == ["graded 1 of 3 code cells: the notebook marks the cells to grade, and the "
-                     "2 others were not run"]
+    assert notes == ["graded 1 of 3 code cells: the notebook marks the cells to grade; the 2 "
+                     "others were not run"]
     plain = json.loads(nbformat.writes(nbformat.v4.new_notebook(cells=cells[:2])))["cells"]
     assert selection(plain, [False, True]) == ([False, True], None)
 

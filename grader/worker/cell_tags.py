@@ -43,7 +43,7 @@ def selection(cells: list[dict], runnable: list[bool]) -> tuple[list[bool], str 
         return run, None
     if tagged:
         return run, (f"graded {ran} of {total} code cells: the notebook marks the cells to "
-                     f"grade, and the {total - ran} others were not run")
+                     f"grade; {_others(total - ran)} not run")
     return run, (f"ran {ran} of {total} code cells; the {total - ran} cell(s) of otter's own "
                  "(otter_ignore, tests, `grader.check`) were not run")
 
@@ -81,3 +81,7 @@ def _boundary(cell: dict) -> tuple[bool, str] | None:
 def _source(cell: dict) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _others(count: int) -> str:
+    return "the other one was" if count == 1 else f"the {count} others were"
