@@ -184,8 +184,8 @@ GENERALISATIONS = {
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images", lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
     "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
-        f"with one head, wrong with heads={a['heads']}: each of them takes its own d // heads "
-        "columns")),
+        f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "
+        "number of heads (the split into d // heads columns, the scale, the merge)")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
         f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
         "last axis")),
