@@ -82,6 +82,51 @@ def test_a_rewrite_computes_what_its_name_says():
         em.rewrite(REFERENCE["softmax"], "op:axis:softmax:nothing")
 
 
+def test_the_newer_operators_compute_what_their_sentences_say():
+    """A negative index one off, the activation after the MLP's second map too, the first block
+    for every block, the residual that adds back the normalised input."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    by_t = em.rewrite(REFERENCE["self_attention"], "op:index:self_attention/attention:q.shape[-2]")
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(5, 2, 4).swapaxes(0, 1) for n in "qkv")
+    s = q @ k.swapaxes(-1, -2) / math.sqrt(5)
+    a = np.exp(s - s.max(-1, keepdims=True))
+    want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
+    assert np.allclose(by_t(x, p, 2), want)
+
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import gelu, layer_norm
+
+    block = {**p, "ln1_g": RNG.normal(size=8), "ln1_b": RNG.normal(size=8),
+             "ln2_g": RNG.normal(size=8), "ln2_b": RNG.normal(size=8),
+             "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16),
+             "W2": RNG.normal(size=(16, 8)), "b2": RNG.normal(size=8)}
+    both = em.rewrite(REFERENCE["encoder_block"],
+                      "op:activation_added:encoder_block/mlp:activation-after-linear.2")
+    h = x + REFERENCE["self_attention"](layer_norm(x, block["ln1_g"], block["ln1_b"]), block, 2)
+    assert np.allclose(both(x, block, 2), h + gelu(mlp(layer_norm(h, block["ln2_g"],
+                                                                  block["ln2_b"]), block)))
+    normed = em.rewrite(REFERENCE["encoder_block"],
+                        "op:residual:encoder_block:residual-from-layer_norm")
+    n1 = layer_norm(x, block["ln1_g"], block["ln1_b"])
+    h = n1 + REFERENCE["self_attention"](n1, block, 2)
+    assert np.allclose(normed(x, block, 2),
+                       h + mlp(layer_norm(h, block["ln2_g"], block["ln2_b"]), block))
+    assert "adds back `layer_norm(x, p['ln1_g']" in em.sentence(
+        REFERENCE["encoder_block"], "op:residual:encoder_block:residual-from-layer_norm")
+
+    first = em.rewrite(REFERENCE["vit_forward"], "op:loop:vit_forward:block-first")
+    other = {**block, "W1": RNG.normal(size=(8, 16))}
+    params = {"P": 2, "W_e": RNG.normal(size=(12, 8)), "b_e": RNG.normal(size=8),
+              "cls": RNG.normal(size=8), "pos": RNG.normal(size=(5, 8)), "heads": 2,
+              "ln_g": np.ones(8), "ln_b": np.zeros(8), "W_head": RNG.normal(size=(8, 3)),
+              "b_head": np.zeros(3)}
+    image = RNG.normal(size=(4, 4, 3))
+    assert np.allclose(first(image, {**params, "blocks": [block, other]}),
+                       REFERENCE["vit_forward"](image, {**params, "blocks": [block, block]}))
+    assert not np.allclose(first(image, {**params, "blocks": [block, other]}),
+                           REFERENCE["vit_forward"](image, {**params, "blocks": [block, other]}))
+
+
 def test_the_unedited_tree_is_the_reference():
     x, p = RNG.normal(size=(5, 8)), attention_params(8)
     root, _ = em.model(REFERENCE["self_attention"])
