@@ -272,7 +272,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
             if misconception in GENERALISATIONS:  # the generalisation the code misses
-                assert check.hint.startswith(f"Your `{exercises[exercise_id].uses[0]}` is right")
+                called = next(c.call for c in exercises[exercise_id].checks
+                              if c.name == check.name)
+                assert check.hint.startswith(f"Your `{called}` is right")
                 continue
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
                                                             misconception)

@@ -124,6 +124,20 @@ def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differ
     assert explained(matched, check, [square], other) == matched  # a named mistake stays
 
 
+def test_the_generalisation_weighs_every_case_that_ran_before_and_after_the_failing_one():
+    """A case run after the failing one counts: a square image passing later (the first one
+    raised) is evidence; a square image failing too belies 'right for square images'."""
+    check = _Check("conv_patch_embed", [])
+    failed = CheckResult("random", 1, 0, FAILED, "case 1 of 3", hint="the check's hint")
+    narrow, square = _case((np.zeros((7, 5, 1)), 0, 0, 1)), _case((np.zeros((4, 4, 3)), 0, 0, 1))
+    wide = _case((np.zeros((4, 7)), 0, 0, 1))
+    said = explained(failed, check, [square], narrow, [wide])
+    assert said.misconception == "only_square_images"
+    assert said.hint.startswith("Your `conv_patch_embed` is right when H == W, wrong for a 7 x 5")
+    other_square = _case((np.zeros((6, 6, 3)), 0, 0, 1))
+    assert explained(failed, check, [square], narrow, [wide, other_square]) == failed
+
+
 def _pairs(rng):
     """(expected, got) pairs of every type the worker sends back, agreeing and not."""
     x = rng.normal(size=(3, 4))

@@ -260,8 +260,19 @@ class CallCheck(Kind):
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = generated(failed, self, ran, number - 1)
-                    return explained(failed, self, cases[:number - 1], planned)
+                    right = [p for p, o in ran if self._right(p, o)]
+                    wrong = [p for p, o in ran if not self._right(p, o)
+                             and p.expectation()[1] is None]
+                    return explained(failed, self, right, planned, wrong)
         return check_result(self, PASSED, cases=len(cases))
+
+    def _right(self, planned: PlannedCase, outcome) -> bool:
+        """Whether a case that ran passed (judge_case's verdict, without naming a mistake)."""
+        expected, expects_error = planned.expectation()
+        if expects_error:
+            return outcome.status == "raised" and outcome.error.type == expects_error
+        return (outcome.status == "ok" and not outcome.mutated and compare(
+            expected, outcome.value, self.compare or default_compare(expected)) is None)
 
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:

@@ -68,14 +68,16 @@ def combined_hint(check: Check, like: str) -> str:
         f"({i}) {hints.get(part, part)}" for i, part in enumerate(parts, 1))
 
 
-def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase):
+def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase,
+              failing: list[PlannedCase] = ()):
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
-    have returned a value."""
+    have returned a value. `passed`: the cases that ran and passed, before or after `planned`
+    (a request runs several); `failing`: the others that failed."""
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
-    found = generalisation(check, passed, planned)
+    found = generalisation(check, passed, planned, failing)
     if found is None:
         return result
     name, hint = found
@@ -122,16 +124,19 @@ def generated(result, check: Check, ran: list, failing: int):
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
 
 
-def generalisation(check: Check, passed: list[PlannedCase],
-                   failed: PlannedCase) -> tuple[str, str] | None:
+def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
+                   failing: list[PlannedCase] = ()) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
-    `failed`; None when none does or several do (naming one of two differences may mislead)."""
+    `failed`, nor on any other case in `failing` (a failure where it holds would belie it);
+    None when none does or several do (naming one of two differences may mislead)."""
     params = check.api.params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
+    others = [_arguments(params, p) for p in failing]
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
              for name, (holds, _, words) in GENERALISATIONS.items()
-             if all(holds(a) is True for a in named) and holds(here) is False]
+             if all(holds(a) is True for a in named) and holds(here) is False
+             and not any(holds(a) is True for a in others)]
     return found[0] if len(found) == 1 else None
 
 
