@@ -88,6 +88,20 @@ def test_a_case_two_misconceptions_match_names_neither():
         "hint of vit_last_row", "vit_last_row")
 
 
+def test_a_case_two_combinations_match_names_neither():
+    """One patch token: its mean is the last row, so two combinations give the same logits."""
+    likes = ["vit_mean_pool", "vit_last_row", "vit_final_ln_skipped"]
+    check = _Check("vit_forward", likes)
+    both = {"vit_mean_pool+vit_final_ln_skipped": np.ones(3),
+            "vit_last_row+vit_final_ln_skipped": np.ones(3)}
+    planned = _case((), {like: np.zeros(3) for like in likes} | both)
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 1)) == (None, None)
+    planned = _case((), {like: np.zeros(3) for like in likes}
+                    | {**both, "vit_mean_pool+vit_final_ln_skipped": np.full(3, 2.0)})
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 1))[1] == \
+        "vit_last_row+vit_final_ln_skipped"
+
+
 def test_the_generalisation_that_fails_is_said_and_only_that_one():
     check = _Check("patchify", [])
     square, other = _case((np.zeros((4, 4)), 2)), _case((np.zeros((6, 9)), 3))

@@ -41,17 +41,20 @@ def combination_names(check: Check, planned: PlannedCase) -> list[str]:
 
 def named(check: Check, planned: PlannedCase, matches) -> tuple[str | None, str | None]:
     """(hint, name) of the one misconception whose output `matches(wrong)` accepts, else of the
-    first combination that does (its hint names every mistake), else (None, None). A case two
-    misconceptions match cannot tell them apart: it names neither, rather than maybe the wrong one.
+    one combination of the fewest mistakes that does (its hint names every mistake), else (None,
+    None). A case two misconceptions (or two combinations of as many) match cannot tell them
+    apart: it names neither, rather than maybe the wrong one.
     """
     found = {known.like: known.hint for known in check.misconceptions
              if _matches(planned.wrong_output(known.like), matches)}
     if found:
         return next(iter(found.items()))[::-1] if len(found) == 1 else (None, None)
-    for like in combination_names(check, planned):
-        applies, wrong = planned.wrong_output(like)
-        if applies and matches(wrong):
-            return combined_hint(check, like), like
+    combined = [like for like in combination_names(check, planned)
+                if _matches(planned.wrong_output(like), matches)]
+    fewest = [like for like in combined  # a third mistake this case cannot see adds nothing
+              if like.count(JOIN) == min(c.count(JOIN) for c in combined)]
+    if len(fewest) == 1:  # two that match (a mean of one patch is its last row) name neither
+        return combined_hint(check, fewest[0]), fewest[0]
     return None, None
 
 

@@ -219,8 +219,8 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     if function is None:
         try:
             function = compile_with(root, group)
-        except (SyntaxError, ValueError, TypeError):
-            return None
+        except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+            return None  # two edits that do not compose (one took away what the other rewrites)
         if len(root.rewritten) < MAX_KEPT:
             root.rewritten[key] = function
     for i, call in enumerate(order):
