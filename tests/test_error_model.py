@@ -127,6 +127,32 @@ def test_the_newer_operators_compute_what_their_sentences_say():
                            REFERENCE["vit_forward"](image, {**params, "blocks": [block, other]}))
 
 
+def test_a_parameter_is_swapped_only_for_a_sibling_one_apart():
+    """`p['Wk']` may become `p['Wq']` (the keys from the query's weights), never `p['bk']`."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    made = {e.name for e in em.model(REFERENCE["self_attention"])[1] if e.operator == "parameter"}
+    assert {"op:parameter:self_attention:Wk-as-Wq", "op:parameter:self_attention:bo-as-bq"} <= made
+    swaps = [name.rsplit(":", 1)[1].split("-as-") for name in made]
+    assert all(old[0] == new[0] for old, new in swaps)  # a weight for a weight, a bias for a bias
+    keys = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wk-as-Wq")
+    assert np.allclose(keys(x, p, 2), REFERENCE["self_attention"](x, {**p, "Wk": p["Wq"]}, 2))
+
+
+def test_two_edits_that_do_not_compose_are_refused_not_a_crash():
+    """The scale's d rewrite reads `q.shape[-1]`; an index edit below it took that away."""
+    root, edits = em.model(REFERENCE["self_attention"])
+    by_name = {e.name: e for e in edits}
+    pair = [by_name["op:index:self_attention/attention:q.shape[-2]"],
+            by_name["op:constant:self_attention/attention:scale=d"]]
+    with pytest.raises(ValueError, match="does not apply"):
+        compile_with(root, pair)
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    student = em.rewrite(REFERENCE["self_attention"],
+                         "op:constant:self_attention/attention:scale=d")
+    calls = [em.Call((x, p, 2), {}, student(x, p, 2) * 1.5, REFERENCE["self_attention"](x, p, 2))]
+    assert em.search(REFERENCE["self_attention"], calls, 0, same) is None  # searched all pairs
+
+
 def test_the_unedited_tree_is_the_reference():
     x, p = RNG.normal(size=(5, 8)), attention_params(8)
     root, _ = em.model(REFERENCE["self_attention"])

@@ -405,8 +405,46 @@ def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
                              n, kept, copy.deepcopy(getattr(n, branch).args[0])))
 
 
+def _key(node: ast.AST) -> str | None:
+    """The string key of `p['Wk']`, else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Keys one character apart, that character of one kind in both: 'Wq' and 'Wk', 'ln1_g' and
+    'ln2_g', 'ln1_g' and 'ln1_b' (not 'W1' and 'b1': a weight for a bias never fits)."""
+    apart = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
+    return len(apart) == 1 and any(all(test(c) for c in apart[0]) for test in (
+        str.isdigit, str.islower, str.isupper))
+
+
+def parameter(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A parameter read in place of a sibling one (copy and paste: `W_q` for the keys, the
+    first LayerNorm's gain and shift again in the second, gamma for beta)."""
+    old = _key(node)
+    if old is None:
+        return
+    owner = code(node.value)
+    keys = sorted({_key(n) for n in ast.walk(context.instance.node)
+                   if _key(n) is not None and code(n.value) == owner})
+    for new in (k for k in keys if _one_apart(old, k)):
+        shown = f"{owner}[{new!r}]"
+        yield Change(f"{slug(old)}-as-{slug(new)}",
+                     f"In {where(context)}, `{shown}` is read where `{code(node)}` belongs.",
+                     lambda n, new=new: _with_key(n, new))
+
+
+def _with_key(node: ast.Subscript, key: str) -> ast.Subscript:
+    new = copy.copy(node)
+    new.slice = ast.Constant(key)
+    return new
+
+
 # tried in this order (the budget may stop the search before the last)
 OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": constant,
              "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,
-             "loop": first_element, "residual": residual_of_step}
+             "loop": first_element, "residual": residual_of_step, "parameter": parameter}
