@@ -138,6 +138,30 @@ def test_a_parameter_is_swapped_only_for_a_sibling_one_apart():
     assert np.allclose(keys(x, p, 2), REFERENCE["self_attention"](x, {**p, "Wk": p["Wq"]}, 2))
 
 
+def test_a_raise_is_reproduced_by_the_same_raise_and_never_alone():
+    """d2l's softmax summed over axis 1: a 1-D input raises AxisError, a matrix is right, a 3-D
+    array is wrong. The rewrite sum.axis=1 raises the same on the 1-D one."""
+    def student(x, axis=-1):
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    softmax = REFERENCE["softmax"]
+    cases = [(RNG.normal(size=(2, 3, 4)),), (RNG.normal(size=(3, 4)),), (RNG.normal(size=4),)]
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except Exception as error:  # noqa: BLE001
+            got = em.Raised(type(error).__name__)
+        calls.append(em.Call(args, {}, got, softmax(*args)))
+    assert isinstance(calls[2].got, em.Raised)
+    assert em.search(softmax, calls, 0, same).name == "op:axis:softmax:sum.axis=1"
+    wrong_type = calls[:2] + [replace(calls[2], got=em.Raised("ValueError"))]
+    assert em.search(softmax, wrong_type, 0, same) is None
+    only_raises = [replace(c, got=em.Raised("AxisError")) for c in calls]
+    assert em.search(softmax, only_raises, 0, same) is None
+
+
 def test_two_edits_that_do_not_compose_are_refused_not_a_crash():
     """The scale's d rewrite reads `q.shape[-1]`; an index edit below it took that away."""
     root, edits = em.model(REFERENCE["self_attention"])

@@ -101,21 +101,24 @@ def generated(result, check: Check, ran: list, failing: int):
     """`result` with the mistake the error model generates from the reference
     (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
     listed misconception matched and one rewrite of the reference reproduces the student's value
-    on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index).
-    Nothing new without a reference (the bundle), or when a call raised or should have."""
+    on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index), a
+    call that raised by raising an exception of the same name (a sum over axis 1 of a 1-D
+    array). Nothing new without a reference (the bundle), or when a call should have raised,
+    timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
     try:
-        from grader.reference.error_model import Call, search
+        from grader.reference.error_model import Call, Raised, search
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
         return result
     calls = []
     for planned, outcome in ran:
         expected, raises = planned.expectation()
-        if raises is not None or outcome.status != "ok":
+        if raises is not None or outcome.status not in ("ok", "raised"):
             return result
-        calls.append(Call(planned.args, planned.kwargs, outcome.value, expected))
+        got = outcome.value if outcome.status == "ok" else Raised(outcome.error.type)
+        calls.append(Call(planned.args, planned.kwargs, got, expected))
     how = check.compare
 
     def same(value, target) -> bool:

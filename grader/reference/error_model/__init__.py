@@ -52,6 +52,13 @@ class Found:
 
 
 @dataclass(frozen=True)
+class Raised:
+    """A student call that raised, by its exception's class name ("AxisError"): a rewrite
+    reproduces it by raising an exception of that name."""
+    type: str
+
+
+@dataclass(frozen=True)
 class Call:
     """One case the check ran: its inputs, the student's value and the expected one."""
     args: tuple
@@ -132,6 +139,8 @@ def search(function: Callable, calls: list[Call], failing: int,
     if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
+    if all(isinstance(c.got, Raised) for c in calls):
+        return None  # a rewrite that only raises says nothing of a value computed
     built = model(function, opaque)
     if built is None:
         return None
@@ -227,7 +236,11 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
         try:
             value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
                      else function(*call.args, **call.kwargs))
-        except Exception:  # noqa: BLE001 - a rewrite that raises is no explanation
+        except Exception as error:  # noqa: BLE001 - raising explains only the same raise
+            if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
+                continue
+            return None
+        if isinstance(call.got, Raised):
             return None
         if i == 0:
             if same(value, call.expected):
@@ -274,5 +287,5 @@ def _elements(value) -> int:
     return 1
 
 
-__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "edits", "model",
-           "rewrite", "search", "sentence", "tree_of"]
+__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "edits",
+           "model", "rewrite", "search", "sentence", "tree_of"]
