@@ -162,6 +162,14 @@ def test_a_raise_is_reproduced_by_the_same_raise_and_never_alone():
     assert em.search(softmax, only_raises, 0, same) is None
 
 
+def test_a_step_given_its_array_with_rows_and_columns_swapped():
+    image, W_e, b_e = RNG.normal(size=(4, 6, 3)), RNG.normal(size=(12, 5)), RNG.normal(size=5)
+    swapped = em.rewrite(REFERENCE["linear_patch_embed"],
+                         "op:rows_and_columns:linear_patch_embed:image-axes-swapped")
+    assert np.allclose(swapped(image, W_e, b_e, 2),
+                       REFERENCE["linear_patch_embed"](image.swapaxes(0, 1), W_e, b_e, 2))
+
+
 def test_two_edits_that_do_not_compose_are_refused_not_a_crash():
     """The scale's d rewrite reads `q.shape[-1]`; an index edit below it took that away."""
     root, edits = em.model(REFERENCE["self_attention"])

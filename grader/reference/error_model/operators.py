@@ -443,8 +443,31 @@ def _with_key(node: ast.Subscript, key: str) -> ast.Subscript:
     return new
 
 
+def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step given its array with the first two axes swapped: an image read as (W, H, C), as
+    PIL sizes are written, or a matrix transposed before the step."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id.startswith(PREFIX) and node.args
+            and isinstance(node.args[0], ast.Name)):
+        return
+    first = node.args[0].id
+    yield Change(f"{first}-axes-swapped",
+                 f"In {where(context)}, `{code(node)}` is given `{first}` with its first two "
+                 f"axes swapped, `{first}.swapaxes(0, 1)` (rows as columns: W, H for H, W).",
+                 lambda n: _with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",
+                                                                 ast.Load()),
+                                                   [ast.Constant(0), ast.Constant(1)], [])))
+
+
+def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg, *node.args[1:]]
+    return new
+
+
 # tried in this order (the budget may stop the search before the last)
 OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": constant,
              "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,
-             "loop": first_element, "residual": residual_of_step, "parameter": parameter}
+             "loop": first_element, "residual": residual_of_step, "parameter": parameter,
+             "rows_and_columns": rows_and_columns}
