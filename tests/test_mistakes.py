@@ -186,3 +186,29 @@ def test_agrees_decides_as_compare_does_without_explaining(mode, equal_nan):
         assert agrees(expected, got, how, equal_nan=equal_nan) is verdict, (expected, got)
         decided.add(verdict)
     assert decided == {True, False}  # the pairs include both answers in every mode
+
+
+def test_a_listed_mistake_another_case_that_ran_contradicts_is_not_named():
+    """DeiT's average of tokens 0 and 1 equals 'the mean of every token' for an image of one
+    patch (two tokens): the failing case alone names it, the next case (more patches) belies it."""
+    from types import SimpleNamespace
+
+    check = next(c for c in _checks() if c.call == "vit_forward" and c.hidden)
+    result = CheckResult(check.name, 1, 0, FAILED, "case 1 of 2", hint="You averaged every token.",
+                         misconception="vit_mean_pool_all_tokens", hint_kind="mistake")
+
+    def case(expected, mean_of_all):
+        return PlannedCase((), {}, None, None, "vit_forward", None, (np.array(expected), None),
+                           {"vit_mean_pool_all_tokens": (True, np.array(mean_of_all))})
+
+    def ok(value):
+        return SimpleNamespace(status="ok", value=np.array(value))
+
+    one_patch, more = case([1.0, 2.0], [0.5, 0.5]), case([1.0, 2.0], [0.0, 3.0])
+    kept = check._reproduced(result, [(one_patch, ok([0.5, 0.5])), (more, ok([0.0, 3.0]))],
+                             one_patch)
+    assert kept == result  # the mean reproduces both: named
+    dropped = check._reproduced(result, [(one_patch, ok([0.5, 0.5])), (more, ok([0.2, 2.9]))],
+                                one_patch)
+    assert dropped.misconception is None and dropped.hint_kind != "mistake"
+    assert dropped.hint == check.hint
