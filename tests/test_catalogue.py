@@ -32,7 +32,7 @@ from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, opaque
-from grader.checks.results import HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED
+from grader.checks.results import HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
@@ -342,6 +342,18 @@ def test_a_students_own_exception_shows_their_line_not_the_graders(graded):
                          if not c.passed and not c.hidden)
     assert 'File "softmax_without_keepdims.py"' in messages and ", in softmax" in messages
     assert "grader/" not in messages and "Traceback" not in messages
+
+
+def test_a_property_that_could_not_judge_says_so_not_its_diagnosis(graded):
+    """The property's own hint diagnoses its finding (a bag of tiles); when the student's
+    self_attention raised on its inputs nothing was judged, and the hint says that instead."""
+    result = graded[SUBMISSIONS / "buggy" / "multi_mingpt_mask_always_softmax_no_keepdims.py"][
+        "why-positions"]
+    failed = [c for c in result.checks if not c.passed and "property" in c.message]
+    assert failed
+    for check in failed:
+        assert check.hint.startswith("Your `self_attention` failed on the inputs this property")
+        assert "bag of tiles" not in check.hint and check.hint_kind == OBSERVATION
 
 
 def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):
