@@ -170,6 +170,16 @@ def test_a_step_given_its_array_with_rows_and_columns_swapped():
                        REFERENCE["linear_patch_embed"](image.swapaxes(0, 1), W_e, b_e, 2))
 
 
+def test_the_activation_moved_to_a_steps_input():
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import gelu
+
+    h, p = RNG.normal(size=(3, 4)), {"W1": RNG.normal(size=(4, 6)), "b1": RNG.normal(size=6),
+                                    "W2": RNG.normal(size=(6, 4)), "b2": RNG.normal(size=4)}
+    moved = em.rewrite(mlp, "op:activation_moved:mlp:activation-before-step")
+    assert np.allclose(moved(h, p), (gelu(h) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+
+
 def test_two_edits_that_do_not_compose_are_refused_not_a_crash():
     """The scale's d rewrite reads `q.shape[-1]`; an index edit below it took that away."""
     root, edits = em.model(REFERENCE["self_attention"])

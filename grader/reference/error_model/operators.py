@@ -356,6 +356,21 @@ def activation_added(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, name=name: ast.Call(ast.Name(name, ast.Load()), [n], []))
 
 
+def activation_moved(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation applied to a step's input instead of its output: `act(linear(x, ...))`
+    as `linear(act(x), ...)`."""
+    if not (isinstance(node, ast.Call) and node in _activation_calls(context.instance.node)):
+        return
+    step = node.args[0]
+    if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Name)
+            and step.func.id.startswith(PREFIX) and step.args):
+        return
+    yield Change("activation-before-step",
+                 f"In {where(context)}, the activation `{node.func.id}(...)` is applied to "
+                 f"`{code(step.args[0])}`, the input of `{code(step)}`, instead of to its output.",
+                 lambda n: _with_first(n.args[0], ast.Call(n.func, [n.args[0].args[0]], [])))
+
+
 class _Renamed(ast.NodeTransformer):
     """Every read of the name `old` replaced by a copy of `new`."""
 
@@ -470,4 +485,4 @@ OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": const
              "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,
              "loop": first_element, "residual": residual_of_step, "parameter": parameter,
-             "rows_and_columns": rows_and_columns}
+             "rows_and_columns": rows_and_columns, "activation_moved": activation_moved}
