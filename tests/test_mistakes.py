@@ -212,3 +212,23 @@ def test_a_listed_mistake_another_case_that_ran_contradicts_is_not_named():
                                 one_patch)
     assert dropped.misconception is None and dropped.hint_kind != "mistake"
     assert dropped.hint == check.hint
+
+
+def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_observed():
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+    expected = np.arange(6.0).reshape(3, 2)
+    planned = PlannedCase((), {}, None, None, "embed_image", None, (expected, None))
+
+    def got(value):
+        return observed(failed, check, planned, SimpleNamespace(status="ok", value=value))
+
+    batched = got(expected[None])
+    assert batched.misconception == ONE_AXIS_OFF and "an extra axis of length 1" in batched.hint
+    assert batched.hint.startswith("Your `embed_image` returns the right values")
+    assert got(expected[None] + 1.0) == failed  # other values: nothing observed
+    assert got(expected.T) == failed  # not an axis of length 1

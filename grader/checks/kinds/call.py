@@ -36,7 +36,7 @@ from ..results import (
     check_result,
 )
 from .base import Kind
-from .mistakes import combination_names, explained, generated, named
+from .mistakes import combination_names, explained, generated, named, observed
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
@@ -261,6 +261,7 @@ class CallCheck(Kind):
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = self._reproduced(failed, ran, planned)
+                    failed = observed(failed, self, planned, outcome)
                     failed = generated(failed, self, ran, number - 1)
                     right = [p for p, o in ran if self._right(p, o)]
                     wrong = [p for p, o in ran if not self._right(p, o)

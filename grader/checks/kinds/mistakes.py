@@ -201,4 +201,28 @@ GENERALISATIONS = {
         f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
         "last axis")),
 }
-TITLES = {name: title for name, (_, title, _) in GENERALISATIONS.items()}
+ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
+TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},
+          ONE_AXIS_OFF: "right values, an axis of length 1 too many or too few"}
+
+
+def observed(result, check: Check, planned: PlannedCase, outcome):
+    """`result` with what is true of the student's value when it is the expected one with an
+    axis of length 1 added or dropped (HF's batch axis kept in a port to one image; keepdims
+    dropped), as an observation; else `result` as it is."""
+    if result.status != FAILED or result.misconception or outcome.status != "ok":
+        return result
+    expected, raises = planned.expectation()
+    value = outcome.value
+    if (raises is not None or not isinstance(value, np.ndarray)
+            or not isinstance(expected, np.ndarray) or value.shape == expected.shape
+            or [n for n in value.shape if n != 1] != [n for n in expected.shape if n != 1]):
+        return result
+    how = check.compare or default_compare(expected)
+    if not agrees(expected, value.reshape(expected.shape), how, equal_nan=True):
+        return result
+    words = ("an extra axis of length 1 (a batch axis kept from batched code?): return them "
+             "without it" if value.ndim > expected.ndim else
+             "an axis of length 1 missing: keep it (keepdims=True, or [None])")
+    return replace(result, hint=f"Your `{check.function}` returns the right values, with {words}.",
+                   misconception=ONE_AXIS_OFF, hint_kind=OBSERVATION)
