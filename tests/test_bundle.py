@@ -155,7 +155,12 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
             if exercise in varied:
                 continue
             for got, want in zip(bundled[submission][exercise], checks, strict=True):
-                if want[6] and want[6].startswith("op:"):
+                if want[7] and not got[7] and "not graded again" in got[4]:
+                    # the full grader answered a helper's call no recording holds (the caller
+                    # broken too, its own values); the bundle has no reference and says so
+                    assert not (got[6] or "").startswith("op:")
+                    got, want = got[:4], want[:4]
+                elif want[6] and want[6].startswith("op:"):
                     assert not (got[6] or "").startswith("op:")
                     got, want = got[:5] + got[7:], want[:5] + want[7:]
                 assert got == want, (Path(submission).name, exercise)

@@ -82,6 +82,119 @@ def test_a_rewrite_computes_what_its_name_says():
         em.rewrite(REFERENCE["softmax"], "op:axis:softmax:nothing")
 
 
+def test_the_newer_operators_compute_what_their_sentences_say():
+    """A negative index one off, the activation after the MLP's second map too, the first block
+    for every block, the residual that adds back the normalised input."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    by_t = em.rewrite(REFERENCE["self_attention"], "op:index:self_attention/attention:q.shape[-2]")
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(5, 2, 4).swapaxes(0, 1) for n in "qkv")
+    s = q @ k.swapaxes(-1, -2) / math.sqrt(5)
+    a = np.exp(s - s.max(-1, keepdims=True))
+    want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
+    assert np.allclose(by_t(x, p, 2), want)
+
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import gelu, layer_norm
+
+    block = {**p, "ln1_g": RNG.normal(size=8), "ln1_b": RNG.normal(size=8),
+             "ln2_g": RNG.normal(size=8), "ln2_b": RNG.normal(size=8),
+             "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16),
+             "W2": RNG.normal(size=(16, 8)), "b2": RNG.normal(size=8)}
+    both = em.rewrite(REFERENCE["encoder_block"],
+                      "op:activation_added:encoder_block/mlp:activation-after-linear.2")
+    h = x + REFERENCE["self_attention"](layer_norm(x, block["ln1_g"], block["ln1_b"]), block, 2)
+    assert np.allclose(both(x, block, 2), h + gelu(mlp(layer_norm(h, block["ln2_g"],
+                                                                  block["ln2_b"]), block)))
+    normed = em.rewrite(REFERENCE["encoder_block"],
+                        "op:residual:encoder_block:residual-from-layer_norm")
+    n1 = layer_norm(x, block["ln1_g"], block["ln1_b"])
+    h = n1 + REFERENCE["self_attention"](n1, block, 2)
+    assert np.allclose(normed(x, block, 2),
+                       h + mlp(layer_norm(h, block["ln2_g"], block["ln2_b"]), block))
+    assert "adds back `layer_norm(x, p['ln1_g']" in em.sentence(
+        REFERENCE["encoder_block"], "op:residual:encoder_block:residual-from-layer_norm")
+
+    first = em.rewrite(REFERENCE["vit_forward"], "op:loop:vit_forward:block-first")
+    other = {**block, "W1": RNG.normal(size=(8, 16))}
+    params = {"P": 2, "W_e": RNG.normal(size=(12, 8)), "b_e": RNG.normal(size=8),
+              "cls": RNG.normal(size=8), "pos": RNG.normal(size=(5, 8)), "heads": 2,
+              "ln_g": np.ones(8), "ln_b": np.zeros(8), "W_head": RNG.normal(size=(8, 3)),
+              "b_head": np.zeros(3)}
+    image = RNG.normal(size=(4, 4, 3))
+    assert np.allclose(first(image, {**params, "blocks": [block, other]}),
+                       REFERENCE["vit_forward"](image, {**params, "blocks": [block, block]}))
+    assert not np.allclose(first(image, {**params, "blocks": [block, other]}),
+                           REFERENCE["vit_forward"](image, {**params, "blocks": [block, other]}))
+
+
+def test_a_parameter_is_swapped_only_for_a_sibling_one_apart():
+    """`p['Wk']` may become `p['Wq']` (the keys from the query's weights), never `p['bk']`."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    made = {e.name for e in em.model(REFERENCE["self_attention"])[1] if e.operator == "parameter"}
+    assert {"op:parameter:self_attention:Wk-as-Wq", "op:parameter:self_attention:bo-as-bq"} <= made
+    swaps = [name.rsplit(":", 1)[1].split("-as-") for name in made]
+    assert all(old[0] == new[0] for old, new in swaps)  # a weight for a weight, a bias for a bias
+    keys = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wk-as-Wq")
+    assert np.allclose(keys(x, p, 2), REFERENCE["self_attention"](x, {**p, "Wk": p["Wq"]}, 2))
+
+
+def test_a_raise_is_reproduced_by_the_same_raise_and_never_alone():
+    """d2l's softmax summed over axis 1: a 1-D input raises AxisError, a matrix is right, a 3-D
+    array is wrong. The rewrite sum.axis=1 raises the same on the 1-D one."""
+    def student(x, axis=-1):
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+    softmax = REFERENCE["softmax"]
+    cases = [(RNG.normal(size=(2, 3, 4)),), (RNG.normal(size=(3, 4)),), (RNG.normal(size=4),)]
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except Exception as error:  # noqa: BLE001
+            got = em.Raised(type(error).__name__)
+        calls.append(em.Call(args, {}, got, softmax(*args)))
+    assert isinstance(calls[2].got, em.Raised)
+    assert em.search(softmax, calls, 0, same).name == "op:axis:softmax:sum.axis=1"
+    wrong_type = calls[:2] + [replace(calls[2], got=em.Raised("ValueError"))]
+    assert em.search(softmax, wrong_type, 0, same) is None
+    only_raises = [replace(c, got=em.Raised("AxisError")) for c in calls]
+    assert em.search(softmax, only_raises, 0, same) is None
+
+
+def test_a_step_given_its_array_with_rows_and_columns_swapped():
+    image, W_e, b_e = RNG.normal(size=(4, 6, 3)), RNG.normal(size=(12, 5)), RNG.normal(size=5)
+    swapped = em.rewrite(REFERENCE["linear_patch_embed"],
+                         "op:rows_and_columns:linear_patch_embed:image-axes-swapped")
+    assert np.allclose(swapped(image, W_e, b_e, 2),
+                       REFERENCE["linear_patch_embed"](image.swapaxes(0, 1), W_e, b_e, 2))
+
+
+def test_the_activation_moved_to_a_steps_input():
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import gelu
+
+    h, p = RNG.normal(size=(3, 4)), {"W1": RNG.normal(size=(4, 6)), "b1": RNG.normal(size=6),
+                                    "W2": RNG.normal(size=(6, 4)), "b2": RNG.normal(size=4)}
+    moved = em.rewrite(mlp, "op:activation_moved:mlp:activation-before-step")
+    assert np.allclose(moved(h, p), (gelu(h) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+
+
+def test_two_edits_that_do_not_compose_are_refused_not_a_crash():
+    """The scale's d rewrite reads `q.shape[-1]`; an index edit below it took that away."""
+    root, edits = em.model(REFERENCE["self_attention"])
+    by_name = {e.name: e for e in edits}
+    pair = [by_name["op:index:self_attention/attention:q.shape[-2]"],
+            by_name["op:constant:self_attention/attention:scale=d"]]
+    with pytest.raises(ValueError, match="does not apply"):
+        compile_with(root, pair)
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    student = em.rewrite(REFERENCE["self_attention"],
+                         "op:constant:self_attention/attention:scale=d")
+    calls = [em.Call((x, p, 2), {}, student(x, p, 2) * 1.5, REFERENCE["self_attention"](x, p, 2))]
+    assert em.search(REFERENCE["self_attention"], calls, 0, same) is None  # searched all pairs
+
+
 def test_the_unedited_tree_is_the_reference():
     x, p = RNG.normal(size=(5, 8)), attention_params(8)
     root, _ = em.model(REFERENCE["self_attention"])

@@ -88,6 +88,20 @@ def test_a_case_two_misconceptions_match_names_neither():
         "hint of vit_last_row", "vit_last_row")
 
 
+def test_a_case_two_combinations_match_names_neither():
+    """One patch token: its mean is the last row, so two combinations give the same logits."""
+    likes = ["vit_mean_pool", "vit_last_row", "vit_final_ln_skipped"]
+    check = _Check("vit_forward", likes)
+    both = {"vit_mean_pool+vit_final_ln_skipped": np.ones(3),
+            "vit_last_row+vit_final_ln_skipped": np.ones(3)}
+    planned = _case((), {like: np.zeros(3) for like in likes} | both)
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 1)) == (None, None)
+    planned = _case((), {like: np.zeros(3) for like in likes}
+                    | {**both, "vit_mean_pool+vit_final_ln_skipped": np.full(3, 2.0)})
+    assert named(check, planned, lambda wrong: np.allclose(wrong, 1))[1] == \
+        "vit_last_row+vit_final_ln_skipped"
+
+
 def test_the_generalisation_that_fails_is_said_and_only_that_one():
     check = _Check("patchify", [])
     square, other = _case((np.zeros((4, 4)), 2)), _case((np.zeros((6, 9)), 3))
@@ -124,6 +138,20 @@ def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differ
     assert explained(matched, check, [square], other) == matched  # a named mistake stays
 
 
+def test_the_generalisation_weighs_every_case_that_ran_before_and_after_the_failing_one():
+    """A case run after the failing one counts: a square image passing later (the first one
+    raised) is evidence; a square image failing too belies 'right for square images'."""
+    check = _Check("conv_patch_embed", [])
+    failed = CheckResult("random", 1, 0, FAILED, "case 1 of 3", hint="the check's hint")
+    narrow, square = _case((np.zeros((7, 5, 1)), 0, 0, 1)), _case((np.zeros((4, 4, 3)), 0, 0, 1))
+    wide = _case((np.zeros((4, 7)), 0, 0, 1))
+    said = explained(failed, check, [square], narrow, [wide])
+    assert said.misconception == "only_square_images"
+    assert said.hint.startswith("Your `conv_patch_embed` is right when H == W, wrong for a 7 x 5")
+    other_square = _case((np.zeros((6, 6, 3)), 0, 0, 1))
+    assert explained(failed, check, [square], narrow, [wide, other_square]) == failed
+
+
 def _pairs(rng):
     """(expected, got) pairs of every type the worker sends back, agreeing and not."""
     x = rng.normal(size=(3, 4))
@@ -158,3 +186,49 @@ def test_agrees_decides_as_compare_does_without_explaining(mode, equal_nan):
         assert agrees(expected, got, how, equal_nan=equal_nan) is verdict, (expected, got)
         decided.add(verdict)
     assert decided == {True, False}  # the pairs include both answers in every mode
+
+
+def test_a_listed_mistake_another_case_that_ran_contradicts_is_not_named():
+    """DeiT's average of tokens 0 and 1 equals 'the mean of every token' for an image of one
+    patch (two tokens): the failing case alone names it, the next case (more patches) belies it."""
+    from types import SimpleNamespace
+
+    check = next(c for c in _checks() if c.call == "vit_forward" and c.hidden)
+    result = CheckResult(check.name, 1, 0, FAILED, "case 1 of 2", hint="You averaged every token.",
+                         misconception="vit_mean_pool_all_tokens", hint_kind="mistake")
+
+    def case(expected, mean_of_all):
+        return PlannedCase((), {}, None, None, "vit_forward", None, (np.array(expected), None),
+                           {"vit_mean_pool_all_tokens": (True, np.array(mean_of_all))})
+
+    def ok(value):
+        return SimpleNamespace(status="ok", value=np.array(value))
+
+    one_patch, more = case([1.0, 2.0], [0.5, 0.5]), case([1.0, 2.0], [0.0, 3.0])
+    kept = check._reproduced(result, [(one_patch, ok([0.5, 0.5])), (more, ok([0.0, 3.0]))],
+                             one_patch)
+    assert kept == result  # the mean reproduces both: named
+    dropped = check._reproduced(result, [(one_patch, ok([0.5, 0.5])), (more, ok([0.2, 2.9]))],
+                                one_patch)
+    assert dropped.misconception is None and dropped.hint_kind != "mistake"
+    assert dropped.hint == check.hint
+
+
+def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_observed():
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+    expected = np.arange(6.0).reshape(3, 2)
+    planned = PlannedCase((), {}, None, None, "embed_image", None, (expected, None))
+
+    def got(value):
+        return observed(failed, check, planned, SimpleNamespace(status="ok", value=value))
+
+    batched = got(expected[None])
+    assert batched.misconception == ONE_AXIS_OFF and "an extra axis of length 1" in batched.hint
+    assert batched.hint.startswith("Your `embed_image` returns the right values")
+    assert got(expected[None] + 1.0) == failed  # other values: nothing observed
+    assert got(expected.T) == failed  # not an axis of length 1

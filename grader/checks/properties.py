@@ -75,6 +75,7 @@ class Verdict:
     message: str = ""
     hint: str | None = None
     misconception: str | None = None
+    judged: bool = True     # False: an output the property cannot read, so nothing was judged
 
 
 @dataclass
@@ -156,8 +157,12 @@ def _shape_problem(value, shape, call: str) -> Verdict | None:
     if (isinstance(array, np.ndarray) and array.shape == tuple(shape)
             and np.isfinite(array.astype(np.float64)).all()):
         return None
+    name = call.split("(", 1)[0].split(" ", 1)[0]
     return Verdict(False, f"{call} returned {describe(value)}; "
-                          f"expected a finite array of shape {tuple(shape)}")
+                          f"expected a finite array of shape {tuple(shape)}",
+                   hint=f"Your `{name}` returned no finite array of the shape it should here, so "
+                        "this property could not be judged: the checks of its own exercise say "
+                        "what to fix.", judged=False)
 
 
 def _derangement(rng, n):  # a permutation of range(n) that moves at least one index (n >= 2)

@@ -180,10 +180,11 @@ def _conv(image, K, b, stride, *, stride_one=False, bias=True, flip=False, last_
     return out[:rows, :cols]
 
 
-alone("conv_stride_ignored", _conv, stride_one=True)
-alone("conv_bias_forgotten", _conv, bias=False)
-alone("conv_kernel_flipped", _conv, flip=True)
-alone("conv_last_window_dropped", _conv, last_window=False)
+# options of one loop: a textbook convolution written from scratch often has two of them
+variant("conv_stride_ignored", _conv, stride_one=True)
+variant("conv_bias_forgotten", _conv, bias=False)
+variant("conv_kernel_flipped", _conv, flip=True)
+variant("conv_last_window_dropped", _conv, last_window=False)
 
 
 @misconception("conv_equivalent_stride_one")

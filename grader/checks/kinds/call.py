@@ -4,7 +4,7 @@ misconception it looks like; its spec, validation, planned cases (what `vitgrade
 stores), grading and question-sheet examples."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from ..describe import (
 )
 from ..generators import GENERATORS, generate_cases
 from ..results import (
+    CHECKLIST,
     FAILED,
     HIDDEN_FAILURE,
     NOT_IMPLEMENTED,
@@ -35,7 +36,7 @@ from ..results import (
     check_result,
 )
 from .base import Kind
-from .mistakes import combination_names, explained, generated, named
+from .mistakes import combination_names, explained, generated, named, observed
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
@@ -259,9 +260,42 @@ class CallCheck(Kind):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
+                    failed = self._reproduced(failed, ran, planned)
+                    failed = observed(failed, self, planned, outcome)
                     failed = generated(failed, self, ran, number - 1)
-                    return explained(failed, self, cases[:number - 1], planned)
+                    right = [p for p, o in ran if self._right(p, o)]
+                    wrong = [p for p, o in ran if not self._right(p, o)
+                             and p.expectation()[1] is None]
+                    return explained(failed, self, right, planned, wrong)
         return check_result(self, PASSED, cases=len(cases))
+
+    def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
+        """`result` without the listed misconception it names when that one's output differs
+        from what the student's code returned on another case that ran: the failing case alone
+        could not tell it from another cause (a mean over tokens 0 and 1 is the mean of every
+        token for an image of one patch). The check's own hint stands instead."""
+        name = result.misconception
+        if result.status != FAILED or not name:
+            return result
+        for other, outcome in ran:
+            expected, raises = other.expectation()
+            if raises is not None or outcome.status != "ok":
+                continue
+            applies, wrong = other.wrong_output(name)
+            if applies and not _matches(wrong, outcome.value,
+                                        self.compare or default_compare(expected)):
+                hint = (planned.case.hint if planned.case else None) or self.hint
+                return replace(result, misconception=None, hint=hint,
+                               hint_kind=CHECKLIST if hint else None)
+        return result
+
+    def _right(self, planned: PlannedCase, outcome) -> bool:
+        """Whether a case that ran passed (judge_case's verdict, without naming a mistake)."""
+        expected, expects_error = planned.expectation()
+        if expects_error:
+            return outcome.status == "raised" and outcome.error.type == expects_error
+        return (outcome.status == "ok" and not outcome.mutated and compare(
+            expected, outcome.value, self.compare or default_compare(expected)) is None)
 
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:

@@ -41,17 +41,20 @@ def combination_names(check: Check, planned: PlannedCase) -> list[str]:
 
 def named(check: Check, planned: PlannedCase, matches) -> tuple[str | None, str | None]:
     """(hint, name) of the one misconception whose output `matches(wrong)` accepts, else of the
-    first combination that does (its hint names every mistake), else (None, None). A case two
-    misconceptions match cannot tell them apart: it names neither, rather than maybe the wrong one.
+    one combination of the fewest mistakes that does (its hint names every mistake), else (None,
+    None). A case two misconceptions (or two combinations of as many) match cannot tell them
+    apart: it names neither, rather than maybe the wrong one.
     """
     found = {known.like: known.hint for known in check.misconceptions
              if _matches(planned.wrong_output(known.like), matches)}
     if found:
         return next(iter(found.items()))[::-1] if len(found) == 1 else (None, None)
-    for like in combination_names(check, planned):
-        applies, wrong = planned.wrong_output(like)
-        if applies and matches(wrong):
-            return combined_hint(check, like), like
+    combined = [like for like in combination_names(check, planned)
+                if _matches(planned.wrong_output(like), matches)]
+    fewest = [like for like in combined  # a third mistake this case cannot see adds nothing
+              if like.count(JOIN) == min(c.count(JOIN) for c in combined)]
+    if len(fewest) == 1:  # two that match (a mean of one patch is its last row) name neither
+        return combined_hint(check, fewest[0]), fewest[0]
     return None, None
 
 
@@ -68,14 +71,16 @@ def combined_hint(check: Check, like: str) -> str:
         f"({i}) {hints.get(part, part)}" for i, part in enumerate(parts, 1))
 
 
-def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase):
+def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase,
+              failing: list[PlannedCase] = ()):
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
-    have returned a value."""
+    have returned a value. `passed`: the cases that ran and passed, before or after `planned`
+    (a request runs several); `failing`: the others that failed."""
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
-    found = generalisation(check, passed, planned)
+    found = generalisation(check, passed, planned, failing)
     if found is None:
         return result
     name, hint = found
@@ -96,21 +101,24 @@ def generated(result, check: Check, ran: list, failing: int):
     """`result` with the mistake the error model generates from the reference
     (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
     listed misconception matched and one rewrite of the reference reproduces the student's value
-    on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index).
-    Nothing new without a reference (the bundle), or when a call raised or should have."""
+    on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index), a
+    call that raised by raising an exception of the same name (a sum over axis 1 of a 1-D
+    array). Nothing new without a reference (the bundle), or when a call should have raised,
+    timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
     try:
-        from grader.reference.error_model import Call, search
+        from grader.reference.error_model import Call, Raised, search
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
         return result
     calls = []
     for planned, outcome in ran:
         expected, raises = planned.expectation()
-        if raises is not None or outcome.status != "ok":
+        if raises is not None or outcome.status not in ("ok", "raised"):
             return result
-        calls.append(Call(planned.args, planned.kwargs, outcome.value, expected))
+        got = outcome.value if outcome.status == "ok" else Raised(outcome.error.type)
+        calls.append(Call(planned.args, planned.kwargs, got, expected))
     how = check.compare
 
     def same(value, target) -> bool:
@@ -122,16 +130,19 @@ def generated(result, check: Check, ran: list, failing: int):
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
 
 
-def generalisation(check: Check, passed: list[PlannedCase],
-                   failed: PlannedCase) -> tuple[str, str] | None:
+def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
+                   failing: list[PlannedCase] = ()) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
-    `failed`; None when none does or several do (naming one of two differences may mislead)."""
+    `failed`, nor on any other case in `failing` (a failure where it holds would belie it);
+    None when none does or several do (naming one of two differences may mislead)."""
     params = check.api.params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
+    others = [_arguments(params, p) for p in failing]
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
              for name, (holds, _, words) in GENERALISATIONS.items()
-             if all(holds(a) is True for a in named) and holds(here) is False]
+             if all(holds(a) is True for a in named) and holds(here) is False
+             and not any(holds(a) is True for a in others)]
     return found[0] if len(found) == 1 else None
 
 
@@ -184,10 +195,34 @@ GENERALISATIONS = {
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images", lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
     "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
-        f"with one head, wrong with heads={a['heads']}: each of them takes its own d // heads "
-        "columns")),
+        f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "
+        "number of heads (the split into d // heads columns, the scale, the merge)")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
         f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
         "last axis")),
 }
-TITLES = {name: title for name, (_, title, _) in GENERALISATIONS.items()}
+ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
+TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},
+          ONE_AXIS_OFF: "right values, an axis of length 1 too many or too few"}
+
+
+def observed(result, check: Check, planned: PlannedCase, outcome):
+    """`result` with what is true of the student's value when it is the expected one with an
+    axis of length 1 added or dropped (HF's batch axis kept in a port to one image; keepdims
+    dropped), as an observation; else `result` as it is."""
+    if result.status != FAILED or result.misconception or outcome.status != "ok":
+        return result
+    expected, raises = planned.expectation()
+    value = outcome.value
+    if (raises is not None or not isinstance(value, np.ndarray)
+            or not isinstance(expected, np.ndarray) or value.shape == expected.shape
+            or [n for n in value.shape if n != 1] != [n for n in expected.shape if n != 1]):
+        return result
+    how = check.compare or default_compare(expected)
+    if not agrees(expected, value.reshape(expected.shape), how, equal_nan=True):
+        return result
+    words = ("an extra axis of length 1 (a batch axis kept from batched code?): return them "
+             "without it" if value.ndim > expected.ndim else
+             "an axis of length 1 missing: keep it (keepdims=True, or [None])")
+    return replace(result, hint=f"Your `{check.function}` returns the right values, with {words}.",
+                   misconception=ONE_AXIS_OFF, hint_kind=OBSERVATION)

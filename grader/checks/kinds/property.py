@@ -19,7 +19,15 @@ from ..properties import (
     StudentCalls,
     Verdict,
 )
-from ..results import FAILED, HIDDEN_FAILURE, MISSING, NOT_IMPLEMENTED, PASSED, check_result
+from ..results import (
+    FAILED,
+    HIDDEN_FAILURE,
+    MISSING,
+    NOT_IMPLEMENTED,
+    OBSERVATION,
+    PASSED,
+    check_result,
+)
 from .base import Kind
 
 
@@ -71,6 +79,8 @@ class PropertyCheck(Kind):
         if verdict.passed:
             return check_result(self, PASSED, cases=1)
         message = HIDDEN_FAILURE if self.hidden else verdict.message
+        if not verdict.judged:  # the spec's words diagnose the property's finding, not this
+            return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)
         # the spec's words first
         return check_result(self, FAILED, message, self.hint or verdict.hint, 1,
                             verdict.misconception)
@@ -86,6 +96,8 @@ class PropertyCheck(Kind):
             if outcome.status in ("timeout", "crashed")
             else f"your code: {outcome.status}"
             + (limit_note(outcome) if outcome.status == "raised" else "")]
+        hint = (f"Your `{failed.name}` failed on the inputs this property gives it, so the "
+                "property could not be judged: the checks of its own exercise say what to fix.")
         return check_result(self, FAILED, f"while checking this property, {failed.name}(...) "
-                            "failed:\n" + "\n".join("  " + line for line in lines), self.hint,
-                            printed=outcome.stdout)
+                            "failed:\n" + "\n".join("  " + line for line in lines), hint,
+                            printed=outcome.stdout, hint_kind=OBSERVATION)

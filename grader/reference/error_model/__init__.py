@@ -35,7 +35,7 @@ MAX_REWRITES = 300      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
-SIBLING_OPERATORS = ("axis", "term", "keepdims")  # ... for these operators
+SIBLING_OPERATORS = ("axis", "term", "keepdims", "parameter")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and
 # not under load: one class graded in shards and in one run got different hints)
@@ -49,6 +49,13 @@ MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check o
 class Found:
     name: str           # op:...[+op:...]
     sentence: str       # what the student reads
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A student call that raised, by its exception's class name ("AxisError"): a rewrite
+    reproduces it by raising an exception of that name."""
+    type: str
 
 
 @dataclass(frozen=True)
@@ -132,6 +139,8 @@ def search(function: Callable, calls: list[Call], failing: int,
     if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
+    if all(isinstance(c.got, Raised) for c in calls):
+        return None  # a rewrite that only raises says nothing of a value computed
     built = model(function, opaque)
     if built is None:
         return None
@@ -219,15 +228,19 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     if function is None:
         try:
             function = compile_with(root, group)
-        except (SyntaxError, ValueError, TypeError):
-            return None
+        except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+            return None  # two edits that do not compose (one took away what the other rewrites)
         if len(root.rewritten) < MAX_KEPT:
             root.rewritten[key] = function
     for i, call in enumerate(order):
         try:
             value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
                      else function(*call.args, **call.kwargs))
-        except Exception:  # noqa: BLE001 - a rewrite that raises is no explanation
+        except Exception as error:  # noqa: BLE001 - raising explains only the same raise
+            if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
+                continue
+            return None
+        if isinstance(call.got, Raised):
             return None
         if i == 0:
             if same(value, call.expected):
@@ -274,5 +287,5 @@ def _elements(value) -> int:
     return 1
 
 
-__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "edits", "model",
-           "rewrite", "search", "sentence", "tree_of"]
+__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "edits",
+           "model", "rewrite", "search", "sentence", "tree_of"]

@@ -198,7 +198,7 @@ def term(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, kept=kept: getattr(n, kept))
 
 
-EPSILONS = (1e-5, 1e-6, 1e-8, 1e-12, 0.0)
+EPSILONS = (1e-5, 1e-6, 1e-8, 1e-12, 1e-3, 0.0)  # 1e-3: Keras's LayerNormalization default
 
 
 def _sqrt(node: ast.AST) -> bool:
@@ -312,15 +312,21 @@ def skip(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: n.args[0])
 
 
+def _int_index(node: ast.AST) -> int | None:
+    """The integer a subscript reads, `0` or `-1` (a unary minus on a constant), else None."""
+    value = _literal(node) if isinstance(node, (ast.Constant, ast.UnaryOp)) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
-    """An index one off: x[0] as x[1] or x[-1]."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
-            isinstance(node.slice.value, int) and not isinstance(node.slice.value, bool):
-        old = node.slice.value
+    """An index one off: x[0] as x[1] or x[-1]; q.shape[-1] as q.shape[-2] or q.shape[0]."""
+    if isinstance(node, ast.Subscript) and _int_index(node.slice) is not None:
+        old = _int_index(node.slice)
         for new in sorted({old + 1, old - 1, -1} - {old}):
             yield Change(f"{slug(code(node.value))}[{new}]",
                          f"In {where(context)}, `{code(node)}` reads index {new} instead of "
-                         f"{old}.", lambda n, new=new: _with_index(n, new))
+                         f"{old}: `{code(_with_index(node, new))}`.",
+                         lambda n, new=new: _with_index(n, new))
 
 
 def _with_index(node: ast.Subscript, index: int) -> ast.Subscript:
@@ -329,7 +335,154 @@ def _with_index(node: ast.Subscript, index: int) -> ast.Subscript:
     return new
 
 
+def _activation_calls(function: ast.AST) -> list[ast.Call]:
+    return [n for n in ast.walk(function) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name) and n.func.id in ACTIVATION_CALLS and len(n.args) == 1]
+
+
+def activation_added(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The function's activation applied to another step's output too (Keras's Dense layers
+    each built with activation=gelu: GELU after the MLP's second linear map as well)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id.startswith(PREFIX)):
+        return
+    calls = _activation_calls(context.instance.node)
+    if not calls or any(node is call.args[0] for call in calls):
+        return
+    name = calls[0].func.id
+    yield Change(f"{name}-after-{context.instance.children[node.func.id].path.rsplit('/', 1)[-1]}",
+                 f"In {where(context)}, `{code(node)}` also goes through the activation "
+                 f"`{name}(...)`: only `{code(calls[0].args[0])}` is followed by it.",
+                 lambda n, name=name: ast.Call(ast.Name(name, ast.Load()), [n], []))
+
+
+def activation_moved(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation applied to a step's input instead of its output: `act(linear(x, ...))`
+    as `linear(act(x), ...)`."""
+    if not (isinstance(node, ast.Call) and node in _activation_calls(context.instance.node)):
+        return
+    step = node.args[0]
+    if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Name)
+            and step.func.id.startswith(PREFIX) and step.args):
+        return
+    yield Change("activation-before-step",
+                 f"In {where(context)}, the activation `{node.func.id}(...)` is applied to "
+                 f"`{code(step.args[0])}`, the input of `{code(step)}`, instead of to its output.",
+                 lambda n: _with_first(n.args[0], ast.Call(n.func, [n.args[0].args[0]], [])))
+
+
+class _Renamed(ast.NodeTransformer):
+    """Every read of the name `old` replaced by a copy of `new`."""
+
+    def __init__(self, old: str, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return copy.deepcopy(self.new)
+        return node
+
+
+def first_element(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A loop that uses the first element on every pass (`blocks[0]` for every block)."""
+    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)):
+        return
+    first = ast.Subscript(node.iter, ast.Constant(0), ast.Load())
+
+    def replace(n: ast.For) -> ast.For:
+        new = copy.copy(n)
+        renamed = _Renamed(n.target.id, ast.Subscript(n.iter, ast.Constant(0), ast.Load()))
+        new.body = [renamed.visit(copy.deepcopy(statement)) for statement in n.body]
+        return new
+
+    yield Change(f"{node.target.id}-first",
+                 f"In {where(context)}, every pass of `for {node.target.id} in "
+                 f"{code(node.iter)}` uses the first one, `{code(first)}`, instead of "
+                 f"`{node.target.id}`.", replace)
+
+
+def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A residual that adds back the branch's normalised input, not its input: `x +
+    f(norm(x))` as `norm(x) + f(norm(x))` (one variable kept for both, as HF's ViTLayer)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
+        return
+    for kept, branch in (("left", "right"), ("right", "left")):
+        base, call = getattr(node, kept), getattr(node, branch)
+        if not (isinstance(base, ast.Name) and isinstance(call, ast.Call) and call.args):
+            continue
+        step = call.args[0]
+        if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
+                and step.args[0].id == base.id):
+            yield Change(f"residual-from-{slug(_callee(step))}",
+                         f"In {where(context)}, the residual of `{code(node)}` adds back "
+                         f"`{code(step)}`, the step's output, instead of `{base.id}` itself.",
+                         lambda n, kept=kept, branch=branch: _replace_side(
+                             n, kept, copy.deepcopy(getattr(n, branch).args[0])))
+
+
+def _key(node: ast.AST) -> str | None:
+    """The string key of `p['Wk']`, else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Keys one character apart, that character of one kind in both: 'Wq' and 'Wk', 'ln1_g' and
+    'ln2_g', 'ln1_g' and 'ln1_b' (not 'W1' and 'b1': a weight for a bias never fits)."""
+    apart = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
+    return len(apart) == 1 and any(all(test(c) for c in apart[0]) for test in (
+        str.isdigit, str.islower, str.isupper))
+
+
+def parameter(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A parameter read in place of a sibling one (copy and paste: `W_q` for the keys, the
+    first LayerNorm's gain and shift again in the second, gamma for beta)."""
+    old = _key(node)
+    if old is None:
+        return
+    owner = code(node.value)
+    keys = sorted({_key(n) for n in ast.walk(context.instance.node)
+                   if _key(n) is not None and code(n.value) == owner})
+    for new in (k for k in keys if _one_apart(old, k)):
+        shown = f"{owner}[{new!r}]"
+        yield Change(f"{slug(old)}-as-{slug(new)}",
+                     f"In {where(context)}, `{shown}` is read where `{code(node)}` belongs.",
+                     lambda n, new=new: _with_key(n, new))
+
+
+def _with_key(node: ast.Subscript, key: str) -> ast.Subscript:
+    new = copy.copy(node)
+    new.slice = ast.Constant(key)
+    return new
+
+
+def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step given its array with the first two axes swapped: an image read as (W, H, C), as
+    PIL sizes are written, or a matrix transposed before the step."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id.startswith(PREFIX) and node.args
+            and isinstance(node.args[0], ast.Name)):
+        return
+    first = node.args[0].id
+    yield Change(f"{first}-axes-swapped",
+                 f"In {where(context)}, `{code(node)}` is given `{first}` with its first two "
+                 f"axes swapped, `{first}.swapaxes(0, 1)` (rows as columns: W, H for H, W).",
+                 lambda n: _with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",
+                                                                 ast.Load()),
+                                                   [ast.Constant(0), ast.Constant(1)], [])))
+
+
+def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg, *node.args[1:]]
+    return new
+
+
 # tried in this order (the budget may stop the search before the last)
 OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": constant,
              "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
-             "skip": skip, "index": off_by_one}
+             "skip": skip, "index": off_by_one, "activation_added": activation_added,
+             "loop": first_element, "residual": residual_of_step, "parameter": parameter,
+             "rows_and_columns": rows_and_columns, "activation_moved": activation_moved}

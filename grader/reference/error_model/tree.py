@@ -167,7 +167,10 @@ def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
         for key, value in changes.items():
             setattr(node, key, value)
     if index in wanted:
-        node = ast.copy_location(wanted[index].replace(node), node)
+        new = wanted[index].replace(node)
+        if not isinstance(new, ast.AST):  # an edit below took away what this one rewrites
+            raise ValueError(f"{wanted[index].name} does not apply after the other edit")
+        node = ast.copy_location(new, node)
     return node, after
 
 

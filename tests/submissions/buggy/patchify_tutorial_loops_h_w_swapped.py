@@ -1,0 +1,17 @@
+"""A numpy tutorial's patch loop with the ranges swapped: rows run to W and columns to H, so a
+square image is right and a non-square one gets the wrong patches."""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'patchify': 'only_square_images'}
+
+
+def patchify(image, P):
+    if image.ndim == 2:
+        image = image[:, :, None]
+    H, W, C = image.shape
+    if H % P or W % P:
+        raise ValueError("patch size must divide the image")
+    patches = []
+    for i in range(0, W, P):
+        for j in range(0, H, P):
+            patches.append(image[i:i + P, j:j + P, :].reshape(-1))
+    return np.array(patches)
