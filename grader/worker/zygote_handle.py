@@ -171,10 +171,10 @@ def wait_exited(process: subprocess.Popen, timeout: float) -> int:
     except (AttributeError, OSError):  # not Linux, an old kernel, or already reaped
         return process.wait(timeout)
     try:
-        select.select([pidfd], [], [], timeout)
+        ended = select.select([pidfd], [], [], timeout)[0]
     finally:
         os.close(pidfd)
-    return process.wait(timeout)  # reaps it: at once, unless the time ran out
+    return process.wait(timeout if ended else 0)  # reaps it; TimeoutExpired once the time is out
 
 
 def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen:
