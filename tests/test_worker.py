@@ -495,6 +495,15 @@ def test_zygote_holds_nothing_of_the_reference_specs_or_checks(zygote):
     assert not [name for name in modules if name.startswith(forbidden)]
 
 
+def test_student_code_runs_with_the_garbage_collector_on(tmp_path):
+    """The zygote imports with it off (zygote.py); its workers, forked after, have it back on:
+    cyclic garbage a submission makes is collected, as in any Python."""
+    path = write(tmp_path, "collector.py",
+                 "import gc\n\ndef collector():\n    return gc.isenabled()\n")
+    with Zygote() as fresh, StudentWorker(path, QUICK, zygote=fresh) as worker:
+        assert worker.call("collector").value is True
+
+
 def test_close_leaves_no_zombie_and_kills_what_the_student_started(zygote):
     worker = StudentWorker(TOOLBOX, QUICK)
     pid, sleeper = worker.call("pid").value, worker.call("start_sleeper").value
