@@ -5,6 +5,7 @@ stores), grading and question-sheet examples."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -248,7 +249,13 @@ class CallCheck(Kind):
 
     def grade(self, exercise, worker, plans) -> CheckResult:
         """Send the cases in requests of a few (one message each way per request), judge them
-        in order; the first failing case is the verdict."""
+        in order; the first failing case is the verdict, explained (mistakes.py)."""
+        result, explain = self.grade_deferred(exercise, worker, plans)
+        return explain(result) if explain else result
+
+    def grade_deferred(self, exercise, worker, plans):
+        """(the verdict, a function that explains a failed one: the error model's search, then
+        the generalisation its code misses; None when it passed)."""
         cases = plans.cases(exercise, self)
         params = self.api.params(self.reference_name)
         number, ran = 0, []
@@ -259,9 +266,15 @@ class CallCheck(Kind):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
-                    failed = generated(failed, self, ran, number - 1)
-                    return explained(failed, self, cases[:number - 1], planned)
-        return check_result(self, PASSED, cases=len(cases))
+                    return failed, partial(self._explain, ran=ran, failing=number - 1,
+                                           passed=cases[:number - 1], planned=planned)
+        return check_result(self, PASSED, cases=len(cases)), None
+
+    def _explain(self, result: CheckResult, ran: list, failing: int,
+                 passed: list[PlannedCase], planned: PlannedCase) -> CheckResult:
+        """The failed `result` with the mistake the error model reproduces, else the
+        generalisation its code misses, as hint (mistakes.py)."""
+        return explained(generated(result, self, ran, failing), self, passed, planned)
 
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:
