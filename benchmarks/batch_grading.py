@@ -10,6 +10,13 @@ submission (K of them, two at a time), for reference.
 
     python benchmarks/batch_grading.py [--n 200] [--seed 0] [--repeat 3] [--compare-subprocess 20]
                                        [--jobs 1,2] [--baseline REV]
+                                       [--class generated|buggy|correct]
+
+`--class buggy` grades the project's buggy fixtures instead (tests/submissions/buggy/, each built
+by tests/buggy_submissions.py: the solution with one to three mistakes put in), where every
+failed check runs the error model's search (issue 38's speed target: at least 0.8x the throughput
+of the code before it); `--class correct` grades N copies of the solution (nothing fails: no
+search, no regrade).
 
 `--baseline REV` also grades the class with the grader of git revision REV (its files, exported
 with `git archive` to a temporary folder, graded with its own exercises/), alternated with this
@@ -88,6 +95,23 @@ def make_submissions(folder: Path, n: int, seed: int) -> dict[str, int]:
     return kinds
 
 
+def buggy_class(folder: Path) -> dict[str, int]:
+    """The project's buggy fixtures, built into `folder`; returns how many of each kind."""
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+    from buggy_submissions import BUGGY, build_submission
+    for snippet in BUGGY:
+        build_submission(snippet, folder)
+    multi = sum(s.stem.startswith("multi_") for s in BUGGY)
+    return {"one mistake": len(BUGGY) - multi, "several (multi_*)": multi}
+
+
+def correct_class(folder: Path, n: int) -> dict[str, int]:
+    """N copies of the solution in `folder`."""
+    for i in range(n):
+        (folder / f"student{i:04d}.py").write_text(SOLUTION.read_text())
+    return {"correct": n}
+
+
 def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
               root: Path = ROOT) -> tuple[float, float]:
     """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run of the grader in
@@ -155,19 +179,31 @@ def main() -> None:
                              "two at a time")
     parser.add_argument("--jobs", default="1,2", help="--jobs values to run (default 1,2)")
     parser.add_argument("--baseline", metavar="REV",
-                        help="also grade with the grader of this git revision, alternated")
+                        help="also grade with the grader of this git revision (or of this "
+                             "folder: one exported before), alternated")
+    parser.add_argument("--class", dest="kind", default="generated",
+                        choices=("generated", "buggy", "correct"),
+                        help="generated (default): N generated submissions; buggy: the "
+                             "project's buggy fixtures (N ignored); correct: N solutions")
     args = parser.parse_args()
     job_counts = [int(j) for j in args.jobs.split(",")]
     with tempfile.TemporaryDirectory(prefix="vitgrade-bench-") as tmp:
         folder = Path(tmp) / "submissions"
         folder.mkdir()
-        kinds = make_submissions(folder, args.n, args.seed)
+        if args.kind == "buggy":
+            kinds = buggy_class(folder)
+            args.n = sum(kinds.values())
+        elif args.kind == "correct":
+            kinds = correct_class(folder, args.n)
+        else:
+            kinds = make_submissions(folder, args.n, args.seed)
         specs = len(list(Path(args.exercises or ROOT / "exercises").glob("*.yaml")))
         print(f"{args.n} submissions ({', '.join(f'{v} {k}' for k, v in kinds.items())}), "
               f"{specs} exercises, {os.cpu_count()} CPUs")
         graders = {"this code": (ROOT, args.exercises)}
         if args.baseline:
-            base = export_revision(args.baseline, Path(tmp) / "baseline")
+            base = (Path(args.baseline).resolve() if Path(args.baseline).is_dir()
+                    else export_revision(args.baseline, Path(tmp) / "baseline"))
             graders[f"baseline {args.baseline}"] = (base, str(base / "exercises"))
         rates = {(who, jobs): [] for who in graders for jobs in job_counts}
         walls = {key: [] for key in rates}
