@@ -35,6 +35,7 @@ import argparse
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -112,10 +113,17 @@ def correct_class(folder: Path, n: int) -> dict[str, int]:
     return {"correct": n}
 
 
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
-              root: Path = ROOT) -> tuple[float, float]:
-    """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run of the grader in
-    `root` (`python -m` imports the `grader` of its working folder first)."""
+              root: Path = ROOT) -> tuple[float, float, float]:
+    """(grading seconds, end-to-end seconds, CPU seconds of the command and the children it
+    waited for) of one `vitgrade grade-all` run of the grader in `root` (`python -m` imports
+    the `grader` of its working folder first)."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     extra = ["--exercises", exercises] if exercises else []
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder),
@@ -124,7 +132,7 @@ def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
     wall = time.perf_counter() - start
     # "200 submissions: new: all 200 graded in 17.2 s" (grade_all.summary_line)
     grading = float(re.search(r"graded (?:\([^)]*\) )?in ([0-9.]+) s", done.stdout).group(1))
-    return grading, wall
+    return grading, wall, cpu_of_children() - cpu
 
 
 def grade_by_subprocess(files: list[Path], jobs: int, exercises: str | None) -> float:
@@ -207,20 +215,25 @@ def main() -> None:
             graders[f"baseline {args.baseline}"] = (base, str(base / "exercises"))
         rates = {(who, jobs): [] for who in graders for jobs in job_counts}
         walls = {key: [] for key in rates}
+        cpus = {key: [] for key in rates}
         for run in range(args.repeat):  # alternated, so that a slow spell of the machine hits all
             for (who, jobs) in rates:
                 root, exercises = graders[who]
-                grading, wall = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}-{len(walls)}"
+                grading, wall, cpu = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}-{len(walls)}"
                                           f"-{who.split()[0]}", jobs, exercises, root)
                 rates[who, jobs].append(args.n / grading)
                 walls[who, jobs].append(args.n / wall)
+                cpus[who, jobs].append(cpu)
                 print(f"run {run + 1}, {who}, --jobs {jobs}: grading {grading:6.2f} s = "
                       f"{args.n / grading:5.1f} submissions/s;"
-                      f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s")
-        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end):")
+                      f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s;"
+                      f"  CPU {cpu:6.2f} s")
+        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end; "
+              "CPU seconds):")
         for (who, jobs), values in rates.items():
             print(f"  {who}, --jobs {jobs}: {statistics.median(values):.1f} / "
-                  f"{statistics.median(walls[who, jobs]):.1f}")
+                  f"{statistics.median(walls[who, jobs]):.1f}; "
+                  f"{statistics.median(cpus[who, jobs]):.2f} s")
         if 1 in job_counts and 2 in job_counts:
             one, two = (statistics.median(rates["this code", j]) for j in (1, 2))
             print(f"speed-up of --jobs 2: {two / one:.2f}x; targets: >= 10 submissions/s with "
@@ -231,8 +244,11 @@ def main() -> None:
                 then = statistics.median(rates[f"baseline {args.baseline}", jobs])
                 now_wall = statistics.median(walls["this code", jobs])
                 then_wall = statistics.median(walls[f"baseline {args.baseline}", jobs])
+                cpu_ratio = (statistics.median(cpus[f"baseline {args.baseline}", jobs])
+                             / statistics.median(cpus["this code", jobs]))
                 print(f"--jobs {jobs}: this code / baseline = {now_rate / then:.2f}x grading, "
-                      f"{now_wall / then_wall:.2f}x end to end")
+                      f"{now_wall / then_wall:.2f}x end to end, {cpu_ratio:.2f}x per CPU "
+                      "second (the baseline's CPU time over this code's)")
         prints, pairs, found = similarity_seconds(folder)
         grading = args.n / statistics.median(rates["this code", max(job_counts)])
         print(f"similarity: fingerprints of {args.n} submissions {prints:.2f} s of CPU (in the "
