@@ -228,8 +228,9 @@ def main() -> None:
                       f"{args.n / grading:5.1f} submissions/s;"
                       f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s;"
                       f"  CPU {cpu:6.2f} s")
-        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end; "
-              "CPU seconds):")
+        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end; CPU seconds "
+              "of the processes waited for: not comparable between revisions whose workers are "
+              "reaped differently):")
         for (who, jobs), values in rates.items():
             print(f"  {who}, --jobs {jobs}: {statistics.median(values):.1f} / "
                   f"{statistics.median(walls[who, jobs]):.1f}; "
@@ -244,11 +245,13 @@ def main() -> None:
                 then = statistics.median(rates[f"baseline {args.baseline}", jobs])
                 now_wall = statistics.median(walls["this code", jobs])
                 then_wall = statistics.median(walls[f"baseline {args.baseline}", jobs])
-                cpu_ratio = (statistics.median(cpus[f"baseline {args.baseline}", jobs])
-                             / statistics.median(cpus["this code", jobs]))
+                pairs = [now / then for now, then in zip(
+                    rates["this code", jobs], rates[f"baseline {args.baseline}", jobs],
+                    strict=True)]  # each run of this code and the baseline's right after it
                 print(f"--jobs {jobs}: this code / baseline = {now_rate / then:.2f}x grading, "
-                      f"{now_wall / then_wall:.2f}x end to end, {cpu_ratio:.2f}x per CPU "
-                      "second (the baseline's CPU time over this code's)")
+                      f"{now_wall / then_wall:.2f}x end to end; run by run (grading) "
+                      f"{', '.join(f'{r:.2f}' for r in pairs)}: median "
+                      f"{statistics.median(pairs):.2f}x")
         prints, pairs, found = similarity_seconds(folder)
         grading = args.n / statistics.median(rates["this code", max(job_counts)])
         print(f"similarity: fingerprints of {args.n} submissions {prints:.2f} s of CPU (in the "
