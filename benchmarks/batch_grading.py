@@ -10,6 +10,13 @@ submission (K of them, two at a time), for reference.
 
     python benchmarks/batch_grading.py [--n 200] [--seed 0] [--repeat 3] [--compare-subprocess 20]
                                        [--jobs 1,2] [--baseline REV]
+                                       [--class generated|buggy|correct]
+
+`--class buggy` grades the project's buggy fixtures instead (tests/submissions/buggy/, each built
+by tests/buggy_submissions.py: the solution with one to three mistakes put in), where every
+failed check runs the error model's search (issue 38's speed target: at least 0.8x the throughput
+of the code before it); `--class correct` grades N copies of the solution (nothing fails: no
+search, no regrade).
 
 `--baseline REV` also grades the class with the grader of git revision REV (its files, exported
 with `git archive` to a temporary folder, graded with its own exercises/), alternated with this
@@ -28,6 +35,7 @@ import argparse
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -88,10 +96,34 @@ def make_submissions(folder: Path, n: int, seed: int) -> dict[str, int]:
     return kinds
 
 
+def buggy_class(folder: Path) -> dict[str, int]:
+    """The project's buggy fixtures, built into `folder`; returns how many of each kind."""
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+    from buggy_submissions import BUGGY, build_submission
+    for snippet in BUGGY:
+        build_submission(snippet, folder)
+    multi = sum(s.stem.startswith("multi_") for s in BUGGY)
+    return {"one mistake": len(BUGGY) - multi, "several (multi_*)": multi}
+
+
+def correct_class(folder: Path, n: int) -> dict[str, int]:
+    """N copies of the solution in `folder`."""
+    for i in range(n):
+        (folder / f"student{i:04d}.py").write_text(SOLUTION.read_text())
+    return {"correct": n}
+
+
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
-              root: Path = ROOT) -> tuple[float, float]:
-    """(grading seconds, end-to-end seconds) of one `vitgrade grade-all` run of the grader in
-    `root` (`python -m` imports the `grader` of its working folder first)."""
+              root: Path = ROOT) -> tuple[float, float, float]:
+    """(grading seconds, end-to-end seconds, CPU seconds of the command and the children it
+    waited for) of one `vitgrade grade-all` run of the grader in `root` (`python -m` imports
+    the `grader` of its working folder first)."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     extra = ["--exercises", exercises] if exercises else []
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade-all", str(folder),
@@ -100,7 +132,7 @@ def grade_all(folder: Path, out: Path, jobs: int, exercises: str | None,
     wall = time.perf_counter() - start
     # "200 submissions: new: all 200 graded in 17.2 s" (grade_all.summary_line)
     grading = float(re.search(r"graded (?:\([^)]*\) )?in ([0-9.]+) s", done.stdout).group(1))
-    return grading, wall
+    return grading, wall, cpu_of_children() - cpu
 
 
 def grade_by_subprocess(files: list[Path], jobs: int, exercises: str | None) -> float:
@@ -155,36 +187,54 @@ def main() -> None:
                              "two at a time")
     parser.add_argument("--jobs", default="1,2", help="--jobs values to run (default 1,2)")
     parser.add_argument("--baseline", metavar="REV",
-                        help="also grade with the grader of this git revision, alternated")
+                        help="also grade with the grader of this git revision (or of this "
+                             "folder: one exported before), alternated")
+    parser.add_argument("--class", dest="kind", default="generated",
+                        choices=("generated", "buggy", "correct"),
+                        help="generated (default): N generated submissions; buggy: the "
+                             "project's buggy fixtures (N ignored); correct: N solutions")
     args = parser.parse_args()
     job_counts = [int(j) for j in args.jobs.split(",")]
     with tempfile.TemporaryDirectory(prefix="vitgrade-bench-") as tmp:
         folder = Path(tmp) / "submissions"
         folder.mkdir()
-        kinds = make_submissions(folder, args.n, args.seed)
+        if args.kind == "buggy":
+            kinds = buggy_class(folder)
+            args.n = sum(kinds.values())
+        elif args.kind == "correct":
+            kinds = correct_class(folder, args.n)
+        else:
+            kinds = make_submissions(folder, args.n, args.seed)
         specs = len(list(Path(args.exercises or ROOT / "exercises").glob("*.yaml")))
         print(f"{args.n} submissions ({', '.join(f'{v} {k}' for k, v in kinds.items())}), "
               f"{specs} exercises, {os.cpu_count()} CPUs")
         graders = {"this code": (ROOT, args.exercises)}
         if args.baseline:
-            base = export_revision(args.baseline, Path(tmp) / "baseline")
+            base = (Path(args.baseline).resolve() if Path(args.baseline).is_dir()
+                    else export_revision(args.baseline, Path(tmp) / "baseline"))
             graders[f"baseline {args.baseline}"] = (base, str(base / "exercises"))
         rates = {(who, jobs): [] for who in graders for jobs in job_counts}
         walls = {key: [] for key in rates}
+        cpus = {key: [] for key in rates}
         for run in range(args.repeat):  # alternated, so that a slow spell of the machine hits all
             for (who, jobs) in rates:
                 root, exercises = graders[who]
-                grading, wall = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}-{len(walls)}"
+                grading, wall, cpu = grade_all(folder, Path(tmp) / f"out-{run}-{jobs}-{len(walls)}"
                                           f"-{who.split()[0]}", jobs, exercises, root)
                 rates[who, jobs].append(args.n / grading)
                 walls[who, jobs].append(args.n / wall)
+                cpus[who, jobs].append(cpu)
                 print(f"run {run + 1}, {who}, --jobs {jobs}: grading {grading:6.2f} s = "
                       f"{args.n / grading:5.1f} submissions/s;"
-                      f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s")
-        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end):")
+                      f"  end to end {wall:6.2f} s = {args.n / wall:5.1f} submissions/s;"
+                      f"  CPU {cpu:6.2f} s")
+        print(f"medians of {args.repeat} runs (submissions/s, grading / end to end; CPU seconds "
+              "of the processes waited for: not comparable between revisions whose workers are "
+              "reaped differently):")
         for (who, jobs), values in rates.items():
             print(f"  {who}, --jobs {jobs}: {statistics.median(values):.1f} / "
-                  f"{statistics.median(walls[who, jobs]):.1f}")
+                  f"{statistics.median(walls[who, jobs]):.1f}; "
+                  f"{statistics.median(cpus[who, jobs]):.2f} s")
         if 1 in job_counts and 2 in job_counts:
             one, two = (statistics.median(rates["this code", j]) for j in (1, 2))
             print(f"speed-up of --jobs 2: {two / one:.2f}x; targets: >= 10 submissions/s with "
@@ -195,8 +245,13 @@ def main() -> None:
                 then = statistics.median(rates[f"baseline {args.baseline}", jobs])
                 now_wall = statistics.median(walls["this code", jobs])
                 then_wall = statistics.median(walls[f"baseline {args.baseline}", jobs])
+                pairs = [now / then for now, then in zip(
+                    rates["this code", jobs], rates[f"baseline {args.baseline}", jobs],
+                    strict=True)]  # each run of this code and the baseline's right after it
                 print(f"--jobs {jobs}: this code / baseline = {now_rate / then:.2f}x grading, "
-                      f"{now_wall / then_wall:.2f}x end to end")
+                      f"{now_wall / then_wall:.2f}x end to end; run by run (grading) "
+                      f"{', '.join(f'{r:.2f}' for r in pairs)}: median "
+                      f"{statistics.median(pairs):.2f}x")
         prints, pairs, found = similarity_seconds(folder)
         grading = args.n / statistics.median(rates["this code", max(job_counts)])
         print(f"similarity: fingerprints of {args.n} submissions {prints:.2f} s of CPU (in the "

@@ -7,7 +7,8 @@ helper never called, or a stand-in that could not answer (only a regrade whose s
 were all answered says the failure "is in this function's own code"). A broken helper that
 passes its own checks with stand-ins is not a root; its own roots are. Checks marked
 `integration: true`, and multiple-choice checks, are never graded again. Every verdict is
-computed once per submission.
+computed once per submission, and a failure explained (the error model's search: kinds/
+mistakes.py) only in the verdict that stands: not in a first verdict that a regrade replaces.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ class Dependencies:
 
     `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
-    stand_ins)` -> (CheckResult, or None when it was not graded; names of the stand-ins the
-    student's code called; why a stand-in call was not answered, "" when every one was).
+    stand_ins)` -> (CheckResult, or None when it was not graded; None or a function that
+    explains a failed result, run on the final verdict only (Kind.grade_deferred); names of the
+    stand-ins the student's code called; why a stand-in call was not answered, "" when every
+    one was). Whether a check passed never depends on the explanation, only its hint does.
     """
 
     def __init__(self, graded: list[tuple[Exercise, Check]], grade):
@@ -39,7 +42,7 @@ class Dependencies:
         for exercise, check in graded:
             if check.function:
                 self.functions.setdefault(check.function, []).append((exercise, check))
-        self._first: dict[tuple, CheckResult] = {}
+        self._first: dict[tuple, tuple] = {}  # (CheckResult, its explanation or None)
         self._final: dict[tuple, CheckResult] = {}
         self._busy: set[tuple] = set()
 
@@ -51,16 +54,21 @@ class Dependencies:
                 return self.first(exercise, check)
             self._busy.add(key)
             try:
-                self._final[key] = self._regraded(exercise, check)
+                result, explain = self._regraded(exercise, check)
+                self._final[key] = explain(result) if explain else result
             finally:
                 self._busy.discard(key)
         return self._final[key]
 
     def first(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's verdict on the student's code as it is, helpers included."""
+        return self._first_graded(exercise, check)[0]
+
+    def _first_graded(self, exercise: Exercise, check: Check) -> tuple:
+        """(the first verdict, unexplained; what explains it, or None)."""
         key = (exercise.path, check.name)
         if key not in self._first:
-            self._first[key] = self._grade(exercise, check, ())[0]
+            self._first[key] = self._grade(exercise, check, ())[:2]
         return self._first[key]
 
     def broken(self, name: str) -> bool:
@@ -79,22 +87,25 @@ class Dependencies:
                     found.append(root)
         return tuple(found)
 
-    def _regraded(self, exercise: Exercise, check: Check) -> CheckResult:
-        first = self.first(exercise, check)
-        if first.status not in REGRADED or not check.regradable:
+    def _regraded(self, exercise: Exercise, check: Check) -> tuple:
+        """(the final verdict, what explains it or None)."""
+        first = self._first_graded(exercise, check)
+        if first[0].status not in REGRADED or not check.regradable:
             return first
         tested = check.names_read()  # what the check tests is never stood in for
         broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first
-        again, used, unanswered = self._grade(exercise, check, broken)
+        again, explain, used, unanswered = self._grade(exercise, check, broken)
         if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
             note = f"(not graded again with correct helpers: {unanswered})"
-            return replace(first, message=f"{first.message}\n{note}" if first.message else note)
+            message = f"{first[0].message}\n{note}" if first[0].message else note
+            return replace(first[0], message=message), first[1]
         if not used:  # its own code as it is: passed when run again (a caller whose first
-            return again if again.passed else first  # call crashed in a helper), else as first
-        roots = self.roots(used)
-        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home))
+            return (again, explain) if again.passed else first  # call crashed in a helper),
+        roots = self.roots(used)                                 # else as first
+        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home)), \
+            explain
 
     def _home(self, name: str) -> str:
         """The exercise that grades `name` ("patchify")."""

@@ -61,26 +61,28 @@ class SubmissionGrading:
         return self.options.include_hidden or not check.hidden
 
     def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
-        """(the check's result, or None when it was not graded, the stand-ins its student code
-        called, why one of their calls was not answered or ""); stand-ins only for
-        `stand_in_names` (none: the student's code as it is)."""
+        """(the check's result, or None when it was not graded, None or what explains its
+        failure (Kind.grade_deferred), the stand-ins its student code called, why one of their
+        calls was not answered or ""); stand-ins only for `stand_in_names` (none: the student's
+        code as it is)."""
         load = self.worker.load()
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
-            return check_result(check, FAILED, _not_loaded(load)), frozenset(), ""
+            return check_result(check, FAILED, _not_loaded(load)), None, frozenset(), ""
         absent = [n for n in check.must_define(exercise.uses) if n not in load.names]
         if absent:
             message = f"`{absent[0]}` is not defined yet"
-            return check_result(check, MISSING, message), frozenset(), ""
+            return check_result(check, MISSING, message), None, frozenset(), ""
         if not stand_in_names:  # the worker's call limits: the session set them (settings.py)
-            return _grade_check(exercise, check, self.worker, self.plans), frozenset(), ""
+            return *_grade_deferred(exercise, check, self.worker, self.plans), frozenset(), ""
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
-            return None, frozenset(), NOT_COMPILED
+            return None, None, frozenset(), NOT_COMPILED
         if exercise.folder not in self.oracles:
             self.oracles[exercise.folder] = Oracle(exercise.folder)
         stand_ins = StandIns(stand_in_names, check, recorded, self.oracles[exercise.folder])
-        result = grade_around(exercise, check, self.worker, stand_ins, self.plans)
-        return result, frozenset(stand_ins.used), stand_ins.unavailable
+        result, explain = _grade_deferred(exercise, check, StandInWorker(self.worker, stand_ins),
+                                          self.plans)
+        return result, explain, frozenset(stand_ins.used), stand_ins.unavailable
 
 
 def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,
@@ -97,12 +99,28 @@ def _not_loaded(load) -> str:
 
 
 def _grade_check(exercise: Exercise, check: Check, worker, plans: CasePlans) -> CheckResult:
+    result, explain = _grade_deferred(exercise, check, worker, plans)
+    return explain(result) if explain else result
+
+
+def _grade_deferred(exercise: Exercise, check: Check, worker, plans: CasePlans):
+    """(the check's result, None or what explains its failure, timed: Kind.grade_deferred)."""
     start = time.perf_counter()
+    explain = None
     try:
-        result = check.grade(exercise, worker, plans)
+        result, explain = check.grade_deferred(exercise, worker, plans)
     except inputs.InputError as exc:
         result = check_result(check, ERROR,
                               f"the exercise spec is broken ({exc}); tell your instructor")
     except NotCompiled as exc:
         result = check_result(check, ERROR, str(exc))
-    return replace(result, seconds=time.perf_counter() - start)
+    result = replace(result, seconds=time.perf_counter() - start)
+    return result, explain and _timed(explain)
+
+
+def _timed(explain):
+    def timed(result: CheckResult) -> CheckResult:
+        start = time.perf_counter()
+        explained = explain(result)
+        return replace(explained, seconds=result.seconds + time.perf_counter() - start)
+    return timed

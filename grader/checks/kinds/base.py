@@ -30,6 +30,13 @@ class Kind(Check):
         stand-ins); raises inputs.InputError or cases.NotCompiled for a spec it cannot run."""
         raise NotImplementedError
 
+    def grade_deferred(self, exercise, worker, plans):
+        """(its CheckResult, what explains a failure, or None): `grade`, with the costly part of
+        explaining a failure (the error model's search: kinds/mistakes.py) left as a function of
+        the result, run only on the check's final verdict (dependencies.py), not on a verdict a
+        regrade around broken helpers replaces."""
+        return self.grade(exercise, worker, plans), None
+
     def problems(self, exercise, build_inputs: bool = False) -> list:
         """SpecErrors for the names it refers to that do not exist (the schema cannot know)."""
         return []

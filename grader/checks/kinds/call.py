@@ -5,6 +5,7 @@ stores), grading and question-sheet examples."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -249,7 +250,13 @@ class CallCheck(Kind):
 
     def grade(self, exercise, worker, plans) -> CheckResult:
         """Send the cases in requests of a few (one message each way per request), judge them
-        in order; the first failing case is the verdict."""
+        in order; the first failing case is the verdict, explained (mistakes.py)."""
+        result, explain = self.grade_deferred(exercise, worker, plans)
+        return explain(result) if explain else result
+
+    def grade_deferred(self, exercise, worker, plans):
+        """(the verdict, a function that explains a failed one: the error model's search, then
+        the generalisation its code misses; None when it passed)."""
         cases = plans.cases(exercise, self)
         params = self.api.params(self.reference_name)
         number, ran = 0, []
@@ -261,13 +268,19 @@ class CallCheck(Kind):
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = self._reproduced(failed, ran, planned)
-                    failed = observed(failed, self, planned, outcome)
-                    failed = generated(failed, self, ran, number - 1)
-                    right = [p for p, o in ran if self._right(p, o)]
-                    wrong = [p for p, o in ran if not self._right(p, o)
-                             and p.expectation()[1] is None]
-                    return explained(failed, self, right, planned, wrong)
-        return check_result(self, PASSED, cases=len(cases))
+                    return failed, partial(self._explain, ran=ran, failing=number - 1,
+                                           planned=planned, outcome=outcome)
+        return check_result(self, PASSED, cases=len(cases)), None
+
+    def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
+                 outcome) -> CheckResult:
+        """The failed `result` with what is observed of the student's value, the mistake the
+        error model reproduces, else the generalisation its code misses, as hint
+        (mistakes.py)."""
+        result = generated(observed(result, self, planned, outcome), self, ran, failing)
+        right = [p for p, o in ran if self._right(p, o)]
+        wrong = [p for p, o in ran if not self._right(p, o) and p.expectation()[1] is None]
+        return explained(result, self, right, planned, wrong)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs

@@ -14,6 +14,7 @@ student's values on every call the check ran; each hint says its kind (results.H
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import numpy as np
@@ -119,15 +120,69 @@ def generated(result, check: Check, ran: list, failing: int):
             return result
         got = outcome.value if outcome.status == "ok" else Raised(outcome.error.type)
         calls.append(Call(planned.args, planned.kwargs, got, expected))
-    how = check.compare
+    how, hidden = check.compare, opaque(check)
 
     def same(value, target) -> bool:
         return agrees(value, target, how or default_compare(value), equal_nan=True)
 
-    found = search(function, calls, failing, same, opaque=opaque(check))
+    key = search_key(function, calls, failing, how, hidden)
+    if key is not None and key in SEARCHED:
+        found = SEARCHED[key]
+    else:
+        found = search(function, calls, failing, same, opaque=hidden)
+        if key is not None and len(SEARCHED) < SEARCHES_KEPT:
+            SEARCHED[key] = found
     if found is None:
         return result
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
+
+
+# The search's verdict depends only on the reference function, the calls (inputs, the student's
+# values, the expected ones), which one failed, the comparison and the helpers left whole: the
+# students of a class who make one mistake return the same values, so it runs once for them all
+SEARCHES_KEPT = 4096  # verdicts kept per process (a key and a name each)
+SEARCHED: dict[tuple, object] = {}
+
+
+def search_key(function, calls, failing: int, how, opaque_names: frozenset) -> tuple | None:
+    """What decides a search's verdict, hashed; None when a value cannot be hashed exactly
+    (an object array, an unknown type): then it is searched every time."""
+    digest = hashlib.blake2b(digest_size=20)
+    for call in calls:
+        for value in (call.args, call.kwargs, call.got, call.expected):
+            if not _digested(digest, value):
+                return None
+    return function, repr(how), opaque_names, failing, digest.hexdigest()
+
+
+def _digested(digest, value) -> bool:
+    """Feed `value`'s type, shape and exact contents to `digest`; False when it cannot."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            return False
+        digest.update(f"a{value.dtype.str}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).tobytes())
+        return True
+    if isinstance(value, (list, tuple)):
+        digest.update(f"{type(value).__name__}{len(value)}(".encode())
+        if not all(_digested(digest, item) for item in value):
+            return False
+        digest.update(b")")
+        return True
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            return False
+        digest.update(f"d{len(value)}(".encode())
+        for k in sorted(value):
+            digest.update(f"{k!r}:".encode())
+            if not _digested(digest, value[k]):
+                return False
+        digest.update(b")")
+        return True
+    if value is None or isinstance(value, (bool, int, float, str, complex, np.generic)):
+        digest.update(f"{type(value).__name__}:{value!r};".encode())
+        return True
+    return False
 
 
 def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
