@@ -357,3 +357,47 @@ def test_a_course_function_gets_the_operators_too(tmp_path):
     assert found.name == "op:term:mean_pool_head:drop-b"
     assert {"mean_pool_head", "mean_pool_head/layer_norm"} <= {
         i.path for i in em.model(function)[0].walk()}
+
+
+# --- steps.py: where a step reads, the order of two steps, a stride ------------------------------
+
+def small_vit(blocks=2, d=8):
+    """A random ViT of width d on 4 x 4 x 3 images with P=2 (5 tokens), its blocks different."""
+    def block():
+        return {**attention_params(d), "ln1_g": RNG.normal(size=d), "ln1_b": RNG.normal(size=d),
+                "ln2_g": RNG.normal(size=d), "ln2_b": RNG.normal(size=d),
+                "W1": RNG.normal(size=(d, 2 * d)), "b1": RNG.normal(size=2 * d),
+                "W2": RNG.normal(size=(2 * d, d)), "b2": RNG.normal(size=d)}
+
+    return {"P": 2, "W_e": RNG.normal(size=(12, d)), "b_e": RNG.normal(size=d),
+            "cls": RNG.normal(size=d), "pos": RNG.normal(size=(5, d)), "heads": 2,
+            "blocks": [block() for _ in range(blocks)], "ln_g": RNG.normal(size=d),
+            "ln_b": RNG.normal(size=d), "W_head": RNG.normal(size=(d, 3)),
+            "b_head": RNG.normal(size=3)}
+
+
+def final_tokens(image, params):
+    """The tokens vit_forward's head reads from: after every block and the final LayerNorm."""
+    from grader.reference.layers import layer_norm
+
+    x = REFERENCE["embed_image"](image, params)
+    for block in params["blocks"]:
+        x = REFERENCE["encoder_block"](x, block, params["heads"])
+    return x, layer_norm(x, params["ln_g"], params["ln_b"])
+
+
+def test_a_row_read_as_an_average_of_rows():
+    """`x[0]` as the mean of the rows after it (timm's avg pool), of every row, of rows 0 and 1
+    (DeiT's two tokens through one head)."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    _, normed = final_tokens(image, params)
+    head = (params["W_head"], params["b_head"])
+    for detail, pooled in (("mean-after", normed[1:].mean(0)), ("mean-all", normed.mean(0)),
+                           ("mean-with-next", normed[:2].mean(0))):
+        name = f"op:pool:vit_forward:x[0]-{detail}"
+        assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                           pooled @ head[0] + head[1])
+    assert "`x[0]` is read as `x[0:2].mean(axis=0)`: rows 0 and 1" in em.sentence(
+        REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-with-next")
+    assert not any(e.operator == "pool" for e in em.model(REFERENCE["self_attention"])[1])
+
