@@ -401,3 +401,23 @@ def test_a_row_read_as_an_average_of_rows():
         REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-with-next")
     assert not any(e.operator == "pool" for e in em.model(REFERENCE["self_attention"])[1])
 
+
+def test_a_step_applied_after_the_pooling_instead_of_before():
+    """The final LayerNorm of every row, then row 0, as the LayerNorm of the pooled row (timm's
+    avg pool with its fc_norm); alone, the reordering changes nothing for a row read."""
+    from grader.reference.layers import layer_norm
+
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    tokens, _ = final_tokens(image, params)
+    name = "op:pool_before_step:vit_forward:x[0]-mean-after-before-layer_norm"
+    want = layer_norm(tokens[1:].mean(0), params["ln_g"], params["ln_b"]) @ params["W_head"]
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       want + params["b_head"])
+    assert not np.allclose(  # not the pooling alone
+        em.rewrite(REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-after")(image, params),
+        want + params["b_head"])
+    assert em.sentence(REFERENCE["vit_forward"], name).startswith(
+        "In `vit_forward`, `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling")
+    assert {e.detail for e in em.model(REFERENCE["vit_forward"])[1]
+            if e.operator == "pool_before_step"} == {
+        f"x[0]-{d}-before-layer_norm" for d in ("mean-after", "mean-all", "mean-with-next")}

@@ -7,6 +7,7 @@ tried, after operators.OPERATORS (the error model tries both).
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 from .operators import Change, Context, code, where
@@ -56,5 +57,81 @@ def pool(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, lower=lower, upper=upper: _mean_of_rows(n.value.id, lower, upper))
 
 
+def _in_place_step(statement: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(n, the call) for a statement `n = step(n, ...)`: a step applied to n, kept as n."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call)
+            and statement.value.args and isinstance(statement.value.args[0], ast.Name)
+            and statement.value.args[0].id == statement.targets[0].id):
+        return statement.targets[0].id, statement.value
+    return None
+
+
+def _row_reads(statement: ast.stmt, name: str) -> list[ast.Subscript]:
+    return [n for n in ast.walk(statement) if _row(n) is not None and n.value.id == name]
+
+
+class _Replaced(ast.NodeTransformer):
+    """The one node `old` (by identity) replaced by `new`."""
+
+    def __init__(self, old: ast.AST, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.new if node is self.old else self.generic_visit(node)
+
+
+def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.AST | None:
+    """`body_owner` with statement `index` (`x = step(x, ...)`) taken away and the next
+    statement's row read of x replaced by `step(<the rows pooled>, ...)`; None when an edit
+    below took away what this one moves."""
+    body = body_owner.body
+    found = _in_place_step(body[index]) if index + 1 < len(body) else None
+    following = copy.deepcopy(body[index + 1]) if found else None
+    reads = _row_reads(following, found[0]) if found else []
+    if len(reads) != 1 or reads[0].slice.value != k:
+        return None
+    name, step = found
+    pooled = ast.Call(step.func, [_mean_of_rows(name, lower, upper), *step.args[1:]],
+                      step.keywords)
+    following = _Replaced(reads[0], pooled).visit(following)
+    new = copy.copy(body_owner)
+    new.body = [*body[:index], following, *body[index + 2:]]
+    return new
+
+
+def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Normalise then pool as pool then normalise: `x = layer_norm(x, ...)` then `x[0]` as
+    `layer_norm(x[1:].mean(axis=0), ...)` (timm's global_pool='avg' with its fc_norm). A row
+    read after a step made per row is the same either way: this applies with a pooling only."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for index, statement in enumerate(body[:-1]):
+        found = _in_place_step(statement)
+        reads = _row_reads(body[index + 1], found[0]) if found else []
+        if len(reads) != 1:
+            continue
+        name, step = found
+        k = reads[0].slice.value
+        for detail, words, lower, upper in _poolings(k):
+            pooled = _mean_of_rows(name, lower, upper)
+            yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
+                         f"In {where(context)}, `{code(step)}` comes after a pooling: "
+                         f"`{code(reads[0])}` is read as `{code(pooled)}`, {words}, and that "
+                         f"one row goes through the step, instead of every row before row {k} "
+                         "is read.",
+                         lambda n, index=index, k=k, lower=lower, upper=upper: _pooled_first(
+                             n, index, k, lower, upper))
+
+
+def _step_name(context: Context, call: ast.Call) -> str:
+    """A step's name in a mistake's name: its instance's label (`layer_norm`, `linear.2`)."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in context.instance.children:
+        return context.instance.children[func.id].path.rsplit("/", 1)[-1]
+    return code(func).replace(".", "-")
+
+
 # tried in this order, after operators.OPERATORS
-OPERATORS = {"pool": pool}
+OPERATORS = {"pool": pool, "pool_before_step": pool_before_step}
