@@ -10,7 +10,10 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .operators import Change, Context, code, where
+import numpy as np
+
+from .operators import ACTIVATIONS, Change, Context, code, where
+from .tree import PREFIX
 
 
 def _row(node: ast.AST) -> int | None:
@@ -133,5 +136,39 @@ def _step_name(context: Context, call: ast.Call) -> str:
     return code(func).replace(".", "-")
 
 
+# name -> (words, function): the activations a port brings along where the lecture has none
+INSERTED = {"tanh": ("tanh (HF's ViTPooler ends in one)", np.tanh),
+            "relu": ("ReLU", ACTIVATIONS["relu"][1]), "gelu": ("GELU", ACTIVATIONS["gelu"][1])}
+
+
+def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An activation inserted before a step of the checked function: `linear(x[0], W, b)` as
+    `linear(np.tanh(x[0]), W, b)` (HF's pooler kept without its dense map). Only the checked
+    function's own steps: its helpers' steps have their own checks."""
+    if not (context.instance.path == context.root and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in context.instance.children
+            and node.args):
+        return
+    inner = node.args[0]
+    if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in \
+            context.instance.children:
+        return  # between two steps: after the inner one, not before the step as it reads
+    for name, (words, function) in INSERTED.items():
+        bound = f"{PREFIX}inserted_{name}"
+        yield Change(f"{name}-before-{_step_name(context, node)}",
+                     f"In {where(context)}, `{code(node.args[0])}` goes through {words} before "
+                     f"the step `{code(node)}`: the lecture has no activation there.",
+                     lambda n, bound=bound: _with_first(n, ast.Call(ast.Name(bound, ast.Load()),
+                                                                   [n.args[0]], [])),
+                     ((bound, function),))
+
+
+def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg, *node.args[1:]]
+    return new
+
+
 # tried in this order, after operators.OPERATORS
-OPERATORS = {"pool": pool, "pool_before_step": pool_before_step}
+OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
+             "activation_inserted": activation_inserted}
