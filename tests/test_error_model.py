@@ -437,3 +437,16 @@ def test_an_activation_inserted_before_a_step_of_the_checked_function():
     assert "op:activation_inserted:encoder_block:relu-before-layer_norm.2" in inserted
     assert not any("/" in n.split(":")[2] for n in inserted)  # the root's own steps only
     assert not any("self_attention" in n or "mlp" in n for n in inserted)  # nested: after LN
+
+
+def test_a_term_added_before_the_concatenation_instead_of_after():
+    """[CLS] prepended after the positions were added to the patches alone: Keras's
+    PatchEncoder, `patches + pos[:N]` (the first N rows), or `pos[1:]` (the last N)."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    patches = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], 2)
+    for which, rows in (("first", params["pos"][:4]), ("last", params["pos"][1:])):
+        name = f"op:concatenation:embed_image:params['pos']-{which}-rows-before-vstack"
+        assert np.allclose(em.rewrite(REFERENCE["embed_image"], name)(image, params),
+                           np.vstack([params["cls"], patches + rows]))
+    assert "`x + params['pos']` is added before `np.vstack([params['cls'], x])`" in em.sentence(
+        REFERENCE["embed_image"], name)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .operators import ACTIVATIONS, Change, Context, code, where
+from .operators import ACTIVATIONS, Change, Context, code, slug, where
 from .tree import PREFIX
 
 
@@ -169,6 +169,100 @@ def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
     return new
 
 
+CONCATENATIONS = frozenset({"vstack", "concatenate", "row_stack"})
+
+
+def _prepended(statement: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(n, the call) for `n = np.vstack([a, ..., n])`: rows put before n's, along axis 0."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return None
+    name, call = statement.targets[0].id, statement.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in CONCATENATIONS and len(call.args) == 1 and not call.keywords
+            and isinstance(call.args[0], (ast.List, ast.Tuple)) and len(call.args[0].elts) > 1):
+        return None
+    last = call.args[0].elts[-1]
+    return (name, call) if isinstance(last, ast.Name) and last.id == name else None
+
+
+def _added_to(statement: ast.stmt, name: str) -> list[ast.BinOp]:
+    """The sums `name + t` (or `t + name`) in `statement`, t not reading `name`."""
+    found = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side, other in (("left", "right"), ("right", "left")):
+                mine, term = getattr(node, side), getattr(node, other)
+                if isinstance(mine, ast.Name) and mine.id == name and not any(
+                        isinstance(n, ast.Name) and n.id == name for n in ast.walk(term)):
+                    found.append(node)
+    return found
+
+
+def _callee_name(call: ast.Call) -> str:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else code(call.func)
+
+
+def _term(binop: ast.BinOp, name: str) -> ast.AST:
+    return binop.right if isinstance(binop.left, ast.Name) and binop.left.id == name else \
+        binop.left
+
+
+def _rows_of(term: ast.AST, name: str, first: bool) -> ast.AST:
+    """`term[:len(name)]` (its first rows) or `term[-len(name):]` (its last)."""
+    length = ast.Call(ast.Name("len", ast.Load()), [ast.Name(name, ast.Load())], [])
+    bound = ast.Slice(None, length) if first else ast.Slice(ast.UnaryOp(ast.USub(), length), None)
+    return ast.Subscript(copy.deepcopy(term), bound, ast.Load())
+
+
+def _added_first(body_owner: ast.AST, index: int, first: bool) -> ast.AST | None:
+    """`body_owner` with the sum of statement index + 1 done before the concatenation of
+    statement `index`, on n's rows alone; None when an edit below took either away."""
+    body = body_owner.body
+    found = _prepended(body[index]) if index + 1 < len(body) else None
+    following = copy.deepcopy(body[index + 1]) if found else None
+    sums = _added_to(following, found[0]) if found else []
+    if len(sums) != 1:
+        return None
+    name = found[0]
+    added = ast.Assign([ast.Name(name, ast.Store())],
+                       ast.BinOp(ast.Name(name, ast.Load()), ast.Add(),
+                                 _rows_of(_term(sums[0], name), name, first)))
+    following = _Replaced(sums[0], ast.Name(name, ast.Load())).visit(following)
+    new = copy.copy(body_owner)
+    new.body = [*body[:index], added, body[index], following, *body[index + 2:]]
+    return new
+
+
+def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two steps in the other order: `x = np.vstack([cls, x])` then `x + pos` as `x + pos`
+    first, on x's rows alone, then the concatenation (Keras's PatchEncoder: the positions of
+    the patches only, `pos[:N]`, and none for [CLS]); the term cut to x's rows, its first ones
+    or its last ones."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for index, statement in enumerate(body[:-1]):
+        found = _prepended(statement)
+        sums = _added_to(body[index + 1], found[0]) if found else []
+        if len(sums) != 1:
+            continue
+        name, concatenation = found
+        term = _term(sums[0], name)
+        for first, which, after in (
+                (True, "first", "each row of `{n}` gets the one meant for the row before it"),
+                (False, "last", "the rows of `{n}` get their own")):
+            rows = _rows_of(term, name, first)
+            yield Change(f"{slug(code(term))}-{which}-rows-before-{_callee_name(concatenation)}",
+                         f"In {where(context)}, `{code(sums[0])}` is added before "
+                         f"`{code(concatenation)}`, to the rows of `{name}` alone, with the "
+                         f"{which} rows of `{code(term)}`, `{code(rows)}`: the rows put before "
+                         f"`{name}` get nothing added and {after.format(n=name)}.",
+                         lambda n, index=index, first=first: _added_first(n, index, first))
+
+
+
 # tried in this order, after operators.OPERATORS
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
-             "activation_inserted": activation_inserted}
+             "activation_inserted": activation_inserted,
+             "concatenation": added_before_concatenation}
