@@ -450,3 +450,18 @@ def test_a_term_added_before_the_concatenation_instead_of_after():
                            np.vstack([params["cls"], patches + rows]))
     assert "`x + params['pos']` is added before `np.vstack([params['cls'], x])`" in em.sentence(
         REFERENCE["embed_image"], name)
+
+
+def test_a_stride_kept_on_one_axis_only():
+    """The columns read one at a time, as many as the stride gives: a convolution loop over
+    `j:j + k` where it should read `j * stride:j * stride + k`; right for stride 1."""
+    image, K, b = RNG.normal(size=(7, 9, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4)
+    Ho, Wo = (7 - 3) // 2 + 1, (9 - 3) // 2 + 1
+    want = np.array([[np.einsum("xyc,xycd->d", image[2 * i:2 * i + 3, j:j + 3], K) + b
+                      for j in range(Wo)] for i in range(Ho)])
+    rows_only = em.rewrite(REFERENCE["conv_patch_embed"],
+                           "op:stride:conv_patch_embed:windows-axis1-unstrided")
+    assert np.allclose(rows_only(image, K, b, 2), want)
+    assert np.allclose(rows_only(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 1))
+    assert "steps the columns one at a time" in em.sentence(
+        REFERENCE["conv_patch_embed"], "op:stride:conv_patch_embed:windows-axis1-unstrided")

@@ -261,8 +261,52 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
                          lambda n, index=index, first=first: _added_first(n, index, first))
 
 
+AXIS_WORDS = {0: "the rows", 1: "the columns"}
+
+
+def _strided(node: ast.AST) -> list[int]:
+    """The positions of `a[::s, ::s]`'s strided axes (`::s`, no bounds), for a name `a`."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Tuple)):
+        return []
+    return [i for i, part in enumerate(node.slice.elts) if isinstance(part, ast.Slice)
+            and part.step is not None and part.lower is None and part.upper is None]
+
+
+def _unstrided(node: ast.Subscript, axis: int) -> ast.Subscript:
+    """`a[::s, ::s]` with axis `axis` read one at a time, as many as the stride gives:
+    `a[::s, :-(-a.shape[1] // s)]`."""
+    step = node.slice.elts[axis].step
+    count = ast.parse(f"-(-{node.value.id}.shape[{axis}] // ({ast.unparse(step)}))",
+                      mode="eval").body
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    parts[axis] = ast.Slice(None, count, None)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A stride applied on one axis only: `windows[::s, ::s]` read as `windows[::s, :W']`, the
+    first W' columns one at a time (a convolution loop `j:j + k` where it should read
+    `j * s:j * s + k`; right for stride 1)."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return
+    for axis in axes:
+        words = AXIS_WORDS.get(axis, f"axis {axis}")
+        step = code(node.slice.elts[axis].step)
+        yield Change(f"{node.value.id}-axis{axis}-unstrided",
+                     f"In {where(context)}, `{code(node)}` steps {words} one at a time: the "
+                     f"first ones, as many as the stride gives, `{code(_unstrided(node, axis))}`,"
+                     f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
+                     f"read `j * {step}:j * {step} + k`).",
+                     lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
+
+
 
 # tried in this order, after operators.OPERATORS
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
-             "concatenation": added_before_concatenation}
+             "concatenation": added_before_concatenation,
+             "stride": stride_one_axis}
