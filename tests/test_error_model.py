@@ -465,3 +465,16 @@ def test_a_stride_kept_on_one_axis_only():
     assert np.allclose(rows_only(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 1))
     assert "steps the columns one at a time" in em.sentence(
         REFERENCE["conv_patch_embed"], "op:stride:conv_patch_embed:windows-axis1-unstrided")
+
+
+def test_a_variance_of_each_rows_deviations_averaged_over_the_whole_array():
+    """`((x - x.mean(-1, keepdims=True)) ** 2).mean()`: the right means, the squares averaged
+    over every element; not the variance over the whole array (deviations from one mean)."""
+    x, g, b = RNG.normal(size=(3, 6)) * [[1], [3], [0.5]], RNG.normal(size=6), RNG.normal(size=6)
+    name = "op:spread:layer_norm:var.deviations-averaged-over-all"
+    centred = x - x.mean(-1, keepdims=True)
+    want = centred / np.sqrt((centred ** 2).mean() + 1e-6) * g + b
+    assert np.allclose(em.rewrite(REFERENCE["layer_norm"], name)(x, g, b), want)
+    over_all = em.rewrite(REFERENCE["layer_norm"], "op:axis:layer_norm:var.axis=None")(x, g, b)
+    assert not np.allclose(over_all, want)
+    assert "averages the squares over the whole array" in em.sentence(REFERENCE["layer_norm"], name)

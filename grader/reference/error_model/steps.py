@@ -304,9 +304,40 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
 
 
+def _mean_square_about(x, axis, root):
+    """The squares of x's deviations from its means along `axis`, averaged over every element
+    (their square root for a standard deviation): a scalar."""
+    deviations = np.asarray(x) - np.mean(x, axis=axis, keepdims=True)
+    value = np.mean(np.square(deviations))
+    return np.sqrt(value) if root else value
+
+
+def spread_over_all(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A variance whose deviations are taken from the right means (each token's) but averaged
+    over the whole array: `((x - mu) ** 2).mean()` for `np.var(x, axis=-1, keepdims=True)`, a
+    reduction over all axes where one is meant."""
+    if not (isinstance(node, ast.Call) and _callee_name(node) in ("var", "std") and node.args):
+        return
+    axis = next((k.value for k in node.keywords if k.arg == "axis"), None)
+    if axis is None:
+        return
+    root = _callee_name(node) == "std"
+    bound = f"{PREFIX}mean_square_about"
+    words = "standard deviation" if root else "variance"
+    yield Change(f"{_callee_name(node)}.deviations-averaged-over-all",
+                 f"In {where(context)}, the {words} takes each deviation from its own mean "
+                 f"along axis {code(axis)} but averages the squares over the whole array: "
+                 f"`((x - x.mean(axis={code(axis)}, keepdims=True)) ** 2).mean()` (no axis) "
+                 f"instead of `{code(node)}`, one value per row.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.args[0], next(k.value for k in n.keywords
+                                                     if k.arg == "axis"), ast.Constant(root)],
+                                    []),
+                 ((bound, _mean_square_about),))
+
 
 # tried in this order, after operators.OPERATORS
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
-             "stride": stride_one_axis}
+             "stride": stride_one_axis, "spread": spread_over_all}
