@@ -425,18 +425,21 @@ def test_a_step_applied_after_the_pooling_instead_of_before():
 
 def test_an_activation_inserted_before_a_step_of_the_checked_function():
     """tanh before the head (HF's pooler kept without its dense map); only the checked
-    function's own steps, and not between two nested steps (that is after the inner one)."""
+    function's own steps, not between two nested steps (that is after the inner one), not on
+    the function's own input (a size H in a counting function)."""
     image, params = RNG.normal(size=(4, 4, 3)), small_vit()
     _, normed = final_tokens(image, params)
     name = "op:activation_inserted:vit_forward:tanh-before-linear"
     assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
                        np.tanh(normed[0]) @ params["W_head"] + params["b_head"])
     assert "`x[0]` goes through tanh" in em.sentence(REFERENCE["vit_forward"], name)
-    inserted = {e.name for e in em.model(REFERENCE["encoder_block"])[1]
+    inserted = {e.detail for e in em.model(REFERENCE["self_attention"])[1]
                 if e.operator == "activation_inserted"}
-    assert "op:activation_inserted:encoder_block:relu-before-layer_norm.2" in inserted
-    assert not any("/" in n.split(":")[2] for n in inserted)  # the root's own steps only
-    assert not any("self_attention" in n or "mlp" in n for n in inserted)  # nested: after LN
+    assert inserted == {f"{a}-before-{step}" for a in ("tanh", "relu", "gelu")
+                        for step in ("attention", "linear.4")}  # not linear(x, ...), split_heads
+    assert not any(e.operator == "activation_inserted"
+                   for function in ("num_tokens", "encoder_block")
+                   for e in em.model(REFERENCE[function])[1])
 
 
 def test_a_term_added_before_the_concatenation_instead_of_after():

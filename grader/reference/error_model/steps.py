@@ -153,6 +153,8 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
     if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in \
             context.instance.children:
         return  # between two steps: after the inner one, not before the step as it reads
+    if isinstance(inner, ast.Name) and inner.id in _parameters(context.instance.node):
+        return  # the function's own input (sizes H, W, P in counting functions)
     for name, (words, function) in INSERTED.items():
         bound = f"{PREFIX}inserted_{name}"
         yield Change(f"{name}-before-{_step_name(context, node)}",
@@ -161,6 +163,11 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, bound=bound: _with_first(n, ast.Call(ast.Name(bound, ast.Load()),
                                                                    [n.args[0]], [])),
                      ((bound, function),))
+
+
+def _parameters(function: ast.FunctionDef) -> set[str]:
+    arguments = function.args
+    return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
 
 
 def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
