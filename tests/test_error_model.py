@@ -481,3 +481,13 @@ def test_a_variance_of_each_rows_deviations_averaged_over_the_whole_array():
     over_all = em.rewrite(REFERENCE["layer_norm"], "op:axis:layer_norm:var.axis=None")(x, g, b)
     assert not np.allclose(over_all, want)
     assert "averages the squares over the whole array" in em.sentence(REFERENCE["layer_norm"], name)
+
+
+def test_every_shipped_functions_single_rewrites_fit_the_budget():
+    """Every single rewrite of every shipped function is tried, its whole tree rewritable (the
+    search takes the first MAX_REWRITES: an operator added beyond it would silently stop the
+    deepest helpers' rewrites from being tried)."""
+    sizes = {name: len(em.model(function)[1]) for name, function in REFERENCE.items()
+             if em.model(function) is not None}
+    assert sizes["vit_forward"] > 200  # the whole tree, every helper rewritten
+    assert max(sizes.values()) <= em.MAX_REWRITES, sizes
