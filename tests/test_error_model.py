@@ -357,3 +357,137 @@ def test_a_course_function_gets_the_operators_too(tmp_path):
     assert found.name == "op:term:mean_pool_head:drop-b"
     assert {"mean_pool_head", "mean_pool_head/layer_norm"} <= {
         i.path for i in em.model(function)[0].walk()}
+
+
+# --- steps.py: where a step reads, the order of two steps, a stride ------------------------------
+
+def small_vit(blocks=2, d=8):
+    """A random ViT of width d on 4 x 4 x 3 images with P=2 (5 tokens), its blocks different."""
+    def block():
+        return {**attention_params(d), "ln1_g": RNG.normal(size=d), "ln1_b": RNG.normal(size=d),
+                "ln2_g": RNG.normal(size=d), "ln2_b": RNG.normal(size=d),
+                "W1": RNG.normal(size=(d, 2 * d)), "b1": RNG.normal(size=2 * d),
+                "W2": RNG.normal(size=(2 * d, d)), "b2": RNG.normal(size=d)}
+
+    return {"P": 2, "W_e": RNG.normal(size=(12, d)), "b_e": RNG.normal(size=d),
+            "cls": RNG.normal(size=d), "pos": RNG.normal(size=(5, d)), "heads": 2,
+            "blocks": [block() for _ in range(blocks)], "ln_g": RNG.normal(size=d),
+            "ln_b": RNG.normal(size=d), "W_head": RNG.normal(size=(d, 3)),
+            "b_head": RNG.normal(size=3)}
+
+
+def final_tokens(image, params):
+    """The tokens vit_forward's head reads from: after every block and the final LayerNorm."""
+    from grader.reference.layers import layer_norm
+
+    x = REFERENCE["embed_image"](image, params)
+    for block in params["blocks"]:
+        x = REFERENCE["encoder_block"](x, block, params["heads"])
+    return x, layer_norm(x, params["ln_g"], params["ln_b"])
+
+
+def test_a_row_read_as_an_average_of_rows():
+    """`x[0]` as the mean of the rows after it (timm's avg pool), of every row, of rows 0 and 1
+    (DeiT's two tokens through one head)."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    _, normed = final_tokens(image, params)
+    head = (params["W_head"], params["b_head"])
+    for detail, pooled in (("mean-after", normed[1:].mean(0)), ("mean-all", normed.mean(0)),
+                           ("mean-with-next", normed[:2].mean(0))):
+        name = f"op:pool:vit_forward:x[0]-{detail}"
+        assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                           pooled @ head[0] + head[1])
+    assert "`x[0]` is read as `x[0:2].mean(axis=0)`: rows 0 and 1" in em.sentence(
+        REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-with-next")
+    assert not any(e.operator == "pool" for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_a_step_applied_after_the_pooling_instead_of_before():
+    """The final LayerNorm of every row, then row 0, as the LayerNorm of the pooled row (timm's
+    avg pool with its fc_norm); alone, the reordering changes nothing for a row read."""
+    from grader.reference.layers import layer_norm
+
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    tokens, _ = final_tokens(image, params)
+    name = "op:pool_before_step:vit_forward:x[0]-mean-after-before-layer_norm"
+    want = layer_norm(tokens[1:].mean(0), params["ln_g"], params["ln_b"]) @ params["W_head"]
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       want + params["b_head"])
+    assert not np.allclose(  # not the pooling alone
+        em.rewrite(REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-after")(image, params),
+        want + params["b_head"])
+    assert em.sentence(REFERENCE["vit_forward"], name).startswith(
+        "In `vit_forward`, `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling")
+    assert {e.detail for e in em.model(REFERENCE["vit_forward"])[1]
+            if e.operator == "pool_before_step"} == {
+        f"x[0]-{d}-before-layer_norm" for d in ("mean-after", "mean-all", "mean-with-next")}
+
+
+def test_an_activation_inserted_before_a_step_of_the_checked_function():
+    """tanh before the head (HF's pooler kept without its dense map); only the checked
+    function's own steps, not between two nested steps (that is after the inner one), not on
+    the function's own input (a size H in a counting function)."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    _, normed = final_tokens(image, params)
+    name = "op:activation_inserted:vit_forward:tanh-before-linear"
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       np.tanh(normed[0]) @ params["W_head"] + params["b_head"])
+    assert "`x[0]` goes through tanh" in em.sentence(REFERENCE["vit_forward"], name)
+    inserted = {e.detail for e in em.model(REFERENCE["self_attention"])[1]
+                if e.operator == "activation_inserted"}
+    assert inserted == {f"{a}-before-{step}" for a in ("tanh", "relu", "gelu")
+                        for step in ("attention", "linear.4")}  # not linear(x, ...), split_heads
+    assert not any(e.operator == "activation_inserted"
+                   for function in ("num_tokens", "encoder_block")
+                   for e in em.model(REFERENCE[function])[1])
+
+
+def test_a_term_added_before_the_concatenation_instead_of_after():
+    """[CLS] prepended after the positions were added to the patches alone: Keras's
+    PatchEncoder, `patches + pos[:N]` (the first N rows), or `pos[1:]` (the last N)."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    patches = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], 2)
+    for which, rows in (("first", params["pos"][:4]), ("last", params["pos"][1:])):
+        name = f"op:concatenation:embed_image:params['pos']-{which}-rows-before-vstack"
+        assert np.allclose(em.rewrite(REFERENCE["embed_image"], name)(image, params),
+                           np.vstack([params["cls"], patches + rows]))
+    assert "`x + params['pos']` is added before `np.vstack([params['cls'], x])`" in em.sentence(
+        REFERENCE["embed_image"], name)
+
+
+def test_a_stride_kept_on_one_axis_only():
+    """The columns read one at a time, as many as the stride gives: a convolution loop over
+    `j:j + k` where it should read `j * stride:j * stride + k`; right for stride 1."""
+    image, K, b = RNG.normal(size=(7, 9, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4)
+    Ho, Wo = (7 - 3) // 2 + 1, (9 - 3) // 2 + 1
+    want = np.array([[np.einsum("xyc,xycd->d", image[2 * i:2 * i + 3, j:j + 3], K) + b
+                      for j in range(Wo)] for i in range(Ho)])
+    rows_only = em.rewrite(REFERENCE["conv_patch_embed"],
+                           "op:stride:conv_patch_embed:windows-axis1-unstrided")
+    assert np.allclose(rows_only(image, K, b, 2), want)
+    assert np.allclose(rows_only(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 1))
+    assert "steps the columns one at a time" in em.sentence(
+        REFERENCE["conv_patch_embed"], "op:stride:conv_patch_embed:windows-axis1-unstrided")
+
+
+def test_a_variance_of_each_rows_deviations_averaged_over_the_whole_array():
+    """`((x - x.mean(-1, keepdims=True)) ** 2).mean()`: the right means, the squares averaged
+    over every element; not the variance over the whole array (deviations from one mean)."""
+    x, g, b = RNG.normal(size=(3, 6)) * [[1], [3], [0.5]], RNG.normal(size=6), RNG.normal(size=6)
+    name = "op:spread:layer_norm:var.deviations-averaged-over-all"
+    centred = x - x.mean(-1, keepdims=True)
+    want = centred / np.sqrt((centred ** 2).mean() + 1e-6) * g + b
+    assert np.allclose(em.rewrite(REFERENCE["layer_norm"], name)(x, g, b), want)
+    over_all = em.rewrite(REFERENCE["layer_norm"], "op:axis:layer_norm:var.axis=None")(x, g, b)
+    assert not np.allclose(over_all, want)
+    assert "averages the squares over the whole array" in em.sentence(REFERENCE["layer_norm"], name)
+
+
+def test_every_shipped_functions_single_rewrites_fit_the_budget():
+    """Every single rewrite of every shipped function is tried, its whole tree rewritable (the
+    search takes the first MAX_REWRITES: an operator added beyond it would silently stop the
+    deepest helpers' rewrites from being tried)."""
+    sizes = {name: len(em.model(function)[1]) for name, function in REFERENCE.items()
+             if em.model(function) is not None}
+    assert sizes["vit_forward"] > 200  # the whole tree, every helper rewritten
+    assert max(sizes.values()) <= em.MAX_REWRITES, sizes

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .operators import OPERATORS, Context
+from . import operators, steps
+from .operators import Context
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
 MAX_REWRITES = 300      # single rewrites tried per failed check
@@ -42,6 +43,7 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
+OPERATORS = {**operators.OPERATORS, **steps.OPERATORS}  # the order they are tried in
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 
 

@@ -2,7 +2,7 @@
 averaged and the final LayerNorm is applied after pooling (timm's fc_norm), not to every token
 before reading the [CLS] row."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:pool_before_step:vit_forward:x[0]-mean-after-before-layer_norm'}
 
 
 def vit_forward(image, params):

@@ -2,7 +2,8 @@
 d2l.ai's TransformerEncoderBlock (AddNorm: the LayerNorm after each residual, post-LN). Two
 mistakes in two functions."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'encoder-block': 'encoder_post_ln'}
+EXPECT = {'cls-and-positions': "op:concatenation:embed_image:params['pos']-first-rows-before-vstack",
+          'encoder-block': 'encoder_post_ln'}
 
 
 def embed_image(image, params):

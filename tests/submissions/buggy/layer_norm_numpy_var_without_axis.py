@@ -1,7 +1,7 @@
 """A numpy-tutorial LayerNorm whose variance is written by hand without an axis: the mean is
 per token, the variance is over the whole array."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None}
+EXPECT = {'layer-norm': 'op:spread:layer_norm:var.deviations-averaged-over-all'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -1,7 +1,7 @@
 """HF ViTModel ported with its pooler's activation: the [CLS] row goes through tanh before the
 classifier (ViTPooler is dense + tanh; the student kept the tanh, not the dense)."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:activation_inserted:vit_forward:tanh-before-linear'}
 
 
 def vit_forward(image, params):

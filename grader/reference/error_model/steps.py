@@ -1,0 +1,350 @@
+"""Operators on where a step reads, in which order the steps run and how far they stride: the
+reference's steps each right, but a row read as an average of rows, a step applied after the
+pooling instead of before it, a stride kept on one axis only. Each is an operator as in
+operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in the order
+tried, after operators.OPERATORS (the error model tries both).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+import numpy as np
+
+from .operators import ACTIVATIONS, Change, Context, code, slug, where
+from .tree import PREFIX
+
+
+def _row(node: ast.AST) -> int | None:
+    """k for a read `x[k]` of a name's row (k a non-negative integer), else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant)):
+        return None
+    k = node.slice.value
+    return k if isinstance(k, int) and not isinstance(k, bool) and k >= 0 else None
+
+
+def _mean_of_rows(name: str, lower: int | None, upper: int | None) -> ast.AST:
+    """`name[lower:upper].mean(axis=0)` (`name.mean(axis=0)` for every row)."""
+    rows = ast.Name(name, ast.Load())
+    if lower is not None or upper is not None:
+        rows = ast.Subscript(rows, ast.Slice(None if lower is None else ast.Constant(lower),
+                                             None if upper is None else ast.Constant(upper)),
+                             ast.Load())
+    return ast.Call(ast.Attribute(rows, "mean", ast.Load()), [],
+                    [ast.keyword("axis", ast.Constant(0))])
+
+
+def _poolings(k: int) -> list[tuple[str, str, int | None, int | None]]:
+    """(detail, words, lower, upper) of each average read where row k is meant."""
+    return [("mean-after", f"the rows after row {k} averaged (average pooling of the other "
+                           "tokens, as timm's global_pool='avg')", k + 1, None),
+            ("mean-all", "every row averaged (average pooling of all the tokens)", None, None),
+            ("mean-with-next", f"rows {k} and {k + 1} averaged (as DeiT's head averages its "
+                               "[CLS] and distillation tokens)", k, k + 2)]
+
+
+def pool(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A row read as an average of rows: `x[0]` as `x[1:].mean(axis=0)` (the mean of the patch
+    tokens, timm's avg pool), `x.mean(axis=0)` or `x[0:2].mean(axis=0)` (two tokens averaged)."""
+    k = _row(node)
+    if k is None:
+        return
+    name = node.value.id
+    for detail, words, lower, upper in _poolings(k):
+        new = _mean_of_rows(name, lower, upper)
+        yield Change(f"{name}[{k}]-{detail}",
+                     f"In {where(context)}, `{code(node)}` is read as `{code(new)}`: "
+                     f"{words}, instead of row {k} alone.",
+                     lambda n, lower=lower, upper=upper: _mean_of_rows(n.value.id, lower, upper))
+
+
+def _in_place_step(statement: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(n, the call) for a statement `n = step(n, ...)`: a step applied to n, kept as n."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call)
+            and statement.value.args and isinstance(statement.value.args[0], ast.Name)
+            and statement.value.args[0].id == statement.targets[0].id):
+        return statement.targets[0].id, statement.value
+    return None
+
+
+def _row_reads(statement: ast.stmt, name: str) -> list[ast.Subscript]:
+    return [n for n in ast.walk(statement) if _row(n) is not None and n.value.id == name]
+
+
+class _Replaced(ast.NodeTransformer):
+    """The one node `old` (by identity) replaced by `new`."""
+
+    def __init__(self, old: ast.AST, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.new if node is self.old else self.generic_visit(node)
+
+
+def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.AST | None:
+    """`body_owner` with statement `index` (`x = step(x, ...)`) taken away and the next
+    statement's row read of x replaced by `step(<the rows pooled>, ...)`; None when an edit
+    below took away what this one moves."""
+    body = body_owner.body
+    found = _in_place_step(body[index]) if index + 1 < len(body) else None
+    following = copy.deepcopy(body[index + 1]) if found else None
+    reads = _row_reads(following, found[0]) if found else []
+    if len(reads) != 1 or reads[0].slice.value != k:
+        return None
+    name, step = found
+    pooled = ast.Call(step.func, [_mean_of_rows(name, lower, upper), *step.args[1:]],
+                      step.keywords)
+    following = _Replaced(reads[0], pooled).visit(following)
+    new = copy.copy(body_owner)
+    new.body = [*body[:index], following, *body[index + 2:]]
+    return new
+
+
+def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Normalise then pool as pool then normalise: `x = layer_norm(x, ...)` then `x[0]` as
+    `layer_norm(x[1:].mean(axis=0), ...)` (timm's global_pool='avg' with its fc_norm). A row
+    read after a step made per row is the same either way: this applies with a pooling only."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for index, statement in enumerate(body[:-1]):
+        found = _in_place_step(statement)
+        reads = _row_reads(body[index + 1], found[0]) if found else []
+        if len(reads) != 1:
+            continue
+        name, step = found
+        k = reads[0].slice.value
+        for detail, words, lower, upper in _poolings(k):
+            pooled = _mean_of_rows(name, lower, upper)
+            yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
+                         f"In {where(context)}, `{code(step)}` comes after a pooling: "
+                         f"`{code(reads[0])}` is read as `{code(pooled)}`, {words}, and that "
+                         f"one row goes through the step, instead of every row before row {k} "
+                         "is read.",
+                         lambda n, index=index, k=k, lower=lower, upper=upper: _pooled_first(
+                             n, index, k, lower, upper))
+
+
+def _step_name(context: Context, call: ast.Call) -> str:
+    """A step's name in a mistake's name: its instance's label (`layer_norm`, `linear.2`)."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in context.instance.children:
+        return context.instance.children[func.id].path.rsplit("/", 1)[-1]
+    return code(func).replace(".", "-")
+
+
+# name -> (words, function): the activations a port brings along where the lecture has none
+INSERTED = {"tanh": ("tanh (HF's ViTPooler ends in one)", np.tanh),
+            "relu": ("ReLU", ACTIVATIONS["relu"][1]), "gelu": ("GELU", ACTIVATIONS["gelu"][1])}
+
+
+def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An activation inserted before a step of the checked function: `linear(x[0], W, b)` as
+    `linear(np.tanh(x[0]), W, b)` (HF's pooler kept without its dense map). Only the checked
+    function's own steps: its helpers' steps have their own checks."""
+    if not (context.instance.path == context.root and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in context.instance.children
+            and node.args):
+        return
+    inner = node.args[0]
+    if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in \
+            context.instance.children:
+        return  # between two steps: after the inner one, not before the step as it reads
+    if isinstance(inner, ast.Name) and inner.id in _parameters(context.instance.node):
+        return  # the function's own input (sizes H, W, P in counting functions)
+    for name, (words, function) in INSERTED.items():
+        bound = f"{PREFIX}inserted_{name}"
+        yield Change(f"{name}-before-{_step_name(context, node)}",
+                     f"In {where(context)}, `{code(node.args[0])}` goes through {words} before "
+                     f"the step `{code(node)}`: the lecture has no activation there.",
+                     lambda n, bound=bound: _with_first(n, ast.Call(ast.Name(bound, ast.Load()),
+                                                                   [n.args[0]], [])),
+                     ((bound, function),))
+
+
+def _parameters(function: ast.FunctionDef) -> set[str]:
+    arguments = function.args
+    return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+
+
+def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg, *node.args[1:]]
+    return new
+
+
+CONCATENATIONS = frozenset({"vstack", "concatenate", "row_stack"})
+
+
+def _prepended(statement: ast.stmt) -> tuple[str, ast.Call] | None:
+    """(n, the call) for `n = np.vstack([a, ..., n])`: rows put before n's, along axis 0."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return None
+    name, call = statement.targets[0].id, statement.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in CONCATENATIONS and len(call.args) == 1 and not call.keywords
+            and isinstance(call.args[0], (ast.List, ast.Tuple)) and len(call.args[0].elts) > 1):
+        return None
+    last = call.args[0].elts[-1]
+    return (name, call) if isinstance(last, ast.Name) and last.id == name else None
+
+
+def _added_to(statement: ast.stmt, name: str) -> list[ast.BinOp]:
+    """The sums `name + t` (or `t + name`) in `statement`, t not reading `name`."""
+    found = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side, other in (("left", "right"), ("right", "left")):
+                mine, term = getattr(node, side), getattr(node, other)
+                if isinstance(mine, ast.Name) and mine.id == name and not any(
+                        isinstance(n, ast.Name) and n.id == name for n in ast.walk(term)):
+                    found.append(node)
+    return found
+
+
+def _callee_name(call: ast.Call) -> str:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else code(call.func)
+
+
+def _term(binop: ast.BinOp, name: str) -> ast.AST:
+    return binop.right if isinstance(binop.left, ast.Name) and binop.left.id == name else \
+        binop.left
+
+
+def _rows_of(term: ast.AST, name: str, first: bool) -> ast.AST:
+    """`term[:len(name)]` (its first rows) or `term[-len(name):]` (its last)."""
+    length = ast.Call(ast.Name("len", ast.Load()), [ast.Name(name, ast.Load())], [])
+    bound = ast.Slice(None, length) if first else ast.Slice(ast.UnaryOp(ast.USub(), length), None)
+    return ast.Subscript(copy.deepcopy(term), bound, ast.Load())
+
+
+def _added_first(body_owner: ast.AST, index: int, first: bool) -> ast.AST | None:
+    """`body_owner` with the sum of statement index + 1 done before the concatenation of
+    statement `index`, on n's rows alone; None when an edit below took either away."""
+    body = body_owner.body
+    found = _prepended(body[index]) if index + 1 < len(body) else None
+    following = copy.deepcopy(body[index + 1]) if found else None
+    sums = _added_to(following, found[0]) if found else []
+    if len(sums) != 1:
+        return None
+    name = found[0]
+    added = ast.Assign([ast.Name(name, ast.Store())],
+                       ast.BinOp(ast.Name(name, ast.Load()), ast.Add(),
+                                 _rows_of(_term(sums[0], name), name, first)))
+    following = _Replaced(sums[0], ast.Name(name, ast.Load())).visit(following)
+    new = copy.copy(body_owner)
+    new.body = [*body[:index], added, body[index], following, *body[index + 2:]]
+    return new
+
+
+def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two steps in the other order: `x = np.vstack([cls, x])` then `x + pos` as `x + pos`
+    first, on x's rows alone, then the concatenation (Keras's PatchEncoder: the positions of
+    the patches only, `pos[:N]`, and none for [CLS]); the term cut to x's rows, its first ones
+    or its last ones."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for index, statement in enumerate(body[:-1]):
+        found = _prepended(statement)
+        sums = _added_to(body[index + 1], found[0]) if found else []
+        if len(sums) != 1:
+            continue
+        name, concatenation = found
+        term = _term(sums[0], name)
+        for first, which, after in (
+                (True, "first", "each row of `{n}` gets the one meant for the row before it"),
+                (False, "last", "the rows of `{n}` get their own")):
+            rows = _rows_of(term, name, first)
+            yield Change(f"{slug(code(term))}-{which}-rows-before-{_callee_name(concatenation)}",
+                         f"In {where(context)}, `{code(sums[0])}` is added before "
+                         f"`{code(concatenation)}`, to the rows of `{name}` alone, with the "
+                         f"{which} rows of `{code(term)}`, `{code(rows)}`: the rows put before "
+                         f"`{name}` get nothing added and {after.format(n=name)}.",
+                         lambda n, index=index, first=first: _added_first(n, index, first))
+
+
+AXIS_WORDS = {0: "the rows", 1: "the columns"}
+
+
+def _strided(node: ast.AST) -> list[int]:
+    """The positions of `a[::s, ::s]`'s strided axes (`::s`, no bounds), for a name `a`."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Tuple)):
+        return []
+    return [i for i, part in enumerate(node.slice.elts) if isinstance(part, ast.Slice)
+            and part.step is not None and part.lower is None and part.upper is None]
+
+
+def _unstrided(node: ast.Subscript, axis: int) -> ast.Subscript:
+    """`a[::s, ::s]` with axis `axis` read one at a time, as many as the stride gives:
+    `a[::s, :-(-a.shape[1] // s)]`."""
+    step = node.slice.elts[axis].step
+    count = ast.parse(f"-(-{node.value.id}.shape[{axis}] // ({ast.unparse(step)}))",
+                      mode="eval").body
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    parts[axis] = ast.Slice(None, count, None)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A stride applied on one axis only: `windows[::s, ::s]` read as `windows[::s, :W']`, the
+    first W' columns one at a time (a convolution loop `j:j + k` where it should read
+    `j * s:j * s + k`; right for stride 1)."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return
+    for axis in axes:
+        words = AXIS_WORDS.get(axis, f"axis {axis}")
+        step = code(node.slice.elts[axis].step)
+        yield Change(f"{node.value.id}-axis{axis}-unstrided",
+                     f"In {where(context)}, `{code(node)}` steps {words} one at a time: the "
+                     f"first ones, as many as the stride gives, `{code(_unstrided(node, axis))}`,"
+                     f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
+                     f"read `j * {step}:j * {step} + k`).",
+                     lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
+
+
+def _mean_square_about(x, axis, root):
+    """The squares of x's deviations from its means along `axis`, averaged over every element
+    (their square root for a standard deviation): a scalar."""
+    deviations = np.asarray(x) - np.mean(x, axis=axis, keepdims=True)
+    value = np.mean(np.square(deviations))
+    return np.sqrt(value) if root else value
+
+
+def spread_over_all(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A variance whose deviations are taken from the right means (each token's) but averaged
+    over the whole array: `((x - mu) ** 2).mean()` for `np.var(x, axis=-1, keepdims=True)`, a
+    reduction over all axes where one is meant."""
+    if not (isinstance(node, ast.Call) and _callee_name(node) in ("var", "std") and node.args):
+        return
+    axis = next((k.value for k in node.keywords if k.arg == "axis"), None)
+    if axis is None:
+        return
+    root = _callee_name(node) == "std"
+    bound = f"{PREFIX}mean_square_about"
+    words = "standard deviation" if root else "variance"
+    yield Change(f"{_callee_name(node)}.deviations-averaged-over-all",
+                 f"In {where(context)}, the {words} takes each deviation from its own mean "
+                 f"along axis {code(axis)} but averages the squares over the whole array: "
+                 f"`((x - x.mean(axis={code(axis)}, keepdims=True)) ** 2).mean()` (no axis) "
+                 f"instead of `{code(node)}`, one value per row.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.args[0], next(k.value for k in n.keywords
+                                                     if k.arg == "axis"), ast.Constant(root)],
+                                    []),
+                 ((bound, _mean_square_about),))
+
+
+# tried in this order, after operators.OPERATORS
+OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
+             "activation_inserted": activation_inserted,
+             "concatenation": added_before_concatenation,
+             "stride": stride_one_axis, "spread": spread_over_all}
