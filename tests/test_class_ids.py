@@ -57,6 +57,9 @@ def test_ids_that_still_collide_are_listed_under_needs_a_look(graded):
     row = csv_rows(out)[student]
     assert row["Final Points"] == "" and row["Section"] == ""  # neither is graded
     assert "rename one" in (out / "feedback" / f"{student}.md").read_text()
+    # the summary counts it as held back, not as graded or reused
+    assert "5 submissions: 0 reused, 4 graded (4 new) in" in done.stdout, done.stdout
+    assert ", 1 not graded (Needs a look)" in done.stdout, done.stdout
 
 
 def test_ids_are_safe_and_bounded_and_the_same_each_run():
@@ -83,6 +86,20 @@ def test_an_lms_resubmission_is_one_student_graded_from_the_newer_file(specs, tm
     row = csv_rows(tmp_path / "out")["12345"]
     assert row["Section"] == "smith_late_12345_vit.py"
     assert float(row["Final Points"]) == total_points(specs)
+
+
+def test_two_entries_of_one_student_with_the_same_time_are_listed_not_settled(tmp_path):
+    """Neither is newer: which one the class folder lists first must not decide a grade."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, source in (("smith_12345_vit.py", TEMPLATE), ("smith_late_12345_vit.py", SOLUTION)):
+        (folder / name).write_text(source.read_text())
+        os.utime(folder / name, (1000, 1000))
+    submissions, notes = discover(folder, r"^[a-z]+_(?:late_)?(?P<id>\d+)_")
+    [smith] = submissions
+    assert smith.conflict and "neither is graded" in smith.conflict
+    assert any("smith_12345_vit.py" in note and "smith_late_12345_vit.py" in note
+               for note in notes), notes
 
 
 # --- --roster: whose each entry is, when its name does not say --------------------------------

@@ -72,6 +72,11 @@ def discover(folder: str | Path, id_pattern: str = DEFAULT_ID_PATTERN,
             clash.setdefault(student, [found[student].entry.name]).append(entry.name)
             submission = replace(found[student], conflict=f"{' and '.join(clash[student])} have "
                                  "the same id: neither is graded; rename one and run again")
+        elif student in found and _mtime(found[student].path) == _mtime(submission.path):
+            clash.setdefault(student, [found[student].entry.name]).append(entry.name)
+            submission = replace(found[student], conflict=f"{' and '.join(clash[student])} are "
+                                 "two submissions of one student, neither newer: neither is "
+                                 "graded; keep one and run again")
         elif student in found:
             older, newer = sorted([found[student], submission], key=lambda s: _mtime(s.path))
             notes.append(f"{older.entry.name}: skipped, {newer.entry.name} is a newer submission "

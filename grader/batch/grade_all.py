@@ -146,8 +146,12 @@ def summary_line(result: BatchResult) -> str:
     """`15 submissions: 12 reused, 3 regraded (changed submission) in 1.2 s`, or
     `200 submissions: spec change: all 200 regraded in 20.1 s`."""
     total, graded = len(result.submissions), result.graded_now
+    held = sum(1 for s in result.submissions if s.conflict)  # listed under "Needs a look"
     why = ", ".join(f"{result.why[r]} {r}" for r in REASONS if result.why[r])
     took = f"in {result.grading_seconds:.1f} s"
+    if held:
+        return (f"{total} submissions: {result.reused} reused, {graded} graded"
+                + (f" ({why}) {took}" if graded else "") + f", {held} not graded (Needs a look)")
     if graded == 0:
         return f"{total} submissions: all {total} reused (unchanged since graded)"
     if graded == total and len(+result.why) == 1:
