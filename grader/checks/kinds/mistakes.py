@@ -15,11 +15,13 @@ student's values on every call the check ran; each hint says its kind (results.H
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import replace
 
 import numpy as np
 
 from grader.spec.model import Check
+from grader.worker.values import Encoder, NotData, TooLarge
 
 from ..cases import PlannedCase
 from ..compare import agrees, default_compare
@@ -145,44 +147,18 @@ SEARCHED: dict[tuple, object] = {}
 
 
 def search_key(function, calls, failing: int, how, opaque_names: frozenset) -> tuple | None:
-    """What decides a search's verdict, hashed; None when a value cannot be hashed exactly
-    (an object array, an unknown type): then it is searched every time."""
-    digest = hashlib.blake2b(digest_size=20)
-    for call in calls:
-        for value in (call.args, call.kwargs, call.got, call.expected):
-            if not _digested(digest, value):
-                return None
+    """What decides a search's verdict, hashed as the channel encodes it (types, shapes, exact
+    bytes); None when a value is not plain data (an object array, a raise): then it is searched
+    every time."""
+    encoder = Encoder()
+    try:
+        tree = [encoder.encode([c.args, c.kwargs, c.got, c.expected]) for c in calls]
+    except (NotData, TooLarge):
+        return None
+    digest = hashlib.blake2b(json.dumps(tree, separators=(",", ":")).encode(), digest_size=20)
+    for blob in encoder.blobs:
+        digest.update(blob)
     return function, repr(how), opaque_names, failing, digest.hexdigest()
-
-
-def _digested(digest, value) -> bool:
-    """Feed `value`'s type, shape and exact contents to `digest`; False when it cannot."""
-    if isinstance(value, np.ndarray):
-        if value.dtype.hasobject:
-            return False
-        digest.update(f"a{value.dtype.str}{value.shape}".encode())
-        digest.update(np.ascontiguousarray(value).tobytes())
-        return True
-    if isinstance(value, (list, tuple)):
-        digest.update(f"{type(value).__name__}{len(value)}(".encode())
-        if not all(_digested(digest, item) for item in value):
-            return False
-        digest.update(b")")
-        return True
-    if isinstance(value, dict):
-        if not all(isinstance(k, str) for k in value):
-            return False
-        digest.update(f"d{len(value)}(".encode())
-        for k in sorted(value):
-            digest.update(f"{k!r}:".encode())
-            if not _digested(digest, value[k]):
-                return False
-        digest.update(b")")
-        return True
-    if value is None or isinstance(value, (bool, int, float, str, complex, np.generic)):
-        digest.update(f"{type(value).__name__}:{value!r};".encode())
-        return True
-    return False
 
 
 def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
