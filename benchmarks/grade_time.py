@@ -176,14 +176,16 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
 
 
 def without_kept_specs(exercises: Path, scratch: Path) -> Path:
-    """A copy of `exercises` whose compiled indexes keep no parsed spec: the YAML is parsed and
-    the schema compiled on every run, as before the specs were kept (checks/compiled.py)."""
+    """A copy of `exercises` without the parsed specs `vitgrade compile` keeps: the YAML is parsed
+    and the schema compiled on every run, as before the specs were kept (checks/parsed_specs.py;
+    an older revision kept them in each compiled index)."""
     copy = scratch / "exercises-parsed"
     shutil.copytree(exercises, copy)
+    (copy / "compiled" / "catalogue.parsed").unlink(missing_ok=True)
     for index in (copy / "compiled").glob("*.json"):
         data = json.loads(index.read_text(encoding="utf-8"))
-        data.pop("parsed", None)
-        index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        if data.pop("parsed", None) is not None:
+            index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return copy
 
 

@@ -26,6 +26,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 @dataclass(frozen=True)
 class Option:
+    """One option: its flag, environment variable, help and checks (the same everywhere)."""
     name: str  # the argparse/pytest destination, and GraderSettings' field
     flag: str
     help: str

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from grader import load_spec
-from grader.checks import compiled, grade_exercise
+from grader.checks import compiled, grade_exercise, parsed_specs
 from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
 from grader.checks.cases import CasePlans
@@ -142,6 +142,7 @@ def copied(tmp_path):
         shutil.copy(EXERCISES / spec, folder)
         for path in compiled.paths(EXERCISES / spec):
             shutil.copy(path, folder / "compiled")
+    shutil.copy(parsed_specs.path_of(EXERCISES), folder / "compiled")  # every spec's: harmless
     if reference_files(EXERCISES):
         shutil.copytree(EXERCISES / FOLDER, folder / FOLDER)
     return folder / "patchify.yaml"
@@ -244,7 +245,7 @@ def test_compiling_the_shipped_exercises_twice_writes_nothing_the_second_time(tm
     assert written == [], ("the committed data is not what this machine's reference computes: "
                            "run `vitgrade compile`")  # its last bits of BLAS are not a change
     before = pinned(folder)
-    assert len(before) == 2 * len(spec_files(folder))
+    assert len(before) == 2 * len(spec_files(folder)) + 1  # and the kept specs' file
     assert main(["compile", "--exercises", str(folder), "--solution", str(SOLUTION)]) == 0
     # and the editors' schema.json
     assert capsys.readouterr().out.endswith(f": 0 file(s) written, {len(before) + 1} unchanged\n")
@@ -260,12 +261,12 @@ def test_arrays_that_differ_only_by_noise_are_not_written(copied, noise):
     assert any((a != b).any() for a, b in zip(pools.parts["float64"], computed, strict=True))
     is_noise = noise < 1e-12  # `same`'s tolerance
     before = pinned(copied.parent)
-    written = compiled.write(copied, tables, pools, checked)  # over the committed data
+    written = compiled.write(copied, tables, pools)  # over the committed data
     assert (written == []) == is_noise
     assert (compiled_files(copied.parent) == before) == is_noise
     for path in compiled.paths(copied):  # now the stored arrays are the ones off by `noise`
         path.unlink()
-    compiled.write(copied, tables, pools, checked)
+    compiled.write(copied, tables, pools)
     before = pinned(copied.parent)
     written = compile_spec(copied, solution=SOLUTION)  # as `vitgrade compile` does
     assert compiled.state(copied) == "fresh"
@@ -283,19 +284,20 @@ def test_a_changed_case_rewrites_that_specs_files_only(copied):
         for path in compiled.paths(EXERCISES / other):
             shutil.copy(path, copied.parent / compiled.FOLDER)
     before = pinned(copied.parent)
-    assert len(before) == 6
+    assert len(before) == 7  # and the kept specs' file
     text = copied.read_text()
     copied.write_text(text.replace("{random: [8, 4, 3], seed: 1}", "{random: [8, 4, 3], seed: 5}"))
     assert copied.read_text() != text
     written, unchanged, notes = compile_folder(copied.parent, SOLUTION)
-    assert not notes and sorted(written) == sorted(compiled.paths(copied))
+    kept = parsed_specs.path_of(copied.parent)  # patchify's entry changed
+    assert not notes and sorted(written) == sorted([*compiled.paths(copied), kept])
     after = compiled_files(copied.parent)
-    assert {name for name in before if after[name] != before[name]} == {
-        "patchify.json", "patchify.npz"}
-    assert sorted(p.name for p in unchanged) == sorted(set(before) - {"patchify.json",
-                                                                       "patchify.npz"}
-                                                       | {"schema.json"})
-    assert compiled.state(copied) == "fresh"
+    changed = {"patchify.json", "patchify.npz", kept.name}
+    assert {name for name in before if after[name] != before[name]} == changed
+    assert sorted(p.name for p in unchanged) == sorted(set(before) - changed | {"schema.json"})
+    assert compiled.state(copied) == "fresh" and parsed_specs.state(copied) == "fresh"
+    assert list(parsed_specs.stored(copied.parent)["specs"]) == [  # only the folder's specs
+        "kernel-stride.yaml", "layer-norm.yaml", "patchify.yaml"]
 
 
 def test_a_sealed_answer_key_judges_and_explains_like_the_plain_one():
@@ -348,12 +350,12 @@ def test_validate_notes_stale_and_corrupt_compiled_data_in_one_line(copied, caps
     assert "patchify.yaml: its compiled data is stale" in capsys.readouterr().out
 
 
-# --- the parsed spec kept in the index --------------------------------------------------------
+# --- the parsed specs kept for the folder (parsed_specs.py) -------------------------------------
 
 @pytest.mark.parametrize("spec", spec_files(EXERCISES), ids=lambda path: path.stem)
 def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
-    """The exercise built from the index's kept data is the one the YAML gives, lines included,
-    and neither YAML nor the schema is touched to build it."""
+    """The exercise built from the kept data (catalogue.parsed) is the one the YAML gives, lines
+    included, and neither YAML nor the schema is touched to build it."""
     from grader.checks import catalogue
 
     parsed = from_yaml(spec)
@@ -370,23 +372,29 @@ def from_yaml(spec):
     return load_spec(spec, checked=read_spec(spec, spec.name))
 
 
-@pytest.mark.parametrize("damage", ["parser", "data", "lines", "checks", "removed"])
+@pytest.mark.parametrize("damage", ["parser", "data", "lines", "sha256", "checks", "removed",
+                                    "not json"])
 def test_a_kept_spec_that_does_not_fit_is_parsed_instead(copied, damage):
-    index_path = compiled.paths(copied)[0]
-    index = json.loads(index_path.read_text())
+    path = parsed_specs.path_of(copied.parent)
+    kept = json.loads(path.read_text())
+    entry = kept["specs"]["patchify.yaml"]
     if damage == "parser":  # another version of grader/spec/ kept it
-        index["parsed"]["parser"] = "0" * 32
+        kept["parser"] = "0" * 32
     elif damage == "data":
-        index["parsed"]["data"] = ["not", "a", "spec"]
+        entry["data"] = ["not", "a", "spec"]
     elif damage == "lines":
-        index["parsed"]["lines"] = [["checks", "x"]]
+        entry["lines"] = [["checks", "x"]]
+    elif damage == "sha256":  # kept for other bytes of the spec
+        entry["sha256"] = "0" * 64
     elif damage == "checks":  # passes the shape check, does not build
-        del index["parsed"]["data"]["checks"]
+        del entry["data"]["checks"]
     else:
-        del index["parsed"]
-    index_path.write_text(json.dumps(index))
+        del kept["specs"]["patchify.yaml"]
+    path.write_text("{" if damage == "not json" else json.dumps(kept))
     # the shape is checked when read; what does not build is found when loading
-    assert compiled.state(copied) == ("fresh" if damage in ("checks", "removed") else "stale")
+    assert parsed_specs.state(copied) == {"checks": "fresh", "removed": "missing",
+                                          "not json": "missing"}.get(damage, "stale")
+    assert compiled.state(copied) == "fresh"  # the compiled cases do not depend on it
     assert load_spec(copied) == from_yaml(copied)
     assert all(c.status == PASSED for c in grade_patchify(copied))
 
@@ -399,6 +407,7 @@ def test_an_edited_spec_is_parsed_and_says_where_it_is_wrong(copied):
 
 def test_a_spec_json_cannot_hold_exactly_is_not_kept():
     data, lines = {"id": "x", "checks": [{"options": {1: "int key"}}]}, {(): 1}
-    assert compiled.kept_spec(data, lines) is None
-    assert compiled.kept_spec({"x": float("nan")}, lines) is None
-    assert compiled.kept_spec({"id": "x"}, {(): 1, ("id",): 1})["lines"] == [[1], ["id", 1]]
+    spec = EXERCISES / "patchify.yaml"
+    assert parsed_specs.entry(spec, data, lines) is None
+    assert parsed_specs.entry(spec, {"x": float("nan")}, lines) is None
+    assert parsed_specs.entry(spec, {"id": "x"}, {(): 1, ("id",): 1})["lines"] == [[1], ["id", 1]]

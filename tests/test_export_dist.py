@@ -237,8 +237,8 @@ def solution_lines() -> list[str]:
 def test_the_bundle_holds_no_line_of_the_solutions(bundle):
     """A bundle file holds a solution line only where the public original it comes from does: a
     starter file's docstring or a spec's question may quote a formula. The grader's files hold
-    none (the bundle ships no grader/reference/, test_bundle.py); README and pyproject none. A
-    compiled index keeps its visible spec as parsed, so it may quote what the spec quotes."""
+    none (the bundle ships no grader/reference/, test_bundle.py); README and pyproject none. The
+    compiled data keeps the visible specs as parsed, so it may quote what they quote."""
     lines = solution_lines()
     assert lines
     for path, data in bundle_files(bundle).items():
@@ -253,14 +253,17 @@ def test_the_bundle_holds_no_line_of_the_solutions(bundle):
         elif relative.parts[0] == "exercises" and (EXERCISES / relative.name).is_file():
             origin = EXERCISES / relative.name
         elif relative.parts[:2] == ("exercises", "compiled") and relative.suffix == ".json":
-            # its parsed spec is the bundle's visible spec, read back: the same public text
             origin = EXERCISES / f"{relative.stem}.yaml"
+        elif relative.parts[:2] == ("exercises", "compiled") and relative.suffix == ".parsed":
+            # the parsed specs are the bundle's visible specs, read back: the same public text
+            origin = "\n".join(p.read_text() for p in (bundle / "exercises").glob("*.yaml"))
         else:
             origin = None  # written by `vitgrade dist`
         for line in lines:
             if not re.search(rf"(?<!\w){re.escape(line)}(?!\w)", text):  # `return table` is
                 continue  # not in `return tables`
-            assert origin is not None and line in origin.read_text(), \
+            assert origin is not None and line in (
+                origin if isinstance(origin, str) else origin.read_text()), \
                 f"solution line {line!r} is in {relative}"
             assert relative.parts[0] != "grader", f"solution line {line!r} is in {relative}"
 

@@ -133,10 +133,15 @@ def test_junitxml_gives_what_pytests_junitxml_gives_the_plugin(grade_with, tmp_p
 # What a cold `vitgrade grade` with current compiled data has no use for, each a few ms or more
 # of every student's wait (issue 39): pytest, the YAML reader and the schema validator (the
 # compiled indexes hold the checked specs), the reference (the expected values are compiled),
-# the HTML report's escaping, importlib's resources and metadata, the extras
+# the HTML report's escaping, importlib's resources and metadata, the extras; what only a failed
+# check, a broken spec or `vitgrade compile` needs: the regrade's stand-ins and the reference's
+# process, close-match suggestions (difflib), listing the subcommands (pkgutil), the compiler of
+# expectations
 NOT_ON_THE_GRADE_PATH = ("pytest", "yaml", "fastjsonschema", "jsonschema", "nbformat",
                          "grader.reference", "html", "importlib.resources", "importlib.metadata",
-                         "email", "tqdm", "safetensors", "matplotlib")
+                         "email", "tqdm", "safetensors", "matplotlib", "grader.checks.stand_ins",
+                         "grader.checks.oracle", "difflib", "pkgutil",
+                         "grader.checks.compile_specs", "grader.checks.compile_stand_ins")
 
 
 def test_the_in_process_path_imports_only_what_grading_needs(tmp_path):

@@ -272,7 +272,9 @@ def test_the_student_bundle_holds_neither_the_secret_nor_another_variants_values
         data = json.loads(index.read_text())
         keys = [k for table in data["tables"].values() for k in table]
         assert not [k for k in keys if "@" in k.split("/")[0]], index  # variant 0 only
-        assert "variants" not in data["parsed"]["data"]
+    kept = json.loads((out / "exercises" / "compiled" / "catalogue.parsed").read_text())
+    assert kept["specs"] and all("variants" not in entry["data"]
+                                 for entry in kept["specs"].values())  # the parsed specs
     for spec in [p for p in files if p.suffix == ".yaml"]:
         text = spec.read_text()  # no variant's numbers: parameters only named in the question
         assert "variants:" not in text and '"{' not in text and "'{" not in text, spec

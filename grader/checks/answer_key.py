@@ -6,9 +6,7 @@ verdict and feedback only by naming it (docs/security.md: "The student bundle").
 """
 from __future__ import annotations
 
-import base64
 import hashlib
-import secrets
 from dataclasses import dataclass
 
 SEALED = "(sealed: in the compiled data)"
@@ -39,6 +37,8 @@ class AnswerKey:
         option = normalise(answer)
         if self.salt is None:
             return self.options[option]
+        import base64  # a sealed key (the bundle) only
+
         sealed = base64.b64decode(self.options[option]["feedback"])
         return _xor(sealed, _stream(self.salt, option, len(sealed))).decode("utf-8", "replace")
 
@@ -57,6 +57,9 @@ def sealed_key(entry: dict) -> AnswerKey:
 
 def seal(correct: str, options: dict, salt: str | None = None) -> dict:
     """The sealed key of a multiple-choice check (JSON-able); a fresh random salt by default."""
+    import base64
+    import secrets  # `vitgrade dist` only: not on the grading path
+
     salt = salt or secrets.token_hex(16)
     sealed = {}
     for option, feedback in options.items():

@@ -27,6 +27,7 @@ class NotCompiled(Exception):
 
 @dataclass
 class PlannedCase:
+    """One call a check makes: its inputs, how to show it, and what computes its expected value."""
     args: tuple
     kwargs: dict
     source: str | None  # paste-able code for the call, when the spec wrote it

@@ -1,5 +1,5 @@
 """The one loader of exercise specs: file -> schema-checked data (spec_file.read_spec, or what
-`vitgrade compile` kept of it while fresh: compiled.checked_spec) -> an `Exercise` whose checks
+`vitgrade compile` kept of it while fresh: parsed_specs.checked_spec) -> an `Exercise` whose checks
 are built by their kind (kinds/) -> every name it refers to checked. `file:line` errors.
 
 Everything that reads specs (grading, the plugin, `check()`, `validate`, `render`, `compile`,
@@ -15,7 +15,7 @@ from grader.spec.errors import SpecError, unknown_name
 from grader.spec.model import Exercise, ExerciseLimits
 from grader.spec.parse import shown_path, spec_files
 
-from . import compiled, course, variants
+from . import course, parsed_specs, variants
 from .api import SIGNATURES, StudentApi, student_api
 from .course_file import opens_problems
 from .kinds import build_check
@@ -99,8 +99,9 @@ def spec_problems(path: str | Path, display_path: str | None = None, *,
 
 def _built(path: Path, shown: str, checked: tuple[dict, dict] | None,
            api: StudentApi | None) -> Exercise:
-    """The spec as its fresh compiled index kept it, else as its YAML reads."""
-    kept = checked or compiled.checked_spec(path)
+    """The spec as `vitgrade compile` kept it while fresh (parsed_specs.py), else as its YAML
+    reads."""
+    kept = checked or parsed_specs.checked_spec(path)
     if kept is not None:
         try:
             return _exercise(*kept, shown, path, api)

@@ -37,6 +37,7 @@ def default_compare(expected) -> Compare:
 
 @dataclass(frozen=True)
 class Mismatch:
+    """Why a value is not the expected one: both, shown, and what differs."""
     expected: str
     got: str
     detail: str = ""

@@ -13,7 +13,7 @@ from pathlib import Path
 from grader.spec import SpecError, spec_files
 from grader.spec.model import Exercise
 
-from . import compiled, variants
+from . import compiled, parsed_specs, variants
 from .cases import CasePlans
 from .catalogue import load_exercise, variant_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
@@ -54,13 +54,16 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
 
 def compile_spec(path: Path, answers: dict | None = None,
                  solution: Path | None = None) -> list[Path]:
-    """Compile the spec file `path` (it must load and validate); returns the files written (none
-    while those there hold the same data: compiled.write)."""
+    """Compile the spec file `path` (it must load and validate), and keep its parsed data with
+    the folder's (parsed_specs.py); returns the files written (none while those there hold the
+    same data: compiled.write, parsed_specs.write)."""
     path = Path(path)
     checked = read_spec(path, path.name)
     exercise = load_exercise(path, checked=checked)
     tables, pools = compile_exercise(exercise, answers, solution)
-    return compiled.write(path, tables, pools, checked)
+    written = compiled.write(path, tables, pools)
+    return written + parsed_specs.write(path.parent, {path.name: parsed_specs.entry(path,
+                                                                                   *checked)})
 
 
 def default_solution(exercises: Path) -> Path | None:
@@ -81,19 +84,28 @@ def compile_folder(folder: Path, solution: Path | None = None
     if not fresh:
         editors.write_text(text, encoding="utf-8")
     written, unchanged, notes = ([], [editors], []) if fresh else ([editors], [], [])
-    for path in spec_files(Path(folder)):
+    specs = spec_files(Path(folder))
+    for path in specs:
         try:
             wrote = compile_spec(path, solution=solution)
             written += wrote
             unchanged += [file for file in compiled.paths(path) if file not in wrote]
         except SpecError as error:
+            parsed_specs.write(folder, {path.name: None})  # parsed again until it loads
             notes.append(f"{path.name}: not compiled ({error})")
-    return written, unchanged, notes
+    kept = parsed_specs.path_of(folder)
+    written += parsed_specs.write(folder, {}, keep={path.name for path in specs})  # deleted ones
+    if kept.is_file() and kept not in written:
+        unchanged.append(kept)
+    return list(dict.fromkeys(written)), unchanged, notes  # the kept specs' file: once
 
 
 def stale_specs(folder: Path) -> list[str]:
     """'name.yaml: stale' for each spec of `folder` whose compiled data is not fresh."""
     states = {path.name: compiled.state(path) for path in spec_files(Path(folder))}
+    for path in spec_files(Path(folder)):  # the parsed spec kept: stale when the spec changed
+        if states[path.name] == "fresh" and parsed_specs.state(path) == "stale":
+            states[path.name] = "stale (its parsed spec)"
     editors = Path(folder) / EDITOR_SCHEMA
     if editors.is_file() and json.loads(editors.read_text(encoding="utf-8")) != schema():
         states[EDITOR_SCHEMA] = "stale (the schema changed)"

@@ -6,8 +6,8 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
 
 docs/architecture.md ("The format") shows the index: its tables (`cases`, `answers`, `standins`:
 stand_ins.py), values as JSON whose arrays are markers into one 1-D array per dtype (`encode`,
-`decode`: a spec's arrays cost a handful of `.npy` headers, not one each), and the spec as
-`read_spec` read it (`checked_spec`: while fresh, loading it parses no YAML).
+`decode`: a spec's arrays cost a handful of `.npy` headers, not one each). The parsed specs are
+kept apart, one file per folder (parsed_specs.py).
 
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import json
 import math
 import os
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,22 +109,8 @@ class CompiledSpec:
 
     def __init__(self, index: dict, pools: dict[str, np.ndarray], where: str):
         self.tables = index["tables"]
-        self.parsed = index.get("parsed")
         self.pools = pools
         self.where = where
-
-    def checked_spec(self) -> tuple[dict, dict] | None:
-        """(data, lines) of the spec as spec_file.read_spec gave them, if kept by this
-        version of the parser."""
-        from .spec_file import version
-
-        kept = self.parsed
-        try:
-            if kept["parser"] != version() or not isinstance(kept["data"], dict):
-                return None
-            return kept["data"], {tuple(entry[:-1]): int(entry[-1]) for entry in kept["lines"]}
-        except (KeyError, TypeError, ValueError, IndexError):
-            return None
 
     def values(self) -> dict:
         """table -> key -> value, every value decoded (CompiledError when one cannot be)."""
@@ -149,16 +133,6 @@ def lookup(spec: Path, table: str, key: str):
     stale, or no such entry); CompiledError when the file is corrupt."""
     data = cached(spec)
     return None if data is None else data.lookup(table, key)
-
-
-def checked_spec(spec: Path) -> tuple[dict, dict] | None:
-    """What `vitgrade compile` kept of the spec file `spec` (CompiledSpec.checked_spec), or None
-    (nothing fresh: the spec is parsed as written)."""
-    try:
-        data = cached(spec)
-    except CompiledError:
-        return None  # grading says what is wrong with the file; the spec itself loads as YAML
-    return None if data is None else data.checked_spec()
 
 
 def cached(spec: Path) -> CompiledSpec | None:
@@ -190,8 +164,6 @@ def state(spec: Path) -> str:
         if data is None:
             return "missing" if not paths(spec)[0].is_file() else "stale"
         data.values()
-        if data.parsed is not None and data.checked_spec() is None:
-            return "stale"  # its kept spec is another version of grader/spec/'s reading
         return "fresh"
     except CompiledError as error:
         return f"corrupt: {error}"
@@ -236,6 +208,9 @@ def load(spec: Path, even_disabled: bool = False) -> CompiledSpec | None:
 
 def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
     """The arrays of `path`, checked against the index's `sha256` of the file when given."""
+    import io
+    import zipfile
+
     def corrupt(why: str) -> CompiledError:
         return CompiledError(f"{where}: its arrays {path.name} {why}; run `vitgrade compile` again")
 
@@ -339,29 +314,25 @@ def encode(value, pools: Pools):
     raise TypeError(f"cannot store a {type(value).__name__}")
 
 
-def write(spec: Path, tables: dict[str, dict], pools: Pools,
-          checked: tuple[dict, dict] | None = None) -> list[Path]:
+def write(spec: Path, tables: dict[str, dict], pools: Pools) -> list[Path]:
     """Write the compiled data of `spec` under the key of the spec's bytes as they are now:
-    `tables` maps table -> key -> value encoded (`encode`) into `pools`; `checked`: the
-    (data, lines) read_spec gave, kept when JSON holds them exactly. Returns the files written:
-    none while those there hold the same data (`holds`: a recompile on another CPU, whose BLAS
-    changes an array's last bits, changes no file), else each whose bytes differ."""
+    `tables` maps table -> key -> value encoded (`encode`) into `pools` (the parsed spec is kept
+    apart, for the whole folder: parsed_specs.py). Returns the files written: none while those
+    there hold the same data (`holds`: a recompile on another CPU, whose BLAS changes an array's
+    last bits, changes no file), else each whose bytes differ."""
     spec = Path(spec)
     index_path, arrays_path = paths(spec)
-    kept = kept_spec(*checked) if checked is not None else None
     head = {"format": FORMAT, "spec": spec.name, "spec_sha256": spec_sha256(spec),
             "reference": reference_version(spec.parent), "arrays": arrays_path.name}
     arrays = pools.arrays()
     tables = {table: {key: json.dumps(value, separators=(",", ":"))
                       for key, value in values.items()}
               for table, values in tables.items()}  # each decoded on lookup only (FORMAT 2)
-    if holds(spec, {**head, "tables": tables, **({"parsed": kept} if kept else {})}, arrays):
+    if holds(spec, {**head, "tables": tables}, arrays):
         return []
     data = _npz_bytes(arrays)
     text = json.dumps({**head, "arrays_sha256": hashlib.sha256(data).hexdigest(),
                        "tables": tables}, indent=1)
-    if kept is not None:  # on one line of its own: the parsed spec is not for reading
-        text = f'{text.removesuffix("}").rstrip()},\n "parsed": {json.dumps(kept)}\n}}'
     index_path.parent.mkdir(parents=True, exist_ok=True)
     written = []
     for path, content in ((arrays_path, data), (index_path, (text + "\n").encode("utf-8"))):
@@ -403,23 +374,12 @@ def same(a, b) -> bool:
     return type(a) is type(b) and (a == b or (a != a and b != b))
 
 
-def kept_spec(data: dict, lines: dict) -> dict | None:
-    """The index's "parsed" entry, or None when JSON would not give back the same data (a key
-    that is not a string, a NaN): such a spec is parsed on every run."""
-    from .spec_file import version
-
-    entry = {"parser": version(), "data": data,
-             "lines": [[*path, line] for path, line in lines.items()]}
-    try:
-        same = json.loads(json.dumps(entry, allow_nan=False)) == entry
-    except (TypeError, ValueError):
-        return None
-    return entry if same else None
-
-
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     """What np.savez writes (np.load reads it), but the same bytes for the same arrays: no
     timestamps. Not compressed: reading it is on every cold run."""
+    import io
+    import zipfile
+
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         for name in sorted(arrays):
@@ -427,3 +387,4 @@ def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
             with archive.open(info, "w") as member:
                 np.lib.format.write_array(member, arrays[name], allow_pickle=False)
     return buffer.getvalue()
+

@@ -14,7 +14,6 @@ or value is one `course.yaml:line: message` (a spec error of the run, and of `vi
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ SETUP_MOST = 256 * 2**10  # bytes: it goes to the worker in its start request (z
 
 @dataclass(frozen=True)
 class CourseSettings:
+    """What course.yaml sets: feedback levels per platform, setup code, the due date."""
     feedback: dict = field(default_factory=dict)  # platform -> level
     problems: tuple = ()  # SpecError, one per bad key or value
     setup: tuple[str, str] | None = None  # setup.py: (file name, source), course_setup
@@ -159,5 +159,7 @@ def opens_problems(exercise) -> list[SpecError]:
 
 
 def _nearest(word, known) -> str:
+    import difflib  # only for a course file's mistake: not on the grading path
+
     near = difflib.get_close_matches(str(word), known, n=1)
     return f"; did you mean {near[0]!r}?" if near else f" (one of: {', '.join(known)})"

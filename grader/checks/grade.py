@@ -14,13 +14,12 @@ from grader.spec.model import Check, Exercise
 from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
-from .oracle import Oracle
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
-from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
 
 
 @dataclass(frozen=True)
 class Options:
+    """How a submission is graded: `include_hidden` False grades the visible checks only."""
     include_hidden: bool = True
 
 
@@ -43,7 +42,7 @@ class SubmissionGrading:
         self.worker, self.options, self.plans = worker, options, plans or CasePlans()
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
-        self.oracles: dict[str, Oracle] = {}  # by exercises folder: the reference's process
+        self.oracles: dict = {}  # by exercises folder: the reference's process (oracle.Oracle)
 
     def close(self) -> None:
         """Stop the reference's process, if a stand-in call started one."""
@@ -74,6 +73,9 @@ class SubmissionGrading:
             return check_result(check, MISSING, message), None, frozenset(), ""
         if not stand_in_names:  # the worker's call limits: the session set them (settings.py)
             return *_grade_deferred(exercise, check, self.worker, self.plans), frozenset(), ""
+        from .oracle import Oracle  # a regrade around broken helpers only: not for a pass
+        from .stand_ins import NOT_COMPILED, StandIns, StandInWorker, recorded_calls
+
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
             return None, None, frozenset(), NOT_COMPILED
@@ -85,10 +87,12 @@ class SubmissionGrading:
         return result, explain, frozenset(stand_ins.used), stand_ins.unavailable
 
 
-def grade_around(exercise: Exercise, check: Check, worker, stand_ins: StandIns,
+def grade_around(exercise: Exercise, check: Check, worker, stand_ins,
                  plans: CasePlans) -> CheckResult:
     """The check graded with `stand_ins` bound in the worker (dependencies.py grades again
     this way; `vitgrade compile` records the stand-ins' answers this way)."""
+    from .stand_ins import StandInWorker
+
     return _grade_check(exercise, check, StandInWorker(worker, stand_ins), plans)
 
 

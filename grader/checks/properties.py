@@ -71,6 +71,7 @@ class Answers:
 
 @dataclass(frozen=True)
 class Verdict:
+    """What a property found: passed or not, what to say, which misconception it looks like."""
     passed: bool
     message: str = ""
     hint: str | None = None
@@ -80,6 +81,7 @@ class Verdict:
 
 @dataclass
 class PropertyContext:
+    """What a property is given: the student's functions, its random generator, its options."""
     student: StudentCalls
     rng: np.random.Generator
     options: dict = field(default_factory=dict)

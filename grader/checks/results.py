@@ -27,6 +27,7 @@ def printed_tail(text: str) -> str:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check's verdict for one submission, as the reports show it."""
     name: str
     points: float
     score: float
@@ -75,6 +76,7 @@ def check_result(check, status: str, message: str = "", hint: str | None = None,
 
 @dataclass(frozen=True)
 class ExerciseResult:
+    """One exercise's checks' results, and the seconds it took."""
     id: str
     title: str
     lecture: str
@@ -113,6 +115,7 @@ class ExerciseResult:
 
 @dataclass(frozen=True)
 class GradeReport:
+    """One submission's results: every exercise, and what kept any from being graded."""
     submission: str
     exercises: tuple[ExerciseResult, ...]
     load_problems: tuple[str, ...] = ()     # "cell 7: NameError: ..." / "vit_exercises.py:12: ..."

@@ -21,6 +21,7 @@ EXPLICIT, FOUND, INSTALLED = "--exercises", "found in this project", "installed 
 
 @dataclass(frozen=True)
 class ExercisesFolder:
+    """The folder of specs a run grades with, and how it was found."""
     path: Path
     origin: str  # EXPLICIT | FOUND | INSTALLED
 

@@ -42,6 +42,7 @@ class ExerciseLimits:
 
 @dataclass(frozen=True)
 class Exercise:
+    """One spec, loaded: its checks, the student names they use, where each value was written."""
     id: str
     title: str
     lecture: str

@@ -19,6 +19,7 @@ ANSWERS = "ANSWERS"  # the student's dict of question key -> option
 
 @dataclass(frozen=True)
 class AnswerCheck(Kind):
+    """`answer:`: a multiple-choice question, judged by its key (plain, or sealed in the bundle)."""
     KEY = "answer"
     key: str = ""                    # the question's key in ANSWERS
     correct: str = ""                # SEALED in the student bundle

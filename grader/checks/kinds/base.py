@@ -14,6 +14,7 @@ from ..compare import Compare
 
 @dataclass(frozen=True)
 class Kind(Check):
+    """What every kind of check has beyond spec.model.Check: its folder and student API."""
     KEY: ClassVar[str] = ""  # the spec key that makes a check of this kind (`call:`)
     folder: str = field(default="", compare=False, repr=False)  # its exercises folder
     # the student API its exercises folder grades, the shipped one and the course's

@@ -46,6 +46,7 @@ MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth s
 
 @dataclass(frozen=True)
 class Case:
+    """One of the spec's cases: arguments (expressions), and the value or exception expected."""
     args: tuple
     kwargs: dict = field(default_factory=dict)
     expect: Any = None
@@ -56,6 +57,7 @@ class Case:
 
 @dataclass(frozen=True)
 class Generate:
+    """`generate:`: `count` cases made by a named generator (generators.py) from `seed`."""
     generator: str
     count: int = 10
     seed: int = 0
@@ -64,6 +66,7 @@ class Generate:
 
 @dataclass(frozen=True)
 class Misconception:
+    """A known-wrong version the check names when the student's output matches it."""
     like: str                        # its name (reference/misconceptions.py, or the course's)
     hint: str
     title: str | None = None         # what the class report calls it ("causal mask by default")
@@ -71,6 +74,7 @@ class Misconception:
 
 @dataclass(frozen=True)
 class CallCheck(Kind):
+    """`call:`: a student function's outputs compared with the reference's, case by case."""
     KEY = "call"
     call: str = ""
     cases: tuple[Case, ...] = ()

@@ -33,6 +33,7 @@ from .base import Kind
 
 @dataclass(frozen=True)
 class PropertyCheck(Kind):
+    """`property:`: a property of a student function (properties.py) checked on random trials."""
     KEY = "property"
     property_name: str = ""
     options: dict = field(default_factory=dict)
