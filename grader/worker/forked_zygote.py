@@ -46,10 +46,13 @@ def threads() -> int:
                  if line.startswith("Threads:")), 0)
 
 
-def start(control_fd: int, environ: dict[str, str]) -> ForkedProcess:
-    """Fork the zygote, answering on `control_fd`, with `environ` as its only environment."""
+def start(control_fd: int, environ: dict[str, str]) -> ForkedProcess | None:
+    """Fork the zygote, answering on `control_fd`, with `environ` as its only environment;
+    None if importing numpy started a thread after all (then spawn one)."""
     import numpy  # noqa: F401 - imported once for both processes, as the zygote's point
 
+    if threads() != 1:
+        return None
     pid = os.fork()
     if pid == 0:  # the zygote: never comes back
         code = 1

@@ -53,9 +53,10 @@ class Zygote:
         sandbox = shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            if forked and not sandbox and forked_zygote.possible(WORKER_ENV):
-                self.process = forked_zygote.start(theirs.fileno(), inherited_env())
-            else:
+            self.process = (forked_zygote.start(theirs.fileno(), inherited_env())
+                            if forked and not sandbox and forked_zygote.possible(WORKER_ENV)
+                            else None)
+            if self.process is None:
                 self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
                                             [theirs.fileno()], prefix=sandbox)
         except BaseException:
