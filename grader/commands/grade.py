@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from grader.worker import prestart_zygote
 
-    zygote = prestart_zygote()  # first: the worker's numpy import overlaps with all of ours
+    zygote = prestart_zygote(forked=True)  # first, before anything of the course is read
     from grader.driver import Driver
     from grader.report.terminal import closing_line, report_lines
     from grader.settings import resolve_settings

@@ -17,6 +17,8 @@ import sys
 import threading
 from pathlib import Path
 
+from grader.worker import forked_zygote
+
 # else each worker is spawned as `python -m grader.worker.serve`
 FORK_AVAILABLE = hasattr(os, "fork")
 # A command prefix for the zygote (so every worker): an OS sandbox around it, split as a shell
@@ -42,14 +44,21 @@ class ZygoteError(RuntimeError):
 
 
 class Zygote:
-    """Handle on one zygote process. Thread-safe; starting it does not wait for it."""
+    """Handle on one zygote process. Thread-safe; starting it does not wait for it.
 
-    def __init__(self):
+    `forked`: a fork of this process (forked_zygote.py), where that is as clean as a new
+    interpreter; else, and by default, `python -m grader.worker.zygote`."""
+
+    def __init__(self, forked: bool = False):
         sandbox = shlex.split(os.environ.get(SANDBOX_VARIABLE, ""))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
-                                        [theirs.fileno()], prefix=sandbox)
+            self.process = (forked_zygote.start(theirs.fileno(), inherited_env())
+                            if forked and not sandbox and forked_zygote.possible(WORKER_ENV)
+                            else None)
+            if self.process is None:
+                self.process = start_module(["grader.worker.zygote", str(theirs.fileno())],
+                                            [theirs.fileno()], prefix=sandbox)
         except BaseException:
             ours.close()
             raise
@@ -140,19 +149,21 @@ _shared: Zygote | None = None
 _shared_lock = threading.Lock()
 
 
-def prestart_zygote() -> Zygote | None:
-    """Start the process-wide zygote now, without waiting for it: numpy imports meanwhile."""
-    return get_zygote() if FORK_AVAILABLE else None
+def prestart_zygote(forked: bool = False) -> Zygote | None:
+    """Start the process-wide zygote now, without waiting for it: numpy imports meanwhile.
+    `forked` (`vitgrade grade`, which calls it before it reads anything): a fork of this
+    process, which spares a one-core machine a second interpreter's start."""
+    return get_zygote(forked) if FORK_AVAILABLE else None
 
 
-def get_zygote() -> Zygote:
+def get_zygote(forked: bool = False) -> Zygote:
     """The process-wide zygote, started if there is none (or it died, or we are a forked copy)."""
     global _shared
     with _shared_lock:
         if _shared is None or _shared.owner != os.getpid() or not _shared.alive:
             if _shared is None:
                 atexit.register(close_shared_zygote)
-            _shared = Zygote()
+            _shared = Zygote(forked)
         return _shared
 
 
@@ -181,8 +192,13 @@ def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen
     """`python -m *args` (after `prefix`) given `fds`, INHERITED_ENV and WORKER_ENV, without
     stdin or stdout, run from the folder holding the `grader` package: `-m` then finds the same
     grader as this process."""
-    env = {name: os.environ[name] for name in INHERITED_ENV if name in os.environ}
     return subprocess.Popen(
-        [*prefix, sys.executable, "-m", *args], pass_fds=fds, env={**env, **WORKER_ENV},
+        [*prefix, sys.executable, "-m", *args], pass_fds=fds, env=inherited_env(),
         cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL)
+
+
+def inherited_env() -> dict[str, str]:
+    """The zygote's environment: INHERITED_ENV's of ours, and WORKER_ENV."""
+    return {**{name: os.environ[name] for name in INHERITED_ENV if name in os.environ},
+            **WORKER_ENV}
