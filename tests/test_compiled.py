@@ -18,7 +18,7 @@ from grader.checks import compiled, grade_exercise, parsed_specs
 from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
 from grader.checks.cases import CasePlans
-from grader.checks.catalogue import load_exercise
+from grader.checks.catalogue import load_exercise, load_exercises
 from grader.checks.compile_specs import compile_exercise, compile_folder, compile_spec
 from grader.checks.compiled import same  # the comparison `vitgrade compile` keeps data by
 from grader.checks.kinds import CallCheck
@@ -374,6 +374,20 @@ def test_a_kept_spec_loads_as_the_yaml_does(spec, monkeypatch):
     kept = load_spec(spec)
     assert kept == parsed and kept.lines == parsed.lines
     assert [c.lines for c in kept.checks] == [c.lines for c in parsed.checks]
+
+
+def test_loading_the_catalogue_reads_no_yaml_and_opens_no_compiled_index(monkeypatch):
+    """The catalogue loads from the one file of kept specs; a spec's compiled index is read when
+    grading first looks a value up, not before (issue 39: the cold path)."""
+    from grader.checks import catalogue
+
+    def opened(*_):
+        pytest.fail("the catalogue's load opened a compiled index or parsed a spec's YAML")
+
+    for module, name in ((compiled, "cached"), (compiled, "load"), (catalogue, "read_spec")):
+        monkeypatch.setattr(module, name, opened)
+    exercises, errors = load_exercises(EXERCISES)
+    assert len(exercises) == len(spec_files(EXERCISES)) and not errors
 
 
 def from_yaml(spec):
