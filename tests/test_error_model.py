@@ -491,3 +491,50 @@ def test_every_shipped_functions_single_rewrites_fit_the_budget():
              if em.model(function) is not None}
     assert sizes["vit_forward"] > 200  # the whole tree, every helper rewritten
     assert max(sizes.values()) <= em.MAX_REWRITES, sizes
+
+
+def test_a_name_copied_from_its_sibling_term():
+    """`(H // P) * (W // P)` with `W // P` written as `H // P` (d2l's square img_size): right on
+    square sizes only; offered only where the statement has the sibling term."""
+    copied = em.rewrite(REFERENCE["num_patches"], "op:sibling:num_patches:W-as-H")
+    assert copied(8, 8, 2) == 16 and copied(4, 8, 2) == 4 and copied(8, 4, 2) == 16
+    assert "`W // P` reads `H` where `W` belongs" in em.sentence(
+        REFERENCE["num_patches"], "op:sibling:num_patches:W-as-H")
+    assert not any(e.operator == "sibling" for function in ("self_attention", "layer_norm")
+                   for e in em.model(REFERENCE[function])[1])
+
+
+def test_a_name_read_as_it_was_before_the_statement_that_updated_it():
+    """`x = x + attn(LN1(x))` then `x + mlp(LN2(x))` with the residual's `x` (or the branch's)
+    still the block's input: the attention's output left out of that sum."""
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import layer_norm
+
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    p = {**p, **{k: RNG.normal(size=8) for k in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "b2")},
+         "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16), "W2": RNG.normal(size=(16, 8))}
+    h = x + REFERENCE["self_attention"](layer_norm(x, p["ln1_g"], p["ln1_b"]), p, 2)
+    for detail, want in (("x-before-update", x + mlp(layer_norm(h, p["ln2_g"], p["ln2_b"]), p)),
+                         ("x-before-update.2", h + mlp(layer_norm(x, p["ln2_g"], p["ln2_b"]), p))):
+        name = f"op:stale:encoder_block:{detail}"
+        assert np.allclose(em.rewrite(REFERENCE["encoder_block"], name)(x, p, 2), want), detail
+    assert em.sentence(REFERENCE["encoder_block"], "op:stale:encoder_block:x-before-update"
+                       ).startswith("In `encoder_block`, the residual of `x + mlp(")
+    assert "`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)` is given `x` as it was before" in \
+        em.sentence(REFERENCE["encoder_block"], "op:stale:encoder_block:x-before-update.2")
+    # a sum whose other term does not read the name is no residual: embed_image's positions
+    assert not any(e.operator == "stale" for e in em.model(REFERENCE["embed_image"])[1])
+
+
+def test_a_count_computed_from_a_size_one_off():
+    """`T * T` from `T + 1` ([CLS] counted again) or `T - 1`; only a return of integer
+    arithmetic, never an array function's (`x @ W + b`)."""
+    assert em.rewrite(REFERENCE["attention_scores"], "op:count:attention_scores:T-plus-1")(197) \
+        == 198 ** 2
+    assert em.rewrite(REFERENCE["attention_scores"], "op:count:attention_scores:T-minus-1")(197) \
+        == 196 ** 2
+    assert em.sentence(REFERENCE["attention_scores"], "op:count:attention_scores:T-plus-1") == (
+        "In `attention_scores`, `T * T` is computed as `(T + 1) * (T + 1)`, with `T` one too "
+        "many (is something counted twice?).")
+    assert not any(e.operator == "count" for function in ("linear_patch_embed", "layer_norm")
+                   for e in em.model(REFERENCE[function])[1])

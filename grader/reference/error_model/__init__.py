@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import operators, steps
+from . import names, operators, steps
 from .operators import Context
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
@@ -43,7 +43,7 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
-OPERATORS = {**operators.OPERATORS, **steps.OPERATORS}  # the order they are tried in
+OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 
 

@@ -7,7 +7,8 @@ Mistakes (2):
 - self_attention forgets the output bias bo (only @ Wo).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': 'op:term:self_attention/linear.4:drop-b', 'encoder-block': None}
+EXPECT = {'multi-head-attention': 'op:term:self_attention/linear.4:drop-b',
+          'encoder-block': 'op:stale:encoder_block:x-before-update'}
 
 
 def self_attention(x, p, heads, causal=False):

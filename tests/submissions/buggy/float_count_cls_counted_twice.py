@@ -6,7 +6,7 @@ Mistakes (2):
   already counts it.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'pixels_over_patch_area', 'attention-cost': None}
+EXPECT = {'patch-count': 'pixels_over_patch_area', 'attention-cost': 'op:count:attention_scores:T-plus-1'}
 
 
 def num_patches(H, W, P):
