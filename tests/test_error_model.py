@@ -538,3 +538,29 @@ def test_a_count_computed_from_a_size_one_off():
         "many (is something counted twice?).")
     assert not any(e.operator == "count" for function in ("linear_patch_embed", "layer_norm")
                    for e in em.model(REFERENCE[function])[1])
+
+
+def test_an_axis_split_the_other_way_round_at_every_call_of_one_helper():
+    """Heads split as `reshape(T, d_h, heads)` (head h takes the columns h, h + heads, ...) in
+    the student's one split helper, so for q, k and v alike, merged contiguously as usual: one
+    edit made at each of split_heads' three calls, named once with a `*`."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    name = "op:split:self_attention/split_heads*:reshape-split-interleaved"
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(5, 4, 2).transpose(2, 0, 1) for n in "qkv")
+    s = q @ k.swapaxes(-1, -2) / 2.0
+    a = np.exp(s - s.max(-1, keepdims=True))
+    want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
+    assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 2), want)
+    assert em.sentence(REFERENCE["self_attention"], name).startswith(
+        "In `self_attention` (in each of its 3 calls of `split_heads`), `x.reshape(*lead, T, "
+        "heads, d // heads)` splits its last axis the other way round")
+    one = em.rewrite(REFERENCE["self_attention"],
+                     "op:split:self_attention/split_heads:reshape-split-interleaved")
+    assert not np.allclose(one(x, p, 2), want)  # q alone is not the student's helper
+    edits = em.model(REFERENCE["encoder_block"])[1]
+    assert "op:term:encoder_block/self_attention/linear*:drop-b" in {e.name for e in edits}
+    # layer_norm, called twice, is the student API's own function: never combined
+    assert not any(e.also and "layer_norm" in e.site.path for e in edits)
+    # a merge of axes (heads * d_h) is not split the other way
+    assert not any(e.operator == "split" and "merge_heads" in e.site.path
+                   for e in em.model(REFERENCE["self_attention"])[1])

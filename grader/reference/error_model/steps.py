@@ -343,8 +343,41 @@ def spread_over_all(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, _mean_square_about),))
 
 
+def _product(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+
+
+def _split_the_other_way(node: ast.Call) -> ast.AST | None:
+    """`a.reshape(..., m, n)` as `a.reshape(..., n, m).swapaxes(-1, -2)`: the same shape, the
+    axis split in the other order; None when the call is no longer such a reshape."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and len(node.args) >= 3 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args[-2:])
+            and not _product(node.args[-1])):  # a merge of axes (heads * d_h), not a split
+        return None
+    new = copy.copy(node)
+    new.args = [*node.args[:-2], node.args[-1], node.args[-2]]
+    return ast.Call(ast.Attribute(new, "swapaxes", ast.Load()),
+                    [ast.Constant(-1), ast.Constant(-2)], [])
+
+
+def split_order(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An axis split into (m, n) the other way round, as (n, m) then swapped: the m groups take
+    every m-th element (interleaved) instead of n consecutive ones (heads split as
+    `reshape(T, d_h, heads)`, each head taking the columns h, h + heads, ...)."""
+    new = _split_the_other_way(node)
+    if new is None:
+        return
+    groups, size = code(node.args[-2]), code(node.args[-1])
+    yield Change("reshape-split-interleaved",
+                 f"In {where(context)}, `{code(node)}` splits its last axis the other way round, "
+                 f"`{code(new)}`: each of the `{groups}` groups takes every `{groups}`-th element "
+                 f"(interleaved) instead of `{size}` consecutive ones.",
+                 lambda n: _split_the_other_way(n))
+
+
 # tried in this order, after operators.OPERATORS
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
-             "stride": stride_one_axis, "spread": spread_over_all}
+             "stride": stride_one_axis, "spread": spread_over_all, "split": split_order}

@@ -6,7 +6,8 @@ Mistakes (2):
 - vit_forward skips the final layer_norm (ln_g, ln_b) before the head.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'vit-forward': 'vit_final_ln_skipped'}
+EXPECT = {'multi-head-attention': 'op:split:self_attention/split_heads*:reshape-split-interleaved',
+          'vit-forward': 'vit_final_ln_skipped'}
 
 
 def self_attention(x, p, heads, causal=False):
