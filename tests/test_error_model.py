@@ -564,3 +564,14 @@ def test_an_axis_split_the_other_way_round_at_every_call_of_one_helper():
     # a merge of axes (heads * d_h) is not split the other way
     assert not any(e.operator == "split" and "merge_heads" in e.site.path
                    for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_sliding_windows_stepped_by_their_own_size_instead_of_the_stride():
+    """`windows[::s, ::s]` as `windows[::k, ::k]`: the patch embedding's kernel and stride taken
+    as one number; right when the stride is the kernel's size, wrong otherwise."""
+    image, K, b = RNG.normal(size=(7, 9, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4)
+    name = "op:stride_window:conv_patch_embed:windows-stride-as-window"
+    by_k = em.rewrite(REFERENCE["conv_patch_embed"], name)
+    assert np.allclose(by_k(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 3))
+    assert np.allclose(by_k(image, K, b, 3), REFERENCE["conv_patch_embed"](image, K, b, 3))
+    assert "steps by the window's own size" in em.sentence(REFERENCE["conv_patch_embed"], name)

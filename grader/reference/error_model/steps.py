@@ -311,6 +311,47 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
 
 
+def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
+    """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
+                and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
+                and code(node.value.func).endswith("sliding_window_view")):
+            return node.value.args[1]
+    return None
+
+
+def _strided_by_window(node: ast.Subscript, shape: ast.AST) -> ast.Subscript | None:
+    """`a[::s, ::s]` as `a[::shape[0], ::shape[1]]`: each axis stepped by the window's size."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return None
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    for axis in axes:
+        size = ast.Subscript(copy.deepcopy(shape), ast.Constant(axis), ast.Load())
+        parts[axis] = ast.Slice(None, None, size)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Sliding windows stepped by their own size instead of the stride given: `windows[::s,
+    ::s]` as `windows[::k, ::k]` (the patch embedding's kernel P and stride P taken as one
+    number: right only when the stride is the kernel's size)."""
+    if not _strided(node) or len(_strided(node)) < 2:
+        return
+    shape = _window_shape(context.instance.node, node.value.id)
+    if shape is None:
+        return
+    yield Change(f"{node.value.id}-stride-as-window",
+                 f"In {where(context)}, `{code(node)}` steps by the window's own size, "
+                 f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
+                 f"right only when the stride equals the kernel size.",
+                 lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
+
+
 def _mean_square_about(x, axis, root):
     """The squares of x's deviations from its means along `axis`, averaged over every element
     (their square root for a standard deviation): a scalar."""
@@ -380,4 +421,5 @@ def split_order(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
-             "stride": stride_one_axis, "spread": spread_over_all, "split": split_order}
+             "stride": stride_one_axis, "spread": spread_over_all, "split": split_order,
+             "stride_window": stride_as_window}

@@ -7,7 +7,8 @@ Mistakes (2):
   when stride == k).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'attention_mask_transposed', 'kernel-stride': None}
+EXPECT = {'no-causal-mask': 'attention_mask_transposed',
+          'kernel-stride': 'op:stride_window:conv_patch_embed:windows-stride-as-window'}
 
 
 def conv_patch_embed(image, K, b, stride):
