@@ -575,3 +575,57 @@ def test_sliding_windows_stepped_by_their_own_size_instead_of_the_stride():
     assert np.allclose(by_k(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 3))
     assert np.allclose(by_k(image, K, b, 3), REFERENCE["conv_patch_embed"](image, K, b, 3))
     assert "steps by the window's own size" in em.sentence(REFERENCE["conv_patch_embed"], name)
+
+
+def _attention_by_hand(x, p, heads, split, weights, values_from="v"):
+    """Multi-head attention written out, its heads split by `split` and its weights made by
+    `weights(scores, d_h)`: the rewrites below are checked against it."""
+    T, d = x.shape
+    q, k, v = (split(x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+    values = {"v": v, "k": k}[values_from]
+    keys = {"v": k, "k": v}[values_from]
+    a = weights(q @ keys.swapaxes(-1, -2), d // heads)
+    return (a @ values).swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"]
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def test_a_transpose_done_with_a_reshape_two_arguments_swapped_and_a_scale_after_its_step():
+    """q.reshape(heads, T, d_h) for the split (at each of split_heads' calls); keys and values
+    swapped; the attention weights divided by sqrt(d_h) after the softmax; only names made by
+    one function are swapped (q, k, v; not v and the mask)."""
+    x, p, heads = RNG.normal(size=(5, 8)), attention_params(8), 2
+    split = lambda y: y.reshape(5, 2, 4).swapaxes(0, 1)  # noqa: E731
+    scaled = lambda s, dh: _softmax(s / math.sqrt(dh))  # noqa: E731
+    cases = {
+        "op:reshape_for_transpose:self_attention/split_heads*:reshape-instead-of-swapaxes":
+            _attention_by_hand(x, p, heads, lambda y: y.reshape(2, 5, 4), scaled),
+        "op:arguments:self_attention:k-and-v-swapped":
+            _attention_by_hand(x, p, heads, split, scaled, values_from="k"),
+        "op:scale_after:self_attention/attention:scores-scaled-after-softmax":
+            _attention_by_hand(x, p, heads, split, lambda s, dh: _softmax(s) / math.sqrt(dh))}
+    for name, want in cases.items():
+        assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, heads), want), name
+    names = {e.name for e in em.model(REFERENCE["self_attention"])[1]}
+    assert "op:arguments:self_attention:v-and-mask-swapped" not in names
+    assert "is done with a reshape alone" in em.sentence(
+        REFERENCE["self_attention"],
+        "op:reshape_for_transpose:self_attention/split_heads*:reshape-instead-of-swapaxes")
+
+
+def test_minus_infinity_written_as_zero():
+    """The causal mask's hidden scores set to 0 (or multiplied by the mask): exp(0) = 1 still
+    weighs them."""
+    x, p = RNG.normal(size=(4, 8)), attention_params(8)
+    name = "op:infinity:self_attention/attention:minus-inf-as-0"
+    zeroed = em.rewrite(REFERENCE["self_attention"], name)
+    split = lambda y: y.reshape(4, 2, 4).swapaxes(0, 1)  # noqa: E731
+    lower = np.tri(4, dtype=bool)
+    want = _attention_by_hand(x, p, 2, split,
+                              lambda s, dh: _softmax(np.where(lower, s / math.sqrt(dh), 0.0)))
+    assert np.allclose(zeroed(x, p, 2, causal=True), want)
+    assert np.allclose(zeroed(x, p, 2), REFERENCE["self_attention"](x, p, 2))  # no mask: right
+    assert "exp(0) = 1" in em.sentence(REFERENCE["self_attention"], name)

@@ -186,5 +186,21 @@ def count_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
                              _Shifted(name, step).visit(copy.deepcopy(n.value))))
 
 
+def _minus_infinity(node: ast.AST) -> bool:
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Attribute) and node.operand.attr == "inf")
+
+
+def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`-np.inf` written as 0: the hidden scores of a mask set to 0 (or multiplied by the mask),
+    so that after exp they still weigh 1 instead of nothing."""
+    if _minus_infinity(node):
+        yield Change("minus-inf-as-0",
+                     f"In {where(context)}, `{code(node)}` is 0 instead: a value meant to vanish "
+                     "after exp still counts, exp(0) = 1 (hide it with -inf, not 0).",
+                     lambda n: ast.Constant(0.0))
+
+
 # tried in this order, after steps.OPERATORS
-OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one}
+OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
+             "infinity": infinity_as_zero}
