@@ -629,3 +629,28 @@ def test_minus_infinity_written_as_zero():
     assert np.allclose(zeroed(x, p, 2, causal=True), want)
     assert np.allclose(zeroed(x, p, 2), REFERENCE["self_attention"](x, p, 2))  # no mask: right
     assert "exp(0) = 1" in em.sentence(REFERENCE["self_attention"], name)
+
+
+def test_two_steps_in_the_other_order_and_a_division_written_as_a_product():
+    """The LayerNorm put on each branch's output (`layer_norm(self_attention(x, ...), ...)`:
+    only the checked function's own steps, paired as siblings), and the scores multiplied by
+    sqrt(d_h) instead of divided."""
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import layer_norm
+
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    p = {**p, **{k: RNG.normal(size=8) for k in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "b2")},
+         "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16), "W2": RNG.normal(size=(16, 8))}
+    name = "op:steps:encoder_block:self_attention-and-layer_norm-swapped"
+    h = x + layer_norm(REFERENCE["self_attention"](x, p, 2), p["ln1_g"], p["ln1_b"])
+    want = h + mlp(layer_norm(h, p["ln2_g"], p["ln2_b"]), p)
+    assert np.allclose(em.rewrite(REFERENCE["encoder_block"], name)(x, p, 2), want)
+    assert "run in the other order: `layer_norm(self_attention(x, p, heads)" in em.sentence(
+        REFERENCE["encoder_block"], name)
+    assert not any(e.operator == "steps" and e.site.path != "encoder_block"
+                   for e in em.model(REFERENCE["encoder_block"])[1])  # not its helpers' steps
+    split = lambda y: y.reshape(5, 2, 4).swapaxes(0, 1)  # noqa: E731
+    times = em.rewrite(REFERENCE["self_attention"],
+                       "op:divided:self_attention/attention:math.sqrt(q.shape[-1])-multiplied")
+    want = _attention_by_hand(x, p, 2, split, lambda s, dh: _softmax(s * math.sqrt(dh)))
+    assert np.allclose(times(x, p, 2), want)

@@ -1,9 +1,10 @@
 """Operators on the order of things: axes reshaped into place instead of transposed
 (`reshape(heads, T, d_h)` for `reshape(T, heads, d_h).swapaxes(0, 1)`), two arguments of a
 step given the other way round (`attention(q, v, k)`), a scale applied to a step's output
-instead of its input (`softmax(s) / c` for `softmax(s / c)`). Each is an operator as in
-operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in the order
-tried, after names.OPERATORS.
+instead of its input (`softmax(s) / c` for `softmax(s / c)`), two nested steps in the other
+order (`norm(attn(x))` for `attn(norm(x))`), a division written as a product. Each is an
+operator as in operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in
+the order tried, after names.OPERATORS.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .operators import Change, Context, code, where
+from .operators import Change, Context, code, slug, where
 
 
 def _int(node: ast.AST) -> int | None:
@@ -164,6 +165,56 @@ def scale_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, index=index, later=later: _scaled_after(n, index, later, children))
 
 
+def _named_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and bool(node.args)
+
+
+def _nested_steps(context: Context, node: ast.AST) -> bool:
+    """Whether `node` is `f(g(a, ...), ...)`, f and g two functions the checked function calls
+    by name (its helpers, rewritten or left whole)."""
+    return (context.instance.path == context.root and _named_call(node)
+            and _named_call(node.args[0]))
+
+
+def _steps_swapped(node: ast.Call) -> ast.Call:
+    """`f(g(a, *r), *s)` as `g(f(a, *s), *r)`."""
+    inner = node.args[0]
+    outer = copy.copy(node)
+    outer.args = [inner.args[0], *node.args[1:]]
+    new = copy.copy(inner)
+    new.args = [outer, *inner.args[1:]]
+    return new
+
+
+def steps_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two nested steps of the checked function in the other order: `attn(norm(x))` as
+    `norm(attn(x))` (the LayerNorm put on the branch's output). Only the checked function's
+    own steps: its helpers' steps have their own checks."""
+    if not _nested_steps(context, node):
+        return
+    inner = node.args[0]
+    yield Change(f"{_label(context, node)}-and-{_label(context, inner)}-swapped",
+                 f"In {where(context)}, the two steps of `{code(node)}` run in the other order: "
+                 f"`{code(_steps_swapped(node))}`.",
+                 lambda n: _steps_swapped(n) if _nested_steps(context, n) else None)
+
+
+def _label(context: Context, call: ast.Call) -> str:
+    child = context.instance.children.get(call.func.id)
+    return child.path.rsplit("/", 1)[-1] if child is not None else code(call.func)
+
+
+def multiplied_for_divided(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A division written as a product: `s / math.sqrt(d_h)` as `s * math.sqrt(d_h)` (the
+    scale's factor where its inverse belongs)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        yield Change(f"{slug(code(node.right))}-multiplied",
+                     f"In {where(context)}, `{code(node)}` multiplies by `{code(node.right)}` "
+                     f"instead of dividing by it.",
+                     lambda n: ast.BinOp(n.left, ast.Mult(), n.right))
+
+
 # tried in this order, after names.OPERATORS
 OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "arguments": arguments_swapped,
-             "scale_after": scale_after_step}
+             "scale_after": scale_after_step, "steps": steps_swapped,
+             "divided": multiplied_for_divided}
