@@ -654,3 +654,20 @@ def test_two_steps_in_the_other_order_and_a_division_written_as_a_product():
                        "op:divided:self_attention/attention:math.sqrt(q.shape[-1])-multiplied")
     want = _attention_by_hand(x, p, 2, split, lambda s, dh: _softmax(s * math.sqrt(dh)))
     assert np.allclose(times(x, p, 2), want)
+
+
+def test_one_slip_made_twice_is_preferred_to_two_mistakes_that_compute_the_same():
+    """Values from the keys' line (`x @ Wk + bk` for v): Wv and bv both read from it. Keys and
+    values swapped with Wv read from the keys' line computes the same (a bias of every key
+    shifts each query's scores by one number); the one slip in one line is named, not refused."""
+    def student(x, p, heads):
+        return REFERENCE["self_attention"](x, {**p, "Wv": p["Wk"], "bv": p["bk"]}, heads)
+
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), h) for h in (1, 2, 4)]
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"], student,
+                                                            cases), 0, same)
+    assert found.name == ("op:parameter:self_attention:Wv-as-Wk+"
+                          "op:parameter:self_attention:bv-as-bk")
+    swapped = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wv-as-Wk+"
+                         "op:arguments:self_attention:k-and-v-swapped")
+    assert np.allclose(swapped(*cases[1]), student(*cases[1]))  # the other reading, the same

@@ -211,9 +211,17 @@ def search(function: Callable, calls: list[Call], failing: int,
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs
+    elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
+        found = single  # one slip made twice (Wv and bv both read from the keys' line) is
+        # simpler than two different mistakes that happen to compute the same values
     elif len(names) != 1:
         return None
     return _told(found[0])
+
+
+def _one_mistake(group: list[Edit]) -> bool:
+    """Whether a pair is one slip made at two places of one function: one operator, one path."""
+    return len(group) > 1 and len({(e.operator, e.site.path) for e in group}) == 1
 
 
 def _pairs(scored: list[tuple[float, Edit]], start: float | None):
