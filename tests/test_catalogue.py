@@ -313,11 +313,15 @@ def test_a_mistake_no_hint_names_yet_loses_points_and_is_told_no_wrong_cause(
     """tests/submissions/unnamed/: realistic ports (issue 38) whose mistake the grader does not
     name yet. Each loses points where it should, none elsewhere, and no failed check names a
     mistake, listed or generated, that the file does not make: a checklist or an observation,
-    never a wrong cause. A file whose mistake gets named fails here: move it to buggy/."""
+    never a wrong cause; a mistake of the file its EXPECT names (not None) is named. A file whose
+    every mistake gets named fails here: move it to buggy/."""
     expect = fixture_metadata(submission)
     results = graded[submission]
-    for exercise_id in expect:
+    for exercise_id, misconception in expect.items():
         assert results[exercise_id].score < results[exercise_id].max_score, exercise_id
+        if misconception:  # the file's other mistake, already named: it stays named
+            assert any(c.misconception == misconception for c in results[exercise_id].checks
+                       if not c.passed), f"{exercise_id} no longer names '{misconception}'"
     made = {m for m in expect.values() if m}
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in results.items() for check in result.checks

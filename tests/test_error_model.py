@@ -491,3 +491,183 @@ def test_every_shipped_functions_single_rewrites_fit_the_budget():
              if em.model(function) is not None}
     assert sizes["vit_forward"] > 200  # the whole tree, every helper rewritten
     assert max(sizes.values()) <= em.MAX_REWRITES, sizes
+
+
+def test_a_name_copied_from_its_sibling_term():
+    """`(H // P) * (W // P)` with `W // P` written as `H // P` (d2l's square img_size): right on
+    square sizes only; offered only where the statement has the sibling term."""
+    copied = em.rewrite(REFERENCE["num_patches"], "op:sibling:num_patches:W-as-H")
+    assert copied(8, 8, 2) == 16 and copied(4, 8, 2) == 4 and copied(8, 4, 2) == 16
+    assert "`W // P` reads `H` where `W` belongs" in em.sentence(
+        REFERENCE["num_patches"], "op:sibling:num_patches:W-as-H")
+    assert not any(e.operator == "sibling" for function in ("self_attention", "layer_norm")
+                   for e in em.model(REFERENCE[function])[1])
+
+
+def test_a_name_read_as_it_was_before_the_statement_that_updated_it():
+    """`x = x + attn(LN1(x))` then `x + mlp(LN2(x))` with the residual's `x` (or the branch's)
+    still the block's input: the attention's output left out of that sum."""
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import layer_norm
+
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    p = {**p, **{k: RNG.normal(size=8) for k in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "b2")},
+         "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16), "W2": RNG.normal(size=(16, 8))}
+    h = x + REFERENCE["self_attention"](layer_norm(x, p["ln1_g"], p["ln1_b"]), p, 2)
+    for detail, want in (("x-before-update", x + mlp(layer_norm(h, p["ln2_g"], p["ln2_b"]), p)),
+                         ("x-before-update.2", h + mlp(layer_norm(x, p["ln2_g"], p["ln2_b"]), p))):
+        name = f"op:stale:encoder_block:{detail}"
+        assert np.allclose(em.rewrite(REFERENCE["encoder_block"], name)(x, p, 2), want), detail
+    assert em.sentence(REFERENCE["encoder_block"], "op:stale:encoder_block:x-before-update"
+                       ).startswith("In `encoder_block`, the residual of `x + mlp(")
+    assert "`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)` is given `x` as it was before" in \
+        em.sentence(REFERENCE["encoder_block"], "op:stale:encoder_block:x-before-update.2")
+    # a sum whose other term does not read the name is no residual: embed_image's positions
+    assert not any(e.operator == "stale" for e in em.model(REFERENCE["embed_image"])[1])
+
+
+def test_a_count_computed_from_a_size_one_off():
+    """`T * T` from `T + 1` ([CLS] counted again) or `T - 1`; only a return of integer
+    arithmetic, never an array function's (`x @ W + b`)."""
+    assert em.rewrite(REFERENCE["attention_scores"], "op:count:attention_scores:T-plus-1")(197) \
+        == 198 ** 2
+    assert em.rewrite(REFERENCE["attention_scores"], "op:count:attention_scores:T-minus-1")(197) \
+        == 196 ** 2
+    assert em.sentence(REFERENCE["attention_scores"], "op:count:attention_scores:T-plus-1") == (
+        "In `attention_scores`, `T * T` is computed as `(T + 1) * (T + 1)`, with `T` one too "
+        "many (is something counted twice?).")
+    assert not any(e.operator == "count" for function in ("linear_patch_embed", "layer_norm")
+                   for e in em.model(REFERENCE[function])[1])
+
+
+def test_an_axis_split_the_other_way_round_at_every_call_of_one_helper():
+    """Heads split as `reshape(T, d_h, heads)` (head h takes the columns h, h + heads, ...) in
+    the student's one split helper, so for q, k and v alike, merged contiguously as usual: one
+    edit made at each of split_heads' three calls, named once with a `*`."""
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    name = "op:split:self_attention/split_heads*:reshape-split-interleaved"
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(5, 4, 2).transpose(2, 0, 1) for n in "qkv")
+    s = q @ k.swapaxes(-1, -2) / 2.0
+    a = np.exp(s - s.max(-1, keepdims=True))
+    want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
+    assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 2), want)
+    assert em.sentence(REFERENCE["self_attention"], name).startswith(
+        "In `self_attention` (in each of its 3 calls of `split_heads`), `x.reshape(*lead, T, "
+        "heads, d // heads)` splits its last axis the other way round")
+    one = em.rewrite(REFERENCE["self_attention"],
+                     "op:split:self_attention/split_heads:reshape-split-interleaved")
+    assert not np.allclose(one(x, p, 2), want)  # q alone is not the student's helper
+    edits = em.model(REFERENCE["encoder_block"])[1]
+    assert "op:term:encoder_block/self_attention/linear*:drop-b" in {e.name for e in edits}
+    # layer_norm, called twice, is the student API's own function: never combined
+    assert not any(e.also and "layer_norm" in e.site.path for e in edits)
+    # a merge of axes (heads * d_h) is not split the other way
+    assert not any(e.operator == "split" and "merge_heads" in e.site.path
+                   for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_sliding_windows_stepped_by_their_own_size_instead_of_the_stride():
+    """`windows[::s, ::s]` as `windows[::k, ::k]`: the patch embedding's kernel and stride taken
+    as one number; right when the stride is the kernel's size, wrong otherwise."""
+    image, K, b = RNG.normal(size=(7, 9, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4)
+    name = "op:stride_window:conv_patch_embed:windows-stride-as-window"
+    by_k = em.rewrite(REFERENCE["conv_patch_embed"], name)
+    assert np.allclose(by_k(image, K, b, 1), REFERENCE["conv_patch_embed"](image, K, b, 3))
+    assert np.allclose(by_k(image, K, b, 3), REFERENCE["conv_patch_embed"](image, K, b, 3))
+    assert "steps by the window's own size" in em.sentence(REFERENCE["conv_patch_embed"], name)
+
+
+def _attention_by_hand(x, p, heads, split, weights, values_from="v"):
+    """Multi-head attention written out, its heads split by `split` and its weights made by
+    `weights(scores, d_h)`: the rewrites below are checked against it."""
+    T, d = x.shape
+    q, k, v = (split(x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+    values = {"v": v, "k": k}[values_from]
+    keys = {"v": k, "k": v}[values_from]
+    a = weights(q @ keys.swapaxes(-1, -2), d // heads)
+    return (a @ values).swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"]
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def test_a_transpose_done_with_a_reshape_two_arguments_swapped_and_a_scale_after_its_step():
+    """q.reshape(heads, T, d_h) for the split (at each of split_heads' calls); keys and values
+    swapped; the attention weights divided by sqrt(d_h) after the softmax; only names made by
+    one function are swapped (q, k, v; not v and the mask)."""
+    x, p, heads = RNG.normal(size=(5, 8)), attention_params(8), 2
+    split = lambda y: y.reshape(5, 2, 4).swapaxes(0, 1)  # noqa: E731
+    scaled = lambda s, dh: _softmax(s / math.sqrt(dh))  # noqa: E731
+    cases = {
+        "op:reshape_for_transpose:self_attention/split_heads*:reshape-instead-of-swapaxes":
+            _attention_by_hand(x, p, heads, lambda y: y.reshape(2, 5, 4), scaled),
+        "op:arguments:self_attention:k-and-v-swapped":
+            _attention_by_hand(x, p, heads, split, scaled, values_from="k"),
+        "op:scale_after:self_attention/attention:scores-scaled-after-softmax":
+            _attention_by_hand(x, p, heads, split, lambda s, dh: _softmax(s) / math.sqrt(dh))}
+    for name, want in cases.items():
+        assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, heads), want), name
+    names = {e.name for e in em.model(REFERENCE["self_attention"])[1]}
+    assert "op:arguments:self_attention:v-and-mask-swapped" not in names
+    assert "is done with a reshape alone" in em.sentence(
+        REFERENCE["self_attention"],
+        "op:reshape_for_transpose:self_attention/split_heads*:reshape-instead-of-swapaxes")
+
+
+def test_minus_infinity_written_as_zero():
+    """The causal mask's hidden scores set to 0 (or multiplied by the mask): exp(0) = 1 still
+    weighs them."""
+    x, p = RNG.normal(size=(4, 8)), attention_params(8)
+    name = "op:infinity:self_attention/attention:minus-inf-as-0"
+    zeroed = em.rewrite(REFERENCE["self_attention"], name)
+    split = lambda y: y.reshape(4, 2, 4).swapaxes(0, 1)  # noqa: E731
+    lower = np.tri(4, dtype=bool)
+    want = _attention_by_hand(x, p, 2, split,
+                              lambda s, dh: _softmax(np.where(lower, s / math.sqrt(dh), 0.0)))
+    assert np.allclose(zeroed(x, p, 2, causal=True), want)
+    assert np.allclose(zeroed(x, p, 2), REFERENCE["self_attention"](x, p, 2))  # no mask: right
+    assert "exp(0) = 1" in em.sentence(REFERENCE["self_attention"], name)
+
+
+def test_two_steps_in_the_other_order_and_a_division_written_as_a_product():
+    """The LayerNorm put on each branch's output (`layer_norm(self_attention(x, ...), ...)`:
+    only the checked function's own steps, paired as siblings), and the scores multiplied by
+    sqrt(d_h) instead of divided."""
+    from grader.reference.encoder import mlp
+    from grader.reference.layers import layer_norm
+
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    p = {**p, **{k: RNG.normal(size=8) for k in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "b2")},
+         "W1": RNG.normal(size=(8, 16)), "b1": RNG.normal(size=16), "W2": RNG.normal(size=(16, 8))}
+    name = "op:steps:encoder_block:self_attention-and-layer_norm-swapped"
+    h = x + layer_norm(REFERENCE["self_attention"](x, p, 2), p["ln1_g"], p["ln1_b"])
+    want = h + mlp(layer_norm(h, p["ln2_g"], p["ln2_b"]), p)
+    assert np.allclose(em.rewrite(REFERENCE["encoder_block"], name)(x, p, 2), want)
+    assert "run in the other order: `layer_norm(self_attention(x, p, heads)" in em.sentence(
+        REFERENCE["encoder_block"], name)
+    assert not any(e.operator == "steps" and e.site.path != "encoder_block"
+                   for e in em.model(REFERENCE["encoder_block"])[1])  # not its helpers' steps
+    split = lambda y: y.reshape(5, 2, 4).swapaxes(0, 1)  # noqa: E731
+    times = em.rewrite(REFERENCE["self_attention"],
+                       "op:divided:self_attention/attention:math.sqrt(q.shape[-1])-multiplied")
+    want = _attention_by_hand(x, p, 2, split, lambda s, dh: _softmax(s * math.sqrt(dh)))
+    assert np.allclose(times(x, p, 2), want)
+
+
+def test_one_slip_made_twice_is_preferred_to_two_mistakes_that_compute_the_same():
+    """Values from the keys' line (`x @ Wk + bk` for v): Wv and bv both read from it. Keys and
+    values swapped with Wv read from the keys' line computes the same (a bias of every key
+    shifts each query's scores by one number); the one slip in one line is named, not refused."""
+    def student(x, p, heads):
+        return REFERENCE["self_attention"](x, {**p, "Wv": p["Wk"], "bv": p["bk"]}, heads)
+
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), h) for h in (1, 2, 4)]
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"], student,
+                                                            cases), 0, same)
+    assert found.name == ("op:parameter:self_attention:Wv-as-Wk+"
+                          "op:parameter:self_attention:bv-as-bk")
+    swapped = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wv-as-Wk+"
+                         "op:arguments:self_attention:k-and-v-swapped")
+    assert np.allclose(swapped(*cases[1]), student(*cases[1]))  # the other reading, the same

@@ -121,6 +121,11 @@ def test_the_generalisation_that_fails_is_said_and_only_that_one():
     flat, batch = _case((np.zeros((3, 4)), 0, 0)), _case((np.zeros((2, 3, 4)), 0, 0))
     assert generalisation(norm, [flat], batch)[0] == "only_2d_inputs"
     assert REFERENCE["patchify"](np.zeros((6, 9)), 3).shape == (6, 9)  # the case has an answer
+    counting = _Check("num_patches", [])
+    name, hint = generalisation(counting, [_case((8, 8, 2))], _case((6, 9, 3)))
+    assert name == "only_square_images"  # a count from the sizes H and W, no image
+    assert hint.startswith("Your `num_patches` is right when H == W, wrong for a 6 x 9 image")
+    assert generalisation(_Check("attention_scores", []), [_case((4,))], _case((9,))) is None
 
 
 def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differs_in_one_way():

@@ -177,7 +177,7 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
             return DIFFERENT
         return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
                         _shape_advice(expected.shape, array.shape))
-    array = array.astype(np.float64)
+    array = array.astype(np.float64, copy=False)
     if not equal_nan and expected.size:  # the common case, a right answer, in four array operations
         with np.errstate(invalid="ignore", over="ignore"):
             if (np.abs(array - expected) <= atol + rtol * np.abs(expected)).all():  # nan: False

@@ -136,9 +136,9 @@ class CallCheck(Kind):
             for planned in plans:
                 expected, raises = planned.expectation()
                 applies, wrong = planned.wrong_output(known.like)
-                same &= (not applies) if raises else (applies and compare(
+                same &= (not applies) if raises else (applies and agrees(
                     expected, wrong, self.compare or default_compare(expected),
-                    equal_nan=True) is None)
+                    equal_nan=True))
             if same:
                 errors.append(SpecError(exercise.path, self.line_of("misconceptions", i, "like"),
                                         f"misconception '{known.like}' returns what the "
@@ -311,8 +311,8 @@ class CallCheck(Kind):
         expected, expects_error = planned.expectation()
         if expects_error:
             return outcome.status == "raised" and outcome.error.type == expects_error
-        return (outcome.status == "ok" and not outcome.mutated and compare(
-            expected, outcome.value, self.compare or default_compare(expected)) is None)
+        return (outcome.status == "ok" and not outcome.mutated and agrees(
+            expected, outcome.value, self.compare or default_compare(expected)))
 
     def _judge_call(self, planned: PlannedCase, outcome, params, number: int,
                     total: int) -> CheckResult | None:

@@ -193,7 +193,21 @@ def _image_test(test):  # a test of the image's shape -> one of the arguments (N
     return holds
 
 
-_square = _image_test(lambda shape: shape[0] == shape[1])
+def _sizes(arguments) -> tuple | None:
+    """(H, W): the image's first two axes, or a counting function's sizes H and W."""
+    shape = _image_shape(arguments)
+    if shape is not None:
+        return shape[:2]
+    H, W = arguments.get("H"), arguments.get("W")
+    integers = all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in (H, W))
+    return (int(H), int(W)) if integers else None
+
+
+def _square(arguments):
+    sizes = _sizes(arguments)
+    return None if sizes is None else sizes[0] == sizes[1]
+
+
 _one_channel = _image_test(lambda shape: len(shape) == 2 or shape[2] == 1)
 _channels_axis = _image_test(lambda shape: len(shape) == 3)
 
@@ -209,8 +223,8 @@ def _no_batch_axis(arguments):
 
 
 def _image(arguments, hidden):
-    shape = _image_shape(arguments)
-    return "image" if hidden else f"{shape[0]} x {shape[1]} image"
+    H, W = _sizes(arguments)
+    return "image" if hidden else f"{H} x {W} image"
 
 
 # name -> (a test of the arguments: True, False or None when it does not apply; the class

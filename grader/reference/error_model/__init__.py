@@ -11,7 +11,9 @@ Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`,
 is the checked function then the helpers down to where the edit lies, repeated calls of one
 helper numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
 (`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function
-makes it twice; a pair joins two names with "+", in the order of the reference's code.
+makes it twice; a pair joins two names with "+", in the order of the reference's code. An edit
+of a helper one function calls several times is also made at every call at once (a student
+writes the helper once), its path ending in `*`: `op:split:self_attention/split_heads*:...`.
 
 Only the instructor's reference runs here, in the grading process, rewritten; never student code.
 The student bundle has no reference, hence no error model: grading falls back on the listed
@@ -28,22 +30,23 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import operators, steps
-from .operators import Context
+from . import names, operators, order, steps
+from .operators import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
 MAX_REWRITES = 300      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
-SIBLING_OPERATORS = ("axis", "term", "keepdims", "parameter")  # ... for these operators
+SIBLING_OPERATORS = ("axis", "term", "keepdims", "parameter", "steps")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and
 # not under load: one class graded in shards and in one run got different hints)
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
-OPERATORS = {**operators.OPERATORS, **steps.OPERATORS}  # the order they are tried in
+OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
+             **order.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 
 
@@ -82,6 +85,7 @@ def edits(root: Instance) -> list[Edit]:
                          change.replace, change.names)
                     for change in operator(context, node)]
         found += [edit for group in per_operator.values() for edit in group]
+    found += everywhere(root, found)
     unique = {}
     for edit in found:  # a name used twice in one function: numbered from the second
         number, detail = 1, edit.detail
@@ -90,6 +94,38 @@ def edits(root: Instance) -> list[Edit]:
             edit = replace(edit, detail=f"{detail}.{number}")
         unique[edit.name] = edit
     return list(unique.values())
+
+
+def everywhere(root: Instance, found: list[Edit]) -> list[Edit]:
+    """Each edit of a helper that one function calls several times, made at every one of those
+    calls at once: a student writes the helper once (`split_heads` for q, k and v, `linear`
+    for every projection), so its mistake is in each call. Only the reference's own helpers:
+    a student-API function called twice (layer_norm) has its own checks, and its callers are
+    graded around it. Only the helper's own code, not its helpers'."""
+    from grader.reference import REFERENCE  # the student API's own functions
+
+    by_site = {(e.site.path, e.site.index, e.operator, e.detail): e for e in found}
+    combined = []
+    for parent in root.walk():
+        calls: dict[Callable, list[Instance]] = {}
+        for child in parent.children.values():
+            calls.setdefault(child.function, []).append(child)
+        for function, instances in calls.items():
+            if len(instances) < 2 or function.__name__ in REFERENCE:
+                continue
+            first, others = instances[0], instances[1:]
+            said = where(Context(root.name, first))
+            every = (f"`{root.name}` (in each of its {len(instances)} calls of `{first.name}`)"
+                     if parent is root else f"`{root.name}` (in each of the {len(instances)} "
+                     f"calls of `{first.name}` in `{parent.name}`)")
+            for edit in (e for e in found if e.site.path == first.path):
+                twins = [by_site.get((other.path, edit.site.index, edit.operator, edit.detail))
+                         for other in others]
+                if None in twins or not edit.sentence.startswith(f"In {said}"):
+                    continue
+                combined.append(replace(edit, sentence=edit.sentence.replace(said, every, 1),
+                                        also=tuple(twin.site for twin in twins)))
+    return combined
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,9 +211,17 @@ def search(function: Callable, calls: list[Call], failing: int,
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs
+    elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
+        found = single  # one slip made twice (Wv and bv both read from the keys' line) is
+        # simpler than two different mistakes that happen to compute the same values
     elif len(names) != 1:
         return None
     return _told(found[0])
+
+
+def _one_mistake(group: list[Edit]) -> bool:
+    """Whether a pair is one slip made at two places of one function: one operator, one path."""
+    return len(group) > 1 and len({(e.operator, e.site.path) for e in group}) == 1
 
 
 def _pairs(scored: list[tuple[float, Edit]], start: float | None):

@@ -311,6 +311,47 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
 
 
+def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
+    """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
+                and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
+                and code(node.value.func).endswith("sliding_window_view")):
+            return node.value.args[1]
+    return None
+
+
+def _strided_by_window(node: ast.Subscript, shape: ast.AST) -> ast.Subscript | None:
+    """`a[::s, ::s]` as `a[::shape[0], ::shape[1]]`: each axis stepped by the window's size."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return None
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    for axis in axes:
+        size = ast.Subscript(copy.deepcopy(shape), ast.Constant(axis), ast.Load())
+        parts[axis] = ast.Slice(None, None, size)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Sliding windows stepped by their own size instead of the stride given: `windows[::s,
+    ::s]` as `windows[::k, ::k]` (the patch embedding's kernel P and stride P taken as one
+    number: right only when the stride is the kernel's size)."""
+    if not _strided(node) or len(_strided(node)) < 2:
+        return
+    shape = _window_shape(context.instance.node, node.value.id)
+    if shape is None:
+        return
+    yield Change(f"{node.value.id}-stride-as-window",
+                 f"In {where(context)}, `{code(node)}` steps by the window's own size, "
+                 f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
+                 f"right only when the stride equals the kernel size.",
+                 lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
+
+
 def _mean_square_about(x, axis, root):
     """The squares of x's deviations from its means along `axis`, averaged over every element
     (their square root for a standard deviation): a scalar."""
@@ -343,8 +384,42 @@ def spread_over_all(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, _mean_square_about),))
 
 
+def _product(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+
+
+def _split_the_other_way(node: ast.Call) -> ast.AST | None:
+    """`a.reshape(..., m, n)` as `a.reshape(..., n, m).swapaxes(-1, -2)`: the same shape, the
+    axis split in the other order; None when the call is no longer such a reshape."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and len(node.args) >= 3 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args[-2:])
+            and not _product(node.args[-1])):  # a merge of axes (heads * d_h), not a split
+        return None
+    new = copy.copy(node)
+    new.args = [*node.args[:-2], node.args[-1], node.args[-2]]
+    return ast.Call(ast.Attribute(new, "swapaxes", ast.Load()),
+                    [ast.Constant(-1), ast.Constant(-2)], [])
+
+
+def split_order(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An axis split into (m, n) the other way round, as (n, m) then swapped: the m groups take
+    every m-th element (interleaved) instead of n consecutive ones (heads split as
+    `reshape(T, d_h, heads)`, each head taking the columns h, h + heads, ...)."""
+    new = _split_the_other_way(node)
+    if new is None:
+        return
+    groups, size = code(node.args[-2]), code(node.args[-1])
+    yield Change("reshape-split-interleaved",
+                 f"In {where(context)}, `{code(node)}` splits its last axis the other way round, "
+                 f"`{code(new)}`: each of the `{groups}` groups takes every `{groups}`-th element "
+                 f"(interleaved) instead of `{size}` consecutive ones.",
+                 lambda n: _split_the_other_way(n))
+
+
 # tried in this order, after operators.OPERATORS
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
-             "stride": stride_one_axis, "spread": spread_over_all}
+             "stride": stride_one_axis, "spread": spread_over_all, "split": split_order,
+             "stride_window": stride_as_window}

@@ -131,16 +131,22 @@ class Edit:
     sentence: str               # for the student
     replace: Callable[[ast.AST], ast.AST]
     names: tuple = ()           # (name, value) the new node needs in the function's globals
+    also: tuple = ()            # the same edit at these sites too: every call of one helper
 
     @property
     def name(self) -> str:
-        return f"op:{self.operator}:{self.site.path}:{self.detail}"
+        path = f"{self.site.path}*" if self.also else self.site.path  # *: every call of it
+        return f"op:{self.operator}:{path}:{self.detail}"
+
+    @property
+    def sites(self) -> tuple:
+        return (self.site, *self.also)
 
 
 def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
     """The instance's function with `edits` applied: a new node wherever an edit or one below
     it lies, every other subtree shared with the original (compiling does not change it)."""
-    wanted = {e.site.index: e for e in edits}
+    wanted = {s.index: e for e in edits for s in e.sites if s.path == instance.path}
     node, _ = _rebuild(instance.node, 0, wanted)
     return ast.fix_missing_locations(node)
 
@@ -176,11 +182,12 @@ def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
 
 def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
     """`instance`'s function with `edits` applied wherever they lie below it."""
-    touched = [e for e in edits if e.site.path == instance.path
-               or e.site.path.startswith(instance.path + "/")]
+    touched = [e for e in edits if any(s.path == instance.path
+                                       or s.path.startswith(instance.path + "/")
+                                       for s in e.sites)]
     if not touched and instance.compiled is not None:
         return instance.compiled
-    own = [e for e in touched if e.site.path == instance.path]
+    own = [e for e in touched if any(s.path == instance.path for s in e.sites)]
     node = _edited(instance, own) if own else instance.node
     namespace = dict(instance.function.__globals__)
     for bound, child in instance.children.items():

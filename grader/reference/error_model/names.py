@@ -1,0 +1,206 @@
+"""Operators on which value a name reads: the reference's steps each right, but a name read where
+its sibling belongs (`H // P` copied for `W // P`), a name read as it was before the statement
+that updated it (the block's input where the stream after attention belongs), or a count one
+off (`T * T` computed from `T + 1`). Each is an operator as in operators.py (`f(context, node)
+-> iterator of Change`); OPERATORS lists them in the order tried, after steps.OPERATORS.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+from .operators import Change, Context, code, where
+from .tree import PREFIX, nodes
+
+
+def _name(node: ast.AST) -> str | None:
+    return node.id if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else None
+
+
+def _statements(node: ast.AST) -> list[ast.stmt]:
+    body = getattr(node, "body", None)
+    return body if isinstance(body, list) else []
+
+
+def _enclosing_statement(function: ast.AST, target: ast.AST) -> ast.stmt | None:
+    """The innermost statement of `function` holding `target` (by identity): ast.walk goes
+    outside in, so the last one found."""
+    found = None
+    for node in ast.walk(function):
+        if isinstance(node, ast.stmt) and node is not function and any(
+                sub is target for sub in ast.walk(node)):
+            found = node
+    return found
+
+
+def sibling_name(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A name copied from its sibling term: `W // P` as `H // P` where the same statement also
+    has `H // P` (a line written for the height and copied for the width, d2l's square
+    `img_size // patch_size` twice)."""
+    if not (isinstance(node, ast.BinOp) and _name(node.left) is not None):
+        return
+    statement = _enclosing_statement(context.instance.node, node)
+    if statement is None:
+        return
+    mine, rest = node.left.id, code(node.right)
+    siblings = sorted({other.left.id for other in ast.walk(statement)
+                       if isinstance(other, ast.BinOp) and type(other.op) is type(node.op)
+                       and _name(other.left) not in (None, mine) and code(other.right) == rest})
+    for sibling in siblings:
+        copied = ast.BinOp(ast.Name(sibling, ast.Load()), node.op, node.right)
+        yield Change(f"{mine}-as-{sibling}",
+                     f"In {where(context)}, `{code(node)}` reads `{sibling}` where `{mine}` "
+                     f"belongs: `{code(copied)}`, a copy of its sibling term (right only when "
+                     f"{sibling} == {mine}).",
+                     lambda n, sibling=sibling: ast.BinOp(ast.Name(sibling, ast.Load()), n.op,
+                                                          n.right))
+
+
+def _updates(statement: ast.stmt) -> str | None:
+    """n for a statement `n = <an expression reading n>`: n updated from its own value."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        name = statement.targets[0].id
+        if any(_name(sub) == name for sub in ast.walk(statement.value)):
+            return name
+    return None
+
+
+def _residual_reads(statement: ast.stmt, name: str) -> list[ast.Name]:
+    """The reads of `name` in a sum `name + branch` whose branch reads `name` too: the
+    residual's own `name` and the branch's, in the statement's pre-order (the same in a copy)."""
+    reads = []
+    for node, _, _, _ in nodes(statement):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for base, branch in ((node.left, node.right), (node.right, node.left)):
+                inside = [sub for sub, _, _, _ in nodes(branch) if _name(sub) == name]
+                if _name(base) == name and inside:
+                    reads += [read for read in (base, *inside)
+                              if not any(read is seen for seen in reads)]
+    return reads
+
+
+class _Stale(ast.NodeTransformer):
+    """The one Name `old` (by identity) read as `before`."""
+
+    def __init__(self, old: ast.AST, before: str):
+        self.old, self.before = old, before
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is self.old:
+            return ast.Name(self.before, ast.Load())
+        return self.generic_visit(node)
+
+
+def _stale_body(owner: ast.AST, index: int, position: int) -> ast.AST | None:
+    """`owner` with the value statement `index` updates kept as it was before, and the
+    `position`-th residual read of the next statement reading that old value; None when an edit
+    below took either away."""
+    body = _statements(owner)
+    name = _updates(body[index]) if index + 1 < len(body) else None
+    reads = _residual_reads(body[index + 1], name) if name else []
+    if position >= len(reads):
+        return None
+    before = f"{PREFIX}before_{name}"
+    following = copy.deepcopy(body[index + 1])
+    read = _residual_reads(following, name)[position]
+    following = _Stale(read, before).visit(following)
+    kept = ast.Assign([ast.Name(before, ast.Store())], ast.Name(name, ast.Load()))
+    new = copy.copy(owner)
+    new.body = [*body[:index], kept, body[index], following, *body[index + 2:]]
+    return new
+
+
+def _read_words(statement: ast.stmt, read: ast.Name) -> str:
+    """Where a read sits: the residual's own term, or the innermost call it is given to."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and read in (
+                node.left, node.right):
+            return f"the residual of `{code(node)}` adds back"
+    calls = [node for node in ast.walk(statement) if isinstance(node, ast.Call)
+             and any(arg is read for arg in node.args)]
+    return f"`{code(calls[-1])}` is given" if calls else f"`{code(statement)}` reads"
+
+
+def stale_read(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A name read as it was before the statement that updated it: `x = x + attn(...)` then
+    `x + mlp(norm(x))` with the residual's `x` (or the branch's) the block's input, the
+    attention's output left out (a residual kept from the block's input; GPT-J's parallel
+    block). Only in the statement right after the update, only in a residual sum."""
+    body = _statements(node)
+    for index, statement in enumerate(body[:-1]):
+        name = _updates(statement)
+        reads = _residual_reads(body[index + 1], name) if name else []
+        for position, read in enumerate(reads):
+            yield Change(f"{name}-before-update.{position + 1}" if position else
+                         f"{name}-before-update",
+                         f"In {where(context)}, {_read_words(body[index + 1], read)} `{name}` "
+                         f"as it was before `{code(statement)}`: that statement's result is "
+                         f"left out there.",
+                         lambda n, index=index, position=position: _stale_body(n, index,
+                                                                                position))
+
+
+COUNTING = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Pow, ast.Mod)
+
+
+def _count(node: ast.AST) -> bool:
+    """Whether `node` is integer arithmetic only: names and int constants under + - * // ** %."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, COUNTING) and _count(node.left) and _count(node.right)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    return _name(node) is not None
+
+
+class _Shifted(ast.NodeTransformer):
+    """Every read of `name` as `(name + step)`."""
+
+    def __init__(self, name: str, step: int):
+        self.name, self.step = name, step
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if _name(node) == self.name:
+            op = ast.Add() if self.step > 0 else ast.Sub()
+            return ast.BinOp(ast.Name(self.name, ast.Load()), op, ast.Constant(abs(self.step)))
+        return node
+
+
+def count_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A count computed from a size one off: `return T * T` with every `T` read as `T + 1` (a
+    token counted twice: [CLS] added again) or `T - 1`. Only a return of integer arithmetic."""
+    if not (isinstance(node, ast.Return) and node.value is not None and _count(node.value)
+            and isinstance(node.value, ast.BinOp)):
+        return
+    names = sorted({_name(sub) for sub in ast.walk(node.value) if _name(sub) is not None})
+    for name in names:
+        for step, words in ((1, "one too many (is something counted twice?)"),
+                            (-1, "one too few (is something left out?)")):
+            shifted = _Shifted(name, step).visit(copy.deepcopy(node.value))
+            sign = "plus" if step > 0 else "minus"
+            yield Change(f"{name}-{sign}-1",
+                         f"In {where(context)}, `{code(node.value)}` is computed as "
+                         f"`{code(shifted)}`, with `{name}` {words}.",
+                         lambda n, name=name, step=step: ast.Return(
+                             _Shifted(name, step).visit(copy.deepcopy(n.value))))
+
+
+def _minus_infinity(node: ast.AST) -> bool:
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Attribute) and node.operand.attr == "inf")
+
+
+def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`-np.inf` written as 0: the hidden scores of a mask set to 0 (or multiplied by the mask),
+    so that after exp they still weigh 1 instead of nothing."""
+    if _minus_infinity(node):
+        yield Change("minus-inf-as-0",
+                     f"In {where(context)}, `{code(node)}` is 0 instead: a value meant to vanish "
+                     "after exp still counts, exp(0) = 1 (hide it with -inf, not 0).",
+                     lambda n: ast.Constant(0.0))
+
+
+# tried in this order, after steps.OPERATORS
+OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
+             "infinity": infinity_as_zero}

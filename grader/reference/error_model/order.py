@@ -1,0 +1,220 @@
+"""Operators on the order of things: axes reshaped into place instead of transposed
+(`reshape(heads, T, d_h)` for `reshape(T, heads, d_h).swapaxes(0, 1)`), two arguments of a
+step given the other way round (`attention(q, v, k)`), a scale applied to a step's output
+instead of its input (`softmax(s) / c` for `softmax(s / c)`), two nested steps in the other
+order (`norm(attn(x))` for `attn(norm(x))`), a division written as a product. Each is an
+operator as in operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in
+the order tried, after names.OPERATORS.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+from .operators import Change, Context, code, slug, where
+
+
+def _int(node: ast.AST) -> int | None:
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _reshaped_into_place(node: ast.AST) -> ast.AST | None:
+    """`a.reshape(*s).swapaxes(i, j)` as `a.reshape(*s with sizes i and j swapped)`: the shape
+    the transpose makes, reached by a reshape alone (the elements keep their memory order);
+    None when `node` is no such call or a swapped size is not a plain argument."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "swapaxes" and len(node.args) == 2 and not node.keywords):
+        return None
+    inner = node.func.value
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr == "reshape" and not inner.keywords):
+        return None
+    i, j, args = _int(node.args[0]), _int(node.args[1]), list(inner.args)
+    if i is None or j is None or not all(-len(args) <= n < len(args) for n in (i, j)):
+        return None
+    if any(isinstance(args[n], ast.Starred) for n in (i, j)) or (
+            any(isinstance(a, ast.Starred) for a in args) and (i >= 0 or j >= 0)):
+        return None  # a starred size makes positive positions unknown
+    args[i], args[j] = args[j], args[i]
+    new = copy.copy(inner)
+    new.args = args
+    return new
+
+
+def reshape_for_transpose(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A transpose done with a reshape: `x.reshape(T, heads, d_h).swapaxes(-2, -3)` as
+    `x.reshape(heads, T, d_h)`, the right shape with the elements in the wrong places."""
+    new = _reshaped_into_place(node)
+    if new is None:
+        return
+    yield Change("reshape-instead-of-swapaxes",
+                 f"In {where(context)}, `{code(node)}` is done with a reshape alone, "
+                 f"`{code(new)}`: the same shape, but a reshape keeps the elements in their "
+                 "order and only a transpose moves them.",
+                 lambda n: _reshaped_into_place(n))
+
+
+def _helper_call(context: Context, node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in context.instance.children)
+
+
+def _made_by(function: ast.AST) -> dict[str, str]:
+    """name -> the callee of the call that assigns it (`q` -> `split_heads`), for the names one
+    call assigns."""
+    return {node.targets[0].id: code(node.value.func) for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)}
+
+
+def arguments_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two neighbouring arguments of a step given the other way round: `attention(q, k, v)` as
+    `attention(q, v, k)` (keys and values mixed up). Only names of one kind, made by calls of
+    one function (q, k and v all by split_heads): those are the ones mixed up."""
+    if not _helper_call(context, node):
+        return
+    args, made = node.args, _made_by(context.instance.node)
+    for i in range(len(args) - 1):
+        a, b = args[i], args[i + 1]
+        if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)) or a.id == b.id \
+                or made.get(a.id) is None or made.get(a.id) != made.get(b.id):
+            continue
+
+        def swapped(n, i=i):
+            new = copy.copy(n)
+            new.args = [*n.args[:i], n.args[i + 1], n.args[i], *n.args[i + 2:]]
+            return new
+
+        yield Change(f"{a.id}-and-{b.id}-swapped",
+                     f"In {where(context)}, `{code(node)}` is given `{b.id}` and `{a.id}` the "
+                     f"other way round: `{code(swapped(node))}`.", swapped)
+
+
+def _scaled(statement: ast.stmt) -> tuple[str, ast.BinOp] | None:
+    """(n, the scaling) for `n = <expr> / c` or `n = <expr> * c`."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.BinOp)
+            and isinstance(statement.value.op, (ast.Div, ast.Mult))):
+        return statement.targets[0].id, statement.value
+    return None
+
+
+def _steps_of(statement: ast.stmt, name: str, children) -> list[ast.Call]:
+    return [n for n in ast.walk(statement) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name) and n.func.id in children and n.args
+            and isinstance(n.args[0], ast.Name) and n.args[0].id == name]
+
+
+class _Wrapped(ast.NodeTransformer):
+    """The one call `old` (by identity) wrapped as `old <op> factor`."""
+
+    def __init__(self, old: ast.AST, op: ast.operator, factor: ast.AST):
+        self.old, self.op, self.factor = old, op, factor
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is self.old:
+            return ast.BinOp(node, self.op, copy.deepcopy(self.factor))
+        return self.generic_visit(node)
+
+
+def _scaled_after(owner: ast.AST, index: int, later: int, children) -> ast.AST | None:
+    body = getattr(owner, "body", None)
+    found = _scaled(body[index]) if isinstance(body, list) and later < len(body) else None
+    steps = _steps_of(body[later], found[0], children) if found else []
+    if len(steps) != 1:
+        return None
+    name, scaling = found
+    unscaled = ast.Assign([ast.Name(name, ast.Store())], scaling.left)
+    following = copy.deepcopy(body[later])
+    step = _steps_of(following, name, children)[0]
+    following = _Wrapped(step, scaling.op, scaling.right).visit(following)
+    new = copy.copy(owner)
+    new.body = [*body[:index], unscaled, *body[index + 1:later], following, *body[later + 1:]]
+    return new
+
+
+def scale_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A scale applied to a step's output instead of its input: `s = q @ k.T / c` then
+    `softmax(s)` as `s = q @ k.T` then `softmax(s) / c` (the attention weights scaled after the
+    softmax). The step is the first later statement's call of a helper given the name."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    children = context.instance.children
+    for index, statement in enumerate(body):
+        found = _scaled(statement)
+        if found is None:
+            continue
+        name, scaling = found
+        later = next((j for j in range(index + 1, len(body))
+                      if _steps_of(body[j], name, children)), None)
+        if later is None or len(_steps_of(body[later], name, children)) != 1:
+            continue
+        step = _steps_of(body[later], name, children)[0]
+        op = "/" if isinstance(scaling.op, ast.Div) else "*"
+        yield Change(f"{name}-scaled-after-{children[step.func.id].path.rsplit('/', 1)[-1]}",
+                     f"In {where(context)}, `{op} {code(scaling.right)}` is applied to the output "
+                     f"of `{code(step)}` instead of to its input `{code(scaling)}`: "
+                     f"`{code(step)} {op} {code(scaling.right)}`.",
+                     lambda n, index=index, later=later: _scaled_after(n, index, later, children))
+
+
+def _named_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and bool(node.args)
+
+
+def _nested_steps(context: Context, node: ast.AST) -> bool:
+    """Whether `node` is `f(g(a, ...), ...)`, f and g two functions the checked function calls
+    by name (its helpers, rewritten or left whole)."""
+    return (context.instance.path == context.root and _named_call(node)
+            and _named_call(node.args[0]))
+
+
+def _steps_swapped(node: ast.Call) -> ast.Call:
+    """`f(g(a, *r), *s)` as `g(f(a, *s), *r)`."""
+    inner = node.args[0]
+    outer = copy.copy(node)
+    outer.args = [inner.args[0], *node.args[1:]]
+    new = copy.copy(inner)
+    new.args = [outer, *inner.args[1:]]
+    return new
+
+
+def steps_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two nested steps of the checked function in the other order: `attn(norm(x))` as
+    `norm(attn(x))` (the LayerNorm put on the branch's output). Only the checked function's
+    own steps: its helpers' steps have their own checks."""
+    if not _nested_steps(context, node):
+        return
+    inner = node.args[0]
+    yield Change(f"{_label(context, node)}-and-{_label(context, inner)}-swapped",
+                 f"In {where(context)}, the two steps of `{code(node)}` run in the other order: "
+                 f"`{code(_steps_swapped(node))}`.",
+                 lambda n: _steps_swapped(n) if _nested_steps(context, n) else None)
+
+
+def _label(context: Context, call: ast.Call) -> str:
+    child = context.instance.children.get(call.func.id)
+    return child.path.rsplit("/", 1)[-1] if child is not None else code(call.func)
+
+
+def multiplied_for_divided(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A division written as a product: `s / math.sqrt(d_h)` as `s * math.sqrt(d_h)` (the
+    scale's factor where its inverse belongs)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        yield Change(f"{slug(code(node.right))}-multiplied",
+                     f"In {where(context)}, `{code(node)}` multiplies by `{code(node.right)}` "
+                     f"instead of dividing by it.",
+                     lambda n: ast.BinOp(n.left, ast.Mult(), n.right))
+
+
+# tried in this order, after names.OPERATORS
+OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "arguments": arguments_swapped,
+             "scale_after": scale_after_step, "steps": steps_swapped,
+             "divided": multiplied_for_divided}
