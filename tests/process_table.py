@@ -74,12 +74,16 @@ def cmdline(pid: int) -> str:
 
 
 def identity(pid: int | str) -> str | None:
-    """"<its PID namespace's inode>:<its start time>": a process told apart across PID namespaces
-    (as root a worker is pid 1 of one of its own, and what it starts has pids of that namespace),
-    as the hostile submissions write it (`os.getpid()` means nothing outside)."""
+    """"<its PID namespace's inode>:<its pid there>:<its start time>": a process told apart
+    across PID namespaces (as root a worker is pid 1 of one of its own, and what it starts has
+    pids of that namespace), as the hostile submissions write it (`os.getpid()` alone means
+    nothing outside; the start time alone, in 10 ms ticks, is shared by a worker and the process
+    it forks at once)."""
     try:
         start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-        return f"{os.stat(f'/proc/{pid}/ns/pid').st_ino}:{start}"
+        status = Path(f"/proc/{pid}/status").read_text()
+        inner = status.split("NSpid:")[1].split("\n")[0].split()[-1]
+        return f"{os.stat(f'/proc/{pid}/ns/pid').st_ino}:{inner}:{start}"
     except (OSError, IndexError):
         return None
 

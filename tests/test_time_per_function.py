@@ -61,7 +61,8 @@ def with_loop(source: str, function: str, loop: str, log: Path | None = None) ->
         condition = loop.split("while ", 1)[1].split(":", 1)[0]
         # the worker, told apart across PID namespaces (as root each worker is pid 1 of its own)
         pid = ("str(__import__('os').stat('/proc/self/ns/pid').st_ino) + ':' + "
-               "open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]")
+               "open('/proc/self/status').read().split('NSpid:')[1].split(chr(10))[0].split()[-1]"
+               " + ':' + open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]")
         alarm = "__import__('signal').getitimer(__import__('signal').ITIMER_REAL)[0]"
         loop = (f"    if {condition}:\n        with open({str(log)!r}, 'a') as log:\n"
                 f"            log.write(str({pid}) + ' ' + str({alarm}) + '\\n')\n" + loop)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from process_table import identity
 
 from grader.worker import (
     CallOutcome,
@@ -70,15 +71,14 @@ def alive(process: str) -> bool:
 
 
 def state(process: str) -> str | None:
-    """The state letter of `process`, as the toolbox names one: "<its PID namespace's inode>:<its
-    start time>" (as root a worker is pid 1 of a namespace of its own); None when none is."""
+    """The state letter of `process`, as the toolbox names one (process_table.identity: as root
+    a worker is pid 1 of a namespace of its own); None when none is."""
     for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
-            if f"{os.stat(f'/proc/{name}/ns/pid').st_ino}:{fields[19]}" == process:
-                return fields[0]
-        except OSError:  # it ended meanwhile
-            continue
+        if identity(name) == process:
+            try:
+                return Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:  # it ended meanwhile
+                continue
     return None
 
 
@@ -297,7 +297,9 @@ def test_a_loop_deaf_to_the_alarm_is_killed_at_the_deadline_and_blamed(tmp_path)
               "[signal.SIGALRM])\n    while True:\n        pass\n\n"
               "def pid():\n    import os\n    start = open('/proc/self/stat').read()"
               ".rsplit(')', 1)[1].split()[19]\n"
-              "    return f\"{os.stat('/proc/self/ns/pid').st_ino}:{start}\"\n")
+              "    inner = open('/proc/self/status').read().split('NSpid:')[1]"
+              ".split('\\n')[0].split()[-1]\n"
+              "    return f\"{os.stat('/proc/self/ns/pid').st_ino}:{inner}:{start}\"\n")
     with StudentWorker(write(tmp_path, "deaf.py", source), LONG) as worker:
         before = worker.call("pid").value
         outcome = worker.call("deaf", timeout=0.3)

@@ -80,6 +80,7 @@ def become_zygote(control_fd: int, environ: dict[str, str]) -> None:
     os.chdir(Path(__file__).resolve().parents[2])
     rub_out_environment()
     os.environ.update(environ)
+    retitle([sys.executable, "-m", "grader.worker.zygote", str(control_fd)])
 
 
 def rub_out_environment() -> None:
@@ -98,11 +99,30 @@ def rub_out_environment() -> None:
         ctypes.memset(start, 0, end - start)
 
 
+def retitle(argv: list[str]) -> None:
+    """Show `argv` as this process's command line (/proc/<pid>/cmdline, what `ps` and a worker
+    listing its processes read), as a spawned zygote's is: not the grading command's, with its
+    submission and results paths. The block the kernel laid out is overwritten in place; a
+    longer title is cut to the module's name."""
+    start, end = exec_block("arg")
+    title = b"\0".join(part.encode() for part in argv) + b"\0"
+    if len(title) > end - start:
+        title = b"grader.worker.zygote\0"[:end - start]
+    ctypes.memset(start, 0, end - start)
+    ctypes.memmove(start, title, len(title))
+
+
 def environment_block() -> tuple[int, int]:
-    """(start, end) addresses of the environment the kernel gave this process at exec:
-    /proc/self/stat's env_start and env_end (its fields 50 and 51, Linux 3.5)."""
+    """(start, end) addresses of the environment the kernel gave this process at exec."""
+    return exec_block("env")
+
+
+def exec_block(which: str) -> tuple[int, int]:
+    """(start, end) of the command line ("arg") or environment ("env") the kernel laid out at
+    exec: /proc/self/stat's fields 48-49 and 50-51 (Linux 3.5)."""
     fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[50 - 3]), int(fields[51 - 3])  # fields[0] is field 3 (state)
+    first = {"arg": 48, "env": 50}[which] - 3  # fields[0] is field 3 (state)
+    return int(fields[first]), int(fields[first + 1])
 
 
 class ForkedProcess:

@@ -11,7 +11,8 @@ SCRATCH = Path(__file__).parent / "scratch" / Path(__file__).stem
 
 def _me():  # this process as the test names it (process_table.identity): pids are the namespace's
     start = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]
-    return f"{os.stat('/proc/self/ns/pid').st_ino}:{start}"
+    inner = open("/proc/self/status").read().split("NSpid:")[1].split("\n")[0].split()[-1]
+    return f"{os.stat('/proc/self/ns/pid').st_ino}:{inner}:{start}"
 
 
 def patch_dim(P, C=3):

@@ -109,10 +109,12 @@ def pid():
 
 
 def identity(pid):
-    """A process's PID namespace and start time: as root the worker is pid 1 of a namespace of
-    its own, and the tests look for it among the host's processes (test_worker.alive)."""
+    """A process's PID namespace, pid there and start time: as root the worker is pid 1 of a
+    namespace of its own, and the tests look for it among the host's processes
+    (test_worker.alive, process_table.identity)."""
     start = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19]
-    return f"{os.stat(f'/proc/{pid}/ns/pid').st_ino}:{start}"
+    inner = open(f"/proc/{pid}/status").read().split("NSpid:")[1].split("\n")[0].split()[-1]
+    return f"{os.stat(f'/proc/{pid}/ns/pid').st_ino}:{inner}:{start}"
 
 
 def start_sleeper():
