@@ -77,3 +77,16 @@ def test_the_zygote_is_spawned_where_a_fork_would_not_be_as_clean(monkeypatch):
     finally:
         running.set()
         thread.join()
+
+
+def test_no_fork_where_the_child_could_not_find_the_environment_to_rub_out(monkeypatch):
+    for name in forked_zygote.BLAS_THREADS:
+        monkeypatch.setenv(name, "1")
+    monkeypatch.setattr(forked_zygote, "threads", lambda: 1)
+    assert forked_zygote.possible(WORKER_ENV)  # as `vitgrade grade` is when it starts one
+
+    def unknown(which):
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(forked_zygote, "exec_block", unknown)
+    assert not forked_zygote.possible(WORKER_ENV)

@@ -33,7 +33,17 @@ def possible(worker_env: dict) -> bool:
     counted: /proc), and numpy's BLAS with the workers' settings (its import here would start
     no thread pool)."""
     return (sys.platform == "linux" and hasattr(os, "fork") and threads() == 1
-            and all(os.environ.get(name) == worker_env[name] for name in BLAS_THREADS))
+            and all(os.environ.get(name) == worker_env[name] for name in BLAS_THREADS)
+            and exec_blocks_known())
+
+
+def exec_blocks_known() -> bool:
+    """Whether /proc says where the exec blocks lie: without that the child could not rub out
+    the environment, and a zygote that cannot must be spawned."""
+    try:
+        return all(0 < start <= end for start, end in map(exec_block, ("arg", "env")))
+    except (OSError, ValueError, IndexError):
+        return False
 
 
 def threads() -> int:
