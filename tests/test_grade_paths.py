@@ -135,12 +135,12 @@ def test_junitxml_gives_what_pytests_junitxml_gives_the_plugin(grade_with, tmp_p
 # compiled indexes hold the checked specs), the reference (the expected values are compiled),
 # the HTML report's escaping, importlib's resources and metadata, the extras; what only a failed
 # check, a broken spec or `vitgrade compile` needs: the regrade's stand-ins and the reference's
-# process, close-match suggestions (difflib), listing the subcommands (pkgutil), numpy's .npz
-# reader (the compiled arrays are read at their recorded places), the compiler of expectations
+# process, close-match suggestions (difflib), listing the subcommands (pkgutil), the compiler of
+# expectations
 NOT_ON_THE_GRADE_PATH = ("pytest", "yaml", "fastjsonschema", "jsonschema", "nbformat",
                          "grader.reference", "html", "importlib.resources", "importlib.metadata",
                          "email", "tqdm", "safetensors", "matplotlib", "grader.checks.stand_ins",
-                         "grader.checks.oracle", "difflib", "pkgutil", "zipfile",
+                         "grader.checks.oracle", "difflib", "pkgutil",
                          "grader.checks.compile_specs", "grader.checks.compile_stand_ins")
 
 

@@ -6,8 +6,8 @@ instructor (`vitgrade compile`) and stored as data next to the spec.
 
 docs/architecture.md ("The format") shows the index: its tables (`cases`, `answers`, `standins`:
 stand_ins.py), values as JSON whose arrays are markers into one 1-D array per dtype (`encode`,
-`decode`), and where each of those lies in the `.npz` (`_placed`: read with np.frombuffer, no
-`.npy` header parsed). The parsed specs are kept apart, one file per folder (parsed_specs.py).
+`decode`: a spec's arrays cost a handful of `.npy` headers, not one each). The parsed specs are
+kept apart, one file per folder (parsed_specs.py).
 
 The data is used only while its key matches: the sha256 of the spec file's bytes and
 `reference_version()` (the reference's and the input builders' sources, or, in the student
@@ -203,59 +203,29 @@ def load(spec: Path, even_disabled: bool = False) -> CompiledSpec | None:
     if (index.get("format") != FORMAT or version is None or index.get("reference") != version
             or index.get("spec_sha256") != digest):
         return None  # stale: the grader computes the values itself (or says it cannot)
-    return CompiledSpec(index, _pools(arrays_path, where, index.get("arrays_sha256"),
-                                      index.get("pools")), where)
+    return CompiledSpec(index, _pools(arrays_path, where, index.get("arrays_sha256")), where)
 
 
-def _pools(path: Path, where: str, sha256: str | None = None,
-           places: dict | None = None) -> dict[str, np.ndarray]:
-    """The arrays of `path`, checked against the index's `sha256` of the file when given. With
-    both `sha256` and `places` (dtype -> [offset, size] of each array's bytes in the file), each
-    is a view of the file's bytes (np.frombuffer), without np.load's zip and `.npy` header parsing
-    (~5-10 ms of a cold run, its imports included)."""
+def _pools(path: Path, where: str, sha256: str | None = None) -> dict[str, np.ndarray]:
+    """The arrays of `path`, checked against the index's `sha256` of the file when given."""
+    import io
+    import zipfile
+
     def corrupt(why: str) -> CompiledError:
         return CompiledError(f"{where}: its arrays {path.name} {why}; run `vitgrade compile` again")
 
     try:
         data = path.read_bytes()
-    except OSError as error:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            pools = {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise corrupt(f"cannot be read ({error})") from None
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise corrupt("are not the ones it was written with")
-    try:
-        pools = _placed(data, places) if sha256 is not None and places is not None else None
-        if pools is None:
-            import io
-            import zipfile
-
-            try:
-                with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-                    pools = {name: archive[name] for name in archive.files}
-            except zipfile.BadZipFile as error:
-                raise ValueError(error) from None
-    except (ValueError, TypeError, EOFError) as error:
-        raise corrupt(f"cannot be read ({error})") from None
     for name, pool in pools.items():
         if pool.ndim != 1 or pool.dtype.name != name:
             raise corrupt(f"are corrupt ({name} is not a 1-D {name} array)")
         pool.flags.writeable = False  # decode hands out views: none may change another's value
-    return pools
-
-
-def _placed(data: bytes, places) -> dict[str, np.ndarray]:
-    """The 1-D arrays at their recorded places in `data`: each right after its `.npy` header,
-    which must name its dtype and size (ValueError for a place outside the file, after no such
-    header, or a dtype that is not a plain number or bool)."""
-    pools = {}
-    for name, (offset, size) in places.items():
-        dtype = np.dtype(name).newbyteorder("<")  # as _npz_bytes writes it
-        inside = offset > 0 and size >= 0 and offset + size * dtype.itemsize <= len(data)
-        header = data[max(0, offset - 256):offset] if inside else b""
-        if dtype.kind not in "biufc" or not (
-                header.endswith(b"\n") and f"'descr': '{dtype.str}'".encode() in header
-                and f"'shape': ({size},)".encode() in header):
-            raise ValueError(f"{name} is not a number pool where the index says")
-        pools[name] = np.frombuffer(data, dtype, size, offset)
     return pools
 
 
@@ -362,7 +332,7 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools) -> list[Path]:
         return []
     data = _npz_bytes(arrays)
     text = json.dumps({**head, "arrays_sha256": hashlib.sha256(data).hexdigest(),
-                       "pools": _places(data, arrays), "tables": tables}, indent=1)
+                       "tables": tables}, indent=1)
     index_path.parent.mkdir(parents=True, exist_ok=True)
     written = []
     for path, content in ((arrays_path, data), (index_path, (text + "\n").encode("utf-8"))):
@@ -373,13 +343,12 @@ def write(spec: Path, tables: dict[str, dict], pools: Pools) -> list[Path]:
 
 
 def holds(spec: Path, index: dict, arrays: dict[str, np.ndarray]) -> bool:
-    """Whether the compiled files of `spec` hold `index` (without "arrays_sha256", "pools") with its
+    """Whether the compiled files of `spec` hold `index` (without its "arrays_sha256") with its
     markers into `arrays`: all but the tables' values exactly, their values as `same` compares."""
     index_path, arrays_path = paths(spec)
     try:
         old = json.loads(index_path.read_text(encoding="utf-8"))
-        pools = _pools(arrays_path, index_path.name, old.pop("arrays_sha256", None),
-                       old.pop("pools"))  # none: an older index, written again with them
+        pools = _pools(arrays_path, index_path.name, old.pop("arrays_sha256", None))
         if json.dumps({**old, "tables": None}) != json.dumps({**index, "tables": None}):
             return False
         return same(CompiledSpec(old, pools, "").values(), CompiledSpec(index, arrays, "").values())
@@ -405,28 +374,9 @@ def same(a, b) -> bool:
     return type(a) is type(b) and (a == b or (a != a and b != b))
 
 
-def _places(data: bytes, arrays: dict[str, np.ndarray]) -> dict[str, list]:
-    """dtype -> [offset, size] of each array's bytes in the `.npz` bytes `data` (_npz_bytes: each
-    member stored, its `.npy` data last), checked by reading them back (_placed)."""
-    import io
-    import zipfile
-
-    places = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for info in archive.infolist():
-            name, at = info.filename.removesuffix(".npy"), info.header_offset
-            member = at + 30 + int.from_bytes(data[at + 26:at + 28], "little") + int.from_bytes(
-                data[at + 28:at + 30], "little")  # after the local header, its name and extra
-            places[name] = [member + info.file_size - arrays[name].nbytes, arrays[name].size]
-    back = _placed(data, places)
-    if any(back[name].tobytes() != _little(arrays[name]).tobytes() for name in arrays):
-        raise AssertionError("the .npz does not hold its arrays where they were looked for")
-    return dict(sorted(places.items()))
-
-
 def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
     """What np.savez writes (np.load reads it), but the same bytes for the same arrays: no
-    timestamps, little-endian. Not compressed: reading it is on every cold run (_placed)."""
+    timestamps. Not compressed: reading it is on every cold run."""
     import io
     import zipfile
 
@@ -435,9 +385,6 @@ def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
         for name in sorted(arrays):
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             with archive.open(info, "w") as member:
-                np.lib.format.write_array(member, _little(arrays[name]), allow_pickle=False)
+                np.lib.format.write_array(member, arrays[name], allow_pickle=False)
     return buffer.getvalue()
 
-
-def _little(array: np.ndarray) -> np.ndarray:
-    return array.astype(array.dtype.newbyteorder("<"), copy=False)
