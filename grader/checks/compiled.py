@@ -27,11 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .parsed_specs import FOLDER  # the compiled data's folder beside the specs
+
 # 2: each table value is JSON text of its own, decoded on lookup: a run reads one variant's cases
 # and no stand-in answers unless it regrades, so decoding every value at load (every variant's,
 # the stand-ins') was most of the catalogue's load time
 FORMAT = 2
-FOLDER = "compiled"
 DISABLE = "VITGRADE_NO_COMPILED"  # set to 1: never read compiled data (the benchmark's baseline)
 PACKAGE = Path(__file__).resolve().parents[1]  # the running `grader` package
 VERSION_FILE = "REFERENCE_VERSION"  # written into a bundle's grader/ by `vitgrade dist`

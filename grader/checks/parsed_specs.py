@@ -22,7 +22,7 @@ from pathlib import Path
 
 FORMAT = 1
 NAME = "catalogue.parsed"
-FOLDER = "compiled"  # compiled.FOLDER: the compiled data's folder beside the specs
+FOLDER = "compiled"  # the compiled data's folder beside the specs (compiled.py's too)
 
 
 def path_of(folder: str | Path) -> Path:

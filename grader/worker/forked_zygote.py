@@ -24,7 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+from grader.process_setup import BLAS_THREADS
+
 BYTES_DATA = sys.getsizeof(b"") - 1  # where a bytes object's characters start (CPython)
 
 
