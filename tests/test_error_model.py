@@ -247,6 +247,28 @@ def test_one_reductions_axes_that_agree_on_these_inputs_are_one_mistake():
     assert found.name == "op:axis:layer_norm:var.axis=0"
 
 
+def test_a_helper_called_with_another_axis_is_one_mistake_at_the_call():
+    """A right softmax called with axis=1 on the (heads, T, T) scores: the call's axis, said
+    once, at the call; not two mistakes inside softmax's own max and sum."""
+    p = attention_params(4)
+    softmax = REFERENCE["softmax"]
+
+    def student(x, p, heads, causal=False):
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        scores = (q @ k.T / 2.0)[None]
+        if causal:
+            scores = np.where(np.tril(np.ones((len(x), len(x)), bool)), scores, -np.inf)
+        return (softmax(scores, axis=1) @ v[None])[0] @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(3, 4)), p, 1, True), (RNG.normal(size=(5, 4)), p, 1, True)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name in ("op:axis:self_attention/attention:softmax.axis=1",
+                          "op:axis:self_attention/attention:softmax.axis=-2"), found.name
+    assert "`softmax(scores)` runs over axis" in found.sentence
+    assert "mistakes at once" not in found.sentence
+
+
 def test_search_finds_two_mistakes_at_once():
     def student(x, gamma, beta, eps=1e-6):  # ddof=1 and no beta
         return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True)

@@ -31,10 +31,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import names, operators, order, steps
-from .operators import Context, where
+from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
-MAX_REWRITES = 300      # single rewrites tried per failed check
+MAX_REWRITES = 320      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check

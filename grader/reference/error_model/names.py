@@ -10,7 +10,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .operators import Change, Context, code, where
+from .change import Change, Context, code, where
 from .tree import PREFIX, nodes
 
 

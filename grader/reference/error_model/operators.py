@@ -8,114 +8,73 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 import numpy as np
 
 from ..layers import gelu, gelu_tanh, quick_gelu
-from .tree import PREFIX, Instance
-
-
-@dataclass(frozen=True)
-class Context:
-    root: str                   # the checked function: "encoder_block"
-    instance: Instance          # where the node is
-
-
-@dataclass(frozen=True)
-class Change:
-    detail: str                 # short, stable: "sum.axis=0"
-    sentence: str
-    replace: Callable[[ast.AST], ast.AST]
-    names: tuple = ()           # (name, value) pairs the new code needs
-
-
-SHOWN = 70  # characters of code quoted in a sentence
-
-
-def code(node: ast.AST) -> str:
-    """The node's source as the reference writes it (helper instances under their own name)."""
-    text = re.sub(rf"{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?", r"\1", ast.unparse(node))
-    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
-
-
-def slug(text: str) -> str:
-    """A stable piece of a mistake's name: no spaces, no '+' (it joins a combination)."""
-    return re.sub(r"[^\w.=\-\[\]'()]", "", text.replace("+", "plus"))[:40]
-
-
-def where(context: Context) -> str:
-    """"`softmax`" or "`encoder_block`, in `mlp(...)` then `linear(h, p['W2'], p['b2'])`"."""
-    steps = context.instance.path.split("/")[1:]
-    if not steps:
-        return f"`{context.root}`"
-    return f"`{context.root}` (in its step `{code(ast.parse(context.instance.call).body[0])}`)"
-
-
-def _callee(node: ast.Call) -> str:
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "call")
-    return re.sub(rf"^{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?$", r"\1", name)
-
-
-def _with_keyword(node: ast.Call, key: str, value: ast.AST | None) -> ast.Call:
-    new = copy.copy(node)
-    new.keywords = [k for k in node.keywords if k.arg != key]
-    if value is not None:
-        new.keywords.append(ast.keyword(key, value))
-    return new
-
-
-def _literal(node: ast.AST):
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        return node
-
+from .change import Change, Context, callee, code, literal, slug, where, with_first, with_keyword
+from .tree import PREFIX
 
 # --- the operators ------------------------------------------------------------------------------
 
 AXES = (-1, 0, 1, -2, None)
 
 
+def _default_axis(context: Context, node: ast.Call) -> int | None:
+    """The default `axis` of a helper the node calls without one (`softmax(scores)`: -1), so
+    that the call itself can be given another; None for any other node."""
+    child = context.instance.children.get(getattr(node.func, "id", None))
+    if child is None or len(node.args) > 1 or any(k.arg == "axis" for k in node.keywords):
+        return None
+    parameter = inspect.signature(child.function).parameters.get("axis")
+    default = None if parameter is None else parameter.default
+    return default if isinstance(default, int) and not isinstance(default, bool) else None
+
+
 def axis(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A reduction (max, sum, mean, var, softmax) over another axis, or over the whole array."""
+    """A reduction (max, sum, mean, var, softmax) over another axis, or over the whole array;
+    a helper that takes an axis (softmax) called with another one."""
     if not isinstance(node, ast.Call):
         return
-    for keyword in (k for k in node.keywords if k.arg == "axis"):
-        old = _literal(keyword.value)
-        shown = (f"the axis `{code(keyword.value)}` it is given"
-                 if isinstance(old, ast.AST) else f"axis {old}")
+    given = [(k.value, literal(k.value)) for k in node.keywords if k.arg == "axis"]
+    default = _default_axis(context, node)
+    if default is not None:
+        given.append((None, default))
+    for value_node, old in given:
+        shown = (f"the axis `{code(value_node)}` it is given" if isinstance(old, ast.AST)
+                 else f"axis {old}" if value_node is not None
+                 else f"axis {old}, the default of `{callee(node)}`")
         for new in AXES:
             if new == old:
                 continue
-            value = None if new is None else ast.Constant(new)
+            value = ast.Constant(new) if new is not None or value_node is None else None
             over = "the whole array" if new is None else f"axis {new}"
-            yield Change(f"{_callee(node)}.axis={new}",
+            yield Change(f"{callee(node)}.axis={new}",
                          f"In {where(context)}, `{code(node)}` runs over {over} instead of "
                          f"{shown}.",
-                         lambda n, value=value: _with_keyword(n, "axis", value))
+                         lambda n, value=value: with_keyword(n, "axis", value))
 
 
 def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
     """keepdims=True dropped: the reduced axis is gone and the result broadcasts elsewhere."""
     if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
-        yield Change(f"{_callee(node)}.keepdims",
+        yield Change(f"{callee(node)}.keepdims",
                      f"In {where(context)}, `{code(node)}` is computed without keepdims=True: "
                      "the reduced axis is dropped, so the result broadcasts along the wrong axis.",
-                     lambda n: _with_keyword(n, "keepdims", None))
+                     lambda n: with_keyword(n, "keepdims", None))
 
 
 def ddof(context: Context, node: ast.AST) -> Iterator[Change]:
     """The unbiased variance (ddof=1) where the biased one is meant."""
-    if isinstance(node, ast.Call) and _callee(node) in ("var", "std") and not any(
+    if isinstance(node, ast.Call) and callee(node) in ("var", "std") and not any(
             k.arg == "ddof" for k in node.keywords):
-        yield Change(f"{_callee(node)}.ddof=1",
+        yield Change(f"{callee(node)}.ddof=1",
                      f"In {where(context)}, the variance is the unbiased one (ddof=1, torch.var's "
                      f"default) where `{code(node)}` is the biased one (ddof=0).",
-                     lambda n: _with_keyword(n, "ddof", ast.Constant(1)))
+                     lambda n: with_keyword(n, "ddof", ast.Constant(1)))
 
 
 def _swapped(node: ast.AST) -> ast.AST:
@@ -202,7 +161,7 @@ EPSILONS = (1e-5, 1e-6, 1e-8, 1e-12, 1e-3, 0.0)  # 1e-3: Keras's LayerNormalizat
 
 
 def _sqrt(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and _callee(node) == "sqrt" and len(node.args) == 1
+    return (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
             and not node.keywords)
 
 
@@ -210,7 +169,7 @@ def _width(arg: ast.AST) -> ast.AST | None:
     """`q.shape[-1] * q.shape[-3]` (a head's width times the heads: the model width d) for an
     argument `q.shape[-1]`; None for another argument."""
     if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
-            and arg.value.attr == "shape" and _literal(arg.slice) == -1):
+            and arg.value.attr == "shape" and literal(arg.slice) == -1):
         heads = ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
         return ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
     return None
@@ -314,7 +273,7 @@ def skip(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def _int_index(node: ast.AST) -> int | None:
     """The integer a subscript reads, `0` or `-1` (a unary minus on a constant), else None."""
-    value = _literal(node) if isinstance(node, (ast.Constant, ast.UnaryOp)) else None
+    value = literal(node) if isinstance(node, (ast.Constant, ast.UnaryOp)) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -368,7 +327,7 @@ def activation_moved(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change("activation-before-step",
                  f"In {where(context)}, the activation `{node.func.id}(...)` is applied to "
                  f"`{code(step.args[0])}`, the input of `{code(step)}`, instead of to its output.",
-                 lambda n: _with_first(n.args[0], ast.Call(n.func, [n.args[0].args[0]], [])))
+                 lambda n: with_first(n.args[0], ast.Call(n.func, [n.args[0].args[0]], [])))
 
 
 class _Renamed(ast.NodeTransformer):
@@ -413,7 +372,7 @@ def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
         step = call.args[0]
         if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
                 and step.args[0].id == base.id):
-            yield Change(f"residual-from-{slug(_callee(step))}",
+            yield Change(f"residual-from-{slug(callee(step))}",
                          f"In {where(context)}, the residual of `{code(node)}` adds back "
                          f"`{code(step)}`, the step's output, instead of `{base.id}` itself.",
                          lambda n, kept=kept, branch=branch: _replace_side(
@@ -469,15 +428,9 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{first}-axes-swapped",
                  f"In {where(context)}, `{code(node)}` is given `{first}` with its first two "
                  f"axes swapped, `{first}.swapaxes(0, 1)` (rows as columns: W, H for H, W).",
-                 lambda n: _with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",
+                 lambda n: with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",
                                                                  ast.Load()),
                                                    [ast.Constant(0), ast.Constant(1)], [])))
-
-
-def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
-    new = copy.copy(node)
-    new.args = [arg, *node.args[1:]]
-    return new
 
 
 # tried in this order (the budget may stop the search before the last)

@@ -12,7 +12,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .operators import Change, Context, code, slug, where
+from .change import Change, Context, code, slug, where
 
 
 def _int(node: ast.AST) -> int | None:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .operators import ACTIVATIONS, Change, Context, code, slug, where
+from .change import Change, Context, code, slug, where, with_first
+from .operators import ACTIVATIONS
 from .tree import PREFIX
 
 
@@ -160,7 +161,7 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"{name}-before-{_step_name(context, node)}",
                      f"In {where(context)}, `{code(node.args[0])}` goes through {words} before "
                      f"the step `{code(node)}`: the lecture has no activation there.",
-                     lambda n, bound=bound: _with_first(n, ast.Call(ast.Name(bound, ast.Load()),
+                     lambda n, bound=bound: with_first(n, ast.Call(ast.Name(bound, ast.Load()),
                                                                    [n.args[0]], [])),
                      ((bound, function),))
 
@@ -168,12 +169,6 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
 def _parameters(function: ast.FunctionDef) -> set[str]:
     arguments = function.args
     return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
-
-
-def _with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
-    new = copy.copy(node)
-    new.args = [arg, *node.args[1:]]
-    return new
 
 
 CONCATENATIONS = frozenset({"vstack", "concatenate", "row_stack"})

@@ -1,0 +1,76 @@
+"""What an operator yields and the words it is told in: `Context` (the checked function and the
+instance where a node is), `Change` (one edit and its sentence), and the small helpers every
+operator module shares to quote the reference's code and to edit a call.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .tree import PREFIX, Instance
+
+
+@dataclass(frozen=True)
+class Context:
+    root: str                   # the checked function: "encoder_block"
+    instance: Instance          # where the node is
+
+
+@dataclass(frozen=True)
+class Change:
+    detail: str                 # short, stable: "sum.axis=0"
+    sentence: str
+    replace: Callable[[ast.AST], ast.AST]
+    names: tuple = ()           # (name, value) pairs the new code needs
+
+
+SHOWN = 70  # characters of code quoted in a sentence
+
+
+def code(node: ast.AST) -> str:
+    """The node's source as the reference writes it (helper instances under their own name)."""
+    text = re.sub(rf"{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?", r"\1", ast.unparse(node))
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def slug(text: str) -> str:
+    """A stable piece of a mistake's name: no spaces, no '+' (it joins a combination)."""
+    return re.sub(r"[^\w.=\-\[\]'()]", "", text.replace("+", "plus"))[:40]
+
+
+def where(context: Context) -> str:
+    """"`softmax`" or "`encoder_block`, in `mlp(...)` then `linear(h, p['W2'], p['b2'])`"."""
+    steps = context.instance.path.split("/")[1:]
+    if not steps:
+        return f"`{context.root}`"
+    return f"`{context.root}` (in its step `{code(ast.parse(context.instance.call).body[0])}`)"
+
+
+def callee(node: ast.Call) -> str:
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "call")
+    return re.sub(rf"^{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?$", r"\1", name)
+
+
+def with_keyword(node: ast.Call, key: str, value: ast.AST | None) -> ast.Call:
+    new = copy.copy(node)
+    new.keywords = [k for k in node.keywords if k.arg != key]
+    if value is not None:
+        new.keywords.append(ast.keyword(key, value))
+    return new
+
+
+def literal(node: ast.AST):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return node
+
+
+def with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [arg, *node.args[1:]]
+    return new
