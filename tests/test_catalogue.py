@@ -285,7 +285,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 continue
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
                                                             misconception)
-            assert check.hint_kind == MISTAKE
+            spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
+            # what a property finds is observed of the student's code, not a reproduced cause
+            assert check.hint_kind == (OBSERVATION if spec.KEY == "property" else MISTAKE)
     affected = affected_exercises(submission, catalogue)
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)

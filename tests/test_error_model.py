@@ -693,3 +693,43 @@ def test_one_slip_made_twice_is_preferred_to_two_mistakes_that_compute_the_same(
     swapped = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wv-as-Wk+"
                          "op:arguments:self_attention:k-and-v-swapped")
     assert np.allclose(swapped(*cases[1]), student(*cases[1]))  # the other reading, the same
+
+
+def test_two_sizes_of_a_reshape_the_other_way_round():
+    """patchify's grid reshaped as (W // P, P, H // P, P, C): right on square images only, and
+    named on a class of cases that has both."""
+    def student(image, P):
+        H, W, C = image.shape
+        grid = image.reshape(W // P, P, H // P, P, C).transpose(0, 2, 1, 3, 4)
+        return grid.reshape(-1, P * P * C)
+
+    name = "op:sizes:patchify:H-and-W-sizes-swapped"
+    patchify = REFERENCE["patchify"]
+    wide, square = RNG.normal(size=(4, 6, 3)), RNG.normal(size=(4, 4, 2))
+    assert np.allclose(em.rewrite(patchify, name)(wide, 2), student(wide, 2))
+    assert "`W // P` and `H // P`" in em.sentence(patchify, name) or \
+        "`H // P` and `W // P`" in em.sentence(patchify, name)
+    found = em.search(patchify, calls_of(patchify, student, [(wide, 2), (square, 2)]), 0, same)
+    assert found.name == name
+
+
+def test_a_second_mistake_that_shows_only_on_another_call_is_found_with_the_first():
+    """Hidden scores set to 0 (shows on the failing call, one head) and the heads merged
+    without their transpose (shows only with two heads): the rewrite that returns the failing
+    call's value exactly is paired with those that change nothing there."""
+    def student(x, p, heads, causal=False):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1).transpose(1, 0, 2)
+                   for n in "qkv")
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(d // heads)
+        if causal:
+            scores = scores * np.tril(np.ones((T, T)))
+        return (_softmax(scores) @ v).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, 4)), attention_params(4), 1, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, True)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert set(found.name.split("+")) == {
+        "op:infinity:self_attention/attention:minus-inf-as-0",
+        "op:transpose:self_attention/merge_heads:x.swapaxes-removed"}, found.name

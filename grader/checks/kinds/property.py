@@ -82,9 +82,10 @@ class PropertyCheck(Kind):
         message = HIDDEN_FAILURE if self.hidden else verdict.message
         if not verdict.judged:  # the spec's words diagnose the property's finding, not this
             return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)
-        # the spec's words first
+        # the spec's words first; what a property finds is observed of the student's code
+        # (rows reordered, tiles moved), not a cause a rewrite reproduced: an observation
         return check_result(self, FAILED, message, self.hint or verdict.hint, 1,
-                            verdict.misconception)
+                            verdict.misconception, hint_kind=OBSERVATION)
 
     def _failed_call(self, failed: StudentCallFailed):
         outcome = failed.outcome

@@ -48,6 +48,7 @@ JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
              **order.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
+SILENT = "silent"    # a rewrite that changes nothing on the failing call
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     deadline = time.monotonic() + seconds
     order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
     copies = _writes_in_place(root)
-    scored, found = [], []
+    scored, silent, found = [], [], []
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         tries = 0
@@ -198,11 +199,13 @@ def search(function: Callable, calls: list[Call], failing: int,
             outcome = _try(root, [edit], order, same, copies)
             if outcome is True:
                 found.append([edit])
+            elif outcome == SILENT:
+                silent.append(edit)
             elif outcome is not None:
                 scored.append((outcome, edit))
         if not found:
             start = _distance(order[0].expected, order[0].got)
-            for pair in _pairs(scored, start):
+            for pair in _pairs(scored, start, silent):
                 if tries >= MAX_TRIES or time.monotonic() > deadline:
                     break
                 tries += 1
@@ -224,17 +227,20 @@ def _one_mistake(group: list[Edit]) -> bool:
     return len(group) > 1 and len({(e.operator, e.site.path) for e in group}) == 1
 
 
-def _pairs(scored: list[tuple[float, Edit]], start: float | None):
-    """The pairs to try, each once: each of the (at most ANCHORS) singles that take the
-    reference at least halfway to the student's value with every other single; then two edits
-    of one operator in one function (the axis of both max and sum, gamma and beta both
-    dropped), at most SIBLINGS of them."""
+def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = ()):
+    """The pairs to try, each once: a single that returns the failing call's value exactly
+    (but not another call's) with each single that changes nothing on that call (a second
+    mistake that shows only elsewhere: a merge of several heads, where the failing call has
+    one); each of the (at most ANCHORS) singles that take the reference at least halfway to the
+    student's value with every other single; then two edits of one operator in one function
+    (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
     anchors = [edit for distance, edit in scored[:ANCHORS]
                if start is not None and distance < CLOSER * start]
+    exact = [edit for distance, edit in scored[:ANCHORS] if distance == 0.0]
     tried = set()
-    candidates = [(a, b) for a in anchors for b in edits]
+    candidates = [(a, b) for a in exact for b in silent] + [(a, b) for a in anchors for b in edits]
     siblings = [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
                 if a.site.path == b.site.path and a.operator == b.operator
                 and a.operator in SIBLING_OPERATORS]
@@ -268,7 +274,9 @@ def _told(group: list[Edit]) -> Found:
 def _try(root: Instance, group: list[Edit], order: list[Call], same,
          copies: bool = True) -> bool | float | None:
     """True when the rewrite reproduces every call's student value (and is wrong on the first),
-    else how far it is from the student's value on the first call (None: not comparable)."""
+    else how far it is from the student's value on the first call (None: not comparable; 0.0
+    when it reproduces the first call but not another: a second mistake shows only there;
+    SILENT when it is right on the first call)."""
     key = tuple(e.name for e in group)
     function = root.rewritten.get(key)
     if function is None:
@@ -290,11 +298,11 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
             return None
         if i == 0:
             if same(value, call.expected):
-                return None  # right here: not the mistake that failed the case
+                return SILENT  # right here: not the mistake that failed the case
             if not same(value, call.got):
                 return _distance(value, call.got)
         elif not same(value, call.got):
-            return None
+            return 0.0  # the failing call's value exactly, not another's: half of a pair
     return True
 
 

@@ -1,5 +1,6 @@
 """Operators on the order of things: axes reshaped into place instead of transposed
-(`reshape(heads, T, d_h)` for `reshape(T, heads, d_h).swapaxes(0, 1)`), two arguments of a
+(`reshape(heads, T, d_h)` for `reshape(T, heads, d_h).swapaxes(0, 1)`), two sizes of a reshape
+given the other way round (`W // P` for `H // P`), two arguments of a
 step given the other way round (`attention(q, v, k)`), a scale applied to a step's output
 instead of its input (`softmax(s) / c` for `softmax(s / c)`), two nested steps in the other
 order (`norm(attn(x))` for `attn(norm(x))`), a division written as a product. Each is an
@@ -57,6 +58,57 @@ def reshape_for_transpose(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`{code(new)}`: the same shape, but a reshape keeps the elements in their "
                  "order and only a transpose moves them.",
                  lambda n: _reshaped_into_place(n))
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+class _Exchanged(ast.NodeTransformer):
+    def __init__(self, a: str, b: str):
+        self.pair = {a: b, b: a}
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(self.pair.get(node.id, node.id), node.ctx)
+
+
+def _rows_for_columns(a: ast.AST, b: ast.AST) -> tuple[str, str] | None:
+    """(x, y) when `b` is `a` with the names x and y exchanged (`W // P` and `H // P`)."""
+    only_a, only_b = _names(a) - _names(b), _names(b) - _names(a)
+    if len(only_a) != 1 or len(only_b) != 1:
+        return None
+    x, y = only_a.pop(), only_b.pop()
+    exchanged = _Exchanged(x, y).visit(copy.deepcopy(a))
+    return (x, y) if ast.dump(exchanged) == ast.dump(b) else None
+
+
+def _sizes_swapped(node: ast.Call, i: int, j: int) -> ast.Call:
+    new = copy.copy(node)
+    new.args = list(node.args)
+    new.args[i], new.args[j] = node.args[j], node.args[i]
+    return new
+
+
+def sizes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two sizes of a reshape given the other way round, one the other with two names
+    exchanged: `image.reshape(H // P, P, W // P, P, C)` as `reshape(W // P, P, H // P, P,
+    C)` (rows for columns: the same on square images only)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)):
+        return
+    args = node.args
+    for i in range(len(args)):
+        for j in range(i + 1, len(args)):
+            pair = _rows_for_columns(args[i], args[j])
+            if pair is None:
+                continue
+            yield Change(f"{pair[0]}-and-{pair[1]}-sizes-swapped",
+                         f"In {where(context)}, `{code(node)}` is given `{code(args[i])}` and "
+                         f"`{code(args[j])}` the other way round, "
+                         f"`{code(_sizes_swapped(node, i, j))}` ({pair[0]} for {pair[1]}: "
+                         "the same only where they are equal).",
+                         lambda n, i=i, j=j: _sizes_swapped(n, i, j))
 
 
 def _helper_call(context: Context, node: ast.AST) -> bool:
@@ -215,6 +267,7 @@ def multiplied_for_divided(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order, after names.OPERATORS
-OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "arguments": arguments_swapped,
+OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swapped,
+             "arguments": arguments_swapped,
              "scale_after": scale_after_step, "steps": steps_swapped,
              "divided": multiplied_for_divided}

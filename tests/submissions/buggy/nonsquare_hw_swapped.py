@@ -1,9 +1,10 @@
 """Blind round 2 (issue 38), a port with its own mistakes: patchify reshapes the grid as (W//P, P,
 H//P, P, C), height and width swapped (right only for square images); num_patches returns
-(H//P)**2, assuming a square image.
+(H//P)**2, assuming a square image. Both named (the grid reshape by order.sizes_swapped).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H', 'patchify': None}
+EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
+          'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped'}
 
 
 def num_patches(H, W, P):
