@@ -128,6 +128,25 @@ def test_the_generalisation_that_fails_is_said_and_only_that_one():
     assert generalisation(_Check("attention_scores", []), [_case((4,))], _case((9,))) is None
 
 
+def test_right_for_float_images_wrong_for_an_8_bit_one_is_said_only_when_the_cases_show_it():
+    """A buffer made with the image's dtype keeps an 8-bit image's results in 8 bits: float
+    images pass, a uint8 one fails. Said only when every passed case has a float image and no
+    other failing one does; the hint names the failing image's dtype."""
+    check = _Check("conv_patch_embed", [])
+    floats = [_case((np.zeros((4, 6, 3)), 0, 0, 2)), _case((np.zeros((6, 6)), 0, 0, 2))]
+    pixels = _case((np.zeros((4, 6, 3), dtype=np.uint8), 0, 0, 2))
+    name, hint = generalisation(check, floats, pixels)
+    assert name == "only_float_images"
+    assert hint.startswith("Your `conv_patch_embed` is right for float images, wrong for a uint8 "
+                           "image")
+    assert generalisation(check, floats + [pixels], floats[0]) is None  # a uint8 one passed
+    assert generalisation(check, floats, pixels, [floats[1]]) is None  # a float one failed too
+    float32 = _case((np.zeros((4, 6, 3), dtype=np.float32), 0, 0, 2))
+    assert generalisation(check, floats, float32) is None  # float32 is a float image
+    assert generalisation(_Check("layer_norm", []), [_case((np.zeros((3, 4)), 0, 0))],
+                          _case((np.zeros((3, 4), dtype=np.int64), 0, 0))) is None  # no image
+
+
 def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differs_in_one_way():
     check = _Check("patchify", [])
     failed = CheckResult("grayscale", 1, 0, FAILED, "case 2 of 2: ...", hint="the check's hint")

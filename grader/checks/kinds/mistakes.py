@@ -222,6 +222,16 @@ def _no_batch_axis(arguments):
     return None if len(shape) < 2 else len(shape) == 2
 
 
+def _float_image(arguments):
+    """True for a float image, False for an integer one (8-bit pixels, as a file gives them)."""
+    image = arguments.get("image")
+    if not isinstance(image, np.ndarray) or _image_shape(arguments) is None:
+        return None
+    if np.issubdtype(image.dtype, np.floating):
+        return True
+    return False if np.issubdtype(image.dtype, np.integer) else None
+
+
 def _image(arguments, hidden):
     H, W = _sizes(arguments)
     return "image" if hidden else f"{H} x {W} image"
@@ -242,6 +252,10 @@ GENERALISATIONS = {
     "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
         f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "
         "number of heads (the split into d // heads columns, the scale, the merge)")),
+    "only_float_images": (_float_image, "right for float images only", lambda a, hidden: (
+        f"for float images, wrong for a {a['image'].dtype} image (integer pixels, as a file "
+        "gives them): the result is the float one all the same; look for an array made with "
+        "the image's dtype, or arithmetic kept in it")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
         f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
         "last axis")),

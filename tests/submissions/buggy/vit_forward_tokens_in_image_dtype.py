@@ -1,0 +1,17 @@
+"""vit_forward with the embedding written out, its token buffer np.zeros((N + 1, d),
+dtype=image.dtype): right for float images, while for an 8-bit (uint8) image [CLS] and the patch
+tokens are cut (and wrapped) to 8-bit integers before the positions are added."""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'vit-forward': 'only_float_images'}
+
+
+def vit_forward(image, params):
+    patches = patchify(image, params["P"]) @ params["W_e"] + params["b_e"]
+    x = np.zeros((len(patches) + 1, patches.shape[1]), dtype=image.dtype)
+    x[0] = params["cls"]
+    x[1:] = patches
+    x = x + params["pos"]
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    return x[0] @ params["W_head"] + params["b_head"]
