@@ -733,3 +733,44 @@ def test_a_second_mistake_that_shows_only_on_another_call_is_found_with_the_firs
     assert set(found.name.split("+")) == {
         "op:infinity:self_attention/attention:minus-inf-as-0",
         "op:transpose:self_attention/merge_heads:x.swapaxes-removed"}, found.name
+
+
+def test_a_statement_moved_across_a_loops_end_by_its_indentation():
+    """The final LayerNorm inside the loop over the blocks: the same with one block, named
+    with two."""
+    ln, block = REFERENCE["layer_norm"], REFERENCE["encoder_block"]
+
+    def student(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for b in params["blocks"]:
+            x = block(x, b, params["heads"])
+            x = ln(x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    name = "op:indentation:vit_forward:layer_norm(xparams['ln_g']params['ln_b']-in-loop"
+    image = RNG.normal(size=(4, 4, 3))
+    one, two = small_vit(blocks=1), small_vit(blocks=2)
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, two), student(image, two))
+    assert "on every pass, instead of once after the loop" in em.sentence(
+        REFERENCE["vit_forward"], name)
+    found = em.search(REFERENCE["vit_forward"], calls_of(
+        REFERENCE["vit_forward"], student, [(image, two), (image, one)]), 0, same)
+    assert found.name == name
+
+
+def test_an_argument_read_with_its_first_two_axes_swapped():
+    """A kernel indexed [kw, kh] (an einsum written 'ijcab,bacd'): named as K transposed, and
+    no parameter handed on to a helper as its first argument gets this rewrite (the helper's
+    rows-and-columns rewrite says it there)."""
+    def student(image, K, b, stride):
+        return REFERENCE["conv_patch_embed"](image, K.swapaxes(0, 1), b, stride)
+
+    conv = REFERENCE["conv_patch_embed"]
+    cases = [(RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1)]
+    found = em.search(conv, calls_of(conv, student, cases), 0, same)
+    assert found.name == "op:transposed_argument:conv_patch_embed:K-axes-swapped"
+    assert "`K.swapaxes(0, 1)`" in found.sentence
+    names = [e.name for e in em.model(REFERENCE["linear_patch_embed"])[1]]
+    assert "op:transposed_argument:linear_patch_embed:image-axes-swapped" not in names
+    assert "op:transposed_argument:linear_patch_embed:W_e-axes-swapped" in names

@@ -266,8 +266,72 @@ def multiplied_for_divided(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: ast.BinOp(n.left, ast.Mult(), n.right))
 
 
+def _moved_into_loop(node: ast.AST, i: int) -> ast.AST:
+    new, loop = copy.copy(node), copy.copy(node.body[i])
+    loop.body = [*loop.body, node.body[i + 1]]
+    new.body = [*node.body[:i], loop, *node.body[i + 2:]]
+    return new
+
+
+def _moved_out_of_loop(node: ast.AST, i: int) -> ast.AST:
+    new, loop = copy.copy(node), copy.copy(node.body[i])
+    loop.body = loop.body[:-1]
+    new.body = [*node.body[:i], loop, node.body[i].body[-1], *node.body[i + 1:]]
+    return new
+
+
+def indentation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A statement moved across a loop's end by its indentation: the one after a `for` run on
+    every pass (the final LayerNorm after each block), or the loop's last one run once after
+    the loop."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for i, loop in enumerate(body[:-1]):
+        if not isinstance(loop, ast.For) or loop.orelse:
+            continue
+        header = f"for {code(loop.target)} in {code(loop.iter)}"
+        after = body[i + 1]
+        if isinstance(after, ast.Assign):
+            yield Change(f"{slug(code(after.value))}-in-loop",
+                         f"In {where(context)}, `{code(after)}` runs inside `{header}`, on "
+                         "every pass, instead of once after the loop (its indentation).",
+                         lambda n, i=i: _moved_into_loop(n, i))
+        if len(loop.body) > 1 and isinstance(loop.body[-1], ast.Assign):
+            yield Change(f"{slug(code(loop.body[-1].value))}-after-loop",
+                         f"In {where(context)}, `{code(loop.body[-1])}` runs once after "
+                         f"`{header}` instead of on every pass (its indentation).",
+                         lambda n, i=i: _moved_out_of_loop(n, i))
+
+
+def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An argument of the checked function read with its first two axes swapped: a kernel
+    indexed [kw, kh] (an einsum's letters the other way round), an image read as (W, H, C)."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
+            and "/" not in context.instance.path):
+        return
+    given = {call.args[0].id for call in ast.walk(node) if _helper_call(context, call)
+             and call.args and isinstance(call.args[0], ast.Name)}  # operators.rows_and_columns'
+    for argument in node.args.args:
+        name = argument.arg
+        if name in given:
+            continue
+        swap = ast.parse(f"{name} = {name}.swapaxes(0, 1)").body[0]
+        yield Change(f"{name}-axes-swapped",
+                     f"In {where(context)}, `{name}` is read with its first two axes swapped, "
+                     f"`{name}.swapaxes(0, 1)` (rows for columns).",
+                     lambda n, swap=swap: _prepended(n, swap))
+
+
+def _prepended(node: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef:
+    new = copy.copy(node)
+    new.body = [copy.deepcopy(statement), *node.body]
+    return new
+
+
 # tried in this order, after names.OPERATORS
 OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swapped,
              "arguments": arguments_swapped,
              "scale_after": scale_after_step, "steps": steps_swapped,
-             "divided": multiplied_for_divided}
+             "divided": multiplied_for_divided, "indentation": indentation,
+             "transposed_argument": argument_transposed}
