@@ -256,3 +256,40 @@ def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_obs
     assert batched.hint.startswith("Your `embed_image` returns the right values")
     assert got(expected[None] + 1.0) == failed  # other values: nothing observed
     assert got(expected.T) == failed  # not an axis of length 1
+
+
+def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake():
+    """value_observations: NaN, the opposite sign, one factor off, the same row added, the
+    rows reordered, some rows wrong. Each holds of the value by construction; none is said of
+    a value that is right (a dtype or in-place failure), or after a mistake was named."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+    expected = np.random.default_rng(5).standard_normal((5, 4))
+    planned = PlannedCase((), {}, None, None, "embed_image", None, (expected, None))
+
+    def told(value, result=failed):
+        said = described(result, check, planned, SimpleNamespace(status="ok", value=value))
+        return said.misconception, said.hint
+
+    with_nan = expected.copy()
+    with_nan[2, 1] = np.nan
+    assert told(with_nan)[0] == "not_finite" and "(row 2)" in told(with_nan)[1]
+    assert told(-expected)[0] == "sign_flipped"
+    scaled = told(expected * np.sqrt(2))
+    assert scaled[0] == "scaled" and "= sqrt(2)" in scaled[1]
+    assert told(expected + np.arange(4.0))[0] == "offset_rows"
+    order = told(expected[[1, 0, 2, 3, 4]])
+    assert order[0] == "rows_reordered" and "your row 0 is expected row 1" in order[1]
+    one_row = expected.copy()
+    one_row[3] += 1.0 + np.arange(4.0)
+    assert told(one_row) == ("some_rows_wrong", "Your `embed_image` returns the expected values "
+                             "except in 1 of 5 rows (row 3).")
+    noise = expected + np.random.default_rng(6).standard_normal((5, 4))
+    assert told(noise) == (None, "the check's hint")  # nothing simple is true of it
+    assert told(expected.astype(np.float32)) == (None, "the check's hint")  # right values
+    named_one = CheckResult(check.name, 1, 0, FAILED, "...", hint="h", misconception="cls_last")
+    assert told(-expected, named_one) == ("cls_last", "h")

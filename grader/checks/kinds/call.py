@@ -38,6 +38,7 @@ from ..results import (
 )
 from .base import Kind
 from .mistakes import combination_names, explained, generated, named, observed
+from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
@@ -279,12 +280,13 @@ class CallCheck(Kind):
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
                  outcome) -> CheckResult:
         """The failed `result` with what is observed of the student's value, the mistake the
-        error model reproduces, else the generalisation its code misses, as hint
+        error model reproduces, else the generalisation its code misses, else what is true of
+        the failed value (a scale, an offset, an order: value_observations.py), as hint
         (mistakes.py)."""
         result = generated(observed(result, self, planned, outcome), self, ran, failing)
         right = [p for p, o in ran if self._right(p, o)]
         wrong = [p for p, o in ran if not self._right(p, o) and p.expectation()[1] is None]
-        return explained(result, self, right, planned, wrong)
+        return described(explained(result, self, right, planned, wrong), self, planned, outcome)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs

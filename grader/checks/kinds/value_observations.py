@@ -1,0 +1,150 @@
+"""What is true of a failed case's value when no mistake is named (issue 38, "say what is
+observed, not a guess"): NaN or inf where the expected values are finite, the opposite sign,
+one scale factor off everywhere, the same vector added to every row, the right rows in another
+order, or only some rows (or columns) wrong. Each is checked on the student's value with the
+check's own comparison, so it is true of that value by construction; it names no cause.
+
+`described(result, check, planned, outcome)` is the failed `result` with the first of these
+that holds as its hint (an observation), else `result` as it is.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from ..compare import agrees, default_compare
+from ..results import FAILED, OBSERVATION
+
+MAX_ROWS = 256       # rows compared pairwise for an order (256 x 256 comparisons at most)
+SHOWN = 4            # row or column numbers listed
+
+
+def described(result, check, planned, outcome):
+    """`result` with the first observation of OBSERVATIONS that holds of the student's value on
+    the failed case, when nothing named its mistake."""
+    if (result.status != FAILED or result.misconception or result.hint_kind == OBSERVATION
+            or outcome.status != "ok"):
+        return result
+    expected, raises = planned.expectation()
+    got = outcome.value
+    if (raises is not None or not isinstance(expected, np.ndarray)
+            or not isinstance(got, np.ndarray) or got.shape != expected.shape or not got.size
+            or not np.issubdtype(expected.dtype, np.floating)
+            or not np.issubdtype(got.dtype, np.number) or not np.isfinite(expected).all()):
+        return result
+    how = check.compare or default_compare(expected)
+    got = got.astype(np.float64)
+    if agrees(expected, got, how):
+        return result  # the values are right: it failed for another reason (a dtype, in place)
+    for name, observe in OBSERVATIONS.items():
+        words = observe(expected.astype(np.float64), got, how)
+        if words:
+            return replace(result, hint=f"Your `{check.function}` returns {words}",
+                           misconception=name, hint_kind=OBSERVATION)
+    return result
+
+
+def _listed(indices) -> str:
+    shown = ", ".join(str(int(i)) for i in indices[:SHOWN])
+    return shown + (", ..." if len(indices) > SHOWN else "")
+
+
+def _not_finite(expected, got, how) -> str | None:
+    bad = ~np.isfinite(got)
+    if not bad.any():
+        return None
+    rows = np.flatnonzero(bad.reshape(len(got), -1).any(axis=1)) if got.ndim else np.array([0])
+    where = f" in {len(rows)} of {len(got)} rows (row {_listed(rows)})" if got.ndim else ""
+    return (f"NaN or inf{where} where every expected value is finite: something overflowed "
+            "(exp of a large number) or divided by zero.")
+
+
+def _sign(expected, got, how) -> str | None:
+    if agrees(expected, -got, how):
+        return "the expected values with the opposite sign."
+    return None
+
+
+def _factor_words(factor: float) -> str:
+    """"1.414 = sqrt(2)", "0.25 = 1/4", or the number alone."""
+    for k in range(2, 65):
+        forms = [(float(k), str(k)), (1.0 / k, f"1/{k}")]
+        if math.isqrt(k) ** 2 != k:
+            forms += [(math.sqrt(k), f"sqrt({k})"), (1 / math.sqrt(k), f"1/sqrt({k})")]
+        for value, text in forms:
+            if abs(factor - value) <= 1e-6 * value:
+                return f"{factor:.4g} = {text}" if text != f"{factor:.4g}" else text
+    return f"{factor:.4g}"
+
+
+def _scale(expected, got, how) -> str | None:
+    norm = float(np.vdot(expected, expected))
+    if norm == 0.0:
+        return None
+    factor = float(np.vdot(got, expected)) / norm
+    if (not math.isfinite(factor) or abs(factor) < 1e-12 or abs(abs(factor) - 1.0) < 1e-3
+            or not agrees(factor * expected, got, how)):
+        return None
+    return (f"the expected values times {_factor_words(factor)}, everywhere: one scale "
+            "factor is off.")
+
+
+def _row_offset(expected, got, how) -> str | None:
+    if expected.ndim < 2 or len(expected) < 2:
+        return None
+    offset = (got - expected).mean(axis=0)
+    if not agrees(expected + offset, got, how) or agrees(expected, expected + offset, how):
+        return None
+    if np.ptp(offset) <= 1e-12 * max(1.0, float(np.abs(offset).max())):
+        return (f"the expected values plus the same number, {float(offset.flat[0]):.4g}, "
+                "everywhere.")
+    return ("the expected values plus the same vector in every row: a term added to (or left "
+            "out of) every row alike, such as a bias or a position.")
+
+
+def _order(expected, got, how) -> str | None:
+    if expected.ndim < 1 or not 2 <= len(expected) <= MAX_ROWS:
+        return None
+    taken, order = set(), []
+    for row in got:
+        match = next((j for j, want in enumerate(expected)
+                      if j not in taken and agrees(want, row, how)), None)
+        if match is None:
+            return None
+        taken.add(match)
+        order.append(match)
+    moved = [i for i, j in enumerate(order) if i != j]
+    if not moved:
+        return None
+    pairs = ", ".join(f"{i} is expected row {order[i]}" for i in moved[:SHOWN])
+    return (f"the expected rows in another order (your row {pairs}"
+            f"{', ...' if len(moved) > SHOWN else ''}).")
+
+
+def _some_rows(expected, got, how) -> str | None:
+    """Rows (or columns) right and wrong, when some of each: of a 2-D or larger value only."""
+    if expected.ndim < 2:
+        return None
+    for axis, noun in ((0, "rows"), (1, "columns")):
+        n = expected.shape[axis]
+        wrong = [i for i in range(n)
+                 if not agrees(np.take(expected, i, axis), np.take(got, i, axis), how)]
+        right = [i for i in range(n) if i not in wrong]
+        if wrong and right:
+            if len(wrong) <= len(right):
+                return (f"the expected values except in {len(wrong)} of {n} {noun} "
+                        f"({noun[:-1]} {_listed(wrong)}).")
+            return (f"the expected values only in {len(right)} of {n} {noun} "
+                    f"({noun[:-1]} {_listed(right)}); the others differ.")
+    return None
+
+
+# name -> a test of (expected, got, comparison) giving the words after "Your `f` returns ",
+# None when it does not hold; the first that holds is said
+OBSERVATIONS = {"not_finite": _not_finite, "sign_flipped": _sign, "scaled": _scale,
+                "offset_rows": _row_offset, "rows_reordered": _order, "some_rows_wrong": _some_rows}
+TITLES = {"not_finite": "NaN or inf where values are finite", "sign_flipped": "opposite sign",
+          "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
+          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong"}
