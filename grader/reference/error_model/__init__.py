@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import names, operators, order, steps
+from . import alternatives, names, operators, order, steps
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
@@ -46,7 +46,7 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
-             **order.OPERATORS}  # tried in this order
+             **order.OPERATORS, **alternatives.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 
 
