@@ -713,26 +713,30 @@ def _slipped_source(source: str, words: str) -> list[str]:
 
 
 def test_each_slip_of_an_alternative_activation_computes_what_its_words_say():
-    """Every variant of GELU's tanh form, its words read back into the formula and evaluated,
-    computes the variant's values; none computes what another activation or variant does."""
+    """Every variant, of GELU's tanh form (offered) and of the exact GELU and quick GELU (the
+    mechanism is general), its words read back into the formula and evaluated, computes the
+    variant's values; none computes what another activation or variant does."""
     import ast
     import inspect
     import textwrap
 
+    from grader.reference.erf import erfc
     from grader.reference.error_model import alternatives, operators
 
-    variants = alternatives.variants("gelu_tanh")
-    assert len(variants) >= 8
-    function = ast.parse(textwrap.dedent(inspect.getsource(operators.ACTIVATIONS["gelu_tanh"][1])))
-    source = ast.unparse(function.body[0].body[-1].value)
+    assert alternatives.ALTERNATIVES == ("gelu_tanh",)
+    names = ("gelu_tanh", "gelu", "quick_gelu")
+    variants = alternatives.variants(names)
+    assert all(sum(v[0] == name for v in variants) >= 3 for name in names)
     x = np.linspace(-5, 5, 101)
-    for detail, words, variant in variants:
+    for name, detail, words, variant in variants:
+        function = ast.parse(textwrap.dedent(inspect.getsource(operators.ACTIVATIONS[name][1])))
+        source = ast.unparse(next(n for n in ast.walk(function) if isinstance(n, ast.Return)).value)
         formulas = _slipped_source(source, words)
         assert formulas and any(f != source for f in formulas), (detail, words)
-        assert any(np.allclose(eval(f, {"np": np, "math": math, "x": x}), variant(x),  # noqa: S307
-                               equal_nan=True) for f in formulas), (detail, words, formulas)
+        assert any(np.allclose(eval(f, {"np": np, "math": math, "erfc": erfc, "x": x}),  # noqa: S307
+                               variant(x), equal_nan=True) for f in formulas), (detail, words)
     known = [f(x) if f else x for _, f in operators.ACTIVATIONS.values()]
-    values = [variant(x) for _, _, variant in variants]
+    values = [variant(x) for *_, variant in variants]
     for i, v in enumerate(values):
         assert not any(np.allclose(v, other, atol=1e-3) for other in known + values[:i]), i
 

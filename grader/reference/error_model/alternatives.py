@@ -103,34 +103,39 @@ def _parents(tree: ast.AST) -> dict[int, ast.AST | None]:
 
 
 @functools.cache
-def variants(name: str) -> tuple[tuple[str, str, Callable], ...]:
-    """(detail, words, function) for each slip of ACTIVATIONS[name] that computes something no
-    activation of ACTIVATIONS and no earlier slip computes, in the source's pre-order."""
+def variants(alternatives: tuple[str, ...] = ALTERNATIVES
+             ) -> tuple[tuple[str, str, str, Callable], ...]:
+    """(alternative, detail, words, function) for each slip of each of `alternatives` (names of
+    ACTIVATIONS) that computes something no activation of ACTIVATIONS and no earlier slip
+    computes, in the order of `alternatives` and of each one's source (pre-order)."""
+    taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
+    return tuple((name, *variant) for name in alternatives for variant in _slips(name, taken))
+
+
+def _slips(name: str, taken: list) -> Iterator[tuple[str, str, Callable]]:
+    """(detail, words, function) for each slip of ACTIVATIONS[name] whose values on PROBE are
+    none of `taken`'s, each one's added to `taken`."""
     root = build(ACTIVATIONS[name][1])
     if root is None:
-        return ()
-    parents = _parents(root.node)
-    taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
-    found, details = [], set()  # a detail made twice: numbered from the second
+        return
+    parents, details = _parents(root.node), set()  # a detail made twice: numbered
     for index, (node, _, _, _) in enumerate(nodes(root.node)):
-        for slip in SLIPS:
-            for change in slip(Context(name, root), node):
-                edit = Edit("slip", Site(root.path, index), change.detail, "", change.replace)
-                try:
-                    function = compile_with(root, [edit])
-                except (SyntaxError, ValueError, TypeError):
-                    continue
-                values = _values(function)
-                if values is None or any(_alike(values, other) for other in taken):
-                    continue
-                detail, number = change.detail, 1
-                while detail in details:
-                    number += 1
-                    detail = f"{change.detail}.{number}"
-                details.add(detail)
-                taken.append(values)
-                found.append((detail, _words(parents[id(node)], node, change.replace), function))
-    return tuple(found)
+        for change in (change for slip in SLIPS for change in slip(Context(name, root), node)):
+            edit = Edit("slip", Site(root.path, index), change.detail, "", change.replace)
+            try:
+                function = compile_with(root, [edit])
+            except (SyntaxError, ValueError, TypeError):
+                continue
+            values = _values(function)
+            if values is None or any(_alike(values, other) for other in taken):
+                continue
+            detail, number = change.detail, 1
+            while detail in details:
+                number += 1
+                detail = f"{change.detail}.{number}"
+            details.add(detail)
+            taken.append(values)
+            yield detail, _words(parents[id(node)], node, change.replace), function
 
 
 def _values(function: Callable) -> np.ndarray | None:
@@ -158,14 +163,12 @@ def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
         return
-    for name in ALTERNATIVES:
-        words = ACTIVATIONS[name][0]
-        for number, (detail, slip, function) in enumerate(variants(name)):
-            bound = f"{PREFIX}slip_{name}_{number}"
-            yield Change(f"act={name}.{detail}",
-                         f"In {where(context)}, the activation is {words} with {slip}.",
-                         lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
-                         ((bound, function),))
+    for number, (name, detail, slip, function) in enumerate(variants()):
+        bound = f"{PREFIX}slip_{number}"
+        yield Change(f"act={name}.{detail}",
+                     f"In {where(context)}, the activation is {ACTIVATIONS[name][0]} with {slip}.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
+                     ((bound, function),))
 
 
 OPERATORS = {"activation_slip": activation_slip}  # tried after order.OPERATORS
