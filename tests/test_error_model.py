@@ -774,3 +774,91 @@ def test_an_argument_read_with_its_first_two_axes_swapped():
     names = [e.name for e in em.model(REFERENCE["linear_patch_embed"])[1]]
     assert "op:transposed_argument:linear_patch_embed:image-axes-swapped" not in names
     assert "op:transposed_argument:linear_patch_embed:W_e-axes-swapped" in names
+
+
+# --- an accepted alternative activation written with one slip (alternatives.py) -----------------
+
+def _slipped_source(source: str, words: str) -> list[str]:
+    """The formulas a variant's words describe, as text: `A` where `B` belongs puts A in B's
+    place; `A` left out of `B` takes A and its operator out of B (either side)."""
+    import re
+
+    quoted = re.findall(r"`([^`]*)`", words)
+    if words.endswith("belongs"):
+        return [source.replace(quoted[1], quoted[0])]
+    gone, whole = quoted[0], quoted[1] if len(quoted) > 1 else source
+    return [source.replace(whole, kept) for op in ("+", "-", "*", "/")
+            for kept in (whole.replace(f" {op} ({gone})", ""), whole.replace(f"({gone}) {op} ", ""),
+                         whole.replace(f" {op} {gone}", ""), whole.replace(f"{gone} {op} ", ""))
+            if kept != whole]
+
+
+def test_each_slip_of_an_alternative_activation_computes_what_its_words_say():
+    """Every variant, of GELU's tanh form (offered) and of the exact GELU and quick GELU (the
+    mechanism is general), its words read back into the formula and evaluated, computes the
+    variant's values; none computes what another activation or variant does."""
+    import ast
+    import inspect
+    import textwrap
+
+    from grader.reference.erf import erfc
+    from grader.reference.error_model import alternatives, operators
+
+    assert alternatives.ALTERNATIVES == ("gelu_tanh",)
+    names = ("gelu_tanh", "gelu", "quick_gelu")
+    variants = alternatives.variants(names)
+    assert all(sum(v[0] == name for v in variants) >= 3 for name in names)
+    x = np.linspace(-5, 5, 101)
+    for name, detail, words, variant in variants:
+        function = ast.parse(textwrap.dedent(inspect.getsource(operators.ACTIVATIONS[name][1])))
+        source = ast.unparse(next(n for n in ast.walk(function) if isinstance(n, ast.Return)).value)
+        formulas = _slipped_source(source, words)
+        assert formulas and any(f != source for f in formulas), (detail, words)
+        assert any(np.allclose(eval(f, {"np": np, "math": math, "erfc": erfc, "x": x}),  # noqa: S307
+                               variant(x), equal_nan=True) for f in formulas), (detail, words)
+    known = [f(x) if f else x for _, f in operators.ACTIVATIONS.values()]
+    values = [variant(x) for *_, variant in variants]
+    for i, v in enumerate(values):
+        assert not any(np.allclose(v, other, atol=1e-3) for other in known + values[:i]), i
+
+
+def _tanh_gelu_by_hand(scale, power):
+    def act(z):
+        return 0.5 * z * (1 + np.tanh(scale * (z + 0.044715 * z ** power)))
+    return act
+
+
+@pytest.mark.parametrize(("student_act", "detail", "words"), [
+    (lambda z: 0.5 * z * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * z)), "drop-0.044715x3",
+     "with `0.044715 * x ** 3` left out of `x + 0.044715 * x ** 3`"),
+    (_tanh_gelu_by_hand(np.sqrt(2 / np.pi), 2), "power-3-as-2",
+     "with `x ** 2` where `x ** 3` belongs"),
+    (_tanh_gelu_by_hand(np.sqrt(2 * np.pi), 3), "math.pi-multiplied",
+     "with `math.sqrt(2.0 * math.pi)` where `math.sqrt(2.0 / math.pi)` belongs")],
+    ids=["no-cubic", "square", "sqrt-2pi"])
+def test_a_hand_written_tanh_gelu_with_one_slip_is_named(student_act, detail, words):
+    """The three slips of the blind rounds (issue 38), written as the students wrote them, on
+    the encoder-block check's generated cases and comparison: each names its variant, whose
+    sentence quotes the slip."""
+    from grader.checks.generators import generate_cases
+
+    block = REFERENCE["encoder_block"]
+    loose = Compare("allclose", rtol=2e-3, atol=2e-3)
+    cases = generate_cases("block_inputs", 12, 77, {})
+    calls = [em.Call(args, kwargs, block(*args, **kwargs, activation=student_act),
+                     block(*args, **kwargs)) for args, kwargs in cases]
+    found = em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
+    assert found is not None and found.name == (
+        f"op:activation_slip:encoder_block/mlp:act=gelu_tanh.{detail}")
+    assert found.sentence.startswith("In `encoder_block` (in its step `mlp(")
+    assert f"the activation is GELU's tanh approximation {words}." in found.sentence
+
+
+def test_the_slips_are_offered_wherever_the_activation_is_and_nowhere_else():
+    """The MLP's activation call, in encoder_block and vit_forward; not in a function without
+    one (self_attention)."""
+    slips = {name: [e for e in em.model(REFERENCE[name])[1] if e.operator == "activation_slip"]
+             for name in ("encoder_block", "vit_forward", "self_attention")}
+    assert slips["self_attention"] == []
+    assert len(slips["encoder_block"]) == len(slips["vit_forward"]) > 0
+    assert {e.site.path for e in slips["vit_forward"]} == {"vit_forward/encoder_block/mlp"}

@@ -30,11 +30,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import names, operators, order, steps
+from . import alternatives, names, operators, order, steps
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
-MAX_REWRITES = 320      # single rewrites tried per failed check
+MAX_REWRITES = 340      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
@@ -46,7 +46,7 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
-             **order.OPERATORS}  # tried in this order
+             **order.OPERATORS, **alternatives.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 

@@ -3,7 +3,7 @@
 term forgotten: 0.5x(1 + tanh(sqrt(2/pi) x)).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'layer_norm_unbiased', 'encoder-block': None}
+EXPECT = {'layer-norm': 'layer_norm_unbiased', 'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu_tanh.drop-0.044715x3'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

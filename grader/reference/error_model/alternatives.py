@@ -1,0 +1,174 @@
+"""An accepted alternative activation written with one slip: GELU's tanh approximation typed out
+by hand with its cubic term left out, `x ** 2` for `x ** 3`, or sqrt(2 * pi) for sqrt(2 / pi).
+`operators.activation` swaps the MLP's activation for another whole function; this operator
+swaps it for a variant of one, made by a general single-node edit of that function's own source
+(tree.py parses it as any reference function):
+
+- a term dropped from a sum or a factor from a product, either side (`operators.term`, and the
+  first factor, which it keeps: the 0.5 of `0.5 * x`);
+- a power one off (`x ** 3` as `x ** 2` or `x ** 4`);
+- a division written as a product (`order.multiplied_for_divided`: 2 / pi as 2 * pi), or a
+  product by a constant as a division by it;
+- a square root left off a constant (2 / pi where sqrt(2 / pi) belongs).
+
+A variant that computes what an activation of `operators.ACTIVATIONS` computes, or what an
+earlier variant does (to within ALIKE on PROBE), is not offered: two rewrites that reproduce the
+same outputs name nothing (__init__.search), which would lose a hint that the whole swap names.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from .change import Change, Context, callee, code, slug, where
+from .operators import ACTIVATION_CALLS, ACTIVATIONS, term
+from .order import multiplied_for_divided
+from .tree import PREFIX, Edit, Site, build, compile_with, nodes
+
+ALTERNATIVES = ("gelu_tanh",)  # the activations, of ACTIVATIONS, whose slips are offered
+PROBE = np.linspace(-8.0, 8.0, 321)  # where two activations are told apart
+ALIKE = 1e-2  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
+# 2e-3 on its output, lets through an activation that is within about 1e-3 of the right one)
+
+
+def _reads_parameter(context: Context, node: ast.AST) -> bool:
+    """Whether `node` reads a parameter of the function (`x`): no constant."""
+    parameters = {a.arg for a in context.instance.node.args.args}
+    return any(isinstance(sub, ast.Name) and sub.id in parameters for sub in ast.walk(node))
+
+
+def _factor_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The first factor of a product left out (`0.5 * x` as `x`); `operators.term` drops the
+    second."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        yield Change(f"drop-{slug(code(node.left))}", "", lambda n: n.right)
+
+
+def _power_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An integer power one off: `x ** 3` as `x ** 2` or `x ** 4` (never `x ** 0`)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+            and isinstance(node.right, ast.Constant) and type(node.right.value) is int):
+        return
+    for new in (node.right.value - 1, node.right.value + 1):
+        if new > 0:
+            yield Change(f"power-{node.right.value}-as-{new}", "",
+                         lambda n, new=new: ast.BinOp(n.left, ast.Pow(), ast.Constant(new)))
+
+
+def _divided_for_multiplied(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A product by a constant written as a division, `x * 0.7978` as `x / 0.7978`: the
+    inverse of `order.multiplied_for_divided` (a factor that reads a parameter is no constant
+    one could invert by mistake)."""
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            and not _reads_parameter(context, node.right)):
+        yield Change(f"{slug(code(node.right))}-divided", "",
+                     lambda n: ast.BinOp(n.left, ast.Div(), n.right))
+
+
+def _root_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A square root of a constant left off: `math.sqrt(2.0 / math.pi)` as `2.0 / math.pi`."""
+    if (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
+            and not node.keywords and not _reads_parameter(context, node.args[0])):
+        yield Change(f"{slug(code(node.args[0]))}-unrooted", "", lambda n: n.args[0])
+
+
+SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
+         _divided_for_multiplied, _root_dropped)  # tried in this order
+
+
+def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:
+    """The slip `replace` makes at `node` in the lecture's words: "`0.044715 * x ** 3` left
+    out of `x + 0.044715 * x ** 3`" (the whole formula not quoted again), "`x ** 2` where
+    `x ** 3` belongs"; a call's sole argument quoted with its call, "`math.sqrt(2.0 *
+    math.pi)` where `math.sqrt(2.0 / math.pi)` belongs"."""
+    shown = copy.deepcopy(node)
+    new = replace(shown)
+    if isinstance(shown, ast.BinOp) and any(new is side for side in (shown.left, shown.right)):
+        gone = code(shown.right if new is shown.left else shown.left)
+        return (f"`{gone}` left out" if isinstance(parent, ast.Return)
+                else f"`{gone}` left out of `{code(node)}`")
+    if isinstance(parent, ast.Call) and len(parent.args) == 1 and parent.args[0] is node:
+        written = copy.copy(parent)
+        written.args = [new]
+        return f"`{code(written)}` where `{code(parent)}` belongs"
+    return f"`{code(new)}` where `{code(node)}` belongs"
+
+
+def _parents(tree: ast.AST) -> dict[int, ast.AST | None]:
+    return {id(node): parent for node, parent, _, _ in nodes(tree)}
+
+
+@functools.cache
+def variants(alternatives: tuple[str, ...] = ALTERNATIVES
+             ) -> tuple[tuple[str, str, str, Callable], ...]:
+    """(alternative, detail, words, function) for each slip of each of `alternatives` (names of
+    ACTIVATIONS) that computes something no activation of ACTIVATIONS and no earlier slip
+    computes, in the order of `alternatives` and of each one's source (pre-order)."""
+    taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
+    return tuple((name, *variant) for name in alternatives for variant in _slips(name, taken))
+
+
+def _slips(name: str, taken: list) -> Iterator[tuple[str, str, Callable]]:
+    """(detail, words, function) for each slip of ACTIVATIONS[name] whose values on PROBE are
+    none of `taken`'s, each one's added to `taken`."""
+    root = build(ACTIVATIONS[name][1])
+    if root is None:
+        return
+    parents, details = _parents(root.node), set()  # a detail made twice: numbered
+    for index, (node, _, _, _) in enumerate(nodes(root.node)):
+        for change in (change for slip in SLIPS for change in slip(Context(name, root), node)):
+            edit = Edit("slip", Site(root.path, index), change.detail, "", change.replace)
+            try:
+                function = compile_with(root, [edit])
+            except (SyntaxError, ValueError, TypeError):
+                continue
+            values = _values(function)
+            if values is None or any(_alike(values, other) for other in taken):
+                continue
+            detail, number = change.detail, 1
+            while detail in details:
+                number += 1
+                detail = f"{change.detail}.{number}"
+            details.add(detail)
+            taken.append(values)
+            yield detail, _words(parents[id(node)], node, change.replace), function
+
+
+def _values(function: Callable) -> np.ndarray | None:
+    """The function on PROBE; None when it raises or is not an array of PROBE's shape there."""
+    with np.errstate(all="ignore"):
+        try:
+            values = np.asarray(function(PROBE.copy()), dtype=float)
+        except Exception:  # noqa: BLE001 - a slip that cannot run is no slip a student made
+            return None
+    return values if values.shape == PROBE.shape else None
+
+
+def _alike(values: np.ndarray | None, other: np.ndarray | None) -> bool:
+    if values is None or other is None:
+        return False
+    with np.errstate(all="ignore"):
+        gaps = np.abs(values - other)
+    return bool(np.all(np.isnan(values) == np.isnan(other))
+                and np.nanmax(np.where(np.isnan(gaps), 0.0, gaps)) <= ALIKE)
+
+
+def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation swapped for an accepted alternative written with one slip (GELU's tanh
+    approximation with its cubic term left out)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
+        return
+    for number, (name, detail, slip, function) in enumerate(variants()):
+        bound = f"{PREFIX}slip_{number}"
+        yield Change(f"act={name}.{detail}",
+                     f"In {where(context)}, the activation is {ACTIVATIONS[name][0]} with {slip}.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
+                     ((bound, function),))
+
+
+OPERATORS = {"activation_slip": activation_slip}  # tried after order.OPERATORS
