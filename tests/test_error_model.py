@@ -863,3 +863,23 @@ def test_the_slips_are_offered_wherever_the_activation_is_and_nowhere_else():
     assert slips["self_attention"] == []
     assert len(slips["encoder_block"]) == len(slips["vit_forward"]) > 0
     assert {e.site.path for e in slips["vit_forward"]} == {"vit_forward/encoder_block/mlp"}
+
+
+def test_a_causal_triangle_one_diagonal_off():
+    """`np.tril(ones, k=1)`: each query sees one later key too; named at the mask's own
+    triangle (causal_mask is rewritten like any helper)."""
+    def student(x, p, heads, causal=False):
+        T, d = x.shape
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        scores = q @ k.T / math.sqrt(d)
+        if causal:
+            scores = np.where(np.tril(np.ones((T, T)), k=1) > 0, scores, -np.inf)
+        return _softmax(scores) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(4, 4)), p, 1, True), (RNG.normal(size=(6, 4)), p, 1, True),
+             (RNG.normal(size=(3, 4)), p, 1, False)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == "op:diagonal:self_attention/causal_mask:tri.k=1"
+    assert "one diagonal off, k=1 instead of k=0" in found.sentence

@@ -58,6 +58,24 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
                          lambda n, value=value: with_keyword(n, "axis", value))
 
 
+def diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A triangle one diagonal off: `np.tri(T)` (token i sees 0..i) as `k=-1` (not itself) or
+    `k=1` (one later token too), as `np.triu(..., k=0)` for `k=1` writes it."""
+    if not (isinstance(node, ast.Call) and callee(node) in ("tri", "tril", "triu")):
+        return
+    given = next((k.value for k in node.keywords if k.arg == "k"), None)
+    old = 0 if given is None else literal(given)
+    if not isinstance(old, int):
+        return
+    for new in (old - 1, old + 1):
+        sees = {"tri": "the keys", "tril": "the keys", "triu": "the hidden keys"}[callee(node)]
+        yield Change(f"{callee(node)}.k={new}",
+                     f"In {where(context)}, `{code(node)}` is one diagonal off, "
+                     f"k={new} instead of k={old}: {sees} of each query start one "
+                     f"{'earlier' if new < old else 'later'}.",
+                     lambda n, new=new: with_keyword(n, "k", ast.Constant(new)))
+
+
 def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
     """keepdims=True dropped: the reduced axis is gone and the result broadcasts elsewhere."""
     if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
@@ -434,8 +452,9 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order (the budget may stop the search before the last)
-OPERATORS = {"axis": axis, "keepdims": keepdims, "term": term, "constant": constant,
-             "root": root, "activation": activation, "ddof": ddof, "transpose": transpose,
+OPERATORS = {"axis": axis, "keepdims": keepdims, "diagonal": diagonal, "term": term,
+             "constant": constant, "root": root, "activation": activation, "ddof": ddof,
+             "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,
              "loop": first_element, "residual": residual_of_step, "parameter": parameter,
              "rows_and_columns": rows_and_columns, "activation_moved": activation_moved}

@@ -156,6 +156,8 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
         return  # between two steps: after the inner one, not before the step as it reads
     if isinstance(inner, ast.Name) and inner.id in _parameters(context.instance.node):
         return  # the function's own input (sizes H, W, P in counting functions)
+    if isinstance(inner, ast.Subscript) and getattr(inner.value, "attr", None) == "shape":
+        return  # a size (the mask's T = x.shape[-2]), not an array a step transforms
     for name, (words, function) in INSERTED.items():
         bound = f"{PREFIX}inserted_{name}"
         yield Change(f"{name}-before-{_step_name(context, node)}",

@@ -23,7 +23,7 @@ PREFIX = "__em_"  # names the error model binds in a rewritten function's global
 # helpers never descended into: validation (their refusals are the student's own checks) and
 # numerics below the lecture's steps
 SKIPPED = frozenset({"check_heads", "check_positions", "check_tiling", "check_patch_size",
-                     "_check_conv", "as_int", "as_hwc", "erf", "erfc", "causal_mask"})
+                     "_check_conv", "as_int", "as_hwc", "erf", "erfc"})
 PACKAGE = "grader.reference"
 
 
