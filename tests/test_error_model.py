@@ -690,6 +690,7 @@ def test_one_slip_made_twice_is_preferred_to_two_mistakes_that_compute_the_same(
                                                             cases), 0, same)
     assert found.name == ("op:parameter:self_attention:Wv-as-Wk+"
                           "op:parameter:self_attention:bv-as-bk")
+    assert found.sentence.startswith("One slip, made at 2 places: (1) In `self_attention`")
     swapped = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wv-as-Wk+"
                          "op:arguments:self_attention:k-and-v-swapped")
     assert np.allclose(swapped(*cases[1]), student(*cases[1]))  # the other reading, the same

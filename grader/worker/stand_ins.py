@@ -170,8 +170,8 @@ def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: d
         if parameter in named[:arity] or parameter.name not in call.arguments:
             continue
         if parameter.kind in NAMED and not _is_default(value, parameter.default):
-            raise LookupError(f"it sets `{parameter.name}`, which the course's function does "
-                              "not have, to other than its default")
+            raise LookupError(f"it sets `{parameter.name}` to other than its default, and the "
+                              "grader's stand-in answers the default only")
         if parameter.kind not in NAMED and value:  # what *args or **kwargs caught
             raise LookupError(f"it passes more than the course's function takes "
                               f"(`{parameter.name}`)")

@@ -218,8 +218,12 @@ def _one_head(arguments):
 
 
 def _no_batch_axis(arguments):
-    shape = np.shape(arguments["x"]) if "x" in arguments and "heads" not in arguments else ()
-    return None if len(shape) < 2 else len(shape) == 2
+    """True for an `x` of one or two axes, False with leading (batch) axes; None without one
+    (attention's x has heads beside it: its own generalisation)."""
+    if "x" not in arguments or "heads" in arguments:
+        return None
+    ndim = np.ndim(arguments["x"])
+    return None if ndim < 1 else ndim <= 2
 
 
 def _float_image(arguments):
@@ -257,8 +261,8 @@ GENERALISATIONS = {
         "gives them): the result is the float one all the same; look for an array made with "
         "the image's dtype, or arithmetic kept in it")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
-        f"for one (T, d) array, wrong for one with leading axes {np.shape(a['x'])}: work on the "
-        "last axis")),
+        f"for inputs of one or two axes, wrong for one with leading axes {np.shape(a['x'])}: work "
+        "on the last axis")),
 }
 ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
 TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},

@@ -265,9 +265,13 @@ def _aliases(found: list[list[Edit]]) -> bool:
 
 
 def _told(group: list[Edit]) -> Found:
+    """The found rewrite's name and sentence; a pair of one operator in one function is told
+    as one slip made at two places (the axis of both mean and var), not two mistakes."""
     if len(group) == 1:
         return Found(group[0].name, group[0].sentence)
-    return Found(JOIN.join(e.name for e in group), f"{len(group)} mistakes at once: " + " ".join(
+    opening = (f"One slip, made at {len(group)} places: " if _one_mistake(group)
+               else f"{len(group)} mistakes at once: ")
+    return Found(JOIN.join(e.name for e in group), opening + " ".join(
         f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
 
 
