@@ -1,0 +1,44 @@
+"""Blind round 3 (b3_14, issue 38), a port with two mistakes: self_attention's Hugging Face-style
+additive mask is np.triu(ones, k=0) * -1e9, which hides the diagonal too (k=1 belongs), so no
+token attends to itself, and token 0, whose whole row is shifted by the same -1e9, attends to
+every token, the later ones included; conv_patch_embed's einsum 'ijcab,bacd->ijd' over
+sliding_window_view windows reads the kernel transposed in space (named: K's first two axes
+swapped). Nothing names the mask yet: both causal checks fail with no hint (the -inf form with
+k=0 is named: see buggy/causal_mask_hides_diagonal.py).
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped',
+          'no-causal-mask': None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    """Valid cross-correlation via sliding windows and one einsum."""
+    x = _as_hwc(image)
+    k = K.shape[0]
+    H, W, C = x.shape
+    if k > H or k > W:
+        raise ValueError(f"kernel {k} larger than image {H}x{W}")
+    win = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(0, 1))[::stride, ::stride]
+    return np.einsum("ijcab,bacd->ijd", win, K) + b
+
+
+def self_attention(x, p, heads, causal=False):
+    """BERT-style self-attention with an additive attention mask."""
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("hidden size is not a multiple of the number of attention heads")
+    dh = d // heads
+
+    def shape(t):
+        return t.reshape(T, heads, dh).transpose(1, 0, 2)
+
+    q = shape(x @ p["Wq"] + p["bq"])
+    k = shape(x @ p["Wk"] + p["bk"])
+    v = shape(x @ p["Wv"] + p["bv"])
+    scores = np.matmul(q, k.transpose(0, 2, 1)) / math.sqrt(dh)
+    if causal:
+        attention_mask = np.triu(np.ones((T, T)), k=0) * -1e9
+        scores = scores + attention_mask
+    probs = softmax(scores, axis=-1)
+    ctx = np.matmul(probs, v).transpose(1, 0, 2).reshape(T, d)
+    return ctx @ p["Wo"] + p["bo"]
