@@ -39,7 +39,7 @@ from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, opaque
 from grader.checks.kinds.value_observations import OBSERVATIONS
-from grader.checks.results import HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
+from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
@@ -287,8 +287,8 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             assert check.hint and check.hint == _shown_hint(exercises[exercise_id], check.name,
                                                             misconception)
             spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
-            # what a property finds is observed of the student's code, not a reproduced cause
-            assert check.hint_kind == (OBSERVATION if spec.KEY == "property" else MISTAKE)
+            # a property's spec hint is the same for every failure of it: a checklist
+            assert check.hint_kind == (CHECKLIST if spec.KEY == "property" else MISTAKE)
     affected = affected_exercises(submission, catalogue)
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)

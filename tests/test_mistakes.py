@@ -241,6 +241,26 @@ def test_a_listed_mistake_another_case_that_ran_contradicts_is_not_named():
     assert dropped.hint == check.hint
 
 
+def test_a_listed_mistake_is_not_named_when_the_code_raised_where_the_mistake_returns():
+    """A count that never reads W: floored where W does not tile (as 'floor division' would
+    count) but a ValueError where H does not, which floor division would not raise: not it."""
+    from types import SimpleNamespace
+
+    check = next(c for c in _checks() if c.call == "num_patches" and c.misconceptions)
+    like = check.misconceptions[0].like
+    result = CheckResult(check.name, 1, 0, FAILED, "case 1 of 2", hint="listed",
+                         misconception=like, hint_kind="mistake")
+    w_off = PlannedCase((6, 7, 3), {}, None, None, "num_patches", None, (None, "ValueError"),
+                        {like: (True, 4)})
+    h_off = PlannedCase((7, 6, 3), {}, None, None, "num_patches", None, (None, "ValueError"),
+                        {like: (True, 4)})
+    raised = SimpleNamespace(status="raised", error=SimpleNamespace(type="ValueError"))
+    counted = SimpleNamespace(status="ok", value=4)
+    dropped = check._reproduced(result, [(w_off, counted), (h_off, raised)], w_off)
+    assert dropped.misconception is None and dropped.hint_kind != "mistake"
+    assert check._reproduced(result, [(w_off, counted), (h_off, counted)], w_off) == result
+
+
 def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_observed():
     from types import SimpleNamespace
 

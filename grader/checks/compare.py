@@ -85,7 +85,8 @@ def _compare_count(expected, got, explain: bool) -> Mismatch | None:
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
         return Mismatch(f"{expected} (an integer)", describe(got),
                         "the value is right but it is a float: a count is an integer. "
-                        "Use // (floor division) or int(), not / .")
+                        "Compute it in integers (// rather than /, ** rather than math.pow), "
+                        "or return int(...).")
     return Mismatch(describe(expected), describe(got))
 
 

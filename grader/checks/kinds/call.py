@@ -290,7 +290,8 @@ class CallCheck(Kind):
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs
-        from what the student's code returned on another case that ran: the failing case alone
+        from what the student's code returned on another case that ran (or it returns a value
+        where the student's code raised as it should): the failing case alone
         could not tell it from another cause (a mean over tokens 0 and 1 is the mean of every
         token for an image of one patch). The check's own hint stands instead."""
         name = result.misconception
@@ -298,11 +299,16 @@ class CallCheck(Kind):
             return result
         for other, outcome in ran:
             expected, raises = other.expectation()
-            if raises is not None or outcome.status != "ok":
+            if raises is not None:  # it raised as it should where the mistake returns a value
+                contradicts = (outcome.status == "raised" and outcome.error.type == raises
+                               and other.wrong_output(name)[0])
+            elif outcome.status == "ok":
+                applies, wrong = other.wrong_output(name)
+                contradicts = applies and not _matches(
+                    wrong, outcome.value, self.compare or default_compare(expected))
+            else:
                 continue
-            applies, wrong = other.wrong_output(name)
-            if applies and not _matches(wrong, outcome.value,
-                                        self.compare or default_compare(expected)):
+            if contradicts:
                 hint = (planned.case.hint if planned.case else None) or self.hint
                 return replace(result, misconception=None, hint=hint,
                                hint_kind=CHECKLIST if hint else None)

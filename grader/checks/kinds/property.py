@@ -20,6 +20,7 @@ from ..properties import (
     Verdict,
 )
 from ..results import (
+    CHECKLIST,
     FAILED,
     HIDDEN_FAILURE,
     MISSING,
@@ -82,10 +83,11 @@ class PropertyCheck(Kind):
         message = HIDDEN_FAILURE if self.hidden else verdict.message
         if not verdict.judged:  # the spec's words diagnose the property's finding, not this
             return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)
-        # the spec's words first; what a property finds is observed of the student's code
-        # (rows reordered, tiles moved), not a cause a rewrite reproduced: an observation
+        # the spec's words first: the same for every failure of the property, a checklist;
+        # else the property's own finding (rows reordered, tiles moved), an observation
         return check_result(self, FAILED, message, self.hint or verdict.hint, 1,
-                            verdict.misconception, hint_kind=OBSERVATION)
+                            verdict.misconception,
+                            hint_kind=CHECKLIST if self.hint else OBSERVATION)
 
     def _failed_call(self, failed: StudentCallFailed):
         outcome = failed.outcome
