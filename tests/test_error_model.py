@@ -883,3 +883,30 @@ def test_a_causal_triangle_one_diagonal_off():
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name == "op:diagonal:self_attention/causal_mask:tri.k=1"
     assert "one diagonal off, k=1 instead of k=0" in found.sentence
+
+
+def test_a_constant_a_count_adds_one_off_and_a_parameter_read_as_its_default():
+    """DeiT's two extra tokens (`+ 2` for [CLS]); `P * P * 3` whatever C is; softmax always
+    over the last axis."""
+    def tokens(H, W, P, cls_token=True):
+        return (H // P) * (W // P) + (2 if cls_token else 0)
+
+    def dim(P, C=3):
+        return P * P * 3
+
+    def softmax_last(x, axis=-1):
+        return _softmax(x)
+
+    for function, student, cases, name in (
+            ("num_tokens", tokens, [(8, 8, 4), (6, 9, 3, False), (224, 224, 16)],
+             "op:count_constant:num_tokens:1-as-2"),
+            ("patch_dim", dim, [(4, 1), (16,), (2, 5)], "op:default:patch_dim:C-as-default"),
+            ("softmax", softmax_last, [(RNG.normal(size=(3, 4)), 0), (RNG.normal(size=(2, 3)),)],
+             "op:default:softmax:axis-as-default")):
+        reference = REFERENCE[function]
+        found = em.search(reference, calls_of(reference, student, cases), 0, same)
+        assert found is not None and found.name == name, (function, found)
+    assert "the `1` a count adds is 2 instead" in em.sentence(
+        REFERENCE["num_tokens"], "op:count_constant:num_tokens:1-as-2")
+    assert "`C` is taken as its default, 3, whatever is given" in em.sentence(
+        REFERENCE["patch_dim"], "op:default:patch_dim:C-as-default")

@@ -186,6 +186,60 @@ def count_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
                              _Shifted(name, step).visit(copy.deepcopy(n.value))))
 
 
+def _counted_constant(context: Context, node: ast.AST) -> bool:
+    """An int constant (1 or more) that a count adds or chooses: `+ (1 if cls_token else 0)`."""
+    if not (isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 1):
+        return False
+    for parent in ast.walk(context.instance.node):
+        if isinstance(parent, ast.IfExp) and node in (parent.body, parent.orelse):
+            return True
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Add, ast.Sub)) and \
+                node in (parent.left, parent.right):
+            return True
+    return False
+
+
+def constant_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A constant a count adds, one off: `+ 1` for [CLS] as `+ 2` (DeiT's distillation token
+    too) or `+ 0`."""
+    if not _counted_constant(context, node):
+        return
+    for new in (node.value + 1, node.value - 1):
+        yield Change(f"{node.value}-as-{new}",
+                     f"In {where(context)}, the `{node.value}` a count adds is {new} instead: one "
+                     f"{'too many' if new > node.value else 'too few'}.",
+                     lambda n, new=new: ast.Constant(new))
+
+
+def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A parameter ignored, its default used whatever is given: `P * P * 3` for `P * P * C`,
+    eps fixed at 1e-6, softmax always over the last axis."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
+            and "/" not in context.instance.path):
+        return
+    arguments = node.args.args
+    defaults = dict(zip([a.arg for a in arguments[len(arguments) - len(node.args.defaults):]],
+                        node.args.defaults, strict=True))
+    for name, default in defaults.items():
+        try:
+            value = ast.literal_eval(default)
+        except ValueError:
+            continue
+        if type(value) not in (int, float):
+            continue
+        fixed = ast.Assign([ast.Name(name, ast.Store())], ast.Constant(value))
+        yield Change(f"{name}-as-default",
+                     f"In {where(context)}, `{name}` is taken as its default, {value!r}, "
+                     f"whatever is given.",
+                     lambda n, fixed=fixed: _first(n, fixed))
+
+
+def _first(function: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef:
+    new = copy.copy(function)
+    new.body = [copy.deepcopy(statement), *function.body]
+    return new
+
+
 def _minus_infinity(node: ast.AST) -> bool:
     return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
             and isinstance(node.operand, ast.Attribute) and node.operand.attr == "inf")
@@ -203,4 +257,5 @@ def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
 
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
-             "infinity": infinity_as_zero}
+             "infinity": infinity_as_zero, "count_constant": constant_off_by_one,
+             "default": parameter_default}
