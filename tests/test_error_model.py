@@ -758,6 +758,17 @@ def test_a_statement_moved_across_a_loops_end_by_its_indentation():
         REFERENCE["vit_forward"], student, [(image, two), (image, one)]), 0, same)
     assert found.name == name
 
+    def ln_pre(image, params):  # CLIP: the LayerNorm before the blocks as well
+        x = ln(REFERENCE["embed_image"](image, params), params["ln_g"], params["ln_b"])
+        for b in params["blocks"]:
+            x = block(x, b, params["heads"])
+        x = ln(x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    found = em.search(REFERENCE["vit_forward"], calls_of(
+        REFERENCE["vit_forward"], ln_pre, [(image, two), (image, one)]), 0, same)
+    assert found.name == name.replace("-in-loop", "-before-loop-too")
+
 
 def test_an_argument_read_with_its_first_two_axes_swapped():
     """A kernel indexed [kw, kh] (an einsum written 'ijcab,bacd'): named as K transposed, and

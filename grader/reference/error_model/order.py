@@ -273,6 +273,12 @@ def _moved_into_loop(node: ast.AST, i: int) -> ast.AST:
     return new
 
 
+def _copied_before_loop(node: ast.AST, i: int) -> ast.AST:
+    new = copy.copy(node)
+    new.body = [*node.body[:i], copy.deepcopy(node.body[i + 1]), *node.body[i:]]
+    return new
+
+
 def _moved_out_of_loop(node: ast.AST, i: int) -> ast.AST:
     new, loop = copy.copy(node), copy.copy(node.body[i])
     loop.body = loop.body[:-1]
@@ -283,7 +289,7 @@ def _moved_out_of_loop(node: ast.AST, i: int) -> ast.AST:
 def indentation(context: Context, node: ast.AST) -> Iterator[Change]:
     """A statement moved across a loop's end by its indentation: the one after a `for` run on
     every pass (the final LayerNorm after each block), or the loop's last one run once after
-    the loop."""
+    the loop; or the one after the loop run before it too (a LayerNorm before the blocks)."""
     body = getattr(node, "body", None)
     if not isinstance(body, list):
         return
@@ -297,6 +303,10 @@ def indentation(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"In {where(context)}, `{code(after)}` runs inside `{header}`, on "
                          "every pass, instead of once after the loop (its indentation).",
                          lambda n, i=i: _moved_into_loop(n, i))
+            yield Change(f"{slug(code(after.value))}-before-loop-too",
+                         f"In {where(context)}, `{code(after)}` also runs before `{header}` "
+                         "(as CLIP's ln_pre does), not only once after the loop.",
+                         lambda n, i=i: _copied_before_loop(n, i))
         if len(loop.body) > 1 and isinstance(loop.body[-1], ast.Assign):
             yield Change(f"{slug(code(loop.body[-1].value))}-after-loop",
                          f"In {where(context)}, `{code(loop.body[-1])}` runs once after "
