@@ -459,3 +459,16 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
                     assert not agrees(claimed, expected, how, equal_nan=True)
             replayed += 1
     assert replayed or not any(generated(m) for m in fixture_metadata(submission).values())
+
+
+@pytest.mark.parametrize("submission", [SUBMISSIONS / "buggy" /
+                                        "multi_head_attention_timm_scale_head_dim.py"],
+                         ids=lambda p: p.stem)
+def test_a_mistake_named_on_one_check_is_named_on_the_others_it_reproduces(graded, submission):
+    """Scores divided by d_h: with one head d == d_h, so the one-head check alone cannot tell
+    d_h from d; the mistake another check of self_attention named reproduces it too, and is
+    named there (mistakes.NAMED), in the same words."""
+    checks = [c for c in graded[submission]["multi-head-attention"].checks if not c.passed]
+    told = {c.name: c.misconception for c in checks}
+    assert told["one head"] == "op:constant:self_attention/attention:scale=d_h", told
+    assert len(set(told.values())) == 1

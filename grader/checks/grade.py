@@ -14,6 +14,7 @@ from grader.spec.model import Check, Exercise
 from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
+from .kinds.mistakes import NAMED
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
 
 
@@ -43,6 +44,7 @@ class SubmissionGrading:
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
         self.oracles: dict = {}  # by exercises folder: the reference's process (oracle.Oracle)
+        self.named: dict = {}  # the mistakes the error model named in this submission (NAMED)
 
     def close(self) -> None:
         """Stop the reference's process, if a stand-in call started one."""
@@ -51,8 +53,12 @@ class SubmissionGrading:
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
-        results = tuple(self.dependencies.result(exercise, check)
-                        for check in exercise.checks if self._graded(check))
+        token = NAMED.set(self.named)  # a later check of a function tries what an earlier named
+        try:
+            results = tuple(self.dependencies.result(exercise, check)
+                            for check in exercise.checks if self._graded(check))
+        finally:
+            NAMED.reset(token)
         return ExerciseResult(exercise.id, exercise.title, exercise.lecture, results,
                               time.perf_counter() - start)
 

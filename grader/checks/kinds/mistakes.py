@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextvars import ContextVar
 from dataclasses import replace
 
 import numpy as np
@@ -111,7 +112,7 @@ def generated(result, check: Check, ran: list, failing: int):
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
     try:
-        from grader.reference.error_model import Call, Raised, search
+        from grader.reference.error_model import Call, Raised, confirms, search
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
         return result
@@ -127,23 +128,53 @@ def generated(result, check: Check, ran: list, failing: int):
     def same(value, target) -> bool:
         return agrees(value, target, how or default_compare(value), equal_nan=True)
 
-    key = search_key(function, calls, failing, how, hidden)
-    if key is not None and key in SEARCHED:
-        found = SEARCHED[key]
-    else:
-        found = search(function, calls, failing, same, opaque=hidden)
-        if key is not None and len(SEARCHED) < SEARCHES_KEPT:
-            SEARCHED[key] = found
+    earlier = NAMED.get()  # this submission's: what another check of the function named
+    named_here = [] if earlier is None else earlier.setdefault((function, hidden), [])
+    found = next((f for f in _parts_first(named_here, function, hidden)
+                  if confirms(function, f, calls, failing, same, hidden)),
+                 None) or _searched(search, function, calls, failing, same, how, hidden)
     if found is None:
         return result
+    if found not in named_here:
+        named_here.append(found)
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
 
+
+# The mistakes the error model named so far in the submission being graded, by (reference
+# function, helpers left whole): a later failed check of the same function tries them first and
+# names the one that reproduces its calls too (one try, not a search; the same words on every
+# check). Set per submission by grade.SubmissionGrading; None elsewhere (no memory).
+NAMED: ContextVar[dict | None] = ContextVar("error_model_named", default=None)
 
 # The search's verdict depends only on the reference function, the calls (inputs, the student's
 # values, the expected ones), which one failed, the comparison and the helpers left whole: the
 # students of a class who make one mistake return the same values, so it runs once for them all
 SEARCHES_KEPT = 4096  # verdicts kept per process (a key and a name each)
 SEARCHED: dict[tuple, object] = {}
+
+
+def _parts_first(named_here: list, function, hidden: frozenset) -> list:
+    """The mistakes named before, each of several ("a+b") preceded by its parts alone: a check
+    where one of them does not show is told only the one that does."""
+    from grader.reference.error_model import Found, sentence
+    out = []
+    for found in named_here:
+        parts = found.name.split(JOIN)
+        if len(parts) > 1:
+            out += [Found(part, sentence(function, part, hidden)) for part in parts]
+        out.append(found)
+    return out
+
+
+def _searched(search, function, calls, failing: int, same, how, hidden: frozenset):
+    """The error model's search, once per process for the same calls and values (SEARCHED)."""
+    key = search_key(function, calls, failing, how, hidden)
+    if key is not None and key in SEARCHED:
+        return SEARCHED[key]
+    found = search(function, calls, failing, same, opaque=hidden)
+    if key is not None and len(SEARCHED) < SEARCHES_KEPT:
+        SEARCHED[key] = found
+    return found
 
 
 def search_key(function, calls, failing: int, how, opaque_names: frozenset) -> tuple | None:

@@ -169,6 +169,22 @@ def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> 
     return _told(group).sentence
 
 
+def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
+             same: Callable[[object, object], bool], opaque: frozenset = frozenset()) -> bool:
+    """Whether the mistake `found` (named on another check of the same function) reproduces
+    every call here too, and is wrong on calls[failing]: one try instead of a search."""
+    built = model(function, opaque)
+    by_name = {edit.name: edit for edit in built[1]} if built else {}
+    wanted = found.name.split(JOIN)
+    if not calls or any(part not in by_name for part in wanted):
+        return False
+    order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return _try(built[0], [by_name[part] for part in wanted], order, same,
+                    _writes_in_place(built[0])) is True
+
+
 def search(function: Callable, calls: list[Call], failing: int,
            same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
            seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
@@ -345,5 +361,5 @@ def _elements(value) -> int:
     return 1
 
 
-__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "edits",
-           "model", "rewrite", "search", "sentence", "tree_of"]
+__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "confirms",
+           "edits", "model", "rewrite", "search", "sentence", "tree_of"]
