@@ -1,6 +1,6 @@
 """Blind round 4 (b4_12, issue 38), a course homework port with two mistakes: layer_norm makes its
 statistics column vectors with np.mean(x, axis=-1).reshape(-1, 1) instead of keepdims=True, right
-on 2-D (T, d) input, an exception (or a wrong broadcast when B = 1) on batched (B, T, d) input and
+on 2-D (T, d) input (and on (1, T, d)), an exception on batched (B, T, d) input with B > 1, and
 a (1, d) result for one 1-D token; encoder_block's MLP uses ReLU, the 2017 Transformer's FFN,
 instead of GELU (named). Nothing names the layer_norm mistake yet: its hidden check says only
 "your code raised ValueError".
