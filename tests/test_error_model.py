@@ -921,3 +921,27 @@ def test_a_constant_a_count_adds_one_off_and_a_parameter_read_as_its_default():
         REFERENCE["num_tokens"], "op:count_constant:num_tokens:1-as-2")
     assert "`C` is taken as its default, 3, whatever is given" in em.sentence(
         REFERENCE["patch_dim"], "op:default:patch_dim:C-as-default")
+
+
+def test_of_two_rewrites_that_raise_alike_the_one_with_the_students_message_is_named():
+    """patchify's grid as (H // P, P, H // P, P, C): a non-square image cannot be reshaped.
+    H and W swapped in the grid raises a ValueError on it too, but numpy's message names
+    another shape; the copy of the sibling term raises the student's own message."""
+    def student(image, P):
+        H, W, C = image.shape
+        grid = image.reshape(H // P, P, H // P, P, C).transpose(0, 2, 1, 3, 4)
+        return grid.reshape(-1, P * P * C)
+
+    def call(image, P):
+        try:
+            got = student(image, P)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call((image, P), {}, got, REFERENCE["patchify"](image, P))
+
+    calls = [call(RNG.normal(size=(4, 6, 3)), 2), call(RNG.normal(size=(4, 4, 2)), 2)]
+    found = em.search(REFERENCE["patchify"], calls, 0, same)
+    assert found is not None and found.name.startswith("op:sibling:patchify:"), found
+    typed = [em.Call(c.args, {}, em.Raised(c.got.type) if isinstance(c.got, em.Raised) else c.got,
+                     c.expected) for c in calls]
+    assert em.search(REFERENCE["patchify"], typed, 0, same) is None  # the type alone: either

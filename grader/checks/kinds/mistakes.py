@@ -121,7 +121,8 @@ def generated(result, check: Check, ran: list, failing: int):
         expected, raises = planned.expectation()
         if raises is not None or outcome.status not in ("ok", "raised"):
             return result
-        got = outcome.value if outcome.status == "ok" else Raised(outcome.error.type)
+        got = (outcome.value if outcome.status == "ok"
+               else Raised(outcome.error.type, outcome.error.message))
         calls.append(Call(planned.args, planned.kwargs, got, expected))
     how, hidden = check.compare, opaque(check)
 

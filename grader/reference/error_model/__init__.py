@@ -49,6 +49,7 @@ OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
              **order.OPERATORS, **alternatives.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
+ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,11 @@ class Found:
 @dataclass(frozen=True)
 class Raised:
     """A student call that raised, by its exception's class name ("AxisError"): a rewrite
-    reproduces it by raising an exception of that name."""
+    reproduces it by raising an exception of that name; when several do, the ones whose
+    message is the student's too (numpy's "cannot reshape array of size 72 into shape
+    (2,2,2,2,3)") are preferred."""
     type: str
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,8 +185,9 @@ def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
     order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        return _try(built[0], [by_name[part] for part in wanted], order, same,
-                    _writes_in_place(built[0])) is True
+        outcome = _try(built[0], [by_name[part] for part in wanted], order, same,
+                       _writes_in_place(built[0]))
+    return outcome is True or outcome == ALIKE
 
 
 def search(function: Callable, calls: list[Call], failing: int,
@@ -204,7 +209,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     deadline = time.monotonic() + seconds
     order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
     copies = _writes_in_place(root)
-    scored, silent, found = [], [], []
+    scored, silent, found, alike = [], [], [], []
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         tries = 0
@@ -215,18 +220,23 @@ def search(function: Callable, calls: list[Call], failing: int,
             outcome = _try(root, [edit], order, same, copies)
             if outcome is True:
                 found.append([edit])
+            elif outcome == ALIKE:
+                alike.append([edit])
             elif outcome == SILENT:
                 silent.append(edit)
             elif outcome is not None:
                 scored.append((outcome, edit))
-        if not found:
+        if not (found or alike):
             start = _distance(order[0].expected, order[0].got)
             for pair in _pairs(scored, start, silent):
                 if tries >= MAX_TRIES or time.monotonic() > deadline:
                     break
                 tries += 1
-                if _try(root, list(pair), order, same, copies) is True:  # in the code's order
-                    found.append(sorted(pair, key=lambda e: rank[e.name]))
+                outcome = _try(root, list(pair), order, same, copies)
+                if outcome is True or outcome == ALIKE:  # in the code's order
+                    (found if outcome is True else alike).append(
+                        sorted(pair, key=lambda e: rank[e.name]))
+    found = found or alike  # a raise's message the student's too, else its type alone
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs
@@ -296,7 +306,8 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     """True when the rewrite reproduces every call's student value (and is wrong on the first),
     else how far it is from the student's value on the first call (None: not comparable; 0.0
     when it reproduces the first call but not another: a second mistake shows only there;
-    SILENT when it is right on the first call)."""
+    SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
+    by its exception's type and not its message)."""
     key = tuple(e.name for e in group)
     function = root.rewritten.get(key)
     if function is None:
@@ -306,12 +317,14 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
             return None  # two edits that do not compose (one took away what the other rewrites)
         if len(root.rewritten) < MAX_KEPT:
             root.rewritten[key] = function
+    told = True  # every raise with the student's message too
     for i, call in enumerate(order):
         try:
             value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
                      else function(*call.args, **call.kwargs))
         except Exception as error:  # noqa: BLE001 - raising explains only the same raise
             if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
+                told = told and str(error) == call.got.message
                 continue
             return None
         if isinstance(call.got, Raised):
@@ -323,7 +336,7 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
                 return _distance(value, call.got)
         elif not same(value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair
-    return True
+    return True if told else ALIKE
 
 
 def _distance(value, got) -> float | None:

@@ -1,6 +1,6 @@
 """patchify written for square images: the patch grid is H // P both ways."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_square_images'}
+EXPECT = {'patchify': 'op:sibling:patchify:W-as-H'}
 
 
 def patchify(image, P):
