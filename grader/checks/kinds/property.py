@@ -101,7 +101,8 @@ class PropertyCheck(Kind):
             else f"your code: {outcome.status}"
             + (limit_note(outcome) if outcome.status == "raised" else "")]
         hint = (f"Your `{failed.name}` failed on the inputs this property gives it, so the "
-                "property could not be judged: the checks of its own exercise say what to fix.")
+                "property could not be judged: fix where it failed (the traceback says where; "
+                "it may be in a function it calls).")
         return check_result(self, FAILED, f"while checking this property, {failed.name}(...) "
                             "failed:\n" + "\n".join("  " + line for line in lines), hint,
                             printed=outcome.stdout, hint_kind=OBSERVATION)
