@@ -74,3 +74,16 @@ def with_first(node: ast.Call, arg: ast.AST) -> ast.Call:
     new = copy.copy(node)
     new.args = [arg, *node.args[1:]]
     return new
+
+
+def prepended(function: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef:
+    """`function` with `statement` run first (`K = K.swapaxes(0, 1)`, `C = 3`)."""
+    new = copy.copy(function)
+    new.body = [copy.deepcopy(statement), *function.body]
+    return new
+
+
+def is_checked_function(context: Context, node: ast.AST) -> bool:
+    """Whether `node` is the checked function's own definition (not a helper's)."""
+    return (isinstance(node, ast.FunctionDef) and node is context.instance.node
+            and "/" not in context.instance.path)

@@ -10,7 +10,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, code, where
+from .change import Change, Context, code, is_checked_function, prepended, where
 from .tree import PREFIX, nodes
 
 
@@ -214,8 +214,7 @@ def constant_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
 def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
     """A parameter ignored, its default used whatever is given: `P * P * 3` for `P * P * C`,
     eps fixed at 1e-6, softmax always over the last axis."""
-    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
-            and "/" not in context.instance.path):
+    if not is_checked_function(context, node):
         return
     arguments = node.args.args
     defaults = dict(zip([a.arg for a in arguments[len(arguments) - len(node.args.defaults):]],
@@ -231,13 +230,7 @@ def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"{name}-as-default",
                      f"In {where(context)}, `{name}` is taken as its default, {value!r}, "
                      f"whatever is given.",
-                     lambda n, fixed=fixed: _first(n, fixed))
-
-
-def _first(function: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef:
-    new = copy.copy(function)
-    new.body = [copy.deepcopy(statement), *function.body]
-    return new
+                     lambda n, fixed=fixed: prepended(n, fixed))
 
 
 def _minus_infinity(node: ast.AST) -> bool:

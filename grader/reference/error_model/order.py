@@ -13,7 +13,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, code, slug, where
+from .change import Change, Context, code, is_checked_function, prepended, slug, where
 
 
 def _int(node: ast.AST) -> int | None:
@@ -317,8 +317,7 @@ def indentation(context: Context, node: ast.AST) -> Iterator[Change]:
 def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
     """An argument of the checked function read with its first two axes swapped: a kernel
     indexed [kw, kh] (an einsum's letters the other way round), an image read as (W, H, C)."""
-    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
-            and "/" not in context.instance.path):
+    if not is_checked_function(context, node):
         return
     given = {call.args[0].id for call in ast.walk(node) if _helper_call(context, call)
              and call.args and isinstance(call.args[0], ast.Name)}  # operators.rows_and_columns'
@@ -330,13 +329,7 @@ def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"{name}-axes-swapped",
                      f"In {where(context)}, `{name}` is read with its first two axes swapped, "
                      f"`{name}.swapaxes(0, 1)` (rows for columns).",
-                     lambda n, swap=swap: _prepended(n, swap))
-
-
-def _prepended(node: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef:
-    new = copy.copy(node)
-    new.body = [copy.deepcopy(statement), *node.body]
-    return new
+                     lambda n, swap=swap: prepended(n, swap))
 
 
 # tried in this order, after names.OPERATORS
