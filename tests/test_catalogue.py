@@ -472,3 +472,16 @@ def test_a_mistake_named_on_one_check_is_named_on_the_others_it_reproduces(grade
     told = {c.name: c.misconception for c in checks}
     assert told["one head"] == "op:constant:self_attention/attention:scale=d_h", told
     assert len(set(told.values())) == 1
+
+
+@pytest.mark.parametrize("submission", [SUBMISSIONS / "buggy" /
+                                        "timm_fused_qkv_heads_order_cls_appended.py"],
+                         ids=lambda p: p.stem)
+def test_a_generalisation_weighs_the_functions_other_checks(graded, submission):
+    """The visible check with several heads has no one-head case of its own; the one-head
+    check of the same function passed in this submission, so it is told 'right with one head'
+    (mistakes.Memory), as the hidden check is."""
+    told = {c.name: c.misconception
+            for c in graded[submission]["multi-head-attention"].checks if not c.passed}
+    assert set(told.values()) == {"only_one_head"}, told
+    assert "several head counts (contiguous head split, 1/sqrt(d_h) scale)" in told

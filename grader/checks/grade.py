@@ -14,7 +14,7 @@ from grader.spec.model import Check, Exercise
 from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
-from .kinds.mistakes import NAMED
+from .kinds.mistakes import MEMORY, Memory
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
 
 
@@ -44,7 +44,7 @@ class SubmissionGrading:
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
         self.oracles: dict = {}  # by exercises folder: the reference's process (oracle.Oracle)
-        self.named: dict = {}  # the mistakes the error model named in this submission (NAMED)
+        self.memory = Memory(worker)  # what its checks learned, for its other checks
 
     def close(self) -> None:
         """Stop the reference's process, if a stand-in call started one."""
@@ -53,12 +53,12 @@ class SubmissionGrading:
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
-        token = NAMED.set(self.named)  # a later check of a function tries what an earlier named
+        token = MEMORY.set(self.memory)  # what one check learns, its other checks use
         try:
             results = tuple(self.dependencies.result(exercise, check)
                             for check in exercise.checks if self._graded(check))
         finally:
-            NAMED.reset(token)
+            MEMORY.reset(token)
         return ExerciseResult(exercise.id, exercise.title, exercise.lecture, results,
                               time.perf_counter() - start)
 

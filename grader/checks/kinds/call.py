@@ -37,7 +37,7 @@ from ..results import (
     check_result,
 )
 from .base import Kind
-from .mistakes import combination_names, explained, generated, named, observed
+from .mistakes import MEMORY, combination_names, explained, generated, named, observed
 from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
@@ -273,9 +273,17 @@ class CallCheck(Kind):
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = self._reproduced(failed, ran, planned)
+                    self._remember(worker, ran)
                     return failed, partial(self._explain, ran=ran, failing=number - 1,
                                            planned=planned, outcome=outcome)
+        self._remember(worker, ran)
         return check_result(self, PASSED, cases=len(cases)), None
+
+    def _remember(self, worker, ran: list) -> None:
+        memory = MEMORY.get()
+        if memory is not None:
+            memory.remember(worker, self.call, [(p, self._right(p, o)) for p, o in ran
+                                                if p.expectation()[1] is None])
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
                  outcome) -> CheckResult:
@@ -286,6 +294,10 @@ class CallCheck(Kind):
         result = generated(observed(result, self, planned, outcome), self, ran, failing)
         right = [p for p, o in ran if self._right(p, o)]
         wrong = [p for p, o in ran if not self._right(p, o) and p.expectation()[1] is None]
+        memory, here = MEMORY.get(), {id(p) for p, _ in ran}
+        if memory is not None:  # the function's other checks in this submission weigh too
+            right += [p for p in memory.cases(self.call, True) if id(p) not in here]
+            wrong += [p for p in memory.cases(self.call, False) if id(p) not in here]
         return described(explained(result, self, right, planned, wrong), self, planned, outcome)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

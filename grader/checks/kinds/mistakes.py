@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from contextvars import ContextVar
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -129,8 +129,8 @@ def generated(result, check: Check, ran: list, failing: int):
     def same(value, target) -> bool:
         return agrees(value, target, how or default_compare(value), equal_nan=True)
 
-    earlier = NAMED.get()  # this submission's: what another check of the function named
-    named_here = [] if earlier is None else earlier.setdefault((function, hidden), [])
+    memory = MEMORY.get()  # this submission's: what another check of the function named
+    named_here = [] if memory is None else memory.named.setdefault((function, hidden), [])
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
@@ -141,11 +141,30 @@ def generated(result, check: Check, ran: list, failing: int):
     return replace(result, hint=found.sentence, misconception=found.name, hint_kind=MISTAKE)
 
 
-# The mistakes the error model named so far in the submission being graded, by (reference
-# function, helpers left whole): a later failed check of the same function tries them first and
-# names the one that reproduces its calls too (one try, not a search; the same words on every
-# check). Set per submission by grade.SubmissionGrading; None elsewhere (no memory).
-NAMED: ContextVar[dict | None] = ContextVar("error_model_named", default=None)
+@dataclass
+class Memory:
+    """What the checks of the submission being graded learned, for its other checks: the
+    mistakes the error model named, by (reference function, helpers left whole), which a later
+    failed check of the function tries first (one try, not a search; the same words on every
+    check); and the cases each student function ran on its own (`worker`, no stand-ins), right
+    or not, which every generalisation weighs ("right with one head": the one-head check
+    passed). Set per submission by grade.SubmissionGrading; None elsewhere (no memory)."""
+    worker: object
+    named: dict = field(default_factory=dict)
+    ran: dict = field(default_factory=dict)  # function -> {id(planned): (planned, right)}
+
+    def remember(self, worker, function: str, judged) -> None:
+        """Keep `judged` ((planned case, right) pairs) of `function`, run by the student's own
+        code: not in a regrade, where the grader's helpers stand in for the student's."""
+        if worker is self.worker:
+            self.ran.setdefault(function, {}).update(
+                (id(planned), (planned, right)) for planned, right in judged)
+
+    def cases(self, function: str, right: bool) -> list:
+        return [p for p, ok in self.ran.get(function, {}).values() if ok is right]
+
+
+MEMORY: ContextVar[Memory | None] = ContextVar("submission_memory", default=None)
 
 # The search's verdict depends only on the reference function, the calls (inputs, the student's
 # values, the expected ones), which one failed, the comparison and the helpers left whole: the
