@@ -945,3 +945,28 @@ def test_of_two_rewrites_that_raise_alike_the_one_with_the_students_message_is_n
     typed = [em.Call(c.args, {}, em.Raised(c.got.type) if isinstance(c.got, em.Raised) else c.got,
                      c.expected) for c in calls]
     assert em.search(REFERENCE["patchify"], typed, 0, same) is None  # the type alone: either
+
+
+def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
+    """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
+    nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
+    variance alone and both raise alike; made at both it reproduces, so it is told once."""
+    def student(x, gamma, beta, eps=1e-6):
+        mean = x.mean(-1)[:, None]
+        var = ((x - mean) ** 2).mean(-1)[:, None]
+        return gamma * (x - mean) / np.sqrt(var + eps) + beta
+
+    def call(*args):
+        try:
+            got = student(*args)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call(args, {}, got, REFERENCE["layer_norm"](*args))
+
+    g3, g5 = RNG.normal(size=3), RNG.normal(size=5)
+    calls = [call(RNG.normal(size=(2, 4, 3)), g3, g3), call(RNG.normal(size=(4, 5)), g5, g5)]
+    found = em.search(REFERENCE["layer_norm"], calls, 0, same)
+    assert found.name == ("op:kept_by_index:layer_norm:mean.keepdims-as-index+"
+                          "op:kept_by_index:layer_norm:var.keepdims-as-index"), found
+    assert found.sentence.startswith("One slip, at one or more of these places")
+    assert "`[:, None]`" in found.sentence

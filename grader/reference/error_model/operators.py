@@ -85,6 +85,20 @@ def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: with_keyword(n, "keepdims", None))
 
 
+def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
+    """keepdims=True written as `[:, None]` after the reduction: the same for a (T, d) array,
+    but with leading axes the kept axis lands second, not last."""
+    if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
+        def indexed(n: ast.Call) -> ast.AST:
+            index = ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load())
+            return ast.Subscript(with_keyword(n, "keepdims", None), index, ast.Load())
+
+        yield Change(f"{callee(node)}.keepdims-as-index",
+                     f"In {where(context)}, `{code(node)}` is written with `[:, None]` instead of "
+                     "keepdims=True: right for a (T, d) array, but with leading axes the kept "
+                     "axis lands second instead of last.", indexed)
+
+
 def ddof(context: Context, node: ast.AST) -> Iterator[Change]:
     """The unbiased variance (ddof=1) where the biased one is meant."""
     if isinstance(node, ast.Call) and callee(node) in ("var", "std") and not any(
@@ -452,7 +466,8 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order (the budget may stop the search before the last)
-OPERATORS = {"axis": axis, "keepdims": keepdims, "diagonal": diagonal, "term": term,
+OPERATORS = {"axis": axis, "keepdims": keepdims, "kept_by_index": kept_by_index,
+             "diagonal": diagonal, "term": term,
              "constant": constant, "root": root, "activation": activation, "ddof": ddof,
              "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,
