@@ -984,3 +984,15 @@ def test_of_a_step_and_one_of_its_arguments_that_both_reproduce_the_narrower_is_
     found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"], student,
                                                             cases), 0, same)
     assert found is not None and found.name == "op:parameter:self_attention:Wk-as-Wq", found
+
+
+def test_an_index_read_along_the_second_axis():
+    """`x[:, 0]` for the [CLS] row `x[0]` (a batched port's indexing kept): a column, not a
+    row; a shape's index gets no such rewrite."""
+    name = "op:index:vit_forward:x[:,0]"
+    image, params = RNG.normal(size=(4, 4, 3)), {**small_vit(d=5), "heads": 1}  # T = d = 5
+    _, normed = final_tokens(image, params)
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       normed[:, 0] @ params["W_head"] + params["b_head"])
+    assert "`x[:, 0]` (a column, not a row)" in em.sentence(REFERENCE["vit_forward"], name)
+    assert not any("shape[:," in e.name for e in em.model(REFERENCE["self_attention"])[1])

@@ -322,7 +322,8 @@ def _int_index(node: ast.AST) -> int | None:
 
 
 def off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
-    """An index one off: x[0] as x[1] or x[-1]; q.shape[-1] as q.shape[-2] or q.shape[0]."""
+    """An index one off: x[0] as x[1] or x[-1]; q.shape[-1] as q.shape[-2] or q.shape[0]; or
+    on the other axis: x[0] as x[:, 0] (a batched port's `x[:, 0]` for [CLS] kept)."""
     if isinstance(node, ast.Subscript) and _int_index(node.slice) is not None:
         old = _int_index(node.slice)
         for new in sorted({old + 1, old - 1, -1} - {old}):
@@ -330,6 +331,17 @@ def off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"In {where(context)}, `{code(node)}` reads index {new} instead of "
                          f"{old}: `{code(_with_index(node, new))}`.",
                          lambda n, new=new: _with_index(n, new))
+        if not (isinstance(node.value, ast.Attribute) and node.value.attr == "shape"):
+            yield Change(f"{slug(code(node.value))}[:,{old}]",
+                         f"In {where(context)}, `{code(node)}` reads along the second axis, "
+                         f"`{code(node.value)}[:, {old}]` (a column, not a row).",
+                         lambda n: _second_axis(n))
+
+
+def _second_axis(node: ast.Subscript) -> ast.Subscript:
+    new = copy.copy(node)
+    new.slice = ast.Tuple([ast.Slice(), node.slice], ast.Load())
+    return new
 
 
 def _with_index(node: ast.Subscript, index: int) -> ast.Subscript:
