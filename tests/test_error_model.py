@@ -678,19 +678,20 @@ def test_two_steps_in_the_other_order_and_a_division_written_as_a_product():
     assert np.allclose(times(x, p, 2), want)
 
 
-def test_one_slip_made_twice_is_preferred_to_two_mistakes_that_compute_the_same():
-    """Values from the keys' line (`x @ Wk + bk` for v): Wv and bv both read from it. Keys and
-    values swapped with Wv read from the keys' line computes the same (a bias of every key
-    shifts each query's scores by one number); the one slip in one line is named, not refused."""
+def test_a_line_copied_from_the_step_before_is_one_slip_not_two_mistakes():
+    """Values from the keys' line (`x @ Wk + bk` for v): Wv and bv both read from it, one step
+    given the step before's parameters. Keys and values swapped with Wv read from the keys'
+    line computes the same (a bias of every key shifts each query's scores by one number); the
+    one slip in one line is named, not refused."""
     def student(x, p, heads):
         return REFERENCE["self_attention"](x, {**p, "Wv": p["Wk"], "bv": p["bk"]}, heads)
 
     cases = [(RNG.normal(size=(5, 8)), attention_params(8), h) for h in (1, 2, 4)]
     found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"], student,
                                                             cases), 0, same)
-    assert found.name == ("op:parameter:self_attention:Wv-as-Wk+"
-                          "op:parameter:self_attention:bv-as-bk")
-    assert found.sentence.startswith("One slip, made at 2 places: (1) In `self_attention`")
+    assert found.name == "op:step_parameters:self_attention:Wv-as-Wk-in-linear"
+    assert found.sentence.startswith("In `self_attention`, `linear(x, p['Wv'], p['bv'])` is "
+                                     "given p['Wk'], p['bk']")
     swapped = em.rewrite(REFERENCE["self_attention"], "op:parameter:self_attention:Wv-as-Wk+"
                          "op:arguments:self_attention:k-and-v-swapped")
     assert np.allclose(swapped(*cases[1]), student(*cases[1]))  # the other reading, the same
@@ -945,3 +946,41 @@ def test_of_two_rewrites_that_raise_alike_the_one_with_the_students_message_is_n
     typed = [em.Call(c.args, {}, em.Raised(c.got.type) if isinstance(c.got, em.Raised) else c.got,
                      c.expected) for c in calls]
     assert em.search(REFERENCE["patchify"], typed, 0, same) is None  # the type alone: either
+
+
+def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
+    """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
+    nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
+    variance alone and both raise alike; made at both it reproduces, so it is told once."""
+    def student(x, gamma, beta, eps=1e-6):
+        mean = x.mean(-1)[:, None]
+        var = ((x - mean) ** 2).mean(-1)[:, None]
+        return gamma * (x - mean) / np.sqrt(var + eps) + beta
+
+    def call(*args):
+        try:
+            got = student(*args)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call(args, {}, got, REFERENCE["layer_norm"](*args))
+
+    g3, g5 = RNG.normal(size=3), RNG.normal(size=5)
+    calls = [call(RNG.normal(size=(2, 4, 3)), g3, g3), call(RNG.normal(size=(4, 5)), g5, g5)]
+    found = em.search(REFERENCE["layer_norm"], calls, 0, same)
+    assert found.name == ("op:kept_by_index:layer_norm:mean.keepdims-as-index+"
+                          "op:kept_by_index:layer_norm:var.keepdims-as-index"), found
+    assert found.sentence.startswith("One slip, at one or more of these places")
+    assert "`[:, None]`" in found.sentence
+
+
+def test_of_a_step_and_one_of_its_arguments_that_both_reproduce_the_narrower_is_named():
+    """Keys from the queries' weights but their own bias: `Wk` read as `Wq` reproduces it, and
+    so does the whole line given the queries' parameters (a bias of every key cancels in the
+    softmax); the narrower claim, the one key, is named."""
+    def student(x, p, heads):
+        return REFERENCE["self_attention"](x, {**p, "Wk": p["Wq"]}, heads)
+
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), h) for h in (1, 2)]
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"], student,
+                                                            cases), 0, same)
+    assert found is not None and found.name == "op:parameter:self_attention:Wk-as-Wq", found

@@ -34,11 +34,12 @@ from . import alternatives, names, operators, order, steps
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 
-MAX_REWRITES = 340      # single rewrites tried per failed check
+MAX_REWRITES = 360      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
-SIBLING_OPERATORS = ("axis", "term", "keepdims", "parameter", "steps")  # ... for these operators
+SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter",
+                     "steps")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and
 # not under load: one class graded in shards and in one run got different hints)
@@ -243,9 +244,51 @@ def search(function: Callable, calls: list[Call], failing: int,
     elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
         found = single  # one slip made twice (Wv and bv both read from the keys' line) is
         # simpler than two different mistakes that happen to compute the same values
+    elif len(names) > 1 and len(narrow := _narrowest(root, found)) == 1:
+        found = narrow  # `Wk` read as `Wq` says less than the whole line's keys as the queries'
+    elif len(names) > 1 and (either := _either(root, found, order, same, copies, rank)):
+        return either
     elif len(names) != 1:
         return None
     return _told(found[0])
+
+
+def _narrowest(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
+    """The single rewrites found whose place holds no other one found: of an edit of a whole
+    step and an edit of one of its arguments that both reproduce the outputs, the narrower
+    claim (the other changes more than these inputs can show, a bias that softmax cancels)."""
+    singles = [group for group in found if len(group) == 1]
+    if len(singles) != len(found):
+        return []
+    sizes = {instance.path: [sum(1 for _ in nodes(node)) for node, _, _, _ in nodes(
+        instance.node)] for instance in root.walk()}
+
+    def holds(outer: Edit, inner: Edit) -> bool:
+        o, i = outer.site, inner.site
+        return (o.path == i.path and o != i
+                and o.index < i.index < o.index + sizes[o.path][o.index])
+
+    return [group for group in singles
+            if not any(holds(group[0], other[0]) for other in singles)]
+
+
+def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) -> Found | None:
+    """One slip of one operator in one function that these inputs cannot place: every rewrite
+    found edits the same function the same way, at one of its places or several, and making it
+    at all of them reproduces the outputs too, a raise's message included (keepdims written
+    `[:, None]` in the mean, the variance or both: a (T, d) input shows nothing, a batched one
+    only raises). Told once, with the places."""
+    edits = sorted({e.name: e for group in found for e in group}.values(),
+                   key=lambda e: rank[e.name])
+    if (len(edits) < 2 or len({(e.operator, e.site.path) for e in edits}) != 1
+            or len({e.site for e in edits}) != len(edits)):  # two values at one place: either
+        return None
+    if _try(root, edits, order, same, copies) is not True:  # a raise's message too
+        return None
+    places = " ".join(f"({i}) {e.sentence}" for i, e in enumerate(edits, 1))
+    return Found(JOIN.join(e.name for e in edits),
+                 f"One slip, at one or more of these places (the cases cannot tell which): "
+                 f"{places}")
 
 
 def _one_mistake(group: list[Edit]) -> bool:

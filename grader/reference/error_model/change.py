@@ -87,3 +87,19 @@ def is_checked_function(context: Context, node: ast.AST) -> bool:
     """Whether `node` is the checked function's own definition (not a helper's)."""
     return (isinstance(node, ast.FunctionDef) and node is context.instance.node
             and "/" not in context.instance.path)
+
+
+def key_of(node: ast.AST) -> str | None:
+    """The string key of `p['Wk']`, else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
+            isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def one_apart(a: str, b: str) -> bool:
+    """Keys one character apart, that character of one kind in both: 'Wq' and 'Wk', 'ln1_g' and
+    'ln2_g', 'ln1_g' and 'ln1_b' (not 'W1' and 'b1': a weight for a bias never fits)."""
+    apart = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
+    return len(apart) == 1 and any(all(test(c) for c in apart[0]) for test in (
+        str.isdigit, str.islower, str.isupper))

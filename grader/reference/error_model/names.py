@@ -10,7 +10,17 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, code, is_checked_function, prepended, where
+from .change import (
+    Change,
+    Context,
+    code,
+    is_checked_function,
+    key_of,
+    one_apart,
+    prepended,
+    slug,
+    where,
+)
 from .tree import PREFIX, nodes
 
 
@@ -233,6 +243,46 @@ def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, fixed=fixed: prepended(n, fixed))
 
 
+def _step_keys(node: ast.AST) -> list[str]:
+    return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
+        if isinstance(node, ast.Call) else []
+
+
+def step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step given the parameters of the same step just before it, all of them: `layer_norm(x,
+    p['ln1_g'], p['ln1_b'])` again for the second LayerNorm, `linear(x, p['Wk'], p['bk'])` for
+    the values (the line above copied and not edited)."""
+    read = _step_keys(node)
+    if len(read) < 2 or len({code(a.value) for a in node.args if key_of(a) is not None}) != 1:
+        return
+    steps = sorted((n for n in ast.walk(context.instance.node) if isinstance(n, ast.Call)
+                    and code(n.func) == code(node.func) and len(_step_keys(n)) == len(read)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    before = steps[:steps.index(node)]
+    if not before:
+        return
+    copied = _step_keys(before[-1])
+    apart = {i for k, c in zip(read, copied, strict=True) for i, (x, y) in enumerate(zip(k, c,
+             strict=False)) if x != y}
+    if len(apart) != 1 or not all(one_apart(k, c) for k, c in zip(read, copied, strict=True)):
+        return
+    position = apart.pop()
+    owner = code(next(a.value for a in node.args if key_of(a) is not None))
+    shown = ", ".join(f"{owner}[{k!r}]" for k in copied)
+    yield Change(f"{read[0]}-as-{copied[0]}-in-{slug(code(node.func))}",
+                 f"In {where(context)}, `{code(node)}` is given {shown}: the parameters of the "
+                 "step before it (its line copied and not edited).",
+                 lambda n, position=position, new=copied[0][position]: _given(n, position, new))
+
+
+def _given(node: ast.Call, position: int, new: str) -> ast.Call:
+    call = copy.copy(node)
+    call.args = [ast.Subscript(a.value, ast.Constant(key_of(a)[:position] + new
+                                                     + key_of(a)[position + 1:]), ast.Load())
+                 if key_of(a) is not None else a for a in node.args]
+    return call
+
+
 def _minus_infinity(node: ast.AST) -> bool:
     return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
             and isinstance(node.operand, ast.Attribute) and node.operand.attr == "inf")
@@ -251,4 +301,4 @@ def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
              "infinity": infinity_as_zero, "count_constant": constant_off_by_one,
-             "default": parameter_default}
+             "default": parameter_default, "step_parameters": step_parameters}

@@ -15,7 +15,19 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..layers import gelu, gelu_tanh, quick_gelu
-from .change import Change, Context, callee, code, literal, slug, where, with_first, with_keyword
+from .change import (
+    Change,
+    Context,
+    callee,
+    code,
+    key_of,
+    literal,
+    one_apart,
+    slug,
+    where,
+    with_first,
+    with_keyword,
+)
 from .tree import PREFIX
 
 # --- the operators ------------------------------------------------------------------------------
@@ -83,6 +95,20 @@ def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{code(node)}` is computed without keepdims=True: "
                      "the reduced axis is dropped, so the result broadcasts along the wrong axis.",
                      lambda n: with_keyword(n, "keepdims", None))
+
+
+def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
+    """keepdims=True written as `[:, None]` after the reduction: the same for a (T, d) array,
+    but with leading axes the kept axis lands second, not last."""
+    if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
+        def indexed(n: ast.Call) -> ast.AST:
+            index = ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load())
+            return ast.Subscript(with_keyword(n, "keepdims", None), index, ast.Load())
+
+        yield Change(f"{callee(node)}.keepdims-as-index",
+                     f"In {where(context)}, `{code(node)}` is written with `[:, None]` instead of "
+                     "keepdims=True: right for a (T, d) array, but with leading axes the kept "
+                     "axis lands second instead of last.", indexed)
 
 
 def ddof(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -397,32 +423,16 @@ def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
                              n, kept, copy.deepcopy(getattr(n, branch).args[0])))
 
 
-def _key(node: ast.AST) -> str | None:
-    """The string key of `p['Wk']`, else None."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and \
-            isinstance(node.slice.value, str):
-        return node.slice.value
-    return None
-
-
-def _one_apart(a: str, b: str) -> bool:
-    """Keys one character apart, that character of one kind in both: 'Wq' and 'Wk', 'ln1_g' and
-    'ln2_g', 'ln1_g' and 'ln1_b' (not 'W1' and 'b1': a weight for a bias never fits)."""
-    apart = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
-    return len(apart) == 1 and any(all(test(c) for c in apart[0]) for test in (
-        str.isdigit, str.islower, str.isupper))
-
-
 def parameter(context: Context, node: ast.AST) -> Iterator[Change]:
     """A parameter read in place of a sibling one (copy and paste: `W_q` for the keys, the
     first LayerNorm's gain and shift again in the second, gamma for beta)."""
-    old = _key(node)
+    old = key_of(node)
     if old is None:
         return
     owner = code(node.value)
-    keys = sorted({_key(n) for n in ast.walk(context.instance.node)
-                   if _key(n) is not None and code(n.value) == owner})
-    for new in (k for k in keys if _one_apart(old, k)):
+    keys = sorted({key_of(n) for n in ast.walk(context.instance.node)
+                   if key_of(n) is not None and code(n.value) == owner})
+    for new in (k for k in keys if one_apart(old, k)):
         shown = f"{owner}[{new!r}]"
         yield Change(f"{slug(old)}-as-{slug(new)}",
                      f"In {where(context)}, `{shown}` is read where `{code(node)}` belongs.",
@@ -452,7 +462,8 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order (the budget may stop the search before the last)
-OPERATORS = {"axis": axis, "keepdims": keepdims, "diagonal": diagonal, "term": term,
+OPERATORS = {"axis": axis, "keepdims": keepdims, "kept_by_index": kept_by_index,
+             "diagonal": diagonal, "term": term,
              "constant": constant, "root": root, "activation": activation, "ddof": ddof,
              "transpose": transpose,
              "skip": skip, "index": off_by_one, "activation_added": activation_added,

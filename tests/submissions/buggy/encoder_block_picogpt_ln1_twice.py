@@ -1,8 +1,7 @@
 """picoGPT's transformer_block ported with one copy-paste slip: the second LayerNorm reads
 ln_1's parameters (ln1_g, ln1_b) again instead of ln2_g, ln2_b."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'op:parameter:encoder_block:ln2_g-as-ln1_g'
-                           '+op:parameter:encoder_block:ln2_b-as-ln1_b'}
+EXPECT = {'encoder-block': 'op:step_parameters:encoder_block:ln2_g-as-ln1_g-in-layer_norm'}
 
 
 def encoder_block(x, p, heads):

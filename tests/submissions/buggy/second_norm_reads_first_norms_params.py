@@ -4,7 +4,7 @@ Mistake (1): encoder_block's second LayerNorm (before the MLP) uses ln1_g, ln1_b
 from the first line, instead of ln2_g, ln2_b.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'op:parameter:encoder_block:ln2_g-as-ln1_g+op:parameter:encoder_block:ln2_b-as-ln1_b'}
+EXPECT = {'encoder-block': 'op:step_parameters:encoder_block:ln2_g-as-ln1_g-in-layer_norm'}
 
 
 def encoder_block(x, p, heads):

@@ -7,7 +7,7 @@ Mistakes (2):
   instead of Wv, bv.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': 'op:parameter:self_attention:Wv-as-Wk+op:parameter:self_attention:bv-as-bk', 'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu_tanh.power-3-as-2'}
+EXPECT = {'multi-head-attention': 'op:step_parameters:self_attention:Wv-as-Wk-in-linear', 'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu_tanh.power-3-as-2'}
 
 
 def self_attention(x, p, heads, causal=False):
