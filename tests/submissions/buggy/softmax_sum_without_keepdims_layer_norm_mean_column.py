@@ -10,10 +10,11 @@ Mistakes:
    (B, T, d) input the [:, None] inserts the axis in the wrong place (raises, or is wrong when
    T == d). Shows only on batched (3-D) input.
 
-Grader: The softmax is named; the layer_norm is observed (right for inputs of one or two axes).
+Grader: Both are named (the layer_norm as keepdims written with [:, None], at its mean and var).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:keepdims:softmax:sum.keepdims', 'layer-norm': 'only_2d_inputs'}
+EXPECT = {'stable-softmax': 'op:keepdims:softmax:sum.keepdims', 'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-index'
+                        '+op:kept_by_index:layer_norm:var.keepdims-as-index'}
 
 
 def softmax(x, axis=-1):

@@ -7,11 +7,11 @@ Mistakes (both in encoder_block):
 2. the second norm uses the first norm's parameters (ln1_g, ln1_b; copy-paste of the attention
    sub-layer). Shows whenever ln2 differs from ln1 (every random block).
 
-Grader: Neither is named: encoder-block gives only its checklist (layer_norm and self_attention
-first, the pre-LN order, both residuals), none of which applies here.
+Grader: Both are named, together, by one hint.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:step_parameters:encoder_block:ln2_g-as-ln1_g-in-layer_norm'
+                           '+op:activation:encoder_block/mlp:act=quick_gelu'}
 
 
 def encoder_block(x, p, heads):
