@@ -316,3 +316,7 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
     assert told(expected.astype(np.float32)) == (None, "the check's hint")  # right values
     named_one = CheckResult(check.name, 1, 0, FAILED, "...", hint="h", misconception="cls_last")
     assert told(-expected, named_one) == ("cls_last", "h")
+    general = CheckResult(check.name, 1, 0, FAILED, "...", hint="Your `f` is right with one head.",
+                          misconception="only_one_head", hint_kind="observation")
+    assert told(-expected, general) == ("only_one_head", "Your `f` is right with one head. Here "
+                                        "it returns the expected values with the opposite sign.")

@@ -5,7 +5,8 @@ order, or only some rows (or columns) wrong. Each is checked on the student's va
 check's own comparison, so it is true of that value by construction; it names no cause.
 
 `described(result, check, planned, outcome)` is the failed `result` with the first of these
-that holds as its hint (an observation), else `result` as it is.
+that holds as its hint (an observation), or added to a generalisation's ("right with one head"),
+else `result` as it is.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..compare import agrees, default_compare
 from ..results import FAILED, OBSERVATION
+from .mistakes import GENERALISATIONS
 
 MAX_ROWS = 256       # rows compared pairwise for an order (256 x 256 comparisons at most)
 SHOWN = 4            # row or column numbers listed
@@ -24,8 +26,9 @@ SHOWN = 4            # row or column numbers listed
 def described(result, check, planned, outcome):
     """`result` with the first observation of OBSERVATIONS that holds of the student's value on
     the failed case, when nothing named its mistake."""
-    if (result.status != FAILED or result.misconception or result.hint_kind == OBSERVATION
-            or outcome.status != "ok"):
+    generalised = result.misconception in GENERALISATIONS  # "right with one head": add to it
+    if (result.status != FAILED or outcome.status != "ok" or (not generalised and (
+            result.misconception or result.hint_kind == OBSERVATION))):
         return result
     expected, raises = planned.expectation()
     got = outcome.value
@@ -40,6 +43,8 @@ def described(result, check, planned, outcome):
         return result  # the values are right: it failed for another reason (a dtype, in place)
     for name, observe in OBSERVATIONS.items():
         words = observe(expected.astype(np.float64), got, how)
+        if words and generalised:
+            return replace(result, hint=f"{result.hint.rstrip('.')}. Here it returns {words}")
         if words:
             return replace(result, hint=f"Your `{check.function}` returns {words}",
                            misconception=name, hint_kind=OBSERVATION)
