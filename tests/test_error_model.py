@@ -996,3 +996,23 @@ def test_an_index_read_along_the_second_axis():
                        normed[:, 0] @ params["W_head"] + params["b_head"])
     assert "`x[:, 0]` (a column, not a row)" in em.sentence(REFERENCE["vit_forward"], name)
     assert not any("shape[:," in e.name for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_a_mask_applied_after_the_step_instead_of_before():
+    """The softmax's weights multiplied by the triangle (no -inf before it): rows that no longer
+    sum to 1, named as the mask moved after `softmax(scores)`; nothing when causal is off."""
+    def student(x, p, heads, causal=False):
+        T, d = x.shape
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        weights = _softmax(q @ k.T / math.sqrt(d))
+        if causal:
+            weights = weights * np.tril(np.ones((T, T)))
+        return weights @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(4, 4)), p, 1, True), (RNG.normal(size=(5, 4)), p, 1, True),
+             (RNG.normal(size=(3, 4)), p, 1, False)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == "op:mask_after:self_attention/attention:mask-after-softmax", found
+    assert "the mask is applied after `softmax(scores)`" in found.sentence

@@ -415,8 +415,71 @@ def split_order(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order, after operators.OPERATORS
+def _masking(statement: ast.stmt) -> tuple[ast.expr, str, ast.Call] | None:
+    """(the guard, n, the where) for `if <guard>: n = np.where(mask, n, fill)`."""
+    if not (isinstance(statement, ast.If) and len(statement.body) == 1 and not statement.orelse):
+        return None
+    inner = statement.body[0]
+    if not (isinstance(inner, ast.Assign) and len(inner.targets) == 1
+            and isinstance(inner.targets[0], ast.Name) and isinstance(inner.value, ast.Call)
+            and isinstance(inner.value.func, ast.Attribute) and inner.value.func.attr == "where"
+            and len(inner.value.args) == 3 and isinstance(inner.value.args[1], ast.Name)
+            and inner.value.args[1].id == inner.targets[0].id):
+        return None
+    return statement.test, inner.targets[0].id, inner.value
+
+
+def _step_reading(statement: ast.stmt, name: str) -> ast.Call | None:
+    """The first helper step of `statement` given `name` as its first argument."""
+    return next((n for n in ast.walk(statement) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Name) and n.func.id.startswith(PREFIX) and n.args
+                 and isinstance(n.args[0], ast.Name) and n.args[0].id == name), None)
+
+
+class _Masked(ast.NodeTransformer):
+    """The step call `target` (by its place) as `np.where(mask, step, 0) if guard else step`."""
+
+    def __init__(self, target: ast.Call, guard: ast.expr, where: ast.Call):
+        self.target, self.guard, self.where = target, guard, where
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if ast.dump(node) != ast.dump(self.target):
+            return self.generic_visit(node)
+        masked = copy.deepcopy(self.where)
+        masked.args = [masked.args[0], node, ast.Constant(0.0)]
+        return ast.IfExp(copy.deepcopy(self.guard), masked, node)
+
+
+def mask_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A mask applied after the step instead of before it: `np.where(mask, softmax(s), 0)` for
+    `softmax(np.where(mask, s, -inf))` (the weights multiplied by the triangle, d2l's
+    masked_softmax misread): each row no longer sums to 1."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node):
+        return
+    for i, statement in enumerate(node.body):
+        masking = _masking(statement)
+        later = [s for s in node.body[i + 1:] if masking and _step_reading(s, masking[1])]
+        if not later:
+            continue
+        guard, name, where_call = masking
+        step = _step_reading(later[0], name)
+        j = node.body.index(later[0])
+
+        def moved(n, i=i, j=j, step=step, guard=guard, where_call=where_call):
+            new = copy.copy(n)
+            body = list(n.body)
+            body[j] = _Masked(step, guard, where_call).visit(copy.deepcopy(n.body[j]))
+            new.body = body[:i] + body[i + 1:]
+            return new
+
+        yield Change(f"mask-after-{slug(code(step.func))}",
+                     f"In {where(context)}, the mask is applied after `{code(step)}`, to its "
+                     f"output with 0, instead of to `{name}` before it "
+                     f"(`{code(where_call)}`): the weights of a row no longer sum to 1.", moved)
+
+
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
              "stride": stride_one_axis, "spread": spread_over_all, "split": split_order,
-             "stride_window": stride_as_window}
+             "stride_window": stride_as_window, "mask_after": mask_after_step}

@@ -9,11 +9,12 @@ Mistakes:
    (x - mean) / (sqrt(var) + eps). Shows for large eps or small-variance tokens (eps=0.5 case,
    values of scale 0.001).
 
-Grader: The layer_norm is named; the mask after the softmax is only observed, not named ("returns the
-expected values only in 1 of 4 rows (row 3)").
+Grader: both named (the mask after the softmax by steps.mask_after_step; it was only observed
+before, "returns the expected values only in 1 of 4 rows (row 3)").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'layer_norm_eps_outside', 'no-causal-mask': None}
+EXPECT = {'layer-norm': 'layer_norm_eps_outside',
+          'no-causal-mask': 'op:mask_after:self_attention/attention:mask-after-softmax'}
 
 
 def self_attention(x, p, heads, causal=False):
