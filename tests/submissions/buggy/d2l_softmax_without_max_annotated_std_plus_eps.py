@@ -1,6 +1,6 @@
-"""Blind round 6 (b6_03, issue 38): softmax as d2l.ai writes it (`X_exp = exp(X); partition =
-X_exp.sum(...)`) and layer_norm as The Annotated Transformer's LayerNorm (`a_2 * (x - mean) /
-(std + eps) + b_2`).
+"""Blind round 6 (b6_03, issue 38): softmax as d2l.ai writes it
+(`X_exp = exp(X); partition = X_exp.sum(...)`) and layer_norm as The Annotated Transformer's
+LayerNorm (`a_2 * (x - mean) / (std + eps) + b_2`).
 
 Mistakes:
 1. softmax: no max subtraction (d2l's version). Overflows to nan for inputs near 1000 (exp(1000)

@@ -1,6 +1,6 @@
 """Blind round 6 (b6_01, issue 38): num_patches and patchify in the style of lucidrains/vit-pytorch
-(`num_patches = (image_height // patch_height) * ...` written as `(image_size // patch_size) **
-2`, and `Rearrange('b c (h p1) (w p2) -> b (h w) (p1 p2 c)')` done by hand in numpy).
+(`num_patches = (image_height // patch_height) * ...` written as
+`(image_size // patch_size) ** 2`, and `Rearrange('b c (h p1) (w p2) -> b (h w) (p1 p2 c)')` done by hand in numpy).
 
 Mistakes:
 1. num_patches: returns (H // P) ** 2, assuming a square image. Shows only for non-square images

@@ -1,6 +1,6 @@
 """Blind round 6 (b6_11, issue 38): attention_scores counting the patch tokens only, and vit_forward
-ported from batched PyTorch code (`x[:, 0]` is [CLS] for a (B, T, d) batch) to one unbatched (T,
-d) sequence.
+ported from batched PyTorch code (`x[:, 0]` is [CLS] for a (B, T, d) batch) to one unbatched
+(T, d) sequence.
 
 Mistakes:
 1. attention_scores: returns (num_tokens - 1) ** 2, leaving [CLS] out of the count. Shows on every
@@ -9,7 +9,10 @@ Mistakes:
    row x[0]. Raises a shape error when T != d, gives wrong logits when T == d.
 
 Grader: attention_scores is named (T - 1 for T). vit_forward's x[:, 0] is not named: only the
-checklists of vit-forward and vit-checkpoint.
+checklists of vit-forward and vit-checkpoint. Every case of vit-forward (and of vit-checkpoint)
+has T != d, so the student's vit_forward raises on all of them, and the error model's `x[:, 0]`
+rewrite (operators.off_by_one) is never tried: error_model.search names nothing when every call
+raised.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'attention-cost': 'op:count:attention_scores:T-minus-1', 'vit-forward': None}
