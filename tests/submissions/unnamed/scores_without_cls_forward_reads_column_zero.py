@@ -1,0 +1,34 @@
+"""Blind round 6 (b6_11, issue 38): attention_scores counting the patch tokens only, and vit_forward
+ported from batched PyTorch code (`x[:, 0]` is [CLS] for a (B, T, d) batch) to one unbatched
+(T, d) sequence.
+
+Mistakes:
+1. attention_scores: returns (num_tokens - 1) ** 2, leaving [CLS] out of the count. Shows on every
+   input.
+2. vit_forward: takes x[:, 0] (the first column of every token, shape (T,)) instead of the [CLS]
+   row x[0]. Raises a shape error when T != d, gives wrong logits when T == d.
+
+Grader: attention_scores is named (T - 1 for T). vit_forward's x[:, 0] is not named: only the
+checklists of vit-forward and vit-checkpoint. Every case of vit-forward (and of vit-checkpoint)
+has T != d, so the student's vit_forward raises on all of them, and the error model's `x[:, 0]`
+rewrite (operators.off_by_one) is never tried: error_model.search names nothing when every call
+raised.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'attention-cost': 'op:count:attention_scores:T-minus-1', 'vit-forward': None}
+
+
+def attention_scores(num_tokens):
+    """Every patch against every patch."""
+    patches = num_tokens - 1
+    return patches * patches
+
+
+def vit_forward(image, params):
+    """Logits: the [CLS] output through the head (x[:, 0] as timm's forward_head)."""
+    x = embed_image(image, params)
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    cls = x[:, 0]
+    return cls @ params["W_head"] + params["b_head"]
