@@ -9,11 +9,12 @@ Mistakes:
    renormalisation) instead of masking the scores with -inf before the softmax. Shows only with
    causal=True; the default (no mask) is right.
 
-Grader: The ReLU is named. The mask multiplied onto the softmax output is only observed, not
-named ("returns the expected values only in 1 of 4 rows (row 3)").
+Grader: both named (the mask by steps.mask_after_step; before it, only observed: "returns the
+expected values only in 1 of 4 rows (row 3)").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'encoder_relu', 'no-causal-mask': None}
+EXPECT = {'encoder-block': 'encoder_relu',
+          'no-causal-mask': 'op:mask_after:self_attention/attention:mask-after-softmax'}
 
 
 def self_attention(x, p, heads, causal=False):
