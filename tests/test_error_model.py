@@ -159,7 +159,7 @@ def test_a_raise_is_reproduced_by_the_same_raise_and_never_alone():
     wrong_type = calls[:2] + [replace(calls[2], got=em.Raised("ValueError"))]
     assert em.search(softmax, wrong_type, 0, same) is None
     only_raises = [replace(c, got=em.Raised("AxisError")) for c in calls]
-    assert em.search(softmax, only_raises, 0, same) is None
+    assert em.search(softmax, only_raises, 0, same) is None  # alike by its type alone: nothing
 
 
 def test_a_step_given_its_array_with_rows_and_columns_swapped():

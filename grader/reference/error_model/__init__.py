@@ -200,8 +200,8 @@ def search(function: Callable, calls: list[Call], failing: int,
     if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
-    if all(isinstance(c.got, Raised) for c in calls):
-        return None  # a rewrite that only raises says nothing of a value computed
+    only_raised = all(isinstance(c.got, Raised) for c in calls)  # then only a raise of the
+    # student's very message tells (a rewrite that raises alike says nothing of a value)
     built = model(function, opaque)
     if built is None:
         return None
@@ -237,7 +237,7 @@ def search(function: Callable, calls: list[Call], failing: int,
                 if outcome is True or outcome == ALIKE:  # in the code's order
                     (found if outcome is True else alike).append(
                         sorted(pair, key=lambda e: rank[e.name]))
-    found = found or alike  # a raise's message the student's too, else its type alone
+    found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     names = {JOIN.join(e.name for e in group) for group in found}
     if len(names) > 1 and _aliases(found):
         found = found[:1]  # one value set two ways that are the same on these inputs

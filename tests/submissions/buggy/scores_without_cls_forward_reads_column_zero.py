@@ -8,14 +8,13 @@ Mistakes:
 2. vit_forward: takes x[:, 0] (the first column of every token, shape (T,)) instead of the [CLS]
    row x[0]. Raises a shape error when T != d, gives wrong logits when T == d.
 
-Grader: attention_scores is named (T - 1 for T). vit_forward's x[:, 0] is not named: only the
-checklists of vit-forward and vit-checkpoint. Every case of vit-forward (and of vit-checkpoint)
-has T != d, so the student's vit_forward raises on all of them, and the error model's `x[:, 0]`
-rewrite (operators.off_by_one) is never tried: error_model.search names nothing when every call
-raised.
+Grader: both named. Every case of vit-forward has T != d, so the student's vit_forward raises on
+all of them; the `x[:, 0]` rewrite (operators.off_by_one) raises numpy's very messages, which
+names it (a function that only raised is named only by a raise with its message, not its type).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'attention-cost': 'op:count:attention_scores:T-minus-1', 'vit-forward': None}
+EXPECT = {'attention-cost': 'op:count:attention_scores:T-minus-1',
+          'vit-forward': 'op:index:vit_forward:x[:,0]'}
 
 
 def attention_scores(num_tokens):
