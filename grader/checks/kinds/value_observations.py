@@ -19,7 +19,7 @@ from ..compare import agrees, default_compare
 from ..results import FAILED, OBSERVATION
 from .mistakes import GENERALISATIONS
 
-MAX_ROWS = 256       # rows compared pairwise for an order (256 x 256 comparisons at most)
+MAX_ROWS = 64        # rows compared pairwise for an order (64 x 64 comparisons at most)
 SHOWN = 4            # row or column numbers listed
 
 
