@@ -220,18 +220,23 @@ def test_pytest_student_grades_around_broken_helpers_too(channel_first, grade_wi
 # --- compiled stand-in answers (the student bundle has no reference) ---------------------------
 
 def test_the_compiled_records_are_the_solutions_calls_on_every_case(catalogue, zygote):
-    """Recorded again from the solution, the table is what `vitgrade compile` stored, hidden
-    checks included; each record's answer is the reference's for its arguments."""
+    """Recorded again from the solution (and its allowed decompositions: the patch embedding on
+    the convolution), the table is what `vitgrade compile` stored, hidden checks included; each
+    record's answer is the reference's for its arguments."""
     import numpy as np
 
     from grader.checks import compiled
+    from grader.checks.compile_specs import solution_and_decompositions
     from grader.checks.compile_stand_ins import record_stand_ins
     from grader.checks.course import reference_function
     from grader.checks.stand_ins import STAND_IN_TABLE
 
     exercise = next(e for e in catalogue if e.id == "vit-forward")
-    with StudentWorker(SOLUTION, zygote=zygote) as worker:
-        record = record_stand_ins(exercise, worker)
+    record: dict = {}
+    for source in solution_and_decompositions(SOLUTION):
+        with StudentWorker(source, zygote=zygote) as worker:
+            record_stand_ins(exercise, worker, record=record)
+    assert "conv_patch_embed" in {name for calls in record.values() for name, _, _ in calls}
     stored = compiled.load(exercise.path)
     assert stored is not None, "exercises/compiled is stale: run `vitgrade compile`"
     assert set(record) == set(stored.tables[STAND_IN_TABLE])

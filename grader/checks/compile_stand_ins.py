@@ -51,10 +51,12 @@ class Recorder(StandIns):
         return self.respond(answer)
 
 
-def record_stand_ins(exercise: Exercise, worker, plans: CasePlans | None = None) -> dict:
+def record_stand_ins(exercise: Exercise, worker, plans: CasePlans | None = None,
+                     record: dict | None = None) -> dict:
     """Case key -> the helper calls the solution, loaded in `worker`, makes on each case of the
-    exercise's checks, with the reference's answers (see the module's docstring)."""
-    record: dict = {}
+    exercise's checks, with the reference's answers (see the module's docstring), added to
+    `record` (a call recorded there already is not recorded again)."""
+    record = {} if record is None else record
     plans = plans or CasePlans(use_compiled=False)
     for check in needs_stand_ins(exercise):
         helpers = helpers_of(check)
