@@ -282,8 +282,7 @@ class CallCheck(Kind):
     def _remember(self, worker, ran: list) -> None:
         memory = MEMORY.get()
         if memory is not None:
-            memory.remember(worker, self.call, [(p, self._right(p, o)) for p, o in ran
-                                                if p.expectation()[1] is None])
+            memory.remember(worker, self.call, ran, self._right)
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
                  outcome) -> CheckResult:
@@ -292,13 +291,14 @@ class CallCheck(Kind):
         the failed value (a scale, an offset, an order: value_observations.py), as hint
         (mistakes.py)."""
         result = generated(observed(result, self, planned, outcome), self, ran, failing)
-        right = [p for p, o in ran if self._right(p, o)]
-        wrong = [p for p, o in ran if not self._right(p, o) and p.expectation()[1] is None]
+        judged = [(p, self._right(p, o)) for p, o in ran]
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
         if memory is not None and not self.integration:  # the function's other checks weigh
             # too; not for an integration check, whose failures are its helpers' more often
-            right += [p for p in memory.cases(self.call, True) if id(p) not in here]
-            wrong += [p for p in memory.cases(self.call, False) if id(p) not in here]
+            judged += [(p, ok) for p, ok in memory.judged(self.call)
+                       if id(p) not in here and p.expectation()[1] is None]
+        right = [p for p, ok in judged if ok]
+        wrong = [p for p, ok in judged if not ok and p.expectation()[1] is None]
         return described(explained(result, self, right, planned, wrong), self, planned, outcome)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

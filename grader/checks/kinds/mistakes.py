@@ -151,17 +151,19 @@ class Memory:
     passed). Set per submission by grade.SubmissionGrading; None elsewhere (no memory)."""
     worker: object
     named: dict = field(default_factory=dict)
-    ran: dict = field(default_factory=dict)  # function -> {id(planned): (planned, right)}
+    ran: dict = field(default_factory=dict)  # function -> {id(planned): (planned, outcome, judge)}
 
-    def remember(self, worker, function: str, judged) -> None:
-        """Keep `judged` ((planned case, right) pairs) of `function`, run by the student's own
-        code: not in a regrade, where the grader's helpers stand in for the student's."""
+    def remember(self, worker, function: str, ran: list, judge) -> None:
+        """Keep `ran` ((planned case, outcome) pairs) of `function`, run by the student's own
+        code (not in a regrade, where the grader's helpers stand in for the student's), with
+        `judge(planned, outcome) -> right`, asked only if a failure weighs them."""
         if worker is self.worker:
             self.ran.setdefault(function, {}).update(
-                (id(planned), (planned, right)) for planned, right in judged)
+                (id(planned), (planned, outcome, judge)) for planned, outcome in ran)
 
-    def cases(self, function: str, right: bool) -> list:
-        return [p for p, ok in self.ran.get(function, {}).values() if ok is right]
+    def judged(self, function: str) -> list:
+        """(planned case, right) of every case `function` ran in this submission."""
+        return [(p, judge(p, o)) for p, o, judge in self.ran.get(function, {}).values()]
 
 
 MEMORY: ContextVar[Memory | None] = ContextVar("submission_memory", default=None)

@@ -155,39 +155,44 @@ def tree_of(function: Callable) -> Instance | None:
     return build(function)
 
 
+def _named(function: Callable, name: str, opaque: frozenset) -> tuple[Instance, list[Edit]]:
+    """`function`'s instance tree and the edits the mistake `name` makes (KeyError: none such)."""
+    built = model(function, opaque)
+    by_name = {edit.name: edit for edit in built[1]} if built else {}
+    wanted = name.split(JOIN)
+    if any(part not in by_name for part in wanted):
+        raise KeyError(name)
+    return built[0], [by_name[part] for part in wanted]
+
+
 def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> Callable:
     """The reference `function` rewritten as the mistake `name` says; KeyError for a name it
     does not make."""
-    built = model(function, opaque)
-    wanted = name.split(JOIN)
-    by_name = {edit.name: edit for edit in built[1]} if built else {}
-    if any(part not in by_name for part in wanted):
-        raise KeyError(name)
-    return compile_with(built[0], [by_name[part] for part in wanted])
+    return compile_with(*_named(function, name, opaque))
 
 
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
-    built = model(function, opaque)
-    by_name = {edit.name: edit for edit in built[1]} if built else {}
-    group = [by_name[part] for part in name.split(JOIN)]
-    return _told(group).sentence
+    return _told(_named(function, name, opaque)[1]).sentence
+
+
+def _failing_first(calls: list[Call], failing: int) -> list[Call]:
+    return [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
 
 
 def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
              same: Callable[[object, object], bool], opaque: frozenset = frozenset()) -> bool:
     """Whether the mistake `found` (named on another check of the same function) reproduces
     every call here too, and is wrong on calls[failing]: one try instead of a search."""
-    built = model(function, opaque)
-    by_name = {edit.name: edit for edit in built[1]} if built else {}
-    wanted = found.name.split(JOIN)
-    if not calls or any(part not in by_name for part in wanted):
+    try:
+        root, group = _named(function, found.name, opaque)
+    except KeyError:
         return False
-    order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
+    if not calls:
+        return False
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        outcome = _try(built[0], [by_name[part] for part in wanted], order, same,
-                       _writes_in_place(built[0]))
+        outcome = _try(root, group, _failing_first(calls, failing), same, _writes_in_place(root))
     return outcome is True or outcome == ALIKE
 
 
@@ -208,7 +213,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     root, singles = built
     rank = {edit.name: i for i, edit in enumerate(singles)}
     deadline = time.monotonic() + seconds
-    order = [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
+    order = _failing_first(calls, failing)
     copies = _writes_in_place(root)
     scored, silent, found, alike = [], [], [], []
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -257,19 +262,20 @@ def _narrowest(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
     """The single rewrites found whose place holds no other one found: of an edit of a whole
     step and an edit of one of its arguments that both reproduce the outputs, the narrower
     claim (the other changes more than these inputs can show, a bias that softmax cancels)."""
-    singles = [group for group in found if len(group) == 1]
+    singles = [group[0] for group in found if len(group) == 1]
     if len(singles) != len(found):
         return []
-    sizes = {instance.path: [sum(1 for _ in nodes(node)) for node, _, _, _ in nodes(
-        instance.node)] for instance in root.walk()}
+    instances = {instance.path: instance.node for instance in root.walk()}
 
-    def holds(outer: Edit, inner: Edit) -> bool:
-        o, i = outer.site, inner.site
-        return (o.path == i.path and o != i
-                and o.index < i.index < o.index + sizes[o.path][o.index])
+    def span(site: Site) -> range:  # the pre-order indices of the site's node and below it
+        node = next(n for i, (n, _, _, _) in enumerate(nodes(instances[site.path]))
+                    if i == site.index)
+        return range(site.index, site.index + sum(1 for _ in nodes(node)))
 
-    return [group for group in singles
-            if not any(holds(group[0], other[0]) for other in singles)]
+    spans = {edit.site: span(edit.site) for edit in singles}
+    return [[edit] for edit in singles if not any(
+        other.site != edit.site and other.site.path == edit.site.path
+        and other.site.index in spans[edit.site] for other in singles)]
 
 
 def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) -> Found | None:

@@ -458,12 +458,14 @@ def mask_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     for i, statement in enumerate(node.body):
         masking = _masking(statement)
-        later = [s for s in node.body[i + 1:] if masking and _step_reading(s, masking[1])]
-        if not later:
+        if masking is None:
             continue
         guard, name, where_call = masking
-        step = _step_reading(later[0], name)
-        j = node.body.index(later[0])
+        j = next((j for j in range(i + 1, len(node.body))
+                  if _step_reading(node.body[j], name) is not None), None)
+        if j is None:
+            continue
+        step = _step_reading(node.body[j], name)
 
         def moved(n, i=i, j=j, step=step, guard=guard, where_call=where_call):
             new = copy.copy(n)
