@@ -12,7 +12,7 @@ swaps it for a variant of one, made by a general single-node edit of that functi
 - a square root left off a constant (2 / pi where sqrt(2 / pi) belongs).
 
 A variant that computes what an activation of `operators.ACTIVATIONS` computes, or what an
-earlier variant does (to within ALIKE on PROBE), is not offered: two rewrites that reproduce the
+earlier variant does (to within APART on PROBE), is not offered: two rewrites that reproduce the
 same outputs name nothing (__init__.search), which would lose a hint that the whole swap names.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
 ALTERNATIVES = ("gelu_tanh",)  # the activations, of ACTIVATIONS, whose slips are offered
 PROBE = np.linspace(-8.0, 8.0, 321)  # where two activations are told apart
-ALIKE = 1e-2  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
+APART = 1e-2  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
 # 2e-3 on its output, lets through an activation that is within about 1e-3 of the right one)
 
 
@@ -154,7 +154,7 @@ def _alike(values: np.ndarray | None, other: np.ndarray | None) -> bool:
     with np.errstate(all="ignore"):
         gaps = np.abs(values - other)
     return bool(np.all(np.isnan(values) == np.isnan(other))
-                and np.nanmax(np.where(np.isnan(gaps), 0.0, gaps)) <= ALIKE)
+                and np.nanmax(np.where(np.isnan(gaps), 0.0, gaps)) <= APART)
 
 
 def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
