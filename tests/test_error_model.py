@@ -1016,3 +1016,123 @@ def test_a_mask_applied_after_the_step_instead_of_before():
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name == "op:mask_after:self_attention/attention:mask-after-softmax", found
     assert "the mask is applied after `softmax(scores)`" in found.sentence
+
+
+def _conv_loops(image, K, b, stride, *, cols_from_rows=False, one_short=False, buffer=float,
+                flat=False):
+    """A textbook convolution loop (cs231n, d2l), each option one mistake: the output's width
+    counted from H; the window loops stopping one short over a full-size buffer; the buffer in
+    the image's dtype; each window flattened and multiplied (no broadcasting) or not."""
+    x = image[..., None] if image.ndim == 2 else image
+    (H, W, _), k, d = x.shape, K.shape[0], K.shape[3]
+    rows, cols = (H - k) // stride + 1, ((H if cols_from_rows else W) - k) // stride + 1
+    out = np.zeros((rows, cols, d), dtype=x.dtype if buffer is None else buffer)
+    written = (len(range(0, H - k, stride)), len(range(0, W - k, stride))) if one_short else \
+        (rows, cols)  # range(0, H - k, stride): one window short where one starts at H - k
+    for i in range(written[0]):
+        for j in range(written[1]):
+            window = x[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = (window.reshape(-1) @ K.reshape(-1, d) if flat
+                         else np.einsum("hwc,hwcd->d", window, K)) + b
+    return out
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_the_windows_of_one_side_counted_from_the_other(flat):
+    """`W' = (H - k) // s + 1`: a wider image loses its last columns; a narrower one runs its
+    windows off the right edge, where a loop's short slice broadcasts against the kernel (einsum)
+    or raises (a flattened window): either reading is the one mistake, named alike."""
+    def student(image, K, b, stride):
+        return _conv_loops(image, K, b, stride, cols_from_rows=True, flat=flat)
+
+    cases = [(RNG.normal(size=(5, 7, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 5, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 3, 1)), RNG.normal(size=(1, 1, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 2)), RNG.normal(size=2), 2)]
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found is not None and found.name.startswith(
+        "op:window_count:conv_patch_embed:windows-W-count-from-H"), found
+    assert "the columns of the output are counted from H" in found.sentence
+    assert ("-clipped" in found.name) != flat  # einsum broadcasts a one-pixel slice, @ raises
+
+
+def test_window_loops_one_short_leave_the_last_row_and_column_at_zero():
+    """`range(0, H - k, s)` over a buffer of the right size: the last row and column stay 0
+    where a window starts at H - k exactly (bias included), all written where none does."""
+    def student(image, K, b, stride):
+        return _conv_loops(image, K, b, stride, one_short=True)
+
+    cases = [(RNG.normal(size=(6, 8, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(7, 6, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(5, 5, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 1)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found.name == "op:window_range:conv_patch_embed:windows-range-one-short", found
+    partly = calls[1].got  # rows: 7 - 3 = 4 is even, so the last row is 0; cols: 6 - 3 odd
+    assert np.all(partly[-1] == 0) and np.all(partly[:-1, -1] != 0)
+
+
+def test_a_result_narrowed_to_its_images_dtype():
+    """A buffer made like the image: a uint8 image's float results cut to integers (numpy's
+    cast, as assigning into the buffer casts); the same for float images."""
+    def student(image, K, b, stride):
+        return _conv_loops(image, K, b, stride, buffer=None)
+
+    pixels = np.random.default_rng(5).integers(0, 256, size=(6, 6, 3)).astype(np.uint8)
+    cases = [(pixels, RNG.normal(size=(2, 2, 3, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(4, 6, 3)), RNG.normal(size=(2, 2, 3, 2)), RNG.normal(size=2), 2)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found.name == "op:narrowed:conv_patch_embed:result-in-image-dtype", found
+    assert "the result takes `image`'s dtype" in found.sentence
+
+
+@pytest.mark.parametrize("reading, name", [
+    (lambda axis, ndim: axis if axis == 0 else -1, "axis-0-or-last"),
+    (lambda axis, ndim: 1 if axis == -1 and ndim > 1 else axis, "last-axis-as-1")])
+def test_an_axis_read_as_code_for_2d_arrays_reads_it(reading, name):
+    """softmax that knows only rows and columns: right for 1-D and 2-D inputs, wrong on a middle
+    (or the default) axis of a 3-D one; each reading named by what it does."""
+    def student(x, axis=-1):
+        axis = reading(axis, x.ndim)
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    calls = [em.Call(a, k, student(*a, **k), REFERENCE["softmax"](*a, **k)) for a, k in (
+        ((RNG.normal(size=(2, 3, 4)),), {"axis": 1}), ((RNG.normal(size=(2, 3, 4)),), {}),
+        ((RNG.normal(size=(3, 4)),), {"axis": 0}), ((RNG.normal(size=5),), {}),
+        ((RNG.normal(size=(2, 3, 4)),), {"axis": 0}))]
+    failing = next(i for i, c in enumerate(calls) if not same(c.got, c.expected))
+    found = em.search(REFERENCE["softmax"], calls, failing, same)
+    assert found is not None and found.name == f"op:axis_2d:softmax:{name}", found
+    assert "as code written for 2-D arrays does" in found.sentence
+
+
+def test_an_additive_mask_that_also_hides_the_diagonal():
+    """Hugging Face's `scores + triu(ones, k=0) * -1e9`: the diagonal hidden too, and row 0,
+    which hides every key, only shifted, so it sees every key; two mistakes named together
+    (with -inf, row 0 would be NaN)."""
+    def student(x, p, heads, causal=False):
+        T, d = x.shape
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        scores = q @ k.T / math.sqrt(d)
+        if causal:
+            scores = scores + np.triu(np.ones((T, T)), k=0) * -1e9
+        return _softmax(scores) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(4, 4)), p, 1, True), (RNG.normal(size=(5, 4)), p, 1, True),
+             (RNG.normal(size=(3, 4)), p, 1, False)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == ("op:diagonal:self_attention/causal_mask:tri.k=-1+op:infinity_added:"
+                          "self_attention/attention:minus-inf-as-added-1e9"), found
+    assert "the keys of each query end one earlier" in found.sentence
+    assert "the mask is added" in found.sentence

@@ -30,9 +30,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import alternatives, names, operators, order, steps
+from . import alternatives, dtypes, names, operators, order, steps, windows
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
+from .windows import CLIPPED
 
 MAX_REWRITES = 360      # single rewrites tried per failed check
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
@@ -46,8 +47,8 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
-OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **names.OPERATORS,
-             **order.OPERATORS, **alternatives.OPERATORS}  # tried in this order
+OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
+             **order.OPERATORS, **alternatives.OPERATORS, **dtypes.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
@@ -328,13 +329,15 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
 
 def _aliases(found: list[list[Edit]]) -> bool:
     """Whether every rewrite found sets the same values at the same places to values these
-    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs) or eps (1e-12 and 0
-    where the variance is not tiny): one mistake, said the first way."""
+    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs), eps (1e-12 and 0
+    where the variance is not tiny), or two readings of one mistake that differ only where
+    these inputs do not go (windows.CLIPPED): one mistake, said the first way."""
     first = found[0]
 
     def alike(edit: Edit, other: Edit) -> bool:
         return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator == "axis" or edit.detail.startswith("eps=")))
+                and (edit.operator == "axis" or edit.detail.startswith("eps=")
+                     or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
 
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 

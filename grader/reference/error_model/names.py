@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from .change import (
     Change,
     Context,
+    callee,
     code,
     is_checked_function,
     key_of,
@@ -243,6 +244,28 @@ def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, fixed=fixed: prepended(n, fixed))
 
 
+def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An `axis` parameter read as code written for 2-D arrays reads it: axis 0 (the columns,
+    often by a transpose) or else the last axis (the rows), whatever is given; or the last axis
+    written as 1 (cs231n's score matrices). Right on 1-D and 2-D inputs; wrong for a middle
+    axis (or the default one) of a 3-D input."""
+    if not is_checked_function(context, node) or "axis" not in [a.arg for a in node.args.args]:
+        return
+    first = node.args.args[0].arg
+    for detail, reading, words in (
+            ("axis-0-or-last", "axis if axis == 0 else -1",
+             "any axis but 0 is taken as the last (`axis=0` as the columns, any other as the "
+             "rows)"),
+            ("last-axis-as-1", f"1 if axis == -1 and np.ndim({first}) > 1 else axis",
+             "the last axis is taken as axis 1 (the columns of a score matrix)")):
+        read = ast.Assign([ast.Name("axis", ast.Store())], ast.parse(reading, mode="eval").body)
+        yield Change(detail,
+                     f"In {where(context)}, {words}, as code written for 2-D arrays does: right"
+                     f" for 1-D and 2-D `{first}`, wrong on a 3-D one (a batch of score "
+                     f"matrices). Pass `axis` through as given.",
+                     lambda n, read=read: prepended(n, read))
+
+
 def _step_keys(node: ast.AST) -> list[str]:
     return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
         if isinstance(node, ast.Call) else []
@@ -298,7 +321,26 @@ def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: ast.Constant(0.0))
 
 
+def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` as `scores + np.where(mask, 0.0, -1e9)`: Hugging Face's
+    additive mask, a large finite number added. The same while a row keeps a key; a row that
+    hides every key is only shifted, so it attends to every key as if unmasked."""
+    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
+            and _minus_infinity(node.args[2])):
+        return
+    mask, kept = node.args[0], node.args[1]
+    added = ast.parse(f"{code(kept)} + np.where({code(mask)}, 0.0, -1e9)", mode="eval").body
+    yield Change("minus-inf-as-added-1e9",
+                 f"In {where(context)}, the mask is added, `{code(added)}`, where "
+                 f"`{code(node)}` belongs: the same while a row keeps a key, but a row that "
+                 "hides every key is only shifted by the same -1e9, and so attends to every key "
+                 "as if unmasked.",
+                 lambda n, added=added: copy.deepcopy(added))
+
+
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
-             "infinity": infinity_as_zero, "count_constant": constant_off_by_one,
-             "default": parameter_default, "step_parameters": step_parameters}
+             "infinity": infinity_as_zero, "infinity_added": infinity_added,
+             "count_constant": constant_off_by_one,
+             "default": parameter_default, "axis_2d": axis_for_matrices,
+             "step_parameters": step_parameters}

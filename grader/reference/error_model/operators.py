@@ -80,10 +80,11 @@ def diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
     if not isinstance(old, int):
         return
     for new in (old - 1, old + 1):
-        sees = {"tri": "the keys", "tril": "the keys", "triu": "the hidden keys"}[callee(node)]
+        sees = {"tri": "the keys of each query end", "tril": "the keys of each query end",
+                "triu": "the hidden keys of each query start"}[callee(node)]
         yield Change(f"{callee(node)}.k={new}",
                      f"In {where(context)}, `{code(node)}` is one diagonal off, "
-                     f"k={new} instead of k={old}: {sees} of each query start one "
+                     f"k={new} instead of k={old}: {sees} one "
                      f"{'earlier' if new < old else 'later'}.",
                      lambda n, new=new: with_keyword(n, "k", ast.Constant(new)))
 

@@ -265,90 +265,6 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
                          lambda n, index=index, first=first: _added_first(n, index, first))
 
 
-AXIS_WORDS = {0: "the rows", 1: "the columns"}
-
-
-def _strided(node: ast.AST) -> list[int]:
-    """The positions of `a[::s, ::s]`'s strided axes (`::s`, no bounds), for a name `a`."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Tuple)):
-        return []
-    return [i for i, part in enumerate(node.slice.elts) if isinstance(part, ast.Slice)
-            and part.step is not None and part.lower is None and part.upper is None]
-
-
-def _unstrided(node: ast.Subscript, axis: int) -> ast.Subscript:
-    """`a[::s, ::s]` with axis `axis` read one at a time, as many as the stride gives:
-    `a[::s, :-(-a.shape[1] // s)]`."""
-    step = node.slice.elts[axis].step
-    count = ast.parse(f"-(-{node.value.id}.shape[{axis}] // ({ast.unparse(step)}))",
-                      mode="eval").body
-    new = copy.copy(node)
-    parts = list(node.slice.elts)
-    parts[axis] = ast.Slice(None, count, None)
-    new.slice = ast.Tuple(parts, ast.Load())
-    return new
-
-
-def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A stride applied on one axis only: `windows[::s, ::s]` read as `windows[::s, :W']`, the
-    first W' columns one at a time (a convolution loop `j:j + k` where it should read
-    `j * s:j * s + k`; right for stride 1)."""
-    axes = _strided(node)
-    if len(axes) < 2:
-        return
-    for axis in axes:
-        words = AXIS_WORDS.get(axis, f"axis {axis}")
-        step = code(node.slice.elts[axis].step)
-        yield Change(f"{node.value.id}-axis{axis}-unstrided",
-                     f"In {where(context)}, `{code(node)}` steps {words} one at a time: the "
-                     f"first ones, as many as the stride gives, `{code(_unstrided(node, axis))}`,"
-                     f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
-                     f"read `j * {step}:j * {step} + k`).",
-                     lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
-
-
-def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
-    """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
-    for node in ast.walk(function):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
-                and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
-                and code(node.value.func).endswith("sliding_window_view")):
-            return node.value.args[1]
-    return None
-
-
-def _strided_by_window(node: ast.Subscript, shape: ast.AST) -> ast.Subscript | None:
-    """`a[::s, ::s]` as `a[::shape[0], ::shape[1]]`: each axis stepped by the window's size."""
-    axes = _strided(node)
-    if len(axes) < 2:
-        return None
-    new = copy.copy(node)
-    parts = list(node.slice.elts)
-    for axis in axes:
-        size = ast.Subscript(copy.deepcopy(shape), ast.Constant(axis), ast.Load())
-        parts[axis] = ast.Slice(None, None, size)
-    new.slice = ast.Tuple(parts, ast.Load())
-    return new
-
-
-def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
-    """Sliding windows stepped by their own size instead of the stride given: `windows[::s,
-    ::s]` as `windows[::k, ::k]` (the patch embedding's kernel P and stride P taken as one
-    number: right only when the stride is the kernel's size)."""
-    if not _strided(node) or len(_strided(node)) < 2:
-        return
-    shape = _window_shape(context.instance.node, node.value.id)
-    if shape is None:
-        return
-    yield Change(f"{node.value.id}-stride-as-window",
-                 f"In {where(context)}, `{code(node)}` steps by the window's own size, "
-                 f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
-                 f"right only when the stride equals the kernel size.",
-                 lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
-
-
 def _mean_square_about(x, axis, root):
     """The squares of x's deviations from its means along `axis`, averaged over every element
     (their square root for a standard deviation): a scalar."""
@@ -483,5 +399,4 @@ def mask_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted,
              "concatenation": added_before_concatenation,
-             "stride": stride_one_axis, "spread": spread_over_all, "split": split_order,
-             "stride_window": stride_as_window, "mask_after": mask_after_step}
+             "spread": spread_over_all, "split": split_order, "mask_after": mask_after_step}

@@ -2,7 +2,7 @@
 output buffer np.zeros(..., dtype=img.dtype): right for float images, while an 8-bit (uint8)
 image's float results are cut (and wrapped) to 8-bit integers."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'only_float_images'}
+EXPECT = {'kernel-stride': 'op:narrowed:conv_patch_embed:result-in-image-dtype'}
 
 
 def conv_patch_embed(image, K, b, stride):

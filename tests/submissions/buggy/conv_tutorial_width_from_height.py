@@ -1,7 +1,7 @@
 """A numpy convolution tutorial's loop, its output width computed from H (a copy-paste of the
 height's line): right on square images, wrong on non-square ones."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'only_square_images'}
+EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -7,12 +7,11 @@ Mistakes:
    (too many columns raise/are cut, too few drop columns).
 2. conv_equivalent: returns (P, 1), stride 1 as a CNN's default. Shows on every P (except P = 1).
 
-Grader: Both are told on kernel-stride: conv_equivalent is named (stride 1); conv_patch_embed's
-width is observed (right when H == W, wrong for a non-square image) on the hidden check; the
-visible check that fails on it shows the shapes only, with no hint.
+Grader: Both are named on kernel-stride: conv_equivalent (stride 1), and conv_patch_embed's width
+(the columns counted from H, a generated mistake).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'only_square_images'}
+EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
 ALIASES = ('conv_equivalent_stride_one',)  # the file's other mistake, named on the same exercise
 
 

@@ -5,7 +5,8 @@ Mistakes (2), both only on non-square images:
 - conv_patch_embed (nested loops) sizes the output from H for both axes: (H' , H').
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H', 'kernel-stride': 'only_square_images'}
+EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
+          'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
 
 
 def num_patches(H, W, P):

@@ -2,11 +2,11 @@
 num_patches returns (H // P) ** 2 (torchvision's seq_length = (image_size // patch_size) ** 2);
 conv_patch_embed (cs231n-style loops) allocates and loops an out_size x out_size output with
 out_size computed from H, so W' is wrong (too few columns when W > H, an exception when W < H).
-The count is named; the convolution is observed right when H == W, wrong otherwise.
+Both are named (the convolution's columns counted from H).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
-          'kernel-stride': 'only_square_images'}
+          'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
 
 
 def num_patches(H, W, P):

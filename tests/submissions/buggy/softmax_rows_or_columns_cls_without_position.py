@@ -10,12 +10,13 @@ Mistakes:
 2. embed_image: adds pos[1:] to the patch tokens and leaves the [CLS] row without pos[0].
    Shows whenever pos[0] != 0.
 
-Grader: embed_image is named (positions added before [CLS]). The softmax mistake is not named:
-the probability property's checklist ('Pass axis (and keepdims=True) to max and sum') and a
-hidden check with no hint.
+Grader: embed_image is named (positions added before [CLS]); so is softmax on its hidden check
+(any axis but 0 taken as the last); the probability property gives its checklist.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'cls-and-positions': 'embed_positions_before_cls'}
+EXPECT = {'stable-softmax': 'op:axis_2d:softmax:axis-0-or-last',
+          'cls-and-positions': 'embed_positions_before_cls'}
+ALIASES = ('softmax_wrong_axis',)  # the probability property's verdict on the middle axis
 
 
 def embed_image(image, params):

@@ -3,12 +3,13 @@ additive mask is np.triu(ones, k=0) * -1e9, which hides the diagonal too (k=1 be
 token attends to itself, and token 0, whose whole row is shifted by the same -1e9, attends to
 every token, the later ones included; conv_patch_embed's einsum 'ijcab,bacd->ijd' over
 sliding_window_view windows reads the kernel transposed in space (named: K's first two axes
-swapped). Nothing names the mask yet: both causal checks fail with no hint (the -inf form with
-k=0 is named: see buggy/causal_mask_hides_diagonal.py).
+swapped). The mask is named as two mistakes at once: the triangle one diagonal off, and the
+mask added as -1e9 instead of -inf (which alone changes nothing while a row keeps a key).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped',
-          'no-causal-mask': None}
+          'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=-1'
+                            '+op:infinity_added:self_attention/attention:minus-inf-as-added-1e9'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -3,12 +3,11 @@ image.shape[:2]` (PIL's (width, height) order) and so reshapes the grid as (W//P
 right for square images, scrambled patches otherwise (named: two sizes of a reshape swapped);
 softmax, cs231n style, maps axis=-1 to axis=1 ("rows of a score matrix"): right for 1-D and 2-D
 input, wrong for 3-D and higher input with the default axis (it normalises along axis 1).
-Nothing names the softmax mistake yet: its hidden check fails with no hint, and no observation
-says "right on 2-D input, wrong on 3-D".
+Both are named (softmax: the last axis taken as axis 1, as code for 2-D arrays does).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped',
-          'stable-softmax': None}
+          'stable-softmax': 'op:axis_2d:softmax:last-axis-as-1'}
 
 
 def patchify(image, P):

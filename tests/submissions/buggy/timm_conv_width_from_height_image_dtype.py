@@ -2,13 +2,12 @@
 conv_patch_embed: the output width is computed from H, out_w = (H - kw) // stride + 1 (timm's
 square img_size), so a non-square image gets too few columns (W > H) or short windows and an
 exception (W < H); and the output buffer is np.zeros(..., dtype=x.dtype), so an 8-bit (uint8)
-image's float results are cut to uint8 integers. The width is observed (right when H == W, wrong
-for a non-square image); nothing names the dtype yet: the one uint8 case is non-square too, and
-the width mistake fails it first (the dtype alone is named: see
-buggy/conv_output_in_image_dtype.py).
+image's float results are cut to uint8 integers. Both are named together on the check with the
+uint8 case, the width alone on the hidden check (no uint8 case there).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'only_square_images'}
+EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'
+                           '+op:narrowed:conv_patch_embed:result-in-image-dtype'}
 
 
 def conv_patch_embed(image, K, b, stride):

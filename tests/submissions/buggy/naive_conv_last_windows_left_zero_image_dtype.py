@@ -3,12 +3,12 @@ conv_patch_embed: the window loops run over range(0, H - k, stride) and range(0,
 (the end should be H - k + 1), so the output keeps its right shape but its last row and column of
 windows are never computed and stay 0 whenever (H - k) % stride == 0 (always when stride = k
 tiles the image); and the output buffer is np.zeros(..., dtype=img.dtype), so an 8-bit (uint8)
-image's float results are cut to integers. Nothing names either yet: the direct checks fail with
-no hint, the property check gives its checklist (the dtype mistake alone is named: see
-buggy/conv_output_in_image_dtype.py).
+image's float results are cut to integers. Both are named together where the uint8 case shows
+both, the loops alone where it does not; the property check gives its checklist.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:window_range:conv_patch_embed:windows-range-one-short'
+                           '+op:narrowed:conv_patch_embed:result-in-image-dtype'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -1,0 +1,48 @@
+"""An operator on the type of a function's values: the result narrowed to its input's dtype.
+
+A loop port fills an output buffer made like its input (`np.zeros(..., dtype=image.dtype)`, cs231n's
+conv_forward_naive, `np.zeros_like(x)`): right for float inputs, while an 8-bit image's float
+results are cut (and wrapped) to 8-bit integers, as numpy's assignment into the buffer does.
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, where
+from .tree import PREFIX
+
+
+def like_input(value, given):
+    """`value` as an array of `given`'s dtype (numpy's cast, as assigning into a buffer made like
+    `given` casts); `value` itself when `given` is no array or `value` no float array."""
+    value, dtype = np.asarray(value), getattr(given, "dtype", None)
+    if dtype is None or not np.issubdtype(value.dtype, np.floating):
+        return value
+    return value.astype(dtype)
+
+
+def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result in its first argument's dtype: `return out` where `out` was
+    made with the image's dtype."""
+    function = context.instance.node
+    if not ("/" not in context.instance.path and function.args.args and any(
+            isinstance(statement, ast.Return) and statement.value is node
+            for statement in ast.walk(function))):
+        return  # the returned value of the checked function (its own node: another operator
+        # may rewrite the return statement around it)
+    given, bound = function.args.args[0].arg, f"{PREFIX}like_input"
+    yield Change(f"result-in-{given}-dtype",
+                 f"In {where(context)}, the result takes `{given}`'s dtype (as a buffer made with"
+                 f" `np.zeros(..., dtype={given}.dtype)` or `np.zeros_like({given})` does): "
+                 f"right for a float `{given}`, while for integer pixels (uint8, as a file gives "
+                 f"them) the float results are cut to integers. Make the output float.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
+                                    []),
+                 ((bound, like_input),))
+
+
+OPERATORS = {"narrowed": narrowed}  # tried last

@@ -1,0 +1,219 @@
+"""Operators on a windowed step (a convolution read from `sliding_window_view`): how far its
+windows stride and how many there are along each side. The reference's convolution reads every
+window and keeps every `stride`-th, `windows[::s, ::s]`; a student's loop over output positions
+gets the stride or the count of one side wrong. Each is an operator as in operators.py
+(`f(context, node) -> iterator of Change`); OPERATORS lists them in the order tried.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .change import Change, Context, code, where
+from .tree import PREFIX
+
+AXIS_WORDS = {0: "the rows", 1: "the columns"}
+SIDES = {0: ("H", "height"), 1: ("W", "width")}  # an image's axis: its size's name, in words
+CLIPPED = "-clipped"  # a detail's ending: windows off the image broadcast, not raise
+COUNT_WORDS = {0: ("taller", "shorter", "bottom"), 1: ("wider", "narrower", "right")}
+
+
+
+def _strided(node: ast.AST) -> list[int]:
+    """The positions of `a[::s, ::s]`'s strided axes (`::s`, no bounds), for a name `a`."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Tuple)):
+        return []
+    return [i for i, part in enumerate(node.slice.elts) if isinstance(part, ast.Slice)
+            and part.step is not None and part.lower is None and part.upper is None]
+
+
+def _unstrided(node: ast.Subscript, axis: int) -> ast.Subscript:
+    """`a[::s, ::s]` with axis `axis` read one at a time, as many as the stride gives:
+    `a[::s, :-(-a.shape[1] // s)]`."""
+    step = node.slice.elts[axis].step
+    count = ast.parse(f"-(-{node.value.id}.shape[{axis}] // ({ast.unparse(step)}))",
+                      mode="eval").body
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    parts[axis] = ast.Slice(None, count, None)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A stride applied on one axis only: `windows[::s, ::s]` read as `windows[::s, :W']`, the
+    first W' columns one at a time (a convolution loop `j:j + k` where it should read
+    `j * s:j * s + k`; right for stride 1)."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return
+    for axis in axes:
+        words = AXIS_WORDS.get(axis, f"axis {axis}")
+        step = code(node.slice.elts[axis].step)
+        yield Change(f"{node.value.id}-axis{axis}-unstrided",
+                     f"In {where(context)}, `{code(node)}` steps {words} one at a time: the "
+                     f"first ones, as many as the stride gives, `{code(_unstrided(node, axis))}`,"
+                     f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
+                     f"read `j * {step}:j * {step} + k`).",
+                     lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
+
+
+def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
+    """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
+                and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
+                and code(node.value.func).endswith("sliding_window_view")):
+            return node.value.args[1]
+    return None
+
+
+def _windowed_image(function: ast.AST, name: str) -> ast.AST | None:
+    """The image of `name = sliding_window_view(image, ...)` in `function`, else None."""
+    shape = _window_shape(function, name)
+    return None if shape is None else next(
+        node.value.args[0] for node in ast.walk(function) if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call) and shape in node.value.args)
+
+
+def _strided_by_window(node: ast.Subscript, shape: ast.AST) -> ast.Subscript | None:
+    """`a[::s, ::s]` as `a[::shape[0], ::shape[1]]`: each axis stepped by the window's size."""
+    axes = _strided(node)
+    if len(axes) < 2:
+        return None
+    new = copy.copy(node)
+    parts = list(node.slice.elts)
+    for axis in axes:
+        size = ast.Subscript(copy.deepcopy(shape), ast.Constant(axis), ast.Load())
+        parts[axis] = ast.Slice(None, None, size)
+    new.slice = ast.Tuple(parts, ast.Load())
+    return new
+
+
+def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Sliding windows stepped by their own size instead of the stride given: `windows[::s,
+    ::s]` as `windows[::k, ::k]` (the patch embedding's kernel P and stride P taken as one
+    number: right only when the stride is the kernel's size)."""
+    if not _strided(node) or len(_strided(node)) < 2:
+        return
+    shape = _window_shape(context.instance.node, node.value.id)
+    if shape is None:
+        return
+    yield Change(f"{node.value.id}-stride-as-window",
+                 f"In {where(context)}, `{code(node)}` steps by the window's own size, "
+                 f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
+                 f"right only when the stride equals the kernel size.",
+                 lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
+
+
+def counted_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: int,
+                 source: int, clipped: bool) -> np.ndarray:
+    """`windows` [H', W', C, k, k] (every `stride`-th of `image`'s [H, W, C]) with as many
+    positions along axis `counted` as along `source`: the first ones when there are more; when
+    there are fewer, the extra windows run off the image, as a loop over that many positions
+    reads them: a slice cut short by the edge. `clipped`: that short slice meets the kernel by
+    broadcasting (`np.sum(window * K)`, einsum: one pixel wide is spread over the kernel, none
+    with a one-pixel kernel adds nothing, else ValueError); else every short one raises
+    ValueError (`window.reshape(-1) @ K`, tensordot)."""
+    n, have = windows.shape[source], windows.shape[counted]
+    if n <= have:
+        return windows[(slice(None),) * counted + (slice(0, n),)]
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
+    k, extra = windows.shape[3 + counted], []
+    for position in range(have, n):
+        width = max(0, min(image.shape[counted], position * stride + k) - position * stride)
+        if not clipped or not (width == 1 or (width == 0 and k == 1)):
+            raise ValueError(f"operands could not be broadcast together: a window {width} "
+                             f"pixels wide meets a kernel {k} wide")
+        shape = list(windows.shape)
+        shape[counted] = 1
+        if width == 0:  # a one-pixel kernel over nothing: the bias alone
+            extra.append(np.zeros(shape, windows.dtype))
+            continue
+        cut = np.take(image, [position * stride], axis=counted)  # the edge's pixel
+        along = sliding_window_view(cut, windows.shape[3 + source], axis=source)
+        along = along[(slice(None),) * source + (slice(None, None, stride),)]
+        along = along[(slice(None),) * source + (slice(0, n),)]  # [H', 1, C, k] or [1, W', C, k]
+        extra.append(np.broadcast_to(np.expand_dims(along, 3 + counted), shape))
+    return np.concatenate([windows, *extra], axis=counted)
+
+
+def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
+    """One side's count of windows taken from the other side's: `W' = (H - k) // s + 1`, a
+    line written for the height and copied for the width (timm's and d2l's square images),
+    so a wider image loses its last columns and a taller one runs its windows off the image
+    (right only when H == W). Two readings of the windows off the image, told alike
+    (__init__._aliases): their short slices broadcast against the kernel, or raise."""
+    if _strided(node) != [0, 1]:
+        return
+    image = _windowed_image(context.instance.node, node.value.id)
+    if image is None:
+        return
+    bound = f"{PREFIX}counted_like"
+    for counted, source in ((1, 0), (0, 1)):
+        (mine, _), (other, _) = SIDES[counted], SIDES[source]
+        more, fewer, edge = COUNT_WORDS[counted]
+        for clipped in (False, True):
+            yield Change(
+                f"{node.value.id}-{mine}-count-from-{other}" + (CLIPPED if clipped else ""),
+                f"In {where(context)}, {AXIS_WORDS[counted]} of the output are counted from "
+                f"{other}, `({other} - k) // stride + 1`, where `({mine} - k) // stride + 1` "
+                f"belongs (a line written for {AXIS_WORDS[source]} and copied): a {more} image "
+                f"loses its last {AXIS_WORDS[counted][4:]}, a {fewer} one has windows that run "
+                f"off its {edge} edge (right only when {other} == {mine}).",
+                lambda n, counted=counted, source=source, clipped=clipped: ast.Call(
+                    ast.Name(bound, ast.Load()),
+                    [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
+                     ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
+                ((bound, counted_like),))
+
+
+def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
+    """`value` [H', W', d] with the positions a loop over `range(0, H - k, stride)` (one short)
+    never writes set to 0, its buffer's start: the last row, and the last column, whenever a
+    window starts exactly at H - k (W - k)."""
+    value, sides = np.array(value, dtype=float), np.shape(image)[:2]
+    for axis, (side, k) in enumerate(zip(sides, tuple(window)[:2], strict=True)):
+        written = len(range(0, side - k, stride))
+        value[(slice(None),) * axis + (slice(written, None),)] = 0.0
+    return value
+
+
+def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The loops over window positions stop one short, `range(0, H - k, stride)` where `H - k
+    + 1` belongs, over an output buffer of the right size (cs231n's conv_forward_naive): its last
+    row and column stay 0 whenever a window starts exactly at H - k (always when the windows
+    tile the image)."""
+    function = context.instance.node
+    if not (isinstance(node, ast.Return) and node.value is not None):
+        return
+    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+    if strided is None:
+        return
+    image = _windowed_image(function, strided.value.id)
+    window = _window_shape(function, strided.value.id)
+    if image is None or window is None:
+        return
+    bound, stride = f"{PREFIX}left_unwritten", strided.slice.elts[0].step
+    yield Change(f"{strided.value.id}-range-one-short",
+                 f"In {where(context)}, the loops over window positions stop one short, "
+                 f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
+                 f"likewise for W): the output's last row and column stay at the buffer's 0 "
+                 f"whenever a window starts exactly at H - k (W - k), as it always does when the "
+                 f"windows tile the image.",
+                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
+                     n.value, copy.deepcopy(image), copy.deepcopy(window),
+                     copy.deepcopy(stride)], [])),
+                 ((bound, left_unwritten),))
+
+
+OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
+             "window_count": count_from_sibling, "window_range": range_one_short}  # steps'
+
