@@ -1136,3 +1136,18 @@ def test_an_additive_mask_that_also_hides_the_diagonal():
                           "self_attention/attention:minus-inf-as-added-1e9"), found
     assert "the keys of each query end one earlier" in found.sentence
     assert "the mask is added" in found.sentence
+
+
+def test_keepdims_written_as_a_column():
+    """A homework's `x.mean(-1).reshape(-1, 1)`: right on (T, d), raising on (B, T, d), and one
+    token (d,) comes back (1, d)."""
+    name = "op:kept_by_index:layer_norm:mean.keepdims-as-column"
+    column = em.rewrite(REFERENCE["layer_norm"], name)
+    g = RNG.normal(size=4)
+    x = RNG.normal(size=(3, 4))
+    assert np.allclose(column(x, g, g), REFERENCE["layer_norm"](x, g, g))
+    assert column(x[0], g, g).shape == (1, 4)
+    with pytest.raises(ValueError):
+        column(RNG.normal(size=(2, 3, 4)), g, g)
+    words = em.sentence(REFERENCE["layer_norm"], name)
+    assert "`.reshape(-1, 1)` instead of keepdims=True" in words

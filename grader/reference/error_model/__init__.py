@@ -144,9 +144,12 @@ def model(function: Callable, opaque: frozenset = frozenset()
     return None if root is None else (root, tuple(edits(root)))
 
 
-def _writes_in_place(root: Instance) -> bool:
-    """Whether some instance assigns into an array or augments a name (`x[i] = ...`, `x += 1`):
-    then every run gets its own copy of the inputs (no operator adds such a statement)."""
+@functools.lru_cache(maxsize=64)
+def _writes_in_place(function: Callable, opaque: frozenset = frozenset()) -> bool:
+    """Whether some instance of `function`'s model assigns into an array or augments a name
+    (`x[i] = ...`, `x += 1`): then every run gets its own copy of the inputs (no operator adds
+    such a statement). Once per process, as the model is."""
+    root = model(function, opaque)[0]
     return any(isinstance(node, ast.AugAssign)
                or (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store))
                for instance in root.walk() for node in ast.walk(instance.node))
@@ -193,7 +196,8 @@ def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
         return False
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        outcome = _try(root, group, _failing_first(calls, failing), same, _writes_in_place(root))
+        outcome = _try(root, group, _failing_first(calls, failing), same,
+                       _writes_in_place(function, opaque))
     return outcome is True or outcome == ALIKE
 
 
@@ -215,7 +219,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     rank = {edit.name: i for i, edit in enumerate(singles)}
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)
-    copies = _writes_in_place(root)
+    copies = _writes_in_place(function, opaque)
     scored, silent, found, alike = [], [], [], []
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")

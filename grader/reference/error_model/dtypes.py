@@ -8,6 +8,7 @@ An operator as in operators.py (`f(context, node) -> iterator of Change`).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 
 import numpy as np
@@ -25,13 +26,19 @@ def like_input(value, given):
     return value.astype(dtype)
 
 
+@functools.lru_cache(maxsize=256)
+def _returned(function: ast.FunctionDef) -> frozenset[int]:
+    """The ids of the nodes `function` returns (`return out`: `out`'s node)."""
+    return frozenset(id(statement.value) for statement in ast.walk(function)
+                     if isinstance(statement, ast.Return) and statement.value is not None)
+
+
 def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
     """The checked function's result in its first argument's dtype: `return out` where `out` was
     made with the image's dtype."""
     function = context.instance.node
-    if not ("/" not in context.instance.path and function.args.args and any(
-            isinstance(statement, ast.Return) and statement.value is node
-            for statement in ast.walk(function))):
+    if not ("/" not in context.instance.path and function.args.args
+            and id(node) in _returned(function)):
         return  # the returned value of the checked function (its own node: another operator
         # may rewrite the return statement around it)
     given, bound = function.args.args[0].arg, f"{PREFIX}like_input"

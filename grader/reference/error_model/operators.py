@@ -99,17 +99,26 @@ def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
-    """keepdims=True written as `[:, None]` after the reduction: the same for a (T, d) array,
-    but with leading axes the kept axis lands second, not last."""
+    """keepdims=True written as `[:, None]` after the reduction, or as `.reshape(-1, 1)` (a
+    homework's column of means): the same for a (T, d) array, not with leading axes."""
     if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
         def indexed(n: ast.Call) -> ast.AST:
             index = ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load())
             return ast.Subscript(with_keyword(n, "keepdims", None), index, ast.Load())
 
+        def column(n: ast.Call) -> ast.AST:
+            return ast.Call(ast.Attribute(with_keyword(n, "keepdims", None), "reshape",
+                                          ast.Load()), [ast.Constant(-1), ast.Constant(1)], [])
+
         yield Change(f"{callee(node)}.keepdims-as-index",
                      f"In {where(context)}, `{code(node)}` is written with `[:, None]` instead of "
                      "keepdims=True: right for a (T, d) array, but with leading axes the kept "
                      "axis lands second instead of last.", indexed)
+        yield Change(f"{callee(node)}.keepdims-as-column",
+                     f"In {where(context)}, `{code(node)}` is made a column with `.reshape(-1, "
+                     "1)` instead of keepdims=True: right for a (T, d) array, but a batched one "
+                     "no longer lines up with its rows, and one token (d,) comes back (1, d).",
+                     column)
 
 
 def ddof(context: Context, node: ast.AST) -> Iterator[Change]:

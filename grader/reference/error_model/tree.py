@@ -148,7 +148,7 @@ def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
     it lies, every other subtree shared with the original (compiling does not change it)."""
     wanted = {s.index: e for e in edits for s in e.sites if s.path == instance.path}
     node, _ = _rebuild(instance.node, 0, wanted)
-    return ast.fix_missing_locations(node)
+    return node
 
 
 def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
@@ -176,7 +176,8 @@ def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
         new = wanted[index].replace(node)
         if not isinstance(new, ast.AST):  # an edit below took away what this one rewrites
             raise ValueError(f"{wanted[index].name} does not apply after the other edit")
-        node = ast.copy_location(new, node)
+        node = ast.fix_missing_locations(ast.copy_location(new, node))  # its new nodes only:
+        # every other one keeps the location it was parsed with
     return node, after
 
 

@@ -2,12 +2,13 @@
 statistics column vectors with np.mean(x, axis=-1).reshape(-1, 1) instead of keepdims=True, right
 on 2-D (T, d) input (and on (1, T, d)), an exception on batched (B, T, d) input with B > 1, and
 a (1, d) result for one 1-D token; encoder_block's MLP uses ReLU, the 2017 Transformer's FFN,
-instead of GELU (named). Nothing names the layer_norm mistake yet: its hidden check says only
-"your code raised ValueError".
+instead of GELU (named). The layer_norm mistake is named too, as one slip its cases cannot place
+(the mean, the variance or both made a column with `.reshape(-1, 1)`).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'encoder_relu',
-          'layer-norm': None}
+          'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-column'
+                        '+op:kept_by_index:layer_norm:var.keepdims-as-column'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
