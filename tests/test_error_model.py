@@ -1151,3 +1151,31 @@ def test_keepdims_written_as_a_column():
         column(RNG.normal(size=(2, 3, 4)), g, g)
     words = em.sentence(REFERENCE["layer_norm"], name)
     assert "`.reshape(-1, 1)` instead of keepdims=True" in words
+
+
+@pytest.mark.parametrize("mode", ["same", "same-end", "half-kernel"])
+def test_an_image_padded_before_its_windows(mode):
+    """TensorFlow's padding='SAME' (split, or all at the end) and PyTorch's k // 2, each written
+    as a loop over a zero-padded image: named by how it pads; a kernel that tiles the image with
+    its own stride pads nothing under 'SAME'."""
+    def student(image, K, b, stride):
+        (H, W, _), k = image.shape, K.shape[0]
+        widths = []
+        for side in (H, W):
+            if mode == "half-kernel":
+                widths.append((k // 2, k // 2))
+            else:
+                total = max((-(-side // stride) - 1) * stride + k - side, 0)
+                widths.append((total // 2, total - total // 2) if mode == "same" else (0, total))
+        x = np.pad(image, widths + [(0, 0)])
+        rows, cols = (x.shape[0] - k) // stride + 1, (x.shape[1] - k) // stride + 1
+        return np.array([[np.tensordot(x[i * stride:i * stride + k, j * stride:j * stride + k],
+                                       K, axes=3) + b for j in range(cols)] for i in range(rows)])
+
+    cases = [(RNG.normal(size=(5, 6, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 5, 1)), RNG.normal(size=(3, 3, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(8, 8, 1)), RNG.normal(size=(4, 4, 1, 2)), RNG.normal(size=2), 4)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found is not None and found.name == f"op:padding:conv_patch_embed:pad-{mode}", found
+    assert "the image is zero-padded" in found.sentence

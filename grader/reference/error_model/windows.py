@@ -214,6 +214,59 @@ def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, left_unwritten),))
 
 
+PADDINGS = {  # mode -> (how the student pads, where the padding goes)
+    "same": ("as TensorFlow's padding='SAME' does: ceil(H / stride) outputs", "split between the "
+             "two sides, the extra one at the end"),
+    "same-end": ("to ceil(H / stride) outputs (TensorFlow's 'SAME' count)", "all at the bottom "
+                 "and right"),
+    "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides")}
+
+
+def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
+    """`image` [H, W, C] zero-padded on its first two axes as PADDINGS[mode] says, for a
+    `window` (k, k) sliding by `stride`."""
+    image = np.asarray(image)
+    widths = []
+    for side, k in zip(image.shape[:2], tuple(window)[:2], strict=True):
+        if mode == "half-kernel":
+            widths.append((k // 2, k // 2))
+            continue
+        total = max((-(-side // stride) - 1) * stride + k - side, 0)
+        widths.append((total // 2, total - total // 2) if mode == "same" else (0, total))
+    return np.pad(image, widths + [(0, 0)] * (image.ndim - 2))
+
+
+def padding(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The image zero-padded before its windows are taken ('SAME' or k // 2), where the
+    lecture's convolution is valid (no padding, (H - k) // stride + 1 outputs): a stride or
+    padding changed, the issue's last operator. Right where the padding is nothing (a kernel
+    that tiles the image with its own stride)."""
+    if not (isinstance(node, ast.Call) and code(node.func).endswith("sliding_window_view")
+            and len(node.args) >= 2):
+        return
+    function = context.instance.node
+    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+    if strided is None:
+        return
+    bound, stride = f"{PREFIX}padded", strided.slice.elts[0].step
+    for mode, (how, placed) in PADDINGS.items():
+        yield Change(f"pad-{mode}",
+                     f"In {where(context)}, the image is zero-padded {how}, {placed}; the "
+                     f"lecture's convolution is valid, without padding: (H - k) // stride + 1 "
+                     f"outputs, every window inside the image.",
+                     lambda n, mode=mode: _with_first_padded(n, bound, stride, mode),
+                     ((bound, padded),))
+
+
+def _with_first_padded(node: ast.Call, bound: str, stride: ast.AST, mode: str) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [ast.Call(ast.Name(bound, ast.Load()),
+                         [node.args[0], copy.deepcopy(node.args[1]), copy.deepcopy(stride),
+                          ast.Constant(mode)], []), *node.args[1:]]
+    return new
+
+
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
-             "window_count": count_from_sibling, "window_range": range_one_short}  # steps'
+             "window_count": count_from_sibling, "window_range": range_one_short,
+             "padding": padding}  # steps'
 

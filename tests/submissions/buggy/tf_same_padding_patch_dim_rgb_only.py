@@ -3,11 +3,12 @@ P * P * 3, the channel count fixed to RGB whatever C is (named: C taken as its d
 conv_patch_embed pads like tf.nn.conv2d(padding='SAME'): ceil(H / stride) x ceil(W / stride)
 outputs over an image zero-padded at the bottom and right, right only when the windows tile
 the image exactly (k == stride dividing H and W), too many rows and columns otherwise (k=3,
-stride=1). Nothing names the padding yet: the direct checks fail with the shapes only.
+stride=1). The padding is named too (zero-padded to TensorFlow's 'SAME' count, at the bottom
+and right).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'flatten-length': 'op:default:patch_dim:C-as-default',
-          'kernel-stride': None}
+          'kernel-stride': 'op:padding:conv_patch_embed:pad-same-end'}
 
 
 def patch_dim(P, C=3):
