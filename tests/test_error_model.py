@@ -1179,3 +1179,20 @@ def test_an_image_padded_before_its_windows(mode):
     found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
     assert found is not None and found.name == f"op:padding:conv_patch_embed:pad-{mode}", found
     assert "the image is zero-padded" in found.sentence
+
+
+def test_a_stride_that_sets_the_size_but_not_where_windows_start():
+    """A loop over (H - k) // s + 1 positions reading `x[i:i + k, j:j + k]`: the first windows,
+    unstrided on both axes, named as one mistake."""
+    def student(image, K, b, stride):
+        k = K.shape[0]
+        rows, cols = ((n - k) // stride + 1 for n in image.shape[:2])
+        return np.array([[np.tensordot(image[i:i + k, j:j + k], K, axes=3) + b
+                          for j in range(cols)] for i in range(rows)])
+
+    cases = [(RNG.normal(size=(6, 7, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 5, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found.name == "op:stride:conv_patch_embed:windows-unstrided", found
+    assert "the stride sets the output's size but not where each window starts" in found.sentence

@@ -61,6 +61,14 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
                      f"read `j * {step}:j * {step} + k`).",
                      lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
+    step = code(node.slice.elts[axes[0]].step)
+    yield Change(f"{node.value.id}-unstrided",
+                 f"In {where(context)}, `{code(node)}` takes the first windows one at a time on "
+                 f"both axes, as many as the stride gives, instead of every `{step}`-th: the "
+                 f"stride sets the output's size but not where each window starts (`i:i + k` "
+                 f"where `i * {step}:i * {step} + k` belongs).",
+                 lambda n: _unstrided(_unstrided(n, axes[0]), axes[1])
+                 if len(_strided(n)) > 1 else None)
 
 
 def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
