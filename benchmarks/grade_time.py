@@ -5,6 +5,8 @@ Against the floor of any pytest-based grader, `python -c "import pytest, numpy"`
 the same run, alternated with the others so that a slow spell of the machine hits all alike:
 
     floor       python -c "import pytest, numpy"
+    numpy       python -c "import numpy": the floor of a grader that imports no pytest (issue 39's
+                bound: a cold run at most 2.0x it)
     cold        vitgrade grade SUBMISSION: every run from nothing (a student's, CI's, an LMS's),
                 in one process, without pytest (grader/commands/grade.py)
     parsed      the same with the compiled indexes' parsed specs removed (a copy of the
@@ -20,12 +22,14 @@ the same run, alternated with the others so that a slow spell of the machine hit
                 a change, in the same run
     watch base  with --baseline REV: the same save while REV's `vitgrade watch` runs
 
-and we print the medians and their ratios to the floor, wall-clock time and CPU time (user +
-system of the command and every process it waited for: on a shared machine the CPU time moves
-less than the wall-clock time when others' work slows everything down).
+and we print the medians and their ratios to the floor and to numpy's import, wall-clock time
+and CPU time (user + system of the command and every process it waited for: on a shared machine
+the CPU time moves less than the wall-clock time when others' work slows everything down).
 
     python benchmarks/grade_time.py [--runs 9] [--submission solutions/vit_exercises.py]
-                                    [--exercises DIR] [--baseline REV]
+                                    [--exercises DIR] [--baseline REV] [--only cold,baseline]
+
+`--only` times those commands (and the two floors) alone, without the watchers: a quicker A/B.
 
 Bytecode writing is left on (PYTHONDONTWRITEBYTECODE unset), as on a student's machine.
 """
@@ -120,6 +124,8 @@ def main() -> None:
     parser.add_argument("--exercises", help="a folder of specs (default: the project's exercises/)")
     parser.add_argument("--baseline", metavar="REV",
                         help="also time the cold run of the grader of this git revision")
+    parser.add_argument("--only", metavar="NAMES",
+                        help="only these commands (comma-separated), the floors and no watcher")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="vitgrade-grade-time-") as tmp:
         measure(args, export_revision(args.baseline, Path(tmp) / "baseline")
@@ -136,6 +142,7 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
     commands = {  # name: (what it is, command, environment, working folder)
         "floor": ("python -c 'import pytest, numpy'",
                   [sys.executable, "-c", "import pytest, numpy"], env, ROOT),
+        "numpy": ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"], env, ROOT),
         "cold": (f"vitgrade grade {args.submission}", own, env, ROOT),
         "parsed": ("the same, specs parsed (no spec kept compiled)",
                    [*grade, "--exercises", str(without_kept_specs(exercises, scratch))], env,
@@ -149,10 +156,14 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
     }
     if baseline is not None:  # `python -m` imports the `grader` of its working folder first
         commands["baseline"] = (f"the cold run of revision {args.baseline}", grade, env, baseline)
+    if args.only:
+        kept = {"floor", "numpy", *args.only.split(",")}
+        commands = {name: command for name, command in commands.items() if name in kept}
     for _, command, environment, cwd in commands.values():  # warm the cache, write bytecode
         timed(command, environment, cwd=cwd)
-    watchers = {"watch": Watcher(ROOT / args.submission, args.exercises, env)}
-    if baseline is not None:  # the baseline's watch, with its own exercises/ as its cold run
+    watchers = {} if args.only else {"watch": Watcher(ROOT / args.submission, args.exercises,
+                                                      env)}
+    if baseline is not None and not args.only:  # the baseline's watch, with its own exercises/
         watchers["watch base"] = Watcher(ROOT / args.submission, None, env, baseline)
     times = {name: [] for name in [*commands, *watchers]}
     cpu = {name: [] for name in commands}
@@ -190,11 +201,12 @@ def without_kept_specs(exercises: Path, scratch: Path) -> Path:
 
 
 def report(runs_of: dict[str, list[float]], labels: dict[str, str]) -> None:
-    """One line per command: its median, its ratio to the floor's, every run."""
-    floor = statistics.median(runs_of["floor"])
+    """One line per command: its median, its ratios to the floors', every run."""
+    floor, numpy = statistics.median(runs_of["floor"]), statistics.median(runs_of["numpy"])
     for name, runs in runs_of.items():
         median = statistics.median(runs)
-        ratio = "" if name == "floor" else f"  {median / floor:.2f}x the floor"
+        ratio = "" if name in ("floor", "numpy") else (f"  {median / floor:.2f}x the floor, "
+                                                        f"{median / numpy:.2f}x numpy's")
         print(f"{name:10s}  {labels[name]:48s} median {median:.3f} s{ratio}"
               f"  (runs: {', '.join(f'{x:.2f}' for x in runs)})")
 
