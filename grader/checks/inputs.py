@@ -9,6 +9,8 @@ values are expressions. `source()` gives code a student can paste to rebuild the
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from grader.params import ViTSizes, init_params
@@ -105,7 +107,7 @@ def source(expr) -> str:
             return "[" + ", ".join(source(e) for e in expr) + "]"
         if isinstance(expr, dict):
             return "{" + ", ".join(f"{k!r}: {source(v)}" for k, v in expr.items()) + "}"
-        return repr(expr)
+        return _numbers(repr(expr))
     if kind == "checkpoint_params":  # described, not written as code
         return f"<params of the checkpoint {expr['checkpoint_params']}>"
     if kind == "checkpoint_sample":
@@ -114,7 +116,7 @@ def source(expr) -> str:
     dtype = expr.get("dtype", "float64")
     dtype_arg = "" if dtype == "float64" else f", dtype=np.{dtype}"
     if kind == "array":
-        return f"np.array({expr['array']!r}{dtype_arg or ', dtype=float'})"
+        return f"np.array({_numbers(repr(expr['array']))}{dtype_arg or ', dtype=float'})"
     if kind == "arange":
         shape, start = _shape(expr["arange"]), expr.get("start", 0)
         n = int(np.prod(shape))
@@ -132,6 +134,11 @@ def source(expr) -> str:
         comma = "," if len(expr["tuple"]) == 1 else ""
         return "(" + ", ".join(source(x) for x in expr["tuple"]) + comma + ")"
     return f"evaluate({expr!r})"  # a params dict: rebuilt by the grader's own builder, exactly
+
+
+def _numbers(text: str) -> str:
+    """A repr of numbers as Python reads it back: `inf` and `nan` as `np.inf` and `np.nan`."""
+    return re.sub(r"(?<![\w.'\"])(inf|nan)\b", r"np.\1", text)
 
 
 def with_imports(code: str) -> str:

@@ -32,10 +32,11 @@ def path_of(folder: str | Path) -> Path:
 
 def entry(spec: Path, data: dict, lines: dict) -> dict | None:
     """A spec's entry, or None when JSON would not give back the same data (a key that is not a
-    string, a NaN): such a spec is parsed on every run."""
+    string, a NaN, which equals nothing): such a spec is parsed on every run. An infinity (a
+    masked score, -.inf in YAML) is kept as Python's json writes and reads it, -Infinity."""
     kept = {"data": data, "lines": [[*where, line] for where, line in lines.items()]}
     try:
-        same = json.loads(json.dumps(kept, allow_nan=False)) == kept
+        same = json.loads(json.dumps(kept)) == kept
     except (TypeError, ValueError):
         return None
     return {"sha256": hashlib.sha256(Path(spec).read_bytes()).hexdigest(), **kept} if same else None
