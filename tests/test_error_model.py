@@ -1196,3 +1196,15 @@ def test_a_stride_that_sets_the_size_but_not_where_windows_start():
     found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
     assert found.name == "op:stride:conv_patch_embed:windows-unstrided", found
     assert "the stride sets the output's size but not where each window starts" in found.sentence
+
+
+def test_an_integer_default_written_as_1():
+    """`def patch_dim(P, C=1)`: right whenever C is given, wrong where it is left out; named as
+    the default, not as C left out of P * P * C (which the cases with C given refute)."""
+    def student(P, C=1):
+        return P * P * C
+
+    calls = calls_of(REFERENCE["patch_dim"], student, [(16,), (2, 1), (4, 3), (8,)])
+    found = em.search(REFERENCE["patch_dim"], calls, 0, same)
+    assert found.name == "op:default_changed:patch_dim:C-default-1", found
+    assert "`C` defaults to 1 instead of 3" in found.sentence

@@ -55,8 +55,11 @@ class SubmissionGrading:
         start = time.perf_counter()
         token = MEMORY.set(self.memory)  # what one check learns, its other checks use
         try:
-            results = tuple(self.dependencies.result(exercise, check)
-                            for check in exercise.checks if self._graded(check))
+            checks = [check for check in exercise.checks if self._graded(check)]
+            for check in checks:  # every check's own verdict first, so that explaining one
+                self.dependencies.first(exercise, check)  # weighs all the cases its function
+            results = tuple(self.dependencies.result(exercise, check)  # ran in the exercise
+                            for check in checks)
         finally:
             MEMORY.reset(token)
         return ExerciseResult(exercise.id, exercise.title, exercise.lecture, results,

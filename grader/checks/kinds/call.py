@@ -273,9 +273,12 @@ class CallCheck(Kind):
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = self._reproduced(failed, ran, planned)
+                    memory = MEMORY.get()
+                    before = memory.known(self.call) if memory is not None else 0
                     self._remember(worker, ran)
                     return failed, partial(self._explain, ran=ran, failing=number - 1,
-                                           planned=planned, outcome=outcome)
+                                           planned=planned, outcome=outcome, before=before,
+                                           own=memory is not None and worker is memory.worker)
         self._remember(worker, ran)
         return check_result(self, PASSED, cases=len(cases)), None
 
@@ -285,18 +288,28 @@ class CallCheck(Kind):
             memory.remember(worker, self.call, ran, self._right)
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
-                 outcome) -> CheckResult:
+                 outcome, before: int = 0, own: bool = False) -> CheckResult:
         """The failed `result` with what is observed of the student's value, the mistake the
-        error model reproduces, else the generalisation its code misses, else what is true of
-        the failed value (a scale, an offset, an order: value_observations.py), as hint
-        (mistakes.py)."""
-        result = generated(observed(result, self, planned, outcome), self, ran, failing)
-        judged = [(p, self._right(p, o)) for p, o in ran]
+        error model reproduces (on the function's other checks' cases too, when `own`: graded
+        on the student's own code, no stand-ins, as those were), else the generalisation its
+        code misses (weighing the `before` cases the function's earlier checks ran), else
+        what is true of the failed value (a scale, an offset, an order: value_observations.py),
+        as hint (mistakes.py)."""
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
+        others = [] if memory is None or not own or self.integration else [  # the same code's
+            (p, o) for p, o in memory.outcomes(self.call)  # other checks, where it was right:
+            if id(p) not in here and self._right(p, o)]  # (where it was wrong, a mistake this
+        if result.misconception and others:              # check cannot see may show)
+            result = self._reproduced(result, [  # their values (`C` left out of P*P*C is no
+                (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
+            # where the code was right whenever C was given), not their refusals, which a
+            # listed mistake need not model
+        result = generated(observed(result, self, planned, outcome), self, ran, failing, others)
+        judged = [(p, self._right(p, o)) for p, o in ran]
         if memory is not None and not self.integration:  # the function's other checks weigh
             # too; not for an integration check, whose failures are its helpers' more often
-            judged += [(p, ok) for p, ok in memory.judged(self.call)
-                       if id(p) not in here and p.expectation()[1] is None]
+            judged += [(p, ok) for p, ok in memory.judged(self.call, before)  # the checks
+                       if id(p) not in here and p.expectation()[1] is None]  # graded before
         right = [p for p, ok in judged if ok]
         wrong = [p for p, ok in judged if not ok and p.expectation()[1] is None]
         return described(explained(result, self, right, planned, wrong), self, planned, outcome)

@@ -101,14 +101,16 @@ def opaque(check: Check) -> frozenset:
                      if helpers and name != check.reference_name)
 
 
-def generated(result, check: Check, ran: list, failing: int):
+def generated(result, check: Check, ran: list, failing: int, others: list = ()):
     """`result` with the mistake the error model generates from the reference
     (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
     listed misconception matched and one rewrite of the reference reproduces the student's value
     on every call `ran` ((planned case, outcome) pairs; `failing`: the failed one's index), a
     call that raised by raising an exception of the same name (a sum over axis 1 of a 1-D
-    array). Nothing new without a reference (the bundle), or when a call should have raised,
-    timed out or crashed."""
+    array). `others`: the cases the function's other checks ran on the same code (the
+    student's own, helpers included) and got right, where the rewrite must be right too (`C`
+    left out of P*P*C is no cause where the code was right whenever C was given). Nothing new
+    without a reference (the bundle), or when a call should have raised, timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
     try:
@@ -117,10 +119,12 @@ def generated(result, check: Check, ran: list, failing: int):
     except (ImportError, KeyError):
         return result
     calls = []
-    for planned, outcome in ran:
+    for number, (planned, outcome) in enumerate([*ran, *others]):
         expected, raises = planned.expectation()
         if raises is not None or outcome.status not in ("ok", "raised"):
-            return result
+            if number < len(ran):
+                return result
+            continue  # another check's case that raised as it should: no value to reproduce
         got = (outcome.value if outcome.status == "ok"
                else Raised(outcome.error.type, outcome.error.message))
         calls.append(Call(planned.args, planned.kwargs, got, expected))
@@ -161,9 +165,19 @@ class Memory:
             self.ran.setdefault(function, {}).update(
                 (id(planned), (planned, outcome, judge)) for planned, outcome in ran)
 
-    def judged(self, function: str) -> list:
-        """(planned case, right) of every case `function` ran in this submission."""
-        return [(p, judge(p, o)) for p, o, judge in self.ran.get(function, {}).values()]
+    def outcomes(self, function: str) -> list:
+        """(planned case, outcome) of every case `function` ran in this submission."""
+        return [(p, o) for p, o, _ in self.ran.get(function, {}).values()]
+
+    def known(self, function: str) -> int:
+        """How many cases of `function` are kept so far (`judged`'s `upto`)."""
+        return len(self.ran.get(function, {}))
+
+    def judged(self, function: str, upto: int | None = None) -> list:
+        """(planned case, right) of every case `function` ran in this submission; the first
+        `upto` kept only, when given (those of the checks graded before one)."""
+        kept = list(self.ran.get(function, {}).values())[:upto]
+        return [(p, judge(p, o)) for p, o, judge in kept]
 
 
 MEMORY: ContextVar[Memory | None] = ContextVar("submission_memory", default=None)

@@ -17,6 +17,7 @@ from .change import (
     code,
     is_checked_function,
     key_of,
+    literal,
     one_apart,
     prepended,
     slug,
@@ -266,6 +267,30 @@ def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, read=read: prepended(n, read))
 
 
+def default_changed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An integer parameter's default written as 1 (`C=1`, a gray image's channel count, where
+    the lecture's is 3): right whenever it is given, wrong where it is left out."""
+    if not is_checked_function(context, node):
+        return
+    arguments = node.args.args
+    named = [a.arg for a in arguments[len(arguments) - len(node.args.defaults):]]
+    for index, (name, default) in enumerate(zip(named, node.args.defaults, strict=True)):
+        value = literal(default)
+        if type(value) is not int or value <= 1:
+            continue
+
+        def one(n: ast.FunctionDef, index=index) -> ast.FunctionDef:
+            new = copy.copy(n)
+            new.args = copy.copy(n.args)
+            new.args.defaults = [ast.Constant(1) if i == index else d
+                                 for i, d in enumerate(n.args.defaults)]
+            return new
+
+        yield Change(f"{name}-default-1",
+                     f"In {where(context)}, `{name}` defaults to 1 instead of {value}: right "
+                     f"whenever `{name}` is given, wrong where it is left out.", one)
+
+
 def _step_keys(node: ast.AST) -> list[str]:
     return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
         if isinstance(node, ast.Call) else []
@@ -342,5 +367,6 @@ def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
              "infinity": infinity_as_zero, "infinity_added": infinity_added,
              "count_constant": constant_off_by_one,
-             "default": parameter_default, "axis_2d": axis_for_matrices,
+             "default": parameter_default, "default_changed": default_changed,
+             "axis_2d": axis_for_matrices,
              "step_parameters": step_parameters}
