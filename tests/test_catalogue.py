@@ -494,3 +494,14 @@ def test_a_generalisation_weighs_the_functions_other_checks(graded, submission):
             for c in graded[submission]["multi-head-attention"].checks if not c.passed}
     assert set(told.values()) == {"only_one_head"}, told
     assert "several head counts (contiguous head split, 1/sqrt(d_h) scale)" in told
+
+
+@pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "unnamed" / "d2l_assert_heads_residual_from_layer_norm.py"], ids=lambda p: p.stem)
+def test_an_assert_where_valueerror_is_asked_for_is_observed_as_such(graded, submission):
+    """d2l's `assert num_hiddens % num_heads == 0`: the refusal is right, its exception is not;
+    the failed check says so (an observation), not only the check's checklist."""
+    told = [c for c in graded[submission]["multi-head-attention"].checks if not c.passed
+            and "AssertionError" in (c.hint or "")]
+    assert told and all(c.hint_kind == OBSERVATION and "`raise ValueError(...)`" in c.hint
+                        for c in told)

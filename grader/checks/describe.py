@@ -88,6 +88,20 @@ def stand_in_note(names) -> str:
     return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
 
 
+def other_error(outcome, expected: str) -> str | None:
+    """What is observed when the code refused the input, but with another exception than the
+    one asked for: an `assert` (AssertionError, and no check at all under `python -O`), or an
+    error a later step ran into (IndexError) instead of the check itself."""
+    if outcome.status != "raised" or outcome.error.type == "NotImplementedError":
+        return None  # (a function not written yet: nothing to observe)
+    if outcome.error.type == "AssertionError":
+        return (f"Your code refused the input with `assert` (AssertionError), where {expected} "
+                f"is asked for: an assert is no input check (python -O skips it); write "
+                f"`raise {expected}(...)`.")
+    return (f"Your code raised {outcome.error.type} where {expected} is asked for: check the "
+            f"input yourself first and raise {expected} with a message.")
+
+
 def outcome_lines(outcome) -> list[str]:
     """What the student's call did, as `got:` lines (the call is named above them)."""
     if outcome.status == "raised":

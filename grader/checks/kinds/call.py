@@ -21,6 +21,7 @@ from ..describe import (
     call_label,
     describe,
     limit_note,
+    other_error,
     outcome_lines,
     short,
     short_title,
@@ -384,7 +385,8 @@ class CallCheck(Kind):
             if outcome.status == "raised" and outcome.error.type == expects_error:
                 return None
             if outcome.status != "ok":
-                return [f"expected: {expects_error}"] + outcome_lines(outcome), None, None
+                return [f"expected: {expects_error}"] + outcome_lines(outcome), \
+                    other_error(outcome, expects_error), None
             got = f"got:      {describe(outcome.value)} (no error)"
             return [f"expected: {expects_error}", got], *self._misconception(
                 planned, outcome.value, self.compare)

@@ -1,0 +1,34 @@
+"""Blind round 7 (b7_09, issue 38): patchify on a sqrt(N) x sqrt(N) grid (as positional-embedding
+resampling code assumes), and num_patches that checks only H.
+
+Mistakes:
+1. patchify: the grid side is int(sqrt(N)) (timm resample_abs_pos_embed / MAE's square sincos
+   grid), image.reshape(side, P, side, P, C). Right for square images; a non-square image raises
+   (N not a square) or is cut into the wrong tiles (N a square, e.g. 4x16 with P=2).
+2. num_patches: only H is checked against P (`if H % P`), so a W that P does not tile returns
+   (H//P)*(W//P) instead of raising ValueError. Shows only for non-square sizes where H tiles
+   and W does not.
+
+Grader: patchify named on the grayscale check ("`W // P` reads `H` where `W` belongs"; the code
+has no H // P, both sides are int(sqrt(N)), but the cause is the same) and observed elsewhere
+(only_square_images). num_patches gets only the checklist "Patches that do not tile the image
+must raise ValueError" on a hidden case.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'patch-count': None,
+          'patchify': 'op:sibling:patchify:W-as-H'}
+
+
+def num_patches(H, W, P):
+    if P <= 0 or H % P:
+        raise ValueError(f"patch size {P} does not tile height {H}")
+    return (H // P) * (W // P)
+
+
+def patchify(image, P):
+    img = _as_hwc(image)
+    H, W, C = img.shape
+    n = num_patches(H, W, P)
+    side = int(round(math.sqrt(n)))                  # grid is side x side
+    tiles = img.reshape(side, P, side, P, C).swapaxes(1, 2)
+    return tiles.reshape(n, P * P * C)
