@@ -1208,3 +1208,29 @@ def test_an_integer_default_written_as_1():
     found = em.search(REFERENCE["patch_dim"], calls, 0, same)
     assert found.name == "op:default_changed:patch_dim:C-default-1", found
     assert "`C` defaults to 1 instead of 3" in found.sentence
+
+
+def test_a_bias_after_the_activation_a_step_twice_and_rms_norm():
+    """`gelu(h @ W1) + b1`; the final LayerNorm applied twice; T5's RMSNorm for LayerNorm: each
+    named by what it does, on cases where nothing else reproduces it."""
+    bias_after = em.rewrite(REFERENCE["encoder_block"],
+                            "op:bias_after:encoder_block/mlp:p['b1']-after-activation")
+    twice = em.rewrite(REFERENCE["vit_forward"], "op:twice:vit_forward:layer_norm-twice")
+    rms = em.rewrite(REFERENCE["layer_norm"], "op:norm:layer_norm:rms-norm")
+    from grader.params import ViTSizes, init_params
+    from grader.reference.layers import gelu, layer_norm
+
+    params = init_params(ViTSizes(image_size=8, patch_size=4, dim=8, depth=1, heads=2,
+                                  mlp_dim=16, num_classes=3), seed=4)
+    block, x = params["blocks"][0], RNG.normal(size=(5, 8))
+    h = layer_norm(x + REFERENCE["self_attention"](layer_norm(x, block["ln1_g"], block["ln1_b"]),
+                                                  block, 2), block["ln2_g"], block["ln2_b"])
+    mid = x + REFERENCE["self_attention"](layer_norm(x, block["ln1_g"], block["ln1_b"]), block, 2)
+    assert np.allclose(bias_after(x, block, 2),
+                       mid + (gelu(h @ block["W1"]) + block["b1"]) @ block["W2"] + block["b2"])
+    image = RNG.normal(size=(8, 8, 3))
+    assert not np.allclose(twice(image, params), REFERENCE["vit_forward"](image, params))
+    g, b = RNG.normal(size=6), RNG.normal(size=6)
+    t = RNG.normal(size=(3, 6)) + 2.0
+    assert np.allclose(rms(t, g, b),
+                       t / np.sqrt((t ** 2).mean(-1, keepdims=True) + 1e-6) * g + b)

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, slug, where, with_first
-from .operators import ACTIVATIONS
+from .change import Change, Context, callee, code, slug, where, with_first
+from .operators import ACTIVATION_CALLS, ACTIVATIONS
 from .tree import PREFIX
 
 
@@ -166,6 +166,50 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, bound=bound: with_first(n, ast.Call(ast.Name(bound, ast.Load()),
                                                                    [n.args[0]], [])),
                      ((bound, function),))
+
+
+def bias_after_activation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A linear map's bias added after the activation instead of inside it: `act(x @ W1 + b1)`
+    as `act(x @ W1) + b1` (a layer written `gelu(h @ W1) + b1`, or a fused kernel's order)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
+        return
+    inner = node.args[0]
+    if not (isinstance(inner, ast.Call) and callee(inner) == "linear" and len(inner.args) == 3):
+        return
+    bias = inner.args[2]
+
+    def moved(n: ast.Call) -> ast.AST:
+        unbiased = copy.copy(n.args[0])
+        unbiased.args = [*n.args[0].args[:2], ast.Constant(0.0)]
+        return ast.BinOp(with_first(n, unbiased), ast.Add(), copy.deepcopy(bias))
+
+    shown = f"{code(inner.args[0])} @ {code(inner.args[1])}"
+    yield Change(f"{slug(code(bias))}-after-activation",
+                 f"In {where(context)}, the bias `{code(bias)}` is added after the activation, "
+                 f"`{callee(node)}({shown}) + {code(bias)}`, instead of inside it, "
+                 f"`{callee(node)}({shown} + {code(bias)})`.", moved)
+
+
+def applied_twice(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step that updates a name applied twice, `x = layer_norm(layer_norm(x, g, b), g, b)`
+    (the final LayerNorm written in the last block and again after the loop)."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id in context.instance.children and node.value.args
+            and isinstance(node.value.args[0], ast.Name)
+            and node.value.args[0].id == node.targets[0].id):
+        return
+
+    def twice(n: ast.Assign) -> ast.Assign:
+        new = copy.copy(n)
+        new.value = with_first(n.value, copy.deepcopy(n.value))
+        return new
+
+    yield Change(f"{_step_name(context, node.value)}-twice",
+                 f"In {where(context)}, the step `{code(node.value)}` is applied twice: its "
+                 f"output goes through it again.", twice)
 
 
 def _parameters(function: ast.FunctionDef) -> set[str]:
@@ -397,6 +441,7 @@ def mask_after_step(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
-             "activation_inserted": activation_inserted,
+             "activation_inserted": activation_inserted, "bias_after": bias_after_activation,
+             "twice": applied_twice,
              "concatenation": added_before_concatenation,
              "spread": spread_over_all, "split": split_order, "mask_after": mask_after_step}

@@ -19,7 +19,7 @@ in blind7-measure.md.
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': None,
           'multi-head-attention': None,
-          'encoder-block': None}
+          'encoder-block': 'op:bias_after:encoder_block/mlp:p[\'b1\']-after-activation'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -12,16 +12,14 @@ Mistakes:
    = 0).
 
 Grader: the missing biases are named ("the bias `b` is left out of `x @ W + b`" for Wq and Wv;
-bk alone changes nothing). The double LayerNorm gets only vit-forward's checklist ("... the
-final LayerNorm, and the [CLS] row"), which points at the right step but does not say it is
-applied twice.
+bk alone changes nothing). The double LayerNorm is named too (the step applied twice).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:term:self_attention/linear:drop-b'
                             '+op:term:self_attention/linear.3:drop-b',
           'multi-head-attention': 'op:term:self_attention/linear:drop-b'
                                   '+op:term:self_attention/linear.3:drop-b',
-          'vit-forward': None}
+          'vit-forward': 'op:twice:vit_forward:layer_norm-twice'}
 
 
 def self_attention(x, p, heads, causal=False):

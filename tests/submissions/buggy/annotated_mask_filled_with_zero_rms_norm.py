@@ -9,14 +9,13 @@ Mistakes:
 2. layer_norm: RMSNorm (T5LayerNorm / LLaMA): no mean subtraction, x / sqrt(mean(x**2) + eps) *
    gamma + beta. Shows whenever a token's mean is not 0.
 
-Grader: the mask fill is named ("`-np.inf` is 0 instead: ... exp(0) = 1"). RMSNorm is not named:
-three of layer-norm's four failed checks have no hint at all; the shift property's checklist
-(mean_not_subtracted, "LayerNorm subtracts each token's mean before dividing ...") says it only
-as a checklist.
+Grader: the mask fill is named ("`-np.inf` is 0 instead: ... exp(0) = 1"). RMSNorm is named too (the
+statistics taken about zero); the shift property gives its checklist (mean_not_subtracted).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None,
+EXPECT = {'layer-norm': 'op:norm:layer_norm:rms-norm',
           'no-causal-mask': 'op:infinity:self_attention/attention:minus-inf-as-0'}
+ALIASES = ('mean_not_subtracted',)  # the shift property's verdict on the same mistake
 
 
 def self_attention(x, p, heads, causal=False):

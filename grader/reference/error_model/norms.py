@@ -1,0 +1,56 @@
+"""Operators on a normalisation step (LayerNorm): its statistics taken another way. RMSNorm
+(T5, LLaMA) divides by the root mean square, `x / sqrt(mean(x ** 2) + eps)`, with no mean taken
+away: a port from those models keeps it where ViT's LayerNorm belongs. An operator as in
+operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+from .change import Change, Context, callee, where
+
+
+def _statistic(statement: ast.stmt, name: str) -> str | None:
+    """The variable `statement` assigns from `np.<name>(...)`, else None."""
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call) and callee(statement.value) == name
+            and statement.value.args):
+        return statement.targets[0].id
+    return None
+
+
+def about_zero(context: Context, node: ast.AST) -> Iterator[Change]:
+    """LayerNorm's statistics taken about zero, as RMSNorm's are: the mean taken away is 0 and
+    the variance is the mean of the squares, `x / sqrt(mean(x ** 2) + eps) * gamma + beta`."""
+    if not isinstance(node, ast.FunctionDef):
+        return
+    means = [i for i, s in enumerate(node.body) if _statistic(s, "mean")]
+    variances = [i for i, s in enumerate(node.body) if _statistic(s, "var")]
+    if len(means) != 1 or len(variances) != 1:
+        return
+    mean_at, var_at = means[0], variances[0]
+
+    def rms(n: ast.FunctionDef) -> ast.FunctionDef:
+        new, body = copy.copy(n), list(n.body)
+        zero = copy.copy(body[mean_at])
+        zero.value = ast.Constant(0.0)
+        squares = copy.deepcopy(body[var_at])
+        call = squares.value
+        call.func = ast.Attribute(copy.deepcopy(call.func.value), "mean", ast.Load()) \
+            if isinstance(call.func, ast.Attribute) else ast.Name("mean", ast.Load())
+        call.args = [ast.BinOp(call.args[0], ast.Pow(), ast.Constant(2)), *call.args[1:]]
+        body[mean_at], body[var_at] = zero, squares
+        new.body = body
+        return new
+
+    yield Change("rms-norm",
+                 f"In {where(context)}, the statistics are taken about zero, as RMSNorm (T5, "
+                 "LLaMA) takes them: no mean taken away, and the root mean square, "
+                 "`sqrt(mean(x ** 2) + eps)`, instead of the standard deviation about the mean. "
+                 "LayerNorm subtracts each token's mean first.", rms)
+
+
+OPERATORS = {"norm": about_zero}  # tried after order.OPERATORS
