@@ -1234,3 +1234,23 @@ def test_a_bias_after_the_activation_a_step_twice_and_rms_norm():
     t = RNG.normal(size=(3, 6)) + 2.0
     assert np.allclose(rms(t, g, b),
                        t / np.sqrt((t ** 2).mean(-1, keepdims=True) + 1e-6) * g + b)
+
+
+def test_blocks_not_chained_and_heads_merged_the_other_way():
+    """Every block reading the embedded tokens (only the last one's output kept), and einops'
+    `'h n d -> n (d h)'`: each rewrite computes what its name says."""
+    from grader.params import ViTSizes, init_params
+
+    unchained = em.rewrite(REFERENCE["vit_forward"], "op:unchained:vit_forward:x-not-carried")
+    params = init_params(ViTSizes(image_size=8, patch_size=4, dim=8, depth=2, heads=2,
+                                  mlp_dim=16, num_classes=3), seed=5)
+    image = RNG.normal(size=(8, 8, 3))
+    last_only = {**params, "blocks": params["blocks"][1:]}
+    assert np.allclose(unchained(image, params), REFERENCE["vit_forward"](image, last_only))
+    merged = em.rewrite(REFERENCE["self_attention"],
+                        "op:merge:self_attention/merge_heads:merged-the-other-way")
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+    heads = [_softmax(q[:, c] @ k[:, c].T / 2.0) @ v[:, c] for c in (slice(0, 4), slice(4, 8))]
+    interleaved = np.stack(heads, axis=-1).reshape(5, 8)  # (n, d, h) -> n (d h)
+    assert np.allclose(merged(x, p, 2), interleaved @ p["Wo"] + p["bo"])

@@ -291,6 +291,33 @@ def default_changed(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"whenever `{name}` is given, wrong where it is left out.", one)
 
 
+def unchained_loop(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A loop's update that reads the name as it was before the loop: `x = block(x)` written
+    as `out = block(x0)` on every pass, so each block reads the embedded tokens and only the
+    last block's output is kept (the blocks not chained; right with one block)."""
+    if not (isinstance(node, ast.For) and len(node.body) == 1
+            and isinstance(node.body[0], ast.Assign) and len(node.body[0].targets) == 1
+            and isinstance(node.body[0].targets[0], ast.Name)
+            and isinstance(node.body[0].value, ast.Call) and node.body[0].value.args
+            and isinstance(node.body[0].value.args[0], ast.Name)
+            and node.body[0].value.args[0].id == node.body[0].targets[0].id):
+        return
+    name, start = node.body[0].targets[0].id, f"{PREFIX}before_loop"
+
+    def unchained(n: ast.For) -> ast.AST:
+        loop = copy.deepcopy(n)
+        loop.body[0].value.args[0] = ast.Name(start, ast.Load())
+        keep = ast.Assign([ast.Name(start, ast.Store())], ast.Name(name, ast.Load()))
+        return ast.If(ast.Constant(True), [keep, loop], [])
+
+    yield Change(f"{name}-not-carried",
+                 f"In {where(context)}, every pass of `for {code(node.target)} in "
+                 f"{code(node.iter)}` reads `{name}` as it was before the loop: "
+                 f"`{code(node.body[0].value)}` is not chained, each pass starts from the same "
+                 f"`{name}` and only the last one's output is kept (right with one pass).",
+                 unchained)
+
+
 def _step_keys(node: ast.AST) -> list[str]:
     return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
         if isinstance(node, ast.Call) else []
@@ -369,4 +396,4 @@ OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by
              "count_constant": constant_off_by_one,
              "default": parameter_default, "default_changed": default_changed,
              "axis_2d": axis_for_matrices,
-             "step_parameters": step_parameters}
+             "step_parameters": step_parameters, "unchained": unchained_loop}

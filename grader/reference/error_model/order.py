@@ -333,8 +333,32 @@ def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # tried in this order, after names.OPERATORS
+def merged_the_other_way(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two axes merged by a reshape in the other order: `x.swapaxes(-2, -3).reshape(..., h * d)`
+    with the last two axes swapped first (einops' `'h n d -> n (d h)'` for `'n (h d)'`): the
+    merged axis interleaves them (head 0's first column, head 1's first column, ...)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and isinstance(node.func.value, ast.Call)
+            and isinstance(node.func.value.func, ast.Attribute)
+            and node.func.value.func.attr in ("swapaxes", "transpose")):
+        return
+
+    def other_way(n: ast.Call) -> ast.Call:
+        new = copy.copy(n)
+        swapped = ast.Call(ast.Attribute(n.func.value, "swapaxes", ast.Load()),
+                           [ast.Constant(-1), ast.Constant(-2)], [])
+        new.func = ast.Attribute(swapped, "reshape", ast.Load())
+        return new
+
+    yield Change("merged-the-other-way",
+                 f"In {where(context)}, `{code(node)}` merges its last two axes the other way "
+                 f"round (the last two swapped first, einops' `(d h)` for `(h d)`): the merged "
+                 f"axis interleaves them instead of keeping each one's block together.",
+                 other_way)
+
+
 OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swapped,
              "arguments": arguments_swapped,
              "scale_after": scale_after_step, "steps": steps_swapped,
              "divided": multiplied_for_divided, "indentation": indentation,
-             "transposed_argument": argument_transposed}
+             "transposed_argument": argument_transposed, "merge": merged_the_other_way}

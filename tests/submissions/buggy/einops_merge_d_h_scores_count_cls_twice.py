@@ -9,13 +9,12 @@ Mistakes:
    counts it. Shows always.
 
 Grader: attention_scores named ("`(T + 1) * (T + 1)` ... is something counted twice?"). The
-merge is observed once (only_one_head on "causal=True gives GPT's mask"); multi-head-attention's
-two failed checks and the hidden causal check have no hint at all.
+merge is named too (its last two axes merged the other way round, einops' `(d h)`).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'attention-cost': 'op:count:attention_scores:T-plus-1',
-          'no-causal-mask': None,
-          'multi-head-attention': None}
+          'no-causal-mask': 'op:merge:self_attention/merge_heads:merged-the-other-way',
+          'multi-head-attention': 'op:merge:self_attention/merge_heads:merged-the-other-way'}
 
 
 def attention_scores(num_tokens):
