@@ -1254,3 +1254,20 @@ def test_blocks_not_chained_and_heads_merged_the_other_way():
     heads = [_softmax(q[:, c] @ k[:, c].T / 2.0) @ v[:, c] for c in (slice(0, 4), slice(4, 8))]
     interleaved = np.stack(heads, axis=-1).reshape(5, 8)  # (n, d, h) -> n (d h)
     assert np.allclose(merged(x, p, 2), interleaved @ p["Wo"] + p["bo"])
+
+
+def test_a_norm_over_the_sample_and_pixels_rescaled():
+    """`F.layer_norm(x, x.shape[1:])` and Keras' Rescaling(1./255): each rewrite computes what
+    its name says."""
+    per_sample = em.rewrite(REFERENCE["layer_norm"], "op:norm_axes:layer_norm:over-sample")
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    batch = RNG.normal(size=(2, 3, 4))
+    mean = batch.mean(axis=(1, 2), keepdims=True)
+    var = batch.var(axis=(1, 2), keepdims=True)
+    assert np.allclose(per_sample(batch, g, b), (batch - mean) / np.sqrt(var + 1e-6) * g + b)
+    assert np.allclose(per_sample(batch[0], g, b), REFERENCE["layer_norm"](batch[0], g, b))
+    scaled = em.rewrite(REFERENCE["linear_patch_embed"],
+                        "op:rescaled:linear_patch_embed:image-over-255")
+    image, W, bias = RNG.normal(size=(4, 4, 3)), RNG.normal(size=(12, 2)), RNG.normal(size=2)
+    assert np.allclose(scaled(image, W, bias, 2),
+                       REFERENCE["linear_patch_embed"](image / 255.0, W, bias, 2))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, where
+from .change import Change, Context, is_checked_function, prepended, where
 from .tree import PREFIX
 
 
@@ -52,4 +52,19 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, like_input),))
 
 
-OPERATORS = {"narrowed": narrowed}  # tried last
+def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The image's pixels rescaled to [0, 1] first, `image / 255` (Keras' `Rescaling(1./255)`,
+    torchvision's ToTensor), where the lecture's functions take the pixels as they are."""
+    if not (is_checked_function(context, node) and node.args.args
+            and node.args.args[0].arg == "image"):
+        return
+    scaled = ast.Assign([ast.Name("image", ast.Store())],
+                        ast.parse("np.asarray(image) / 255.0", mode="eval").body)
+    yield Change("image-over-255",
+                 f"In {where(context)}, the pixels are rescaled first, `image / 255` (Keras' "
+                 "Rescaling(1./255), torchvision's ToTensor): the lecture's functions take the "
+                 "image as it is given; rescaling is the data pipeline's job.",
+                 lambda n: prepended(n, scaled))
+
+
+OPERATORS = {"narrowed": narrowed, "rescaled": rescaled}  # tried last

@@ -53,4 +53,40 @@ def about_zero(context: Context, node: ast.AST) -> Iterator[Change]:
                  "LayerNorm subtracts each token's mean first.", rms)
 
 
-OPERATORS = {"norm": about_zero}  # tried after order.OPERATORS
+def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
+    """LayerNorm's statistics taken over every axis but the first, as `F.layer_norm(x,
+    x.shape[1:])` or a sample-wise norm does: the same for one token or a (T, d) sequence, but
+    a batch (B, T, d) is normalised per sample instead of per token."""
+    if not isinstance(node, ast.FunctionDef) or not node.args.args:
+        return
+    first = node.args.args[0].arg
+    calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)
+             and callee(c) in ("mean", "var") and _last_axis(c)]
+    if len(calls) < 2:
+        return
+    sample = f"tuple(range(1, np.ndim({first}))) or (0,)"
+
+    def per_sample(n: ast.FunctionDef) -> ast.FunctionDef:
+        new = copy.deepcopy(n)
+        for call in ast.walk(new):
+            if isinstance(call, ast.Call) and callee(call) in ("mean", "var") and \
+                    _last_axis(call):
+                for keyword in call.keywords:
+                    if keyword.arg == "axis":
+                        keyword.value = ast.parse(sample, mode="eval").body
+        return new
+
+    yield Change("over-sample",
+                 f"In {where(context)}, the mean and variance are taken over every axis but the "
+                 f"first, `axis={sample.split(' or ')[0]}` (`F.layer_norm(x, x.shape[1:])`), "
+                 "instead of over the last one: right for one token or a (T, d) sequence, but a "
+                 "batch is normalised per sample instead of per token.", per_sample)
+
+
+def _last_axis(call: ast.Call) -> bool:
+    return any(k.arg == "axis" and isinstance(k.value, ast.UnaryOp)
+               and isinstance(k.value.op, ast.USub) and isinstance(k.value.operand, ast.Constant)
+               and k.value.operand.value == 1 for k in call.keywords)
+
+
+OPERATORS = {"norm": about_zero, "norm_axes": over_sample}  # tried after order.OPERATORS

@@ -19,7 +19,7 @@ right, but `embed_image` changed `params['pos']` in place" with the in-place obs
 carries no misconception name.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None,
+EXPECT = {'linear-patch-embed': 'op:rescaled:linear_patch_embed:image-over-255',
           'kernel-stride': None,
           'cls-and-positions': None}
 

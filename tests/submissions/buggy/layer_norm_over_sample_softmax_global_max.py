@@ -11,12 +11,12 @@ Mistakes:
    NaN. Shows only on 2-D+ input with slices far apart (e.g. [[1000, 999], [0, 1]]).
 
 Grader: the global max is named ("`np.max(x, axis=axis, keepdims=True)` runs over the whole
-array"). layer_norm is observed (only_2d_inputs, "right for inputs of one or two axes, wrong for
-one with leading axes (3, 4, 2): work on the last axis").
+array"). layer_norm is named too (the statistics over every axis but the first, F.layer_norm(x,
+x.shape[1:])).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=None',
-          'layer-norm': None}
+          'layer-norm': 'op:norm_axes:layer_norm:over-sample'}
 
 
 def softmax(x, axis=-1):
