@@ -38,6 +38,7 @@ from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, opaque
+from grader.checks.kinds.refusals import REFUSALS
 from grader.checks.kinds.value_observations import OBSERVATIONS
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
@@ -310,7 +311,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the words of the reference's code, on whichever function's check caught it: its claim, that
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS, {ONE_AXIS_OFF}, OBSERVATIONS,  # what differs, no cause
+                       GENERALISATIONS, {ONE_AXIS_OFF}, OBSERVATIONS, REFUSALS,  # no cause
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks

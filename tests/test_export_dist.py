@@ -174,7 +174,8 @@ def needles(value) -> tuple[list[str], list[bytes]]:
             blobs += b
     elif isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size >= 4:
         flat = value.ravel()
-        distinctive = [float(x) for x in flat[:8] if abs(float(x) - round(float(x))) > 1e-3]
+        distinctive = [float(x) for x in flat[:8]  # (an inf or a nan betrays nothing)
+                       if np.isfinite(x) and abs(float(x) - round(float(x))) > 1e-3]
         texts += [repr(x) for x in distinctive[:3]] + [f"{x:.6f}" for x in distinctive[:3]]
         if np.unique(flat).size > 1:  # np.ones(7) betrays nothing: a wrong output may hold it
             blobs.append(np.ascontiguousarray(flat).tobytes())  # whole: seeds' prefixes repeat

@@ -39,6 +39,7 @@ from ..results import (
 )
 from .base import Kind
 from .mistakes import MEMORY, combination_names, explained, generated, named, observed
+from .refusals import refused
 from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
@@ -313,6 +314,10 @@ class CallCheck(Kind):
                        if id(p) not in here and p.expectation()[1] is None]  # graded before
         right = [p for p, ok in judged if ok]
         wrong = [p for p, ok in judged if not ok and p.expectation()[1] is None]
+        if memory is not None:  # a refusal: the function's other checks' refusals weigh too
+            judged += [(p, ok) for p, ok in memory.judged(self.call, before)
+                       if id(p) not in here and p.expectation()[1] is not None]
+        result = refused(result, self, judged, planned, outcome)
         return described(explained(result, self, right, planned, wrong), self, planned, outcome)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
