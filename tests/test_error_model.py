@@ -1271,3 +1271,23 @@ def test_a_norm_over_the_sample_and_pixels_rescaled():
     image, W, bias = RNG.normal(size=(4, 4, 3)), RNG.normal(size=(12, 2)), RNG.normal(size=2)
     assert np.allclose(scaled(image, W, bias, 2),
                        REFERENCE["linear_patch_embed"](image / 255.0, W, bias, 2))
+
+
+def test_q_k_and_v_from_one_fused_product_split_heads_first():
+    """`qkv = x @ [Wq | Wk | Wv]` read as (T, heads, 3, d_h): right with one head, and named as
+    the fused split where it is wrong."""
+    def student(x, p, heads, causal=False):
+        T, d = x.shape
+        qkv = x @ np.concatenate([p["Wq"], p["Wk"], p["Wv"]], 1) + np.concatenate(
+            [p["bq"], p["bk"], p["bv"]])
+        q, k, v = qkv.reshape(T, heads, 3, d // heads).transpose(2, 1, 0, 3)
+        a = _softmax(q @ k.swapaxes(-1, -2) / math.sqrt(d // heads))
+        return (a @ v).swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    p = attention_params(8)
+    cases = [(RNG.normal(size=(5, 8)), p, 2), (RNG.normal(size=(4, 8)), p, 1),
+             (RNG.normal(size=(3, 8)), p, 4)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    assert same(calls[1].got, calls[1].expected)  # one head: right
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == "op:fused:self_attention:qkv-fused-heads-major", found

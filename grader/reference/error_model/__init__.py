@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import alternatives, dtypes, names, norms, operators, order, steps, windows
+from . import alternatives, dtypes, fused, names, norms, operators, order, steps, windows
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
@@ -48,7 +48,8 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
-             **order.OPERATORS, **norms.OPERATORS, **alternatives.OPERATORS,
+             **order.OPERATORS, **norms.OPERATORS, **fused.OPERATORS,
+             **alternatives.OPERATORS,
              **dtypes.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

@@ -1,13 +1,14 @@
 """Blind round 3 (b3_01, issue 38), a port with two mistakes: self_attention as timm's Attention
 (Wq, Wk, Wv concatenated into one fused qkv projection) reshapes the (T, 3d) output as
 (T, heads, 3, d_h) instead of timm's (T, 3, heads, d_h), so with several heads q, k and v read
-the wrong columns (right with heads=1: observed as such); embed_image (DeiT-like) appends [CLS]
-as the last row instead of prepending it as row 0, then adds the positions.
+the wrong columns (right with heads=1: named as the fused split read heads first); embed_image
+(DeiT-like) appends [CLS] as the last row instead of prepending it as row 0, then adds the
+positions.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'embed_cls_appended',
-          'no-causal-mask': 'only_one_head',
-          'multi-head-attention': 'only_one_head'}
+          'no-causal-mask': 'op:fused:self_attention:qkv-fused-heads-major',
+          'multi-head-attention': 'op:fused:self_attention:qkv-fused-heads-major'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -10,15 +10,14 @@ Mistakes:
 2. encoder_block: the MLP's first bias is added after the activation, gelu(h @ W1) + b1
    (infer-actively/pypc#2 pattern). Shows whenever b1 != 0.
 
-Grader: the split is only observed (only_one_head: "right with one head, wrong with heads=2:
-look at each step that depends on the number of heads (the split ..., the scale, the merge)").
-The bias gets encoder-block's checklist ("make those exercises pass first. Then check the pre-LN
-order ... and both residuals"), none of whose steps holds the mistake: counted as a wrong hint
-in blind7-measure.md.
+Grader: both are named now: the fused product split as (heads, 3, d_h), and the bias added
+after the activation. (At first the split was only observed, "right with one head", and the
+bias got encoder-block's checklist, none of whose steps held it: a wrong hint in
+blind7-measure.md.)
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None,
-          'multi-head-attention': None,
+EXPECT = {'no-causal-mask': 'op:fused:self_attention:qkv-fused-heads-major',
+          'multi-head-attention': 'op:fused:self_attention:qkv-fused-heads-major',
           'encoder-block': 'op:bias_after:encoder_block/mlp:p[\'b1\']-after-activation'}
 
 

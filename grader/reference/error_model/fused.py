@@ -1,0 +1,77 @@
+"""An operator on projections computed together: q, k and v from one fused product
+`x @ [Wq | Wk | Wv]` (timm's and Megatron's `qkv` layer), split per head in the other order.
+The columns of the concatenation are [q | k | v], each split into heads: (3, heads, d_h). Read
+as (heads, 3, d_h), Megatron's own layout, head h's q, k and v take columns of the wrong
+projections (right with one head only). An operator as in operators.py.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, callee, code, where
+from .tree import PREFIX
+
+
+def heads_major(x, weights, biases, heads):
+    """(q, k, v) [..., heads, T, d_h] from `x @ [W1 | W2 | W3] + [b1 | b2 | b3]` [..., T, 3d]
+    read as (heads, 3, d_h) per token."""
+    fused = x @ np.concatenate(weights, axis=1) + np.concatenate(biases)  # [..., T, 3d]
+    *lead, T, width = fused.shape
+    fused = fused.reshape(*lead, T, heads, 3, width // 3 // heads)  # [..., T, heads, 3, d_h]
+    return tuple(np.swapaxes(fused[..., i, :], -2, -3) for i in range(3))
+
+
+def _projection(statement: ast.stmt):
+    """(target, x, W, b) of `q = split_heads(linear(x, W, b), heads)`, else None."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call) and callee(statement.value) == "split_heads"
+            and len(statement.value.args) == 2 and isinstance(statement.value.args[0], ast.Call)
+            and callee(statement.value.args[0]) == "linear"
+            and len(statement.value.args[0].args) == 3):
+        return None
+    x, W, b = statement.value.args[0].args
+    return statement.targets[0].id, x, W, b, statement.value.args[1]
+
+
+def fused_split(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Three projections split into heads, computed as one fused product split as (heads, 3,
+    d_h) instead of (3, heads, d_h)."""
+    if not isinstance(node, ast.FunctionDef):
+        return
+    found = [(i, _projection(s)) for i, s in enumerate(node.body)]
+    runs = [i for i, (_, p) in enumerate(found[:-2]) if p and found[i + 1][1] and found[i + 2][1]]
+    if not runs:
+        return
+    start, bound = runs[0], f"{PREFIX}heads_major"
+    parts = [found[start + j][1] for j in range(3)]
+    if len({code(p[1]) for p in parts}) != 1:
+        return  # one input for all three: they can be fused
+
+    def fused(n: ast.FunctionDef) -> ast.FunctionDef:
+        new, body = copy.copy(n), list(n.body)
+        targets = ast.Tuple([ast.Name(p[0], ast.Store()) for p in parts], ast.Store())
+        call = ast.Call(ast.Name(bound, ast.Load()), [
+            copy.deepcopy(parts[0][1]), ast.Tuple([copy.deepcopy(p[2]) for p in parts],
+                                                  ast.Load()),
+            ast.Tuple([copy.deepcopy(p[3]) for p in parts], ast.Load()),
+            copy.deepcopy(parts[0][4])], [])
+        body[start:start + 3] = [ast.Assign([targets], call)]
+        new.body = body
+        return new
+
+    names = ", ".join(p[0] for p in parts)
+    weights = " | ".join(code(p[2]) for p in parts)
+    yield Change("qkv-fused-heads-major",
+                 f"In {where(context)}, {names} come from one fused product, `x @ [{weights}]`, "
+                 f"split per token as (heads, 3, d_h) where its columns are (3, heads, d_h), "
+                 f"[{names}] side by side: head h takes columns of the wrong projections "
+                 f"(right with one head only). Reshape to (T, 3, heads, d_h) first.",
+                 fused, ((bound, heads_major),))
+
+
+OPERATORS = {"fused": fused_split}  # tried after norms.OPERATORS
