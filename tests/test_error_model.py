@@ -1291,3 +1291,71 @@ def test_q_k_and_v_from_one_fused_product_split_heads_first():
     assert same(calls[1].got, calls[1].expected)  # one head: right
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name == "op:fused:self_attention:qkv-fused-heads-major", found
+
+
+# --- what the checked function returns (results.py) ----------------------------------------------
+
+def test_a_result_passed_through_an_output_activation():
+    """A classifier whose head is built with activation='softmax' returns probabilities: named
+    as the softmax appended; a result normalised otherwise (divided by its sum) is not; a count
+    (an int) is left as it is by every output activation."""
+    forward, ln = REFERENCE["vit_forward"], REFERENCE["layer_norm"]
+
+    def logits(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for b in params["blocks"]:
+            x = REFERENCE["encoder_block"](x, b, params["heads"])
+        return ln(x, params["ln_g"], params["ln_b"])[0] @ params["W_head"] + params["b_head"]
+
+    def probabilities(image, params):
+        e = np.exp(logits(image, params))
+        return e / e.sum()
+
+    def normalised(image, params):
+        z = logits(image, params)
+        return z / z.sum()
+
+    cases = [(RNG.normal(size=(4, 4, 3)), small_vit(blocks=1)),
+             (RNG.normal(size=(4, 4, 3)), small_vit(blocks=2))]
+    name = "op:output_activation:vit_forward:result-through-softmax"
+    found = em.search(forward, calls_of(forward, probabilities, cases), 0, same)
+    assert found.name == name
+    assert found.sentence.startswith("In `vit_forward`, the result `linear(x[0], "
+                                     "params['W_head'], params['b_head'])` goes through a softmax")
+    found = em.search(forward, calls_of(forward, normalised, cases), 0, same)
+    assert found is None or not found.name.startswith("op:output_activation"), found
+    tanh = em.rewrite(forward, "op:output_activation:vit_forward:result-through-tanh")
+    assert np.allclose(tanh(*cases[0]), np.tanh(forward(*cases[0])))
+    for activation in ("softmax", "sigmoid", "tanh"):
+        count = em.rewrite(REFERENCE["num_patches"],
+                           f"op:output_activation:num_patches:result-through-{activation}")
+        assert count(8, 4, 2) == 8 and isinstance(count(8, 4, 2), int)
+
+
+def test_a_result_computed_in_another_axis_order_and_reshaped_into_place():
+    """cs231n's channels-first convolution `out` (F, H', W') reshaped to (H', W', F), and an
+    im2col result reshaped to (W', H', F): each named; a result transposed (rows for columns,
+    a transpose and no reshape) is neither."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def channels_first(image, K, b, stride):
+        out = np.moveaxis(conv(image, K, b, stride), -1, 0)  # (F, H', W'), as loops fill it
+        return out.reshape(out.shape[1], out.shape[2], out.shape[0])
+
+    def sides_swapped(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+
+    def transposed(image, K, b, stride):
+        return conv(image, K, b, stride).swapaxes(0, 1)
+
+    cases = [(RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1)]
+    found = em.search(conv, calls_of(conv, channels_first, cases), 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-channels-first-reshaped"
+    assert "`.transpose(1, 2, 0)`" in found.sentence
+    found = em.search(conv, calls_of(conv, sides_swapped, cases[::-1]), 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-sides-swapped-reshaped"
+    assert "(W', H', ...) for (H', W', ...)" in found.sentence
+    found = em.search(conv, calls_of(conv, transposed, cases), 0, same)
+    assert found is None or not found.name.startswith("op:result_reshaped"), found

@@ -30,7 +30,18 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import alternatives, dtypes, fused, names, norms, operators, order, steps, windows
+from . import (
+    alternatives,
+    dtypes,
+    fused,
+    names,
+    norms,
+    operators,
+    order,
+    results,
+    steps,
+    windows,
+)
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
@@ -50,7 +61,7 @@ JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
              **order.OPERATORS, **norms.OPERATORS, **fused.OPERATORS,
              **alternatives.OPERATORS,
-             **dtypes.OPERATORS}  # tried in this order
+             **dtypes.OPERATORS, **results.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,6 +88,20 @@ def is_checked_function(context: Context, node: ast.AST) -> bool:
     """Whether `node` is the checked function's own definition (not a helper's)."""
     return (isinstance(node, ast.FunctionDef) and node is context.instance.node
             and "/" not in context.instance.path)
+
+
+@functools.lru_cache(maxsize=256)
+def returned(function: ast.FunctionDef) -> frozenset[int]:
+    """The ids of the nodes `function` returns (`return out`: `out`'s node)."""
+    return frozenset(id(statement.value) for statement in ast.walk(function)
+                     if isinstance(statement, ast.Return) and statement.value is not None)
+
+
+def is_result(context: Context, node: ast.AST) -> bool:
+    """Whether `node` is a value the checked function itself returns (its own node: another
+    operator may rewrite the return statement around it)."""
+    function = context.instance.node
+    return "/" not in context.instance.path and id(node) in returned(function)
 
 
 def key_of(node: ast.AST) -> str | None:

@@ -8,12 +8,11 @@ An operator as in operators.py (`f(context, node) -> iterator of Change`).
 from __future__ import annotations
 
 import ast
-import functools
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, is_checked_function, prepended, where
+from .change import Change, Context, is_checked_function, is_result, prepended, where
 from .tree import PREFIX
 
 
@@ -26,21 +25,12 @@ def like_input(value, given):
     return value.astype(dtype)
 
 
-@functools.lru_cache(maxsize=256)
-def _returned(function: ast.FunctionDef) -> frozenset[int]:
-    """The ids of the nodes `function` returns (`return out`: `out`'s node)."""
-    return frozenset(id(statement.value) for statement in ast.walk(function)
-                     if isinstance(statement, ast.Return) and statement.value is not None)
-
-
 def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
     """The checked function's result in its first argument's dtype: `return out` where `out` was
     made with the image's dtype."""
     function = context.instance.node
-    if not ("/" not in context.instance.path and function.args.args
-            and id(node) in _returned(function)):
-        return  # the returned value of the checked function (its own node: another operator
-        # may rewrite the return statement around it)
+    if not (function.args.args and is_result(context, node)):
+        return
     given, bound = function.args.args[0].arg, f"{PREFIX}like_input"
     yield Change(f"result-in-{given}-dtype",
                  f"In {where(context)}, the result takes `{given}`'s dtype (as a buffer made with"

@@ -1,0 +1,116 @@
+"""Operators on what the checked function returns, each step before it right: the result passed
+through an output activation (a classifier head built as Keras' `Dense(n, activation="softmax")`
+returns probabilities where the lecture's returns logits), or computed with its axes in another
+order and reshaped into place where a transpose belongs (cs231n's channels-first convolution
+`out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)).
+
+Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
+does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
+reference there and names nothing. An operator as in operators.py (`f(context, node) ->
+iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from .change import Change, Context, code, is_result, where
+from .tree import PREFIX
+
+
+def _float_array(value, axes: int) -> bool:
+    return (isinstance(value, np.ndarray) and value.ndim >= axes
+            and np.issubdtype(value.dtype, np.floating))
+
+
+def softmax_last(value):
+    """`value` [..., n] through a softmax over its last axis (each row sums to 1)."""
+    if not _float_array(value, 1):
+        return value
+    with np.errstate(all="ignore"):
+        e = np.exp(value - np.max(value, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def sigmoid(value):
+    """`value` [...] through a sigmoid, 1 / (1 + exp(-x)), elementwise."""
+    if not _float_array(value, 1):
+        return value
+    with np.errstate(all="ignore"):
+        return 1.0 / (1.0 + np.exp(-value))
+
+
+def tanh(value):
+    """`value` [...] through tanh, elementwise."""
+    return np.tanh(value) if _float_array(value, 1) else value
+
+
+def channels_first_reshaped(value):
+    """`value` [A, B, ..., F] computed with its last axis first, [F, A, B, ...], then reshaped
+    to [A, B, ..., F] without moving that axis back (at least 3 axes)."""
+    if not _float_array(value, 3):
+        return value
+    return np.moveaxis(value, -1, 0).reshape(value.shape)
+
+
+def sides_swapped_reshaped(value):
+    """`value` [A, B, ...] reshaped to [B, A, ...]: its elements in their order, the first two
+    sizes the other way round (at least 3 axes; the value itself when A == B)."""
+    if not _float_array(value, 3):
+        return value
+    return value.reshape(value.shape[1], value.shape[0], *value.shape[2:])
+
+
+# name -> (words, function): the output activations a port brings along
+OUTPUT_ACTIVATIONS = {
+    "softmax": ("a softmax over its last axis (a head built with activation='softmax')",
+                softmax_last),
+    "sigmoid": ("a sigmoid (a head built with activation='sigmoid')", sigmoid),
+    "tanh": ("tanh", tanh)}
+
+
+def _wrapped(bound: str) -> Callable[[ast.AST], ast.AST]:
+    return lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], [])
+
+
+def output_activation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result passed through an activation before it is returned:
+    `return linear(x[0], W, b)` as `return softmax(linear(x[0], W, b))`."""
+    if not is_result(context, node):
+        return
+    for name, (words, function) in OUTPUT_ACTIVATIONS.items():
+        bound = f"{PREFIX}output_{name}"
+        yield Change(f"result-through-{name}",
+                     f"In {where(context)}, the result `{code(node)}` goes through {words} "
+                     "before it is returned: the lecture returns the values themselves (logits, "
+                     "not probabilities; whoever reads them, such as the loss, applies the "
+                     "activation).", _wrapped(bound), ((bound, function),))
+
+
+def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result computed with its axes in another order and reshaped to
+    the right shape, where a transpose belongs: channels first, (F, H', W') reshaped to (H',
+    W', F); or reshaped with its first two sizes the other way round, (W', H', F)."""
+    if not is_result(context, node):
+        return
+    shown = code(node)
+    bound = f"{PREFIX}channels_first_reshaped"
+    yield Change("result-channels-first-reshaped",
+                 f"In {where(context)}, the result `{shown}` is computed with its last axis "
+                 "first (channels first: (F, H', W') for (H', W', F)) and then reshaped to the "
+                 "right shape: a reshape keeps the elements in their order, so each output "
+                 "position gets values of other channels and positions. Move the axis with a "
+                 "transpose, `.transpose(1, 2, 0)` (`np.moveaxis(out, 0, -1)`), not a reshape.",
+                 _wrapped(bound), ((bound, channels_first_reshaped),))
+    bound = f"{PREFIX}sides_swapped_reshaped"
+    yield Change("result-sides-swapped-reshaped",
+                 f"In {where(context)}, the result `{shown}` is reshaped with its first two "
+                 "sizes the other way round, (W', H', ...) for (H', W', ...): the same only "
+                 "where they are equal; with rows of another length, its rows are cut at the "
+                 "wrong places.", _wrapped(bound), ((bound, sides_swapped_reshaped),))
+
+
+OPERATORS = {"output_activation": output_activation,
+             "result_reshaped": reshaped_into_place}  # tried after dtypes.OPERATORS
