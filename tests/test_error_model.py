@@ -16,6 +16,7 @@ from grader.checks.results import CHECKLIST, MISTAKE, OBSERVATION, CheckResult
 from grader.reference import REFERENCE
 from grader.reference import error_model as em
 from grader.reference.error_model.tree import compile_with
+from grader.reference.layers import gelu
 
 RNG = np.random.default_rng(3)
 TIGHT = Compare("allclose", rtol=1e-5, atol=1e-6)
@@ -1359,3 +1360,44 @@ def test_a_result_computed_in_another_axis_order_and_reshaped_into_place():
     assert "(W', H', ...) for (H', W', ...)" in found.sentence
     found = em.search(conv, calls_of(conv, transposed, cases), 0, same)
     assert found is None or not found.name.startswith("op:result_reshaped"), found
+
+
+# --- the terms of a sum or a ratio (terms.py) ----------------------------------------------------
+
+def test_a_residual_branch_added_back_scaled_by_a_constant():
+    """Macaron's half-step feed-forward, `x + 0.5 * mlp(LN2(x))`: named on the MLP's branch;
+    a branch scaled by another constant (0.3) is not named as this operator."""
+    block, ln = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+    attention = REFERENCE["self_attention"]
+
+    def macaron(x, p, heads, scale=0.5):
+        x = x + attention(ln(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = gelu(ln(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"])
+        return x + scale * (h @ p["W2"] + p["b2"])
+
+    params = small_vit(blocks=2)["blocks"]
+    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 1)]
+    found = em.search(block, calls_of(block, macaron, cases), 0, same)
+    assert found.name == "op:residual_scaled:encoder_block:mlp-branch-times-0.5"
+    assert "`x + 0.5 * mlp(...)`" in found.sentence
+    found = em.search(block, calls_of(block, lambda *a: macaron(*a, scale=0.3), cases), 0, same)
+    assert found is None or not found.name.startswith("op:residual_scaled"), found
+
+
+def test_a_shift_applied_to_one_side_of_a_ratio_only():
+    """`exp(x - max) / sum(exp(x))`: the denominator's read of the shifted name unshifted,
+    named (the values are softmax times e^-max); the shift left out of both sides (right
+    values except where exp overflows) is not this operator's."""
+    softmax = REFERENCE["softmax"]
+
+    def numerator_only(x, axis=-1):
+        return np.exp(x - x.max(axis, keepdims=True)) / np.exp(x).sum(axis, keepdims=True)
+
+    cases = [(RNG.normal(size=(3, 5)) + 2,), (RNG.normal(size=(2, 3, 4)) - 1,)]
+    found = em.search(softmax, calls_of(softmax, numerator_only, cases), 0, same)
+    assert found.name == "op:shift:softmax:e-2-unshifted"
+    assert "its second `e` is `np.exp(x)`" in found.sentence
+    first = em.rewrite(softmax, "op:shift:softmax:e-1-unshifted")(*cases[0])
+    assert np.allclose(first, np.exp(cases[0][0]) / np.exp(cases[0][0] - cases[0][0].max(
+        -1, keepdims=True)).sum(-1, keepdims=True))
+    assert not any(e.operator == "shift" for e in em.model(REFERENCE["layer_norm"])[1])

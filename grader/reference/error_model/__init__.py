@@ -40,6 +40,7 @@ from . import (
     order,
     results,
     steps,
+    terms,
     windows,
 )
 from .change import Context, where
@@ -61,7 +62,8 @@ JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
              **order.OPERATORS, **norms.OPERATORS, **fused.OPERATORS,
              **alternatives.OPERATORS,
-             **dtypes.OPERATORS, **results.OPERATORS}  # tried in this order
+             **dtypes.OPERATORS, **results.OPERATORS,
+             **terms.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message

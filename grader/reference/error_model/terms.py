@@ -1,0 +1,135 @@
+"""Operators on the terms of a sum or a ratio, each term right: a residual branch added back
+scaled by a constant (`x + 0.5 * mlp(...)`, Macaron's and Conformer's half-step feed-forward),
+and a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "stable"
+softmax typed with the shifted name on top and the unshifted one below). Each is an operator
+as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+from .change import Change, Context, code, where
+from .tree import PREFIX
+
+# the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor).
+# LayerScale's small initial values (1e-5, 1e-6) are not offered: within a check's tolerance
+# they are the branch left out, and two rewrites that reproduce the same outputs name nothing
+SCALES = (0.5,)
+
+
+def _branch(node: ast.BinOp, side: str) -> ast.Call | None:
+    """The call on `side` of `x + f(..x..)`, a step of the reference that reads the name on the
+    other side; None for another sum."""
+    other = node.right if side == "left" else node.left
+    call = getattr(node, side)
+    if not (isinstance(other, ast.Name) and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name) and call.func.id.startswith(PREFIX)):
+        return None
+    reads = any(isinstance(n, ast.Name) and n.id == other.id for a in call.args
+                for n in ast.walk(a))
+    return call if reads else None
+
+
+def residual_scaled(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A residual whose branch is added back scaled by a constant: `x + mlp(norm(x))` as
+    `x + 0.5 * mlp(norm(x))`."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
+        return
+    for side in ("right", "left"):
+        call = _branch(node, side)
+        if call is None:
+            continue
+        label = context.instance.children[call.func.id].path.rsplit("/", 1)[-1]
+        base = (node.left if side == "right" else node.right).id
+        for scale in SCALES:
+            def scaled(n: ast.BinOp, side=side, scale=scale) -> ast.BinOp:
+                new = copy.copy(n)
+                setattr(new, side, ast.BinOp(ast.Constant(scale), ast.Mult(), getattr(n, side)))
+                return new
+
+            yield Change(f"{label}-branch-times-{scale:g}",
+                         f"In {where(context)}, the branch `{code(call)}` is added back scaled "
+                         f"by {scale:g}, `{base} + {scale:g} * {label.split('.')[0]}(...)` "
+                         "(as Macaron's and Conformer's half-step feed-forward is): the lecture's "
+                         f"residual adds the whole branch, `{code(node)}`.", scaled)
+
+
+def _assigned_once(function: ast.FunctionDef, name: str) -> ast.Assign | None:
+    """The one statement `name = <value>` of `function`, when it assigns `name` once and
+    `name` is no parameter; else None."""
+    if name in {a.arg for a in function.args.args}:
+        return None
+    assigns = [s for s in ast.walk(function) if isinstance(s, (ast.Assign, ast.AugAssign,
+                                                               ast.AnnAssign))
+               and any(isinstance(t, ast.Name) and t.id == name
+                       for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))]
+    if len(assigns) != 1 or not isinstance(assigns[0], ast.Assign) or \
+            len(assigns[0].targets) != 1:
+        return None
+    return assigns[0]
+
+
+def _shift(value: ast.AST) -> ast.BinOp | None:
+    """The one subtraction `a - b` in `value` (the shift of `exp(x - max(x))`), else None."""
+    subtractions = [n for n in ast.walk(value) if isinstance(n, ast.BinOp)
+                    and isinstance(n.op, ast.Sub)]
+    return subtractions[0] if len(subtractions) == 1 else None
+
+
+def _unshifted(value: ast.AST) -> ast.AST:
+    """A copy of `value` with its one subtraction `a - b` replaced by `a`."""
+    class Unshift(ast.NodeTransformer):
+        def visit_BinOp(self, n: ast.BinOp) -> ast.AST:
+            self.generic_visit(n)
+            return n.left if isinstance(n.op, ast.Sub) else n
+
+    return Unshift().visit(copy.deepcopy(value))
+
+
+class _NthRead(ast.NodeTransformer):
+    """The `nth` read (0-based, in pre-order) of the name `name` replaced by a copy of `new`."""
+
+    def __init__(self, name: str, nth: int, new: ast.AST):
+        self.name, self.nth, self.new, self.seen = name, nth, new, 0
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            self.seen += 1
+            if self.seen - 1 == self.nth:
+                return copy.deepcopy(self.new)
+        return node
+
+
+ORDINALS = ("first", "second", "third", "fourth")
+
+
+def shifted_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A name assigned from a shifted value (`e = np.exp(x - m)`), read two or more times in one
+    statement (`e / np.sum(e)`), with one of those reads unshifted: `e / np.sum(np.exp(x))`."""
+    if not isinstance(node, (ast.Return, ast.Assign, ast.Expr)):
+        return
+    function = context.instance.node
+    reads = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    for name in dict.fromkeys(n.id for n in reads):
+        count = sum(1 for n in reads if n.id == name)
+        assigned = _assigned_once(function, name)
+        if count < 2 or count > len(ORDINALS) or assigned is None or assigned is node:
+            continue
+        shift = _shift(assigned.value)
+        if shift is None:
+            continue
+        unshifted = _unshifted(assigned.value)
+        for nth in range(count):
+            yield Change(f"{name}-{nth + 1}-unshifted",
+                         f"In {where(context)}, `{code(node)}` reads `{name}` shifted on one "
+                         f"side only: its {ORDINALS[nth]} `{name}` is `{code(unshifted)}`, "
+                         f"without the shift `- {code(shift.right)}` that `{code(assigned)}` "
+                         "has. The shift cancels in the ratio only when both sides have it.",
+                         lambda n, name=name, nth=nth, new=unshifted:
+                         _NthRead(name, nth, new).visit(copy.deepcopy(n)))
+
+
+OPERATORS = {"residual_scaled": residual_scaled,
+             "shift": shifted_one_side}  # tried after results.OPERATORS
