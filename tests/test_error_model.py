@@ -818,7 +818,7 @@ def test_each_slip_of_an_alternative_activation_computes_what_its_words_say():
     from grader.reference.erf import erfc
     from grader.reference.error_model import alternatives, operators
 
-    assert alternatives.ALTERNATIVES == ("gelu_tanh",)
+    assert alternatives.ALTERNATIVES == ("gelu_tanh", "gelu")
     names = ("gelu_tanh", "gelu", "quick_gelu")
     variants = alternatives.variants(names)
     assert all(sum(v[0] == name for v in variants) >= 3 for name in names)
@@ -866,6 +866,30 @@ def test_a_hand_written_tanh_gelu_with_one_slip_is_named(student_act, detail, wo
         f"op:activation_slip:encoder_block/mlp:act=gelu_tanh.{detail}")
     assert found.sentence.startswith("In `encoder_block` (in its step `mlp(")
     assert f"the activation is GELU's tanh approximation {words}." in found.sentence
+
+
+def test_an_exact_gelu_written_without_the_square_root_of_two_is_named():
+    """`0.5 * x * (1 + erf(x))`, the /sqrt(2) inside erf left out (the CDF of N(0, 1/2)):
+    named as the exact GELU's slip on the encoder-block check's cases; erf(x / 1.3), no slip of
+    one node, is not named as a slip of GELU."""
+    from grader.checks.generators import generate_cases
+    from grader.reference.erf import erf
+
+    block = REFERENCE["encoder_block"]
+    loose = Compare("allclose", rtol=2e-3, atol=2e-3)
+    cases = generate_cases("block_inputs", 12, 77, {})
+
+    def search(student_act):
+        calls = [em.Call(args, kwargs, block(*args, **kwargs, activation=student_act),
+                         block(*args, **kwargs)) for args, kwargs in cases]
+        return em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
+
+    found = search(lambda z: 0.5 * z * (1.0 + erf(z)))
+    assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.drop-math.sqrt(2.0)"
+    assert found.sentence.endswith("the activation is the exact GELU with `math.sqrt(2.0)` left "
+                                   "out of `-x / math.sqrt(2.0)`.")
+    found = search(lambda z: 0.5 * z * (1.0 + erf(z / 1.3)))
+    assert found is None or "act=gelu." not in found.name, found
 
 
 def test_the_slips_are_offered_wherever_the_activation_is_and_nowhere_else():

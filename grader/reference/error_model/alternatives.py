@@ -1,5 +1,6 @@
 """An accepted alternative activation written with one slip: GELU's tanh approximation typed out
-by hand with its cubic term left out, `x ** 2` for `x ** 3`, or sqrt(2 * pi) for sqrt(2 / pi).
+by hand with its cubic term left out, `x ** 2` for `x ** 3`, or sqrt(2 * pi) for sqrt(2 / pi);
+the exact GELU with the /sqrt(2) inside erf left out, `0.5 * x * (1 + erf(x))`.
 `operators.activation` swaps the MLP's activation for another whole function; this operator
 swaps it for a variant of one, made by a general single-node edit of that function's own source
 (tree.py parses it as any reference function):
@@ -29,7 +30,7 @@ from .operators import ACTIVATION_CALLS, ACTIVATIONS, term
 from .order import multiplied_for_divided
 from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
-ALTERNATIVES = ("gelu_tanh",)  # the activations, of ACTIVATIONS, whose slips are offered
+ALTERNATIVES = ("gelu_tanh", "gelu")  # the activations, of ACTIVATIONS, whose slips are offered
 PROBE = np.linspace(-8.0, 8.0, 321)  # where two activations are told apart
 APART = 1e-2  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
 # 2e-3 on its output, lets through an activation that is within about 1e-3 of the right one)
