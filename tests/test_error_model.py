@@ -1318,6 +1318,35 @@ def test_q_k_and_v_from_one_fused_product_split_heads_first():
     assert found.name == "op:fused:self_attention:qkv-fused-heads-major", found
 
 
+def test_a_keep_mask_of_zeros_and_ones_added_to_the_scores():
+    """nanoGPT's tril buffer added to the scores, `att + tril` (with causal=True): named as the
+    mask added (the same, to softmax, as -1 added where it hides); the mask added twice over,
+    `att + 2 * tril`, is not named as this."""
+    attention = REFERENCE["self_attention"]
+
+    def student(x, p, heads, causal=False, weight=1.0, hidden=None):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1).transpose(1, 0, 2)
+                   for n in "qkv")
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(d // heads)
+        if causal:
+            keep = np.tril(np.ones((T, T)))
+            scores = scores + (weight * keep if hidden is None else hidden * (1 - keep))
+        return (_softmax(scores) @ v).transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, 8)), attention_params(8), 2, True),
+             (RNG.normal(size=(3, 4)), attention_params(4), 1, True),
+             (RNG.normal(size=(3, 4)), attention_params(4), 1, False)]
+    found = em.search(attention, calls_of(attention, student, cases), 0, same)
+    assert found.name == "op:mask_added:self_attention/attention:mask-added"
+    assert "`scores + mask`" in found.sentence and "-inf" in found.sentence
+    found = em.search(attention, calls_of(
+        attention, lambda *a: student(*a, weight=2.0), cases), 0, same)
+    assert found is None or not found.name.startswith("op:mask_added"), found
+    inverted = em.rewrite(attention, "op:mask_added:self_attention/attention:inverted-mask-added")
+    assert np.allclose(inverted(*cases[0]), student(*cases[0], hidden=1.0))
+
+
 # --- what the checked function returns (results.py) ----------------------------------------------
 
 def test_a_result_passed_through_an_output_activation():

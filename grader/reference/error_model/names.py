@@ -390,9 +390,29 @@ def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, added=added: copy.deepcopy(added))
 
 
+def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` as `scores + mask` or `scores + (1 - mask)`: the 0/1
+    keep-mask itself added to the scores (an additive-mask habit, a tril buffer added as it
+    is), which hides nothing: the kept (or the hidden) scores only gain 1."""
+    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
+            and _minus_infinity(node.args[2])):
+        return
+    for detail, inverted in (("mask-added", False), ("inverted-mask-added", True)):
+        def added(n: ast.Call, inverted=inverted) -> ast.BinOp:
+            mask = ast.BinOp(ast.Constant(1), ast.Sub(), n.args[0]) if inverted else n.args[0]
+            return ast.BinOp(n.args[1], ast.Add(), mask)
+
+        yield Change(detail,
+                     f"In {where(context)}, the 0/1 mask is added to the scores, "
+                     f"`{code(added(node))}`, where `{code(node)}` belongs: adding 0 or 1 hides "
+                     "nothing, it only shifts the scores it adds 1 to. Set the hidden scores to "
+                     "-inf instead.", added)
+
+
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
              "infinity": infinity_as_zero, "infinity_added": infinity_added,
+             "mask_added": mask_added,
              "count_constant": constant_off_by_one,
              "default": parameter_default, "default_changed": default_changed,
              "axis_2d": axis_for_matrices,
