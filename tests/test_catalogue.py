@@ -32,7 +32,7 @@ from buggy_submissions import (
 from grader.checks import SubmissionGrading, compiled
 from grader.checks.api import SHIPPED
 from grader.checks.catalogue import spec_problems
-from grader.checks.compare import compare
+from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
@@ -506,3 +506,19 @@ def test_an_assert_where_valueerror_is_asked_for_is_observed_as_such(graded, sub
             and "AssertionError" in (c.hint or "")]
     assert told and all(c.hint_kind == OBSERVATION and "`raise ValueError(...)`" in c.hint
                         for c in told)
+
+
+@pytest.mark.parametrize("got, told", [
+    (((16, 16), (16, 16)), "each of its 2 values is the expected 16; return the one number"),
+    (((16, 16), 16), "each of its 2 values is the expected 16"),
+    (((16, 8), 16), None),  # a pair of other numbers: only what differs
+    ((15, 16), None),
+])
+def test_an_item_that_repeats_the_expected_number_says_so(got, told):
+    """Keras' `kernel_size=(P, P), strides=(P, P)` returned where two integers are asked for:
+    the values are right, their nesting is not, and the line says so (not a wrong stride)."""
+    mismatch = compare((16, 16), got, Compare("equal"))
+    assert mismatch is not None
+    detail = mismatch.detail
+    assert detail.startswith("item 0:")
+    assert (told in detail) if told else ("values is the expected" not in detail)

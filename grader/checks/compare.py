@@ -90,6 +90,16 @@ def _compare_count(expected, got, explain: bool) -> Mismatch | None:
     return Mismatch(describe(expected), describe(got))
 
 
+def _repeated(expected, got) -> str:
+    """What an item that holds the expected number several times shows: a (height, width) pair
+    where one number is asked for (Keras' kernel_size=(P, P))."""
+    if (_is_int(expected) and isinstance(got, (list, tuple)) and len(got) > 1
+            and all(_is_int(g) and g == expected for g in got)):
+        return (f": each of its {len(got)} values is the expected {expected}; return the one "
+                "number, not a pair of it")
+    return ""
+
+
 def _compare_equal(expected, got, explain: bool) -> Mismatch | None:
     if isinstance(expected, (list, tuple)):
         if not isinstance(got, (list, tuple, np.ndarray)) or len(got) != len(expected):
@@ -102,7 +112,8 @@ def _compare_equal(expected, got, explain: bool) -> Mismatch | None:
                 if not explain:
                     return DIFFERENT
                 return Mismatch(describe(expected), describe(got),
-                                f"item {i}: expected {describe(e)}, got {describe(g)}")
+                                f"item {i}: expected {describe(e)}, got {describe(g)}"
+                                + _repeated(e, g))
         return None
     if _is_int(expected):
         return _compare_count(expected, got, explain)
