@@ -465,8 +465,8 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
                 how = check.compare or default_compare(claimed)
                 assert agrees(claimed, got, how, equal_nan=True), \
                     f"{exercise.id} / {check.name}, case {number}: {result.misconception}"
-                if number == result.cases:
-                    assert not agrees(claimed, expected, how, equal_nan=True)
+                if number == result.cases:  # the failing case: the check would fail the rewrite
+                    assert not agrees(expected, claimed, how, equal_nan=True)
             replayed += 1
     assert replayed or not any(generated(m) for m in fixture_metadata(submission).values())
 

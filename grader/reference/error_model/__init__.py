@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import alternatives, dtypes, fused, names, norms, operators, order, steps, windows
+from . import alternatives, counts, dtypes, fused, names, norms, operators, order, steps, windows
 from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
@@ -49,7 +49,7 @@ MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
              **order.OPERATORS, **norms.OPERATORS, **fused.OPERATORS,
-             **alternatives.OPERATORS,
+             **alternatives.OPERATORS, **counts.OPERATORS,
              **dtypes.OPERATORS}  # tried in this order
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
@@ -388,7 +388,8 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
         if isinstance(call.got, Raised):
             return None
         if i == 0:
-            if same(value, call.expected):
+            # as the check compares: the reference expected, the rewrite in the student's place
+            if same(call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
             if not same(value, call.got):
                 return _distance(value, call.got)
