@@ -32,7 +32,7 @@ from buggy_submissions import (
 from grader.checks import SubmissionGrading, compiled
 from grader.checks.api import SHIPPED
 from grader.checks.catalogue import spec_problems
-from grader.checks.compare import compare
+from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
@@ -465,8 +465,8 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
                 how = check.compare or default_compare(claimed)
                 assert agrees(claimed, got, how, equal_nan=True), \
                     f"{exercise.id} / {check.name}, case {number}: {result.misconception}"
-                if number == result.cases:
-                    assert not agrees(claimed, expected, how, equal_nan=True)
+                if number == result.cases:  # the failing case: the check would fail the rewrite
+                    assert not agrees(expected, claimed, how, equal_nan=True)
             replayed += 1
     assert replayed or not any(generated(m) for m in fixture_metadata(submission).values())
 
@@ -506,3 +506,19 @@ def test_an_assert_where_valueerror_is_asked_for_is_observed_as_such(graded, sub
             and "AssertionError" in (c.hint or "")]
     assert told and all(c.hint_kind == OBSERVATION and "`raise ValueError(...)`" in c.hint
                         for c in told)
+
+
+@pytest.mark.parametrize("got, told", [
+    (((16, 16), (16, 16)), "each of its 2 values is the expected 16; return the one number"),
+    (((16, 16), 16), "each of its 2 values is the expected 16"),
+    (((16, 8), 16), None),  # a pair of other numbers: only what differs
+    ((15, 16), None),
+])
+def test_an_item_that_repeats_the_expected_number_says_so(got, told):
+    """Keras' `kernel_size=(P, P), strides=(P, P)` returned where two integers are asked for:
+    the values are right, their nesting is not, and the line says so (not a wrong stride)."""
+    mismatch = compare((16, 16), got, Compare("equal"))
+    assert mismatch is not None
+    detail = mismatch.detail
+    assert detail.startswith("item 0:")
+    assert (told in detail) if told else ("values is the expected" not in detail)

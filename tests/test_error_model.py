@@ -1318,6 +1318,33 @@ def test_q_k_and_v_from_one_fused_product_split_heads_first():
     assert found.name == "op:fused:self_attention:qkv-fused-heads-major", found
 
 
+@pytest.mark.parametrize("count, detail", [
+    (lambda T: T * (T + 1) // 2, "plus-one-halved"),
+    (lambda T: T * (T - 1) // 2, "minus-one-halved"),
+    (lambda T: T * (T - 1), "minus-one")])
+def test_a_square_counted_as_a_triangle(count, detail):
+    """`attention_scores` counting a causal triangle (or the pairs) instead of the T x T map:
+    each form named by what it counts; T = 1 and T = 0 pass for some forms, and still agree."""
+    calls = calls_of(REFERENCE["attention_scores"], count, [(5,), (1,), (197,), (2,)])
+    found = em.search(REFERENCE["attention_scores"], calls, 0, same_count)
+    assert found.name == f"op:triangle:attention_scores:T-squared-{detail}", found
+    assert "every token against every token" in found.sentence
+
+
+def test_a_count_computed_in_floats_is_named_and_a_right_int_is_not():
+    """`math.pow(P, 2) * C`: the value right, its type a float, on every case."""
+    calls = calls_of(REFERENCE["patch_dim"], lambda P, C=3: math.pow(P, 2) * C,
+                     [(16, 3), (14, 1), (2, 5)])
+    found = em.search(REFERENCE["patch_dim"], calls, 0, same_count)
+    assert found.name == "op:count_as_float:patch_dim:count-as-float", found
+    right = calls_of(REFERENCE["patch_dim"], lambda P, C=3: P * P * C + (P == 2), [(16, 3), (2, 5)])
+    assert em.search(REFERENCE["patch_dim"], right, 1, same_count) is None
+
+
+def same_count(value, target) -> bool:
+    return agrees(value, target, Compare("count"))
+
+
 def test_a_keep_mask_of_zeros_and_ones_added_to_the_scores():
     """nanoGPT's tril buffer added to the scores, `att + tril` (with causal=True): named as the
     mask added (the same, to softmax, as -1 added where it hides); the mask added twice over,

@@ -80,6 +80,10 @@ def _is_int(value) -> bool:
 def _compare_count(expected, got, explain: bool) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None
+    if (isinstance(expected, (float, np.floating)) and isinstance(got, (float, np.floating))
+            and float(got) == float(expected)):
+        return None  # a float where a float is expected: a count computed in floats, as a
+        # rewrite of the reference (error_model.counts) and the student's code both return
     if not explain:
         return DIFFERENT
     if isinstance(got, (float, np.floating)) and float(got) == float(expected):
@@ -88,6 +92,16 @@ def _compare_count(expected, got, explain: bool) -> Mismatch | None:
                         "Compute it in integers (// rather than /, ** rather than math.pow), "
                         "or return int(...).")
     return Mismatch(describe(expected), describe(got))
+
+
+def _repeated(expected, got) -> str:
+    """What an item that holds the expected number several times shows: a (height, width) pair
+    where one number is asked for (Keras' kernel_size=(P, P))."""
+    if (_is_int(expected) and isinstance(got, (list, tuple)) and len(got) > 1
+            and all(_is_int(g) and g == expected for g in got)):
+        return (f": each of its {len(got)} values is the expected {expected}; return the one "
+                "number, not a pair of it")
+    return ""
 
 
 def _compare_equal(expected, got, explain: bool) -> Mismatch | None:
@@ -102,7 +116,8 @@ def _compare_equal(expected, got, explain: bool) -> Mismatch | None:
                 if not explain:
                     return DIFFERENT
                 return Mismatch(describe(expected), describe(got),
-                                f"item {i}: expected {describe(e)}, got {describe(g)}")
+                                f"item {i}: expected {describe(e)}, got {describe(g)}"
+                                + _repeated(e, g))
         return None
     if _is_int(expected):
         return _compare_count(expected, got, explain)

@@ -1,0 +1,77 @@
+"""Operators on counts (a function whose result is integer arithmetic of its arguments).
+
+- A square of one name, `T * T` or `T ** 2`, counted as a triangle: `T * (T + 1) // 2` (a
+  causal mask's kept scores: each token against itself and those before it), `T * (T - 1) // 2`
+  (each pair once) or `T * (T - 1)` (each token against every other, itself left out).
+- The count returned as a float, as `/`, `math.pow` or a float constant makes it: 768.0 for 768.
+
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+
+from .change import Change, Context, code, where
+
+TRIANGLES = (  # (detail, the count, what it counts)
+    ("plus-one-halved", "{t} * ({t} + 1) // 2",
+     "a causal mask's triangle: each token against itself and those before it"),
+    ("minus-one-halved", "{t} * ({t} - 1) // 2", "each pair of different tokens once"),
+    ("minus-one", "{t} * ({t} - 1)", "each token against every other, itself left out"),
+)
+
+
+def _squared_name(node: ast.AST) -> str | None:
+    """`T` of `T * T` or `T ** 2`, else None."""
+    if not isinstance(node, ast.BinOp):
+        return None
+    if (isinstance(node.op, ast.Mult) and isinstance(node.left, ast.Name)
+            and isinstance(node.right, ast.Name) and node.left.id == node.right.id):
+        return node.left.id
+    if (isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Name)
+            and isinstance(node.right, ast.Constant) and node.right.value == 2):
+        return node.left.id
+    return None
+
+
+def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`T * T` counted as one of TRIANGLES."""
+    name = _squared_name(node)
+    if name is None:
+        return
+    for detail, count, counts in TRIANGLES:
+        written = count.format(t=name)
+        yield Change(f"{name}-squared-{detail}",
+                     f"In {where(context)}, `{code(node)}` is counted as `{written}`, {counts}; "
+                     f"the lecture's map scores every token against every token, itself "
+                     f"included: `{code(node)}`.",
+                     lambda n, written=written: ast.parse(written, mode="eval").body)
+
+
+@functools.lru_cache(maxsize=256)
+def _counts(function: ast.FunctionDef) -> frozenset[int]:
+    """The ids of the arithmetic `function` returns (`return P * P * C`): integer expressions of
+    names, constants and calls, no arrays built."""
+    out = set()
+    for statement in ast.walk(function):
+        if (isinstance(statement, ast.Return) and isinstance(statement.value, ast.BinOp)
+                and not any(isinstance(sub, (ast.Subscript, ast.Attribute, ast.List))
+                            for sub in ast.walk(statement.value))):
+            out.add(id(statement.value))
+    return frozenset(out)
+
+
+def as_float(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's count returned as a float."""
+    if "/" in context.instance.path or id(node) not in _counts(context.instance.node):
+        return
+    yield Change("count-as-float",
+                 f"In {where(context)}, the count `{code(node)}` comes out as a float (a "
+                 "number ending in .0), as `/`, `math.pow` or a float constant make it: a count "
+                 "is an integer. Compute it with `*`, `**` and `//`, or return int(...).",
+                 lambda n: ast.Call(ast.Name("float", ast.Load()), [n], []))
+
+
+OPERATORS = {"triangle": triangle, "count_as_float": as_float}
