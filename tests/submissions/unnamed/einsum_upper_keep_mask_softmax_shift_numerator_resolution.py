@@ -10,8 +10,9 @@ Mistakes:
 
 Grader: the mask and the answer are named (attention_mask_transposed, positions:resolution). The
 softmax is observed ("times 0.04979, everywhere: one scale factor is off"), with the overflow
-checklist and a wrong one on the probability property: "Pass axis (and keepdims=True) to max and
-sum", though the code does (the lead is fixing this hint).
+checklist and the probability property's, which round 8 found wrong ("Pass axis (and
+keepdims=True) to max and sum", though the code does) and now states the computation: exp(x -
+max) over the sum of those same exp(x - max).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'attention_mask_transposed',

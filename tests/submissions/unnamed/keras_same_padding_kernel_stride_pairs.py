@@ -9,9 +9,10 @@ Mistakes:
    always.
 
 Grader: the padding is named (op:padding: "zero-padded as TensorFlow's padding='SAME' does").
-The pairs get the check's line ("item 0: expected 16 (int), got tuple of 2") and a wrong
-checklist: "... moves by a whole patch, stride P. A smaller stride makes the windows overlap; a
-larger one skips pixels", though the kernel and stride are both P (the lead is fixing this hint).
+The pairs get the check's line, which says "item 0: expected 16 (int), got tuple of 2: (16, 16):
+each of its 2 values is the expected 16; return the one number, not a pair of it", and the
+checklist "Return two integers, (kernel_size, stride) ..."; round 8 found the checklist's earlier
+wording wrong ("A smaller stride makes the windows overlap", though kernel and stride are P).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:padding:conv_patch_embed:pad-same'}

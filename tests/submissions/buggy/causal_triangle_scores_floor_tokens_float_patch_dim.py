@@ -8,15 +8,13 @@ Mistakes:
 3. patch_dim: `math.pow(P, 2) * C`, a float (768.0). Shows always (the value is right, the type
    is not).
 
-Grader: the floor count is named (tokens_floor_division). The triangle gets no hint on two
-attention-cost checks and the T x T checklist on the third; the float patch_dim only the check's
-own line ("the value is right but it is a float ... math.pow"), no hint, and nothing on the
-hidden check.
+Grader: all three are named: the floor count (tokens_floor_division), the triangle and the float
+(the error model's counts.py); the T x T checklist stays on the property check.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'attention-cost': None,
+EXPECT = {'attention-cost': 'op:triangle:attention_scores:T-squared-plus-one-halved',
           'token-count': 'tokens_floor_division',
-          'flatten-length': None}
+          'flatten-length': 'op:count_as_float:patch_dim:count-as-float'}
 
 
 def attention_scores(num_tokens):
