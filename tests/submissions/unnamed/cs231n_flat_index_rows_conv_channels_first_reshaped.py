@@ -10,13 +10,13 @@ Mistakes:
    danielhavir/capsule-network#4). Shows whenever d > 1 and the output has more than one position.
 
 Grader: the flat index is observed (only_square_images: "right when H == W, wrong for a 4 x 6
-image ... in 2 of 6 rows"; some_rows_wrong on the random check). The reshape gets no hint on two
-kernel-stride checks and the conv-equals-linear checklist on the third ("its windows, stride and
-bias", none of which is wrong).
+image ... in 2 of 6 rows"; some_rows_wrong on the random check). The reshape is named on two
+kernel-stride checks (op:result_reshaped: "computed with its last axis first (channels first:
+(F, H', W') for (H', W', F)) and then reshaped"), the conv-equals-linear checklist on the third.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': None,
-          'kernel-stride': None}
+          'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-channels-first-reshaped'}
 
 
 def patchify(image, P):

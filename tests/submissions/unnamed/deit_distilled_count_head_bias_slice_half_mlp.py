@@ -11,12 +11,13 @@ Mistakes:
 
 Grader: the count is named (op:count_constant: "the `1` a count adds is 2 instead"). The bias
 slice is observed once (only_one_head on no-causal-mask's visible check), with no hint on three
-checks; the half step gets only encoder-block's checklist.
+checks; the half step is named (op:residual_scaled: "the branch `mlp(...)` is added back scaled
+by 0.5").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'op:count_constant:num_tokens:1-as-2',
           'multi-head-attention': None,
-          'encoder-block': None}
+          'encoder-block': 'op:residual_scaled:encoder_block:mlp-branch-times-0.5'}
 
 
 def num_tokens(H, W, P, cls_token=True):

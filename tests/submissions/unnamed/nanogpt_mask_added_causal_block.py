@@ -9,13 +9,13 @@ Mistakes:
 2. encoder_block: nanoGPT's Block is copied with its attention: the block calls
    `self_attention(..., causal=True)`. Shows always (T > 1).
 
-Grader: both only observed, not specifically (some_rows_wrong: "only in 1 of 4 rows (row 3)", the
-last row, which sees every token either way). encoder-block is not regraded with a stand-in
-self_attention (the block sets `causal` to other than its default), so the causal-block mistake
-is not named either.
+Grader: the added mask is named (op:mask_added: "the 0/1 mask is added to the scores, `scores +
+mask`"). The causal block is only observed (some_rows_wrong: "only in 1 of 5 rows (row 4)", the
+last row, which sees every token either way): encoder-block is not regraded with a stand-in
+self_attention (the block sets `causal` to other than its default), so it is not named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None,
+EXPECT = {'no-causal-mask': 'op:mask_added:self_attention/attention:mask-added',
           'encoder-block': None}
 
 

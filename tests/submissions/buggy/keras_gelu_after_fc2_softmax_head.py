@@ -10,12 +10,12 @@ Mistakes:
    so it returns probabilities, not logits. Shows always.
 
 Grader: the second GELU is named (op:activation_added: "`linear(h, p['W2'], p['b2'])` also goes
-through the activation"); the softmax on the logits gets only vit-forward's checklist ("... the
-[CLS] row (row 0) through W_head, b_head").
+through the activation"), and the softmax on the logits too (op:output_activation: "the result
+`linear(x[0], params['W_head'], params['b_head'])` goes through a softmax over its last axis").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'op:activation_added:encoder_block/mlp:activation-after-linear.2',
-          'vit-forward': None}
+          'vit-forward': 'op:output_activation:vit_forward:result-through-softmax'}
 
 
 def encoder_block(x, p, heads):

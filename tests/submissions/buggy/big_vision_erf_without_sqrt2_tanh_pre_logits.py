@@ -8,10 +8,11 @@ Mistakes:
    `tanh(x[0])` (Project-MONAI/MONAI#4581: a classification ViT ending in nn.Tanh). Shows always.
 
 Grader: the tanh is named (op:activation_inserted: "`x[0]` goes through tanh (HF's ViTPooler ends
-in one)"). The erf gets only encoder-block's checklist ("... the MLP step by step").
+in one)"), and the erf too (op:activation_slip: "the exact GELU with `math.sqrt(2.0)` left out of
+`-x / math.sqrt(2.0)`").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None,
+EXPECT = {'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu.drop-math.sqrt(2.0)',
           'vit-forward': 'op:activation_inserted:vit_forward:tanh-before-linear'}
 
 

@@ -8,15 +8,15 @@ Mistakes:
    (triton-lang/triton#230). Wrong whenever the max along the axis is not 0. Shows always.
 3. ANSWERS["positions"] = "resolution" (positions thought to let the model take larger images).
 
-Grader: the mask and the answer are named (attention_mask_transposed, positions:resolution). The
-softmax is observed ("times 0.04979, everywhere: one scale factor is off"), with the overflow
-checklist and the probability property's, which round 8 found wrong ("Pass axis (and
+Grader: the mask and the answer are named (attention_mask_transposed, positions:resolution), and
+the softmax too (op:shift: "reads `e` shifted on one side only: its second `e` is `np.exp(x)`"),
+with the probability property's checklist, which round 8 found wrong ("Pass axis (and
 keepdims=True) to max and sum", though the code does) and now states the computation: exp(x -
 max) over the sum of those same exp(x - max).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'attention_mask_transposed',
-          'stable-softmax': None,
+          'stable-softmax': 'op:shift:softmax:e-2-unshifted',
           'why-positions': 'positions:resolution'}
 
 

@@ -8,13 +8,13 @@ Mistakes:
 2. patchify: the loop runs over columns outside and rows inside, so the patches come down the
    columns first. Shows whenever the grid has more than one row and more than one column.
 
-Grader: the column order is named (patchify_grid_transposed). The swapped sides are observed on
-the hidden check (only_square_images: "right when H == W, wrong for a non-square image"); the
-visible check has only its line "same number of values, different shape: check your reshape".
+Grader: the column order is named (patchify_grid_transposed), and the swapped sides too
+(op:result_reshaped: "the result ... is reshaped with its first two sizes the other way round,
+(W', H', ...) for (H', W', ...)").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_grid_transposed',
-          'kernel-stride': None}
+          'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-sides-swapped-reshaped'}
 
 
 def conv_patch_embed(image, K, b, stride):
