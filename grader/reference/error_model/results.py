@@ -63,12 +63,16 @@ def sides_swapped_reshaped(value):
     return value.reshape(value.shape[1], value.shape[0], *value.shape[2:])
 
 
-# name -> (words, function): the output activations a port brings along
+# name -> (words, what comes back, function): the output activations a port brings along
 OUTPUT_ACTIVATIONS = {
     "softmax": ("a softmax over its last axis (a head built with activation='softmax')",
-                softmax_last),
-    "sigmoid": ("a sigmoid (a head built with activation='sigmoid')", sigmoid),
-    "tanh": ("tanh", tanh)}
+                "probabilities come back where the values themselves (logits) belong; whoever "
+                "reads them, such as the loss, applies the softmax", softmax_last),
+    "sigmoid": ("a sigmoid (a head built with activation='sigmoid')",
+                "values squashed into (0, 1) come back where the values themselves belong",
+                sigmoid),
+    "tanh": ("tanh", "values squashed into (-1, 1) come back where the values themselves "
+             "belong", tanh)}
 
 
 def _wrapped(bound: str) -> Callable[[ast.AST], ast.AST]:
@@ -80,13 +84,11 @@ def output_activation(context: Context, node: ast.AST) -> Iterator[Change]:
     `return linear(x[0], W, b)` as `return softmax(linear(x[0], W, b))`."""
     if not is_result(context, node):
         return
-    for name, (words, function) in OUTPUT_ACTIVATIONS.items():
+    for name, (words, returned, function) in OUTPUT_ACTIVATIONS.items():
         bound = f"{PREFIX}output_{name}"
         yield Change(f"result-through-{name}",
                      f"In {where(context)}, the result `{code(node)}` goes through {words} "
-                     "before it is returned: the lecture returns the values themselves (logits, "
-                     "not probabilities; whoever reads them, such as the loss, applies the "
-                     "activation).", _wrapped(bound), ((bound, function),))
+                     f"before it is returned: {returned}.", _wrapped(bound), ((bound, function),))
 
 
 def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
