@@ -1481,3 +1481,62 @@ def test_a_shift_applied_to_one_side_of_a_ratio_only():
     assert np.allclose(first, np.exp(cases[0][0]) / np.exp(cases[0][0] - cases[0][0].max(
         -1, keepdims=True)).sum(-1, keepdims=True))
     assert not any(e.operator == "shift" for e in em.model(REFERENCE["layer_norm"])[1])
+
+
+@pytest.mark.parametrize("split, detail", [
+    ("both", "H-W-split-swapped"), ("rows", "H-split-swapped")])
+def test_an_axis_split_into_blocks_the_other_way_round(split, detail):
+    """einops' '(p1 h) (p2 w) c' where '(h p1) (w p2) c' belongs: each patch takes every
+    (H // P)-th pixel; only the rows split that way is its own mistake; a patchify that tiles
+    in column order is not this."""
+    def student(image, P):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        H, W, C = image.shape
+        h, w = H // P, W // P
+        if split == "both":
+            x = image.reshape(P, h, P, w, C).transpose(1, 3, 0, 2, 4)
+        else:
+            x = image.reshape(P, h, w, P, C).transpose(1, 2, 0, 3, 4)
+        return x.reshape(h * w, P * P * C)
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
+             (RNG.normal(size=(2, 4, 1)), 2)]
+    found = em.search(REFERENCE["patchify"], calls_of(REFERENCE["patchify"], student, cases), 0,
+                      same)
+    assert found.name == f"op:blocks:patchify:{detail}", found
+    assert "every (H // P)-th element instead of P neighbouring ones" in found.sentence
+
+
+def test_patches_in_column_order_are_no_split_the_other_way_round():
+    def student(image, P):
+        H, W, C = image.shape
+        x = image.reshape(H // P, P, W // P, P, C).transpose(2, 0, 1, 3, 4)
+        return x.reshape(-1, P * P * C)
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 4, 2)), 2)]
+    found = em.search(REFERENCE["patchify"], calls_of(REFERENCE["patchify"], student, cases), 0,
+                      same)
+    assert found is None or ":blocks:" not in found.name, found
+
+
+def test_no_two_operator_modules_use_one_name():
+    """error_model.OPERATORS merges every module's dict: a name used twice would silently drop
+    one operator (and a fixture's EXPECT would name the other)."""
+    from grader.reference.error_model import (
+        alternatives,
+        counts,
+        dtypes,
+        fused,
+        names,
+        norms,
+        operators,
+        order,
+        results,
+        steps,
+        terms,
+        windows,
+    )
+    modules = (alternatives, counts, dtypes, fused, names, norms, operators, order, results,
+               steps, terms, windows)
+    assert sum(len(m.OPERATORS) for m in modules) == len(em.OPERATORS)

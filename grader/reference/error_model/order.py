@@ -111,6 +111,45 @@ def sizes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                          lambda n, i=i, j=j: _sizes_swapped(n, i, j))
 
 
+def _split_pairs(args: list) -> list[int]:
+    """The i where sizes i, i + 1 of a reshape split one axis as (X // P, P): blocks of P."""
+    return [i for i in range(len(args) - 1)
+            if isinstance(args[i], ast.BinOp) and isinstance(args[i].op, ast.FloorDiv)
+            and ast.dump(args[i].right) == ast.dump(args[i + 1])]
+
+
+def _split_the_other_way(node: ast.Call, pairs: tuple[int, ...]) -> ast.Call:
+    """`a.reshape(H // P, P, ...)` as `a.reshape(P, H // P, ...).transpose(...)`: the same shape,
+    each pair's axis split with its two factors exchanged (P rows of every H // P-th pixel)."""
+    new = copy.copy(node)
+    new.args = list(node.args)
+    axes = list(range(len(node.args)))
+    for i in pairs:
+        new.args[i], new.args[i + 1] = node.args[i + 1], node.args[i]
+        axes[i], axes[i + 1] = i + 1, i
+    return ast.Call(ast.Attribute(new, "transpose", ast.Load()),
+                    [ast.Constant(a) for a in axes], [])
+
+
+def split_factors_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An axis split into blocks the other way round: `reshape(H // P, P, ...)` written as
+    `reshape(P, H // P, ...)` (einops' `(p1 h)` for `(h p1)`), so a block takes every
+    (H // P)-th element instead of P neighbours; for each such pair, and for all at once."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and not node.keywords):
+        return
+    pairs = _split_pairs(node.args)
+    for group in [(i,) for i in pairs] + ([tuple(pairs)] if len(pairs) > 1 else []):
+        sides = " and ".join(f"`{code(node.args[i].left)}`" for i in group)
+        blocks, size = code(node.args[group[0]]), code(node.args[group[0] + 1])
+        yield Change("-".join(slug(code(node.args[i].left)) for i in group) + "-split-swapped",
+                     f"In {where(context)}, `{code(node)}` splits {sides} into blocks the other "
+                     f"way round, as ({size}, {blocks}) instead of ({blocks}, {size}) (einops' "
+                     f"`(p1 h)` for `(h p1)`): each block then takes every ({blocks})-th "
+                     f"element instead of {size} neighbouring ones.",
+                     lambda n, group=group: _split_the_other_way(n, group))
+
+
 def _helper_call(context: Context, node: ast.AST) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in context.instance.children)
@@ -361,4 +400,5 @@ OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swap
              "arguments": arguments_swapped,
              "scale_after": scale_after_step, "steps": steps_swapped,
              "divided": multiplied_for_divided, "indentation": indentation,
-             "transposed_argument": argument_transposed, "merge": merged_the_other_way}
+             "transposed_argument": argument_transposed, "merge": merged_the_other_way,
+             "blocks": split_factors_swapped}

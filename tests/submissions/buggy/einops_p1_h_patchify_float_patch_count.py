@@ -9,14 +9,15 @@ Mistakes:
 2. num_patches: `(H / P) * (W / P)` with true division, a float (196.0; KGPML/Hyperspectral#17).
    Shows always (the value is right, the type is not).
 
-Grader: the float count is named (pixels_over_patch_area). The split gets checklists only. Round 8
-found the grayscale check's one wrong ("A 2-D (H, W) image is one channel", though the code
-promotes a 2-D image to (H, W, 1) right); it now says how the lecture cuts it ("cut as an (H, W,
-1) one: the same raster order and flatten as an RGB image"). Two patchify checks have no hint.
+Grader: the float count is named (pixels_over_patch_area). The split is named by the error
+model (order.py: an axis split into blocks the other way round, einops' `(p1 h)` for
+`(h p1)`), on every patchify check. Round 8
+found the grayscale check's checklist wrong ("A 2-D (H, W) image is one channel", though the
+code promotes a 2-D image right); it now says how the lecture cuts it.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'pixels_over_patch_area',
-          'patchify': None}
+          'patchify': 'op:blocks:patchify:H-W-split-swapped'}
 
 
 def patchify(image, P):
