@@ -348,6 +348,41 @@ def test_a_stand_in_binds_a_call_through_the_students_own_signature():
         bind(None, 2, ("image",), {"P": 2})
 
 
+def test_a_stand_in_passes_on_the_apis_optional_parameters_as_the_call_sets_them():
+    """`softmax(s.T, axis=0)`, an encoder block's `self_attention(..., causal=True)`: the API's
+    optional parameters follow the ones it needs, as the call sets them (not as the student's
+    own defaults are); those left at the API's default are dropped, as the course solution's
+    recorded calls have them."""
+    import inspect
+
+    from grader.worker.stand_ins import bind
+
+    def softmax(x, dim=-1, temperature=1.0):
+        return x
+
+    def layer_norm(x, g, b, eps=1e-5):
+        return x
+
+    def self_attention(x, p, heads, *, causal=True):  # its own default is not the API's
+        return x
+
+    sig = inspect.signature
+    assert bind(sig(softmax), 1, ("s",), {"dim": 0}, options=(-1,)) == ["s", 0]
+    assert bind(sig(softmax), 1, ("s", 0), {}, options=(-1,)) == ["s", 0]
+    assert bind(sig(softmax), 1, ("s",), {"dim": -1}, options=(-1,)) == ["s"]
+    assert bind(sig(layer_norm), 3, (1, 2, 3), {}, options=(1e-6,)) == [1, 2, 3]
+    assert bind(sig(layer_norm), 3, (1, 2, 3), {"eps": 1e-3}, options=(1e-6,)) == [1, 2, 3, 1e-3]
+    assert bind(sig(self_attention), 3, ("x", "p", 2), {}, options=(False,)) == ["x", "p", 2]
+    assert bind(sig(self_attention), 3, ("x", "p", 2), {"causal": True},
+                options=(False,)) == ["x", "p", 2, True]
+    assert bind(None, 1, ("s", 0), {}, options=(-1,)) == ["s", 0]
+    assert bind(None, 1, ("s", -1), {}, options=(-1,)) == ["s"]
+    with pytest.raises(LookupError, match="temperature"):  # beyond the API's: still refused
+        bind(sig(softmax), 1, ("s",), {"dim": 0, "temperature": 2.0}, options=(-1,))
+    with pytest.raises(LookupError):
+        bind(None, 1, ("s", 0, 1), {}, options=(-1,))
+
+
 
 def test_a_stand_in_binds_through_the_signature_a_helper_has_now_not_the_one_it_had():
     """A helper whose defaults or code change between calls is bound by what it is at the call
@@ -359,7 +394,7 @@ def test_a_stand_in_binds_through_the_signature_a_helper_has_now_not_the_one_it_
     helper = namespace["layer_norm"]
 
     def shown():
-        with bound(namespace, {"layer_norm": 3}, None, 1, 0):
+        with bound(namespace, {"layer_norm": [3, [1e-6]]}, None, 1, 0):
             return str(namespace["layer_norm"].__signature__)
 
     assert shown() == "(x, g, b, eps=1e-05)"
@@ -437,12 +472,12 @@ OWN_CODE = "this failure is in this function's own code"
 
 @pytest.mark.parametrize("call", [
     "layer_norm(x, gamma=p['ln1_g'], beta=p['ln1_b'])",  # names the student's helper lacks
-    "layer_norm(x, p['ln1_g'], p['ln1_b'], eps=1e-3)",  # an extra set to another value
+    "layer_norm(x, p['ln1_g'], p['ln1_b'], center=False)",  # beyond the API's, set
 ], ids=["binding error", "extra keyword set"])
 def test_a_stand_in_that_cannot_answer_never_says_the_failure_is_the_functions_own(
         tmp_path, catalogue, zygote, call):
     path = with_replaced(tmp_path, f'''
-        def layer_norm(x, g, b, eps=1e-6):
+        def layer_norm(x, g, b, eps=1e-6, center=True):
             return x * g + b  # not normalised
 
 

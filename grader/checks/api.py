@@ -33,6 +33,16 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "vit_forward": ("image", "params"),
 }
 
+# function name -> the defaults of its parameters that have one, in order (the reference's):
+# a stand-in passes on what a caller sets them to (self_attention(..., causal=True))
+OPTIONS: dict[str, tuple] = {
+    "num_tokens": (True,),
+    "patch_dim": (3,),
+    "softmax": (-1,),
+    "layer_norm": (1e-6,),
+    "self_attention": (False,),
+}
+
 MISCONCEPTION_NAMES: frozenset[str] = frozenset((
     "attention_causal", "attention_causal_diagonal", "attention_causal_ignored",
     "attention_heads_bare_reshape", "attention_heads_interleaved", "attention_key_transposed",
@@ -84,6 +94,10 @@ class StudentApi:
     def params(self, name: str) -> tuple[str, ...]:
         """The parameters `name` needs, () for a name outside the student API."""
         return self.signatures.get(name, ())
+
+    def options(self, name: str) -> tuple:
+        """The defaults of `name`'s parameters after those it needs (a course function: none)."""
+        return OPTIONS.get(name, ()) if name in SIGNATURES else ()
 
 
 SHIPPED = StudentApi(SIGNATURES, MISCONCEPTION_NAMES, BUILT_ON)

@@ -75,7 +75,9 @@ class StandIns:
         # tested function is declared to be built on only
         self.oracle = oracle
         self.computable = set(check.api.built_on.get(check.function or "", ()))
-        self.arity = {name: len(check.api.params(name)) for name in self.names}
+        # name -> [its number of API parameters, the defaults of its optional ones]
+        self.arity = {name: [len(check.api.params(name)), list(check.api.options(name))]
+                      for name in self.names}
         self.how = check.stand_in_tolerance
         self.check, self.recorded = check, recorded
         self.used: set[str] = set()

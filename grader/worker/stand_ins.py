@@ -2,7 +2,8 @@
 grader.
 
 When a check is graded again around the student's broken helpers (checks/dependencies.py), its
-request names them with their number of API parameters (`"stand_ins": {"patchify": 2}`). For
+request names them with their number of API parameters and the defaults of the API's optional
+ones (`"stand_ins": {"patchify": [2, []], "softmax": [1, [-1]]}`). For
 each call of that request the namespace maps each name to a stand-in, and so does every default
 argument and closure cell of a top-level function that holds the student's own (`_ln=layer_norm`).
 A stand-in binds its arguments as the student's function would (`bind`: any calling style it
@@ -42,9 +43,10 @@ class StandInUnavailable(Exception):
 
 
 @contextlib.contextmanager
-def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq: int,
+def bound(namespace: dict, names: dict[str, list], conn: channel.Connection, seq: int,
           index: int, slow=(), crashed=()):
-    """`names` (name -> its number of API parameters) replaced by stand-ins in `namespace`, and
+    """`names` (name -> [its number of API parameters, the defaults of its optional ones])
+    replaced by stand-ins in `namespace`, and
     wherever a top-level function captured the student's own, for the duration of the block;
     the names in `slow` (known not to return in time) by functions raising TopLevelTimeout,
     those in `crashed` (known to end the worker) by functions raising a RuntimeError."""
@@ -56,7 +58,7 @@ def bound(namespace: dict, names: dict[str, int], conn: channel.Connection, seq:
     stand_ins = {name: functools.partial(_crashed, name) for name in crashed}
     stand_ins.update({name: functools.partial(_did_not_return, name) for name in slow})
     stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
-                      for name, arity in names.items()})
+                      for name, arity in names.items()})  # arity: [needed, option defaults]
     undo = _swap_captured(namespace, {id(f): stand_ins[n] for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
@@ -109,7 +111,7 @@ def _crashed(name: str, *args, **kwargs):
                        "again")
 
 
-def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, index: int,
+def _stand_in(name: str, arity: list, own, conn: channel.Connection, seq: int, index: int,
               active: list):
     owner = os.getpid()
     signature = _signature(own)
@@ -119,7 +121,7 @@ def _stand_in(name: str, arity: int, own, conn: channel.Connection, seq: int, in
         if not active[0] or os.getpid() != owner:
             raise RuntimeError(f"the grader's stand-in for {name} works only during its call")
         try:
-            values = bind(signature, arity, args, kwargs)
+            values = bind(signature, arity[0], args, kwargs, options=tuple(arity[1]))
         except TypeError as exc:  # the student's own function would not take this call either
             why, error = f"the call does not fit your {name}: {exc}", TypeError(f"{name}(): {exc}")
         except LookupError as exc:
@@ -152,30 +154,46 @@ def _signature(function) -> inspect.Signature | None:
         return None
 
 
-def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: dict) -> list:
-    """The API's `arity` arguments of a call, bound the way the student's function (of
-    `signature`; None: plain positions) binds it. TypeError: the call does not fit it;
+def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: dict,
+         options: tuple = ()) -> list:
+    """The API's arguments of a call, bound the way the student's function (of `signature`;
+    None: plain positions) binds it: the `arity` it needs, then those of its optional ones
+    (whose API defaults are `options`) the call sets, up to the last set to other than the API's
+    default (`softmax(s.T, axis=0)` -> [s.T, 0]). TypeError: the call does not fit it;
     LookupError: it sets a parameter beyond the API's to other than its default."""
     if signature is None:
-        if kwargs or len(args) != arity:
+        if kwargs or not arity <= len(args) <= arity + len(options):
             raise LookupError(f"it takes {arity} arguments by position here")
-        return list(args)
+        return _trimmed(list(args), arity, options)
     call = signature.bind(*args, **kwargs)
+    passed = set(call.arguments)  # what the call sets; the student's own defaults do not count
     call.apply_defaults()
     named = [p for p in signature.parameters.values() if p.kind in NAMED]
     if len(named) < arity:
         raise LookupError(f"your function takes fewer than the {arity} parameters of the API")
+    api = named[:arity + len(options)]
     for parameter in signature.parameters.values():
         value = call.arguments.get(parameter.name)
-        if parameter in named[:arity] or parameter.name not in call.arguments:
+        if parameter in api or parameter.name not in call.arguments:
             continue
         if parameter.kind in NAMED and not _is_default(value, parameter.default):
             raise LookupError(f"it sets `{parameter.name}` to other than its default, and the "
-                              "grader's stand-in answers the default only")
+                              "grader's stand-in answers the API's parameters only")
         if parameter.kind not in NAMED and value:  # what *args or **kwargs caught
             raise LookupError(f"it passes more than the course's function takes "
                               f"(`{parameter.name}`)")
-    return [call.arguments[p.name] for p in named[:arity]]
+    values = [call.arguments[p.name] for p in named[:arity]]
+    values += [call.arguments[p.name] if p.name in passed else default
+               for p, default in zip(api[arity:], options, strict=False)]
+    return _trimmed(values, arity, options)
+
+
+def _trimmed(values: list, arity: int, options: tuple) -> list:
+    """`values` without the optional ones at its end that equal the API's defaults: the calls
+    the course solution makes, as they were recorded."""
+    while len(values) > arity and _is_default(values[-1], options[len(values) - arity - 1]):
+        values.pop()
+    return values
 
 
 def _is_default(value, default) -> bool:
@@ -207,12 +225,14 @@ def _ask(conn: channel.Connection, header: dict, blobs: list):
     raise ProtocolError("a malformed stand-in answer")
 
 
-def requested(header: dict) -> dict[str, int]:
-    """The stand-ins a request asks for: name -> its number of API parameters (ProtocolError
-    for anything else)."""
+def requested(header: dict) -> dict[str, list]:
+    """The stand-ins a request asks for: name -> [its number of API parameters, the defaults of
+    its optional ones] (ProtocolError for anything else)."""
     names = header.get("stand_ins", {})
     if type(names) is not dict or not all(
-            type(n) is str and n.isidentifier() and type(a) is int and 0 <= a <= 16
+            type(n) is str and n.isidentifier() and type(a) is list and len(a) == 2
+            and type(a[0]) is int and 0 <= a[0] <= 16 and type(a[1]) is list and len(a[1]) <= 4
+            and all(type(d) in (bool, int, float, str) for d in a[1])
             for n, a in names.items()):
         raise ProtocolError("malformed stand-ins")
     return names

@@ -90,8 +90,9 @@ class StudentWorker:
         outcome per call. Each call's timeout counts from the end of the one before it. After a
         timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run).
 
-        `stand_ins` (optional): an object with `arity` (student-API name -> its number of API
-        parameters: the names the worker binds to stand-ins during these calls, see
+        `stand_ins` (optional): an object with `arity` (student-API name -> [its number of API
+        parameters, the defaults of its optional ones]: the names the worker binds to
+        stand-ins during these calls, see
         stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
         answers each stand-in's call here, inside the call's time."""
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"

@@ -10,13 +10,15 @@ Mistakes:
    `self_attention(..., causal=True)`. Shows always (T > 1).
 
 Grader: the added mask is named (op:mask_added: "the 0/1 mask is added to the scores, `scores +
-mask`"). The causal block is only observed (some_rows_wrong: "only in 1 of 5 rows (row 4)", the
-last row, which sees every token either way): encoder-block is not regraded with a stand-in
-self_attention (the block sets `causal` to other than its default), so it is not named.
+mask`"). The causal block is named too (encoder_causal):
+its call `self_attention(..., causal=True)` is answered by the grader's stand-in with the mask
+it asks for (an API option passed on, computed by the reference), so the block is graded on its
+own code. Before, the stand-in answered the default only and the block got "only in 1 of 5
+rows".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:mask_added:self_attention/attention:mask-added',
-          'encoder-block': None}
+          'encoder-block': 'encoder_causal'}
 
 
 def self_attention(x, p, heads, causal=False):
