@@ -522,3 +522,20 @@ def test_an_item_that_repeats_the_expected_number_says_so(got, told):
     detail = mismatch.detail
     assert detail.startswith("item 0:")
     assert (told in detail) if told else ("values is the expected" not in detail)
+
+
+def test_agrees_decides_as_compare_does_on_every_pair_of_special_values():
+    """`agrees` (the search's, the stand-ins') takes a shorter way than `compare`; both decide
+    alike, infinities and nan included: an expected inf is not matched by a finite value."""
+    from grader.checks.compare import agrees
+
+    values = [0.0, 1.0, -1.0, 1e-7, 1.000001, np.nan, np.inf, -np.inf, 1e308, -1e308]
+    how = Compare("allclose", rtol=1e-5, atol=1e-6)
+    for e in values:
+        for g in values:
+            for equal_nan in (False, True):
+                expected, got = np.array([e, 1.0]), np.array([g, 1.0])
+                with np.errstate(all="ignore"):
+                    said = compare(expected, got, how, equal_nan) is None
+                assert agrees(expected, got, how, equal_nan) == said, (e, g, equal_nan)
+    assert compare(np.array([np.inf]), np.array([0.0]), how) is not None

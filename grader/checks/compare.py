@@ -194,28 +194,24 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
         return Mismatch(f"array of shape {expected.shape}", f"array of shape {array.shape}",
                         _shape_advice(expected.shape, array.shape))
     array = array.astype(np.float64, copy=False)
-    if not equal_nan and expected.size:  # the common case, a right answer, in four array operations
-        with np.errstate(invalid="ignore", over="ignore"):
-            if (np.abs(array - expected) <= atol + rtol * np.abs(expected)).all():  # nan: False
-                return None
+    if _close(expected, array, rtol, atol, equal_nan):  # in a few array operations
+        return None
+    if not explain:  # agrees(): only whether (the search asks often)
+        return DIFFERENT
     if equal_nan:
         same = (np.isnan(array) & np.isnan(expected)) | (np.isinf(array) & (array == expected))
         if same.any():
             array, expected = np.where(same, 0.0, array), np.where(same, 0.0, expected)
     bad = ~np.isfinite(array)
     if bad.any() and np.isfinite(expected).all():
-        if not explain:
-            return DIFFERENT
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         return Mismatch(describe(expected), describe(got),
                         f"your answer has {array[index]} at index {list(index)}")
     with np.errstate(invalid="ignore", over="ignore"):
         excess = np.abs(array - expected) - (atol + rtol * np.abs(expected))
     excess = np.where(np.isnan(excess), np.inf, excess)
-    if expected.size == 0 or excess.max() <= 0:
+    if expected.size == 0 or excess.max() <= 0:  # not reached: _close said they differ
         return None
-    if not explain:
-        return DIFFERENT
     index = np.unravel_index(int(np.argmax(excess)), expected.shape) if expected.ndim else ()
     first = tuple(int(i) for i in np.argwhere(excess > 0)[0]) if expected.ndim else ()
     with np.errstate(invalid="ignore"):  # inf - inf
@@ -225,6 +221,17 @@ def _compare_close(expected, got, rtol: float, atol: float, equal_nan: bool = Fa
               f"{list(int(i) for i in index)} ({int((excess > 0).sum())} of {expected.size} "
               f"values off; tolerance atol={atol:g}, rtol={rtol:g})")
     return Mismatch(describe(expected), describe(got), detail)
+
+
+def _close(expected: np.ndarray, array: np.ndarray, rtol: float, atol: float,
+           equal_nan: bool) -> bool:
+    """What the lines below decide, without saying how: every value within the tolerance of a
+    finite expected one, or (equal_nan) nan where it has nan, the same infinity where it has one."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = (np.abs(array - expected) <= atol + rtol * np.abs(expected)) & np.isfinite(expected)
+    if equal_nan and not close.all():
+        close |= (np.isnan(array) & np.isnan(expected)) | (np.isinf(array) & (array == expected))
+    return bool(close.all())
 
 
 def _shape_advice(expected: tuple, got: tuple) -> str:
