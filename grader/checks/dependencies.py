@@ -18,7 +18,7 @@ from dataclasses import replace
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names, stand_in_note
-from .results import FAILED, PASSED, CheckResult
+from .results import CHECKLIST, FAILED, OBSERVATION, PASSED, CheckResult
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
@@ -55,7 +55,7 @@ class Dependencies:
             self._busy.add(key)
             try:
                 result, explain = self._regraded(exercise, check)
-                self._final[key] = explain(result) if explain else result
+                self._final[key] = self._pipeline(check, explain(result) if explain else result)
             finally:
                 self._busy.discard(key)
         return self._final[key]
@@ -79,7 +79,8 @@ class Dependencies:
         """The functions whose own code is wrong, behind the broken helpers `names`."""
         found: list[str] = []
         for name in sorted(names):
-            finals = [self.result(e, c) for e, c in self.functions.get(name, ())]
+            finals = [self.result(e, c) for e, c in self.functions.get(name, ())
+                      if c.regradable]  # not an integration check: its helpers' as often
             own_fault = any(not r.passed for r in finals)
             below = [] if own_fault else [root for r in finals for root in r.stand_ins]
             for root in below or [name]:
@@ -106,6 +107,26 @@ class Dependencies:
         roots = self.roots(used)                                 # else as first
         return replace(again, stand_ins=roots, message=_explained(again, roots, self._home)), \
             explain
+
+    def _pipeline(self, check: Check, result: CheckResult) -> CheckResult:
+        """A failed check that runs the student's functions as they are (never graded again:
+        `integration: true`) while some of them fail their own checks: an observation that
+        says which, in place of the spec's checklist or of nothing (a named mistake stays)."""
+        if (result.status != FAILED or check.regradable or not check.function
+                or result.hint_kind not in (None, CHECKLIST)):
+            return result
+        broken = [n for n in check.names_read() if n in self.functions and self.broken(n)]
+        if not broken:
+            return result
+        roots = self.roots(broken)
+        one = len(roots) == 1
+        homes = ", ".join(dict.fromkeys(self._home(r) for r in roots))
+        its, it = ("its", "it") if one else ("their", "them")
+        hint = (f"This check runs your functions end to end, your {quoted_names(roots)} among "
+                f"them, which {'loses' if one else 'lose'} points in {its} own exercise"
+                f"{'' if one else 's'} ({homes}): fix {it} there first, as {its} "
+                f"mistake{'' if one else 's'} may be what fails here.")
+        return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _home(self, name: str) -> str:
         """The exercise that grades `name` ("patchify")."""
