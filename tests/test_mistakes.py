@@ -282,9 +282,10 @@ def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_obs
 
 
 def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake():
-    """value_observations: NaN, the opposite sign, one factor off, the same row added, the
-    rows reordered, some rows wrong. Each holds of the value by construction; none is said of
-    a value that is right (a dtype or in-place failure), or after a mistake was named."""
+    """value_observations: NaN, one value everywhere, the opposite sign, one factor off, the same
+    row added, the rows reordered, some rows wrong. Each holds of the value by construction;
+    none is said of a value that is right (a dtype or in-place failure), or after a mistake was
+    named."""
     from types import SimpleNamespace
 
     from grader.checks.kinds.value_observations import described
@@ -311,6 +312,9 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
     one_row[3] += 1.0 + np.arange(4.0)
     assert told(one_row) == ("some_rows_wrong", "Your `embed_image` returns the expected values "
                              "except in 1 of 5 rows (row 3).")
+    assert told(np.ones_like(expected)) == (
+        "constant", "Your `embed_image` returns the same value, 1, in every position, where "
+        "the expected values vary.")
     noise = expected + np.random.default_rng(6).standard_normal((5, 4))
     assert told(noise) == (None, "the check's hint")  # nothing simple is true of it
     assert told(expected.astype(np.float32)) == (None, "the check's hint")  # right values

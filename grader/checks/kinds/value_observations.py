@@ -66,6 +66,16 @@ def _not_finite(expected, got, how) -> str | None:
             "(exp of a large number) or divided by zero.")
 
 
+def _constant(expected, got, how) -> str | None:
+    """One number in every position where the expected values vary (a buffer never filled, a
+    product with a zero, the affine parameters in the place of the result)."""
+    if got.size < 2 or np.ptp(got) != 0 or agrees(np.full_like(expected, expected.flat[0]),
+                                                  expected, how):
+        return None
+    return (f"the same value, {float(got.flat[0]):.4g}, in every position, where the expected "
+            "values vary.")
+
+
 def _sign(expected, got, how) -> str | None:
     if agrees(expected, -got, how):
         return "the expected values with the opposite sign."
@@ -148,8 +158,10 @@ def _some_rows(expected, got, how) -> str | None:
 
 # name -> a test of (expected, got, comparison) giving the words after "Your `f` returns ",
 # None when it does not hold; the first that holds is said
-OBSERVATIONS = {"not_finite": _not_finite, "sign_flipped": _sign, "scaled": _scale,
+OBSERVATIONS = {"not_finite": _not_finite, "constant": _constant, "sign_flipped": _sign,
+                "scaled": _scale,
                 "offset_rows": _row_offset, "rows_reordered": _order, "some_rows_wrong": _some_rows}
-TITLES = {"not_finite": "NaN or inf where values are finite", "sign_flipped": "opposite sign",
+TITLES = {"not_finite": "NaN or inf where values are finite",
+          "constant": "one value everywhere", "sign_flipped": "opposite sign",
           "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
           "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong"}
