@@ -324,3 +324,23 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
                           misconception="only_one_head", hint_kind="observation")
     assert told(-expected, general) == ("only_one_head", "Your `f` is right with one head. Here "
                                         "it returns the expected values with the opposite sign.")
+
+
+def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_head():
+    """A per-head slice at h for h * d_h (DeiT ports' `b[h:h + d_h]`) is right with one head
+    and with heads of one column each (d_h = 1): such a pass does not belie 'right with one
+    head', a failure there is one with several heads, and one-column heads alone support
+    nothing."""
+    from grader.checks.kinds.mistakes import generalisation
+
+    check = next(c for c in _checks() if c.call == "self_attention")
+
+    def case(d, heads):
+        x = np.zeros((3, d))
+        return PlannedCase((x, {}, heads), {}, None, None, "self_attention", None, (x, None))
+
+    one, one_column, several = case(4, 1), case(4, 4), case(8, 2)
+    assert generalisation(check, [one, one_column], several)[0] == "only_one_head"
+    assert generalisation(check, [one], one_column)[0] == "only_one_head"
+    assert generalisation(check, [one_column], several) is None
+    assert generalisation(check, [one, case(8, 2)], case(8, 4)) is None  # several heads passed

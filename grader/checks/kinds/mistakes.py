@@ -239,7 +239,8 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     others = [_arguments(params, p) for p in failing]
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
              for name, (holds, _, words) in GENERALISATIONS.items()
-             if all(holds(a) is True for a in named) and holds(here) is False
+             if all(holds(a) in (True, ONE_COLUMN_EACH) for a in named)
+             and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
              and not any(holds(a) is True for a in others)]
     return found[0] if len(found) == 1 else None
 
@@ -280,8 +281,17 @@ _channels_axis = _image_test(lambda shape: len(shape) == 3)
 
 
 def _one_head(arguments):
+    """True for one head, False for several; ONE_COLUMN_EACH for several heads of one column
+    each (d_h = 1: a head split in another order, or a per-head slice at h for h * d_h, is right
+    there too, so a pass there tells nothing of the heads; a failure there is one with several)."""
     heads = arguments.get("heads")
-    return None if not isinstance(heads, (int, np.integer)) else int(heads) == 1
+    if not isinstance(heads, (int, np.integer)):
+        return None
+    width = np.shape(arguments.get("x", ()))[-1:] or (0,)
+    return ONE_COLUMN_EACH if heads > 1 and width[0] == heads else int(heads) == 1
+
+
+ONE_COLUMN_EACH = "one column each"  # a case a generalisation neither rests on nor is belied by
 
 
 def _no_batch_axis(arguments):
