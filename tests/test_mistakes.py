@@ -344,3 +344,20 @@ def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_
     assert generalisation(check, [one], one_column)[0] == "only_one_head"
     assert generalisation(check, [one_column], several) is None
     assert generalisation(check, [one, case(8, 2)], case(8, 4)) is None  # several heads passed
+
+
+def test_right_along_the_last_two_axes_only_is_said_of_a_softmax():
+    """np.moveaxis(out, axis, -1) as the way back: right along the last two axes (a swap of the
+    last two is its own inverse), wrong along axis 0 of a 3-D input."""
+    from grader.checks.kinds.mistakes import generalisation
+
+    check = next(c for c in _checks() if c.call == "softmax")
+
+    def case(shape, axis):
+        x = np.zeros(shape)
+        return PlannedCase((x,), {"axis": axis}, None, None, "softmax", None, (x, None))
+
+    passed = [case((4,), -1), case((2, 3), 0), case((2, 3, 4), -1), case((2, 3, 4), 1)]
+    found = generalisation(check, passed, case((2, 3, 4), 0))
+    assert found[0] == "only_last_two_axes" and "wrong along axis 0 of one with 3 axes" in found[1]
+    assert generalisation(check, [*passed, case((2, 3, 4, 5), 0)], case((2, 3, 4), 0)) is None

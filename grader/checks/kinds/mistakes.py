@@ -303,6 +303,17 @@ def _no_batch_axis(arguments):
     return None if ndim < 1 else ndim <= 2
 
 
+def _last_two_axes(arguments):
+    """True along one of `x`'s last two axes (the default: the last), False along an earlier
+    one; None without an `x` (or with heads: attention's own)."""
+    if "x" not in arguments or "heads" in arguments:
+        return None
+    ndim, axis = np.ndim(arguments["x"]), arguments.get("axis", -1)
+    if ndim < 1 or not isinstance(axis, (int, np.integer)) or not -ndim <= axis < ndim:
+        return None
+    return int(axis) % ndim >= ndim - 2
+
+
 def _float_image(arguments):
     """True for a float image, False for an integer one (8-bit pixels, as a file gives them)."""
     image = arguments.get("image")
@@ -340,6 +351,10 @@ GENERALISATIONS = {
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
         f"for inputs of one or two axes, wrong for one with leading axes {np.shape(a['x'])}: work "
         "on the last axis")),
+    "only_last_two_axes": (_last_two_axes, "wrong along an axis before the last two",
+                           lambda a, hidden: (
+        f"along the last two axes of its input, wrong along axis {a['axis']} of one with "
+        f"{np.ndim(a['x'])} axes: check each step that moves `axis` or reads along it")),
 }
 ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
 TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},
