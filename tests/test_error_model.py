@@ -1540,3 +1540,18 @@ def test_no_two_operator_modules_use_one_name():
     modules = (alternatives, counts, dtypes, fused, names, norms, operators, order, results,
                steps, terms, windows)
     assert sum(len(m.OPERATORS) for m in modules) == len(em.OPERATORS)
+
+
+def test_sizes_returned_as_pairs():
+    """Keras' `kernel_size=(P, P), strides=(P, P)` returned for (kernel_size, stride); a pair
+    of other numbers is not this."""
+    calls = calls_of(REFERENCE["conv_equivalent"], lambda P: ((P, P), (P, P)), [(16,), (2,)])
+    found = em.search(REFERENCE["conv_equivalent"], calls, 0, same_count_or_equal)
+    assert found.name == "op:sizes_as_pairs:conv_equivalent:each-as-a-pair", found
+    other = calls_of(REFERENCE["conv_equivalent"], lambda P: ((P, 1), (P, P)), [(16,), (2,)])
+    found = em.search(REFERENCE["conv_equivalent"], other, 0, same_count_or_equal)
+    assert found is None or "sizes_as_pairs" not in found.name, found
+
+
+def same_count_or_equal(value, target) -> bool:
+    return agrees(value, target, Compare("equal"))

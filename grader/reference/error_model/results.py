@@ -114,5 +114,20 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  "wrong places.", _wrapped(bound), ((bound, sides_swapped_reshaped),))
 
 
+def sizes_as_pairs(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Each number of a returned tuple written as a (height, width) pair: `return (P, P)` as
+    `((P, P), (P, P))`, Keras' `kernel_size=(P, P), strides=(P, P)` (PyTorch's `_pair`)."""
+    if not (is_result(context, node) and isinstance(node, ast.Tuple) and len(node.elts) > 1):
+        return
+    paired = ast.Tuple([ast.Tuple([e, e], ast.Load()) for e in node.elts], ast.Load())
+    yield Change("each-as-a-pair",
+                 f"In {where(context)}, each number of the result `{code(node)}` is written as "
+                 f"a (height, width) pair, `{code(paired)}`, as Keras' `kernel_size=(P, P), "
+                 "strides=(P, P)` and PyTorch's `_pair` take them: the result is one number "
+                 "each, the same in both directions for a square patch.",
+                 lambda n: ast.Tuple([ast.Tuple([e, e], ast.Load()) for e in n.elts], ast.Load()))
+
+
 OPERATORS = {"output_activation": output_activation,
-             "result_reshaped": reshaped_into_place}  # tried after dtypes.OPERATORS
+             "result_reshaped": reshaped_into_place,
+             "sizes_as_pairs": sizes_as_pairs}  # tried after dtypes.OPERATORS

@@ -9,13 +9,14 @@ Mistakes:
    always.
 
 Grader: the padding is named (op:padding: "zero-padded as TensorFlow's padding='SAME' does").
-The pairs get the check's line, which says "item 0: expected 16 (int), got tuple of 2: (16, 16):
-each of its 2 values is the expected 16; return the one number, not a pair of it", and the
-checklist "Return two integers, (kernel_size, stride) ..."; round 8 found the checklist's earlier
-wording wrong ("A smaller stride makes the windows overlap", though kernel and stride are P).
+The pairs are named too (results.py: each number of the result written as a
+(height, width) pair), with the check's line "each of its 2 values is the expected 16; return
+the one number, not a pair of it"; round 8 found the checklist's earlier wording wrong ("A
+smaller stride makes the windows overlap", though kernel and stride are P).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:padding:conv_patch_embed:pad-same'}
+ALIASES = ('op:sizes_as_pairs:conv_equivalent:each-as-a-pair',)  # the other, on the same exercise
 
 
 def conv_patch_embed(image, K, b, stride):
