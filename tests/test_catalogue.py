@@ -37,7 +37,7 @@ from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, opaque
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
 from grader.checks.kinds.refusals import REFUSALS
 from grader.checks.kinds.value_observations import OBSERVATIONS
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
@@ -288,7 +288,7 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         named = [c for c in result.checks if not c.passed and c.misconception == misconception]
         assert named, f"{exercise_id} never named '{misconception}':\n{feedback(result)}"
         for check in named:
-            if misconception in GENERALISATIONS or misconception == ONE_AXIS_OFF:  # observed
+            if misconception in {*GENERALISATIONS, SEVERAL, ONE_AXIS_OFF}:  # observed
                 called = next(c.call for c in exercises[exercise_id].checks
                               if c.name == check.name)
                 assert check.hint.startswith((f"Your `{called}` is right",
@@ -311,7 +311,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the words of the reference's code, on whichever function's check caught it: its claim, that
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS, {ONE_AXIS_OFF}, OBSERVATIONS, REFUSALS,  # no cause
+                       GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks

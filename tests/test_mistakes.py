@@ -159,8 +159,9 @@ def test_the_generalisation_is_said_only_after_a_simpler_case_passed_that_differ
     assert (named_case.misconception, named_case.hint) == generalisation(check, [square], other)
     assert named_case.message == failed.message
     rgb = _case((np.zeros((4, 6, 3)), 2))  # neither square nor one channel: which one is wrong?
-    assert generalisation(check, [square], rgb) is None
-    assert explained(failed, check, [square], rgb) == failed
+    both = generalisation(check, [square], rgb)  # both said, neither named alone
+    assert both[0] == "only_narrower_inputs" and "with H == W and with one channel" in both[1]
+    assert explained(failed, check, [square], rgb).hint == both[1]
     matched = CheckResult("x", 1, 0, FAILED, "...", misconception="patchify_bare_reshape")
     assert explained(matched, check, [square], other) == matched  # a named mistake stays
 
@@ -361,3 +362,24 @@ def test_right_along_the_last_two_axes_only_is_said_of_a_softmax():
     found = generalisation(check, passed, case((2, 3, 4), 0))
     assert found[0] == "only_last_two_axes" and "wrong along axis 0 of one with 3 axes" in found[1]
     assert generalisation(check, [*passed, case((2, 3, 4, 5), 0)], case((2, 3, 4), 0)) is None
+
+
+def test_several_generalisations_that_hold_are_said_together():
+    """A square one-channel image passes and a 5 x 6 RGB one fails: both 'square only' and 'one
+    channel only' hold of the passes, neither of the failure; naming one would mislead, so both
+    are said at once."""
+    from grader.checks.kinds.mistakes import SEVERAL, generalisation
+
+    check = next(c for c in _checks() if c.call == "conv_patch_embed")
+
+    def case(shape):
+        image = np.zeros(shape)
+        return PlannedCase((image, np.zeros((2, 2, shape[2], 1)), np.zeros(1), 1), {}, None, None,
+                           "conv_patch_embed", None, (image, None))
+
+    name, hint = generalisation(check, [case((4, 4, 1))], case((5, 6, 3)))
+    assert name == SEVERAL
+    assert "right on every case that ran with H == W and with one channel" in hint
+    assert "depends on H and W or the channels" in hint
+    assert generalisation(check, [case((4, 4, 1)), case((4, 4, 3))], case((5, 6, 3)))[0] == (
+        "only_square_images")

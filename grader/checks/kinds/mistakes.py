@@ -232,7 +232,8 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
                    failing: list[PlannedCase] = ()) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
     `failed`, nor on any other case in `failing` (a failure where it holds would belie it);
-    None when none does or several do (naming one of two differences may mislead)."""
+    when several do, all of them at once (SEVERAL: naming one of two differences may mislead);
+    None when none does."""
     params = check.api.params(check.reference_name)
     named = [_arguments(params, p) for p in passed]
     here = _arguments(params, failed)
@@ -242,7 +243,14 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
              if all(holds(a) in (True, ONE_COLUMN_EACH) for a in named)
              and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
              and not any(holds(a) is True for a in others)]
-    return found[0] if len(found) == 1 else None
+    if len(found) < 2:
+        return found[0] if found else None
+    names = [name for name, _ in found]  # each holds on every pass: say them all, as one
+    conditions = " and ".join(CONDITIONS[n][0] for n in names)
+    aspects = ", ".join(CONDITIONS[n][1] for n in names[:-1]) + f" or {CONDITIONS[names[-1]][1]}"
+    return SEVERAL, (f"Your `{check.function}` is right on every case that ran {conditions}, "
+                     f"and wrong on this one, which is neither: look for a step that depends "
+                     f"on {aspects}")
 
 
 def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:
@@ -356,8 +364,18 @@ GENERALISATIONS = {
         f"along the last two axes of its input, wrong along axis {a['axis']} of one with "
         f"{np.ndim(a['x'])} axes: check each step that moves `axis` or reads along it")),
 }
+# name -> (the inputs a generalisation holds on, in a list of several; what they differ in)
+CONDITIONS = {"only_square_images": ("with H == W", "H and W"),
+              "only_one_channel": ("with one channel", "the channels"),
+              "only_3d_images": ("with (H, W, C) images", "a 2-D image"),
+              "only_one_head": ("with one head", "the number of heads"),
+              "only_float_images": ("with float images", "the image's dtype"),
+              "only_2d_inputs": ("with inputs of one or two axes", "leading axes"),
+              "only_last_two_axes": ("along the last two axes", "`axis`")}
+SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
 ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
 TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},
+          SEVERAL: "right on a narrower set of inputs",
           ONE_AXIS_OFF: "right values, an axis of length 1 too many or too few"}
 
 
