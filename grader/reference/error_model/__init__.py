@@ -60,11 +60,9 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
-OPERATORS = {**operators.OPERATORS, **steps.OPERATORS, **windows.OPERATORS, **names.OPERATORS,
-             **order.OPERATORS, **norms.OPERATORS, **fused.OPERATORS,
-             **alternatives.OPERATORS, **counts.OPERATORS,
-             **dtypes.OPERATORS, **results.OPERATORS,
-             **terms.OPERATORS}  # tried in this order
+MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
+           results, terms)  # their operators are tried in this order
+OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
