@@ -416,13 +416,23 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
         x = ctx.rng.standard_normal((T, d))
         gamma, beta = ctx.rng.standard_normal(d), ctx.rng.standard_normal(d)
         trials.append((x, gamma, beta, float(ctx.rng.uniform(-5, 5))))
+    x, gamma, beta, _ = trials[-1]
+    trials.append((x, gamma, beta, FAR))  # far from zero: what a one-pass variance loses
     answers = ctx.student.each("layer_norm", [
         call for x, gamma, beta, shift in trials
         for call in ((x, gamma, beta), (x + shift, gamma, beta))])
     for i, (x, _, _, shift) in enumerate(trials):
         (T, d), plain, shifted = x.shape, answers[2 * i], answers[2 * i + 1]
+        if shift == FAR and getattr(as_array(plain), "dtype", None) != np.float64:
+            continue  # float32 code has no digits to spare there: judged in float64 only
         if not close(shifted, plain, rtol=1e-4, atol=1e-5):
-            return Verdict(False, f"layer_norm(x + {shift:.3g}, gamma, beta) differs from "
-                                  f"layer_norm(x, gamma, beta) for x of shape {(T, d)}",
-                           misconception="mean_not_subtracted")
+            said = (f"layer_norm(x + {shift:.3g}, gamma, beta) differs from "
+                    f"layer_norm(x, gamma, beta) for x of shape {(T, d)}")
+            # near zero the mean was not subtracted; far from it, digits were lost (a variance
+            # as mean(x**2) - mean(x)**2, in float64 too): the cause is not known here
+            return Verdict(False, said,
+                           misconception=None if shift == FAR else "mean_not_subtracted")
     return Verdict(True)
+
+
+FAR = 1e7  # a constant far from zero, next to tokens of spread 1

@@ -345,8 +345,8 @@ GENERALISATIONS = {
         f"when H == W, wrong for a {'non-square ' if hidden else ''}{_image(a, hidden)}: use H "
         "and W each where they belong")),
     "only_one_channel": (_one_channel, "right for one channel only", lambda a, hidden: (
-        f"for one channel, wrong for an image with {_image_shape(a)[2]} channels: flatten every "
-        "channel")),
+        f"for one channel, wrong for an image with {_image_shape(a)[2]} channels: look at how "
+        "the channels are read and in which order they are flattened")),
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images", lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
     "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
@@ -354,8 +354,8 @@ GENERALISATIONS = {
         "number of heads (the split into d // heads columns, the scale, the merge)")),
     "only_float_images": (_float_image, "right for float images only", lambda a, hidden: (
         f"for float images, wrong for a {a['image'].dtype} image (integer pixels, as a file "
-        "gives them): the result is the float one all the same; look for an array made with "
-        "the image's dtype, or arithmetic kept in it")),
+        "gives them), whose expected result is what the same pixels give as floats: look for "
+        "a step that treats integer pixels differently")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
         f"for inputs of one or two axes, wrong for one with leading axes {np.shape(a['x'])}: work "
         "on the last axis")),
