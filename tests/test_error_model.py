@@ -1539,3 +1539,19 @@ def test_sizes_returned_as_pairs():
 
 def same_count_or_equal(value, target) -> bool:
     return agrees(value, target, Compare("equal"))
+
+
+def test_integer_pixels_alone_rescaled_by_255():
+    """torchvision's ToTensor habit: a uint8 image divided by 255, a float one left as it is;
+    rescaling every image is the other rewrite, not this one."""
+    def student(image, P):
+        image = np.asarray(image)
+        if image.dtype == np.uint8:
+            image = image / 255.0
+        return REFERENCE["patchify"](image, P)
+
+    pixels = np.random.default_rng(8).integers(0, 256, size=(4, 6, 3)).astype(np.uint8)
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (pixels, 2)]
+    found = em.search(REFERENCE["patchify"], calls_of(REFERENCE["patchify"], student, cases), 1,
+                      same)
+    assert found.name == "op:rescaled:patchify:integer-image-over-255", found

@@ -55,6 +55,14 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                  "Rescaling(1./255), torchvision's ToTensor): the lecture's functions take the "
                  "image as it is given; rescaling is the data pipeline's job.",
                  lambda n: prepended(n, scaled))
+    if_integer = ast.parse("if np.issubdtype(np.asarray(image).dtype, np.integer):\n"
+                           "    image = np.asarray(image) / 255.0").body[0]
+    yield Change("integer-image-over-255",
+                 f"In {where(context)}, integer pixels (a uint8 image) are rescaled to [0, 1] "
+                 "first, `image / 255`, as torchvision's ToTensor does for uint8 arrays only: "
+                 "the lecture's functions take the pixel values as they are, whatever their "
+                 "dtype; rescaling is the data pipeline's job.",
+                 lambda n: prepended(n, if_integer))
 
 
 OPERATORS = {"narrowed": narrowed, "rescaled": rescaled}  # tried last
