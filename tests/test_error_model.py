@@ -1555,3 +1555,25 @@ def test_integer_pixels_alone_rescaled_by_255():
     found = em.search(REFERENCE["patchify"], calls_of(REFERENCE["patchify"], student, cases), 1,
                       same)
     assert found.name == "op:rescaled:patchify:integer-image-over-255", found
+
+
+def test_a_mask_condition_inverted_in_np_where():
+    """nanoGPT's `masked_fill(bias == 0, -inf)` ported as `np.where(bias == 0, att, -inf)`:
+    each token sees only the later ones (the last row sees none: NaN); a mask kept upside down
+    with its diagonal (np.triu) is not this."""
+    def attention_like(x, p, heads, causal=False, keep=np.tril):
+        T = x.shape[-2]
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        s = q @ k.T / np.sqrt(x.shape[-1])
+        if causal:
+            s = np.where(keep(np.ones((T, T))) == 0, s, -np.inf)
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [((RNG.normal(size=(3, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(2, 4)), p, 1), {})]
+    calls = [em.Call(a, k, attention_like(*a, **k), REFERENCE["self_attention"](*a, **k))
+             for a, k in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == "op:mask_inverted:self_attention/attention:mask-inverted", found

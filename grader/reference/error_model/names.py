@@ -409,10 +409,30 @@ def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
                      "-inf instead.", added)
 
 
+def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` with its condition inverted, `np.where(~mask, ...)`:
+    torch's `masked_fill(mask == 0, -inf)` ported as `np.where(mask == 0, scores, -inf)`
+    (masked_fill fills where its condition holds, np.where keeps its second argument there)."""
+    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
+            and _minus_infinity(node.args[2])):
+        return
+
+    def inverted(n: ast.Call) -> ast.Call:
+        new = copy.copy(n)
+        new.args = [ast.UnaryOp(ast.Invert(), n.args[0]), *n.args[1:]]
+        return new
+
+    yield Change("mask-inverted",
+                 f"In {where(context)}, `{code(node)}` is written with its condition inverted, "
+                 f"`{code(inverted(node))}`: np.where keeps its second argument where the "
+                 "condition holds (torch's masked_fill fills where it holds), so the scores the "
+                 "mask keeps are hidden and the others kept.", inverted)
+
+
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
              "infinity": infinity_as_zero, "infinity_added": infinity_added,
-             "mask_added": mask_added,
+             "mask_added": mask_added, "mask_inverted": mask_inverted,
              "count_constant": constant_off_by_one,
              "default": parameter_default, "default_changed": default_changed,
              "axis_2d": axis_for_matrices,
