@@ -56,3 +56,16 @@ def test_no_project_file_points_to_the_shared_curriculum():
     mentions = [str(p.relative_to(ROOT)) for p in tracked
                 if ELSEWHERE in p.read_bytes().decode("utf-8", "replace")]
     assert mentions == []
+
+
+def test_the_apis_optional_parameters_are_the_references_defaults():
+    """checks/api.py copies them (the student bundle has no reference to read them from); a
+    stand-in passes on what a call sets them to, and drops what equals these."""
+    from grader.checks.api import OPTIONS, SIGNATURES
+    from grader.reference import REFERENCE
+
+    for name, options in OPTIONS.items():
+        needed = SIGNATURES[name]
+        parameters = list(inspect.signature(REFERENCE[name]).parameters.values())
+        assert tuple(p.name for p in parameters[:len(needed)]) == needed
+        assert tuple(p.default for p in parameters[len(needed):][:len(options)]) == options, name

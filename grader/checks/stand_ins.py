@@ -76,7 +76,7 @@ class StandIns:
         self.oracle = oracle
         self.computable = set(check.api.built_on.get(check.function or "", ()))
         # name -> [its number of API parameters, the defaults of its optional ones]
-        self.arity = {name: [len(check.api.params(name)), list(check.api.options(name))]
+        self.parameters = {name: [len(check.api.params(name)), list(check.api.options(name))]
                       for name in self.names}
         self.how = check.stand_in_tolerance
         self.check, self.recorded = check, recorded

@@ -57,8 +57,8 @@ def bound(namespace: dict, names: dict[str, list], conn: channel.Connection, seq
     active = [True]  # a stand-in kept past its call refuses
     stand_ins = {name: functools.partial(_crashed, name) for name in crashed}
     stand_ins.update({name: functools.partial(_did_not_return, name) for name in slow})
-    stand_ins.update({name: _stand_in(name, arity, saved.get(name), conn, seq, index, active)
-                      for name, arity in names.items()})  # arity: [needed, option defaults]
+    stand_ins.update({name: _stand_in(name, parameters, saved.get(name), conn, seq, index,
+                                      active) for name, parameters in names.items()})
     undo = _swap_captured(namespace, {id(f): stand_ins[n] for n, f in saved.items()
                                       if isinstance(f, types.FunctionType)})
     for name, stand_in in stand_ins.items():
@@ -111,7 +111,7 @@ def _crashed(name: str, *args, **kwargs):
                        "again")
 
 
-def _stand_in(name: str, arity: list, own, conn: channel.Connection, seq: int, index: int,
+def _stand_in(name: str, parameters: list, own, conn: channel.Connection, seq: int, index: int,
               active: list):
     owner = os.getpid()
     signature = _signature(own)
@@ -121,7 +121,7 @@ def _stand_in(name: str, arity: list, own, conn: channel.Connection, seq: int, i
         if not active[0] or os.getpid() != owner:
             raise RuntimeError(f"the grader's stand-in for {name} works only during its call")
         try:
-            values = bind(signature, arity[0], args, kwargs, options=tuple(arity[1]))
+            values = bind(signature, parameters[0], args, kwargs, options=tuple(parameters[1]))
         except TypeError as exc:  # the student's own function would not take this call either
             why, error = f"the call does not fit your {name}: {exc}", TypeError(f"{name}(): {exc}")
         except LookupError as exc:

@@ -90,13 +90,13 @@ class StudentWorker:
         outcome per call. Each call's timeout counts from the end of the one before it. After a
         timeout or a crash the worker is stopped, and the calls after it are STOPPED (not run).
 
-        `stand_ins` (optional): an object with `arity` (student-API name -> [its number of API
+        `stand_ins` (optional): an object with `parameters` (student-API name -> [its number of API
         parameters, the defaults of its optional ones]: the names the worker binds to
         stand-ins during these calls, see
         stand_ins.py) and `answer(name, message, blobs, index) -> (header, blobs)`, which
         answers each stand-in's call here, inside the call's time."""
         counts = f"[{','.join([str(len(call.blobs)) for call in calls])}]"
-        standing_in = f',"stand_ins":{json.dumps(stand_ins.arity)}' if stand_ins else ""
+        standing_in = f',"stand_ins":{json.dumps(stand_ins.parameters)}' if stand_ins else ""
         slow = json.dumps([n for n in self.slow if n != name])
         crashed = json.dumps([n for n in self.crashed if n != name])
         header = (f'{{"op":"call","seq":{{seq}},"alarm":{{alarm}},"name":{json.dumps(name)},'
@@ -160,7 +160,7 @@ class StudentWorker:
                 if reply.get("seq") != self._seq or reply.get("index") != len(outcomes):
                     raise ProtocolError("a reply to another call")
                 if reply.get("op") == "stand_in":
-                    if stand_ins is None or reply.get("name") not in stand_ins.arity:
+                    if stand_ins is None or reply.get("name") not in stand_ins.parameters:
                         raise ProtocolError("a stand-in call nobody asked for")
                     answer, answer_blobs = stand_ins.answer(reply["name"], reply, reply_blobs,
                                                             len(outcomes))

@@ -239,15 +239,16 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     here = _arguments(params, failed)
     others = [_arguments(params, p) for p in failing]
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
-             for name, (holds, _, words) in GENERALISATIONS.items()
+             for name, (holds, _, _, words) in GENERALISATIONS.items()
              if all(holds(a) in (True, ONE_COLUMN_EACH) for a in named)
              and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
              and not any(holds(a) is True for a in others)]
     if len(found) < 2:
         return found[0] if found else None
     names = [name for name, _ in found]  # each holds on every pass: say them all, as one
-    conditions = " and ".join(CONDITIONS[n][0] for n in names)
-    aspects = ", ".join(CONDITIONS[n][1] for n in names[:-1]) + f" or {CONDITIONS[names[-1]][1]}"
+    conditions = " and ".join(GENERALISATIONS[n][2][0] for n in names)
+    aspects = [GENERALISATIONS[n][2][1] for n in names]
+    aspects = ", ".join(aspects[:-1]) + f" or {aspects[-1]}"
     return SEVERAL, (f"Your `{check.function}` is right on every case that ran {conditions}, "
                      f"and wrong on this one, which is neither: look for a step that depends "
                      f"on {aspects}")
@@ -338,43 +339,42 @@ def _image(arguments, hidden):
 
 
 # name -> (a test of the arguments: True, False or None when it does not apply; the class
-# report's title; the words after "Your `f` is right ", given the failing case's arguments and
-# whether the check is hidden)
+# report's title; (the inputs it holds on, what they differ in), said when several hold; the
+# words after "Your `f` is right ", given the failing case's arguments and whether the check
+# is hidden)
 GENERALISATIONS = {
-    "only_square_images": (_square, "right for square images only", lambda a, hidden: (
+    "only_square_images": (_square, "right for square images only",
+                           ("with H == W", "H and W"), lambda a, hidden: (
         f"when H == W, wrong for a {'non-square ' if hidden else ''}{_image(a, hidden)}: use H "
         "and W each where they belong")),
-    "only_one_channel": (_one_channel, "right for one channel only", lambda a, hidden: (
+    "only_one_channel": (_one_channel, "right for one channel only",
+                         ("with one channel", "the channels"), lambda a, hidden: (
         f"for one channel, wrong for an image with {_image_shape(a)[2]} channels: look at how "
         "the channels are read and in which order they are flattened")),
-    "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images", lambda a, hidden: (
+    "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images",
+                       ("with (H, W, C) images", "a 2-D image"), lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
-    "only_one_head": (_one_head, "right for one head only", lambda a, hidden: (
+    "only_one_head": (_one_head, "right for one head only",
+                      ("with one head", "the number of heads"), lambda a, hidden: (
         f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "
         "number of heads (the split into d // heads columns, the scale, the merge)")),
-    "only_float_images": (_float_image, "right for float images only", lambda a, hidden: (
+    "only_float_images": (_float_image, "right for float images only",
+                          ("with float images", "the image's dtype"), lambda a, hidden: (
         f"for float images, wrong for a {a['image'].dtype} image (integer pixels, as a file "
         "gives them), whose expected result is what the same pixels give as floats: look for "
         "a step that treats integer pixels differently")),
-    "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes", lambda a, hidden: (
+    "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes",
+                       ("with inputs of one or two axes", "leading axes"), lambda a, hidden: (
         f"for inputs of one or two axes, wrong for one with leading axes {np.shape(a['x'])}: work "
         "on the last axis")),
     "only_last_two_axes": (_last_two_axes, "wrong along an axis before the last two",
-                           lambda a, hidden: (
+                           ("along the last two axes", "`axis`"), lambda a, hidden: (
         f"along the last two axes of its input, wrong along axis {a['axis']} of one with "
         f"{np.ndim(a['x'])} axes: check each step that moves `axis` or reads along it")),
 }
-# name -> (the inputs a generalisation holds on, in a list of several; what they differ in)
-CONDITIONS = {"only_square_images": ("with H == W", "H and W"),
-              "only_one_channel": ("with one channel", "the channels"),
-              "only_3d_images": ("with (H, W, C) images", "a 2-D image"),
-              "only_one_head": ("with one head", "the number of heads"),
-              "only_float_images": ("with float images", "the image's dtype"),
-              "only_2d_inputs": ("with inputs of one or two axes", "leading axes"),
-              "only_last_two_axes": ("along the last two axes", "`axis`")}
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
 ONE_AXIS_OFF = "one_axis_off"  # the right values with an axis of length 1 too many or too few
-TITLES = {**{name: title for name, (_, title, _) in GENERALISATIONS.items()},
+TITLES = {**{name: title for name, (_, title, _, _) in GENERALISATIONS.items()},
           SEVERAL: "right on a narrower set of inputs",
           ONE_AXIS_OFF: "right values, an axis of length 1 too many or too few"}
 

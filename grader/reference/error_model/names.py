@@ -373,12 +373,17 @@ def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: ast.Constant(0.0))
 
 
+def _hides_with_minus_infinity(node: ast.AST) -> bool:
+    """Whether `node` is `np.where(mask, scores, -np.inf)`: a mask that hides with -inf."""
+    return (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
+            and _minus_infinity(node.args[2]))
+
+
 def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` as `scores + np.where(mask, 0.0, -1e9)`: Hugging Face's
     additive mask, a large finite number added. The same while a row keeps a key; a row that
     hides every key is only shifted, so it attends to every key as if unmasked."""
-    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
-            and _minus_infinity(node.args[2])):
+    if not _hides_with_minus_infinity(node):
         return
     mask, kept = node.args[0], node.args[1]
     added = ast.parse(f"{code(kept)} + np.where({code(mask)}, 0.0, -1e9)", mode="eval").body
@@ -394,8 +399,7 @@ def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` as `scores + mask` or `scores + (1 - mask)`: the 0/1
     keep-mask itself added to the scores (an additive-mask habit, a tril buffer added as it
     is), which hides nothing: the kept (or the hidden) scores only gain 1."""
-    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
-            and _minus_infinity(node.args[2])):
+    if not _hides_with_minus_infinity(node):
         return
     for detail, inverted in (("mask-added", False), ("inverted-mask-added", True)):
         def added(n: ast.Call, inverted=inverted) -> ast.BinOp:
@@ -413,8 +417,7 @@ def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` with its condition inverted, `np.where(~mask, ...)`:
     torch's `masked_fill(mask == 0, -inf)` ported as `np.where(mask == 0, scores, -inf)`
     (masked_fill fills where its condition holds, np.where keeps its second argument there)."""
-    if not (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
-            and _minus_infinity(node.args[2])):
+    if not _hides_with_minus_infinity(node):
         return
 
     def inverted(n: ast.Call) -> ast.Call:
