@@ -1578,3 +1578,49 @@ def test_a_mask_condition_inverted_in_np_where():
              for a, k in cases]
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name == "op:mask_inverted:self_attention/attention:mask-inverted", found
+
+
+def test_a_term_a_step_adds_added_again_by_its_caller():
+    """torchvision's Encoder adds the positions, and a port keeps that line after an
+    `embed_image` that has added them already: named at vit_forward, the embedding left whole
+    (opaque, as graded). The head's bias added twice is another rewrite, not this one."""
+    def student(image, params):
+        x = REFERENCE["embed_image"](image, params) + params["pos"]
+        for block in params["blocks"]:
+            x = REFERENCE["encoder_block"](x, block, params["heads"])
+        x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    params = small_vit()
+    cases = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    opaque = frozenset({"embed_image", "encoder_block"})
+    found = em.search(REFERENCE["vit_forward"],
+                      calls_of(REFERENCE["vit_forward"], student, cases), 0, same,
+                      opaque=opaque)
+    assert found.name == "op:term_again:vit_forward:embed_image-plus-params['pos']", found
+    assert "added twice" in found.sentence and "params['pos']" in found.sentence
+    twice = em.rewrite(REFERENCE["vit_forward"], "op:term_again:vit_forward:linear-plus-"
+                       "params['b_head']", opaque)
+    image = cases[0][0]
+    assert np.allclose(twice(image, params),
+                       REFERENCE["vit_forward"](image, params) + params["b_head"])
+
+
+def test_a_contraction_over_operands_flattened_each_its_own_way():
+    """An im2col convolution that flattens its windows as torch's weight is laid out (C, k, k)
+    and multiplies them with K flattened (k, k, C): right for one channel, named on three."""
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    def student(image, K, b, stride):
+        k, _, C, d = K.shape
+        cols = sliding_window_view(image, (k, k), axis=(0, 1))[::stride, ::stride]
+        return cols.reshape(*cols.shape[:2], C * k * k) @ K.reshape(k * k * C, d) + b
+
+    conv = REFERENCE["conv_patch_embed"]
+    cases = [(RNG.normal(size=(5, 5, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 4)), RNG.normal(size=4), 2)]
+    found = em.search(conv, calls_of(conv, student, cases), 1, same)
+    assert found.name == "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart", found
+    assert "order 3, 4, 2" in found.sentence
+    assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel

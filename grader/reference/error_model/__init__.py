@@ -32,6 +32,7 @@ import numpy as np
 
 from . import (
     alternatives,
+    contractions,
     counts,
     dtypes,
     fused,
@@ -61,7 +62,7 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms)  # their operators are tried in this order
+           results, terms, contractions)  # their operators are tried in this order
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

@@ -1,17 +1,20 @@
 """Operators on the terms of a sum or a ratio, each term right: a residual branch added back
 scaled by a constant (`x + 0.5 * mlp(...)`, Macaron's and Conformer's half-step feed-forward),
-and a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "stable"
-softmax typed with the shifted name on top and the unshifted one below). Each is an operator
-as in operators.py (`f(context, node) -> iterator of Change`).
+a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "stable"
+softmax typed with the shifted name on top and the unshifted one below), and a term a step
+already adds added again by its caller (torchvision's encoder adds the positions that the
+embedding, ported with them, has added already). Each is an operator as in operators.py
+(`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+import types
+from collections.abc import Callable, Iterator
 
-from .change import Change, Context, code, where
-from .tree import PREFIX
+from .change import Change, Context, callee, code, where
+from .tree import PACKAGE, PREFIX, SKIPPED, source
 
 # the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor).
 # LayerScale's small initial values (1e-5, 1e-6) are not offered: within a check's tolerance
@@ -131,5 +134,70 @@ def shifted_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
                          _NthRead(name, nth, new).visit(copy.deepcopy(n)))
 
 
+def _called(context: Context, node: ast.Call) -> Callable | None:
+    """The reference function `node` calls: a helper's instance, or a student-API function the
+    model leaves whole (`embed_image` in `vit_forward`); None for numpy's and the like."""
+    if not isinstance(node.func, ast.Name) or node.func.id in SKIPPED:
+        return None
+    child = context.instance.children.get(node.func.id)
+    if child is not None:
+        return child.function
+    value = context.instance.function.__globals__.get(node.func.id)
+    module = getattr(value, "__module__", "") or ""
+    own = module.startswith(PACKAGE) or module == context.instance.function.__module__
+    return value if isinstance(value, types.FunctionType) and own else None
+
+
+def _last_term(function: ast.FunctionDef) -> ast.AST | None:
+    """`b` of the function's one `return a + b` when `b` reads only parameters the function
+    never assigns (`params['pos']`, a bias `b`), and calls nothing; else None."""
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or not (isinstance(returns[0].value, ast.BinOp)
+                                 and isinstance(returns[0].value.op, ast.Add)):
+        return None
+    term = returns[0].value.right
+    read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+    assigned = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Store)}
+    parameters = [a.arg for a in function.args.args]
+    if (not read or not read <= set(parameters) - assigned
+            or any(isinstance(n, ast.Call) for n in ast.walk(term))):
+        return None
+    return term
+
+
+class _Bound(ast.NodeTransformer):
+    """A callee's expression in its caller's words: each parameter read as its argument."""
+
+    def __init__(self, arguments: dict[str, ast.AST]):
+        self.arguments = arguments
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return copy.deepcopy(self.arguments.get(node.id, node))
+
+
+def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A term that a step adds last added again by its caller: `embed_image(image, params)`,
+    which returns `x + params['pos']`, followed by `+ params['pos']` (the positions twice)."""
+    if not isinstance(node, ast.Call) or (function := _called(context, node)) is None:
+        return
+    definition = source(function)
+    term = _last_term(definition) if definition is not None else None
+    if term is None or any(isinstance(a, ast.Starred) for a in node.args):
+        return
+    parameters = [a.arg for a in definition.args.args]
+    arguments = dict(zip(parameters, node.args, strict=False))
+    arguments.update({k.arg: k.value for k in node.keywords if k.arg})
+    read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+    if not read <= set(arguments):
+        return  # a default the caller does not pass: not in its words
+    again = _Bound(arguments).visit(copy.deepcopy(term))
+    name = callee(node)
+    yield Change(f"{name}-plus-{code(again)}"[:60],
+                 f"In {where(context)}, `{code(again)}` is added again after `{code(node)}`: "
+                 f"`{name}` already returns `... + {code(term)}`, so it is added twice.",
+                 lambda n, again=again: ast.BinOp(n, ast.Add(), copy.deepcopy(again)))
+
+
 OPERATORS = {"residual_scaled": residual_scaled,
-             "shift": shifted_one_side}  # tried after results.OPERATORS
+             "shift": shifted_one_side, "term_again": term_again}  # tried after results.OPERATORS

@@ -64,7 +64,7 @@ def nodes(tree: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None, str | None, 
         stack += reversed(children)
 
 
-def _source(function: Callable) -> ast.FunctionDef | None:
+def source(function: Callable) -> ast.FunctionDef | None:
     try:
         text = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError):
@@ -88,7 +88,7 @@ def build(function: Callable, path: str | None = None, call: str = "",
           opaque: frozenset = frozenset()) -> Instance | None:
     """The instance tree of `function` (None when its source cannot be read); the helpers
     named in `opaque` are called as they are, never rewritten."""
-    node = _source(function)
+    node = source(function)
     if node is None:
         return None
     root_module = root_module or function.__module__

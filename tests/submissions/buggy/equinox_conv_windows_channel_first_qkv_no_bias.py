@@ -1,13 +1,13 @@
 """Blind round 4 (b4_15, issue 38), equinox / jax style, with two mistakes: conv_patch_embed
 flattens sliding_window_view's (C, k, k) windows as they come and contracts them with K's
 (k, k, C) axes, so each window is read in (c, p1, p2) order against K's (p1, p2, c) (right for
-one channel, wrong for RGB); self_attention drops the q, k, v biases (lucidrains'
+one channel, wrong for RGB: named since contractions.flattened_apart); self_attention drops the q, k, v biases (lucidrains'
 to_qkv bias=False; bo kept): leaving out bk changes nothing (a constant per query), bq and bv
 are named. linear_patch_embed is built on the student's own convolution (kernel P, stride P),
 as the lecture allows: it is right, and graded around the broken convolution it keeps its points.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'only_one_channel',
+EXPECT = {'kernel-stride': 'op:flattened_apart:conv_patch_embed:windows-K-flattened-apart',
           'multi-head-attention': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b',
           'no-causal-mask': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b'}
 CORRECT = ('linear_patch_embed',)  # calls the student's conv rightly

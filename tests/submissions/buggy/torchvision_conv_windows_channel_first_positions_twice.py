@@ -16,14 +16,12 @@ Mistakes:
    Sources: pytorch/vision torchvision/models/vision_transformer.py Encoder.forward;
    lightly-ai MAEEncoder reusing vit_encoder.pos_embedding.
 
-Grader: nothing named. The window order is observed (only_narrower_inputs: "right on every case
-that ran with H == W and with one channel"; only_one_channel: "look at how the channels are
-read and in which order they are flattened"); the positions added twice get vit_forward's
-checklist only.
+Grader: both named (the window order by contractions.flattened_apart, the positions by
+terms.term_again); in blind round 9 neither was (only observed, and a checklist).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None,
-          'vit-forward': None}
+EXPECT = {'kernel-stride': 'op:flattened_apart:conv_patch_embed:windows-K-flattened-apart',
+          'vit-forward': "op:term_again:vit_forward:embed_image-plus-params['pos']"}
 
 
 def conv_patch_embed(image, K, b, stride):

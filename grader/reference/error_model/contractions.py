@@ -1,0 +1,81 @@
+"""Operators on a contraction over several axes (`np.tensordot(windows, K, axes=([3, 4, 2],
+[0, 1, 2]))`): a port that flattens each operand's contracted axes in its own memory order and
+multiplies the two flat blocks, pairing values by position, where the axes belong paired by
+meaning. An im2col convolution does this when it flattens its windows as torch's weight is laid
+out, (C, k, k), and multiplies them with a kernel flattened as (k, k, C): right for one channel
+only. Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, callee, code, literal, where
+from .tree import PREFIX
+
+
+def flattened_each_own_way(a: np.ndarray, b: np.ndarray, a_axes, b_axes) -> np.ndarray:
+    """`np.tensordot(a, b, axes=(a_axes, b_axes))` computed with each operand's contracted axes
+    flattened in the operand's own order (ascending axes) and the flat blocks paired by
+    position: a's free axes, then b's, as tensordot lays them out."""
+    a, b = np.asarray(a), np.asarray(b)
+    ours = sorted(x % a.ndim for x in a_axes)
+    theirs = sorted(x % b.ndim for x in b_axes)
+    size = math.prod(a.shape[i] for i in ours)
+    if size != math.prod(b.shape[i] for i in theirs):
+        raise ValueError("the contracted blocks differ in size")
+    flat_a = np.moveaxis(a, ours, range(a.ndim - len(ours), a.ndim))
+    flat_a = flat_a.reshape(*flat_a.shape[:a.ndim - len(ours)], size)
+    flat_b = np.moveaxis(b, theirs, range(len(theirs)))
+    flat_b = flat_b.reshape(size, *flat_b.shape[len(theirs):])
+    return np.tensordot(flat_a, flat_b, axes=1)
+
+
+def _axes(node: ast.Call) -> tuple[list[int], list[int]] | None:
+    """The two lists of a tensordot's `axes=([...], [...])` (keyword or third argument), each of
+    two or more ints; else None."""
+    value = next((k.value for k in node.keywords if k.arg == "axes"),
+                 node.args[2] if len(node.args) > 2 else None)
+    pair = literal(value) if value is not None else None
+    if not (isinstance(pair, (list, tuple)) and len(pair) == 2
+            and all(isinstance(side, (list, tuple)) and len(side) >= 2
+                    and all(isinstance(i, int) for i in side) for side in pair)
+            and len(pair[0]) == len(pair[1])):
+        return None
+    return list(pair[0]), list(pair[1])
+
+
+def _listed(values: list[int]) -> ast.AST:
+    return ast.parse(repr(values), mode="eval").body
+
+
+def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A contraction whose operands are flattened each in its own order and paired by
+    position: `np.tensordot(windows, K, axes=([3, 4, 2], [0, 1, 2]))` as `windows` flattened
+    over (2, 3, 4), `K` over (0, 1, 2), then one matrix product."""
+    if not (isinstance(node, ast.Call) and callee(node) == "tensordot" and len(node.args) >= 2):
+        return
+    axes = _axes(node)
+    if axes is None or list(np.argsort(axes[0])) == list(np.argsort(axes[1])):
+        return  # flattened in their own orders, the two already pair by meaning
+    ours, theirs = axes
+    bound = f"{PREFIX}flattened_each_own_way"
+    a, b = code(node.args[0]), code(node.args[1])
+    listed = [", ".join(map(str, axes)) for axes in (ours, theirs, sorted(ours), sorted(theirs))]
+    yield Change(f"{a}-{b}-flattened-apart",
+                 f"In {where(context)}, `{a}` and `{b}` are flattened each in its own order "
+                 f"(`{a}` over its axes {listed[2]}, `{b}` over {listed[3]}) and multiplied "
+                 f"position by position, so values of different meaning meet (in a "
+                 f"convolution, a window's channels and the kernel's rows): `{code(node)}` pairs "
+                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`. Bring `{a}`'s axes "
+                 f"into the order {listed[0]} before flattening it.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.args[0], n.args[1], _listed(ours), _listed(theirs)],
+                                    []),
+                 ((bound, flattened_each_own_way),))
+
+
+OPERATORS = {"flattened_apart": flattened_apart}  # tried after terms.OPERATORS
