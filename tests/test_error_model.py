@@ -1624,3 +1624,20 @@ def test_a_contraction_over_operands_flattened_each_its_own_way():
     assert found.name == "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart", found
     assert "order 3, 4, 2" in found.sentence
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel
+
+
+def test_a_steps_output_scaled_by_the_square_root_of_its_width():
+    """The Annotated Transformer's `self.lut(x) * math.sqrt(self.d_model)` ported into
+    embed_image: the patch tokens scaled, [CLS] and the positions not."""
+    def student(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        x = x * math.sqrt(x.shape[-1])
+        return np.vstack([params["cls"], x]) + params["pos"]
+
+    params = small_vit()
+    cases = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    embed = REFERENCE["embed_image"]
+    found = em.search(embed, calls_of(embed, student, cases), 0, same,
+                      opaque=frozenset({"linear_patch_embed"}))
+    assert found.name == "op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d", found
+    assert "square root of its width" in found.sentence

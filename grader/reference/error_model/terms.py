@@ -13,6 +13,8 @@ import copy
 import types
 from collections.abc import Callable, Iterator
 
+import numpy as np
+
 from .change import Change, Context, callee, code, where
 from .tree import PACKAGE, PREFIX, SKIPPED, source
 
@@ -199,5 +201,41 @@ def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, again=again: ast.BinOp(n, ast.Add(), copy.deepcopy(again)))
 
 
-OPERATORS = {"residual_scaled": residual_scaled,
-             "shift": shifted_one_side, "term_again": term_again}  # tried after results.OPERATORS
+def times_sqrt_width(value):
+    """`value` [..., d] times sqrt(d), as the Transformer scales its embeddings; a value that is
+    no float array is returned as it is."""
+    if not (isinstance(value, np.ndarray) and value.ndim >= 1
+            and np.issubdtype(value.dtype, np.floating)):
+        return value
+    return value * np.sqrt(value.shape[-1])
+
+
+def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step of the student API's output multiplied by the square root of its width,
+    `x = linear_patch_embed(...)` as `x = linear_patch_embed(...) * math.sqrt(d_model)` (the
+    Annotated Transformer's `Embeddings.forward`, Gemma's normaliser), where the lecture scales
+    nothing. Not the reference's own small helpers: `q = split_heads(...)` scaled so is the
+    attention's scale left out, which says it better."""
+    from grader.reference import REFERENCE  # the student API's own functions
+
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+            and getattr(_called(context, node.value), "__name__", None) in REFERENCE):
+        return
+    bound = f"{PREFIX}times_sqrt_width"
+    name = callee(node.value)
+
+    def scaled(n: ast.Assign) -> ast.Assign:
+        new = copy.copy(n)
+        new.value = ast.Call(ast.Name(bound, ast.Load()), [n.value], [])
+        return new
+
+    yield Change(f"{name}-times-sqrt-d",
+                 f"In {where(context)}, the output of `{code(node.value)}` is multiplied by the "
+                 f"square root of its width d, `{node.targets[0].id} = {name}(...) * "
+                 f"math.sqrt(d)` (as the Transformer scales its embeddings): the lecture scales "
+                 "nothing there.", scaled, ((bound, times_sqrt_width),))
+
+
+OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
+             "term_again": term_again, "scaled_by_width": scaled_by_width}  # tried after results.OPERATORS

@@ -8,12 +8,11 @@ Mistakes:
 2. self_attention: the scores divided by d_k, not sqrt(d_k) (delzac/cntkx#10). Shows whenever
    d_h > 1 and T > 1.
 
-Grader: the scale is named (op:constant: "divided by q.shape[-1] itself (d_h) instead of its
-square root"). The sqrt(d) is only observed, not specifically (some_rows_wrong: "only in 1 of 5
-rows (row 0)", the [CLS] row).
+Grader: both named (the sqrt(d) by terms.scaled_by_width since; in blind round 8 it was only
+observed: "only in 1 of 5 rows (row 0)", the [CLS] row).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None,
+EXPECT = {'cls-and-positions': 'op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d',
           'multi-head-attention': 'op:constant:self_attention/attention:scale=d_h'}
 
 
