@@ -1583,7 +1583,7 @@ def test_a_mask_condition_inverted_in_np_where():
 def test_a_term_a_step_adds_added_again_by_its_caller():
     """torchvision's Encoder adds the positions, and a port keeps that line after an
     `embed_image` that has added them already: named at vit_forward, the embedding left whole
-    (opaque, as graded). The head's bias added twice is another rewrite, not this one."""
+    (opaque, as graded). The final LayerNorm's beta added twice is another rewrite."""
     def student(image, params):
         x = REFERENCE["embed_image"](image, params) + params["pos"]
         for block in params["blocks"]:
@@ -1599,11 +1599,12 @@ def test_a_term_a_step_adds_added_again_by_its_caller():
                       opaque=opaque)
     assert found.name == "op:term_again:vit_forward:embed_image-plus-params['pos']", found
     assert "added twice" in found.sentence and "params['pos']" in found.sentence
-    twice = em.rewrite(REFERENCE["vit_forward"], "op:term_again:vit_forward:linear-plus-"
-                       "params['b_head']", opaque)
+    twice = em.rewrite(REFERENCE["vit_forward"], "op:term_again:vit_forward:layer_norm-plus-"
+                       "params['ln_b']", opaque)
     image = cases[0][0]
-    assert np.allclose(twice(image, params),
-                       REFERENCE["vit_forward"](image, params) + params["b_head"])
+    beta_twice = {**params, "W_head": params["W_head"], "b_head": params["b_head"]
+                  + params["ln_b"] @ params["W_head"]}
+    assert np.allclose(twice(image, params), REFERENCE["vit_forward"](image, beta_twice))
 
 
 def test_a_contraction_over_operands_flattened_each_its_own_way():

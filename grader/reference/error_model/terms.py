@@ -179,9 +179,14 @@ class _Bound(ast.NodeTransformer):
 
 
 def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A term that a step adds last added again by its caller: `embed_image(image, params)`,
-    which returns `x + params['pos']`, followed by `+ params['pos']` (the positions twice)."""
-    if not isinstance(node, ast.Call) or (function := _called(context, node)) is None:
+    """A term that a step of the student API adds last added again by its caller:
+    `embed_image(image, params)`, which returns `x + params['pos']`, followed by
+    `+ params['pos']` (the positions twice). Not the reference's own small helpers (`linear`'s
+    bias twice at each of a block's six projections would crowd out the search)."""
+    from grader.reference import REFERENCE  # the student API's own functions
+
+    function = _called(context, node) if isinstance(node, ast.Call) else None
+    if getattr(function, "__name__", None) not in REFERENCE:
         return
     definition = source(function)
     term = _last_term(definition) if definition is not None else None
@@ -238,4 +243,5 @@ def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
-             "term_again": term_again, "scaled_by_width": scaled_by_width}  # tried after results.OPERATORS
+             "term_again": term_again,
+             "scaled_by_width": scaled_by_width}  # tried after results.OPERATORS
