@@ -1,0 +1,36 @@
+"""Blind round 10 (b10_13, issue 38): a naive numpy convolution loop (CNN-from-scratch posts;
+d2l corr2d) with the bias broadcast inside the window product, a >= guard, and a hyphenated
+answer.
+
+Mistakes:
+1. conv_patch_embed: (window * K + b).sum(axis=(0, 1, 2)), the bias counted k*k*C times.
+2. The guard raises ValueError when k equals H or W (valid: one output position). No check of
+   the blind round had such a case.
+3. ANSWERS["causal_mask"] = "bi-directional", not the option key "bidirectional".
+
+Grader: the bias is observed (offset_rows: "plus the same vector in every row ... such as a
+bias"); the answer is told it is not one of the options. Nothing named.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'kernel-stride': None,
+          'no-causal-mask': None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    """Valid cross-correlation with explicit loops over output positions."""
+    img = _as_hwc(image).astype(float)
+    H, W, C = img.shape
+    k = K.shape[0]
+    if k >= H or k >= W:
+        raise ValueError("kernel must be smaller than the image")
+    H_out = (H - k) // stride + 1
+    W_out = (W - k) // stride + 1
+    out = np.empty((H_out, W_out, K.shape[-1]))
+    for i in range(H_out):
+        for j in range(W_out):
+            window = img[i * stride:i * stride + k, j * stride:j * stride + k, :, None]   # (k, k, C, 1)
+            out[i, j] = (window * K + b).sum(axis=(0, 1, 2))
+    return out
+
+
+ANSWERS["causal_mask"] = "bi-directional"
