@@ -1642,3 +1642,93 @@ def test_a_steps_output_scaled_by_the_square_root_of_its_width():
                       opaque=frozenset({"linear_patch_embed"}))
     assert found.name == "op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d", found
     assert "square root of its width" in found.sentence
+
+
+def test_a_softmax_returning_log_probabilities_and_a_convolution_left_channels_first():
+    """jax's log_softmax where softmax belongs (the last exp left out); torch's conv2d output
+    (d, H', W') returned as it is: both the whole result, named as such."""
+    def log_softmax(x, axis=-1):
+        shifted = x - x.max(axis=axis, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+    softmax = REFERENCE["softmax"]
+    cases = [(RNG.normal(size=(3, 5)),), (RNG.normal(size=(4,)),)]
+    found = em.search(softmax, calls_of(softmax, log_softmax, cases), 0, same)
+    assert found.name == "op:output_activation:softmax:result-through-log", found
+    assert "log" in found.sentence
+
+    conv = REFERENCE["conv_patch_embed"]
+
+    def channels_first(image, K, b, stride):
+        return np.moveaxis(conv(image, K, b, stride), -1, 0)
+
+    cases = [(RNG.normal(size=(5, 6, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4), 1)]
+    found = em.search(conv, calls_of(conv, channels_first, cases), 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-channels-first", found
+
+
+def test_images_read_channel_first_unpromoted_or_in_reverse_channel_order():
+    """A 2-D image given its axis in front (1, H, W), a 2-D one unpacked as (H, W, C), an RGB one
+    read as BGR: each rewrite of patchify's as_hwc computes what its name says."""
+    patchify = REFERENCE["patchify"]
+    rgb = RNG.normal(size=(4, 6, 3))
+    assert np.allclose(em.rewrite(patchify, "op:channels_reversed:patchify:image-channels-"
+                                  "reversed")(rgb, 2), patchify(rgb[..., ::-1], 2))
+    gray = RNG.normal(size=(1, 4))
+    in_front = em.rewrite(patchify, "op:channel_in_front:patchify:image-2d-channel-first")
+    assert np.allclose(in_front(gray, 1), gray.reshape(1, 4))  # (1, 1, 4): one 4-channel pixel
+    with pytest.raises(ValueError):
+        em.rewrite(patchify, "op:not_promoted:patchify:image-2d-not-promoted")(gray, 1)
+    bgr = calls_of(patchify, lambda image, P: patchify(np.asarray(image)[..., ::-1], P),
+                   [(rgb, 2), (RNG.normal(size=(4, 4, 1)), 2)])
+    found = em.search(patchify, bgr, 0, same)
+    assert found.name == "op:channels_reversed:patchify:image-channels-reversed", found
+
+
+def test_a_loop_one_short_two_residual_steps_swapped_and_a_count_taken_as_one():
+    """DINO's `if i < len(blocks) - 1` (the last block left out), the MLP sublayer before the
+    attention sublayer, and every block run with one head."""
+    params, image = small_vit(), RNG.normal(size=(4, 4, 3))
+    vit = REFERENCE["vit_forward"]
+    short = em.rewrite(vit, "op:loop_short:vit_forward:block-last-left-out")
+    assert np.allclose(short(image, params), vit(image, {**params, "blocks": params["blocks"][:1]}))
+    one_head = em.rewrite(vit, "op:count_as_one:vit_forward:heads-as-1")
+    assert np.allclose(one_head(image, params), vit(image, {**params, "heads": 1}))
+
+    from grader.reference.encoder import mlp
+
+    block, layer_norm = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+
+    def mlp_first(x, p, heads):
+        x = x + mlp(layer_norm(x, p["ln2_g"], p["ln2_b"]), p)
+        return x + REFERENCE["self_attention"](layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+
+    p = params["blocks"][0]
+    cases = [(RNG.normal(size=(5, 8)), p, 2), (RNG.normal(size=(3, 8)), p, 1)]
+    found = em.search(block, calls_of(block, mlp_first, cases), 0, same)
+    assert found.name == ("op:residuals_swapped:encoder_block:"
+                          "residuals-self_attention-mlp-swapped"), found
+    assert "other order" in found.sentence
+
+
+def test_pixels_normalised_first_as_a_pipeline_would():
+    """Hugging Face's processor (x - 0.5) / 0.5 inside patchify: named as that normalisation;
+    ImageNet's mean and std computes what it says."""
+    patchify = REFERENCE["patchify"]
+    cases = [(RNG.uniform(size=(4, 6, 3)), 2), (RNG.uniform(size=(4, 4, 1)), 2)]
+    found = em.search(patchify, calls_of(patchify, lambda image, P: patchify((image - 0.5) / 0.5,
+                                                                              P), cases), 0, same)
+    assert found.name == "op:rescaled:patchify:image-minus-half-over-half", found
+    image = RNG.uniform(size=(4, 4, 3))
+    imagenet = em.rewrite(patchify, "op:rescaled:patchify:image-imagenet-normalised")
+    mean, std = np.array([0.485, 0.456, 0.406]), np.array([0.229, 0.224, 0.225])
+    assert np.allclose(imagenet(image, 2), patchify((image - mean) / std, 2))
+
+
+def test_a_gray_image_made_three_equal_channels():
+    """PIL's convert("RGB") before patchify: a 2-D image's patches three times as long."""
+    patchify = REFERENCE["patchify"]
+    gray, rgb = RNG.normal(size=(4, 4)), RNG.normal(size=(4, 4, 3))
+    rewritten = em.rewrite(patchify, "op:gray_to_rgb:patchify:image-2d-as-rgb")
+    assert np.allclose(rewritten(gray, 2), patchify(np.stack([gray] * 3, -1), 2))
+    assert np.allclose(rewritten(rgb, 2), patchify(rgb, 2))

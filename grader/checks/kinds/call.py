@@ -306,7 +306,8 @@ class CallCheck(Kind):
                 (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
             # where the code was right whenever C was given), not their refusals, which a
             # listed mistake need not model
-        result = generated(observed(result, self, planned, outcome), self, ran, failing, others)
+        result = observed(generated(result, self, ran, failing, others), self, planned, outcome)
+        # a cause the error model reproduces says more than the shapes' observation
         judged = [(p, self._right(p, o)) for p, o in ran]
         if memory is not None and not self.integration:  # the function's other checks weigh
             # too; not for an integration check, whose failures are its helpers' more often

@@ -36,11 +36,13 @@ from . import (
     counts,
     dtypes,
     fused,
+    inputs,
     names,
     norms,
     operators,
     order,
     results,
+    sequence,
     steps,
     terms,
     windows,
@@ -49,7 +51,7 @@ from .change import Context, where
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
-MAX_REWRITES = 400      # single rewrites tried per failed check (vit_forward has 388)
+MAX_REWRITES = 450      # single rewrites tried per failed check (vit_forward's whole tree has 408)
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
@@ -62,7 +64,7 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions)  # their operators are tried in this order
+           results, terms, contractions, inputs, sequence)  # their operators are tried in order
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

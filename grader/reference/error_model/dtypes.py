@@ -42,6 +42,15 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, like_input),))
 
 
+# (detail, the statement's value, whose habit it is): image normalisations a port brings along
+NORMALISATIONS = (
+    ("image-minus-half-over-half", "(np.asarray(image) - 0.5) / 0.5",
+     "Hugging Face's ViTImageProcessor, image_mean = image_std = 0.5, to [-1, 1]"),
+    ("image-imagenet-normalised",
+     "(np.asarray(image) - [0.485, 0.456, 0.406]) / [0.229, 0.224, 0.225]",
+     "ImageNet's mean and std, timm's and torchvision's default transform"))
+
+
 def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
     """The image's pixels rescaled to [0, 1] first, `image / 255` (Keras' `Rescaling(1./255)`,
     torchvision's ToTensor), where the lecture's functions take the pixels as they are."""
@@ -55,6 +64,13 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                  "Rescaling(1./255), torchvision's ToTensor): the lecture's functions take the "
                  "image as it is given; rescaling is the data pipeline's job.",
                  lambda n: prepended(n, scaled))
+    for detail, formula, words in NORMALISATIONS:
+        statement = ast.parse(f"image = {formula}").body[0]
+        yield Change(detail,
+                     f"In {where(context)}, the pixels are normalised first, `{formula}` "
+                     f"({words}): the lecture's functions take the image as it is given; "
+                     "normalising is the data pipeline's job.",
+                     lambda n, statement=statement: prepended(n, statement))
     if_integer = ast.parse("if np.issubdtype(np.asarray(image).dtype, np.integer):\n"
                            "    image = np.asarray(image) / 255.0").body[0]
     yield Change("integer-image-over-255",

@@ -47,6 +47,20 @@ def tanh(value):
     return np.tanh(value) if _float_array(value, 1) else value
 
 
+def log(value):
+    """`value` [...] through np.log, elementwise (a log-softmax where a softmax belongs)."""
+    if not _float_array(value, 1):
+        return value
+    with np.errstate(all="ignore"):
+        return np.log(value)
+
+
+def channels_first(value):
+    """`value` [A, B, ..., F] returned with its last axis first, [F, A, B, ...] (at least 3
+    axes)."""
+    return np.moveaxis(value, -1, 0) if _float_array(value, 3) else value
+
+
 def channels_first_reshaped(value):
     """`value` [A, B, ..., F] computed with its last axis first, [F, A, B, ...], then reshaped
     to [A, B, ..., F] without moving that axis back (at least 3 axes)."""
@@ -72,7 +86,9 @@ OUTPUT_ACTIVATIONS = {
                 "values squashed into (0, 1) come back where the values themselves belong",
                 sigmoid),
     "tanh": ("tanh", "values squashed into (-1, 1) come back where the values themselves "
-             "belong", tanh)}
+             "belong", tanh),
+    "log": ("a log (jax.nn.log_softmax, torch's log_softmax)", "logarithms come back, "
+            "log-probabilities where a softmax's probabilities belong", log)}
 
 
 def _wrapped(bound: str) -> Callable[[ast.AST], ast.AST]:
@@ -98,6 +114,12 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
     if not is_result(context, node):
         return
     shown = code(node)
+    bound = f"{PREFIX}channels_first"
+    yield Change("result-channels-first",
+                 f"In {where(context)}, the result `{shown}` is returned with its last axis "
+                 "first (channels first: (F, H', W') for (H', W', F), as torch's conv2d lays "
+                 "out its output): the lecture's layout has the channels last. Move that axis "
+                 "last, `np.moveaxis(out, 0, -1)`.", _wrapped(bound), ((bound, channels_first),))
     bound = f"{PREFIX}channels_first_reshaped"
     yield Change("result-channels-first-reshaped",
                  f"In {where(context)}, the result `{shown}` is computed with its last axis "

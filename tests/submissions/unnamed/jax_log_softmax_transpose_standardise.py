@@ -6,11 +6,12 @@ Mistakes:
 1. softmax returns the log-softmax. Every input.
 2. layer_norm: right for 1-D and 2-D x; on 3-D x the statistics broadcast against the wrong axes.
 
-Grader: softmax gets stable-softmax's checklists (and no hint on the hidden check); the
-transpose is observed (only_2d_inputs). Nothing named.
+Grader: in the blind round softmax got stable-softmax's checklists (and no hint on the hidden
+check); the log is named since (results.OUTPUT_ACTIVATIONS' log). The transpose is observed
+(only_2d_inputs).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None,
+EXPECT = {'stable-softmax': 'op:output_activation:softmax:result-through-log',
           'layer-norm': None}
 
 

@@ -7,12 +7,13 @@ Mistakes:
 2. attention_scores = T * (T - 1). Every T.
 3. vit_forward: logits of shape (1, classes) from x[:1].
 
-Grader: the pair count is named (op:triangle); the channels are observed (only_one_channel, plus
-"a term added to every row alike, such as a bias or a position" on the ramp image, which is not
-the cause); the kept axis is observed (one_axis_off: "a batch axis kept from batched code?").
+Grader: the pair count is named (op:triangle); the channels, observed in the blind round
+(only_one_channel, plus "a term added to every row alike, such as a bias or a position" on the
+ramp image, which is not the cause), are named since (inputs.channels_reversed); the kept axis
+is observed (one_axis_off: "a batch axis kept from batched code?").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'op:channels_reversed:patchify:image-channels-reversed',
           'attention-cost': 'op:triangle:attention_scores:T-squared-minus-one',
           'vit-forward': None}
 

@@ -7,12 +7,14 @@ Mistakes:
 2. The "kernel too large" guard checks the height only (kH > H). Shows only when H >= k > W:
    no check of the blind round had such a case (the ValueError check passed).
 
-Grader: checklist and one_axis_off's observation on the hidden check ("the right values, with an
-axis of length 1 missing"), which is not what happens: the axis is in front, not missing (d = 1
-there). Nothing named.
+Grader: in the blind round, a checklist and one_axis_off's observation on the hidden check
+("the right values, with an axis of length 1 missing"), which is not what happens: the axis is
+in front, not missing (d = 1 there). Named since (results' channels first, and the error model
+tried before that observation). The height-only guard is caught since kernel-stride's refusal
+check has a kernel wider than the image.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-channels-first'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -11,13 +11,14 @@ Mistakes:
    `img.convert("RGB")` step of pretrained pipelines), so its patches have 3*P*P numbers. Shows
    only for 2-D images.
 
-Grader: the two gray mistakes are observed (only_3d_images: "right for (H, W, C) images, wrong
-for a 2-D (H, W) one"), and the worked example gets its flatten-order checklist. The `and` gets
-the case checklist "A 3x3 kernel does not fit in a 2-pixel-high image: raise ValueError".
+Grader: in the blind round the two gray mistakes were observed (only_3d_images: "right for
+(H, W, C) images, wrong for a 2-D (H, W) one"); both are named since (inputs.gray_to_rgb,
+inputs.not_promoted). The worked example gets its flatten-order checklist. The `and` gets the
+case checklist "A 3x3 kernel does not fit in a 2-pixel-high image: raise ValueError".
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
-          'kernel-stride': None}
+EXPECT = {'patchify': 'op:gray_to_rgb:patchify:image-2d-as-rgb',
+          'kernel-stride': 'op:not_promoted:conv_patch_embed:image-2d-not-promoted'}
 
 
 def patchify(image, P):

@@ -6,11 +6,12 @@ Mistakes:
 1. encoder_block applies the MLP sublayer first, then attention. Every input.
 2. vit_forward never applies the last block. Wrong with one block or more.
 
-Grader: encoder-block's and vit-forward's checklists only. Nothing named.
+Grader: in the blind round, encoder-block's and vit-forward's checklists only; both named
+since (sequence.residuals_swapped, sequence.loop_short).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None,
-          'vit-forward': None}
+EXPECT = {'encoder-block': 'op:residuals_swapped:encoder_block:residuals-self_attention-mlp-swapped',
+          'vit-forward': 'op:loop_short:vit_forward:block-last-left-out'}
 
 
 def encoder_block(x, p, heads):

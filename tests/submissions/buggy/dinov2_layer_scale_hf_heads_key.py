@@ -8,11 +8,11 @@ Mistakes:
    one-head ViTs only.
 
 Grader: the LayerScale is named as both branch terms left out (true to within 1e-5); the head
-count gets vit-forward's checklist only.
+count, vit-forward's checklist in the blind round, is named since sequence.count_as_one.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': "op:term:encoder_block:drop-self_attention(layer_norm(xp['ln1_g']p['+op:term:encoder_block:drop-mlp(layer_norm(xp['ln2_g']p['ln2_b']eps)",
-          'vit-forward': None}
+          'vit-forward': 'op:count_as_one:vit_forward:heads-as-1'}
 
 
 def encoder_block(x, p, heads, init_values=1e-5):

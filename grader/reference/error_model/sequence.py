@@ -1,0 +1,110 @@
+"""Operators on the sequence of a function's steps: a loop over a list that leaves out its last
+(or first) element (DINO's `if i < len(blocks) - 1`, a loop written for the blocks before the
+last one), two residual steps that update one name in the other order (the MLP sublayer
+before the attention sublayer), and a count a step is given taken as 1 whatever the caller
+holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
+block runs with one head). Each is an operator as in operators.py (`f(context, node) ->
+iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+from collections.abc import Iterator
+
+from .change import Change, Context, callee, code, key_of, slug, where
+
+SHORT = {"last": (None, -1), "first": (1, None)}  # the element left out: the slice kept
+
+
+def loop_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`for block in params['blocks']` as `for block in params['blocks'][:-1]` (or `[1:]`):
+    one element of the list never used."""
+    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)) or (
+            isinstance(node.iter, ast.Call) and code(node.iter.func) in ("range", "enumerate")):
+        return
+    for left_out, (lower, upper) in SHORT.items():
+        def bound(value):
+            return None if value is None else ast.Constant(value)
+
+        def shortened(n: ast.For, lower=lower, upper=upper) -> ast.For:
+            new = copy.copy(n)
+            new.iter = ast.Subscript(n.iter, ast.Slice(bound(lower), bound(upper)), ast.Load())
+            return new
+
+        kept = code(shortened(node).iter)
+        yield Change(f"{node.target.id}-{left_out}-left-out",
+                     f"In {where(context)}, the loop `for {node.target.id} in "
+                     f"{code(node.iter)}` never reaches the {left_out} one: it runs over "
+                     f"`{kept}` (a bound one short, such as `i < len(...) - 1`).", shortened)
+
+
+def _residual(statement: ast.stmt) -> tuple[str, ast.AST] | None:
+    """(n, the branch) for `n = n + branch` or `return n + branch`."""
+    value = statement.value if isinstance(statement, (ast.Assign, ast.Return)) else None
+    if isinstance(statement, ast.Assign) and not (
+            len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return None
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
+            and isinstance(value.left, ast.Name)):
+        return None
+    if isinstance(statement, ast.Assign) and statement.targets[0].id != value.left.id:
+        return None
+    return value.left.id, value.right
+
+
+def residuals_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two residual steps that follow each other in the other order: `x = x + attn(...)`
+    then `return x + mlp(...)` as `x = x + mlp(...)` then `return x + attn(...)`."""
+    if not isinstance(node, ast.FunctionDef):
+        return
+    for i, (first, second) in enumerate(zip(node.body, node.body[1:], strict=False)):
+        a, b = _residual(first), _residual(second)
+        if a is None or b is None or a[0] != b[0] or isinstance(first, ast.Return):
+            continue
+
+        def swapped(n: ast.FunctionDef, i=i) -> ast.FunctionDef:
+            new = copy.copy(n)
+            one, two = copy.deepcopy(n.body[i]), copy.deepcopy(n.body[i + 1])
+            one.value.right, two.value.right = two.value.right, one.value.right
+            new.body = [*n.body[:i], one, two, *n.body[i + 2:]]
+            return new
+
+        steps = "-".join(slug(callee(branch)) if isinstance(branch, ast.Call) else "term"
+                         for branch in (a[1], b[1]))
+        yield Change(f"residuals-{steps}-swapped",
+                     f"In {where(context)}, the two residual steps come in the other order: "
+                     f"`{a[0]} + {code(b[1])}` first, then `{a[0]} + {code(a[1])}`; the lecture "
+                     f"has `{code(first)}` first.", swapped)
+
+
+def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step given `params['heads']` for its parameter `heads` run with 1 instead, whatever
+    the dict holds (the key read under another name, with a default of 1)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return
+    child = context.instance.children.get(node.func.id)
+    function = child.function if child is not None else \
+        context.instance.function.__globals__.get(node.func.id)
+    try:
+        parameters = list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return
+    for index, argument in enumerate(node.args[:len(parameters)]):
+        key = key_of(argument)
+        if key is None or key != parameters[index]:
+            continue
+
+        def one(n: ast.Call, index=index) -> ast.Call:
+            new = copy.copy(n)
+            new.args = [*n.args[:index], ast.Constant(1), *n.args[index + 1:]]
+            return new
+
+        yield Change(f"{key}-as-1",
+                     f"In {where(context)}, `{code(node)}` runs with {key} = 1 whatever "
+                     f"`{code(argument)}` holds: pass `{code(argument)}` itself.", one)
+
+
+OPERATORS = {"loop_short": loop_one_short, "residuals_swapped": residuals_swapped,
+             "count_as_one": count_as_one}  # tried after inputs.OPERATORS
