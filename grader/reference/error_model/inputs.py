@@ -4,8 +4,8 @@ in front, (1, H, W), as channel-first code does (torch's `unsqueeze(0)`, MONAI's
 image.shape` or `C = image.shape[-1]` on a grayscale image) or made three equal channels
 (PIL's `convert("RGB")`), and the channels read in reverse order (OpenCV's BGR). The
 reference reads every image through `as_hwc`, which the model never rewrites inside (it also
-refuses bad shapes, the student's own checks); these rewrite its call. Each is an operator as in operators.py
-(`f(context, node) -> iterator of Change`).
+refuses bad shapes, the student's own checks); these rewrite its call. Each is an operator as
+in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
