@@ -1732,3 +1732,55 @@ def test_a_gray_image_made_three_equal_channels():
     rewritten = em.rewrite(patchify, "op:gray_to_rgb:patchify:image-2d-as-rgb")
     assert np.allclose(rewritten(gray, 2), patchify(np.stack([gray] * 3, -1), 2))
     assert np.allclose(rewritten(rgb, 2), patchify(rgb, 2))
+
+
+def test_a_bias_added_inside_the_sum_of_a_contraction():
+    """`(window * K + b).sum(axis=(0, 1, 2))`: the bias counted once per summed value (k*k*C
+    times); named as such, the sentence saying where it belongs."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(image, K, b, stride):
+        k = K.shape[0]
+        rows, cols = (image.shape[0] - k) // stride + 1, (image.shape[1] - k) // stride + 1
+        return np.array([[(image[i * stride:i * stride + k, j * stride:j * stride + k, :, None]
+                           * K + b).sum(axis=(0, 1, 2)) for j in range(cols)]
+                         for i in range(rows)])
+
+    cases = [(RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2)]
+    found = em.search(conv, calls_of(conv, student, cases), 0, same)
+    assert found.name == "op:bias_inside:conv_patch_embed:b-inside-the-sum", found
+    assert "once per summed value" in found.sentence
+
+
+def test_a_branch_left_out_says_it_may_be_scaled_to_almost_nothing():
+    """DINOv2's LayerScale at 1e-5 is the branch left out within a block's tolerance: the
+    sentence says both, as both are what the values show."""
+    said = em.sentence(REFERENCE["encoder_block"], "op:term:encoder_block:drop-mlp(layer_norm("
+                       "xp['ln2_g']p['ln2_b']eps)")
+    assert "left out of" in said and "LayerScale" in said
+    bias = em.sentence(REFERENCE["encoder_block"], "op:term:encoder_block/mlp/linear.2:drop-b")
+    assert "LayerScale" not in bias
+
+
+def test_a_steps_input_standardised_row_by_row_first():
+    """MAE's per-patch normalisation (torch's unbiased var) carried into linear_patch_embed:
+    named with its ddof; the biased form computes what its name says."""
+    embed = REFERENCE["linear_patch_embed"]
+    patchify = REFERENCE["patchify"]
+
+    def student(image, W_e, b_e, P):
+        x = patchify(image, P)
+        x = (x - x.mean(-1, keepdims=True)) / (x.var(-1, ddof=1, keepdims=True) + 1e-6) ** 0.5
+        return x @ W_e + b_e
+
+    cases = [(RNG.normal(size=(4, 4, 3)), RNG.normal(size=(12, 5)), RNG.normal(size=5), 2),
+             (RNG.normal(size=(6, 4, 1)), RNG.normal(size=(4, 3)), RNG.normal(size=3), 2)]
+    found = em.search(embed, calls_of(embed, student, cases), 0, same)
+    assert found.name == "op:standardised:linear_patch_embed:standardised-unbiased-before-linear"
+    biased = em.rewrite(embed, "op:standardised:linear_patch_embed:standardised-biased-before-"
+                        "linear")
+    image, W_e, b_e, P = cases[0]
+    x = patchify(image, P)
+    want = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) @ W_e + b_e
+    assert np.allclose(biased(image, W_e, b_e, P), want)

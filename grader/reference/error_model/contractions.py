@@ -3,7 +3,8 @@
 multiplies the two flat blocks, pairing values by position, where the axes belong paired by
 meaning. An im2col convolution does this when it flattens its windows as torch's weight is laid
 out, (C, k, k), and multiplies them with a kernel flattened as (k, k, C): right for one channel
-only. Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
+only. And a bias added inside the sum, once per summed value (`(window * K + b).sum(...)`).
+Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -78,4 +79,32 @@ def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, flattened_each_own_way),))
 
 
-OPERATORS = {"flattened_apart": flattened_apart}  # tried after terms.OPERATORS
+def counted_bias(a: np.ndarray, a_axes, bias) -> np.ndarray:
+    """`bias` counted once for each value a contraction sums: times the product of `a`'s
+    contracted sizes (a bias added inside `(window * K + b).sum(...)`)."""
+    a = np.asarray(a)
+    return np.asarray(bias) * math.prod(a.shape[i] for i in a_axes)
+
+
+def bias_inside(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A bias added inside the sum a contraction makes, once per summed value, where it belongs
+    once after it: `np.tensordot(windows, K, axes=...) + b` as `(window * K + b).sum(...)`."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.left, ast.Call) and callee(node.left) == "tensordot"
+            and len(node.left.args) >= 2 and (axes := _axes(node.left)) is not None):
+        return
+    bound = f"{PREFIX}counted_bias"
+    bias, a = code(node.right), code(node.left.args[0])
+    yield Change(f"{bias}-inside-the-sum",
+                 f"In {where(context)}, `{bias}` is added inside the sum, to each of the "
+                 f"products of `{a}` and `{code(node.left.args[1])}` that are summed (as in "
+                 f"`(window * K + {bias}).sum(...)`), so it counts once per summed value: add it "
+                 f"once, after the sum, `{code(node)}`.",
+                 lambda n: ast.BinOp(n.left, ast.Add(), ast.Call(
+                     ast.Name(bound, ast.Load()), [n.left.args[0], _listed(axes[0]), n.right],
+                     [])),
+                 ((bound, counted_bias),))
+
+
+OPERATORS = {"flattened_apart": flattened_apart,
+             "bias_inside": bias_inside}  # tried after terms.OPERATORS

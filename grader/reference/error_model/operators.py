@@ -205,8 +205,10 @@ def term(context: Context, node: ast.AST) -> Iterator[Change]:
             sentence = (f"In {where(context)}, the residual is missing: `{code(node)}` is "
                         f"computed as `{code(stays)}`, without adding `{code(gone)}` back.")
         else:
+            nearly = (" (or added scaled to almost nothing, as a LayerScale of 1e-5 would)"
+                      if isinstance(gone, ast.Call) and isinstance(node.op, ast.Add) else "")
             sentence = (f"In {where(context)}, {words} `{code(gone)}` is left out of "
-                        f"`{code(node)}`.")
+                        f"`{code(node)}`{nearly}.")
         yield Change(f"drop-{slug(code(gone))}", sentence,
                      lambda n, kept=kept: getattr(n, kept))
 

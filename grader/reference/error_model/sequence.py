@@ -3,7 +3,8 @@
 last one), two residual steps that update one name in the other order (the MLP sublayer
 before the attention sublayer), and a count a step is given taken as 1 whatever the caller
 holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
-block runs with one head). Each is an operator as in operators.py (`f(context, node) ->
+block runs with one head), and a step given its input standardised row by row first (MAE's
+per-patch normalisation). Each is an operator as in operators.py (`f(context, node) ->
 iterator of Change`).
 """
 from __future__ import annotations
@@ -13,7 +14,10 @@ import copy
 import inspect
 from collections.abc import Iterator
 
+import numpy as np
+
 from .change import Change, Context, callee, code, key_of, slug, where
+from .tree import PREFIX
 
 SHORT = {"last": (None, -1), "first": (1, None)}  # the element left out: the slice kept
 
@@ -106,5 +110,48 @@ def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"`{code(argument)}` holds: pass `{code(argument)}` itself.", one)
 
 
+def standardised(x, ddof: int = 0):
+    """`x` [..., n] with each row standardised, (x - mean) / sqrt(var + 1e-6), its variance
+    with `ddof` (1: torch's `var` default, as MAE's `norm_pix_loss` ported); an input that is
+    no numeric array of at least one axis is returned as it is."""
+    x = np.asarray(x)
+    if x.ndim < 1 or not np.issubdtype(x.dtype, np.number) or x.shape[-1] <= ddof:
+        return x
+    x = x if np.issubdtype(x.dtype, np.floating) else x.astype(float)  # integer pixels too
+    mean = x.mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(x.var(axis=-1, ddof=ddof, keepdims=True) + 1e-6)
+
+
+def standardised_unbiased(x):
+    return standardised(x, ddof=1)
+
+
+def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step of the checked function given its input with each row standardised first, no
+    gain or shift (MAE's per-patch `norm_pix` carried into the embedding): `linear(patchify(
+    image, P), W_e, b_e)` as `linear(standardised(patchify(image, P)), W_e, b_e)`."""
+    if not (context.instance.path == context.root and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id in context.instance.children
+            and node.args):
+        return
+    inner = node.args[0]
+    if not (isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in
+            context.instance.children):
+        return  # only a step's output: a parameter, a row or a size is not standardised
+    for detail, words, function in (("biased", "np.var", standardised),
+                                    ("unbiased", "torch's var, ddof=1", standardised_unbiased)):
+        bound = f"{PREFIX}standardised_{detail}"
+        yield Change(f"standardised-{detail}-before-{callee(node)}",
+                     f"In {where(context)}, each row of `{code(inner)}` is standardised, "
+                     f"(x - mean) / sqrt(var + 1e-6) with {words}, before the step "
+                     f"`{code(node)}` (as MAE's per-patch normalisation): the lecture passes it "
+                     "on as it is.",
+                     lambda n, bound=bound: ast.Call(n.func, [ast.Call(
+                         ast.Name(bound, ast.Load()), [n.args[0]], []), *n.args[1:]],
+                         n.keywords),
+                     ((bound, function),))
+
+
 OPERATORS = {"loop_short": loop_one_short, "residuals_swapped": residuals_swapped,
-             "count_as_one": count_as_one}  # tried after inputs.OPERATORS
+             "count_as_one": count_as_one,
+             "standardised": standardised_first}  # tried after inputs.OPERATORS

@@ -8,12 +8,12 @@ Mistakes:
    Every input (the worked example's first coordinate is 0, not 2.5).
 
 Grader: patchify's errors check says "A 4-D array is not one image: raise ValueError." (its
-checklist, which is this mistake); the normalised patches get linear-patch-embed's checklist on
-one check and no hint on the other two.
+checklist, which is this mistake); the normalised patches, linear-patch-embed's checklist on one
+check and no hint on the other two in the blind round, are named since (sequence.standardised).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': None,
-          'linear-patch-embed': None}
+          'linear-patch-embed': 'op:standardised:linear_patch_embed:standardised-unbiased-before-linear'}
 
 
 def patchify(image, P):
