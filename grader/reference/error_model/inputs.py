@@ -26,57 +26,10 @@ def channel_in_front(image):
     return image[None] if image.ndim == 2 else image
 
 
-def channel_in_front_of(context: Context, node: ast.AST) -> Iterator[Change]:
-    """`as_hwc(image)` with the 2-D image's new axis put first, (1, H, W), where the lecture
-    puts it last, (H, W, 1)."""
-    if not (isinstance(node, ast.Call) and callee(node) == PROMOTES and len(node.args) == 1):
-        return
-    bound = f"{PREFIX}channel_in_front"
-    image = code(node.args[0])
-    yield Change(f"{image}-2d-channel-first",
-                 f"In {where(context)}, a 2-D (H, W) `{image}` gets its channel axis in front, "
-                 f"(1, H, W), as channel-first code does (`{image}[None]`, torch's "
-                 f"`unsqueeze(0)`); the lecture's images are (H, W, C), so a 2-D one is "
-                 f"(H, W, 1): `{image}[..., None]`.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), list(n.args), []),
-                 ((bound, channel_in_front),))
-
-
-def not_promoted(context: Context, node: ast.AST) -> Iterator[Change]:
-    """`as_hwc(image)` left out: a 2-D image read as it is, its width taken for the channels
-    or its shape unpacked into three names."""
-    if not (isinstance(node, ast.Call) and callee(node) == PROMOTES and len(node.args) == 1):
-        return
-    bound = f"{PREFIX}asarray"
-    image = code(node.args[0])
-    yield Change(f"{image}-2d-not-promoted",
-                 f"In {where(context)}, a 2-D (H, W) `{image}` is read as it is, with no channel "
-                 f"axis (its last axis, the width, taken for the channels, or its shape "
-                 f"unpacked into H, W, C): a 2-D image is one channel, (H, W, 1), "
-                 f"`{image}[..., None]`.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), list(n.args), []),
-                 ((bound, np.asarray),))
-
-
 def gray_as_rgb(image):
     """A 2-D image [H, W] as three equal channels [H, W, 3], any other as it is (an array)."""
     image = np.asarray(image)
     return np.stack([image] * 3, axis=-1) if image.ndim == 2 else image
-
-
-def gray_to_rgb(context: Context, node: ast.AST) -> Iterator[Change]:
-    """`as_hwc(image)` with a 2-D image made three equal channels, PIL's `convert("RGB")` or
-    `np.stack([img] * 3, -1)` as a pretrained pipeline does, where a 2-D image is one channel."""
-    if not (isinstance(node, ast.Call) and callee(node) == PROMOTES and len(node.args) == 1):
-        return
-    bound = f"{PREFIX}gray_as_rgb"
-    image = code(node.args[0])
-    yield Change(f"{image}-2d-as-rgb",
-                 f"In {where(context)}, a 2-D (H, W) `{image}` is made three equal channels, "
-                 f"(H, W, 3) (PIL's `convert('RGB')`, `np.stack([{image}] * 3, -1)`): a 2-D "
-                 f"image is one channel, (H, W, 1), `{image}[..., None]`.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), list(n.args), []),
-                 ((bound, gray_as_rgb),))
 
 
 def reversed_channels(image):
@@ -84,20 +37,43 @@ def reversed_channels(image):
     return image[..., ::-1]
 
 
-def channels_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
-    """`as_hwc(image)` with its channels in reverse order: OpenCV's BGR for RGB, `img[...,
-    ::-1]` (right for one channel only)."""
-    if not (isinstance(node, ast.Call) and callee(node) == PROMOTES and len(node.args) == 1):
-        return
-    bound = f"{PREFIX}reversed_channels"
-    image = code(node.args[0])
-    yield Change(f"{image}-channels-reversed",
-                 f"In {where(context)}, `{image}`'s channels are read in reverse order, "
-                 f"`{image}[..., ::-1]` (OpenCV's BGR for RGB): keep them in the order given.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], []),
-                 ((bound, reversed_channels),))
+ONE_CHANNEL = "a 2-D image is one channel, (H, W, 1), `{image}[..., None]`"
+# operator -> (detail, sentence (`{image}`: the image's code), function, whether it takes the
+# image in as_hwc's place, else as_hwc's result)
+READINGS = {
+    "channel_in_front": (
+        "2d-channel-first", "a 2-D (H, W) `{image}` gets its channel axis in front, (1, H, W), "
+        "as channel-first code does (`{image}[None]`, torch's `unsqueeze(0)`); the lecture's "
+        "images are (H, W, C), so " + ONE_CHANNEL, channel_in_front, True),
+    "not_promoted": (
+        "2d-not-promoted", "a 2-D (H, W) `{image}` is read as it is, with no channel axis (its "
+        "last axis, the width, taken for the channels, or its shape unpacked into H, W, C): "
+        + ONE_CHANNEL, np.asarray, True),
+    "gray_to_rgb": (
+        "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
+        "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
+    "channels_reversed": (
+        "channels-reversed", "`{image}`'s channels are read in reverse order, `{image}[..., "
+        "::-1]` (OpenCV's BGR for RGB): keep them in the order given", reversed_channels,
+        False)}
 
 
-OPERATORS = {"channel_in_front": channel_in_front_of, "not_promoted": not_promoted,
-             "gray_to_rgb": gray_to_rgb,
-             "channels_reversed": channels_reversed}  # tried after contractions.OPERATORS
+def _reading(name: str):
+    detail, words, function, in_place = READINGS[name]
+
+    def operator(context: Context, node: ast.AST) -> Iterator[Change]:
+        if not (isinstance(node, ast.Call) and callee(node) == PROMOTES
+                and len(node.args) == 1):
+            return
+        bound, image = f"{PREFIX}{name}", code(node.args[0])
+        yield Change(f"{image}-{detail}",
+                     f"In {where(context)}, " + words.format(image=image) + ".",
+                     lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                        list(n.args) if in_place else [n], []),
+                     ((bound, function),))
+
+    operator.__doc__ = f"`as_hwc(image)` read as {function.__name__} does."
+    return operator
+
+
+OPERATORS = {name: _reading(name) for name in READINGS}  # tried after contractions.OPERATORS
