@@ -1,0 +1,32 @@
+"""Blind round 11 (b11_01, issue 38): linear_patch_embed ported from lucidrains/vit-pytorch.
+
+Source: https://github.com/lucidrains/vit-pytorch/blob/main/vit_pytorch/vit.py (ViT.__init__):
+    self.to_patch_embedding = nn.Sequential(
+        Rearrange('b c (h p1) (w p2) -> b (h w) (p1 p2 c)', p1=patch_height, p2=patch_width),
+        nn.LayerNorm(patch_dim), nn.Linear(patch_dim, dim), nn.LayerNorm(dim))
+The student ports the whole Sequential into linear_patch_embed.
+Mistakes:
+ 1. a LayerNorm (unit gain, zero shift) is applied to every flattened patch BEFORE the linear
+    map (shows on every input: the worked example's first coordinate becomes 0, not 2.5).
+ 2. a second LayerNorm is applied to the tokens AFTER the linear map and bias (every input;
+    the bias b_e is normalised away, each token has mean 0 / unit variance).
+Realistic: lucidrains' ViT and SimpleViT both wrap the Linear in LayerNorms (since 2022);
+many "ViT from scratch" repos copy that Sequential (e.g. search results for
+"Rearrange ... nn.LayerNorm(patch_dim), nn.Linear(patch_dim, dim), nn.LayerNorm(dim)").
+
+Grader: linear-patch-embed's checklist on the worked example, no hint on the RGB and random checks;
+kernel-stride's checklist on the kernel-P stride-P property. Neither normalisation is named.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'linear-patch-embed': None,
+          'kernel-stride': None}
+
+
+def linear_patch_embed(image, W_e, b_e, P):
+    """to_patch_embedding of vit-pytorch: Rearrange, LayerNorm(patch_dim), Linear, LayerNorm(dim)."""
+    patches = patchify(image, P)                      # Rearrange('b c (h p1) (w p2) -> b (h w) (p1 p2 c)')
+    patch_dim = patches.shape[-1]
+    dim = W_e.shape[1]
+    patches = layer_norm(patches, np.ones(patch_dim), np.zeros(patch_dim))   # nn.LayerNorm(patch_dim)
+    tokens = patches @ W_e + b_e                                             # nn.Linear(patch_dim, dim)
+    return layer_norm(tokens, np.ones(dim), np.zeros(dim))                   # nn.LayerNorm(dim)
