@@ -320,7 +320,19 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     assert told == {}
 
 
-@pytest.mark.parametrize("submission", UNNAMED, ids=lambda p: p.stem)
+# unnamed/ files on which a check still names a mistake the file does not make (a wrong cause),
+# kept failing on purpose until the grader is fixed: strict, so a fix shows as XPASS
+WRONG_CAUSE = {
+    "softmax_max_expanded_last_axis_layer_norm_var_without_keepdims":
+        "blind round 11: the variance without keepdims is told on 'eps inside the square root' as "
+        "op:keepdims:layer_norm:mean.keepdims (the mean keeps its axis; 'small examples' tells "
+        "mean+var)",
+}
+
+
+@pytest.mark.parametrize("submission", [
+    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=WRONG_CAUSE[p.stem]))
+    if p.stem in WRONG_CAUSE else p for p in UNNAMED], ids=lambda p: p.stem)
 def test_a_mistake_no_hint_names_yet_loses_points_and_is_told_no_wrong_cause(
         graded, catalogue, submission):
     """tests/submissions/unnamed/: realistic ports (issue 38) whose mistake the grader does not
