@@ -1784,3 +1784,30 @@ def test_a_steps_input_standardised_row_by_row_first():
     x = patchify(image, P)
     want = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) @ W_e + b_e
     assert np.allclose(biased(image, W_e, b_e, P), want)
+
+
+def test_one_slip_the_cases_cannot_place_is_marked_as_such():
+    """keepdims dropped from the variance: a broadcast error that dropping it from the mean
+    raises word for word. Told as one slip at one or more places, marked `either` (its places
+    are no finding alone: another check must not tell the mean's by itself)."""
+    layer_norm = REFERENCE["layer_norm"]
+
+    def student(x, gamma, beta, eps=1e-6):
+        mean = np.mean(x, axis=-1, keepdims=True)
+        return (x - mean) / np.sqrt(np.mean((x - mean) ** 2, axis=-1) + eps) * gamma + beta
+
+    calls = []
+    for x in (RNG.normal(size=(1, 4)), RNG.normal(size=(3, 6))):
+        try:
+            got = student(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1]))
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        calls.append(em.Call((x, np.ones(x.shape[-1]), np.zeros(x.shape[-1])), {}, got,
+                             layer_norm(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1]))))
+    found = em.search(layer_norm, calls, 1, same)
+    assert found.either and found.name == ("op:keepdims:layer_norm:mean.keepdims+"
+                                           "op:keepdims:layer_norm:var.keepdims"), found
+    named = em.search(layer_norm, calls_of(layer_norm, lambda x, g, b: layer_norm(x, g, b) + 1,
+                                           [(RNG.normal(size=(2, 3)), np.ones(3), np.zeros(3))]),
+                      0, same)
+    assert named is None or not named.either

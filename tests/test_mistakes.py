@@ -120,9 +120,11 @@ def test_the_generalisation_that_fails_is_said_and_only_that_one():
     norm = _Check("layer_norm", [])
     flat, batch = _case((np.zeros((3, 4)), 0, 0)), _case((np.zeros((2, 3, 4)), 0, 0))
     assert generalisation(norm, [flat], batch)[0] == "only_2d_inputs"
-    vector = _case((np.zeros(4), 0, 0))  # one axis has no leading axes either
-    assert generalisation(norm, [flat, vector], batch)[0] == "only_2d_inputs"
-    assert generalisation(norm, [batch], vector) is None
+    vector = _case((np.zeros(4), 0, 0))  # one axis says nothing of leading axes (b11_04: a
+    assert generalisation(norm, [flat, vector], batch)[0] == "only_2d_inputs"  # (d,) returned
+    assert generalisation(norm, [batch], vector) is None  # as (1, d) is no "right for one axis")
+    assert generalisation(norm, [vector], batch) is None
+    assert "right for inputs of two axes (T, d)" in generalisation(norm, [flat], batch)[1]
     assert REFERENCE["patchify"](np.zeros((6, 9)), 3).shape == (6, 9)  # the case has an answer
     counting = _Check("num_patches", [])
     name, hint = generalisation(counting, [_case((8, 8, 2))], _case((6, 9, 3)))

@@ -191,12 +191,13 @@ SEARCHED: dict[tuple, object] = {}
 
 def _parts_first(named_here: list, function, hidden: frozenset) -> list:
     """The mistakes named before, each of several ("a+b") preceded by its parts alone: a check
-    where one of them does not show is told only the one that does."""
+    where one of them does not show is told only the one that does. Not the places of one slip
+    the cases could not place (`either`): one of them alone is no more known here."""
     from grader.reference.error_model import Found, sentence
     out = []
     for found in named_here:
         parts = found.name.split(JOIN)
-        if len(parts) > 1:
+        if len(parts) > 1 and not found.either:
             out += [Found(part, sentence(function, part, hidden)) for part in parts]
         out.append(found)
     return out
@@ -240,7 +241,7 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     others = [_arguments(params, p) for p in failing]
     found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
              for name, (holds, _, _, words) in GENERALISATIONS.items()
-             if all(holds(a) in (True, ONE_COLUMN_EACH) for a in named)
+             if all(holds(a) in (True, ONE_COLUMN_EACH, ASIDE) for a in named)
              and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
              and not any(holds(a) is True for a in others)]
     if len(found) < 2:
@@ -301,15 +302,19 @@ def _one_head(arguments):
 
 
 ONE_COLUMN_EACH = "one column each"  # a case a generalisation neither rests on nor is belied by
+ASIDE = "aside"  # ... nor is said of when it fails: a passed one is no evidence, a failed one no
+# instance (a single token (d,) for "wrong with leading axes")
 
 
 def _no_batch_axis(arguments):
-    """True for an `x` of one or two axes, False with leading (batch) axes; None without one
-    (attention's x has heads beside it: its own generalisation)."""
+    """True for an `x` of two axes (T, d), False with leading (batch) axes, ASIDE for one of a
+    single axis, which says nothing of them (a code that flattens to (-1, d) and never restores
+    the shape is right for (T, d) only); None without one (attention's x has heads beside it:
+    its own generalisation)."""
     if "x" not in arguments or "heads" in arguments:
         return None
     ndim = np.ndim(arguments["x"])
-    return None if ndim < 1 else ndim <= 2
+    return None if ndim < 1 else ASIDE if ndim == 1 else ndim == 2
 
 
 def _last_two_axes(arguments):
@@ -364,9 +369,9 @@ GENERALISATIONS = {
         "gives them), whose expected result is what the same pixels give as floats: look for "
         "a step that treats integer pixels differently")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes",
-                       ("with inputs of one or two axes", "leading axes"), lambda a, hidden: (
-        f"for inputs of one or two axes, wrong for one with leading axes {np.shape(a['x'])}: work "
-        "on the last axis")),
+                       ("with inputs of two axes", "leading axes"), lambda a, hidden: (
+        f"for inputs of two axes (T, d), wrong for one with leading axes {np.shape(a['x'])}: "
+        "check what each step does with the axes before the last")),
     "only_last_two_axes": (_last_two_axes, "wrong along an axis before the last two",
                            ("along the last two axes", "`axis`"), lambda a, hidden: (
         f"along the last two axes of its input, wrong along axis {a['axis']} of one with "

@@ -45,6 +45,12 @@ REFUSALS = {  # name -> (condition, what the function refuses, what it should te
                         "does not divide, not all whose sides P does not tile (8 x 2 with P = 4 "
                         "has area 16)", "test H % P and W % P, each side"),
 }
+# name -> a refused case that shows the condition alone suffices: "refuses sizes whose width P
+# does not tile" rests on one whose width alone does not (a code that refuses only when neither
+# side tiles, `H % P and W % P`, refuses none such: b11_11 was told it tests the width)
+WITNESSES = {"refuses_height_only": _untiled(lambda H, W, P: H % P and not W % P),
+             "refuses_width_only": _untiled(lambda H, W, P: W % P and not H % P),
+             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P))}
 TITLES = {"refuses_height_only": "tiling tested on the height only",
           "refuses_width_only": "tiling tested on the width only",
           "refuses_by_area": "tiling tested on the area"}
@@ -69,7 +75,8 @@ def refused(result, check, judged: list, planned, outcome):
     here = arguments(planned)
     found = [(name, refuses, fix) for name, (holds, refuses, fix) in REFUSALS.items()
              if right and all(holds(a) is True for a in right) and holds(here) is False
-             and not any(holds(a) is True for a in wrong)]
+             and not any(holds(a) is True for a in wrong)
+             and any(WITNESSES[name](a) is True for a in right)]
     if len(found) != 1:
         return result
     name, refuses, fix = found[0]

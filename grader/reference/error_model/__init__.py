@@ -75,6 +75,7 @@ ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type
 class Found:
     name: str           # op:...[+op:...]
     sentence: str       # what the student reads
+    either: bool = False  # one slip the cases could not place: its parts are no finding alone
 
 
 @dataclass(frozen=True)
@@ -316,7 +317,7 @@ def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) 
     places = " ".join(f"({i}) {e.sentence}" for i, e in enumerate(edits, 1))
     return Found(JOIN.join(e.name for e in edits),
                  f"One slip, at one or more of these places (the cases cannot tell which): "
-                 f"{places}")
+                 f"{places}", either=True)
 
 
 def _one_mistake(group: list[Edit]) -> bool:

@@ -9,7 +9,7 @@ Mistakes:
    jbohnslav/opencv_transforms#6), so a 2-D (gray) image takes C = W and the reshape raises.
    Shows only for 2-D images.
 
-Grader: both observed: only_2d_inputs ("right for inputs of one or two axes, wrong for one with
+Grader: both observed: only_2d_inputs ("right for inputs of two axes (T, d), wrong for one with
 leading axes (3, 4, 2): work on the last axis") and only_3d_images ("right for (H, W, C) images,
 wrong for a 2-D (H, W) one"); the worked example (a 2-D image) gets its arithmetic checklist.
 """

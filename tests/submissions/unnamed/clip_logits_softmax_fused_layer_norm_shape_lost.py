@@ -12,8 +12,10 @@ Mistakes:
     wrong shape for a single token (d,) -> (1, d) and for (B, T, d) input.
 
 Grader: the clipping is observed ("returns the same value, 0.3333, in every position"); the lost
-shape is observed as "right for inputs of one or two axes, wrong for one with leading axes
-(3, 4, 2): work on the last axis" (an observation; its "one axis" is not right: (d,) gives (1, d)).
+shape was observed in the blind round as "right for inputs of one or two axes, wrong for one with
+leading axes (3, 4, 2): work on the last axis", a wrong claim ((d,) gives (1, d)); it now says
+"right for inputs of two axes (T, d), ... check what each step does with the axes before the
+last".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': None,
