@@ -280,6 +280,40 @@ def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_obs
     assert batched.hint.startswith("Your `embed_image` returns the right values")
     assert got(expected[None] + 1.0) == failed  # other values: nothing observed
     assert got(expected.T) == failed  # not an axis of length 1
+    dropped = got(expected[:, :1].ravel())
+    assert dropped == failed  # other values (not the ones expected): nothing observed
+
+
+def test_an_axis_of_length_one_is_called_missing_or_extra_only_when_it_is():
+    """b10_03: torch's channels first with d = 1, (1, H', W') for (H', W', 1): the same number
+    of axes, so none is missing; the axis is in front."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+
+    def hint(expected, value):
+        planned = PlannedCase((), {}, None, None, "embed_image", None, (expected, None))
+        said = observed(failed, check, planned, SimpleNamespace(status="ok", value=value))
+        assert said.misconception == ONE_AXIS_OFF
+        return said.hint
+
+    kept = np.arange(12.0).reshape(3, 4, 1)
+    front = hint(kept, kept.reshape(1, 3, 4))
+    assert "missing" not in front and "extra" not in front
+    assert front == ("Your `embed_image` returns the right values, with their axes in another "
+                     "order: shape (1, 3, 4) where (3, 4, 1) is expected; the axis of length 1 "
+                     "belongs last.")
+    assert "belongs first" in hint(kept.reshape(1, 3, 4), kept)
+    assert "missing" in hint(kept, kept.reshape(3, 4))
+    assert "extra" in hint(kept.reshape(3, 4), kept)
+    two_off = hint(kept.reshape(12), kept.reshape(1, 12, 1))  # two axes more: neither word
+    assert "missing" not in two_off and "extra" not in two_off
+    assert "shape (1, 12, 1) where (12,) is expected" in two_off
+    swapped = hint(kept.reshape(3, 4), kept.reshape(3, 1, 4)[None, :, 0])  # (1, 3, 4): one more
+    assert "extra" in swapped
 
 
 def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake():
