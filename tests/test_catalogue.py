@@ -413,6 +413,20 @@ def test_a_property_that_could_not_judge_says_so_not_its_diagnosis(graded):
         assert "bag of tiles" not in check.hint and check.hint_kind == OBSERVATION
 
 
+def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_one(graded):
+    """b10_08: embed_image adds positions; self_attention sums the values, so the tiles' order
+    is lost there. The spec's hint ("with your embed_image ... only reorders the tokens") would
+    be untrue: the property says where it is lost instead."""
+    result = graded[SUBMISSIONS / "unnamed" / "einsum_values_summed_gelu_new_bracket.py"][
+        "why-positions"]
+    check = next(c for c in result.checks if c.name.startswith("after embed_image"))
+    assert not check.passed and check.misconception == "positions_lost_in_attention"
+    assert "lost in `self_attention`" in check.hint and check.hint_kind == OBSERVATION
+    forgotten = graded[SUBMISSIONS / "buggy" / "embed_positions_forgotten.py"]["why-positions"]
+    told = next(c for c in forgotten.checks if c.name == check.name)
+    assert told.misconception == "bag_of_tiles" and told.hint.startswith("A bag of tiles")
+
+
 def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):
     result = graded[SUBMISSIONS / "buggy" / "softmax_without_max.py"]["stable-softmax"]
     check = next(c for c in result.checks if c.name == "no overflow near 1000")

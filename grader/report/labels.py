@@ -22,6 +22,7 @@ from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES
 MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   "attention_not_equivariant": "attention depends on the tokens' order",
                   "bag_of_tiles": "no positions: a bag of tiles",
+                  "positions_lost_in_attention": "positions added, lost in self_attention",
                   "mean_not_subtracted": "mean not subtracted", **GENERALISATION_TITLES,
                   **OBSERVATION_TITLES, **REFUSAL_TITLES}
 
