@@ -361,6 +361,46 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
                                         "it returns the expected values with the opposite sign.")
 
 
+def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_that_takes_one():
+    """b10_10: patchify with its channels reversed returns, on a ramp image, the expected rows
+    plus one vector; patchify takes no bias, so none is guessed. A function that takes a vector
+    of the rows' width is told it, and exactly when the offset is a multiple of it (b10_13's
+    bias summed in every window: 9 times `b`)."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    checks = {c.call: c for c in _checks()}
+    rng = np.random.default_rng(7)
+    expected = rng.standard_normal((5, 4))
+    shift = np.arange(4.0) + 1.0
+
+    def told(function, args, value, kwargs=None):
+        check = checks[function]
+        failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+        planned = PlannedCase(args, kwargs or {}, None, None, function, None, (expected, None))
+        said = described(failed, check, planned, SimpleNamespace(status="ok", value=value))
+        return said.misconception, said.hint
+
+    image = rng.standard_normal((4, 4, 3))
+    name, hint = told("patchify", (image, 2), expected + shift)
+    assert name == "offset_rows" and hint.endswith("every row alike.")
+    assert "bias" not in hint and "position" not in hint
+    b_e = rng.standard_normal(4)
+    embed = (image, rng.standard_normal((12, 4)), b_e, 2)
+    assert told("linear_patch_embed", embed, expected - b_e)[1] == (
+        "Your `linear_patch_embed` returns the expected values minus `b_e` in every row.")
+    assert told("linear_patch_embed", embed, expected + 9 * b_e)[1].endswith(
+        "plus 9 times `b_e` in every row.")
+    guessed = told("linear_patch_embed", embed, expected + shift)[1]
+    assert guessed.endswith("such as a bias (it takes `b_e`, a vector of the rows' width).")
+    params = {"b_e": b_e, "cls": rng.standard_normal(4), "pos": rng.standard_normal((5, 4))}
+    assert told("embed_image", (image, params), expected + 2 * params["cls"])[1].endswith(
+        'plus 2 times `params["cls"]` in every row.')
+    assert 'it takes `params["b_e"]` and `params["cls"]`, vectors' in told(
+        "embed_image", (image, params), expected + shift)[1]
+
+
 def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_head():
     """A per-head slice at h for h * d_h (DeiT ports' `b[h:h + d_h]`) is right with one head
     and with heads of one column each (d_h = 1): such a pass does not belie 'right with one
