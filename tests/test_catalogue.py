@@ -39,6 +39,7 @@ from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
 from grader.checks.kinds.refusals import REFUSALS
+from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import OBSERVATIONS
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
@@ -312,6 +313,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
                        GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
+                       SIGNATURE_MISMATCHES,
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks
@@ -425,6 +427,15 @@ def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_on
     forgotten = graded[SUBMISSIONS / "buggy" / "embed_positions_forgotten.py"]["why-positions"]
     told = next(c for c in forgotten.checks if c.name == check.name)
     assert told.misconception == "bag_of_tiles" and told.hint.startswith("A bag of tiles")
+
+
+def test_a_parameter_named_unlike_the_api_is_said_as_the_api_names_it(graded):
+    """b10_01: timm's `class_token` for the API's `cls_token`, refused as Python bound it."""
+    fixture = SUBMISSIONS / "unnamed" / "lucidrains_assert_tiling_timm_class_token_keyword.py"
+    result = graded[fixture]["token-count"]
+    failed = [c for c in result.checks if not c.passed]
+    assert failed and all(c.misconception == "signature_differs" for c in failed)
+    assert all(c.hint.startswith("Your `num_tokens` has no parameter `cls_token`") for c in failed)
 
 
 def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):

@@ -40,6 +40,7 @@ from ..results import (
 from .base import Kind
 from .mistakes import MEMORY, combination_names, explained, generated, named, observed
 from .refusals import refused
+from .signatures import mismatched
 from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
@@ -297,6 +298,7 @@ class CallCheck(Kind):
         code misses (weighing the `before` cases the function's earlier checks ran), else
         what is true of the failed value (a scale, an offset, an order: value_observations.py),
         as hint (mistakes.py)."""
+        result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
         others = [] if memory is None or not own or self.integration else [  # the same code's
             (p, o) for p, o in memory.outcomes(self.call)  # other checks, where it was right:
