@@ -401,6 +401,43 @@ def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_
         "embed_image", (image, params), expected + shift)[1]
 
 
+def test_a_count_one_factor_or_one_number_off_on_every_failed_case_is_said():
+    """b10_02: attention_scores counting 12 heads returns 12 * T * T on every case. Said only
+    when it holds of every case that ran and failed (two at least), the passed ones consistent
+    with it (an expected 0, for a factor)."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    check = next(c for c in _checks() if c.call == "attention_scores")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+
+    def told(pairs):
+        ran = [(PlannedCase((T,), {}, None, None, "attention_scores", None, (T * T, None)),
+                SimpleNamespace(status="ok", value=got)) for T, got in pairs]
+        first = next(i for i, (T, got) in enumerate(pairs) if got != T * T)
+        said = described(failed, check, ran[first][0], ran[first][1], ran)
+        return said.misconception, said.hint
+
+    assert told([(197, 12 * 197 ** 2), (50, 12 * 2500), (3, 108)]) == (
+        "count_scaled", "Your `attention_scores` returns 12 times the expected count on every "
+        "case that failed (all 3 that ran).")
+    assert told([(0, 0), (4, 8), (6, 18)]) == (
+        "count_scaled", "Your `attention_scores` returns 1/2 of the expected count on every case "
+        "that failed (2 of the 3 that ran; where it passed, the expected count is 0).")
+    assert told([(5, 26), (7, 50)]) == (
+        "count_offset", "Your `attention_scores` returns the expected count plus 1 on every case "
+        "that failed (both that ran).")
+    assert told([(2, 4), (4, 32), (6, 72)])[0] is None  # passed with 4: no factor, no offset
+    assert told([(4, 32), (6, 36 * 3)])[0] is None  # two factors
+    assert told([(4, 32)])[0] is None  # one case fits any factor
+    raised = SimpleNamespace(status="raised", error=SimpleNamespace(type="ValueError"))
+    ran = [(PlannedCase((T,), {}, None, None, "attention_scores", None, (T * T, None)), outcome)
+           for T, outcome in ((4, SimpleNamespace(status="ok", value=32)), (5, raised),
+                              (6, SimpleNamespace(status="ok", value=72)))]
+    assert described(failed, check, *ran[0], ran) == failed  # a failure of another kind
+
+
 def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_head():
     """A per-head slice at h for h * d_h (DeiT ports' `b[h:h + d_h]`) is right with one head
     and with heads of one column each (d_h = 1): such a pass does not belie 'right with one

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,15 +24,22 @@ MAX_ROWS = 64        # rows compared pairwise for an order (64 x 64 comparisons 
 SHOWN = 4            # row or column numbers listed
 
 
-def described(result, check, planned, outcome):
+def described(result, check, planned, outcome, ran=()):
     """`result` with the first observation of OBSERVATIONS that holds of the student's value on
-    the failed case, when nothing named its mistake."""
+    the failed case, when nothing named its mistake; of a count, what holds of the counts of
+    every case that ran (`ran`: (planned case, outcome) pairs), as COUNTS say."""
     generalised = result.misconception in GENERALISATIONS  # "right with one head": add to it
     if (result.status != FAILED or outcome.status != "ok" or (not generalised and (
             result.misconception or result.hint_kind == OBSERVATION))):
         return result
     expected, raises = planned.expectation()
     got = outcome.value
+    counted = _counts(check, ran) if _is_count(expected) and _is_count(got) else None
+    if counted and generalised:
+        return replace(result, hint=f"{result.hint.rstrip('.')}. Here it returns {counted[1]}")
+    if counted:
+        return replace(result, hint=f"Your `{check.function}` returns {counted[1]}",
+                       misconception=counted[0], hint_kind=OBSERVATION)
     if (raises is not None or not isinstance(expected, np.ndarray)
             or not isinstance(got, np.ndarray) or got.shape != expected.shape or not got.size
             or not np.issubdtype(expected.dtype, np.floating)
@@ -50,6 +58,47 @@ def described(result, check, planned, outcome):
             return replace(result, hint=f"Your `{check.function}` returns {words}",
                            misconception=name, hint_kind=OBSERVATION)
     return result
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _counts(check, ran) -> tuple[str, str] | None:
+    """(name, words) when the counts of every case that ran and failed are the expected ones
+    times one factor, those that passed expected 0 (so that factor too); or the expected ones
+    plus one number, none passing. At least two failed: one alone fits any factor."""
+    failed, passed = [], []
+    for planned, outcome in ran:
+        expected, raises = planned.expectation()
+        if raises is not None and outcome.status == "raised" and outcome.error.type == raises:
+            continue  # a refusal asked for and given: no count
+        if (raises is not None or outcome.status != "ok" or not _is_count(expected)
+                or not _is_count(outcome.value)):
+            return None  # a failure of another kind: no one pattern is true of all of them
+        expected, got = int(expected), int(outcome.value)
+        if agrees(expected, got, check.compare or default_compare(expected)):
+            passed.append(expected)
+        else:
+            failed.append((expected, got))
+    if len(failed) < 2:
+        return None
+    where = (f"on every case that failed ({len(failed)} of the {len(failed) + len(passed)} "
+             "that ran" if passed else "on every case that failed ("
+             + (f"all {len(failed)}" if len(failed) > 2 else "both") + " that ran")
+    ratios = {Fraction(got, expected) if expected else None for expected, got in failed}
+    if not any(passed) and len(ratios) == 1 and None not in ratios and ratios != {0}:
+        (ratio,) = ratios
+        how = (f"{ratio} times the expected count" if ratio.denominator == 1
+               else f"{ratio} of the expected count")
+        zeros = "; where it passed, the expected count is 0" if passed else ""
+        return "count_scaled", f"{how} {where}{zeros})."
+    offsets = {got - expected for expected, got in failed}
+    if not passed and len(offsets) == 1:
+        (offset,) = offsets
+        sign = "plus" if offset > 0 else "minus"
+        return "count_offset", f"the expected count {sign} {abs(offset)} {where})."
+    return None
 
 
 def _listed(indices) -> str:
@@ -208,4 +257,7 @@ OBSERVATIONS = {"not_finite": _not_finite, "constant": _constant, "sign_flipped"
 TITLES = {"not_finite": "NaN or inf where values are finite",
           "constant": "one value everywhere", "sign_flipped": "opposite sign",
           "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
-          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong"}
+          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong",
+          "count_scaled": "every count one factor off",
+          "count_offset": "every count one number off"}
+COUNTS = ("count_scaled", "count_offset")  # said of counts, from every case that ran
