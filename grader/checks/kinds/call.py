@@ -292,11 +292,10 @@ class CallCheck(Kind):
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
                  outcome, before: int = 0, own: bool = False) -> CheckResult:
-        """The failed `result` with, as hint: a call its parameters refused (signatures.py),
-        the mistake the error model reproduces (on the function's other checks' cases too, when
-        `own`: the student's own code, no stand-ins, as those were), else the generalisation its
-        code misses (weighing the `before` cases earlier checks ran: mistakes.py), else what is
-        true of the failed values (a scale, an offset, a count: value_observations.py)."""
+        """The failed `result` with, as hint: a call its parameters refused (signatures.py), the
+        mistake the error model reproduces (on the function's other checks' cases too when `own`:
+        its own code, no stand-ins), else the generalisation its code misses (weighing `before`
+        cases: mistakes.py), else what is true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
         others = [] if memory is None or not own or self.integration else [  # the same code's
