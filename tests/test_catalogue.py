@@ -39,7 +39,8 @@ from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
 from grader.checks.kinds.refusals import REFUSALS
-from grader.checks.kinds.value_observations import OBSERVATIONS
+from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
+from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
@@ -313,6 +314,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
                        GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
+                       SIGNATURE_MISMATCHES, COUNTS,
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks
@@ -407,6 +409,38 @@ def test_a_property_that_could_not_judge_says_so_not_its_diagnosis(graded):
     for check in failed:
         assert check.hint.startswith("Your `self_attention` failed on the inputs this property")
         assert "bag of tiles" not in check.hint and check.hint_kind == OBSERVATION
+
+
+def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_one(graded):
+    """b10_08: embed_image adds positions; self_attention sums the values, so the tiles' order
+    is lost there. The spec's hint ("with your embed_image ... only reorders the tokens") would
+    be untrue: the property says where it is lost instead."""
+    result = graded[SUBMISSIONS / "unnamed" / "einsum_values_summed_gelu_new_bracket.py"][
+        "why-positions"]
+    check = next(c for c in result.checks if c.name.startswith("after embed_image"))
+    assert not check.passed and check.misconception == "positions_lost_in_attention"
+    assert "lost in `self_attention`" in check.hint and check.hint_kind == OBSERVATION
+    forgotten = graded[SUBMISSIONS / "buggy" / "embed_positions_forgotten.py"]["why-positions"]
+    told = next(c for c in forgotten.checks if c.name == check.name)
+    assert told.misconception == "bag_of_tiles" and told.hint.startswith("A bag of tiles")
+
+
+def test_a_parameter_named_unlike_the_api_is_said_as_the_api_names_it(graded):
+    """b10_01: timm's `class_token` for the API's `cls_token`, refused as Python bound it."""
+    fixture = SUBMISSIONS / "unnamed" / "lucidrains_assert_tiling_timm_class_token_keyword.py"
+    result = graded[fixture]["token-count"]
+    failed = [c for c in result.checks if not c.passed]
+    assert failed and all(c.misconception == "signature_differs" for c in failed)
+    assert all(c.hint.startswith("Your `num_tokens` has no parameter `cls_token`") for c in failed)
+
+
+def test_a_count_one_factor_off_on_every_case_is_said(graded):
+    """b10_02: attention_scores counts the scores of all 12 heads of ViT-B, 12 * T * T."""
+    fixture = SUBMISSIONS / "unnamed" / "timm_scores_all_heads_conv_equivalent_pairs.py"
+    told = {c.name: c for c in graded[fixture]["attention-cost"].checks if not c.passed}
+    assert told["the lecture's sequences"].misconception == "count_scaled"
+    assert told["the lecture's sequences"].hint.startswith(
+        "Your `attention_scores` returns 12 times the expected count on every case that failed")
 
 
 def test_softmax_overflow_is_recognised_even_though_it_is_nan(graded):

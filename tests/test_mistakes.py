@@ -282,6 +282,40 @@ def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_obs
     assert batched.hint.startswith("Your `embed_image` returns the right values")
     assert got(expected[None] + 1.0) == failed  # other values: nothing observed
     assert got(expected.T) == failed  # not an axis of length 1
+    dropped = got(expected[:, :1].ravel())
+    assert dropped == failed  # other values (not the ones expected): nothing observed
+
+
+def test_an_axis_of_length_one_is_called_missing_or_extra_only_when_it_is():
+    """b10_03: torch's channels first with d = 1, (1, H', W') for (H', W', 1): the same number
+    of axes, so none is missing; the axis is in front."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+
+    def hint(expected, value):
+        planned = PlannedCase((), {}, None, None, "embed_image", None, (expected, None))
+        said = observed(failed, check, planned, SimpleNamespace(status="ok", value=value))
+        assert said.misconception == ONE_AXIS_OFF
+        return said.hint
+
+    kept = np.arange(12.0).reshape(3, 4, 1)
+    front = hint(kept, kept.reshape(1, 3, 4))
+    assert "missing" not in front and "extra" not in front
+    assert front == ("Your `embed_image` returns the right values, with their axes in another "
+                     "order: shape (1, 3, 4) where (3, 4, 1) is expected; the axis of length 1 "
+                     "belongs last.")
+    assert "belongs first" in hint(kept.reshape(1, 3, 4), kept)
+    assert "missing" in hint(kept, kept.reshape(3, 4))
+    assert "extra" in hint(kept.reshape(3, 4), kept)
+    two_off = hint(kept.reshape(12), kept.reshape(1, 12, 1))  # two axes more: neither word
+    assert "missing" not in two_off and "extra" not in two_off
+    assert "shape (1, 12, 1) where (12,) is expected" in two_off
+    swapped = hint(kept.reshape(3, 4), kept.reshape(3, 1, 4)[None, :, 0])  # (1, 3, 4): one more
+    assert "extra" in swapped
 
 
 def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake():
@@ -327,6 +361,83 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
                           misconception="only_one_head", hint_kind="observation")
     assert told(-expected, general) == ("only_one_head", "Your `f` is right with one head. Here "
                                         "it returns the expected values with the opposite sign.")
+
+
+def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_that_takes_one():
+    """b10_10: patchify with its channels reversed returns, on a ramp image, the expected rows
+    plus one vector; patchify takes no bias, so none is guessed. A function that takes a vector
+    of the rows' width is told it, and exactly when the offset is a multiple of it (b10_13's
+    bias summed in every window: 9 times `b`)."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    checks = {c.call: c for c in _checks()}
+    rng = np.random.default_rng(7)
+    expected = rng.standard_normal((5, 4))
+    shift = np.arange(4.0) + 1.0
+
+    def told(function, args, value, kwargs=None):
+        check = checks[function]
+        failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+        planned = PlannedCase(args, kwargs or {}, None, None, function, None, (expected, None))
+        said = described(failed, check, planned, SimpleNamespace(status="ok", value=value))
+        return said.misconception, said.hint
+
+    image = rng.standard_normal((4, 4, 3))
+    name, hint = told("patchify", (image, 2), expected + shift)
+    assert name == "offset_rows" and hint.endswith("every row alike.")
+    assert "bias" not in hint and "position" not in hint
+    b_e = rng.standard_normal(4)
+    embed = (image, rng.standard_normal((12, 4)), b_e, 2)
+    assert told("linear_patch_embed", embed, expected - b_e)[1] == (
+        "Your `linear_patch_embed` returns the expected values minus `b_e` in every row.")
+    assert told("linear_patch_embed", embed, expected + 9 * b_e)[1].endswith(
+        "plus 9 times `b_e` in every row.")
+    guessed = told("linear_patch_embed", embed, expected + shift)[1]
+    assert guessed.endswith("such as a bias (it takes `b_e`, a vector of the rows' width).")
+    params = {"b_e": b_e, "cls": rng.standard_normal(4), "pos": rng.standard_normal((5, 4))}
+    assert told("embed_image", (image, params), expected + 2 * params["cls"])[1].endswith(
+        'plus 2 times `params["cls"]` in every row.')
+    assert 'it takes `params["b_e"]` and `params["cls"]`, vectors' in told(
+        "embed_image", (image, params), expected + shift)[1]
+
+
+def test_a_count_one_factor_or_one_number_off_on_every_failed_case_is_said():
+    """b10_02: attention_scores counting 12 heads returns 12 * T * T on every case. Said only
+    when it holds of every case that ran and failed (two at least), the passed ones consistent
+    with it (an expected 0, for a factor)."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    check = next(c for c in _checks() if c.call == "attention_scores")
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+
+    def told(pairs):
+        ran = [(PlannedCase((T,), {}, None, None, "attention_scores", None, (T * T, None)),
+                SimpleNamespace(status="ok", value=got)) for T, got in pairs]
+        first = next(i for i, (T, got) in enumerate(pairs) if got != T * T)
+        said = described(failed, check, ran[first][0], ran[first][1], ran)
+        return said.misconception, said.hint
+
+    assert told([(197, 12 * 197 ** 2), (50, 12 * 2500), (3, 108)]) == (
+        "count_scaled", "Your `attention_scores` returns 12 times the expected count on every "
+        "case that failed (all 3 that ran).")
+    assert told([(0, 0), (4, 8), (6, 18)]) == (
+        "count_scaled", "Your `attention_scores` returns 1/2 of the expected count on every case "
+        "that failed (2 of the 3 that ran; where it passed, the expected count is 0).")
+    assert told([(5, 26), (7, 50)]) == (
+        "count_offset", "Your `attention_scores` returns the expected count plus 1 on every case "
+        "that failed (both that ran).")
+    assert told([(2, 4), (4, 32), (6, 72)])[0] is None  # passed with 4: no factor, no offset
+    assert told([(4, 32), (6, 36 * 3)])[0] is None  # two factors
+    assert told([(4, 32)])[0] is None  # one case fits any factor
+    raised = SimpleNamespace(status="raised", error=SimpleNamespace(type="ValueError"))
+    ran = [(PlannedCase((T,), {}, None, None, "attention_scores", None, (T * T, None)), outcome)
+           for T, outcome in ((4, SimpleNamespace(status="ok", value=32)), (5, raised),
+                              (6, SimpleNamespace(status="ok", value=72)))]
+    assert described(failed, check, *ran[0], ran) == failed  # a failure of another kind
 
 
 def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_head():

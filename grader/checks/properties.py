@@ -77,6 +77,9 @@ class Verdict:
     hint: str | None = None
     misconception: str | None = None
     judged: bool = True     # False: an output the property cannot read, so nothing was judged
+    # False: found where the spec's hint does not look (its claim would be untrue of this
+    # student's code), so the property's own hint, true of this finding, is said instead
+    spec_hint: bool = True
 
 
 @dataclass
@@ -271,10 +274,18 @@ def positions_break_permutation(ctx: PropertyContext) -> Verdict:
             problem = _shape_problem(value, shape, f"self_attention on {where}")
             if problem:
                 return problem
-        if _same_rows_in_any_order(*out):
+        if _same_rows_in_any_order(*out):  # embed_image told the two apart (it was judged
+            # first): not a bag of tiles there; what it added is lost in self_attention
             return Verdict(False, f"on {where}, moving the tiles around only reordered the rows of "
-                                  f"self_attention(embed_image(image, params), p, {heads})",
-                           misconception="bag_of_tiles")
+                                  f"self_attention(embed_image(image, params), p, {heads}), though "
+                                  "embed_image's outputs for the two images differ by more than "
+                                  "a reordering",
+                           hint="Your `embed_image` tells where a tile was (moving the tiles "
+                                "changes its output by more than a reordering of its rows), but "
+                                "your `self_attention` of its two outputs gives the same rows in "
+                                "another order: what tells the tiles apart is lost in "
+                                "`self_attention`: look there, step by step.",
+                           misconception="positions_lost_in_attention", spec_hint=False)
     if stopped and isinstance(stopped[1], StudentCallFailed):
         raise stopped[1]
     return stopped[1] if stopped else Verdict(True)

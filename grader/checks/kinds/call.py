@@ -40,6 +40,7 @@ from ..results import (
 from .base import Kind
 from .mistakes import MEMORY, combination_names, explained, generated, named, observed
 from .refusals import refused
+from .signatures import mismatched
 from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
@@ -291,12 +292,11 @@ class CallCheck(Kind):
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
                  outcome, before: int = 0, own: bool = False) -> CheckResult:
-        """The failed `result` with what is observed of the student's value, the mistake the
-        error model reproduces (on the function's other checks' cases too, when `own`: graded
-        on the student's own code, no stand-ins, as those were), else the generalisation its
-        code misses (weighing the `before` cases the function's earlier checks ran), else
-        what is true of the failed value (a scale, an offset, an order: value_observations.py),
-        as hint (mistakes.py)."""
+        """The failed `result` with, as hint: a call its parameters refused (signatures.py), the
+        mistake the error model reproduces (on the function's other checks' cases too when `own`:
+        its own code, no stand-ins), else the generalisation its code misses (weighing `before`
+        cases: mistakes.py), else what is true of the failed values (value_observations.py)."""
+        result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
         others = [] if memory is None or not own or self.integration else [  # the same code's
             (p, o) for p, o in memory.outcomes(self.call)  # other checks, where it was right:
@@ -319,7 +319,8 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
-        return described(explained(result, self, right, planned, wrong), self, planned, outcome)
+        result = explained(result, self, right, planned, wrong)
+        return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs

@@ -83,6 +83,9 @@ class PropertyCheck(Kind):
         message = HIDDEN_FAILURE if self.hidden else verdict.message
         if not verdict.judged:  # the spec's words diagnose the property's finding, not this
             return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)
+        if not verdict.spec_hint:  # found where the spec's words do not look: its own words
+            return check_result(self, FAILED, message, verdict.hint, 1, verdict.misconception,
+                                hint_kind=OBSERVATION)
         # the spec's words first: the same for every failure of the property, a checklist;
         # else the property's own finding (rows reordered, tiles moved), an observation
         return check_result(self, FAILED, message, self.hint or verdict.hint, 1,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,15 +24,22 @@ MAX_ROWS = 64        # rows compared pairwise for an order (64 x 64 comparisons 
 SHOWN = 4            # row or column numbers listed
 
 
-def described(result, check, planned, outcome):
+def described(result, check, planned, outcome, ran=()):
     """`result` with the first observation of OBSERVATIONS that holds of the student's value on
-    the failed case, when nothing named its mistake."""
+    the failed case, when nothing named its mistake; of a count, what holds of the counts of
+    every case that ran (`ran`: (planned case, outcome) pairs), as COUNTS say."""
     generalised = result.misconception in GENERALISATIONS  # "right with one head": add to it
     if (result.status != FAILED or outcome.status != "ok" or (not generalised and (
             result.misconception or result.hint_kind == OBSERVATION))):
         return result
     expected, raises = planned.expectation()
     got = outcome.value
+    counted = _counts(check, ran) if _is_count(expected) and _is_count(got) else None
+    if counted and generalised:
+        return replace(result, hint=f"{result.hint.rstrip('.')}. Here it returns {counted[1]}")
+    if counted:
+        return replace(result, hint=f"Your `{check.function}` returns {counted[1]}",
+                       misconception=counted[0], hint_kind=OBSERVATION)
     if (raises is not None or not isinstance(expected, np.ndarray)
             or not isinstance(got, np.ndarray) or got.shape != expected.shape or not got.size
             or not np.issubdtype(expected.dtype, np.floating)
@@ -41,8 +49,9 @@ def described(result, check, planned, outcome):
     got = got.astype(np.float64)
     if agrees(expected, got, how):
         return result  # the values are right: it failed for another reason (a dtype, in place)
+    terms = row_terms(check, planned, expected.shape[-1]) if expected.ndim >= 2 else {}
     for name, observe in OBSERVATIONS.items():
-        words = observe(expected.astype(np.float64), got, how)
+        words = observe(expected.astype(np.float64), got, how, terms)
         if words and generalised:
             return replace(result, hint=f"{result.hint.rstrip('.')}. Here it returns {words}")
         if words:
@@ -51,12 +60,53 @@ def described(result, check, planned, outcome):
     return result
 
 
+def _is_count(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _counts(check, ran) -> tuple[str, str] | None:
+    """(name, words) when the counts of every case that ran and failed are the expected ones
+    times one factor, those that passed expected 0 (so that factor too); or the expected ones
+    plus one number, none passing. At least two failed: one alone fits any factor."""
+    failed, passed = [], []
+    for planned, outcome in ran:
+        expected, raises = planned.expectation()
+        if raises is not None and outcome.status == "raised" and outcome.error.type == raises:
+            continue  # a refusal asked for and given: no count
+        if (raises is not None or outcome.status != "ok" or not _is_count(expected)
+                or not _is_count(outcome.value)):
+            return None  # a failure of another kind: no one pattern is true of all of them
+        expected, got = int(expected), int(outcome.value)
+        if agrees(expected, got, check.compare or default_compare(expected)):
+            passed.append(expected)
+        else:
+            failed.append((expected, got))
+    if len(failed) < 2:
+        return None
+    where = (f"on every case that failed ({len(failed)} of the {len(failed) + len(passed)} "
+             "that ran" if passed else "on every case that failed ("
+             + (f"all {len(failed)}" if len(failed) > 2 else "both") + " that ran")
+    ratios = {Fraction(got, expected) if expected else None for expected, got in failed}
+    if not any(passed) and len(ratios) == 1 and None not in ratios and ratios != {0}:
+        (ratio,) = ratios
+        how = (f"{ratio} times the expected count" if ratio.denominator == 1
+               else f"{ratio} of the expected count")
+        zeros = "; where it passed, the expected count is 0" if passed else ""
+        return "count_scaled", f"{how} {where}{zeros})."
+    offsets = {got - expected for expected, got in failed}
+    if not passed and len(offsets) == 1:
+        (offset,) = offsets
+        sign = "plus" if offset > 0 else "minus"
+        return "count_offset", f"the expected count {sign} {abs(offset)} {where})."
+    return None
+
+
 def _listed(indices) -> str:
     shown = ", ".join(str(int(i)) for i in indices[:SHOWN])
     return shown + (", ..." if len(indices) > SHOWN else "")
 
 
-def _not_finite(expected, got, how) -> str | None:
+def _not_finite(expected, got, how, terms=None) -> str | None:
     bad = ~np.isfinite(got)
     if not bad.any():
         return None
@@ -67,7 +117,7 @@ def _not_finite(expected, got, how) -> str | None:
             "whose scores are all -inf).")
 
 
-def _constant(expected, got, how) -> str | None:
+def _constant(expected, got, how, terms=None) -> str | None:
     """One number in every position where the expected values vary (a buffer never filled, a
     product with a zero, the affine parameters in the place of the result)."""
     if got.size < 2 or np.ptp(got) != 0 or agrees(np.full_like(expected, expected.flat[0]),
@@ -77,7 +127,7 @@ def _constant(expected, got, how) -> str | None:
             "values vary.")
 
 
-def _sign(expected, got, how) -> str | None:
+def _sign(expected, got, how, terms=None) -> str | None:
     if agrees(expected, -got, how):
         return "the expected values with the opposite sign."
     return None
@@ -95,7 +145,7 @@ def _factor_words(factor: float) -> str:
     return f"{factor:.4g}"
 
 
-def _scale(expected, got, how) -> str | None:
+def _scale(expected, got, how, terms=None) -> str | None:
     norm = float(np.vdot(expected, expected))
     if norm == 0.0:
         return None
@@ -107,7 +157,36 @@ def _scale(expected, got, how) -> str | None:
             "factor is off.")
 
 
-def _row_offset(expected, got, how) -> str | None:
+def row_terms(check, planned, width: int) -> dict[str, np.ndarray]:
+    """The failed case's arguments that are one vector of the rows' `width` (a parameter, or an
+    entry of a parameter that is a dict: `b_e`, `params["b_e"]`), by how the student API names
+    them: what a function could add to every row. None of a function that takes no such one."""
+    named = {**dict(zip(check.api.params(check.reference_name), planned.args, strict=False)),
+             **{k: v for k, v in planned.kwargs.items() if isinstance(k, str)}}
+    found = {}
+    for name, value in named.items():
+        entries = value.items() if isinstance(value, dict) else [(None, value)]
+        for key, entry in entries:
+            if key is not None and not (isinstance(key, str) and key.isidentifier()):
+                continue
+            if (isinstance(entry, np.ndarray) and entry.shape == (width,)
+                    and np.issubdtype(entry.dtype, np.number) and np.isfinite(entry).all()):
+                found[name if key is None else f'{name}["{key}"]'] = entry.astype(np.float64)
+    return found
+
+
+def _times(factor: float, name: str) -> str:
+    """"plus `b`", "minus `b`", "plus 8 times `b`" in every row."""
+    sign = "plus" if factor > 0 else "minus"
+    size = abs(factor)
+    count = "" if abs(size - 1.0) < 1e-6 else f"{_factor_words(size)} times "
+    return f"{sign} {count}`{name}`"
+
+
+def _row_offset(expected, got, how, terms=None) -> str | None:
+    """The same vector added to every row: said as a multiple of an argument of that width
+    when it is one (`b` counted 9 times), else as a vector; a bias guessed as its cause only of
+    a function that takes a vector of the rows' width."""
     if expected.ndim < 2 or len(expected) < 2:
         return None
     offset = (got - expected).mean(axis=0)
@@ -116,11 +195,24 @@ def _row_offset(expected, got, how) -> str | None:
     if np.ptp(offset) <= 1e-12 * max(1.0, float(np.abs(offset).max())):
         return (f"the expected values plus the same number, {float(offset.flat[0]):.4g}, "
                 "everywhere.")
-    return ("the expected values plus the same vector in every row: a term added to (or left "
-            "out of) every row alike, such as a bias or a position.")
+    along = (got - expected).reshape(-1, expected.shape[-1]).mean(axis=0)
+    for name, vector in (terms or {}).items():
+        norm = float(np.vdot(vector, vector))
+        factor = float(np.vdot(along, vector)) / norm if norm else 0.0
+        if (abs(factor) > 1e-9 and math.isfinite(factor)
+                and agrees(expected + factor * vector, got, how)):
+            return f"the expected values {_times(factor, name)} in every row."
+    words = ("the expected values plus the same vector in every row: a term added to (or left "
+             "out of) every row alike")
+    if not terms:
+        return words + "."
+    names = [f"`{name}`" for name in terms][:SHOWN]
+    shown = (f"{names[0]}, a vector" if len(names) == 1
+             else f"{', '.join(names[:-1])} and {names[-1]}, vectors")
+    return f"{words}, such as a bias (it takes {shown} of the rows' width)."
 
 
-def _order(expected, got, how) -> str | None:
+def _order(expected, got, how, terms=None) -> str | None:
     if expected.ndim < 1 or not 2 <= len(expected) <= MAX_ROWS:
         return None
     taken, order = set(), []
@@ -139,7 +231,7 @@ def _order(expected, got, how) -> str | None:
             f"{', ...' if len(moved) > SHOWN else ''}).")
 
 
-def _some_rows(expected, got, how) -> str | None:
+def _some_rows(expected, got, how, terms=None) -> str | None:
     """Rows (or columns) right and wrong, when some of each: of a 2-D or larger value only."""
     if expected.ndim < 2:
         return None
@@ -165,4 +257,7 @@ OBSERVATIONS = {"not_finite": _not_finite, "constant": _constant, "sign_flipped"
 TITLES = {"not_finite": "NaN or inf where values are finite",
           "constant": "one value everywhere", "sign_flipped": "opposite sign",
           "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
-          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong"}
+          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong",
+          "count_scaled": "every count one factor off",
+          "count_offset": "every count one number off"}
+COUNTS = ("count_scaled", "count_offset")  # said of counts, from every case that ran

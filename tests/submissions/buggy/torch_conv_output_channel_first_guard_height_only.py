@@ -11,7 +11,8 @@ Grader: in the blind round, a checklist and one_axis_off's observation on the hi
 ("the right values, with an axis of length 1 missing"), which is not what happens: the axis is
 in front, not missing (d = 1 there). Named since (results' channels first, and the error model
 tried before that observation). The height-only guard is caught since kernel-stride's refusal
-check has a kernel wider than the image.
+check has a kernel wider than the image. one_axis_off, were it reached, says "with their axes in
+another order: shape (1, 3, 2) where (3, 2, 1) is expected", no axis missing.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-channels-first'}

@@ -8,8 +8,9 @@ Mistakes:
 2. encoder_block: tanh(sqrt(2/pi) * x + 0.044715 * x**3), the cubic term outside the factor.
    Visible for larger |x|.
 
-Grader: no hint on any failed self_attention check; why-positions' "bag of tiles" checklist
-(about embed_image's positions, which are right: every output row is the same); the GELU slip is
+Grader: no hint on any failed self_attention check; why-positions observes that embed_image
+tells the moved tiles apart and self_attention loses it (positions_lost_in_attention; before, the
+spec's "bag of tiles" checklist blamed embed_image, whose positions are right); the GELU slip is
 observed as some rows wrong (some_rows_wrong). Nothing named.
 """
 # ruff: noqa: F821  (every other name is the solution's)

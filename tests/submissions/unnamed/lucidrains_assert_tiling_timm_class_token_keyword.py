@@ -9,7 +9,9 @@ Mistakes:
    keyword (the API allows it) raises TypeError. Shows only when cls_token is a keyword.
 
 Grader: the assert is observed (the refusal: "refused the input with `assert` (AssertionError),
-where ValueError is asked for"); the renamed keyword gets only the TypeError, no hint.
+where ValueError is asked for"); the renamed keyword is observed (signature_differs: "Your
+`num_tokens` has no parameter `cls_token`: the student API names it `cls_token`"; before, only the
+TypeError, no hint).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': None,

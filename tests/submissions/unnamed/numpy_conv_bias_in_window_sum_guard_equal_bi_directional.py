@@ -8,8 +8,8 @@ Mistakes:
    the blind round had such a case.
 3. ANSWERS["causal_mask"] = "bi-directional", not the option key "bidirectional".
 
-Grader: the bias is observed (offset_rows: "plus the same vector in every row ... such as a
-bias"); the answer is told it is not one of the options. Nothing named.
+Grader: the bias is observed (offset_rows: "the expected values plus 3 times `b` in every row",
+k * k * C - 1 = 3 on the failing case); the answer is told it is not one of the options. Nothing named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': None,

@@ -9,8 +9,9 @@ Mistakes:
 
 Grader: the pair count is named (op:triangle); the channels, observed in the blind round
 (only_one_channel, plus "a term added to every row alike, such as a bias or a position" on the
-ramp image, which is not the cause), are named since (inputs.channels_reversed); the kept axis
-is observed (one_axis_off: "a batch axis kept from batched code?").
+ramp image, which is not the cause; no bias is guessed now, patchify takes none), are named
+since (inputs.channels_reversed); the kept axis is observed (one_axis_off: "a batch axis kept
+from batched code?").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:channels_reversed:patchify:image-channels-reversed',

@@ -7,8 +7,9 @@ Mistakes:
 1. attention_scores counts the maps of all 12 heads: `num_heads * T * T`. Every input.
 2. conv_equivalent returns to_2tuple pairs, ((P, P), (P, P)). Every P.
 
-Grader: the pairs are named (op:sizes_as_pairs); the 12 heads get attention-cost's checklist on
-one check and no hint on the other two.
+Grader: the pairs are named (op:sizes_as_pairs); the 12 heads are observed on the two call checks
+(count_scaled: "returns 12 times the expected count on every case that failed"; before, no hint)
+and get attention-cost's checklist on the property check.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'attention-cost': None,

@@ -1,0 +1,82 @@
+"""What a call that could not even start shows (issue 38, "say what is observed"): the student's
+function raised TypeError as Python bound the call's arguments, before a line of it ran, because
+its parameters are not the student API's: no parameter of the name the call passes by keyword
+(timm's `class_token` for the API's `cls_token`), a required parameter the call does not fill,
+or fewer positional parameters than the call passes.
+
+The error's text is the student's process's (untrusted): it is only matched, never shown. What is
+said comes from the call the grader made (the keyword it passed, the number of positional
+arguments) and from the student API; a TypeError from inside the student's code (one of its own
+frames in the traceback: `where`) or one of another function is not this, and is left alone.
+
+`mismatched(result, check, planned, outcome)`: the failed `result` with that observation.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..results import FAILED, OBSERVATION
+
+API_DOC = "docs/student-api.md"
+_NAME = r"(?P<function>[A-Za-z_][\w.<>]*)\(\) "
+UNEXPECTED = re.compile(_NAME + r"got an unexpected keyword argument '(?P<keyword>\w+)'")
+MISSING = re.compile(_NAME + r"missing (?P<count>\d{1,3}) required (?:positional|keyword-only) "
+                     r"arguments?: ")
+TOO_MANY = re.compile(_NAME + r"takes (?:from \d{1,3} to )?(?P<takes>\d{1,3}) positional "
+                      r"arguments? but (?P<given>\d{1,3}) (?:were|was) given")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def mismatched(result, check, planned, outcome):
+    """`result` with what is true of a call the student's function refused as Python bound its
+    arguments (its parameters differ from the student API's), as an observation; else as it
+    is."""
+    error = outcome.error if outcome.status == "raised" else None
+    if (result.status != FAILED or error is None or error.type != "TypeError"
+            or error.where is not None or error.raised_in is not None):
+        return result
+    name, message = check.function, error.message
+    words = None
+    unexpected, missing, too_many = (UNEXPECTED.match(message), MISSING.match(message),
+                                     TOO_MANY.match(message))
+    if (unexpected and _called(unexpected, name) and unexpected["keyword"].isidentifier()
+            and unexpected["keyword"] in planned.kwargs):  # a keyword the grader passed
+        keyword = unexpected["keyword"]
+        words = (f"has no parameter `{keyword}`: the student API names it `{keyword}` "
+                 f"({API_DOC}), and this call passes it by that name; rename yours")
+    elif missing and _called(missing, name):
+        words = (f"requires {_plural(int(missing['count']), 'more argument')} than this call "
+                 f"passes ({_passed(planned)}): the student API's `{name}` needs only "
+                 f"{_needs(check)} ({API_DOC}); give any other parameter of yours a default")
+    elif too_many and _called(too_many, name) and int(too_many["given"]) == len(planned.args):
+        takes = _plural(int(too_many["takes"]), "positional argument")
+        words = (f"takes at most {takes}, and this call passes {len(planned.args)}: the "
+                 f"student API's `{name}` takes {_needs(check)} ({API_DOC}); give yours the same "
+                 "parameters, in that order")
+    if words is None:
+        return result
+    return replace(result, hint=f"Your `{name}` {words}.", misconception="signature_differs",
+                   hint_kind=OBSERVATION)
+
+
+def _called(found, name: str) -> bool:
+    """Whether the error names the function called: its own qualified name ends in `name`."""
+    return found["function"].rsplit(".", 1)[-1] == name
+
+
+def _passed(planned) -> str:
+    keywords = [k for k in planned.kwargs if isinstance(k, str) and k.isidentifier()]
+    positional = _plural(len(planned.args), "positional argument")
+    return positional + (f" and {', '.join(keywords)} by keyword" if keywords else "")
+
+
+def _needs(check) -> str:
+    params = check.api.params(check.reference_name)
+    return f"({', '.join(params)})" if params else "the parameters it lists"
+
+
+TITLES = {"signature_differs": "parameters named or counted unlike the student API's"}

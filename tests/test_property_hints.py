@@ -1,0 +1,76 @@
+"""A property check's hint is true of the student's code (issue 38, "never a wrong hint"): the
+spec's hint of `positions_break_permutation` blames embed_image ("a bag of tiles"), so it is
+shown only when the student's embed_image is one; when embed_image tells the moved tiles apart
+and self_attention loses it (b10_08's einsum that sums the values), the property says that."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from grader import load_specs
+from grader.checks.kinds import PropertyCheck
+from grader.checks.results import CHECKLIST, FAILED, OBSERVATION
+from grader.reference import REFERENCE
+from grader.worker import CallOutcome
+from grader.worker.values import Decoder
+
+from conftest import EXERCISES
+
+
+class LocalWorker:
+    """Calls Python functions here, as a worker's `call_many` would call a submission's."""
+
+    def __init__(self, functions):
+        self.functions = functions
+
+    def call_many(self, name, calls, **options):
+        outcomes = []
+        for call in calls:
+            args, kwargs = Decoder(list(call.blobs)).decode(json.loads(call.json))
+            outcomes.append(CallOutcome("ok", value=self.functions[name](*args, **kwargs)))
+        return outcomes
+
+
+def _check():
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    return next(c for e in exercises for c in e.checks if isinstance(c, PropertyCheck)
+                and c.property_name == "positions_break_permutation")
+
+
+def _without_positions(image, params):
+    return REFERENCE["embed_image"](image, {**params, "pos": np.zeros_like(params["pos"])})
+
+
+def _values_summed(x, p, heads):
+    """Every output row the sum of the values (b10_08): a function of the bag of rows only."""
+    v = np.asarray(x) @ p["Wv"] + p["bv"]
+    return np.tile(v.sum(axis=0), (len(x), 1)) @ p["Wo"] + p["bo"]
+
+
+@pytest.mark.parametrize("embed, attend, passed, lost", [
+    (REFERENCE["embed_image"], REFERENCE["self_attention"], True, None),
+    (_without_positions, REFERENCE["self_attention"], False, False),  # the spec's hint is true
+    (_without_positions, _values_summed, False, False),  # embed_image is a bag: it is said
+    (REFERENCE["embed_image"], _values_summed, False, True),  # positions lost in attention
+])
+def test_the_bag_of_tiles_hint_is_shown_only_when_embed_image_is_a_bag(embed, attend, passed,
+                                                                       lost):
+    check = _check()
+    worker = LocalWorker({"embed_image": embed, "self_attention": attend})
+    result = check.grade(None, worker, None)
+    assert result.passed == passed
+    if passed:
+        return
+    assert result.status == FAILED and result.score == 0
+    if lost:
+        assert result.misconception == "positions_lost_in_attention"
+        assert result.hint_kind == OBSERVATION and result.hint != check.hint
+        assert "bag of tiles" not in result.hint.lower()
+        assert result.hint.startswith("Your `embed_image` tells where a tile was")
+        assert "lost in `self_attention`" in result.hint
+    else:
+        assert result.misconception == "bag_of_tiles"
+        assert result.hint == check.hint and result.hint_kind == CHECKLIST
