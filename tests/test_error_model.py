@@ -1811,3 +1811,33 @@ def test_one_slip_the_cases_cannot_place_is_marked_as_such():
                                            [(RNG.normal(size=(2, 3)), np.ones(3), np.zeros(3))]),
                       0, same)
     assert named is None or not named.either
+
+
+def test_a_conditional_term_without_brackets_a_fixed_head_width_and_scipys_axis_none():
+    """`n + 1 if cls_token else 0` (no [CLS]: 0 tokens), lucidrains' dim_head=64 scale, and
+    scipy's softmax default axis=None: each named as what it is."""
+    tokens = REFERENCE["num_tokens"]
+    calls = calls_of(tokens, lambda H, W, P, cls_token=True: (H // P) * (W // P) + 1
+                     if cls_token else 0, [(8, 8, 4, False), (8, 8, 4, True), (6, 9, 3, False)])
+    found = em.search(tokens, calls, 0, same_count_or_equal)
+    assert found.name == "op:precedence:num_tokens:cls_token-unbracketed", found
+    assert "brackets" in found.sentence
+
+    attention = REFERENCE["self_attention"]
+    p = attention_params(16)  # d = 16: not the 8 of sqrt(64), which the scale d would be
+    found = em.search(attention, calls_of(attention, em.rewrite(
+        attention, "op:fixed_head_width:self_attention/attention:scale-of-width-64"),
+        [(RNG.normal(size=(4, 16)), p, 2), (RNG.normal(size=(3, 16)), p, 1)]), 0, same)
+    assert found.name == "op:fixed_head_width:self_attention/attention:scale-of-width-64", found
+    x = RNG.normal(size=(3, 16))
+    q = x @ p["Wq"] + p["bq"]
+    k = x @ p["Wk"] + p["bk"]
+    v = x @ p["Wv"] + p["bv"]
+    want = _softmax(q @ k.T / 8.0) @ v @ p["Wo"] + p["bo"]
+    assert np.allclose(em.rewrite(attention, found.name)(x, p, 1), want)
+
+    softmax = REFERENCE["softmax"]
+    whole = em.rewrite(softmax, "op:default_changed:softmax:axis-default-None")
+    x = RNG.normal(size=(2, 3))
+    assert np.allclose(whole(x), np.exp(x) / np.exp(x).sum())
+    assert np.allclose(whole(x, axis=-1), softmax(x))

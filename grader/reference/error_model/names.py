@@ -267,28 +267,37 @@ def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, read=read: prepended(n, read))
 
 
+def _default_set(function: ast.FunctionDef, index: int, value) -> ast.FunctionDef:
+    new = copy.copy(function)
+    new.args = copy.copy(function.args)
+    new.args.defaults = [ast.Constant(value) if i == index else d
+                         for i, d in enumerate(function.args.defaults)]
+    return new
+
+
 def default_changed(context: Context, node: ast.AST) -> Iterator[Change]:
     """An integer parameter's default written as 1 (`C=1`, a gray image's channel count, where
-    the lecture's is 3): right whenever it is given, wrong where it is left out."""
+    the lecture's is 3), or an axis's (-1) as None (scipy's softmax): right whenever it is
+    given, wrong where it is left out."""
     if not is_checked_function(context, node):
         return
     arguments = node.args.args
     named = [a.arg for a in arguments[len(arguments) - len(node.args.defaults):]]
     for index, (name, default) in enumerate(zip(named, node.args.defaults, strict=True)):
         value = literal(default)
+        if type(value) is int and value < 0:  # an axis from the end: scipy's `axis=None`
+            yield Change(f"{name}-default-None",
+                         f"In {where(context)}, `{name}` defaults to None (as "
+                         f"scipy.special.softmax's does) instead of {value}: right whenever "
+                         f"`{name}` is given, wrong where it is left out (the whole array at "
+                         "once).", lambda n, index=index: _default_set(n, index, None))
         if type(value) is not int or value <= 1:
             continue
 
-        def one(n: ast.FunctionDef, index=index) -> ast.FunctionDef:
-            new = copy.copy(n)
-            new.args = copy.copy(n.args)
-            new.args.defaults = [ast.Constant(1) if i == index else d
-                                 for i, d in enumerate(n.args.defaults)]
-            return new
-
         yield Change(f"{name}-default-1",
                      f"In {where(context)}, `{name}` defaults to 1 instead of {value}: right "
-                     f"whenever `{name}` is given, wrong where it is left out.", one)
+                     f"whenever `{name}` is given, wrong where it is left out.",
+                     lambda n, index=index: _default_set(n, index, 1))
 
 
 def unchained_loop(context: Context, node: ast.AST) -> Iterator[Change]:

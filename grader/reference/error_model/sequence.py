@@ -152,6 +152,22 @@ def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, function),))
 
 
-OPERATORS = {"loop_short": loop_one_short, "residuals_swapped": residuals_swapped,
-             "count_as_one": count_as_one,
+def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A conditional term added without its brackets: `n + (1 if cls_token else 0)` written
+    `n + 1 if cls_token else 0`, which Python reads `(n + 1) if cls_token else 0`."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.right, ast.IfExp)):
+        return
+    choice = node.right
+    unbracketed = ast.IfExp(choice.test, ast.BinOp(node.left, node.op, choice.body),
+                            choice.orelse)
+    yield Change(f"{slug(code(choice.test))}-unbracketed",
+                 f"In {where(context)}, `{code(node)}` is written without the brackets around "
+                 f"the conditional, which Python reads as `{code(unbracketed)}`: the whole sum, "
+                 f"not only its last term, depends on `{code(choice.test)}`.",
+                 lambda n: ast.IfExp(n.right.test, ast.BinOp(n.left, n.op, n.right.body),
+                                     n.right.orelse))
+
+
+OPERATORS = {"precedence": precedence, "loop_short": loop_one_short,
+             "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
              "standardised": standardised_first}  # tried after inputs.OPERATORS

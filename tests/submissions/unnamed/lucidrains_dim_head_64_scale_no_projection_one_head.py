@@ -9,10 +9,11 @@ Mistakes:
  2. the output projection is skipped when heads == 1 (project_out simplified to
     `heads != 1`): wrong with one head, right with several.
 
-Grader: no hint on any of the five failed checks (expected/got only).
+Grader: no hint on any of the five failed checks in the blind round (expected/got only); the
+fixed head width is named since (terms.fixed_head_width) where it shows alone.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
+EXPECT = {'multi-head-attention': 'op:fixed_head_width:self_attention/attention:scale-of-width-64',
           'no-causal-mask': None}
 
 

@@ -10,12 +10,13 @@ Mistakes:
  2. num_tokens returns `num_patches(...) + 1 if cls_token else 0`, which Python reads as
     `(num_patches + 1) if cls_token else 0`: 0 tokens without [CLS] (and no ValueError then).
 
-Grader: axis=None gets the checklist "Pass `axis` and keepdims=True ..." and the observation
-"returns the expected values except in 1 of 2 rows (row 1)"; the precedence slip gets no hint.
+Grader: in the blind round axis=None got the checklist "Pass `axis` and keepdims=True ..." and
+the observation "returns the expected values except in 1 of 2 rows (row 1)"; the precedence slip
+got no hint. Both are named since (names.default_changed's None, sequence.precedence).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'token-count': None,
-          'stable-softmax': None}
+EXPECT = {'token-count': 'op:precedence:num_tokens:cls_token-unbracketed',
+          'stable-softmax': 'op:default_changed:softmax:axis-default-None'}
 
 
 def softmax(x, axis=None):
