@@ -1841,3 +1841,22 @@ def test_a_conditional_term_without_brackets_a_fixed_head_width_and_scipys_axis_
     x = RNG.normal(size=(2, 3))
     assert np.allclose(whole(x), np.exp(x) / np.exp(x).sum())
     assert np.allclose(whole(x, axis=-1), softmax(x))
+
+
+def test_a_norm_given_the_branch_alone_instead_of_the_residual_stream():
+    """`a = attn(ln1(x)); x = x + a; return x + mlp(ln2(a))`: the second norm reads the
+    attention branch, not the stream after the first residual."""
+    from grader.reference.encoder import mlp
+
+    block, layer_norm = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+
+    def student(x, p, heads):
+        a = REFERENCE["self_attention"](layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        x = x + a
+        return x + mlp(layer_norm(a, p["ln2_g"], p["ln2_b"]), p)
+
+    p = small_vit()["blocks"][0]
+    found = em.search(block, calls_of(block, student, [(RNG.normal(size=(5, 8)), p, 2),
+                                                       (RNG.normal(size=(3, 8)), p, 1)]), 0, same)
+    assert found.name == "op:stale:encoder_block:x-branch-read.1", found
+    assert "the branch" in found.sentence

@@ -93,6 +93,16 @@ def _residual_reads(statement: ast.stmt, name: str) -> list[ast.Name]:
     return reads
 
 
+class _Replaced(ast.NodeTransformer):
+    """The one node `old` (by identity) replaced by `new`."""
+
+    def __init__(self, old: ast.AST, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.new if node is self.old else self.generic_visit(node)
+
+
 class _Stale(ast.NodeTransformer):
     """The one Name `old` (by identity) read as `before`."""
 
@@ -105,10 +115,20 @@ class _Stale(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _stale_body(owner: ast.AST, index: int, position: int) -> ast.AST | None:
+def _added(statement: ast.stmt, name: str) -> ast.AST | None:
+    """The branch of `name = name + branch`, else None."""
+    value = statement.value if isinstance(statement, ast.Assign) else None
+    if (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
+            and _name(value.left) == name):
+        return value.right
+    return None
+
+
+def _stale_body(owner: ast.AST, index: int, position: int,
+                branch: bool = False) -> ast.AST | None:
     """`owner` with the value statement `index` updates kept as it was before, and the
-    `position`-th residual read of the next statement reading that old value; None when an edit
-    below took either away."""
+    `position`-th residual read of the next statement reading that old value (`branch`: what the
+    update added, the new value less the old); None when an edit below took either away."""
     body = _statements(owner)
     name = _updates(body[index]) if index + 1 < len(body) else None
     reads = _residual_reads(body[index + 1], name) if name else []
@@ -117,7 +137,9 @@ def _stale_body(owner: ast.AST, index: int, position: int) -> ast.AST | None:
     before = f"{PREFIX}before_{name}"
     following = copy.deepcopy(body[index + 1])
     read = _residual_reads(following, name)[position]
-    following = _Stale(read, before).visit(following)
+    following = (_Stale(read, before).visit(following) if not branch else
+                 _Replaced(read, ast.BinOp(ast.Name(name, ast.Load()), ast.Sub(),
+                                           ast.Name(before, ast.Load()))).visit(following))
     kept = ast.Assign([ast.Name(before, ast.Store())], ast.Name(name, ast.Load()))
     new = copy.copy(owner)
     new.body = [*body[:index], kept, body[index], following, *body[index + 2:]]
@@ -152,6 +174,14 @@ def stale_read(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"left out there.",
                          lambda n, index=index, position=position: _stale_body(n, index,
                                                                                 position))
+            branch = _added(statement, name)
+            if branch is not None and position:  # the branch's read, not the residual's own
+                yield Change(f"{name}-branch-read.{position}",
+                             f"In {where(context)}, {_read_words(body[index + 1], read)} the "
+                             f"branch `{code(branch)}` alone, not `{name}` after "
+                             f"`{code(statement)}` (the residual stream, the branch added).",
+                             lambda n, index=index, position=position: _stale_body(
+                                 n, index, position, branch=True))
 
 
 COUNTING = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Pow, ast.Mod)

@@ -7,10 +7,10 @@ Mistakes:
  1. the MLP's LayerNorm reads the attention branch output `sa` instead of the updated stream
     x + sa (every input).
 
-Grader: encoder-block's checklist only.
+Grader: encoder-block's checklist only in the blind round; named since (names.stale's branch read).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:stale:encoder_block:x-branch-read.1'}
 
 
 def encoder_block(x, p, heads):
