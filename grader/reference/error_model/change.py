@@ -8,10 +8,11 @@ import ast
 import copy
 import functools
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .tree import PREFIX, Instance
+from .tree import PACKAGE, PREFIX, SKIPPED, Instance
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,29 @@ def one_apart(a: str, b: str) -> bool:
     apart = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
     return len(apart) == 1 and any(all(test(c) for c in apart[0]) for test in (
         str.isdigit, str.islower, str.isupper))
+
+
+class Replaced(ast.NodeTransformer):
+    """The one node `old` (by identity) replaced by `new`."""
+
+    def __init__(self, old: ast.AST, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        return self.new if node is self.old else self.generic_visit(node)
+
+
+def called_function(context: Context, node: ast.AST) -> Callable | None:
+    """The reference function the call `node` calls: a helper's instance, or a student-API
+    function the model leaves whole (`embed_image` in `vit_forward`); None for numpy's, a
+    validation helper's, or anything else."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or \
+            node.func.id in SKIPPED:
+        return None
+    child = context.instance.children.get(node.func.id)
+    if child is not None:
+        return child.function
+    value = context.instance.function.__globals__.get(node.func.id)
+    module = getattr(value, "__module__", "") or ""
+    own = module.startswith(PACKAGE) or module == context.instance.function.__module__
+    return value if isinstance(value, types.FunctionType) and own else None

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from .change import (
     Change,
     Context,
+    Replaced,
     callee,
     code,
     is_checked_function,
@@ -93,28 +94,6 @@ def _residual_reads(statement: ast.stmt, name: str) -> list[ast.Name]:
     return reads
 
 
-class _Replaced(ast.NodeTransformer):
-    """The one node `old` (by identity) replaced by `new`."""
-
-    def __init__(self, old: ast.AST, new: ast.AST):
-        self.old, self.new = old, new
-
-    def visit(self, node: ast.AST) -> ast.AST:
-        return self.new if node is self.old else self.generic_visit(node)
-
-
-class _Stale(ast.NodeTransformer):
-    """The one Name `old` (by identity) read as `before`."""
-
-    def __init__(self, old: ast.AST, before: str):
-        self.old, self.before = old, before
-
-    def visit(self, node: ast.AST) -> ast.AST:
-        if node is self.old:
-            return ast.Name(self.before, ast.Load())
-        return self.generic_visit(node)
-
-
 def _added(statement: ast.stmt, name: str) -> ast.AST | None:
     """The branch of `name = name + branch`, else None."""
     value = statement.value if isinstance(statement, ast.Assign) else None
@@ -137,9 +116,9 @@ def _stale_body(owner: ast.AST, index: int, position: int,
     before = f"{PREFIX}before_{name}"
     following = copy.deepcopy(body[index + 1])
     read = _residual_reads(following, name)[position]
-    following = (_Stale(read, before).visit(following) if not branch else
-                 _Replaced(read, ast.BinOp(ast.Name(name, ast.Load()), ast.Sub(),
-                                           ast.Name(before, ast.Load()))).visit(following))
+    new = ast.Name(before, ast.Load()) if not branch else ast.BinOp(
+        ast.Name(name, ast.Load()), ast.Sub(), ast.Name(before, ast.Load()))
+    following = Replaced(read, new).visit(following)
     kept = ast.Assign([ast.Name(before, ast.Store())], ast.Name(name, ast.Load()))
     new = copy.copy(owner)
     new.body = [*body[:index], kept, body[index], following, *body[index + 2:]]

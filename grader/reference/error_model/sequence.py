@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, key_of, slug, where
+from .change import Change, Context, called_function, callee, code, key_of, slug, where
 from .tree import PREFIX
 
 SHORT = {"last": (None, -1), "first": (1, None)}  # the element left out: the slice kept
@@ -86,15 +86,10 @@ def residuals_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
 def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
     """A step given `params['heads']` for its parameter `heads` run with 1 instead, whatever
     the dict holds (the key read under another name, with a default of 1)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+    function = called_function(context, node)
+    if function is None:
         return
-    child = context.instance.children.get(node.func.id)
-    function = child.function if child is not None else \
-        context.instance.function.__globals__.get(node.func.id)
-    try:
-        parameters = list(inspect.signature(function).parameters)
-    except (TypeError, ValueError):
-        return
+    parameters = list(inspect.signature(function).parameters)
     for index, argument in enumerate(node.args[:len(parameters)]):
         key = key_of(argument)
         if key is None or key != parameters[index]:

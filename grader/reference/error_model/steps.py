@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, slug, where, with_first
+from .change import Change, Context, Replaced, callee, code, slug, where, with_first
 from .operators import ACTIVATION_CALLS, ACTIVATIONS
 from .tree import PREFIX
 
@@ -75,16 +75,6 @@ def _row_reads(statement: ast.stmt, name: str) -> list[ast.Subscript]:
     return [n for n in ast.walk(statement) if _row(n) is not None and n.value.id == name]
 
 
-class _Replaced(ast.NodeTransformer):
-    """The one node `old` (by identity) replaced by `new`."""
-
-    def __init__(self, old: ast.AST, new: ast.AST):
-        self.old, self.new = old, new
-
-    def visit(self, node: ast.AST) -> ast.AST:
-        return self.new if node is self.old else self.generic_visit(node)
-
-
 def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.AST | None:
     """`body_owner` with statement `index` (`x = step(x, ...)`) taken away and the next
     statement's row read of x replaced by `step(<the rows pooled>, ...)`; None when an edit
@@ -98,7 +88,7 @@ def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.
     name, step = found
     pooled = ast.Call(step.func, [_mean_of_rows(name, lower, upper), *step.args[1:]],
                       step.keywords)
-    following = _Replaced(reads[0], pooled).visit(following)
+    following = Replaced(reads[0], pooled).visit(following)
     new = copy.copy(body_owner)
     new.body = [*body[:index], following, *body[index + 2:]]
     return new
@@ -276,7 +266,7 @@ def _added_first(body_owner: ast.AST, index: int, first: bool) -> ast.AST | None
     added = ast.Assign([ast.Name(name, ast.Store())],
                        ast.BinOp(ast.Name(name, ast.Load()), ast.Add(),
                                  _rows_of(_term(sums[0], name), name, first)))
-    following = _Replaced(sums[0], ast.Name(name, ast.Load())).visit(following)
+    following = Replaced(sums[0], ast.Name(name, ast.Load())).visit(following)
     new = copy.copy(body_owner)
     new.body = [*body[:index], added, body[index], following, *body[index + 2:]]
     return new

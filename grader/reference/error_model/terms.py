@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
-from .tree import PACKAGE, PREFIX, SKIPPED, source
+from .change import Change, Context, called_function, callee, code, where
+from .tree import PREFIX, source
 
 # the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor).
 # LayerScale's small initial values (1e-5, 1e-6) are not offered: within a check's tolerance
@@ -136,20 +135,6 @@ def shifted_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
                          _NthRead(name, nth, new).visit(copy.deepcopy(n)))
 
 
-def _called(context: Context, node: ast.Call) -> Callable | None:
-    """The reference function `node` calls: a helper's instance, or a student-API function the
-    model leaves whole (`embed_image` in `vit_forward`); None for numpy's and the like."""
-    if not isinstance(node.func, ast.Name) or node.func.id in SKIPPED:
-        return None
-    child = context.instance.children.get(node.func.id)
-    if child is not None:
-        return child.function
-    value = context.instance.function.__globals__.get(node.func.id)
-    module = getattr(value, "__module__", "") or ""
-    own = module.startswith(PACKAGE) or module == context.instance.function.__module__
-    return value if isinstance(value, types.FunctionType) and own else None
-
-
 def _last_term(function: ast.FunctionDef) -> ast.AST | None:
     """`b` of the function's one `return a + b` when `b` reads only parameters the function
     never assigns (`params['pos']`, a bias `b`), and calls nothing; else None."""
@@ -185,7 +170,7 @@ def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
     bias twice at each of a block's six projections would crowd out the search)."""
     from grader.reference import REFERENCE  # the student API's own functions
 
-    function = _called(context, node) if isinstance(node, ast.Call) else None
+    function = called_function(context, node)
     if getattr(function, "__name__", None) not in REFERENCE:
         return
     definition = source(function)
@@ -241,7 +226,7 @@ def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
 
     if not (isinstance(node, ast.Assign) and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
-            and getattr(_called(context, node.value), "__name__", None) in REFERENCE):
+            and getattr(called_function(context, node.value), "__name__", None) in REFERENCE):
         return
     bound = f"{PREFIX}times_sqrt_width"
     name = callee(node.value)
