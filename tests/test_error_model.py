@@ -1860,3 +1860,131 @@ def test_a_norm_given_the_branch_alone_instead_of_the_residual_stream():
                                                        (RNG.normal(size=(3, 8)), p, 1)]), 0, same)
     assert found.name == "op:stale:encoder_block:x-branch-read.1", found
     assert "the branch" in found.sentence
+
+
+def test_a_pre_ln_block_written_post_ln_named_as_both_norms_moved():
+    """The 2017 Transformer's order, `x = ln1(x + attn(x)); return ln2(x + mlp(x))`, in the
+    lecture's pre-LN block: the pair of two norms moved after their residual sums."""
+    from grader.reference.encoder import mlp
+
+    block, layer_norm = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+
+    def post_ln(x, p, heads):
+        x = layer_norm(x + REFERENCE["self_attention"](x, p, heads), p["ln1_g"], p["ln1_b"])
+        return layer_norm(x + mlp(x, p), p["ln2_g"], p["ln2_b"])
+
+    p = small_vit()["blocks"][0]
+    found = em.search(block, calls_of(block, post_ln, [(RNG.normal(size=(5, 8)), p, 2),
+                                                       (RNG.normal(size=(3, 8)), p, 1)]),
+                      0, same, opaque=frozenset({"self_attention"}))
+    assert found.name == ("op:norm_after:encoder_block:layer_norm-after-self_attention-residual"
+                          "+op:norm_after:encoder_block:layer_norm-after-mlp-residual"), found
+    assert "post-LN" in found.sentence
+
+
+def test_a_condition_never_looked_at_and_an_option_switched_on():
+    """[CLS] counted whatever `cls_token` says; the causal mask made whatever `causal` says; a
+    ViT block that calls its attention with causal=True."""
+    tokens = REFERENCE["num_tokens"]
+    calls = calls_of(tokens, lambda H, W, P, cls_token=True: (H // P) * (W // P) + 1,
+                     [(8, 8, 4, False), (8, 8, 4, True), (6, 9, 3, False)])
+    found = em.search(tokens, calls, 0, same_count_or_equal)
+    assert found.name == "op:condition_ignored:num_tokens:cls_token-ignored", found
+    assert "whatever `cls_token` says" in found.sentence
+
+    attention = REFERENCE["self_attention"]
+    p = attention_params(8)
+    masked = [em.Call((x, p, h), {}, attention(x, p, h, causal=True), attention(x, p, h))
+              for x, h in ((RNG.normal(size=(4, 8)), 2), (RNG.normal(size=(3, 8)), 1))]
+    found = em.search(attention, masked, 0, same)
+    assert found.name == "op:condition_ignored:self_attention:causal-ignored", found
+
+    block = REFERENCE["encoder_block"]
+    bp = small_vit()["blocks"][0]
+    causal = [em.Call((x, bp, 2), {}, _causal_block(x, bp, 2),
+                      block(x, bp, 2)) for x in (RNG.normal(size=(5, 8)), RNG.normal(size=(2, 8)))]
+    found = em.search(block, causal, 0, same, opaque=frozenset({"self_attention"}))
+    assert found.name == "op:option_on:encoder_block:self_attention-causal-on", found
+    assert "causal=True" in found.sentence
+
+
+def _causal_block(x, p, heads):
+    from grader.reference.encoder import mlp
+
+    layer_norm, attention = REFERENCE["layer_norm"], REFERENCE["self_attention"]
+    x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads, causal=True)
+    return x + mlp(layer_norm(x, p["ln2_g"], p["ln2_b"]), p)
+
+
+def test_parts_in_the_other_order_parameters_swapped_and_a_root_left_off():
+    """[CLS] appended instead of prepended; `x_hat * beta + gamma`; LayerNorm dividing by the
+    variance: each named as the choice it makes the other way."""
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def appended(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        return np.concatenate([x, params["cls"][None]], axis=0) + params["pos"]
+
+    images = [RNG.normal(size=(4, 4, 3)), RNG.normal(size=(4, 4, 3))]
+    found = em.search(embed, [em.Call((i, params), {}, appended(i, params), embed(i, params))
+                              for i in images], 0, same)
+    assert found.name == "op:parts_reversed:embed_image:x-before-params['cls']", found
+    assert "before" in found.sentence
+
+    norm = REFERENCE["layer_norm"]
+
+    def swapped(x, gamma, beta, eps=1e-6):
+        return (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + eps) \
+            * beta + gamma
+
+    def by_variance(x, gamma, beta, eps=1e-6):
+        return (x - x.mean(-1, keepdims=True)) / (x.var(-1, keepdims=True) + eps) * gamma + beta
+
+    cases = [(RNG.normal(size=(3, 6)), RNG.normal(size=6), RNG.normal(size=6)) for _ in range(2)]
+    found = em.search(norm, calls_of(norm, swapped, cases), 0, same)
+    assert found.name == "op:parameters_swapped:layer_norm:gamma-and-beta-swapped", found
+    found = em.search(norm, calls_of(norm, by_variance, cases), 0, same)
+    assert found.name == "op:root:layer_norm:sqrt-left-off", found
+    assert "variance" in found.sentence
+
+
+def test_two_axes_of_a_transpose_swapped_but_never_into_no_transpose():
+    """Patches numbered down the columns, `transpose(2, 0, 1, 3, 4)`: named; a swap that
+    undoes the transpose is the transpose removed, offered once, by its own operator."""
+    patchify = REFERENCE["patchify"]
+
+    def by_columns(image, P):
+        H, W, C = image.shape
+        grid = image.reshape(H // P, P, W // P, P, C).transpose(2, 0, 1, 3, 4)
+        return grid.reshape(-1, P * P * C)
+
+    images = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 4, 1)), 2)]
+    found = em.search(patchify, calls_of(patchify, by_columns, images), 0, same)
+    assert found.name == "op:axes_swapped:patchify:transpose-2-0-1-3-4", found
+    names = [e.name for e in em.model(patchify)[1]]
+    assert "op:axes_swapped:patchify:transpose-0-1-2-3-4" not in names
+    assert "op:transpose:patchify:grid.transpose-removed" in names
+
+
+def test_a_convolution_with_its_kernel_flipped_or_its_stride_ignored():
+    """scipy.signal.convolve2d's flipped kernel, and every window position used (stride 1),
+    in a convolution written from scratch with loops."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def looped(image, K, b, stride, flip=False, step=None):
+        k, K = K.shape[0], K[::-1, ::-1] if flip else K
+        step = stride if step is None else step
+        rows = range(0, image.shape[0] - k + 1, step)
+        cols = range(0, image.shape[1] - k + 1, step)
+        return np.array([[np.einsum("ijc,ijcd->d", image[i:i + k, j:j + k], K) + b
+                          for j in cols] for i in rows])
+
+    cases = [(RNG.normal(size=(6, 5, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1)]
+    assert all(np.allclose(looped(*c), conv(*c)) for c in cases)
+    found = em.search(conv, calls_of(conv, lambda *c: looped(*c, flip=True), cases), 0, same)
+    assert found.name == "op:kernel_flipped:conv_patch_embed:K-flipped", found
+    assert "cross-correlation" in found.sentence
+    found = em.search(conv, calls_of(conv, lambda *c: looped(*c, step=1), cases), 0, same)
+    assert found.name == "op:stride:conv_patch_embed:windows-stride-ignored", found
+    assert "stride of 1" in found.sentence

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import (
     alternatives,
+    choices,
     contractions,
     counts,
     dtypes,
@@ -63,8 +64,9 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
+# their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence)  # their operators are tried in order
+           results, terms, contractions, inputs, sequence, choices)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

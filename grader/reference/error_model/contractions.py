@@ -106,5 +106,27 @@ def bias_inside(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, counted_bias),))
 
 
-OPERATORS = {"flattened_apart": flattened_apart,
-             "bias_inside": bias_inside}  # tried after terms.OPERATORS
+def kernel_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A kernel flipped before it is applied, as a textbook convolution does
+    (`scipy.signal.convolve2d`, `np.convolve`): `np.tensordot(windows, K, axes=([3, 4, 2], [0,
+    1, 2]))` with `K[::-1, ::-1]`, where a convolutional layer computes the cross-correlation.
+    Only a contraction over the second operand's first two axes, a name (the kernel's rows and
+    columns)."""
+    if not (isinstance(node, ast.Call) and callee(node) == "tensordot" and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Name)):
+        return
+    axes = _axes(node)
+    if axes is None or sorted(axes[1])[:2] != [0, 1]:
+        return
+    kernel = node.args[1].id
+    flipped = ast.parse(f"{kernel}[::-1, ::-1]", mode="eval").body
+    yield Change(f"{kernel}-flipped",
+                 f"In {where(context)}, the kernel `{kernel}` is flipped, `{kernel}[::-1, "
+                 f"::-1]`, as a textbook convolution does (scipy.signal.convolve2d, "
+                 "np.convolve): a convolutional layer computes the cross-correlation, each "
+                 "window times the kernel as it is.",
+                 lambda n: ast.Call(n.func, [n.args[0], flipped, *n.args[2:]], n.keywords))
+
+
+OPERATORS = {"flattened_apart": flattened_apart, "bias_inside": bias_inside,
+             "kernel_flipped": kernel_flipped}  # tried after terms.OPERATORS

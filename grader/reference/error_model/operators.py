@@ -264,7 +264,8 @@ def _with_arg(node: ast.Call, arg: ast.AST) -> ast.Call:
 
 
 def root(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A term moved out of a square root: sqrt(var + eps) as sqrt(var) + eps."""
+    """A term moved out of a square root, sqrt(var + eps) as sqrt(var) + eps, or the root left
+    off, var + eps."""
     if _sqrt(node) and isinstance(node.args[0], ast.BinOp) and \
             isinstance(node.args[0].op, ast.Add):
         inner = node.args[0]
@@ -274,6 +275,10 @@ def root(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"inside it, `{code(node)}`.",
                      lambda n: ast.BinOp(_with_arg(n, n.args[0].left), ast.Add(),
                                          n.args[0].right))
+        yield Change("sqrt-left-off",
+                     f"In {where(context)}, `{code(inner)}` is used without its square root, "
+                     f"where `{code(node)}` belongs: dividing by the variance, not by the "
+                     "standard deviation.", lambda n: n.args[0])
 
 
 def _relu(x):

@@ -69,6 +69,10 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"where `i * {step}:i * {step} + k` belongs).",
                  lambda n: _unstrided(_unstrided(n, axes[0]), axes[1])
                  if len(_strided(n)) > 1 else None)
+    yield Change(f"{node.value.id}-stride-ignored",
+                 f"In {where(context)}, `{code(node)}` is not taken: every window position is "
+                 f"used, as with a stride of 1 (overlapping windows), where every `{step}`-th "
+                 "belongs.", lambda n: n.value)
 
 
 def _window_shape(function: ast.AST, name: str) -> ast.AST | None:

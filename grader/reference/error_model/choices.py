@@ -1,0 +1,182 @@
+"""Operators on a choice the reference makes that a student makes the other way, each right in
+its own steps: a condition never looked at (`1 if cls_token else 0` always 1, the causal mask
+whatever `causal` says), an option of a step switched on (`self_attention(..., causal=True)`
+in a ViT block), the parts of a concatenation in the other order ([CLS] appended, not
+prepended), two parameters used in each other's place (`x_hat * beta + gamma`), two axes of a
+transpose swapped (patches numbered down the columns, each patch read column by column), and a
+LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
+block). Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import itertools
+from collections.abc import Iterator
+
+from .change import Change, Context, called_function, callee, code, slug, where
+
+JOINS = ("vstack", "hstack", "concatenate", "row_stack", "column_stack")
+
+
+def condition_ignored(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`a if cond else b` as `a`: the condition never looked at, the first branch taken always
+    (`num_patches(...) + 1` whatever `cls_token` says; the mask made whatever `causal` says)."""
+    if not isinstance(node, ast.IfExp):
+        return
+    yield Change(f"{slug(code(node.test))}-ignored",
+                 f"In {where(context)}, `{code(node)}` is always `{code(node.body)}`: whatever "
+                 f"`{code(node.test)}` says, the code takes that branch; look at "
+                 f"`{code(node.test)}` (false: `{code(node.orelse)}`).",
+                 lambda n: n.body)
+
+
+def option_on(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step called with an option switched on that its caller leaves off: a keyword
+    parameter of the called reference function whose default is False, not given, given True
+    (`self_attention(h, p, heads, causal=True)` in a ViT block: GPT's mask on patches)."""
+    function = called_function(context, node)
+    if function is None:
+        return
+    parameters = list(inspect.signature(function).parameters.values())
+    for index, parameter in enumerate(parameters):
+        if parameter.default is not False or index < len(node.args) or any(
+                k.arg == parameter.name for k in node.keywords):
+            continue
+
+        def switched(n: ast.Call, name=parameter.name) -> ast.Call:
+            new = copy.copy(n)
+            new.keywords = [*n.keywords, ast.keyword(name, ast.Constant(True))]
+            return new
+
+        yield Change(f"{slug(callee(node))}-{parameter.name}-on",
+                     f"In {where(context)}, `{callee(node)}` is called with "
+                     f"{parameter.name}=True, where the lecture leaves it off (its default, "
+                     f"False): `{code(node)}`.", switched)
+
+
+def parts_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The two parts of a concatenation in the other order: `np.vstack([cls, x])` as
+    `np.vstack([x, cls])` ([CLS] the last row, where the lecture puts it first)."""
+    if not (isinstance(node, ast.Call) and callee(node) in JOINS and node.args
+            and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and len(node.args[0].elts) == 2):
+        return
+    first, second = node.args[0].elts
+
+    def reversed_parts(n: ast.Call) -> ast.Call:
+        new = copy.copy(n)
+        parts = copy.copy(n.args[0])
+        parts.elts = list(reversed(n.args[0].elts))
+        new.args = [parts, *n.args[1:]]
+        return new
+
+    yield Change(f"{slug(code(second))}-before-{slug(code(first))}",
+                 f"In {where(context)}, `{code(reversed_parts(node))}` puts `{code(second)}` "
+                 f"before `{code(first)}`: the lecture's order is `{code(node)}`.",
+                 reversed_parts)
+
+
+def _reads(node: ast.AST, name: str) -> list[ast.Name]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name
+            and isinstance(n.ctx, ast.Load)]
+
+
+def parameters_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two parameters of the function read in each other's place in one statement's arithmetic:
+    `x_hat * gamma + beta` as `x_hat * beta + gamma`. Only parameters without a default, after
+    the first (the input), each read once in the statement."""
+    function = context.instance.node
+    if not (isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, ast.BinOp)):
+        return
+    arguments = function.args
+    named = [a.arg for a in arguments.posonlyargs + arguments.args]
+    required = named[1:len(named) - len(arguments.defaults)]
+    once = [name for name in required if len(_reads(node.value, name)) == 1]
+    for a, b in itertools.combinations(once, 2):
+        def swapped(n: ast.stmt, a=a, b=b) -> ast.stmt:
+            new = copy.deepcopy(n)
+            for read in ast.walk(new.value):
+                if isinstance(read, ast.Name) and read.id in (a, b):
+                    read.id = b if read.id == a else a
+            return new
+
+        yield Change(f"{a}-and-{b}-swapped",
+                     f"In {where(context)}, `{a}` and `{b}` are used in each other's place: "
+                     f"`{code(swapped(node).value)}`, where the lecture has "
+                     f"`{code(node.value)}`.", swapped)
+
+
+def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two axes of a transpose swapped: `grid.transpose(0, 2, 1, 3, 4)` as `(2, 0, 1, 3, 4)`
+    (the patches numbered down the columns) or `(0, 2, 3, 1, 4)` (each patch read column by
+    column). Only a transpose of three axes or more, given as integers."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "transpose" and len(node.args) >= 3
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args)):
+        return
+    axes = [a.value for a in node.args]
+    for i, j in itertools.combinations(range(len(axes)), 2):
+        new_axes = list(axes)
+        new_axes[i], new_axes[j] = axes[j], axes[i]
+        if new_axes == sorted(new_axes):
+            continue  # no transpose at all: operators.transpose names it (`transpose-removed`)
+
+        def permuted(n: ast.Call, new_axes=tuple(new_axes)) -> ast.Call:
+            new = copy.copy(n)
+            new.args = [ast.Constant(a) for a in new_axes]
+            return new
+
+        yield Change(f"transpose-{'-'.join(map(str, new_axes))}",
+                     f"In {where(context)}, `{code(permuted(node))}` puts axes {axes[j]} and "
+                     f"{axes[i]} in each other's place: the lecture's order is "
+                     f"`{code(node)}`.", permuted)
+
+
+def _pre_norm_branch(statement: ast.stmt) -> tuple[str, ast.Call, ast.Call] | None:
+    """(n, the branch's step, its norm) for `n = n + step(norm(n, ...), ...)` (or `return`)."""
+    value = statement.value if isinstance(statement, (ast.Assign, ast.Return)) else None
+    if isinstance(statement, ast.Assign) and not (
+            len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+        return None
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
+            and isinstance(value.left, ast.Name) and isinstance(value.right, ast.Call)
+            and value.right.args and isinstance(value.right.args[0], ast.Call)):
+        return None
+    step, norm = value.right, value.right.args[0]
+    if not (norm.args and isinstance(norm.args[0], ast.Name)
+            and norm.args[0].id == value.left.id and "norm" in callee(norm)):
+        return None
+    if isinstance(statement, ast.Assign) and statement.targets[0].id != value.left.id:
+        return None
+    return value.left.id, step, norm
+
+
+def norm_after_residual(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A pre-LN residual step written post-LN: `x = x + attn(ln(x))` as `x = ln(x + attn(x))`,
+    the norm applied to the sum instead of to the branch's input (the 2017 Transformer)."""
+    found = _pre_norm_branch(node) if isinstance(node, ast.stmt) else None
+    if found is None:
+        return
+    name, step, norm = found
+
+    def moved(n: ast.stmt) -> ast.stmt:
+        _, step, norm = _pre_norm_branch(n)
+        new = copy.copy(n)
+        branch = copy.copy(step)
+        branch.args = [ast.Name(name, ast.Load()), *step.args[1:]]
+        after = copy.copy(norm)
+        after.args = [ast.BinOp(ast.Name(name, ast.Load()), ast.Add(), branch), *norm.args[1:]]
+        new.value = after
+        return new
+
+    yield Change(f"{slug(callee(norm))}-after-{slug(callee(step))}-residual",
+                 f"In {where(context)}, `{code(moved(node).value)}` normalises after the "
+                 f"residual sum (post-LN, the 2017 Transformer's order): the lecture's pre-LN "
+                 f"block normalises only the branch's input, `{code(node.value)}`.", moved)
+
+
+OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
+             "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
+             "axes_swapped": axes_swapped, "norm_after": norm_after_residual}
