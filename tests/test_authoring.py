@@ -66,8 +66,8 @@ def test_the_sheet_never_shows_hints_option_feedback_or_hidden_cases(catalogue, 
 
 def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
     """The examples are code a student can paste: run them with the reference as the student."""
+    from grader.checks.describe import sheet_value
     from grader.checks.inputs import evaluate
-    from grader.checks.kinds.call import sheet_value
 
     namespace = {"np": np, "evaluate": evaluate,  # the shipped functions and the course's own
                  **{name: reference_function(name, EXERCISES)

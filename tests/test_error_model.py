@@ -819,11 +819,17 @@ def test_each_slip_of_an_alternative_activation_computes_what_its_words_say():
     from grader.reference.error_model import alternatives, operators
 
     assert alternatives.ALTERNATIVES == ("gelu_tanh", "gelu")
+    twins = [said for *_, said, _ in alternatives.variants() if "cannot tell" in said]
+    assert twins and all("tanh" in said and "exact" in said for said in twins), twins
     names = ("gelu_tanh", "gelu", "quick_gelu")
     variants = alternatives.variants(names)
     assert all(sum(v[0] == name for v in variants) >= 3 for name in names)
     x = np.linspace(-5, 5, 101)
-    for name, detail, words, variant in variants:
+    for name, detail, said, variant in variants:
+        assert said.startswith(operators.ACTIVATIONS[name][0]), said
+        said = said.removesuffix(" (the cases cannot tell which)")
+        words = (said.split(", with ", 1)[1] if ", with " in said
+                 else said.split(" with ", 1)[1].split(" or ")[0])  # its own slip, said first
         function = ast.parse(textwrap.dedent(inspect.getsource(operators.ACTIVATIONS[name][1])))
         source = ast.unparse(next(n for n in ast.walk(function) if isinstance(n, ast.Return)).value)
         formulas = _slipped_source(source, words)
@@ -1988,3 +1994,56 @@ def test_a_convolution_with_its_kernel_flipped_or_its_stride_ignored():
     found = em.search(conv, calls_of(conv, lambda *c: looped(*c, step=1), cases), 0, same)
     assert found.name == "op:stride:conv_patch_embed:windows-stride-ignored", found
     assert "stride of 1" in found.sentence
+
+
+def test_a_softmax_shifted_by_the_mean_and_an_affine_shift_added_before_its_scale():
+    """"Subtract any constant": the mean for the max (equal until exp overflows); the shift of
+    LayerNorm's affine map added before the gain multiplies, `(x_hat + beta) * gamma`."""
+    softmax = REFERENCE["softmax"]
+
+    def by_mean(x, axis=-1):
+        e = np.exp(x - np.mean(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    cases = [(np.array([[0.0, 1000.0, -1000.0], [1.0, 2.0, 3.0]]),), (RNG.normal(size=(2, 4)),)]
+    with np.errstate(all="ignore"):
+        calls = calls_of(softmax, by_mean, cases)
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == "op:reduction:softmax:max-as-mean", found
+    assert "takes the mean where the lecture takes the max" in found.sentence
+
+    norm = REFERENCE["layer_norm"]
+
+    def shifted_first(x, gamma, beta, eps=1e-6):
+        x_hat = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + eps)
+        return (x_hat + beta) * gamma
+
+    cases = [(RNG.normal(size=(3, 6)), RNG.normal(size=6), RNG.normal(size=6)) for _ in range(2)]
+    found = em.search(norm, calls_of(norm, shifted_first, cases), 0, same)
+    assert found.name == "op:shift_first:layer_norm:beta-before-gamma", found
+
+
+def test_a_residual_inside_attention_and_a_block_whose_attention_runs_one_head():
+    """`self_attention` returning `x + attention`; a block calling `self_attention(h, p)`,
+    whose own default runs one head."""
+    attention, block = REFERENCE["self_attention"], REFERENCE["encoder_block"]
+    p = attention_params(8)
+    cases = [(RNG.normal(size=(4, 8)), p, 2), (RNG.normal(size=(3, 8)), p, 1)]
+    found = em.search(attention, calls_of(attention, lambda x, p, h: x + attention(x, p, h),
+                                          cases), 0, same)
+    assert found.name == "op:input_added:self_attention:x-added-to-the-result", found
+    assert "residual inside this step" in found.sentence
+
+    from grader.reference.encoder import mlp
+
+    layer_norm = REFERENCE["layer_norm"]
+
+    def one_head(x, p, heads):
+        x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, 1)
+        return x + mlp(layer_norm(x, p["ln2_g"], p["ln2_b"]), p)
+
+    bp = small_vit()["blocks"][0]
+    cases = [(RNG.normal(size=(5, 8)), bp, 2), (RNG.normal(size=(3, 8)), bp, 4)]
+    found = em.search(block, calls_of(block, one_head, cases), 0, same,
+                      opaque=frozenset({"self_attention"}))
+    assert found.name == "op:count_as_one:encoder_block:heads-as-1", found

@@ -386,7 +386,7 @@ def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_
 
     image = rng.standard_normal((4, 4, 3))
     name, hint = told("patchify", (image, 2), expected + shift)
-    assert name == "offset_rows" and hint.endswith("every row alike.")
+    assert name == "offset_rows" and hint.endswith("the same vector in every row.")
     assert "bias" not in hint and "position" not in hint
     b_e = rng.standard_normal(4)
     embed = (image, rng.standard_normal((12, 4)), b_e, 2)

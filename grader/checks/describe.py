@@ -132,3 +132,15 @@ def short_title(hint: str) -> str:
         return clause
     cut = clause[:TITLE_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,")
     return (cut or clause[:TITLE_CHARS]) + "\u2026"
+
+
+def sheet_value(value) -> str:
+    """A value as the question sheet writes it: small arrays whole, others by their shape."""
+    if isinstance(value, np.ndarray):
+        if value.size <= SMALL_ARRAY:
+            text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
+            return "array(" + " ".join(text.split()) + ")"
+        return f"<array of shape {value.shape}>"
+    if isinstance(value, np.generic):
+        return repr(value.item())
+    return repr(value)

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from grader.spec.errors import SpecError, unknown_name
 
 from .. import inputs
@@ -17,12 +15,12 @@ from ..cases import PlannedCase, requests
 from ..compare import Compare, agrees, compare, default_compare
 from ..course import reference_function
 from ..describe import (
-    SMALL_ARRAY,
     call_label,
     describe,
     limit_note,
     other_error,
     outcome_lines,
+    sheet_value,
     short,
     short_title,
 )
@@ -38,7 +36,16 @@ from ..results import (
     check_result,
 )
 from .base import Kind
-from .mistakes import MEMORY, combination_names, explained, generated, named, observed
+from .mistakes import (
+    MEMORY,
+    combination_names,
+    explained,
+    generated,
+    named,
+    observed,
+    output_matches,
+    unexplained_elsewhere,
+)
 from .refusals import refused
 from .signatures import mismatched
 from .value_observations import described
@@ -306,7 +313,14 @@ class CallCheck(Kind):
                 (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
             # where the code was right whenever C was given), not their refusals, which a
             # listed mistake need not model
-        result = observed(generated(result, self, ran, failing, others), self, planned, outcome)
+        wrong = [] if memory is None or not own or self.integration else [
+            (p, o) for p, o in memory.outcomes(self.call)  # the same code's other failures
+            if id(p) not in here and not self._right(p, o)]
+        if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
+                                                          wrong):
+            result = self._unnamed(result, planned)
+        result = observed(generated(result, self, ran, failing, others, wrong), self, planned,
+                          outcome)
         # a cause the error model reproduces says more than the shapes' observation
         judged = [(p, self._right(p, o)) for p, o in ran]
         if memory is not None and not self.integration:  # the function's other checks weigh
@@ -338,15 +352,18 @@ class CallCheck(Kind):
                                and other.wrong_output(name)[0])
             elif outcome.status == "ok":
                 applies, wrong = other.wrong_output(name)
-                contradicts = applies and not _matches(
+                contradicts = applies and not output_matches(
                     wrong, outcome.value, self.compare or default_compare(expected))
             else:
                 continue
             if contradicts:
-                hint = (planned.case.hint if planned.case else None) or self.hint
-                return replace(result, misconception=None, hint=hint,
-                               hint_kind=CHECKLIST if hint else None)
+                return self._unnamed(result, planned)
         return result
+
+    def _unnamed(self, result: CheckResult, planned: PlannedCase) -> CheckResult:
+        """`result` without its listed misconception: the check's own hint instead."""
+        hint = (planned.case.hint if planned.case else None) or self.hint
+        return replace(result, misconception=None, hint=hint, hint_kind=CHECKLIST if hint else None)
 
     def _right(self, planned: PlannedCase, outcome) -> bool:
         """Whether a case that ran passed (judge_case's verdict, without naming a mistake)."""
@@ -423,7 +440,7 @@ class CallCheck(Kind):
         """(hint, name) of the misconception, or the combination, whose output `got` matches,
         else (None, None) (mistakes.py). `how` is the check's comparison; None (a case that
         should have raised) compares each wrong output the way its type suggests."""
-        return named(self, planned, lambda wrong: _matches(wrong, got,
+        return named(self, planned, lambda wrong: output_matches(wrong, got,
                                                            how or default_compare(wrong)))
 
     # --- the question sheet -------------------------------------------------------------------
@@ -469,13 +486,6 @@ def _argument(where: str, params: tuple[str, ...]) -> str:
     return head + bracket + rest
 
 
-def _matches(wrong, got, how: Compare) -> bool:
-    if how.mode == "count" and isinstance(wrong, float):
-        return isinstance(got, (float, np.floating)) and float(got) == wrong
-    # softmax without max: nan where the student's is
-    return agrees(wrong, got, how, equal_nan=True)
-
-
 def _short(expr) -> str:
     """An argument in a few characters: its code when short, else its value's short form (a
     dict of expressions: each value short)."""
@@ -486,15 +496,3 @@ def _short(expr) -> str:
     if isinstance(expr, dict) and builder is None:
         return "{" + ", ".join(f"{k!r}: {_short(v)}" for k, v in expr.items()) + "}"
     return short(inputs.evaluate(expr), MAX_ARGUMENT)
-
-
-def sheet_value(value) -> str:
-    """A value as the question sheet writes it: small arrays whole, others by their shape."""
-    if isinstance(value, np.ndarray):
-        if value.size <= SMALL_ARRAY:
-            text = np.array2string(value, precision=4, separator=", ", suppress_small=True)
-            return "array(" + " ".join(text.split()) + ")"
-        return f"<array of shape {value.shape}>"
-    if isinstance(value, np.generic):
-        return repr(value.item())
-    return repr(value)

@@ -67,6 +67,41 @@ def _matches(output: tuple[bool, object], matches) -> bool:
     return applies and matches(wrong)
 
 
+ELSEWHERE = 8  # the function's other failed cases a listed mistake is weighed on, at most
+THIN = 3  # values a check ran below which a generated mistake is weighed on them too
+
+
+def output_matches(wrong, got, how) -> bool:
+    """Whether a known-wrong output is the student's value under the comparison `how` (a count
+    exactly; nan where the student's is nan: a softmax without its max)."""
+    if how.mode == "count" and isinstance(wrong, float):
+        return isinstance(got, (float, np.floating)) and float(got) == wrong
+    return agrees(wrong, got, how, equal_nan=True)
+
+
+def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: list) -> bool:
+    """Whether the listed mistake `name` (named on `planned`) explains none of the values the
+    same code got wrong on the function's other checks: on one of `wrong` ((planned case,
+    outcome) pairs; those that returned a value where one was expected are weighed), it and
+    every combination that includes it, where they apply, differ from the value
+    (`output_matches`). Then it only looked like the cause on
+    `planned` (adding `pos[0]` to every token is "no positions" where that row is zero). A
+    combination counts: a second mistake may show only there; so does a case it cannot be
+    computed on (the bundle)."""
+    parts = set(name.split(JOIN))
+    ours = combination_names(check, planned)
+    wrong = [(p, o.value) for p, o in wrong if o.status == "ok" and p.expectation()[1] is None]
+    for other, value in wrong[:ELSEWHERE]:  # its own check's combinations count too
+        how = check.compare or default_compare(other.expectation()[0])
+        names = [name, *(c for c in dict.fromkeys([*ours, *other.wrong_names()])
+                         if c != name and parts <= set(c.split(JOIN)))]
+        outputs = [other.wrong_output(like) for like in names]
+        if any(applies for applies, _ in outputs) and not any(
+                applies and output_matches(output, value, how) for applies, output in outputs):
+            return True
+    return False
+
+
 def combined_hint(check: Check, like: str) -> str:
     """'2 mistakes at once: (1) <the first's hint> (2) <the second's>'."""
     hints = {known.like: known.hint for known in check.misconceptions}
@@ -101,7 +136,8 @@ def opaque(check: Check) -> frozenset:
                      if helpers and name != check.reference_name)
 
 
-def generated(result, check: Check, ran: list, failing: int, others: list = ()):
+def generated(result, check: Check, ran: list, failing: int, others: list = (),
+              wrong: list = ()):
     """`result` with the mistake the error model generates from the reference
     (reference/error_model) as hint and misconception ("op:axis:softmax:sum.axis=0"), when no
     listed misconception matched and one rewrite of the reference reproduces the student's value
@@ -109,7 +145,13 @@ def generated(result, check: Check, ran: list, failing: int, others: list = ()):
     call that raised by raising an exception of the same name (a sum over axis 1 of a 1-D
     array). `others`: the cases the function's other checks ran on the same code (the
     student's own, helpers included) and got right, where the rewrite must be right too (`C`
-    left out of P*P*C is no cause where the code was right whenever C was given). Nothing new
+    left out of P*P*C is no cause where the code was right whenever C was given). `wrong`: the
+    cases the same code got wrong on the function's other checks, where a mistake named on
+    fewer than THIN values of this check (a worked example's one case) must reproduce the value
+    too, alone or with a second mistake (a search with them finds a pair that includes it):
+    else it only looked like the cause here (`pos` left out, where the code adds `pos[0]` to
+    every token and that row is zero). On more values the check's own evidence stands: the
+    other checks' failures often hold a second mistake no operator makes. Nothing new
     without a reference (the bundle), or when a call should have raised, timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
@@ -138,7 +180,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = ()):
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
-    if found is None:
+    thin = sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
+    if found is None or (thin and not _holds_elsewhere(found, function, calls, failing, same,
+                                                       how, hidden, wrong)):
         return result
     if found not in named_here:
         named_here.append(found)
@@ -201,6 +245,20 @@ def _parts_first(named_here: list, function, hidden: frozenset) -> list:
             out += [Found(part, sentence(function, part, hidden)) for part in parts]
         out.append(found)
     return out
+
+
+def _holds_elsewhere(found, function, calls, failing, same, how, hidden, wrong) -> bool:
+    """Whether `found` reproduces the values of `wrong` ((planned case, outcome) pairs: the
+    function's other checks' failed cases that returned a value), or a search over the calls
+    with them added names a pair that includes it."""
+    from grader.reference.error_model import Call, confirms, search
+
+    extra = [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
+             if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
+    if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden):
+        return True
+    wider = _searched(search, function, [*calls, *extra], failing, same, how, hidden)
+    return wider is not None and set(found.name.split(JOIN)) <= set(wider.name.split(JOIN))
 
 
 def _searched(search, function, calls, failing: int, same, how, hidden: frozenset):

@@ -202,8 +202,7 @@ def _row_offset(expected, got, how, terms=None) -> str | None:
         if (abs(factor) > 1e-9 and math.isfinite(factor)
                 and agrees(expected + factor * vector, got, how)):
             return f"the expected values {_times(factor, name)} in every row."
-    words = ("the expected values plus the same vector in every row: a term added to (or left "
-             "out of) every row alike")
+    words = "the expected values plus the same vector in every row"
     if not terms:
         return words + "."
     names = [f"`{name}`" for name in terms][:SHOWN]

@@ -106,20 +106,52 @@ def _parents(tree: ast.AST) -> dict[int, ast.AST | None]:
 @functools.cache
 def variants(alternatives: tuple[str, ...] = ALTERNATIVES
              ) -> tuple[tuple[str, str, str, Callable], ...]:
-    """(alternative, detail, words, function) for each slip of each of `alternatives` (names of
-    ACTIVATIONS) that computes something no activation of ACTIVATIONS and no earlier slip
-    computes, in the order of `alternatives` and of each one's source (pre-order)."""
+    """(alternative, detail, what it is, function) for each slip of each of `alternatives`
+    (names of ACTIVATIONS) that computes something no activation of ACTIVATIONS and no earlier
+    slip computes, in the order of `alternatives` and of each one's source (pre-order). A slip
+    of a later alternative that computes what an earlier one's does (to within APART: the
+    exact GELU and its tanh approximation, each without its 0.5) is said in the earlier one's
+    words too, never as the earlier one alone: the cases cannot tell the two apart."""
     taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
-    return tuple((name, *variant) for name in alternatives for variant in _slips(name, taken))
+    kept = []  # [alternative, detail, [(alternative, words), ...], function, values]
+    for name in alternatives:
+        details = set()  # a detail made twice: numbered
+        for detail, words, function, values in _slips(name):
+            if any(_alike(values, other) for other in taken):
+                continue
+            twin = next((k for k in kept if k[0] != name and _alike(values, k[4])), None)
+            if twin is not None:
+                twin[2].append((name, words))
+                continue
+            if any(_alike(values, k[4]) for k in kept):
+                continue
+            number, base = 1, detail
+            while detail in details:
+                number += 1
+                detail = f"{base}.{number}"
+            details.add(detail)
+            kept.append([name, detail, [(name, words)], function, values])
+    return tuple((name, detail, _said(said), function)
+                 for name, detail, said, function, _ in kept)
 
 
-def _slips(name: str, taken: list) -> Iterator[tuple[str, str, Callable]]:
-    """(detail, words, function) for each slip of ACTIVATIONS[name] whose values on PROBE are
-    none of `taken`'s, each one's added to `taken`."""
+def _said(said: list[tuple[str, str]]) -> str:
+    """"GELU's tanh approximation with `0.5` left out of `0.5 * x`", or, for slips of two
+    alternatives that compute the same, both ("... or the exact GELU with ...")."""
+    if len({words for _, words in said}) == 1 and len(said) > 1:
+        return (" or ".join(ACTIVATIONS[name][0] for name, _ in said)
+                + f", with {said[0][1]} (the cases cannot tell which)")
+    text = " or ".join(f"{ACTIVATIONS[name][0]} with {words}" for name, words in said)
+    return text + (" (the cases cannot tell which)" if len(said) > 1 else "")
+
+
+def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
+    """(detail, words, function, its values on PROBE) for each slip of ACTIVATIONS[name] that
+    runs on PROBE."""
     root = build(ACTIVATIONS[name][1])
     if root is None:
         return
-    parents, details = _parents(root.node), set()  # a detail made twice: numbered
+    parents = _parents(root.node)
     for index, (node, _, _, _) in enumerate(nodes(root.node)):
         for change in (change for slip in SLIPS for change in slip(Context(name, root), node)):
             edit = Edit("slip", Site(root.path, index), change.detail, "", change.replace)
@@ -128,15 +160,9 @@ def _slips(name: str, taken: list) -> Iterator[tuple[str, str, Callable]]:
             except (SyntaxError, ValueError, TypeError):
                 continue
             values = _values(function)
-            if values is None or any(_alike(values, other) for other in taken):
+            if values is None:
                 continue
-            detail, number = change.detail, 1
-            while detail in details:
-                number += 1
-                detail = f"{change.detail}.{number}"
-            details.add(detail)
-            taken.append(values)
-            yield detail, _words(parents[id(node)], node, change.replace), function
+            yield change.detail, _words(parents[id(node)], node, change.replace), function, values
 
 
 def _values(function: Callable) -> np.ndarray | None:
@@ -167,7 +193,7 @@ def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
     for number, (name, detail, slip, function) in enumerate(variants()):
         bound = f"{PREFIX}slip_{number}"
         yield Change(f"act={name}.{detail}",
-                     f"In {where(context)}, the activation is {ACTIVATIONS[name][0]} with {slip}.",
+                     f"In {where(context)}, the activation is {slip}.",
                      lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
                      ((bound, function),))
 

@@ -5,7 +5,9 @@ in a ViT block), the parts of a concatenation in the other order ([CLS] appended
 prepended), two parameters used in each other's place (`x_hat * beta + gamma`), two axes of a
 transpose swapped (patches numbered down the columns, each patch read column by column), and a
 LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
-block). Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
+block), a reduction written as another (the mean for the max), the function's input added to
+its result (a residual inside a sublayer) and an affine map's shift added before its scale.
+Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -15,9 +17,11 @@ import inspect
 import itertools
 from collections.abc import Iterator
 
-from .change import Change, Context, called_function, callee, code, slug, where
+from .change import Change, Context, called_function, callee, code, is_result, slug, where
 
 JOINS = ("vstack", "hstack", "concatenate", "row_stack", "column_stack")
+REDUCTIONS = {"max": ("mean", "min"), "min": ("mean", "max"), "sum": ("mean",),
+              "mean": ("sum", "median")}  # a reduction -> the ones written in its place
 
 
 def condition_ignored(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -177,6 +181,62 @@ def norm_after_residual(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"block normalises only the branch's input, `{code(node.value)}`.", moved)
 
 
+def reduction_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reduction written as another: `np.max(x, axis)` as `np.mean(x, axis)` (a softmax
+    shifted by the mean: "subtract any constant", which overflows where the spread is large),
+    a sum as a mean, a mean as a sum or a median."""
+    if not (isinstance(node, ast.Call) and callee(node) in REDUCTIONS
+            and isinstance(node.func, ast.Attribute)):
+        return
+    old = callee(node)
+    for new_name in REDUCTIONS[old]:
+        def swapped(n: ast.Call, new_name=new_name) -> ast.Call:
+            new = copy.copy(n)
+            new.func = copy.copy(n.func)
+            new.func.attr = new_name
+            return new
+
+        yield Change(f"{old}-as-{new_name}",
+                     f"In {where(context)}, `{code(swapped(node))}` takes the {new_name} where "
+                     f"the lecture takes the {old}: `{code(node)}`.", swapped)
+
+
+def input_added(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The function's input added to what it returns: `return linear(out, Wo, bo)` as `return
+    x + linear(out, Wo, bo)`, a residual inside a sublayer whose caller adds its own."""
+    parameters = context.instance.node.args.args if isinstance(
+        context.instance.node, ast.FunctionDef) else []
+    if not (parameters and is_result(context, node)):
+        return
+    first = parameters[0].arg
+    yield Change(f"{first}-added-to-the-result",
+                 f"In {where(context)}, the input `{first}` is added to the result, `{first} + "
+                 f"{code(node)}`: a residual inside this step, where the lecture returns "
+                 f"`{code(node)}` alone (the caller adds the residual).",
+                 lambda n: ast.BinOp(ast.Name(first, ast.Load()), ast.Add(), n))
+
+
+def _parameter(node: ast.AST) -> bool:
+    return isinstance(node, (ast.Name, ast.Subscript))
+
+
+def shift_before_scale(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An affine map's shift added before its scale: `x_hat * gamma + beta` as
+    `(x_hat + beta) * gamma`. Only a scale and a shift that are names or entries (parameters)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mult)
+            and _parameter(node.left.right) and _parameter(node.right)):
+        return
+    scale, shift = code(node.left.right), code(node.right)
+    yield Change(f"{slug(shift)}-before-{slug(scale)}",
+                 f"In {where(context)}, `{shift}` is added before the product by `{scale}`, "
+                 f"`(... + {shift}) * {scale}`, where the lecture scales first: `{code(node)}`.",
+                 lambda n: ast.BinOp(ast.BinOp(n.left.left, ast.Add(), n.right), ast.Mult(),
+                                     n.left.right))
+
+
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
-             "axes_swapped": axes_swapped, "norm_after": norm_after_residual}
+             "axes_swapped": axes_swapped, "norm_after": norm_after_residual,
+             "reduction": reduction_swapped, "input_added": input_added,
+             "shift_first": shift_before_scale}

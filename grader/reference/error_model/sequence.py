@@ -84,14 +84,15 @@ def residuals_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A step given `params['heads']` for its parameter `heads` run with 1 instead, whatever
-    the dict holds (the key read under another name, with a default of 1)."""
+    """A step given `params['heads']` (or `heads`) for its parameter `heads` run with 1
+    instead, whatever it holds (the key read under another name, with a default of 1; the
+    argument left out of a call whose default is 1)."""
     function = called_function(context, node)
     if function is None:
         return
     parameters = list(inspect.signature(function).parameters)
     for index, argument in enumerate(node.args[:len(parameters)]):
-        key = key_of(argument)
+        key = key_of(argument) or (argument.id if isinstance(argument, ast.Name) else None)
         if key is None or key != parameters[index]:
             continue
 

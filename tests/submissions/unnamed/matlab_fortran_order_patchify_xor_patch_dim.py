@@ -14,10 +14,13 @@ after *, i.e. P XOR (2*C). Right: P ** 2 * C. Wrong for nearly every input (16 ^
 Grader: on gray inputs patchify_patch_transposed ((p2, p1, c); true there, a neighbouring mistake: the
 real order is (c, p2, p1)); on RGB a WRONG cause (offset_rows: "a term added to (or left out
 of) every row alike"; the values are reordered); random images observed. The XOR patch length
-gets expected/got only, no hint.
+gets expected/got only, no hint. Since choices.axes_swapped: the flatten order is named,
+`grid.transpose(0, 2, 4, 3, 1)` (axes 4 and 1 swapped: (c, p2, p1)); the gray inputs' listed
+neighbour is no longer named (it explains none of the RGB failures: unexplained_elsewhere), and
+the same vector in every row is said as an observation without a guessed cause.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'flatten-length': None, 'patchify': 'patchify_patch_transposed',
+EXPECT = {'flatten-length': None, 'patchify': 'op:axes_swapped:patchify:transpose-0-2-4-3-1',
           'vit-checkpoint': None}
 
 

@@ -17,7 +17,7 @@ checkpoint wrongly says self_attention loses points in no-causal-mask (it loses 
 head-attention). Nothing named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None, 'multi-head-attention': None, 'vit-checkpoint': None}
+EXPECT = {'layer-norm': 'op:shift_first:layer_norm:beta-before-gamma', 'multi-head-attention': None, 'vit-checkpoint': None}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -11,10 +11,11 @@ that params["pos"] is used).
 Grader: the worked example (d=2, where the sin-cos table is all zero) gets embed_positions_forgotten
 ("You forgot the positions ... Add params[\"pos\"]": true there, its fix right, but it names
 the neighbouring mistake); RGB gets the checklist, the hidden check no hint; why-positions the
-bag-of-tiles checklist.
+bag-of-tiles checklist. Since: a mistake named on one or two values must explain the function's
+other failures too, so the worked example is observed (only row 0 right), nothing named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'embed_positions_forgotten',
+EXPECT = {'cls-and-positions': None,
           'why-positions': None, 'vit-checkpoint': None}
 
 

@@ -16,7 +16,7 @@ W) one"; the worked example gets the checklist, the hidden check no hint); encod
 observed (only_one_head). Nothing named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None, 'encoder-block': None, 'vit-checkpoint': None}
+EXPECT = {'linear-patch-embed': None, 'encoder-block': 'op:count_as_one:encoder_block:heads-as-1', 'vit-checkpoint': None}
 CORRECT = ('self_attention',)  # only a default added: keeps every point
 
 

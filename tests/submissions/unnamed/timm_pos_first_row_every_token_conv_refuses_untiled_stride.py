@@ -11,13 +11,15 @@ Mistake 2 (conv_patch_embed): raises ValueError when (H - k) % stride != 0 or (W
 only k > H or k > W raises. Shows only when the stride does not tile the remaining rows/columns
 (e.g. H=7, k=3, stride=3); otherwise exact.
 
-Grader: WRONG on the worked example: embed_positions_forgotten ("You forgot the positions"), but the
+Grader, blind (30ff0c3): WRONG on the worked example: embed_positions_forgotten ("You forgot the positions"), but the
 code adds params["pos"], only its first row to every token; the other checks observe it
 (some_rows_wrong, "only in 1 of 7 rows (row 0)") and why-positions gives the bag-of-tiles
-checklist. The conv refusal gets its own traceback only, no hint.
+checklist. The conv refusal gets its own traceback only, no hint. Since: a mistake named on a
+check of one or two values must explain the function's other failures too (mistakes.py,
+unexplained_elsewhere and THIN): the worked example is observed like the others.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'cls-and-positions': 'embed_positions_forgotten',
+EXPECT = {'kernel-stride': None, 'cls-and-positions': None,
           'why-positions': None, 'vit-checkpoint': None}
 
 

@@ -12,11 +12,14 @@ Mistake 2 (softmax): subtracts the mean along `axis` instead of the max. Mathema
 numerically overflows (inf/inf = nan) when max - mean > ~709, e.g. a row [0, 2000]. Shows only
 on inputs with a large spread; inputs near 1000 with a small spread are fine.
 
-Grader: softmax observed (not_finite: "NaN or inf ... look for an overflow"); the residual inside
-self_attention gets expected/got only on all 5 failed checks, no hint.
+Grader, blind (30ff0c3): softmax observed (not_finite: "NaN or inf ... look for an overflow"); the
+residual inside self_attention got expected/got only on all 5 failed checks, no hint. Since
+choices.py: both named (reduction: the mean where the max belongs; input_added: `x + linear(...)`).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'no-causal-mask': None, 'multi-head-attention': None, 'vit-checkpoint': None}
+EXPECT = {'stable-softmax': 'op:reduction:softmax:max-as-mean',
+          'no-causal-mask': 'op:input_added:self_attention:x-added-to-the-result',
+          'multi-head-attention': 'op:input_added:self_attention:x-added-to-the-result'}
 
 
 def softmax(x, axis=-1):
