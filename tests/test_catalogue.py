@@ -38,6 +38,7 @@ from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
+from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS
@@ -314,7 +315,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
                        GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
-                       SIGNATURE_MISMATCHES, COUNTS,
+                       SIGNATURE_MISMATCHES, COUNTS, {RANDOM},
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks

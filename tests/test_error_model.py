@@ -2047,3 +2047,30 @@ def test_a_residual_inside_attention_and_a_block_whose_attention_runs_one_head()
     found = em.search(block, calls_of(block, one_head, cases), 0, same,
                       opaque=frozenset({"self_attention"}))
     assert found.name == "op:count_as_one:encoder_block:heads-as-1", found
+
+
+def test_the_first_row_of_a_table_for_every_row_and_a_bias_once_per_channel():
+    """timm's pos_embed[0] stripped from a table with no batch axis: every token gets row 0;
+    a convolution looping over the input channels that adds its bias on every pass."""
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def first_row(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        return np.vstack([params["cls"], x]) + params["pos"][0]
+
+    images = [RNG.normal(size=(4, 4, 3)), RNG.normal(size=(4, 4, 3))]
+    found = em.search(embed, [em.Call((i, params), {}, first_row(i, params), embed(i, params))
+                              for i in images], 0, same)
+    assert found.name == "op:first_row:embed_image:params['pos']-first-row-only", found
+
+    conv = REFERENCE["conv_patch_embed"]
+
+    def per_channel(image, K, b, stride):
+        return sum(conv(image[..., c:c + 1], K[:, :, c:c + 1], b, stride)
+                   for c in range(image.shape[-1]))
+
+    cases = [(RNG.normal(size=(6, 5, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 2),
+             (RNG.normal(size=(5, 7, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 1)]
+    found = em.search(conv, calls_of(conv, per_channel, cases), 0, same)
+    assert found.name == "op:bias_inside:conv_patch_embed:b-once-per-windows-axis2", found
+    assert "input channels" in found.sentence

@@ -496,3 +496,41 @@ def test_several_generalisations_that_hold_are_said_together():
     assert "depends on H and W or the channels" in hint
     assert generalisation(check, [case((4, 4, 1)), case((4, 4, 3))], case((5, 6, 3)))[0] == (
         "only_square_images")
+
+
+def test_values_that_change_between_calls_are_said_as_such_once_per_function():
+    """A failed case run again by the same worker: other values the second time (dropout left
+    on) are said as that; the same values leave the result as it was; one repeat per function;
+    a named mistake is never replaced."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.randomness import RANDOM, repeated
+    from grader.checks.results import MISTAKE
+
+    check = next(c for c in _checks() if c.call == "embed_image")
+    expected = np.zeros((5, 4))
+    planned = PlannedCase((np.ones((4, 4, 3)), {}), {}, None, None, "embed_image", None,
+                          (expected, None))
+    planned.encoded = object()  # what the fake worker is sent
+
+    class Worker:
+        def __init__(self, values):
+            self.values, self.calls = list(values), 0
+
+        def call_many(self, name, calls):
+            self.calls += 1
+            return [SimpleNamespace(status="ok", value=self.values.pop(0))]
+
+    failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+    first = SimpleNamespace(status="ok", value=np.ones((5, 4)))
+    worker, seen = Worker([np.full((5, 4), 2.0)]), {}
+    said = repeated(failed, check, planned, first, worker, seen)
+    assert said.misconception == RANDOM and "different values for the same inputs" in said.hint
+    again = repeated(failed, check, planned, first, worker, seen)
+    assert again.misconception == RANDOM and worker.calls == 1  # one repeat per function
+    steady = Worker([np.ones((5, 4))])
+    assert repeated(failed, check, planned, first, steady, {}) == failed
+    from dataclasses import replace
+
+    named = replace(failed, misconception="embed_cls_appended", hint_kind=MISTAKE)
+    assert repeated(named, check, planned, first, Worker([]), {}) == named

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from grader.checks.describe import short_title
 from grader.checks.kinds.mistakes import TITLES as GENERALISATION_TITLES
+from grader.checks.kinds.randomness import TITLES as RANDOM_TITLES
 from grader.checks.kinds.refusals import TITLES as REFUSAL_TITLES
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_TITLES
 from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES
@@ -25,7 +26,8 @@ MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   "bag_of_tiles": "no positions: a bag of tiles",
                   "positions_lost_in_attention": "positions added, lost in self_attention",
                   "mean_not_subtracted": "mean not subtracted", **GENERALISATION_TITLES,
-                  **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES}
+                  **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES,
+                  **RANDOM_TITLES}
 
 
 @dataclass(frozen=True)

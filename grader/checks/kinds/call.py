@@ -46,6 +46,7 @@ from .mistakes import (
     output_matches,
     unexplained_elsewhere,
 )
+from .randomness import repeated
 from .refusals import refused
 from .signatures import mismatched
 from .value_observations import described
@@ -311,8 +312,7 @@ class CallCheck(Kind):
         if result.misconception and others:              # check cannot see may show)
             result = self._reproduced(result, [  # their values (`C` left out of P*P*C is no
                 (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
-            # where the code was right whenever C was given), not their refusals, which a
-            # listed mistake need not model
+            # where the code was right whenever C was given), not their refusals
         wrong = [] if memory is None or not own or self.integration else [
             (p, o) for p, o in memory.outcomes(self.call)  # the same code's other failures
             if id(p) not in here and not self._right(p, o)]
@@ -321,6 +321,8 @@ class CallCheck(Kind):
             result = self._unnamed(result, planned)
         result = observed(generated(result, self, ran, failing, others, wrong), self, planned,
                           outcome)
+        if own:  # values that change between calls explain more than a formula's guess
+            result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation
         judged = [(p, self._right(p, o)) for p, o in ran]
         if memory is not None and not self.integration:  # the function's other checks weigh

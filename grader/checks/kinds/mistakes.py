@@ -148,9 +148,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     left out of P*P*C is no cause where the code was right whenever C was given). `wrong`: the
     cases the same code got wrong on the function's other checks, where a mistake named on
     fewer than THIN values of this check (a worked example's one case) must reproduce the value
-    too, alone or with a second mistake (a search with them finds a pair that includes it):
-    else it only looked like the cause here (`pos` left out, where the code adds `pos[0]` to
-    every token and that row is zero). On more values the check's own evidence stands: the
+    too, alone or with a second mistake; else a search with them added names what does (`pos`
+    left out only looked like the cause on a worked example where the code adds `pos[0]` to
+    every token and that row is zero: the search finds `pos[0]`), or nothing is named. On more values the check's own evidence stands: the
     other checks' failures often hold a second mistake no operator makes. Nothing new
     without a reference (the bundle), or when a call should have raised, timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
@@ -180,9 +180,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
-    thin = sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
-    if found is None or (thin and not _holds_elsewhere(found, function, calls, failing, same,
-                                                       how, hidden, wrong)):
+    if found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN:
+        found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong)
+    if found is None:
         return result
     if found not in named_here:
         named_here.append(found)
@@ -200,6 +200,7 @@ class Memory:
     worker: object
     named: dict = field(default_factory=dict)
     ran: dict = field(default_factory=dict)  # function -> {id(planned): (planned, outcome, judge)}
+    changing: dict = field(default_factory=dict)  # function -> its values change between calls
 
     def remember(self, worker, function: str, ran: list, judge) -> None:
         """Keep `ran` ((planned case, outcome) pairs) of `function`, run by the student's own
@@ -247,18 +248,18 @@ def _parts_first(named_here: list, function, hidden: frozenset) -> list:
     return out
 
 
-def _holds_elsewhere(found, function, calls, failing, same, how, hidden, wrong) -> bool:
-    """Whether `found` reproduces the values of `wrong` ((planned case, outcome) pairs: the
-    function's other checks' failed cases that returned a value), or a search over the calls
-    with them added names a pair that includes it."""
+def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong):
+    """`found` when it reproduces the values of `wrong` ((planned case, outcome) pairs: the
+    function's other checks' failed cases that returned a value) too, else what a search over
+    the calls with them added names (a pair that includes it; or another mistake, which these
+    cases alone could not tell from it), else None."""
     from grader.reference.error_model import Call, confirms, search
 
     extra = [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
              if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
     if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden):
-        return True
-    wider = _searched(search, function, [*calls, *extra], failing, same, how, hidden)
-    return wider is not None and set(found.name.split(JOIN)) <= set(wider.name.split(JOIN))
+        return found
+    return _searched(search, function, [*calls, *extra], failing, same, how, hidden)
 
 
 def _searched(search, function, calls, failing: int, same, how, hidden: frozenset):

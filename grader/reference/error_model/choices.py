@@ -6,7 +6,8 @@ prepended), two parameters used in each other's place (`x_hat * beta + gamma`), 
 transpose swapped (patches numbered down the columns, each patch read column by column), and a
 LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
 block), a reduction written as another (the mean for the max), the function's input added to
-its result (a residual inside a sublayer) and an affine map's shift added before its scale.
+its result (a residual inside a sublayer), an affine map's shift added before its scale, and a
+table of rows added as its first row only (`pos[0]`).
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -235,8 +236,24 @@ def shift_before_scale(context: Context, node: ast.AST) -> Iterator[Change]:
                                      n.left.right))
 
 
+def first_row_only(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A table of rows added as its first row only: `x + params['pos']` as `x + params['pos'][0]`
+    (timm's (1, N + 1, d) table's batch axis stripped from a table that has none)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.right, ast.Subscript) and isinstance(node.right.slice, ast.Constant)
+            and isinstance(node.right.slice.value, str)):
+        return
+    table = code(node.right)
+    yield Change(f"{slug(table)}-first-row-only",
+                 f"In {where(context)}, only the first row of `{table}` is added to every row, "
+                 f"`{table}[0]` (a batch axis stripped, as timm's (1, N + 1, d) table needs, from "
+                 f"a table that has none): add it row by row, `{code(node)}`.",
+                 lambda n: ast.BinOp(n.left, ast.Add(), ast.Subscript(
+                     n.right, ast.Constant(0), ast.Load())))
+
+
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
              "axes_swapped": axes_swapped, "norm_after": norm_after_residual,
              "reduction": reduction_swapped, "input_added": input_added,
-             "shift_first": shift_before_scale}
+             "shift_first": shift_before_scale, "first_row": first_row_only}

@@ -104,6 +104,16 @@ def bias_inside(context: Context, node: ast.AST) -> Iterator[Change]:
                      ast.Name(bound, ast.Load()), [n.left.args[0], _listed(axes[0]), n.right],
                      [])),
                  ((bound, counted_bias),))
+    for axis in axes[0]:  # once per channel: a loop over one summed axis adds it each pass
+        yield Change(f"{bias}-once-per-{a}-axis{axis}",
+                     f"In {where(context)}, `{bias}` is added once for each index of axis {axis} "
+                     f"of `{a}` that is summed (as in a loop over the input channels, "
+                     f"`out += conv(x[..., c], K[..., c]) + {bias}`), so it counts {a}.shape"
+                     f"[{axis}] times: add it once, after the sum, `{code(node)}`.",
+                     lambda n, axis=axis: ast.BinOp(n.left, ast.Add(), ast.Call(
+                         ast.Name(bound, ast.Load()), [n.left.args[0], _listed([axis]),
+                                                       n.right], [])),
+                     ((bound, counted_bias),))
 
 
 def kernel_flipped(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -16,10 +16,12 @@ code adds params["pos"], only its first row to every token; the other checks obs
 (some_rows_wrong, "only in 1 of 7 rows (row 0)") and why-positions gives the bag-of-tiles
 checklist. The conv refusal gets its own traceback only, no hint. Since: a mistake named on a
 check of one or two values must explain the function's other failures too (mistakes.py,
-unexplained_elsewhere and THIN): the worked example is observed like the others.
+unexplained_elsewhere and THIN): the worked example is observed like the others. Since choices.first_row: the first row
+for every token is named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'cls-and-positions': None,
+EXPECT = {'kernel-stride': None,
+          'cls-and-positions': "op:first_row:embed_image:params['pos']-first-row-only",
           'why-positions': None, 'vit-checkpoint': None}
 
 

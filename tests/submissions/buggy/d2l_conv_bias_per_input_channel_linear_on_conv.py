@@ -12,9 +12,10 @@ stride P), so it inherits the bias error on RGB images, and embed_image / vit_fo
 Grader: observed (only_narrower_inputs; only_one_channel: "right for one channel, wrong for an image
 with 3 channels ... plus 2 times `b` in every row"); linear-patch-embed keeps full marks with
 the grader's conv standing in; vit-checkpoint loses through linear_patch_embed. Nothing named.
+Since contractions.bias_inside's bias once per summed axis: named (once per input channel).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'vit-checkpoint': None}
+EXPECT = {'kernel-stride': 'op:bias_inside:conv_patch_embed:b-once-per-windows-axis2'}
 
 
 def conv_patch_embed(image, K, b, stride):
