@@ -150,8 +150,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     fewer than THIN values of this check (a worked example's one case) must reproduce the value
     too, alone or with a second mistake; else a search with them added names what does (`pos`
     left out only looked like the cause on a worked example where the code adds `pos[0]` to
-    every token and that row is zero: the search finds `pos[0]`), or nothing is named. On more values the check's own evidence stands: the
-    other checks' failures often hold a second mistake no operator makes. Nothing new
+    every token and that row is zero: the search finds `pos[0]`), or nothing is named. On more
+    values the check's own evidence stands: the other checks' failures often hold a second
+    mistake no operator makes. Nothing new
     without a reference (the bundle), or when a call should have raised, timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
