@@ -2074,3 +2074,67 @@ def test_the_first_row_of_a_table_for_every_row_and_a_bias_once_per_channel():
     found = em.search(conv, calls_of(conv, per_channel, cases), 0, same)
     assert found.name == "op:bias_inside:conv_patch_embed:b-once-per-windows-axis2", found
     assert "input channels" in found.sentence
+
+
+def test_an_epsilon_floor_elu_and_a_zero_cls_row_each_named_as_what_it_is():
+    """eps as a floor (`max(var, eps)`, told apart from eps left out by nearly equal values);
+    ELU in the MLP; a zero [CLS] row where the learned one belongs."""
+    norm = REFERENCE["layer_norm"]
+
+    def floored(x, gamma, beta, eps=1e-6):
+        var = x.var(-1, keepdims=True)
+        return (x - x.mean(-1, keepdims=True)) / np.sqrt(np.maximum(var, eps)) * gamma + beta
+
+    flat = 3.0 + 1e-3 * RNG.normal(size=(2, 6))  # variances about eps: where they differ
+    cases = [(np.vstack([RNG.normal(size=(2, 6)), flat]), RNG.normal(size=6), RNG.normal(size=6)),
+             (RNG.normal(size=(3, 6)), RNG.normal(size=6), RNG.normal(size=6))]
+    found = em.search(norm, calls_of(norm, floored, cases), 0, same)
+    assert found.name == "op:floor:layer_norm:eps-as-floor", found
+
+    from grader.reference.error_model.activations import ACTIVATIONS
+
+    block, bp = REFERENCE["encoder_block"], small_vit()["blocks"][0]
+    elu = em.rewrite(block, "op:activation:encoder_block/mlp:act=elu")
+    x = RNG.normal(size=(5, 8))
+    h = REFERENCE["layer_norm"](x + REFERENCE["self_attention"](
+        REFERENCE["layer_norm"](x, bp["ln1_g"], bp["ln1_b"]), bp, 2), bp["ln2_g"], bp["ln2_b"])
+    assert ACTIVATIONS["elu"][1](np.array([-1.0, 2.0])).tolist() == [math.expm1(-1.0), 2.0]
+    assert not np.allclose(elu(x, bp, 2), block(x, bp, 2)) and h.shape == x.shape
+
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def zero_cls(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        return np.vstack([np.zeros_like(params["cls"]), x]) + params["pos"]
+
+    images = [RNG.normal(size=(4, 4, 3)), RNG.normal(size=(4, 4, 3))]
+    found = em.search(embed, [em.Call((i, params), {}, zero_cls(i, params), embed(i, params))
+                              for i in images], 0, same)
+    assert found.name == "op:zeros:embed_image:params['cls']-as-zeros", found
+
+
+def test_blocks_in_reverse_a_residual_around_the_block_and_a_count_returned_as_its_factors():
+    vit, params = REFERENCE["vit_forward"], small_vit()
+    opaque = frozenset({"embed_image", "encoder_block", "layer_norm"})
+    block = REFERENCE["encoder_block"]
+
+    def forward(image, params, order=1, around=False):
+        x = REFERENCE["embed_image"](image, params)
+        for p in params["blocks"][::order]:
+            x = x + block(x, p, params["heads"]) if around else block(x, p, params["heads"])
+        x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    images = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    found = em.search(vit, calls_of(vit, lambda i, p: forward(i, p, order=-1), images), 0, same,
+                      opaque=opaque)
+    assert found.name == "op:reversed:vit_forward:block-reversed", found
+    found = em.search(vit, calls_of(vit, lambda i, p: forward(i, p, around=True), images), 0,
+                      same, opaque=opaque)
+    assert found.name == "op:residual_around:vit_forward:x-added-around-encoder_block", found
+
+    count = REFERENCE["num_patches"]
+    calls = [em.Call((H, W, P), {}, (H // P, W // P), count(H, W, P))
+             for H, W, P in ((8, 8, 4), (6, 9, 3), (16, 8, 4))]
+    found = em.search(count, calls, 0, lambda v, t: np.array_equal(np.asarray(v), np.asarray(t)))
+    assert found.name == "op:factors:num_patches:factors-returned", found

@@ -407,13 +407,22 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
             return None
         if i == 0:
             # as the check compares: the reference expected, the rewrite in the student's place
-            if same(call.expected, value):
+            if _agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
-            if not same(value, call.got):
+            if not _agree(same, value, call.got):
                 return _distance(value, call.got)
-        elif not same(value, call.got):
+        elif not _agree(same, value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair
     return True if told else ALIKE
+
+
+def _agree(same, value, target) -> bool:
+    """`same(value, target)`, False where the comparison cannot take the rewrite's value (a
+    tuple where a count belongs)."""
+    try:
+        return bool(same(value, target))
+    except (TypeError, ValueError):
+        return False
 
 
 def _distance(value, got) -> float | None:

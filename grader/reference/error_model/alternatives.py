@@ -12,7 +12,7 @@ swaps it for a variant of one, made by a general single-node edit of that functi
   product by a constant as a division by it;
 - a square root left off a constant (2 / pi where sqrt(2 / pi) belongs).
 
-A variant that computes what an activation of `operators.ACTIVATIONS` computes, or what an
+A variant that computes what an activation of `activations.ACTIVATIONS` computes, or what an
 earlier variant does (to within APART on PROBE), is not offered: two rewrites that reproduce the
 same outputs name nothing (__init__.search), which would lose a hint that the whole swap names.
 """
@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .activations import ACTIVATIONS
 from .change import Change, Context, callee, code, slug, where
-from .operators import ACTIVATION_CALLS, ACTIVATIONS, term
+from .operators import ACTIVATION_CALLS, term
 from .order import multiplied_for_divided
 from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 

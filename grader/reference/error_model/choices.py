@@ -7,7 +7,9 @@ transpose swapped (patches numbered down the columns, each patch read column by 
 LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
 block), a reduction written as another (the mean for the max), the function's input added to
 its result (a residual inside a sublayer), an affine map's shift added before its scale, and a
-table of rows added as its first row only (`pos[0]`).
+table of rows added as its first row only (`pos[0]`), an epsilon used as a floor, a loop run
+from its end, the result transposed or a product returned as its factors, a parameter read as
+zeros, and a residual added around a step that has its own.
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -252,8 +254,125 @@ def first_row_only(context: Context, node: ast.AST) -> Iterator[Change]:
                      n.right, ast.Constant(0), ast.Load())))
 
 
+def _epsilon(context: Context, node: ast.AST) -> bool:
+    """Whether `node` is an epsilon: a parameter with a small float default, or such a constant."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is float and 0 < node.value < 1e-3
+    function = context.instance.node
+    if not (isinstance(node, ast.Name) and isinstance(function, ast.FunctionDef)):
+        return False
+    arguments = function.args.args
+    defaults = dict(zip([a.arg for a in arguments[len(arguments) - len(function.args.defaults):]],
+                        function.args.defaults, strict=True))
+    default = defaults.get(node.id)
+    return isinstance(default, ast.Constant) and type(default.value) is float \
+        and 0 < default.value < 1e-3
+
+
+def epsilon_as_floor(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An epsilon used as a floor, `np.maximum(var, eps)`, where it is added, `var + eps`: the
+    same, to a tolerance, where the variance is far from eps (a row whose variance is about eps
+    tells them apart)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and _epsilon(context, node.right)):
+        return
+    eps, value = code(node.right), code(node.left)
+    yield Change(f"{slug(eps)}-as-floor",
+                 f"In {where(context)}, `{eps}` is a floor, `np.maximum({value}, {eps})`, where "
+                 f"the lecture adds it, `{code(node)}`: the two differ where `{value}` is "
+                 f"about `{eps}` or below (a row of nearly equal values).",
+                 lambda n: ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "maximum",
+                                                  ast.Load()), [n.left, n.right], []))
+
+
+def loop_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A loop over a list run from its end: `for block in params['blocks']` as `for block in
+    reversed(params['blocks'])` (blocks popped off a list, `while blocks: blocks.pop()`)."""
+    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+            and isinstance(node.iter, ast.Subscript)):
+        return
+
+    def reversed_loop(n: ast.For) -> ast.For:
+        new = copy.copy(n)
+        new.iter = ast.Call(ast.Name("reversed", ast.Load()), [n.iter], [])
+        return new
+
+    yield Change(f"{node.target.id}-reversed",
+                 f"In {where(context)}, the loop runs over `{code(node.iter)}` from its last "
+                 f"element to its first (`reversed(...)`, or `.pop()` from the end): the lecture "
+                 "applies them in order.", reversed_loop)
+
+
+def result_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's 2-D result returned transposed, (d, N) for (N, d): a layout where
+    the features come first."""
+    if is_result(context, node) and not isinstance(node, (ast.Tuple, ast.Constant)):
+        yield Change("result-transposed",
+                     f"In {where(context)}, the result comes back transposed, `({code(node)}).T`:"
+                     " its rows are the features, where the lecture returns one row per token.",
+                     lambda n: ast.Attribute(n, "T", ast.Load()))
+
+
+def product_as_factors(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A product returned as its factors: `(H // P) * (W // P)` as the pair `(H // P, W // P)`
+    (the grid's shape where its count belongs)."""
+    if (is_result(context, node) and isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mult)):
+        yield Change("factors-returned",
+                     f"In {where(context)}, the factors `({code(node.left)}, {code(node.right)})` "
+                     f"are returned, where their product belongs: `{code(node)}`.",
+                     lambda n: ast.Tuple([n.left, n.right], ast.Load()))
+
+
+def _parts(function: ast.AST) -> set[int]:
+    """The ids of the elements of `function`'s lists and tuples (a concatenation's parts)."""
+    return {id(e) for n in ast.walk(function) if isinstance(n, (ast.List, ast.Tuple))
+            for e in n.elts}
+
+
+def parameter_as_zeros(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A learned row never read, zeros in its place: `np.vstack([params['cls'], x])` with a zero
+    [CLS] row (a placeholder token left in). Only a parameter that is a part of a list."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+            and id(node) in _parts(context.instance.node)):
+        return
+    yield Change(f"{slug(code(node))}-as-zeros",
+                 f"In {where(context)}, zeros stand where `{code(node)}` belongs: the learned "
+                 "values are never read (a placeholder left in).",
+                 lambda n: ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "zeros_like",
+                                                  ast.Load()), [n], []))
+
+
+def residual_around_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A residual added around a step a loop applies, which adds its own: `x = encoder_block(x,
+    ...)` as `x = x + encoder_block(x, ...)` (the block's input counted twice)."""
+    function = called_function(context, node.value) if isinstance(node, ast.Assign) else None
+    loops = [n for n in ast.walk(context.instance.node) if isinstance(n, ast.For)]
+    if not (function is not None and any(node in loop.body for loop in loops)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.value.args
+            and isinstance(node.value.args[0], ast.Name)
+            and node.value.args[0].id == node.targets[0].id):
+        return
+    name = node.targets[0].id
+
+    def added(n: ast.Assign) -> ast.Assign:
+        new = copy.copy(n)
+        new.value = ast.BinOp(ast.Name(name, ast.Load()), ast.Add(), n.value)
+        return new
+
+    yield Change(f"{name}-added-around-{slug(callee(node.value))}",
+                 f"In {where(context)}, `{name}` is added again around the step, `{name} = "
+                 f"{name} + {callee(node.value)}(...)`: the step returns its input with its "
+                 f"own residuals already; the lecture keeps `{code(node)}`.", added)
+
+
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
              "axes_swapped": axes_swapped, "norm_after": norm_after_residual,
              "reduction": reduction_swapped, "input_added": input_added,
-             "shift_first": shift_before_scale, "first_row": first_row_only}
+             "shift_first": shift_before_scale, "first_row": first_row_only,
+             "floor": epsilon_as_floor, "reversed": loop_reversed,
+             "result_transposed": result_transposed, "factors": product_as_factors,
+             "zeros": parameter_as_zeros, "residual_around": residual_around_step}

@@ -12,9 +12,7 @@ import inspect
 import re
 from collections.abc import Iterator
 
-import numpy as np
-
-from ..layers import gelu, gelu_tanh, quick_gelu
+from .activations import ACTIVATIONS
 from .change import (
     Change,
     Context,
@@ -281,31 +279,11 @@ def root(context: Context, node: ast.AST) -> Iterator[Change]:
                      "standard deviation.", lambda n: n.args[0])
 
 
-def _relu(x):
-    return np.maximum(x, 0.0)
-
-
-def _silu(x):
-    with np.errstate(over="ignore"):
-        return x / (1.0 + np.exp(-x))
-
-
-def _sigmoid(x):
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
-
-
-# name -> (words, function)
-ACTIVATIONS = {"gelu": ("the exact GELU", gelu), "gelu_tanh": ("GELU's tanh approximation",
-                                                               gelu_tanh),
-               "relu": ("ReLU", _relu), "silu": ("SiLU (x * sigmoid(x))", _silu),
-               "quick_gelu": ("CLIP's quick GELU, x * sigmoid(1.702 x)", quick_gelu),
-               "sigmoid": ("a sigmoid", _sigmoid), "identity": ("no activation", None)}
 ACTIVATION_CALLS = frozenset({"activation", "gelu", "gelu_tanh", "quick_gelu", "act"})
 
 
 def activation(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The activation swapped (exact GELU, tanh GELU, ReLU, SiLU, quick GELU, sigmoid, none)."""
+    """The activation swapped (activations.ACTIVATIONS: GELU exact or tanh, ELU, ReLU, ...)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
         return

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .activations import ACTIVATIONS
 from .change import Change, Context, Replaced, callee, code, slug, where, with_first
-from .operators import ACTIVATION_CALLS, ACTIVATIONS
+from .operators import ACTIVATION_CALLS
 from .tree import PREFIX
 
 

@@ -8,9 +8,10 @@ Mistakes:
 
 Grader: the ValueError checks give their own instruction ("raise ValueError when d % heads !=
 0", a checklist shown to any failure of them); vit_forward only the checklist.
+Since choices.loop_reversed: the blocks in reverse order are named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'vit-forward': None}
+EXPECT = {'multi-head-attention': None, 'vit-forward': 'op:reversed:vit_forward:block-reversed'}
 
 
 def self_attention(x, p, heads, causal=False):

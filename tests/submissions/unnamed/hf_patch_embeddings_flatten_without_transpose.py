@@ -6,9 +6,11 @@ Mistake: linear_patch_embed computes the conv (kernel = stride = P, right) and r
 
 Grader: only the checklist on the worked example and kernel-stride's equivalence check; no hint
 on the RGB and hidden random checks (expected/got shapes only).
+Since choices.result_transposed: the (d, N) result is named on linear-patch-embed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None, 'kernel-stride': None}
+EXPECT = {'linear-patch-embed': 'op:result_transposed:linear_patch_embed:result-transposed',
+          'kernel-stride': None}
 
 
 def linear_patch_embed(image, W_e, b_e, P):

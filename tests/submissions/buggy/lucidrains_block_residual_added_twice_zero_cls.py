@@ -10,9 +10,11 @@ Mistakes:
 Grader: embed_image observed ("returns the expected values except in 1 of 5 rows (row 0)",
 some_rows_wrong); vit_forward only the checklist ("vit_forward reuses embed_image,
 encoder_block and layer_norm ... check the order ...").
+Since choices.parameter_as_zeros and residual_around_step: both named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'vit-forward': None}
+EXPECT = {'cls-and-positions': "op:zeros:embed_image:params['cls']-as-zeros",
+          'vit-forward': 'op:residual_around:vit_forward:x-added-around-encoder_block'}
 
 
 def embed_image(image, params):

@@ -13,9 +13,12 @@ everywhere: one scale factor is off"), and on the hidden random check a WRONG hi
 does not leave eps out; it uses max(var, eps). On every case the grader draws (var > eps) the
 output equals "eps left out", so the symptom matches but the stated cause is false. It is
 recorded in EXPECT below only because the test cannot pass otherwise (a wrong hint, issue 38).
+Since choices.epsilon_as_floor: the floor is named (the wrong 'eps left out' is gone: the floor
+reproduces the visible check's case too, where the variance is about eps).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:term:layer_norm:drop-eps', 'vit-forward': 'op:parameter:vit_forward:ln_b-as-ln_g'}
+EXPECT = {'layer-norm': 'op:floor:layer_norm:eps-as-floor',
+          'vit-forward': 'op:parameter:vit_forward:ln_b-as-ln_g'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

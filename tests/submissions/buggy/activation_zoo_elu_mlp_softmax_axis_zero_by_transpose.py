@@ -8,9 +8,12 @@ Mistakes:
 
 Grader: the softmax mistake is named (op:axis_2d:softmax:axis-0-or-last); ELU only the
 encoder-block checklist ("... the MLP step by step: gelu(h @ W1 + b1) @ W2 + b2 ...").
+Since ELU is among the activations swapped in (error_model/activations.py): both named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:axis_2d:softmax:axis-0-or-last', 'encoder-block': None}
+EXPECT = {'stable-softmax': 'op:axis_2d:softmax:axis-0-or-last',
+          'encoder-block': 'op:activation:encoder_block/mlp:act=elu'}
+ALIASES = ('softmax_wrong_axis',)  # true of it: for 3-D input, axis 1 is normalised as the last
 
 
 def softmax(x, axis=-1):
