@@ -534,3 +534,23 @@ def test_values_that_change_between_calls_are_said_as_such_once_per_function():
 
     named = replace(failed, misconception="embed_cls_appended", hint_kind=MISTAKE)
     assert repeated(named, check, planned, first, Worker([]), {}) == named
+
+
+def test_a_listed_mistake_registered_as_a_rewrite_computes_what_its_name_says():
+    """misconceptions.instance: the error model's rewrite by name, no code of its own; every
+    one resolves, and a few compute the mistake they are listed as."""
+    from grader.reference.misconceptions import MISCONCEPTIONS, Rewritten
+
+    instances = {n: m for n, m in MISCONCEPTIONS.items() if isinstance(m, Rewritten)}
+    assert len(instances) >= 13
+    image = np.arange(4 * 6 * 3, dtype=float).reshape(4, 6, 3)
+    for name, mistake in instances.items():
+        if mistake.function == "patchify":
+            assert mistake(image, 2).shape == (6, 12), name
+    x = np.array([[0.0, 1000.0], [1.0, 2.0]])
+    with np.errstate(all="ignore"):
+        assert np.isnan(MISCONCEPTIONS["softmax_without_max"](x)[0, 1])  # inf / inf
+    grid = MISCONCEPTIONS["patchify_grid_transposed"](image, 2)
+    assert np.array_equal(grid[1], REFERENCE["patchify"](image, 2)[3])  # down the columns
+    assert MISCONCEPTIONS["cls_always"](8, 8, 4, cls_token=False) == 5
+    assert MISCONCEPTIONS["channels_forgotten"](16, C=3) == 256

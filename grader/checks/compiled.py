@@ -72,7 +72,8 @@ def reference_version(folder: str | Path | None = None) -> str | None:
 
 @functools.cache
 def _shipped_version() -> str | None:
-    sources = sorted((PACKAGE / "reference").glob("*.py"))
+    sources = sorted((PACKAGE / "reference").glob("*.py"))  # error_model/: listed mistakes
+    sources += sorted((PACKAGE / "reference" / "error_model").glob("*.py"))  # are its rewrites
     if sources:
         digest = hashlib.sha256()
         for path in sources + [PACKAGE / name for name in INPUT_SOURCES]:

@@ -6,7 +6,9 @@ hint. Each takes the same arguments as the student-API name it imitates (and its
 it: `patchify_...`), and is the reference's own pieces with exactly one step changed, so that it
 differs from the right answer only by that mistake. Most are options of one wrong implementation
 (`alone`, `variant`); variants compose (`attention_no_scale+attention_causal`), so that several
-bugs in one function are all named (`combinations`, checks/mistakes.py).
+bugs in one function are all named (`combinations`, checks/mistakes.py). A mistake the error
+model generates from the reference (grader/reference/error_model) is registered as that
+rewrite, by its name (`instance`): an instance of an operator, not an implementation of its own.
 
 The list follows lecture 4.2's "where students get stuck" and the issue's catalogue, in the
 order of section 3: counting, patches, the sequence, softmax and LayerNorm, attention, the
@@ -16,6 +18,7 @@ such as training from scratch on 800 scans) lives in its exercise spec instead.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import math
 import warnings
@@ -24,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .attention import causal_mask, merge_heads, self_attention, split_heads
-from .counting import check_tiling, num_patches
+from .counting import check_tiling
 from .encoder import mlp
 from .layers import gelu, layer_norm, linear, softmax
 from .patches import as_hwc, conv_patch_embed, linear_patch_embed
@@ -40,6 +43,35 @@ def misconception(name: str):
         MISCONCEPTIONS[name] = fn
         return fn
     return register
+
+
+class Rewritten:
+    """The reference function `function` rewritten as the error model's mistake `mistake`
+    ("op:term:softmax:drop-..."), compiled on its first call: the error model is imported only
+    when a listed mistake's output is computed (a case failed, or `vitgrade compile`)."""
+
+    def __init__(self, function: str, mistake: str):
+        self.function, self.mistake, self._compiled = function, mistake, None
+
+    @property
+    def __signature__(self):  # a rewrite takes the reference's arguments (inspect.signature)
+        from . import REFERENCE
+
+        return inspect.signature(REFERENCE[self.function])
+
+    def __call__(self, *args, **kwargs):
+        if self._compiled is None:
+            from . import REFERENCE
+            from .error_model import rewrite
+
+            self._compiled = rewrite(REFERENCE[self.function], self.mistake)
+        return self._compiled(*args, **kwargs)
+
+
+def instance(name: str, function: str, mistake: str) -> None:
+    """Register `name` as the error model's `mistake` of the reference `function`, a mistake
+    that composes with no other (as `alone`)."""
+    MISCONCEPTIONS[name] = Rewritten(function, mistake)
 
 
 def alone(name: str, implementation: Callable, **options) -> None:
@@ -102,11 +134,9 @@ def _patches(H, W, P, *, count):
     return counts[count]()
 
 
-def _tokens(H, W, P, cls_token=True, *, count=None, cls="asked"):
-    """num_tokens with one step changed: the patches counted as _patches(count=...) counts them,
-    or [CLS] counted "never" or "always", whatever cls_token says."""
-    patches = num_patches(H, W, P) if count is None else _patches(H, W, P, count=count)
-    return patches + (1 if (cls_token if cls == "asked" else cls == "always") else 0)
+def _tokens(H, W, P, cls_token=True, *, count):
+    """num_tokens with the patches counted as _patches(count=...) counts them."""
+    return _patches(H, W, P, count=count) + (1 if cls_token else 0)
 
 
 alone("overlapping_windows_count", _patches, count="windows")
@@ -115,20 +145,12 @@ alone("floor_division_count", _patches, count="floor")
 alone("tokens_floor_division", _tokens, count="floor")  # no ValueError when patches do not tile
 alone("ceiling_count", _patches, count="ceiling")
 alone("tokens_ceiling", _tokens, count="ceiling")
-alone("cls_forgotten", _tokens, cls="never")  # the patches only, even when cls_token is true
-alone("cls_always", _tokens, cls="always")  # [CLS] counted even when cls_token is false
-
-
-@misconception("scores_linear")
-def scores_linear(num_tokens):
-    """T scores instead of T**2: one score per token, not per pair."""
-    return num_tokens
-
-
-@misconception("channels_forgotten")
-def channels_forgotten(P, C=3):
-    """P*P: the channels left out of the flatten."""
-    return P * P
+instance("cls_forgotten", "num_tokens",  # the patches only, even when cls_token is true
+         "op:count_constant:num_tokens:1-as-0")
+instance("cls_always", "num_tokens",  # [CLS] counted even when cls_token is false
+         "op:condition_ignored:num_tokens:cls_token-ignored")
+instance("scores_linear", "attention_scores", "op:term:attention_scores:drop-T")  # T, not T**2
+instance("channels_forgotten", "patch_dim", "op:term:patch_dim:drop-C")  # P*P, no channels
 
 
 # --- patches (Lab 4; section 4 step 2; Practice 7) ----------------------------------------------
@@ -147,22 +169,25 @@ def _patchify(image, P, *, axes=(0, 2, 1, 3, 4), crop=False):
     return grid.reshape(-1, np.prod(grid.shape[2:]))
 
 
-def _linear_embed(image, W_e, b_e, P, *, axes=(0, 2, 1, 3, 4), bias=True):
-    """linear_patch_embed on _patchify's patches, or without + b_e (`bias=False`)."""
-    patches = _patchify(image, P, axes=axes)
-    return linear(patches, W_e, b_e) if bias else patches @ np.asarray(W_e)
+def _linear_embed(image, W_e, b_e, P, *, axes):
+    """linear_patch_embed on _patchify's patches."""
+    return linear(_patchify(image, P, axes=axes), W_e, b_e)
 
 
-PATCH_ORDERS = {"bare_reshape": None,  # image.reshape(N, P*P*C)
-                "grid_transposed": (2, 0, 1, 3, 4),  # numbered down the columns first
-                "channel_first": (0, 2, 4, 1, 3),  # (c, p1, p2): torch's (C, P, P) weight layout
-                "patch_transposed": (0, 2, 3, 1, 4)}  # each patch column by column: (p2, p1, c)
-for _order, _axes in PATCH_ORDERS.items():  # patchify_bare_reshape, linear_embed_bare_reshape, ...
-    alone(f"patchify_{_order}", _patchify, axes=_axes)
-    alone(f"linear_embed_{_order}", _linear_embed, axes=_axes)
-
+CHANNEL_FIRST = (0, 2, 4, 1, 3)  # (c, p1, p2): torch's (C, P, P) weight layout, two axes moved
+alone("patchify_channel_first", _patchify, axes=CHANNEL_FIRST)
+alone("linear_embed_channel_first", _linear_embed, axes=CHANNEL_FIRST)
 alone("patchify_floor_crop", _patchify, crop=True)
-alone("linear_embed_bias_forgotten", _linear_embed, bias=False)
+PATCH_ORDERS = {  # the pixels in another order: image.reshape(N, P*P*C); the patches numbered
+    "bare_reshape": "op:transpose:{}patchify:grid.transpose-removed",  # down the columns first;
+    "grid_transposed": "op:axes_swapped:{}patchify:transpose-2-0-1-3-4",  # each patch read
+    "patch_transposed": "op:axes_swapped:{}patchify:transpose-0-2-3-1-4"}  # column by column
+for _order, _mistake in PATCH_ORDERS.items():  # patchify_bare_reshape, linear_embed_..., ...
+    instance(f"patchify_{_order}", "patchify", _mistake.format(""))
+    instance(f"linear_embed_{_order}", "linear_patch_embed",
+             _mistake.format("linear_patch_embed/"))
+instance("linear_embed_bias_forgotten", "linear_patch_embed",
+         "op:term:linear_patch_embed/linear:drop-b")
 
 
 def _conv(image, K, b, stride, *, stride_one=False, bias=True, flip=False, last_window=True):
@@ -229,18 +254,12 @@ def softmax_wrong_axis(x, axis=-1):
     return softmax(x, axis=0 if axis % ndim == ndim - 1 else ndim - 1)
 
 
-def _softmax(x, axis=-1, *, subtract_max=True, keepdims=True):
-    """softmax as written by hand, one step changed: exp(x) / sum(exp(x)) without subtracting the
-    max (exp(1000) overflows to inf, then nan), or max and sum without keepdims=True (on a square
-    matrix they broadcast along the wrong axis)."""
-    x = np.asarray(x, dtype=np.result_type(np.asarray(x).dtype, np.float32))
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(x - np.max(x, axis=axis, keepdims=keepdims)) if subtract_max else np.exp(x)
-        return e / np.sum(e, axis=axis, keepdims=keepdims)
-
-
-alone("softmax_without_max", _softmax, subtract_max=False)
-alone("softmax_without_keepdims", _softmax, keepdims=False)
+# exp(x) / sum(exp(x)) without the max subtracted (exp(1000) overflows to inf, then nan); the max
+# and the sum without keepdims=True (on a square matrix they broadcast along the wrong axis)
+instance("softmax_without_max", "softmax",
+         "op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)")
+instance("softmax_without_keepdims", "softmax",
+         "op:keepdims:softmax:max.keepdims+op:keepdims:softmax:sum.keepdims")
 
 
 def _layer_norm(x, gamma, beta, eps=1e-6, *, ddof=0, denominator="sqrt", axis=-1,
