@@ -83,16 +83,22 @@ def residuals_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"has `{code(first)}` first.", swapped)
 
 
+def _parameters(context: Context) -> set[str]:
+    function = context.instance.node
+    return {a.arg for a in function.args.args} if isinstance(function, ast.FunctionDef) else set()
+
+
 def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A step given `params['heads']` (or `heads`) for its parameter `heads` run with 1
-    instead, whatever it holds (the key read under another name, with a default of 1; the
-    argument left out of a call whose default is 1)."""
+    """A step given `params['heads']` (or its caller's own parameter `heads`) for its parameter
+    `heads` run with 1 instead, whatever it holds (the key read under another name, with a
+    default of 1; the argument left out of a call whose default is 1)."""
     function = called_function(context, node)
     if function is None:
         return
     parameters = list(inspect.signature(function).parameters)
     for index, argument in enumerate(node.args[:len(parameters)]):
-        key = key_of(argument) or (argument.id if isinstance(argument, ast.Name) else None)
+        passed_on = isinstance(argument, ast.Name) and argument.id in _parameters(context)
+        key = key_of(argument) or (argument.id if passed_on else None)  # a caller's own count
         if key is None or key != parameters[index]:
             continue
 
