@@ -133,7 +133,7 @@ class Dependencies:
         else the first that grades it ("patchify")."""
         homes = self.functions.get(name, ())
         failing = [e for e, c in homes if self.first(e, c).status != PASSED]  # as broken()
-        return (failing or [e for e, _ in homes] or [None])[0].id if homes else name
+        return (failing or [homes[0][0]])[0].id if homes else name
 
 
 def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:

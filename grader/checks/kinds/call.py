@@ -306,16 +306,15 @@ class CallCheck(Kind):
         cases: mistakes.py), else what is true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
-        others = [] if memory is None or not own or self.integration else [  # the same code's
-            (p, o) for p, o in memory.outcomes(self.call)  # other checks, where it was right:
-            if id(p) not in here and self._right(p, o)]  # (where it was wrong, a mistake this
-        if result.misconception and others:              # check cannot see may show)
+        mine = [] if memory is None or not own or self.integration else [  # the same code's
+            (p, o, self._right(p, o)) for p, o in memory.outcomes(self.call)  # other checks'
+            if id(p) not in here]                                               # cases, judged
+        others = [(p, o) for p, o, right in mine if right]  # where it was right
+        wrong = [(p, o) for p, o, right in mine if not right]  # (a mistake this check cannot
+        if result.misconception and others:                     # see may show there)
             result = self._reproduced(result, [  # their values (`C` left out of P*P*C is no
                 (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
             # where the code was right whenever C was given), not their refusals
-        wrong = [] if memory is None or not own or self.integration else [
-            (p, o) for p, o in memory.outcomes(self.call)  # the same code's other failures
-            if id(p) not in here and not self._right(p, o)]
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           wrong):
             result = self._unnamed(result, planned)

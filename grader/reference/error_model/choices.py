@@ -309,7 +309,8 @@ def result_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
     if is_result(context, node) and not isinstance(node, (ast.Tuple, ast.Constant)):
         yield Change("result-transposed",
                      f"In {where(context)}, the result comes back transposed, `({code(node)}).T`:"
-                     " its rows are the features, where the lecture returns one row per token.",
+                     f" its axes in the other order, where the lecture returns `{code(node)}` "
+                     "(one row per token, the features along the row).",
                      lambda n: ast.Attribute(n, "T", ast.Load()))
 
 
