@@ -2138,3 +2138,89 @@ def test_blocks_in_reverse_a_residual_around_the_block_and_a_count_returned_as_i
              for H, W, P in ((8, 8, 4), (6, 9, 3), (16, 8, 4))]
     found = em.search(count, calls, 0, lambda v, t: np.array_equal(np.asarray(v), np.asarray(t)))
     assert found.name == "op:factors:num_patches:factors-returned", found
+
+
+def test_a_clipped_softmax_overlapping_head_columns_and_a_patch_loop_one_short():
+    """Student code written as loops, as ported: `np.clip(x, -500, 500)` for the max shift
+    (one mistake whatever bound the cases cannot tell apart), head h reading columns h:h + d_h,
+    patches cut with `range(0, H - P, P)`."""
+    softmax = REFERENCE["softmax"]
+
+    def clipped(x, axis=-1):
+        e = np.exp(np.clip(x, -500, 500))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    cases = [(RNG.normal(size=(2, 3)),), (np.array([[1000.0, 1001.0, 999.0]]),)]
+    found = em.search(softmax, calls_of(softmax, clipped, cases), 1, same)
+    assert found.name.startswith("op:clip:softmax:x-clipped="), found
+    assert "clipped to a bound" in found.sentence
+    wide = [(np.array([[300.0, 299.5, 299.0]]),), (np.array([[1000.0, 1001.0, 999.0]]),)]
+    found = em.search(softmax, calls_of(softmax, clipped, wide), 1, same)
+    assert found.name == "op:clip:softmax:x-clipped=500", found  # 300 tells 500 from 50, 88 and 100
+
+    attention, d = REFERENCE["self_attention"], 8
+
+    def sliced(x, p, heads, causal=False):
+        d_h = x.shape[-1] // heads
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        outs = []
+        for h in range(heads):
+            cols = slice(h, h + d_h)  # h * d_h belongs
+            s = q[:, cols] @ k[:, cols].T / math.sqrt(d_h)
+            outs.append(softmax(s) @ v[:, cols])
+        return np.hstack(outs) @ p["Wo"] + p["bo"]
+
+    params = attention_params(d)
+    cases = [(RNG.normal(size=(4, d)), params, 2), (RNG.normal(size=(3, d)), params, 1)]
+    found = em.search(attention, calls_of(attention, sliced, cases), 0, same)
+    assert found.name == "op:chunks_overlap:self_attention/split_heads*:heads-chunks-overlap", found
+    assert "start chunk j at j instead of j times its size" in found.sentence
+
+    patchify = REFERENCE["patchify"]
+
+    def one_short(image, P):
+        image = image if image.ndim == 3 else image[..., None]
+        H, W, _ = image.shape
+        return np.array([image[i:i + P, j:j + P].reshape(-1)
+                         for i in range(0, H - P, P) for j in range(0, W - P, P)])
+
+    def overlapping(image, P):
+        H, W, _ = image.shape
+        return np.array([image[i:i + P, j:j + P].reshape(-1)
+                         for i in range(H // P) for j in range(W // P)])
+
+    images = [(np.arange(72.0).reshape(4, 6, 3), 2), (RNG.normal(size=(6, 9, 2)), 3)]
+    found = em.search(patchify, calls_of(patchify, one_short, images), 0, same)
+    assert found.name == "op:grid_short:patchify:grid-rows-cols-one-short", found
+    found = em.search(patchify, calls_of(patchify, overlapping, images), 0, same)
+    assert found.name == "op:chunks_overlap:patchify:H-W-chunks-overlap", found
+
+
+def test_a_stride_applied_to_the_image_and_positions_one_row_late():
+    """d2l's corr2d run on `image[::s, ::s]` (the stride subsampling the image, not stepping the
+    windows); MAE's `pos[:-1]` for the patches' positions (row i given row i - 1)."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def subsampled(image, K, b, stride):
+        X, k = image[::stride, ::stride], K.shape[0]
+        out = np.zeros((X.shape[0] - k + 1, X.shape[1] - k + 1, K.shape[3]))
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                out[i, j] = np.tensordot(X[i:i + k, j:j + k], K, axes=3)
+        return out + b
+
+    K, b = RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4)
+    cases = [(RNG.normal(size=(9, 9, 3)), K, b, 2), (RNG.normal(size=(6, 6, 3)), K, b, 1)]
+    found = em.search(conv, calls_of(conv, subsampled, cases), 0, same)
+    assert found.name == "op:stride_subsampled:conv_patch_embed:windows-image-subsampled", found
+
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def late(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        pos = params["pos"]
+        return np.vstack([params["cls"] + pos[:1], x + pos[:-1]])
+
+    images = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    found = em.search(embed, calls_of(embed, late, images), 0, same)
+    assert found.name == "op:one_row_late:embed_image:params['pos']-one-row-late", found

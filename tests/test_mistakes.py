@@ -530,6 +530,13 @@ def test_values_that_change_between_calls_are_said_as_such_once_per_function():
     assert again.misconception == RANDOM and worker.calls == 1  # one repeat per function
     steady = Worker([np.ones((5, 4))])
     assert repeated(failed, check, planned, first, steady, {}) == failed
+    count = next(c for c in _checks() if c.call == "num_patches")  # compared as a count
+    pair = PlannedCase(((8, 8, 4), {}), {}, None, None, "num_patches", None, (4, None))
+    pair.encoded = object()
+    grid = SimpleNamespace(status="ok", value=(2, 2))  # the grid's shape for its count: the
+    # same pair again is no change, though a count's comparison cannot take a pair
+    assert repeated(failed, count, pair, grid, Worker([(2, 2)]), {}) == failed
+    assert repeated(failed, count, pair, grid, Worker([(2, 3)]), {}).misconception == RANDOM
     from dataclasses import replace
 
     named = replace(failed, misconception="embed_cls_appended", hint_kind=MISTAKE)

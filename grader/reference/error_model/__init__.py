@@ -33,6 +33,7 @@ import numpy as np
 from . import (
     alternatives,
     choices,
+    chunks,
     contractions,
     counts,
     dtypes,
@@ -66,7 +67,7 @@ MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 # their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices)
+           results, terms, contractions, inputs, sequence, choices, chunks)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
@@ -360,7 +361,7 @@ def _aliases(found: list[list[Edit]]) -> bool:
 
     def alike(edit: Edit, other: Edit) -> bool:
         return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator == "axis" or edit.detail.startswith("eps=")
+                and (edit.operator in ("axis", "clip") or edit.detail.startswith("eps=")
                      or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
 
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)

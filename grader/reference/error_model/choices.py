@@ -7,9 +7,10 @@ transpose swapped (patches numbered down the columns, each patch read column by 
 LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
 block), a reduction written as another (the mean for the max), the function's input added to
 its result (a residual inside a sublayer), an affine map's shift added before its scale, and a
-table of rows added as its first row only (`pos[0]`), an epsilon used as a floor, a loop run
-from its end, the result transposed or a product returned as its factors, a parameter read as
-zeros, and a residual added around a step that has its own.
+table of rows added as its first row only (`pos[0]`) or one row late (`pos[:-1]`), an epsilon
+used as a floor, a loop run from its end, the result transposed or a product returned as its
+factors, a parameter read as zeros, a residual added around a step that has its own, and a
+stabilising shift written as a clip (`np.clip(x, -500, 500)` for `x - max(x)`).
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -204,6 +205,32 @@ def reduction_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"the lecture takes the {old}: `{code(node)}`.", swapped)
 
 
+CLIP_BOUNDS = (50, 88, 100, 500, 709)  # where students clip: exp(88) and exp(709) are the
+# float32 and float64 limits; 50, 100 and 500 are the usual "safe" round numbers
+
+
+def shift_as_clip(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A shift that keeps exp from overflowing written as a clip: `x - np.max(x, ...)` as
+    `np.clip(x, -C, C)` (the common "overflow encountered in exp" advice): the same for inputs
+    within the bound, a row of large inputs uniform. One name per bound; bounds the cases cannot
+    tell apart are one mistake, said with the first (__init__._aliases): its sentence says so."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
+            and isinstance(node.right, ast.Call) and callee(node.right) in ("max", "amax")
+            and node.right.args and ast.dump(node.right.args[0]) == ast.dump(node.left)):
+        return
+    value = code(node.left)
+    for bound in CLIP_BOUNDS:
+        yield Change(f"{slug(value)}-clipped={bound}",
+                     f"In {where(context)}, `{value}` is clipped to a bound where the lecture "
+                     f"subtracts its max, `{code(node)}` (`np.clip({value}, -{bound}, {bound})` "
+                     "reproduces your outputs on these cases): values beyond the bound all "
+                     "become the bound, so a row of large values comes out uniform; subtracting "
+                     "the max keeps exp from overflowing and changes nothing else.",
+                     lambda n, bound=bound: ast.Call(
+                         ast.Attribute(ast.Name("np", ast.Load()), "clip", ast.Load()),
+                         [n.left, ast.Constant(-bound), ast.Constant(bound)], []))
+
+
 def input_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """The function's input added to what it returns: `return linear(out, Wo, bo)` as `return
     x + linear(out, Wo, bo)`, a residual inside a sublayer whose caller adds its own."""
@@ -252,6 +279,27 @@ def first_row_only(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"a table that has none): add it row by row, `{code(node)}`.",
                  lambda n: ast.BinOp(n.left, ast.Add(), ast.Subscript(
                      n.right, ast.Constant(0), ast.Load())))
+
+
+def table_read_one_late(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A table of rows added one row late after its first: token i >= 1 given row i - 1
+    (MAE's `pos_embed[:, 1:]` for the patches written `pos[:-1]`), row 0 its own."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.right, ast.Subscript) and isinstance(node.right.slice, ast.Constant)
+            and isinstance(node.right.slice.value, str)):
+        return
+    table = code(node.right)
+    yield Change(f"{slug(table)}-one-row-late",
+                 f"In {where(context)}, the rows of `{table}` after the first reach the rows one "
+                 f"late: row i gets `{table}[i - 1]` (`{table}[:-1]` where `{table}[1:]` belongs, "
+                 f"row 0 keeping `{table}[0]`): add `{table}` row by row, `{code(node)}`.",
+                 lambda n: ast.BinOp(n.left, ast.Add(), ast.Call(
+                     ast.Attribute(ast.Name("np", ast.Load()), "concatenate", ast.Load()),
+                     [ast.List([ast.Subscript(n.right, ast.Slice(None, ast.Constant(1)),
+                                              ast.Load()),
+                                ast.Subscript(copy.deepcopy(n.right),
+                                              ast.Slice(None, ast.Constant(-1)), ast.Load())],
+                               ast.Load())], [])))
 
 
 def _epsilon(context: Context, node: ast.AST) -> bool:
@@ -372,8 +420,10 @@ def residual_around_step(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
              "axes_swapped": axes_swapped, "norm_after": norm_after_residual,
-             "reduction": reduction_swapped, "input_added": input_added,
+             "reduction": reduction_swapped, "clip": shift_as_clip,
+             "input_added": input_added,
              "shift_first": shift_before_scale, "first_row": first_row_only,
+             "one_row_late": table_read_one_late,
              "floor": epsilon_as_floor, "reversed": loop_reversed,
              "result_transposed": result_transposed, "factors": product_as_factors,
              "zeros": parameter_as_zeros, "residual_around": residual_around_step}

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .change import Change, Context, code, where
+from .change import Change, Context, code, where, with_first
 from .tree import PREFIX
 
 AXIS_WORDS = {0: "the rows", 1: "the columns"}
@@ -122,6 +122,37 @@ def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
                  f"right only when the stride equals the kernel size.",
                  lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
+
+
+def _window_call(function: ast.AST, name: str) -> ast.Call | None:
+    """The call of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
+    return next((node.value for node in ast.walk(function) if isinstance(node, ast.Assign)
+                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                 and node.targets[0].id == name and isinstance(node.value, ast.Call)
+                 and len(node.value.args) >= 2
+                 and code(node.value.func).endswith("sliding_window_view")), None)
+
+
+def stride_as_subsampling(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The stride applied to the image instead of the windows: every `s`-th pixel kept, then
+    every window of that smaller image (d2l's corr2d run on `image[::s, ::s]`), where the
+    lecture takes every `s`-th window of the whole image; right for stride 1."""
+    axes = _strided(node)
+    call = _window_call(context.instance.node, node.value.id) if axes == [0, 1] else None
+    if call is None:
+        return
+    step = node.slice.elts[0].step
+    image = call.args[0]
+    smaller = ast.Subscript(copy.deepcopy(image), ast.Tuple(
+        [ast.Slice(None, None, copy.deepcopy(step))] * 2, ast.Load()), ast.Load())
+    yield Change(f"{node.value.id}-image-subsampled",
+                 f"In {where(context)}, the stride is applied to the image, `{code(smaller)}`, "
+                 f"and the kernel then slides over every position of that smaller image, where "
+                 f"the lecture slides it over the whole image and keeps every "
+                 f"`{code(step)}`-th window, `{code(node)}`: each window should read "
+                 f"neighbouring pixels, `image[i * {code(step)}:i * {code(step)} + k]` (right "
+                 "only for stride 1).",
+                 lambda n: with_first(copy.deepcopy(call), smaller))
 
 
 def counted_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: int,
@@ -279,6 +310,7 @@ def _with_first_padded(node: ast.Call, bound: str, stride: ast.AST, mode: str) -
 
 
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
+             "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
              "padding": padding}  # steps'
 

@@ -5,9 +5,10 @@ gets pos[0] (right).
 
 Grader: only observed ("returns the expected values only in 1 of 5 rows (row 0); the others
 differ", some_rows_wrong).
+Named since (the error model: a table read one row late).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': "op:one_row_late:embed_image:params['pos']-one-row-late"}
 
 
 def embed_image(image, params):

@@ -4,11 +4,13 @@ Q[:, i:i + head_dim]) with the loop variable used as the column offset.
 Mistake: self_attention slices head h as columns `h : h + d_h` (right: h*d_h : (h+1)*d_h).
 Right with one head; wrong with several.
 
-Grader: only observed ("Your `self_attention` is right with one head, wrong with heads=2: look
-at each step that depends on the number of heads ...", only_one_head).
+Grader: only observed blind ("Your `self_attention` is right with one head, wrong with heads=2:
+look at each step that depends on the number of heads ...", only_one_head); named since the
+error model cuts chunks overlapping (error_model/chunks.py).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:chunks_overlap:self_attention/split_heads*:heads-chunks-overlap',
+          'no-causal-mask': 'op:chunks_overlap:self_attention/split_heads*:heads-chunks-overlap'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -10,10 +10,12 @@ Mistakes:
 Grader: softmax only observed ("Your `softmax` returns the same value, 0.3333, in every
 position, where the expected values vary", misconception `constant`); patchify only the
 checklist on the worked example and the grayscale check, no hint at all on the RGB raster-order
-and hidden random checks.
+and hidden random checks. Both named since (error_model: the shift written as a clip, the grid
+one short).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'patchify': None}
+EXPECT = {'stable-softmax': 'op:clip:softmax:x-clipped=50',
+          'patchify': 'op:grid_short:patchify:grid-rows-cols-one-short'}
 
 
 def softmax(x, axis=-1):

@@ -8,10 +8,12 @@ Mistakes:
    (right: full-resolution windows starting at i*stride). Shows for stride > 1.
 
 Grader: num_patches gets no hint at all (expected/got only, "tuple of 2: (2, 2)"); the conv only
-kernel-stride's equivalence checklist, no hint on the kernels-and-strides and hidden checks.
+kernel-stride's equivalence checklist, no hint on the kernels-and-strides and hidden checks. Both named since (the error model: the
+factors returned, the stride applied to the image).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None, 'kernel-stride': None}
+EXPECT = {'patch-count': 'op:factors:num_patches:factors-returned',
+          'kernel-stride': 'op:stride_subsampled:conv_patch_embed:windows-image-subsampled'}
 CORRECT = ('num_tokens',)
 
 def num_patches(H, W, P):
