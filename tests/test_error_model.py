@@ -2224,3 +2224,38 @@ def test_a_stride_applied_to_the_image_and_positions_one_row_late():
     images = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
     found = em.search(embed, calls_of(embed, late, images), 0, same)
     assert found.name == "op:one_row_late:embed_image:params['pos']-one-row-late", found
+
+
+def test_a_bias_added_before_the_product_and_a_convolution_sized_by_ceil():
+    """nanoGPT-style `(y + bo) @ Wo` for `y @ Wo + bo`; cs231n's loop sized ceil((H - k) / s) + 1
+    over a zero-padded image (a pooling's ceil_mode)."""
+    attention, d = REFERENCE["self_attention"], 4
+
+    def bias_first(x, p, heads, causal=False):
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        y = REFERENCE["softmax"](q @ k.T / math.sqrt(d)) @ v
+        return (y + p["bo"]) @ p["Wo"]
+
+    params = attention_params(d)
+    cases = [(RNG.normal(size=(3, d)), params, 1), (RNG.normal(size=(5, d)), params, 1)]
+    found = em.search(attention, calls_of(attention, bias_first, cases), 0, same)
+    assert found.name == "op:bias_first:self_attention/linear.4:b-before-product", found
+
+    conv = REFERENCE["conv_patch_embed"]
+
+    def ceil_sized(image, K, b, stride):
+        k, (H, W, _) = K.shape[0], image.shape
+        rows, cols = -(-(H - k) // stride) + 1, -(-(W - k) // stride) + 1
+        padded = np.zeros(((rows - 1) * stride + k, (cols - 1) * stride + k, image.shape[2]))
+        padded[:H, :W] = image
+        out = np.empty((rows, cols, K.shape[3]))
+        for i in range(rows):
+            for j in range(cols):
+                window = padded[i * stride:i * stride + k, j * stride:j * stride + k]
+                out[i, j] = np.tensordot(window, K, axes=3)
+        return out + b
+
+    K, b = RNG.normal(size=(3, 3, 3, 4)), RNG.normal(size=4)  # k = 3, stride 2: not 'SAME'
+    cases = [(RNG.normal(size=(5, 6, 3)), K, b, 2), (RNG.normal(size=(7, 7, 3)), K, b, 2)]
+    found = em.search(conv, calls_of(conv, ceil_sized, cases), 0, same)
+    assert found.name == "op:padding:conv_patch_embed:pad-ceil", found

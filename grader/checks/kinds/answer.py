@@ -4,6 +4,8 @@ against the spec's `correct:`, or, in the student bundle, against the sealed key
 """
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 
 from grader.spec.errors import SpecError
@@ -11,7 +13,15 @@ from grader.spec.errors import SpecError
 from ..answer_key import SEALED, AnswerKey, normalise, plain_key, seal, sealed_key
 from ..cases import NotCompiled
 from ..describe import describe
-from ..results import FAILED, MISSING, NOT_IMPLEMENTED, PASSED, CheckResult, check_result
+from ..results import (
+    FAILED,
+    MISSING,
+    NOT_IMPLEMENTED,
+    OBSERVATION,
+    PASSED,
+    CheckResult,
+    check_result,
+)
 from .base import Kind
 
 ANSWERS = "ANSWERS"  # the student's dict of question key -> option
@@ -86,8 +96,10 @@ class AnswerCheck(Kind):
         asked = f"{ANSWERS}['{self.key}']"
         raw = outcome.value.get(self.key)
         if raw is None:
+            near = _near_key(self.key, outcome.value)
             return check_result(self, NOT_IMPLEMENTED,
-                                f"{asked} is not answered yet (options: {options})")
+                                f"{asked} is not answered yet (options: {options})",
+                                hint=near or None, hint_kind=OBSERVATION if near else None)
         if not isinstance(raw, str):
             return check_result(self, FAILED, f"{asked} must be one of {options}, "
                                               f"got {describe(raw)}")
@@ -105,3 +117,20 @@ class AnswerCheck(Kind):
     def sheet_notes(self) -> list[str]:
         options = ", ".join(f'`"{o}"`' for o in self.options)
         return [f'Answer in `{ANSWERS}["{self.key}"]`, one of {options}.']
+
+
+def _near_key(key: str, answers: dict) -> str:
+    """A hint when `answers` holds a key that is `key` spelt another way (`causal-mask`,
+    `Causal Mask`, `casual_mask`): the answer is there, under a name no question reads."""
+    wanted = _letters(key)
+    for given in answers:
+        if (isinstance(given, str) and given != key and answers[given] is not None
+                and len(given) <= 60 and (_letters(given) == wanted or difflib.SequenceMatcher(
+                    None, _letters(given), wanted).ratio() >= 0.85)):
+            return (f"{ANSWERS} has the key {given!r}, which no question reads: write the answer "
+                    f"under {key!r}.")
+    return ""
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())

@@ -310,16 +310,16 @@ class CallCheck(Kind):
             (p, o, self._right(p, o)) for p, o in memory.outcomes(self.call)  # other checks'
             if id(p) not in here]                                               # cases, judged
         others = [(p, o) for p, o, right in mine if right]  # where it was right
-        wrong = [(p, o) for p, o, right in mine if not right]  # (a mistake this check cannot
-        if result.misconception and others:                     # see may show there)
+        elsewhere = [(p, o) for p, o, right in mine if not right]  # (a mistake this check
+        if result.misconception and others:                        # cannot see may show there)
             result = self._reproduced(result, [  # their values (`C` left out of P*P*C is no
                 (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
             # where the code was right whenever C was given), not their refusals
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
-                                                          wrong):
+                                                          elsewhere):
             result = self._unnamed(result, planned)
-        result = observed(generated(result, self, ran, failing, others, wrong), self, planned,
-                          outcome)
+        result = observed(generated(result, self, ran, failing, others, elsewhere), self,
+                          planned, outcome)
         if own:  # values that change between calls explain more than a formula's guess
             result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation
@@ -334,7 +334,8 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
-        result = explained(result, self, right, planned, wrong)
+        result = explained(result, self, right, planned, wrong + [  # a failure on any check
+            p for p, _ in elsewhere if p.expectation()[1] is None])  # belies a generalisation
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

@@ -3,7 +3,8 @@ scaled by a constant (`x + 0.5 * mlp(...)`, Macaron's and Conformer's half-step 
 a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "stable"
 softmax typed with the shifted name on top and the unshifted one below), and a term a step
 already adds added again by its caller (torchvision's encoder adds the positions that the
-embedding, ported with them, has added already). Each is an operator as in operators.py
+embedding, ported with them, has added already), and a bias added before the product, not after
+(`(x + b) @ W`). Each is an operator as in operators.py
 (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -243,6 +244,22 @@ def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
                  "nothing there.", scaled, ((bound, times_sqrt_width),))
 
 
+def bias_before_product(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A bias added before the product instead of after: `x @ W + b` as `(x + b) @ W` (the
+    output projection's bias added to the heads' output, nanoGPT-style code reordered)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.MatMult)):
+        return
+    product, bias = node.left, node.right
+    moved = ast.BinOp(ast.BinOp(product.left, ast.Add(), bias), ast.MatMult(), product.right)
+    yield Change(f"{code(bias)}-before-product",
+                 f"In {where(context)}, `{code(bias)}` is added before the product, "
+                 f"`{code(moved)}`, where the lecture adds it after: `{code(node)}`.",
+                 lambda n: ast.BinOp(ast.BinOp(n.left.left, ast.Add(), n.right), ast.MatMult(),
+                                     n.left.right))
+
+
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "term_again": term_again, "fixed_head_width": fixed_head_width,
-             "scaled_by_width": scaled_by_width}  # tried after results.OPERATORS
+             "scaled_by_width": scaled_by_width,
+             "bias_first": bias_before_product}  # tried after results.OPERATORS

@@ -262,7 +262,9 @@ PADDINGS = {  # mode -> (how the student pads, where the padding goes)
              "two sides, the extra one at the end"),
     "same-end": ("to ceil(H / stride) outputs (TensorFlow's 'SAME' count)", "all at the bottom "
                  "and right"),
-    "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides")}
+    "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides"),
+    "ceil": ("to ceil((H - k) / stride) + 1 outputs (a pooling's ceil_mode): a last window "
+             "that runs off the image", "at the bottom and right")}
 
 
 def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
@@ -274,7 +276,8 @@ def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
         if mode == "half-kernel":
             widths.append((k // 2, k // 2))
             continue
-        total = max((-(-side // stride) - 1) * stride + k - side, 0)
+        outputs = -(-(side - k) // stride) + 1 if mode == "ceil" else -(-side // stride)
+        total = max((outputs - 1) * stride + k - side, 0)
         widths.append((total // 2, total - total // 2) if mode == "same" else (0, total))
     return np.pad(image, widths + [(0, 0)] * (image.ndim - 2))
 

@@ -1,0 +1,61 @@
+"""Observations that a failure elsewhere belies are not said, and an answer under a misspelt key
+is pointed at (issue 38: never a wrong hint). Each submission is the solution with one snippet
+replaced, graded end to end in a worker."""
+from __future__ import annotations
+
+import pytest
+from buggy_submissions import build_submission
+
+from grader.checks import SubmissionGrading
+from grader.worker import StudentWorker
+
+from conftest import SOLUTION
+
+CLS_POSITION_TWICE = '''
+"""[CLS] given its position twice: MAE's cls_token + pos_embed[:, :1] and then HF's
+embeddings + position_embeddings."""
+EXPECT = {"cls-and-positions": None}
+
+
+def embed_image(image, params):
+    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
+    cls = params["cls"] + params["pos"][0]
+    return np.concatenate([cls[None, :], tokens], axis=0) + params["pos"]
+'''
+
+
+
+@pytest.fixture(scope="module")
+def grade(catalogue, tmp_path_factory):
+    def run(snippet: str = "", whole: str = "") -> dict:
+        folder = tmp_path_factory.mktemp("snippet")
+        (folder / "snippet.py").write_text(snippet)
+        submission = build_submission(folder / "snippet.py", folder) if snippet else (
+            folder / "vit_exercises.py")
+        if whole:
+            submission.write_text(whole)
+        with StudentWorker(submission) as worker:
+            grading = SubmissionGrading(worker, catalogue=catalogue)
+            return {e.id: grading.exercise(e) for e in catalogue}
+    return run
+
+
+def test_a_square_only_claim_is_not_made_when_a_square_image_fails_on_another_check(grade):
+    """The worked example passes only because its pos[0] is zero; the visible random check's
+    failing image is 4 x 6; hidden square images fail too: "right when H == W" would be false."""
+    results = grade(CLS_POSITION_TWICE)["cls-and-positions"]
+    failed = [c for c in results.checks if not c.passed]
+    assert failed and all(c.misconception != "only_square_images" for c in failed)
+    assert not any("H == W" in (c.hint or "") for c in failed)
+    assert any("row 0" in (c.hint or "") for c in failed)  # what is true is still said
+
+
+def test_an_answer_under_a_misspelt_key_is_pointed_at(grade):
+    solution = SOLUTION.read_text()
+    line = 'ANSWERS["causal_mask"] = "bidirectional"'
+    assert line in solution
+    misspelt = solution.replace(line, 'ANSWERS["causal-mask"] = "bidirectional"')
+    check = next(c for c in grade(whole=misspelt)["no-causal-mask"].checks
+                 if "ANSWERS" in c.name)
+    assert not check.passed and check.score == 0
+    assert "'causal-mask'" in check.hint and "'causal_mask'" in check.hint
