@@ -499,9 +499,9 @@ def test_several_generalisations_that_hold_are_said_together():
 
 
 def test_values_that_change_between_calls_are_said_as_such_once_per_function():
-    """A failed case run again by the same worker: other values the second time (dropout left
-    on) are said as that; the same values leave the result as it was; one repeat per function;
-    a named mistake is never replaced."""
+    """A failed case run twice again by the same worker: other values either time (dropout left
+    on, whose mask may repeat once by chance) are said as that; the same values leave the
+    result as it was; one repeat per function; a named mistake is never replaced."""
     from types import SimpleNamespace
 
     from grader.checks.kinds.randomness import RANDOM, repeated
@@ -519,24 +519,24 @@ def test_values_that_change_between_calls_are_said_as_such_once_per_function():
 
         def call_many(self, name, calls):
             self.calls += 1
-            return [SimpleNamespace(status="ok", value=self.values.pop(0))]
+            return [SimpleNamespace(status="ok", value=self.values.pop(0)) for _ in calls]
 
     failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
     first = SimpleNamespace(status="ok", value=np.ones((5, 4)))
-    worker, seen = Worker([np.full((5, 4), 2.0)]), {}
+    worker, seen = Worker([np.ones((5, 4)), np.full((5, 4), 2.0)]), {}  # the same once
     said = repeated(failed, check, planned, first, worker, seen)
     assert said.misconception == RANDOM and "different values for the same inputs" in said.hint
     again = repeated(failed, check, planned, first, worker, seen)
     assert again.misconception == RANDOM and worker.calls == 1  # one repeat per function
-    steady = Worker([np.ones((5, 4))])
+    steady = Worker([np.ones((5, 4))] * 2)
     assert repeated(failed, check, planned, first, steady, {}) == failed
     count = next(c for c in _checks() if c.call == "num_patches")  # compared as a count
     pair = PlannedCase(((8, 8, 4), {}), {}, None, None, "num_patches", None, (4, None))
     pair.encoded = object()
     grid = SimpleNamespace(status="ok", value=(2, 2))  # the grid's shape for its count: the
     # same pair again is no change, though a count's comparison cannot take a pair
-    assert repeated(failed, count, pair, grid, Worker([(2, 2)]), {}) == failed
-    assert repeated(failed, count, pair, grid, Worker([(2, 3)]), {}).misconception == RANDOM
+    assert repeated(failed, count, pair, grid, Worker([(2, 2)] * 2), {}) == failed
+    assert repeated(failed, count, pair, grid, Worker([(2, 3)] * 2), {}).misconception == RANDOM
     from dataclasses import replace
 
     named = replace(failed, misconception="embed_cls_appended", hint_kind=MISTAKE)

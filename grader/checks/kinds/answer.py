@@ -4,7 +4,6 @@ against the spec's `correct:`, or, in the student bundle, against the sealed key
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -122,6 +121,8 @@ class AnswerCheck(Kind):
 def _near_key(key: str, answers: dict) -> str:
     """A hint when `answers` holds a key that is `key` spelt another way (`causal-mask`,
     `Causal Mask`, `casual_mask`): the answer is there, under a name no question reads."""
+    import difflib  # only for a question left unanswered: not on a grade's cold path
+
     wanted = _letters(key)
     for given in answers:
         if (isinstance(given, str) and given != key and answers[given] is not None

@@ -10,7 +10,8 @@ swaps it for a variant of one, made by a general single-node edit of that functi
 - a power one off (`x ** 3` as `x ** 2` or `x ** 4`);
 - a division written as a product (`order.multiplied_for_divided`: 2 / pi as 2 * pi), or a
   product by a constant as a division by it;
-- a square root left off a constant (2 / pi where sqrt(2 / pi) belongs).
+- a square root left off a constant (2 / pi where sqrt(2 / pi) belongs), or taken of its
+  numerator alone (sqrt(2) / pi).
 
 A variant that computes what an activation of `activations.ACTIVATIONS` computes, or what an
 earlier variant does (to within APART on PROBE), is not offered: two rewrites that reproduce the
@@ -78,8 +79,19 @@ def _root_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"{slug(code(node.args[0]))}-unrooted", "", lambda n: n.args[0])
 
 
+def _numerator_rooted(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The square root of a ratio of constants taken of its numerator alone:
+    `math.sqrt(2.0 / math.pi)` as `math.sqrt(2.0) / math.pi` (picoGPT's constant retyped)."""
+    if (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
+            and not node.keywords and isinstance(node.args[0], ast.BinOp)
+            and isinstance(node.args[0].op, ast.Div) and not _reads_parameter(context, node)):
+        yield Change(f"{slug(code(node.args[0]))}-numerator-rooted", "",
+                     lambda n: ast.BinOp(ast.Call(n.func, [n.args[0].left], []), ast.Div(),
+                                         n.args[0].right))
+
+
 SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
-         _divided_for_multiplied, _root_dropped)  # tried in this order
+         _divided_for_multiplied, _root_dropped, _numerator_rooted)  # tried in this order
 
 
 def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:

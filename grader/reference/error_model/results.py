@@ -2,7 +2,8 @@
 through an output activation (a classifier head built as Keras' `Dense(n, activation="softmax")`
 returns probabilities where the lecture's returns logits), or computed with its axes in another
 order and reshaped into place where a transpose belongs (cs231n's channels-first convolution
-`out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)).
+`out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)), or left
+in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshaped back).
 
 Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
 does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, is_result, where
+from .change import Change, Context, code, is_checked_function, is_result, prepended, where
 from .tree import PREFIX
 
 
@@ -150,6 +151,30 @@ def sizes_as_pairs(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.Tuple([ast.Tuple([e, e], ast.Load()) for e in n.elts], ast.Load()))
 
 
+def as_rows(value):
+    """An array [..., d] viewed as rows [N, d] (a number or an empty shape as it is)."""
+    value = np.asarray(value)
+    return value.reshape(-1, value.shape[-1]) if value.ndim >= 1 else value
+
+
+def rows_kept(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The input viewed as rows, `x.reshape(-1, x.shape[-1])` (a fused kernel's view), and the
+    result left in that shape: a single vector (d,) or leading axes (B, T, d) come back as
+    (N, d). Only the checked function, on its first parameter."""
+    if not is_checked_function(context, node) or not node.args.args:
+        return
+    name, bound = node.args.args[0].arg, f"{PREFIX}as_rows"
+    statement = ast.parse(f"{name} = {bound}({name})").body[0]
+    yield Change(f"{name}-as-rows",
+                 f"In {where(context)}, `{name}` is viewed as rows, `{name}.reshape(-1, "
+                 f"{name}.shape[-1])` (as fused kernels view it), and the result keeps that "
+                 f"shape: a single vector (d,) or an input with leading axes (B, T, d) comes "
+                 f"back as (N, d). Give the result `{name}`'s own shape back, or work on the "
+                 "last axis directly.",
+                 lambda n: prepended(n, statement), ((bound, as_rows),))
+
+
 OPERATORS = {"output_activation": output_activation,
              "result_reshaped": reshaped_into_place,
-             "sizes_as_pairs": sizes_as_pairs}  # tried after dtypes.OPERATORS
+             "sizes_as_pairs": sizes_as_pairs,
+             "rows_kept": rows_kept}  # tried after dtypes.OPERATORS

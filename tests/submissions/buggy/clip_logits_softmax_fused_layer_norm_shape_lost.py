@@ -16,10 +16,12 @@ shape was observed in the blind round as "right for inputs of one or two axes, w
 leading axes (3, 4, 2): work on the last axis", a wrong claim ((d,) gives (1, d)); it now says
 "right for inputs of two axes (T, d), ... check what each step does with the axes before the
 last".
+Both named since (the error model: the shift written as a clip; the input viewed as rows and
+the result left so).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:clip:softmax:x-clipped=50',
-          'layer-norm': None}
+          'layer-norm': 'op:rows_kept:layer_norm:x-as-rows'}
 
 
 def softmax(x, axis=-1):

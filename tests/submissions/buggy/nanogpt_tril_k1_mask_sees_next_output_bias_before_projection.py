@@ -8,10 +8,13 @@ Mistakes (both in self_attention):
 
 Grader: at blind time and now, the mask gets no hint (no-causal-mask's two causal checks);
 the bias is observed (offset_rows: "the expected values plus the same vector in every row, such
-as a bias (it takes p["bq"], p["bk"], p["bv"] and p["bo"] ...)"). Nothing named.
+as a bias (it takes p["bq"], p["bk"], p["bv"] and p["bo"] ...)"). Nothing named. Since blind
+round 14's fixes both are named (the bias added before the product, an operator; the mask one
+diagonal off with it, as a pair, on the hidden causal check).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None, 'multi-head-attention': None}
+EXPECT = {'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=1+op:bias_first:self_attention/linear.4:b-before-product',
+          'multi-head-attention': 'op:bias_first:self_attention/linear.4:b-before-product'}
 
 
 def self_attention(x, p, heads, causal=False):
