@@ -2259,3 +2259,21 @@ def test_a_bias_added_before_the_product_and_a_convolution_sized_by_ceil():
     cases = [(RNG.normal(size=(5, 6, 3)), K, b, 2), (RNG.normal(size=(7, 7, 3)), K, b, 2)]
     found = em.search(conv, calls_of(conv, ceil_sized, cases), 0, same)
     assert found.name == "op:padding:conv_patch_embed:pad-ceil", found
+
+
+def test_a_layer_norm_before_and_after_the_patch_embeddings_linear_map():
+    """lucidrains' `nn.Sequential(Rearrange, nn.LayerNorm(patch_dim), nn.Linear, nn.LayerNorm(dim))`
+    ported into linear_patch_embed: a pair, the step's input and its result standardised."""
+    embed, norm, cut = (REFERENCE[n] for n in ("linear_patch_embed", "layer_norm", "patchify"))
+
+    def wrapped(image, W_e, b_e, P):
+        patches = cut(image, P)
+        patches = norm(patches, np.ones(patches.shape[-1]), np.zeros(patches.shape[-1]))
+        tokens = patches @ W_e + b_e
+        return norm(tokens, np.ones(tokens.shape[-1]), np.zeros(tokens.shape[-1]))
+
+    cases = [(RNG.normal(size=(4, 4, 3)), RNG.normal(size=(12, 5)), RNG.normal(size=5), 2),
+             (RNG.normal(size=(4, 6, 3)), RNG.normal(size=(12, 5)), RNG.normal(size=5), 2)]
+    found = em.search(embed, calls_of(embed, wrapped, cases), 0, same)
+    assert found.name == ("op:standardised:linear_patch_embed:standardised-biased-before-linear"
+                          "+op:standardised_after:linear_patch_embed:standardised-after-linear")

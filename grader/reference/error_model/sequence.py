@@ -4,7 +4,8 @@ last one), two residual steps that update one name in the other order (the MLP s
 before the attention sublayer), and a count a step is given taken as 1 whatever the caller
 holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
 block runs with one head), and a step given its input standardised row by row first (MAE's
-per-patch normalisation). Each is an operator as in operators.py (`f(context, node) ->
+per-patch normalisation) or its result standardised as it is returned (lucidrains' LayerNorm
+after the patch embedding). Each is an operator as in operators.py (`f(context, node) ->
 iterator of Change`).
 """
 from __future__ import annotations
@@ -16,7 +17,16 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, called_function, callee, code, key_of, slug, where
+from .change import (
+    Change,
+    Context,
+    called_function,
+    callee,
+    code,
+    key_of,
+    slug,
+    where,
+)
 from .tree import PREFIX
 
 SHORT = {"last": (None, -1), "first": (1, None)}  # the element left out: the slice kept
@@ -154,6 +164,25 @@ def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, function),))
 
 
+def standardised_after(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step's result standardised row by row, no gain or shift, as it is returned
+    (lucidrains' `nn.LayerNorm(dim)` after the patch embedding's `nn.Linear`): `linear(...)` as
+    `standardised(linear(...))`. Only the checked function's own step."""
+    step = node.value if isinstance(node, ast.Return) else None  # the statement, not the
+    if not (context.instance.path == context.root and isinstance(step, ast.Call)  # call: its
+            and isinstance(step.func, ast.Name)  # input may be standardised too (a pair)
+            and step.func.id in context.instance.children):
+        return
+    bound = f"{PREFIX}standardised_biased"
+    yield Change(f"standardised-after-{callee(step)}",
+                 f"In {where(context)}, each row of `{code(step)}` is standardised, (x - mean) "
+                 "/ sqrt(var + eps), before it is returned (a LayerNorm without its gain and "
+                 "shift after the step, as lucidrains' ViT wraps its patch embedding): the "
+                 "lecture returns it as it is.",
+                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [n.value], [])),
+                 ((bound, standardised),))
+
+
 def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
     """A conditional term added without its brackets: `n + (1 if cls_token else 0)` written
     `n + 1 if cls_token else 0`, which Python reads `(n + 1) if cls_token else 0`."""
@@ -172,4 +201,5 @@ def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
 
 OPERATORS = {"precedence": precedence, "loop_short": loop_one_short,
              "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
-             "standardised": standardised_first}  # tried after inputs.OPERATORS
+             "standardised": standardised_first,
+             "standardised_after": standardised_after}  # tried after inputs.OPERATORS
