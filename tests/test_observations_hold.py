@@ -9,7 +9,7 @@ from buggy_submissions import build_submission
 from grader.checks import SubmissionGrading
 from grader.worker import StudentWorker
 
-from conftest import SOLUTION
+from conftest import SOLUTION, SUBMISSIONS
 
 CLS_POSITION_TWICE = '''
 """[CLS] given its position twice: MAE's cls_token + pos_embed[:, :1] and then HF's
@@ -59,3 +59,16 @@ def test_an_answer_under_a_misspelt_key_is_pointed_at(grade):
                  if "ANSWERS" in c.name)
     assert not check.passed and check.score == 0
     assert "'causal-mask'" in check.hint and "'causal_mask'" in check.hint
+
+
+def test_a_mistake_a_later_check_names_is_tried_on_the_earlier_checks_too(grade):
+    """nanoGPT's mask `tril(k=1)` with the output bias added before the projection: the pair is
+    found on the hidden causal check; the visible causal check before it, whose own search did
+    not find it, is explained again and names it too (Dependencies.explained_again)."""
+    fixture = SUBMISSIONS / "buggy" / (
+        "nanogpt_tril_k1_mask_sees_next_output_bias_before_projection.py")
+    checks = grade(fixture.read_text())["no-causal-mask"].checks
+    causal = [c for c in checks if c.name.startswith(("causal=True", "random sequences"))]
+    assert len(causal) == 2 and not any(c.passed for c in causal)
+    assert all(c.misconception and "op:diagonal" in c.misconception for c in causal), [
+        c.misconception for c in causal]

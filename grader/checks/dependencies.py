@@ -18,7 +18,7 @@ from dataclasses import replace
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names, stand_in_note
-from .results import CHECKLIST, FAILED, OBSERVATION, PASSED, CheckResult
+from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
@@ -44,6 +44,8 @@ class Dependencies:
                 self.functions.setdefault(check.function, []).append((exercise, check))
         self._first: dict[tuple, tuple] = {}  # (CheckResult, its explanation or None)
         self._final: dict[tuple, CheckResult] = {}
+        self._unexplained: dict[tuple, tuple] = {}  # a failure no mistake names: (verdict,
+        # its explanation), to explain again once a later check of the function named one
         self._busy: set[tuple] = set()
 
     def result(self, exercise: Exercise, check: Check) -> CheckResult:
@@ -56,8 +58,22 @@ class Dependencies:
             try:
                 result, explain = self._regraded(exercise, check)
                 self._final[key] = self._pipeline(check, explain(result) if explain else result)
+                if explain and self._final[key].hint_kind != MISTAKE:
+                    self._unexplained[key] = (result, explain)
             finally:
                 self._busy.discard(key)
+        return self._final[key]
+
+    def explained_again(self, exercise: Exercise, check: Check) -> CheckResult:
+        """The check's final verdict, its failure explained once more when no mistake named it
+        the first time: a mistake a later check of the function named (the search's cases
+        differ from check to check) is tried on it then, as the first try (mistakes.py)."""
+        key = (exercise.path, check.name)
+        if key in self._unexplained:
+            result, explain = self._unexplained.pop(key)
+            again = self._pipeline(check, explain(result))
+            if again.hint_kind == MISTAKE:
+                self._final[key] = again
         return self._final[key]
 
     def first(self, exercise: Exercise, check: Check) -> CheckResult:
