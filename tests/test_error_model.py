@@ -211,7 +211,8 @@ def test_search_names_the_one_rewrite_that_reproduces_every_call():
     found = em.search(REFERENCE["softmax"], calls_of(REFERENCE["softmax"], student, cases), 0,
                       same)
     assert found.name == "op:axis:softmax:sum.axis=None"
-    assert "runs over the whole array" in found.sentence
+    assert "in place of `np.sum(e, axis=axis, keepdims=True)`: over the whole array" in \
+        found.sentence
 
 
 def test_search_says_nothing_when_a_passing_case_is_not_reproduced():
@@ -266,7 +267,7 @@ def test_a_helper_called_with_another_axis_is_one_mistake_at_the_call():
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name in ("op:axis:self_attention/attention:softmax.axis=1",
                           "op:axis:self_attention/attention:softmax.axis=-2"), found.name
-    assert "`softmax(scores)` runs over axis" in found.sentence
+    assert "in place of `softmax(scores)`: over axis" in found.sentence
     assert "mistakes at once" not in found.sentence
 
 

@@ -63,8 +63,11 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
             value = ast.Constant(new) if new is not None or value_node is None else None
             over = "the whole array" if new is None else f"axis {new}"
             yield Change(f"{callee(node)}.axis={new}",
-                         f"In {where(context)}, `{code(node)}` runs over {over} instead of "
-                         f"{shown}.",
+                         f"In {where(context)}, your values are the lecture's with "
+                         f"`{code(with_keyword(node, 'axis', value))}` in place of "
+                         f"`{code(node)}`: over {over} instead of {shown} (where your own "
+                         "call names the right axis, your array holds its axes in another "
+                         "order than the lecture's).",
                          lambda n, value=value: with_keyword(n, "axis", value))
 
 
