@@ -2278,3 +2278,32 @@ def test_a_layer_norm_before_and_after_the_patch_embeddings_linear_map():
     found = em.search(embed, calls_of(embed, wrapped, cases), 0, same)
     assert found.name == ("op:standardised:linear_patch_embed:standardised-biased-before-linear"
                           "+op:standardised_after:linear_patch_embed:standardised-after-linear")
+
+
+def test_residual_branches_scaled_by_a_keep_probability_and_a_root_written_half_power():
+    """Non-inverted drop path at inference (both branches times 0.9: one slip at 2 places, the
+    attention's branch a student-API function left whole); `scores / d_h ** 1/2`."""
+    block, bp = REFERENCE["encoder_block"], small_vit()["blocks"][0]
+    norm, attend = REFERENCE["layer_norm"], REFERENCE["self_attention"]
+    opaque = frozenset({"layer_norm", "self_attention"})
+
+    def kept(x, p, heads):
+        x = x + 0.9 * attend(norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = norm(x, p["ln2_g"], p["ln2_b"])
+        return x + 0.9 * (gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+
+    cases = [(RNG.normal(size=(5, 8)), bp, 2), (RNG.normal(size=(3, 8)), bp, 2)]
+    found = em.search(block, calls_of(block, kept, cases), 0, same, opaque=opaque)
+    assert found.name == ("op:residual_scaled:encoder_block:self_attention-branch-times-0.9"
+                          "+op:residual_scaled:encoder_block:mlp-branch-times-0.9"), found
+
+    attention, d = REFERENCE["self_attention"], 8  # 2 * 8 = 16: no sqrt(64), a fixed width
+
+    def half_power(x, p, heads, causal=False):
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        return REFERENCE["softmax"](q @ k.T / d ** 1/2) @ v @ p["Wo"] + p["bo"]
+
+    params = attention_params(d)
+    cases = [(RNG.normal(size=(3, d)), params, 1), (RNG.normal(size=(5, d)), params, 1)]
+    found = em.search(attention, calls_of(attention, half_power, cases), 0, same)
+    assert found.name == "op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed"

@@ -44,3 +44,24 @@ def test_a_function_that_changes_its_input_loses_its_own_points_and_is_told(driv
 def test_the_solution_changes_no_input(driver):
     report = driver.grade(SOLUTION).report
     assert all(score == most for score, most in scores(report).values())
+
+
+def test_a_wrong_value_from_a_function_that_also_changes_its_input_says_both(driver, tmp_path):
+    """timm's block with non-inverted drop path ported with `x +=`: the values are off by the
+    keep probability, and the caller's `x` is overwritten too; the case says both."""
+    snippet = tmp_path / "drop_path_in_place.py"
+    snippet.write_text('''"""Residuals added in place, each branch times a keep probability."""
+EXPECT = {"encoder-block": None}
+
+
+def encoder_block(x, p, heads):
+    x += 0.9 * self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+    h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+    x += 0.9 * (gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+    return x
+''')
+    report = driver.grade(build_submission(snippet, tmp_path)).report
+    result = next(e for e in report.exercises if e.id == "encoder-block")
+    visible = [c for c in result.checks if not c.passed and "hidden" not in c.message]
+    assert visible and all("first difference" in c.message for c in visible)
+    assert all("`encoder_block` also changed `x` in place" in c.message for c in visible)

@@ -36,6 +36,7 @@ from ..results import (
     check_result,
 )
 from .base import Kind
+from .in_place import RIGHT_BUT, also_in_place, changed_in_place
 from .mistakes import (
     MEMORY,
     combination_names,
@@ -420,23 +421,11 @@ class CallCheck(Kind):
             return outcome_lines(outcome), None, None
         how = self.compare or default_compare(expected)
         mismatch = compare(expected, outcome.value, how)
-        if mismatch is None:
-            return self._changed_in_place(outcome)
-        return mismatch.lines(), *self._misconception(planned, outcome.value, how)
-
-    def _changed_in_place(self, outcome):
-        """A right value from a function that wrote into an array it was given (`x -= mean`):
-        the caller who uses that array again (a residual adds x back) gets the damage."""
-        if not outcome.mutated:
-            return None
         params = self.api.params(self.reference_name)
-        named = [f"`{_argument(where, params)}`" for where in outcome.mutated]
-        line = f"{RIGHT_BUT}`{self.call}` changed {', '.join(named)} in place"
-        line += ", an array it was given"
-        hint = (f"Change no array `{self.call}` is given in place: compute into a new one "
-                f"(`x = x - m`, not `x -= m`), or copy first. Whoever calls `{self.call}` may "
-                "use the same array again (a residual adds x back).")
-        return [line], hint, None
+        if mismatch is None:
+            return changed_in_place(self.call, params, outcome)
+        return (mismatch.lines() + also_in_place(self.call, params, outcome),
+                *self._misconception(planned, outcome.value, how))
 
     def _misconception(self, planned: PlannedCase, got, how: Compare | None):
         """(hint, name) of the misconception, or the combination, whose output `got` matches,
@@ -474,18 +463,6 @@ class CallCheck(Kind):
             return sheet_value(function(*args, **kwargs))
         except Exception as error:  # the reference refusing is the expected answer
             return f"raises {type(error).__name__}"
-
-
-RIGHT_BUT = "the value is right, but "  # a right value from a function that changed its input
-
-
-def _argument(where: str, params: tuple[str, ...]) -> str:
-    """mutation.py's "#0" or "#1['W_q']" with the parameter's name: "x", "params['W_q']"."""
-    head, bracket, rest = where.partition("[")
-    if head.startswith("#") and head[1:].isdigit():
-        index = int(head[1:])
-        head = params[index] if index < len(params) else f"argument {index + 1}"
-    return head + bracket + rest
 
 
 def _short(expr) -> str:

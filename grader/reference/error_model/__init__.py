@@ -57,7 +57,7 @@ MAX_REWRITES = 560      # single rewrites tried per failed check (vit_forward's 
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
-SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter",
+SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
                      "steps")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and

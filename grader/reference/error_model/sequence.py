@@ -5,8 +5,8 @@ before the attention sublayer), and a count a step is given taken as 1 whatever 
 holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
 block runs with one head), and a step given its input standardised row by row first (MAE's
 per-patch normalisation) or its result standardised as it is returned (lucidrains' LayerNorm
-after the patch embedding). Each is an operator as in operators.py (`f(context, node) ->
-iterator of Change`).
+after the patch embedding), and a square root written `** 1/2`. Each is an operator as in
+operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -199,7 +199,28 @@ def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
                                      n.right.orelse))
 
 
-OPERATORS = {"precedence": precedence, "loop_short": loop_one_short,
+def half_power(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A division by a square root written with `** 1/2`: `a / math.sqrt(v)` as `a / v ** 1/2`,
+    which Python reads `(a / v ** 1) / 2`, or `a / (v ** 1/2)`, which is `a / (v / 2)`."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            and isinstance(node.right, ast.Call) and callee(node.right) == "sqrt"
+            and len(node.right.args) == 1):
+        return
+    a, v = code(node.left), code(node.right.args[0])
+    for detail, typed, reads, replace in (
+            ("unbracketed", f"{a} / {v} ** 1/2", f"({a} / {v}) / 2",
+             lambda n: ast.BinOp(ast.BinOp(n.left, ast.Div(), n.right.args[0]), ast.Div(),
+                                 ast.Constant(2))),
+            ("bracketed", f"{a} / ({v} ** 1/2)", f"{a} / ({v} / 2)",
+             lambda n: ast.BinOp(n.left, ast.Div(), ast.BinOp(n.right.args[0], ast.Div(),
+                                                              ast.Constant(2))))):
+        yield Change(f"sqrt-as-half-power-{detail}",
+                     f"In {where(context)}, the square root is written as a power `** 1/2`, "
+                     f"`{typed}`, which Python reads `{reads}` (`**` binds before `/`): "
+                     f"write `** 0.5` or `math.sqrt`, `{code(node)}`.", replace)
+
+
+OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": loop_one_short,
              "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
              "standardised": standardised_first,
              "standardised_after": standardised_after}  # tried after inputs.OPERATORS

@@ -18,19 +18,23 @@ import numpy as np
 from .change import Change, Context, called_function, callee, code, where
 from .tree import PREFIX, source
 
-# the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor).
+# the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor),
+# a keep probability of 0.9 (non-inverted dropout or drop path left at inference).
 # LayerScale's small initial values (1e-5, 1e-6) are not offered: within a check's tolerance
 # they are the branch left out, and two rewrites that reproduce the same outputs name nothing
-SCALES = (0.5,)
+SCALES = {0.5: "as Macaron's and Conformer's half-step feed-forward is",
+          0.9: "as dropout or drop path scaled by its keep probability 1 - p, p = 0.1, at "
+               "inference is: the inverted dropout of today's code scales nothing then"}
 
 
-def _branch(node: ast.BinOp, side: str) -> ast.Call | None:
+def _branch(context: Context, node: ast.BinOp, side: str) -> ast.Call | None:
     """The call on `side` of `x + f(..x..)`, a step of the reference that reads the name on the
-    other side; None for another sum."""
+    other side (a helper, or a student-API function left whole: `self_attention`); None for
+    another sum."""
     other = node.right if side == "left" else node.left
     call = getattr(node, side)
     if not (isinstance(other, ast.Name) and isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Name) and call.func.id.startswith(PREFIX)):
+            and isinstance(call.func, ast.Name) and called_function(context, call)):
         return None
     reads = any(isinstance(n, ast.Name) and n.id == other.id for a in call.args
                 for n in ast.walk(a))
@@ -43,12 +47,13 @@ def residual_scaled(context: Context, node: ast.AST) -> Iterator[Change]:
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
         return
     for side in ("right", "left"):
-        call = _branch(node, side)
+        call = _branch(context, node, side)
         if call is None:
             continue
-        label = context.instance.children[call.func.id].path.rsplit("/", 1)[-1]
+        child = context.instance.children.get(call.func.id)
+        label = child.path.rsplit("/", 1)[-1] if child else callee(call)
         base = (node.left if side == "right" else node.right).id
-        for scale in SCALES:
+        for scale, like in SCALES.items():
             def scaled(n: ast.BinOp, side=side, scale=scale) -> ast.BinOp:
                 new = copy.copy(n)
                 setattr(new, side, ast.BinOp(ast.Constant(scale), ast.Mult(), getattr(n, side)))
@@ -57,8 +62,8 @@ def residual_scaled(context: Context, node: ast.AST) -> Iterator[Change]:
             yield Change(f"{label}-branch-times-{scale:g}",
                          f"In {where(context)}, the branch `{code(call)}` is added back scaled "
                          f"by {scale:g}, `{base} + {scale:g} * {label.split('.')[0]}(...)` "
-                         "(as Macaron's and Conformer's half-step feed-forward is): the lecture's "
-                         f"residual adds the whole branch, `{code(node)}`.", scaled)
+                         f"({like}): the lecture's residual adds the whole branch, "
+                         f"`{code(node)}`.", scaled)
 
 
 def _assigned_once(function: ast.FunctionDef, name: str) -> ast.Assign | None:

@@ -1,0 +1,41 @@
+"""What a call check says of a function that wrote into an array it was given (the worker names
+them: worker/mutation.py). A right value with such a write fails the case, said as that; a
+wrong value with one gets a line saying so too, as a caller that uses the array again (a
+residual adds `x` back) is harmed by it whatever the value.
+"""
+from __future__ import annotations
+
+RIGHT_BUT = "the value is right, but "  # a right value from a function that changed its input
+
+
+def changed_in_place(call: str, params: tuple[str, ...], outcome):
+    """(message lines, hint, None) for a right value from a function that changed an array it
+    was given (`x -= mean`); None when it changed none."""
+    if not outcome.mutated:
+        return None
+    line = f"{RIGHT_BUT}`{call}` changed {_names(outcome, params)} in place, an array it was given"
+    hint = (f"Change no array `{call}` is given in place: compute into a new one "
+            f"(`x = x - m`, not `x -= m`), or copy first. Whoever calls `{call}` may "
+            "use the same array again (a residual adds x back).")
+    return [line], hint, None
+
+
+def also_in_place(call: str, params: tuple[str, ...], outcome) -> list[str]:
+    """A line for a wrong value whose function also changed an array it was given, else none."""
+    if not outcome.mutated:
+        return []
+    return [f"`{call}` also changed {_names(outcome, params)} in place, an array it was given "
+            "(its caller may use it again: compute into a new array)"]
+
+
+def _names(outcome, params: tuple[str, ...]) -> str:
+    return ", ".join(f"`{argument(where, params)}`" for where in outcome.mutated)
+
+
+def argument(where: str, params: tuple[str, ...]) -> str:
+    """mutation.py's "#0" or "#1['W_q']" with the parameter's name: "x", "params['W_q']"."""
+    head, bracket, rest = where.partition("[")
+    if head.startswith("#") and head[1:].isdigit():
+        index = int(head[1:])
+        head = params[index] if index < len(params) else f"argument {index + 1}"
+    return head + bracket + rest
