@@ -469,9 +469,13 @@ def _student_module(snippet, folder, stand_ins=()):
 
 
 def _outcome(function, planned):
-    """What `function` returns on the case, or the exception it raises."""
+    """What `function` returns on the case, or the exception it raises; on writable copies of
+    its inputs, as the worker gives them (the compiled pools are read-only, and a function may
+    write into its input: `x += ...`)."""
+    import copy
+
     try:
-        return function(*planned.args, **planned.kwargs)
+        return function(*copy.deepcopy(planned.args), **copy.deepcopy(planned.kwargs))
     except Exception as error:  # noqa: BLE001  (a raise is compared by its class)
         return error
 

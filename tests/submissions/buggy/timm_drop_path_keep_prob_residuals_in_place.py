@@ -6,14 +6,16 @@ Mistakes:
 1. encoder_block multiplies both residual branches (attention and MLP) by keep = 0.9 before
    adding them; at inference they are added unscaled.
 2. encoder_block updates the residual stream with `x += ...` on the caller's array, overwriting
-   the input. No check catches it (at blind time or now), so it is kept out of EXPECT: the points
-   lost are the keep-probability scaling's.
+   the input. Not reported at blind time; since, each failed case says it ("`encoder_block` also
+   changed `x` in place"); the points lost are the keep-probability scaling's.
 
-Grader: at blind time and now, the scaling gets only the encoder block's checklist; the in-place
-update is not caught at all. Nothing named.
+Grader: at blind time the scaling got only the encoder block's checklist and the in-place update
+nothing. Since blind round 15's fixes the scaling is named (both branches times 0.9, one slip at 2
+places) and the in-place write said on each failed case: every mistake told, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:residual_scaled:encoder_block:self_attention-branch-times-0.9'
+                          '+op:residual_scaled:encoder_block:mlp-branch-times-0.9'}
 
 
 def encoder_block(x, p, heads):
