@@ -2307,3 +2307,29 @@ def test_residual_branches_scaled_by_a_keep_probability_and_a_root_written_half_
     cases = [(RNG.normal(size=(3, d)), params, 1), (RNG.normal(size=(5, d)), params, 1)]
     found = em.search(attention, calls_of(attention, half_power, cases), 0, same)
     assert found.name == "op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed"
+
+
+def test_every_window_cut_for_tiles_and_a_variance_taken_about_zero():
+    """scikit-learn's `extract_patches_2d` for patchify (every window, one pixel apart); a
+    LayerNorm that takes the mean away but divides by the root mean square of the input."""
+    patchify = REFERENCE["patchify"]
+
+    def windows(image, P):
+        H, W, _ = image.shape
+        return np.array([image[i:i + P, j:j + P].reshape(-1)
+                         for i in range(H - P + 1) for j in range(W - P + 1)])
+
+    images = [(np.arange(48.0).reshape(4, 4, 3), 2), (RNG.normal(size=(6, 4, 2)), 2)]
+    found = em.search(patchify, calls_of(patchify, windows, images), 0, same)
+    assert found.name == "op:grid_windows:patchify:grid-as-every-window", found
+
+    norm = REFERENCE["layer_norm"]
+
+    def uncentred(x, gamma, beta, eps=1e-6):
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt((x ** 2).mean(-1, keepdims=True) + eps) * gamma + beta
+
+    cases = [(RNG.normal(size=(3, 6)) + 2.0, RNG.normal(size=6), RNG.normal(size=6)),
+             (RNG.normal(size=(2, 4)) - 1.0, RNG.normal(size=4), RNG.normal(size=4))]
+    found = em.search(norm, calls_of(norm, uncentred, cases), 0, same)
+    assert found.name == "op:norm:layer_norm:variance-about-zero", found

@@ -6,7 +6,8 @@ how many there are, and gets one of them wrong:
 - chunk j started at j instead of j * size (`Q[:, h:h + d_h]` for `Q[:, h * d_h:(h + 1) * d_h]`,
   `image[i:i + P]` for `image[i * P:(i + 1) * P]`): the chunks overlap, one step apart;
 - the last chunk never cut, a loop `range(0, H - P, P)` where `H - P + 1` belongs: a grid of
-  patches one row and one column short.
+  patches one row and one column short;
+- every window cut, one step apart, where the chunks tile (scikit-learn's `extract_patches_2d`).
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`); the new code
 calls a function of this module, bound in the rewritten function's globals.
@@ -170,4 +171,37 @@ def grid_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, grid_short),))
 
 
-OPERATORS = {"chunks_overlap": chunks_overlapping, "grid_short": grid_one_short}
+def every_window(image, size) -> np.ndarray:
+    """Every `size` x `size` window of `image` [H, W, C], one step apart, in raster order, each
+    flattened as (p1, p2, c): [(H - size + 1) * (W - size + 1), size * size * C]."""
+    image, size = np.asarray(image), int(size)
+    windows = sliding_window_view(image, (size, size), axis=(0, 1))  # [H', W', C, p1, p2]
+    return windows.transpose(0, 1, 3, 4, 2).reshape(-1, size * size * image.shape[2])
+
+
+def grid_as_windows(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A grid of tiles cut as every window one step apart (scikit-learn's
+    `extract_patches_2d`, a convolution's sliding windows): (H - P + 1) * (W - P + 1)
+    overlapping patches instead of (H // P) * (W // P) tiles. Only a function that returns the
+    cells of a grid its reshape cuts from an (H, W, C) array."""
+    if not (isinstance(node, ast.Return) and node.value is not None):
+        return
+    cut = next((sub for sub in ast.walk(context.instance.node) if _is_reshape(sub)
+                and len(sub.args) == 5 and len(_chunk_pairs(sub.args)) == 2), None)
+    if cut is None:
+        return
+    array, size = cut.func.value, _size(cut, _chunk_pairs(cut.args)[0])
+    bound = f"{PREFIX}every_window"
+    yield Change("grid-as-every-window",
+                 f"In {where(context)}, every {code(size)} x {code(size)} window is cut, one "
+                 f"pixel apart ((H - {code(size)} + 1) * (W - {code(size)} + 1) overlapping "
+                 f"patches, as scikit-learn's `extract_patches_2d` or a convolution's windows), "
+                 f"where the lecture's patches tile the image: (H // {code(size)}) * (W // "
+                 f"{code(size)}) of them, side by side.",
+                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()),
+                                               [copy.deepcopy(array), copy.deepcopy(size)], [])),
+                 ((bound, every_window),))
+
+
+OPERATORS = {"chunks_overlap": chunks_overlapping, "grid_short": grid_one_short,
+             "grid_windows": grid_as_windows}

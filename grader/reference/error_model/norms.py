@@ -1,6 +1,7 @@
 """Operators on a normalisation step (LayerNorm): its statistics taken another way. RMSNorm
 (T5, LLaMA) divides by the root mean square, `x / sqrt(mean(x ** 2) + eps)`, with no mean taken
-away: a port from those models keeps it where ViT's LayerNorm belongs. An operator as in
+away: a port from those models keeps it where ViT's LayerNorm belongs, or keeps only its
+denominator after taking the mean away. An operator as in
 operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -33,7 +34,7 @@ def about_zero(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     mean_at, var_at = means[0], variances[0]
 
-    def rms(n: ast.FunctionDef) -> ast.FunctionDef:
+    def rms(n: ast.FunctionDef, keep_mean: bool = False) -> ast.FunctionDef:
         new, body = copy.copy(n), list(n.body)
         zero = copy.copy(body[mean_at])
         zero.value = ast.Constant(0.0)
@@ -42,7 +43,9 @@ def about_zero(context: Context, node: ast.AST) -> Iterator[Change]:
         call.func = ast.Attribute(copy.deepcopy(call.func.value), "mean", ast.Load()) \
             if isinstance(call.func, ast.Attribute) else ast.Name("mean", ast.Load())
         call.args = [ast.BinOp(call.args[0], ast.Pow(), ast.Constant(2)), *call.args[1:]]
-        body[mean_at], body[var_at] = zero, squares
+        body[var_at] = squares
+        if not keep_mean:
+            body[mean_at] = zero
         new.body = body
         return new
 
@@ -51,6 +54,11 @@ def about_zero(context: Context, node: ast.AST) -> Iterator[Change]:
                  "LLaMA) takes them: no mean taken away, and the root mean square, "
                  "`sqrt(mean(x ** 2) + eps)`, instead of the standard deviation about the mean. "
                  "LayerNorm subtracts each token's mean first.", rms)
+    yield Change("variance-about-zero",
+                 f"In {where(context)}, the mean is taken away but the variance is taken about "
+                 "zero, the mean of the squares of the input, `mean(x ** 2)` (RMSNorm's "
+                 "denominator), where the lecture's is about the mean: `var(x) = mean((x - "
+                 "mean) ** 2)`.", lambda n: rms(n, keep_mean=True))
 
 
 def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:

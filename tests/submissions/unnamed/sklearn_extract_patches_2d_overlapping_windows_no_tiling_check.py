@@ -12,9 +12,11 @@ Grader: at blind time and now, checklists only: the worked example's "The top-le
 fault is the 9 rows instead of 4), and the errors check's "16 does not tile 30 rows: raise
 ValueError rather than dropping or padding pixels" (right about mistake 2, but a spec hint with
 no misconception). Nothing named.
+Since blind round 15's fixes the windows are named (every window cut where the tiles belong);
+the missing tiling check gets the spec's checklist.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:grid_windows:patchify:grid-as-every-window'}
 
 
 def patchify(image, P):
