@@ -346,11 +346,11 @@ def test_a_mistake_no_hint_names_yet_loses_points_and_is_told_no_wrong_cause(
         if misconception:  # the file's other mistake, already named: it stays named
             assert any(c.misconception == misconception for c in results[exercise_id].checks
                        if not c.passed), f"{exercise_id} no longer names '{misconception}'"
-    made = {m for m in expect.values() if m}
+    made = {part for m in expect.values() if m for part in _mistakes(m)}  # a pair's parts too
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in results.items() for check in result.checks
             if not check.passed and check.misconception and check.hint_kind == MISTAKE
-            and check.misconception not in made and not _placed_among(check, made)}
+            and not _mistakes(check.misconception) <= made and not _placed_among(check, made)}
     assert told == {}
     affected = affected_exercises(submission, catalogue)
     assert {i for i in lost(results) if i not in affected} == set()

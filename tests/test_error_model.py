@@ -2333,3 +2333,27 @@ def test_every_window_cut_for_tiles_and_a_variance_taken_about_zero():
              (RNG.normal(size=(2, 4)) - 1.0, RNG.normal(size=4), RNG.normal(size=4))]
     found = em.search(norm, calls_of(norm, uncentred, cases), 0, same)
     assert found.name == "op:norm:layer_norm:variance-about-zero", found
+
+
+def test_a_gain_used_as_an_offset_from_one_and_logits_returned_as_their_argmax():
+    """Gemma's `x_hat * (1 + gamma)`; a classifier ported from a pipeline returning
+    `logits.argmax(-1)` where the logits belong."""
+    norm = REFERENCE["layer_norm"]
+
+    def offset(x, gamma, beta, eps=1e-6):
+        x_hat = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + eps)
+        return x_hat * (1 + gamma) + beta
+
+    cases = [(RNG.normal(size=(3, 6)), RNG.normal(size=6), RNG.normal(size=6)),
+             (RNG.normal(size=(2, 4)), RNG.normal(size=4), RNG.normal(size=4))]
+    found = em.search(norm, calls_of(norm, offset, cases), 0, same)
+    assert found.name == "op:gain_from_one:layer_norm:1-plus-gamma", found
+
+    vit, params = REFERENCE["vit_forward"], small_vit()
+    opaque = frozenset({"embed_image", "encoder_block", "layer_norm"})
+    images = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    calls = [em.Call(a, {}, int(np.argmax(vit(*a))), vit(*a)) for a in images]
+    found = em.search(vit, calls, 0, lambda v, t: np.array_equal(np.asarray(v), np.asarray(t)),
+                      opaque=opaque)
+    assert found.name.startswith("op:output_activation:vit_forward:") and "argmax" in \
+        found.name, found

@@ -72,3 +72,33 @@ def test_a_mistake_a_later_check_names_is_tried_on_the_earlier_checks_too(grade)
     assert len(causal) == 2 and not any(c.passed for c in causal)
     assert all(c.misconception and "op:diagonal" in c.misconception for c in causal), [
         c.misconception for c in causal]
+
+
+HALF_POWER = '''
+"""picoGPT's scale `head_dim ** -0.5` typed `d_h ** -1/2`: 1 / (2 d_h)."""
+EXPECT = {"multi-head-attention": None}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    d_h = d // heads
+    q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+    mask = (1 - np.tri(T)) * -1e10 if causal else 0.0
+    outs = []
+    for h in range(heads):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        scores = q[:, cols] @ k[:, cols].T * d_h ** -1/2 + mask
+        outs.append(softmax(scores, axis=-1) @ v[:, cols])
+    return np.hstack(outs) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_cause_that_fits_one_checks_head_width_only_is_not_named(grade):
+    """Where d_h = 4, 1 / (2 d_h) is 1 / sqrt(64), lucidrains' fixed head width: a check whose
+    cases all have d_h = 4 cannot tell them apart, but the function's other checks (d_h = 16)
+    can; the cause that holds on them all is named on every check."""
+    results = grade(HALF_POWER)
+    named = {c.misconception for e in ("multi-head-attention", "no-causal-mask")
+             for c in results[e].checks if not c.passed and c.misconception}
+    assert named and not any("fixed_head_width" in n for n in named), named
+    assert any("half_power" in n for n in named), named

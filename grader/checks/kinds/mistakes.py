@@ -146,13 +146,13 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     array). `others`: the cases the function's other checks ran on the same code (the
     student's own, helpers included) and got right, where the rewrite must be right too (`C`
     left out of P*P*C is no cause where the code was right whenever C was given). `wrong`: the
-    cases the same code got wrong on the function's other checks, where a mistake named on
-    fewer than THIN values of this check (a worked example's one case) must reproduce the value
-    too, alone or with a second mistake; else a search with them added names what does (`pos`
-    left out only looked like the cause on a worked example where the code adds `pos[0]` to
-    every token and that row is zero: the search finds `pos[0]`), or nothing is named. On more
-    values the check's own evidence stands: the other checks' failures often hold a second
-    mistake no operator makes. Nothing new
+    cases the same code got wrong on the function's other checks, where a mistake named here
+    must reproduce the value too, alone or with a second mistake; else a search with them added
+    names what does (`pos` left out only looked like the cause on a worked example where the
+    code adds `pos[0]` to every token and that row is zero: the search finds `pos[0]`); when
+    that search names nothing, a check of fewer than THIN values names nothing, and one of more
+    keeps its own (the other checks' failures often hold a second mistake no operator makes).
+    Nothing new
     without a reference (the bundle), or when a call should have raised, timed out or crashed."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
@@ -182,8 +182,10 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
-    if found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN:
-        found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong)
+    if found is not None:
+        thin = sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
+        found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong,
+                                keep=not thin)
     if found is None:
         return result
     if found not in named_here:
@@ -250,18 +252,24 @@ def _parts_first(named_here: list, function, hidden: frozenset) -> list:
     return out
 
 
-def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong):
+def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, keep=False):
     """`found` when it reproduces the values of `wrong` ((planned case, outcome) pairs: the
     function's other checks' failed cases that returned a value) too, else what a search over
     the calls with them added names (a pair that includes it; or another mistake, which these
-    cases alone could not tell from it), else None."""
+    cases alone could not tell from it: 1/sqrt(64) and `d_h ** -1/2` where d_h is 4), else None,
+    or `found` when `keep` (a check of enough values of its own, whose function's other
+    failures may hold a second mistake no operator makes)."""
     from grader.reference.error_model import Call, confirms, search
 
     extra = [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
              if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
     if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden):
         return found
-    return _searched(search, function, [*calls, *extra], failing, same, how, hidden)
+    wider = _searched(search, function, [*calls, *extra], failing, same, how, hidden)
+    if wider is not None and (wider.sentence == found.sentence or set(found.name.split(JOIN))
+                              <= set(wider.name.split(JOIN))):
+        return found  # the same words, or it and a mistake that shows on other checks only
+    return found if wider is None and keep else wider
 
 
 def _searched(search, function, calls, failing: int, same, how, hidden: frozenset):

@@ -2,7 +2,8 @@
 its own steps: a condition never looked at (`1 if cls_token else 0` always 1, the causal mask
 whatever `causal` says), an option of a step switched on (`self_attention(..., causal=True)`
 in a ViT block), the parts of a concatenation in the other order ([CLS] appended, not
-prepended), two parameters used in each other's place (`x_hat * beta + gamma`), two axes of a
+prepended), two parameters used in each other's place (`x_hat * beta + gamma`), a gain used as an
+offset from one (`x_hat * (1 + gamma)`, Gemma's), two axes of a
 transpose swapped (patches numbered down the columns, each patch read column by column), and a
 LayerNorm moved after its residual sum (post-LN, the 2017 Transformer's order, in a pre-LN
 block), a reduction written as another (the mean for the max), the function's input added to
@@ -114,6 +115,24 @@ def parameters_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{a}` and `{b}` are used in each other's place: "
                      f"`{code(swapped(node).value)}`, where the lecture has "
                      f"`{code(node.value)}`.", swapped)
+
+
+def gain_from_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A gain used as an offset from one: `x_hat * gamma` as `x_hat * (1 + gamma)` (Gemma's
+    norm, and ports of it, store the scale minus one). Only a parameter without a default."""
+    arguments = context.instance.node.args
+    named = [a.arg for a in arguments.posonlyargs + arguments.args]
+    required = named[1:len(named) - len(arguments.defaults)]
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            and isinstance(node.right, ast.Name) and node.right.id in required):
+        return
+    gain = node.right.id
+    yield Change(f"1-plus-{gain}",
+                 f"In {where(context)}, `{gain}` is used as an offset from one, "
+                 f"`{code(node.left)} * (1 + {gain})` (as Gemma's norm stores its gain), where "
+                 f"the lecture multiplies by it: `{code(node)}`.",
+                 lambda n: ast.BinOp(n.left, ast.Mult(), ast.BinOp(ast.Constant(1), ast.Add(),
+                                                                   n.right)))
 
 
 def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -419,6 +438,7 @@ def residual_around_step(context: Context, node: ast.AST) -> Iterator[Change]:
 
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
+             "gain_from_one": gain_from_one,
              "axes_swapped": axes_swapped, "norm_after": norm_after_residual,
              "reduction": reduction_swapped, "clip": shift_as_clip,
              "input_added": input_added,

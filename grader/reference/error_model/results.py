@@ -56,6 +56,11 @@ def log(value):
         return np.log(value)
 
 
+def argmax_last(value):
+    """`value` [..., n] as the index of its largest entry along its last axis (an integer)."""
+    return np.argmax(value, axis=-1) if _float_array(value, 1) else value
+
+
 def channels_first(value):
     """`value` [A, B, ..., F] returned with its last axis first, [F, A, B, ...] (at least 3
     axes)."""
@@ -89,7 +94,10 @@ OUTPUT_ACTIVATIONS = {
     "tanh": ("tanh", "values squashed into (-1, 1) come back where the values themselves "
              "belong", tanh),
     "log": ("a log (jax.nn.log_softmax, torch's log_softmax)", "logarithms come back, "
-            "log-probabilities where a softmax's probabilities belong", log)}
+            "log-probabilities where a softmax's probabilities belong", log),
+    "argmax": ("an argmax over its last axis (a pipeline's `logits.argmax(-1)`)", "the index "
+               "of the largest value comes back, a predicted class, where the values "
+               "themselves (logits) belong", argmax_last)}
 
 
 def _wrapped(bound: str) -> Callable[[ast.AST], ast.AST]:
