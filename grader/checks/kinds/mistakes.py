@@ -182,10 +182,10 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
-    if found is not None:
-        thin = sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
+    thin = found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
+    if found is not None and (thin or found.chosen):  # else a failure elsewhere is another
         found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong,
-                                keep=not thin)
+                                keep=not thin)  # mistake, not a refutation: no search for it
     if found is None:
         return result
     if found not in named_here:

@@ -79,6 +79,7 @@ class Found:
     name: str           # op:...[+op:...]
     sentence: str       # what the student reads
     either: bool = False  # one slip the cases could not place: its parts are no finding alone
+    chosen: bool = False  # one of several rewrites of other names that reproduced the calls
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,8 @@ def search(function: Callable, calls: list[Call], failing: int,
                         sorted(pair, key=lambda e: rank[e.name]))
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     names = {JOIN.join(e.name for e in group) for group in found}
-    if len(names) > 1 and _aliases(found):
+    chosen = len(names) > 1 and not _aliases(found)
+    if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
     elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
         found = single  # one slip made twice (Wv and bv both read from the keys' line) is
@@ -281,7 +283,7 @@ def search(function: Callable, calls: list[Call], failing: int,
         return either
     elif len(names) != 1:
         return None
-    return _told(found[0])
+    return replace(_told(found[0]), chosen=chosen)  # chosen: other cases may tell otherwise
 
 
 def _narrowest(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
