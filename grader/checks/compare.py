@@ -82,6 +82,18 @@ def same_data(a, b) -> bool:
         return bool(np.array_equal(a.astype(object), b.astype(object)))
 
 
+def alike(value, target, how: Compare) -> bool:
+    """The same data (same_data), or within `how`; False where the comparison cannot take the
+    values (a pair where a count belongs): a rewrite's value against the student's, or one call
+    of the student's against another."""
+    if same_data(value, target):
+        return True
+    try:
+        return agrees(value, target, how, equal_nan=True)
+    except (TypeError, ValueError):
+        return False
+
+
 def _kind(array: np.ndarray) -> str:
     return "i" if array.dtype.kind in "iu" else array.dtype.kind
 

@@ -25,7 +25,7 @@ from grader.spec.model import Check
 from grader.worker.values import Encoder, NotData, TooLarge
 
 from ..cases import PlannedCase
-from ..compare import agrees, default_compare, same_data
+from ..compare import agrees, alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
 
@@ -174,8 +174,7 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     how, hidden = check.compare, opaque(check)
 
     def same(value, target) -> bool:  # a rewrite's value in the reference's place
-        return same_data(value, target) or agrees(value, target, how or default_compare(value),
-                                                  equal_nan=True)
+        return alike(value, target, how or default_compare(value))
 
     memory = MEMORY.get()  # this submission's: what another check of the function named
     named_here = [] if memory is None else memory.named.setdefault((function, hidden), [])

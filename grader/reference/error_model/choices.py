@@ -92,17 +92,20 @@ def _reads(node: ast.AST, name: str) -> list[ast.Name]:
             and isinstance(n.ctx, ast.Load)]
 
 
+def _required(context: Context) -> list[str]:
+    """The function's parameters without a default, after the first (the input)."""
+    arguments = context.instance.node.args
+    named = [a.arg for a in arguments.posonlyargs + arguments.args]
+    return named[1:len(named) - len(arguments.defaults)]
+
+
 def parameters_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
     """Two parameters of the function read in each other's place in one statement's arithmetic:
     `x_hat * gamma + beta` as `x_hat * beta + gamma`. Only parameters without a default, after
     the first (the input), each read once in the statement."""
-    function = context.instance.node
     if not (isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, ast.BinOp)):
         return
-    arguments = function.args
-    named = [a.arg for a in arguments.posonlyargs + arguments.args]
-    required = named[1:len(named) - len(arguments.defaults)]
-    once = [name for name in required if len(_reads(node.value, name)) == 1]
+    once = [name for name in _required(context) if len(_reads(node.value, name)) == 1]
     for a, b in itertools.combinations(once, 2):
         def swapped(n: ast.stmt, a=a, b=b) -> ast.stmt:
             new = copy.deepcopy(n)
@@ -120,11 +123,8 @@ def parameters_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
 def gain_from_one(context: Context, node: ast.AST) -> Iterator[Change]:
     """A gain used as an offset from one: `x_hat * gamma` as `x_hat * (1 + gamma)` (Gemma's
     norm, and ports of it, store the scale minus one). Only a parameter without a default."""
-    arguments = context.instance.node.args
-    named = [a.arg for a in arguments.posonlyargs + arguments.args]
-    required = named[1:len(named) - len(arguments.defaults)]
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-            and isinstance(node.right, ast.Name) and node.right.id in required):
+            and isinstance(node.right, ast.Name) and node.right.id in _required(context)):
         return
     gain = node.right.id
     yield Change(f"1-plus-{gain}",
