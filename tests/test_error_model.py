@@ -2357,3 +2357,85 @@ def test_a_gain_used_as_an_offset_from_one_and_logits_returned_as_their_argmax()
                       opaque=opaque)
     assert found.name.startswith("op:output_activation:vit_forward:") and "argmax" in \
         found.name, found
+
+
+def test_a_softmax_in_half_precision_and_a_loop_whose_result_is_never_used():
+    """MLX's `x.astype(np.float16)` before the softmax; tinygrad's `cls = x[0]` kept from before
+    the blocks, so the head reads the embedding's row."""
+    softmax = REFERENCE["softmax"]
+
+    def half(x, axis=-1):
+        x = np.asarray(x).astype(np.float16)
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    cases = [(np.array([1.0, 2.0, 3.0]),), (RNG.normal(size=(3, 4)),)]
+    found = em.search(softmax, calls_of(softmax, half, cases), 0, same)
+    assert found.name == "op:computed_in:softmax:x-as-float16", found
+    assert "float16" in found.sentence
+
+    vit, embed = REFERENCE["vit_forward"], REFERENCE["embed_image"]
+    norm, block = REFERENCE["layer_norm"], REFERENCE["encoder_block"]
+
+    def stale(image, params):
+        x = embed(image, params)
+        cls = x[0]
+        for b in params["blocks"]:
+            x = block(x, b, params["heads"])
+        return norm(cls, params["ln_g"], params["ln_b"]) @ params["W_head"] + params["b_head"]
+
+    params = small_vit()
+    images = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    found = em.search(vit, calls_of(vit, stale, images), 0, same,
+                      opaque=frozenset({"embed_image", "encoder_block", "layer_norm"}))
+    assert found.name == "op:loop_unused:vit_forward:x-from-before-block-loop", found
+
+
+def test_a_pair_of_sizes_with_a_part_changed_and_a_count_one_more():
+    """conv_equivalent's `(P * P, P)`, `(P, P // 2)` and `(P, P, 0)`; patch_dim with the bias
+    trick's `+ 1`."""
+    conv_equivalent = REFERENCE["conv_equivalent"]
+    for student, name in ((lambda P: (P * P, P), "part-1-area"),
+                          (lambda P: (P, P // 2), "part-2-halved"),
+                          (lambda P: (P, P, 0), "zero-appended")):
+        calls = calls_of(conv_equivalent, student, [(16,), (8,), (2,)])
+        found = em.search(conv_equivalent, calls, 0, lambda v, t: v == t)
+        assert found.name == f"op:tuple_parts:conv_equivalent:{name}", found
+
+    patch_dim = REFERENCE["patch_dim"]
+    calls = calls_of(patch_dim, lambda P, C=3: P * P * C + 1, [(16, 3), (4, 1), (2, 2)])
+    found = em.search(patch_dim, calls, 0, lambda v, t: v == t)
+    assert found.name == "op:count_plus_one:patch_dim:count-plus-1", found
+
+
+def test_a_switch_defaulting_the_other_way_and_statistics_reshaped_to_the_rows():
+    """minGPT's `causal=True` in the signature (a call that names it is right); tinygrad's
+    `x.mean(-1).reshape(x.shape[0], 1)`, right for (T, d), raising for one token or a batch."""
+    attention, d = REFERENCE["self_attention"], 4
+    p = attention_params(d)
+    x = RNG.normal(size=(3, d))
+    calls = [em.Call((x, p, 2), {}, attention(x, p, 2, causal=True), attention(x, p, 2)),
+             em.Call((x, p, 2), {"causal": False}, attention(x, p, 2), attention(x, p, 2)),
+             em.Call((x, p, 1), {"causal": True}, attention(x, p, 1, causal=True),
+                     attention(x, p, 1, causal=True))]
+    found = em.search(attention, calls, 0, same)
+    assert found.name == "op:default_flipped:self_attention:causal-defaults-True", found
+
+    norm = REFERENCE["layer_norm"]
+
+    def rows(x, gamma, beta, eps=1e-6):
+        mean = x.mean(axis=-1).reshape(x.shape[0], 1)
+        var = ((x - mean) ** 2).mean(axis=-1).reshape(x.shape[0], 1)
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+    def raised(x, gamma, beta):
+        try:
+            return rows(x, gamma, beta)
+        except ValueError as error:
+            return em.Raised(type(error).__name__, str(error))
+
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    cases = [(RNG.normal(size=(2, 3, 4)), g, b), (RNG.normal(size=(3, 4)), g, b)]
+    calls = [em.Call(a, {}, raised(*a), norm(*a)) for a in cases]
+    found = em.search(norm, calls, 0, same)
+    assert found is not None and "keepdims-as-rows" in found.name, found

@@ -11,7 +11,8 @@ its result (a residual inside a sublayer), an affine map's shift added before it
 table of rows added as its first row only (`pos[0]`) or one row late (`pos[:-1]`), an epsilon
 used as a floor, a loop run from its end, the result transposed or a product returned as its
 factors, a parameter read as zeros, a residual added around a step that has its own, and a
-stabilising shift written as a clip (`np.clip(x, -500, 500)` for `x - max(x)`).
+stabilising shift written as a clip (`np.clip(x, -500, 500)` for `x - max(x)`), and a switch's
+default the other way round (`causal=True` in the signature: minGPT's mask always on).
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -63,6 +64,34 @@ def option_on(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{callee(node)}` is called with "
                      f"{parameter.name}=True, where the lecture leaves it off (its default, "
                      f"False): `{code(node)}`.", switched)
+
+
+def default_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A keyword parameter of the checked function whose default is True or False, defaulting
+    the other way (`def self_attention(..., causal=True)`): a call that leaves it out gets
+    the other behaviour, a call that names it is right."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
+            and "/" not in context.instance.path):
+        return
+    arguments = node.args.args[len(node.args.args) - len(node.args.defaults):]
+    for index, (argument, default) in enumerate(zip(arguments, node.args.defaults,
+                                                                  strict=True)):
+        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+            continue
+
+        def flipped(n: ast.FunctionDef, index=index) -> ast.FunctionDef:
+            new = copy.copy(n)
+            new.args = copy.copy(n.args)
+            new.args.defaults = list(n.args.defaults)
+            new.args.defaults[index] = ast.Constant(not n.args.defaults[index].value)
+            return new
+
+        yield Change(f"{argument.arg}-defaults-{not default.value}",
+                     f"In {where(context)}, `{argument.arg}` defaults to {not default.value} "
+                     f"(`{argument.arg}={not default.value}` in the signature): a call that "
+                     f"leaves it out gets {argument.arg}={not default.value}, where the "
+                     f"lecture's default is {default.value}; a call that names it is right.",
+                     flipped)
 
 
 def parts_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -437,6 +466,7 @@ def residual_around_step(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"condition_ignored": condition_ignored, "option_on": option_on,
+             "default_flipped": default_flipped,
              "parts_reversed": parts_reversed, "parameters_swapped": parameters_swapped,
              "gain_from_one": gain_from_one,
              "axes_swapped": axes_swapped, "norm_after": norm_after_residual,

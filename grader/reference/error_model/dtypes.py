@@ -1,4 +1,5 @@
-"""An operator on the type of a function's values: the result narrowed to its input's dtype.
+"""Operators on the type of a function's values: the result narrowed to its input's dtype; the
+input cast to a narrower float first.
 
 A loop port fills an output buffer made like its input (`np.zeros(..., dtype=image.dtype)`, cs231n's
 conv_forward_naive, `np.zeros_like(x)`): right for float inputs, while an 8-bit image's float
@@ -42,6 +43,29 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, like_input),))
 
 
+# float type: (digits it keeps, whose habit it is)
+PRECISIONS = {"float16": ("about 3", "half precision, as mixed-precision code (MLX, PyTorch's "
+                          "autocast) computes for speed"),
+              "float32": ("about 7", "single precision, the default dtype of PyTorch, JAX and "
+                          "Keras")}
+
+
+def computed_in(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's first argument cast to a narrower float before anything else
+    (`x = x.astype(np.float16)`): every later step rounds, and the result keeps that dtype."""
+    if not (is_checked_function(context, node) and node.args.args):
+        return
+    given = node.args.args[0].arg
+    for dtype, (digits, habit) in PRECISIONS.items():
+        statement = ast.parse(f"{given} = np.asarray({given}).astype(np.{dtype})").body[0]
+        yield Change(f"{given}-as-{dtype}",
+                     f"In {where(context)}, `{given}` is cast to {dtype} first (`{given} = "
+                     f"{given}.astype(np.{dtype})`: {habit}), so every later step rounds to "
+                     f"{digits} significant digits and the result is {dtype}: compute in the "
+                     f"input's own float64.",
+                     lambda n, statement=statement: prepended(n, statement))
+
+
 # (detail, the statement's value, whose habit it is): image normalisations a port brings along
 NORMALISATIONS = (
     ("image-minus-half-over-half", "(np.asarray(image) - 0.5) / 0.5",
@@ -81,4 +105,5 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: prepended(n, if_integer))
 
 
-OPERATORS = {"narrowed": narrowed, "rescaled": rescaled}  # tried last
+OPERATORS = {"narrowed": narrowed, "computed_in": computed_in,
+             "rescaled": rescaled}  # tried last

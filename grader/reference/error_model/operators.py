@@ -115,6 +115,19 @@ def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{code(node)}` is written with `[:, None]` instead of "
                      "keepdims=True: right for a (T, d) array, but with leading axes the kept "
                      "axis lands second instead of last.", indexed)
+        def rows(n: ast.Call) -> ast.AST:
+            first = ast.Subscript(ast.Attribute(copy.deepcopy(n.args[0]), "shape", ast.Load()),
+                                  ast.Constant(0), ast.Load())
+            return ast.Call(ast.Attribute(with_keyword(n, "keepdims", None), "reshape",
+                                          ast.Load()), [first, ast.Constant(1)], [])
+
+        if node.args:
+            shown = code(node.args[0])
+            yield Change(f"{callee(node)}.keepdims-as-rows",
+                         f"In {where(context)}, `{code(node)}` is made a column with "
+                         f"`.reshape({shown}.shape[0], 1)` (or `len({shown})`) instead of "
+                         "keepdims=True: a shape written for a (T, d) array, so one token (d,) "
+                         "or a batch with leading axes does not fit it.", rows)
         yield Change(f"{callee(node)}.keepdims-as-column",
                      f"In {where(context)}, `{code(node)}` is made a column with `.reshape(-1, "
                      "1)` instead of keepdims=True: right for a (T, d) array, but a batched one "

@@ -5,7 +5,8 @@ before the attention sublayer), and a count a step is given taken as 1 whatever 
 holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
 block runs with one head), and a step given its input standardised row by row first (MAE's
 per-patch normalisation) or its result standardised as it is returned (lucidrains' LayerNorm
-after the patch embedding), and a square root written `** 1/2`. Each is an operator as in
+after the patch embedding), and a square root written `** 1/2`, and a loop's result never
+used (tinygrad's `cls = x[0]` kept from before the blocks). Each is an operator as in
 operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -52,6 +53,59 @@ def loop_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, the loop `for {node.target.id} in "
                      f"{code(node.iter)}` never reaches the {left_out} one: it runs over "
                      f"`{kept}` (a bound one short, such as `i < len(...) - 1`).", shortened)
+
+
+def _loop_updates(loop: ast.For) -> set[str]:
+    """The names a loop's own body assigns from their own value (`x = block(x, ...)`)."""
+    return {t.id for statement in loop.body if isinstance(statement, ast.Assign)
+            for t in statement.targets if isinstance(t, ast.Name)
+            and any(isinstance(n, ast.Name) and n.id == t.id for n in ast.walk(statement.value))}
+
+
+def loop_result_unused(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The statement after a loop that updates `x` reading `x` as it was before the loop: the
+    loop runs and its result is never used (a row or a copy taken ahead of it, `cls = x[0]`
+    before the blocks, then `layer_norm(cls)`)."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    for index, loop in enumerate(body):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
+            continue
+        after = body[index + 1] if index + 1 < len(body) else None
+        for name in sorted(_loop_updates(loop)) if after is not None else ():
+            if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                       for n in ast.walk(after)):
+                continue
+
+            def unused(n: ast.AST, index=index, name=name) -> ast.AST:
+                before = f"{PREFIX}before_loop_{name}"
+                statements = n.body
+                following = _Renamed(name, before).visit(copy.deepcopy(statements[index + 1]))
+                new = copy.copy(n)
+                new.body = [*statements[:index],
+                            ast.Assign([ast.Name(before, ast.Store())], ast.Name(name, ast.Load())),
+                            statements[index], following, *statements[index + 2:]]
+                return new
+
+            yield Change(f"{name}-from-before-{loop.target.id}-loop",
+                         f"In {where(context)}, `{code(after)}` reads `{name}` as it was before "
+                         f"the loop `for {loop.target.id} in {code(loop.iter)}`: the loop runs "
+                         f"but its result is never used (a row or a copy of `{name}` taken "
+                         f"ahead of it, such as `cls = {name}[0]`, goes on in its place).",
+                         unused)
+
+
+class _Renamed(ast.NodeTransformer):
+    """Every read of `old` as `new`."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Name(self.new, ast.Load()), node)
+        return node
 
 
 def _residual(statement: ast.stmt) -> tuple[str, ast.AST] | None:
@@ -223,4 +277,5 @@ def half_power(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": loop_one_short,
              "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
              "standardised": standardised_first,
-             "standardised_after": standardised_after}  # tried after inputs.OPERATORS
+             "standardised_after": standardised_after,
+             "loop_unused": loop_result_unused}  # tried after inputs.OPERATORS

@@ -7,9 +7,11 @@ Mistakes:
 
 Grader: at blind time and now, the flattened map gets no hint (only the message's "same number of
 values, different shape" diff line) and conv_equivalent the kernel-stride checklist. Nothing named.
+Since the eleventh session conv_equivalent's (P * P, P) is named (a side as its area); the flattened
+convolution output still is not.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:tuple_parts:conv_equivalent:part-1-area'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -13,9 +13,10 @@ Mistakes:
 Grader: at blind time and now, the stale row gets only vit_forward's checklist; the answers are
 observed only as "ANSWERS['causal_mask'] is not answered yet" (and the same for 'medical', without
 a hint label). Nothing named.
+Since the eleventh session the stale row is named (the loop's result never used).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None, 'no-causal-mask': None, 'pretrained-or-scratch': None}
+EXPECT = {'vit-forward': 'op:loop_unused:vit_forward:x-from-before-block-loop', 'no-causal-mask': None, 'pretrained-or-scratch': None}
 
 
 def vit_forward(image, params):

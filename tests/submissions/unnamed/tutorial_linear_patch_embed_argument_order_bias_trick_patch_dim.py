@@ -11,9 +11,10 @@ Mistakes:
 Grader: at blind time and now, the argument order gets the worked example's checklist and
 expected/got (an "ambiguous truth value" error), and kernel-stride's property "fix where it
 failed"; patch_dim is observed ("the expected count plus 1"). Nothing named.
+Since the eleventh session patch_dim's + 1 is named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'flatten-length': None, 'linear-patch-embed': None}
+EXPECT = {'flatten-length': 'op:count_plus_one:patch_dim:count-plus-1', 'linear-patch-embed': None}
 CORRECT = ('embed_image',)
 
 

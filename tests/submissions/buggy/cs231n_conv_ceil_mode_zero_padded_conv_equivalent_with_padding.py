@@ -13,6 +13,7 @@ got (3, 3, 4)"); the triple only the checklist ("Return two integers, (kernel_si
 ..."). Nothing named.
 Since blind round 14's fixes: the ceil-mode size is named (the error model's padding to
 ceil((H - k) / stride) + 1 outputs); conv_equivalent's third value is not.
+Since the eleventh session conv_equivalent's (P, P, 0) is named too: every mistake is.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:padding:conv_patch_embed:pad-ceil'}

@@ -15,6 +15,7 @@ Mistakes:
 Grader: the loop range and the x**2 are named. conv_equivalent's (P, P // 2) gets no hint at all
 (the check shows expected (16, 16), got (16, 8); "random patch sizes [hidden]" fails with no
 hint).
+Since the eleventh session conv_equivalent's (P, P // 2) is named too: every mistake is.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:window_range:conv_patch_embed:windows-range-one-short',

@@ -10,9 +10,10 @@ Mistakes:
 Grader: at blind time the float16 softmax got only the softmax checklists and the (1 + gamma) was
 observed ("the expected values times 2, everywhere: one scale factor is off"); now the gain used as
 an offset from one is named (Gemma's norm), the float16 softmax still gets only checklists.
+Since the eleventh session the float16 softmax is named too (the input cast to a narrower float).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'layer-norm': 'op:gain_from_one:layer_norm:1-plus-gamma'}
+EXPECT = {'stable-softmax': 'op:computed_in:softmax:x-as-float16', 'layer-norm': 'op:gain_from_one:layer_norm:1-plus-gamma'}
 
 
 def softmax(x, axis=-1):
