@@ -12,9 +12,10 @@ Grader: at blind time and now, both are observations: the width check is told ex
 sizes whose height P does not tile, not those whose width alone it does not: test W % P too",
 refuses_height_only); the reshape is observed only ("right for inputs of two axes (T, d), wrong for
 one with leading axes", only_2d_inputs), the reshape itself not named. Not every mistake named.
+Since the port (the same session) the reshape is named (keepdims written as `.reshape(x.shape[0], 1)`).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_height_only', 'layer-norm': 'only_2d_inputs'}
+EXPECT = {'patch-count': 'refuses_height_only', 'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-rows+op:kept_by_index:layer_norm:var.keepdims-as-rows'}
 
 
 def num_patches(H, W, P):
