@@ -2439,3 +2439,13 @@ def test_a_switch_defaulting_the_other_way_and_statistics_reshaped_to_the_rows()
     calls = [em.Call(a, {}, raised(*a), norm(*a)) for a in cases]
     found = em.search(norm, calls, 0, same)
     assert found is not None and "keepdims-as-rows" in found.name, found
+
+
+def test_a_grid_of_vectors_returned_flattened_to_rows():
+    """timm's PatchEmbed with flatten=True: the convolution's (H', W', d) returned as (H' W', d)."""
+    conv = REFERENCE["conv_patch_embed"]
+    cases = [(RNG.normal(size=(4, 6, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 2),
+             (RNG.normal(size=(5, 5, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1)]
+    calls = calls_of(conv, lambda *a: conv(*a).reshape(-1, a[1].shape[-1]), cases)
+    found = em.search(conv, calls, 0, same)
+    assert found.name == "op:result_flattened:conv_patch_embed:result-flattened-to-rows", found

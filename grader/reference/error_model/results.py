@@ -3,7 +3,8 @@ through an output activation (a classifier head built as Keras' `Dense(n, activa
 returns probabilities where the lecture's returns logits), or computed with its axes in another
 order and reshaped into place where a transpose belongs (cs231n's channels-first convolution
 `out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)), or left
-in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshaped back).
+in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshaped back), or
+returned flattened to rows where the lecture returns a grid (timm's PatchEmbed, flatten=True).
 
 Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
 does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
@@ -145,6 +146,31 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  "wrong places.", _wrapped(bound), ((bound, sides_swapped_reshaped),))
 
 
+def grid_as_rows(value, given):
+    """A grid [A, B, ..., d] (at least 3 axes) flattened to rows [A * B * ..., d]; as it is
+    when it has `given`'s shape (a function that keeps its input's shape: rows_kept's reading,
+    the input viewed as rows, is the one that says it there)."""
+    if not _float_array(value, 3) or value.shape == np.shape(given):
+        return value
+    return value.reshape(-1, value.shape[-1])
+
+
+def result_flattened(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's grid of vectors, (H', W', d), returned flattened to rows,
+    (H' W', d): the flattening its caller does, done inside it."""
+    function = context.instance.node
+    if not (is_result(context, node) and function.args.args):
+        return
+    bound, given = f"{PREFIX}grid_as_rows", function.args.args[0].arg
+    yield Change("result-flattened-to-rows",
+                 f"In {where(context)}, the result `{code(node)}` comes back flattened to "
+                 "rows, `.reshape(-1, d)`: a grid or a batch (A, B, ..., d) returned as (A * B * "
+                 "..., d), as timm's PatchEmbed with flatten=True returns its tokens; the "
+                 "lecture's function keeps those leading axes (flattening is the caller's step).",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
+                                    []), ((bound, grid_as_rows),))
+
+
 def sizes_as_pairs(context: Context, node: ast.AST) -> Iterator[Change]:
     """Each number of a returned tuple written as a (height, width) pair: `return (P, P)` as
     `((P, P), (P, P))`, Keras' `kernel_size=(P, P), strides=(P, P)` (PyTorch's `_pair`)."""
@@ -184,5 +210,5 @@ def rows_kept(context: Context, node: ast.AST) -> Iterator[Change]:
 
 OPERATORS = {"output_activation": output_activation,
              "result_reshaped": reshaped_into_place,
-             "sizes_as_pairs": sizes_as_pairs,
+             "sizes_as_pairs": sizes_as_pairs, "result_flattened": result_flattened,
              "rows_kept": rows_kept}  # tried after dtypes.OPERATORS

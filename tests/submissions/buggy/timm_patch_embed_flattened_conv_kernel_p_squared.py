@@ -8,7 +8,7 @@ Mistakes:
 Grader: at blind time and now, the flattened map gets no hint (only the message's "same number of
 values, different shape" diff line) and conv_equivalent the kernel-stride checklist. Nothing named.
 Since the eleventh session conv_equivalent's (P * P, P) is named (a side as its area); the flattened
-convolution output still is not.
+convolution output is named too (a grid returned flattened to rows): every mistake is.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:tuple_parts:conv_equivalent:part-1-area'}
