@@ -1,0 +1,25 @@
+"""Blind round 18 (b18_08, issue 38): softmax ported from the ONNX reference implementation of
+Softmax for opsets 1-11 (onnx/reference/ops).
+
+Mistake:
+1. The input is coerced to 2-D at `axis`, `X.reshape(prod(shape[:axis]), -1)`, and each row
+   normalised: the ordinary softmax along the last axis, but along any other axis it normalises over
+   `axis` and every later axis together (axis=0 of a matrix: the whole matrix).
+
+Grader: at blind time and now, checklists only ("Pass `axis` and keepdims=True to both np.max and
+np.sum", the probabilities' checklist) and one hidden check with no hint; the coercion not named.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'stable-softmax': None}
+
+
+def softmax(x, axis=-1):
+    X = np.asarray(x, dtype=float)
+    if axis < 0:
+        axis += X.ndim
+    new_shape = (int(np.prod(X.shape[:axis])), -1)
+    Y = X.reshape(new_shape)
+    tmp = Y - Y.max(axis=1, keepdims=True)
+    Y = np.exp(tmp)
+    Y = Y / Y.sum(axis=1, keepdims=True)
+    return Y.reshape(X.shape)
