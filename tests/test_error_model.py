@@ -2449,3 +2449,49 @@ def test_a_grid_of_vectors_returned_flattened_to_rows():
     calls = calls_of(conv, lambda *a: conv(*a).reshape(-1, a[1].shape[-1]), cases)
     found = em.search(conv, calls, 0, same)
     assert found.name == "op:result_flattened:conv_patch_embed:result-flattened-to-rows", found
+
+
+def test_raises_of_the_same_type_alone_name_nothing_where_the_values_are_right():
+    """A rewrite that raises a ValueError where the student's code raised one (of another
+    message), and is the reference where the student's values are right, says nothing of the
+    student's code (round 18: a DINOv2 port whose position table fails to reshape for
+    non-square images was told its image was viewed as rows)."""
+    embed = REFERENCE["embed_image"]
+    params = {"P": 2, "W_e": RNG.normal(size=(12, 4)), "b_e": RNG.normal(size=4),
+              "cls": RNG.normal(size=4), "pos": RNG.normal(size=(7, 4))}
+    gray = {**params, "W_e": RNG.normal(size=(4, 4)), "pos": RNG.normal(size=(5, 4))}
+    raised = em.Raised("ValueError", "cannot reshape array of size 24 into shape (2,2,4)")
+    calls = [em.Call((RNG.normal(size=(4, 6, 3)), params), {}, raised,
+                     embed(RNG.normal(size=(4, 6, 3)), params)),
+             em.Call((RNG.normal(size=(4, 4)), gray), {}, None, None)]
+    calls[1] = replace(calls[1], got=embed(*calls[1].args), expected=embed(*calls[1].args))
+    assert em.search(embed, calls, 0, same, opaque=frozenset({"linear_patch_embed"})) is None
+
+
+def test_a_mask_filled_finitely_is_not_told_as_a_clipped_softmax():
+    """d2l's masked softmax fills hidden scores with -1e6: with a valid length one short, the
+    first row hides every key and comes out uniform. The lecture's -inf mask one diagonal off
+    with the softmax clipped at 50 reproduces that too, and so does the same mask filled with
+    a large finite number: the cases cannot tell, so neither is named (round 18 was told the
+    clip, a cause its code does not have)."""
+    attention, d = REFERENCE["self_attention"], 4
+    softmax = REFERENCE["softmax"]
+    p = attention_params(d)
+
+    def d2l(x, p, heads, causal=False):
+        q, k, v = (x @ p[w] + p[b] for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+        T, d_h = x.shape[0], d // heads
+        out = []
+        for h in range(heads):
+            cols = slice(h * d_h, (h + 1) * d_h)
+            scores = q[:, cols] @ k[:, cols].T / math.sqrt(d_h)
+            if causal:
+                scores = np.where(np.tri(T, k=-1, dtype=bool), scores, -1e6)
+            out.append(softmax(scores) @ v[:, cols])
+        return np.concatenate(out, axis=-1) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, d)), p, 1), (RNG.normal(size=(3, d)), p, 2)]
+    calls = [em.Call(a, {"causal": True}, d2l(*a, causal=True), attention(*a, causal=True))
+             for a in cases]
+    found = em.search(attention, calls, 0, same)
+    assert found is None or "op:clip:" not in found.name, found

@@ -14,7 +14,7 @@ from grader.spec.model import Check, Exercise
 from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
-from .kinds.mistakes import MEMORY, Memory
+from .kinds.memory import MEMORY, Memory
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
 
 

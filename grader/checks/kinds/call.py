@@ -37,8 +37,8 @@ from ..results import (
 )
 from .base import Kind
 from .in_place import RIGHT_BUT, also_in_place, changed_in_place
+from .memory import MEMORY
 from .mistakes import (
-    MEMORY,
     combination_names,
     explained,
     generated,
@@ -312,10 +312,15 @@ class CallCheck(Kind):
             if id(p) not in here]                                               # cases, judged
         others = [(p, o) for p, o, right in mine if right]  # where it was right
         elsewhere = [(p, o) for p, o, right in mine if not right]  # (a mistake this check
-        if result.misconception and others:                        # cannot see may show there)
-            result = self._reproduced(result, [  # their values (`C` left out of P*P*C is no
-                (p, o) for p, o in others if p.expectation()[1] is None], planned)  # cause
-            # where the code was right whenever C was given), not their refusals
+        refusing = planned.expectation()[1] is not None  # named where a refusal was due
+        weighed = [(p, o) for p, o in others if refusing or p.expectation()[1] is None]
+        if result.misconception and weighed:                       # cannot see may show there)
+            result = self._reproduced(result, weighed, planned)  # where the code was right on
+            # the function's other checks: their values (`C` left out of P*P*C is no cause
+            # where the code was right whenever C was given); their refusals too for a mistake
+            # named on a refusal (no tiling check is no cause where the code refuses sizes
+            # that do not tile), not for one named on a value (its listed code may refuse
+            # nothing: a float count)
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           elsewhere):
             result = self._unnamed(result, planned)

@@ -50,6 +50,7 @@ from . import (
     windows,
 )
 from .change import Context, where
+from .evidence import agree, distance, elements, fresh
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -220,7 +221,13 @@ def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
         warnings.simplefilter("ignore")
         outcome = _try(root, group, _failing_first(calls, failing), same,
                        _writes_in_place(function, opaque))
-    return outcome is True or outcome == ALIKE
+    return outcome is True or (outcome == ALIKE and _wrong_value(calls, same))
+
+
+def _wrong_value(calls: list[Call], same) -> bool:
+    """Whether the student returned a wrong value on one of `calls` (not only raised)."""
+    return any(not isinstance(c.got, Raised) and not agree(same, c.expected, c.got)
+               for c in calls)
 
 
 def search(function: Callable, calls: list[Call], failing: int,
@@ -229,11 +236,12 @@ def search(function: Callable, calls: list[Call], failing: int,
     """The one rewrite (or pair) of `function` whose outputs `same` accepts as the student's on
     every call, and which is itself wrong on calls[failing]; None when none is, or when several
     of different names are. The helpers in `opaque` are not rewritten."""
-    if not calls or any(_elements(c.args) + _elements(c.kwargs) > MAX_CASE_ELEMENTS
+    if not calls or any(elements(c.args) + elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
-    only_raised = all(isinstance(c.got, Raised) for c in calls)  # then only a raise of the
-    # student's very message tells (a rewrite that raises alike says nothing of a value)
+    only_raised = not _wrong_value(calls, same)  # then only a raise of the student's very
+    # message tells: a rewrite that raises alike, and is right where the student is, says
+    # nothing of a value (a ValueError of another step, where the student's is the reference)
     built = model(function, opaque)
     if built is None:
         return None
@@ -260,7 +268,7 @@ def search(function: Callable, calls: list[Call], failing: int,
             elif outcome is not None:
                 scored.append((outcome, edit))
         if not (found or alike):
-            start = _distance(order[0].expected, order[0].got)
+            start = distance(order[0].expected, order[0].got)
             for pair in _pairs(scored, start, silent):
                 if tries >= MAX_TRIES or time.monotonic() > deadline:
                     break
@@ -399,7 +407,7 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     told = True  # every raise with the student's message too
     for i, call in enumerate(order):
         try:
-            value = (function(*_fresh(call.args), **_fresh(call.kwargs)) if copies
+            value = (function(*fresh(call.args), **fresh(call.kwargs)) if copies
                      else function(*call.args, **call.kwargs))
         except Exception as error:  # noqa: BLE001 - raising explains only the same raise
             if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
@@ -410,57 +418,13 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
             return None
         if i == 0:
             # as the check compares: the reference expected, the rewrite in the student's place
-            if _agree(same, call.expected, value):
+            if agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
-            if not _agree(same, value, call.got):
-                return _distance(value, call.got)
-        elif not _agree(same, value, call.got):
+            if not agree(same, value, call.got):
+                return distance(value, call.got)
+        elif not agree(same, value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair
     return True if told else ALIKE
-
-
-def _agree(same, value, target) -> bool:
-    """`same(value, target)`, False where the comparison cannot take the rewrite's value (a
-    tuple where a count belongs)."""
-    try:
-        return bool(same(value, target))
-    except (TypeError, ValueError):
-        return False
-
-
-def _distance(value, got) -> float | None:
-    try:
-        a, b = np.asarray(value, dtype=float), np.asarray(got, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if a.shape != b.shape or a.size == 0:
-        return None
-    with np.errstate(all="ignore"):
-        gaps, sizes = np.abs(a - b), np.abs(b)
-        kept = np.isfinite(gaps) & np.isfinite(sizes)
-        if not kept.any():
-            return None
-        return float(gaps[kept].mean()) / (float(sizes[kept].mean()) or 1.0)
-
-
-def _fresh(value):
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_fresh(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
-
-
-def _elements(value) -> int:
-    if isinstance(value, np.ndarray):
-        return value.size
-    if isinstance(value, (list, tuple)):
-        return sum(_elements(v) for v in value)
-    if isinstance(value, dict):
-        return sum(_elements(v) for v in value.values())
-    return 1
 
 
 __all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "confirms",

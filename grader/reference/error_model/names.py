@@ -413,6 +413,21 @@ def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, added=added: copy.deepcopy(added))
 
 
+def infinity_filled(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` with a large finite number in place of -inf (d2l's
+    `sequence_mask(..., value=-1e6)`, `np.finfo(x.dtype).min`): the same while a row keeps a
+    key; a row that hides every key weighs every key alike, where the lecture's is NaN."""
+    if not _hides_with_minus_infinity(node):
+        return
+    filled = ast.Call(node.func, [node.args[0], node.args[1], ast.Constant(-1e9)], [])
+    yield Change("minus-inf-as-fill-1e9",
+                 f"In {where(context)}, the hidden scores are set to a large finite number, "
+                 f"`{code(filled)}` (d2l's -1e6, `np.finfo(x.dtype).min`), where `-np.inf` "
+                 "belongs: the same while a row keeps a key, but a row that hides every key "
+                 "then weighs all of them alike.",
+                 lambda n: ast.Call(n.func, [n.args[0], n.args[1], ast.Constant(-1e9)], []))
+
+
 def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` as `scores + mask` or `scores + (1 - mask)`: the 0/1
     keep-mask itself added to the scores (an additive-mask habit, a tril buffer added as it
@@ -453,6 +468,7 @@ def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
 # tried in this order, after steps.OPERATORS
 OPERATORS = {"sibling": sibling_name, "stale": stale_read, "count": count_off_by_one,
              "infinity": infinity_as_zero, "infinity_added": infinity_added,
+             "infinity_filled": infinity_filled,
              "mask_added": mask_added, "mask_inverted": mask_inverted,
              "count_constant": constant_off_by_one,
              "default": parameter_default, "default_changed": default_changed,

@@ -146,29 +146,23 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  "wrong places.", _wrapped(bound), ((bound, sides_swapped_reshaped),))
 
 
-def grid_as_rows(value, given):
-    """A grid [A, B, ..., d] (at least 3 axes) flattened to rows [A * B * ..., d]; as it is
-    when it has `given`'s shape (a function that keeps its input's shape: rows_kept's reading,
-    the input viewed as rows, is the one that says it there)."""
-    if not _float_array(value, 3) or value.shape == np.shape(given):
-        return value
-    return value.reshape(-1, value.shape[-1])
+def grid_as_rows(value):
+    """A grid [A, B, ..., d] (at least 3 axes) flattened to rows [A * B * ..., d]."""
+    return value.reshape(-1, value.shape[-1]) if _float_array(value, 3) else value
 
 
 def result_flattened(context: Context, node: ast.AST) -> Iterator[Change]:
     """The checked function's grid of vectors, (H', W', d), returned flattened to rows,
     (H' W', d): the flattening its caller does, done inside it."""
-    function = context.instance.node
-    if not (is_result(context, node) and function.args.args):
+    if not is_result(context, node):
         return
-    bound, given = f"{PREFIX}grid_as_rows", function.args.args[0].arg
+    bound = f"{PREFIX}grid_as_rows"
     yield Change("result-flattened-to-rows",
                  f"In {where(context)}, the result `{code(node)}` comes back flattened to "
                  "rows, `.reshape(-1, d)`: a grid or a batch (A, B, ..., d) returned as (A * B * "
                  "..., d), as timm's PatchEmbed with flatten=True returns its tokens; the "
                  "lecture's function keeps those leading axes (flattening is the caller's step).",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
-                                    []), ((bound, grid_as_rows),))
+                 _wrapped(bound), ((bound, grid_as_rows),))
 
 
 def sizes_as_pairs(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -18,10 +18,13 @@ leading axes (3, 4, 2): work on the last axis", a wrong claim ((d,) gives (1, d)
 last".
 Both named since (the error model: the shift written as a clip; the input viewed as rows and
 the result left so).
+Since the eleventh session its hidden layer-norm check (inputs with leading axes only, where the
+input viewed as rows and the result flattened to rows are the same) is told the narrower: the result
+comes back flattened to rows.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:clip:softmax:x-clipped=50',
-          'layer-norm': 'op:rows_kept:layer_norm:x-as-rows'}
+          'layer-norm': 'op:result_flattened:layer_norm:result-flattened-to-rows'}
 
 
 def softmax(x, axis=-1):
