@@ -2495,3 +2495,19 @@ def test_a_mask_filled_finitely_is_not_told_as_a_clipped_softmax():
              for a in cases]
     found = em.search(attention, calls, 0, same)
     assert found is None or "op:clip:" not in found.name, found
+
+
+def test_an_activations_square_root_written_as_a_half_power():
+    """jax.nn.gelu ported with sqrt(2) typed `2 ** 1/2` (read `(2 ** 1) / 2`): erf(x / 4)."""
+    block = REFERENCE["encoder_block"]
+
+    def quarter(z):
+        return 0.5 * z * (1 + np.vectorize(math.erf)(z / 2 ** 1/2))
+
+    params = small_vit(blocks=1)["blocks"][0]
+    cases = [(RNG.normal(size=(3, 8)) * 2, params, 2), (RNG.normal(size=(4, 8)) * 2, params, 1)]
+    calls = [em.Call(a, {}, block(*a, activation=quarter), block(*a)) for a in cases]
+    found = em.search(block, calls, 0, same, opaque=frozenset({"self_attention"}))
+    assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.sqrt-as-half-power-" \
+                         "unbracketed", found
+    assert "** 1/2" in found.sentence

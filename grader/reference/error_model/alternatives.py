@@ -11,7 +11,8 @@ swaps it for a variant of one, made by a general single-node edit of that functi
 - a division written as a product (`order.multiplied_for_divided`: 2 / pi as 2 * pi), or a
   product by a constant as a division by it;
 - a square root left off a constant (2 / pi where sqrt(2 / pi) belongs), or taken of its
-  numerator alone (sqrt(2) / pi).
+  numerator alone (sqrt(2) / pi), or written `** 1/2` (`x / 2 ** 1/2`, read `x / 2 / 2`:
+  `sequence.half_power`).
 
 A variant that computes what an activation of `activations.ACTIVATIONS` computes, or what an
 earlier variant does (to within APART on PROBE), is not offered: two rewrites that reproduce the
@@ -30,6 +31,7 @@ from .activations import ACTIVATIONS
 from .change import Change, Context, callee, code, slug, where
 from .operators import ACTIVATION_CALLS, term
 from .order import multiplied_for_divided
+from .sequence import half_power
 from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
 ALTERNATIVES = ("gelu_tanh", "gelu")  # the activations, of ACTIVATIONS, whose slips are offered
@@ -91,7 +93,7 @@ def _numerator_rooted(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
-         _divided_for_multiplied, _root_dropped, _numerator_rooted)  # tried in this order
+         _divided_for_multiplied, _root_dropped, _numerator_rooted, half_power)  # in this order
 
 
 def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:
@@ -175,7 +177,10 @@ def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
             values = _values(function)
             if values is None:
                 continue
-            yield change.detail, _words(parents[id(node)], node, change.replace), function, values
+            words = _words(parents[id(node)], node, change.replace)
+            if change.detail.startswith("sqrt-as-half-power"):  # how it came to be typed
+                words += " (a square root written `** 1/2`, which Python reads as `/ 2`)"
+            yield change.detail, words, function, values
 
 
 def _values(function: Callable) -> np.ndarray | None:

@@ -8,10 +8,11 @@ Mistake:
    lose points (no `uses:` line names gelu).
 
 Grader: at blind time and now, encoder-block's checklist only ("check ... the MLP step by step");
-the precedence not named.
+the precedence not named. Since the eleventh session it is named (an activation's square root written
+`** 1/2`): every mistake is.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu.sqrt-as-half-power-unbracketed'}
 
 
 def gelu(x):
