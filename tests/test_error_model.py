@@ -798,6 +798,7 @@ def _slipped_source(source: str, words: str) -> list[str]:
     place; `A` left out of `B` takes A and its operator out of B (either side)."""
     import re
 
+    words = re.sub(r" \([^()]*\)$", "", words)  # how it came to be typed, said after it
     quoted = re.findall(r"`([^`]*)`", words)
     if words.endswith("belongs"):
         return [source.replace(quoted[1], quoted[0])]
@@ -1149,8 +1150,10 @@ def test_an_axis_read_as_code_for_2d_arrays_reads_it(reading, name):
 
 def test_an_additive_mask_that_also_hides_the_diagonal():
     """Hugging Face's `scores + triu(ones, k=0) * -1e9`: the diagonal hidden too, and row 0,
-    which hides every key, only shifted, so it sees every key; two mistakes named together
-    (with -inf, row 0 would be NaN)."""
+    which hides every key, only shifted, so it sees every key. The lecture's mask one diagonal
+    off with the mask added as -1e9 reproduces it, but the added mask alone changes nothing on
+    any case (the lecture's mask never hides a whole row): no mistake, so the pair is not
+    named (until the eleventh session it was)."""
     def student(x, p, heads, causal=False):
         T, d = x.shape
         q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
@@ -1164,10 +1167,7 @@ def test_an_additive_mask_that_also_hides_the_diagonal():
              (RNG.normal(size=(3, 4)), p, 1, False)]
     calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
-    assert found.name == ("op:diagonal:self_attention/causal_mask:tri.k=-1+op:infinity_added:"
-                          "self_attention/attention:minus-inf-as-added-1e9"), found
-    assert "the keys of each query end one earlier" in found.sentence
-    assert "the mask is added" in found.sentence
+    assert found is None or "infinity" not in found.name, found
 
 
 def test_keepdims_written_as_a_column():
@@ -2511,3 +2511,31 @@ def test_an_activations_square_root_written_as_a_half_power():
     assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.sqrt-as-half-power-" \
                          "unbracketed", found
     assert "** 1/2" in found.sentence
+
+
+def test_a_pair_whose_second_part_changes_nothing_alone_is_not_named():
+    """MLX's additive causal mask (-1e9 added) built with `<=`, so the diagonal is hidden too
+    and row 0 hides every key: the lecture's -inf mask one diagonal off plus the mask added as
+    -1e9 reproduces it, but the additive mask alone changes nothing on any case (no row of the
+    lecture's mask hides every key): it is no mistake, and round 19 was told it as one."""
+    attention, d = REFERENCE["self_attention"], 4
+    p = attention_params(d)
+
+    def additive(x, p, heads, causal=False):
+        q, k, v = (x @ p[w] + p[b] for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+        T, d_h = x.shape[0], d // heads
+        idx = np.arange(T)
+        bias = (idx[:, None] <= idx[None]).astype(float) * -1e9 if causal else 0.0
+        out = []
+        for h in range(heads):
+            cols = slice(h * d_h, (h + 1) * d_h)
+            s = q[:, cols] @ k[:, cols].T / math.sqrt(d_h) + bias
+            e = np.exp(s - s.max(-1, keepdims=True))
+            out.append(e / e.sum(-1, keepdims=True) @ v[:, cols])
+        return np.concatenate(out, axis=-1) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, d)), p, 1), (RNG.normal(size=(3, d)), p, 2)]
+    calls = [em.Call(a, {"causal": True}, additive(*a, causal=True), attention(*a, causal=True))
+             for a in cases]
+    found = em.search(attention, calls, 0, same)
+    assert found is None or "infinity" not in found.name, found

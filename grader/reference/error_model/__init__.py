@@ -274,9 +274,10 @@ def search(function: Callable, calls: list[Call], failing: int,
                     break
                 tries += 1
                 outcome = _try(root, list(pair), order, same, copies)
-                if outcome is True or outcome == ALIKE:  # in the code's order
+                if (outcome is True or outcome == ALIKE) and all(  # each part a mistake here
+                        e not in silent or _shows(root, e, order, same, copies) for e in pair):
                     (found if outcome is True else alike).append(
-                        sorted(pair, key=lambda e: rank[e.name]))
+                        sorted(pair, key=lambda e: rank[e.name]))  # in the code's order
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     names = {JOIN.join(e.name for e in group) for group in found}
     chosen = len(names) > 1 and not _aliases(found)
@@ -292,6 +293,27 @@ def search(function: Callable, calls: list[Call], failing: int,
     elif len(names) != 1:
         return None
     return replace(_told(found[0]), chosen=chosen)  # chosen: other cases may tell otherwise
+
+
+def _shows(root: Instance, edit: Edit, order: list[Call], same, copies: bool) -> bool:
+    """Whether `edit` alone changes the reference's value on one of the calls: a second part of
+    a pair that changes nothing alone (a mask's finite fill, where the reference never hides a
+    whole row) only handles what the first part made, the student's code no mistake there."""
+    try:
+        function = root.rewritten.get((edit.name,)) or compile_with(root, [edit])
+    except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+        return True
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for call in order:
+            try:
+                value = (function(*fresh(call.args), **fresh(call.kwargs)) if copies
+                         else function(*call.args, **call.kwargs))
+            except Exception:  # noqa: BLE001 - a raise where the reference returns: a change
+                return True
+            if not agree(same, value, call.expected):
+                return True
+    return False
 
 
 def _narrowest(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:

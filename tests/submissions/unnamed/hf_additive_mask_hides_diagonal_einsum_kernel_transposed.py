@@ -5,11 +5,13 @@ every token, the later ones included; conv_patch_embed's einsum 'ijcab,bacd->ijd
 sliding_window_view windows reads the kernel transposed in space (named: K's first two axes
 swapped). The mask is named as two mistakes at once: the triangle one diagonal off, and the
 mask added as -1e9 instead of -inf (which alone changes nothing while a row keeps a key).
+Since the eleventh session the mask is named no more: the additive -1e9 is no mistake (it alone
+changes nothing on any case; round 19 read the same pair as a wrong cause), and the triangle alone
+does not reproduce the row that hides every key. The kernel is still named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped',
-          'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=-1'
-                            '+op:infinity_added:self_attention/attention:minus-inf-as-added-1e9'}
+          'no-causal-mask': None}
 
 
 def conv_patch_embed(image, K, b, stride):
