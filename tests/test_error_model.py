@@ -2539,3 +2539,24 @@ def test_a_pair_whose_second_part_changes_nothing_alone_is_not_named():
              for a in cases]
     found = em.search(attention, calls, 0, same)
     assert found is None or "infinity" not in found.name, found
+
+
+def test_a_softmax_over_its_axis_and_every_later_one():
+    """ONNX's Softmax before opset 13 views the array as 2-D at `axis`: the max and the sum
+    both run over `axis` and every later axis (the max alone changes nothing: one slip made
+    twice is tried as one, though a part of two mistakes must show alone)."""
+    softmax = REFERENCE["softmax"]
+
+    def onnx(x, axis=-1):
+        x = np.asarray(x, dtype=float)
+        axis = axis % x.ndim
+        y = x.reshape(int(np.prod(x.shape[:axis])), -1)
+        y = np.exp(y - y.max(axis=1, keepdims=True))
+        return (y / y.sum(axis=1, keepdims=True)).reshape(x.shape)
+
+    cases = [((RNG.normal(size=(3, 4)),), {"axis": 0}), ((RNG.normal(size=(2, 3, 4)),),
+                                                        {"axis": 1}), ((np.arange(3.0),), {})]
+    calls = [em.Call(a, k, onnx(*a, **k), softmax(*a, **k)) for a, k in cases]
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == ("op:later_axes:softmax:max.axis-and-later+"
+                          "op:later_axes:softmax:sum.axis-and-later"), found

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -59,7 +60,7 @@ ANCHORS = 2             # the singles closest to the student's outputs, each pai
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
 SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
-                     "steps")  # ... for these operators
+                     "steps", "later_axes")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and
 # not under load: one class graded in shards and in one run got different hints)
@@ -73,6 +74,21 @@ OPERATORS = {name: operator for module in MODULES for name, operator in module.O
 MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
+
+
+_LOCK = threading.RLock()
+
+
+def _one_at_a_time(function: Callable) -> Callable:
+    """`function` run by one thread at a time: the models and compiled rewrites are shared
+    caches, and CPython 3.11's ast module is not safe to use from two threads at once
+    ("AST constructor recursion depth mismatch", python/cpython#106905). Only a caller that
+    grades in threads (the tests) meets it; grade-all's jobs are processes."""
+    @functools.wraps(function)
+    def serial(*args, **kwargs):
+        with _LOCK:
+            return function(*args, **kwargs)
+    return serial
 
 
 @dataclass(frozen=True)
@@ -178,6 +194,7 @@ def _writes_in_place(function: Callable, opaque: frozenset = frozenset()) -> boo
                for instance in root.walk() for node in ast.walk(instance.node))
 
 
+@_one_at_a_time
 def tree_of(function: Callable) -> Instance | None:
     return build(function)
 
@@ -192,12 +209,14 @@ def _named(function: Callable, name: str, opaque: frozenset) -> tuple[Instance, 
     return built[0], [by_name[part] for part in wanted]
 
 
+@_one_at_a_time
 def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> Callable:
     """The reference `function` rewritten as the mistake `name` says; KeyError for a name it
     does not make."""
     return compile_with(*_named(function, name, opaque))
 
 
+@_one_at_a_time
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
     return _told(_named(function, name, opaque)[1]).sentence
@@ -207,6 +226,7 @@ def _failing_first(calls: list[Call], failing: int) -> list[Call]:
     return [calls[failing]] + [c for i, c in enumerate(calls) if i != failing]
 
 
+@_one_at_a_time
 def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
              same: Callable[[object, object], bool], opaque: frozenset = frozenset()) -> bool:
     """Whether the mistake `found` (named on another check of the same function) reproduces
@@ -230,6 +250,7 @@ def _wrong_value(calls: list[Call], same) -> bool:
                for c in calls)
 
 
+@_one_at_a_time
 def search(function: Callable, calls: list[Call], failing: int,
            same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
            seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
@@ -274,8 +295,9 @@ def search(function: Callable, calls: list[Call], failing: int,
                     break
                 tries += 1
                 outcome = _try(root, list(pair), order, same, copies)
-                if (outcome is True or outcome == ALIKE) and all(  # each part a mistake here
-                        e not in silent or _shows(root, e, order, same, copies) for e in pair):
+                if (outcome is True or outcome == ALIKE) and (_one_mistake(list(pair)) or all(
+                        e not in silent or _shows(root, e, order, same, copies) for e in pair)):
+                    # each of two mistakes a mistake here; one slip made twice needs not
                     (found if outcome is True else alike).append(
                         sorted(pair, key=lambda e: rank[e.name]))  # in the code's order
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
@@ -374,7 +396,8 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     exact = [edit for distance, edit in scored[:ANCHORS] if distance == 0.0]
     tried = set()
     candidates = [(a, b) for a in exact for b in silent] + [(a, b) for a in anchors for b in edits]
-    siblings = [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
+    either = [*edits, *silent]  # one slip made twice: a part may change nothing alone
+    siblings = [(a, b) for i, a in enumerate(either) for b in either[i + 1:]
                 if a.site.path == b.site.path and a.operator == b.operator
                 and a.operator in SIBLING_OPERATORS]
     for a, b in candidates + siblings[:SIBLINGS]:

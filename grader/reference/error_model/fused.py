@@ -2,7 +2,9 @@
 `x @ [Wq | Wk | Wv]` (timm's and Megatron's `qkv` layer), split per head in the other order.
 The columns of the concatenation are [q | k | v], each split into heads: (3, heads, d_h). Read
 as (heads, 3, d_h), Megatron's own layout, head h's q, k and v take columns of the wrong
-projections (right with one head only). An operator as in operators.py.
+projections (right with one head only). And a reduction over its axis and every later one, as a
+kernel that views the array as 2-D at `axis` computes it (ONNX's Softmax before opset 13,
+"coerced to 2-D"). Operators as in operators.py.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, callee, code, where, with_keyword
 from .tree import PREFIX
 
 
@@ -74,4 +76,31 @@ def fused_split(context: Context, node: ast.AST) -> Iterator[Change]:
                  fused, ((bound, heads_major),))
 
 
-OPERATORS = {"fused": fused_split}  # tried after norms.OPERATORS
+def later_axes(x, axis):
+    """`axis` and every axis after it, of `x` (the axes a kernel that views `x` as 2-D at
+    `axis` reduces over)."""
+    ndim = np.ndim(x)
+    return tuple(range(axis % ndim, ndim)) if ndim else axis
+
+
+def over_later_axes(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reduction given the function's `axis` by name (`np.sum(e, axis=axis)`) over that axis
+    and every later one: the same when it is the last axis, not for an earlier one."""
+    given = next((k.value for k in getattr(node, "keywords", ()) if k.arg == "axis"), None)
+    if not (isinstance(node, ast.Call) and node.args and isinstance(given, ast.Name)):
+        return
+    bound, name = f"{PREFIX}later_axes", given.id
+
+    def later(n: ast.Call) -> ast.Call:
+        axes = ast.Call(ast.Name(bound, ast.Load()), [copy.deepcopy(n.args[0]),
+                                                      ast.Name(name, ast.Load())], [])
+        return with_keyword(n, "axis", axes)
+
+    yield Change(f"{callee(node)}.axis-and-later",
+                 f"In {where(context)}, `{code(node)}` runs over `{name}` and every axis after "
+                 f"it, as a kernel that views the array as 2-D at `{name}` does (ONNX's Softmax "
+                 f"before opset 13): the lecture's runs over `{name}` alone, the same only when "
+                 "it is the last axis.", later, ((bound, later_axes),))
+
+
+OPERATORS = {"fused": fused_split, "later_axes": over_later_axes}  # after norms.OPERATORS
