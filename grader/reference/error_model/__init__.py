@@ -321,16 +321,14 @@ def _shows(root: Instance, edit: Edit, order: list[Call], same, copies: bool) ->
     """Whether `edit` alone changes the reference's value on one of the calls: a second part of
     a pair that changes nothing alone (a mask's finite fill, where the reference never hides a
     whole row) only handles what the first part made, the student's code no mistake there."""
-    try:
-        function = root.rewritten.get((edit.name,)) or compile_with(root, [edit])
-    except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+    function = _compiled(root, [edit])
+    if function is None:
         return True
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         for call in order:
             try:
-                value = (function(*fresh(call.args), **fresh(call.kwargs)) if copies
-                         else function(*call.args, **call.kwargs))
+                value = _called(function, call, copies)
             except Exception:  # noqa: BLE001 - a raise where the reference returns: a change
                 return True
             if not agree(same, value, call.expected):
@@ -440,20 +438,13 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     when it reproduces the first call but not another: a second mistake shows only there;
     SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
     by its exception's type and not its message)."""
-    key = tuple(e.name for e in group)
-    function = root.rewritten.get(key)
+    function = _compiled(root, group)
     if function is None:
-        try:
-            function = compile_with(root, group)
-        except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
-            return None  # two edits that do not compose (one took away what the other rewrites)
-        if len(root.rewritten) < MAX_KEPT:
-            root.rewritten[key] = function
+        return None  # two edits that do not compose (one took away what the other rewrites)
     told = True  # every raise with the student's message too
     for i, call in enumerate(order):
         try:
-            value = (function(*fresh(call.args), **fresh(call.kwargs)) if copies
-                     else function(*call.args, **call.kwargs))
+            value = _called(function, call, copies)
         except Exception as error:  # noqa: BLE001 - raising explains only the same raise
             if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
                 told = told and str(error) == call.got.message
@@ -470,6 +461,27 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
         elif not agree(same, value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair
     return True if told else ALIKE
+
+
+def _compiled(root: Instance, group: list[Edit]) -> Callable | None:
+    """The reference with `group`'s edits, compiled once per process (MAX_KEPT per function);
+    None when the edits do not compose."""
+    key = tuple(e.name for e in group)
+    function = root.rewritten.get(key)
+    if function is None:
+        try:
+            function = compile_with(root, group)
+        except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+            return None
+        if len(root.rewritten) < MAX_KEPT:
+            root.rewritten[key] = function
+    return function
+
+
+def _called(function: Callable, call: Call, copies: bool):
+    """`function` on the call's inputs, fresh copies of them when it writes in place."""
+    return (function(*fresh(call.args), **fresh(call.kwargs)) if copies
+            else function(*call.args, **call.kwargs))
 
 
 __all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "confirms",

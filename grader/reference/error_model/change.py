@@ -131,6 +131,18 @@ class Replaced(ast.NodeTransformer):
         return self.new if node is self.old else self.generic_visit(node)
 
 
+class Renamed(ast.NodeTransformer):
+    """Every read of the name `old` replaced by a copy of `new`."""
+
+    def __init__(self, old: str, new: ast.AST):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return copy.deepcopy(self.new)
+        return node
+
+
 def called_function(context: Context, node: ast.AST) -> Callable | None:
     """The reference function the call `node` calls: a helper's instance, or a student-API
     function the model leaves whole (`embed_image` in `vit_forward`); None for numpy's, a

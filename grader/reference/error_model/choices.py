@@ -23,7 +23,17 @@ import inspect
 import itertools
 from collections.abc import Iterator
 
-from .change import Change, Context, called_function, callee, code, is_result, slug, where
+from .change import (
+    Change,
+    Context,
+    called_function,
+    callee,
+    code,
+    is_checked_function,
+    is_result,
+    slug,
+    where,
+)
 
 JOINS = ("vstack", "hstack", "concatenate", "row_stack", "column_stack")
 REDUCTIONS = {"max": ("mean", "min"), "min": ("mean", "max"), "sum": ("mean",),
@@ -70,8 +80,7 @@ def default_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
     """A keyword parameter of the checked function whose default is True or False, defaulting
     the other way (`def self_attention(..., causal=True)`): a call that leaves it out gets
     the other behaviour, a call that names it is right."""
-    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
-            and "/" not in context.instance.path):
+    if not is_checked_function(context, node):
         return
     arguments = node.args.args[len(node.args.args) - len(node.args.defaults):]
     for index, (argument, default) in enumerate(zip(arguments, node.args.defaults,

@@ -5,9 +5,6 @@
   (each pair once) or `T * (T - 1)` (each token against every other, itself left out).
 - The count returned as a float, as `/`, `math.pow` or a float constant makes it: 768.0 for 768.
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
-- A returned tuple of sizes with one element changed: a side as its area (`P * P`), halved
-  (`P // 2`, windows that overlap by half), or a third value 0 appended (a padding, as torch's
-  Conv2d takes it).
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -17,7 +14,7 @@ import ast
 import functools
 from collections.abc import Iterator
 
-from .change import Change, Context, code, returned, where
+from .change import Change, Context, code, where
 
 TRIANGLES = (  # (detail, the count, what it counts)
     ("plus-one-halved", "{t} * ({t} + 1) // 2",
@@ -89,33 +86,4 @@ def plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(n, ast.Add(), ast.Constant(1)))
 
 
-def tuple_parts(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The checked function's returned tuple of sizes, `(P, P)`, with one part changed."""
-    if not ("/" not in context.instance.path and isinstance(node, ast.Tuple)
-            and id(node) in returned(context.instance.node) and node.elts
-            and all(isinstance(e, ast.Name) for e in node.elts)):
-        return
-    told = f"In {where(context)}, the result `{code(node)}` is returned as"
-    for i, element in enumerate(node.elts):
-        name = element.id
-        for detail, written, words in (
-                ("area", f"{name} * {name}", f"the area `{name} * {name}` where the side "
-                 f"`{name}` belongs (a {name} x {name} window's size is {name})"),
-                ("halved", f"{name} // 2", f"half of `{name}`, `{name} // 2` (windows that "
-                 f"overlap by half), where the lecture's is `{name}`")):
-            def changed(n: ast.Tuple, i=i, written=written) -> ast.Tuple:
-                elts = list(n.elts)
-                elts[i] = ast.parse(written, mode="eval").body
-                return ast.Tuple(elts, ast.Load())
-
-            yield Change(f"part-{i + 1}-{detail}",
-                         f"{told} `{code(changed(node))}`: its part {i + 1} is {words}.",
-                         changed)
-    yield Change("zero-appended",
-                 f"{told} `{code(node)[:-1]}, 0)`, with a 0 appended (a padding, as torch's "
-                 f"Conv2d takes it): the lecture's answer is `{code(node)}` alone.",
-                 lambda n: ast.Tuple([*n.elts, ast.Constant(0)], ast.Load()))
-
-
-OPERATORS = {"triangle": triangle, "count_as_float": as_float, "count_plus_one": plus_one,
-             "tuple_parts": tuple_parts}
+OPERATORS = {"triangle": triangle, "count_as_float": as_float, "count_plus_one": plus_one}

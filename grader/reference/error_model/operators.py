@@ -16,6 +16,7 @@ from .activations import ACTIVATIONS
 from .change import (
     Change,
     Context,
+    Renamed,
     callee,
     code,
     key_of,
@@ -397,18 +398,6 @@ def activation_moved(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: with_first(n.args[0], ast.Call(n.func, [n.args[0].args[0]], [])))
 
 
-class _Renamed(ast.NodeTransformer):
-    """Every read of the name `old` replaced by a copy of `new`."""
-
-    def __init__(self, old: str, new: ast.AST):
-        self.old, self.new = old, new
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id == self.old and isinstance(node.ctx, ast.Load):
-            return copy.deepcopy(self.new)
-        return node
-
-
 def first_element(context: Context, node: ast.AST) -> Iterator[Change]:
     """A loop that uses the first element on every pass (`blocks[0]` for every block)."""
     if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)):
@@ -417,7 +406,7 @@ def first_element(context: Context, node: ast.AST) -> Iterator[Change]:
 
     def replace(n: ast.For) -> ast.For:
         new = copy.copy(n)
-        renamed = _Renamed(n.target.id, ast.Subscript(n.iter, ast.Constant(0), ast.Load()))
+        renamed = Renamed(n.target.id, ast.Subscript(n.iter, ast.Constant(0), ast.Load()))
         new.body = [renamed.visit(copy.deepcopy(statement)) for statement in n.body]
         return new
 

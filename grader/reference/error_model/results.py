@@ -4,7 +4,10 @@ returns probabilities where the lecture's returns logits), or computed with its 
 order and reshaped into place where a transpose belongs (cs231n's channels-first convolution
 `out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)), or left
 in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshaped back), or
-returned flattened to rows where the lecture returns a grid (timm's PatchEmbed, flatten=True).
+returned flattened to rows where the lecture returns a grid (timm's PatchEmbed, flatten=True),
+or a returned tuple of sizes with a part changed: each part a pair, a side as its area (`P * P`),
+halved (`P // 2`, windows that overlap by half), or a third value 0 appended (a padding, as
+torch's Conv2d takes it).
 
 Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
 does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
@@ -18,7 +21,15 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, is_checked_function, is_result, prepended, where
+from .change import (
+    Change,
+    Context,
+    code,
+    is_checked_function,
+    is_result,
+    prepended,
+    where,
+)
 from .tree import PREFIX
 
 
@@ -179,6 +190,33 @@ def sizes_as_pairs(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.Tuple([ast.Tuple([e, e], ast.Load()) for e in n.elts], ast.Load()))
 
 
+def tuple_parts(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's returned tuple of sizes, `(P, P)`, with one part changed."""
+    if not (is_result(context, node) and isinstance(node, ast.Tuple) and node.elts
+            and all(isinstance(e, ast.Name) for e in node.elts)):
+        return
+    told = f"In {where(context)}, the result `{code(node)}` is returned as"
+    for i, element in enumerate(node.elts):
+        name = element.id
+        for detail, written, words in (
+                ("area", f"{name} * {name}", f"the area `{name} * {name}` where the side "
+                 f"`{name}` belongs (a {name} x {name} window's size is {name})"),
+                ("halved", f"{name} // 2", f"half of `{name}`, `{name} // 2` (windows that "
+                 f"overlap by half), where the lecture's is `{name}`")):
+            def changed(n: ast.Tuple, i=i, written=written) -> ast.Tuple:
+                elts = list(n.elts)
+                elts[i] = ast.parse(written, mode="eval").body
+                return ast.Tuple(elts, ast.Load())
+
+            yield Change(f"part-{i + 1}-{detail}",
+                         f"{told} `{code(changed(node))}`: its part {i + 1} is {words}.",
+                         changed)
+    yield Change("zero-appended",
+                 f"{told} `{code(node)[:-1]}, 0)`, with a 0 appended (a padding, as torch's "
+                 f"Conv2d takes it): the lecture's answer is `{code(node)}` alone.",
+                 lambda n: ast.Tuple([*n.elts, ast.Constant(0)], ast.Load()))
+
+
 def as_rows(value):
     """An array [..., d] viewed as rows [N, d] (a number or an empty shape as it is)."""
     value = np.asarray(value)
@@ -204,5 +242,6 @@ def rows_kept(context: Context, node: ast.AST) -> Iterator[Change]:
 
 OPERATORS = {"output_activation": output_activation,
              "result_reshaped": reshaped_into_place,
-             "sizes_as_pairs": sizes_as_pairs, "result_flattened": result_flattened,
+             "sizes_as_pairs": sizes_as_pairs, "tuple_parts": tuple_parts,
+             "result_flattened": result_flattened,
              "rows_kept": rows_kept}  # tried after dtypes.OPERATORS

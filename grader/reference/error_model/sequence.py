@@ -21,6 +21,7 @@ import numpy as np
 from .change import (
     Change,
     Context,
+    Renamed,
     called_function,
     callee,
     code,
@@ -81,7 +82,8 @@ def loop_result_unused(context: Context, node: ast.AST) -> Iterator[Change]:
             def unused(n: ast.AST, index=index, name=name) -> ast.AST:
                 before = f"{PREFIX}before_loop_{name}"
                 statements = n.body
-                following = _Renamed(name, before).visit(copy.deepcopy(statements[index + 1]))
+                following = Renamed(name, ast.Name(before, ast.Load())).visit(
+                    copy.deepcopy(statements[index + 1]))
                 new = copy.copy(n)
                 new.body = [*statements[:index],
                             ast.Assign([ast.Name(before, ast.Store())], ast.Name(name, ast.Load())),
@@ -94,18 +96,6 @@ def loop_result_unused(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"but its result is never used (a row or a copy of `{name}` taken "
                          f"ahead of it, such as `cls = {name}[0]`, goes on in its place).",
                          unused)
-
-
-class _Renamed(ast.NodeTransformer):
-    """Every read of `old` as `new`."""
-
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        if node.id == self.old and isinstance(node.ctx, ast.Load):
-            return ast.copy_location(ast.Name(self.new, ast.Load()), node)
-        return node
 
 
 def _residual(statement: ast.stmt) -> tuple[str, ast.AST] | None:

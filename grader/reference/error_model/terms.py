@@ -23,8 +23,9 @@ from .tree import PREFIX, source
 # LayerScale's small initial values (1e-5, 1e-6) are not offered: within a check's tolerance
 # they are the branch left out, and two rewrites that reproduce the same outputs name nothing
 SCALES = {0.5: "as Macaron's and Conformer's half-step feed-forward is",
-          0.9: "as dropout or drop path scaled by its keep probability 1 - p, p = 0.1, at "
-               "inference is: the inverted dropout of today's code scales nothing then"}
+          0.9: "as the old, non-inverted dropout or drop path with p = 0.1 does at inference, "
+               "scaling by the keep probability 0.9; today's inverted dropout does nothing at "
+               "inference"}
 
 
 def _branch(context: Context, node: ast.BinOp, side: str) -> ast.Call | None:
