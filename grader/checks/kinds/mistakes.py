@@ -203,10 +203,10 @@ def _parts_first(named_here: list, function, hidden: frozenset) -> list:
     """The mistakes named before, each of several ("a+b") preceded by its parts alone: a check
     where one of them does not show is told only the one that does. Not the places of one slip
     the cases could not place (`either`): one of them alone is no more known here."""
-    from grader.reference.error_model import Found, sentence
+    from grader.reference.error_model import QUIET, Found, sentence
     out = []
     for found in named_here:
-        parts = found.name.split(JOIN)
+        parts = [part for part in found.name.split(JOIN) if not part.startswith(QUIET)]
         if len(parts) > 1 and not found.either:
             out += [Found(part, sentence(function, part, hidden)) for part in parts]
         out.append(found)

@@ -11,7 +11,9 @@ Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`,
 is the checked function then the helpers down to where the edit lies, repeated calls of one
 helper numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
 (`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function
-makes it twice; a pair joins two names with "+", in the order of the reference's code. An edit
+makes it twice; a pair joins two names with "+", in the order of the reference's code, a part
+that changes nothing alone marked "~" (`op:diagonal:...+~op:infinity_filled:...`: it reproduces
+the values with the other part, and only the other part is told). An edit
 of a helper one function calls several times is also made at every call at once (a student
 writes the helper once), its path ending in `*`: `op:split:self_attention/split_heads*:...`.
 
@@ -51,7 +53,8 @@ from . import (
     windows,
 )
 from .change import Context, where
-from .evidence import agree, distance, elements, fresh
+from .evidence import agree, distance, elements
+from .runs import compiled, inputs_key, run
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -67,11 +70,12 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
+QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told
 # their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, choices, chunks)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
-MAX_KEPT = 2000      # compiled rewrites kept per function, for the next check or student
+ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
 
@@ -117,6 +121,11 @@ class Call:
     got: object
     expected: object
 
+    @functools.cached_property
+    def key(self) -> str | None:
+        """Its inputs' digest: a rewrite's value on equal inputs is computed once (runs.py)."""
+        return inputs_key(self.args, self.kwargs)
+
 
 def edits(root: Instance) -> list[Edit]:
     """Every single rewrite of the tree, the root's first, in OPERATORS' order within each."""
@@ -128,7 +137,7 @@ def edits(root: Instance) -> list[Edit]:
             for name, operator in OPERATORS.items():
                 per_operator[name] += [
                     Edit(name, Site(instance.path, index), change.detail, change.sentence,
-                         change.replace, change.names)
+                         change.replace, change.names, holds=change.holds)
                     for change in operator(context, node)]
         found += [edit for group in per_operator.values() for edit in group]
     found += everywhere(root, found)
@@ -203,7 +212,7 @@ def _named(function: Callable, name: str, opaque: frozenset) -> tuple[Instance, 
     """`function`'s instance tree and the edits the mistake `name` makes (KeyError: none such)."""
     built = model(function, opaque)
     by_name = {edit.name: edit for edit in built[1]} if built else {}
-    wanted = name.split(JOIN)
+    wanted = [part.removeprefix(QUIET) for part in name.split(JOIN)]
     if any(part not in by_name for part in wanted):
         raise KeyError(name)
     return built[0], [by_name[part] for part in wanted]
@@ -219,7 +228,9 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 @_one_at_a_time
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
-    return _told(_named(function, name, opaque)[1]).sentence
+    group = _named(function, name, opaque)[1]
+    quiet = [e for part, e in zip(name.split(JOIN), group, strict=True) if part.startswith(QUIET)]
+    return _told(group, quiet[0] if quiet and len(group) > 1 else None).sentence
 
 
 def _failing_first(calls: list[Call], failing: int) -> list[Call]:
@@ -272,6 +283,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     order = _failing_first(calls, failing)
     copies = _writes_in_place(function, opaque)
     scored, silent, found, alike = [], [], [], []
+    quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         tries = 0
@@ -288,6 +300,8 @@ def search(function: Callable, calls: list[Call], failing: int,
                 silent.append(edit)
             elif outcome is not None:
                 scored.append((outcome, edit))
+        found = [group for group in found if _holds(root, group, order, same)]
+        alike = [group for group in alike if _holds(root, group, order, same)]
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             for pair in _pairs(scored, start, silent):
@@ -295,13 +309,18 @@ def search(function: Callable, calls: list[Call], failing: int,
                     break
                 tries += 1
                 outcome = _try(root, list(pair), order, same, copies)
-                if (outcome is True or outcome == ALIKE) and (_one_mistake(list(pair)) or all(
-                        e not in silent or _shows(root, e, order, same, copies) for e in pair)):
-                    # each of two mistakes a mistake here; one slip made twice needs not
-                    (found if outcome is True else alike).append(
-                        sorted(pair, key=lambda e: rank[e.name]))  # in the code's order
+                if not (outcome is True or outcome == ALIKE):
+                    continue
+                group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
+                idle = [] if _one_mistake(group) else [
+                    e for e in group if e in silent and not _shows(root, e, order, same, copies)]
+                if len(idle) < 2:  # each of two mistakes a mistake here (one slip made twice
+                    # needs not); a part that changes nothing alone is no mistake: not told
+                    (found if outcome is True else alike).append(group)
+                    quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
-    names = {JOIN.join(e.name for e in group) for group in found}
+    found = [group for group in found if _holds(root, group, order, same)]
+    names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
     if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
@@ -314,24 +333,34 @@ def search(function: Callable, calls: list[Call], failing: int,
         return either
     elif len(names) != 1:
         return None
-    return replace(_told(found[0]), chosen=chosen)  # chosen: other cases may tell otherwise
+    told = _told(found[0], quiet.get(JOIN.join(e.name for e in found[0])))
+    return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
+
+
+def _holds(root: Instance, group: list[Edit], order: list[Call], same) -> bool:
+    """Whether what each part says beyond the values is true of these calls (`Edit.holds`: a
+    default's "a call that names it is right", untold where no call names another value)."""
+    return all(edit.holds is None or edit.holds(compiled(root, [edit]), order, same)
+               for edit in group)
+
+
+def _said(group: list[Edit], quiet: dict) -> str:
+    """The name of what a found rewrite tells: its parts but the one `quiet` holds for it."""
+    idle = quiet.get(JOIN.join(e.name for e in group))
+    return JOIN.join(e.name for e in group if e is not idle)
 
 
 def _shows(root: Instance, edit: Edit, order: list[Call], same, copies: bool) -> bool:
     """Whether `edit` alone changes the reference's value on one of the calls: a second part of
     a pair that changes nothing alone (a mask's finite fill, where the reference never hides a
     whole row) only handles what the first part made, the student's code no mistake there."""
-    function = _compiled(root, [edit])
-    if function is None:
-        return True
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         for call in order:
-            try:
-                value = _called(function, call, copies)
-            except Exception:  # noqa: BLE001 - a raise where the reference returns: a change
+            ran = run(root, [edit], call, copies)
+            if ran is None or not ran[0]:  # a raise where the reference returns: a change
                 return True
-            if not agree(same, value, call.expected):
+            if not agree(same, ran[1], call.expected):
                 return True
     return False
 
@@ -382,16 +411,17 @@ def _one_mistake(group: list[Edit]) -> bool:
 
 def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = ()):
     """The pairs to try, each once: a single that returns the failing call's value exactly
-    (but not another call's) with each single that changes nothing on that call (a second
-    mistake that shows only elsewhere: a merge of several heads, where the failing call has
-    one); each of the (at most ANCHORS) singles that take the reference at least halfway to the
-    student's value with every other single; then two edits of one operator in one function
+    (but not another call's), or wherever both are finite (ROUNDING), with each single that
+    changes nothing on that call (a second mistake that shows only elsewhere: a merge of
+    several heads, where the failing call has one; a finite fill where the first one hides a
+    whole row); each of the (at most ANCHORS) singles that take the reference at least halfway
+    to the student's value with every other single; then two edits of one operator in one function
     (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
     anchors = [edit for distance, edit in scored[:ANCHORS]
                if start is not None and distance < CLOSER * start]
-    exact = [edit for distance, edit in scored[:ANCHORS] if distance == 0.0]
+    exact = [edit for distance, edit in scored[:ANCHORS] if distance <= ROUNDING]
     tried = set()
     candidates = [(a, b) for a in exact for b in silent] + [(a, b) for a in anchors for b in edits]
     either = [*edits, *silent]  # one slip made twice: a part may change nothing alone
@@ -420,11 +450,15 @@ def _aliases(found: list[list[Edit]]) -> bool:
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 
 
-def _told(group: list[Edit]) -> Found:
+def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
     """The found rewrite's name and sentence; a pair of one operator in one function is told
-    as one slip made at two places (the axis of both mean and var), not two mistakes."""
-    if len(group) == 1:
-        return Found(group[0].name, group[0].sentence)
+    as one slip made at two places (the axis of both mean and var), not two mistakes; a pair
+    with a `quiet` part, one that alone changes nothing on any case, by its other part alone:
+    the quiet one only handles what the other made (a mask's finite fill where the triangle,
+    one diagonal off, hides a whole row), no mistake of the student's."""
+    if len(group) == 1 or quiet is not None:
+        shown = next(e for e in group if e is not quiet)
+        return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group), shown.sentence)
     opening = (f"One slip, made at {len(group)} places: " if _one_mistake(group)
                else f"{len(group)} mistakes at once: ")
     return Found(JOIN.join(e.name for e in group), opening + " ".join(
@@ -438,16 +472,15 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     when it reproduces the first call but not another: a second mistake shows only there;
     SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
     by its exception's type and not its message)."""
-    function = _compiled(root, group)
-    if function is None:
-        return None  # two edits that do not compose (one took away what the other rewrites)
     told = True  # every raise with the student's message too
     for i, call in enumerate(order):
-        try:
-            value = _called(function, call, copies)
-        except Exception as error:  # noqa: BLE001 - raising explains only the same raise
-            if isinstance(call.got, Raised) and type(error).__name__ == call.got.type:
-                told = told and str(error) == call.got.message
+        ran = run(root, group, call, copies)
+        if ran is None:
+            return None  # two edits that do not compose (one took away what the other rewrites)
+        returned, value = ran
+        if not returned:  # raising explains only the same raise
+            if isinstance(call.got, Raised) and type(value).__name__ == call.got.type:
+                told = told and str(value) == call.got.message
                 continue
             return None
         if isinstance(call.got, Raised):
@@ -463,26 +496,5 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
     return True if told else ALIKE
 
 
-def _compiled(root: Instance, group: list[Edit]) -> Callable | None:
-    """The reference with `group`'s edits, compiled once per process (MAX_KEPT per function);
-    None when the edits do not compose."""
-    key = tuple(e.name for e in group)
-    function = root.rewritten.get(key)
-    if function is None:
-        try:
-            function = compile_with(root, group)
-        except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
-            return None
-        if len(root.rewritten) < MAX_KEPT:
-            root.rewritten[key] = function
-    return function
-
-
-def _called(function: Callable, call: Call, copies: bool):
-    """`function` on the call's inputs, fresh copies of them when it writes in place."""
-    return (function(*fresh(call.args), **fresh(call.kwargs)) if copies
-            else function(*call.args, **call.kwargs))
-
-
-__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "SECONDS", "Call", "Found", "Raised", "confirms",
-           "edits", "model", "rewrite", "search", "sentence", "tree_of"]
+__all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "QUIET", "SECONDS", "Call", "Found", "Raised",
+           "confirms", "edits", "model", "rewrite", "search", "sentence", "tree_of"]

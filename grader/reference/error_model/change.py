@@ -27,6 +27,8 @@ class Change:
     sentence: str
     replace: Callable[[ast.AST], ast.AST]
     names: tuple = ()           # (name, value) pairs the new code needs
+    holds: Callable | None = None  # (rewritten function, calls, same) -> whether its sentence
+    # is true of calls it reproduces: a default's "a call that names it is right" (choices.py)
 
 
 SHOWN = 70  # characters of code quoted in a sentence

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import inspect
 import itertools
 from collections.abc import Iterator
@@ -34,6 +35,8 @@ from .change import (
     slug,
     where,
 )
+from .evidence import named_right
+from .order import axes_swapped  # listed here: the search tries it in this module's order
 
 JOINS = ("vstack", "hstack", "concatenate", "row_stack", "column_stack")
 REDUCTIONS = {"max": ("mean", "min"), "min": ("mean", "max"), "sum": ("mean",),
@@ -76,31 +79,45 @@ def option_on(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"False): `{code(node)}`.", switched)
 
 
+AXES = (0, 1, -2, -1)  # the axes an axis parameter's default may be ported as
+
+
 def default_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
     """A keyword parameter of the checked function whose default is True or False, defaulting
-    the other way (`def self_attention(..., causal=True)`): a call that leaves it out gets
-    the other behaviour, a call that names it is right."""
+    the other way (`def self_attention(..., causal=True)`), or an axis parameter defaulting to
+    another axis (`def softmax(x, axis=1)`: Chainer's default; `axis=0`: Julia's NNlib's
+    `dims=1`): a call that leaves it out gets the other behaviour, a call that names it is
+    right."""
     if not is_checked_function(context, node):
         return
     arguments = node.args.args[len(node.args.args) - len(node.args.defaults):]
     for index, (argument, default) in enumerate(zip(arguments, node.args.defaults,
                                                                   strict=True)):
-        if not (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+        try:
+            value = ast.literal_eval(default)
+        except ValueError:
             continue
+        if isinstance(value, bool):
+            others = [not value]
+        elif type(value) is int and "axis" in argument.arg and value in AXES:
+            others = [axis for axis in AXES if axis != value]
+        else:
+            continue
+        for other in others:
+            def changed(n: ast.FunctionDef, index=index, other=other) -> ast.FunctionDef:
+                new = copy.copy(n)
+                new.args = copy.copy(n.args)
+                new.args.defaults = list(n.args.defaults)
+                new.args.defaults[index] = ast.parse(repr(other), mode="eval").body
+                return new
 
-        def flipped(n: ast.FunctionDef, index=index) -> ast.FunctionDef:
-            new = copy.copy(n)
-            new.args = copy.copy(n.args)
-            new.args.defaults = list(n.args.defaults)
-            new.args.defaults[index] = ast.Constant(not n.args.defaults[index].value)
-            return new
-
-        yield Change(f"{argument.arg}-defaults-{not default.value}",
-                     f"In {where(context)}, `{argument.arg}` defaults to {not default.value} "
-                     f"(`{argument.arg}={not default.value}` in the signature): a call that "
-                     f"leaves it out gets {argument.arg}={not default.value}, where the "
-                     f"lecture's default is {default.value}; a call that names it is right.",
-                     flipped)
+            yield Change(f"{argument.arg}-defaults-{other}",
+                         f"In {where(context)}, `{argument.arg}` defaults to {other} "
+                         f"(`{argument.arg}={other}` in the signature): a call that leaves it "
+                         f"out gets {argument.arg}={other}, where the lecture's default is "
+                         f"{value}; a call that names it is right.", changed,
+                         holds=functools.partial(named_right, argument.arg,
+                                                 node.args.args.index(argument)))
 
 
 def parts_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -171,32 +188,6 @@ def gain_from_one(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"the lecture multiplies by it: `{code(node)}`.",
                  lambda n: ast.BinOp(n.left, ast.Mult(), ast.BinOp(ast.Constant(1), ast.Add(),
                                                                    n.right)))
-
-
-def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
-    """Two axes of a transpose swapped: `grid.transpose(0, 2, 1, 3, 4)` as `(2, 0, 1, 3, 4)`
-    (the patches numbered down the columns) or `(0, 2, 3, 1, 4)` (each patch read column by
-    column). Only a transpose of three axes or more, given as integers."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "transpose" and len(node.args) >= 3
-            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args)):
-        return
-    axes = [a.value for a in node.args]
-    for i, j in itertools.combinations(range(len(axes)), 2):
-        new_axes = list(axes)
-        new_axes[i], new_axes[j] = axes[j], axes[i]
-        if new_axes == sorted(new_axes):
-            continue  # no transpose at all: operators.transpose names it (`transpose-removed`)
-
-        def permuted(n: ast.Call, new_axes=tuple(new_axes)) -> ast.Call:
-            new = copy.copy(n)
-            new.args = [ast.Constant(a) for a in new_axes]
-            return new
-
-        yield Change(f"transpose-{'-'.join(map(str, new_axes))}",
-                     f"In {where(context)}, `{code(permuted(node))}` puts axes {axes[j]} and "
-                     f"{axes[i]} in each other's place: the lecture's order is "
-                     f"`{code(node)}`.", permuted)
 
 
 def _pre_norm_branch(statement: ast.stmt) -> tuple[str, ast.Call, ast.Call] | None:

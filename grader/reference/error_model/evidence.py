@@ -1,6 +1,7 @@
 """What a rewrite's values are weighed with (the error model's search, __init__.py): the
 student's values under the check's comparison (`agree`), how far one is from another
-(`distance`), fresh copies of a call's inputs (`fresh`), the size of a call (`elements`).
+(`distance`), fresh copies of a call's inputs (`fresh`), the size of a call (`elements`), whether
+calls show a parameter named right (`named_right`: a default's claim).
 """
 from __future__ import annotations
 
@@ -49,3 +50,26 @@ def elements(value) -> int:
     if isinstance(value, dict):
         return sum(elements(v) for v in value.values())
     return 1
+
+
+def named_right(name: str, position: int, function, calls: list, same) -> bool:
+    """Whether one of `calls` names the parameter (`axis=1`, or last of its positional
+    arguments) where leaving it out gives another value, and the student's value is right
+    there: else the calls cannot tell a default from the parameter ignored altogether (the
+    axis hard-coded), and the sentence's "a call that names it is right" is not known."""
+    for call in calls:
+        if name in call.kwargs:
+            args, kwargs = call.args, {k: v for k, v in call.kwargs.items() if k != name}
+        elif len(call.args) == position + 1:
+            args, kwargs = call.args[:position], call.kwargs
+        else:
+            continue
+        if not agree(same, call.expected, call.got):
+            continue
+        try:
+            left_out = function(*fresh(args), **fresh(kwargs))
+        except Exception:  # noqa: BLE001 - the default refuses the input: another value
+            return True
+        if not agree(same, call.expected, left_out):
+            return True
+    return False

@@ -3,7 +3,8 @@
 given the other way round (`W // P` for `H // P`), two arguments of a
 step given the other way round (`attention(q, v, k)`), a scale applied to a step's output
 instead of its input (`softmax(s) / c` for `softmax(s / c)`), two nested steps in the other
-order (`norm(attn(x))` for `attn(norm(x))`), a division written as a product. Each is an
+order (`norm(attn(x))` for `attn(norm(x))`), a division written as a product, two axes of a
+transpose swapped (`axes_swapped`, tried in choices.py's order, where it is listed). Each is an
 operator as in operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in
 the order tried, after names.OPERATORS.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from collections.abc import Iterator
 
 from .change import Change, Context, code, is_checked_function, prepended, slug, where
@@ -394,6 +396,37 @@ def merged_the_other_way(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"round (the last two swapped first, einops' `(d h)` for `(h d)`): the merged "
                  f"axis interleaves them instead of keeping each one's block together.",
                  other_way)
+
+
+def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Two axes of a transpose swapped: `grid.transpose(0, 2, 1, 3, 4)` as `(2, 0, 1, 3, 4)`
+    (the patches numbered down the columns) or `(0, 2, 3, 1, 4)` (each patch read column by
+    column). Only a transpose of three axes or more, given as integers."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "transpose" and len(node.args) >= 3
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args)):
+        return
+    axes = [a.value for a in node.args]
+    for i, j in itertools.combinations(range(len(axes)), 2):
+        new_axes = list(axes)
+        new_axes[i], new_axes[j] = axes[j], axes[i]
+        if new_axes == sorted(new_axes):
+            continue  # no transpose at all: operators.transpose names it (`transpose-removed`)
+
+        def permuted(n: ast.Call, new_axes=tuple(new_axes)) -> ast.Call:
+            new = copy.copy(n)
+            new.args = [ast.Constant(a) for a in new_axes]
+            return new
+
+        reversal = ""  # the trailing axes read backwards: a column-major flatten's order
+        if j == len(axes) - 1 and j - i >= 2 and new_axes[i:] == axes[i:][::-1]:
+            reversal = (f" (the last {j - i + 1} axes in reverse order, the order a column-major "
+                        f"flatten reads them: `reshape(..., order='F')`, as in Fortran, MATLAB "
+                        f"or Julia)")
+        yield Change(f"transpose-{'-'.join(map(str, new_axes))}",
+                     f"In {where(context)}, `{code(permuted(node))}` puts axes {axes[j]} and "
+                     f"{axes[i]} in each other's place{reversal}: the lecture's order is "
+                     f"`{code(node)}`.", permuted)
 
 
 OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swapped,

@@ -36,6 +36,8 @@ class Instance:
     children: dict[str, Instance] = field(default_factory=dict)  # bound name -> instance
     compiled: Callable | None = None
     rewritten: dict = field(default_factory=dict)  # (edit names) -> compiled, at the root
+    sizes: dict | None = None   # id(node) -> its subtree's size, for rebuilding (`_sizes`)
+    values: dict = field(default_factory=dict)  # (edit names, inputs) -> run, at the root
 
     @property
     def name(self) -> str:
@@ -132,6 +134,7 @@ class Edit:
     replace: Callable[[ast.AST], ast.AST]
     names: tuple = ()           # (name, value) the new node needs in the function's globals
     also: tuple = ()            # the same edit at these sites too: every call of one helper
+    holds: Callable | None = None  # a further condition for its sentence (change.Change)
 
     @property
     def name(self) -> str:
@@ -147,25 +150,44 @@ def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
     """The instance's function with `edits` applied: a new node wherever an edit or one below
     it lies, every other subtree shared with the original (compiling does not change it)."""
     wanted = {s.index: e for e in edits for s in e.sites if s.path == instance.path}
-    node, _ = _rebuild(instance.node, 0, wanted)
+    if instance.sizes is None:
+        instance.sizes = _sizes(instance.node)
+    node, _ = _rebuild(instance.node, 0, wanted, instance.sizes)
     return node
 
 
-def _rebuild(node: ast.AST, index: int, wanted: dict) -> tuple[ast.AST, int]:
+def _sizes(tree: ast.AST) -> dict[int, int]:
+    """id(node) -> the number of nodes in its subtree, `nodes`' way, for every node of `tree`:
+    a rebuild steps over a subtree no edit lies in (the tree is never changed in place)."""
+    sizes: dict[int, int] = {}
+
+    def count(node: ast.AST) -> int:
+        size = 1 + sum(count(child) for child in ast.iter_child_nodes(node))
+        sizes[id(node)] = size
+        return size
+
+    count(tree)
+    return sizes
+
+
+def _rebuild(node: ast.AST, index: int, wanted: dict, sizes: dict) -> tuple[ast.AST, int]:
     """(`node` with the edits at or below it applied, the deepest first; the pre-order index
     after its subtree), indices counted as `nodes` counts them."""
+    end = index + sizes[id(node)]
+    if not any(index <= at < end for at in wanted):
+        return node, end  # no edit below: shared as it is
     after, changes = index + 1, {}
     for key, value in ast.iter_fields(node):
         if isinstance(value, list):
             items = []
             for item in value:
                 if isinstance(item, ast.AST):
-                    item, after = _rebuild(item, after, wanted)
+                    item, after = _rebuild(item, after, wanted, sizes)
                 items.append(item)
             if any(a is not b for a, b in zip(items, value, strict=True)):
                 changes[key] = items
         elif isinstance(value, ast.AST):
-            new, after = _rebuild(value, after, wanted)
+            new, after = _rebuild(value, after, wanted, sizes)
             if new is not value:
                 changes[key] = new
     if changes:

@@ -9,9 +9,11 @@ Mistakes:
 Grader: at blind time and now, the default axis gets only the softmax checklists (the AxisError
 shown); the reshape is observed ("right for inputs of two axes (T, d), wrong for one with leading
 axes", only_2d_inputs), the 1-D case not mentioned. Nothing named.
+Since the twelfth session the default axis is named (choices.default_flipped: "`axis` defaults to
+1"); the reshape is still observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'layer-norm': 'only_2d_inputs'}
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-1', 'layer-norm': 'only_2d_inputs'}
 
 
 def softmax(x, axis=1):

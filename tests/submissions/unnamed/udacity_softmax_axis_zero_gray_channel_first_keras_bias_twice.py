@@ -15,10 +15,11 @@ Grader: at blind time and now, all three observed: softmax "returns the expected
 1 of 5 rows (row 0)" on its hidden case (the visible hint is the checklist "Pass `axis` and
 keepdims=True to both np.max and np.sum", which this code does); the gray image "right for
 (H, W, C) images, wrong for a 2-D (H, W) one"; the bias "only in 1 of 5 rows (row 0)". Nothing
-named.
+named. Since the twelfth session the default axis is named on every softmax check ("`axis`
+defaults to 0"); the other two are still observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'kernel-stride': None, 'cls-and-positions': None}
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-0', 'kernel-stride': None, 'cls-and-positions': None}
 
 
 def conv_patch_embed(image, K, b, stride):

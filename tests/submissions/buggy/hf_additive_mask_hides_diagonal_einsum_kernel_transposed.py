@@ -8,10 +8,12 @@ mask added as -1e9 instead of -inf (which alone changes nothing while a row keep
 Since the eleventh session the mask is named no more: the additive -1e9 is no mistake (it alone
 changes nothing on any case; round 19 read the same pair as a wrong cause), and the triangle alone
 does not reproduce the row that hides every key. The kernel is still named.
+Since the twelfth session the triangle is named alone (the additive -1e9, a part that changes
+nothing alone, is not told): wholly named, moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped',
-          'no-causal-mask': None}
+          'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=-1+~op:infinity_added:self_attention/attention:minus-inf-as-added-1e9'}
 
 
 def conv_patch_embed(image, K, b, stride):
