@@ -2625,3 +2625,34 @@ def test_a_column_major_flatten_is_said_where_a_transpose_reverses_the_last_axes
     assert "order='F'" in edit.sentence and "reverse order" in edit.sentence
     other = next(e for e in singles if e.name == "op:axes_swapped:patchify:transpose-0-2-3-1-4")
     assert "order='F'" not in other.sentence
+
+
+def test_a_window_count_with_the_plus_one_inside_the_floor_division():
+    """burn's `out_h = (h - k + 1) // stride`: the last window lost unless (H - k) % stride is
+    stride - 1; a student's loop over that count is named."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        (H, W), k = image.shape[:2], K.shape[0]
+        return out[:(H - k + 1) // stride, :(W - k + 1) // stride]
+
+    cases = [(RNG.normal(size=(4, 4, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3)]
+    calls = [em.Call(a, {}, student(*a), conv(*a)) for a in cases]
+    found = em.search(conv, calls, 0, same)
+    assert found.name == "op:window_count_floored:conv_patch_embed:windows-count-floored"
+    assert "`(H - k + 1) // stride`" in found.sentence
+
+
+def test_keepdims_written_as_a_trailing_index():
+    """objax's `e.sum(axis)[..., None]`: the same over the last axis, not over another."""
+    trailing = em.rewrite(REFERENCE["softmax"],
+                          "op:kept_by_index:softmax:sum.keepdims-as-trailing-index")
+    x = RNG.normal(size=(2, 3, 4))
+    assert np.allclose(trailing(x), REFERENCE["softmax"](x))
+    with pytest.raises(ValueError):
+        trailing(x, axis=1)  # (2, 4, 1) against (2, 3, 4)
+    y = RNG.normal(size=(3, 3))
+    assert not np.allclose(trailing(y, axis=0), REFERENCE["softmax"](y, axis=0))

@@ -75,6 +75,9 @@ def test_an_integration_check_grades_the_whole_pipeline(channel_first, catalogue
     spec = next(e for e in catalogue if e.id == "vit-checkpoint")
     assert all(c.integration for c in spec.checks) and "patchify" in spec.uses
     assert checkpoint.score == 0 and not checkpoint.stand_ins
+    hints = {c.hint for c in checkpoint.checks if not c.passed}
+    assert hints and all("Your `patchify` loses points in its own exercise (patchify)" in h
+                         and "your code may not" in h for h in hints)  # no claim it is called
 
 
 def test_every_other_exercise_keeps_full_marks(channel_first, catalogue):

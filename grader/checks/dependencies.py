@@ -127,7 +127,9 @@ class Dependencies:
     def _pipeline(self, check: Check, result: CheckResult) -> CheckResult:
         """A failed check that runs the student's functions as they are (never graded again:
         `integration: true`) while some of them fail their own checks: an observation that
-        says which, in place of the spec's checklist or of nothing (a named mistake stays)."""
+        says which, in place of the spec's checklist or of nothing (a named mistake stays).
+        Which of them the student's own pipeline calls is not known (an attention may compute
+        its softmax inline): the sentence says so."""
         if (result.status != FAILED or check.regradable or not check.function
                 or result.hint_kind not in (None, CHECKLIST)):
             return result
@@ -138,9 +140,10 @@ class Dependencies:
         one = len(roots) == 1
         homes = ", ".join(dict.fromkeys(self._home(r) for r in roots))
         its, it = ("its", "it") if one else ("their", "them")
-        hint = (f"This check runs your functions end to end, your {quoted_names(roots)} among "
-                f"them, which {'loses' if one else 'lose'} points in {its} own exercise"
-                f"{'' if one else 's'} ({homes}): fix {it} there first, as {its} "
+        hint = (f"This check runs your functions end to end. Your {quoted_names(roots)} "
+                f"{'loses' if one else 'lose'} points in {its} own exercise"
+                f"{'' if one else 's'} ({homes}): where this run uses {it} (the lecture's "
+                f"pipeline does; your code may not), fix {it} there first, as {its} "
                 f"mistake{'' if one else 's'} may be what fails here.")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 

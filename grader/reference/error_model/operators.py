@@ -102,7 +102,8 @@ def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
     """keepdims=True written as `[:, None]` after the reduction, or as `.reshape(-1, 1)` (a
-    homework's column of means): the same for a (T, d) array, not with leading axes."""
+    homework's column of means): the same for a (T, d) array, not with leading axes; or as
+    `[..., None]` (objax's softmax): the same over the last axis, not over another."""
     if isinstance(node, ast.Call) and any(k.arg == "keepdims" for k in node.keywords):
         def indexed(n: ast.Call) -> ast.AST:
             index = ast.Tuple([ast.Slice(), ast.Constant(None)], ast.Load())
@@ -116,6 +117,15 @@ def kept_by_index(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{code(node)}` is written with `[:, None]` instead of "
                      "keepdims=True: right for a (T, d) array, but with leading axes the kept "
                      "axis lands second instead of last.", indexed)
+
+        def trailing(n: ast.Call) -> ast.AST:
+            index = ast.Tuple([ast.Constant(...), ast.Constant(None)], ast.Load())
+            return ast.Subscript(with_keyword(n, "keepdims", None), index, ast.Load())
+
+        yield Change(f"{callee(node)}.keepdims-as-trailing-index",
+                     f"In {where(context)}, `{code(node)}` is written with `[..., None]` instead "
+                     "of keepdims=True: right where it reduces the last axis, but over another "
+                     "axis the kept axis lands last instead of in its own place.", trailing)
         def rows(n: ast.Call) -> ast.AST:
             first = ast.Subscript(ast.Attribute(copy.deepcopy(n.args[0]), "shape", ast.Load()),
                                   ast.Constant(0), ast.Load())

@@ -229,23 +229,34 @@ def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) ->
     return value
 
 
+def _windows_returned(context: Context, node: ast.AST) -> tuple | None:
+    """(the windows' name, the image, the window shape, the stride) of a function that returns
+    `sliding_window_view(image, shape)[::s, ::s]`'s product, at its return statement; else
+    None."""
+    function = context.instance.node
+    if not (isinstance(node, ast.Return) and node.value is not None):
+        return None
+    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+    if strided is None:
+        return None
+    image = _windowed_image(function, strided.value.id)
+    window = _window_shape(function, strided.value.id)
+    if image is None or window is None:
+        return None
+    return strided.value.id, image, window, strided.slice.elts[0].step
+
+
 def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
     """The loops over window positions stop one short, `range(0, H - k, stride)` where `H - k
     + 1` belongs, over an output buffer of the right size (cs231n's conv_forward_naive): its last
     row and column stay 0 whenever a window starts exactly at H - k (always when the windows
     tile the image)."""
-    function = context.instance.node
-    if not (isinstance(node, ast.Return) and node.value is not None):
+    found = _windows_returned(context, node)
+    if found is None:
         return
-    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
-    if strided is None:
-        return
-    image = _windowed_image(function, strided.value.id)
-    window = _window_shape(function, strided.value.id)
-    if image is None or window is None:
-        return
-    bound, stride = f"{PREFIX}left_unwritten", strided.slice.elts[0].step
-    yield Change(f"{strided.value.id}-range-one-short",
+    name, image, window, stride = found
+    bound = f"{PREFIX}left_unwritten"
+    yield Change(f"{name}-range-one-short",
                  f"In {where(context)}, the loops over window positions stop one short, "
                  f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
                  f"likewise for W): the output's last row and column stay at the buffer's 0 "
@@ -312,8 +323,37 @@ def _with_first_padded(node: ast.Call, bound: str, stride: ast.AST, mode: str) -
     return new
 
 
+def first_windows(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
+    """`value` [H', W', d] cut to its first (H - k + 1) // stride rows and (W - k + 1) //
+    stride columns: the count of windows with the +1 inside the floor division."""
+    value, sides = np.asarray(value), np.shape(image)[:2]
+    for axis, (side, k) in enumerate(zip(sides, tuple(window)[:2], strict=True)):
+        value = value[(slice(None),) * axis + (slice(0, (side - k + 1) // stride),)]
+    return value
+
+
+def count_floored(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The output's size computed as `(H - k + 1) // stride` where `(H - k) // stride + 1`
+    belongs (burn's and other ports' `out_h`): one window short unless (H - k) % stride is
+    stride - 1 (never with stride 1)."""
+    found = _windows_returned(context, node)
+    if found is None:
+        return
+    name, image, window, stride = found
+    bound = f"{PREFIX}first_windows"
+    yield Change(f"{name}-count-floored",
+                 f"In {where(context)}, the number of window positions is computed as "
+                 f"`(H - k + 1) // stride` where `(H - k) // stride + 1` belongs (and likewise "
+                 f"for W): with the +1 inside the floor division the last window is lost unless "
+                 f"(H - k) % stride is stride - 1.",
+                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
+                     n.value, copy.deepcopy(image), copy.deepcopy(window),
+                     copy.deepcopy(stride)], [])),
+                 ((bound, first_windows),))
+
+
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
              "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
-             "padding": padding}  # steps'
+             "padding": padding, "window_count_floored": count_floored}  # steps'
 

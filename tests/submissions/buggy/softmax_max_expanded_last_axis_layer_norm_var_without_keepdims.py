@@ -14,9 +14,13 @@ Grader: softmax's checklist ("Pass `axis` and keepdims=True to both np.max and n
 variance without keepdims is named on the hidden check, told as mean-or-var on the small examples,
 but told as the MEAN without keepdims on "eps inside the square root" (a wrong cause: the mean
 keeps its axis). tests/test_catalogue.py marks this file xfail(strict) until that is fixed.
+Since the twelfth session the softmax's re-inserted axis is named too (operators.kept_by_index:
+`[..., None]` for keepdims, the same over the last axis only; on the small examples, where the
+max and the sum cannot be told apart, as one slip at one or both places): wholly named, moved to
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None,
+EXPECT = {'stable-softmax': 'op:kept_by_index:softmax:max.keepdims-as-trailing-index',
           'layer-norm': 'op:keepdims:layer_norm:var.keepdims'}
 
 
