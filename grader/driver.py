@@ -69,6 +69,8 @@ class Driver:
         self.settings = settings.for_catalogue(self.catalogue.exercises)
         self.zygote = zygote
         self.plans = CasePlans()  # each case's expected value computed once for all submissions
+        self.oracles: dict = {}  # exercises folder -> checks.oracle.Oracle, started on the
+        # first stand-in call that needs the reference and kept for the next submission
         self.secret = course_secret(settings.exercises)  # None: everyone grades the shared one
         self._variants: dict = {}  # (exercise id, index) -> that variant, built once
 
@@ -101,7 +103,7 @@ class Driver:
         settings = counted(settings, exercises)  # this attempt's number, locally
         return GradingSession(settings, exercises, [str(error) for error in self.catalogue.errors],
                               self.zygote, self.plans, refused=self.catalogue.refused,
-                              shared=shared)
+                              shared=shared, oracles=self.oracles)
 
     def grade(self, student: str | Path | None = None, exercises: list | None = None, *,
               shown: str | None = None, junit_out: str | None = None,
@@ -137,6 +139,10 @@ class Driver:
         return Outcome(report, status, tuple(notes), session.hiding(), session.interrupted,
                        written=refused is None)
 
-    def close(self) -> None:
-        if self.zygote is not None:
+    def close(self, zygote: bool = True) -> None:
+        """Stop the reference's processes, and the zygote unless the caller keeps it for the
+        next driver (`watch`, when the specs change)."""
+        for oracle in self.oracles.values():
+            oracle.close()
+        if zygote and self.zygote is not None:
             self.zygote.close()

@@ -94,8 +94,11 @@ def grade_namespace(namespace: dict, exercise: str | None = None, *, exercises=N
         module = carry(namespace, _roots(chosen), Path(folder))
         session = driver.session()
         session.spec_errors = [str(e) for e in spec_errors]
-        session.run(chosen)
-        report = driver.finish(session).report
+        try:
+            session.run(chosen)
+            report = driver.finish(session).report
+        finally:
+            driver.close()  # the reference's processes, if a stand-in call started one
     script = namespace.get("__file__")
     name = ("this notebook" if _kernel() is not None
             else Path(script).name if isinstance(script, str) else "this session")

@@ -34,6 +34,7 @@ class GradingSession:
     started: float = field(default_factory=time.perf_counter)
     clock_start: float = field(default_factory=time.monotonic)  # the submission's time starts
     shared: str | None = None  # why exercises with variants are graded in their shared version
+    oracles: dict | None = None  # the run's oracles by folder (checks.oracle.Oracle), kept
     _worker: object = None
     _grading: SubmissionGrading | None = None
 
@@ -62,7 +63,8 @@ class GradingSession:
             worker.use_limits(self.settings.limits(exercise))
             if self._grading is None:  # every check's verdict for this submission, each once
                 options = Options(self.settings.include_hidden)
-                self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue)
+                self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue,
+                                                  self.oracles)
             # what the student is told: each check at its feedback level, before any output
             result = redacted(self._grading.exercise(exercise),
                               self.settings.feedback_levels(exercise))

@@ -15,6 +15,7 @@ from grader.checks.compare import Compare, agrees
 from grader.checks.results import CHECKLIST, MISTAKE, OBSERVATION, CheckResult
 from grader.reference import REFERENCE
 from grader.reference import error_model as em
+from grader.reference.attention import attention, merge_heads, split_heads
 from grader.reference.error_model.tree import compile_with
 from grader.reference.layers import gelu
 
@@ -2258,7 +2259,8 @@ def test_a_bias_added_before_the_product_and_a_convolution_sized_by_ceil():
         return out + b
 
     K, b = RNG.normal(size=(3, 3, 3, 4)), RNG.normal(size=4)  # k = 3, stride 2: not 'SAME'
-    cases = [(RNG.normal(size=(5, 6, 3)), K, b, 2), (RNG.normal(size=(7, 7, 3)), K, b, 2)]
+    cases = [(RNG.normal(size=(5, 6, 3)), K, b, 2), (RNG.normal(size=(7, 7, 3)), K, b, 2),
+             (RNG.normal(size=(7, 7, 3)), K, b, 3)]  # stride 3: not one row and column more
     found = em.search(conv, calls_of(conv, ceil_sized, cases), 0, same)
     assert found.name == "op:padding:conv_patch_embed:pad-ceil", found
 
@@ -2656,3 +2658,35 @@ def test_keepdims_written_as_a_trailing_index():
         trailing(x, axis=1)  # (2, 4, 1) against (2, 3, 4)
     y = RNG.normal(size=(3, 3))
     assert not np.allclose(trailing(y, axis=0), REFERENCE["softmax"](y, axis=0))
+
+
+def test_a_steps_argument_added_to_its_result():
+    """MViTv2's residual pooling, `attn @ v + q` per head, kept in a port: named; and not for
+    `x = x + encoder_block(x, ...)`, which the residual around a loop's step names."""
+    p = attention_params(8)
+
+    def student(x, p, heads, causal=False):
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        out = attention(q, k, v) + q
+        return merge_heads(out) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, 8)), p, 2), (RNG.normal(size=(3, 8)), p, 1)]
+    calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == "op:argument_added:self_attention:q-added-to-attention"
+    assert "`attention(q, k, v, mask) + q`" in found.sentence
+    names = [e.name for e in em.model(REFERENCE["vit_forward"], frozenset())[1]]
+    assert not any("x-added-to-encoder_block" in n for n in names)
+    assert len(names) <= em.MAX_REWRITES  # every single is tried
+
+
+def test_a_pad_of_one_row_and_column_before_a_strided_convolution():
+    """Stable Diffusion's Downsample, `pad=(0, 1, 0, 1)` before its stride-2 convolution: the
+    same with stride 1, one more output where (H - k) % stride is stride - 1."""
+    conv = REFERENCE["conv_patch_embed"]
+    padded = em.rewrite(conv, "op:padding:conv_patch_embed:pad-one-end")
+    image, K, b = RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4)
+    assert np.allclose(padded(image, K, b, 1), conv(image, K, b, 1))
+    expected = conv(np.pad(image, ((0, 1), (0, 1), (0, 0))), K, b, 3)
+    assert padded(image, K, b, 3).shape == expected.shape == (3, 3, 4)
+    assert np.allclose(padded(image, K, b, 3), expected)

@@ -79,6 +79,45 @@ def test_a_call_past_its_time_stops_the_oracle_for_the_run():
         oracle.call("softmax", [np.zeros(3)])
 
 
+def test_an_oracle_renewed_for_the_next_submission_has_its_whole_budget_and_works_again():
+    """A grade-all job or a watch keeps the reference's process for its next submission (one
+    start, ~140 ms, not one a submission); each submission gets the whole budget again, and one
+    that stopped the oracle does not leave it stopped for the next."""
+    oracle = Oracle(EXERCISES)
+    try:
+        assert oracle.call("softmax", [np.zeros(3)])[0] == "ok"
+        process = oracle._process
+        oracle.budget_left = 0.0  # this submission's budget spent
+        assert oracle.renew() is oracle and oracle._process is process
+        assert oracle.budget_left == oracle.budget
+        assert oracle.call("softmax", [np.ones(2)])[0] == "ok"
+        oracle.seconds = 0.0
+        with pytest.raises(OracleUnavailable, match="took more than"):
+            oracle.call("softmax", [np.zeros(3)])
+        oracle.renew().seconds = 5.0
+        assert not oracle.broken and oracle.call("softmax", [np.zeros(3)])[0] == "ok"
+    finally:
+        oracle.close()
+    assert oracle._process is None
+
+
+def test_a_driver_stops_its_oracles_when_it_closes(tmp_path):
+    """...and keeps them from one submission to the next (a correct caller of a broken softmax
+    on its transposed scores: calls nobody recorded)."""
+    driver = Driver(GraderSettings(None, EXERCISES))
+    name = "attention_softmax_on_transposed_scores_axis0.py"
+    for student in "ab":
+        (tmp_path / student).mkdir()
+    driver.grade(build_submission(FAIR / name, tmp_path / "a"))
+    started = {id(o): o._process for o in driver.oracles.values()}
+    assert started and all(process is not None for process in started.values())
+    driver.grade(build_submission(FAIR / name, tmp_path / "b"))
+    again = {id(o): o._process for o in driver.oracles.values()}
+    driver.close()
+    assert again == started  # kept, not restarted
+    assert all(process.poll() is not None for process in started.values())  # stopped
+
+
 def test_without_a_reference_the_oracle_says_so(monkeypatch):
     monkeypatch.setattr(oracle_module, "available", lambda: False)
     with pytest.raises(OracleUnavailable, match="no reference"):

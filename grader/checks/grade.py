@@ -39,17 +39,21 @@ class SubmissionGrading:
     that applies (dependencies.py). A session keeps one for all its exercises."""
 
     def __init__(self, worker, options: Options = Options(), plans: CasePlans | None = None,
-                 catalogue=()):
+                 catalogue=(), oracles=None):
         self.worker, self.options, self.plans = worker, options, plans or CasePlans()
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
-        self.oracles: dict = {}  # by exercises folder: the reference's process (oracle.Oracle)
+        self.kept = {} if oracles is None else oracles  # by exercises folder: the run's oracles
+        self._own_oracles = oracles is None  # (oracle.Oracle), kept for its next submission,
+        self.oracles: dict = {}  # or this submission's own; and as renewed for this submission
         self.memory = Memory(worker)  # what its checks learned, for its other checks
 
     def close(self) -> None:
-        """Stop the reference's process, if a stand-in call started one."""
-        for oracle in self.oracles.values():
-            oracle.close()
+        """Stop the reference's processes, if a stand-in call started one and the run does not
+        keep them for its next submission."""
+        if self._own_oracles:
+            for oracle in self.kept.values():
+                oracle.close()
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
@@ -90,8 +94,10 @@ class SubmissionGrading:
         recorded = recorded_calls(compiled.spec_file(exercise))
         if recorded is None:
             return None, None, frozenset(), NOT_COMPILED
-        if exercise.folder not in self.oracles:
-            self.oracles[exercise.folder] = Oracle(exercise.folder)
+        if exercise.folder not in self.oracles:  # started once a run, renewed per submission
+            if exercise.folder not in self.kept:
+                self.kept[exercise.folder] = Oracle(exercise.folder)
+            self.oracles[exercise.folder] = self.kept[exercise.folder].renew()
         stand_ins = StandIns(stand_in_names, check, recorded, self.oracles[exercise.folder])
         result, explain = _grade_deferred(exercise, check, StandInWorker(self.worker, stand_ins),
                                           self.plans)

@@ -32,6 +32,9 @@ NOBODY = 65534  # the user the oracle computes as, when started as root
 ANSWER = channel.REPLY  # what the grading process accepts back, as from a worker
 
 
+NO_REFERENCE = "this grader has no reference to compute the call with (the student bundle)"
+
+
 class OracleUnavailable(Exception):
     """Why the reference cannot answer (the message says it to the student)."""
 
@@ -42,10 +45,17 @@ class Oracle:
     def __init__(self, folder, seconds: float = 5.0, budget: float = 20.0,
                  memory_mb: int = MEMORY_MB):
         self.folder, self.seconds, self.memory_mb = str(folder), seconds, memory_mb
-        self.budget_left = budget
-        self.broken = "" if available() else ("this grader has no reference to compute the "
-                                              "call with (the student bundle)")
+        self.budget = self.budget_left = budget
+        self.broken = "" if available() else NO_REFERENCE
         self._process, self._conn = None, None
+
+    def renew(self) -> Oracle:
+        """Itself for the next submission: its whole budget again, and working again after a
+        call that stopped it (restarted on the next call); the process, if alive, kept."""
+        self.budget_left = self.budget
+        if self.broken != NO_REFERENCE:
+            self.broken = ""
+        return self
 
     def call(self, name: str, args: list) -> list:
         """["ok", value] or ["raised", type, message] of the reference's `name(*args)`;

@@ -52,6 +52,8 @@ def run(args) -> int:
             state = _state(submission, exercises)
             if state != seen:
                 if driver is None or state[1:] != seen[1:]:  # specs (re)loaded, cases anew
+                    if driver is not None:
+                        driver.close(zygote=False)  # the reference's processes, if any
                     driver = Driver(settings, zygote)
                     if settings.attempt is None:  # one watch is one attempt, not one per save
                         driver.settings = counted(replace(driver.settings, student=submission),
@@ -69,6 +71,8 @@ def run(args) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
+        if driver is not None:
+            driver.close(zygote=False)
         if zygote is not None:
             zygote.close()  # it kills any worker still running
 

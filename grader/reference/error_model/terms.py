@@ -4,7 +4,8 @@ a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "st
 softmax typed with the shifted name on top and the unshifted one below), and a term a step
 already adds added again by its caller (torchvision's encoder adds the positions that the
 embedding, ported with them, has added already), and a bias added before the product, not after
-(`(x + b) @ W`). Each is an operator as in operators.py
+(`(x + b) @ W`), and a step's argument added to its result (`attention(q, k, v) + q`). Each is
+an operator as in operators.py
 (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -265,7 +266,35 @@ def bias_before_product(context: Context, node: ast.AST) -> Iterator[Change]:
                                      n.left.right))
 
 
+def argument_added(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step's first argument added to its result, `attention(q, k, v, mask) + q` (MViTv2's
+    residual pooling, kept from the source architecture), where the lecture keeps the step's
+    result alone. Only a call of the reference's own whose first argument is a name the
+    function assigns (a residual on its input is residuals' own operators)."""
+    if not (isinstance(node, ast.Call) and called_function(context, node) is not None
+            and node.args and isinstance(node.args[0], ast.Name)):
+        return
+    name = node.args[0].id
+    function = context.instance.node
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                                  *function.args.kwonlyargs)}
+    if name in parameters or not any(isinstance(n, ast.Name) and n.id == name
+                                      and isinstance(n.ctx, ast.Store) for n in ast.walk(function)):
+        return
+    if any(isinstance(n, ast.Assign) and n.value is node and any(
+            isinstance(t, ast.Name) and t.id == name for t in n.targets)
+           for n in ast.walk(function)):
+        return  # `x = step(x)` made `x = x + step(x)`: choices.residual_around_step's
+    yield Change(f"{name}-added-to-{callee(node)}",
+                 f"In {where(context)}, `{name}` is added to the result of `{code(node)}` "
+                 f"(`{code(node)} + {name}`: a residual kept from another architecture, as "
+                 f"MViTv2's pooling attention adds its queries to each head's output), where "
+                 f"the lecture keeps the step's result alone.",
+                 lambda n: ast.BinOp(n, ast.Add(), ast.Name(name, ast.Load())))
+
+
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "term_again": term_again, "fixed_head_width": fixed_head_width,
              "scaled_by_width": scaled_by_width,
-             "bias_first": bias_before_product}  # tried after results.OPERATORS
+             "bias_first": bias_before_product,
+             "argument_added": argument_added}  # tried after results.OPERATORS

@@ -275,7 +275,10 @@ PADDINGS = {  # mode -> (how the student pads, where the padding goes)
                  "and right"),
     "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides"),
     "ceil": ("to ceil((H - k) / stride) + 1 outputs (a pooling's ceil_mode): a last window "
-             "that runs off the image", "at the bottom and right")}
+             "that runs off the image", "at the bottom and right"),
+    "one-end": ("by one row and one column before a strided convolution (stride > 1: as Stable "
+                "Diffusion's Downsample pads, (0, 1, 0, 1), before its stride-2 one)",
+                "at the bottom and right")}
 
 
 def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
@@ -284,8 +287,8 @@ def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
     image = np.asarray(image)
     widths = []
     for side, k in zip(image.shape[:2], tuple(window)[:2], strict=True):
-        if mode == "half-kernel":
-            widths.append((k // 2, k // 2))
+        if mode in ("half-kernel", "one-end"):
+            widths.append((k // 2, k // 2) if mode == "half-kernel" else (0, int(stride > 1)))
             continue
         outputs = -(-(side - k) // stride) + 1 if mode == "ceil" else -(-side // stride)
         total = max((outputs - 1) * stride + k - side, 0)
