@@ -14,12 +14,13 @@ place of `np.max(x, axis=axis, keepdims=True)`); the residual pooling not: its 5
 (no-causal-mask, multi-head-attention) have no hint line, only "graded with the grader's correct
 `softmax` standing in for yours ... so this failure is in this function's own code".
 vit-checkpoint observes the broken functions. Not every mistake named, so in unnamed/.
+Since the same session's next commit the residual pooling is named too (terms.argument_added:
+`attention(q, k, v, mask) + q`): wholly named, moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=None',
-          'no-causal-mask': None,
-          'multi-head-attention': None,
-          'vit-checkpoint': None}
+          'no-causal-mask': 'op:argument_added:self_attention:q-added-to-attention',
+          'multi-head-attention': 'op:argument_added:self_attention:q-added-to-attention'}
 
 
 def self_attention(x, p, heads, causal=False, residual_pool=True):
