@@ -173,6 +173,7 @@ def test_the_values_kept_are_bounded(monkeypatch):
     root, singles = error_model.model(REFERENCE_SOFTMAX)
     root.values.clear()
     monkeypatch.setitem(runs.kept, "elements", 0)
+    monkeypatch.setitem(runs.kept, "values", 0)
     monkeypatch.setattr(runs, "KEPT_ELEMENTS", 25)
     calls = _softmax_calls(_sum_over_all, 3)
     for edit in singles[:5]:
@@ -180,6 +181,14 @@ def test_the_values_kept_are_bounded(monkeypatch):
             runs.run(root, [edit], call, copies=True)
     assert 0 < runs.kept["elements"] <= 25
     assert 0 < len(root.values) < 15
+    root.values.clear()
+    monkeypatch.setitem(runs.kept, "values", 0)
+    monkeypatch.setattr(runs, "KEPT_ELEMENTS", 10**9)
+    monkeypatch.setattr(runs, "KEPT_VALUES", 3)  # the count is bounded too (raises, counts)
+    for edit in singles[:5]:
+        for call in calls:
+            runs.run(root, [edit], call, copies=True)
+    assert len(root.values) == runs.kept["values"] == 3
     root.values.clear()
 
 

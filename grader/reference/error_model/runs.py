@@ -3,8 +3,9 @@ compiled once per process, and its value on the same inputs computed once per pr
 class's students fail the same cases of the same checks, and each search tries the same singles
 on them first: grading a class, most runs repeat one already made (about 4 in 5 on the buggy
 fixtures), so the value is looked up, and a rewrite whose values are all known is not even
-compiled. Bounded: MAX_KEPT compiled rewrites per function, KEPT_ELEMENTS array elements of
-values per process; inputs that are not plain data (an object array) are never looked up.
+compiled. Bounded: MAX_KEPT compiled rewrites per function, KEPT_ELEMENTS array elements and
+KEPT_VALUES values per process; inputs that are not plain data (an object array) are never
+looked up.
 """
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from .tree import Edit, Instance, compile_with
 
 MAX_KEPT = 2000               # compiled rewrites kept per function, for the next check or student
 KEPT_ELEMENTS = 4_000_000     # the values' array elements kept per process (~32 MB of float64)
+KEPT_VALUES = 100_000         # and values (a raise, a count: one element each; ~20 MB of keys)
 MAX_VALUE_ELEMENTS = 50_000   # a larger value is computed again, never kept
-kept = {"elements": 0}  # the array elements of the values kept so far
+kept = {"elements": 0, "values": 0}  # what the values kept so far hold
 
 
 def inputs_key(args: tuple, kwargs: dict) -> str | None:
@@ -82,7 +84,8 @@ def run(root: Instance, group: list[Edit], call, copies: bool) -> tuple[bool, ob
         ran = False, error.with_traceback(None)  # its frames not kept alive
     size = elements(ran[1]) if ran[0] else 1
     if key is not None and size <= MAX_VALUE_ELEMENTS \
-            and kept["elements"] + size <= KEPT_ELEMENTS:
+            and kept["elements"] + size <= KEPT_ELEMENTS and kept["values"] < KEPT_VALUES:
         kept["elements"] += size
+        kept["values"] += 1
         root.values[key] = ran
     return ran
