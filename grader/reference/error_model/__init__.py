@@ -70,7 +70,9 @@ MAX_TRIES = 600         # singles and pairs together, per failed check: the boun
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
-QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told
+QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
+QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
+              " slip leads to (such as a query left no key), never where the lecture's runs.")
 # their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, choices, chunks)
@@ -338,8 +340,7 @@ def search(function: Callable, calls: list[Call], failing: int,
 
 
 def _holds(root: Instance, group: list[Edit], order: list[Call], same) -> bool:
-    """Whether what each part says beyond the values is true of these calls (`Edit.holds`: a
-    default's "a call that names it is right", untold where no call names another value)."""
+    """Whether what each part says beyond the values is true of these calls (`Edit.holds`)."""
     return all(edit.holds is None or edit.holds(compiled(root, [edit]), order, same)
                for edit in group)
 
@@ -452,13 +453,12 @@ def _aliases(found: list[list[Edit]]) -> bool:
 
 def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
     """The found rewrite's name and sentence; a pair of one operator in one function is told
-    as one slip made at two places (the axis of both mean and var), not two mistakes; a pair
-    with a `quiet` part, one that alone changes nothing on any case, by its other part alone:
-    the quiet one only handles what the other made (a mask's finite fill where the triangle,
-    one diagonal off, hides a whole row), no mistake of the student's."""
+    as one slip made at two places (the axis of both mean and var); a pair with a `quiet` part
+    by its other part, and QUIET_NOTE (a finite fill where the triangle hides a whole row)."""
     if len(group) == 1 or quiet is not None:
         shown = next(e for e in group if e is not quiet)
-        return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group), shown.sentence)
+        return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group),
+                     shown.sentence + (QUIET_NOTE if quiet is not None else ""))
     opening = (f"One slip, made at {len(group)} places: " if _one_mistake(group)
                else f"{len(group)} mistakes at once: ")
     return Found(JOIN.join(e.name for e in group), opening + " ".join(
