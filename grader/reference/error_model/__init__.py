@@ -72,7 +72,8 @@ MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
-              " slip leads to (such as a query left no key), never where the lecture's runs.")
+              " slip leads to (such as a query left with no key), never where the lecture's code"
+              " runs.")
 # their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, choices, chunks)
@@ -294,6 +295,8 @@ def search(function: Callable, calls: list[Call], failing: int,
                 break
             tries += 1
             outcome = _try(root, [edit], order, same, copies)
+            if (outcome is True or outcome == ALIKE) and not _holds(root, [edit], order, same):
+                continue  # its values, but not what its sentence says beyond them
             if outcome is True:
                 found.append([edit])
             elif outcome == ALIKE:
@@ -302,8 +305,6 @@ def search(function: Callable, calls: list[Call], failing: int,
                 silent.append(edit)
             elif outcome is not None:
                 scored.append((outcome, edit))
-        found = [group for group in found if _holds(root, group, order, same)]
-        alike = [group for group in alike if _holds(root, group, order, same)]
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             for pair in _pairs(scored, start, silent):
@@ -316,12 +317,11 @@ def search(function: Callable, calls: list[Call], failing: int,
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
                 idle = [] if _one_mistake(group) else [
                     e for e in group if e in silent and not _shows(root, e, order, same, copies)]
-                if len(idle) < 2:  # each of two mistakes a mistake here (one slip made twice
-                    # needs not); a part that changes nothing alone is no mistake: not told
+                if len(idle) < 2 and _holds(root, group, order, same):  # a quiet part is no
+                    # mistake: not told (one slip made twice needs no part to show alone)
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
-    found = [group for group in found if _holds(root, group, order, same)]
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
     if len(names) > 1 and not chosen:

@@ -246,6 +246,16 @@ def _windows_returned(context: Context, node: ast.AST) -> tuple | None:
     return strided.value.id, image, window, strided.slice.elts[0].step
 
 
+def _returned_through(found: tuple, function) -> tuple:
+    """(the return statement rewritten to pass its value, with the image, the window shape and
+    the stride `_windows_returned` found, through `function`; the name it is bound as)."""
+    _, image, window, stride = found
+    bound = f"{PREFIX}{function.__name__}"
+    return (lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
+        n.value, copy.deepcopy(image), copy.deepcopy(window), copy.deepcopy(stride)], [])),
+        ((bound, function),))
+
+
 def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
     """The loops over window positions stop one short, `range(0, H - k, stride)` where `H - k
     + 1` belongs, over an output buffer of the right size (cs231n's conv_forward_naive): its last
@@ -254,18 +264,12 @@ def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
     found = _windows_returned(context, node)
     if found is None:
         return
-    name, image, window, stride = found
-    bound = f"{PREFIX}left_unwritten"
-    yield Change(f"{name}-range-one-short",
+    yield Change(f"{found[0]}-range-one-short",
                  f"In {where(context)}, the loops over window positions stop one short, "
                  f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
                  f"likewise for W): the output's last row and column stay at the buffer's 0 "
                  f"whenever a window starts exactly at H - k (W - k), as it always does when the "
-                 f"windows tile the image.",
-                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
-                     n.value, copy.deepcopy(image), copy.deepcopy(window),
-                     copy.deepcopy(stride)], [])),
-                 ((bound, left_unwritten),))
+                 f"windows tile the image.", *_returned_through(found, left_unwritten))
 
 
 PADDINGS = {  # mode -> (how the student pads, where the padding goes)
@@ -342,17 +346,11 @@ def count_floored(context: Context, node: ast.AST) -> Iterator[Change]:
     found = _windows_returned(context, node)
     if found is None:
         return
-    name, image, window, stride = found
-    bound = f"{PREFIX}first_windows"
-    yield Change(f"{name}-count-floored",
+    yield Change(f"{found[0]}-count-floored",
                  f"In {where(context)}, the number of window positions is computed as "
                  f"`(H - k + 1) // stride` where `(H - k) // stride + 1` belongs (and likewise "
                  f"for W): with the +1 inside the floor division the last window is lost unless "
-                 f"(H - k) % stride is stride - 1.",
-                 lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
-                     n.value, copy.deepcopy(image), copy.deepcopy(window),
-                     copy.deepcopy(stride)], [])),
-                 ((bound, first_windows),))
+                 f"(H - k) % stride is stride - 1.", *_returned_through(found, first_windows))
 
 
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
