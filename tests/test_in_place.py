@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from buggy_submissions import affected_exercises, build_submission
 
+from grader.checks.kinds.in_place import IN_PLACE as NAMED
+from grader.checks.results import MISTAKE
 from grader.driver import Driver
 from grader.settings import GraderSettings
 
@@ -39,6 +41,9 @@ def test_a_function_that_changes_its_input_loses_its_own_points_and_is_told(driv
     assert any(said in message for message in messages), messages
     told = {c.name: (c.message, c.hint) for c in result.checks if not c.passed}
     assert all("in place" in m and "in place" in h for m, h in told.values()), told
+    # the worker saw the write: a named mistake, not a guess, titled in the class report
+    assert {(c.misconception, c.hint_kind) for c in result.checks if not c.passed} == {
+        (NAMED, MISTAKE)}
 
 
 def test_the_solution_changes_no_input(driver):

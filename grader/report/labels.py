@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grader.checks.describe import short_title
+from grader.checks.kinds.in_place import TITLES as IN_PLACE_TITLES
 from grader.checks.kinds.mistakes import TITLES as GENERALISATION_TITLES
 from grader.checks.kinds.randomness import TITLES as RANDOM_TITLES
 from grader.checks.kinds.refusals import TITLES as REFUSAL_TITLES
@@ -27,7 +28,7 @@ MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   "positions_lost_in_attention": "positions added, lost in self_attention",
                   "mean_not_subtracted": "mean not subtracted", **GENERALISATION_TITLES,
                   **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES,
-                  **RANDOM_TITLES}
+                  **RANDOM_TITLES, **IN_PLACE_TITLES}
 
 
 @dataclass(frozen=True)

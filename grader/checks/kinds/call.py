@@ -391,7 +391,7 @@ class CallCheck(Kind):
         if failure is None:
             return None
         lines, hint, matched = failure
-        kind = OBSERVATION if hint and matched is None else None  # changed in place
+        kind = OBSERVATION if hint and matched is None else None  # another error than due
         hint = hint or (planned.case.hint if planned.case else None) or self.hint
         if self.hidden:
             message = f"{HIDDEN_FAILURE}: case {number} of {total}"

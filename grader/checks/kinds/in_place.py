@@ -6,18 +6,22 @@ residual adds `x` back) is harmed by it whatever the value.
 from __future__ import annotations
 
 RIGHT_BUT = "the value is right, but "  # a right value from a function that changed its input
+# the mistake a right value with such a write is: seen by the worker itself (worker/mutation.py
+# compares the arguments before and after the call), so it is named, not guessed
+IN_PLACE = "changes_input_in_place"
+TITLES = {IN_PLACE: "an array it was given changed in place"}
 
 
 def changed_in_place(call: str, params: tuple[str, ...], outcome):
-    """(message lines, hint, None) for a right value from a function that changed an array it
-    was given (`x -= mean`); None when it changed none."""
+    """(message lines, hint, IN_PLACE) for a right value from a function that changed an array
+    it was given (`x -= mean`); None when it changed none."""
     if not outcome.mutated:
         return None
     line = f"{RIGHT_BUT}`{call}` changed {_names(outcome, params)} in place, an array it was given"
     hint = (f"Change no array `{call}` is given in place: compute into a new one "
             f"(`x = x - m`, not `x -= m`), or copy first. Whoever calls `{call}` may "
             "use the same array again (a residual adds x back).")
-    return [line], hint, None
+    return [line], hint, IN_PLACE
 
 
 def also_in_place(call: str, params: tuple[str, ...], outcome) -> list[str]:

@@ -15,9 +15,11 @@ mistake name ("Change no array `encoder_block` is given in place: compute into a
 measurement counted it as named); the slice gets cls-and-positions' checklist ("The sequence is
 [CLS] (row 0) followed by the N patch tokens, then + pos") and a hidden check with no hint. Not
 every mistake named.
+Since session 13 the in-place write is named: changes_input_in_place (the worker sees
+the argument change; the same hint, now tagged a named mistake).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'encoder-block': None}
+EXPECT = {'cls-and-positions': None, 'encoder-block': 'changes_input_in_place'}
 
 
 def embed_image(image, params):

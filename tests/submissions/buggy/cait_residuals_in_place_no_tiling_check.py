@@ -10,12 +10,14 @@ The student's `pair` (top-level in the file, also used by patch_dim) is nested i
 `feed_forward` in encoder_block here: the builder replaces only the solution's own definitions.
 
 Grader: at blind time and now, the missing check is named (floor_division_count); the in-place
-residual is told exactly but as an observation with no mistake name ("Change no array
+residual was told exactly but as an observation with no mistake name until session 13 ("Change no array
 `encoder_block` is given in place"; the measurement counted it as named), as round 18's b18_09.
-Not every mistake named.
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'floor_division_count', 'encoder-block': None}
+EXPECT = {'patch-count': 'floor_division_count',
+          'encoder-block': 'changes_input_in_place'}
 
 
 def num_patches(H, W, P):

@@ -17,15 +17,17 @@ Mistakes:
 
 Grader: at blind time and now, the heads (attention_heads_interleaved) and the residual ("adds
 back `x` as it was before `x = x + self_attention(...)`", op:stale) named; the in-place softmax
-only observed ("Change no array `softmax` is given in place: compute into a new one (`x = x - m`,
+was only observed until session 13 ("Change no array `softmax` is given in place: compute into a new one (`x = x - m`,
 not `x -= m`)", which states the mechanism, but with no misconception name); no-causal-mask
 observes the interleaved heads ("only in 1 of 5 rows (row 0)"); vit-checkpoint observes the
-broken functions. The in-place softmax has no name, so in unnamed/.
+broken functions.
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'no-causal-mask': None,
+EXPECT = {'stable-softmax': 'changes_input_in_place',
           'multi-head-attention': 'attention_heads_interleaved',
-          'encoder-block': 'op:stale:encoder_block:x-before-update', 'vit-checkpoint': None}
+          'encoder-block': 'op:stale:encoder_block:x-before-update'}
 
 
 def self_attention(x, p, heads, causal=False):

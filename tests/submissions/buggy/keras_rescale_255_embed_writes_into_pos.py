@@ -11,17 +11,18 @@ Mistakes:
    tokens; a second call with the same params returns wrong ones (and the returned array aliases
    pos).
 
-Grader: both only observed. The rescale: "returns the expected values times 0.003922,
+Grader: both were only observed at first (the rescale is named since). The rescale: "returns the expected values times 0.003922,
 everywhere: one scale factor is off" (scaled) on the worked example, no hint on the
 RGB-with-bias and hidden checks; kernel-stride's property checklist points at
 linear_patch_embed's flatten order and + b_e, both right. The in-place write: "the value is
 right, but `embed_image` changed `params['pos']` in place" with the in-place observation, which
-carries no misconception name.
+carried no misconception name until session 13.
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'op:rescaled:linear_patch_embed:image-over-255',
-          'kernel-stride': None,
-          'cls-and-positions': None}
+          'cls-and-positions': 'changes_input_in_place'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):

@@ -12,17 +12,17 @@ Mistakes:
 
 Grader: at blind time and now (the same commit), the merge named (`x.swapaxes(-2, -3)` used
 without its transpose) on no-causal-mask and multi-head-attention; why-positions gets its
-equivariance checklist; the in-place add only observed ("Change no array `encoder_block` is given
+equivariance checklist; the in-place add was only observed until session 13 ("Change no array `encoder_block` is given
 in place: compute into a new one (`x = x - m`, not `x -= m`)"), which states the mechanism but
-with no misconception name; vit-checkpoint observes the broken functions. The in-place add has no
-name, so in unnamed/.
+with no misconception name; vit-checkpoint observes the broken functions.
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
           'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
-          'why-positions': None,
-          'encoder-block': None,
-          'vit-checkpoint': None}
+          'encoder-block': 'changes_input_in_place'}
+ALIASES = ('attention_not_equivariant',)  # why-positions' property: rows merged across tokens
 
 
 def self_attention(x, p, heads, causal=False):

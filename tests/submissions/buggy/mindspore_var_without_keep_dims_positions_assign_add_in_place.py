@@ -13,15 +13,15 @@ Mistakes:
 
 Grader: at blind time and now, the variance named (`np.var(...)` computed without keepdims=True;
 on the small examples as one slip the cases cannot place, at np.mean or np.var); the in-place
-write only observed ("the value is right, but `embed_image` changed `params['pos']` in place";
+write was only observed until session 13 ("the value is right, but `embed_image` changed `params['pos']` in place";
 "Change no array `embed_image` is given in place"), which states the mechanism but with no
-misconception name; vit-checkpoint observes the broken functions. The in-place write has no
-name, so in unnamed/.
+misconception name; vit-checkpoint observes the broken functions.
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:keepdims:layer_norm:var.keepdims',
-          'cls-and-positions': None,
-          'vit-checkpoint': None}
+          'cls-and-positions': 'changes_input_in_place'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -15,12 +15,14 @@ Mistakes:
    faustomorales/vit-keras issue #18 (square-only assumptions).
 
 Grader: the window count is named (op:window_count: "the columns of the output are counted from
-H"; the property check crashes and says so). The in-place shift is only observed, exactly
+H"; the property check crashes and says so). The in-place shift was only observed, exactly, until session 13
 ("Change no array `softmax` is given in place ... `x = x - m`, not `x -= m`").
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H',
-          'stable-softmax': None}
+          'stable-softmax': 'changes_input_in_place'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -1,15 +1,17 @@
 """Blind round 4 (b4_10, issue 38), tinygrad style (small callable classes), with two mistakes:
 vit_forward runs len(blocks) passes but applies blocks[0] in every one (right with one block);
 layer_norm normalises its input in place (x -= mean; x /= std), so the caller's array is
-overwritten (the returned values are right). The first block is named; the in-place mistake is
-said exactly, but as an observation with no misconception name ("`layer_norm` changed `x` in
-place"), which an EXPECT of buggy/ cannot name: its layer-norm entry is None here. (The port's
+overwritten (the returned values are right). The first block is named; the in-place mistake was
+said exactly, but until session 13 as an observation with no misconception name ("`layer_norm` changed `x` in
+place"), which an EXPECT of buggy/ could not name. (The port's
 module-level _Block class is nested in vit_forward here: a fixture replaces only the solution's
 names.)
+Since session 13 the in-place write is named (changes_input_in_place: the worker sees the
+argument change; the same hint, now a named mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'op:loop:vit_forward:block-first',
-          'layer-norm': None}
+          'layer-norm': 'changes_input_in_place'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
