@@ -24,7 +24,11 @@ CASES = {"attention_per_head_softmax_axis0.py": ("stable-softmax",
          "embed_through_own_conv_bias_forgotten.py": ("kernel-stride", {"linear-patch-embed"}),
          # an API option set by the call (softmax's axis): passed on, computed by the reference
          "attention_softmax_on_transposed_scores_axis0.py": (
-             "stable-softmax", {"multi-head-attention", "no-causal-mask", "encoder-block"})}
+             "stable-softmax", {"multi-head-attention", "no-causal-mask", "encoder-block"}),
+         # two broken helpers, one of which a correct caller relies on: graded again with the
+         # student's own softmax put back, vit_forward keeps its points
+         "features_first_attention_on_own_softmax_axis0_default.py": (
+             {"patchify", "stable-softmax"}, {"vit-forward"})}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +46,8 @@ def test_a_correct_caller_that_calls_its_broken_helper_its_own_way_keeps_its_poi
     integration = {e.id for e in driver.catalogue.exercises
                    if any(getattr(c, "integration", False) for c in e.checks)}
     lost = {e.id for e in report.exercises if e.score < e.max_score}
-    assert broken in lost and lost <= {broken} | integration, lost
+    broken = {broken} if isinstance(broken, str) else broken
+    assert broken <= lost and lost <= broken | integration, lost
     for exercise in (e for e in report.exercises if e.id in callers):
         assert all(c.passed for c in exercise.checks)
         assert any("standing in for yours" in c.message or "your code here is right"
