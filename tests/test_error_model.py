@@ -518,6 +518,13 @@ def test_every_shipped_functions_single_rewrites_fit_the_budget():
     assert max(sizes.values()) <= em.MAX_REWRITES, sizes
 
 
+def test_no_operator_name_is_taken_twice():
+    """The operators of every module of the error model are merged by name: one module's
+    operator named like another's would silently replace it."""
+    names = [name for module in em.MODULES for name in module.OPERATORS]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
 def test_a_name_copied_from_its_sibling_term():
     """`(H // P) * (W // P)` with `W // P` written as `H // P` (d2l's square img_size): right on
     square sizes only; offered only where the statement has the sibling term."""
@@ -2690,3 +2697,57 @@ def test_a_pad_of_one_row_and_column_before_a_strided_convolution():
     expected = conv(np.pad(image, ((0, 1), (0, 1), (0, 0))), K, b, 3)
     assert padded(image, K, b, 3).shape == expected.shape == (3, 3, 4)
     assert np.allclose(padded(image, K, b, 3), expected)
+
+
+def test_a_convolution_padded_by_the_kernel_less_one_whatever_the_stride():
+    """TVM's get_pad_tuple for 'SAME': k - 1 rows and columns, k // 2 before, whatever the
+    stride; ceil(H / stride) outputs, each window shifted up and left by k // 2."""
+    conv = REFERENCE["conv_patch_embed"]
+    padded = em.rewrite(conv, "op:padding:conv_patch_embed:pad-kernel-less-one")
+    image, K, b = RNG.normal(size=(7, 9, 3)), RNG.normal(size=(3, 3, 3, 4)), RNG.normal(size=4)
+    for stride in (1, 2, 3):
+        expected = conv(np.pad(image, ((1, 1), (1, 1), (0, 0))), K, b, stride)
+        assert padded(image, K, b, stride).shape == (-(-7 // stride), -(-9 // stride), 4)
+        assert np.allclose(padded(image, K, b, stride), expected)
+    K2 = RNG.normal(size=(2, 2, 3, 4))  # even: one row before, none after
+    assert np.allclose(padded(image, K2, b, 2),
+                       conv(np.pad(image, ((1, 0), (1, 0), (0, 0))), K2, b, 2))
+
+
+def test_the_keys_and_values_of_every_head_the_first_heads():
+    """Multi-query attention (Falcon, PaLM, CoCa): one key and one value head, the first d_h
+    columns of Wk and Wv, shared by every query head: the keys' and the values' head split
+    each give every head the first chunk. Right with one head."""
+    attention_ = REFERENCE["self_attention"]
+    shared = em.rewrite(attention_, "+".join(
+        f"op:chunk_shared:self_attention/split_heads{n}:heads-chunk-0-shared"
+        for n in (".2", ".3")))
+    T, d, heads = 5, 8, 2
+    x = RNG.normal(size=(T, d))
+    p = {k: RNG.normal(size=(d, d)) for k in ("Wq", "Wk", "Wv", "Wo")} | {
+        k: RNG.normal(size=d) for k in ("bq", "bk", "bv", "bo")}
+    d_h = d // heads
+    q = (x @ p["Wq"] + p["bq"]).reshape(T, heads, d_h).swapaxes(0, 1)
+    k = (x @ p["Wk"] + p["bk"])[:, :d_h]
+    v = (x @ p["Wv"] + p["bv"])[:, :d_h]
+    scores = q @ k.T / math.sqrt(d_h)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    out = (weights / weights.sum(-1, keepdims=True)) @ v
+    expected = out.swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"]
+    assert np.allclose(shared(x, p, heads), expected)
+    assert np.allclose(shared(x, p, 1), attention_(x, p, 1))
+
+
+def test_the_first_rows_position_added_to_every_row():
+    """ViTPose's `x + pos[:, 1:] + pos[:, :1]`: the [CLS] position added to every patch token
+    as well; [CLS] itself gets its own."""
+    embed = REFERENCE["embed_image"]
+    everywhere = em.rewrite(embed, "op:first_row_to_all:embed_image:params['pos'][0]-to-every-row")
+    d, P = 4, 2
+    image = RNG.normal(size=(4, 6, 3))
+    params = {"P": P, "W_e": RNG.normal(size=(12, d)), "b_e": RNG.normal(size=d),
+              "cls": RNG.normal(size=d), "pos": RNG.normal(size=(7, d))}
+    right = embed(image, params)
+    got = everywhere(image, params)
+    assert np.allclose(got[0], right[0])
+    assert np.allclose(got[1:], right[1:] + params["pos"][0])

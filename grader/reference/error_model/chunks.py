@@ -129,6 +129,37 @@ def chunks_overlapping(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, overlapping),))
 
 
+def first_chunk(array, sizes, at) -> np.ndarray:
+    """`array.reshape(sizes)` with every chunk of the cut at `at` (counted from the end) a copy of
+    the first: each head given head 0's columns."""
+    shape = _shape(sizes)
+    chunks = np.asarray(array).reshape(shape)
+    axis = len(shape) + at
+    return np.broadcast_to(np.take(chunks, [0], axis=axis), shape).copy()
+
+
+def chunk_shared(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Every chunk of a cut made by its count, (count, X // count), given the first chunk's
+    values: each head reads head 0's d // heads columns (multi-query attention's one key and value
+    head shared by every query head, where the lecture gives each head its own)."""
+    if not _is_reshape(node):
+        return
+    bound = f"{PREFIX}first_chunk"
+    for at in _chunk_pairs(node.args):
+        count, size = node.args[len(node.args) + at], node.args[len(node.args) + at + 1]
+        if not (isinstance(size, ast.BinOp) and isinstance(size.op, ast.FloorDiv)):
+            continue  # (H // P, P): patches, not heads
+        yield Change(f"{slug(code(count))}-chunk-0-shared",
+                     f"In {where(context)}, `{code(node)}` cuts `{code(count)}` chunks of "
+                     f"`{code(size)}`; yours gives every one of them the first chunk's values "
+                     f"(one chunk shared by all, as multi-query attention shares one key and "
+                     f"value head), where chunk j is its own `j * {code(size)}` onwards.",
+                     lambda n, at=at: ast.Call(ast.Name(bound, ast.Load()), [
+                         n.func.value, ast.Tuple(list(n.args), ast.Load()), ast.Constant(at)],
+                         []),
+                     ((bound, first_chunk),))
+
+
 def _grid(function: ast.AST) -> tuple[ast.AST, ast.AST] | None:
     """The two counts (rows, columns) of a reshape in `function` that cuts two axes into chunks
     as (X // P, P, Y // P, P, ...): a grid of patches."""
@@ -203,5 +234,6 @@ def grid_as_windows(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, every_window),))
 
 
-OPERATORS = {"chunks_overlap": chunks_overlapping, "grid_short": grid_one_short,
+OPERATORS = {"chunks_overlap": chunks_overlapping, "chunk_shared": chunk_shared,
+             "grid_short": grid_one_short,
              "grid_windows": grid_as_windows}

@@ -344,7 +344,8 @@ def _step_keys(node: ast.AST) -> list[str]:
 def step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
     """A step given the parameters of the same step just before it, all of them: `layer_norm(x,
     p['ln1_g'], p['ln1_b'])` again for the second LayerNorm, `linear(x, p['Wk'], p['bk'])` for
-    the values (the line above copied and not edited)."""
+    the values (a line copied and not edited, or one step shared by two: the sentence says
+    what is read, not how it came about)."""
     read = _step_keys(node)
     if len(read) < 2 or len({code(a.value) for a in node.args if key_of(a) is not None}) != 1:
         return
@@ -362,9 +363,10 @@ def step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
     position = apart.pop()
     owner = code(next(a.value for a in node.args if key_of(a) is not None))
     shown = ", ".join(f"{owner}[{k!r}]" for k in copied)
-    yield Change(f"{read[0]}-as-{copied[0]}-in-{slug(code(node.func))}",
+    own = ", ".join(f"{owner}[{k!r}]" for k in read)
+    yield Change(f"{read[0]}-as-{copied[0]}-in-{slug(code(node.func))}",  # how it came about
                  f"In {where(context)}, `{code(node)}` is given {shown}: the parameters of the "
-                 "step before it (its line copied and not edited).",
+                 f"step before it, where the lecture's step has its own ({own}).",  # untold
                  lambda n, position=position, new=copied[0][position]: _given(n, position, new))
 
 

@@ -300,6 +300,50 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
                          lambda n, index=index, first=first: _added_first(n, index, first))
 
 
+def first_row_to_the_rest(term) -> np.ndarray:
+    """Zeros for row 0 of `term`, its row 0 for every other row: what adding `term[0]` to
+    the rows after the first adds."""
+    term = np.asarray(term)
+    return np.concatenate([np.zeros_like(term[:1]), np.broadcast_to(term[:1], term[1:].shape)])
+
+
+def first_row_to_every_row(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`x = np.vstack([cls, x])` then `x + pos` with pos's first row, the one of the rows put
+    first, added to every later row as well (ViTPose's `x + pos[:, 1:] + pos[:, :1]`)."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return
+    bound = f"{PREFIX}first_row_to_the_rest"
+    for index, statement in enumerate(body[:-1]):
+        found = _prepended(statement)
+        sums = _added_to(body[index + 1], found[0]) if found else []
+        if len(sums) != 1:
+            continue
+        term = code(_term(sums[0], found[0]))
+        yield Change(f"{slug(term)}[0]-to-every-row",
+                     f"In {where(context)}, `{code(sums[0])}` also adds `{term}[0]`, the row of "
+                     f"what `{code(found[1])}` puts first, to every later row: row i gets "
+                     f"`{term}[i] + {term}[0]`, where it gets its own row alone.",
+                     lambda n, index=index: _first_row_added(n, index, bound),
+                     ((bound, first_row_to_the_rest),))
+
+
+def _first_row_added(body_owner: ast.AST, index: int, bound: str) -> ast.AST | None:
+    """`body_owner` with statement index + 1's sum `x + t` as `x + t + bound(t)`."""
+    found = _prepended(body_owner.body[index])
+    following = copy.deepcopy(body_owner.body[index + 1])
+    sums = _added_to(following, found[0]) if found else []
+    if len(sums) != 1:
+        return None
+    term = _term(sums[0], found[0])
+    more = ast.BinOp(copy.deepcopy(sums[0]), ast.Add(), ast.Call(
+        ast.Name(bound, ast.Load()), [copy.deepcopy(term)], []))
+    following = Replaced(sums[0], more).visit(following)
+    new = copy.copy(body_owner)
+    new.body = [*body_owner.body[:index + 1], following, *body_owner.body[index + 2:]]
+    return new
+
+
 def _mean_square_about(x, axis, root):
     """The squares of x's deviations from its means along `axis`, averaged over every element
     (their square root for a standard deviation): a scalar."""
@@ -435,4 +479,5 @@ OPERATORS = {"pool": pool, "pool_before_step": pool_before_step,
              "activation_inserted": activation_inserted, "bias_after": bias_after_activation,
              "twice": applied_twice,
              "concatenation": added_before_concatenation,
+             "first_row_to_all": first_row_to_every_row,
              "spread": spread_over_all, "split": split_order, "mask_after": mask_after_step}

@@ -278,11 +278,19 @@ PADDINGS = {  # mode -> (how the student pads, where the padding goes)
     "same-end": ("to ceil(H / stride) outputs (TensorFlow's 'SAME' count)", "all at the bottom "
                  "and right"),
     "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides"),
+    "kernel-less-one": ("by k - 1 rows and columns whatever the stride (the 'SAME' of a stride-1 "
+                        "convolution, as TVM's get_pad_tuple pads): (H - 1) // stride + 1 "
+                        "outputs", "k // 2 at the top and left, the rest at the bottom and right"),
     "ceil": ("to ceil((H - k) / stride) + 1 outputs (a pooling's ceil_mode): a last window "
              "that runs off the image", "at the bottom and right"),
     "one-end": ("by one row and one column before a strided convolution (stride > 1: as Stable "
                 "Diffusion's Downsample pads, (0, 1, 0, 1), before its stride-2 one)",
                 "at the bottom and right")}
+
+
+FIXED = {"half-kernel": lambda k, stride: (k // 2, k // 2),  # (before, after) whatever H is
+         "kernel-less-one": lambda k, stride: (k // 2, k - 1 - k // 2),
+         "one-end": lambda k, stride: (0, int(stride > 1))}
 
 
 def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
@@ -291,8 +299,8 @@ def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
     image = np.asarray(image)
     widths = []
     for side, k in zip(image.shape[:2], tuple(window)[:2], strict=True):
-        if mode in ("half-kernel", "one-end"):
-            widths.append((k // 2, k // 2) if mode == "half-kernel" else (0, int(stride > 1)))
+        if mode in FIXED:
+            widths.append(FIXED[mode](k, stride))
             continue
         outputs = -(-(side - k) // stride) + 1 if mode == "ceil" else -(-side // stride)
         total = max((outputs - 1) * stride + k - side, 0)
