@@ -2751,3 +2751,38 @@ def test_the_first_rows_position_added_to_every_row():
     got = everywhere(image, params)
     assert np.allclose(got[0], right[0])
     assert np.allclose(got[1:], right[1:] + params["pos"][0])
+
+
+def test_the_scores_times_a_base_two_kernels_factor():
+    """Triton's fused attention folds log2(e) into the scale for `exp2`: ported with `np.exp`,
+    the scores come out times log2(e)."""
+    attention_ = REFERENCE["self_attention"]
+    kernel = em.rewrite(attention_, "op:base_two:self_attention/attention:scale-times-1.4427")
+    T, d, heads = 4, 8, 2
+    x = RNG.normal(size=(T, d))
+    p = {k: RNG.normal(size=(d, d)) for k in ("Wq", "Wk", "Wv", "Wo")} | {
+        k: RNG.normal(size=d) for k in ("bq", "bk", "bv", "bo")}
+    scaled = dict(p, Wq=p["Wq"] * math.log2(math.e), bq=p["bq"] * math.log2(math.e))
+    assert np.allclose(kernel(x, p, heads), attention_(x, scaled, heads))
+
+
+def test_the_queries_and_keys_standardised_before_their_product():
+    """ViT-22B's and timm's qk_norm: each head's query and key vectors layer-normalised (gain 1,
+    shift 0) before the scores; both sides at once is one edit."""
+    attention_ = REFERENCE["self_attention"]
+    both = em.rewrite(attention_,
+                      "op:operands_standardised:self_attention/attention:q-k-standardised")
+    T, d, heads = 5, 8, 2
+    x = RNG.normal(size=(T, d))
+    p = {k: RNG.normal(size=(d, d)) for k in ("Wq", "Wk", "Wv", "Wo")} | {
+        k: RNG.normal(size=d) for k in ("bq", "bk", "bv", "bo")}
+
+    def norm(t):
+        return (t - t.mean(-1, keepdims=True)) / np.sqrt(t.var(-1, keepdims=True) + 1e-6)
+
+    d_h = d // heads
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, d_h).swapaxes(0, 1) for n in "qkv")
+    scores = norm(q) @ norm(k).swapaxes(-1, -2) / math.sqrt(d_h)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    out = (weights / weights.sum(-1, keepdims=True)) @ v
+    assert np.allclose(both(x, p, heads), out.swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"])

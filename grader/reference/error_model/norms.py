@@ -1,7 +1,8 @@
 """Operators on a normalisation step (LayerNorm): its statistics taken another way. RMSNorm
 (T5, LLaMA) divides by the root mean square, `x / sqrt(mean(x ** 2) + eps)`, with no mean taken
 away: a port from those models keeps it where ViT's LayerNorm belongs, or keeps only its
-denominator after taking the mean away. An operator as in
+denominator after taking the mean away. A similarity product's operands standardised first
+(ViT-22B's QK-norm) is a normalisation inserted. An operator as in
 operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -10,7 +11,10 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, callee, where
+import numpy as np
+
+from .change import Change, Context, Replaced, callee, code, where
+from .tree import PREFIX
 
 
 def _statistic(statement: ast.stmt, name: str) -> str | None:
@@ -97,4 +101,57 @@ def _last_axis(call: ast.Call) -> bool:
                and k.value.operand.value == 1 for k in call.keywords)
 
 
-OPERATORS = {"norm": about_zero, "norm_axes": over_sample}  # tried after order.OPERATORS
+def standardised(x, eps: float = 1e-6):
+    """`x` standardised over its last axis (a LayerNorm with gain 1 and shift 0)."""
+    x = np.asarray(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+
+
+def _transposed_name(node: ast.AST) -> ast.Name | None:
+    """The name of `k.swapaxes(-1, -2)`, `k.T` or `k.transpose(...)`, else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "T":
+        base = node.value
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+          and node.func.attr in ("swapaxes", "transpose")):
+        base = node.func.value
+    else:
+        return None
+    return base if isinstance(base, ast.Name) else None
+
+
+def operands_standardised(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A similarity product `q @ k.swapaxes(-1, -2)` of vectors standardised first over their
+    last axis, a LayerNorm inserted with no gain or shift: ViT-22B's and timm's `qk_norm`, where
+    the lecture multiplies the projections as they are. Each side, and both."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
+            and isinstance(node.left, ast.Name) and _transposed_name(node.right) is not None):
+        return
+    bound = f"{PREFIX}standardised"
+    left, right = node.left.id, _transposed_name(node.right).id
+    for sides, said, detail in (((True, False), f"`{left}`", left),
+                                ((False, True), f"`{right}`", right),
+                                ((True, True), f"`{left}` and `{right}`", f"{left}-{right}")):
+        yield Change(f"{detail}-standardised",
+                     f"In {where(context)}, {said} {'are' if all(sides) else 'is'} standardised "
+                     f"over the last axis before `{code(node)}` (a LayerNorm with no gain or "
+                     f"shift, as ViT-22B's and timm's qk_norm): the lecture multiplies them as "
+                     f"they are.", lambda n, sides=sides: _standardised(n, sides, bound),
+                     ((bound, standardised),))
+
+
+def _standardised(node: ast.BinOp, sides: tuple[bool, bool], bound: str) -> ast.BinOp:
+    def wrapped(name: ast.Name) -> ast.Call:
+        return ast.Call(ast.Name(bound, ast.Load()), [copy.deepcopy(name)], [])
+
+    left, right = copy.deepcopy(node.left), copy.deepcopy(node.right)
+    if sides[0]:
+        left = wrapped(node.left)
+    if sides[1]:
+        base = _transposed_name(right)
+        right = Replaced(base, wrapped(base)).visit(right)
+    return ast.BinOp(left, ast.MatMult(), right)
+
+
+OPERATORS = {"norm": about_zero, "norm_axes": over_sample,
+             "operands_standardised": operands_standardised}  # tried after order.OPERATORS

@@ -4,7 +4,8 @@ a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "st
 softmax typed with the shifted name on top and the unshifted one below), and a term a step
 already adds added again by its caller (torchvision's encoder adds the positions that the
 embedding, ported with them, has added already), and a bias added before the product, not after
-(`(x + b) @ W`), and a step's argument added to its result (`attention(q, k, v) + q`). Each is
+(`(x + b) @ W`), and a step's argument added to its result (`attention(q, k, v) + q`), and the
+scores' scale with a base-2 kernel's factor (log2(e), FlashAttention's `exp2`). Each is
 an operator as in operators.py
 (`f(context, node) -> iterator of Change`).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -293,8 +295,30 @@ def argument_added(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(n, ast.Add(), ast.Name(name, ast.Load())))
 
 
+# a score's extra factor left by a base-2 softmax kernel: (factor, its words)
+BASE_TWO = ((math.log2(math.e), "log2(e) = 1.4427"), (math.log(2), "ln(2) = 0.6931"))
+
+
+def base_two_factor(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The scores' scale `sqrt(q.shape[-1])` with a base-2 kernel's factor too: FlashAttention
+    and Triton's fused attention fold log2(e) into the scale for `exp2`; with `np.exp` the
+    scores come out times log2(e) (or times ln 2: `exp2` without the factor)."""
+    if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
+            and "shape" in code(node.args[0])):
+        return
+    for factor, said in BASE_TWO:
+        yield Change(f"scale-times-{factor:.4f}",
+                     f"In {where(context)}, the scores are also multiplied by {said}, where "
+                     f"the softmax exponentiates in base e: a base-2 kernel's factor (`exp2` "
+                     f"with the scale times log2(e), as FlashAttention and Triton write it) "
+                     f"with the other exponential. The lecture's scores are q k^T / "
+                     f"`{code(node)}`, with `np.exp`.",
+                     lambda n, factor=factor: ast.BinOp(n, ast.Div(), ast.Constant(factor)))
+
+
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "term_again": term_again, "fixed_head_width": fixed_head_width,
              "scaled_by_width": scaled_by_width,
              "bias_first": bias_before_product,
-             "argument_added": argument_added}  # tried after results.OPERATORS
+             "argument_added": argument_added,
+             "base_two": base_two_factor}  # tried after results.OPERATORS
