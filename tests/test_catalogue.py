@@ -42,7 +42,7 @@ from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SE
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
-from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS
+from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
@@ -322,7 +322,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
                        GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
-                       SIGNATURE_MISMATCHES, COUNTS, {RANDOM},
+                       SIGNATURE_MISMATCHES, COUNTS, SHAPED, {RANDOM},
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in graded[submission].items() for check in result.checks
@@ -431,6 +431,20 @@ def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_on
     forgotten = graded[SUBMISSIONS / "buggy" / "embed_positions_forgotten.py"]["why-positions"]
     told = next(c for c in forgotten.checks if c.name == check.name)
     assert told.misconception == "bag_of_tiles" and told.hint.startswith("A bag of tiles")
+
+
+def test_right_values_of_another_shape_are_observed_as_reshaped(graded):
+    """b18_12: timm's fast path returns `out.reshape(W // k, H // k, d)`: the expected values in
+    their order, shaped (W', H', d) on a non-square image. Said as that, not left without a hint;
+    a permutation of the axes is said as a transpose."""
+    fixture = SUBMISSIONS / "unnamed" / "timm_fast_path_reshaped_width_by_height.py"
+    failed = [c for c in graded[fixture]["kernel-stride"].checks if not c.passed]
+    assert failed and all(c.misconception == "reshaped" and c.hint_kind == OBSERVATION
+                          and "only the sizes of a reshape differ" in c.hint for c in failed)
+    visible = next(c for c in failed if not c.hidden)
+    assert "shaped (4, 3, 4) where (3, 4, 4) belongs" in visible.hint
+    hidden = next(c for c in failed if c.hidden)  # its sizes are its inputs': not shown
+    assert "in another shape" in hidden.hint and "shaped (" not in hidden.hint
 
 
 def test_a_parameter_named_unlike_the_api_is_said_as_the_api_names_it(graded):

@@ -10,6 +10,7 @@ else `result` as it is.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from fractions import Fraction
@@ -40,6 +41,11 @@ def described(result, check, planned, outcome, ran=()):
     if counted:
         return replace(result, hint=f"Your `{check.function}` returns {counted[1]}",
                        misconception=counted[0], hint_kind=OBSERVATION)
+    shaped = (_shaped(expected, got, check.compare or default_compare(expected),
+                      shapes=not check.hidden) if raises is None and not generalised else None)
+    if shaped:
+        return replace(result, hint=f"Your `{check.function}` returns {shaped[1]}",
+                       misconception=shaped[0], hint_kind=OBSERVATION)
     if (raises is not None or not isinstance(expected, np.ndarray)
             or not isinstance(got, np.ndarray) or got.shape != expected.shape or not got.size
             or not np.issubdtype(expected.dtype, np.floating)
@@ -98,6 +104,32 @@ def _counts(check, ran) -> tuple[str, str] | None:
         (offset,) = offsets
         sign = "plus" if offset > 0 else "minus"
         return "count_offset", f"the expected count {sign} {abs(offset)} {where})."
+    return None
+
+
+def _shaped(expected, got, how, shapes: bool = True) -> tuple[str, str] | None:
+    """(name, words) when `got` holds the expected values in another shape: the same values in
+    the same order (a reshape given its sizes in another order), or with its axes in another
+    order (a transpose); None otherwise. Arrays of up to 4 axes, with the same number of
+    elements, the expected ones finite floats. The words give both shapes when `shapes` (not
+    for a hidden case: its sizes are its inputs')."""
+    if not (isinstance(expected, np.ndarray) and isinstance(got, np.ndarray)
+            and got.shape != expected.shape and got.size == expected.size > 1
+            and np.issubdtype(expected.dtype, np.floating) and np.issubdtype(got.dtype, np.number)
+            and np.isfinite(expected).all() and expected.ndim <= 4):
+        return None
+    got = got.astype(np.float64)
+    sizes = f", shaped {got.shape} where {expected.shape} belongs" if shapes else \
+        ", in another shape"
+    if agrees(expected.ravel(), got.ravel(), how):
+        return "reshaped", (f"the expected values in the expected order{sizes}: only the sizes "
+                            "of a reshape differ.")
+    if got.ndim == expected.ndim:
+        for axes in itertools.permutations(range(expected.ndim)):
+            moved = expected.transpose(axes)
+            if moved.shape == got.shape and agrees(moved, got, how):
+                return "axes_reordered", (f"the expected values with their axes in another "
+                                          f"order, as `value.transpose{axes}` gives them{sizes}.")
     return None
 
 
@@ -258,5 +290,7 @@ TITLES = {"not_finite": "NaN or inf where values are finite",
           "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
           "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong",
           "count_scaled": "every count one factor off",
+          "reshaped": "right values, reshaped", "axes_reordered": "right values, axes reordered",
           "count_offset": "every count one number off"}
 COUNTS = ("count_scaled", "count_offset")  # said of counts, from every case that ran
+SHAPED = ("reshaped", "axes_reordered")  # said of a value of another shape (`_shaped`)

@@ -8,8 +8,10 @@ Mistake:
 The student's `_hwc` (a float cast and the solution's checks) is `_as_hwc` with a float cast here:
 the builder replaces only the solution's own definitions.
 
-Grader: at blind time and now, no hint: only the diff's "same number of values, different shape"
-on kernel-stride's call checks; the (W', H') reshape not named.
+Grader: at blind time, no hint: only the diff's "same number of values, different shape" on
+kernel-stride's call checks. Since session 13 observed: "the expected values in the expected
+order, but shaped (4, 3, 4) where (3, 4, 4) belongs: only the sizes of a reshape differ"; the
+(W', H') reshape is not named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': None}
