@@ -447,6 +447,21 @@ def test_right_values_of_another_shape_are_observed_as_reshaped(graded):
     assert "in another shape" in hidden.hint and "shaped (" not in hidden.hint
 
 
+def test_a_flatten_in_another_order_is_observed_as_columns_reordered(graded):
+    """b24_07: Qwen2-VL's patchify flattens each patch channel first and groups the patches
+    2 x 2 before raster order; no rewrite explains both, so the raster-order check observes its
+    first failed case, where only the flatten differs: the same column permutation in every row
+    (on an `np.arange` image that is also "a vector added to every row", which would send the
+    student looking for an offset the code does not have)."""
+    fixture = (SUBMISSIONS / "unnamed"
+               / "qwen2vl_merge_windows_channel_first_positions_resolution.py")
+    check = next(c for c in graded[fixture]["patchify"].checks
+                 if c.name.startswith("raster order"))
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert "the expected columns in another order, the same in every row" in check.hint
+    assert "vector" not in check.hint
+
+
 def test_a_parameter_named_unlike_the_api_is_said_as_the_api_names_it(graded):
     """b10_01: timm's `class_token` for the API's `cls_token`, refused as Python bound it."""
     fixture = SUBMISSIONS / "unnamed" / "lucidrains_assert_tiling_timm_class_token_keyword.py"

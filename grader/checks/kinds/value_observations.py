@@ -22,6 +22,7 @@ from ..results import FAILED, OBSERVATION
 from .mistakes import GENERALISATIONS
 
 MAX_ROWS = 64        # rows compared pairwise for an order (64 x 64 comparisons at most)
+MAX_COLUMNS = 256    # columns compared pairwise for an order (one pass stops at a miss)
 SHOWN = 4            # row or column numbers listed
 
 
@@ -262,6 +263,30 @@ def _order(expected, got, how, terms=None) -> str | None:
             f"{', ...' if len(moved) > SHOWN else ''}).")
 
 
+def _column_order(expected, got, how, terms=None) -> str | None:
+    """The expected values with the last axis's entries in another order, the same one in every
+    row (a flatten in another order: channels first, rows and columns swapped)."""
+    if expected.ndim < 2 or not 2 <= expected.shape[-1] <= MAX_COLUMNS:
+        return None
+    want = expected.reshape(-1, expected.shape[-1]).T  # one row per column
+    have = got.reshape(-1, got.shape[-1]).T
+    taken, order = set(), []
+    for column in have:
+        match = next((j for j, wanted in enumerate(want)
+                      if j not in taken and agrees(wanted, column, how)), None)
+        if match is None:
+            return None
+        taken.add(match)
+        order.append(match)
+    moved = [i for i, j in enumerate(order) if i != j]
+    if not moved:
+        return None
+    pairs = ", ".join(f"{i} is expected column {order[i]}" for i in moved[:SHOWN])
+    return (f"the expected columns in another order, the same in every row (your column {pairs}"
+            f"{', ...' if len(moved) > SHOWN else ''}): each row's entries flattened in another "
+            "order.")
+
+
 def _some_rows(expected, got, how, terms=None) -> str | None:
     """Rows (or columns) right and wrong, when some of each: of a 2-D or larger value only."""
     if expected.ndim < 2:
@@ -283,12 +308,14 @@ def _some_rows(expected, got, how, terms=None) -> str | None:
 # name -> a test of (expected, got, comparison) giving the words after "Your `f` returns ",
 # None when it does not hold; the first that holds is said
 OBSERVATIONS = {"not_finite": _not_finite, "constant": _constant, "sign_flipped": _sign,
-                "scaled": _scale,
+                "scaled": _scale, "columns_reordered": _column_order,
                 "offset_rows": _row_offset, "rows_reordered": _order, "some_rows_wrong": _some_rows}
 TITLES = {"not_finite": "NaN or inf where values are finite",
           "constant": "one value everywhere", "sign_flipped": "opposite sign",
           "scaled": "one scale factor off", "offset_rows": "the same vector added to every row",
-          "rows_reordered": "right rows, another order", "some_rows_wrong": "only some rows wrong",
+          "rows_reordered": "right rows, another order",
+          "columns_reordered": "right columns, another order",
+          "some_rows_wrong": "only some rows wrong",
           "count_scaled": "every count one factor off",
           "reshaped": "right values, reshaped", "axes_reordered": "right values, axes reordered",
           "count_offset": "every count one number off"}
