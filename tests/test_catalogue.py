@@ -636,3 +636,17 @@ def test_an_integration_failure_names_the_broken_functions_it_runs(graded, submi
         assert "Your `patchify` loses points in its own exercise" in check.hint
         assert "vit_forward" not in check.hint
     assert graded[submission]["vit-forward"].score == graded[submission]["vit-forward"].max_score
+
+
+def test_a_check_of_several_functions_points_at_the_one_broken_elsewhere(graded):
+    """HF's ViTPatchEmbeddings ported without its transpose: linear_patch_embed returns (d, N),
+    named on linear-patch-embed. kernel-stride's property tests linear_patch_embed and
+    conv_patch_embed together and cannot be graded around either: it says which of the two
+    loses points in its own exercise, not the spec's checklist of both."""
+    fixture = SUBMISSIONS / "buggy" / "hf_patch_embeddings_flatten_without_transpose.py"
+    check = next(c for c in graded[fixture]["kernel-stride"].checks
+                 if c.name.startswith("kernel P, stride P"))
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert check.hint.startswith("This check tests your ")
+    assert ("Your `linear_patch_embed` loses points in its own exercise (linear-patch-embed)"
+            in check.hint) and "`conv_patch_embed` loses" not in check.hint

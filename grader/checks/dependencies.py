@@ -57,7 +57,8 @@ class Dependencies:
             self._busy.add(key)
             try:
                 result, explain = self._regraded(exercise, check)
-                self._final[key] = self._pipeline(check, explain(result) if explain else result)
+                self._final[key] = self._pipeline(exercise, check,
+                                                  explain(result) if explain else result)
                 if explain and self._final[key].hint_kind != MISTAKE:
                     self._unexplained[key] = (result, explain)
             finally:
@@ -71,7 +72,7 @@ class Dependencies:
         key = (exercise.path, check.name)
         if key in self._unexplained:
             result, explain = self._unexplained.pop(key)
-            again = self._pipeline(check, explain(result))
+            again = self._pipeline(exercise, check, explain(result))
             if again.hint_kind == MISTAKE:
                 self._final[key] = again
         return self._final[key]
@@ -144,14 +145,19 @@ class Dependencies:
                 return again, explain, fewer
         return None
 
-    def _pipeline(self, check: Check, result: CheckResult) -> CheckResult:
+    def _pipeline(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
         """A failed check that runs the student's functions as they are (never graded again:
         `integration: true`) while some of them fail their own checks: an observation that
         says which, in place of the spec's checklist or of nothing (a named mistake stays).
         Which of them the student's own pipeline calls is not known (an attention may compute
-        its softmax inline): the sentence says so."""
-        if (result.status != FAILED or check.regradable or not check.function
-                or result.hint_kind not in (None, CHECKLIST)):
+        its softmax inline): the sentence says so. A check that tests several functions at
+        once (a property comparing `conv_patch_embed` with `linear_patch_embed`) is told the
+        same of those that lose points in another exercise (`_compared`)."""
+        if result.status != FAILED or result.hint_kind not in (None, CHECKLIST):
+            return result
+        if check.regradable:
+            return self._compared(exercise, check, result)
+        if not check.function:
             return result
         broken = [n for n in check.names_read() if n in self.functions and self.broken(n)]
         if not broken:
@@ -164,6 +170,26 @@ class Dependencies:
                 f"{'loses' if one else 'lose'} points in {its} own exercise"
                 f"{'' if one else 's'} ({homes}): where this run uses {it} (the lecture's "
                 f"pipeline does; your code may not), fix {it} there first, as {its} "
+                f"mistake{'' if one else 's'} may be what fails here.")
+        return replace(result, hint=hint, hint_kind=OBSERVATION)
+
+    def _compared(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
+        """`result` of a check that tests several functions, one of which fails a check of
+        another exercise: an observation naming that one and where it loses points."""
+        tested = check.names_read()
+        if result.misconception:  # a property's finding (a bag of tiles) says more
+            return result
+        broken = [n for n in tested if any(
+            e.path != exercise.path and self.first(e, c).status != PASSED
+            for e, c in self.functions.get(n, ()))] if len(tested) > 1 else []
+        if not broken:
+            return result
+        one = len(broken) == 1
+        homes = ", ".join(dict.fromkeys(self._home(n) for n in broken))
+        its, it = ("its", "it") if one else ("their", "them")
+        hint = (f"This check tests your {quoted_names(tested)} together. Your "
+                f"{quoted_names(broken)} {'loses' if one else 'lose'} points in {its} own "
+                f"exercise{'' if one else 's'} ({homes}): fix {it} there first, as {its} "
                 f"mistake{'' if one else 's'} may be what fails here.")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
