@@ -2786,3 +2786,17 @@ def test_the_queries_and_keys_standardised_before_their_product():
     weights = np.exp(scores - scores.max(-1, keepdims=True))
     out = (weights / weights.sum(-1, keepdims=True)) @ v
     assert np.allclose(both(x, p, heads), out.swapaxes(0, 1).reshape(T, d) @ p["Wo"] + p["bo"])
+
+
+def test_a_softmax_over_every_axis_but_the_first_whatever_its_axis():
+    """A Numba-style row loop, `out[i] = exp(x[i] - x[i].max()) / sum`: each x[i] normalised as
+    a whole, whatever `axis` is; right for a 2-D array over its last axis, all ones for 1-D."""
+    softmax = REFERENCE["softmax"]
+    rows = em.rewrite(softmax, "+".join(
+        f"op:all_but_first:softmax:{f}.axis-all-but-first" for f in ("max", "sum")))
+    x = RNG.normal(size=(3, 4))
+    assert np.allclose(rows(x), softmax(x)) and np.allclose(rows(x, axis=0), softmax(x))
+    assert np.allclose(rows(RNG.normal(size=5)), np.ones(5))
+    cube = RNG.normal(size=(2, 3, 4))
+    whole = np.exp(cube - cube.max(axis=(1, 2), keepdims=True))
+    assert np.allclose(rows(cube), whole / whole.sum(axis=(1, 2), keepdims=True))

@@ -63,7 +63,7 @@ ANCHORS = 2             # the singles closest to the student's outputs, each pai
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
 SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
-                     "steps", "later_axes")  # ... for these operators
+                     "steps", "later_axes", "all_but_first")  # ... for these operators
 MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
 # what is found, the same on any machine (a time budget named a mistake on an idle machine and
 # not under load: one class graded in shards and in one run got different hints)

@@ -4,7 +4,8 @@ The columns of the concatenation are [q | k | v], each split into heads: (3, hea
 as (heads, 3, d_h), Megatron's own layout, head h's q, k and v take columns of the wrong
 projections (right with one head only). And a reduction over its axis and every later one, as a
 kernel that views the array as 2-D at `axis` computes it (ONNX's Softmax before opset 13,
-"coerced to 2-D"). Operators as in operators.py.
+"coerced to 2-D"), or over every axis but the first whatever the axis (a loop over the rows).
+Operators as in operators.py.
 """
 from __future__ import annotations
 
@@ -103,4 +104,27 @@ def over_later_axes(context: Context, node: ast.AST) -> Iterator[Change]:
                  "it is the last axis.", later, ((bound, later_axes),))
 
 
-OPERATORS = {"fused": fused_split, "later_axes": over_later_axes}  # after norms.OPERATORS
+def all_but_first(x):
+    """Every axis of `x` but the first: each `x[i]` reduced as a whole (none for a 1-D `x`)."""
+    return tuple(range(1, np.ndim(x)))
+
+
+def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reduction given the function's `axis` by name over every axis but the first instead,
+    whatever `axis` is: a loop over the rows that reduces each `x[i]` as a whole (a Numba-style
+    `for i in range(x.shape[0]): m = x[i].max()`): right for a 2-D array and the last axis."""
+    given = next((k.value for k in getattr(node, "keywords", ()) if k.arg == "axis"), None)
+    if not (isinstance(node, ast.Call) and node.args and isinstance(given, ast.Name)):
+        return
+    bound, name = f"{PREFIX}all_but_first", given.id
+    yield Change(f"{callee(node)}.axis-all-but-first",
+                 f"In {where(context)}, `{code(node)}` runs over every axis but the first, "
+                 f"whatever `{name}` is: each `x[i]` reduced as a whole (a loop over the rows, "
+                 f"`x[i].max()`), the same as over `{name}` only for a 2-D array and its last "
+                 "axis.",
+                 lambda n: with_keyword(n, "axis", ast.Call(ast.Name(bound, ast.Load()), [
+                     copy.deepcopy(n.args[0])], [])), ((bound, all_but_first),))
+
+
+OPERATORS = {"fused": fused_split, "later_axes": over_later_axes,
+             "all_but_first": over_all_but_first}  # after norms.OPERATORS
