@@ -163,15 +163,21 @@ class Dependencies:
         if not broken:
             return result
         roots = self.roots(broken)
-        one = len(roots) == 1
-        homes = ", ".join(dict.fromkeys(self._home(r) for r in roots))
-        its, it = ("its", "it") if one else ("their", "them")
-        hint = (f"This check runs your functions end to end. Your {quoted_names(roots)} "
-                f"{'loses' if one else 'lose'} points in {its} own exercise"
-                f"{'' if one else 's'} ({homes}): where this run uses {it} (the lecture's "
-                f"pipeline does; your code may not), fix {it} there first, as {its} "
-                f"mistake{'' if one else 's'} may be what fails here.")
+        it = "it" if len(roots) == 1 else "them"
+        hint = ("This check runs your functions end to end. " + self._losing(
+            roots, f"where this run uses {it} (the lecture's pipeline does; your code may not), "
+                   f"fix {it} there first"))
         return replace(result, hint=hint, hint_kind=OBSERVATION)
+
+    def _losing(self, names: list, fix: str) -> str:
+        """"Your `f` loses points in its own exercise (home): <fix>, as its mistake may be what
+        fails here." for one or several names."""
+        one = len(names) == 1
+        homes = ", ".join(dict.fromkeys(self._home(n) for n in names))
+        its = "its" if one else "their"
+        return (f"Your {quoted_names(names)} {'loses' if one else 'lose'} points in {its} own "
+                f"exercise{'' if one else 's'} ({homes}): {fix}, as {its} "
+                f"mistake{'' if one else 's'} may be what fails here.")
 
     def _compared(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
         """`result` of a check that tests several functions, one of which fails a check of
@@ -184,13 +190,8 @@ class Dependencies:
             for e, c in self.functions.get(n, ()))] if len(tested) > 1 else []
         if not broken:
             return result
-        one = len(broken) == 1
-        homes = ", ".join(dict.fromkeys(self._home(n) for n in broken))
-        its, it = ("its", "it") if one else ("their", "them")
-        hint = (f"This check tests your {quoted_names(tested)} together. Your "
-                f"{quoted_names(broken)} {'loses' if one else 'lose'} points in {its} own "
-                f"exercise{'' if one else 's'} ({homes}): fix {it} there first, as {its} "
-                f"mistake{'' if one else 's'} may be what fails here.")
+        hint = f"This check tests your {quoted_names(tested)} together. " + self._losing(
+            broken, f"fix {'it' if len(broken) == 1 else 'them'} there first")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _home(self, name: str) -> str:

@@ -244,13 +244,14 @@ def _row_offset(expected, got, how, terms=None) -> str | None:
     return f"{words}, such as a bias (it takes {shown} of the rows' width)."
 
 
-def _order(expected, got, how, terms=None) -> str | None:
-    if expected.ndim < 1 or not 2 <= len(expected) <= MAX_ROWS:
-        return None
+def _matched(wanted, have, how) -> tuple[list[int], str] | None:
+    """(the index in `wanted` of each item of `have`, each used once; the moved ones listed as
+    "1 is expected <item> 3, ...") when `have` holds `wanted`'s items in another order, else
+    None."""
     taken, order = set(), []
-    for row in got:
-        match = next((j for j, want in enumerate(expected)
-                      if j not in taken and agrees(want, row, how)), None)
+    for item in have:
+        match = next((j for j, want in enumerate(wanted)
+                      if j not in taken and agrees(want, item, how)), None)
         if match is None:
             return None
         taken.add(match)
@@ -258,9 +259,16 @@ def _order(expected, got, how, terms=None) -> str | None:
     moved = [i for i, j in enumerate(order) if i != j]
     if not moved:
         return None
-    pairs = ", ".join(f"{i} is expected row {order[i]}" for i in moved[:SHOWN])
-    return (f"the expected rows in another order (your row {pairs}"
-            f"{', ...' if len(moved) > SHOWN else ''}).")
+    return order, ", ".join(f"{i} is expected {{item}} {order[i]}" for i in moved[:SHOWN]) + (
+        ", ..." if len(moved) > SHOWN else "")
+
+
+def _order(expected, got, how, terms=None) -> str | None:
+    if expected.ndim < 1 or not 2 <= len(expected) <= MAX_ROWS:
+        return None
+    found = _matched(expected, got, how)
+    return None if found is None else \
+        f"the expected rows in another order (your row {found[1].format(item='row')})."
 
 
 def _column_order(expected, got, how, terms=None) -> str | None:
@@ -268,23 +276,11 @@ def _column_order(expected, got, how, terms=None) -> str | None:
     row (a flatten in another order: channels first, rows and columns swapped)."""
     if expected.ndim < 2 or not 2 <= expected.shape[-1] <= MAX_COLUMNS:
         return None
-    want = expected.reshape(-1, expected.shape[-1]).T  # one row per column
-    have = got.reshape(-1, got.shape[-1]).T
-    taken, order = set(), []
-    for column in have:
-        match = next((j for j, wanted in enumerate(want)
-                      if j not in taken and agrees(wanted, column, how)), None)
-        if match is None:
-            return None
-        taken.add(match)
-        order.append(match)
-    moved = [i for i, j in enumerate(order) if i != j]
-    if not moved:
-        return None
-    pairs = ", ".join(f"{i} is expected column {order[i]}" for i in moved[:SHOWN])
-    return (f"the expected columns in another order, the same in every row (your column {pairs}"
-            f"{', ...' if len(moved) > SHOWN else ''}): each row's entries flattened in another "
-            "order.")
+    found = _matched(expected.reshape(-1, expected.shape[-1]).T,  # one row per column
+                     got.reshape(-1, got.shape[-1]).T, how)
+    return None if found is None else (
+        f"the expected columns in another order, the same in every row (your column "
+        f"{found[1].format(item='column')}): each row's entries flattened in another order.")
 
 
 def _some_rows(expected, got, how, terms=None) -> str | None:
