@@ -244,14 +244,13 @@ def _row_offset(expected, got, how, terms=None) -> str | None:
     return f"{words}, such as a bias (it takes {shown} of the rows' width)."
 
 
-def _matched(wanted, have, how) -> tuple[list[int], str] | None:
-    """(the index in `wanted` of each item of `have`, each used once; the moved ones listed as
-    "1 is expected <item> 3, ...") when `have` holds `wanted`'s items in another order, else
-    None."""
+def _matched(wanted, have, how, noun: str) -> str | None:
+    """The moved items listed, "1 is expected row 3, ..." (`noun` "row"), when `have` holds
+    `wanted`'s items (each used once) in another order, else None."""
     taken, order = set(), []
-    for item in have:
+    for value in have:
         match = next((j for j, want in enumerate(wanted)
-                      if j not in taken and agrees(want, item, how)), None)
+                      if j not in taken and agrees(want, value, how)), None)
         if match is None:
             return None
         taken.add(match)
@@ -259,16 +258,15 @@ def _matched(wanted, have, how) -> tuple[list[int], str] | None:
     moved = [i for i, j in enumerate(order) if i != j]
     if not moved:
         return None
-    return order, ", ".join(f"{i} is expected {{item}} {order[i]}" for i in moved[:SHOWN]) + (
+    return ", ".join(f"{i} is expected {noun} {order[i]}" for i in moved[:SHOWN]) + (
         ", ..." if len(moved) > SHOWN else "")
 
 
 def _order(expected, got, how, terms=None) -> str | None:
     if expected.ndim < 1 or not 2 <= len(expected) <= MAX_ROWS:
         return None
-    found = _matched(expected, got, how)
-    return None if found is None else \
-        f"the expected rows in another order (your row {found[1].format(item='row')})."
+    moved = _matched(expected, got, how, "row")
+    return None if moved is None else f"the expected rows in another order (your row {moved})."
 
 
 def _column_order(expected, got, how, terms=None) -> str | None:
@@ -276,11 +274,11 @@ def _column_order(expected, got, how, terms=None) -> str | None:
     row (a flatten in another order: channels first, rows and columns swapped)."""
     if expected.ndim < 2 or not 2 <= expected.shape[-1] <= MAX_COLUMNS:
         return None
-    found = _matched(expected.reshape(-1, expected.shape[-1]).T,  # one row per column
-                     got.reshape(-1, got.shape[-1]).T, how)
-    return None if found is None else (
-        f"the expected columns in another order, the same in every row (your column "
-        f"{found[1].format(item='column')}): each row's entries flattened in another order.")
+    moved = _matched(expected.reshape(-1, expected.shape[-1]).T,  # one row per column
+                     got.reshape(-1, got.shape[-1]).T, how, "column")
+    return None if moved is None else (
+        f"the expected columns in another order, the same in every row (your column {moved}): "
+        "each row's entries flattened in another order.")
 
 
 def _some_rows(expected, got, how, terms=None) -> str | None:

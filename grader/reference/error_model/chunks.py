@@ -153,7 +153,8 @@ def chunk_shared(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{code(node)}` cuts `{code(count)}` chunks of "
                      f"`{code(size)}`; yours gives every one of them the first chunk's values "
                      f"(one chunk shared by all, as multi-query attention shares one key and "
-                     f"value head), where chunk j is its own `j * {code(size)}` onwards.",
+                     f"value head), where chunk j has its own values, from `j * "
+                     f"({code(size)})` on.",
                      lambda n, at=at: ast.Call(ast.Name(bound, ast.Load()), [
                          n.func.value, ast.Tuple(list(n.args), ast.Load()), ast.Constant(at)],
                          []),

@@ -120,8 +120,8 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{callee(node)}.axis-all-but-first",
                  f"In {where(context)}, `{code(node)}` runs over every axis but the first, "
                  f"whatever `{name}` is: each `x[i]` reduced as a whole (a loop over the rows, "
-                 f"`x[i].max()`), the same as over `{name}` only for a 2-D array and its last "
-                 "axis.",
+                 f"`for i in range(len(x))`), the same as over `{name}` only for a 2-D array and "
+                 "its last axis.",
                  lambda n: with_keyword(n, "axis", ast.Call(ast.Name(bound, ast.Load()), [
                      copy.deepcopy(n.args[0])], [])), ((bound, all_but_first),))
 

@@ -254,20 +254,28 @@ def _rows_of(term: ast.AST, name: str, first: bool) -> ast.AST:
     return ast.Subscript(copy.deepcopy(term), bound, ast.Load())
 
 
+def _sum_after_prepending(body: list, index: int) -> tuple | None:
+    """(name, the concatenation, a copy of statement index + 1, its one sum `name + t` in that
+    copy) when statement `index` is `name = np.vstack([..., name])` and the next adds one term
+    to `name`; None otherwise (or when an edit below took either away)."""
+    found = _prepended(body[index]) if index + 1 < len(body) else None
+    following = copy.deepcopy(body[index + 1]) if found else None
+    sums = _added_to(following, found[0]) if found else []
+    return (*found, following, sums[0]) if len(sums) == 1 else None
+
+
 def _added_first(body_owner: ast.AST, index: int, first: bool) -> ast.AST | None:
     """`body_owner` with the sum of statement index + 1 done before the concatenation of
     statement `index`, on n's rows alone; None when an edit below took either away."""
     body = body_owner.body
-    found = _prepended(body[index]) if index + 1 < len(body) else None
-    following = copy.deepcopy(body[index + 1]) if found else None
-    sums = _added_to(following, found[0]) if found else []
-    if len(sums) != 1:
+    found = _sum_after_prepending(body, index)
+    if found is None:
         return None
-    name = found[0]
+    name, _, following, total = found
     added = ast.Assign([ast.Name(name, ast.Store())],
                        ast.BinOp(ast.Name(name, ast.Load()), ast.Add(),
-                                 _rows_of(_term(sums[0], name), name, first)))
-    following = Replaced(sums[0], ast.Name(name, ast.Load())).visit(following)
+                                 _rows_of(_term(total, name), name, first)))
+    following = Replaced(total, ast.Name(name, ast.Load())).visit(following)
     new = copy.copy(body_owner)
     new.body = [*body[:index], added, body[index], following, *body[index + 2:]]
     return new
@@ -281,19 +289,18 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
     body = getattr(node, "body", None)
     if not isinstance(body, list):
         return
-    for index, statement in enumerate(body[:-1]):
-        found = _prepended(statement)
-        sums = _added_to(body[index + 1], found[0]) if found else []
-        if len(sums) != 1:
+    for index in range(len(body) - 1):
+        found = _sum_after_prepending(body, index)
+        if found is None:
             continue
-        name, concatenation = found
-        term = _term(sums[0], name)
+        name, concatenation, _, total = found
+        term = _term(total, name)
         for first, which, after in (
                 (True, "first", "each row of `{n}` gets the one meant for the row before it"),
                 (False, "last", "the rows of `{n}` get their own")):
             rows = _rows_of(term, name, first)
             yield Change(f"{slug(code(term))}-{which}-rows-before-{_callee_name(concatenation)}",
-                         f"In {where(context)}, `{code(sums[0])}` is added before "
+                         f"In {where(context)}, `{code(total)}` is added before "
                          f"`{code(concatenation)}`, to the rows of `{name}` alone, with the "
                          f"{which} rows of `{code(term)}`, `{code(rows)}`: the rows put before "
                          f"`{name}` get nothing added and {after.format(n=name)}.",
@@ -314,15 +321,15 @@ def first_row_to_every_row(context: Context, node: ast.AST) -> Iterator[Change]:
     if not isinstance(body, list):
         return
     bound = f"{PREFIX}first_row_to_the_rest"
-    for index, statement in enumerate(body[:-1]):
-        found = _prepended(statement)
-        sums = _added_to(body[index + 1], found[0]) if found else []
-        if len(sums) != 1:
+    for index in range(len(body) - 1):
+        found = _sum_after_prepending(body, index)
+        if found is None:
             continue
-        term = code(_term(sums[0], found[0]))
+        name, concatenation, _, total = found
+        term = code(_term(total, name))
         yield Change(f"{slug(term)}[0]-to-every-row",
-                     f"In {where(context)}, `{code(sums[0])}` also adds `{term}[0]`, the row of "
-                     f"what `{code(found[1])}` puts first, to every later row: row i gets "
+                     f"In {where(context)}, `{code(total)}` also adds `{term}[0]`, the row of "
+                     f"what `{code(concatenation)}` puts first, to every later row: row i gets "
                      f"`{term}[i] + {term}[0]`, where it gets its own row alone.",
                      lambda n, index=index: _first_row_added(n, index, bound),
                      ((bound, first_row_to_the_rest),))
@@ -330,15 +337,13 @@ def first_row_to_every_row(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def _first_row_added(body_owner: ast.AST, index: int, bound: str) -> ast.AST | None:
     """`body_owner` with statement index + 1's sum `x + t` as `x + t + bound(t)`."""
-    found = _prepended(body_owner.body[index])
-    following = copy.deepcopy(body_owner.body[index + 1])
-    sums = _added_to(following, found[0]) if found else []
-    if len(sums) != 1:
+    found = _sum_after_prepending(body_owner.body, index)
+    if found is None:
         return None
-    term = _term(sums[0], found[0])
-    more = ast.BinOp(copy.deepcopy(sums[0]), ast.Add(), ast.Call(
-        ast.Name(bound, ast.Load()), [copy.deepcopy(term)], []))
-    following = Replaced(sums[0], more).visit(following)
+    name, _, following, total = found
+    more = ast.BinOp(copy.deepcopy(total), ast.Add(), ast.Call(
+        ast.Name(bound, ast.Load()), [copy.deepcopy(_term(total, name))], []))
+    following = Replaced(total, more).visit(following)
     new = copy.copy(body_owner)
     new.body = [*body_owner.body[:index + 1], following, *body_owner.body[index + 2:]]
     return new
