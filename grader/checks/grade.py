@@ -43,16 +43,19 @@ class SubmissionGrading:
         self.worker, self.options, self.plans = worker, options, plans or CasePlans()
         graded = [(e, c) for e in catalogue for c in e.checks if self._graded(c)]
         self.dependencies = Dependencies(graded, self._grade_one)
-        self.kept = {} if oracles is None else oracles  # by exercises folder: the run's oracles
-        self._own_oracles = oracles is None  # (oracle.Oracle), kept for its next submission,
-        self.oracles: dict = {}  # or this submission's own; and as renewed for this submission
+        # by exercises folder: the run's stand-in oracles (oracle.Oracle), kept for its next
+        # submission and renewed for this one, or this submission's own
+        self.oracles: dict = {} if oracles is None else oracles
+        for oracle in self.oracles.values():
+            oracle.renew()
+        self._own_oracles = oracles is None
         self.memory = Memory(worker)  # what its checks learned, for its other checks
 
     def close(self) -> None:
         """Stop the reference's processes, if a stand-in call started one and the run does not
         keep them for its next submission."""
         if self._own_oracles:
-            for oracle in self.kept.values():
+            for oracle in self.oracles.values():
                 oracle.close()
 
     def exercise(self, exercise: Exercise) -> ExerciseResult:
@@ -95,9 +98,7 @@ class SubmissionGrading:
         if recorded is None:
             return None, None, frozenset(), NOT_COMPILED
         if exercise.folder not in self.oracles:  # started once a run, renewed per submission
-            if exercise.folder not in self.kept:
-                self.kept[exercise.folder] = Oracle(exercise.folder)
-            self.oracles[exercise.folder] = self.kept[exercise.folder].renew()
+            self.oracles[exercise.folder] = Oracle(exercise.folder)
         stand_ins = StandIns(stand_in_names, check, recorded, self.oracles[exercise.folder])
         result, explain = _grade_deferred(exercise, check, StandInWorker(self.worker, stand_ins),
                                           self.plans)
