@@ -37,6 +37,7 @@ from grader.checks.course import reference_function
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
+from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.in_place import IN_PLACE
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
@@ -306,6 +307,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
         for check in named:
             if misconception == IN_PLACE:  # the worker saw the argument change: said as that
                 assert check.hint.startswith("Change no array") and check.hint_kind == MISTAKE
+                continue
+            if misconception in ANSWER_SLIPS:  # said from what the student wrote
+                assert check.hint and check.hint_kind == MISTAKE
                 continue
             if misconception in {*GENERALISATIONS, SEVERAL, ONE_AXIS_OFF}:  # observed
                 called = next(c.call for c in exercises[exercise_id].checks

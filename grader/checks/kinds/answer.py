@@ -16,7 +16,6 @@ from ..results import (
     FAILED,
     MISSING,
     NOT_IMPLEMENTED,
-    OBSERVATION,
     PASSED,
     CheckResult,
     check_result,
@@ -24,6 +23,12 @@ from ..results import (
 from .base import Kind
 
 ANSWERS = "ANSWERS"  # the student's dict of question key -> option
+# How a right intention is written so that no option is read: each is a named mistake, its
+# sentence filled from what the student wrote (a fact of their ANSWERS, never a guess)
+SPELT, PHRASE, MISPLACED = ("answer_spelt_unlike_option", "answer_phrase_not_key",
+                            "answer_under_misspelt_key")
+SLIP_TITLES = {SPELT: "an option spelt another way", PHRASE: "an option's words, not its key",
+               MISPLACED: "the answer under a misspelt key"}
 
 
 @dataclass(frozen=True)
@@ -56,8 +61,8 @@ class AnswerCheck(Kind):
 
     def misconception_titles(self) -> dict[str, str]:
         """'answered "speed"': the wrong option (its feedback's first words state the rule)."""
-        return {f"{self.key}:{option}": f'answered "{option}"'
-                for option in self.options if option != self.correct}
+        return {**{f"{self.key}:{option}": f'answered "{option}"'
+                   for option in self.options if option != self.correct}, **SLIP_TITLES}
 
     def sealed(self, raw: dict) -> tuple[dict, object]:
         """Its YAML with the right answer and the feedback SEALED, and (correct, options) for
@@ -98,7 +103,7 @@ class AnswerCheck(Kind):
             near = _near_key(self.key, outcome.value)
             return check_result(self, NOT_IMPLEMENTED,
                                 f"{asked} is not answered yet (options: {options})",
-                                hint=near or None, hint_kind=OBSERVATION if near else None)
+                                hint=near or None, misconception=MISPLACED if near else None)
         if not isinstance(raw, str):
             return check_result(self, FAILED, f"{asked} must be one of {options}, "
                                               f"got {describe(raw)}")
@@ -107,8 +112,10 @@ class AnswerCheck(Kind):
         if verdict:
             return check_result(self, PASSED, cases=1)
         if verdict is None:
+            slip, hint = _unread_option(raw, self.options)
             return check_result(self, FAILED, f"{asked} = {raw!r} is not one of the options "
-                                              f"{options}", cases=1)
+                                              f"{options}", cases=1, hint=hint or None,
+                                misconception=slip)
         return check_result(self, FAILED, f"{asked} = {raw!r} is not the best answer",
                             hint=key.feedback(answer), cases=1,
                             misconception=f"{self.key}:{answer}")
@@ -131,6 +138,26 @@ def _near_key(key: str, answers: dict) -> str:
             return (f"{ANSWERS} has the key {given!r}, which no question reads: write the answer "
                     f"under {key!r}.")
     return ""
+
+
+def _unread_option(raw: str, options: dict) -> tuple[str | None, str]:
+    """(SPELT or PHRASE, its sentence) when `raw`, no option as written, is exactly one option
+    spelt another way ('bi-directional', 'Pre_trained') or holds exactly one option as a word
+    among others ('permutation equivariance'); (None, "") otherwise, and for a negation ('not
+    cls'), which names an option it does not mean."""
+    same = [o for o in options if _letters(o) and _letters(o) == _letters(raw)]
+    if len(same) == 1:
+        return SPELT, (f"{raw!r} is the option {same[0]!r} spelt another way: write the option's "
+                       "key exactly as the question lists it.")
+    words = re.findall(r"[a-z0-9]+", raw.lower())
+    if len(raw) > 200 or {"not", "no", "nor", "never", "without"} & set(words):
+        return None, ""
+    pieces = set(words) | {a + b for a, b in zip(words, words[1:], strict=False)}  # bi directional
+    named = [o for o in options if _letters(o) in pieces]
+    if len(named) == 1:
+        return PHRASE, (f"{raw!r} names the option {named[0]!r} among other words: write only "
+                        f"its key, {named[0]!r}.")
+    return None, ""
 
 
 def _letters(text: str) -> str:

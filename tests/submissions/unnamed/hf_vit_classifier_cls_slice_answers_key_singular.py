@@ -14,9 +14,11 @@ Grader: at blind time and now, the slice is observed ("the right values, with an
 length 1", one_axis_off) and the key is told as an observation with no misconception ("ANSWERS
 has the key 'position', which no question reads: write the answer under 'positions'"). The
 slicing itself is not named.
+Since session 14 the misspelt key is a named mistake (answer_under_misspelt_key); the slice is
+still only observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': 'one_axis_off', 'why-positions': None}
+EXPECT = {'vit-forward': 'one_axis_off', 'why-positions': 'answer_under_misspelt_key'}
 
 
 def vit_forward(image, params):

@@ -18,9 +18,10 @@ an observation: the code has nothing to do with H and W; a square image with ran
 is wrong too; the row-0 sentence is true, as is the hidden case's some_rows_wrong "except in 1
 of 4 rows (row 0)"). The misspelt key is observed only as "ANSWERS['causal_mask'] is not answered
 yet". Nothing named.
+Since session 14 the misspelt key is a named mistake (answer_under_misspelt_key).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'no-causal-mask': None}
+EXPECT = {'cls-and-positions': None, 'no-causal-mask': 'answer_under_misspelt_key'}
 
 
 def embed_image(image, params):

@@ -10,10 +10,12 @@ Mistakes:
 
 Grader: the bias is observed (offset_rows: "the expected values plus 3 times `b` in every row",
 k * k * C - 1 = 3 on the failing case); the answer is told it is not one of the options. Nothing named.
+Since session 14 the answer is named (answer_spelt_unlike_option: 'bidirectional' spelt another
+way).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': None,
-          'no-causal-mask': None}
+          'no-causal-mask': 'answer_spelt_unlike_option'}
 
 
 def conv_patch_embed(image, K, b, stride):
