@@ -2800,3 +2800,17 @@ def test_a_softmax_over_every_axis_but_the_first_whatever_its_axis():
     cube = RNG.normal(size=(2, 3, 4))
     whole = np.exp(cube - cube.max(axis=(1, 2), keepdims=True))
     assert np.allclose(rows(cube), whole / whole.sum(axis=(1, 2), keepdims=True))
+
+
+def test_a_softmax_with_one_more_logit_of_zero():
+    """softmax_1 ("Attention Is Off By One"): exp(x_i) / (1 + sum_j exp(x_j)), written stably
+    as the reference's shifted ratio with exp(-max) added below; each slice sums to less than
+    1, along whichever axis is given."""
+    softmax = REFERENCE["softmax"]
+    sink = em.rewrite(softmax, "op:extra_zero_logit:softmax:denominator-plus-exp-minus-shift")
+    x = RNG.normal(size=(3, 4))
+    for axis in (-1, 0):
+        e = np.exp(x)
+        assert np.allclose(sink(x, axis=axis), e / (1 + e.sum(axis=axis, keepdims=True)))
+    assert np.all(sink(x).sum(-1) < 1)
+    assert np.allclose(sink(np.array([1000.0, 999.0])), softmax(np.array([1000.0, 999.0])))

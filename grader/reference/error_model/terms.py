@@ -5,7 +5,8 @@ softmax typed with the shifted name on top and the unshifted one below), and a t
 already adds added again by its caller (torchvision's encoder adds the positions that the
 embedding, ported with them, has added already), and a bias added before the product, not after
 (`(x + b) @ W`), and a step's argument added to its result (`attention(q, k, v) + q`), and the
-scores' scale with a base-2 kernel's factor (log2(e), FlashAttention's `exp2`). Each is
+scores' scale with a base-2 kernel's factor (log2(e), FlashAttention's `exp2`), and a softmax's
+denominator with one more logit, 0 (softmax_1). Each is
 an operator as in operators.py
 (`f(context, node) -> iterator of Change`).
 """
@@ -296,6 +297,35 @@ def argument_added(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 # a score's extra factor left by a base-2 softmax kernel: (factor, its words)
+def extra_zero_logit(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A ratio `e / np.sum(e, ...)` of a name assigned once from a shifted exponential
+    (`e = np.exp(x - m)`) with `np.exp(-m)` added to its denominator: one more logit, 0, in
+    every slice (Evan Miller's softmax_1, "Attention Is Off By One"; an attention sink fixed at
+    zero), so each slice sums to less than 1."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            and isinstance(node.left, ast.Name) and isinstance(node.right, ast.Call)):
+        return
+    name = node.left.id
+    if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.right)):
+        return
+    assigned = _assigned_once(context.instance.node, name)
+    if assigned is None or not (isinstance(assigned.value, ast.Call)
+                                and callee(assigned.value) == "exp"):
+        return
+    shift = _shift(assigned.value)
+    if shift is None:
+        return
+    extra = ast.Call(copy.deepcopy(assigned.value.func),
+                     [ast.UnaryOp(ast.USub(), copy.deepcopy(shift.right))], [])
+    yield Change("denominator-plus-exp-minus-shift",
+                 f"In {where(context)}, `{code(node)}` has one more term in its denominator, "
+                 f"`{code(extra)}`: a logit of 0 added to every slice (softmax_1 of \"Attention "
+                 "Is Off By One\", an attention sink fixed at zero), so each slice sums to less "
+                 f"than 1. The lecture's softmax divides by the sum of `{name}` alone.",
+                 lambda n, extra=extra: ast.BinOp(n.left, ast.Div(),
+                                                  ast.BinOp(n.right, ast.Add(), extra)))
+
+
 BASE_TWO = ((math.log2(math.e), "log2(e) = 1.4427"), (math.log(2), "ln(2) = 0.6931"))
 
 
@@ -321,4 +351,5 @@ OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "scaled_by_width": scaled_by_width,
              "bias_first": bias_before_product,
              "argument_added": argument_added,
-             "base_two": base_two_factor}  # tried after results.OPERATORS
+             "base_two": base_two_factor,
+             "extra_zero_logit": extra_zero_logit}  # tried after results.OPERATORS

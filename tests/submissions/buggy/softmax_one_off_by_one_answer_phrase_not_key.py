@@ -12,11 +12,13 @@ Grader: at blind time and now, the +1 is observed ("times 0.9679, everywhere: on
 is off" (scaled); "except in 1 of 2 rows (row 1)" (some_rows_wrong), and the property's
 "between 0 and 1, summing to 1" checklist); the answer is told "is not one of the options
 'permutation', ..." with no misconception. Nothing named.
-Since session 14 the answer is named (answer_phrase_not_key: the option 'permutation' among other
-words); the softmax is not.
+Since session 14 both are named: the answer (answer_phrase_not_key, the option 'permutation' among
+other words) and the softmax (terms.extra_zero_logit: exp(-max) added to the shifted ratio's
+denominator): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'why-positions': 'answer_phrase_not_key'}
+EXPECT = {'stable-softmax': 'op:extra_zero_logit:softmax:denominator-plus-exp-minus-shift',
+          'why-positions': 'answer_phrase_not_key'}
 
 
 def softmax(x, axis=-1):
