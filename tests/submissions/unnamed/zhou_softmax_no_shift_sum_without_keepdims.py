@@ -1,0 +1,21 @@
+"""Blind round 27 (b27_12, issue 38): softmax ported from Victor Zhou's cnn-from-scratch
+(softmax.py, Softmax.forward: `exp = np.exp(totals)`, `exp / np.sum(exp, axis=0)` on a 1-D
+vector). The student's correct conv_patch_embed (conv.py's iterate_regions, with a stride) is left
+out: it grades as the solution's.
+
+Mistakes:
+1. softmax takes no max away before exp: NaN on inputs near 1000.
+2. softmax sums over `axis` without keepdims: the division broadcasts along the wrong axis (right
+   along axis 0 and on 1-D inputs; wrong or an error elsewhere, the default axis included).
+
+Grader: at blind time and now, not named: the keepdims checklist line (which does cover (2)), the
+overflow observed as NaN or inf rows, the property's "your code failed" observation; the hidden
+random check has no hint line; vit-checkpoint observes the broken softmax.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'stable-softmax': None}
+
+
+def softmax(x, axis=-1):
+    exp = np.exp(x)
+    return exp / np.sum(exp, axis=axis)
