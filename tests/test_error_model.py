@@ -2814,3 +2814,55 @@ def test_a_softmax_with_one_more_logit_of_zero():
         assert np.allclose(sink(x, axis=axis), e / (1 + e.sum(axis=axis, keepdims=True)))
     assert np.all(sink(x).sum(-1) < 1)
     assert np.allclose(sink(np.array([1000.0, 999.0])), softmax(np.array([1000.0, 999.0])))
+
+
+def test_an_eps_parameter_fixed_at_a_librarys_default_whatever_is_given():
+    """Megatron's `MixedFusedLayerNorm(eps=config.layernorm_epsilon)`: the eps argument ignored
+    for 1e-5, whatever the caller passes; a call that passes no eps is the default's 1e-6."""
+    layer_norm_ = REFERENCE["layer_norm"]
+    fixed = em.rewrite(layer_norm_, "op:default:layer_norm:eps-as-1e-05")
+    x, g, b = RNG.normal(size=(3, 4)) * 1e-3, RNG.normal(size=4), RNG.normal(size=4)
+    for eps in (0.1, 1e-2, 1e-6):
+        assert np.allclose(fixed(x, g, b, eps), layer_norm_(x, g, b, 1e-5))
+    assert not np.allclose(fixed(x, g, b), layer_norm_(x, g, b))
+    assert "`eps` is fixed at 1e-05" in em.sentence(layer_norm_,
+                                                     "op:default:layer_norm:eps-as-1e-05")
+
+    def student(x, gamma, beta, eps=1e-6):
+        mu = x.mean(-1, keepdims=True)
+        return (x - mu) / np.sqrt(((x - mu) ** 2).mean(-1, keepdims=True) + 1e-5) * gamma + beta
+
+    cases = [(x, g, b, 0.1), (x, g, b), (RNG.normal(size=(2, 4)), g, b, 1e-2)]
+    found = em.search(layer_norm_, calls_of(layer_norm_, student, cases), 0, same)
+    assert found is not None and found.name == "op:default:layer_norm:eps-as-1e-05"
+    unpassed = calls_of(layer_norm_, student, [(x, g, b)])  # "whatever is given": none given
+    found = em.search(layer_norm_, unpassed, 0, same)
+    assert found is None or found.name != "op:default:layer_norm:eps-as-1e-05"
+
+
+def test_a_pair_is_tried_with_a_part_that_returns_where_the_students_code_raised():
+    """Victor Zhou's softmax, `exp(x) / np.sum(exp(x), axis=axis)`: no max taken away (NaN near
+    1000) and the sum without keepdims (a broadcast error, or another axis's sums). The failing
+    call overflows on a 1-D input; the max left out alone reproduces it, but returns where the
+    student's code raised on a matrix: still half of the pair, which the sum's keepdims
+    completes."""
+    def student(x, axis=-1):
+        e = np.exp(x)
+        return e / np.sum(e, axis=axis)
+
+    softmax = REFERENCE["softmax"]
+    cases = [(np.array([1000.0, 1001.0, 1002.0]),), (RNG.normal(size=(2, 3)),),
+             (RNG.normal(size=(3, 2)), 0), (RNG.normal(size=(3, 3)),), (RNG.normal(size=4),)]
+    calls = []
+    with np.errstate(all="ignore"):
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised(type(error).__name__, str(error))
+            calls.append(em.Call(args, {}, got, softmax(*args)))
+        assert isinstance(calls[1].got, em.Raised) and np.isnan(calls[0].got).all()
+        found = em.search(softmax, calls, 0, same)
+    assert found is not None and set(found.name.split("+")) == {
+        "op:keepdims:softmax:sum.keepdims", "op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)"}
+    assert "without keepdims=True" in found.sentence and "max subtraction" in found.sentence

@@ -477,6 +477,27 @@ def test_right_along_the_last_two_axes_only_is_said_of_a_softmax():
     assert generalisation(check, [*passed, case((2, 3, 4, 5), 0)], case((2, 3, 4), 0)) is None
 
 
+def test_right_along_the_last_axis_only_is_said_of_a_softmax_that_refuses_the_others():
+    """TensorFlow.js's softmax ported as it is: `axis` other than the last refused (or, as
+    well, computed wrongly). 1-D inputs are along their last axis; a pass along another axis, or
+    a failure along the last, belies it."""
+    from grader.checks.kinds.mistakes import generalisation
+
+    check = next(c for c in _checks() if c.call == "softmax")
+
+    def case(shape, axis):
+        x = np.zeros(shape)
+        return PlannedCase((x,), {"axis": axis}, None, None, "softmax", None, (x, None))
+
+    passed = [case((4,), 0), case((2, 3), -1), case((2, 3, 4), 2)]
+    found = generalisation(check, passed, case((3, 2), 0))
+    assert found[0] == "only_last_axis"
+    assert "right along the last axis of its input, not along axis 0 of one with 2 axes" in found[1]
+    assert generalisation(check, [*passed, case((2, 3), 0)], case((2, 3, 4), 0))[0] != (
+        "only_last_axis")
+    assert generalisation(check, passed, case((3, 2), 0), [case((2, 3), -1)]) is None
+
+
 def test_several_generalisations_that_hold_are_said_together():
     """A square one-channel image passes and a 5 x 6 RGB one fails: both 'square only' and 'one
     channel only' hold of the passes, neither of the failure; naming one would mislead, so both

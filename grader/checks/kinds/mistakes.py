@@ -358,6 +358,17 @@ def _last_two_axes(arguments):
     return int(axis) % ndim >= ndim - 2
 
 
+def _last_axis(arguments):
+    """True along `x`'s last axis (the default; a 1-D `x`'s only one), False along another;
+    None without an `x`, or with heads: attention's own."""
+    if "x" not in arguments or "heads" in arguments:
+        return None
+    ndim, axis = np.ndim(arguments["x"]), arguments.get("axis", -1)
+    if ndim < 1 or not isinstance(axis, (int, np.integer)) or not -ndim <= axis < ndim:
+        return None
+    return int(axis) % ndim == ndim - 1
+
+
 def _float_image(arguments):
     """True for a float image, False for an integer one (8-bit pixels, as a file gives them)."""
     image = arguments.get("image")
@@ -406,6 +417,11 @@ GENERALISATIONS = {
                            ("along the last two axes", "`axis`"), lambda a, hidden: (
         f"along the last two axes of its input, wrong along axis {a['axis']} of one with "
         f"{np.ndim(a['x'])} axes: check each step that moves `axis` or reads along it")),
+    "only_last_axis": (_last_axis, "right along the last axis only",
+                       ("along the last axis", "`axis`"), lambda a, hidden: (
+        f"along the last axis of its input, not along axis {a['axis']} of one with "
+        f"{np.ndim(a['x'])} axes: `axis` may be any of its axes (where a library supports the "
+        "last one only, move `axis` last and back)")),
 }
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
 ONE_AXIS_OFF = "one_axis_off"  # the right values with axes of length 1 added, dropped or moved

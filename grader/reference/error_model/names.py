@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from collections.abc import Iterator
 
 from .change import (
@@ -24,6 +25,7 @@ from .change import (
     slug,
     where,
 )
+from .operators import EPSILONS
 from .tree import PREFIX, nodes
 
 
@@ -234,7 +236,9 @@ def constant_off_by_one(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
     """A parameter ignored, its default used whatever is given: `P * P * 3` for `P * P * C`,
-    eps fixed at 1e-6, softmax always over the last axis."""
+    eps fixed at 1e-6, softmax always over the last axis; or an epsilon parameter ignored for
+    another of the usual library defaults (EPSILONS: a model config's `layernorm_epsilon =
+    1e-5`, Keras' 1e-3) whatever is given."""
     if not is_checked_function(context, node):
         return
     arguments = node.args.args
@@ -252,6 +256,20 @@ def parameter_default(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{name}` is taken as its default, {value!r}, "
                      f"whatever is given.",
                      lambda n, fixed=fixed: prepended(n, fixed))
+        if type(value) is float and 0 < value < 1e-2:  # an epsilon: a library's own instead
+            for other in (e for e in EPSILONS if e and e != value):
+                fixed = ast.Assign([ast.Name(name, ast.Store())], ast.Constant(other))
+                yield Change(f"{name}-as-{other:g}",
+                             f"In {where(context)}, `{name}` is fixed at {other:g} (a library's "
+                             f"usual default) whatever is given: use the `{name}` the caller "
+                             f"passes (its default is {value:g}).",
+                             lambda n, fixed=fixed: prepended(n, fixed),
+                             holds=functools.partial(_passed, name, [a.arg for a in arguments]))
+
+
+def _passed(name: str, params: list, function, calls: list, same) -> bool:
+    """Whether one of `calls` gives the parameter: "whatever is given" rests on one."""
+    return any(name in c.kwargs or len(c.args) > params.index(name) for c in calls)
 
 
 def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:

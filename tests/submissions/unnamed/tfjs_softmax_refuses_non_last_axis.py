@@ -12,9 +12,12 @@ Mistakes:
 Grader: at blind time and now, not named: the keepdims checklist line (which does not apply: the
 code passes axis and keepdims to both reductions) and the property's "your code failed, see the
 traceback" observation; the hidden random check has no hint line.
+Since session 14 (port27): observed on the small examples and the hidden random check, "right
+along the last axis of its input, not along axis 0 of one with 2 axes" (only_last_axis), no
+cause named: still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None}
+EXPECT = {'stable-softmax': 'only_last_axis'}
 
 
 def softmax(x, axis=-1):

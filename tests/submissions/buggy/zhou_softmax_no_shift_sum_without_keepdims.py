@@ -11,9 +11,14 @@ Mistakes:
 Grader: at blind time and now, not named: the keepdims checklist line (which does cover (2)), the
 overflow observed as NaN or inf rows, the property's "your code failed" observation; the hidden
 random check has no hint line; vit-checkpoint observes the broken softmax.
+Since session 14 (port27): both named as a pair on the three value checks, the sum without
+keepdims=True and the max subtraction left out (the search now pairs a single that returns
+where the student's code raised on a later call: the max left out alone reproduces the overflow,
+not the broadcast errors): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None}
+EXPECT = {'stable-softmax': 'op:keepdims:softmax:sum.keepdims'
+                            '+op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)'}
 
 
 def softmax(x, axis=-1):
