@@ -444,6 +444,29 @@ def test_a_row_read_as_a_one_row_slice_keeps_its_axis():
     assert not any(e.operator == "row_as_slice" for e in em.model(REFERENCE["layer_norm"])[1])
 
 
+def test_the_result_read_from_the_second_to_last_hidden_state():
+    """LLaVA's `hidden_states[-2]`: the last block and the final LayerNorm left out, together
+    one slip; the rewrite computes exactly that, and a search names it."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+
+    def student(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for block in params["blocks"][:-1]:
+            x = REFERENCE["encoder_block"](x, block, params["heads"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    name = "op:penultimate:vit_forward:block-loop-penultimate"
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       student(image, params))
+    vit, cases = REFERENCE["vit_forward"], [(image, params), (image, small_vit(1))]
+    found = em.search(vit, calls_of(vit, student, cases), 0, same,
+                      opaque=frozenset({"embed_image", "encoder_block"}))
+    assert found.name == name, found
+    assert "`x = layer_norm(x, params['ln_g'], params['ln_b'])` after it is left out" in \
+        found.sentence
+    assert not any(e.operator == "penultimate" for e in em.model(REFERENCE["encoder_block"])[1])
+
+
 def test_a_step_applied_after_the_pooling_instead_of_before():
     """The final LayerNorm of every row, then row 0, as the LayerNorm of the pooled row (timm's
     avg pool with its fc_norm); alone, the reordering changes nothing for a row read."""
@@ -1362,6 +1385,22 @@ def test_a_square_counted_as_a_triangle(count, detail):
     found = em.search(REFERENCE["attention_scores"], calls, 0, same_count)
     assert found.name == f"op:triangle:attention_scores:T-squared-{detail}", found
     assert "every token against every token" in found.sentence
+
+
+@pytest.mark.parametrize("heads", [12, 6])
+def test_a_square_counted_for_every_head_of_a_standard_vit(heads):
+    """timm's attn tensor (B, num_heads, N, N) counted: `12 * T * T` for one map's `T * T`; a
+    head count no standard ViT has is not this."""
+    scores = REFERENCE["attention_scores"]
+    name = f"op:every_head:attention_scores:times-{heads}-heads"
+    assert em.rewrite(scores, name)(197) == heads * 197 * 197
+    found = em.search(scores, calls_of(scores, lambda T: heads * T * T, [(5,), (197,), (2,)]),
+                      0, same_count)
+    assert found.name == name, found
+    assert f"counted for all {heads} heads" in found.sentence
+    other = em.search(scores, calls_of(scores, lambda T: 7 * T * T, [(5,), (197,)]), 0,
+                      same_count)
+    assert other is None or "every_head" not in other.name, other
 
 
 def test_a_count_computed_in_floats_is_named_and_a_right_int_is_not():
