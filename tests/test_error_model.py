@@ -427,6 +427,46 @@ def test_a_row_read_as_an_average_of_rows():
     assert not any(e.operator == "pool" for e in em.model(REFERENCE["self_attention"])[1])
 
 
+def test_a_row_read_as_a_one_row_slice_keeps_its_axis():
+    """`x[0]` as `x[:1]` (torchvision's `x[:, 0]` written for one sequence): the same values,
+    with the axis of length 1 kept in the logits; a search finds it from those logits alone."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    _, normed = final_tokens(image, params)
+    name = "op:row_as_slice:vit_forward:x[0]-as-slice"
+    got = em.rewrite(REFERENCE["vit_forward"], name)(image, params)
+    assert got.shape == (1, 3)
+    assert np.allclose(got[0], normed[0] @ params["W_head"] + params["b_head"])
+    assert "the row `x[0]` is read with its axis of length 1 kept, as the slice `x[:1]`" in \
+        em.sentence(REFERENCE["vit_forward"], name)
+    vit = REFERENCE["vit_forward"]
+    calls = calls_of(vit, lambda *a: vit(*a)[None], [(image, params)])
+    assert em.search(vit, calls, 0, same).name == name
+    assert not any(e.operator == "row_as_slice" for e in em.model(REFERENCE["layer_norm"])[1])
+
+
+def test_the_result_read_from_the_second_to_last_hidden_state():
+    """LLaVA's `hidden_states[-2]`: the last block and the final LayerNorm left out, together
+    one slip; the rewrite computes exactly that, and a search names it."""
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+
+    def student(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for block in params["blocks"][:-1]:
+            x = REFERENCE["encoder_block"](x, block, params["heads"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    name = "op:penultimate:vit_forward:block-loop-penultimate"
+    assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                       student(image, params))
+    vit, cases = REFERENCE["vit_forward"], [(image, params), (image, small_vit(1))]
+    found = em.search(vit, calls_of(vit, student, cases), 0, same,
+                      opaque=frozenset({"embed_image", "encoder_block"}))
+    assert found.name == name, found
+    assert "`x = layer_norm(x, params['ln_g'], params['ln_b'])` after it is left out" in \
+        found.sentence
+    assert not any(e.operator == "penultimate" for e in em.model(REFERENCE["encoder_block"])[1])
+
+
 def test_a_step_applied_after_the_pooling_instead_of_before():
     """The final LayerNorm of every row, then row 0, as the LayerNorm of the pooled row (timm's
     avg pool with its fc_norm); alone, the reordering changes nothing for a row read."""
@@ -1347,6 +1387,22 @@ def test_a_square_counted_as_a_triangle(count, detail):
     assert "every token against every token" in found.sentence
 
 
+@pytest.mark.parametrize("heads", [12, 6])
+def test_a_square_counted_for_every_head_of_a_standard_vit(heads):
+    """timm's attn tensor (B, num_heads, N, N) counted: `12 * T * T` for one map's `T * T`; a
+    head count no standard ViT has is not this."""
+    scores = REFERENCE["attention_scores"]
+    name = f"op:every_head:attention_scores:times-{heads}-heads"
+    assert em.rewrite(scores, name)(197) == heads * 197 * 197
+    found = em.search(scores, calls_of(scores, lambda T: heads * T * T, [(5,), (197,), (2,)]),
+                      0, same_count)
+    assert found.name == name, found
+    assert f"counted for all {heads} heads" in found.sentence
+    other = em.search(scores, calls_of(scores, lambda T: 7 * T * T, [(5,), (197,)]), 0,
+                      same_count)
+    assert other is None or "every_head" not in other.name, other
+
+
 def test_a_count_computed_in_floats_is_named_and_a_right_int_is_not():
     """`math.pow(P, 2) * C`: the value right, its type a float, on every case."""
     calls = calls_of(REFERENCE["patch_dim"], lambda P, C=3: math.pow(P, 2) * C,
@@ -1621,6 +1677,30 @@ def test_a_term_a_step_adds_added_again_by_its_caller():
     beta_twice = {**params, "W_head": params["W_head"], "b_head": params["b_head"]
                   + params["ln_b"] @ params["W_head"]}
     assert np.allclose(twice(image, params), REFERENCE["vit_forward"](image, beta_twice))
+
+
+def test_a_term_a_step_adds_added_again_before_each_step_of_the_loop():
+    """DETR's encoder adds the positions at every layer: `encoder_block(x + pos, ...)` after an
+    `embed_image` that has added them already. The rewrite is that code; the search names it."""
+    def student(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for block in params["blocks"]:
+            x = REFERENCE["encoder_block"](x + params["pos"], block, params["heads"])
+        x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    params = small_vit()
+    cases = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), small_vit(1))]
+    opaque = frozenset({"embed_image", "encoder_block"})
+    name = "op:term_each_step:vit_forward:encoder_block-input-plus-params['pos']"
+    rewritten = em.rewrite(REFERENCE["vit_forward"], name, opaque)
+    assert all(np.allclose(rewritten(*case), student(*case)) for case in cases)
+    found = em.search(REFERENCE["vit_forward"],
+                      calls_of(REFERENCE["vit_forward"], student, cases), 0, same,
+                      opaque=opaque)
+    assert found.name == name, found
+    assert "added again to `x` before each `encoder_block(x, block, params['heads'])`" in \
+        found.sentence and "already returns `... + params['pos']`" in found.sentence
 
 
 def test_a_contraction_over_operands_flattened_each_its_own_way():

@@ -5,6 +5,8 @@
   (each pair once) or `T * (T - 1)` (each token against every other, itself left out).
 - The count returned as a float, as `/`, `math.pow` or a float constant makes it: 768.0 for 768.
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
+- A square `T * T` counted for every head of a standard ViT, `12 * T * T` (timm's attn tensor
+  (B, num_heads, N, N) of ViT-B), where one attention map is asked for.
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -51,6 +53,24 @@ def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, written=written: ast.parse(written, mode="eval").body)
 
 
+# the head counts of the standard ViTs (Dosovitskiy et al.; DeiT's Ti and S): a square counted
+# for all of a model's maps is that many times it
+HEADS = {3: "ViT-Ti", 6: "ViT-S", 12: "ViT-B", 16: "ViT-L and ViT-H"}
+
+
+def every_head(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`T * T` counted for all the heads of a standard ViT: `12 * T * T`."""
+    if _squared_name(node) is None:
+        return
+    for heads, model in HEADS.items():
+        yield Change(f"times-{heads}-heads",
+                     f"In {where(context)}, `{code(node)}` is counted for all {heads} heads of "
+                     f"a {model}, `{heads} * {code(node)}` (as timm's attention tensor (B, "
+                     f"num_heads, N, N) holds them): one attention map, the one asked for, has "
+                     f"`{code(node)}` scores.",
+                     lambda n, heads=heads: ast.BinOp(ast.Constant(heads), ast.Mult(), n))
+
+
 @functools.lru_cache(maxsize=256)
 def _counts(function: ast.FunctionDef) -> frozenset[int]:
     """The ids of the arithmetic `function` returns (`return P * P * C`): integer expressions of
@@ -86,4 +106,5 @@ def plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(n, ast.Add(), ast.Constant(1)))
 
 
-OPERATORS = {"triangle": triangle, "count_as_float": as_float, "count_plus_one": plus_one}
+OPERATORS = {"triangle": triangle, "count_as_float": as_float, "count_plus_one": plus_one,
+             "every_head": every_head}

@@ -7,7 +7,8 @@ in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshape
 returned flattened to rows where the lecture returns a grid (timm's PatchEmbed, flatten=True),
 or a returned tuple of sizes with a part changed: each part a pair, a side as its area (`P * P`),
 halved (`P // 2`, windows that overlap by half), or a third value 0 appended (a padding, as
-torch's Conv2d takes it).
+torch's Conv2d takes it), or a row read as a one-row slice that keeps its axis (`x[:1]` for
+`x[0]`: a batched port's `x[:, 0]` written for one sequence).
 
 Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
 does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
@@ -17,6 +18,7 @@ iterator of Change`).
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -240,8 +242,40 @@ def rows_kept(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: prepended(n, statement), ((bound, as_rows),))
 
 
+def _row_index(node: ast.AST) -> int | None:
+    """The integer `x[0]` or `x[-1]` reads from an array's name, else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)):
+        return None
+    try:
+        index = ast.literal_eval(node.slice)
+    except ValueError:
+        return None
+    return index if isinstance(index, int) and not isinstance(index, bool) else None
+
+
+def row_as_slice(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A row read as a one-row slice, `x[0]` as `x[:1]` (`x[-1]` as `x[-1:]`): its axis of
+    length 1 is kept, and so is it in all that is computed from it (a batched port's
+    `x[:, 0]` for [CLS] written for one sequence as `x[:1]`). Only an array's name indexed by
+    an integer (no `.shape[0]`)."""
+    index = _row_index(node)
+    if index is None:
+        return
+    stop = None if index == -1 else ast.Constant(index + 1)
+    start = None if index == 0 else ast.Constant(index)
+    sliced = ast.Subscript(node.value, ast.Slice(start, stop), ast.Load())
+    yield Change(f"{node.value.id}[{index}]-as-slice",
+                 f"In {where(context)}, the row `{code(node)}` is read with its axis of "
+                 f"length 1 kept, as the slice `{code(sliced)}` reads it (or `[:, {index}]` on a "
+                 "batch of one, `x[None]`): what is computed from it keeps that axis too, shape "
+                 f"(1, n) where the lecture's has (n,). Index the row itself, `{code(node)}`.",
+                 lambda n: ast.Subscript(n.value, ast.Slice(copy.deepcopy(start),
+                                                            copy.deepcopy(stop)), ast.Load()))
+
+
 OPERATORS = {"output_activation": output_activation,
              "result_reshaped": reshaped_into_place,
              "sizes_as_pairs": sizes_as_pairs, "tuple_parts": tuple_parts,
              "result_flattened": result_flattened,
-             "rows_kept": rows_kept}  # tried after dtypes.OPERATORS
+             "rows_kept": rows_kept, "row_as_slice": row_as_slice}  # tried after dtypes.OPERATORS

@@ -6,7 +6,9 @@ holds (`params.get("num_attention_heads", 1)`: a key read under another name, so
 block runs with one head), and a step given its input standardised row by row first (MAE's
 per-patch normalisation) or its result standardised as it is returned (lucidrains' LayerNorm
 after the patch embedding), and a square root written `** 1/2`, and a loop's result never
-used (tinygrad's `cls = x[0]` kept from before the blocks). Each is an operator as in
+used (tinygrad's `cls = x[0]` kept from before the blocks), or the result computed from the
+second-to-last hidden state (LLaVA's `select_layer=-2`: the last block and the final norm left
+out). Each is an operator as in
 operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -96,6 +98,50 @@ def loop_result_unused(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"but its result is never used (a row or a copy of `{name}` taken "
                          f"ahead of it, such as `cls = {name}[0]`, goes on in its place).",
                          unused)
+
+
+def penultimate_state(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The result computed from the second-to-last hidden state: the loop's last step and the
+    steps after the loop that update its name left out, `hidden_states[-2]` (LLaVA's
+    `select_layer=-2`, Stable Diffusion's CLIP skip: the output before the last block, with no
+    final norm). Only the checked function's own top-level loop over a list, `x = step(x, ...)`,
+    followed by at least one `x = f(x, ...)`."""
+    if not (isinstance(node, ast.FunctionDef) and "/" not in context.instance.path):
+        return
+    body = node.body
+    for index, loop in enumerate(body):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                and not (isinstance(loop.iter, ast.Call)
+                         and code(loop.iter.func) in ("range", "enumerate"))):
+            continue
+        names = _loop_updates(loop)
+        after = 0
+        for statement in body[index + 1:]:
+            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], ast.Name)
+                    and statement.targets[0].id in names):
+                break
+            after += 1
+        if not after:
+            continue
+        dropped = body[index + 1:index + 1 + after]
+
+        def penultimate(n: ast.FunctionDef, index=index, after=after) -> ast.FunctionDef:
+            new, old = copy.copy(n), n.body[index]
+            short = copy.copy(old)
+            short.iter = ast.Subscript(old.iter, ast.Slice(None, ast.Constant(-1)), ast.Load())
+            new.body = [*n.body[:index], short, *n.body[index + 1 + after:]]
+            return new
+
+        steps = " and ".join(f"`{code(s)}`" for s in dropped)
+        yield Change(f"{loop.target.id}-loop-penultimate",
+                     f"In {where(context)}, the result is computed from the second-to-last "
+                     f"hidden state: the loop `for {loop.target.id} in {code(loop.iter)}` "
+                     f"stops before its last one, and {steps} after it "
+                     f"{'is' if after == 1 else 'are'} left out (as "
+                     "LLaVA's `select_layer=-2` and Stable Diffusion's CLIP skip read CLIP's "
+                     "features). The lecture's result reads the stream after every step of "
+                     "the loop and those after it.", penultimate)
 
 
 def _residual(statement: ast.stmt) -> tuple[str, ast.AST] | None:
@@ -268,4 +314,5 @@ OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": l
              "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
              "standardised": standardised_first,
              "standardised_after": standardised_after,
-             "loop_unused": loop_result_unused}  # tried after inputs.OPERATORS
+             "loop_unused": loop_result_unused,
+             "penultimate": penultimate_state}  # tried after inputs.OPERATORS

@@ -3,7 +3,8 @@ scaled by a constant (`x + 0.5 * mlp(...)`, Macaron's and Conformer's half-step 
 a shift applied to one side of a ratio only (`exp(x - max) / sum(exp(x))`, a "stable"
 softmax typed with the shifted name on top and the unshifted one below), and a term a step
 already adds added again by its caller (torchvision's encoder adds the positions that the
-embedding, ported with them, has added already), and a bias added before the product, not after
+embedding, ported with them, has added already; or before each step of the loop that follows,
+DETR's positions at every layer), and a bias added before the product, not after
 (`(x + b) @ W`), and a step's argument added to its result (`attention(q, k, v) + q`), and the
 scores' scale with a base-2 kernel's factor (log2(e), FlashAttention's `exp2`), and a softmax's
 denominator with one more logit, 0 (softmax_1). Each is
@@ -174,32 +175,90 @@ class _Bound(ast.NodeTransformer):
         return copy.deepcopy(self.arguments.get(node.id, node))
 
 
-def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A term that a step of the student API adds last added again by its caller:
-    `embed_image(image, params)`, which returns `x + params['pos']`, followed by
-    `+ params['pos']` (the positions twice). Not the reference's own small helpers (`linear`'s
-    bias twice at each of a block's six projections would crowd out the search)."""
+def _term_again(context: Context, node: ast.AST) -> tuple[ast.AST, ast.AST] | None:
+    """(term, the term in the caller's words) of the call `node` of a student-API step that
+    returns `... + term` (`embed_image(image, params)`: `params['pos']`), else None."""
     from grader.reference import REFERENCE  # the student API's own functions
 
     function = called_function(context, node)
     if getattr(function, "__name__", None) not in REFERENCE:
-        return
+        return None
     definition = source(function)
     term = _last_term(definition) if definition is not None else None
     if term is None or any(isinstance(a, ast.Starred) for a in node.args):
-        return
+        return None
     parameters = [a.arg for a in definition.args.args]
     arguments = dict(zip(parameters, node.args, strict=False))
     arguments.update({k.arg: k.value for k in node.keywords if k.arg})
     read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
     if not read <= set(arguments):
-        return  # a default the caller does not pass: not in its words
-    again = _Bound(arguments).visit(copy.deepcopy(term))
+        return None  # a default the caller does not pass: not in its words
+    return term, _Bound(arguments).visit(copy.deepcopy(term))
+
+
+def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A term that a step of the student API adds last added again by its caller:
+    `embed_image(image, params)`, which returns `x + params['pos']`, followed by
+    `+ params['pos']` (the positions twice). Not the reference's own small helpers (`linear`'s
+    bias twice at each of a block's six projections would crowd out the search)."""
+    found = _term_again(context, node)
+    if found is None:
+        return
+    term, again = found
     name = callee(node)
     yield Change(f"{name}-plus-{code(again)}"[:60],
                  f"In {where(context)}, `{code(again)}` is added again after `{code(node)}`: "
                  f"`{name}` already returns `... + {code(term)}`, so it is added twice.",
                  lambda n, again=again: ast.BinOp(n, ast.Add(), copy.deepcopy(again)))
+
+
+def _added_before(function: ast.FunctionDef, loop: ast.For):
+    """(name, call) of `name = call(...)` just before `loop` in `function`'s body, when the
+    loop's body starts with `name = step(name, ...)`; else None."""
+    body = function.body
+    if loop not in body or body.index(loop) == 0 or not loop.body:
+        return None
+    before, first = body[body.index(loop) - 1], loop.body[0]
+    if not (isinstance(before, ast.Assign) and len(before.targets) == 1
+            and isinstance(before.targets[0], ast.Name) and isinstance(before.value, ast.Call)
+            and isinstance(first, ast.Assign) and isinstance(first.value, ast.Call)
+            and first.value.args and isinstance(first.value.args[0], ast.Name)
+            and first.value.args[0].id == before.targets[0].id
+            and [t.id for t in first.targets if isinstance(t, ast.Name)] == [
+                before.targets[0].id]):
+        return None
+    return before.targets[0].id, before.value
+
+
+def term_each_step(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A term a step of the student API adds last added again before each step of the loop
+    that follows it: `x = embed_image(image, params)` (which returns `x + params['pos']`), then
+    `x = encoder_block(x + params['pos'], ...)` at every block, as DETR's encoder adds its
+    positions at each layer. The checked function's own loop only."""
+    if not (isinstance(node, ast.For) and "/" not in context.instance.path):
+        return
+    found = _added_before(context.instance.node, node)
+    if found is None:
+        return
+    name, call = found
+    found = _term_again(context, call)
+    if found is None:
+        return
+    term, again = found
+    step = node.body[0].value
+
+    def replace(n: ast.For) -> ast.For:
+        new = copy.deepcopy(n)
+        inner = new.body[0].value
+        inner.args = [ast.BinOp(inner.args[0], ast.Add(), copy.deepcopy(again)), *inner.args[1:]]
+        return new
+
+    yield Change(f"{callee(step)}-input-plus-{code(again)}"[:60],
+                 f"In {where(context)}, `{code(again)}` is added again to `{name}` before each "
+                 f"`{code(step)}` of the loop, `{callee(step)}({name} + {code(again)}, ...)` "
+                 f"(as DETR's encoder adds its positions at every layer): `{callee(call)}` "
+                 f"already returns `... + {code(term)}`, so it is added once, before the loop.",
+                 replace)
 
 
 FIXED_WIDTH = 64  # a head width ports fix (lucidrains' dim_head=64, ViT-B's 768 / 12)
@@ -352,4 +411,5 @@ OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "bias_first": bias_before_product,
              "argument_added": argument_added,
              "base_two": base_two_factor,
-             "extra_zero_logit": extra_zero_logit}  # tried after results.OPERATORS
+             "extra_zero_logit": extra_zero_logit,
+             "term_each_step": term_each_step}  # tried after results.OPERATORS

@@ -11,9 +11,12 @@ Mistakes:
 
 Grader: at blind time and now, the floored count is named (floor_division_count); the positions
 added at every block get only vit_forward's checklist.
+Since session 14 the positions at every block are named (terms.term_each_step: a term
+`embed_image` adds added again before each step of the loop): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'floor_division_count', 'vit-forward': None}
+EXPECT = {'patch-count': 'floor_division_count',
+          'vit-forward': "op:term_each_step:vit_forward:encoder_block-input-plus-params['pos']"}
 CORRECT = ('num_tokens',)
 
 

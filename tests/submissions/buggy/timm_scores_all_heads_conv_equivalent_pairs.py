@@ -10,9 +10,11 @@ Mistakes:
 Grader: the pairs are named (op:sizes_as_pairs); the 12 heads are observed on the two call checks
 (count_scaled: "returns 12 times the expected count on every case that failed"; before, no hint)
 and get attention-cost's checklist on the property check.
+Since session 14 the 12 heads are named (counts.every_head: `T * T` counted for every head of a
+standard ViT): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'attention-cost': None,
+EXPECT = {'attention-cost': 'op:every_head:attention_scores:times-12-heads',
           'kernel-stride': 'op:sizes_as_pairs:conv_equivalent:each-as-a-pair'}
 CORRECT = ('patch_dim',)
 

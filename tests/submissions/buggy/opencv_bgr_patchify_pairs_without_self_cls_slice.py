@@ -12,11 +12,13 @@ Grader: the pair count is named (op:triangle); the channels, observed in the bli
 ramp image, which is not the cause; no bias is guessed now, patchify takes none), are named
 since (inputs.channels_reversed); the kept axis is observed (one_axis_off: "a batch axis kept
 from batched code?").
+Since session 14 the slice is named (results.row_as_slice: `x[0]` read with its axis kept, as
+`x[:1]` reads it): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:channels_reversed:patchify:image-channels-reversed',
           'attention-cost': 'op:triangle:attention_scores:T-squared-minus-one',
-          'vit-forward': None}
+          'vit-forward': 'op:row_as_slice:vit_forward:x[0]-as-slice'}
 
 
 def patchify(image, P):

@@ -10,9 +10,11 @@ Grader: at blind time and now, not named: vit-forward gives only its checklist (
 embed, every block of params["blocks"], the final LayerNorm, and the [CLS] row"; the final norm
 skipped alone is named, tests/submissions/buggy/ fixtures, but not with the dropped block);
 vit-checkpoint observes the broken vit_forward.
+Since session 14 the second-to-last hidden state is named (sequence.penultimate_state: the loop's
+last step and the final norm after it left out, one slip): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:penultimate:vit_forward:block-loop-penultimate'}
 
 
 def vit_forward(image, params, select_layer=-2):

@@ -14,11 +14,13 @@ Grader: at blind time and now, the slice is observed ("the right values, with an
 length 1", one_axis_off) and the key is told as an observation with no misconception ("ANSWERS
 has the key 'position', which no question reads: write the answer under 'positions'"). The
 slicing itself is not named.
-Since session 14 the misspelt key is a named mistake (answer_under_misspelt_key); the slice is
-still only observed.
+Since session 14 the misspelt key is a named mistake (answer_under_misspelt_key), and the slice
+is named on vit-forward (results.row_as_slice: `x[0]` read with its axis kept, as `x[:1]` reads
+it): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': 'one_axis_off', 'why-positions': 'answer_under_misspelt_key'}
+EXPECT = {'vit-forward': 'op:row_as_slice:vit_forward:x[0]-as-slice',
+          'why-positions': 'answer_under_misspelt_key'}
 
 
 def vit_forward(image, params):
