@@ -2888,3 +2888,22 @@ def test_a_convolution_written_at_its_windows_pixel_offsets():
     assert np.allclose(at_pixels(image, K, b, 1), conv(image, K, b, 1))
     with pytest.raises(IndexError, match="index 2 is out of bounds for axis 1 with size 2"):
         at_pixels(RNG.normal(size=(4, 4, 2)), RNG.normal(size=(2, 2, 2, 4)), b, 2)
+
+
+def test_an_exact_gelu_with_the_sign_inside_erfc_dropped_is_named():
+    """`0.5 * x * erfc(x / sqrt(2))`, scipy's docs' erfc with `-x` typed `x`: x (1 - Phi(x)),
+    named as the exact GELU's slip on the encoder-block check's cases."""
+    from grader.checks.generators import generate_cases
+    from grader.reference.erf import erfc
+
+    block = REFERENCE["encoder_block"]
+    loose = Compare("allclose", rtol=2e-3, atol=2e-3)
+    mirrored = em.rewrite(block, "op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped")
+    calls = [em.Call(args, kwargs, block(*args, **kwargs, activation=lambda z: 0.5 * z * erfc(
+        z / math.sqrt(2.0))), block(*args, **kwargs))
+        for args, kwargs in generate_cases("block_inputs", 12, 77, {})]
+    assert all(np.allclose(mirrored(*c.args, **c.kwargs), c.got) for c in calls)
+    found = em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
+    assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped", found
+    assert found.sentence.endswith("the activation is the exact GELU with `x / math.sqrt(2.0)` "
+                                   "where `-x / math.sqrt(2.0)` belongs (its minus sign dropped).")
