@@ -2946,3 +2946,96 @@ def test_a_pair_is_tried_with_a_part_that_returns_where_the_students_code_raised
     assert found is not None and set(found.name.split("+")) == {
         "op:keepdims:softmax:sum.keepdims", "op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)"}
     assert "without keepdims=True" in found.sentence and "max subtraction" in found.sentence
+
+
+def test_standardised_through_transposes_and_an_affine_pair_as_columns():
+    """numpy's 2-D idiom `((x.T - mean) / std).T`: right for (T, d), a broadcasting error or
+    other tokens' statistics with leading axes; ConvNeXt's channels-first affine line,
+    `gamma[:, None] * x + beta[:, None]`: gamma and beta along the tokens."""
+    norm = REFERENCE["layer_norm"]
+    transposed = em.rewrite(norm, "op:by_transpose:layer_norm:standardised-by-transpose")
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    x = RNG.normal(size=(3, 4))
+    assert np.allclose(transposed(x, g, b), norm(x, g, b))
+    cube = RNG.normal(size=(4, 4, 4))  # the leading axes line up with the transposed ones
+    mu, sigma = cube.mean(-1), np.sqrt(cube.var(-1) + 1e-6)
+    assert np.allclose(transposed(cube, g, b), ((cube.T - mu) / sigma).T * g + b)
+    with pytest.raises(ValueError, match=r"shapes \(4,3,2\) \(2,3\)"):
+        transposed(RNG.normal(size=(2, 3, 4)), g, b)
+    columns = em.rewrite(norm, "op:as_columns:layer_norm:gamma-beta-as-columns")
+    square = RNG.normal(size=(4, 4))
+    standard = norm(square, np.ones(4), np.zeros(4))
+    assert np.allclose(columns(square, g, b), g[:, None] * standard + b[:, None])
+    with pytest.raises(ValueError):
+        columns(x, g, b)
+
+
+def test_a_count_read_from_shape_1_and_tokens_divided_by_their_length():
+    """cs231n's `N, D = x.shape`: a variance by hand over `x.shape[1]`, right for (T, d);
+    CLIP's F.normalize in LayerNorm's place: the centred token over max(its length, eps)."""
+    norm = REFERENCE["layer_norm"]
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    by_hand = em.rewrite(norm, "op:width_from_second_axis:layer_norm:var-over-shape1")
+    x, cube = RNG.normal(size=(3, 4)), RNG.normal(size=(2, 3, 4))
+    assert np.allclose(by_hand(x, g, b), norm(x, g, b))
+    centred = cube - cube.mean(-1, keepdims=True)
+    var = (centred ** 2).sum(-1, keepdims=True) / 3
+    assert np.allclose(by_hand(cube, g, b), centred / np.sqrt(var + 1e-6) * g + b)
+    with pytest.raises(IndexError):
+        by_hand(RNG.normal(size=4), g, b)
+    unit = em.rewrite(norm, "op:unit_length:layer_norm:unit-length")
+    centred = x - x.mean(-1, keepdims=True)
+    length = np.linalg.norm(centred, axis=-1, keepdims=True)
+    assert np.allclose(unit(x, g, b, eps=0.5), centred / np.maximum(length, 0.5) * g + b)
+    assert np.allclose((unit(x, g, b) - b) * 2, norm(x, g, b) - b, atol=1e-4)  # sqrt(d) = 2
+
+
+def test_window_loops_one_short_building_the_output_from_what_they_collect():
+    """`for top in range(0, H - k, stride)` appending rows of windows: the last row and column
+    of windows are missing where a window starts at H - k (W - k); no row, no column."""
+    conv = REFERENCE["conv_patch_embed"]
+    short = em.rewrite(conv, "op:window_range:conv_patch_embed:windows-range-one-short-collected")
+
+    def student(image, K, b, stride):
+        k = K.shape[0]
+        rows = [[np.tensordot(image[i:i + k, j:j + k], K, axes=3)
+                 for j in range(0, image.shape[1] - k, stride)]
+                for i in range(0, image.shape[0] - k, stride)]
+        return (np.asarray(rows).reshape(len(rows), -1, K.shape[-1]) if rows and rows[0]
+                else np.zeros((len(rows), 0, K.shape[-1]))) + b
+
+    for (H, W, k, stride) in ((4, 4, 2, 2), (7, 8, 2, 3), (6, 5, 3, 1), (3, 5, 3, 1)):
+        image, K, b = RNG.normal(size=(H, W, 2)), RNG.normal(size=(k, k, 2, 3)), RNG.normal(size=3)
+        got, want = short(image, K, b, stride), student(image, K, b, stride)
+        assert got.shape == want.shape and np.allclose(got, want)
+
+
+def test_a_convolution_written_at_its_windows_pixel_offsets():
+    """`out[i, j]` for `i in range(0, H - k + 1, stride)`: right for stride 1, an IndexError on
+    the (H', W') buffer for a larger stride."""
+    conv = REFERENCE["conv_patch_embed"]
+    at_pixels = em.rewrite(conv, "op:window_at_pixel:conv_patch_embed:"
+                                 "windows-written-at-pixel-offset")
+    image, K, b = RNG.normal(size=(5, 6, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4)
+    assert np.allclose(at_pixels(image, K, b, 1), conv(image, K, b, 1))
+    with pytest.raises(IndexError, match="index 2 is out of bounds for axis 1 with size 2"):
+        at_pixels(RNG.normal(size=(4, 4, 2)), RNG.normal(size=(2, 2, 2, 4)), b, 2)
+
+
+def test_an_exact_gelu_with_the_sign_inside_erfc_dropped_is_named():
+    """`0.5 * x * erfc(x / sqrt(2))`, scipy's docs' erfc with `-x` typed `x`: x (1 - Phi(x)),
+    named as the exact GELU's slip on the encoder-block check's cases."""
+    from grader.checks.generators import generate_cases
+    from grader.reference.erf import erfc
+
+    block = REFERENCE["encoder_block"]
+    loose = Compare("allclose", rtol=2e-3, atol=2e-3)
+    mirrored = em.rewrite(block, "op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped")
+    calls = [em.Call(args, kwargs, block(*args, **kwargs, activation=lambda z: 0.5 * z * erfc(
+        z / math.sqrt(2.0))), block(*args, **kwargs))
+        for args, kwargs in generate_cases("block_inputs", 12, 77, {})]
+    assert all(np.allclose(mirrored(*c.args, **c.kwargs), c.got) for c in calls)
+    found = em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
+    assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped", found
+    assert found.sentence.endswith("the activation is the exact GELU with `x / math.sqrt(2.0)` "
+                                   "where `-x / math.sqrt(2.0)` belongs (its minus sign dropped).")

@@ -1,6 +1,7 @@
 """An accepted alternative activation written with one slip: GELU's tanh approximation typed out
 by hand with its cubic term left out, `x ** 2` for `x ** 3`, or sqrt(2 * pi) for sqrt(2 / pi);
-the exact GELU with the /sqrt(2) inside erf left out, `0.5 * x * (1 + erf(x))`.
+the exact GELU with the /sqrt(2) inside erf left out, `0.5 * x * (1 + erf(x))`, or the sign
+inside erfc dropped, `0.5 * x * erfc(x / sqrt(2))`.
 `operators.activation` swaps the MLP's activation for another whole function; this operator
 swaps it for a variant of one, made by a general single-node edit of that function's own source
 (tree.py parses it as any reference function):
@@ -10,6 +11,7 @@ swaps it for a variant of one, made by a general single-node edit of that functi
 - a power one off (`x ** 3` as `x ** 2` or `x ** 4`);
 - a division written as a product (`order.multiplied_for_divided`: 2 / pi as 2 * pi), or a
   product by a constant as a division by it;
+- a parameter's minus sign dropped (`erfc(-x / sqrt(2))` as `erfc(x / sqrt(2))`);
 - a square root left off a constant (2 / pi where sqrt(2 / pi) belongs), or taken of its
   numerator alone (sqrt(2) / pi), or written `** 1/2` (`x / 2 ** 1/2`, read `x / 2 / 2`:
   `sequence.half_power`).
@@ -92,8 +94,17 @@ def _numerator_rooted(context: Context, node: ast.AST) -> Iterator[Change]:
                                          n.args[0].right))
 
 
+def _sign_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A parameter's minus sign dropped, `-x` as `x`: `erfc(x / sqrt(2))` for `erfc(-x /
+    sqrt(2))`, x (1 - Phi(x)) where x Phi(x) belongs (a constant's sign is no slip offered)."""
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Name) and _reads_parameter(context, node)):
+        yield Change(f"{node.operand.id}-sign-dropped", "", lambda n: n.operand)
+
+
 SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
-         _divided_for_multiplied, _root_dropped, _numerator_rooted, half_power)  # in this order
+         _divided_for_multiplied, _root_dropped, _numerator_rooted, half_power,
+         _sign_dropped)  # in this order
 
 
 def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:
@@ -180,7 +191,18 @@ def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
             words = _words(parents[id(node)], node, change.replace)
             if change.detail.startswith("sqrt-as-half-power"):  # how it came to be typed
                 words += " (a square root written `** 1/2`, which Python reads as `/ 2`)"
+            if change.detail.endswith("-sign-dropped"):  # quoted with what it divides
+                words = _sign_words(parents[id(node)], node)
             yield change.detail, words, function, values
+
+
+def _sign_words(parent: ast.AST, node: ast.UnaryOp) -> str:
+    """"`x / math.sqrt(2.0)` where `-x / math.sqrt(2.0)` belongs (its minus sign dropped)"."""
+    written = copy.copy(parent)
+    for field, value in ast.iter_fields(parent):
+        if value is node:
+            setattr(written, field, node.operand)
+    return f"`{code(written)}` where `{code(parent)}` belongs (its minus sign dropped)"
 
 
 def _values(function: Callable) -> np.ndarray | None:

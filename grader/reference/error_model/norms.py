@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, Replaced, callee, code, where
+from .change import Change, Context, Replaced, callee, code, slug, where
 from .tree import PREFIX
 
 
@@ -154,5 +154,140 @@ def _standardised(node: ast.BinOp, sides: tuple[bool, bool], bound: str) -> ast.
     return ast.BinOp(left, ast.MatMult(), right)
 
 
+def _kept_statistic(function: ast.FunctionDef, node: ast.AST) -> bool:
+    """Whether `node` is a reduction over the last axis with keepdims=True (`np.mean(x,
+    axis=-1, keepdims=True)`), or a name `function` assigns once from one."""
+    if isinstance(node, ast.Name):
+        values = [s.value for s in ast.walk(function) if isinstance(s, ast.Assign)
+                  and [t for t in s.targets if isinstance(t, ast.Name) and t.id == node.id]]
+        return len(values) == 1 and _kept_statistic(function, values[0])
+    return (isinstance(node, ast.Call) and _last_axis(node) and any(
+        k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in node.keywords))
+
+
+def by_transpose(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A statistic over the last axis taken away through a transpose, `(x.T - m).T` with `m`
+    reduced without keepdims (numpy's idiom for standardising the rows of a 2-D array), or the
+    whole standardisation so, `((x.T - m) / s).T`: the same for a (T, d) array and for one
+    token, but with leading axes `.T` reverses them all and the statistics no longer line up
+    with their tokens."""
+    if not isinstance(node, ast.BinOp):
+        return
+    function = context.instance.node
+    centred = node if isinstance(node.op, ast.Sub) else node.left
+    if not (isinstance(centred, ast.BinOp) and isinstance(centred.op, ast.Sub)
+            and _kept_statistic(function, centred.right)):
+        return
+    if node is not centred and not isinstance(node.op, ast.Div):
+        return
+
+    def dropped(statistic: ast.AST) -> ast.AST:
+        return ast.Subscript(copy.deepcopy(statistic), ast.Tuple(
+            [ast.Constant(...), ast.Constant(0)], ast.Load()), ast.Load())
+
+    def transposed(n: ast.BinOp) -> ast.AST:
+        inner = n if isinstance(n.op, ast.Sub) else n.left
+        new = ast.BinOp(ast.Attribute(copy.deepcopy(inner.left), "T", ast.Load()), ast.Sub(),
+                        dropped(inner.right))
+        if inner is not n:
+            new = ast.BinOp(new, ast.Div(), dropped(n.right))
+        return ast.Attribute(new, "T", ast.Load())
+
+    shown = code(transposed(copy.deepcopy(node)))
+    detail = slug(code(node)) if node is centred else "standardised"
+    yield Change(f"{detail}-by-transpose",
+                 f"In {where(context)}, `{code(node)}` is written `{shown}` (numpy's idiom for "
+                 "the rows of a 2-D array, its statistics taken without keepdims=True): right "
+                 "for a (T, d) array, but with leading axes `.T` reverses all of them, so the "
+                 "statistics no longer line up with their tokens. Keep the reduced axis "
+                 "(keepdims=True) and use them directly.", transposed)
+
+
+def width_from_second_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A mean or variance over the last axis computed by hand as a sum divided by the array's
+    `.shape[1]`, the width of a (T, d) array (cs231n's `N, D = x.shape`): right for a (T, d)
+    array, divided by the token count with leading axes, and an IndexError for one token."""
+    if not (isinstance(node, ast.Call) and callee(node) in ("mean", "var") and _last_axis(node)
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+        return
+    data = node.args[0].id
+    kept = ", keepdims=True" if any(k.arg == "keepdims" for k in node.keywords) else ""
+    centred = (f"({data} - np.mean({data}, axis=-1, keepdims=True)) ** 2"
+               if callee(node) == "var" else data)
+    written = f"np.sum({centred}, axis=-1{kept}) / {data}.shape[1]"
+    yield Change(f"{callee(node)}-over-shape1",
+                 f"In {where(context)}, `{code(node)}` is computed as `{written}`: the count "
+                 f"read as `{data}.shape[1]`, the width of a (T, d) array, where the features are "
+                 f"`{data}.shape[-1]`: with leading axes shape[1] is the number of tokens, and a "
+                 "single token has no shape[1].",
+                 lambda n: ast.parse(written, mode="eval").body)
+
+
+def unit_length(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The centred tokens divided by their length, clamped at eps (`F.normalize`, CLIP's
+    embeddings), instead of by their standard deviation: sqrt(d) times too small, and eps a
+    floor on the length instead of added to the variance."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+            and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Sub)
+            and _kept_statistic(context.instance.node, node.left.right)
+            and isinstance(node.right, ast.Call) and callee(node.right) == "sqrt"
+            and len(node.right.args) == 1 and isinstance(node.right.args[0], ast.BinOp)
+            and isinstance(node.right.args[0].op, ast.Add)):
+        return
+    centred, eps = code(node.left), code(node.right.args[0].right)
+    written = (f"({centred}) / np.maximum(np.linalg.norm({centred}, axis=-1, keepdims=True), "
+               f"{eps})")
+    yield Change("unit-length",
+                 f"In {where(context)}, `{code(node)}` is written `{written}`: each token "
+                 "divided by its length, clamped at eps (`F.normalize`, CLIP's embeddings), "
+                 "instead of by its standard deviation, `sqrt(mean((x - mean) ** 2) + eps)`: "
+                 "sqrt(d) times too small, and eps a floor on the length instead of added to "
+                 "the variance.", lambda n: ast.parse(written, mode="eval").body)
+
+
+def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The per-feature parameter vectors a function adds or multiplies (`* gamma + beta`, a
+    bias `+ b`) indexed `[:, None]`, as channels-first code broadcasts a per-channel vector over
+    (C, H, W) (ConvNeXt's LayerNorm, `weight[:, None, None] * x`): a column lines up with the
+    tokens, the first axis, instead of the features, the last. Its parameters without a default
+    but the first (the data) and but a size passed on to a call, every one at once (a port
+    copies the line whole), where there are two (a scale and a shift) or more."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node):
+        return
+    arguments = node.args.args
+    free = {a.arg for a in arguments[1:len(arguments) - len(node.args.defaults)]}
+    found = [a.arg for a in arguments if a.arg in {
+        side.id for b in ast.walk(node) if isinstance(b, ast.BinOp)
+        and isinstance(b.op, (ast.Add, ast.Mult)) for side in (b.left, b.right)
+        if isinstance(side, ast.Name) and side.id in free}]  # in the signature's order
+    passed = {a.id for c in ast.walk(node) if isinstance(c, ast.Call)
+              for a in c.args if isinstance(a, ast.Name)}  # a size (`P`), no vector
+    found = [name for name in found if name not in passed]
+    if len(found) < 2:  # a scale and a shift: the affine line a channels-first port copies
+        return
+
+    class Columns(ast.NodeTransformer):
+        def visit_BinOp(self, b: ast.BinOp) -> ast.AST:
+            self.generic_visit(b)
+            if isinstance(b.op, (ast.Add, ast.Mult)):
+                b.left, b.right = (ast.Subscript(side, ast.Tuple(
+                    [ast.Slice(), ast.Constant(None)], ast.Load()), ast.Load())
+                    if isinstance(side, ast.Name) and side.id in found else side
+                    for side in (b.left, b.right))
+            return b
+
+    said = " and ".join(f"`{name}`" for name in found)
+    yield Change(f"{'-'.join(found)}-as-columns",
+                 f"In {where(context)}, {said} {'is' if len(found) == 1 else 'are'} indexed "
+                 f"`[:, None]` (`{found[0]}[:, None]`), as channels-first code broadcasts a "
+                 "per-channel vector over (C, H, W) (ConvNeXt's LayerNorm): a column lines up "
+                 "with the tokens, the first axis, instead of the features, the last. A "
+                 "(T, d) array's features are its last axis: use the vector as it is.",
+                 lambda n: Columns().visit(copy.deepcopy(n)))
+
+
 OPERATORS = {"norm": about_zero, "norm_axes": over_sample,
-             "operands_standardised": operands_standardised}  # tried after order.OPERATORS
+             "operands_standardised": operands_standardised, "by_transpose": by_transpose,
+             "as_columns": as_columns, "width_from_second_axis": width_from_second_axis,
+             "unit_length": unit_length}  # tried after order.OPERATORS

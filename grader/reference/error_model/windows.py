@@ -256,11 +256,21 @@ def _returned_through(found: tuple, function) -> tuple:
         ((bound, function),))
 
 
+def collected(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
+    """`value` [H', W', d] cut to the windows loops over `range(0, H - k, stride)` (one short)
+    collect, the output built from them: a list of rows of windows (no row: no column)."""
+    value, sides = np.asarray(value), np.shape(image)[:2]
+    rows, columns = (len(range(0, side - k, stride))
+                     for side, k in zip(sides, tuple(window)[:2], strict=True))
+    return value[:rows, :columns if rows else 0]
+
+
 def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
     """The loops over window positions stop one short, `range(0, H - k, stride)` where `H - k
     + 1` belongs, over an output buffer of the right size (cs231n's conv_forward_naive): its last
     row and column stay 0 whenever a window starts exactly at H - k (always when the windows
-    tile the image)."""
+    tile the image); or with the output built from the windows they collect (a list of rows):
+    that row and column are missing."""
     found = _windows_returned(context, node)
     if found is None:
         return
@@ -270,6 +280,40 @@ def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"likewise for W): the output's last row and column stay at the buffer's 0 "
                  f"whenever a window starts exactly at H - k (W - k), as it always does when the "
                  f"windows tile the image.", *_returned_through(found, left_unwritten))
+    yield Change(f"{found[0]}-range-one-short-collected",
+                 f"In {where(context)}, the loops over window positions stop one short, "
+                 f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
+                 f"likewise for W), and the output is built from the windows they collect: its "
+                 f"last row and column of windows are missing whenever a window starts exactly "
+                 f"at H - k (W - k), as it always does when the windows tile the image.",
+                 *_returned_through(found, collected))
+
+
+def at_pixel_offsets(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
+    """`value` [H', W', d] written by loops over pixel offsets, `for i in range(0, H - k + 1,
+    stride)`, at `out[i, j]` where `out[i // stride, j // stride]` belongs: right for stride 1
+    (or one window), an IndexError on the buffer of the right size otherwise."""
+    value, (height, width) = np.asarray(value), np.shape(image)[:2]
+    out = np.zeros_like(value)
+    for i in range(0, height - window[0] + 1, stride):
+        for j in range(0, width - window[1] + 1, stride):
+            out[i, j] = value[i // stride, j // stride]
+    return out
+
+
+def output_at_pixel(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The loops run over the windows' pixel offsets and write the output at them, `out[i, j]`
+    with `i` in `range(0, H - k + 1, stride)`, where the window's index, `i // stride`, belongs
+    (a textbook four-loop convolution's loop variable walking over pixels)."""
+    found = _windows_returned(context, node)
+    if found is None:
+        return
+    yield Change(f"{found[0]}-written-at-pixel-offset",
+                 f"In {where(context)}, the output is written at the window's pixel offset, "
+                 f"`out[i, j]` with `i` in `range(0, H - k + 1, stride)`, where the window's "
+                 f"index belongs, `out[i // stride, j // stride]`: right for stride 1, but with a "
+                 f"larger stride the offsets run past the (H', W') output.",
+                 *_returned_through(found, at_pixel_offsets))
 
 
 PADDINGS = {  # mode -> (how the student pads, where the padding goes)
@@ -364,5 +408,6 @@ def count_floored(context: Context, node: ast.AST) -> Iterator[Change]:
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
              "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
-             "padding": padding, "window_count_floored": count_floored}  # steps'
+             "padding": padding, "window_count_floored": count_floored,
+             "window_at_pixel": output_at_pixel}  # steps'
 

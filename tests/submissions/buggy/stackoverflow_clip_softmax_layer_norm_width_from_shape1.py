@@ -14,9 +14,11 @@ raises IndexError.
 Grader: softmax observed (constant: "returns the same value, 0.3333, in every position"); layer_norm
 observed (only_2d_inputs: "right for inputs of two axes (T, d), wrong for one with leading
 axes"). Nothing named.
+Since session 14 the width from shape[1] is named (norms.width_from_second_axis: the variance
+by hand over `x.shape[1]`): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:clip:softmax:x-clipped=50', 'layer-norm': None}
+EXPECT = {'stable-softmax': 'op:clip:softmax:x-clipped=50', 'layer-norm': 'op:width_from_second_axis:layer_norm:var-over-shape1'}
 
 
 def softmax(x, axis=-1):

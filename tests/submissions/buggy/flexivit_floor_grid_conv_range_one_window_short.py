@@ -15,9 +15,12 @@ Grader: at blind time and now, the floor named (floor_division_count); the windo
 two kernel-stride checks that fail on it have no hint line (only the shapes), and the K = W_e
 check gives the generic checklist (round 21's fixes name b21_02's +1 inside the floor
 division, not this short range). Not every mistake named, so in unnamed/.
+Since session 14 the short range is named (windows.range_one_short, the output built from the
+windows the loops collect): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'floor_division_count', 'kernel-stride': None}
+EXPECT = {'patch-count': 'floor_division_count',
+          'kernel-stride': 'op:window_range:conv_patch_embed:windows-range-one-short-collected'}
 
 
 def num_patches(H, W, P):

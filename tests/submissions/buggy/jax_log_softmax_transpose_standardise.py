@@ -9,10 +9,12 @@ Mistakes:
 Grader: in the blind round softmax got stable-softmax's checklists (and no hint on the hidden
 check); the log is named since (results.OUTPUT_ACTIVATIONS' log). The transpose is observed
 (only_2d_inputs).
+Since session 14 the transposes are named (norms.by_transpose: `((x.T - mean) / std).T`, the
+statistics without keepdims): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:output_activation:softmax:result-through-log',
-          'layer-norm': None}
+          'layer-norm': 'op:by_transpose:layer_norm:standardised-by-transpose'}
 
 
 def softmax(x, axis=-1):

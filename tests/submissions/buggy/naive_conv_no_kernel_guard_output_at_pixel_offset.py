@@ -12,9 +12,12 @@ Mistakes:
 
 Grader: the missing guard gets the checklist "A 3x3 kernel does not fit in a 2-pixel-high image:
 raise ValueError." (which is this mistake); the pixel-offset index gets only its IndexError.
+Since session 14 the pixel-offset index is named (windows.output_at_pixel; the missing guard is
+told by its check's own hint, which is this mistake): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride':
+          'op:window_at_pixel:conv_patch_embed:windows-written-at-pixel-offset'}
 
 
 def conv_patch_embed(image, K, b, stride):

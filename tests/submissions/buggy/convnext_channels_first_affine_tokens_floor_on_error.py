@@ -13,9 +13,12 @@ Grader: at blind time and now, num_tokens is named (tokens_floor_division: "Floo
 silently drops the pixels that do not tile; raise ValueError (calling your num_patches does it
 for you)"; the caught exception is not mentioned); layer_norm gets tracebacks, a (4, 4)-for-(1, 4)
 shape and the property's "could not be judged" observation only.
+Since session 14 the channels-first affine line is named (norms.as_columns: gamma and beta indexed
+`[:, None]`): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None, 'token-count': 'tokens_floor_division'}
+EXPECT = {'layer-norm': 'op:as_columns:layer_norm:gamma-beta-as-columns',
+          'token-count': 'tokens_floor_division'}
 
 
 def num_tokens(H, W, P, cls_token=True):

@@ -12,11 +12,13 @@ Grader: at blind time the scale was named on three attention checks (the `** 1/2
 on "causal=True gives GPT's mask, causal=False none" (d_h = 4) wrongly as a fixed head width 64;
 gelu got only the encoder block's checklist. Now the precedence is named on every attention check
 (no wrong hint); gelu still gets only the checklist.
+Since session 14 the sign is named (alternatives: the exact GELU with the minus sign inside erfc
+dropped): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed',
           'no-causal-mask': 'op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed',
-          'encoder-block': None}
+          'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped'}
 
 
 def self_attention(x, p, heads, causal=False):
