@@ -41,7 +41,7 @@ from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.in_place import IN_PLACE
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
-from grader.checks.kinds.refusals import REFUSALS
+from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
@@ -311,9 +311,13 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception in ANSWER_SLIPS:  # said from what the student wrote
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
-            if misconception in {*GENERALISATIONS, SEVERAL, ONE_AXIS_OFF}:  # observed
-                called = next(c.call for c in exercises[exercise_id].checks
+            if misconception in {*GENERALISATIONS, SEVERAL, ONE_AXIS_OFF, *REFUSALS, *INSTEAD}:
+                called = next(c.call for c in exercises[exercise_id].checks  # observed
                               if c.name == check.name)
+                if misconception in {*REFUSALS, *INSTEAD}:  # what it refused, or returned instead
+                    assert check.hint.startswith(f"Your `{called}` ")
+                    assert check.hint_kind == OBSERVATION
+                    continue
                 assert check.hint.startswith((f"Your `{called}` is right",
                                               f"Your `{called}` returns the right values"))
                 continue

@@ -341,7 +341,8 @@ class CallCheck(Kind):
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
         result = explained(result, self, right, planned, wrong + [  # a failure on any check
-            p for p, _ in elsewhere if p.expectation()[1] is None])  # belies a generalisation
+            p for p, _ in elsewhere if p.expectation()[1] is None],  # belies a generalisation
+            outcome.error.type if outcome.status == "raised" else None)
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

@@ -13,9 +13,12 @@ Grader: patchify named on the grayscale check ("`W // P` reads `H` where `W` bel
 has no H // P, both sides are int(sqrt(N)), but the cause is the same) and observed elsewhere
 (only_square_images). num_patches gets only the checklist "Patches that do not tile the image
 must raise ValueError" on a hidden case.
+Since session 14 the buggy/ test takes an observation of what a function refuses as named
+(num_patches: "refuses sizes whose height P does not tile", refuses_height_only): every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'refuses_height_only',
           'patchify': 'op:sibling:patchify:W-as-H'}
 
 

@@ -14,9 +14,12 @@ Grader: num_patches gets only "Patches that do not tile the image must raise Val
 numbers", which the code returns); the failed check now weighs the cases the hidden check got
 right (C given), which refute it, and names the default instead ("`C` defaults to 1 instead of
 3").
+Since session 14 the buggy/ test takes an observation of what a function refuses as named (the
+hidden check says "refuses sizes whose area P * P does not divide", refuses_by_area): every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'refuses_by_area',
           'flatten-length': 'op:default_changed:patch_dim:C-default-1'}
 
 
