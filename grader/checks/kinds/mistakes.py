@@ -337,18 +337,19 @@ def _square(arguments):
 _one_channel = _image_test(lambda shape: len(shape) == 2 or shape[2] == 1)
 
 
+def _channels_of(arguments):
+    """The case's channels: its image's (a 2-D image has one), else its count's `C`."""
+    shape = _image_shape(arguments)
+    return arguments.get("C") if shape is None else 1 if len(shape) == 2 else shape[2]
+
+
 def _gray_or_rgb(arguments):
-    """True for one or three channels (a count's `C`, or an image's), False for another."""
-    shape, C = _image_shape(arguments), arguments.get("C")
-    if shape is not None:
-        C = 1 if len(shape) == 2 else shape[2]
+    """True for one or three channels, False for another number; None without one."""
+    C = _channels_of(arguments)
     integer = isinstance(C, (int, np.integer)) and not isinstance(C, bool)
     return int(C) in (1, 3) if integer and C > 0 else None
 
 
-def _channels_of(arguments) -> int:
-    shape = _image_shape(arguments)
-    return arguments.get("C") if shape is None else 1 if len(shape) == 2 else shape[2]
 _channels_axis = _image_test(lambda shape: len(shape) == 3)
 
 
