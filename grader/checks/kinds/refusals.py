@@ -49,19 +49,24 @@ REFUSALS = {  # name -> (condition, what the function refuses, what it should te
     "refuses_by_area": (_untiled(lambda H, W, P: (H * W) % (P * P)), "sizes whose area P * P "
                         "does not divide, not all whose sides P does not tile (8 x 2 with P = 4 "
                         "has area 16)", "test H % P and W % P, each side"),
+    "refuses_both_sides_only": (_untiled(lambda H, W, P: H % P and W % P), "only sizes neither "
+                                "of whose sides P tiles, not those where one side alone leaves "
+                                "pixels over", "refuse when either side does"),
 }
 # name -> a refused case that shows the condition alone suffices: "refuses sizes whose width P
 # does not tile" rests on one whose width alone does not (a code that refuses only when neither
 # side tiles, `H % P and W % P`, refuses none such: b11_11 was told it tests the width)
 WITNESSES = {"refuses_height_only": _untiled(lambda H, W, P: H % P and not W % P),
              "refuses_width_only": _untiled(lambda H, W, P: W % P and not H % P),
-             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P))}
+             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P)),
+             "refuses_both_sides_only": _untiled(lambda H, W, P: H % P and W % P)}
 PADDED = "pads_to_tile"  # the value of the image zero-padded to a multiple of P
 BATCHED = "batch_accepted"  # the values of each image of a 4-D array, one after the other
 TITLES = {"refuses_height_only": "tiling tested on the height only",
           "refuses_width_only": "tiling tested on the width only",
-          "refuses_by_area": "tiling tested on the area", PADDED: "image padded to tile",
-          BATCHED: "a 4-D array taken as a batch"}
+          "refuses_by_area": "tiling tested on the area",
+          "refuses_both_sides_only": "refused only when neither side tiles",
+          PADDED: "image padded to tile", BATCHED: "a 4-D array taken as a batch"}
 
 
 def refused(result, check, judged: list, planned, outcome):
