@@ -38,10 +38,11 @@ from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
+from grader.checks.kinds.axes_off import ONE_AXIS_OFF
 from grader.checks.kinds.in_place import IN_PLACE
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, ONE_AXIS_OFF, SEVERAL, opaque
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
-from grader.checks.kinds.refusals import REFUSALS
+from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
@@ -334,7 +335,7 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the words of the reference's code, on whichever function's check caught it: its claim, that
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS,  # no cause
+                       GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS, INSTEAD,
                        SIGNATURE_MISMATCHES, COUNTS, SHAPED, {RANDOM},
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception

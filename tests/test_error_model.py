@@ -3039,3 +3039,36 @@ def test_an_exact_gelu_with_the_sign_inside_erfc_dropped_is_named():
     assert found.name == "op:activation_slip:encoder_block/mlp:act=gelu.x-sign-dropped", found
     assert found.sentence.endswith("the activation is the exact GELU with `x / math.sqrt(2.0)` "
                                    "where `-x / math.sqrt(2.0)` belongs (its minus sign dropped).")
+
+
+def test_a_square_written_as_a_double():
+    """The Keras example's `patch_size ** 2` typed `P * 2`: twice P where its square belongs,
+    right only for P = 2; the same slip on `T * T` counts 2T scores."""
+    patch_dim = REFERENCE["patch_dim"]
+    rewritten = em.rewrite(patch_dim, "op:doubled:patch_dim:P-squared-as-doubled")
+    assert rewritten(16) == 16 * 2 * 3 and rewritten(2, 5) == patch_dim(2, 5)
+    calls = calls_of(patch_dim, lambda P, C=3: P * 2 * C, [(16, 3), (2, 1), (8, 1)])
+    found = em.search(patch_dim, calls, 0, lambda v, t: v == t)
+    assert found.name == "op:doubled:patch_dim:P-squared-as-doubled", found
+    scores = em.rewrite(REFERENCE["attention_scores"],
+                        "op:doubled:attention_scores:T-squared-as-doubled")
+    assert scores(197) == 394
+
+
+def test_an_image_min_max_normalised_first():
+    """`(image - image.min()) / (image.max() - image.min())` before patchify (a tutorial's
+    preprocessing ported into the function): the patches of the image scaled to [0, 1]."""
+    embed = REFERENCE["linear_patch_embed"]
+    cases = [(RNG.uniform(size=(4, 6, 3)) * 5, RNG.normal(size=(12, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(4, 4)), RNG.normal(size=(4, 2)), RNG.normal(size=2), 2)]
+
+    def student(image, W_e, b_e, P):
+        lo, hi = image.min(), image.max()
+        return embed((image - lo) / (hi - lo), W_e, b_e, P)
+
+    found = em.search(embed, calls_of(embed, student, cases), 0, same)
+    assert found.name == "op:rescaled:linear_patch_embed:image-min-max-normalised", found
+    image = RNG.uniform(size=(4, 4, 3))
+    rewritten = em.rewrite(embed, found.name)
+    assert np.allclose(rewritten(image, *cases[0][1:]),
+                       embed((image - image.min()) / np.ptp(image), *cases[0][1:]))

@@ -267,7 +267,7 @@ def test_a_listed_mistake_is_not_named_when_the_code_raised_where_the_mistake_re
 def test_the_right_values_with_an_axis_of_length_one_too_many_or_too_few_are_observed():
     from types import SimpleNamespace
 
-    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+    from grader.checks.kinds.axes_off import ONE_AXIS_OFF, observed
 
     check = next(c for c in _checks() if c.call == "embed_image")
     failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
@@ -291,7 +291,7 @@ def test_an_axis_of_length_one_is_called_missing_or_extra_only_when_it_is():
     of axes, so none is missing; the axis is in front."""
     from types import SimpleNamespace
 
-    from grader.checks.kinds.mistakes import ONE_AXIS_OFF, observed
+    from grader.checks.kinds.axes_off import ONE_AXIS_OFF, observed
 
     check = next(c for c in _checks() if c.call == "embed_image")
     failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
@@ -582,3 +582,25 @@ def test_a_listed_mistake_registered_as_a_rewrite_computes_what_its_name_says():
     assert np.array_equal(grid[1], REFERENCE["patchify"](image, 2)[3])  # down the columns
     assert MISCONCEPTIONS["cls_always"](8, 8, 4, cls_token=False) == 5
     assert MISCONCEPTIONS["channels_forgotten"](16, C=3) == 256
+
+
+def test_a_code_right_for_gray_and_rgb_only_and_a_raise_said_as_such():
+    """A channel check from a PIL tutorial (`C in (1, 3)` or ValueError): right for one and three
+    channels (both seen right), a C passed by position or left at its default (3) read as the
+    reference reads it; the failed case's raise said in place of "wrong"."""
+    check = _Check("patch_dim", [])
+    check.folder = None
+    gray, rgb, default, four = _case((4, 1)), _case((2, 3)), _case((8,)), _case((14, 4))
+    name, hint = generalisation(check, [gray, rgb, default], four, raised="ValueError")
+    assert name == "only_gray_or_rgb"
+    assert hint.startswith("Your `patch_dim` is right for one and three channels (gray and RGB), "
+                           "and raises ValueError for 4 channels")
+    assert generalisation(check, [gray, rgb], four, [default]) is None  # wrong at C=3 belies it
+    assert generalisation(check, [gray], four) is None  # right for C=1 only: no RGB seen
+    images = _Check("patchify", [])
+    images.folder = None
+    rgba = _case((np.zeros((4, 4, 4)), 2))
+    found = generalisation(images, [_case((np.zeros((4, 4)), 2)), _case((np.zeros((4, 4, 3)), 2))],
+                           rgba)
+    assert found[0] == "only_gray_or_rgb"
+    assert generalisation(images, [_case((np.zeros((4, 4)), 2))], rgba)[0] == "only_one_channel"

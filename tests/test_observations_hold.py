@@ -102,3 +102,57 @@ def test_a_cause_that_fits_one_checks_head_width_only_is_not_named(grade):
              for c in results[e].checks if not c.passed and c.misconception}
     assert named and not any("fixed_head_width" in n for n in named), named
     assert any("half_power" in n for n in named), named
+
+
+EDGE_PADDED = '''
+"""patchify padding an image P does not tile by repeating its edge (np.pad's mode='edge'):
+no zero padding, so not told it pads with zeros."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, _ = image.shape
+    image = np.pad(image, ((0, -H % P), (0, -W % P), (0, 0)), mode="edge")
+    H, W, C = image.shape
+    grid = image.reshape(H // P, P, W // P, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(-1, P * P * C)
+'''
+
+
+def test_an_image_padded_to_tile_is_said_only_when_zeros_pad_it(grade):
+    """timm's dynamic_img_pad returns the patches of the image zero-padded to a multiple of P;
+    an edge-padded image's patches differ on a random image: nothing said of padding there."""
+    zeros = grade(EDGE_PADDED.replace(', mode="edge"', ""))["patchify"]
+    told = {c.name: c.misconception for c in zeros.checks if not c.passed}
+    assert told and set(told.values()) == {"pads_to_tile"}, told
+    edge = grade(EDGE_PADDED)["patchify"]
+    random = next(c for c in edge.checks if c.name == "random images that do not tile")
+    assert not random.passed and random.misconception != "pads_to_tile"
+
+
+BATCHED = '''
+"""patchify that takes a 4-D array as a batch (MAE's NCHW patchify, ported): each image's
+patches, one image after the other."""
+EXPECT = {"patchify": "batch_accepted"}
+
+
+def patchify(image, P):
+    images = np.asarray(image)
+    if images.ndim == 2:
+        images = images[:, :, None]
+    if images.ndim == 3:
+        images = images[None]
+    n, H, W, C = images.shape
+    num_patches(H, W, P)
+    grid = images.reshape(n, H // P, P, W // P, P, C).transpose(0, 1, 3, 2, 4, 5)
+    return grid.reshape(-1, P * P * C)
+'''
+
+
+def test_a_4d_array_taken_as_a_batch_is_said_so(grade):
+    """The errors check's 4-D array: the value is each image's patches, one after the other;
+    every other check passes."""
+    result = grade(BATCHED)["patchify"]
+    told = {c.name: c.misconception for c in result.checks if not c.passed}
+    assert told == {"errors": "batch_accepted"}, told

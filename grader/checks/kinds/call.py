@@ -35,6 +35,7 @@ from ..results import (
     CheckResult,
     check_result,
 )
+from .axes_off import observed
 from .base import Kind
 from .in_place import RIGHT_BUT, also_in_place, changed_in_place
 from .memory import MEMORY
@@ -43,7 +44,6 @@ from .mistakes import (
     explained,
     generated,
     named,
-    observed,
     output_matches,
     unexplained_elsewhere,
 )
@@ -341,7 +341,8 @@ class CallCheck(Kind):
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
         result = explained(result, self, right, planned, wrong + [  # a failure on any check
-            p for p, _ in elsewhere if p.expectation()[1] is None])  # belies a generalisation
+            p for p, _ in elsewhere if p.expectation()[1] is None],  # belies a generalisation
+            outcome.error.type if outcome.status == "raised" else None)
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

@@ -15,6 +15,7 @@ student's values on every call the check ran; each hint says its kind (results.H
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from dataclasses import replace
 
@@ -27,6 +28,7 @@ from ..cases import PlannedCase
 from ..compare import agrees, alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
+from .axes_off import ONE_AXIS_OFF
 from .memory import MEMORY
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
@@ -111,7 +113,7 @@ def combined_hint(check: Check, like: str) -> str:
 
 
 def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase,
-              failing: list[PlannedCase] = ()):
+              failing: list[PlannedCase] = (), raised: str | None = None):
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
     have returned a value. `passed`: the cases that ran and passed, before or after `planned`
@@ -119,7 +121,7 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
-    found = generalisation(check, passed, planned, failing)
+    found = generalisation(check, passed, planned, failing, raised)
     if found is None:
         return result
     name, hint = found
@@ -260,20 +262,26 @@ def search_key(function, calls, failing: int, how, opaque_names: frozenset) -> t
 
 
 def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
-                   failing: list[PlannedCase] = ()) -> tuple[str, str] | None:
+                   failing: list[PlannedCase] = (), raised: str | None = None
+                   ) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
     `failed`, nor on any other case in `failing` (a failure where it holds would belie it);
     when several do, all of them at once (SEVERAL: naming one of two differences may mislead);
-    None when none does."""
-    params = check.api.params(check.reference_name)
-    named = [_arguments(params, p) for p in passed]
-    here = _arguments(params, failed)
-    others = [_arguments(params, p) for p in failing]
-    found = [(name, f"Your `{check.function}` is right " + words(here, check.hidden))
+    None when none does. `raised`: the exception the failed case raised, said in place of
+    "wrong" (a square-only guard raises for a non-square image)."""
+    params, defaults = _parameters(check)
+    named = [{**defaults, **_arguments(params, p)} for p in passed]
+    here = {**defaults, **_arguments(params, failed)}
+    others = [{**defaults, **_arguments(params, p)} for p in failing]
+    wrong = f", and raises {raised} " if raised else ", wrong "
+    found = [(name, f"Your `{check.function}` is right "
+              + words(here, check.hidden).replace(", wrong ", wrong, 1))
              for name, (holds, _, _, words) in GENERALISATIONS.items()
              if all(holds(a) in (True, ONE_COLUMN_EACH, ASIDE) for a in named)
              and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
              and not any(holds(a) is True for a in others)]
+    if not {1, 3} <= {_channels_of(a) for a in named}:  # "gray and RGB": right on both seen
+        found = [(name, hint) for name, hint in found if name != "only_gray_or_rgb"]
     if len(found) < 2:
         return found[0] if found else None
     names = [name for name, _ in found]  # each holds on every pass: say them all, as one
@@ -283,6 +291,17 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     return SEVERAL, (f"Your `{check.function}` is right on every case that ran {conditions}, "
                      f"and wrong on this one, which is neither: look for a step that depends "
                      f"on {aspects}")
+
+
+def _parameters(check: Check) -> tuple[tuple[str, ...], dict]:
+    """The reference function's parameters, and its defaults by name (`C=3`: a call that leaves
+    one out uses it; one passed by position is read by its name); the API's own without it."""
+    try:
+        signature = inspect.signature(reference_function(check.reference_name, check.folder))
+    except (AttributeError, ImportError, KeyError, TypeError, ValueError):
+        return check.api.params(check.reference_name), {}
+    return tuple(signature.parameters), {
+        n: p.default for n, p in signature.parameters.items() if p.default is not p.empty}
 
 
 def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:
@@ -317,6 +336,21 @@ def _square(arguments):
 
 
 _one_channel = _image_test(lambda shape: len(shape) == 2 or shape[2] == 1)
+
+
+def _channels_of(arguments):
+    """The case's channels: its image's (a 2-D image has one), else its count's `C`."""
+    shape = _image_shape(arguments)
+    return arguments.get("C") if shape is None else 1 if len(shape) == 2 else shape[2]
+
+
+def _gray_or_rgb(arguments):
+    """True for one or three channels, False for another number; None without one."""
+    C = _channels_of(arguments)
+    integer = isinstance(C, (int, np.integer)) and not isinstance(C, bool)
+    return int(C) in (1, 3) if integer and C > 0 else None
+
+
 _channels_axis = _image_test(lambda shape: len(shape) == 3)
 
 
@@ -397,6 +431,12 @@ GENERALISATIONS = {
                          ("with one channel", "the channels"), lambda a, hidden: (
         f"for one channel, wrong for an image with {_image_shape(a)[2]} channels: look at how "
         "the channels are read and in which order they are flattened")),
+    "only_gray_or_rgb": (_gray_or_rgb, "right for gray and RGB only",
+                         ("with one or three channels", "the number of channels"),
+                         lambda a, hidden: (
+        f"for one and three channels (gray and RGB), wrong for "
+        f"{'another number of channels' if hidden else f'{_channels_of(a)} channels'}: the "
+        "lecture's code is the same for any number of channels C (a patch holds P*P*C numbers)")),
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images",
                        ("with (H, W, C) images", "a 2-D image"), lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
@@ -424,53 +464,6 @@ GENERALISATIONS = {
         "last one only, move `axis` last and back)")),
 }
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
-ONE_AXIS_OFF = "one_axis_off"  # the right values with axes of length 1 added, dropped or moved
 TITLES = {**{name: title for name, (_, title, _, _) in GENERALISATIONS.items()},
           SEVERAL: "right on a narrower set of inputs",
           ONE_AXIS_OFF: "right values, an axis of length 1 too many, too few or moved"}
-
-
-def observed(result, check: Check, planned: PlannedCase, outcome):
-    """`result` with what is true of the student's value when it is the expected one with an
-    axis of length 1 added, dropped or moved (HF's batch axis kept in a port to one image;
-    keepdims dropped; torch's channels first, for one channel), as an observation; else `result`
-    as it is. "Missing" or "extra" only when exactly that axis is (`_axes_off`)."""
-    if result.status != FAILED or result.misconception or outcome.status != "ok":
-        return result
-    expected, raises = planned.expectation()
-    value = outcome.value
-    if (raises is not None or not isinstance(value, np.ndarray)
-            or not isinstance(expected, np.ndarray) or value.shape == expected.shape
-            or [n for n in value.shape if n != 1] != [n for n in expected.shape if n != 1]):
-        return result
-    how = check.compare or default_compare(expected)
-    if not agrees(expected, value.reshape(expected.shape), how, equal_nan=True):
-        return result
-    words = _axes_off(value.shape, expected.shape)
-    return replace(result, hint=f"Your `{check.function}` returns the right values{words}.",
-                   misconception=ONE_AXIS_OFF, hint_kind=OBSERVATION)
-
-
-def _without_one(shape: tuple, axis: int) -> tuple:
-    return shape[:axis] + shape[axis + 1:]
-
-
-def _axes_off(got: tuple, expected: tuple) -> str:
-    """The words after "the right values": what is true of them in shape `got` where `expected`
-    is asked for, the two alike but for axes of length 1: one extra, one missing, or the same
-    axes in another order (torch's channels first, for one channel), else the two shapes."""
-    if len(got) == len(expected) + 1 and any(
-            n == 1 and _without_one(got, i) == expected for i, n in enumerate(got)):
-        return (", with an extra axis of length 1 (a batch axis kept from batched code?): "
-                "return them without it")
-    if len(got) + 1 == len(expected) and any(
-            n == 1 and _without_one(expected, i) == got for i, n in enumerate(expected)):
-        return ", with an axis of length 1 missing: keep it (keepdims=True, or [None])"
-    shapes = f"shape {got} where {expected} is expected"
-    if len(got) == len(expected) and sorted(got) == sorted(expected):
-        ones = [i for i, n in enumerate(expected) if n == 1]
-        place = ("first" if ones == [0] else "last" if ones == [len(expected) - 1]
-                 else f"at position {ones[0]}" if len(ones) == 1 else None)
-        return (f", with their axes in another order: {shapes}"
-                + (f"; the axis of length 1 belongs {place}" if place else ""))
-    return f" in {shapes}: the two differ in axes of length 1 only"

@@ -6,7 +6,10 @@ those whose width alone it does not; one that tests the area refuses only sizes 
 P * P does not divide. Each is true of the cases that ran by construction; it names no cause.
 
 `refused(result, check, judged, planned, outcome)`: the failed `result` with the one of
-REFUSALS that holds on every case it refused and on none it did not, as an observation.
+REFUSALS that holds on every case it refused and on none it did not, as an observation; or,
+first, what the value it returned is (INSTEAD): the reference's on the image zero-padded at the
+bottom and right to a multiple of P (PADDED: timm's `dynamic_img_pad`, Swin's PatchEmbed
+`F.pad`), or on each image of a 4-D array one after the other (BATCHED: MAE's patchify).
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..compare import alike, default_compare
+from ..course import reference_function
 from ..results import FAILED, OBSERVATION
 
 
@@ -44,16 +49,24 @@ REFUSALS = {  # name -> (condition, what the function refuses, what it should te
     "refuses_by_area": (_untiled(lambda H, W, P: (H * W) % (P * P)), "sizes whose area P * P "
                         "does not divide, not all whose sides P does not tile (8 x 2 with P = 4 "
                         "has area 16)", "test H % P and W % P, each side"),
+    "refuses_both_sides_only": (_untiled(lambda H, W, P: H % P and W % P), "only sizes neither "
+                                "of whose sides P tiles, not those where one side alone leaves "
+                                "pixels over", "refuse when either side does"),
 }
 # name -> a refused case that shows the condition alone suffices: "refuses sizes whose width P
 # does not tile" rests on one whose width alone does not (a code that refuses only when neither
 # side tiles, `H % P and W % P`, refuses none such: b11_11 was told it tests the width)
 WITNESSES = {"refuses_height_only": _untiled(lambda H, W, P: H % P and not W % P),
              "refuses_width_only": _untiled(lambda H, W, P: W % P and not H % P),
-             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P))}
+             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P)),
+             "refuses_both_sides_only": _untiled(lambda H, W, P: H % P and W % P)}
+PADDED = "pads_to_tile"  # the value of the image zero-padded to a multiple of P
+BATCHED = "batch_accepted"  # the values of each image of a 4-D array, one after the other
 TITLES = {"refuses_height_only": "tiling tested on the height only",
           "refuses_width_only": "tiling tested on the width only",
-          "refuses_by_area": "tiling tested on the area"}
+          "refuses_by_area": "tiling tested on the area",
+          "refuses_both_sides_only": "refused only when neither side tiles",
+          PADDED: "image padded to tile", BATCHED: "a 4-D array taken as a batch"}
 
 
 def refused(result, check, judged: list, planned, outcome):
@@ -64,6 +77,10 @@ def refused(result, check, judged: list, planned, outcome):
             or outcome.status != "ok"):
         return result
     params = check.api.params(check.reference_name)
+    for name, (returned, words) in INSTEAD.items():
+        if returned(check, params, planned, outcome.value):
+            return replace(result, misconception=name, hint_kind=OBSERVATION,
+                           hint=f"Your `{check.function}` {words}.")
 
     def arguments(p):
         return {**dict(zip(params, p.args, strict=False)), **p.kwargs}
@@ -82,3 +99,57 @@ def refused(result, check, judged: list, planned, outcome):
     name, refuses, fix = found[0]
     return replace(result, misconception=name, hint_kind=OBSERVATION,
                    hint=f"Your `{check.function}` refuses {refuses}: {fix}.")
+
+
+def _reference(check, image, planned):
+    """The reference's value on the case with `image` in its image's place; None if it raises."""
+    try:
+        function = reference_function(check.reference_name, check.folder)
+        with np.errstate(all="ignore"):
+            return function(image, *planned.args[1:], **planned.kwargs)
+    except Exception:  # noqa: BLE001  (the reference refuses that case too)
+        return None
+
+
+def _batched(check, params, planned, value) -> bool:
+    """Whether `value` is the reference's on each image of the case's 4-D array, one after the
+    other (their rows concatenated, or stacked on a leading batch axis)."""
+    arguments = dict(zip(params, planned.args, strict=False))
+    batch = arguments.get("image")
+    if (not params or params[0] != "image" or not isinstance(batch, np.ndarray)
+            or batch.ndim != 4 or not len(batch) or "image" in planned.kwargs):
+        return False
+    each = [_reference(check, image, planned) for image in batch]
+    if any(v is None for v in each):
+        return False
+    how = check.compare or default_compare(each[0])
+    return any(alike(np.asarray(joined), value, how) for joined in (
+        np.concatenate(each), np.stack(each)))
+
+
+def _padded(check, params, planned, value) -> bool:
+    """Whether `value` is the reference's on the case's image zero-padded at the bottom and right
+    to a multiple of P, and the image needed padding."""
+    arguments = dict(zip(params, planned.args, strict=False))
+    image, sizes = arguments.get("image"), _sizes({**arguments, **planned.kwargs})
+    if (sizes is None or not params or params[0] != "image" or not isinstance(image, np.ndarray)
+            or "image" in planned.kwargs):
+        return False
+    H, W, P = sizes
+    pad = ((0, -H % P), (0, -W % P)) + ((0, 0),) * (image.ndim - 2)
+    if not any(after for _, after in pad):
+        return False
+    padded = _reference(check, np.pad(image, pad), planned)
+    return padded is not None and alike(padded, value, check.compare or default_compare(padded))
+
+
+# name -> (whether the value a refusal case returned is that, what is said of it): what a code
+# that refuses nothing returns instead
+INSTEAD = {
+    PADDED: (_padded, "returns what the lecture's gives for the image zero-padded at the bottom "
+             "and right to a multiple of P (timm's dynamic_img_pad, Swin's `F.pad`): when P "
+             "does not tile the image, raise ValueError instead of padding"),
+    BATCHED: (_batched, "returns a value for a 4-D array: the lecture's for each of its images, "
+              "one after the other, as code written for a batch (MAE's, timm's) gives it; one "
+              "image is (H, W) or (H, W, C): raise ValueError for any other shape"),
+}

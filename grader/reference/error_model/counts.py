@@ -7,6 +7,7 @@
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
 - A square `T * T` counted for every head of a standard ViT, `12 * T * T` (timm's attn tensor
   (B, num_heads, N, N) of ViT-B), where one attention map is asked for.
+- A square of one name doubled, `P * 2` for `P * P` (`P ** 2` typed with one `*`).
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -106,5 +107,17 @@ def plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(n, ast.Add(), ast.Constant(1)))
 
 
-OPERATORS = {"triangle": triangle, "count_as_float": as_float, "count_plus_one": plus_one,
-             "every_head": every_head}
+def doubled(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`P * P` (or `P ** 2`) written `P * 2`: a square typed as a double."""
+    name = _squared_name(node)
+    if name is None:
+        return
+    yield Change(f"{name}-squared-as-doubled",
+                 f"In {where(context)}, `{code(node)}` is written `{name} * 2` (`{name} ** 2` "
+                 f"typed with one `*`): that is twice `{name}`, not its square; the two agree "
+                 f"only when `{name}` is 2.",
+                 lambda n: ast.BinOp(ast.Name(name, ast.Load()), ast.Mult(), ast.Constant(2)))
+
+
+OPERATORS = {"triangle": triangle, "doubled": doubled, "count_as_float": as_float,
+             "count_plus_one": plus_one, "every_head": every_head}

@@ -72,7 +72,11 @@ NORMALISATIONS = (
      "Hugging Face's ViTImageProcessor, image_mean = image_std = 0.5, to [-1, 1]"),
     ("image-imagenet-normalised",
      "(np.asarray(image) - [0.485, 0.456, 0.406]) / [0.229, 0.224, 0.225]",
-     "ImageNet's mean and std, timm's and torchvision's default transform"))
+     "ImageNet's mean and std, timm's and torchvision's default transform"),
+    ("image-min-max-normalised",
+     "(np.asarray(image) - np.min(image)) / (np.max(image) - np.min(image))",
+     "min-max scaling to [0, 1] by the image's own extremes, as many tutorials and "
+     "skimage's `rescale_intensity` do"))
 
 
 def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -14,9 +14,11 @@ Grader: num_patches gets only "Patches that do not tile the image must raise Val
 numbers", which the code returns); the failed check now weighs the cases the hidden check got
 right (C given), which refute it, and names the default instead ("`C` defaults to 1 instead of
 3").
+Since session 14 the hidden check's observation of what num_patches refuses (refuses_by_area) is
+unchanged: an observation, not a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'refuses_by_area',
           'flatten-length': 'op:default_changed:patch_dim:C-default-1'}
 
 

@@ -8,10 +8,13 @@ Mistakes:
 Grader: at blind time the argmax got only vit_forward's checklist and patch_dim nothing (a hidden
 check's "your code raised ValueError"). Now the argmax is named (the logits' argmax returned);
 patch_dim still gets nothing.
+Since session 14 patch_dim's refusal is observed (only_gray_or_rgb: "right for one and three
+channels (gray and RGB), and raises ValueError for another number of channels"): an observation,
+not a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'op:output_activation:vit_forward:result-through-argmax',
-          'flatten-length': None}
+          'flatten-length': 'only_gray_or_rgb'}
 
 
 def patch_dim(P, C=3):

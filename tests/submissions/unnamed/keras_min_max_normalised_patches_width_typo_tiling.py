@@ -9,9 +9,13 @@ Mistakes:
 Grader: at blind time and now, the width typo is told ("refuses sizes whose height P does not
 tile, not those whose width alone it does not: test W % P too", refuses_height_only); the
 normalisation gets only the linear-patch-embed and kernel-stride checklists. Not named.
+Since session 14 the normalisation is named (dtypes.rescaled's min-max normalisation, `(image -
+min) / (max - min)` first); the tiling typo is observed (refuses_height_only), not named, so still
+in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_height_only', 'linear-patch-embed': None}
+EXPECT = {'patch-count': 'refuses_height_only',
+          'linear-patch-embed': 'op:rescaled:linear_patch_embed:image-min-max-normalised'}
 
 
 def num_patches(H, W, P):

@@ -10,9 +10,13 @@ Mistakes:
 Grader: at blind time and now, the square-only count is observed (only_square_images: "right
 when H == W, wrong for a 224 x 160 image: use H and W each where they belong"; the guard itself
 is not mentioned); patch_dim gets no hint at all. Nothing named.
+Since session 14 patch_dim's `P * 2` is named (counts.doubled: `P * P` written `P * 2`) and the
+square-only count's observation says the raise ("right when H == W, and raises ValueError for a
+224 x 160 image"): an observation, not a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None, 'flatten-length': None}
+EXPECT = {'patch-count': 'only_square_images',
+          'flatten-length': 'op:doubled:patch_dim:P-squared-as-doubled'}
 
 
 def num_patches(H, W, P):

@@ -10,9 +10,12 @@ Mistakes:
 Grader: patchify's errors check says "A 4-D array is not one image: raise ValueError." (its
 checklist, which is this mistake); the normalised patches, linear-patch-embed's checklist on one
 check and no hint on the other two in the blind round, are named since (sequence.standardised).
+Since session 14 the batch is observed on the errors check (refusals: "returns a value for a
+4-D array: the lecture's for each of its images, one after the other", batch_accepted): an
+observation, not a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'batch_accepted',
           'linear-patch-embed': 'op:standardised:linear_patch_embed:standardised-unbiased-before-linear'}
 
 

@@ -12,10 +12,13 @@ Grader: num_tokens named (tokens_ceiling, "Rounding up counts a partial patch at
 patchify only gets checklists ("16 does not tile 30 rows: raise ValueError rather than dropping
 pixels", "Patches that do not tile the image must raise ValueError"); the padding is not named,
 and "dropping pixels" is not what the code does (it pads).
+Since session 14 the padding is observed (refusals: "returns what the lecture's gives for the
+image zero-padded at the bottom and right to a multiple of P", pads_to_tile): an observation, not
+a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'tokens_ceiling',
-          'patchify': None}
+          'patchify': 'pads_to_tile'}
 
 
 def patchify(image, P):

@@ -12,9 +12,11 @@ Mistakes:
 Grader: T*(T-1) is named; the `and` check is observed WRONGLY as "refuses sizes whose width P
 does not tile, not those whose height alone it does not: test H % P too" (it refuses only when
 neither side tiles, and it does test H % P); the hidden check gets the generic checklist.
+Since session 14 the `and` is observed (refuses_both_sides_only: "refuses only sizes neither of
+whose sides P tiles"): an observation, not a named mistake, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'refuses_both_sides_only',
           'attention-cost': 'op:triangle:attention_scores:T-squared-minus-one'}
 
 
