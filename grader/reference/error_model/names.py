@@ -424,7 +424,8 @@ def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
     if not _hides_with_minus_infinity(node):
         return
     mask, kept = node.args[0], node.args[1]
-    added = ast.parse(f"{code(kept)} + np.where({code(mask)}, 0.0, -1e9)", mode="eval").body
+    added = ast.parse(f"{ast.unparse(kept)} + np.where({ast.unparse(mask)}, 0.0, -1e9)",
+                      mode="eval").body  # the exact source: code() quotes, shortened
     yield Change("minus-inf-as-added-1e9",
                  f"In {where(context)}, the mask is added, `{code(added)}`, where "
                  f"`{code(node)}` belongs: the same while a row keeps a key, but a row that "

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..layers import layer_norm
 from .change import Change, Context, Replaced, callee, code, slug, where
 from .tree import PREFIX
 
@@ -102,11 +103,9 @@ def _last_axis(call: ast.Call) -> bool:
                and k.value.operand.value == 1 for k in call.keywords)
 
 
-def standardised(x, eps: float = 1e-6):
-    """`x` standardised over its last axis (a LayerNorm with gain 1 and shift 0)."""
-    x = np.asarray(x)
-    mean = x.mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+def standardised(x):
+    """`x` standardised over its last axis: the reference's LayerNorm with gain 1 and shift 0."""
+    return layer_norm(np.asarray(x), 1.0, 0.0)
 
 
 def _transposed_name(node: ast.AST) -> ast.Name | None:
@@ -235,15 +234,18 @@ def unit_length(context: Context, node: ast.AST) -> Iterator[Change]:
             and len(node.right.args) == 1 and isinstance(node.right.args[0], ast.BinOp)
             and isinstance(node.right.args[0].op, ast.Add)):
         return
-    centred, eps = code(node.left), code(node.right.args[0].right)
-    written = (f"({centred}) / np.maximum(np.linalg.norm({centred}, axis=-1, keepdims=True), "
-               f"{eps})")
+    def written(quote) -> str:  # quoted in the sentence (code), or run (the exact source)
+        centred, eps = quote(node.left), quote(node.right.args[0].right)
+        return (f"({centred}) / np.maximum(np.linalg.norm({centred}, axis=-1, keepdims=True), "
+                f"{eps})")
+
+    source = written(ast.unparse)
     yield Change("unit-length",
-                 f"In {where(context)}, `{code(node)}` is written `{written}`: each token "
+                 f"In {where(context)}, `{code(node)}` is written `{written(code)}`: each token "
                  "divided by its length, clamped at eps (`F.normalize`, CLIP's embeddings), "
                  "instead of by its standard deviation, `sqrt(mean((x - mean) ** 2) + eps)`: "
                  "sqrt(d) times too small, and eps a floor on the length instead of added to "
-                 "the variance.", lambda n: ast.parse(written, mode="eval").body)
+                 "the variance.", lambda n: ast.parse(source, mode="eval").body)
 
 
 def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:

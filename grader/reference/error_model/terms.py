@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, called_function, callee, code, where
+from .change import Change, Context, called_function, callee, code, slug, where
 from .tree import PREFIX, source
 
 # the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor),
@@ -253,7 +253,7 @@ def term_each_step(context: Context, node: ast.AST) -> Iterator[Change]:
         inner.args = [ast.BinOp(inner.args[0], ast.Add(), copy.deepcopy(again)), *inner.args[1:]]
         return new
 
-    yield Change(f"{callee(step)}-input-plus-{code(again)}"[:60],
+    yield Change(f"{callee(step)}-input-plus-{slug(code(again))}",  # no '+': it joins a pair
                  f"In {where(context)}, `{code(again)}` is added again to `{name}` before each "
                  f"`{code(step)}` of the loop, `{callee(step)}({name} + {code(again)}, ...)` "
                  f"(as DETR's encoder adds its positions at every layer): `{callee(call)}` "
