@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 import os
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from grader.checks.api import SHIPPED
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
+from grader.checks.describe import REFUSED_WITH_ASSERT, other_error
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
@@ -311,6 +313,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 continue
             if misconception in ANSWER_SLIPS:  # said from what the student wrote
                 assert check.hint and check.hint_kind == MISTAKE
+                continue
+            if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
+                assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE
                 continue
             if misconception in {*GENERALISATIONS, SEVERAL, ONE_AXIS_OFF}:  # observed
                 called = next(c.call for c in exercises[exercise_id].checks
@@ -597,14 +602,23 @@ def test_a_generalisation_weighs_the_functions_other_checks(graded, submission):
 
 
 @pytest.mark.parametrize("submission", [
-    SUBMISSIONS / "unnamed" / "d2l_assert_heads_residual_from_layer_norm.py"], ids=lambda p: p.stem)
-def test_an_assert_where_valueerror_is_asked_for_is_observed_as_such(graded, submission):
+    SUBMISSIONS / "buggy" / "d2l_assert_heads_residual_from_layer_norm.py"], ids=lambda p: p.stem)
+def test_an_assert_where_valueerror_is_asked_for_is_named_as_such(graded, submission):
     """d2l's `assert num_hiddens % num_heads == 0`: the refusal is right, its exception is not;
-    the failed check says so (an observation), not only the check's checklist."""
+    the failed check names that mistake (the worker saw the AssertionError), with the fix."""
     told = [c for c in graded[submission]["multi-head-attention"].checks if not c.passed
             and "AssertionError" in (c.hint or "")]
-    assert told and all(c.hint_kind == OBSERVATION and "`raise ValueError(...)`" in c.hint
-                        for c in told)
+    assert told and all(c.hint_kind == MISTAKE and c.misconception == REFUSED_WITH_ASSERT
+                        and "`raise ValueError(...)`" in c.hint for c in told)
+
+
+def test_another_exception_where_valueerror_is_asked_for_is_observed_not_named():
+    """An IndexError a later step ran into is not the check itself: observed, with no name."""
+    outcome = SimpleNamespace(status="raised", error=SimpleNamespace(type="IndexError"))
+    hint, name = other_error(outcome, "ValueError")
+    assert name is None and "raised IndexError where ValueError is asked for" in hint
+    outcome.error.type = "AssertionError"
+    assert other_error(outcome, "ValueError")[1] == REFUSED_WITH_ASSERT
 
 
 @pytest.mark.parametrize("got, told", [

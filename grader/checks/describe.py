@@ -11,6 +11,9 @@ import numpy as np
 
 SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
+# an `assert` where an exception is asked for: the worker names the exception's type, so the
+# mistake is seen (other_error)
+REFUSED_WITH_ASSERT = "refused_with_assert"
 _CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
 
@@ -88,18 +91,20 @@ def stand_in_note(names) -> str:
     return f"passed with the grader's correct {quoted_names(names)} standing in for yours"
 
 
-def other_error(outcome, expected: str) -> str | None:
-    """What is observed when the code refused the input, but with another exception than the
-    one asked for: an `assert` (AssertionError, and no check at all under `python -O`), or an
-    error a later step ran into (IndexError) instead of the check itself."""
+def other_error(outcome, expected: str) -> tuple[str | None, str | None]:
+    """(hint, name) when the code refused the input, but with another exception than the one
+    asked for. An `assert` (AssertionError, and no check at all under `python -O`) is a named
+    mistake, REFUSED_WITH_ASSERT: the exception's type is what the student's code did, so the
+    claim is seen, not guessed. An error a later step ran into (IndexError) instead of the check
+    itself is observed (name None). (None, None) for a function not written yet."""
     if outcome.status != "raised" or outcome.error.type == "NotImplementedError":
-        return None  # (a function not written yet: nothing to observe)
+        return None, None
     if outcome.error.type == "AssertionError":
         return (f"Your code refused the input with `assert` (AssertionError), where {expected} "
                 f"is asked for: an assert is no input check (python -O skips it); write "
-                f"`raise {expected}(...)`.")
+                f"`raise {expected}(...)`."), REFUSED_WITH_ASSERT
     return (f"Your code raised {outcome.error.type} where {expected} is asked for: check the "
-            f"input yourself first and raise {expected} with a message.")
+            f"input yourself first and raise {expected} with a message."), None
 
 
 def outcome_lines(outcome) -> list[str]:

@@ -419,7 +419,7 @@ class CallCheck(Kind):
                 return None
             if outcome.status != "ok":
                 return [f"expected: {expects_error}"] + outcome_lines(outcome), \
-                    other_error(outcome, expects_error), None
+                    *other_error(outcome, expects_error)
             got = f"got:      {describe(outcome.value)} (no error)"
             return [f"expected: {expects_error}", got], *self._misconception(
                 planned, outcome.value, self.compare)

@@ -12,9 +12,10 @@ Grader: the assert is observed (the refusal: "refused the input with `assert` (A
 where ValueError is asked for"); the renamed keyword is observed (signature_differs: "Your
 `num_tokens` has no parameter `cls_token`: the student API names it `cls_token`"; before, only the
 TypeError, no hint).
+Since session 15 the assert is named (refused_with_assert); the keyword mismatch stays observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'refused_with_assert',
           'token-count': None}
 
 

@@ -16,10 +16,11 @@ Mistakes:
 Grader: the eps is named (op:default: "`eps` is taken as its default, 1e-06, whatever is given").
 The assert is only observed, exactly ("Your code refused the input with `assert`
 (AssertionError), where ValueError is asked for").
+Since session 15 an `assert` where ValueError is asked for is a named mistake (refused_with_assert: the worker sees the AssertionError): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-default',
-          'multi-head-attention': None}
+          'multi-head-attention': 'refused_with_assert'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

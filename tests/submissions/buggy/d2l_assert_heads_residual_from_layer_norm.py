@@ -12,9 +12,10 @@ Mistakes:
 Grader: the residual is named ("adds back `layer_norm(x, ...)`, the step's output, instead of
 `x`"). The assert gets the case checklists ("raise ValueError when d % heads != 0");
 AssertionError is not named.
+Since session 15 an `assert` where ValueError is asked for is a named mistake (refused_with_assert: the worker sees the AssertionError): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
+EXPECT = {'multi-head-attention': 'refused_with_assert',
           'encoder-block': 'op:residual:encoder_block:residual-from-layer_norm'}
 
 

@@ -15,10 +15,11 @@ Grader: at blind time and now, the axis is named (max and sum over axis 1 instea
 slip at 2 places); the assert is told exactly, but as an observation with no mistake name ("Your
 code refused the input with `assert` (AssertionError), where ValueError is asked for"), so in
 unnamed/ (buggy/ needs a name for every mistake).
+Since session 15 an `assert` where ValueError is asked for is a named mistake (refused_with_assert: the worker sees the AssertionError): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=1+op:axis:softmax:sum.axis=1',
-          'kernel-stride': None}
+          'kernel-stride': 'refused_with_assert'}
 CORRECT = ('self_attention',)
 
 
