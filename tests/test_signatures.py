@@ -12,7 +12,7 @@ from grader import load_specs
 from grader.checks.cases import PlannedCase
 from grader.checks.kinds import CallCheck
 from grader.checks.kinds.signatures import mismatched
-from grader.checks.results import FAILED, OBSERVATION, CheckResult
+from grader.checks.results import FAILED, MISTAKE, CheckResult
 from grader.worker import StudentWorker
 from grader.worker.outcomes import StudentError
 
@@ -41,7 +41,7 @@ def test_a_keyword_the_function_has_no_parameter_for_is_named_as_the_api_names_i
     assert said.hint == ("Your `num_tokens` has no parameter `cls_token`: the student API names "
                          "it `cls_token` (docs/student-api.md), and this call passes it by that "
                          "name; rename yours.")
-    assert said.hint_kind == OBSERVATION and said.misconception == "signature_differs"
+    assert said.hint_kind == MISTAKE and said.misconception == "signature_differs"
 
 
 def test_a_required_parameter_too_many_or_positional_ones_too_few_are_said(check):

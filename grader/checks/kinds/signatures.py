@@ -1,4 +1,4 @@
-"""What a call that could not even start shows (issue 38, "say what is observed"): the student's
+"""What a call that could not even start names (issue 38, "say what is observed"): the student's
 function raised TypeError as Python bound the call's arguments, before a line of it ran, because
 its parameters are not the student API's: no parameter of the name the call passes by keyword
 (timm's `class_token` for the API's `cls_token`), a required parameter the call does not fill,
@@ -9,14 +9,16 @@ said comes from the call the grader made (the keyword it passed, the number of p
 arguments) and from the student API; a TypeError from inside the student's code (one of its own
 frames in the traceback: `where`) or one of another function is not this, and is left alone.
 
-`mismatched(result, check, planned, outcome)`: the failed `result` with that observation.
+`mismatched(result, check, planned, outcome)`: the failed `result` with that mistake named,
+`signature_differs`: Python's own binding of the call saw the parameters differ, so the cause is
+seen, not guessed (as a write in place or an `assert` for a refusal are).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from ..results import FAILED, OBSERVATION
+from ..results import FAILED, MISTAKE
 
 API_DOC = "docs/student-api.md"
 _NAME = r"(?P<function>[A-Za-z_][\w.<>]*)\(\) "
@@ -33,7 +35,7 @@ def _plural(n: int, word: str) -> str:
 
 def mismatched(result, check, planned, outcome):
     """`result` with what is true of a call the student's function refused as Python bound its
-    arguments (its parameters differ from the student API's), as an observation; else as it
+    arguments (its parameters differ from the student API's), as a named mistake; else as it
     is."""
     error = outcome.error if outcome.status == "raised" else None
     if (result.status != FAILED or error is None or error.type != "TypeError"
@@ -60,7 +62,7 @@ def mismatched(result, check, planned, outcome):
     if words is None:
         return result
     return replace(result, hint=f"Your `{name}` {words}.", misconception="signature_differs",
-                   hint_kind=OBSERVATION)
+                   hint_kind=MISTAKE)
 
 
 def _called(found, name: str) -> bool:

@@ -12,11 +12,11 @@ Grader: the assert is observed (the refusal: "refused the input with `assert` (A
 where ValueError is asked for"); the renamed keyword is observed (signature_differs: "Your
 `num_tokens` has no parameter `cls_token`: the student API names it `cls_token`"; before, only the
 TypeError, no hint).
-Since session 15 the assert is named (refused_with_assert); the keyword mismatch stays observed.
+Since session 15 a call refused as Python bound its arguments is a named mistake (signature_differs: Python's binding saw the parameters differ) and an `assert` where ValueError is asked for too (refused_with_assert): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'refused_with_assert',
-          'token-count': None}
+          'token-count': 'signature_differs'}
 
 
 def num_patches(H, W, P):

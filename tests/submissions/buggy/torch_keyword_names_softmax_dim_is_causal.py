@@ -11,6 +11,7 @@ the default (no mask) and positional calls are right.
 Grader: both renamed keywords are said as such (signature_differs: "Your `softmax` has no parameter
 `axis` ... rename yours"; the same for `causal`), an observation, so the file stays here (like
 lucidrains_assert_tiling_timm_class_token_keyword).
+Since session 15 a call refused as Python bound its arguments is a named mistake (signature_differs: Python's binding saw the parameters differ): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'signature_differs',
