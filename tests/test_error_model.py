@@ -1175,6 +1175,41 @@ def test_a_result_narrowed_to_its_images_dtype():
     assert "the result takes `image`'s dtype" in found.sentence
 
 
+def test_an_array_assembled_in_its_images_dtype():
+    """embed_image's [CLS] row and patch tokens put in a buffer made like the image
+    (`np.empty((N + 1, d), dtype=image.dtype)`), the positions added after: for a uint8 image
+    the rows are cut to integers and the sum is float again; for a float image, right."""
+    embed = REFERENCE["embed_image"]
+
+    def student(image, params):
+        patches = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"],
+                                                  params["P"])
+        seq = np.empty((len(patches) + 1, patches.shape[1]), dtype=np.asarray(image).dtype)
+        seq[0], seq[1:] = params["cls"], patches
+        return seq + params["pos"]
+
+    def params(n, d=4, c=3):
+        return {"P": 2, "W_e": RNG.normal(size=(4 * c, d)) * 20, "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d) * 50, "pos": RNG.normal(size=(n + 1, d))}
+
+    pixels = np.random.default_rng(6).integers(0, 256, size=(4, 6, 3)).astype(np.uint8)
+    cases = [(pixels, params(6)), (RNG.normal(size=(4, 4, 3)), params(4)),
+             (RNG.normal(size=(2, 6, 3)).astype(np.float32), params(3))]
+    calls = calls_of(embed, student, cases)
+    found = em.search(embed, calls, 0, same)
+    name = "op:assembled_narrowed:embed_image:vstack-in-image-dtype"
+    assert found is not None and found.name == name, found
+    assert "is built in `image`'s dtype" in found.sentence
+    rewritten = em.rewrite(embed, name)
+    image, p = cases[0]
+    rows = np.vstack([p["cls"], REFERENCE["linear_patch_embed"](image, p["W_e"], p["b_e"], 2)])
+    got = rewritten(image, p)
+    assert got.dtype == np.float64 and np.array_equal(got, rows.astype(np.uint8) + p["pos"])
+    assert not np.allclose(got, embed(image, p))
+    image, p = cases[1]
+    assert np.array_equal(rewritten(image, p), embed(image, p))
+
+
 @pytest.mark.parametrize("reading, name", [
     (lambda axis, ndim: axis if axis == 0 else -1, "axis-0-or-last"),
     (lambda axis, ndim: 1 if axis == -1 and ndim > 1 else axis, "last-axis-as-1")])

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, is_checked_function, is_result, prepended, where
+from .change import Change, Context, code, is_checked_function, is_result, prepended, where
 from .tree import PREFIX
 
 
@@ -38,6 +38,30 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  f" `np.zeros(..., dtype={given}.dtype)` or `np.zeros_like({given})` does): "
                  f"right for a float `{given}`, while for integer pixels (uint8, as a file gives "
                  f"them) the float results are cut to integers. Make the output float.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
+                                    []),
+                 ((bound, like_input),))
+
+
+# numpy's functions that assemble one array from parts: a loop port fills a buffer instead
+ASSEMBLED = ("vstack", "concatenate", "stack", "hstack")
+
+
+def assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An array assembled from parts (`np.vstack([cls, x])`) in its function's first argument's
+    dtype: a buffer made with `np.zeros((N + 1, d), dtype=image.dtype)` and filled row by row,
+    the steps after it computing in floats again."""
+    function = context.instance.node
+    if not (function.args.args and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and node.func.attr in ASSEMBLED
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
+        return
+    given, bound = function.args.args[0].arg, f"{PREFIX}like_input"
+    yield Change(f"{node.func.attr}-in-{given}-dtype",
+                 f"In {where(context)}, `{code(node)}` is built in `{given}`'s dtype (as a "
+                 f"buffer made with `np.zeros(..., dtype={given}.dtype)` and filled row by row "
+                 f"is): right for a float `{given}`, while for integer pixels (uint8, as a file "
+                 f"gives them) its float rows are cut to integers. Make the buffer float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
                                     []),
                  ((bound, like_input),))
@@ -109,5 +133,6 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: prepended(n, if_integer))
 
 
-OPERATORS = {"narrowed": narrowed, "computed_in": computed_in,
+OPERATORS = {"narrowed": narrowed, "assembled_narrowed": assembled_narrowed,
+             "computed_in": computed_in,
              "rescaled": rescaled}  # tried last

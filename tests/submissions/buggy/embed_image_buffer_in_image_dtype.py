@@ -1,8 +1,11 @@
 """Blind round 3 (issue 38): embed_image fills a sequence buffer np.empty((N + 1, d),
 dtype=image.dtype) before adding the (float) positions: right for float images, while for an 8-bit
-(uint8) image [CLS] and the patch tokens are cut (and wrapped) to 8-bit integers."""
+(uint8) image [CLS] and the patch tokens are cut (and wrapped) to 8-bit integers.
+Since session 15 the buffer is named (dtypes.assembled_narrowed: `np.vstack([params['cls'],
+x])` built in the image's dtype): every mistake named, so in buggy/.
+"""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'only_float_images'}
+EXPECT = {'cls-and-positions': 'op:assembled_narrowed:embed_image:vstack-in-image-dtype'}
 
 
 def embed_image(image, params):

@@ -3,9 +3,11 @@ buffer np.empty((N + 1, d), dtype=image.dtype) before adding the float positions
 (uint8) image [CLS] and the patch tokens are cut to integers (right for float images: observed as
 such); vit_forward's final layer_norm is indented into the loop over the blocks, so it runs
 after every block (right with one block).
+Since session 15 the buffer is named (dtypes.assembled_narrowed: `np.vstack([params['cls'],
+x])` built in the image's dtype): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'only_float_images',
+EXPECT = {'cls-and-positions': 'op:assembled_narrowed:embed_image:vstack-in-image-dtype',
           'vit-forward': "op:indentation:vit_forward:layer_norm(xparams['ln_g']params['ln_b']-in-loop"}
 
 

@@ -9,6 +9,8 @@ Mistakes:
    x = self_attention(layer_norm(x)); the MLP residual is right. Shows on every input.
 
 Grader: The residual is named; the bias per head is observed (right with one head), not named.
+Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
+(only_one_head), not named, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'only_one_head',

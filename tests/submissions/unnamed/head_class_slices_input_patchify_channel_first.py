@@ -5,6 +5,8 @@ with heads=1: observed as such); patchify as einops '(h p1) (w p2) c -> (h w) (c
 each patch channel first (right for one channel).
 (The submission's module-level helpers are nested in the function that uses them
 here: a fixture replaces only the solution's names.)
+Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
+(only_one_head), not named, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',

@@ -12,6 +12,7 @@ Mistakes:
 
 Grader: patchify's bounds are observed (right when H == W), not named; the convolution's buffer
 is named (the result in the image's dtype).
+Since session 15: its patchify mistake is observed (only_square_images), not named, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'only_square_images',

@@ -10,6 +10,7 @@ Mistakes:
 Grader: The bias is named; patchify is observed (right for (H, W, C) images, wrong for a 2-D
 one), and the worked example (a 2-D image) gives its checklist; kernel-stride's property
 checklist names the + b_e of linear_patch_embed.
+Since session 15: its patchify mistake is observed (only_3d_images), not named, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'only_3d_images', 'linear-patch-embed': 'linear_embed_bias_forgotten'}

@@ -4,6 +4,8 @@ so head h takes the interleaved columns h, h + heads, ... (the merge uses the sa
 with one head, wrong with several); vit_forward leaves out the final LayerNorm (the encoder_norm,
 ln_g / ln_b): the [CLS] row goes from the last block straight to the head. The causal check
 observes the split (right with one head, wrong with heads=2) where multi-head-attention names it.
+Since session 15: its no-causal-mask mistake is observed (only_one_head), not named, so in
+unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_heads_interleaved',

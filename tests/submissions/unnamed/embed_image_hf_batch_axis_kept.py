@@ -1,5 +1,8 @@
 """HF's ViTEmbeddings ported with its batch axis kept: the [CLS] token is (1, 1, d) and the
-positions (1, N + 1, d), so one image comes out as a (1, N + 1, d) batch."""
+positions (1, N + 1, d), so one image comes out as a (1, N + 1, d) batch.
+Since session 15: its cls-and-positions mistake is observed (one_axis_off), not named, so in
+unnamed/.
+"""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'one_axis_off'}
 

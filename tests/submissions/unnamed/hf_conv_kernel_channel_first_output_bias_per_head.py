@@ -5,6 +5,8 @@ as (c, p1, p2)), though W_e's rows are in (p1, p2, c) order (right for one chann
 hint says to read the kernel as (P, P, C, d)); self_attention, an explicit loop over heads, adds
 the output bias bo inside the loop, once per head (right with heads=1: observed as such, and as
 the same vector added to every row).
+Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
+(only_one_head), not named, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'linear_embed_channel_first',

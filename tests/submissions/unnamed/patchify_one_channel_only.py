@@ -1,4 +1,6 @@
-"""patchify written for grayscale images: each patch flattened to P*P numbers, whatever C is."""
+"""patchify written for grayscale images: each patch flattened to P*P numbers, whatever C is.
+Since session 15: its patchify mistake is observed (only_one_channel), not named, so in unnamed/.
+"""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'only_one_channel'}
 
