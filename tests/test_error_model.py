@@ -1726,6 +1726,46 @@ def test_an_axis_moved_to_the_end_and_moved_back_with_the_same_call():
     assert "`np.moveaxis(out, -1, axis)` undoes it" in found.sentence
 
 
+def test_an_axis_left_out_taken_by_torchs_implicit_rule():
+    """`F.softmax(x)` with no dim: torch's legacy `_get_softmax_dim`, 0 for 1-D and 3-D inputs,
+    else 1; right for 1-D and 2-D inputs and wherever the axis is named."""
+    def student(x, axis=None):
+        if axis is None:
+            axis = 0 if x.ndim in (0, 1, 3) else 1
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    softmax = REFERENCE["softmax"]
+    name = "op:torch_implicit_axis:softmax:axis-torch-implicit"
+    x3, x4 = RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 3, 2, 2))
+    rewritten = em.rewrite(softmax, name)
+    assert np.allclose(rewritten(x3), softmax(x3, 0)) and np.allclose(rewritten(x4), softmax(x4, 1))
+    cases = [((x3,), {}), ((x4,), {}), ((x3[0],), {}), ((x3,), {"axis": -1})]
+    calls = [em.Call(a, k, student(*a, **k), softmax(*a, **k)) for a, k in cases]
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == name, found
+    assert "torch's softmax picks when no `dim` is given" in found.sentence
+
+
+def test_the_last_step_skipped_when_a_count_it_passes_on_is_one():
+    """lucidrains' vit-pytorch: `project_out = not (heads == 1 and dim_head == dim)`, the output
+    projection an identity with one head; right with several."""
+    def student(x, p, heads):
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        out = merge_heads(attention(q, k, v))
+        return out if heads == 1 else out @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(3, 4)), p, 1), (RNG.normal(size=(3, 4)), p, 2)]
+    name = "op:skipped_for_one:self_attention:linear-skipped-for-heads-1"
+    x = cases[0][0]
+    assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 1), student(x, p, 1))
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"],
+                                                            student, cases), 0, same)
+    assert found.name == name, found
+    assert "is skipped when `heads` is 1" in found.sentence
+
+
 def test_a_term_a_step_adds_added_again_by_its_caller():
     """torchvision's Encoder adds the positions, and a port keeps that line after an
     `embed_image` that has added them already: named at vit_forward, the embedding left whole
