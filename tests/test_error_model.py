@@ -1687,6 +1687,120 @@ def test_a_mask_condition_inverted_in_np_where():
     assert found.name == "op:mask_inverted:self_attention/attention:mask-inverted", found
 
 
+def test_a_keep_mask_added_as_a_mask_of_the_hidden_keys():
+    """The TensorFlow tutorial's `logits += mask * -1e9` (1 where a key is hidden) given a
+    keep-mask, `np.tril(ones)`: the keys each query may see are pushed down by 1e9, the later
+    ones attended to; the last row, kept whole, is only shifted and right. Its rewrite
+    computes what its sentence says, `scores + mask * -1e9`."""
+    def attention_like(x, p, heads, causal=False):
+        T = x.shape[-2]
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        s = q @ k.T / np.sqrt(x.shape[-1])
+        if causal:
+            s = s + np.tril(np.ones((T, T))) * -1e9
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [((RNG.normal(size=(3, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(2, 4)), p, 1), {})]
+    calls = [em.Call(a, k, attention_like(*a, **k), REFERENCE["self_attention"](*a, **k))
+             for a, k in cases]
+    name = "op:keep_mask_hiding:self_attention/attention:keep-mask-added-as-hidden"
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found.name == name, found
+    assert "`scores + mask * -1e9`" in found.sentence
+    q, k, v = (RNG.normal(size=(2, 3, 2)) for _ in range(3))
+    mask = np.tri(3, dtype=bool)
+    attention_rewritten = em.rewrite(attention, "op:keep_mask_hiding:attention:"
+                                     "keep-mask-added-as-hidden")
+    scores = q @ k.swapaxes(-1, -2) / math.sqrt(2) + mask * -1e9
+    assert np.allclose(attention_rewritten(q, k, v, mask),
+                       REFERENCE["softmax"](scores) @ v)
+
+
+def test_the_heads_averaged_and_tiled_back_where_they_are_concatenated():
+    """PyG's GATConv concat=False: the heads' outputs averaged, `np.tile(out.mean(axis=0),
+    heads)` back to width d; its rewrite of merge_heads computes that, and it is named on
+    self_attention (one head: right)."""
+    out = RNG.normal(size=(3, 5, 2))  # heads, T, d_h
+    name = "op:chunks_averaged:merge_heads:heads-chunks-averaged"
+    assert np.allclose(em.rewrite(merge_heads, name)(out), np.tile(out.mean(axis=0), 3))
+
+    def student(x, p, heads):
+        T, d = x.shape
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        return np.tile(attention(q, k, v).mean(axis=0), heads) @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(3, 4)), p, 2), (RNG.normal(size=(2, 4)), p, 1)]
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"],
+                                                            student, cases), 0, same)
+    assert found.name == "op:chunks_averaged:self_attention/merge_heads:heads-chunks-averaged"
+    assert "averages them" in found.sentence
+
+
+def test_an_axis_moved_to_the_end_and_moved_back_with_the_same_call():
+    """keras-team/keras#9600: `np.moveaxis(out, axis, -1)` where `np.moveaxis(out, -1, axis)`
+    undoes the move to the end; right on the last axis and on 2-D arrays, named where a 3-D
+    input's first axis shows it."""
+    def student(x, axis=-1):
+        z = np.moveaxis(x, axis, -1)
+        e = np.exp(z - z.max(axis=-1, keepdims=True))
+        return np.moveaxis(e / e.sum(axis=-1, keepdims=True), axis, -1)
+
+    softmax = REFERENCE["softmax"]
+    name = "op:moved_back_alike:softmax:axis-moved-back-alike"
+    x = RNG.normal(size=(2, 3, 4))
+    assert np.allclose(em.rewrite(softmax, name)(x, 0), student(x, 0))
+    calls = [em.Call((x, 0), {}, student(x, 0), softmax(x, 0)),
+             em.Call((x[0], 0), {}, student(x[0], 0), softmax(x[0], 0)),
+             em.Call((x, 1), {}, student(x, 1), softmax(x, 1))]
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == name, found
+    assert "`np.moveaxis(out, -1, axis)` undoes it" in found.sentence
+
+
+def test_an_axis_left_out_taken_by_torchs_implicit_rule():
+    """`F.softmax(x)` with no dim: torch's legacy `_get_softmax_dim`, 0 for 1-D and 3-D inputs,
+    else 1; right for 1-D and 2-D inputs and wherever the axis is named."""
+    def student(x, axis=None):
+        if axis is None:
+            axis = 0 if x.ndim in (0, 1, 3) else 1
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    softmax = REFERENCE["softmax"]
+    name = "op:torch_implicit_axis:softmax:axis-torch-implicit"
+    x3, x4 = RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 3, 2, 2))
+    rewritten = em.rewrite(softmax, name)
+    assert np.allclose(rewritten(x3), softmax(x3, 0)) and np.allclose(rewritten(x4), softmax(x4, 1))
+    cases = [((x3,), {}), ((x4,), {}), ((x3[0],), {}), ((x3,), {"axis": -1})]
+    calls = [em.Call(a, k, student(*a, **k), softmax(*a, **k)) for a, k in cases]
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == name, found
+    assert "torch's softmax picks when no `dim` is given" in found.sentence
+
+
+def test_the_last_step_skipped_when_a_count_it_passes_on_is_one():
+    """lucidrains' vit-pytorch: `project_out = not (heads == 1 and dim_head == dim)`, the output
+    projection an identity with one head; right with several."""
+    def student(x, p, heads):
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        out = merge_heads(attention(q, k, v))
+        return out if heads == 1 else out @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [(RNG.normal(size=(3, 4)), p, 1), (RNG.normal(size=(3, 4)), p, 2)]
+    name = "op:skipped_for_one:self_attention:linear-skipped-for-heads-1"
+    x = cases[0][0]
+    assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 1), student(x, p, 1))
+    found = em.search(REFERENCE["self_attention"], calls_of(REFERENCE["self_attention"],
+                                                            student, cases), 0, same)
+    assert found.name == name, found
+    assert "is skipped when `heads` is 1" in found.sentence
+
+
 def test_a_term_a_step_adds_added_again_by_its_caller():
     """torchvision's Encoder adds the positions, and a port keeps that line after an
     `embed_image` that has added them already: named at vit_forward, the embedding left whole

@@ -235,6 +235,35 @@ def grid_as_windows(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, every_window),))
 
 
+def averaged(array, sizes) -> np.ndarray:
+    """`array.reshape(sizes)`, its last two axes merged, with the mean over the second-to-last
+    axis repeated along the merged axis in its place: the chunks averaged, then tiled back."""
+    array = np.asarray(array)
+    mean = array.mean(axis=-2)
+    return np.tile(mean, array.shape[-2]).reshape(_shape(sizes))
+
+
+def chunks_averaged(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A merge of an array's last two axes, `y.reshape(..., heads * d_h)` (the heads' outputs
+    side by side), written as their average, tiled back to the merged width (`np.tile(
+    out.mean(axis=0), heads)`: PyG's GATConv with concat=False averages its heads)."""
+    if not (_is_reshape(node) and isinstance(last := node.args[-1], ast.BinOp)
+            and isinstance(last.op, ast.Mult) and isinstance(last.left, ast.Name)
+            and isinstance(last.right, ast.Name)):
+        return
+    bound, count = f"{PREFIX}averaged", code(last.left)
+    yield Change(f"{slug(count)}-chunks-averaged",
+                 f"In {where(context)}, `{code(node)}` puts the `{count}` chunks of "
+                 f"`{code(last.right)}` side by side; yours averages them and tiles the "
+                 f"average `{count}` times (as GATConv's concat=False averages its heads, then "
+                 f"`np.tile(mean, {count})` back to the width), so every chunk holds the mean "
+                 "of all, where each keeps its own values (right only with a single chunk).",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [
+                     n.func.value, ast.Tuple(list(n.args), ast.Load())], []),
+                 ((bound, averaged),))
+
+
 OPERATORS = {"chunks_overlap": chunks_overlapping, "chunk_shared": chunk_shared,
+             "chunks_averaged": chunks_averaged,
              "grid_short": grid_one_short,
              "grid_windows": grid_as_windows}

@@ -11,11 +11,22 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where, with_keyword
+from .change import (
+    Change,
+    Context,
+    callee,
+    code,
+    is_checked_function,
+    prepended,
+    where,
+    with_keyword,
+)
+from .evidence import named_right
 from .tree import PREFIX
 
 
@@ -126,5 +137,44 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
                      copy.deepcopy(n.args[0])], [])), ((bound, all_but_first),))
 
 
+def torch_dim(x) -> int:
+    """The axis torch's softmax takes when none is given (`_get_softmax_dim`, deprecated): 0
+    for a 0-D, 1-D or 3-D input, else 1."""
+    return 0 if np.ndim(x) in (0, 1, 3) else 1
+
+
+def torch_implicit_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An axis parameter that defaults to -1 (`def softmax(x, axis=-1)`) defaulting to None and
+    then chosen by torch's legacy rule (`F.softmax(x)` with no `dim`: 0 for 1-D and 3-D inputs,
+    else 1): the last axis of a 1-D or 2-D input, another one of a 3-D or 4-D input. Only the
+    checked function; a call that names the axis is right."""
+    if not is_checked_function(context, node) or not node.args.args:
+        return
+    arguments = node.args.args[len(node.args.args) - len(node.args.defaults):]
+    for index, (argument, default) in enumerate(zip(arguments, node.args.defaults,
+                                                    strict=True)):
+        if "axis" not in argument.arg or code(default) != "-1":
+            continue
+        name, first, bound = argument.arg, node.args.args[0].arg, f"{PREFIX}torch_dim"
+        chosen = ast.parse(f"{name} = {bound}({first}) if {name} is None else {name}").body[0]
+
+        def implicit(n: ast.FunctionDef, index=index, chosen=chosen) -> ast.FunctionDef:
+            new = prepended(n, chosen)
+            new.args = copy.copy(new.args)
+            new.args.defaults = list(new.args.defaults)
+            new.args.defaults[index] = ast.Constant(None)
+            return new
+
+        yield Change(f"{name}-torch-implicit",
+                     f"In {where(context)}, a call that leaves `{name}` out gets the axis "
+                     f"torch's softmax picks when no `dim` is given (`_get_softmax_dim`, "
+                     f"deprecated: 0 for a 1-D or 3-D input, else 1), where the lecture's "
+                     f"default is -1, the last axis: the same for 1-D and 2-D inputs, not for "
+                     f"3-D or 4-D ones; a call that names `{name}` is right.", implicit,
+                     ((bound, torch_dim),),
+                     holds=functools.partial(named_right, name, node.args.args.index(argument)))
+
+
 OPERATORS = {"fused": fused_split, "later_axes": over_later_axes,
-             "all_but_first": over_all_but_first}  # after norms.OPERATORS
+             "all_but_first": over_all_but_first,
+             "torch_implicit_axis": torch_implicit_axis}  # after norms.OPERATORS

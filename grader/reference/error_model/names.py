@@ -411,7 +411,7 @@ def infinity_as_zero(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n: ast.Constant(0.0))
 
 
-def _hides_with_minus_infinity(node: ast.AST) -> bool:
+def hides_with_minus_infinity(node: ast.AST) -> bool:
     """Whether `node` is `np.where(mask, scores, -np.inf)`: a mask that hides with -inf."""
     return (isinstance(node, ast.Call) and callee(node) == "where" and len(node.args) == 3
             and _minus_infinity(node.args[2]))
@@ -421,7 +421,7 @@ def infinity_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` as `scores + np.where(mask, 0.0, -1e9)`: Hugging Face's
     additive mask, a large finite number added. The same while a row keeps a key; a row that
     hides every key is only shifted, so it attends to every key as if unmasked."""
-    if not _hides_with_minus_infinity(node):
+    if not hides_with_minus_infinity(node):
         return
     mask, kept = node.args[0], node.args[1]
     added = ast.parse(f"{ast.unparse(kept)} + np.where({ast.unparse(mask)}, 0.0, -1e9)",
@@ -438,7 +438,7 @@ def infinity_filled(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` with a large finite number in place of -inf (d2l's
     `sequence_mask(..., value=-1e6)`, `np.finfo(x.dtype).min`): the same while a row keeps a
     key; a row that hides every key weighs every key alike, where the lecture's is NaN."""
-    if not _hides_with_minus_infinity(node):
+    if not hides_with_minus_infinity(node):
         return
     filled = ast.Call(node.func, [node.args[0], node.args[1], ast.Constant(-1e9)], [])
     yield Change("minus-inf-as-fill-1e9",
@@ -453,7 +453,7 @@ def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` as `scores + mask` or `scores + (1 - mask)`: the 0/1
     keep-mask itself added to the scores (an additive-mask habit, a tril buffer added as it
     is), which hides nothing: the kept (or the hidden) scores only gain 1."""
-    if not _hides_with_minus_infinity(node):
+    if not hides_with_minus_infinity(node):
         return
     for detail, inverted in (("mask-added", False), ("inverted-mask-added", True)):
         def added(n: ast.Call, inverted=inverted) -> ast.BinOp:
@@ -471,7 +471,7 @@ def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` with its condition inverted, `np.where(~mask, ...)`:
     torch's `masked_fill(mask == 0, -inf)` ported as `np.where(mask == 0, scores, -inf)`
     (masked_fill fills where its condition holds, np.where keeps its second argument there)."""
-    if not _hides_with_minus_infinity(node):
+    if not hides_with_minus_infinity(node):
         return
 
     def inverted(n: ast.Call) -> ast.Call:

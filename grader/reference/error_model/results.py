@@ -274,7 +274,44 @@ def row_as_slice(context: Context, node: ast.AST) -> Iterator[Change]:
                                                             copy.deepcopy(stop)), ast.Load()))
 
 
+def moved_back_alike(value, axis):
+    """`value` with `axis` moved to the end twice: an axis moved to the end to work on and
+    "moved back" with the same call, `np.moveaxis(out, axis, -1)` for `np.moveaxis(out, -1,
+    axis)`."""
+    return np.moveaxis(np.moveaxis(value, axis, -1), axis, -1)
+
+
+def _axis_parameter(function: ast.FunctionDef) -> str | None:
+    """The name of a parameter that defaults to -1 (an axis: `softmax(x, axis=-1)`)."""
+    given = function.args.args[len(function.args.args) - len(function.args.defaults):]
+    return next((a.arg for a, d in zip(given, function.args.defaults, strict=True)
+                 if code(d) == "-1"), None)
+
+
+def axis_moved_back_alike(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result computed on its axis moved to the end, `np.moveaxis(x,
+    axis, -1)`, and moved back with the same call, `np.moveaxis(out, axis, -1)` where
+    `np.moveaxis(out, -1, axis)` undoes it (keras-team/keras#9600): right for the last axis and
+    on 2-D arrays; with 3 or more axes and the axis before the last two, the axes come back in
+    another order. Only a function with a parameter that defaults to -1."""
+    if not is_result(context, node):
+        return
+    axis = _axis_parameter(context.instance.node)
+    if axis is None:
+        return
+    bound = f"{PREFIX}moved_back_alike"
+    yield Change(f"{axis}-moved-back-alike",
+                 f"In {where(context)}, `{axis}` is moved to the end, `np.moveaxis(x, {axis}, "
+                 f"-1)`, and moved back with the same call, `np.moveaxis(out, {axis}, -1)`, "
+                 f"where `np.moveaxis(out, -1, {axis})` undoes it: the same on the last axis "
+                 f"and on 2-D arrays, but with 3 or more axes and `{axis}` before the last two, "
+                 "the result's axes come back in another order.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(axis, ast.Load())],
+                                    []), ((bound, moved_back_alike),))
+
+
 OPERATORS = {"output_activation": output_activation,
+             "moved_back_alike": axis_moved_back_alike,
              "result_reshaped": reshaped_into_place,
              "sizes_as_pairs": sizes_as_pairs, "tuple_parts": tuple_parts,
              "result_flattened": result_flattened,

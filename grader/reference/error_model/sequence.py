@@ -27,6 +27,7 @@ from .change import (
     called_function,
     callee,
     code,
+    is_result,
     key_of,
     slug,
     where,
@@ -212,6 +213,41 @@ def count_as_one(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"`{code(argument)}` holds: pass `{code(argument)}` itself.", one)
 
 
+def _counts_passed_on(context: Context) -> list[str]:
+    """The checked function's parameters that it passes on to a step under the step's own
+    parameter name, after the step's input (`split_heads(..., heads)`): counts such as
+    `heads`."""
+    found = []
+    for call in ast.walk(context.instance.node):
+        function = called_function(context, call) if isinstance(call, ast.Call) else None
+        if function is None:
+            continue
+        names = list(inspect.signature(function).parameters)
+        found += [a.id for a, name in zip(call.args[1:], names[1:], strict=False)
+                  if isinstance(a, ast.Name) and a.id == name and a.id in _parameters(context)
+                  and a.id not in found]  # not the step's input, its first argument
+    return found
+
+
+def last_step_skipped_for_one(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The step the checked function returns, `linear(out, W, b)`, skipped when a count it
+    passes on is 1 (lucidrains' vit-pytorch: `project_out = not (heads == 1 and dim_head ==
+    dim)`, an identity in place of the output projection with one head)."""
+    if not (is_result(context, node) and isinstance(node, ast.Call) and node.args
+            and called_function(context, node) is not None):
+        return
+    for count in _counts_passed_on(context):
+        skipped = ast.parse(f"{ast.unparse(node.args[0])} if {count} == 1 else _",
+                            mode="eval").body
+        yield Change(f"{slug(callee(node))}-skipped-for-{count}-1",
+                     f"In {where(context)}, the last step `{code(node)}` is skipped when "
+                     f"`{count}` is 1, `{code(node.args[0])}` returned as it is (lucidrains' "
+                     f"`project_out = not (heads == 1 and dim_head == dim)`, an identity "
+                     f"then), where the lecture applies it whatever `{count}` is.",
+                     lambda n, skipped=skipped: ast.IfExp(
+                         copy.deepcopy(skipped.test), copy.deepcopy(n.args[0]), n))
+
+
 def standardised(x, ddof: int = 0):
     """`x` [..., n] with each row standardised, (x - mean) / sqrt(var + 1e-6), its variance
     with `ddof` (1: torch's `var` default, as MAE's `norm_pix_loss` ported); an input that is
@@ -315,4 +351,5 @@ OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": l
              "standardised": standardised_first,
              "standardised_after": standardised_after,
              "loop_unused": loop_result_unused,
-             "penultimate": penultimate_state}  # tried after inputs.OPERATORS
+             "penultimate": penultimate_state,
+             "skipped_for_one": last_step_skipped_for_one}  # tried after inputs.OPERATORS

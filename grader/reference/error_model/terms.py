@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, called_function, callee, code, slug, where
+from .names import hides_with_minus_infinity
 from .tree import PREFIX, source
 
 # the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor),
@@ -405,6 +406,27 @@ def base_two_factor(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, factor=factor: ast.BinOp(n, ast.Div(), ast.Constant(factor)))
 
 
+def keep_mask_hiding(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` as `scores + mask * -1e9`: a keep-mask (True where a
+    key may be seen) added with the convention of a mask of the hidden keys (the TensorFlow
+    tutorial's `scaled_attention_logits += mask * -1e9`, 1 where a key is hidden), so the keys it
+    keeps are pushed down by 1e9 and the ones it hides are seen; a row it keeps whole is only
+    shifted, and right."""
+    if not hides_with_minus_infinity(node):
+        return
+    mask, kept = node.args[0], node.args[1]
+    added = ast.BinOp(copy.deepcopy(kept), ast.Add(), ast.BinOp(
+        copy.deepcopy(mask), ast.Mult(), ast.UnaryOp(ast.USub(), ast.Constant(1e9))))
+    said = code(added).replace("1000000000.0", "1e9")
+    yield Change("keep-mask-added-as-hidden",
+                 f"In {where(context)}, the mask is added as if it marked the hidden keys, "
+                 f"`{said}` (the TensorFlow tutorial's `mask * -1e9`, 1 where a key is "
+                 f"hidden), where `{code(node)}` belongs: `{code(mask)}` is True where a key may "
+                 "be seen, so the keys it keeps are pushed down by 1e9 and the keys it hides are "
+                 "the ones attended to. Add -1e9 (or set -inf) where the mask is False.",
+                 lambda n, added=added: copy.deepcopy(added))
+
+
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "term_again": term_again, "fixed_head_width": fixed_head_width,
              "scaled_by_width": scaled_by_width,
@@ -412,4 +434,5 @@ OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
              "argument_added": argument_added,
              "base_two": base_two_factor,
              "extra_zero_logit": extra_zero_logit,
-             "term_each_step": term_each_step}  # tried after results.OPERATORS
+             "term_each_step": term_each_step,
+             "keep_mask_hiding": keep_mask_hiding}  # tried after results.OPERATORS

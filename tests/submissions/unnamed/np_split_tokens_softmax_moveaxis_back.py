@@ -14,10 +14,12 @@ Mistakes:
 Grader: the split is observed (only_one_head: "right with one head, wrong with heads=2"), and
 why-positions / no-causal-mask's properties say they could not be judged (the traceback at
 np.split). The moveaxis gets nothing: one hidden stable-softmax check with no hint.
+Since session 15 the moveaxis is named (results.moved_back_alike: `np.moveaxis(out, axis, -1)`
+for `np.moveaxis(out, -1, axis)`); the split is still only observed. Not every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': None,
-          'stable-softmax': None}
+          'stable-softmax': 'op:moved_back_alike:softmax:axis-moved-back-alike'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -14,9 +14,12 @@ Grader: both observed, at blind time and now: softmax "returns the expected valu
 rows (row 0)" (some_rows_wrong, hidden case); layer_norm "returns the expected values times
 1.128, everywhere: one scale factor is off" (scaled), with no hint on its hidden case. Nothing
 named.
+Since session 15 the implicit axis is named (fused.torch_implicit_axis: torch's legacy
+`_get_softmax_dim` when no axis is given); layer_norm is still observed. Not every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'layer-norm': None}
+EXPECT = {'stable-softmax': 'op:torch_implicit_axis:softmax:axis-torch-implicit',
+          'layer-norm': None}
 
 
 def softmax(x, axis=None):

@@ -2,9 +2,12 @@
 (then tiled back to width d) instead of concatenated.
 
 Grader: only observed ("right with one head, wrong with heads=2 ...", only_one_head).
+Since session 15 the heads' average is named (chunks.chunks_averaged: the merge's chunks
+averaged and tiled back, `np.tile(mean, heads)`): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:chunks_averaged:self_attention/merge_heads:heads-chunks-averaged',
+          'no-causal-mask': 'op:chunks_averaged:self_attention/merge_heads:heads-chunks-averaged'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -14,9 +14,12 @@ nested in self_attention here: the builder replaces only the solution's own defi
 Grader: at blind time and now, the global max is named (op:axis, max over axis=None); the mask
 only observed ("returns the expected values only in 1 of 4 rows (row 3)", some_rows_wrong). Not
 every mistake named.
+Since session 15 the keep-mask added as a mask of the hidden keys is named
+(terms.keep_mask_hiding: `scores + mask * -1e9` for `np.where(mask, scores, -np.inf)`): every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=None', 'no-causal-mask': 'some_rows_wrong'}
+EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=None', 'no-causal-mask': 'op:keep_mask_hiding:self_attention/attention:keep-mask-added-as-hidden'}
 
 
 def softmax(x, axis=-1):

@@ -11,10 +11,13 @@ Mistakes:
 
 Grader: no hint on any of the five failed checks in the blind round (expected/got only); the
 fixed head width is named since (terms.fixed_head_width) where it shows alone.
+Since session 15 the projection skipped with one head is named (sequence.skipped_for_one: the
+step returned skipped when a count passed on is 1), with the fixed width as a pair on
+no-causal-mask: every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:fixed_head_width:self_attention/attention:scale-of-width-64',
-          'no-causal-mask': None}
+          'no-causal-mask': 'op:skipped_for_one:self_attention:linear-skipped-for-heads-1+op:fixed_head_width:self_attention/attention:scale-of-width-64'}
 
 
 def self_attention(x, p, heads, causal=False, dim_head=64):
