@@ -1549,6 +1549,81 @@ def test_a_result_computed_in_another_axis_order_and_reshaped_into_place():
     assert found is None or not found.name.startswith("op:result_reshaped"), found
 
 
+def test_a_result_written_into_a_buffer_allocated_width_first():
+    """A loop that fills `out[y, x]` into `np.zeros((W', H', d))` (an (x, y) grid's size): right
+    on a square output, the IndexError numpy raises on any other, message and all; named where
+    the student's loop raised so and was right on the square case."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def buffered(image, K, b, stride):
+        image = np.asarray(image, dtype=float)
+        k, d = K.shape[0], K.shape[-1]
+        height = (image.shape[0] - k) // stride + 1
+        width = (image.shape[1] - k) // stride + 1
+        out = np.zeros((width, height, d))
+        for y in range(height):
+            for x in range(width):
+                window = image[y * stride:y * stride + k, x * stride:x * stride + k]
+                out[y, x] = np.einsum("ijc,ijcd->d", window, K) + b
+        return out
+
+    cases = [(RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(8, 4, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 2)]
+    rewritten = em.rewrite(conv, "op:result_reshaped:conv_patch_embed:result-buffer-sides-swapped")
+    calls = []
+    for case in cases:
+        try:
+            got = buffered(*case)
+        except IndexError as error:
+            got = em.Raised("IndexError", str(error))
+            with pytest.raises(IndexError, match=str(error)):
+                rewritten(*case)
+        else:
+            assert np.allclose(rewritten(*case), got) and np.allclose(got, conv(*case))
+        calls.append(em.Call(case, {}, got, conv(*case)))
+    assert [type(c.got) for c in calls] == [em.Raised, np.ndarray, em.Raised]
+    found = em.search(conv, calls, 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-buffer-sides-swapped"
+    assert "`np.zeros((W', H', ...))`" in found.sentence
+
+
+def test_a_grid_flattened_by_a_loop_strided_by_its_row_count():
+    """cs231n-style patchify: row (i, j) of the patch grid written at `i * n_rows + j` in a
+    preallocated (N, P*P*C) matrix: right where the grid is square; on a wide grid rows
+    collide and the last stay 0, on a tall one the index runs past the end (IndexError,
+    numpy's message); named as the flat index's stride."""
+    patchify = REFERENCE["patchify"]
+    name = "op:flat_index:patchify:rows-strided-by-row-count"
+
+    def student(image, P):
+        n_rows, n_cols = image.shape[0] // P, image.shape[1] // P
+        out = np.zeros((n_rows * n_cols, P * P * image.shape[2]))
+        for i in range(n_rows):
+            for j in range(n_cols):
+                out[i * n_rows + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].reshape(-1)
+        return out
+
+    rewritten = em.rewrite(patchify, name)
+    wide, square, tall = (RNG.normal(size=s) for s in ((4, 6, 2), (4, 4, 3), (6, 4, 1)))
+    assert np.allclose(rewritten(square, 2), patchify(square, 2))
+    assert np.allclose(rewritten(wide, 2), student(wide, 2))
+    assert not np.allclose(rewritten(wide, 2), patchify(wide, 2))
+    assert not rewritten(wide, 2)[-1].any()  # the last row never written
+    with pytest.raises(IndexError, match="index 6 is out of bounds for axis 0 with size 6"):
+        rewritten(tall, 2)
+    calls = []
+    for case in ((wide, 2), (square, 2), (tall, 2)):
+        try:
+            got = student(*case)
+        except IndexError as error:
+            got = em.Raised("IndexError", str(error))
+        calls.append(em.Call(case, {}, got, patchify(*case)))
+    found = em.search(patchify, calls, 0, same)
+    assert found.name == name
+    assert "`i * (H // P) + j`" in found.sentence and "`i * (W // P) + j` belongs" in found.sentence
+
+
 # --- the terms of a sum or a ratio (terms.py) ----------------------------------------------------
 
 def test_a_residual_branch_added_back_scaled_by_a_constant():
@@ -2941,6 +3016,32 @@ def test_a_convolution_padded_by_the_kernel_less_one_whatever_the_stride():
     K2 = RNG.normal(size=(2, 2, 3, 4))  # even: one row before, none after
     assert np.allclose(padded(image, K2, b, 2),
                        conv(np.pad(image, ((1, 0), (1, 0), (0, 0))), K2, b, 2))
+
+
+def test_a_convolution_padded_by_the_kernel_less_one_the_extra_row_after():
+    """Sonnet's pad.same: k - 1 rows and columns whatever the stride, (k - 1) // 2 before and
+    k // 2 after (the extra one at the end: for an even kernel, one more after than before);
+    named where an even kernel tells it from TVM's k // 2 before, and a stride from TensorFlow's
+    'SAME' (which pads (k - stride) in all where the stride tiles)."""
+    conv = REFERENCE["conv_patch_embed"]
+    padded = em.rewrite(conv, "op:padding:conv_patch_embed:pad-kernel-less-one-end")
+    image, b = RNG.normal(size=(7, 9, 3)), RNG.normal(size=4)
+    for k, widths in ((3, (1, 1)), (2, (0, 1)), (4, (1, 2))):
+        K = RNG.normal(size=(k, k, 3, 4))
+        for stride in (1, 2, 3):
+            expected = conv(np.pad(image, (widths, widths, (0, 0))), K, b, stride)
+            assert padded(image, K, b, stride).shape == (-(-7 // stride), -(-9 // stride), 4)
+            assert np.allclose(padded(image, K, b, stride), expected)
+
+    def sonnet(image, K, b, stride):
+        k = K.shape[0]
+        return conv(np.pad(image, (((k - 1) // 2, k // 2),) * 2 + ((0, 0),)), K, b, stride)
+
+    cases = [(RNG.normal(size=(5, 6, 2)), RNG.normal(size=(2, 2, 2, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(6, 8, 1)), RNG.normal(size=(3, 3, 1, 3)), RNG.normal(size=3), 2)]
+    found = em.search(conv, calls_of(conv, sonnet, cases), 0, same)
+    assert found.name == "op:padding:conv_patch_embed:pad-kernel-less-one-end"
+    assert "(k - 1) // 2 at the top and left" in found.sentence
 
 
 def test_the_keys_and_values_of_every_head_the_first_heads():

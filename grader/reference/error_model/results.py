@@ -97,6 +97,20 @@ def sides_swapped_reshaped(value):
     return value.reshape(value.shape[1], value.shape[0], *value.shape[2:])
 
 
+def sides_swapped_buffer(value):
+    """`value` [A, B, ...] written entry by entry, `out[i, j] = ...` for i < A and j < B
+    (rows outer), into a buffer allocated [B, A, ...]: the value itself when A == B, else the
+    IndexError numpy raises when an index first runs past its axis (at least 3 axes)."""
+    if not _float_array(value, 3):
+        return value
+    rows, columns = value.shape[:2]
+    out = np.zeros((columns, rows, *value.shape[2:]), dtype=value.dtype)
+    for i in range(rows):
+        for j in range(columns):
+            out[i, j] = value[i, j]
+    return out
+
+
 # name -> (words, what comes back, function): the output activations a port brings along
 OUTPUT_ACTIVATIONS = {
     "softmax": ("a softmax over its last axis (a head built with activation='softmax')",
@@ -157,6 +171,14 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  "sizes the other way round, (W', H', ...) for (H', W', ...): the same only "
                  "where they are equal; with rows of another length, its rows are cut at the "
                  "wrong places.", _wrapped(bound), ((bound, sides_swapped_reshaped),))
+    bound = f"{PREFIX}sides_swapped_buffer"
+    yield Change("result-buffer-sides-swapped",
+                 f"In {where(context)}, the result `{shown}` is written into an output buffer "
+                 "allocated with its first two sizes the other way round, `np.zeros((W', H', "
+                 "...))` (width first, as (x, y) grids are sized), and filled as `out[i, j]` "
+                 "with i the row and j the column: the same only where H' == W'; otherwise an "
+                 "index runs past its axis (IndexError). Allocate `np.zeros((H', W', ...))`.",
+                 _wrapped(bound), ((bound, sides_swapped_buffer),))
 
 
 def grid_as_rows(value):
@@ -310,9 +332,57 @@ def axis_moved_back_alike(context: Context, node: ast.AST) -> Iterator[Change]:
                                     []), ((bound, moved_back_alike),))
 
 
+def rows_at_flat_index(value, shape):
+    """`value` [A, B, ...] reshaped to `shape` (A * B, ...) as a loop fills it: row (i, j)
+    written at the flat index `i * A + j` (the row count as the stride) into a buffer of zeros,
+    where `i * B + j` belongs. The reshape itself when A == B or the shape merges no such axes;
+    else rows collide (some stay 0) or an index runs past the end (numpy's IndexError)."""
+    value = np.asarray(value)
+    if value.ndim < 3 or np.ndim(shape) != 1 or len(shape) < 1:
+        return value.reshape(shape)
+    rows, columns = value.shape[:2]
+    if rows == columns or shape[0] != rows * columns:
+        return value.reshape(shape)
+    out = np.zeros(tuple(shape), dtype=value.dtype)
+    for i in range(rows):
+        for j in range(columns):
+            out[i * rows + j] = value[i, j].reshape(out.shape[1:])
+    return out
+
+
+def flat_index_stride(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A grid [A, B, ...] flattened to rows, `grid.reshape(A * B, ...)`, by a loop that writes
+    row (i, j) at `i * A + j` where `i * B + j` belongs (cs231n-style loops over a preallocated
+    matrix): the flat index strided by the other side's count. Only in the checked function's
+    own code (a helper's loop is its own exercise's), a reshape whose first size is written as
+    a product of two sizes."""
+    if not ("/" not in context.instance.path and isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and node.args and not node.keywords
+            and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Mult)
+            and not any(isinstance(side, ast.Constant)
+                        for side in (node.args[0].left, node.args[0].right))):
+        return
+    sides = (node.args[0].left, node.args[0].right)
+    rows, columns = (code(side) for side in sides)
+    strided = [f"({code(side)})" if isinstance(side, ast.BinOp) else code(side) for side in sides]
+    bound = f"{PREFIX}rows_at_flat_index"
+    yield Change("rows-strided-by-row-count",
+                 f"In {where(context)}, `{code(node)}` is filled row by row at the flat index "
+                 f"`i * {strided[0]} + j` (strided by the count of rows) where "
+                 f"`i * {strided[1]} + j` belongs (row i of the grid starts after i full rows "
+                 f"of `{columns}`): the same only where `{rows}` == `{columns}`; otherwise rows "
+                 "land on each other, some stay "
+                 "0, or an index runs past the end (IndexError).",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.func.value, ast.Tuple(list(n.args), ast.Load())], []),
+                 ((bound, rows_at_flat_index),))
+
+
 OPERATORS = {"output_activation": output_activation,
              "moved_back_alike": axis_moved_back_alike,
              "result_reshaped": reshaped_into_place,
              "sizes_as_pairs": sizes_as_pairs, "tuple_parts": tuple_parts,
              "result_flattened": result_flattened,
-             "rows_kept": rows_kept, "row_as_slice": row_as_slice}  # tried after dtypes.OPERATORS
+             "rows_kept": rows_kept, "row_as_slice": row_as_slice,
+             "flat_index": flat_index_stride}  # tried after dtypes.OPERATORS

@@ -325,6 +325,10 @@ PADDINGS = {  # mode -> (how the student pads, where the padding goes)
     "kernel-less-one": ("by k - 1 rows and columns whatever the stride (the 'SAME' of a stride-1 "
                         "convolution, as TVM's get_pad_tuple pads): (H - 1) // stride + 1 "
                         "outputs", "k // 2 at the top and left, the rest at the bottom and right"),
+    "kernel-less-one-end": ("by k - 1 rows and columns whatever the stride (the 'SAME' of a "
+                            "stride-1 convolution, as Sonnet's pad.same pads): (H - 1) // "
+                            "stride + 1 outputs", "(k - 1) // 2 at the top and left, the rest "
+                            "(k // 2) at the bottom and right"),
     "ceil": ("to ceil((H - k) / stride) + 1 outputs (a pooling's ceil_mode): a last window "
              "that runs off the image", "at the bottom and right"),
     "one-end": ("by one row and one column before a strided convolution (stride > 1: as Stable "
@@ -334,6 +338,7 @@ PADDINGS = {  # mode -> (how the student pads, where the padding goes)
 
 FIXED = {"half-kernel": lambda k, stride: (k // 2, k // 2),  # (before, after) whatever H is
          "kernel-less-one": lambda k, stride: (k // 2, k - 1 - k // 2),
+         "kernel-less-one-end": lambda k, stride: ((k - 1) // 2, k // 2),
          "one-end": lambda k, stride: (0, int(stride > 1))}
 
 

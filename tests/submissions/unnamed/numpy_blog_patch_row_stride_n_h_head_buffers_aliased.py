@@ -12,9 +12,11 @@ Mistakes:
 Grader: at blind time and now, both observed only: "right when H == W, wrong for a 4 x 6 image"
 (only_square_images) and "right with one head, wrong with heads=2" (only_one_head, on
 multi-head-attention and no-causal-mask); neither cause named. Not every mistake named.
+Since session 15 the flat index is named on patchify (results.flat_index: rows written at
+`i * (H // P) + j` where `i * (W // P) + j` belongs); the head buffers are still observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_square_images', 'multi-head-attention': 'only_one_head', 'no-causal-mask': 'only_one_head'}
+EXPECT = {'patchify': 'op:flat_index:patchify:rows-strided-by-row-count', 'multi-head-attention': 'only_one_head', 'no-causal-mask': 'only_one_head'}
 
 
 def patchify(image, P):

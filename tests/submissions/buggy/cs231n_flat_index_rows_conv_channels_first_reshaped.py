@@ -13,9 +13,11 @@ Grader: the flat index is observed (only_square_images: "right when H == W, wron
 image ... in 2 of 6 rows"; some_rows_wrong on the random check). The reshape is named on two
 kernel-stride checks (op:result_reshaped: "computed with its last axis first (channels first:
 (F, H', W') for (H', W', F)) and then reshaped"), the conv-equals-linear checklist on the third.
+Since session 15 the flat index is named too (results.flat_index: the grid's rows written at
+`i * (H // P) + j` where `i * (W // P) + j` belongs): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'op:flat_index:patchify:rows-strided-by-row-count',
           'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-channels-first-reshaped'}
 
 

@@ -13,9 +13,11 @@ Grader: at blind time and now, not named: only kernel-stride's checklist (the pa
 is a convolution with kernel P and stride P) on its property; the several-kernels check reports
 the shape (expected (3, 4, 2), got (5, 6, 2)) with no hint line, and so does the hidden random
 check.
+Since session 15 named: the image padded by k - 1 whatever the stride, (k - 1) // 2 before and
+k // 2 after (windows.py's Sonnet pad.same): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:padding:conv_patch_embed:pad-kernel-less-one-end'}
 
 
 def conv_patch_embed(image, K, b, stride, padding="SAME"):

@@ -12,10 +12,13 @@ Mistakes:
 Grader: at blind time and now, (1) named: `H // P` and `W // P` given the other way round in
 patchify's reshape; (2) not named: observed on kernel-stride, "right when H == W, and raises
 IndexError for a 5 x 6 image" (only_square_images), not which array has its sizes swapped.
+Since session 15 (2) named: the result written into a buffer allocated with its first two sizes
+the other way round, `np.zeros((W', H', ...))`, and filled as `out[i, j]` (results.py): every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped',
-          'kernel-stride': 'only_square_images'}
+          'kernel-stride': 'op:result_reshaped:conv_patch_embed:result-buffer-sides-swapped'}
 
 
 def patchify(image, P):
