@@ -424,6 +424,14 @@ def test_a_row_read_as_an_average_of_rows():
                            pooled @ head[0] + head[1])
     assert "`x[0]` is read as `x[0:2].mean(axis=0)`: rows 0 and 1" in em.sentence(
         REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-with-next")
+    # former's max_pool=True and timm's global_pool='avgmax' (of the patch tokens)
+    for detail, pooled in (("max-all", normed.max(0)),
+                           ("avgmax-after", 0.5 * (normed[1:].mean(0) + normed[1:].max(0)))):
+        name = f"op:pool:vit_forward:x[0]-{detail}"
+        assert np.allclose(em.rewrite(REFERENCE["vit_forward"], name)(image, params),
+                           pooled @ head[0] + head[1])
+    assert "`x[0]` is read as `x.max(axis=0)`: each column's largest value" in em.sentence(
+        REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-max-all")
     assert not any(e.operator == "pool" for e in em.model(REFERENCE["self_attention"])[1])
 
 
@@ -1903,6 +1911,38 @@ def test_a_term_a_step_adds_added_again_by_its_caller():
     assert np.allclose(twice(image, params), REFERENCE["vit_forward"](image, beta_twice))
 
 
+def test_a_bias_a_step_adds_through_its_helper_added_again_by_its_caller():
+    """The Keras PatchEncoder's projection bias added after `linear_patch_embed`, which returns
+    `linear(..., b_e)` (`x @ W + b`): the patch tokens get b_e twice, [CLS] is right."""
+    embed = REFERENCE["embed_image"]
+    name = "op:term_again:embed_image:linear_patch_embed-plus-params['b_e']"
+    params = small_vit()
+    image = RNG.normal(size=(4, 4, 3))
+    got, right = em.rewrite(embed, name)(image, params), embed(image, params)
+    assert np.allclose(got[0], right[0]) and np.allclose(got[1:], right[1:] + params["b_e"])
+    assert "already returns `... + b_e`, so it is added twice" in em.sentence(embed, name)
+
+
+def test_the_tokens_scaled_by_the_square_root_of_their_width_before_the_positions():
+    """OpenNMT's PositionalEncoding, `emb * math.sqrt(dim)` then `+ pe`: [CLS] and the patch
+    tokens scaled, the positions not."""
+    def student(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        x = np.vstack([params["cls"], x])
+        return x * math.sqrt(x.shape[-1]) + params["pos"]
+
+    params = small_vit()
+    cases = [(RNG.normal(size=(4, 4, 3)), params), (RNG.normal(size=(4, 4, 3)), params)]
+    embed = REFERENCE["embed_image"]
+    name = "op:scaled_by_width:embed_image:x-times-sqrt-d-before-params['pos']"
+    assert all(np.allclose(em.rewrite(embed, name)(*case), student(*case)) for case in cases)
+    found = em.search(embed, calls_of(embed, student, cases), 0, same,
+                      opaque=frozenset({"linear_patch_embed"}))
+    assert found.name == name, found
+    assert "multiplied by the square root of its width d before `params['pos']`" in \
+        found.sentence
+
+
 def test_a_term_a_step_adds_added_again_before_each_step_of_the_loop():
     """DETR's encoder adds the positions at every layer: `encoder_block(x + pos, ...)` after an
     `embed_image` that has added them already. The rewrite is that code; the search names it."""
@@ -3081,6 +3121,20 @@ def test_the_first_rows_position_added_to_every_row():
     got = everywhere(image, params)
     assert np.allclose(got[0], right[0])
     assert np.allclose(got[1:], right[1:] + params["pos"][0])
+
+
+def test_the_first_rows_position_added_twice_to_it():
+    """MAE's `cls_token + pos_embed[:, :1]` put first, then the whole table added (Hugging Face's
+    ViTEmbeddings): [CLS] gets pos[0] twice, the patch tokens their own."""
+    embed = REFERENCE["embed_image"]
+    twice = em.rewrite(embed, "op:first_row_to_all:embed_image:params['pos'][0]-twice")
+    d = 4
+    image = RNG.normal(size=(4, 6, 3))
+    params = {"P": 2, "W_e": RNG.normal(size=(12, d)), "b_e": RNG.normal(size=d),
+              "cls": RNG.normal(size=d), "pos": RNG.normal(size=(7, d))}
+    right, got = embed(image, params), twice(image, params)
+    assert np.allclose(got[0], params["cls"] + 2 * params["pos"][0])
+    assert np.allclose(got[1:], right[1:])
 
 
 def test_the_scores_times_a_base_two_kernels_factor():

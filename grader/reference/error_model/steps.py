@@ -15,6 +15,7 @@ import numpy as np
 from .activations import ACTIVATIONS
 from .change import Change, Context, Replaced, callee, code, slug, where, with_first
 from .operators import ACTIVATION_CALLS
+from .terms import first_row_again, first_row_to_the_rest
 from .tree import PREFIX
 
 
@@ -27,39 +28,49 @@ def _row(node: ast.AST) -> int | None:
     return k if isinstance(k, int) and not isinstance(k, bool) and k >= 0 else None
 
 
-def _mean_of_rows(name: str, lower: int | None, upper: int | None) -> ast.AST:
-    """`name[lower:upper].mean(axis=0)` (`name.mean(axis=0)` for every row)."""
+def _mean_of_rows(name: str, lower: int | None, upper: int | None, how="mean") -> ast.AST:
+    """`name[lower:upper].mean(axis=0)` (`name.mean(axis=0)` for every row), or `.max(axis=0)`,
+    or `0.5 * (... .mean(axis=0) + ... .max(axis=0))` (how: 'mean', 'max', 'avgmax')."""
     rows = ast.Name(name, ast.Load())
     if lower is not None or upper is not None:
         rows = ast.Subscript(rows, ast.Slice(None if lower is None else ast.Constant(lower),
                                              None if upper is None else ast.Constant(upper)),
                              ast.Load())
-    return ast.Call(ast.Attribute(rows, "mean", ast.Load()), [],
+    if how == "avgmax":
+        return ast.BinOp(ast.Constant(0.5), ast.Mult(), ast.BinOp(
+            _mean_of_rows(name, lower, upper), ast.Add(), _mean_of_rows(name, lower, upper, "max")))
+    return ast.Call(ast.Attribute(rows, how, ast.Load()), [],
                     [ast.keyword("axis", ast.Constant(0))])
 
 
-def _poolings(k: int) -> list[tuple[str, str, int | None, int | None]]:
-    """(detail, words, lower, upper) of each average read where row k is meant."""
-    return [("mean-after", f"the rows after row {k} averaged (average pooling of the other "
-                           "tokens, as timm's global_pool='avg')", k + 1, None),
-            ("mean-all", "every row averaged (average pooling of all the tokens)", None, None),
+def _poolings(k: int) -> list[tuple[str, str, int | None, int | None, str]]:
+    """(detail, words, lower, upper, how) of each pooling read where row k is meant."""
+    after, n = f"the rows after row {k}", None
+    return [("mean-after", f"{after} averaged (average pooling of the other tokens, as timm's "
+                           "global_pool='avg')", k + 1, n, "mean"),
+            ("mean-all", "every row averaged (average pooling of all the tokens)", n, n, "mean"),
             ("mean-with-next", f"rows {k} and {k + 1} averaged (as DeiT's head averages its "
-                               "[CLS] and distillation tokens)", k, k + 2)]
+                               "[CLS] and distillation tokens)", k, k + 2, "mean"),
+            ("max-all", "each column's largest value over every row (max pooling of all the "
+                        "tokens)", n, n, "max"),
+            ("avgmax-after", f"the mean and the maximum of {after} averaged (timm's "
+                             "global_pool='avgmax')", k + 1, n, "avgmax")]
 
 
 def pool(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A row read as an average of rows: `x[0]` as `x[1:].mean(axis=0)` (the mean of the patch
-    tokens, timm's avg pool), `x.mean(axis=0)` or `x[0:2].mean(axis=0)` (two tokens averaged)."""
+    """A row read as a pooling of rows: `x[0]` as `x[1:].mean(axis=0)` (timm's avg pool),
+    `x.mean(axis=0)`, `x[0:2].mean(axis=0)`, `x.max(axis=0)` or timm's avgmax of `x[1:]`."""
     k = _row(node)
     if k is None:
         return
     name = node.value.id
-    for detail, words, lower, upper in _poolings(k):
-        new = _mean_of_rows(name, lower, upper)
+    for detail, words, lower, upper, how in _poolings(k):
+        new = _mean_of_rows(name, lower, upper, how)
         yield Change(f"{name}[{k}]-{detail}",
                      f"In {where(context)}, `{code(node)}` is read as `{code(new)}`: "
                      f"{words}, instead of row {k} alone.",
-                     lambda n, lower=lower, upper=upper: _mean_of_rows(n.value.id, lower, upper))
+                     lambda n, lower=lower, upper=upper, how=how: _mean_of_rows(
+                         n.value.id, lower, upper, how))
 
 
 def _in_place_step(statement: ast.stmt) -> tuple[str, ast.Call] | None:
@@ -109,7 +120,7 @@ def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
             continue
         name, step = found
         k = reads[0].slice.value
-        for detail, words, lower, upper in _poolings(k):
+        for detail, words, lower, upper, _ in _poolings(k)[:3]:  # the averages
             pooled = _mean_of_rows(name, lower, upper)
             yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
                          f"In {where(context)}, `{code(step)}` comes after a pooling: "
@@ -307,32 +318,33 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
                          lambda n, index=index, first=first: _added_first(n, index, first))
 
 
-def first_row_to_the_rest(term) -> np.ndarray:
-    """Zeros for row 0 of `term`, its row 0 for every other row: what adding `term[0]` to
-    the rows after the first adds."""
-    term = np.asarray(term)
-    return np.concatenate([np.zeros_like(term[:1]), np.broadcast_to(term[:1], term[1:].shape)])
+_ROW_TERMS = {"first_row_to_the_rest": first_row_to_the_rest, "first_row_again": first_row_again}
 
 
 def first_row_to_every_row(context: Context, node: ast.AST) -> Iterator[Change]:
     """`x = np.vstack([cls, x])` then `x + pos` with pos's first row, the one of the rows put
-    first, added to every later row as well (ViTPose's `x + pos[:, 1:] + pos[:, :1]`)."""
+    first, added to every later row as well (ViTPose's `x + pos[:, 1:] + pos[:, :1]`), or to
+    the first row once more (MAE's `cls + pos[:, :1]` put first, then the whole `pos` added)."""
     body = getattr(node, "body", None)
     if not isinstance(body, list):
         return
-    bound = f"{PREFIX}first_row_to_the_rest"
     for index in range(len(body) - 1):
         found = _sum_after_prepending(body, index)
         if found is None:
             continue
         name, concatenation, _, total = found
-        term = code(_term(total, name))
-        yield Change(f"{slug(term)}[0]-to-every-row",
-                     f"In {where(context)}, `{code(total)}` also adds `{term}[0]`, the row of "
-                     f"what `{code(concatenation)}` puts first, to every later row: row i gets "
-                     f"`{term}[i] + {term}[0]`, where it gets its own row alone.",
-                     lambda n, index=index: _first_row_added(n, index, bound),
-                     ((bound, first_row_to_the_rest),))
+        term, first = code(_term(total, name)), code(concatenation.args[0].elts[0])
+        for bound, detail, words in (
+                ("first_row_to_the_rest", "to-every-row", "to every later row: row i gets "
+                 f"`{term}[i] + {term}[0]`, where it gets its own row alone"),
+                ("first_row_again", "twice", f"once more, to `{first}` before it is put first:"
+                 f" row 0 gets `{first} + 2 * {term}[0]`, where it gets `{term}[0]` once")
+        )[:1 if "/" in context.instance.path else 2]:  # the checked function's own: twice
+            yield Change(f"{slug(term)}[0]-{detail}",
+                         f"In {where(context)}, `{code(total)}` also adds `{term}[0]`, the row of "
+                         f"what `{code(concatenation)}` puts first, {words}.",
+                         lambda n, index=index, b=PREFIX + bound: _first_row_added(n, index, b),
+                         ((PREFIX + bound, _ROW_TERMS[bound]),))
 
 
 def _first_row_added(body_owner: ast.AST, index: int, bound: str) -> ast.AST | None:

@@ -155,7 +155,11 @@ def _last_term(function: ast.FunctionDef) -> ast.AST | None:
     if len(returns) != 1 or not (isinstance(returns[0].value, ast.BinOp)
                                  and isinstance(returns[0].value.op, ast.Add)):
         return None
-    term = returns[0].value.right
+    return _plain(function, returns[0].value.right)
+
+
+def _plain(function: ast.FunctionDef, term: ast.AST) -> ast.AST | None:
+    """`term` when it reads only parameters `function` never assigns and calls nothing."""
     read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
     assigned = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Store)}
@@ -176,6 +180,37 @@ class _Bound(ast.NodeTransformer):
         return copy.deepcopy(self.arguments.get(node.id, node))
 
 
+def _in_words(definition: ast.FunctionDef, call: ast.Call, term: ast.AST) -> ast.AST | None:
+    """`term`, read in `definition`'s parameters, in the words of `call`'s arguments; None
+    when the call does not pass one it reads (a default: not in the caller's words)."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    parameters = [a.arg for a in definition.args.args]
+    arguments = dict(zip(parameters, call.args, strict=False))
+    arguments.update({k.arg: k.value for k in call.keywords if k.arg})
+    read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+    return _Bound(arguments).visit(copy.deepcopy(term)) if read <= set(arguments) else None
+
+
+def _returned_term(function, through: bool) -> ast.AST | None:
+    """The term `function` adds last, in its parameters' words: that of its `return a + term`,
+    or (`through`) of the helper its one `return helper(...)` returns (`linear_patch_embed`
+    returns `linear(..., b_e)`, which returns `x @ W + b`: `b_e`)."""
+    definition = source(function)
+    if definition is None:
+        return None
+    term = _last_term(definition)
+    returns = [n for n in ast.walk(definition) if isinstance(n, ast.Return)]
+    if term is not None or not through or len(returns) != 1 or not isinstance(
+            returns[0].value, ast.Call) or not isinstance(returns[0].value.func, ast.Name):
+        return term
+    helper = function.__globals__.get(returns[0].value.func.id)
+    inner = source(helper) if getattr(helper, "__module__", "").startswith("grader.") else None
+    term = _last_term(inner) if inner is not None else None
+    term = _in_words(inner, returns[0].value, term) if term is not None else None
+    return _plain(definition, term) if term is not None else None
+
+
 def _term_again(context: Context, node: ast.AST) -> tuple[ast.AST, ast.AST] | None:
     """(term, the term in the caller's words) of the call `node` of a student-API step that
     returns `... + term` (`embed_image(image, params)`: `params['pos']`), else None."""
@@ -184,17 +219,9 @@ def _term_again(context: Context, node: ast.AST) -> tuple[ast.AST, ast.AST] | No
     function = called_function(context, node)
     if getattr(function, "__name__", None) not in REFERENCE:
         return None
-    definition = source(function)
-    term = _last_term(definition) if definition is not None else None
-    if term is None or any(isinstance(a, ast.Starred) for a in node.args):
-        return None
-    parameters = [a.arg for a in definition.args.args]
-    arguments = dict(zip(parameters, node.args, strict=False))
-    arguments.update({k.arg: k.value for k in node.keywords if k.arg})
-    read = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
-    if not read <= set(arguments):
-        return None  # a default the caller does not pass: not in its words
-    return term, _Bound(arguments).visit(copy.deepcopy(term))
+    term = _returned_term(function, "/" not in context.instance.path)  # through: the checked
+    again = _in_words(source(function), node, term) if term is not None else None
+    return (term, again) if again is not None else None
 
 
 def term_again(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -295,11 +322,12 @@ def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
     attention's scale left out, which says it better."""
     from grader.reference import REFERENCE  # the student API's own functions
 
+    bound = f"{PREFIX}times_sqrt_width"
+    yield from _scaled_before_term(context, node, bound)
     if not (isinstance(node, ast.Assign) and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
             and getattr(called_function(context, node.value), "__name__", None) in REFERENCE):
         return
-    bound = f"{PREFIX}times_sqrt_width"
     name = callee(node.value)
 
     def scaled(n: ast.Assign) -> ast.Assign:
@@ -312,6 +340,40 @@ def scaled_by_width(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"square root of its width d, `{node.targets[0].id} = {name}(...) * "
                  f"math.sqrt(d)` (as the Transformer scales its embeddings): the lecture scales "
                  "nothing there.", scaled, ((bound, times_sqrt_width),))
+
+
+def _scaled_before_term(context: Context, node: ast.AST, bound: str) -> Iterator[Change]:
+    """The checked function's `return x + term` (a term of its parameters: `params['pos']`) as
+    `return x * math.sqrt(d) + term`: the Transformer's embeddings scaled before their positional
+    encoding is added (OpenNMT's and fairseq's `emb * math.sqrt(dim)`, then `+ pe`)."""
+    if not (isinstance(node, ast.Return) and "/" not in context.instance.path
+            and isinstance(node.value, ast.BinOp) and isinstance(node.value.right, ast.Subscript)
+            and _last_term(context.instance.node) is not None):  # its one `return x + term`
+        return
+    x, term = code(node.value.left), code(node.value.right)
+
+    def scaled(n: ast.Return) -> ast.Return:
+        total = copy.copy(n.value)
+        total.left = ast.Call(ast.Name(bound, ast.Load()), [n.value.left], [])
+        return ast.Return(total)
+
+    yield Change(f"{slug(x)}-times-sqrt-d-before-{slug(term)}"[:60],
+                 f"In {where(context)}, `{x}` is multiplied by the square root of its width d "
+                 f"before `{term}` is added, `{x} * math.sqrt(d) + {term}` (as the Transformer "
+                 "scales its embeddings before adding the positional encoding): the lecture "
+                 "scales nothing there.", scaled, ((bound, times_sqrt_width),))
+
+
+def first_row_to_the_rest(term) -> np.ndarray:
+    """Zeros, then `term[0]` for every other row: what adding `term[0]` to the rest adds."""
+    term = np.asarray(term)
+    return np.concatenate([np.zeros_like(term[:1]), np.broadcast_to(term[:1], term[1:].shape)])
+
+
+def first_row_again(term) -> np.ndarray:
+    """Row 0 of `term`, then zeros: what adding `term[0]` to row 0 once more adds."""
+    term = np.asarray(term)
+    return np.concatenate([term[:1], np.zeros_like(term[1:])])
 
 
 def bias_before_product(context: Context, node: ast.AST) -> Iterator[Change]:

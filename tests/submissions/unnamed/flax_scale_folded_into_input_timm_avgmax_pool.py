@@ -13,9 +13,11 @@ checks and, under causal=True, only "returns the expected values only in 1 of 4 
 (some_rows_wrong: true, but it points at the mask: row 0 attends to itself only, so q cannot
 matter there); the avgmax pool gets vit_forward's checklist ("... and the [CLS] row (row 0)
 through W_head, b_head"). Nothing named.
+Since session 15 the avgmax pool is named (op:pool, timm's global_pool='avgmax' of `x[1:]`); the
+unscaled query bias is not.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None, 'vit-forward': None}
+EXPECT = {'multi-head-attention': None, 'no-causal-mask': None, 'vit-forward': 'op:pool:vit_forward:x[0]-avgmax-after'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -17,9 +17,11 @@ keepdims=True to both np.max and np.sum", which this code does); the gray image 
 (H, W, C) images, wrong for a 2-D (H, W) one"; the bias "only in 1 of 5 rows (row 0)". Nothing
 named. Since the twelfth session the default axis is named on every softmax check ("`axis`
 defaults to 0"); the other two are still observed.
+Since session 15 the bias added twice is named (op:term_again, through `linear_patch_embed`'s
+`linear(..., b_e)`); the gray image is still observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-0', 'kernel-stride': None, 'cls-and-positions': None}
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-0', 'kernel-stride': None, 'cls-and-positions': "op:term_again:embed_image:linear_patch_embed-plus-params['b_e']"}
 
 
 def conv_patch_embed(image, K, b, stride):

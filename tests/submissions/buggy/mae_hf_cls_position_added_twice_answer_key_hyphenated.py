@@ -19,9 +19,12 @@ is wrong too; the row-0 sentence is true, as is the hidden case's some_rows_wron
 of 4 rows (row 0)"). The misspelt key is observed only as "ANSWERS['causal_mask'] is not answered
 yet". Nothing named.
 Since session 14 the misspelt key is a named mistake (answer_under_misspelt_key).
+Since session 15 the [CLS] row's position added twice is named (op:first_row_to_all, pos[0] added
+once more to what the concatenation puts first): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'no-causal-mask': 'answer_under_misspelt_key'}
+EXPECT = {'cls-and-positions': "op:first_row_to_all:embed_image:params['pos'][0]-twice",
+          'no-causal-mask': 'answer_under_misspelt_key'}
 
 
 def embed_image(image, params):

@@ -14,9 +14,11 @@ Grader: at blind time and now, (2) named: the ReLU MLP on encoder-block; (1) not
 sequence-order checklist ("[CLS] (row 0) followed by the N patch tokens, then + pos") on
 cls-and-positions, whose hidden random check has no hint line; vit-checkpoint observes the broken
 functions.
+Since session 15 the tokens scaled before the positions are named (op:scaled_by_width, `x * math.sqrt(d)
++ params['pos']`): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None,
+EXPECT = {'cls-and-positions': "op:scaled_by_width:embed_image:x-times-sqrt-d-before-params['pos']",
           'encoder-block': 'encoder_relu'}
 
 

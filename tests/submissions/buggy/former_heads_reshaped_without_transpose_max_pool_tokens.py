@@ -14,11 +14,14 @@ Grader: at blind time and now, (1) named: `x.swapaxes(-2, -3)` used without its 
 merge of the heads, on no-causal-mask and multi-head-attention (why-positions gets its
 equivariance checklist); (2) not named: only vit_forward's checklist (embed, blocks, final
 LayerNorm, the [CLS] row through W_head); vit-checkpoint observes the broken functions.
+Since session 15 the max pooling is named (op:pool, `x[0]` read as `x.max(axis=0)`): every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
           'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
-          'vit-forward': None}
+          'vit-forward': 'op:pool:vit_forward:x[0]-max-all'}
+ALIASES = ('attention_not_equivariant',)  # why-positions' checklist for the merge
 
 
 def self_attention(x, p, heads, causal=False):
