@@ -398,7 +398,8 @@ def _is_literal(value, depth: int = 0) -> bool:
 
 def _in_worker() -> bool:
     """True in the grader's worker: a graded notebook or module that calls check() gets nothing."""
-    if "grader.worker.serve" in sys.modules:  # a worker forked by the zygote, which preloads it
+    serve = sys.modules.get("grader.worker.serve")  # the zygote preloads it; a process that
+    if serve is not None and serve.SERVING:  # imported it (a test's) is no worker for that
         return True
     notebook = sys.modules.get("grader.worker.notebook")
     if notebook is not None and notebook.RUNNING:

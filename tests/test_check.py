@@ -253,3 +253,12 @@ def test_a_warning_from_the_students_code_names_their_cell_not_the_graders_tempo
                 if "the line the warning names" in text)
     assert printed and all(f"session.py:{line}: UserWarning" in p for p in printed), printed
     assert not [p for p in printed if "vitgrade-check-" in p or "your_code.py" in p]
+
+
+def test_check_speaks_in_a_process_that_has_imported_the_worker_module(capsys):
+    """Only a worker's process (serve.run) silences check(): a process that merely imported the
+    worker's module, as one that graded before may have, still prints."""
+    import grader.worker.serve  # noqa: F401
+
+    check("patchfy")
+    assert "did you mean 'patchify'?" in capsys.readouterr().out

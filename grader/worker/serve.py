@@ -40,10 +40,13 @@ from grader.worker.top_level import TopLevelClock, TopLevelTimeout
 from grader.worker.values import Decoder, Encoder, ProtocolError, TooLarge, type_name_of
 
 RENEWED, CLOSED = 71, 72  # how a process answering calls ends, but for a crash (answer_calls)
+SERVING = False  # True in a worker's process (`run`): a graded `check()` then does nothing
 
 
 def run(sock_fd: int, out_fd: int, request: dict, zygote_pid: int | None = None) -> NoReturn:
     """The whole life of a worker; never returns."""
+    global SERVING
+    SERVING = True
     code = sandbox.CRASH_EXIT
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote ignores ^C
