@@ -624,6 +624,15 @@ def test_an_assert_where_valueerror_is_asked_for_is_named_as_such(graded, submis
                         and "`raise ValueError(...)`" in c.hint for c in told)
 
 
+def test_a_refusal_pattern_is_said_only_where_the_sizes_let_through_show_it(graded):
+    """b29_05 tests the width only; its cases let (30, 32, 16) through, a height alone, and no
+    width alone: "refuses only sizes neither of whose sides P tiles" was said, and is false (it
+    refuses (4, 6, 4)). No refusal pattern is said without a let-through case for each claim."""
+    fixture = SUBMISSIONS / "unnamed" / "zero_to_mastery_tiling_width_only_torch_eps.py"
+    failed = [c for c in graded[fixture]["patch-count"].checks if not c.passed]
+    assert failed and not any((c.misconception or "").startswith("refuses_") for c in failed)
+
+
 def test_another_exception_where_valueerror_is_asked_for_is_observed_not_named():
     """An IndexError a later step ran into is not the check itself: observed, with no name."""
     outcome = SimpleNamespace(status="raised", error=SimpleNamespace(type="IndexError"))

@@ -60,6 +60,16 @@ WITNESSES = {"refuses_height_only": _untiled(lambda H, W, P: H % P and not W % P
              "refuses_width_only": _untiled(lambda H, W, P: W % P and not H % P),
              "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P)),
              "refuses_both_sides_only": _untiled(lambda H, W, P: H % P and W % P)}
+# name -> the sizes it says the code does not refuse, each shown by a case it returned a value
+# on: "not those where one side alone leaves pixels over" rests on a height alone and a width
+# alone it let through (a code that tests the width only lets (30, 32, 16) through too: b29_05
+# was told it refuses only when neither side tiles)
+COUNTERS = {"refuses_height_only": (_untiled(lambda H, W, P: W % P and not H % P),),
+            "refuses_width_only": (_untiled(lambda H, W, P: H % P and not W % P),),
+            "refuses_by_area": (_untiled(lambda H, W, P: (H % P or W % P)
+                                         and not (H * W) % (P * P)),),
+            "refuses_both_sides_only": (_untiled(lambda H, W, P: H % P and not W % P),
+                                        _untiled(lambda H, W, P: W % P and not H % P))}
 PADDED = "pads_to_tile"  # the value of the image zero-padded to a multiple of P
 BATCHED = "batch_accepted"  # the values of each image of a 4-D array, one after the other
 TITLES = {"refuses_height_only": "tiling tested on the height only",
@@ -93,7 +103,8 @@ def refused(result, check, judged: list, planned, outcome):
     found = [(name, refuses, fix) for name, (holds, refuses, fix) in REFUSALS.items()
              if right and all(holds(a) is True for a in right) and holds(here) is False
              and not any(holds(a) is True for a in wrong)
-             and any(WITNESSES[name](a) is True for a in right)]
+             and any(WITNESSES[name](a) is True for a in right)
+             and all(any(shows(a) is True for a in [here, *wrong]) for shows in COUNTERS[name])]
     if len(found) != 1:
         return result
     name, refuses, fix = found[0]
