@@ -3376,3 +3376,26 @@ def test_an_image_min_max_normalised_first():
     rewritten = em.rewrite(embed, found.name)
     assert np.allclose(rewritten(image, *cases[0][1:]),
                        embed((image - image.min()) / np.ptp(image), *cases[0][1:]))
+
+
+def test_an_activation_computed_item_by_item_with_maths_scalar_functions():
+    """A StackOverflow GELU, `np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])`
+    (numpy has no erf): right for a 1-D array; on a (T, d) array each item is a row and math's
+    function raises TypeError, the student's own message."""
+    from grader.reference.error_model.alternatives import gelu_by_item
+
+    name = "op:activation_by_item:encoder_block/mlp:act=by-item"
+    block = REFERENCE["encoder_block"]
+    rewritten = em.rewrite(block, name)
+    p = {**attention_params(4), "ln1_g": RNG.normal(size=4), "ln1_b": RNG.normal(size=4),
+         "ln2_g": RNG.normal(size=4), "ln2_b": RNG.normal(size=4),
+         "W1": RNG.normal(size=(4, 8)), "b1": RNG.normal(size=8),
+         "W2": RNG.normal(size=(8, 4)), "b2": RNG.normal(size=4)}
+    token = RNG.normal(size=8)
+    assert np.allclose(gelu_by_item(token), gelu(token))  # a 1-D array: right
+    with pytest.raises(TypeError) as raised:
+        rewritten(RNG.normal(size=(3, 4)), p, 2)
+    with pytest.raises(TypeError) as student:
+        np.array([0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in RNG.normal(size=(3, 8))])
+    assert str(raised.value) == str(student.value)
+    assert "item by item" in em.sentence(block, name)
