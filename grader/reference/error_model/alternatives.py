@@ -264,4 +264,5 @@ def activation_by_item(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, gelu_by_item),))
 
 
-OPERATORS = {"activation_slip": activation_slip, "activation_by_item": activation_by_item}  # tried after order.OPERATORS
+OPERATORS = {"activation_slip": activation_slip,
+             "activation_by_item": activation_by_item}  # tried after order.OPERATORS
