@@ -3399,3 +3399,34 @@ def test_an_activation_computed_item_by_item_with_maths_scalar_functions():
         np.array([0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in RNG.normal(size=(3, 8))])
     assert str(raised.value) == str(student.value)
     assert "item by item" in em.sentence(block, name)
+
+
+def test_eps_added_to_the_sum_of_the_squared_deviations():
+    """A blog's LayerNorm, the centred token over `sqrt(sum((x - mean) ** 2) + eps)` times
+    sqrt(d): the lecture's with `var + eps / d`, eps d times too small."""
+    norm = REFERENCE["layer_norm"]
+    name = "op:eps_over_width:layer_norm:eps-over-width"
+    rewritten = em.rewrite(norm, name)
+    g, b = RNG.normal(size=5), RNG.normal(size=5)
+    for x in (RNG.normal(size=(3, 5)) * 0.01, RNG.normal(size=(2, 3, 5))):
+        centred = x - x.mean(-1, keepdims=True)
+        sphere = centred / np.sqrt((centred ** 2).sum(-1, keepdims=True) + 0.5) * np.sqrt(5)
+        assert np.allclose(rewritten(x, g, b, 0.5), sphere * g + b)
+        assert not np.allclose(rewritten(x, g, b, 0.5), norm(x, g, b, 0.5))
+    assert "`np.sqrt(var + eps / x.shape[-1])`" in em.sentence(norm, name)
+
+
+def test_a_token_function_applied_along_axis_1():
+    """StackOverflow's `np.apply_along_axis(normalize_row, 1, x, gamma, beta, eps)`: right for a
+    token and for (T, d); with leading axes the vectors along axis 1 are normalised, and where
+    they are not d long gamma does not fit them (numpy's broadcast error, the student's)."""
+    norm = REFERENCE["layer_norm"]
+    rewritten = em.rewrite(norm, "op:along_axis_1:layer_norm:along-axis-1")
+    g, b = RNG.normal(size=3), RNG.normal(size=3)
+    for x in (RNG.normal(size=3), RNG.normal(size=(4, 3))):
+        assert np.allclose(rewritten(x, g, b), norm(x, g, b))
+    cube = RNG.normal(size=(2, 3, 3))
+    moved = np.moveaxis(norm(np.moveaxis(cube, 1, -1), g, b), -1, 1)
+    assert np.allclose(rewritten(cube, g, b), moved)
+    with pytest.raises(ValueError, match=r"shapes \(4,\) \(3,\)"):
+        rewritten(RNG.normal(size=(2, 4, 3)), g, b)
