@@ -3430,3 +3430,25 @@ def test_a_token_function_applied_along_axis_1():
     assert np.allclose(rewritten(cube, g, b), moved)
     with pytest.raises(ValueError, match=r"shapes \(4,\) \(3,\)"):
         rewritten(RNG.normal(size=(2, 4, 3)), g, b)
+
+
+def test_each_head_projected_from_its_own_slice_of_the_token():
+    """Pulfer's MyMSA: head h's q, k and v are `x[:, s] @ W[s, s] + b[s]`, its own d_h-wide
+    slice of the token with the diagonal block of each weight: right with one head only."""
+    from grader.reference.layers import softmax
+
+    attend = REFERENCE["self_attention"]
+    rewritten = em.rewrite(attend, "op:own_slices:self_attention:heads-own-slices")
+    p, x = attention_params(6), RNG.normal(size=(4, 6))
+
+    def student(x, p, heads):
+        d_h, out = x.shape[-1] // heads, []
+        for h in range(heads):
+            s = slice(h * d_h, (h + 1) * d_h)
+            q, k, v = (x[:, s] @ p[f"W{n}"][s, s] + p[f"b{n}"][s] for n in "qkv")
+            out.append(softmax(q @ k.T / np.sqrt(d_h)) @ v)
+        return np.hstack(out) @ p["Wo"] + p["bo"]
+    assert np.allclose(rewritten(x, p, 1), attend(x, p, 1))
+    for heads in (2, 3):
+        assert np.allclose(rewritten(x, p, heads), student(x, p, heads))
+        assert not np.allclose(rewritten(x, p, heads), attend(x, p, heads))
