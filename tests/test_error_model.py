@@ -2439,9 +2439,10 @@ def test_an_epsilon_floor_elu_and_a_zero_cls_row_each_named_as_what_it_is():
         var = x.var(-1, keepdims=True)
         return (x - x.mean(-1, keepdims=True)) / np.sqrt(np.maximum(var, eps)) * gamma + beta
 
-    flat = 3.0 + 1e-3 * RNG.normal(size=(2, 6))  # variances about eps: where they differ
-    cases = [(np.vstack([RNG.normal(size=(2, 6)), flat]), RNG.normal(size=6), RNG.normal(size=6)),
-             (RNG.normal(size=(3, 6)), RNG.normal(size=6), RNG.normal(size=6))]
+    rng = np.random.default_rng(5)  # its own: the module's RNG state depends on the operators
+    flat = 3.0 + 1e-3 * rng.normal(size=(2, 6))  # variances about eps: where they differ
+    cases = [(np.vstack([rng.normal(size=(2, 6)), flat]), rng.normal(size=6), rng.normal(size=6)),
+             (rng.normal(size=(3, 6)), rng.normal(size=6), rng.normal(size=6))]
     found = em.search(norm, calls_of(norm, floored, cases), 0, same)
     assert found.name == "op:floor:layer_norm:eps-as-floor", found
 
@@ -3376,3 +3377,79 @@ def test_an_image_min_max_normalised_first():
     rewritten = em.rewrite(embed, found.name)
     assert np.allclose(rewritten(image, *cases[0][1:]),
                        embed((image - image.min()) / np.ptp(image), *cases[0][1:]))
+
+
+def test_an_activation_computed_item_by_item_with_maths_scalar_functions():
+    """A StackOverflow GELU, `np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x])`
+    (numpy has no erf): right for a 1-D array; on a (T, d) array each item is a row and math's
+    function raises TypeError, the student's own message."""
+    from grader.reference.error_model.alternatives import gelu_by_item
+
+    name = "op:activation_by_item:encoder_block/mlp:act=by-item"
+    block = REFERENCE["encoder_block"]
+    rewritten = em.rewrite(block, name)
+    p = {**attention_params(4), "ln1_g": RNG.normal(size=4), "ln1_b": RNG.normal(size=4),
+         "ln2_g": RNG.normal(size=4), "ln2_b": RNG.normal(size=4),
+         "W1": RNG.normal(size=(4, 8)), "b1": RNG.normal(size=8),
+         "W2": RNG.normal(size=(8, 4)), "b2": RNG.normal(size=4)}
+    token = RNG.normal(size=8)
+    assert np.allclose(gelu_by_item(token), gelu(token))  # a 1-D array: right
+    with pytest.raises(TypeError) as raised:
+        rewritten(RNG.normal(size=(3, 4)), p, 2)
+    with pytest.raises(TypeError) as student:
+        np.array([0.5 * v * (1.0 + math.erf(v / math.sqrt(2.0))) for v in RNG.normal(size=(3, 8))])
+    assert str(raised.value) == str(student.value)
+    assert "item by item" in em.sentence(block, name)
+
+
+def test_eps_added_to_the_sum_of_the_squared_deviations():
+    """A blog's LayerNorm, the centred token over `sqrt(sum((x - mean) ** 2) + eps)` times
+    sqrt(d): the lecture's with `var + eps / d`, eps d times too small."""
+    norm = REFERENCE["layer_norm"]
+    name = "op:eps_over_width:layer_norm:eps-over-width"
+    rewritten = em.rewrite(norm, name)
+    g, b = RNG.normal(size=5), RNG.normal(size=5)
+    for x in (RNG.normal(size=(3, 5)) * 0.01, RNG.normal(size=(2, 3, 5))):
+        centred = x - x.mean(-1, keepdims=True)
+        sphere = centred / np.sqrt((centred ** 2).sum(-1, keepdims=True) + 0.5) * np.sqrt(5)
+        assert np.allclose(rewritten(x, g, b, 0.5), sphere * g + b)
+        assert not np.allclose(rewritten(x, g, b, 0.5), norm(x, g, b, 0.5))
+    assert "`np.sqrt(var + eps / x.shape[-1])`" in em.sentence(norm, name)
+
+
+def test_a_token_function_applied_along_axis_1():
+    """StackOverflow's `np.apply_along_axis(normalize_row, 1, x, gamma, beta, eps)`: right for a
+    token and for (T, d); with leading axes the vectors along axis 1 are normalised, and where
+    they are not d long gamma does not fit them (numpy's broadcast error, the student's)."""
+    norm = REFERENCE["layer_norm"]
+    rewritten = em.rewrite(norm, "op:along_axis_1:layer_norm:along-axis-1")
+    g, b = RNG.normal(size=3), RNG.normal(size=3)
+    for x in (RNG.normal(size=3), RNG.normal(size=(4, 3))):
+        assert np.allclose(rewritten(x, g, b), norm(x, g, b))
+    cube = RNG.normal(size=(2, 3, 3))
+    moved = np.moveaxis(norm(np.moveaxis(cube, 1, -1), g, b), -1, 1)
+    assert np.allclose(rewritten(cube, g, b), moved)
+    with pytest.raises(ValueError, match=r"shapes \(4,\) \(3,\)"):
+        rewritten(RNG.normal(size=(2, 4, 3)), g, b)
+
+
+def test_each_head_projected_from_its_own_slice_of_the_token():
+    """Pulfer's MyMSA: head h's q, k and v are `x[:, s] @ W[s, s] + b[s]`, its own d_h-wide
+    slice of the token with the diagonal block of each weight: right with one head only."""
+    from grader.reference.layers import softmax
+
+    attend = REFERENCE["self_attention"]
+    rewritten = em.rewrite(attend, "op:own_slices:self_attention:heads-own-slices")
+    p, x = attention_params(6), RNG.normal(size=(4, 6))
+
+    def student(x, p, heads):
+        d_h, out = x.shape[-1] // heads, []
+        for h in range(heads):
+            s = slice(h * d_h, (h + 1) * d_h)
+            q, k, v = (x[:, s] @ p[f"W{n}"][s, s] + p[f"b{n}"][s] for n in "qkv")
+            out.append(softmax(q @ k.T / np.sqrt(d_h)) @ v)
+        return np.hstack(out) @ p["Wo"] + p["bo"]
+    assert np.allclose(rewritten(x, p, 1), attend(x, p, 1))
+    for heads in (2, 3):
+        assert np.allclose(rewritten(x, p, heads), student(x, p, heads))
+        assert not np.allclose(rewritten(x, p, heads), attend(x, p, heads))

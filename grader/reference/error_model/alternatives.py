@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import math
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -238,4 +239,30 @@ def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, function),))
 
 
-OPERATORS = {"activation_slip": activation_slip}  # tried after order.OPERATORS
+def gelu_by_item(x):
+    """The exact GELU of each item of `x` with math's scalar erfc: a list over the first axis."""
+    return np.array([0.5 * v * math.erfc(-v / math.sqrt(2.0)) for v in x])
+
+
+def activation_by_item(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation computed item by item, a Python loop over its input calling a scalar
+    function of the `math` module (`[0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x]`,
+    numpy having no erf): right for a 1-D array, a TypeError on a (T, d) one, whose items are
+    its rows."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
+        return
+    bound = f"{PREFIX}gelu_by_item"
+    yield Change("act=by-item",
+                 f"In {where(context)}, the activation `{code(node)}` is computed item by item, "
+                 "a Python loop over its input calling a function of the `math` module "
+                 "(`math.erf`, `math.tanh`) on each item: right for a 1-D array, but the items "
+                 "of a (T, d) array are its rows, and math's functions take one number "
+                 "(TypeError). Apply numpy's elementwise functions to the whole array "
+                 "(`scipy.special.erf`, `np.tanh`).",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
+                 ((bound, gelu_by_item),))
+
+
+OPERATORS = {"activation_slip": activation_slip,
+             "activation_by_item": activation_by_item}  # tried after order.OPERATORS

@@ -88,6 +88,50 @@ def fused_split(context: Context, node: ast.AST) -> Iterator[Change]:
                  fused, ((bound, heads_major),))
 
 
+def block_diagonal(W, heads):
+    """`W` [d, d] with every entry outside its `heads` diagonal d_h x d_h blocks zero: `x @`
+    it is each head's slice of `x` times that head's block, `x[:, s] @ W[s, s]`."""
+    W = np.asarray(W)
+    d_h = W.shape[-1] // heads
+    return W * np.kron(np.eye(heads), np.ones((d_h, d_h)))
+
+
+def own_slices(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Three projections split into heads, each head's computed from its own d_h-wide slice of
+    the input with the diagonal block of the weights (`x[:, s] @ Wq[s, s]`, a small mapping
+    per head: Pulfer's MyMSA) instead of the columns s of the whole projection: right with one
+    head only. The checked function's own projections."""
+    if not isinstance(node, ast.FunctionDef) or "/" in context.instance.path:
+        return
+    found = [(i, _projection(s)) for i, s in enumerate(node.body)]
+    runs = [i for i, (_, p) in enumerate(found[:-2]) if p and found[i + 1][1] and found[i + 2][1]]
+    if not runs:
+        return
+    start, bound = runs[0], f"{PREFIX}block_diagonal"
+    parts = [found[start + j][1] for j in range(3)]
+
+    def sliced(n: ast.FunctionDef) -> ast.FunctionDef:
+        new, body = copy.copy(n), list(n.body)
+        for j in range(3):
+            statement = copy.deepcopy(body[start + j])
+            projection = statement.value.args[0]
+            projection.args[1] = ast.Call(ast.Name(bound, ast.Load()), [
+                projection.args[1], copy.deepcopy(statement.value.args[1])], [])
+            body[start + j] = statement
+        new.body = body
+        return new
+
+    names = ", ".join(p[0] for p in parts)
+    x, W = code(parts[0][1]), code(parts[0][2])
+    yield Change("heads-own-slices",
+                 f"In {where(context)}, each head's {names} are computed from its own d_h-wide "
+                 f"slice `s` of `{x}` with the diagonal block of the weights, `{x}[..., s] @ "
+                 f"{W}[s, s]` (a small mapping per head), where the lecture projects the whole "
+                 f"token and splits the result, `({x} @ {W})[..., s]`: every input feature "
+                 f"feeds every head (right with one head only).",
+                 sliced, ((bound, block_diagonal),))
+
+
 def later_axes(x, axis):
     """`axis` and every axis after it, of `x` (the axes a kernel that views `x` as 2-D at
     `axis` reduces over)."""
@@ -175,6 +219,6 @@ def torch_implicit_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      holds=functools.partial(named_right, name, node.args.args.index(argument)))
 
 
-OPERATORS = {"fused": fused_split, "later_axes": over_later_axes,
+OPERATORS = {"fused": fused_split, "own_slices": own_slices, "later_axes": over_later_axes,
              "all_but_first": over_all_but_first,
              "torch_implicit_axis": torch_implicit_axis}  # after norms.OPERATORS

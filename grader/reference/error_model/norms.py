@@ -289,7 +289,81 @@ def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: Columns().visit(copy.deepcopy(n)))
 
 
+def _statistic_of(function: ast.FunctionDef, node: ast.AST) -> ast.AST | None:
+    """The array the statistic `node` reduces (`x` of `np.var(x, axis=-1, keepdims=True)`, or
+    of a name `function` assigns once from one), else None."""
+    if isinstance(node, ast.Name):
+        values = [s.value for s in ast.walk(function) if isinstance(s, ast.Assign)
+                  and [t for t in s.targets if isinstance(t, ast.Name) and t.id == node.id]]
+        return _statistic_of(function, values[0]) if len(values) == 1 else None
+    if (isinstance(node, ast.Call) and callee(node) == "var" and node.args
+            and _kept_statistic(function, node)):
+        return node.args[0]
+    return None
+
+
+def eps_over_width(context: Context, node: ast.AST) -> Iterator[Change]:
+    """eps added to the sum of the squared deviations, not to their mean: a token centred,
+    divided by `sqrt(sum((x - mean) ** 2) + eps)` (projected onto the unit sphere) and scaled
+    by sqrt(d), which is `(x - mean) / sqrt(var + eps / d)`. The checked function's own
+    `var + eps` under a square root only (a caller's LayerNorm has its own check)."""
+    function = context.instance.node
+    if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
+            and "/" not in context.instance.path and isinstance(node.args[0], ast.BinOp)
+            and isinstance(node.args[0].op, ast.Add) and isinstance(node.args[0].right, ast.Name)):
+        return
+    data = _statistic_of(function, node.args[0].left)
+    if data is None:
+        return
+    eps = code(node.args[0].right)
+
+    def spread(n: ast.Call) -> ast.Call:
+        new = copy.deepcopy(n)
+        width = ast.Subscript(ast.Attribute(copy.deepcopy(data), "shape", ast.Load()),
+                              ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load())
+        new.args[0].right = ast.BinOp(new.args[0].right, ast.Div(), width)
+        return new
+
+    yield Change(f"{slug(eps)}-over-width",
+                 f"In {where(context)}, `{eps}` is added to the sum of the squared deviations "
+                 f"(each centred token's squared length, as a token projected onto a sphere "
+                 f"and scaled by sqrt(d) is: `(x - mean) / sqrt(sum((x - mean) ** 2) + {eps}) "
+                 f"* sqrt(d)`), not to their mean: `{code(spread(node))}` where `{code(node)}` "
+                 f"belongs: `{eps}` d times too small.",
+                 spread)
+
+
+def along_axis_1(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A function of each token's vector (its reductions over the last axis) applied to the
+    vectors along axis 1, `np.apply_along_axis(f, 1, x, ...)`, as code written for a (T, d)
+    array does (axis 1 is its last): with leading axes other vectors are normalised, and a
+    per-feature gain no longer fits them. A 1-D token is still computed directly. The checked
+    function's own definition, when it has no `axis` parameter."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node
+            and "/" not in context.instance.path and node.args.args
+            and not node.args.vararg and not node.args.kwonlyargs
+            and all(a.arg != "axis" for a in node.args.args)
+            and any(isinstance(c, ast.Call) and _last_axis(c) for c in ast.walk(node))):
+        return
+    first, rest = node.args.args[0].arg, [a.arg for a in node.args.args[1:]]
+    call = f"np.apply_along_axis({node.name}, 1, {', '.join([first, *rest])})"
+    guard = ast.parse(f"if np.ndim({first}) > 1:\n    return {call}").body[0]
+
+    def rowwise(n: ast.FunctionDef) -> ast.FunctionDef:
+        new = copy.copy(n)
+        new.body = [guard, *n.body]
+        return new
+
+    yield Change("along-axis-1",
+                 f"In {where(context)}, the function is applied to the vectors along axis 1, "
+                 f"`{call}`, as code written for a (T, d) array does (axis 1 is its last): "
+                 f"with leading axes, axis 1 is not the features' axis, so other vectors are "
+                 f"normalised (or the per-feature parameters do not fit them). Work on the last "
+                 f"axis, `axis=-1`.", rowwise)
+
+
 OPERATORS = {"norm": about_zero, "norm_axes": over_sample,
              "operands_standardised": operands_standardised, "by_transpose": by_transpose,
              "as_columns": as_columns, "width_from_second_axis": width_from_second_axis,
-             "unit_length": unit_length}  # tried after order.OPERATORS
+             "unit_length": unit_length, "eps_over_width": eps_over_width,
+             "along_axis_1": along_axis_1}  # tried after order.OPERATORS

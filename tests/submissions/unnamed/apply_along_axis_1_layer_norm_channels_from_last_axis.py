@@ -12,9 +12,11 @@ Mistakes:
 Grader: both observed: only_2d_inputs ("right for inputs of two axes (T, d), wrong for one with
 leading axes (3, 4, 2): work on the last axis") and only_3d_images ("right for (H, W, C) images,
 wrong for a 2-D (H, W) one"); the worked example (a 2-D image) gets its arithmetic checklist.
+Since session 15 the layer_norm applied along axis 1 is named on layer-norm (its broadcast errors
+the student's); linear_patch_embed's C from the last axis is still only observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None,
+EXPECT = {'layer-norm': 'op:along_axis_1:layer_norm:along-axis-1',
           'linear-patch-embed': None}
 
 

@@ -17,12 +17,14 @@ patch-count (with the observation that only a height P does not tile is refused)
 named: patchify observed as right when H == W only, self_attention as right with one head only
 (a list of the steps that depend on the number of heads); vit-checkpoint observes the broken
 functions.
+Since session 15 (3) is named on multi-head-attention and no-causal-mask (each head's q, k, v from
+its own slice of the token with the diagonal block of the weights); (2) is still only observed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
           'patchify': None,
-          'no-causal-mask': None,
-          'multi-head-attention': None}
+          'no-causal-mask': 'op:own_slices:self_attention:heads-own-slices',
+          'multi-head-attention': 'op:own_slices:self_attention:heads-own-slices'}
 
 
 def num_patches(H, W, P):

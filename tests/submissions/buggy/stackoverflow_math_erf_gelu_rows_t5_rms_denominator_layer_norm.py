@@ -17,9 +17,14 @@ mean_not_subtracted, though the mean is subtracted; the denominator is what is u
 Nothing named.
 Since blind round 15's fixes the uncentred denominator is named (the variance taken about zero);
 the 1-D-only GELU is not.
+Since session 15 the activation computed item by item with math's scalar functions is named on
+encoder-block (a TypeError on the (T, 4d) hidden layer, its message the student's): every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:norm:layer_norm:variance-about-zero', 'encoder-block': None}
+EXPECT = {'layer-norm': 'op:norm:layer_norm:variance-about-zero',
+          'encoder-block': 'op:activation_by_item:encoder_block/mlp:act=by-item'}
+ALIASES = ('mean_not_subtracted',)  # the shift property's checklist for the uncentred variance
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

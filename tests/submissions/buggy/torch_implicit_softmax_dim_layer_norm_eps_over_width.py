@@ -15,11 +15,12 @@ rows (row 0)" (some_rows_wrong, hidden case); layer_norm "returns the expected v
 1.128, everywhere: one scale factor is off" (scaled), with no hint on its hidden case. Nothing
 named.
 Since session 15 the implicit axis is named (fused.torch_implicit_axis: torch's legacy
-`_get_softmax_dim` when no axis is given); layer_norm is still observed. Not every mistake named.
+`_get_softmax_dim` when no axis is given), and the layer_norm's eps added to the sum of the
+squared deviations (norms.eps_over_width: eps / d): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:torch_implicit_axis:softmax:axis-torch-implicit',
-          'layer-norm': None}
+          'layer-norm': 'op:eps_over_width:layer_norm:eps-over-width'}
 
 
 def softmax(x, axis=None):

@@ -5,13 +5,15 @@ with heads=1: observed as such); patchify as einops '(h p1) (w p2) c -> (h w) (c
 each patch channel first (right for one channel).
 (The submission's module-level helpers are nested in the function that uses them
 here: a fixture replaces only the solution's names.)
-Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
-(only_one_head), not named, so in unnamed/.
+Since session 15 the block-diagonal projection is named on no-causal-mask and
+multi-head-attention (fused.own_slices: each head's q, k, v from its own slice of the token with
+the diagonal block of the weights) instead of observed as right with one head: every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',
-          'no-causal-mask': 'only_one_head',
-          'multi-head-attention': 'only_one_head'}
+          'no-causal-mask': 'op:own_slices:self_attention:heads-own-slices',
+          'multi-head-attention': 'op:own_slices:self_attention:heads-own-slices'}
 
 
 def patchify(image, P):
