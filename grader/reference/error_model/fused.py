@@ -52,17 +52,23 @@ def _projection(statement: ast.stmt):
     return statement.targets[0].id, x, W, b, statement.value.args[1]
 
 
+def _three_projections(function: ast.FunctionDef) -> tuple[int, list | None]:
+    """(index, the three `_projection`s) of the first three statements in a row of `function`'s
+    body that each project and split into heads (q, k, v), else (0, None)."""
+    found = [_projection(s) for s in function.body]
+    start = next((i for i in range(len(found) - 2) if all(found[i:i + 3])), None)
+    return (0, None) if start is None else (start, found[start:start + 3])
+
+
 def fused_split(context: Context, node: ast.AST) -> Iterator[Change]:
     """Three projections split into heads, computed as one fused product split as (heads, 3,
     d_h) instead of (3, heads, d_h)."""
     if not isinstance(node, ast.FunctionDef):
         return
-    found = [(i, _projection(s)) for i, s in enumerate(node.body)]
-    runs = [i for i, (_, p) in enumerate(found[:-2]) if p and found[i + 1][1] and found[i + 2][1]]
-    if not runs:
+    start, parts = _three_projections(node)
+    if parts is None:
         return
-    start, bound = runs[0], f"{PREFIX}heads_major"
-    parts = [found[start + j][1] for j in range(3)]
+    bound = f"{PREFIX}heads_major"
     if len({code(p[1]) for p in parts}) != 1:
         return  # one input for all three: they can be fused
 
@@ -103,12 +109,10 @@ def own_slices(context: Context, node: ast.AST) -> Iterator[Change]:
     head only. The checked function's own projections."""
     if not isinstance(node, ast.FunctionDef) or "/" in context.instance.path:
         return
-    found = [(i, _projection(s)) for i, s in enumerate(node.body)]
-    runs = [i for i, (_, p) in enumerate(found[:-2]) if p and found[i + 1][1] and found[i + 2][1]]
-    if not runs:
+    start, parts = _three_projections(node)
+    if parts is None:
         return
-    start, bound = runs[0], f"{PREFIX}block_diagonal"
-    parts = [found[start + j][1] for j in range(3)]
+    bound = f"{PREFIX}block_diagonal"
 
     def sliced(n: ast.FunctionDef) -> ast.FunctionDef:
         new, body = copy.copy(n), list(n.body)
