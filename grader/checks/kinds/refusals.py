@@ -41,35 +41,39 @@ def _untiled(test):
     return holds
 
 
+# the sizes a tiling check tells apart, each written once
+HEIGHT = _untiled(lambda H, W, P: H % P)
+WIDTH = _untiled(lambda H, W, P: W % P)
+AREA = _untiled(lambda H, W, P: (H * W) % (P * P))
+BOTH_SIDES = _untiled(lambda H, W, P: H % P and W % P)
+HEIGHT_ALONE = _untiled(lambda H, W, P: H % P and not W % P)
+WIDTH_ALONE = _untiled(lambda H, W, P: W % P and not H % P)
+SIDES_NOT_AREA = _untiled(lambda H, W, P: (H % P or W % P) and not (H * W) % (P * P))
+
 REFUSALS = {  # name -> (condition, what the function refuses, what it should test), titles
-    "refuses_height_only": (_untiled(lambda H, W, P: H % P), "sizes whose height P does not "
-                            "tile, not those whose width alone it does not", "test W % P too"),
-    "refuses_width_only": (_untiled(lambda H, W, P: W % P), "sizes whose width P does not "
-                           "tile, not those whose height alone it does not", "test H % P too"),
-    "refuses_by_area": (_untiled(lambda H, W, P: (H * W) % (P * P)), "sizes whose area P * P "
-                        "does not divide, not all whose sides P does not tile (8 x 2 with P = 4 "
-                        "has area 16)", "test H % P and W % P, each side"),
-    "refuses_both_sides_only": (_untiled(lambda H, W, P: H % P and W % P), "only sizes neither "
-                                "of whose sides P tiles, not those where one side alone leaves "
-                                "pixels over", "refuse when either side does"),
+    "refuses_height_only": (HEIGHT, "sizes whose height P does not tile, not those whose width "
+                            "alone it does not", "test W % P too"),
+    "refuses_width_only": (WIDTH, "sizes whose width P does not tile, not those whose height "
+                           "alone it does not", "test H % P too"),
+    "refuses_by_area": (AREA, "sizes whose area P * P does not divide, not all whose sides P "
+                        "does not tile (8 x 2 with P = 4 has area 16)",
+                        "test H % P and W % P, each side"),
+    "refuses_both_sides_only": (BOTH_SIDES, "only sizes neither of whose sides P tiles, not "
+                                "those where one side alone leaves pixels over",
+                                "refuse when either side does"),
 }
 # name -> a refused case that shows the condition alone suffices: "refuses sizes whose width P
 # does not tile" rests on one whose width alone does not (a code that refuses only when neither
 # side tiles, `H % P and W % P`, refuses none such: b11_11 was told it tests the width)
-WITNESSES = {"refuses_height_only": _untiled(lambda H, W, P: H % P and not W % P),
-             "refuses_width_only": _untiled(lambda H, W, P: W % P and not H % P),
-             "refuses_by_area": _untiled(lambda H, W, P: (H * W) % (P * P)),
-             "refuses_both_sides_only": _untiled(lambda H, W, P: H % P and W % P)}
+WITNESSES = {"refuses_height_only": HEIGHT_ALONE, "refuses_width_only": WIDTH_ALONE,
+             "refuses_by_area": AREA, "refuses_both_sides_only": BOTH_SIDES}
 # name -> the sizes it says the code does not refuse, each shown by a case it returned a value
 # on: "not those where one side alone leaves pixels over" rests on a height alone and a width
 # alone it let through (a code that tests the width only lets (30, 32, 16) through too: b29_05
 # was told it refuses only when neither side tiles)
-COUNTERS = {"refuses_height_only": (_untiled(lambda H, W, P: W % P and not H % P),),
-            "refuses_width_only": (_untiled(lambda H, W, P: H % P and not W % P),),
-            "refuses_by_area": (_untiled(lambda H, W, P: (H % P or W % P)
-                                         and not (H * W) % (P * P)),),
-            "refuses_both_sides_only": (_untiled(lambda H, W, P: H % P and not W % P),
-                                        _untiled(lambda H, W, P: W % P and not H % P))}
+COUNTERS = {"refuses_height_only": (WIDTH_ALONE,), "refuses_width_only": (HEIGHT_ALONE,),
+            "refuses_by_area": (SIDES_NOT_AREA,),
+            "refuses_both_sides_only": (HEIGHT_ALONE, WIDTH_ALONE)}
 PADDED = "pads_to_tile"  # the value of the image zero-padded to a multiple of P
 BATCHED = "batch_accepted"  # the values of each image of a 4-D array, one after the other
 TITLES = {"refuses_height_only": "tiling tested on the height only",

@@ -8,11 +8,10 @@ import ast
 import copy
 import functools
 import re
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .tree import PACKAGE, PREFIX, SKIPPED, Instance
+from .tree import PREFIX, SKIPPED, Instance, own_function
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,5 @@ def called_function(context: Context, node: ast.AST) -> Callable | None:
     child = context.instance.children.get(node.func.id)
     if child is not None:
         return child.function
-    value = context.instance.function.__globals__.get(node.func.id)
-    module = getattr(value, "__module__", "") or ""
-    own = module.startswith(PACKAGE) or module == context.instance.function.__module__
-    return value if isinstance(value, types.FunctionType) and own else None
+    function = context.instance.function
+    return own_function(function.__globals__.get(node.func.id), function.__module__)

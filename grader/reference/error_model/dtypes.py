@@ -26,21 +26,26 @@ def like_input(value, given):
     return value.astype(dtype)
 
 
+def _cast_like(given: str):
+    """(replace, names) of a Change that casts a node to the dtype of the parameter `given`."""
+    bound = f"{PREFIX}like_input"
+    return (lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())], []),
+            ((bound, like_input),))
+
+
 def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
     """The checked function's result in its first argument's dtype: `return out` where `out` was
     made with the image's dtype."""
     function = context.instance.node
     if not (function.args.args and is_result(context, node)):
         return
-    given, bound = function.args.args[0].arg, f"{PREFIX}like_input"
+    given = function.args.args[0].arg
     yield Change(f"result-in-{given}-dtype",
                  f"In {where(context)}, the result takes `{given}`'s dtype (as a buffer made with"
                  f" `np.zeros(..., dtype={given}.dtype)` or `np.zeros_like({given})` does): "
                  f"right for a float `{given}`, while for integer pixels (uint8, as a file gives "
                  f"them) the float results are cut to integers. Make the output float.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
-                                    []),
-                 ((bound, like_input),))
+                 *_cast_like(given))
 
 
 # numpy's functions that assemble one array from parts: a loop port fills a buffer instead
@@ -56,15 +61,13 @@ def assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
             and isinstance(node.func, ast.Attribute) and node.func.attr in ASSEMBLED
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "np"):
         return
-    given, bound = function.args.args[0].arg, f"{PREFIX}like_input"
+    given = function.args.args[0].arg
     yield Change(f"{node.func.attr}-in-{given}-dtype",
                  f"In {where(context)}, `{code(node)}` is built in `{given}`'s dtype (as a "
                  f"buffer made with `np.zeros(..., dtype={given}.dtype)` and filled row by row "
                  f"is): right for a float `{given}`, while for integer pixels (uint8, as a file "
                  f"gives them) its float rows are cut to integers. Make the buffer float.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(given, ast.Load())],
-                                    []),
-                 ((bound, like_input),))
+                 *_cast_like(given))
 
 
 # float type: (digits it keeps, whose habit it is)

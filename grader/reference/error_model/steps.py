@@ -120,7 +120,7 @@ def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
             continue
         name, step = found
         k = reads[0].slice.value
-        for detail, words, lower, upper, _ in _poolings(k)[:3]:  # the averages
+        for detail, words, lower, upper, _ in [p for p in _poolings(k) if p[-1] == "mean"]:
             pooled = _mean_of_rows(name, lower, upper)
             yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
                          f"In {where(context)}, `{code(step)}` comes after a pooling: "

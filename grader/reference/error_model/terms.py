@@ -22,7 +22,7 @@ import numpy as np
 
 from .change import Change, Context, called_function, callee, code, slug, where
 from .names import hides_with_minus_infinity
-from .tree import PREFIX, source
+from .tree import PREFIX, own_function, source
 
 # the constants a residual branch is scaled by: Macaron's half step (Conformer's module_factor),
 # a keep probability of 0.9 (non-inverted dropout or drop path left at inference).
@@ -204,8 +204,8 @@ def _returned_term(function, through: bool) -> ast.AST | None:
     if term is not None or not through or len(returns) != 1 or not isinstance(
             returns[0].value, ast.Call) or not isinstance(returns[0].value.func, ast.Name):
         return term
-    helper = function.__globals__.get(returns[0].value.func.id)
-    inner = source(helper) if getattr(helper, "__module__", "").startswith("grader.") else None
+    helper = own_function(function.__globals__.get(returns[0].value.func.id), function.__module__)
+    inner = source(helper) if helper is not None else None
     term = _last_term(inner) if inner is not None else None
     term = _in_words(inner, returns[0].value, term) if term is not None else None
     return _plain(definition, term) if term is not None else None

@@ -76,13 +76,19 @@ def source(function: Callable) -> ast.FunctionDef | None:
     return node if isinstance(node, ast.FunctionDef) else None
 
 
+def own_function(value, root_module: str) -> Callable | None:
+    """`value` when it is a Python function of the reference's package or of the checked
+    function's own module (a course's reference), the code the model may read; else None."""
+    module = getattr(value, "__module__", "") or ""
+    own = module.startswith(PACKAGE) or module == root_module
+    return value if own and isinstance(value, types.FunctionType) else None
+
+
 def _helper(function: Callable, name: str, root_module: str,
             opaque: frozenset) -> Callable | None:
-    value = function.__globals__.get(name)
-    if not isinstance(value, types.FunctionType) or name in SKIPPED or name in opaque:
+    if name in SKIPPED or name in opaque:
         return None
-    module = getattr(value, "__module__", "") or ""
-    return value if module.startswith(PACKAGE) or module == root_module else None
+    return own_function(function.__globals__.get(name), root_module)
 
 
 def build(function: Callable, path: str | None = None, call: str = "",
