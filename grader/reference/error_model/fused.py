@@ -4,7 +4,8 @@ The columns of the concatenation are [q | k | v], each split into heads: (3, hea
 as (heads, 3, d_h), Megatron's own layout, head h's q, k and v take columns of the wrong
 projections (right with one head only). And a reduction over its axis and every later one, as a
 kernel that views the array as 2-D at `axis` computes it (ONNX's Softmax before opset 13,
-"coerced to 2-D"), or over every axis but the first whatever the axis (a loop over the rows).
+"coerced to 2-D"), or over every axis but the first whatever the axis (a loop over the rows), or
+over a 2-D input's rows and any other input whole (Saito's softmax).
 Operators as in operators.py.
 """
 from __future__ import annotations
@@ -223,6 +224,31 @@ def torch_implicit_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      holds=functools.partial(named_right, name, node.args.args.index(argument)))
 
 
+def rows_or_whole(context: Context, node: ast.AST) -> Iterator[Change]:
+    """An `axis` parameter never read: a 2-D input worked over its rows, any other over the
+    whole array at once (one max and one sum), as Saito's Deep Learning from Scratch `softmax`
+    (`if x.ndim == 2: ... x.T ...; x = x - np.max(x)`) does. Only the checked function."""
+    names = [a.arg for a in node.args.args] if isinstance(node, ast.FunctionDef) else []
+    if not is_checked_function(context, node) or "axis" not in names[1:]:
+        return
+    first = names[0]
+    read = ast.parse(f"axis = -1 if np.ndim({first}) == 2 else None").body[0]
+    yield Change("axis-rows-or-whole",
+                 f"In {where(context)}, `axis` is never read: a 2-D `{first}` is worked over its "
+                 f"rows whatever `axis` is, any other over the whole array at once (one max and "
+                 f"one sum for every value, as Deep Learning from Scratch's `softmax` does): "
+                 f"right for a 1-D input and for a 2-D one along its last axis. Work over `axis` "
+                 f"for every input.",
+                 lambda n: prepended(n, read), holds=shows_a_whole_array)
+
+
+def shows_a_whole_array(function, calls: list, same) -> bool:
+    """Whether a call's input has 3 axes or more: on 1-D and 2-D inputs the whole array read
+    is the rows read, the `axis` ignored (`choices.py`'s default) says as much."""
+    return any(call.args and np.ndim(call.args[0]) >= 3 for call in calls)
+
+
 OPERATORS = {"fused": fused_split, "own_slices": own_slices, "later_axes": over_later_axes,
              "all_but_first": over_all_but_first,
-             "torch_implicit_axis": torch_implicit_axis}  # after norms.OPERATORS
+             "torch_implicit_axis": torch_implicit_axis,
+             "rows_or_whole": rows_or_whole}  # after norms.OPERATORS

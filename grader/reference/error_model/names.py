@@ -274,9 +274,9 @@ def _passed(name: str, params: list, function, calls: list, same) -> bool:
 
 def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:
     """An `axis` parameter read as code written for 2-D arrays reads it: axis 0 (the columns,
-    often by a transpose) or else the last axis (the rows), whatever is given; or the last axis
-    written as 1 (cs231n's score matrices). Right on 1-D and 2-D inputs; wrong for a middle
-    axis (or the default one) of a 3-D input."""
+    often by a transpose) or else the last axis, whatever is given; the last or else axis 0
+    (CvT's softmax by `x.T` for any other axis); or the last axis written as 1 (cs231n's score
+    matrices). Right on 1-D and 2-D inputs; wrong for a middle axis of a 3-D input."""
     if not is_checked_function(context, node) or "axis" not in [a.arg for a in node.args.args]:
         return
     first = node.args.args[0].arg
@@ -284,6 +284,9 @@ def axis_for_matrices(context: Context, node: ast.AST) -> Iterator[Change]:
             ("axis-0-or-last", "axis if axis == 0 else -1",
              "any axis but 0 is taken as the last (`axis=0` as the columns, any other as the "
              "rows)"),
+            ("last-or-0", f"axis if axis in (-1, np.ndim({first}) - 1) else 0",
+             "any axis but the last is taken as axis 0 (`x.T`, then `.T` back, reverses every "
+             "axis)"),
             ("last-axis-as-1", f"1 if axis == -1 and np.ndim({first}) > 1 else axis",
              "the last axis is taken as axis 1 (the columns of a score matrix)")):
         read = ast.Assign([ast.Name("axis", ast.Store())], ast.parse(reading, mode="eval").body)

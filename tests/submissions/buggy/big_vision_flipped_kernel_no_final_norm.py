@@ -16,7 +16,8 @@ Mistakes:
    PR #274 (where the final LayerNorm goes); google-research/vision_transformer models.
 
 Grader: both named: conv_kernel_flipped ("You flipped the kernel"; the kernel-P property gives
-its checklist) and vit_final_ln_skipped ("You skipped the final LayerNorm").
+its checklist) and vit_final_ln_skipped ("The head reads tokens that did not go through the
+final LayerNorm").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'conv_kernel_flipped',

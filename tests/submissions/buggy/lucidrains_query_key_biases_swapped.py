@@ -4,8 +4,11 @@ Attention, with separate biased projections.
 Mistakes:
 1. The query and key biases are swapped: q adds p["bk"] and k adds p["bq"].
 
-Grader: at blind time and now, only the query half is named ("`p['bk']` is read where `p['bq']`
-belongs", true of the file); k reading bq is not mentioned. The swap is not named whole.
+Grader: at blind time and now, the query half is named ("`p['bk']` is read where `p['bq']`
+belongs", true of the file); k reading bq is not mentioned, and cannot be: a bias added to every
+key adds q . b to each of a query's scores alike, which the softmax takes away, so no output of
+any call shows which bias the keys add (the named rewrite reproduces every one). The file's every
+mistake that shows is named: in buggy/ since session 16 (in unnamed/ before).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:parameter:self_attention:bq-as-bk',

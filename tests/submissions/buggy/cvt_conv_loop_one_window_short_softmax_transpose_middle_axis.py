@@ -8,12 +8,16 @@ Mistakes:
 2. softmax handles an axis other than the last by `x.T`, the last axis, then `.T` back: right for
    2-D input and axis 0, wrong for a middle axis of a 3-D array (`.T` reverses every axis).
 
-Grader: at blind time and now, the missing window is named (conv_last_window_dropped); the
+Grader: at blind time, the missing window was named (conv_last_window_dropped); the
 softmax gets only stable-softmax's "sum to 1" checklist (softmax_wrong_axis as a checklist) and the
 hidden random check no hint at all. Not every mistake named.
+Since session 16 the softmax is named too (op:axis_2d:...:last-or-0: any axis but the last is
+taken as axis 0, as `x.T` then `.T` back does), on the hidden random check; the visible sums check
+keeps its checklist (softmax_wrong_axis, true of it).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'conv_last_window_dropped', 'stable-softmax': 'softmax_wrong_axis'}
+EXPECT = {'kernel-stride': 'conv_last_window_dropped', 'stable-softmax': 'op:axis_2d:softmax:last-or-0'}
+ALIASES = ('softmax_wrong_axis',)  # the sums property's checklist on the same mistake
 
 
 def conv_patch_embed(image, K, b, stride):

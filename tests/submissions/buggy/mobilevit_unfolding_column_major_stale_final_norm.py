@@ -8,10 +8,12 @@ Mistakes:
 2. vit_forward: a stale variable. The final norm's result is stored as `out`, but the head reads
    `x[0]`, the un-normalised tokens.
 
-Grader: at blind time and now, the patch transposed is named (patchify_patch_transposed); the
-stale variable is told by its effect, vit_final_ln_skipped ("You skipped the final LayerNorm"):
-true of the output, but the file does call layer_norm and drops its result, and the stale name is
-not pointed to (the measurement: OBSERVED). Not every mistake named.
+Grader: at blind time, the patch transposed was named (patchify_patch_transposed); the
+stale variable was told by its effect, vit_final_ln_skipped ("You skipped the final LayerNorm"):
+true of the output, but the file does call layer_norm and drops its result (the measurement then:
+OBSERVED). Since session 16 that mistake's sentence says what this code does too: "The head reads
+tokens that did not go through the final LayerNorm (skipped, or its result left unused)", so both
+mistakes are named: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_patch_transposed', 'vit-forward': 'vit_final_ln_skipped'}

@@ -11,16 +11,17 @@ Mistakes:
    rank over the WHOLE array (one global max, one global sum); `axis` is never read. Right on
    1-D and on 2-D with axis=-1/1; wrong on 2-D with axis=0 and on every 3-D input.
 
-Grader: at blind time and now, patchify is named (patchify_channel_first); softmax only partly:
+Grader: at blind time, patchify was named (patchify_channel_first); softmax only partly:
 "In `softmax`, `axis` is taken as its default, -1, whatever is given" (true of the code: it
-accounts for the 2-D axis=0 case), but the whole-array normalisation of 3-D inputs is told only
-by the checklist ("... summing to 1") on the sums check, and the hidden check gets no hint.
-vit-checkpoint observes the broken functions. The softmax mistake is not named whole: in
-unnamed/.
+accounts for the 2-D axis=0 case), but the whole-array normalisation of 3-D inputs was told only
+by the checklist ("... summing to 1") on the sums check, and the hidden check got no hint.
+vit-checkpoint observes the broken functions. Since session 16 the hidden check, which has 3-D
+inputs, names the whole mistake (op:rows_or_whole: `axis` never read, a 2-D input over its rows,
+any other whole); the visible checks, 2-D only, keep the axis-as-default reading, true of them.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',
-          'stable-softmax': 'op:default:softmax:axis-as-default'}
+          'stable-softmax': 'op:rows_or_whole:softmax:axis-rows-or-whole'}
 CORRECT = ('self_attention',)  # a per-head loop, its softmax on 2-D rows: keeps every point
 
 
