@@ -3453,3 +3453,140 @@ def test_each_head_projected_from_its_own_slice_of_the_token():
     for heads in (2, 3):
         assert np.allclose(rewritten(x, p, heads), student(x, p, heads))
         assert not np.allclose(rewritten(x, p, heads), attend(x, p, heads))
+
+
+def _calls_raising(reference, student, cases):
+    """The check's calls of `student`: a raise recorded by its type and message."""
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except Exception as error:  # noqa: BLE001  (compared by its class and message)
+            got = em.Raised(type(error).__name__, str(error))
+        calls.append(em.Call(args, {}, got, reference(*args)))
+    return calls
+
+
+def test_a_layer_norm_written_for_one_sequence_is_named_and_a_batched_one_never():
+    """`T, d = x.shape` (numpy tutorials' layer norm for one (T, d) matrix): right on (T, d),
+    numpy's unpacking ValueError on a batch, named by its message. A port that raises another
+    ValueError on a batch (a reshape to (T, 1)) is not this mistake, and code that unpacks
+    `*lead, d = x.shape` is right and names nothing."""
+    norm = REFERENCE["layer_norm"]
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    cases = [(RNG.normal(size=(2, 3, 4)), g, b), (RNG.normal(size=(3, 4)), g, b)]
+
+    def sequence(x, gamma, beta, eps=1e-6):
+        T, d = x.shape
+        mean = x.sum(axis=1).reshape(T, 1) / d
+        var = ((x - mean) ** 2).sum(axis=1).reshape(T, 1) / d
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+    def rows(x, gamma, beta, eps=1e-6):
+        mean = x.mean(axis=-1).reshape(x.shape[0], 1)
+        var = x.var(axis=-1).reshape(x.shape[0], 1)
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+    found = em.search(norm, _calls_raising(norm, sequence, cases), 0, same)
+    assert found is not None and found.name == "op:two_axes_unpacked:layer_norm:x-shape-as-T-d"
+    assert "`T, d = x.shape`" in found.sentence
+    other = em.search(norm, _calls_raising(norm, rows, cases), 0, same)
+    assert other is None or "two_axes_unpacked" not in other.name
+
+    def lead(x, gamma, beta, eps=1e-6):
+        *_, d = x.shape
+        flat = x.reshape(-1, d)
+        y = (flat - flat.mean(1, keepdims=True)) / np.sqrt(flat.var(1, keepdims=True) + eps)
+        return (y * gamma + beta).reshape(x.shape)
+    assert all(np.allclose(lead(*args), norm(*args)) for args in cases)
+
+
+def test_a_result_reshaped_by_the_inputs_first_axis():
+    """d2l's layer norm on rows, `Y.reshape(len(x), -1)`: (T, d) right, (B, T, d) returned as
+    (B, T * d), a token (d,) as a column (d, 1); reshaped back to `x.shape` it is right."""
+    norm = REFERENCE["layer_norm"]
+    rewritten = em.rewrite(norm, "op:reshaped_by_first_axis:layer_norm:result-reshaped-len-x")
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    matrix, batch, token = RNG.normal(size=(3, 4)), RNG.normal(size=(2, 3, 4)), RNG.normal(size=4)
+    assert np.allclose(rewritten(matrix, g, b), norm(matrix, g, b))
+    assert rewritten(batch, g, b).shape == (2, 12)
+    assert np.allclose(rewritten(batch, g, b), norm(batch, g, b).reshape(2, 12))
+    assert rewritten(token, g, b).shape == (4, 1)
+
+
+def test_a_batch_axis_kept_is_named_only_for_the_right_values():
+    """Hugging Face's embeddings ported with the batch axis kept: (1, N + 1, d), the values the
+    lecture's. A (1, N + 1, d) result with other values (positions left out) is not this."""
+    embed = REFERENCE["embed_image"]
+    name = "op:batch_axis_kept:embed_image:result-batch-axis-kept"
+    d, P = 4, 2
+    params = {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+              "cls": RNG.normal(size=d), "pos": RNG.normal(size=(5, d))}
+    cases = [(RNG.normal(size=(4, 4, 3)), params)]
+    kept = em.search(embed, calls_of(embed, lambda i, p: embed(i, p)[None], cases), 0, same)
+    assert kept is not None and kept.name == name, kept
+
+    def no_positions(image, p):
+        return (embed(image, p) - p["pos"])[None]
+    other = em.search(embed, calls_of(embed, no_positions, cases), 0, same)
+    assert other is None or other.name != name
+
+
+def test_a_row_inserted_with_no_axis_is_flattened_first():
+    """The Keras PatchEncoder's `np.insert(tokens, 0, cls)` with no axis: numpy flattens the
+    tokens, and adding the (N + 1, d) positions raises numpy's broadcast error, the student's."""
+    embed = REFERENCE["embed_image"]
+    rewritten = em.rewrite(embed, "op:insert_flattened:embed_image:insert-without-axis")
+    d, P = 4, 2
+    params = {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+              "cls": RNG.normal(size=d), "pos": RNG.normal(size=(5, d))}
+    image = RNG.normal(size=(4, 4, 3))
+
+    def student(image, p):
+        tokens = REFERENCE["linear_patch_embed"](image, p["W_e"], p["b_e"], p["P"])
+        return np.insert(tokens, 0, p["cls"]) + p["pos"]
+    with pytest.raises(ValueError, match=r"shapes \(20,\) \(5,4\)") as raised:
+        rewritten(image, params)
+    with pytest.raises(ValueError) as student_raised:
+        student(image, params)
+    assert str(raised.value) == str(student_raised.value)
+
+
+def test_a_table_cut_to_the_rows_of_axis_1():
+    """timm's `pos_embed[:, :x.shape[1]]` ported to one (N + 1, d) sequence as
+    `pos[:x.shape[1]]`: right when d >= N + 1, numpy's broadcast error (the student's) when d
+    is smaller; a port that cuts the table to `len(x)` is right and names nothing."""
+    embed = REFERENCE["embed_image"]
+    name = "op:table_cut_by_axis_1:embed_image:pos-cut-to-x.shape[1]"
+    rewritten = em.rewrite(embed, name)
+
+    def params(d):
+        return {"P": 2, "W_e": RNG.normal(size=(12, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(5, d))}
+    image = RNG.normal(size=(4, 4, 3))
+    wide, narrow = params(6), params(3)
+    assert np.allclose(rewritten(image, wide), embed(image, wide))
+    with pytest.raises(ValueError, match=r"shapes \(5,3\) \(3,3\)"):
+        rewritten(image, narrow)
+
+    def by_length(image, p):
+        x = np.vstack([p["cls"], REFERENCE["linear_patch_embed"](image, p["W_e"], p["b_e"],
+                                                                  p["P"])])
+        return x + p["pos"][:len(x)]
+    assert np.allclose(by_length(image, narrow), embed(image, narrow))
+
+
+def test_channels_read_from_the_image_as_given():
+    """`C = image.shape[-1]` with no channel axis added to a gray image: for (H, W) it is W,
+    and the patch grid's reshape raises the student's ValueError; RGB images are right. A port
+    that reads C after adding the axis is right on both and names nothing."""
+    embed = REFERENCE["linear_patch_embed"]
+    name = "op:last_size_as_given:linear_patch_embed/patchify:C-from-image-as-given"
+    rewritten = em.rewrite(embed, name)
+    W, b = RNG.normal(size=(4, 3)), RNG.normal(size=3)
+    rgb = RNG.normal(size=(4, 4, 3))
+    colour = RNG.normal(size=(12, 3))
+    assert np.allclose(rewritten(rgb, colour, b, 2), embed(rgb, colour, b, 2))
+    with pytest.raises(ValueError, match=r"into shape \(2,2,2,2,4\)"):
+        rewritten(RNG.normal(size=(4, 4)), W, b, 2)
+    assert "`C = image.shape[-1]`" in em.sentence(embed, name)

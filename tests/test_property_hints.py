@@ -74,3 +74,33 @@ def test_the_bag_of_tiles_hint_is_shown_only_when_embed_image_is_a_bag(embed, at
     else:
         assert result.misconception == "bag_of_tiles"
         assert result.hint == check.hint and result.hint_kind == CHECKLIST
+
+
+def test_a_far_shift_is_named_a_one_pass_variance_only_when_it_gives_every_value():
+    """The shift property's far trial (x + 1e7): a variance taken in one pass, written in
+    another style (`np.mean(x ** 2) - np.mean(x) ** 2`), gives the student's values on every
+    call and is named; a variance taken in float32 also fails far from zero, with other values,
+    and is not."""
+    from grader.checks.properties import FAR, digits_lost
+
+    rng = np.random.default_rng(7)
+    trials = [(rng.standard_normal((3, 5)), rng.standard_normal(5), rng.standard_normal(5), s)
+              for s in (2.5, FAR)]
+
+    def one_pass(x, gamma, beta, eps=1e-6):
+        mean = np.mean(x, axis=-1, keepdims=True)
+        var = np.mean(x ** 2, axis=-1, keepdims=True) - np.mean(x, axis=-1, keepdims=True) ** 2
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+    def in_float32(x, gamma, beta, eps=1e-6):
+        var = np.var(x.astype(np.float32), axis=-1, keepdims=True).astype(np.float64)
+        return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(var + eps) * gamma + beta
+
+    def answers(student):
+        with np.errstate(all="ignore"):
+            return [student(*call) for x, g, b, s in trials for call in ((x, g, b), (x + s, g, b))]
+    named = digits_lost("differs", trials, answers(one_pass))
+    assert named.misconception == "layer_norm_one_pass_variance" and "one pass" in named.message
+    other = digits_lost("differs", trials, answers(in_float32))
+    assert other.misconception is None and other.message == "differs"
+    assert not np.allclose(answers(in_float32)[-1], answers(one_pass)[-1])

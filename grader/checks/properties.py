@@ -439,11 +439,45 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
         if not close(shifted, plain, rtol=1e-4, atol=1e-5):
             said = (f"layer_norm(x + {shift:.3g}, gamma, beta) differs from "
                     f"layer_norm(x, gamma, beta) for x of shape {(T, d)}")
-            # near zero the mean was not subtracted; far from it, digits were lost (a variance
-            # as mean(x**2) - mean(x)**2, in float64 too): the cause is not known here
-            return Verdict(False, said,
-                           misconception=None if shift == FAR else "mean_not_subtracted")
+            # near zero the mean was not subtracted; far from it, digits were lost: a
+            # variance taken in one pass only if it gives the student's values on every call
+            if shift != FAR:
+                return Verdict(False, said, misconception="mean_not_subtracted")
+            return digits_lost(said, trials, answers)
     return Verdict(True)
+
+
+def digits_lost(said: str, trials: list, answers: list) -> Verdict:
+    """The shift property's far trial failed: named a one-pass variance when LayerNorm with its
+    variance taken so returns the student's values on every call the property made (each trial's
+    x and x + shift), else the difference alone."""
+    calls = [call for x, gamma, beta, shift in trials
+             for call in ((x, gamma, beta), (x + shift, gamma, beta))]
+    if all(_alike(answer, one_pass_layer_norm(*call))
+           for answer, call in zip(answers, calls, strict=True)):
+        return Verdict(False, said + ": your values on every call here are those of a variance "
+                       "taken in one pass, mean(x**2) - mean(x)**2, whose two terms far from "
+                       "zero are huge and nearly equal, so their difference loses its digits",
+                       misconception="layer_norm_one_pass_variance")
+    return Verdict(False, said)
+
+
+def one_pass_layer_norm(x, gamma, beta, eps=1e-6):
+    """LayerNorm with its variance taken in one pass, mean(x**2) - mean(x)**2 (Triton's fused
+    kernel, burn#5607): the digits it loses far from zero are the same in any order of writing
+    it; a negative variance gives NaN."""
+    mean = x.mean(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = (x * x).mean(axis=-1, keepdims=True) - mean * mean
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def _alike(got, want) -> bool:
+    """Whether the student's `got` is `want` (float64, shape and NaNs included)."""
+    got = as_array(got)
+    if not (isinstance(got, np.ndarray) and got.dtype == np.float64 and got.shape == want.shape):
+        return False
+    return bool(np.allclose(got, want, rtol=1e-4, atol=1e-5, equal_nan=True))
 
 
 FAR = 1e7  # a constant far from zero, next to tokens of spread 1

@@ -42,6 +42,7 @@ from . import (
     dtypes,
     fused,
     inputs,
+    layouts,
     names,
     norms,
     operators,
@@ -74,9 +75,8 @@ QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but 
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
               " slip leads to (such as a query left with no key), never where the lecture's code"
               " runs.")
-# their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks)
+           results, terms, contractions, inputs, sequence, choices, chunks, layouts)  # in order
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

@@ -17,9 +17,12 @@ measurement counted it as named); the slice gets cls-and-positions' checklist ("
 every mistake named.
 Since session 13 the in-place write is named: changes_input_in_place (the worker sees
 the argument change; the same hint, now tagged a named mistake).
+Since session 16 the slice is named too (layouts.table_cut_by_axis_1: "`params['pos']` is cut
+to `params['pos'][:x.shape[1]]`", numpy's broadcast error reproduced): every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'encoder-block': 'changes_input_in_place'}
+EXPECT = {'cls-and-positions': 'op:table_cut_by_axis_1:embed_image:pos-cut-to-x.shape[1]',
+          'encoder-block': 'changes_input_in_place'}
 
 
 def embed_image(image, params):

@@ -18,9 +18,12 @@ Grader: the residuals are named (op:residual, one slip at 2 places: "the residua
 back `layer_norm(x, ...)`"). The one-pass variance fails the shift property's far trial
 (1e7) and gets its checklist only ("LayerNorm subtracts each token's mean"; the blind run,
 before e84c227, lost nothing there).
+Since session 16 the property names it (properties.digits_lost: LayerNorm with its variance
+taken in one pass returns this file's values on every call the property made, the far one
+included): layer_norm_one_pass_variance, with the checklist. Every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None,
+EXPECT = {'layer-norm': 'layer_norm_one_pass_variance',
           'encoder-block': 'op:residual:encoder_block:residual-from-layer_norm+op:residual:encoder_block:residual-from-layer_norm.2'}
 
 

@@ -11,9 +11,12 @@ shown); the reshape is observed ("right for inputs of two axes (T, d), wrong for
 axes", only_2d_inputs), the 1-D case not mentioned. Nothing named.
 Since the twelfth session the default axis is named (choices.default_flipped: "`axis` defaults to
 1"); the reshape is still observed.
+Since session 16 the reshape is named too (layouts.reshaped_by_first_axis: "the result ... is
+reshaped to `(len(x), -1)`, a shape written for a (T, d) matrix"): every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-1', 'layer-norm': 'only_2d_inputs'}
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-1', 
+          'layer-norm': 'op:reshaped_by_first_axis:layer_norm:result-reshaped-len-x'}
 
 
 def softmax(x, axis=1):

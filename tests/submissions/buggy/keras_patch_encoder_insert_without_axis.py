@@ -9,11 +9,13 @@ Mistakes:
     broadcast ValueError (every input).
 
 Grader: cls-and-positions' checklist ("The sequence is [CLS] (row 0) followed by the N patch
-tokens, then + pos: shape (N + 1, d).") with the broadcast ValueError; np.insert's flattening is
-not named.
+tokens, then + pos: shape (N + 1, d).") with the broadcast ValueError; np.insert's flattening was
+not named. Since session 16 it is (layouts.insert_flattened: "`np.vstack([params['cls'], x])`
+is written with no `axis`, as `np.insert(x, 0, params['cls'])`", the broadcast error's message
+reproduced), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': 'op:insert_flattened:embed_image:insert-without-axis'}
 
 
 def embed_image(image, params):

@@ -13,11 +13,13 @@ Grader: both observed: only_2d_inputs ("right for inputs of two axes (T, d), wro
 leading axes (3, 4, 2): work on the last axis") and only_3d_images ("right for (H, W, C) images,
 wrong for a 2-D (H, W) one"); the worked example (a 2-D image) gets its arithmetic checklist.
 Since session 15 the layer_norm applied along axis 1 is named on layer-norm (its broadcast errors
-the student's); linear_patch_embed's C from the last axis is still only observed.
+the student's); linear_patch_embed's C from the last axis was still only observed; since session 16 it is named
+(layouts.last_size_as_given: "`C` is read from the last axis of `image` as it is given", the
+reshape's ValueError message reproduced): every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:along_axis_1:layer_norm:along-axis-1',
-          'linear-patch-embed': None}
+          'linear-patch-embed': 'op:last_size_as_given:linear_patch_embed/patchify:C-from-image-as-given'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
