@@ -3524,3 +3524,49 @@ def test_heads_interleaved_in_the_split_and_the_merge_is_one_slip():
     calls = [em.Call((x, p, h), {}, student(x, p, h, True), function(x, p, h)) for h in (2, 4)]
     found = em.search(function, calls, 0, same)
     assert found is None or found.name != name
+
+
+def test_heads_folded_into_rows_split_along_tokens_or_written_into_one_buffer():
+    """Three head loops that are right with one head only, each its own single rewrite: the
+    heads folded into the rows (one attention over T * heads rows, the causal triangle over
+    them), cut along the tokens (`np.split(Q, heads)`, scaled by sqrt(d // heads) or by the
+    group's width d: two names), and one buffer listed `heads` times (every block the last
+    head's). Every head given the first head's output is none of them."""
+    function = REFERENCE["self_attention"]
+    T, d, heads = 6, 8, 2
+    p, x = attention_params(d), RNG.normal(size=(T, d))
+    d_h = d // heads
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+
+    def attend(q, k, v, scale, causal):
+        scores = q @ k.T / math.sqrt(scale)
+        if causal:
+            scores = np.where(np.tri(len(q), dtype=bool), scores, -np.inf)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        return weights / weights.sum(-1, keepdims=True) @ v
+
+    def per_head(causal, which=None):
+        outs = [attend(q[:, s], k[:, s], v[:, s], d_h, causal)
+                for s in (slice(h * d_h, (h + 1) * d_h) for h in range(heads))]
+        if which is not None:
+            outs = [outs[which]] * heads
+        return np.concatenate(outs, axis=1) @ p["Wo"] + p["bo"]
+
+    for causal in (False, True):
+        folded = attend(q.reshape(-1, d_h), k.reshape(-1, d_h), v.reshape(-1, d_h), d_h,
+                        causal).reshape(T, d) @ p["Wo"] + p["bo"]
+        codes = {"heads_elsewhere:self_attention:heads-folded-into-rows": folded,
+                 "head_buffers:self_attention:head-buffers-aliased-last-head":
+                     per_head(causal, -1)}
+        for scale, detail in ((d_h, ""), (d, "-scale-d")):
+            codes[f"heads_elsewhere:self_attention:heads-split-along-tokens{detail}"] = (
+                np.concatenate([attend(*(a[i * 3:(i + 1) * 3] for a in (q, k, v)), scale,
+                                       causal) for i in range(heads)]) @ p["Wo"] + p["bo"])
+        for name, value in codes.items():
+            rewritten = em.rewrite(function, f"op:{name}")
+            assert np.allclose(rewritten(x, p, heads, causal=causal), value), name
+            assert np.allclose(rewritten(x, p, 1, causal=causal), function(x, p, 1, causal))
+    first = per_head(False, 0)
+    found = em.search(function, [em.Call((x, p, heads), {}, first, function(x, p, heads))], 0,
+                      same)
+    assert found is None or "head_buffers" not in found.name

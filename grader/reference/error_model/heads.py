@@ -117,8 +117,8 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
     """No check that the head count divides the width, and heads cut one of the ways a code
     without it returns a value (the module's docstring): only a function that checks the
     count, splits its projections into heads and merges what one step makes of them."""
-    if not isinstance(node, ast.FunctionDef):
-        return
+    if not isinstance(node, ast.FunctionDef) or "/" in context.instance.path:
+        return  # the checked function's own refusal: a caller's checks pass it valid counts
     check, projections = _check(node), _projections(node)
     if check is None or len(projections) < 2:
         return
@@ -250,4 +250,163 @@ def _find(tree: ast.AST, like: ast.Call) -> ast.Call:
     return next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.dump(n) == wanted)
 
 
-OPERATORS = {"unchecked_heads": unchecked_heads, "heads_interleaved": heads_interleaved}
+def folded_rows(y, heads):
+    """[..., T, d] -> [..., T * heads, d // heads]: each token's heads as rows of their own."""
+    y = np.asarray(y)
+    *lead, T, d = y.shape
+    return y.reshape(*lead, T * heads, d // heads)
+
+
+def unfolded_rows(z, heads):
+    """The inverse of `folded_rows`: [..., T * heads, d_h] -> [..., T, heads * d_h]."""
+    z = np.asarray(z)
+    *lead, rows, d_h = z.shape
+    return z.reshape(*lead, rows // heads, heads * d_h)
+
+
+def folded_mask(mask, heads):
+    """A causal triangle over the folded rows (a mask built from the scores' own shape,
+    `np.tril(np.ones(att.shape))`); None stays None."""
+    return None if mask is None else np.tri(np.shape(mask)[-1] * heads, dtype=bool)
+
+
+def token_groups(y, heads):
+    """[..., T, d] -> [..., heads, T // heads, d]: `np.split(y, heads)` on the tokens' axis,
+    each group with every column (ValueError where heads does not divide T, as np.split)."""
+    y = np.asarray(y)
+    *lead, T, d = y.shape
+    if T % heads:
+        raise ValueError("array split does not result in an equal division")
+    return y.reshape(*lead, heads, T // heads, d)
+
+
+def groups_joined(z, heads):
+    """The inverse of `token_groups`: the groups' rows one after the other, [..., T, d]."""
+    z = np.asarray(z)
+    *lead, groups, n, d = z.shape
+    return z.reshape(*lead, groups * n, d)
+
+
+def group_mask(mask, heads):
+    """Each group's own causal triangle: the top-left (T // heads)-square of the mask."""
+    if mask is None:
+        return None
+    n = np.shape(mask)[-1] // heads
+    return np.asarray(mask)[..., :n, :n]
+
+
+def scaled_as_heads(q, heads):
+    """`q` scaled so that a step dividing by sqrt(its width w) divides by sqrt(w // heads): the
+    lecture's 1/sqrt(d_h), d_h = d // heads, kept where the heads are cut another way."""
+    q = np.asarray(q)
+    width = q.shape[-1]
+    return q * np.sqrt(width / (width // heads))
+
+
+def last_head(z):
+    """[..., heads, T, d_h] with every head's output the last head's: one buffer listed `heads`
+    times (`[np.zeros((T, d_h))] * heads`), written by each head in turn."""
+    z = np.asarray(z)
+    return np.broadcast_to(z[..., -1:, :, :], z.shape).copy()
+
+
+def _relaid(n, projections, index, merge_call, split, merge, mask=None, first=None):
+    """`n` (the function) with each projection's `split_heads(y, heads)` made `split(y, heads)`,
+    its merge `merge_heads(step(q, k, v, *rest))` made `merge(step(first(q, heads), k, v,
+    *mask(rest, heads)), heads)`: the heads cut and put back another way."""
+    new = copy.deepcopy(n)
+    body = list(new.body)
+    count = projections[0][1].value.args[1]
+    for i, _ in projections:
+        call = body[i].value
+        body[i].value = _bound(split, call.args[0], call.args[1])
+    merged = _find(body[index], merge_call)
+    step, shared = merged.args[0], len(projections)
+    if mask is not None:
+        step.args[shared:] = [_bound(mask, a, copy.deepcopy(count)) for a in step.args[shared:]]
+    if first is not None:
+        step.args[0] = _bound(first, step.args[0], copy.deepcopy(count))
+    body[index] = _Swapped(merged, lambda m: _bound(merge, m.args[0], copy.deepcopy(count))
+                           ).visit(body[index])
+    new.body = body
+    return new
+
+
+def _split_and_merged(node: ast.FunctionDef):
+    """(projections, (index, merge call, step call)) of a function that splits its projections
+    into heads and merges what one step makes of them, else None."""
+    projections = _projections(node)
+    if len(projections) < 2:
+        return None
+    merge = _merge(node, {s.targets[0].id for _, s in projections})
+    if merge is None or merge[0] <= max(i for i, _ in projections):
+        return None
+    return projections, merge
+
+
+def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The heads cut along another axis than each token's columns: folded into the rows
+    (PyTorch's `q.view(B * n_head, T, hs)` then one `bmm`, as fairseq's MultiheadAttention
+    does, ported with the batch axis dropped: every head's queries meet every head's keys), or
+    `np.split(Q, heads)` on its default axis 0 (Kyubyong/transformer's `tf.split(..., axis=0)`
+    on the batch, ported to one sequence: groups of tokens, each with every column), with the
+    lecture's 1/sqrt(d // heads) kept or the group's own width's. Right with one head only."""
+    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
+        return
+    projections, (index, merge_call, _) = found
+    count = code(projections[0][1].value.args[1])
+    names = tuple((PREFIX + f.__name__, f) for f in (
+        folded_rows, unfolded_rows, folded_mask, token_groups, groups_joined, group_mask,
+        scaled_as_heads))
+    yield Change("heads-folded-into-rows",
+                 f"In {where(context)}, the heads are folded into the rows: each projection is "
+                 f"reshaped to (T * {count}, d // {count}) (PyTorch's `q.view(B * n_head, T, "
+                 f"hs)`, the batch axis dropped) and one attention runs over all those rows, so "
+                 f"every head's queries attend to every head's keys (a causal triangle spanning "
+                 f"the T * {count} rows); the lecture gives each head its own (T, T) scores: "
+                 f"reshape to (T, {count}, d_h) and move the head axis first (right with one "
+                 f"head only).",
+                 lambda n: _relaid(n, projections, index, merge_call, "folded_rows",
+                                   "unfolded_rows", "folded_mask"), names)
+    for detail, first, scale in (
+            ("heads-split-along-tokens", "scaled_as_heads", f"sqrt(d // {count})"),
+            ("heads-split-along-tokens-scale-d", None, "sqrt(d), their width")):
+        yield Change(detail,
+                     f"In {where(context)}, the heads are cut along the tokens, not the "
+                     f"columns (`np.split(Q, {count})` splits axis 0 by default): each head gets "
+                     f"T // {count} tokens with all d columns, attends only within its group "
+                     f"(scores divided by {scale}), and the groups are joined back by rows; the "
+                     f"lecture cuts each token's columns, `np.split(Q, {count}, axis=-1)` (right "
+                     f"with one head only).",
+                     lambda n, first=first: _relaid(
+                         n, projections, index, merge_call, "token_groups", "groups_joined",
+                         "group_mask", first), names)
+
+
+def head_buffers_aliased(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Every head's output written into one shared buffer, so each head's block of the merge
+    holds the last head's output: `[np.zeros((T, d_h))] * heads` lists one array `heads` times
+    (Python's `[x] * n` aliasing pitfall, the Python FAQ's "How do I create a multidimensional
+    list?"). Right with one head only."""
+    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
+        return
+    _, (index, merge_call, _) = found
+    count = code(found[0][0][1].value.args[1])
+
+    def rewrite(n: ast.FunctionDef) -> ast.FunctionDef:
+        new = copy.deepcopy(n)
+        merged = _find(new.body[index], merge_call)
+        merged.args[0] = _bound("last_head", merged.args[0])
+        return new
+
+    yield Change("head-buffers-aliased-last-head",
+                 f"In {where(context)}, every head's output lands in one shared buffer, so "
+                 f"after the loop each head's block holds the last head's output "
+                 f"(`[np.zeros((T, d_h))] * {count}` lists one array {count} times: writing into "
+                 f"one writes into all); give each head its own array, `[np.zeros((T, d_h)) "
+                 f"for _ in range({count})]` (right with one head only).",
+                 rewrite, ((PREFIX + "last_head", last_head),))
+
+
+OPERATORS = {"unchecked_heads": unchecked_heads, "heads_interleaved": heads_interleaved,
+             "heads_elsewhere": heads_elsewhere, "head_buffers": head_buffers_aliased}
