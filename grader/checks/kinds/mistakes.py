@@ -168,7 +168,7 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     calls = []
     refusing = (ran[failing][0].expectation()[1] is not None  # a value where a refusal was
                 and ran[failing][1].status == "ok")  # due: a rewrite that returns that very
-    # value, and raises where the code raised (with the check's message), names why
+    # value, and raises where the code raised (its type; its message too, preferred), names why
     for number, (planned, outcome) in enumerate([*ran, *others]):
         expected, raises = planned.expectation()
         if outcome.status not in ("ok", "raised") or (raises is not None and not (

@@ -129,7 +129,6 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
     index, merge_call, step = merge
     width_of = copy.deepcopy(projections[0][1].value.args[0])  # a projection: its width is d
     count = copy.deepcopy(projections[0][1].value.args[1])
-    said = code(node.body[check])
     bound = (("whole_heads", whole_heads), ("zero_padded", zero_padded),
              ("uneven_heads", uneven_heads), ("per_head", per_head))
     names_bound = tuple((PREFIX + n, f) for n, f in bound)
@@ -172,8 +171,8 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
         return rewrite
 
     lead = (f"In {where(context)}, nothing checks that `{code(count)}` divides the width d "
-            f"(the lecture's `{said}` raises ValueError when d % heads != 0), so where it does "
-            f"not your code returns a value: ")
+            f"(the lecture's code raises ValueError when d % heads != 0), so where it does not "
+            f"your code returns a value: ")
     yield Change("heads-unchecked-last-columns-unattended", lead + (
         "each head takes d // heads columns (a loop over `h * d_h:(h + 1) * d_h` writing into "
         "an output of zeros), so the last d % heads columns are never attended and reach the "
@@ -212,15 +211,9 @@ def heads_interleaved(context: Context, node: ast.AST) -> Iterator[Change]:
     belongs in both rearranges): head h attends over the interleaved columns h, h + heads, ...
     and writes back to them, right with one head only. A split alone or a merge alone the other
     way are order.py's; this is the one slip made in both."""
-    if not isinstance(node, ast.FunctionDef):
+    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
         return
-    projections = _projections(node)
-    if len(projections) < 2:
-        return
-    merge = _merge(node, {s.targets[0].id for _, s in projections})
-    if merge is None:
-        return
-    index, merge_call, _ = merge
+    projections, (index, merge_call, _) = found
     count = code(projections[0][1].value.args[1])
 
     def rewrite(n: ast.FunctionDef) -> ast.FunctionDef:
