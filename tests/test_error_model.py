@@ -3590,3 +3590,118 @@ def test_channels_read_from_the_image_as_given():
     with pytest.raises(ValueError, match=r"into shape \(2,2,2,2,4\)"):
         rewritten(RNG.normal(size=(4, 4)), W, b, 2)
     assert "`C = image.shape[-1]`" in em.sentence(embed, name)
+def _heads_without_check(split, scale):
+    """A self_attention with no head-count check: `split(y, heads)` the heads' columns, each
+    head's scores divided by sqrt(`scale(width of the head, d, heads)`), side by side."""
+    def attention_(x, p, heads):
+        d = x.shape[-1]
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        outs = []
+        for qh, kh, vh in zip(split(q, heads), split(k, heads), split(v, heads), strict=True):
+            scores = qh @ kh.T / math.sqrt(scale(qh.shape[-1], d, heads))
+            weights = np.exp(scores - scores.max(-1, keepdims=True))
+            outs.append(weights / weights.sum(-1, keepdims=True) @ vh)
+        out = np.zeros_like(q)
+        merged = np.concatenate(outs, axis=-1)
+        out[:, :merged.shape[-1]] = merged
+        return out @ p["Wo"] + p["bo"]
+    return attention_
+
+
+def test_a_head_count_that_does_not_divide_the_width_unchecked():
+    """No `d % heads` check: a head loop over d // heads columns into an output of zeros, or
+    np.array_split's uneven heads (scaled by their own width or by d // heads), each named by
+    the value it returns where the lecture's raises; another cut (the last head given the
+    columns left over) names none."""
+    function = REFERENCE["self_attention"]
+    d = 6
+    p, x = attention_params(d), RNG.normal(size=(3, d))
+    cut = lambda y, h: [y[:, i * (d // h):(i + 1) * (d // h)] for i in range(h)]  # noqa: E731
+    uneven = lambda y, h: np.array_split(y, h, axis=-1)  # noqa: E731
+    own, floor = (lambda w, d, h: w), (lambda w, d, h: d // h)  # noqa: E731
+    codes = {"heads-unchecked-last-columns-unattended": (cut, floor),
+             "heads-unchecked-array-split": (uneven, own),
+             "heads-unchecked-array-split-scale-d//heads": (uneven, floor),
+             None: (lambda y, h: [*cut(y, h)[:-1], y[:, (h - 1) * (d // h):]], own)}
+    for detail, (split, scale) in codes.items():
+        student = _heads_without_check(split, scale)
+        calls = [em.Call((x, p, 4), {}, student(x, p, 4), None),
+                 em.Call((x, p, 2), {}, student(x, p, 2), function(x, p, 2))]
+        found = em.search(function, calls, 0, same)
+        if detail is None:
+            assert found is None or "unchecked_heads" not in found.name
+            continue
+        assert found is not None and found.name == f"op:unchecked_heads:self_attention:{detail}"
+        assert "d % heads != 0" in found.sentence
+        assert np.allclose(em.rewrite(function, found.name)(x, p, 3), function(x, p, 3))
+
+
+def test_heads_interleaved_in_the_split_and_the_merge_is_one_slip():
+    """(d_h, heads) per token in both the split and the merge (flax's DenseGeneral reshaped the
+    other way): one single rewrite, right with one head; a code that merges contiguously after
+    the interleaved split is not this slip."""
+    function = REFERENCE["self_attention"]
+    name = "op:heads_interleaved:self_attention:heads-interleaved-split-and-merge"
+    d, heads = 8, 2
+    p, x = attention_params(d), RNG.normal(size=(5, d))
+
+    def student(x, p, heads, merged_contiguous=False):
+        T, d_h = x.shape[0], d // heads
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, d_h, heads).transpose(2, 0, 1)
+                   for n in "qkv")
+        out = attention(q, k, v)  # [heads, T, d_h]
+        out = (out.transpose(1, 0, 2) if merged_contiguous else out.transpose(1, 2, 0))
+        return out.reshape(T, d) @ p["Wo"] + p["bo"]
+
+    rewritten = em.rewrite(function, name)
+    assert np.allclose(rewritten(x, p, heads), student(x, p, heads))
+    assert np.allclose(rewritten(x, p, 1), function(x, p, 1))
+    calls = [em.Call((x, p, h), {}, student(x, p, h, True), function(x, p, h)) for h in (2, 4)]
+    found = em.search(function, calls, 0, same)
+    assert found is None or found.name != name
+
+
+def test_heads_folded_into_rows_split_along_tokens_or_written_into_one_buffer():
+    """Three head loops that are right with one head only, each its own single rewrite: the
+    heads folded into the rows (one attention over T * heads rows, the causal triangle over
+    them), cut along the tokens (`np.split(Q, heads)`, scaled by sqrt(d // heads) or by the
+    group's width d: two names), and one buffer listed `heads` times (every block the last
+    head's). Every head given the first head's output is none of them."""
+    function = REFERENCE["self_attention"]
+    T, d, heads = 6, 8, 2
+    p, x = attention_params(d), RNG.normal(size=(T, d))
+    d_h = d // heads
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+
+    def attend(q, k, v, scale, causal):
+        scores = q @ k.T / math.sqrt(scale)
+        if causal:
+            scores = np.where(np.tri(len(q), dtype=bool), scores, -np.inf)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        return weights / weights.sum(-1, keepdims=True) @ v
+
+    def per_head(causal, which=None):
+        outs = [attend(q[:, s], k[:, s], v[:, s], d_h, causal)
+                for s in (slice(h * d_h, (h + 1) * d_h) for h in range(heads))]
+        if which is not None:
+            outs = [outs[which]] * heads
+        return np.concatenate(outs, axis=1) @ p["Wo"] + p["bo"]
+
+    for causal in (False, True):
+        folded = attend(q.reshape(-1, d_h), k.reshape(-1, d_h), v.reshape(-1, d_h), d_h,
+                        causal).reshape(T, d) @ p["Wo"] + p["bo"]
+        codes = {"heads_elsewhere:self_attention:heads-folded-into-rows": folded,
+                 "head_buffers:self_attention:head-buffers-aliased-last-head":
+                     per_head(causal, -1)}
+        for scale, detail in ((d_h, ""), (d, "-scale-d")):
+            codes[f"heads_elsewhere:self_attention:heads-split-along-tokens{detail}"] = (
+                np.concatenate([attend(*(a[i * 3:(i + 1) * 3] for a in (q, k, v)), scale,
+                                       causal) for i in range(heads)]) @ p["Wo"] + p["bo"])
+        for name, value in codes.items():
+            rewritten = em.rewrite(function, f"op:{name}")
+            assert np.allclose(rewritten(x, p, heads, causal=causal), value), name
+            assert np.allclose(rewritten(x, p, 1, causal=causal), function(x, p, 1, causal))
+    first = per_head(False, 0)
+    found = em.search(function, [em.Call((x, p, heads), {}, first, function(x, p, heads))], 0,
+                      same)
+    assert found is None or "head_buffers" not in found.name

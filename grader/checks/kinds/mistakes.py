@@ -155,7 +155,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     that search names nothing, a check of fewer than THIN values names nothing, and one of more
     keeps its own (the other checks' failures often hold a second mistake no operator makes).
     Nothing new
-    without a reference (the bundle), or when a call should have raised, timed out or crashed."""
+    without a reference (the bundle), or when a call timed out or crashed, or should have raised
+    where the failed case did not return a value (a code with no head-count check returns one:
+    a rewrite that returns it, and raises where the code raised, names that)."""
     if result.status != FAILED or result.misconception or check.integration:
         return result  # an integration check's failure is its helpers' more often than not
     try:
@@ -164,9 +166,13 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     except (ImportError, KeyError):
         return result
     calls = []
+    refusing = (ran[failing][0].expectation()[1] is not None  # a value where a refusal was
+                and ran[failing][1].status == "ok")  # due: a rewrite that returns that very
+    # value, and raises where the code raised (its type; its message too, preferred), names why
     for number, (planned, outcome) in enumerate([*ran, *others]):
         expected, raises = planned.expectation()
-        if raises is not None or outcome.status not in ("ok", "raised"):
+        if outcome.status not in ("ok", "raised") or (raises is not None and not (
+                refusing and number < len(ran))):
             if number < len(ran):
                 return result
             continue  # another check's case that raised as it should: no value to reproduce

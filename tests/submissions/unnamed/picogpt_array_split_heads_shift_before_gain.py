@@ -10,14 +10,13 @@ Mistake 2 (layer_norm): the shift is added before the gain multiplies:
 (x_hat + beta) * gamma instead of x_hat * gamma + beta. Shows whenever beta != 0 and
 gamma != 1.
 
-Grader: layer_norm observed (offset_rows: "the expected values plus the same vector in every row ...
-such as a bias"); the missing ValueError gets the check's own text ("6 columns do not split
-into 4 heads of equal width: raise ValueError when d % heads != 0", a checklist). vit-
-checkpoint wrongly says self_attention loses points in no-causal-mask (it loses them in multi-
-head-attention). Nothing named.
+Grader: layer_norm named (choices: beta before gamma); the missing ValueError named
+(heads.unchecked_heads: the refusal case's value is the lecture's with the heads cut by
+np.array_split, each scaled by sqrt(d // heads)). vit-checkpoint, an end-to-end check, only
+observed (the functions that lose points in their own exercises).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:shift_first:layer_norm:beta-before-gamma', 'multi-head-attention': None, 'vit-checkpoint': None}
+EXPECT = {'layer-norm': 'op:shift_first:layer_norm:beta-before-gamma', 'multi-head-attention': 'op:unchecked_heads:self_attention:heads-unchecked-array-split-scale-d//heads', 'vit-checkpoint': None}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -10,12 +10,13 @@ Mistakes:
    otherwise `+ b` fails to broadcast, K[..., o] raises IndexError, or (k = 1) one channel is
    broadcast into all.
 
-Grader: at blind time and now, the folded heads are observed ("right with one head, wrong with
-heads=2: look at each step that depends on the number of heads"); the channel count gets only
-tracebacks and the property's "fix where it failed". Nothing named.
+Grader: at blind time, the folded heads were observed ("right with one head, wrong with
+heads=2"); since session 16 they are named on both attention exercises (heads.heads_elsewhere:
+folded into the rows, one attention over the T * heads rows). The channel count gets only
+tracebacks and the property's "fix where it failed". Not every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'no-causal-mask': None, 'multi-head-attention': None}
+EXPECT = {'kernel-stride': None, 'no-causal-mask': 'op:heads_elsewhere:self_attention:heads-folded-into-rows', 'multi-head-attention': 'op:heads_elsewhere:self_attention:heads-folded-into-rows'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -15,10 +15,11 @@ Grader: the split is observed (only_one_head: "right with one head, wrong with h
 why-positions / no-causal-mask's properties say they could not be judged (the traceback at
 np.split). The moveaxis gets nothing: one hidden stable-softmax check with no hint.
 Since session 15 the moveaxis is named (results.moved_back_alike: `np.moveaxis(out, axis, -1)`
-for `np.moveaxis(out, -1, axis)`); the split is still only observed. Not every mistake named.
+for `np.moveaxis(out, -1, axis)`); since session 16 the split too (heads.heads_elsewhere: the
+heads cut along the tokens, each group scaled by the lecture's sqrt(d // heads)).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
+EXPECT = {'multi-head-attention': 'op:heads_elsewhere:self_attention:heads-split-along-tokens',
           'stable-softmax': 'op:moved_back_alike:softmax:axis-moved-back-alike'}
 
 

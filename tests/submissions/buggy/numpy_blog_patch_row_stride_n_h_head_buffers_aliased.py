@@ -13,10 +13,11 @@ Grader: at blind time and now, both observed only: "right when H == W, wrong for
 (only_square_images) and "right with one head, wrong with heads=2" (only_one_head, on
 multi-head-attention and no-causal-mask); neither cause named. Not every mistake named.
 Since session 15 the flat index is named on patchify (results.flat_index: rows written at
-`i * (H // P) + j` where `i * (W // P) + j` belongs); the head buffers are still observed.
+`i * (H // P) + j` where `i * (W // P) + j` belongs); since session 16 the head buffers are
+named on both attention exercises (heads.head_buffers: every head's block the last head's).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'op:flat_index:patchify:rows-strided-by-row-count', 'multi-head-attention': 'only_one_head', 'no-causal-mask': 'only_one_head'}
+EXPECT = {'patchify': 'op:flat_index:patchify:rows-strided-by-row-count', 'multi-head-attention': 'op:head_buffers:self_attention:head-buffers-aliased-last-head', 'no-causal-mask': 'op:head_buffers:self_attention:head-buffers-aliased-last-head'}
 
 
 def patchify(image, P):

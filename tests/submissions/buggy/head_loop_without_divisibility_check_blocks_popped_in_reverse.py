@@ -6,12 +6,12 @@ Mistakes:
    columns zero and returns instead of raising ValueError.
 2. vit_forward: `while blocks: x = encoder_block(x, blocks.pop(), heads)` -- last block first.
 
-Grader: the ValueError checks give their own instruction ("raise ValueError when d % heads !=
-0", a checklist shown to any failure of them); vit_forward only the checklist.
-Since choices.loop_reversed: the blocks in reverse order are named.
+Grader: the blocks in reverse order are named (choices.loop_reversed); the missing check is
+named (heads.unchecked_heads: the refusal case's value is the lecture's with the heads d // heads
+wide and the last d % heads columns left zero).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'vit-forward': 'op:reversed:vit_forward:block-reversed'}
+EXPECT = {'multi-head-attention': 'op:unchecked_heads:self_attention:heads-unchecked-last-columns-unattended', 'vit-forward': 'op:reversed:vit_forward:block-reversed'}
 
 
 def self_attention(x, p, heads, causal=False):

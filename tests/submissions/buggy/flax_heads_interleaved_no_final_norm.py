@@ -2,14 +2,16 @@
 attention), with two mistakes: self_attention splits each projection as reshape(T, d_h, heads),
 so head h takes the interleaved columns h, h + heads, ... (the merge uses the same layout: right
 with one head, wrong with several); vit_forward leaves out the final LayerNorm (the encoder_norm,
-ln_g / ln_b): the [CLS] row goes from the last block straight to the head. The causal check
-observes the split (right with one head, wrong with heads=2) where multi-head-attention names it.
-Since session 15: its no-causal-mask mistake is observed (only_one_head), not named, so in
-unnamed/.
+ln_g / ln_b): the [CLS] row goes from the last block straight to the head.
+
+Grader: multi-head-attention names the split (its listed attention_heads_interleaved); the
+causal check names it too (heads.heads_interleaved: the split and the merge both (d_h, heads)
+per token, one slip; the -1e10 fill hides what -inf hides here). vit_forward's missing final
+norm is named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_heads_interleaved',
-          'no-causal-mask': 'only_one_head',
+          'no-causal-mask': 'op:heads_interleaved:self_attention:heads-interleaved-split-and-merge',
           'vit-forward': 'vit_final_ln_skipped'}
 
 
