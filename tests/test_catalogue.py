@@ -601,7 +601,7 @@ def test_a_mistake_named_on_one_check_is_named_on_the_others_it_reproduces(grade
 
 
 @pytest.mark.parametrize("submission", [SUBMISSIONS / "unnamed" /
-                                        "head_loop_bias_per_head_no_attention_residual.py"],
+                                        "numpy_blog_patch_row_stride_n_h_head_buffers_aliased.py"],
                          ids=lambda p: p.stem)
 def test_a_generalisation_weighs_the_functions_other_checks(graded, submission):
     """The visible check with several heads has no one-head case of its own; the one-head
