@@ -47,6 +47,7 @@ from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
+from grader.checks.properties import NAMED as PROPERTY_NAMED
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
@@ -314,6 +315,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES}:  # said from what
                 # the student wrote, or from how Python bound the call's arguments
                 assert check.hint and check.hint_kind == MISTAKE
+                continue
+            if misconception in PROPERTY_NAMED:  # a property's cause, checked on its calls
+                assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
                 assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE

@@ -231,12 +231,16 @@ def _causal_by_default(ctx: PropertyContext, function: str, calls: list[tuple], 
             return None
     except StudentCallFailed:
         return None
-    return Verdict(False, message, hint=(
-        f"Your `{function}` masks the later tokens when `causal` is left out: every call without "
-        "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
-        "attention is always causal), and with causal=False passed this property holds. The "
-        "lecture's default is causal=False: a ViT block calls it without `causal`."),
-        misconception="causal_default_true", spec_hint=False, named=True)
+    return Verdict(False, message, hint=NAMED["causal_default_true"],
+                   misconception="causal_default_true", spec_hint=False, named=True)
+
+
+# the causes a property names, each checked on every call it made, and what it says
+NAMED = {"causal_default_true": (
+    "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
+    "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
+    "attention is always causal), and with causal=False passed this property holds. The "
+    "lecture's default is causal=False: a ViT block calls it without `causal`.")}
 
 
 def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i

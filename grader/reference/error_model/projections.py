@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, slug, where
+from .change import Change, Context, callee, code, slug, where
 from .names import hides_with_minus_infinity
 from .tree import PREFIX, Instance, nodes
 
@@ -262,12 +262,15 @@ def letters_mismatched(context: Context, node: ast.AST) -> Iterator[Change]:
             and any(isinstance(s, ast.Call) for s in (node.left, node.right))):
         return
     bound = f"{PREFIX}sums_multiplied"
+    weights = isinstance(node.left, ast.Call) and callee(node.left) == "softmax"
     yield Change(f"{slug(code(node.right))}-sums-multiplied",
                  f"In {where(context)}, `{code(node)}` sums the products over the axis the "
                  "two share; yours sums each over its own (an einsum with a new letter for one "
                  "side's summed axis, `'hqk,vhd->qhd'` where `'hqk,khd->qhd'` belongs) and "
-                 "multiplies the two sums: with attention weights, whose rows sum to 1, every "
-                 "query gets the sum of all values (right only with one token).",
+                 "multiplies the two sums" + (
+                     ": with attention weights, whose rows sum to 1, every query gets the sum of "
+                     "all values (right only with one token)." if weights else
+                     " (right only where the summed axis has one element)."),
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n.left, n.right], []),
                  ((bound, sums_multiplied),))
 
