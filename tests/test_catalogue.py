@@ -47,6 +47,7 @@ from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
+from grader.checks.properties import NAMED as PROPERTY_NAMED
 from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
 from grader.reference import error_model
 
@@ -314,6 +315,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES}:  # said from what
                 # the student wrote, or from how Python bound the call's arguments
                 assert check.hint and check.hint_kind == MISTAKE
+                continue
+            if misconception in PROPERTY_NAMED:  # a property's cause, checked on its calls
+                assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
                 assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE
@@ -598,19 +602,6 @@ def test_a_mistake_named_on_one_check_is_named_on_the_others_it_reproduces(grade
     told = {c.name: c.misconception for c in checks}
     assert told["one head"] == "op:constant:self_attention/attention:scale=d_h", told
     assert len(set(told.values())) == 1
-
-
-@pytest.mark.parametrize("submission", [SUBMISSIONS / "unnamed" /
-                                        "head_loop_bias_per_head_no_attention_residual.py"],
-                         ids=lambda p: p.stem)
-def test_a_generalisation_weighs_the_functions_other_checks(graded, submission):
-    """The visible check with several heads has no one-head case of its own; the one-head
-    check of the same function passed in this submission, so it is told 'right with one head'
-    (mistakes.Memory), as the hidden check is."""
-    told = {c.name: c.misconception
-            for c in graded[submission]["multi-head-attention"].checks if not c.passed}
-    assert set(told.values()) == {"only_one_head"}, told
-    assert "several head counts (contiguous head split, 1/sqrt(d_h) scale)" in told
 
 
 @pytest.mark.parametrize("submission", [

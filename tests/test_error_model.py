@@ -16,6 +16,7 @@ from grader.checks.results import CHECKLIST, MISTAKE, OBSERVATION, CheckResult
 from grader.reference import REFERENCE
 from grader.reference import error_model as em
 from grader.reference.attention import attention, merge_heads, split_heads
+from grader.reference.error_model.projections import filled_leading
 from grader.reference.error_model.tree import compile_with
 from grader.reference.layers import gelu
 
@@ -3705,3 +3706,109 @@ def test_heads_folded_into_rows_split_along_tokens_or_written_into_one_buffer():
     found = em.search(function, [em.Call((x, p, heads), {}, first, function(x, p, heads))], 0,
                       same)
     assert found is None or "head_buffers" not in found.name
+
+
+def _mha_by_hand(x, p, heads, q_of=None, bias_of=None, bo_times=1, mask=None):
+    """Multi-head attention written as a student's loop over heads, with hooks for its slips."""
+    T, d = x.shape
+    d_h = d // heads
+    out = np.zeros((T, d))
+    for h in range(heads):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        b = {n: (bias_of(p[n], h, d_h) if bias_of else p[n][cols]) for n in ("bq", "bk", "bv")}
+        q = (q_of(x, p, d_h)[:, cols] if q_of else x @ p["Wq"][:, cols] + b["bq"])
+        k, v = x @ p["Wk"][:, cols] + b["bk"], x @ p["Wv"][:, cols] + b["bv"]
+        scores = q @ k.T / (1.0 if q_of else math.sqrt(d_h))
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        out += (weights / weights.sum(-1, keepdims=True)) @ v @ p["Wo"][cols]
+    return out + bo_times * p["bo"]  # bo_times=heads: `+ bo` inside the loop
+
+
+def test_the_query_scaled_before_its_bias_and_a_right_scaled_query_is_not_named():
+    """CLIP's `q_proj(x) * scale` typed `x @ Wq * scale + bq`, and flax's scale folded into the
+    input, `(x / sqrt(d_h)) @ Wq + bq`, compute the same: the one rewrite names both. A right
+    query scaled whole, bias included, `(x @ Wq + bq) * scale` with unscaled scores, is the
+    reference's value: not that mistake."""
+    attention_ = REFERENCE["self_attention"]
+    name = "op:bias_unscaled:self_attention:q-bias-unscaled"
+    unscaled = em.rewrite(attention_, name)
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    for heads in (1, 2, 4):
+        clip = _mha_by_hand(x, p, heads, q_of=lambda x, p, d_h: x @ p["Wq"] / math.sqrt(d_h)
+                            + p["bq"])
+        flax = _mha_by_hand(x, p, heads, q_of=lambda x, p, d_h: (x / math.sqrt(d_h)) @ p["Wq"]
+                            + p["bq"])
+        right = _mha_by_hand(x, p, heads, q_of=lambda x, p, d_h: (x @ p["Wq"] + p["bq"])
+                             / math.sqrt(d_h))
+        assert np.allclose(unscaled(x, p, heads), clip) and np.allclose(clip, flax)
+        assert np.allclose(right, attention_(x, p, heads))
+    cases = [(RNG.normal(size=(4, 8)), attention_params(8), h) for h in (1, 2)]
+    found = em.search(attention_, calls_of(attention_, lambda *a: _mha_by_hand(
+        *a, q_of=lambda x, p, d_h: x @ p["Wq"] / math.sqrt(d_h) + p["bq"]), cases), 0, same)
+    assert found is not None and found.name == name
+    assert "`x @ W / scale + b`" in found.sentence and "bias included" in found.sentence
+    assert {e.name for e in em.model(attention_)[1] if e.operator == "bias_unscaled"} == {name}
+
+
+def test_the_output_bias_added_once_per_head_and_head_loops_that_add_it_once_are_right():
+    attention_ = REFERENCE["self_attention"]
+    name = "op:bias_per_head:self_attention:p['bo']-per-heads"
+    per_head = em.rewrite(attention_, name)
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    for heads in (1, 2, 4):
+        assert np.allclose(per_head(x, p, heads), _mha_by_hand(x, p, heads, bo_times=heads))
+        once = _mha_by_hand(x, p, heads, bo_times=0) + p["bo"]  # the loop, bo added after it
+        assert np.allclose(once, attention_(x, p, heads))
+    assert [e.name for e in em.model(attention_)[1] if e.operator == "bias_per_head"] == [name]
+
+
+def test_each_heads_bias_sliced_with_a_head_loops_slip():
+    """`b[:d_h]` (head 0's part) and `b[h:h + d_h]` for every head, its weights' columns cut
+    right: both right with one head."""
+    attention_ = REFERENCE["self_attention"]
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    for detail, slip in (("head-0", lambda b, h, d_h: b[:d_h]),
+                         ("start-at-h", lambda b, h, d_h: b[h:h + d_h])):
+        sliced = em.rewrite(attention_, f"op:bias_sliced:self_attention:biases-{detail}")
+        for heads in (1, 2, 4):
+            assert np.allclose(sliced(x, p, heads), _mha_by_hand(x, p, heads, bias_of=slip))
+        assert np.allclose(sliced(x, p, 1), attention_(x, p, 1))
+        assert not np.allclose(sliced(x, p, 2), attention_(x, p, 2))
+
+
+def test_an_einsum_letter_mismatched_sums_each_side_on_its_own():
+    """'hqk,vhd->qhd' for 'hqk,khd->qhd': the weights summed away (to 1), every query given the
+    sum of its head's values; right with one token."""
+    attention_ = REFERENCE["self_attention"]
+    summed = em.rewrite(attention_, "op:letters_mismatched:self_attention/attention:"
+                                    "v-sums-multiplied")
+    x, p, heads = RNG.normal(size=(5, 8)), attention_params(8), 2
+    q, k, v = (split_heads(x @ p[w] + p[b], heads) for w, b in
+               (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+    weights = np.exp(q @ k.swapaxes(-1, -2) / 2.0)
+    weights /= weights.sum(-1, keepdims=True)
+    out = np.einsum("hqk,vhd->qhd", weights, v.swapaxes(0, 1)).reshape(5, 8)
+    assert np.allclose(summed(x, p, heads), out @ p["Wo"] + p["bo"])
+    assert np.allclose(summed(x[:1], p, heads), attention_(x[:1], p, heads))
+
+
+def test_a_mask_written_through_triu_indices_on_every_heads_scores():
+    """`scores[np.triu_indices(T, 1)] = -np.inf` on (heads, T, T) scores indexes the heads and
+    the queries: whole rows hidden (NaN), or an IndexError with fewer heads than T - 1; on one
+    head's (T, T) scores, as a head loop writes it, it is the lecture's mask."""
+    attention_ = REFERENCE["self_attention"]
+    leading = em.rewrite(attention_, "op:mask_leading_axes:self_attention/attention:"
+                                     "mask-indexes-leading-axes")
+    p = attention_params(8)
+    with np.errstate(invalid="ignore"):
+        hidden = leading(RNG.normal(size=(3, 8)), p, 2, causal=True)  # query 2 of both heads
+        assert np.isnan(hidden[2]).all() and np.isfinite(hidden[0]).all()
+        with pytest.raises(IndexError):
+            leading(RNG.normal(size=(5, 8)), p, 2, causal=True)
+    scores, keep = RNG.normal(size=(4, 4)), np.tri(4, dtype=bool)
+    assert np.array_equal(filled_leading(keep, scores, -np.inf), np.where(keep, scores, -np.inf))
+    x = RNG.normal(size=(4, 8))
+    loop = _mha_by_hand(x, p, 2, mask=np.tri(4, dtype=bool))
+    assert np.allclose(loop, attention_(x, p, 2, causal=True))

@@ -156,3 +156,39 @@ def test_a_4d_array_taken_as_a_batch_is_said_so(grade):
     result = grade(BATCHED)["patchify"]
     told = {c.name: c.misconception for c in result.checks if not c.passed}
     assert told == {"errors": "batch_accepted"}, told
+
+
+SEVERAL_HEADS_DISTORTED = '''
+"""Right with one head; with several, every output bent by a tanh no rewrite of the lecture's
+code makes: only observable, as 'right with one head'."""
+EXPECT = {"multi-head-attention": None}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape[-2:]
+    if d % heads:
+        raise ValueError(f"{heads} heads do not divide the width {d}")
+    d_h = d // heads
+    q, k, v = (x @ p[w] + p[b] for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+    out = np.zeros_like(q)
+    for h in range(heads):
+        s = slice(h * d_h, (h + 1) * d_h)
+        scores = q[..., s] @ np.swapaxes(k[..., s], -1, -2) / np.sqrt(d_h)
+        if causal:
+            scores = np.where(np.tri(T, dtype=bool), scores, -np.inf)
+        out[..., s] = softmax(scores, axis=-1) @ v[..., s]
+    if heads > 1:
+        out = out + 0.1 * np.tanh(3 * out)
+    return out @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_generalisation_weighs_the_functions_other_checks(grade):
+    """The visible check with several heads has no one-head case of its own; the one-head
+    check of the same function passed in this submission, so it is told 'right with one head'
+    (mistakes.Memory), as the hidden check is."""
+    told = {c.name: c.misconception
+            for c in grade(SEVERAL_HEADS_DISTORTED)["multi-head-attention"].checks
+            if not c.passed}
+    assert set(told.values()) == {"only_one_head"}, told
+    assert "several head counts (contiguous head split, 1/sqrt(d_h) scale)" in told

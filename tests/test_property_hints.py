@@ -11,7 +11,7 @@ import pytest
 
 from grader import load_specs
 from grader.checks.kinds import PropertyCheck
-from grader.checks.results import CHECKLIST, FAILED, OBSERVATION
+from grader.checks.results import CHECKLIST, FAILED, MISTAKE, OBSERVATION
 from grader.reference import REFERENCE
 from grader.worker import CallOutcome
 from grader.worker.values import Decoder
@@ -104,3 +104,32 @@ def test_a_far_shift_is_named_a_one_pass_variance_only_when_it_gives_every_value
     other = digits_lost("differs", trials, answers(in_float32))
     assert other.misconception is None and other.message == "differs"
     assert not np.allclose(answers(in_float32)[-1], answers(one_pass)[-1])
+
+
+def _masked(x, p, heads, causal=False):
+    return REFERENCE["self_attention"](x, p, heads, causal=True)
+
+
+def _causal_by_default(x, p, heads, causal=True):  # minGPT's signature
+    return REFERENCE["self_attention"](x, p, heads, causal=causal)
+
+
+@pytest.mark.parametrize("property_name", ["no_causal_mask_by_default",
+                                           "attention_permutation_equivariant"])
+@pytest.mark.parametrize("attend, named", [(_causal_by_default, True), (_masked, False)])
+def test_a_causal_default_is_named_only_when_causal_false_passed_is_right(property_name,
+                                                                          attend, named):
+    """minGPT's `causal=True` default is named (a call without `causal` is causal=True's, and
+    causal=False passed makes the property hold); a mask applied whatever `causal` says is
+    not: causal=False passed masks too, so the default is not the cause."""
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    check = next(c for e in exercises for c in e.checks if isinstance(c, PropertyCheck)
+                 and c.property_name == property_name)
+    result = check.grade(None, LocalWorker({"self_attention": attend}), None)
+    assert result.status == FAILED
+    if named:
+        assert result.misconception == "causal_default_true" and result.hint_kind == MISTAKE
+        assert "causal=False passed" in result.hint
+    else:
+        assert result.misconception != "causal_default_true" and result.hint_kind != MISTAKE

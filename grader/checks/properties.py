@@ -80,6 +80,7 @@ class Verdict:
     # False: found where the spec's hint does not look (its claim would be untrue of this
     # student's code), so the property's own hint, true of this finding, is said instead
     spec_hint: bool = True
+    named: bool = False     # its hint names the cause, checked on every call it made
 
 
 @dataclass
@@ -198,12 +199,48 @@ def attention_permutation_equivariant(ctx: PropertyContext) -> Verdict:
             return problem
         moved = answers[2 * i + 1]
         if not close(moved, np.asarray(out)[perm], rtol=1e-4, atol=1e-5):
-            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, reordering the "
-                                  f"rows of x as {perm.tolist()} changed the output by more than a "
-                                  "reordering: self_attention(x[perm], p, heads) != "
-                                  "self_attention(x, p, heads)[perm]",
-                           misconception="attention_not_equivariant")
+            message = (f"with x of shape {x.shape} and heads={heads}, reordering the rows of x "
+                       f"as {perm.tolist()} changed the output by more than a reordering: "
+                       "self_attention(x[perm], p, heads) != self_attention(x, p, heads)[perm]")
+            calls = [c for x, p, heads, perm in trials
+                     for c in ((x, p, heads), (x[perm], p, heads))]
+
+            def equivariant(got: Answers) -> bool:
+                return all(close(got[2 * j + 1], np.asarray(got[2 * j])[t[3]], rtol=1e-4,
+                                 atol=1e-5) for j, t in enumerate(trials))
+
+            return _causal_by_default(ctx, "self_attention", calls, answers, message,
+                                      equivariant) or Verdict(
+                False, message, misconception="attention_not_equivariant")
     return Verdict(True)
+
+
+def _causal_by_default(ctx: PropertyContext, function: str, calls: list[tuple], answers: Answers,
+                       message: str, holds: Callable[[Answers], bool]) -> Verdict | None:
+    """The cause named when it is checked on every call: each call that leaves `causal` out
+    returns what it returns with causal=True, and with causal=False passed the property holds
+    (minGPT's `def forward(..., causal=True)`: its attention is always causal). None otherwise,
+    or for a function that takes no `causal`."""
+    if function != "self_attention":
+        return None
+    try:
+        masked = ctx.student.each(function, calls, [{"causal": True}] * len(calls))
+        unmasked = ctx.student.each(function, calls, [{"causal": False}] * len(calls))
+        if not (all(close(masked[i], answers[i], rtol=1e-9, atol=1e-12) for i in
+                    range(len(calls))) and holds(unmasked)):
+            return None
+    except StudentCallFailed:
+        return None
+    return Verdict(False, message, hint=NAMED["causal_default_true"],
+                   misconception="causal_default_true", spec_hint=False, named=True)
+
+
+# the causes a property names, each checked on every call it made, and what it says
+NAMED = {"causal_default_true": (
+    "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
+    "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
+    "attention is always causal), and with causal=False passed this property holds. The "
+    "lecture's default is causal=False: a ViT block calls it without `causal`.")}
 
 
 def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i
@@ -337,13 +374,18 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
         if problem:
             return problem
         if close(np.asarray(out_changed)[0], np.asarray(out)[0], rtol=1e-6, atol=1e-9):
-            return Verdict(False, f"with x of shape {x.shape} and heads={heads}, changing the last "
-                                  f"token x[-1] left the first token's output {function}(x, p, "
-                                  "heads)[0] unchanged: token 0 cannot see the last token",
-                           # a causal mask: no token before the last one sees it
-                           misconception="gpt_causal_mask" if close(
-                               np.asarray(out_changed)[:-1], np.asarray(out)[:-1], rtol=1e-6,
-                               atol=1e-9) else None)
+            message = (f"with x of shape {x.shape} and heads={heads}, changing the last token "
+                       f"x[-1] left the first token's output {function}(x, p, heads)[0] "
+                       "unchanged: token 0 cannot see the last token")
+            calls = [c for x, changed, p, heads in trials for c in ((x, p, heads),
+                                                                     (changed, p, heads))]
+            return _causal_by_default(ctx, function, calls, answers, message, lambda got: not any(
+                close(np.asarray(got[2 * j + 1])[0], np.asarray(got[2 * j])[0], rtol=1e-6,
+                      atol=1e-9) for j in range(len(trials)))) or Verdict(
+                False, message,  # a causal mask: no token before the last one sees it
+                misconception="gpt_causal_mask" if close(
+                    np.asarray(out_changed)[:-1], np.asarray(out)[:-1], rtol=1e-6,
+                    atol=1e-9) else None)
     return Verdict(True)
 
 

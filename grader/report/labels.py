@@ -23,6 +23,7 @@ from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES
 # the misconceptions property checks (checks/properties.py) find, and the generalisations a
 # function's code misses (checks/kinds/mistakes.py)
 MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
+                  "causal_default_true": "causal=True by default",
                   "attention_not_equivariant": "attention depends on the tokens' order",
                   "bag_of_tiles": "no positions: a bag of tiles",
                   "positions_lost_in_attention": "positions added, lost in self_attention",

@@ -83,6 +83,8 @@ class PropertyCheck(Kind):
         message = HIDDEN_FAILURE if self.hidden else verdict.message
         if not verdict.judged:  # the spec's words diagnose the property's finding, not this
             return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)
+        if verdict.named:  # a cause checked on every call the property made: named
+            return check_result(self, FAILED, message, verdict.hint, 1, verdict.misconception)
         if not verdict.spec_hint:  # found where the spec's words do not look: its own words
             return check_result(self, FAILED, message, verdict.hint, 1, verdict.misconception,
                                 hint_kind=OBSERVATION)

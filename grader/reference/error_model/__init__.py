@@ -18,8 +18,7 @@ is also made at every call at once (a student writes the helper once), its path 
 `op:split:self_attention/split_heads*:...`.
 
 Only the instructor's reference runs here, in the grading process, rewritten; never student code.
-The student bundle has no reference, hence no error model: grading falls back on the listed
-misconceptions alone."""
+The student bundle has no reference, hence no error model: only the listed misconceptions."""
 from __future__ import annotations
 
 import ast
@@ -47,6 +46,7 @@ from . import (
     norms,
     operators,
     order,
+    projections,
     results,
     sequence,
     steps,
@@ -73,10 +73,10 @@ MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
-              " slip leads to (such as a query left with no key), never where the lecture's code"
-              " runs.")
+              " slip leads to (a query left with no key), never where the lecture's code runs.")
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts)
+           results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
+           projections)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call

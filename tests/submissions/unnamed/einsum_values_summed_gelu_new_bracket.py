@@ -12,10 +12,12 @@ Grader: no hint on any failed self_attention check; why-positions observes that 
 tells the moved tiles apart and self_attention loses it (positions_lost_in_attention; before, the
 spec's "bag of tiles" checklist blamed embed_image, whose positions are right); the GELU slip is
 observed as some rows wrong (some_rows_wrong). Nothing named.
+Since session 16 the einsum letter is named (op:letters_mismatched: each side summed over its
+own axis); the GELU bracket is still only observed, so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
-          'no-causal-mask': None,
+EXPECT = {'multi-head-attention': 'op:letters_mismatched:self_attention/attention:v-sums-multiplied',
+          'no-causal-mask': 'op:letters_mismatched:self_attention/attention:v-sums-multiplied',
           'encoder-block': None}
 
 

@@ -11,10 +11,12 @@ Mistakes:
 Grader: The residual is named; the bias per head is observed (right with one head), not named.
 Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
 (only_one_head), not named, so in unnamed/.
+Since session 16 the bias per head is named (op:bias_per_head: `bo` added `heads` times), so
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'only_one_head',
-          'multi-head-attention': 'only_one_head',
+EXPECT = {'no-causal-mask': "op:bias_per_head:self_attention:p['bo']-per-heads",
+          'multi-head-attention': "op:bias_per_head:self_attention:p['bo']-per-heads",
           'encoder-block': 'encoder_no_attention_residual'}
 
 

@@ -15,9 +15,13 @@ matter there); the avgmax pool gets vit_forward's checklist ("... and the [CLS] 
 through W_head, b_head"). Nothing named.
 Since session 15 the avgmax pool is named (op:pool, timm's global_pool='avgmax' of `x[1:]`); the
 unscaled query bias is not.
+Since session 16 the unscaled query bias is named too (op:bias_unscaled: the scale folded into
+the input, `(x / sqrt(d_h)) @ Wq + bq`), on every failed self_attention check.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None, 'vit-forward': 'op:pool:vit_forward:x[0]-avgmax-after'}
+EXPECT = {'multi-head-attention': 'op:bias_unscaled:self_attention:q-bias-unscaled',
+          'no-causal-mask': 'op:bias_unscaled:self_attention:q-bias-unscaled',
+          'vit-forward': 'op:pool:vit_forward:x[0]-avgmax-after'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -12,9 +12,13 @@ Grader: at blind time and now, the attention mistakes get only "returns the expe
 in 1 of 4 rows (row 0)" on the causal checks (some_rows_wrong) and expected/got in
 multi-head-attention; conv_equivalent gets the kernel-stride checklist. Nothing named.
 Since the eleventh session conv_equivalent's (P * P, P) is named (a side as its area).
+Since session 16 both attention mistakes are named together (op:bias_sliced: head 0's bias for
+every head, with op:half_power: `d_h ** 1/2`; one head: the scale alone), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:tuple_parts:conv_equivalent:part-1-area', 'no-causal-mask': None, 'multi-head-attention': None}
+EXPECT = {'kernel-stride': 'op:tuple_parts:conv_equivalent:part-1-area',
+          'no-causal-mask': 'op:bias_sliced:self_attention:biases-head-0+op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed',
+          'multi-head-attention': 'op:bias_sliced:self_attention:biases-head-0+op:half_power:self_attention/attention:sqrt-as-half-power-unbracketed'}
 
 
 def conv_equivalent(P):

@@ -13,10 +13,13 @@ Grader: the count is named (op:count_constant: "the `1` a count adds is 2 instea
 slice is observed once (only_one_head on no-causal-mask's visible check), with no hint on three
 checks; the half step is named (op:residual_scaled: "the branch `mlp(...)` is added back scaled
 by 0.5").
+Since session 16 the bias slice is named on every failed self_attention check (op:bias_sliced:
+each head's bias started at h), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'op:count_constant:num_tokens:1-as-2',
-          'multi-head-attention': None,
+          'multi-head-attention': 'op:bias_sliced:self_attention:biases-start-at-h',
+          'no-causal-mask': 'op:bias_sliced:self_attention:biases-start-at-h',
           'encoder-block': 'op:residual_scaled:encoder_block:mlp-branch-times-0.5'}
 
 

@@ -11,11 +11,13 @@ Mistakes:
 Grader: at blind time and now, not named: under causal=True only "returns the expected values
 only in 1 of 4 rows (row 0); the others differ" (some_rows_wrong: true, but no cause: row 0
 attends to itself only, so q cannot matter there); multi-head-attention's three failed checks
-get no hint; vit-checkpoint observes the broken self_attention. In unnamed/ (as b14_11's
-unscaled query bias, flax_scale_folded_into_input_timm_avgmax_pool.py).
+get no hint; vit-checkpoint observes the broken self_attention.
+Since session 16 named on every failed self_attention check (op:bias_unscaled: the attention's
+scale applied to `x @ Wq` before the bias is added), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'some_rows_wrong', 'multi-head-attention': None}
+EXPECT = {'no-causal-mask': 'op:bias_unscaled:self_attention:q-bias-unscaled',
+          'multi-head-attention': 'op:bias_unscaled:self_attention:q-bias-unscaled'}
 
 
 def self_attention(hidden_states, p, heads, causal=False):

@@ -7,11 +7,13 @@ the output bias bo inside the loop, once per head (right with heads=1: observed 
 the same vector added to every row).
 Since session 15: its no-causal-mask and multi-head-attention mistakes are observed
 (only_one_head), not named, so in unnamed/.
+Since session 16 the bias per head is named (op:bias_per_head: `bo` added `heads` times), so
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'linear_embed_channel_first',
-          'no-causal-mask': 'only_one_head',
-          'multi-head-attention': 'only_one_head'}
+          'no-causal-mask': "op:bias_per_head:self_attention:p['bo']-per-heads",
+          'multi-head-attention': "op:bias_per_head:self_attention:p['bo']-per-heads"}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
