@@ -3360,6 +3360,23 @@ def test_a_square_written_as_a_double():
     assert scores(197) == 394
 
 
+def test_a_square_written_with_matlabs_power_operator():
+    """A MATLAB script's `P^2*C` ported as `P ^ 2 * C`: Python's XOR, binding after `*`, so
+    `P ^ (2 * C)`; a square typed `P * 2` is still told as that, not as this."""
+    patch_dim = REFERENCE["patch_dim"]
+    name = "op:caret:patch_dim:P-squared-as-xor-times-rest"
+    assert em.rewrite(patch_dim, name)(16) == 22 and em.rewrite(patch_dim, name)(4, 1) == 6
+    calls = calls_of(patch_dim, lambda P, C=3: P ^ 2 * C, [(16, 3), (2, 1), (8, 1), (4, 5)])
+    found = em.search(patch_dim, calls, 0, lambda v, t: v == t)
+    assert found.name == name, found
+    assert "`P ^ (2 * C)`" in found.sentence
+    doubled = calls_of(patch_dim, lambda P, C=3: P * 2 * C, [(16, 3), (2, 1), (8, 1), (4, 5)])
+    assert em.search(patch_dim, doubled, 0, lambda v, t: v == t).name == (
+        "op:doubled:patch_dim:P-squared-as-doubled")  # the other slip keeps its own name
+    scores = em.rewrite(REFERENCE["attention_scores"], "op:caret:attention_scores:T-squared-as-xor")
+    assert scores(197) == 197 ^ 2
+
+
 def test_an_image_min_max_normalised_first():
     """`(image - image.min()) / (image.max() - image.min())` before patchify (a tutorial's
     preprocessing ported into the function): the patches of the image scaled to [0, 1]."""
