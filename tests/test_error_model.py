@@ -3377,6 +3377,33 @@ def test_a_square_written_with_matlabs_power_operator():
     assert scores(197) == 197 ^ 2
 
 
+def test_patches_cut_for_one_channel():
+    """MNIST-style `patches.reshape(-1, P * P)`: right on gray images, C rows per patch on an RGB
+    one; a patch flattened channels first and then cut into rows of P * P is another
+    mistake (each row one channel's whole patch) and is not told as this one."""
+    patchify = REFERENCE["patchify"]
+    name = "op:one_channel_rows:patchify:C-left-out-of-rows"
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 4)), 2),
+             (RNG.normal(size=(4, 4, 2)), 2)]
+
+    def gray_only(image, P):
+        image = np.asarray(image)
+        H, W = image.shape[:2]
+        return image.reshape(H // P, P, W // P, P, -1).swapaxes(1, 2).reshape(-1, P * P)
+
+    def channel_rows(image, P):
+        image = np.asarray(image)
+        H, W = image.shape[:2]
+        grid = image.reshape(H // P, P, W // P, P, -1).transpose(0, 2, 4, 1, 3)
+        return grid.reshape(-1, P * P)
+
+    found = em.search(patchify, calls_of(patchify, gray_only, cases), 0, same)
+    assert found.name == name, found
+    assert "`grid.reshape(-1, P * P)`" in found.sentence
+    other = em.search(patchify, calls_of(patchify, channel_rows, cases), 0, same)
+    assert other is None or other.name != name, other
+
+
 def test_an_image_min_max_normalised_first():
     """`(image - image.min()) / (image.max() - image.min())` before patchify (a tutorial's
     preprocessing ported into the function): the patches of the image scaled to [0, 1]."""

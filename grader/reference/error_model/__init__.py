@@ -18,8 +18,7 @@ of a helper one function calls several times is also made at every call at once 
 writes the helper once), its path ending in `*`: `op:split:self_attention/split_heads*:...`.
 
 Only the instructor's reference runs here, in the grading process, rewritten; never student code.
-The student bundle has no reference, hence no error model: grading falls back on the listed
-misconceptions alone.
+The student bundle has no reference, hence no error model: the listed misconceptions alone.
 """
 from __future__ import annotations
 
@@ -35,6 +34,7 @@ import numpy as np
 
 from . import (
     alternatives,
+    channels,
     choices,
     chunks,
     contractions,
@@ -74,9 +74,9 @@ QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but 
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
               " slip leads to (such as a query left with no key), never where the lecture's code"
               " runs.")
-# their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks)
+           results, terms, contractions, inputs, sequence, choices, chunks,  # tried in order
+           channels)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
