@@ -3404,6 +3404,39 @@ def test_patches_cut_for_one_channel():
     assert other is None or other.name != name, other
 
 
+def test_a_conv_loop_with_the_width_from_h_and_windows_at_their_index():
+    """d2l's corr2d given a stride: `W_out = (H - k) // stride + 1` copied from the height line
+    and windows read at `X[i:i + k, j:j + k]`: both slips of one loop, named as one change of
+    the windows (two edits of one place, which no pair makes); the width slip alone keeps its
+    own name."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def corr2d(image, K, b, stride, width_from_h=True, unstrided=True):
+        X = image if image.ndim == 3 else image[..., None]
+        H, W, _ = X.shape
+        k, d = K.shape[0], K.shape[-1]
+        step = 1 if unstrided else stride
+        H_out = (H - k) // stride + 1
+        W_out = ((H if width_from_h else W) - k) // stride + 1
+        Y = np.zeros((H_out, W_out, d))
+        for i in range(H_out):
+            for j in range(W_out):
+                Y[i, j] = np.tensordot(X[i * step:i * step + k, j * step:j * step + k], K,
+                                       axes=3) + b
+        return Y
+
+    cases = [(RNG.normal(size=(4, 4, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 1),
+             (RNG.normal(size=(6, 9, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 2)]
+    found = em.search(conv, calls_of(conv, corr2d, cases), 0, same)
+    assert found.name.startswith(
+        "op:window_count:conv_patch_embed:windows-unstrided-W-count-from-H"), found
+    width_only = calls_of(conv, lambda *a: corr2d(*a, unstrided=False), cases)
+    failing = next(i for i, c in enumerate(width_only) if not same(c.got, c.expected))
+    found = em.search(conv, width_only, failing, same)
+    assert found.name.startswith("op:window_count:conv_patch_embed:windows-W-count-from-H"), found
+
+
 def test_an_image_min_max_normalised_first():
     """`(image - image.min()) / (image.max() - image.min())` before patchify (a tutorial's
     preprocessing ported into the function): the patches of the image scaled to [0, 1]."""

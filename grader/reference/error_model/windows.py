@@ -216,6 +216,21 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
                 ((bound, counted_like),))
+            yield Change(  # both slips of d2l's corr2d loop given a stride: one line
+                f"{node.value.id}-unstrided-{mine}-count-from-{other}"
+                + (CLIPPED if clipped else ""),
+                f"In {where(context)}, two slips of one loop: {AXIS_WORDS[counted]} of the "
+                f"output are counted from {other}, `({other} - k) // stride + 1`, where "
+                f"`({mine} - k) // stride + 1` belongs (a line written for "
+                f"{AXIS_WORDS[source]} and copied), and each window starts at its index, "
+                f"`i:i + k`, where `i * stride:i * stride + k` belongs (the stride sets the "
+                f"output's size but not where its windows start). Right only when {other} == "
+                f"{mine} and the stride is 1.",
+                lambda n, counted=counted, source=source, clipped=clipped: ast.Call(
+                    ast.Name(bound, ast.Load()),
+                    [_unstrided(_unstrided(n, 0), 1), copy.deepcopy(image), ast.Constant(1),
+                     ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
+                ((bound, counted_like),))
 
 
 def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
