@@ -3437,6 +3437,71 @@ def test_a_conv_loop_with_the_width_from_h_and_windows_at_their_index():
     assert found.name.startswith("op:window_count:conv_patch_embed:windows-W-count-from-H"), found
 
 
+def _qwen_patchify(image, P, merge=2, channels_first=False):
+    """Qwen2-VL's processor ported: 2 x 2 windows of patches (merge size 1 on an odd side)."""
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image
+    H, W, C = image.shape
+    gh, gw = H // P, W // P
+    m = merge if not (gh % merge or gw % merge) else 1
+    grid = image.reshape(gh // m, m, P, gw // m, m, P, C)
+    inner = (6, 2, 5) if channels_first else (2, 5, 6)
+    return grid.transpose(0, 3, 1, 4, *inner).reshape(gh * gw, P * P * C)
+
+
+def test_patches_numbered_window_by_window():
+    """Qwen2-VL's merge_size=2 order: named with its fallback for an odd grid side; the raster
+    order (merge size 1 everywhere) is the reference; with the channels flattened first too, a
+    pair; a grid numbered down its columns is another mistake, not this one."""
+    patchify = REFERENCE["patchify"]
+    cases = [(RNG.normal(size=(4, 8, 3)), 2), (RNG.normal(size=(6, 4, 2)), 2),
+             (RNG.normal(size=(8, 8)), 2)]
+    found = em.search(patchify, calls_of(patchify, _qwen_patchify, cases), 0, same)
+    assert found.name == "op:merge_windows:patchify:patches-in-2x2-windows", found
+    assert all(np.allclose(_qwen_patchify(*c, merge=1), patchify(*c)) for c in cases)
+    both = calls_of(patchify, lambda *a: _qwen_patchify(*a, channels_first=True), cases)
+    assert em.search(patchify, both, 1, same).name == (  # failing where no window shows
+        "op:merge_windows:patchify:patches-in-2x2-windows"
+        "+op:channels_first:patchify:patch-flattened-channels-first")
+
+    def down_columns(image, P):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        H, W, C = image.shape
+        grid = image.reshape(H // P, P, W // P, P, C).transpose(2, 0, 1, 3, 4)
+        return grid.reshape(-1, P * P * C)
+
+    other = em.search(patchify, calls_of(patchify, down_columns, cases), 0, same)
+    assert other is None or "merge_windows" not in other.name, other
+
+
+def test_a_grid_counted_square_from_one_side():
+    """Pulfer's patchify, `n_patches = h // P` for both loops: a wider image loses its last
+    columns of patches, a narrower one raises (a patch off the image); counting from the width
+    is the other reading, and a right count is never named."""
+    patchify = REFERENCE["patchify"]
+
+    def pulfer(image, P, side=0):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        n = image.shape[side] // P
+        out = np.zeros((n * n, P * P * image.shape[2]))
+        for i in range(n):
+            for j in range(n):
+                out[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].flatten()
+        return out
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
+             (RNG.normal(size=(4, 8, 2)), 2)]
+    found = em.search(patchify, calls_of(patchify, pulfer, cases), 0, same)
+    assert found.name == "op:square_grid:patchify:columns-counted-from-H", found
+    wide = em.rewrite(patchify, "op:square_grid:patchify:rows-counted-from-W")
+    with pytest.raises(ValueError, match="off the image"):
+        wide(RNG.normal(size=(4, 6, 3)), 2)
+    tall = (RNG.normal(size=(6, 4, 1)), 2)
+    assert np.allclose(wide(*tall), pulfer(*tall, side=1))
+
+
 def test_an_image_min_max_normalised_first():
     """`(image - image.min()) / (image.max() - image.min())` before patchify (a tutorial's
     preprocessing ported into the function): the patches of the image scaled to [0, 1]."""

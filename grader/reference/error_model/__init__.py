@@ -41,6 +41,7 @@ from . import (
     counts,
     dtypes,
     fused,
+    grids,
     inputs,
     names,
     norms,
@@ -75,8 +76,7 @@ QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows on
               " slip leads to (such as a query left with no key), never where the lecture's code"
               " runs.")
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks,  # tried in order
-           channels)
+           results, terms, contractions, inputs, sequence, choices, chunks, channels, grids)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
