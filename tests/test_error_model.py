@@ -3492,14 +3492,69 @@ def test_a_grid_counted_square_from_one_side():
         return out
 
     cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
-             (RNG.normal(size=(4, 8, 2)), 2)]
-    found = em.search(patchify, calls_of(patchify, pulfer, cases), 0, same)
+             (RNG.normal(size=(4, 8, 2)), 2), (RNG.normal(size=(6, 4, 1)), 2)]
+
+    def calls(student, cases):  # a call that raised: its exception, as the check records it
+        out = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, patchify(*args)))
+        return out
+
+    found = em.search(patchify, calls(pulfer, cases), 0, same)
     assert found.name == "op:square_grid:patchify:columns-counted-from-H", found
+
+    def smaller_side(image, P):  # min(H, W) for both: the same as pulfer on wider images
+        image = np.asarray(image)
+        n = min(image.shape[:2]) // P
+        image = image[:n * P, :n * P]
+        return patchify(image, P)
+
+    wider = [c for c in cases if c[0].shape[0] < c[0].shape[1]]
+    assert all(np.allclose(smaller_side(*c), pulfer(*c)) for c in wider)
+    unknown = em.search(patchify, calls(smaller_side, wider), 0, same)  # no taller image
+    assert unknown is None or "square_grid" not in unknown.name, unknown
     wide = em.rewrite(patchify, "op:square_grid:patchify:rows-counted-from-W")
     with pytest.raises(ValueError, match="off the image"):
         wide(RNG.normal(size=(4, 6, 3)), 2)
     tall = (RNG.normal(size=(6, 4, 1)), 2)
     assert np.allclose(wide(*tall), pulfer(*tall, side=1))
+
+
+def test_grid_loops_with_their_bounds_swapped():
+    """A tutorial's `for i in range(0, W, P): for j in range(0, H, P)`: right on square images,
+    numpy's own ValueError on the others (np.stack's or np.array's message, each its reading);
+    loops that both run to W read alike on wider images only, so a check with no taller image
+    names neither."""
+    patchify = REFERENCE["patchify"]
+
+    def loops(image, P, rows="W", cols="H"):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        sides = {"H": image.shape[0], "W": image.shape[1]}
+        return np.stack([image[i:i + P, j:j + P].reshape(-1) for i in range(0, sides[rows], P)
+                         for j in range(0, sides[cols], P)])
+
+    def calls(student, cases):
+        out = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, patchify(*args)))
+        return out
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(4, 4)), 2),
+             (RNG.normal(size=(6, 4, 2)), 2)]
+    found = em.search(patchify, calls(loops, cases), 0, same)
+    assert found.name == "op:loop_bounds:patchify:grid-loop-bounds-swapped-stacked", found
+    wider = [cases[0], cases[1]]
+    both_w = em.search(patchify, calls(lambda i, P: loops(i, P, cols="W"), wider), 0, same)
+    assert both_w is None or "loop_bounds" not in both_w.name, both_w
 
 
 def test_an_image_min_max_normalised_first():

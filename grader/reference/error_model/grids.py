@@ -119,6 +119,15 @@ def square_grid(image: np.ndarray, P: int, counted: int) -> np.ndarray:
     return image[:, :n * P] if counted else image[:n * P]
 
 
+def _both_ways(rewritten, calls, same) -> bool:
+    """Whether `calls` hold a taller image and a wider one: with only one of them, other loops
+    over a square grid read alike (both to the longer side, or `min(H, W)` for both), and
+    which side was counted is not known."""
+    shapes = [np.shape(c.kwargs.get("image", c.args[0] if c.args else None)) for c in calls]
+    sides = {(s[0] > s[1]) - (s[0] < s[1]) for s in shapes if len(s) >= 2}
+    return {1, -1} <= sides
+
+
 def square(context: Context, node: ast.AST) -> Iterator[Change]:
     """A grid of patches counted n x n from one side: Brian Pulfer's "ViT from scratch"
     patchify (`n_patches = h // patch_size`, both loops over `range(n_patches)`, written for
@@ -144,8 +153,43 @@ def square(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, counted=counted: ast.Call(
                          ast.Name(bound, ast.Load()),
                          [n, ast.Name("P", ast.Load()), ast.Constant(counted)], []),
-                     ((bound, square_grid),))
+                     ((bound, square_grid),), holds=_both_ways)
+
+
+COLLECT = {"stacked": np.stack, "as-array": np.array}  # how a loop's patches become one array
+
+
+def bounds_swapped(image: np.ndarray, P: int, collect: str) -> np.ndarray:
+    """The grid [rows, P, cols, P, C] of `image` [H, W, C] as loops with their bounds swapped
+    cut it, `for i in range(0, W, P): for j in range(0, H, P): image[i:i + P, j:j + P]`, and
+    collect it (COLLECT): a square image's patches, as the reference's; on any other some
+    patches run off the image, cut short, and collecting them raises numpy's own ValueError."""
+    H, W, C = image.shape
+    tiles = [image[i:i + P, j:j + P].reshape(-1) for i in range(0, W, P) for j in range(0, H, P)]
+    patches = COLLECT[collect](tiles)
+    return patches.reshape(H // P, W // P, P, P, C).transpose(0, 2, 1, 3, 4)
+
+
+def loop_bounds(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The loops over the grid with their bounds swapped: rows to W, columns to H (a numpy
+    tutorial's patch loop written for square images)."""
+    if not (_patch_grid(node) and isinstance(node.func.value, ast.Name)
+            and isinstance(node.args[1], ast.Name)):
+        return
+    bound = f"{PREFIX}bounds_swapped"
+    for collect, function in COLLECT.items():
+        yield Change(f"grid-loop-bounds-swapped-{collect}",
+                     f"In {where(context)}, the loops over the grid of patches have their bounds "
+                     f"swapped, the rows over `range(0, W, P)` and the columns over `range(0, H, "
+                     f"P)` (as a loop written for square images can): right when H == W; on "
+                     f"another image some patches run off its edge, cut short, and "
+                     f"`np.{function.__name__}` cannot put them together. The rows run to H, the "
+                     f"columns to W.",
+                     lambda n, collect=collect: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n.func.value, n.args[1], ast.Constant(collect)], []),
+                     ((bound, bounds_swapped),), holds=_both_ways)
 
 
 OPERATORS = {"merge_windows": merge_windows, "channels_first": channels_first,
-             "square_grid": square}
+             "square_grid": square, "loop_bounds": loop_bounds}
