@@ -482,18 +482,19 @@ def test_right_values_of_another_shape_are_observed_as_reshaped(graded):
     assert "in another shape" in hidden.hint and "shaped (" not in hidden.hint
 
 
-def test_a_flatten_in_another_order_is_observed_as_columns_reordered(graded):
+def test_a_flatten_in_another_order_and_windows_are_named_together(graded):
     """b24_07: Qwen2-VL's patchify flattens each patch channel first and groups the patches
-    2 x 2 before raster order; no rewrite explains both, so the raster-order check observes its
-    first failed case, where only the flatten differs: the same column permutation in every row
-    (on an `np.arange` image that is also "a vector added to every row", which would send the
-    student looking for an offset the code does not have)."""
-    fixture = (SUBMISSIONS / "unnamed"
+    2 x 2 before raster order. Until session 16 no rewrite explained both and the raster-order
+    check observed the column permutation; now the pair (grids.merge_windows and
+    grids.channels_first) is named there, never "a vector added to every row" (on an
+    `np.arange` image the flatten looks like one: an offset the code does not have)."""
+    fixture = (SUBMISSIONS / "buggy"
                / "qwen2vl_merge_windows_channel_first_positions_resolution.py")
     check = next(c for c in graded[fixture]["patchify"].checks
                  if c.name.startswith("raster order"))
-    assert not check.passed and check.hint_kind == OBSERVATION
-    assert "the expected columns in another order, the same in every row" in check.hint
+    assert not check.passed and check.hint_kind == MISTAKE
+    assert check.misconception == ("op:merge_windows:patchify:patches-in-2x2-windows"
+                                   "+op:channels_first:patchify:patch-flattened-channels-first")
     assert "vector" not in check.hint
 
 

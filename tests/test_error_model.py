@@ -570,7 +570,7 @@ def test_every_shipped_functions_single_rewrites_fit_the_budget():
 def test_no_operator_name_is_taken_twice():
     """The operators of every module of the error model are merged by name: one module's
     operator named like another's would silently replace it."""
-    names = [name for module in em.MODULES for name in module.OPERATORS]
+    names = [name for module in em.modules.MODULES for name in module.OPERATORS]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
 
 
@@ -1714,7 +1714,7 @@ def test_patches_in_column_order_are_no_split_the_other_way_round():
 def test_no_two_operator_modules_use_one_name():
     """error_model.OPERATORS merges every module's dict: a name used twice would silently drop
     one operator (and a fixture's EXPECT would name the other)."""
-    assert sum(len(m.OPERATORS) for m in em.MODULES) == len(em.OPERATORS)
+    assert sum(len(m.OPERATORS) for m in em.modules.MODULES) == len(em.OPERATORS)
 
 
 def test_sizes_returned_as_pairs():
@@ -3359,6 +3359,203 @@ def test_a_square_written_as_a_double():
     scores = em.rewrite(REFERENCE["attention_scores"],
                         "op:doubled:attention_scores:T-squared-as-doubled")
     assert scores(197) == 394
+
+
+def test_a_square_written_with_matlabs_power_operator():
+    """A MATLAB script's `P^2*C` ported as `P ^ 2 * C`: Python's XOR, binding after `*`, so
+    `P ^ (2 * C)`; a square typed `P * 2` is still told as that, not as this."""
+    patch_dim = REFERENCE["patch_dim"]
+    name = "op:caret:patch_dim:P-squared-as-xor-times-rest"
+    assert em.rewrite(patch_dim, name)(16) == 22 and em.rewrite(patch_dim, name)(4, 1) == 6
+    calls = calls_of(patch_dim, lambda P, C=3: P ^ 2 * C, [(16, 3), (2, 1), (8, 1), (4, 5)])
+    found = em.search(patch_dim, calls, 0, lambda v, t: v == t)
+    assert found.name == name, found
+    assert "`P ^ (2 * C)`" in found.sentence
+    doubled = calls_of(patch_dim, lambda P, C=3: P * 2 * C, [(16, 3), (2, 1), (8, 1), (4, 5)])
+    assert em.search(patch_dim, doubled, 0, lambda v, t: v == t).name == (
+        "op:doubled:patch_dim:P-squared-as-doubled")  # the other slip keeps its own name
+    scores = em.rewrite(REFERENCE["attention_scores"], "op:caret:attention_scores:T-squared-as-xor")
+    assert scores(197) == 197 ^ 2
+
+
+def test_patches_cut_for_one_channel():
+    """MNIST-style `patches.reshape(-1, P * P)`: right on gray images, C rows per patch on an RGB
+    one; a patch flattened channels first and then cut into rows of P * P is another
+    mistake (each row one channel's whole patch) and is not told as this one."""
+    patchify = REFERENCE["patchify"]
+    name = "op:one_channel_rows:patchify:C-left-out-of-rows"
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 4)), 2),
+             (RNG.normal(size=(4, 4, 2)), 2)]
+
+    def gray_only(image, P):
+        image = np.asarray(image)
+        H, W = image.shape[:2]
+        return image.reshape(H // P, P, W // P, P, -1).swapaxes(1, 2).reshape(-1, P * P)
+
+    def channel_rows(image, P):
+        image = np.asarray(image)
+        H, W = image.shape[:2]
+        grid = image.reshape(H // P, P, W // P, P, -1).transpose(0, 2, 4, 1, 3)
+        return grid.reshape(-1, P * P)
+
+    found = em.search(patchify, calls_of(patchify, gray_only, cases), 0, same)
+    assert found.name == name, found
+    assert "`grid.reshape(-1, P * P)`" in found.sentence
+    other = em.search(patchify, calls_of(patchify, channel_rows, cases), 0, same)
+    assert other is None or other.name != name, other
+
+
+def test_a_conv_loop_with_the_width_from_h_and_windows_at_their_index():
+    """d2l's corr2d given a stride: `W_out = (H - k) // stride + 1` copied from the height line
+    and windows read at `X[i:i + k, j:j + k]`: both slips of one loop, named as one change of
+    the windows (two edits of one place, which no pair makes); the width slip alone keeps its
+    own name."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def corr2d(image, K, b, stride, width_from_h=True, unstrided=True):
+        X = image if image.ndim == 3 else image[..., None]
+        H, W, _ = X.shape
+        k, d = K.shape[0], K.shape[-1]
+        step = 1 if unstrided else stride
+        H_out = (H - k) // stride + 1
+        W_out = ((H if width_from_h else W) - k) // stride + 1
+        Y = np.zeros((H_out, W_out, d))
+        for i in range(H_out):
+            for j in range(W_out):
+                Y[i, j] = np.tensordot(X[i * step:i * step + k, j * step:j * step + k], K,
+                                       axes=3) + b
+        return Y
+
+    cases = [(RNG.normal(size=(4, 4, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 1),
+             (RNG.normal(size=(6, 9, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 2)]
+    found = em.search(conv, calls_of(conv, corr2d, cases), 0, same)
+    assert found.name.startswith(
+        "op:window_count:conv_patch_embed:windows-unstrided-W-count-from-H"), found
+    width_only = calls_of(conv, lambda *a: corr2d(*a, unstrided=False), cases)
+    failing = next(i for i, c in enumerate(width_only) if not same(c.got, c.expected))
+    found = em.search(conv, width_only, failing, same)
+    assert found.name.startswith("op:window_count:conv_patch_embed:windows-W-count-from-H"), found
+
+
+def _qwen_patchify(image, P, merge=2, channels_first=False):
+    """Qwen2-VL's processor ported: 2 x 2 windows of patches (merge size 1 on an odd side)."""
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image
+    H, W, C = image.shape
+    gh, gw = H // P, W // P
+    m = merge if not (gh % merge or gw % merge) else 1
+    grid = image.reshape(gh // m, m, P, gw // m, m, P, C)
+    inner = (6, 2, 5) if channels_first else (2, 5, 6)
+    return grid.transpose(0, 3, 1, 4, *inner).reshape(gh * gw, P * P * C)
+
+
+def test_patches_numbered_window_by_window():
+    """Qwen2-VL's merge_size=2 order: named with its fallback for an odd grid side; the raster
+    order (merge size 1 everywhere) is the reference; with the channels flattened first too, a
+    pair; a grid numbered down its columns is another mistake, not this one."""
+    patchify = REFERENCE["patchify"]
+    cases = [(RNG.normal(size=(4, 8, 3)), 2), (RNG.normal(size=(6, 4, 2)), 2),
+             (RNG.normal(size=(8, 8)), 2)]
+    found = em.search(patchify, calls_of(patchify, _qwen_patchify, cases), 0, same)
+    assert found.name == "op:merge_windows:patchify:patches-in-2x2-windows", found
+    assert all(np.allclose(_qwen_patchify(*c, merge=1), patchify(*c)) for c in cases)
+    both = calls_of(patchify, lambda *a: _qwen_patchify(*a, channels_first=True), cases)
+    assert em.search(patchify, both, 1, same).name == (  # failing where no window shows
+        "op:merge_windows:patchify:patches-in-2x2-windows"
+        "+op:channels_first:patchify:patch-flattened-channels-first")
+
+    def down_columns(image, P):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        H, W, C = image.shape
+        grid = image.reshape(H // P, P, W // P, P, C).transpose(2, 0, 1, 3, 4)
+        return grid.reshape(-1, P * P * C)
+
+    other = em.search(patchify, calls_of(patchify, down_columns, cases), 0, same)
+    assert other is None or "merge_windows" not in other.name, other
+
+
+def test_a_grid_counted_square_from_one_side():
+    """Pulfer's patchify, `n_patches = h // P` for both loops: a wider image loses its last
+    columns of patches, a narrower one raises (a patch off the image); counting from the width
+    is the other reading, and a right count is never named."""
+    patchify = REFERENCE["patchify"]
+
+    def pulfer(image, P, side=0):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        n = image.shape[side] // P
+        out = np.zeros((n * n, P * P * image.shape[2]))
+        for i in range(n):
+            for j in range(n):
+                out[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].flatten()
+        return out
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
+             (RNG.normal(size=(4, 8, 2)), 2), (RNG.normal(size=(6, 4, 1)), 2)]
+
+    def calls(student, cases):  # a call that raised: its exception, as the check records it
+        out = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, patchify(*args)))
+        return out
+
+    found = em.search(patchify, calls(pulfer, cases), 0, same)
+    assert found.name == "op:square_grid:patchify:columns-counted-from-H", found
+
+    def smaller_side(image, P):  # min(H, W) for both: the same as pulfer on wider images
+        image = np.asarray(image)
+        n = min(image.shape[:2]) // P
+        image = image[:n * P, :n * P]
+        return patchify(image, P)
+
+    wider = [c for c in cases if c[0].shape[0] < c[0].shape[1]]
+    assert all(np.allclose(smaller_side(*c), pulfer(*c)) for c in wider)
+    unknown = em.search(patchify, calls(smaller_side, wider), 0, same)  # no taller image
+    assert unknown is None or "square_grid" not in unknown.name, unknown
+    wide = em.rewrite(patchify, "op:square_grid:patchify:rows-counted-from-W")
+    with pytest.raises(ValueError, match="off the image"):
+        wide(RNG.normal(size=(4, 6, 3)), 2)
+    tall = (RNG.normal(size=(6, 4, 1)), 2)
+    assert np.allclose(wide(*tall), pulfer(*tall, side=1))
+
+
+def test_grid_loops_with_their_bounds_swapped():
+    """A tutorial's `for i in range(0, W, P): for j in range(0, H, P)`: right on square images,
+    numpy's own ValueError on the others (np.stack's or np.array's message, each its reading);
+    loops that both run to W read alike on wider images only, so a check with no taller image
+    names neither."""
+    patchify = REFERENCE["patchify"]
+
+    def loops(image, P, rows="W", cols="H"):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        sides = {"H": image.shape[0], "W": image.shape[1]}
+        return np.stack([image[i:i + P, j:j + P].reshape(-1) for i in range(0, sides[rows], P)
+                         for j in range(0, sides[cols], P)])
+
+    def calls(student, cases):
+        out = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, patchify(*args)))
+        return out
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(4, 4)), 2),
+             (RNG.normal(size=(6, 4, 2)), 2)]
+    found = em.search(patchify, calls(loops, cases), 0, same)
+    assert found.name == "op:loop_bounds:patchify:grid-loop-bounds-swapped-stacked", found
+    wider = [cases[0], cases[1]]
+    both_w = em.search(patchify, calls(lambda i, P: loops(i, P, cols="W"), wider), 0, same)
+    assert both_w is None or "loop_bounds" not in both_w.name, both_w
 
 
 def test_an_image_min_max_normalised_first():

@@ -31,30 +31,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import (
-    alternatives,
-    choices,
-    chunks,
-    contractions,
-    counts,
-    dtypes,
-    fused,
-    heads,
-    inputs,
-    layouts,
-    names,
-    norms,
-    operators,
-    order,
-    projections,
-    results,
-    sequence,
-    steps,
-    terms,
-    windows,
-)
 from .change import Context, where
 from .evidence import agree, distance, elements
+from .modules import OPERATORS
 from .runs import compiled, inputs_key, run
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
@@ -74,10 +53,6 @@ JOIN = "+"
 QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
               " slip leads to (a query left with no key), never where the lecture's code runs.")
-MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
-           projections)
-OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message

@@ -8,6 +8,8 @@
 - A square `T * T` counted for every head of a standard ViT, `12 * T * T` (timm's attn tensor
   (B, num_heads, N, N) of ViT-B), where one attention map is asked for.
 - A square of one name doubled, `P * 2` for `P * P` (`P ** 2` typed with one `*`).
+- A square of one name written with MATLAB's (or LaTeX's) power operator, `P ^ 2 * C`: in
+  Python `^` is XOR and binds after `*`, so that is `P ^ (2 * C)` (16 ^ 6 = 22, not 768).
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -119,5 +121,27 @@ def doubled(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(ast.Name(name, ast.Load()), ast.Mult(), ast.Constant(2)))
 
 
-OPERATORS = {"triangle": triangle, "doubled": doubled, "count_as_float": as_float,
+def caret(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`P * P` (or `P ** 2`) written `P ^ 2`, MATLAB's and Julia's power (a course script
+    translated line by line): Python's `^` is bitwise XOR, which binds after `*`, so a square
+    that a product goes on from, `P ^ 2 * C`, is `P ^ (2 * C)`."""
+    name, rest = _squared_name(node), None
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            and _squared_name(node.left) is not None):
+        name, rest = _squared_name(node.left), node.right  # (P * P) * C
+    if name is None:
+        return
+    typed = f"{name} ^ 2" + ("" if rest is None else f" * {code(rest)}")
+    exponent = ast.Constant(2) if rest is None else ast.BinOp(ast.Constant(2), ast.Mult(), rest)
+    means = (f"`{name}` XOR 2" if rest is None
+             else f"`{name} ^ (2 * {code(rest)})`, as `^` binds after `*`")
+    yield Change(f"{name}-squared-as-xor" + ("" if rest is None else "-times-rest"),
+                 f"In {where(context)}, `{code(node)}` is written `{typed}` (MATLAB's power "
+                 f"operator): in Python `^` is bitwise XOR, so this computes {means}, not "
+                 f"the square of `{name}`. Write `{name} ** 2` (or `{name} * {name}`).",
+                 lambda n, e=exponent: ast.BinOp(ast.Name(name, ast.Load()), ast.BitXor(), e))
+
+
+OPERATORS = {"triangle": triangle, "doubled": doubled, "caret": caret,
+             "count_as_float": as_float,
              "count_plus_one": plus_one, "every_head": every_head}

@@ -188,6 +188,13 @@ def counted_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: i
     return np.concatenate([windows, *extra], axis=counted)
 
 
+def _sides_differ(rewritten, calls, same) -> bool:
+    """Whether one of `calls` has an output whose two sides differ (H' != W'): elsewhere a count
+    taken from the other side is right, and windows at their index are the one slip shown."""
+    return any(np.ndim(c.expected) >= 2 and np.shape(c.expected)[0] != np.shape(c.expected)[1]
+               for c in calls)
+
+
 def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
     """One side's count of windows taken from the other side's: `W' = (H - k) // s + 1`, a
     line written for the height and copied for the width (timm's and d2l's square images),
@@ -216,6 +223,21 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
                 ((bound, counted_like),))
+            yield Change(  # both slips of d2l's corr2d loop given a stride: one line
+                f"{node.value.id}-unstrided-{mine}-count-from-{other}"
+                + (CLIPPED if clipped else ""),
+                f"In {where(context)}, two slips of one loop: {AXIS_WORDS[counted]} of the "
+                f"output are counted from {other}, `({other} - k) // stride + 1`, where "
+                f"`({mine} - k) // stride + 1` belongs (a line written for "
+                f"{AXIS_WORDS[source]} and copied), and each window starts at its index, "
+                f"`i:i + k`, where `i * stride:i * stride + k` belongs (the stride sets the "
+                f"output's size but not where its windows start). Right only when {other} == "
+                f"{mine} and the stride is 1.",
+                lambda n, counted=counted, source=source, clipped=clipped: ast.Call(
+                    ast.Name(bound, ast.Load()),
+                    [_unstrided(_unstrided(n, 0), 1), copy.deepcopy(image), ast.Constant(1),
+                     ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
+                ((bound, counted_like),), holds=_sides_differ)
 
 
 def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:

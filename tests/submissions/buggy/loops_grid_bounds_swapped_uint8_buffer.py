@@ -13,9 +13,12 @@ Mistakes:
 Grader: patchify's bounds are observed (right when H == W), not named; the convolution's buffer
 is named (the result in the image's dtype).
 Since session 15: its patchify mistake is observed (only_square_images), not named, so in unnamed/.
+Since session 16 patchify's bounds are named too (grids.loop_bounds: np.stack's own error on a
+non-square image, the check's images taller and wider), so every mistake is named: moved to
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_square_images',
+EXPECT = {'patchify': 'op:loop_bounds:patchify:grid-loop-bounds-swapped-stacked',
           'kernel-stride': 'op:narrowed:conv_patch_embed:result-in-image-dtype'}
 
 

@@ -16,9 +16,13 @@ order's failures, so patchify is only observed ("right for one channel, wrong fo
 channels ... Here it returns the expected values plus the same vector in every row", true of the
 arange image only, and "only in 4 of 256 columns" on the hidden random check). why-positions still
 names "resolution"; vit-checkpoint observes the broken patchify.
+Since session 16 both patchify mistakes are named together (grids.merge_windows and
+grids.channels_first, a pair); the hidden random images, whose grids show no window, name the
+channel-first flatten alone: moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'op:merge_windows:patchify:patches-in-2x2-windows'
+                        '+op:channels_first:patchify:patch-flattened-channels-first',
           'why-positions': 'positions:resolution'}
 
 

@@ -10,9 +10,11 @@ Mistakes:
 
 Grader: at blind time no check had a grid four patches wide, so nothing failed for this mistake
 alone; the raster-order check has a 2 x 4 grid since session 13.
+Since session 16 named (grids.merge_windows: the patches numbered window by window, Qwen2-VL's
+merge_size=2, row by row where a grid side is odd): moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:merge_windows:patchify:patches-in-2x2-windows'}
 
 
 def patchify(image, P, merge_size=2):

@@ -13,9 +13,11 @@ Grader: Nothing names the two conv mistakes together (each alone is: buggy/conv_
 buggy/conv_tutorial_width_from_height.py): the visible case 1 (square, stride 2) shows only
 the window, case 2 (5 x 6, stride 1) only the width. vit-checkpoint runs the conv through
 the student's linear_patch_embed and loses its points too (uses: names linear_patch_embed).
+Since session 16 both are named at once (windows.count_from_sibling's reading with the windows
+at their index: two edits of the one `windows[::s, ::s]`, which no pair of singles can make).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-unstrided-W-count-from-H'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -1,8 +1,10 @@
 """patchify written for grayscale images: each patch flattened to P*P numbers, whatever C is.
 Since session 15: its patchify mistake is observed (only_one_channel), not named, so in unnamed/.
+Grader: since session 16 named (channels.one_channel_rows: the reference's
+`grid.reshape(N, P * P * C)` written `grid.reshape(-1, P * P)`, C rows per patch): back in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_one_channel'}
+EXPECT = {'patchify': 'op:one_channel_rows:patchify:C-left-out-of-rows'}
 
 
 def patchify(image, P):

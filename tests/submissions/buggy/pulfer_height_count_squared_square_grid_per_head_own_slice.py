@@ -19,10 +19,12 @@ named: patchify observed as right when H == W only, self_attention as right with
 functions.
 Since session 15 (3) is named on multi-head-attention and no-causal-mask (each head's q, k, v from
 its own slice of the token with the diagonal block of the weights); (2) is still only observed.
+Since session 16 (2) is named too (grids.square: the grid counted n x n from the height, as
+Pulfer's `n_patches = h // patch_size`), so every mistake is named: moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
-          'patchify': None,
+          'patchify': 'op:square_grid:patchify:columns-counted-from-H',
           'no-causal-mask': 'op:own_slices:self_attention:heads-own-slices',
           'multi-head-attention': 'op:own_slices:self_attention:heads-own-slices'}
 

@@ -1,0 +1,195 @@
+"""Operators on the order of the patch grid: the reference numbers its patches in raster order,
+row by row, from the grid `image.reshape(H // P, P, W // P, P, C)`. A port of a vision-language
+model's image processor numbers them window by window instead: Hugging Face's Qwen2-VL (and
+Qwen2.5-VL) `_preprocess` with `merge_size=2` lists each 2 x 2 block of neighbouring patches
+together, the blocks in raster order, so that a later step can merge each block into one token
+(the same order as Swin's `window_partition` over windows of 2 x 2 patches). Where a grid side is
+odd the port cannot cut it into blocks: it either falls back to raster order (a merge size of 1)
+or raises.
+
+An operator as in operators.py (`f(context, node) -> iterator of Change`); the new code calls a
+function of this module, bound in the rewritten function's globals.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..counting import check_tiling
+from .change import Change, Context, callee, code, where
+from .inputs import PROMOTES
+from .tree import PREFIX
+
+MERGE = 2  # Qwen2-VL's merge_size, InternVL's and LLaVA-OneVision's 2 x 2 pixel shuffle
+
+
+def window_order(grid: np.ndarray, size: int, fallback: bool) -> np.ndarray:
+    """`grid` [rows, P, cols, P, ...] with its patches moved so that raster order over the result
+    lists them window by window: each `size` x `size` window of patches in raster order, the
+    windows in raster order. A grid whose sides `size` does not divide: as it is (`fallback`,
+    a merge size of 1), else ValueError."""
+    rows, cols = grid.shape[0], grid.shape[2]
+    if rows % size or cols % size:
+        if fallback:
+            return grid
+        raise ValueError(f"a {rows} x {cols} grid of patches is not cut into {size} x {size} "
+                         f"windows")
+    patches = np.swapaxes(grid, 1, 2).reshape(rows * cols, *grid.shape[1:2], *grid.shape[3:])
+    order = np.arange(rows * cols).reshape(rows // size, size, cols // size, size)
+    order = order.transpose(0, 2, 1, 3).reshape(-1)  # the t-th patch listed: its raster index
+    moved = patches[order].reshape(rows, cols, *patches.shape[1:])
+    return np.swapaxes(moved, 1, 2)
+
+
+def _patch_grid(node: ast.AST) -> bool:
+    """Whether `node` is `x.reshape(A // P, P, B // P, P, ...)`: an image cut into a grid."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and not node.keywords and len(node.args) >= 4):
+        return False
+    a = node.args
+    return all(isinstance(a[i], ast.BinOp) and isinstance(a[i].op, ast.FloorDiv)
+               and ast.dump(a[i].right) == ast.dump(a[i + 1]) for i in (0, 2))
+
+
+def merge_windows(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The patches numbered window by window (Qwen2-VL's merge_size=2) instead of row by row."""
+    if not _patch_grid(node):
+        return
+    bound = f"{PREFIX}window_order"
+    for fallback in (True, False):
+        odd = ("where a side of the grid is odd, row by row (a merge size of 1)" if fallback
+               else "where a side of the grid is odd, an error")
+        yield Change(f"patches-in-{MERGE}x{MERGE}-windows" + ("" if fallback else "-or-raise"),
+                     f"In {where(context)}, the patches of `{code(node)}` are numbered window "
+                     f"by window, as Qwen2-VL's image processor does with merge_size={MERGE}: "
+                     f"each {MERGE} x {MERGE} block of neighbouring patches together, the blocks "
+                     f"in raster order ({odd}). The lecture numbers the patches in raster order, "
+                     f"row by row over the whole grid, left to right.",
+                     lambda n, fallback=fallback: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n, ast.Constant(MERGE), ast.Constant(fallback)], []),
+                     ((bound, window_order),))
+
+
+def _int_axes(node: ast.AST) -> list[int] | None:
+    """The axes of `x.transpose(0, 2, 1, 3, 4)`, else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "transpose" and not node.keywords and len(node.args) >= 3
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args)):
+        return None
+    return [a.value for a in node.args]
+
+
+def channels_first(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Each patch flattened channels first, (c, p1, p2), where the reference's transpose of
+    the grid puts its channel axis last, (p1, p2, c): the last axis moved before the two before
+    it, as torch's (C, H, W) tensors flatten (`x.unfold(...)...reshape(N, C * P * P)`, Conv2d's
+    weight layout, Qwen2-VL's processor)."""
+    axes = _int_axes(node)
+    if axes is None or not isinstance(node.func.value, ast.Name):
+        return
+    if not any(_patch_grid(sub) for sub in ast.walk(context.instance.node)):
+        return  # only the transpose of a patch grid
+    moved = [*axes[:-3], axes[-1], *axes[-3:-1]]
+    written = f"{node.func.value.id}.transpose({', '.join(map(str, moved))})"
+    yield Change("patch-flattened-channels-first",
+                 f"In {where(context)}, each patch is flattened channels first, (c, p1, p2), "
+                 f"`{written}` where `{code(node)}` belongs, as torch's channel-first (C, H, W) "
+                 f"tensors flatten (Conv2d's weight layout): the lecture flattens a patch row "
+                 f"by row, each pixel's channels together, (p1, p2, c).",
+                 lambda n, moved=moved: ast.Call(n.func, [ast.Constant(a) for a in moved], []))
+
+
+SIDE_WORDS = {0: ("rows", "height", "H"), 1: ("columns", "width", "W")}
+
+
+def square_grid(image: np.ndarray, P: int, counted: int) -> np.ndarray:
+    """`image` [H, W, C] as loops over an n x n grid read it, n counted from the other side
+    (`n = H // P` for both loops): the first n patches along axis `counted` when it has more,
+    else ValueError, a patch off the image being empty (`patches[k] = image[...].flatten()`
+    or `np.stack` of patches that are not all the same size). A size P does not tile: as the
+    reference refuses it."""
+    check_tiling(image.shape[0], image.shape[1], P)
+    n = image.shape[1 - counted] // P
+    if n > image.shape[counted] // P:
+        raise ValueError(f"a patch off the image: an {n} x {n} grid of {P} x {P} patches does "
+                         f"not fit in a {image.shape[0]} x {image.shape[1]} image")
+    return image[:, :n * P] if counted else image[:n * P]
+
+
+def _both_ways(rewritten, calls, same) -> bool:
+    """Whether `calls` hold a taller image and a wider one: with only one of them, other loops
+    over a square grid read alike (both to the longer side, or `min(H, W)` for both), and
+    which side was counted is not known."""
+    shapes = [np.shape(c.kwargs.get("image", c.args[0] if c.args else None)) for c in calls]
+    sides = {(s[0] > s[1]) - (s[0] < s[1]) for s in shapes if len(s) >= 2}
+    return {1, -1} <= sides
+
+
+def square(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A grid of patches counted n x n from one side: Brian Pulfer's "ViT from scratch"
+    patchify (`n_patches = h // patch_size`, both loops over `range(n_patches)`, written for
+    square images), on the image the function reads."""
+    if not (isinstance(node, ast.Call) and callee(node) == PROMOTES and len(node.args) == 1
+            and any(_patch_grid(sub) for sub in ast.walk(context.instance.node))):
+        return
+    size = next((a for a in context.instance.node.args.args if a.arg == "P"), None)
+    if size is None:
+        return
+    bound = f"{PREFIX}square_grid"
+    for counted in (1, 0):
+        (mine, side, letter), (other, _, source) = SIDE_WORDS[counted], SIDE_WORDS[1 - counted]
+        yield Change(f"{mine}-counted-from-{source}",
+                     f"In {where(context)}, the grid of patches is counted n x n from the "
+                     f"{SIDE_WORDS[1 - counted][1]}, `n = {source} // P` for the {other} and "
+                     f"the {mine} alike (as code written for square images does, Pulfer's "
+                     f"`n_patches = h // patch_size`): a {'wider' if counted else 'taller'} "
+                     f"image loses its last {mine} of patches, a "
+                     f"{'narrower' if counted else 'shorter'} one has patches off its edge. "
+                     f"Count the {mine} from the {side}, `{letter} // P` (right only when "
+                     f"H == W).",
+                     lambda n, counted=counted: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n, ast.Name("P", ast.Load()), ast.Constant(counted)], []),
+                     ((bound, square_grid),), holds=_both_ways)
+
+
+COLLECT = {"stacked": np.stack, "as-array": np.array}  # how a loop's patches become one array
+
+
+def bounds_swapped(image: np.ndarray, P: int, collect: str) -> np.ndarray:
+    """The grid [rows, P, cols, P, C] of `image` [H, W, C] as loops with their bounds swapped
+    cut it, `for i in range(0, W, P): for j in range(0, H, P): image[i:i + P, j:j + P]`, and
+    collect it (COLLECT): a square image's patches, as the reference's; on any other some
+    patches run off the image, cut short, and collecting them raises numpy's own ValueError."""
+    H, W, C = image.shape
+    tiles = [image[i:i + P, j:j + P].reshape(-1) for i in range(0, W, P) for j in range(0, H, P)]
+    patches = COLLECT[collect](tiles)
+    return patches.reshape(H // P, W // P, P, P, C).transpose(0, 2, 1, 3, 4)
+
+
+def loop_bounds(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The loops over the grid with their bounds swapped: rows to W, columns to H (a numpy
+    tutorial's patch loop written for square images)."""
+    if not (_patch_grid(node) and isinstance(node.func.value, ast.Name)
+            and isinstance(node.args[1], ast.Name)):
+        return
+    bound = f"{PREFIX}bounds_swapped"
+    for collect, function in COLLECT.items():
+        yield Change(f"grid-loop-bounds-swapped-{collect}",
+                     f"In {where(context)}, the loops over the grid of patches have their bounds "
+                     f"swapped, the rows over `range(0, W, P)` and the columns over `range(0, H, "
+                     f"P)` (as a loop written for square images can): right when H == W; on "
+                     f"another image some patches run off its edge, cut short, and "
+                     f"`np.{function.__name__}` cannot put them together. The rows run to H, the "
+                     f"columns to W.",
+                     lambda n, collect=collect: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n.func.value, n.args[1], ast.Constant(collect)], []),
+                     ((bound, bounds_swapped),), holds=_both_ways)
+
+
+OPERATORS = {"merge_windows": merge_windows, "channels_first": channels_first,
+             "square_grid": square, "loop_bounds": loop_bounds}

@@ -1,0 +1,31 @@
+"""The operator modules, in the order their operators are tried, and every operator by name
+(a name is unique across modules: `tests/test_error_model.py`)."""
+from . import (
+    alternatives,
+    channels,
+    choices,
+    chunks,
+    contractions,
+    counts,
+    dtypes,
+    fused,
+    grids,
+    heads,
+    inputs,
+    layouts,
+    names,
+    norms,
+    operators,
+    order,
+    projections,
+    results,
+    sequence,
+    steps,
+    terms,
+    windows,
+)
+
+MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
+           results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
+           projections, channels, grids)
+OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
