@@ -11,14 +11,8 @@ import numpy as np
 from grader.spec.errors import SpecError, unknown_name
 
 from ..describe import limit_note, outcome_lines
-from ..properties import (
-    PROPERTIES,
-    PROPERTY_CALLS,
-    PropertyContext,
-    StudentCallFailed,
-    StudentCalls,
-    Verdict,
-)
+from ..properties import PROPERTIES, PROPERTY_CALLS
+from ..property_calls import PropertyContext, StudentCallFailed, StudentCalls, Verdict
 from ..results import (
     CHECKLIST,
     FAILED,
