@@ -7,15 +7,14 @@ check's cases; when none reproduces the student's outputs, pairs of the closest 
 is named only when it reproduces the student's outputs on every case the check ran, passing
 ones included, under the check's comparison, and when no other rewrite of another name does too.
 
-Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`, where path
-is the checked function then the helpers down to where the edit lies, repeated calls of one
-helper numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
-(`sum.axis=0`, `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function
-makes it twice; a pair joins two names with "+", in the order of the reference's code, a part
-that changes nothing alone marked "~" (`op:diagonal:...+~op:infinity_filled:...`: it reproduces
-the values with the other part, and only the other part is told). An edit
-of a helper one function calls several times is also made at every call at once (a student
-writes the helper once), its path ending in `*`: `op:split:self_attention/split_heads*:...`.
+Names are stable while the reference's code is: `op:<operator>:<path>:<detail>`, where path is the
+checked function then the helpers down to where the edit lies, repeated calls of one helper
+numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed (`sum.axis=0`,
+`eps=1e-05`), numbered from the second when one function makes it twice; a pair joins two names
+with "+" in the reference's order, a part that changes nothing alone marked "~" (`op:diagonal:...
++~op:infinity_filled:...`: it reproduces the values with the other part, only that one told). An
+edit of a helper one function calls several times is also made at every call at once (a student
+writes it once), its path ending in `*`: `op:split:self_attention/split_heads*:...`.
 
 Only the instructor's reference runs here, in the grading process, rewritten; never student code.
 The student bundle has no reference, hence no error model: grading falls back on the listed
@@ -50,6 +49,7 @@ from . import (
     sequence,
     steps,
     terms,
+    tiling,
     windows,
 )
 from .change import Context, where
@@ -76,7 +76,7 @@ QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows on
               " runs.")
 # their operators are tried in this order
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks)
+           results, terms, contractions, inputs, sequence, choices, chunks, tiling)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
