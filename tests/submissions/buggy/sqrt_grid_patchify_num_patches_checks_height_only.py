@@ -16,8 +16,8 @@ must raise ValueError" on a hidden case.
 Since session 14 num_patches' height-only test is observed (refuses_height_only), not named: still
 in unnamed/.
 Since session 16 (tiling): num_patches' height-only test is named (tiling.tiling's
-`height-only`); patchify unchanged, the file left in unnamed/ for the lead to weigh (`vitgrade
-grade` shows patchify's observations only).
+`height-only`), and patchify's sibling is named on the grayscale check as above: every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:tiling:num_patches:height-only',
