@@ -28,6 +28,7 @@ from grader.worker.values import encode_call
 from ..compare import alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
+from .memory import MEMORY
 from .mistakes import JOIN, opaque
 
 
@@ -218,13 +219,14 @@ def _probes(params, planned) -> list | None:
 
 
 def named_refusal(result, check, cases: list, planned, outcome, worker=None):
-    """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or
-    that and the count by area) that reproduces every case of `cases` ((planned case, outcome)
-    pairs: the check's and the function's other checks') and what the student's code (run by
-    `worker`, its own) returns on PROBES: each raise by its exception's type, each value under
-    the check's comparison. Only where the failed case asked for a refusal and the code returned
-    a value, or asked for a value and the code raised ValueError: a correct code, whatever its
-    message or its way of testing, never gets here."""
+    """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
+    and the count by area, or that and a mistake another check of the function named: the square
+    count's `H // P` for `W // P`) that reproduces every case of `cases` ((planned case,
+    outcome) pairs: the check's and the function's other checks') and what the student's code
+    (run by `worker`, its own) returns on PROBES: each raise by its exception's type, each value
+    under the check's comparison. Only where the failed case asked for a refusal and the code
+    returned a value, or asked for a value and the code raised ValueError: a correct code,
+    whatever its message or its way of testing, never gets here."""
     expected, raises = planned.expectation()
     if (worker is None or result.status != FAILED or result.misconception or check.integration
             or not ((raises is not None and outcome.status == "ok")
@@ -244,6 +246,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         return result
     tests = [e.name for e in built[1] if e.operator in REFUSAL_OPERATORS]
     after = [e.name for e in built[1] if e.operator in AFTER_REFUSAL]
+    memory = MEMORY.get()  # a mistake another check of the function named: its second part
+    after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
+              if error_model.QUIET not in found.name and found.name not in after]
     if not tests:
         return result
     answers = worker.call_many(check.call, [encode_call(a, k) for a, k in probes])
