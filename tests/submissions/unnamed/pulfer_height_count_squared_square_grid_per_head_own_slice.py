@@ -19,9 +19,12 @@ named: patchify observed as right when H == W only, self_attention as right with
 functions.
 Since session 15 (3) is named on multi-head-attention and no-causal-mask (each head's q, k, v from
 its own slice of the token with the diagonal block of the weights); (2) is still only observed.
+Since session 16 (tiling): (1)'s height-only test is named too, with the sibling, on the hidden
+refusal check (`op:tiling:num_patches:height-only+op:sibling:num_patches:W-as-H`); (2) still only
+observed, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
+EXPECT = {'patch-count': 'op:tiling:num_patches:height-only+op:sibling:num_patches:W-as-H',
           'patchify': None,
           'no-causal-mask': 'op:own_slices:self_attention:heads-own-slices',
           'multi-head-attention': 'op:own_slices:self_attention:heads-own-slices'}
