@@ -4009,3 +4009,36 @@ def test_a_mask_written_through_triu_indices_on_every_heads_scores():
     x = RNG.normal(size=(4, 8))
     loop = _mha_by_hand(x, p, 2, mask=np.tri(4, dtype=bool))
     assert np.allclose(loop, attention_(x, p, 2, causal=True))
+
+
+def test_each_tiling_test_rewritten_refuses_its_own_sizes_and_the_probes_tell_them_apart():
+    """error_model/tiling.py: each rewrite of the reference's tiling test lets through the size
+    its sentence speaks of (or refuses it: square images only); and the sizes a student's code
+    is also run on before one is named (refusals.PROBES) tell every two of them, and the
+    reference, apart: a code that gives the values of one on the cases is that one there too."""
+    from grader.checks.kinds.refusals import PROBES
+    from grader.reference.counting import num_patches
+    from grader.reference.error_model.tiling import VARIANTS
+
+    def outcome(function, sizes):
+        try:
+            return function(*sizes)
+        except ValueError:
+            return "ValueError"
+
+    rewritten = {d: em.rewrite(num_patches, f"op:tiling:num_patches:{d}") for d in VARIANTS}
+    said = {"height-only": [(32, 30, 16)], "width-only": [(30, 32, 16)],
+            "both-sides": [(30, 32, 16)], "area": [(8, 2, 4)], "none": [(30, 32, 16)],
+            "bitwise-or": [(30, 32, 16), (30, 30, 16)],
+            "bitwise-or-width-first": [(32, 30, 16), (30, 30, 16)]}
+    for detail, sizes in said.items():
+        assert all(isinstance(outcome(rewritten[detail], s), int) for s in sizes), detail
+    assert outcome(rewritten["square-only"], (224, 160, 16)) == "ValueError"
+    assert outcome(num_patches, (224, 160, 16)) == 140
+    seen = {d: tuple(outcome(f, s) for s in PROBES) for d, f in rewritten.items()}
+    seen["reference"] = tuple(outcome(num_patches, s) for s in PROBES)
+    assert len(set(seen.values())) == len(seen), seen
+    for detail, function in rewritten.items():  # every other refusal kept: P <= 0, a float
+        assert outcome(function, (32, 32, 0)) == "ValueError", detail
+        with pytest.raises(TypeError):
+            function(32.0, 32, 16)

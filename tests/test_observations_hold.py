@@ -7,6 +7,7 @@ import pytest
 from buggy_submissions import build_submission
 
 from grader.checks import SubmissionGrading
+from grader.checks.results import MISTAKE
 from grader.worker import StudentWorker
 
 from conftest import SOLUTION, SUBMISSIONS
@@ -125,16 +126,20 @@ def test_an_image_padded_to_tile_is_said_only_when_zeros_pad_it(grade):
     an edge-padded image's patches differ on a random image: nothing said of padding there."""
     zeros = grade(EDGE_PADDED.replace(', mode="edge"', ""))["patchify"]
     told = {c.name: c.misconception for c in zeros.checks if not c.passed}
-    assert told and set(told.values()) == {"pads_to_tile"}, told
+    assert told and set(told.values()) == {PADDED}, told  # named: the rewrite reproduces it
+    assert all(c.hint_kind == MISTAKE for c in zeros.checks if not c.passed)
     edge = grade(EDGE_PADDED)["patchify"]
     random = next(c for c in edge.checks if c.name == "random images that do not tile")
-    assert not random.passed and random.misconception != "pads_to_tile"
+    assert not random.passed and random.misconception not in ("pads_to_tile", PADDED)
+
+
+PADDED = "op:padded:patchify:image-padded-to-tile"
 
 
 BATCHED = '''
 """patchify that takes a 4-D array as a batch (MAE's NCHW patchify, ported): each image's
 patches, one image after the other."""
-EXPECT = {"patchify": "batch_accepted"}
+EXPECT = {"patchify": "op:batched:patchify:4d-as-batch"}
 
 
 def patchify(image, P):
@@ -192,3 +197,44 @@ def test_a_generalisation_weighs_the_functions_other_checks(grade):
             if not c.passed}
     assert set(told.values()) == {"only_one_head"}, told
     assert "several head counts (contiguous head split, 1/sqrt(d_h) scale)" in told
+
+
+    assert told == {"errors": "op:batched:patchify:4d-as-batch"}, told
+
+
+HEIGHT_ONLY_CEILING = '''
+"""num_patches testing the height only, and counting a partial patch at the right edge: no
+rewrite of the tiling test alone gives its let-through values, and no pair of one with the
+count by area does."""
+EXPECT = {"patch-count": None}
+
+
+def num_patches(H, W, P):
+    if H % P:
+        raise ValueError("P does not tile the height")
+    return (H // P) * -(-W // P)
+'''
+
+BITWISE_OR = '''
+"""num_patches with `|` for `or` (a chained comparison): named as that, never as a width-only
+test, which a 30 x 30 image with P = 16 tells apart (this code returns 1 there)."""
+EXPECT = {"patch-count": "op:tiling:num_patches:bitwise-or"}
+
+
+def num_patches(H, W, P):
+    if H % P != 0 | W % P != 0:
+        raise ValueError("image_size must be divisible by patch_size")
+    return (H // P) * (W // P)
+'''
+
+
+def test_a_tiling_test_is_named_only_where_its_rewrite_gives_every_value(grade):
+    """A tiling test's rewrite names a mistake only when it reproduces every case, the values
+    let through included, and what the code returns on the sizes its sentences speak of
+    (refusals.PROBES): a 30 x 30 image tells `|` for `or` from a width-only test."""
+    ceiling = grade(HEIGHT_ONLY_CEILING)["patch-count"]
+    told = {c.misconception for c in ceiling.checks if not c.passed}
+    assert told and not any((m or "").startswith("op:tiling") for m in told), told
+    chained = grade(BITWISE_OR)["patch-count"]
+    told = {c.misconception for c in chained.checks if not c.passed}
+    assert told == {"op:tiling:num_patches:bitwise-or"}, told

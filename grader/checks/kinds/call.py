@@ -48,7 +48,7 @@ from .mistakes import (
     unexplained_elsewhere,
 )
 from .randomness import repeated
-from .refusals import refused
+from .refusals import named_refusal, refused
 from .signatures import mismatched
 from .value_observations import described
 
@@ -324,8 +324,10 @@ class CallCheck(Kind):
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           elsewhere):
             result = self._unnamed(result, planned)
-        result = observed(generated(result, self, ran, failing, others, elsewhere), self,
-                          planned, outcome)
+        result = generated(result, self, ran, failing, others, elsewhere)
+        cases = [*ran, *((p, o) for p, o, _ in mine)]  # a refusal's cause: a tiling test
+        result = observed(named_refusal(result, self, cases, planned, outcome,
+                                        memory.worker if own else None), self, planned, outcome)
         if own:  # values that change between calls explain more than a formula's guess
             result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation

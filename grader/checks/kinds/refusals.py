@@ -5,6 +5,12 @@ tests only the height refuses every size whose height P does not tile, and retur
 those whose width alone it does not; one that tests the area refuses only sizes whose area
 P * P does not divide. Each is true of the cases that ran by construction; it names no cause.
 
+`named_refusal(result, check, cases, planned, outcome)`, first: the mistake a rewrite of the
+reference's tiling test names (error_model/tiling.py: one side only, `and` for `or`, the area, no
+test, square images only, the image padded; alone or with the count taken by area), when it
+reproduces every case the function ran, the refusals (by their exception's type) and the values
+it returned.
+
 `refused(result, check, judged, planned, outcome)`: the failed `result` with the one of
 REFUSALS that holds on every case it refused and on none it did not, as an observation; or,
 first, what the value it returned is (INSTEAD): the reference's on the image zero-padded at the
@@ -17,9 +23,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from grader.worker.values import encode_call
+
 from ..compare import alike, default_compare
 from ..course import reference_function
-from ..results import FAILED, OBSERVATION
+from ..results import FAILED, MISTAKE, OBSERVATION
+from .memory import MEMORY
+from .mistakes import JOIN, opaque
 
 
 def _sizes(arguments) -> tuple[int, int, int] | None:
@@ -168,3 +178,104 @@ INSTEAD = {
               "one after the other, as code written for a batch (MAE's, timm's) gives it; one "
               "image is (H, W) or (H, W, C): raise ValueError for any other shape"),
 }
+
+
+
+# sizes (H, W, P) the student's function is also called on before a tiling test is named, the
+# sizes its sentences speak of among them: each kind of size a tiling test tells apart (one side
+# alone untiled, both with equal remainders or not, an area that divides, square or not)
+PROBES = ((32, 30, 16), (30, 32, 16), (30, 30, 16), (18, 29, 16), (224, 160, 16), (8, 2, 4),
+          (32, 32, 16), (16, 48, 16))
+
+
+def _probes(params, planned) -> list | None:
+    """(args, kwargs) of `planned` with its sizes as each of PROBES (an image of that size, its
+    channels kept), or None when its sizes are not (H, W, P) nor (image, P)."""
+    out = []
+    for H, W, P in PROBES:
+        args, kwargs = list(planned.args), dict(planned.kwargs)
+
+        def put(name, value, args=args, kwargs=kwargs) -> bool:
+            if name in kwargs:
+                kwargs[name] = value
+            elif name in params and params.index(name) < len(args):
+                args[params.index(name)] = value
+            else:
+                return False
+            return True
+
+        image = {**dict(zip(params, args, strict=False)), **kwargs}.get("image")
+        if isinstance(image, np.ndarray) and image.ndim in (2, 3, 4):  # 4-D: (B, H, W, C)
+            shape = (H, W, *image.shape[2:]) if image.ndim < 4 else (
+                image.shape[0], H, W, image.shape[3])
+            sized = put("image", (np.arange(int(np.prod(shape))) % 251).reshape(shape)
+                        .astype(image.dtype))
+        else:
+            sized = put("H", H) and put("W", W)
+        if not (sized and put("P", P)):
+            return None
+        out.append((tuple(args), kwargs))
+    return out
+
+
+def named_refusal(result, check, cases: list, planned, outcome, worker=None):
+    """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
+    and the count by area, or that and a mistake another check of the function named: the square
+    count's `H // P` for `W // P`) that reproduces every case of `cases` ((planned case,
+    outcome) pairs: the check's and the function's other checks') and what the student's code
+    (run by `worker`, its own) returns on PROBES: each raise by its exception's type, each value
+    under the check's comparison. Only where the failed case asked for a refusal and the code
+    returned a value, or asked for a value and the code raised ValueError: a correct code,
+    whatever its message or its way of testing, never gets here."""
+    expected, raises = planned.expectation()
+    if (worker is None or result.status != FAILED or result.misconception or check.integration
+            or not ((raises is not None and outcome.status == "ok")
+                    or (raises is None and outcome.status == "raised"
+                        and outcome.error.type == "ValueError"))):
+        return result
+    try:
+        from grader.reference import error_model
+        from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
+        function = reference_function(check.reference_name, check.folder)
+    except (ImportError, KeyError):
+        return result  # the student bundle: no reference
+    hidden = opaque(check)
+    built = error_model.model(function, hidden)
+    probes = _probes(check.api.params(check.reference_name), planned)
+    if built is None or probes is None:
+        return result
+    tests = [e.name for e in built[1] if e.operator in REFUSAL_OPERATORS]
+    after = [e.name for e in built[1] if e.operator in AFTER_REFUSAL]
+    memory = MEMORY.get()  # a mistake another check of the function named: its second part
+    after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
+              if error_model.QUIET not in found.name and found.name not in after]
+    if not tests:
+        return result
+    answers = worker.call_many(check.call, [encode_call(a, k) for a, k in probes])
+    calls = [(p.args, p.kwargs, o) for p, o in cases] + [
+        (a, k, o) for (a, k), o in zip(probes, answers, strict=True)]
+    if any(o.status not in ("ok", "raised") for _, _, o in calls):
+        return result
+
+    def reproduces(name: str) -> bool:
+        rewritten = error_model.rewrite(function, name, hidden)
+        for args, kwargs, got in calls:
+            try:
+                with np.errstate(all="ignore"):
+                    value = rewritten(*args, **kwargs)
+            except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
+                if got.status != "raised" or got.error.type != type(error).__name__:
+                    return False
+                continue
+            if got.status != "ok" or not alike(value, got.value,
+                                               check.compare or default_compare(value)):
+                return False
+        return True
+
+    found = [name for name in tests if reproduces(name)] or [
+        f"{test}{JOIN}{count}" for test in tests for count in after
+        if reproduces(f"{test}{JOIN}{count}")]
+    if len(found) != 1:
+        return result
+    return replace(result, misconception=found[0], hint_kind=MISTAKE,
+                   hint=error_model.sentence(function, found[0], hidden))

@@ -22,10 +22,11 @@ from . import (
     sequence,
     steps,
     terms,
+    tiling,
     windows,
 )
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
-           projections, channels, grids)
+           projections, channels, grids, tiling)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}

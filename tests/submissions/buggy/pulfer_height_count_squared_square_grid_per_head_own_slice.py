@@ -20,7 +20,9 @@ functions.
 Since session 15 (3) is named on multi-head-attention and no-causal-mask (each head's q, k, v from
 its own slice of the token with the diagonal block of the weights); (2) is still only observed.
 Since session 16 (2) is named too (grids.square: the grid counted n x n from the height, as
-Pulfer's `n_patches = h // patch_size`), so every mistake is named: moved to buggy/.
+Pulfer's `n_patches = h // patch_size`), so every mistake is named: moved to buggy/. (1)'s
+height-only test is named too, with the sibling, on the hidden refusal check
+(`op:tiling:num_patches:height-only+op:sibling:num_patches:W-as-H`).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',

@@ -15,9 +15,12 @@ Grader: positions observed (some_rows_wrong: "returns the expected values except
 `and` tiling check gets the generic checklist ("Floor division silently drops the leftover
 pixels; raise ValueError instead"; in round 11 the same mistake got a wrong observation).
 Nothing named.
+Since session 16 (tiling): the `and` is named (tiling.tiling's `both-sides`); the positions are
+still observed, so still in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None, 'cls-and-positions': None, 'vit-checkpoint': None}
+EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides', 'cls-and-positions': None,
+          'vit-checkpoint': None}
 
 
 def num_patches(H, W, P):

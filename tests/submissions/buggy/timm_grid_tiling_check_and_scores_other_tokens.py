@@ -14,9 +14,11 @@ does not tile, not those whose height alone it does not: test H % P too" (it ref
 neither side tiles, and it does test H % P); the hidden check gets the generic checklist.
 Since session 14 the `and` is observed (refuses_both_sides_only: "refuses only sizes neither of
 whose sides P tiles"): an observation, not a named mistake, so still in unnamed/.
+Since session 16 (tiling): the `and` is named (tiling.tiling's `both-sides`): every mistake named,
+so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_both_sides_only',
+EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides',
           'attention-cost': 'op:triangle:attention_scores:T-squared-minus-one'}
 
 

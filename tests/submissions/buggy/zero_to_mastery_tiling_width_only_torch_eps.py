@@ -12,9 +12,12 @@ neither of whose sides P tiles", a wrong claim: the code refuses (4, 6, 4) too, 
 let through had its width alone untiled. Since session 15 a refusal pattern is said only where
 the cases it let through show each size it claims is let through (refusals.COUNTERS): the
 check's checklist here, so the tiling mistake is unnamed.
+Since session 16 (tiling): the width-only test and the count by area are named together
+(tiling.tiling's `width-only` with tiling.count_by_area: the let-through 30 x 32 gets int(960 /
+256) = 3): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'op:tiling:num_patches:width-only+op:count_by_area:num_patches:count-by-area',
           'layer-norm': 'op:constant:layer_norm:eps=1e-05'}
 
 

@@ -15,10 +15,12 @@ and "dropping pixels" is not what the code does (it pads).
 Since session 14 the padding is observed (refusals: "returns what the lecture's gives for the
 image zero-padded at the bottom and right to a multiple of P", pads_to_tile): an observation, not
 a named mistake, so still in unnamed/.
+Since session 16 (tiling): the padding is named (tiling.padded: the image zero-padded to a multiple
+of P before it is cut): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'tokens_ceiling',
-          'patchify': 'pads_to_tile'}
+          'patchify': 'op:padded:patchify:image-padded-to-tile'}
 
 
 def patchify(image, P):

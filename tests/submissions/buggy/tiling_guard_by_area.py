@@ -7,9 +7,11 @@ sizes whose area P * P does not divide, not all whose sides P does not tile (8 x
 has area 16): test H % P and W % P, each side", refuses_by_area). That states the mistake
 exactly, but as an observation (hint_kind observation, not mistake), so the buggy/ test, which
 wants a mistake hint, fails on it: filed here with refuses_by_area expected.
+Since session 16 (tiling): the area test is named (tiling.tiling's `area`): every mistake named, so
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_by_area'}
+EXPECT = {'patch-count': 'op:tiling:num_patches:area'}
 
 
 def num_patches(H, W, P):

@@ -13,9 +13,11 @@ is not mentioned); patch_dim gets no hint at all. Nothing named.
 Since session 14 patch_dim's `P * 2` is named (counts.doubled: `P * P` written `P * 2`) and the
 square-only count's observation says the raise ("right when H == W, and raises ValueError for a
 224 x 160 image"): an observation, not a named mistake, so still in unnamed/.
+Since session 16 (tiling): the square-only guard is named (tiling.tiling's `square-only`: a 224 x
+160 image that P tiles raises ValueError): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'only_square_images',
+EXPECT = {'patch-count': 'op:tiling:num_patches:square-only',
           'flatten-length': 'op:doubled:patch_dim:P-squared-as-doubled'}
 
 

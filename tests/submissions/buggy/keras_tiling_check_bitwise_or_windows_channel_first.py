@@ -15,9 +15,12 @@ Grader: at blind time and now, the channel-first flatten named; the tiling check
 named hint (floor_division_count: "You returned (H // P) * (W // P) ... raise ValueError instead of
 rounding": the file has the check, defeated by `|`) and a checklist. EXPECT stays honest, so this
 fixture's test fails until that hint is no longer given.
+Since session 16 (tiling): the `|` is named (tiling.tiling's `bitwise-or`: Python reads `H % P !=
+(0 | W % P) != 0`), the listed floor-division hint no longer given: every mistake named, so in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None, 'patchify': 'patchify_channel_first'}
+EXPECT = {'patch-count': 'op:tiling:num_patches:bitwise-or', 'patchify': 'patchify_channel_first'}
 
 
 def num_patches(H, W, P):

@@ -13,9 +13,11 @@ sizes whose height P does not tile, not those whose width alone it does not: tes
 refuses_height_only); the reshape is observed only ("right for inputs of two axes (T, d), wrong for
 one with leading axes", only_2d_inputs), the reshape itself not named. Not every mistake named.
 Since the port (the same session) the reshape is named (keepdims written as `.reshape(x.shape[0], 1)`).
+Since session 16 (tiling): the height-only test is named (tiling.tiling's `height-only`): every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_height_only', 'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-rows+op:kept_by_index:layer_norm:var.keepdims-as-rows'}
+EXPECT = {'patch-count': 'op:tiling:num_patches:height-only', 'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-rows+op:kept_by_index:layer_norm:var.keepdims-as-rows'}
 
 
 def num_patches(H, W, P):

@@ -13,9 +13,11 @@ check and no hint on the other two in the blind round, are named since (sequence
 Since session 14 the batch is observed on the errors check (refusals: "returns a value for a
 4-D array: the lecture's for each of its images, one after the other", batch_accepted): an
 observation, not a named mistake, so still in unnamed/.
+Since session 16 (tiling): the batch is named (tiling.batched: a 4-D array's images stacked, their
+patches one image after the other): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'batch_accepted',
+EXPECT = {'patchify': 'op:batched:patchify:4d-as-batch',
           'linear-patch-embed': 'op:standardised:linear_patch_embed:standardised-unbiased-before-linear'}
 
 

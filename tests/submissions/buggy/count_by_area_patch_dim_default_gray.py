@@ -16,9 +16,12 @@ right (C given), which refute it, and names the default instead ("`C` defaults t
 3").
 Since session 14 the hidden check's observation of what num_patches refuses (refuses_by_area) is
 unchanged: an observation, not a named mistake, so still in unnamed/.
+Since session 16 (tiling): the area test and the count by area are named together (tiling.tiling's
+`area` with tiling.count_by_area: `(H * W) % (P * P)` tested, `H * W // (P * P)` counted): every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_by_area',
+EXPECT = {'patch-count': 'op:tiling:num_patches:area+op:count_by_area:num_patches:count-by-area',
           'flatten-length': 'op:default_changed:patch_dim:C-default-1'}
 
 

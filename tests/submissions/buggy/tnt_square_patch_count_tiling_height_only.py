@@ -11,6 +11,9 @@ Grader: at blind time and now (the same commit), the square count named (`W // P
 where `W` belongs); the tiling only observed, though exactly ("refuses sizes whose height P does
 not tile, not those whose width alone it does not: test W % P too", refuses_height_only, an
 observation). token-count does not lose points. Not every mistake named, so in unnamed/.
+Since session 16 (tiling): the hidden refusal check names both together (tiling.tiling's `height-
+only` paired with the sibling named on the function's other checks: `op:tiling:num_patches:height-
+only+op:sibling:num_patches:W-as-H`): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H'}

@@ -15,9 +15,12 @@ has no H // P, both sides are int(sqrt(N)), but the cause is the same) and obser
 must raise ValueError" on a hidden case.
 Since session 14 num_patches' height-only test is observed (refuses_height_only), not named: still
 in unnamed/.
+Since session 16 (tiling): num_patches' height-only test is named (tiling.tiling's
+`height-only`), and patchify's sibling is named on the grayscale check as above: every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_height_only',
+EXPECT = {'patch-count': 'op:tiling:num_patches:height-only',
           'patchify': 'op:sibling:patchify:W-as-H'}
 
 

@@ -12,9 +12,11 @@ normalisation gets only the linear-patch-embed and kernel-stride checklists. Not
 Since session 14 the normalisation is named (dtypes.rescaled's min-max normalisation, `(image -
 min) / (max - min)` first); the tiling typo is observed (refuses_height_only), not named, so still
 in unnamed/.
+Since session 16 (tiling): the tiling test is named as testing the height only (tiling.tiling's
+`height-only`: the width typo never tests W % P): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'refuses_height_only',
+EXPECT = {'patch-count': 'op:tiling:num_patches:height-only',
           'linear-patch-embed': 'op:rescaled:linear_patch_embed:image-min-max-normalised'}
 
 

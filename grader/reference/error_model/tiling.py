@@ -1,0 +1,244 @@
+"""Operators on the tiling test: which sizes P x P patches are said to tile (issue 38).
+
+The reference refuses, with ValueError, every H x W size whose height or width P does not divide
+(`check_tiling`, a validation helper the tree never descends into). Real code tests it otherwise:
+
+- one side only: `if H % P` (tinygrad's examples/vit.py, a square `image_size` assumed) or the
+  width only (Zero to Mastery's `image_resolution = x.shape[-1]; assert image_resolution %
+  patch_size == 0`), or a typo that leaves one side untested (`(W / W).is_integer()`);
+- `and` for `or`: `if H % P != 0 and W % P != 0` (a hand-written test beside timm's
+  PatchEmbed grid bookkeeping): refused only when neither side tiles;
+- the area: `(H * W) % (P * P)` (N = HW / P**2 read as the test), 8 x 2 with P = 4 let through;
+- `|` for `or` (pandas' and numpy's element-wise or, as in `df[(a != 0) | (b != 0)]`) with
+  the parentheses left out, `H % P != 0 | W % P != 0`: `|` binds before `!=`, so Python reads a
+  chained comparison, `H % P != (0 | W % P) != 0`;
+- no tiling test at all (the floored grid of timm's `strict_img_size=False`);
+- the sides compared to each other: square images only (early lucidrains vit-pytorch's one
+  `image_size`, `assert H == W`), a non-square image refused even where P tiles it;
+- the image zero-padded at the bottom and right to a multiple of P first (timm's
+  `dynamic_img_pad`, Swin's PatchEmbed `F.pad`): patches of the padded image, no refusal;
+- a 4-D array taken as a batch of images (MAE's `patchify(imgs)` on (N, H, W, C), timm's
+  PatchEmbed on (B, C, H, W)): every image's patches, one image after the other;
+- and the count taken by area, `H * W // (P * P)` for `(H // P) * (W // P)` (the lecture's
+  N = HW / P**2, Zero to Mastery's `int((height * width) / patch_size**2)`): the same where P
+  tiles both sides, more patches where the area divides and the sides do not.
+
+The test's own edits apply where the checked function, or a helper it calls directly, calls
+`check_tiling` (the counting functions and `patchify`): few sites. Their values differ from the
+reference's only on sizes that do not tile, which a check's refusal cases ask about; those
+cases are weighed by `checks/kinds/refusals.py` (`named`), which names one of these edits only
+when it reproduces every case the function ran, each raise by its exception's type.
+
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+
+import numpy as np
+
+from grader.reference.counting import as_int, check_patch_size, check_tiling
+from grader.reference.patches import as_hwc
+
+from .change import Change, Context, code, where
+from .tree import PREFIX
+
+TESTED = "check_tiling"  # the reference's tiling test
+IMAGE = "as_hwc"  # the reference's image, read as (H, W, C)
+
+
+def _sizes(H, W, P) -> tuple[int, int, int]:
+    """(H, W, P) as ints, or the reference's TypeError / ValueError for a size that is no
+    positive integer: every variant below keeps those refusals."""
+    H, W, P = as_int("height H", H), as_int("width W", W), check_patch_size(P)
+    if H <= 0 or W <= 0:
+        raise ValueError(f"image size must be positive, got {H}x{W}")
+    return H, W, P
+
+
+def _refusing(untiled):
+    """A tiling test that refuses the sizes `untiled(H, W, P)` holds for, and no other."""
+    def check(H, W, P):
+        H, W, P = _sizes(H, W, P)
+        if untiled(H, W, P):
+            raise ValueError(f"patch size {P} does not tile a {H}x{W} image")
+        return H, W, P
+    return check
+
+
+# detail -> (the test, what the code tests, a size it lets through or refuses wrongly, the fix)
+VARIANTS = {
+    "height-only": (_refusing(lambda H, W, P: H % P), "the height only (`H % P`)",
+                    "a 32 x 30 image with P = 16 gets a count", "test `W % P` too"),
+    "width-only": (_refusing(lambda H, W, P: W % P), "the width only (`W % P`)",
+                   "a 30 x 32 image with P = 16 gets a count", "test `H % P` too"),
+    "both-sides": (_refusing(lambda H, W, P: H % P and W % P),
+                   "`H % P and W % P`: it refuses only sizes neither of whose sides P tiles",
+                   "a 30 x 32 image with P = 16 gets a count",
+                   "refuse when either side leaves pixels over (`or`)"),
+    "area": (_refusing(lambda H, W, P: (H * W) % (P * P)), "the area (`(H * W) % (P * P)`)",
+             "an 8 x 2 image with P = 4 (area 16) gets a count",
+             "test `H % P` and `W % P`, each side"),
+    "none": (_refusing(lambda H, W, P: False), "nothing: no size is refused",
+             "a 30 x 32 image with P = 16 gets a count",
+             "raise ValueError when P does not divide H or W"),
+    "bitwise-or": (_refusing(lambda H, W, P: H % P != (0 | W % P) != 0),
+                   "`H % P != 0 | W % P != 0`, where `|` binds before `!=`: Python reads "
+                   "`H % P != (0 | W % P) != 0`, which refuses only sizes whose width P does "
+                   "not tile and whose two remainders differ",
+                   "a 30 x 32 or a 30 x 30 image with P = 16 gets a count",
+                   "write `or`, or put each test in parentheses"),
+    "bitwise-or-width-first": (_refusing(lambda H, W, P: W % P != (0 | H % P) != 0),
+                               "`W % P != 0 | H % P != 0`, where `|` binds before `!=`: Python "
+                               "reads `W % P != (0 | H % P) != 0`, which refuses only sizes "
+                               "whose height P does not tile and whose two remainders differ",
+                               "a 32 x 30 or a 30 x 30 image with P = 16 gets a count",
+                               "write `or`, or put each test in parentheses"),
+    "square-only": (_refusing(lambda H, W, P: H != W or H % P),
+                    "that the image is square (`H == W`) as well as `H % P`",
+                    "a 224 x 160 image with P = 16, which P tiles, raises ValueError",
+                    "accept every H x W size that P tiles, square or not"),
+}
+
+
+# variants made only where the sizes tested are the function's own parameters (`num_patches(H,
+# W, P)`), not an image's shape: an image whose sides differ also raises in code that cuts it
+# with H and W swapped (a loop's bounds), no square test there
+GIVEN_SIZES_ONLY = ("square-only",)
+
+
+def _at_depth(context: Context, most: int = 1) -> bool:
+    """Whether the instance is the checked function or a helper it calls directly."""
+    return context.instance.path.count("/") <= most
+
+
+def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The reference's tiling test `check_tiling(H, W, P)` made as one of VARIANTS."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == TESTED and len(node.args) == 3 and _at_depth(context)):
+        return
+    parameters = {a.arg for a in context.instance.node.args.args}
+    given = all(isinstance(a, ast.Name) and a.id in parameters for a in node.args[:2])
+    for detail, (test, tests, shows, fix) in VARIANTS.items():
+        if detail in GIVEN_SIZES_ONLY and not given:
+            continue
+        bound = f"{PREFIX}tiling_{detail.replace('-', '_')}"
+        yield Change(detail,
+                     f"In {where(context)}, the tiling test `{code(node)}` tests {tests}: "
+                     f"{shows}. P x P patches tile an H x W image only when P divides both H "
+                     f"and W: {fix}.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args,
+                                                     n.keywords),
+                     names=((bound, test),))
+
+
+def pad_to_tile(image, P):
+    """The (H, W, C) image zero-padded at the bottom and right to a multiple of P (as it is
+    when P is no positive integer: the tiling test refuses it after)."""
+    try:
+        P = check_patch_size(P)
+    except (TypeError, ValueError):
+        return image
+    H, W = image.shape[:2]
+    return np.pad(image, ((0, -H % P), (0, -W % P)) + ((0, 0),) * (image.ndim - 2))
+
+
+@functools.lru_cache(maxsize=256)
+def _patch_size(function: ast.FunctionDef) -> ast.AST | None:
+    """P of the function's own `check_tiling(H, W, P)` call, else None."""
+    for sub in ast.walk(function):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+                and sub.func.id == TESTED and len(sub.args) == 3):
+            return sub.args[2]
+    return None
+
+
+def padded(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The image zero-padded to a multiple of P before it is cut: `as_hwc(image)` padded, in a
+    function that tests the tiling itself."""
+    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
+            or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
+        return
+    bound = f"{PREFIX}pad_to_tile"
+    yield Change("image-padded-to-tile",
+                 f"In {where(context)}, the image is zero-padded at the bottom and right to a "
+                 f"multiple of `{code(P)}` before it is cut (timm's dynamic_img_pad, Swin's "
+                 f"`F.pad`), so a size that P does not tile gets patches of the padded image; "
+                 f"the lecture's patches tile the image as it is: raise ValueError instead of "
+                 f"padding.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, P], []),
+                 names=((bound, pad_to_tile),))
+
+
+def stacked(image, P):
+    """A 4-D array (B, H, W, C) as its images one below the other, (B * H, W, C), once P is
+    known to tile each: its patches are each image's, one image after the other; any other
+    array as the reference reads it (as_hwc)."""
+    image = np.asarray(image)
+    if image.ndim != 4:
+        return as_hwc(image)
+    check_tiling(image.shape[1], image.shape[2], P)
+    return image.reshape(-1, *image.shape[2:])
+
+
+def batched(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A 4-D array taken as a batch of images: `as_hwc(image)` stacking them, in a function
+    that tests the tiling itself."""
+    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
+            or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
+        return
+    bound = f"{PREFIX}stacked"
+    yield Change("4d-as-batch",
+                 f"In {where(context)}, a 4-D array is taken as a batch of images (B, H, W, C) "
+                 f"and the patches of all of them are returned, one image after the other, as "
+                 f"code written for a batch gives them (MAE's patchify, timm's PatchEmbed); the "
+                 f"lecture's function takes one image, (H, W) or (H, W, C): raise ValueError for "
+                 f"any other shape.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [*n.args[:1], P], []),
+                 names=((bound, stacked),))
+
+
+@functools.lru_cache(maxsize=256)
+def _returned(function: ast.FunctionDef) -> frozenset[int]:
+    """The ids of the expressions the function returns."""
+    return frozenset(id(sub.value) for sub in ast.walk(function)
+                     if isinstance(sub, ast.Return) and sub.value is not None)
+
+
+def _grid_sides(node: ast.AST) -> tuple[ast.AST, ast.AST, ast.AST] | None:
+    """(H, W, P) of a returned `(H // P) * (W // P)`, else None."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return None
+    left, right = node.left, node.right
+    if not all(isinstance(side, ast.BinOp) and isinstance(side.op, ast.FloorDiv)
+               for side in (left, right)):
+        return None
+    if ast.dump(left.right) != ast.dump(right.right):
+        return None
+    return left.left, right.left, left.right
+
+
+def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A returned `(H // P) * (W // P)` counted by area: `H * W // (P * P)`."""
+    sides = _grid_sides(node)
+    if sides is None or id(node) not in _returned(context.instance.node):
+        return
+    H, W, P = sides
+    written = f"{code(H)} * {code(W)} // ({code(P)} * {code(P)})"
+    yield Change("count-by-area",
+                 f"In {where(context)}, the patches are counted by area, `{written}` (N = HW / "
+                 f"P**2), where the lecture counts the rows of patches times the columns, "
+                 f"`{code(node)}`: the two agree only where P divides both sides.",
+                 lambda n: ast.BinOp(ast.BinOp(H, ast.Mult(), W), ast.FloorDiv(),
+                                     ast.BinOp(P, ast.Mult(), P)))
+
+
+OPERATORS = {"tiling": tiling, "padded": padded, "batched": batched,
+             "count_by_area": count_by_area}
+# the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
+REFUSAL_OPERATORS = ("tiling", "padded", "batched")
+AFTER_REFUSAL = ("count_by_area",)  # ... each paired with one of those
