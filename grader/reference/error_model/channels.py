@@ -13,26 +13,14 @@ import copy
 from collections.abc import Iterator
 
 from .change import Change, Context, code, where
-
-
-def _square(node: ast.AST) -> str | None:
-    """`P` of `P * P` or `P ** 2`, else None."""
-    if not isinstance(node, ast.BinOp):
-        return None
-    if (isinstance(node.op, ast.Mult) and isinstance(node.left, ast.Name)
-            and isinstance(node.right, ast.Name) and node.left.id == node.right.id):
-        return node.left.id
-    if (isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Name)
-            and isinstance(node.right, ast.Constant) and node.right.value == 2):
-        return node.left.id
-    return None
+from .counts import squared_name
 
 
 def _patch_width(node: ast.AST) -> tuple[ast.AST, str] | None:
     """(the square, the channels' name) of a width `P * P * C`, else None."""
     if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-            and isinstance(node.right, ast.Name) and _square(node.left) is not None
-            and node.right.id != _square(node.left)):
+            and isinstance(node.right, ast.Name) and squared_name(node.left) is not None
+            and node.right.id != squared_name(node.left)):
         return node.left, node.right.id
     return None
 

@@ -29,7 +29,7 @@ TRIANGLES = (  # (detail, the count, what it counts)
 )
 
 
-def _squared_name(node: ast.AST) -> str | None:
+def squared_name(node: ast.AST) -> str | None:
     """`T` of `T * T` or `T ** 2`, else None."""
     if not isinstance(node, ast.BinOp):
         return None
@@ -44,7 +44,7 @@ def _squared_name(node: ast.AST) -> str | None:
 
 def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
     """`T * T` counted as one of TRIANGLES."""
-    name = _squared_name(node)
+    name = squared_name(node)
     if name is None:
         return
     for detail, count, counts in TRIANGLES:
@@ -63,7 +63,7 @@ HEADS = {3: "ViT-Ti", 6: "ViT-S", 12: "ViT-B", 16: "ViT-L and ViT-H"}
 
 def every_head(context: Context, node: ast.AST) -> Iterator[Change]:
     """`T * T` counted for all the heads of a standard ViT: `12 * T * T`."""
-    if _squared_name(node) is None:
+    if squared_name(node) is None:
         return
     for heads, model in HEADS.items():
         yield Change(f"times-{heads}-heads",
@@ -111,7 +111,7 @@ def plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def doubled(context: Context, node: ast.AST) -> Iterator[Change]:
     """`P * P` (or `P ** 2`) written `P * 2`: a square typed as a double."""
-    name = _squared_name(node)
+    name = squared_name(node)
     if name is None:
         return
     yield Change(f"{name}-squared-as-doubled",
@@ -125,10 +125,10 @@ def caret(context: Context, node: ast.AST) -> Iterator[Change]:
     """`P * P` (or `P ** 2`) written `P ^ 2`, MATLAB's and Julia's power (a course script
     translated line by line): Python's `^` is bitwise XOR, which binds after `*`, so a square
     that a product goes on from, `P ^ 2 * C`, is `P ^ (2 * C)`."""
-    name, rest = _squared_name(node), None
+    name, rest = squared_name(node), None
     if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-            and _squared_name(node.left) is not None):
-        name, rest = _squared_name(node.left), node.right  # (P * P) * C
+            and squared_name(node.left) is not None):
+        name, rest = squared_name(node.left), node.right  # (P * P) * C
     if name is None:
         return
     typed = f"{name} ^ 2" + ("" if rest is None else f" * {code(rest)}")
