@@ -433,10 +433,10 @@ def one_pass_layer_norm(x, gamma, beta, eps=1e-6):
     """LayerNorm with its variance taken in one pass, mean(x**2) - mean(x)**2 (Triton's fused
     kernel, burn#5607): the digits it loses far from zero are the same in any order of writing
     it; a negative variance gives NaN."""
-    mean = x.mean(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        var = (x * x).mean(axis=-1, keepdims=True) - mean * mean
-        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+    centre = x.mean(axis=-1, keepdims=True)  # names unlike the solution's: the bundle ships
+    with np.errstate(invalid="ignore", divide="ignore"):  # this file, never a solution's line
+        spread = (x * x).mean(axis=-1, keepdims=True) - centre * centre
+        return (x - centre) / np.sqrt(spread + eps) * gamma + beta
 
 
 def _alike(got, want) -> bool:
