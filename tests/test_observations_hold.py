@@ -235,3 +235,13 @@ def test_a_tiling_test_is_named_only_where_its_rewrite_gives_every_value(grade):
     chained = grade(BITWISE_OR)["patch-count"]
     told = {c.misconception for c in chained.checks if not c.passed}
     assert told == {"op:tiling:num_patches:bitwise-or"}, told
+
+
+def test_the_search_leaves_a_tiling_test_to_the_refusal_check_and_its_probes(grade, monkeypatch):
+    """The error model's search never names a rewrite of the tiling test (modules.NAMED_ELSEWHERE):
+    only `refusals.named_refusal` does, after the student's code answered the probe sizes the
+    check's cases may lack. With that step left out, nothing names the `|` for `or`."""
+    from grader.checks.kinds import call
+    monkeypatch.setattr(call, "named_refusal", lambda result, *args, **kwargs: result)
+    told = {c.misconception for c in grade(BITWISE_OR)["patch-count"].checks if not c.passed}
+    assert told and not any((m or "").startswith("op:tiling") for m in told), told

@@ -180,7 +180,6 @@ INSTEAD = {
 }
 
 
-
 # sizes (H, W, P) the student's function is also called on before a tiling test is named, the
 # sizes its sentences speak of among them: each kind of size a tiling test tells apart (one side
 # alone untiled, both with equal remainders or not, an area that divides, square or not)

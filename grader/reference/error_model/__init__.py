@@ -33,7 +33,7 @@ import numpy as np
 
 from .change import Context, where
 from .evidence import agree, distance, elements
-from .modules import OPERATORS
+from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
@@ -256,6 +256,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     if built is None:
         return None
     root, singles = built
+    singles = tuple(edit for edit in singles if edit.operator not in NAMED_ELSEWHERE)
     rank = {edit.name: i for i, edit in enumerate(singles)}
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)

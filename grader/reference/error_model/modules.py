@@ -30,3 +30,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
            projections, channels, grids, tiling)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
+# the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
+# also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
+# width-only test agree on many sizes); the search never tries them
+NAMED_ELSEWHERE = frozenset((*tiling.REFUSAL_OPERATORS, *tiling.AFTER_REFUSAL))

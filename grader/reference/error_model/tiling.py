@@ -26,8 +26,9 @@ The reference refuses, with ValueError, every H x W size whose height or width P
 The test's own edits apply where the checked function, or a helper it calls directly, calls
 `check_tiling` (the counting functions and `patchify`): few sites. Their values differ from the
 reference's only on sizes that do not tile, which a check's refusal cases ask about; those
-cases are weighed by `checks/kinds/refusals.py` (`named`), which names one of these edits only
-when it reproduces every case the function ran, each raise by its exception's type.
+cases are weighed by `checks/kinds/refusals.py` (`named_refusal`), which names one of these edits
+only when it reproduces every case the function ran, each raise by its exception's type, and
+the student's code on probe sizes; the search never tries them (`modules.NAMED_ELSEWHERE`).
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
