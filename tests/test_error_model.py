@@ -18,7 +18,7 @@ from grader.reference import error_model as em
 from grader.reference.attention import attention, merge_heads, split_heads
 from grader.reference.error_model.projections import filled_leading
 from grader.reference.error_model.tree import compile_with
-from grader.reference.layers import gelu
+from grader.reference.layers import gelu, gelu_tanh
 
 RNG = np.random.default_rng(3)
 TIGHT = Compare("allclose", rtol=1e-5, atol=1e-6)
@@ -1527,6 +1527,62 @@ def test_a_result_passed_through_an_output_activation():
         count = em.rewrite(REFERENCE["num_patches"],
                            f"op:output_activation:num_patches:result-through-{activation}")
         assert count(8, 4, 2) == 8 and isinstance(count(8, 4, 2), int)
+
+
+def test_a_linear_map_returned_through_a_stem_activation():
+    """ConvMixer's stem, conv then GELU, ported into conv_patch_embed: named with the exact GELU
+    (the tanh approximation and ReLU each by their own name); a convolution scaled or with its
+    bias left out is none of them; a function whose result is no linear map (layer_norm) has
+    no such rewrite."""
+    conv, embed = REFERENCE["conv_patch_embed"], REFERENCE["linear_patch_embed"]
+    rng = np.random.default_rng(17)  # its own: the file's RNG feeds the tests after it
+    cases = [(rng.normal(size=(6, 6, 2)), rng.normal(size=(2, 2, 2, 3)), rng.normal(size=3), 2),
+             (rng.normal(size=(5, 7, 1)), rng.normal(size=(3, 3, 1, 2)), rng.normal(size=2), 1)]
+    students = {"gelu": lambda *a: gelu(conv(*a)),
+                "relu": lambda *a: np.maximum(conv(*a), 0.0)}
+    for name, student in students.items():
+        found = em.search(conv, calls_of(conv, student, cases), 0, same)
+        assert found.name == f"op:stem_activation:conv_patch_embed:result-through-{name}", found
+        assert "before it is returned" in found.sentence
+    for wrong in (lambda *a: 2.0 * conv(*a), lambda image, K, b, s: conv(image, K, 0 * b, s)):
+        found = em.search(conv, calls_of(conv, wrong, cases), 0, same)
+        assert found is None or not found.name.startswith("op:stem_activation"), found
+    tanh = em.rewrite(embed, "op:stem_activation:linear_patch_embed:result-through-gelu_tanh")
+    args = (rng.normal(size=(4, 4, 3)), rng.normal(size=(12, 5)), rng.normal(size=5), 2)
+    assert np.allclose(tanh(*args), gelu_tanh(embed(*args)))
+    _, edits = em.model(REFERENCE["layer_norm"])
+    assert not any(e.name.startswith("op:stem_activation") for e in edits)
+
+
+def test_the_kernel_test_written_otherwise_refuses_only_what_its_sentence_says():
+    """guards.kernel_fit: each variant keeps the reference's values and refusals and refuses
+    one kind of size more: a kernel as large as a side (`>=`), one larger than the channel
+    count (`k > min(image.shape)`, the image as given or as (H, W, C)), a stride that leaves
+    rows over; the search never tries them (refusals.named_refusal weighs them)."""
+    conv, rng = REFERENCE["conv_patch_embed"], np.random.default_rng(17)
+    assert "kernel_fit" in em.NAMED_ELSEWHERE
+
+    def outcome(name, shape, k, stride):
+        image = rng.normal(size=shape)
+        K = rng.normal(size=(k, k, shape[2] if len(shape) == 3 else 1, 2))
+        try:
+            value = em.rewrite(conv, f"op:kernel_fit:conv_patch_embed:{name}")(
+                image, K, np.ones(2), stride)
+        except ValueError:
+            return "refused"
+        assert np.allclose(value, conv(image, K, np.ones(2), stride))
+        return "value"
+
+    sizes = [((3, 5, 2), 3, 1), ((4, 5, 3), 3, 1), ((8, 8, 3), 4, 4), ((6, 6), 3, 2),
+             ((7, 8, 3), 2, 3), ((8, 8, 3), 2, 2)]
+    expected = {"as-large-refused": ["refused", "value", "value", "value", "value", "value"],
+                "min-of-given-shape": ["refused", "value", "refused", "value", "value", "value"],
+                "min-of-hwc-shape": ["refused", "value", "refused", "refused", "value", "value"],
+                "windows-fit-exactly": ["value", "value", "value", "refused", "refused", "value"]}
+    for name, outcomes in expected.items():
+        assert [outcome(name, *size) for size in sizes] == outcomes, name
+    assert "refuses only a kernel taller or wider" in em.sentence(
+        conv, "op:kernel_fit:conv_patch_embed:as-large-refused")
 
 
 def test_a_result_computed_in_another_axis_order_and_reshaped_into_place():

@@ -85,3 +85,37 @@ def test_the_worker_reports_a_binding_error_without_a_frame_of_the_students(tmp_
     assert _told(check, own.error.message, where=own.error.where,
                  raised_in=own.error.raised_in).misconception == "signature_differs"
     assert inner.status == "raised" and inner.error.where is not None
+
+
+@pytest.mark.parametrize("source, named", [
+    ("def num_tokens(P, H, W, cls_token=True):\n"  # a tutorial's order: the patch size first
+     "    return (H // P) * (W // P) + bool(cls_token)\n", True),
+    ("def num_tokens(H, W, P, cls_token=True):\n"  # the API's order, a wrong count
+     "    return (H // P) * (W // P) + 2 * bool(cls_token)\n", False),
+    ("CALLS = []\n"  # right from its second call on, whatever the order: no cause of order
+     "def num_tokens(H, W, P, cls_token=True):\n"
+     "    CALLS.append(1)\n"
+     "    return (H // P) * (W // P) + bool(cls_token) + (len(CALLS) <= 2)\n", False),
+])
+def test_parameters_in_another_order_are_named_only_where_names_make_every_case_right(
+        tmp_path, check, source, named):
+    """signatures.reordered: called by name, right on every case, and by position still wrong
+    where it was: the order of its parameters is the one difference (b15_12's
+    `linear_patch_embed(image, P, W_e, b_e)`)."""
+    from grader.checks.kinds.signatures import reordered
+
+    submission = tmp_path / "submission.py"
+    submission.write_text(source)
+    cases = [PlannedCase((384, 384, 16), {"cls_token": False}, None, None, "num_tokens", None,
+                         (576, None)),
+             PlannedCase((32, 64, 16), {"cls_token": True}, None, None, "num_tokens", None,
+                         (9, None))]
+    with StudentWorker(submission) as worker:
+        ran = [(p, worker.call("num_tokens", p.args, p.kwargs)) for p in cases]
+        failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 2", hint="the check's hint")
+        said = reordered(failed, check, ran, worker, check._right)
+    if named:
+        assert said.misconception == "parameters_reordered" and said.hint_kind == MISTAKE
+        assert "takes (H, W, P)" in said.hint
+    else:
+        assert said is failed

@@ -49,7 +49,7 @@ from .mistakes import (
 )
 from .randomness import repeated
 from .refusals import named_refusal, refused
-from .signatures import mismatched
+from .signatures import mismatched, reordered
 from .value_observations import described
 
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
@@ -307,6 +307,7 @@ class CallCheck(Kind):
         cases: mistakes.py), else what is true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
+        result = reordered(result, self, ran, memory.worker if own else None, self._right)
         mine = [] if memory is None or not own or self.integration else [  # the same code's
             (p, o, self._right(p, o)) for p, o in memory.outcomes(self.call)  # other checks'
             if id(p) not in here]                                               # cases, judged

@@ -7,9 +7,11 @@ P * P does not divide. Each is true of the cases that ran by construction; it na
 
 `named_refusal(result, check, cases, planned, outcome)`, first: the mistake a rewrite of the
 reference's tiling test names (error_model/tiling.py: one side only, `and` for `or`, the area, no
-test, square images only, the image padded; alone or with the count taken by area), when it
-reproduces every case the function ran, the refusals (by their exception's type) and the values
-it returned.
+test, square images only, the image padded; alone or with the count taken by area), or of the
+convolution's kernel test (error_model/guards.py: `>=`, the channel count compared, windows that
+must fit exactly; alone or with the one value mistake of the search that reproduces every value
+returned), when it reproduces every case the function ran, the refusals (by their exception's
+type) and the values it returned, and the student's code on probe sizes.
 
 `refused(result, check, judged, planned, outcome)`: the failed `result` with the one of
 REFUSALS that holds on every case it refused and on none it did not, as an observation; or,
@@ -217,33 +219,104 @@ def _probes(params, planned) -> list | None:
     return out
 
 
+# a convolution's probes, each (rows, columns) more than the kernel's side k, a stride, and the
+# image's channels (None: the case's; 0: a 2-D image): a kernel as large as a side, windows
+# that leave rows over, a kernel larger than the channel count, a gray image of either shape
+CONV_PROBES = ((0, 2, 1, None), (2, 0, 1, None), (1, 3, 2, None), (2, 4, 2, None),
+               (4, 4, 3, None), (3, 3, 1, 1), (3, 3, 1, 3), (3, 5, 2, 0), (0, 0, 1, 3),
+               (5, 2, 2, 0))
+
+
+def _conv_probes(params, planned) -> list | None:
+    """(args, kwargs) of a convolution's case `planned` (image, K, b, stride) with its image's
+    sizes, channels and stride as each of CONV_PROBES (the kernel resized to the channels), or
+    None when its case is no such call."""
+    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+    image, K = arguments.get("image"), arguments.get("K")
+    if not (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
+            and K.ndim == 4 and "stride" in arguments and len(params) == len(planned.args)):
+        return None
+    k, out = K.shape[0], []
+    for rows, columns, stride, channels in CONV_PROBES:
+        C = (image.shape[2] if image.ndim == 3 else 0) if channels is None else channels
+        shape = (k + rows, k + columns, *((C,) if C else ()))
+        sized = {"image": (np.arange(int(np.prod(shape))) % 251).reshape(shape).astype(
+                     image.dtype),
+                 "K": np.resize(K, (K.shape[0], K.shape[1], C or 1, K.shape[3])),
+                 "stride": stride}
+        out.append((tuple(sized.get(name, value) for name, value in
+                          zip(params, planned.args, strict=True)), {}))
+    return out
+
+
+def _refusal_wrong(planned, outcome) -> bool:
+    """Whether the case asked for a refusal and the code returned a value, or asked for a value
+    and the code raised ValueError."""
+    raises = planned.expectation()[1]
+    return ((raises is not None and outcome.status == "ok")
+            or (raises is None and outcome.status == "raised"
+                and outcome.error.type == "ValueError"))
+
+
+def _rights(check, cases: list) -> list[bool]:
+    """Whether each (planned case, outcome) of `cases` is right: its value or its refusal."""
+    rights = []
+    for planned, outcome in cases:
+        expected, raises = planned.expectation()
+        if raises is not None or outcome.status != "ok":
+            rights.append(raises is not None and outcome.status == "raised")
+            continue
+        try:
+            rights.append(bool(alike(expected, outcome.value,
+                                     check.compare or default_compare(expected))))
+        except Exception:  # noqa: BLE001  (an expectation no value fits)
+            rights.append(False)
+    return rights
+
+
+def _returns(rewritten, calls: list, check) -> bool:
+    """Whether `rewritten` returns the student's value on every (args, kwargs, outcome)."""
+    for args, kwargs, got in calls:
+        try:
+            with np.errstate(all="ignore"):
+                value = rewritten(*args, **kwargs)
+        except Exception:  # noqa: BLE001  (a value mistake returns where the code returned)
+            return False
+        if not alike(value, got.value, check.compare or default_compare(value)):
+            return False
+    return True
+
+
 def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
     and the count by area, or that and a mistake another check of the function named: the square
     count's `H // P` for `W // P`) that reproduces every case of `cases` ((planned case,
     outcome) pairs: the check's and the function's other checks') and what the student's code
     (run by `worker`, its own) returns on PROBES: each raise by its exception's type, each value
-    under the check's comparison. Only where the failed case asked for a refusal and the code
-    returned a value, or asked for a value and the code raised ValueError: a correct code,
-    whatever its message or its way of testing, never gets here."""
-    expected, raises = planned.expectation()
+    under the check's comparison; or, where the code also returned a wrong value, a test and
+    the one single of the search that reproduces every value it returned (`>=` in the kernel
+    test and the bias counted once per summed value). Only where a case (the failed one or
+    another the function ran) asked for a refusal and the code returned a value, or asked for a
+    value and the code raised ValueError: a correct code, whatever its message or its way of
+    testing, never gets here."""
     if (worker is None or result.status != FAILED or result.misconception or check.integration
-            or not ((raises is not None and outcome.status == "ok")
-                    or (raises is None and outcome.status == "raised"
-                        and outcome.error.type == "ValueError"))):
+            or not any(_refusal_wrong(p, o) for p, o in [(planned, outcome), *cases])):
         return result
     try:
         from grader.reference import error_model
+        from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
+        from grader.reference.error_model.modules import NAMED_ELSEWHERE
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
         return result  # the student bundle: no reference
     hidden = opaque(check)
     built = error_model.model(function, hidden)
-    probes = _probes(check.api.params(check.reference_name), planned)
+    params = check.api.params(check.reference_name)
+    probes = _probes(params, planned) or _conv_probes(params, planned)
     if built is None or probes is None:
         return result
-    tests = [e.name for e in built[1] if e.operator in REFUSAL_OPERATORS]
+    tests = [e.name for e in built[1] if e.operator in (*REFUSAL_OPERATORS, *GUARDS)]
     after = [e.name for e in built[1] if e.operator in AFTER_REFUSAL]
     memory = MEMORY.get()  # a mistake another check of the function named: its second part
     after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
@@ -274,6 +347,15 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     found = [name for name in tests if reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
         if reproduces(f"{test}{JOIN}{count}")]
+    if not found and any(o.status == "ok" and not ok for (_, o), ok in zip(
+            cases, _rights(check, cases), strict=True)):
+        # a wrong value beside the refusal: a test paired with the one value mistake (a single
+        # of the search) that reproduces every value the code returned on the check's cases
+        returned = [(p.args, p.kwargs, o) for p, o in cases if o.status == "ok"]
+        values = [e.name for e in built[1] if e.operator not in NAMED_ELSEWHERE
+                  and _returns(error_model.rewrite(function, e.name, hidden), returned, check)]
+        found = [f"{test}{JOIN}{value}" for test in tests for value in values
+                 if reproduces(f"{test}{JOIN}{value}")]
     if len(found) != 1:
         return result
     return replace(result, misconception=found[0], hint_kind=MISTAKE,

@@ -81,4 +81,37 @@ def _needs(check) -> str:
     return f"({', '.join(params)})" if params else "the parameters it lists"
 
 
-TITLES = {"signature_differs": "parameters named or counted unlike the student API's"}
+def reordered(result, check, ran: list, worker, right):
+    """`result` with, as a named mistake, parameters in another order than the student API's:
+    where the code, called with every argument of the cases that ran (`ran`: (planned case,
+    outcome) pairs) by its API name, returns or refuses right on every one, and called again
+    as the check called it (by position), is still wrong where it was; `right(planned,
+    outcome)`: the check's verdict on a case. Python's binding is then the one difference: a
+    ViT-from-scratch tutorial's `linear_patch_embed(image, P, W_e, b_e)` for the API's
+    `(image, W_e, b_e, P)`. A correct code, right by position, never gets here."""
+    params = check.api.params(check.reference_name)
+    if (worker is None or result.status != FAILED or result.misconception or check.integration
+            or not params or not ran or any(len(p.args) > len(params) for p, _ in ran)
+            or not any(p.args and not right(p, o) for p, o in ran)):
+        return result
+    from grader.worker.values import encode_call  # the worker's encoding, as refusals.py's
+
+    named = [encode_call((), {**dict(zip(params, p.args, strict=False)), **p.kwargs})
+             for p, _ in ran]
+    again = [encode_call(p.args, p.kwargs) for p, _ in ran]
+    answers = worker.call_many(check.call, named + again)
+    by_name, by_position = answers[:len(ran)], answers[len(ran):]
+    if not all(right(p, o) for (p, _), o in zip(ran, by_name, strict=True)) or any(
+            right(p, o) != right(p, before) for (p, before), o in zip(ran, by_position,
+                                                                   strict=True)):
+        return result
+    name = check.function
+    return replace(result, misconception="parameters_reordered", hint_kind=MISTAKE, hint=(
+        f"Your `{name}` is right on every case when each argument is passed by its name: its "
+        f"parameters are the student API's in another order. The API's `{name}` takes "
+        f"{_needs(check)} ({API_DOC}), and a call that passes them by position binds each to "
+        "another of your parameters. Put yours in that order."))
+
+
+TITLES = {"signature_differs": "parameters named or counted unlike the student API's",
+          "parameters_reordered": "parameters in another order than the student API's"}

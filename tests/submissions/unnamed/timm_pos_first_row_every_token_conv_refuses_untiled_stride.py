@@ -18,9 +18,11 @@ checklist. The conv refusal gets its own traceback only, no hint. Since: a mista
 check of one or two values must explain the function's other failures too (mistakes.py,
 unexplained_elsewhere and THIN): the worked example is observed like the others. Since choices.first_row: the first row
 for every token is named.
+Since session 17 the conv refusal is named on kernel-stride (guards.kernel_fit, weighed by
+`checks/kinds/refusals.py` with its probe images: the windows must fit exactly).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None,
+EXPECT = {'kernel-stride': 'op:kernel_fit:conv_patch_embed:windows-fit-exactly',
           'cls-and-positions': "op:first_row:embed_image:params['pos']-first-row-only",
           'why-positions': None, 'vit-checkpoint': None}
 

@@ -12,9 +12,13 @@ Grader: the bias is observed (offset_rows: "the expected values plus 3 times `b`
 k * k * C - 1 = 3 on the failing case); the answer is told it is not one of the options. Nothing named.
 Since session 14 the answer is named (answer_spelt_unlike_option: 'bidirectional' spelt another
 way).
+Since session 17 both conv mistakes are named together (op:kernel_fit+op:bias_inside: the kernel
+test `k >= H or k >= W` and the bias added inside the sum; `checks/kinds/refusals.py` pairs a
+kernel test with the one value mistake that reproduces every value returned, checked on its
+probe images too): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None,
+EXPECT = {'kernel-stride': 'op:kernel_fit:conv_patch_embed:as-large-refused+op:bias_inside:conv_patch_embed:b-inside-the-sum',
           'no-causal-mask': 'answer_spelt_unlike_option'}
 
 

@@ -11,9 +11,12 @@ P, stride P equals the linear map) gives its generic checklist ("Check both: con
 (its windows, stride and bias, ...) and linear_patch_embed"), true but not pointing at an
 activation; the direct conv_patch_embed checks (visible and hidden) fail with no hint line.
 Nothing named, so in unnamed/.
+Since session 17 named on the direct checks (op:stem_activation, stems.py: the linear map's
+output goes through the exact GELU before it is returned, as in ConvMixer's stem): every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:stem_activation:conv_patch_embed:result-through-gelu'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -12,9 +12,12 @@ Grader: at blind time and now, the argument order gets the worked example's chec
 expected/got (an "ambiguous truth value" error), and kernel-stride's property "fix where it
 failed"; patch_dim is observed ("the expected count plus 1"). Nothing named.
 Since the eleventh session patch_dim's + 1 is named.
+Since session 17 the argument order is named (signatures.reordered: called with every argument by
+its name the function is right on every case, and by position still wrong): every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'flatten-length': 'op:count_plus_one:patch_dim:count-plus-1', 'linear-patch-embed': None}
+EXPECT = {'flatten-length': 'op:count_plus_one:patch_dim:count-plus-1', 'linear-patch-embed': 'parameters_reordered'}
 CORRECT = ('embed_image',)
 
 

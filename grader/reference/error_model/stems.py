@@ -1,0 +1,81 @@
+"""Operators on a linear step's output given an activation the lecture's has not: a port of a
+convolutional stem keeps the activation that follows its convolution there (ConvMixer's
+`nn.Sequential(nn.Conv2d(3, dim, kernel_size=p, stride=p), nn.GELU(), nn.BatchNorm2d(dim))`,
+EfficientNet's and MobileNet's conv-BN-SiLU/ReLU stems, ResNet's conv-bn-relu), or a patch
+embedding or projection written as a Keras `Dense(d, activation="gelu")`. The lecture's patch
+embedding is the linear map alone; its activation comes later, inside the MLP.
+
+Applies only where the checked function returns a linear map's value: a product (`@`,
+`np.tensordot`, `np.einsum`, `np.dot`, `np.matmul`), such a product plus a bias, or a call of
+the lecture's `linear` step. Each rewrite wraps that value in the activation; a value it does
+not fit (no float array) comes back as it is, so the rewrite is the reference there.
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from .activations import ACTIVATIONS
+from .change import Change, Context, callee, code, is_result, where
+from .tree import PREFIX
+
+PRODUCTS = frozenset({"tensordot", "einsum", "dot", "matmul"})
+STEM_ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu")  # what conv stems put after the conv
+STYLES = {"gelu": "ConvMixer's stem, `Conv2d` then `nn.GELU()`",
+          "gelu_tanh": "a stem or Dense layer built with GELU's tanh approximation",
+          "relu": "ResNet's and VGG's conv-bn-relu stems",
+          "silu": "EfficientNet's and MobileNet's conv-BN-SiLU (swish) stems"}
+
+
+def _is_product(node: ast.AST) -> bool:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in PRODUCTS)
+
+
+def is_linear_map(node: ast.AST) -> bool:
+    """Whether `node` computes a linear map's value: a product, a product plus a term (its
+    bias), or a call of the `linear` step."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_product(node.left) or _is_product(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return callee(node) == "linear"
+    return _is_product(node)
+
+
+def _activated(function: Callable) -> Callable:
+    def activated(value):
+        if not (isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating)):
+            return value
+        with np.errstate(all="ignore"):
+            return function(value)
+    return activated
+
+
+BOUND = {name: _activated(ACTIVATIONS[name][1]) for name in STEM_ACTIVATIONS}
+
+
+def stem_activation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's linear map returned through an activation: `return
+    np.tensordot(windows, K, ...) + b` as `return gelu(np.tensordot(windows, K, ...) + b)`."""
+    if not (is_result(context, node) and is_linear_map(node)):
+        return
+    shown = code(node)
+    for name in STEM_ACTIVATIONS:
+        words = ACTIVATIONS[name][0]
+        bound = f"{PREFIX}stem_{name}"
+        yield Change(f"result-through-{name}",
+                     f"In {where(context)}, the linear map's output `{shown}` goes through "
+                     f"{words} before it is returned, as in {STYLES[name]}: the lecture's "
+                     f"`{context.root}` returns the linear map's values themselves, with no "
+                     "activation after them (the lecture's GELU belongs inside the MLP only). "
+                     "Return them without it.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), [n], []),
+                     ((bound, BOUND[name]),))
+
+
+OPERATORS = {"stem_activation": stem_activation}
