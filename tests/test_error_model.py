@@ -4170,3 +4170,39 @@ def test_the_tokens_of_an_inlined_embedding_built_in_the_images_dtype():
     assert found is None or "assembled" not in found.name, found
     whole = [e.name for e in em.model(vit)[1] if "assembled_narrowed" in e.operator]
     assert whole == ["op:assembled_narrowed:vit_forward/embed_image:vstack-in-image-dtype"]
+
+
+def test_the_positions_laid_on_the_grid_column_by_column():
+    """MAE's "w goes first": patch (r, c) of an R-row grid gets row 1 + c * R + r of the table,
+    named from embed_image's outputs on a 4 x 6 and a 6 x 4 image (a one-row grid is right:
+    both orders agree there). Rows of the table read in reverse, another mistake, are never
+    told as it; only embed_image, the function that takes the image, offers it."""
+    embed, P, d = REFERENCE["embed_image"], 2, 4
+
+    def params(H, W):
+        n = (H // P) * (W // P)
+        return {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n + 1, d))}
+
+    def student(laid):
+        def embed_image(image, params):
+            gh, gw = image.shape[0] // P, image.shape[1] // P
+            x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], P)
+            pos = params["pos"]
+            rows = laid(pos[1:], gh, gw)
+            return np.vstack([params["cls"] + pos[0], x + rows])
+        return embed_image
+
+    cases = [(RNG.normal(size=(H, W, 3)), params(H, W)) for H, W in ((4, 6), (6, 4), (2, 6))]
+    opaque = frozenset({"linear_patch_embed"})
+    column = student(lambda t, gh, gw: t.reshape(gw, gh, d).transpose(1, 0, 2).reshape(-1, d))
+    found = em.search(embed, calls_of(embed, column, cases), 0, same, opaque=opaque)
+    assert found.name == "op:positions_column_major:embed_image:pos-column-major", found
+    assert "patch (r, c) of a grid of R rows gets row 1 + c * R + r" in found.sentence
+    assert np.allclose(em.rewrite(embed, found.name)(*cases[2]), embed(*cases[2]))
+    reversed_rows = student(lambda t, gh, gw: t[::-1])
+    found = em.search(embed, calls_of(embed, reversed_rows, cases), 0, same, opaque=opaque)
+    assert found is None or "column_major" not in found.name, found
+    for name in ("vit_forward", "linear_patch_embed", "patchify"):
+        assert not any(e.operator == "positions_column_major"
+                       for e in em.model(REFERENCE[name])[1])

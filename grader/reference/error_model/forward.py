@@ -11,6 +11,11 @@
   model's final `layernorm` belongs): `layer_norm(x, params["ln_g"], params["ln_b"])` as
   `layer_norm(x, block["ln2_g"], block["ln2_b"])`, the keys each taken from a call of the same
   function inside the step the loop runs (its own LayerNorms), one change per such call.
+- the table of positions added to the tokens with its patch rows laid on the grid column by
+  column (MAE's `get_2d_sincos_pos_embed`: `grid = np.meshgrid(grid_w, grid_h)  # here w goes
+  first`, a convention carried over to a learned table): patch (r, c) of an R-row grid gets
+  row 1 + c * R + r, where the patches are numbered row by row; only in a checked function
+  that takes the image and passes the patch size `params['P']` with it (embed_image).
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -21,10 +26,13 @@ import copy
 import inspect
 from collections.abc import Iterator
 
+import numpy as np
+
 from .change import Change, Context, called_function, callee, code, key_of, where
-from .tree import source
+from .tree import PREFIX, source
 
 COUNT = "heads"  # the count a student-API step takes that HF's config names three ways
+IMAGE, SIZE = "image", "P"  # the student API's image argument and its patch size's key
 
 
 def _loop_around(function: ast.FunctionDef, node: ast.AST) -> ast.For | None:
@@ -150,4 +158,55 @@ def leftover_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"`{meant}`.", replaced)
 
 
-OPERATORS = {"heads_confused": heads_confused, "leftover_parameters": leftover_parameters}
+
+
+def column_major(table, image, size):
+    """`table` [N + 1, d] with its rows after the first laid on the (H // size, W // size) grid
+    of `image` column by column: patch (r, c) given row 1 + c * rows + r (MAE's `np.meshgrid(
+    grid_w, grid_h)`, "w goes first"); a table of another length as it is."""
+    table = np.asarray(table)
+    rows, cols = np.shape(image)[0] // size, np.shape(image)[1] // size
+    if table.ndim != 2 or len(table) != rows * cols + 1:
+        return table
+    laid = table[1:].reshape(cols, rows, -1).transpose(1, 0, 2).reshape(rows * cols, -1)
+    return np.concatenate([table[:1], laid])
+
+
+def _size_key(function: ast.FunctionDef, image: str) -> ast.AST | None:
+    """The patch size a call of the function passes with the image (`params['P']`), else
+    None."""
+    for call in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
+        if any(isinstance(a, ast.Name) and a.id == image for a in call.args):
+            sizes = [a for a in call.args if key_of(a) == SIZE]
+            if sizes:
+                return sizes[0]
+    return None
+
+
+def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A table of positions added to the tokens, its patch rows laid on the grid column by
+    column: `x + params['pos']` as `x + column_major(params['pos'], image, params['P'])`."""
+    function = context.instance.node
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and "/" not in context.instance.path and key_of(node.right) is not None
+            and isinstance(node.left, ast.Name) and function.args.args
+            and function.args.args[0].arg == IMAGE):
+        return
+    size = _size_key(function, IMAGE)
+    if size is None:
+        return
+    bound, table = f"{PREFIX}column_major", code(node.right)
+    yield Change(f"{key_of(node.right)}-column-major",
+                 f"In {where(context)}, the rows of `{table}` after the first are laid on the "
+                 f"patch grid column by column, as MAE's `np.meshgrid(grid_w, grid_h)` (\"w goes "
+                 f"first\") lays its table: patch (r, c) of a grid of R rows gets row "
+                 f"1 + c * R + r. The patches are numbered row by row, so patch (r, c) of a "
+                 f"grid of C columns gets row 1 + r * C + c: add `{table}` as it is.",
+                 lambda n: ast.BinOp(n.left, ast.Add(), ast.Call(
+                     ast.Name(bound, ast.Load()),
+                     [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size)], [])),
+                 ((bound, column_major),))
+
+
+OPERATORS = {"heads_confused": heads_confused, "leftover_parameters": leftover_parameters,
+             "positions_column_major": positions_column_major}
