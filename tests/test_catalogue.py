@@ -458,7 +458,7 @@ def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_on
     """b10_08: embed_image adds positions; self_attention sums the values, so the tiles' order
     is lost there. The spec's hint ("with your embed_image ... only reorders the tokens") would
     be untrue: the property says where it is lost instead."""
-    result = graded[SUBMISSIONS / "unnamed" / "einsum_values_summed_gelu_new_bracket.py"][
+    result = graded[SUBMISSIONS / "buggy" / "einsum_values_summed_gelu_new_bracket.py"][
         "why-positions"]
     check = next(c for c in result.checks if c.name.startswith("after embed_image"))
     assert not check.passed and check.misconception == "positions_lost_in_attention"

@@ -913,8 +913,13 @@ def _tanh_gelu_by_hand(scale, power):
     (_tanh_gelu_by_hand(np.sqrt(2 / np.pi), 2), "power-3-as-2",
      "with `x ** 2` where `x ** 3` belongs"),
     (_tanh_gelu_by_hand(np.sqrt(2 * np.pi), 3), "math.pi-multiplied",
-     "with `math.sqrt(2.0 * math.pi)` where `math.sqrt(2.0 / math.pi)` belongs")],
-    ids=["no-cubic", "square", "sqrt-2pi"])
+     "with `math.sqrt(2.0 * math.pi)` where `math.sqrt(2.0 / math.pi)` belongs"),
+    (lambda z: 0.5 * z * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * z + 0.044715 * z ** 3)),
+     "math.sqrt(2.0math.pi)-brackets-dropped",
+     "with `np.tanh(math.sqrt(2.0 / math.pi) * x + 0.044715 * x ** 3)` where "
+     "`np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))` belongs (the brackets left "
+     "off: the factor multiplies one term only)")],
+    ids=["no-cubic", "square", "sqrt-2pi", "gelu-new-brackets"])
 def test_a_hand_written_tanh_gelu_with_one_slip_is_named(student_act, detail, words):
     """The three slips of the blind rounds (issue 38), written as the students wrote them, on
     the encoder-block check's generated cases and comparison: each names its variant, whose
@@ -4098,3 +4103,162 @@ def test_each_tiling_test_rewritten_refuses_its_own_sizes_and_the_probes_tell_th
         assert outcome(function, (32, 32, 0)) == "ValueError", detail
         with pytest.raises(TypeError):
             function(32.0, 32, 16)
+
+
+# --- forward.py: what the forward pass hands its blocks --------------------------------------
+
+def test_a_head_count_confused_with_the_depth_or_one_heads_width():
+    """HF ViTConfig's three counts: the depth (`num_hidden_layers`) or `attention_head_size`
+    passed where the number of heads belongs, each named from the logits; heads given as 1 is
+    another mistake (sequence.count_as_one), never told as either. Only where the checked
+    function itself passes `heads` on to a student-API step (not split_heads inside attention,
+    not encoder_block's computed input)."""
+    vit, image = REFERENCE["vit_forward"], RNG.normal(size=(4, 4, 3))
+    embed, block = REFERENCE["embed_image"], REFERENCE["encoder_block"]
+    cases = [(image, small_vit(1)), (image, small_vit(4))]  # d=8, 2 heads: width 4, depth 1, 4
+
+    def forward(count):
+        def student(image, params):
+            x = embed(image, params)
+            for b in params["blocks"]:
+                x = block(x, b, count(x, params))
+            x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return student
+
+    opaque = frozenset({"embed_image", "encoder_block"})
+    for detail, count in (("head-width", lambda x, p: x.shape[-1] // p["heads"]),
+                          ("depth", lambda x, p: len(p["blocks"]))):
+        found = em.search(vit, calls_of(vit, forward(count), cases), 0, same, opaque=opaque)
+        assert found.name == f"op:heads_confused:vit_forward:heads-as-{detail}", found
+        assert "as its number of heads: pass `params['heads']` itself" in found.sentence
+    found = em.search(vit, calls_of(vit, forward(lambda x, p: 1), cases), 0, same, opaque=opaque)
+    assert found is None or "heads_confused" not in found.name, found
+    for name in ("self_attention", "encoder_block", "embed_image"):
+        assert not any(e.operator == "heads_confused" for e in em.model(REFERENCE[name])[1])
+
+
+def test_the_final_norm_read_from_the_leftover_loop_variable():
+    """`layer_norm(x, block['ln2_g'], block['ln2_b'])` after the loop: the last block's own
+    norm (HF's per-layer `layernorm_after`), named; the keys come from encoder_block's own
+    LayerNorms (ln1 and ln2, one edit each). The first block's norm read after the loop is
+    another mistake: with two blocks it is never told as the leftover loop variable."""
+    vit, image = REFERENCE["vit_forward"], RNG.normal(size=(4, 4, 3))
+    cases = [(image, small_vit(2)), (image, small_vit(3))]
+
+    def student(which):
+        def forward(image, params):
+            x = REFERENCE["embed_image"](image, params)
+            for b in params["blocks"]:
+                x = REFERENCE["encoder_block"](x, b, params["heads"])
+            last = params["blocks"][which]
+            x = REFERENCE["layer_norm"](x, last["ln2_g"], last["ln2_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return forward
+
+    opaque = frozenset({"embed_image", "encoder_block"})
+    edits = [e.name for e in em.model(vit)[1] if e.operator == "leftover_parameters"]
+    assert edits == [f"op:leftover_parameters:vit_forward:ln_g-ln_b-as-last-block-{k}"
+                     for k in ("ln1_g-ln1_b", "ln2_g-ln2_b")]
+    found = em.search(vit, calls_of(vit, student(-1), cases), 0, same, opaque=opaque)
+    assert found.name == edits[1], found
+    assert "the loop variable `block` is left over" in found.sentence
+    found = em.search(vit, calls_of(vit, student(0), cases), 0, same, opaque=opaque)
+    assert found is None or "leftover_parameters" not in found.name, found
+    assert not any(e.operator == "leftover_parameters"
+                   for e in em.model(REFERENCE["encoder_block"])[1])
+
+
+def test_the_brackets_dropped_only_around_a_sum_of_the_parameters_terms():
+    """GPT-2's `c * (x + 0.044715 * x ** 3)` typed `c * x + 0.044715 * x ** 3` is one slip of
+    the tanh GELU, 6e-3 from either GELU on PROBE, offered (APART) and told apart from both by
+    a block's cases; `0.5 * x * (1.0 + np.tanh(...))`, whose sum has a constant term, gives no
+    such slip. The same GELU with the factor distributed right (`c * x + c * 0.044715 * x **
+    3`) is the reference's activation: a block written with it passes, nothing to name."""
+    from grader.checks.generators import generate_cases
+    from grader.reference.error_model import alternatives
+
+    dropped = [v for v in alternatives.variants() if v[1].endswith("-brackets-dropped")]
+    assert [(name, detail) for name, detail, _, _ in dropped] == [
+        ("gelu_tanh", "math.sqrt(2.0math.pi)-brackets-dropped")]
+    z, c = alternatives.PROBE, math.sqrt(2.0 / math.pi)
+    assert np.allclose(dropped[0][3](z), 0.5 * z * (1.0 + np.tanh(c * z + 0.044715 * z ** 3)))
+    assert alternatives.APART < np.max(np.abs(dropped[0][3](z) - gelu(z))) < 1e-2
+    block, loose = REFERENCE["encoder_block"], Compare("allclose", rtol=2e-3, atol=2e-3)
+    for args, kwargs in generate_cases("block_inputs", 12, 77, {}):
+        distributed = block(*args, **kwargs, activation=lambda v: 0.5 * v * (1.0 + np.tanh(
+            c * v + c * 0.044715 * v ** 3)))
+        assert agrees(block(*args, **kwargs), distributed, loose, equal_nan=True)
+
+
+def test_the_tokens_of_an_inlined_embedding_built_in_the_images_dtype():
+    """vit_forward with embed_image written out, its buffer `np.zeros((N + 1, d),
+    dtype=image.dtype)`: named where embed_image is left whole, from a uint8 image's logits
+    (a float image's are right). A forward pass that casts the embedded tokens, positions
+    included, to the image's dtype is another mistake, never told as this one; and the
+    whole tree (embed_image rewritten inside) offers it once, at embed_image's own vstack."""
+    vit, params = REFERENCE["vit_forward"], small_vit(1)
+    embed, block = REFERENCE["embed_image"], REFERENCE["encoder_block"]
+    images = [RNG.normal(size=(4, 4, 3)), RNG.integers(0, 256, size=(4, 4, 3)).astype(np.uint8)]
+
+    def student(cast_positions):
+        def forward(image, params):
+            patches = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], 2)
+            x = np.zeros((len(patches) + 1, patches.shape[1]), dtype=image.dtype)
+            x[0], x[1:] = params["cls"], patches
+            x = x + params["pos"]
+            if cast_positions:
+                x = embed(image, params).astype(image.dtype)
+            for b in params["blocks"]:
+                x = block(x, b, params["heads"])
+            x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return forward
+
+    opaque = frozenset({"embed_image", "encoder_block"})
+    cases = [(image, params) for image in images]
+    calls = calls_of(vit, student(False), cases)
+    found = em.search(vit, calls, 1, same, opaque=opaque)
+    name = "op:step_assembled_narrowed:vit_forward:embed_image-assembled-in-image-dtype"
+    assert found.name == name, found
+    assert "`np.vstack([params['cls'], x])`, is built in `image`'s dtype" in found.sentence
+    found = em.search(vit, calls_of(vit, student(True), cases), 1, same, opaque=opaque)
+    assert found is None or "assembled" not in found.name, found
+    whole = [e.name for e in em.model(vit)[1] if "assembled_narrowed" in e.operator]
+    assert whole == ["op:assembled_narrowed:vit_forward/embed_image:vstack-in-image-dtype"]
+
+
+def test_the_positions_laid_on_the_grid_column_by_column():
+    """MAE's "w goes first": patch (r, c) of an R-row grid gets row 1 + c * R + r of the table,
+    named from embed_image's outputs on a 4 x 6 and a 6 x 4 image (a one-row grid is right:
+    both orders agree there). Rows of the table read in reverse, another mistake, are never
+    told as it; only embed_image, the function that takes the image, offers it."""
+    embed, P, d = REFERENCE["embed_image"], 2, 4
+
+    def params(H, W):
+        n = (H // P) * (W // P)
+        return {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n + 1, d))}
+
+    def student(laid):
+        def embed_image(image, params):
+            gh, gw = image.shape[0] // P, image.shape[1] // P
+            x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], P)
+            pos = params["pos"]
+            rows = laid(pos[1:], gh, gw)
+            return np.vstack([params["cls"] + pos[0], x + rows])
+        return embed_image
+
+    cases = [(RNG.normal(size=(H, W, 3)), params(H, W)) for H, W in ((4, 6), (6, 4), (2, 6))]
+    opaque = frozenset({"linear_patch_embed"})
+    column = student(lambda t, gh, gw: t.reshape(gw, gh, d).transpose(1, 0, 2).reshape(-1, d))
+    found = em.search(embed, calls_of(embed, column, cases), 0, same, opaque=opaque)
+    assert found.name == "op:positions_column_major:embed_image:pos-column-major", found
+    assert "patch (r, c) of a grid of R rows gets row 1 + c * R + r" in found.sentence
+    assert np.allclose(em.rewrite(embed, found.name)(*cases[2]), embed(*cases[2]))
+    reversed_rows = student(lambda t, gh, gw: t[::-1])
+    found = em.search(embed, calls_of(embed, reversed_rows, cases), 0, same, opaque=opaque)
+    assert found is None or "column_major" not in found.name, found
+    for name in ("vit_forward", "linear_patch_embed", "patchify"):
+        assert not any(e.operator == "positions_column_major"
+                       for e in em.model(REFERENCE[name])[1])

@@ -39,8 +39,10 @@ from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
 ALTERNATIVES = ("gelu_tanh", "gelu")  # the activations, of ACTIVATIONS, whose slips are offered
 PROBE = np.linspace(-8.0, 8.0, 321)  # where two activations are told apart
-APART = 1e-2  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
-# 2e-3 on its output, lets through an activation that is within about 1e-3 of the right one)
+APART = 5e-3  # ... when they differ by more than this somewhere on PROBE (a block's tolerance,
+# 2e-3 on its output, lets through an activation that is within about 1e-3 of the right one;
+# GPT-2's tanh GELU with its brackets dropped is 6e-3 from both GELUs, and a block tells it
+# apart: 1e-2 hid it. No other slip lies between 5e-3 and 1e-2 of an activation or of another)
 
 
 def _reads_parameter(context: Context, node: ast.AST) -> bool:
@@ -103,9 +105,30 @@ def _sign_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"{node.operand.id}-sign-dropped", "", lambda n: n.operand)
 
 
+def _bracket_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A constant factor of a sum of the parameter's terms typed without the sum's brackets,
+    so that it multiplies the nearest term only: `c * (x + 0.044715 * x ** 3)` as `c * x +
+    0.044715 * x ** 3` (GPT-2's "gelu_new" retyped, tinygrad PR #5048), `(x + t) * c` as
+    `x + t * c`. Only where both terms read the parameter (`1.0 + np.tanh(...)` is no such
+    sum)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return
+    for factor, total, first in ((node.left, node.right, True), (node.right, node.left, False)):
+        if not (isinstance(total, ast.BinOp) and isinstance(total.op, (ast.Add, ast.Sub))
+                and not _reads_parameter(context, factor)
+                and _reads_parameter(context, total.left)
+                and _reads_parameter(context, total.right)):
+            continue
+        yield Change(f"{slug(code(factor))}-brackets-dropped", "",
+                     (lambda n: ast.BinOp(ast.BinOp(n.left, ast.Mult(), n.right.left),
+                                          n.right.op, n.right.right)) if first else
+                     (lambda n: ast.BinOp(n.left.left, n.left.op,
+                                          ast.BinOp(n.left.right, ast.Mult(), n.right))))
+
+
 SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
          _divided_for_multiplied, _root_dropped, _numerator_rooted, half_power,
-         _sign_dropped)  # in this order
+         _sign_dropped, _bracket_dropped)  # in this order
 
 
 def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:
@@ -194,6 +217,8 @@ def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
                 words += " (a square root written `** 1/2`, which Python reads as `/ 2`)"
             if change.detail.endswith("-sign-dropped"):  # quoted with what it divides
                 words = _sign_words(parents[id(node)], node)
+            if change.detail.endswith("-brackets-dropped"):  # what the brackets were for
+                words += " (the brackets left off: the factor multiplies one term only)"
             yield change.detail, words, function, values
 
 

@@ -1,5 +1,6 @@
-"""Operators on the type of a function's values: the result narrowed to its input's dtype; the
-input cast to a narrower float first.
+"""Operators on the type of a function's values: the result narrowed to its input's dtype (or
+an array it assembles, also inside a step it calls whole); the input cast to a narrower float
+first.
 
 A loop port fills an output buffer made like its input (`np.zeros(..., dtype=image.dtype)`, cs231n's
 conv_forward_naive, `np.zeros_like(x)`): right for float inputs, while an 8-bit image's float
@@ -9,12 +10,22 @@ An operator as in operators.py (`f(context, node) -> iterator of Change`).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, is_checked_function, is_result, prepended, where
-from .tree import PREFIX
+from .change import (
+    Change,
+    Context,
+    called_function,
+    code,
+    is_checked_function,
+    is_result,
+    prepended,
+    where,
+)
+from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
 
 def like_input(value, given):
@@ -68,6 +79,50 @@ def assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"is): right for a float `{given}`, while for integer pixels (uint8, as a file "
                  f"gives them) its float rows are cut to integers. Make the buffer float.",
                  *_cast_like(given))
+
+
+@functools.cache
+def _assembled_in_input_dtype(function):
+    """`function` (a student-API step) with the one array it assembles (`np.vstack([cls,
+    x])`) narrowed to its first argument's dtype, and that array's code; else None (none, or
+    several)."""
+    root = build(function)
+    if root is None:
+        return None
+    found = [(Edit("assembled_narrowed", Site(root.path, index), change.detail, "",
+                   change.replace, change.names), code(node))
+             for index, (node, _, _, _) in enumerate(nodes(root.node))
+             for change in assembled_narrowed(Context(root.name, root), node)]
+    return (compile_with(root, [found[0][0]]), found[0][1]) if len(found) == 1 else None
+
+
+def step_assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A step the checked function calls whole (`embed_image(image, params)`, a student-API
+    function built on others) written out inline with the array it assembles narrowed to the
+    image's dtype: `x = np.zeros((N + 1, d), dtype=image.dtype)`, `x[0] = cls`, `x[1:] =
+    patches`, then the positions added in floats (assembled_narrowed in the step's own code,
+    which the model leaves whole here)."""
+    function = context.instance.node
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+            and "/" not in context.instance.path and function.args.args
+            and node.func.id not in context.instance.children
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == function.args.args[0].arg):
+        return
+    step = called_function(context, node)
+    narrowed_step = None if step is None else _assembled_in_input_dtype(step)
+    if narrowed_step is None:
+        return
+    given, bound = node.args[0].id, f"{PREFIX}{step.__name__}_narrowed"
+    yield Change(f"{step.__name__}-assembled-in-{given}-dtype",
+                 f"In {where(context)}, the array that `{code(node)}` assembles, "
+                 f"`{narrowed_step[1]}`, is built in `{given}`'s dtype (a buffer made with "
+                 f"`np.zeros(..., dtype={given}.dtype)` and filled row by row): right for a "
+                 f"float `{given}`, while for integer pixels (uint8, as a file gives them) its "
+                 f"float rows are cut to integers before the steps after it. Make the buffer "
+                 f"float.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), n.args, n.keywords),
+                 ((bound, narrowed_step[0]),))
 
 
 # float type: (digits it keeps, whose habit it is)
@@ -137,5 +192,6 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"narrowed": narrowed, "assembled_narrowed": assembled_narrowed,
+             "step_assembled_narrowed": step_assembled_narrowed,
              "computed_in": computed_in,
              "rescaled": rescaled}  # tried last

@@ -8,6 +8,7 @@ from . import (
     contractions,
     counts,
     dtypes,
+    forward,
     fused,
     grids,
     guards,
@@ -29,7 +30,7 @@ from . import (
 )
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
+           results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, channels, grids, tiling, stems, guards)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

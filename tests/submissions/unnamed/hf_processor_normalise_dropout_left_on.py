@@ -8,6 +8,11 @@ Mistakes:
 
 Grader: cls-and-positions' checklist on two checks, no hint on the hidden one; the randomness
 is never mentioned. Nothing named.
+Now (session 17): cls-and-positions observes the randomness (changes_between_calls: "returns
+different values for the same inputs"), as vit-checkpoint does. Dropout left on is random, so no
+rewrite of the reference reproduces its values (not nameable by the error model: the observation
+is the honest hint), and the normalisation (dtypes.rescaled's `image-minus-half-over-half`, named
+alone) cannot show through it: stays in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': None}

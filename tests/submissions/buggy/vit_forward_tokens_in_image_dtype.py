@@ -3,9 +3,13 @@ dtype=image.dtype): right for float images, while for an 8-bit (uint8) image [CL
 tokens are cut (and wrapped) to 8-bit integers before the positions are added.
 Since session 15: its vit-forward mistake is observed (only_float_images), not named, so in
 unnamed/.
+Since session 17 it is named (dtypes.step_assembled_narrowed: embed_image's assembled
+`np.vstack([cls, x])` built in the image's dtype, where vit_forward calls embed_image whole):
+every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': 'only_float_images'}
+EXPECT = {'vit-forward': ('op:step_assembled_narrowed:vit_forward:'
+                          'embed_image-assembled-in-image-dtype')}
 
 
 def vit_forward(image, params):

@@ -14,11 +14,17 @@ spec's "bag of tiles" checklist blamed embed_image, whose positions are right); 
 observed as some rows wrong (some_rows_wrong). Nothing named.
 Since session 16 the einsum letter is named (op:letters_mismatched: each side summed over its
 own axis); the GELU bracket is still only observed, so in unnamed/.
+Since session 17 the GELU bracket is named too (alternatives.py's slip: GELU's tanh
+approximation with its brackets dropped, offered since APART is 5e-3): every mistake named, so
+in buggy/; vit-checkpoint observes the broken functions (not in EXPECT).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:letters_mismatched:self_attention/attention:v-sums-multiplied',
           'no-causal-mask': 'op:letters_mismatched:self_attention/attention:v-sums-multiplied',
-          'encoder-block': None}
+          'encoder-block': ('op:activation_slip:encoder_block/mlp:'
+                            'act=gelu_tanh.math.sqrt(2.0math.pi)-brackets-dropped')}
+ALIASES = ('positions_lost_in_attention',)  # why-positions' verdict on the einsum: where the
+# tiles' order is lost (its observation, true of self_attention)
 
 
 def self_attention(x, p, heads, causal=False):

@@ -11,9 +11,13 @@ Mistakes:
     norm) instead of params["ln_g"], params["ln_b"] (every ViT with >= 1 block).
 
 Grader: vit-forward's checklist only, for both mistakes.
+Since session 17 both are named as one pair (forward.heads_confused: the loop's length, the
+depth, passed as the head count; forward.leftover_parameters: the final norm reads the leftover
+loop variable's ln2_g/ln2_b): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': ('op:heads_confused:vit_forward:heads-as-depth'
+                          '+op:leftover_parameters:vit_forward:ln_g-ln_b-as-last-block-ln2_g-ln2_b')}
 
 
 def vit_forward(image, params):

@@ -13,10 +13,14 @@ heads != d // heads (e.g. d=8 with 2 heads runs 4 heads; heads=1 runs d heads of
 Grader: the missing 0.5 is named (generated: "the activation is GELU's tanh approximation with `0.5`
 left out of `0.5 * x`"; the code uses the erf GELU, a false detail); the head count d // heads
 in vit_forward gets only the vit-forward checklist.
+Since session 17 the head count is named (forward.heads_confused: HF's attention_head_size
+passed as the number of heads), and the activation's sentence says "GELU's tanh approximation
+or the exact GELU" (the cases cannot tell which): every mistake named, so in buggy/;
+vit-checkpoint observes the broken encoder_block and vit_forward (not in EXPECT).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'op:activation_slip:encoder_block/mlp:act=gelu_tanh.drop-0.5',
-          'vit-forward': None, 'vit-checkpoint': None}
+          'vit-forward': 'op:heads_confused:vit_forward:heads-as-head-width'}
 
 
 def encoder_block(x, p, heads):

@@ -17,10 +17,13 @@ pixels; raise ValueError instead"; in round 11 the same mistake got a wrong obse
 Nothing named.
 Since session 16 (tiling): the `and` is named (tiling.tiling's `both-sides`); the positions are
 still observed, so still in unnamed/.
+Since session 17 the positions are named too (forward.positions_column_major: the table's patch
+rows laid on the grid column by column): every mistake named, so in buggy/; vit-checkpoint
+observes the broken embed_image (not in EXPECT).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides', 'cls-and-positions': None,
-          'vit-checkpoint': None}
+EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides',
+          'cls-and-positions': 'op:positions_column_major:embed_image:pos-column-major'}
 
 
 def num_patches(H, W, P):
