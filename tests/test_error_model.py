@@ -4042,3 +4042,61 @@ def test_each_tiling_test_rewritten_refuses_its_own_sizes_and_the_probes_tell_th
         assert outcome(function, (32, 32, 0)) == "ValueError", detail
         with pytest.raises(TypeError):
             function(32.0, 32, 16)
+
+
+def _scaled_by(fixed):
+    """self_attention whose scale is 1/sqrt(`fixed`) whatever the head width (EfficientFormer's
+    `key_dim ** -0.5`)."""
+    def student(x, p, heads):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1).transpose(1, 0, 2)
+                   for n in "qkv")
+        weights = REFERENCE["softmax"](q @ k.transpose(0, 2, 1) * fixed ** -0.5)
+        return (weights @ v).transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+    return student
+
+
+def test_a_scale_fixed_at_a_head_width_is_named_only_where_the_widths_vary():
+    """Two head widths (4 and 2): only a fixed sqrt(32) reproduces both. One width (4): dividing
+    by sqrt(16) = 4 is also d_h itself, and a fixed number cannot be told from a derived one."""
+    cases = [(RNG.normal(size=(3, 4)), attention_params(4), 1),
+             (RNG.normal(size=(5, 8)), attention_params(8), 4)]
+    reference = REFERENCE["self_attention"]
+    found = em.search(reference, calls_of(reference, _scaled_by(32), cases), 0, same)
+    assert found.name == "op:fixed_size:self_attention/attention:sqrt(32)"
+    assert "sqrt(32) = 5.657 whatever the head width" in found.sentence
+    one_width = [cases[0], (RNG.normal(size=(5, 8)), attention_params(8), 2)]  # d_h = 4 both
+    found = em.search(reference, calls_of(reference, _scaled_by(32), one_width), 0, same)
+    assert found is None or "fixed_size" not in found.name
+    found = em.search(reference, calls_of(reference, _scaled_by(16), one_width), 0, same)
+    assert found is None or "fixed_size" not in found.name  # there, d_h = 4 = sqrt(16)
+    # the lecture's scale written another way (`d_h ** -0.5`) is right: nothing to name
+    right = calls_of(reference, lambda x, p, h: _scaled_by(x.shape[-1] // h)(x, p, h), cases)
+    assert all(np.allclose(c.got, c.expected) for c in right)
+
+
+def test_the_values_times_the_attention_diagonal():
+    """`np.einsum('hss,shm->shm', A, v)`: each token its own value times its weight on itself;
+    right for a causal first row, a ValueError where the weights are not square."""
+    from grader.reference.error_model.fixed import diagonal_times
+    A, v = REFERENCE["softmax"](RNG.normal(size=(2, 3, 3))), RNG.normal(size=(2, 3, 4))
+    assert np.allclose(diagonal_times(A, v), np.einsum("hss,hsm->hsm", A, v))
+    with pytest.raises(ValueError):
+        diagonal_times(A[:, :2], v)
+    diagonal = em.rewrite(REFERENCE["self_attention"],
+                          "op:kept_diagonal:self_attention/attention:v-times-diagonal")
+    x, p = RNG.normal(size=(4, 8)), attention_params(8)
+    ours, lecture = diagonal(x, p, 2, causal=True), REFERENCE["self_attention"](x, p, 2, True)
+    assert np.allclose(ours[0], lecture[0]) and not np.allclose(ours[1:], lecture[1:])
+
+    def student(x, p, heads, causal=False):  # transformer_parallelisms' einsum, one sequence
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1) for n in "qkv")
+        A = REFERENCE["softmax"](np.einsum("shm,zhm->hsz", q, k) / math.sqrt(d // heads))
+        return np.einsum("hss,shm->shm", A, v).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(3, 4)), attention_params(4), 1),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2)]
+    found = em.search(REFERENCE["self_attention"],
+                      calls_of(REFERENCE["self_attention"], student, cases), 0, same)
+    assert found.name == "op:kept_diagonal:self_attention/attention:v-times-diagonal"
