@@ -4100,3 +4100,22 @@ def test_the_values_times_the_attention_diagonal():
     found = em.search(REFERENCE["self_attention"],
                       calls_of(REFERENCE["self_attention"], student, cases), 0, same)
     assert found.name == "op:kept_diagonal:self_attention/attention:v-times-diagonal"
+
+
+def test_register_tokens_added_to_the_token_count():
+    """DINOv2 with registers: the count plus 4 with and without [CLS]; a count that is 4 more
+    only with [CLS] (`+ 5` for `+ 1`) is not that."""
+    reference = REFERENCE["num_tokens"]
+    cases = [(224, 224, 16), (384, 384, 16, False), (32, 48, 8)]
+
+    def registered(H, W, P, cls_token=True):
+        return reference(H, W, P, cls_token) + 4
+
+    def five(H, W, P, cls_token=True):
+        return reference(H, W, P, cls_token) + 4 * cls_token
+
+    found = em.search(reference, calls_of(reference, registered, cases), 0, same)
+    assert found.name == "op:registers:num_tokens:plus-4-registers"
+    assert "adds 4 register tokens" in found.sentence
+    found = em.search(reference, calls_of(reference, five, cases), 0, same)
+    assert found is None or "registers" not in found.name
