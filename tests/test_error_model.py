@@ -4063,13 +4063,13 @@ def test_a_scale_fixed_at_a_head_width_is_named_only_where_the_widths_vary():
              (RNG.normal(size=(5, 8)), attention_params(8), 4)]
     reference = REFERENCE["self_attention"]
     found = em.search(reference, calls_of(reference, _scaled_by(32), cases), 0, same)
-    assert found.name == "op:fixed_size:self_attention/attention:sqrt(32)"
+    assert found.name == "op:fixed_head_width:self_attention/attention:scale-of-width-32"
     assert "sqrt(32) = 5.657 whatever the head width" in found.sentence
     one_width = [cases[0], (RNG.normal(size=(5, 8)), attention_params(8), 2)]  # d_h = 4 both
     found = em.search(reference, calls_of(reference, _scaled_by(32), one_width), 0, same)
-    assert found is None or "fixed_size" not in found.name
+    assert found is None or "fixed_head_width" not in found.name
     found = em.search(reference, calls_of(reference, _scaled_by(16), one_width), 0, same)
-    assert found is None or "fixed_size" not in found.name  # there, d_h = 4 = sqrt(16)
+    assert found is None or "fixed_head_width" not in found.name  # there, d_h = 4 = sqrt(16)
     # the lecture's scale written another way (`d_h ** -0.5`) is right: nothing to name
     right = calls_of(reference, lambda x, p, h: _scaled_by(x.shape[-1] // h)(x, p, h), cases)
     assert all(np.allclose(c.got, c.expected) for c in right)

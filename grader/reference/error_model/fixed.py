@@ -2,9 +2,9 @@
 
 - the scale's size fixed at a number: `math.sqrt(q.shape[-1])` (the lecture's 1/sqrt(d_h), d_h
   the width of each head, d // heads) as the square root of a head width that does not follow
-  the input, 16, 32, 64 or 128 (snap-research/EfficientFormer's and LeViT's `key_dim ** -0.5`
-  with `key_dim=32` or 16 a keyword default; lucidrains' vit-pytorch `dim_head=64` ported as a
-  constant; the Transformer paper's `d_k = 64`): right only where d_h is that number. Named
+  the input, 16, 32 or 64 (LeViT's and snap-research/EfficientFormer's `key_dim ** -0.5` with
+  `key_dim=16` or 32 a keyword default; lucidrains' vit-pytorch `dim_head=64` ported as a
+  constant): right only where d_h is that number. Named
   only where the check's calls read at least two different sizes there: on one size a fixed
   number and one derived from the size cannot be told apart;
 - the attention-times-values product written as an einsum with a repeated subscript
@@ -31,7 +31,9 @@ from .change import Change, Context, callee, code, where
 from .evidence import fresh
 from .tree import PREFIX
 
-WIDTHS = (16, 32, 64, 128)  # head widths public code writes as constants (key_dim, dim_head, d_k)
+WIDTHS = {16: "LeViT's `key_dim=16`, `key_dim ** -0.5`",  # head widths public code fixes
+          32: "EfficientFormer's `key_dim=32`, `key_dim ** -0.5`",
+          64: "lucidrains' `dim_head=64`, `dim_head ** -0.5`"}
 
 _read: list | None = None  # the sizes a fixed scale ignored, while `_sizes_vary` runs
 
@@ -70,20 +72,20 @@ def _size(node: ast.AST) -> bool:
             and node.value.attr == "shape")
 
 
-def fixed_size(context: Context, node: ast.AST) -> Iterator[Change]:
+def fixed_head_width(context: Context, node: ast.AST) -> Iterator[Change]:
     """`math.sqrt(q.shape[-1])` as the square root of a fixed head width (EfficientFormer's
-    `key_dim ** -0.5`, key_dim = 32): the scale does not follow the head width."""
+    `key_dim ** -0.5`, key_dim = 32; lucidrains' `dim_head ** -0.5`, dim_head = 64): the scale
+    does not follow the head width."""
     if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
             and not node.keywords and _size(node.args[0]) and _near(context)):
         return
     bound = f"{PREFIX}fixed_root"
     size = code(node.args[0])
-    for width in WIDTHS:
-        yield Change(f"sqrt({width})",
+    for width, source in WIDTHS.items():
+        yield Change(f"scale-of-width-{width}",
                      f"In {where(context)}, the scores are divided by sqrt({width}) = "
                      f"{math.sqrt(width):.4g} whatever the head width, as code that fixes the "
-                     f"head width at {width} does (EfficientFormer's `key_dim ** -0.5` with "
-                     f"key_dim = 32, vit-pytorch's `dim_head = 64`); the lecture's scale is "
+                     f"head width at {width} does ({source}); the lecture's scale is "
                      f"1/sqrt(d_h), `{code(node)}`, with d_h = `{size}` the width of each head "
                      f"(d // heads), so yours is right only where d_h = {width}.",
                      lambda n, width=width: ast.Call(ast.Name(bound, ast.Load()),
@@ -123,4 +125,4 @@ def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, diagonal_times),))
 
 
-OPERATORS = {"fixed_size": fixed_size, "kept_diagonal": kept_diagonal}
+OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal}

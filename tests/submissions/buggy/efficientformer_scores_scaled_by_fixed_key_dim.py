@@ -6,14 +6,14 @@ Mistakes:
    repo's default), not 1 / sqrt(d_h). Right only when d_h = 32.
 
 Grader: at blind time, observed only ("returns the expected values only in 1 of 4 rows",
-true but not the cause). Now named by the error model's `fixed_size` (fixed.py): "the scores are
+true but not the cause). Now named by the error model's `fixed_head_width` (fixed.py): "the scores are
 divided by sqrt(32) = 5.657 whatever the head width ... right only where d_h = 32" on
 no-causal-mask and multi-head-attention (the checks' calls read several head widths, so a fixed
 number is told apart from one derived from the width).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:fixed_size:self_attention/attention:sqrt(32)',
-          'multi-head-attention': 'op:fixed_size:self_attention/attention:sqrt(32)'}
+EXPECT = {'no-causal-mask': 'op:fixed_head_width:self_attention/attention:scale-of-width-32',
+          'multi-head-attention': 'op:fixed_head_width:self_attention/attention:scale-of-width-32'}
 
 
 def self_attention(x, p, heads, causal=False, key_dim=32):
