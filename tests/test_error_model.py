@@ -4057,15 +4057,17 @@ def _scaled_by(fixed):
 
 
 def test_a_scale_fixed_at_a_head_width_is_named_only_where_the_widths_vary():
-    """Two head widths (4 and 2): only a fixed sqrt(32) reproduces both. One width (4): dividing
-    by sqrt(16) = 4 is also d_h itself, and a fixed number cannot be told from a derived one."""
+    """Two head widths (4 and 2): only a fixed sqrt(32) reproduces both. One width (4), and a
+    call of one token (its d_h = 2, where no scale changes the value): dividing by sqrt(16) = 4
+    is also d_h itself, and a fixed number cannot be told from a derived one."""
     cases = [(RNG.normal(size=(3, 4)), attention_params(4), 1),
              (RNG.normal(size=(5, 8)), attention_params(8), 4)]
     reference = REFERENCE["self_attention"]
     found = em.search(reference, calls_of(reference, _scaled_by(32), cases), 0, same)
     assert found.name == "op:fixed_head_width:self_attention/attention:scale-of-width-32"
     assert "sqrt(32) = 5.657 whatever the head width" in found.sentence
-    one_width = [cases[0], (RNG.normal(size=(5, 8)), attention_params(8), 2)]  # d_h = 4 both
+    one_width = [cases[0], (RNG.normal(size=(5, 8)), attention_params(8), 2),  # d_h = 4 both
+                 (RNG.normal(size=(1, 8)), attention_params(8), 4)]  # one token: no scale shows
     found = em.search(reference, calls_of(reference, _scaled_by(32), one_width), 0, same)
     assert found is None or "fixed_head_width" not in found.name
     found = em.search(reference, calls_of(reference, _scaled_by(16), one_width), 0, same)

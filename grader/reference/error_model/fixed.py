@@ -4,9 +4,9 @@
   the width of each head, d // heads) as the square root of a head width that does not follow
   the input, 16, 32 or 64 (LeViT's and snap-research/EfficientFormer's `key_dim ** -0.5` with
   `key_dim=16` or 32 a keyword default; lucidrains' vit-pytorch `dim_head=64` ported as a
-  constant): right only where d_h is that number. Named
-  only where the check's calls read at least two different sizes there: on one size a fixed
-  number and one derived from the size cannot be told apart;
+  constant): right only where d_h is that number. Named only where the calls on which it
+  shows (its value not the lecture's) read at least two different sizes there: on one size a
+  fixed number and one derived from the size cannot be told apart;
 - the attention-times-values product written as an einsum with a repeated subscript
   (`np.einsum("hss,shm->shm", A, v)`, lweitkamp/transformer_parallelisms' numpy attention):
   numpy takes the attention matrix's diagonal, so each token gets its own value scaled by its
@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, callee, code, where
-from .evidence import fresh
+from .evidence import agree, fresh
 from .tree import PREFIX
 
 WIDTHS = {16: "LeViT's `key_dim=16`, `key_dim ** -0.5`",  # head widths public code fixes
@@ -46,19 +46,23 @@ def fixed_root(size, fixed: int) -> float:
 
 
 def _sizes_vary(rewritten, calls, same) -> bool:
-    """Whether the calls read two different sizes where the scale is fixed: on one size the
-    calls cannot tell a fixed number from one derived from the size."""
+    """Whether the calls where the fixed scale shows (the value is not the lecture's) read two
+    different sizes: on one size, or where the scale changes nothing (one token), the calls
+    cannot tell a fixed number from one derived from the size."""
     global _read
-    _read = []
+    shown = set()
     try:
         for call in calls:
+            _read = []
             try:
-                rewritten(*fresh(call.args), **fresh(call.kwargs))
-            except Exception:  # noqa: BLE001, S112 - a raising call reads what it read
+                value = rewritten(*fresh(call.args), **fresh(call.kwargs))
+            except Exception:  # noqa: BLE001, S112 - a raising call shows no scale
                 continue
-        return len({int(size) for size in _read}) >= 2
+            if not agree(same, call.expected, value):
+                shown.update(int(size) for size in _read)
     finally:
         _read = None
+    return len(shown) >= 2
 
 
 def _near(context: Context) -> bool:
