@@ -4262,3 +4262,82 @@ def test_the_positions_laid_on_the_grid_column_by_column():
     for name in ("vit_forward", "linear_patch_embed", "patchify"):
         assert not any(e.operator == "positions_column_major"
                        for e in em.model(REFERENCE[name])[1])
+
+
+def _scaled_by(fixed):
+    """self_attention whose scale is 1/sqrt(`fixed`) whatever the head width (EfficientFormer's
+    `key_dim ** -0.5`)."""
+    def student(x, p, heads):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1).transpose(1, 0, 2)
+                   for n in "qkv")
+        weights = REFERENCE["softmax"](q @ k.transpose(0, 2, 1) * fixed ** -0.5)
+        return (weights @ v).transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+    return student
+
+
+def test_a_scale_fixed_at_a_head_width_is_named_only_where_the_widths_vary():
+    """Two head widths (4 and 2): only a fixed sqrt(32) reproduces both. One width (4), and a
+    call of one token (its d_h = 2, where no scale changes the value): dividing by sqrt(16) = 4
+    is also d_h itself, and a fixed number cannot be told from a derived one."""
+    cases = [(RNG.normal(size=(3, 4)), attention_params(4), 1),
+             (RNG.normal(size=(5, 8)), attention_params(8), 4)]
+    reference = REFERENCE["self_attention"]
+    found = em.search(reference, calls_of(reference, _scaled_by(32), cases), 0, same)
+    assert found.name == "op:fixed_head_width:self_attention/attention:scale-of-width-32"
+    assert "sqrt(32) = 5.657 whatever the head width" in found.sentence
+    one_width = [cases[0], (RNG.normal(size=(5, 8)), attention_params(8), 2),  # d_h = 4 both
+                 (RNG.normal(size=(1, 8)), attention_params(8), 4)]  # one token: no scale shows
+    found = em.search(reference, calls_of(reference, _scaled_by(32), one_width), 0, same)
+    assert found is None or "fixed_head_width" not in found.name
+    found = em.search(reference, calls_of(reference, _scaled_by(16), one_width), 0, same)
+    assert found is None or "fixed_head_width" not in found.name  # there, d_h = 4 = sqrt(16)
+    # the lecture's scale written another way (`d_h ** -0.5`) is right: nothing to name
+    right = calls_of(reference, lambda x, p, h: _scaled_by(x.shape[-1] // h)(x, p, h), cases)
+    assert all(np.allclose(c.got, c.expected) for c in right)
+
+
+def test_the_values_times_the_attention_diagonal():
+    """`np.einsum('hss,shm->shm', A, v)`: each token its own value times its weight on itself;
+    right for a causal first row, a ValueError where the weights are not square."""
+    from grader.reference.error_model.fixed import diagonal_times
+    A, v = REFERENCE["softmax"](RNG.normal(size=(2, 3, 3))), RNG.normal(size=(2, 3, 4))
+    assert np.allclose(diagonal_times(A, v), np.einsum("hss,hsm->hsm", A, v))
+    with pytest.raises(ValueError):
+        diagonal_times(A[:, :2], v)
+    diagonal = em.rewrite(REFERENCE["self_attention"],
+                          "op:kept_diagonal:self_attention/attention:v-times-diagonal")
+    x, p = RNG.normal(size=(4, 8)), attention_params(8)
+    ours, lecture = diagonal(x, p, 2, causal=True), REFERENCE["self_attention"](x, p, 2, True)
+    assert np.allclose(ours[0], lecture[0]) and not np.allclose(ours[1:], lecture[1:])
+
+    def student(x, p, heads, causal=False):  # transformer_parallelisms' einsum, one sequence
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, -1) for n in "qkv")
+        A = REFERENCE["softmax"](np.einsum("shm,zhm->hsz", q, k) / math.sqrt(d // heads))
+        return np.einsum("hss,shm->shm", A, v).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(3, 4)), attention_params(4), 1),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2)]
+    found = em.search(REFERENCE["self_attention"],
+                      calls_of(REFERENCE["self_attention"], student, cases), 0, same)
+    assert found.name == "op:kept_diagonal:self_attention/attention:v-times-diagonal"
+
+
+def test_register_tokens_added_to_the_token_count():
+    """DINOv2 with registers: the count plus 4 with and without [CLS]; a count that is 4 more
+    only with [CLS] (`+ 5` for `+ 1`) is not that."""
+    reference = REFERENCE["num_tokens"]
+    cases = [(224, 224, 16), (384, 384, 16, False), (32, 48, 8)]
+
+    def registered(H, W, P, cls_token=True):
+        return reference(H, W, P, cls_token) + 4
+
+    def five(H, W, P, cls_token=True):
+        return reference(H, W, P, cls_token) + 4 * cls_token
+
+    found = em.search(reference, calls_of(reference, registered, cases), 0, same)
+    assert found.name == "op:registers:num_tokens:plus-4-registers"
+    assert "adds 4 register tokens" in found.sentence
+    found = em.search(reference, calls_of(reference, five, cases), 0, same)
+    assert found is None or "registers" not in found.name

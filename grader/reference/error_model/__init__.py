@@ -283,7 +283,8 @@ def search(function: Callable, calls: list[Call], failing: int,
                 scored.append((outcome, edit))
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
-            for pair in _pairs(scored, start, silent):
+            raising = _raised_alike(root, scored, order[0], copies)
+            for pair in _pairs(scored, start, silent, raising, singles[:tries]):
                 if tries >= MAX_TRIES or time.monotonic() > deadline:
                     break
                 tries += 1
@@ -386,14 +387,32 @@ def _one_mistake(group: list[Edit]) -> bool:
     return len(group) > 1 and len({(e.operator, e.site.path) for e in group}) == 1
 
 
-def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = ()):
+def _raised_alike(root: Instance, scored: list, call: Call, copies: bool) -> list[Edit]:
+    """The singles (at most ANCHORS) that raise the student's very exception on the failing
+    call, its message too, but miss a later call: a raise that exact places one mistake, and a
+    second one shows where the code returned (a mask that indexes the heads raises, values left
+    unprojected show without it)."""
+    if not isinstance(call.got, Raised):
+        return []
+    out = []
+    for _, edit in (item for item in scored if item[0] == 0.0):
+        ran = run(root, [edit], call, copies)
+        if ran is not None and not ran[0] and type(ran[1]).__name__ == call.got.type \
+                and str(ran[1]) == call.got.message:
+            out.append(edit)
+    return out[:ANCHORS]
+
+
+def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = (),
+           raising: list[Edit] = (), every: tuple[Edit, ...] = ()):
     """The pairs to try, each once: a single that returns the failing call's value exactly
     (but not another call's), or wherever both are finite (ROUNDING), with each single that
     changes nothing on that call (a second mistake that shows only elsewhere: a merge of
     several heads, where the failing call has one; a finite fill where the first one hides a
     whole row); each of the (at most ANCHORS) singles that take the reference at least halfway
     to the student's value with every other single; then two edits of one operator in one function
-    (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them."""
+    (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them; then
+    each single that raises the student's very exception (`raising`) with every other one."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
     anchors = [edit for distance, edit in scored[:ANCHORS]
@@ -405,7 +424,7 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     siblings = [(a, b) for i, a in enumerate(either) for b in either[i + 1:]
                 if a.site.path == b.site.path and a.operator == b.operator
                 and a.operator in SIBLING_OPERATORS]
-    for a, b in candidates + siblings[:SIBLINGS]:
+    for a, b in candidates + siblings[:SIBLINGS] + [(a, b) for a in raising for b in every]:
         key = frozenset((a.name, b.name))
         if a.site != b.site and key not in tried:
             tried.add(key)

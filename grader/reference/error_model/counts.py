@@ -7,6 +7,8 @@
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
 - A square `T * T` counted for every head of a standard ViT, `12 * T * T` (timm's attn tensor
   (B, num_heads, N, N) of ViT-B), where one attention map is asked for.
+- A count of tokens with 4 or 8 register tokens added (DINOv2 with registers), where it adds
+  an optional [CLS] token.
 - A square of one name doubled, `P * 2` for `P * P` (`P ** 2` typed with one `*`).
 - A square of one name written with MATLAB's (or LaTeX's) power operator, `P ^ 2 * C`: in
   Python `^` is XOR and binds after `*`, so that is `P ^ (2 * C)` (16 ^ 6 = 22, not 768).
@@ -109,6 +111,29 @@ def plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.BinOp(n, ast.Add(), ast.Constant(1)))
 
 
+REGISTERS = (4, 8)  # register tokens public ViTs add (DINOv2's num_register_tokens = 4, timm's
+# reg4 models; "Vision Transformers Need Registers" also trains 8)
+
+
+def registers(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A count of tokens with register tokens added (DINOv2 with registers'
+    `num_register_tokens = 4`, timm's `num_prefix_tokens = 1 + reg_tokens`): only a count of
+    the checked function that adds an optional token, `(1 if cls_token else 0)`."""
+    if ("/" in context.instance.path or id(node) not in _counts(context.instance.node)
+            or not any(isinstance(sub, ast.IfExp) and all(
+                isinstance(side, ast.Constant) and type(side.value) is int
+                for side in (sub.body, sub.orelse)) for sub in ast.walk(node))):
+        return
+    for count in REGISTERS:
+        yield Change(f"plus-{count}-registers",
+                     f"In {where(context)}, the count adds {count} register tokens, "
+                     f"`{code(node)} + {count}` (DINOv2 with registers' `num_register_tokens = "
+                     f"4`, timm's `reg_tokens`), with or without [CLS]: the lecture's ViT has "
+                     f"no register tokens, only the patches and the optional [CLS], "
+                     f"`{code(node)}`.",
+                     lambda n, count=count: ast.BinOp(n, ast.Add(), ast.Constant(count)))
+
+
 def doubled(context: Context, node: ast.AST) -> Iterator[Change]:
     """`P * P` (or `P ** 2`) written `P * 2`: a square typed as a double."""
     name = squared_name(node)
@@ -144,4 +169,5 @@ def caret(context: Context, node: ast.AST) -> Iterator[Change]:
 
 OPERATORS = {"triangle": triangle, "doubled": doubled, "caret": caret,
              "count_as_float": as_float,
-             "count_plus_one": plus_one, "every_head": every_head}
+             "count_plus_one": plus_one, "every_head": every_head,
+             "registers": registers}

@@ -289,22 +289,6 @@ def term_each_step(context: Context, node: ast.AST) -> Iterator[Change]:
                  replace)
 
 
-FIXED_WIDTH = 64  # a head width ports fix (lucidrains' dim_head=64, ViT-B's 768 / 12)
-
-
-def fixed_head_width(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The attention's scale sqrt(d_h) taken from a fixed head width, `q.shape[-1]` as 64
-    (`scale = dim_head ** -0.5` with lucidrains' default dim_head=64): right only for d_h = 64."""
-    if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
-            and "shape" in code(node.args[0])):
-        return
-    yield Change(f"scale-of-width-{FIXED_WIDTH}",
-                 f"In {where(context)}, the scale is sqrt({FIXED_WIDTH}) = "
-                 f"{FIXED_WIDTH ** 0.5:g}, a fixed head width (lucidrains' dim_head={FIXED_WIDTH}),"
-                 f" instead of `{code(node)}`, the square root of the heads' own width d_h.",
-                 lambda n: ast.Constant(FIXED_WIDTH ** 0.5))
-
-
 def times_sqrt_width(value):
     """`value` [..., d] times sqrt(d), as the Transformer scales its embeddings; a value that is
     no float array is returned as it is."""
@@ -490,7 +474,7 @@ def keep_mask_hiding(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"residual_scaled": residual_scaled, "shift": shifted_one_side,
-             "term_again": term_again, "fixed_head_width": fixed_head_width,
+             "term_again": term_again,
              "scaled_by_width": scaled_by_width,
              "bias_first": bias_before_product,
              "argument_added": argument_added,

@@ -9,10 +9,12 @@ Mistakes:
 
 Grader: at blind time and now, the scale is named ("`q.shape[-1]` reads index 0 instead of -1:
 `q.shape[0]`": the code reads k.shape[0], of the same shape; the diagnosis is right); the
-registers are observed ("the expected count plus 4 on every case").
+registers were observed ("the expected count plus 4 on every case"). Now they are named too, by
+the error model's `registers` (counts.py): "the count adds 4 register tokens ... (DINOv2 with
+registers' `num_register_tokens = 4`)".
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'token-count': None,
+EXPECT = {'token-count': 'op:registers:num_tokens:plus-4-registers',
           'no-causal-mask': 'op:index:self_attention/attention:q.shape[0]',
           'multi-head-attention': 'op:index:self_attention/attention:q.shape[0]'}
 

@@ -12,12 +12,17 @@ Mistakes:
     array, which indexes the head and query axes: causal=True only (IndexError when
     T - 2 >= heads, whole rows of -inf otherwise).
 
-Grader: the missing value projection is named (op:skip ... skip-linear.3); the triu_indices mask
-gets only its IndexError and traceback, no hint.
+Grader: the missing value projection is named (op:skip ... skip-linear.3). The triu_indices
+mask got only its IndexError and traceback at first; now no-causal-mask names both mistakes at
+once: the search pairs a single that raises the student's very IndexError, message and all, on
+the failing case (projections' mask_leading_axes) with every other single, and the missing
+value projection completes it on the cases that returned.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:skip:self_attention:skip-linear.3',
-          'no-causal-mask': None}
+          'no-causal-mask': 'op:skip:self_attention:skip-linear.3'
+                            '+op:mask_leading_axes:self_attention/attention:'
+                            'mask-indexes-leading-axes'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -5,14 +5,15 @@ Mistakes:
 1. The scores are scaled by key_dim ** -0.5 with key_dim fixed at 32 (an extra keyword with the
    repo's default), not 1 / sqrt(d_h). Right only when d_h = 32.
 
-Grader: at blind time and now, observed: "Your `self_attention` returns the expected values
-only in 1 of 4 rows (row 0)" (some_rows_wrong) on no-causal-mask, true but not the cause; the
-three multi-head-attention checks fail with no hint line; vit-checkpoint observes the broken
-self_attention. Nothing named, so in unnamed/.
+Grader: at blind time, observed only ("returns the expected values only in 1 of 4 rows",
+true but not the cause). Now named by the error model's `fixed_head_width` (fixed.py): "the scores are
+divided by sqrt(32) = 5.657 whatever the head width ... right only where d_h = 32" on
+no-causal-mask and multi-head-attention (the checks' calls read several head widths, so a fixed
+number is told apart from one derived from the width).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None,
-          'multi-head-attention': None}
+EXPECT = {'no-causal-mask': 'op:fixed_head_width:self_attention/attention:scale-of-width-32',
+          'multi-head-attention': 'op:fixed_head_width:self_attention/attention:scale-of-width-32'}
 
 
 def self_attention(x, p, heads, causal=False, key_dim=32):

@@ -8,16 +8,16 @@ Mistakes:
    attention matrix: token s gets A[s, s] * v[s]. Right only for a row whose weight is all on
    itself (a causal row 0, or T = 1).
 
-Grader: at blind time and now, named: "`eps` is fixed at 1e-05 (a library's usual default)
-whatever is given" on layer-norm. The attention diagonal is observed only: "returns the
-expected values only in 1 of 4 rows (row 0)" (some_rows_wrong) on no-causal-mask, true but not
-the cause; the three multi-head-attention checks fail with no hint line; vit-checkpoint
-observes the broken functions. Not every mistake named, so in unnamed/.
+Grader: at blind time, named: "`eps` is fixed at 1e-05 (a library's usual default) whatever
+is given" on layer-norm; the attention diagonal observed only ("returns the expected values only
+in 1 of 4 rows (row 0)"). Now the diagonal is named too, by the error model's `kept_diagonal`
+(fixed.py): "each token gets only its own value `v` scaled by its attention weight on itself,
+the diagonal of `softmax(scores)`" on no-causal-mask and multi-head-attention.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05',
-          'no-causal-mask': None,
-          'multi-head-attention': None}
+          'no-causal-mask': 'op:kept_diagonal:self_attention/attention:v-times-diagonal',
+          'multi-head-attention': 'op:kept_diagonal:self_attention/attention:v-times-diagonal'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

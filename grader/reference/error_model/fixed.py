@@ -1,0 +1,132 @@
+"""Operators on attention where a port keeps what its source fixed or wrote for one shape:
+
+- the scale's size fixed at a number: `math.sqrt(q.shape[-1])` (the lecture's 1/sqrt(d_h), d_h
+  the width of each head, d // heads) as the square root of a head width that does not follow
+  the input, 16, 32 or 64 (LeViT's and snap-research/EfficientFormer's `key_dim ** -0.5` with
+  `key_dim=16` or 32 a keyword default; lucidrains' vit-pytorch `dim_head=64` ported as a
+  constant): right only where d_h is that number. Named only where the calls on which it
+  shows (its value not the lecture's) read at least two different sizes there: on one size a
+  fixed number and one derived from the size cannot be told apart;
+- the attention-times-values product written as an einsum with a repeated subscript
+  (`np.einsum("hss,shm->shm", A, v)`, lweitkamp/transformer_parallelisms' numpy attention):
+  numpy takes the attention matrix's diagonal, so each token gets its own value scaled by its
+  weight on itself, `A[s, s] * v[s]`, where the weighted sum over every token, `A @ v`,
+  belongs (right only for a row whose weight is all on itself).
+
+Both apply only in the checked function or a helper it calls itself (not inside another
+student-API function it calls: that one has its own checks and its callers are graded with it
+answered correctly). Each is an operator as in operators.py (`f(context, node) -> iterator of
+Change`); the new code calls a function of this module, bound in the rewritten function's
+globals.
+"""
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, callee, code, where
+from .evidence import agree, fresh
+from .tree import PREFIX
+
+WIDTHS = {16: "LeViT's `key_dim=16`, `key_dim ** -0.5`",  # head widths public code fixes
+          32: "EfficientFormer's `key_dim=32`, `key_dim ** -0.5`",
+          64: "lucidrains' `dim_head=64`, `dim_head ** -0.5`"}
+
+_read: list | None = None  # the sizes a fixed scale ignored, while `_sizes_vary` runs
+
+
+def fixed_root(size, fixed: int) -> float:
+    """sqrt(`fixed`) whatever `size` is (recorded while `_sizes_vary` asks)."""
+    if _read is not None:
+        _read.append(size)
+    return math.sqrt(fixed)
+
+
+def _sizes_vary(rewritten, calls, same) -> bool:
+    """Whether the calls where the fixed scale shows (the value is not the lecture's) read two
+    different sizes: on one size, or where the scale changes nothing (one token), the calls
+    cannot tell a fixed number from one derived from the size."""
+    global _read
+    shown = set()
+    try:
+        for call in calls:
+            _read = []
+            try:
+                value = rewritten(*fresh(call.args), **fresh(call.kwargs))
+            except Exception:  # noqa: BLE001, S112 - a raising call shows no scale
+                continue
+            if not agree(same, call.expected, value):
+                shown.update(int(size) for size in _read)
+    finally:
+        _read = None
+    return len(shown) >= 2
+
+
+def _near(context: Context) -> bool:
+    """Whether the node's function is the checked one or a helper it calls itself."""
+    return context.instance.path.count("/") <= 1
+
+
+def _size(node: ast.AST) -> bool:
+    """`q.shape[-1]`: one size of an array."""
+    return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape")
+
+
+def fixed_head_width(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`math.sqrt(q.shape[-1])` as the square root of a fixed head width (EfficientFormer's
+    `key_dim ** -0.5`, key_dim = 32; lucidrains' `dim_head ** -0.5`, dim_head = 64): the scale
+    does not follow the head width."""
+    if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
+            and not node.keywords and _size(node.args[0]) and _near(context)):
+        return
+    bound = f"{PREFIX}fixed_root"
+    size = code(node.args[0])
+    for width, source in WIDTHS.items():
+        yield Change(f"scale-of-width-{width}",
+                     f"In {where(context)}, the scores are divided by sqrt({width}) = "
+                     f"{math.sqrt(width):.4g} whatever the head width, as code that fixes the "
+                     f"head width at {width} does ({source}); the lecture's scale is "
+                     f"1/sqrt(d_h), `{code(node)}`, with d_h = `{size}` the width of each head "
+                     f"(d // heads), so yours is right only where d_h = {width}.",
+                     lambda n, width=width: ast.Call(ast.Name(bound, ast.Load()),
+                                                     [n.args[0], ast.Constant(width)], []),
+                     ((bound, fixed_root),), holds=_sizes_vary)
+
+
+def diagonal_times(weights, values) -> np.ndarray:
+    """`np.einsum('...ss,...sm->...sm', weights, values)`: each row of `values` scaled by the
+    weight of its own position, the diagonal of the square `weights` (numpy's ValueError
+    where the last two sizes of `weights` differ, as the einsum's)."""
+    weights, values = np.asarray(weights), np.asarray(values)
+    if weights.ndim < 2 or weights.shape[-1] != weights.shape[-2]:
+        raise ValueError("dimensions in operand 0 for collapsing index 's' don't match "
+                         f"({weights.shape[-2:]})")
+    return np.diagonal(weights, axis1=-2, axis2=-1)[..., None] * values
+
+
+def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`softmax(scores) @ v` as `np.einsum('hss,shm->shm', A, v)`: a repeated subscript keeps
+    the attention matrix's diagonal (transformer_parallelisms' numpy attention). Only a product
+    whose left side is attention weights (a softmax: a square matrix of weights)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
+            and isinstance(node.left, ast.Call) and callee(node.left) == "softmax"
+            and _near(context)):
+        return
+    bound = f"{PREFIX}diagonal_times"
+    weights, values = code(node.left), code(node.right)
+    yield Change(f"{values}-times-diagonal",
+                 f"In {where(context)}, each token gets only its own value `{values}` scaled "
+                 f"by its attention weight on itself, the diagonal of `{weights}` (an einsum "
+                 f"that repeats a letter, `np.einsum('hss,shm->shm', A, v)`, takes the "
+                 f"diagonal): the lecture's `{code(node)}` is the weighted sum of every "
+                 f"token's value, `np.einsum('hst,thm->shm', A, v)`, a new letter for the "
+                 f"tokens looked at. Right only for a row whose weight is all on itself.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n.left, n.right], []),
+                 ((bound, diagonal_times),))
+
+
+OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal}
