@@ -10,6 +10,7 @@ from . import (
     dtypes,
     fused,
     grids,
+    guards,
     heads,
     inputs,
     layouts,
@@ -28,9 +29,10 @@ from . import (
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, choices, chunks, heads, layouts,
-           projections, channels, grids, tiling)
+           projections, channels, grids, tiling, guards)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
 # width-only test agree on many sizes); the search never tries them
-NAMED_ELSEWHERE = frozenset((*tiling.REFUSAL_OPERATORS, *tiling.AFTER_REFUSAL))
+NAMED_ELSEWHERE = frozenset((*tiling.REFUSAL_OPERATORS, *tiling.AFTER_REFUSAL,
+                             *guards.REFUSAL_OPERATORS))  # and the guards' (guards.py)

@@ -1,0 +1,133 @@
+"""Operators on what the checked function accepts: the student's own guard, which refuses inputs
+the lecture's function takes (issue 38, "refusals"). Real code refuses what its author never
+meant to pass:
+
+- a gray (H, W) image: code written for RGB arrays unpacks `H, W, C = image.shape` or asserts
+  `image.ndim == 3` (numpy stride-trick patchifies, Keras' `InputSpec(ndim=4)` ported to one
+  image), where the lecture reads a 2-D image as one channel;
+- any image but (H, W, 3): torchvision's `_assert_channels(img, [3])`, a "only RGB images" check
+  written for PIL's `convert("RGB")` pipelines;
+- a channel count other than 1 and 3 (PIL's "L" and "RGB" modes, a tutorial's `if C not in (1,
+  3): raise`), or other than 3;
+- a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
+  dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
+
+Each edit puts a guard in front of the checked function's first read of the parameter it tests:
+the guard raises ValueError on the inputs it refuses, and the reference runs unchanged on every
+other. Its values differ from the reference's only by raising, so the search never tries it
+(`modules.NAMED_ELSEWHERE`): `checks/kinds/refusals.py` (`named_refusal`) names one only where a
+case that asked for a value raised, when it raises on exactly the calls the student's code raised
+on (the check's, the function's other checks' and probes that vary what the guard tests: every
+channel count, every axis, gray images of each size) and returns the reference's value on all
+the others. A correct guard, one that refuses only what the lecture's refuses, never gets there.
+The sentence says what is refused, not why (the cases show that, not the code's reason).
+
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, where
+from .tree import PREFIX
+
+
+def _integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _gray(image) -> bool:
+    return np.ndim(image) == 2
+
+
+def _not_rgb(image) -> bool:
+    return not (np.ndim(image) == 3 and np.shape(image)[-1] == 3)
+
+
+def _not_gray_or_rgb(C) -> bool:
+    return _integer(C) and int(C) not in (1, 3)
+
+
+def _not_three(C) -> bool:
+    return _integer(C) and int(C) != 3
+
+
+def _not_last(x, axis) -> bool:
+    ndim = np.ndim(x)
+    return (ndim > 0 and _integer(axis) and -ndim <= axis < ndim
+            and int(axis) % ndim != ndim - 1)
+
+
+# detail -> (the parameters it reads, in order, the first the one guarded; the inputs it refuses;
+# what they have in common, said to the student; what the lecture's does with them)
+GUARDS = {
+    "gray-refused": (("image",), _gray, "a 2-D (H, W) gray image",
+                     "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
+    "rgb-only": (("image",), _not_rgb, "every image but an (H, W, 3) RGB one (a gray image, "
+                 "one channel, four)", "the lecture's takes (H, W) and (H, W, C) for any C"),
+    "gray-or-rgb-only": (("C",), _not_gray_or_rgb, "every channel count C but 1 and 3 (gray "
+                         "and RGB)", "the lecture's counts P*P*C numbers for any positive C"),
+    "three-channels-only": (("C",), _not_three, "every channel count C but 3",
+                            "the lecture's counts P*P*C numbers for any positive C"),
+    "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
+                       "the lecture's works along any axis (where a library supports only the "
+                       "last one, move `axis` last with np.moveaxis and back)"),
+}
+
+
+def guard(detail: str):
+    """The guard of GUARDS[detail]: its first argument back, or ValueError on what it refuses."""
+    refuses = GUARDS[detail][1]
+
+    def guarded(value, *others):
+        if refuses(value, *others):
+            raise ValueError(f"refused: {GUARDS[detail][2]}")
+        return value
+    guarded.__name__ = f"refuses_{detail.replace('-', '_')}"
+    return guarded
+
+
+BOUND = {detail: guard(detail) for detail in GUARDS}
+
+
+@functools.lru_cache(maxsize=256)
+def _first_reads(function: ast.FunctionDef) -> dict[str, int]:
+    """Each parameter's first read in the function, by the id of its Name node (pre-order)."""
+    from .tree import nodes
+    parameters = {a.arg for a in function.args.args}
+    first: dict[str, int] = {}
+    for node, _, _, _ in nodes(function):
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id in parameters and node.id not in first):
+            first[node.id] = id(node)
+    return first
+
+
+def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's first read of a parameter a guard of GUARDS tests, guarded: only
+    in the checked function itself (a helper's inputs are its caller's choice), and only where
+    every parameter the guard reads is the function's."""
+    if not isinstance(node, ast.Name) or "/" in context.instance.path:
+        return
+    first = _first_reads(context.instance.node)
+    if first.get(node.id) != id(node):
+        return
+    for detail, (reads, _, refused, lecture) in GUARDS.items():
+        if reads[0] != node.id or not all(name in first for name in reads):
+            continue
+        bound = f"{PREFIX}guard_{detail.replace('-', '_')}"
+        yield Change(detail,
+                     f"{where(context)} refuses {refused}: it raises an error for such an input "
+                     f"where {lecture}. Accept every input the lecture's function accepts.",
+                     lambda n, bound=bound, reads=reads: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n, *(ast.Name(name, ast.Load()) for name in reads[1:])], []),
+                     names=((bound, BOUND[detail]),))
+
+
+OPERATORS = {"guarded": guarded}
+REFUSAL_OPERATORS = ("guarded",)  # weighed by `checks/kinds/refusals.py` only
