@@ -4042,3 +4042,36 @@ def test_each_tiling_test_rewritten_refuses_its_own_sizes_and_the_probes_tell_th
         assert outcome(function, (32, 32, 0)) == "ValueError", detail
         with pytest.raises(TypeError):
             function(32.0, 32, 16)
+
+
+def test_a_guard_refuses_only_what_it_says_and_is_the_reference_elsewhere():
+    """error_model/guards.py: each guard raises on the inputs its sentence names and returns
+    the reference's value on every other; it is made only in the checked function itself (a
+    helper's inputs are its caller's choice) and never tried by the search."""
+    from grader.reference.counting import patch_dim
+    from grader.reference.error_model.modules import NAMED_ELSEWHERE
+    from grader.reference.layers import softmax
+    from grader.reference.patches import patchify
+
+    last = em.rewrite(softmax, "op:guarded:softmax:last-axis-only")
+    x = RNG.normal(size=(2, 3, 4))
+    for axis in (-1, 2):
+        assert np.allclose(last(x, axis=axis), softmax(x, axis=axis))
+    assert np.allclose(last(x[0, 0]), softmax(x[0, 0]))
+    for axis in (0, 1, -2, -3):
+        with pytest.raises(ValueError):
+            last(x, axis=axis)
+    gray_or_rgb = em.rewrite(patch_dim, "op:guarded:patch_dim:gray-or-rgb-only")
+    assert [gray_or_rgb(4, C) for C in (1, 3)] == [16, 48]
+    with pytest.raises(ValueError):
+        gray_or_rgb(4, 2)
+    gray = em.rewrite(patchify, "op:guarded:patchify:gray-refused")
+    image = RNG.normal(size=(4, 6, 2))
+    assert np.array_equal(gray(image, 2), patchify(image, 2))
+    with pytest.raises(ValueError):
+        gray(image[..., 0], 2)
+    assert "guarded" in NAMED_ELSEWHERE
+    made = [e for e in em.model(REFERENCE["vit_forward"])[1] if e.operator == "guarded"]
+    assert made and all("/" not in e.site.path for e in made)  # none in patchify inside it
+    sentence = em.sentence(softmax, "op:guarded:softmax:last-axis-only")
+    assert sentence.startswith("In `softmax`, every `axis` but the last one of `x` is refused")

@@ -282,10 +282,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     whatever its message or its way of testing, never gets here. Where a case that asked for a
     value raised (any exception), a guard of error_model/guards.py too (the student's own check
     refusing gray images, or any axis but the last), on those cases and on `_aspect_probes`: it
-    must raise where the student's code raised, by any exception where the reference returns a
-    value (the guard's message is no guess of the student's), and return the reference's value
+    must raise where the student's code raised, by any exception where the guard refuses (its
+    message and type are no guess of the student's), and return the reference's value
     everywhere else. A gray image's reading of error_model/inputs.py (its channel axis put in front)
-too, by type, on the same probes, where the code returned a wrong value on one of them."""
+    too, by type, on the same probes, where the code returned a wrong value on one of them."""
     expected, raises = planned.expectation()
     if worker is None or result.status != FAILED or result.misconception or check.integration:
         return result
@@ -298,6 +298,7 @@ too, by type, on the same probes, where the code returned a wrong value on one o
     try:
         from grader.reference import error_model
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
+        from grader.reference.error_model.guards import Refused
         from grader.reference.error_model.inputs import GRAY_READINGS
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
         function = reference_function(check.reference_name, check.folder)
@@ -326,14 +327,6 @@ too, by type, on the same probes, where the code returned a wrong value on one o
     if any(o.status not in ("ok", "raised") for _, _, o in calls):
         return result
 
-    def returns(args, kwargs) -> bool:  # whether the reference returns a value on the call
-        try:
-            with np.errstate(all="ignore"):
-                function(*args, **kwargs)
-        except Exception:  # noqa: BLE001  (it refuses the call)
-            return False
-        return True
-
     def returns_value(args, kwargs):  # the reference's value on the call, None if it raises
         try:
             with np.errstate(all="ignore"):
@@ -341,15 +334,15 @@ too, by type, on the same probes, where the code returned a wrong value on one o
         except Exception:  # noqa: BLE001  (it refuses the call)
             return None
 
-    def reproduces(name: str, loose: bool = False) -> bool:
+    def reproduces(name: str) -> bool:
         rewritten = error_model.rewrite(function, name, hidden)
         for args, kwargs, got in calls:
             try:
                 with np.errstate(all="ignore"):
                     value = rewritten(*args, **kwargs)
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
-                if got.status != "raised" or (got.error.type != type(error).__name__ and not (
-                        loose and returns(args, kwargs))):
+                if got.status != "raised" or (got.error.type != type(error).__name__
+                                              and not isinstance(error, Refused)):
                     return False
                 continue
             if got.status != "ok" or not alike(value, got.value,
@@ -358,7 +351,7 @@ too, by type, on the same probes, where the code returned a wrong value on one o
         return True
 
     found = [name for name in tests if reproduces(name)] + [
-        name for name in guards if reproduces(name, loose=True)] + [
+        name for name in guards if reproduces(name)] + [
         name for name in readings if _wrong_value(calls, returns_value) and reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
         if reproduces(f"{test}{JOIN}{count}")]

@@ -13,11 +13,11 @@ meant to pass:
   dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
 
 Each edit puts a guard in front of the checked function's first read of the parameter it tests:
-the guard raises ValueError on the inputs it refuses, and the reference runs unchanged on every
+the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs unchanged on every
 other. Its values differ from the reference's only by raising, so the search never tries it
 (`modules.NAMED_ELSEWHERE`): `checks/kinds/refusals.py` (`named_refusal`) names one only where a
 case that asked for a value raised, when it raises on exactly the calls the student's code raised
-on (the check's, the function's other checks' and probes that vary what the guard tests: every
+on (where the guard refuses, by any exception) (the check's, the function's other checks' and probes that vary what the guard tests: every
 channel count, every axis, gray images of each size) and returns the reference's value on all
 the others. A correct guard, one that refuses only what the lecture's refuses, never gets there.
 The sentence says what is refused, not why (the cases show that, not the code's reason).
@@ -62,6 +62,11 @@ def _not_last(x, axis) -> bool:
             and int(axis) % ndim != ndim - 1)
 
 
+class Refused(ValueError):
+    """A guard's refusal: it reproduces a raise of any exception (the student's own guard raises
+    what its author chose: its message and its type are no guess of the lecture's)."""
+
+
 # detail -> (the parameters it reads, in order, the first the one guarded; the inputs it refuses;
 # what they have in common, said to the student; what the lecture's does with them)
 GUARDS = {
@@ -80,12 +85,12 @@ GUARDS = {
 
 
 def guard(detail: str):
-    """The guard of GUARDS[detail]: its first argument back, or ValueError on what it refuses."""
+    """The guard of GUARDS[detail]: its first argument back, or Refused on what it refuses."""
     refuses = GUARDS[detail][1]
 
     def guarded(value, *others):
         if refuses(value, *others):
-            raise ValueError(f"refused: {GUARDS[detail][2]}")
+            raise Refused(f"refused: {GUARDS[detail][2]}")
         return value
     guarded.__name__ = f"refuses_{detail.replace('-', '_')}"
     return guarded
@@ -121,8 +126,8 @@ def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
             continue
         bound = f"{PREFIX}guard_{detail.replace('-', '_')}"
         yield Change(detail,
-                     f"{where(context)} refuses {refused}: it raises an error for such an input "
-                     f"where {lecture}. Accept every input the lecture's function accepts.",
+                     f"In {where(context)}, {refused} is refused (an error is raised for it), "
+                     f"where {lecture}: accept every input the lecture's function accepts.",
                      lambda n, bound=bound, reads=reads: ast.Call(
                          ast.Name(bound, ast.Load()),
                          [n, *(ast.Name(name, ast.Load()) for name in reads[1:])], []),
