@@ -12,15 +12,16 @@ meant to pass:
 - a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
   dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
 
-Each edit puts a guard in front of the checked function's first read of the parameter it tests:
-the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs unchanged on every
-other. Its values differ from the reference's only by raising, so the search never tries it
-(`modules.NAMED_ELSEWHERE`): `checks/kinds/refusals.py` (`named_refusal`) names one only where a
-case that asked for a value raised, when it raises on exactly the calls the student's code raised
-on (where the guard refuses, by any exception) (the check's, the function's other checks' and probes that vary what the guard tests: every
-channel count, every axis, gray images of each size) and returns the reference's value on all
-the others. A correct guard, one that refuses only what the lecture's refuses, never gets there.
-The sentence says what is refused, not why (the cases show that, not the code's reason).
+Each edit puts a guard in front of the checked function's first read of the parameter it
+tests: the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs
+unchanged on every other. Its values differ from the reference's only by raising, so the search
+never tries it (`modules.NAMED_ELSEWHERE`): `checks/kinds/refusals.py` (`named_refusal`) names
+one only where a case that asked for a value raised, when it raises on exactly the calls the
+student's code raised on (where the guard refuses, by any exception): the check's, the
+function's other checks' and probes that vary what the guard tests (every channel count, every
+axis, gray images of each size); and returns the reference's value on all the others. A correct
+guard, one that refuses only what the lecture's refuses, never gets there. The sentence says
+what is refused, not why (the cases show that, not the code's reason).
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
