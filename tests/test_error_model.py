@@ -4075,3 +4075,26 @@ def test_a_guard_refuses_only_what_it_says_and_is_the_reference_elsewhere():
     assert made and all("/" not in e.site.path for e in made)  # none in patchify inside it
     sentence = em.sentence(softmax, "op:guarded:softmax:last-axis-only")
     assert sentence.startswith("In `softmax`, every `axis` but the last one of `x` is refused")
+
+
+def test_an_axis_swapped_to_the_end_and_moved_back_is_a_swap_undone_by_a_move():
+    """results.py: `np.swapaxes(x, axis, -1)`, then `np.moveaxis(out, -1, axis)` (Triton's
+    row-wise softmax ported): the rewrite computes exactly that code, which is right along the
+    last two axes of any input and wrong only before them; the swap undone by the same swap is
+    the reference (never a mistake)."""
+    from grader.reference.layers import softmax
+
+    def student(x, axis=-1):
+        out = softmax(np.swapaxes(x, axis, -1), axis=-1)
+        return np.moveaxis(out, -1, axis)
+
+    rewritten = em.rewrite(softmax, "op:moved_back_alike:softmax:axis-swapped-then-moved-back")
+    x = RNG.normal(size=(2, 3, 4, 5))
+    def equal(a, b) -> bool:
+        return a.shape == b.shape and np.allclose(a, b)
+
+    for axis in range(-4, 4):
+        assert equal(rewritten(x, axis=axis), student(x, axis=axis))
+        assert equal(student(x, axis=axis), softmax(x, axis=axis)) == (axis % 4 >= 2), axis
+        swapped_back = np.swapaxes(softmax(np.swapaxes(x, axis, -1)), axis, -1)
+        assert equal(swapped_back, softmax(x, axis=axis))
