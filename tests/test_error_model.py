@@ -4098,3 +4098,17 @@ def test_an_axis_swapped_to_the_end_and_moved_back_is_a_swap_undone_by_a_move():
         assert equal(student(x, axis=axis), softmax(x, axis=axis)) == (axis % 4 >= 2), axis
         swapped_back = np.swapaxes(softmax(np.swapaxes(x, axis, -1)), axis, -1)
         assert equal(swapped_back, softmax(x, axis=axis))
+
+
+def test_a_tiling_test_on_the_last_two_axes_tests_the_width_and_the_channels():
+    """tiling.py's last_two (`H, W = image.shape[-2:]` on a channels-last image): a gray image is
+    right, an RGB one is refused whenever P does not divide its width or 3, and an image whose
+    width and channels P divides gets the lecture's patches."""
+    from grader.reference.patches import patchify
+
+    rewritten = em.rewrite(patchify, "op:last_two:patchify:last-two-axes")
+    gray, four = RNG.normal(size=(4, 6)), RNG.normal(size=(4, 6, 4))
+    assert np.array_equal(rewritten(gray, 2), patchify(gray, 2))
+    assert np.array_equal(rewritten(four, 2), patchify(four, 2))
+    with pytest.raises(ValueError):
+        rewritten(RNG.normal(size=(4, 6, 3)), 2)

@@ -337,7 +337,7 @@ def axis_moved_back_alike(context: Context, node: ast.AST) -> Iterator[Change]:
                  "the result's axes come back in another order.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(axis, ast.Load())],
                                     []), ((bound, moved_back_alike),))
-    bound = f"{PREFIX}swapped_then_moved"  # a swap undone by a move (Triton's row-wise
+    swapped = f"{PREFIX}swapped_then_moved"  # a swap undone by a move (Triton's row-wise
     # softmax ported: torch's `x.transpose(dim, -1)` to bring the axis last, `movedim(-1, dim)`
     # back, or numpy's `np.swapaxes` there and `np.moveaxis` here)
     yield Change(f"{axis}-swapped-then-moved-back",
@@ -346,8 +346,9 @@ def axis_moved_back_alike(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"move, not a swap: the same on the last two axes, but with 3 or more axes "
                  f"and `{axis}` before the last two, the axes between come back shifted. Undo "
                  f"the swap with the same swap, `np.swapaxes(out, {axis}, -1)`.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(axis, ast.Load())],
-                                    []), ((bound, swapped_then_moved),))
+                 lambda n: ast.Call(ast.Name(swapped, ast.Load()),
+                                    [n, ast.Name(axis, ast.Load())], []),
+                 ((swapped, swapped_then_moved),))
 
 
 def rows_at_flat_index(value, shape):
