@@ -226,6 +226,16 @@ def _signature(function, params: tuple) -> tuple:
         return tuple(params)
 
 
+def _named_arguments(function, planned) -> dict:
+    """The planned call's arguments by name, the reference's defaults included (`axis=-1`)."""
+    try:
+        bound = inspect.signature(function).bind(*planned.args, **planned.kwargs)
+    except (TypeError, ValueError):
+        return {}
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
 def _aspect_probes(params, planned) -> list:
     """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
     image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1; its
@@ -298,7 +308,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     try:
         from grader.reference import error_model
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
-        from grader.reference.error_model.guards import Refused
+        from grader.reference.error_model.guards import Refused, refuses
         from grader.reference.error_model.inputs import GRAY_READINGS
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
         function = reference_function(check.reference_name, check.folder)
@@ -308,12 +318,16 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     built = error_model.model(function, hidden)
     params = check.api.params(check.reference_name)
     sized = _probes(params, planned) if tiling else None
-    aspects = _aspect_probes(_signature(function, params), planned) if guarding else []
+    here = _named_arguments(function, planned)  # a guard or a gray reading tried only where
+    guards = [e.name for e in built[1] if e.operator in GUARDS and guarding  # it changes the
+              and refuses(e.detail, here)] if built else []  # failed case (a cheap test first)
+    readings = [e.name for e in built[1] if e.operator in GRAY_READINGS and guarding
+                and np.ndim(here.get("image")) == 2] if built else []
+    aspects = (_aspect_probes(_signature(function, params), planned)
+               if guards or readings else [])
     if built is None or (sized is None and not aspects):
         return result
     tests = [e.name for e in built[1] if e.operator in REFUSAL_OPERATORS] if sized else []
-    guards = [e.name for e in built[1] if e.operator in GUARDS] if aspects else []
-    readings = [e.name for e in built[1] if e.operator in GRAY_READINGS] if aspects else []
     after = [e.name for e in built[1] if e.operator in AFTER_REFUSAL]
     memory = MEMORY.get()  # a mistake another check of the function named: its second part
     after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
@@ -350,9 +364,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
                 return False
         return True
 
+    readings = readings if readings and _wrong_value(calls, returns_value) else []
     found = [name for name in tests if reproduces(name)] + [
         name for name in guards if reproduces(name)] + [
-        name for name in readings if _wrong_value(calls, returns_value) and reproduces(name)] or [
+        name for name in readings if reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
         if reproduces(f"{test}{JOIN}{count}")]
     if len(found) != 1:

@@ -100,6 +100,18 @@ def guard(detail: str):
 BOUND = {detail: guard(detail) for detail in GUARDS}
 
 
+def refuses(detail: str, arguments: dict) -> bool:
+    """Whether the guard `detail` refuses a call with these arguments (by name, defaults
+    included): a cheap test before any probe runs, as a guard named on a case must refuse it."""
+    reads, refused, _, _ = GUARDS[detail]
+    if not all(name in arguments for name in reads):
+        return False
+    try:
+        return bool(refused(*(arguments[name] for name in reads)))
+    except (TypeError, ValueError):
+        return False
+
+
 @functools.lru_cache(maxsize=256)
 def _first_reads(function: ast.FunctionDef) -> dict[str, int]:
     """Each parameter's first read in the function, by the id of its Name node (pre-order)."""
