@@ -562,6 +562,7 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
     comparison; and it is wrong where the check failed."""
     from grader.checks.cases import CasePlans
     from grader.checks.compare import agrees, default_compare, same_data
+    from grader.reference.error_model.guards import Refused
 
     plans, replayed = CasePlans(), 0
     for exercise in catalogue:
@@ -579,8 +580,10 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
                     got = _outcome(getattr(module, check.call), planned)
                     claimed = _outcome(rewritten, planned)
                 if isinstance(got, Exception) or isinstance(claimed, Exception):
-                    # a raise is reproduced by a raise of the same exception class
-                    assert type(got).__name__ == type(claimed).__name__, \
+                    # a raise is reproduced by a raise of the same exception class; a guard's
+                    # refusal (error_model/guards.py) by any raise: it says what is refused
+                    assert type(got).__name__ == type(claimed).__name__ or (
+                        isinstance(claimed, Refused) and isinstance(got, Exception)), \
                         f"{exercise.id} / {check.name}, case {number}: {result.misconception}"
                     continue
                 how = check.compare or default_compare(claimed)

@@ -1560,7 +1560,7 @@ def test_a_linear_map_returned_through_a_stem_activation():
 
 
 def test_the_kernel_test_written_otherwise_refuses_only_what_its_sentence_says():
-    """guards.kernel_fit: each variant keeps the reference's values and refusals and refuses
+    """kernel_fit.kernel_fit: each variant keeps the reference's values and refusals and refuses
     one kind of size more: a kernel as large as a side (`>=`), one larger than the channel
     count (`k > min(image.shape)`, the image as given or as (H, W, C)), a stride that leaves
     rows over; the search never tries them (refusals.named_refusal weighs them)."""
@@ -4341,3 +4341,73 @@ def test_register_tokens_added_to_the_token_count():
     assert "adds 4 register tokens" in found.sentence
     found = em.search(reference, calls_of(reference, five, cases), 0, same)
     assert found is None or "registers" not in found.name
+
+
+def test_a_guard_refuses_only_what_it_says_and_is_the_reference_elsewhere():
+    """error_model/guards.py: each guard raises on the inputs its sentence names and returns
+    the reference's value on every other; it is made only in the checked function itself (a
+    helper's inputs are its caller's choice) and never tried by the search."""
+    from grader.reference.counting import patch_dim
+    from grader.reference.error_model.modules import NAMED_ELSEWHERE
+    from grader.reference.layers import softmax
+    from grader.reference.patches import patchify
+
+    last = em.rewrite(softmax, "op:guarded:softmax:last-axis-only")
+    x = RNG.normal(size=(2, 3, 4))
+    for axis in (-1, 2):
+        assert np.allclose(last(x, axis=axis), softmax(x, axis=axis))
+    assert np.allclose(last(x[0, 0]), softmax(x[0, 0]))
+    for axis in (0, 1, -2, -3):
+        with pytest.raises(ValueError):
+            last(x, axis=axis)
+    gray_or_rgb = em.rewrite(patch_dim, "op:guarded:patch_dim:gray-or-rgb-only")
+    assert [gray_or_rgb(4, C) for C in (1, 3)] == [16, 48]
+    with pytest.raises(ValueError):
+        gray_or_rgb(4, 2)
+    gray = em.rewrite(patchify, "op:guarded:patchify:gray-refused")
+    image = RNG.normal(size=(4, 6, 2))
+    assert np.array_equal(gray(image, 2), patchify(image, 2))
+    with pytest.raises(ValueError):
+        gray(image[..., 0], 2)
+    assert "guarded" in NAMED_ELSEWHERE
+    made = [e for e in em.model(REFERENCE["vit_forward"])[1] if e.operator == "guarded"]
+    assert made and all("/" not in e.site.path for e in made)  # none in patchify inside it
+    sentence = em.sentence(softmax, "op:guarded:softmax:last-axis-only")
+    assert sentence.startswith("In `softmax`, every `axis` but the last one of `x` is refused")
+
+
+def test_an_axis_swapped_to_the_end_and_moved_back_is_a_swap_undone_by_a_move():
+    """results.py: `np.swapaxes(x, axis, -1)`, then `np.moveaxis(out, -1, axis)` (Triton's
+    row-wise softmax ported): the rewrite computes exactly that code, which is right along the
+    last two axes of any input and wrong only before them; the swap undone by the same swap is
+    the reference (never a mistake)."""
+    from grader.reference.layers import softmax
+
+    def student(x, axis=-1):
+        out = softmax(np.swapaxes(x, axis, -1), axis=-1)
+        return np.moveaxis(out, -1, axis)
+
+    rewritten = em.rewrite(softmax, "op:moved_back_alike:softmax:axis-swapped-then-moved-back")
+    x = RNG.normal(size=(2, 3, 4, 5))
+    def equal(a, b) -> bool:
+        return a.shape == b.shape and np.allclose(a, b)
+
+    for axis in range(-4, 4):
+        assert equal(rewritten(x, axis=axis), student(x, axis=axis))
+        assert equal(student(x, axis=axis), softmax(x, axis=axis)) == (axis % 4 >= 2), axis
+        swapped_back = np.swapaxes(softmax(np.swapaxes(x, axis, -1)), axis, -1)
+        assert equal(swapped_back, softmax(x, axis=axis))
+
+
+def test_a_tiling_test_on_the_last_two_axes_tests_the_width_and_the_channels():
+    """tiling.py's last_two (`H, W = image.shape[-2:]` on a channels-last image): a gray image is
+    right, an RGB one is refused whenever P does not divide its width or 3, and an image whose
+    width and channels P divides gets the lecture's patches."""
+    from grader.reference.patches import patchify
+
+    rewritten = em.rewrite(patchify, "op:last_two:patchify:last-two-axes")
+    gray, four = RNG.normal(size=(4, 6)), RNG.normal(size=(4, 6, 4))
+    assert np.array_equal(rewritten(gray, 2), patchify(gray, 2))
+    assert np.array_equal(rewritten(four, 2), patchify(four, 2))
+    with pytest.raises(ValueError):
+        rewritten(RNG.normal(size=(4, 6, 3)), 2)

@@ -245,3 +245,65 @@ def test_the_search_leaves_a_tiling_test_to_the_refusal_check_and_its_probes(gra
     monkeypatch.setattr(call, "named_refusal", lambda result, *args, **kwargs: result)
     told = {c.misconception for c in grade(BITWISE_OR)["patch-count"].checks if not c.passed}
     assert told and not any((m or "").startswith("op:tiling") for m in told), told
+
+
+GRAY_AND_FOUR_CHANNELS_REFUSED = '''
+"""patchify refusing gray images and 4-channel ones (RGBA) alike, right on 1 to 3 channels: no
+guard of error_model/guards.py refuses exactly those (gray-refused lets RGBA through, rgb-only
+refuses one and two channels), so no refusal is named."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = np.asarray(image)
+    if image.ndim != 3 or image.shape[2] > 3:
+        raise ValueError("an image is (H, W, C) with C <= 3")
+    H, W, C = image.shape
+    num_patches(H, W, P)
+    grid = image.reshape(H // P, P, W // P, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(-1, P * P * C)
+'''
+
+LAST_AXIS_ONLY_IN_3D = '''
+"""softmax refusing an axis but the last of a 3-D input only, right along every axis of a 2-D
+one: the last-axis-only guard would refuse axis 0 of a 2-D input too, so it is not named."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=float)
+    if x.ndim > 2 and axis % x.ndim != x.ndim - 1:
+        raise ValueError("3-D inputs: last axis only")
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+'''
+
+GRAY_REFUSED = '''
+"""patchify written for (H, W, C) arrays, raising TypeError for a gray image (one that P does
+not tile too, where the lecture's raises ValueError): its refusal is named by what it refuses,
+whatever its exception."""
+EXPECT = {"patchify": "op:guarded:patchify:gray-refused"}
+
+
+def patchify(image, P):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        raise TypeError("expected an (H, W, C) image")
+    H, W, C = image.shape  # numpy's ValueError for a 4-D array, as the lecture's
+    num_patches(H, W, P)
+    grid = image.reshape(H // P, P, W // P, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(-1, P * P * C)
+'''
+
+
+def test_a_refusal_is_named_only_by_a_guard_that_refuses_exactly_what_the_code_refuses(grade):
+    """`refusals.named_refusal` names a guard of error_model/guards.py only when it raises on
+    exactly the calls the code raised on, the probes that vary what it tests included (every
+    channel count, every axis), any exception where the reference returns a value: a code that
+    refuses more or less than the guard gets no guard named, one that refuses exactly it is."""
+    for snippet, exercise in ((GRAY_AND_FOUR_CHANNELS_REFUSED, "patchify"),
+                              (LAST_AXIS_ONLY_IN_3D, "stable-softmax")):
+        told = {c.misconception for c in grade(snippet)[exercise].checks if not c.passed}
+        assert told and not any((m or "").startswith("op:guarded") for m in told), told
+    told = {c.misconception for c in grade(GRAY_REFUSED)["patchify"].checks if not c.passed}
+    assert "op:guarded:patchify:gray-refused" in told, told

@@ -8,7 +8,7 @@ P * P does not divide. Each is true of the cases that ran by construction; it na
 `named_refusal(result, check, cases, planned, outcome)`, first: the mistake a rewrite of the
 reference's tiling test names (error_model/tiling.py: one side only, `and` for `or`, the area, no
 test, square images only, the image padded; alone or with the count taken by area), or of the
-convolution's kernel test (error_model/guards.py: `>=`, the channel count compared, windows that
+convolution's kernel test (error_model/kernel_fit.py: `>=`, the channel count compared, windows that
 must fit exactly; alone or with the one value mistake of the search that reproduces every value
 returned), when it reproduces every case the function ran, the refusals (by their exception's
 type) and the values it returned, and the student's code on probe sizes.
@@ -21,6 +21,7 @@ bottom and right to a multiple of P (PADDED: timm's `dynamic_img_pad`, Swin's Pa
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 
 import numpy as np
@@ -287,6 +288,69 @@ def _returns(rewritten, calls: list, check) -> bool:
     return True
 
 
+def _signature(function, params: tuple) -> tuple:
+    """The reference function's parameters, those with defaults too (`axis`, `C`)."""
+    try:
+        return tuple(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return tuple(params)
+
+
+def _named_arguments(function, planned) -> dict:
+    """The planned call's arguments by name, the reference's defaults included (`axis=-1`)."""
+    try:
+        bound = inspect.signature(function).bind(*planned.args, **planned.kwargs)
+    except (TypeError, ValueError):
+        return {}
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _aspect_probes(params, planned) -> list:
+    """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
+    image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1; its
+    channel count `C` as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D and 3-D along each `axis`."""
+    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+    varied = []
+    image, P = arguments.get("image"), arguments.get("P")
+    if isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(
+            P, (int, np.integer)) and not isinstance(P, bool) and 0 < P <= 16:
+        for p in dict.fromkeys((int(P), 1)):
+            for channels in ((), (1,), (2,), (3,), (4,)):
+                shape = (2 * p, 3 * p, *channels)
+                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
+                varied.append({"image": pixels.astype(image.dtype), "P": p})
+    if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
+        varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
+    if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:
+        for shape in ((5,), (3, 4), (2, 3, 4)):
+            x = (np.arange(int(np.prod(shape))) % 7 - 3.0).reshape(shape) * 0.5
+            varied += [{"x": x, "axis": axis} for axis in range(-len(shape), len(shape))]
+    out = []
+    for changes in varied:
+        args, kwargs = list(planned.args), dict(planned.kwargs)
+        for name, value in changes.items():
+            if name in kwargs or params.index(name) >= len(args):
+                kwargs[name] = value
+            else:
+                args[params.index(name)] = value
+        out.append((tuple(args), kwargs))
+    return out
+
+
+def _wrong_value(calls: list, reference) -> bool:
+    """Whether the student's code returned, on one of `calls`, a value the reference does not
+    (`reference(args, kwargs)`: its value, None where it refuses): a reading of the image
+    (error_model/inputs.py) is named here only on such a value, never on raises alone (any
+    mistake that breaks a gray image raises alike)."""
+    for args, kwargs, got in calls:
+        if got.status == "ok":
+            value = reference(args, kwargs)
+            if value is None or not alike(value, got.value, default_compare(value)):
+                return True
+    return False
+
+
 def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
     and the count by area, or that and a mistake another check of the function named: the square
@@ -298,13 +362,26 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     test and the bias counted once per summed value). Only where a case (the failed one or
     another the function ran) asked for a refusal and the code returned a value, or asked for a
     value and the code raised ValueError: a correct code, whatever its message or its way of
-    testing, never gets here."""
-    if (worker is None or result.status != FAILED or result.misconception or check.integration
-            or not any(_refusal_wrong(p, o) for p, o in [(planned, outcome), *cases])):
+    testing, never gets here. Where the failed case asked for a value and raised (any
+    exception), a guard of error_model/guards.py too (the student's own check refusing gray
+    images, or any axis but the last), on those cases and on `_aspect_probes`: it must raise
+    where the student's code raised, by any exception where the guard refuses (its message and
+    type are no guess of the student's), and return the reference's value everywhere else. A
+    gray image's reading of error_model/inputs.py (its channel axis put in front) too, by type,
+    on the same probes, where the code returned a wrong value on one of them."""
+    raises = planned.expectation()[1]
+    if worker is None or result.status != FAILED or result.misconception or check.integration:
+        return result
+    tiling = any(_refusal_wrong(p, o) for p, o in [(planned, outcome), *cases])
+    guarding = raises is None and outcome.status == "raised"
+    if not (tiling or guarding):
         return result
     try:
         from grader.reference import error_model
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
+        from grader.reference.error_model.guards import Refused, refuses
+        from grader.reference.error_model.inputs import GRAY_READINGS
+        from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
         function = reference_function(check.reference_name, check.folder)
@@ -313,21 +390,37 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     hidden = opaque(check)
     built = error_model.model(function, hidden)
     params = check.api.params(check.reference_name)
-    probes = _probes(params, planned) or _conv_probes(params, planned)
-    if built is None or probes is None:
+    sized = (_probes(params, planned) or _conv_probes(params, planned)) if tiling else None
+    here = _named_arguments(function, planned)  # a guard or a gray reading tried only where
+    guards = [e.name for e in built[1] if e.operator in GUARDS and guarding  # it changes the
+              and refuses(e.detail, here)] if built else []  # failed case (a cheap test first)
+    readings = [e.name for e in built[1] if e.operator in GRAY_READINGS and guarding
+                and np.ndim(here.get("image")) == 2] if built else []
+    aspects = (_aspect_probes(_signature(function, params), planned)
+               if guards or readings else [])
+    if built is None or (sized is None and not aspects):
         return result
-    tests = [e.name for e in built[1] if e.operator in (*REFUSAL_OPERATORS, *GUARDS)]
+    tests = [e.name for e in built[1]
+             if e.operator in (*REFUSAL_OPERATORS, *KERNEL_TESTS)] if sized else []
     after = [e.name for e in built[1] if e.operator in AFTER_REFUSAL]
     memory = MEMORY.get()  # a mistake another check of the function named: its second part
     after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
               if error_model.QUIET not in found.name and found.name not in after]
-    if not tests:
+    if not (tests or guards or readings):
         return result
+    probes = [*(sized or []), *aspects]
     answers = worker.call_many(check.call, [encode_call(a, k) for a, k in probes])
     calls = [(p.args, p.kwargs, o) for p, o in cases] + [
         (a, k, o) for (a, k), o in zip(probes, answers, strict=True)]
     if any(o.status not in ("ok", "raised") for _, _, o in calls):
         return result
+
+    def returns_value(args, kwargs):  # the reference's value on the call, None if it raises
+        try:
+            with np.errstate(all="ignore"):
+                return function(*args, **kwargs)
+        except Exception:  # noqa: BLE001  (it refuses the call)
+            return None
 
     def reproduces(name: str) -> bool:
         rewritten = error_model.rewrite(function, name, hidden)
@@ -336,7 +429,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
                 with np.errstate(all="ignore"):
                     value = rewritten(*args, **kwargs)
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
-                if got.status != "raised" or got.error.type != type(error).__name__:
+                if got.status != "raised" or (got.error.type != type(error).__name__
+                                              and not isinstance(error, Refused)):
                     return False
                 continue
             if got.status != "ok" or not alike(value, got.value,
@@ -344,7 +438,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
                 return False
         return True
 
-    found = [name for name in tests if reproduces(name)] or [
+    readings = readings if readings and _wrong_value(calls, returns_value) else []
+    found = [name for name in tests if reproduces(name)] + [
+        name for name in guards if reproduces(name)] + [
+        name for name in readings if reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
         if reproduces(f"{test}{JOIN}{count}")]
     if not found and any(o.status == "ok" and not ok for (_, o), ok in zip(

@@ -1,135 +1,151 @@
-"""Operators on the convolution's refusal test: which kernels are said not to fit the image.
+"""Operators on what the checked function accepts: the student's own guard, which refuses inputs
+the lecture's function takes (issue 38, "refusals"). Real code refuses what its author never
+meant to pass:
 
-The reference refuses, with ValueError, only a k x k kernel taller or wider than the image
-(`_check_conv`, a validation helper the tree never descends into): a kernel as large as the
-image fits (one window), and a stride that leaves rows over is floored, as every deep-learning
-convolution does. Real code tests it otherwise:
+- a gray (H, W) image: code written for RGB arrays unpacks `H, W, C = image.shape` or asserts
+  `image.ndim == 3` (numpy stride-trick patchifies, Keras' `InputSpec(ndim=4)` ported to one
+  image), where the lecture reads a 2-D image as one channel;
+- any image but (H, W, 3): torchvision's `_assert_channels(img, [3])`, a "only RGB images" check
+  written for PIL's `convert("RGB")` pipelines;
+- a channel count other than 1 and 3 (PIL's "L" and "RGB" modes, a tutorial's `if C not in (1,
+  3): raise`), or other than 3;
+- a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
+  dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
 
-- `>=` for `>`: `if k >= H or k >= W` (a from-scratch loop's guard, "the kernel must be smaller
-  than the image"), a kernel as tall or as wide as the image refused;
-- the kernel against every size of the image's shape, channels included: `if k > min(image.
-  shape)` (torchvision-style ports that write one guard for a (C, H, W) or (H, W, C) tensor),
-  on the image as it was passed (a 2-D image has no channel count) or once it is (H, W, C);
-- windows that must fit exactly: `if (H - k) % stride or (W - k) % stride` (Keras' "valid"
-  padding tutorials, which say the output is defined only when the windows fit), a stride that
-  leaves rows or columns over refused instead of floored.
+Each edit puts a guard in front of the checked function's first read of the parameter it
+tests: the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs
+unchanged on every other. Its values differ from the reference's only by raising, so the search
+never tries it (`modules.NAMED_ELSEWHERE`): `checks/kinds/refusals.py` (`named_refusal`) names
+one only where a case that asked for a value raised, when it raises on exactly the calls the
+student's code raised on (where the guard refuses, by any exception): the check's, the
+function's other checks' and probes that vary what the guard tests (every channel count, every
+axis, gray images of each size); and returns the reference's value on all the others. A correct
+guard, one that refuses only what the lecture's refuses, never gets there. The sentence says
+what is refused, not why (the cases show that, not the code's reason).
 
-Each keeps the reference's own refusals and adds one; its values are the reference's wherever
-it does not refuse, so `checks/kinds/refusals.py` weighs them (`named_refusal`, with its probe
-images) where a case asking for a value raised ValueError; the search never tries them
-(`modules.NAMED_ELSEWHERE`). An operator as in operators.py (`f(context, node) -> iterator of
-Change`).
+An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
 import ast
-import copy
+import functools
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, is_checked_function, prepended, where
+from .change import Change, Context, where
 from .tree import PREFIX
 
-TESTED = "_check_conv"  # the reference's kernel test: (image shape, kernel shape, stride)
-IMAGE = "as_hwc"  # the reference's image, read as (H, W, C)
+
+def _integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def _refusing(check, extra):
-    """The reference's test `check`, refusing also what `extra(shape, kernel, stride, given)`
-    holds for (`given`: the image's shape as it was passed)."""
-    def guard(image_shape, kernel_shape, stride, given):
-        stride = check(image_shape, kernel_shape, stride)
-        if extra(tuple(image_shape), tuple(kernel_shape), stride, tuple(np.shape(given))):
-            raise ValueError(f"a {kernel_shape[0]}x{kernel_shape[1]} kernel does not fit")
-        return stride
-    return guard
+def _gray(image) -> bool:
+    return np.ndim(image) == 2
 
 
-# detail -> (the extra refusal, what the code tests, what it refuses wrongly, the fix)
-VARIANTS = {
-    "as-large-refused": (
-        lambda s, k, stride, given: k[0] >= s[0] or k[1] >= s[1],
-        "`k >= H or k >= W`", "a kernel as tall or as wide as the image is refused, although "
-        "it fits (one window)", "refuse only `k > H or k > W`"),
-    "min-of-given-shape": (
-        lambda s, k, stride, given: k[0] > min(given),
-        "the kernel against every size of the image's shape as it was passed, `k > "
-        "min(image.shape)`, channels included", "a kernel larger than the channel count (k = 4 "
-        "on an 8 x 8 x 3 image) is refused, although it fits", "compare k with H and W only"),
-    "min-of-hwc-shape": (
-        lambda s, k, stride, given: k[0] > min(s),
-        "the kernel against every size of the (H, W, C) image, `k > min(image.shape)`, "
-        "channels included", "a kernel larger than the channel count (k = 2 on a gray image, "
-        "k = 4 on an RGB one) is refused, although it fits", "compare k with H and W only"),
-    "windows-fit-exactly": (
-        lambda s, k, stride, given: (s[0] - k[0]) % stride or (s[1] - k[1]) % stride,
-        "that the windows fit exactly, `(H - k) % stride or (W - k) % stride`", "a stride that "
-        "leaves rows or columns over is refused", "floor instead: H' = (H - k) // stride + 1, "
-        "the rows left over unread, as every deep-learning convolution does"),
+def _not_rgb(image) -> bool:
+    return not (np.ndim(image) == 3 and np.shape(image)[-1] == 3)
+
+
+def _not_gray_or_rgb(C) -> bool:
+    return _integer(C) and int(C) not in (1, 3)
+
+
+def _not_three(C) -> bool:
+    return _integer(C) and int(C) != 3
+
+
+def _not_last(x, axis) -> bool:
+    ndim = np.ndim(x)
+    return (ndim > 0 and _integer(axis) and -ndim <= axis < ndim
+            and int(axis) % ndim != ndim - 1)
+
+
+class Refused(ValueError):
+    """A guard's refusal: it reproduces a raise of any exception (the student's own guard raises
+    what its author chose: its message and its type are no guess of the lecture's)."""
+
+
+# detail -> (the parameters it reads, in order, the first the one guarded; the inputs it refuses;
+# what they have in common, said to the student; what the lecture's does with them)
+GUARDS = {
+    "gray-refused": (("image",), _gray, "a 2-D (H, W) gray image",
+                     "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
+    "rgb-only": (("image",), _not_rgb, "every image but an (H, W, 3) RGB one (a gray image, "
+                 "one channel, four)", "the lecture's takes (H, W) and (H, W, C) for any C"),
+    "gray-or-rgb-only": (("C",), _not_gray_or_rgb, "every channel count C but 1 and 3 (gray "
+                         "and RGB)", "the lecture's counts P*P*C numbers for any positive C"),
+    "three-channels-only": (("C",), _not_three, "every channel count C but 3",
+                            "the lecture's counts P*P*C numbers for any positive C"),
+    "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
+                       "the lecture's works along any axis (where a library supports only the "
+                       "last one, move `axis` last with np.moveaxis and back)"),
 }
 
 
-def _given(function: ast.FunctionDef) -> str | None:
-    """The image as the function was given it: the parameter its `as_hwc(...)` call reads."""
+def guard(detail: str):
+    """The guard of GUARDS[detail]: its first argument back, or Refused on what it refuses."""
+    refuses = GUARDS[detail][1]
+
+    def guarded(value, *others):
+        if refuses(value, *others):
+            raise Refused(f"refused: {GUARDS[detail][2]}")
+        return value
+    guarded.__name__ = f"refuses_{detail.replace('-', '_')}"
+    return guarded
+
+
+BOUND = {detail: guard(detail) for detail in GUARDS}
+
+
+def refuses(detail: str, arguments: dict) -> bool:
+    """Whether the guard `detail` refuses a call with these arguments (by name, defaults
+    included): a cheap test before any probe runs, as a guard named on a case must refuse it."""
+    reads, refused, _, _ = GUARDS[detail]
+    if not all(name in arguments for name in reads):
+        return False
+    try:
+        return bool(refused(*(arguments[name] for name in reads)))
+    except (TypeError, ValueError):
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _first_reads(function: ast.FunctionDef) -> dict[str, int]:
+    """Each parameter's first read in the function, by the id of its Name node (pre-order)."""
+    from .tree import nodes
     parameters = {a.arg for a in function.args.args}
-    for sub in ast.walk(function):
-        if (isinstance(sub, ast.Call) and callee(sub) == IMAGE and len(sub.args) == 1
-                and isinstance(sub.args[0], ast.Name) and sub.args[0].id in parameters):
-            return sub.args[0].id
-    return None
+    first: dict[str, int] = {}
+    for node, _, _, _ in nodes(function):
+        if (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+                and node.id in parameters and node.id not in first):
+            first[node.id] = id(node)
+    return first
 
 
-def _tested(function: ast.FunctionDef) -> ast.Call | None:
-    for sub in ast.walk(function):
-        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
-                and sub.func.id == TESTED and len(sub.args) == 3):
-            return sub
-    return None
-
-
-class _Guarded(ast.NodeTransformer):
-    """The kernel test's call made `bound(*its arguments, the given image)`."""
-
-    def __init__(self, bound: str):
-        self.bound = bound
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        node = self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == TESTED and len(node.args) == 3:
-            return ast.Call(ast.Name(self.bound, ast.Load()),
-                            [*node.args, ast.Name(GIVEN, ast.Load())], [])
-        return node
-
-
-GIVEN = f"{PREFIX}given_image"
-
-
-def _guarded(function: ast.FunctionDef, image: str, bound: str) -> ast.FunctionDef:
-    new = _Guarded(bound).visit(copy.deepcopy(function))
-    return prepended(new, ast.Assign([ast.Name(GIVEN, ast.Store())], ast.Name(image, ast.Load()),
-                                     lineno=0))
-
-
-def kernel_fit(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The reference's kernel test `_check_conv(image.shape, K.shape, stride)` refusing also
-    one of VARIANTS, in the checked function itself (the image as given kept first)."""
-    if not is_checked_function(context, node):
+def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's first read of a parameter a guard of GUARDS tests, guarded: only
+    in the checked function itself (a helper's inputs are its caller's choice), and only where
+    every parameter the guard reads is the function's."""
+    if not isinstance(node, ast.Name) or "/" in context.instance.path:
         return
-    call, image = _tested(node), _given(node)
-    check = context.instance.function.__globals__.get(TESTED)
-    if call is None or image is None or check is None:
+    first = _first_reads(context.instance.node)
+    if first.get(node.id) != id(node):
         return
-    for detail, (extra, tests, refuses, fix) in VARIANTS.items():
+    for detail, (reads, _, refused, lecture) in GUARDS.items():
+        if reads[0] != node.id or not all(name in first for name in reads):
+            continue
         bound = f"{PREFIX}guard_{detail.replace('-', '_')}"
         yield Change(detail,
-                     f"In {where(context)}, the test that the kernel fits the image "
-                     f"tests {tests}: {refuses}. A valid convolution refuses only a kernel "
-                     f"taller or wider than the image: {fix}.",
-                     lambda n, bound=bound, image=image: _guarded(n, image, bound),
-                     names=((bound, _refusing(check, extra)),))
+                     f"In {where(context)}, {refused} is refused (an error is raised for it), "
+                     f"where {lecture}: accept every input the lecture's function accepts.",
+                     lambda n, bound=bound, reads=reads: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n, *(ast.Name(name, ast.Load()) for name in reads[1:])], []),
+                     names=((bound, BOUND[detail]),))
 
 
-OPERATORS = {"kernel_fit": kernel_fit}
-# the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
-REFUSAL_OPERATORS = ("kernel_fit",)
+OPERATORS = {"guarded": guarded}
+REFUSAL_OPERATORS = ("guarded",)  # weighed by `checks/kinds/refusals.py` only

@@ -77,3 +77,6 @@ def _reading(name: str):
 
 
 OPERATORS = {name: _reading(name) for name in READINGS}  # tried after contractions.OPERATORS
+# the readings of a gray image that `checks/kinds/refusals.py` (`named_refusal`) also weighs on
+# gray and other probe images, a raise by its type, where a case that asked a value raised
+GRAY_READINGS = ("channel_in_front", "not_promoted", "gray_to_rgb")

@@ -15,6 +15,7 @@ from . import (
     guards,
     heads,
     inputs,
+    kernel_fit,
     layouts,
     names,
     norms,
@@ -32,10 +33,11 @@ from . import (
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
-           projections, channels, grids, tiling, stems, guards, fixed)
+           projections, channels, grids, tiling, stems, kernel_fit, guards, fixed)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
 # width-only test agree on many sizes); the search never tries them
 NAMED_ELSEWHERE = frozenset((*tiling.REFUSAL_OPERATORS, *tiling.AFTER_REFUSAL,
-                             *guards.REFUSAL_OPERATORS))
+                             *kernel_fit.REFUSAL_OPERATORS,  # the convolution's kernel test
+                             *guards.REFUSAL_OPERATORS))  # and the student's own guards

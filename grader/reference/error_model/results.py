@@ -303,6 +303,13 @@ def moved_back_alike(value, axis):
     return np.moveaxis(np.moveaxis(value, axis, -1), axis, -1)
 
 
+def swapped_then_moved(value, axis):
+    """`value` with `axis` swapped with the last axis, then the last axis moved to `axis`: an
+    axis brought to the end with `np.swapaxes(x, axis, -1)` and put back with
+    `np.moveaxis(out, -1, axis)`, which undoes a moveaxis, not a swap."""
+    return np.moveaxis(np.swapaxes(value, axis, -1), -1, axis)
+
+
 def _axis_parameter(function: ast.FunctionDef) -> str | None:
     """The name of a parameter that defaults to -1 (an axis: `softmax(x, axis=-1)`)."""
     given = function.args.args[len(function.args.args) - len(function.args.defaults):]
@@ -330,6 +337,18 @@ def axis_moved_back_alike(context: Context, node: ast.AST) -> Iterator[Change]:
                  "the result's axes come back in another order.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, ast.Name(axis, ast.Load())],
                                     []), ((bound, moved_back_alike),))
+    swapped = f"{PREFIX}swapped_then_moved"  # a swap undone by a move (Triton's row-wise
+    # softmax ported: torch's `x.transpose(dim, -1)` to bring the axis last, `movedim(-1, dim)`
+    # back, or numpy's `np.swapaxes` there and `np.moveaxis` here)
+    yield Change(f"{axis}-swapped-then-moved-back",
+                 f"In {where(context)}, `{axis}` is brought to the end with `np.swapaxes(x, "
+                 f"{axis}, -1)` and put back with `np.moveaxis(out, -1, {axis})`, which undoes a "
+                 f"move, not a swap: the same on the last two axes, but with 3 or more axes "
+                 f"and `{axis}` before the last two, the axes between come back shifted. Undo "
+                 f"the swap with the same swap, `np.swapaxes(out, {axis}, -1)`.",
+                 lambda n: ast.Call(ast.Name(swapped, ast.Load()),
+                                    [n, ast.Name(axis, ast.Load())], []),
+                 ((swapped, swapped_then_moved),))
 
 
 def rows_at_flat_index(value, shape):

@@ -238,8 +238,39 @@ def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
                                      ast.BinOp(P, ast.Mult(), P)))
 
 
+def tested_on_last_two(image, P):
+    """The image read as the reference reads it (as_hwc), once a tiling test on the sizes of its
+    array's last two axes, as it was given, passed (torch's (C, H, W) habit, `H, W =
+    x.shape[-2:]`): the reference's ValueError for those sizes, else its own tests after."""
+    shape = np.shape(image)
+    if len(shape) >= 2:
+        check_tiling(*shape[-2:], P)
+    return as_hwc(image)
+
+
+def last_two(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The tiling test made on the image array's last two axes, as given: `H, W =
+    image.shape[-2:]` (torch's (C, H, W) habit: Brian Pulfer's ViT tutorial, the
+    `x.unfold(2, p, p).unfold(3, p, p)` answers) on a channels-last image tests the width and
+    the channels. `as_hwc(image)` tested so first, in a function that tests the tiling itself
+    (its own `check_tiling` after still tests H and W)."""
+    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
+            or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}")) or not node.args):
+        return
+    bound = f"{PREFIX}tested_on_last_two"
+    yield Change("last-two-axes",
+                 f"In {where(context)}, the sizes P must tile are read from the image's last "
+                 f"two axes, `H, W = image.shape[-2:]` (torch's (C, H, W) habit): on an (H, W, "
+                 f"C) image those are the width and the channels, so an RGB image is refused "
+                 f"whenever P does not divide 3. The lecture's images are channels last: `H, W "
+                 f"= image.shape[:2]`.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [*n.args[:1], P], []),
+                 names=((bound, tested_on_last_two),))
+
+
 OPERATORS = {"tiling": tiling, "padded": padded, "batched": batched,
-             "count_by_area": count_by_area}
+             "count_by_area": count_by_area, "last_two": last_two}
 # the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
-REFUSAL_OPERATORS = ("tiling", "padded", "batched")
+REFUSAL_OPERATORS = ("tiling", "padded", "batched", "last_two")
 AFTER_REFUSAL = ("count_by_area",)  # ... each paired with one of those

@@ -16,7 +16,7 @@ hint: the ValueError's traceback on kernel-stride's call checks and "failed on t
 property gives it" on its property. Not every mistake named.
 Since session 14 the slice is named on vit-forward (results.row_as_slice); vit-checkpoint still
 observes it (one_axis_off).
-Since session 17 the guard is named on kernel-stride (guards.kernel_fit, weighed by
+Since session 17 the guard is named on kernel-stride (kernel_fit.kernel_fit, weighed by
 `checks/kinds/refusals.py` with its probe images: `k > min(image.shape)` on the image as
 passed): every mistake named, so in buggy/.
 """

@@ -18,7 +18,7 @@ checklist. The conv refusal gets its own traceback only, no hint. Since: a mista
 check of one or two values must explain the function's other failures too (mistakes.py,
 unexplained_elsewhere and THIN): the worked example is observed like the others. Since choices.first_row: the first row
 for every token is named.
-Since session 17 the conv refusal is named on kernel-stride (guards.kernel_fit, weighed by
+Since session 17 the conv refusal is named on kernel-stride (kernel_fit.kernel_fit, weighed by
 `checks/kinds/refusals.py` with its probe images: the windows must fit exactly).
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -7,13 +7,15 @@ Mistakes:
    2-D (gray) images.
 2. linear_patch_embed: returns patchify(image, P) @ W_e without + b_e. Shows whenever b_e != 0.
 
-Grader: The bias is named; patchify is observed (right for (H, W, C) images, wrong for a 2-D
-one), and the worked example (a 2-D image) gives its checklist; kernel-stride's property
-checklist names the + b_e of linear_patch_embed.
-Since session 15: its patchify mistake is observed (only_3d_images), not named, so in unnamed/.
+Grader: The bias is named; kernel-stride's property checklist names the + b_e of
+linear_patch_embed. Since session 17 patchify's refusal is named (op:guarded:...:gray-refused,
+error_model/guards.py: "`patchify` refuses a 2-D (H, W) gray image"): the guard raises on
+exactly the calls the code raised on, the check's and the gray and 1-4 channel probe images,
+and returns the reference's value on every other; the worked example (a 2-D image) keeps its
+checklist.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_3d_images', 'linear-patch-embed': 'linear_embed_bias_forgotten'}
+EXPECT = {'patchify': 'op:guarded:patchify:gray-refused', 'linear-patch-embed': 'linear_embed_bias_forgotten'}
 
 
 def patchify(image, P):

@@ -13,11 +13,14 @@ Grader: at blind time and now, not named: the keepdims checklist line (which doe
 code passes axis and keepdims to both reductions) and the property's "your code failed, see the
 traceback" observation; the hidden random check has no hint line.
 Since session 14 (port27): observed on the small examples and the hidden random check, "right
-along the last axis of its input, not along axis 0 of one with 2 axes" (only_last_axis), no
-cause named: still in unnamed/.
+along the last axis of its input, not along axis 0 of one with 2 axes" (only_last_axis).
+Since session 17 the refusal is named (op:guarded:softmax:last-axis-only, error_model/guards.py:
+"`softmax` refuses every `axis` but the last one of `x`"): the guard raises on exactly the calls
+the code raised on, the check's and every axis of 1-D, 2-D and 3-D probes, and returns the
+reference's value on every other.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'only_last_axis'}
+EXPECT = {'stable-softmax': 'op:guarded:softmax:last-axis-only'}
 
 
 def softmax(x, axis=-1):

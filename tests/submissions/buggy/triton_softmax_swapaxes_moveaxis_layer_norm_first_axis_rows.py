@@ -10,12 +10,14 @@ Mistakes:
    per entry, and a 1-D token becomes d rows of one number (the result is beta).
 
 Grader: at blind time and now, the statistics over every axis but the first are named (with the
-side remark "right for one token", untrue of a 1-D token, which this file returns as beta); the
-softmax is observed only ("right along the last two axes of its input, wrong along axis 0 of one
-with 3 axes", only_last_two_axes), the swapaxes/moveaxis pair not named. Not every mistake named.
+side remark "right for one token", untrue of a 1-D token, which this file returns as beta). The
+softmax was observed only ("right along the last two axes of its input, wrong along axis 0 of one
+with 3 axes", only_last_two_axes); since session 17 the swapaxes/moveaxis pair is named
+(results.py's moved_back_alike, `axis-swapped-then-moved-back`: a swap undone by a move).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'only_last_two_axes', 'layer-norm': 'op:norm_axes:layer_norm:over-sample'}
+EXPECT = {'stable-softmax': 'op:moved_back_alike:softmax:axis-swapped-then-moved-back',
+          'layer-norm': 'op:norm_axes:layer_norm:over-sample'}
 
 
 def softmax(x, axis=-1):

@@ -14,13 +14,15 @@ Mistakes:
    Sources: lucidrains/vit-pytorch issue #136 (patch_dim = channels * patch_size ** 2);
    public PatchEmbedding code with `nn.Linear(self.patch_size * self.patch_size, emb_size)`.
 
-Grader: patch_dim is named (channels_forgotten: "a P x P patch holds P*P*C numbers"). The 2-D
-image's axis in front is only observed (only_3d_images: "right for (H, W, C) images, wrong
-for a 2-D (H, W) one"; the worked example gets its checklist).
+Grader: patch_dim is named (channels_forgotten: "a P x P patch holds P*P*C numbers"). Since
+session 17 the 2-D image's axis in front is named too (op:channel_in_front, error_model/
+inputs.py): checks/kinds/refusals.py weighs the gray readings on probe images, a raise by its
+type, and this code's P = 1 gray probe returns the (1, H, W) reading's wrong value, which only
+that reading reproduces (the worked example keeps its checklist).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'flatten-length': 'channels_forgotten',
-          'patchify': None}
+          'patchify': 'op:channel_in_front:patchify:image-2d-channel-first'}
 
 
 def patch_dim(P, C=3):

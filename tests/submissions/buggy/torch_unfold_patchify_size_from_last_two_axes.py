@@ -9,10 +9,13 @@ Mistakes:
     raises ValueError, and other sizes may pass the check wrongly.
 
 Grader: observed ("right for one channel, wrong for an image with 3 channels: look at how the
-channels are read ..."); the shape[-2:] reading is not named.
+channels are read ..."); since session 17 the shape[-2:] reading is named (tiling.py's last_two:
+the tiling test made on the image array's last two axes), weighed by checks/kinds/refusals.py on
+the cases and the probe images (it must raise, by type, exactly where this code raises, and
+return the reference's value elsewhere).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:last_two:patchify:last-two-axes'}
 
 
 def patchify(image, P):

@@ -8,13 +8,14 @@ Mistakes:
 Grader: at blind time the argmax got only vit_forward's checklist and patch_dim nothing (a hidden
 check's "your code raised ValueError"). Now the argmax is named (the logits' argmax returned);
 patch_dim still gets nothing.
-Since session 14 patch_dim's refusal is observed (only_gray_or_rgb: "right for one and three
-channels (gray and RGB), and raises ValueError for another number of channels"): an observation,
-not a named mistake, so still in unnamed/.
+Since session 14 patch_dim's refusal was observed (only_gray_or_rgb); since session 17 it is
+named (op:guarded:patch_dim:gray-or-rgb-only, error_model/guards.py: "`patch_dim` refuses every
+channel count C but 1 and 3"): the guard raises on exactly the calls the code raised on, the
+hidden check's and C = 1, 2, 3, 4, 6, and returns the reference's count on every other.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'op:output_activation:vit_forward:result-through-argmax',
-          'flatten-length': 'only_gray_or_rgb'}
+          'flatten-length': 'op:guarded:patch_dim:gray-or-rgb-only'}
 
 
 def patch_dim(P, C=3):

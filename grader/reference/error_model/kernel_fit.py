@@ -1,0 +1,135 @@
+"""Operators on the convolution's refusal test: which kernels are said not to fit the image.
+
+The reference refuses, with ValueError, only a k x k kernel taller or wider than the image
+(`_check_conv`, a validation helper the tree never descends into): a kernel as large as the
+image fits (one window), and a stride that leaves rows over is floored, as every deep-learning
+convolution does. Real code tests it otherwise:
+
+- `>=` for `>`: `if k >= H or k >= W` (a from-scratch loop's guard, "the kernel must be smaller
+  than the image"), a kernel as tall or as wide as the image refused;
+- the kernel against every size of the image's shape, channels included: `if k > min(image.
+  shape)` (torchvision-style ports that write one guard for a (C, H, W) or (H, W, C) tensor),
+  on the image as it was passed (a 2-D image has no channel count) or once it is (H, W, C);
+- windows that must fit exactly: `if (H - k) % stride or (W - k) % stride` (Keras' "valid"
+  padding tutorials, which say the output is defined only when the windows fit), a stride that
+  leaves rows or columns over refused instead of floored.
+
+Each keeps the reference's own refusals and adds one; its values are the reference's wherever
+it does not refuse, so `checks/kinds/refusals.py` weighs them (`named_refusal`, with its probe
+images) where a case asking for a value raised ValueError; the search never tries them
+(`modules.NAMED_ELSEWHERE`). An operator as in operators.py (`f(context, node) -> iterator of
+Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, callee, is_checked_function, prepended, where
+from .tree import PREFIX
+
+TESTED = "_check_conv"  # the reference's kernel test: (image shape, kernel shape, stride)
+IMAGE = "as_hwc"  # the reference's image, read as (H, W, C)
+
+
+def _refusing(check, extra):
+    """The reference's test `check`, refusing also what `extra(shape, kernel, stride, given)`
+    holds for (`given`: the image's shape as it was passed)."""
+    def guard(image_shape, kernel_shape, stride, given):
+        stride = check(image_shape, kernel_shape, stride)
+        if extra(tuple(image_shape), tuple(kernel_shape), stride, tuple(np.shape(given))):
+            raise ValueError(f"a {kernel_shape[0]}x{kernel_shape[1]} kernel does not fit")
+        return stride
+    return guard
+
+
+# detail -> (the extra refusal, what the code tests, what it refuses wrongly, the fix)
+VARIANTS = {
+    "as-large-refused": (
+        lambda s, k, stride, given: k[0] >= s[0] or k[1] >= s[1],
+        "`k >= H or k >= W`", "a kernel as tall or as wide as the image is refused, although "
+        "it fits (one window)", "refuse only `k > H or k > W`"),
+    "min-of-given-shape": (
+        lambda s, k, stride, given: k[0] > min(given),
+        "the kernel against every size of the image's shape as it was passed, `k > "
+        "min(image.shape)`, channels included", "a kernel larger than the channel count (k = 4 "
+        "on an 8 x 8 x 3 image) is refused, although it fits", "compare k with H and W only"),
+    "min-of-hwc-shape": (
+        lambda s, k, stride, given: k[0] > min(s),
+        "the kernel against every size of the (H, W, C) image, `k > min(image.shape)`, "
+        "channels included", "a kernel larger than the channel count (k = 2 on a gray image, "
+        "k = 4 on an RGB one) is refused, although it fits", "compare k with H and W only"),
+    "windows-fit-exactly": (
+        lambda s, k, stride, given: (s[0] - k[0]) % stride or (s[1] - k[1]) % stride,
+        "that the windows fit exactly, `(H - k) % stride or (W - k) % stride`", "a stride that "
+        "leaves rows or columns over is refused", "floor instead: H' = (H - k) // stride + 1, "
+        "the rows left over unread, as every deep-learning convolution does"),
+}
+
+
+def _given(function: ast.FunctionDef) -> str | None:
+    """The image as the function was given it: the parameter its `as_hwc(...)` call reads."""
+    parameters = {a.arg for a in function.args.args}
+    for sub in ast.walk(function):
+        if (isinstance(sub, ast.Call) and callee(sub) == IMAGE and len(sub.args) == 1
+                and isinstance(sub.args[0], ast.Name) and sub.args[0].id in parameters):
+            return sub.args[0].id
+    return None
+
+
+def _tested(function: ast.FunctionDef) -> ast.Call | None:
+    for sub in ast.walk(function):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+                and sub.func.id == TESTED and len(sub.args) == 3):
+            return sub
+    return None
+
+
+class _Guarded(ast.NodeTransformer):
+    """The kernel test's call made `bound(*its arguments, the given image)`."""
+
+    def __init__(self, bound: str):
+        self.bound = bound
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == TESTED and len(node.args) == 3:
+            return ast.Call(ast.Name(self.bound, ast.Load()),
+                            [*node.args, ast.Name(GIVEN, ast.Load())], [])
+        return node
+
+
+GIVEN = f"{PREFIX}given_image"
+
+
+def _guarded(function: ast.FunctionDef, image: str, bound: str) -> ast.FunctionDef:
+    new = _Guarded(bound).visit(copy.deepcopy(function))
+    return prepended(new, ast.Assign([ast.Name(GIVEN, ast.Store())], ast.Name(image, ast.Load()),
+                                     lineno=0))
+
+
+def kernel_fit(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The reference's kernel test `_check_conv(image.shape, K.shape, stride)` refusing also
+    one of VARIANTS, in the checked function itself (the image as given kept first)."""
+    if not is_checked_function(context, node):
+        return
+    call, image = _tested(node), _given(node)
+    check = context.instance.function.__globals__.get(TESTED)
+    if call is None or image is None or check is None:
+        return
+    for detail, (extra, tests, refuses, fix) in VARIANTS.items():
+        bound = f"{PREFIX}guard_{detail.replace('-', '_')}"
+        yield Change(detail,
+                     f"In {where(context)}, the test that the kernel fits the image "
+                     f"tests {tests}: {refuses}. A valid convolution refuses only a kernel "
+                     f"taller or wider than the image: {fix}.",
+                     lambda n, bound=bound, image=image: _guarded(n, image, bound),
+                     names=((bound, _refusing(check, extra)),))
+
+
+OPERATORS = {"kernel_fit": kernel_fit}
+# the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
+REFUSAL_OPERATORS = ("kernel_fit",)
