@@ -307,3 +307,40 @@ def test_a_refusal_is_named_only_by_a_guard_that_refuses_exactly_what_the_code_r
         assert told and not any((m or "").startswith("op:guarded") for m in told), told
     told = {c.misconception for c in grade(GRAY_REFUSED)["patchify"].checks if not c.passed}
     assert "op:guarded:patchify:gray-refused" in told, told
+
+
+GRAY_READ_CHANNEL_FIRST_BROADCAST = '''
+"""conv_patch_embed giving a gray image its channel axis in front (torch's unsqueeze(0): (1, H,
+W) read as H = 1, W = H, C = W) and summing each window by broadcasting: a kernel taller than
+one row is refused (its own ValueError), a 1 x 1 kernel returns a value, a wrong one. The code
+does not refuse gray images, so the gray-refused guard is not named (the probes try a 1 x 1
+kernel on gray images of every width)."""
+EXPECT = {"kernel-stride": None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = image[None]
+    H, W, C = image.shape
+    k = K.shape[0]
+    if k > H or k > W:
+        raise ValueError(f"kernel {k} is larger than the {H}x{W} image")
+    rows, columns = (H - k) // stride + 1, (W - k) // stride + 1
+    out = np.zeros((rows, columns, K.shape[3]))
+    for i in range(rows):
+        for j in range(columns):
+            window = image[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = (window[..., None] * K).sum(axis=(0, 1, 2))
+    return out + b
+'''
+
+
+def test_a_gray_image_refused_for_some_kernels_only_is_no_refusal(grade):
+    """A code that raises on a gray image for a kernel taller than one row and returns a wrong
+    value for a 1 x 1 kernel does not refuse gray images: `named_refusal`'s probes vary a
+    convolution's kernel side with its image (the kernel's own and 1), so the guard that refuses
+    every gray image is not named."""
+    result = grade(GRAY_READ_CHANNEL_FIRST_BROADCAST)["kernel-stride"]
+    told = {c.misconception for c in result.checks if not c.passed}
+    assert told and "op:guarded:conv_patch_embed:gray-refused" not in told, told

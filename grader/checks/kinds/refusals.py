@@ -308,11 +308,13 @@ def _named_arguments(function, planned) -> dict:
 
 def _aspect_probes(params, planned) -> list:
     """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
-    image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1; its
-    channel count `C` as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D and 3-D along each `axis`."""
+    image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1 (or, for
+    a convolution's (image, K, ...), its kernel's side and a 1 x 1 kernel, the kernel resized to
+    the channels: a gray image read wrongly may raise for every k but 1); its channel count `C`
+    as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D and 3-D along each `axis`."""
     arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
     varied = []
-    image, P = arguments.get("image"), arguments.get("P")
+    image, P, K = arguments.get("image"), arguments.get("P"), arguments.get("K")
     if isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(
             P, (int, np.integer)) and not isinstance(P, bool) and 0 < P <= 16:
         for p in dict.fromkeys((int(P), 1)):
@@ -320,6 +322,14 @@ def _aspect_probes(params, planned) -> list:
                 shape = (2 * p, 3 * p, *channels)
                 pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
                 varied.append({"image": pixels.astype(image.dtype), "P": p})
+    if (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
+            and K.ndim == 4 and 0 < K.shape[0] <= 16):
+        for k in dict.fromkeys((K.shape[0], 1)):
+            for channels in ((), (1,), (2,), (3,), (4,)):
+                shape = (2 * k + 1, 3 * k + 1, *channels)
+                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
+                varied.append({"image": pixels.astype(image.dtype), "K": np.resize(
+                    K, (k, k, channels[0] if channels else 1, K.shape[3]))})
     if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
         varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
     if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:

@@ -7,7 +7,8 @@ Mistakes:
 1. softmax's default axis is 0 instead of -1: a call without `axis` on a 2-D or larger array
    normalises down the columns; explicit axes and 1-D input are right.
 2. conv_patch_embed gives a 2-D (grayscale) image its channel axis in front, (1, H, W), read as
-   H=1, W=H, C=W: ValueError for any k > 1 (a wrong shape for k = 1) instead of (H, W, 1).
+   H=1, W=H, C=W: ValueError for any k > 1 (its own message) and for k = 1 too (tensordot's
+   shape mismatch, unless the image is one pixel wide) instead of (H, W, 1).
 3. embed_image adds params["b_e"] again to linear_patch_embed's output, which already adds it:
    patch tokens get 2 * b_e ([CLS] is right).
 
@@ -19,9 +20,13 @@ named. Since the twelfth session the default axis is named on every softmax chec
 defaults to 0"); the other two are still observed.
 Since session 15 the bias added twice is named (op:term_again, through `linear_patch_embed`'s
 `linear(..., b_e)`); the gray image is still observed.
+Since session 17 the gray image is named by what the code does with it (op:guarded, "a 2-D (H,
+W) gray image is refused ..., where the lecture's reads a 2-D image as one channel, (H, W, 1)"):
+the code raises on every gray image the probes try (every channel count, the case's kernel and a
+1 x 1 one), and is right on every other case; the hint's fix is the file's.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-0', 'kernel-stride': None, 'cls-and-positions': "op:term_again:embed_image:linear_patch_embed-plus-params['b_e']"}
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-0', 'kernel-stride': 'op:guarded:conv_patch_embed:gray-refused', 'cls-and-positions': "op:term_again:embed_image:linear_patch_embed-plus-params['b_e']"}
 
 
 def conv_patch_embed(image, K, b, stride):
