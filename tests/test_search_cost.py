@@ -200,3 +200,65 @@ def test_a_kept_raise_keeps_its_type_and_message_and_no_frames():
     assert first[0] is False and second is first
     assert type(first[1]).__name__ == "AxisError" and "axis 1" in str(first[1])
     assert first[1].__traceback__ is None
+
+
+def test_whether_a_rewrite_is_right_on_a_call_is_decided_once_a_process():
+    """Every search asks of each single first whether it is right on the failing call, whatever
+    the student returned: with the comparison named (`compare`), each is compared once."""
+    root = error_model.model(REFERENCE_SOFTMAX, frozenset())[0]
+    root.right.clear()
+    asked = []
+
+    def same(value, target) -> bool:
+        asked.append(1)
+        return _same(value, target)
+
+    calls = _softmax_calls(_sum_over_all, 4)
+    plain = error_model.search(REFERENCE_SOFTMAX, calls, 0, _same)
+    assert not root.right  # no comparison named: nothing kept
+    first = error_model.search(REFERENCE_SOFTMAX, calls, 0, same, compare="allclose")
+    decided, once = len(root.right), len(asked)
+    assert decided > 10
+    asked.clear()
+    again = error_model.search(REFERENCE_SOFTMAX, _softmax_calls(_sum_over_all, 4), 0, same,
+                               compare="allclose")
+    assert first == again == plain
+    assert len(asked) == once - decided  # each verdict kept was not asked again
+    assert len(root.right) == decided
+    error_model.search(REFERENCE_SOFTMAX, calls, 0, same, compare="equal")
+    assert len(root.right) == 2 * decided  # another comparison: decided again
+    root.right.clear()
+
+
+def test_an_instances_code_is_compiled_once_per_set_of_its_own_edits(monkeypatch):
+    """A pair of edits in two functions of the tree compiles no code once each edit alone did,
+    nor does their caller, whose own code is as written; its values are the pair's."""
+    from grader.reference.error_model import tree
+
+    function = REFERENCE["self_attention"]
+    root, singles = error_model.model(function)
+    a = next(e for e in singles if e.site.path == root.path and not e.also)
+    b = next(e for e in singles if e.site.path.count("/") == 2 and not e.also)
+    compile_with(root, [a])
+    compile_with(root, [b])
+    compiled = []
+    monkeypatch.setattr(tree, "compile", lambda *args: compiled.append(args) or compile(*args),
+                        raising=False)
+    pair = compile_with(root, [a, b])
+    assert compiled == []
+    root.codes.clear()
+    for instance in root.walk():
+        instance.codes.clear()
+    fresh = compile_with(root, [a, b])
+    assert len(compiled) == b.site.path.count("/") + 1  # b's function, its caller, the root
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(4, 8))
+    params = {name: rng.normal(size=(8, 8)) for name in ("Wq", "Wk", "Wv", "Wo")}
+    params |= {name: rng.normal(size=8) for name in ("bq", "bk", "bv", "bo")}
+    try:
+        values = [pair(x, params, 2), fresh(x, params, 2)]
+    except Exception as error:  # noqa: BLE001 - the pair may raise: then both alike
+        with pytest.raises(type(error)):
+            fresh(x, params, 2)
+    else:
+        assert np.array_equal(values[0], values[1], equal_nan=True)
