@@ -187,7 +187,7 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     memory = MEMORY.get()  # this submission's: what another check of the function named
     named_here = [] if memory is None else memory.named.setdefault((function, hidden), [])
     found = next((f for f in _parts_first(named_here, function, hidden)
-                  if confirms(function, f, calls, failing, same, hidden, repr(how))),
+                  if confirms(function, f, calls, failing, same, hidden)),
                  None) or _searched(search, function, calls, failing, same, how, hidden)
     thin = found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
     if found is not None and (thin or found.chosen):  # else a failure elsewhere is another
@@ -232,8 +232,7 @@ def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, k
 
     extra = [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
              if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
-    if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden,
-                            repr(how)):
+    if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden):
         return found
     wider = _searched(search, function, [*calls, *extra], failing, same, how, hidden)
     if wider is not None and (wider.sentence == found.sentence or set(found.name.split(JOIN))
@@ -247,7 +246,7 @@ def _searched(search, function, calls, failing: int, same, how, hidden: frozense
     key = search_key(function, calls, failing, how, hidden)
     if key is not None and key in SEARCHED:
         return SEARCHED[key]
-    found = search(function, calls, failing, same, opaque=hidden, compare=repr(how))
+    found = search(function, calls, failing, same, opaque=hidden)
     if key is not None and len(SEARCHED) < SEARCHES_KEPT:
         SEARCHED[key] = found
     return found

@@ -34,7 +34,7 @@ import numpy as np
 from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
-from .runs import compiled, inputs_key, is_right, right_key, run
+from .runs import compiled, inputs_key, run
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -103,11 +103,6 @@ class Call:
     def key(self) -> str | None:
         """Its inputs' digest: a rewrite's value on equal inputs is computed once (runs.py)."""
         return inputs_key(self.args, self.kwargs)
-
-    @functools.cached_property
-    def expected_key(self) -> str | None:
-        """The expected value's digest (runs.right_key)."""
-        return inputs_key((self.expected,), {})
 
 
 def edits(root: Instance) -> list[Edit]:
@@ -222,11 +217,9 @@ def _failing_first(calls: list[Call], failing: int) -> list[Call]:
 
 @_one_at_a_time
 def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
-             same: Callable[[object, object], bool], opaque: frozenset = frozenset(),
-             compare: str | None = None) -> bool:
+             same: Callable[[object, object], bool], opaque: frozenset = frozenset()) -> bool:
     """Whether the mistake `found` (named on another check of the same function) reproduces
-    every call here too, and is wrong on calls[failing]: one try instead of a search.
-    `compare`: what `same` compares by, as text (None: no verdict kept, runs.is_right)."""
+    every call here too, and is wrong on calls[failing]: one try instead of a search."""
     try:
         root, group = _named(function, found.name, opaque)
     except KeyError:
@@ -236,7 +229,7 @@ def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         outcome = _try(root, group, _failing_first(calls, failing), same,
-                       _writes_in_place(function, opaque), compare)
+                       _writes_in_place(function, opaque))
     return outcome is True or (outcome == ALIKE and _wrong_value(calls, same))
 
 
@@ -249,12 +242,10 @@ def _wrong_value(calls: list[Call], same) -> bool:
 @_one_at_a_time
 def search(function: Callable, calls: list[Call], failing: int,
            same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
-           seconds: float = SECONDS, opaque: frozenset = frozenset(),
-           compare: str | None = None) -> Found | None:
+           seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
     """The one rewrite (or pair) of `function` whose outputs `same` accepts as the student's on
     every call, and which is itself wrong on calls[failing]; None when none is, or when several
-    of different names are. The helpers in `opaque` are not rewritten. `compare`: what `same`
-    compares by, as text: whether a rewrite is right on a call is then kept (runs.is_right)."""
+    of different names are. The helpers in `opaque` are not rewritten."""
     if not calls or any(elements(c.args) + elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
@@ -270,7 +261,6 @@ def search(function: Callable, calls: list[Call], failing: int,
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)
     copies = _writes_in_place(function, opaque)
-    attempt = functools.partial(_try, copies=copies, compare=compare)
     scored, silent, found, alike = [], [], [], []
     quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -280,7 +270,7 @@ def search(function: Callable, calls: list[Call], failing: int,
             if time.monotonic() > deadline:
                 break
             tries += 1
-            outcome = attempt(root, [edit], order, same)
+            outcome = _try(root, [edit], order, same, copies)
             if (outcome is True or outcome == ALIKE) and not _holds(root, [edit], order, same):
                 continue  # its values, but not what its sentence says beyond them
             if outcome is True:
@@ -297,7 +287,7 @@ def search(function: Callable, calls: list[Call], failing: int,
                 if tries >= MAX_TRIES or time.monotonic() > deadline:
                     break
                 tries += 1
-                outcome = attempt(root, list(pair), order, same)
+                outcome = _try(root, list(pair), order, same, copies)
                 if not (outcome is True or outcome == ALIKE):
                     continue
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
@@ -452,17 +442,14 @@ def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
 
 
 def _try(root: Instance, group: list[Edit], order: list[Call], same,
-         copies: bool = True, compare: str | None = None) -> bool | float | None:
+         copies: bool = True) -> bool | float | None:
     """True when the rewrite reproduces every call's student value (and is wrong on the first),
     else how far it is from the student's value on the first call (None: not comparable; 0.0
     when it reproduces the first call but not another: a second mistake shows only there;
     SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
-    by its exception's type and not its message). `compare`: runs.is_right's key."""
+    by its exception's type and not its message)."""
     told = True  # every raise with the student's message too
     for i, call in enumerate(order):
-        key = right_key(group, call, compare) if i == 0 else None
-        if key is not None and not isinstance(call.got, Raised) and root.right.get(key):
-            return SILENT  # known right here, whatever the student returned
         ran = run(root, group, call, copies)
         if ran is None:
             return None  # two edits that do not compose (one took away what the other rewrites)
@@ -476,7 +463,7 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
             return 0.0 if i else None
         if i == 0:
             # as the check compares: the reference expected, the rewrite in the student's place
-            if is_right(root, key, lambda: agree(same, call.expected, value)):  # noqa: B023
+            if agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
             if not agree(same, value, call.got):
                 return distance(value, call.got)

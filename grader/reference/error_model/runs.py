@@ -21,7 +21,6 @@ MAX_KEPT = 2000               # compiled rewrites kept per function, for the nex
 KEPT_ELEMENTS = 4_000_000     # the values' array elements kept per process (~32 MB of float64)
 KEPT_VALUES = 100_000         # and values (a raise, a count: one element each; ~20 MB of keys)
 MAX_VALUE_ELEMENTS = 50_000   # a larger value is computed again, never kept
-MAX_RIGHT = 200_000           # verdicts kept per function by `is_right`
 kept = {"elements": 0, "values": 0}  # what the values kept so far hold
 
 
@@ -54,17 +53,17 @@ def inputs_key(args: tuple, kwargs: dict) -> str | None:
 
 def compiled(root: Instance, group: list[Edit]) -> Callable | None:
     """The reference with `group`'s edits, compiled once per process (MAX_KEPT per function);
-    None when the edits do not compose (known once too)."""
+    None when the edits do not compose."""
     key = tuple(e.name for e in group)
     function = root.rewritten.get(key)
     if function is None:
         try:
             function = compile_with(root, group)
         except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
-            function = False  # kept too: a pair that does not compose is tried by many searches
+            return None
         if len(root.rewritten) < MAX_KEPT:
             root.rewritten[key] = function
-    return function or None
+    return function
 
 
 def run(root: Instance, group: list[Edit], call, copies: bool) -> tuple[bool, object] | None:
@@ -90,25 +89,3 @@ def run(root: Instance, group: list[Edit], call, copies: bool) -> tuple[bool, ob
         kept["values"] += 1
         root.values[key] = ran
     return ran
-
-
-def right_key(group: list[Edit], call, compare: str | None) -> tuple | None:
-    """What decides whether a rewrite is right on `call` (`is_right`): its edits, the call's
-    inputs and expected value, the comparison; None when one of them has no digest."""
-    if compare is None or call.key is None or call.expected_key is None:
-        return None
-    return tuple(e.name for e in group), call.key, call.expected_key, compare
-
-
-def is_right(root: Instance, key: tuple | None, right: Callable[[], bool]) -> bool:
-    """`right()` (whether a rewrite's value is the expected one on a call), computed once per
-    process for `key` (`right_key`): the students of a class fail the same cases, and every
-    search asks it of each single first, whatever the student's values."""
-    if key is None:
-        return right()
-    known = root.right.get(key)
-    if known is None:
-        known = right()
-        if len(root.right) < MAX_RIGHT:
-            root.right[key] = known
-    return known

@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 MAX_DEPTH = 5
-MAX_CODES = 4000  # compiled codes kept per instance (`compile_with`)
 PREFIX = "__em_"  # names the error model binds in a rewritten function's globals
 # helpers never descended into: validation (their refusals are the student's own checks) and
 # numerics below the lecture's steps
@@ -39,9 +38,6 @@ class Instance:
     rewritten: dict = field(default_factory=dict)  # (edit names) -> compiled, at the root
     sizes: dict | None = None   # id(node) -> its subtree's size, for rebuilding (`_sizes`)
     values: dict = field(default_factory=dict)  # (edit names, inputs) -> run, at the root
-    codes: dict = field(default_factory=dict)  # (own edit names) -> (code, name): `compile_with`
-    right: dict = field(default_factory=dict)  # (edit names, inputs, expected, comparison) ->
-    # whether the rewrite's value is the expected one there, at the root (runs.is_right)
 
     @property
     def name(self) -> str:
@@ -214,31 +210,22 @@ def _rebuild(node: ast.AST, index: int, wanted: dict, sizes: dict) -> tuple[ast.
 
 
 def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
-    """`instance`'s function with `edits` applied wherever they lie below it. Each instance's
-    code is compiled once per set of its own edits (MAX_CODES per instance) and run again in a
-    fresh namespace: a pair of edits in two helpers compiles nothing new once each single ran,
-    nor does a caller whose own code is as written."""
+    """`instance`'s function with `edits` applied wherever they lie below it."""
     touched = [e for e in edits if any(s.path == instance.path
                                        or s.path.startswith(instance.path + "/")
                                        for s in e.sites)]
     if not touched and instance.compiled is not None:
         return instance.compiled
     own = [e for e in touched if any(s.path == instance.path for s in e.sites)]
-    key = tuple(e.name for e in own)
-    kept = instance.codes.get(key)
-    if kept is None:
-        node = _edited(instance, own) if own else instance.node
-        kept = (compile(ast.Module([node], []), f"<error model: {instance.path}>", "exec"),
-                node.name)
-        if len(instance.codes) < MAX_CODES:
-            instance.codes[key] = kept
+    node = _edited(instance, own) if own else instance.node
     namespace = dict(instance.function.__globals__)
     for bound, child in instance.children.items():
         namespace[bound] = compile_with(child, touched)
     for edit in own:
         namespace.update(edit.names)
-    exec(kept[0], namespace)  # noqa: S102 - the instructor's reference, rewritten
-    function = namespace[kept[1]]
+    code = compile(ast.Module([node], []), f"<error model: {instance.path}>", "exec")
+    exec(code, namespace)  # noqa: S102 - the instructor's reference, rewritten
+    function = namespace[node.name]
     if not touched:
         instance.compiled = function
     return function
