@@ -4411,3 +4411,23 @@ def test_a_tiling_test_on_the_last_two_axes_tests_the_width_and_the_channels():
     assert np.array_equal(rewritten(four, 2), patchify(four, 2))
     with pytest.raises(ValueError):
         rewritten(RNG.normal(size=(4, 6, 3)), 2)
+
+
+def test_a_fixed_scales_sizes_are_recorded_per_thread():
+    """fixed.py records the sizes a fixed scale ignored while its `holds` asks (two widths or
+    more, or nothing is named): a search in another thread of the same process (a class graded
+    in threads) records into its own list, never into this one's."""
+    import threading
+
+    from grader.reference.error_model import fixed
+
+    mine = []
+    token = fixed.READ.set(mine)
+    try:
+        other = threading.Thread(target=fixed.fixed_root, args=(8, 32))
+        other.start()
+        other.join()
+        assert fixed.fixed_root(4, 32) == math.sqrt(32)
+    finally:
+        fixed.READ.reset(token)
+    assert mine == [4]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -35,13 +36,16 @@ WIDTHS = {16: "LeViT's `key_dim=16`, `key_dim ** -0.5`",  # head widths public c
           32: "EfficientFormer's `key_dim=32`, `key_dim ** -0.5`",
           64: "lucidrains' `dim_head=64`, `dim_head ** -0.5`"}
 
-_read: list | None = None  # the sizes a fixed scale ignored, while `_sizes_vary` runs
+# the sizes a fixed scale ignored, while `_sizes_vary` runs: one list per thread (a class's
+# submissions may be graded in threads of one process, each searching on its own)
+READ: ContextVar[list | None] = ContextVar("fixed_head_width_sizes", default=None)
 
 
 def fixed_root(size, fixed: int) -> float:
     """sqrt(`fixed`) whatever `size` is (recorded while `_sizes_vary` asks)."""
-    if _read is not None:
-        _read.append(size)
+    read = READ.get()
+    if read is not None:
+        read.append(size)
     return math.sqrt(fixed)
 
 
@@ -49,19 +53,18 @@ def _sizes_vary(rewritten, calls, same) -> bool:
     """Whether the calls where the fixed scale shows (the value is not the lecture's) read two
     different sizes: on one size, or where the scale changes nothing (one token), the calls
     cannot tell a fixed number from one derived from the size."""
-    global _read
     shown = set()
-    try:
-        for call in calls:
-            _read = []
-            try:
-                value = rewritten(*fresh(call.args), **fresh(call.kwargs))
-            except Exception:  # noqa: BLE001, S112 - a raising call shows no scale
-                continue
-            if not agree(same, call.expected, value):
-                shown.update(int(size) for size in _read)
-    finally:
-        _read = None
+    for call in calls:
+        read = []
+        token = READ.set(read)
+        try:
+            value = rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except Exception:  # noqa: BLE001, S112 - a raising call shows no scale
+            continue
+        finally:
+            READ.reset(token)
+        if not agree(same, call.expected, value):
+            shown.update(int(size) for size in read)
     return len(shown) >= 2
 
 
