@@ -7,7 +7,7 @@ import pytest
 from buggy_submissions import build_submission
 
 from grader.checks import SubmissionGrading
-from grader.checks.results import MISTAKE
+from grader.checks.results import CHECKLIST, MISTAKE, OBSERVATION
 from grader.worker import StudentWorker
 
 from conftest import SOLUTION, SUBMISSIONS
@@ -309,6 +309,7 @@ def test_a_refusal_is_named_only_by_a_guard_that_refuses_exactly_what_the_code_r
     assert "op:guarded:patchify:gray-refused" in told, told
 
 
+<<<<<<< HEAD
 GRAY_READ_CHANNEL_FIRST_BROADCAST = '''
 """conv_patch_embed giving a gray image its channel axis in front (torch's unsqueeze(0): (1, H,
 W) read as H = 1, W = H, C = W) and summing each window by broadcasting: a kernel taller than
@@ -344,3 +345,39 @@ def test_a_gray_image_refused_for_some_kernels_only_is_no_refusal(grade):
     result = grade(GRAY_READ_CHANNEL_FIRST_BROADCAST)["kernel-stride"]
     told = {c.misconception for c in result.checks if not c.passed}
     assert told and "op:guarded:conv_patch_embed:gray-refused" not in told, told
+=======
+def _failed(results, exercise: str, prefix: str):
+    return next(c for c in results[exercise].checks if c.name.startswith(prefix) and not c.passed)
+
+
+def test_a_hidden_failure_no_mistake_explains_gets_the_checklist(grade):
+    """fast.ai's softmax indexes x as a 2-D array: it raises ValueError on a hidden 3-D case, and
+    its hidden check said nothing but "your code raised ValueError" (issue 38). The hidden
+    check's checklist says what the hidden cases vary; where a mistake is named, that stays."""
+    fixture = SUBMISSIONS / "buggy" / (
+        "fastai_logsumexp_softmax_2d_index_fused_qkv_split_per_head.py")
+    check = _failed(grade(fixture.read_text()), "stable-softmax", "random shapes")
+    assert check.hidden and "raised ValueError" in check.message
+    assert check.hint_kind == CHECKLIST and "any `axis`" in check.hint
+    other = SUBMISSIONS / "buggy" / "activation_zoo_elu_mlp_softmax_axis_zero_by_transpose.py"
+    named = _failed(grade(other.read_text()), "stable-softmax", "random shapes")
+    assert named.hint_kind == MISTAKE and "any `axis`" not in named.hint
+
+
+def test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_most(grade):
+    """UDL book's softmax over the queries: no-causal-mask's causal=True check finds no mistake
+    and said only expected/got, while multi-head-attention (five checks of `self_attention`, it
+    two) names it: it points there. multi-head-attention itself never points back at
+    no-causal-mask (mmpretrain's cached attention: both fail with no mistake named)."""
+    fixture = SUBMISSIONS / "buggy" / "udlbook_softmax_cols_over_queries_no_output_bias.py"
+    results = grade(fixture.read_text())
+    check = _failed(results, "no-causal-mask", "causal=True")
+    assert check.hint_kind == OBSERVATION and "loses points in multi-head-attention" in check.hint
+    assert all(c.passed or "loses points in" not in (c.hint or "")
+               for c in results["multi-head-attention"].checks)
+    other = SUBMISSIONS / "unnamed" / (
+        "mmpretrain_attention_cached_per_width_answers_zipped_out_of_order.py")
+    mha = grade(other.read_text())["multi-head-attention"].checks
+    assert any(not c.passed for c in mha)
+    assert not any("loses points in no-causal-mask" in (c.hint or "") for c in mha)
+>>>>>>> silent

@@ -156,7 +156,7 @@ class Dependencies:
         if result.status != FAILED or result.hint_kind not in (None, CHECKLIST):
             return result
         if check.regradable:
-            return self._compared(exercise, check, result)
+            return self._elsewhere(exercise, check, self._compared(exercise, check, result))
         if not check.function:
             return result
         broken = [n for n in check.names_read() if n in self.functions and self.broken(n)]
@@ -192,6 +192,31 @@ class Dependencies:
             return result
         hint = f"This check tests your {quoted_names(tested)} together. " + self._losing(
             broken, f"fix {'it' if len(broken) == 1 else 'them'} there first")
+        return replace(result, hint=hint, hint_kind=OBSERVATION)
+
+    def _elsewhere(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
+        """`result` of a check of one function with no hint at all, while the same function
+        fails a check of an exercise that tests it more (more checks call it: its own exercise,
+        so that "fix it there first" never points both ways; only a visible check for a visible
+        one: a hint shown before publication says nothing of hidden checks): an observation
+        naming where, as the mistake found there may be this failure's too (issue 38: a check of
+        `self_attention` with causal=True that says nothing but expected/got while
+        multi-head-attention names its mistake). It says nothing of the cause, only where else
+        the function loses points."""
+        if result.hint or not check.function:
+            return result
+        graded = self.functions.get(check.function, ())
+        counts: dict[str, int] = {}
+        for e, _ in graded:
+            counts[e.path] = counts.get(e.path, 0) + 1
+        mine = counts.get(exercise.path, 0)
+        homes = [e.id for e, c in graded if counts[e.path] > mine
+                 and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
+        if not homes:
+            return result
+        where = ", ".join(dict.fromkeys(homes))
+        hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, as "
+                f"the mistake there may be what fails here too.")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _home(self, name: str) -> str:
