@@ -309,7 +309,6 @@ def test_a_refusal_is_named_only_by_a_guard_that_refuses_exactly_what_the_code_r
     assert "op:guarded:patchify:gray-refused" in told, told
 
 
-<<<<<<< HEAD
 GRAY_READ_CHANNEL_FIRST_BROADCAST = '''
 """conv_patch_embed giving a gray image its channel axis in front (torch's unsqueeze(0): (1, H,
 W) read as H = 1, W = H, C = W) and summing each window by broadcasting: a kernel taller than
@@ -345,7 +344,8 @@ def test_a_gray_image_refused_for_some_kernels_only_is_no_refusal(grade):
     result = grade(GRAY_READ_CHANNEL_FIRST_BROADCAST)["kernel-stride"]
     told = {c.misconception for c in result.checks if not c.passed}
     assert told and "op:guarded:conv_patch_embed:gray-refused" not in told, told
-=======
+
+
 def _failed(results, exercise: str, prefix: str):
     return next(c for c in results[exercise].checks if c.name.startswith(prefix) and not c.passed)
 
@@ -380,4 +380,3 @@ def test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_mos
     mha = grade(other.read_text())["multi-head-attention"].checks
     assert any(not c.passed for c in mha)
     assert not any("loses points in no-causal-mask" in (c.hint or "") for c in mha)
->>>>>>> silent
