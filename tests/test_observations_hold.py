@@ -380,3 +380,68 @@ def test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_mos
     mha = grade(other.read_text())["multi-head-attention"].checks
     assert any(not c.passed for c in mha)
     assert not any("loses points in no-causal-mask" in (c.hint or "") for c in mha)
+
+
+POSITIONS_BEFORE_CLS = '''
+"""The patch tokens take the first N rows of `pos` before [CLS] is stacked on top: [CLS] gets no
+position and patch i the row meant for token i; with num_patches floor-dividing, so that
+cls-and-positions is graded around the grader's num_patches."""
+EXPECT = {"cls-and-positions": None}
+
+
+def num_patches(H, W, P):
+    return (H // P) * (W // P)
+
+
+def embed_image(image, params):
+    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
+    n = tokens.shape[0]
+    tokens = tokens + params["pos"][:n]
+    return np.concatenate([params["cls"].reshape(1, -1), tokens])
+'''
+
+POSITIONS_ONE_ROW_LATE = '''
+"""Every token but [CLS] takes the row of `pos` before its own ([CLS] keeps row 0), graded
+around the grader's num_patches as above."""
+EXPECT = {"cls-and-positions": None}
+
+
+def num_patches(H, W, P):
+    return (H // P) * (W // P)
+
+
+def embed_image(image, params):
+    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
+    tokens = np.concatenate([params["cls"].reshape(1, -1), tokens])
+    late = np.concatenate([params["pos"][:1], params["pos"][:-1]])
+    return tokens + late
+'''
+
+
+@pytest.mark.parametrize("own", [False, True])
+def test_a_mistake_named_on_a_thin_check_holds_on_the_later_checks_too(grade, own):
+    """The worked example's pos[0] is zero: there "one row late" and positions added before
+    [CLS] is prepended give the same values, and it is explained first. Graded around the
+    grader's num_patches, the later checks' cases (same stand-ins) are weighed once they ran
+    (Dependencies.explained_again): every check names the cause that holds on them all. With
+    num_patches right (`own`), the student's own code as it is, the same."""
+    snippet = POSITIONS_BEFORE_CLS
+    if own:
+        snippet = snippet.replace("return (H // P) * (W // P)",
+                                  "if H % P or W % P:\n        raise ValueError(P)\n"
+                                  "    return (H // P) * (W // P)")
+    checks = grade(snippet)["cls-and-positions"].checks
+    failed = [c for c in checks if not c.passed]
+    assert len(failed) == 3
+    assert not any("one_row_late" in (c.misconception or "") for c in failed), [
+        c.misconception for c in failed]
+    assert all(c.hint_kind == MISTAKE and "before-vstack" in c.misconception
+               for c in failed), [c.misconception for c in failed]
+
+
+def test_a_mistake_that_holds_on_every_check_stays_named(grade):
+    """Positions truly one row late: named on every check, the worked example included."""
+    checks = grade(POSITIONS_ONE_ROW_LATE)["cls-and-positions"].checks
+    failed = [c for c in checks if not c.passed]
+    assert failed and all(c.hint_kind == MISTAKE and "one_row_late" in c.misconception
+                          for c in failed), [c.misconception for c in failed]

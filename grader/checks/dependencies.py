@@ -18,6 +18,7 @@ from dataclasses import replace
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names, stand_in_note
+from .kinds.memory import MEMORY
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
@@ -47,6 +48,8 @@ class Dependencies:
         self._unexplained: dict[tuple, tuple] = {}  # a failure no mistake names: (verdict,
         # its explanation), to explain again once a later check of the function named one
         self._busy: set[tuple] = set()
+        self._named: dict[tuple, tuple] = {}  # a failure a mistake names: (verdict, its
+        # explanation, the function's cases kept then), to weigh again on those kept after
 
     def result(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's verdict, graded again around broken helpers where that applies."""
@@ -61,6 +64,8 @@ class Dependencies:
                                                   explain(result) if explain else result)
                 if explain and self._final[key].hint_kind != MISTAKE:
                     self._unexplained[key] = (result, explain)
+                elif explain:
+                    self._named[key] = (result, explain, _kept(check))
             finally:
                 self._busy.discard(key)
         return self._final[key]
@@ -75,6 +80,16 @@ class Dependencies:
             again = self._pipeline(exercise, check, explain(result))
             if again.hint_kind == MISTAKE:
                 self._final[key] = again
+        elif key in self._named:  # a mistake named before the function's later checks ran
+            result, explain, kept = self._named.pop(key)  # (graded again around the same
+            if _kept(check) > kept:  # helpers) must reproduce their values too: the worked
+                # example's pos[0] is zero, where "one row late" and `pos` added before [CLS]
+                # is prepended agree; its explanation runs again, weighing them (mistakes.py),
+                # and a mistake that reproduces them all replaces it (none: it stays, as the
+                # first explanation of a check of enough values keeps its own)
+                again = self._pipeline(exercise, check, explain(result))
+                if again.hint_kind == MISTAKE:
+                    self._final[key] = again
         return self._final[key]
 
     def first(self, exercise: Exercise, check: Check) -> CheckResult:
@@ -238,3 +253,9 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
             f"wrong: see {where}; so this failure is in this function's own code)")
     return f"{result.message}\n{note}" if result.message else note
+
+
+def _kept(check: Check) -> int:
+    """How many cases of the check's function this submission's memory keeps (0 without one)."""
+    memory = MEMORY.get()
+    return 0 if memory is None or not check.function else memory.size(check.function)

@@ -61,6 +61,7 @@ class SubmissionGrading:
     def exercise(self, exercise: Exercise) -> ExerciseResult:
         start = time.perf_counter()
         token = MEMORY.set(self.memory)  # what one check learns, its other checks use
+        self.memory.around.clear()  # the regrades' cases weigh within their exercise only
         try:
             checks = [check for check in exercise.checks if self._graded(check)]
             for check in checks:  # every check's own verdict first, so that explaining one

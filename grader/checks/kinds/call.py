@@ -288,9 +288,10 @@ class CallCheck(Kind):
                     memory = MEMORY.get()
                     before = memory.known(self.call) if memory is not None else 0
                     self._remember(worker, ran)
+                    setting = None if memory is None else memory.setting(worker)
                     return failed, partial(self._explain, ran=ran, failing=number - 1,
                                            planned=planned, outcome=outcome, before=before,
-                                           own=memory is not None and worker is memory.worker)
+                                           own=setting == (), setting=setting)
         self._remember(worker, ran)
         return check_result(self, PASSED, cases=len(cases)), None
 
@@ -300,16 +301,18 @@ class CallCheck(Kind):
             memory.remember(worker, self.call, ran, self._right)
 
     def _explain(self, result: CheckResult, ran: list, failing: int, planned: PlannedCase,
-                 outcome, before: int = 0, own: bool = False) -> CheckResult:
+                 outcome, before: int = 0, own: bool = False,
+                 setting: tuple | None = None) -> CheckResult:
         """The failed `result` with, as hint: a call its parameters refused (signatures.py), the
         mistake the error model reproduces (on the function's other checks' cases too when `own`:
-        its own code, no stand-ins), else the generalisation its code misses (weighing `before`
-        cases: mistakes.py), else what is true of the failed values (value_observations.py)."""
+        its own code, no stand-ins; or with the same stand-ins: `setting`), else the
+        generalisation its code misses (weighing `before` cases: mistakes.py), else what is
+        true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
         result = reordered(result, self, ran, memory.worker if own else None, self._right)
-        mine = [] if memory is None or not own or self.integration else [  # the same code's
-            (p, o, self._right(p, o)) for p, o in memory.outcomes(self.call)  # other checks'
+        mine = [] if memory is None or self.integration else [  # the same code's other
+            (p, o, self._right(p, o)) for p, o in memory.outcomes(self.call, setting)  # checks'
             if id(p) not in here]                                               # cases, judged
         others = [(p, o) for p, o, right in mine if right]  # where it was right
         elsewhere = [(p, o) for p, o, right in mine if not right]  # (a mistake this check

@@ -17,6 +17,10 @@ class Memory:
     worker: object
     named: dict = field(default_factory=dict)
     ran: dict = field(default_factory=dict)  # function -> {id(planned): (planned, outcome, judge)}
+    # (function, the stand-ins bound) -> the same, for the runs graded again around broken
+    # helpers: the checks of one function graded with the same stand-ins run the same code
+    # (those of the exercise being graded: SubmissionGrading.exercise clears them)
+    around: dict = field(default_factory=dict)
     changing: dict = field(default_factory=dict)  # function -> its values change between calls
 
     def remember(self, worker, function: str, ran: list, judge) -> None:
@@ -26,10 +30,33 @@ class Memory:
         if worker is self.worker:
             self.ran.setdefault(function, {}).update(
                 (id(planned), (planned, outcome, judge)) for planned, outcome in ran)
+        setting = self.setting(worker)
+        if setting:
+            self.around.setdefault((function, setting), {}).update(
+                (id(planned), (planned, outcome, judge)) for planned, outcome in ran)
 
-    def outcomes(self, function: str) -> list:
-        """(planned case, outcome) of every case `function` ran in this submission."""
-        return [(p, o) for p, o, _ in self.ran.get(function, {}).values()]
+    def setting(self, worker) -> tuple | None:
+        """What `worker` runs: () the student's code as it is, the names of the stand-ins bound
+        in a regrade of it (a StandInWorker), None another worker's."""
+        if worker is self.worker:
+            return ()
+        stand_ins = getattr(worker, "stand_ins", None)
+        if getattr(worker, "worker", None) is not self.worker or stand_ins is None:
+            return None
+        return tuple(sorted(stand_ins.names))
+
+    def outcomes(self, function: str, setting: tuple | None = ()) -> list:
+        """(planned case, outcome) of every case `function` ran in this submission, as it is
+        (`setting` ()), or with the stand-ins `setting` names bound (none for None)."""
+        kept = self.ran if setting == () else {} if setting is None else self.around
+        return [(p, o) for p, o, _ in kept.get(function if setting == () else (
+            function, setting), {}).values()]
+
+    def size(self, function: str) -> int:
+        """How many cases of `function` are kept, as it is and in every regrade: a verdict
+        explained when fewer were is weighed on them all again (dependencies.py)."""
+        return self.known(function) + sum(
+            len(kept) for (name, _), kept in self.around.items() if name == function)
 
     def known(self, function: str) -> int:
         """How many cases of `function` are kept so far (`judged`'s `upto`)."""
