@@ -4431,3 +4431,31 @@ def test_a_fixed_scales_sizes_are_recorded_per_thread():
     finally:
         fixed.READ.reset(token)
     assert mine == [4]
+
+
+def test_one_slip_at_every_call_of_a_helper_in_one_function():
+    """DiT's affine-free norms, `layer_norm(h, 1.0, 0.0)` for both LayerNorms of a block: gain
+    and shift left out at both calls, one rewrite of 4 edits (slips.py); the shift alone at both
+    calls too. A block with one norm affine-free and the other missing only its shift is not
+    named as one slip at every call."""
+    block, ln, att = REFERENCE["encoder_block"], REFERENCE["layer_norm"], REFERENCE["self_attention"]
+
+    def plain(x, p, heads, first="gb", second="gb"):
+        def norm(h, g, b, drop):
+            return ln(h, 1.0 if "g" in drop else p[g], 0.0 if "b" in drop else p[b])
+        x = x + att(norm(x, "ln1_g", "ln1_b", first), p, heads)
+        h = gelu(norm(x, "ln2_g", "ln2_b", second) @ p["W1"] + p["b1"])
+        return x + (h @ p["W2"] + p["b2"])
+
+    params = small_vit(blocks=2)["blocks"]
+    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 1)]
+    found = em.search(block, calls_of(block, plain, cases), 0, same)
+    assert found.name == "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                                  for n in ("", ".2") for t in ("beta", "gamma")), found
+    assert found.sentence.startswith("One slip, made at 4 places: ")
+    found = em.search(block, calls_of(block, lambda *a: plain(*a, first="b", second="b"),
+                                      cases), 0, same)
+    assert found.name == ("op:term:encoder_block/layer_norm:drop-beta"
+                          "+op:term:encoder_block/layer_norm.2:drop-beta"), found
+    found = em.search(block, calls_of(block, lambda *a: plain(*a, second="b"), cases), 0, same)
+    assert found is None or found.name.count("+") < 3, found

@@ -344,3 +344,28 @@ def test_a_gray_image_refused_for_some_kernels_only_is_no_refusal(grade):
     result = grade(GRAY_READ_CHANNEL_FIRST_BROADCAST)["kernel-stride"]
     told = {c.misconception for c in result.checks if not c.passed}
     assert told and "op:guarded:conv_patch_embed:gray-refused" not in told, told
+
+
+AFFINE_FREE_NORMS = '''
+"""encoder_block normalising without learned affine parameters (an adaLN-style block whose
+modulation was cut out): `layer_norm(h, 1.0, 0.0)` at both LayerNorms."""
+EXPECT = {"encoder-block": None}
+
+
+def encoder_block(x, p, heads):
+    attn_in = layer_norm(x, 1.0, 0.0)
+    x = x + self_attention(attn_in, p, heads)
+    mlp_in = layer_norm(x, 1.0, 0.0)
+    hidden = gelu(mlp_in @ p["W1"] + p["b1"])
+    return x + hidden @ p["W2"] + p["b2"]
+'''
+
+
+def test_one_slip_at_both_calls_of_layer_norm_is_named(grade):
+    """Gain and shift left out of both LayerNorms of the block: one slip at 4 places
+    (error_model/slips.py), where sibling pairs reach only one call's two."""
+    failed = [c for c in grade(AFFINE_FREE_NORMS)["encoder-block"].checks if not c.passed]
+    wanted = "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                      for n in ("", ".2") for t in ("beta", "gamma"))
+    assert failed and all(c.misconception == wanted for c in failed), failed
+    assert all(c.hint.startswith("One slip, made at 4 places") for c in failed)
