@@ -4438,7 +4438,8 @@ def test_one_slip_at_every_call_of_a_helper_in_one_function():
     and shift left out at both calls, one rewrite of 4 edits (slips.py); the shift alone at both
     calls too. A block with one norm affine-free and the other missing only its shift is not
     named as one slip at every call."""
-    block, ln, att = REFERENCE["encoder_block"], REFERENCE["layer_norm"], REFERENCE["self_attention"]
+    block, ln = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+    att = REFERENCE["self_attention"]
 
     def plain(x, p, heads, first="gb", second="gb"):
         def norm(h, g, b, drop):
@@ -4459,3 +4460,29 @@ def test_one_slip_at_every_call_of_a_helper_in_one_function():
                           "+op:term:encoder_block/layer_norm.2:drop-beta"), found
     found = em.search(block, calls_of(block, lambda *a: plain(*a, second="b"), cases), 0, same)
     assert found is None or found.name.count("+") < 3, found
+
+
+def test_residual_branches_scaled_by_a_fixed_layer_scale():
+    """InternViT's layer scale fixed at its initial value, `x + 0.1 * branch` (terms.SCALES):
+    both branches, one slip at 2 places, or the MLP's alone; a branch scaled by 0.12, a value no
+    library writes, is not named as a scaled residual."""
+    block, bp = REFERENCE["encoder_block"], small_vit()["blocks"][0]
+    norm, attend = REFERENCE["layer_norm"], REFERENCE["self_attention"]
+    opaque = frozenset({"layer_norm", "self_attention"})
+
+    def scaled(x, p, heads, a=0.1, m=0.1):
+        x = x + a * attend(norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = norm(x, p["ln2_g"], p["ln2_b"])
+        return x + m * (gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+
+    cases = [(RNG.normal(size=(5, 8)), bp, 2), (RNG.normal(size=(3, 8)), bp, 2)]
+    found = em.search(block, calls_of(block, scaled, cases), 0, same, opaque=opaque)
+    assert found.name == ("op:residual_scaled:encoder_block:self_attention-branch-times-0.1"
+                          "+op:residual_scaled:encoder_block:mlp-branch-times-0.1"), found
+    assert "ls_init_value=0.1" in found.sentence
+    found = em.search(block, calls_of(block, lambda *c: scaled(*c, a=1.0), cases), 0, same,
+                      opaque=opaque)
+    assert found.name == "op:residual_scaled:encoder_block:mlp-branch-times-0.1", found
+    found = em.search(block, calls_of(block, lambda *c: scaled(*c, a=0.12, m=0.12), cases), 0,
+                      same, opaque=opaque)
+    assert found is None or "residual_scaled" not in found.name, found

@@ -369,3 +369,23 @@ def test_one_slip_at_both_calls_of_layer_norm_is_named(grade):
                       for n in ("", ".2") for t in ("beta", "gamma"))
     assert failed and all(c.misconception == wanted for c in failed), failed
     assert all(c.hint.startswith("One slip, made at 4 places") for c in failed)
+
+
+FIXED_LAYER_SCALE = '''
+"""encoder_block with each residual branch damped by a constant layer scale of one tenth
+(InternViT's initial value, never learned here)."""
+EXPECT = {"encoder-block": None}
+
+
+def encoder_block(x, p, heads):
+    x = x + 0.1 * self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+    h = gelu(layer_norm(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"])
+    return x + 0.1 * (h @ p["W2"] + p["b2"])
+'''
+
+
+def test_a_fixed_layer_scale_on_both_branches_is_named(grade):
+    failed = [c for c in grade(FIXED_LAYER_SCALE)["encoder-block"].checks if not c.passed]
+    wanted = ("op:residual_scaled:encoder_block:self_attention-branch-times-0.1"
+              "+op:residual_scaled:encoder_block:mlp-branch-times-0.1")
+    assert failed and all(c.misconception == wanted for c in failed), failed
