@@ -4486,3 +4486,29 @@ def test_residual_branches_scaled_by_a_fixed_layer_scale():
     found = em.search(block, calls_of(block, lambda *c: scaled(*c, a=0.12, m=0.12), cases), 0,
                       same, opaque=opaque)
     assert found is None or "residual_scaled" not in found.name, found
+
+
+def test_an_epsilon_fixed_and_moments_over_axis_1_three_edits():
+    """thinc's `layer_norm`: eps ignored for 1e-8 and the moments over axis 1 (right on (T, d),
+    wrong on a batch): one slip at two places (mean and var) and one single, three edits
+    (slips.with_twins), found whether the failing call is (T, d) or batched. Fixed at 1e-7, a
+    value no library defaults to, it is not named as an epsilon fixed."""
+    ln = REFERENCE["layer_norm"]
+
+    def thinc(x, g, b, eps=1e-6, fixed=1e-8):
+        mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True) + fixed
+        return (x - mu) * var ** -0.5 * g + b
+
+    cases = [(scale * RNG.normal(size=shape), RNG.normal(size=6), RNG.normal(size=6), eps)
+             for shape, eps, scale in (((4, 6), 0.5, 1), ((2, 3, 6), 1e-6, 1), ((5, 6), 1e-5, 1e-4),
+                                       ((2, 4, 6), 0.1, 1), ((3, 6), 1e-6, 1e-4))]
+    calls = [em.Call(c, {}, thinc(*c), ln(*c)) for c in cases]
+    for failing in (0, 1):
+        found = em.search(ln, calls, failing, same)
+        assert found.name == ("op:axis:layer_norm:mean.axis=1+op:axis:layer_norm:var.axis=1"
+                              "+op:default:layer_norm:eps-as-1e-08"), found
+        assert found.sentence.startswith("2 mistakes at once (one of them made at several")
+    calls = [em.Call(c, {}, thinc(*c, fixed=1e-7), ln(*c)) for c in cases]
+    for failing in (0, 1):
+        found = em.search(ln, calls, failing, same)
+        assert found is None or "eps-as" not in found.name, found

@@ -35,7 +35,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
-from .slips import groups, one_slip
+from .slips import groups, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -285,8 +285,7 @@ def search(function: Callable, calls: list[Call], failing: int,
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
-            every = groups([*(e for _, e in scored), *silent], {e.name: d for d, e in scored},
-                           [i.path for i in root.walk()], SIBLING_OPERATORS)  # slips.GROUPS more
+            every = groups(scored, silent, root, order[0], copies, SIBLING_OPERATORS)
             for pair in [*_pairs(scored, start, silent, raising, singles[:tries])][
                     :max(0, MAX_TRIES - tries)] + every:
                 if time.monotonic() > deadline:
@@ -458,8 +457,7 @@ def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
         shown = next(e for e in group if e is not quiet)
         return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group),
                      shown.sentence + (QUIET_NOTE if quiet is not None else ""))
-    opening = (f"One slip, made at {len(group)} places: " if _one_mistake(group) or one_slip(group)
-               else f"{len(group)} mistakes at once: ")
+    opening = opening_of(group, _one_mistake(group))  # slips.py: one slip, or how many
     return Found(JOIN.join(e.name for e in group), opening + " ".join(
         f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
 
