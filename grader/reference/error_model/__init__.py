@@ -28,6 +28,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 
@@ -285,9 +286,10 @@ def search(function: Callable, calls: list[Call], failing: int,
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
-            every = groups(scored, silent, root, order[0], copies, SIBLING_OPERATORS)
-            for pair in [*_pairs(scored, start, silent, raising, singles[:tries])][
-                    :max(0, MAX_TRIES - tries)] + every:
+            every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
+                     for group in groups(scored, silent, root, order[0], copies, SIBLING_OPERATORS))
+            for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
+                    :max(0, MAX_TRIES - tries)], every):
                 if time.monotonic() > deadline:
                     break
                 tries += 1
