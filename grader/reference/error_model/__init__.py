@@ -36,7 +36,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
-from .slips import groups, opening_of
+from .slips import groups, needed, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -294,13 +294,14 @@ def search(function: Callable, calls: list[Call], failing: int,
                     break
                 tries += 1
                 outcome = _try(root, list(pair), order, same, copies)
-                if not (outcome is True or outcome == ALIKE):
-                    continue
+                if not (outcome is True or outcome == ALIKE) or not needed(
+                        pair, lambda g: _try(root, g, order, same, copies), ALIKE):
+                    continue  # slips.needed: a group of 3 or more with a part it does not need
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
                 idle = [] if _one_mistake(group) else [
                     e for e in group if e in silent and not _shows(root, e, order, same, copies)]
-                if len(idle) < 2 and _holds(root, group, order, same):  # a quiet part is no
-                    # mistake: not told (one slip made twice needs no part to show alone)
+                if len(idle) < 2 - (len(group) > 2) and _holds(root, group, order, same):  # no
+                    # quiet part is a mistake, not told (a slip made twice needs none shown)
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type

@@ -56,6 +56,16 @@ def opening_of(group: list[Edit], one: bool) -> str:
     return f"{len(kinds)} mistakes at once (one of them made at several places): "
 
 
+def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:
+    """Whether every part of a group of three edits or more is needed: the group without any
+    one of them reproduces the calls no more (`tried`: the search's outcome of a group, True
+    or `alike` where it reproduces them). A part the others make moot (a max's keepdims where
+    another part takes the max away) would be a claim the values do not make."""
+    return len(group) < 3 or not any(
+        (outcome := tried([e for e in group if e is not part])) is True or outcome == alike
+        for part in group)
+
+
 def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, call,
            copies: bool, operators: tuple) -> list[tuple[Edit, ...]]:
     """The rewrites of one slip at every call of a helper (see the module's doc), at most
