@@ -4431,3 +4431,84 @@ def test_a_fixed_scales_sizes_are_recorded_per_thread():
     finally:
         fixed.READ.reset(token)
     assert mine == [4]
+
+
+def test_one_slip_at_every_call_of_a_helper_in_one_function():
+    """DiT's affine-free norms, `layer_norm(h, 1.0, 0.0)` for both LayerNorms of a block: gain
+    and shift left out at both calls, one rewrite of 4 edits (slips.py); the shift alone at both
+    calls too. A block with one norm affine-free and the other missing only its shift is not
+    named as one slip at every call."""
+    block, ln = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
+    att = REFERENCE["self_attention"]
+
+    def plain(x, p, heads, first="gb", second="gb"):
+        def norm(h, g, b, drop):
+            return ln(h, 1.0 if "g" in drop else p[g], 0.0 if "b" in drop else p[b])
+        x = x + att(norm(x, "ln1_g", "ln1_b", first), p, heads)
+        h = gelu(norm(x, "ln2_g", "ln2_b", second) @ p["W1"] + p["b1"])
+        return x + (h @ p["W2"] + p["b2"])
+
+    params = small_vit(blocks=2)["blocks"]
+    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 1)]
+    found = em.search(block, calls_of(block, plain, cases), 0, same)
+    assert found.name == "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                                  for n in ("", ".2") for t in ("beta", "gamma")), found
+    assert found.sentence.startswith("One slip, made at 4 places: ")
+    found = em.search(block, calls_of(block, lambda *a: plain(*a, first="b", second="b"),
+                                      cases), 0, same)
+    assert found.name == ("op:term:encoder_block/layer_norm:drop-beta"
+                          "+op:term:encoder_block/layer_norm.2:drop-beta"), found
+    found = em.search(block, calls_of(block, lambda *a: plain(*a, second="b"), cases), 0, same)
+    assert found is None or found.name.count("+") < 3, found
+
+
+def test_residual_branches_scaled_by_a_fixed_layer_scale():
+    """InternViT's layer scale fixed at its initial value, `x + 0.1 * branch` (terms.SCALES):
+    both branches, one slip at 2 places, or the MLP's alone; a branch scaled by 0.12, a value no
+    library writes, is not named as a scaled residual."""
+    block, bp = REFERENCE["encoder_block"], small_vit()["blocks"][0]
+    norm, attend = REFERENCE["layer_norm"], REFERENCE["self_attention"]
+    opaque = frozenset({"layer_norm", "self_attention"})
+
+    def scaled(x, p, heads, a=0.1, m=0.1):
+        x = x + a * attend(norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = norm(x, p["ln2_g"], p["ln2_b"])
+        return x + m * (gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+
+    cases = [(RNG.normal(size=(5, 8)), bp, 2), (RNG.normal(size=(3, 8)), bp, 2)]
+    found = em.search(block, calls_of(block, scaled, cases), 0, same, opaque=opaque)
+    assert found.name == ("op:residual_scaled:encoder_block:self_attention-branch-times-0.1"
+                          "+op:residual_scaled:encoder_block:mlp-branch-times-0.1"), found
+    assert "ls_init_value=0.1" in found.sentence
+    found = em.search(block, calls_of(block, lambda *c: scaled(*c, a=1.0), cases), 0, same,
+                      opaque=opaque)
+    assert found.name == "op:residual_scaled:encoder_block:mlp-branch-times-0.1", found
+    found = em.search(block, calls_of(block, lambda *c: scaled(*c, a=0.12, m=0.12), cases), 0,
+                      same, opaque=opaque)
+    assert found is None or "residual_scaled" not in found.name, found
+
+
+def test_an_epsilon_fixed_and_moments_over_axis_1_three_edits():
+    """thinc's `layer_norm`: eps ignored for 1e-8 and the moments over axis 1 (right on (T, d),
+    wrong on a batch): one slip at two places (mean and var) and one single, three edits
+    (slips.with_twins), found whether the failing call is (T, d) or batched. Fixed at 1e-7, a
+    value no library defaults to, it is not named as an epsilon fixed."""
+    ln = REFERENCE["layer_norm"]
+
+    def thinc(x, g, b, eps=1e-6, fixed=1e-8):
+        mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True) + fixed
+        return (x - mu) * var ** -0.5 * g + b
+
+    cases = [(scale * RNG.normal(size=shape), RNG.normal(size=6), RNG.normal(size=6), eps)
+             for shape, eps, scale in (((4, 6), 0.5, 1), ((2, 3, 6), 1e-6, 1), ((5, 6), 1e-5, 1e-4),
+                                       ((2, 4, 6), 0.1, 1), ((3, 6), 1e-6, 1e-4))]
+    calls = [em.Call(c, {}, thinc(*c), ln(*c)) for c in cases]
+    for failing in (0, 1):
+        found = em.search(ln, calls, failing, same)
+        assert found.name == ("op:axis:layer_norm:mean.axis=1+op:axis:layer_norm:var.axis=1"
+                              "+op:default:layer_norm:eps-as-1e-08"), found
+        assert found.sentence.startswith("2 mistakes at once (one of them made at several")
+    calls = [em.Call(c, {}, thinc(*c, fixed=1e-7), ln(*c)) for c in cases]
+    for failing in (0, 1):
+        found = em.search(ln, calls, failing, same)
+        assert found is None or "eps-as" not in found.name, found

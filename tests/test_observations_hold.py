@@ -445,3 +445,73 @@ def test_a_mistake_that_holds_on_every_check_stays_named(grade):
     failed = [c for c in checks if not c.passed]
     assert failed and all(c.hint_kind == MISTAKE and "one_row_late" in c.misconception
                           for c in failed), [c.misconception for c in failed]
+
+
+AFFINE_FREE_NORMS = '''
+"""encoder_block normalising without learned affine parameters (an adaLN-style block whose
+modulation was cut out): `layer_norm(h, 1.0, 0.0)` at both LayerNorms."""
+EXPECT = {"encoder-block": None}
+
+
+def encoder_block(x, p, heads):
+    attn_in = layer_norm(x, 1.0, 0.0)
+    x = x + self_attention(attn_in, p, heads)
+    mlp_in = layer_norm(x, 1.0, 0.0)
+    hidden = gelu(mlp_in @ p["W1"] + p["b1"])
+    return x + hidden @ p["W2"] + p["b2"]
+'''
+
+
+def test_one_slip_at_both_calls_of_layer_norm_is_named(grade):
+    """Gain and shift left out of both LayerNorms of the block: one slip at 4 places
+    (error_model/slips.py), where sibling pairs reach only one call's two."""
+    failed = [c for c in grade(AFFINE_FREE_NORMS)["encoder-block"].checks if not c.passed]
+    wanted = "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                      for n in ("", ".2") for t in ("beta", "gamma"))
+    assert failed and all(c.misconception == wanted for c in failed), failed
+    assert all(c.hint.startswith("One slip, made at 4 places") for c in failed)
+
+
+FIXED_LAYER_SCALE = '''
+"""encoder_block with each residual branch damped by a constant layer scale of one tenth
+(InternViT's initial value, never learned here)."""
+EXPECT = {"encoder-block": None}
+
+
+def encoder_block(x, p, heads):
+    x = x + 0.1 * self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+    h = gelu(layer_norm(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"])
+    return x + 0.1 * (h @ p["W2"] + p["b2"])
+'''
+
+
+def test_a_fixed_layer_scale_on_both_branches_is_named(grade):
+    failed = [c for c in grade(FIXED_LAYER_SCALE)["encoder-block"].checks if not c.passed]
+    wanted = ("op:residual_scaled:encoder_block:self_attention-branch-times-0.1"
+              "+op:residual_scaled:encoder_block:mlp-branch-times-0.1")
+    assert failed and all(c.misconception == wanted for c in failed), failed
+
+
+EPS_FIXED_MOMENTS_OVER_AXIS_1 = '''
+"""layer_norm written for one (T, d) sequence the way thinc's forward is: the moments taken over
+axis 1 and a fixed 1e-8 added to the variance, the eps argument never read."""
+EXPECT = {"layer-norm": None}
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    mu = x.mean(axis=1, keepdims=True)
+    var = x.var(axis=1, keepdims=True) + 1e-08
+    return (x - mu) * var ** (-0.5) * gamma + beta
+'''
+
+
+def test_an_epsilon_fixed_beside_moments_over_axis_1_is_named_where_it_shows(grade):
+    """The visible check's (T, d) cases show the fixed epsilon only, the hidden check's batches
+    the axis too: the visible check names the epsilon (its wider search, with the hidden
+    check's failed batches, finds the three edits that include it: slips.with_twins); no
+    check names a cause the code does not have."""
+    failed = [c for c in grade(EPS_FIXED_MOMENTS_OVER_AXIS_1)["layer-norm"].checks
+              if not c.passed]
+    told = [c.misconception for c in failed]
+    assert "op:default:layer_norm:eps-as-1e-08" in told, told
+    assert all(m is None or m.startswith("op:") and "eps-as-1e-08" in m for m in told), told

@@ -28,6 +28,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
+from .slips import groups, needed, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -284,18 +286,22 @@ def search(function: Callable, calls: list[Call], failing: int,
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
-            for pair in _pairs(scored, start, silent, raising, singles[:tries]):
-                if tries >= MAX_TRIES or time.monotonic() > deadline:
+            every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
+                     for group in groups(scored, silent, root, order[0], copies, SIBLING_OPERATORS))
+            for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
+                    :max(0, MAX_TRIES - tries)], every):
+                if time.monotonic() > deadline:
                     break
                 tries += 1
                 outcome = _try(root, list(pair), order, same, copies)
-                if not (outcome is True or outcome == ALIKE):
-                    continue
+                if not (outcome is True or outcome == ALIKE) or not needed(
+                        pair, lambda g: _try(root, g, order, same, copies), ALIKE):
+                    continue  # slips.needed: a group of 3 or more with a part it does not need
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
                 idle = [] if _one_mistake(group) else [
                     e for e in group if e in silent and not _shows(root, e, order, same, copies)]
-                if len(idle) < 2 and _holds(root, group, order, same):  # a quiet part is no
-                    # mistake: not told (one slip made twice needs no part to show alone)
+                if len(idle) < 2 - (len(group) > 2) and _holds(root, group, order, same):  # no
+                    # quiet part is a mistake, not told (a slip made twice needs none shown)
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
@@ -454,8 +460,7 @@ def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
         shown = next(e for e in group if e is not quiet)
         return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group),
                      shown.sentence + (QUIET_NOTE if quiet is not None else ""))
-    opening = (f"One slip, made at {len(group)} places: " if _one_mistake(group)
-               else f"{len(group)} mistakes at once: ")
+    opening = opening_of(group, _one_mistake(group))  # slips.py: one slip, or how many
     return Found(JOIN.join(e.name for e in group), opening + " ".join(
         f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
 

@@ -31,7 +31,9 @@ from .tree import PREFIX, own_function, source
 SCALES = {0.5: "as Macaron's and Conformer's half-step feed-forward is",
           0.9: "as the old, non-inverted dropout or drop path with p = 0.1 does at inference, "
                "scaling by the keep probability 0.9; today's inverted dropout does nothing at "
-               "inference"}
+               "inference",
+          0.1: "as a layer scale fixed at InternViT's initial value, `ls_init_value=0.1`, is; "
+               "the lecture's block has no layer scale"}
 
 
 def _branch(context: Context, node: ast.BinOp, side: str) -> ast.Call | None:

@@ -1,0 +1,160 @@
+"""One slip made at every call of a helper in one function, as one rewrite (issue 38).
+
+The search's sibling pairs (`__init__._pairs`) try two edits of one operator in one function:
+gamma and beta both left out of one LayerNorm. A student who writes the slip at the call site
+makes it at every call of that helper in the function: DiT's and ConvNeXt's affine-free norms,
+`layer_norm(h, 1.0, 0.0)` for both LayerNorms of a block (ln1_g, ln1_b, ln2_g, ln2_b unused),
+or a bias left out of each of a block's projections. `groups` makes those rewrites from the
+singles the search has already tried: for a helper the same function calls two times or more
+(`encoder_block/layer_norm` and `encoder_block/layer_norm.2`), one edit (or two edits of one
+operator, one detail each) made at every one of those calls; a helper whose one edit at every
+call the search tries already (`tree`'s `*` path: not a student-API function) gets only the
+two-edit groups. Each is named, as any rewrite, only when it reproduces every call."""
+from __future__ import annotations
+
+import re
+
+from .evidence import distance
+from .runs import run
+from .tree import Edit, Instance
+
+GROUPS = 16  # such groups tried per failed check, the closest (on average) first
+CLOSEST = 3  # the singles nearest the student's value, each with ...
+EXACT = 8  # (more where several return the failing call's value, at most this many)
+ROUNDING = 1e-12  # a distance this small: the failing call's value (as the search's)
+TWINS = 3  # ... one slip at two places of its function, at most this many (with_twins)
+RUN = 4  # slips at two places run on the failing call, the closest first
+HALFWAY = 0.5  # ... the nearest taken when it goes at least halfway to the student's value
+ANCHORED = 40  # singles tried with it
+
+
+def _place(path: str) -> tuple[str, str] | None:
+    """The calling function's path and the helper's name of an instance path
+    (`encoder_block/layer_norm.2` -> (`encoder_block`, `layer_norm`)); None for the root."""
+    parent, _, last = path.rpartition("/")
+    return (parent, last.split(".")[0]) if parent else None
+
+
+def one_slip(group: list[Edit]) -> bool:
+    """Whether `group` is one operator's edit at every call of one helper of one function."""
+    places = {(e.operator, _place(e.site.path)) for e in group}
+    return (len(places) == 1 and None not in {p for _, p in places}
+            and len({e.site.path for e in group}) > 1
+            and (len(group) > 2 or len({e.detail for e in group}) == 1))
+
+
+def opening_of(group: list[Edit], one: bool) -> str:
+    """How a rewrite of several edits is told: one slip at its places (`one`: one operator in
+    one function, the search's own rule), or how many mistakes, a slip made at every call of a
+    helper or at two places of one function counted once ("2 mistakes at once (one of them at
+    2 places)": eps fixed and the moments' axis at both the mean and the variance)."""
+    if one or one_slip(group):
+        return f"One slip, made at {len(group)} places: "
+    kinds = {(e.operator, _place(e.site.path) or e.site.path) for e in group}
+    if len(group) < 3 or len(kinds) == len(group):
+        return f"{len(group)} mistakes at once: "
+    return f"{len(kinds)} mistakes at once (one of them made at several places): "
+
+
+def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:
+    """Whether every part of a group of three edits or more is needed: the group without any
+    one of them reproduces the calls no more (`tried`: the search's outcome of a group, True
+    or `alike` where it reproduces them). A part the others make moot (a max's keepdims where
+    another part takes the max away) would be a claim the values do not make."""
+    return len(group) < 3 or not any(
+        (outcome := tried([e for e in group if e is not part])) is True or outcome == alike
+        for part in group)
+
+
+def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, call,
+           copies: bool, operators: tuple) -> list[tuple[Edit, ...]]:
+    """The rewrites of one slip at every call of a helper (see the module's doc), at most
+    GROUPS, the ones whose parts come closest to the student's value first (`scored`: the
+    singles with their distance on the failing call; `silent`: those that change nothing
+    there, last), then `with_twins`'."""
+    tried, scores = [*(e for _, e in scored), *silent], {e.name: d for d, e in scored}
+    paths = [instance.path for instance in root.walk()]
+    calls: dict[tuple[str, str], list[str]] = {}
+    for path in paths:
+        if (place := _place(path)) is not None:
+            calls.setdefault(place, []).append(path)
+    at: dict[tuple, dict[str, dict[str, Edit]]] = {}
+    everywhere = set()
+    for edit in tried:
+        place = _place(edit.site.path)
+        if edit.operator not in operators or place is None:
+            continue
+        if edit.also:  # the helper's edit at every call, tried already as one single
+            everywhere.add((edit.operator, place, edit.detail))
+        elif len(calls.get(place, ())) > 1:
+            key = (edit.operator, place)
+            at.setdefault(key, {}).setdefault(edit.detail, {})[edit.site.path] = edit
+    found = []
+    for (operator, place), details in at.items():
+        every = sorted((d for d, sites in details.items() if len(sites) == len(calls[place])))
+        for i, first in enumerate(every):
+            if (operator, place, first) not in everywhere:
+                found.append(tuple(details[first].values()))
+            for second in every[i + 1:]:
+                a, b = details[first][calls[place][0]], details[second][calls[place][0]]
+                if a.site != b.site:  # two values at one node do not compose
+                    found.append((*details[first].values(), *details[second].values()))
+
+    def closeness(group: tuple[Edit, ...]) -> tuple[int, float]:  # a silent part: last
+        return (sum(e.name not in scores for e in group),
+                sum(scores.get(e.name, 0.0) for e in group) / len(group))
+
+    return sorted(found, key=closeness)[:GROUPS] + with_twins(scored, silent, operators, root,
+                                                              call, copies)
+
+
+def with_twins(scored: list[tuple[float, Edit]], silent: list[Edit], operators: tuple,
+               root: Instance, call, copies: bool) -> list[tuple[Edit, ...]]:
+    """Three edits, one slip made at two places of one function (the same operator and the
+    same change at both: `mean.axis=1` and `var.axis=1`, a LayerNorm's moments over axis 1,
+    right on a (T, d) input) and one other single of that function, where the search's pairs
+    make two (thinc's `layer_norm`, eps fixed at 1e-8 and its moments over axis 1): each of
+    the CLOSEST singles nearest the student's value on the failing call with each such slip
+    that changes nothing there (at most TWINS); and the slip nearest the student's value on
+    the failing call (`call`, run here: at most RUN slips tried) with each other single of
+    its function, at most ANCHORED."""
+    ranked = [e for _, e in sorted(scored, key=lambda item: item[0])]
+    near = {e.name: d for d, e in scored}
+    silent_twins, scored_twins = _twins(silent, operators)[:TWINS], _twins(ranked, operators)
+    paired = {e.name for twin in silent_twins for e in twin}
+    closest = [e for e in ranked if e.name not in paired]
+    exact = sum(1 for e in closest if near[e.name] <= ROUNDING)  # ties: the failing call's
+    closest = closest[:min(max(CLOSEST, exact), EXACT)]  # value, each a reading of it
+    found = [(e, a, b) for e in closest for a, b in silent_twins
+             if e.site.path == a.site.path and e.site not in (a.site, b.site)]
+    start, best = distance(call.expected, call.got), None
+    for a, b in sorted(scored_twins, key=lambda twin: near[twin[0].name] + near[twin[1].name]
+                       )[:RUN]:  # the slips whose parts come closest first
+        ran = run(root, [a, b], call, copies)
+        gap = distance(ran[1], call.got) if ran is not None and ran[0] else None
+        if gap is not None and start and gap < HALFWAY * start and (best is None
+                                                                    or gap < best[0]):
+            best = gap, a, b
+    if best is not None:  # the slip nearest the student's value (at least halfway there)
+        # with each other single of its function: first those that change nothing on the
+        # failing call (a second mistake that shows mostly on another: eps fixed at 1e-8,
+        # where the failing call's eps is 1e-6), then the nearest
+        _, a, b = best
+        found += [(e, a, b) for e in [*silent, *ranked] if e.site.path == a.site.path
+                  and not e.also and e.site not in (a.site, b.site)
+                  and e not in closest][:ANCHORED]
+    return found
+
+
+def _twins(edits: list[Edit], operators: tuple) -> list[tuple[Edit, Edit]]:
+    """Two edits of one operator at two places of one function making the same change there."""
+    return [(a, b) for i, a in enumerate(edits) for b in edits[i + 1:]
+            if a.operator == b.operator and a.operator in operators and not (a.also or b.also)
+            and a.site.path == b.site.path and a.site != b.site
+            and _change(a.detail) == _change(b.detail) != ""]
+
+
+def _change(detail: str) -> str:
+    """What an edit changes at its place, without the place (`mean.axis=1` -> `axis=1`; a
+    detail numbered as a function's second, `.2`, is no change of its own)."""
+    return re.sub(r"\.\d+$", "", detail).partition(".")[2]
