@@ -11,10 +11,13 @@ Mistakes:
 Grader: at blind time (fbf6cc7) and now, neither named: 2 is observed only ("[observation]
 ... returns the expected values times 1.183, everywhere: one scale factor is off", true for an
 ignored eps=0.5: sqrt(1.75 / 1.25)), the `scaled` observation; 1 is not told at all: the hidden
-check (its batched case) fails with no hint line. In unnamed/.
+check (its batched case) fails with no hint line.
+Since session 17 (error_model/slips.py) 2 is named on the visible check ("`eps` is fixed at 1e-08
+... whatever is given"); 1 is not: the hidden check gets the checklist (its cases cannot tell eps
+1e-8 from 0 or 1e-12, so no three-edit name is unique there). In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None}
+EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-08'}
 CORRECT = ('softmax',)  # thinc's Ops.softmax, right
 
 

@@ -10,10 +10,12 @@ Mistakes:
 Grader: at blind time (fbf6cc7) and now, not named: encoder-block's two checks get only the
 spec's generic checklist (pre-LN order, both residuals, the MLP), nothing about a scaled branch;
 vit-forward keeps its points (the grader's encoder_block standing in); vit-checkpoint observes
-the broken encoder_block. In unnamed/.
+the broken encoder_block.
+Since session 17 (terms.residual_scaled with InternViT's 0.1) named as "One slip, made at 2
+places": each branch added back scaled by 0.1. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:residual_scaled:encoder_block:self_attention-branch-times-0.1+op:residual_scaled:encoder_block:mlp-branch-times-0.1'}
 CORRECT = ('embed_image',)  # InternVisionEmbeddings, right
 
 

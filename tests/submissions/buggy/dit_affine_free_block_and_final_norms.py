@@ -13,10 +13,12 @@ Grader: at blind time (fbf6cc7) and now, 2 named as "One slip, made at 2 places:
 `beta` is left out ... (2) ... the gain gamma `gamma` is left out" on vit-forward (graded with
 the grader's encoder_block standing in); 1 is not named: encoder-block's two checks get only
 the spec's generic checklist (pre-LN order, both residuals, the MLP), nothing about the unused
-gains and shifts. vit-checkpoint observes the broken encoder_block and vit_forward. In unnamed/.
+gains and shifts. vit-checkpoint observes the broken encoder_block and vit_forward.
+Since session 17 (error_model/slips.py: one slip at every call of a helper in one function) 1 is
+named as "One slip, made at 4 places": gain and shift left out at both LayerNorms. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None,
+EXPECT = {'encoder-block': 'op:term:encoder_block/layer_norm:drop-beta+op:term:encoder_block/layer_norm:drop-gamma+op:term:encoder_block/layer_norm.2:drop-beta+op:term:encoder_block/layer_norm.2:drop-gamma',
           'vit-forward': 'op:term:vit_forward/layer_norm:drop-beta+op:term:vit_forward/layer_norm:drop-gamma'}
 
 
