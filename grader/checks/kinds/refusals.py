@@ -275,19 +275,6 @@ def _rights(check, cases: list) -> list[bool]:
     return rights
 
 
-def _returns(rewritten, calls: list, check) -> bool:
-    """Whether `rewritten` returns the student's value on every (args, kwargs, outcome)."""
-    for args, kwargs, got in calls:
-        try:
-            with np.errstate(all="ignore"):
-                value = rewritten(*args, **kwargs)
-        except Exception:  # noqa: BLE001  (a value mistake returns where the code returned)
-            return False
-        if not alike(value, got.value, check.compare or default_compare(value)):
-            return False
-    return True
-
-
 def _signature(function, params: tuple) -> tuple:
     """The reference function's parameters, those with defaults too (`axis`, `C`)."""
     try:
@@ -432,9 +419,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         except Exception:  # noqa: BLE001  (it refuses the call)
             return None
 
-    def reproduces(name: str) -> bool:
+    def reproduces(name: str, among: list = calls) -> bool:  # each raise by its type
         rewritten = error_model.rewrite(function, name, hidden)
-        for args, kwargs, got in calls:
+        for args, kwargs, got in among:
             try:
                 with np.errstate(all="ignore"):
                     value = rewritten(*args, **kwargs)
@@ -460,7 +447,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         # of the search) that reproduces every value the code returned on the check's cases
         returned = [(p.args, p.kwargs, o) for p, o in cases if o.status == "ok"]
         values = [e.name for e in built[1] if e.operator not in NAMED_ELSEWHERE
-                  and _returns(error_model.rewrite(function, e.name, hidden), returned, check)]
+                  and reproduces(e.name, returned)]
         found = [f"{test}{JOIN}{value}" for test in tests for value in values
                  if reproduces(f"{test}{JOIN}{value}")]
     if len(found) != 1:

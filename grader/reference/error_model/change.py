@@ -92,6 +92,12 @@ def is_checked_function(context: Context, node: ast.AST) -> bool:
             and "/" not in context.instance.path)
 
 
+def near_checked(context: Context) -> bool:
+    """Whether the instance is the checked function or a helper it calls itself (not a helper
+    of a helper: a student-API function that has its own checks)."""
+    return context.instance.path.count("/") <= 1
+
+
 @functools.lru_cache(maxsize=256)
 def returned(function: ast.FunctionDef) -> frozenset[int]:
     """The ids of the nodes `function` returns (`return out`: `out`'s node)."""

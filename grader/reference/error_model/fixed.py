@@ -28,7 +28,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, callee, code, near_checked, where
 from .evidence import agree, fresh
 from .tree import PREFIX
 
@@ -68,11 +68,6 @@ def _sizes_vary(rewritten, calls, same) -> bool:
     return len(shown) >= 2
 
 
-def _near(context: Context) -> bool:
-    """Whether the node's function is the checked one or a helper it calls itself."""
-    return context.instance.path.count("/") <= 1
-
-
 def _size(node: ast.AST) -> bool:
     """`q.shape[-1]`: one size of an array."""
     return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
@@ -84,7 +79,7 @@ def fixed_head_width(context: Context, node: ast.AST) -> Iterator[Change]:
     `key_dim ** -0.5`, key_dim = 32; lucidrains' `dim_head ** -0.5`, dim_head = 64): the scale
     does not follow the head width."""
     if not (isinstance(node, ast.Call) and callee(node) == "sqrt" and len(node.args) == 1
-            and not node.keywords and _size(node.args[0]) and _near(context)):
+            and not node.keywords and _size(node.args[0]) and near_checked(context)):
         return
     bound = f"{PREFIX}fixed_root"
     size = code(node.args[0])
@@ -117,7 +112,7 @@ def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
     whose left side is attention weights (a softmax: a square matrix of weights)."""
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
             and isinstance(node.left, ast.Call) and callee(node.left) == "softmax"
-            and _near(context)):
+            and near_checked(context)):
         return
     bound = f"{PREFIX}diagonal_times"
     weights, values = code(node.left), code(node.right)

@@ -43,7 +43,7 @@ import numpy as np
 from grader.reference.counting import as_int, check_patch_size, check_tiling
 from grader.reference.patches import as_hwc
 
-from .change import Change, Context, code, where
+from .change import Change, Context, code, near_checked, where
 from .tree import PREFIX
 
 TESTED = "check_tiling"  # the reference's tiling test
@@ -110,15 +110,10 @@ VARIANTS = {
 GIVEN_SIZES_ONLY = ("square-only",)
 
 
-def _at_depth(context: Context, most: int = 1) -> bool:
-    """Whether the instance is the checked function or a helper it calls directly."""
-    return context.instance.path.count("/") <= most
-
-
 def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
     """The reference's tiling test `check_tiling(H, W, P)` made as one of VARIANTS."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == TESTED and len(node.args) == 3 and _at_depth(context)):
+            and node.func.id == TESTED and len(node.args) == 3 and near_checked(context)):
         return
     parameters = {a.arg for a in context.instance.node.args.args}
     given = all(isinstance(a, ast.Name) and a.id in parameters for a in node.args[:2])
@@ -159,7 +154,7 @@ def _patch_size(function: ast.FunctionDef) -> ast.AST | None:
 def padded(context: Context, node: ast.AST) -> Iterator[Change]:
     """The image zero-padded to a multiple of P before it is cut: `as_hwc(image)` padded, in a
     function that tests the tiling itself."""
-    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    P = _patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
         return
@@ -188,7 +183,7 @@ def stacked(image, P):
 def batched(context: Context, node: ast.AST) -> Iterator[Change]:
     """A 4-D array taken as a batch of images: `as_hwc(image)` stacking them, in a function
     that tests the tiling itself."""
-    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    P = _patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
         return
@@ -254,7 +249,7 @@ def last_two(context: Context, node: ast.AST) -> Iterator[Change]:
     `x.unfold(2, p, p).unfold(3, p, p)` answers) on a channels-last image tests the width and
     the channels. `as_hwc(image)` tested so first, in a function that tests the tiling itself
     (its own `check_tiling` after still tests H and W)."""
-    P = _patch_size(context.instance.node) if _at_depth(context) else None
+    P = _patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}")) or not node.args):
         return
