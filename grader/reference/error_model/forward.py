@@ -18,11 +18,12 @@
   that takes the image and passes the patch size `params['P']` with it (embed_image).
 - the learned table of positions replaced by a fixed 2-D sine-cosine one computed from the patch
   grid (MAE's `get_2d_sincos_pos_embed(d, grid_size, cls_token=True)`, lucidrains'
-  `posemb_sincos_2d` in simple_vit.py, MoCo v3's `build_2d_sincos_position_embedding`): d // 4
-  frequencies 1 / 10000 ** (i / (d // 4)) (MAE, MoCo v3) or 1 / 10000 ** (i / (d // 4 - 1))
-  (simple_vit), the sines and cosines of each patch's column, then of its row, zero-padded to d
-  (a width not a multiple of 4), and a zero row for [CLS] (MAE's `cls_token=True`; simple_vit
-  has no [CLS]: a port that keeps one gives it no position); same checked function as above.
+  `posemb_sincos_2d` in simple_vit.py): d // 4 frequencies 1 / 10000 ** (i / (d // 4)) (MAE)
+  or 1 / 10000 ** (i / (d // 4 - 1)) (simple_vit), the sines and cosines of each patch's
+  column, then of its row (both lay the column first), zero columns after them where d is not a
+  multiple of 4, and a zero row for [CLS] (MAE's `cls_token=True`; simple_vit has no [CLS]: a
+  port that keeps one gives it no position); same checked function as above. (MoCo v3's
+  `build_2d_sincos_position_embedding` lays the row first: another table, not offered.)
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -236,7 +237,7 @@ def sincos(table, image, size, shift=0):
 
 
 SINCOS = (("mae", 0, "frequencies 1 / 10000 ** (i / (d // 4)), as MAE's "
-           "`get_2d_sincos_pos_embed` and MoCo v3's"),
+           "`get_2d_sincos_pos_embed`"),
           ("simple-vit", 1, "frequencies 1 / 10000 ** (i / (d // 4 - 1)), as lucidrains' "
            "simple_vit `posemb_sincos_2d`"))
 
@@ -258,9 +259,9 @@ def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
     for detail, shift, words in SINCOS:
         yield Change(f"{key_of(node.right)}-as-sincos-{detail}",
                      f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions "
-                     f"computed from the patch grid in place of `{table}` ({words}: the sines and "
-                     "cosines of each patch's column, then of its row, zero-padded to the width "
-                     "d, and no position for [CLS]). The lecture's positions are learned "
+                     f"computed from the patch grid in place of `{table}` (d // 4 {words}: "
+                     "the sines and cosines of each patch's column, then of its row, and no "
+                     "position for [CLS]). The lecture's positions are learned "
                      f"parameters, one row per token, [CLS] included: add `{table}` itself.",
                      lambda n, shift=shift: ast.BinOp(n.left, ast.Add(), ast.Call(
                          ast.Name(bound, ast.Load()),
