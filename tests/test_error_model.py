@@ -4512,3 +4512,59 @@ def test_an_epsilon_fixed_and_moments_over_axis_1_three_edits():
     for failing in (0, 1):
         found = em.search(ln, calls, failing, same)
         assert found is None or "eps-as" not in found.name, found
+
+
+def _mae_sincos(d, rows, cols):
+    """MAE's get_2d_sincos_pos_embed(d, grid, cls_token=True), numpy, as its repository writes
+    it (`np.meshgrid(grid_w, grid_h)`, emb_h from grid[0]) for a rows x cols grid."""
+    def one_d(width, pos):
+        omega = 1.0 / 10000 ** (np.arange(width // 2, dtype=float) / (width / 2.0))
+        out = np.einsum("m,d->md", pos.reshape(-1), omega)
+        return np.concatenate([np.sin(out), np.cos(out)], axis=1)
+
+    grid = np.stack(np.meshgrid(np.arange(cols), np.arange(rows)), axis=0)
+    emb = np.concatenate([one_d(d // 2, grid[0]), one_d(d // 2, grid[1])], axis=1)
+    return np.concatenate([np.zeros((1, d)), emb])
+
+
+def _simple_vit_sincos(d, rows, cols, rows_first=False):
+    """lucidrains' simple_vit posemb_sincos_2d (omega over d // 4 - 1), a zero row for [CLS];
+    rows_first: the row's sines and cosines first, the column's after (not either style)."""
+    y, x = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    omega = 1.0 / 10000 ** (np.arange(d // 4) / (d // 4 - 1))
+    y, x = y.reshape(-1)[:, None] * omega, x.reshape(-1)[:, None] * omega
+    parts = [np.sin(y), np.cos(y), np.sin(x), np.cos(x)] if rows_first else \
+        [np.sin(x), np.cos(x), np.sin(y), np.cos(y)]
+    return np.concatenate([np.zeros((1, d)), np.concatenate(parts, axis=1)])
+
+
+def test_the_learned_positions_replaced_by_a_fixed_sincos_table():
+    """MAE's and simple_vit's 2-D sin-cos tables (columns first, none for [CLS]) in place of
+    params['pos'] are each named, by their own frequencies, on a 4 x 6 and a 6 x 4 image at
+    d = 8; the same table with the rows first (another mistake) is never told as one of them,
+    and only embed_image, the function that takes the image, offers the rewrite."""
+    embed, P, d = REFERENCE["embed_image"], 2, 8
+
+    def params(H, W):
+        n = (H // P) * (W // P)
+        return {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n + 1, d))}
+
+    def student(table):
+        def embed_image(image, params):
+            x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], P)
+            return np.vstack([params["cls"], x]) + table(d, image.shape[0] // P,
+                                                         image.shape[1] // P)
+        return embed_image
+
+    cases = [(RNG.normal(size=(H, W, 3)), params(H, W)) for H, W in ((4, 6), (6, 4))]
+    opaque = frozenset({"linear_patch_embed"})
+    for table, detail in ((_mae_sincos, "mae"), (_simple_vit_sincos, "simple-vit")):
+        found = em.search(embed, calls_of(embed, student(table), cases), 0, same, opaque=opaque)
+        assert found.name == f"op:positions_sincos:embed_image:pos-as-sincos-{detail}", found
+        assert "no position for [CLS]" in found.sentence
+    rows_first = student(lambda d, r, c: _simple_vit_sincos(d, r, c, rows_first=True))
+    found = em.search(embed, calls_of(embed, rows_first, cases), 0, same, opaque=opaque)
+    assert found is None or "sincos" not in found.name, found
+    for name in ("vit_forward", "linear_patch_embed", "patchify"):
+        assert not any(e.operator == "positions_sincos" for e in em.model(REFERENCE[name])[1])

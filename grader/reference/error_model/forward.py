@@ -16,6 +16,14 @@
   first`, a convention carried over to a learned table): patch (r, c) of an R-row grid gets
   row 1 + c * R + r, where the patches are numbered row by row; only in a checked function
   that takes the image and passes the patch size `params['P']` with it (embed_image).
+- the learned table of positions replaced by a fixed 2-D sine-cosine one computed from the patch
+  grid (MAE's `get_2d_sincos_pos_embed(d, grid_size, cls_token=True)`, lucidrains'
+  `posemb_sincos_2d` in simple_vit.py): d // 4 frequencies 1 / 10000 ** (i / (d // 4)) (MAE)
+  or 1 / 10000 ** (i / (d // 4 - 1)) (simple_vit), the sines and cosines of each patch's
+  column, then of its row (both lay the column first), zero columns after them where d is not a
+  multiple of 4, and a zero row for [CLS] (MAE's `cls_token=True`; simple_vit has no [CLS]: a
+  port that keeps one gives it no position); same checked function as above. (MoCo v3's
+  `build_2d_sincos_position_embedding` lays the row first: another table, not offered.)
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -208,5 +216,60 @@ def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, column_major),))
 
 
+def sincos(table, image, size, shift=0):
+    """The fixed 2-D sine-cosine positions of the (H // size, W // size) patch grid of `image`,
+    one row per row of `table` [N + 1, d]: a zero row for [CLS], then for patch (r, c) the sines
+    and cosines of c * w, then of r * w, with w = 1 / 10000 ** (i / (d // 4 - shift)),
+    i < d // 4, zero-padded to d; a table of another length as it is."""
+    table = np.asarray(table)
+    rows, cols = np.shape(image)[0] // size, np.shape(image)[1] // size
+    if table.ndim != 2 or len(table) != rows * cols + 1:
+        return table
+    width = table.shape[-1]
+    count = width // 4
+    with np.errstate(divide="ignore", invalid="ignore"):
+        omega = 1.0 / 10000.0 ** (np.arange(count) / (count - shift))
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    r, c = r.reshape(-1, 1) * omega, c.reshape(-1, 1) * omega
+    grid = np.concatenate([np.sin(c), np.cos(c), np.sin(r), np.cos(r)], axis=1)
+    grid = np.pad(grid, ((0, 0), (0, width - grid.shape[1])))
+    return np.concatenate([np.zeros((1, width)), grid]).astype(np.result_type(table, float))
+
+
+SINCOS = (("mae", 0, "frequencies 1 / 10000 ** (i / (d // 4)), as MAE's "
+           "`get_2d_sincos_pos_embed`"),
+          ("simple-vit", 1, "frequencies 1 / 10000 ** (i / (d // 4 - 1)), as lucidrains' "
+           "simple_vit `posemb_sincos_2d`"))
+
+
+def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The learned table of positions replaced by fixed 2-D sine-cosine positions of the patch
+    grid, none for [CLS]: `x + params['pos']` as `x + sincos(params['pos'], image, params['P'])`
+    (the table read for its shape only)."""
+    function = context.instance.node
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and "/" not in context.instance.path and key_of(node.right) is not None
+            and isinstance(node.left, ast.Name) and function.args.args
+            and function.args.args[0].arg == IMAGE):
+        return
+    size = _size_key(function, IMAGE)
+    if size is None:
+        return
+    bound, table = f"{PREFIX}sincos", code(node.right)
+    for detail, shift, words in SINCOS:
+        yield Change(f"{key_of(node.right)}-as-sincos-{detail}",
+                     f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions "
+                     f"computed from the patch grid in place of `{table}` (d // 4 {words}: "
+                     "the sines and cosines of each patch's column, then of its row, and no "
+                     "position for [CLS]). The lecture's positions are learned "
+                     f"parameters, one row per token, [CLS] included: add `{table}` itself.",
+                     lambda n, shift=shift: ast.BinOp(n.left, ast.Add(), ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size),
+                          ast.Constant(shift)], [])),
+                     ((bound, sincos),))
+
+
 OPERATORS = {"heads_confused": heads_confused, "leftover_parameters": leftover_parameters,
-             "positions_column_major": positions_column_major}
+             "positions_column_major": positions_column_major,
+             "positions_sincos": positions_sincos}

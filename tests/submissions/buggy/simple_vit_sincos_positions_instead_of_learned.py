@@ -13,10 +13,15 @@ Grader: the worked example (d=2, where the sin-cos table is all zero) gets embed
 the neighbouring mistake); RGB gets the checklist, the hidden check no hint; why-positions the
 bag-of-tiles checklist. Since: a mistake named on one or two values must explain the function's
 other failures too, so the worked example is observed (only row 0 right), nothing named.
+Now named (forward.positions_sincos: the learned table replaced by MAE's fixed 2-D sin-cos one,
+frequencies 1 / 10000 ** (i / (d // 4)), columns then rows, none for [CLS]) on
+every cls-and-positions check; why-positions' property gives its verdict, a bag of tiles (true on
+its d = 2 image, where the table is all zero); vit-checkpoint observes the broken embed_image (an
+integration check's observation, not in EXPECT). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None,
-          'why-positions': None, 'vit-checkpoint': None}
+EXPECT = {'cls-and-positions': 'op:positions_sincos:embed_image:pos-as-sincos-mae',
+          'why-positions': 'bag_of_tiles'}
 
 
 def embed_image(image, params):

@@ -20,11 +20,14 @@ unexplained_elsewhere and THIN): the worked example is observed like the others.
 for every token is named.
 Since session 17 the conv refusal is named on kernel-stride (kernel_fit.kernel_fit, weighed by
 `checks/kinds/refusals.py` with its probe images: the windows must fit exactly).
+Every mistake named: why-positions' property gives its verdict, a bag of tiles (every token gets
+the same row, so moving the tiles only reorders them), and vit-checkpoint observes the broken
+functions it runs (an integration check's observation, not in EXPECT). Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:kernel_fit:conv_patch_embed:windows-fit-exactly',
           'cls-and-positions': "op:first_row:embed_image:params['pos']-first-row-only",
-          'why-positions': None, 'vit-checkpoint': None}
+          'why-positions': 'bag_of_tiles'}
 
 
 def embed_image(image, params):
