@@ -9,11 +9,12 @@ reference, for helpers the tested function is declared to be built on (api.BUILT
 Never in the grading process: the arguments are the student's, and the reference on them may
 take any time or memory. The oracle is a fresh interpreter (`python -m grader.checks.oracle`)
 under an address-space limit, answering over the worker's framed channel (JSON and raw arrays,
-no pickle), each call within `seconds` and all of a submission's within `budget`; a call past
-either, or one that runs out of memory, makes the oracle unavailable for the rest of the run
-(the checks that needed it say so and keep the verdict of the student's own code). Started on
-the first unrecorded call: most submissions never start it. Not in the student bundle, which has
-no reference (`available`).
+no pickle), each call within `seconds` and all of a submission's within `budget` (its start,
+which says when it is ready, within START_SECONDS: a loaded machine's start is not a slow call);
+a call past either, or one that runs out of memory, makes the oracle unavailable for the rest of
+the run (the checks that needed it say so and keep the verdict of the student's own code).
+Started on the first unrecorded call: most submissions never start it. Not in the student
+bundle, which has no reference (`available`).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from grader.worker import channel
 from grader.worker.values import Decoder, Encoder, NotData, ProtocolError, TooLarge
 
 MEMORY_MB = 1024
+START_SECONDS = 60.0  # a fresh interpreter importing numpy and the reference, on a loaded machine
 NOBODY = 65534  # the user the oracle computes as, when started as root
 ANSWER = channel.REPLY  # what the grading process accepts back, as from a worker
 
@@ -67,10 +69,10 @@ class Oracle:
             header = {"name": name, "args": encoder.encode(list(args))}
         except (NotData, TooLarge) as exc:
             raise OracleUnavailable(f"its arguments cannot be sent ({exc})") from None
+        conn = self._started()
         start = time.monotonic()
         deadline = start + min(self.seconds, self.budget_left)
         try:
-            conn = self._started()
             conn.send(header, encoder.blobs, deadline=deadline)
             reply, blobs = conn.receive(deadline=deadline)
             answer = _answer(reply, blobs)
@@ -92,6 +94,8 @@ class Oracle:
         self._process = self._conn = None
 
     def _started(self) -> channel.Connection:
+        """The connection to a ready oracle, started if need be; OracleUnavailable if it does not
+        say it is ready within START_SECONDS."""
         if self._process is None:
             ours, theirs = socket.socketpair()
             env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
@@ -102,6 +106,14 @@ class Oracle:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             theirs.close()
             self._conn = channel.Connection(ours, send=channel.REQUEST, receive=ANSWER)
+            try:
+                ready, _ = self._conn.receive(deadline=time.monotonic() + START_SECONDS)
+                if ready.get("status") != "ready":
+                    raise ProtocolError("a malformed greeting of the reference")
+            except (OSError, ProtocolError):
+                self.close()
+                self.broken = f"the grader's reference did not start within {START_SECONDS:g} s"
+                raise OracleUnavailable(self.broken) from None
         return self._conn
 
 
@@ -144,6 +156,7 @@ def serve(sock_fd: int, folder: str, memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     conn = channel.Connection(socket.socket(fileno=sock_fd), send=ANSWER, receive=channel.REQUEST)
+    conn.send({"status": "ready"})
     while True:
         try:
             request, blobs = conn.receive()
