@@ -4568,3 +4568,61 @@ def test_the_learned_positions_replaced_by_a_fixed_sincos_table():
     assert found is None or "sincos" not in found.name, found
     for name in ("vit_forward", "linear_patch_embed", "patchify"):
         assert not any(e.operator == "positions_sincos" for e in em.model(REFERENCE[name])[1])
+
+
+def test_a_mistake_another_check_named_decides_between_rewrites_these_cases_cannot_tell():
+    """thinc's LayerNorm: moments over axis 1 (right on (T, d), not on a batch) and eps fixed at
+    1e-8. Batched cases with eps passed tell the axis, not 1e-8 from 0, 1e-12 or the default:
+    several three-edit rewrites reproduce them, and nothing is named; with eps 1e-8 named by
+    another check of the function (`prefer`), the rewrite that makes it is, and a named mistake
+    none of them makes decides nothing."""
+    layer_norm = REFERENCE["layer_norm"]
+
+    def thinc(x, gamma, beta, eps=1e-6):
+        mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True) + 1e-08
+        return (x - mu) * var ** -0.5 * gamma + beta
+
+    rng = np.random.default_rng(5)
+    cases = [((rng.normal(size=shape) * 2 + 1, rng.normal(size=shape[-1]),
+               rng.normal(size=shape[-1])), kwargs)
+             for shape, kwargs in [((2, 3, 4), {"eps": 0.1}), ((3, 5), {}), ((1, 4, 6), {}),
+                                   ((4, 3), {"eps": 1e-3})]]
+    calls = [em.Call(args, kwargs, thinc(*args), layer_norm(*args, **kwargs))
+             for args, kwargs in cases]
+    assert em.search(layer_norm, calls, 0, same) is None
+    eps = "op:default:layer_norm:eps-as-1e-08"
+    found = em.search(layer_norm, calls, 0, same, prefer=frozenset({eps}))
+    assert found.name == f"op:axis:layer_norm:mean.axis=1+op:axis:layer_norm:var.axis=1+{eps}"
+    assert em.search(layer_norm, calls, 0, same,
+                     prefer=frozenset({"op:term:layer_norm:drop-b"})) is None
+
+
+def test_a_softmax_over_the_rows_of_the_array_with_its_axis_moved_last():
+    """`x = np.moveaxis(x, axis, -1)` then a loop over the rows normalising each as a whole (a
+    softmax written for 2-D score matrices): right on 2-D input for either axis, each row of a
+    3-D input a matrix. Named as that; code that ignores `axis` and loops over `x[i]` (right
+    only for the last axis) is told the other reading, never this one."""
+    softmax = REFERENCE["softmax"]
+
+    def over_rows(x, axis=-1, moved=True):
+        x = np.moveaxis(x, axis, -1) if moved else x
+        out = np.empty_like(x)
+        for i, row in enumerate(x):
+            e = np.exp(row - row.max())
+            out[i] = e / e.sum()
+        return np.moveaxis(out, -1, axis) if moved else out
+
+    cases = [((RNG.normal(size=(3, 4, 5)),), {}), ((RNG.normal(size=(4, 3)),), {"axis": 0}),
+             ((RNG.normal(size=(2, 3, 4)),), {"axis": 0}), ((RNG.normal(size=(3, 5)),), {}),
+             ((RNG.normal(size=(2, 4, 3)),), {"axis": 1})]
+    calls = [em.Call(args, kwargs, over_rows(*args, **kwargs), softmax(*args, **kwargs))
+             for args, kwargs in cases]
+    found = em.search(softmax, calls, 0, same)
+    assert found.name == ("op:all_but_first:softmax:max.axis-moved-rows+"
+                          "op:all_but_first:softmax:sum.axis-moved-rows")
+    assert "np.moveaxis(x, axis, -1)" in found.sentence
+    ignoring = [em.Call(args, kwargs, over_rows(*args, moved=False), softmax(*args, **kwargs))
+                for args, kwargs in cases]
+    found = em.search(softmax, ignoring, 0, same)
+    assert found.name == ("op:all_but_first:softmax:max.axis-all-but-first+"
+                          "op:all_but_first:softmax:sum.axis-all-but-first")

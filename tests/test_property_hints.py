@@ -106,6 +106,40 @@ def test_a_far_shift_is_named_a_one_pass_variance_only_when_it_gives_every_value
     assert not np.allclose(answers(in_float32)[-1], answers(one_pass)[-1])
 
 
+def test_a_far_shift_is_named_a_float32_computation_only_when_it_gives_every_value():
+    """LayerNorm computed in float32 (Keras' and JAX's compute dtype), written in another style
+    (`astype`, the variance as the mean of squared deviations), gives the student's values on
+    every call of the far trial and is named; float64 code that only takes its variance in
+    float32, or float32 code with another eps, is not (their values differ)."""
+    from grader.checks.properties import FAR, NAMED, digits_lost
+
+    rng = np.random.default_rng(11)
+    trials = [(rng.standard_normal((4, 6)), rng.standard_normal(6), rng.standard_normal(6), s)
+              for s in (-1.5, 3.0, FAR)]
+
+    def keras(x, gamma, beta, eps=1e-6):
+        x = x.astype(np.float32)
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+    def variance_only(x, gamma, beta, eps=1e-6):
+        var = np.var(x.astype(np.float32), axis=-1, keepdims=True).astype(np.float64)
+        return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(var + eps) * gamma + beta
+
+    def keras_eps(x, gamma, beta):  # Keras' own default epsilon, 1e-3
+        return keras(x, gamma, beta, eps=1e-3)
+
+    def answers(student):
+        with np.errstate(all="ignore"):
+            return [student(*call) for x, g, b, s in trials for call in ((x, g, b), (x + s, g, b))]
+    named = digits_lost("differs", trials, answers(keras))
+    assert named.misconception == "layer_norm_float32" and named.named
+    assert named.hint == NAMED["layer_norm_float32"]
+    for other in (variance_only, keras_eps):
+        assert digits_lost("differs", trials, answers(other)).misconception is None
+
+
 def _masked(x, p, heads, causal=False):
     return REFERENCE["self_attention"](x, p, heads, causal=True)
 

@@ -165,7 +165,13 @@ NAMED = {"causal_default_true": (
     "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
     "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
     "attention is always causal), and with causal=False passed this property holds. The "
-    "lecture's default is causal=False: a ViT block calls it without `causal`.")}
+    "lecture's default is causal=False: a ViT block calls it without `causal`."),
+    "layer_norm_float32": (
+    "Your `layer_norm` computes in float32: on every call here it returned what LayerNorm "
+    "returns with x cast to float32 first (Keras' and JAX's default compute dtype). Far from "
+    "zero float32 rounds x + 1e7 to whole numbers, losing the digits that tell a token's "
+    "values apart, so the normalised token is wrong. The lecture computes in the input's "
+    "float64: drop the cast (or cast to np.float64).")}
 
 
 def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i
@@ -417,7 +423,8 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
 def digits_lost(said: str, trials: list, answers: list) -> Verdict:
     """The shift property's far trial failed: named a one-pass variance when LayerNorm with its
     variance taken so returns the student's values on every call the property made (each trial's
-    x and x + shift), else the difference alone."""
+    x and x + shift), or a float32 computation when LayerNorm computed so does, else the
+    difference alone."""
     calls = [call for x, gamma, beta, shift in trials
              for call in ((x, gamma, beta), (x + shift, gamma, beta))]
     if all(_alike(answer, one_pass_layer_norm(*call))
@@ -426,7 +433,21 @@ def digits_lost(said: str, trials: list, answers: list) -> Verdict:
                        "taken in one pass, mean(x**2) - mean(x)**2, whose two terms far from "
                        "zero are huge and nearly equal, so their difference loses its digits",
                        misconception="layer_norm_one_pass_variance")
+    if all(_alike(answer, float32_layer_norm(*call))
+           for answer, call in zip(answers, calls, strict=True)):
+        return Verdict(False, said, hint=NAMED["layer_norm_float32"],
+                       misconception="layer_norm_float32", spec_hint=False, named=True)
     return Verdict(False, said)
+
+
+def float32_layer_norm(x, gamma, beta, eps=1e-6):
+    """LayerNorm computed in float32, x cast first (Keras' and JAX/Flax's default compute dtype,
+    `np.asarray(x, dtype=np.float32)`), gamma and beta as given: far from zero the cast keeps
+    no digit of what tells the tokens apart, and the mean taken there is off by whole units.
+    Only a code that computes in float32 returns these values on every call of the property."""
+    low = np.asarray(x, dtype=np.float32)
+    centre, spread = low.mean(axis=-1, keepdims=True), low.var(axis=-1, keepdims=True)
+    return (low - centre) / np.sqrt(spread + eps) * gamma + beta
 
 
 def one_pass_layer_norm(x, gamma, beta, eps=1e-6):

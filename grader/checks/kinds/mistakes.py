@@ -188,7 +188,8 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     named_here = [] if memory is None else memory.named.setdefault((function, hidden), [])
     found = next((f for f in _parts_first(named_here, function, hidden)
                   if confirms(function, f, calls, failing, same, hidden)),
-                 None) or _searched(search, function, calls, failing, same, how, hidden)
+                 None) or _searched(search, function, calls, failing, same, how, hidden,
+                                    _named_parts(named_here))
     thin = found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
     if found is not None and (thin or found.chosen):  # else a failure elsewhere is another
         found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong,
@@ -241,12 +242,22 @@ def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, k
     return found if wider is None and keep else wider
 
 
-def _searched(search, function, calls, failing: int, same, how, hidden: frozenset):
+def _named_parts(named_here: list) -> frozenset:
+    """The parts of the mistakes other checks of the function named: where a search finds
+    several rewrites, the one that makes one of them is named (error_model/slips.known)."""
+    from grader.reference.error_model import QUIET
+    return frozenset(part.removeprefix(QUIET) for found in named_here
+                     for part in found.name.split(JOIN))
+
+
+def _searched(search, function, calls, failing: int, same, how, hidden: frozenset,
+              prefer: frozenset = frozenset()):
     """The error model's search, once per process for the same calls and values (SEARCHED)."""
     key = search_key(function, calls, failing, how, hidden)
+    key = key and (*key, prefer)
     if key is not None and key in SEARCHED:
         return SEARCHED[key]
-    found = search(function, calls, failing, same, opaque=hidden)
+    found = search(function, calls, failing, same, opaque=hidden, prefer=prefer)
     if key is not None and len(SEARCHED) < SEARCHES_KEPT:
         SEARCHED[key] = found
     return found

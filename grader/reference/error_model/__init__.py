@@ -36,7 +36,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
-from .slips import groups, needed, opening_of
+from .slips import groups, known, needed, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .windows import CLIPPED
 
@@ -46,9 +46,8 @@ CLOSER = 0.5            # ... when it takes the reference at least halfway to th
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
 SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
                      "steps", "later_axes", "all_but_first")  # ... for these operators
-MAX_TRIES = 600         # singles and pairs together, per failed check: the bound that decides
-# what is found, the same on any machine (a time budget named a mistake on an idle machine and
-# not under load: one class graded in shards and in one run got different hints)
+MAX_TRIES = 600         # singles and pairs per failed check: what is found, the same on any
+# machine (a time budget named a mistake idle, not under load: shards and one run differed)
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
@@ -58,8 +57,6 @@ QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows on
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 SILENT = "silent"    # a rewrite that changes nothing on the failing call
 ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
-
-
 _LOCK = threading.RLock()
 
 
@@ -244,10 +241,11 @@ def _wrong_value(calls: list[Call], same) -> bool:
 @_one_at_a_time
 def search(function: Callable, calls: list[Call], failing: int,
            same: Callable[[object, object], bool], limit: int = MAX_REWRITES,
-           seconds: float = SECONDS, opaque: frozenset = frozenset()) -> Found | None:
+           seconds: float = SECONDS, opaque: frozenset = frozenset(), prefer: frozenset =
+           frozenset()) -> Found | None:
     """The one rewrite (or pair) of `function` whose outputs `same` accepts as the student's on
     every call, and which is itself wrong on calls[failing]; None when none is, or when several
-    of different names are. The helpers in `opaque` are not rewritten."""
+    of different names are (but `slips.known`'s, by `prefer`). `opaque`'s helpers stay whole."""
     if not calls or any(elements(c.args) + elements(c.kwargs) > MAX_CASE_ELEMENTS
                         for c in calls):
         return None
@@ -310,12 +308,13 @@ def search(function: Callable, calls: list[Call], failing: int,
     if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
     elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
-        found = single  # one slip made twice (Wv and bv both read from the keys' line) is
-        # simpler than two different mistakes that happen to compute the same values
+        found = single  # one slip made twice: simpler than two mistakes of the same values
     elif len(names) > 1 and len(narrow := _narrowest(root, found)) == 1:
         found = narrow  # `Wk` read as `Wq` says less than the whole line's keys as the queries'
     elif len(names) > 1 and (either := _either(root, found, order, same, copies, rank)):
         return either
+    elif len(names) > 1 and len(mine := known(found, prefer)) == 1:
+        found = mine  # another check of the function named its part: that one (slips.known)
     elif len(names) != 1:
         return None
     told = _told(found[0], quiet.get(JOIN.join(e.name for e in found[0])))

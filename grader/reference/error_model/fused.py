@@ -4,8 +4,9 @@ The columns of the concatenation are [q | k | v], each split into heads: (3, hea
 as (heads, 3, d_h), Megatron's own layout, head h's q, k and v take columns of the wrong
 projections (right with one head only). And a reduction over its axis and every later one, as a
 kernel that views the array as 2-D at `axis` computes it (ONNX's Softmax before opset 13,
-"coerced to 2-D"), or over every axis but the first whatever the axis (a loop over the rows), or
-over a 2-D input's rows and any other input whole (Saito's softmax).
+"coerced to 2-D"), or over every axis but the first whatever the axis (a loop over the rows; or
+over the rows of the array with the axis moved last), or over a 2-D input's rows and any other
+input whole (Saito's softmax).
 Operators as in operators.py.
 """
 from __future__ import annotations
@@ -172,7 +173,10 @@ def all_but_first(x):
 def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
     """A reduction given the function's `axis` by name over every axis but the first instead,
     whatever `axis` is: a loop over the rows that reduces each `x[i]` as a whole (a Numba-style
-    `for i in range(x.shape[0]): m = x[i].max()`): right for a 2-D array and the last axis."""
+    `for i in range(x.shape[0]): m = x[i].max()`): right for a 2-D array and the last axis. In
+    the checked function also over each row of the array with `axis` moved last (`x =
+    np.moveaxis(x, axis, -1)`, then `for i, row in enumerate(x): out[i] = ...`, a loop written
+    for 2-D score matrices): right for any axis of a 1-D or 2-D array."""
     given = next((k.value for k in getattr(node, "keywords", ()) if k.arg == "axis"), None)
     if not (isinstance(node, ast.Call) and node.args and isinstance(given, ast.Name)):
         return
@@ -184,6 +188,27 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
                  "its last axis.",
                  lambda n: with_keyword(n, "axis", ast.Call(ast.Name(bound, ast.Load()), [
                      copy.deepcopy(n.args[0])], [])), ((bound, all_but_first),))
+    if "/" in context.instance.path:  # the rows of the moved array: the checked function only
+        return
+    moved, array = f"{PREFIX}rows_of_moved", code(node.args[0])
+    yield Change(f"{callee(node)}.axis-moved-rows",
+                 f"In {where(context)}, `{code(node)}` runs over each row of "
+                 f"`np.moveaxis({array}, {name}, -1)` as a whole (`{name}` moved last, then a "
+                 f"loop over the rows, `for i, row in enumerate(...)`, written for 2-D score "
+                 f"matrices): the same as over `{name}` only for a 1-D or 2-D array; for 3-D "
+                 "or more each row is a matrix, reduced as a whole.",
+                 lambda n: with_keyword(n, "axis", ast.Call(ast.Name(moved, ast.Load()), [
+                     copy.deepcopy(n.args[0]), ast.Name(name, ast.Load())], [])),
+                 ((moved, rows_of_moved),))
+
+
+def rows_of_moved(x, axis):
+    """Every axis of `x` but the one that comes first once `axis` is moved last
+    (`np.moveaxis(x, axis, -1)`): each row of the moved array reduced as a whole (all of a
+    1-D `x`)."""
+    ndim = np.ndim(x)
+    first = 1 if ndim > 1 and axis % ndim == 0 else 0
+    return tuple(a for a in range(ndim) if a != first or ndim == 1)
 
 
 def torch_dim(x) -> int:

@@ -13,11 +13,15 @@ Grader: at blind time (fbf6cc7) and now, neither named: 2 is observed only ("[ob
 ignored eps=0.5: sqrt(1.75 / 1.25)), the `scaled` observation; 1 is not told at all: the hidden
 check (its batched case) fails with no hint line.
 Since session 17 (error_model/slips.py) 2 is named on the visible check ("`eps` is fixed at 1e-08
-... whatever is given"); 1 is not: the hidden check gets the checklist (its cases cannot tell eps
-1e-8 from 0 or 1e-12, so no three-edit name is unique there). In unnamed/.
+... whatever is given"); 1 was not: the hidden check got the checklist (its cases cannot tell eps
+1e-8 from 0 or 1e-12, so no three-edit name was unique there). Since session 18 (slips.known)
+the hidden check names both: of the three-edit rewrites that reproduce its cases, the one whose
+eps part the visible check named (1e-8, told apart there by eps=0.5 and tiny variances). In
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-08'}
+EXPECT = {'layer-norm': 'op:axis:layer_norm:mean.axis=1+op:axis:layer_norm:var.axis=1+'
+                         'op:default:layer_norm:eps-as-1e-08'}
 CORRECT = ('softmax',)  # thinc's Ops.softmax, right
 
 

@@ -7,13 +7,14 @@ Mistakes:
 2. layer_norm casts x to float32: float32 rounding, large on tokens with a large common offset
    (the x + 1e7 check).
 
-Grader: at blind time and now, the keyword is named (signature_differs: "has no parameter
-`eps` ... rename yours"); the float32 computation gets only the property's checklist
-("LayerNorm subtracts each token's mean before dividing by its standard deviation", which this
-code does).
+Grader: at blind time, the keyword is named (signature_differs: "has no parameter `eps` ...
+rename yours"); the float32 computation got only the property's checklist. Since session 18
+the shift property names it too (layer_norm_float32: LayerNorm with x cast to float32 first
+returns this code's values on every call the property made, x + 1e7 included). In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'signature_differs'}
+ALIASES = ('layer_norm_float32',)  # the shift property's verdict on the float32 computation
 
 
 def layer_norm(x, gamma, beta, epsilon=1e-6):
