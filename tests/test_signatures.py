@@ -144,8 +144,8 @@ def test_the_order_is_tried_in_stages_that_stop_at_the_first_wrong_call_by_name(
         with StudentWorker(submission) as worker:
             ran = [(p, worker.call("num_tokens", p.args, p.kwargs)) for p in cases]
             sent = []
-            counting = SimpleNamespace(call_many=lambda name, encoded: sent.extend(encoded)
-                                       or worker.call_many(name, encoded))
+            counting = SimpleNamespace(call_many=lambda name, encoded, sent=sent, worker=worker:
+                                       sent.extend(encoded) or worker.call_many(name, encoded))
             failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 3", hint="the hint")
             said = reordered(failed, check, ran, counting, check._right)
         assert len(sent) == calls
