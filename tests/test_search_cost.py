@@ -200,3 +200,45 @@ def test_a_kept_raise_keeps_its_type_and_message_and_no_frames():
     assert first[0] is False and second is first
     assert type(first[1]).__name__ == "AxisError" and "axis 1" in str(first[1])
     assert first[1].__traceback__ is None
+
+
+def test_a_rewritten_helper_is_compiled_once_for_the_pairs_that_share_its_edit(monkeypatch):
+    """The pairs of one single with every other one (`_pairs`' anchors) recompile only the
+    path to the other edit: the anchor's helper, rewritten once, is shared
+    (tree.Instance.variants), and every pair computes what a fresh build of it does."""
+    from grader.reference.error_model import tree
+
+    function = REFERENCE["encoder_block"]
+    root, singles = error_model.model(function)
+    in_mlp = [e for e in singles if e.site.path.endswith("/mlp") and not e.also]
+    elsewhere = [e for e in singles if "/mlp" not in e.site.path and e.site.path != root.path
+                 and not e.also][:2]
+    assert in_mlp and len(elsewhere) == 2
+    mlp = next(i for i in root.walk() if i.path == in_mlp[0].site.path)
+    mlp.variants.clear()
+    compiled = []
+    monkeypatch.setattr(tree, "compile", lambda *a: compiled.append(a[1]) or compile(*a),
+                        raising=False)
+    pairs = [compile_with(root, [in_mlp[0], other]) for other in elsewhere]
+    assert compiled.count(f"<error model: {mlp.path}>") == 1
+    fresh, fresh_singles = error_model.model.__wrapped__(function)  # a new tree: nothing kept
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, 8))
+    p = {k: rng.standard_normal(s) for k, s in (
+        ("Wq", (8, 8)), ("bq", 8), ("Wk", (8, 8)), ("bk", 8), ("Wv", (8, 8)), ("bv", 8),
+        ("Wo", (8, 8)), ("bo", 8), ("ln1_g", 8), ("ln1_b", 8), ("ln2_g", 8), ("ln2_b", 8),
+        ("W1", (8, 16)), ("b1", 16), ("W2", (16, 8)), ("b2", 8))}
+    for pair, other in zip(pairs, elsewhere, strict=True):
+        again = compile_with(fresh, [e for e in fresh_singles
+                                     if e.name in (in_mlp[0].name, other.name)])
+        with np.errstate(all="ignore"):
+            try:
+                expected = again(x, p, 2)
+            except Exception as error:  # noqa: BLE001
+                expected = type(error)
+            try:
+                got = pair(x, p, 2)
+            except Exception as error:  # noqa: BLE001
+                got = type(error)
+        assert (got is expected) if isinstance(got, type) else np.array_equal(
+            got, expected, equal_nan=True)

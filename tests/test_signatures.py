@@ -119,3 +119,35 @@ def test_parameters_in_another_order_are_named_only_where_names_make_every_case_
         assert "takes (H, W, P)" in said.hint
     else:
         assert said is failed
+
+
+def test_the_order_is_tried_in_stages_that_stop_at_the_first_wrong_call_by_name(tmp_path, check):
+    """signatures.reordered calls by name first the cases up to the first one wrong by position
+    and stops there when that one is still wrong (a wrong formula, not an order): 1 call, not
+    the 2 x 3 of every case by name and by position; a code whose order is the mistake still
+    gets every call (and the name), in the same sequence."""
+    from grader.checks.kinds.signatures import reordered
+
+    cases = [PlannedCase((32, 64, 16), {"cls_token": True}, None, None, "num_tokens", None,
+                         (9, None)),
+             PlannedCase((384, 384, 16), {"cls_token": False}, None, None, "num_tokens", None,
+                         (576, None)),
+             PlannedCase((48, 48, 16), {"cls_token": False}, None, None, "num_tokens", None,
+                         (9, None))]
+    for source, calls, named in (
+            ("def num_tokens(H, W, P, cls_token=True):\n"  # wrong whatever the order
+             "    return (H // P) * (W // P) + 2\n", 1, False),
+            ("def num_tokens(P, H, W, cls_token=True):\n"  # the order is the mistake
+             "    return (H // P) * (W // P) + bool(cls_token)\n", 6, True)):
+        submission = tmp_path / "submission.py"
+        submission.write_text(source)
+        with StudentWorker(submission) as worker:
+            ran = [(p, worker.call("num_tokens", p.args, p.kwargs)) for p in cases]
+            sent = []
+            counting = SimpleNamespace(call_many=lambda name, encoded, sent=sent, worker=worker:
+                                       sent.extend(encoded) or worker.call_many(name, encoded))
+            failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 3", hint="the hint")
+            said = reordered(failed, check, ran, counting, check._right)
+        assert len(sent) == calls
+        assert (said.misconception == "parameters_reordered") is named
+        assert (said is failed) is not named

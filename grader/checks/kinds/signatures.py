@@ -99,11 +99,23 @@ def reordered(result, check, ran: list, worker, right):
     named = [encode_call((), {**dict(zip(params, p.args, strict=False)), **p.kwargs})
              for p, _ in ran]
     again = [encode_call(p.args, p.kwargs) for p, _ in ran]
-    answers = worker.call_many(check.call, named + again)
-    by_name, by_position = answers[:len(ran)], answers[len(ran):]
-    if not all(right(p, o) for (p, _), o in zip(ran, by_name, strict=True)) or any(
-            right(p, o) != right(p, before) for (p, before), o in zip(ran, by_position,
-                                                                   strict=True)):
+    # The calls are the one sequence `named + again`, sent in stages that stop at the first
+    # call whose answer settles "no" (a by-name call that is not right): up to the first case
+    # that was wrong by position (most codes are wrong by name there too), the other by-name
+    # ones, then `again`. The worker runs the calls of a request one after another, as the
+    # calls of several requests in a row, so every call that runs gets the answer it would
+    # have got in one request; the calls skipped could only have confirmed the "no" (a
+    # correct parameter order, or one mistake more), never named this.
+    first = next(i for i, (p, o) in enumerate(ran) if p.args and not right(p, o)) + 1
+    by_name = []
+    for stage in (named[:first], named[first:]):
+        if stage:
+            by_name += worker.call_many(check.call, stage)
+        if not all(right(p, o) for (p, _), o in zip(ran, by_name, strict=False)):
+            return result
+    by_position = worker.call_many(check.call, again)
+    if any(right(p, o) != right(p, before) for (p, before), o in zip(ran, by_position,
+                                                                  strict=True)):
         return result
     name = check.function
     return replace(result, misconception="parameters_reordered", hint_kind=MISTAKE, hint=(
