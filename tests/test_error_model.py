@@ -1043,6 +1043,39 @@ def test_of_two_rewrites_that_raise_alike_the_one_with_the_students_message_is_n
     assert em.search(REFERENCE["patchify"], typed, 0, same) is None  # the type alone: either
 
 
+def test_a_reshape_refused_in_another_layout_is_the_students_message():
+    """MAE's and lightly's patchify on a channels-first batch of one, `h = w = H // p` (its
+    square assert dropped): numpy refuses `(1, C, h, p, h, p)`, the reference's copy of the
+    sibling term refuses `(h, p, h, p, C)`: the same sizes, so the same reshape. The width
+    copied for the height asks for other sizes and is not the student's message."""
+    from grader.reference.error_model.evidence import same_message
+    said = "cannot reshape array of size 72 into shape ({})"
+    assert same_message(said.format("2,2,2,2,3"), said.format("1,3,2,2,2,2"))
+    assert not same_message(said.format("3,2,3,2,3"), said.format("1,3,2,2,2,2"))
+    assert not same_message(said.format("2,2,2,2,3"), said.format("1,3,2,2,2,2").replace(
+        "72", "73"))
+    assert not same_message("other 2,2", "other 2, 2")
+
+    def student(image, P):
+        images = image.transpose(2, 0, 1)[None]
+        N, C, H, W = images.shape
+        h = w = H // P
+        patches = np.einsum("nchpwq->nhwpqc", images.reshape(N, C, h, P, w, P))
+        return patches.reshape(N, h * w, P * P * C)[0]
+
+    def call(image, P):
+        try:
+            got = student(image, P)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call((image, P), {}, got, REFERENCE["patchify"](image, P))
+
+    calls = [call(RNG.normal(size=(4, 6, 3)), 2), call(RNG.normal(size=(4, 4, 2)), 2),
+             call(RNG.normal(size=(6, 4, 1)), 2)]
+    found = em.search(REFERENCE["patchify"], calls, 0, same)
+    assert found is not None and found.name == "op:sibling:patchify:W-as-H", found
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
