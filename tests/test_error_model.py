@@ -1076,6 +1076,46 @@ def test_a_reshape_refused_in_another_layout_is_the_students_message():
     assert found is not None and found.name == "op:sibling:patchify:W-as-H", found
 
 
+def test_output_channels_counted_from_the_kernels_first_axis_only_where_the_loop_indexes_them():
+    """cs231n's conv_forward_naive reads the filters from the weight's first axis (torch's (out,
+    in, k, k)): on the lecture's (k, k, C, d) kernel, `range(K.shape[0])` over `K[:, :, :, o]`
+    raises numpy's IndexError where k > d and leaves k channels where k < d (`+ b` refuses
+    them). A code that slices `K[..., :K.shape[0]]` instead is right where k > d: not named."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def looped(image, K, b, stride):
+        k, H, W = K.shape[0], image.shape[0], image.shape[1]
+        Ho, Wo = (H - k) // stride + 1, (W - k) // stride + 1
+        out = np.zeros((Ho, Wo, K.shape[0]))
+        for i in range(Ho):
+            for j in range(Wo):
+                window = image[i * stride:i * stride + k, j * stride:j * stride + k, :]
+                for o in range(K.shape[0]):
+                    out[i, j, o] = np.sum(window * K[:, :, :, o])
+        return out + b
+
+    def sliced(image, K, b, stride):
+        return conv(image, K[..., :K.shape[0]], b[:K.shape[0]], stride)
+
+    def calls(student):
+        out = []
+        for k, d in ((2, 3), (3, 2), (2, 2)):
+            args = (RNG.normal(size=(6, 7, 2)), RNG.normal(size=(k, k, 2, d)),
+                    RNG.normal(size=d), 1)
+            try:
+                got = student(*args)
+            except (ValueError, IndexError) as error:
+                got = em.Raised(type(error).__name__, str(error))
+            out.append(em.Call(args, {}, got, conv(*args)))
+        return out
+
+    found = em.search(conv, calls(looped), 0, same)
+    assert found is not None and found.name == (
+        "op:channels_from_first_axis:conv_patch_embed:K-out-channels-from-axis-0"), found
+    found = em.search(conv, calls(sliced), 0, same)
+    assert found is None or "channels_from_first_axis" not in found.name, found
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
