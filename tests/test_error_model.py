@@ -1116,6 +1116,57 @@ def test_output_channels_counted_from_the_kernels_first_axis_only_where_the_loop
     assert found is None or "channels_from_first_axis" not in found.name, found
 
 
+def test_a_patch_size_read_off_the_weight_says_its_rounding_only_where_the_cases_tell_it():
+    """timm-style code reads P off W_e's rows as P * P * 3: right on RGB images. On a gray
+    image with P = 2 or 4, rounding and flooring sqrt(rows / 3) agree, and the name says
+    neither; with P = 3 (sqrt(3): 1 or 2) they differ, and the name says which."""
+    ref, patchify = REFERENCE["linear_patch_embed"], REFERENCE["patchify"]
+
+    def calls(how, sizes):
+        out = []
+        for shape, P in sizes:
+            W = RNG.normal(size=(P * P * (shape[2] if len(shape) == 3 else 1), 3))
+            args = (RNG.normal(size=shape), W, RNG.normal(size=3), P)
+            try:
+                got = patchify(args[0], int(how(math.sqrt(W.shape[0] / 3)))) @ W + args[2]
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, ref(*args)))
+        return out
+
+    told = [((4, 4), 2), ((4, 6, 3), 2), ((8, 4), 4)]
+    prefix = "op:patch_from_weight:linear_patch_embed:P-read-off-W_e-as-rgb"
+    for how in (round, math.floor):
+        assert em.search(ref, calls(how, told), 0, same).name == prefix
+    apart = [*told, ((6, 6), 3)]
+    assert em.search(ref, calls(round, apart), 0, same).name == prefix + "-rounded"
+    assert em.search(ref, calls(math.floor, apart), 0, same).name == prefix + "-floored"
+
+
+def test_a_column_major_list_put_back_with_the_grid_sizes_swapped_is_named_not_a_right_one():
+    """MATLAB's im2col 'distinct' lists the blocks down each column; put back into raster order
+    with `.reshape(gh, gw, d).transpose(1, 0, 2)` where the list is (gw, gh), a non-square grid's
+    rows are scrambled. Put back with (gw, gh) the code is right: nothing to search."""
+    ref = REFERENCE["linear_patch_embed"]
+
+    def student(image, W, b, P, sizes_swapped=True):
+        H, W_, C = image.shape
+        gh, gw = H // P, W_ // P
+        listed = np.array([image[r * P:(r + 1) * P, c * P:(c + 1) * P].reshape(-1)
+                           for c in range(gw) for r in range(gh)]) @ W + b
+        shape = (gh, gw, -1) if sizes_swapped else (gw, gh, -1)
+        return listed.reshape(shape).transpose(1, 0, 2).reshape(gh * gw, -1)
+
+    cases = [(RNG.normal(size=shape), RNG.normal(size=(12, 5)), RNG.normal(size=5), 2)
+             for shape in ((4, 6, 3), (6, 4, 3), (4, 4, 3))]
+    calls = [em.Call(a, {}, student(*a), ref(*a)) for a in cases]
+    found = em.search(ref, calls, 0, same)
+    assert found is not None and found.name == (
+        "op:column_major_swapped:linear_patch_embed/patchify:"
+        "column-major-put-back-sizes-swapped"), found
+    assert all(same(student(*a, sizes_swapped=False), ref(*a)) for a in cases)
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
