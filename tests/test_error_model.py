@@ -1167,6 +1167,19 @@ def test_a_column_major_list_put_back_with_the_grid_sizes_swapped_is_named_not_a
     assert all(same(student(*a, sizes_swapped=False), ref(*a)) for a in cases)
 
 
+def test_every_window_cut_where_the_grid_is_leaves_no_count_to_refuse_an_untiled_size():
+    """scikit-learn's extract_patches_2d with no tiling test: the windows are returned where the
+    grid is cut, so with the tiling test `none` a 30 x 32 image with P = 16 gets its 15 * 17
+    windows (nothing after refuses it); with the reference's test it is still refused."""
+    ref = REFERENCE["patchify"]
+    windows = "op:grid_windows:patchify:grid-as-every-window"
+    image = RNG.normal(size=(30, 32, 3))
+    assert em.rewrite(ref, f"op:tiling:patchify:none+{windows}")(image, 16).shape == (255, 768)
+    with pytest.raises(ValueError):
+        em.rewrite(ref, windows)(image, 16)
+    assert em.rewrite(ref, windows)(RNG.normal(size=(4, 6, 3)), 2).shape == (15, 12)
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
