@@ -1180,6 +1180,41 @@ def test_every_window_cut_where_the_grid_is_leaves_no_count_to_refuse_an_untiled
     assert em.rewrite(ref, windows)(RNG.normal(size=(4, 6, 3)), 2).shape == (15, 12)
 
 
+def test_a_window_end_written_from_its_index_is_named_where_the_contraction_raises_alike():
+    """cs231n's loop with one bound edited, `image[i * s:i * s + k, j * s:j + k]`: with a stride
+    above 1 every window after the first is cut short and np.tensordot, the reference's
+    contraction, raises numpy's own error; stride 1 is right. A loop that multiplies by
+    broadcasting (`np.sum(window * K[..., o])`) raises another error: not named so."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(image, K, b, stride, product="tensordot"):
+        k, (H, W, _) = K.shape[0], image.shape
+        out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, K.shape[-1]))
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                window = image[i * stride:i * stride + k, j * stride:j + k, :]
+                out[i, j] = (np.tensordot(window, K, axes=3) if product == "tensordot" else
+                             [np.sum(window * K[..., o]) for o in range(K.shape[-1])])
+        return out + b
+
+    def calls(product):
+        out = []
+        for shape, stride in (((6, 6, 2), 2), ((5, 7, 2), 1), ((3, 7, 2), 2)):
+            args = (RNG.normal(size=shape), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3),
+                    stride)
+            try:
+                got = student(*args, product=product)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, conv(*args)))
+        return out
+
+    found = em.search(conv, calls("tensordot"), 0, same)
+    assert found is not None and found.name == "op:window_end:conv_patch_embed:columns-end-at-index"
+    found = em.search(conv, calls("sum"), 0, same)
+    assert found is None or "window_end" not in found.name, found
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the
