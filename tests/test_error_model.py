@@ -1043,6 +1043,178 @@ def test_of_two_rewrites_that_raise_alike_the_one_with_the_students_message_is_n
     assert em.search(REFERENCE["patchify"], typed, 0, same) is None  # the type alone: either
 
 
+def test_a_reshape_refused_in_another_layout_is_the_students_message():
+    """MAE's and lightly's patchify on a channels-first batch of one, `h = w = H // p` (its
+    square assert dropped): numpy refuses `(1, C, h, p, h, p)`, the reference's copy of the
+    sibling term refuses `(h, p, h, p, C)`: the same sizes, so the same reshape. The width
+    copied for the height asks for other sizes and is not the student's message."""
+    from grader.reference.error_model.evidence import same_message
+    said = "cannot reshape array of size 72 into shape ({})"
+    assert same_message(said.format("2,2,2,2,3"), said.format("1,3,2,2,2,2"))
+    assert not same_message(said.format("3,2,3,2,3"), said.format("1,3,2,2,2,2"))
+    assert not same_message(said.format("2,2,2,2,3"), said.format("1,3,2,2,2,2").replace(
+        "72", "73"))
+    assert not same_message("other 2,2", "other 2, 2")
+
+    def student(image, P):
+        images = image.transpose(2, 0, 1)[None]
+        N, C, H, W = images.shape
+        h = w = H // P
+        patches = np.einsum("nchpwq->nhwpqc", images.reshape(N, C, h, P, w, P))
+        return patches.reshape(N, h * w, P * P * C)[0]
+
+    def call(image, P):
+        try:
+            got = student(image, P)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call((image, P), {}, got, REFERENCE["patchify"](image, P))
+
+    calls = [call(RNG.normal(size=(4, 6, 3)), 2), call(RNG.normal(size=(4, 4, 2)), 2),
+             call(RNG.normal(size=(6, 4, 1)), 2)]
+    found = em.search(REFERENCE["patchify"], calls, 0, same)
+    assert found is not None and found.name == "op:sibling:patchify:W-as-H", found
+
+
+def test_output_channels_counted_from_the_kernels_first_axis_only_where_the_loop_indexes_them():
+    """cs231n's conv_forward_naive reads the filters from the weight's first axis (torch's (out,
+    in, k, k)): on the lecture's (k, k, C, d) kernel, `range(K.shape[0])` over `K[:, :, :, o]`
+    raises numpy's IndexError where k > d and leaves k channels where k < d (`+ b` refuses
+    them). A code that slices `K[..., :K.shape[0]]` instead is right where k > d: not named."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def looped(image, K, b, stride):
+        k, H, W = K.shape[0], image.shape[0], image.shape[1]
+        Ho, Wo = (H - k) // stride + 1, (W - k) // stride + 1
+        out = np.zeros((Ho, Wo, K.shape[0]))
+        for i in range(Ho):
+            for j in range(Wo):
+                window = image[i * stride:i * stride + k, j * stride:j * stride + k, :]
+                for o in range(K.shape[0]):
+                    out[i, j, o] = np.sum(window * K[:, :, :, o])
+        return out + b
+
+    def sliced(image, K, b, stride):
+        return conv(image, K[..., :K.shape[0]], b[:K.shape[0]], stride)
+
+    def calls(student):
+        out = []
+        for k, d in ((2, 3), (3, 2), (2, 2)):
+            args = (RNG.normal(size=(6, 7, 2)), RNG.normal(size=(k, k, 2, d)),
+                    RNG.normal(size=d), 1)
+            try:
+                got = student(*args)
+            except (ValueError, IndexError) as error:
+                got = em.Raised(type(error).__name__, str(error))
+            out.append(em.Call(args, {}, got, conv(*args)))
+        return out
+
+    found = em.search(conv, calls(looped), 0, same)
+    assert found is not None and found.name == (
+        "op:channels_from_first_axis:conv_patch_embed:K-out-channels-from-axis-0"), found
+    found = em.search(conv, calls(sliced), 0, same)
+    assert found is None or "channels_from_first_axis" not in found.name, found
+
+
+def test_a_patch_size_read_off_the_weight_says_its_rounding_only_where_the_cases_tell_it():
+    """timm-style code reads P off W_e's rows as P * P * 3: right on RGB images. On a gray
+    image with P = 2 or 4, rounding and flooring sqrt(rows / 3) agree, and the name says
+    neither; with P = 3 (sqrt(3): 1 or 2) they differ, and the name says which."""
+    ref, patchify = REFERENCE["linear_patch_embed"], REFERENCE["patchify"]
+
+    def calls(how, sizes):
+        out = []
+        for shape, P in sizes:
+            W = RNG.normal(size=(P * P * (shape[2] if len(shape) == 3 else 1), 3))
+            args = (RNG.normal(size=shape), W, RNG.normal(size=3), P)
+            try:
+                got = patchify(args[0], int(how(math.sqrt(W.shape[0] / 3)))) @ W + args[2]
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, ref(*args)))
+        return out
+
+    told = [((4, 4), 2), ((4, 6, 3), 2), ((8, 4), 4)]
+    prefix = "op:patch_from_weight:linear_patch_embed:P-read-off-W_e-as-rgb"
+    for how in (round, math.floor):
+        assert em.search(ref, calls(how, told), 0, same).name == prefix
+    apart = [*told, ((6, 6), 3)]
+    assert em.search(ref, calls(round, apart), 0, same).name == prefix + "-rounded"
+    assert em.search(ref, calls(math.floor, apart), 0, same).name == prefix + "-floored"
+
+
+def test_a_column_major_list_put_back_with_the_grid_sizes_swapped_is_named_not_a_right_one():
+    """MATLAB's im2col 'distinct' lists the blocks down each column; put back into raster order
+    with `.reshape(gh, gw, d).transpose(1, 0, 2)` where the list is (gw, gh), a non-square grid's
+    rows are scrambled. Put back with (gw, gh) the code is right: nothing to search."""
+    ref = REFERENCE["linear_patch_embed"]
+
+    def student(image, W, b, P, sizes_swapped=True):
+        H, W_, C = image.shape
+        gh, gw = H // P, W_ // P
+        listed = np.array([image[r * P:(r + 1) * P, c * P:(c + 1) * P].reshape(-1)
+                           for c in range(gw) for r in range(gh)]) @ W + b
+        shape = (gh, gw, -1) if sizes_swapped else (gw, gh, -1)
+        return listed.reshape(shape).transpose(1, 0, 2).reshape(gh * gw, -1)
+
+    cases = [(RNG.normal(size=shape), RNG.normal(size=(12, 5)), RNG.normal(size=5), 2)
+             for shape in ((4, 6, 3), (6, 4, 3), (4, 4, 3))]
+    calls = [em.Call(a, {}, student(*a), ref(*a)) for a in cases]
+    found = em.search(ref, calls, 0, same)
+    assert found is not None and found.name == (
+        "op:column_major_swapped:linear_patch_embed/patchify:"
+        "column-major-put-back-sizes-swapped"), found
+    assert all(same(student(*a, sizes_swapped=False), ref(*a)) for a in cases)
+
+
+def test_every_window_cut_where_the_grid_is_leaves_no_count_to_refuse_an_untiled_size():
+    """scikit-learn's extract_patches_2d with no tiling test: the windows are returned where the
+    grid is cut, so with the tiling test `none` a 30 x 32 image with P = 16 gets its 15 * 17
+    windows (nothing after refuses it); with the reference's test it is still refused."""
+    ref = REFERENCE["patchify"]
+    windows = "op:grid_windows:patchify:grid-as-every-window"
+    image = RNG.normal(size=(30, 32, 3))
+    assert em.rewrite(ref, f"op:tiling:patchify:none+{windows}")(image, 16).shape == (255, 768)
+    with pytest.raises(ValueError):
+        em.rewrite(ref, windows)(image, 16)
+    assert em.rewrite(ref, windows)(RNG.normal(size=(4, 6, 3)), 2).shape == (15, 12)
+
+
+def test_a_window_end_written_from_its_index_is_named_where_the_contraction_raises_alike():
+    """cs231n's loop with one bound edited, `image[i * s:i * s + k, j * s:j + k]`: with a stride
+    above 1 every window after the first is cut short and np.tensordot, the reference's
+    contraction, raises numpy's own error; stride 1 is right. A loop that multiplies by
+    broadcasting (`np.sum(window * K[..., o])`) raises another error: not named so."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(image, K, b, stride, product="tensordot"):
+        k, (H, W, _) = K.shape[0], image.shape
+        out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, K.shape[-1]))
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                window = image[i * stride:i * stride + k, j * stride:j + k, :]
+                out[i, j] = (np.tensordot(window, K, axes=3) if product == "tensordot" else
+                             [np.sum(window * K[..., o]) for o in range(K.shape[-1])])
+        return out + b
+
+    def calls(product):
+        out = []
+        for shape, stride in (((6, 6, 2), 2), ((5, 7, 2), 1), ((3, 7, 2), 2)):
+            args = (RNG.normal(size=shape), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3),
+                    stride)
+            try:
+                got = student(*args, product=product)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, conv(*args)))
+        return out
+
+    found = em.search(conv, calls("tensordot"), 0, same)
+    assert found is not None and found.name == "op:window_end:conv_patch_embed:columns-end-at-index"
+    found = em.search(conv, calls("sum"), 0, same)
+    assert found is None or "window_end" not in found.name, found
+
+
 def test_one_slip_the_cases_cannot_place_is_told_once_with_its_places():
     """keepdims written `[:, None]` in both the mean and the variance: a (T, d) input shows
     nothing, a batched one only raises numpy's broadcast error, which the mean alone, the

@@ -33,7 +33,7 @@ from itertools import chain
 import numpy as np
 
 from .change import Context, where
-from .evidence import agree, distance, elements
+from .evidence import agree, distance, elements, same_message
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, opening_of
@@ -479,7 +479,7 @@ def _try(root: Instance, group: list[Edit], order: list[Call], same,
         returned, value = ran
         if not returned:  # raising explains only the same raise
             if isinstance(call.got, Raised) and type(value).__name__ == call.got.type:
-                told = told and str(value) == call.got.message
+                told = told and same_message(str(value), call.got.message)
                 continue
             return 0.0 if i else None  # after the failing call: half of a pair, as below
         if isinstance(call.got, Raised):

@@ -2,7 +2,11 @@
 (grayscale) images, such as the MNIST ViT tutorials, cuts each patch into `P * P` numbers,
 `patches.reshape(-1, patch_size * patch_size)`, whatever C the image has. On an (H, W, C)
 image that reshape still runs: each patch's `P * P * C` numbers come out as C rows of `P * P`,
-so a gray image is right and an RGB one gets C times the rows, each a slice of a patch.
+so a gray image is right and an RGB one gets C times the rows, each a slice of a patch. And the
+other way round, code written for RGB images reads the patch size off a weight's rows, which it
+takes as `P * P * 3` (timm's PatchEmbed default `in_chans=3`, its `resample_patch_embed` reading
+the patch size off a pretrained weight): `int(round(math.sqrt(W_e.shape[0] / 3)))` for the P it
+is given, right for RGB images, another size for a gray one.
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -10,10 +14,15 @@ from __future__ import annotations
 
 import ast
 import copy
+import math
 from collections.abc import Iterator
+
+import numpy as np
 
 from .change import Change, Context, code, where
 from .counts import squared_name
+from .evidence import fresh
+from .tree import PREFIX
 
 
 def _patch_width(node: ast.AST) -> tuple[ast.AST, str] | None:
@@ -52,4 +61,80 @@ def one_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, s=square: _one_channel(n, s))
 
 
-OPERATORS = {"one_channel_rows": one_channel_rows}
+RGB = 3  # the channels code written for RGB images assumes
+ROUNDINGS = {"rounded": ("int(round(math.sqrt({} / 3)))", round),
+             "floored": ("int(math.sqrt({} / 3))", math.floor)}
+_TOLD: list[bool] = []  # whether the runs since it was cleared met a size rounding tells apart
+
+
+def patch_from_rows(W: np.ndarray, rounding: str) -> int:
+    """The patch size read off the rows of `W`, taken as P * P * 3: the square root of a third of
+    them, rounded or floored (ROUNDINGS); noted in _TOLD where the two differ."""
+    side = math.sqrt(np.shape(W)[0] / RGB)
+    if round(side) != math.floor(side):
+        _TOLD.append(True)
+    return int(ROUNDINGS[rounding][1](side))
+
+
+def _told_apart(rewritten, calls, same) -> bool:
+    """Whether the rewritten function, run on `calls`, read a size off a weight whose rounded
+    and floored square roots differ: only there do the calls show which the code does."""
+    _TOLD.clear()
+    for call in calls:
+        try:
+            rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except Exception:  # noqa: BLE001, S112  (a raise reads the size before it, or none)
+            continue
+    return bool(_TOLD)
+
+
+def _patch_argument(node: ast.AST, parameters: set[str]) -> tuple[int, ast.Name] | None:
+    """(the index of P among the inner call's arguments, the weight) of `linear(f(image, P), W,
+    b)`: a step's output multiplied by a weight parameter, the step given the parameter P."""
+    if not (isinstance(node, ast.Call) and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Call) and isinstance(node.args[1], ast.Name)
+            and node.args[1].id in parameters):
+        return None
+    found = [i for i, a in enumerate(node.args[0].args)
+             if isinstance(a, ast.Name) and a.id == "P" and a.id in parameters]
+    return (found[0], node.args[1]) if len(found) == 1 else None
+
+
+def patch_from_weight(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The patch size given to the step that cuts the patches read off the weight's rows as if
+    the image were RGB, `int(round(math.sqrt(W_e.shape[0] / 3)))`, where the parameter P
+    belongs: `linear(patchify(image, P), W_e, b_e)` in a function given P and W_e. Rounded or
+    floored, each said only where the calls tell them apart; else one edit says neither."""
+    parameters = {a.arg for a in context.instance.node.args.args}
+    found = _patch_argument(node, parameters)
+    if found is None:
+        return
+    index, weight = found
+    bound = f"{PREFIX}patch_from_rows"
+    readings = {"": ("`math.sqrt(" + f"{weight.id}.shape[0] / 3)` made a whole number",
+                     "rounded", lambda *a: not _told_apart(*a))}
+    for rounding, (written, _) in ROUNDINGS.items():
+        readings[f"-{rounding}"] = (f"`{written.format(f'{weight.id}.shape[0]')}`", rounding,
+                                    _told_apart)
+    for suffix, (read, rounding, holds) in readings.items():
+
+        def edit(n, index=index, rounding=rounding):
+            inner = copy.copy(n.args[0])
+            inner.args = list(inner.args)
+            inner.args[index] = ast.Call(ast.Name(bound, ast.Load()),
+                                         [copy.deepcopy(n.args[1]), ast.Constant(rounding)], [])
+            new = copy.copy(n)
+            new.args = [inner, *n.args[1:]]
+            return new
+
+        yield Change(f"P-read-off-{weight.id}-as-rgb{suffix}",
+                     f"In {where(context)}, the patch size given to `{code(node.args[0])}` is "
+                     f"not `P` but read off the rows of `{weight.id}` as if every image had 3 "
+                     f"channels, {read} (timm's PatchEmbed default in_chans=3, as code that "
+                     f"reads the patch size off a pretrained RGB weight does): right for RGB "
+                     f"images, but `{weight.id}` has P * P * C rows for any C, so for a gray "
+                     f"image the size read is another. Use the `P` you are given.",
+                     edit, ((bound, patch_from_rows),), holds=holds)
+
+
+OPERATORS = {"one_channel_rows": one_channel_rows, "patch_from_weight": patch_from_weight}

@@ -215,13 +215,15 @@ def grid_as_windows(context: Context, node: ast.AST) -> Iterator[Change]:
     """A grid of tiles cut as every window one step apart (scikit-learn's
     `extract_patches_2d`, a convolution's sliding windows): (H - P + 1) * (W - P + 1)
     overlapping patches instead of (H // P) * (W // P) tiles. Only a function that returns the
-    cells of a grid its reshape cuts from an (H, W, C) array."""
-    if not (isinstance(node, ast.Return) and node.value is not None):
+    cells of a grid its reshape cuts from an (H, W, C) array. The statement that cuts the grid
+    returns the windows instead, so that nothing after it (the grid's count of cells) refuses a
+    size the tiles do not fit, where the code tests no tiling."""
+    if not (isinstance(node, ast.Assign) and _is_reshape(node.value)
+            and len(node.value.args) == 5 and len(_chunk_pairs(node.value.args)) == 2
+            and any(isinstance(sub, ast.Return) and sub.value is not None
+                    for sub in ast.walk(context.instance.node))):
         return
-    cut = next((sub for sub in ast.walk(context.instance.node) if _is_reshape(sub)
-                and len(sub.args) == 5 and len(_chunk_pairs(sub.args)) == 2), None)
-    if cut is None:
-        return
+    cut = node.value
     array, size = cut.func.value, _size(cut, _chunk_pairs(cut.args)[0])
     bound = f"{PREFIX}every_window"
     yield Change("grid-as-every-window",

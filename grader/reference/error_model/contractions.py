@@ -3,8 +3,11 @@
 multiplies the two flat blocks, pairing values by position, where the axes belong paired by
 meaning. An im2col convolution does this when it flattens its windows as torch's weight is laid
 out, (C, k, k), and multiplies them with a kernel flattened as (k, k, C): right for one channel
-only. And a bias added inside the sum, once per summed value (`(window * K + b).sum(...)`).
-Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
+only. And a bias added inside the sum, once per summed value (`(window * K + b).sum(...)`). And
+the output channels counted from the kernel's first axis (cs231n's `conv_forward_naive`, `F, C,
+HH, WW = w.shape`, torch's (out, in, k, k) Conv2d weight), a loop `for o in range(K.shape[0])`
+over `K[:, :, :, o]` where the lecture's kernel is (k, k, C, d). Each is an operator as in
+operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -138,5 +141,43 @@ def kernel_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.Call(n.func, [n.args[0], flipped, *n.args[2:]], n.keywords))
 
 
+def counted_from_first_axis(a: np.ndarray, b: np.ndarray, a_axes, b_axes) -> np.ndarray:
+    """`np.tensordot(a, b, axes=(a_axes, b_axes))` for `b` whose one free axis is its last,
+    computed as a loop over `range(b.shape[0])` that contracts with `b[..., o]` and stacks the
+    results last: the first `b.shape[0]` output channels where the last axis is longer, numpy's
+    IndexError for `b[..., o]` where it is shorter (code written for torch's (out, in, k, k))."""
+    a, b = np.asarray(a), np.asarray(b)
+    return np.stack([np.tensordot(a, b[..., o], axes=(a_axes, b_axes))
+                     for o in range(b.shape[0])], axis=-1)
+
+
+def channels_from_first_axis(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The output channels counted from the kernel's first axis: `np.tensordot(windows, K,
+    axes=([3, 4, 2], [0, 1, 2]))` as `for o in range(K.shape[0]): out[..., o] = (window *
+    K[:, :, :, o]).sum()` (cs231n's conv_forward_naive reads `F, C, HH, WW = w.shape`, the
+    filters first, as torch's Conv2d weight (out, in, k, k) holds them). Only a contraction
+    over every axis of a 4-D kernel, a name, but its last."""
+    if not (isinstance(node, ast.Call) and callee(node) == "tensordot" and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Name)):
+        return
+    axes = _axes(node)
+    if axes is None or sorted(axes[1]) != [0, 1, 2]:
+        return
+    kernel = node.args[1].id
+    bound = f"{PREFIX}counted_from_first_axis"
+    yield Change(f"{kernel}-out-channels-from-axis-0",
+                 f"In {where(context)}, the number of output channels is read from the first "
+                 f"axis of `{kernel}`, `{kernel}.shape[0]` (as code written for torch's (out, in, "
+                 f"k, k) weights reads it, cs231n's `F, C, HH, WW = w.shape`), and each channel o "
+                 f"computed with `{kernel}[:, :, :, o]`: the lecture's kernel is (k, k, C, d), so "
+                 f"`{kernel}.shape[0]` is the kernel's size k, and the output channels are its "
+                 f"last axis, `{kernel}.shape[-1]` (right only when k == d).",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.args[0], n.args[1], _listed(axes[0]), _listed(axes[1])],
+                                    []),
+                 ((bound, counted_from_first_axis),))
+
+
 OPERATORS = {"flattened_apart": flattened_apart, "bias_inside": bias_inside,
-             "kernel_flipped": kernel_flipped}  # tried after terms.OPERATORS
+             "kernel_flipped": kernel_flipped,
+             "channels_from_first_axis": channels_from_first_axis}  # tried after terms.OPERATORS

@@ -1,11 +1,17 @@
 """What a rewrite's values are weighed with (the error model's search, __init__.py): the
 student's values under the check's comparison (`agree`), how far one is from another
 (`distance`), fresh copies of a call's inputs (`fresh`), the size of a call (`elements`), whether
-calls show a parameter named right (`named_right`: a default's claim).
+calls show a parameter named right (`named_right`: a default's claim), whether a raise's message
+is the student's (`same_message`).
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+# numpy's refusal of a reshape: the array's size and the shape asked for
+RESHAPE = re.compile(r"cannot reshape array of size (\d+) into shape \(([\d, ]*)\)")
 
 
 def agree(same, value, target) -> bool:
@@ -73,3 +79,22 @@ def named_right(name: str, position: int, function, calls: list, same) -> bool:
         if not agree(same, call.expected, left_out):
             return True
     return False
+
+
+def same_message(raised: str, message: str) -> bool:
+    """Whether a rewrite's exception message `raised` is the student's `message`: the same text,
+    or numpy's refusal of one reshape written in another layout: an array of the same size asked
+    into the same sizes in another order, axes of size 1 aside (MAE's and lightly's patchify cut
+    a channels-first batch, `imgs.reshape(N, C, h, p, w, p)`, where the reference cuts the
+    channels-last image, `image.reshape(h, p, w, p, C)`: a side counted wrongly asks for the
+    same wrong sizes in both)."""
+    if raised == message:
+        return True
+    ours, theirs = RESHAPE.fullmatch(raised), RESHAPE.fullmatch(message)
+    if ours is None or theirs is None or ours[1] != theirs[1]:
+        return False
+
+    def sizes(shape: str) -> list[int]:
+        return sorted(n for n in map(int, filter(None, re.split(r"[, ]+", shape))) if n != 1)
+
+    return sizes(ours[2]) == sizes(theirs[2])

@@ -191,5 +191,49 @@ def loop_bounds(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, bounds_swapped),), holds=_both_ways)
 
 
+def column_major_put_back(grid: np.ndarray) -> np.ndarray:
+    """The rows of `grid` [rows, cols, ...] listed column by column (MATLAB's `im2col(I, [P P],
+    'distinct')`: patch (r, c) at c * rows + r), then put back as `.reshape(rows, cols,
+    -1).transpose(1, 0, 2)` where the list is (cols, rows): one patch per row, (rows * cols,
+    ...), raster order on a square grid only."""
+    rows, cols = grid.shape[:2]
+    listed = np.swapaxes(grid, 0, 1).reshape(rows * cols, -1)  # column by column
+    return listed.reshape(rows, cols, -1).transpose(1, 0, 2).reshape(rows * cols, -1)
+
+
+def _grid_rows(function: ast.AST, name: str) -> bool:
+    """Whether `name` is assigned, in `function`, a transpose of a name assigned a patch grid
+    (`grid = image.reshape(H // P, P, W // P, P, C)`, then `grid = grid.transpose(...)`)."""
+    values = [node.value for node in ast.walk(function) if isinstance(node, ast.Assign)
+              and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+              and node.targets[0].id == name]
+    return any(_patch_grid(v) for v in values) and any(_int_axes(v) for v in values)
+
+
+def column_major_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The patches listed column by column (a port of MATLAB's im2col 'distinct', blocks walked
+    down each column) and put back into raster order by a reshape to the grid's (rows, cols)
+    and a transpose, where the column-major list is (cols, rows): the returned
+    `grid.reshape(rows * cols, P * P * C)` of a transposed patch grid."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and len(node.args) == 2
+            and isinstance(node.func.value, ast.Name)
+            and isinstance(node.args[0], ast.BinOp) and isinstance(node.args[0].op, ast.Mult)
+            and _grid_rows(context.instance.node, node.func.value.id)):
+        return
+    rows, cols = code(node.args[0].left), code(node.args[0].right)
+    bound = f"{PREFIX}column_major_put_back"
+    yield Change("column-major-put-back-sizes-swapped",
+                 f"In {where(context)}, the patches are listed column by column (as MATLAB's "
+                 f"`im2col(I, [P P], 'distinct')` walks down each column of blocks) and put back "
+                 f"into raster order by `.reshape({rows}, {cols}, -1).transpose(1, 0, 2)`: a "
+                 f"column-major list is ({cols}, {rows}), so it must be reshaped to "
+                 f"`({cols}, {rows}, -1)` before the transpose (right only for a square grid). "
+                 f"The lecture lists the patches row by row.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n.func.value], []),
+                 ((bound, column_major_put_back),))
+
+
 OPERATORS = {"merge_windows": merge_windows, "channels_first": channels_first,
-             "square_grid": square, "loop_bounds": loop_bounds}
+             "square_grid": square, "loop_bounds": loop_bounds,
+             "column_major_swapped": column_major_swapped}

@@ -432,9 +432,49 @@ def count_floored(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"(H - k) % stride is stride - 1.", *_returned_through(found, first_windows))
 
 
+def ends_at_index(value: np.ndarray, image: np.ndarray, window, stride: int,
+                  axis: int) -> np.ndarray:
+    """`value` [H', W', d] where each window's end along `axis` is written from its index, `j +
+    k`, its start from the stride, `j * stride`: the first window cut short (any but the first
+    when the stride is above 1) meets the kernel in the reference's contraction, np.tensordot,
+    which raises numpy's own error; with none short, `value`."""
+    image, window = np.asarray(image), tuple(window)[:2]
+    image = image[..., None] if image.ndim == 2 else image
+    for j in range(np.shape(value)[axis]):
+        width = max(0, min(j + window[axis], image.shape[axis]) - j * stride)
+        if width != window[axis]:
+            cut = (*window[:axis], width, *window[axis + 1:], image.shape[2])
+            np.tensordot(np.zeros(cut), np.zeros((*window, image.shape[2])), axes=3)
+    return value
+
+
+def end_at_index(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Each window's end along one axis written from its index, `j + k`, its start from the
+    stride, `image[i * s:i * s + k, j * s:j + k]` (cs231n's conv_forward_naive with one bound
+    edited): right for stride 1; with a larger one every window after the first is cut short."""
+    found = _windows_returned(context, node)
+    if found is None:
+        return
+    _, image, window, stride = found
+    bound = f"{PREFIX}ends_at_index"
+    for axis, (side, (_, word)) in enumerate(zip(("rows", "columns"), SIDES.values(),
+                                                 strict=True)):
+        index = "ij"[axis]
+        yield Change(f"{side}-end-at-index",
+                     f"In {where(context)}, each window's {side} end at `{index} + k`, its index "
+                     f"plus the kernel's size, though they start at `{index} * stride`: the "
+                     f"slice `{index} * stride:{index} + k` where `{index} * stride:{index} * "
+                     f"stride + k` belongs, so with a stride above 1 every window after the first "
+                     f"is cut short in its {word} (right only for stride 1).",
+                     lambda n, axis=axis: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
+                         n.value, copy.deepcopy(image), copy.deepcopy(window),
+                         copy.deepcopy(stride), ast.Constant(axis)], [])),
+                     ((bound, ends_at_index),))
+
+
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
              "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
              "padding": padding, "window_count_floored": count_floored,
-             "window_at_pixel": output_at_pixel}  # steps'
+             "window_at_pixel": output_at_pixel, "window_end": end_at_index}  # steps'
 

@@ -11,12 +11,14 @@ Mistake 2 (encoder_block): calls self_attention(h, p) without passing `heads`, s
 default heads=1 is used. Right: self_attention(h, p, heads). Shows only with several heads.
 (self_attention itself is the solution's with a default heads=1 added; the default is harmless.)
 
-Grader: linear_patch_embed observed (only_3d_images: "right for (H, W, C) images, wrong for a 2-D (H,
-W) one"; the worked example gets the checklist, the hidden check no hint); encoder_block
-observed (only_one_head). Nothing named.
+Grader: linear_patch_embed was observed (only_3d_images: "right for (H, W, C) images, wrong for
+a 2-D (H, W) one"; the worked example got the checklist, the hidden check no hint); now named on
+its worked example (channels.patch_from_weight: P read off W_e's rows as if every image had 3
+channels, the rounding not said: the cases cannot tell round from floor). encoder_block named
+(heads passed as 1). vit-checkpoint still observed only (both mistakes at once, end to end).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None, 'encoder-block': 'op:count_as_one:encoder_block:heads-as-1', 'vit-checkpoint': None}
+EXPECT = {'linear-patch-embed': 'op:patch_from_weight:linear_patch_embed:P-read-off-W_e-as-rgb', 'encoder-block': 'op:count_as_one:encoder_block:heads-as-1', 'vit-checkpoint': None}
 CORRECT = ('self_attention',)  # only a default added: keeps every point
 
 

@@ -12,11 +12,14 @@ Mistakes:
 
 Grader: at blind time, the folded heads were observed ("right with one head, wrong with
 heads=2"); since session 16 they are named on both attention exercises (heads.heads_elsewhere:
-folded into the rows, one attention over the T * heads rows). The channel count gets only
-tracebacks and the property's "fix where it failed". Not every mistake named.
+folded into the rows, one attention over the T * heads rows). The channel count got only
+tracebacks and the property's "fix where it failed"; now named on kernel-stride's call checks
+(contractions.channels_from_first_axis: the output channels counted from `K.shape[0]`, each
+computed with `K[:, :, :, o]`: numpy's own broadcast error and IndexError, the values where
+k == 1 or k == d).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'no-causal-mask': 'op:heads_elsewhere:self_attention:heads-folded-into-rows', 'multi-head-attention': 'op:heads_elsewhere:self_attention:heads-folded-into-rows'}
+EXPECT = {'kernel-stride': 'op:channels_from_first_axis:conv_patch_embed:K-out-channels-from-axis-0', 'no-causal-mask': 'op:heads_elsewhere:self_attention:heads-folded-into-rows', 'multi-head-attention': 'op:heads_elsewhere:self_attention:heads-folded-into-rows'}
 
 
 def conv_patch_embed(image, K, b, stride):

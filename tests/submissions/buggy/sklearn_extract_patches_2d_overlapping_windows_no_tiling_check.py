@@ -13,7 +13,10 @@ fault is the 9 rows instead of 4), and the errors check's "16 does not tile 30 r
 ValueError rather than dropping or padding pixels" (right about mistake 2, but a spec hint with
 no misconception). Nothing named.
 Since blind round 15's fixes the windows are named (every window cut where the tiles belong);
-the missing tiling check gets the spec's checklist.
+the missing tiling check got the spec's checklist. Now both are named together on the errors
+checks (visible and hidden): op:tiling:patchify:none+op:grid_windows:patchify:grid-as-every-window,
+weighed by refusals.named_refusal (the windows cut where the grid is, so no count refuses a size
+that does not tile; a probe whose windows are too many to send back is left out).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:grid_windows:patchify:grid-as-every-window'}

@@ -6,14 +6,17 @@ Mistakes:
    `patch_h = patch_w = H // P`, so any non-square image fails in the reshape with ValueError.
    linear_patch_embed, embed_image and vit_forward inherit it.
 
-Grader: at blind time (fbf6cc7) and now, observed, not named: "[observation] Your `patchify` is
-right when H == W, and raises ValueError for a 4 x 6 image: use H and W each where they belong"
-(only_square_images) on patchify's RGB, grey and hidden checks; the exercises after it keep
-their points (the grader's patchify standing in), vit-checkpoint passes (its image is square).
-In unnamed/.
+Grader: at blind time (fbf6cc7), observed, not named: "[observation] Your `patchify` is right
+when H == W, and raises ValueError for a 4 x 6 image: use H and W each where they belong"
+(only_square_images). Now named on patchify's RGB, grey and hidden checks:
+op:sibling:patchify:W-as-H ("`W // P` reads `H` where `W` belongs"): the rewritten reference
+raises numpy's refusal of the same reshape, the same sizes asked in the reference's channels-last
+layout, (2,2,2,2,3) for the student's channels-first (1,3,2,2,2,2) (evidence.same_message); the
+exercises after it keep their points (the grader's patchify standing in), vit-checkpoint passes
+(its image is square).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'only_square_images'}
+EXPECT = {'patchify': 'op:sibling:patchify:W-as-H'}
 
 
 def patchify(image, P):

@@ -6,13 +6,16 @@ Mistakes:
 2. conv_patch_embed slices the window's columns `j * stride : j + k` (for j * stride + k): an
    empty or short window, and a crash, when stride > 1.
 
-Grader: at blind time and now, the output bias is named (bv read where bo belongs); the column
-slice gets only a traceback and a generic "the traceback says where" observation. Not named.
+Grader: at blind time, the output bias is named (bv read where bo belongs); the column slice got
+only a traceback and a generic "the traceback says where" observation. Now named on
+kernel-stride's call checks (windows.end_at_index: each window's columns end at `j + k` though
+they start at `j * stride`; the first window cut short raises np.tensordot's own error, as the
+reference's contraction does on it).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:parameter:self_attention:bo-as-bv',
           'no-causal-mask': 'op:parameter:self_attention:bo-as-bv',
-          'kernel-stride': None}
+          'kernel-stride': 'op:window_end:conv_patch_embed:columns-end-at-index'}
 
 
 def conv_patch_embed(image, K, b, stride):

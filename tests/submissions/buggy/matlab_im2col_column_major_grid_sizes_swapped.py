@@ -10,11 +10,13 @@ The student's `_im2col_distinct` is nested in linear_patch_embed, and its `_imag
 and the solution's checks) is `_as_hwc` here: the builder replaces only the solution's own
 definitions.
 
-Grader: at blind time and now, observed only: "returns the expected rows in another order"
-(rows_reordered), with kernel-stride's equivalence checklist; the swapped grid sizes not named.
+Grader: at blind time, observed only: "returns the expected rows in another order"
+(rows_reordered), with kernel-stride's equivalence checklist. Now named on both linear-patch-embed
+checks (grids.column_major_swapped: the patches listed column by column and put back with
+`.reshape(H // P, W // P, -1).transpose(1, 0, 2)` where the list is (W // P, H // P)).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': 'rows_reordered'}
+EXPECT = {'linear-patch-embed': 'op:column_major_swapped:linear_patch_embed/patchify:column-major-put-back-sizes-swapped'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
