@@ -16,6 +16,7 @@ import ast
 import copy
 import math
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -64,28 +65,35 @@ def one_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
 RGB = 3  # the channels code written for RGB images assumes
 ROUNDINGS = {"rounded": ("int(round(math.sqrt({} / 3)))", round),
              "floored": ("int(math.sqrt({} / 3))", math.floor)}
-_TOLD: list[bool] = []  # whether the runs since it was cleared met a size rounding tells apart
+# whether a size rounding tells apart was read, while `_told_apart` runs: one list per thread (a
+# class's submissions may be graded in threads of one process), and none outside it
+TOLD: ContextVar[list | None] = ContextVar("patch_from_weight_told", default=None)
 
 
 def patch_from_rows(W: np.ndarray, rounding: str) -> int:
     """The patch size read off the rows of `W`, taken as P * P * 3: the square root of a third of
-    them, rounded or floored (ROUNDINGS); noted in _TOLD where the two differ."""
+    them, rounded or floored (ROUNDINGS); noted in TOLD, while it is asked, where the two differ."""
     side = math.sqrt(np.shape(W)[0] / RGB)
-    if round(side) != math.floor(side):
-        _TOLD.append(True)
+    told = TOLD.get()
+    if told is not None and round(side) != math.floor(side):
+        told.append(True)
     return int(ROUNDINGS[rounding][1](side))
 
 
 def _told_apart(rewritten, calls, same) -> bool:
     """Whether the rewritten function, run on `calls`, read a size off a weight whose rounded
     and floored square roots differ: only there do the calls show which the code does."""
-    _TOLD.clear()
-    for call in calls:
-        try:
-            rewritten(*fresh(call.args), **fresh(call.kwargs))
-        except Exception:  # noqa: BLE001, S112  (a raise reads the size before it, or none)
-            continue
-    return bool(_TOLD)
+    told = []
+    token = TOLD.set(told)
+    try:
+        for call in calls:
+            try:
+                rewritten(*fresh(call.args), **fresh(call.kwargs))
+            except Exception:  # noqa: BLE001, S112  (a raise reads the size before it, or none)
+                continue
+    finally:
+        TOLD.reset(token)
+    return bool(told)
 
 
 def _patch_argument(node: ast.AST, parameters: set[str]) -> tuple[int, ast.Name] | None:
