@@ -8,13 +8,22 @@ Mistakes:
    normalised over the queries: knock-on effects downstream).
 2. softmax changes its input in place (`x -= tmp`): the caller's array becomes x - max.
 
-Grader: at blind time (a78aae9) and now, 2 named on every stable-softmax check ("Change no array
-`softmax` is given in place", changes_input_in_place); 1 is never told: no hint mentions the
-axis. The other exercises keep their points (the grader's softmax standing in); vit-checkpoint
-observes the broken softmax. In unnamed/.
+Grader: at blind time (a78aae9), 2 named on every stable-softmax check ("Change no array
+`softmax` is given in place", changes_input_in_place); 1 never told: every check's first
+failing case is a right value with the input changed, and the in-place name stopped the
+search for the value's cause. Since this commit a check whose first failure is only the change
+in place takes the first wrong value among the cases it ran as its verdict (its line says the
+input was changed too), and the error model names the axis: "`axis` is never read: `x` with
+two axes or more is worked over axis 1 whatever `axis` is ..." on the hidden check (3-D
+inputs); the small-examples check, 1-D and 2-D inputs only, where axis 1 is the last, names it
+as "`axis` is taken as its default, -1, whatever is given" (true there); the near-1000 check,
+all right values, still names the change in place. The other
+exercises keep their points (the grader's softmax standing in); vit-checkpoint observes the
+broken softmax. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'changes_input_in_place'}
+EXPECT = {'stable-softmax': 'op:rows_or_whole:softmax:axis-1-unless-1d'}
+ALIASES = ('changes_input_in_place',)  # the file's other mistake, named on the same exercise
 
 
 def softmax(x, axis=-1):
