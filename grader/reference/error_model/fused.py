@@ -227,7 +227,9 @@ def torch_implicit_axis(context: Context, node: ast.AST) -> Iterator[Change]:
 def rows_or_whole(context: Context, node: ast.AST) -> Iterator[Change]:
     """An `axis` parameter never read: a 2-D input worked over its rows, any other over the
     whole array at once (one max and one sum), as Saito's Deep Learning from Scratch `softmax`
-    (`if x.ndim == 2: ... x.T ...; x = x - np.max(x)`) does. Only the checked function."""
+    (`if x.ndim == 2: ... x.T ...; x = x - np.max(x)`) does; or any input of two axes or more
+    over axis 1, a 1-D one over its one axis (code written "for each row of the input x",
+    `np.max(x, axis=1, keepdims=True)` where `x.ndim > 1`). Only the checked function."""
     names = [a.arg for a in node.args.args] if isinstance(node, ast.FunctionDef) else []
     if not is_checked_function(context, node) or "axis" not in names[1:]:
         return
