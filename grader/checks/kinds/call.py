@@ -37,7 +37,7 @@ from ..results import (
 )
 from .axes_off import observed
 from .base import Kind
-from .in_place import RIGHT_BUT, also_in_place, changed_in_place
+from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
 from .mistakes import (
     combination_names,
@@ -283,6 +283,11 @@ class CallCheck(Kind):
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
+                later = failed and failed.misconception == IN_PLACE and wrong_value_after(
+                    ran, number - 1, self.compare)  # a wrong value after it: the verdict
+                if later:
+                    number, (planned, outcome) = later + 1, ran[later]
+                    failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
                     failed = self._reproduced(failed, ran, planned)
                     memory = MEMORY.get()

@@ -5,6 +5,8 @@ residual adds `x` back) is harmed by it whatever the value.
 """
 from __future__ import annotations
 
+from ..compare import agrees, default_compare
+
 RIGHT_BUT = "the value is right, but "  # a right value from a function that changed its input
 # the mistake a right value with such a write is: seen by the worker itself (worker/mutation.py
 # compares the arguments before and after the call), so it is named, not guessed
@@ -22,6 +24,20 @@ def changed_in_place(call: str, params: tuple[str, ...], outcome):
             f"(`x = x - m`, not `x -= m`), or copy first. Whoever calls `{call}` may "
             "use the same array again (a residual adds x back).")
     return [line], hint, IN_PLACE
+
+
+def wrong_value_after(ran: list, index: int, how) -> int | None:
+    """The first case after ran[index] ((planned case, outcome) pairs: the calls of one request,
+    all made) that returned a wrong value, when ran[index] is a right value from a function
+    that changed its input: that case is the check's verdict instead, its own mistake searched
+    for (on copies) and named, the change in place said on its line (`also_in_place`). A
+    change in place named first hid a value mistake of the same function (an `axis` not read)."""
+    for later, (planned, outcome) in enumerate(ran[index + 1:], index + 1):
+        expected, raises = planned.expectation()
+        if outcome.status == "ok" and raises is None and not agrees(
+                expected, outcome.value, how or default_compare(expected)):
+            return later
+    return None
 
 
 def also_in_place(call: str, params: tuple[str, ...], outcome) -> list[str]:

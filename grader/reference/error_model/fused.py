@@ -252,7 +252,9 @@ def torch_implicit_axis(context: Context, node: ast.AST) -> Iterator[Change]:
 def rows_or_whole(context: Context, node: ast.AST) -> Iterator[Change]:
     """An `axis` parameter never read: a 2-D input worked over its rows, any other over the
     whole array at once (one max and one sum), as Saito's Deep Learning from Scratch `softmax`
-    (`if x.ndim == 2: ... x.T ...; x = x - np.max(x)`) does. Only the checked function."""
+    (`if x.ndim == 2: ... x.T ...; x = x - np.max(x)`) does; or any input of two axes or more
+    over axis 1, a 1-D one over its one axis (code written "for each row of the input x",
+    `np.max(x, axis=1, keepdims=True)` where `x.ndim > 1`). Only the checked function."""
     names = [a.arg for a in node.args.args] if isinstance(node, ast.FunctionDef) else []
     if not is_checked_function(context, node) or "axis" not in names[1:]:
         return
@@ -265,12 +267,33 @@ def rows_or_whole(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"right for a 1-D input and for a 2-D one along its last axis. Work over `axis` "
                  f"for every input.",
                  lambda n: prepended(n, read), holds=shows_a_whole_array)
+    rows = ast.parse(f"axis = 1 if np.ndim({first}) > 1 else -1").body[0]
+    yield Change("axis-1-unless-1d",
+                 f"In {where(context)}, `axis` is never read: `{first}` with two axes or more is "
+                 f"worked over axis 1 whatever `axis` is (each row of a matrix, "
+                 f"`np.max({first}, axis=1, keepdims=True)` where `{first}.ndim > 1`), a 1-D one "
+                 f"over its one axis: right for a 1-D input and for a 2-D one along its last "
+                 f"axis. Work over `axis` for every input.",
+                 lambda n: prepended(n, rows), holds=shows_axis_1_not_last)
 
 
 def shows_a_whole_array(function, calls: list, same) -> bool:
     """Whether a call's input has 3 axes or more: on 1-D and 2-D inputs the whole array read
     is the rows read, the `axis` ignored (`choices.py`'s default) says as much."""
     return any(call.args and np.ndim(call.args[0]) >= 3 for call in calls)
+
+
+def shows_axis_1_not_last(function, calls: list, same) -> bool:
+    """Whether a call's input has 3 axes or more and is asked for another axis than 1: on 1-D
+    and 2-D inputs axis 1 is the last, and the values read as the axis taken as its default
+    (`choices.py`'s, said first)."""
+    for call in calls:
+        if not call.args or np.ndim(call.args[0]) < 3:
+            continue
+        axis = call.kwargs.get("axis", call.args[1] if len(call.args) > 1 else -1)
+        if isinstance(axis, (int, np.integer)) and axis % np.ndim(call.args[0]) != 1:
+            return True
+    return False
 
 
 OPERATORS = {"fused": fused_split, "own_slices": own_slices, "later_axes": over_later_axes,
