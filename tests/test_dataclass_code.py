@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
+import sys
 
 from grader import dataclass_code
 from grader.dataclass_code import CompiledMethods, keep_compiled, read
@@ -90,3 +92,16 @@ def test_installed_once(monkeypatch, tmp_path):
     methods = keep_compiled()
     assert methods is not None and dataclasses.exec == methods.exec
     assert keep_compiled() is None
+
+
+def test_a_worker_keeps_nothing_of_it():
+    """Student code finds `dataclasses` as it is without the kept methods (sandbox.py)."""
+    code = ("import dataclasses, builtins; from grader.dataclass_code import keep_compiled; "
+            "keep_compiled(); assert dataclasses.exec != builtins.exec; "
+            "from grader.worker.sandbox import hide_the_grader; hide_the_grader(); "
+            "assert 'exec' not in vars(dataclasses); "
+            "print(dataclasses.make_dataclass('P', ['x'])(1))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "P(x=1)"
