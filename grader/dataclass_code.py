@@ -10,10 +10,12 @@ interpreter's bytecode magic number): the next run unmarshals it instead of comp
 
 Nothing else changes: the same text compiled as `exec` compiles it (`<string>`, no inherited
 `__future__` flags) is the same code, run with the same globals and locals; a text not in the
-file is compiled as before. The file is trusted as the `.pyc` files beside it are (whoever may
-write one may write the other); it is written only by the process that installed the `exec`
-(never a zygote or a worker forked from it), only where bytecode is written, atomically, and a
-file that is not what this interpreter wrote is ignored.
+file is compiled as before. The file holds nothing secret (the methods of the grader's own
+classes) and is trusted as the `.pyc` files beside it are: whoever may write one may write the
+other. It is read only if this user or root owns it and nobody else may write it, and a file
+that is not what this interpreter wrote is ignored; it is written only by the process that
+installed the `exec` (never a zygote or a worker forked from it; a worker also drops it,
+worker/sandbox.py), only where bytecode is written, atomically.
 """
 from __future__ import annotations
 
@@ -59,7 +61,8 @@ class CompiledMethods:
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             partial = f"{self.path}.{self.pid}.partial"
-            with open(partial, "wb") as file:
+            with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+                      "wb") as file:
                 file.write(MAGIC_NUMBER + marshal.dumps(kept))
             os.replace(partial, self.path)
         except OSError:  # a read-only install: compiled on each run, as without the file
@@ -71,7 +74,8 @@ def read(path: str) -> dict[str, CodeType]:
     """The file's code objects by source text; {} when it is missing or not this interpreter's."""
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            mine = trusted(os.fstat(file.fileno()))
+            data = file.read() if mine else b""
     except OSError:
         return {}
     if not data.startswith(MAGIC_NUMBER):
@@ -84,6 +88,12 @@ def read(path: str) -> dict[str, CodeType]:
             type(k) is str and type(v) is CodeType for k, v in code.items()):
         return {}
     return code
+
+
+def trusted(stat: os.stat_result) -> bool:
+    """Written by this user (or root) and writable by nobody else, as the exercises folder a
+    run reads must be (grader/spec/locate.py)."""
+    return stat.st_uid in (os.geteuid(), 0) and not stat.st_mode & 0o022
 
 
 def methods_file() -> str | None:

@@ -105,3 +105,16 @@ def test_a_worker_keeps_nothing_of_it():
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "P(x=1)"
+
+
+def test_a_file_others_may_write_is_ignored(tmp_path, monkeypatch):
+    path = str(tmp_path / "kept.methods")
+    methods = CompiledMethods(path)
+    monkeypatch.setattr(dataclasses, "exec", methods.exec, raising=False)
+    make_classes()
+    methods.save()
+    assert read(path)
+    os.chmod(path, 0o666)
+    assert read(path) == {}
+    os.chmod(path, 0o644)
+    assert read(path)
