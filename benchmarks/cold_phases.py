@@ -109,9 +109,11 @@ def child(submission: str) -> None:
             return spec
 
     sys.meta_path.insert(0, Marker())
+    from grader.dataclass_code import keep_compiled
     from grader.process_setup import one_shot_collector, single_threaded_blas
 
     single_threaded_blas()  # as entry_point does
+    keep_compiled()
     one_shot_collector()
     import grader.cli
 

@@ -55,9 +55,11 @@ class _VersionAction(argparse.Action):
 
 def entry_point() -> int:
     """The console script; `vitgrade ... | head` ends quietly instead of with a BrokenPipeError."""
+    from grader.dataclass_code import keep_compiled
     from grader.process_setup import one_shot_collector, single_threaded_blas
 
     single_threaded_blas()  # before anything imports numpy
+    keep_compiled()  # before the classes on the command's path are made
     argv = sys.argv[1:]
     if argv[:1] == ["grade"]:  # one submission, then _exit_now
         one_shot_collector()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from grader import load_spec
-from grader.checks import compiled, grade_exercise, parsed_specs
+from grader.checks import compiled, compiled_folder, grade_exercise, parsed_specs
 from grader.checks.answer_key import SEALED, plain_key, seal, sealed_key
 from grader.checks.api import MISCONCEPTION_NAMES, SIGNATURES
 from grader.checks.cases import CasePlans
@@ -245,7 +245,8 @@ def test_compiling_the_shipped_exercises_twice_writes_nothing_the_second_time(tm
     assert written == [], ("the committed data is not what this machine's reference computes: "
                            "run `vitgrade compile`")  # its last bits of BLAS are not a change
     before = pinned(folder)
-    assert len(before) == 2 * len(spec_files(folder)) + 1  # and the kept specs' file
+    # and the kept specs' file, and the folder's one compiled file (compiled_folder.py)
+    assert len(before) == 2 * len(spec_files(folder)) + 2
     assert main(["compile", "--exercises", str(folder), "--solution", str(SOLUTION)]) == 0
     # and the editors' schema.json
     assert capsys.readouterr().out.endswith(f": 0 file(s) written, {len(before) + 1} unchanged\n")
@@ -290,7 +291,8 @@ def test_a_changed_case_rewrites_that_specs_files_only(copied):
     assert copied.read_text() != text
     written, unchanged, notes = compile_folder(copied.parent, SOLUTION)
     kept = parsed_specs.path_of(copied.parent)  # patchify's entry changed
-    assert not notes and sorted(written) == sorted([*compiled.paths(copied), kept])
+    one_file = compiled_folder.path_of(copied.parent)  # made from the specs' files: new here
+    assert not notes and sorted(written) == sorted([*compiled.paths(copied), kept, one_file])
     after = compiled_files(copied.parent)
     changed = {"patchify.json", "patchify.npz", kept.name}
     assert {name for name in before if after[name] != before[name]} == changed

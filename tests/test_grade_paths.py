@@ -136,12 +136,14 @@ def test_junitxml_gives_what_pytests_junitxml_gives_the_plugin(grade_with, tmp_p
 # the HTML report's escaping, importlib's resources and metadata, the extras; what only a failed
 # check, a broken spec or `vitgrade compile` needs: the regrade's stand-ins and the reference's
 # process, close-match suggestions (difflib), listing the subcommands (pkgutil), the compiler of
-# expectations
+# expectations, the ratios of wrong counts (fractions, with decimal); the `.npz` pools' zip
+# (the folder's one compiled file holds them: compiled_folder.py)
 NOT_ON_THE_GRADE_PATH = ("pytest", "yaml", "fastjsonschema", "jsonschema", "nbformat",
                          "grader.reference", "html", "importlib.resources", "importlib.metadata",
                          "email", "tqdm", "safetensors", "matplotlib", "grader.checks.stand_ins",
                          "grader.checks.oracle", "difflib", "pkgutil",
-                         "grader.checks.compile_specs", "grader.checks.compile_stand_ins")
+                         "grader.checks.compile_specs", "grader.checks.compile_stand_ins",
+                         "fractions", "decimal", "zipfile")
 
 
 def test_the_in_process_path_imports_only_what_grading_needs(tmp_path):

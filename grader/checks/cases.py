@@ -16,7 +16,7 @@ import numpy as np
 
 from grader.worker.values import EncodedCall, encode_call, fresh_copy
 
-from . import compiled, inputs, variants
+from . import compiled, compiled_folder, inputs, variants
 from .course import reference_function, wrong_implementation
 
 
@@ -39,6 +39,7 @@ class PlannedCase:
     from_compiled: bool = False  # its values came from the compiled data, not the reference
     # compiled: (compiled.Deferred of {name: output}, names that do not apply), read on first need
     compiled_wrong: tuple | None = None
+    sent: EncodedCall | None = None  # its inputs as encoded by `vitgrade compile`, when kept
 
     def expectation(self) -> tuple:
         """(expected value, None), or (None, name of the exception the call must raise): the
@@ -76,7 +77,7 @@ class PlannedCase:
     @functools.cached_property
     def encoded(self) -> EncodedCall:
         """The inputs as they cross to the worker, encoded once for every submission."""
-        return encode_call(self.args, self.kwargs)
+        return self.sent if self.sent is not None else encode_call(self.args, self.kwargs)
 
 
 class CasePlans:
@@ -101,6 +102,12 @@ class CasePlans:
         entries, why = self.lookup(exercise, "cases", check.name, frozenset({"wrong"}))
         planned = check.from_compiled(entries) if entries is not None else None
         if planned is not None:
+            data = self._compiled[exercise.path][0]
+            sent = (data.encoded_calls(variants.table_key(exercise, check.name))
+                    if isinstance(data, compiled_folder.FolderSpec) else None)
+            if sent is not None and len(sent) == len(planned):
+                for case, call in zip(planned, sent, strict=True):
+                    case.sent = call  # the same bytes encode_call makes of its inputs
             return planned
         if not compiled.has_reference():
             raise NotCompiled(f"this grader cannot check it: its compiled expectations are "
@@ -114,7 +121,7 @@ class CasePlans:
         """(the compiled value, or None; why there is none: 'missing', 'stale', 'corrupt ...')"""
         if exercise.path not in self._compiled:
             try:  # read once: loading the spec read it too
-                data = compiled.cached(compiled.spec_file(exercise))
+                data = compiled_folder.cached(compiled.spec_file(exercise))
                 why = "missing or stale" if data is None else "without this check"
             except compiled.CompiledError as error:
                 data, why = None, f"unreadable ({error})"

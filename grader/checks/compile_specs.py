@@ -14,7 +14,7 @@ from pathlib import Path
 from grader.spec import SpecError, spec_files
 from grader.spec.model import Exercise
 
-from . import compiled, parsed_specs, variants
+from . import compiled, compiled_folder, parsed_specs, variants
 from .cases import CasePlans
 from .catalogue import load_exercise, variant_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
@@ -112,6 +112,10 @@ def compile_folder(folder: Path, solution: Path | None = None
     written += parsed_specs.write(folder, {}, keep={path.name for path in specs})  # deleted ones
     if kept.is_file() and kept not in written:
         unchanged.append(kept)
+    one_file = compiled_folder.write(folder)  # from the specs' compiled files just written
+    written += one_file
+    if not one_file and compiled_folder.path_of(folder).is_file():
+        unchanged.append(compiled_folder.path_of(folder))
     return list(dict.fromkeys(written)), unchanged, notes  # the kept specs' file: once
 
 
@@ -121,6 +125,9 @@ def stale_specs(folder: Path) -> list[str]:
     for path in spec_files(Path(folder)):  # the parsed spec kept: stale when the spec changed
         if states[path.name] == "fresh" and parsed_specs.state(path) == "stale":
             states[path.name] = "stale (its parsed spec)"
+    one_file = compiled_folder.state(Path(folder))
+    if one_file != "fresh":
+        states[compiled_folder.NAME] = f"{one_file} (not what the specs' compiled files make)"
     editors = Path(folder) / EDITOR_SCHEMA
     if editors.is_file() and json.loads(editors.read_text(encoding="utf-8")) != schema():
         states[EDITOR_SCHEMA] = "stale (the schema changed)"

@@ -24,7 +24,7 @@ import numpy as np
 from grader.spec.model import Check
 from grader.worker.values import MAX_DEPTH, Decoder, Encoder, ProtocolError, TooLarge, encode_call
 
-from . import compiled
+from . import compiled, compiled_folder
 from .compare import Compare, agrees
 from .oracle import OracleUnavailable
 
@@ -50,7 +50,7 @@ def recorded_calls(spec: Path) -> Callable[[str], list] | None:
     `spec`; None when its stand-in answers are not compiled (missing, stale, or compiled
     without a solution)."""
     try:
-        data = compiled.cached(spec)
+        data = compiled_folder.cached(spec)
     except compiled.CompiledError:
         return None
     if data is None or STAND_IN_TABLE not in data.tables:

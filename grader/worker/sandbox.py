@@ -197,6 +197,8 @@ def hide_the_grader() -> None:
     deterrent: expected values never exist in this process (docs/security.md)."""
     for name in [m for m in sys.modules if m.startswith("grader.") and not _allowed(m)]:
         del sys.modules[name]  # a cached module would bypass the finder
+    if "exec" in vars(sys.modules.get("dataclasses", sys)):  # grader/dataclass_code.py's
+        del sys.modules["dataclasses"].exec  # kept methods go with the grader's modules
     sys.meta_path.insert(0, _GraderHidden())
 
 
