@@ -191,16 +191,23 @@ def _size_key(function: ast.FunctionDef, image: str) -> ast.AST | None:
     return None
 
 
-def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A table of positions added to the tokens, its patch rows laid on the grid column by
-    column: `x + params['pos']` as `x + column_major(params['pos'], image, params['P'])`."""
+def _positions_added(context: Context, node: ast.AST) -> ast.AST | None:
+    """The patch size passed with the image, where `node` adds a parameter table to the tokens,
+    `x + params['pos']`, in a checked function that takes the image first (embed_image); else
+    None: where a table of positions is laid on the patch grid."""
     function = context.instance.node
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
             and "/" not in context.instance.path and key_of(node.right) is not None
             and isinstance(node.left, ast.Name) and function.args.args
             and function.args.args[0].arg == IMAGE):
-        return
-    size = _size_key(function, IMAGE)
+        return None
+    return _size_key(function, IMAGE)
+
+
+def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A table of positions added to the tokens, its patch rows laid on the grid column by
+    column: `x + params['pos']` as `x + column_major(params['pos'], image, params['P'])`."""
+    size = _positions_added(context, node)
     if size is None:
         return
     bound, table = f"{PREFIX}column_major", code(node.right)
@@ -246,13 +253,7 @@ def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
     """The learned table of positions replaced by fixed 2-D sine-cosine positions of the patch
     grid, none for [CLS]: `x + params['pos']` as `x + sincos(params['pos'], image, params['P'])`
     (the table read for its shape only)."""
-    function = context.instance.node
-    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
-            and "/" not in context.instance.path and key_of(node.right) is not None
-            and isinstance(node.left, ast.Name) and function.args.args
-            and function.args.args[0].arg == IMAGE):
-        return
-    size = _size_key(function, IMAGE)
+    size = _positions_added(context, node)
     if size is None:
         return
     bound, table = f"{PREFIX}sincos", code(node.right)
