@@ -318,3 +318,52 @@ def test_a_killed_job_leaves_no_daemon_of_a_submission_running(tmp_path):
     done = subprocess.run([sys.executable, "-c", KILLED_JOB, str(tmp_path / "daemon.pid")],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "gone", done.stdout + done.stderr
+
+
+# --- one job's students, one after another: each graded as if alone -----------------------
+
+FRESH = """
+import json, sys
+from grader.batch.records import report_to_json
+from grader.driver import Driver
+from grader.settings import GraderSettings
+from grader.worker.zygote_handle import Zygote
+grader = Driver(GraderSettings(None, sys.argv[1]), Zygote())
+try:
+    print(json.dumps(report_to_json(grader.grade(sys.argv[2]).report)))
+finally:
+    grader.close()
+"""
+
+
+def feedback(report) -> list:
+    """What a student reads of each check: its verdict, points, hint and the mistake named."""
+    return [(e.id, c.name, c.status, c.score, c.misconception, c.hint_kind, c.hint)
+            for e in report.exercises for c in e.checks]
+
+
+def test_a_job_grades_each_student_as_a_fresh_process_would(tmp_path):
+    """The state a grade-all job keeps from one student to the next (planned cases and the
+    outputs of known-wrong variants on them, the search verdicts, the compiled rewrites and
+    their values, the stand-ins' oracle) changes no one's feedback. Interleaved heads first
+    made the no-causal-mask check of a one-head attention name "attention_heads_interleaved+
+    attention_one_head": another check's combination, computed on its planned case, was taken
+    for one of its own (issue 38). Two files with the same LayerNorm mistake share the search's
+    verdicts; their broken layer_norm is graded around with stand-ins; the same file twice."""
+    from grader.driver import Driver
+    from grader.settings import GraderSettings
+    from grader.worker.zygote_handle import Zygote
+
+    names = ["attention_heads_interleaved", "attention_ignores_heads", "layer_norm_eps_outside",
+             "annotated_eps_outside_std_relu_mlp", "attention_ignores_heads"]
+    paths = {n: build_submission(SUBMISSIONS / "buggy" / f"{n}.py", tmp_path) for n in names}
+    grader = Driver(GraderSettings(None, EXERCISES), Zygote())  # as grader/batch/job.py does
+    try:
+        in_turn = [feedback(grader.grade(paths[n]).report) for n in names]
+    finally:
+        grader.close()
+    for name, got in zip(names, in_turn, strict=True):
+        fresh = subprocess.run([sys.executable, "-c", FRESH, str(EXERCISES), str(paths[name])],
+                               capture_output=True, text=True, check=True)
+        alone = feedback(report_from_json(json.loads(fresh.stdout.splitlines()[-1])))
+        assert got == alone, name

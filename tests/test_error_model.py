@@ -17,7 +17,7 @@ from grader.reference import REFERENCE
 from grader.reference import error_model as em
 from grader.reference.attention import attention, merge_heads, split_heads
 from grader.reference.error_model.projections import filled_leading
-from grader.reference.error_model.tree import compile_with
+from grader.reference.error_model.tree import build, compile_with
 from grader.reference.layers import gelu, gelu_tanh
 
 RNG = np.random.default_rng(3)
@@ -47,6 +47,23 @@ def test_every_single_rewrite_has_a_stable_unique_name_and_a_sentence():
                    for n, e in zip(names, edits, strict=True))
         assert all(e.sentence.startswith("In `") and e.sentence.endswith(".") for e in edits)
         assert [e.name for e in em.model(REFERENCE[name])[1]] == names  # the same next time
+
+
+def test_compiling_rewrites_leaves_the_kept_tree_as_it_was_parsed():
+    """A process keeps each function's tree for all its students (error_model.model): no
+    rewrite changes it, its nodes' locations included (dropping `- np.max(...)` kept the
+    operand `x` itself as the new node, and gave it the whole difference's location)."""
+    import ast
+
+    for name in ("softmax", "self_attention"):
+        root, singles = em.model(REFERENCE[name])
+        parsed = [ast.dump(i.node, include_attributes=True) for i in build(REFERENCE[name]).walk()]
+        for edit in singles:
+            try:
+                compile_with(root, [edit])
+            except (SyntaxError, ValueError, TypeError, AttributeError, IndexError):
+                continue  # as runs.compiled: an edit that does not compose
+        assert [ast.dump(i.node, include_attributes=True) for i in root.walk()] == parsed, name
 
 
 def test_the_names_the_fixtures_rely_on_exist():

@@ -11,7 +11,13 @@ from grader.checks.api import SHIPPED
 from grader.checks.cases import PlannedCase
 from grader.checks.compare import Compare, compare
 from grader.checks.kinds import CallCheck
-from grader.checks.kinds.mistakes import combined_hint, explained, generalisation, named
+from grader.checks.kinds.mistakes import (
+    combination_names,
+    combined_hint,
+    explained,
+    generalisation,
+    named,
+)
 from grader.checks.results import FAILED, CheckResult
 from grader.reference import REFERENCE
 from grader.reference.misconceptions import (
@@ -77,6 +83,24 @@ def test_two_and_three_mistakes_are_each_named_from_the_compiled_outputs():
         assert like == bugs
         assert hint == combined_hint(check, bugs)
         assert all(f"({i}) hint of {part}" in hint for i, part in enumerate(bugs.split("+"), 1))
+
+
+def test_another_checks_combination_computed_on_a_case_never_becomes_one_of_its_own():
+    """A case is planned once per job: another check (or student) asking it for a variant's
+    output keeps that output, not a new name its check tries (issue 38: a one-head attention
+    named "attention_heads_interleaved+attention_one_head" on the no-causal-mask check only
+    when a student with interleaved heads was graded before)."""
+    x, g, b = np.arange(8.0).reshape(2, 4), np.arange(1.0, 5.0), np.arange(4.0) - 1
+    likes = ["layer_norm_unbiased", "layer_norm_eps_outside"]
+    check = _Check("layer_norm", likes)
+    planned = _case((x, g, b, 0.5), {like: wrong_implementation(like)(x, g, b, 0.5)
+                                     for like in likes + combinations(likes)})
+    before = combination_names(check, planned)
+    other = "layer_norm_unbiased+layer_norm_affine_swapped"  # another check's combination
+    student = wrong_implementation(other)(x, g, b, 0.5)
+    assert planned.wrong_output(other)[0]
+    assert combination_names(check, planned) == before
+    assert named(check, planned, lambda wrong: np.allclose(wrong, student)) == (None, None)
 
 
 def test_a_case_two_misconceptions_match_names_neither():

@@ -40,6 +40,14 @@ class PlannedCase:
     # compiled: (compiled.Deferred of {name: output}, names that do not apply), read on first need
     compiled_wrong: tuple | None = None
     sent: EncodedCall | None = None  # its inputs as encoded by `vitgrade compile`, when kept
+    # the known-wrong variants its own check lists, with their combinations: what `vitgrade
+    # compile` stores for it (set from that when compiled). Fixed once planned: `_wrong` also
+    # keeps the outputs other checks asked for, on this case, for one student of a job (their
+    # outputs do not change), so its keys depend on who was graded before
+    own: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        self.own = self.own or tuple(self._wrong)  # outputs given when planned are its own
 
     def expectation(self) -> tuple:
         """(expected value, None), or (None, name of the exception the call must raise): the
@@ -58,9 +66,10 @@ class PlannedCase:
         return self._wrong[like]
 
     def wrong_names(self) -> tuple[str, ...]:
-        """The known-wrong variants whose outputs are known here (all of them, when compiled)."""
+        """The known-wrong variants of its own check and their combinations (`own`): never the
+        others whose outputs were computed here since, for whichever submission asked."""
         self._read_compiled_wrong()
-        return tuple(self._wrong)
+        return self.own
 
     def _read_compiled_wrong(self) -> None:
         if self.compiled_wrong is None:
@@ -73,6 +82,7 @@ class PlannedCase:
             return  # a damaged entry: no hint from it (vitgrade compile --check names it)
         self._wrong.update((like, (True, value)) for like, value in outputs.items())
         self._wrong.update((like, (False, None)) for like in no_match)
+        self.own = tuple(dict.fromkeys([*self.own, *outputs, *no_match]))
 
     @functools.cached_property
     def encoded(self) -> EncodedCall:

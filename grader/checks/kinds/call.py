@@ -205,16 +205,18 @@ class CallCheck(Kind):
         """The spec's own cases, then the generated ones; InputError for a broken expression.
         `folder`: the spec's own (inputs.evaluate)."""
         planned = []
+        own = tuple(dict.fromkeys([m.like for m in self.misconceptions]
+                                  + combination_names(self, None)))  # what compile stores
         for case in self.cases:
             args = tuple(inputs.evaluate(a, folder) for a in case.args)
             kwargs = {k: inputs.evaluate(v, folder) for k, v in case.kwargs.items()}
             planned.append(PlannedCase(args, kwargs, self._source(case), case,
-                                       self.reference_name, folder))
+                                       self.reference_name, folder, own=own))
         if self.generate:
             g = self.generate
             for args, kwargs in generate_cases(g.generator, g.count, g.seed, g.options):
                 planned.append(PlannedCase(tuple(args), dict(kwargs), None, None,
-                                           self.reference_name, folder))
+                                           self.reference_name, folder, own=own))
         return planned
 
     def from_compiled(self, entries) -> list[PlannedCase] | None:

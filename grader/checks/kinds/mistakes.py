@@ -34,9 +34,9 @@ from .memory import MEMORY
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
 
-def combination_names(check: Check, planned: PlannedCase) -> list[str]:
+def combination_names(check: Check, planned: PlannedCase | None) -> list[str]:
     """The combinations this check tries: those compiled for the case, else the reference's."""
-    if planned.from_compiled:
+    if planned is not None and planned.from_compiled:
         return [name for name in planned.wrong_names() if JOIN in name]
     try:
         from grader.reference.misconceptions import combinations

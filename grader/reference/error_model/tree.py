@@ -206,6 +206,8 @@ def _rebuild(node: ast.AST, index: int, wanted: dict, sizes: dict) -> tuple[ast.
         new = wanted[index].replace(node)
         if not isinstance(new, ast.AST):  # an edit below took away what this one rewrites
             raise ValueError(f"{wanted[index].name} does not apply after the other edit")
+        if id(new) in sizes:  # a node of the tree itself (a term dropped: its operand), shared:
+            new = copy.copy(new)  # the copy takes the location, the kept tree keeps its own
         node = ast.fix_missing_locations(ast.copy_location(new, node))  # its new nodes only:
         # every other one keeps the location it was parsed with
     return node, after
