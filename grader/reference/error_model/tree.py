@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 MAX_DEPTH = 5
-VARIANTS = 256  # rewritten helpers kept per instance (`compile_with`)
 PREFIX = "__em_"  # names the error model binds in a rewritten function's globals
 # helpers never descended into: validation (their refusals are the student's own checks) and
 # numerics below the lecture's steps
@@ -39,7 +38,6 @@ class Instance:
     rewritten: dict = field(default_factory=dict)  # (edit names) -> compiled, at the root
     sizes: dict | None = None   # id(node) -> its subtree's size, for rebuilding (`_sizes`)
     values: dict = field(default_factory=dict)  # (edit names, inputs) -> run, at the root
-    variants: dict = field(default_factory=dict)  # (edit names) -> compiled, below the root
 
     @property
     def name(self) -> str:
@@ -220,9 +218,6 @@ def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
                                        for s in e.sites)]
     if not touched and instance.compiled is not None:
         return instance.compiled
-    key = tuple(e.name for e in touched)  # a helper's rewrite depends on its own edits only:
-    if key in instance.variants:  # the pairs of one single with every other one share it
-        return instance.variants[key]
     own = [e for e in touched if any(s.path == instance.path for s in e.sites)]
     node = _edited(instance, own) if own else instance.node
     namespace = dict(instance.function.__globals__)
@@ -235,6 +230,4 @@ def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
     function = namespace[node.name]
     if not touched:
         instance.compiled = function
-    elif len(instance.variants) < VARIANTS and "/" in instance.path:  # the root: runs.compiled
-        instance.variants[key] = function
     return function
