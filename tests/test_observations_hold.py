@@ -247,6 +247,27 @@ def test_the_search_leaves_a_tiling_test_to_the_refusal_check_and_its_probes(gra
     assert told and not any((m or "").startswith("op:tiling") for m in told), told
 
 
+NO_TILING_TEST = '''
+"""num_patches with no tiling test at all and a square image assumed (emla2805's
+`(image_size // patch_size) ** 2`): both named, on the sizes that do not tile."""
+EXPECT = {"patch-count": "op:tiling:num_patches:none+op:sibling:num_patches:W-as-H"}
+
+
+def num_patches(H, W, P):
+    return (H // P) ** 2
+'''
+
+
+def test_code_with_no_tiling_test_is_not_told_its_tiling_test_tests_nothing(grade):
+    """The named mistake for a missing test says no size is refused; it does not quote the
+    reference's `check_tiling(...)` as a test the file has (blind round 32's b32_08)."""
+    failed = [c for c in grade(NO_TILING_TEST)["patch-count"].checks if not c.passed]
+    named = [c for c in failed if "op:tiling:num_patches:none" in (c.misconception or "")]
+    assert named, [c.misconception for c in failed]
+    for check in named:
+        assert "refuses no size" in check.hint and "check_tiling" not in check.hint, \
+            check.hint
+
 GRAY_AND_FOUR_CHANNELS_REFUSED = '''
 """patchify refusing gray images and 4-channel ones (RGBA) alike, right on 1 to 3 channels: no
 guard of error_model/guards.py refuses exactly those (gray-refused lets RGBA through, rgb-only

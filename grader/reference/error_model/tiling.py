@@ -121,10 +121,13 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
         if detail in GIVEN_SIZES_ONLY and not given:
             continue
         bound = f"{PREFIX}tiling_{detail.replace('-', '_')}"
+        # no test at all is the code the student wrote (timm's floored grid): the sentence
+        # does not quote the reference's test as if the file had one that does nothing
+        said = (f"{where(context)} refuses no size (no tiling test)" if detail == "none" else
+                f"In {where(context)}, the tiling test `{code(node)}` tests {tests}")
         yield Change(detail,
-                     f"In {where(context)}, the tiling test `{code(node)}` tests {tests}: "
-                     f"{shows}. P x P patches tile an H x W image only when P divides both H "
-                     f"and W: {fix}.",
+                     f"{said}: {shows}. P x P patches tile an H x W image only when P divides "
+                     f"both H and W: {fix}.",
                      lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args,
                                                      n.keywords),
                      names=((bound, test),))

@@ -9,11 +9,10 @@ Mistakes:
    both; patchify still raises, from its reshape.)
 
 Grader: at blind time (a78aae9) and now, both named: "`W // P` reads `H` where `W` belongs" on
-the non-square and random checks of patch-count, and with it "2 mistakes at once: (1) ... the
-tiling test `check_tiling(H, W, P)` tests nothing: no size is refused ... (2) ..." on the two
-non-tiling checks (the reference's terms: the file has no tiling test at all; the cause and
-the fix, raise ValueError, are right). token-count keeps its points. Every mistake named, so in
-buggy/.
+the non-square and random checks of patch-count, and with it "2 mistakes at once: (1) ... " on
+the two non-tiling checks; at a78aae9 (1) said "the tiling test `check_tiling(H, W, P)` tests
+nothing", quoting the reference's test as if the file had one; now "`num_patches` refuses no
+size (no tiling test) ...". token-count keeps its points. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:tiling:num_patches:none+op:sibling:num_patches:W-as-H'}
