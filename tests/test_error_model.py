@@ -4815,3 +4815,43 @@ def test_a_softmax_over_the_rows_of_the_array_with_its_axis_moved_last():
     found = em.search(softmax, ignoring, 0, same)
     assert found.name == ("op:all_but_first:softmax:max.axis-all-but-first+"
                           "op:all_but_first:softmax:sum.axis-all-but-first")
+
+
+def test_a_step_left_out_at_every_place_with_one_more_slip():
+    """ultralytics/yolov5's TransformerLayer: no LayerNorm anywhere in the block (one edit,
+    omitted.skip_every) and an MLP with no activation, `fc2(fc1(x))`: named as the pair. The
+    norms alone left out are the single; one norm left out, or both written as RMSNorm, with no
+    activation is never told as no LayerNorm anywhere."""
+    block, attend, norm = (REFERENCE[n] for n in ("encoder_block", "self_attention",
+                                                  "layer_norm"))
+    opaque = frozenset({"self_attention"})
+
+    def yolo(x, p, heads, norms=(False, False), act=lambda h: h):
+        first = norm(x, p["ln1_g"], p["ln1_b"]) if norms[0] else x
+        x = attend(first, p, heads) + x
+        second = norm(x, p["ln2_g"], p["ln2_b"]) if norms[1] else x
+        return act(second @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"] + x
+
+    params = small_vit(blocks=2)["blocks"]
+    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 2),
+             (RNG.normal(size=(2, 4, 8)), params[0], 4)]
+    every = "op:skip_every:encoder_block:skip-every-layer_norm"
+    found = em.search(block, calls_of(block, yolo, cases), 0, same, opaque=opaque)
+    assert found.name == every + "+op:activation:encoder_block/mlp:act=identity", found
+    assert "no `layer_norm` is applied anywhere in `encoder_block`" in found.sentence
+    assert found.sentence.startswith("2 mistakes at once: ")
+    found = em.search(block, calls_of(block, lambda *c: yolo(*c, act=gelu), cases), 0, same,
+                      opaque=opaque)
+    assert found.name == every, found
+    found = em.search(block, calls_of(block, lambda *c: yolo(*c, norms=(True, False)), cases),
+                      0, same, opaque=opaque)
+    assert found is None or "skip_every" not in found.name, found
+
+    def rms(x, p, heads):  # T5's RMSNorm at both places, the MLP with no activation
+        def ln(h, g):
+            return h / np.sqrt((h ** 2).mean(-1, keepdims=True) + 1e-6) * g
+        x = x + attend(ln(x, p["ln1_g"]), p, heads)
+        return x + (ln(x, p["ln2_g"]) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+
+    found = em.search(block, calls_of(block, rms, cases), 0, same, opaque=opaque)
+    assert found is None or "skip_every" not in found.name, found

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .evidence import distance
+from .omitted import paired
 from .runs import run
 from .tree import Edit, Instance
 
@@ -66,12 +67,13 @@ def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:
         for part in group)
 
 
-def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, call,
+def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, order: list,
            copies: bool, operators: tuple) -> list[tuple[Edit, ...]]:
     """The rewrites of one slip at every call of a helper (see the module's doc), at most
     GROUPS, the ones whose parts come closest to the student's value first (`scored`: the
-    singles with their distance on the failing call; `silent`: those that change nothing
-    there, last), then `with_twins`'."""
+    singles with their distance on the failing call, `order[0]`; `silent`: those that change
+    nothing there, last), then `with_twins`', then `omitted.paired`'s."""
+    call = order[0]
     tried, scores = [*(e for _, e in scored), *silent], {e.name: d for d, e in scored}
     paths = [instance.path for instance in root.walk()]
     calls: dict[tuple[str, str], list[str]] = {}
@@ -104,8 +106,9 @@ def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance,
         return (sum(e.name not in scores for e in group),
                 sum(scores.get(e.name, 0.0) for e in group) / len(group))
 
-    return sorted(found, key=closeness)[:GROUPS] + with_twins(scored, silent, operators, root,
-                                                              call, copies)
+    return (sorted(found, key=closeness)[:GROUPS]
+            + with_twins(scored, silent, operators, root, call, copies)
+            + paired(scored, silent, root, order, copies))  # a step left out everywhere
 
 
 def with_twins(scored: list[tuple[float, Edit]], silent: list[Edit], operators: tuple,
