@@ -4815,3 +4815,87 @@ def test_a_softmax_over_the_rows_of_the_array_with_its_axis_moved_last():
     found = em.search(softmax, ignoring, 0, same)
     assert found.name == ("op:all_but_first:softmax:max.axis-all-but-first+"
                           "op:all_but_first:softmax:sum.axis-all-but-first")
+
+
+def test_a_step_left_out_at_every_place_with_one_more_slip():
+    """ultralytics/yolov5's TransformerLayer: no LayerNorm anywhere in the block (one edit,
+    omitted.skip_every) and an MLP with no activation, `fc2(fc1(x))`: named as the pair. The
+    norms alone left out are the single; one norm left out, or both written as RMSNorm, with no
+    activation is never told as no LayerNorm anywhere."""
+    block, attend, norm = (REFERENCE[n] for n in ("encoder_block", "self_attention",
+                                                  "layer_norm"))
+    opaque = frozenset({"self_attention"})
+
+    def yolo(x, p, heads, norms=(False, False), act=lambda h: h):
+        first = norm(x, p["ln1_g"], p["ln1_b"]) if norms[0] else x
+        x = attend(first, p, heads) + x
+        second = norm(x, p["ln2_g"], p["ln2_b"]) if norms[1] else x
+        return act(second @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"] + x
+
+    params = small_vit(blocks=2)["blocks"]
+    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 2),
+             (RNG.normal(size=(2, 4, 8)), params[0], 4)]
+    every = "op:skip_every:encoder_block:skip-every-layer_norm"
+    found = em.search(block, calls_of(block, yolo, cases), 0, same, opaque=opaque)
+    assert found.name == every + "+op:activation:encoder_block/mlp:act=identity", found
+    assert "no `layer_norm` is applied anywhere in `encoder_block`" in found.sentence
+    assert found.sentence.startswith("2 mistakes at once: ")
+    found = em.search(block, calls_of(block, lambda *c: yolo(*c, act=gelu), cases), 0, same,
+                      opaque=opaque)
+    assert found.name == every, found
+    found = em.search(block, calls_of(block, lambda *c: yolo(*c, norms=(True, False)), cases),
+                      0, same, opaque=opaque)
+    assert found is None or "skip_every" not in found.name, found
+
+    def rms(x, p, heads):  # T5's RMSNorm at both places, the MLP with no activation
+        def ln(h, g):
+            return h / np.sqrt((h ** 2).mean(-1, keepdims=True) + 1e-6) * g
+        x = x + attend(ln(x, p["ln1_g"]), p, heads)
+        return x + (ln(x, p["ln2_g"]) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+
+    found = em.search(block, calls_of(block, rms, cases), 0, same, opaque=opaque)
+    assert found is None or "skip_every" not in found.name, found
+
+
+def test_a_mask_buffer_sized_by_the_width_paired_with_a_named_scale():
+    """nanoGPT's `bias` buffer made for the width and cut, `np.tril(np.ones((C, C)))[:T, :T]`:
+    numpy's broadcasting error only where T > d, the scores divided by d_h everywhere. Where
+    the failing call raised, the scale another check named is paired with the cut buffer
+    (fixed.buffer_cut, slips.with_named). The same values with the student's own guard raising
+    a ValueError of its own where T > d are never told as a table too small."""
+    attend = REFERENCE["self_attention"]
+
+    def nano(x, p, heads, causal=False, guard=False):
+        T, C = x.shape
+        hs = C // heads
+        if guard and T > C:
+            raise ValueError("this model takes at most as many tokens as its width")
+        q, k, v = ((x @ p[w] + p[b]).reshape(T, heads, hs).transpose(1, 0, 2)
+                   for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+        att = (q / math.sqrt(hs)) @ (k / math.sqrt(hs)).transpose(0, 2, 1)
+        if causal:
+            att = np.where(np.tril(np.ones((C, C)))[:T, :T] == 0, -np.inf, att)
+        e = np.exp(att - att.max(-1, keepdims=True))
+        y = (e / e.sum(-1, keepdims=True)) @ v
+        return y.transpose(1, 0, 2).reshape(T, C) @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [((RNG.normal(size=(6, 4)), p, 2), True), ((RNG.normal(size=(3, 4)), p, 2), True),
+             ((RNG.normal(size=(4, 4)), p, 1), True), ((RNG.normal(size=(7, 4)), p, 1), True)]
+    scale = "op:constant:self_attention/attention:scale=d_h"
+
+    def calls(**how):
+        out = []
+        for args, causal in cases:
+            try:
+                got = nano(*args, causal=causal, **how)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {"causal": causal}, got, attend(*args, causal=causal)))
+        return out
+
+    found = em.search(attend, calls(), 0, same, prefer=frozenset({scale}))
+    assert found.name == "op:buffer_cut:self_attention:causal_mask-of-x.shape[-1]-cut+" + scale
+    assert "nanoGPT's mask buffer" in found.sentence
+    found = em.search(attend, calls(guard=True), 0, same, prefer=frozenset({scale}))
+    assert found is None or "buffer_cut" not in found.name, found

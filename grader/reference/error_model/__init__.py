@@ -285,7 +285,8 @@ def search(function: Callable, calls: list[Call], failing: int,
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
             every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
-                     for group in groups(scored, silent, root, order[0], copies, SIBLING_OPERATORS))
+                     for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
+                                         [e for e in singles if e.name in prefer]))
             for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
                     :max(0, MAX_TRIES - tries)], every):
                 if time.monotonic() > deadline:

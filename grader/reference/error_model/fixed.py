@@ -22,13 +22,14 @@ globals.
 from __future__ import annotations
 
 import ast
+import copy
 import math
 from collections.abc import Iterator
 from contextvars import ContextVar
 
 import numpy as np
 
-from .change import Change, Context, callee, code, near_checked, where
+from .change import Change, Context, callee, code, near_checked, slug, where
 from .evidence import agree, fresh
 from .tree import PREFIX
 
@@ -127,4 +128,63 @@ def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, diagonal_times),))
 
 
-OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal}
+def _shape_index(node: ast.AST) -> int | None:
+    """-2 or -1 of `x.shape[-2]`: one of an array's last two sizes, else None."""
+    if not _size(node):
+        return None
+    index = node.slice
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) \
+            and isinstance(index.operand, ast.Constant):
+        return -index.operand.value if index.operand.value in (1, 2) else None
+    return None
+
+
+def _raised_alike(rewritten, calls, same) -> bool:
+    """Whether, wherever the cut table raises, the student's code raised numpy's same error, its
+    words before the shapes (`operands could not be broadcast together with shapes`): a code
+    that refuses long inputs by a guard of its own is no table too small."""
+    for call in calls:
+        try:
+            rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except Exception as error:  # noqa: BLE001 - a rewrite may raise anything: it is data
+            said = getattr(call.got, "message", None)
+            if not isinstance(said, str) or said.split("(")[0] != str(error).split("(")[0]:
+                return False
+    return True
+
+
+def buffer_cut(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A helper that builds a square table for the tokens, `causal_mask(x.shape[-2])`, called
+    for the array's other last size and cut to the tokens, `causal_mask(x.shape[-1])[:T, :T]`:
+    nanoGPT's `bias` buffer, `torch.tril(torch.ones(block_size, block_size))` cut to
+    `[:T, :T]`, ported with the width for block_size. Right while the tokens are no more than
+    that size; beyond, the cut table is too small for the scores."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in context.instance.children and len(node.args) == 1
+            and not node.keywords and near_checked(context)):
+        return
+    axis = _shape_index(node.args[0])
+    if axis is None:
+        return
+    size = node.args[0]
+    other = copy.deepcopy(size)
+    other.slice = ast.UnaryOp(ast.USub(), ast.Constant(1 if axis == -2 else 2))
+    name, count = callee(node), code(size)
+    built = f"{name}({code(other)})"
+    yield Change(f"{name}-of-{slug(code(other))}-cut",
+                 f"In {where(context)}, `{name}` is built for `{code(other)}` (another of the "
+                 f"input's sizes) and cut to the first `{count}` rows and columns, "
+                 f"`{built}[:{count}, :{count}]`, as nanoGPT's mask buffer, "
+                 f"`torch.tril(torch.ones(block_size, block_size))[:T, :T]`, is made for a fixed "
+                 f"size; the lecture builds it for the tokens themselves, `{code(node)}`. Right "
+                 f"only while `{count}` is at most `{code(other)}`: beyond, the cut table is "
+                 f"too small.",
+                 lambda n, other=other: ast.Subscript(
+                     ast.Call(n.func, [copy.deepcopy(other)], []),
+                     ast.Tuple([ast.Slice(None, copy.deepcopy(n.args[0])),
+                                ast.Slice(None, copy.deepcopy(n.args[0]))], ast.Load()),
+                     ast.Load()), holds=_raised_alike)
+
+
+OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal,
+             "buffer_cut": buffer_cut}

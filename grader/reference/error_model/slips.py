@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .evidence import distance
+from .omitted import paired
 from .runs import run
 from .tree import Edit, Instance
 
@@ -26,6 +27,7 @@ TWINS = 3  # ... one slip at two places of its function, at most this many (with
 RUN = 4  # slips at two places run on the failing call, the closest first
 HALFWAY = 0.5  # ... the nearest taken when it goes at least halfway to the student's value
 ANCHORED = 40  # singles tried with it
+NAMED_PARTNERS = 40  # singles tried with each mistake another check of the function named
 
 
 def _place(path: str) -> tuple[str, str] | None:
@@ -66,12 +68,14 @@ def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:
         for part in group)
 
 
-def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, call,
-           copies: bool, operators: tuple) -> list[tuple[Edit, ...]]:
+def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, order: list,
+           copies: bool, operators: tuple, named: list[Edit] = ()) -> list[tuple[Edit, ...]]:
     """The rewrites of one slip at every call of a helper (see the module's doc), at most
     GROUPS, the ones whose parts come closest to the student's value first (`scored`: the
-    singles with their distance on the failing call; `silent`: those that change nothing
-    there, last), then `with_twins`'."""
+    singles with their distance on the failing call, `order[0]`; `silent`: those that change
+    nothing there, last), then `with_twins`', then `omitted.paired`'s, then `with_named`'s
+    (`named`: the singles another check of the function named)."""
+    call = order[0]
     tried, scores = [*(e for _, e in scored), *silent], {e.name: d for d, e in scored}
     paths = [instance.path for instance in root.walk()]
     calls: dict[tuple[str, str], list[str]] = {}
@@ -104,8 +108,21 @@ def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance,
         return (sum(e.name not in scores for e in group),
                 sum(scores.get(e.name, 0.0) for e in group) / len(group))
 
-    return sorted(found, key=closeness)[:GROUPS] + with_twins(scored, silent, operators, root,
-                                                              call, copies)
+    return (sorted(found, key=closeness)[:GROUPS]
+            + with_twins(scored, silent, operators, root, call, copies)
+            + paired(scored, silent, root, order, copies)  # a step left out everywhere
+            + with_named(scored, named))
+
+
+def with_named(scored: list[tuple[float, Edit]], named: list[Edit]) -> list[tuple[Edit, Edit]]:
+    """Each single another check of the function named (`named`) with each single (at most
+    NAMED_PARTNERS) that reproduces the failing call, a raise by its type included, but not a
+    later one (distance 0.0): a second mistake that shows only where it raises, the named one shows
+    everywhere else (nanoGPT's mask buffer sized by the width, a broadcasting error only where
+    the tokens outnumber it, and the scores divided by d_h on every call). Where the failing call
+    raised, no distance ranks the singles, and the named one alone does not raise there."""
+    exact = [e for d, e in scored if d == 0.0][:NAMED_PARTNERS]
+    return [(a, b) for a in named for b in exact if a.site != b.site]
 
 
 def with_twins(scored: list[tuple[float, Edit]], silent: list[Edit], operators: tuple,

@@ -8,12 +8,15 @@ Mistakes:
 2. The mask buffer is sized by the width: `np.tril(np.ones((C, C)))[:T, :T]`, a broadcasting
    error when T > d with causal=True.
 
-Grader: the scale is named (op:constant scale=d_h); the buffer only shows on a hidden check as
-"your code raised ValueError", no hint.
+Grader: the scale is named (op:constant scale=d_h). The buffer showed only on a hidden check as
+"your code raised ValueError", no hint, until fixed.buffer_cut (`causal_mask(x.shape[-1])[:T, :T]`)
+and slips.with_named (the scale, named on the function's other checks, paired with each single
+that reproduces the failing call's raise by its type): now that check names both.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=d_h',
-          'no-causal-mask': 'op:constant:self_attention/attention:scale=d_h'}
+          'no-causal-mask': 'op:buffer_cut:self_attention:causal_mask-of-x.shape[-1]-cut'
+                            '+op:constant:self_attention/attention:scale=d_h'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -7,13 +7,15 @@ Mistakes:
 2. encoder_block: the MLP has no activation, fc2(fc1(x)): no GELU between W1 and W2.
 Each on its own changes the output.
 
-Grader: at blind time (a78aae9) and now, neither named: both encoder-block checks get only the
-checklist ("... check the pre-LN order (LayerNorm before each branch), both residuals, and the
-MLP step by step: gelu(h @ W1 + b1) @ W2 + b2 ..."), true but no cause. vit-forward keeps its
-points; vit-checkpoint observes the broken encoder_block. In unnamed/.
+Grader: at blind time (a78aae9), neither named: both encoder-block checks got only the
+checklist. Now both named, as two mistakes: omitted.skip_every leaves out `layer_norm` at both of
+the block's places as one edit ("no `layer_norm` ... anywhere in `encoder_block`"), paired
+(omitted.paired) with the MLP's activation as identity. vit-forward keeps its points;
+vit-checkpoint observes the broken encoder_block.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:skip_every:encoder_block:skip-every-layer_norm'
+                           '+op:activation:encoder_block/mlp:act=identity'}
 
 
 def encoder_block(x, p, heads):
