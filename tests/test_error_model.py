@@ -4899,3 +4899,45 @@ def test_a_mask_buffer_sized_by_the_width_paired_with_a_named_scale():
     assert "nanoGPT's mask buffer" in found.sentence
     found = em.search(attend, calls(guard=True), 0, same, prefer=frozenset({scale}))
     assert found is None or "buffer_cut" not in found.name, found
+
+
+def test_a_stride_guard_a_missing_kernel_test_and_a_crop_before_the_grid_are_what_they_say():
+    """Blind round 33 (issue 38): guards.py's "windows-must-fit" refuses exactly the sizes whose
+    rows or columns the stride leaves over (an assert where the lecture floors); kernel_fit.py's
+    "kernel-untested" returns what code with no kernel test allocates, np.zeros((H', W', d)), an
+    empty array where H' = 0 and numpy's ValueError where it is negative, the reference
+    elsewhere; tiling.py's "cropped" changes nothing alone and, after a width-only test, gives a
+    height P does not tile the patches of its top rows. None is tried by the search."""
+    from grader.reference.error_model.modules import NAMED_ELSEWHERE
+    from grader.reference.patches import conv_patch_embed, linear_patch_embed
+
+    assert {"kernel_untested", "cropped"} <= NAMED_ELSEWHERE
+    guard = em.rewrite(conv_patch_embed, "op:guarded:conv_patch_embed:windows-must-fit")
+    untested = em.rewrite(conv_patch_embed,
+                          "op:kernel_untested:conv_patch_embed:kernel-untested")
+    K, b = RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4)
+    for shape, stride in (((6, 8, 3), 2), ((5, 5, 3), 3), ((4, 4, 3), 1)):  # the stride tiles
+        image = RNG.normal(size=shape)
+        for rewritten in (guard, untested):
+            assert np.allclose(rewritten(image, K, b, stride),
+                               conv_patch_embed(image, K, b, stride))
+    with pytest.raises(ValueError):
+        guard(RNG.normal(size=(7, 8, 3)), K, b, 3)  # (7 - 2) % 3 rows left over
+    empty = untested(np.zeros((2, 5, 1)), np.zeros((3, 3, 1, 2)), np.zeros(2), 1)
+    assert empty.shape == (0, 3, 2)
+    with pytest.raises(ValueError):
+        untested(np.zeros((2, 5, 1)), np.zeros((4, 4, 1, 2)), np.zeros(2), 1)  # H' = -1
+    both = ("op:kernel_untested:conv_patch_embed:kernel-untested"
+            "+op:guarded:conv_patch_embed:windows-must-fit")
+    assert "nothing tests that the kernel fits" in em.sentence(conv_patch_embed, both)
+    crop = "op:cropped:linear_patch_embed/patchify:image-cropped-to-tile"
+    width = "op:tiling:linear_patch_embed/patchify:width-only"
+    W_e, b_e = RNG.normal(size=(12, 5)), RNG.normal(size=5)
+    cropped, floored = em.rewrite(linear_patch_embed, crop), em.rewrite(
+        linear_patch_embed, f"{width}+{crop}")
+    image = RNG.normal(size=(5, 6, 3))
+    with pytest.raises(ValueError):
+        cropped(image, W_e, b_e, 2)  # alone: the reference's test refuses first
+    assert np.allclose(floored(image, W_e, b_e, 2), linear_patch_embed(image[:4], W_e, b_e, 2))
+    with pytest.raises(ValueError):
+        floored(RNG.normal(size=(6, 5, 3)), W_e, b_e, 2)

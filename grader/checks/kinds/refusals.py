@@ -443,11 +443,14 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         return True
 
     readings = readings if readings and _wrong_value(calls, returns_value) else []
-    found = [name for name in tests if reproduces(name)] + [
-        name for name in guards if reproduces(name)] + [
+    typed = [name for name in tests if reproduces(name)]  # a test reproduces the types too:
+    found = typed + [name for name in guards if not typed and reproduces(name)] + [  # a guard
+        # of any exception is named only where none does (`guards.py`'s "windows-must-fit")
         name for name in readings if reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
         if reproduces(f"{test}{JOIN}{count}")]
+    found = found or [f"{test}{JOIN}{name}" for test in tests for name in guards  # a guard and
+                      if reproduces(f"{test}{JOIN}{name}")]  # a test: an assert, no kernel test
     if not found and any(o.status == "ok" and not ok for (_, o), ok in zip(
             cases, _rights(check, cases), strict=True)):
         # a wrong value beside the refusal: a test paired with the one value mistake (a single

@@ -11,6 +11,10 @@ meant to pass:
   3): raise`), or other than 3;
 - a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
   dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
+- in a convolution, an image whose rows or columns the stride leaves over: an as_strided
+  im2col's `assert (H - k) % stride == 0` (MoisesNNFS's Conv.py), where the lecture floors;
+  named only where no rewrite of the reference's own tests does (a ValueError there is
+  kernel_fit.py's "windows-fit-exactly", which reproduces the type too).
 
 Each edit puts a guard in front of the checked function's first read of the parameter it
 tests: the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs
@@ -68,6 +72,16 @@ class Refused(ValueError):
     what its author chose: its message and its type are no guess of the lecture's)."""
 
 
+def _stride_leaves_over(image, K, stride) -> bool:
+    """Whether the stride leaves rows or columns over, `(H - k) % stride` or `(W - k) % stride`
+    as code tests it (Python's modulo; a positive integer stride: other calls are the
+    lecture's)."""
+    if not (_integer(stride) and stride > 0 and np.ndim(image) in (2, 3) and np.ndim(K) == 4):
+        return False
+    (H, W), (kh, kw) = np.shape(image)[:2], np.shape(K)[:2]
+    return bool((H - kh) % stride or (W - kw) % stride)
+
+
 # detail -> (the parameters it reads, in order, the first the one guarded; the inputs it refuses;
 # what they have in common, said to the student; what the lecture's does with them)
 GUARDS = {
@@ -79,6 +93,10 @@ GUARDS = {
                          "and RGB)", "the lecture's counts P*P*C numbers for any positive C"),
     "three-channels-only": (("C",), _not_three, "every channel count C but 3",
                             "the lecture's counts P*P*C numbers for any positive C"),
+    "windows-must-fit": (("image", "K", "stride"), _stride_leaves_over, "an image whose "
+                         "rows or columns the stride leaves over (`(H - k) % stride` or `(W - "
+                         "k) % stride` not 0)", "the lecture's floors, H' = (H - k) // stride "
+                         "+ 1, the rows and columns left over unread"),
     "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
                        "the lecture's works along any axis (where a library supports only the "
                        "last one, move `axis` last with np.moveaxis and back)"),

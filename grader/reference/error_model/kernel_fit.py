@@ -14,11 +14,16 @@ convolution does. Real code tests it otherwise:
   padding tutorials, which say the output is defined only when the windows fit), a stride that
   leaves rows or columns over refused instead of floored.
 
-Each keeps the reference's own refusals and adds one; its values are the reference's wherever
-it does not refuse, so `checks/kinds/refusals.py` weighs them (`named_refusal`, with its probe
-images) where a case asking for a value raised ValueError; the search never tries them
-(`modules.NAMED_ELSEWHERE`). An operator as in operators.py (`f(context, node) -> iterator of
-Change`).
+- no kernel test at all (`kernel_untested`): an as_strided im2col or a loop filling
+  `np.zeros((H', W', d))` with H' = (H - k) // stride + 1 returns an empty array where a kernel
+  larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
+  `named_refusal` with a guard of guards.py (an assert on the stride) where both show.
+
+Each of VARIANTS keeps the reference's own refusals and adds one; its values are the
+reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
+(`named_refusal`, with its probe images) where a case asking for a value raised ValueError; the
+search never tries them (`modules.NAMED_ELSEWHERE`). An operator as in operators.py (`f(context,
+node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -130,6 +135,68 @@ def kernel_fit(context: Context, node: ast.AST) -> Iterator[Change]:
                      names=((bound, _refusing(check, extra)),))
 
 
-OPERATORS = {"kernel_fit": kernel_fit}
+def _untested(check):
+    """The reference's test `check` without its kernel test: a kernel taller or wider than the
+    image passes (the other tests kept)."""
+    def untested(image_shape, kernel_shape, stride):
+        (H, W, *rest), (kh, kw, *_) = tuple(image_shape), tuple(kernel_shape)
+        return check((max(H, kh), max(W, kw), *rest), kernel_shape, stride)
+    return untested
+
+
+def no_windows(image_shape, kernel_shape, stride):
+    """What code with no kernel test returns where the kernel does not fit, None where it fits:
+    its (H', W', d) output allocated with H' = (H - k) // stride + 1 and W' likewise, an empty
+    array where one is 0, numpy's ValueError where one is negative (`np.zeros((H', W', d))`,
+    an as_strided im2col's shape)."""
+    (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
+    if kh <= H and kw <= W:
+        return None
+    return np.zeros(((H - kh) // stride + 1, (W - kw) // stride + 1, d))
+
+
+class _Untested(ast.NodeTransformer):
+    """`stride = _check_conv(...)` made `stride = untested(...)`, then `if` the kernel does not
+    fit, `return` code's output for it (`no_windows`)."""
+
+    def __init__(self, untested: str, empty: str):
+        self.untested, self.empty = untested, empty
+
+    def visit_Assign(self, node: ast.Assign):
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == TESTED and len(call.args) == 3 and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            return node
+        shapes = [copy.deepcopy(a) for a in call.args[:2]]
+        empty = ast.Call(ast.Name(self.empty, ast.Load()),
+                         [*shapes, ast.Name(node.targets[0].id, ast.Load())], [])
+        returned = ast.If(ast.Compare(empty, [ast.IsNot()], [ast.Constant(None)]),
+                          [ast.Return(copy.deepcopy(empty))], [])
+        return [ast.Assign(node.targets, ast.Call(ast.Name(self.untested, ast.Load()),
+                                                  call.args, []), lineno=0), returned]
+
+
+def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
+    """No kernel test in the checked function (an as_strided im2col, a loop filling
+    `np.zeros((H', W', d))`): a kernel larger than the image gets an empty output, or numpy's
+    ValueError, instead of the lecture's refusal."""
+    if not is_checked_function(context, node) or _tested(node) is None:
+        return
+    check = context.instance.function.__globals__.get(TESTED)
+    if check is None:
+        return
+    untested, empty = f"{PREFIX}kernel_untested", f"{PREFIX}no_windows"
+    yield Change("kernel-untested",
+                 f"In {where(context)}, nothing tests that the kernel fits the image: a kernel "
+                 f"taller or wider than the image gets H' = (H - k) // stride + 1 windows, 0 or "
+                 f"fewer, so an empty array comes back (or numpy's error for a negative size) "
+                 f"where the lecture raises ValueError: refuse `k > H or k > W` first.",
+                 lambda n: ast.fix_missing_locations(_Untested(untested, empty).visit(
+                     copy.deepcopy(n))),
+                 names=((untested, _untested(check)), (empty, no_windows)))
+
+
+OPERATORS = {"kernel_fit": kernel_fit, "kernel_untested": kernel_untested}
 # the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
-REFUSAL_OPERATORS = ("kernel_fit",)
+REFUSAL_OPERATORS = ("kernel_fit", "kernel_untested")

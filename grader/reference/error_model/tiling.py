@@ -19,6 +19,10 @@ The reference refuses, with ValueError, every H x W size whose height or width P
   `dynamic_img_pad`, Swin's PatchEmbed `F.pad`): patches of the padded image, no refusal;
 - a 4-D array taken as a batch of images (MAE's `patchify(imgs)` on (N, H, W, C), timm's
   PatchEmbed on (B, C, H, W)): every image's patches, one image after the other;
+- the image cropped to the patches that fit before its grid is cut (`cropped`: a kernel =
+  stride = P convolution's floor): alone it changes nothing, the test refuses first; after a
+  test that lets a size through (walker-at's width-only test) that size gets its top-left
+  patches. Tried only as a pair's second part (AFTER_REFUSAL);
 - and the count taken by area, `H * W // (P * P)` for `(H // P) * (W // P)` (the lecture's
   N = HW / P**2, Zero to Mastery's `int((height * width) / patch_size**2)`): the same where P
   tiles both sides, more patches where the area divides and the sides do not.
@@ -123,7 +127,8 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
         bound = f"{PREFIX}tiling_{detail.replace('-', '_')}"
         # no test at all is the code the student wrote (timm's floored grid): the sentence
         # does not quote the reference's test as if the file had one that does nothing
-        said = (f"{where(context)} refuses no size (no tiling test)" if detail == "none" else
+        said = (f"In {where(context)}, there is no tiling test: it refuses no size"
+                if detail == "none" else
                 f"In {where(context)}, the tiling test `{code(node)}` tests {tests}")
         yield Change(detail,
                      f"{said}: {shows}. P x P patches tile an H x W image only when P divides "
@@ -267,8 +272,48 @@ def last_two(context: Context, node: ast.AST) -> Iterator[Change]:
                  names=((bound, tested_on_last_two),))
 
 
+def crop_to_tile(image, P):
+    """The (H, W, C) image with its last rows and columns that P x P patches do not cover
+    dropped, `image[:H // P * P, :W // P * P]` (as it is when P is no positive integer)."""
+    try:
+        P = check_patch_size(P)
+    except (TypeError, ValueError):
+        return image
+    H, W = np.shape(image)[:2]
+    return image[:H // P * P, :W // P * P]
+
+
+def _grid_cut(node: ast.AST, P: ast.AST) -> bool:
+    """Whether `node` is the cut of an array into its P x P grid, `x.reshape(H // P, P, W // P,
+    P, C)`."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and len(node.args) == 5
+            and ast.dump(node.args[1]) == ast.dump(P) == ast.dump(node.args[3]))
+
+
+def cropped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The image cropped to the P x P patches that fit before its grid is cut (a kernel = stride
+    = P convolution's floor, timm's `strict_img_size=False`), in a function that tests the
+    tiling itself: where that test lets a size through (one side only, none), its last rows or
+    columns are dropped. Alone it changes nothing (the test refuses such sizes first): tried by
+    `named_refusal` only as a pair's second part, after a tiling test (AFTER_REFUSAL)."""
+    P = _patch_size(context.instance.node) if near_checked(context) else None
+    if P is None or not _grid_cut(node, P):
+        return
+    bound = f"{PREFIX}crop_to_tile"
+    yield Change("image-cropped-to-tile",
+                 f"In {where(context)}, the image is cropped to the patches that fit before it "
+                 f"is cut (its last rows and columns dropped, as a convolution with kernel = "
+                 f"stride = `{code(P)}` floors them), so a size that its tiling test lets "
+                 f"through gets the patches of its top-left part; the lecture's patches tile the "
+                 f"image as it is: raise ValueError instead of cropping.",
+                 lambda n: ast.Call(ast.Attribute(ast.Call(ast.Name(bound, ast.Load()), [
+                     n.func.value, P], []), "reshape", ast.Load()), n.args, n.keywords),
+                 names=((bound, crop_to_tile),))
+
+
 OPERATORS = {"tiling": tiling, "padded": padded, "batched": batched,
-             "count_by_area": count_by_area, "last_two": last_two}
+             "count_by_area": count_by_area, "last_two": last_two, "cropped": cropped}
 # the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
 REFUSAL_OPERATORS = ("tiling", "padded", "batched", "last_two")
-AFTER_REFUSAL = ("count_by_area",)  # ... each paired with one of those
+AFTER_REFUSAL = ("count_by_area", "cropped")  # ... each paired with one of those

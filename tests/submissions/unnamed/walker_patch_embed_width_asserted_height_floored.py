@@ -10,8 +10,11 @@ Mistakes:
    6 patches where ValueError is asked for).
 
 Grader: at blind time (c4f83ef), mistake 1 named ("Your code refused the input with `assert`
-(AssertionError), where ValueError is asked for"), mistake 2 not told: no check gives
-linear_patch_embed a height that does not tile (only a width). In unnamed/.
+(AssertionError), where ValueError is asked for"), mistake 2 not told: no check gave
+linear_patch_embed a height that does not tile (only a width). Now the refusal check also asks
+(5, 6, 3) and (5, 5, 3) with P=2, after the width's (6, 5, 3): the verdict is still its first
+failure, the assert (named), so the height is not told yet; once the assert is a ValueError it
+is named (walker_patch_embed_width_tested_height_floored.py in buggy/). In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'refused_with_assert'}

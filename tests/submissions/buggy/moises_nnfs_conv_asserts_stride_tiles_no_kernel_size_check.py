@@ -9,13 +9,18 @@ Mistakes:
 2. No ValueError when the kernel is larger than the image: a 3x8x2 image with k=4, stride 1
    returns an empty (0, 5, 4) array (with stride 2 the assert fires instead).
 
-Grader: at blind time (c4f83ef) and now, not named: the visible "several kernels and strides"
-check shows only the AssertionError and its traceback, with no hint line; the kernel-larger
-check gets its case's checklist ("A 3x3 kernel does not fit in a 2-pixel-high image: raise
-ValueError."); the hidden check the generic checklist (sizes need not tile). In unnamed/.
+Grader: at blind time (c4f83ef), not named: the visible "several kernels and strides" check
+showed only the AssertionError and its traceback, with no hint line; the kernel-larger check its
+case's checklist ("A 3x3 kernel does not fit in a 2-pixel-high image: raise ValueError."); the
+hidden check the generic checklist. Now named, both at once, on the visible and hidden value
+checks: "2 mistakes at once: (1) ... nothing tests that the kernel fits the image ... (2) ... an
+image whose rows or columns the stride leaves over (`(H - k) % stride` or `(W - k) % stride` not
+0) is refused" (kernel_fit.py's kernel-untested with guards.py's windows-must-fit, weighed by
+refusals.named_refusal); the kernel-larger check keeps its case's checklist. Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested'
+                            '+op:guarded:conv_patch_embed:windows-must-fit'}
 
 
 def conv_patch_embed(image, K, b, stride):
