@@ -4815,3 +4815,48 @@ def test_a_softmax_over_the_rows_of_the_array_with_its_axis_moved_last():
     found = em.search(softmax, ignoring, 0, same)
     assert found.name == ("op:all_but_first:softmax:max.axis-all-but-first+"
                           "op:all_but_first:softmax:sum.axis-all-but-first")
+
+
+def test_sizes_returned_as_the_keyword_arguments_of_the_layer():
+    """timm's `nn.Conv2d(..., kernel_size=patch_size, stride=patch_size)` ported as
+    `dict(kernel_size=P, stride=P)`: named with the names the reference's return comment gives
+    the tuple's parts; a dict of other keys or of another stride is not this."""
+    conv_equivalent = REFERENCE["conv_equivalent"]
+    calls = calls_of(conv_equivalent, lambda P: dict(kernel_size=P, stride=P), [(16,), (2,)])
+    found = em.search(conv_equivalent, calls, 0, same_count_or_equal)
+    assert found.name == "op:sizes_as_keywords:conv_equivalent:as-keyword-arguments", found
+    assert "`dict(kernel_size=P, stride=P)`" in found.sentence
+    for student in (lambda P: {"kernel": P, "stride": P}, lambda P: dict(kernel_size=P, stride=1)):
+        found = em.search(conv_equivalent, calls_of(conv_equivalent, student, [(16,), (2,)]), 0,
+                          same_count_or_equal)
+        assert found is None or "sizes_as_keywords" not in found.name, found
+
+
+def test_a_fast_path_for_tiling_windows_reshaped_width_by_height():
+    """cs231n's fast path when the windows tile (stride == k, k dividing H and W) reshaped to
+    (W', H', d), the general path right: named only where a non-square output is right too; a
+    result reshaped so on every path is results.py's, not this."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def fast_path(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        k, (H, W) = K.shape[0], np.shape(image)[:2]
+        if stride == k and H % k == 0 and W % k == 0:
+            return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+        return out
+
+    def everywhere(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+
+    cases = [(RNG.normal(size=(4, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 2)]
+    found = em.search(conv, calls_of(conv, fast_path, cases), 0, same)
+    assert found.name == \
+        "op:fast_path_reshape:conv_patch_embed:windows-fast-path-sides-swapped", found
+    found = em.search(conv, calls_of(conv, everywhere, cases), 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-sides-swapped-reshaped"
+    # no non-square output on the general path: its "right elsewhere" is not shown
+    found = em.search(conv, calls_of(conv, fast_path, cases[::2]), 0, same)
+    assert found is None or "fast_path_reshape" not in found.name, found

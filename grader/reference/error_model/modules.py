@@ -21,6 +21,7 @@ from . import (
     norms,
     operators,
     order,
+    ports,
     projections,
     results,
     sequence,
@@ -33,7 +34,8 @@ from . import (
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
-           projections, channels, grids, tiling, stems, kernel_fit, guards, fixed)
+           projections, channels, grids, tiling, stems, kernel_fit, guards, fixed,
+           ports)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
