@@ -4860,3 +4860,53 @@ def test_a_fast_path_for_tiling_windows_reshaped_width_by_height():
     # no non-square output on the general path: its "right elsewhere" is not shown
     found = em.search(conv, calls_of(conv, fast_path, cases[::2]), 0, same)
     assert found is None or "fast_path_reshape" not in found.name, found
+
+
+def test_positions_resampled_from_a_square_grid_unless_the_image_is_square():
+    """Hugging Face's `interpolate_pos_encoding` ported: the table kept for square images, else
+    its patch rows read as a sqrt(N) x sqrt(N) grid and resampled. Named with the mode where a
+    resampled grid tells the modes apart; not named where every non-square call raised (a
+    raise does not show that the table is resampled)."""
+    embed = REFERENCE["embed_image"]
+
+    def ported(mode):
+        def student(image, params):
+            x = np.vstack([params["cls"], REFERENCE["linear_patch_embed"](
+                image, params["W_e"], params["b_e"], params["P"])])
+            pos = np.asarray(params["pos"])
+            H, W = np.shape(image)[:2]
+            if H != W:
+                side, d = int(math.sqrt(len(pos) - 1)), pos.shape[1]
+                grid = pos[1:].reshape(side, side, d)
+                shift = 0.5 if mode == "nearest-exact" else 0.0
+                rows = np.minimum(((np.arange(H // params["P"]) + shift) * side
+                                   / (H // params["P"])).astype(int), side - 1)
+                cols = np.minimum(((np.arange(W // params["P"]) + shift) * side
+                                   / (W // params["P"])).astype(int), side - 1)
+                pos = np.concatenate([pos[:1], grid[rows][:, cols].reshape(-1, d)])
+            return x + pos
+        return student
+
+    def case(shape, P, d=3):
+        N = (shape[0] // P) * (shape[1] // P)
+        return (RNG.normal(size=shape), {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)),
+                                         "b_e": RNG.normal(size=d), "cls": RNG.normal(size=d),
+                                         "pos": RNG.normal(size=(N + 1, d))})
+
+    def calls(student, cases):
+        made = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            made.append(em.Call(args, {}, got, embed(*args)))
+        return made
+
+    square, wide, raising = case((4, 4, 3), 2), case((2, 8, 3), 2), case((4, 6, 3), 2)
+    for mode in ("nearest", "nearest-exact"):
+        found = em.search(embed, calls(ported(mode), [wide, square, raising]), 0, same)
+        assert found.name == ("op:positions_unless_square:embed_image:"
+                              f"pos-resampled-unless-square-{mode}"), found
+    found = em.search(embed, calls(ported("nearest"), [raising, square]), 0, same)
+    assert found is None or "positions_unless_square" not in found.name, found

@@ -4,7 +4,11 @@ embedding, `nn.Conv2d(in_chans, embed_dim, kernel_size=patch_size, stride=patch_
 as `dict(kernel_size=P, stride=P)`), and a convolution's fast path for windows that tile the
 image (cs231n's `max_pool_forward_fast`, which takes `max_pool_forward_reshape` when the pools
 tile, and im2col otherwise) whose reshape back to the grid has its first two sizes the other way
-round, while the general path is right.
+round, while the general path is right; and Hugging Face's `interpolate_pos_encoding` (ViT's
+and DINOv2's), which keeps the table of positions only when `num_patches == num_positions and
+height == width` and otherwise reads its patch rows as a sqrt(N) x sqrt(N) grid resampled to
+the image's (H // P, W // P) grid: on a non-square image wrong positions, or numpy's refusal of
+the reshape where N is not a square.
 
 The keyword names are the reference's own: the return comment of its function names the parts
 of the tuple (`def conv_equivalent(P):  # -> (kernel_size, stride)`); a function that does not
@@ -14,15 +18,20 @@ Change`).
 from __future__ import annotations
 
 import ast
+import contextvars
+import copy
 import functools
 import inspect
+import math
 import re
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, is_result, where
-from .evidence import agree
+from .change import Change, Context, code, is_result, key_of, where
+from .evidence import agree, fresh
+from .forward import IMAGE, positions_added
+from .tree import PREFIX
 from .windows import returned_through, windows_returned
 
 RETURN_NAMES = re.compile(r"#\s*->\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*\)")
@@ -100,4 +109,93 @@ def fast_path_reshape(context: Context, node: ast.AST) -> Iterator[Change]:
                  holds=general_path_shown)
 
 
-OPERATORS = {"sizes_as_keywords": sizes_as_keywords, "fast_path_reshape": fast_path_reshape}
+# torch's F.interpolate modes a port resamples with: source index of output index i of `new`
+INDICES = {"nearest": ("mode='nearest' (the source index floor(i * n / new))",
+                       lambda i, side, new: np.floor(i * side / new)),
+           "nearest-exact": ("mode='nearest-exact' (the source index floor((i + 0.5) * n / new))",
+                             lambda i, side, new: np.floor((i + 0.5) * side / new))}
+TOLD = contextvars.ContextVar("ports_told", default=None)  # a list: the modes were told apart
+
+
+def _source_rows(side: int, new: int, mode: str) -> np.ndarray:
+    return np.minimum(INDICES[mode][1](np.arange(new), side, new).astype(int), side - 1)
+
+
+def square_resampled(table, image, size, mode):
+    """`table` [N + 1, d] as it is for a square image; for any other, its patch rows read as a
+    sqrt(N) x sqrt(N) grid (numpy's refusal where N is not a square) resampled by `mode` to the
+    (H // size, W // size) grid, its first row ([CLS]) kept."""
+    table = np.asarray(table)
+    height, width = np.shape(image)[:2]
+    if height == width or table.ndim != 2 or not size:
+        return table
+    side, dim = int(math.sqrt(len(table) - 1)), table.shape[1]
+    grid = table[1:].reshape(side, side, dim)
+    rows, cols = height // size, width // size
+    told = TOLD.get()
+    if told is not None:  # resampled; the modes told apart where they pick other rows
+        told.append(any((_source_rows(side, new, "nearest")
+                         != _source_rows(side, new, "nearest-exact")).any()
+                        for new in (rows, cols)))
+    picked = grid[_source_rows(side, rows, mode)][:, _source_rows(side, cols, mode)]
+    return np.concatenate([table[:1], picked.reshape(-1, dim)])
+
+
+def _resamplings(rewritten, calls) -> list[bool]:
+    """For each grid the rewritten function, run on `calls`, resampled: whether the two modes
+    pick other rows there (only there do the calls show which one the code uses)."""
+    told = []
+    token = TOLD.set(told)
+    try:
+        for call in calls:
+            try:
+                rewritten(*fresh(call.args), **fresh(call.kwargs))
+            except Exception:  # noqa: BLE001, S112  (a refused reshape resamples nothing)
+                continue
+    finally:
+        TOLD.reset(token)
+    return told
+
+
+def _modes_told_apart(rewritten, calls, same) -> bool:
+    return any(_resamplings(rewritten, calls))
+
+
+def _resampled_alike(rewritten, calls, same) -> bool:
+    """Whether a call resampled a grid (a raise alone does not show that the table is
+    resampled) and no call tells the modes apart."""
+    told = _resamplings(rewritten, calls)
+    return bool(told) and not any(told)
+
+
+def positions_unless_square(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Hugging Face's `interpolate_pos_encoding` ported: `x + params['pos']` as `x +
+    square_resampled(params['pos'], image, params['P'], mode)`, the table kept for square
+    images only; named only where a call resampled a grid. Each mode said only where the calls
+    tell them apart; else one says neither."""
+    size = positions_added(context, node)
+    if size is None:
+        return
+    bound, table = f"{PREFIX}square_resampled", code(node.right)
+    readings = {"": ("resampled", "nearest", _resampled_alike)}
+    for mode, (words, _) in INDICES.items():
+        readings[f"-{mode}"] = (f"resampled with F.interpolate's {words}", mode,
+                                _modes_told_apart)
+    for suffix, (how, mode, holds) in readings.items():
+        yield Change(
+            f"{key_of(node.right)}-resampled-unless-square{suffix}",
+            f"In {where(context)}, `{table}` is added as it is only when the image is square "
+            f"(Hugging Face's `interpolate_pos_encoding` keeps it when `num_patches == "
+            f"num_positions and height == width`); for any other image its patch rows are read "
+            f"as a sqrt(N) x sqrt(N) grid and {how} to the (H // P, W // P) grid of patches: "
+            f"wrong positions, or numpy's refusal of that reshape where N is not a square. "
+            f"The table already has one row per token of this image, [CLS] first: add "
+            f"`{table}` as it is whatever the image's shape.",
+            lambda n, mode=mode: ast.BinOp(n.left, ast.Add(), ast.Call(
+                ast.Name(bound, ast.Load()), [n.right, ast.Name(IMAGE, ast.Load()),
+                                              copy.deepcopy(size), ast.Constant(mode)], [])),
+            ((bound, square_resampled),), holds=holds)
+
+
+OPERATORS = {"sizes_as_keywords": sizes_as_keywords, "fast_path_reshape": fast_path_reshape,
+             "positions_unless_square": positions_unless_square}
