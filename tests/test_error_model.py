@@ -4910,3 +4910,23 @@ def test_positions_resampled_from_a_square_grid_unless_the_image_is_square():
                               f"pos-resampled-unless-square-{mode}"), found
     found = em.search(embed, calls(ported("nearest"), [raising, square]), 0, same)
     assert found is None or "positions_unless_square" not in found.name, found
+
+
+def test_a_gray_images_patches_returned_as_tiles():
+    """A gray (H, W) image's patches returned as P x P tiles, (N, P, P), an (H, W, C) image's
+    flattened: named; patches left as tiles for every image, (N, P, P, C), are not this."""
+    patchify = REFERENCE["patchify"]
+
+    def gray_tiles(image, P):
+        out = patchify(image, P)
+        return out.reshape(len(out), P, P) if np.ndim(image) == 2 else out
+
+    def all_tiles(image, P):
+        out = patchify(image, P)
+        return out.reshape(len(out), P, P, -1)
+
+    cases = [(RNG.normal(size=(4, 6)), 2), (RNG.normal(size=(4, 6, 3)), 2)]
+    found = em.search(patchify, calls_of(patchify, gray_tiles, cases), 0, same)
+    assert found.name == "op:gray_tiles:patchify:gray-patches-as-tiles", found
+    found = em.search(patchify, calls_of(patchify, all_tiles, cases), 0, same)
+    assert found is None or "gray_tiles" not in found.name, found

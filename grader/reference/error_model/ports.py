@@ -8,7 +8,9 @@ round, while the general path is right; and Hugging Face's `interpolate_pos_enco
 and DINOv2's), which keeps the table of positions only when `num_patches == num_positions and
 height == width` and otherwise reads its patch rows as a sqrt(N) x sqrt(N) grid resampled to
 the image's (H // P, W // P) grid: on a non-square image wrong positions, or numpy's refusal of
-the reshape where N is not a square.
+the reshape where N is not a square; and a gray (H, W) image's patches returned as P x P tiles,
+(N, P, P), by a function that flattens an (H, W, C) image's (a blog's `image_to_patches`, which
+keeps patch images to plot them, written apart for gray images).
 
 The keyword names are the reference's own: the return comment of its function names the parts
 of the tuple (`def conv_equivalent(P):  # -> (kernel_size, stride)`); a function that does not
@@ -28,9 +30,20 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, is_result, key_of, where
+from .change import (
+    Change,
+    Context,
+    callee,
+    code,
+    is_checked_function,
+    is_result,
+    key_of,
+    prepended,
+    where,
+)
 from .evidence import agree, fresh
 from .forward import IMAGE, positions_added
+from .inputs import PROMOTES
 from .tree import PREFIX
 from .windows import returned_through, windows_returned
 
@@ -197,5 +210,74 @@ def positions_unless_square(context: Context, node: ast.AST) -> Iterator[Change]
             ((bound, square_resampled),), holds=holds)
 
 
+def _returns_rows(function: ast.FunctionDef) -> bool:
+    """Whether every value `function` returns is a reshape to two sizes (`x.reshape(N, D)`)."""
+    values = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value]
+    return bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+        and v.func.attr == "reshape" and len(v.args) == 2 for v in values)
+
+
+def is_gray(image) -> bool:
+    return np.ndim(image) == 2
+
+
+def gray_tiles(value, was_gray):
+    """`value` [N, P * P] as [N, P, P] where the image was 2-D (gray): its patches left as
+    tiles; any other value as it is."""
+    if not (was_gray and isinstance(value, np.ndarray) and value.ndim == 2):
+        return value
+    side = math.isqrt(value.shape[1])
+    return value.reshape(len(value), side, side) if side * side == value.shape[1] else value
+
+
+class _ReturnsWrapped(ast.NodeTransformer):
+    """Each `return x` of one function (not of a function inside it) as `return f(x, flag)`."""
+
+    def __init__(self, bound: str, flag: str):
+        self.bound, self.flag = bound, flag
+
+    def visit_FunctionDef(self, node):  # a nested function keeps its own returns
+        return node
+
+    visit_Lambda = visit_FunctionDef
+
+    def visit_Return(self, node):
+        if node.value is None:
+            return node
+        return ast.Return(ast.Call(ast.Name(self.bound, ast.Load()),
+                                   [node.value, ast.Name(self.flag, ast.Load())], []))
+
+
+def _gray_kept_as_tiles(function: ast.FunctionDef) -> ast.FunctionDef:
+    flag = f"{PREFIX}was_gray"
+    new = prepended(function, ast.parse(f"{flag} = {PREFIX}is_gray({IMAGE})").body[0])
+    wrapper = _ReturnsWrapped(f"{PREFIX}gray_tiles", flag)
+    new.body = [wrapper.visit(copy.deepcopy(s)) if i else s for i, s in enumerate(new.body)]
+    return new
+
+
+def gray_patches_as_tiles(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A gray (H, W) image's patches returned as P x P tiles, (N, P, P), where the function
+    flattens an (H, W, C) image's patches, (N, P * P * C): a gray branch written apart that
+    keeps its tiles. Only in a checked function that takes the image first, gives it its
+    channel axis with the reference's helper and returns a reshape to rows (patchify)."""
+    function = context.instance.node
+    if not (is_checked_function(context, node) and function.args.args
+            and function.args.args[0].arg == IMAGE and _returns_rows(function)
+            and any(isinstance(n, ast.Call) and callee(n) == PROMOTES
+                    for n in ast.walk(function))):
+        return
+    yield Change("gray-patches-as-tiles",
+                 f"In {where(context)}, a 2-D (gray) image's patches come back as P x P tiles, "
+                 f"shape (N, P, P), not flattened, while an (H, W, C) image's are flattened to "
+                 f"(N, P * P * C): a gray branch written apart keeps its tiles (as a blog's "
+                 f"`image_to_patches` keeps patch images to plot them). A gray image is one "
+                 f"channel: flatten its patches too, (N, P * P).",
+                 _gray_kept_as_tiles,
+                 ((f"{PREFIX}is_gray", is_gray), (f"{PREFIX}gray_tiles", gray_tiles)))
+
+
 OPERATORS = {"sizes_as_keywords": sizes_as_keywords, "fast_path_reshape": fast_path_reshape,
-             "positions_unless_square": positions_unless_square}
+             "positions_unless_square": positions_unless_square,
+             "gray_tiles": gray_patches_as_tiles}
