@@ -46,9 +46,16 @@ from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
-from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED
+from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED, described
 from grader.checks.properties import NAMED as PROPERTY_NAMED
-from grader.checks.results import CHECKLIST, HIDDEN_FAILURE, MISTAKE, NOT_IMPLEMENTED, OBSERVATION
+from grader.checks.results import (
+    CHECKLIST,
+    HIDDEN_FAILURE,
+    MISTAKE,
+    NOT_IMPLEMENTED,
+    OBSERVATION,
+    CheckResult,
+)
 from grader.reference import error_model
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
@@ -470,16 +477,36 @@ def test_a_bag_of_tiles_is_blamed_on_embed_image_only_when_its_embed_image_is_on
 
 def test_right_values_of_another_shape_are_observed_as_reshaped(graded):
     """b18_12: timm's fast path returns `out.reshape(W // k, H // k, d)`: the expected values in
-    their order, shaped (W', H', d) on a non-square image. Said as that, not left without a hint;
-    a permutation of the axes is said as a transpose."""
-    fixture = SUBMISSIONS / "unnamed" / "timm_fast_path_reshaped_width_by_height.py"
+    their order, shaped (W', H', d) on a non-square image. Observed as that until session 19
+    ("only the sizes of a reshape differ", kept: the test below); now named on both checks,
+    the fast path (error_model/ports.py), the general path seen right on a non-square output."""
+    fixture = SUBMISSIONS / "buggy" / "timm_fast_path_reshaped_width_by_height.py"
     failed = [c for c in graded[fixture]["kernel-stride"].checks if not c.passed]
-    assert failed and all(c.misconception == "reshaped" and c.hint_kind == OBSERVATION
-                          and "only the sizes of a reshape differ" in c.hint for c in failed)
-    visible = next(c for c in failed if not c.hidden)
-    assert "shaped (4, 3, 4) where (3, 4, 4) belongs" in visible.hint
-    hidden = next(c for c in failed if c.hidden)  # its sizes are its inputs': not shown
+    assert failed and all(
+        c.misconception == "op:fast_path_reshape:conv_patch_embed:windows-fast-path-sides-swapped"
+        and c.hint_kind == MISTAKE and "(W', H', d)" in c.hint for c in failed)
+
+
+def test_right_values_in_another_shape_are_observed_where_nothing_names_them():
+    """The observation b18_12 got before its fast path was named: the expected values in their
+    order in another shape, both shapes said on a visible case, neither on a hidden one; a
+    permutation of the axes is said as a transpose."""
+    expected = np.arange(48, dtype=float).reshape(3, 4, 4)
+    check = SimpleNamespace(function="conv_patch_embed", compare=None, hidden=False)
+    planned = SimpleNamespace(expectation=lambda: (expected, None))
+    result = CheckResult("c", 2, 0, "failed", "m", hint="the checklist", hint_kind=CHECKLIST)
+
+    def told(got, hidden=False):
+        return described(result, SimpleNamespace(**{**vars(check), "hidden": hidden}), planned,
+                         SimpleNamespace(status="ok", value=got))
+
+    visible = told(expected.reshape(4, 3, 4))
+    assert visible.misconception == "reshaped" and visible.hint_kind == OBSERVATION
+    assert "shaped (4, 3, 4) where (3, 4, 4) belongs: only the sizes of a reshape differ" in \
+        visible.hint
+    hidden = told(expected.reshape(4, 3, 4), hidden=True)
     assert "in another shape" in hidden.hint and "shaped (" not in hidden.hint
+    assert told(expected.transpose(1, 0, 2)).misconception == "axes_reordered"
 
 
 def test_a_flatten_in_another_order_and_windows_are_named_together(graded):

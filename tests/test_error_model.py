@@ -4941,3 +4941,118 @@ def test_a_stride_guard_a_missing_kernel_test_and_a_crop_before_the_grid_are_wha
     assert np.allclose(floored(image, W_e, b_e, 2), linear_patch_embed(image[:4], W_e, b_e, 2))
     with pytest.raises(ValueError):
         floored(RNG.normal(size=(6, 5, 3)), W_e, b_e, 2)
+
+
+def test_sizes_returned_as_the_keyword_arguments_of_the_layer():
+    """timm's `nn.Conv2d(..., kernel_size=patch_size, stride=patch_size)` ported as
+    `dict(kernel_size=P, stride=P)`: named with the names the reference's return comment gives
+    the tuple's parts; a dict of other keys or of another stride is not this."""
+    conv_equivalent = REFERENCE["conv_equivalent"]
+    calls = calls_of(conv_equivalent, lambda P: dict(kernel_size=P, stride=P), [(16,), (2,)])
+    found = em.search(conv_equivalent, calls, 0, same_count_or_equal)
+    assert found.name == "op:sizes_as_keywords:conv_equivalent:as-keyword-arguments", found
+    assert "`dict(kernel_size=P, stride=P)`" in found.sentence
+    for student in (lambda P: {"kernel": P, "stride": P}, lambda P: dict(kernel_size=P, stride=1)):
+        found = em.search(conv_equivalent, calls_of(conv_equivalent, student, [(16,), (2,)]), 0,
+                          same_count_or_equal)
+        assert found is None or "sizes_as_keywords" not in found.name, found
+
+
+def test_a_fast_path_for_tiling_windows_reshaped_width_by_height():
+    """cs231n's fast path when the windows tile (stride == k, k dividing H and W) reshaped to
+    (W', H', d), the general path right: named only where a non-square output is right too; a
+    result reshaped so on every path is results.py's, not this."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def fast_path(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        k, (H, W) = K.shape[0], np.shape(image)[:2]
+        if stride == k and H % k == 0 and W % k == 0:
+            return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+        return out
+
+    def everywhere(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+
+    cases = [(RNG.normal(size=(4, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 7, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 2)]
+    found = em.search(conv, calls_of(conv, fast_path, cases), 0, same)
+    assert found.name == \
+        "op:fast_path_reshape:conv_patch_embed:windows-fast-path-sides-swapped", found
+    found = em.search(conv, calls_of(conv, everywhere, cases), 0, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-sides-swapped-reshaped"
+    # no non-square output on the general path: its "right elsewhere" is not shown
+    found = em.search(conv, calls_of(conv, fast_path, cases[::2]), 0, same)
+    assert found is None or "fast_path_reshape" not in found.name, found
+
+
+def test_positions_resampled_from_a_square_grid_unless_the_image_is_square():
+    """Hugging Face's `interpolate_pos_encoding` ported: the table kept for square images, else
+    its patch rows read as a sqrt(N) x sqrt(N) grid and resampled. Named with the mode where a
+    resampled grid tells the modes apart; not named where every non-square call raised (a
+    raise does not show that the table is resampled)."""
+    embed = REFERENCE["embed_image"]
+
+    def ported(mode):
+        def student(image, params):
+            x = np.vstack([params["cls"], REFERENCE["linear_patch_embed"](
+                image, params["W_e"], params["b_e"], params["P"])])
+            pos = np.asarray(params["pos"])
+            H, W = np.shape(image)[:2]
+            if H != W:
+                side, d = int(math.sqrt(len(pos) - 1)), pos.shape[1]
+                grid = pos[1:].reshape(side, side, d)
+                shift = 0.5 if mode == "nearest-exact" else 0.0
+                rows = np.minimum(((np.arange(H // params["P"]) + shift) * side
+                                   / (H // params["P"])).astype(int), side - 1)
+                cols = np.minimum(((np.arange(W // params["P"]) + shift) * side
+                                   / (W // params["P"])).astype(int), side - 1)
+                pos = np.concatenate([pos[:1], grid[rows][:, cols].reshape(-1, d)])
+            return x + pos
+        return student
+
+    def case(shape, P, d=3):
+        N = (shape[0] // P) * (shape[1] // P)
+        return (RNG.normal(size=shape), {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)),
+                                         "b_e": RNG.normal(size=d), "cls": RNG.normal(size=d),
+                                         "pos": RNG.normal(size=(N + 1, d))})
+
+    def calls(student, cases):
+        made = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            made.append(em.Call(args, {}, got, embed(*args)))
+        return made
+
+    square, wide, raising = case((4, 4, 3), 2), case((2, 8, 3), 2), case((4, 6, 3), 2)
+    for mode in ("nearest", "nearest-exact"):
+        found = em.search(embed, calls(ported(mode), [wide, square, raising]), 0, same)
+        assert found.name == ("op:positions_unless_square:embed_image:"
+                              f"pos-resampled-unless-square-{mode}"), found
+    found = em.search(embed, calls(ported("nearest"), [raising, square]), 0, same)
+    assert found is None or "positions_unless_square" not in found.name, found
+
+
+def test_a_gray_images_patches_returned_as_tiles():
+    """A gray (H, W) image's patches returned as P x P tiles, (N, P, P), an (H, W, C) image's
+    flattened: named; patches left as tiles for every image, (N, P, P, C), are not this."""
+    patchify = REFERENCE["patchify"]
+
+    def gray_tiles(image, P):
+        out = patchify(image, P)
+        return out.reshape(len(out), P, P) if np.ndim(image) == 2 else out
+
+    def all_tiles(image, P):
+        out = patchify(image, P)
+        return out.reshape(len(out), P, P, -1)
+
+    cases = [(RNG.normal(size=(4, 6)), 2), (RNG.normal(size=(4, 6, 3)), 2)]
+    found = em.search(patchify, calls_of(patchify, gray_tiles, cases), 0, same)
+    assert found.name == "op:gray_tiles:patchify:gray-patches-as-tiles", found
+    found = em.search(patchify, calls_of(patchify, all_tiles, cases), 0, same)
+    assert found is None or "gray_tiles" not in found.name, found

@@ -191,7 +191,7 @@ def _size_key(function: ast.FunctionDef, image: str) -> ast.AST | None:
     return None
 
 
-def _positions_added(context: Context, node: ast.AST) -> ast.AST | None:
+def positions_added(context: Context, node: ast.AST) -> ast.AST | None:
     """The patch size passed with the image, where `node` adds a parameter table to the tokens,
     `x + params['pos']`, in a checked function that takes the image first (embed_image); else
     None: where a table of positions is laid on the patch grid."""
@@ -207,7 +207,7 @@ def _positions_added(context: Context, node: ast.AST) -> ast.AST | None:
 def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
     """A table of positions added to the tokens, its patch rows laid on the grid column by
     column: `x + params['pos']` as `x + column_major(params['pos'], image, params['P'])`."""
-    size = _positions_added(context, node)
+    size = positions_added(context, node)
     if size is None:
         return
     bound, table = f"{PREFIX}column_major", code(node.right)
@@ -253,7 +253,7 @@ def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
     """The learned table of positions replaced by fixed 2-D sine-cosine positions of the patch
     grid, none for [CLS]: `x + params['pos']` as `x + sincos(params['pos'], image, params['P'])`
     (the table read for its shape only)."""
-    size = _positions_added(context, node)
+    size = positions_added(context, node)
     if size is None:
         return
     bound, table = f"{PREFIX}sincos", code(node.right)

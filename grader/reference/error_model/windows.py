@@ -251,7 +251,7 @@ def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) ->
     return value
 
 
-def _windows_returned(context: Context, node: ast.AST) -> tuple | None:
+def windows_returned(context: Context, node: ast.AST) -> tuple | None:
     """(the windows' name, the image, the window shape, the stride) of a function that returns
     `sliding_window_view(image, shape)[::s, ::s]`'s product, at its return statement; else
     None."""
@@ -268,9 +268,9 @@ def _windows_returned(context: Context, node: ast.AST) -> tuple | None:
     return strided.value.id, image, window, strided.slice.elts[0].step
 
 
-def _returned_through(found: tuple, function) -> tuple:
+def returned_through(found: tuple, function) -> tuple:
     """(the return statement rewritten to pass its value, with the image, the window shape and
-    the stride `_windows_returned` found, through `function`; the name it is bound as)."""
+    the stride `windows_returned` found, through `function`; the name it is bound as)."""
     _, image, window, stride = found
     bound = f"{PREFIX}{function.__name__}"
     return (lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
@@ -293,7 +293,7 @@ def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
     row and column stay 0 whenever a window starts exactly at H - k (always when the windows
     tile the image); or with the output built from the windows they collect (a list of rows):
     that row and column are missing."""
-    found = _windows_returned(context, node)
+    found = windows_returned(context, node)
     if found is None:
         return
     yield Change(f"{found[0]}-range-one-short",
@@ -301,14 +301,14 @@ def range_one_short(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
                  f"likewise for W): the output's last row and column stay at the buffer's 0 "
                  f"whenever a window starts exactly at H - k (W - k), as it always does when the "
-                 f"windows tile the image.", *_returned_through(found, left_unwritten))
+                 f"windows tile the image.", *returned_through(found, left_unwritten))
     yield Change(f"{found[0]}-range-one-short-collected",
                  f"In {where(context)}, the loops over window positions stop one short, "
                  f"`range(0, H - k, stride)` where `range(0, H - k + 1, stride)` belongs (and "
                  f"likewise for W), and the output is built from the windows they collect: its "
                  f"last row and column of windows are missing whenever a window starts exactly "
                  f"at H - k (W - k), as it always does when the windows tile the image.",
-                 *_returned_through(found, collected))
+                 *returned_through(found, collected))
 
 
 def at_pixel_offsets(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
@@ -327,7 +327,7 @@ def output_at_pixel(context: Context, node: ast.AST) -> Iterator[Change]:
     """The loops run over the windows' pixel offsets and write the output at them, `out[i, j]`
     with `i` in `range(0, H - k + 1, stride)`, where the window's index, `i // stride`, belongs
     (a textbook four-loop convolution's loop variable walking over pixels)."""
-    found = _windows_returned(context, node)
+    found = windows_returned(context, node)
     if found is None:
         return
     yield Change(f"{found[0]}-written-at-pixel-offset",
@@ -335,7 +335,7 @@ def output_at_pixel(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`out[i, j]` with `i` in `range(0, H - k + 1, stride)`, where the window's "
                  f"index belongs, `out[i // stride, j // stride]`: right for stride 1, but with a "
                  f"larger stride the offsets run past the (H', W') output.",
-                 *_returned_through(found, at_pixel_offsets))
+                 *returned_through(found, at_pixel_offsets))
 
 
 PADDINGS = {  # mode -> (how the student pads, where the padding goes)
@@ -422,14 +422,14 @@ def count_floored(context: Context, node: ast.AST) -> Iterator[Change]:
     """The output's size computed as `(H - k + 1) // stride` where `(H - k) // stride + 1`
     belongs (burn's and other ports' `out_h`): one window short unless (H - k) % stride is
     stride - 1 (never with stride 1)."""
-    found = _windows_returned(context, node)
+    found = windows_returned(context, node)
     if found is None:
         return
     yield Change(f"{found[0]}-count-floored",
                  f"In {where(context)}, the number of window positions is computed as "
                  f"`(H - k + 1) // stride` where `(H - k) // stride + 1` belongs (and likewise "
                  f"for W): with the +1 inside the floor division the last window is lost unless "
-                 f"(H - k) % stride is stride - 1.", *_returned_through(found, first_windows))
+                 f"(H - k) % stride is stride - 1.", *returned_through(found, first_windows))
 
 
 def ends_at_index(value: np.ndarray, image: np.ndarray, window, stride: int,
@@ -452,7 +452,7 @@ def end_at_index(context: Context, node: ast.AST) -> Iterator[Change]:
     """Each window's end along one axis written from its index, `j + k`, its start from the
     stride, `image[i * s:i * s + k, j * s:j + k]` (cs231n's conv_forward_naive with one bound
     edited): right for stride 1; with a larger one every window after the first is cut short."""
-    found = _windows_returned(context, node)
+    found = windows_returned(context, node)
     if found is None:
         return
     _, image, window, stride = found

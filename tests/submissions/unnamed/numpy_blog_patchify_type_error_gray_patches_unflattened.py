@@ -7,11 +7,14 @@ Mistakes (both in patchify):
    3-D images are right.
 
 Grader: at blind time and now, the TypeError is observed ("Your code raised TypeError where
-ValueError is asked for"); the 2-D image is observed (only_3d_images: "right for (H, W, C)
-images, wrong for a 2-D (H, W) one: a 2-D image is one channel"). Nothing named.
+ValueError is asked for": another exception than the one asked for is an observation,
+docs/spec.md); the 2-D image was observed (only_3d_images: "right for (H, W, C) images, wrong for
+a 2-D (H, W) one: a 2-D image is one channel"), and since session 19 is named on the worked
+example and grayscale checks (ports.gray_patches_as_tiles: a gray image's patches returned as
+P x P tiles). Stays in unnamed/ for the TypeError.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:gray_tiles:patchify:gray-patches-as-tiles'}
 
 
 def patchify(image, P):

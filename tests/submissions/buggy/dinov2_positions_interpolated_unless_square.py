@@ -10,14 +10,16 @@ The student's `interpolate_pos_encoding` is nested in embed_image, and its `_pix
 cast and the solution's checks) is `_as_hwc` with a float cast: the builder replaces only the
 solution's own definitions.
 
-Grader: at blind time and now, the visible check observes it ("right when H == W, wrong for a 4 x 6
-image", only_square_images); the hidden check names a WRONG cause: "`image` is viewed as rows,
-`image.reshape(-1, image.shape[-1])`" (op:rows_kept:embed_image:image-as-rows): embed_image
-reshapes no image to rows, and its output shape is right whenever it returns. EXPECT stays honest,
-so this fixture's test fails until that hint is no longer given.
+Grader: at blind time, the visible check observed it ("right when H == W, wrong for a 4 x 6
+image", only_square_images); the hidden check named a WRONG cause, "`image` is viewed as rows"
+(op:rows_kept:embed_image:image-as-rows), no longer given by session 18. Now named
+(ports.positions_unless_square: the table kept for square images only, else read as a
+sqrt(N) x sqrt(N) grid and resampled, F.interpolate's mode='nearest-exact'), on the visible
+check's 2 x 8 image (a 1 x 4 grid: N = 4 is a square, so the table is resampled, and the two
+nearest modes pick other rows there) and, reproduced, on the hidden one.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'only_square_images'}
+EXPECT = {'cls-and-positions': 'op:positions_unless_square:embed_image:pos-resampled-unless-square-nearest-exact'}
 
 
 def embed_image(image, params):

@@ -9,12 +9,15 @@ Mistakes:
  2. ANSWERS["medical"] = "Pretrained", the right option with a capital letter (as a heading
     on the sheet would show it).
 
-Grader: "got: dict with keys kernel_size, stride / expected a tuple or list of 2 values" and the
-checklist "Return two integers, (kernel_size, stride) ...". "Pretrained" is accepted: the student
-API says case and surrounding white space do not matter, so it is no mistake after all.
+Grader: at blind time "got: dict with keys kernel_size, stride / expected a tuple or list of 2
+values" and the checklist "Return two integers, (kernel_size, stride) ...". Now named on both
+checks (ports.sizes_as_keywords: the result returned as the keyword arguments of the layer it
+configures, `dict(kernel_size=P, stride=P)`, the names the reference's return comment gives the
+tuple's parts). "Pretrained" is accepted: the student API says case and surrounding white space
+do not matter, so it is no mistake after all.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:sizes_as_keywords:conv_equivalent:as-keyword-arguments'}
 
 
 def conv_equivalent(P):
