@@ -5056,3 +5056,52 @@ def test_a_gray_images_patches_returned_as_tiles():
     assert found.name == "op:gray_tiles:patchify:gray-patches-as-tiles", found
     found = em.search(patchify, calls_of(patchify, all_tiles, cases), 0, same)
     assert found is None or "gray_tiles" not in found.name, found
+
+
+def test_tokens_collapsed_to_a_square_count_and_an_image_floored_to_its_tiles():
+    """Flax's VitInputLayer ported: the conv's tokens reshaped to (H // P) ** 2 rows (numpy's
+    refusal, the student's very message, on a non-square image), named from the height; and the
+    VALID conv's floor with no tiling test, named where a refusal was due and tokens came back.
+    The student's value of a square image P tiles is the reference's: neither names anything
+    where the calls show no difference."""
+    embed = REFERENCE["embed_image"]
+
+    def student(image, params, floor=True):
+        image, P = np.asarray(image), params["P"]
+        H = image.shape[0]
+        if not floor and (image.shape[0] % P or image.shape[1] % P):
+            raise ValueError("patch size does not tile")
+        kernel = params["W_e"].reshape(P, P, -1, params["W_e"].shape[1])
+        grid = REFERENCE["conv_patch_embed"](image, kernel, params["b_e"], P)
+        tokens = np.reshape(grid, ((H // P) ** 2, params["W_e"].shape[1]))
+        return np.concatenate([params["cls"][None, :], tokens]) + params["pos"]
+
+    def case(shape, P, rows, d=3):
+        C = shape[2] if len(shape) == 3 else 1
+        return (RNG.normal(size=shape), {"P": P, "W_e": RNG.normal(size=(P * P * C, d)),
+                                         "b_e": RNG.normal(size=d), "cls": RNG.normal(size=d),
+                                         "pos": RNG.normal(size=(rows, d))})
+
+    def calls(function, cases):
+        made = []
+        for args in cases:
+            try:
+                got = function(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            try:
+                expected = embed(*args)
+            except ValueError:
+                expected = None
+            made.append(em.Call(args, {}, got, expected))
+        return made
+
+    wide, tall, square = case((4, 6, 3), 2, 7), case((6, 3), 3, 3), case((4, 4, 3), 2, 5)
+    found = em.search(embed, calls(student, [wide, tall, square]), 0, same)
+    assert found.name == "op:square_count:embed_image:tokens-counted-from-H-squared", found
+    assert "(H // P) ** 2 rows" in found.sentence
+    untiled = case((6, 6, 3), 4, 2)
+    found = em.search(embed, calls(student, [untiled, square]), 0, same)
+    assert found.name == "op:floored:embed_image:image-floored-to-tiles", found
+    assert em.search(embed, calls(lambda i, p: student(i, p, floor=False),
+                                  [untiled, square]), 0, same) is None

@@ -5,6 +5,7 @@ from . import (
     channels,
     choices,
     chunks,
+    collapse,
     contractions,
     counts,
     dtypes,
@@ -36,7 +37,7 @@ from . import (
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, channels, grids, tiling, stems, kernel_fit, guards, fixed,
-           omitted, ports)
+           omitted, ports, collapse)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

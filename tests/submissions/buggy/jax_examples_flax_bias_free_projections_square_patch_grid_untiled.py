@@ -13,15 +13,21 @@ Mistakes:
    the tiling: a square image P does not tile (10x10, P=4) gives tokens where ValueError is asked
    for. Hidden behind mistake 2 on non-square images (they raise ValueError, by accident).
 
-Grader: at blind time (5712eea) and now, mistake 1 named ("In `self_attention` (in each of its 4
-calls of `linear`), the bias `b` is left out of `x @ W + b`.") on no-causal-mask and
-multi-head-attention. Mistake 2 only observed: "Your `embed_image` is right when H == W, and
-raises ValueError for a 4 x 6 image: use H and W each where they belong" (only_square_images) on
-cls-and-positions; why-positions says the file's embed_image failed on the property's input.
-Mistake 3 not told: no check gives embed_image a square image P does not tile. In unnamed/.
+Grader: at blind time (5712eea), mistake 1 named ("In `self_attention` (in each of its 4 calls
+of `linear`), the bias `b` is left out of `x @ W + b`.") on no-causal-mask and
+multi-head-attention; mistake 2 only observed ("Your `embed_image` is right when H == W, and
+raises ValueError for a 4 x 6 image", only_square_images); mistake 3 not told (no check gave
+embed_image a square image P does not tile). Now all three named: mistake 2 on cls-and-positions'
+RGB and hidden checks ("the patch tokens of `linear_patch_embed(...)` are reshaped to (H // P) **
+2 rows, a patch count made for square images", error_model/collapse.py, the reshape refused with
+the student's very message), mistake 3 on its refusal check, which now sends square images P does
+not tile ("nothing refuses an image that P does not tile: its patches come from a kernel = stride
+= P convolution (VALID padding), which floors the grid", op:floored:embed_image:
+image-floored-to-tiles). why-positions says the file's embed_image failed on the property's
+input (an observation of the crash, not a mistake of its own). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'why-positions': None,
+EXPECT = {'cls-and-positions': 'op:square_count:embed_image:tokens-counted-from-H-squared',
           'no-causal-mask': 'op:term:self_attention/linear*:drop-b',
           'multi-head-attention': 'op:term:self_attention/linear*:drop-b'}
 
