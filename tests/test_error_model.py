@@ -5058,6 +5058,117 @@ def test_a_gray_images_patches_returned_as_tiles():
     assert found is None or "gray_tiles" not in found.name, found
 
 
+def _reshaped_heads(x, p, heads):
+    """jimmybanta/LLM-from-scratch's heads: `p['Wq'].reshape(heads, d, d_h)[h]` per head (its
+    (num_heads, d_model, d_k) layout read off the (d, d) matrix), the biases cut right."""
+    T, d = x.shape
+    d_h = d // heads
+    out = []
+    for h in range(heads):
+        q, k, v = (x @ p[w].reshape(heads, d, d_h)[h] + p[b].reshape(heads, d_h)[h]
+                   for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+        out.append(_softmax(q @ k.T / math.sqrt(d_h)) @ v)
+    return np.concatenate(out, axis=-1) @ p["Wo"] + p["bo"]
+
+
+def test_each_heads_weights_taken_by_a_reshape_of_the_whole_matrix():
+    """`W.reshape(heads, d, d_h)[h]` for the column block `W[:, h * d_h:(h + 1) * d_h]`: right
+    with one head only, and named from a student's calls; the column blocks read through a
+    reshape that splits the columns, `W.reshape(d, heads, d_h)[:, h]`, are the reference's
+    values (never this mistake), and the heads interleaved are not named so."""
+    attention_ = REFERENCE["self_attention"]
+    name = "op:weights_reshaped:self_attention:weights-reshaped-per-head"
+    reshaped = em.rewrite(attention_, name)
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    for heads in (1, 2, 4):
+        assert np.allclose(reshaped(x, p, heads), _reshaped_heads(x, p, heads))
+    assert np.allclose(reshaped(x, p, 1), attention_(x, p, 1))
+    assert "`W.reshape(heads, d, d // heads)[h]`" in em.sentence(attention_, name)
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), heads) for heads in (1, 2, 4)]
+    assert em.search(attention_, calls_of(attention_, _reshaped_heads, cases), 1,
+                     same).name == name
+
+    def column_blocks(x, p, heads):
+        d_h = x.shape[-1] // heads
+        q_of = {w: p[w].reshape(8, heads, d_h) for w in ("Wq", "Wk", "Wv")}
+        out = [_softmax((x @ q_of["Wq"][:, h] + p["bq"].reshape(heads, d_h)[h])
+                        @ (x @ q_of["Wk"][:, h] + p["bk"].reshape(heads, d_h)[h]).T
+                        / math.sqrt(d_h)) @ (x @ q_of["Wv"][:, h] + p["bv"].reshape(heads, d_h)[h])
+               for h in range(heads)]
+        return np.concatenate(out, axis=-1) @ p["Wo"] + p["bo"]
+
+    assert np.allclose(column_blocks(x, p, 2), attention_(x, p, 2))
+
+    def interleaved(x, p, heads):
+        d_h = x.shape[-1] // heads
+        out = []
+        for h in range(heads):
+            q, k, v = (x @ p[w][:, h::heads] + p[b][h::heads]
+                       for w, b in (("Wq", "bq"), ("Wk", "bk"), ("Wv", "bv")))
+            out.append(_softmax(q @ k.T / math.sqrt(d_h)) @ v)
+        return np.concatenate(out, axis=-1) @ p["Wo"] + p["bo"]
+
+    found = em.search(attention_, calls_of(attention_, interleaved, cases), 1, same)
+    assert found is None or "weights_reshaped" not in found.name
+
+
+def test_the_cls_row_plus_the_mean_of_the_patch_tokens():
+    """`x[0]` as `x[0] + x[1:].mean(axis=0)` (a CLS + GAP head, cvogtlaender's ViT_CLS_GAP),
+    named from a student's logits; [CLS] plus the mean of every token is not named so; only
+    a row the checked function reads itself (no helper's)."""
+    vit = REFERENCE["vit_forward"]
+    name = "op:row_plus_pooling:vit_forward:x[0]-plus-mean-after"
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    _, normed = final_tokens(image, params)
+    head = (params["W_head"], params["b_head"])
+    assert np.allclose(em.rewrite(vit, name)(image, params),
+                       (normed[0] + normed[1:].mean(0)) @ head[0] + head[1])
+    assert "`x[0]` is read as `x[0] + x[1:].mean(axis=0)`: row 0 plus the average" in \
+        em.sentence(vit, name)
+
+    def student(image, params, rows=slice(1, None)):
+        _, normed = final_tokens(image, params)
+        return (normed[0] + normed[rows].mean(0)) @ params["W_head"] + params["b_head"]
+
+    cases = [(RNG.normal(size=(4, 4, 3)), small_vit()) for _ in range(2)]
+    assert em.search(vit, calls_of(vit, student, cases), 0, same).name == name
+    found = em.search(vit, calls_of(vit, lambda i, p: student(i, p, slice(None)), cases), 0,
+                      same)
+    assert found is None or "row_plus_pooling" not in found.name
+    assert not any(e.operator == "row_plus_pooling"
+                   for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_a_softmax_divided_through_the_transpose_trick():
+    """`(e.T / np.sum(e, axis=axis)).T` (the CodeEmporium / ajhalthor notebooks' softmax):
+    right for a 2-D array along its last axis; along axis 0 of a non-square matrix numpy's
+    broadcast error, on a 3-D array other values. Named from a student's calls, raises by their
+    message; a sum without keepdims divided directly is another mistake, not named so."""
+    softmax = REFERENCE["softmax"]
+    name = "op:divided_by_transpose:softmax:sum-by-transpose"
+    trick = em.rewrite(softmax, name)
+
+    def student(x, axis=-1):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return (e.T / np.sum(e, axis=axis)).T
+
+    square, wide = RNG.normal(size=(4, 4, 4)), RNG.normal(size=(3, 5))
+    assert np.allclose(trick(wide), softmax(wide))
+    assert np.allclose(trick(square), student(square))
+    assert not np.allclose(trick(square), softmax(square))
+    with pytest.raises(ValueError):
+        trick(wide, 0)
+    cases = [(wide, -1), (wide, 0), (square, -1), (RNG.normal(size=4), -1)]
+    assert em.search(softmax, _calls_raising(softmax, student, cases), 2, same).name == name
+
+    def unkept(x, axis=-1):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis)
+
+    found = em.search(softmax, _calls_raising(softmax, unkept, cases), 2, same)
+    assert found is None or "divided_by_transpose" not in found.name
+
+
 def test_tokens_collapsed_to_a_square_count_and_an_image_floored_to_its_tiles():
     """Flax's VitInputLayer ported: the conv's tokens reshaped to (H // P) ** 2 rows (numpy's
     refusal, the student's very message, on a non-square image), named from the height; and the

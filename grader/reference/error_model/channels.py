@@ -22,7 +22,7 @@ import numpy as np
 
 from .change import Change, Context, code, where
 from .counts import squared_name
-from .evidence import fresh
+from .evidence import recorded
 from .tree import PREFIX
 
 
@@ -83,17 +83,7 @@ def patch_from_rows(W: np.ndarray, rounding: str) -> int:
 def _told_apart(rewritten, calls, same) -> bool:
     """Whether the rewritten function, run on `calls`, read a size off a weight whose rounded
     and floored square roots differ: only there do the calls show which the code does."""
-    told = []
-    token = TOLD.set(told)
-    try:
-        for call in calls:
-            try:
-                rewritten(*fresh(call.args), **fresh(call.kwargs))
-            except Exception:  # noqa: BLE001, S112  (a raise reads the size before it, or none)
-                continue
-    finally:
-        TOLD.reset(token)
-    return bool(told)
+    return bool(recorded(TOLD, rewritten, calls))
 
 
 def _patch_argument(node: ast.AST, parameters: set[str]) -> tuple[int, ast.Name] | None:

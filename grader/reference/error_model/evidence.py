@@ -48,6 +48,23 @@ def fresh(value):
     return value
 
 
+def recorded(variable, rewritten, calls) -> list:
+    """What the rewritten function appends to the list `variable` (a ContextVar its rewrite
+    reads) while it runs on each of `calls`: the sizes or modes it met, where only some calls
+    tell two of an operator's readings apart. A call that raises records what it met before."""
+    seen: list = []
+    token = variable.set(seen)
+    try:
+        for call in calls:
+            try:
+                rewritten(*fresh(call.args), **fresh(call.kwargs))
+            except Exception:  # noqa: BLE001, S112  (a raise reads what it met before it)
+                continue
+    finally:
+        variable.reset(token)
+    return seen
+
+
 def elements(value) -> int:
     if isinstance(value, np.ndarray):
         return value.size

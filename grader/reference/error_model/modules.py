@@ -2,6 +2,7 @@
 (a name is unique across modules: `tests/test_error_model.py`)."""
 from . import (
     alternatives,
+    broadcasts,
     channels,
     choices,
     chunks,
@@ -25,6 +26,7 @@ from . import (
     order,
     ports,
     projections,
+    readouts,
     results,
     sequence,
     stems,
@@ -37,7 +39,7 @@ from . import (
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, channels, grids, tiling, stems, kernel_fit, guards, fixed,
-           omitted, ports, collapse)
+           omitted, ports, readouts, broadcasts, collapse)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

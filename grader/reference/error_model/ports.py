@@ -41,7 +41,7 @@ from .change import (
     prepended,
     where,
 )
-from .evidence import agree, fresh
+from .evidence import agree, recorded
 from .forward import IMAGE, positions_added
 from .inputs import PROMOTES
 from .tree import PREFIX
@@ -157,17 +157,7 @@ def square_resampled(table, image, size, mode):
 def _resamplings(rewritten, calls) -> list[bool]:
     """For each grid the rewritten function, run on `calls`, resampled: whether the two modes
     pick other rows there (only there do the calls show which one the code uses)."""
-    told = []
-    token = TOLD.set(told)
-    try:
-        for call in calls:
-            try:
-                rewritten(*fresh(call.args), **fresh(call.kwargs))
-            except Exception:  # noqa: BLE001, S112  (a refused reshape resamples nothing)
-                continue
-    finally:
-        TOLD.reset(token)
-    return told
+    return recorded(TOLD, rewritten, calls)  # a refused reshape resamples nothing
 
 
 def _modes_told_apart(rewritten, calls, same) -> bool:

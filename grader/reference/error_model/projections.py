@@ -248,6 +248,48 @@ def _sliced(context: Context, function: ast.FunctionDef, count: str,
     return new
 
 
+def head_stacked(weight, count) -> np.ndarray:
+    """`weight` [d_in, d] whose column block h is `weight.reshape(count, d_in, d // count)[h]`:
+    each head's weights read off the matrix by a reshape (d_h consecutive entries of its
+    flattened rows), laid out where the split reads head h's columns."""
+    weight, count = np.asarray(weight), int(count)
+    rows = weight.shape[0]
+    return weight.reshape(count, rows, -1).swapaxes(0, 1).reshape(rows, -1)
+
+
+def weights_reshaped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Every projection whose result the heads split, its weights taken per head by a reshape
+    of the whole matrix to (heads, d, d // heads) (a per-head weight tensor, as
+    jimmybanta/LLM-from-scratch's `(num_heads, d_model, d_k)` layout, read off a (d, d) matrix),
+    instead of the column block `W[:, h * d_h:(h + 1) * d_h]`: right with one head only."""
+    if node is not context.instance.node:
+        return
+    for count in _counts(context):
+        calls = _split_biases(context, node, count)
+        if not calls:
+            continue
+        weights = ", ".join(f"`{code(c.args[1])}`" for c in calls)
+        bound = f"{PREFIX}{head_stacked.__name__}"
+        yield Change("weights-reshaped-per-head",
+                     f"In {where(context)}, each head's weights are taken from {weights} by a "
+                     f"reshape of the whole matrix, `W.reshape({count}, d, d // {count})[h]` "
+                     f"(a per-head weight tensor), which cuts the matrix's entries in memory "
+                     f"order, row after row, not into head h's columns: head h's weights are "
+                     f"the column block `W[:, h * d_h:(h + 1) * d_h]` (the two agree only with "
+                     f"one head).",
+                     lambda n, count=count, bound=bound: _stacked(context, n, count, bound),
+                     ((bound, head_stacked),))
+
+
+def _stacked(context: Context, function: ast.FunctionDef, count: str,
+             bound: str) -> ast.FunctionDef:
+    new = copy.deepcopy(function)
+    for call in _split_biases(context, new, count):
+        call.args[1] = ast.Call(ast.Name(bound, ast.Load()),
+                                [call.args[1], ast.Name(count, ast.Load())], [])
+    return new
+
+
 def sums_multiplied(left, right) -> np.ndarray:
     """`left @ right` as an einsum whose summed letter differs between the operands: each summed
     over its own axis, the sums multiplied."""
@@ -301,5 +343,6 @@ def mask_on_leading_axes(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"bias_unscaled": bias_unscaled, "bias_per_head": bias_per_head,
-             "bias_sliced": bias_sliced, "letters_mismatched": letters_mismatched,
+             "bias_sliced": bias_sliced, "weights_reshaped": weights_reshaped,
+             "letters_mismatched": letters_mismatched,
              "mask_leading_axes": mask_on_leading_axes}

@@ -9,10 +9,11 @@ Mistakes:
 Grader: at blind time (5712eea) and now, not named: both vit-forward checks get only the generic
 checklist ("vit_forward reuses embed_image, encoder_block and layer_norm: make those exercises
 pass first. Then check the order: ... and the [CLS] row (row 0) through W_head, b_head ...");
-vit-checkpoint observes it. In unnamed/ (another helper is naming it).
+vit-checkpoint observes it. Since the name34 merge, named on both vit-forward checks
+(readouts.row_plus_pooling: "`x[0]` is read as `x[0] + x[1:].mean(axis=0)`"), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:row_plus_pooling:vit_forward:x[0]-plus-mean-after'}
 
 
 def vit_forward(image, params):

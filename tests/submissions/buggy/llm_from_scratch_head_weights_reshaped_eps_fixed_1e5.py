@@ -14,12 +14,14 @@ Grader: at blind time (5712eea) and now, mistake 2 named ("In `layer_norm`, `eps
 1e-05 (a library's usual default) whatever is given") on layer-norm. Mistake 1 only observed:
 "Your `self_attention` is right with one head, wrong with heads=2: look at each step that depends
 on the number of heads (the split into d // heads columns, the scale, the merge)" (only_one_head)
-on no-causal-mask and multi-head-attention. In unnamed/ (another helper is naming the reshaped
-head weights).
+on no-causal-mask and multi-head-attention. Since the name34 merge, mistake 1 named on both
+(projections.weights_reshaped: "each head's weights are taken ... by a reshape of the whole
+matrix, `W.reshape(heads, d, d // heads)[h]`"): every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05',
-          'no-causal-mask': None, 'multi-head-attention': None}
+          'no-causal-mask': 'op:weights_reshaped:self_attention:weights-reshaped-per-head',
+          'multi-head-attention': 'op:weights_reshaped:self_attention:weights-reshaped-per-head'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

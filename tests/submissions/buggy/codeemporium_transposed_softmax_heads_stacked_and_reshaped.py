@@ -20,10 +20,13 @@ multi-head-attention (graded with the grader's softmax standing in); why-positio
 file's self_attention (attention_not_equivariant). Mistake 2 only told by checklists (the small
 examples: "Pass `axis` and keepdims=True to both np.max and np.sum ..."; the hidden check the
 generic one) and an observation that softmax failed on the sum-to-1 property's input: no hint
-names the transpose trick. In unnamed/ (another helper is naming it).
+names the transpose trick. Since the name34 merge, mistake 2 named (broadcasts.divided_by_transpose:
+"`e / np.sum(e, axis=axis, keepdims=True)` is written `(e.T / np.sum(e, axis=axis)).T`") on the
+small examples, and with mistake 1 as "2 mistakes at once" on the hidden check: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)',
+EXPECT = {'stable-softmax': 'op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)'
+                            '+op:divided_by_transpose:softmax:sum-by-transpose',
           'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
           'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
           'why-positions': 'attention_not_equivariant'}
