@@ -100,10 +100,10 @@ def floored(context: Context, node: ast.AST) -> Iterator[Change]:
         return new
 
     yield Change("image-floored-to-tiles",
-                 f"In {where(context)}, nothing refuses an image that P does not tile: its "
-                 f"patches come from a kernel = stride = P convolution (VALID padding), which "
-                 f"floors the grid and leaves out the last rows and columns, so `{code(node)}` "
-                 f"gets the patches that fit and a size P does not tile gets tokens. ViT patches "
+                 f"In {where(context)}, nothing refuses an image that P does not tile: the "
+                 f"grid is floored and the last rows and columns left out (as a kernel = stride "
+                 f"= P convolution with VALID padding does), so `{code(node)}` gets the patches "
+                 f"that fit and a size P does not tile gets tokens. ViT patches "
                  f"tile the image: raise ValueError when P does not divide H or W "
                  f"(linear_patch_embed does).",
                  cut, ((bound, tiles_only),))

@@ -21,8 +21,8 @@ embed_image a square image P does not tile). Now all three named: mistake 2 on c
 RGB and hidden checks ("the patch tokens of `linear_patch_embed(...)` are reshaped to (H // P) **
 2 rows, a patch count made for square images", error_model/collapse.py, the reshape refused with
 the student's very message), mistake 3 on its refusal check, which now sends square images P does
-not tile ("nothing refuses an image that P does not tile: its patches come from a kernel = stride
-= P convolution (VALID padding), which floors the grid", op:floored:embed_image:
+not tile ("nothing refuses an image that P does not tile: the grid is floored and the last rows
+and columns left out (as a kernel = stride = P convolution with VALID padding does)", op:floored:embed_image:
 image-floored-to-tiles). why-positions says the file's embed_image failed on the property's
 input (an observation of the crash, not a mistake of its own). Every mistake named, so in buggy/.
 """
