@@ -239,12 +239,14 @@ def bias_sliced(context: Context, node: ast.AST) -> Iterator[Change]:
                          ((bound, function),))
 
 
-def _sliced(context: Context, function: ast.FunctionDef, count: str,
-            bound: str) -> ast.FunctionDef:
+def _sliced(context: Context, function: ast.FunctionDef, count: str, bound: str,
+            argument: int = 2) -> ast.FunctionDef:
+    """`function` with the `argument`-th argument (2: the bias, 1: the weight) of each
+    projection the heads split passed through `bound(it, count)`."""
     new = copy.deepcopy(function)
     for call in _split_biases(context, new, count):
-        call.args[2] = ast.Call(ast.Name(bound, ast.Load()),
-                                [call.args[2], ast.Name(count, ast.Load())], [])
+        call.args[argument] = ast.Call(ast.Name(bound, ast.Load()),
+                                       [call.args[argument], ast.Name(count, ast.Load())], [])
     return new
 
 
@@ -277,17 +279,8 @@ def weights_reshaped(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"order, row after row, not into head h's columns: head h's weights are "
                      f"the column block `W[:, h * d_h:(h + 1) * d_h]` (the two agree only with "
                      f"one head).",
-                     lambda n, count=count, bound=bound: _stacked(context, n, count, bound),
+                     lambda n, count=count, bound=bound: _sliced(context, n, count, bound, 1),
                      ((bound, head_stacked),))
-
-
-def _stacked(context: Context, function: ast.FunctionDef, count: str,
-             bound: str) -> ast.FunctionDef:
-    new = copy.deepcopy(function)
-    for call in _split_biases(context, new, count):
-        call.args[1] = ast.Call(ast.Name(bound, ast.Load()),
-                                [call.args[1], ast.Name(count, ast.Load())], [])
-    return new
 
 
 def sums_multiplied(left, right) -> np.ndarray:
