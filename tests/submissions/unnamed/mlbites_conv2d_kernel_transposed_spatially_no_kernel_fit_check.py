@@ -15,7 +15,9 @@ first two axes swapped, `K.swapaxes(0, 1)`"); the visible check shows a ramp ima
 "[observation] hint: Your `conv_patch_embed` returns the expected values plus the same vector in
 every row, such as a bias (it takes `b`, ...)": the vector is not b (the file adds b once), so
 the suggested cause is wrong. #2 only a `[checklist]` ("A 3x3 kernel does not fit in a 2-pixel-high
-image: raise ValueError."). In unnamed/.
+image: raise ValueError."). Since port35a the visible check says the observation alone ("plus the
+same vector in every row."): a bias is suggested only when the vector is a multiple of `b`.
+In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped'}
