@@ -13,16 +13,22 @@ Mistakes:
 3. vit_forward: the head is `nn.Sequential([nn.Dense(num_classes), nn.gelu])`: gelu applied to
    the logits. Wrong on every input.
 
-Grader: at blind time (2f30801) and now, #1 named on the four failed attention checks ("q, k, v
-come from one fused product ... split per token as (heads, 3, d_h) where its columns are (3,
-heads, d_h)"); #2 only the encoder-block checklist ("... both residuals, and the MLP step by
-step ..."), #3 only the vit-forward checklist ("... with no softmax or other function after
-them"); vit-checkpoint observes the broken functions. In unnamed/.
+Grader: at blind time (2f30801), #1 named on the four failed attention checks ("q, k, v come
+from one fused product ... split per token as (heads, 3, d_h) where its columns are (3, heads,
+d_h)"); #2 only the encoder-block checklist ("... both residuals, and the MLP step by step
+..."), #3 only the vit-forward checklist ("... with no softmax or other function after them").
+Now all three named: #2 by op:branch_discarded (discarded.py: "the residual `x + mlp(...)` is
+written `x + x`: the branch's output, `mlp(...)`, is never added ..."), #3 by
+op:stem_activation on the head (stems.py: "the linear map's output `linear(x[0], ...)` goes
+through GELU before it is returned ..."; the exact GELU and its tanh approximation, which the
+check's tolerance cannot tell apart, were two names before, so none); vit-checkpoint observes
+the broken functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:fused:self_attention:qkv-fused-heads-major',
           'multi-head-attention': 'op:fused:self_attention:qkv-fused-heads-major',
-          'encoder-block': None, 'vit-forward': None}
+          'encoder-block': 'op:branch_discarded:encoder_block:mlp-branch-discarded-x-doubled',
+          'vit-forward': 'op:stem_activation:vit_forward:result-through-gelu'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -7,12 +7,16 @@ Mistakes:
    log-probabilities, not logits. Wrong on every input. (The final LayerNorm on the [CLS] row
    only is equivalent to the lecture's.)
 
-Grader: at blind time (2f30801) and now, only vit-forward's checklist ("... make those exercises
-pass first. ... those logits are the result, with no softmax or other function after them");
-vit-checkpoint observes the broken vit_forward. In unnamed/.
+Grader: at blind time (2f30801), only vit-forward's checklist ("... make those exercises pass
+first. ... those logits are the result, with no softmax or other function after them"): the
+output activations results.py tried were a softmax, a sigmoid, tanh, a log and an argmax, and a
+log-softmax is a log of a softmax, two edits at one place. Now named (op:output_activation's
+log_softmax: "the result `linear(x[0], ...)` goes through a log-softmax over its last axis ...
+log-probabilities come back ..."); vit-checkpoint observes the broken vit_forward. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:output_activation:vit_forward:result-through-log_softmax'}
 CORRECT = ('encoder_block',)
 
 

@@ -9,14 +9,20 @@ Mistakes:
    "cannot reshape array of size 16 into shape (12)", a gray 12x4 one returns shape (4, 12)
    instead of (12, 4). Right for 3-channel images.
 
-Grader: at blind time (2f30801) and now, observed only: "[observation] Your `patchify` returns
-the expected columns in another order, the same in every row ... each row's entries flattened
-in another order" (#1), the gray checks' tracebacks with `[checklist]`s and the hidden check's
-"[observation] ... the expected values in the expected order, in another shape" (#2);
-vit-checkpoint observes the broken patchify. In unnamed/.
+Grader: at blind time (2f30801), observed only: "[observation] Your `patchify` returns the
+expected columns in another order, the same in every row ... each row's entries flattened in
+another order" (#1), the gray checks' tracebacks with `[checklist]`s and the hidden check's
+"[observation] ... the expected values in the expected order, in another shape" (#2). Now both
+named: #2 alone on the gray checks (op:three_channel_rows, channels.py: "`grid.reshape(..., P *
+P * C)` is written `grid.reshape(-1, P * P * 3)`, as code for RGB images counts 3 channels in a
+patch ..."), both together on the RGB and random checks (with op:channels_first, grids.py:
+"each patch is flattened channels first, (c, p1, p2) ..."; alone it missed the gray calls of
+those checks, so it was never named); vit-checkpoint observes the broken patchify. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:three_channel_rows:patchify:C-as-3-in-rows'
+                      '+op:channels_first:patchify:patch-flattened-channels-first'}
 
 
 def patchify(image, P):
