@@ -9,6 +9,10 @@ Mistakes:
    equivalence with linear_patch_embed.
 2. No ValueError when the kernel is larger than the image: where (H - k) // stride == -1 an empty
    array is returned (k >= H + 2 with stride 1 happens to raise numpy's own ValueError).
+3. (found in porting, not in the key) the output buffer is made in the image's dtype, MLBites'
+   `np.zeros(..., dtype=x.dtype)`: for a uint8 image the window sums are truncated and `out +=
+   bias` raises numpy's UFuncTypeError (a float bias into a uint8 array): the visible check's
+   8-bit case.
 
 Grader: at blind time and now: #1 named on the hidden kernel-stride check ("`K` is read with its
 first two axes swapped, `K.swapaxes(0, 1)`"); the visible check shows a ramp image and says
@@ -17,7 +21,8 @@ every row, such as a bias (it takes `b`, ...)": the vector is not b (the file ad
 the suggested cause is wrong. #2 only a `[checklist]` ("A 3x3 kernel does not fit in a 2-pixel-high
 image: raise ValueError."). Since port35a the visible check says the observation alone ("plus the
 same vector in every row."): a bias is suggested only when the vector is a multiple of `b`.
-In unnamed/.
+#2 is not named with #1: `named_refusal`'s pair kernel_untested + K-axes-swapped does not
+reproduce the 8-bit case's raise (#3), and no operator models #3. In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped'}
