@@ -1378,6 +1378,47 @@ def test_a_result_narrowed_to_its_images_dtype():
     assert "the result takes `image`'s dtype" in found.sentence
 
 
+def test_a_bias_added_in_place_to_a_buffer_in_the_images_dtype():
+    """Blind round 35 (b35_05, MLBites' conv2d_forward: `out = np.zeros(..., dtype=x.dtype)`,
+    the window loops, `out += bias`): the reference's value for a float image, numpy's casting
+    error (a TypeError) for a uint8 one with a float bias. A buffer made like the image with the
+    bias added out of place returns values there: that is `narrowed`, never this."""
+    from grader.reference.patches import conv_patch_embed
+
+    name = "op:bias_in_place:conv_patch_embed:b-added-in-place-in-image-dtype"
+    in_place = em.rewrite(conv_patch_embed, name)
+    K, b = RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4)
+    image = RNG.normal(size=(6, 8, 3))
+    assert np.allclose(in_place(image, K, b, 2), conv_patch_embed(image, K, b, 2))
+    pixels = np.random.default_rng(35).integers(0, 256, size=(6, 8, 3)).astype(np.uint8)
+    with pytest.raises(TypeError):
+        in_place(pixels, K, b, 2)
+    assert "added to it in place" in em.sentence(conv_patch_embed, name)
+
+    def student(image, K, b, stride):
+        out = np.zeros(conv_patch_embed(image, K, b, stride).shape, dtype=image.dtype)
+        out[...] = conv_patch_embed(image, K, np.zeros_like(b), stride)
+        out += b
+        return out
+
+    calls = _calls_raising(conv_patch_embed, student, [(pixels, K, b, 2), (image, K, b, 2)])
+    found = em.search(conv_patch_embed, calls, 0, same)
+    assert found is not None and found.name == name, found
+
+
+def test_two_edits_of_one_function_are_both_applied():
+    """Two rewrites of the whole checked function (its kernel test dropped, `K` read with its
+    first two axes swapped) make one function with both: before, the second replaced the first
+    at that node (b35_05's kernel_untested paired with K-axes-swapped)."""
+    from grader.reference.patches import conv_patch_embed
+
+    both = em.rewrite(conv_patch_embed, "op:kernel_untested:conv_patch_embed:kernel-untested"
+                                        "+op:transposed_argument:conv_patch_embed:K-axes-swapped")
+    assert both(np.zeros((2, 5, 1)), np.zeros((3, 3, 1, 2)), np.zeros(2), 1).shape == (0, 3, 2)
+    K, b, image = RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4), RNG.normal(size=(5, 6, 2))
+    assert np.allclose(both(image, K, b, 1), conv_patch_embed(image, K.swapaxes(0, 1), b, 1))
+
+
 def test_an_array_assembled_in_its_images_dtype():
     """embed_image's [CLS] row and patch tokens put in a buffer made like the image
     (`np.empty((N + 1, d), dtype=image.dtype)`), the positions added after: for a uint8 image

@@ -8,13 +8,19 @@ Mistakes:
 2. softmax raises a plain Exception for any input that is not 2-D or 3-D (a 1-D vector, a
    batched (B, heads, T, T) score tensor).
 
-Grader: at blind time and now, neither named: stable-softmax's checks show the file's own
+Grader: at blind time (2f30801), neither named: stable-softmax's checks show the file's own
 Exception on 1-D cases and the sums off on a 3-D axis=1 case, with `[checklist]`s only ("Pass
 `axis` and keepdims=True to both np.max and np.sum ...", "For x of any number of dimensions ...").
-Attention, encoder-block and vit-forward pass (2-D/3-D last-axis use). In unnamed/.
+Attention, encoder-block and vit-forward pass (2-D/3-D last-axis use). Since port35a both are
+named as a pair on the two visible call checks: guards.py's "an `x` that is neither 2-D nor 3-D
+... is refused" (1-D and 4-D probes raise, 2-D and 3-D ones return) with names.py's "`axis` is
+taken as its default, -1, whatever is given" (`named_refusal` pairs a guard with the one single
+that reproduces every value the code returned). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None}
+EXPECT = {'stable-softmax':
+          'op:guarded:softmax:two-or-three-axes-only+op:default:softmax:axis-as-default'}
+ALIASES = ('softmax_wrong_axis',)  # the sum-to-1 property's verdict on the axis ignored
 
 
 def softmax(x, axis=-1):

@@ -9,18 +9,30 @@ Mistakes:
    equivalence with linear_patch_embed.
 2. No ValueError when the kernel is larger than the image: where (H - k) // stride == -1 an empty
    array is returned (k >= H + 2 with stride 1 happens to raise numpy's own ValueError).
+3. (found in porting, not in the key) the output buffer is made in the image's dtype, MLBites'
+   `np.zeros(..., dtype=x.dtype)`: for a uint8 image the window sums are truncated and `out +=
+   bias` raises numpy's UFuncTypeError (a float bias into a uint8 array): the visible check's
+   8-bit case.
 
-Grader: at blind time and now: #1 named on the hidden kernel-stride check ("`K` is read with its
+Grader: at blind time (2f30801): #1 named on the hidden kernel-stride check ("`K` is read with its
 first two axes swapped, `K.swapaxes(0, 1)`"); the visible check shows a ramp image and says
 "[observation] hint: Your `conv_patch_embed` returns the expected values plus the same vector in
 every row, such as a bias (it takes `b`, ...)": the vector is not b (the file adds b once), so
 the suggested cause is wrong. #2 only a `[checklist]` ("A 3x3 kernel does not fit in a 2-pixel-high
-image: raise ValueError."). Since port35a the visible check says the observation alone ("plus the
-same vector in every row."): a bias is suggested only when the vector is a multiple of `b`.
-In unnamed/.
+image: raise ValueError."). port35a first made that observation suggest no cause (a bias only
+where the vector is a multiple of `b`: "plus the same vector in every row."); since then all
+three are named: dtypes.py's bias_in_place (the sums written into a buffer in
+the image's dtype, `b` added in place: numpy's casting error on 8-bit pixels) with K-axes-swapped
+as a pair on the visible "several kernels and strides" check, and kernel_fit.py's
+kernel_untested with that pair on "a kernel larger than the image raises ValueError"
+(`named_refusal` pairs a test with a mistake another check named; two edits of the whole
+function, the test dropped and K read anew, are now both applied). Every mistake named, so in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped'}
+EXPECT = {'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested'
+                           '+op:transposed_argument:conv_patch_embed:K-axes-swapped'
+                           '+op:bias_in_place:conv_patch_embed:b-added-in-place-in-image-dtype'}
 
 
 def conv_patch_embed(image, K, b, stride):
