@@ -62,7 +62,8 @@ def start(control_fd: int, environ: dict[str, str]) -> ForkedProcess | None:
     None if importing numpy started a thread after all (then spawn one)."""
     import numpy  # noqa: F401 - imported once for both processes, as the zygote's point
 
-    from grader.worker import channel, outcomes  # noqa: F401 - both processes need them
+    # both processes need them: imported once, before the fork, not once in each
+    from grader.worker import capture, channel, linux, outcomes, processes  # noqa: F401
 
     if threads() != 1:
         return None
