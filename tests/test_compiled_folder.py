@@ -31,7 +31,10 @@ def test_every_kept_call_is_the_bytes_encode_call_makes_of_its_inputs():
         data = compiled_folder.entry(spec)
         assert data is not None, spec.name
         own = compiled.load(spec)
-        assert own is not None and data.tables == own.tables
+        assert own is not None and data.tables.keys() == own.tables.keys()
+        for table, values in own.tables.items():  # each value's text, kept in the body
+            assert data.tables[table].keys() == values.keys()
+            assert all(data.raw(table, key) == text.encode() for key, text in values.items())
         for key in data.tables.get(compiled_folder.CASES, {}):
             sent = data.encoded_calls(key)
             entries = own.lookup(compiled_folder.CASES, key)
@@ -118,3 +121,27 @@ def test_compile_check_names_a_damaged_or_stale_file(folder, damage):
                            "--exercises", str(folder)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 1 and f"{compiled_folder.NAME}: stale" in done.stdout
+
+
+def test_the_file_is_mapped_and_a_value_decoded_only_when_looked_up():
+    """A cold grade copies none of the file: the body is a view of its mapping, and a table
+    holds where each value's text lies, not the text (decoded on its lookup only)."""
+    import mmap
+
+    spec = EXERCISES / "patchify.yaml"
+    data = compiled_folder.entry(spec)
+    assert isinstance(data._body.obj, mmap.mmap)
+    for values in data.tables.values():
+        assert all(isinstance(place, list) and len(place) == 2 for place in values.values())
+    key = next(iter(data.tables[compiled_folder.CASES]))
+    assert data.raw(compiled_folder.CASES, key) == compiled.load(spec).tables[
+        compiled_folder.CASES][key].encode()
+
+
+def test_a_place_outside_the_body_is_corrupt_not_a_crash(folder):
+    spec = folder / "patchify.yaml"
+    data = compiled_folder.entry(spec)
+    key = next(iter(data.tables[compiled_folder.CASES]))
+    data.tables[compiled_folder.CASES][key] = [len(data._body) - 2, 10]
+    with pytest.raises(compiled.CompiledError):
+        data.lookup(compiled_folder.CASES, key)

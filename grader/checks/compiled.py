@@ -120,11 +120,15 @@ class CompiledSpec:
         return {table: {key: self.lookup(table, key) for key in values}
                 for table, values in self.tables.items()}
 
+    def raw(self, table: str, key: str) -> str | bytes | None:
+        """The JSON text stored under `table`/`key` (None: no such entry)."""
+        return self.tables.get(table, {}).get(key)
+
     def lookup(self, table: str, key: str, deferred: frozenset = frozenset()):
-        raw = self.tables.get(table, {}).get(key)
-        if raw is None:
-            return None
         try:
+            raw = self.raw(table, key)
+            if raw is None:
+                return None
             return decode(json.loads(raw), self.pools, deferred)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
