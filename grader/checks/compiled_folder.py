@@ -9,7 +9,9 @@ The header holds, for each spec whose own compiled files (`<stem>.json`, `<stem>
 compiled.py) are fresh when `vitgrade compile` writes it: their key (the spec's sha256, the
 reference's version, compiled.FORMAT), where each dtype's pool lies in the body (one read-only
 `np.frombuffer` view each, 16-byte aligned), and where in the body each of its tables' values
-lies (the same JSON text as in its own index), and each case of the `cases` table's inputs as the
+lies (the same JSON text as in its own index, but that a case's misconceptions' outputs, read
+only after it failed, are a text of their own: a `~text` marker, compiled.decode), and each case
+of the `cases` table's inputs as the
 channel sends them (`values.EncodedCall`: the JSON of `[[text, places]...]`, the text the JSON of
 `[args, kwargs]`, its blobs' places in the body: the pools' own bytes where the inputs are views
 of them, which they are). The file is mapped, not read: a cold grade touches the pages of the
@@ -44,6 +46,9 @@ NAME = "catalogue.compiled"
 MAGIC = b"VITGRADE-COMPILED\n"
 ALIGN = 16
 CASES = "cases"  # the table whose entries' inputs are kept encoded
+# what a case's entry holds that planning does not read (checks/cases.py defers it): its
+# misconceptions' outputs, most of the file, kept as texts of their own (`~text` markers)
+DEFERRED = ("wrong",)
 
 
 def path_of(folder: str | Path) -> Path:
@@ -60,14 +65,14 @@ class FolderSpec(compiled.CompiledSpec):
 
     def raw(self, table: str, key: str) -> bytes | None:
         place = self.tables.get(table, {}).get(key)
-        return None if place is None else self._text(place)
+        return None if place is None else self.text(place)
 
     def encoded_calls(self, key: str) -> list[EncodedCall] | None:
         """The encoded inputs of the cases stored under `cases`/`key`, in order (None: none)."""
         place = self._calls.get(key)
         body, out = self._body, []
         try:
-            calls = json.loads(self._text(place)) if place is not None else None
+            calls = json.loads(self.text(place)) if place is not None else None
             if not isinstance(calls, list):
                 return None
             for text, places in calls:
@@ -80,7 +85,7 @@ class FolderSpec(compiled.CompiledSpec):
             return None
         return out
 
-    def _text(self, place) -> bytes:
+    def text(self, place) -> bytes:
         """The bytes at `place` ([start, size]) of the body; ValueError when it is not in it."""
         start, size = place
         if not (type(start) is int and type(size) is int and start >= 0
@@ -218,16 +223,31 @@ def make(folder: Path) -> bytes | None:
         except (compiled.CompiledError, KeyError, TypeError, ValueError):
             del specs[name]  # (its pools stay in the body, unused)
     for entry in specs.values():  # the texts after every pool and blob, each where its place says
-        entry["tables"] = {table: {key: _place(text.encode("utf-8"), body)
+        entry["tables"] = {table: {key: _place(_deferred_apart(text, body) if table == CASES
+                                               else text.encode("utf-8"), body)
                                    for key, text in values.items()}
                            for table, values in entry["tables"].items()}
-        entry["calls"] = {key: _place(json.dumps(calls, separators=(",", ":")).encode("utf-8"),
-                                      body)
-                          for key, calls in entry["calls"].items()}
+        entry["calls"] = {key: _place(_json(calls), body) for key, calls in entry["calls"].items()}
     header = json.dumps({"format": FORMAT, "specs": specs}, separators=(",", ":"),
                         sort_keys=True).encode("utf-8")
     head = MAGIC + len(header).to_bytes(8, "little") + header
     return head + bytes(_aligned(len(head)) - len(head)) + bytes(body)
+
+
+def _deferred_apart(text: str, body: bytearray) -> bytes:
+    """A `cases` value's text with each case's DEFERRED values moved to texts of their own in
+    `body` (a `~text` marker where they were): a lookup parses only what planning reads."""
+    value = json.loads(text)
+    for case in value if isinstance(value, list) else ():
+        fields = case.get("~dict") if isinstance(case, dict) else None
+        for key in DEFERRED if isinstance(fields, dict) else ():
+            if key in fields:
+                fields[key] = {"~text": _place(_json(fields[key]), body)}
+    return _json(value)
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode("utf-8")
 
 
 def _place(text: bytes, body: bytearray) -> list[int]:
