@@ -5,16 +5,16 @@ tuples, dicts, plain ndarrays, ForeignObject); it never calls a submission's met
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
+
+from grader.lazy_pattern import LazyPattern
 
 SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
 # an `assert` where an exception is asked for: the worker names the exception's type, so the
 # mistake is seen (other_error)
 REFUSED_WITH_ASSERT = "refused_with_assert"
-_CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
+_CLAUSE_END = LazyPattern(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
 
 def describe(value, limit: int = 120) -> str:
