@@ -35,7 +35,7 @@ from grader.checks.api import SHIPPED
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
-from grader.checks.describe import REFUSED_WITH_ASSERT, other_error
+from grader.checks.describe import REFUSED_WITH_ASSERT, REFUSED_WITH_OTHER_TYPE, other_error
 from grader.checks.generators import generate_cases
 from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
@@ -328,6 +328,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
                 assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE
+                continue
+            if misconception == REFUSED_WITH_OTHER_TYPE:  # and the student's raise statement
+                assert "`raise " in check.hint and check.hint_kind == MISTAKE
                 continue
             assert check.hint and _told_as(check.hint, _shown_hint(exercises[exercise_id],
                                                                    check.name, misconception))
@@ -668,6 +671,30 @@ def test_another_exception_where_valueerror_is_asked_for_is_observed_not_named()
     assert name is None and "raised IndexError where ValueError is asked for" in hint
     outcome.error.type = "AssertionError"
     assert other_error(outcome, "ValueError")[1] == REFUSED_WITH_ASSERT
+
+
+def test_a_blog_posts_typeerror_check_is_named_on_the_fixture(graded):
+    """The blog's `raise TypeError(...)` for a 4-D image: the errors check names it."""
+    fixture = SUBMISSIONS / "buggy" / "numpy_blog_patchify_type_error_gray_patches_unflattened.py"
+    failed = [c for c in graded[fixture]["patchify"].checks if not c.passed]
+    assert REFUSED_WITH_OTHER_TYPE in {c.misconception for c in failed}
+
+
+@pytest.mark.parametrize("last_line, named", [
+    ('raise TypeError(f"image should be 2/3 dimensional, got {image.ndim}")', True),
+    ("raise TypeError", True),
+    ("raise TypeErrorish('x')", False),  # another name that starts alike
+    ("patches = image.reshape(H // P, P, W // P, P, C)", False),  # a later step ran into it
+    ("raise ValueError('x') from TypeError", False),  # the raised type is not what it raised
+])
+def test_the_students_own_raise_of_another_type_is_named(last_line, named):
+    """A traceback (the student's frames only) that ends on the student's own `raise TypeError`
+    shows the check refusing with another type: seen, so named; anything else stays observed."""
+    traceback = f'  File "sub.py", line 7, in patchify\n    {last_line}\n'
+    error = SimpleNamespace(type="TypeError", traceback=traceback)
+    hint, name = other_error(SimpleNamespace(status="raised", error=error), "ValueError")
+    assert (name == REFUSED_WITH_OTHER_TYPE) is named
+    assert ("`raise TypeError(...)`" in hint) is named and "ValueError" in hint
 
 
 @pytest.mark.parametrize("got, told", [

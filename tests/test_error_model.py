@@ -1378,6 +1378,47 @@ def test_a_result_narrowed_to_its_images_dtype():
     assert "the result takes `image`'s dtype" in found.sentence
 
 
+def test_a_bias_added_in_place_to_a_buffer_in_the_images_dtype():
+    """Blind round 35 (b35_05, MLBites' conv2d_forward: `out = np.zeros(..., dtype=x.dtype)`,
+    the window loops, `out += bias`): the reference's value for a float image, numpy's casting
+    error (a TypeError) for a uint8 one with a float bias. A buffer made like the image with the
+    bias added out of place returns values there: that is `narrowed`, never this."""
+    from grader.reference.patches import conv_patch_embed
+
+    name = "op:bias_in_place:conv_patch_embed:b-added-in-place-in-image-dtype"
+    in_place = em.rewrite(conv_patch_embed, name)
+    K, b = RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4)
+    image = RNG.normal(size=(6, 8, 3))
+    assert np.allclose(in_place(image, K, b, 2), conv_patch_embed(image, K, b, 2))
+    pixels = np.random.default_rng(35).integers(0, 256, size=(6, 8, 3)).astype(np.uint8)
+    with pytest.raises(TypeError):
+        in_place(pixels, K, b, 2)
+    assert "added to it in place" in em.sentence(conv_patch_embed, name)
+
+    def student(image, K, b, stride):
+        out = np.zeros(conv_patch_embed(image, K, b, stride).shape, dtype=image.dtype)
+        out[...] = conv_patch_embed(image, K, np.zeros_like(b), stride)
+        out += b
+        return out
+
+    calls = _calls_raising(conv_patch_embed, student, [(pixels, K, b, 2), (image, K, b, 2)])
+    found = em.search(conv_patch_embed, calls, 0, same)
+    assert found is not None and found.name == name, found
+
+
+def test_two_edits_of_one_function_are_both_applied():
+    """Two rewrites of the whole checked function (its kernel test dropped, `K` read with its
+    first two axes swapped) make one function with both: before, the second replaced the first
+    at that node (b35_05's kernel_untested paired with K-axes-swapped)."""
+    from grader.reference.patches import conv_patch_embed
+
+    both = em.rewrite(conv_patch_embed, "op:kernel_untested:conv_patch_embed:kernel-untested"
+                                        "+op:transposed_argument:conv_patch_embed:K-axes-swapped")
+    assert both(np.zeros((2, 5, 1)), np.zeros((3, 3, 1, 2)), np.zeros(2), 1).shape == (0, 3, 2)
+    K, b, image = RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4), RNG.normal(size=(5, 6, 2))
+    assert np.allclose(both(image, K, b, 1), conv_patch_embed(image, K.swapaxes(0, 1), b, 1))
+
+
 def test_an_array_assembled_in_its_images_dtype():
     """embed_image's [CLS] row and patch tokens put in a buffer made like the image
     (`np.empty((N + 1, d), dtype=image.dtype)`), the positions added after: for a uint8 image
@@ -5216,3 +5257,105 @@ def test_tokens_collapsed_to_a_square_count_and_an_image_floored_to_its_tiles():
     assert found.name == "op:floored:embed_image:image-floored-to-tiles", found
     assert em.search(embed, calls(lambda i, p: student(i, p, floor=False),
                                   [untiled, square]), 0, same) is None
+
+
+# --- blind round 35: a log-softmax head, a GELU head, a residual doubled, 3 channels -----------
+
+def test_a_head_ending_in_log_softmax_or_gelu_is_named_and_gelu_said_either_way():
+    """jax2onnx's vit_flat head, `nnx.log_softmax(dense(x))`: named as the log-softmax (a log of
+    the logits or a softmax alone is not it); a Flax head `nn.Sequential([nn.Dense(n),
+    nn.gelu])`: at a tolerance GELU's tanh form cannot be told from the exact one by, the exact
+    GELU is named, said "GELU" with a dense layer's style (no conv stem); where the tolerance
+    tells them, the tanh form is named by its own name."""
+    forward = REFERENCE["vit_forward"]
+    cases = [(RNG.normal(size=(4, 4, 3)), small_vit(blocks=1)),
+             (RNG.normal(size=(4, 4, 3)), small_vit(blocks=2))]
+
+    def log_softmax(image, params):
+        z = forward(image, params)
+        return z - np.log(np.sum(np.exp(z - z.max()))) - z.max()
+
+    found = em.search(forward, calls_of(forward, log_softmax, cases), 0, same)
+    assert found.name == "op:output_activation:vit_forward:result-through-log_softmax", found
+    assert "log-probabilities" in found.sentence
+    shifted = em.search(forward, calls_of(forward, lambda i, p: forward(i, p) - forward(i, p)
+                                          .max(), cases), 0, same)
+    assert shifted is None or "log_softmax" not in shifted.name, shifted
+
+    def loose(value, target) -> bool:
+        return agrees(value, target, Compare("allclose", rtol=2e-3, atol=2e-3), equal_nan=True)
+
+    for student, compare, name in ((lambda i, p: gelu(forward(i, p)), loose, "gelu"),
+                                   (lambda i, p: gelu_tanh(forward(i, p)), loose, "gelu"),
+                                   (lambda i, p: gelu_tanh(forward(i, p)), same, "gelu_tanh")):
+        found = em.search(forward, calls_of(forward, student, cases), 0, compare)
+        assert found.name == f"op:stem_activation:vit_forward:result-through-{name}", found
+        assert "ConvMixer" not in found.sentence and "Dense" in found.sentence
+    assert "goes through GELU before" in em.sentence(
+        forward, "op:stem_activation:vit_forward:result-through-gelu")
+
+
+def test_a_residual_whose_branch_is_discarded_doubles_the_stream():
+    """GabinAgbale/vit_jax's `x = x + self.dropout(x)` ported as `x = x + x`: the MLP's output
+    unused, named at the MLP's residual; a block that returns x after the attention (the MLP
+    residual left out, not doubled) is not it; no such rewrite in a helper's code or where no
+    step reads the other side."""
+    block = REFERENCE["encoder_block"]
+    p = small_vit(blocks=1)["blocks"][0]
+    cases = [(RNG.normal(size=(5, 8)), p, 2), (RNG.normal(size=(3, 8)), p, 1)]
+
+    def attended(x, p, heads):
+        return x + REFERENCE["self_attention"](
+            REFERENCE["layer_norm"](x, p["ln1_g"], p["ln1_b"]), p, heads)
+
+    found = em.search(block, calls_of(block, lambda *a: 2 * attended(*a), cases), 0, same)
+    assert found.name == "op:branch_discarded:encoder_block:mlp-branch-discarded-x-doubled"
+    assert "`x + x`" in found.sentence and "`mlp(...)`" in found.sentence
+    found = em.search(block, calls_of(block, attended, cases), 0, same)
+    assert found is None or "branch_discarded" not in found.name, found
+    _, edits = em.model(REFERENCE["vit_forward"])
+    assert not any(e.operator == "branch_discarded" for e in edits)
+
+
+def test_a_patch_reshaped_to_three_channels_is_named_only_with_another_channel_count():
+    """tdiprima's torch patchify, `reshape(-1, 3 * P * P)`: named on gray images (numpy's own
+    refusal, its message) and with the (c, p1, p2) flatten as a pair on RGB and gray calls
+    together; RGB calls alone show nothing (the check passes there)."""
+    patchify = REFERENCE["patchify"]
+
+    def student(image, P, channels_first=False):
+        image = np.asarray(image)
+        image = image[:, :, None] if image.ndim == 2 else image
+        H, W, C = image.shape
+        grid = image.reshape(H // P, P, W // P, P, C).transpose(0, 2, 1, 3, 4)
+        if channels_first:
+            grid = grid.transpose(0, 1, 4, 2, 3)
+        return grid.reshape(-1, 3 * P * P)
+
+    def calls(function, cases):
+        made = []
+        for args in cases:
+            try:
+                got = function(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            made.append(em.Call(args, {}, got, patchify(*args)))
+        return made
+
+    gray, rgb, tall = (RNG.normal(size=(4, 4)), 2), (RNG.normal(size=(4, 6, 3)), 2), \
+        (RNG.normal(size=(12, 4)), 2)
+    name = "op:three_channel_rows:patchify:C-as-3-in-rows"
+    found = em.search(patchify, calls(student, [gray, rgb, tall]), 0, same)
+    assert found.name == name, found
+    assert "`grid.reshape(-1, P * P * 3)`" in found.sentence
+    found = em.search(patchify, calls(lambda i, P: student(i, P, True), [rgb, gray, tall]), 0,
+                      same)
+    assert found.name == f"{name}+op:channels_first:patchify:patch-flattened-channels-first"
+
+    def guarded(image, P):  # its own refusal of a gray image, not numpy's: not the reshape
+        if np.ndim(image) != 3 or np.shape(image)[2] != 3:
+            raise ValueError("an RGB image is expected")
+        return student(image, P, True)
+
+    found = em.search(patchify, calls(guarded, [rgb, gray, tall]), 0, same)
+    assert found is None or name not in found.name, found

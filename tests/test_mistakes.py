@@ -387,11 +387,12 @@ def test_what_is_true_of_a_failed_value_is_said_when_nothing_named_its_mistake()
                                         "it returns the expected values with the opposite sign.")
 
 
-def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_that_takes_one():
+def test_the_same_vector_in_every_row_is_told_as_an_argument_only_when_it_is_a_multiple_of_it():
     """b10_10: patchify with its channels reversed returns, on a ramp image, the expected rows
     plus one vector; patchify takes no bias, so none is guessed. A function that takes a vector
-    of the rows' width is told it, and exactly when the offset is a multiple of it (b10_13's
-    bias summed in every window: 9 times `b`)."""
+    of the rows' width is told it exactly when the offset is a multiple of it (b10_13's bias
+    summed in every window: 9 times `b`), and else no bias is suggested: the vector is not the
+    bias as given (b35_05's kernel read rows for columns, its bias added once)."""
     from types import SimpleNamespace
 
     from grader.checks.kinds.value_observations import described
@@ -418,13 +419,49 @@ def test_the_same_vector_in_every_row_is_told_as_an_argument_only_of_a_function_
         "Your `linear_patch_embed` returns the expected values minus `b_e` in every row.")
     assert told("linear_patch_embed", embed, expected + 9 * b_e)[1].endswith(
         "plus 9 times `b_e` in every row.")
-    guessed = told("linear_patch_embed", embed, expected + shift)[1]
-    assert guessed.endswith("such as a bias (it takes `b_e`, a vector of the rows' width).")
+    unsaid = told("linear_patch_embed", embed, expected + shift)[1]
+    assert unsaid.endswith("the same vector in every row.") and "bias" not in unsaid
     params = {"b_e": b_e, "cls": rng.standard_normal(4), "pos": rng.standard_normal((5, 4))}
     assert told("embed_image", (image, params), expected + 2 * params["cls"])[1].endswith(
         'plus 2 times `params["cls"]` in every row.')
-    assert 'it takes `params["b_e"]` and `params["cls"]`, vectors' in told(
-        "embed_image", (image, params), expected + shift)[1]
+    unsaid = told("embed_image", (image, params), expected + shift)[1]
+    assert unsaid.endswith("the same vector in every row.") and "params" not in unsaid
+
+
+def test_a_kernel_read_rows_for_columns_on_a_ramp_image_is_not_told_a_bias():
+    """b35_05 (MLBites' conv2d, the kernel put in its (C_out, C_in, kH, kW) layout with
+    K.transpose(3, 2, 1, 0)): on a ramp image every window of the spatially transposed kernel is
+    the right one plus one vector, which is not `b` (added once, right): no bias is suggested.
+    A bias added twice is still told as such: plus `b`."""
+    from types import SimpleNamespace
+
+    from grader.checks.kinds.value_observations import described
+
+    check = next(c for c in _checks() if c.call == "conv_patch_embed")
+    rng = np.random.default_rng(35)
+    image = np.arange(16.0).reshape(4, 4, 1)
+    K = rng.standard_normal((3, 3, 1, 3))
+    b = rng.standard_normal(3)
+
+    def conv(kernel, bias):
+        windows = np.lib.stride_tricks.sliding_window_view(image, (3, 3), axis=(0, 1))
+        return np.tensordot(windows.transpose(0, 1, 3, 4, 2), kernel, axes=3) + bias
+
+    def told(value):
+        failed = CheckResult(check.name, 1, 0, FAILED, "case 1 of 1", hint="the check's hint")
+        planned = PlannedCase((image, K, b, 1), {}, None, None, "conv_patch_embed", None,
+                              (conv(K, b), None))
+        said = described(failed, check, planned, SimpleNamespace(status="ok", value=value))
+        return said.misconception, said.hint
+
+    transposed = conv(K.swapaxes(0, 1), b)
+    offset = (transposed - conv(K, b)).reshape(-1, 3)
+    assert np.allclose(offset, offset[0]) and not np.allclose(offset[0], b)  # one vector, not b
+    name, hint = told(transposed)
+    assert name == "offset_rows" and hint.endswith("the same vector in every row.")
+    assert "bias" not in hint and "`b`" not in hint
+    assert told(conv(K, 2 * b)) == (
+        "offset_rows", "Your `conv_patch_embed` returns the expected values plus `b` in every row.")
 
 
 def test_a_count_one_factor_or_one_number_off_on_every_failed_case_is_said():

@@ -330,6 +330,38 @@ def test_a_refusal_is_named_only_by_a_guard_that_refuses_exactly_what_the_code_r
     assert "op:guarded:patchify:gray-refused" in told, told
 
 
+ONE_AXIS_REFUSED_AXIS_IGNORED = '''
+"""softmax refusing a 1-D vector (its own Exception) and taking the last axis whatever `axis`
+says, right on 4-D input along the last axis: not Keras 1's "not 2D or 3D" guard, which refuses
+4-D arrays too (the probes try one), so that guard is not named."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=float)
+    if x.ndim == 1:
+        raise Exception("softmax needs a batch")
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+'''
+
+
+def test_a_guard_is_paired_with_the_one_value_mistake_only_where_it_refuses_exactly(grade):
+    """Keras 1's softmax (b35_04) refuses every array but 2-D and 3-D ones with a plain
+    Exception and takes the last axis whatever `axis` says: the guard and the parameter read as
+    its default, as a pair, reproduce every call, the 1-D and 4-D probes included. A code that
+    refuses 1-D arrays only, its axis ignored as well, returns values on the 4-D probes: the
+    guard is not named there."""
+    keras = (SUBMISSIONS / "buggy" / "keras1_softmax_axis_ignored_refuses_not_2d_or_3d.py")
+    told = {c.misconception for c in grade(keras.read_text())["stable-softmax"].checks
+            if not c.passed}
+    assert ("op:guarded:softmax:two-or-three-axes-only+op:default:softmax:axis-as-default"
+            in told), told
+    told = {c.misconception for c in grade(ONE_AXIS_REFUSED_AXIS_IGNORED)["stable-softmax"].checks
+            if not c.passed}
+    assert told and not any("two-or-three-axes-only" in (m or "") for m in told), told
+
+
 GRAY_READ_CHANNEL_FIRST_BROADCAST = '''
 """conv_patch_embed giving a gray image its channel axis in front (torch's unsqueeze(0): (1, H,
 W) read as H = 1, W = H, C = W) and summing each window by broadcasting: a kernel taller than

@@ -5,6 +5,8 @@ tuples, dicts, plain ndarrays, ForeignObject); it never calls a submission's met
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from grader.lazy_pattern import LazyPattern
@@ -14,6 +16,9 @@ TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word b
 # an `assert` where an exception is asked for: the worker names the exception's type, so the
 # mistake is seen (other_error)
 REFUSED_WITH_ASSERT = "refused_with_assert"
+# the student's own `raise TypeError(...)` where ValueError is asked for: the worker's traceback
+# ends on that statement, so the mistake is seen too (other_error)
+REFUSED_WITH_OTHER_TYPE = "refused_with_other_type"
 _CLAUSE_END = LazyPattern(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
 
@@ -95,16 +100,33 @@ def other_error(outcome, expected: str) -> tuple[str | None, str | None]:
     """(hint, name) when the code refused the input, but with another exception than the one
     asked for. An `assert` (AssertionError, and no check at all under `python -O`) is a named
     mistake, REFUSED_WITH_ASSERT: the exception's type is what the student's code did, so the
-    claim is seen, not guessed. An error a later step ran into (IndexError) instead of the check
-    itself is observed (name None). (None, None) for a function not written yet."""
+    claim is seen, not guessed. So is the student's own check raising another type (the
+    traceback the worker sent ends on `raise TypeError(...)`, torchvision's convention for a
+    wrong number of axes), REFUSED_WITH_OTHER_TYPE. An error a later step ran into (IndexError)
+    instead of the check itself is observed (name None). (None, None) for a function not
+    written yet."""
     if outcome.status != "raised" or outcome.error.type == "NotImplementedError":
         return None, None
-    if outcome.error.type == "AssertionError":
+    kind = outcome.error.type
+    if kind == "AssertionError":
         return (f"Your code refused the input with `assert` (AssertionError), where {expected} "
                 f"is asked for: an assert is no input check (python -O skips it); write "
                 f"`raise {expected}(...)`."), REFUSED_WITH_ASSERT
+    if _raised_by_own_statement(getattr(outcome.error, "traceback", None) or "", kind):
+        return (f"Your input check refused the input with `raise {kind}(...)` (the last line of "
+                f"your code above), where {expected} is asked for: keep the check, change its "
+                f"exception: `raise {expected}(...)`."), REFUSED_WITH_OTHER_TYPE
     return (f"Your code raised {outcome.error.type} where {expected} is asked for: check the "
             f"input yourself first and raise {expected} with a message."), None
+
+
+def _raised_by_own_statement(traceback: str, kind: str) -> bool:
+    """Whether the student's traceback ends on their own `raise KIND(...)` / `raise KIND`
+    statement (not on a line where numpy or a later step raised it)."""
+    lines = [line.strip() for line in traceback.splitlines() if line.strip()]
+    if not lines or not kind.isidentifier():
+        return False
+    return re.match(rf"raise\s+{kind}\b", lines[-1]) is not None
 
 
 def outcome_lines(outcome) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grader.checks.describe import REFUSED_WITH_ASSERT, short_title
+from grader.checks.describe import REFUSED_WITH_ASSERT, REFUSED_WITH_OTHER_TYPE, short_title
 from grader.checks.kinds.in_place import TITLES as IN_PLACE_TITLES
 from grader.checks.kinds.mistakes import TITLES as GENERALISATION_TITLES
 from grader.checks.kinds.randomness import TITLES as RANDOM_TITLES
@@ -29,6 +29,7 @@ MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   "positions_lost_in_attention": "positions added, lost in self_attention",
                   "mean_not_subtracted": "mean not subtracted",
                   REFUSED_WITH_ASSERT: "an assert where an exception is asked for",
+                  REFUSED_WITH_OTHER_TYPE: "another exception than the one asked for",
                   **GENERALISATION_TITLES,
                   **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES,
                   **RANDOM_TITLES, **IN_PLACE_TITLES}

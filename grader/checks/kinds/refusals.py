@@ -298,7 +298,7 @@ def _aspect_probes(params, planned) -> list:
     image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1 (or, for
     a convolution's (image, K, ...), its kernel's side and a 1 x 1 kernel, the kernel resized to
     the channels: a gray image read wrongly may raise for every k but 1); its channel count `C`
-    as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D and 3-D along each `axis`."""
+    as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D, 3-D and 4-D along each `axis`."""
     arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
     varied = []
     image, P, K = arguments.get("image"), arguments.get("P"), arguments.get("K")
@@ -320,7 +320,7 @@ def _aspect_probes(params, planned) -> list:
     if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
         varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
     if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:
-        for shape in ((5,), (3, 4), (2, 3, 4)):
+        for shape in ((5,), (3, 4), (2, 3, 4), (2, 2, 3, 2)):
             x = (np.arange(int(np.prod(shape))) % 7 - 3.0).reshape(shape) * 0.5
             varied += [{"x": x, "axis": axis} for axis in range(-len(shape), len(shape))]
     out = []
@@ -458,8 +458,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         returned = [(p.args, p.kwargs, o) for p, o in cases if o.status == "ok"]
         values = [e.name for e in built[1] if e.operator not in NAMED_ELSEWHERE
                   and reproduces(e.name, returned)]
-        found = [f"{test}{JOIN}{value}" for test in tests for value in values
-                 if reproduces(f"{test}{JOIN}{value}")]
+        found = [f"{test}{JOIN}{value}" for test in (*tests, *guards) for value in values
+                 if reproduces(f"{test}{JOIN}{value}")]  # a guard too: Keras 1's softmax
+        # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
     if len(found) != 1:
         return result
     return replace(result, misconception=found[0], hint_kind=MISTAKE,

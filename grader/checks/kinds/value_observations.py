@@ -219,8 +219,10 @@ def _times(factor: float, name: str) -> str:
 
 def _row_offset(expected, got, how, terms=None) -> str | None:
     """The same vector added to every row: said as a multiple of an argument of that width
-    when it is one (`b` counted 9 times), else as a vector; a bias guessed as its cause only of
-    a function that takes a vector of the rows' width."""
+    when it is one (`b` counted 9 times, or left out: minus `b`), else as a vector with no cause
+    suggested. A vector that is no multiple of `b` is not `b`'s doing as given: a kernel read
+    rows for columns shifts every window of a ramp image by one vector too (b35_05), its bias
+    added once and right."""
     if expected.ndim < 2 or len(expected) < 2:
         return None
     offset = (got - expected).mean(axis=0)
@@ -236,13 +238,7 @@ def _row_offset(expected, got, how, terms=None) -> str | None:
         if (abs(factor) > 1e-9 and math.isfinite(factor)
                 and agrees(expected + factor * vector, got, how)):
             return f"the expected values {_times(factor, name)} in every row."
-    words = "the expected values plus the same vector in every row"
-    if not terms:
-        return words + "."
-    names = [f"`{name}`" for name in terms][:SHOWN]
-    shown = (f"{names[0]}, a vector" if len(names) == 1
-             else f"{', '.join(names[:-1])} and {names[-1]}, vectors")
-    return f"{words}, such as a bias (it takes {shown} of the rows' width)."
+    return "the expected values plus the same vector in every row."
 
 
 def _matched(wanted, have, how, noun: str) -> str | None:

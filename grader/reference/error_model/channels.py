@@ -6,7 +6,9 @@ so a gray image is right and an RGB one gets C times the rows, each a slice of a
 other way round, code written for RGB images reads the patch size off a weight's rows, which it
 takes as `P * P * 3` (timm's PatchEmbed default `in_chans=3`, its `resample_patch_embed` reading
 the patch size off a pretrained weight): `int(round(math.sqrt(W_e.shape[0] / 3)))` for the P it
-is given, right for RGB images, another size for a gray one.
+is given, right for RGB images, another size for a gray one; or cuts each patch into
+`P * P * 3` numbers, `patches.reshape(-1, 3 * P * P)` (tdiprima/transformer-attention's torch
+patchify), right for RGB images only.
 
 An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -22,7 +24,7 @@ import numpy as np
 
 from .change import Change, Context, code, where
 from .counts import squared_name
-from .evidence import recorded
+from .evidence import fresh, recorded, same_message
 from .tree import PREFIX
 
 
@@ -60,6 +62,54 @@ def one_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"out as {channels} rows, each a slice of it. A patch of {channels} channels is "
                  f"one row of `{code(node.args[1])}` numbers: `{code(node)}`.",
                  lambda n, s=square: _one_channel(n, s))
+
+
+def _three_channels(node: ast.Call, square: ast.AST) -> ast.Call:
+    new = copy.copy(node)
+    new.args = [ast.UnaryOp(ast.USub(), ast.Constant(1)),
+                ast.BinOp(copy.deepcopy(square), ast.Mult(), ast.Constant(RGB))]
+    return new
+
+
+def _numpy_refused(rewritten, calls, same) -> bool:
+    """Whether each call the student's code raised on, numpy's refusal of the reshape raises it
+    too, its very message (`evidence.same_message`): the sentence says numpy refuses, not a
+    guard of the student's own."""
+    for call in calls:
+        message = getattr(call.got, "message", None)
+        if not isinstance(message, str):
+            continue
+        try:
+            rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except Exception as error:  # noqa: BLE001 - the rewrite's raise, compared by message
+            if not same_message(str(error), message):
+                return False
+            continue
+        return False
+    return True
+
+
+def three_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reshape to one row per patch, `x.reshape(N, P * P * C)`, written for RGB images:
+    `x.reshape(-1, P * P * 3)` (tdiprima/transformer-attention's torch patchify, `patches.
+    reshape(-1, 3 * P * P)`; timm's `in_chans=3` default): right for 3 channels only."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "reshape" and not node.keywords and len(node.args) == 2
+            and not any(isinstance(a, ast.Starred) for a in node.args)):
+        return
+    width = _patch_width(node.args[1])
+    if width is None:
+        return
+    square, channels = width
+    written = code(_three_channels(node, square))
+    yield Change(f"{channels}-as-{RGB}-in-rows",
+                 f"In {where(context)}, `{code(node)}` is written `{written}`, as code for RGB "
+                 f"images counts {RGB} channels in a patch (a torch tutorial's `reshape(-1, 3 * "
+                 f"P * P)`, timm's `in_chans=3` default): that is right for an RGB image, but "
+                 f"with another number of channels numpy refuses the reshape or cuts the patches "
+                 f"into rows of the wrong length. A patch of {channels} channels is one row of "
+                 f"`{code(node.args[1])}` numbers: `{code(node)}`.",
+                 lambda n, s=square: _three_channels(n, s), holds=_numpy_refused)
 
 
 RGB = 3  # the channels code written for RGB images assumes
@@ -135,4 +185,5 @@ def patch_from_weight(context: Context, node: ast.AST) -> Iterator[Change]:
                      edit, ((bound, patch_from_rows),), holds=holds)
 
 
-OPERATORS = {"one_channel_rows": one_channel_rows, "patch_from_weight": patch_from_weight}
+OPERATORS = {"one_channel_rows": one_channel_rows, "three_channel_rows": three_channel_rows,
+             "patch_from_weight": patch_from_weight}

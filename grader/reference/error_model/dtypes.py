@@ -59,6 +59,39 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  *_cast_like(given))
 
 
+def added_in_place(value, bias, given):
+    """`value` written into a buffer of `given`'s dtype, then `bias` added to it in place (`out
+    += b`): numpy refuses to cast a float sum into an integer buffer (its UFuncTypeError)."""
+    out = np.array(like_input(value, given))
+    out += bias
+    return out
+
+
+def bias_in_place(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result `A + b` (`b` a parameter: the bias) made by a loop port
+    that fills a buffer made like its first argument, then adds the bias in place: MLBites'
+    conv2d_forward, `out = np.zeros(..., dtype=x.dtype)`, the window loops, `out +=
+    bias.reshape(1, -1, 1, 1)`; cs231n-style loops ending `out += b`."""
+    function = context.instance.node
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.right, ast.Name) and function.args.args
+            and function.args.args[0].arg == "image"  # pixels, perhaps 8-bit
+            and node.right.id in {a.arg for a in function.args.args[1:]}
+            and is_result(context, node)):
+        return
+    given, bias, bound = function.args.args[0].arg, node.right.id, f"{PREFIX}added_in_place"
+    yield Change(f"{bias}-added-in-place-in-{given}-dtype",
+                 f"In {where(context)}, `{code(node.left)}` is written into a buffer in "
+                 f"`{given}`'s dtype and `{bias}` is added to it in place (`out = np.zeros(..., "
+                 f"dtype={given}.dtype)`, then `out += {bias}`): right for a float `{given}`, "
+                 f"while for integer pixels (uint8, as a file gives them) the sums are cut to "
+                 f"integers and numpy refuses to add a float `{bias}` in place (a casting "
+                 f"error). Make the buffer float.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.left, n.right, ast.Name(given, ast.Load())], []),
+                 ((bound, added_in_place),))
+
+
 # numpy's functions that assemble one array from parts: a loop port fills a buffer instead
 ASSEMBLED = ("vstack", "concatenate", "stack", "hstack")
 
@@ -191,7 +224,8 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: prepended(n, if_integer))
 
 
-OPERATORS = {"narrowed": narrowed, "assembled_narrowed": assembled_narrowed,
+OPERATORS = {"narrowed": narrowed, "bias_in_place": bias_in_place,
+             "assembled_narrowed": assembled_narrowed,
              "step_assembled_narrowed": step_assembled_narrowed,
              "computed_in": computed_in,
              "rescaled": rescaled}  # tried last

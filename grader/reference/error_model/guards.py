@@ -11,6 +11,9 @@ meant to pass:
   3): raise`), or other than 3;
 - a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
   dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
+- an array that is neither 2-D nor 3-D: Keras 1's `activations.softmax` ("Cannot apply
+  softmax to a tensor that is not 2D or 3D", a plain Exception), written for a batch of rows or
+  of sequences, refuses a 1-D vector and a 4-D batch of attention scores alike;
 - in a convolution, an image whose rows or columns the stride leaves over: an as_strided
   im2col's `assert (H - k) % stride == 0` (MoisesNNFS's Conv.py), where the lecture floors;
   named only where no rewrite of the reference's own tests does (a ValueError there is
@@ -67,6 +70,11 @@ def _not_last(x, axis) -> bool:
             and int(axis) % ndim != ndim - 1)
 
 
+def _not_two_or_three_axes(x, axis) -> bool:
+    """Of a function that also takes an `axis` (a softmax, the activation Keras 1 guards)."""
+    return isinstance(x, np.ndarray) and x.ndim not in (2, 3)
+
+
 class Refused(ValueError):
     """A guard's refusal: it reproduces a raise of any exception (the student's own guard raises
     what its author chose: its message and its type are no guess of the lecture's)."""
@@ -97,6 +105,9 @@ GUARDS = {
                          "rows or columns the stride leaves over (`(H - k) % stride` or `(W - "
                          "k) % stride` not 0)", "the lecture's floors, H' = (H - k) // stride "
                          "+ 1, the rows and columns left over unread"),
+    "two-or-three-axes-only": (("x", "axis"), _not_two_or_three_axes, "an `x` that is neither 2-D "
+                               "nor 3-D (a 1-D vector, a 4-D batch)", "the lecture's takes an "
+                               "array of any number of axes"),
     "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
                        "the lecture's works along any axis (where a library supports only the "
                        "last one, move `axis` last with np.moveaxis and back)"),

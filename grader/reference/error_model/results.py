@@ -1,6 +1,7 @@
 """Operators on what the checked function returns, each step before it right: the result passed
 through an output activation (a classifier head built as Keras' `Dense(n, activation="softmax")`
-returns probabilities where the lecture's returns logits), or computed with its axes in another
+returns probabilities where the lecture's returns logits; a Flax head ending in
+`nnx.log_softmax` returns log-probabilities), or computed with its axes in another
 order and reshaped into place where a transpose belongs (cs231n's channels-first convolution
 `out` (F, H', W') reshaped to (H', W', F); an im2col result reshaped to (W', H', F)), or left
 in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshaped back), or
@@ -70,6 +71,16 @@ def log(value):
         return np.log(value)
 
 
+def log_softmax_last(value):
+    """`value` [..., n] through a log-softmax over its last axis, `x - logsumexp(x)` (each
+    row's exp sums to 1)."""
+    if not _float_array(value, 1):
+        return value
+    with np.errstate(all="ignore"):
+        shifted = value - np.max(value, axis=-1, keepdims=True)
+        return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+
+
 def argmax_last(value):
     """`value` [..., n] as the index of its largest entry along its last axis (an integer)."""
     return np.argmax(value, axis=-1) if _float_array(value, 1) else value
@@ -123,6 +134,11 @@ OUTPUT_ACTIVATIONS = {
              "belong", tanh),
     "log": ("a log (jax.nn.log_softmax, torch's log_softmax)", "logarithms come back, "
             "log-probabilities where a softmax's probabilities belong", log),
+    "log_softmax": ("a log-softmax over its last axis (a head ending in Flax's "
+                    "`nnx.log_softmax`, torch's `F.log_softmax(logits, dim=-1)`)",
+                    "log-probabilities come back (their exponentials sum to 1) where the values "
+                    "themselves (logits) belong; whoever reads them, such as the loss, applies "
+                    "the log-softmax", log_softmax_last),
     "argmax": ("an argmax over its last axis (a pipeline's `logits.argmax(-1)`)", "the index "
                "of the largest value comes back, a predicted class, where the values "
                "themselves (logits) belong", argmax_last)}

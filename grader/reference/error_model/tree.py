@@ -155,7 +155,11 @@ class Edit:
 def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
     """The instance's function with `edits` applied: a new node wherever an edit or one below
     it lies, every other subtree shared with the original (compiling does not change it)."""
-    wanted = {s.index: e for e in edits for s in e.sites if s.path == instance.path}
+    wanted: dict[int, list[Edit]] = {}  # two edits at one node (two of the function's own
+    for e in edits:                      # rewrites, a test dropped and a parameter read anew)
+        for s in e.sites:                # are applied one after the other, in the group's order
+            if s.path == instance.path:
+                wanted.setdefault(s.index, []).append(e)
     if instance.sizes is None:
         instance.sizes = _sizes(instance.node)
     node, _ = _rebuild(instance.node, 0, wanted, instance.sizes)
@@ -200,10 +204,10 @@ def _rebuild(node: ast.AST, index: int, wanted: dict, sizes: dict) -> tuple[ast.
         node = copy.copy(node)
         for key, value in changes.items():
             setattr(node, key, value)
-    if index in wanted:
-        new = wanted[index].replace(node)
+    for edit in wanted.get(index, ()):
+        new = edit.replace(node)
         if not isinstance(new, ast.AST):  # an edit below took away what this one rewrites
-            raise ValueError(f"{wanted[index].name} does not apply after the other edit")
+            raise ValueError(f"{edit.name} does not apply after the other edit")
         if id(new) in sizes:  # a node of the tree itself (a term dropped: its operand), shared:
             new = copy.copy(new)  # the copy takes the location, the kept tree keeps its own
         node = ast.fix_missing_locations(ast.copy_location(new, node))  # its new nodes only:

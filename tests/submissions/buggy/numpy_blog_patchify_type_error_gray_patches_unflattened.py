@@ -11,10 +11,13 @@ ValueError is asked for": another exception than the one asked for is an observa
 docs/spec.md); the 2-D image was observed (only_3d_images: "right for (H, W, C) images, wrong for
 a 2-D (H, W) one: a 2-D image is one channel"), and since session 19 is named on the worked
 example and grayscale checks (ports.gray_patches_as_tiles: a gray image's patches returned as
-P x P tiles). Stays in unnamed/ for the TypeError.
+P x P tiles). Stayed in unnamed/ for the TypeError until session 20: the student's own `raise
+TypeError(...)` where ValueError is asked for is named since (refused_with_other_type: the
+traceback ends on that statement, so the type is seen, as an assert's is), so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:gray_tiles:patchify:gray-patches-as-tiles'}
+ALIASES = ('refused_with_other_type',)  # mistake 1, on the same exercise's errors check
 
 
 def patchify(image, P):
