@@ -184,6 +184,8 @@ def measure(args, baseline: Path | None, scratch: Path) -> None:
     labels["watch base"] = f"the same, the watch of revision {args.baseline}"
     report(times, labels)
     report(cpu, {name: "CPU seconds, the same runs" for name in cpu})
+    if baseline is not None:
+        paired(times, cpu)
 
 
 def without_kept_specs(exercises: Path, scratch: Path) -> Path:
@@ -198,6 +200,19 @@ def without_kept_specs(exercises: Path, scratch: Path) -> Path:
         if data.pop("parsed", None) is not None:
             index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return copy
+
+
+def paired(times: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
+    """Each command's runs against the baseline's of the same round: the median of the pairs'
+    ratios, wall-clock and CPU (a slow spell hits both of a pair alike)."""
+    for name in cpu:
+        if name in ("floor", "numpy", "baseline"):
+            continue
+        ratios = [statistics.median(a / b for a, b in zip(runs[name], runs["baseline"],
+                                                           strict=True) if b > 0)
+                  for runs in (times, cpu)]
+        print(f"{name:10s}  against the baseline, the median of the {len(cpu[name])} pairs' "
+              f"ratios: wall {ratios[0]:.3f}, CPU {ratios[1]:.3f}")
 
 
 def report(runs_of: dict[str, list[float]], labels: dict[str, str]) -> None:

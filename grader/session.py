@@ -21,6 +21,8 @@ from grader.spec.parse import shown_path
 
 @dataclass
 class GradingSession:
+    """One submission's grading: its worker, its deadline and its results, exercise by exercise."""
+
     settings: GraderSettings
     # every valid exercise of the folder: a check is graded around helpers that fail their own
     # checks in other exercises (checks/dependencies.py): the driver's

@@ -155,6 +155,48 @@ def test_the_in_process_path_imports_only_what_grading_needs(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
 
 
+FORKED_PATH = """
+import sys
+from grader import cli
+exit_now = cli._exit_now
+def leaving(code):
+    print("subprocess" in sys.modules, flush=True)
+    exit_now(code)
+cli._exit_now = leaving
+sys.argv = ["vitgrade", "grade", sys.argv[1], "-q"]
+cli.entry_point()
+"""
+
+
+def test_a_grade_with_a_forked_zygote_imports_no_subprocess():
+    """`vitgrade grade` forks its zygote: `subprocess` (~2 ms) is for a spawned one."""
+    done = subprocess.run([sys.executable, "-c", FORKED_PATH, str(SOLUTION)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr
+
+
+UNDOCUMENTED = """
+import dataclasses, sys
+made = dataclasses._process_class
+undocumented = []
+def process(cls, *args):
+    if cls.__doc__ is None:  # dataclasses would write one with inspect.signature
+        undocumented.append(f"{cls.__module__}.{cls.__qualname__}")
+    return made(cls, *args)
+dataclasses._process_class = process
+from grader.cli import main
+main(["grade", sys.argv[1], "-q"])
+print(undocumented)
+"""
+
+
+def test_every_dataclass_on_the_grade_path_has_a_docstring():
+    """Else `dataclasses` writes one from `inspect.signature` (~0.2-0.3 ms a class, every run)."""
+    done = subprocess.run([sys.executable, "-c", UNDOCUMENTED, str(SOLUTION)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
 def ctrl_c_as_in_a_terminal() -> None:
     """In the child before exec: ^C as a terminal gives it. A test run started in the background
     of a script (`pytest ... &`) ignores SIGINT, and Python keeps an ignored SIGINT ignored, so

@@ -28,6 +28,8 @@ class StudentError:
 
 @dataclass(frozen=True)
 class CallOutcome:
+    """What one call of a submission's function did, as the worker's reply says."""
+
     # "ok" | "raised" | "timeout" | "crashed" | "missing" | "not_callable" | "unloadable"
     status: str
     value: object = None  # decoded data when "ok"
@@ -47,12 +49,16 @@ class CallOutcome:
 
 @dataclass(frozen=True)
 class LoadProblem:
+    """Something loading the submission met: where, and what."""
+
     where: str  # "vit_exercises.py:12" or "cell 7" or the file name
     message: str  # "SyntaxError: invalid syntax", "top-level code ran longer than 30 s"
 
 
 @dataclass(frozen=True)
 class LoadReport:
+    """What loading the submission gave: its top-level names, problems and output."""
+
     ok: bool  # False when nothing could be loaded (missing file, not .py/.ipynb, syntax error)
     names: dict[str, str]  # top-level name -> kind: "function", "class", "module", "dict", ...
     problems: tuple[LoadProblem, ...]
