@@ -64,6 +64,23 @@ def test_the_sheet_never_shows_hints_option_feedback_or_hidden_cases(catalogue, 
     assert ">>> patch_dim(14, 4)" not in sheet   # a hidden literal case of flatten-length
 
 
+def test_every_call_check_has_a_checklist_to_fall_back_on(catalogue):
+    """A failed check whose mistake no rewrite names shows at least the lecture's checklist
+    (issue 38, round 36: multi-head-attention's "one head" and "several head counts" showed
+    expected/got and no hint line at all). A call check's `hint:` is that checklist; a check
+    whose every case is listed with its own hint (a refusal's) needs none. One check is left
+    without: no-causal-mask's visible causal check, whose failure with no mistake named points at
+    multi-head-attention, where the same function's checks say more (checks/dependencies.py,
+    `test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_most`: that
+    observation is given only to a check with no hint)."""
+    pointed = {("no-causal-mask", "causal=True gives GPT's mask, causal=False none")}
+    bare = {(exercise.id, check.name) for exercise in catalogue for check in exercise.checks
+            if isinstance(check, CallCheck) and not check.hint
+            and not (check.cases and check.generate is None
+                     and all(case.hint for case in check.cases))}
+    assert bare == pointed
+
+
 def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):
     """The examples are code a student can paste: run them with the reference as the student."""
     from grader.checks.describe import sheet_value

@@ -417,6 +417,17 @@ def test_hidden_failures_never_show_inputs_or_expected_values(graded, submission
                 assert "expected" not in check.message and "to reproduce" not in check.message
 
 
+@pytest.mark.parametrize("submission", BUGGY + UNNAMED, ids=lambda p: p.stem)
+def test_every_failed_call_check_shows_a_hint(graded, catalogue, submission):
+    """A named mistake, an observation or at least the checklist: never expected/got alone
+    (round 36's b36_05 and b36_13 got no hint line on two multi-head-attention checks)."""
+    calls = {(e.id, c.name) for e in catalogue for c in e.checks if isinstance(c, CallCheck)}
+    bare = [(exercise_id, check.name) for exercise_id, result in graded[submission].items()
+            for check in result.checks
+            if not check.passed and not check.hint and (exercise_id, check.name) in calls]
+    assert bare == []
+
+
 def test_a_visible_array_failure_shows_the_call_shapes_first_difference_and_hint(graded):
     check = next(
         c for c in graded[SUBMISSIONS / "buggy" / "patchify_channel_first.py"]["patchify"].checks
