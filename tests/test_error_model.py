@@ -74,7 +74,8 @@ def test_the_names_the_fixtures_rely_on_exist():
                        "op:root:layer_norm:eps-outside-sqrt", "op:ddof:layer_norm:var.ddof=1"],
         "self_attention": ["op:constant:self_attention/attention:scale=d_h",
                            "op:constant:self_attention/attention:scale=sqrt(d)",
-                           "op:term:self_attention/linear.3:drop-b"],
+                           "op:term:self_attention/linear.3:drop-b",
+                           "op:qkv_bias_free:self_attention:qkv-without-bias"],
         "encoder_block": ["op:activation:encoder_block/mlp:act=relu",
                           "op:term:encoder_block/mlp/linear.2:drop-b",
                           "op:skip:encoder_block:skip-layer_norm.2"]}
@@ -5359,3 +5360,66 @@ def test_a_patch_reshaped_to_three_channels_is_named_only_with_another_channel_c
 
     found = em.search(patchify, calls(guarded, [rgb, gray, tall]), 0, same)
     assert found is None or name not in found.name, found
+
+
+def test_the_three_projections_without_bias_are_one_slip_and_the_output_bias_stays():
+    """nanoGPT's `Head` (and AviSoori1x/seemore's, round 36's b36_05): q, k and v from
+    nn.Linear(..., bias=False), the output projection's bias kept, one edit, so that a second
+    mistake with it is a pair the search tries (seemore's scores scaled by the whole width). Every
+    bias left out (the output's too) is not it; nor is the value's bias alone."""
+    attend = REFERENCE["self_attention"]
+    name = "op:qkv_bias_free:self_attention:qkv-without-bias"
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), heads) for heads in (1, 2, 4)]
+
+    def without(*keys):
+        return lambda x, p, heads: attend(x, {**p, **{k: 0 * p[k] for k in keys}}, heads)
+
+    found = em.search(attend, calls_of(attend, without("bq", "bk", "bv"), cases), 1, same)
+    assert found.name == name and "`p['bk']` alone would change nothing" in found.sentence
+    # bk kept: the same values (softmax cancels it), the same slip told
+    assert em.search(attend, calls_of(attend, without("bq", "bv"), cases), 1, same).name == name
+    for other in (("bq", "bk", "bv", "bo"), ("bv",), ("bq",)):
+        found = em.search(attend, calls_of(attend, without(*other), cases), 1, same)
+        assert found is None or name not in found.name.split(em.JOIN), other
+
+    def seemore(x, p, heads):  # the scale of the whole width too: a pair
+        T, C = x.shape
+        q, k, v = (x @ p[w] for w in ("Wq", "Wk", "Wv"))
+        size, heads_out = C // heads, []
+        for h in range(heads):
+            s = slice(h * size, (h + 1) * size)
+            w = q[:, s] @ k[:, s].T * C ** -0.5
+            w = np.exp(w - w.max(axis=-1, keepdims=True))
+            heads_out.append(w / w.sum(axis=-1, keepdims=True) @ v[:, s])
+        return np.concatenate(heads_out, axis=-1) @ p["Wo"] + p["bo"]
+
+    found = em.search(attend, calls_of(attend, seemore, cases), 1, same)
+    assert found.name == f"{name}+op:constant:self_attention/attention:scale=sqrt(d)"
+
+
+def test_a_pre_ln_residual_with_its_norm_on_the_stream_is_named_and_post_ln_is_not():
+    """The PaddlePaddle ViT notes' `h = x; x = attn_norm(x); h = attn(h); x = x + h` (round 36's
+    b36_01): the step reads the raw x, the residual adds LN1(x). A post-LN block, LN1(x +
+    attn(x)), also reads the raw x, but is not that slip: never named so."""
+    block = REFERENCE["encoder_block"]
+    name = "op:norm_on_stream:encoder_block:layer_norm-on-the-residual"
+    assert name in {e.name for e in em.model(block)[1]}
+    x, p = RNG.normal(size=(5, 8)), attention_params(8)
+    p |= {"ln1_g": 1 + 0.2 * RNG.normal(size=8), "ln1_b": 0.2 * RNG.normal(size=8),
+          "ln2_g": 1 + 0.2 * RNG.normal(size=8), "ln2_b": 0.2 * RNG.normal(size=8),
+          "W1": RNG.normal(size=(8, 16)) / 3, "b1": RNG.normal(size=16),
+          "W2": RNG.normal(size=(16, 8)) / 4, "b2": RNG.normal(size=8)}
+    attend, norm, mlp = REFERENCE["self_attention"], REFERENCE["layer_norm"], None
+    swapped = em.rewrite(block, name)(x, p, 2)
+    y = norm(x, p["ln1_g"], p["ln1_b"]) + attend(x, p, 2)
+    h = norm(y, p["ln2_g"], p["ln2_b"])
+    mlp = gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+    assert np.allclose(swapped, y + mlp)
+
+    def post_ln(x, p, heads):
+        y = norm(x + attend(x, p, heads), p["ln1_g"], p["ln1_b"])
+        return norm(y + gelu(y @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"], p["ln2_g"], p["ln2_b"])
+
+    cases = [(RNG.normal(size=(4, 8)), p, heads) for heads in (1, 2)]
+    found = em.search(block, calls_of(block, post_ln, cases), 0, same)
+    assert found is None or name not in found.name.split(em.JOIN)

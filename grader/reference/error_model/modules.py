@@ -34,13 +34,15 @@ from . import (
     steps,
     terms,
     tiling,
+    unbiased,
     windows,
+    wiring,
 )
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
-           projections, channels, grids, tiling, stems, kernel_fit, guards, fixed,
-           omitted, ports, readouts, broadcasts, collapse, discarded)
+           projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
+           omitted, ports, readouts, broadcasts, collapse, discarded, wiring)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

@@ -5,11 +5,13 @@ one channel, wrong for RGB: named since contractions.flattened_apart); self_atte
 to_qkv bias=False; bo kept): leaving out bk changes nothing (a constant per query), bq and bv
 are named. linear_patch_embed is built on the student's own convolution (kernel P, stride P),
 as the lecture allows: it is right, and graded around the broken convolution it keeps its points.
+Since round 36 (issue 38) the attention's biases are named as one slip: "q, k and v are
+projected without their biases" (op:qkv_bias_free), where a pair named bq's and bv's.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:flattened_apart:conv_patch_embed:windows-K-flattened-apart',
-          'multi-head-attention': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b',
-          'no-causal-mask': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b'}
+          'multi-head-attention': 'op:qkv_bias_free:self_attention:qkv-without-bias',
+          'no-causal-mask': 'op:qkv_bias_free:self_attention:qkv-without-bias'}
 CORRECT = ('linear_patch_embed',)  # calls the student's conv rightly
 
 

@@ -13,10 +13,12 @@ Grader: at blind time and now, both named: the bias left out of the q and v proj
 mistakes at once) on no-causal-mask and multi-head-attention, and `layer_norm(x, ln2...)` given
 `x` as it was before `x = x + self_attention(...)` on encoder-block; vit-checkpoint observes the
 broken functions. Every mistake named, so in buggy/.
+Since round 36 (issue 38) the attention's biases are named as one slip: "q, k and v are
+projected without their biases" (op:qkv_bias_free), where a pair named bq's and bv's.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b',
-          'multi-head-attention': 'op:term:self_attention/linear:drop-b+op:term:self_attention/linear.3:drop-b',
+EXPECT = {'no-causal-mask': 'op:qkv_bias_free:self_attention:qkv-without-bias',
+          'multi-head-attention': 'op:qkv_bias_free:self_attention:qkv-without-bias',
           'encoder-block': 'op:stale:encoder_block:x-before-update.2'}
 
 

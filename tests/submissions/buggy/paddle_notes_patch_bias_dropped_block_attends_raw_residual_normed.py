@@ -10,11 +10,16 @@ Mistakes:
 
 Grader: at blind time (9ebbf4a) #1 named ("You left out the bias") on linear-patch-embed, with a
 true observation on kernel-stride's equivalence check; #2 observed only (encoder-block's generic
-checklist: "the pre-LN order (LayerNorm before each branch), both residuals"). Now the same.
-In unnamed/.
+checklist: "the pre-LN order (LayerNorm before each branch), both residuals"). Now #2 named too,
+"2 mistakes at once": the MLP's residual adds back `layer_norm(x, ...)` instead of `x`, and
+`x + self_attention(layer_norm(x, ...), ...)` computed as `layer_norm(x, ...) +
+self_attention(x, ...)` (op:norm_on_stream: the port's `h = x; x = norm(x); h = f(h)` names
+mixed up). In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': 'linear_embed_bias_forgotten', 'encoder-block': None}
+EXPECT = {'linear-patch-embed': 'linear_embed_bias_forgotten',
+          'encoder-block': 'op:residual:encoder_block:residual-from-layer_norm.2'
+                           '+op:norm_on_stream:encoder_block:layer_norm-on-the-residual'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):

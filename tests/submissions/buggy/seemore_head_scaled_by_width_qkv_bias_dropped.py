@@ -8,11 +8,16 @@ Mistakes:
 
 Grader: at blind time (9ebbf4a) neither named: multi-head-attention's visible "one head" and
 "several head counts" checks showed no hint line at all, the hidden checks the generic
-checklist; no-causal-mask an observation pointing at multi-head-attention. Now the
-same. In unnamed/.
+checklist; no-causal-mask an observation pointing at multi-head-attention. Now both named: the
+three projections without bias are one slip (op:qkv_bias_free, nanoGPT's `Head`), alone on "one
+head" (the scale is right there) and paired with "the scores are divided by sqrt(d), the model
+width" on the other attention checks; every failed check has a hint line. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None, 'multi-head-attention': None}
+EXPECT = {'no-causal-mask': 'op:qkv_bias_free:self_attention:qkv-without-bias'
+                            '+op:constant:self_attention/attention:scale=sqrt(d)',
+          'multi-head-attention': 'op:qkv_bias_free:self_attention:qkv-without-bias'
+                                  '+op:constant:self_attention/attention:scale=sqrt(d)'}
 
 
 def self_attention(x, p, heads, causal=False):
