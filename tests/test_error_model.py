@@ -4554,6 +4554,45 @@ def test_the_values_times_the_attention_diagonal():
     assert found.name == "op:kept_diagonal:self_attention/attention:v-times-diagonal"
 
 
+def test_each_token_attending_only_to_itself():
+    """Batched attention code given one (T, d) sequence, its tokens read as the batch
+    (yipkingster/ml's Flax `split_heads`, `x.reshape(x.shape[0], -1, heads, d_k)`): each token's
+    output is its own value, causal=True or not; named so. A correct split that reads T and d off
+    the last two axes (`x.reshape(*x.shape[:-1], heads, d_k)`) is right: nothing to name."""
+    reference = REFERENCE["self_attention"]
+
+    def split_heads(y, heads):
+        batch = y.shape[0]
+        return y.reshape(batch, -1, heads, y.shape[-1] // heads).transpose(0, 2, 1, 3)
+
+    def flax(x, p, heads, causal=False):
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        s = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])
+        if causal:
+            s = np.where(np.tri(q.shape[-2], dtype=bool), s, -1e9)
+        out = (REFERENCE["softmax"](s) @ v).transpose(0, 2, 1, 3)
+        return out.reshape(x.shape[0], -1, x.shape[-1]).reshape(-1, x.shape[-1]) @ p["Wo"] + p["bo"]
+
+    cases = [(RNG.normal(size=(4, 4)), attention_params(4), 1, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2)]
+    found = em.search(reference, calls_of(reference, flax, cases), 0, same)
+    assert found.name == "op:attends_itself:self_attention/attention:v-alone"
+    assert "attends only to itself" in found.sentence
+    x, p = RNG.normal(size=(1, 8)), attention_params(8)  # one token: right
+    assert np.allclose(flax(x, p, 2), reference(x, p, 2))
+
+    def batched(x, p, heads, causal=False):  # T and d read off the last two axes: right
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(*x.shape[:-1], heads, -1).swapaxes(-2, -3)
+                   for n in "qkv")
+        s = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])
+        if causal:
+            s = np.where(np.tri(x.shape[-2], dtype=bool), s, -np.inf)
+        return merge_heads(REFERENCE["softmax"](s) @ v) @ p["Wo"] + p["bo"]
+
+    assert all(np.allclose(c.got, c.expected) for c in calls_of(reference, batched, cases))
+
+
 def test_register_tokens_added_to_the_token_count():
     """DINOv2 with registers: the count plus 4 with and without [CLS]; a count that is 4 more
     only with [CLS] (`+ 5` for `+ 1`) is not that."""

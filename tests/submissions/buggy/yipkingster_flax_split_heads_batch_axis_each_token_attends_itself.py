@@ -12,10 +12,15 @@ Grader: at blind time (9ebbf4a), not named: the no-causal-mask "first token sees
 check showed the checklist "Token 0 cannot see the last token. If no token sees the ones after
 it, that is GPT's causal mask ..." (a cause the file does not have: no token sees any other),
 its causal checks "[observation] ... only in 1 of 4 rows (row 0)", the visible
-multi-head-attention checks no hint and the hidden one the generic checklist. In unnamed/.
+multi-head-attention checks no hint and the hidden one the generic checklist. Since port36b the
+error model names it (fixed.attends_itself: `softmax(scores) @ v` as `v`, "each token attends
+only to itself", the batch size read off a (T, d) sequence's first axis) on every call check of
+both exercises, and the property, which finds that changing x[0] changes no other row either,
+says so instead of the causal mask's checklist. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:attends_itself:self_attention/attention:v-alone',
+          'no-causal-mask': 'op:attends_itself:self_attention/attention:v-alone'}
 
 
 def self_attention(x, p, heads, causal=False):
