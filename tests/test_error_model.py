@@ -1347,6 +1347,31 @@ def test_the_windows_of_one_side_counted_from_the_other(flat):
     assert ("-clipped" in found.name) != flat  # einsum broadcasts a one-pixel slice, @ raises
 
 
+def test_window_loops_one_short_with_the_bias_added_after_them():
+    """The numpy `convolve` helper: `range(0, H - k, s)` over a zero buffer, the bias added to
+    the whole output after the loops: the last row and column hold the bias alone; the same
+    loops with the bias inside them are windows.py's (those positions 0), not this."""
+    def student(image, K, b, stride):
+        return _conv_loops(image, K, 0 * b, stride, one_short=True) + b
+
+    cases = [(RNG.normal(size=(6, 8, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(7, 6, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(5, 5, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 1)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found.name == ("op:window_range_bias_after:conv_patch_embed:"
+                          "windows-range-one-short-b-after"), found
+    assert "hold `b` alone" in found.sentence
+    assert np.allclose(calls[0].got[-1], cases[0][2])  # the last row: the bias
+
+    def inside(image, K, b, stride):
+        return _conv_loops(image, K, b, stride, one_short=True)
+
+    found = em.search(REFERENCE["conv_patch_embed"],
+                      calls_of(REFERENCE["conv_patch_embed"], inside, cases), 0, same)
+    assert found.name == "op:window_range:conv_patch_embed:windows-range-one-short", found
+
+
 def test_window_loops_one_short_leave_the_last_row_and_column_at_zero():
     """`range(0, H - k, s)` over a buffer of the right size: the last row and column stay 0
     where a window starts at H - k exactly (bias included), all written where none does."""

@@ -10,10 +10,16 @@ Mistakes:
 Grader: at blind time (9ebbf4a), neither named: the visible check's checklist "out[i, j] = sum(...)
 + b for every window that fits, with H' = (H - k) // stride + 1 ... a stride that leaves rows or
 columns over floors ..., it is not refused", the hidden check "your code raised AssertionError"
-with a checklist, the equivalence check the generic "Check both: ..." checklist. In unnamed/.
+with a checklist, the equivalence check the generic "Check both: ..." checklist. Since port36b
+both are named as a pair on both call checks: guards.py's "windows-must-fit" with
+loops.window_range_bias_after (the loops one short over a zero buffer, the bias added after
+them: the last row and column hold `b` alone). The visible check's failed case returned a wrong
+value, its raises are other cases': `named_refusal` now tries a guard on the first case that
+raised. The equivalence property keeps its checklist. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': ('op:guarded:conv_patch_embed:windows-must-fit'
+                           '+op:window_range_bias_after:conv_patch_embed:windows-range-one-short-b-after')}
 
 
 def conv_patch_embed(image, K, b, stride):
