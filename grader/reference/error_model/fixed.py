@@ -147,8 +147,8 @@ def attends_itself(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{values}-alone",
                  f"In {where(context)}, each token attends only to itself: its output is its "
                  f"own value, a row of `{values}`, where the lecture's `{code(node)}` is the "
-                 f"sum of every token's value weighted by its attention weights. That is what "
-                 f"happens when each token's scores are taken over a sequence of one token: "
+                 f"sum of every token's value weighted by its attention weights. That happens, "
+                 f"for one, when each token's scores are taken over a sequence of one token: "
                  f"attention code written for a batch, (B, T, d), given one (T, d) sequence "
                  f"and reading the batch size off its first axis, `x.reshape(x.shape[0], -1, "
                  f"heads, d_h)`, treats every token as a sequence of its own (its softmax is "
