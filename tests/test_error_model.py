@@ -1351,12 +1351,13 @@ def test_window_loops_one_short_with_the_bias_added_after_them():
     """The numpy `convolve` helper: `range(0, H - k, s)` over a zero buffer, the bias added to
     the whole output after the loops: the last row and column hold the bias alone; the same
     loops with the bias inside them are windows.py's (those positions 0), not this."""
+    rng = np.random.default_rng(36)  # its own: the module's RNG feeds later tests
     def student(image, K, b, stride):
         return _conv_loops(image, K, 0 * b, stride, one_short=True) + b
 
-    cases = [(RNG.normal(size=(6, 8, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
-             (RNG.normal(size=(7, 6, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
-             (RNG.normal(size=(5, 5, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 1)]
+    cases = [(rng.normal(size=(6, 8, 2)), rng.normal(size=(2, 2, 2, 3)), rng.normal(size=3), 2),
+             (rng.normal(size=(7, 6, 1)), rng.normal(size=(3, 3, 1, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(5, 5, 1)), rng.normal(size=(2, 2, 1, 2)), rng.normal(size=2), 1)]
     calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
     found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
     assert found.name == ("op:window_range_bias_after:conv_patch_embed:"
@@ -4584,6 +4585,11 @@ def test_each_token_attending_only_to_itself():
     (yipkingster/ml's Flax `split_heads`, `x.reshape(x.shape[0], -1, heads, d_k)`): each token's
     output is its own value, causal=True or not; named so. A correct split that reads T and d off
     the last two axes (`x.reshape(*x.shape[:-1], heads, d_k)`) is right: nothing to name."""
+    rng = np.random.default_rng(36)  # its own: the module's RNG feeds later tests
+
+    def params(d):
+        return {n: rng.normal(size=(d, d) if n.startswith("W") else d)
+                for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
     reference = REFERENCE["self_attention"]
 
     def split_heads(y, heads):
@@ -4598,13 +4604,13 @@ def test_each_token_attending_only_to_itself():
         out = (REFERENCE["softmax"](s) @ v).transpose(0, 2, 1, 3)
         return out.reshape(x.shape[0], -1, x.shape[-1]).reshape(-1, x.shape[-1]) @ p["Wo"] + p["bo"]
 
-    cases = [(RNG.normal(size=(4, 4)), attention_params(4), 1, True),
-             (RNG.normal(size=(5, 8)), attention_params(8), 2, True),
-             (RNG.normal(size=(5, 8)), attention_params(8), 2)]
+    cases = [(rng.normal(size=(4, 4)), params(4), 1, True),
+             (rng.normal(size=(5, 8)), params(8), 2, True),
+             (rng.normal(size=(5, 8)), params(8), 2)]
     found = em.search(reference, calls_of(reference, flax, cases), 0, same)
     assert found.name == "op:attends_itself:self_attention/attention:v-alone"
     assert "attends only to itself" in found.sentence
-    x, p = RNG.normal(size=(1, 8)), attention_params(8)  # one token: right
+    x, p = rng.normal(size=(1, 8)), params(8)  # one token: right
     assert np.allclose(flax(x, p, 2), reference(x, p, 2))
 
     def batched(x, p, heads, causal=False):  # T and d read off the last two axes: right
