@@ -1348,6 +1348,32 @@ def test_the_windows_of_one_side_counted_from_the_other(flat):
     assert ("-clipped" in found.name) != flat  # einsum broadcasts a one-pixel slice, @ raises
 
 
+def test_window_loops_one_short_with_the_bias_added_after_them():
+    """The numpy `convolve` helper: `range(0, H - k, s)` over a zero buffer, the bias added to
+    the whole output after the loops: the last row and column hold the bias alone; the same
+    loops with the bias inside them are windows.py's (those positions 0), not this."""
+    rng = np.random.default_rng(36)  # its own: the module's RNG feeds later tests
+    def student(image, K, b, stride):
+        return _conv_loops(image, K, 0 * b, stride, one_short=True) + b
+
+    cases = [(rng.normal(size=(6, 8, 2)), rng.normal(size=(2, 2, 2, 3)), rng.normal(size=3), 2),
+             (rng.normal(size=(7, 6, 1)), rng.normal(size=(3, 3, 1, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(5, 5, 1)), rng.normal(size=(2, 2, 1, 2)), rng.normal(size=2), 1)]
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found.name == ("op:window_range_bias_after:conv_patch_embed:"
+                          "windows-range-one-short-b-after"), found
+    assert "hold `b` alone" in found.sentence
+    assert np.allclose(calls[0].got[-1], cases[0][2])  # the last row: the bias
+
+    def inside(image, K, b, stride):
+        return _conv_loops(image, K, b, stride, one_short=True)
+
+    found = em.search(REFERENCE["conv_patch_embed"],
+                      calls_of(REFERENCE["conv_patch_embed"], inside, cases), 0, same)
+    assert found.name == "op:window_range:conv_patch_embed:windows-range-one-short", found
+
+
 def test_window_loops_one_short_leave_the_last_row_and_column_at_zero():
     """`range(0, H - k, s)` over a buffer of the right size: the last row and column stay 0
     where a window starts at H - k exactly (bias included), all written where none does."""
@@ -4553,6 +4579,50 @@ def test_the_values_times_the_attention_diagonal():
     found = em.search(REFERENCE["self_attention"],
                       calls_of(REFERENCE["self_attention"], student, cases), 0, same)
     assert found.name == "op:kept_diagonal:self_attention/attention:v-times-diagonal"
+
+
+def test_each_token_attending_only_to_itself():
+    """Batched attention code given one (T, d) sequence, its tokens read as the batch
+    (yipkingster/ml's Flax `split_heads`, `x.reshape(x.shape[0], -1, heads, d_k)`): each token's
+    output is its own value, causal=True or not; named so. A correct split that reads T and d off
+    the last two axes (`x.reshape(*x.shape[:-1], heads, d_k)`) is right: nothing to name."""
+    rng = np.random.default_rng(36)  # its own: the module's RNG feeds later tests
+
+    def params(d):
+        return {n: rng.normal(size=(d, d) if n.startswith("W") else d)
+                for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+    reference = REFERENCE["self_attention"]
+
+    def split_heads(y, heads):
+        batch = y.shape[0]
+        return y.reshape(batch, -1, heads, y.shape[-1] // heads).transpose(0, 2, 1, 3)
+
+    def flax(x, p, heads, causal=False):
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        s = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])
+        if causal:
+            s = np.where(np.tri(q.shape[-2], dtype=bool), s, -1e9)
+        out = (REFERENCE["softmax"](s) @ v).transpose(0, 2, 1, 3)
+        return out.reshape(x.shape[0], -1, x.shape[-1]).reshape(-1, x.shape[-1]) @ p["Wo"] + p["bo"]
+
+    cases = [(rng.normal(size=(4, 4)), params(4), 1, True),
+             (rng.normal(size=(5, 8)), params(8), 2, True),
+             (rng.normal(size=(5, 8)), params(8), 2)]
+    found = em.search(reference, calls_of(reference, flax, cases), 0, same)
+    assert found.name == "op:attends_itself:self_attention/attention:v-alone"
+    assert "attends only to itself" in found.sentence
+    x, p = rng.normal(size=(1, 8)), params(8)  # one token: right
+    assert np.allclose(flax(x, p, 2), reference(x, p, 2))
+
+    def batched(x, p, heads, causal=False):  # T and d read off the last two axes: right
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(*x.shape[:-1], heads, -1).swapaxes(-2, -3)
+                   for n in "qkv")
+        s = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])
+        if causal:
+            s = np.where(np.tri(x.shape[-2], dtype=bool), s, -np.inf)
+        return merge_heads(REFERENCE["softmax"](s) @ v) @ p["Wo"] + p["bo"]
+
+    assert all(np.allclose(c.got, c.expected) for c in calls_of(reference, batched, cases))
 
 
 def test_register_tokens_added_to_the_token_count():

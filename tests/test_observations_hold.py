@@ -568,3 +568,17 @@ def test_an_epsilon_fixed_beside_moments_over_axis_1_is_named_where_it_shows(gra
     told = [c.misconception for c in failed]
     assert "op:default:layer_norm:eps-as-1e-08" in told, told
     assert all(m is None or m.startswith("op:") and "eps-as-1e-08" in m for m in told), told
+
+
+def test_a_guard_is_tried_where_another_case_than_the_failed_one_raised(grade):
+    """The numpy `convolve` helper: its visible check fails first on a value (the loops one
+    short, the bias alone in the last row and column) and raises AssertionError on two other
+    cases (`assert (H - k) % s == 0`). The guard is tried on the first case that raised, so the
+    visible check names the pair as the hidden one (whose failed case raised) does."""
+    fixture = SUBMISSIONS / "buggy" / "numpy_convolve_window_loops_one_short_stride_fit_asserted.py"
+    checks = grade(fixture.read_text())["kernel-stride"].checks
+    called = [c for c in checks if c.name.startswith(("conv_patch_embed for", "random kernels"))]
+    assert len(called) == 2 and not any(c.passed for c in called)
+    assert {c.misconception for c in called} == {
+        "op:guarded:conv_patch_embed:windows-must-fit"
+        "+op:window_range_bias_after:conv_patch_embed:windows-range-one-short-b-after"}

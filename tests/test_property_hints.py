@@ -167,3 +167,26 @@ def test_a_causal_default_is_named_only_when_causal_false_passed_is_right(proper
         assert "causal=False passed" in result.hint
     else:
         assert result.misconception != "causal_default_true" and result.hint_kind != MISTAKE
+
+
+def _attends_itself(x, p, heads, causal=False):  # yipkingster/ml's split_heads on a (T, d) x
+    return (x @ p["Wv"] + p["bv"]) @ p["Wo"] + p["bo"]
+
+
+@pytest.mark.parametrize("attend, causal", [(_attends_itself, False), (_masked, True)])
+def test_no_causal_mask_is_claimed_only_where_tokens_see_earlier_ones(attend, causal):
+    """A code whose tokens see no other token fails "the first token sees the last one" as a
+    causal mask does, but its checklist's "that is GPT's causal mask" would be untrue: changing
+    x[0] changes no other row either, so the property says that instead, and names no mask; a
+    causal mask (every token sees token 0) keeps the spec's checklist and gpt_causal_mask."""
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    check = next(c for e in exercises for c in e.checks if isinstance(c, PropertyCheck)
+                 and c.property_name == "no_causal_mask_by_default")
+    result = check.grade(None, LocalWorker({"self_attention": attend}), None)
+    assert result.status == FAILED
+    if causal:
+        assert result.misconception == "gpt_causal_mask" and result.hint == check.hint
+    else:
+        assert result.misconception is None and result.hint_kind == OBSERVATION
+        assert "no causal mask" in result.hint and "causal=True" not in result.hint

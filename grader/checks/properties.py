@@ -310,14 +310,40 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
                        "unchanged: token 0 cannot see the last token")
             calls = [c for x, changed, p, heads in trials for c in ((x, p, heads),
                                                                      (changed, p, heads))]
+            hidden = close(np.asarray(out_changed)[:-1], np.asarray(out)[:-1], rtol=1e-6,
+                           atol=1e-9)  # no token before the last one sees it
             return _causal_by_default(ctx, function, calls, answers, message, lambda got: not any(
                 close(np.asarray(got[2 * j + 1])[0], np.asarray(got[2 * j])[0], rtol=1e-6,
-                      atol=1e-9) for j in range(len(trials)))) or Verdict(
-                False, message,  # a causal mask: no token before the last one sees it
-                misconception="gpt_causal_mask" if close(
-                    np.asarray(out_changed)[:-1], np.asarray(out)[:-1], rtol=1e-6,
-                    atol=1e-9) else None)
+                      atol=1e-9) for j in range(len(trials)))) or (hidden and _first_unseen(
+                    ctx, function, trials[i], out, message)) or Verdict(
+                False, message, misconception="gpt_causal_mask" if hidden else None)
     return Verdict(True)
+
+
+def _first_unseen(ctx: PropertyContext, function: str, trial: tuple, out,
+                  message: str) -> Verdict | None:
+    """Where no token sees the last one, whether they see the first: a causal mask lets every
+    token see token 0. Where changing x[0] changes no other row either, the tokens see neither
+    end of the sequence: no causal mask, and the spec's words about one would be untrue."""
+    x, _, p, heads = trial
+    first = x.copy()
+    first[0] = ctx.rng.standard_normal(x.shape[1]) * 3
+    try:
+        got = ctx.student.each(function, [(first, p, heads)])[0]
+    except StudentCallFailed:
+        return None
+    if _shape_problem(got, x.shape, "") or not close(np.asarray(got)[1:], np.asarray(out)[1:],
+                                                      rtol=1e-6, atol=1e-9):
+        return None
+    return Verdict(False, message + "; changing the first token x[0] left every other row "
+                   "unchanged too", hint=(
+                       f"Token 0 cannot see the last token, and this is no causal mask (with "
+                       f"GPT's every token sees token 0): changing the first token x[0] or the "
+                       f"last x[-1] left every other row of `{function}`'s output unchanged, as "
+                       f"if each token attended only to itself. Each head's scores must be a "
+                       f"T x T matrix, every token (query) against every token (key), with the "
+                       f"softmax over the keys: the checks of multi-head-attention say more."),
+                   spec_hint=False)
 
 
 @property_check("softmax_sums_to_one", calls=("softmax",))

@@ -377,7 +377,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     if worker is None or result.status != FAILED or result.misconception or check.integration:
         return result
     tiling = any(_refusal_wrong(p, o) for p, o in [(planned, outcome), *cases])
-    guarding = raises is None and outcome.status == "raised"
+    raised = [p for p, o in [(planned, outcome), *cases]  # asked for a value and raised: the
+              if p.expectation()[1] is None and o.status == "raised"]  # failed case first
+    guarding = raises is None and bool(raised)
     if not (tiling or guarding):
         return result
     try:
@@ -395,12 +397,13 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     built = error_model.model(function, hidden)
     params = check.api.params(check.reference_name)
     sized = (_probes(params, planned) or _conv_probes(params, planned)) if tiling else None
-    here = _named_arguments(function, planned)  # a guard or a gray reading tried only where
-    guards = [e.name for e in built[1] if e.operator in GUARDS and guarding  # it changes the
-              and refuses(e.detail, here)] if built else []  # failed case (a cheap test first)
+    first = raised[0] if guarding else planned  # the failed case, where it raised
+    here = _named_arguments(function, first)  # a guard or a gray reading tried only where it
+    guards = [e.name for e in built[1] if e.operator in GUARDS and guarding  # changes the first
+              and refuses(e.detail, here)] if built else []  # raised case (a cheap test first)
     readings = [e.name for e in built[1] if e.operator in GRAY_READINGS and guarding
                 and np.ndim(here.get("image")) == 2] if built else []
-    aspects = (_aspect_probes(_signature(function, params), planned)
+    aspects = (_aspect_probes(_signature(function, params), first)
                if guards or readings else [])
     if built is None or (sized is None and not aspects):
         return result

@@ -11,9 +11,15 @@
   (`np.einsum("hss,shm->shm", A, v)`, lweitkamp/transformer_parallelisms' numpy attention):
   numpy takes the attention matrix's diagonal, so each token gets its own value scaled by its
   weight on itself, `A[s, s] * v[s]`, where the weighted sum over every token, `A @ v`,
-  belongs (right only for a row whose weight is all on itself).
+  belongs (right only for a row whose weight is all on itself);
+- each token attending only to itself, its own value `v` where `softmax(scores) @ v` belongs:
+  what attention code written for a batch, (B, T, d), does on one unbatched (T, d) sequence
+  when it reads the batch off the first axis (yipkingster/ml's Flax `split_heads`,
+  `x.reshape(batch_size, -1, num_heads, d_k)` with `batch_size = x.shape[0]`: the tokens
+  become the batch, each head sees a sequence of one token, its softmax is 1 and a causal
+  mask has nothing to hide). Right only for one token.
 
-Both apply only in the checked function or a helper it calls itself (not inside another
+Each applies only in the checked function or a helper it calls itself (not inside another
 student-API function it calls: that one has its own checks and its callers are graded with it
 answered correctly). Each is an operator as in operators.py (`f(context, node) -> iterator of
 Change`); the new code calls a function of this module, bound in the rewritten function's
@@ -128,6 +134,29 @@ def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, diagonal_times),))
 
 
+def attends_itself(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`softmax(scores) @ v` as `v`: each token's weights all on itself, as when its scores are
+    taken over a sequence of one token (batched attention code given one (T, d) sequence, its
+    tokens read as the batch: yipkingster/ml's Flax `split_heads`). Only a product whose left
+    side is attention weights (a softmax)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
+            and isinstance(node.left, ast.Call) and callee(node.left) == "softmax"
+            and near_checked(context)):
+        return
+    values = code(node.right)
+    yield Change(f"{values}-alone",
+                 f"In {where(context)}, each token attends only to itself: its output is its "
+                 f"own value, a row of `{values}`, where the lecture's `{code(node)}` is the "
+                 f"sum of every token's value weighted by its attention weights. That happens, "
+                 f"for one, when each token's scores are taken over a sequence of one token: "
+                 f"attention code written for a batch, (B, T, d), given one (T, d) sequence "
+                 f"and reading the batch size off its first axis, `x.reshape(x.shape[0], -1, "
+                 f"heads, d_h)`, treats every token as a sequence of its own (its softmax is "
+                 f"then 1, and a causal mask hides nothing). Each head's scores must be a T x T "
+                 f"matrix, every token against every token. Right only for one token.",
+                 lambda n: n.right)
+
+
 def _shape_index(node: ast.AST) -> int | None:
     """-2 or -1 of `x.shape[-2]`: one of an array's last two sizes, else None."""
     if not _size(node):
@@ -187,4 +216,4 @@ def buffer_cut(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal,
-             "buffer_cut": buffer_cut}
+             "buffer_cut": buffer_cut, "attends_itself": attends_itself}

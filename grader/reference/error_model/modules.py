@@ -20,6 +20,7 @@ from . import (
     inputs,
     kernel_fit,
     layouts,
+    loops,
     names,
     norms,
     omitted,
@@ -42,7 +43,8 @@ from . import (
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
-           omitted, ports, readouts, broadcasts, collapse, discarded, wiring)
+           omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
+           loops)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
