@@ -147,31 +147,11 @@ def _stand_in(name: str, parameters: list, own, conn: channel.Connection, seq: i
     return stand_in
 
 
-SIGNATURES: dict[int, tuple] = {}  # id of a plain function -> (it, what its signature read, it)
-MOST_SIGNATURES = 256
-
-
 def _signature(function) -> inspect.Signature | None:
-    """`function`'s signature; a plain function's (no __wrapped__ or __signature__ of its own)
-    kept while its code and defaults are the same objects: a check's stand-ins are bound at
-    every call of every case, and reading a signature costs more than the call."""
-    plain = type(function) is types.FunctionType and not (
-        "__wrapped__" in function.__dict__ or "__signature__" in function.__dict__)
-    if plain:
-        read = (function.__code__, function.__defaults__, function.__kwdefaults__)
-        found = SIGNATURES.get(id(function))
-        if found is not None and found[0] is function and all(
-                a is b for a, b in zip(found[1], read, strict=True)):
-            return found[2]
     try:
-        signature = inspect.signature(function) if callable(function) else None
+        return inspect.signature(function) if callable(function) else None
     except Exception:  # noqa: BLE001 - a builtin, or a __signature__ of the student's that raises
         return None
-    if plain:
-        if len(SIGNATURES) >= MOST_SIGNATURES:
-            SIGNATURES.clear()
-        SIGNATURES[id(function)] = (function, read, signature)
-    return signature
 
 
 def bind(signature: inspect.Signature | None, arity: int, args: tuple, kwargs: dict,
