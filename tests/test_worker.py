@@ -224,6 +224,41 @@ def test_huge_integer_and_deep_value_are_refused_by_the_decoder():
         values.Decoder([]).decode(json.loads("[" * 30 + "]" * 30))
 
 
+def test_an_array_in_a_dict_is_checked_as_anywhere_else():
+    """A parameter dict's arrays take the decoder's short way: the same refusals, the same
+    depth limit (one level deeper than the encoder's: its refusal sits there)."""
+    array = {"__ndarray__": [0, "<f8", [1]]}
+
+    def nested(levels: int) -> dict:
+        tree = {"w": array}
+        for _ in range(levels):
+            tree = {"d": tree}
+        return tree
+
+    assert values.Decoder([b"\0" * 8]).decode(nested(values.MAX_DEPTH))  # the deepest taken
+    with pytest.raises(values.ProtocolError, match="deeper"):
+        values.Decoder([b"\0" * 8]).decode(nested(values.MAX_DEPTH + 1))
+    with pytest.raises(values.ProtocolError, match="used twice"):
+        values.Decoder([b"\0" * 8]).decode({"a": array, "b": array})
+    with pytest.raises(values.ProtocolError):
+        values.Decoder([b"\0" * 8]).decode({"a": {"__ndarray__": [0, "|O", [1]]}})
+    got = values.Decoder([memoryview(bytes(8))]).decode({"a": array})["a"]
+    assert got.flags.writeable and got.flags.aligned  # a read-only message's array is copied
+
+
+def test_the_mutation_check_names_each_changed_array_by_its_place():
+    from grader.worker import mutation
+
+    params = {"W_q": np.zeros(2), "heads": 2, "b": np.zeros(1)}
+    args, kwargs = [np.zeros(3), params, [np.zeros(1), "s"]], {"gamma": np.ones(2)}
+    kept = mutation.snapshot(args, kwargs)
+    assert len(kept) == 5 and mutation.changed(kept) == []
+    args[0][0], params["W_q"][1], args[2][0][0], kwargs["gamma"][0] = 1, 1, 1, 0
+    assert mutation.changed(kept) == ["#0", "#1['W_q']", "#2[0]", "gamma"]
+    many = [np.zeros(1) for _ in range(mutation.MOST_KEPT + 10)]
+    assert len(mutation.snapshot([many], {"x": np.zeros(1)})) == mutation.MOST_KEPT
+
+
 # -- student errors -----------------------------------------------------------------------------
 
 
