@@ -223,14 +223,7 @@ class Decoder:
         return self._dict(node, depth)
 
     def _dict(self, node: dict, depth: int) -> dict:
-        if depth > MAX_DEPTH:  # its items are refused for their depth (_decode)
-            return {key: self._decode(item, depth + 1) for key, item in node.items()}
-        out = {}
-        for key, item in node.items():  # an array in a parameter dict: straight to _array
-            out[key] = (self._array(item["__ndarray__"])
-                        if type(item) is dict and len(item) == 1 and "__ndarray__" in item
-                        else self._decode(item, depth + 1))
-        return out
+        return {key: self._decode(item, depth + 1) for key, item in node.items()}
 
     def _array(self, payload) -> np.ndarray:
         if type(payload) is not list or len(payload) != 3:
@@ -241,9 +234,7 @@ class Decoder:
         if index in self.used:
             raise ProtocolError(f"array #{index} is used twice")
         self.used.add(index)
-        dtype = _DTYPES.get(dtype_text) if type(dtype_text) is str else None
-        if dtype is None:
-            dtype = numeric_dtype(_expect(dtype_text, str))
+        dtype = numeric_dtype(_expect(dtype_text, str))
         if type(shape) is not list or len(shape) > MAX_NDIM:
             raise ProtocolError("malformed array shape")
         blob = self.blobs[index]
@@ -252,15 +243,12 @@ class Decoder:
             raise ProtocolError(f"an array of shape {tuple(shape)[:8]} does not match its "
                                 f"{len(blob)} bytes")
         array = np.ndarray(shape, dtype, blob)  # a view of this message's own buffer, used once
-        return array if array.flags.behaved else array.copy()  # behaved: aligned, writeable
+        return array if array.flags.aligned and array.flags.writeable else array.copy()
 
 
 def is_numeric(dtype: np.dtype) -> bool:
     return (dtype.kind in NUMERIC_KINDS and not dtype.hasobject and dtype.fields is None
             and dtype.shape == ())
-
-
-_DTYPES: dict[str, np.dtype] = {}  # numeric_dtype's answers: an array's dtype, one look-up
 
 
 @functools.lru_cache(maxsize=256)  # the few dozen dtypes that cross, each checked once
@@ -271,8 +259,6 @@ def numeric_dtype(text: str) -> np.dtype:
         raise ProtocolError(f"unknown dtype {text[:40]!r}") from None
     if not is_numeric(dtype):
         raise ProtocolError(f"refused data of dtype {dtype}")
-    if len(_DTYPES) < 256:
-        _DTYPES[text] = dtype
     return dtype
 
 

@@ -162,3 +162,19 @@ def called_function(context: Context, node: ast.AST) -> Callable | None:
         return child.function
     function = context.instance.function
     return own_function(function.__globals__.get(node.func.id), function.__module__)
+
+
+def residual_sides(node: ast.AST):
+    """(kept, branch, base, step) for each way a sum reads as a pre-LN residual, `x + f(step(x,
+    ...), ...)` in either order: `base` the name `x`, `step` the call on it the branch is given
+    (operators.residual_of_step, wiring.norm_on_stream)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
+        return
+    for kept, branch in (("left", "right"), ("right", "left")):
+        base, call = getattr(node, kept), getattr(node, branch)
+        if not (isinstance(base, ast.Name) and isinstance(call, ast.Call) and call.args):
+            continue
+        step = call.args[0]
+        if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
+                and step.args[0].id == base.id):
+            yield kept, branch, base, step

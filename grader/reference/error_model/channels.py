@@ -43,14 +43,20 @@ def _one_channel(node: ast.Call, square: ast.AST) -> ast.Call:
     return new
 
 
-def one_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A reshape to one row per patch, `x.reshape(N, P * P * C)`, written for one channel:
-    `x.reshape(-1, P * P)` (the rows inferred), C rows of `P * P` numbers per patch."""
+def _row_per_patch(node: ast.AST) -> tuple[ast.AST, str] | None:
+    """(the square, the channels) of a reshape to one row per patch, `x.reshape(N, P * P * C)`,
+    else None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr == "reshape" and not node.keywords and len(node.args) == 2
             and not any(isinstance(a, ast.Starred) for a in node.args)):
-        return
-    width = _patch_width(node.args[1])
+        return None
+    return _patch_width(node.args[1])
+
+
+def one_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A reshape to one row per patch, `x.reshape(N, P * P * C)`, written for one channel:
+    `x.reshape(-1, P * P)` (the rows inferred), C rows of `P * P` numbers per patch."""
+    width = _row_per_patch(node)
     if width is None:
         return
     square, channels = width
@@ -93,11 +99,7 @@ def three_channel_rows(context: Context, node: ast.AST) -> Iterator[Change]:
     """A reshape to one row per patch, `x.reshape(N, P * P * C)`, written for RGB images:
     `x.reshape(-1, P * P * 3)` (tdiprima/transformer-attention's torch patchify, `patches.
     reshape(-1, 3 * P * P)`; timm's `in_chans=3` default): right for 3 channels only."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "reshape" and not node.keywords and len(node.args) == 2
-            and not any(isinstance(a, ast.Starred) for a in node.args)):
-        return
-    width = _patch_width(node.args[1])
+    width = _row_per_patch(node)
     if width is None:
         return
     square, channels = width

@@ -22,6 +22,7 @@ from .change import (
     key_of,
     literal,
     one_apart,
+    residual_sides,
     slug,
     where,
     with_first,
@@ -429,20 +430,12 @@ def first_element(context: Context, node: ast.AST) -> Iterator[Change]:
 def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
     """A residual that adds back the branch's normalised input, not its input: `x +
     f(norm(x))` as `norm(x) + f(norm(x))` (one variable kept for both, as HF's ViTLayer)."""
-    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)):
-        return
-    for kept, branch in (("left", "right"), ("right", "left")):
-        base, call = getattr(node, kept), getattr(node, branch)
-        if not (isinstance(base, ast.Name) and isinstance(call, ast.Call) and call.args):
-            continue
-        step = call.args[0]
-        if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
-                and step.args[0].id == base.id):
-            yield Change(f"residual-from-{slug(callee(step))}",
-                         f"In {where(context)}, the residual of `{code(node)}` adds back "
-                         f"`{code(step)}`, the step's output, instead of `{base.id}` itself.",
-                         lambda n, kept=kept, branch=branch: _replace_side(
-                             n, kept, copy.deepcopy(getattr(n, branch).args[0])))
+    for kept, branch, base, step in residual_sides(node):
+        yield Change(f"residual-from-{slug(callee(step))}",
+                     f"In {where(context)}, the residual of `{code(node)}` adds back "
+                     f"`{code(step)}`, the step's output, instead of `{base.id}` itself.",
+                     lambda n, kept=kept, branch=branch: _replace_side(
+                         n, kept, copy.deepcopy(getattr(n, branch).args[0])))
 
 
 def parameter(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -15,7 +15,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, callee, code, slug, where
+from .change import Change, Context, callee, code, residual_sides, slug, where
 
 
 def _swapped(node: ast.BinOp, kept: str, branch: str) -> ast.BinOp:
@@ -31,24 +31,18 @@ def _swapped(node: ast.BinOp, kept: str, branch: str) -> ast.BinOp:
 
 def norm_on_stream(context: Context, node: ast.AST) -> Iterator[Change]:
     """The normalisation of a pre-LN branch moved onto the residual: `norm(x) + f(x)`."""
-    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
-            and "/" not in context.instance.path):
+    if "/" in context.instance.path:
         return
-    for kept, branch in (("left", "right"), ("right", "left")):
-        base, call = getattr(node, kept), getattr(node, branch)
-        if not (isinstance(base, ast.Name) and isinstance(call, ast.Call) and call.args):
-            continue
-        step = call.args[0]
-        if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
-                and step.args[0].id == base.id and "norm" in callee(step)):
+    for kept, branch, base, step in residual_sides(node):
+        if "norm" in callee(step):
             name = base.id
             yield Change(f"{slug(callee(step))}-on-the-residual",
                          f"In {where(context)}, `{code(node)}` is computed as `{code(step)} + "
-                         f"{callee(call)}({name}, ...)`: the step reads the raw `{name}` and the "
-                         f"residual adds back the normalised one (the two names of a port's `h = "
-                         f"{name}; {name} = norm({name}); h = f(h); {name} = {name} + h` mixed "
-                         f"up), where the lecture gives the step `{code(step)}` and adds "
-                         f"`{name}` itself back.",
+                         f"{callee(getattr(node, branch))}({name}, ...)`: the step reads the raw "
+                         f"`{name}` and the residual adds back the normalised one (the two names "
+                         f"of a port's `h = {name}; {name} = norm({name}); h = f(h); {name} = "
+                         f"{name} + h` mixed up), where the lecture gives the step "
+                         f"`{code(step)}` and adds `{name}` itself back.",
                          lambda n, kept=kept, branch=branch: _swapped(n, kept, branch))
             return
 
