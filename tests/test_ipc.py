@@ -488,17 +488,3 @@ def test_a_refused_pid_namespace_keeps_the_view_and_says_so(tmp_path):
                                  for key, value in report.items() if key != "pid"}))
     assert "its processes have the host's ids (no PID namespace)" in note, note
     assert "its own System V IPC, host name, session keyring" in note, note
-
-
-def test_a_workers_user_is_drawn_uniformly_from_its_range():
-    """sandbox.random_below, os.urandom's bits as `secrets.randbelow` would draw them."""
-    from grader.worker import sandbox
-
-    drawn = [sandbox.random_below(sandbox.WORKER_UIDS) for _ in range(2000)]
-    assert all(0 <= uid < sandbox.WORKER_UIDS for uid in drawn)
-    assert len(set(drawn)) > 1990  # 2**27 users: a repeat among 2000 is rare
-    assert sum(uid < sandbox.WORKER_UIDS // 2 for uid in drawn) in range(850, 1150)
-    assert {sandbox.random_below(4) for _ in range(400)} == {0, 1, 2, 3}
-    for n in (0, 3, 6):
-        with pytest.raises(ValueError):
-            sandbox.random_below(n)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import secrets
 import socket
 import sys
 from pathlib import Path
@@ -60,7 +61,7 @@ def drop_privileges(workdir: str) -> int | None:
     """
     if not hasattr(os, "setresuid") or os.geteuid() != 0:
         return None
-    for uid in (WORKER_UID_BASE + random_below(WORKER_UIDS), NOBODY):
+    for uid in (WORKER_UID_BASE + secrets.randbelow(WORKER_UIDS), NOBODY):
         try:
             os.chown(workdir, uid, uid)
             os.chmod(workdir, 0o700)
@@ -72,15 +73,6 @@ def drop_privileges(workdir: str) -> int | None:
         return uid
     linux.drop_all_capabilities()
     return None
-
-
-def random_below(n: int) -> int:
-    """A uniformly random integer in [0, n), n a power of two, from os.urandom as
-    `secrets.randbelow` draws it, without `secrets`' imports (hmac, hashlib with OpenSSL's
-    library, random): ~4 ms of the zygote's start, which imports this module."""
-    if n <= 0 or n & (n - 1):
-        raise ValueError("a power of two")
-    return int.from_bytes(os.urandom(8), "little") & (n - 1)
 
 
 def scrub_environment(workdir: str) -> None:
