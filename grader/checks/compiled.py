@@ -120,20 +120,12 @@ class CompiledSpec:
         return {table: {key: self.lookup(table, key) for key in values}
                 for table, values in self.tables.items()}
 
-    def raw(self, table: str, key: str) -> str | bytes | None:
-        """The JSON text stored under `table`/`key` (None: no such entry)."""
-        return self.tables.get(table, {}).get(key)
-
-    def text(self, place) -> bytes:
-        """The JSON text a `~text` marker points to: there is none outside the folder's file."""
-        raise ValueError("a text marker outside the folder's compiled file")
-
     def lookup(self, table: str, key: str, deferred: frozenset = frozenset()):
+        raw = self.tables.get(table, {}).get(key)
+        if raw is None:
+            return None
         try:
-            raw = self.raw(table, key)
-            if raw is None:
-                return None
-            return decode(json.loads(raw), self.pools, deferred, self.text)
+            return decode(json.loads(raw), self.pools, deferred)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
                                 "`vitgrade compile` again") from None
@@ -255,20 +247,17 @@ class Deferred:
     their combinations most of a compiled file, are read only after a case failed."""
     raw: object
     pools: dict
-    text: object = None  # a `~text` marker's text (CompiledSpec.text)
 
     def value(self):
-        return decode(self.raw, self.pools, text=self.text)
+        return decode(self.raw, self.pools)
 
 
-def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset(), text=None):
+def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset()):
     """The value `raw` (JSON with markers) stands for; arrays are read-only views of the pools
     (nothing in the grading process writes an input or an expected value; the reference, when
-    it runs, gets copies). A mapping's value under a key in `deferred` stays a Deferred; a
-    `~text` marker's JSON (`text(place)` -> its bytes: the folder's file keeps the deferred
-    values so) is parsed only when its value is decoded."""
+    it runs, gets copies). A mapping's value under a key in `deferred` stays a Deferred."""
     if isinstance(raw, list):
-        return [decode(x, pools, deferred, text) for x in raw]
+        return [decode(x, pools, deferred) for x in raw]
     if not isinstance(raw, dict):
         return raw
     if len(raw) != 1:
@@ -285,14 +274,10 @@ def decode(raw, pools: dict[str, np.ndarray], deferred: frozenset = frozenset(),
         name, offset = body
         return pools[name][offset]
     if marker == "~tuple":
-        return tuple(decode(x, pools, deferred, text) for x in body)
+        return tuple(decode(x, pools, deferred) for x in body)
     if marker == "~dict":  # in the order written
-        return {k: Deferred(v, pools, text) if k in deferred else decode(v, pools, deferred, text)
+        return {k: Deferred(v, pools) if k in deferred else decode(v, pools, deferred)
                 for k, v in body.items()}
-    if marker == "~text":
-        if text is None:
-            raise ValueError("a text marker outside the folder's compiled file")
-        return decode(json.loads(text(body)), pools, deferred, text)
     raise ValueError(f"unknown marker {marker!r}")
 
 

@@ -7,19 +7,12 @@ zip (nor imports `zipfile`) and encodes none of its cases' inputs (issue 39, ite
 
 The header holds, for each spec whose own compiled files (`<stem>.json`, `<stem>.npz`:
 compiled.py) are fresh when `vitgrade compile` writes it: their key (the spec's sha256, the
-reference's version, compiled.FORMAT), where each dtype's pool lies in the body (one read-only
-`np.frombuffer` view each, 16-byte aligned), and where in the body each of its tables' values
-lies (the same JSON text as in its own index, but that a case's misconceptions' outputs, read
-only after it failed, are a text of their own: a `~text` marker, compiled.decode), and each case
-of the `cases` table's inputs as the
-channel sends them (`values.EncodedCall`: the JSON of `[[text, places]...]`, the text the JSON of
-`[args, kwargs]`, its blobs' places in the body: the pools' own bytes where the inputs are views
-of them, which they are). The file is mapped, not read: a cold grade touches the pages of the
-header, of the values it looks up and of the pools those use, and decodes nothing else (the
-values of the other variants, the stand-ins' recorded calls a correct submission never needs).
-It is made from the specs' own files only, written (whole, then renamed over the old one: a
-process that mapped the old one keeps its bytes) only when its bytes change, and `vitgrade
-compile --check` names it when it is not what they make (`state`).
+reference's version, compiled.FORMAT), their tables (each value the same JSON text), where each
+dtype's pool lies in the body (one read-only `np.frombuffer` view each, 16-byte aligned), and
+each case of the `cases` table's inputs as the channel sends them (`values.EncodedCall`: the JSON
+of `[args, kwargs]`, its blobs places in the body: the pools' own bytes where the inputs are
+views of them, which they are). It is made from the specs' own files only, written only when its
+bytes change, and `vitgrade compile --check` names it when it is not what they make (`state`).
 
 A spec's entry is used only while the spec file's sha256 and `compiled.reference_version` match
 (else the spec's own files are read, as before); VITGRADE_NO_COMPILED disables it too. The worker
@@ -30,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import json
-import mmap
 import os
 from pathlib import Path
 
@@ -41,14 +33,11 @@ from grader.worker.values import EncodedCall, encode_call
 from . import compiled
 from .parsed_specs import FOLDER
 
-FORMAT = 2
+FORMAT = 1
 NAME = "catalogue.compiled"
 MAGIC = b"VITGRADE-COMPILED\n"
 ALIGN = 16
 CASES = "cases"  # the table whose entries' inputs are kept encoded
-# what a case's entry holds that planning does not read (checks/cases.py defers it): its
-# misconceptions' outputs, most of the file, kept as texts of their own (`~text` markers)
-DEFERRED = ("wrong",)
 
 
 def path_of(folder: str | Path) -> Path:
@@ -56,25 +45,19 @@ def path_of(folder: str | Path) -> Path:
 
 
 class FolderSpec(compiled.CompiledSpec):
-    """A spec's compiled data read from the folder's file: its tables hold where each value's
-    text lies in the body ([start, size]), and it has its cases' encoded inputs."""
+    """A spec's compiled data read from the folder's file: also its cases' encoded inputs."""
 
     def __init__(self, index: dict, pools: dict, where: str, calls: dict, body: memoryview):
         super().__init__(index, pools, where)
         self._calls, self._body = calls, body
 
-    def raw(self, table: str, key: str) -> bytes | None:
-        place = self.tables.get(table, {}).get(key)
-        return None if place is None else self.text(place)
-
     def encoded_calls(self, key: str) -> list[EncodedCall] | None:
         """The encoded inputs of the cases stored under `cases`/`key`, in order (None: none)."""
-        place = self._calls.get(key)
+        calls = self._calls.get(key)
+        if not isinstance(calls, list):
+            return None
         body, out = self._body, []
         try:
-            calls = json.loads(self.text(place)) if place is not None else None
-            if not isinstance(calls, list):
-                return None
             for text, places in calls:
                 blobs = tuple(body[start:start + size] for start, size in places)
                 if not isinstance(text, str) or any(len(b) != n for b, (_, n) in
@@ -84,14 +67,6 @@ class FolderSpec(compiled.CompiledSpec):
         except (TypeError, ValueError):
             return None
         return out
-
-    def text(self, place) -> bytes:
-        """The bytes at `place` ([start, size]) of the body; ValueError when it is not in it."""
-        start, size = place
-        if not (type(start) is int and type(size) is int and start >= 0
-                and size >= 0 and start + size <= len(self._body)):
-            raise ValueError(f"no text at {place!r}")
-        return bytes(self._body[start:start + size])
 
 
 def cached(spec: Path) -> compiled.CompiledSpec | None:
@@ -127,11 +102,8 @@ def entry(spec: Path) -> FolderSpec | None:
             if pool.dtype.name != name:
                 return None
             pools[name] = pool
-        tables, calls = kept["tables"], kept.get("calls", {})
-        if not (isinstance(tables, dict) and isinstance(calls, dict)
-                and all(isinstance(table, dict) for table in tables.values())):
-            return None
-        return FolderSpec({"tables": tables}, pools, f"{FOLDER}/{NAME}", calls, body)
+        return FolderSpec({"tables": kept["tables"]}, pools, f"{FOLDER}/{NAME}",
+                          kept.get("calls", {}), memoryview(body))
     except (KeyError, TypeError, ValueError):
         return None  # a damaged entry: the spec's own files (compile --check names it)
 
@@ -150,31 +122,28 @@ def _stored(folder: Path):
 
 
 @functools.lru_cache(maxsize=8)
-def _read(path: Path, *stamp) -> tuple[dict, memoryview] | None:
+def _read(path: Path, *stamp) -> tuple[dict, bytes] | None:
     try:
-        with open(path, "rb") as file:
-            return parse(memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)))
-    except (OSError, ValueError):  # (mapping an empty file is a ValueError)
+        data = path.read_bytes()
+        return parse(data)
+    except (OSError, ValueError):
         return None
 
 
-def parse(data) -> tuple[dict, memoryview]:
-    """(spec name -> entry, body) of a folder file's bytes (a bytes-like object: the body is a
-    view of it); ValueError when it is not one."""
-    data = memoryview(data)
-    if data[:len(MAGIC)] != MAGIC:
+def parse(data: bytes) -> tuple[dict, bytes]:
+    """(spec name -> entry, body) of a folder file's bytes; ValueError when it is not one."""
+    if not data.startswith(MAGIC):
         raise ValueError("not a compiled folder file")
     start = len(MAGIC) + 8
     size = int.from_bytes(data[len(MAGIC):start], "little")
-    if start + size > len(data):
-        raise ValueError("cut short")
-    header = json.loads(bytes(data[start:start + size]))
+    header = json.loads(data[start:start + size].decode("utf-8"))
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError("another format")
     specs = header.get("specs")
     if not isinstance(specs, dict):
         raise ValueError("no specs")
-    return specs, data[_aligned(start + size):]
+    body_start = _aligned(start + size)
+    return specs, data[body_start:]
 
 
 def _aligned(n: int) -> int:
@@ -222,39 +191,10 @@ def make(folder: Path) -> bytes | None:
                                     for key in data.tables.get(CASES, {})}
         except (compiled.CompiledError, KeyError, TypeError, ValueError):
             del specs[name]  # (its pools stay in the body, unused)
-    for entry in specs.values():  # the texts after every pool and blob, each where its place says
-        entry["tables"] = {table: {key: _place(_deferred_apart(text, body) if table == CASES
-                                               else text.encode("utf-8"), body)
-                                   for key, text in values.items()}
-                           for table, values in entry["tables"].items()}
-        entry["calls"] = {key: _place(_json(calls), body) for key, calls in entry["calls"].items()}
     header = json.dumps({"format": FORMAT, "specs": specs}, separators=(",", ":"),
                         sort_keys=True).encode("utf-8")
     head = MAGIC + len(header).to_bytes(8, "little") + header
     return head + bytes(_aligned(len(head)) - len(head)) + bytes(body)
-
-
-def _deferred_apart(text: str, body: bytearray) -> bytes:
-    """A `cases` value's text with each case's DEFERRED values moved to texts of their own in
-    `body` (a `~text` marker where they were): a lookup parses only what planning reads."""
-    value = json.loads(text)
-    for case in value if isinstance(value, list) else ():
-        fields = case.get("~dict") if isinstance(case, dict) else None
-        for key in DEFERRED if isinstance(fields, dict) else ():
-            if key in fields:
-                fields[key] = {"~text": _place(_json(fields[key]), body)}
-    return _json(value)
-
-
-def _json(value) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode("utf-8")
-
-
-def _place(text: bytes, body: bytearray) -> list[int]:
-    """`text` added at the end of `body` -> [start, size]."""
-    start = len(body)
-    body.extend(text)
-    return [start, len(text)]
 
 
 def _calls(entries, frozen: bytes, body: bytearray, extra: dict) -> list:
@@ -308,9 +248,7 @@ def write(folder: Path) -> list[Path]:
         path.unlink()
         return []
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    partial.write_bytes(data)
-    os.replace(partial, path)  # never rewritten in place: a process may have the old one mapped
+    path.write_bytes(data)
     return [path]
 
 

@@ -9,8 +9,6 @@ import re
 
 import numpy as np
 
-from grader.lazy_pattern import LazyPattern
-
 SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
 # an `assert` where an exception is asked for: the worker names the exception's type, so the
@@ -19,7 +17,7 @@ REFUSED_WITH_ASSERT = "refused_with_assert"
 # the student's own `raise TypeError(...)` where ValueError is asked for: the worker's traceback
 # ends on that statement, so the mistake is seen too (other_error)
 REFUSED_WITH_OTHER_TYPE = "refused_with_other_type"
-_CLAUSE_END = LazyPattern(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
+_CLAUSE_END = re.compile(r"[.:;!?](?:\s|$)|\s[-\u2013\u2014]\s|\(")
 
 
 def describe(value, limit: int = 120) -> str:

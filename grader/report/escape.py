@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import re
 
-from grader.lazy_pattern import LazyPattern
-
 # Cc (C0, DEL, C1) and the bidirectional overrides that make a terminal show text reordered
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _CONTROL = re.compile(f"[{_CONTROLS}]")
-_CONTROL_OR_LINE = LazyPattern(f"[{_CONTROLS}\t\n]")
-_MARKDOWN_PUNCTUATION = LazyPattern(r"([!-/:-@\[-`{-~])")   # CommonMark: any may be escaped
-_BACKTICKS = LazyPattern(r"`+")
+_CONTROL_OR_LINE = re.compile(f"[{_CONTROLS}\t\n]")
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")   # CommonMark: any may be escaped
+_BACKTICKS = re.compile(r"`+")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = LazyPattern(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def _shown(match: re.Match) -> str:

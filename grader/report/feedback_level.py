@@ -14,12 +14,12 @@ feedback.md, the class report) reads what the level lets through, and nothing el
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from grader.checks.course_file import DUE, LEVELS, when
 from grader.checks.results import FAILED, CheckResult, ExerciseResult
-from grader.lazy_pattern import LazyPattern
 
 FULL = "full"
 WHAT_OPENS = {"name": "the check's name", "hint": "the hint", "expected": "expected and got",
@@ -35,9 +35,9 @@ class Opening:
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
-_CASE_CALL = LazyPattern(r"^(\s*case \d+ of \d+): ")
-CASE = LazyPattern(r"\bcase (\d+) of (\d+)\b")
-_RAISED = LazyPattern(r"\b(?:your code raised|got:)\s+([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|"
+_CASE_CALL = re.compile(r"^(\s*case \d+ of \d+): ")
+CASE = re.compile(r"\bcase (\d+) of (\d+)\b")
+_RAISED = re.compile(r"\b(?:your code raised|got:)\s+([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|"
                      r"Interrupt|Exit|Warning|Stop\w*))\b")
 # how a check says a time limit stopped it, a call's own or the whole submission's
 # (grader/worker/student_worker.py: DID_NOT_RETURN, OUT_OF_TIME; "timed out": the load's)

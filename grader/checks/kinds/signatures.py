@@ -15,18 +15,17 @@ seen, not guessed (as a write in place or an `assert` for a refusal are).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-
-from grader.lazy_pattern import LazyPattern
 
 from ..results import FAILED, MISTAKE
 
 API_DOC = "docs/student-api.md"
 _NAME = r"(?P<function>[A-Za-z_][\w.<>]*)\(\) "
-UNEXPECTED = LazyPattern(_NAME + r"got an unexpected keyword argument '(?P<keyword>\w+)'")
-MISSING = LazyPattern(_NAME + r"missing (?P<count>\d{1,3}) required (?:positional|keyword-only) "
+UNEXPECTED = re.compile(_NAME + r"got an unexpected keyword argument '(?P<keyword>\w+)'")
+MISSING = re.compile(_NAME + r"missing (?P<count>\d{1,3}) required (?:positional|keyword-only) "
                      r"arguments?: ")
-TOO_MANY = LazyPattern(_NAME + r"takes (?:from \d{1,3} to )?(?P<takes>\d{1,3}) positional "
+TOO_MANY = re.compile(_NAME + r"takes (?:from \d{1,3} to )?(?P<takes>\d{1,3}) positional "
                       r"arguments? but (?P<given>\d{1,3}) (?:were|was) given")
 
 
