@@ -155,26 +155,6 @@ def test_the_in_process_path_imports_only_what_grading_needs(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
 
 
-FORKED_PATH = """
-import sys
-from grader import cli
-exit_now = cli._exit_now
-def leaving(code):
-    print("subprocess" in sys.modules, flush=True)
-    exit_now(code)
-cli._exit_now = leaving
-sys.argv = ["vitgrade", "grade", sys.argv[1], "-q"]
-cli.entry_point()
-"""
-
-
-def test_a_grade_with_a_forked_zygote_imports_no_subprocess():
-    """`vitgrade grade` forks its zygote: `subprocess` (~2 ms) is for a spawned one."""
-    done = subprocess.run([sys.executable, "-c", FORKED_PATH, str(SOLUTION)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr
-
-
 UNDOCUMENTED = """
 import dataclasses, sys
 made = dataclasses._process_class

@@ -337,12 +337,12 @@ def _first_unseen(ctx: PropertyContext, function: str, trial: tuple, out,
         return None
     return Verdict(False, message + "; changing the first token x[0] left every other row "
                    "unchanged too", hint=(
-                       f"Token 0 cannot see the last token, and this is no causal mask (with "
-                       f"GPT's every token sees token 0): changing the first token x[0] or the "
-                       f"last x[-1] left every other row of `{function}`'s output unchanged, as "
-                       f"if each token attended only to itself. Each head's scores must be a "
-                       f"T x T matrix, every token (query) against every token (key), with the "
-                       f"softmax over the keys: the checks of multi-head-attention say more."),
+                       f"Token 0 cannot see the last token, yet this is no causal mask (with GPT's "
+                       f"mask every token still sees token 0): changing the first token x[0] or the"
+                       f" last x[-1] left every other row of `{function}`'s output unchanged, as if"
+                       f" each token attended only to itself. Each head's scores must be a T x T "
+                       f"matrix, every token (query) against every token (key), with the softmax "
+                       f"over the keys: the checks of multi-head-attention say more."),
                    spec_hint=False)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -138,14 +139,6 @@ def exec_block(which: str) -> tuple[int, int]:
     return int(fields[first]), int(fields[first + 1])
 
 
-def timeout_expired() -> type[Exception]:
-    """subprocess.TimeoutExpired, which a wait for a zygote raises when it does not end in time;
-    `subprocess` is imported then, not by every `vitgrade grade` (~2 ms)."""
-    import subprocess
-
-    return subprocess.TimeoutExpired
-
-
 class ForkedProcess:
     """The subprocess.Popen calls the zygote's handle makes, for a process we forked."""
 
@@ -166,7 +159,7 @@ class ForkedProcess:
                 import select
 
                 if not select.select([pidfd], [], [], timeout)[0]:
-                    raise timeout_expired()(["zygote"], timeout)
+                    raise subprocess.TimeoutExpired(["zygote"], timeout)
             finally:
                 os.close(pidfd)
         if self.returncode is None:

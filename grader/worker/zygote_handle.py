@@ -12,15 +12,12 @@ import os
 import select
 import shlex
 import socket
+import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from grader.worker import forked_zygote
-
-if TYPE_CHECKING:  # imported where a zygote is spawned: a forked one needs none of it (~2 ms)
-    import subprocess
 
 # else each worker is spawned as `python -m grader.worker.serve`
 FORK_AVAILABLE = hasattr(os, "fork")
@@ -104,7 +101,7 @@ class Zygote:
         if os.getpid() == self.owner:
             try:
                 wait_exited(self.process, 5)
-            except forked_zygote.timeout_expired():  # (evaluated only when something is raised)
+            except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
 
@@ -195,8 +192,6 @@ def start_module(args: list[str], fds: list[int], prefix=()) -> subprocess.Popen
     """`python -m *args` (after `prefix`) given `fds`, INHERITED_ENV and WORKER_ENV, without
     stdin or stdout, run from the folder holding the `grader` package: `-m` then finds the same
     grader as this process."""
-    import subprocess
-
     return subprocess.Popen(
         [*prefix, sys.executable, "-m", *args], pass_fds=fds, env=inherited_env(),
         cwd=Path(__file__).resolve().parents[2], stdin=subprocess.DEVNULL,

@@ -218,15 +218,21 @@ def _split_biases(context: Context, function: ast.FunctionDef, count: str) -> li
             for arg in sub.args[:1] if _affine(context, arg)]
 
 
-def bias_sliced(context: Context, node: ast.AST) -> Iterator[Change]:
-    """Every projection's bias that the heads split, sliced per head with a head loop's slip
-    (its weights sliced right): head 0's part for every head, or head h's started at h."""
+def _split_projections(context: Context, node: ast.AST):
+    """(the head count's name, the affine calls whose result the heads split) in the checked
+    instance's own function, for each name a head count goes by."""
     if node is not context.instance.node:
         return
     for count in _counts(context):
         calls = _split_biases(context, node, count)
-        if not calls:
-            continue
+        if calls:
+            yield count, calls
+
+
+def bias_sliced(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Every projection's bias that the heads split, sliced per head with a head loop's slip
+    (its weights sliced right): head 0's part for every head, or head h's started at h."""
+    for count, calls in _split_projections(context, node):
         biases = ", ".join(f"`{code(c.args[2])}`" for c in calls)
         for detail, (function, said) in SLICES.items():
             bound = f"{PREFIX}{function.__name__}"
@@ -264,12 +270,7 @@ def weights_reshaped(context: Context, node: ast.AST) -> Iterator[Change]:
     of the whole matrix to (heads, d, d // heads) (a per-head weight tensor, as
     jimmybanta/LLM-from-scratch's `(num_heads, d_model, d_k)` layout, read off a (d, d) matrix),
     instead of the column block `W[:, h * d_h:(h + 1) * d_h]`: right with one head only."""
-    if node is not context.instance.node:
-        return
-    for count in _counts(context):
-        calls = _split_biases(context, node, count)
-        if not calls:
-            continue
+    for count, calls in _split_projections(context, node):
         weights = ", ".join(f"`{code(c.args[1])}`" for c in calls)
         bound = f"{PREFIX}{head_stacked.__name__}"
         yield Change("weights-reshaped-per-head",
