@@ -651,8 +651,8 @@ def test_an_axis_split_the_other_way_round_at_every_call_of_one_helper():
     want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
     assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 2), want)
     assert em.sentence(REFERENCE["self_attention"], name).startswith(
-        "In `self_attention` (in each of its 3 calls of `split_heads`), `x.reshape(*lead, T, "
-        "heads, d // heads)` splits its last axis the other way round")
+        "In `self_attention` (in each of the lecture's 3 calls of `split_heads`), "
+        "`x.reshape(*lead, T, heads, d // heads)` splits its last axis the other way round")
     one = em.rewrite(REFERENCE["self_attention"],
                      "op:split:self_attention/split_heads:reshape-split-interleaved")
     assert not np.allclose(one(x, p, 2), want)  # q alone is not the student's helper
@@ -952,7 +952,7 @@ def test_a_hand_written_tanh_gelu_with_one_slip_is_named(student_act, detail, wo
     found = em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
     assert found is not None and found.name == (
         f"op:activation_slip:encoder_block/mlp:act=gelu_tanh.{detail}")
-    assert found.sentence.startswith("In `encoder_block` (in its step `mlp(")
+    assert found.sentence.startswith("In `encoder_block` (at the lecture's step `mlp(")
     assert f"the activation is GELU's tanh approximation {words}." in found.sentence
 
 

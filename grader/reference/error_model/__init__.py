@@ -147,9 +147,8 @@ def everywhere(root: Instance, found: list[Edit]) -> list[Edit]:
                 continue
             first, others = instances[0], instances[1:]
             said = where(Context(root.name, first))
-            every = (f"`{root.name}` (in each of its {len(instances)} calls of `{first.name}`)"
-                     if parent is root else f"`{root.name}` (in each of the {len(instances)} "
-                     f"calls of `{first.name}` in `{parent.name}`)")
+            every = (f"`{root.name}` (in each of the lecture's {len(instances)} calls of `"
+                     + first.name + ("`)" if parent is root else f"` in `{parent.name}`)"))
             for edit in (e for e in found if e.site.path == first.path):
                 twins = [by_site.get((other.path, edit.site.index, edit.operator, edit.detail))
                          for other in others]
