@@ -4871,6 +4871,40 @@ def test_the_learned_positions_replaced_by_a_fixed_sincos_table():
         assert not any(e.operator == "positions_sincos" for e in em.model(REFERENCE[name])[1])
 
 
+def test_a_fixed_sincos_table_whose_own_assert_refuses_a_width_not_a_multiple_of_4():
+    """MAE's get_2d_sincos_pos_embed asserts its width (d % 4 == 0, an AssertionError): where a
+    call raised it and another returned the table's values, the asserted variant is named; a
+    right embed_image with the same assert as a guard (learned positions) is never told the
+    table, and without a raise the plain variant keeps its name (the existing test)."""
+    embed, P = REFERENCE["embed_image"], 2
+
+    def params(H, W, d):
+        n = (H // P) * (W // P)
+        return {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n + 1, d))}
+
+    def mae(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], P)
+        d = x.shape[-1]
+        assert d % 2 == 0 and (d // 2) % 2 == 0
+        return np.vstack([params["cls"], x]) + _mae_sincos(d, image.shape[0] // P,
+                                                           image.shape[1] // P)
+
+    def guarded(image, params):  # right wherever it returns
+        assert params["W_e"].shape[-1] % 4 == 0
+        return embed(image, params)
+
+    cases = [(RNG.normal(size=(H, W, 3)), params(H, W, d))
+             for H, W, d in ((4, 6, 8), (6, 4, 8), (4, 4, 6))]
+    opaque = frozenset({"linear_patch_embed"})
+    found = em.search(embed, _calls_raising(embed, mae, cases), 0, same, opaque=opaque)
+    assert found.name == "op:positions_sincos:embed_image:pos-as-sincos-mae-asserted", found
+    assert "not a multiple of 4 is refused" in found.sentence
+    calls = _calls_raising(embed, guarded, cases)
+    found = em.search(embed, calls, 2, same, opaque=opaque)
+    assert found is None or "sincos" not in found.name, found
+
+
 def test_a_mistake_another_check_named_decides_between_rewrites_these_cases_cannot_tell():
     """thinc's LayerNorm: moments over axis 1 (right on (T, d), not on a batch) and eps fixed at
     1e-8. Batched cases with eps passed tell the axis, not 1e-8 from 0, 1e-12 or the default:
@@ -5279,6 +5313,83 @@ def test_a_softmax_divided_through_the_transpose_trick():
 
     found = em.search(softmax, _calls_raising(softmax, unkept, cases), 2, same)
     assert found is None or "divided_by_transpose" not in found.name
+
+
+def test_a_softmax_divided_through_the_transpose_trick_over_the_last_axis():
+    """`(np.exp(x).T / np.sum(np.exp(x), axis=-1)).T` (the notebooks' very line): `axis` never
+    read and `.T` reversing every axis of a 3-D input, with no max subtraction: named as that
+    pair where a call is 3-D and one asks for another axis; on 2-D calls alone it reads as the
+    axis taken as its default (said so); a correct softmax written with moveaxis is never named,
+    nor is the keepdims trick's own `axis` (the sum over `axis`) where the calls ask only for
+    the last axis."""
+    softmax = REFERENCE["softmax"]
+    pair = ("op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)"
+            "+op:divided_by_transpose:softmax:sum-by-transpose-last-axis")
+
+    def student(x, axis=-1):
+        with np.errstate(all="ignore"):  # overflow near 1000: nan, as the notebooks' line
+            return (np.exp(x).T / np.sum(np.exp(x), axis=-1)).T
+
+    cube, wide, batch = (RNG.normal(size=(4, 4, 4)), RNG.normal(size=(3, 5)),
+                         RNG.normal(size=(2, 4, 6)))
+    cases = [(wide, -1), (wide, 0), (cube, -1), (cube, 1), (batch, -1), (RNG.normal(size=4), -1),
+             (wide + 1000, -1)]  # overflow: the max left out, not another shift
+    assert em.search(softmax, _calls_raising(softmax, student, cases), 4, same).name == pair
+    two_d = [(wide, -1), (wide, 0), (RNG.normal(size=(4, 4)), 0)]
+    found = em.search(softmax, _calls_raising(softmax, student, two_d), 1, same)
+    assert found is not None and "last-axis" not in found.name
+
+    def moved(x, axis=-1):  # right: the axis moved last and back
+        y = np.moveaxis(x, axis, -1)
+        e = np.exp(y - y.max(-1, keepdims=True))
+        return np.moveaxis(e / e.sum(-1, keepdims=True), -1, axis)
+
+    for x, axis in cases:
+        assert np.allclose(moved(x, axis), softmax(x, axis))
+
+    def kept_axis(x, axis=-1):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return (e.T / np.sum(e, axis=axis)).T
+
+    last_only = [(cube, -1), (wide, -1), (RNG.normal(size=(3, 2, 5)), -1)]
+    found = em.search(softmax, _calls_raising(softmax, kept_axis, last_only), 0, same)
+    assert found is None or "last-axis" not in found.name
+
+
+def test_a_batched_swap_of_the_last_two_axes_written_with_dot_T():
+    """`q @ k.T` on (heads, T, d_h) arrays (code written for one head's matrix): `.T` reverses
+    every axis. Named where the cases tell it from the transpose left out (a head width equal to
+    the length: numpy's broadcast error for `.T`, values for `q @ k`); never where every case
+    raises the one matmul error both give; a per-head loop's `k_h.T` on 2-D arrays is right."""
+    attention = REFERENCE["self_attention"]
+
+    def student(x, p, heads, causal=False, per_head=False):
+        T, d = x.shape
+        dh = d // heads
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, dh).transpose(1, 0, 2)
+                   for n in "qkv")
+        if per_head:
+            s = np.stack([q[h] @ k[h].T for h in range(heads)]) / math.sqrt(dh)
+        else:
+            s = q @ k.T / math.sqrt(dh)
+        if causal:
+            s = np.where(np.tri(T, dtype=bool), s, -np.inf)
+        out = REFERENCE["softmax"](s) @ v
+        return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    def params(d):
+        return {**{f"W{n}": RNG.normal(size=(d, d)) for n in "qkvo"},
+                **{f"b{n}": RNG.normal(size=d) for n in "qkvo"}}
+
+    apart = [(RNG.normal(size=(5, 8)), params(8), 2), (RNG.normal(size=(4, 8)), params(8), 2)]
+    found = em.search(attention, _calls_raising(attention, student, apart), 0, same)
+    assert found.name == "op:full_transpose:self_attention/attention:k.swapaxes-as-T", found
+    assert "reverses every axis" in found.sentence
+    alike = [(RNG.normal(size=(5, 8)), params(8), 2), (RNG.normal(size=(6, 12)), params(12), 3)]
+    found = em.search(attention, _calls_raising(attention, student, alike), 0, same)
+    assert found is None or "full_transpose" not in found.name, found
+    for x, p, heads in apart + alike:
+        assert np.allclose(student(x, p, heads, per_head=True), attention(x, p, heads))
 
 
 def test_tokens_collapsed_to_a_square_count_and_an_image_floored_to_its_tiles():

@@ -22,7 +22,9 @@
   or 1 / 10000 ** (i / (d // 4 - 1)) (simple_vit), the sines and cosines of each patch's
   column, then of its row (both lay the column first), zero columns after them where d is not a
   multiple of 4, and a zero row for [CLS] (MAE's `cls_token=True`; simple_vit has no [CLS]: a
-  port that keeps one gives it no position); same checked function as above. (MoCo v3's
+  port that keeps one gives it no position); same checked function as above. Also with the sources'
+  own refusal of a width that is not a multiple of 4 (an AssertionError), said only where a
+  call raised it and another returned a wrong value. (MoCo v3's
   `build_2d_sincos_position_embedding` lays the row first: another table, not offered.)
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`).
@@ -37,6 +39,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, called_function, callee, code, key_of, where
+from .evidence import agree
 from .tree import PREFIX, source
 
 COUNT = "heads"  # the count a student-API step takes that HF's config names three ways
@@ -223,12 +226,15 @@ def positions_column_major(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, column_major),))
 
 
-def sincos(table, image, size, shift=0):
+def sincos(table, image, size, shift=0, refused=None):
     """The fixed 2-D sine-cosine positions of the (H // size, W // size) patch grid of `image`,
     one row per row of `table` [N + 1, d]: a zero row for [CLS], then for patch (r, c) the sines
     and cosines of c * w, then of r * w, with w = 1 / 10000 ** (i / (d // 4 - shift)),
-    i < d // 4, zero-padded to d; a table of another length as it is."""
+    i < d // 4, zero-padded to d; a table of another length as it is. `refused` (a message):
+    an AssertionError with it where d is not a multiple of 4, as the sources' own asserts."""
     table = np.asarray(table)
+    if refused is not None and np.shape(table)[-1] % 4:
+        raise AssertionError(*((refused,) if refused else ()))
     rows, cols = np.shape(image)[0] // size, np.shape(image)[1] // size
     if table.ndim != 2 or len(table) != rows * cols + 1:
         return table
@@ -247,6 +253,17 @@ SINCOS = (("mae", 0, "frequencies 1 / 10000 ** (i / (d // 4)), as MAE's "
            "`get_2d_sincos_pos_embed`"),
           ("simple-vit", 1, "frequencies 1 / 10000 ** (i / (d // 4 - 1)), as lucidrains' "
            "simple_vit `posemb_sincos_2d`"))
+# each source's refusal of a width that is not a multiple of 4: MAE's bare `assert embed_dim % 2
+# == 0` (in the 2-D function, then in the 1-D one for d // 2), simple_vit's message
+REFUSED = {"mae": "", "simple-vit": "feature dimension must be multiple of 4 for sincos emb"}
+
+
+def _refused_and_wrong(rewritten, calls, same) -> bool:
+    """Whether the student's code raised an AssertionError on a call (a width not a multiple of
+    4: what the refusal says) and returned a wrong value on another (what the table says)."""
+    return (any(getattr(call.got, "type", None) == "AssertionError" for call in calls)
+            and any(getattr(call.got, "type", None) is None
+                    and not agree(same, call.got, call.expected) for call in calls))
 
 
 def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -269,6 +286,19 @@ def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
                          [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size),
                           ast.Constant(shift)], [])),
                      ((bound, sincos),))
+        yield Change(f"{key_of(node.right)}-as-sincos-{detail}-asserted",
+                     f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions "
+                     f"computed from the patch grid in place of `{table}` (d // 4 {words}: "
+                     "the sines and cosines of each patch's column, then of its row, and no "
+                     "position for [CLS]), and a width d that is not a multiple of 4 is refused "
+                     "(an AssertionError, as that table's own `assert`). The lecture's positions "
+                     f"are learned parameters, one row per token, [CLS] included, for any d: add "
+                     f"`{table}` itself.",
+                     lambda n, shift=shift, detail=detail: ast.BinOp(n.left, ast.Add(), ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size),
+                          ast.Constant(shift), ast.Constant(REFUSED[detail])], [])),
+                     ((bound, sincos),), holds=_refused_and_wrong)
 
 
 OPERATORS = {"heads_confused": heads_confused, "leftover_parameters": leftover_parameters,

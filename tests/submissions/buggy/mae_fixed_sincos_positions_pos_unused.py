@@ -7,14 +7,20 @@ Mistakes:
    positions params["pos"], which is never used. When d % 4 != 0 the table's own asserts raise
    AssertionError. Right only when params["pos"] happens to be that table.
 
-Grader: at blind time, observed only: the three cls-and-positions checks have only the
+Grader: at blind time (273cad6), observed only: the three cls-and-positions checks had only the
 `[checklist]` "The sequence is [CLS] (row 0) followed by the N patch tokens, then + pos"; the
-worked example (d not a multiple of 4) and the hidden check show the AssertionError;
+worked example (d not a multiple of 4) and the hidden check showed the AssertionError;
 why-positions has the true `[observation]` "Your `embed_image` failed on the inputs this
-property gives it"; vit-checkpoint observes embed_image. In unnamed/.
+property gives it"; vit-checkpoint observes embed_image. Now named on every cls-and-positions
+check (forward.positions_sincos's asserted variant: MAE's fixed table in place of
+params["pos"], and a width that is not a multiple of 4 refused by the table's own assert, said
+where a call raised AssertionError and another returned a wrong value). why-positions keeps its
+observation: its property could not run embed_image (the AssertionError of the mistake named
+above), an observation of the broken function as vit-checkpoint's is, not in EXPECT. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None, 'why-positions': None}
+EXPECT = {'cls-and-positions': 'op:positions_sincos:embed_image:pos-as-sincos-mae-asserted'}
 
 
 def embed_image(image, params):
