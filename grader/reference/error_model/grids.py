@@ -195,7 +195,8 @@ def square_rows(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"images does, `n_patches = {source.lower()} // patch_size`), and each row is "
                      f"`H * W * C // n ** 2` values wide, the image's size over that count: "
                      f"right only when H == W; on another image a patch does not fit its row "
-                     f"and numpy raises ValueError. Loop over the {mine} with `{letter} // P`, "
+                     f"and numpy raises ValueError (a patch of one value is spread over its row "
+                     f"instead). Loop over the {mine} with `{letter} // P`, "
                      f"and give each patch's row P * P * C values.",
                      lambda n, counted=counted: ast.Return(ast.Call(
                          ast.Name(bound, ast.Load()),
