@@ -5604,3 +5604,89 @@ def test_a_pre_ln_residual_with_its_norm_on_the_stream_is_named_and_post_ln_is_n
     cases = [(RNG.normal(size=(4, 8)), p, heads) for heads in (1, 2)]
     found = em.search(block, calls_of(block, post_ln, cases), 0, same)
     assert found is None or name not in found.name.split(em.JOIN)
+
+
+def test_a_square_grid_into_rows_as_wide_as_the_image_over_the_count():
+    """akshathmangudi/Re-Implementation's patchify (round 37's b37_01), `patches = zeros(n ** 2,
+    h * w * c // n ** 2)` with n = h // P for both loops: numpy's own broadcast error on any
+    non-square image, whose message tells H from W; a loop whose rows are P * P * C (a wider
+    image cropped) is `square_grid`'s, never this one."""
+    patchify = REFERENCE["patchify"]
+
+    def ported(image, P, side=0):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        n = image.shape[side] // P
+        out = np.zeros((n * n, image.size // (n * n)))
+        for i in range(n):
+            for j in range(n):
+                out[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].flatten()
+        return out
+
+    def calls(student, cases):
+        out = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call(args, {}, got, patchify(*args)))
+        return out
+
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
+             (RNG.normal(size=(6, 4, 3)), 2), (RNG.normal(size=(3, 6)), 1)]
+    name = "op:square_rows:patchify:{}-counted-from-{}-rows-from-size"
+    found = em.search(patchify, calls(ported, cases), 0, same)
+    assert found.name == name.format("columns", "H"), found
+    assert "`n = H // P` for both loops" in found.sentence
+    found = em.search(patchify, calls(lambda i, P: ported(i, P, side=1), cases), 0, same)
+    assert found.name == name.format("rows", "W"), found
+    gray = em.rewrite(patchify, name.format("columns", "H"))(*cases[3])  # P = 1, one channel:
+    assert gray.shape == (9, 2) and np.allclose(gray, ported(*cases[3]))  # broadcast, no error
+
+    def cropping(image, P):  # rows of P * P * C: a wider image loses its last columns
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        n = image.shape[0] // P
+        if n * P > image.shape[1]:
+            raise ValueError("a patch off the image")
+        return patchify(image[:, :n * P], P)
+
+    found = em.search(patchify, calls(cropping, cases[:3]), 0, same)
+    assert found is None or "square_rows" not in found.name, found
+    assert not any(e.operator == "square_rows" for function in ("linear_patch_embed", "vit_forward")
+                   for e in em.model(REFERENCE[function])[1])
+
+
+def test_a_block_with_its_second_norm_of_the_input_on_the_first_residual():
+    """A Flax NNX ViT TBlock's "parallel formulation" (round 37's b37_09): `x = attn(ln1(x)) +
+    ln2(x)`, then `x + ffn(x)`. PaLM's parallel block done right, `x + attn(ln1(x)) +
+    ffn(ln2(x))`, is another block: never named so; nor is it offered outside the block's own
+    code."""
+    block = REFERENCE["encoder_block"]
+    name = "op:norm_parallel:encoder_block:layer_norm-of-the-input-on-the-first-residual"
+    p = attention_params(8) | {
+        "ln1_g": 1 + 0.2 * RNG.normal(size=8), "ln1_b": 0.2 * RNG.normal(size=8),
+        "ln2_g": 1 + 0.2 * RNG.normal(size=8), "ln2_b": 0.2 * RNG.normal(size=8),
+        "W1": RNG.normal(size=(8, 16)) / 3, "b1": RNG.normal(size=16),
+        "W2": RNG.normal(size=(16, 8)) / 4, "b2": RNG.normal(size=8)}
+    attend, norm = REFERENCE["self_attention"], REFERENCE["layer_norm"]
+
+    def ffn(h, p):
+        return gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+
+    def nnx(x, p, heads):
+        y = attend(norm(x, p["ln1_g"], p["ln1_b"]), p, heads) + norm(x, p["ln2_g"], p["ln2_b"])
+        return ffn(y, p) + y
+
+    def palm(x, p, heads):
+        return (x + attend(norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+                + ffn(norm(x, p["ln2_g"], p["ln2_b"]), p))
+
+    cases = [(RNG.normal(size=(4, 8)), p, heads) for heads in (1, 2)]
+    found = em.search(block, calls_of(block, nnx, cases), 0, same)
+    assert found.name == name, found
+    assert "the block's input never reaches a residual" in found.sentence
+    found = em.search(block, calls_of(block, palm, cases), 0, same)
+    assert found is None or name not in found.name.split(em.JOIN), found
+    assert not any(e.operator == "norm_parallel" for e in em.model(REFERENCE["vit_forward"])[1])

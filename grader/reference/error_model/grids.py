@@ -156,6 +156,55 @@ def square(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, square_grid),), holds=_both_ways)
 
 
+def square_grid_rows(image: np.ndarray, P: int, counted: int) -> np.ndarray:
+    """`image` [H, W, C] as loops over an n x n grid cut it into a buffer whose rows are the
+    image's size over the patch count wide, n counted from the other side (`n = H // P` for both
+    loops, `np.zeros((n ** 2, H * W * C // n ** 2))`, `patches[i * n + j] =
+    image[...].flatten()`): numpy's own assignment, so a patch that does not fit its row raises
+    numpy's ValueError (a non-square image). A size P does not tile: as the reference refuses
+    it."""
+    check_tiling(image.shape[0], image.shape[1], P)
+    n = image.shape[1 - counted] // P
+    patches = np.zeros((n * n, image.size // (n * n)))
+    for i in range(n):
+        for j in range(n):
+            patches[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].reshape(-1)
+    return patches
+
+
+def square_rows(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A grid of patches counted n x n from one side into rows as wide as the image's size over
+    n ** 2: Brian Pulfer's "ViT from scratch" patchify and akshathmangudi/Re-Implementation's
+    `patchify(images, n_patches)` (`patches = zeros(n_patches ** 2, h * w * c // n_patches **
+    2)`, both loops over `range(n_patches)`, written for square images). Only at the return of
+    the checked function itself that cuts its promoted image into a patch grid."""
+    if not isinstance(node, ast.Return) or "/" in context.instance.path:
+        return
+    function = context.instance.node
+    names = {a.arg for a in function.args.args}
+    if not ({"image", "P"} <= names and any(
+            isinstance(sub, ast.Call) and callee(sub) == PROMOTES for sub in ast.walk(function))
+            and any(_patch_grid(sub) for sub in ast.walk(function))):
+        return
+    bound = f"{PREFIX}square_grid_rows"
+    for counted in (1, 0):
+        (mine, _, letter), (_, other, source) = SIDE_WORDS[counted], SIDE_WORDS[1 - counted]
+        yield Change(f"{mine}-counted-from-{source}-rows-from-size",
+                     f"In {where(context)}, the grid of patches is counted n x n from the "
+                     f"{other}, `n = {source} // P` for both loops (as code written for square "
+                     f"images does, `n_patches = {source.lower()} // patch_size`), and each row is "
+                     f"`H * W * C // n ** 2` values wide, the image's size over that count: "
+                     f"right only when H == W; on another image a patch does not fit its row "
+                     f"and numpy raises ValueError (a patch of one value is spread over its row "
+                     f"instead). Loop over the {mine} with `{letter} // P`, "
+                     f"and give each patch's row P * P * C values.",
+                     lambda n, counted=counted: ast.Return(ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [ast.Name("image", ast.Load()), ast.Name("P", ast.Load()),
+                          ast.Constant(counted)], [])),
+                     ((bound, square_grid_rows),), holds=_both_ways)
+
+
 COLLECT = {"stacked": np.stack, "as-array": np.array}  # how a loop's patches become one array
 
 
@@ -235,5 +284,5 @@ def column_major_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"merge_windows": merge_windows, "channels_first": channels_first,
-             "square_grid": square, "loop_bounds": loop_bounds,
+             "square_grid": square, "square_rows": square_rows, "loop_bounds": loop_bounds,
              "column_major_swapped": column_major_swapped}

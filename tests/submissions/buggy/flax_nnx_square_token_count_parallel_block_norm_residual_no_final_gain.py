@@ -11,15 +11,20 @@ Mistakes:
 3. `vit_forward`: the final LayerNorm used as the source's out_ln with use_scale=False:
    `layer_norm(x, ones, ln_b)`, so ln_g is ignored.
 
-Grader: at blind time (273cad6) and now, 1 named on token-count's hidden check ("`W // P` reads
-`H` where `W` belongs"), 3 named on vit-forward ("the gain gamma `gamma` is left out", graded
-with the grader's encoder_block standing in); 2 only the generic [checklist] on encoder-block
-("make those exercises pass first. Then check the pre-LN order ..., both residuals, ..."; its
-first sentence sends the student to exercises that pass). In unnamed/ until 2 is named.
+Grader: at blind time (273cad6), 1 named on token-count's hidden check ("`W // P` reads `H`
+where `W` belongs"), 3 named on vit-forward ("the gain gamma `gamma` is left out", graded with
+the grader's encoder_block standing in); 2 only the generic [checklist] on encoder-block ("make
+those exercises pass first. Then check the pre-LN order ..., both residuals, ..."; its first
+sentence sent the student to exercises that pass: since port37a it reads "if their exercises
+lose points, fix those first"): wiring.norm_on_stream models `norm(x) + f(x)` at one residual,
+not the second norm moved onto the first residual's skip. Since port37a 2 is named
+(wiring.norm_parallel: "`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)` is taken of the block's
+input and added to the output of `self_attention` where `x` belongs, and `mlp` is then given
+that sum un-normalised"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'op:sibling:num_tokens/num_patches:W-as-H',
-          'encoder-block': None,
+          'encoder-block': 'op:norm_parallel:encoder_block:layer_norm-of-the-input-on-the-first-residual',
           'vit-forward': 'op:term:vit_forward/layer_norm:drop-gamma'}
 
 

@@ -9,15 +9,19 @@ Mistakes:
 3. `self_attention`: MSA style, one loop over the heads and np.hstack; no output projection (the
    result is never multiplied by Wo, bo never added).
 
-Grader: at blind time (273cad6) and now, 1 and 3 named ("In `num_patches`, `W // P` reads `H`
-where `W` belongs"; "the step `linear(out, p['Wo'], p['bo'])` is left out" on no-causal-mask,
-"apply the output projection" on multi-head-attention); 2 observed only: "Your `patchify` is
-right when H == W, and raises ValueError for a 4 x 6 image" (an [observation]). vit-checkpoint
-observes patchify and self_attention. In unnamed/ until patchify's H-for-W loop bound is named.
+Grader: at blind time (273cad6), 1 and 3 named ("In `num_patches`, `W // P` reads `H` where `W`
+belongs"; "the step `linear(out, p['Wo'], p['bo'])` is left out" on no-causal-mask, "apply the
+output projection" on multi-head-attention); 2 observed only: "Your `patchify` is right when
+H == W, and raises ValueError for a 4 x 6 image" (an [observation]): grids.square_grid's loop
+fills rows of P * P * C (a wider image cropped), this one's rows are H * W * C // n ** 2 wide
+and numpy's broadcast raises. Since port37a 2 is named too (grids.square_rows: "the grid of
+patches is counted n x n from the height, `n = H // P` for both loops ..., and each row is
+`H * W * C // n ** 2` values wide", reproducing numpy's own ValueError message). vit-checkpoint
+observes patchify and self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
-          'patchify': None,
+          'patchify': 'op:square_rows:patchify:columns-counted-from-H-rows-from-size',
           'no-causal-mask': 'op:skip:self_attention:skip-linear.4',
           'multi-head-attention': 'attention_no_output_projection'}
 
