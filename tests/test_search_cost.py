@@ -5,17 +5,19 @@ replaces (dependencies.py), and once for every submission whose check returned t
 (reference/error_model/runs.py)."""
 from __future__ import annotations
 
+import ast
+
 import numpy as np
 import pytest
 from buggy_submissions import build_submission
 
-from grader.checks import SubmissionGrading
+from grader.checks import SubmissionGrading, compare
 from grader.checks.cases import CasePlans
 from grader.checks.compare import Compare, agrees
 from grader.checks.kinds import CallCheck, mistakes
 from grader.checks.results import FAILED, PASSED, CheckResult
 from grader.reference import REFERENCE, error_model
-from grader.reference.error_model import runs
+from grader.reference.error_model import runs, tree, trial
 from grader.reference.error_model.tree import compile_with
 from grader.worker import StudentWorker
 from grader.worker.outcomes import CallOutcome
@@ -200,3 +202,70 @@ def test_a_kept_raise_keeps_its_type_and_message_and_no_frames():
     assert first[0] is False and second is first
     assert type(first[1]).__name__ == "AxisError" and "axis 1" in str(first[1])
     assert first[1].__traceback__ is None
+
+
+def test_a_single_far_off_is_weighed_only_when_the_search_pairs_singles(monkeypatch):
+    """While a single may still reproduce every call, one whose value on the failing call is
+    not the student's needs neither the reference's comparison (SILENT) nor a distance: both
+    are asked (`trial.settled`) only when no single reproduced the calls, and then decide as
+    `attempt` does without deferring."""
+    root, singles = error_model.model(REFERENCE_SOFTMAX)
+    settled = []
+    monkeypatch.setattr(error_model, "settled",
+                        lambda outcome, *a: settled.append(outcome) or trial.settled(outcome, *a))
+    found = error_model.search(REFERENCE_SOFTMAX, _softmax_calls(_sum_over_all, 4), 0, _same)
+    assert found.name == "op:axis:softmax:sum.axis=None" and settled == []
+    none = _softmax_calls(_no_max, 4)
+    assert error_model.search(REFERENCE_SOFTMAX, none, 0, _same) is None
+    assert sum(isinstance(o, trial.Deferred) for o in settled) > 10
+    for edit in singles:
+        assert trial.settled(trial.attempt(root, [edit], none, _same, defer=True), none[0],
+                             _same) == trial.attempt(root, [edit], none, _same)
+
+
+def test_float_arrays_off_at_a_probed_element_are_compared_no_further(monkeypatch):
+    """`agrees` and `alike` decide two float arrays off at their first, middle or last element
+    without the whole arrays' arithmetic, and decide everything as the full comparison does
+    (nan, inf, a value within the tolerance, ints, other shapes)."""
+    how = Compare("allclose", rtol=1e-5, atol=1e-6)
+    closes = []
+    close = compare._close
+    monkeypatch.setattr(compare, "_close", lambda *a: closes.append(1) or close(*a))
+    far = np.arange(12.0).reshape(3, 4)
+    assert not agrees(far, far + 1, how) and not compare.alike(far, far * 2, how)
+    assert closes == []
+    rng = np.random.default_rng(0)
+    special = [np.nan, np.inf, -np.inf, 0.0, 1e-7, 1.0, 1.0 + 1e-9, 2.0]
+    pairs = []
+    for _ in range(400):
+        a = rng.choice(special, size=rng.integers(1, 6))
+        b = np.where(rng.random(a.size) < 0.6, a, rng.choice(special, size=a.size))
+        pairs.append((a, b))
+    pairs += [(far, far.astype(int)), (far, far.T.copy()), (far.astype(np.float32), far),
+              (np.array(1.0), np.array(2.0)), (far, far[:2])]
+    decided = [(agrees(a, b, how), agrees(a, b, how, equal_nan=True), compare.alike(a, b, how))
+               for a, b in pairs]
+    monkeypatch.setattr(compare, "_apart", lambda *a: False)
+    assert decided == [(agrees(a, b, how), agrees(a, b, how, equal_nan=True),
+                        compare.alike(a, b, how)) for a, b in pairs]
+
+
+@pytest.mark.parametrize("name", ["softmax", "layer_norm", "self_attention", "encoder_block"])
+def test_an_edit_s_new_nodes_are_located_as_fix_missing_locations_locates_them(monkeypatch,
+                                                                               name):
+    """A rewrite's rebuild sets the location of an edit's new nodes only, stepping over the
+    kept tree's own (located when built, never changed in place): the same tree, to the
+    attribute, as `ast.fix_missing_locations` over the whole edited node makes."""
+    root, singles = error_model.model(REFERENCE[name])
+    instances = {instance.path: instance for instance in root.walk()}
+
+    def edited(edit):
+        try:
+            return ast.dump(tree._edited(instances[edit.site.path], [edit]),
+                            include_attributes=True)
+        except (ValueError, TypeError, AttributeError, IndexError) as error:
+            return type(error).__name__
+
+    ours = [edited(edit) for edit in singles]
+    monkeypatch.setattr(tree, "_located", lambda node, sizes: ast.fix_missing_locations(node))
+    assert ours == [edited(edit) for edit in singles]

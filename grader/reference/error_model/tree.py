@@ -210,9 +210,44 @@ def _rebuild(node: ast.AST, index: int, wanted: dict, sizes: dict) -> tuple[ast.
             raise ValueError(f"{edit.name} does not apply after the other edit")
         if id(new) in sizes:  # a node of the tree itself (a term dropped: its operand), shared:
             new = copy.copy(new)  # the copy takes the location, the kept tree keeps its own
-        node = ast.fix_missing_locations(ast.copy_location(new, node))  # its new nodes only:
-        # every other one keeps the location it was parsed with
+        node = _located(ast.copy_location(new, node), sizes)  # its new nodes only: every
+        # other one keeps the location it was parsed with
     return node, after
+
+
+def _located(tree: ast.AST, sizes: dict) -> ast.AST:
+    """`ast.fix_missing_locations(tree)`, stepping over the kept tree's own nodes (ids in
+    `sizes`): each of them, and every node below it, has its location already (the kept tree
+    is located when built and never changed in place), so only an edit's new nodes are set."""
+    def fix(node: ast.AST, lineno: int, col: int, end_lineno: int, end_col: int) -> None:
+        if id(node) in sizes:
+            return
+        attributes = node._attributes
+        if "lineno" in attributes:
+            if not hasattr(node, "lineno"):
+                node.lineno = lineno
+            else:
+                lineno = node.lineno
+        if "end_lineno" in attributes:
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno = end_lineno
+            else:
+                end_lineno = node.end_lineno
+        if "col_offset" in attributes:
+            if not hasattr(node, "col_offset"):
+                node.col_offset = col
+            else:
+                col = node.col_offset
+        if "end_col_offset" in attributes:
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = end_col
+            else:
+                end_col = node.end_col_offset
+        for child in ast.iter_child_nodes(node):
+            fix(child, lineno, col, end_lineno, end_col)
+
+    fix(tree, 1, 0, 1, 0)
+    return tree
 
 
 def compile_with(instance: Instance, edits: list[Edit]) -> Callable:
