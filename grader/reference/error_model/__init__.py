@@ -33,11 +33,12 @@ from itertools import chain
 import numpy as np
 
 from .change import Context, where
-from .evidence import agree, distance, elements, same_message
+from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
+from .trial import ALIKE, SILENT, Raised, attempt, settled
 from .windows import CLIPPED
 
 MAX_REWRITES = 672      # singles tried per failed check (vit_forward whole: 643; graded: <= 229)
@@ -55,8 +56,6 @@ QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but 
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
               " slip leads to (a query left with no key), never where the lecture's code runs.")
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
-SILENT = "silent"    # a rewrite that changes nothing on the failing call
-ALIKE = "alike"      # a rewrite that reproduces every call, a raise by its type, not its message
 _LOCK = threading.RLock()
 
 
@@ -78,16 +77,6 @@ class Found:
     sentence: str       # what the student reads
     either: bool = False  # one slip the cases could not place: its parts are no finding alone
     chosen: bool = False  # one of several rewrites of other names that reproduced the calls
-
-
-@dataclass(frozen=True)
-class Raised:
-    """A student call that raised, by its exception's class name ("AxisError"): a rewrite
-    reproduces it by raising an exception of that name; when several do, the ones whose
-    message is the student's too (numpy's "cannot reshape array of size 72 into shape
-    (2,2,2,2,3)") are preferred."""
-    type: str
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,7 +215,7 @@ def confirms(function: Callable, found: Found, calls: list[Call], failing: int,
         return False
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        outcome = _try(root, group, _failing_first(calls, failing), same,
+        outcome = attempt(root, group, _failing_first(calls, failing), same,
                        _writes_in_place(function, opaque))
     return outcome is True or (outcome == ALIKE and _wrong_value(calls, same))
 
@@ -264,23 +253,27 @@ def search(function: Callable, calls: list[Call], failing: int,
     quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        tries = 0
+        tries, rest = 0, []
         for edit in singles[:limit]:
             if time.monotonic() > deadline:
                 break
             tries += 1
-            outcome = _try(root, [edit], order, same, copies)
+            outcome = attempt(root, [edit], order, same, copies, defer=True)
             if (outcome is True or outcome == ALIKE) and not _holds(root, [edit], order, same):
                 continue  # its values, but not what its sentence says beyond them
             if outcome is True:
                 found.append([edit])
             elif outcome == ALIKE:
                 alike.append([edit])
-            elif outcome == SILENT:
-                silent.append(edit)
-            elif outcome is not None:
-                scored.append((outcome, edit))
-        if not (found or alike):
+            else:
+                rest.append((outcome, edit))
+        if not (found or alike):  # how far the others are: only for the pairs
+            for outcome, edit in rest:
+                outcome = settled(outcome, order[0], same)
+                if outcome == SILENT:
+                    silent.append(edit)
+                elif outcome is not None:
+                    scored.append((outcome, edit))
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
             every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
@@ -291,9 +284,9 @@ def search(function: Callable, calls: list[Call], failing: int,
                 if time.monotonic() > deadline:
                     break
                 tries += 1
-                outcome = _try(root, list(pair), order, same, copies)
+                outcome = attempt(root, list(pair), order, same, copies)
                 if not (outcome is True or outcome == ALIKE) or not needed(
-                        pair, lambda g: _try(root, g, order, same, copies), ALIKE):
+                        pair, lambda g: attempt(root, g, order, same, copies), ALIKE):
                     continue  # slips.needed: a group of 3 or more with a part it does not need
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
                 idle = [] if _one_mistake(group) else [
@@ -379,7 +372,7 @@ def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) 
     if (len(edits) < 2 or len({(e.operator, e.site.path) for e in edits}) != 1
             or len({e.site for e in edits}) != len(edits)):  # two values at one place: either
         return None
-    if _try(root, edits, order, same, copies) is not True:  # a raise's message too
+    if attempt(root, edits, order, same, copies) is not True:  # a raise's message too
         return None
     places = " ".join(f"({i}) {e.sentence}" for i, e in enumerate(edits, 1))
     return Found(JOIN.join(e.name for e in edits),
@@ -462,37 +455,6 @@ def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
     opening = opening_of(group, _one_mistake(group))  # slips.py: one slip, or how many
     return Found(JOIN.join(e.name for e in group), opening + " ".join(
         f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
-
-
-def _try(root: Instance, group: list[Edit], order: list[Call], same,
-         copies: bool = True) -> bool | float | None:
-    """True when the rewrite reproduces every call's student value (and is wrong on the first),
-    else how far it is from the student's value on the first call (None: not comparable; 0.0
-    when it reproduces the first call but not another: a second mistake shows only there;
-    SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
-    by its exception's type and not its message)."""
-    told = True  # every raise with the student's message too
-    for i, call in enumerate(order):
-        ran = run(root, group, call, copies)
-        if ran is None:
-            return None  # two edits that do not compose (one took away what the other rewrites)
-        returned, value = ran
-        if not returned:  # raising explains only the same raise
-            if isinstance(call.got, Raised) and type(value).__name__ == call.got.type:
-                told = told and same_message(str(value), call.got.message)
-                continue
-            return 0.0 if i else None  # after the failing call: half of a pair, as below
-        if isinstance(call.got, Raised):
-            return 0.0 if i else None
-        if i == 0:
-            # as the check compares: the reference expected, the rewrite in the student's place
-            if agree(same, call.expected, value):
-                return SILENT  # right here: not the mistake that failed the case
-            if not agree(same, value, call.got):
-                return distance(value, call.got)
-        elif not agree(same, value, call.got):
-            return 0.0  # the failing call's value exactly, not another's: half of a pair
-    return True if told else ALIKE
 
 
 __all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "QUIET", "SECONDS", "Call", "Found", "Raised",
