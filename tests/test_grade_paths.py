@@ -155,6 +155,34 @@ def test_the_in_process_path_imports_only_what_grading_needs(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
 
 
+AT_THE_FORK = """
+import os, sys
+forked = os.fork
+seen = []
+def fork():
+    seen.append(sorted(m for m in ("secrets", "hashlib", "random", "numpy") if m in sys.modules))
+    return forked()
+os.fork = fork
+from grader import cli
+exit_now = cli._exit_now
+def leaving(code):
+    print(seen[0], flush=True)  # the zygote's fork: the first
+    exit_now(code)
+cli._exit_now = leaving
+sys.argv = ["vitgrade", "grade", sys.argv[1], "-q"]
+cli.entry_point()
+"""
+
+
+def test_the_zygote_is_forked_with_what_both_processes_import():
+    """`secrets` (hashlib with OpenSSL, random: ~4.5 ms) is imported once, before the zygote's
+    fork: its workers need it (sandbox.py), the grading process too (numpy.random)."""
+    done = subprocess.run([sys.executable, "-c", AT_THE_FORK, str(SOLUTION)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    last = done.stdout.strip().splitlines()[-1]
+    assert last == "['hashlib', 'numpy', 'random', 'secrets']", done.stdout + done.stderr
+
+
 UNDOCUMENTED = """
 import dataclasses, sys
 made = dataclasses._process_class

@@ -60,9 +60,13 @@ def threads() -> int:
 def start(control_fd: int, environ: dict[str, str]) -> ForkedProcess | None:
     """Fork the zygote, answering on `control_fd`, with `environ` as its only environment;
     None if importing numpy started a thread after all (then spawn one)."""
+    # both processes need these: imported once, before the fork, not once in each. `secrets`
+    # (hashlib with OpenSSL, hmac, random: ~4.5 ms): the zygote's sandbox.py imports it for its
+    # workers, the grading process for numpy.random's trials and the compiled data's keys
+    import secrets  # noqa: F401
+
     import numpy  # noqa: F401 - imported once for both processes, as the zygote's point
 
-    # both processes need them: imported once, before the fork, not once in each
     from grader.worker import capture, channel, linux, outcomes, processes  # noqa: F401
 
     if threads() != 1:
