@@ -4152,6 +4152,29 @@ def test_a_head_count_that_does_not_divide_the_width_unchecked():
         assert np.allclose(em.rewrite(function, found.name)(x, p, 3), function(x, p, 3))
 
 
+def test_heads_of_the_rounded_up_width_unchecked():
+    """`head_dim = math.ceil(d / heads)` and no check (a PyTorch ViT port's head loop): the last
+    heads cut short or empty, every head scaled by sqrt(ceil(d / heads)); named by the value it
+    returns where the lecture's raises, and not taken for np.array_split's heads, which cut
+    6 columns into 4 heads as 2, 2, 1, 1."""
+    function = REFERENCE["self_attention"]
+    d = 6
+    p, x = attention_params(d), RNG.normal(size=(3, d))
+    ceil = lambda y, h: [y[:, i * -(-d // h):(i + 1) * -(-d // h)]  # noqa: E731
+                         for i in range(h)]
+    student = _heads_without_check(ceil, lambda w, d, h: -(-d // h))
+    calls = [em.Call((x, p, 4), {}, student(x, p, 4), None),
+             em.Call((x, p, 2), {}, student(x, p, 2), function(x, p, 2))]
+    found = em.search(function, calls, 0, same)
+    assert found is not None
+    assert found.name == "op:unchecked_heads:self_attention:heads-unchecked-ceil-width"
+    assert "math.ceil(d / heads)" in found.sentence
+    assert np.allclose(em.rewrite(function, found.name)(x, p, 5), student(x, p, 5))
+    uneven = _heads_without_check(lambda y, h: np.array_split(y, h, axis=-1),
+                                  lambda w, d, h: w)
+    calls = [em.Call((x, p, 4), {}, uneven(x, p, 4), None)]
+    assert em.search(function, calls, 0, same).name.endswith("heads-unchecked-array-split")
+
 def test_heads_interleaved_in_the_split_and_the_merge_is_one_slip():
     """(d_h, heads) per token in both the split and the merge (flax's DenseGeneral reshaped the
     other way): one single rewrite, right with one head; a code that merges contiguously after
@@ -5690,3 +5713,33 @@ def test_a_block_with_its_second_norm_of_the_input_on_the_first_residual():
     found = em.search(block, calls_of(block, palm, cases), 0, same)
     assert found is None or name not in found.name.split(em.JOIN), found
     assert not any(e.operator == "norm_parallel" for e in em.model(REFERENCE["vit_forward"])[1])
+
+
+def test_a_patch_embeddings_norm_layer_on_its_result_and_not_on_the_sequence():
+    """A ViT's PatchEmbedding with `self.norm = nn.LayerNorm(d)` after its projection (timm's
+    `norm_layer`): the first step's result standardised (torch's eps) before [CLS] and the
+    positions is named; a norm of the whole sequence after them (CLIP's ln_pre) is not that."""
+    embed, patch_embed, norm = (REFERENCE[n] for n in ("embed_image", "linear_patch_embed",
+                                                        "layer_norm"))
+
+    def normed(image, params):
+        x = patch_embed(image, params["W_e"], params["b_e"], params["P"])
+        x = norm(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1]), eps=1e-5)
+        return np.vstack([params["cls"], x]) + params["pos"]
+
+    def pre_normed(image, params):
+        x = embed(image, params)
+        return norm(x, np.ones(x.shape[-1]), np.zeros(x.shape[-1]), eps=1e-5)
+
+    def case(H, W, C, P, d):
+        n = (H // P) * (W // P) + 1
+        return (RNG.normal(size=(H, W, C)),
+                {"P": P, "W_e": RNG.normal(size=(P * P * C, d)), "b_e": RNG.normal(size=d),
+                 "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n, d))})
+
+    cases = [case(4, 4, 3, 2, 5), case(4, 6, 1, 2, 4)]
+    found = em.search(embed, calls_of(embed, normed, cases), 0, same)
+    assert found.name == "op:standardised_bound:embed_image:standardised-linear_patch_embed"
+    assert "standardised" in em.sentence(embed, found.name)
+    other = em.search(embed, calls_of(embed, pre_normed, cases), 0, same)
+    assert other is None or "standardised_bound" not in other.name

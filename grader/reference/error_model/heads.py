@@ -12,7 +12,11 @@ depends on how it cuts the heads:
   output projection as zeros;
 - heads cut by `np.array_split(q, heads, axis=-1)` (picoGPT's `np.split` written with
   array_split, which accepts an uneven split): the first d % heads heads get one column more,
-  each head's scores scaled by its own width (picoGPT's `q.shape[-1]`) or by d // heads.
+  each head's scores scaled by its own width (picoGPT's `q.shape[-1]`) or by d // heads;
+- heads of the rounded-up width, `head_dim = math.ceil(d / heads)` and a loop over the slices
+  `h * head_dim:(h + 1) * head_dim` (PyTorch ViT ports that size their heads so, such as a
+  vit_fashionmnist `MultiHeadSelfAttention`): the last heads are cut short by the end of the
+  array, or empty, every head's scores scaled by sqrt(ceil(d / heads)).
 
 A code that reshapes to (heads, d // heads) or calls `np.split` raises ValueError by itself, as
 the reference does. Each edit leaves the values alone wherever heads divides d, so it is named
@@ -53,6 +57,19 @@ def uneven_heads(y, heads):
     """`np.array_split(y, heads, axis=-1)`, each head with the (T, width) layout of the
     reference's split: [..., T, width_h] per head, the first d % heads one column wider."""
     return np.array_split(np.asarray(y), heads, axis=-1)
+
+
+def ceil_heads(y, heads):
+    """`y[..., h * w:(h + 1) * w]` for each head h, w = ceil(d / heads): a loop over heads of
+    the rounded-up width, the last ones cut short by the end of the array, or empty."""
+    y = np.asarray(y)
+    width = -(-y.shape[-1] // heads)
+    return [y[..., h * width:(h + 1) * width] for h in range(heads)]
+
+
+def ceil_width(y, heads):
+    """ceil(d / heads) for `y`'s width d: the head width every head's scores are scaled by."""
+    return -(-np.shape(y)[-1] // heads)
 
 
 def per_head(step, heads_args, other_args, base):
@@ -130,7 +147,8 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
     width_of = copy.deepcopy(projections[0][1].value.args[0])  # a projection: its width is d
     count = copy.deepcopy(projections[0][1].value.args[1])
     bound = (("whole_heads", whole_heads), ("zero_padded", zero_padded),
-             ("uneven_heads", uneven_heads), ("per_head", per_head))
+             ("uneven_heads", uneven_heads), ("per_head", per_head),
+             ("ceil_heads", ceil_heads), ("ceil_width", ceil_width))
     names_bound = tuple((PREFIX + n, f) for n, f in bound)
 
     def truncated(n: ast.FunctionDef) -> ast.FunctionDef:
@@ -146,13 +164,13 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
         new.body = body
         return new
 
-    def uneven(base: bool):
+    def uneven(base: bool, cut: str = "uneven_heads"):
         def rewrite(n: ast.FunctionDef) -> ast.FunctionDef:
             new = copy.deepcopy(n)
             body = list(new.body)
             for i, _ in projections:
                 call = body[i].value
-                body[i].value = _bound("uneven_heads", call.args[0], call.args[1])
+                body[i].value = _bound(cut, call.args[0], call.args[1])
             merged = _find(body[index], merge_call)
             inner = merged.args[0]
             shared = len(names)
@@ -161,6 +179,8 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
                                              ast.Constant(-1), ast.Load()),
                                ast.FloorDiv(), copy.deepcopy(count))
                      if base else ast.Constant(None))
+            if cut == "ceil_heads":  # every head scaled by the rounded-up width
+                scale = _bound("ceil_width", copy.deepcopy(width_of), copy.deepcopy(count))
             body[index] = _Swapped(merged, lambda m: _bound(
                 "per_head", inner.func,
                 ast.Tuple(list(inner.args[:shared]), ast.Load()),
@@ -188,6 +208,11 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
         "split (the first d % heads heads get one column more), every head's scores scaled by "
         "sqrt(d // heads) whatever its width. Raise ValueError when d % heads != 0 (`np.split` "
         "would)."), uneven(True), names_bound)
+    yield Change("heads-unchecked-ceil-width", lead + (
+        "each head takes ceil(d / heads) columns (`head_dim = math.ceil(d / heads)`, head h "
+        "the slice `h * head_dim:(h + 1) * head_dim`), so the last heads get fewer columns or "
+        "none, every head's scores scaled by sqrt(ceil(d / heads)). Raise ValueError when "
+        "d % heads != 0."), uneven(True, "ceil_heads"), names_bound)
 
 
 def split_interleaved(y, heads):

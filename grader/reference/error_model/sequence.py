@@ -5,7 +5,8 @@ before the attention sublayer), and a count a step is given taken as 1 whatever 
 holds (`params.get("num_attention_heads", 1)`: a key read under another name, so every
 block runs with one head), and a step given its input standardised row by row first (MAE's
 per-patch normalisation) or its result standardised as it is returned (lucidrains' LayerNorm
-after the patch embedding), and a square root written `** 1/2`, and a loop's result never
+after the patch embedding) or as the checked function's first step's result is bound (a
+PatchEmbedding's norm layer), and a square root written `** 1/2`, and a loop's result never
 used (tinygrad's `cls = x[0]` kept from before the blocks), or the result computed from the
 second-to-last hidden state (LLaVA's `select_layer=-2`: the last block and the final norm left
 out). Each is an operator as in
@@ -264,6 +265,14 @@ def standardised_unbiased(x):
     return standardised(x, ddof=1)
 
 
+def standardised_torch(x):
+    """`x` standardised row by row with torch's `nn.LayerNorm` default eps, 1e-5."""
+    x = np.asarray(x)
+    if x.ndim < 1 or not np.issubdtype(x.dtype, np.floating):
+        return x
+    return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + 1e-5)
+
+
 def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:
     """A step of the checked function given its input with each row standardised first, no
     gain or shift (MAE's per-patch `norm_pix` carried into the embedding): `linear(patchify(
@@ -309,6 +318,45 @@ def standardised_after(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, standardised),))
 
 
+def _bound_steps(context: Context) -> list[ast.Assign]:
+    """The statements of the function's own body that bind one name to a step's result (a
+    helper's or a student-API function's the model leaves whole)."""
+    return [s for s in context.instance.node.body if isinstance(s, ast.Assign)
+            and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and called_function(context, s.value) is not None]
+
+
+def standardised_bound(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's first step, a layer given its own inputs and weights only,
+    standardised row by row as its result is bound, no gain or shift (a patch embedding's norm
+    layer: timm's `PatchEmbed(norm_layer=nn.LayerNorm)`, Swin's `patch_norm=True`, a ViT's
+    `PatchEmbedding` with `self.norm = nn.LayerNorm(embed_dim)` after its projection):
+    `x = linear_patch_embed(...)` as `x = standardised(linear_patch_embed(...))`."""
+    if not (isinstance(node, ast.Assign) and context.instance.path == context.root
+            and isinstance(node.value, ast.Call)):
+        return
+    steps = _bound_steps(context)
+    if not steps or steps[0] is not node:
+        return  # only the first step's result: the embedding the function starts from
+    own = _parameters(context)
+    if not own or any(isinstance(n, ast.Name) and n.id not in own
+                      for a in (*node.value.args, *(k.value for k in node.value.keywords))
+                      for n in ast.walk(a)):
+        return  # a step given the function's own inputs only
+    if not any(key_of(a) for a in node.value.args):
+        return  # a layer given its weights (`params['W_e']`), not a whole pipeline's step
+    bound = f"{PREFIX}standardised_torch"
+    yield Change(f"standardised-{callee(node.value)}",
+                 f"In {where(context)}, each row of `{code(node.value)}` is standardised, "
+                 "(x - mean) / sqrt(var + eps), as soon as it is computed (a LayerNorm with no "
+                 "gain or shift on the step's output, as a patch embedding's norm layer, "
+                 "`norm_layer=nn.LayerNorm` in timm's PatchEmbed): the lecture uses the step's "
+                 "result as it is.",
+                 lambda n: ast.Assign(n.targets, ast.Call(ast.Name(bound, ast.Load()),
+                                                          [n.value], []), lineno=n.lineno),
+                 ((bound, standardised_torch),))
+
+
 def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
     """A conditional term added without its brackets: `n + (1 if cls_token else 0)` written
     `n + 1 if cls_token else 0`, which Python reads `(n + 1) if cls_token else 0`."""
@@ -350,6 +398,7 @@ OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": l
              "residuals_swapped": residuals_swapped, "count_as_one": count_as_one,
              "standardised": standardised_first,
              "standardised_after": standardised_after,
+             "standardised_bound": standardised_bound,
              "loop_unused": loop_result_unused,
              "penultimate": penultimate_state,
              "skipped_for_one": last_step_skipped_for_one}  # tried after inputs.OPERATORS

@@ -16,7 +16,8 @@ shows only in what this slip leads to" (-1e9 for -inf, the last query has no key
 no-causal-mask. vit-checkpoint observes both. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': 'op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d', 'no-causal-mask': 'op:mask_inverted:self_attention/attention:mask-inverted+~op:clip:self_attention/attention/softmax:x-clipped=50'}
+EXPECT = {'cls-and-positions': 'op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d',
+          'no-causal-mask': 'op:mask_inverted:self_attention/attention:mask-inverted+~op:clip:self_attention/attention/softmax:x-clipped=50'}
 
 
 def embed_image(image, params):

@@ -13,7 +13,8 @@ p['ln1_b'], eps)` is left out" on encoder-block; 2 "You averaged every token" on
 mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'op:skip:encoder_block:skip-layer_norm', 'vit-forward': 'vit_mean_pool_all_tokens'}
+EXPECT = {'encoder-block': 'op:skip:encoder_block:skip-layer_norm',
+          'vit-forward': 'vit_mean_pool_all_tokens'}
 
 
 def encoder_block(x, p, heads):

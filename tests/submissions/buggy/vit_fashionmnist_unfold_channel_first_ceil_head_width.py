@@ -8,13 +8,18 @@ Mistakes:
 2. self_attention: `head_dim = math.ceil(d / heads)` and per-head slices, no ValueError when
    heads does not divide d (the last head gets fewer columns, or none).
 
-Grader: at blind time (60400f1) and now: 1 named ("You flattened each patch channel first,
-(c, p1, p2)") on patchify; 2 only checklists ("6 columns do not split into 4 heads of equal
-width: raise ValueError when d % heads != 0.", hidden "Raise ValueError when heads does not
-divide the width d.") on multi-head-attention. vit-checkpoint observes both. In unnamed/.
+Grader: at blind time (60400f1): 1 named ("You flattened each patch channel first, (c, p1,
+p2)") on patchify; 2 only checklists ("6 columns do not split into 4 heads of equal width: raise
+ValueError when d % heads != 0.", hidden "Raise ValueError when heads does not divide the width
+d.") on multi-head-attention. vit-checkpoint observes both.
+Since port38b (heads.py's unchecked_heads, heads-unchecked-ceil-width) 2 is named too, on both
+refusal checks: "nothing checks that `heads` divides the width d ...: each head takes ceil(d /
+heads) columns (`head_dim = math.ceil(d / heads)` ...), so the last heads get fewer columns or
+none, every head's scores scaled by sqrt(ceil(d / heads))". Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'patchify_channel_first', 'multi-head-attention': None}
+EXPECT = {'patchify': 'patchify_channel_first',
+          'multi-head-attention': 'op:unchecked_heads:self_attention:heads-unchecked-ceil-width'}
 
 
 def patchify(image, P):
