@@ -17,7 +17,9 @@ convolution does. Real code tests it otherwise:
 - no kernel test at all (`kernel_untested`): an as_strided im2col or a loop filling
   `np.zeros((H', W', d))` with H' = (H - k) // stride + 1 returns an empty array where a kernel
   larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
-  `named_refusal` with a guard of guards.py (an assert on the stride) where both show.
+  `named_refusal` with a guard of guards.py (an assert on the stride) where both show, or with
+  a value single (dilation.py's `buffer_by_stride`, whose edit, applied after this one, binds
+  `no_windows` anew: its buffer of H // stride rows, no window written).
 
 Each of VARIANTS keeps the reference's own refusals and adds one; its values are the
 reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
