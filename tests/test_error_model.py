@@ -4,6 +4,7 @@ The buggy fixtures graded end to end, and every generated hint replayed, are in
 tests/test_catalogue.py."""
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import replace
@@ -5743,3 +5744,81 @@ def test_a_patch_embeddings_norm_layer_on_its_result_and_not_on_the_sequence():
     assert "standardised" in em.sentence(embed, found.name)
     other = em.search(embed, calls_of(embed, pre_normed, cases), 0, same)
     assert other is None or "standardised_bound" not in other.name
+def _conv_taps_stepped(image, K, b, stride, *, skip=True):
+    """Jun-yong-lee/pytorch_study's seven-loop `Conv.conv`: the input index advanced by the
+    stride after every kernel tap (a dilation equal to the stride); a tap past the edge skipped
+    (`check_range`), or read with no check (numpy's IndexError)."""
+    x = image[..., None] if image.ndim == 2 else image
+    (H, W, _), k, d = x.shape, K.shape[0], K.shape[3]
+    out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, d))
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            for u in range(k):
+                for v in range(k):
+                    r, c = i * stride + u * stride, j * stride + v * stride
+                    if skip and (r >= H or c >= W):
+                        continue
+                    out[i, j] += x[r, c] @ K[u, v]
+    return out + b
+
+
+@pytest.mark.parametrize("skip", [True, False])
+def test_kernel_taps_stepped_by_the_stride(skip):
+    """Taps spread by the stride and those past the edge skipped: named (dilation.py), the edge
+    as the code treats it; the same loop raising IndexError at the edge is not that mistake."""
+    rng = np.random.default_rng(38)  # its own: the module's RNG feeds later tests
+    cases = [(rng.normal(size=(8, 8, 3)), rng.normal(size=(4, 4, 3, 2)), rng.normal(size=2), 4),
+             (rng.normal(size=(7, 9, 1)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 2),
+             (rng.normal(size=(5, 6, 2)), rng.normal(size=(3, 3, 2, 2)), rng.normal(size=2), 1)]
+
+    calls = []
+    for args in cases:
+        try:
+            got = _conv_taps_stepped(*args, skip=skip)
+        except IndexError as error:
+            got = em.Raised("IndexError", str(error))
+        calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    name = "op:taps_stepped:conv_patch_embed:windows-taps-stepped-by-stride"
+    if skip:
+        assert found is not None and found.name == name, found
+        assert "spread out (dilated) by the stride" in found.sentence
+        assert np.allclose(calls[2].got, calls[2].expected)  # right for stride 1
+    else:
+        assert isinstance(calls[0].got, em.Raised)
+        assert found is None or name not in found.name, found
+
+
+def _conv_same_buffer(image, K, b, stride, *, bias_inside=False):
+    """A numpy `conv_2d_single_kernel` "SAME" helper used for a valid convolution: the output
+    allocated (H // stride, W // stride, d), the windows that fit written into it, the bias
+    added to all of it after (or inside the loop, to the windows written only)."""
+    x = image[..., None] if image.ndim == 2 else image
+    (H, W, _), k, d = x.shape, K.shape[0], K.shape[3]
+    out = np.zeros((H // stride, W // stride, d))
+    for oi, i in enumerate(range(0, H - k + 1, stride)):
+        for oj, j in enumerate(range(0, W - k + 1, stride)):
+            window = x[i:i + k, j:j + k]
+            out[oi, oj] = np.einsum("hwc,hwcd->d", window, K) + (b if bias_inside else 0)
+    return out if bias_inside else out + b
+
+
+@pytest.mark.parametrize("bias_inside", [False, True])
+def test_output_buffer_sized_by_the_stride(bias_inside):
+    """(H // s, W // s, d) zeros filled with the windows that fit, the bias added after: the
+    positions no window reaches hold the bias alone (dilation.py); with the bias added inside
+    the loop they hold 0, which is not that mistake."""
+    rng = np.random.default_rng(39)  # its own: the module's RNG feeds later tests
+    cases = [(rng.normal(size=(5, 6, 3)), rng.normal(size=(3, 3, 3, 2)), rng.normal(size=2), 1),
+             (rng.normal(size=(9, 8, 1)), rng.normal(size=(3, 3, 1, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(8, 8, 2)), rng.normal(size=(4, 4, 2, 3)), rng.normal(size=3), 4)]
+    student = functools.partial(_conv_same_buffer, bias_inside=bias_inside)
+    calls = calls_of(REFERENCE["conv_patch_embed"], student, cases)
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    name = "op:buffer_by_stride:conv_patch_embed:windows-buffer-H-over-stride-b-after"
+    assert np.allclose(calls[2].got, calls[2].expected)  # k = stride, tiling: right
+    if bias_inside:
+        assert found is None or name not in found.name, found
+    else:
+        assert found is not None and found.name == name, found
+        assert "hold `b` alone" in found.sentence

@@ -17,7 +17,9 @@ convolution does. Real code tests it otherwise:
 - no kernel test at all (`kernel_untested`): an as_strided im2col or a loop filling
   `np.zeros((H', W', d))` with H' = (H - k) // stride + 1 returns an empty array where a kernel
   larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
-  `named_refusal` with a guard of guards.py (an assert on the stride) where both show.
+  `named_refusal` with a guard of guards.py (an assert on the stride) where both show, or with
+  a value single (dilation.py's `buffer_by_stride`, whose edit, applied after this one, binds
+  `no_windows` anew: its buffer of H // stride rows, no window written).
 
 Each of VARIANTS keeps the reference's own refusals and adds one; its values are the
 reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
@@ -189,9 +191,10 @@ def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
     untested, empty = f"{PREFIX}kernel_untested", f"{PREFIX}no_windows"
     yield Change("kernel-untested",
                  f"In {where(context)}, nothing tests that the kernel fits the image: a kernel "
-                 f"taller or wider than the image gets H' = (H - k) // stride + 1 windows, 0 or "
-                 f"fewer, so an empty array comes back (or numpy's error for a negative size) "
-                 f"where the lecture raises ValueError: refuse `k > H or k > W` first.",
+                 f"taller or wider than the image has no window that fits, yet an array comes "
+                 f"back (an empty one, or the output buffer with no window written into it), or "
+                 f"numpy's error for a negative size, where the lecture raises ValueError: "
+                 f"refuse `k > H or k > W` first.",
                  lambda n: ast.fix_missing_locations(_Untested(untested, empty).visit(
                      copy.deepcopy(n))),
                  names=((untested, _untested(check)), (empty, no_windows)))

@@ -12,10 +12,13 @@ Mistakes:
 Grader: at blind time (60400f1), not named: only checklists ("out[i, j] = sum(image[i*stride:
 i*stride+k, ...]) ...", "The patch linear map is a convolution with kernel P and stride P ...
 Check both: conv_patch_embed ... and linear_patch_embed ...", the generic conv_patch_embed
-description on the hidden check). Now: the same. In unnamed/.
+description on the hidden check). Since port38a named (dilation.taps_stepped): "the taps inside
+each window step by the stride too: window (i, j) reads `image[i * stride + u * stride, ...]`
+... the window is spread out (dilated) by the stride", on the visible and hidden checks. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:taps_stepped:conv_patch_embed:windows-taps-stepped-by-stride'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -14,10 +14,16 @@ Mistakes:
 Grader: at blind time (60400f1), neither named: only checklists ("out[i, j] = sum(...) + b for
 every window that fits, with H' = (H - k) // stride + 1 ...", "A 3x3 kernel does not fit in a
 2-pixel-high image: raise ValueError.", the generic conv_patch_embed description on the hidden
-check). Now: the same. In unnamed/.
+check). Since port38a both named (dilation.buffer_by_stride, paired by the refusal check with
+kernel_fit.kernel_untested): "the output is allocated `np.zeros((H // stride, W // stride, d))`
+... the positions no window reaches hold `b` alone" on the several-kernels and hidden checks, and
+"2 mistakes at once: (1) ... nothing tests that the kernel fits the image ... (2) ... the output
+is allocated `np.zeros((H // stride, W // stride, d))` ..." on the kernel-larger-than-the-image
+check. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested'
+                            '+op:buffer_by_stride:conv_patch_embed:windows-buffer-H-over-stride-b-after'}
 
 
 def conv_patch_embed(image, K, b, stride):
