@@ -4170,11 +4170,13 @@ def test_heads_of_the_rounded_up_width_unchecked():
     assert found is not None
     assert found.name == "op:unchecked_heads:self_attention:heads-unchecked-ceil-width"
     assert "math.ceil(d / heads)" in found.sentence
-    assert np.allclose(em.rewrite(function, found.name)(x, p, 5), student(x, p, 5))
+    with np.errstate(invalid="ignore"):  # heads=5: the last head of width 0 (0 / 0 there)
+        assert np.allclose(em.rewrite(function, found.name)(x, p, 5), student(x, p, 5))
     uneven = _heads_without_check(lambda y, h: np.array_split(y, h, axis=-1),
                                   lambda w, d, h: w)
     calls = [em.Call((x, p, 4), {}, uneven(x, p, 4), None)]
     assert em.search(function, calls, 0, same).name.endswith("heads-unchecked-array-split")
+
 
 def test_heads_interleaved_in_the_split_and_the_merge_is_one_slip():
     """(d_h, heads) per token in both the split and the merge (flax's DenseGeneral reshaped the
