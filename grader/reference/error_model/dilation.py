@@ -30,7 +30,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .change import Change, Context, code, is_checked_function, where
 from .tree import PREFIX
-from .windows import windows_returned
+from .windows import strided_windows, windows_returned
 
 
 def dilated_windows(image, window, axis, stride) -> np.ndarray:
@@ -47,18 +47,6 @@ def dilated_windows(image, window, axis, stride) -> np.ndarray:
     return spread[:rows, :columns, ..., ::s, ::s]
 
 
-def _strided_windows(function: ast.AST, name: str) -> ast.Subscript | None:
-    """`name[::s, ::s]` in `function`: the windows kept every `s`-th, else None."""
-    for sub in ast.walk(function):
-        if (isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name)
-                and sub.value.id == name and isinstance(sub.slice, ast.Tuple)
-                and len(sub.slice.elts) == 2 and all(
-                    isinstance(p, ast.Slice) and p.step is not None and p.lower is None
-                    and p.upper is None for p in sub.slice.elts)):
-            return sub
-    return None
-
-
 def taps_stepped(context: Context, node: ast.AST) -> Iterator[Change]:
     """`windows = sliding_window_view(image, shape, axis=(0, 1))`, its windows then kept every
     `s`-th, read with the taps of each window `s` apart (a dilation equal to the stride)."""
@@ -68,8 +56,8 @@ def taps_stepped(context: Context, node: ast.AST) -> Iterator[Change]:
                 "sliding_window_view")):
         return
     keywords = {k.arg: k.value for k in node.value.keywords}
-    strided = _strided_windows(context.instance.node, node.targets[0].id)
-    if strided is None or set(keywords) != {"axis"}:
+    strided = strided_windows(context.instance.node)
+    if strided is None or strided.value.id != node.targets[0].id or set(keywords) != {"axis"}:
         return
     stride = strided.slice.elts[0].step
     s = code(stride)

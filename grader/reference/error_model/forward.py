@@ -274,31 +274,29 @@ def positions_sincos(context: Context, node: ast.AST) -> Iterator[Change]:
     if size is None:
         return
     bound, table = f"{PREFIX}sincos", code(node.right)
+
+    def with_table(shift: int, *refused: str):
+        """`x + table` as `x + sincos(table, image, size, shift[, refused])`."""
+        return lambda n: ast.BinOp(n.left, ast.Add(), ast.Call(
+            ast.Name(bound, ast.Load()), [n.right, ast.Name(IMAGE, ast.Load()),
+                                          copy.deepcopy(size), ast.Constant(shift),
+                                          *(ast.Constant(r) for r in refused)], []))
+
     for detail, shift, words in SINCOS:
+        grid = (f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions computed "
+                f"from the patch grid in place of `{table}` (d // 4 {words}: the sines and "
+                "cosines of each patch's column, then of its row, and no position for [CLS])")
         yield Change(f"{key_of(node.right)}-as-sincos-{detail}",
-                     f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions "
-                     f"computed from the patch grid in place of `{table}` (d // 4 {words}: "
-                     "the sines and cosines of each patch's column, then of its row, and no "
-                     "position for [CLS]). The lecture's positions are learned "
-                     f"parameters, one row per token, [CLS] included: add `{table}` itself.",
-                     lambda n, shift=shift: ast.BinOp(n.left, ast.Add(), ast.Call(
-                         ast.Name(bound, ast.Load()),
-                         [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size),
-                          ast.Constant(shift)], [])),
-                     ((bound, sincos),))
+                     f"{grid}. The lecture's positions are learned parameters, one row per "
+                     f"token, [CLS] included: add `{table}` itself.",
+                     with_table(shift), ((bound, sincos),))
         yield Change(f"{key_of(node.right)}-as-sincos-{detail}-asserted",
-                     f"In {where(context)}, the tokens get fixed 2-D sine-cosine positions "
-                     f"computed from the patch grid in place of `{table}` (d // 4 {words}: "
-                     "the sines and cosines of each patch's column, then of its row, and no "
-                     "position for [CLS]), and a width d that is not a multiple of 4 is refused "
-                     "(an AssertionError, as that table's own `assert`). The lecture's positions "
-                     f"are learned parameters, one row per token, [CLS] included, for any d: add "
+                     f"{grid}, and a width d that is not a multiple of 4 is refused (an "
+                     "AssertionError, as that table's own `assert`). The lecture's positions are "
+                     f"learned parameters, one row per token, [CLS] included, for any d: add "
                      f"`{table}` itself.",
-                     lambda n, shift=shift, detail=detail: ast.BinOp(n.left, ast.Add(), ast.Call(
-                         ast.Name(bound, ast.Load()),
-                         [n.right, ast.Name(IMAGE, ast.Load()), copy.deepcopy(size),
-                          ast.Constant(shift), ast.Constant(REFUSED[detail])], [])),
-                     ((bound, sincos),), holds=_refused_and_wrong)
+                     with_table(shift, REFUSED[detail]), ((bound, sincos),),
+                     holds=_refused_and_wrong)
 
 
 OPERATORS = {"heads_confused": heads_confused, "leftover_parameters": leftover_parameters,

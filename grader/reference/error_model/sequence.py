@@ -249,8 +249,8 @@ def last_step_skipped_for_one(context: Context, node: ast.AST) -> Iterator[Chang
                          copy.deepcopy(skipped.test), copy.deepcopy(n.args[0]), n))
 
 
-def standardised(x, ddof: int = 0):
-    """`x` [..., n] with each row standardised, (x - mean) / sqrt(var + 1e-6), its variance
+def standardised(x, ddof: int = 0, eps: float = 1e-6):
+    """`x` [..., n] with each row standardised, (x - mean) / sqrt(var + eps), its variance
     with `ddof` (1: torch's `var` default, as MAE's `norm_pix_loss` ported); an input that is
     no numeric array of at least one axis is returned as it is."""
     x = np.asarray(x)
@@ -258,7 +258,7 @@ def standardised(x, ddof: int = 0):
         return x
     x = x if np.issubdtype(x.dtype, np.floating) else x.astype(float)  # integer pixels too
     mean = x.mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(x.var(axis=-1, ddof=ddof, keepdims=True) + 1e-6)
+    return (x - mean) / np.sqrt(x.var(axis=-1, ddof=ddof, keepdims=True) + eps)
 
 
 def standardised_unbiased(x):
@@ -267,10 +267,7 @@ def standardised_unbiased(x):
 
 def standardised_torch(x):
     """`x` standardised row by row with torch's `nn.LayerNorm` default eps, 1e-5."""
-    x = np.asarray(x)
-    if x.ndim < 1 or not np.issubdtype(x.dtype, np.floating):
-        return x
-    return (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + 1e-5)
+    return standardised(x, eps=1e-5)
 
 
 def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:

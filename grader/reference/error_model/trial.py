@@ -66,13 +66,12 @@ def attempt(root: Instance, group: list[Edit], order: list, same,
         if isinstance(call.got, Raised):
             return 0.0 if i else None
         if i == 0:
-            reproduced = agree(same, value, call.got) if defer else None
-            if defer and not reproduced:
+            if defer and not agree(same, value, call.got):
                 return Deferred(value)  # SILENT or a distance: `settled` tells, when asked
             # as the check compares: the reference expected, the rewrite in the student's place
             if agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
-            if not (reproduced if defer else agree(same, value, call.got)):
+            if not defer and not agree(same, value, call.got):
                 return distance(value, call.got)
         elif not agree(same, value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair

@@ -251,6 +251,12 @@ def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) ->
     return value
 
 
+def strided_windows(function: ast.AST) -> ast.Subscript | None:
+    """`a[::s, ::s]` in `function`, the windows kept every `s`-th on their first two axes; else
+    None."""
+    return next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+
+
 def windows_returned(context: Context, node: ast.AST) -> tuple | None:
     """(the windows' name, the image, the window shape, the stride) of a function that returns
     `sliding_window_view(image, shape)[::s, ::s]`'s product, at its return statement; else
@@ -258,7 +264,7 @@ def windows_returned(context: Context, node: ast.AST) -> tuple | None:
     function = context.instance.node
     if not (isinstance(node, ast.Return) and node.value is not None):
         return None
-    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+    strided = strided_windows(function)
     if strided is None:
         return None
     image = _windowed_image(function, strided.value.id)

@@ -22,7 +22,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, callee, code, residual_sides, slug, where
+from .change import Change, Context, callee, code, is_checked_function, residual_sides, slug, where
 
 
 def _swapped(node: ast.BinOp, kept: str, branch: str) -> ast.BinOp:
@@ -90,14 +90,14 @@ def _normed_residual(statement: ast.stmt) -> tuple | None:
 def norm_parallel(context: Context, node: ast.AST) -> Iterator[Change]:
     """The second residual's norm taken of the block's input and added where `x` belongs in
     the first residual: `x = norm2(x) + f(norm1(x))`, then `x + g(x)`."""
-    if not isinstance(node, ast.FunctionDef) or "/" in context.instance.path:
+    if not is_checked_function(context, node):
         return
     for index, (first, second) in enumerate(zip(node.body, node.body[1:], strict=False)):
         one, two = _normed_residual(first), _normed_residual(second)
         if (one is None or two is None or one[0] != two[0] or isinstance(first, ast.Return)
                 or code(one[1]) == code(two[1])):
             continue
-        name, step, (_, step_one) = one[0], two[1], one
+        (name, step_one), step = one, two[1]
         earlier = callee(getattr(first.value, next(residual_sides(first.value))[1]))
         later = callee(getattr(second.value, next(residual_sides(second.value))[1]))
         yield Change(f"{slug(callee(step))}-of-the-input-on-the-first-residual",
