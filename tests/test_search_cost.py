@@ -15,7 +15,7 @@ from grader.checks.compare import Compare, agrees
 from grader.checks.kinds import CallCheck, mistakes
 from grader.checks.results import FAILED, PASSED, CheckResult
 from grader.reference import REFERENCE, error_model
-from grader.reference.error_model import runs, trial
+from grader.reference.error_model import runs
 from grader.reference.error_model.tree import compile_with
 from grader.worker import StudentWorker
 from grader.worker.outcomes import CallOutcome
@@ -200,22 +200,3 @@ def test_a_kept_raise_keeps_its_type_and_message_and_no_frames():
     assert first[0] is False and second is first
     assert type(first[1]).__name__ == "AxisError" and "axis 1" in str(first[1])
     assert first[1].__traceback__ is None
-
-
-def test_a_single_far_off_is_weighed_only_when_the_search_pairs_singles(monkeypatch):
-    """While a single may still reproduce every call, one whose value on the failing call is
-    not the student's needs neither the reference's comparison (SILENT) nor a distance: both
-    are asked (`trial.settled`) only when no single reproduced the calls, and then decide as
-    `attempt` does without deferring."""
-    root, singles = error_model.model(REFERENCE_SOFTMAX)
-    settled = []
-    monkeypatch.setattr(error_model, "settled",
-                        lambda outcome, *a: settled.append(outcome) or trial.settled(outcome, *a))
-    found = error_model.search(REFERENCE_SOFTMAX, _softmax_calls(_sum_over_all, 4), 0, _same)
-    assert found.name == "op:axis:softmax:sum.axis=None" and settled == []
-    none = _softmax_calls(_no_max, 4)
-    assert error_model.search(REFERENCE_SOFTMAX, none, 0, _same) is None
-    assert sum(isinstance(o, trial.Deferred) for o in settled) > 10
-    for edit in singles:
-        assert trial.settled(trial.attempt(root, [edit], none, _same, defer=True), none[0],
-                             _same) == trial.attempt(root, [edit], none, _same)

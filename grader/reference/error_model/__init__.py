@@ -38,7 +38,7 @@ from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, opening_of
 from .tree import Edit, Instance, Site, build, compile_with, nodes
-from .trial import ALIKE, SILENT, Raised, attempt, settled
+from .trial import ALIKE, SILENT, Raised, attempt
 from .windows import CLIPPED
 
 MAX_REWRITES = 672      # singles tried per failed check (vit_forward whole: 643; graded: <= 229)
@@ -253,27 +253,23 @@ def search(function: Callable, calls: list[Call], failing: int,
     quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        tries, rest = 0, []
+        tries = 0
         for edit in singles[:limit]:
             if time.monotonic() > deadline:
                 break
             tries += 1
-            outcome = attempt(root, [edit], order, same, copies, defer=True)
+            outcome = attempt(root, [edit], order, same, copies)
             if (outcome is True or outcome == ALIKE) and not _holds(root, [edit], order, same):
                 continue  # its values, but not what its sentence says beyond them
             if outcome is True:
                 found.append([edit])
             elif outcome == ALIKE:
                 alike.append([edit])
-            else:
-                rest.append((outcome, edit))
-        if not (found or alike):  # how far the others are: only for the pairs
-            for outcome, edit in rest:
-                outcome = settled(outcome, order[0], same)
-                if outcome == SILENT:
-                    silent.append(edit)
-                elif outcome is not None:
-                    scored.append((outcome, edit))
+            elif outcome == SILENT:
+                silent.append(edit)
+            elif outcome is not None:
+                scored.append((outcome, edit))
+        if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
             every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair

@@ -1,9 +1,7 @@
 """One try of a rewrite (the error model's search, __init__.py): its values on the check's calls,
 the failing one first, against the student's: it reproduces them all (True; ALIKE: a raise by
 its type only), or how far it is from the student's value on the failing call, or that it is
-the reference's there (SILENT). A value far off is all the search needs while a single may
-still reproduce every call: `Deferred` leaves the rest to `settled`, asked only when the search
-pairs singles.
+the reference's there (SILENT).
 """
 from __future__ import annotations
 
@@ -27,31 +25,13 @@ class Raised:
     message: str = ""
 
 
-@dataclass(frozen=True)
-class Deferred:
-    """A rewrite's value on the failing call that is not the student's: whether it is the
-    reference's there (SILENT) or how far it is from the student's is asked only when the
-    search pairs singles, that is when no single reproduced the calls (`settled`)."""
-    value: object
-
-
-def settled(outcome, call, same) -> bool | float | str | None:
-    """`attempt`'s outcome, a Deferred one decided as `attempt` decides it without `defer`."""
-    if not isinstance(outcome, Deferred):
-        return outcome
-    if agree(same, call.expected, outcome.value):
-        return SILENT
-    return distance(outcome.value, call.got)
-
-
 def attempt(root: Instance, group: list[Edit], order: list, same,
-            copies: bool = True, defer: bool = False) -> bool | float | Deferred | None:
+            copies: bool = True) -> bool | float | str | None:
     """True when the rewrite reproduces every call's student value (and is wrong on the first),
     else how far it is from the student's value on the first call (None: not comparable; 0.0
     when it reproduces the first call but not another: a second mistake shows only there;
     SILENT when it is right on the first call; ALIKE when it reproduces every call, but a raise
-    by its exception's type and not its message). `defer`: a first call's value that is not the
-    student's is returned as a Deferred, neither SILENT nor a distance yet (`settled`)."""
+    by its exception's type and not its message)."""
     told = True  # every raise with the student's message too
     for i, call in enumerate(order):
         ran = run(root, group, call, copies)
@@ -66,12 +46,10 @@ def attempt(root: Instance, group: list[Edit], order: list, same,
         if isinstance(call.got, Raised):
             return 0.0 if i else None
         if i == 0:
-            if defer and not agree(same, value, call.got):
-                return Deferred(value)  # SILENT or a distance: `settled` tells, when asked
             # as the check compares: the reference expected, the rewrite in the student's place
             if agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
-            if not defer and not agree(same, value, call.got):
+            if not agree(same, value, call.got):
                 return distance(value, call.got)
         elif not agree(same, value, call.got):
             return 0.0  # the failing call's value exactly, not another's: half of a pair
