@@ -652,6 +652,22 @@ def test_a_mistake_named_on_one_check_is_named_on_the_others_it_reproduces(grade
 
 
 @pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "buggy" / "gpt_heads_tril_always_applied_relu_feed_forward.py"],
+    ids=lambda p: p.stem)
+def test_a_mask_always_applied_is_told_alike_on_both_exercises_of_self_attention(
+        graded, submission):
+    """GPT's mask applied whatever `causal` says (b39_09): no-causal-mask's check of
+    causal=False and multi-head-attention's checks name one mistake, attention_causal, in the
+    same words; before blind round 39 the first named it with the error model's sentence, which
+    quotes the lecture's `... if causal else None`, and the second with the listed one."""
+    failed = [c for exercise in ("no-causal-mask", "multi-head-attention")
+              for c in graded[submission][exercise].checks
+              if not c.passed and c.hint_kind == MISTAKE]
+    assert failed and {(c.misconception, c.hint) for c in failed} == {
+        ("attention_causal", next(c.hint for c in failed))}
+
+
+@pytest.mark.parametrize("submission", [
     SUBMISSIONS / "buggy" / "d2l_assert_heads_residual_from_layer_norm.py"], ids=lambda p: p.stem)
 def test_an_assert_where_valueerror_is_asked_for_is_named_as_such(graded, submission):
     """d2l's `assert num_hiddens % num_heads == 0`: the refusal is right, its exception is not;

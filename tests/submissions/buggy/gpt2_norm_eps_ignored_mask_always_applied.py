@@ -16,11 +16,12 @@ whatever is given" on layer-norm; "`causal_mask(...) if causal else None` is alw
 gpt_causal_mask) and "You applied GPT's causal mask although causal is False"
 (attention_causal) on multi-head-attention; why-positions runs the student's always-causal
 self_attention (attention_not_equivariant); vit-checkpoint observes the broken functions. Every
-mistake named, so in buggy/.
+mistake named, so in buggy/. Since blind round 39 no-causal-mask's check of causal=False lists
+attention_causal too: the mask is told in the same words there as on multi-head-attention.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05',
-          'no-causal-mask': 'op:condition_ignored:self_attention:causal-ignored',
+          'no-causal-mask': 'attention_causal',
           'multi-head-attention': 'attention_causal',
           'why-positions': 'attention_not_equivariant'}
 CORRECT = ('gelu',)  # the tanh approximation, accepted: keeps every point

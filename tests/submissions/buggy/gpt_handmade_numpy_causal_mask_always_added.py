@@ -14,10 +14,11 @@ is always `causal_mask(x.shape[-2])`" on no-causal-mask (whose default check get
 checklist, gpt_causal_mask) and "You applied GPT's causal mask although causal is False"
 (attention_causal) on multi-head-attention; why-positions runs the student's always-causal
 self_attention (attention_not_equivariant); vit-checkpoint observes it. Every mistake named, so
-in buggy/.
+in buggy/. Since blind round 39 no-causal-mask's check of causal=False lists attention_causal
+too: the mask is told in the same words there as on multi-head-attention.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:condition_ignored:self_attention:causal-ignored',
+EXPECT = {'no-causal-mask': 'attention_causal',
           'multi-head-attention': 'attention_causal',
           'why-positions': 'attention_not_equivariant'}
 CORRECT = ('gelu', 'encoder_block')  # the tanh GELU (accepted) and the source's pre-LN block

@@ -8,17 +8,18 @@ Mistakes:
    still hides later tokens (the API: no mask by default).
 2. encoder_block: FeedForward = Linear -> ReLU -> Linear (the lecture: GELU).
 
-Grader: at blind time (b589706) and now, named: "`causal_mask(x.shape[-2]) if causal else None`
-is always `causal_mask(x.shape[-2])`" on no-causal-mask (whose default check gets GPT's mask
+Grader: at blind time (b589706), named: "`causal_mask(x.shape[-2]) if causal else None` is
+always `causal_mask(x.shape[-2])`" on no-causal-mask (whose default check gets GPT's mask
 checklist, gpt_causal_mask) and "You applied GPT's causal mask although causal is False"
-(attention_causal) on multi-head-attention: one mistake, told in two different sentences;
+(attention_causal) on multi-head-attention: one mistake, told in two different sentences. Now
+the check of causal=False lists attention_causal too: the same words on both exercises.
 "The MLP uses ReLU" on encoder-block (graded with the grader's self_attention standing in);
 why-positions runs the student's always-causal self_attention (attention_not_equivariant);
 vit-checkpoint observes the broken functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': 'attention_not_equivariant',
-          'no-causal-mask': 'op:condition_ignored:self_attention:causal-ignored',
+          'no-causal-mask': 'attention_causal',
           'multi-head-attention': 'attention_causal',
           'encoder-block': 'encoder_relu'}
 ALIASES = ('gpt_causal_mask',)  # no-causal-mask's default check: the property's checklist

@@ -6,10 +6,11 @@ not None`, so an explicit causal=False still hides later tokens (the default, No
 
 Grader: missed at blind time (109/109: no check passed causal=False explicitly); since blind
 round 14's fixes no-causal-mask's visible check passes it, and the mask is named (the condition
-never looked at).
+never looked at). Since blind round 39 that check lists attention_causal, the mask applied
+although causal is False (multi-head-attention's words): named so now.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:condition_ignored:self_attention:causal-ignored'}
+EXPECT = {'no-causal-mask': 'attention_causal'}
 
 
 def self_attention(x, p, heads, causal=None):

@@ -15,10 +15,11 @@ causal else None` is always `causal_mask(...)`") on no-causal-mask, with its def
 checklist (gpt_causal_mask, ALIASES), "You applied GPT's causal mask although causal is False" on
 multi-head-attention, and SiLU where the lecture uses GELU on encoder-block; why-positions gets its
 equivariance checklist (ALIASES); vit-checkpoint observes the broken functions. Every mistake
-named, so in buggy/.
+named, so in buggy/. Since blind round 39 no-causal-mask's check of causal=False lists
+attention_causal too: the mask is told in the same words there as on multi-head-attention.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:condition_ignored:self_attention:causal-ignored',
+EXPECT = {'no-causal-mask': 'attention_causal',
           'multi-head-attention': 'attention_causal',
           'encoder-block': 'op:activation:encoder_block/mlp:act=silu'}
 ALIASES = ('gpt_causal_mask',  # the default-call check's checklist for the same mask
