@@ -2493,6 +2493,47 @@ def test_one_slip_the_cases_cannot_place_is_marked_as_such():
     assert named is None or not named.either
 
 
+def test_a_slip_the_cases_cannot_place_is_told_beside_a_mistake_they_place():
+    """onozeam/understand_normalization's numpy BatchNorm moved to the rows: both moments taken
+    without keepdims and re-expanded `[:, None]` (guarded for a 1-D x), eps fixed at 1e-5. A
+    batch raises at the mean's line, word for word as at the variance's: the cases place eps,
+    not the re-expansion, so it is told at one or more places beside eps (slips.unplaced). The
+    same eps with the moments re-expanded `[..., None]` (right for any rank) is eps alone."""
+    layer_norm = REFERENCE["layer_norm"]
+
+    def rows(x, gamma, beta, eps=1e-6):
+        mu, var = np.average(x, axis=-1), np.var(x, axis=-1)
+        if np.ndim(x) == 1:
+            return (x - mu) / np.sqrt(var + 1e-5) * gamma + beta
+        return (x - mu[:, None]) / np.sqrt(var[:, None] + 1e-5) * gamma + beta
+
+    def trailing(x, gamma, beta, eps=1e-6):
+        mu, var = np.average(x, axis=-1), np.var(x, axis=-1)
+        return (x - mu[..., None]) / np.sqrt(var[..., None] + 1e-5) * gamma + beta
+
+    shapes = [(4, 6), (3, 5), (2, 3, 4), (5, 8), (2, 4, 3)]
+    for student, name in ((rows, "op:kept_by_index:layer_norm:mean.keepdims-as-index+"
+                                 "op:kept_by_index:layer_norm:var.keepdims-as-index+"
+                                 "op:default:layer_norm:eps-as-1e-05"),
+                          (trailing, "op:default:layer_norm:eps-as-1e-05")):
+        calls = []
+        for i, shape in enumerate(shapes):
+            x = RNG.normal(size=shape) * 0.01
+            args, kwargs = (x, np.ones(shape[-1]), np.zeros(shape[-1])), {"eps": 0.1} if i else {}
+            try:
+                got = student(*args, **kwargs)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            calls.append(em.Call(args, kwargs, got, layer_norm(*args, **kwargs)))
+        found = em.search(layer_norm, calls, 0, same)
+        assert found is not None and found.name == name, found
+        assert found.either == (student is rows)
+        if student is rows:
+            assert found.sentence == em.sentence(layer_norm, name, either=True)
+            assert "(1) One slip, at one or more of these places" in found.sentence
+            assert "(2) In `layer_norm`, `eps` is fixed at 1e-05" in found.sentence
+
+
 def test_a_conditional_term_without_brackets_a_fixed_head_width_and_scipys_axis_none():
     """`n + 1 if cls_token else 0` (no [CLS]: 0 tokens), lucidrains' dim_head=64 scale, and
     scipy's softmax default axis=None: each named as what it is."""
