@@ -5865,3 +5865,39 @@ def test_output_buffer_sized_by_the_stride(bias_inside):
     else:
         assert found is not None and found.name == name, found
         assert "hold `b` alone" in found.sentence
+
+
+def test_a_dense_layer_standardised_before_its_activation_not_after_it():
+    """nikosips/UDON's Flax Mlp, `nn.Dense`, `nn.LayerNorm()`, `nn.gelu`: the MLP's hidden
+    layer standardised (no gain or shift) before GELU, named; NormFormer's order, the norm after
+    the activation, is another code, and no rewrite of this operator reproduces it. (Last in
+    the module: small_vit draws from the module's RNG.)"""
+    from grader.reference.layers import gelu
+
+    block, layer_norm, attention = (REFERENCE["encoder_block"], REFERENCE["layer_norm"],
+                                    REFERENCE["self_attention"])
+    rng = np.random.default_rng(41)
+
+    def plain(y):
+        return layer_norm(y, np.ones(y.shape[-1]), np.zeros(y.shape[-1]))
+
+    def udon(x, p, heads):
+        x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+        return x + gelu(plain(h @ p["W1"] + p["b1"])) @ p["W2"] + p["b2"]
+
+    def normformer(x, p, heads):
+        x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+        return x + plain(gelu(h @ p["W1"] + p["b1"])) @ p["W2"] + p["b2"]
+
+    p = small_vit()["blocks"][0]
+    cases = [(rng.normal(size=(5, 8)), p, 2), (rng.normal(size=(3, 8)), p, 1)]
+    found = em.search(block, calls_of(block, udon, cases), 0, same,
+                      opaque=frozenset({"self_attention"}))
+    assert found.name == ("op:standardised_before_activation:encoder_block/mlp:"
+                          "standardised-before-activation"), found
+    assert "before it goes through `activation(...)`" in found.sentence
+    other = em.search(block, calls_of(block, normformer, cases), 0, same,
+                      opaque=frozenset({"self_attention"}))
+    assert other is None or "standardised_before_activation" not in other.name
