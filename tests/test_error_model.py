@@ -5901,3 +5901,42 @@ def test_a_dense_layer_standardised_before_its_activation_not_after_it():
     other = em.search(block, calls_of(block, normformer, cases), 0, same,
                       opaque=frozenset({"self_attention"}))
     assert other is None or "standardised_before_activation" not in other.name
+
+
+def test_a_loop_with_a_fixed_count_reads_the_blocks_past_their_end():
+    """kurupdeepak/nutrition's Keras ViT, `for i in range(transformer_layers)` with
+    `transformer_layers = 4`: with fewer blocks, `params['blocks'][i]` raises IndexError on
+    every case, named; with more blocks it returns the first four's logits, a value this
+    rewrite (which never returns) does not make; another IndexError's message is not it."""
+    forward, block = REFERENCE["vit_forward"], REFERENCE["encoder_block"]
+    from grader.reference.encoder import embed_image, layer_norm
+
+    def fixed(count, blocks_of=lambda params, i: params["blocks"][i]):
+        def student(image, params):
+            x = embed_image(image, params)
+            for i in range(count):
+                x = block(x, blocks_of(params, i), params["heads"])
+            x = layer_norm(x, params["ln_g"], params["ln_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return student
+
+    def calls(student, depths):
+        out = []
+        for depth in depths:
+            params = small_vit(blocks=depth)
+            image = np.random.default_rng(depth).normal(size=(4, 4, 3))
+            try:
+                got = student(image, params)
+            except IndexError as error:
+                got = em.Raised("IndexError", str(error))
+            out.append(em.Call((image, params), {}, got, forward(image, params)))
+        return out
+
+    found = em.search(forward, calls(fixed(4), (1, 2, 2)), 0, same)
+    assert found.name == "op:loop_past_end:vit_forward:block-loop-past-end", found
+    assert "reads it past its end" in found.sentence
+    for student, depths in ((fixed(4), (1, 5)),
+                            (fixed(4, lambda params, i: params["blocks"][i:i + 1][0]
+                                   if i < len(params["blocks"]) else ()[0]), (1, 2))):
+        named = em.search(forward, calls(student, depths), 0, same)
+        assert named is None or "loop_past_end" not in named.name, named
