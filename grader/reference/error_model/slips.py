@@ -214,8 +214,11 @@ def unplaced(found: list[list[Edit]], rank: dict) -> tuple[list[Edit], list[Edit
 
 def told_unplaced(group: list[Edit]) -> str:
     """The sentence of such a rewrite (`group`: every edit, in the code's order): the slip's
-    places, each "at one or more", and the shared mistakes around them as a pair's parts."""
-    slip = next(c for c in _by_place(group) if len(c) > 1)
+    places, each "at one or more", and the shared mistakes around them as a pair's parts; ""
+    for a group with no such slip."""
+    slip = next((c for c in _by_place(group) if len(c) > 1), None)
+    if slip is None:
+        return ""  # no slip of one operator at two places or more: not such a rewrite
     if len(slip) == len(group):
         return UNPLACED + " ".join(f"({i}) {e.sentence}" for i, e in enumerate(slip, 1))
     parts, told = [], False
