@@ -2493,6 +2493,47 @@ def test_one_slip_the_cases_cannot_place_is_marked_as_such():
     assert named is None or not named.either
 
 
+def test_a_slip_the_cases_cannot_place_is_told_beside_a_mistake_they_place():
+    """onozeam/understand_normalization's numpy BatchNorm moved to the rows: both moments taken
+    without keepdims and re-expanded `[:, None]` (guarded for a 1-D x), eps fixed at 1e-5. A
+    batch raises at the mean's line, word for word as at the variance's: the cases place eps,
+    not the re-expansion, so it is told at one or more places beside eps (slips.unplaced). The
+    same eps with the moments re-expanded `[..., None]` (right for any rank) is eps alone."""
+    layer_norm = REFERENCE["layer_norm"]
+
+    def rows(x, gamma, beta, eps=1e-6):
+        mu, var = np.average(x, axis=-1), np.var(x, axis=-1)
+        if np.ndim(x) == 1:
+            return (x - mu) / np.sqrt(var + 1e-5) * gamma + beta
+        return (x - mu[:, None]) / np.sqrt(var[:, None] + 1e-5) * gamma + beta
+
+    def trailing(x, gamma, beta, eps=1e-6):
+        mu, var = np.average(x, axis=-1), np.var(x, axis=-1)
+        return (x - mu[..., None]) / np.sqrt(var[..., None] + 1e-5) * gamma + beta
+
+    shapes, rng = [(4, 6), (3, 5), (2, 3, 4), (5, 8), (2, 4, 3)], np.random.default_rng(40)
+    for student, name in ((rows, "op:kept_by_index:layer_norm:mean.keepdims-as-index+"
+                                 "op:kept_by_index:layer_norm:var.keepdims-as-index+"
+                                 "op:default:layer_norm:eps-as-1e-05"),
+                          (trailing, "op:default:layer_norm:eps-as-1e-05")):
+        calls = []
+        for i, shape in enumerate(shapes):
+            x = rng.normal(size=shape) * 0.01
+            args, kwargs = (x, np.ones(shape[-1]), np.zeros(shape[-1])), {"eps": 0.1} if i else {}
+            try:
+                got = student(*args, **kwargs)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            calls.append(em.Call(args, kwargs, got, layer_norm(*args, **kwargs)))
+        found = em.search(layer_norm, calls, 0, same)
+        assert found is not None and found.name == name, found
+        assert found.either == (student is rows)
+        if student is rows:
+            assert found.sentence == em.sentence(layer_norm, name, either=True)
+            assert "(1) One slip, at one or more of these places" in found.sentence
+            assert "(2) In `layer_norm`, `eps` is fixed at 1e-05" in found.sentence
+
+
 def test_a_conditional_term_without_brackets_a_fixed_head_width_and_scipys_axis_none():
     """`n + 1 if cls_token else 0` (no [CLS]: 0 tokens), lucidrains' dim_head=64 scale, and
     scipy's softmax default axis=None: each named as what it is."""
@@ -5824,3 +5865,78 @@ def test_output_buffer_sized_by_the_stride(bias_inside):
     else:
         assert found is not None and found.name == name, found
         assert "hold `b` alone" in found.sentence
+
+
+def test_a_dense_layer_standardised_before_its_activation_not_after_it():
+    """nikosips/UDON's Flax Mlp, `nn.Dense`, `nn.LayerNorm()`, `nn.gelu`: the MLP's hidden
+    layer standardised (no gain or shift) before GELU, named; NormFormer's order, the norm after
+    the activation, is another code, and no rewrite of this operator reproduces it. (Last in
+    the module: small_vit draws from the module's RNG.)"""
+    from grader.reference.layers import gelu
+
+    block, layer_norm, attention = (REFERENCE["encoder_block"], REFERENCE["layer_norm"],
+                                    REFERENCE["self_attention"])
+    rng = np.random.default_rng(41)
+
+    def plain(y):
+        return layer_norm(y, np.ones(y.shape[-1]), np.zeros(y.shape[-1]))
+
+    def udon(x, p, heads):
+        x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+        return x + gelu(plain(h @ p["W1"] + p["b1"])) @ p["W2"] + p["b2"]
+
+    def normformer(x, p, heads):
+        x = x + attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+        return x + plain(gelu(h @ p["W1"] + p["b1"])) @ p["W2"] + p["b2"]
+
+    p = small_vit()["blocks"][0]
+    cases = [(rng.normal(size=(5, 8)), p, 2), (rng.normal(size=(3, 8)), p, 1)]
+    found = em.search(block, calls_of(block, udon, cases), 0, same,
+                      opaque=frozenset({"self_attention"}))
+    assert found.name == ("op:standardised_before_activation:encoder_block/mlp:"
+                          "standardised-before-activation"), found
+    assert "before it goes through `activation(...)`" in found.sentence
+    other = em.search(block, calls_of(block, normformer, cases), 0, same,
+                      opaque=frozenset({"self_attention"}))
+    assert other is None or "standardised_before_activation" not in other.name
+
+
+def test_a_loop_with_a_fixed_count_reads_the_blocks_past_their_end():
+    """kurupdeepak/nutrition's Keras ViT, `for i in range(transformer_layers)` with
+    `transformer_layers = 4`: with fewer blocks, `params['blocks'][i]` raises IndexError on
+    every case, named; with more blocks it returns the first four's logits, a value this
+    rewrite (which never returns) does not make; another IndexError's message is not it."""
+    forward, block = REFERENCE["vit_forward"], REFERENCE["encoder_block"]
+    from grader.reference.encoder import embed_image, layer_norm
+
+    def fixed(count, blocks_of=lambda params, i: params["blocks"][i]):
+        def student(image, params):
+            x = embed_image(image, params)
+            for i in range(count):
+                x = block(x, blocks_of(params, i), params["heads"])
+            x = layer_norm(x, params["ln_g"], params["ln_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return student
+
+    def calls(student, depths):
+        out = []
+        for depth in depths:
+            params = small_vit(blocks=depth)
+            image = np.random.default_rng(depth).normal(size=(4, 4, 3))
+            try:
+                got = student(image, params)
+            except IndexError as error:
+                got = em.Raised("IndexError", str(error))
+            out.append(em.Call((image, params), {}, got, forward(image, params)))
+        return out
+
+    found = em.search(forward, calls(fixed(4), (1, 2, 2)), 0, same)
+    assert found.name == "op:loop_past_end:vit_forward:block-loop-past-end", found
+    assert "reads it past its end" in found.sentence
+    for student, depths in ((fixed(4), (1, 5)),
+                            (fixed(4, lambda params, i: params["blocks"][i:i + 1][0]
+                                   if i < len(params["blocks"]) else ()[0]), (1, 2))):
+        named = em.search(forward, calls(student, depths), 0, same)
+        assert named is None or "loop_past_end" not in named.name, named

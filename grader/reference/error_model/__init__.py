@@ -36,7 +36,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS
 from .runs import compiled, inputs_key, run
-from .slips import groups, known, needed, opening_of
+from .slips import groups, known, needed, opening_of, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .trial import ALIKE, SILENT, Raised, attempt
 from .windows import CLIPPED
@@ -191,9 +191,13 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 
 
 @_one_at_a_time
-def sentence(function: Callable, name: str, opaque: frozenset = frozenset()) -> str:
-    """What a student is told for the mistake `name` of `function` (KeyError: no such name)."""
+def sentence(function: Callable, name: str, opaque: frozenset = frozenset(),
+             either: bool = False) -> str:
+    """What a student is told for the mistake `name` of `function` (KeyError: no such name);
+    `either`: told as a slip the cases could not place (`_either`)."""
     group = _named(function, name, opaque)[1]
+    if either:
+        return told_unplaced(group)
     quiet = [e for part, e in zip(name.split(JOIN), group, strict=True) if part.startswith(QUIET)]
     return _told(group, quiet[0] if quiet and len(group) > 1 else None).sentence
 
@@ -362,18 +366,15 @@ def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) 
     found edits the same function the same way, at one of its places or several, and making it
     at all of them reproduces the outputs too, a raise's message included (keepdims written
     `[:, None]` in the mean, the variance or both: a (T, d) input shows nothing, a batched one
-    only raises). Told once, with the places."""
-    edits = sorted({e.name: e for group in found for e in group}.values(),
-                   key=lambda e: rank[e.name])
-    if (len(edits) < 2 or len({(e.operator, e.site.path) for e in edits}) != 1
-            or len({e.site for e in edits}) != len(edits)):  # two values at one place: either
+    only raises); beside it, mistakes every rewrite found makes (`slips.unplaced`). Told once,
+    with the places."""
+    split = unplaced(found, rank)
+    if split is None:
         return None
+    edits = sorted([*split[0], *split[1]], key=lambda e: rank[e.name])
     if attempt(root, edits, order, same, copies) is not True:  # a raise's message too
         return None
-    places = " ".join(f"({i}) {e.sentence}" for i, e in enumerate(edits, 1))
-    return Found(JOIN.join(e.name for e in edits),
-                 f"One slip, at one or more of these places (the cases cannot tell which): "
-                 f"{places}", either=True)
+    return Found(JOIN.join(e.name for e in edits), told_unplaced(edits), either=True)
 
 
 def _one_mistake(group: list[Edit]) -> bool:

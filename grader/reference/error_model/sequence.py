@@ -33,6 +33,7 @@ from .change import (
     slug,
     where,
 )
+from .operators import ACTIVATION_CALLS
 from .tree import PREFIX
 
 SHORT = {"last": (None, -1), "first": (1, None)}  # the element left out: the slice kept
@@ -354,6 +355,33 @@ def standardised_bound(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, standardised_torch),))
 
 
+def standardised_before_activation(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A dense layer's output standardised row by row, no gain or shift, before the activation
+    it goes into: `activation(linear(x, W1, b1))` as `activation(standardised(linear(...)))`, a
+    parameter-free LayerNorm between a Dense and its activation (nikosips/UDON's Flax `Mlp`,
+    `nn.Dense`, `nn.LayerNorm()`, `nn.gelu` for each layer but the last; the Dense, norm,
+    activation order of SimCLR's and BYOL's projection MLPs), eps 1e-6 (Flax's `nn.LayerNorm`
+    default and the course's). Only in the checked function or a helper it calls itself."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ACTIVATION_CALLS and len(node.args) == 1
+            and context.instance.path.count("/") <= 1):
+        return
+    inner = node.args[0]
+    if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+            and inner.func.id in context.instance.children):
+        return  # only a step's output (a dense layer's) going into the activation
+    bound, name = f"{PREFIX}standardised_biased", node.func.id
+    yield Change(f"standardised-before-{name}",
+                 f"In {where(context)}, each row of `{code(inner)}` is standardised, (x - mean) "
+                 f"/ sqrt(var + eps), before it goes through `{name}(...)` (a LayerNorm with no "
+                 "gain or shift between the dense layer and its activation, as a Flax `Mlp` of "
+                 "`nn.Dense`, `nn.LayerNorm()`, `nn.gelu`): the lecture applies the activation "
+                 "to the dense layer's output as it is.",
+                 lambda n, bound=bound: ast.Call(n.func, [ast.Call(
+                     ast.Name(bound, ast.Load()), [n.args[0]], [])], n.keywords),
+                 ((bound, standardised),))
+
+
 def precedence(context: Context, node: ast.AST) -> Iterator[Change]:
     """A conditional term added without its brackets: `n + (1 if cls_token else 0)` written
     `n + 1 if cls_token else 0`, which Python reads `(n + 1) if cls_token else 0`."""
@@ -396,6 +424,7 @@ OPERATORS = {"precedence": precedence, "half_power": half_power, "loop_short": l
              "standardised": standardised_first,
              "standardised_after": standardised_after,
              "standardised_bound": standardised_bound,
+             "standardised_before_activation": standardised_before_activation,
              "loop_unused": loop_result_unused,
              "penultimate": penultimate_state,
              "skipped_for_one": last_step_skipped_for_one}  # tried after inputs.OPERATORS

@@ -185,3 +185,57 @@ def known(found: list[list[Edit]], prefer: frozenset) -> list[list[Edit]]:
     dropped, or fixed at the default), while the check that passes eps=0.5 and tokens of tiny
     variance told 1e-8 alone. The one that makes it is named; none when several do."""
     return [group for group in found if any(e.name in prefer for e in group)]
+
+
+UNPLACED = "One slip, at one or more of these places (the cases cannot tell which): "
+
+
+def unplaced(found: list[list[Edit]], rank: dict) -> tuple[list[Edit], list[Edit]] | None:
+    """The rewrites found, each reproducing every call, split into what they all share and one
+    slip of one operator in one function that these inputs cannot place (`_either`): the
+    edits of one (operator, place) that some rewrite found lacks, the only such group and the
+    only one with two edits or more; every other edit is in every rewrite found (a second
+    mistake the cases do place: onozeam's numpy BatchNorm moved to the rows, its eps fixed at
+    1e-5 and both moments re-expanded `mu[:, None]`, where a batch raises at the mean's line
+    and the variance's alike). (shared, slip) in the code's order; None when not so."""
+    edits = sorted({e.name: e for group in found for e in group}.values(),
+                   key=lambda e: rank[e.name])
+    names = [{e.name for e in group} for group in found]
+    several = [c for c in _by_place(edits) if len(c) > 1]
+    if len(several) != 1 or len({e.site for e in several[0]}) != len(several[0]):
+        return None
+    slip = several[0]
+    shared = [e for e in edits if e not in slip]
+    if any(not all(e.name in n for n in names) for e in shared) or any(
+            not any(e in slip for e in group) for group in found):
+        return None
+    return shared, slip
+
+
+def told_unplaced(group: list[Edit]) -> str:
+    """The sentence of such a rewrite (`group`: every edit, in the code's order): the slip's
+    places, each "at one or more", and the shared mistakes around them as a pair's parts; ""
+    for a group with no such slip."""
+    slip = next((c for c in _by_place(group) if len(c) > 1), None)
+    if slip is None:
+        return ""  # no slip of one operator at two places or more: not such a rewrite
+    if len(slip) == len(group):
+        return UNPLACED + " ".join(f"({i}) {e.sentence}" for i, e in enumerate(slip, 1))
+    parts, told = [], False
+    for edit in group:
+        if edit not in slip:
+            parts.append(edit.sentence)
+        elif not told:
+            told = True
+            parts.append(UNPLACED + " ".join(f"({chr(97 + i)}) {e.sentence}"
+                                             for i, e in enumerate(slip)))
+    return f"{len(parts)} mistakes at once: " + " ".join(
+        f"({i}) {part}" for i, part in enumerate(parts, 1))
+
+
+def _by_place(group: list[Edit]) -> list[list[Edit]]:
+    """The edits of `group` by (operator, place), in the order of their first edit."""
+    classes: dict[tuple, list[Edit]] = {}
+    for edit in group:
+        classes.setdefault((edit.operator, edit.site.path), []).append(edit)
+    return list(classes.values())

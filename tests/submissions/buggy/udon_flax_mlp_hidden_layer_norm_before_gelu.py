@@ -7,13 +7,18 @@ Mistakes:
    MLP's hidden layer, between `h @ W1 + b1` and GELU: gelu(LN(h @ W1 + b1)) @ W2 + b2 where
    gelu(h @ W1 + b1) @ W2 + b2 belongs. Wrong on every input.
 
-Grader: at blind time (b589706) and now, observed only: encoder-block's visible and hidden checks
-give the checklist "... the MLP step by step: gelu(h @ W1 + b1) @ W2 + b2, each bias added before
-what follows it" (true), no hint names the extra normalisation; vit-checkpoint observes the
-broken encoder_block. In unnamed/.
+Grader: at blind time (b589706), observed only: encoder-block's visible and hidden checks gave
+the checklist "... the MLP step by step: gelu(h @ W1 + b1) @ W2 + b2, each bias added before what
+follows it" (true), no hint named the extra normalisation. Now named on both: "each row of
+`linear(x, p['W1'], p['b1'])` is standardised, (x - mean) / sqrt(var + eps), before it goes
+through `activation(...)` (a LayerNorm with no gain or shift between the dense layer and its
+activation, as a Flax `Mlp` of `nn.Dense`, `nn.LayerNorm()`, `nn.gelu`)"
+(sequence.standardised_before_activation); vit-checkpoint observes the broken encoder_block.
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': None}
+EXPECT = {'encoder-block': 'op:standardised_before_activation:encoder_block/mlp:'
+                           'standardised-before-activation'}
 
 
 def encoder_block(x, p, heads):

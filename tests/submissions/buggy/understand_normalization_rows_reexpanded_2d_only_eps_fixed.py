@@ -9,13 +9,19 @@ Mistakes:
 2. layer_norm: eps fixed at 1e-5 (the source's epsilon), the eps argument ignored (default
    1e-6).
 
-Grader: at blind time (b589706) and now, mistake 2 named on the eps check ("`eps` is fixed at
-1e-05 (a library's usual default) whatever is given"); mistake 1 only observed, on the hidden
-check ("your code raised ValueError" and the checklist "for x (T, d) and a batch (B, T, d)
-alike"): no visible check has 3-D input. In unnamed/.
+Grader: at blind time (b589706), mistake 2 named on the eps check ("`eps` is fixed at 1e-05 (a
+library's usual default) whatever is given"); mistake 1 only observed, on the hidden check ("your
+code raised ValueError" and the checklist "for x (T, d) and a batch (B, T, d) alike"): no visible
+check has 3-D input. Now the hidden check names both: "2 mistakes at once: (1) One slip, at one
+or more of these places (the cases cannot tell which): (a) `np.mean(x, axis=-1, keepdims=True)`
+is written with `[:, None]` ... (b) `np.var(...)` ... (2) `eps` is fixed at 1e-05" (a batch
+raises at the mean's line, so the cases cannot tell whether the variance is re-expanded too:
+error_model._either with a shared part, slips.unplaced). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05'}
+EXPECT = {'layer-norm': 'op:kept_by_index:layer_norm:mean.keepdims-as-index'
+                        '+op:kept_by_index:layer_norm:var.keepdims-as-index'
+                        '+op:default:layer_norm:eps-as-1e-05'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -9,13 +9,17 @@ Mistakes:
    of params["blocks"]: IndexError with fewer than 4 blocks, the blocks after the fourth left out
    with more.
 
-Grader: at blind time (b589706) and now, observed only: vit-forward's visible check (one block:
-IndexError, its traceback at `params["blocks"][i]`) and hidden check give the checklist "...
-every block of params["blocks"], ..." (true), no hint names the fixed count; vit-checkpoint
-observes the broken vit_forward. In unnamed/.
+Grader: at blind time (b589706), observed only: vit-forward's visible check (one block:
+IndexError, its traceback at `params["blocks"][i]`) and hidden check gave the checklist "...
+every block of params["blocks"], ..." (true), no hint named the fixed count. Now named on both
+(every case has 1 or 2 blocks, so every case raises "list index out of range"): "the loop over
+`params['blocks']` reads it past its end, which raises IndexError: written with an index of its
+own (`for i in range(n)` ..., n a fixed depth such as a Keras config's `transformer_layers`, or
+`len(params['blocks']) + 1`) ..." (past_end.loop_past_end); vit-checkpoint observes the broken
+vit_forward. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:loop_past_end:vit_forward:block-loop-past-end'}
 
 
 def vit_forward(image, params):
