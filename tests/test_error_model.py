@@ -5826,18 +5826,6 @@ def test_output_buffer_sized_by_the_stride(bias_inside):
         assert "hold `b` alone" in found.sentence
 
 
-def _calls_raising(function, student, cases):
-    """`calls_of`, a case the student's code refuses recorded as its exception and message."""
-    calls = []
-    for args in cases:
-        try:
-            got = student(*args)
-        except ValueError as error:
-            got = em.Raised("ValueError", str(error))
-        calls.append(em.Call(args, {}, got, function(*args)))
-    return calls
-
-
 def test_a_convolutions_result_laid_out_with_one_sides_count_for_both():
     """Deep Learning from Scratch's `out.reshape(N, out_h, out_w, -1)` retyped `out.reshape(
     out_h, out_h, -1)`: right on square outputs, numpy's refusal or rows cut elsewhere; named
