@@ -2303,7 +2303,7 @@ def test_a_contraction_over_operands_flattened_each_its_own_way():
              (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 4)), RNG.normal(size=4), 2)]
     found = em.search(conv, calls_of(conv, student, cases), 1, same)
     assert found.name == "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart", found
-    assert "order 3, 4, 2" in found.sentence
+    assert "order 3, 4, 2" in found.sentence and "channel first, (c, p1, p2)" in found.sentence
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel
 
 
