@@ -2303,7 +2303,7 @@ def test_a_contraction_over_operands_flattened_each_its_own_way():
              (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 4)), RNG.normal(size=4), 2)]
     found = em.search(conv, calls_of(conv, student, cases), 1, same)
     assert found.name == "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart", found
-    assert "order 3, 4, 2" in found.sentence
+    assert "order 3, 4, 2" in found.sentence and "channel first, (c, p1, p2)" in found.sentence
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel
 
 
@@ -5940,3 +5940,61 @@ def test_a_loop_with_a_fixed_count_reads_the_blocks_past_their_end():
                                    if i < len(params["blocks"]) else ()[0]), (1, 2))):
         named = em.search(forward, calls(student, depths), 0, same)
         assert named is None or "loop_past_end" not in named.name, named
+
+
+def test_a_convolutions_result_laid_out_with_one_sides_count_for_both():
+    """Deep Learning from Scratch's `out.reshape(N, out_h, out_w, -1)` retyped `out.reshape(
+    out_h, out_h, -1)`: right on square outputs, numpy's refusal or rows cut elsewhere; named
+    with the refusal reproduced. The width's count for both is the other variant; a result
+    reshaped (W', H', d), sides swapped, is not this."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def height_twice(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        return out.reshape(out.shape[0], out.shape[0], -1)
+
+    def sides_swapped(image, K, b, stride):
+        out = conv(image, K, b, stride)
+        return out.reshape(out.shape[1], out.shape[0], out.shape[2])
+
+    cases = [(RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(4, 6, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1)]
+    calls = _calls_raising(conv, height_twice, cases)
+    assert isinstance(calls[2].got, em.Raised) and not isinstance(calls[1].got, em.Raised)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:side_read_twice:conv_patch_embed:result-W-size-from-H", found
+    assert "`out.reshape(H', H', -1)`" in found.sentence
+    with pytest.raises(ValueError, match="cannot reshape"):
+        em.rewrite(conv, found.name)(*cases[2])
+    found = em.search(conv, calls_of(conv, sides_swapped, cases), 1, same)
+    assert found.name == "op:result_reshaped:conv_patch_embed:result-sides-swapped-reshaped"
+
+
+def test_a_convolutions_windows_cut_as_tiles_by_a_reshape():
+    """A Flax PatchEmbed port's `x[:Hp * k, :Wp * k].reshape(Hp, k, Wp, k, C)` given a stride of
+    its own: right when the stride is k, windows k apart otherwise and numpy's refusal where the
+    tiles do not fit; named, the refusal reproduced. Windows stepped by k with their own count
+    (`windows[::k, ::k]`) are `stride_window`'s, not this."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def tiles(image, K, b, stride):
+        k, C = K.shape[0], image.shape[2]
+        Hp, Wp = (image.shape[0] - k) // stride + 1, (image.shape[1] - k) // stride + 1
+        windows = image[:Hp * k, :Wp * k].reshape(Hp, k, Wp, k, C).transpose(0, 2, 1, 3, 4)
+        return np.einsum("ijabc,abcd->ijd", windows, K) + b
+
+    def by_k(image, K, b, stride):
+        return conv(image, K, b, K.shape[0])
+
+    cases = [(RNG.normal(size=(8, 10, 3)), RNG.normal(size=(4, 4, 3, 2)), RNG.normal(size=2), 4),
+             (RNG.normal(size=(11, 11, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 5),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1)]
+    calls = _calls_raising(conv, tiles, cases)
+    assert isinstance(calls[2].got, em.Raised) and not isinstance(calls[1].got, em.Raised)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:stride_as_tiles:conv_patch_embed:windows-cut-as-tiles", found
+    assert "as if the stride were k" in found.sentence
+    assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # stride k
+    found = em.search(conv, calls_of(conv, by_k, cases[:2]), 1, same)
+    assert found.name == "op:stride_window:conv_patch_embed:windows-stride-as-window", found

@@ -56,6 +56,18 @@ def _listed(values: list[int]) -> ast.AST:
     return ast.parse(repr(values), mode="eval").body
 
 
+CHANNEL_FIRST = (" Each window is read channel first, (c, p1, p2), torch's weight order, while "
+                 "the kernel is flattened (p1, p2, c), the course's: right for one channel "
+                 "only.")
+
+
+def _channel_first(ours: list[int], theirs: list[int]) -> bool:
+    """Whether a kernel contracted over its axes 0, 1, 2 (p1, p2, c) meets the other operand
+    flattened as (c, p1, p2): its last contracted axis first, the others in order."""
+    met = [theirs[ours.index(axis)] for axis in sorted(ours)]
+    return theirs == [0, 1, 2] and met == [2, 0, 1]
+
+
 def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
     """A contraction whose operands are flattened each in its own order and paired by
     position: `np.tensordot(windows, K, axes=([3, 4, 2], [0, 1, 2]))` as `windows` flattened
@@ -74,8 +86,9 @@ def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"(`{a}` over its axes {listed[2]}, `{b}` over {listed[3]}) and multiplied "
                  f"position by position, so values of different meaning meet (in a "
                  f"convolution, a window's channels and the kernel's rows): `{code(node)}` pairs "
-                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`. Bring `{a}`'s axes "
-                 f"into the order {listed[0]} before flattening it.",
+                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`."
+                 + (CHANNEL_FIRST if _channel_first(ours, theirs) else "")
+                 + f" Bring `{a}`'s axes into the order {listed[0]} before flattening it.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.args[0], n.args[1], _listed(ours), _listed(theirs)],
                                     []),

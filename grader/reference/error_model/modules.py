@@ -15,6 +15,7 @@ from . import (
     fixed,
     forward,
     fused,
+    grid_cuts,
     grids,
     guards,
     heads,
@@ -47,7 +48,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
-           loops, reversed_axes, dilation, past_end)
+           loops, reversed_axes, dilation, past_end, grid_cuts)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

@@ -11,13 +11,19 @@ Mistakes (both in conv_patch_embed):
    `K.reshape(-1, FN)` in (kh, kw, C) order: channels and taps are mismatched for C > 1; right for
    C == 1.
 
-Grader: at blind time (b589706) and now, observed only: kernel-stride's several-kernels check
-shows the reshape ValueError with the checklist ("H' = (H - k) // stride + 1 and W' likewise"),
-the equivalence check (8x8x3, square) the generic checklist "both read a patch in (p1, p2, c)
-order ... Check both", the hidden check its checklist. Nothing named: in unnamed/.
+Grader: at blind time (b589706), observed only: kernel-stride's several-kernels check showed the
+reshape ValueError with the checklist ("H' = (H - k) // stride + 1 and W' likewise"), the
+equivalence check (8x8x3, square) the generic checklist "both read a patch in (p1, p2, c) order
+... Check both", the hidden check its checklist. Now (grid_cuts.side_read_twice, with
+contractions.flattened_apart) the several-kernels and hidden checks name both in "2 mistakes at
+once": "`windows` and `K` are flattened each in its own order ... and multiplied position by
+position" and "the result is laid out as `(H', H', d)`: the output's height count H' is used
+for its width too, `out.reshape(H', H', -1)`", the reshape's refusal reproduced; the equivalence
+check (a property) keeps its checklist. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:flattened_apart:conv_patch_embed:windows-K-flattened-apart'
+                            '+op:side_read_twice:conv_patch_embed:result-W-size-from-H'}
 
 
 def conv_patch_embed(image, K, b, stride):

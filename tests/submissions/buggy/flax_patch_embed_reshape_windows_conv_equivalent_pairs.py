@@ -9,13 +9,17 @@ Mistakes:
    (tiling or not: the crop floors).
 2. conv_equivalent: returns Flax-style pairs ((P, P), (P, P)) instead of (P, P).
 
-Grader: at blind time (b589706) and now, mistake 2 named ("each number of the result `(P, P)` is
+Grader: at blind time (b589706), mistake 2 named ("each number of the result `(P, P)` is
 written as a (height, width) pair") on its visible and hidden checks; mistake 1 observed only:
-the several-kernels check shows the reshape ValueError with the checklist, the hidden check its
-checklist. In unnamed/.
+the several-kernels check showed the reshape ValueError with the checklist, the hidden check its
+checklist. Now mistake 1 is named too (grid_cuts.stride_as_tiles) on the several-kernels and
+hidden checks: "the windows are cut as non-overlapping k x k tiles by a reshape, `x[:H' * k,
+:W' * k].reshape(H', k, W', k, C)` ... as if the stride were k", the reshape's refusal
+reproduced; conv_equivalent's pairs stay named on their checks. Every mistake named, so in
+buggy/ (EXPECT holds the convolution's name: one per exercise).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:sizes_as_pairs:conv_equivalent:each-as-a-pair'}
+EXPECT = {'kernel-stride': 'op:stride_as_tiles:conv_patch_embed:windows-cut-as-tiles'}
 
 
 def conv_patch_embed(image, K, b, stride):
