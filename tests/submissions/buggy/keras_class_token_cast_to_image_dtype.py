@@ -7,13 +7,14 @@ Mistakes:
    the tokens: right for float images; for an integer (uint8) image [CLS] is cut to integers
    (negative values wrap for uint8).
 
-Grader: at blind time (6092674) and now, only an observation on cls-and-positions' RGB uint8
-case: "Your `embed_image` is right for float images, wrong for a uint8 image ... look for a step
-that treats integer pixels differently ... except in 1 of 7 rows (row 0)". No hint names the
-cast. So in unnamed/.
+Grader: at blind time (6092674), only an observation on cls-and-positions' RGB uint8 case:
+"Your `embed_image` is right for float images, wrong for a uint8 image ... look for a step that
+treats integer pixels differently ... except in 1 of 7 rows (row 0)". Now named there: "the
+parameter `params['cls']` is cast to `image`'s dtype before it joins the others in
+`np.vstack([params['cls'], x])` (as ... Keras' `tf.cast(..., inputs.dtype)` does)". In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': 'op:parameter_cast:embed_image:cls-cast-to-image-dtype'}
 
 
 def embed_image(image, params):

@@ -8,12 +8,14 @@ Mistakes:
    Python's late binding makes every lambda use the last block, so the last block is applied
    len(blocks) times. Right with one block (or identical blocks).
 
-Grader: at blind time (6092674) and now, only the checklist on vit-forward (visible, depth 2,
-and hidden): "check the order: embed, every block of params["blocks"], the final LayerNorm,
-...". vit-checkpoint observes the broken vit_forward. So in unnamed/.
+Grader: at blind time (6092674), only the checklist on vit-forward (visible, depth 2, and
+hidden): "check the order: embed, every block of params["blocks"], the final LayerNorm, ...".
+Now named there (visible and hidden): "every pass of `for block in params['blocks']` uses the
+last one, `params['blocks'][-1]`, instead of `block`, as closures made in a loop and called after
+it do ... (late binding)". vit-checkpoint observes the broken vit_forward. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:late_bound:vit_forward:block-last'}
 
 
 def vit_forward(image, params):

@@ -11,15 +11,17 @@ Mistakes:
    (d, N) and reshaped to (N, d) with no transpose: the tokens are scrambled whenever N > 1 and
    d > 1.
 
-Grader: at blind time (6092674) and now, (1) named on patch-count (visible and hidden): no tiling
-test and the count by area, `H * W // (P * P)`. (2) only checklists on linear-patch-embed ("each
-row of the answer is one patch ... times W_e, plus b_e", "one row per patch in raster order");
-kernel-stride's equivalence check calls the broken linear_patch_embed (an observation pointing
-at it); vit-checkpoint observes it too. So in unnamed/.
+Grader: at blind time (6092674), (1) named on patch-count (visible and hidden): no tiling test
+and the count by area, `H * W // (P * P)`; (2) only checklists on linear-patch-embed ("each row
+of the answer is one patch ... times W_e, plus b_e", "one row per patch in raster order"). Now
+(2) is named too, on linear-patch-embed (visible and hidden): "the rows of `linear(patchify(image,
+P), W_e, b_e)` are computed channels first, ... (d, N) for (N, d), and then reshaped to (N, d)
+with no transpose". kernel-stride's equivalence check calls the broken linear_patch_embed (an
+observation pointing at it); vit-checkpoint observes it too. Every mistake named: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:tiling:num_patches:none+op:count_by_area:num_patches:count-by-area',
-          'linear-patch-embed': None}
+          'linear-patch-embed': 'op:tokens_channels_first:linear_patch_embed:rows-channels-first-reshaped'}
 
 
 def num_patches(H, W, P):
