@@ -5998,3 +5998,101 @@ def test_a_convolutions_windows_cut_as_tiles_by_a_reshape():
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # stride k
     found = em.search(conv, calls_of(conv, by_k, cases[:2]), 1, same)
     assert found.name == "op:stride_window:conv_patch_embed:windows-stride-as-window", found
+
+
+# --- conventions.py: a framework's convention carried into numpy ----------------------------------
+
+def test_tokens_computed_channels_first_and_reshaped_without_a_transpose():
+    """A conv's channels-first (d, N) output reshaped to (N, d) (torch's `flatten(2)` without
+    `.transpose(1, 2)`) is named; a result that is transposed, (d, N) returned, is not."""
+    rng = np.random.default_rng(41)  # its own: the module's RNG feeds later tests
+    cases = [(rng.normal(size=(4, 4, 1)), rng.normal(size=(4, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(8, 12, 3)), rng.normal(size=(48, 5)), rng.normal(size=5), 4),
+             (rng.normal(size=(2, 2, 3)), rng.normal(size=(12, 3)), rng.normal(size=3), 2)]
+    reference = REFERENCE["linear_patch_embed"]
+
+    def student(image, W_e, b_e, P):
+        out = reference(image, W_e, b_e, P)
+        return out.T.reshape(out.shape)  # (d, N) read as (N, d)
+
+    found = em.search(reference, calls_of(reference, student, cases), 0, same)
+    assert found is not None
+    assert found.name == "op:tokens_channels_first:linear_patch_embed:rows-channels-first-reshaped"
+    assert "with no transpose" in found.sentence
+
+    def transposed(image, W_e, b_e, P):
+        return reference(image, W_e, b_e, P).T
+
+    found = em.search(reference, calls_of(reference, transposed, cases), 0, same)
+    assert found is None or "tokens_channels_first" not in found.name, found
+
+
+def test_a_parameter_cast_to_the_images_dtype_before_it_joins_the_tokens():
+    """`cls.astype(image.dtype)` (Keras' `tf.cast(cls, inputs.dtype)`): right on float images,
+    [CLS] cut to integers on a uint8 one. A sequence built whole in the image's dtype is not
+    that mistake."""
+    rng = np.random.default_rng(42)
+    params = small_vit(blocks=0)
+    params["cls"] = rng.normal(size=8) * 3
+    reference = REFERENCE["embed_image"]
+    cases = [(rng.normal(size=(4, 4, 3)), params), (rng.integers(0, 256, (4, 4, 3), dtype=np.uint8),
+                                                   params)]
+
+    def student(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        cls = params["cls"].astype(np.asarray(image).dtype)
+        return np.vstack([cls, x]) + params["pos"]
+
+    calls = calls_of(reference, student, cases)
+    assert same(calls[0].got, calls[0].expected) and not same(calls[1].got, calls[1].expected)
+    found = em.search(reference, calls, 1, same)
+    assert found is not None
+    assert found.name == "op:parameter_cast:embed_image:cls-cast-to-image-dtype"
+    assert "`params['cls']` is cast to `image`'s dtype" in found.sentence
+
+    def all_narrowed(image, params):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        return np.vstack([params["cls"], x]).astype(np.asarray(image).dtype) + params["pos"]
+
+    found = em.search(reference, calls_of(reference, all_narrowed, cases), 1, same)
+    assert found is None or "parameter_cast" not in found.name, found
+
+
+def test_every_block_given_the_last_one_by_late_bound_closures():
+    """`[lambda x: encoder_block(x, block, heads) for block in blocks]`: every lambda applies
+    the last block (Python's late binding). The first block for every block stays the loop
+    operator's, and with one block nothing is wrong."""
+    from grader.reference.layers import layer_norm
+
+    def head(x, params):
+        x = layer_norm(x, params["ln_g"], params["ln_b"])
+        return x[0] @ params["W_head"] + params["b_head"]
+
+    params = small_vit(blocks=3)
+    image = RNG.normal(size=(4, 4, 3))
+    reference = REFERENCE["vit_forward"]
+
+    def student(image, params):
+        blocks = [lambda x: REFERENCE["encoder_block"](x, block, params["heads"])  # noqa: B023
+                  for block in params["blocks"]]  # the mistake: every lambda reads the last
+        x = REFERENCE["embed_image"](image, params)
+        for block in blocks:
+            x = block(x)
+        return head(x, params)
+
+    one = {**params, "blocks": params["blocks"][:1]}
+    cases = [(image, params), (image, {**params, "blocks": params["blocks"][:2]}), (image, one)]
+    calls = calls_of(reference, student, cases)
+    assert same(calls[2].got, calls[2].expected) and not same(calls[0].got, calls[0].expected)
+    found = em.search(reference, calls, 0, same)
+    assert found is not None and found.name == "op:late_bound:vit_forward:block-last", found
+    assert "late binding" in found.sentence
+
+    def first_for_every(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for _ in params["blocks"]:
+            x = REFERENCE["encoder_block"](x, params["blocks"][0], params["heads"])
+        return head(x, params)
+
+    found = em.search(reference, calls_of(reference, first_for_every, cases), 0, same)
+    assert found is not None and found.name == "op:loop:vit_forward:block-first", found

@@ -8,6 +8,7 @@ from . import (
     chunks,
     collapse,
     contractions,
+    conventions,
     counts,
     dilation,
     discarded,
@@ -48,7 +49,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
-           loops, reversed_axes, dilation, past_end, grid_cuts)
+           loops, reversed_axes, dilation, past_end, grid_cuts,
+           conventions)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
