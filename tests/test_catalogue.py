@@ -403,6 +403,7 @@ def test_a_mistake_no_hint_names_yet_loses_points_and_is_told_no_wrong_cause(
             assert any(c.misconception == misconception for c in results[exercise_id].checks
                        if not c.passed), f"{exercise_id} no longer names '{misconception}'"
     made = {part for m in expect.values() if m for part in _mistakes(m)}  # a pair's parts too
+    made |= set(fixture_metadata(submission, "ALIASES"))  # the same mistake in another's words
     told = {(exercise_id, check.name): check.misconception
             for exercise_id, result in results.items() for check in result.checks
             if not check.passed and check.misconception and check.hint_kind == MISTAKE
