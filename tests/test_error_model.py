@@ -2615,10 +2615,17 @@ def test_a_condition_never_looked_at_and_an_option_switched_on():
 
     attention = REFERENCE["self_attention"]
     p = attention_params(8)
-    masked = [em.Call((x, p, h), {}, attention(x, p, h, causal=True), attention(x, p, h))
+    masked = [em.Call((x, p, h), {"causal": False}, attention(x, p, h, causal=True),
+                      attention(x, p, h))
               for x, h in ((RNG.normal(size=(4, 8)), 2), (RNG.normal(size=(3, 8)), 1))]
     found = em.search(attention, masked, 0, same)
     assert found.name == "op:condition_ignored:self_attention:causal-ignored", found
+    # calls that leave `causal` out cannot tell the mask always made from a default flipped
+    # (MATLAB's `CausalMask = true`, honouring causal=False): "whatever `causal` says" is not
+    # known, and is never said
+    left_out = [replace(call, kwargs={}) for call in masked]
+    found = em.search(attention, left_out, 0, same)
+    assert found is None or "causal-ignored" not in found.name, found
 
     block = REFERENCE["encoder_block"]
     bp = small_vit()["blocks"][0]
@@ -4148,6 +4155,8 @@ def test_channels_read_from_the_image_as_given():
     with pytest.raises(ValueError, match=r"into shape \(2,2,2,2,4\)"):
         rewritten(RNG.normal(size=(4, 4)), W, b, 2)
     assert "`C = image.shape[-1]`" in em.sentence(embed, name)
+
+
 def _heads_without_check(split, scale):
     """A self_attention with no head-count check: `split(y, heads)` the heads' columns, each
     head's scores divided by sqrt(`scale(width of the head, d, heads)`), side by side."""
@@ -5787,6 +5796,8 @@ def test_a_patch_embeddings_norm_layer_on_its_result_and_not_on_the_sequence():
     assert "standardised" in em.sentence(embed, found.name)
     other = em.search(embed, calls_of(embed, pre_normed, cases), 0, same)
     assert other is None or "standardised_bound" not in other.name
+
+
 def _conv_taps_stepped(image, K, b, stride, *, skip=True):
     """Jun-yong-lee/pytorch_study's seven-loop `Conv.conv`: the input index advanced by the
     stride after every kernel tap (a dilation equal to the stride); a tap past the edge skipped
@@ -6096,3 +6107,21 @@ def test_every_block_given_the_last_one_by_late_bound_closures():
 
     found = em.search(reference, calls_of(reference, first_for_every, cases), 0, same)
     assert found is not None and found.name == "op:loop:vit_forward:block-first", found
+
+
+def test_no_kernel_test_with_the_width_counted_from_the_height_gives_its_empty_output():
+    """Coursera's conv_forward, `n_W` copied from `n_H`'s line, tests no kernel: a 3x3 kernel on
+    a 2x5 image gets (0, 0, d), the width's count taken from the height's; on a 5x2 image the
+    height's 3 windows run over a width the kernel does not fit: ValueError. Without the copied
+    count the untested code's output is (0, 3, d)."""
+    conv = REFERENCE["conv_patch_embed"]
+    untested = "op:kernel_untested:conv_patch_embed:kernel-untested"
+    K, b = np.zeros((3, 3, 1, 2)), np.zeros(2)
+    assert em.rewrite(conv, untested, frozenset())(np.zeros((2, 5, 1)), K, b, 1).shape == (0, 3, 2)
+    for reading in ("", "-clipped"):
+        pair = em.rewrite(conv, f"{untested}+op:window_count:conv_patch_embed:"
+                                f"windows-W-count-from-H{reading}", frozenset())
+        assert pair(np.zeros((2, 5, 1)), K, b, 1).shape == (0, 0, 2)
+        with pytest.raises(ValueError):
+            pair(np.zeros((5, 2, 1)), K, b, 1)
+        assert pair(np.ones((4, 4, 1)), K, b, 1).shape == (2, 2, 2)  # the kernel fits: as before

@@ -390,6 +390,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
+        from grader.reference.error_model.windows import CLIPPED
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
         return result  # the student bundle: no reference
@@ -413,6 +414,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     memory = MEMORY.get()  # a mistake another check of the function named: its second part
     after += [found.name for found in (memory.named.get((function, hidden), []) if memory else [])
               if error_model.QUIET not in found.name and found.name not in after]
+    singles = {e.name for e in built[1]}  # and the other reading of one named (windows off
+    after += [other for name in list(after) for other in (  # the image broadcast or raise):
+        name + CLIPPED, name.removesuffix(CLIPPED))  # the probes may tell them apart
+        if other != name and other in singles and other not in after]
     if not (tests or guards or readings):
         return result
     probes = [*(sized or []), *aspects]

@@ -147,8 +147,9 @@ def _not_finite(expected, got, how, terms=None) -> str | None:
     rows = np.flatnonzero(bad.reshape(len(got), -1).any(axis=1)) if got.ndim else np.array([0])
     where = f" in {len(rows)} of {len(got)} rows (row {_listed(rows)})" if got.ndim else ""
     return (f"NaN or inf{where} where every expected value is finite: look for an overflow "
-            "(exp of a large number), a division by zero, or inf - inf (a softmax over a row "
-            "whose scores are all -inf).")
+            "(exp of a large number), a division by zero, inf - inf (a softmax over a row "
+            "whose scores are all -inf), or the square root of a negative number (a variance "
+            "taken in one pass, mean(x**2) - mean(x)**2, below zero).")
 
 
 def _constant(expected, got, how, terms=None) -> str | None:

@@ -35,7 +35,7 @@ from .change import (
     slug,
     where,
 )
-from .evidence import named_right
+from .evidence import named_right, passed_against
 from .order import axes_swapped  # listed here: the search tries it in this module's order
 
 JOINS = ("vstack", "hstack", "concatenate", "row_stack", "column_stack")
@@ -45,14 +45,22 @@ REDUCTIONS = {"max": ("mean", "min"), "min": ("mean", "max"), "sum": ("mean",),
 
 def condition_ignored(context: Context, node: ast.AST) -> Iterator[Change]:
     """`a if cond else b` as `a`: the condition never looked at, the first branch taken always
-    (`num_patches(...) + 1` whatever `cls_token` says; the mask made whatever `causal` says)."""
-    if not isinstance(node, ast.IfExp):
+    (`num_patches(...) + 1` whatever `cls_token` says; the mask made whatever `causal` says):
+    a condition on the checked function's own parameters, said where a call passed one
+    (`passed_against`), not in a helper (its caller's value: `option_on`)."""
+    if not isinstance(node, ast.IfExp) or "/" in context.instance.path:
+        return
+    tested = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+    arguments = context.instance.node.args
+    read = tuple((a.arg, i if a in arguments.args else 1 << 30) for i, a in enumerate(
+        [*arguments.args, *arguments.kwonlyargs]) if a.arg in tested)
+    if not read:
         return
     yield Change(f"{slug(code(node.test))}-ignored",
                  f"In {where(context)}, `{code(node)}` is always `{code(node.body)}`: whatever "
                  f"`{code(node.test)}` says, the code takes that branch; look at "
                  f"`{code(node.test)}` (false: `{code(node.orelse)}`).",
-                 lambda n: n.body)
+                 lambda n: n.body, holds=functools.partial(passed_against, read))
 
 
 def option_on(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -1,7 +1,8 @@
 """What a rewrite's values are weighed with (the error model's search, __init__.py): the
 student's values under the check's comparison (`agree`), how far one is from another
 (`distance`), fresh copies of a call's inputs (`fresh`), the size of a call (`elements`), whether
-calls show a parameter named right (`named_right`: a default's claim), whether a raise's message
+calls show a parameter named right (`named_right`: a default's claim) or passed against a
+branch (`passed_against`: a condition's claim), whether a raise's message
 is the student's (`same_message`).
 """
 from __future__ import annotations
@@ -94,6 +95,24 @@ def named_right(name: str, position: int, function, calls: list, same) -> bool:
         except Exception:  # noqa: BLE001 - the default refuses the input: another value
             return True
         if not agree(same, call.expected, left_out):
+            return True
+    return False
+
+
+def passed_against(read: tuple, function, calls: list, same) -> bool:
+    """Whether one of `calls` passes a parameter `read` names ((name, position) pairs: `causal`
+    given by keyword, or positionally) where the rewritten `function`, its branch taken always,
+    is not the reference's value: a value that should not take the branch, so "whatever `causal`
+    says" is seen. Where no call passes it, the calls cannot tell the branch always taken from
+    the parameter's default flipped (MATLAB's `CausalMask = true`): neither is said."""
+    for call in calls:
+        if not any(name in call.kwargs or len(call.args) > position for name, position in read):
+            continue
+        try:
+            value = function(*fresh(call.args), **fresh(call.kwargs))
+        except Exception:  # noqa: BLE001 - the branch refuses what the reference takes
+            return True
+        if not agree(same, call.expected, value):
             return True
     return False
 

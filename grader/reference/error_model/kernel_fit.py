@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from collections.abc import Iterator
 
 import numpy as np
@@ -155,6 +156,28 @@ def no_windows(image_shape, kernel_shape, stride):
     if kh <= H and kw <= W:
         return None
     return np.zeros(((H - kh) // stride + 1, (W - kw) // stride + 1, d))
+
+
+@functools.cache
+def counted_from(counted: int, source: int):
+    """`no_windows` of code whose count of windows along axis `counted` is taken from axis
+    `source`'s (windows.py's `count_from_sibling`: `n_W = int((n_H_prev - f) / stride + 1)`,
+    Coursera's conv_forward copied for the width), bound by that edit where it pairs with
+    `kernel_untested`: the buffer (H', H', d); where both counts are positive the kernel runs
+    over a side it does not fit, its slices cut short by the edge: ValueError (in both of that
+    edit's readings: a one-pixel-wide image's slice that broadcasts is not reproduced, so not
+    named)."""
+    def no_windows(image_shape, kernel_shape, stride):
+        (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
+        if kh <= H and kw <= W:
+            return None
+        sizes = [(H - kh) // stride + 1, (W - kw) // stride + 1]
+        sizes[counted] = sizes[source]
+        if min(sizes) > 0:
+            raise ValueError("operands could not be broadcast together: a window cut short "
+                             "by the image's edge meets the kernel")
+        return np.zeros((*sizes, d))
+    return no_windows
 
 
 class _Untested(ast.NodeTransformer):

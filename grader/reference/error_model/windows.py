@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .change import Change, Context, code, where, with_first
+from .kernel_fit import counted_from
 from .tree import PREFIX
 
 AXIS_WORDS = {0: "the rows", 1: "the columns"}
@@ -222,7 +223,8 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     ast.Name(bound, ast.Load()),
                     [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
-                ((bound, counted_like),))
+                ((bound, counted_like),  # and where no kernel test stands, its empty output
+                 (f"{PREFIX}no_windows", counted_from(counted, source))))
             yield Change(  # both slips of d2l's corr2d loop given a stride: one line
                 f"{node.value.id}-unstrided-{mine}-count-from-{other}"
                 + (CLIPPED if clipped else ""),

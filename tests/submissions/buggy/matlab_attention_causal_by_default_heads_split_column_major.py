@@ -17,11 +17,15 @@ first token sees the last one"; 2 named ("your heads take interleaved columns") 
 head counts and hidden checks (calls leaving `causal` out) "(1) In `self_attention`,
 `causal_mask(x.shape[-2]) if causal else None` is always `causal_mask(x.shape[-2])`: whatever
 `causal` says, the code takes that branch" (condition_ignored), while the file honours
-causal=False. Every mistake named, so in buggy/.
+causal=False. Now "whatever `causal` says" is said only where a call passed `causal` against the
+branch: those checks give their checklist (the default flip is named on no-causal-mask); and
+no-causal-mask's explicit-causal check names 2 as listed (attention_heads_interleaved). Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'causal_default_true',
           'why-positions': 'causal_default_true'}
+ALIASES = ('attention_heads_interleaved',)  # mistake 2 as listed on no-causal-mask's causal check
 
 
 def self_attention(x, p, heads, causal=True):

@@ -14,10 +14,13 @@ text says "a variance taken in one pass", its hint the checklist (layer_norm_one
 the small-examples float32 case the checklist only; the hidden check an observation ("returns
 NaN or inf in 2 of 3 rows ... look for an overflow ..., a division by zero, or inf - inf", whose
 list lacks the square root of a negative number). 2 not told: no visible check has 3-D input,
-the hidden check reports its first failure, mistake 1's. In unnamed/.
+the hidden check reports its first failure, mistake 1's. Now the NaN observation's list ends
+"or the square root of a negative number (a variance taken in one pass, mean(x**2) -
+mean(x)**2, below zero)"; the shift property's verdict (layer_norm_one_pass_variance, told with
+its checklist) counts as named; 2 still not told. In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None}
+EXPECT = {'layer-norm': 'layer_norm_one_pass_variance'}  # the shift property's verdict
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

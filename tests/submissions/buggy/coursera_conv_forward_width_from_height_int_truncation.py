@@ -9,16 +9,20 @@ Mistakes:
    image by less than the stride (by 1 with stride 1) gives an empty (0, 0, d) output instead of
    ValueError.
 
-Grader: at blind time (6092674) and now, 1 named on several kernels and strides and the hidden
+Grader: at blind time (6092674), 1 named on several kernels and strides and the hidden
 check ("the columns of the output are counted from H, `(H - k) // stride + 1`, where `(W - k) //
 stride + 1` belongs"); 2 only the checklist ("A 3x3 kernel does not fit in a 2-pixel-high image:
-raise ValueError."). The equivalence check (4x1 image: mistake 1) has the generic checklist. In
-unnamed/.
+raise ValueError."). The equivalence check (4x1 image: mistake 1) has the generic checklist.
+Now 2 named too, on the refusal check, paired with 1 (the count copied from H makes the empty
+output (0, 0, d)), in the reading that broadcasts a slice cut short by the edge, as the file's
+`np.sum(a_slice_prev * W[..., c])` does: "2 mistakes at once: (1) ... nothing tests that the
+kernel fits the image: ... an array comes back (an empty one ...) ... (2) ... the columns of the
+output are counted from H". (With stride 1 `int((H - k) / stride + 1)` is the floor's count.)
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
-ALIASES = ('op:window_count:conv_patch_embed:windows-W-count-from-H-clipped',)  # the same line, on
-# a narrower image whose windows run off its right edge
+EXPECT = {'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested'
+                           '+op:window_count:conv_patch_embed:windows-W-count-from-H-clipped'}
 
 
 def conv_patch_embed(image, K, b, stride):
