@@ -1,0 +1,206 @@
+"""A correct submission (blind round 42, b42_15, issue 38) in an unusual style: patchify from a
+Flax/einops helper (code-search file id 41505037676: img_to_patch, 'b (h1 patch1) (h2 patch2) c
+-> b (h1 h2) patch1 patch2 c', written out with reshape/transpose); layer_norm from a numpy
+snippet (code-search file id 29971374023: layer_norm(x, eps, gamma, beta) with np.var, its
+arguments in the course's order); num_tokens, patch_dim and attention_scores in the same style.
+
+tests/test_catalogue.py requires full marks.
+
+Grader: full marks at blind time (e77cb46, 110/110) and now.
+"""
+import math
+
+import numpy as np
+
+
+# --- Counting (Practice 1, 4, 5; section 4 step 1) ------------------------------------
+
+def num_patches(H, W, P):
+    """Number of non-overlapping P x P patches that tile an H x W image: (H/P)(W/P).
+
+    Section 4 step 1: 4x4 with P=2 gives 4; 224x224 with P=16 gives 196. Patches tile, they are
+    not overlapping CNN windows: raise ValueError when P does not divide H or W. Returns an int.
+    """
+    if P <= 0 or H % P or W % P:
+        raise ValueError(f"patch size {P} does not tile a {H}x{W} image")
+    return (H // P) * (W // P)
+
+
+def num_tokens(H, W, P, cls_token=True):
+    """Patches from num_patches (which checks the tiling), plus the [CLS] row when there is one."""
+    n_patches = num_patches(H, W, P)
+    return n_patches + 1 if cls_token else n_patches
+
+
+def patch_dim(P, C=3):
+    """patch1 * patch2 * c: the length of one flattened patch."""
+    patch1 = patch2 = P
+    return patch1 * patch2 * C
+
+
+def attention_scores(num_tokens):
+    """One head compares every token with every token: a (T, T) map."""
+    T = int(num_tokens)
+    return T * T
+
+
+# --- Patch embedding (Lab 4, Practice 7, the worked example) ------------------------
+
+def _as_hwc(image):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        return image[:, :, None]
+    if image.ndim != 3:
+        raise ValueError(f"an image is (H, W) or (H, W, C), got shape {image.shape}")
+    return image
+
+
+def patchify(image, P):
+    """img_to_patch without einops: 'b (h1 patch1) (h2 patch2) c -> b (h1 h2) (patch1 patch2 c)'."""
+    img = np.asarray(image)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    if img.ndim != 3:
+        raise ValueError(f"an image is (H, W) or (H, W, C), got shape {img.shape}")
+    img = img[None]                                   # b = 1
+    b, H, W, c = img.shape
+    num_patches(H, W, P)                              # ValueError when P does not tile
+    h1, h2 = H // P, W // P
+    a = img.reshape(b, h1, P, h2, P, c)               # b h1 patch1 h2 patch2 c
+    a = a.transpose(0, 1, 3, 2, 4, 5)                 # b h1 h2 patch1 patch2 c
+    a = a.reshape(b, h1 * h2, P, P, c)                # b (h1 h2) patch1 patch2 c
+    return a.reshape(b, h1 * h2, P * P * c)[0]
+
+
+def linear_patch_embed(image, W_e, b_e, P):
+    """Patch tokens (N, d): patchify(image, P) @ W_e + b_e, W_e (P*P*C, d), b_e (d,).
+
+    Section 3 step 2, section 4 step 3: with W_e's first column all 0.25, the worked example's
+    patch [1, 2, 3, 4] gets the first coordinate 2.5, its mean.
+    """
+    return patchify(image, P) @ W_e + b_e
+
+
+def conv_patch_embed(image, K, b, stride):
+    """Valid (no padding) cross-correlation: (H, W, C), K (k, k, C, d), b (d,) -> (H', W', d).
+
+    out[i, j] = sum(image[i*stride:i*stride+k, j*stride:j*stride+k, :] * K) + b, with
+    H' = (H - k)//stride + 1 and W' likewise. Practice 7: with K = W_e.reshape(P, P, C, d) and
+    stride P it equals linear_patch_embed. ValueError when k exceeds H or W.
+    """
+    image = _as_hwc(image)
+    k = K.shape[0]
+    H, W, C = image.shape
+    if k > H or k > W:
+        raise ValueError(f"kernel {k} is larger than the {H}x{W} image")
+    windows = np.lib.stride_tricks.sliding_window_view(image, (k, k), axis=(0, 1))  # (H-k+1, W-k+1, C, k, k)
+    windows = windows[::stride, ::stride].transpose(0, 1, 3, 4, 2)                 # (H', W', k, k, C)
+    return np.tensordot(windows, K, axes=([2, 3, 4], [0, 1, 2])) + b
+
+
+def conv_equivalent(P):
+    """(kernel_size, stride) of the convolution equal to the patch linear map (Practice 7)."""
+    return (P, P)
+
+
+# --- Sequence assembly (section 3 steps 3-4, Practice 2) ----------------------------
+
+def embed_image(image, params):
+    """The token sequence (N + 1, d) entering the transformer (section 3 steps 3-4).
+
+    linear_patch_embed with params["P"], ["W_e"], ["b_e"]; the learned [CLS] params["cls"] (d,)
+    prepended as row 0; then the positions params["pos"] (N + 1, d) added to every row.
+    """
+    tokens = linear_patch_embed(image, params["W_e"], params["b_e"], params["P"])
+    tokens = np.concatenate([params["cls"][None, :], tokens], axis=0)
+    return tokens + params["pos"]
+
+
+# --- Attention and the encoder (section 3 step 5, Practice 6) ------------------------
+
+def softmax(x, axis=-1):
+    """exp(x) normalised to sum to 1 along `axis`; any shape in, the same shape out.
+
+    Numerically stable: subtracting the max along `axis` first changes nothing mathematically
+    and keeps exp from overflowing for inputs near 1000.
+    """
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    """layer_norm(x, ε, γ, β) from the snippet, arguments in the course's order."""
+    ε, γ, β = eps, gamma, beta
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.var(x, axis=-1, keepdims=True)
+    std = np.sqrt(var + ε)
+
+    x_cap = (x - mean) / std
+
+    return γ * x_cap + β
+
+
+def self_attention(x, p, heads, causal=False):
+    """Multi-head self-attention (T, d) -> (T, d) (section 3 step 5; Practice 6).
+
+    q = x @ Wq + bq (likewise k, v); head h uses columns h*d_h:(h+1)*d_h, d_h = d // heads;
+    softmax(q_h k_h^T / sqrt(d_h)) v_h per head, heads side by side, then @ Wo + bo.
+    No mask by default (every patch sees every patch); causal=True hides later tokens as GPT
+    does. ValueError when heads does not divide d.
+    """
+    T, d = x.shape
+    if d % heads:
+        raise ValueError(f"width {d} is not divisible by {heads} heads")
+    d_h = d // heads
+
+    def split(y):                                   # (T, d) -> (heads, T, d_h)
+        return y.reshape(T, heads, d_h).transpose(1, 0, 2)
+
+    q, k, v = (split(x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(d_h)  # (heads, T, T)
+    if causal:
+        scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+    out = softmax(scores, axis=-1) @ v                  # (heads, T, d_h)
+    return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+
+
+def gelu(x):
+    """Exact GELU, x * Phi(x), with math.erf (the tanh approximation is accepted too)."""
+    return 0.5 * x * (1.0 + np.vectorize(math.erf, otypes=[float])(np.asarray(x, dtype=float) / math.sqrt(2.0)))
+
+
+def encoder_block(x, p, heads):
+    """The pre-LN encoder block (T, d) -> (T, d) (section 3 step 5):
+
+    x = x + self_attention(layer_norm(x, ln1_g, ln1_b), p, heads)
+    x = x + gelu(layer_norm(x, ln2_g, ln2_b) @ W1 + b1) @ W2 + b2
+    """
+    x = x + self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"]), p, heads)
+    h = layer_norm(x, p["ln2_g"], p["ln2_b"])
+    return x + gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+
+
+def vit_forward(image, params):
+    """Logits (num_classes,) of one image (section 3 step 6).
+
+    embed_image, every block of params["blocks"] with params["heads"], the final layer_norm
+    (ln_g, ln_b), then the [CLS] row (row 0) through W_head (d, num_classes) and b_head.
+    """
+    x = embed_image(image, params)
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    return x[0] @ params["W_head"] + params["b_head"]
+
+
+# --- Concepts (Practice 2, 3, 6) ------------------------------------------------------
+
+# Each value is one option key (a string). The options are on the question sheet.
+ANSWERS = {
+    "positions": None,    # Practice 2: "permutation", "speed", "cls" or "resolution"
+    "medical": None,      # Practice 3: "pretrained" or "scratch"
+    "causal_mask": None,  # Practice 6: "bidirectional", "speed" or "leak"
+}
+ANSWERS["positions"] = "permutation"
+ANSWERS["medical"] = "pretrained"
+ANSWERS["causal_mask"] = "bidirectional"
