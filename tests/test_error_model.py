@@ -5699,23 +5699,14 @@ def test_a_square_grid_into_rows_as_wide_as_the_image_over_the_count():
                 out[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].flatten()
         return out
 
-    def calls(student, cases):
-        out = []
-        for args in cases:
-            try:
-                got = student(*args)
-            except ValueError as error:
-                got = em.Raised("ValueError", str(error))
-            out.append(em.Call(args, {}, got, patchify(*args)))
-        return out
-
     cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 6)), 3),
              (RNG.normal(size=(6, 4, 3)), 2), (RNG.normal(size=(3, 6)), 1)]
     name = "op:square_rows:patchify:{}-counted-from-{}-rows-from-size"
-    found = em.search(patchify, calls(ported, cases), 0, same)
+    found = em.search(patchify, _calls_raising(patchify, ported, cases), 0, same)
     assert found.name == name.format("columns", "H"), found
     assert "`n = H // P` for both loops" in found.sentence
-    found = em.search(patchify, calls(lambda i, P: ported(i, P, side=1), cases), 0, same)
+    by_width = _calls_raising(patchify, lambda i, P: ported(i, P, side=1), cases)
+    found = em.search(patchify, by_width, 0, same)
     assert found.name == name.format("rows", "W"), found
     gray = em.rewrite(patchify, name.format("columns", "H"))(*cases[3])  # P = 1, one channel:
     assert gray.shape == (9, 2) and np.allclose(gray, ported(*cases[3]))  # broadcast, no error
@@ -5728,7 +5719,7 @@ def test_a_square_grid_into_rows_as_wide_as_the_image_over_the_count():
             raise ValueError("a patch off the image")
         return patchify(image[:, :n * P], P)
 
-    found = em.search(patchify, calls(cropping, cases[:3]), 0, same)
+    found = em.search(patchify, _calls_raising(patchify, cropping, cases[:3]), 0, same)
     assert found is None or "square_rows" not in found.name, found
     assert not any(e.operator == "square_rows" for function in ("linear_patch_embed", "vit_forward")
                    for e in em.model(REFERENCE[function])[1])
