@@ -88,6 +88,12 @@ def prepended(function: ast.FunctionDef, statement: ast.stmt) -> ast.FunctionDef
     return new
 
 
+def parameters_of(function: ast.FunctionDef) -> set[str]:
+    """The names `function` takes, positional and keyword-only (not `*args`, `**kwargs`)."""
+    arguments = function.args
+    return {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+
+
 def is_checked_function(context: Context, node: ast.AST) -> bool:
     """Whether `node` is the checked function's own definition (not a helper's)."""
     return (isinstance(node, ast.FunctionDef) and node is context.instance.node

@@ -20,7 +20,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, code, where
+from .change import Change, Context, code, parameters_of, where
 from .tree import PREFIX
 
 
@@ -30,18 +30,13 @@ def past_end(items):
     items[len(items)]
 
 
-def _parameters(context: Context) -> set[str]:
-    node = context.instance.node
-    return {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
-
-
 def loop_past_end(context: Context, node: ast.AST) -> Iterator[Change]:
     """`for x in items` as `for x in past_end(items)`: the loop reads one item past the end."""
     if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
             and context.instance.path == context.root):
         return
     base = node.iter.value if isinstance(node.iter, ast.Subscript) else node.iter
-    if not (isinstance(base, ast.Name) and base.id in _parameters(context)):
+    if not (isinstance(base, ast.Name) and base.id in parameters_of(context.instance.node)):
         return  # a container the function is given (`params['blocks']`), not a call's result
     items, item = code(node.iter), node.target.id
     bound = f"{PREFIX}past_end"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .activations import ACTIVATIONS
-from .change import Change, Context, Replaced, callee, code, slug, where, with_first
+from .change import Change, Context, Replaced, callee, code, parameters_of, slug, where, with_first
 from .operators import ACTIVATION_CALLS
 from .terms import first_row_again, first_row_to_the_rest
 from .tree import PREFIX
@@ -156,7 +156,7 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
     if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in \
             context.instance.children:
         return  # between two steps: after the inner one, not before the step as it reads
-    if isinstance(inner, ast.Name) and inner.id in _parameters(context.instance.node):
+    if isinstance(inner, ast.Name) and inner.id in parameters_of(context.instance.node):
         return  # the function's own input (sizes H, W, P in counting functions)
     if isinstance(inner, ast.Subscript) and getattr(inner.value, "attr", None) == "shape":
         return  # a size (the mask's T = x.shape[-2]), not an array a step transforms
@@ -212,11 +212,6 @@ def applied_twice(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{_step_name(context, node.value)}-twice",
                  f"In {where(context)}, the step `{code(node.value)}` is applied twice: its "
                  f"output goes through it again.", twice)
-
-
-def _parameters(function: ast.FunctionDef) -> set[str]:
-    arguments = function.args
-    return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
 
 
 CONCATENATIONS = frozenset({"vstack", "concatenate", "row_stack"})

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, called_function, callee, code, slug, where
+from .change import Change, Context, called_function, callee, code, parameters_of, slug, where
 from .names import hides_with_minus_infinity
 from .tree import PREFIX, own_function, source
 
@@ -387,9 +387,7 @@ def argument_added(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     name = node.args[0].id
     function = context.instance.node
-    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
-                                  *function.args.kwonlyargs)}
-    if name in parameters or not any(isinstance(n, ast.Name) and n.id == name
+    if name in parameters_of(function) or not any(isinstance(n, ast.Name) and n.id == name
                                       and isinstance(n.ctx, ast.Store) for n in ast.walk(function)):
         return
     if any(isinstance(n, ast.Assign) and n.value is node and any(
