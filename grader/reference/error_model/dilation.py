@@ -29,6 +29,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .change import Change, Context, code, is_checked_function, where
+from .kernel_fit import kernel_overflow
 from .tree import PREFIX
 from .windows import strided_windows, windows_returned
 
@@ -112,13 +113,8 @@ def stride_buffer(value, image, window, stride) -> np.ndarray:
     return out
 
 
-def nothing_fits(image_shape, kernel_shape, stride) -> np.ndarray | None:
-    """kernel_fit.no_windows where the output buffer is `np.zeros((H // stride, W // stride,
-    d))`: None where the kernel fits, else that buffer, no window written into it."""
-    (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
-    if kh <= H and kw <= W:
-        return None
-    return np.zeros((H // int(stride), W // int(stride), d))
+# kernel_fit.no_windows where the output buffer is `np.zeros((H // stride, W // stride, d))`
+nothing_fits = kernel_overflow(lambda H, W, kh, kw, stride: (H // int(stride), W // int(stride)))
 
 
 class _Buffered(ast.NodeTransformer):

@@ -147,15 +147,27 @@ def _untested(check):
     return untested
 
 
-def no_windows(image_shape, kernel_shape, stride):
-    """What code with no kernel test returns where the kernel does not fit, None where it fits:
-    its (H', W', d) output allocated with H' = (H - k) // stride + 1 and W' likewise, an empty
-    array where one is 0, numpy's ValueError where one is negative (`np.zeros((H', W', d))`,
-    an as_strided im2col's shape)."""
-    (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
-    if kh <= H and kw <= W:
-        return None
-    return np.zeros(((H - kh) // stride + 1, (W - kw) // stride + 1, d))
+def kernel_overflow(counts):
+    """What code with no kernel test returns, as a function of (image_shape, kernel_shape,
+    stride): None where the kernel fits; where it does not, the (H', W', d) buffer the code
+    allocated and wrote no window into, `np.zeros((*counts(H, W, kh, kw, stride), d))`."""
+    def output(image_shape, kernel_shape, stride):
+        (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
+        if kh <= H and kw <= W:
+            return None
+        return np.zeros((*counts(H, W, kh, kw, stride), d))
+    return output
+
+
+def valid_counts(H, W, kh, kw, stride) -> list[int]:
+    """H' = (H - kh) // stride + 1 and W' likewise: 0 where a kernel is one stride too large,
+    negative (numpy's ValueError for the buffer) where it is larger still."""
+    return [(H - kh) // stride + 1, (W - kw) // stride + 1]
+
+
+# an as_strided im2col's shape, or `np.zeros((H', W', d))` filled by loops: an empty array
+# where a count is 0, numpy's ValueError where one is negative
+no_windows = kernel_overflow(valid_counts)
 
 
 @functools.cache
@@ -167,17 +179,14 @@ def counted_from(counted: int, source: int):
     over a side it does not fit, its slices cut short by the edge: ValueError (in both of that
     edit's readings: a one-pixel-wide image's slice that broadcasts is not reproduced, so not
     named)."""
-    def no_windows(image_shape, kernel_shape, stride):
-        (H, W, *_), (kh, kw, _, d) = tuple(image_shape), tuple(kernel_shape)
-        if kh <= H and kw <= W:
-            return None
-        sizes = [(H - kh) // stride + 1, (W - kw) // stride + 1]
+    def counts(H, W, kh, kw, stride):
+        sizes = valid_counts(H, W, kh, kw, stride)
         sizes[counted] = sizes[source]
         if min(sizes) > 0:
             raise ValueError("operands could not be broadcast together: a window cut short "
                              "by the image's edge meets the kernel")
-        return np.zeros((*sizes, d))
-    return no_windows
+        return sizes
+    return kernel_overflow(counts)
 
 
 class _Untested(ast.NodeTransformer):
