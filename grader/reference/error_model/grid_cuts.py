@@ -29,7 +29,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import SIDES, strided_windows, windows_returned
+from .windows import SIDES, strided_windows, window_call, windows_returned
 
 
 def side_twice(value, side: int):
@@ -75,15 +75,6 @@ def cut_as_tiles(image, window, stride: int) -> np.ndarray:
     return np.moveaxis(tiles, (1, 3), (-2, -1))
 
 
-def _call_of(function: ast.AST, name: str) -> ast.Call | None:
-    """The call of `name = sliding_window_view(image, shape, ...)` in `function`, else None."""
-    return next((node.value for node in ast.walk(function) if isinstance(node, ast.Assign)
-                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                 and node.targets[0].id == name and isinstance(node.value, ast.Call)
-                 and len(node.value.args) >= 2
-                 and ast.unparse(node.value.func).endswith("sliding_window_view")), None)
-
-
 def stride_as_tiles(context: Context, node: ast.AST) -> Iterator[Change]:
     """`windows[::s, ::s]` (of `windows = sliding_window_view(image, shape, ...)`) as the
     image's non-overlapping tiles, H' x W' of them, cut by a reshape of its first H' * k rows
@@ -94,7 +85,7 @@ def stride_as_tiles(context: Context, node: ast.AST) -> Iterator[Change]:
         return  # the cheap test first: a subscript strided on its first two axes
     if strided_windows(context.instance.node) is not node:
         return
-    call = _call_of(context.instance.node, node.value.id)
+    call = window_call(context.instance.node, node.value.id)
     if call is None:
         return
     bound, stride = f"{PREFIX}cut_as_tiles", node.slice.elts[0].step

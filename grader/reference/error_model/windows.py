@@ -78,13 +78,8 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
     """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
-    for node in ast.walk(function):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name
-                and isinstance(node.value, ast.Call) and len(node.value.args) >= 2
-                and code(node.value.func).endswith("sliding_window_view")):
-            return node.value.args[1]
-    return None
+    call = window_call(function, name)
+    return None if call is None else call.args[1]
 
 
 def _windowed_image(function: ast.AST, name: str) -> ast.AST | None:
@@ -125,7 +120,7 @@ def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
 
 
-def _window_call(function: ast.AST, name: str) -> ast.Call | None:
+def window_call(function: ast.AST, name: str) -> ast.Call | None:
     """The call of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
     return next((node.value for node in ast.walk(function) if isinstance(node, ast.Assign)
                  and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -139,7 +134,7 @@ def stride_as_subsampling(context: Context, node: ast.AST) -> Iterator[Change]:
     every window of that smaller image (d2l's corr2d run on `image[::s, ::s]`), where the
     lecture takes every `s`-th window of the whole image; right for stride 1."""
     axes = _strided(node)
-    call = _window_call(context.instance.node, node.value.id) if axes == [0, 1] else None
+    call = window_call(context.instance.node, node.value.id) if axes == [0, 1] else None
     if call is None:
         return
     step = node.slice.elts[0].step
