@@ -6035,7 +6035,7 @@ def test_a_convolution_padded_to_a_multiple_of_the_stride():
 def test_same_padding_only_where_the_kernel_is_not_the_stride():
     """A Flax PatchEmbed's `patch_padding = 0 if patch_size == patch_stride else 'SAME'` is
     named; TensorFlow's 'SAME' applied always is windows.py's `pad-same`, not this (a k ==
-    stride case the stride does not tile tells the two apart)."""
+    stride case the stride does not tile tells the two apart; without one, 'SAME' is said)."""
     conv = REFERENCE["conv_patch_embed"]
 
     def same_padded(image, K, stride):
@@ -6057,6 +6057,10 @@ def test_same_padding_only_where_the_kernel_is_not_the_stride():
     assert found.name == "op:pad_unless_tiling:conv_patch_embed:pad-same-unless-kernel-is-stride"
     assert "differs from the stride" in found.sentence
     found = em.search(conv, calls_of(conv, always, cases), 0, same)
+    assert found.name == "op:padding:conv_patch_embed:pad-same", found
+    # no k == stride case the stride leaves rows over: the two read alike, "only when k ==
+    # stride is nothing padded" is not seen, and 'SAME' is said as before
+    found = em.search(conv, calls_of(conv, unless_tiling, cases[::2]), 0, same)
     assert found.name == "op:padding:conv_patch_embed:pad-same", found
 
 # --- conventions.py: a framework's convention carried into numpy ----------------------------------

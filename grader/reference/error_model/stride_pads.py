@@ -11,7 +11,8 @@ is valid (no padding, (H - k) // stride + 1 outputs, every window inside the ima
   `pad // 2` before, the rest after) applied only when the kernel size differs from the stride
   (a Flax vision-transformer PatchEmbed's `patch_padding = 0 if patch_size == patch_stride else
   'SAME'`: the windows are padded only where they do not tile as patches). windows.py's `pad-same`
-  pads always and so differs from this code where k == stride and the stride leaves rows over.
+  pads always and so differs from this code where k == stride and the stride leaves rows over;
+  said only where a call shows that (`_tiling_pad_skipped`), else the two read alike.
 
 Both apply only at the `sliding_window_view` call whose windows the reference keeps every `s`-th,
 `windows[::s, ::s]` (the convolution). Operators as in operators.py (`f(context, node) ->
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, code, where
+from .change import Change, Context, where
 from .tree import PREFIX
 from .windows import padded, strided_windows, window_call
 
@@ -54,12 +55,30 @@ def same_unless_tiling(image, window, stride: int) -> np.ndarray:
     return padded(image, window, stride, "same")
 
 
+def _tiling_pad_skipped(rewritten, calls, same) -> bool:
+    """Whether one of `calls` (image, K, b, stride) has a kernel of the stride's size on an image
+    the stride does not tile, where 'SAME' would pad and this code pads nothing: else the calls
+    cannot tell it from 'SAME' padding applied always (windows.py's `pad-same`), and the
+    sentence's "only when k == stride is nothing padded" is not seen."""
+    for c in calls:
+        given = dict(zip(("image", "K", "b", "stride"), c.args, strict=False)) | dict(c.kwargs)
+        try:
+            sides, kernel = np.shape(given["image"])[:2], np.shape(given["K"])[:2]
+            s = int(given["stride"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if s > 0 and len(sides) == 2 and all(k == s for k in kernel) and any(
+                n % s for n in sides):
+            return True
+    return False
+
+
 def _convolution_call(context: Context, node: ast.AST) -> tuple | None:
     """(the image, the window shape, the stride) at the `sliding_window_view` call whose
     windows the function keeps every `s`-th; else None."""
-    if not (isinstance(node, ast.Call) and code(node.func).endswith("sliding_window_view")
-            and len(node.args) >= 2):
-        return None  # the cheap test first
+    if not (isinstance(node, ast.Call) and len(node.args) >= 2
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "sliding_window_view"):
+        return None  # the cheap test first: no source unparsed
     strided = strided_windows(context.instance.node)
     if strided is None or window_call(context.instance.node, strided.value.id) is not node:
         return None
@@ -108,7 +127,8 @@ def pad_unless_tiling(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"the extra one at the end (only when k == stride is nothing padded). The "
                  f"lecture's convolution is valid for every kernel and stride, without padding: "
                  f"(H - k) // stride + 1 outputs, every window inside the image.",
-                 lambda n: _padded_first(n, bound, stride), ((bound, same_unless_tiling),))
+                 lambda n: _padded_first(n, bound, stride), ((bound, same_unless_tiling),),
+                 holds=_tiling_pad_skipped)
 
 
 OPERATORS = {"pad_to_stride": pad_to_stride, "pad_unless_tiling": pad_unless_tiling}
