@@ -6002,6 +6002,67 @@ def test_a_convolutions_windows_cut_as_tiles_by_a_reshape():
     assert found.name == "op:stride_window:conv_patch_embed:windows-stride-as-window", found
 
 
+
+def test_a_convolution_padded_to_a_multiple_of_the_stride():
+    """A Flax or timm PatchEmbed port that pads `(s - H % s) % s` rows and columns before its
+    convolution: both sides (a `jnp.pad` of `(hpad, hpad)`) and after only (timm's `F.pad(x, (0,
+    pad_w, 0, pad_h))`) are told apart; right wherever the stride divides H and W."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(place):
+        def padded_conv(image, K, b, stride):
+            widths = [(stride - side % stride) % stride for side in image.shape[:2]]
+            widths = [(w, w) if place == "both" else (0, w) for w in widths]
+            return conv(np.pad(image, widths + [(0, 0)]), K, b, stride)
+        return padded_conv
+
+    cases = [(RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(9, 7, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(6, 9, 1)), RNG.normal(size=(2, 2, 1, 2)), RNG.normal(size=2), 3)]
+    # the last two pad nothing: they tell the end's padding from a pooling's ceil_mode and
+    # from one row and column padded before any strided convolution
+    for place in ("both", "end"):
+        found = em.search(conv, calls_of(conv, student(place), cases), 0, same)
+        assert found.name == f"op:pad_to_stride:conv_patch_embed:pad-to-stride-multiple-{place}"
+        assert "multiple of the stride" in found.sentence and "pads nothing" in found.sentence
+        rewritten = em.rewrite(conv, found.name)
+        image, K, b = RNG.normal(size=(8, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2)
+        assert np.allclose(rewritten(image, K, b, 2), conv(image, K, b, 2))  # nothing to pad
+
+
+def test_same_padding_only_where_the_kernel_is_not_the_stride():
+    """A Flax PatchEmbed's `patch_padding = 0 if patch_size == patch_stride else 'SAME'` is
+    named; TensorFlow's 'SAME' applied always is windows.py's `pad-same`, not this (a k ==
+    stride case the stride does not tile tells the two apart; without one, 'SAME' is said)."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def same_padded(image, K, stride):
+        k = K.shape[0]
+        totals = [max((-(-side // stride) - 1) * stride + k - side, 0) for side in image.shape[:2]]
+        return np.pad(image, [(t // 2, t - t // 2) for t in totals] + [(0, 0)])
+
+    def unless_tiling(image, K, b, stride):
+        image = image if K.shape[0] == stride else same_padded(image, K, stride)
+        return conv(image, K, b, stride)
+
+    def always(image, K, b, stride):
+        return conv(same_padded(image, K, stride), K, b, stride)
+
+    cases = [(RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 9, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(8, 6, 3)), RNG.normal(size=(4, 4, 3, 2)), RNG.normal(size=2), 3)]
+    found = em.search(conv, calls_of(conv, unless_tiling, cases), 0, same)
+    assert found.name == "op:pad_unless_tiling:conv_patch_embed:pad-same-unless-kernel-is-stride"
+    assert "differs from the stride" in found.sentence
+    found = em.search(conv, calls_of(conv, always, cases), 0, same)
+    assert found.name == "op:padding:conv_patch_embed:pad-same", found
+    # no k == stride case the stride leaves rows over: the two read alike, "only when k ==
+    # stride is nothing padded" is not seen, and 'SAME' is said as before
+    found = em.search(conv, calls_of(conv, unless_tiling, cases[::2]), 0, same)
+    assert found.name == "op:padding:conv_patch_embed:pad-same", found
+
 # --- conventions.py: a framework's convention carried into numpy ----------------------------------
 
 def test_tokens_computed_channels_first_and_reshaped_without_a_transpose():

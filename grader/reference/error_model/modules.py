@@ -38,6 +38,7 @@ from . import (
     sequence,
     stems,
     steps,
+    stride_pads,
     terms,
     tiling,
     unbiased,
@@ -49,7 +50,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
-           loops, reversed_axes, dilation, past_end, grid_cuts,
+           loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads,
            conventions)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

@@ -9,14 +9,17 @@ Mistakes:
    the valid convolution, where the lecture floors with no padding. Agrees whenever H and W are
    multiples of the stride.
 
-Grader: at blind time (e77cb46) and now, mistake 1 named (floor_division_count: "floor division
+Grader: at blind time (e77cb46), mistake 1 named (floor_division_count: "floor division
 silently drops the pixels that do not fit ... raise ValueError") on patch-count's two checks;
-mistake 2 observed only: kernel-stride's "several kernels and strides" (7x8x3, k=2, s=3) and
-hidden checks get the true checklist "... for every window that fits, with H' = (H - k) //
-stride + 1"; no hint names the padding. In unnamed/.
+mistake 2 observed only (kernel-stride's "several kernels and strides", 7x8x3, k=2, s=3, and
+hidden checks got the checklist "... for every window that fits, with H' = (H - k) // stride +
+1"). Now mistake 2 is named too (stride_pads.pad_to_stride, both sides: "the image is
+zero-padded to a multiple of the stride before the kernel slides over it ..."), on both
+kernel-stride checks. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'floor_division_count', 'kernel-stride': None}
+EXPECT = {'patch-count': 'floor_division_count',
+          'kernel-stride': 'op:pad_to_stride:conv_patch_embed:pad-to-stride-multiple-both'}
 
 
 def num_patches(H, W, P):

@@ -8,14 +8,15 @@ Mistakes:
    padding (ceil(H / stride) outputs, pad_total split pad // 2 before, the rest after) instead
    of the valid cross-correlation. With k = stride it agrees.
 
-Grader: at blind time (e77cb46) and now, observed only: kernel-stride's "several kernels and
-strides" (5x6x3, k=3, s=1: (5, 6, 2) for (3, 4, 2)) and hidden checks get the true checklist
-"... for every window that fits, with H' = (H - k) // stride + 1"; no hint names the padding
-(round 41's SAME hint, b41_08, does not fire where the padding applies only when k != stride).
-In unnamed/.
+Grader: at blind time (e77cb46), observed only: kernel-stride's "several kernels and strides"
+(5x6x3, k=3, s=1: (5, 6, 2) for (3, 4, 2)) and hidden checks got the checklist "... for every
+window that fits, with H' = (H - k) // stride + 1" (round 41's SAME hint, b41_08, pads always and
+so missed the k == stride cases this code leaves unpadded). Now named on both kernel-stride checks
+(stride_pads.pad_unless_tiling: "when the kernel size differs from the stride the image is
+zero-padded as TensorFlow's padding='SAME' does ..."). In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:pad_unless_tiling:conv_patch_embed:pad-same-unless-kernel-is-stride'}
 CORRECT = ('conv_equivalent',)  # PatchEmbed's defaults: (P, P)
 
 
