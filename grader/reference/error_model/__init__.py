@@ -46,8 +46,8 @@ ANCHORS = 2             # the singles closest to the student's outputs, each pai
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
 SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
-                     "steps", "later_axes", "all_but_first", "one_pass", "row_sums")  # ... for
-# these operators; two PARTNERS (modules.py) are tried together too, and both told
+                     "steps", "later_axes", "all_but_first")  # ... for these operators; and
+PARTNERED = frozenset().union(*PARTNERS)  # two PARTNERS (modules.py) together, both told
 MAX_TRIES = 600         # singles and pairs per failed check: what is found, the same on any
 # machine (a time budget named a mistake idle, not under load: shards and one run differed)
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
@@ -408,7 +408,7 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     whole row); each of the (at most ANCHORS) singles that take the reference at least halfway
     to the student's value with every other single; then two edits of one operator in one function
     (the axis of both max and sum, gamma and beta both dropped), or of two PARTNERS operators
-    (modules.py), at most SIBLINGS of them; then
+    (modules.py, whatever their distance), at most SIBLINGS of them; then
     each single that raises the student's very exception (`raising`) with every other one."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
@@ -419,9 +419,13 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     candidates = [(a, b) for a in exact for b in silent] + [(a, b) for a in anchors for b in edits]
     either = [*edits, *silent]  # one slip made twice: a part may change nothing alone
     siblings = [(a, b) for i, a in enumerate(either) for b in either[i + 1:]
-                if a.site.path == b.site.path and a.operator in SIBLING_OPERATORS
-                and (a.operator == b.operator or {a.operator, b.operator} in PARTNERS)]
-    for a, b in candidates + siblings[:SIBLINGS] + [(a, b) for a in raising for b in every]:
+                if a.site.path == b.site.path and a.operator == b.operator
+                and a.operator in SIBLING_OPERATORS]
+    mates = [edit for edit in every if edit.operator in PARTNERED]  # scored or not: a NaN
+    partners = [(a, b) for i, a in enumerate(mates) for b in mates[i + 1:]  # row is no distance
+                if a.site.path == b.site.path and {a.operator, b.operator} in PARTNERS]
+    for a, b in (candidates + partners + siblings[:SIBLINGS]
+                 + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
         if a.site != b.site and key not in tried:
             tried.add(key)
