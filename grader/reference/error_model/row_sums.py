@@ -1,13 +1,14 @@
 """Operators on a normalisation's statistics as code written with a loop over the rows computes
-them: the variance collected in the same pass as the mean, `mean(x**2) - mean(x)**2` (a teaching
-note's "Var(x) = E[x^2] - (Ex)^2", Triton's fused LayerNorm kernel), and each row `x[i]` summed as
-a whole and divided by the last axis's width (`for i in range(x.shape[0]): mean[i] =
-np.sum(x[i]) / dim`, a LayerNorm written for (T, d) tokens, as torch teaching notes and
-BatchNorm-turned-LayerNorm code write it). Only in the checked function itself, which states its
-statistics as `np.mean` / `np.var` over the last axis: a caller's tree is left as it is (few sites).
-An operator as in operators.py (`f(context, node) -> iterator of Change`). Both are often made
-together and each alone hides the other (a one-pass variance changes nothing on ordinary float64
-tokens): `PARTNERS` has the search pair them as two edits of one operator are paired.
+them: the variance collected in the same pass as the mean, `mean(x**2) - mean(x)**2` (a
+teaching note's "Var(x) = E[x^2] - (Ex)^2", the textbook identity a streaming one-pass kernel
+sums), and each row `x[i]` summed as a whole and divided by the last axis's width (`for i in
+range(x.shape[0]): mean[i] = np.sum(x[i]) / dim`, a LayerNorm written for (T, d) tokens, as
+torch teaching notes and BatchNorm-turned-LayerNorm code write it). Only in the checked function
+itself, which states its statistics as `np.mean` / `np.var` over the last axis: a caller's tree
+is left as it is (few sites). An operator as in operators.py (`f(context, node) -> iterator of
+Change`). Both are often made together and each alone hides the other (a one-pass variance
+changes nothing on ordinary float64 tokens): `PARTNERS` has the search pair them as two edits of
+one operator are paired.
 """
 from __future__ import annotations
 
@@ -39,14 +40,15 @@ def _own(context: Context) -> bool:
 
 def one_pass(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.var(x, axis=-1, ...)` collected in one pass with the mean, `np.mean(x * x, ...) -
-    np.mean(x, ...) ** 2` (E[x^2] - E[x]^2: a teaching note's running sums, Triton's fused
-    kernel): the same value mathematically, but far from zero its two terms are huge and nearly
-    equal, and below zero (-eps) its square root is NaN."""
-    if not (_own(context) and _over_last(node, ("var",))):
+    np.mean(x, ...) ** 2` (E[x^2] - E[x]^2: a teaching note's running sums `mean2 - mean *
+    mean`, a streaming one-pass kernel's): the same value mathematically, but far from zero its
+    two terms are huge and nearly equal, and below zero (-eps) its square root is NaN."""
+    if not (_over_last(node, ("var",)) and _own(context)
+            and all(k.arg != "ddof" for k in node.keywords)):
         return
 
     def collected(n: ast.Call) -> ast.AST:
-        keywords = [copy.deepcopy(k) for k in n.keywords if k.arg != "ddof"]
+        keywords = [copy.deepcopy(k) for k in n.keywords]
         x = n.args[0]
         squares = ast.Call(ast.Attribute(copy.deepcopy(n.func.value), "mean", ast.Load()),
                            [ast.BinOp(copy.deepcopy(x), ast.Mult(), copy.deepcopy(x))],
