@@ -1661,6 +1661,42 @@ def test_a_norm_over_the_sample_and_pixels_rescaled():
                        REFERENCE["linear_patch_embed"](image / 255.0, W, bias, 2))
 
 
+def _row_loop_layer_norm(x, gamma, beta, eps=1e-6, one_pass=True):
+    """A teaching note's LayerNorm: a loop over x's first axis summing each x[i] whole / d."""
+    y, d = np.empty(x.shape), x.shape[-1]
+    for i in range(x.shape[0]):
+        mean = np.sum(x[i]) / d
+        var = (np.sum(x[i] * x[i]) / d - mean * mean if one_pass
+               else np.sum((x[i] - mean) ** 2) / d)
+        with np.errstate(invalid="ignore"):
+            y[i] = (x[i] - mean) / np.sqrt(var + eps)
+    return y * gamma + beta
+
+
+def test_a_row_loop_layer_norm_is_named_with_its_one_pass_variance_only_where_it_has_one():
+    """`row_sums.py`: a row loop's sums over each whole x[i] / d are named alone when its
+    variance is two-pass, with `one_pass` (PARTNERS, told as 2 mistakes) when it is one-pass
+    (NaN where T * E[x^2] - T^2 * E[x]^2 < 0, tried together whatever their distance); a
+    per-sample norm (`F.layer_norm(x, x.shape[1:])`, means not sums / d) is never told as the
+    row loop."""
+    layer_norm, rng = REFERENCE["layer_norm"], np.random.default_rng(41)
+    g, b = rng.normal(size=4), rng.normal(size=4)
+    cases = [(rng.normal(size=(2, 6, 4)) + 1.0, g, b), (rng.normal(size=(5, 4)), g, b),
+             (rng.normal(size=(2, 3, 4)), g, b)]  # the failing call NaN throughout: no distance
+    loop = "op:row_sums:layer_norm:row-sums"
+    two_pass = calls_of(layer_norm, lambda *a: _row_loop_layer_norm(*a, one_pass=False), cases)
+    assert em.search(layer_norm, two_pass, 0, same).name == loop
+    one_pass = calls_of(layer_norm, _row_loop_layer_norm, cases)
+    assert np.isnan(one_pass[0].got).all()
+    found = em.search(layer_norm, one_pass, 0, same)
+    assert found.name == "op:one_pass:layer_norm:var.one-pass+" + loop
+    assert found.sentence.startswith("2 mistakes at once: ")
+    per_sample = em.rewrite(layer_norm, "op:norm_axes:layer_norm:over-sample")
+    sample = em.search(layer_norm, calls_of(layer_norm, per_sample, cases), 0, same)
+    assert sample is not None and loop not in sample.name
+    assert np.allclose(em.rewrite(layer_norm, loop)(*cases[1]), layer_norm(*cases[1]))
+
+
 def test_q_k_and_v_from_one_fused_product_split_heads_first():
     """`qkv = x @ [Wq | Wk | Wv]` read as (T, heads, 3, d_h): right with one head, and named as
     the fused split where it is wrong."""

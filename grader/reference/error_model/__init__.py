@@ -34,7 +34,7 @@ import numpy as np
 
 from .change import Context, where
 from .evidence import agree, distance, elements
-from .modules import NAMED_ELSEWHERE, OPERATORS
+from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, opening_of, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes
@@ -46,7 +46,8 @@ ANCHORS = 2             # the singles closest to the student's outputs, each pai
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
 SIBLING_OPERATORS = ("axis", "term", "keepdims", "kept_by_index", "parameter", "residual_scaled",
-                     "steps", "later_axes", "all_but_first")  # ... for these operators
+                     "steps", "later_axes", "all_but_first")  # ... for these operators; and
+PARTNERED = frozenset().union(*PARTNERS)  # two PARTNERS (modules.py) together, both told
 MAX_TRIES = 600         # singles and pairs per failed check: what is found, the same on any
 # machine (a time budget named a mistake idle, not under load: shards and one run differed)
 SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
@@ -289,7 +290,7 @@ def search(function: Callable, calls: list[Call], failing: int,
                         pair, lambda g: attempt(root, g, order, same, copies), ALIKE):
                     continue  # slips.needed: a group of 3 or more with a part it does not need
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
-                idle = [] if _one_mistake(group) else [
+                idle = [] if _one_mistake(group) or {e.operator for e in group} in PARTNERS else [
                     e for e in group if e in silent and not _shows(root, e, order, same, copies)]
                 if len(idle) < 2 - (len(group) > 2) and _holds(root, group, order, same):  # no
                     # quiet part is a mistake, not told (a slip made twice needs none shown)
@@ -406,7 +407,8 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     several heads, where the failing call has one; a finite fill where the first one hides a
     whole row); each of the (at most ANCHORS) singles that take the reference at least halfway
     to the student's value with every other single; then two edits of one operator in one function
-    (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them; then
+    (the axis of both max and sum, gamma and beta both dropped), or of two PARTNERS operators
+    (modules.py, whatever their distance), at most SIBLINGS of them; then
     each single that raises the student's very exception (`raising`) with every other one."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
@@ -419,7 +421,11 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     siblings = [(a, b) for i, a in enumerate(either) for b in either[i + 1:]
                 if a.site.path == b.site.path and a.operator == b.operator
                 and a.operator in SIBLING_OPERATORS]
-    for a, b in candidates + siblings[:SIBLINGS] + [(a, b) for a in raising for b in every]:
+    mates = [edit for edit in every if edit.operator in PARTNERED]  # scored or not: a NaN
+    partners = [(a, b) for i, a in enumerate(mates) for b in mates[i + 1:]  # row is no distance
+                if a.site.path == b.site.path and {a.operator, b.operator} in PARTNERS]
+    for a, b in (candidates + partners + siblings[:SIBLINGS]
+                 + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
         if a.site != b.site and key not in tried:
             tried.add(key)

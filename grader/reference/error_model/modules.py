@@ -35,6 +35,7 @@ from . import (
     readouts,
     results,
     reversed_axes,
+    row_sums,
     sequence,
     stems,
     steps,
@@ -51,7 +52,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads,
-           conventions)
+           conventions, row_sums)
+PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
