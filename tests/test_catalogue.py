@@ -788,3 +788,28 @@ def test_a_check_of_several_functions_points_at_the_one_broken_elsewhere(graded)
     assert check.hint.startswith("This check tests your ")
     assert ("Your `linear_patch_embed` loses points in its own exercise (linear-patch-embed)"
             in check.hint) and "`conv_patch_embed` loses" not in check.hint
+
+
+def test_a_function_right_around_its_own_broken_helper_is_not_said_to_lose_points(
+        catalogue, tmp_path):
+    """Blind round 44's b44_13: `num_patches` floors (no ValueError) and `attention_scores`
+    halves the count (a `causal=True` default). attention-cost's checks test `num_tokens` and
+    `attention_scores` together; `num_tokens` gets full points in token-count, graded around
+    the student's `num_patches`, so no failure may say it "loses points in its own exercise"
+    (the round's one wrong hint): the student would look at the wrong function."""
+    from grader.worker import StudentWorker
+
+    path = tmp_path / "submission.py"
+    path.write_text(SOLUTION.read_text() + (
+        "\n\ndef num_patches(H, W, P):\n    return (H // P) * (W // P)\n"
+        "\n\ndef attention_scores(num_tokens, causal=True):\n"
+        "    return num_tokens * num_tokens // (2 if causal else 1)\n"))
+    with StudentWorker(path) as worker:
+        grading = SubmissionGrading(worker, catalogue=catalogue)
+        results = {exercise.id: grading.exercise(exercise) for exercise in catalogue}
+    assert results["token-count"].score == results["token-count"].max_score
+    assert results["patch-count"].score < results["patch-count"].max_score
+    failed = [c for c in results["attention-cost"].checks if not c.passed]
+    assert failed
+    for check in failed:
+        assert "`num_tokens` loses" not in (check.hint or ""), check.hint

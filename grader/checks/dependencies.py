@@ -195,13 +195,15 @@ class Dependencies:
                 f"mistake{'' if one else 's'} may be what fails here.")
 
     def _compared(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
-        """`result` of a check that tests several functions, one of which fails a check of
-        another exercise: an observation naming that one and where it loses points."""
+        """`result` of a check that tests several functions, one of which loses points in a
+        check of another exercise: an observation naming that one and where. Its final verdict
+        there, not its first: a `num_tokens` whose only fault is the student's `num_patches`
+        it calls gets full points (graded again around it), so it does not lose points."""
         tested = check.names_read()
         if result.misconception:  # a property's finding (a bag of tiles) says more
             return result
         broken = [n for n in tested if any(
-            e.path != exercise.path and self.first(e, c).status != PASSED
+            e.path != exercise.path and not self.result(e, c).passed
             for e, c in self.functions.get(n, ()))] if len(tested) > 1 else []
         if not broken:
             return result
@@ -235,10 +237,11 @@ class Dependencies:
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _home(self, name: str) -> str:
-        """The exercise where `name` loses points ("multi-head-attention"), the first of them;
-        else the first that grades it ("patchify")."""
+        """The exercise where `name` loses points ("multi-head-attention"), the first of them
+        (its final verdicts: not one it passes graded around a broken helper of its own); else
+        the first that grades it ("patchify")."""
         homes = self.functions.get(name, ())
-        failing = [e for e, c in homes if self.first(e, c).status != PASSED]  # as broken()
+        failing = [e for e, c in homes if not self.result(e, c).passed]
         return (failing or [homes[0][0]])[0].id if homes else name
 
 
