@@ -2343,6 +2343,61 @@ def test_a_contraction_over_operands_flattened_each_its_own_way():
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel
 
 
+def test_a_contraction_over_operands_flattened_each_in_the_others_order():
+    """An NHWC port of CS231n's im2col convolution: windows read (k, k, C) from a channels-last
+    image, the kernel flattened as torch's (F, C, k, k) weight, `K.transpose(3, 2, 0, 1)`:
+    named crosswise (not the other way round, which pairs the inverse permutation), right for
+    one channel; a correct (k, k, C) kernel flattened against the same windows never named."""
+    def student(image, K, b, stride, kernel_axes=(3, 2, 0, 1)):
+        k, _, C, d = K.shape
+        H, W = image.shape[:2]
+        rows, cols = (H - k) // stride + 1, (W - k) // stride + 1
+        windows = np.array([image[i * stride:i * stride + k, j * stride:j * stride + k].ravel()
+                            for i in range(rows) for j in range(cols)])
+        flat = K.transpose(*kernel_axes).reshape(d, -1)
+        return (windows @ flat.T + b).reshape(rows, cols, d)
+
+    conv = REFERENCE["conv_patch_embed"]
+    cases = [(RNG.normal(size=(5, 5, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 7, 2)), RNG.normal(size=(3, 3, 2, 4)), RNG.normal(size=4), 2)]
+    name = "op:flattened_apart:conv_patch_embed:windows-K-flattened-crosswise"
+    found = em.search(conv, calls_of(conv, student, cases), 1, same)
+    assert found.name == name, found
+    assert "the kernel is flattened channel first, (c, p1, p2)" in found.sentence.lower()
+    assert not np.allclose(em.rewrite(conv, name)(*cases[1]), em.rewrite(
+        conv, "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart")(*cases[1]))
+    assert np.allclose(em.rewrite(conv, name)(*cases[0]), conv(*cases[0]))  # one channel
+    right = functools.partial(student, kernel_axes=(3, 0, 1, 2))  # (d, k, k, C): the lecture's
+    assert all(np.allclose(right(*case), conv(*case)) for case in cases)
+
+
+def test_a_channels_last_image_cut_by_a_channels_first_reshape():
+    """torch's `img_to_patch` ported to (H, W, C) arrays, `x.reshape(C, H // P, P, W // P, P)`
+    with no transpose first: named, flattened (c, p1, p2) or (p1, p2, c); right for one channel;
+    correct code in other styles (a transpose first, loops) is the reference's."""
+    def student(image, P, flatten=(1, 3, 0, 2, 4), first=None):
+        x = np.asarray(image)
+        x = x[:, :, None] if x.ndim == 2 else x
+        H, W, C = x.shape
+        x = x.transpose(*first) if first else x
+        x = x.reshape(C, H // P, P, W // P, P).transpose(*flatten)
+        return x.reshape((H // P) * (W // P), -1)
+
+    patchify = REFERENCE["patchify"]
+    cases = [(RNG.normal(size=(4, 6, 3)), 2), (RNG.normal(size=(6, 4, 2)), 2),
+             (RNG.normal(size=(4, 4)), 2)]
+    for flatten, detail in (((1, 3, 0, 2, 4), "read-channels-first-flattened-channels-first"),
+                            ((1, 3, 2, 4, 0), "read-channels-first")):
+        wrong = functools.partial(student, flatten=flatten)
+        found = em.search(patchify, calls_of(patchify, wrong, cases), 0, same)
+        assert found.name == f"op:channels_read_first:patchify:{detail}", found
+        assert "is cut as if it were channels first" in found.sentence
+        assert np.allclose(em.rewrite(patchify, found.name)(*cases[2]), patchify(*cases[2]))
+    right = functools.partial(student, first=(2, 0, 1), flatten=(1, 3, 2, 4, 0))
+    assert all(np.allclose(right(*case), patchify(*case)) for case in cases)
+
+
 def test_a_steps_output_scaled_by_the_square_root_of_its_width():
     """The Annotated Transformer's `self.lut(x) * math.sqrt(self.d_model)` ported into
     embed_image: the patch tokens scaled, [CLS] and the positions not."""

@@ -21,13 +21,19 @@ from .change import Change, Context, callee, code, literal, where
 from .tree import PREFIX
 
 
-def flattened_each_own_way(a: np.ndarray, b: np.ndarray, a_axes, b_axes) -> np.ndarray:
+def flattened_each_own_way(a: np.ndarray, b: np.ndarray, a_axes, b_axes,
+                           crosswise: bool = False) -> np.ndarray:
     """`np.tensordot(a, b, axes=(a_axes, b_axes))` computed with each operand's contracted axes
     flattened in the operand's own order (ascending axes) and the flat blocks paired by
-    position: a's free axes, then b's, as tensordot lays them out."""
+    position: a's free axes, then b's, as tensordot lays them out. `crosswise`: each flattened
+    in the other's own order instead (its axes that mean what the other's ascending axes do)."""
     a, b = np.asarray(a), np.asarray(b)
     ours = sorted(x % a.ndim for x in a_axes)
     theirs = sorted(x % b.ndim for x in b_axes)
+    if crosswise:
+        pairs = {x % a.ndim: y % b.ndim for x, y in zip(a_axes, b_axes, strict=True)}
+        back = {y: x for x, y in pairs.items()}
+        ours, theirs = [back[y] for y in theirs], [pairs[x] for x in ours]
     size = math.prod(a.shape[i] for i in ours)
     if size != math.prod(b.shape[i] for i in theirs):
         raise ValueError("the contracted blocks differ in size")
@@ -61,6 +67,12 @@ CHANNEL_FIRST = (" Each window is read channel first, (c, p1, p2), torch's weigh
                  "only.")
 
 
+CHANNEL_FIRST_KERNEL = (" The kernel is flattened channel first, (c, p1, p2), torch's weight "
+                        "order (as `K.transpose(3, 2, 0, 1).reshape(d, -1)` flattens it), "
+                        "while each window is read (p1, p2, c), the course's: right for one "
+                        "channel only.")
+
+
 def _channel_first(ours: list[int], theirs: list[int]) -> bool:
     """Whether a kernel contracted over its axes 0, 1, 2 (p1, p2, c) meets the other operand
     flattened as (c, p1, p2): its last contracted axis first, the others in order."""
@@ -92,6 +104,27 @@ def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.args[0], n.args[1], _listed(ours), _listed(theirs)],
                                     []),
+                 ((bound, flattened_each_own_way),))
+    # the other way round: each flattened in the other's own order, as an NHWC port of
+    # CS231n's im2col convolution does (windows read (k, k, C) from a channels-last image, the
+    # kernel flattened as torch's (F, C, k, k) weight, `w.transpose(3, 2, 0, 1).reshape(F, -1)`)
+    pairs = dict(zip(ours, theirs, strict=True))
+    back = {y: x for x, y in pairs.items()}
+    a_order = [back[y] for y in sorted(theirs)]
+    b_order = [pairs[x] for x in sorted(ours)]
+    written = [", ".join(map(str, axes)) for axes in (a_order, b_order)]
+    yield Change(f"{a}-{b}-flattened-crosswise",
+                 f"In {where(context)}, `{a}` and `{b}` are each flattened in the other's order "
+                 f"(`{a}` over its axes {written[0]}, `{b}` over {written[1]}) and multiplied "
+                 f"position by position, so values of different meaning meet (in a "
+                 f"convolution, a window's channels and the kernel's rows): `{code(node)}` pairs "
+                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`."
+                 + (CHANNEL_FIRST_KERNEL if _channel_first(ours, theirs) else "")
+                 + f" Flatten `{b}` over its axes {listed[1]}, in the order that matches "
+                 f"`{a}`'s.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()),
+                                    [n.args[0], n.args[1], _listed(ours), _listed(theirs),
+                                     ast.Constant(True)], []),
                  ((bound, flattened_each_own_way),))
 
 

@@ -102,6 +102,50 @@ def channels_first(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n, moved=moved: ast.Call(n.func, [ast.Constant(a) for a in moved], []))
 
 
+def read_channels_first(image: np.ndarray, sizes: tuple, flattened: bool) -> np.ndarray:
+    """The grid [rows, P, cols, P, C] of `image` [H, W, C] as `image.reshape(C, rows, P, cols, P)`
+    reads it, channels first with no transpose before (a reshape keeps the numbers' order: each
+    "channel" is a slice of rows), its axes then moved to where the reference's grid has them.
+    `flattened`: each patch then flattened channel first, (c, p1, p2), as torch's `img_to_patch`
+    does: the grid laid out so that the reference's `transpose(0, 2, 1, 3, 4)` and reshape to
+    rows read each patch in that order."""
+    rows, P, cols, _, C = sizes
+    grid = np.asarray(image).reshape(C, rows, P, cols, P).transpose(1, 2, 3, 4, 0)
+    if not flattened:
+        return grid
+    patches = np.ascontiguousarray(grid.transpose(0, 2, 4, 1, 3))  # [rows, cols, C, P, P]
+    return patches.reshape(rows, cols, P, P, C).transpose(0, 2, 1, 3, 4)
+
+
+def channels_read_first(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A channels-last (H, W, C) image cut into its grid by a reshape written for channels-first
+    data, `image.reshape(C, H // P, P, W // P, P)`, with no transpose before it: torch's
+    `img_to_patch(x, patch_size)` (the UvA deep-learning tutorials' ViT, `x.reshape(B, C, H //
+    P, P, W // P, P)`) ported to numpy's (H, W, C) images; then each patch flattened as there,
+    (c, p1, p2), or as the lecture's, (p1, p2, c). Right for one channel only."""
+    if not (_patch_grid(node) and len(node.args) == 5
+            and not isinstance(node.args[4], ast.Starred)):
+        return
+    image, (rows, size, cols, _, channels) = code(node.func.value), map(code, node.args)
+    bound = f"{PREFIX}read_channels_first"
+    for flattened in (True, False):
+        order = "(c, p1, p2), as torch's `img_to_patch` does" if flattened else "(p1, p2, c)"
+        yield Change("read-channels-first" + ("-flattened-channels-first" if flattened else ""),
+                     f"In {where(context)}, the channels-last (H, W, C) image is cut as if it "
+                     f"were channels first, `{image}.reshape({channels}, {rows}, {size}, {cols}, "
+                     f"{size})` where `{code(node)}` belongs, with no transpose before it: a "
+                     f"reshape keeps the numbers' order, so each \"channel\" is a slice of rows "
+                     f"of the image and each \"pixel\" mixes its channels (as torch's "
+                     f"(C, H, W) code run on an (H, W, C) array does); each patch is then "
+                     f"flattened {order}. Right for one channel only: the lecture's image is "
+                     f"(H, W, C), cut by `{code(node)}` and each patch flattened (p1, p2, c).",
+                     lambda n, flattened=flattened: ast.Call(
+                         ast.Name(bound, ast.Load()),
+                         [n.func.value, ast.Tuple(list(n.args), ast.Load()),
+                          ast.Constant(flattened)], []),
+                     ((bound, read_channels_first),))
+
+
 SIDE_WORDS = {0: ("rows", "height", "H"), 1: ("columns", "width", "W")}
 
 
@@ -284,5 +328,6 @@ def column_major_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"merge_windows": merge_windows, "channels_first": channels_first,
+             "channels_read_first": channels_read_first,
              "square_grid": square, "square_rows": square_rows, "loop_bounds": loop_bounds,
              "column_major_swapped": column_major_swapped}

@@ -9,14 +9,14 @@ Mistakes:
    whenever C > 1 (gray and one-channel images are right). linear_patch_embed, embed_image and
    vit_forward inherit it.
 
-Grader: at blind time (b20830f) and now, observed, not named: the RGB check has the observation
-"Your `patchify` is right for one channel, wrong for an image with 3 channels: look at how the
-channels are read and in which order they are flattened" (only_one_channel), the hidden check
-the checklist "... each flattened in (p1, p2, c) order"; vit-checkpoint observes the broken
-patchify. No hint names the channels-first reshape. In unnamed/.
+Grader: at blind time (b20830f) observed, not named: the RGB check had the observation "right
+for one channel, wrong for an image with 3 channels" (only_one_channel), the hidden check a
+checklist. Now named on both: grids.py's `channels_read_first` (the grid reshape written
+channels first with no transpose before it, each patch flattened (c, p1, p2) as torch's
+`img_to_patch`); vit-checkpoint observes the broken patchify.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:channels_read_first:patchify:read-channels-first-flattened-channels-first'}
 
 
 def patchify(image, P):

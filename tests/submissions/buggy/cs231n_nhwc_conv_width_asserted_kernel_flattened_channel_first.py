@@ -12,16 +12,17 @@ Mistakes:
    the numpy im2col flattens each window in (i, j, c) order: wrong whenever C > 1 (the
    Practice-7 equivalence fails for RGB).
 
-Grader: at blind time (b20830f) and now, observed, not named: the hidden kernel-stride check
-says "your code raised AssertionError" with the checklist "... H' = (H - k) // stride + 1 (the
-windows that fit: sizes need not tile)"; the visible "several kernels and strides" check
-(first failure a value difference from mistake 2) and the equivalence check get checklists
-("... a stride that leaves rows or columns over floors ...", "... with K = W_e.reshape(P, P, C,
-d) both read a patch in (p1, p2, c) order ..."). No hint names the leftover assert or the
-kernel's (c, i, j) order. In unnamed/.
+Grader: at blind time (b20830f) observed, not named: the hidden kernel-stride check said "your
+code raised AssertionError" with a checklist, the visible ones checklists only. Now named as a
+pair (`named_refusal`: a guard and the one value mistake that reproduces every value returned):
+guards.py's "windows-must-fit" (the assert, any exception where the stride leaves rows or columns
+over) and contractions.py's `flattened_apart` "flattened-crosswise" (each operand flattened in
+the other's order: the windows (p1, p2, c), the kernel (c, p1, p2), torch's weight order), on
+the visible and the hidden check.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:guarded:conv_patch_embed:windows-must-fit'
+                          '+op:flattened_apart:conv_patch_embed:windows-K-flattened-crosswise'}
 
 
 def conv_patch_embed(image, K, b, stride):
