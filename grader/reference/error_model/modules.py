@@ -36,6 +36,7 @@ from . import (
     results,
     reversed_axes,
     sequence,
+    sinusoids,
     stems,
     steps,
     terms,
@@ -50,7 +51,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts,
-           conventions)
+           conventions, sinusoids)
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
