@@ -5072,6 +5072,60 @@ def test_a_fixed_sincos_table_whose_own_assert_refuses_a_width_not_a_multiple_of
     assert found is None or "sincos" not in found.name, found
 
 
+def _paper_sinusoid(T, d, exponent):
+    """The 1-D sine-cosine table written as tutorials loop it: sin on even columns, cos on odd,
+    the angle t / 10000 ** exponent(j, d) for column j."""
+    table = np.zeros((T, d))
+    for t in range(T):
+        for j in range(d):
+            angle = t / 10000 ** exponent(j, d)
+            table[t, j] = math.sin(angle) if j % 2 == 0 else math.cos(angle)
+    return table
+
+
+def test_the_learned_positions_replaced_by_the_papers_1d_sinusoid():
+    """The "Attention Is All You Need" table in place of params['pos'] is named by its exponent
+    (the paper's 2k / d, 2i / d with i the even column, 2j / d per column), at d = 4 and 5; a
+    right embed_image, one that adds the table to params['pos'] (pos read) and one that adds
+    the sines and cosines as halves (tensor2tensor's layout, another table) are never told it;
+    only embed_image offers the rewrite."""
+    embed, P = REFERENCE["embed_image"], 2
+
+    def params(H, W, d):
+        n = (H // P) * (W // P)
+        return {"P": P, "W_e": RNG.normal(size=(P * P * 3, d)), "b_e": RNG.normal(size=d),
+                "cls": RNG.normal(size=d), "pos": RNG.normal(size=(n + 1, d))}
+
+    def student(exponent, with_pos=False, halves=False):
+        def embed_image(image, params):
+            x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], P)
+            x = np.vstack([params["cls"], x])
+            table = _paper_sinusoid(*x.shape, exponent)
+            if halves:  # sines in the first half, cosines in the second
+                table = np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)
+            return x + table + (params["pos"] if with_pos else 0)
+        return embed_image
+
+    cases = [(RNG.normal(size=(H, W, 3)), params(H, W, d)) for H, W, d in ((4, 6, 4), (6, 4, 5))]
+    opaque = frozenset({"linear_patch_embed"})
+    exponents = {"paper": lambda j, d: 2 * (j // 2) / d,
+                 "doubled": lambda j, d: 2 * (j - j % 2) / d,
+                 "per-column": lambda j, d: 2 * j / d}
+    for detail, exponent in exponents.items():
+        found = em.search(embed, calls_of(embed, student(exponent), cases), 0, same,
+                          opaque=opaque)
+        assert found.name == f"op:positions_sinusoid:embed_image:pos-as-sinusoid-{detail}", found
+        assert "is never read" in found.sentence
+    for wrong in (student(exponents["paper"], with_pos=True),
+                  student(exponents["paper"], halves=True)):
+        found = em.search(embed, calls_of(embed, wrong, cases), 0, same, opaque=opaque)
+        assert found is None or "sinusoid" not in found.name, found
+    found = em.search(embed, calls_of(embed, embed, cases), 0, same, opaque=opaque)
+    assert found is None or "sinusoid" not in found.name, found
+    for name in ("vit_forward", "linear_patch_embed", "patchify"):
+        assert not any(e.operator == "positions_sinusoid" for e in em.model(REFERENCE[name])[1])
+
+
 def test_a_mistake_another_check_named_decides_between_rewrites_these_cases_cannot_tell():
     """thinc's LayerNorm: moments over axis 1 (right on (T, d), not on a batch) and eps fixed at
     1e-8. Batched cases with eps passed tell the axis, not 1e-8 from 0, 1e-12 or the default:
@@ -6033,6 +6087,54 @@ def test_a_loop_with_a_fixed_count_reads_the_blocks_past_their_end():
                                    if i < len(params["blocks"]) else ()[0]), (1, 2))):
         named = em.search(forward, calls(student, depths), 0, same)
         assert named is None or "loop_past_end" not in named.name, named
+
+
+def test_a_loop_whose_first_pass_is_written_before_it_reads_an_empty_list():
+    """A Flax ViT's `out = encoder_layers[0](out)` then `for layer in encoder_layers[1:]`: the
+    same logits wherever there is a block, the list's own IndexError with none; named, alone and
+    with the final LayerNorm left out. A right vit_forward, and one that raises another
+    exception on no blocks (`np.stack` of the blocks' weights: a ValueError), are never told it."""
+    forward, block = REFERENCE["vit_forward"], REFERENCE["encoder_block"]
+    from grader.reference.encoder import embed_image, layer_norm
+
+    def peeled(final_norm=True):
+        def student(image, params):
+            layers = [lambda h, b=b: block(h, b, params["heads"]) for b in params["blocks"]]
+            out = layers[0](embed_image(image, params))
+            for layer in layers[1:]:
+                out = layer(out)
+            if final_norm:
+                out = layer_norm(out, params["ln_g"], params["ln_b"])
+            return out[0] @ params["W_head"] + params["b_head"]
+        return student
+
+    def stacked(image, params):
+        np.stack([b["W1"] for b in params["blocks"]])
+        return forward(image, params)
+
+    def calls(student, depths):
+        out = []
+        for depth in depths:
+            params = small_vit(blocks=max(depth, 1))
+            params["blocks"] = params["blocks"][:depth]
+            image = np.random.default_rng(depth).normal(size=(4, 4, 3))
+            try:
+                got = student(image, params)
+            except (IndexError, ValueError) as error:
+                got = em.Raised(type(error).__name__, str(error))
+            out.append(em.Call((image, params), {}, got, forward(image, params)))
+        return out
+
+    opaque = frozenset({"embed_image", "encoder_block", "linear_patch_embed", "patchify"})
+    found = em.search(forward, calls(peeled(), (1, 0, 2)), 1, same, opaque=opaque)
+    assert found.name == "op:loop_peeled:vit_forward:block-loop-peeled", found
+    assert "raises IndexError" in found.sentence
+    found = em.search(forward, calls(peeled(False), (1, 0, 2)), 0, same, opaque=opaque)
+    assert found.name == ("op:skip:vit_forward:skip-layer_norm+"
+                          "op:loop_peeled:vit_forward:block-loop-peeled"), found
+    for student in (forward, stacked):
+        found = em.search(forward, calls(student, (1, 0, 2)), 1, same, opaque=opaque)
+        assert found is None or "loop_peeled" not in found.name, found
 
 
 def test_a_convolutions_result_laid_out_with_one_sides_count_for_both():

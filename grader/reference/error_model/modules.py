@@ -37,6 +37,7 @@ from . import (
     reversed_axes,
     row_sums,
     sequence,
+    sinusoids,
     stems,
     steps,
     stride_pads,
@@ -52,7 +53,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads,
-           conventions, row_sums)
+           conventions, row_sums, sinusoids)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

@@ -7,13 +7,16 @@ Mistakes:
 1. embed_image adds a fixed sine/cosine table of its own and never uses the learned
    params["pos"]. [CLS] is prepended correctly as row 0. Every embed_image test differs.
 
-Grader: at blind time (e77cb46) and now, observed only: cls-and-positions' worked example, RGB
-and hidden checks get the true checklist "The sequence is [CLS] (row 0) followed by the N patch
-tokens, then + pos"; no hint says that params["pos"] is unused or that a sinusoidal table is
-added in its place. vit-checkpoint observes embed_image. In unnamed/.
+Grader: at blind time (e77cb46), observed only: cls-and-positions' worked example, RGB and
+hidden checks got the true checklist "The sequence is [CLS] (row 0) followed by the N patch
+tokens, then + pos"; no hint said that params["pos"] is unused. Now named on every
+cls-and-positions check (sinusoids.positions_sinusoid, the `doubled` exponent: params["pos"]
+never read, the paper's 1-D sine-cosine table added in its place with the angle t / 10000 **
+(2i / d), i the even column itself). vit-checkpoint observes embed_image, not in EXPECT. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': 'op:positions_sinusoid:embed_image:pos-as-sinusoid-doubled'}
 
 
 def embed_image(image, params):
