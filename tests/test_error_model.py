@@ -6370,3 +6370,55 @@ def test_no_kernel_test_with_the_width_counted_from_the_height_gives_its_empty_o
         with pytest.raises(ValueError):
             pair(np.zeros((5, 2, 1)), K, b, 1)
         assert pair(np.ones((4, 4, 1)), K, b, 1).shape == (2, 2, 2)  # the kernel fits: as before
+
+
+# --- fixed.py: a count read from the parameters passed on as a config's number ------------------
+
+def test_a_head_count_fixed_at_a_configs_number():
+    """google_vit's C++ port, `TransformerEncoderLayer(..., 12)`: every block called with 12 heads
+    (ViT-Base's) whatever params["heads"] is; a ValueError wherever the width does not take 12
+    heads, the student's logits where it does. Named alone, and with the final LayerNorm left
+    out as a pair (where the failing case raised: no distance ranks the second part). Not named
+    where the calls give one head count only, nor for another parameter passed as the count."""
+    vit, image = REFERENCE["vit_forward"], RNG.normal(size=(4, 4, 3))
+
+    def student_of(count, final_norm=True):
+        def student(image, params):
+            x = REFERENCE["embed_image"](image, params)
+            for block in params["blocks"]:
+                heads = count(params)
+                if x.shape[-1] % heads:
+                    raise ValueError(f"width {x.shape[-1]} is not divisible by {heads} heads")
+                x = REFERENCE["encoder_block"](x, block, heads)
+            if final_norm:
+                x = REFERENCE["layer_norm"](x, params["ln_g"], params["ln_b"])
+            return x[0] @ params["W_head"] + params["b_head"]
+        return student
+
+    def calls(student, models):
+        out = []
+        for params in models:
+            try:
+                got = student(image, params)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            out.append(em.Call((image, params), {}, got, vit(image, params)))
+        return out
+
+    models = [{**small_vit(1, 8), "heads": 2}, {**small_vit(1, 12), "heads": 3},
+              {**small_vit(2, 8), "heads": 4}, {**small_vit(1, 24), "heads": 2}]
+    opaque = frozenset({"embed_image", "encoder_block"})
+    twelve = "op:fixed_count:vit_forward:heads-as-12"
+    found = em.search(vit, calls(student_of(lambda p: 12), models), 0, same, opaque=opaque)
+    assert found is not None and found.name == twelve, found
+    assert "`encoder_block` is called with 12 heads, a fixed number (ViT-Base's" in found.sentence
+    found = em.search(vit, calls(student_of(lambda p: 12, final_norm=False), models), 0, same,
+                      opaque=opaque)
+    assert found is not None and found.name == f"op:skip:vit_forward:skip-layer_norm+{twelve}"
+    one_count = [{**small_vit(1, 12), "heads": 3}, {**small_vit(2, 24), "heads": 3}]
+    found = em.search(vit, calls(student_of(lambda p: 12), one_count), 0, same, opaque=opaque)
+    assert found is None or "fixed_count" not in found.name, found
+    patch = [{**small_vit(1, 8), "heads": 4}, {**small_vit(1, 12), "heads": 3}]  # P = 2
+    found = em.search(vit, calls(student_of(lambda p: p["P"]), patch), 0, same, opaque=opaque)
+    assert found is None or "fixed_count" not in found.name, found
+    assert not any(e.operator == "fixed_count" for e in em.model(REFERENCE["encoder_block"])[1])

@@ -254,7 +254,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)
     copies = _writes_in_place(function, opaque)
-    scored, silent, found, alike = [], [], [], []
+    scored, silent, found, alike, returned = [], [], [], [], []
     quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -274,12 +274,14 @@ def search(function: Callable, calls: list[Call], failing: int,
                 silent.append(edit)
             elif outcome is not None:
                 scored.append((outcome, edit))
+            else:
+                returned.append(edit)
         if not (found or alike):
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
             every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
                      for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
-                                         [e for e in singles if e.name in prefer]))
+                                         [e for e in singles if e.name in prefer], returned))
             for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
                     :max(0, MAX_TRIES - tries)], every):
                 if time.monotonic() > deadline:

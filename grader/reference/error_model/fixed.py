@@ -17,7 +17,14 @@
   when it reads the batch off the first axis (yipkingster/ml's Flax `split_heads`,
   `x.reshape(batch_size, -1, num_heads, d_k)` with `batch_size = x.shape[0]`: the tokens
   become the batch, each head sees a sequence of one token, its softmax is 1 and a causal
-  mask has nothing to hide). Right only for one token.
+  mask has nothing to hide). Right only for one token;
+- a count the checked function reads from its parameters and passes on (`params["heads"]`)
+  fixed at a number a library's config hard-codes: 12 heads, ViT-Base's (google_vit's C++ port,
+  `TransformerEncoderLayer(..., 12)`; timm's `vit_base_patch16_224`, `num_heads=12`), 3, 6 or
+  16 (ViT-Ti, -S, -L/-H), or 8 or 4 as tutorials write (the Transformer's h = 8, the Keras
+  ViT example's `num_heads = 4`; one head is another operator's, count_as_one). Named only
+  where the calls give at least two other counts (on one, a fixed number and the count read
+  cannot be told apart).
 
 Each applies only in the checked function or a helper it calls itself (not inside another
 student-API function it calls: that one has its own checks and its callers are graded with it
@@ -215,5 +222,58 @@ def buffer_cut(context: Context, node: ast.AST) -> Iterator[Change]:
                      ast.Load()), holds=_raised_alike)
 
 
-OPERATORS = {"fixed_head_width": fixed_head_width, "kept_diagonal": kept_diagonal,
-             "buffer_cut": buffer_cut, "attends_itself": attends_itself}
+COUNTS = {"heads": {12: "ViT-Base's", 16: "ViT-Large's and ViT-Huge's", 6: "ViT-Small's",
+                    3: "ViT-Tiny's", 8: "the original Transformer's h = 8",
+                    4: "the Keras ViT example's `num_heads = 4`"}}
+
+
+def _passed_on(context: Context, node: ast.AST) -> ast.Call | None:
+    """The call of a function by its name that takes `node` as one of its arguments (a helper,
+    rewritten or left whole), else None."""
+    for parent in ast.walk(context.instance.node):
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and (
+                node in parent.args or any(k.value is node for k in parent.keywords)):
+            return parent
+    return None
+
+
+def _counts_given(key: str, index: int, name: str, fixed: int):
+    """A `holds`: whether the calls give two counts or more other than `fixed` under `key` of
+    the checked function's parameter `name` (its `index`-th)."""
+    def holds(rewritten, calls, same) -> bool:
+        given = set()
+        for call in calls:
+            table = call.kwargs.get(name, call.args[index] if index < len(call.args) else None)
+            if isinstance(table, dict) and type(table.get(key)) is int:
+                given.add(table[key])
+        return len(given - {fixed}) >= 2
+    return holds
+
+
+def fixed_count(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`params["heads"]` passed on as a fixed number a library's config writes (COUNTS): the
+    count the caller gives is ignored. Only in the checked function, a key of one of its own
+    parameters, passed straight to a helper."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            and node.slice.value in COUNTS and isinstance(node.value, ast.Name)
+            and "/" not in context.instance.path):
+        return
+    arguments = [a.arg for a in context.instance.node.args.args]
+    call = node.value.id in arguments and _passed_on(context, node)
+    if not call:
+        return
+    key, read = node.slice.value, code(node)
+    for value, source in COUNTS[key].items():
+        yield Change(f"{key}-as-{value}",
+                     f"In {where(context)}, `{callee(call)}` is called with {value} {key}, a "
+                     f"fixed number ({source}, as code ported from one model's config writes "
+                     f"it), instead of `{read}`: the count the caller gives is ignored, so "
+                     f"yours is right only for a model with {value} {key}. Pass `{read}` on.",
+                     lambda n, value=value: ast.Constant(value),
+                     holds=_counts_given(key, arguments.index(node.value.id), node.value.id,
+                                         value))
+
+
+OPERATORS = {"fixed_count": fixed_count, "fixed_head_width": fixed_head_width,
+             "kept_diagonal": kept_diagonal, "buffer_cut": buffer_cut,
+             "attends_itself": attends_itself}

@@ -18,6 +18,7 @@ from .evidence import distance
 from .omitted import paired
 from .runs import run
 from .tree import Edit, Instance
+from .trial import Raised
 
 GROUPS = 16  # such groups tried per failed check, the closest (on average) first
 CLOSEST = 3  # the singles nearest the student's value, each with ...
@@ -28,6 +29,10 @@ RUN = 4  # slips at two places run on the failing call, the closest first
 HALFWAY = 0.5  # ... the nearest taken when it goes at least halfway to the student's value
 ANCHORED = 40  # singles tried with it
 NAMED_PARTNERS = 40  # singles tried with each mistake another check of the function named
+RAISED_ANCHORS = 2  # singles that raise as the student's code did on the failing call, each ...
+RAISED_PARTNERS = 40  # ... with at most this many singles of its function that returned there
+RAISE_RUNS = 40  # singles run on the failing call to find those anchors
+NUMBER = re.compile(r"\d+")
 
 
 def _place(path: str) -> tuple[str, str] | None:
@@ -69,12 +74,14 @@ def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:
 
 
 def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance, order: list,
-           copies: bool, operators: tuple, named: list[Edit] = ()) -> list[tuple[Edit, ...]]:
+           copies: bool, operators: tuple, named: list[Edit] = (),
+           returned: list[Edit] = ()) -> list[tuple[Edit, ...]]:
     """The rewrites of one slip at every call of a helper (see the module's doc), at most
     GROUPS, the ones whose parts come closest to the student's value first (`scored`: the
     singles with their distance on the failing call, `order[0]`; `silent`: those that change
     nothing there, last), then `with_twins`', then `omitted.paired`'s, then `with_named`'s
-    (`named`: the singles another check of the function named)."""
+    (`named`: the singles another check of the function named), then `after_raise`'s
+    (`returned`: the singles that did not reproduce the failing call)."""
     call = order[0]
     tried, scores = [*(e for _, e in scored), *silent], {e.name: d for d, e in scored}
     paths = [instance.path for instance in root.walk()]
@@ -111,7 +118,36 @@ def groups(scored: list[tuple[float, Edit]], silent: list[Edit], root: Instance,
     return (sorted(found, key=closeness)[:GROUPS]
             + with_twins(scored, silent, operators, root, call, copies)
             + paired(scored, silent, root, order, copies)  # a step left out everywhere
-            + with_named(scored, named))
+            + with_named(scored, named)
+            + after_raise(scored, returned, root, call, copies))
+
+
+def after_raise(scored: list[tuple[float, Edit]], returned: list[Edit], root: Instance,
+                call, copies: bool) -> list[tuple[Edit, Edit]]:
+    """Where the student's code raised on the failing call (`call`) with a message that quotes
+    numbers: each of the first RAISED_ANCHORS singles that raise there too, by the exception's
+    type and with those numbers in their message (the same sizes refused: "width 8 ... 12
+    heads"), but miss a later call (distance 0.0), with each single of its own function that
+    did not reproduce the failing call (`returned`: it returns a value where the first part
+    raises first), in the code's order, at most RAISED_PARTNERS: a mistake that raises on some
+    cases hides a second one that shows only on the cases where the code returns (google_vit's
+    C++ port: 12 heads fixed, a ValueError wherever the width does not take them, and no final
+    LayerNorm, seen only where it does). No distance ranks them: the failing call has no
+    value."""
+    said = set(NUMBER.findall(getattr(call.got, "message", ""))) if isinstance(
+        call.got, Raised) else set()
+    if not said:
+        return []
+    anchors = []
+    for edit in [e for d, e in scored if d == 0.0 and not e.also][:RAISE_RUNS]:
+        ran = run(root, [edit], call, copies)
+        if ran is not None and not ran[0] and said <= set(NUMBER.findall(str(ran[1]))):
+            anchors.append(edit)
+            if len(anchors) == RAISED_ANCHORS:
+                break
+    return [(a, b) for a in anchors for b in [
+        e for e in returned if e.site.path == a.site.path and e.site != a.site
+        and not e.also][:RAISED_PARTNERS]]
 
 
 def with_named(scored: list[tuple[float, Edit]], named: list[Edit]) -> list[tuple[Edit, Edit]]:

@@ -12,17 +12,19 @@ Mistakes:
 3. vit_forward: no final layer_norm before the head (the [CLS] row goes straight from the last
    block to W_head).
 
-Grader: at blind time (b20830f) and now: 1 named on layer-norm ("In `layer_norm`, `eps` is
-fixed at 1e-05 (a library's usual default) whatever is given ..."; the small-examples float32
-case only observes the low-variance row). 2 not told by any hint: both vit-forward checks
-fail on "ValueError: width 8 is not divisible by 12 heads", with only the vit-forward checklist
-("... embed, every block of params["blocks"], the final LayerNorm, and the [CLS] row ...").
-3 observed by that checklist only: every vit-forward case shown stops at mistake 2's
-ValueError. vit-checkpoint (its width takes 12 heads) observes layer_norm and vit_forward. In
-unnamed/.
+Grader: at blind time (b20830f): 1 named on layer-norm ("In `layer_norm`, `eps` is fixed at
+1e-05 (a library's usual default) whatever is given ..."), 2 and 3 not told (both vit-forward
+checks stopped at 2's "ValueError: width 8 is not divisible by 12 heads", with only the
+checklist). Now 2 and 3 are named together on the visible vit-forward check ("2 mistakes at
+once: (1) In `vit_forward`, the step `layer_norm(x, params['ln_g'], params['ln_b'])` is left
+out ... (2) In `vit_forward`, `encoder_block` is called with 12 heads, a fixed number
+(ViT-Base's ...) instead of `params['heads']` ..."): the pair raises ValueError where the width
+does not take 12 heads (cases 1, 3, 4) and returns the student's logits on case 2 (width 12).
+The hidden check's cases all raise (no width takes 12 heads): only its checklist.
+vit-checkpoint (its width takes 12 heads) observes layer_norm and vit_forward.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05', 'vit-forward': None}
+EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05', 'vit-forward': 'op:skip:vit_forward:skip-layer_norm+op:fixed_count:vit_forward:heads-as-12'}
 CORRECT = ('linear_patch_embed', 'embed_image')
 
 
