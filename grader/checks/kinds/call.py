@@ -42,11 +42,11 @@ from .memory import MEMORY
 from .mistakes import (
     combination_names,
     explained,
+    generated,
     named,
     output_matches,
     unexplained_elsewhere,
 )
-from .raised_elsewhere import generated_beside_raise
 from .randomness import repeated
 from .refusals import named_refusal, refused
 from .signatures import mismatched, reordered
@@ -335,8 +335,7 @@ class CallCheck(Kind):
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           elsewhere):
             result = self._unnamed(result, planned)
-        result = generated_beside_raise(result, self, ran, failing, others, elsewhere,
-                                        partial(self._unnamed, planned=planned))
+        result = generated(result, self, ran, failing, others, elsewhere)
         cases = [*ran, *((p, o) for p, o, _ in mine)]  # a refusal's cause: a tiling test
         result = observed(named_refusal(result, self, cases, planned, outcome,
                                         memory.worker if own else None), self, planned, outcome)

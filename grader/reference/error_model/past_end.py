@@ -9,11 +9,6 @@
   "list index out of range"). The rewrite never returns a value, so it is named only where the
   student's code raised that very exception on every case (a fixed count above every case's
   length; with fewer items than the count would have left some out, the cases tell it apart).
-- the loop's first pass peeled off before it, `x = step(x, items[0])` then `for item in
-  items[1:]` (a Flax ViT's `out = self.encoder_layers[0](out)` before `for layer in
-  self.encoder_layers[1:]`), or a size read off the first item: `items[0]` read whatever the
-  container holds, the container's own IndexError where it is empty (`params['blocks'] == []`,
-  where the lecture runs no block), the same items otherwise.
 
 Each is an operator as in operators.py (`f(context, node) -> iterator of Change`); OPERATORS
 lists them in the order tried. It applies only to the checked function's own loops over a
@@ -61,32 +56,4 @@ def _with_iter(node: ast.For, bound: str) -> ast.For:
     return new
 
 
-def first_read(items):
-    """`items[0]` read before the loop (its first pass peeled), then each of `items`: an empty
-    container's own IndexError, the same items otherwise."""
-    items[0]
-    yield from items
-
-
-def loop_peeled(context: Context, node: ast.AST) -> Iterator[Change]:
-    """`for x in items` as `for x in first_read(items)`: the loop's first pass written before it,
-    `x = step(x, items[0])` then `for item in items[1:]`, which asks for an item an empty
-    container does not have."""
-    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-            and context.instance.path == context.root):
-        return
-    base = node.iter.value if isinstance(node.iter, ast.Subscript) else node.iter
-    if not (isinstance(base, ast.Name) and base.id in parameters_of(context.instance.node)):
-        return
-    items, item = code(node.iter), node.target.id
-    bound = f"{PREFIX}first_read"
-    yield Change(f"{item}-loop-peeled",
-                 f"In {where(context)}, `{items}[0]` is read whatever `{items}` holds (the "
-                 f"loop's first pass written before it, on `{items}[0]`, then a loop over "
-                 f"`{items}[1:]`): where `{items}` is empty, and the lecture's code runs no "
-                 f"{item} at all, it raises IndexError. Loop over every item, `for {item} in "
-                 f"{items}`, with nothing read before the loop.",
-                 lambda n, bound=bound: _with_iter(n, bound), ((bound, first_read),))
-
-
-OPERATORS = {"loop_past_end": loop_past_end, "loop_peeled": loop_peeled}
+OPERATORS = {"loop_past_end": loop_past_end}

@@ -11,15 +11,14 @@ Mistakes:
 Grader: at blind time (0fc72e8) both were named in one hint on vit-forward ("2 mistakes at once:
 (1) In `vit_forward`, the step `layer_norm(x, params['ln_g'], params['ln_b'])` is left out ...
 (2) ... every pass of `for block in params['blocks']` uses the first one,
-`params['blocks'][0]`, instead of `block`."). Now both vit-forward checks get only their
-checklist: the visible check has had a ViT with no blocks since 8f3bc1ef (params["blocks"] ==
-[]), where this file raises IndexError (blocks[0] read before the loop) and that pair returns
-logits, so the pair no longer reproduces every case (the same code with blocks[0] read inside
-the loop is still named by the pair). vit-checkpoint observes vit_forward. So in
-unnamed/.
+`params['blocks'][0]`, instead of `block`."), and so again since: the ViT with no blocks
+that 8f3bc1ef gave vit-forward's visible check (where this file raises IndexError and the pair
+returns logits, so for a while nothing was named) was taken out again (a degenerate input no
+user passes that cost code right on every model 3 of 7 points). vit-checkpoint observes
+vit_forward. In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:skip:vit_forward:skip-layer_norm+op:loop:vit_forward:block-first'}
 
 
 def vit_forward(image, params):

@@ -9,18 +9,17 @@ Mistakes:
 2. With params["blocks"] == [] it raises IndexError (encoder_layers[0] is called before the
    loop), where the lecture returns the logits.
 
-Grader: at blind time (e77cb46), mistake 1 named (vit_final_ln_skipped) on vit-forward's
-visible and hidden checks; mistake 2 not told: no case had zero blocks. Now the visible check
-has a case with params["blocks"] == [], where this code raises IndexError and the listed
-vit_final_ln_skipped returns a value: the error model names both (op:skip's final layer_norm
-left out, with past_end.loop_peeled: `params['blocks'][0]` read whatever the list holds, the
-list's own IndexError where it is empty; kinds/raised_elsewhere.py asks for it). The hidden
-check (one and two blocks) keeps vit_final_ln_skipped. vit-checkpoint observes vit_forward.
-Every mistake named, so in buggy/.
+Grader: at blind time (e77cb46) and now, mistake 1 named (vit_final_ln_skipped: "The head reads
+tokens that did not go through the final LayerNorm") on vit-forward's visible and hidden checks;
+mistake 2 not told: the visible check has one and two blocks only and the hidden check reports
+its first failure, mistake 1's. vit-checkpoint observes vit_forward. A case with
+params["blocks"] == [] named it for a while (8f3bc1ef, with `past_end.loop_peeled`); it was taken
+out again: a degenerate input no user passes, it cost code right on every model 3 of
+vit-forward's 7 points and took the named pair from round 44's b44_11 (ALBERT's shared
+blocks[0], read before its loop). No checked input reaches mistake 2. In unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': 'op:skip:vit_forward:skip-layer_norm+op:loop_peeled:vit_forward:block-loop-peeled'}
-ALIASES = ('vit_final_ln_skipped',)  # the hidden check's listed name for mistake 1
+EXPECT = {'vit-forward': 'vit_final_ln_skipped'}
 
 
 def vit_forward(image, params):
