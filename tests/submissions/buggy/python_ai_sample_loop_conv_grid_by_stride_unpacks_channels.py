@@ -13,10 +13,13 @@ Mistakes:
 Grader: at blind time (0fc72e8) only checklists: the visible "several kernels and strides"
 check (5x6x3, k=3, stride=1: the broadcast ValueError) got "... with H' = (H - k) // stride + 1
 and W' likewise ...", the hidden one the conv_patch_embed checklist ("gray (H, W) or (H, W, C)
-... H' = (H - k) // stride + 1"). Now the same. Not every mistake named.
+... H' = (H - k) // stride + 1"). Now both are named: the visible check by the grid
+(stride_grid.grid_by_stride: "the output grid is sized `H // stride` by `W // stride` ..."), the
+hidden one, whose gray cases raise at the unpacking, by the pair with inputs.not_promoted.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:not_promoted:conv_patch_embed:image-2d-not-promoted'
+                          '+op:grid_by_stride:conv_patch_embed:windows-grid-H-over-stride'}
 
 
 def conv_patch_embed(image, K, b, stride):

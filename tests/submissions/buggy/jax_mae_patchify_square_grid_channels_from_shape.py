@@ -8,13 +8,16 @@ Mistakes:
    image raises IndexError where the lecture treats it as (H, W, 1).
 
 Grader: at blind time (0fc72e8) the square grid was named ("`W // P` reads `H` where `W`
-belongs", op:sibling:patchify:W-as-H) on the RGB and hidden checks; the 2-D IndexError got
-only checklists (the grayscale check's "A 2-D (H, W) image is cut as an (H, W, 1) one", the
-worked example's "The top-left 2x2 patch ... must flatten to [1, 2, 3, 4]"). Now the same. Not
-every mistake named.
+belongs", op:sibling:patchify:W-as-H) on the RGB and hidden checks; the 2-D IndexError got only
+checklists (the grayscale check's "A 2-D (H, W) image is cut as an (H, W, 1) one", the worked
+example's "The top-left 2x2 patch ... must flatten to [1, 2, 3, 4]"). Now the IndexError is
+named too, on the worked example and the grayscale check (inputs.channel_indexed: "`image` is
+read as having a third, channel axis (its channel count taken as `image.shape[2]` ...)").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sibling:patchify:W-as-H'}
+ALIASES = ('op:channel_indexed:patchify:image-2d-channel-indexed',)  # the file's other mistake,
+# named on the same exercise
 
 
 def patchify(images, patch_size):
