@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, callee, code, near_checked, where
 from .tree import PREFIX
 
 PROMOTES = "as_hwc"  # the reference's helper that gives a 2-D image its channel axis, last
@@ -73,6 +73,9 @@ READINGS = {
         False)}
 
 
+NEAR = ("channel_indexed",)  # tried only in the checked function or a helper it calls itself
+
+
 def _reading(name: str):
     detail, words, function, in_place = READINGS[name]
 
@@ -80,6 +83,8 @@ def _reading(name: str):
         if not (isinstance(node, ast.Call) and callee(node) == PROMOTES
                 and len(node.args) == 1):
             return
+        if name in NEAR and not near_checked(context):
+            return  # a newer reading: not added to the deep trees (vit_forward's) as well
         bound, image = f"{PREFIX}{name}", code(node.args[0])
         yield Change(f"{image}-{detail}",
                      f"In {where(context)}, " + words.format(image=image) + ".",
