@@ -6374,3 +6374,76 @@ def test_a_head_count_fixed_at_a_configs_number():
     found = em.search(vit, calls(student_of(lambda p: p["P"]), patch), 0, same, opaque=opaque)
     assert found is None or "fixed_count" not in found.name, found
     assert not any(e.operator == "fixed_count" for e in em.model(REFERENCE["encoder_block"])[1])
+
+
+def _conv_grid_by_stride(image, K, b, stride, *, padded=False):
+    """A loop convolution whose output grid is `H // stride` by `W // stride`
+    (Flowergift/Python_AI_Sample's 5110_1.py): each window `image[i * s:i * s + k, ...]` times
+    the kernel; `padded`: the image zero-padded first, so no window is cut short (another
+    mistake, a 'SAME'-style convolution)."""
+    x = np.asarray(image, dtype=float)
+    H, W, C = x.shape
+    k, d = K.shape[0], K.shape[3]
+    if padded:
+        x = np.pad(x, ((0, k), (0, k), (0, 0)))
+    out = np.zeros((H // stride, W // stride, d))
+    for o in range(d):
+        for i in range(H // stride):
+            for j in range(W // stride):
+                window = x[i * stride:i * stride + k, j * stride:j * stride + k]
+                out[i, j, o] = np.sum(window * K[:, :, :, o]) + b[o]
+    return out
+
+
+@pytest.mark.parametrize("padded", [False, True])
+def test_an_output_grid_sized_by_the_stride(padded):
+    """The grid `H // stride` by `W // stride` (stride_grid.py): windows past the edge cut short
+    raise numpy's own broadcast error, the student's very message, a smaller kernel loses its
+    last window; the same loops over a zero-padded image return where that code raises, and are
+    not this mistake. With a gray image unpacked as (H, W, C) too, the pair with not_promoted."""
+    rng = np.random.default_rng(44)  # its own: the module's RNG feeds later tests
+    cases = [(rng.normal(size=(5, 6, 3)), rng.normal(size=(3, 3, 3, 2)), rng.normal(size=2), 1),
+             (rng.normal(size=(8, 8, 2)), rng.normal(size=(2, 2, 2, 3)), rng.normal(size=3), 3),
+             (rng.normal(size=(8, 8, 2)), rng.normal(size=(2, 2, 2, 3)), rng.normal(size=3), 2)]
+    conv = REFERENCE["conv_patch_embed"]
+    student = functools.partial(_conv_grid_by_stride, padded=padded)
+    calls = _calls_raising(conv, student, cases)
+    assert np.allclose(calls[2].got, calls[2].expected)  # k = stride: right
+    found = em.search(conv, calls, 0, same)
+    name = "op:grid_by_stride:conv_patch_embed:windows-grid-H-over-stride"
+    if padded:
+        assert found is None or "grid_by_stride" not in found.name, found
+        return
+    assert isinstance(calls[0].got, em.Raised) and found is not None and found.name == name, found
+    assert "`H // stride` by `W // stride`" in found.sentence
+    gray = (rng.normal(size=(6, 6)), rng.normal(size=(2, 2, 1, 2)), rng.normal(size=2), 2)
+    calls = _calls_raising(conv, student, [*cases, gray])
+    found = em.search(conv, calls, 0, same)
+    assert found is not None and found.name == (
+        "op:not_promoted:conv_patch_embed:image-2d-not-promoted+" + name), found
+
+
+def test_a_gray_image_whose_channel_count_is_read_off_a_third_axis():
+    """A JAX MAE `patchify` that reads the channels as `images.shape[2]`: a 2-D image raises
+    IndexError (tuple index out of range), named by its message; `H, W, C = image.shape`
+    raises ValueError instead, not_promoted's, and is not told as this reading."""
+    patchify = REFERENCE["patchify"]
+
+    def indexed(image, P):
+        image = np.asarray(image)
+        grid = image.reshape(image.shape[0] // P, P, image.shape[1] // P, P, image.shape[2])
+        return grid.transpose(0, 2, 1, 3, 4).reshape(-1, P * P * image.shape[2])
+
+    def unpacked(image, P):
+        H, W, C = np.asarray(image).shape
+        return patchify(image, P)
+
+    rng = np.random.default_rng(45)
+    cases = [(rng.normal(size=(4, 4)), 2), (rng.normal(size=(4, 6)), 2),
+             (rng.normal(size=(4, 6, 3)), 2)]
+    found = em.search(patchify, _calls_raising(patchify, indexed, cases), 0, same)
+    assert found is not None and found.name == (
+        "op:channel_indexed:patchify:image-2d-channel-indexed"), found
+    assert "`image.shape[2]`" in found.sentence and "IndexError" in found.sentence
+    other = em.search(patchify, _calls_raising(patchify, unpacked, cases), 0, same)
+    assert other is not None and "channel_indexed" not in other.name, other

@@ -1,7 +1,8 @@
 """Operators on how a function reads its image: a 2-D (H, W) image given its one channel axis
 in front, (1, H, W), as channel-first code does (torch's `unsqueeze(0)`, MONAI's
 `EnsureChannelFirst`), a 2-D image not given a channel axis at all (`H, W, C =
-image.shape` or `C = image.shape[-1]` on a grayscale image) or made three equal channels
+image.shape` or `C = image.shape[-1]` on a grayscale image), its channel count read off a third
+axis a gray image lacks (`images.shape[2]`, a JAX MAE `patchify`'s), or made three equal channels
 (PIL's `convert("RGB")`), and the channels read in reverse order (OpenCV's BGR). The
 reference reads every image through `as_hwc`, which the model never rewrites inside (it also
 refuses bad shapes, the student's own checks); these rewrite its call. Each is an operator as
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, callee, code, near_checked, where
 from .tree import PREFIX
 
 PROMOTES = "as_hwc"  # the reference's helper that gives a 2-D image its channel axis, last
@@ -30,6 +31,15 @@ def gray_as_rgb(image):
     """A 2-D image [H, W] as three equal channels [H, W, 3], any other as it is (an array)."""
     image = np.asarray(image)
     return np.stack([image] * 3, axis=-1) if image.ndim == 2 else image
+
+
+def channel_indexed(image):
+    """The image as it is (an array), its channel count read first as `image.shape[2]`: a 2-D
+    one raises Python's IndexError (tuple index out of range), as code that reads the channels
+    off a third axis does."""
+    image = np.asarray(image)
+    image.shape[2]  # noqa: B018  (the read that raises on a 2-D image)
+    return image
 
 
 def reversed_channels(image):
@@ -49,6 +59,11 @@ READINGS = {
         "2d-not-promoted", "a 2-D (H, W) `{image}` is read as it is, with no channel axis (its "
         "last axis, the width, taken for the channels, or its shape unpacked into H, W, C): "
         + ONE_CHANNEL, np.asarray, True),
+    "channel_indexed": (
+        "2d-channel-indexed", "`{image}` is read as having a third, channel axis (its channel "
+        "count taken as `{image}.shape[2]`, as code written for (H, W, C) images only does), "
+        "which a 2-D (H, W) image does not have: Python's IndexError, tuple index out of "
+        "range; " + ONE_CHANNEL, channel_indexed, True),
     "gray_to_rgb": (
         "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
         "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
@@ -58,6 +73,9 @@ READINGS = {
         False)}
 
 
+NEAR = ("channel_indexed",)  # tried only in the checked function or a helper it calls itself
+
+
 def _reading(name: str):
     detail, words, function, in_place = READINGS[name]
 
@@ -65,6 +83,8 @@ def _reading(name: str):
         if not (isinstance(node, ast.Call) and callee(node) == PROMOTES
                 and len(node.args) == 1):
             return
+        if name in NEAR and not near_checked(context):
+            return  # a newer reading: not added to the deep trees (vit_forward's) as well
         bound, image = f"{PREFIX}{name}", code(node.args[0])
         yield Change(f"{image}-{detail}",
                      f"In {where(context)}, " + words.format(image=image) + ".",

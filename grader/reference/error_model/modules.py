@@ -40,6 +40,7 @@ from . import (
     sinusoids,
     stems,
     steps,
+    stride_grid,
     stride_pads,
     terms,
     tiling,
@@ -52,7 +53,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
-           loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads,
+           loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
