@@ -29,7 +29,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .change import Change, Context, code, is_checked_function, where
-from .kernel_fit import kernel_overflow
+from .kernel_fit import convolution_sizes, kernel_overflow
 from .tree import PREFIX
 from .windows import strided_windows, windows_returned
 
@@ -78,16 +78,9 @@ def taps_stepped(context: Context, node: ast.AST) -> Iterator[Change]:
 def _edge_reached(rewritten, calls, same) -> bool:
     """Whether on one of `calls` (image, K, b, stride) a kept window's spread taps run past the
     image's edge, where the sentence says they count as 0."""
-    for c in calls:
-        given = dict(zip(("image", "K", "b", "stride"), c.args, strict=False)) | dict(c.kwargs)
-        try:
-            sides, kernel = np.shape(given["image"])[:2], np.shape(given["K"])[:2]
-            s = int(given["stride"])
-        except (KeyError, TypeError, ValueError):
-            continue
-        if s > 1 and len(sides) == 2 and len(kernel) == 2 and any(
-                k <= n and (n - k) // s * s + (k - 1) * s >= n
-                for n, k in zip(sides, kernel, strict=True)):
+    for sides, kernel, s in filter(None, map(convolution_sizes, calls)):
+        if s > 1 and any(k <= n and (n - k) // s * s + (k - 1) * s >= n
+                         for n, k in zip(sides, kernel, strict=True)):
             return True
     return False
 

@@ -159,6 +159,19 @@ def kernel_overflow(counts):
     return output
 
 
+def convolution_sizes(call) -> tuple | None:
+    """((H, W), (kh, kw), stride) of a recorded `conv_patch_embed(image, K, b, stride)` call
+    (positional or by keyword), or None where they cannot be read: what a `holds` test asks of
+    the check's calls (dilation.py, stride_pads.py)."""
+    given = dict(zip(("image", "K", "b", "stride"), call.args, strict=False)) | dict(call.kwargs)
+    try:
+        sides, kernel = np.shape(given["image"])[:2], np.shape(given["K"])[:2]
+        stride = int(given["stride"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (sides, kernel, stride) if len(sides) == 2 and len(kernel) == 2 else None
+
+
 def valid_counts(H, W, kh, kw, stride) -> list[int]:
     """H' = (H - kh) // stride + 1 and W' likewise: 0 where a kernel is one stride too large,
     negative (numpy's ValueError for the buffer) where it is larger still."""

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, where
+from .kernel_fit import convolution_sizes
 from .tree import PREFIX
 from .windows import padded, strided_windows, window_call
 
@@ -60,15 +61,8 @@ def _tiling_pad_skipped(rewritten, calls, same) -> bool:
     the stride does not tile, where 'SAME' would pad and this code pads nothing: else the calls
     cannot tell it from 'SAME' padding applied always (windows.py's `pad-same`), and the
     sentence's "only when k == stride is nothing padded" is not seen."""
-    for c in calls:
-        given = dict(zip(("image", "K", "b", "stride"), c.args, strict=False)) | dict(c.kwargs)
-        try:
-            sides, kernel = np.shape(given["image"])[:2], np.shape(given["K"])[:2]
-            s = int(given["stride"])
-        except (KeyError, TypeError, ValueError):
-            continue
-        if s > 0 and len(sides) == 2 and all(k == s for k in kernel) and any(
-                n % s for n in sides):
+    for sides, kernel, s in filter(None, map(convolution_sizes, calls)):
+        if s > 0 and all(k == s for k in kernel) and any(n % s for n in sides):
             return True
     return False
 
