@@ -1720,7 +1720,8 @@ def test_q_k_and_v_from_one_fused_product_split_heads_first():
 @pytest.mark.parametrize("count, detail", [
     (lambda T: T * (T + 1) // 2, "plus-one-halved"),
     (lambda T: T * (T - 1) // 2, "minus-one-halved"),
-    (lambda T: T * (T - 1), "minus-one")])
+    (lambda T: T * (T - 1), "minus-one"),
+    (lambda T, causal=True: T * T // (2 if causal else 1), "halved")])
 def test_a_square_counted_as_a_triangle(count, detail):
     """`attention_scores` counting a causal triangle (or the pairs) instead of the T x T map:
     each form named by what it counts; T = 1 and T = 0 pass for some forms, and still agree."""
@@ -1728,6 +1729,28 @@ def test_a_square_counted_as_a_triangle(count, detail):
     found = em.search(REFERENCE["attention_scores"], calls, 0, same_count)
     assert found.name == f"op:triangle:attention_scores:T-squared-{detail}", found
     assert "every token against every token" in found.sentence
+
+
+def test_a_halved_square_is_only_a_returned_count_and_never_a_right_or_other_one():
+    """open-blt's `T * T // (2 if causal else 1)` with causal=True: named as the halved map
+    (the source's words in its sentence); a square inside another count (`P * P * C`) is not
+    offered it, the causal triangle with its diagonal keeps its own name, and the right count
+    (or a float half, `T * T / 2`, which no integer rewrite reproduces) is not named halved."""
+    scores = REFERENCE["attention_scores"]
+    found = em.search(scores, calls_of(scores, lambda T: T * T // 2, [(197,), (1,), (6,)]), 0,
+                      same_count)
+    assert found.name == "op:triangle:attention_scores:T-squared-halved", found
+    assert "`T * T // 2`" in found.sentence and "has no mask" in found.sentence
+    with pytest.raises(KeyError):
+        em.rewrite(REFERENCE["patch_dim"], "op:triangle:patch_dim:P-squared-halved")
+    plus = em.search(scores, calls_of(scores, lambda T: T * (T + 1) // 2, [(197,), (6,)]), 0,
+                     same_count)
+    assert plus.name.endswith("T-squared-plus-one-halved"), plus
+    right = em.search(scores, calls_of(scores, lambda T: T * T, [(197,), (6,)]), 0, same_count)
+    assert right is None or "halved" not in right.name
+    floats = em.search(scores, calls_of(scores, lambda T: T * T / 2, [(197,), (6,)]), 0,
+                       same_count)
+    assert floats is None or "halved" not in floats.name, floats
 
 
 @pytest.mark.parametrize("heads", [12, 6])

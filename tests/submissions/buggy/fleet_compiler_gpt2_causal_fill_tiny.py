@@ -8,8 +8,11 @@ Mistakes:
 
 Grader: at blind time (0fc72e8), partly named: the missing-mask mistake's sentence "With
 causal=True, token i may only see tokens 0..i: set the scores above the diagonal to -inf before
-the softmax." (attention_causal_ignored). Its fix is right, but it reads as if no mask were
-there. Now the same. Not every mistake named.
+the softmax." (attention_causal_ignored). Its fix is right, but it read as if no mask were there.
+A tiny fill and no mask give the same outputs within tolerance, so no rewrite can tell them
+apart: now the same mistake's sentence says both ("the scores above the diagonal are not hidden:
+either no mask is applied, or its fill is too small to matter after the softmax (as -1e-10 or
+-1e-9 is). Fill them with -inf, or a large negative such as -1e9"). Named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'attention_causal_ignored'}

@@ -9,15 +9,18 @@ Mistakes:
 2. attention_scores has the source's `causal=True` default, which halves the count, `T * T // 2`
    (197 tokens give 19404, not 38809): a ViT's map has no mask, T**2 scores.
 
-Grader: at blind time (0fc72e8), the floor is named (floor division drops the pixels that do not
-tile); the halving is observed by checklists only ("every token attends to every token, so T**2
-scores"), and attention-cost's paired check wrongly said num_tokens loses points in token-count
-(full marks there). Now: the floor named (floor_division_count), the halving observed by
-checklists only; the wrong observation is gone (dependencies._compared: a checklist about the
-P = 4 versus P = 16 cost instead). Not every mistake named.
+Grader: at blind time (0fc72e8), the floor was named (floor division drops the pixels that do
+not tile); the halving was observed by checklists only ("every token attends to every token, so
+T**2 scores"), and attention-cost's paired check wrongly said num_tokens loses points in
+token-count (full marks there). Now both named: the floor (floor_division_count) and the halving
+(op:triangle's halved detail: "`T * T` is counted as `T * T // 2`, a causal map's scores counted
+as half the square, as FLOP counters write `// (2 if causal else 1)` with causal=True; the
+lecture's map has no mask"); the paired check gets a checklist, the wrong observation gone
+(dependencies._compared).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'floor_division_count', 'attention-cost': None}
+EXPECT = {'patch-count': 'floor_division_count',
+          'attention-cost': 'op:triangle:attention_scores:T-squared-halved'}
 
 
 def num_patches(H, W, P):
