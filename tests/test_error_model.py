@@ -1753,6 +1753,32 @@ def test_a_halved_square_is_only_a_returned_count_and_never_a_right_or_other_one
     assert floats is None or "halved" not in floats.name, floats
 
 
+def test_a_causal_mask_that_hides_nothing_says_no_mask_or_a_fill_too_small():
+    """fleet_compiler's numpy GPT-2 fills the future with `(1 - np.tri(T)) * -1e-10`: within
+    tolerance the outputs of no mask at all, so the skipped mask's sentence says both; the TF
+    tutorial's `(1 - tril) * -1e9` added to the scores is right and is not named."""
+    def student(fill):
+        def self_attention(x, p, heads, causal=False):
+            T, d = x.shape
+            d_h = d // heads
+            q, k, v = (np.split(x @ p[f"W{n}"] + p[f"b{n}"], heads, axis=-1) for n in "qkv")
+            mask = (1 - np.tri(T)) * fill if causal else np.zeros((T, T))
+            out = [_softmax(q[h] @ k[h].T / np.sqrt(d_h) + mask) @ v[h] for h in range(heads)]
+            return np.hstack(out) @ p["Wo"] + p["bo"]
+        return self_attention
+
+    sa = REFERENCE["self_attention"]
+    cases = [(RNG.normal(size=(4, 4)), attention_params(4), 1, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, False)]
+    found = em.search(sa, calls_of(sa, student(-1e-10), cases), 0, same)
+    assert found.name == "op:skip:self_attention:skip-causal_mask", found
+    assert "no mask is applied" in found.sentence and "too small" in found.sentence
+    right = calls_of(sa, student(-1e9), cases)
+    assert all(same(c.got, c.expected) for c in right)
+    assert em.search(sa, right, 0, same) is None
+
+
 @pytest.mark.parametrize("heads", [12, 6])
 def test_a_square_counted_for_every_head_of_a_standard_vit(heads):
     """timm's attn tensor (B, num_heads, N, N) counted: `12 * T * T` for one map's `T * T`; a
