@@ -1720,7 +1720,8 @@ def test_q_k_and_v_from_one_fused_product_split_heads_first():
 @pytest.mark.parametrize("count, detail", [
     (lambda T: T * (T + 1) // 2, "plus-one-halved"),
     (lambda T: T * (T - 1) // 2, "minus-one-halved"),
-    (lambda T: T * (T - 1), "minus-one")])
+    (lambda T: T * (T - 1), "minus-one"),
+    (lambda T, causal=True: T * T // (2 if causal else 1), "halved")])
 def test_a_square_counted_as_a_triangle(count, detail):
     """`attention_scores` counting a causal triangle (or the pairs) instead of the T x T map:
     each form named by what it counts; T = 1 and T = 0 pass for some forms, and still agree."""
@@ -1728,6 +1729,54 @@ def test_a_square_counted_as_a_triangle(count, detail):
     found = em.search(REFERENCE["attention_scores"], calls, 0, same_count)
     assert found.name == f"op:triangle:attention_scores:T-squared-{detail}", found
     assert "every token against every token" in found.sentence
+
+
+def test_a_halved_square_is_only_a_returned_count_and_never_a_right_or_other_one():
+    """open-blt's `T * T // (2 if causal else 1)` with causal=True: named as the halved map
+    (the source's words in its sentence); a square inside another count (`P * P * C`) is not
+    offered it, the causal triangle with its diagonal keeps its own name, and the right count
+    (or a float half, `T * T / 2`, which no integer rewrite reproduces) is not named halved."""
+    scores = REFERENCE["attention_scores"]
+    found = em.search(scores, calls_of(scores, lambda T: T * T // 2, [(197,), (1,), (6,)]), 0,
+                      same_count)
+    assert found.name == "op:triangle:attention_scores:T-squared-halved", found
+    assert "`T * T // 2`" in found.sentence and "has no mask" in found.sentence
+    with pytest.raises(KeyError):
+        em.rewrite(REFERENCE["patch_dim"], "op:triangle:patch_dim:P-squared-halved")
+    plus = em.search(scores, calls_of(scores, lambda T: T * (T + 1) // 2, [(197,), (6,)]), 0,
+                     same_count)
+    assert plus.name.endswith("T-squared-plus-one-halved"), plus
+    right = em.search(scores, calls_of(scores, lambda T: T * T, [(197,), (6,)]), 0, same_count)
+    assert right is None or "halved" not in right.name
+    floats = em.search(scores, calls_of(scores, lambda T: T * T / 2, [(197,), (6,)]), 0,
+                       same_count)
+    assert floats is None or "halved" not in floats.name, floats
+
+
+def test_a_causal_mask_that_hides_nothing_says_no_mask_or_a_fill_too_small():
+    """fleet_compiler's numpy GPT-2 fills the future with `(1 - np.tri(T)) * -1e-10`: within
+    tolerance the outputs of no mask at all, so the skipped mask's sentence says both; the TF
+    tutorial's `(1 - tril) * -1e9` added to the scores is right and is not named."""
+    def student(fill):
+        def self_attention(x, p, heads, causal=False):
+            T, d = x.shape
+            d_h = d // heads
+            q, k, v = (np.split(x @ p[f"W{n}"] + p[f"b{n}"], heads, axis=-1) for n in "qkv")
+            mask = (1 - np.tri(T)) * fill if causal else np.zeros((T, T))
+            out = [_softmax(q[h] @ k[h].T / np.sqrt(d_h) + mask) @ v[h] for h in range(heads)]
+            return np.hstack(out) @ p["Wo"] + p["bo"]
+        return self_attention
+
+    sa = REFERENCE["self_attention"]
+    cases = [(RNG.normal(size=(4, 4)), attention_params(4), 1, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, True),
+             (RNG.normal(size=(5, 8)), attention_params(8), 2, False)]
+    found = em.search(sa, calls_of(sa, student(-1e-10), cases), 0, same)
+    assert found.name == "op:skip:self_attention:skip-causal_mask", found
+    assert "no mask is applied" in found.sentence and "too small" in found.sentence
+    right = calls_of(sa, student(-1e9), cases)
+    assert all(same(c.got, c.expected) for c in right)
+    assert em.search(sa, right, 0, same) is None
 
 
 @pytest.mark.parametrize("heads", [12, 6])

@@ -186,3 +186,23 @@ def residual_sides(node: ast.AST):
         if (isinstance(step, ast.Call) and step.args and isinstance(step.args[0], ast.Name)
                 and step.args[0].id == base.id):
             yield kept, branch, base, step
+
+
+TRIANGLE_MAKERS = ("tri", "tril", "triu")  # numpy's triangles: the helper builds a causal mask
+
+
+def skipped(context: Context, node: ast.Call) -> str:
+    """The sentence of a helper's call left out (operators.skip). A helper that builds a
+    triangle (`np.tri`) is a causal mask: without it every score is seen, the outputs that code
+    with no mask gives and code whose fill is too small to hide anything after the softmax
+    gives (fleet_compiler's numpy GPT-2, `(1 - np.tri(n)) * -1e-10`): the cases cannot tell
+    the two apart, so the sentence says both."""
+    child = context.instance.children[node.func.id]
+    if any(isinstance(n, ast.Attribute) and n.attr in TRIANGLE_MAKERS
+           for n in ast.walk(child.node)):
+        return (f"In {where(context)}, the causal mask `{code(node)}` hides nothing: the scores "
+                "above the diagonal are not hidden, either because no mask is applied or because "
+                "its fill is too small to matter after the softmax (as -1e-10 or -1e-9 is). "
+                "Fill them with -inf, or a large negative such as -1e9, before the softmax.")
+    return (f"In {where(context)}, the step `{code(node)}` is left out: "
+            f"`{code(node.args[0])}` goes on as it is.")

@@ -2,7 +2,8 @@
 
 - A square of one name, `T * T` or `T ** 2`, counted as a triangle: `T * (T + 1) // 2` (a
   causal mask's kept scores: each token against itself and those before it), `T * (T - 1) // 2`
-  (each pair once) or `T * (T - 1)` (each token against every other, itself left out).
+  (each pair once) or `T * (T - 1)` (each token against every other, itself left out), and a
+  returned square halved, `T * T // 2` (a causal map's scores, FLOP counters' `// 2`).
 - The count returned as a float, as `/`, `math.pow` or a float constant makes it: 768.0 for 768.
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
 - A square `T * T` counted for every head of a standard ViT, `12 * T * T` (timm's attn tensor
@@ -29,6 +30,13 @@ TRIANGLES = (  # (detail, the count, what it counts)
     ("minus-one-halved", "{t} * ({t} - 1) // 2", "each pair of different tokens once"),
     ("minus-one", "{t} * ({t} - 1)", "each token against every other, itself left out"),
 )
+# A returned square halved, `T * T // 2`: a causal map's scores as FLOP counters count them,
+# `// (2 if causal else 1)` with `causal=True` (danielpwarren/open-blt's
+# attention_flops_per_token, flash-attention's benchmark `flops(..., causal)`): only a count the
+# checked function returns (`return T * T`), not a square inside another count (`P * P * C`).
+HALVED = ("halved", "{t} * {t} // 2",
+          "a causal map's scores counted as half the square, as FLOP counters write "
+          "`// (2 if causal else 1)` with causal=True")
 
 
 def squared_name(node: ast.AST) -> str | None:
@@ -49,12 +57,13 @@ def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
     name = squared_name(node)
     if name is None:
         return
-    for detail, count, counts in TRIANGLES:
+    returned = "/" not in context.instance.path and id(node) in _counts(context.instance.node)
+    for detail, count, counts in TRIANGLES + ((HALVED,) if returned else ()):
         written = count.format(t=name)
         yield Change(f"{name}-squared-{detail}",
                      f"In {where(context)}, `{code(node)}` is counted as `{written}`, {counts}; "
-                     f"the lecture's map scores every token against every token, itself "
-                     f"included: `{code(node)}`.",
+                     f"the lecture's map has no mask: it scores every token against every "
+                     f"token, itself included, `{code(node)}`.",
                      lambda n, written=written: ast.parse(written, mode="eval").body)
 
 

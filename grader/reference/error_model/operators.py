@@ -23,6 +23,7 @@ from .change import (
     literal,
     one_apart,
     residual_sides,
+    skipped,
     slug,
     where,
     with_first,
@@ -332,10 +333,7 @@ def skip(context: Context, node: ast.AST) -> Iterator[Change]:
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id.startswith(PREFIX) and node.args):
         label = context.instance.children[node.func.id].path.rsplit("/", 1)[-1]
-        yield Change(f"skip-{label}",
-                     f"In {where(context)}, the step `{code(node)}` is left out: "
-                     f"`{code(node.args[0])}` goes on as it is.",
-                     lambda n: n.args[0])
+        yield Change(f"skip-{label}", skipped(context, node), lambda n: n.args[0])
 
 
 def _int_index(node: ast.AST) -> int | None:
