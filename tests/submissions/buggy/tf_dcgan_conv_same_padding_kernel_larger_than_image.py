@@ -12,10 +12,15 @@ Mistakes:
 Grader: at blind time (fe6e9573), mistake 1 named ("the image is zero-padded as TensorFlow's
 padding='SAME' does: ceil(H / stride) outputs, ...") on "several kernels and strides" and the
 hidden check; mistake 2 only observed, by its refusal check's checklist ("A 3x3 kernel does not
-fit in a 2-pixel-high image: raise ValueError."). In unnamed/.
+fit in a 2-pixel-high image: raise ValueError."). Since name45a both named: the padding as
+before, and on the refusal check the pair of kernel_fit's kernel-untested-windows-taken with
+the padding another check named ("2 mistakes at once: (1) ... nothing tests that the kernel fits
+the image as it is given ... (2) ... zero-padded as TensorFlow's padding='SAME' does ...").
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:padding:conv_patch_embed:pad-same'}
+EXPECT = {'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested-windows-taken'
+                           '+op:padding:conv_patch_embed:pad-same'}
 
 
 def conv_patch_embed(image, K, b, stride):

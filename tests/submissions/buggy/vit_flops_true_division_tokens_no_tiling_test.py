@@ -11,11 +11,16 @@ Mistakes:
 Grader: at blind time (fe6e9573), mistake 1 named ("the count ... comes out as a float (a
 number ending in .0), as `/`, `math.pow` or a float constant make it"), on both visible checks
 and the hidden one; mistake 2 only observed, by the hidden non-tiling check's checklist
-("Patches that do not tile the image must raise ValueError, with or without [CLS]."). In
-unnamed/.
+("Patches that do not tile the image must raise ValueError, with or without [CLS]."). Since
+name45a both named: the float count as before, and on the non-tiling check the pair of
+tiling.true_division with the missing test ("2 mistakes at once: (1) ... there is no tiling
+test ... (2) ... the patches are counted with true division, `(H / P) * (W / P)` ..."). Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'token-count': 'op:count_as_float:num_tokens:count-as-float'}
+EXPECT = {'token-count': 'op:tiling:num_tokens/num_patches:none'
+                         '+op:true_division:num_tokens/num_patches:count-by-true-division'}
+ALIASES = ('op:count_as_float:num_tokens:count-as-float',)  # the float alone, on tiling sizes
 
 
 def num_tokens(H, W, P, cls_token=True):
