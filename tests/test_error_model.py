@@ -5317,6 +5317,36 @@ def test_a_mask_buffer_sized_by_the_width_paired_with_a_named_scale():
     assert found is None or "buffer_cut" not in found.name, found
 
 
+def test_untested_windows_taken_and_a_true_division_count_are_pairs_second_parts_only():
+    """Blind round 45 (issue 38): kernel_fit.py's "kernel-untested-windows-taken" drops the
+    kernel test and takes the windows on: alone, numpy's own ValueError where the kernel does
+    not fit (the refusal asked for, so never named alone), the reference elsewhere; after it a
+    'SAME' padding returns the padded image's windows. tiling.py's "count-by-true-division"
+    alone keeps the tiling test (a float count); after no test, a fraction of a patch."""
+    from grader.reference.counting import num_tokens
+    from grader.reference.error_model.modules import NAMED_ELSEWHERE
+    from grader.reference.patches import conv_patch_embed
+
+    assert {"kernel_untested", "true_division"} <= NAMED_ELSEWHERE
+    taken = "op:kernel_untested:conv_patch_embed:kernel-untested-windows-taken"
+    alone = em.rewrite(conv_patch_embed, taken)
+    padded = em.rewrite(conv_patch_embed, f"{taken}+op:padding:conv_patch_embed:pad-same")
+    K, b = RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2)
+    image = RNG.normal(size=(6, 7, 1))
+    assert np.allclose(alone(image, K, b, 2), conv_patch_embed(image, K, b, 2))
+    with pytest.raises(ValueError):
+        alone(np.zeros((2, 5, 1)), K, b, 1)  # numpy's own: the window does not fit
+    assert padded(np.zeros((2, 5, 1)), K, b, 1).shape == (2, 5, 2)
+    assert "as it is given" in em.sentence(conv_patch_embed, taken)
+    division = "op:true_division:num_tokens/num_patches:count-by-true-division"
+    floats = em.rewrite(num_tokens, division)
+    assert floats(224, 224, 16) == 197 and isinstance(floats(224, 224, 16), float)
+    with pytest.raises(ValueError):
+        floats(7, 8, 2)  # the tiling test kept
+    untested = em.rewrite(num_tokens, f"op:tiling:num_tokens/num_patches:none+{division}")
+    assert untested(7, 8, 2) == 15.0 and untested(7, 8, 2, cls_token=False) == 14.0
+
+
 def test_a_stride_guard_a_missing_kernel_test_and_a_crop_before_the_grid_are_what_they_say():
     """Blind round 33 (issue 38): guards.py's "windows-must-fit" refuses exactly the sizes whose
     rows or columns the stride leaves over (an assert where the lecture floors); kernel_fit.py's

@@ -582,3 +582,30 @@ def test_a_guard_is_tried_where_another_case_than_the_failed_one_raised(grade):
     assert {c.misconception for c in called} == {
         "op:guarded:conv_patch_embed:windows-must-fit"
         "+op:window_range_bias_after:conv_patch_embed:windows-range-one-short-b-after"}
+
+
+FLOORED_TOKENS_UNTESTED = '''
+"""num_tokens with no tiling test, counting whole patches by flooring a true division,
+`int(H / P) * int(W / P)`: an int on every size, the floored grid where P does not tile. Its
+floored count is named, never paired with the true division (a fraction of a patch)."""
+EXPECT = {"token-count": "tokens_floor_division"}
+
+
+def num_tokens(H, W, P, cls_token=True):
+    return int(H / P) * int(W / P) + (1 if cls_token else 0)
+'''
+
+
+def test_a_true_division_count_is_named_only_where_a_fraction_of_a_patch_came_back(grade):
+    """tiling.py's `true_division` is tried only after a tiling test that lets a size through:
+    round 45's FLOPs script (`(H / P) * (W / P)`, no test) gets the pair; a code that floors
+    each side's quotient (an int, whole patches) gets its floored count, never the pair."""
+    flops = SUBMISSIONS / "buggy" / "vit_flops_true_division_tokens_no_tiling_test.py"
+    pair = ("op:tiling:num_tokens/num_patches:none"
+            "+op:true_division:num_tokens/num_patches:count-by-true-division")
+    told = {c.misconception for c in grade(flops.read_text())["token-count"].checks
+            if not c.passed}
+    assert pair in told, told
+    told = {c.misconception for c in grade(FLOORED_TOKENS_UNTESTED)["token-count"].checks
+            if not c.passed}
+    assert told and not any("true_division" in (m or "") for m in told), told

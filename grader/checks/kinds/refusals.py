@@ -348,6 +348,24 @@ def _wrong_value(calls: list, reference) -> bool:
     return False
 
 
+def _kinds_kept(rewritten, calls: list) -> bool:
+    """Whether `rewritten` returns an int where the student's code returned one and a float
+    where it returned a float, on every call whose value was a number (the same count, 1 and
+    1.0, is one value to a comparison, not one kind)."""
+    for args, kwargs, got in calls:
+        if got.status == "ok" and isinstance(got.value, (int, float, np.number)):
+            try:
+                with np.errstate(all="ignore"):
+                    value = rewritten(*args, **kwargs)
+            except Exception:  # noqa: BLE001  (a raise is no number)
+                return False
+            integers = (np.asarray(value).dtype.kind in "iub",
+                        np.asarray(got.value).dtype.kind in "iub")
+            if integers[0] != integers[1]:
+                return False
+    return True
+
+
 def _unsent(outcome) -> bool:
     """Whether a probe's value was too large to be sent back, a description in its place (every
     window of a 224 x 160 image): it shows nothing either way, and is left out."""
@@ -469,6 +487,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         found = [f"{test}{JOIN}{value}" for test in (*tests, *guards) for value in values
                  if reproduces(f"{test}{JOIN}{value}")]  # a guard too: Keras 1's softmax
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
+    if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
+        found = [name for name in found if _kinds_kept(error_model.rewrite(
+            function, name, hidden), calls)] or found
     if len(found) != 1:
         return result
     return replace(result, misconception=found[0], hint_kind=MISTAKE,

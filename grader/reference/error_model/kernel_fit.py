@@ -19,7 +19,11 @@ convolution does. Real code tests it otherwise:
   larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
   `named_refusal` with a guard of guards.py (an assert on the stride) where both show, or with
   a value single (dilation.py's `buffer_by_stride`, whose edit, applied after this one, binds
-  `no_windows` anew: its buffer of H // stride rows, no window written).
+  `no_windows` anew: its buffer of H // stride rows, no window written); or with the windows
+  taken on (`kernel-untested-windows-taken`), paired only with a single another check of the
+  function named (the image zero-padded 'SAME' first, awp4211/DLAdvance's dcgan
+  `conv_out_size_same` with tf.nn.conv2d's padding='SAME': a padded image always fits the
+  kernel): alone it is numpy's own ValueError, the refusal asked for.
 
 Each of VARIANTS keeps the reference's own refusals and adds one; its values are the
 reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
@@ -204,9 +208,10 @@ def counted_from(counted: int, source: int):
 
 class _Untested(ast.NodeTransformer):
     """`stride = _check_conv(...)` made `stride = untested(...)`, then `if` the kernel does not
-    fit, `return` code's output for it (`no_windows`)."""
+    fit, `return` code's output for it (`no_windows`); with no `empty`, the windows are taken on
+    (`kernel-untested-windows-taken`)."""
 
-    def __init__(self, untested: str, empty: str):
+    def __init__(self, untested: str, empty: str | None):
         self.untested, self.empty = untested, empty
 
     def visit_Assign(self, node: ast.Assign):
@@ -215,13 +220,16 @@ class _Untested(ast.NodeTransformer):
                 and call.func.id == TESTED and len(call.args) == 3 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):
             return node
+        tested = ast.Assign(node.targets, ast.Call(ast.Name(self.untested, ast.Load()),
+                                                   call.args, []), lineno=0)
+        if self.empty is None:
+            return tested
         shapes = [copy.deepcopy(a) for a in call.args[:2]]
         empty = ast.Call(ast.Name(self.empty, ast.Load()),
                          [*shapes, ast.Name(node.targets[0].id, ast.Load())], [])
         returned = ast.If(ast.Compare(empty, [ast.IsNot()], [ast.Constant(None)]),
                           [ast.Return(copy.deepcopy(empty))], [])
-        return [ast.Assign(node.targets, ast.Call(ast.Name(self.untested, ast.Load()),
-                                                  call.args, []), lineno=0), returned]
+        return [tested, returned]
 
 
 def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -243,6 +251,14 @@ def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: ast.fix_missing_locations(_Untested(untested, empty).visit(
                      copy.deepcopy(n))),
                  names=((untested, _untested(check)), (empty, no_windows)))
+    yield Change("kernel-untested-windows-taken",
+                 f"In {where(context)}, nothing tests that the kernel fits the image as it is "
+                 f"given: the code goes on to take its windows, so a kernel taller or wider "
+                 f"than the image gets an array back where the lecture raises ValueError: "
+                 f"refuse `k > H or k > W` first, before anything else is done to the image.",
+                 lambda n: ast.fix_missing_locations(_Untested(untested, None).visit(
+                     copy.deepcopy(n))),
+                 names=((untested, _untested(check)),))
 
 
 OPERATORS = {"kernel_fit": kernel_fit, "kernel_untested": kernel_untested}

@@ -25,7 +25,10 @@ The reference refuses, with ValueError, every H x W size whose height or width P
   patches. Tried only as a pair's second part (AFTER_REFUSAL);
 - and the count taken by area, `H * W // (P * P)` for `(H // P) * (W // P)` (the lecture's
   N = HW / P**2, Zero to Mastery's `int((height * width) / patch_size**2)`): the same where P
-  tiles both sides, more patches where the area divides and the sides do not.
+  tiles both sides, more patches where the area divides and the sides do not;
+- or the count taken with true division, `(H / P) * (W / P)` (a ViT FLOPs script's `n_patches =
+  (h / patch_size) * (w / patch_size)`): a float, a fraction of a patch where P does not tile
+  (`true_division`, tried only as a pair's second part, AFTER_REFUSAL).
 
 The test's own edits apply where the checked function, or a helper it calls directly, calls
 `check_tiling` (the counting functions and `patchify`): few sites. Their values differ from the
@@ -241,6 +244,26 @@ def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
                                      ast.BinOp(P, ast.Mult(), P)))
 
 
+def true_division(context: Context, node: ast.AST) -> Iterator[Change]:
+    """A returned `(H // P) * (W // P)` written with true division, `(H / P) * (W / P)` (ViT
+    FLOPs scripts' `n_patches = (h / patch_size) * (w / patch_size)`, the lecture's H/P x W/P
+    typed as it reads): a float, and where P does not tile a side, a fraction of a patch counted.
+    Alone it is named as a float count (counts.py); tried by `named_refusal` only as a pair's
+    second part, after a tiling test that lets such a size through (AFTER_REFUSAL)."""
+    sides = _grid_sides(node)
+    if sides is None or id(node) not in _returned(context.instance.node):
+        return
+    H, W, P = sides
+    written = f"({code(H)} / {code(P)}) * ({code(W)} / {code(P)})"
+    yield Change("count-by-true-division",
+                 f"In {where(context)}, the patches are counted with true division, `{written}`"
+                 f": the count comes out as a float, and where P does not divide a side, a "
+                 f"fraction of a patch is counted (7 / 2 = 3.5 rows). The lecture counts whole "
+                 f"patches in integers, `{code(node)}`, once the tiling is tested.",
+                 lambda n: ast.BinOp(ast.BinOp(H, ast.Div(), P), ast.Mult(),
+                                     ast.BinOp(W, ast.Div(), P)))
+
+
 def tested_on_last_two(image, P):
     """The image read as the reference reads it (as_hwc), once a tiling test on the sizes of its
     array's last two axes, as it was given, passed (torch's (C, H, W) habit, `H, W =
@@ -313,7 +336,8 @@ def cropped(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"tiling": tiling, "padded": padded, "batched": batched,
-             "count_by_area": count_by_area, "last_two": last_two, "cropped": cropped}
+             "count_by_area": count_by_area, "last_two": last_two, "cropped": cropped,
+             "true_division": true_division}
 # the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
 REFUSAL_OPERATORS = ("tiling", "padded", "batched", "last_two")
-AFTER_REFUSAL = ("count_by_area", "cropped")  # ... each paired with one of those
+AFTER_REFUSAL = ("count_by_area", "cropped", "true_division")  # ... each paired with one of those
