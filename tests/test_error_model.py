@@ -548,6 +548,29 @@ def test_a_term_added_before_the_concatenation_instead_of_after():
         REFERENCE["embed_image"], name)
 
 
+def test_positions_on_the_patches_alone_then_cls_appended_is_both_slips():
+    """titans_pytorch's MemoryViT: `x += pos[:, :n]`, then `cat((x, cls))`: [CLS] the last row
+    with no position. The search pairs the reversed parts with the term added first (the
+    concatenation's parts read either way round); [CLS] prepended stays the one slip."""
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def memory_vit(image, params, rows):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        x = x + rows(params["pos"], len(x))
+        return np.concatenate([x, params["cls"][None]], axis=0)
+
+    images = [RNG.normal(size=(4, 4, 3)), RNG.normal(size=(4, 4, 3))]
+    for which, rows in (("first", lambda pos, n: pos[:n]), ("last", lambda pos, n: pos[-n:])):
+        found = em.search(embed, [em.Call((i, params), {}, memory_vit(i, params, rows),
+                                          embed(i, params)) for i in images], 0, same)
+        assert found.name == (f"op:concatenation:embed_image:params['pos']-{which}-rows-before-"
+                              "vstack+op:parts_reversed:embed_image:x-before-params['cls']"), found
+        assert "the rows it joins to `x` get nothing added" in found.sentence
+    singles = {e.name for e in em.model(embed)[1] if e.operator == "concatenation"}
+    assert singles == {f"op:concatenation:embed_image:params['pos']-{w}-rows-before-vstack"
+                       for w in ("first", "last")}  # the reference prepends: no new site
+
+
 def test_a_stride_kept_on_one_axis_only():
     """The columns read one at a time, as many as the stride gives: a convolution loop over
     `j:j + k` where it should read `j * stride:j * stride + k`; right for stride 1."""

@@ -7,12 +7,18 @@ Mistakes:
 2. embed_image adds the positions `pos[:N]` to the patch rows only, before [CLS] is appended, so
    [CLS] gets no position (the lecture adds pos[0] to [CLS] and pos[1:] to the patches).
 
-Grader: at blind time (fe6e9573) and now, both are only observed: cls-and-positions' failing checks
-carry the `[checklist]` "The sequence is [CLS] (row 0) followed by the N patch tokens, then + pos"
-(true), no named hint. Not every mistake named.
+Grader: at blind time (fe6e9573) both were only observed: cls-and-positions' failing checks
+carried the `[checklist]` "The sequence is [CLS] (row 0) followed by the N patch tokens, then + pos"
+(true), no named hint. Now named as the pair on the worked example, RGB and hidden checks: "2
+mistakes at once: (1) ... `x + params['pos']` is added before `np.vstack([params['cls'], x])`, to
+the rows of `x` alone, with the first rows of `params['pos']` ... (2) ... `np.vstack([x,
+params['cls']])` puts `x` before `params['cls']`" (the term-before-concatenation edit now reads
+the concatenation's parts either way round, so it composes with the reversed parts);
+vit-checkpoint observes the broken embed_image. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': "op:concatenation:embed_image:params['pos']-first-rows-before-vstack"
+                              "+op:parts_reversed:embed_image:x-before-params['cls']"}
 
 
 def embed_image(image, params):
