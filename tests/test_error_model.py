@@ -2181,6 +2181,42 @@ def test_a_keep_mask_added_as_a_mask_of_the_hidden_keys():
                        REFERENCE["softmax"](scores) @ v)
 
 
+def test_a_mask_of_the_hidden_keys_given_to_a_rule_that_keeps_where_it_is_one():
+    """The UvA tutorials' Flax `where(mask == 0, -9e15, logits)` given PyTorch's hidden-key mask
+    `np.triu(ones, 1)`: kept and hidden swapped, a finite fill, so the last row is uniform. Not
+    the -inf inversion (a NaN last row), nor a keep-mask added times -1e9 (last row right)."""
+    def attention_like(x, p, heads, causal=False, rule="swapped"):
+        T = x.shape[-2]
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        s = q @ k.T / np.sqrt(x.shape[-1])
+        if causal and rule == "swapped":
+            s = np.where(np.triu(np.ones((T, T)), k=1) == 0, -9e15, s)
+        elif causal:
+            s = s + np.tril(np.ones((T, T))) * -1e9
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [((RNG.normal(size=(3, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(4, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(2, 4)), p, 1), {})]
+    named = {}
+    for rule in ("swapped", "added"):
+        calls = [em.Call(a, k, attention_like(*a, **k, rule=rule),
+                         REFERENCE["self_attention"](*a, **k)) for a, k in cases]
+        named[rule] = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert named["swapped"].name == ("op:mask_swapped:self_attention/attention:"
+                                     "kept-and-hidden-swapped-finite-fill"), named
+    assert "sees only the later tokens" in named["swapped"].sentence
+    assert named["added"].name == ("op:keep_mask_hiding:self_attention/attention:"
+                                   "keep-mask-added-as-hidden"), named
+    q, k, v = (RNG.normal(size=(2, 3, 2)) for _ in range(3))
+    swapped = em.rewrite(attention, "op:mask_swapped:attention:kept-and-hidden-swapped-finite-fill")
+    scores = np.where(np.tri(3, dtype=bool), -1e9, q @ k.swapaxes(-1, -2) / math.sqrt(2))
+    assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool)), REFERENCE["softmax"](scores) @ v)
+    assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool))[:, -1], v.mean(axis=-2))
+
+
 def test_the_heads_averaged_and_tiled_back_where_they_are_concatenated():
     """PyG's GATConv concat=False: the heads' outputs averaged, `np.tile(out.mean(axis=0),
     heads)` back to width d; its rewrite of merge_heads computes that, and it is named on

@@ -11,14 +11,20 @@ Mistakes:
    token itself and keeps the future (the last row is all hidden and becomes uniform).
 The student's top-level scaled_dot_product and BSHD are nested in self_attention here.
 
-Grader: at blind time (fe6e9573) and now, the split is named (op:fused:self_attention:qkv-fused-heads-major) on
-multi-head-attention and the hidden causal check; the mask is only observed: the visible causal
-check (heads=1) has only an `[observation]` pointing to multi-head-attention, the hidden one a
-`[checklist]`. Not every mistake named.
+Grader: at blind time (fe6e9573) the split was named (op:fused:self_attention:qkv-fused-heads-major)
+on multi-head-attention; the mask was only observed: the visible
+causal check (heads=1) had only an `[observation]` pointing to multi-head-attention, the hidden
+one a `[checklist]`. Now both causal checks name the pair: "2 mistakes at once: (1) ... one fused
+product ... (2) ... the mask hides the scores it should keep and keeps the ones it should hide,
+`np.where(mask, -1e9, scores)` in effect ..." (op:mask_swapped, masks.py: a mask of the hidden
+keys given to a rule that reads 1 as "keep", the hidden ones filled with a finite number);
+multi-head-attention names the split alone. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:fused:self_attention:qkv-fused-heads-major',
-          'no-causal-mask': None}
+          'no-causal-mask': 'op:fused:self_attention:qkv-fused-heads-major'
+                            '+op:mask_swapped:self_attention/attention:'
+                            'kept-and-hidden-swapped-finite-fill'}
 
 
 def self_attention(x, p, heads, causal=False):
