@@ -6526,3 +6526,62 @@ def test_a_gray_image_whose_channel_count_is_read_off_a_third_axis():
     assert "`image.shape[2]`" in found.sentence and "IndexError" in found.sentence
     other = em.search(patchify, _calls_raising(patchify, unpacked, cases), 0, same)
     assert other is not None and "channel_indexed" not in other.name, other
+
+
+def test_positions_on_the_patches_alone_then_cls_appended_is_both_slips():
+    """titans_pytorch's MemoryViT: `x += pos[:, :n]`, then `cat((x, cls))`: [CLS] the last row
+    with no position. The search pairs the reversed parts with the term added first (the
+    concatenation's parts read either way round); [CLS] prepended stays the one slip."""
+    embed, params = REFERENCE["embed_image"], small_vit()
+
+    def memory_vit(image, params, rows):
+        x = REFERENCE["linear_patch_embed"](image, params["W_e"], params["b_e"], params["P"])
+        x = x + rows(params["pos"], len(x))
+        return np.concatenate([x, params["cls"][None]], axis=0)
+
+    images = [RNG.normal(size=(4, 4, 3)), RNG.normal(size=(4, 4, 3))]
+    for which, rows in (("first", lambda pos, n: pos[:n]), ("last", lambda pos, n: pos[-n:])):
+        found = em.search(embed, [em.Call((i, params), {}, memory_vit(i, params, rows),
+                                          embed(i, params)) for i in images], 0, same)
+        assert found.name == (f"op:concatenation:embed_image:params['pos']-{which}-rows-before-"
+                              "vstack+op:parts_reversed:embed_image:x-before-params['cls']"), found
+        assert "the rows it joins to `x` get nothing added" in found.sentence
+    singles = {e.name for e in em.model(embed)[1] if e.operator == "concatenation"}
+    assert singles == {f"op:concatenation:embed_image:params['pos']-{w}-rows-before-vstack"
+                       for w in ("first", "last")}  # the reference prepends: no new site
+
+
+def test_a_mask_of_the_hidden_keys_given_to_a_rule_that_keeps_where_it_is_one():
+    """The UvA tutorials' Flax `where(mask == 0, -9e15, logits)` given PyTorch's hidden-key mask
+    `np.triu(ones, 1)`: kept and hidden swapped, a finite fill, so the last row is uniform. Not
+    the -inf inversion (a NaN last row), nor a keep-mask added times -1e9 (last row right)."""
+    def attention_like(x, p, heads, causal=False, rule="swapped"):
+        T = x.shape[-2]
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        s = q @ k.T / np.sqrt(x.shape[-1])
+        if causal and rule == "swapped":
+            s = np.where(np.triu(np.ones((T, T)), k=1) == 0, -9e15, s)
+        elif causal:
+            s = s + np.tril(np.ones((T, T))) * -1e9
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)) @ v @ p["Wo"] + p["bo"]
+
+    p = attention_params(4)
+    cases = [((RNG.normal(size=(3, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(4, 4)), p, 1), {"causal": True}),
+             ((RNG.normal(size=(2, 4)), p, 1), {})]
+    named = {}
+    for rule in ("swapped", "added"):
+        calls = [em.Call(a, k, attention_like(*a, **k, rule=rule),
+                         REFERENCE["self_attention"](*a, **k)) for a, k in cases]
+        named[rule] = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert named["swapped"].name == ("op:mask_swapped:self_attention/attention:"
+                                     "kept-and-hidden-swapped-finite-fill"), named
+    assert "sees only the later tokens" in named["swapped"].sentence
+    assert named["added"].name == ("op:keep_mask_hiding:self_attention/attention:"
+                                   "keep-mask-added-as-hidden"), named
+    q, k, v = (RNG.normal(size=(2, 3, 2)) for _ in range(3))
+    swapped = em.rewrite(attention, "op:mask_swapped:attention:kept-and-hidden-swapped-finite-fill")
+    scores = np.where(np.tri(3, dtype=bool), -1e9, q @ k.swapaxes(-1, -2) / math.sqrt(2))
+    assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool)), REFERENCE["softmax"](scores) @ v)
+    assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool))[:, -1], v.mean(axis=-2))

@@ -24,6 +24,7 @@ from . import (
     kernel_fit,
     layouts,
     loops,
+    masks,
     names,
     norms,
     omitted,
@@ -54,7 +55,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
-           conventions, row_sums, sinusoids)
+           conventions, row_sums, sinusoids, masks)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

@@ -218,7 +218,8 @@ CONCATENATIONS = frozenset({"vstack", "concatenate", "row_stack"})
 
 
 def _prepended(statement: ast.stmt) -> tuple[str, ast.Call] | None:
-    """(n, the call) for `n = np.vstack([a, ..., n])`: rows put before n's, along axis 0."""
+    """(n, the call) for `n = np.vstack([a, ..., n])`: rows put before n's, along axis 0 (or
+    after them, `np.vstack([n, a])`, once an edit reversed the parts: both slips at once)."""
     if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], ast.Name)):
         return None
@@ -227,8 +228,8 @@ def _prepended(statement: ast.stmt) -> tuple[str, ast.Call] | None:
             and call.func.attr in CONCATENATIONS and len(call.args) == 1 and not call.keywords
             and isinstance(call.args[0], (ast.List, ast.Tuple)) and len(call.args[0].elts) > 1):
         return None
-    last = call.args[0].elts[-1]
-    return (name, call) if isinstance(last, ast.Name) and last.id == name else None
+    ends = (call.args[0].elts[0], call.args[0].elts[-1])
+    return (name, call) if any(isinstance(e, ast.Name) and e.id == name for e in ends) else None
 
 
 def _added_to(statement: ast.stmt, name: str) -> list[ast.BinOp]:
@@ -308,7 +309,7 @@ def added_before_concatenation(context: Context, node: ast.AST) -> Iterator[Chan
             yield Change(f"{slug(code(term))}-{which}-rows-before-{_callee_name(concatenation)}",
                          f"In {where(context)}, `{code(total)}` is added before "
                          f"`{code(concatenation)}`, to the rows of `{name}` alone, with the "
-                         f"{which} rows of `{code(term)}`, `{code(rows)}`: the rows put before "
+                         f"{which} rows of `{code(term)}`, `{code(rows)}`: the rows it joins to "
                          f"`{name}` get nothing added and {after.format(n=name)}.",
                          lambda n, index=index, first=first: _added_first(n, index, first))
 

@@ -9,7 +9,7 @@ Mistakes:
    input with pos != 0.
 
 Grader: at blind time and now, named: "`x + params['pos']` is added before
-`np.vstack([params['cls'], x])` ... with `params['pos'][:len(x)]`: the rows put before `x` get
+`np.vstack([params['cls'], x])` ... with `params['pos'][:len(x)]`: the rows it joins to `x` get
 nothing added and each row of `x` gets the one meant for the row before it" on
 cls-and-positions; vit-checkpoint observes the broken embed_image. Every mistake named, so in
 buggy/.

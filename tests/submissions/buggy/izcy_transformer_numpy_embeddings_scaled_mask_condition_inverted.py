@@ -10,14 +10,18 @@ Mistakes:
    causal=True hides the past and the token itself and keeps the future. causal=False is right.
 
 Grader: at blind time (60400f1) and now, both named: 1 "the output of `linear_patch_embed(...)`
-is multiplied by the square root of its width d" on cls-and-positions; 2 "`np.where(mask,
-scores, -np.inf)` is written with its condition inverted ... your code's one other difference
-shows only in what this slip leads to" (-1e9 for -inf, the last query has no key left) on
+is multiplied by the square root of its width d" on cls-and-positions; 2 at blind time as the
+condition inverted with a quiet softmax clip ("`np.where(mask, scores, -np.inf)` is written with
+its condition inverted ... your code's one other difference shows only in what this slip leads
+to"), now (round 45, masks.py) as what it is: "the mask hides the scores it should keep and keeps
+the ones it should hide, `np.where(mask, -1e9, scores)` in effect ... a mask that marks the
+hidden keys (`np.triu(np.ones((T, T)), 1)` ...) meets a rule that reads 1 as \"keep\"" on
 no-causal-mask. vit-checkpoint observes both. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'op:scaled_by_width:embed_image:linear_patch_embed-times-sqrt-d',
-          'no-causal-mask': 'op:mask_inverted:self_attention/attention:mask-inverted+~op:clip:self_attention/attention/softmax:x-clipped=50'}
+          'no-causal-mask': 'op:mask_swapped:self_attention/attention:'
+                            'kept-and-hidden-swapped-finite-fill'}
 
 
 def embed_image(image, params):

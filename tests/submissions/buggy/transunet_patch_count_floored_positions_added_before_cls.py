@@ -13,7 +13,7 @@ Mistakes:
 Grader: at blind time (fbf6cc7) and at this commit, named: "You returned (H // P) * (W // P):
 floor division silently drops the pixels that do not fit ... raise ValueError instead of
 rounding" (floor_division_count) on patch-count; "`x + params['pos']` is added before
-`np.vstack([params['cls'], x])` ... with `params['pos'][:len(x)]`: the rows put before `x` get
+`np.vstack([params['cls'], x])` ... with `params['pos'][:len(x)]`: the rows it joins to `x` get
 nothing added" on cls-and-positions' RGB and hidden checks. But its worked-example check names
 a WRONG cause: "the rows of `params['pos']` after the first reach the rows one late ... row 0
 keeping `params['pos'][0]`" (op:one_row_late): [CLS] gets no position here, and that check's
