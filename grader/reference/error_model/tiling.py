@@ -229,10 +229,16 @@ def _grid_sides(node: ast.AST) -> tuple[ast.AST, ast.AST, ast.AST] | None:
     return left.left, right.left, left.right
 
 
+def _returned_grid(context: Context, node: ast.AST) -> tuple | None:
+    """(H, W, P) of `node` where it is a `(H // P) * (W // P)` the checked function returns."""
+    sides = _grid_sides(node)
+    return sides if sides is not None and id(node) in _returned(context.instance.node) else None
+
+
 def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
     """A returned `(H // P) * (W // P)` counted by area: `H * W // (P * P)`."""
-    sides = _grid_sides(node)
-    if sides is None or id(node) not in _returned(context.instance.node):
+    sides = _returned_grid(context, node)
+    if sides is None:
         return
     H, W, P = sides
     written = f"{code(H)} * {code(W)} // ({code(P)} * {code(P)})"
@@ -250,8 +256,8 @@ def true_division(context: Context, node: ast.AST) -> Iterator[Change]:
     typed as it reads): a float, and where P does not tile a side, a fraction of a patch counted.
     Alone it is named as a float count (counts.py); tried by `named_refusal` only as a pair's
     second part, after a tiling test that lets such a size through (AFTER_REFUSAL)."""
-    sides = _grid_sides(node)
-    if sides is None or id(node) not in _returned(context.instance.node):
+    sides = _returned_grid(context, node)
+    if sides is None:
         return
     H, W, P = sides
     written = f"({code(H)} / {code(P)}) * ({code(W)} / {code(P)})"
