@@ -22,7 +22,7 @@ import ast
 import functools
 from collections.abc import Iterator
 
-from .change import Change, Context, code, where
+from .change import Change, Context, code, is_result, where
 
 TRIANGLES = (  # (detail, the count, what it counts)
     ("plus-one-halved", "{t} * ({t} + 1) // 2",
@@ -57,7 +57,7 @@ def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
     name = squared_name(node)
     if name is None:
         return
-    returned = "/" not in context.instance.path and id(node) in _counts(context.instance.node)
+    returned = is_result(context, node)
     for detail, count, counts in TRIANGLES + ((HALVED,) if returned else ()):
         written = count.format(t=name)
         yield Change(f"{name}-squared-{detail}",

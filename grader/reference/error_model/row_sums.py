@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, callee, code, is_checked_function, where
 from .tree import PREFIX
 
 STATISTICS = ("mean", "var")
@@ -84,8 +84,7 @@ def row_sums(context: Context, node: ast.AST) -> Iterator[Change]:
     rows does when it sums each `x[i]` as a whole and divides by the width `x.shape[-1]`: the
     same for a (T, d) array (each `x[i]` is one token), but for a batch (B, T, d) each sum covers
     a whole sample of T tokens, still divided by d."""
-    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node and _own(context)
-            and node.args.args):
+    if not (is_checked_function(context, node) and node.args.args):
         return
     calls = [c for c in ast.walk(node) if _over_last(c)]
     if {callee(c) for c in calls} != set(STATISTICS):

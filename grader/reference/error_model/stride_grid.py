@@ -26,7 +26,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import window_call
+from .windows import kept_every_stride, window_call
 
 
 def counted_by_stride(windows, image, stride) -> np.ndarray:
@@ -50,18 +50,10 @@ def counted_by_stride(windows, image, stride) -> np.ndarray:
     return out
 
 
-def _kept_windows(node: ast.AST) -> bool:
-    """Whether `node` is `a[::s, ::s]`: a name's first two axes kept every `s`-th, no bounds."""
-    return (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2
-            and all(isinstance(part, ast.Slice) and part.step is not None and part.lower is None
-                    and part.upper is None for part in node.slice.elts))
-
-
 def grid_by_stride(context: Context, node: ast.AST) -> Iterator[Change]:
     """The convolution's output grid sized `H // stride` by `W // stride`, each window read
     from where its index times the stride starts, cut short by the image's edge."""
-    if not _kept_windows(node):
+    if not kept_every_stride(node):
         return  # the cheap test first: no walk of the function
     call = window_call(context.instance.node, node.value.id)
     if call is None:

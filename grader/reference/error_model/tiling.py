@@ -50,7 +50,7 @@ import numpy as np
 from grader.reference.counting import as_int, check_patch_size, check_tiling
 from grader.reference.patches import as_hwc
 
-from .change import Change, Context, code, near_checked, where
+from .change import Change, Context, code, near_checked, returned, where
 from .tree import PREFIX
 
 TESTED = "check_tiling"  # the reference's tiling test
@@ -210,12 +210,6 @@ def batched(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 @functools.lru_cache(maxsize=256)
-def _returned(function: ast.FunctionDef) -> frozenset[int]:
-    """The ids of the expressions the function returns."""
-    return frozenset(id(sub.value) for sub in ast.walk(function)
-                     if isinstance(sub, ast.Return) and sub.value is not None)
-
-
 def _grid_sides(node: ast.AST) -> tuple[ast.AST, ast.AST, ast.AST] | None:
     """(H, W, P) of a returned `(H // P) * (W // P)`, else None."""
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
@@ -232,7 +226,7 @@ def _grid_sides(node: ast.AST) -> tuple[ast.AST, ast.AST, ast.AST] | None:
 def _returned_grid(context: Context, node: ast.AST) -> tuple | None:
     """(H, W, P) of `node` where it is a `(H // P) * (W // P)` the checked function returns."""
     sides = _grid_sides(node)
-    return sides if sides is not None and id(node) in _returned(context.instance.node) else None
+    return sides if sides is not None and id(node) in returned(context.instance.node) else None
 
 
 def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:

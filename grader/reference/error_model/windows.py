@@ -248,10 +248,15 @@ def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) ->
     return value
 
 
+def kept_every_stride(node: ast.AST) -> bool:
+    """Whether `node` is `a[::s, ::s]`: a name's windows kept every `s`-th on their first two
+    axes, no bounds."""
+    return _strided(node) == [0, 1]
+
+
 def strided_windows(function: ast.AST) -> ast.Subscript | None:
-    """`a[::s, ::s]` in `function`, the windows kept every `s`-th on their first two axes; else
-    None."""
-    return next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
+    """`a[::s, ::s]` in `function` (`kept_every_stride`); else None."""
+    return next((sub for sub in ast.walk(function) if kept_every_stride(sub)), None)
 
 
 def windows_returned(context: Context, node: ast.AST) -> tuple | None:
