@@ -198,7 +198,10 @@ class Dependencies:
         """`result` of a check that tests several functions, one of which loses points in a
         check of another exercise: an observation naming that one and where. Its final verdict
         there, not its first: a `num_tokens` whose only fault is the student's `num_patches`
-        it calls gets full points (graded again around it), so it does not lose points."""
+        it calls gets full points (graded again around it), so it does not lose points. Where
+        the check judged each function's values (`result.outputs`: cost_ratio), one whose
+        values here are all the expected ones is not blamed (a `num_tokens` wrong on
+        non-square images only), and the one whose values differ is said instead."""
         tested = check.names_read()
         if result.misconception:  # a property's finding (a bag of tiles) says more
             return result
@@ -207,7 +210,21 @@ class Dependencies:
             for e, c in self.functions.get(n, ()))] if len(tested) > 1 else []
         if not broken:
             return result
-        hint = f"This check tests your {quoted_names(tested)} together. " + self._losing(
+        outputs = dict(result.outputs)
+        right = [n for n in tested if outputs.get(n) is True]
+        wrong = [n for n in tested if outputs.get(n) is False]
+        together = f"This check tests your {quoted_names(tested)} together. "
+        if wrong:
+            said = together + _differs(right, wrong)
+            elsewhere = [n for n in wrong if n in broken]
+            if elsewhere:
+                said += " " + self._losing(
+                    elsewhere, f"fix {'it' if len(elsewhere) == 1 else 'them'} there first")
+            return replace(result, hint=said, hint_kind=OBSERVATION)
+        broken = [n for n in broken if n not in right]
+        if not broken:
+            return result
+        hint = together + self._losing(
             broken, f"fix {'it' if len(broken) == 1 else 'them'} there first")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
@@ -256,6 +273,16 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
             f"wrong: see {where}; so this failure is in this function's own code)")
     return f"{result.message}\n{note}" if result.message else note
+
+
+def _differs(right: list, wrong: list) -> str:
+    """"Your `num_tokens` returns the expected values here; your `attention_scores` does not
+    (of what it is given)." : what a check that judged each function's values found."""
+    ok = (f"Your {quoted_names(right)} {'returns' if len(right) == 1 else 'return'} the expected "
+          f"values here; your ") if right else "Your "
+    one = len(wrong) == 1
+    return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
+            f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
 
 
 def _kept(check: Check) -> int:
