@@ -88,7 +88,7 @@ def report_to_json(report: GradeReport) -> dict:
     asdict deep-copies every value, a few milliseconds per student in a batch."""
     data = _fields(report)
     data.pop("extra", None)
-    data["exercises"] = [{**_fields(e), "checks": [_fields(c) for c in e.checks]}
+    data["exercises"] = [{**_fields(e), "checks": [_check_fields(c) for c in e.checks]}
                          for e in report.exercises]
     data.update(load_problems=list(report.load_problems), spec_errors=list(report.spec_errors),
                 notes=list(report.notes))
@@ -97,6 +97,12 @@ def report_to_json(report: GradeReport) -> dict:
 
 def _fields(instance) -> dict:
     return {field.name: getattr(instance, field.name) for field in dataclasses.fields(instance)}
+
+
+def _check_fields(check: CheckResult) -> dict:
+    data = _fields(check)
+    data.pop("outputs", None)  # grading's own (dependencies.py), not a report's
+    return data
 
 
 def report_from_json(data: dict) -> GradeReport:

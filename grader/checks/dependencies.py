@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names, stand_in_note
@@ -50,6 +52,8 @@ class Dependencies:
         self._busy: set[tuple] = set()
         self._named: dict[tuple, tuple] = {}  # a failure a mistake names: (verdict, its
         # explanation, the function's cases kept then), to weigh again on those kept after
+        self._calls: dict[tuple, list] = {}  # a check's calls of its function, as first
+        # graded: (planned case, outcome, judge), for _elsewhere
 
     def result(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's verdict, graded again around broken helpers where that applies."""
@@ -100,7 +104,11 @@ class Dependencies:
         """(the first verdict, unexplained; what explains it, or None)."""
         key = (exercise.path, check.name)
         if key not in self._first:
+            memory, function = MEMORY.get(), check.function
+            known = len(memory.ran.get(function, {})) if memory and function else None
             self._first[key] = self._grade(exercise, check, ())[:2]
+            if known is not None:  # the calls it made, as they are (memory keeps them in order)
+                self._calls[key] = list(memory.ran.get(function, {}).values())[known:]
         return self._first[key]
 
     def broken(self, name: str) -> bool:
@@ -198,7 +206,10 @@ class Dependencies:
         """`result` of a check that tests several functions, one of which loses points in a
         check of another exercise: an observation naming that one and where. Its final verdict
         there, not its first: a `num_tokens` whose only fault is the student's `num_patches`
-        it calls gets full points (graded again around it), so it does not lose points."""
+        it calls gets full points (graded again around it), so it does not lose points. Where
+        the check judged each function's values (`result.outputs`: cost_ratio), one whose
+        values here are all the expected ones is not blamed (a `num_tokens` wrong on
+        non-square images only), and the one whose values differ is said instead."""
         tested = check.names_read()
         if result.misconception:  # a property's finding (a bag of tiles) says more
             return result
@@ -207,7 +218,21 @@ class Dependencies:
             for e, c in self.functions.get(n, ()))] if len(tested) > 1 else []
         if not broken:
             return result
-        hint = f"This check tests your {quoted_names(tested)} together. " + self._losing(
+        outputs = dict(result.outputs)
+        right = [n for n in tested if outputs.get(n) is True]
+        wrong = [n for n in tested if outputs.get(n) is False]
+        together = f"This check tests your {quoted_names(tested)} together. "
+        if wrong:
+            said = together + _differs(right, wrong)
+            elsewhere = [n for n in wrong if n in broken]
+            if elsewhere:
+                said += " " + self._losing(
+                    elsewhere, f"fix {'it' if len(elsewhere) == 1 else 'them'} there first")
+            return replace(result, hint=said, hint_kind=OBSERVATION)
+        broken = [n for n in broken if n not in right]
+        if not broken:
+            return result
+        hint = together + self._losing(
             broken, f"fix {'it' if len(broken) == 1 else 'them'} there first")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
@@ -228,13 +253,37 @@ class Dependencies:
             counts[e.path] = counts.get(e.path, 0) + 1
         mine = counts.get(exercise.path, 0)
         homes = [e.id for e, c in graded if counts[e.path] > mine
-                 and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
+                 and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED
+                 and not self._ruled_out(exercise, check, e)]
         if not homes:
             return result
         where = ", ".join(dict.fromkeys(homes))
         hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, as "
                 f"the mistake there may be what fails here too.")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
+
+    def _ruled_out(self, exercise: Exercise, check: Check, other: Exercise) -> bool:
+        """Whether what `other`'s checks of the function show rules its mistake out as the cause
+        of this check's failing case (the one shown; a hidden check's first failing one): every
+        call there that fails has a feature of its inputs (`_features`: several heads, a
+        non-square image, a batch) that every call there that passes lacks, and the failing
+        case here lacks it too (round 45's b45_08: a multi-head split blamed for a case with
+        one head). The calls already made, judged again: no student call. Refusals (a
+        ValueError due) weigh on neither side: they test another thing."""
+        here = [p for p, o, judge in self._calls.get((exercise.path, check.name), ())
+                if not judge(p, o)][:1]
+        if not here or here[0].expectation()[1] is not None:
+            return False
+        there = [(_features(p), judge(p, o)) for e, c in self.functions.get(check.function, ())
+                 if e.path == other.path for p, o, judge in self._calls.get((e.path, c.name), ())
+                 if p.expectation()[1] is None]
+        failing = [f for f, right in there if not right]
+        passing = [f for f, right in there if right]
+        shown = _features(here[0])
+        return bool(failing and passing) and any(
+            all(f.get(name) == value for f in failing)
+            and all(f.get(name) != value for f in passing) and shown.get(name) != value
+            for name, value in failing[0].items())
 
     def _home(self, name: str) -> str:
         """The exercise where `name` loses points ("multi-head-attention"), the first of them
@@ -256,6 +305,36 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
             f"wrong: see {where}; so this failure is in this function's own code)")
     return f"{result.message}\n{note}" if result.message else note
+
+
+def _differs(right: list, wrong: list) -> str:
+    """"Your `num_tokens` returns the expected values here; your `attention_scores` does not
+    (of what it is given)." : what a check that judged each function's values found."""
+    ok = (f"Your {quoted_names(right)} {'returns' if len(right) == 1 else 'return'} the expected "
+          f"values here; your ") if right else "Your "
+    one = len(wrong) == 1
+    return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
+            f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
+
+
+def _features(planned) -> dict:
+    """What a call's failure may depend on, of its inputs: each integer argument's being 1 (one
+    head), each array's number of axes (a batch) and, for an image's (H, W, C) axes, whether
+    H == W; the first two integer arguments' being equal (num_tokens(H, W, P): a square)."""
+    found, numbers = {}, []
+    for name, value in [*enumerate(planned.args), *sorted(planned.kwargs.items())]:
+        if isinstance(value, (bool, np.bool_)):
+            continue
+        if isinstance(value, (int, np.integer)):
+            found[("one", name)] = value == 1
+            numbers.append(value)
+        elif isinstance(value, np.ndarray):
+            found[("axes", name)] = value.ndim
+            if value.ndim >= 3:
+                found[("square", name)] = value.shape[-3] == value.shape[-2]
+    if len(numbers) >= 2:
+        found[("square", "numbers")] = numbers[0] == numbers[1]
+    return found
 
 
 def _kept(check: Check) -> int:

@@ -404,6 +404,8 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
         counts[P] = (tokens[i], scores[i])
     if all(_as_count(counts[P][i]) == want[P][i] for P in want for i in (0, 1)):
         return Verdict(True)
+    outputs = (("num_tokens", all(_as_count(counts[P][0]) == want[P][0] for P in want)),  # T**2
+               ("attention_scores", all(_as_count(counts[P][1]) == sendable[P] ** 2 for P in want)))
     ratio = want[small][1] / want[large][1]
     lines = [f"P={P}: num_tokens({size}, {size}, {P}) = {describe(counts[P][0])}, "
              f"attention_scores of that = {describe(counts[P][1])} "
@@ -413,7 +415,8 @@ def cost_ratio(ctx: PropertyContext) -> Verdict:
                  f"times as many scores as P={large}")
     linear = all(_as_count(counts[P][0]) is not None  # T scores for T tokens
                  and _as_count(counts[P][1]) == _as_count(counts[P][0]) for P in (small, large))
-    return Verdict(False, "\n".join(lines), misconception="scores_linear" if linear else None)
+    return Verdict(False, "\n".join(lines), misconception="scores_linear" if linear else None,
+                   outputs=outputs)  # each function's values here: of the T it was given
 
 
 @property_check("layer_norm_shift_invariant", calls=("layer_norm",))

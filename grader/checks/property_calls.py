@@ -74,6 +74,9 @@ class Verdict:
     # student's code), so the property's own hint, true of this finding, is said instead
     spec_hint: bool = True
     named: bool = False     # its hint names the cause, checked on every call it made
+    # (function, whether every value it returned here is the expected one) for the functions a
+    # property judges one by one (cost_ratio): which one differs, for dependencies._compared
+    outputs: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass

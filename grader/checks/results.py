@@ -45,6 +45,9 @@ class CheckResult:
     # whose own code is wrong ("patchify",); see checks/dependencies.py
     stand_ins: tuple[str, ...] = ()
     hint_kind: str | None = None  # MISTAKE, OBSERVATION or CHECKLIST, when there is a hint
+    # a property's (function, its values here all the expected ones) (property_calls.Verdict):
+    # grading's own, for dependencies._compared; not kept in records
+    outputs: tuple[tuple[str, bool], ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -4,7 +4,7 @@ the worker. No expected value is compiled: it computes what it compares with as 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -74,6 +74,10 @@ class PropertyCheck(Kind):
             return self._failed_call(failed)
         if verdict.passed:
             return check_result(self, PASSED, cases=1)
+        result = self._failed(verdict)  # with what it found of each function's values
+        return replace(result, outputs=verdict.outputs) if verdict.outputs else result
+
+    def _failed(self, verdict: Verdict):
         message = HIDDEN_FAILURE if self.hidden else verdict.message
         if not verdict.judged:  # the spec's words diagnose the property's finding, not this
             return check_result(self, FAILED, message, verdict.hint, 1, hint_kind=OBSERVATION)

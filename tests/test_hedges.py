@@ -1,0 +1,120 @@
+"""The hedged observations of dependencies.py ("as its mistake may be what fails here") are said
+only where nothing the grader saw rules them out (issue 38, blind rounds 44 and 45: never a wrong
+hint). Each submission is the solution with one snippet replaced, graded in a worker over the
+exercises the check and its functions' own checks belong to."""
+from __future__ import annotations
+
+import pytest
+from buggy_submissions import build_submission
+
+from grader.checks import SubmissionGrading
+from grader.checks.results import OBSERVATION
+from grader.worker import StudentWorker
+
+from conftest import SUBMISSIONS
+
+COUNTS = ("patch-count", "token-count", "attention-cost")
+ATTENTION = ("stable-softmax", "multi-head-attention", "no-causal-mask")
+PAIRED = "a smaller patch versus a larger one"
+CAUSAL = "causal=True gives GPT's mask"
+
+
+@pytest.fixture(scope="module")
+def grade(catalogue, tmp_path_factory):
+    def run(snippet: str, ids: tuple) -> dict:
+        folder = tmp_path_factory.mktemp("snippet")
+        (folder / "snippet.py").write_text(snippet)
+        exercises = [e for e in catalogue if e.id in ids]
+        with StudentWorker(build_submission(folder / "snippet.py", folder)) as worker:
+            grading = SubmissionGrading(worker, catalogue=exercises)
+            return {e.id: grading.exercise(e) for e in exercises}
+    return run
+
+
+def _check(results: dict, exercise: str, name: str):
+    return next(c for c in results[exercise].checks if c.name.startswith(name))
+
+
+def test_a_function_whose_values_are_the_expected_ones_here_is_not_blamed(grade):
+    """Round 45's b45_13: `num_tokens` reads H for W (wrong on non-square images, losing points
+    in token-count) and `attention_scores` squares T + 1. The paired check's images are square:
+    its printed num_tokens values are the expected ones, so it must not be blamed; the one whose
+    values differ is said instead."""
+    fixture = SUBMISSIONS / "buggy" / "vit_flops_config_square_grid_from_height_cls_added_again.py"
+    results = grade(fixture.read_text(), COUNTS)
+    assert results["token-count"].score < results["token-count"].max_score
+    check = _check(results, "attention-cost", PAIRED)
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert "`num_tokens` loses" not in check.hint
+    assert "Your `num_tokens` returns the expected values here; your `attention_scores` returns " \
+           "other values" in check.hint
+
+
+FORGOT_CLS = '''
+"""num_tokens without [CLS]: wrong on every image, the paired check's square ones too."""
+EXPECT = {"token-count": None}
+
+
+def num_tokens(H, W, P, cls_token=True):
+    return num_patches(H, W, P)
+'''
+
+
+def test_a_function_whose_values_differ_here_is_still_pointed_at_its_exercise(grade):
+    """The correct variant's guard: `num_tokens` forgets [CLS], so its values in the paired
+    check differ, and it loses points in token-count: said, with where to fix it."""
+    results = grade(FORGOT_CLS, COUNTS)
+    check = _check(results, "attention-cost", PAIRED)
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert "Your `attention_scores` returns the expected values here; your `num_tokens` returns " \
+           "other values" in check.hint
+    assert "Your `num_tokens` loses points in its own exercise (token-count)" in check.hint
+
+
+def _self_attention(scores: str) -> str:
+    """A submission's self_attention: `scores` its score line, a causal mask that adds a ramp
+    to the scores (no mistake the grader names) in place of GPT's."""
+    return f'''
+"""self_attention with a causal mask that adds to the scores."""
+EXPECT = {{"no-causal-mask": None}}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    dh = d // heads
+    q = (x @ p["Wq"] + p["bq"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    k = (x @ p["Wk"] + p["bk"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    v = (x @ p["Wv"] + p["bv"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    {scores}
+    if causal:
+        scores = scores + 0.5 * np.tril(np.ones((T, T))) * np.arange(T)
+    out = softmax(scores, axis=-1) @ v
+    return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_mistake_seen_with_several_heads_only_is_not_blamed_for_a_one_head_case(grade):
+    """Round 45's b45_08 before its mask was named: a multi-head mistake (here the key's heads
+    taken in reverse order: every call with several heads fails there, every one-head call
+    passes) was said to "may be what fails here" on a causal check whose failing case has one
+    head, where it cannot be."""
+    results = grade(_self_attention(
+        "scores = q @ k[::-1].transpose(0, 2, 1) / np.sqrt(dh)"), ATTENTION)
+    mha = results["multi-head-attention"]
+    assert _check(results, "multi-head-attention", "one head").passed
+    assert mha.score < mha.max_score
+    check = _check(results, "no-causal-mask", CAUSAL)
+    assert not check.passed
+    assert "also loses points in multi-head-attention" not in (check.hint or "")
+
+
+def test_a_mistake_seen_with_every_head_count_is_still_pointed_at(grade):
+    """The guard: scores scaled by 2 for any head count fail multi-head-attention's one-head
+    calls too: nothing rules that mistake out of the causal check's failure, so it is said."""
+    results = grade(_self_attention("scores = q @ k.transpose(0, 2, 1) * 2.0"), ATTENTION)
+    assert not _check(results, "multi-head-attention", "one head").passed
+    check = _check(results, "no-causal-mask", CAUSAL)
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert check.hint.startswith("Your `self_attention` also loses points in multi-head-attention")
