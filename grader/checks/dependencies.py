@@ -252,14 +252,21 @@ class Dependencies:
         for e, _ in graded:
             counts[e.path] = counts.get(e.path, 0) + 1
         mine = counts.get(exercise.path, 0)
-        homes = [e.id for e, c in graded if counts[e.path] > mine
-                 and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED
-                 and not self._ruled_out(exercise, check, e)]
-        if not homes:
+        failing = [e for e, c in graded if counts[e.path] > mine
+                   and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
+        homes = [e.id for e in failing if not self._ruled_out(exercise, check, e)]
+        if homes:
+            where = ", ".join(dict.fromkeys(homes))
+            hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, "
+                    f"as the mistake there may be what fails here too.")
+        elif failing:  # told all the same (the check has no checklist): where, and that its
+            where = ", ".join(dict.fromkeys(e.id for e in failing))  # failures are not this one
+            hint = (f"Your `{check.function}` also loses points in {where}, but only on calls "
+                    f"unlike this case (there, every call that fails differs from every call "
+                    f"that passes in one input, where this case is like the passing ones): the "
+                    f"mistake there is not all that fails here.")
+        else:
             return result
-        where = ", ".join(dict.fromkeys(homes))
-        hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, as "
-                f"the mistake there may be what fails here too.")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _ruled_out(self, exercise: Exercise, check: Check, other: Exercise) -> bool:
