@@ -10,10 +10,15 @@ Mistakes:
 
 Grader: at blind time (78229091), neither named: the RGB check (4x6x3, raising) and the hidden
 check had the `[checklist]` "... each flattened in (p1, p2, c) order ..." only; kernel-stride's
-equivalence check an `[observation]` pointing at linear_patch_embed. In unnamed/.
+equivalence check an `[observation]` pointing at linear_patch_embed. Now both are named as one
+slip of Pulfer's patchify ported through a (C, H, W) transpose (grids' `square_rows`, its
+channels-first reading, now also in a helper the checked function calls): "the grid of patches
+is counted n x n from the height ... Each patch is also read from the image moved to (C, H, W),
+so it is flattened channel first, (c, p1, p2) ...". Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None}
+EXPECT = {'linear-patch-embed': 'op:square_rows:linear_patch_embed/patchify:'
+                                 'columns-counted-from-H-rows-from-size-channels-first'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):

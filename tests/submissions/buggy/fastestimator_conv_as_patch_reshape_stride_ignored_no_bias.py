@@ -12,10 +12,15 @@ Mistakes:
 Grader: at blind time (78229091), neither named: "several kernels and strides" (a tiling k =
 stride case shown) had the `[observation]` "returns the expected values minus `b` in every row";
 the equivalence check and the hidden check ("your code raised ValueError") `[checklist]`s only.
-In unnamed/.
+Now both are named, as a pair, on "several kernels and strides" and the hidden check (grid_cuts'
+`stride_ignored`: "the windows are the image's k x k tiles, cut by `image.reshape(H // k, k, W //
+k, k, C)` ... `stride` is never used ..."; and "the bias `b` is left out", once told as a missing
+residual); the equivalence check (k = stride = P, only the bias differs) keeps its
+`[checklist]`. Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:term:conv_patch_embed:drop-b+op:stride_ignored:conv_patch_embed:'
+                           'stride-ignored-image-reshaped-to-tiles'}
 
 
 def conv_patch_embed(image, K, b, stride):
