@@ -5945,8 +5945,40 @@ def test_a_square_grid_into_rows_as_wide_as_the_image_over_the_count():
 
     found = em.search(patchify, _calls_raising(patchify, cropping, cases[:3]), 0, same)
     assert found is None or "square_rows" not in found.name, found
-    assert not any(e.operator == "square_rows" for function in ("linear_patch_embed", "vit_forward")
-                   for e in em.model(REFERENCE[function])[1])
+    assert not any(e.operator == "square_rows" for function in ("embed_image", "vit_forward")
+                   for e in em.model(REFERENCE[function])[1])  # a helper's helper: too deep
+
+
+def test_a_square_grid_into_rows_read_channel_first_in_a_helper():
+    """A numpy `convert_image_to_patches(images, num_patches_1d)` (Pulfer's patchify on (N, C, H,
+    W)) called from linear_patch_embed on `image.transpose(2, 0, 1)[None]` (round 46's b46_07):
+    the square grid's broadcast error on non-square images and each patch flattened (c, p1, p2);
+    named as one reading in the helper linear_patch_embed calls. Gray images only cannot tell the
+    flatten: then the channels-first reading is not claimed."""
+    embed = REFERENCE["linear_patch_embed"]
+
+    def ported(image, W_e, b_e, P):
+        image = np.asarray(image)
+        image = image[..., None] if image.ndim == 2 else image
+        planes, n = image.transpose(2, 0, 1), image.shape[0] // P
+        out = np.zeros((n * n, image.size // (n * n)))
+        for i in range(n):
+            for j in range(n):
+                out[i * n + j] = planes[:, i * P:(i + 1) * P, j * P:(j + 1) * P].flatten()
+        return out @ W_e + b_e
+
+    def case(shape, P):
+        C = shape[2] if len(shape) == 3 else 1
+        return RNG.normal(size=shape), RNG.normal(size=(P * P * C, 3)), RNG.normal(size=3), P
+
+    cases = [case((4, 6, 3), 2), case((6, 6, 3), 3), case((8, 4), 4), case((4, 4, 3), 2)]
+    found = em.search(embed, _calls_raising(embed, ported, cases), 0, same)
+    assert found.name == ("op:square_rows:linear_patch_embed/patchify:"
+                          "columns-counted-from-H-rows-from-size-channels-first"), found
+    assert "flattened channel first, (c, p1, p2)" in found.sentence
+    gray = [case((4, 6), 2), case((6, 6), 3), case((8, 4), 4)]
+    found = em.search(embed, _calls_raising(embed, ported, gray), 0, same)
+    assert found is None or "channels-first" not in found.name, found
 
 
 def test_a_block_with_its_second_norm_of_the_input_on_the_first_residual():
@@ -6225,6 +6257,42 @@ def test_a_convolutions_windows_cut_as_tiles_by_a_reshape():
     found = em.search(conv, calls_of(conv, by_k, cases[:2]), 1, same)
     assert found.name == "op:stride_window:conv_patch_embed:windows-stride-as-window", found
 
+
+
+def test_a_convolution_as_the_images_tiles_its_stride_never_read():
+    """FastEstimator's ViT `Conv2D(d, kernel_size=P, strides=P)` as a reshape of the whole image,
+    `image.reshape(H // k, k, W // k, k, C)` (round 46's b46_04): the stride never read, numpy's
+    refusal wherever k does not tile; named alone, and with its bias left out as a pair, the
+    refusal's message reproduced. Correct code in another style (an im2col loop) names nothing,
+    nor does the Flax port that crops to its own count (`stride_as_tiles`'s)."""
+    conv = REFERENCE["conv_patch_embed"]
+
+    def reshaped(image, K, b, stride, bias=True):
+        k, (H, W, C) = K.shape[0], image.shape
+        x = image.reshape(H // k, k, W // k, k, C).transpose(0, 2, 1, 3, 4)
+        return x.reshape(H // k, W // k, -1) @ K.reshape(-1, K.shape[-1]) + (b if bias else 0)
+
+    def loops(image, K, b, stride):
+        k = K.shape[0]
+        rows, cols = (image.shape[0] - k) // stride + 1, (image.shape[1] - k) // stride + 1
+        return np.array([[np.tensordot(image[i * stride:i * stride + k, j * stride:j * stride + k],
+                                       K, axes=3) + b for j in range(cols)] for i in range(rows)])
+
+    cases = [(RNG.normal(size=(8, 8, 3)), RNG.normal(size=(4, 4, 3, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(9, 9, 3)), RNG.normal(size=(4, 4, 3, 2)), RNG.normal(size=2), 4),
+             (RNG.normal(size=(8, 12, 1)), RNG.normal(size=(4, 4, 1, 2)), RNG.normal(size=2), 4)]
+    name = "op:stride_ignored:conv_patch_embed:stride-ignored-image-reshaped-to-tiles"
+    calls = _calls_raising(conv, reshaped, cases)
+    assert isinstance(calls[1].got, em.Raised)
+    found = em.search(conv, calls, 0, same)
+    assert found.name == name, found
+    assert "`stride` is never used" in found.sentence
+    no_bias = _calls_raising(conv, lambda *a: reshaped(*a, bias=False), cases)
+    found = em.search(conv, no_bias, 1, same)  # the failing call raised
+    assert found.name == f"op:term:conv_patch_embed:drop-b{em.JOIN}{name}", found
+    assert "the bias `b` is left out" in found.sentence and "residual" not in found.sentence
+    assert np.allclose(loops(*cases[0]), conv(*cases[0]))
+    assert em.search(conv, calls_of(conv, loops, cases), 0, same) is None
 
 
 def test_a_convolution_padded_to_a_multiple_of_the_stride():

@@ -33,6 +33,7 @@ from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
+from .refusal_triples import plainest, with_what_it_lets_through
 
 
 def _sizes(arguments) -> tuple[int, int, int] | None:
@@ -487,6 +488,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         found = [f"{test}{JOIN}{value}" for test in (*tests, *guards) for value in values
                  if reproduces(f"{test}{JOIN}{value}")]  # a guard too: Keras 1's softmax
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
+        found = found or with_what_it_lets_through(tests, after, built[1], returned,
+                                                   returns_value, reproduces, NAMED_ELSEWHERE)
+    found = plainest(found)  # a crop that refuses no patch at all, where none was asked
     if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
         found = [name for name in found if _kinds_kept(error_model.rewrite(
             function, name, hidden), calls)] or found

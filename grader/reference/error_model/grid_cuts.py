@@ -14,6 +14,10 @@ contraction with the kernel as (H', W', d)):
   convolution, given a stride of its own): windows k apart, not `stride` apart, and numpy's
   refusal of the reshape wherever the H' tiles do not fit in the image; right only when the
   stride is the kernel size.
+- `stride_ignored`: the windows as the image's own k x k tiles, `image.reshape(H // k, k, W //
+  k, k, C)` with no crop (FastEstimator's TensorFlow ViT, `Conv2D(d, kernel_size=P,
+  strides=P)` written as a reshape): the stride never read, H // k rows of windows, and
+  numpy's refusal of the reshape wherever k does not tile the image.
 
 Both apply only in a function that returns a product of strided sliding windows (windows.py's
 `windows_returned`, the convolution): the reference's one such function. Operators as in
@@ -27,7 +31,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, where
+from .change import Change, Context, code, where
 from .tree import PREFIX
 from .windows import SIDES, strided_windows, window_call, windows_returned
 
@@ -75,17 +79,23 @@ def cut_as_tiles(image, window, stride: int) -> np.ndarray:
     return np.moveaxis(tiles, (1, 3), (-2, -1))
 
 
+def _windows_taken(context: Context, node: ast.AST) -> ast.Call | None:
+    """The `sliding_window_view(...)` call whose windows `node` keeps every stride-th of,
+    `windows[::s, ::s]` in the convolution, else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
+            and len(node.slice.elts) >= 2 and all(isinstance(part, ast.Slice) and part.step
+                                                  for part in node.slice.elts[:2])):
+        return None  # the cheap test first: a subscript strided on its first two axes
+    if strided_windows(context.instance.node) is not node:
+        return None
+    return window_call(context.instance.node, node.value.id)
+
+
 def stride_as_tiles(context: Context, node: ast.AST) -> Iterator[Change]:
     """`windows[::s, ::s]` (of `windows = sliding_window_view(image, shape, ...)`) as the
     image's non-overlapping tiles, H' x W' of them, cut by a reshape of its first H' * k rows
     and W' * k columns."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
-            and len(node.slice.elts) >= 2 and all(isinstance(part, ast.Slice) and part.step
-                                                  for part in node.slice.elts[:2])):
-        return  # the cheap test first: a subscript strided on its first two axes
-    if strided_windows(context.instance.node) is not node:
-        return
-    call = window_call(context.instance.node, node.value.id)
+    call = _windows_taken(context, node)
     if call is None:
         return
     bound, stride = f"{PREFIX}cut_as_tiles", node.slice.elts[0].step
@@ -103,4 +113,38 @@ def stride_as_tiles(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, cut_as_tiles),))
 
 
-OPERATORS = {"side_read_twice": side_read_twice, "stride_as_tiles": stride_as_tiles}
+def image_as_tiles(image, window) -> np.ndarray:
+    """The windows [H // kh, W // kw, C, kh, kw] of `image` [H, W, C] as its kh x kw tiles,
+    `image.reshape(H // kh, kh, W // kw, kw, C)`, whatever the stride: numpy's own ValueError
+    where the kernel does not tile the image."""
+    image = np.asarray(image)
+    (height, width), (kh, kw) = image.shape[:2], tuple(window)[:2]
+    tiles = image.reshape(height // kh, kh, width // kw, kw, *image.shape[2:])
+    return np.moveaxis(tiles, (1, 3), (-2, -1))
+
+
+def stride_ignored(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`windows[::s, ::s]` as the image reshaped into its k x k tiles, `image.reshape(H // k, k,
+    W // k, k, C)`, with no crop and no stride (FastEstimator's and many Keras ViT scripts'
+    patch embedding, `Conv2D(d, kernel_size=P, strides=P)`, written as the reshape it equals
+    there, then given a stride of its own)."""
+    call = _windows_taken(context, node)
+    if call is None:
+        return
+    bound, stride = f"{PREFIX}image_as_tiles", code(node.slice.elts[0].step)
+    yield Change("stride-ignored-image-reshaped-to-tiles",
+                 f"In {where(context)}, the windows are the image's k x k tiles, cut by "
+                 f"`image.reshape(H // k, k, W // k, k, C)` (a patch embedding's reshape, which "
+                 f"stands for the convolution only when the stride is the kernel size and k "
+                 f"tiles the image): `{stride}` is never used, so the output is (H // k, W // "
+                 f"k, d) where (H - k) // {stride} + 1 rows and columns of windows belong, and "
+                 f"numpy refuses the reshape wherever k does not tile the image. Slide the "
+                 f"kernel by `{stride}`: window (i, j) starts at (i * {stride}, j * {stride}), "
+                 f"and only the windows that fit are kept.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [
+                     copy.deepcopy(call.args[0]), copy.deepcopy(call.args[1])], []),
+                 ((bound, image_as_tiles),))
+
+
+OPERATORS = {"side_read_twice": side_read_twice, "stride_as_tiles": stride_as_tiles,
+             "stride_ignored": stride_ignored}

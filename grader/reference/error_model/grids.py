@@ -21,6 +21,7 @@ from ..counting import check_tiling
 from .change import Change, Context, callee, code, where
 from .inputs import PROMOTES
 from .tree import PREFIX
+from .trial import Raised
 
 MERGE = 2  # Qwen2-VL's merge_size, InternVL's and LLaVA-OneVision's 2 x 2 pixel shuffle
 
@@ -200,19 +201,23 @@ def square(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, square_grid),), holds=_both_ways)
 
 
-def square_grid_rows(image: np.ndarray, P: int, counted: int) -> np.ndarray:
+def square_grid_rows(image: np.ndarray, P: int, counted: int,
+                     channel_first: bool = False) -> np.ndarray:
     """`image` [H, W, C] as loops over an n x n grid cut it into a buffer whose rows are the
     image's size over the patch count wide, n counted from the other side (`n = H // P` for both
     loops, `np.zeros((n ** 2, H * W * C // n ** 2))`, `patches[i * n + j] =
     image[...].flatten()`): numpy's own assignment, so a patch that does not fit its row raises
     numpy's ValueError (a non-square image). A size P does not tile: as the reference refuses
-    it."""
+    it. `channel_first`: the loops read the image moved to (C, H, W), each patch flattened
+    (c, p1, p2)."""
     check_tiling(image.shape[0], image.shape[1], P)
     n = image.shape[1 - counted] // P
     patches = np.zeros((n * n, image.size // (n * n)))
+    planes = np.moveaxis(image, -1, 0) if channel_first else image
     for i in range(n):
         for j in range(n):
-            patches[i * n + j] = image[i * P:(i + 1) * P, j * P:(j + 1) * P].reshape(-1)
+            patches[i * n + j] = (planes[:, i * P:(i + 1) * P, j * P:(j + 1) * P] if channel_first
+                                  else image[i * P:(i + 1) * P, j * P:(j + 1) * P]).reshape(-1)
     return patches
 
 
@@ -220,9 +225,12 @@ def square_rows(context: Context, node: ast.AST) -> Iterator[Change]:
     """A grid of patches counted n x n from one side into rows as wide as the image's size over
     n ** 2: Brian Pulfer's "ViT from scratch" patchify and akshathmangudi/Re-Implementation's
     `patchify(images, n_patches)` (`patches = zeros(n_patches ** 2, h * w * c // n_patches **
-    2)`, both loops over `range(n_patches)`, written for square images). Only at the return of
-    the checked function itself that cuts its promoted image into a patch grid."""
-    if not isinstance(node, ast.Return) or "/" in context.instance.path:
+    2)`, both loops over `range(n_patches)`, written for square images); ported to (H, W, C)
+    as it is or with the image moved to its (N, C, H, W) layout first (`image.transpose(2, 0,
+    1)[None]`, numpy's `convert_image_to_patches(images, num_patches_1d)`), each patch then
+    flattened (c, p1, p2). Only at the return of the checked function that cuts its promoted
+    image into a patch grid, or of such a helper the checked function calls directly."""
+    if not isinstance(node, ast.Return) or context.instance.path.count("/") > 1:
         return
     function = context.instance.node
     names = {a.arg for a in function.args.args}
@@ -231,22 +239,41 @@ def square_rows(context: Context, node: ast.AST) -> Iterator[Change]:
             and any(_patch_grid(sub) for sub in ast.walk(function))):
         return
     bound = f"{PREFIX}square_grid_rows"
-    for counted in (1, 0):
+    for (counted, first) in ((1, False), (0, False), (1, True), (0, True)):
         (mine, _, letter), (_, other, source) = SIDE_WORDS[counted], SIDE_WORDS[1 - counted]
-        yield Change(f"{mine}-counted-from-{source}-rows-from-size",
+        yield Change(f"{mine}-counted-from-{source}-rows-from-size"
+                     + "-channels-first" * first,
                      f"In {where(context)}, the grid of patches is counted n x n from the "
                      f"{other}, `n = {source} // P` for both loops (as code written for square "
                      f"images does, `n_patches = {source.lower()} // patch_size`), and each row is "
                      f"`H * W * C // n ** 2` values wide, the image's size over that count: "
                      f"right only when H == W; on another image a patch does not fit its row "
                      f"and numpy raises ValueError (a patch of one value is spread over its row "
-                     f"instead). Loop over the {mine} with `{letter} // P`, "
-                     f"and give each patch's row P * P * C values.",
-                     lambda n, counted=counted: ast.Return(ast.Call(
+                     f"instead). "
+                     + ("Each patch is also read from the image moved to (C, H, W), so it is "
+                        "flattened channel first, (c, p1, p2), where the lecture's is "
+                        "flattened (p1, p2, c) (the same for one channel). " if first else "")
+                     + f"Loop over the {mine} with `{letter} // P`, and give each patch's row "
+                     f"P * P * C values{', in (p1, p2, c) order' if first else ''}.",
+                     lambda n, counted=counted, first=first: ast.Return(ast.Call(
                          ast.Name(bound, ast.Load()),
                          [ast.Name("image", ast.Load()), ast.Name("P", ast.Load()),
-                          ast.Constant(counted)], [])),
-                     ((bound, square_grid_rows),), holds=_both_ways)
+                          ast.Constant(counted), ast.Constant(first)], [])),
+                     ((bound, square_grid_rows),),
+                     holds=_both_ways_in_colour if first else _both_ways)
+
+
+def _both_ways_in_colour(rewritten, calls, same) -> bool:
+    """`_both_ways`, and a call that returned, on an image of several channels cut into patches
+    of more than one pixel (P, the functions' last parameter): elsewhere the (c, p1, p2) flatten
+    is the lecture's, or nothing is returned, and which one the code does is not known."""
+    def colour(call) -> bool:
+        image = call.kwargs.get("image", call.args[0] if call.args else None)
+        size = call.kwargs.get("P", call.args[-1] if call.args else None)
+        return (not isinstance(call.got, Raised) and np.ndim(image) == 3
+                and np.shape(image)[-1] > 1 and isinstance(size, (int, np.integer)) and size > 1)
+
+    return _both_ways(rewritten, calls, same) and any(colour(c) for c in calls)
 
 
 COLLECT = {"stacked": np.stack, "as-array": np.array}  # how a loop's patches become one array

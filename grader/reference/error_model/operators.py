@@ -206,10 +206,10 @@ def _term_words(term: ast.AST, kept: ast.AST, op: ast.operator) -> str:
             return "the gain gamma"
         if name in ("beta",) or name.endswith("_b") and isinstance(op, ast.Add):
             return "the shift beta"
+        if name == "bias" or re.fullmatch(r"b(_?\w{0,2})?\d?", name):
+            return "the bias"  # a bias is no residual, after a call (`tensordot(...) + b`) too
         if isinstance(op, ast.Add) and isinstance(kept, ast.Call):
             return "the residual"
-        if name == "bias" or re.fullmatch(r"b(_?\w{0,2})?\d?", name):
-            return "the bias"
     if "max(" in text:
         return "the max subtraction"
     if isinstance(op, ast.Div):

@@ -295,14 +295,18 @@ def last_two(context: Context, node: ast.AST) -> Iterator[Change]:
                  names=((bound, tested_on_last_two),))
 
 
-def crop_to_tile(image, P):
+def crop_to_tile(image, P, refused_empty: bool = False):
     """The (H, W, C) image with its last rows and columns that P x P patches do not cover
-    dropped, `image[:H // P * P, :W // P * P]` (as it is when P is no positive integer)."""
+    dropped, `image[:H // P * P, :W // P * P]` (as it is when P is no positive integer);
+    `refused_empty`: ValueError where no patch fits (`ph, pw = h // p, w // p; if ph == 0 or pw
+    == 0: raise ValueError`), else an empty image."""
     try:
         P = check_patch_size(P)
     except (TypeError, ValueError):
         return image
     H, W = np.shape(image)[:2]
+    if refused_empty and (H < P or W < P):
+        raise ValueError(f"patch size {P} is larger than the {H}x{W} image")
     return image[:H // P * P, :W // P * P]
 
 
@@ -332,6 +336,17 @@ def cropped(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"image as it is: raise ValueError instead of cropping.",
                  lambda n: ast.Call(ast.Attribute(ast.Call(ast.Name(bound, ast.Load()), [
                      n.func.value, P], []), "reshape", ast.Load()), n.args, n.keywords),
+                 names=((bound, crop_to_tile),))
+    yield Change("image-cropped-to-tile-none-fitting-refused",  # JAX k-means' `patchify`
+                 f"In {where(context)}, the image is cropped to the patches that fit before it "
+                 f"is cut (its last rows and columns dropped, as a convolution with kernel = "
+                 f"stride = `{code(P)}` floors them), so a size that its tiling test lets "
+                 f"through gets the patches of its top-left part (only an image with no whole "
+                 f"patch is refused); the lecture's patches tile the image as it is: raise "
+                 f"ValueError instead of cropping.",
+                 lambda n: ast.Call(ast.Attribute(ast.Call(ast.Name(bound, ast.Load()), [
+                     n.func.value, P, ast.Constant(True)], []), "reshape", ast.Load()), n.args,
+                     n.keywords),
                  names=((bound, crop_to_tile),))
 
 
