@@ -11,14 +11,19 @@ Mistakes:
 2. encoder_block: the MLP uses ReLU (create_feed_forward's linear1 -> relu -> linear2) where ViT
    uses GELU.
 
-Grader: at blind time (78229091) and now, the ReLU is named (encoder_relu, "The MLP uses ReLU; ViT's
+Grader: at blind time (78229091), the ReLU was named (encoder_relu, "The MLP uses ReLU; ViT's
 MLP uses GELU"); the softmax axis was only observed ("right with one head, wrong with heads=2:
 look at each step that depends on the number of heads (the split ..., the scale, the merge)", a
-list that leaves out the softmax) and the multi-head checks gave checklists. Not every mistake
-named.
+list that leaves out the softmax) and the multi-head checks gave checklists. Now the softmax is
+named on every self_attention check (op:one_map_axis: "`softmax` is taken over axis 1 ... the
+last axis (the keys) of one head's 2-D (T, T) map, but of the heads' maps stacked (heads, T, T)
+axis 1 is the queries: right with one head, wrong with several"), the ReLU as before. Every
+mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'encoder_relu', 'multi-head-attention': None, 'no-causal-mask': None}
+EXPECT = {'encoder-block': 'encoder_relu',
+          'multi-head-attention': 'op:one_map_axis:self_attention/attention:softmax.axis=1-of-one-map',
+          'no-causal-mask': 'op:one_map_axis:self_attention/attention:softmax.axis=1-of-one-map'}
 
 
 def self_attention(x, p, heads, causal=False):
