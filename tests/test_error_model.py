@@ -6653,3 +6653,72 @@ def test_a_mask_of_the_hidden_keys_given_to_a_rule_that_keeps_where_it_is_one():
     scores = np.where(np.tri(3, dtype=bool), -1e9, q @ k.swapaxes(-1, -2) / math.sqrt(2))
     assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool)), REFERENCE["softmax"](scores) @ v)
     assert np.allclose(swapped(q, k, v, np.tri(3, dtype=bool))[:, -1], v.mean(axis=-2))
+
+
+def _whole_array_layer_norm(x, gamma, beta, eps=1e-6, affine=False, scale_only=False):
+    """A JAX from-scratch decoder's "simple layer normalization": statistics over the whole
+    array; gamma and beta taken but never read (or, `scale_only`, beta alone dropped)."""
+    mean = np.mean(x)
+    x_hat = (x - mean) / np.sqrt(np.mean((x - mean) ** 2) + eps)
+    return x_hat * gamma if scale_only else x_hat * gamma + beta if affine else x_hat
+
+
+def test_a_normaliser_without_its_affine_is_named_with_a_second_mistake_in_it():
+    """`affine.py`: `* gamma + beta` left out at once is one single, so with the statistics
+    over the whole array (one slip at the mean and the variance) the group is three edits the
+    search builds; the scale kept and the shift dropped is never told as both dropped, and the
+    affine kept is the statistics alone."""
+    layer_norm, rng = REFERENCE["layer_norm"], np.random.default_rng(46)
+    cases = [(rng.normal(size=(4, 6)) * 2 + 1, 1 + 0.5 * rng.normal(size=6), rng.normal(size=6)),
+             (rng.normal(size=(3, 5)), 1 + 0.5 * rng.normal(size=5), rng.normal(size=5))]
+    whole = "op:axis:layer_norm:mean.axis=None+op:axis:layer_norm:var.axis=None"
+    dropped = "op:affine_dropped:layer_norm:affine-dropped"
+    found = em.search(layer_norm, calls_of(layer_norm, _whole_array_layer_norm, cases), 0, same)
+    assert found.name == f"{whole}+{dropped}"
+    assert "the learned scale and shift are never applied" in found.sentence
+    kept = em.search(layer_norm, calls_of(
+        layer_norm, functools.partial(_whole_array_layer_norm, affine=True), cases), 0, same)
+    assert kept.name == whole
+    shift = em.search(layer_norm, calls_of(
+        layer_norm, functools.partial(_whole_array_layer_norm, scale_only=True), cases), 0, same)
+    assert shift is None or dropped not in shift.name
+    x, g, b = cases[0]
+    standardised = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6)
+    assert np.allclose(em.rewrite(layer_norm, dropped)(x, g, b), standardised)
+
+
+def _one_map_attention(x, p, heads, causal=False, stacked_always=False):
+    """Kaushalya/jax_playground's layers.attention: softmax over axis 1, written for one head's
+    2-D (T, T) scores and reused on the heads' stacked (heads, T, T) ones (`stacked_always`:
+    one head stacked too)."""
+    T, d = x.shape
+    d_k = d // heads
+    q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+    if heads > 1 or stacked_always:
+        q, k, v = (t.reshape(T, heads, d_k).transpose(1, 0, 2) for t in (q, k, v))
+    scores = q @ k.swapaxes(-1, -2) / np.sqrt(d_k)
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    out = (e / e.sum(axis=1, keepdims=True)) @ v
+    if out.ndim == 3:
+        out = out.transpose(1, 0, 2).reshape(T, d)
+    return out @ p["Wo"] + p["bo"]
+
+
+def test_a_softmax_axis_written_for_one_head_s_2d_map_is_named_only_where_one_head_shows_it():
+    """`one_map.py`: axis 1 of a lone (T, T) map is its keys, of stacked (heads, T, T) maps the
+    queries: named where a one-head call is right; the same code with one head stacked too is
+    operators.axis's `softmax.axis=1`; with no one-head call of T > 1 the two cannot be told
+    apart and the one-map reading is never said."""
+    attn, rng = REFERENCE["self_attention"], np.random.default_rng(146)
+    p = attention_params(8)
+    cases = [(rng.normal(size=(5, 8)), p, 2), (rng.normal(size=(4, 8)), p, 1),
+             (rng.normal(size=(6, 8)), p, 4)]
+    one_map = "op:one_map_axis:self_attention/attention:softmax.axis=1-of-one-map"
+    found = em.search(attn, calls_of(attn, _one_map_attention, cases), 0, same)
+    assert found.name == one_map and "right with one head, wrong with several" in found.sentence
+    stacked = em.search(attn, calls_of(
+        attn, functools.partial(_one_map_attention, stacked_always=True), cases), 0, same)
+    assert stacked is not None and stacked.name != one_map
+    several = [cases[0], cases[2]]
+    assert em.search(attn, calls_of(attn, _one_map_attention, several), 0, same).name != one_map
+    assert np.allclose(em.rewrite(attn, one_map)(*cases[1]), attn(*cases[1]))

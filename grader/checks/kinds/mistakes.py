@@ -460,7 +460,9 @@ GENERALISATIONS = {
     "only_one_head": (_one_head, "right for one head only",
                       ("with one head", "the number of heads"), lambda a, hidden: (
         f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "
-        "number of heads (the split into d // heads columns, the scale, the merge)")),
+        "number of heads (the split into d // heads columns, the scale, the merge) or on the "
+        "rank the heads give the scores (stacked (heads, T, T): the softmax over the keys is "
+        "axis -1, not 1)")),
     "only_float_images": (_float_image, "right for float images only",
                           ("with float images", "the image's dtype"), lambda a, hidden: (
         f"for float images, wrong for a {a['image'].dtype} image (integer pixels, as a file "

@@ -1,6 +1,7 @@
 """The operator modules, in the order their operators are tried, and every operator by name
 (a name is unique across modules: `tests/test_error_model.py`)."""
 from . import (
+    affine,
     alternatives,
     broadcasts,
     channels,
@@ -28,6 +29,7 @@ from . import (
     names,
     norms,
     omitted,
+    one_map,
     operators,
     order,
     past_end,
@@ -55,7 +57,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
-           conventions, row_sums, sinusoids, masks)
+           conventions, row_sums, sinusoids, masks, affine,
+           one_map)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

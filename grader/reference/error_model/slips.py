@@ -170,7 +170,9 @@ def with_twins(scored: list[tuple[float, Edit]], silent: list[Edit], operators: 
     the CLOSEST singles nearest the student's value on the failing call with each such slip
     that changes nothing there (at most TWINS); and the slip nearest the student's value on
     the failing call (`call`, run here: at most RUN slips tried) with each other single of
-    its function, at most ANCHORED."""
+    its function, at most ANCHORED; and each of the CLOSEST singles of another operator with
+    each of the RUN slips nearest the student's value (a normaliser's statistics over the whole
+    array with its `* gamma + beta` left out: the slip alone is not halfway there)."""
     ranked = [e for _, e in sorted(scored, key=lambda item: item[0])]
     near = {e.name: d for d, e in scored}
     silent_twins, scored_twins = _twins(silent, operators)[:TWINS], _twins(ranked, operators)
@@ -181,8 +183,12 @@ def with_twins(scored: list[tuple[float, Edit]], silent: list[Edit], operators: 
     found = [(e, a, b) for e in closest for a, b in silent_twins
              if e.site.path == a.site.path and e.site not in (a.site, b.site)]
     start, best = distance(call.expected, call.got), None
-    for a, b in sorted(scored_twins, key=lambda twin: near[twin[0].name] + near[twin[1].name]
-                       )[:RUN]:  # the slips whose parts come closest first
+    nearest = sorted(scored_twins, key=lambda twin: near[twin[0].name] + near[twin[1].name]
+                     )[:RUN]  # the slips whose parts come closest first
+    found += [(e, a, b) for e in closest for a, b in nearest  # ... with the closest singles:
+              if e.site.path == a.site.path and e.site not in (a.site, b.site)  # a second
+              and e.operator not in operators]  # mistake that hides the slip (gamma, beta)
+    for a, b in nearest:
         ran = run(root, [a, b], call, copies)
         gap = distance(ran[1], call.got) if ran is not None and ran[0] else None
         if gap is not None and start and gap < HALFWAY * start and (best is None
