@@ -15,10 +15,16 @@ Grader: at blind time (a4c32119), mistake 2 named ("In `softmax`, `np.sum(e, axi
 keepdims=True)` is computed without keepdims=True ...") on small examples, overflow and hidden;
 mistake 1 only observed: "several kernels and strides" raises the broadcast ValueError at
 `... + b` with the `[checklist]` "out[i, j] = sum(...) * K) + b for every window that fits ...",
-the equivalence check and the hidden check `[checklist]`s only. Now the same. In unnamed/.
+the equivalence check and the hidden check `[checklist]`s only. Now mistake 1 is named too, on
+"several kernels and strides" and the hidden check (bias_layout's `bias_channels_first`: "the
+bias `b` ... is added while the result is laid out channels first, (1, d, H', W'), an NCHW batch
+of one: numpy lines `b` up with the last axis, the width W' ..."; the broadcast error's message
+shows the batch axis); the equivalence check (d = 2, W' = 1) keeps its `[checklist]`. Moved to
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'stable-softmax': 'op:keepdims:softmax:sum.keepdims'}
+EXPECT = {'kernel-stride': 'op:bias_channels_first:conv_patch_embed:b-added-channels-first-batch-of-one',
+          'stable-softmax': 'op:keepdims:softmax:sum.keepdims'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -11,11 +11,15 @@ Mistakes:
 Grader: at blind time (a4c32119), only observed: "several kernels and strides" (5x6x3, k3, s1)
 raises "shape-mismatch for sum" at the tensordot line with the `[checklist]` "out[i, j] =
 sum(...) * K) + b for every window that fits, with H' = (H - k) // stride + 1 ..."; the
-equivalence check (4x1x1, P=1) and the hidden check `[checklist]`s only. Now the same. In
-unnamed/.
+equivalence check (4x1x1, P=1) and the hidden check `[checklist]`s only. Now named on "several
+kernels and strides" and the hidden check (grid_end's `grid_end_from_remainder`: "the windows
+start at `range(0, H - H % k - 1, stride)` down and `range(0, W - W % k - 1, stride)` across:
+the end is taken from where the image's whole k x k tiles end, less one ..."; the hidden cases
+tell it from the end without `- 1`); the equivalence check keeps its `[checklist]`. Moved to
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:grid_end_from_remainder:conv_patch_embed:windows-grid-to-tiles-end-less-one'}
 
 
 def conv_patch_embed(image, K, b, stride):
