@@ -6783,7 +6783,8 @@ def _conv_bias_channels_first(image, K, b, stride, *, batched=True, kept=False):
 def test_a_bias_added_to_a_channels_first_result(batched):
     """The bias added to the convolution's result laid out (d, H', W') or (1, d, H', W')
     (bias_layout.py): numpy broadcasts it along W' (its broadcast error, whose message shows
-    the batch axis, else column j gets b[j]); each layout named where a call raised. The same
+    the batch axis, else column j gets b[j]); each layout named where a call raised, the
+    batch axis left open where none did. The same
     code with the bias as (d, 1, 1) is right and names nothing."""
     rng = np.random.default_rng(47)
     cases = [(rng.normal(size=(6, 6, 2)), rng.normal(size=(3, 3, 2, 2)), rng.normal(size=2), 2),
@@ -6796,5 +6797,9 @@ def test_a_bias_added_to_a_channels_first_result(batched):
     found = em.search(conv, calls, 0, same)
     name = "op:bias_channels_first:conv_patch_embed:b-added-channels-first"
     assert found is not None and found.name == name + "-batch-of-one" * batched, found
+    quiet = _calls_raising(conv, student, [cases[0], cases[2]])  # W' == d: no call raises
+    found = em.search(conv, quiet, 0, same)  # the batch axis unseen: the reading that says so
+    assert found is not None and found.name == name, found
+    assert "or with a batch axis of one in front" in found.sentence
     kept = functools.partial(_conv_bias_channels_first, batched=batched, kept=True)
     assert all(np.allclose(kept(*args), conv(*args)) for args in cases)

@@ -9,7 +9,8 @@ channels-first (NCHW) layout:
   bias of shape (d, 1, 1) went along the channels. numpy refuses it (its own broadcast error)
   unless W' == d, when column j gets b[j] in every channel, or W' == 1, when every channel gets
   every bias (a (H', d, d) result); right only for d == 1. The batch of one shows only in
-  numpy's message: that reading is said only where a call raised.
+  numpy's message: that reading is said only where a call raised, and the other says "or with a
+  batch axis of one in front" (where the messages tell them apart, the student's is named).
 
 Applied only at a bias added to a tensordot's result (the convolution's contraction). An
 operator as in operators.py (`f(context, node) -> iterator of Change`); a rewrite is named only
@@ -49,7 +50,8 @@ def bias_channels_first(context: Context, node: ast.AST) -> Iterator[Change]:
             and callee(node.left) == "tensordot"):
         return
     bias, bound = node.right.id, f"{PREFIX}added_channels_first"
-    for batched, layout in ((False, "(d, H', W'), as torch holds a feature map"),
+    for batched, layout in ((False, "(d, H', W') as torch holds a feature map (or with a "
+                             "batch axis of one in front)"),
                             (True, "(1, d, H', W'), an NCHW batch of one")):
         yield Change(
             f"{bias}-added-channels-first" + "-batch-of-one" * batched,
