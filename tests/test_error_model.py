@@ -6722,3 +6722,84 @@ def test_a_softmax_axis_written_for_one_head_s_2d_map_is_named_only_where_one_he
     several = [cases[0], cases[2]]
     assert em.search(attn, calls_of(attn, _one_map_attention, several), 0, same).name != one_map
     assert np.allclose(em.rewrite(attn, one_map)(*cases[1]), attn(*cases[1]))
+
+
+def _conv_grid_to_tiles_end(image, K, b, stride, *, short=1, cropped=False):
+    """A loop convolution whose windows start at `range(0, H - H % k - short, stride)`
+    (squeakus/bitsandbytes' stride_conv.py with short=1), each window contracted with
+    tensordot; `cropped`: the image cut to its whole tiles first, every window of it that fits
+    taken (another mistake: no window is ever cut short)."""
+    x = np.asarray(image, dtype=float)
+    H, W, _ = x.shape
+    k = K.shape[0]
+    if cropped:
+        x = x[:H - H % k, :W - W % k]
+        rows, columns = range(0, x.shape[0] - k + 1, stride), range(0, x.shape[1] - k + 1, stride)
+    else:
+        rows, columns = range(0, H - H % k - short, stride), range(0, W - W % k - short, stride)
+    return np.array([[np.tensordot(x[i:i + k, j:j + k], K, axes=([0, 1, 2], [0, 1, 2])) + b
+                      for j in columns] for i in rows])
+
+
+@pytest.mark.parametrize("short", [0, 1])
+def test_an_output_grid_ended_by_the_tiling_remainder(short):
+    """The windows started up to `H - H % k` (grid_end.py), or one short of it: a stride smaller
+    than k reads windows cut short at the edge (tensordot's own message), k = 1 with the `- 1`
+    loses the last row and column; each end named as itself. Cropping the image to its tiles
+    first, then every window that fits, never raises, and is not this mistake."""
+    rng = np.random.default_rng(46)
+    cases = [(rng.normal(size=(5, 6, 3)), rng.normal(size=(3, 3, 3, 2)), rng.normal(size=2), 1),
+             (rng.normal(size=(8, 12, 2)), rng.normal(size=(4, 4, 2, 3)), rng.normal(size=3), 4),
+             (rng.normal(size=(6, 8, 2)), rng.normal(size=(1, 1, 2, 3)), rng.normal(size=3), 1)]
+    conv = REFERENCE["conv_patch_embed"]
+    student = functools.partial(_conv_grid_to_tiles_end, short=short)
+    calls = _calls_raising(conv, student, cases)
+    assert isinstance(calls[0].got, em.Raised) and np.allclose(calls[1].got, calls[1].expected)
+    found = em.search(conv, calls, 0, same)
+    name = "op:grid_end_from_remainder:conv_patch_embed:windows-grid-to-tiles-end"
+    assert found is not None and found.name == name + "-less-one" * short, found
+    assert f"`range(0, H - H % k{' - 1' * short}, stride)`" in found.sentence
+    cropped = functools.partial(_conv_grid_to_tiles_end, cropped=True)
+    calls = _calls_raising(conv, cropped, cases)
+    found = em.search(conv, calls, 0, same)
+    assert found is None or "grid_end_from_remainder" not in found.name, found
+
+
+def _conv_bias_channels_first(image, K, b, stride, *, batched=True, kept=False):
+    """ramisa2108/CNN-From-Scratch-With-Numpy's Convolution.forward for one image: the windows
+    of the (1, C, H, W) image contracted by einsum into (1, d, H', W'), `+ b` there (`batched`;
+    else on (d, H', W')), then moved back to (H', W', d); `kept`: the bias as (d, 1, 1), right."""
+    x = np.asarray(image, dtype=float).transpose(2, 0, 1)
+    k = K.shape[0]
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(1, 2))
+    windows = windows[:, ::stride, ::stride]
+    Z = np.einsum('chwij,ijco->ohw', windows, K)
+    Z = Z[None] if batched else Z
+    Z = Z + (b[:, None, None] if kept else b)
+    return (Z[0] if batched else Z).transpose(1, 2, 0)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_bias_added_to_a_channels_first_result(batched):
+    """The bias added to the convolution's result laid out (d, H', W') or (1, d, H', W')
+    (bias_layout.py): numpy broadcasts it along W' (its broadcast error, whose message shows
+    the batch axis, else column j gets b[j]); each layout named where a call raised, the
+    batch axis left open where none did. The same
+    code with the bias as (d, 1, 1) is right and names nothing."""
+    rng = np.random.default_rng(47)
+    cases = [(rng.normal(size=(6, 6, 2)), rng.normal(size=(3, 3, 2, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(4, 4, 1)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 2),
+             (rng.normal(size=(5, 4, 3)), rng.normal(size=(2, 2, 3, 1)), rng.normal(size=1), 1)]
+    conv = REFERENCE["conv_patch_embed"]
+    student = functools.partial(_conv_bias_channels_first, batched=batched)
+    calls = _calls_raising(conv, student, cases)
+    assert isinstance(calls[1].got, em.Raised) and np.allclose(calls[2].got, calls[2].expected)
+    found = em.search(conv, calls, 0, same)
+    name = "op:bias_channels_first:conv_patch_embed:b-added-channels-first"
+    assert found is not None and found.name == name + "-batch-of-one" * batched, found
+    quiet = _calls_raising(conv, student, [cases[0], cases[2]])  # W' == d: no call raises
+    found = em.search(conv, quiet, 0, same)  # the batch axis unseen: the reading that says so
+    assert found is not None and found.name == name, found
+    assert "or with a batch axis of one in front" in found.sentence
+    kept = functools.partial(_conv_bias_channels_first, batched=batched, kept=True)
+    assert all(np.allclose(kept(*args), conv(*args)) for args in cases)

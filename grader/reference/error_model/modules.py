@@ -3,6 +3,7 @@
 from . import (
     affine,
     alternatives,
+    bias_layout,
     broadcasts,
     channels,
     choices,
@@ -18,6 +19,7 @@ from . import (
     forward,
     fused,
     grid_cuts,
+    grid_end,
     grids,
     guards,
     heads,
@@ -58,7 +60,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
-           one_map)
+           one_map, grid_end, bias_layout)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
