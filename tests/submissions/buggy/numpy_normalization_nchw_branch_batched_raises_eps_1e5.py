@@ -8,14 +8,17 @@ Mistakes:
    (`axis=1`).
 2. The default eps is 1e-5 (the source's) instead of 1e-6.
 
-Grader: at blind time (a4c32119) and now, the eps is named on "eps inside the square root" ("In
-`layer_norm`, eps is 1e-05; the lecture's is 1e-06."); the batched raise shows only on the hidden
+Grader: at blind time (a4c32119), the eps was named on "eps inside the square root" ("In
+`layer_norm`, eps is 1e-05; the lecture's is 1e-06."); the batched raise showed only on the hidden
 check ("your code raised AxisError"), with the `[checklist]` "Each token (along the last axis, for
-x (T, d) and a batch (B, T, d) alike) ...". encoder-block, vit-forward and vit-checkpoint pass.
-Not every mistake named.
+x (T, d) and a batch (B, T, d) alike) ...". Now the hidden check names both, "2 mistakes at once":
+(1) an `x` that is not a 2-D (T, d) matrix (a single (d,) token, a batched (B, T, d) input) is
+refused (op:guarded, weighed on probes of one token, a sequence and a batch), (2) eps 1e-05. The
+eps check still names the eps alone. encoder-block, vit-forward and vit-checkpoint pass. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-05'}
+EXPECT = {'layer-norm': 'op:guarded:layer_norm:two-axes-only+op:constant:layer_norm:eps=1e-05'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-5):

@@ -10,12 +10,17 @@ Mistakes:
 The student's `_head_layer_norm` and `classification_head` (top-level in the file) are nested in
 vit_forward here: the builder replaces only the solution's own definitions.
 
-Grader: at blind time (a4c32119) and now, vit-forward's visible and hidden checks have only the
-`[checklist]` "... the final LayerNorm, and the [CLS] row (row 0) through W_head, b_head ..." (true,
-but it never mentions ln_g, ln_b); vit-checkpoint observes vit_forward. Neither mistake named.
+Grader: at blind time (a4c32119), vit-forward's visible and hidden checks had only the
+`[checklist]` "... the final LayerNorm, and the [CLS] row (row 0) through W_head, b_head ..."
+(true, but it never mentions ln_g, ln_b); neither mistake named. Now both, as "2 mistakes at
+once": (1) at the lecture's step `layer_norm(x, params['ln_g'], params['ln_b'])` the
+normalisation is used without its learned scale and shift (op:affine_not_passed), (2) the bias
+`b` left out of the head's `linear` (op:term). vit-checkpoint observes vit_forward. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': None}
+EXPECT = {'vit-forward': 'op:affine_not_passed:vit_forward/layer_norm:affine-not-passed'
+                          '+op:term:vit_forward/linear:drop-b'}
 
 
 def vit_forward(image, params):
