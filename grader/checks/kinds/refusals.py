@@ -326,6 +326,18 @@ def _kinds_kept(rewritten, calls: list) -> bool:
     return True
 
 
+def _right_on(rewritten, planned, check) -> bool:
+    """Whether `rewritten` returns the expected value on `planned` (the search's rule too: a
+    mistake is named only where it is wrong on the case the check failed)."""
+    expected = planned.expectation()[0]
+    try:
+        with np.errstate(all="ignore"):
+            value = rewritten(*planned.args, **planned.kwargs)
+    except Exception:  # noqa: BLE001  (a raise is no expected value)
+        return False
+    return alike(value, expected, check.compare or default_compare(value))
+
+
 def _unsent(outcome) -> bool:
     """Whether a probe's value was too large to be sent back, a description in its place (every
     window of a 224 x 160 image): it shows nothing either way, and is left out."""
@@ -450,6 +462,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
     found = plainest(found)  # a crop that refuses no patch at all, where none was asked
+    if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite
+        found = [name for name in found if not _right_on(  # right there is no cause of it
+            error_model.rewrite(function, name, hidden), planned, check)]
     if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
         found = [name for name in found if _kinds_kept(error_model.rewrite(
             function, name, hidden), calls)] or found
