@@ -6803,3 +6803,39 @@ def test_a_bias_added_to_a_channels_first_result(batched):
     assert "or with a batch axis of one in front" in found.sentence
     kept = functools.partial(_conv_bias_channels_first, batched=batched, kept=True)
     assert all(np.allclose(kept(*args), conv(*args)) for args in cases)
+
+
+def _parameterless_head(image, params, bias=False, scale_only=False):
+    """A numpy ViT exercise's `classification_head`: `layer_norm(cls) @ W_head` with its own
+    `layer_norm(x, eps)` of no gain or bias (`bias`: b_head added; `scale_only`: ln_g applied,
+    ln_b not)."""
+    x = REFERENCE["embed_image"](image, params)
+    for block in params["blocks"]:
+        x = REFERENCE["encoder_block"](x, block, params["heads"])
+    cls = x[0]
+    cls = (cls - cls.mean()) / np.sqrt(cls.var() + 1e-6)
+    cls = cls * params["ln_g"] if scale_only else cls
+    return cls @ params["W_head"] + (params["b_head"] if bias else 0)
+
+
+def test_a_final_layer_norm_called_without_its_parameters_is_named_with_the_head_bias():
+    """`affine.affine_not_passed`: the final LayerNorm used without ln_g and ln_b is one single
+    at the helper's return, so with b_head left out the pair is built (b47_06); with b_head
+    added it is named alone; the gain kept and the shift dropped is never told as both left
+    out. Only at a helper the checked function calls itself (not encoder_block's LayerNorms
+    inside vit_forward)."""
+    vit, image = REFERENCE["vit_forward"], RNG.normal(size=(4, 4, 3))
+    cases = [(image, small_vit(1)), (RNG.normal(size=(4, 4, 3)), small_vit(2))]
+    opaque = frozenset({"embed_image", "encoder_block"})
+    passed = "op:affine_not_passed:vit_forward/layer_norm:affine-not-passed"
+    found = em.search(vit, calls_of(vit, _parameterless_head, cases), 0, same, opaque=opaque)
+    assert found.name == f"{passed}+op:term:vit_forward/linear:drop-b", found
+    assert "multiplies them by `params['ln_g']` and adds `params['ln_b']`" in found.sentence
+    alone = em.search(vit, calls_of(vit, functools.partial(_parameterless_head, bias=True),
+                                    cases), 0, same, opaque=opaque)
+    assert alone.name == passed, alone
+    scaled = em.search(vit, calls_of(vit, functools.partial(
+        _parameterless_head, bias=True, scale_only=True), cases), 0, same, opaque=opaque)
+    assert scaled is None or passed not in scaled.name, scaled
+    assert [e.site.path for e in em.model(vit)[1] if e.operator == "affine_not_passed"] == [
+        "vit_forward/layer_norm"]

@@ -609,3 +609,45 @@ def test_a_true_division_count_is_named_only_where_a_fraction_of_a_patch_came_ba
     told = {c.misconception for c in grade(FLOORED_TOKENS_UNTESTED)["token-count"].checks
             if not c.passed}
     assert told and not any("true_division" in (m or "") for m in told), told
+
+
+BATCH_ONLY_REFUSED = '''
+"""layer_norm with the statistics over axis 1 re-expanded as `[:, np.newaxis]`: a (d,) token
+raises, a (B, T, d) batch does not (it normalises each sequence over T, a wrong value). The
+code refuses a token but not a batch: the two-axes-only guard is not named."""
+EXPECT = {"layer-norm": None}
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    mean = np.mean(x, axis=-1)[..., np.newaxis]
+    var = np.var(x, axis=1)[:, np.newaxis]
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+'''
+
+MATRIX_ONLY = '''
+"""layer_norm ported from a numpy `normalization(x)` for [N, m] rows or [N, C, H, W] images:
+the 4-D branch's axes (0, 2, 3) raise AxisError on a (B, T, d) batch, `axis=1` on a (d,) token;
+a (T, d) matrix is right."""
+EXPECT = {"layer-norm": "op:guarded:layer_norm:two-axes-only"}
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    if x.ndim > 2:
+        mean = np.mean(x, axis=(0, 2, 3))[:, np.newaxis, np.newaxis]
+        var = np.var(x, axis=(0, 2, 3))[:, np.newaxis, np.newaxis]
+    else:
+        mean = np.mean(x, axis=1)[:, np.newaxis]
+        var = np.var(x, axis=1)[:, np.newaxis]
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+'''
+
+
+def test_a_normaliser_that_refuses_every_rank_but_two_is_told_so_and_no_other(grade):
+    """guards.py's `two-axes-only`, weighed on `aspects.rank_probes` (a token, a sequence, a
+    batch): named for code that refuses exactly the ranks but 2 (the b47_12 fixture names it
+    with its eps too), never where a token raises and a batch returns a value."""
+    told = {c.misconception for c in grade(BATCH_ONLY_REFUSED)["layer-norm"].checks
+            if not c.passed}
+    assert told and not any("two-axes-only" in (m or "") for m in told), told
+    told = {c.misconception for c in grade(MATRIX_ONLY)["layer-norm"].checks if not c.passed}
+    assert "op:guarded:layer_norm:two-axes-only" in told, told

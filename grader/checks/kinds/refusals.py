@@ -31,6 +31,7 @@ from grader.worker.values import ForeignObject, encode_call
 from ..compare import alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
+from .aspects import aspect_probes
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
 from .refusal_triples import plainest, with_what_it_lets_through
@@ -294,48 +295,6 @@ def _named_arguments(function, planned) -> dict:
     return dict(bound.arguments)
 
 
-def _aspect_probes(params, planned) -> list:
-    """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
-    image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1 (or, for
-    a convolution's (image, K, ...), its kernel's side and a 1 x 1 kernel, the kernel resized to
-    the channels: a gray image read wrongly may raise for every k but 1); its channel count `C`
-    as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D, 3-D and 4-D along each `axis`."""
-    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
-    varied = []
-    image, P, K = arguments.get("image"), arguments.get("P"), arguments.get("K")
-    if isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(
-            P, (int, np.integer)) and not isinstance(P, bool) and 0 < P <= 16:
-        for p in dict.fromkeys((int(P), 1)):
-            for channels in ((), (1,), (2,), (3,), (4,)):
-                shape = (2 * p, 3 * p, *channels)
-                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
-                varied.append({"image": pixels.astype(image.dtype), "P": p})
-    if (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
-            and K.ndim == 4 and 0 < K.shape[0] <= 16):
-        for k in dict.fromkeys((K.shape[0], 1)):
-            for channels in ((), (1,), (2,), (3,), (4,)):
-                shape = (2 * k + 1, 3 * k + 1, *channels)
-                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
-                varied.append({"image": pixels.astype(image.dtype), "K": np.resize(
-                    K, (k, k, channels[0] if channels else 1, K.shape[3]))})
-    if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
-        varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
-    if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:
-        for shape in ((5,), (3, 4), (2, 3, 4), (2, 2, 3, 2)):
-            x = (np.arange(int(np.prod(shape))) % 7 - 3.0).reshape(shape) * 0.5
-            varied += [{"x": x, "axis": axis} for axis in range(-len(shape), len(shape))]
-    out = []
-    for changes in varied:
-        args, kwargs = list(planned.args), dict(planned.kwargs)
-        for name, value in changes.items():
-            if name in kwargs or params.index(name) >= len(args):
-                kwargs[name] = value
-            else:
-                args[params.index(name)] = value
-        out.append((tuple(args), kwargs))
-    return out
-
-
 def _wrong_value(calls: list, reference) -> bool:
     """Whether the student's code returned, on one of `calls`, a value the reference does not
     (`reference(args, kwargs)`: its value, None where it refuses): a reading of the image
@@ -367,6 +326,18 @@ def _kinds_kept(rewritten, calls: list) -> bool:
     return True
 
 
+def _right_on(rewritten, planned, check) -> bool:
+    """Whether `rewritten` returns the expected value on `planned` (the search's rule too: a
+    mistake is named only where it is wrong on the case the check failed)."""
+    expected = planned.expectation()[0]
+    try:
+        with np.errstate(all="ignore"):
+            value = rewritten(*planned.args, **planned.kwargs)
+    except Exception:  # noqa: BLE001  (a raise is no expected value)
+        return False
+    return alike(value, expected, check.compare or default_compare(value))
+
+
 def _unsent(outcome) -> bool:
     """Whether a probe's value was too large to be sent back, a description in its place (every
     window of a 224 x 160 image): it shows nothing either way, and is left out."""
@@ -387,7 +358,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     value and the code raised ValueError: a correct code, whatever its message or its way of
     testing, never gets here. Where the failed case asked for a value and raised (any
     exception), a guard of error_model/guards.py too (the student's own check refusing gray
-    images, or any axis but the last), on those cases and on `_aspect_probes`: it must raise
+    images, or any axis but the last), on those cases and on `aspects.aspect_probes`: it must raise
     where the student's code raised, by any exception where the guard refuses (its message and
     type are no guess of the student's), and return the reference's value everywhere else. A
     gray image's reading of error_model/inputs.py (its channel axis put in front) too, by type,
@@ -423,7 +394,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
               and refuses(e.detail, here)] if built else []  # raised case (a cheap test first)
     readings = [e.name for e in built[1] if e.operator in GRAY_READINGS and guarding
                 and np.ndim(here.get("image")) == 2] if built else []
-    aspects = (_aspect_probes(_signature(function, params), first)
+    aspects = (aspect_probes(_signature(function, params), first)
                if guards or readings else [])
     if built is None or (sized is None and not aspects):
         return result
@@ -491,6 +462,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
     found = plainest(found)  # a crop that refuses no patch at all, where none was asked
+    if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite
+        found = [name for name in found if not _right_on(  # right there is no cause of it
+            error_model.rewrite(function, name, hidden), planned, check)]
     if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
         found = [name for name in found if _kinds_kept(error_model.rewrite(
             function, name, hidden), calls)] or found

@@ -14,6 +14,10 @@ meant to pass:
 - an array that is neither 2-D nor 3-D: Keras 1's `activations.softmax` ("Cannot apply
   softmax to a tensor that is not 2D or 3D", a plain Exception), written for a batch of rows or
   of sequences, refuses a 1-D vector and a 4-D batch of attention scores alike;
+- a normaliser's `x` that is not a 2-D (T, d) matrix: a `normalization(x)` written for [N, m]
+  rows and [N, C, H, W] images (statistics over axis 1, or BatchNorm's axes (0, 2, 3)), a
+  `T, d = x.shape` unpack, Eigen's row-wise `MatrixXd` LayerNorm ported to numpy: a single
+  (d,) token and a batched (B, T, d) input raise, where the lecture's normalises the last axis;
 - in a convolution, an image whose rows or columns the stride leaves over: an as_strided
   im2col's `assert (H - k) % stride == 0` (MoisesNNFS's Conv.py), where the lecture floors;
   named only where no rewrite of the reference's own tests does (a ValueError there is
@@ -75,6 +79,11 @@ def _not_two_or_three_axes(x, axis) -> bool:
     return isinstance(x, np.ndarray) and x.ndim not in (2, 3)
 
 
+def _not_two_axes(x, gamma) -> bool:
+    """Of a normaliser over the last axis (it takes `gamma`): an `x` that is not 2-D."""
+    return isinstance(x, np.ndarray) and x.ndim != 2
+
+
 class Refused(ValueError):
     """A guard's refusal: it reproduces a raise of any exception (the student's own guard raises
     what its author chose: its message and its type are no guess of the lecture's)."""
@@ -108,6 +117,9 @@ GUARDS = {
     "two-or-three-axes-only": (("x", "axis"), _not_two_or_three_axes, "an `x` that is neither 2-D "
                                "nor 3-D (a 1-D vector, a 4-D batch)", "the lecture's takes an "
                                "array of any number of axes"),
+    "two-axes-only": (("x", "gamma"), _not_two_axes, "an `x` that is not a 2-D (T, d) matrix "
+                      "(a single (d,) token, a batched (B, T, d) input)", "the lecture's "
+                      "normalises each row along the last axis, whatever axes come before it"),
     "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
                        "the lecture's works along any axis (where a library supports only the "
                        "last one, move `axis` last with np.moveaxis and back)"),

@@ -15,11 +15,14 @@ the grader's encoder_block standing in); 1 is not named: encoder-block's two che
 the spec's generic checklist (pre-LN order, both residuals, the MLP), nothing about the unused
 gains and shifts. vit-checkpoint observes the broken encoder_block and vit_forward.
 Since session 17 (error_model/slips.py: one slip at every call of a helper in one function) 1 is
-named as "One slip, made at 4 places": gain and shift left out at both LayerNorms. In buggy/.
+named as "One slip, made at 4 places": gain and shift left out at both LayerNorms. Since blind
+round 47 (affine.py's affine_not_passed) 2 is one single: "the normalisation is used without its
+learned scale and shift ... where the lecture's multiplies them by `params['ln_g']` and adds
+`params['ln_b']`". In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'op:term:encoder_block/layer_norm:drop-beta+op:term:encoder_block/layer_norm:drop-gamma+op:term:encoder_block/layer_norm.2:drop-beta+op:term:encoder_block/layer_norm.2:drop-gamma',
-          'vit-forward': 'op:term:vit_forward/layer_norm:drop-beta+op:term:vit_forward/layer_norm:drop-gamma'}
+          'vit-forward': 'op:affine_not_passed:vit_forward/layer_norm:affine-not-passed'}
 
 
 def encoder_block(x, p, heads):

@@ -8,11 +8,13 @@ Mistakes:
 
 Grader: at blind time (fe6e9573) and now, named: "One slip, made at 2 places: (1) ... the shift
 beta `beta` is left out ... (2) ... the gain gamma `gamma` is left out" on vit-forward, visible
-and hidden; vit-checkpoint observes the broken vit_forward. Every mistake named, so in buggy/.
+and hidden; vit-checkpoint observes the broken vit_forward. Since blind round 47 (affine.py's
+affine_not_passed) one single: "the normalisation is used without its learned scale and shift
+... where the lecture's multiplies them by `params['ln_g']` and adds `params['ln_b']`". Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'vit-forward': 'op:term:vit_forward/layer_norm:drop-beta'
-                         '+op:term:vit_forward/layer_norm:drop-gamma'}
+EXPECT = {'vit-forward': 'op:affine_not_passed:vit_forward/layer_norm:affine-not-passed'}
 
 
 def vit_forward(image, params):

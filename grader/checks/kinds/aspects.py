@@ -1,0 +1,71 @@
+"""The probes a guard of error_model/guards.py is weighed on (refusals.py's `named_refusal`):
+the failed call with what a guard tests varied, every other argument as the call had it. No
+reference here: only the call's own arguments, varied (issue 38, "refusals")."""
+from __future__ import annotations
+
+import numpy as np
+
+RANKS = ((), (3,), (2, 3))  # the leading axes of a rank probe: one token, a sequence, a batch
+
+
+def rank_probes(params, arguments: dict) -> list[dict]:
+    """`x` as a (d,) token, a (3, d) sequence and a (2, 3, d) batch, d its last axis as the call
+    had it, for a function that takes `x` and no `axis` (a LayerNorm over the last axis, where
+    code written for a (T, d) matrix refuses a single token and a batch): its values spread, so
+    a normaliser's variance is far from its eps."""
+    x = arguments.get("x")
+    if "x" not in params or "axis" in params or not isinstance(x, np.ndarray) or not (
+            1 <= x.ndim <= 3 and 0 < x.shape[-1] <= 64 and x.dtype.kind == "f"):
+        return []
+    d = x.shape[-1]
+    out = []
+    for lead in RANKS:
+        shape = (*lead, d)
+        values = (np.arange(int(np.prod(shape))) % 7 - 3.0).reshape(shape) * 0.5
+        out.append({"x": values.astype(x.dtype)})
+    return out
+
+
+def aspect_probes(params, planned) -> list:
+    """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
+    image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1 (or, for
+    a convolution's (image, K, ...), its kernel's side and a 1 x 1 kernel, the kernel resized to
+    the channels: a gray image read wrongly may raise for every k but 1); its channel count `C`
+    as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D, 3-D and 4-D along each `axis`; an `x` of a
+    function with no `axis` (a normaliser over the last axis) as one (d,) token, a (T, d)
+    sequence and a (B, T, d) batch of its own width d (`rank_probes`)."""
+    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+    varied = []
+    image, P, K = arguments.get("image"), arguments.get("P"), arguments.get("K")
+    if isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(
+            P, (int, np.integer)) and not isinstance(P, bool) and 0 < P <= 16:
+        for p in dict.fromkeys((int(P), 1)):
+            for channels in ((), (1,), (2,), (3,), (4,)):
+                shape = (2 * p, 3 * p, *channels)
+                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
+                varied.append({"image": pixels.astype(image.dtype), "P": p})
+    if (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
+            and K.ndim == 4 and 0 < K.shape[0] <= 16):
+        for k in dict.fromkeys((K.shape[0], 1)):
+            for channels in ((), (1,), (2,), (3,), (4,)):
+                shape = (2 * k + 1, 3 * k + 1, *channels)
+                pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
+                varied.append({"image": pixels.astype(image.dtype), "K": np.resize(
+                    K, (k, k, channels[0] if channels else 1, K.shape[3]))})
+    if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
+        varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
+    if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:
+        for shape in ((5,), (3, 4), (2, 3, 4), (2, 2, 3, 2)):
+            x = (np.arange(int(np.prod(shape))) % 7 - 3.0).reshape(shape) * 0.5
+            varied += [{"x": x, "axis": axis} for axis in range(-len(shape), len(shape))]
+    varied += rank_probes(params, arguments)
+    out = []
+    for changes in varied:
+        args, kwargs = list(planned.args), dict(planned.kwargs)
+        for name, value in changes.items():
+            if name in kwargs or params.index(name) >= len(args):
+                kwargs[name] = value
+            else:
+                args[params.index(name)] = value
+        out.append((tuple(args), kwargs))
+    return out
