@@ -6839,3 +6839,27 @@ def test_a_final_layer_norm_called_without_its_parameters_is_named_with_the_head
     assert scaled is None or passed not in scaled.name, scaled
     assert [e.site.path for e in em.model(vit)[1] if e.operator == "affine_not_passed"] == [
         "vit_forward/layer_norm"]
+
+
+def _layer_norm_colwise_eps_outside(x, gamma, beta, eps=1e-6):
+    """daoplays/transformer's Eigen LayerNorm ported: colwise (axis 0) mean and biased std,
+    `(x - mean) / (std + eps)`."""
+    mean = x.mean(axis=0)
+    std = np.sqrt(np.square(x - mean).sum(axis=0) / x.shape[0])
+    return (x - mean) / (std + eps) * gamma + beta
+
+
+def test_a_slip_at_two_places_with_another_mistake_is_counted_as_two():
+    """A slip made at two places (the moments' axis at the mean and the variance) and another
+    mistake (eps outside the root): "2 mistakes at once", the slip one of them with its places
+    lettered; never three numbered items under a heading that says two."""
+    rng = np.random.default_rng(48)
+    cases = [(rng.normal(size=(T, d)), rng.normal(size=d), rng.normal(size=d), 0.5)
+             for T, d in ((3, 4), (5, 6), (2, 8))]
+    norm = REFERENCE["layer_norm"]
+    calls = _calls_raising(norm, _layer_norm_colwise_eps_outside, cases)
+    found = em.search(norm, calls, 0, same)
+    assert found is not None and found.sentence.startswith(
+        "2 mistakes at once: (1) One slip, made at 2 places: (a) "), found
+    assert " (b) " in found.sentence and " (2) " in found.sentence, found.sentence
+    assert " (3) " not in found.sentence, found.sentence

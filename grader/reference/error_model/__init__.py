@@ -36,7 +36,7 @@ from .change import Context, where
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .runs import compiled, inputs_key, run
-from .slips import groups, known, needed, opening_of, told_unplaced, unplaced
+from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .trial import ALIKE, SILENT, Raised, attempt
 from .windows import CLIPPED
@@ -457,9 +457,8 @@ def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
         shown = next(e for e in group if e is not quiet)
         return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group),
                      shown.sentence + (QUIET_NOTE if quiet is not None else ""))
-    opening = opening_of(group, _one_mistake(group))  # slips.py: one slip, or how many
-    return Found(JOIN.join(e.name for e in group), opening + " ".join(
-        f"({i}) {e.sentence}" for i, e in enumerate(group, 1)))
+    return Found(JOIN.join(e.name for e in group),  # slips.py: one slip, or how many
+                 told_grouped(group, _one_mistake(group)))
 
 
 __all__ = ["JOIN", "MAX_REWRITES", "MAX_TRIES", "QUIET", "SECONDS", "Call", "Found", "Raised",

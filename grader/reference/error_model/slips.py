@@ -50,17 +50,30 @@ def one_slip(group: list[Edit]) -> bool:
             and (len(group) > 2 or len({e.detail for e in group}) == 1))
 
 
-def opening_of(group: list[Edit], one: bool) -> str:
+def told_grouped(group: list[Edit], one: bool) -> str:
     """How a rewrite of several edits is told: one slip at its places (`one`: one operator in
-    one function, the search's own rule), or how many mistakes, a slip made at every call of a
-    helper or at two places of one function counted once ("2 mistakes at once (one of them at
-    2 places)": eps fixed and the moments' axis at both the mean and the variance)."""
+    one function, the search's own rule), or how many mistakes, each numbered once: a slip
+    made at every call of a helper or at two places of one function is one of them, its places
+    lettered ("2 mistakes at once: (1) One slip, made at 2 places: (a) ... (b) ... (2) ...":
+    the moments' axis at both the mean and the variance, and eps outside the root)."""
     if one or one_slip(group):
-        return f"One slip, made at {len(group)} places: "
-    kinds = {(e.operator, _place(e.site.path) or e.site.path) for e in group}
-    if len(group) < 3 or len(kinds) == len(group):
-        return f"{len(group)} mistakes at once: "
-    return f"{len(kinds)} mistakes at once (one of them made at several places): "
+        return f"One slip, made at {len(group)} places: " + _numbered(group)
+    classes: dict[tuple, list[Edit]] = {}
+    for edit in group:
+        classes.setdefault((edit.operator, _place(edit.site.path) or edit.site.path),
+                           []).append(edit)
+    if len(group) < 3 or len(classes) == len(group):
+        return f"{len(group)} mistakes at once: " + _numbered(group)
+    return f"{len(classes)} mistakes at once: " + " ".join(
+        f"({i}) " + (part[0].sentence if len(part) == 1 else
+                     f"One slip, made at {len(part)} places: " + " ".join(
+                         f"({chr(97 + j)}) {e.sentence}" for j, e in enumerate(part)))
+        for i, part in enumerate(classes.values(), 1))
+
+
+def _numbered(group: list[Edit]) -> str:
+    """'(1) <the first edit's sentence> (2) <the second's> ...'."""
+    return " ".join(f"({i}) {e.sentence}" for i, e in enumerate(group, 1))
 
 
 def needed(group: tuple[Edit, ...], tried, alike: str) -> bool:

@@ -9,9 +9,9 @@ Mistakes:
    eps)` instead of `/ np.sqrt(var + eps)`. Shows on low-variance rows.
 
 Grader: at blind time (a4c32119) and now, named: "You normalised over the tokens (axis 0) ..." on
-small examples; "2 mistakes at once (one of them made at several places)": the mean's and the
-variance's axis 0, and "In `layer_norm`, `eps` is added outside the square root ..." on "eps
-inside the square root" and hidden; vit-checkpoint observes layer_norm. Every mistake named, so
+small examples; "2 mistakes at once: (1) One slip, made at 2 places: (a) ... (b) ...": the mean's
+and the variance's axis 0, and "(2) In `layer_norm`, `eps` is added outside the square root ..."
+on "eps inside the square root" and hidden (the heading counted three items as two before); vit-checkpoint observes layer_norm. Every mistake named, so
 in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
