@@ -5024,7 +5024,7 @@ def test_an_epsilon_fixed_and_moments_over_axis_1_three_edits():
         found = em.search(ln, calls, failing, same)
         assert found.name == ("op:axis:layer_norm:mean.axis=1+op:axis:layer_norm:var.axis=1"
                               "+op:default:layer_norm:eps-as-1e-08"), found
-        assert found.sentence.startswith("2 mistakes at once (one of them made at several")
+        assert found.sentence.startswith("2 mistakes at once: (1) One slip, made at 2 places: (a) ")
     calls = [em.Call(c, {}, thinc(*c, fixed=1e-7), ln(*c)) for c in cases]
     for failing in (0, 1):
         found = em.search(ln, calls, failing, same)
