@@ -12,10 +12,15 @@ Grader: at blind time (4b7c886d), mistake 1 not named: "conv_equivalent(P) is (P
 integers, (kernel_size, stride): ViT's patches tile the image, so the kernel covers one P x P
 patch (kernel_size P) and moves by a whole patch (stride P)."; mistake 2 named ("[named mistake]
 hint: A mask saves no compute: the T x T scores are computed either way, then masked. ...").
-In unnamed/.
+Now named: mistake 1 on both conv_equivalent checks, "In `conv_equivalent`, the result `(P, P)`
+is returned as `(P // 2, P // 2)`: every part is halved, `// 2` (as a hybrid ViT's patch
+projection after a conv stem that has already halved the image: `kernel_size=patch_size // 2,
+stride=patch_size // 2`), where the lecture's answer is `(P, P)`." (results.every_part_alike);
+mistake 2 as before. Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'no-causal-mask': 'causal_mask:speed'}
+EXPECT = {'kernel-stride': 'op:tuple_parts:conv_equivalent:every-part-halved',
+          'no-causal-mask': 'causal_mask:speed'}
 
 
 def conv_equivalent(P):

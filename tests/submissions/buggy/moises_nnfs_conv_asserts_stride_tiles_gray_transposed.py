@@ -15,10 +15,19 @@ showed its case 3 (7x8x3, k=2, stride 3), "got: AssertionError: height does not 
 "[checklist] hint: out[i, j] = sum(image[i*stride:i*stride+k, j*stride:j*stride+k, :] * K) + b
 for every window that fits, ... a stride that leaves rows or columns over floors (they are not
 read), it is not refused."; its gray case 4 ((6, 6), k=3, stride 2: "axes don't match array")
-was never shown; the hidden check gave only its checklist. In unnamed/.
+was never shown; the hidden check gave only its checklist. (guards.py's windows-must-fit alone
+was not named: on the gray probes whose sizes the stride tiles the code raised where the guard
+returns.) Now named on both value checks, as a pair: "2 mistakes at once: (1) In
+`conv_patch_embed`, an image whose rows or columns the stride leaves over (`(H - k) % stride` or
+`(W - k) % stride` not 0) is refused (an error is raised for it), where the lecture's floors, ...
+(2) In `conv_patch_embed`, `image`'s axes are permuted as three, an (H, W, C) image's
+(`image.transpose(2, 0, 1)` or another order, channels first, ...), which a 2-D (H, W) image
+does not have: numpy's ValueError, axes don't match array; a 2-D image is one channel, (H, W, 1),
+`image[..., None]`." (inputs.axes_permuted, paired by refusals.named_refusal). Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None}
+EXPECT = {'kernel-stride': 'op:guarded:conv_patch_embed:windows-must-fit'
+                            '+op:axes_permuted:conv_patch_embed:image-2d-axes-permuted-as-three'}
 
 
 def conv_patch_embed(image, K, b, stride):
