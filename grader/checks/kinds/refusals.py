@@ -374,9 +374,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         return result
     try:
         from grader.reference import error_model
+        from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
         from grader.reference.error_model.guards import Refused, refuses
-        from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE

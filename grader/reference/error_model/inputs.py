@@ -88,7 +88,8 @@ READINGS = {
         False)}
 
 
-NEAR = ("channel_indexed", "axes_permuted")  # tried only in the checked function or a helper it calls itself
+NEAR = ("channel_indexed", "axes_permuted")  # tried only in the checked function or a helper
+# it calls itself
 
 
 def _reading(name: str):
