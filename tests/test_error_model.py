@@ -6863,3 +6863,73 @@ def test_a_slip_at_two_places_with_another_mistake_is_counted_as_two():
         "2 mistakes at once: (1) One slip, made at 2 places: (a) "), found
     assert " (b) " in found.sentence and " (2) " in found.sentence, found.sentence
     assert " (3) " not in found.sentence, found.sentence
+
+
+def test_a_tuple_of_sizes_with_every_part_scaled_alike():
+    """`results.every_part_alike`: conv_equivalent's `(P // 2, P // 2)` (a hybrid ViT's patch
+    projection after a conv stem, b48_13) and `(P + 1, P + 1)` are named with their sentence;
+    the right `(P, P)` names nothing."""
+    rng = np.random.default_rng(4813)
+    conv_equivalent = REFERENCE["conv_equivalent"]
+    sizes = [(int(P),) for P in rng.choice([2, 4, 8, 14, 16, 32], size=3, replace=False)]
+    for student, name, words in ((lambda P: (P // 2, P // 2), "halved", "every part is halved"),
+                                 (lambda P: (P + 1, P + 1), "one-more", "every part is one more")):
+        found = em.search(conv_equivalent, calls_of(conv_equivalent, student, sizes + [(16,)]),
+                          0, lambda v, t: v == t)
+        assert found.name == f"op:tuple_parts:conv_equivalent:every-part-{name}", found
+        assert words in found.sentence and "`(P, P)`" in found.sentence, found.sentence
+    right = calls_of(conv_equivalent, lambda P: (P, P), sizes)
+    assert em.search(conv_equivalent, right, 0, lambda v, t: v == t) is None
+
+
+def _conv_channels_first(image, K, b, stride, promoted=False, asserted=False):
+    """MoisesNNFS's as_strided conv, ported (b48_07): the image moved channels first with
+    `transpose(2, 0, 1)` (`promoted`: a gray image given its channel axis first), the source's
+    `assert (H - k) % stride == 0` where `asserted`."""
+    image = np.asarray(image)
+    x = (image[..., None] if promoted and image.ndim == 2 else image).transpose(2, 0, 1)
+    w = np.asarray(K).transpose(3, 2, 0, 1)
+    C, H, W = x.shape
+    F, _, k, _ = w.shape
+    if k > H or k > W:
+        raise ValueError("kernel larger than the image")
+    if asserted:
+        assert (H - k) % stride == 0 and (W - k) % stride == 0, "height does not work"
+    out_h, out_w = (H - k) // stride + 1, (W - k) // stride + 1
+    s0, s1, s2 = x.strides
+    cols = np.lib.stride_tricks.as_strided(
+        x, (C, k, k, out_h, out_w), (s0, s1, s2, stride * s1, stride * s2))
+    res = w.reshape(F, -1) @ cols.reshape(C * k * k, -1) + b.reshape(-1, 1)
+    return res.reshape(F, out_h, out_w).transpose(1, 2, 0)
+
+
+def test_a_gray_image_whose_axes_are_permuted_as_three():
+    """inputs.py's `axes_permuted`: `image.transpose(2, 0, 1)` on a 2-D image raises numpy's
+    ValueError ("axes don't match array"), named by its message; the same code with the gray
+    image promoted first names nothing. With the source's stride assert too, the rewrite of
+    the guard and this reading raises where that code raises and is right elsewhere (the pair
+    `checks/kinds/refusals.named_refusal` weighs, b48_07)."""
+    rng = np.random.default_rng(4807)
+    conv = REFERENCE["conv_patch_embed"]
+    cases = [(rng.normal(size=(6, 6)), rng.normal(size=(2, 2, 1, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(5, 7, 3)), rng.normal(size=(3, 3, 3, 4)), rng.normal(size=4), 1),
+             (rng.normal(size=(4, 5)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 1)]
+    calls = _calls_raising(conv, _conv_channels_first, cases)
+    assert isinstance(calls[0].got, em.Raised) and np.allclose(calls[1].got, calls[1].expected)
+    found = em.search(conv, calls, 0, same)
+    reading = "op:axes_permuted:conv_patch_embed:image-2d-axes-permuted-as-three"
+    assert found is not None and found.name == reading, found
+    assert "`image.transpose(2, 0, 1)`" in found.sentence and "axes don't match" in found.sentence
+    promoted = functools.partial(_conv_channels_first, promoted=True)
+    assert em.search(conv, _calls_raising(conv, promoted, cases), 0, same) is None
+    both = em.rewrite(conv, f"op:guarded:conv_patch_embed:windows-must-fit+{reading}")
+    asserted = functools.partial(_conv_channels_first, asserted=True)
+    for args in [*cases, (rng.normal(size=(7, 8, 3)), rng.normal(size=(2, 2, 3, 4)),
+                          rng.normal(size=4), 3)]:
+        try:
+            want = asserted(*args)
+        except (AssertionError, ValueError):
+            with pytest.raises(ValueError):
+                both(*args)
+            continue
+        assert np.allclose(both(*args), want)

@@ -374,9 +374,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         return result
     try:
         from grader.reference import error_model
+        from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
         from grader.reference.error_model.guards import Refused, refuses
-        from grader.reference.error_model.inputs import GRAY_READINGS
+        from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
         from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
@@ -394,6 +395,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
               and refuses(e.detail, here)] if built else []  # raised case (a cheap test first)
     readings = [e.name for e in built[1] if e.operator in GRAY_READINGS and guarding
                 and np.ndim(here.get("image")) == 2] if built else []
+    grays = [e.name for e in built[1] if e.operator in GRAY_RAISES and guards and any(
+        np.ndim(_named_arguments(function, p).get("image")) == 2 for p in raised)] if built else []
     aspects = (aspect_probes(_signature(function, params), first)
                if guards or readings else [])
     if built is None or (sized is None and not aspects):
@@ -424,15 +427,18 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         except Exception:  # noqa: BLE001  (it refuses the call)
             return None
 
-    def reproduces(name: str, among: list = calls) -> bool:  # each raise by its type
-        rewritten = error_model.rewrite(function, name, hidden)
-        for args, kwargs, got in among:
+    def reproduces(name: str, among: list = calls, message: bool = False) -> bool:  # each
+        rewritten = error_model.rewrite(function, name, hidden)  # raise by its type (`message`:
+        for args, kwargs, got in among:  # and one not a guard's nor the lecture's by its message)
             try:
                 with np.errstate(all="ignore"):
                     value = rewritten(*args, **kwargs)
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
                 if got.status != "raised" or (got.error.type != type(error).__name__
                                               and not isinstance(error, Refused)):
+                    return False
+                if message and not isinstance(error, Refused) and not same_message(
+                        str(error), got.error.message) and returns_value(args, kwargs) is not None:
                     return False
                 continue
             if got.status != "ok" or not alike(value, got.value,
@@ -449,6 +455,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         if reproduces(f"{test}{JOIN}{count}")]
     found = found or [f"{test}{JOIN}{name}" for test in tests for name in guards  # a guard and
                       if reproduces(f"{test}{JOIN}{name}")]  # a test: an assert, no kernel test
+    found = found or [f"{name}{JOIN}{gray}" for name in guards for gray in grays  # a guard and
+                      if reproduces(f"{name}{JOIN}{gray}", message=True)]  # a gray image's raise
     if not found and any(o.status == "ok" and not ok for (_, o), ok in zip(
             cases, _rights(check, cases), strict=True)):
         # a wrong value beside the refusal: a test paired with the one value mistake (a single

@@ -2,7 +2,9 @@
 in front, (1, H, W), as channel-first code does (torch's `unsqueeze(0)`, MONAI's
 `EnsureChannelFirst`), a 2-D image not given a channel axis at all (`H, W, C =
 image.shape` or `C = image.shape[-1]` on a grayscale image), its channel count read off a third
-axis a gray image lacks (`images.shape[2]`, a JAX MAE `patchify`'s), or made three equal channels
+axis a gray image lacks (`images.shape[2]`, a JAX MAE `patchify`'s), or its axes permuted as three
+(`image.transpose(2, 0, 1)`, an (H, W, C) image moved channels first for a CS231n-style
+im2col: numpy's "axes don't match array" on a 2-D one), or made three equal channels
 (PIL's `convert("RGB")`), and the channels read in reverse order (OpenCV's BGR). The
 reference reads every image through `as_hwc`, which the model never rewrites inside (it also
 refuses bad shapes, the student's own checks); these rewrite its call. Each is an operator as
@@ -42,6 +44,13 @@ def channel_indexed(image):
     return image
 
 
+def axes_permuted_as_three(image):
+    """The image as it is (an array), its axes permuted as three first, `.transpose(2, 0, 1)`:
+    a 2-D (or 4-D) one raises numpy's ValueError, axes don't match array, as code that moves
+    an (H, W, C) image channels first does."""
+    return np.asarray(image).transpose(2, 0, 1).transpose(1, 2, 0)
+
+
 def reversed_channels(image):
     """The image [H, W, C] with its channels in reverse order (RGB read as BGR)."""
     return image[..., ::-1]
@@ -64,6 +73,12 @@ READINGS = {
         "count taken as `{image}.shape[2]`, as code written for (H, W, C) images only does), "
         "which a 2-D (H, W) image does not have: Python's IndexError, tuple index out of "
         "range; " + ONE_CHANNEL, channel_indexed, True),
+    "axes_permuted": (
+        "2d-axes-permuted-as-three", "`{image}`'s axes are permuted as three, an (H, W, C) "
+        "image's (`{image}.transpose(2, 0, 1)` or another order, channels first, as code "
+        "written for (H, W, C) images only does), which a 2-D (H, W) image does not have: "
+        "numpy's ValueError, axes don't match array; " + ONE_CHANNEL, axes_permuted_as_three,
+        True),
     "gray_to_rgb": (
         "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
         "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
@@ -73,7 +88,8 @@ READINGS = {
         False)}
 
 
-NEAR = ("channel_indexed",)  # tried only in the checked function or a helper it calls itself
+NEAR = ("channel_indexed", "axes_permuted")  # tried only in the checked function or a helper
+# it calls itself
 
 
 def _reading(name: str):
@@ -100,3 +116,6 @@ OPERATORS = {name: _reading(name) for name in READINGS}  # tried after contracti
 # the readings of a gray image that `checks/kinds/refusals.py` (`named_refusal`) also weighs on
 # gray and other probe images, a raise by its type, where a case that asked a value raised
 GRAY_READINGS = ("channel_in_front", "not_promoted", "gray_to_rgb")
+# the readings that only raise on a gray image, each with numpy's or Python's own message:
+# `named_refusal` pairs one with a guard where the student's message is that message
+GRAY_RAISES = ("channel_indexed", "axes_permuted")

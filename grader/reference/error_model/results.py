@@ -8,8 +8,9 @@ in the rows a fused kernel views its input as (`x.reshape(-1, d)`, never reshape
 returned flattened to rows where the lecture returns a grid (timm's PatchEmbed, flatten=True),
 or a returned tuple of sizes with a part changed: each part a pair, a side as its area (`P * P`),
 halved (`P // 2`, windows that overlap by half), or a third value 0 appended (a padding, as
-torch's Conv2d takes it), or a row read as a one-row slice that keeps its axis (`x[:1]` for
-`x[0]`: a batched port's `x[:, 0]` written for one sequence).
+torch's Conv2d takes it), or every part changed alike (`(P // 2, P // 2)`, a conv stem's), or a
+row read as a one-row slice that keeps its axis (`x[:1]` for `x[0]`: a batched port's `x[:, 0]`
+written for one sequence).
 
 Each rewrite wraps the returned value in a function bound in the rewritten code; a value it
 does not fit (no float array, too few axes) is returned as it is, so that the rewrite is the
@@ -251,10 +252,37 @@ def tuple_parts(context: Context, node: ast.AST) -> Iterator[Change]:
             yield Change(f"part-{i + 1}-{detail}",
                          f"{told} `{code(changed(node))}`: its part {i + 1} is {words}.",
                          changed)
+    yield from every_part_alike(context, node)
     yield Change("zero-appended",
                  f"{told} `{code(node)[:-1]}, 0)`, with a 0 appended (a padding, as torch's "
                  f"Conv2d takes it): the lecture's answer is `{code(node)}` alone.",
                  lambda n: ast.Tuple([*n.elts, ast.Constant(0)], ast.Load()))
+
+
+# every part of a tuple of sizes scaled alike: the name, its code, what it says of the parts
+ALIKE = (("halved", "{} // 2", "halved, `// 2` (as a hybrid ViT's patch projection after a "
+          "conv stem that has already halved the image: `kernel_size=patch_size // 2, "
+          "stride=patch_size // 2`)"),
+         ("doubled", "2 * {}", "doubled, `2 * ...`"),
+         ("one-less", "{} - 1", "one less, `- 1`"),
+         ("one-more", "{} + 1", "one more, `+ 1`"))
+
+
+def every_part_alike(context: Context, node: ast.Tuple) -> Iterator[Change]:
+    """The returned tuple of sizes with every part changed alike, `(P // 2, P // 2)`: sizes read
+    off a model that scales them all (a conv stem's halved kernel and stride), where a part
+    alone is `tuple_parts`'s. Only where there are two parts or more."""
+    if len(node.elts) < 2:
+        return
+    for detail, written, words in ALIKE:
+        def changed(n: ast.Tuple, written=written) -> ast.Tuple:
+            return ast.Tuple([ast.parse(written.format(e.id), mode="eval").body
+                              for e in n.elts], ast.Load())
+
+        yield Change(f"every-part-{detail}",
+                     f"In {where(context)}, the result `{code(node)}` is returned as "
+                     f"`{code(changed(node))}`: every part is {words}, where the lecture's "
+                     f"answer is `{code(node)}`.", changed)
 
 
 def as_rows(value):

@@ -13,10 +13,14 @@ Grader: at blind time (fe6e9573) and now, both named: "You flattened each patch 
 (c, p1, p2)" (patchify_channel_first) on the RGB and hidden checks, and "2 mistakes at once: (1)
 In `patchify`, a 2-D (H, W) gray image is refused ... (2) ..." on the worked example and grayscale
 checks; vit-checkpoint observes the broken patchify. Every mistake named, so in buggy/.
+Now mistake 2 is named alone on the worked example and grayscale checks, by the student's own
+line: "In `patchify`, `image`'s axes are permuted as three, an (H, W, C) image's
+(`image.transpose(2, 0, 1)` or another order, channels first, ...), which a 2-D (H, W) image does
+not have: numpy's ValueError, axes don't match array; ..." (inputs.axes_permuted, b48_07: on a
+gray image the channel order shows nothing); mistake 1 as before on the RGB and hidden checks.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'op:guarded:patchify:gray-refused'
-                      '+op:channels_first:patchify:patch-flattened-channels-first'}
+EXPECT = {'patchify': 'op:axes_permuted:patchify:image-2d-axes-permuted-as-three'}
 ALIASES = ('patchify_channel_first',)
 
 
