@@ -6908,3 +6908,31 @@ def test_a_gray_reading_named_on_a_raise_is_kept_only_where_its_fix_makes_the_co
         assert told == (named if kept else before), (student.__name__, told)
     assert remedied(named, check, ran, None, before) == before  # no worker: nothing borne out
 
+
+def test_a_channel_count_written_as_three_is_named_with_a_square_grid_on_raises_alone():
+    """rgb_only.channels_as_rgb: MAE's torch `patchify` ported (b48_01: channels moved first,
+    `h = w = img.shape[2] // p`, `reshape(3, h, p, w, p)`, `p ** 2 * 3`) raises numpy's reshape
+    refusal on every non-square or non-RGB image: no single edit gives its messages, and the
+    singles that raise a ValueError alike (any) no longer stop the pairs, so `H // P` read as
+    `W // P` with C written as 3 is named. The same port reading C off the image (right for any
+    C) is told the square grid alone, never the 3."""
+    rng = np.random.default_rng(4802)
+    patchify = REFERENCE["patchify"]
+
+    def mae(image, P, channels=None):
+        img = np.moveaxis(np.asarray(image), -1, 0)
+        C = 3 if channels is None else img.shape[0]
+        h = w = img.shape[2] // P
+        x = np.einsum('chpwq->hwpqc', img.reshape(C, h, P, w, P))
+        return x.reshape(h * w, P ** 2 * C)
+
+    cases = [(rng.normal(size=(4, 6, 3)), 2), (rng.normal(size=(8, 4, 3)), 4),
+             (rng.normal(size=(6, 6, 2)), 3), (rng.normal(size=(4, 8, 3)), 2)]
+    rgb = "op:channels_as_rgb:patchify:C-as-3"
+    found = em.search(patchify, _calls_raising(patchify, mae, cases), 0, same)
+    assert found is not None and found.name == f"op:sibling:patchify:H-as-W+{rgb}", found
+    assert "the channel count is written as 3" in found.sentence
+    assert "`H, W, C = image.shape`" in found.sentence
+    read = functools.partial(mae, channels=True)
+    other = em.search(patchify, _calls_raising(patchify, read, cases), 0, same)
+    assert other is None or rgb not in other.name, other

@@ -15,9 +15,15 @@ example and the grayscale check ("`image` is read as having a third, channel axi
 count taken as `image.shape[2]`, as code written for (H, W, C) images only does) ...; a 2-D image
 is one channel, (H, W, 1), `image[..., None]`": the code's `shape[2]` is the grid side, and
 `image[..., None]` still raises), and the hard-coded 3 was not named.
+Now named: both, as a pair (rgb_only.channels_as_rgb with the sibling `W // P` for `H // P`), on
+the RGB and hidden checks: "2 mistakes at once: (1) In `patchify`, `H // P` reads `W` where `H`
+belongs: `W // P`, a copy of its sibling term (right only when W == H). (2) In `patchify`, the
+channel count is written as 3, as code for RGB images hard-codes it ..."; the gray IndexError is
+no longer told as a channel axis read (checks/kinds/remedies.py: its `image[..., None]` still
+fails), the worked example and grayscale checks get their checklists.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
+EXPECT = {'patchify': 'op:sibling:patchify:H-as-W+op:channels_as_rgb:patchify:C-as-3'}
 
 
 def patchify(image, P):
