@@ -6933,3 +6933,100 @@ def test_a_gray_image_whose_axes_are_permuted_as_three():
                 both(*args)
             continue
         assert np.allclose(both(*args), want)
+
+
+def test_a_gray_reading_named_on_a_raise_is_kept_only_where_its_fix_makes_the_code_right():
+    """checks/kinds/remedies.py: a reading whose sentence tells the student to pass a gray image
+    as (H, W, 1) (inputs.REMEDIES) is kept only where the student's code, given that image, is
+    right. The search names `inputs.channel_indexed` for any "tuple index out of range" on a
+    gray image; b48_01's MAE `patchify` (channels moved first, the grid side read off
+    `shape[2]`, 3 channels hard-coded) raises it too, and its (H, W, 1) image still fails:
+    not named. A JAX MAE `patchify` that reads its channel count as `shape[2]` is right on
+    (H, W, 1): named."""
+    import json
+    from types import SimpleNamespace
+
+    from grader import load_specs
+    from grader.checks.kinds.remedies import remedied
+    from grader.checks.results import FAILED
+    from grader.worker import CallOutcome
+    from grader.worker.outcomes import StudentError
+    from grader.worker.values import Decoder
+
+    from conftest import EXERCISES
+
+    rng = np.random.default_rng(4801)
+    patchify = REFERENCE["patchify"]
+
+    def channels_indexed(image, P):  # reads C as shape[2], right for any C
+        image = np.asarray(image)
+        grid = image.reshape(image.shape[0] // P, P, image.shape[1] // P, P, image.shape[2])
+        return grid.transpose(0, 2, 1, 3, 4).reshape(-1, P * P * image.shape[2])
+
+    def mae_three(image, P):  # b48_01: channels first, the grid's side from shape[2], C = 3
+        img = np.moveaxis(np.asarray(image), -1, 0)
+        h = w = img.shape[2] // P
+        x = np.einsum('chpwq->hwpqc', img.reshape(3, h, P, w, P))
+        return x.reshape(h * w, P ** 2 * 3)
+
+    class Local:  # a worker's `call_many`, here
+        def __init__(self, student):
+            self.student = student
+
+        def call_many(self, name, calls, **options):
+            out = []
+            for call in calls:
+                args, kwargs = Decoder(list(call.blobs)).decode(json.loads(call.json))
+                try:
+                    out.append(CallOutcome("ok", value=self.student(*args, **kwargs)))
+                except Exception as error:  # noqa: BLE001  (as the worker reports it)
+                    out.append(CallOutcome("raised", error=StudentError(
+                        type(error).__name__, str(error), "", None)))
+            return out
+
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    check = next(c for e in exercises for c in e.checks
+                 if getattr(c, "call", None) == "patchify")
+    cases = [(rng.normal(size=(4, 4)), 2), (rng.normal(size=(4, 4, 3)), 2)]
+    name = "op:channel_indexed:patchify:image-2d-channel-indexed"
+    before = CheckResult(check.name, 2, 0, FAILED, "case 1 of 2", hint="the checklist")
+    ran = [(SimpleNamespace(args=args, kwargs={}, expectation=lambda a=args: (
+        patchify(*a), None)), None) for args in cases]
+    for student, kept in ((channels_indexed, True), (mae_three, False)):
+        found = em.search(patchify, _calls_raising(patchify, student, cases), 0, same)
+        assert found is not None and found.name == name, found  # a raise alike: both
+        named = replace(before, misconception=found.name, hint=found.sentence,
+                        hint_kind=MISTAKE)
+        told = remedied(named, check, ran, Local(student), before)
+        assert told == (named if kept else before), (student.__name__, told)
+    assert remedied(named, check, ran, None, before) == before  # no worker: nothing borne out
+
+
+def test_a_channel_count_written_as_three_is_named_with_a_square_grid_on_raises_alone():
+    """rgb_only.channels_as_rgb: MAE's torch `patchify` ported (b48_01: channels moved first,
+    `h = w = img.shape[2] // p`, `reshape(3, h, p, w, p)`, `p ** 2 * 3`) raises numpy's reshape
+    refusal on every non-square or non-RGB image: no single edit gives its messages, and the
+    singles that raise a ValueError alike (any) no longer stop the pairs, so `H // P` read as
+    `W // P` with C written as 3 is named. The same port reading C off the image (right for any
+    C) is told the square grid alone, never the 3."""
+    rng = np.random.default_rng(4802)
+    patchify = REFERENCE["patchify"]
+
+    def mae(image, P, channels=None):
+        img = np.moveaxis(np.asarray(image), -1, 0)
+        C = 3 if channels is None else img.shape[0]
+        h = w = img.shape[2] // P
+        x = np.einsum('chpwq->hwpqc', img.reshape(C, h, P, w, P))
+        return x.reshape(h * w, P ** 2 * C)
+
+    cases = [(rng.normal(size=(4, 6, 3)), 2), (rng.normal(size=(8, 4, 3)), 4),
+             (rng.normal(size=(6, 6, 2)), 3), (rng.normal(size=(4, 8, 3)), 2)]
+    rgb = "op:channels_as_rgb:patchify:C-as-3"
+    found = em.search(patchify, _calls_raising(patchify, mae, cases), 0, same)
+    assert found is not None and found.name == f"op:sibling:patchify:H-as-W+{rgb}", found
+    assert "the channel count is written as 3" in found.sentence
+    assert "`H, W, C = image.shape`" in found.sentence
+    read = functools.partial(mae, channels=True)
+    other = em.search(patchify, _calls_raising(patchify, read, cases), 0, same)
+    assert other is None or rgb not in other.name, other

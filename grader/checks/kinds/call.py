@@ -49,6 +49,7 @@ from .mistakes import (
 )
 from .randomness import repeated
 from .refusals import named_refusal, refused
+from .remedies import remedied
 from .signatures import mismatched, reordered
 from .value_observations import described
 
@@ -335,10 +336,12 @@ class CallCheck(Kind):
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           elsewhere):
             result = self._unnamed(result, planned)
-        result = generated(result, self, ran, failing, others, elsewhere)
+        worker = memory.worker if own else None
+        result = remedied(generated(result, self, ran, failing, others, elsewhere), self, ran,
+                          worker, result)  # a reading's fix (`image[..., None]`) borne out
         cases = [*ran, *((p, o) for p, o, _ in mine)]  # a refusal's cause: a tiling test
-        result = observed(named_refusal(result, self, cases, planned, outcome,
-                                        memory.worker if own else None), self, planned, outcome)
+        result = observed(remedied(named_refusal(result, self, cases, planned, outcome, worker),
+                                   self, ran, worker, result), self, planned, outcome)
         if own:  # values that change between calls explain more than a formula's guess
             result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation

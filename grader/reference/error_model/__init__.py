@@ -33,7 +33,7 @@ from itertools import chain
 import numpy as np
 
 from .change import Context, where
-from .evidence import agree, distance, elements
+from .evidence import agree, distance, elements, same_message
 from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
@@ -276,10 +276,12 @@ def search(function: Callable, calls: list[Call], failing: int,
                 scored.append((outcome, edit))
             else:
                 returned.append(edit)
-        if not (found or alike):
+        if not (found or (alike and not only_raised)):  # a raise alike tells nothing where
+            # the code only raised: a pair may give its very message (a side and C = 3: MAE's)
             start = distance(order[0].expected, order[0].got)
             raising = _raised_alike(root, scored, order[0], copies)
-            every = (group for _ in (0,) if not (found or alike)  # slips.py's: where no pair
+            singled = len(alike)  # the singles' raises alike, which tell nothing here
+            every = (group for _ in (0,) if not (found or alike[singled:])  # slips.py's: no pair
                      for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
                                          [e for e in singles if e.name in prefer], returned))
             for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
@@ -396,7 +398,8 @@ def _raised_alike(root: Instance, scored: list, call: Call, copies: bool) -> lis
     for _, edit in (item for item in scored if item[0] == 0.0):
         ran = run(root, [edit], call, copies)
         if ran is not None and not ran[0] and type(ran[1]).__name__ == call.got.type \
-                and str(ran[1]) == call.got.message:
+                and same_message(str(ran[1]), call.got.message):  # a reshape's sizes in
+            # another order too: MAE's channels-first `reshape(3, h, p, w, p)` of a side wrong
             out.append(edit)
     return out[:ANCHORS]
 

@@ -13,10 +13,13 @@ Grader: at blind time (a4c32119) and now, named: "In `patchify`, every image but
 one ... is refused ..." on patchify (worked example, RGB images, grayscale, hidden); "You added
 the positions before prepending [CLS], so the patches got pos[1:] and [CLS] got no position at
 all ..." on cls-and-positions (graded with the grader's patchify); vit-checkpoint observes
-embed_image and patchify. Every mistake named, so in buggy/.
+embed_image and patchify. Every mistake named, so in buggy/. Since round 48 (b48_01) patchify's
+is named as the count written as 3 (rgb_only.channels_as_rgb): "In `patchify`, the channel count
+is written as 3, as code for RGB images hard-codes it ... numpy refuses the reshape", the code's
+own `reshape(..., 3)`, where the guard's reading said a refusal the code never wrote.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'op:guarded:patchify:rgb-only',
+EXPECT = {'patchify': 'op:channels_as_rgb:patchify:C-as-3',
           'cls-and-positions': 'embed_positions_before_cls'}
 
 
