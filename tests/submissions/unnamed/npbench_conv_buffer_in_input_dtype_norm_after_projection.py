@@ -21,7 +21,8 @@ gives them), whose expected result is what the same pixels give as floats: look 
 treats integer pixels differently").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': 'op:standardised_after:linear_patch_embed:standardised-after-linear', 'kernel-stride': None}
+EXPECT = {'linear-patch-embed': 'op:standardised_after:linear_patch_embed:standardised-after-linear',
+          'kernel-stride': None}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
