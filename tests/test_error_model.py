@@ -6839,3 +6839,34 @@ def test_a_final_layer_norm_called_without_its_parameters_is_named_with_the_head
     assert scaled is None or passed not in scaled.name, scaled
     assert [e.site.path for e in em.model(vit)[1] if e.operator == "affine_not_passed"] == [
         "vit_forward/layer_norm"]
+
+
+def _conv_filled_buffer(image, K, b, stride, dtype=None):
+    """NPBench's conv2d loops (b48_08): `output = np.empty(..., dtype=image.dtype)` (or the
+    given dtype) filled window by window, then `output + b` out of place."""
+    image = image if image.ndim == 3 else image[:, :, None]
+    k = K.shape[0]
+    H_out, W_out = (image.shape[0] - k) // stride + 1, (image.shape[1] - k) // stride + 1
+    out = np.empty((H_out, W_out, K.shape[3]), dtype=dtype or image.dtype)
+    for i in range(H_out):
+        for j in range(W_out):
+            window = image[i * stride:i * stride + k, j * stride:j * stride + k, :, None]
+            out[i, j, :] = np.sum(window * K, axis=(0, 1, 2))
+    return out + b
+
+
+def test_window_sums_narrowed_to_the_images_dtype_before_the_bias_are_named():
+    """`dtypes.narrowed_before_bias` (b48_08): a uint8 image's window sums cut to 8-bit integers
+    by the buffer made like the image, the bias added after in floats (so not `narrowed`, whose
+    result keeps the image's dtype, bias included); a float buffer is the reference: nothing."""
+    rng = np.random.default_rng(48)
+    conv = REFERENCE["conv_patch_embed"]
+    pixels = (rng.uniform(-1, 1, (6, 8, 3)) * 128 + 128).astype(np.uint8)
+    cases = [(pixels, rng.normal(size=(2, 2, 3, 4)), rng.normal(size=4), 2),
+             (rng.normal(size=(5, 6, 3)), rng.normal(size=(3, 3, 3, 2)), rng.normal(size=2), 1)]
+    found = em.search(conv, calls_of(conv, _conv_filled_buffer, cases), 0, same)
+    assert found.name == "op:narrowed_before_bias:conv_patch_embed:b-added-after-image-dtype"
+    assert "written into a buffer made with `image`'s dtype" in found.sentence
+    assert "before `b` is added" in found.sentence
+    floats = functools.partial(_conv_filled_buffer, dtype=np.float64)
+    assert all(same(c.got, c.expected) for c in calls_of(conv, floats, cases))

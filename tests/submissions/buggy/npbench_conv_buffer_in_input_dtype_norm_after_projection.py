@@ -19,10 +19,16 @@ patch embedding): the lecture returns it as it is."), mistake 2 only observed ("
 `conv_patch_embed` is right for float images, wrong for a uint8 image (integer pixels, as a file
 gives them), whose expected result is what the same pixels give as floats: look for a step that
 treats integer pixels differently").
+Now named: mistake 2 ("In `conv_patch_embed`, `np.tensordot(windows, K, axes=([3, 4, 2], [0, 1,
+2]))` is written into a buffer made with `image`'s dtype (`out = np.empty(...,
+dtype=image.dtype)` or `np.zeros_like`, filled in a loop) before `b` is added: right for a float
+`image`, while for integer pixels (uint8, as a file gives them) each float sum is cast to that
+integer dtype as numpy casts (the fraction dropped, a value outside its range not kept) before
+`b` is added in floats. Make the buffer float.": dtypes.narrowed_before_bias).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'op:standardised_after:linear_patch_embed:standardised-after-linear',
-          'kernel-stride': None}
+          'kernel-stride': 'op:narrowed_before_bias:conv_patch_embed:b-added-after-image-dtype'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
