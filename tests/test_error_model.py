@@ -6870,3 +6870,19 @@ def test_window_sums_narrowed_to_the_images_dtype_before_the_bias_are_named():
     assert "before `b` is added" in found.sentence
     floats = functools.partial(_conv_filled_buffer, dtype=np.float64)
     assert all(same(c.got, c.expected) for c in calls_of(conv, floats, cases))
+
+
+def test_a_count_by_area_says_where_it_agrees_with_the_grid_in_general():
+    """b48_12: "the two agree only where P divides both sides" was false (4x6 with P = 4 gives 1
+    both ways). The sentence now says when they agree, which holds of every size."""
+    name = "op:count_by_area:num_patches:count-by-area"
+    sentence = em.sentence(REFERENCE["num_patches"], name)
+    assert "agree only where P divides both sides." not in sentence
+    assert "less than one patch" in sentence and "counts 2 by area, 1 by rows" in sentence
+    for H in range(1, 13):
+        for W in range(1, 13):
+            for P in range(1, 6):
+                leftover = H * W - (H // P) * (W // P) * P * P
+                agree = H * W // (P * P) == (H // P) * (W // P)
+                assert agree == (leftover < P * P)
+    assert 6 * 6 // 16 == 2 and (6 // 4) * (6 // 4) == 1
