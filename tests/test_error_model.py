@@ -6886,3 +6886,26 @@ def test_a_count_by_area_says_where_it_agrees_with_the_grid_in_general():
                 agree = H * W // (P * P) == (H // P) * (W // P)
                 assert agree == (leftover < P * P)
     assert 6 * 6 // 16 == 2 and (6 // 4) * (6 // 4) == 1
+
+
+def test_an_axis_changed_says_both_readings_not_a_premise_the_code_may_not_meet():
+    """b48_06 (thinc's `X.mean(axis=1, keepdims=True)`): "(where your own call names the right
+    axis, your array holds its axes in another order)" spoke of a call the code did not make.
+    Now both readings are said as one true statement; none for the whole array (no call that
+    names the right axis reduces everything)."""
+    ln = REFERENCE["layer_norm"]
+    one = em.sentence(ln, "op:axis:layer_norm:mean.axis=1")
+    assert "over axis 1 instead of axis -1 (your code works along that axis, or along the right" \
+        " one of an array whose axes are in another order than the lecture's)." in one
+    assert "where your own call names the right axis" not in one
+    whole = em.sentence(ln, "op:axis:layer_norm:mean.axis=None")
+    assert whole.endswith("over the whole array instead of axis -1.")
+
+    def thinc(x, gamma, beta, eps=1e-6):
+        mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True)
+        return (x - mu) / np.sqrt(var + eps) * gamma + beta
+
+    rng = np.random.default_rng(486)
+    x, g, b = rng.normal(size=(2, 3, 4)), rng.normal(size=4), rng.normal(size=4)
+    found = em.search(ln, calls_of(ln, thinc, [(x, g, b)]), 0, same)
+    assert found is not None and "your code works along that axis" in found.sentence, found
