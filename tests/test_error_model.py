@@ -6909,3 +6909,37 @@ def test_an_axis_changed_says_both_readings_not_a_premise_the_code_may_not_meet(
     x, g, b = rng.normal(size=(2, 3, 4)), rng.normal(size=4), rng.normal(size=4)
     found = em.search(ln, calls_of(ln, thinc, [(x, g, b)]), 0, same)
     assert found is not None and "your code works along that axis" in found.sentence, found
+
+
+LAYER_NORM_VAR_FLAT = '''
+def layer_norm(x, gamma, beta, eps=1e-6):
+    return (x - x.mean(-1, keepdims=True)) / (x.var(-1{keep}) + eps) ** 0.5 * gamma + beta
+'''
+
+
+def test_a_slip_another_check_placed_is_said_at_that_place_alone(catalogue, tmp_path):
+    """b48_05: the worked examples cannot tell a mean from a variance without keepdims ("One
+    slip, at one or more of these places"), the eps check tells the variance alone. Every
+    check of the exercise now says the variance alone (it reproduces their values too); with
+    the variance's keepdims kept the code is right and nothing is named."""
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.worker import StudentWorker
+
+    exercises = [e for e in catalogue if e.id == "layer-norm"]
+
+    def graded(keep: str):
+        folder = tmp_path / ("kept" if keep else "flat")
+        folder.mkdir()
+        snippet = folder / "snippet.py"
+        snippet.write_text(LAYER_NORM_VAR_FLAT.format(keep=keep))
+        with StudentWorker(build_submission(snippet, snippet.parent)) as worker:
+            return SubmissionGrading(worker, catalogue=exercises).exercise(exercises[0])
+
+    var = "op:keepdims:layer_norm:var.keepdims"
+    named = [c for c in graded("").checks if not c.passed and c.hint_kind == MISTAKE]
+    assert len(named) >= 2 and all(c.misconception == var for c in named), named
+    assert not any(c.hint.startswith("One slip, at one or more") for c in named)
+    right = graded(", keepdims=True")
+    assert right.score == right.max_score and not any(c.misconception for c in right.checks)
