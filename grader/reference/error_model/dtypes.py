@@ -101,6 +101,8 @@ def narrowed_before_bias(context: Context, node: ast.AST) -> Iterator[Change]:
     function = context.instance.node
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
             and isinstance(node.right, ast.Name) and function.args.args
+            and function.args.args[0].arg == "image"  # pixels, perhaps 8-bit: not a
+            # LayerNorm's `x_hat * gamma + beta`, a no-op on float tokens the search would try
             and node.right.id in {a.arg for a in function.args.args[1:]}
             and is_result(context, node)):
         return
