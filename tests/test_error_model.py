@@ -7030,3 +7030,107 @@ def test_a_channel_count_written_as_three_is_named_with_a_square_grid_on_raises_
     read = functools.partial(mae, channels=True)
     other = em.search(patchify, _calls_raising(patchify, read, cases), 0, same)
     assert other is None or rgb not in other.name, other
+
+
+def _conv_filled_buffer(image, K, b, stride, dtype=None):
+    """NPBench's conv2d loops (b48_08): `output = np.empty(..., dtype=image.dtype)` (or the
+    given dtype) filled window by window, then `output + b` out of place."""
+    image = image if image.ndim == 3 else image[:, :, None]
+    k = K.shape[0]
+    H_out, W_out = (image.shape[0] - k) // stride + 1, (image.shape[1] - k) // stride + 1
+    out = np.empty((H_out, W_out, K.shape[3]), dtype=dtype or image.dtype)
+    for i in range(H_out):
+        for j in range(W_out):
+            window = image[i * stride:i * stride + k, j * stride:j * stride + k, :, None]
+            out[i, j, :] = np.sum(window * K, axis=(0, 1, 2))
+    return out + b
+
+
+def test_window_sums_narrowed_to_the_images_dtype_before_the_bias_are_named():
+    """`dtypes.narrowed_before_bias` (b48_08): a uint8 image's window sums cut to 8-bit integers
+    by the buffer made like the image, the bias added after in floats (so not `narrowed`, whose
+    result keeps the image's dtype, bias included); a float buffer is the reference: nothing."""
+    rng = np.random.default_rng(48)
+    conv = REFERENCE["conv_patch_embed"]
+    pixels = (rng.uniform(-1, 1, (6, 8, 3)) * 128 + 128).astype(np.uint8)
+    cases = [(pixels, rng.normal(size=(2, 2, 3, 4)), rng.normal(size=4), 2),
+             (rng.normal(size=(5, 6, 3)), rng.normal(size=(3, 3, 3, 2)), rng.normal(size=2), 1)]
+    found = em.search(conv, calls_of(conv, _conv_filled_buffer, cases), 0, same)
+    assert found.name == "op:narrowed_before_bias:conv_patch_embed:b-added-after-image-dtype"
+    assert "written into a buffer made with `image`'s dtype" in found.sentence
+    assert "before `b` is added" in found.sentence
+    floats = functools.partial(_conv_filled_buffer, dtype=np.float64)
+    assert all(same(c.got, c.expected) for c in calls_of(conv, floats, cases))
+
+
+def test_a_count_by_area_says_where_it_agrees_with_the_grid_in_general():
+    """b48_12: "the two agree only where P divides both sides" was false (4x6 with P = 4 gives 1
+    both ways). The sentence now says when they agree, which holds of every size."""
+    name = "op:count_by_area:num_patches:count-by-area"
+    sentence = em.sentence(REFERENCE["num_patches"], name)
+    assert "agree only where P divides both sides." not in sentence
+    assert "less than one patch" in sentence and "counts 2 by area, 1 by rows" in sentence
+    for H in range(1, 13):
+        for W in range(1, 13):
+            for P in range(1, 6):
+                leftover = H * W - (H // P) * (W // P) * P * P
+                agree = H * W // (P * P) == (H // P) * (W // P)
+                assert agree == (leftover < P * P)
+    assert 6 * 6 // 16 == 2 and (6 // 4) * (6 // 4) == 1
+
+
+def test_an_axis_changed_says_both_readings_not_a_premise_the_code_may_not_meet():
+    """b48_06 (thinc's `X.mean(axis=1, keepdims=True)`): "(where your own call names the right
+    axis, your array holds its axes in another order)" spoke of a call the code did not make.
+    Now both readings are said as one true statement; none for the whole array (no call that
+    names the right axis reduces everything)."""
+    ln = REFERENCE["layer_norm"]
+    one = em.sentence(ln, "op:axis:layer_norm:mean.axis=1")
+    assert "over axis 1 instead of axis -1 (your code works along that axis, or along the right" \
+        " one of an array whose axes are in another order than the lecture's)." in one
+    assert "where your own call names the right axis" not in one
+    whole = em.sentence(ln, "op:axis:layer_norm:mean.axis=None")
+    assert whole.endswith("over the whole array instead of axis -1.")
+
+    def thinc(x, gamma, beta, eps=1e-6):
+        mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True)
+        return (x - mu) / np.sqrt(var + eps) * gamma + beta
+
+    rng = np.random.default_rng(486)
+    x, g, b = rng.normal(size=(2, 3, 4)), rng.normal(size=4), rng.normal(size=4)
+    found = em.search(ln, calls_of(ln, thinc, [(x, g, b)]), 0, same)
+    assert found is not None and "your code works along that axis" in found.sentence, found
+
+
+LAYER_NORM_VAR_FLAT = '''
+def layer_norm(x, gamma, beta, eps=1e-6):
+    return (x - x.mean(-1, keepdims=True)) / (x.var(-1{keep}) + eps) ** 0.5 * gamma + beta
+'''
+
+
+def test_a_slip_another_check_placed_is_said_at_that_place_alone(catalogue, tmp_path):
+    """b48_05: the worked examples cannot tell a mean from a variance without keepdims ("One
+    slip, at one or more of these places"), the eps check tells the variance alone. Every
+    check of the exercise now says the variance alone (it reproduces their values too); with
+    the variance's keepdims kept the code is right and nothing is named."""
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.worker import StudentWorker
+
+    exercises = [e for e in catalogue if e.id == "layer-norm"]
+
+    def graded(keep: str):
+        folder = tmp_path / ("kept" if keep else "flat")
+        folder.mkdir()
+        snippet = folder / "snippet.py"
+        snippet.write_text(LAYER_NORM_VAR_FLAT.format(keep=keep))
+        with StudentWorker(build_submission(snippet, snippet.parent)) as worker:
+            return SubmissionGrading(worker, catalogue=exercises).exercise(exercises[0])
+
+    var = "op:keepdims:layer_norm:var.keepdims"
+    named = [c for c in graded("").checks if not c.passed and c.hint_kind == MISTAKE]
+    assert len(named) >= 2 and all(c.misconception == var for c in named), named
+    assert not any(c.hint.startswith("One slip, at one or more") for c in named)
+    right = graded(", keepdims=True")
+    assert right.score == right.max_score and not any(c.misconception for c in right.checks)

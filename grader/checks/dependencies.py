@@ -86,7 +86,9 @@ class Dependencies:
                 self._final[key] = again
         elif key in self._named:  # a mistake named before the function's later checks ran
             result, explain, kept = self._named.pop(key)  # (graded again around the same
-            if _kept(check) > kept:  # helpers) must reproduce their values too: the worked
+            if _kept(check) > kept or _unplaced(self._final[key]):  # helpers) must
+                # reproduce their values too (a slip its cases could not place, a later
+                # check may have placed: b48_05's variance without keepdims); the worked
                 # example's pos[0] is zero, where "one row late" and `pos` added before [CLS]
                 # is prepended agree; its explanation runs again, weighing them (mistakes.py),
                 # and a mistake that reproduces them all replaces it (none: it stays, as the
@@ -342,6 +344,16 @@ def _features(planned) -> dict:
     if len(numbers) >= 2:
         found[("square", "numbers")] = numbers[0] == numbers[1]
     return found
+
+
+def _unplaced(result: CheckResult) -> bool:
+    """Whether the mistake `result` names is one slip its check's cases could not place (the
+    error model's `either`, "at one or more of these places"): explained again at the end, a
+    place another check of the function named is said alone where it reproduces the values."""
+    memory = MEMORY.get()
+    return memory is not None and any(
+        getattr(found, "either", False) and found.name == result.misconception
+        for named in memory.named.values() for found in named)
 
 
 def _kept(check: Check) -> int:

@@ -211,15 +211,18 @@ SEARCHED: dict[tuple, object] = {}
 def _parts_first(named_here: list, function, hidden: frozenset) -> list:
     """The mistakes named before, each of several ("a+b") preceded by its parts alone: a check
     where one of them does not show is told only the one that does. Not the places of one slip
-    the cases could not place (`either`): one of them alone is no more known here."""
+    the cases could not place (`either`): one of them alone is no more known here. Such a slip
+    comes last: where another check placed it (b48_05's variance without keepdims, told by the
+    eps check after the worked examples could not tell it from the mean), that place is tried
+    first, and said alone wherever it reproduces the values too."""
     from grader.reference.error_model import QUIET, Found, sentence
-    out = []
+    out, unplaced = [], []
     for found in named_here:
         parts = [part for part in found.name.split(JOIN) if not part.startswith(QUIET)]
         if len(parts) > 1 and not found.either:
             out += [Found(part, sentence(function, part, hidden)) for part in parts]
-        out.append(found)
-    return out
+        (unplaced if found.either else out).append(found)
+    return out + unplaced
 
 
 def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, keep=False):

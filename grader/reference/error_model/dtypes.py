@@ -92,6 +92,33 @@ def bias_in_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  ((bound, added_in_place),))
 
 
+def narrowed_before_bias(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function's result `A + b` (`b` one of its parameters: the bias) with `A`
+    narrowed to its first argument's dtype and `b` added after, out of place: a loop port that
+    fills a buffer made like its input, then returns `out + b` (NPBench's conv2d, `output =
+    np.empty(..., dtype=input.dtype)` filled window by window; cs231n-style loops). Where `A`
+    is already in that dtype (integer patches cut from integer pixels) nothing changes."""
+    function = context.instance.node
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+            and isinstance(node.right, ast.Name) and function.args.args
+            and function.args.args[0].arg == "image"  # pixels, perhaps 8-bit: not a
+            # LayerNorm's `x_hat * gamma + beta`, a no-op on float tokens the search would try
+            and node.right.id in {a.arg for a in function.args.args[1:]}
+            and is_result(context, node)):
+        return
+    given, bias = function.args.args[0].arg, node.right.id
+    cast, names = _cast_like(given)
+    yield Change(f"{bias}-added-after-{given}-dtype",
+                 f"In {where(context)}, `{code(node.left)}` is written into a buffer made with "
+                 f"`{given}`'s dtype (`out = np.empty(..., dtype={given}.dtype)` or "
+                 f"`np.zeros_like`, filled in a loop) before `{bias}` is added: right for a "
+                 f"float `{given}`, while for integer pixels (uint8, as a file gives them) each "
+                 f"float sum is cast to that integer dtype as numpy casts (the fraction dropped, "
+                 f"a value outside its range not kept) before `{bias}` is added in floats. Make "
+                 f"the buffer float.",
+                 lambda n: ast.BinOp(cast(n.left), ast.Add(), n.right), names)
+
+
 # numpy's functions that assemble one array from parts: a loop port fills a buffer instead
 ASSEMBLED = ("vstack", "concatenate", "stack", "hstack")
 
@@ -225,6 +252,7 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"narrowed": narrowed, "bias_in_place": bias_in_place,
+             "narrowed_before_bias": narrowed_before_bias,
              "assembled_narrowed": assembled_narrowed,
              "step_assembled_narrowed": step_assembled_narrowed,
              "computed_in": computed_in,

@@ -65,12 +65,15 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
                 continue
             value = ast.Constant(new) if new is not None or value_node is None else None
             over = "the whole array" if new is None else f"axis {new}"
+            # either reading is true of code that reproduces it: that axis, or the right one of an
+            # array laid out otherwise (b48_06: not a premise its own `axis=1` makes false)
+            how = "" if new is None else (
+                " (your code works along that axis, or along the right one of an array whose "
+                "axes are in another order than the lecture's)")
             yield Change(f"{callee(node)}.axis={new}",
                          f"In {where(context)}, your values are the lecture's with "
                          f"`{code(with_keyword(node, 'axis', value))}` in place of "
-                         f"`{code(node)}`: over {over} instead of {shown} (where your own "
-                         "call names the right axis, your array holds its axes in another "
-                         "order than the lecture's).",
+                         f"`{code(node)}`: over {over} instead of {shown}{how}.",
                          lambda n, value=value: with_keyword(n, "axis", value))
 
 

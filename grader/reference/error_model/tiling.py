@@ -239,7 +239,9 @@ def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change("count-by-area",
                  f"In {where(context)}, the patches are counted by area, `{written}` (N = HW / "
                  f"P**2), where the lecture counts the rows of patches times the columns, "
-                 f"`{code(node)}`: the two agree only where P divides both sides.",
+                 f"`{code(node)}`: the two agree where P divides both sides, and elsewhere only "
+                 f"where the pixels the whole patches leave over add up to less than one patch "
+                 f"(a 6x6 image with P = 4 counts 2 by area, 1 by rows and columns).",
                  lambda n: ast.BinOp(ast.BinOp(H, ast.Mult(), W), ast.FloorDiv(),
                                      ast.BinOp(P, ast.Mult(), P)))
 
