@@ -18,9 +18,15 @@ mistake 2 gets only vit_forward's checklist ("vit_forward reuses embed_image, en
 layer_norm: if their exercises lose points, fix those first. Then check the order: ... the [CLS]
 row (row 0) through W_head, b_head ..."), under the note that the failure is in vit_forward's own
 code, and vit-checkpoint's observation.
+Now named: mistake 2 as "In `vit_forward`, the row `x[0]` is read as the column `x[:, 0]`, taken
+before `layer_norm` (which works on each row alone: for the row either order is the same), as
+torch code on a batch (B, T, d) takes token 0 of every sequence; on one (T, d) array it takes
+entry 0 of every row, shape (T,), where the row, shape (d,), belongs. Index the row itself,
+`x[0]`." (grader/reference/error_model/columns.py); mistake 1 as at blind time.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'encoder-block': 'op:residual:encoder_block:residual-from-layer_norm.2', 'vit-forward': None, 'vit-checkpoint': None}
+EXPECT = {'encoder-block': 'op:residual:encoder_block:residual-from-layer_norm.2',
+          'vit-forward': 'op:row_as_column:vit_forward:x[0]-as-column-before-layer_norm'}
 
 
 def encoder_block(x, p, heads):
