@@ -7134,3 +7134,46 @@ def test_a_slip_another_check_placed_is_said_at_that_place_alone(catalogue, tmp_
     assert not any(c.hint.startswith("One slip, at one or more") for c in named)
     right = graded(", keepdims=True")
     assert right.score == right.max_score and not any(c.misconception for c in right.checks)
+
+
+def test_a_row_read_as_a_column_is_named_where_it_reads_and_a_row_never():
+    """b49_08 (a torch ViT's `self.mlp_head(x[:, 0])`, mlp_head = LayerNorm then Linear, on one
+    sequence): `x[:, 0]` takes column 0 of the (T, d) tokens, and the final layer_norm refuses it
+    with numpy's broadcast message. Named as the row read as a column, taken before the
+    row-by-row layer_norm; the column taken after it (linear's matmul refuses it) is never said
+    to be taken before; the row, before or after the norm, is right and names nothing."""
+    from grader.checks.inputs import evaluate
+
+    rng = np.random.default_rng(4908)
+    forward = REFERENCE["vit_forward"]
+    spec = {"image_size": 8, "patch_size": 4, "dim": 8, "heads": 2, "mlp_dim": 16,
+            "num_classes": 3}
+    cases = [(rng.standard_normal((8, 8, 3)),
+              evaluate({"vit_params": {**spec, "depth": depth}, "seed": int(seed)}))
+             for depth, seed in ((1, 11), (1, 12), (2, 13))]
+    ln = REFERENCE["layer_norm"]
+    embed, block = REFERENCE["embed_image"], REFERENCE["encoder_block"]
+
+    def torch_port(image, params, column=True, before=True):
+        x = embed(image, params)
+        for b in params["blocks"]:
+            x = block(x, b, params["heads"])
+        if before:
+            x = ln(x[:, 0] if column else x[0], params["ln_g"], params["ln_b"])
+            return x @ params["W_head"] + params["b_head"]
+        x = ln(x, params["ln_g"], params["ln_b"])
+        return (x[:, 0] if column else x[0]) @ params["W_head"] + params["b_head"]
+
+    found = em.search(forward, _calls_raising(forward, torch_port, cases), 0, same)
+    assert found is not None and found.name == \
+        "op:row_as_column:vit_forward:x[0]-as-column-before-layer_norm", found
+    assert "the row `x[0]` is read as the column `x[:, 0]`" in found.sentence
+    assert "taken before `layer_norm`" in found.sentence
+    after = functools.partial(torch_port, before=False)
+    found = em.search(forward, _calls_raising(forward, after, cases), 0, same)
+    assert found is None or found.name == "op:index:vit_forward:x[:,0]", found  # at the read
+    for before in (True, False):
+        right = functools.partial(torch_port, column=False, before=before)
+        calls = _calls_raising(forward, right, cases)
+        assert all(same(c.got, c.expected) for c in calls)
+        assert em.search(forward, calls, 0, same) is None
