@@ -7177,3 +7177,40 @@ def test_a_row_read_as_a_column_is_named_where_it_reads_and_a_row_never():
         calls = _calls_raising(forward, right, cases)
         assert all(same(c.got, c.expected) for c in calls)
         assert em.search(forward, calls, 0, same) is None
+
+
+def test_heads_merged_by_a_bare_reshape_are_said_so_without_quoting_the_lectures_step():
+    """b49_07: "In `self_attention` (at the lecture's step `merge_heads(attention(q, k, v,
+    mask))`), `x.swapaxes(-2, -3)` is used without its transpose: `x` as it is" of a file with
+    no merge_heads and no swapaxes, whose heads were merged by `reshape(-1, d)`. Now the
+    sentence says what the code does; a transpose removed where nothing reshapes it keeps its
+    words; the right merge names nothing."""
+    sa = REFERENCE["self_attention"]
+    name = "op:transpose:self_attention/merge_heads:x.swapaxes-removed"
+    said = em.sentence(sa, name)
+    assert said.startswith("In `self_attention`, the heads' outputs are merged by a reshape "
+                           "without moving the head axis back first"), said
+    assert "merge_heads" not in said and "swapaxes" not in said and "as it is" not in said
+    kept = em.sentence(sa, "op:transpose:self_attention/attention:k.swapaxes-removed")
+    assert "`k.swapaxes(-1, -2)` is used without its transpose" in kept
+
+    def student(x, p, heads, causal=False, merged=False):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, d // heads).transpose(1, 0, 2)
+                   for n in "qkv")
+        s = q @ k.transpose(0, 2, 1) / math.sqrt(d // heads)
+        w = np.exp(s - s.max(-1, keepdims=True))
+        out = (w / w.sum(-1, keepdims=True)) @ v                     # (heads, T, d_h)
+        out = out.transpose(1, 0, 2) if merged else out
+        return out.reshape(-1, d) @ p["Wo"] + p["bo"]
+
+    rng = np.random.default_rng(497)
+    d = 8
+    p = {n: rng.normal(size=(d, d) if n.startswith("W") else d)
+         for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+    cases = [(rng.normal(size=(5, d)), p, 2), (rng.normal(size=(3, d)), p, 4)]
+    found = em.search(sa, calls_of(sa, student, cases), 0, same)
+    assert found is not None and found.name == name and found.sentence == said, found
+    right = functools.partial(student, merged=True)
+    assert all(same(right(*c), sa(*c)) for c in cases)
+    assert em.search(sa, calls_of(sa, right, cases), 0, same) is None

@@ -119,3 +119,37 @@ def test_a_mistake_seen_with_every_head_count_is_still_pointed_at(grade):
     check = _check(results, "no-causal-mask", CAUSAL)
     assert not check.passed and check.hint_kind == OBSERVATION
     assert check.hint.startswith("Your `self_attention` also loses points in multi-head-attention")
+
+
+ADDITIVE_TRIU = '''
+"""Blind round 49's b49_11: an additive mask `np.triu(np.full((T, T), -inf))` with no k=1."""
+EXPECT = {"no-causal-mask": "attention_causal_diagonal"}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError(f"width {d} is not divisible by {heads} heads")
+    d_h = d // heads
+
+    def split(y):
+        return y.reshape(T, heads, d_h).transpose(1, 0, 2)
+
+    q, k, v = (split(x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(d_h)
+    if causal:
+        scores = scores + np.triu(np.full((T, T), float("-inf")))
+    out = softmax(scores, axis=-1) @ v
+    return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_diagonal_hidden_by_an_additive_triu_is_told_a_fix_true_of_its_own_mask(grade):
+    """Blind round 49 (b49_11): "keep np.tril(ones), k=0" was said to a mask written as a -inf
+    upper triangle added to the scores, whose fix is k=1 on its triu: the fix is said for a
+    mask of the hidden scores and for one of the kept ones alike."""
+    results = grade(ADDITIVE_TRIU, ("no-causal-mask",))
+    check = _check(results, "no-causal-mask", CAUSAL)
+    assert not check.passed and check.misconception == "attention_causal_diagonal"
+    assert "np.triu(..., k=1) for a mask of the hidden scores" in check.hint
+    assert "np.tril(ones), k=0, for a mask of the kept ones" in check.hint

@@ -533,8 +533,15 @@ def test_a_spec_without_compiled_stand_in_answers_says_so_and_grades_without(
     assert failed and all("stand-in answers are not compiled" in c.message for c in failed)
 
 
-def test_the_root_line_says_nothing_of_hidden_checks():
+def test_the_root_line_counts_what_the_table_marks_and_the_student_view_no_hidden_checks():
+    """Blind round 49 (b49_02, b49_09): "1 exercise depends on it (kernel-stride)" above a
+    table whose token-count was `ok*`, its stand-in serving hidden checks only. The header
+    lists every exercise the table marks; a platform's visible-only view says nothing of
+    hidden checks."""
     from grader.checks.results import PASSED, CheckResult, ExerciseResult, GradeReport
+    from grader.report.gradescope import gradescope_results
+    from grader.report.parts import student_view
+    from grader.report.terminal import report_lines
 
     def check(hidden):
         return CheckResult("c", 1, 1, PASSED, hidden=hidden, stand_ins=("patchify",))
@@ -542,7 +549,15 @@ def test_the_root_line_says_nothing_of_hidden_checks():
     only_hidden = ExerciseResult("vit-forward", "t", "l", (check(True),))
     both = ExerciseResult("linear-patch-embed", "t", "l", (check(False), check(True)))
     report = GradeReport("s.py", (only_hidden, both))
-    assert report.roots() == {"patchify": ["linear-patch-embed"]}
+    assert report.roots() == {"patchify": ["vit-forward", "linear-patch-embed"]}
+    text = "\n".join(report_lines(report))
+    assert "2 exercises depend on it (vit-forward, linear-patch-embed)" in text
+    marked = [line for line in text.splitlines() if line.endswith("ok*")]
+    assert len(marked) == 2
+    assert student_view(report).roots() == {"patchify": ["linear-patch-embed"]}
+    output = gradescope_results(report)["output"]
+    assert "1 exercise depends on it (linear-patch-embed)" in output
+    assert "vit-forward" not in output.split("submission:")[0]
 
 
 def test_a_recorded_argument_matches_within_the_tolerance_with_its_infinities_and_nans():

@@ -28,7 +28,7 @@ def gradescope_results(report: GradeReport) -> dict:
         "score": report.score,  # the grade; Gradescope's settings decide when students see it
         "max_score": report.max_score,  # Gradescope sums the tests instead; kept for scripts
         "execution_time": round(report.seconds, 3),
-        "output": markdown_block("\n".join(report_header(report) + [
+        "output": markdown_block("\n".join(report_header(student_view(report)) + [
             f"submission: {report.submission}"] + table)),
         "output_format": MARKDOWN,
         "stdout_visibility": "hidden",  # the grader's stdout is for instructors only

@@ -22,7 +22,7 @@ SCORE_NOTE = ("Visible checks only: the score also counts the hidden checks, who
 
 def prairielearn_results(report: GradeReport) -> dict:
     view = student_view(report)
-    output = "\n".join(report_header(report) + [score_table(view)]
+    output = "\n".join(report_header(view) + [score_table(view)]
                        + ([SCORE_NOTE] if has_hidden(report) else []))
     if report.fatal or not report.exercises:
         errors = [report.fatal] if report.fatal else []

@@ -29,6 +29,7 @@ from .change import (
     with_first,
     with_keyword,
 )
+from .reshapes import untransposed
 from .tree import PREFIX
 
 # --- the operators ------------------------------------------------------------------------------
@@ -171,9 +172,7 @@ def transpose(context: Context, node: ast.AST) -> Iterator[Change]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr in ("swapaxes", "transpose"):
         yield Change(f"{slug(code(node.func.value))}.{node.func.attr}-removed",
-                     f"In {where(context)}, `{code(node)}` is used without its transpose: "
-                     f"`{code(node.func.value)}` as it is.",
-                     lambda n: n.func.value)
+                     untransposed(context, node), lambda n: n.func.value)
     elif isinstance(node, ast.Attribute) and node.attr == "T":
         yield Change(f"{slug(code(node.value))}.T-removed",
                      f"In {where(context)}, `{code(node)}` is used without its transpose.",
