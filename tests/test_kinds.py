@@ -209,24 +209,3 @@ def test_two_kinds_in_one_check_are_refused_as_such(tmp_path):
     with pytest.raises(SpecError, match="checks\\[2\\] needs exactly one of 'call', 'answer' "
                                         "or 'property'"):
         load_spec(write(tmp_path, text), display_path="t.yaml")
-
-
-def test_a_checklist_under_a_stand_in_note_does_not_send_the_student_to_the_helpers_first():
-    """b49_08: vit-forward failed with the grader's encoder_block standing in ("so this failure
-    is in this function's own code"), and its checklist still opened "vit_forward reuses ...: if
-    their exercises lose points, fix those first." A failure graded around every broken helper
-    keeps the checklist's own steps only; a passed check, a named mistake and a checklist with
-    no such sentence are left as they are."""
-    from dataclasses import replace
-
-    from grader.checks.dependencies import _own_checklist
-    from grader.checks.results import CHECKLIST, MISTAKE, CheckResult
-
-    said = ("vit_forward reuses embed_image, encoder_block and layer_norm: if their exercises "
-            "lose points, fix those first. Then check the order: embed, every block.")
-    failed = CheckResult("small ViTs", 3, 0, "failed", hint=said, hint_kind=CHECKLIST,
-                         stand_ins=("encoder_block",))
-    assert _own_checklist(failed).hint == "Check the order: embed, every block."
-    for kept in (replace(failed, status="passed", score=3), replace(failed, hint_kind=MISTAKE),
-                 replace(failed, hint="Check the order.")):
-        assert _own_checklist(kept) == kept

@@ -13,7 +13,6 @@ mistakes.py) only in the verdict that stands: not in a first verdict that a regr
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
@@ -151,8 +150,8 @@ class Dependencies:
             again, explain, used = self._with_one_own(exercise, check, broken, used) or (
                 again, explain, used)
         roots = self.roots(used)
-        again = replace(again, stand_ins=roots, message=_explained(again, roots, self._home))
-        return _own_checklist(again), explain
+        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home)), \
+            explain
 
     def _with_one_own(self, exercise: Exercise, check: Check, broken: tuple, used) -> tuple | None:
         """(verdict, explanation, stand-ins used) of a regrade that passes with the student's own
@@ -302,20 +301,6 @@ class Dependencies:
         homes = self.functions.get(name, ())
         failing = [e for e, c in homes if not self.result(e, c).passed]
         return (failing or [homes[0][0]])[0].id if homes else name
-
-
-FIX_FIRST = re.compile(r"\w+ reuses [^.:]+: if their exercises lose points, fix those first\.\s*"
-                       r"(?:Then (\w))?")
-
-
-def _own_checklist(result: CheckResult) -> CheckResult:
-    """A failure graded with the grader's helpers standing in for every broken one is the
-    function's own (its note says so): its checklist no longer sends the student to fix the
-    helpers first (b49_08's vit_forward, told "fix those first" under that very note)."""
-    if result.passed or result.hint_kind != CHECKLIST or not result.hint:
-        return result
-    hint = FIX_FIRST.sub(lambda m: m[1].upper() if m[1] else "", result.hint, count=1)
-    return replace(result, hint=hint) if hint != result.hint else result
 
 
 def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
