@@ -28,7 +28,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import kept_every_stride, window_call
+from .windows import strided_window_call
 
 
 def started_before_tiles_end(windows, image, stride, short) -> np.ndarray:
@@ -54,9 +54,7 @@ def started_before_tiles_end(windows, image, stride, short) -> np.ndarray:
 def grid_end_from_remainder(context: Context, node: ast.AST) -> Iterator[Change]:
     """The convolution's windows started up to `H - H % k` (or one short of it), the end of
     the image's whole tiles, instead of up to `H - k`, the last start that fits."""
-    if not kept_every_stride(node):
-        return  # the cheap test first: no walk of the function
-    call = window_call(context.instance.node, node.value.id)
+    call = strided_window_call(context, node)
     if call is None:
         return
     image, bound = call.args[0], f"{PREFIX}started_before_tiles_end"

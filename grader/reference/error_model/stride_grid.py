@@ -26,7 +26,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import kept_every_stride, window_call
+from .windows import strided_window_call
 
 
 def counted_by_stride(windows, image, stride) -> np.ndarray:
@@ -53,9 +53,7 @@ def counted_by_stride(windows, image, stride) -> np.ndarray:
 def grid_by_stride(context: Context, node: ast.AST) -> Iterator[Change]:
     """The convolution's output grid sized `H // stride` by `W // stride`, each window read
     from where its index times the stride starts, cut short by the image's edge."""
-    if not kept_every_stride(node):
-        return  # the cheap test first: no walk of the function
-    call = window_call(context.instance.node, node.value.id)
+    call = strided_window_call(context, node)
     if call is None:
         return
     image, bound = call.args[0], f"{PREFIX}counted_by_stride"

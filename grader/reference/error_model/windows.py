@@ -254,6 +254,12 @@ def kept_every_stride(node: ast.AST) -> bool:
     return _strided(node) == [0, 1]
 
 
+def strided_window_call(context: Context, node: ast.AST) -> ast.Call | None:
+    """The `sliding_window_view` call whose windows `node` keeps every `s`-th (`a[::s, ::s]`,
+    `kept_every_stride`, the cheap test first: no walk of the function otherwise), else None."""
+    return window_call(context.instance.node, node.value.id) if kept_every_stride(node) else None
+
+
 def strided_windows(function: ast.AST) -> ast.Subscript | None:
     """`a[::s, ::s]` in `function` (`kept_every_stride`); else None."""
     return next((sub for sub in ast.walk(function) if kept_every_stride(sub)), None)
