@@ -8,6 +8,18 @@ import numpy as np
 RANKS = ((), (3,), (2, 3))  # the leading axes of a rank probe: one token, a sequence, a batch
 
 
+def put_argument(params, args: list, kwargs: dict, name: str, value) -> bool:
+    """Set the argument `name` of a call's (args, kwargs) to `value` where the call passes it
+    (by keyword or by position, `params` the function's parameters); False where it does not."""
+    if name in kwargs:
+        kwargs[name] = value
+    elif name in params and params.index(name) < len(args):
+        args[params.index(name)] = value
+    else:
+        return False
+    return True
+
+
 def rank_probes(params, arguments: dict) -> list[dict]:
     """`x` as a (d,) token, a (3, d) sequence and a (2, 3, d) batch, d its last axis as the call
     had it, for a function that takes `x` and no `axis` (a LayerNorm over the last axis, where

@@ -31,7 +31,7 @@ from grader.worker.values import ForeignObject, encode_call
 from ..compare import alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
-from .aspects import aspect_probes
+from .aspects import aspect_probes, put_argument
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
 from .refusal_triples import plainest, with_what_it_lets_through
@@ -200,13 +200,7 @@ def _probes(params, planned) -> list | None:
         args, kwargs = list(planned.args), dict(planned.kwargs)
 
         def put(name, value, args=args, kwargs=kwargs) -> bool:
-            if name in kwargs:
-                kwargs[name] = value
-            elif name in params and params.index(name) < len(args):
-                args[params.index(name)] = value
-            else:
-                return False
-            return True
+            return put_argument(params, args, kwargs, name, value)
 
         image = {**dict(zip(params, args, strict=False)), **kwargs}.get("image")
         if isinstance(image, np.ndarray) and image.ndim in (2, 3, 4):  # 4-D: (B, H, W, C)

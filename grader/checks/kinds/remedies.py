@@ -14,6 +14,7 @@ from grader.worker.values import encode_call
 
 from ..compare import alike, default_compare
 from ..course import reference_function
+from .aspects import put_argument
 from .mistakes import JOIN, opaque
 
 
@@ -48,15 +49,8 @@ def remedied(result, check, ran: list, worker, unnamed):
         if planned.expectation()[1] is not None:
             continue  # a refusal asked: no value to bear the sentence out
         args, kwargs = list(planned.args), dict(planned.kwargs)
-        if name in kwargs:
-            given = remedy(kwargs[name])
-            kwargs[name] = given
-        elif name in params and params.index(name) < len(args):
-            given = remedy(args[params.index(name)])
-            args[params.index(name)] = given
-        else:
-            continue
-        if given is not None:
+        given = remedy({**dict(zip(params, args, strict=False)), **kwargs}.get(name))
+        if given is not None and put_argument(params, args, kwargs, name, given):
             probes.append((tuple(args), kwargs))
     if not probes:
         return unnamed

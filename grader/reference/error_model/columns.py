@@ -61,12 +61,6 @@ def _step_on(statement: ast.stmt, name: str) -> ast.Call | None:
     return None
 
 
-def _column(read: ast.Subscript) -> ast.Subscript:
-    return ast.Subscript(ast.Name(read.value.id, ast.Load()),
-                         ast.Tuple([ast.Slice(), ast.Constant(read.slice.value)], ast.Load()),
-                         ast.Load())
-
-
 def _before_step(k: int, j: int):
     """The function with the j-th row read of statement k read as the whole name, and the column
     taken through the statement before it, `x = step(x, ...)`: `x = column_through(lambda v:
