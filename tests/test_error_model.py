@@ -7214,3 +7214,54 @@ def test_heads_merged_by_a_bare_reshape_are_said_so_without_quoting_the_lectures
     right = functools.partial(student, merged=True)
     assert all(same(right(*c), sa(*c)) for c in cases)
     assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
+
+
+def test_an_image_read_rows_for_columns_is_said_as_what_a_loop_writer_can_find():
+    """b50_07 (MATLAB's im2col in 'distinct' mode: blocks listed column-major, each block read
+    column-major, the channels stacked as blocks) was named "`image` is read with its first two
+    axes swapped, `image.swapaxes(0, 1)` (rows for columns)" and "(c, p1, p2),
+    `grid.transpose(0, 2, 4, 1, 3)` ...": code a file of loops does not have. Now each sentence
+    says what the swap does to the patches, true of the file together: numbered down the
+    columns of the grid, each read column by column, the channel varying slowest; the code
+    stays as "the lecture's code read as if ...". A kernel's swap keeps its words."""
+    def student(image, P, column_major=True):
+        im = np.asarray(image)
+        im = im[:, :, None] if im.ndim == 2 else im
+        H, W, C = im.shape
+        if H % P or W % P:
+            raise ValueError("P does not tile the image")
+        rows = []
+        for a, b in ([(i, j) for j in range(0, W, P) for i in range(0, H, P)] if column_major
+                     else [(i, j) for i in range(0, H, P) for j in range(0, W, P)]):
+            block = im[a:a + P, b:b + P, :]
+            rows.append(np.concatenate([block[:, :, c].flatten(order="F") for c in range(C)])
+                        if column_major else block.reshape(-1))
+        return np.array(rows)
+
+    rng = np.random.default_rng(5007)
+    patchify = REFERENCE["patchify"]
+    rgb = [(np.arange(72.0).reshape(4, 6, 3), 2), (np.arange(48.0).reshape(6, 4, 2), 2)]
+    found = em.search(patchify, calls_of(patchify, student, rgb), 0, same)
+    assert found is not None and found.name == (
+        "op:transposed_argument:patchify:image-axes-swapped"
+        "+op:channels_first:patchify:patch-flattened-channels-first"), found
+    assert "the patches are numbered down the columns of the grid first" in found.sentence
+    assert "each patch is read column by column" in found.sentence
+    assert "the channel varies slowest" in found.sentence
+    assert "(c, p1, p2)" not in found.sentence and "(rows for columns)" not in found.sentence
+    assert "the lecture's code read as if `image` were `image.swapaxes(0, 1)`" in found.sentence
+    gray = [(rng.normal(size=(4, 6)), 2), (rng.normal(size=(6, 4)), 2)]
+    found = em.search(patchify, calls_of(patchify, student, gray), 0, same)
+    assert found is not None and found.name == \
+        "op:transposed_argument:patchify:image-axes-swapped", found
+    assert "numbered down the columns of the grid first" in found.sentence
+    right = functools.partial(student, column_major=False)
+    assert all(same(right(*c), patchify(*c)) for c in rgb + gray)
+    assert em.search(patchify, calls_of(patchify, right, rgb + gray), 0, same) is None
+    embed = em.sentence(REFERENCE["linear_patch_embed"],
+                        "op:rows_and_columns:linear_patch_embed:image-axes-swapped")
+    assert "each patch is read column by column" in embed, embed
+    kernel = em.sentence(REFERENCE["conv_patch_embed"],
+                         "op:transposed_argument:conv_patch_embed:K-axes-swapped")
+    assert "`K.swapaxes(0, 1)` (rows for columns)" in kernel and "patches" not in kernel
+
