@@ -7265,3 +7265,27 @@ def test_an_image_read_rows_for_columns_is_said_as_what_a_loop_writer_can_find()
                          "op:transposed_argument:conv_patch_embed:K-axes-swapped")
     assert "`K.swapaxes(0, 1)` (rows for columns)" in kernel and "patches" not in kernel
 
+
+def test_no_tiling_test_and_a_crop_are_told_in_words_that_agree():
+    """b50_06 (a kernel = stride = P convolution, no tiling test) was told "(1) there is no
+    tiling test: it refuses no size: a 30 x 32 image with P = 16 gets a count ... (2) ... a size
+    that its tiling test lets through gets the patches of its top-left part": a test beside no
+    test, and a count from a function that returns tokens. Now the crop speaks of no test of its
+    own, and "gets a count" is said only where the sizes tested are the function's own (a
+    count); the reference, which refuses such a size, is not this."""
+    linear_patch_embed = REFERENCE["linear_patch_embed"]
+    name = ("op:tiling:linear_patch_embed/patchify:none"
+            "+op:cropped:linear_patch_embed/patchify:image-cropped-to-tile")
+    said = em.sentence(linear_patch_embed, name)
+    assert "its tiling test" not in said and "gets a count" not in said, said
+    assert "a 30 x 32 image with P = 16 is let through" in said
+    assert "a size P does not tile that nothing refuses first gets the patches" in said
+    counted = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
+    assert "a 30 x 32 image with P = 16 gets a count" in counted
+    rng = np.random.default_rng(5006)
+    image, W_e, b_e = rng.normal(size=(30, 32, 3)), rng.normal(size=(768, 4)), rng.normal(size=4)
+    floored = em.rewrite(linear_patch_embed, name)
+    assert np.allclose(floored(image, W_e, b_e, 16), linear_patch_embed(image[:16], W_e, b_e, 16))
+    with pytest.raises(ValueError):
+        linear_patch_embed(image, W_e, b_e, 16)
+
