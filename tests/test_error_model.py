@@ -7320,3 +7320,21 @@ def test_a_softmax_that_returns_inf_is_told_only_the_causes_its_code_can_have():
     right = softmax(x)
     assert _not_finite(expected, right, default_compare(expected), function=softmax) is None
 
+
+def test_a_result_in_the_images_dtype_says_uint8_also_wraps():
+    """b50_05's conv_patch_embed returned in the image's dtype: told "the float results are cut
+    to integers", where uint8 also wraps them into 0..255. Now said, for uint8 only; the
+    rewrite gives exactly that on a uint8 image, and a float image keeps its values."""
+    conv = REFERENCE["conv_patch_embed"]
+    name = "op:narrowed:conv_patch_embed:result-in-image-dtype"
+    said = em.sentence(conv, name)
+    assert "cut to integers (and wrapped into 0..255 for uint8)" in said, said
+    rng = np.random.default_rng(5005)
+    image = rng.integers(0, 256, size=(4, 4, 1)).astype(np.uint8)
+    K, b = rng.normal(size=(2, 2, 1, 3)) * 10, rng.normal(size=3)
+    with np.errstate(all="ignore"):
+        narrowed = em.rewrite(conv, name)(image, K, b, 2)
+        assert np.array_equal(narrowed, conv(image, K, b, 2).astype(np.uint8))
+    assert narrowed.dtype == np.uint8 and narrowed.min() >= 0 and narrowed.max() <= 255
+    floats = image.astype(float)
+    assert np.allclose(em.rewrite(conv, name)(floats, K, b, 2), conv(floats, K, b, 2))
