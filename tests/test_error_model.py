@@ -7214,3 +7214,127 @@ def test_heads_merged_by_a_bare_reshape_are_said_so_without_quoting_the_lectures
     right = functools.partial(student, merged=True)
     assert all(same(right(*c), sa(*c)) for c in cases)
     assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
+
+
+def test_an_image_read_rows_for_columns_is_said_as_what_a_loop_writer_can_find():
+    """b50_07 (MATLAB's im2col in 'distinct' mode: blocks listed column-major, each block read
+    column-major, the channels stacked as blocks) was named "`image` is read with its first two
+    axes swapped, `image.swapaxes(0, 1)` (rows for columns)" and "(c, p1, p2),
+    `grid.transpose(0, 2, 4, 1, 3)` ...": code a file of loops does not have. Now each sentence
+    says what the swap does to the patches, true of the file together: numbered down the
+    columns of the grid, each read column by column, the channel varying slowest; the code
+    stays as "the lecture's code read as if ...". A kernel's swap keeps its words."""
+    def student(image, P, column_major=True):
+        im = np.asarray(image)
+        im = im[:, :, None] if im.ndim == 2 else im
+        H, W, C = im.shape
+        if H % P or W % P:
+            raise ValueError("P does not tile the image")
+        rows = []
+        for a, b in ([(i, j) for j in range(0, W, P) for i in range(0, H, P)] if column_major
+                     else [(i, j) for i in range(0, H, P) for j in range(0, W, P)]):
+            block = im[a:a + P, b:b + P, :]
+            rows.append(np.concatenate([block[:, :, c].flatten(order="F") for c in range(C)])
+                        if column_major else block.reshape(-1))
+        return np.array(rows)
+
+    rng = np.random.default_rng(5007)
+    patchify = REFERENCE["patchify"]
+    rgb = [(np.arange(72.0).reshape(4, 6, 3), 2), (np.arange(48.0).reshape(6, 4, 2), 2)]
+    found = em.search(patchify, calls_of(patchify, student, rgb), 0, same)
+    assert found is not None and found.name == (
+        "op:transposed_argument:patchify:image-axes-swapped"
+        "+op:channels_first:patchify:patch-flattened-channels-first"), found
+    assert "the patches are numbered down the columns of the grid first" in found.sentence
+    assert "each patch is read column by column" in found.sentence
+    assert "the channel varies slowest" in found.sentence
+    assert "(c, p1, p2)" not in found.sentence and "(rows for columns)" not in found.sentence
+    assert "the lecture's code read as if `image` were `image.swapaxes(0, 1)`" in found.sentence
+    gray = [(rng.normal(size=(4, 6)), 2), (rng.normal(size=(6, 4)), 2)]
+    found = em.search(patchify, calls_of(patchify, student, gray), 0, same)
+    assert found is not None and found.name == \
+        "op:transposed_argument:patchify:image-axes-swapped", found
+    assert "numbered down the columns of the grid first" in found.sentence
+    right = functools.partial(student, column_major=False)
+    assert all(same(right(*c), patchify(*c)) for c in rgb + gray)
+    assert em.search(patchify, calls_of(patchify, right, rgb + gray), 0, same) is None
+    embed = em.sentence(REFERENCE["linear_patch_embed"],
+                        "op:rows_and_columns:linear_patch_embed:image-axes-swapped")
+    assert "each patch is read column by column" in embed, embed
+    kernel = em.sentence(REFERENCE["conv_patch_embed"],
+                         "op:transposed_argument:conv_patch_embed:K-axes-swapped")
+    assert "`K.swapaxes(0, 1)` (rows for columns)" in kernel and "patches" not in kernel
+
+
+def test_no_tiling_test_and_a_crop_are_told_in_words_that_agree():
+    """b50_06 (a kernel = stride = P convolution, no tiling test) was told "(1) there is no
+    tiling test: it refuses no size: a 30 x 32 image with P = 16 gets a count ... (2) ... a size
+    that its tiling test lets through gets the patches of its top-left part": a test beside no
+    test, and a count from a function that returns tokens. Now the crop speaks of no test of its
+    own, and "gets a count" is said only where the sizes tested are the function's own (a
+    count); the reference, which refuses such a size, is not this."""
+    linear_patch_embed = REFERENCE["linear_patch_embed"]
+    name = ("op:tiling:linear_patch_embed/patchify:none"
+            "+op:cropped:linear_patch_embed/patchify:image-cropped-to-tile")
+    said = em.sentence(linear_patch_embed, name)
+    assert "its tiling test" not in said and "gets a count" not in said, said
+    assert "a 30 x 32 image with P = 16 is let through" in said
+    assert "a size P does not tile that nothing refuses first gets the patches" in said
+    counted = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
+    assert "a 30 x 32 image with P = 16 gets a count" in counted
+    rng = np.random.default_rng(5006)
+    image, W_e, b_e = rng.normal(size=(30, 32, 3)), rng.normal(size=(768, 4)), rng.normal(size=4)
+    floored = em.rewrite(linear_patch_embed, name)
+    assert np.allclose(floored(image, W_e, b_e, 16), linear_patch_embed(image[:16], W_e, b_e, 16))
+    with pytest.raises(ValueError):
+        linear_patch_embed(image, W_e, b_e, 16)
+
+
+def test_a_softmax_that_returns_inf_is_told_only_the_causes_its_code_can_have():
+    """b50_02 (softmax with the global max, `np.max(x)`: a row far below it underflows to 0,
+    0 / 0) was told to look for "the square root of a negative number (a variance taken in one
+    pass ...)": a softmax takes no square root. The causes listed are those of the reference's
+    own steps (exp, a division, a subtraction; a square root and a variance for layer_norm);
+    a right softmax is told nothing."""
+    from grader.checks.compare import default_compare
+    from grader.checks.kinds.value_observations import _not_finite
+
+    softmax = REFERENCE["softmax"]
+
+    def student(x, axis=-1):
+        e = np.exp(x - np.max(x))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    x = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1002.0]])
+    expected = softmax(x)
+    with np.errstate(all="ignore"):
+        got = student(x)
+    words = _not_finite(expected, got, default_compare(expected), function=softmax)
+    assert words.startswith("NaN or inf in 1 of 2 rows (row 1)"), words
+    assert "an overflow (exp of a large number)" in words and "a division by zero" in words
+    assert "square root" not in words and "variance" not in words
+    norm = _not_finite(expected, got, default_compare(expected),
+                       function=REFERENCE["layer_norm"])
+    assert "the square root of a negative number (a variance taken in one pass" in norm
+    assert "exp of a large number" not in norm
+    right = softmax(x)
+    assert _not_finite(expected, right, default_compare(expected), function=softmax) is None
+
+
+def test_a_result_in_the_images_dtype_says_uint8_also_wraps():
+    """b50_05's conv_patch_embed returned in the image's dtype: told "the float results are cut
+    to integers", where uint8 also wraps them into 0..255. Now said, for uint8 only; the
+    rewrite gives exactly that on a uint8 image, and a float image keeps its values."""
+    conv = REFERENCE["conv_patch_embed"]
+    name = "op:narrowed:conv_patch_embed:result-in-image-dtype"
+    said = em.sentence(conv, name)
+    assert "cut to integers (and wrapped into 0..255 for uint8)" in said, said
+    rng = np.random.default_rng(5005)
+    image = rng.integers(0, 256, size=(4, 4, 1)).astype(np.uint8)
+    K, b = rng.normal(size=(2, 2, 1, 3)) * 10, rng.normal(size=3)
+    with np.errstate(all="ignore"):
+        narrowed = em.rewrite(conv, name)(image, K, b, 2)
+        assert np.array_equal(narrowed, conv(image, K, b, 2).astype(np.uint8))
+    assert narrowed.dtype == np.uint8 and narrowed.min() >= 0 and narrowed.max() <= 255
+    floats = image.astype(float)
+    assert np.allclose(em.rewrite(conv, name)(floats, K, b, 2), conv(floats, K, b, 2))

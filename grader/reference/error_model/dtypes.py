@@ -55,7 +55,8 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the result takes `{given}`'s dtype (as a buffer made with"
                  f" `np.zeros(..., dtype={given}.dtype)` or `np.zeros_like({given})` does): "
                  f"right for a float `{given}`, while for integer pixels (uint8, as a file gives "
-                 f"them) the float results are cut to integers. Make the output float.",
+                 f"them) the float results are cut to integers (and wrapped into 0..255 for "
+                 f"uint8). Make the output float.",
                  *_cast_like(given))
 
 
@@ -85,8 +86,8 @@ def bias_in_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`{given}`'s dtype and `{bias}` is added to it in place (`out = np.zeros(..., "
                  f"dtype={given}.dtype)`, then `out += {bias}`): right for a float `{given}`, "
                  f"while for integer pixels (uint8, as a file gives them) the sums are cut to "
-                 f"integers and numpy refuses to add a float `{bias}` in place (a casting "
-                 f"error). Make the buffer float.",
+                 f"integers (and wrapped into 0..255 for uint8) and numpy refuses to add a "
+                 f"float `{bias}` in place (a casting error). Make the buffer float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.left, n.right, ast.Name(given, ast.Load())], []),
                  ((bound, added_in_place),))
@@ -137,7 +138,8 @@ def assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, `{code(node)}` is built in `{given}`'s dtype (as a "
                  f"buffer made with `np.zeros(..., dtype={given}.dtype)` and filled row by row "
                  f"is): right for a float `{given}`, while for integer pixels (uint8, as a file "
-                 f"gives them) its float rows are cut to integers. Make the buffer float.",
+                 f"gives them) its float rows are cut to integers (and wrapped into 0..255 for "
+                 f"uint8). Make the buffer float.",
                  *_cast_like(given))
 
 
@@ -179,7 +181,8 @@ def step_assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]
                  f"`{narrowed_step[1]}`, is built in `{given}`'s dtype (a buffer made with "
                  f"`np.zeros(..., dtype={given}.dtype)` and filled row by row): right for a "
                  f"float `{given}`, while for integer pixels (uint8, as a file gives them) its "
-                 f"float rows are cut to integers before the steps after it. Make the buffer "
+                 f"float rows are cut to integers (and wrapped into 0..255 for uint8) before the "
+                 f"steps after it. Make the buffer "
                  f"float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), n.args, n.keywords),
                  ((bound, narrowed_step[0]),))

@@ -54,6 +54,19 @@ def _patch_grid(node: ast.AST) -> bool:
                and ast.dump(a[i].right) == ast.dump(a[i + 1]) for i in (0, 2))
 
 
+# what reading an image with its rows and columns swapped does to the lecture's patches, in
+# words a student who wrote loops can find (b50_07: MATLAB's im2col, blocks column-major)
+READ_TRANSPOSED = ("the patches are numbered down the columns of the grid first (top to bottom, "
+                   "then left to right) and each patch is read column by column")
+
+
+def cuts_patches(function: ast.AST, name: str) -> bool:
+    """Whether `function` cuts its array `name` into a patch grid, `name.reshape(H // P, P,
+    W // P, P, C)`: then `name` read with its first two axes swapped is READ_TRANSPOSED."""
+    return any(_patch_grid(n) and isinstance(n.func.value, ast.Name) and n.func.value.id == name
+               for n in ast.walk(function))
+
+
 def merge_windows(context: Context, node: ast.AST) -> Iterator[Change]:
     """The patches numbered window by window (Qwen2-VL's merge_size=2) instead of row by row."""
     if not _patch_grid(node):
@@ -95,11 +108,13 @@ def channels_first(context: Context, node: ast.AST) -> Iterator[Change]:
         return  # only the transpose of a patch grid
     moved = [*axes[:-3], axes[-1], *axes[-3:-1]]
     written = f"{node.func.value.id}.transpose({', '.join(map(str, moved))})"
-    yield Change("patch-flattened-channels-first",
-                 f"In {where(context)}, each patch is flattened channels first, (c, p1, p2), "
-                 f"`{written}` where `{code(node)}` belongs, as torch's channel-first (C, H, W) "
-                 f"tensors flatten (Conv2d's weight layout): the lecture flattens a patch row "
-                 f"by row, each pixel's channels together, (p1, p2, c).",
+    yield Change("patch-flattened-channels-first",  # in words true beside a swap's (b50_07)
+                 f"In {where(context)}, each patch is flattened channels first: the channel "
+                 f"varies slowest (all of a patch's values of its first channel, then all of "
+                 f"the next), as torch's channel-first (C, H, W) tensors flatten (Conv2d's "
+                 f"weight layout), where the lecture's (p1, p2, c) varies it fastest, each "
+                 f"pixel's channels side by side (the lecture's code read as if "
+                 f"`{code(node)}` were `{written}`).",
                  lambda n, moved=moved: ast.Call(n.func, [ast.Constant(a) for a in moved], []))
 
 

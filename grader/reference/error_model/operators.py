@@ -29,6 +29,7 @@ from .change import (
     with_first,
     with_keyword,
 )
+from .grids import READ_TRANSPOSED, cuts_patches
 from .reshapes import untransposed
 from .tree import PREFIX
 
@@ -467,10 +468,15 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
             and node.func.id.startswith(PREFIX) and node.args
             and isinstance(node.args[0], ast.Name)):
         return
-    first = node.args[0].id
-    yield Change(f"{first}-axes-swapped",
-                 f"In {where(context)}, `{code(node)}` is given `{first}` with its first two "
-                 f"axes swapped, `{first}.swapaxes(0, 1)` (rows as columns: W, H for H, W).",
+    first, step = node.args[0].id, context.instance.children.get(node.func.id)
+    sentence = (f"In {where(context)}, `{code(node)}` is given `{first}` with its first two "
+                f"axes swapped, `{first}.swapaxes(0, 1)` (rows as columns: W, H for H, W).")
+    if step is not None and step.node.args.args and cuts_patches(
+            step.node, step.node.args.args[0].arg):  # what the swap does to the patches
+        sentence = (f"In {where(context)}, `{first}` is cut into patches with its rows and "
+                    f"columns swapped: {READ_TRANSPOSED} (the lecture's code read as if "
+                    f"`{code(node)}` were given `{first}.swapaxes(0, 1)`).")
+    yield Change(f"{first}-axes-swapped", sentence,
                  lambda n: with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",
                                                                  ast.Load()),
                                                    [ast.Constant(0), ast.Constant(1)], [])))

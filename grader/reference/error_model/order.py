@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Iterator
 
 from .change import Change, Context, code, is_checked_function, prepended, slug, where
+from .grids import READ_TRANSPOSED, cuts_patches
 
 
 def _int(node: ast.AST) -> int | None:
@@ -367,10 +368,13 @@ def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
         if name in given:
             continue
         swap = ast.parse(f"{name} = {name}.swapaxes(0, 1)").body[0]
-        yield Change(f"{name}-axes-swapped",
-                     f"In {where(context)}, `{name}` is read with its first two axes swapped, "
-                     f"`{name}.swapaxes(0, 1)` (rows for columns).",
-                     lambda n, swap=swap: prepended(n, swap))
+        sentence = (f"In {where(context)}, `{name}` is read with its first two axes swapped, "
+                    f"`{name}.swapaxes(0, 1)` (rows for columns).")
+        if cuts_patches(node, name):  # what the swap does, in words loops can be searched for
+            sentence = (f"In {where(context)}, `{name}` is read with its rows and columns "
+                        f"swapped: {READ_TRANSPOSED} (the lecture's code read as if `{name}` "
+                        f"were `{name}.swapaxes(0, 1)`).")
+        yield Change(f"{name}-axes-swapped", sentence, lambda n, swap=swap: prepended(n, swap))
 
 
 # tried in this order, after names.OPERATORS

@@ -133,6 +133,8 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
         said = (f"In {where(context)}, there is no tiling test: it refuses no size"
                 if detail == "none" else
                 f"In {where(context)}, the tiling test `{code(node)}` tests {tests}")
+        if not given:  # a count only where the sizes are the function's own (num_patches'):
+            shows = shows.replace("gets a count", "is let through")  # else patches, tokens
         yield Change(detail,
                      f"{said}: {shows}. P x P patches tile an H x W image only when P divides "
                      f"both H and W: {fix}.",
@@ -333,18 +335,18 @@ def cropped(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change("image-cropped-to-tile",
                  f"In {where(context)}, the image is cropped to the patches that fit before it "
                  f"is cut (its last rows and columns dropped, as a convolution with kernel = "
-                 f"stride = `{code(P)}` floors them), so a size that its tiling test lets "
-                 f"through gets the patches of its top-left part; the lecture's patches tile the "
-                 f"image as it is: raise ValueError instead of cropping.",
+                 f"stride = `{code(P)}` floors them), so a size P does not tile that nothing "
+                 f"refuses first gets the patches of its top-left part; the lecture's patches "
+                 f"tile the image as it is: raise ValueError instead of cropping.",
                  lambda n: ast.Call(ast.Attribute(ast.Call(ast.Name(bound, ast.Load()), [
                      n.func.value, P], []), "reshape", ast.Load()), n.args, n.keywords),
                  names=((bound, crop_to_tile),))
     yield Change("image-cropped-to-tile-none-fitting-refused",  # JAX k-means' `patchify`
                  f"In {where(context)}, the image is cropped to the patches that fit before it "
                  f"is cut (its last rows and columns dropped, as a convolution with kernel = "
-                 f"stride = `{code(P)}` floors them), so a size that its tiling test lets "
-                 f"through gets the patches of its top-left part (only an image with no whole "
-                 f"patch is refused); the lecture's patches tile the image as it is: raise "
+                 f"stride = `{code(P)}` floors them), so a size P does not tile that nothing "
+                 f"refuses first gets the patches of its top-left part (only an image with no "
+                 f"whole patch is refused); the lecture's patches tile the image as it is: raise "
                  f"ValueError instead of cropping.",
                  lambda n: ast.Call(ast.Attribute(ast.Call(ast.Name(bound, ast.Load()), [
                      n.func.value, P, ast.Constant(True)], []), "reshape", ast.Load()), n.args,
