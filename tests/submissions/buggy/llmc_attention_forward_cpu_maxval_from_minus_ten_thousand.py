@@ -13,9 +13,21 @@ Mistakes:
 
 Grader: at blind time (593126bb) 110 / 110: "multi-head-attention ... 9 / 9 ok"; no check gives
 attention scores that low (the attention generators use standard-normal inputs and weights).
+multi-head-attention's head-count check has a case with tokens far from zero (every feature
+near 100) since: some heads' scores all lie far below -10745 there.
+
+Now named: multi-head-attention's several-head-counts check, "In `self_attention` (at the
+lecture's step `softmax(scores)`), the max subtracted before exp is floored at -10000,
+`np.maximum(np.max(x, axis=axis, keepdims=True), -10000)` (a running max started at -10000
+instead of -inf, as llm.c's `float maxval = -10000.0f;` starts it; that floor reproduces your
+outputs on these cases): a slice whose every value lies more than about 745 below -10000 has
+every exp underflow to 0, so it comes out as all zeros (its zero sum guarded, `1 / sum` taken
+as 0), where the lecture subtracts the slice's own max, ... Start the max from -inf (or from the
+slice's first value)."
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None}
+EXPECT = {'multi-head-attention':
+          'op:max_floored:self_attention/attention/softmax:max-floored=-10000.zero-sum-as-0'}
 
 
 def self_attention(x, p, heads, causal=False):
