@@ -7338,3 +7338,78 @@ def test_a_result_in_the_images_dtype_says_uint8_also_wraps():
     assert narrowed.dtype == np.uint8 and narrowed.min() >= 0 and narrowed.max() <= 255
     floats = image.astype(float)
     assert np.allclose(em.rewrite(conv, name)(floats, K, b, 2), conv(floats, K, b, 2))
+
+
+def test_a_max_started_at_a_finite_constant_names_the_floor_and_what_rows_below_it_become():
+    """b50_11: llm.c's `attention_forward_cpu`, `maxval = -10000.0f` where -inf belongs: a row
+    whose every score lies far below -10000 underflows to all zeros (its zero sum guarded). Named
+    as the max floored at -10000 (0 told apart by a row between them), with NaN where the zero
+    sum is not guarded; a running max from -inf, from the row's first score, or from -FLT_MAX
+    (no case reaches it) is right and names nothing."""
+    rng = np.random.default_rng(5011)
+    sm, sa = REFERENCE["softmax"], REFERENCE["self_attention"]
+
+    def loop_softmax(x, axis=-1, start=-10000.0, guarded=True):
+        moved = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
+        out = np.zeros_like(moved)
+        for index in np.ndindex(moved.shape[:-1]):
+            row = moved[index]
+            top = row[0] if start is None else start
+            for value in row:
+                top = max(top, value)
+            e = np.array([math.exp(v - top) for v in row])
+            total = e.sum()
+            out[index] = e * (0.0 if guarded and total == 0.0 else 1.0 / total)
+        return np.moveaxis(out, -1, axis)
+
+    cases = [(rng.normal(size=(3, 4)),), (np.array([[1000.0, 999, 998], [-1000, -1001, -1002]]),),
+             (np.array([[-20000.0, -20001, -20002], [-5000, -5001, -5002]]),)]
+    for guarded, said in ((True, "all zeros"), (False, "NaN (0 / 0)")):
+        student = functools.partial(loop_softmax, guarded=guarded)
+        with np.errstate(all="ignore"):
+            calls = calls_of(sm, student, cases)
+        found = em.search(sm, calls, 2, same)
+        assert found is not None and found.name == "op:max_floored:softmax:max-floored=-10000" + (
+            ".zero-sum-as-0" * guarded), found
+        assert "floored at -10000" in found.sentence and f"comes out as {said}" in found.sentence
+        assert "Start the max from -inf" in found.sentence
+    zero = functools.partial(loop_softmax, start=0.0)
+    found = em.search(sm, calls_of(sm, zero, cases), 1, same)
+    assert found is not None and found.name == "op:max_floored:softmax:max-floored=0.zero-sum-as-0"
+    for start in (-math.inf, None, -3.4e38):
+        right = functools.partial(loop_softmax, start=start)
+        calls = calls_of(sm, right, cases)
+        assert all(same(c.got, c.expected) for c in calls)
+        assert em.search(sm, calls, 2, same) is None
+
+    def llmc(x, p, heads, causal=False, start=-10000.0):
+        T, d = x.shape
+        hs = d // heads
+        q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+        out = np.zeros((T, d))
+        for t in range(T):
+            for h in range(heads):
+                cols = slice(h * hs, (h + 1) * hs)
+                scores = [float(q[t, cols] @ k[t2, cols]) / math.sqrt(hs)
+                          for t2 in range(t + 1 if causal else T)]
+                top = max([start, *scores])
+                e = [math.exp(s - top) for s in scores]
+                inverse = 0.0 if sum(e) == 0.0 else 1.0 / sum(e)
+                for t2, w in enumerate(e):
+                    out[t, cols] += w * inverse * v[t2, cols]
+        return out @ p["Wo"] + p["bo"]
+
+    d = 8
+    p = {n: rng.normal(size=(d, d) if n.startswith("W") else d) / math.sqrt(d)
+         for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+    far = 100 + rng.normal(size=(4, d))  # tokens far from zero: scores of thousands
+    shifted = [h for h in range(1, 5) if d % h == 0]
+    assert any(llmc(far, p, h)[0, 0] != pytest.approx(sa(far, p, h)[0, 0]) for h in shifted)
+    cases = [(rng.normal(size=(5, d)), p, 2), (far, p, 1), (far, p, 2), (far, p, 4)]
+    failing = next(i for i, c in enumerate(cases) if not same(llmc(*c), sa(*c)))
+    found = em.search(sa, calls_of(sa, llmc, cases), failing, same)
+    assert found is not None and found.name == \
+        "op:max_floored:self_attention/attention/softmax:max-floored=-10000.zero-sum-as-0", found
+    right = functools.partial(llmc, start=-math.inf)
+    assert all(same(right(*c), sa(*c)) for c in cases)
+    assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
