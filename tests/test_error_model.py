@@ -7214,3 +7214,57 @@ def test_heads_merged_by_a_bare_reshape_are_said_so_without_quoting_the_lectures
     right = functools.partial(student, merged=True)
     assert all(same(right(*c), sa(*c)) for c in cases)
     assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
+
+
+def _float32_loop_layer_norm(x, gamma, beta, eps=1e-6, one_pass=True):
+    """An HLS kernel's LayerNorm (cornell-zhang/allo's): float32 running sums in order, the
+    variance `mean2 - mean * mean` when `one_pass`, else about the mean; a float32 result."""
+    L, D = x.shape
+    Z = np.zeros((L, D), dtype=np.float32)
+    for i in range(L):
+        s, s2 = np.float32(0), np.float32(0)
+        for j in range(D):
+            s += np.float32(x[i, j])
+            s2 += np.float32(x[i, j]) * np.float32(x[i, j])
+        mean = s / np.float32(D)
+        if one_pass:
+            var = s2 / np.float32(D) - mean * mean
+        else:
+            var = np.float32(0)
+            for j in range(D):
+                var += (np.float32(x[i, j]) - mean) ** 2
+            var = var / np.float32(D)
+        for j in range(D):
+            Z[i, j] = gamma[j] * (x[i, j] - mean) / np.sqrt(var + np.float32(eps)) + beta[j]
+    return Z
+
+
+def test_a_one_pass_variance_summed_in_order_in_float32_is_named_as_its_sums_are_added():
+    """b50_04: a loop's float32 running sums `mean2 - mean * mean` are 0.015 from numpy's
+    pairwise float32 `np.mean` at 100 +- 0.5 (tolerance ~2e-4): the one-pass variance is tried
+    with its sums added in order, in float64 and pairwise (row_sums.ACCUMULATED), and named the
+    way that reproduces every case; the loop's two-pass variance is named nothing."""
+    layer_norm, rng = REFERENCE["layer_norm"], np.random.default_rng(504)
+    far = (rng.standard_normal((4, 8)) * 0.5 + 100).astype(np.float32)
+    cases = [(rng.normal(size=(3, 6)), np.ones(6), np.zeros(6)),
+             (far, np.ones(8, np.float32), np.zeros(8, np.float32))]
+    compare = Compare(mode="allclose", rtol=1e-4, atol=1e-5)
+
+    def close(value, target) -> bool:
+        return agrees(value, target, compare, equal_nan=True)
+
+    def graded(student):  # the expected values in float64, as a check computes them
+        return [em.Call(c, {}, student(*c), layer_norm(*(np.float64(a) for a in c)))
+                for c in cases]
+
+    calls = graded(_float32_loop_layer_norm)
+    assert close(calls[0].got, calls[0].expected) and not close(calls[1].got, calls[1].expected)
+    pairwise = em.rewrite(layer_norm, "op:one_pass:layer_norm:var.one-pass")
+    assert not close(pairwise(*cases[1]), calls[1].got)  # numpy's sums: not the loop's
+    found = em.search(layer_norm, calls, 1, close)
+    assert found is not None and found.name == "op:one_pass:layer_norm:var.one-pass-in-order"
+    assert "running sums added one number at a time, in order" in found.sentence
+    two_pass = functools.partial(_float32_loop_layer_norm, one_pass=False)
+    right = graded(two_pass)
+    assert all(close(c.got, c.expected) for c in right)
+    assert em.search(layer_norm, right, 1, close) is None

@@ -16,9 +16,14 @@ and variance: ..."; the exercise's one-pass variance misconception computes with
 pairwise float32 mean, 0.0153 away from the file's in-order float32 sums. (2) named on the hidden
 "random tokens, widths and eps": "In `layer_norm`, the shape of `x` is read as two sizes, `T, d =
 x.shape`: code written for one (T, d) sequence, ...".
+Now named: (1) on "small examples", the one-pass variance's sums added in order
+(row_sums.ACCUMULATED): "In `layer_norm`, the variance is collected in the same pass as the mean,
+`mean(x**2) - mean(x)**2`, as running sums added one number at a time, in order (a loop's `s +=
+x[i, j]`, in float32 where the numbers or the sums are), where the lecture's `np.var(x, axis=-1,
+keepdims=True)` takes it about the mean, ..."; (2) still named on the hidden check, as above.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:two_axes_unpacked:layer_norm:x-shape-as-T-d'}
+EXPECT = {'layer-norm': 'op:one_pass:layer_norm:var.one-pass-in-order'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
