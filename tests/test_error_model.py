@@ -7268,3 +7268,36 @@ def test_a_one_pass_variance_summed_in_order_in_float32_is_named_as_its_sums_are
     right = graded(two_pass)
     assert all(close(c.got, c.expected) for c in right)
     assert em.search(layer_norm, right, 1, close) is None
+
+
+def test_a_log_sum_exp_softmax_with_the_max_over_the_whole_array_is_named_by_its_inf_rows():
+    """b50_02: R's `y <- max(x); y + log(sum(exp(x - y)))` ported with an axis for the sum only:
+    a row ~745 below the array's max comes out inf (log 0 = -inf), where the exp/sum form with
+    that max (`max.axis=None`) gives NaN; the log-sum-exp form is rewritten too, so the student's
+    very values are named, the NaN of the exp/sum form is not, and a log-sum-exp softmax with
+    its max along the axis names nothing."""
+    softmax, rng = REFERENCE["softmax"], np.random.default_rng(502)
+
+    def student(x, axis=-1, whole=True):
+        y = np.max(x) if whole else np.max(x, axis=axis, keepdims=True)
+        return np.exp(x - (y + np.log(np.sum(np.exp(x - y), axis=axis, keepdims=True))))
+
+    def exp_sum(x, axis=-1):
+        e = np.exp(x - np.max(x))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    cases = [(rng.normal(size=(3, 5)),), (np.array([[1000.0, 999, 998], [-1000, -1001, -1002]]),),
+             (rng.normal(size=(2, 3, 4)) * 2, 1)]
+    with np.errstate(all="ignore"):
+        calls = calls_of(softmax, student, cases)
+        assert np.isinf(calls[1].got[1]).all()
+        found = em.search(softmax, calls, 1, same)
+        name = "op:logsumexp_max:softmax:logsumexp-max-over-whole-array"
+        assert found is not None and found.name == name, found
+        assert "the slice comes out inf" in found.sentence and "`m = np.max(x)`" in found.sentence
+        nan_rows = calls_of(softmax, exp_sum, cases)
+        assert np.isnan(nan_rows[1].got[1]).all()
+        assert em.search(softmax, nan_rows, 1, same).name == "op:axis:softmax:max.axis=None"
+        right = calls_of(softmax, functools.partial(student, whole=False), cases)
+    assert all(same(c.got, c.expected) for c in right)
+    assert em.search(softmax, right, 1, same) is None

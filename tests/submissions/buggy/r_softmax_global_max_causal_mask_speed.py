@@ -13,9 +13,15 @@ Grader: at blind time (593126bb), (1) observed only, on "no overflow near 1000":
 returns NaN or inf in 1 of 2 rows (row 1) where every expected value is finite: look for an
 overflow (exp of a large number), a division by zero, ..."; (2) named: "A mask saves no compute:
 the T x T scores are computed either way, then masked. ...".
+Now named: (1) on "no overflow near 1000", by logsumexp.py's rewrite of the lecture's softmax in
+log-sum-exp form with the max over the whole array: "In `softmax`, the softmax is taken as `exp(x
+- logsumexp(x))` with the log-sum-exp's max over the whole array, `m = np.max(x)`, and only its
+sum along the axis, ... a slice about 745 or more below the array's maximum has every exp
+underflow to 0, its log-sum-exp is -inf and the slice comes out inf ..."; (2) as above.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None, 'no-causal-mask': 'causal_mask:speed'}
+EXPECT = {'stable-softmax': 'op:logsumexp_max:softmax:logsumexp-max-over-whole-array',
+          'no-causal-mask': 'causal_mask:speed'}
 
 
 def softmax(x, axis=-1):
