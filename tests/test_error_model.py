@@ -7413,3 +7413,90 @@ def test_a_max_started_at_a_finite_constant_names_the_floor_and_what_rows_below_
     right = functools.partial(llmc, start=-math.inf)
     assert all(same(right(*c), sa(*c)) for c in cases)
     assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
+
+
+def _float32_loop_layer_norm(x, gamma, beta, eps=1e-6, one_pass=True):
+    """An HLS kernel's LayerNorm (cornell-zhang/allo's): float32 running sums in order, the
+    variance `mean2 - mean * mean` when `one_pass`, else about the mean; a float32 result."""
+    L, D = x.shape
+    Z = np.zeros((L, D), dtype=np.float32)
+    for i in range(L):
+        s, s2 = np.float32(0), np.float32(0)
+        for j in range(D):
+            s += np.float32(x[i, j])
+            s2 += np.float32(x[i, j]) * np.float32(x[i, j])
+        mean = s / np.float32(D)
+        if one_pass:
+            var = s2 / np.float32(D) - mean * mean
+        else:
+            var = np.float32(0)
+            for j in range(D):
+                var += (np.float32(x[i, j]) - mean) ** 2
+            var = var / np.float32(D)
+        for j in range(D):
+            Z[i, j] = gamma[j] * (x[i, j] - mean) / np.sqrt(var + np.float32(eps)) + beta[j]
+    return Z
+
+
+def test_a_one_pass_variance_summed_in_order_in_float32_is_named_as_its_sums_are_added():
+    """b50_04: a loop's float32 running sums `mean2 - mean * mean` are 0.015 from numpy's
+    pairwise float32 `np.mean` at 100 +- 0.5 (tolerance ~2e-4): the one-pass variance is tried
+    with its sums added in order, in float64 and pairwise (row_sums.ACCUMULATED), and named the
+    way that reproduces every case; the loop's two-pass variance is named nothing."""
+    layer_norm, rng = REFERENCE["layer_norm"], np.random.default_rng(504)
+    far = (rng.standard_normal((4, 8)) * 0.5 + 100).astype(np.float32)
+    cases = [(rng.normal(size=(3, 6)), np.ones(6), np.zeros(6)),
+             (far, np.ones(8, np.float32), np.zeros(8, np.float32))]
+    compare = Compare(mode="allclose", rtol=1e-4, atol=1e-5)
+
+    def close(value, target) -> bool:
+        return agrees(value, target, compare, equal_nan=True)
+
+    def graded(student):  # the expected values in float64, as a check computes them
+        return [em.Call(c, {}, student(*c), layer_norm(*(np.float64(a) for a in c)))
+                for c in cases]
+
+    calls = graded(_float32_loop_layer_norm)
+    assert close(calls[0].got, calls[0].expected) and not close(calls[1].got, calls[1].expected)
+    pairwise = em.rewrite(layer_norm, "op:one_pass:layer_norm:var.one-pass")
+    assert not close(pairwise(*cases[1]), calls[1].got)  # numpy's sums: not the loop's
+    found = em.search(layer_norm, calls, 1, close)
+    assert found is not None and found.name == "op:one_pass:layer_norm:var.one-pass-in-order"
+    assert "running sums added one number at a time, in order" in found.sentence
+    two_pass = functools.partial(_float32_loop_layer_norm, one_pass=False)
+    right = graded(two_pass)
+    assert all(close(c.got, c.expected) for c in right)
+    assert em.search(layer_norm, right, 1, close) is None
+
+
+def test_a_log_sum_exp_softmax_with_the_max_over_the_whole_array_is_named_by_its_inf_rows():
+    """b50_02: R's `y <- max(x); y + log(sum(exp(x - y)))` ported with an axis for the sum only:
+    a row ~745 below the array's max comes out inf (log 0 = -inf), where the exp/sum form with
+    that max (`max.axis=None`) gives NaN; the log-sum-exp form is rewritten too, so the student's
+    very values are named, the NaN of the exp/sum form is not, and a log-sum-exp softmax with
+    its max along the axis names nothing."""
+    softmax, rng = REFERENCE["softmax"], np.random.default_rng(502)
+
+    def student(x, axis=-1, whole=True):
+        y = np.max(x) if whole else np.max(x, axis=axis, keepdims=True)
+        return np.exp(x - (y + np.log(np.sum(np.exp(x - y), axis=axis, keepdims=True))))
+
+    def exp_sum(x, axis=-1):
+        e = np.exp(x - np.max(x))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    cases = [(rng.normal(size=(3, 5)),), (np.array([[1000.0, 999, 998], [-1000, -1001, -1002]]),),
+             (rng.normal(size=(2, 3, 4)) * 2, 1)]
+    with np.errstate(all="ignore"):
+        calls = calls_of(softmax, student, cases)
+        assert np.isinf(calls[1].got[1]).all()
+        found = em.search(softmax, calls, 1, same)
+        name = "op:logsumexp_max:softmax:logsumexp-max-over-whole-array"
+        assert found is not None and found.name == name, found
+        assert "the slice comes out inf" in found.sentence and "`m = np.max(x)`" in found.sentence
+        nan_rows = calls_of(softmax, exp_sum, cases)
+        assert np.isnan(nan_rows[1].got[1]).all()
+        assert em.search(softmax, nan_rows, 1, same).name == "op:axis:softmax:max.axis=None"
+        right = calls_of(softmax, functools.partial(student, whole=False), cases)
+    assert all(same(c.got, c.expected) for c in right)
+    assert em.search(softmax, right, 1, same) is None

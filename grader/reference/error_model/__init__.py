@@ -35,6 +35,7 @@ import numpy as np
 from .change import Context, where
 from .evidence import agree, distance, elements, same_message
 from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
+from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes
@@ -271,7 +272,8 @@ def search(function: Callable, calls: list[Call], failing: int,
             elif outcome == ALIKE:
                 alike.append([edit])
             elif outcome == SILENT:
-                silent.append(edit)
+                if edit.detail not in REREADINGS:  # the pairwise one's aliases, silent
+                    silent.append(edit)  # alike: they would crowd out another's partners
             elif outcome is not None:
                 scored.append((outcome, edit))
             else:
@@ -441,12 +443,16 @@ def _aliases(found: list[list[Edit]]) -> bool:
     """Whether every rewrite found sets the same values at the same places to values these
     inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs), eps (1e-12 and 0
     where the variance is not tiny), or two readings of one mistake that differ only where
-    these inputs do not go (windows.CLIPPED): one mistake, said the first way."""
+    these inputs do not go (windows.CLIPPED), or a one-pass variance's sums added two ways
+    (row_sums.ACCUMULATED: float64 tokens): one mistake, said the first way."""
     first = found[0]
 
     def alike(edit: Edit, other: Edit) -> bool:
+        if edit.operator == other.operator == "one_pass":  # the variance's, or the function's
+            return edit.site.path == other.site.path
         return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator in ("axis", "clip", "max_floored") or edit.detail.startswith("eps=")
+                and (edit.operator in ("axis", "clip", "max_floored")
+                     or edit.detail.startswith("eps=")
                      or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
 
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)

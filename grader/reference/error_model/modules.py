@@ -28,6 +28,7 @@ from . import (
     inputs,
     kernel_fit,
     layouts,
+    logsumexp,
     loops,
     masks,
     names,
@@ -63,7 +64,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
-           one_map, grid_end, bias_layout, rgb_only, columns, floored_max)
+           one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
+           logsumexp)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

@@ -38,11 +38,62 @@ def _own(context: Context) -> bool:
     return "/" not in context.instance.path
 
 
+def in_order(x, keepdims=False, squared=False):
+    """The mean (of `x * x` when `squared`) over the last axis from a running sum added one
+    number at a time in `x`'s own float type (a loop's `s += x[i, j]`), not numpy's pairwise
+    sums."""
+    x = np.asarray(x)
+    kind = x.dtype if x.dtype.kind == "f" else np.dtype(float)
+    total = np.cumsum(x * x if squared else x, axis=-1, dtype=kind)[..., -1:] / x.shape[-1]
+    return total if keepdims else total[..., 0]
+
+
+def in_order_var(x, keepdims=False):
+    """`mean(x**2) - mean(x)**2`, both sums running ones (`in_order`)."""
+    mean = in_order(x, keepdims)
+    return in_order(x, keepdims, squared=True) - mean * mean
+
+
+def float64_mean(x, keepdims=False):
+    return np.mean(x, axis=-1, keepdims=keepdims, dtype=np.float64)
+
+
+def float64_var(x, keepdims=False):
+    """`mean(x**2) - mean(x)**2`, its sums in float64 (a float64 accumulator's, or
+    `np.mean(..., dtype=np.float64)`), the squares in `x`'s own type."""
+    mean = float64_mean(x, keepdims)
+    return np.mean(x * x, axis=-1, keepdims=keepdims, dtype=np.float64) - mean * mean
+
+
+# how a one-pass variance's code adds its sums, the mean's too, beyond numpy's pairwise `np.mean`:
+# far from zero in float32 each way loses other digits (0.015 apart at 100 +- 0.5), so each is a
+# rewrite of its own; where several reproduce a student (float64 tokens) they are one mistake
+# (error_model._aliases), said the first way
+ACCUMULATED = (("in-order", (in_order, in_order_var),
+                "as running sums added one number at a time, in order (a loop's `s += x[i, j]`, "
+                "in float32 where the numbers or the sums are)"),
+               ("float64", (float64_mean, float64_var), "its two sums taken in float64"))
+REREADINGS = frozenset(f"var.one-pass-{detail}" for detail, _, _ in ACCUMULATED)  # silent
+# where the pairwise one is: the search leaves them out of its silent partners (slips.with_twins)
+
+
+def _said(context: Context, var: str, how: str = "") -> str:
+    return (f"In {where(context)}, the variance is collected in the same pass as the mean, "
+            f"`mean(x**2) - mean(x)**2`{how}, where the lecture's `{var}` takes it about the "
+            "mean, `mean((x - mean)**2)`: far from zero the two terms are huge and nearly equal, "
+            "so their difference loses its digits (and below zero its square root is NaN). "
+            "Subtract the mean first.")
+
+
 def one_pass(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.var(x, axis=-1, ...)` collected in one pass with the mean, `np.mean(x * x, ...) -
     np.mean(x, ...) ** 2` (E[x^2] - E[x]^2: a teaching note's running sums `mean2 - mean *
     mean`, a streaming one-pass kernel's): the same value mathematically, but far from zero its
-    two terms are huge and nearly equal, and below zero (-eps) its square root is NaN."""
+    two terms are huge and nearly equal, and below zero (-eps) its square root is NaN. At the
+    checked function itself, where it states both statistics, also with `ACCUMULATED`'s sums
+    (the mean's and the variance's): a loop's, whose lost digits are not numpy's."""
+    if is_checked_function(context, node):
+        yield from _accumulated(context, node)
     if not (_over_last(node, ("var",)) and _own(context)
             and all(k.arg != "ddof" for k in node.keywords)):
         return
@@ -57,12 +108,31 @@ def one_pass(context: Context, node: ast.AST) -> Iterator[Change]:
                         [copy.deepcopy(x)], copy.deepcopy(keywords))
         return ast.BinOp(squares, ast.Sub(), ast.BinOp(mean, ast.Pow(), ast.Constant(2)))
 
-    yield Change("var.one-pass",
-                 f"In {where(context)}, the variance is collected in the same pass as the mean, "
-                 "`mean(x**2) - mean(x)**2`, where the lecture's `" + code(node) + "` takes it "
-                 "about the mean, `mean((x - mean)**2)`: far from zero the two terms are huge and "
-                 "nearly equal, so their difference loses its digits (and below zero its square "
-                 "root is NaN). Subtract the mean first.", collected)
+    yield Change("var.one-pass", _said(context, code(node)), collected)
+
+
+def _accumulated(context: Context, node: ast.FunctionDef) -> Iterator[Change]:
+    """The one-pass variance with its sums and the mean's added as `ACCUMULATED` says."""
+    calls = [c for c in ast.walk(node) if _over_last(c)]
+    variances = [c for c in calls if callee(c) == "var"]
+    if ({callee(c) for c in calls} != set(STATISTICS) or len(variances) != 1
+            or any(k.arg == "ddof" for k in variances[0].keywords)):
+        return
+    var = code(variances[0])
+    for detail, functions, how in ACCUMULATED:
+        bound = {name: f"{PREFIX}one_pass_{detail.replace('-', '_')}_{name}"
+                 for name in STATISTICS}
+
+        def summed(n: ast.FunctionDef, bound=bound) -> ast.FunctionDef:
+            new = copy.deepcopy(n)
+            for call in ast.walk(new):
+                if _over_last(call):
+                    call.func = ast.Name(bound[callee(call)], ast.Load())
+                    call.keywords = [k for k in call.keywords if k.arg == "keepdims"]
+            return new
+
+        yield Change(f"var.one-pass-{detail}", _said(context, var, ", " + how), summed,
+                     tuple(zip(bound.values(), functions, strict=True)))
 
 
 def row_mean(x, keepdims=False):
