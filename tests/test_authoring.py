@@ -72,7 +72,8 @@ def test_every_call_check_has_a_checklist_to_fall_back_on(catalogue):
     without: no-causal-mask's visible causal check, whose failure with no mistake named points at
     multi-head-attention, where the same function's checks say more (checks/dependencies.py,
     `test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_most`: that
-    observation is given only to a check with no hint)."""
+    observation is given only to a check with no hint), and where that one fails nowhere shows
+    its exercise's other causal check's checklist (tests/test_hedges.py, round 51)."""
     pointed = {("no-causal-mask", "causal=True gives GPT's mask, causal=False none")}
     bare = {(exercise.id, check.name) for exercise in catalogue for check in exercise.checks
             if isinstance(check, CallCheck) and not check.hint

@@ -8,7 +8,7 @@ import pytest
 from buggy_submissions import build_submission
 
 from grader.checks import SubmissionGrading
-from grader.checks.results import OBSERVATION
+from grader.checks.results import CHECKLIST, OBSERVATION
 from grader.worker import StudentWorker
 
 from conftest import SUBMISSIONS
@@ -153,3 +153,56 @@ def test_a_diagonal_hidden_by_an_additive_triu_is_told_a_fix_true_of_its_own_mas
     assert not check.passed and check.misconception == "attention_causal_diagonal"
     assert "np.triu(..., k=1) for a mask of the hidden scores" in check.hint
     assert "np.tril(ones), k=0, for a mask of the kept ones" in check.hint
+
+
+def test_a_mistake_seen_only_on_refusals_is_not_blamed_for_a_value_returned(grade):
+    """Blind round 51's b51_10: multi-head-attention's only failures were an `assert` where
+    ValueError is due (heads that do not divide d), yet the causal check's one-head case, which
+    returned a value, was told "the mistake there may be what fails here too". A refusal's
+    mistake is not offered for a case that was due a value and returned one."""
+    snippet = _self_attention("scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)").replace(
+        'if d % heads:\n        raise ValueError("heads must divide d")', "assert d % heads == 0")
+    results = grade(snippet, ATTENTION)
+    mha = results["multi-head-attention"]
+    assert mha.score < mha.max_score and _check(results, "multi-head-attention", "one head").passed
+    check = _check(results, "no-causal-mask", CAUSAL)
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert "may be what fails here" not in check.hint
+    assert "multi-head-attention, but only on inputs it must refuse" in check.hint
+
+
+def test_a_check_with_no_hint_and_nothing_elsewhere_shows_the_exercise_checklist(grade, catalogue):
+    """Blind round 51 (b51_10 with its assert fixed): a causal mask no mistake names, in a
+    `self_attention` that fails nowhere else, left the visible causal check with expected/got
+    and no hint line. It shows the checklist of the exercise's other check of the function."""
+    results = grade(_self_attention("scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)"), ATTENTION)
+    assert results["multi-head-attention"].score == results["multi-head-attention"].max_score
+    check = _check(results, "no-causal-mask", CAUSAL)
+    exercise = next(e for e in catalogue if e.id == "no-causal-mask")
+    checklist = next(c.hint for c in exercise.checks if c.function == "self_attention" and c.hint)
+    assert not check.passed and check.hint_kind == CHECKLIST and check.hint == checklist
+
+
+AVERAGED = '''
+"""Blind round 51's b51_13: the head reads the mean of every token, not the [CLS] row."""
+EXPECT = {"vit-forward": None}
+
+
+def vit_forward(image, params):
+    x = embed_image(image, params)
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    return x.mean(axis=0) @ params["W_head"] + params["b_head"]
+'''
+
+
+def test_the_function_a_pipeline_check_calls_is_not_told_your_code_may_not_use_it(grade):
+    """Blind round 51's b51_13: "where this run uses it (the lecture's pipeline does; your code
+    may not)" was said of `vit_forward`, which the checkpoint check calls itself."""
+    results = grade(AVERAGED, ("vit-forward", "vit-checkpoint"))
+    check = _check(results, "vit-checkpoint", "the checkpoint's logits")
+    assert not check.passed and check.hint_kind == OBSERVATION
+    assert ("Your `vit_forward` loses points in its own exercise (vit-forward): fix it there "
+            "first, as its mistake may be what fails here.") in check.hint
+    assert "your code may not" not in check.hint

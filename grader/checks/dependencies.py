@@ -26,6 +26,8 @@ from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResul
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
 REGRADED = (FAILED,)
+# why another exercise's failures of a function are ruled out as a check's cause (_ruled_out)
+FEATURES, REFUSALS = "features", "refusals"
 
 
 class Dependencies:
@@ -188,10 +190,18 @@ class Dependencies:
         if not broken:
             return result
         roots = self.roots(broken)
-        it = "it" if len(roots) == 1 else "them"
-        hint = ("This check runs your functions end to end. " + self._losing(
-            roots, f"where this run uses {it} (the lecture's pipeline does; your code may not), "
-                   f"fix {it} there first"))
+        called = [r for r in roots if r == check.function]  # the check calls it: no "may not"
+        helpers = [r for r in roots if r != check.function]
+        if not roots:
+            return result
+        it = "it" if len(helpers) == 1 else "them"
+        hint = "This check runs your functions end to end."
+        if called:
+            hint += " " + self._losing(called, "fix it there first")
+        if helpers:
+            hint += " " + self._losing(
+                helpers, f"where this run uses {it} (the lecture's pipeline does; your code may "
+                         f"not), fix {it} there first")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _losing(self, names: list, fix: str) -> str:
@@ -246,7 +256,8 @@ class Dependencies:
         naming where, as the mistake found there may be this failure's too (issue 38: a check of
         `self_attention` with causal=True that says nothing but expected/got while
         multi-head-attention names its mistake). It says nothing of the cause, only where else
-        the function loses points."""
+        the function loses points. Where it loses points nowhere else, the check shows the
+        checklist of its exercise's other check of the function: never expected/got alone."""
         if result.hint or not check.function:
             return result
         graded = self.functions.get(check.function, ())
@@ -256,43 +267,58 @@ class Dependencies:
         mine = counts.get(exercise.path, 0)
         failing = [e for e, c in graded if counts[e.path] > mine
                    and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
-        homes = [e.id for e in failing if not self._ruled_out(exercise, check, e)]
+        why = {e.id: self._ruled_out(exercise, check, e) for e in failing}
+        homes = [e for e in why if not why[e]]
         if homes:
-            where = ", ".join(dict.fromkeys(homes))
+            where = ", ".join(homes)
             hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, "
                     f"as the mistake there may be what fails here too.")
         elif failing:  # told all the same (the check has no checklist): where, and that its
-            where = ", ".join(dict.fromkeys(e.id for e in failing))  # failures are not this one
-            hint = (f"Your `{check.function}` also loses points in {where}, but only on calls "
-                    f"unlike this case (there, every call that fails differs from every call "
-                    f"that passes in one input, where this case is like the passing ones): the "
-                    f"mistake there is not all that fails here.")
-        else:
-            return result
+            where = ", ".join(why)  # failures are not this one
+            if all(reason == REFUSALS for reason in why.values()):
+                hint = (f"Your `{check.function}` also loses points in {where}, but only on "
+                        f"inputs it must refuse (there, every call that fails is due an "
+                        f"exception, where this case is due a value and your code returned "
+                        f"one): the mistake there does not show on a case like this one.")
+            else:
+                hint = (f"Your `{check.function}` also loses points in {where}, but only on "
+                        f"calls unlike this case (there, every call that fails differs from "
+                        f"every call that passes in one input, or is due an exception, where "
+                        f"this case is like the passing ones): the mistake there is not all "
+                        f"that fails here.")
+        else:  # nowhere else: the checklist of the exercise's other checks of the function
+            hint = next((c.hint for c in exercise.checks if c.function == check.function
+                         and c.hint and c.name != check.name), None)
+            return replace(result, hint=hint, hint_kind=CHECKLIST) if hint else result
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
-    def _ruled_out(self, exercise: Exercise, check: Check, other: Exercise) -> bool:
-        """Whether what `other`'s checks of the function show rules its mistake out as the cause
-        of this check's failing case (the one shown; a hidden check's first failing one): every
-        call there that fails has a feature of its inputs (`_features`: several heads, a
-        non-square image, a batch) that every call there that passes lacks, and the failing
-        case here lacks it too (round 45's b45_08: a multi-head split blamed for a case with
-        one head). The calls already made, judged again: no student call. Refusals (a
-        ValueError due) weigh on neither side: they test another thing."""
-        here = [p for p, o, judge in self._calls.get((exercise.path, check.name), ())
+    def _ruled_out(self, exercise: Exercise, check: Check, other: Exercise) -> str:
+        """Why what `other`'s checks of the function show rules its mistake out as the cause
+        (FEATURES, REFUSALS; "" when nothing does) of this check's failing case (the one shown; a
+        hidden check's first failing one): every call there that fails has a feature of its inputs
+        (`_features`: several heads, a non-square image, a batch) that every call there that passes
+        lacks, and the failing case here lacks it too (round 45's b45_08: a multi-head split blamed
+        for a case with one head). The calls already made, judged again: no student call. Refusals
+        (a ValueError due) weigh on neither side: they test another thing; where every call that
+        fails there is one (an AssertionError for the ValueError due, or no exception), it is ruled
+        out of a case here that was due a value and returned one (round 51's b51_10: an `assert`
+        blamed for a causal mask's values)."""
+        here = [(p, o) for p, o, judge in self._calls.get((exercise.path, check.name), ())
                 if not judge(p, o)][:1]
-        if not here or here[0].expectation()[1] is not None:
-            return False
-        there = [(_features(p), judge(p, o)) for e, c in self.functions.get(check.function, ())
-                 if e.path == other.path for p, o, judge in self._calls.get((e.path, c.name), ())
-                 if p.expectation()[1] is None]
+        if not here or here[0][0].expectation()[1] is not None:
+            return ""
+        calls = [(p, judge(p, o)) for e, c in self.functions.get(check.function, ())
+                 if e.path == other.path for p, o, judge in self._calls.get((e.path, c.name), ())]
+        if _refusals_only(calls) and here[0][1].status == "ok":
+            return REFUSALS  # an exception wrong, or missing, there; a value returned here
+        there = [(_features(p), right) for p, right in calls if p.expectation()[1] is None]
         failing = [f for f, right in there if not right]
         passing = [f for f, right in there if right]
-        shown = _features(here[0])
-        return bool(failing and passing) and any(
+        shown = _features(here[0][0])
+        return FEATURES if failing and passing and any(
             all(f.get(name) == value for f in failing)
             and all(f.get(name) != value for f in passing) and shown.get(name) != value
-            for name, value in failing[0].items())
+            for name, value in failing[0].items()) else ""
 
     def _home(self, name: str) -> str:
         """The exercise where `name` loses points ("multi-head-attention"), the first of them
@@ -324,6 +350,13 @@ def _differs(right: list, wrong: list) -> str:
     one = len(wrong) == 1
     return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
             f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
+
+
+def _refusals_only(calls: list) -> bool:
+    """Whether the (planned case, judged right) calls include a failing one and every failing
+    one is due an exception (a refusal's case: its failure is the wrong exception or none)."""
+    failing = [p for p, right in calls if not right]
+    return bool(failing) and all(p.expectation()[1] is not None for p in failing)
 
 
 def _features(planned) -> dict:
