@@ -15,10 +15,14 @@ is read as it is, with no channel axis (its last axis, the width, taken for the 
 shape unpacked into H, W, C): a 2-D image is one channel, (H, W, 1), `image[..., None]`."),
 mistake 1 only the checklist of "a kernel larger than the image raises ValueError" (5x2x1, k = 3
 gave array (3, 0, 2)): "A 3x3 kernel does not fit in a 2-pixel-wide image: raise ValueError."
-In unnamed/.
+Now named: both, on that check, as a pair ("2 mistakes at once: (1) In `conv_patch_embed`, the
+test that the kernel fits the image tests the height only (`k > H`): ... test `k > W` too. (2)
+In `conv_patch_embed`, a 2-D (H, W) `image` is read as it is, with no channel axis ..."), and
+mistake 2 alone on the others.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'op:not_promoted:conv_patch_embed:image-2d-not-promoted'}
+EXPECT = {'kernel-stride': 'op:kernel_one_side:conv_patch_embed:height-only'
+                           '+op:not_promoted:conv_patch_embed:image-2d-not-promoted'}
 
 
 def conv_patch_embed(image, K, b, stride):

@@ -16,10 +16,14 @@ convolution). Deep-learning convolutions are cross-correlations: out[i, j] = sum
 K not flipped, so that with stride P the convolution equals the patch linear map."), mistake 2
 not told: its cases (3x5x2, k = 3) fail inside the checks the flip names, and no "2 mistakes at
 once" hint is given (named alone once the flip is fixed: "the test that the kernel fits the
-image tests `k >= H or k >= W`"). In unnamed/.
+image tests `k >= H or k >= W`"). Now named: both, as a pair ("2 mistakes at once: (1) In
+`conv_patch_embed`, the test that the kernel fits the image tests `k >= H or k >= W`: a kernel as
+tall or as wide as the image is refused, although it fits (one window). ... (2) In
+`conv_patch_embed`, the kernel `K` is flipped, `K[::-1, ::-1]`, as a textbook convolution does").
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': 'conv_kernel_flipped'}
+EXPECT = {'kernel-stride': 'op:kernel_fit:conv_patch_embed:as-large-refused'
+                           '+op:kernel_flipped:conv_patch_embed:K-flipped'}
 
 
 def conv_patch_embed(image, K, b, stride):
