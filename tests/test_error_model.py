@@ -7503,3 +7503,131 @@ def test_a_log_sum_exp_softmax_with_the_max_over_the_whole_array_is_named_by_its
         right = calls_of(softmax, functools.partial(student, whole=False), cases)
     assert all(same(c.got, c.expected) for c in right)
     assert em.search(softmax, right, 1, same) is None
+
+
+# --- kernel_fit.py: the kernel test on one side only; refusals.py: a refusal beside a value ----
+
+def test_a_kernel_test_on_one_side_only_gives_what_untested_code_gives_on_the_other():
+    """Blind round 51 (b51_03): an im2col port's guard `if k > h_in` (the height only): a kernel
+    wider than the image gets an empty (H', 0, d) array, or numpy's ValueError for a negative
+    size, where the lecture refuses. The height-only edit reproduces it on every call, says so,
+    and the width-only one does not; code that tests both sides is reproduced by neither."""
+    rng = np.random.default_rng(5103)
+    conv = REFERENCE["conv_patch_embed"]
+
+    def student(image, K, b, stride, sides=(0,)):
+        image = np.asarray(image, dtype=float)
+        H, W, _ = image.shape
+        k, d = K.shape[0], K.shape[3]
+        if any(k > image.shape[i] for i in sides):
+            raise ValueError("kernel does not fit")
+        h_out, w_out = (H - k) // stride + 1, (W - k) // stride + 1
+        out = np.zeros((h_out, w_out, d))
+        for i in range(h_out):
+            for j in range(w_out):
+                window = image[i * stride:i * stride + k, j * stride:j * stride + k]
+                out[i, j] = np.tensordot(window, K, axes=3)
+        return out + b
+
+    K3, b = rng.normal(size=(3, 3, 1, 2)), rng.normal(size=2)
+    calls = [(rng.normal(size=(6, 5, 1)), K3, b, 1), (np.zeros((5, 2, 1)), K3, b, 1),
+             (np.zeros((5, 1, 1)), K3, b, 1), (np.zeros((2, 5, 1)), K3, b, 1),
+             (rng.normal(size=(7, 7, 1)), K3, b, 2)]
+
+    def outcome(function, args):
+        try:
+            return np.asarray(function(*args))
+        except ValueError:
+            return "ValueError"
+
+    def reproduces(name, function):
+        rewritten = em.rewrite(conv, name, frozenset())
+        for args in calls:
+            got, want = outcome(function, args), outcome(rewritten, args)
+            if isinstance(got, str) or isinstance(want, str):
+                if not (isinstance(got, str) and isinstance(want, str)):
+                    return False
+            elif got.shape != want.shape or not np.allclose(got, want):
+                return False
+        return True
+
+    height, width = ("op:kernel_one_side:conv_patch_embed:height-only",
+                     "op:kernel_one_side:conv_patch_embed:width-only")
+    assert outcome(student, calls[1]).shape == (3, 0, 2)  # the empty array of the blind file
+    assert reproduces(height, student) and not reproduces(width, student)
+    said = em.sentence(conv, height)
+    assert "tests the height only (`k > H`)" in said and "test `k > W` too" in said, said
+    right = functools.partial(student, sides=(0, 1))
+    assert all(isinstance(outcome(right, a), str) == isinstance(outcome(conv, a), str)
+               for a in calls)
+    assert not reproduces(height, right) and not reproduces(width, right)
+
+
+def test_a_value_named_alone_leaves_a_refusal_beside_it_to_a_pair():
+    """Blind round 51 (b51_12): a flipped kernel (named on the failed case's value) and a guard
+    `k >= H or k >= W` whose ValueError on a kernel as large as the image showed in the same
+    check: `refused_beside` lets `named_refusal` look for the pair of a kernel test and a value
+    mistake. Not where no case asking a value raised, nor for the failed case's own raise."""
+    from types import SimpleNamespace as Space
+
+    from grader.checks.kinds.refusals import refused_beside
+
+    def case(raises=None):
+        return Space(expectation=lambda: (None, raises))
+
+    value = Space(status="ok")
+    refused = Space(status="raised", error=Space(type="ValueError"))
+    other = Space(status="raised", error=Space(type="IndexError"))
+    assert refused_beside(case(), value, [(case(), value), (case(), refused)])
+    assert not refused_beside(case(), value, [(case(), value), (case("ValueError"), value)])
+    assert not refused_beside(case(), value, [(case(), other)])
+    assert not refused_beside(case(), refused, [(case(), refused)])
+
+
+# --- masks.py: a query left with no key given no weight (its row reads only the bias) -------
+
+def test_a_strict_causal_mask_whose_empty_row_gets_no_weight_is_the_diagonal():
+    """Blind round 51 (b51_10): fla-org's `tril_softmax(scores, strict=True)`, `j < i`, each
+    token hidden from itself; row 0 has no key and its guard (`np.where(mask, exp, 0)` over a
+    clipped sum) gives it weights 0, so its output is just bo where the lecture's rewrite gives
+    NaN. The triangle one diagonal off is named, the zeroed row its quiet part; the same code
+    with `j <= i` (the lecture's mask, its guard never used) names nothing."""
+    rng = np.random.default_rng(5110)
+    sa = REFERENCE["self_attention"]
+
+    def student(x, p, heads, causal=False, strict=True):
+        T, d = x.shape
+        q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, d // heads).transpose(1, 0, 2)
+                   for n in "qkv")
+        s = q @ k.transpose(0, 2, 1) * (d // heads) ** -0.5
+        if causal:
+            i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+            mask = j < i if strict else j <= i
+            masked = np.where(mask, s, -np.inf)
+            with np.errstate(invalid="ignore"):
+                e = np.where(mask, np.exp(masked - masked.max(-1, keepdims=True)), 0.0)
+            w = e / np.clip(e.sum(-1, keepdims=True), 1e-20, None)
+        else:
+            w = np.exp(s - s.max(-1, keepdims=True))
+            w = w / w.sum(-1, keepdims=True)
+        return (w @ v).transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+
+    def params(d):
+        return {n: rng.normal(size=(d, d) if n.startswith("W") else d)
+                for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+
+    cases = [(rng.normal(size=(4, 4)), params(4), 1, True),
+             (rng.normal(size=(5, 8)), params(8), 2, True),
+             (rng.normal(size=(3, 4)), params(4), 1, False)]
+    calls = calls_of(sa, student, cases)
+    assert np.allclose(calls[0].got[0], cases[0][1]["bo"])  # row 0: the output bias alone
+    found = em.search(sa, calls, 0, same)
+    assert found is not None and found.name == (
+        "op:diagonal:self_attention/causal_mask:tri.k=-1"
+        "+~op:empty_rows_zeroed:self_attention/attention:hidden-rows-zero-weights"), found
+    assert "one diagonal off, k=-1 instead of k=0" in found.sentence
+    assert "mistakes at once" not in found.sentence
+    assert same(em.rewrite(sa, found.name)(*cases[0]), calls[0].got)
+    right = functools.partial(student, strict=False)
+    assert all(same(right(*c), sa(*c)) for c in cases)
+    assert em.search(sa, calls_of(sa, right, cases), 0, same) is None

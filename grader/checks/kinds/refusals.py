@@ -339,6 +339,15 @@ def _unsent(outcome) -> bool:
             and outcome.value.summary.startswith("not sent"))
 
 
+def refused_beside(planned, outcome, cases: list) -> bool:
+    """Whether a mistake named on the failed case's wrong value leaves a refusal unexplained: a
+    case of the check asking for a value raised ValueError (a kernel as large as the image
+    refused beside a flipped kernel), where a pair of a test and a value mistake may be named."""
+    return planned.expectation()[1] is None and outcome.status == "ok" and any(
+        p.expectation()[1] is None and o.status == "raised" and o.error.type == "ValueError"
+        for p, o in cases)
+
+
 def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
     and the count by area, or that and a mistake another check of the function named: the square
@@ -358,13 +367,14 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
     gray image's reading of error_model/inputs.py (its channel axis put in front) too, by type,
     on the same probes, where the code returned a wrong value on one of them."""
     raises = planned.expectation()[1]
-    if worker is None or result.status != FAILED or result.misconception or check.integration:
+    if worker is None or result.status != FAILED or check.integration:
         return result
     tiling = any(_refusal_wrong(p, o) for p, o in [(planned, outcome), *cases])
     raised = [p for p, o in [(planned, outcome), *cases]  # asked for a value and raised: the
               if p.expectation()[1] is None and o.status == "raised"]  # failed case first
     guarding = raises is None and bool(raised)
-    if not (tiling or guarding):
+    if not (tiling or guarding) or (result.misconception and not refused_beside(
+            planned, outcome, cases)):
         return result
     try:
         from grader.reference import error_model
@@ -464,13 +474,15 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
     found = plainest(found)  # a crop that refuses no patch at all, where none was asked
+    if len(found) > 1:  # a test of one side that the probes cannot tell from none: none (b41_06)
+        found = [name for name in found if ":kernel_one_side:" not in name] or found
     if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite
         found = [name for name in found if not _right_on(  # right there is no cause of it
             error_model.rewrite(function, name, hidden), planned, check)]
     if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
         found = [name for name in found if _kinds_kept(error_model.rewrite(
             function, name, hidden), calls)] or found
-    if len(found) != 1:
-        return result
+    if len(found) != 1 or (result.misconception and JOIN not in found[0]):
+        return result  # a mistake named on a value is replaced only by a pair: it and a test
     return replace(result, misconception=found[0], hint_kind=MISTAKE,
                    hint=error_model.sentence(function, found[0], hidden))

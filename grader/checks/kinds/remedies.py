@@ -28,7 +28,8 @@ def remedied(result, check, ran: list, worker, unnamed):
     """`result` as it is, unless its mistake has a part with a remedy (REMEDIES) that the
     student's code (run by `worker`) does not bear out on the cases of `ran` ((planned case,
     outcome) pairs) the remedy changes: then `unnamed` (the result before it was named). No
-    worker, no case to change, or a call that did not return or raise: not borne out."""
+    worker, no case to change, or a call that did not return or raise: not borne out. A check
+    whose cases all ask for a refusal passes the function's other checks' cases (call.py)."""
     if not result.misconception:
         return result
     try:

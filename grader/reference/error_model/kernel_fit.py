@@ -14,6 +14,9 @@ convolution does. Real code tests it otherwise:
   padding tutorials, which say the output is defined only when the windows fit), a stride that
   leaves rows or columns over refused instead of floored.
 
+- one side only (`kernel_one_side`): `if k > h_in` (nouman-tariq/vision's im2col_conv_matlab.m
+  port, a square image assumed) or the width only, the other side left as no test leaves it
+  (an empty array, or numpy's ValueError for a negative size), as tiling.py's one-side tests;
 - no kernel test at all (`kernel_untested`): an as_strided im2col or a loop filling
   `np.zeros((H', W', d))` with H' = (H - k) // stride + 1 returns an empty array where a kernel
   larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
@@ -142,12 +145,14 @@ def kernel_fit(context: Context, node: ast.AST) -> Iterator[Change]:
                      names=((bound, _refusing(check, extra)),))
 
 
-def _untested(check):
-    """The reference's test `check` without its kernel test: a kernel taller or wider than the
-    image passes (the other tests kept)."""
+def _untested(check, sides=(0, 1)):
+    """The reference's test `check` without its kernel test on `sides` (0 the height, 1 the
+    width): a kernel taller or wider than the image there passes (the other tests kept)."""
     def untested(image_shape, kernel_shape, stride):
-        (H, W, *rest), (kh, kw, *_) = tuple(image_shape), tuple(kernel_shape)
-        return check((max(H, kh), max(W, kw), *rest), kernel_shape, stride)
+        image_shape, kernel_shape = tuple(image_shape), tuple(kernel_shape)
+        loosened = [max(image_shape[i], kernel_shape[i]) if i in sides else image_shape[i]
+                    for i in (0, 1)]
+        return check((*loosened, *image_shape[2:]), kernel_shape, stride)
     return untested
 
 
@@ -261,6 +266,36 @@ def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
                  names=((untested, _untested(check)),))
 
 
-OPERATORS = {"kernel_fit": kernel_fit, "kernel_untested": kernel_untested}
+# detail -> (the side left untested, the side tested, its test, the other side's test)
+ONE_SIDE = {"height-only": (1, "height", "`k > H`", "`k > W`"),
+            "width-only": (0, "width", "`k > W`", "`k > H`")}
+
+
+def kernel_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The kernel test on one side of the image only (`if k > h_in`, a square image assumed):
+    a kernel that fits that side but not the other gets what code with no test returns there
+    (`no_windows`: an empty array, or numpy's ValueError for a negative size)."""
+    if not is_checked_function(context, node) or _tested(node) is None:
+        return
+    check = context.instance.function.__globals__.get(TESTED)
+    if check is None:
+        return
+    empty = f"{PREFIX}no_windows"
+    for detail, (untested_side, side, tests, other) in ONE_SIDE.items():
+        untested = f"{PREFIX}kernel_{detail.replace('-', '_')}"
+        yield Change(detail,
+                     f"In {where(context)}, the test that the kernel fits the image tests the "
+                     f"{side} only ({tests}): a kernel that fits the {side} but not the other "
+                     f"side has no window that fits, yet an array comes back (an empty one, or "
+                     f"the output buffer with no window written into it), or numpy's error for "
+                     f"a negative size, where the lecture raises ValueError: test {other} too.",
+                     lambda n, untested=untested: ast.fix_missing_locations(
+                         _Untested(untested, empty).visit(copy.deepcopy(n))),
+                     names=((untested, _untested(check, (untested_side,))),
+                            (empty, no_windows)))
+
+
+OPERATORS = {"kernel_fit": kernel_fit, "kernel_untested": kernel_untested,
+             "kernel_one_side": kernel_one_side}
 # the operators whose edits `checks/kinds/refusals.py` weighs on a function's refusal cases
-REFUSAL_OPERATORS = ("kernel_fit", "kernel_untested")
+REFUSAL_OPERATORS = ("kernel_fit", "kernel_untested", "kernel_one_side")

@@ -7,8 +7,14 @@ tutorials' `scaled_dot_product`, `jnp.where(mask == 0, -9e15, attn_logits)` in F
 on it). Each query then sees only the later tokens, never itself or the earlier ones, and the
 last query, with every key hidden, weighs them all alike (a finite fill: no NaN, where
 `names.py`'s `mask_inverted`, the condition inverted with -inf kept, gives a NaN row). Only at
-the reference's `np.where(mask, scores, -np.inf)` (one site). An operator as in operators.py
-(`f(context, node) -> iterator of Change`).
+the reference's `np.where(mask, scores, -np.inf)` (one site).
+
+Also a query whose every key is hidden given no weight at all, its row of weights 0 where the
+lecture's softmax gives NaN (`empty_rows_zeroed`: fla-org's `tril_softmax`, `np.where(mask, exp,
+0)` over a clipped sum; `np.nan_to_num`): alone it changes nothing where every query keeps a
+key, so the search tries it as the quiet part of a pair with a mask that hides a whole row
+(`operators.diagonal`'s `np.tri(T, k=-1)`, each token hidden from itself: row 0 then reads only
+the output bias). An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -16,8 +22,11 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, code, where
+import numpy as np
+
+from .change import Change, Context, callee, code, where
 from .names import hides_with_minus_infinity
+from .tree import PREFIX
 
 FILL = -1e9  # any fill this large hides a key as -inf does where a row keeps one
 
@@ -47,4 +56,28 @@ def mask_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                  swapped)
 
 
-OPERATORS = {"mask_swapped": mask_swapped}  # tried after sinusoids.OPERATORS
+def zero_hidden_rows(weights):
+    """`weights` with every row that is NaN throughout (a softmax over keys all hidden by -inf)
+    made 0: that query reads no value."""
+    weights = np.asarray(weights)
+    return np.where(np.isnan(weights).all(axis=-1, keepdims=True), 0.0, weights)
+
+
+def empty_rows_zeroed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`softmax(scores)` in a function that hides scores with -inf, its rows with every key
+    hidden made 0 (no weight) where the lecture's are NaN."""
+    function = context.instance.node
+    if not (isinstance(node, ast.Call) and callee(node) == "softmax" and len(node.args) == 1
+            and any(hides_with_minus_infinity(sub) for sub in ast.walk(function))):
+        return
+    bound = f"{PREFIX}zero_hidden_rows"
+    yield Change("hidden-rows-zero-weights",
+                 f"In {where(context)}, a query whose every key is hidden gets weights 0 from "
+                 f"`{code(node)}` (its row reads no value), where the lecture's softmax gives "
+                 "NaN: no query of the lecture's mask is left with no key.",
+                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], []),
+                 names=((bound, zero_hidden_rows),))
+
+
+OPERATORS = {"mask_swapped": mask_swapped,  # tried after sinusoids.OPERATORS
+             "empty_rows_zeroed": empty_rows_zeroed}
