@@ -186,12 +186,10 @@ def steps_of(function) -> frozenset[str] | None:
     for instance in root.walk():
         for node in ast.walk(instance.node):
             if isinstance(node, ast.BinOp):
-                square_root = (isinstance(node.op, ast.Pow)
-                               and isinstance(node.right, ast.Constant)
-                               and node.right.value == 0.5)
+                root = (isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant)
+                        and node.right.value == 0.5)
                 found |= {"/" if isinstance(node.op, ast.Div) else "",
-                          "-" if isinstance(node.op, ast.Sub) else "",
-                          "sqrt" if square_root else ""}
+                          "-" if isinstance(node.op, ast.Sub) else "", "sqrt" if root else ""}
             elif isinstance(node, ast.Call):
                 func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
