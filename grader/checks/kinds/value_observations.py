@@ -10,8 +10,6 @@ else `result` as it is.
 """
 from __future__ import annotations
 
-import ast
-import functools
 import itertools
 import math
 from dataclasses import replace
@@ -19,7 +17,6 @@ from dataclasses import replace
 import numpy as np
 
 from ..compare import agrees, default_compare
-from ..course import reference_function
 from ..results import FAILED, OBSERVATION
 from .mistakes import GENERALISATIONS
 
@@ -60,8 +57,6 @@ def described(result, check, planned, outcome, ran=()):
         return result  # the values are right: it failed for another reason (a dtype, in place)
     terms = row_terms(check, planned, expected.shape[-1]) if expected.ndim >= 2 else {}
     for name, observe in OBSERVATIONS.items():
-        if name == "not_finite":  # its causes, from the reference's code
-            observe = functools.partial(observe, function=_reference(check))
         words = observe(expected.astype(np.float64), got, how, terms)
         if words and generalised:
             return replace(result, hint=f"{result.hint.rstrip('.')}. Here it returns {words}")
@@ -69,14 +64,6 @@ def described(result, check, planned, outcome, ran=()):
             return replace(result, hint=f"Your `{check.function}` returns {words}",
                            misconception=name, hint_kind=OBSERVATION)
     return result
-
-
-def _reference(check):
-    """The reference of the check's function, else None (its causes then all listed)."""
-    try:
-        return reference_function(check.reference_name, check.folder)
-    except (KeyError, AttributeError):
-        return None
 
 
 def _is_count(value) -> bool:
@@ -153,73 +140,16 @@ def _listed(indices) -> str:
     return shown + (", ..." if len(indices) > SHOWN else "")
 
 
-# what can make a NaN or an inf, each with the steps of the reference's code it needs: a cause
-# is listed only where the function's reference (its helpers too) has them (b50_02: a softmax
-# was told of a variance's square root)
-NOT_FINITE_CAUSES = (
-    ({"exp"}, "an overflow (exp of a large number)"),
-    ({"/"}, "a division by zero"),
-    ({"exp", "-"}, "inf - inf (a softmax over a row whose scores are all -inf)"),
-    ({"sqrt", "var"}, "the square root of a negative number (a variance taken in one pass, "
-                      "mean(x**2) - mean(x)**2, below zero)"),
-    ({"sqrt"}, "the square root of a negative number"),
-)
-
-
-STEPS = {"exp": "exp", "exp2": "exp", "expm1": "exp", "sqrt": "sqrt", "divide": "/",
-         "true_divide": "/", "var": "var", "std": "var"}  # a call's name -> its step
-
-
-@functools.lru_cache(maxsize=64)
-def steps_of(function) -> frozenset[str] | None:
-    """The steps of NOT_FINITE_CAUSES that `function`'s code and its helpers' take ("exp",
-    "/", "-", "sqrt", "var"); None when its code cannot be read (then every cause is listed)."""
-    from grader.reference.error_model import tree_of
-
-    try:
-        root = tree_of(function)
-    except Exception:  # a course's function the model cannot read
-        root = None
-    if root is None:
-        return None
-    found = set()
-    for instance in root.walk():
-        for node in ast.walk(instance.node):
-            if isinstance(node, ast.BinOp):
-                root = (isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant)
-                        and node.right.value == 0.5)
-                found |= {"/" if isinstance(node.op, ast.Div) else "",
-                          "-" if isinstance(node.op, ast.Sub) else "", "sqrt" if root else ""}
-            elif isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                found.add(STEPS.get(name, ""))
-    return frozenset(found - {""})
-
-
-def _causes(function) -> str:
-    """"an overflow (...), a division by zero, or ...": the causes `function` can have."""
-    steps = steps_of(function) if function is not None else None
-    said, listed = set(), []
-    for needs, cause in NOT_FINITE_CAUSES:
-        kind = cause.split(" (")[0]
-        if (steps is None or needs <= steps) and kind not in said:
-            said.add(kind)
-            listed.append(cause)
-    if len(listed) < 3:
-        return " or ".join(listed)
-    return ", ".join(listed[:-1]) + ", or " + listed[-1]
-
-
-def _not_finite(expected, got, how, terms=None, function=None) -> str | None:
+def _not_finite(expected, got, how, terms=None) -> str | None:
     bad = ~np.isfinite(got)
     if not bad.any():
         return None
     rows = np.flatnonzero(bad.reshape(len(got), -1).any(axis=1)) if got.ndim else np.array([0])
     where = f" in {len(rows)} of {len(got)} rows (row {_listed(rows)})" if got.ndim else ""
-    causes = _causes(function)
-    return (f"NaN or inf{where} where every expected value is finite" +
-            (f": look for {causes}." if causes else "."))
+    return (f"NaN or inf{where} where every expected value is finite: look for an overflow "
+            "(exp of a large number), a division by zero, inf - inf (a softmax over a row "
+            "whose scores are all -inf), or the square root of a negative number (a variance "
+            "taken in one pass, mean(x**2) - mean(x)**2, below zero).")
 
 
 def _constant(expected, got, how, terms=None) -> str | None:
