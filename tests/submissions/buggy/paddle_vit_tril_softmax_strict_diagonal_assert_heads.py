@@ -19,9 +19,15 @@ input with `assert` (AssertionError), where ValueError is asked for: an assert i
 causal check ("With causal=True, token i sees tokens 0..i only: ..."), and on the visible one a
 wrong hedge: "Your `self_attention` also loses points in multi-head-attention: fix it there first,
 as the mistake there may be what fails here too." (the assert never fires on its one-head case).
+Now named: mistake 1 on both causal checks (masks.empty_rows_zeroed, paired with the diagonal's
+operator): "In `self_attention` (at the lecture's step `causal_mask(x.shape[-2])`), `np.tri(T,
+dtype=bool)` is one diagonal off, k=-1 instead of k=0: the keys of each query end one earlier.
+..."; the hedge on the assert is gone (a function's failures elsewhere that are all refusals are
+not offered for a case due a value that returned one: dependencies.py).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': None,
+EXPECT = {'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=-1'
+                            '+~op:empty_rows_zeroed:self_attention/attention:hidden-rows-zero-weights',
           'multi-head-attention': 'refused_with_assert'}
 
 
