@@ -35,7 +35,7 @@ class Dependencies:
 
     `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
-    stand_ins)` -> (CheckResult, or None when it was not graded; None or a function that
+    stand_ins, recorded_only=False)` -> (CheckResult, or None when it was not graded; None or a function that
     explains a failed result, run on the final verdict only (Kind.grade_deferred); names of the
     stand-ins the student's code called; why a stand-in call was not answered, "" when every
     one was). Whether a check passed never depends on the explanation, only its hint does.
@@ -168,7 +168,7 @@ class Dependencies:
         if len(used) < 2:
             return None
         for own in sorted(used):
-            again, explain, fewer, unanswered = self._grade(
+            again, explain, fewer, unanswered = self._trial(
                 exercise, check, tuple(n for n in broken if n != own))
             if again.passed and fewer and not unanswered:
                 return again, explain, fewer
@@ -190,12 +190,20 @@ class Dependencies:
             if own is None:
                 break
             tried.add(own)
-            trial, why, fewer, unanswered = self._grade(
+            trial, why, fewer, unanswered = self._trial(
                 exercise, check, tuple(n for n in broken if n not in dropped and n != own))
             if trial.passed and fewer and not unanswered:
                 dropped.add(own)
                 again, explain, used = trial, why, fewer
         return again, explain, used
+
+    def _trial(self, exercise: Exercise, check: Check, stand_ins: tuple) -> tuple:
+        """A regrade with one stand-in put back to the student's own, its stand-ins answered
+        from the recorded answers only, never computed by the reference (docs/spec.md,
+        "Dependencies"): the student bundle has no reference, so a trial that needed one is
+        rejected there; rejected here too, both name the same stand-ins (a trial's call no one
+        recorded leaves it "unanswered")."""
+        return self._grade(exercise, check, stand_ins, recorded_only=True)
 
     def _spared(self, function: str, name: str) -> bool:
         """Whether every check of `function` passes in the end, some graded again around broken
