@@ -183,6 +183,52 @@ def test_a_check_with_no_hint_and_nothing_elsewhere_shows_the_exercise_checklist
     assert not check.passed and check.hint_kind == CHECKLIST and check.hint == checklist
 
 
+PIPELINE = ("stable-softmax", "layer-norm", "multi-head-attention", "encoder-block",
+            "vit-forward", "vit-checkpoint")
+WHOLE_ARRAY_LAYER_NORM = '''
+def layer_norm(x, gamma, beta, eps=1e-6):
+    mu = np.mean(x, keepdims=True)
+    return (x - mu) / np.sqrt(np.var(x, keepdims=True) + eps) * gamma + beta
+'''
+
+
+def _softmax(axis: str) -> str:
+    """A softmax that normalises along `axis` whatever it is given, and a layer_norm over the
+    whole array (blind round 51's b51_09)."""
+    return f'''
+"""softmax along one axis only; layer_norm over the whole array."""
+EXPECT = {{"stable-softmax": None, "layer-norm": None}}
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis={axis}, keepdims=True))
+    return e / np.sum(e, axis={axis}, keepdims=True)
+''' + WHOLE_ARRAY_LAYER_NORM
+
+
+def test_a_helper_the_pipeline_calls_rightly_is_not_blamed_end_to_end(grade):
+    """Blind round 51's b51_09: a softmax that ignores `axis` (right for the pipeline's axis=-1)
+    was said to "may be what fails" the checkpoint and to be what encoder-block and vit-forward
+    depend on ("fix `softmax` first"): with layer_norm alone standing in they pass, so only
+    layer_norm is said."""
+    results = grade(_softmax("-1"), PIPELINE)
+    assert results["stable-softmax"].score < results["stable-softmax"].max_score
+    assert results["encoder-block"].stand_ins == ("layer_norm",)
+    assert results["vit-forward"].stand_ins == ("layer_norm",)
+    for check in results["vit-checkpoint"].checks:
+        assert not check.passed and check.hint_kind == OBSERVATION
+        assert "`layer_norm` loses points" in check.hint and "softmax" not in check.hint
+
+
+def test_a_helper_the_pipeline_needs_is_still_blamed_end_to_end(grade):
+    """The guard: a softmax along axis 0 whatever it is given breaks the attention too: both
+    stand in, and both are said on the checkpoint."""
+    results = grade(_softmax("0"), PIPELINE)
+    assert set(results["vit-forward"].stand_ins) == {"layer_norm", "softmax"}
+    check = _check(results, "vit-checkpoint", "the checkpoint's logits")
+    assert "Your `layer_norm` and `softmax` lose points" in check.hint
+
+
 AVERAGED = '''
 """Blind round 51's b51_13: the head reads the mean of every token, not the [CLS] row."""
 EXPECT = {"vit-forward": None}

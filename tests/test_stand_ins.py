@@ -621,3 +621,44 @@ def test_a_helpers_stub_fails_its_caller_which_is_graded_around_it(tmp_path, cat
     for exercise in ("linear-patch-embed", "vit-forward"):
         result = results[exercise]
         assert result.score == result.max_score and result.stand_ins == ("patchify",), exercise
+
+
+def _fake_check(name: str, function: str):
+    from types import SimpleNamespace
+    return SimpleNamespace(name=name, function=function, regradable=True, points=1.0,
+                           hidden=False, visibility="visible", hint=None,
+                           names_read=lambda: (function,))
+
+
+@pytest.mark.parametrize("recorded_answers_it", [True, False])
+def test_a_trial_without_a_stand_in_is_kept_only_when_the_records_answer_it(recorded_answers_it):
+    """The full grader and the student bundle name the same stand-ins: a regrade that passed
+    with several is tried with each put back to the student's own, its stand-ins answered from
+    the recorded answers only (the bundle has no reference to compute the rest). Here the trial
+    without `a`'s stand-in passes; when it makes a call no one recorded, it is rejected (in both
+    modes) and both stand-ins stay, else `a`'s is dropped."""
+    from types import SimpleNamespace
+
+    from grader.checks.dependencies import Dependencies
+    from grader.checks.results import FAILED, PASSED, check_result
+
+    checks = {f: _fake_check(f"check of {f}", f) for f in ("caller", "a", "b")}
+    exercises = {f: SimpleNamespace(path=f, id=f"{f}-exercise", checks=[checks[f]])
+                 for f in checks}
+    trials: list = []
+
+    def grade(exercise, check, stand_ins, recorded_only=False):
+        if check.function != "caller":  # each helper wrong in its own code
+            return check_result(check, FAILED, "wrong"), None, frozenset(), ""
+        if not stand_ins:
+            return check_result(check, FAILED, "wrong"), None, frozenset(), ""
+        if set(stand_ins) == {"a", "b"}:
+            return check_result(check, PASSED), None, frozenset(stand_ins), ""
+        trials.append((stand_ins, recorded_only))
+        unanswered = "" if recorded_answers_it or not recorded_only else "not recorded"
+        return check_result(check, PASSED), None, frozenset(stand_ins), unanswered
+
+    graded = [(exercises[f], checks[f]) for f in ("caller", "a", "b")]
+    result = Dependencies(graded, grade).result(exercises["caller"], checks["caller"])
+    assert result.passed and trials and all(recorded_only for _, recorded_only in trials)
+    assert result.stand_ins == (("b",) if recorded_answers_it else ("a", "b"))

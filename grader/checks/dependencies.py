@@ -35,7 +35,7 @@ class Dependencies:
 
     `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
-    stand_ins)` -> (CheckResult, or None when it was not graded; None or a function that
+    stand_ins, recorded_only=False)` -> (CheckResult, or None when it was not graded; None or a function that
     explains a failed result, run on the final verdict only (Kind.grade_deferred); names of the
     stand-ins the student's code called; why a stand-in call was not answered, "" when every
     one was). Whether a check passed never depends on the explanation, only its hint does.
@@ -151,6 +151,8 @@ class Dependencies:
         if not again.passed:                                     # else as first
             again, explain, used = self._with_one_own(exercise, check, broken, used) or (
                 again, explain, used)
+        elif len(used) > 1:
+            again, explain, used = self._fewest(exercise, check, broken, again, explain, used)
         roots = self.roots(used)
         return replace(again, stand_ins=roots, message=_explained(again, roots, self._home)), \
             explain
@@ -166,11 +168,51 @@ class Dependencies:
         if len(used) < 2:
             return None
         for own in sorted(used):
-            again, explain, fewer, unanswered = self._grade(
+            again, explain, fewer, unanswered = self._trial(
                 exercise, check, tuple(n for n in broken if n != own))
             if again.passed and fewer and not unanswered:
                 return again, explain, fewer
         return None
+
+    def _fewest(self, exercise: Exercise, check: Check, broken: tuple, again: CheckResult,
+                explain, used) -> tuple:
+        """(verdict, explanation, stand-ins used) of a regrade that passed with several
+        stand-ins, with each one its pass does not need put back to the student's own, one at a
+        time (a stand-in it then calls instead, a caller's helper, is tried too; one regrade per
+        broken helper at most): a helper wrong only on calls the caller never
+        makes (a `softmax` that ignores `axis`, called with axis=-1) is not said to be what the
+        caller's points depend on ("fix `softmax` first"; round 51's b51_09), and an
+        end-to-end check is not told it may be its cause (`_spared`)."""
+        dropped: set = set()
+        tried: set = set()
+        while len(used) > 1:
+            own = next((n for n in sorted(used) if n not in tried), None)
+            if own is None:
+                break
+            tried.add(own)
+            trial, why, fewer, unanswered = self._trial(
+                exercise, check, tuple(n for n in broken if n not in dropped and n != own))
+            if trial.passed and fewer and not unanswered:
+                dropped.add(own)
+                again, explain, used = trial, why, fewer
+        return again, explain, used
+
+    def _trial(self, exercise: Exercise, check: Check, stand_ins: tuple) -> tuple:
+        """A regrade with one stand-in put back to the student's own, its stand-ins answered
+        from the recorded answers only, never computed by the reference (docs/spec.md,
+        "Dependencies"): the student bundle has no reference, so a trial that needed one is
+        rejected there; rejected here too, both name the same stand-ins (a trial's call no one
+        recorded leaves it "unanswered")."""
+        return self._grade(exercise, check, stand_ins, recorded_only=True)
+
+    def _spared(self, function: str, name: str) -> bool:
+        """Whether every check of `function` passes in the end, some graded again around broken
+        helpers, and the broken `name` was not among those it needed (`_fewest`): the caller is
+        right with the student's own `name`, so an end-to-end run of it is not told that
+        `name`'s mistake may be what fails there."""
+        finals = [self.result(e, c) for e, c in self.functions.get(function, ()) if c.regradable]
+        return (bool(finals) and all(r.passed for r in finals) and any(r.stand_ins for r in finals)
+                and all(name not in r.stand_ins for r in finals))
 
     def _pipeline(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
         """A failed check that runs the student's functions as they are (never graded again:
@@ -189,7 +231,8 @@ class Dependencies:
         broken = [n for n in check.names_read() if n in self.functions and self.broken(n)]
         if not broken:
             return result
-        roots = self.roots(broken)
+        roots = [r for r in self.roots(broken) if r == check.function
+                 or not self._spared(check.function, r)]
         called = [r for r in roots if r == check.function]  # the check calls it: no "may not"
         helpers = [r for r in roots if r != check.function]
         if not roots:

@@ -78,11 +78,13 @@ class SubmissionGrading:
     def _graded(self, check: Check) -> bool:
         return self.options.include_hidden or not check.hidden
 
-    def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...]):
+    def _grade_one(self, exercise: Exercise, check: Check, stand_in_names: tuple[str, ...],
+                   recorded_only: bool = False):
         """(the check's result, or None when it was not graded, None or what explains its
         failure (Kind.grade_deferred), the stand-ins its student code called, why one of their
         calls was not answered or ""); stand-ins only for `stand_in_names` (none: the student's
-        code as it is)."""
+        code as it is), answered from the recorded answers alone when `recorded_only` (as in
+        the student bundle, which has no reference to compute the others)."""
         load = self.worker.load()
         if not load.ok:  # one reason for every check, not "not defined" or "got ..." per check
             return check_result(check, FAILED, _not_loaded(load)), None, frozenset(), ""
@@ -100,7 +102,8 @@ class SubmissionGrading:
             return None, None, frozenset(), NOT_COMPILED
         if exercise.folder not in self.oracles:  # started once a run, renewed per submission
             self.oracles[exercise.folder] = Oracle(exercise.folder)
-        stand_ins = StandIns(stand_in_names, check, recorded, self.oracles[exercise.folder])
+        oracle = None if recorded_only else self.oracles[exercise.folder]
+        stand_ins = StandIns(stand_in_names, check, recorded, oracle)
         result, explain = _grade_deferred(exercise, check, StandInWorker(self.worker, stand_ins),
                                           self.plans)
         return result, explain, frozenset(stand_ins.used), stand_ins.unavailable

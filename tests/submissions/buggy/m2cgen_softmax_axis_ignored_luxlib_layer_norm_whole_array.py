@@ -20,10 +20,18 @@ axis=-1 calls: "Your `layer_norm` and `softmax` lose points in their own exercis
 stable-softmax): where this run uses them (the lecture's pipeline does; your code may not), fix
 them there first, as their mistakes may be what fails here." (with layer_norm fixed it gets 5/5),
 and the banner "fix `softmax` first: 2 exercises depend on it (encoder-block, vit-forward)".
+
+Now named: both as at blind time, and no wrong hedge: encoder-block and vit-forward pass with
+layer_norm alone standing in (the student's softmax put back passes too), so the banner names
+layer_norm only, and vit-checkpoint says "This check runs your functions end to end. Your
+`layer_norm` loses points in its own exercise (layer-norm): where this run uses it (the lecture's
+pipeline does; your code may not), fix it there first, as its mistake may be what fails here."
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:default:softmax:axis-as-default',
           'layer-norm': 'op:axis:layer_norm:mean.axis=None+op:axis:layer_norm:var.axis=None'}
+ALIASES = ('softmax_wrong_axis',)  # the sums property's verdict: axis 1 normalised as the last
 
 
 def softmax(x, axis=-1):
