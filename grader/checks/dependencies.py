@@ -35,10 +35,11 @@ class Dependencies:
 
     `graded`: the (exercise, check) pairs this run grades, over the whole catalogue (a helper's
     own checks may sit in another exercise than the one asked for). `grade(exercise, check,
-    stand_ins, recorded_only=False)` -> (CheckResult, or None when it was not graded; None or a function that
-    explains a failed result, run on the final verdict only (Kind.grade_deferred); names of the
-    stand-ins the student's code called; why a stand-in call was not answered, "" when every
-    one was). Whether a check passed never depends on the explanation, only its hint does.
+    stand_ins, recorded_only=False)` -> (CheckResult, or None when it was not graded; None or
+    a function that explains a failed result, run on the final verdict only
+    (Kind.grade_deferred); names of the stand-ins the student's code called; why a stand-in
+    call was not answered, "" when every one was). Whether a check passed never depends on
+    the explanation, only its hint does.
     """
 
     def __init__(self, graded: list[tuple[Exercise, Check]], grade):
