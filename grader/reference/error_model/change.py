@@ -136,6 +136,21 @@ def one_apart(a: str, b: str) -> bool:
         str.isdigit, str.islower, str.isupper))
 
 
+def assigned_once(function: ast.FunctionDef, name: str) -> ast.Assign | None:
+    """The one statement `name = <value>` of `function`, when it assigns `name` once and
+    `name` is no parameter; else None."""
+    if name in {a.arg for a in function.args.args}:
+        return None
+    assigns = [s for s in ast.walk(function) if isinstance(s, (ast.Assign, ast.AugAssign,
+                                                               ast.AnnAssign))
+               and any(isinstance(t, ast.Name) and t.id == name
+                       for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))]
+    if len(assigns) != 1 or not isinstance(assigns[0], ast.Assign) or \
+            len(assigns[0].targets) != 1:
+        return None
+    return assigns[0]
+
+
 class Replaced(ast.NodeTransformer):
     """The one node `old` (by identity) replaced by `new`."""
 

@@ -28,6 +28,12 @@ from .change import (
 from .tree import PREFIX, Edit, Site, build, compile_with, nodes
 
 
+def _cut(what: str) -> str:
+    """What an integer image's dtype does to `what` ("the sums"), as each sentence says it."""
+    return (f"while for integer pixels (uint8, as a file gives them) {what} are cut to integers "
+            f"(and wrapped into 0..255 for uint8)")
+
+
 def like_input(value, given):
     """`value` as an array of `given`'s dtype (numpy's cast, as assigning into a buffer made like
     `given` casts); `value` itself when `given` is no array or `value` no float array."""
@@ -54,9 +60,8 @@ def narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"result-in-{given}-dtype",
                  f"In {where(context)}, the result takes `{given}`'s dtype (as a buffer made with"
                  f" `np.zeros(..., dtype={given}.dtype)` or `np.zeros_like({given})` does): "
-                 f"right for a float `{given}`, while for integer pixels (uint8, as a file gives "
-                 f"them) the float results are cut to integers (and wrapped into 0..255 for "
-                 f"uint8). Make the output float.",
+                 f"right for a float `{given}`, {_cut('the float results')}. Make the output "
+                 f"float.",
                  *_cast_like(given))
 
 
@@ -85,9 +90,8 @@ def bias_in_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, `{code(node.left)}` is written into a buffer in "
                  f"`{given}`'s dtype and `{bias}` is added to it in place (`out = np.zeros(..., "
                  f"dtype={given}.dtype)`, then `out += {bias}`): right for a float `{given}`, "
-                 f"while for integer pixels (uint8, as a file gives them) the sums are cut to "
-                 f"integers (and wrapped into 0..255 for uint8) and numpy refuses to add a "
-                 f"float `{bias}` in place (a casting error). Make the buffer float.",
+                 f"{_cut('the sums')} and numpy refuses to add a float `{bias}` in place (a "
+                 f"casting error). Make the buffer float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.left, n.right, ast.Name(given, ast.Load())], []),
                  ((bound, added_in_place),))
@@ -137,9 +141,8 @@ def assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{node.func.attr}-in-{given}-dtype",
                  f"In {where(context)}, `{code(node)}` is built in `{given}`'s dtype (as a "
                  f"buffer made with `np.zeros(..., dtype={given}.dtype)` and filled row by row "
-                 f"is): right for a float `{given}`, while for integer pixels (uint8, as a file "
-                 f"gives them) its float rows are cut to integers (and wrapped into 0..255 for "
-                 f"uint8). Make the buffer float.",
+                 f"is): right for a float `{given}`, {_cut('its float rows')}. Make the buffer "
+                 f"float.",
                  *_cast_like(given))
 
 
@@ -180,10 +183,8 @@ def step_assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]
                  f"In {where(context)}, the array that `{code(node)}` assembles, "
                  f"`{narrowed_step[1]}`, is built in `{given}`'s dtype (a buffer made with "
                  f"`np.zeros(..., dtype={given}.dtype)` and filled row by row): right for a "
-                 f"float `{given}`, while for integer pixels (uint8, as a file gives them) its "
-                 f"float rows are cut to integers (and wrapped into 0..255 for uint8) before the "
-                 f"steps after it. Make the buffer "
-                 f"float.",
+                 f"float `{given}`, {_cut('its float rows')} before the steps after it. Make the "
+                 f"buffer float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), n.args, n.keywords),
                  ((bound, narrowed_step[0]),))
 

@@ -14,7 +14,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, callee, code, where
+from .change import Change, Context, Renamed, assigned_once, callee, code, where
 
 # the finite starts of a running max real code writes: llm.c's -10000.0f (also -1e4f), and 0
 FLOORS = {-10000.0: ("-10000", "llm.c's `float maxval = -10000.0f;`"),
@@ -24,13 +24,8 @@ UNDERFLOW = 745  # exp(-745.2) is the last double above zero
 
 def _exponential(function: ast.AST, name: str) -> ast.Call | None:
     """The value of the one statement `name = np.exp(a - np.max(a, ...))` of `function`."""
-    assigns = [s for s in ast.walk(function) if isinstance(s, (ast.Assign, ast.AugAssign,
-                                                               ast.AnnAssign))
-               and any(isinstance(t, ast.Name) and t.id == name
-                       for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))]
-    if len(assigns) != 1 or not isinstance(assigns[0], ast.Assign):
-        return None
-    value = assigns[0].value
+    assigned = assigned_once(function, name)
+    value = assigned.value if assigned is not None else None
     if not (isinstance(value, ast.Call) and callee(value) == "exp" and len(value.args) == 1
             and isinstance(value.args[0], ast.BinOp) and isinstance(value.args[0].op, ast.Sub)
             and isinstance(value.args[0].right, ast.Call)
@@ -42,11 +37,7 @@ def _exponential(function: ast.AST, name: str) -> ast.Call | None:
 
 def _renamed(node: ast.AST, name: str, value: ast.AST) -> ast.AST:
     """A copy of `node` with every read of `name` replaced by a copy of `value`."""
-    class Rename(ast.NodeTransformer):
-        def visit_Name(self, n: ast.Name) -> ast.AST:
-            return copy.deepcopy(value) if n.id == name else n
-
-    return Rename().visit(copy.deepcopy(node))
+    return Renamed(name, value).visit(copy.deepcopy(node))
 
 
 def max_floored(context: Context, node: ast.AST) -> Iterator[Change]:

@@ -20,7 +20,17 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, called_function, callee, code, parameters_of, slug, where
+from .change import (
+    Change,
+    Context,
+    assigned_once,
+    called_function,
+    callee,
+    code,
+    parameters_of,
+    slug,
+    where,
+)
 from .names import hides_with_minus_infinity
 from .tree import PREFIX, own_function, source
 
@@ -75,21 +85,6 @@ def residual_scaled(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"`{code(node)}`.", scaled)
 
 
-def _assigned_once(function: ast.FunctionDef, name: str) -> ast.Assign | None:
-    """The one statement `name = <value>` of `function`, when it assigns `name` once and
-    `name` is no parameter; else None."""
-    if name in {a.arg for a in function.args.args}:
-        return None
-    assigns = [s for s in ast.walk(function) if isinstance(s, (ast.Assign, ast.AugAssign,
-                                                               ast.AnnAssign))
-               and any(isinstance(t, ast.Name) and t.id == name
-                       for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))]
-    if len(assigns) != 1 or not isinstance(assigns[0], ast.Assign) or \
-            len(assigns[0].targets) != 1:
-        return None
-    return assigns[0]
-
-
 def _shift(value: ast.AST) -> ast.BinOp | None:
     """The one subtraction `a - b` in `value` (the shift of `exp(x - max(x))`), else None."""
     subtractions = [n for n in ast.walk(value) if isinstance(n, ast.BinOp)
@@ -133,7 +128,7 @@ def shifted_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
     reads = [n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
     for name in dict.fromkeys(n.id for n in reads):
         count = sum(1 for n in reads if n.id == name)
-        assigned = _assigned_once(function, name)
+        assigned = assigned_once(function, name)
         if count < 2 or count > len(ORDINALS) or assigned is None or assigned is node:
             continue
         shift = _shift(assigned.value)
@@ -414,7 +409,7 @@ def extra_zero_logit(context: Context, node: ast.AST) -> Iterator[Change]:
     name = node.left.id
     if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.right)):
         return
-    assigned = _assigned_once(context.instance.node, name)
+    assigned = assigned_once(context.instance.node, name)
     if assigned is None or not (isinstance(assigned.value, ast.Call)
                                 and callee(assigned.value) == "exp"):
         return
