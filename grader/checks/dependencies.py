@@ -321,15 +321,15 @@ class Dependencies:
             where = ", ".join(why)  # failures are not this one
             if all(reason == REFUSALS for reason in why.values()):
                 hint = (f"Your `{check.function}` also loses points in {where}, but only on "
-                        f"inputs it must refuse (there, every call that fails is due an "
-                        f"exception, where this case is due a value and your code returned "
+                        f"inputs it must refuse (there, every call that fails should have "
+                        f"raised an error; this case asks for a value, and your code returned "
                         f"one): the mistake there does not show on a case like this one.")
             else:
                 hint = (f"Your `{check.function}` also loses points in {where}, but only on "
                         f"calls unlike this case (there, every call that fails differs from "
-                        f"every call that passes in one input, or is due an exception, where "
-                        f"this case is like the passing ones): the mistake there is not all "
-                        f"that fails here.")
+                        f"every call that passes in one input, or should have raised an "
+                        f"error, where this case is like the passing ones): the mistake there "
+                        f"is not all that fails here.")
         else:  # nowhere else: the checklist of the exercise's other checks of the function
             hint = next((c.hint for c in exercise.checks if c.function == check.function
                          and c.hint and c.name != check.name), None)

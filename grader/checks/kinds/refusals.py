@@ -473,9 +473,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
-    found = plainest(found)  # a crop that refuses no patch at all, where none was asked
-    if len(found) > 1:  # a test of one side that the probes cannot tell from none: none (b41_06)
-        found = [name for name in found if ":kernel_one_side:" not in name] or found
+    found = plainest(found)  # the simpler of claims the probes cannot tell apart
     if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite
         found = [name for name in found if not _right_on(  # right there is no cause of it
             error_model.rewrite(function, name, hidden), planned, check)]
