@@ -10,9 +10,14 @@ Grader: at blind time (db53909c), observed only: "Your `embed_image` is right fo
 images, and raises ValueError for a 2-D (H, W) one: a 2-D image is one channel" on "RGB images,
 random parameters" and the hidden check, the checklist on the worked example ("The sequence is
 [CLS] (row 0) followed by the N patch tokens, then + pos: shape (N + 1, d).").
+Now named on every failed check: "In `embed_image`, the shape of `image` is unpacked into three
+sizes (`H, W, C = image.shape`): a 2-D (H, W) gray image raises ValueError (not enough values to
+unpack), where the lecture's reads a 2-D image as one channel, (H, W, 1), as the
+`linear_patch_embed` it is passed to does: read H, W from `image.shape[:2]`, or treat a 2-D
+image as (H, W, 1), `image[..., None]`." (guards.py's gray-unpacked).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': 'op:guarded:embed_image:gray-unpacked'}
 
 
 def embed_image(image, params):

@@ -17,9 +17,18 @@ image, W_e, b_e, P) is patchify(image, P) @ W_e + b_e: one row per patch in rast
 times W_e (P*P*C, d), plus the bias b_e: shape (N, d).") and kernel-stride's observation ("Your
 `linear_patch_embed` failed on the inputs this property gives it, so the property could not be
 judged ...").
+Now named: both. Mistake 2 on every linear-patch-embed check ("In `linear_patch_embed` (at the
+lecture's step `linear(patchify(image, P), W_e, b_e)`), `W_e` is used transposed, `x @ W_e.T`
+(torch's nn.Linear stores its weight as (d, P*P*C)); the lecture's `W_e` is (P*P*C, d) and
+multiplies from the right as it is: `x @ W_e` (where its two sizes differ, numpy's matmul refuses
+the transposed one with ValueError)."): weights.py names the weight, `W_e-axes-swapped` no longer
+says the same rewrite again, and "RGB images, with a bias" has a square map (P*P*C == d, as
+ViT-B/16's 768 -> 768) where the code returns values. kernel-stride's property still observes
+the raise, now "in `linear_patch_embed`'s own code".
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'patchify_channel_first', 'linear-patch-embed': None, 'kernel-stride': None}
+EXPECT = {'patchify': 'patchify_channel_first',
+          'linear-patch-embed': 'op:transpose:linear_patch_embed/linear:W.T-added'}
 
 
 def patchify(image, P):
