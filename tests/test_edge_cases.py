@@ -205,5 +205,23 @@ def test_grade_without_quiet_prints_the_feedback_the_table_and_a_closing_line(tm
     table = lines.index("submission: mine.py")
     assert "expected: " in done.stdout and feedback < table
     assert re.fullmatch(rf"{len(SPECS)} exercises graded in [0-9.]+ s: 0 with full marks, "
-                        rf"{len(SPECS)} lost points", lines[-1]), lines[-1]
+                        rf"{len(SPECS)} with points lost", lines[-1]), lines[-1]
     assert done.returncode == 1 and not done.stderr
+
+
+def test_the_closing_line_reads_right_for_one_exercise_and_for_several():
+    """Blind round 52's summary, "16 with full marks, 1 lost points": each count is said so that
+    1 and many both read right."""
+    from grader.checks.results import FAILED, PASSED, CheckResult, ExerciseResult, GradeReport
+    from grader.report.terminal import closing_line
+
+    def exercise(name, status):
+        check = CheckResult("a check", 1, 1 if status == PASSED else 0, status)
+        return ExerciseResult(name, name, "", (check,))
+
+    for full, lost in ((16, 1), (1, 16), (2, 2)):
+        report = GradeReport("mine.py", tuple(
+            [exercise(f"ok{i}", PASSED) for i in range(full)]
+            + [exercise(f"lost{i}", FAILED) for i in range(lost)]), seconds=0.5)
+        assert closing_line(report) == (f"{full + lost} exercises graded in 0.5 s: {full} with "
+                                        f"full marks, {lost} with points lost")

@@ -864,7 +864,9 @@ def test_an_argument_read_with_its_first_two_axes_swapped():
     assert "`K.swapaxes(0, 1)`" in found.sentence
     names = [e.name for e in em.model(REFERENCE["linear_patch_embed"])[1]]
     assert "op:transposed_argument:linear_patch_embed:image-axes-swapped" not in names
-    assert "op:transposed_argument:linear_patch_embed:W_e-axes-swapped" in names
+    # W_e, a weight `x @ W_e` multiplies by: operators.transpose's `W.T-added` says it (weights.py)
+    assert "op:transposed_argument:linear_patch_embed:W_e-axes-swapped" not in names
+    assert "op:transpose:linear_patch_embed/linear:W.T-added" in names
 
 
 # --- an accepted alternative activation written with one slip (alternatives.py) -----------------
@@ -7602,3 +7604,92 @@ def test_a_strict_causal_mask_whose_empty_row_gets_no_weight_is_the_diagonal():
     right = functools.partial(student, strict=False)
     assert all(same(right(*c), sa(*c)) for c in cases)
     assert em.search(sa, calls_of(sa, right, cases), 0, same) is None
+
+
+# --- weights.py: a weight the lecture multiplies by, used transposed (torch's nn.Linear) ---------
+
+def test_a_weight_used_transposed_is_named_by_the_name_its_caller_passes():
+    """Blind round 52 (b52_07): torchvision's habit in `linear_patch_embed`, `x @ W_e.T + b_e`
+    (nn.Linear stores its weight (d, P*P*C)): numpy's matmul refuses it where P*P*C != d and
+    returns other values where they are equal. Named once, as `W_e` used transposed with its
+    shapes (not also as the argument read with its axes swapped: one mistake), on the raises and
+    the square map's values; `x @ W_e` names nothing. Each weight of the lecture's linear maps
+    is said by its own name, the edit at every call of `linear` in general words."""
+    rng = np.random.default_rng(5207)
+    embed = REFERENCE["linear_patch_embed"]
+    patchify = REFERENCE["patchify"]
+
+    def student(image, W_e, b_e, P, transposed=True):
+        x = patchify(image, P)
+        return (x @ W_e.T if transposed else x @ W_e) + b_e
+
+    cases = [(rng.normal(size=(4, 6, 3)), rng.normal(size=(12, 5)), rng.normal(size=5), 2),
+             (rng.normal(size=(4, 4, 3)), rng.normal(size=(12, 12)), rng.normal(size=12), 2),
+             (rng.normal(size=(4, 4)), rng.normal(size=(4, 2)), rng.normal(size=2), 2)]
+    calls = _calls_raising(embed, student, cases)
+    assert isinstance(calls[0].got, em.Raised) and not isinstance(calls[1].got, em.Raised)
+    found = em.search(embed, calls, 0, same)
+    assert found is not None and found.name == "op:transpose:linear_patch_embed/linear:W.T-added"
+    assert "`W_e` is used transposed, `x @ W_e.T`" in found.sentence, found.sentence
+    assert "stores its weight as (d, P*P*C)" in found.sentence
+    assert "the lecture's `W_e` is (P*P*C, d)" in found.sentence
+    assert "numpy's matmul refuses the transposed one with ValueError" in found.sentence
+    right = functools.partial(student, transposed=False)
+    assert em.search(embed, _calls_raising(embed, right, cases), 0, same) is None
+    edits = {e.name: e.sentence for e in em.model(REFERENCE["encoder_block"])[1]}
+    first = edits["op:transpose:encoder_block/mlp/linear:W.T-added"]
+    assert "`p['W1']` is used transposed" in first
+    every = edits["op:transpose:encoder_block/mlp/linear*:W.T-added"]
+    assert "each of the lecture's 2 calls" in every and "p['W1']" not in every
+
+
+EMBED_GRAY_UNPACKED = '''
+def embed_image(image, params):
+    H, W{rest} = image.shape{part}
+    P = params["P"]
+    x = patchify(image, P) @ params["W_e"] + params["b_e"]
+    x = np.concatenate([np.broadcast_to(params["cls"], (1, x.shape[-1])), x], axis=0)
+    assert x.shape[0] == (H // P) * (W // P) + 1
+    return x + params["pos"]
+'''
+
+
+def test_an_image_shape_unpacked_into_three_sizes_where_the_helpers_take_a_gray_image(
+        catalogue, tmp_path):
+    """Blind round 52 (b52_11): Keras' and torch's patch layers' `H, W, C = image.shape` in an
+    `embed_image` whose helpers take a gray (H, W) image: Python's ValueError "not enough values
+    to unpack" on every 2-D image, right on (H, W, C) ones. guards.py's `gray-unpacked` is named
+    on every failed check (by the student's very message, over the guard of any exception), the
+    fix said; `H, W = image.shape[:2]` gets full marks."""
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.worker import StudentWorker
+
+    exercises = [e for e in catalogue if e.id == "cls-and-positions"]
+
+    def graded(rest: str, part: str):
+        folder = tmp_path / ("three" if rest else "two")
+        folder.mkdir()
+        snippet = folder / "snippet.py"
+        snippet.write_text(EMBED_GRAY_UNPACKED.format(rest=rest, part=part))
+        with StudentWorker(build_submission(snippet, snippet.parent)) as worker:
+            return SubmissionGrading(worker, catalogue=exercises).exercise(exercises[0])
+
+    failed = [c for c in graded(", C", "").checks if not c.passed]
+    assert failed and all(c.misconception == "op:guarded:embed_image:gray-unpacked"
+                          and c.hint_kind == MISTAKE for c in failed), failed
+    assert failed[0].hint.startswith("In `embed_image`, the shape of `image` is unpacked into "
+                                     "three sizes (`H, W, C = image.shape`)")
+    assert "read H, W from `image.shape[:2]`, or treat a 2-D image as (H, W, 1)" in failed[0].hint
+    right = graded("", "[:2]")
+    assert right.score == right.max_score and not any(c.misconception for c in right.checks)
+
+
+def test_the_gray_image_observation_ends_with_a_full_stop_and_a_fix():
+    """Blind round 52 (b52_11): "... raises ValueError for a 2-D (H, W) one: a 2-D image is one
+    channel" ended there, with no full stop and no fix."""
+    from grader.checks.kinds.mistakes import GENERALISATIONS
+
+    words = GENERALISATIONS["only_3d_images"][3]({}, False)
+    assert words.endswith(".") and "`image[..., None]`" in words and "image.shape[:2]" in words

@@ -470,7 +470,7 @@ def test_a_helper_captured_in_a_default_argument_or_a_closure_is_stood_in_too(
 
 # --- the feedback stays true ---------------------------------------------------------------------
 
-OWN_CODE = "this failure is in this function's own code"
+OWN_CODE = "this failure is in `encoder_block`'s own code"  # the function's name, said
 
 
 @pytest.mark.parametrize("call", [

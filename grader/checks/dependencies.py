@@ -4,7 +4,7 @@ When a check fails while some other student-API function fails its own checks, t
 graded again with those functions bound to correct stand-ins (stand_ins.py). docs/spec.md
 ("Dependencies") says what each outcome reports: passed, still failing (its own bug), the
 helper never called, or a stand-in that could not answer (only a regrade whose stand-in calls
-were all answered says the failure "is in this function's own code"). A broken helper that
+were all answered says the failure is in that function's own code, by name). A broken helper that
 passes its own checks with stand-ins is not a root; its own roots are. Checks marked
 `integration: true`, and multiple-choice checks, are never graded again. Every verdict is
 computed once per submission, and a failure explained (the error model's search: kinds/
@@ -13,6 +13,7 @@ mistakes.py) only in the verdict that stands: not in a first verdict that a regr
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -155,7 +156,8 @@ class Dependencies:
         elif len(used) > 1:
             again, explain, used = self._fewest(exercise, check, broken, again, explain, used)
         roots = self.roots(used)
-        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home)), \
+        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home,
+                                                                  _failing(again, check))), \
             explain
 
     def _with_one_own(self, exercise: Exercise, check: Check, broken: tuple, used) -> tuple | None:
@@ -373,8 +375,21 @@ class Dependencies:
         return (failing or [homes[0][0]])[0].id if homes else name
 
 
-def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
-    """The result's message, saying which stand-ins it was graded with."""
+def _failing(result: CheckResult, check: Check) -> tuple[str, ...]:
+    """The student functions whose own code a failure graded around correct helpers is in:
+    the checked one; a property's, the one it says failed (or whose values were not all right),
+    else every one it calls."""
+    if check.function:
+        return (check.function,)
+    said = re.match(r"while checking this property, (\w+)\(", result.message or "")
+    wrong = tuple(name for name, right in result.outputs if not right)
+    return (said[1],) if said else wrong or check.names_read()
+
+
+def _explained(result: CheckResult, roots: tuple[str, ...], home,
+               failing: tuple[str, ...] = ()) -> str:
+    """The result's message, saying which stand-ins it was graded with and whose own code
+    the failure is in (`failing`: "in `linear_patch_embed`'s own code")."""
     names = quoted_names(roots)
     where = ", ".join(dict.fromkeys(home(r) for r in roots))
     verb = "is" if len(roots) == 1 else "are"
@@ -382,8 +397,16 @@ def _explained(result: CheckResult, roots: tuple[str, ...], home) -> str:
         return (f"{stand_in_note(roots)}: your code here is right, but your {names} {verb} "
                 f"wrong (see {where})")
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
-            f"wrong: see {where}; so this failure is in this function's own code)")
+            f"wrong: see {where}; so this failure is in {_own_code(failing)})")
     return f"{result.message}\n{note}" if result.message else note
+
+
+def _own_code(failing: tuple[str, ...]) -> str:
+    """Whose code a failure graded around correct helpers is in, by name."""
+    if len(failing) == 1:
+        return f"`{failing[0]}`'s own code"
+    return (f"the code of {quoted_names(failing)} themselves" if failing
+            else "this function's own code")
 
 
 def _differs(right: list, wrong: list) -> str:

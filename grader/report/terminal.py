@@ -125,14 +125,15 @@ def report_header(report: GradeReport) -> list[str]:
 
 
 def closing_line(report: GradeReport) -> str:
-    """'17 exercises graded in 0.5 s: 15 with full marks, 2 lost points' (`vitgrade grade`'s
-    last line, as pytest's summary was)."""
+    """'17 exercises graded in 0.5 s: 15 with full marks, 2 with points lost' (`vitgrade
+    grade`'s last line, as pytest's summary was): each count reads right as 1 and as many."""
     full = sum(1 for e in report.exercises if e.status == PASSED)
     lost = len(report.exercises) - full
     count = f"{len(report.exercises)} exercise{'s' if len(report.exercises) != 1 else ''}"
     if report.fatal:
         return f"{count} not graded ({report.seconds:.1f} s)"
-    return f"{count} graded in {report.seconds:.1f} s: {full} with full marks, {lost} lost points"
+    return (f"{count} graded in {report.seconds:.1f} s: {full} with full marks, {lost} with "
+            f"points lost")
 
 
 def report_lines(report: GradeReport, feedback: bool = True) -> list[str]:

@@ -38,6 +38,15 @@ def rank_probes(params, arguments: dict) -> list[dict]:
     return out
 
 
+def channel_axis_probes(image: np.ndarray) -> list[dict]:
+    """A gray (H, W) image as (H, W, 1), and an (H, W, 1) one as (H, W): the same pixels with
+    the channel axis given or not, for a function whose patch size comes inside its `params`
+    (embed_image), whose weights fit one channel either way."""
+    if image.ndim == 2:
+        return [{"image": image[..., None]}]
+    return [{"image": image[..., 0]}] if image.ndim == 3 and image.shape[-1] == 1 else []
+
+
 def aspect_probes(params, planned) -> list:
     """(args, kwargs) of `planned` with what a guard (error_model/guards.py) tests varied: its
     image as gray and as each of 1 to 4 channels, of a size its P tiles and with P = 1 (or, for
@@ -45,7 +54,8 @@ def aspect_probes(params, planned) -> list:
     the channels: a gray image read wrongly may raise for every k but 1); its channel count `C`
     as 1, 2, 3, 4 and 6; its `x` as 1-D, 2-D, 3-D and 4-D along each `axis`; an `x` of a
     function with no `axis` (a normaliser over the last axis) as one (d,) token, a (T, d)
-    sequence and a (B, T, d) batch of its own width d (`rank_probes`)."""
+    sequence and a (B, T, d) batch of its own width d (`rank_probes`); an image whose patch size
+    is no argument, with its channel axis given or left out (`channel_axis_probes`)."""
     arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
     varied = []
     image, P, K = arguments.get("image"), arguments.get("P"), arguments.get("K")
@@ -64,6 +74,8 @@ def aspect_probes(params, planned) -> list:
                 pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape)
                 varied.append({"image": pixels.astype(image.dtype), "K": np.resize(
                     K, (k, k, channels[0] if channels else 1, K.shape[3]))})
+    if isinstance(image, np.ndarray) and P is None and K is None:  # P in a params dict:
+        varied += channel_axis_probes(image)  # the image's own pixels, so its params fit
     if "C" in params and isinstance(arguments.get("C", 3), (int, np.integer)):
         varied += [{"C": C} for C in (1, 2, 3, 4, 6)]
     if "x" in params and "axis" in params and np.ndim(arguments.get("x", ())) >= 1:

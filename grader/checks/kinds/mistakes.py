@@ -459,7 +459,8 @@ GENERALISATIONS = {
         "lecture's code is the same for any number of channels C (a patch holds P*P*C numbers)")),
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images",
                        ("with (H, W, C) images", "a 2-D image"), lambda a, hidden: (
-        "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel")),
+        "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel, "
+        "(H, W, 1): treat it as `image[..., None]` (and read H, W from `image.shape[:2]`).")),
     "only_one_head": (_one_head, "right for one head only",
                       ("with one head", "the number of heads"), lambda a, hidden: (
         f"with one head, wrong with heads={a['heads']}: look at each step that depends on the "

@@ -36,3 +36,13 @@ def with_what_it_lets_through(tests: list, after: list, singles, returned: list,
               and reproduces(e.name, tiled)]
     return [JOIN.join((test, count, value)) for value in values for test in tests
             for count in after if count != value and reproduces(JOIN.join((test, count, value)))]
+
+
+def exactly(found: list[str], said, reproduces) -> list[str]:
+    """`found` with a guard that raises Python's own error (error_model/guards.py's SAID: `H, W,
+    C = image.shape` on a gray image) kept only where it raises the student's very message, and
+    then preferred: a guard that raises any exception claims less than the code shows."""
+    def says(name: str) -> bool:
+        return any(part.rsplit(":", 1)[-1] in said for part in name.split(JOIN))
+    exact = [name for name in found if says(name) and reproduces(name, message=True)]
+    return exact or [name for name in found if not says(name)]

@@ -34,7 +34,7 @@ from ..results import FAILED, MISTAKE, OBSERVATION
 from .aspects import aspect_probes, put_argument
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
-from .refusal_triples import plainest, with_what_it_lets_through
+from .refusal_triples import exactly, plainest, with_what_it_lets_through
 
 
 def _sizes(arguments) -> tuple[int, int, int] | None:
@@ -380,7 +380,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         from grader.reference import error_model
         from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
-        from grader.reference.error_model.guards import Refused, refuses
+        from grader.reference.error_model.guards import SAID, Refused, refuses
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
@@ -452,7 +452,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
 
     readings = readings if readings and _wrong_value(calls, returns_value) else []
     typed = [name for name in tests if reproduces(name)]  # a test reproduces the types too:
-    found = typed + [name for name in guards if not typed and reproduces(name)] + [  # a guard
+    found = typed + [name for name in guards if not typed and reproduces(
+        name, message=name.rsplit(":", 1)[-1] in SAID)] + [  # a guard
         # of any exception is named only where none does (`guards.py`'s "windows-must-fit")
         name for name in readings if reproduces(name)] or [
         f"{test}{JOIN}{count}" for test in tests for count in after
@@ -473,7 +474,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
-    found = plainest(found)  # the simpler of claims the probes cannot tell apart
+    found = exactly(plainest(found), SAID, reproduces)  # the simpler of claims the probes
+    # cannot tell apart; of guards, the one that raises the student's very error
     if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite
         found = [name for name in found if not _right_on(  # right there is no cause of it
             error_model.rewrite(function, name, hidden), planned, check)]

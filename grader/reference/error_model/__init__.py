@@ -99,13 +99,14 @@ def edits(root: Instance) -> list[Edit]:
     """Every single rewrite of the tree, the root's first, in OPERATORS' order within each."""
     found = []
     for instance in root.walk():
-        context = Context(root.name, instance)
+        context = Context(root.name, instance, root.function)
         per_operator = {name: [] for name in OPERATORS}
         for index, (node, _, _, _) in enumerate(nodes(instance.node)):
             for name, operator in OPERATORS.items():
                 per_operator[name] += [
                     Edit(name, Site(instance.path, index), change.detail, change.sentence,
-                         change.replace, change.names, holds=change.holds)
+                         change.replace, change.names, holds=change.holds,
+                         shared=change.shared)
                     for change in operator(context, node)]
         found += [edit for group in per_operator.values() for edit in group]
     found += everywhere(root, found)
@@ -145,7 +146,8 @@ def everywhere(root: Instance, found: list[Edit]) -> list[Edit]:
                          for other in others]
                 if None in twins or not edit.sentence.startswith(f"In {said}"):
                     continue
-                combined.append(replace(edit, sentence=edit.sentence.replace(said, every, 1),
+                sentence = edit.shared or edit.sentence  # not one call's own arguments
+                combined.append(replace(edit, sentence=sentence.replace(said, every, 1),
                                         also=tuple(twin.site for twin in twins)))
     return combined
 

@@ -18,6 +18,7 @@ from .tree import PREFIX, SKIPPED, Instance, own_function
 class Context:
     root: str                   # the checked function: "encoder_block"
     instance: Instance          # where the node is
+    function: Callable | None = None  # the checked function (its signature's shapes)
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Change:
     names: tuple = ()           # (name, value) pairs the new code needs
     holds: Callable | None = None  # (rewritten function, calls, same) -> whether its sentence
     # is true of calls it reproduces: a default's "a call that names it is right" (choices.py)
+    shared: str | None = None   # the sentence when made at each call of its helper at once
+    # (`everywhere`), where `sentence` names what this one call passes (weights.py)
 
 
 SHOWN = 70  # characters of code quoted in a sentence

@@ -4,7 +4,10 @@ meant to pass:
 
 - a gray (H, W) image: code written for RGB arrays unpacks `H, W, C = image.shape` or asserts
   `image.ndim == 3` (numpy stride-trick patchifies, Keras' `InputSpec(ndim=4)` ported to one
-  image), where the lecture reads a 2-D image as one channel;
+  image), where the lecture reads a 2-D image as one channel; the unpacking is its own edit
+  (`gray-unpacked`: Python's ValueError by its very message, "not enough values to unpack",
+  which `named_refusal` prefers to a guard of any exception: Keras' and torch's patch layers'
+  `H, W, C = image.shape` in an embed_image whose helpers take the gray image);
 - any image but (H, W, 3): torchvision's `_assert_channels(img, [3])`, a "only RGB images" check
   written for PIL's `convert("RGB")` pipelines;
 - a channel count other than 1 and 3 (PIL's "L" and "RGB" modes, a tutorial's `if C not in (1,
@@ -44,7 +47,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, where
+from .change import Change, Context, callee, where
 from .tree import PREFIX
 
 
@@ -89,6 +92,9 @@ class Refused(ValueError):
     what its author chose: its message and its type are no guess of the lecture's)."""
 
 
+UNPACKED = "not enough values to unpack (expected 3, got 2)"  # Python's, `H, W, C = shape`
+
+
 def _stride_leaves_over(image, K, stride) -> bool:
     """Whether the stride leaves rows or columns over, `(H - k) % stride` or `(W - k) % stride`
     as code tests it (Python's modulo; a positive integer stride: other calls are the
@@ -104,6 +110,8 @@ def _stride_leaves_over(image, K, stride) -> bool:
 GUARDS = {
     "gray-refused": (("image",), _gray, "a 2-D (H, W) gray image",
                      "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
+    "gray-unpacked": (("image",), _gray, "a 2-D (H, W) gray image",
+                      "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
     "rgb-only": (("image",), _not_rgb, "every image but an (H, W, 3) RGB one (a gray image, "
                  "one channel, four)", "the lecture's takes (H, W) and (H, W, C) for any C"),
     "gray-or-rgb-only": (("C",), _not_gray_or_rgb, "every channel count C but 1 and 3 (gray "
@@ -131,6 +139,8 @@ def guard(detail: str):
     refuses = GUARDS[detail][1]
 
     def guarded(value, *others):
+        if refuses(value, *others) and detail in SAID:  # Python's own raise, by its message
+            raise ValueError(UNPACKED)
         if refuses(value, *others):
             raise Refused(f"refused: {GUARDS[detail][2]}")
         return value
@@ -166,6 +176,18 @@ def _first_reads(function: ast.FunctionDef) -> dict[str, int]:
     return first
 
 
+def _passed_on(context: Context, name: str) -> str | None:
+    """The helper the checked function hands the parameter `name` to, as it is, where it never
+    reads the parameter's shape itself (embed_image's `linear_patch_embed(image, ...)`): its
+    own unpacking of that shape is then a refusal the lecture's code makes nowhere."""
+    body = context.instance.node
+    if any(isinstance(n, ast.Attribute) and n.attr == "shape" and isinstance(n.value, ast.Name)
+           and n.value.id == name for n in ast.walk(body)):
+        return None
+    return next((callee(n) for n in ast.walk(body) if isinstance(n, ast.Call)
+                 and any(isinstance(a, ast.Name) and a.id == name for a in n.args)), None)
+
+
 def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
     """The checked function's first read of a parameter a guard of GUARDS tests, guarded: only
     in the checked function itself (a helper's inputs are its caller's choice), and only where
@@ -175,18 +197,29 @@ def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
     first = _first_reads(context.instance.node)
     if first.get(node.id) != id(node):
         return
+    given = _passed_on(context, node.id)
     for detail, (reads, _, refused, lecture) in GUARDS.items():
-        if reads[0] != node.id or not all(name in first for name in reads):
+        if reads[0] != node.id or not all(name in first for name in reads) or (
+                detail in SAID and given is None):
             continue
         bound = f"{PREFIX}guard_{detail.replace('-', '_')}"
-        yield Change(detail,
-                     f"In {where(context)}, {refused} is refused (an error is raised for it), "
-                     f"where {lecture}: accept every input the lecture's function accepts.",
+        yield Change(detail, SAID.get(detail, GUARDED).format(
+                         where=where(context), refused=refused, lecture=lecture, name=node.id,
+                         helper=given),
                      lambda n, bound=bound, reads=reads: ast.Call(
                          ast.Name(bound, ast.Load()),
                          [n, *(ast.Name(name, ast.Load()) for name in reads[1:])], []),
                      names=((bound, BOUND[detail]),))
 
 
+GUARDED = ("In {where}, {refused} is refused (an error is raised for it), where {lecture}: "
+           "accept every input the lecture's function accepts.")
+SAID = {  # a guard that raises Python's own error, by its message: said as the code that does
+    "gray-unpacked": "In {where}, the shape of `{name}` is unpacked into three sizes (`H, W, C "
+                     "= {name}.shape`): {refused} raises ValueError (not enough values to "
+                     "unpack), where {lecture}, as the `{helper}` it is passed to does: read "
+                     "H, W from `{name}.shape[:2]`, or treat a 2-D image as (H, W, 1), "
+                     "`{name}[..., None]`.",
+}
 OPERATORS = {"guarded": guarded}
 REFUSAL_OPERATORS = ("guarded",)  # weighed by `checks/kinds/refusals.py` only

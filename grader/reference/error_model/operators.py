@@ -32,6 +32,7 @@ from .change import (
 from .grids import READ_TRANSPOSED, cuts_patches
 from .reshapes import untransposed
 from .tree import PREFIX
+from .weights import transposed_sentence
 
 # --- the operators ------------------------------------------------------------------------------
 
@@ -181,11 +182,13 @@ def transpose(context: Context, node: ast.AST) -> Iterator[Change]:
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
         for side in ("left", "right"):
             operand = getattr(node, side)
-            yield Change(f"{slug(code(operand))}.T-added",
-                         f"In {where(context)}, `{code(node)}` uses `{code(operand)}` "
-                         f"transposed (torch's nn.Linear stores weights as (out, in); here "
-                         f"they multiply from the right as they are).",
-                         lambda n, side=side: _replace_side(n, side, _swapped(getattr(n, side))))
+            shared = (f"In {where(context)}, `{code(node)}` uses `{code(operand)}` transposed "
+                      f"(torch's nn.Linear stores weights as (out, in); here they multiply from "
+                      f"the right as they are).")
+            named = transposed_sentence(context, node) if side == "right" else None
+            yield Change(f"{slug(code(operand))}.T-added", named or shared,
+                         lambda n, side=side: _replace_side(n, side, _swapped(getattr(n, side))),
+                         shared=shared)
 
 
 def _replace_side(node: ast.BinOp, side: str, value: ast.AST) -> ast.BinOp:

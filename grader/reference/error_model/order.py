@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from .change import Change, Context, code, is_checked_function, prepended, slug, where
 from .grids import READ_TRANSPOSED, cuts_patches
+from .weights import multiplied
 
 
 def _int(node: ast.AST) -> int | None:
@@ -363,6 +364,7 @@ def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     given = {call.args[0].id for call in ast.walk(node) if _helper_call(context, call)
              and call.args and isinstance(call.args[0], ast.Name)}  # operators.rows_and_columns'
+    given |= multiplied(context, node)  # a weight of `x @ W`: operators.transpose says it
     for argument in node.args.args:
         name = argument.arg
         if name in given:

@@ -141,6 +141,7 @@ class Edit:
     names: tuple = ()           # (name, value) the new node needs in the function's globals
     also: tuple = ()            # the same edit at these sites too: every call of one helper
     holds: Callable | None = None  # a further condition for its sentence (change.Change)
+    shared: str | None = None   # the sentence at each call of its helper (change.Change)
 
     @property
     def name(self) -> str:
