@@ -10,9 +10,14 @@ Mistakes:
 
 Grader: at blind time (db53909c), nothing: 110/110 with no failed check ("17 with full marks, 0
 lost points"); no vit-forward or vit-checkpoint case has a final [CLS] row of tiny variance.
+Now caught: vit-forward's visible check has a freshly initialised ViT ([CLS] of spread 1e-4, then
+timm's 1e-6; positions zero; the block's residual branches zero), whose final [CLS] row's
+variance is near eps. Now named there (the error model's `constant` at the final layer_norm):
+"In `vit_forward` (at the lecture's step `layer_norm(x, params['ln_g'], params['ln_b'])`), eps
+is 1e-12; the lecture's is 1e-06." Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {}
+EXPECT = {'vit-forward': 'op:constant:vit_forward/layer_norm:eps=1e-12'}
 
 
 def vit_forward(image, params):
