@@ -7693,3 +7693,81 @@ def test_the_gray_image_observation_ends_with_a_full_stop_and_a_fix():
 
     words = GENERALISATIONS["only_3d_images"][3]({}, False)
     assert words.endswith(".") and "`image[..., None]`" in words and "image.shape[:2]" in words
+
+
+# --- vit-forward's fresh ViT: a final [CLS] row of tiny variance shows the final eps ----------
+
+def test_a_final_layer_norms_eps_shows_on_a_fresh_vits_nearly_constant_cls_row():
+    """Blind round 52 (b52_12): Hugging Face's ViTModel ported with ViTConfig's
+    `layer_norm_eps=1e-12` passed to the final layer_norm only (110/110 at db53909c: no case's
+    final [CLS] row had a variance near eps). vit-forward's visible check has a freshly initialised
+    ViT ([CLS] of spread 1e-4, then timm's 1e-6; positions zero; the block's residual branches
+    zero): there eps 1e-12 is named at the final layer_norm (`constant`'s own sentence), and told
+    apart from eps 0 or left out. Correct ports (eps passed as 1e-6, a two-pass variance written
+    out, float32 throughout) agree with the reference within the check's tolerance, and name
+    nothing."""
+    import yaml
+
+    from grader.checks.inputs import evaluate
+
+    from conftest import EXERCISES
+
+    rng = np.random.default_rng(5212)
+    forward = REFERENCE["vit_forward"]
+    embed, block, norm = (REFERENCE[n] for n in ("embed_image", "encoder_block", "layer_norm"))
+    spec = yaml.safe_load((EXERCISES / "vit-forward.yaml").read_text())
+    check = spec["checks"][0]
+    loose = Compare("allclose", rtol=check["compare"]["rtol"], atol=check["compare"]["atol"])
+
+    def close(value, target) -> bool:
+        return agrees(value, target, loose, equal_nan=True)
+
+    def hf(image, params, eps=1e-12, dtype=None, by_hand=False):
+        if dtype is not None:
+            image = np.asarray(image, dtype)
+            params = {k: v if k in ("P", "heads", "blocks") else np.asarray(v, dtype)
+                      for k, v in params.items()}
+            params["blocks"] = [{k: np.asarray(v, dtype) for k, v in b.items()}
+                                for b in params["blocks"]] if "blocks" in params else []
+        hidden = embed(image, params)
+        for layer in params["blocks"]:
+            hidden = block(hidden, layer, params["heads"])
+        if by_hand:  # E[(x - m)^2], written out
+            mean = hidden.mean(-1, keepdims=True)
+            var = ((hidden - mean) ** 2).mean(-1, keepdims=True)
+            out = (hidden - mean) / np.sqrt(var + eps) * params["ln_g"] + params["ln_b"]
+        else:
+            out = norm(hidden, params["ln_g"], params["ln_b"], eps=eps)
+        return out[0, :] @ params["W_head"] + params["b_head"]
+
+    cases = [tuple(evaluate(case["args"])) for case in check["cases"]]
+    fresh = [i for i, (_, p) in enumerate(cases) if not np.any(p["pos"]) and
+             np.ptp(p["cls"]) < 1e-3]
+    assert len(fresh) >= 2, "vit-forward's visible check has no fresh ViT"
+    calls = calls_of(forward, hf, cases)
+    failing = next(i for i, c in enumerate(calls) if not close(c.got, c.expected))
+    assert failing in fresh
+    found = em.search(forward, calls, failing, close)
+    assert found is not None and found.name == "op:constant:vit_forward/layer_norm:eps=1e-12", found
+    assert found.sentence == ("In `vit_forward` (at the lecture's step `layer_norm(x, "
+                              "params['ln_g'], params['ln_b'])`), eps is 1e-12; the lecture's "
+                              "is 1e-06."), found.sentence
+    assert all(close(em.rewrite(forward, found.name)(*args), c.got) for args, c in
+               zip(cases, calls, strict=True))
+    for other in (0.0, 1e-5, 1e-8):  # each told from 1e-12, and caught, on a fresh case
+        assert not all(close(hf(*cases[i], eps=other), calls[i].got) for i in fresh)
+        assert not all(close(hf(*cases[i], eps=other), calls[i].expected) for i in fresh)
+    # correct ports: eps passed as the lecture's, a two-pass variance by hand, float32 throughout;
+    # on the check's cases and on fresh random ViTs of the same kind (this test's own draws)
+    more = []
+    for _ in range(3):
+        image, params = cases[fresh[0]]
+        params = dict(params, cls=rng.normal(size=params["cls"].shape) * 1e-4,
+                      ln_g=1 + 0.25 * rng.normal(size=params["ln_g"].shape))
+        more.append((rng.normal(size=image.shape), params))
+    for right in (functools.partial(hf, eps=1e-6),
+                  functools.partial(hf, eps=1e-6, by_hand=True),
+                  functools.partial(hf, eps=1e-6, dtype=np.float32),
+                  functools.partial(hf, eps=1e-6, dtype=np.float32, by_hand=True)):
+        assert all(close(right(*args), forward(*args)) for args in cases + more)
+        assert em.search(forward, calls_of(forward, right, cases), failing, close) is None
