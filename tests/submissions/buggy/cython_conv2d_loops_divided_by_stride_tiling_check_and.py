@@ -18,10 +18,18 @@ only sizes neither of whose sides P tiles: a 30 x 32 image with P = 16 gets a co
 file has no `check_tiling`, its test is inline); mistake 1 checklist only on kernel-stride's
 three failing checks ("out[i, j] = sum(image[i*stride:i*stride+k, j*stride:j*stride+k, :] * K)
 + b for every window that fits, ..."), though the visible case shows every output but [0, 0]
-equal to b. In unnamed/.
+equal to b.
+Now named: mistake 1 (output_prefix.output_loops_over_stride) on kernel-stride's visible and
+hidden value checks: "In `conv_patch_embed`, the loops over output positions run over
+`range(H' // stride)` and `range(W' // stride)`, where H' = (H - k) // stride + 1 and W' = (W -
+k) // stride + 1 are already the output's own size, which counts the stride: only the first H'
+// stride rows and W' // stride columns of the H' x W' output are computed; the rest stay at the
+bias `b` (the buffer's 0 with `b` added after the loops). ..."; the equivalence check (a
+property) keeps its checklist. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides'}
+EXPECT = {'patch-count': 'op:tiling:num_patches:both-sides',
+          'kernel-stride': 'op:output_loops_over_stride:conv_patch_embed:windows-loops-over-stride'}
 
 
 def num_patches(H, W, P):
