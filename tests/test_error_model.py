@@ -7648,3 +7648,18 @@ def test_output_loops_bounded_by_the_stride_twice(inside):
     right = functools.partial(_conv_loops_over_stride, over=False, inside=inside)
     assert all(same(right(*c), conv(*c)) for c in cases)
     assert em.search(conv, calls_of(conv, right, cases), 0, same) is None
+
+
+# --- tiling.py: the tiling test's sentence quotes the lecture's helper as the lecture's -------
+
+def test_a_tiling_test_sentence_quotes_the_lecture_helper_as_the_lectures():
+    """Blind round 52 (b52_02): an inline `if i_h % p_h != 0 and i_w % p_w != 0` was told "the
+    tiling test `check_tiling(H, W, P)` tests `H % P and W % P`", the lecture's helper quoted as
+    if the student had called it. The test is now said as the lecture's, what it tests in the
+    sentence's own words: true of code with the helper and of code without it."""
+    for detail in ("both-sides", "height-only", "width-only", "area", "bitwise-or"):
+        said = em.sentence(REFERENCE["num_patches"], f"op:tiling:num_patches:{detail}")
+        assert "the tiling test (the lecture's `check_tiling(H, W, P)`) tests" in said, said
+        assert "the tiling test `check_tiling" not in said, said
+    none = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
+    assert "there is no tiling test" in none and "check_tiling" not in none, none
