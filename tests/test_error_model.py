@@ -7771,3 +7771,64 @@ def test_a_final_layer_norms_eps_shows_on_a_fresh_vits_nearly_constant_cls_row()
                   functools.partial(hf, eps=1e-6, dtype=np.float32, by_hand=True)):
         assert all(close(right(*args), forward(*args)) for args in cases + more)
         assert em.search(forward, calls_of(forward, right, cases), failing, close) is None
+
+
+# --- output_prefix.py: a convolution's output loops bounded by its size over the stride -------
+
+def _conv_loops_over_stride(image, K, b, stride, *, over=True, inside=False):
+    """A cython-style conv2D_forward: a buffer of zeros (H', W', d) filled by loops over
+    `range(H' // stride)` and `range(W' // stride)` (`over`; else `range(H')`, right), the bias
+    added to the whole buffer after the loops, or inside them (`inside`)."""
+    x = np.asarray(image, dtype=float)
+    x = x[:, :, None] if x.ndim == 2 else x
+    k, s = K.shape[0], stride
+    OH, OW = (x.shape[0] - k) // s + 1, (x.shape[1] - k) // s + 1
+    out = np.zeros((OH, OW, K.shape[3]))
+    for i in range(OH // s if over else OH):
+        for j in range(OW // s if over else OW):
+            out[i, j] = np.sum(x[s * i:s * i + k, s * j:s * j + k, :, None] * K, axis=(0, 1, 2))
+            out[i, j] += b if inside else 0
+    return out if inside else out + b
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_output_loops_bounded_by_the_stride_twice(inside):
+    """Blind round 52 (b52_02): loops over `range(OH // sh)` and `range(OW // sw)` where OH and
+    OW are already the output's size (output_prefix.py): only the top-left block is computed,
+    the rest stays at b (bias added after the loops) or 0 (added inside them); each reading
+    named as itself, the sentence saying what the loops do. Loops over `range(OH)` are right and
+    name nothing."""
+    rng = np.random.default_rng(5202)
+    cases = [(np.arange(16.0).reshape(4, 4, 1), rng.normal(size=(2, 2, 1, 3)),
+              rng.normal(size=3), 2),
+             (rng.normal(size=(11, 15, 2)), rng.normal(size=(3, 3, 2, 2)), rng.normal(size=2), 2),
+             (rng.normal(size=(5, 6, 3)), rng.normal(size=(2, 2, 3, 2)), rng.normal(size=2), 1),
+             (rng.normal(size=(9, 9)), rng.normal(size=(3, 3, 1, 1)), rng.normal(size=1), 3)]
+    conv = REFERENCE["conv_patch_embed"]
+    student = functools.partial(_conv_loops_over_stride, inside=inside)
+    calls = calls_of(conv, student, cases)
+    assert same(calls[2].got, calls[2].expected) and not same(calls[1].got, calls[1].expected)
+    found = em.search(conv, calls, 0, same)
+    name = "op:output_loops_over_stride:conv_patch_embed:windows-loops-over-stride"
+    assert found is not None and found.name == name + "-rest-zero" * inside, found
+    assert "`range(H' // stride)` and `range(W' // stride)`" in found.sentence
+    assert ("the rest stay at the buffer's 0" if inside else
+            "the rest stay at the bias `b`") in found.sentence
+    right = functools.partial(_conv_loops_over_stride, over=False, inside=inside)
+    assert all(same(right(*c), conv(*c)) for c in cases)
+    assert em.search(conv, calls_of(conv, right, cases), 0, same) is None
+
+
+# --- tiling.py: the tiling test's sentence quotes the lecture's helper as the lecture's -------
+
+def test_a_tiling_test_sentence_quotes_the_lecture_helper_as_the_lectures():
+    """Blind round 52 (b52_02): an inline `if i_h % p_h != 0 and i_w % p_w != 0` was told "the
+    tiling test `check_tiling(H, W, P)` tests `H % P and W % P`", the lecture's helper quoted as
+    if the student had called it. The test is now said as the lecture's, what it tests in the
+    sentence's own words: true of code with the helper and of code without it."""
+    for detail in ("both-sides", "height-only", "width-only", "area", "bitwise-or"):
+        said = em.sentence(REFERENCE["num_patches"], f"op:tiling:num_patches:{detail}")
+        assert "the tiling test (the lecture's `check_tiling(H, W, P)`) tests" in said, said
+        assert "the tiling test `check_tiling" not in said, said
+    none = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
+    assert "there is no tiling test" in none and "check_tiling" not in none, none

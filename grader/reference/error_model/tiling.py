@@ -132,7 +132,8 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
         # does not quote the reference's test as if the file had one that does nothing
         said = (f"In {where(context)}, there is no tiling test: it refuses no size"
                 if detail == "none" else
-                f"In {where(context)}, the tiling test `{code(node)}` tests {tests}")
+                f"In {where(context)}, the tiling test (the lecture's `{code(node)}`) tests "
+                f"{tests}")  # the lecture's helper: a student's test is often inline
         if not given:  # a count only where the sizes are the function's own (num_patches'):
             shows = shows.replace("gets a count", "is let through")  # else patches, tokens
         yield Change(detail,
