@@ -324,7 +324,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 # the student wrote, or from how Python bound the call's arguments
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
-            if misconception in PROPERTY_NAMED:  # a property's cause, checked on its calls
+            spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
+            if misconception in PROPERTY_NAMED and spec.KEY == "property":  # a property's
+                # cause, checked on its calls (a value check names it with the spec's words)
                 assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
@@ -338,7 +340,6 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                                                  misconception))
                 or (generated(misconception) and check.hint == _shown_hint(
                     exercises[exercise_id], check.name, misconception, either=True)))
-            spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
             # a property's spec hint is the same for every failure of it: a checklist
             assert check.hint_kind == (CHECKLIST if spec.KEY == "property" else MISTAKE)
     affected = affected_exercises(submission, catalogue)

@@ -171,7 +171,14 @@ NAMED = {"causal_default_true": (
     "returns with x cast to float32 first (Keras' and JAX's default compute dtype). Far from "
     "zero float32 rounds x + 1e7 to whole numbers, losing the digits that tell a token's "
     "values apart, so the normalised token is wrong. The lecture computes in the input's "
-    "float64: drop the cast (or cast to np.float64).")}
+    "float64: drop the cast (or cast to np.float64)."),
+    # said in its own words: the spec's checklist tells float64 code to compute in float64
+    "layer_norm_one_pass_variance": (
+    "Your `layer_norm` takes the variance in one pass, mean(x**2) - mean(x)**2 (E[x^2] - "
+    "E[x]^2): on every call here it returned what LayerNorm with its variance taken so "
+    "returns. Far from zero (x + 1e7) the two terms are huge and nearly equal, so their "
+    "difference loses its digits (and below zero its square root is NaN), even in float64. "
+    "Subtract the mean first: mean((x - mean)**2), or np.var.")}
 
 
 def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i
@@ -452,16 +459,15 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
 def digits_lost(said: str, trials: list, answers: list) -> Verdict:
     """The shift property's far trial failed: named a one-pass variance when LayerNorm with its
     variance taken so returns the student's values on every call the property made (each trial's
-    x and x + shift), or a float32 computation when LayerNorm computed so does, else the
-    difference alone."""
+    x and x + shift), or a float32 computation when LayerNorm computed so does, each in its own
+    words (the spec's checklist tells float64 code to compute in float64), else the difference
+    alone."""
     calls = [call for x, gamma, beta, shift in trials
              for call in ((x, gamma, beta), (x + shift, gamma, beta))]
     if all(_alike(answer, one_pass_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):
-        return Verdict(False, said + ": your values on every call here are those of a variance "
-                       "taken in one pass, mean(x**2) - mean(x)**2, whose two terms far from "
-                       "zero are huge and nearly equal, so their difference loses its digits",
-                       misconception="layer_norm_one_pass_variance")
+        return Verdict(False, said, hint=NAMED["layer_norm_one_pass_variance"],
+                       misconception="layer_norm_one_pass_variance", spec_hint=False, named=True)
     if all(_alike(answer, float32_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):
         return Verdict(False, said, hint=NAMED["layer_norm_float32"],

@@ -20,6 +20,10 @@ loses the digits that differ)", which the code, `np.asarray(x, dtype=float)`, al
 mistake 2 named: "In `vit_forward`, the result `linear(x[0], params['W_head'],
 params['b_head'])` goes through a softmax over its last axis (a head built with
 activation='softmax') before it is returned".
+Now named: mistake 1 as a named mistake in the property's own words (properties.NAMED): "Your
+`layer_norm` takes the variance in one pass, mean(x**2) - mean(x)**2 (E[x^2] - E[x]^2): on every
+call here it returned what LayerNorm with its variance taken so returns. ... Subtract the mean
+first: mean((x - mean)**2), or np.var."
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'layer_norm_one_pass_variance',
