@@ -814,3 +814,20 @@ def test_a_function_right_around_its_own_broken_helper_is_not_said_to_lose_point
     assert failed
     for check in failed:
         assert "`num_tokens` loses" not in (check.hint or ""), check.hint
+
+
+@pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "buggy" / "torch_einops_patch_embedding_channels_first_gray_refused.py"],
+    ids=lambda p: p.stem)
+def test_a_case_due_a_value_that_raised_still_shows_the_expected_value(graded, submission):
+    """Round 53 (b53_02): a visible case due a value whose call raised showed `got:` and the
+    traceback with no `expected:` line, so the student never saw the result due; it is shown
+    as for a wrong value (shape and values), above what the code raised."""
+    raised = [c for c in graded[submission]["patchify"].checks
+              if not c.passed and not c.hidden and "got:      ValueError" in c.message]
+    assert raised, graded[submission]["patchify"].checks
+    for check in raised:
+        lines = [line.strip() for line in check.message.splitlines()]
+        got = next(i for i, line in enumerate(lines) if line.startswith("got:      ValueError"))
+        assert lines[got - 1].startswith("expected: array ("), check.message
+        assert "[[" in lines[got - 1], check.message  # its values too, as a small array's
