@@ -831,3 +831,20 @@ def test_a_case_due_a_value_that_raised_still_shows_the_expected_value(graded, s
         got = next(i for i, line in enumerate(lines) if line.startswith("got:      ValueError"))
         assert lines[got - 1].startswith("expected: array ("), check.message
         assert "[[" in lines[got - 1], check.message  # its values too, as a small array's
+
+
+@pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "buggy" / "equinox_scale_by_model_width_residual_from_layer_norm.py"],
+    ids=lambda p: p.stem)
+def test_a_stand_in_note_points_at_the_exercise_where_the_helper_loses_most(graded, submission):
+    """Round 53 (b53_07): a self_attention scaled by sqrt(d) fails no-causal-mask (3 points)
+    and multi-head-attention (6), named in both; the encoder-block note said "which is wrong:
+    see no-causal-mask" (the first that failed), whose mask is right. It points at the exercise
+    where the helper's mistake is named and loses most."""
+    results = graded[submission]
+    lost = {i: results[i].max_score - results[i].score
+            for i in ("no-causal-mask", "multi-head-attention")}
+    assert lost["multi-head-attention"] > lost["no-causal-mask"] > 0, lost
+    notes = [c.message for c in results["encoder-block"].checks
+             if not c.passed and "which is wrong: see" in c.message]
+    assert notes and all("see multi-head-attention;" in note for note in notes), notes
