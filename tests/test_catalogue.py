@@ -324,7 +324,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                 # the student wrote, or from how Python bound the call's arguments
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
-            if misconception in PROPERTY_NAMED:  # a property's cause, checked on its calls
+            spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
+            if misconception in PROPERTY_NAMED and spec.KEY == "property":  # a property's
+                # cause, checked on its calls (a value check names it with the spec's words)
                 assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
@@ -338,7 +340,6 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
                                                  misconception))
                 or (generated(misconception) and check.hint == _shown_hint(
                     exercises[exercise_id], check.name, misconception, either=True)))
-            spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
             # a property's spec hint is the same for every failure of it: a checklist
             assert check.hint_kind == (CHECKLIST if spec.KEY == "property" else MISTAKE)
     affected = affected_exercises(submission, catalogue)
@@ -813,3 +814,37 @@ def test_a_function_right_around_its_own_broken_helper_is_not_said_to_lose_point
     assert failed
     for check in failed:
         assert "`num_tokens` loses" not in (check.hint or ""), check.hint
+
+
+@pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "buggy" / "torch_einops_patch_embedding_channels_first_gray_refused.py"],
+    ids=lambda p: p.stem)
+def test_a_case_due_a_value_that_raised_still_shows_the_expected_value(graded, submission):
+    """Round 53 (b53_02): a visible case due a value whose call raised showed `got:` and the
+    traceback with no `expected:` line, so the student never saw the result due; it is shown
+    as for a wrong value (shape and values), above what the code raised."""
+    raised = [c for c in graded[submission]["patchify"].checks
+              if not c.passed and not c.hidden and "got:      ValueError" in c.message]
+    assert raised, graded[submission]["patchify"].checks
+    for check in raised:
+        lines = [line.strip() for line in check.message.splitlines()]
+        got = next(i for i, line in enumerate(lines) if line.startswith("got:      ValueError"))
+        assert lines[got - 1].startswith("expected: array ("), check.message
+        assert "[[" in lines[got - 1], check.message  # its values too, as a small array's
+
+
+@pytest.mark.parametrize("submission", [
+    SUBMISSIONS / "buggy" / "equinox_scale_by_model_width_residual_from_layer_norm.py"],
+    ids=lambda p: p.stem)
+def test_a_stand_in_note_points_at_the_exercise_where_the_helper_loses_most(graded, submission):
+    """Round 53 (b53_07): a self_attention scaled by sqrt(d) fails no-causal-mask (3 points)
+    and multi-head-attention (6), named in both; the encoder-block note said "which is wrong:
+    see no-causal-mask" (the first that failed), whose mask is right. It points at the exercise
+    where the helper's mistake is named and loses most."""
+    results = graded[submission]
+    lost = {i: results[i].max_score - results[i].score
+            for i in ("no-causal-mask", "multi-head-attention")}
+    assert lost["multi-head-attention"] > lost["no-causal-mask"] > 0, lost
+    notes = [c.message for c in results["encoder-block"].checks
+             if not c.passed and "which is wrong: see" in c.message]
+    assert notes and all("see multi-head-attention;" in note for note in notes), notes

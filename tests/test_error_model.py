@@ -4972,7 +4972,7 @@ def test_one_slip_at_every_call_of_a_helper_in_one_function():
     found = em.search(block, calls_of(block, plain, cases), 0, same)
     assert found.name == "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
                                   for n in ("", ".2") for t in ("beta", "gamma")), found
-    assert found.sentence.startswith("One slip, made at 4 places: ")
+    assert found.sentence.startswith("One slip, at both of `encoder_block`'s calls of ")
     found = em.search(block, calls_of(block, lambda *a: plain(*a, first="b", second="b"),
                                       cases), 0, same)
     assert found.name == ("op:term:encoder_block/layer_norm:drop-beta"
@@ -7832,3 +7832,45 @@ def test_a_tiling_test_sentence_quotes_the_lecture_helper_as_the_lectures():
         assert "the tiling test `check_tiling" not in said, said
     none = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
     assert "there is no tiling test" in none and "check_tiling" not in none, none
+
+
+def test_one_slip_on_several_terms_of_a_helper_is_told_once_at_its_calls():
+    """Round 53 (b53_12): one parameter-free `_layer_norm` helper called at both norms of a
+    block is one slip (gamma and beta left out) made at two calls, not "made at 4 places":
+    told once with the calls, its terms numbered; one term at both calls keeps its two places.
+    The search names such a block one slip at both calls (whichever rewrite reproduces it),
+    never 4 places; a right block (its own helper, gain and shift applied) is named nothing."""
+    rng = np.random.default_rng(53)
+    block, att = REFERENCE["encoder_block"], REFERENCE["self_attention"]
+    both = "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                    for n in ("", ".2") for t in ("beta", "gamma"))
+    told = em.sentence(block, both)
+    assert told.startswith("One slip, at both of `encoder_block`'s calls of `layer_norm` (the "
+                           "lecture's steps `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` and "
+                           "`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)`), each time: (1) the "
+                           "shift beta `beta` is left out"), told
+    assert "(2) the gain gamma `gamma` is left out" in told and "(3)" not in told
+    shifts = ("op:term:encoder_block/layer_norm:drop-beta"
+              "+op:term:encoder_block/layer_norm.2:drop-beta")
+    assert em.sentence(block, shifts).startswith("One slip, made at 2 places: (1) In ")
+
+    def blocks(affine):
+        def student(x, p, heads):
+            def norm(h, g, b):
+                h = (h - h.mean(-1, keepdims=True)) / np.sqrt(h.var(-1, keepdims=True) + 1e-6)
+                return h * p[g] + p[b] if affine else h
+            x = x + att(norm(x, "ln1_g", "ln1_b"), p, heads)
+            return x + gelu(norm(x, "ln2_g", "ln2_b") @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+        return student
+
+    def params(d=8):
+        shapes = {"W1": (d, 2 * d), "b1": (2 * d,), "W2": (2 * d, d)}
+        return {n: rng.normal(size=shapes.get(n, (d, d) if n.startswith("W") else (d,)))
+                for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo", "ln1_g", "ln1_b",
+                          "ln2_g", "ln2_b", "W1", "b1", "W2", "b2")}
+
+    cases = [(rng.normal(size=(5, 8)), params(), 2), (rng.normal(size=(3, 8)), params(), 1)]
+    found = em.search(block, calls_of(block, blocks(False), cases), 0, same)
+    assert found is not None and found.sentence.startswith("One slip, ") and (
+        "4 places" not in found.sentence), found
+    assert em.search(block, calls_of(block, blocks(True), cases), 0, same) is None

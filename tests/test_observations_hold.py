@@ -522,7 +522,8 @@ def test_one_slip_at_both_calls_of_layer_norm_is_named(grade):
     wanted = "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
                       for n in ("", ".2") for t in ("beta", "gamma"))
     assert failed and all(c.misconception == wanted for c in failed), failed
-    assert all(c.hint.startswith("One slip, made at 4 places") for c in failed)
+    assert all(c.hint.startswith("One slip, at both of `encoder_block`'s calls of `layer_norm`")
+               for c in failed)
 
 
 FIXED_LAYER_SCALE = '''

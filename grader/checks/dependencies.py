@@ -367,12 +367,22 @@ class Dependencies:
             for name, value in failing[0].items()) else ""
 
     def _home(self, name: str) -> str:
-        """The exercise where `name` loses points ("multi-head-attention"), the first of them
-        (its final verdicts: not one it passes graded around a broken helper of its own); else
-        the first that grades it ("patchify")."""
+        """The exercise where `name` loses points ("multi-head-attention"; its final verdicts:
+        not one it passes graded around a broken helper of its own): of several, one where its
+        mistake is named, and of those the one where it loses most, the first on a tie (round
+        53's b53_07: a scale mistake also fails the mask exercise, where the mask is right);
+        else the first that grades it ("patchify")."""
         homes = self.functions.get(name, ())
-        failing = [e for e, c in homes if not self.result(e, c).passed]
-        return (failing or [homes[0][0]])[0].id if homes else name
+        lost: dict[str, tuple[bool, float]] = {}
+        for exercise, check in homes:
+            result = self.result(exercise, check)
+            if not result.passed:
+                named, points = lost.get(exercise.id, (False, 0.0))
+                lost[exercise.id] = (named or result.hint_kind == MISTAKE,
+                                     points + result.points - result.score)
+        if lost:
+            return max(lost, key=lost.__getitem__)  # max keeps the first of equals
+        return homes[0][0].id if homes else name
 
 
 def _failing(result: CheckResult, check: Check) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .compare import as_array
 from .describe import describe
 from .property_calls import Answers, PropertyContext, StudentCallFailed, Verdict
+from .property_named import NAMED
 
 PROPERTIES: dict[str, Callable[[PropertyContext], Verdict]] = {}
 # The student functions each property calls, given the check's options: what its exercise's
@@ -160,18 +161,6 @@ def _causal_by_default(ctx: PropertyContext, function: str, calls: list[tuple], 
                    misconception="causal_default_true", spec_hint=False, named=True)
 
 
-# the causes a property names, each checked on every call it made, and what it says
-NAMED = {"causal_default_true": (
-    "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
-    "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
-    "attention is always causal), and with causal=False passed this property holds. The "
-    "lecture's default is causal=False: a ViT block calls it without `causal`."),
-    "layer_norm_float32": (
-    "Your `layer_norm` computes in float32: on every call here it returned what LayerNorm "
-    "returns with x cast to float32 first (Keras' and JAX's default compute dtype). Far from "
-    "zero float32 rounds x + 1e7 to whole numbers, losing the digits that tell a token's "
-    "values apart, so the normalised token is wrong. The lecture computes in the input's "
-    "float64: drop the cast (or cast to np.float64).")}
 
 
 def _shuffle_tiles(image, P, perm):  # the image with its P x P tiles moved: tile perm[i] to slot i
@@ -452,16 +441,15 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
 def digits_lost(said: str, trials: list, answers: list) -> Verdict:
     """The shift property's far trial failed: named a one-pass variance when LayerNorm with its
     variance taken so returns the student's values on every call the property made (each trial's
-    x and x + shift), or a float32 computation when LayerNorm computed so does, else the
-    difference alone."""
+    x and x + shift), or a float32 computation when LayerNorm computed so does, each in its own
+    words (the spec's checklist tells float64 code to compute in float64), else the difference
+    alone."""
     calls = [call for x, gamma, beta, shift in trials
              for call in ((x, gamma, beta), (x + shift, gamma, beta))]
     if all(_alike(answer, one_pass_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):
-        return Verdict(False, said + ": your values on every call here are those of a variance "
-                       "taken in one pass, mean(x**2) - mean(x)**2, whose two terms far from "
-                       "zero are huge and nearly equal, so their difference loses its digits",
-                       misconception="layer_norm_one_pass_variance")
+        return Verdict(False, said, hint=NAMED["layer_norm_one_pass_variance"],
+                       misconception="layer_norm_one_pass_variance", spec_hint=False, named=True)
     if all(_alike(answer, float32_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):
         return Verdict(False, said, hint=NAMED["layer_norm_float32"],

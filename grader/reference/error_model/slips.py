@@ -57,7 +57,7 @@ def told_grouped(group: list[Edit], one: bool) -> str:
     lettered ("2 mistakes at once: (1) One slip, made at 2 places: (a) ... (b) ... (2) ...":
     the moments' axis at both the mean and the variance, and eps outside the root)."""
     if one or one_slip(group):
-        return f"One slip, made at {len(group)} places: " + _numbered(group)
+        return at_each_call(group) or f"One slip, made at {len(group)} places: " + _numbered(group)
     classes: dict[tuple, list[Edit]] = {}
     for edit in group:
         classes.setdefault((edit.operator, _place(edit.site.path) or edit.site.path),
@@ -65,10 +65,41 @@ def told_grouped(group: list[Edit], one: bool) -> str:
     if len(group) < 3 or len(classes) == len(group):
         return f"{len(group)} mistakes at once: " + _numbered(group)
     return f"{len(classes)} mistakes at once: " + " ".join(
-        f"({i}) " + (part[0].sentence if len(part) == 1 else
+        f"({i}) " + (part[0].sentence if len(part) == 1 else at_each_call(part) or
                      f"One slip, made at {len(part)} places: " + " ".join(
                          f"({chr(97 + j)}) {e.sentence}" for j, e in enumerate(part)))
         for i, part in enumerate(classes.values(), 1))
+
+
+WHERE = re.compile(r"In (`[^`]+`)(?: \(at the lecture's step (`[^`]+`)\))?, (.+)", re.S)
+
+
+def at_each_call(group: list[Edit]) -> str:
+    """One slip that edits several terms of a helper, made at each of its calls in one function
+    (gamma and beta left out of both LayerNorms of a block: 4 edits), told once with the calls
+    it is made at, "One slip, at both of `encoder_block`'s calls of `layer_norm` (...), each
+    time: (1) ... (2) ...", not as 4 places a student who wrote one helper would count (round
+    53). "" where the group is not so: one site, or sites edited in different terms, or a
+    sentence that does not open with its place (`change.where`)."""
+    sites: dict[str, list[Edit]] = {}
+    for edit in group:
+        sites.setdefault(edit.site.path, []).append(edit)
+    places = {_place(path) for path in sites}
+    details = {tuple(e.detail for e in edits) for edits in sites.values()}
+    if len(sites) < 2 or len(places) != 1 or None in places or len(details) != 1 or len(
+            next(iter(details))) < 2:
+        return ""
+    found = [[WHERE.fullmatch(e.sentence) for e in edits] for edits in sites.values()]
+    if not all(all(found) and len({m.group(1) for m in match}) == 1 for match in found) or len(
+            {match[0].group(1) for match in found}) != 1:
+        return ""
+    (_, helper), caller = next(iter(places)), found[0][0].group(1)
+    steps = [match[0].group(2) for match in found]
+    calls = (f" (the lecture's steps {', '.join(steps[:-1])} and {steps[-1]})"
+             if all(steps) else "")
+    count = "both" if len(sites) == 2 else f"all {len(sites)}"
+    return (f"One slip, at {count} of {caller}'s calls of `{helper}`{calls}, each time: "
+            + " ".join(f"({i}) {m.group(3)}" for i, m in enumerate(found[0], 1)))
 
 
 def _numbered(group: list[Edit]) -> str:
