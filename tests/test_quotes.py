@@ -123,6 +123,10 @@ def test_a_source_that_cannot_be_read_leaves_the_hint_as_it_is(tmp_path):
     odd = tmp_path / "odd.py"  # not UTF-8, a NUL, unbalanced brackets: read, never a crash
     odd.write_bytes(b"\xff\xfe def num_patches(H, W, P):\x00 return ((H // P\n'''")
     assert "the lecture's" in attributed(SIBLING, submission_code(odd))
+    deep = tmp_path / "deep.py"  # no parse, brackets too deep to sort, strings left open
+    deep.write_text("def num_patches(H, W, P):\n    return " + "(" * 5000 + "H // P"
+                    + ")" * 5000 + "'''" * 1000 + '"')
+    assert "the lecture's" in attributed(SIBLING, submission_code(deep))
 
 
 def test_the_session_finishes_every_hint_before_any_report(tmp_path):
