@@ -148,3 +148,12 @@ def test_the_session_finishes_every_hint_before_any_report(tmp_path):
                                              ("P x P", False)])
 def test_only_code_is_a_fragment(quote, fragment):
     assert quotes.is_fragment(quote) is fragment
+
+
+def test_a_quote_in_a_helper_the_function_calls_is_the_student_s():
+    student = ("def head(x, params):\n    return linear(x[0], params['W_head'], "
+               "params['b_head'])\n\ndef vit_forward(image, params):\n"
+               "    return softmax(head(x, params))\n")
+    assert attributed(SOFTMAX_HEAD, source(student)) == SOFTMAX_HEAD
+    alone = student.replace("head(x, params))", "x[0] @ params['W_head'])")
+    assert attributed(SOFTMAX_HEAD, source(alone)) != SOFTMAX_HEAD

@@ -44,6 +44,7 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 _STRING_END = {q: re.compile(r"\\.|" + re.escape(q) + ("" if len(q) == 3 else r"|\n"), re.DOTALL)
                for q in ("\'\'\'", '"""', "\'", '"')}
+_NAME = re.compile(r"[^\W\d]\w*")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _SPAN = re.compile(r"`([^`\n]+)`")
 # words before a quote that give it as the right code or an example, not as the student's
@@ -176,18 +177,30 @@ class Source:
         self._made: dict[str, Code] = {}
 
     def holds(self, quote: str, function: str | None = None) -> bool:
-        """Whether `function`'s code holds `quote` (the whole source's, when it is not found)."""
+        """Whether `function`'s code, with the submission's functions it calls, holds `quote`
+        (the whole source's, when it is not found)."""
         if function is not None:
             if self._functions is None:
                 self._functions = functions_of(self.chunks)
-            text = self._functions.get(function)
-            if text is not None:
+            if function in self._functions:
                 if function not in self._made:
-                    self._made[function] = Code(text)
+                    self._made[function] = Code("\n".join(self._called(function)))
                 return self._made[function].holds(quote)
         if self._whole is None:
             self._whole = Code("\n".join(self.chunks))
         return self._whole.holds(quote)
+
+    def _called(self, function: str) -> list[str]:
+        """The text of `function` and of the submission's functions it names, transitively."""
+        texts, todo, seen = [], [function], {function}
+        while todo:
+            text = self._functions[todo.pop()]
+            texts.append(text)
+            for name in set(_NAME.findall(text)) - seen:
+                if name in self._functions:
+                    seen.add(name)
+                    todo.append(name)
+        return texts
 
 
 def functions_of(chunks: list[str]) -> dict[str, str]:
