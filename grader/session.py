@@ -92,7 +92,8 @@ class GradingSession:
             return result
         if self._source is _UNREAD:
             most = self.settings.limits().file_mb * 2**20  # what the worker reads at most
-            self._source = submission_code(self.settings.student, most)
+            api = frozenset(name for e in self.catalogue for name in e.uses)
+            self._source = submission_code(self.settings.student, most, api)
         return finished(result, self._source, str(self.settings.exercises))
 
     def run(self, exercises: list[Exercise] | None = None) -> GradeReport:

@@ -157,3 +157,11 @@ def test_a_quote_in_a_helper_the_function_calls_is_the_student_s():
     assert attributed(SOFTMAX_HEAD, source(student)) == SOFTMAX_HEAD
     alone = student.replace("head(x, params))", "x[0] @ params['W_head'])")
     assert attributed(SOFTMAX_HEAD, source(alone)) != SOFTMAX_HEAD
+    # a function of the student API has checks of its own: its code is another place
+    sibling = ("def num_patches(H, W, P):\n    return (H // P) * (W // P)\n"
+               "def patchify(image, P):\n    num_patches(*image.shape[:2], P)\n"
+               "    h = w = image.shape[1] // P\n")
+    hint = SIBLING.replace("num_patches", "patchify")
+    assert attributed(hint, Source([sibling])) == hint
+    api = frozenset({"num_patches", "patchify"})
+    assert "the lecture's `W // P`" in attributed(hint, Source([sibling], api))

@@ -168,17 +168,19 @@ def is_fragment(quote: str) -> bool:
 
 class Source:
     """A submission's code: whole, and each function it defines (its last definition, as running
-    the code leaves it), each made a Code on first use."""
+    the code leaves it), each made a Code on first use. `api`: the student API's names, which
+    have checks of their own: a quote found in one the function calls is not the function's."""
 
-    def __init__(self, chunks: list[str]):
+    def __init__(self, chunks: list[str], api: frozenset = frozenset()):
         self.chunks = chunks
+        self.api = api
         self._whole: Code | None = None
         self._functions: dict[str, str] | None = None
         self._made: dict[str, Code] = {}
 
     def holds(self, quote: str, function: str | None = None) -> bool:
-        """Whether `function`'s code, with the submission's functions it calls, holds `quote`
-        (the whole source's, when it is not found)."""
+        """Whether `function`'s code, with the submission's own helpers it calls (not the
+        student API's), holds `quote` (the whole source's, when it is not found)."""
         if function is not None:
             if self._functions is None:
                 self._functions = functions_of(self.chunks)
@@ -196,8 +198,8 @@ class Source:
         while todo:
             text = self._functions[todo.pop()]
             texts.append(text)
-            for name in set(_NAME.findall(text)) - seen:
-                if name in self._functions:
+            for name in {t for t in tokens(text) if _NAME.fullmatch(t)} - seen:  # no strings
+                if name in self._functions and name not in self.api:
                     seen.add(name)
                     todo.append(name)
         return texts
@@ -219,9 +221,11 @@ def functions_of(chunks: list[str]) -> dict[str, str]:
     return out
 
 
-def submission_code(path: str | Path | None, most: int = MOST_BYTES) -> Source | None:
+def submission_code(path: str | Path | None, most: int = MOST_BYTES,
+                    api: frozenset = frozenset()) -> Source | None:
     """The submission's code (a notebook's code cells), read as the worker reads it (at most
-    `most` bytes); None when it cannot be read (a link, too large, not a file, not code)."""
+    `most` bytes; `api`: Source's); None when it cannot be read (a link, too large, not a file,
+    not code)."""
     from grader.similarity.code import notebook_cells
     from grader.worker.serve import read_submission
 
@@ -236,7 +240,7 @@ def submission_code(path: str | Path | None, most: int = MOST_BYTES) -> Source |
               else [text] if path.suffix.lower() == ".py" else None)
     if chunks is None or sum(map(len, chunks)) > MOST_CODE:
         return None
-    return Source(chunks)
+    return Source(chunks, api)
 
 
 @functools.cache
