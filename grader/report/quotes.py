@@ -300,8 +300,7 @@ def attributed(hint: str, source: Source | None, folder: str | None = None) -> s
         elif (apposed := _apposed(before, hint[match.end():])) is not None:
             out.append(apposed)  # "the result `...` goes" -> "the result goes"
         elif function and (lecture := lecture_code(folder, function)) and lecture.holds(quote):
-            lead = LECTURES.capitalize() if _starts_sentence(hint, match.start()) else LECTURES
-            out += [before, lead, match.group()]
+            out += [before, LECTURES, match.group()]  # never a sentence's start: "In `f`, "
         else:
             out += [before, match.group()]
         at = match.end()
@@ -373,11 +372,6 @@ def _apposed(before: str, after: str) -> str | None:
     if any(word in _NOT_NOUNS for word in noun.group(2).split()):
         return None
     return before[:-1]
-
-
-def _starts_sentence(hint: str, at: int) -> bool:
-    head = hint[:at].rstrip()
-    return not head or head.endswith(".") and not head.endswith("...")
 
 
 def finished(result, source: Source | None, folder: str | None = None):
