@@ -14,9 +14,12 @@ from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGradin
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.report.feedback_level import redacted
+from grader.report.quotes import finished, submission_code
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
 from grader.spec.parse import shown_path
+
+_UNREAD = object()  # the submission's source not read yet (None: it cannot be)
 
 
 @dataclass
@@ -39,8 +42,10 @@ class GradingSession:
     oracles: dict | None = None  # the run's oracles by folder (checks.oracle.Oracle), kept
     _worker: object = None
     _grading: SubmissionGrading | None = None
+    _source: object = None  # report/quotes.Source of the submission, once a hint needs it
 
     def __post_init__(self):
+        self._source = _UNREAD
         if self.settings.run_limits is None:  # not through the driver: the limits resolved now
             self.settings = self.settings.for_catalogue(self.catalogue)
 
@@ -67,8 +72,9 @@ class GradingSession:
                 options = Options(self.settings.include_hidden)
                 self._grading = SubmissionGrading(worker, options, self.plans, self.catalogue,
                                                   self.oracles)
-            # what the student is told: each check at its feedback level, before any output
-            result = redacted(self._grading.exercise(exercise),
+            # what the student is told: each hint's quotes as the student's code has them
+            # (report/quotes.py), each check at its feedback level, before any output
+            result = redacted(self.quoted(self._grading.exercise(exercise)),
                               self.settings.feedback_levels(exercise))
         except Exception as error:
             self.results[exercise.id] = internal_error(exercise, error)
@@ -77,6 +83,18 @@ class GradingSession:
             result = replace(result, variant=exercise.variant)
         self.results[exercise.id] = result
         return result
+
+    def quoted(self, result: ExerciseResult) -> ExerciseResult:
+        """`result` with its hints' code quotes said as the lecture's where the submission's
+        source does not hold them; its source is read (never run) once, at the first hint that
+        quotes code."""
+        if not any(check.hint and "`" in check.hint for check in result.checks):
+            return result
+        if self._source is _UNREAD:
+            most = self.settings.limits().file_mb * 2**20  # what the worker reads at most
+            api = frozenset(name for e in self.catalogue for name in e.uses)
+            self._source = submission_code(self.settings.student, most, api)
+        return finished(result, self._source, str(self.settings.exercises))
 
     def run(self, exercises: list[Exercise] | None = None) -> GradeReport:
         """Grade `exercises` (default: the catalogue) in order, close the worker, report them. A

@@ -1,0 +1,383 @@
+"""A hint's code quotes, said as the lecture's where the student did not write them.
+
+Hints quote code: the error model's sentences quote the reference's own code ("In `vit_forward`,
+the result `linear(x[0], params['W_head'], params['b_head'])` goes through a softmax"), which a
+student's code may spell otherwise (`x[0] @ params["W_head"] + params["b_head"]`); a student who
+searches for the quote does not find it (blind rounds 52 and 53). So, once per hint, before any
+report is written (session.py), each quoted fragment (a backticked span of code, not a bare name)
+is looked for in the submission's source, compared on tokens (whitespace, comments and the quote
+character aside, keyword arguments in any order). One the source holds is left alone. One it
+does not, said where the sentence reads it as the student's code, is dropped where it only names
+again what its noun says ("the result `...` goes": "the result goes"), else, when it is the
+lecture's code (the reference's source holds it), said as "the lecture's `...`". Nothing else
+changes: a quote already said as the lecture's ("at the lecture's step `...`", "the lecture's
+with `...`"), one given as the right code or an example ("instead of `...`", "`...` belongs",
+"as `...`", "(`...`"), or one that is no code of the lecture's (a rewrite: what the student's
+code does, in the lecture's terms) keeps its words: "the lecture's" is said only where true.
+
+The source is read as the worker reads it (worker/serve.read_submission: a regular file of one
+name, never through a link, bounded), a notebook's code cells only; one that cannot be read
+leaves every hint as it is. Nothing here runs student code.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import re
+from dataclasses import replace
+from pathlib import Path
+
+MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by default)
+MOST_CODE = 1 << 20  # characters of code looked in at most: more leaves the hints as they are
+SEP = "\x1f"
+GAP = 400  # characters of tokens a quote's `...` may stand for
+LECTURES = "the lecture's "
+DEEPEST = 64  # brackets in brackets: keyword arguments are put in order up to this depth
+
+_TOKEN = re.compile(r"""
+    (?P<skip>\s+|\\\n|\#[^\n]*)
+  | (?P<string>(?:[rRbBuUfF]{1,2})?(?:\'\'\'|\"\"\"|\'|\"))
+  | (?P<name>[^\W\d]\w*)
+  | (?P<number>\d[\w.]*|\.\d\w*)
+  | (?P<op>\.\.\.|\*\*=|//=|>>=|<<=|->|:=|==|!=|<=|>=|\*\*|//|<<|>>|[-+*/%&|^@]=|\S)
+""", re.VERBOSE)
+_STRING_END = {q: re.compile(r"\\.|" + re.escape(q) + ("" if len(q) == 3 else r"|\n"), re.DOTALL)
+               for q in ("\'\'\'", '"""', "\'", '"')}
+_NAME = re.compile(r"[^\W\d]\w*")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+_SPAN = re.compile(r"`([^`\n]+)`")
+# words before a quote that give it as the right code or an example, not as the student's
+_NOT_THEIRS = re.compile(r"(?:\binstead of|\bin place of|\brather than|\bnot|\bwrite|\bas|\bor"
+                         r"|\bsuch as|\be\.g\.|\blike|=|\()\s*$")
+_CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # the right code
+_EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
+_APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+){1,3}) $")
+_NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
+                        "and", "or", "not", "on", "into", "than", "be", "was", "its", "each"})
+
+
+def tokens(text: str) -> list[str]:
+    """`text` as tokens: names, numbers, operators, and strings with their quotes made one
+    (a string left open ends at its line's end, or the text's for a triple-quoted one: each
+    character is read once, whatever the text)."""
+    out, at = [], 0
+    while at < len(text):
+        match = _TOKEN.match(text, at)
+        if match is None:  # nothing: not even one character (cannot happen: \S or \s)
+            break
+        at = match.end()
+        if match.lastgroup == "string":
+            quote = match.group().lstrip("rRbBuUfF")
+            start, end = at, len(text)
+            for closing in _STRING_END[quote].finditer(text, at):
+                if not closing.group().startswith("\\"):
+                    end = closing.start()
+                    at = closing.end()
+                    break
+            else:
+                at = end
+            out.append("'" + text[start:end] + "'")
+        elif match.lastgroup != "skip":
+            out.append(match.group())
+    return out
+
+
+def canonical(toks: list[str]) -> list[str]:
+    """`toks` with each bracket's keyword arguments (`name=value` at its top level) in name order,
+    so that `np.mean(x, keepdims=True, axis=1)` is `np.mean(x, axis=1, keepdims=True)`. A bracket
+    left open (a quote cut short) is left as it is; code nested deeper than DEEPEST brackets
+    (no code a person writes) is left as it is whole."""
+    stack: list[tuple[str | None, list[str]]] = [(None, [])]
+    for token in toks:
+        if token in _CLOSE:
+            if len(stack) > DEEPEST:
+                return toks
+            stack.append((token, []))
+        elif len(stack) > 1 and token == _CLOSE[stack[-1][0]]:
+            opener, inner = stack.pop()
+            stack[-1][1].extend([opener, *(_sorted_keywords(inner) if opener == "(" else inner),
+                                 token])
+        else:
+            stack[-1][1].append(token)
+    while len(stack) > 1:
+        opener, inner = stack.pop()
+        stack[-1][1].extend([opener, *inner])
+    return stack[0][1]
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _sorted_keywords(inner: list[str]) -> list[str]:
+    parts, depth, part = [], 0, []
+    for token in inner:
+        depth += token in _CLOSE
+        depth -= token in _CLOSE.values()
+        if token == "," and depth == 0:
+            parts.append(part)
+            part = []
+        else:
+            part.append(token)
+    parts.append(part)
+    keyword = [len(p) > 1 and p[1] == "=" and _DOTTED.fullmatch(p[0]) is not None
+               for p in parts]
+    out, run = [], []
+    for part, is_keyword in zip(parts, keyword, strict=True):
+        if is_keyword:
+            run.append(part)
+            continue
+        out += sorted(run, key=lambda p: p[0])
+        run = []
+        out.append(part)
+    out += sorted(run, key=lambda p: p[0])
+    return [t for i, p in enumerate(out) for t in ([","] if i else []) + p]
+
+
+class Code:
+    """Code as one canonical token string, to look quotes up in (each built once)."""
+
+    def __init__(self, text: str):
+        self.joined = SEP + SEP.join(canonical(tokens(text))) + SEP
+
+    def holds(self, quote: str) -> bool:
+        """Whether the code holds `quote`: each piece between its `...`s, in order; a last
+        piece cut short (`p, h...`) may end inside a name."""
+        pieces = [canonical(tokens(piece)) for piece in re.split(r"\.\.\.", quote)]
+        cut = quote.rstrip().endswith("...")
+        at = 0
+        for number, piece in enumerate(pieces):
+            if not piece:
+                continue
+            last = number == len(pieces) - 2 and cut and not pieces[-1]
+            text = SEP + SEP.join(piece) + ("" if last else SEP)
+            found = self.joined.find(text, at)
+            if found < 0 or (at and found - at > GAP):
+                return False
+            at = found + len(text) - 1
+        return True
+
+
+def is_fragment(quote: str) -> bool:
+    """Whether a backticked span is code (`x + pos`, `W // P`), not a bare name (`x`,
+    `np.var`), a number or an operator alone."""
+    toks = tokens(quote)
+    return (len(toks) > 1 and _DOTTED.fullmatch(quote.strip()) is None
+            and any(_DOTTED.fullmatch(t) is None for t in toks))
+
+
+class Source:
+    """A submission's code: whole, and each function it defines (its last definition, as running
+    the code leaves it), each made a Code on first use. `api`: the student API's names, which
+    have checks of their own: a quote found in one the function calls is not the function's."""
+
+    def __init__(self, chunks: list[str], api: frozenset = frozenset()):
+        self.chunks = chunks
+        self.api = api
+        self._whole: Code | None = None
+        self._functions: dict[str, str] | None = None
+        self._made: dict[str, Code] = {}
+
+    def holds(self, quote: str, function: str | None = None) -> bool:
+        """Whether `function`'s code, with the submission's own helpers it calls (not the
+        student API's), holds `quote` (the whole source's, when it is not found)."""
+        if function is not None:
+            if self._functions is None:
+                self._functions = functions_of(self.chunks)
+            if function in self._functions:
+                if function not in self._made:
+                    self._made[function] = Code("\n".join(self._called(function)))
+                return self._made[function].holds(quote)
+        if self._whole is None:
+            self._whole = Code("\n".join(self.chunks))
+        return self._whole.holds(quote)
+
+    def _called(self, function: str) -> list[str]:
+        """The text of `function` and of the submission's functions it names, transitively."""
+        texts, todo, seen = [], [function], {function}
+        while todo:
+            text = self._functions[todo.pop()]
+            texts.append(text)
+            for name in {t for t in tokens(text) if _NAME.fullmatch(t)} - seen:  # no strings
+                if name in self._functions and name not in self.api:
+                    seen.add(name)
+                    todo.append(name)
+        return texts
+
+
+def functions_of(chunks: list[str]) -> dict[str, str]:
+    """{name: source} of the functions the chunks define, at any depth (a later one wins); a
+    chunk that does not parse gives none."""
+    out: dict[str, str] = {}
+    for chunk in chunks:
+        try:
+            tree = ast.parse(chunk)
+        except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
+            continue
+        lines = chunk.splitlines()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                out[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    return out
+
+
+def submission_code(path: str | Path | None, most: int = MOST_BYTES,
+                    api: frozenset = frozenset()) -> Source | None:
+    """The submission's code (a notebook's code cells), read as the worker reads it (at most
+    `most` bytes; `api`: Source's); None when it cannot be read (a link, too large, not a file,
+    not code)."""
+    from grader.similarity.code import notebook_cells
+    from grader.worker.serve import read_submission
+
+    if path is None:
+        return None
+    path = Path(path)
+    data = read_submission(path, most)
+    if not isinstance(data, bytes):
+        return None
+    text = data.decode("utf-8-sig", errors="replace")
+    chunks = (notebook_cells(text) if path.suffix.lower() == ".ipynb"
+              else [text] if path.suffix.lower() == ".py" else None)
+    if chunks is None or sum(map(len, chunks)) > MOST_CODE:
+        return None
+    return Source(chunks, api)
+
+
+@functools.cache
+def lecture_code(folder: str | None, function: str) -> Code | None:
+    """The lecture's code of the student-API function `function`: its reference (the course's,
+    for a name its specs declare, else the shipped one) and the reference's functions it calls,
+    not the known-wrong variants; None without one (the student bundle has no reference)."""
+    from grader.checks.course import reference_function
+
+    try:
+        found = reference_function(function, folder)
+    except Exception:  # noqa: BLE001 - KeyError: no such function; ImportError: no reference;
+        return None    # a course reference that does not load says so at its own checks
+    texts = [text for called in _called([found]) if (text := _source(called))]
+    return Code("\n".join(texts)) if texts else None
+
+
+def _called(functions: list) -> list:
+    """`functions` and, transitively, the functions of their own modules' package they call."""
+    seen: dict[int, object] = {}
+    todo = list(functions)
+    while todo:
+        function = todo.pop()
+        if id(function) in seen or not inspect.isfunction(function):
+            continue
+        seen[id(function)] = function
+        package = function.__module__.rpartition(".")[0] or function.__module__
+        for name in function.__code__.co_names:
+            value = function.__globals__.get(name)
+            if (inspect.isfunction(value) and value.__module__.startswith(package)
+                    and not value.__module__.endswith("misconceptions")):
+                todo.append(value)
+    return list(seen.values())
+
+
+def _source(function) -> str | None:
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return None
+
+
+def attributed(hint: str, source: Source | None, folder: str | None = None) -> str:
+    """`hint` with each code quote the source does not hold said as the lecture's or dropped
+    (the module's docstring says where; `folder`: the exercises', for a course's reference);
+    as it is when the source is None."""
+    if source is None or not hint or "`" not in hint:
+        return hint
+    out, at = [], 0
+    for match in _SPAN.finditer(hint):
+        quote = match.group(1)
+        before = hint[at:match.start()]
+        function = _function(hint, match.start())
+        if (not is_fragment(quote) or not _theirs(hint, match.start(), match.end())
+                or source.holds(quote, function)):
+            out += [before, match.group()]
+        elif (apposed := _apposed(before, hint[match.end():])) is not None:
+            out.append(apposed)  # "the result `...` goes" -> "the result goes"
+        elif function and (lecture := lecture_code(folder, function)) and lecture.holds(quote):
+            out += [before, LECTURES, match.group()]  # never a sentence's start: "In `f`, "
+        else:
+            out += [before, match.group()]
+        at = match.end()
+    out.append(hint[at:])
+    return "".join(out)
+
+
+def _theirs(hint: str, start: int, end: int) -> bool:
+    """Whether the quote at hint[start:end] reads as the student's code: in the first clause of
+    a sentence that places something in the student's function ("In `f`, ...", up to a colon),
+    not said as the lecture's in its clause, not given as the right code ("instead of",
+    "where") or as an example."""
+    before = _SPAN.sub(_blank, hint[:start])
+    sentence = re.split(r"\.\s", before)[-1]
+    placed = sentence.rfind("In `")
+    clause = _clause(before)
+    return (placed >= 0 and re.search(r"[:;]", _outside_brackets(sentence[placed:])) is None
+            and "lecture" not in clause
+            and _CONTRAST.search(clause) is None and _NOT_THEIRS.search(clause) is None
+            and _EXAMPLE.match(clause) is None and not hint[end:].lstrip().startswith("belongs"))
+
+
+def _outside_brackets(text: str) -> str:
+    """`text` without what closed brackets hold ("(1) ", "(loops over ...)")."""
+    while (shorter := re.sub(r"\([^()]*\)", "", text)) != text:
+        text = shorter
+    return text
+
+
+def _function(hint: str, start: int) -> str | None:
+    """The student's function the sentence around hint[start] places its quote in ("In `f`")."""
+    sentence = re.split(r"\.\s", _SPAN.sub(_blank, hint[:start]))[-1]
+    named = [m.start() for m in re.finditer(r"In `", sentence)]
+    if not named:
+        return None
+    return re.match(r"In `([^`]*)`", hint[start - len(sentence) + named[-1]:]).group(1)
+
+
+def _blank(match: re.Match) -> str:
+    """A quote with its code blanked (its brackets, dots and colons are no prose)."""
+    return match.group()[0] + "x" * (len(match.group()) - 2) + match.group()[-1]
+
+
+def _clause(text: str) -> str:
+    """The end of `text` back to its clause's start (a sentence's, a colon's, or a bracket still
+    open), without the brackets closed inside it; `text`'s quotes are blanked."""
+    depth, kept = 0, []
+    for at in range(len(text) - 1, -1, -1):
+        char = text[at]
+        if char == ")":
+            depth += 1
+        elif char == "(" and depth:
+            depth -= 1
+            continue
+        elif char == "(" or (char in ".:;" and not depth and text[at + 1:at + 2] in (" ", "")):
+            kept.append(char if char == "(" else "")
+            break
+        if not depth:
+            kept.append(char)
+    return "".join(reversed(kept))
+
+
+def _apposed(before: str, after: str) -> str | None:
+    """`before` without its trailing space when the quote only names again what its noun says
+    ("the result `...` goes", "the tiling test `...` tests"), else None."""
+    noun = _APPOSITIVE.search(before)
+    if noun is None or not re.match(r" [a-z]", after):
+        return None
+    if any(word in _NOT_NOUNS for word in noun.group(2).split()):
+        return None
+    return before[:-1]
+
+
+def finished(result, source: Source | None, folder: str | None = None):
+    """An ExerciseResult with each check's hint `attributed`."""
+    if source is None:
+        return result
+    checks = tuple(replace(c, hint=attributed(c.hint, source, folder)) if c.hint else c
+                   for c in result.checks)
+    return replace(result, checks=checks)

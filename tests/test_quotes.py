@@ -1,0 +1,167 @@
+"""A hint's code quotes said as the lecture's where the student did not write them (blind rounds
+52 and 53): report/quotes.py, applied by the grading session to every hint before any report."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from grader.checks.results import FAILED, CheckResult, ExerciseResult
+from grader.report import quotes
+from grader.report.quotes import Source, attributed, submission_code
+
+# error-model sentences as the grader said them (blind round 53's b53_01, b53_05, b53_07)
+SIBLING = ("In `num_patches`, `W // P` reads `H` where `W` belongs: `H // P`, a copy of its "
+           "sibling term (right only when H == W).")
+SOFTMAX_HEAD = ("In `vit_forward`, the result `linear(x[0], params['W_head'], params['b_head'])` "
+                "goes through a softmax over its last axis before it is returned.")
+LN1_FOR_LN2 = ("In `encoder_block`, `layer_norm(x, p['ln2_g'], p['ln2_b'], eps)` is given "
+               "p['ln1_g'], p['ln1_b']: the parameters of the step before it.")
+VARIANCE = ("In `layer_norm`, `np.var(x, keepdims=True, axis=-1)` is taken with ddof=1, where "
+            "`np.var(x, axis=-1, keepdims=True)` is the biased one.")
+EPS = ("In `layer_norm`, `eps` is added outside the square root, `sqrt(var) + eps`, instead of "
+       "inside it, `np.sqrt(var + eps)`.")
+AT_STEP = ("In `self_attention` (at the lecture's step `attention(q, k, v, mask)`), the scores are "
+           "divided by sqrt(d).")
+
+
+def source(text: str) -> Source:
+    return Source([text])
+
+
+def test_a_quote_the_source_holds_is_unchanged():
+    code = ("def num_patches(H, W, P):\n"
+            "    return (H // P) * (H // P)  # W // P in a comment is no code\n"
+            "def other(W, P):\n    return W // P\n")
+    assert attributed(SIBLING, source(code.replace("(H // P) * (H // P)",
+                                                   "(H // P) * (W // P)"))) == SIBLING
+    held = "def vit_forward(x, params):\n    return softmax(linear(x[0], params[\"W_head\"],\n" \
+           "                          params[\"b_head\"]))\n"  # other quotes, other lines
+    assert attributed(SOFTMAX_HEAD, source(held)) == SOFTMAX_HEAD
+
+
+def test_a_quote_the_source_lacks_is_said_as_the_lecture_s():
+    code = "def num_patches(img_size, patch_size):\n    return (img_size // patch_size) ** 2\n"
+    assert attributed(SIBLING, source(code)) == SIBLING.replace(
+        "`W // P` reads", "the lecture's `W // P` reads")  # `H // P`: after the colon, kept
+    # looked for in the function the sentence names: another function's `W // P` is not it
+    other = code + "def patchify(image, P):\n    return image.reshape(H // P, P, W // P, P, C)\n"
+    assert "the lecture's `W // P`" in attributed(SIBLING, source(other))
+    student = ("def encoder_block(x, p, heads):\n"
+               "    norm = lambda t: layer_norm(t, p[\"ln1_g\"], p[\"ln1_b\"])\n"
+               "    x = x + self_attention(norm(x), p, heads)\n    return x + mlp(norm(x), p)\n")
+    assert attributed(LN1_FOR_LN2, source(student)) == LN1_FOR_LN2.replace(
+        "`layer_norm(", "the lecture's `layer_norm(")
+
+
+def test_a_quote_that_only_names_its_noun_again_is_dropped():
+    student = ("def vit_forward(image, params):\n    logits = x[0] @ params['W_head'] + "
+               "params['b_head']\n    return softmax(logits)\n")
+    assert attributed(SOFTMAX_HEAD, source(student)) == (
+        "In `vit_forward`, the result goes through a softmax over its last axis before it is "
+        "returned.")
+
+
+def test_keyword_arguments_are_compared_in_any_order():
+    mine = "def layer_norm(x, g, b, eps=1e-6):\n    v = np.var(x, axis=-1, keepdims=True, ddof=1)\n"
+    assert attributed(VARIANCE, source(mine.replace(", ddof=1", ""))) == VARIANCE
+    # the lecture writes it axis first too: lacking here, it is the lecture's
+    assert attributed(VARIANCE, source(mine.replace("np.var(x, axis=-1", "x.var(axis=-1"))) == (
+        VARIANCE.replace("`np.var(x, keepdims", "the lecture's `np.var(x, keepdims"))
+
+
+def test_the_right_code_an_example_and_the_lecture_s_step_are_unchanged():
+    nothing = source("def layer_norm(x, g, b):\n    return x\n"
+                     "def self_attention(x, p, heads):\n    return x\n")
+    for hint in (EPS, AT_STEP, "In `layer_norm`, your values are the lecture's with "
+                 "`np.mean(x, keepdims=True)` in place of `np.mean(x, axis=-1, keepdims=True)`.",
+                 "Make the output float (`x = x - m`, not `x -= m`).",
+                 "In `layer_norm`, the shape of `x` is read as two sizes, `T, d = x.shape`."):
+        assert attributed(hint, nothing) == hint
+
+
+def test_a_quote_cut_short_is_looked_for_up_to_its_cut():
+    hint = ("In `encoder_block`, the residual of `x + self_attention(layer_norm(x, p['ln1_g'], "
+            "p['ln1_b'], eps), p, h...` adds back the step's output.")
+    written = ("def encoder_block(x, p, heads, eps=1e-6):\n    x = x + self_attention(layer_norm("
+               "x, p['ln1_g'], p['ln1_b'], eps), p, heads)\n    return x\n")
+    assert attributed(hint, source(written)) == hint
+    assert attributed(hint, source("def encoder_block(x, p, heads):\n    return x\n")) == (
+        hint.replace("of `x +", "of the lecture's `x +"))
+
+
+def test_a_notebook_s_code_cells_are_read_not_its_outputs(tmp_path):
+    def notebook(cell_source: str, output: str) -> dict:
+        return {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": ["the result `W // P`"]},
+            {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": [cell_source],
+             "outputs": [{"output_type": "stream", "name": "stdout", "text": [output]}]}]}
+
+    path = tmp_path / "work.ipynb"
+    path.write_text(json.dumps(notebook("def num_patches(H, W, P):\n    return (H // P) * (W // P)",
+                                        "")))
+    assert attributed(SIBLING, submission_code(path)) == SIBLING
+    path.write_text(json.dumps(notebook("def num_patches(H, W, P):\n    return (H // P) ** 2",
+                                        "W // P")))
+    assert "the lecture's `W // P`" in attributed(SIBLING, submission_code(path))
+
+
+def test_a_source_that_cannot_be_read_leaves_the_hint_as_it_is(tmp_path):
+    real = tmp_path / "real.py"
+    real.write_text("def num_patches(H, W, P):\n    return (H // P) ** 2\n")
+    link = tmp_path / "link.py"
+    os.symlink(real, link)
+    huge = tmp_path / "huge.py"
+    huge.write_bytes(b"x = 1\n" * (quotes.MOST_CODE // 6 + 1))
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    for path in (link, huge, broken, tmp_path / "missing.py", tmp_path, None):
+        assert submission_code(path) is None
+        assert submission_code(real, most=10) is None  # more than the worker reads
+        assert attributed(SIBLING, submission_code(path)) == SIBLING
+    odd = tmp_path / "odd.py"  # not UTF-8, a NUL, unbalanced brackets: read, never a crash
+    odd.write_bytes(b"\xff\xfe def num_patches(H, W, P):\x00 return ((H // P\n'''")
+    assert "the lecture's" in attributed(SIBLING, submission_code(odd))
+    deep = tmp_path / "deep.py"  # no parse, brackets too deep to sort, strings left open
+    deep.write_text("def num_patches(H, W, P):\n    return " + "(" * 5000 + "H // P"
+                    + ")" * 5000 + "'''" * 1000 + '"')
+    assert "the lecture's" in attributed(SIBLING, submission_code(deep))
+
+
+def test_the_session_finishes_every_hint_before_any_report(tmp_path):
+    from pathlib import Path
+
+    from grader.session import GradingSession
+    from grader.settings import GraderSettings
+
+    student = tmp_path / "mine.py"
+    student.write_text("def num_patches(img, p):\n    return (img // p) ** 2\n")
+    session = GradingSession(GraderSettings(student, Path(__file__).parents[1] / "exercises"), [])
+    failed = CheckResult("random sizes", 1.0, 0.0, FAILED, hint=SIBLING, hint_kind="mistake")
+    result = session.quoted(ExerciseResult("patch-count", "Count", "", (failed,)))
+    assert result.checks[0].hint.startswith("In `num_patches`, the lecture's `W // P` reads")
+
+
+@pytest.mark.parametrize("quote, fragment", [("W // P", True), ("p['ln1_g']", True),
+                                             ("np.var", False), ("x", False), ("//", False),
+                                             ("P x P", False)])
+def test_only_code_is_a_fragment(quote, fragment):
+    assert quotes.is_fragment(quote) is fragment
+
+
+def test_a_quote_in_a_helper_the_function_calls_is_the_student_s():
+    student = ("def head(x, params):\n    return linear(x[0], params['W_head'], "
+               "params['b_head'])\n\ndef vit_forward(image, params):\n"
+               "    return softmax(head(x, params))\n")
+    assert attributed(SOFTMAX_HEAD, source(student)) == SOFTMAX_HEAD
+    alone = student.replace("head(x, params))", "x[0] @ params['W_head'])")
+    assert attributed(SOFTMAX_HEAD, source(alone)) != SOFTMAX_HEAD
+    # a function of the student API has checks of its own: its code is another place
+    sibling = ("def num_patches(H, W, P):\n    return (H // P) * (W // P)\n"
+               "def patchify(image, P):\n    num_patches(*image.shape[:2], P)\n"
+               "    h = w = image.shape[1] // P\n")
+    hint = SIBLING.replace("num_patches", "patchify")
+    assert attributed(hint, Source([sibling])) == hint
+    api = frozenset({"num_patches", "patchify"})
+    assert "the lecture's `W // P`" in attributed(hint, Source([sibling], api))
