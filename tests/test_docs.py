@@ -153,6 +153,27 @@ def test_the_error_model_operator_in_authoring_md_is_the_shipped_one():
     assert shown == [inspect.getsource(operators.keepdims)]
 
 
+def test_authoring_md_lists_every_error_model_operator_module_in_the_order_tried():
+    """One item per module of `MODULES`, in its order: a TA finds a module's operators there,
+    and a branch that adds a module adds a line of its own."""
+    from grader.reference.error_model.modules import MODULES
+
+    text = (DOCS / "authoring.md").read_text()
+    section = text.split("### A new error model operator\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^- \*\*`(\w+)\.py`\*\*: ", section, re.M)
+    assert listed == [module.__name__.rsplit(".", 1)[1] for module in MODULES]
+
+
+def test_no_line_of_the_docs_is_over_1000_characters():
+    """A paragraph is wrapped (a line of 60,000 characters hid the operators and made every
+    branch that added one conflict); a table row cannot be, so it is excepted."""
+    long = [f"{doc.name}:{number}: {len(line)}"
+            for doc in sorted(DOCS.glob("*.md"))
+            for number, line in enumerate(doc.read_text().splitlines(), 1)
+            if len(line) > 1000 and not line.startswith("|")]
+    assert not long
+
+
 def test_the_buggy_submission_headers_in_authoring_md_name_real_things():
     headers = [text for doc, _, text, _ in blocks("python")
                if doc == "authoring.md" and "\nEXPECT = " in text]
