@@ -14,7 +14,6 @@ from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGradin
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.report.feedback_level import redacted
-from grader.report.quotes import finished, submission_code
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
 from grader.spec.parse import shown_path
@@ -90,6 +89,8 @@ class GradingSession:
         quotes code."""
         if not any(check.hint and "`" in check.hint for check in result.checks):
             return result
+        # imported here: a run whose hints quote no code (the solution's) never pays for it
+        from grader.report.quotes import finished, submission_code
         if self._source is _UNREAD:
             most = self.settings.limits().file_mb * 2**20  # what the worker reads at most
             api = frozenset(name for e in self.catalogue for name in e.uses)
