@@ -84,7 +84,7 @@ class GradingSession:
         return result
 
     def quoted(self, result: ExerciseResult) -> ExerciseResult:
-        """`result` with its hints' code quotes said as the lecture's where the submission's
+        """`result` with its hints' code quotes said as the model solution's where the submission's
         source does not hold them; its source is read (never run) once, at the first hint that
         quotes code."""
         if not any(check.hint and "`" in check.hint for check in result.checks):

@@ -652,7 +652,7 @@ def test_an_axis_split_the_other_way_round_at_every_call_of_one_helper():
     want = ((a / a.sum(-1, keepdims=True)) @ v).swapaxes(0, 1).reshape(5, 8) @ p["Wo"] + p["bo"]
     assert np.allclose(em.rewrite(REFERENCE["self_attention"], name)(x, p, 2), want)
     assert em.sentence(REFERENCE["self_attention"], name).startswith(
-        "In `self_attention` (in each of the lecture's 3 calls of `split_heads`), "
+        "In `self_attention` (in each of the model solution's 3 calls of `split_heads`), "
         "`x.reshape(*lead, T, heads, d // heads)` splits its last axis the other way round")
     one = em.rewrite(REFERENCE["self_attention"],
                      "op:split:self_attention/split_heads:reshape-split-interleaved")
@@ -955,7 +955,7 @@ def test_a_hand_written_tanh_gelu_with_one_slip_is_named(student_act, detail, wo
     found = em.search(block, calls, 0, lambda a, b: agrees(a, b, loose, equal_nan=True))
     assert found is not None and found.name == (
         f"op:activation_slip:encoder_block/mlp:act=gelu_tanh.{detail}")
-    assert found.sentence.startswith("In `encoder_block` (at the lecture's step `mlp(")
+    assert found.sentence.startswith("In `encoder_block` (at the model solution's step `mlp(")
     assert f"the activation is GELU's tanh approximation {words}." in found.sentence
 
 
@@ -7225,7 +7225,7 @@ def test_an_image_read_rows_for_columns_is_said_as_what_a_loop_writer_can_find()
     `grid.transpose(0, 2, 4, 1, 3)` ...": code a file of loops does not have. Now each sentence
     says what the swap does to the patches, true of the file together: numbered down the
     columns of the grid, each read column by column, the channel varying slowest; the code
-    stays as "the lecture's code read as if ...". A kernel's swap keeps its words."""
+    stays as "the model solution's code read as if ...". A kernel's swap keeps its words."""
     def student(image, P, column_major=True):
         im = np.asarray(image)
         im = im[:, :, None] if im.ndim == 2 else im
@@ -7251,7 +7251,8 @@ def test_an_image_read_rows_for_columns_is_said_as_what_a_loop_writer_can_find()
     assert "each patch is read column by column" in found.sentence
     assert "the channel varies slowest" in found.sentence
     assert "(c, p1, p2)" not in found.sentence and "(rows for columns)" not in found.sentence
-    assert "the lecture's code read as if `image` were `image.swapaxes(0, 1)`" in found.sentence
+    assert ("the model solution's code read as if `image` were `image.swapaxes(0, 1)`"
+            in found.sentence)
     gray = [(rng.normal(size=(4, 6)), 2), (rng.normal(size=(6, 4)), 2)]
     found = em.search(patchify, calls_of(patchify, student, gray), 0, same)
     assert found is not None and found.name == \
@@ -7640,7 +7641,7 @@ def test_a_weight_used_transposed_is_named_by_the_name_its_caller_passes():
     first = edits["op:transpose:encoder_block/mlp/linear:W.T-added"]
     assert "`p['W1']` is used transposed" in first
     every = edits["op:transpose:encoder_block/mlp/linear*:W.T-added"]
-    assert "each of the lecture's 2 calls" in every and "p['W1']" not in every
+    assert "each of the model solution's 2 calls" in every and "p['W1']" not in every
 
 
 EMBED_GRAY_UNPACKED = '''
@@ -7749,7 +7750,7 @@ def test_a_final_layer_norms_eps_shows_on_a_fresh_vits_nearly_constant_cls_row()
     assert failing in fresh
     found = em.search(forward, calls, failing, close)
     assert found is not None and found.name == "op:constant:vit_forward/layer_norm:eps=1e-12", found
-    assert found.sentence == ("In `vit_forward` (at the lecture's step `layer_norm(x, "
+    assert found.sentence == ("In `vit_forward` (at the model solution's step `layer_norm(x, "
                               "params['ln_g'], params['ln_b'])`), eps is 1e-12; the lecture's "
                               "is 1e-06."), found.sentence
     assert all(close(em.rewrite(forward, found.name)(*args), c.got) for args, c in
@@ -7819,16 +7820,16 @@ def test_output_loops_bounded_by_the_stride_twice(inside):
     assert em.search(conv, calls_of(conv, right, cases), 0, same) is None
 
 
-# --- tiling.py: the tiling test's sentence quotes the lecture's helper as the lecture's -------
+# --- tiling.py: the tiling test's sentence quotes the reference's helper as the model solution's
 
-def test_a_tiling_test_sentence_quotes_the_lecture_helper_as_the_lectures():
+def test_a_tiling_test_sentence_quotes_the_helper_as_the_model_solution_s():
     """Blind round 52 (b52_02): an inline `if i_h % p_h != 0 and i_w % p_w != 0` was told "the
     tiling test `check_tiling(H, W, P)` tests `H % P and W % P`", the lecture's helper quoted as
-    if the student had called it. The test is now said as the lecture's, what it tests in the
-    sentence's own words: true of code with the helper and of code without it."""
+    if the student had called it. The test is now said as the model solution's, what it tests in
+    the sentence's own words: true of code with the helper and of code without it."""
     for detail in ("both-sides", "height-only", "width-only", "area", "bitwise-or"):
         said = em.sentence(REFERENCE["num_patches"], f"op:tiling:num_patches:{detail}")
-        assert "the tiling test (the lecture's `check_tiling(H, W, P)`) tests" in said, said
+        assert "the tiling test (the model solution's `check_tiling(H, W, P)`) tests" in said, said
         assert "the tiling test `check_tiling" not in said, said
     none = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
     assert "there is no tiling test" in none and "check_tiling" not in none, none
@@ -7846,8 +7847,8 @@ def test_one_slip_on_several_terms_of_a_helper_is_told_once_at_its_calls():
                     for n in ("", ".2") for t in ("beta", "gamma"))
     told = em.sentence(block, both)
     assert told.startswith("One slip, at both of `encoder_block`'s calls of `layer_norm` (the "
-                           "lecture's steps `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` and "
-                           "`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)`), each time: (1) the "
+                           "model solution's steps `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` "
+                           "and `layer_norm(x, p['ln2_g'], p['ln2_b'], eps)`), each time: (1) the "
                            "shift beta `beta` is left out"), told
     assert "(2) the gain gamma `gamma` is left out" in told and "(3)" not in told
     shifts = ("op:term:encoder_block/layer_norm:drop-beta"

@@ -1,5 +1,6 @@
-"""A hint's code quotes said as the lecture's where the student did not write them (blind rounds
-52 and 53): report/quotes.py, applied by the grading session to every hint before any report."""
+"""A hint's code quotes said as the model solution's where the student did not write them (blind
+rounds 52 and 53; "the lecture's" until round 54: the lecture has no code): report/quotes.py,
+applied by the grading session to every hint before any report."""
 from __future__ import annotations
 
 import json
@@ -22,8 +23,8 @@ VARIANCE = ("In `layer_norm`, `np.var(x, keepdims=True, axis=-1)` is taken with 
             "`np.var(x, axis=-1, keepdims=True)` is the biased one.")
 EPS = ("In `layer_norm`, `eps` is added outside the square root, `sqrt(var) + eps`, instead of "
        "inside it, `np.sqrt(var + eps)`.")
-AT_STEP = ("In `self_attention` (at the lecture's step `attention(q, k, v, mask)`), the scores are "
-           "divided by sqrt(d).")
+AT_STEP = ("In `self_attention` (at the model solution's step `attention(q, k, v, mask)`), the "
+           "scores are divided by sqrt(d).")
 
 
 def source(text: str) -> Source:
@@ -41,18 +42,18 @@ def test_a_quote_the_source_holds_is_unchanged():
     assert attributed(SOFTMAX_HEAD, source(held)) == SOFTMAX_HEAD
 
 
-def test_a_quote_the_source_lacks_is_said_as_the_lecture_s():
+def test_a_quote_the_source_lacks_is_said_as_the_model_solution_s():
     code = "def num_patches(img_size, patch_size):\n    return (img_size // patch_size) ** 2\n"
     assert attributed(SIBLING, source(code)) == SIBLING.replace(
-        "`W // P` reads", "the lecture's `W // P` reads")  # `H // P`: after the colon, kept
+        "`W // P` reads", "the model solution's `W // P` reads")  # `H // P`: after the colon
     # looked for in the function the sentence names: another function's `W // P` is not it
     other = code + "def patchify(image, P):\n    return image.reshape(H // P, P, W // P, P, C)\n"
-    assert "the lecture's `W // P`" in attributed(SIBLING, source(other))
+    assert "the model solution's `W // P`" in attributed(SIBLING, source(other))
     student = ("def encoder_block(x, p, heads):\n"
                "    norm = lambda t: layer_norm(t, p[\"ln1_g\"], p[\"ln1_b\"])\n"
                "    x = x + self_attention(norm(x), p, heads)\n    return x + mlp(norm(x), p)\n")
     assert attributed(LN1_FOR_LN2, source(student)) == LN1_FOR_LN2.replace(
-        "`layer_norm(", "the lecture's `layer_norm(")
+        "`layer_norm(", "the model solution's `layer_norm(")
 
 
 def test_a_quote_that_only_names_its_noun_again_is_dropped():
@@ -66,16 +67,17 @@ def test_a_quote_that_only_names_its_noun_again_is_dropped():
 def test_keyword_arguments_are_compared_in_any_order():
     mine = "def layer_norm(x, g, b, eps=1e-6):\n    v = np.var(x, axis=-1, keepdims=True, ddof=1)\n"
     assert attributed(VARIANCE, source(mine.replace(", ddof=1", ""))) == VARIANCE
-    # the lecture writes it axis first too: lacking here, it is the lecture's
+    # the model solution writes it axis first too: lacking here, it is the model solution's
     assert attributed(VARIANCE, source(mine.replace("np.var(x, axis=-1", "x.var(axis=-1"))) == (
-        VARIANCE.replace("`np.var(x, keepdims", "the lecture's `np.var(x, keepdims"))
+        VARIANCE.replace("`np.var(x, keepdims", "the model solution's `np.var(x, keepdims"))
 
 
-def test_the_right_code_an_example_and_the_lecture_s_step_are_unchanged():
+def test_the_right_code_an_example_and_the_model_solution_s_step_are_unchanged():
     nothing = source("def layer_norm(x, g, b):\n    return x\n"
                      "def self_attention(x, p, heads):\n    return x\n")
-    for hint in (EPS, AT_STEP, "In `layer_norm`, your values are the lecture's with "
+    for hint in (EPS, AT_STEP, "In `layer_norm`, your values are the model solution's with "
                  "`np.mean(x, keepdims=True)` in place of `np.mean(x, axis=-1, keepdims=True)`.",
+                 "In `layer_norm`, your values are the lecture's with `x.mean(keepdims=True)`.",
                  "Make the output float (`x = x - m`, not `x -= m`).",
                  "In `layer_norm`, the shape of `x` is read as two sizes, `T, d = x.shape`."):
         assert attributed(hint, nothing) == hint
@@ -88,7 +90,7 @@ def test_a_quote_cut_short_is_looked_for_up_to_its_cut():
                "x, p['ln1_g'], p['ln1_b'], eps), p, heads)\n    return x\n")
     assert attributed(hint, source(written)) == hint
     assert attributed(hint, source("def encoder_block(x, p, heads):\n    return x\n")) == (
-        hint.replace("of `x +", "of the lecture's `x +"))
+        hint.replace("of `x +", "of the model solution's `x +"))
 
 
 def test_a_notebook_s_code_cells_are_read_not_its_outputs(tmp_path):
@@ -104,7 +106,7 @@ def test_a_notebook_s_code_cells_are_read_not_its_outputs(tmp_path):
     assert attributed(SIBLING, submission_code(path)) == SIBLING
     path.write_text(json.dumps(notebook("def num_patches(H, W, P):\n    return (H // P) ** 2",
                                         "W // P")))
-    assert "the lecture's `W // P`" in attributed(SIBLING, submission_code(path))
+    assert "the model solution's `W // P`" in attributed(SIBLING, submission_code(path))
 
 
 def test_a_source_that_cannot_be_read_leaves_the_hint_as_it_is(tmp_path):
@@ -122,11 +124,11 @@ def test_a_source_that_cannot_be_read_leaves_the_hint_as_it_is(tmp_path):
         assert attributed(SIBLING, submission_code(path)) == SIBLING
     odd = tmp_path / "odd.py"  # not UTF-8, a NUL, unbalanced brackets: read, never a crash
     odd.write_bytes(b"\xff\xfe def num_patches(H, W, P):\x00 return ((H // P\n'''")
-    assert "the lecture's" in attributed(SIBLING, submission_code(odd))
+    assert "the model solution's" in attributed(SIBLING, submission_code(odd))
     deep = tmp_path / "deep.py"  # no parse, brackets too deep to sort, strings left open
     deep.write_text("def num_patches(H, W, P):\n    return " + "(" * 5000 + "H // P"
                     + ")" * 5000 + "'''" * 1000 + '"')
-    assert "the lecture's" in attributed(SIBLING, submission_code(deep))
+    assert "the model solution's" in attributed(SIBLING, submission_code(deep))
 
 
 def test_the_session_finishes_every_hint_before_any_report(tmp_path):
@@ -140,7 +142,8 @@ def test_the_session_finishes_every_hint_before_any_report(tmp_path):
     session = GradingSession(GraderSettings(student, Path(__file__).parents[1] / "exercises"), [])
     failed = CheckResult("random sizes", 1.0, 0.0, FAILED, hint=SIBLING, hint_kind="mistake")
     result = session.quoted(ExerciseResult("patch-count", "Count", "", (failed,)))
-    assert result.checks[0].hint.startswith("In `num_patches`, the lecture's `W // P` reads")
+    assert result.checks[0].hint.startswith(
+        "In `num_patches`, the model solution's `W // P` reads")
 
 
 @pytest.mark.parametrize("quote, fragment", [("W // P", True), ("p['ln1_g']", True),
@@ -164,4 +167,4 @@ def test_a_quote_in_a_helper_the_function_calls_is_the_student_s():
     hint = SIBLING.replace("num_patches", "patchify")
     assert attributed(hint, Source([sibling])) == hint
     api = frozenset({"num_patches", "patchify"})
-    assert "the lecture's `W // P`" in attributed(hint, Source([sibling], api))
+    assert "the model solution's `W // P`" in attributed(hint, Source([sibling], api))

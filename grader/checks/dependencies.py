@@ -246,8 +246,8 @@ class Dependencies:
             hint += " " + self._losing(called, "fix it there first")
         if helpers:
             hint += " " + self._losing(
-                helpers, f"where this run uses {it} (the lecture's pipeline does; your code may "
-                         f"not), fix {it} there first")
+                helpers, f"where this run uses {it} (the model solution's pipeline does; your code "
+                         f"may not), fix {it} there first")
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _losing(self, names: list, fix: str) -> str:

@@ -1,4 +1,4 @@
-"""A hint's code quotes, said as the lecture's where the student did not write them.
+"""A hint's code quotes, said as the model solution's where the student did not write them.
 
 Hints quote code: the error model's sentences quote the reference's own code ("In `vit_forward`,
 the result `linear(x[0], params['W_head'], params['b_head'])` goes through a softmax"), which a
@@ -9,11 +9,13 @@ is looked for in the submission's source, compared on tokens (whitespace, commen
 character aside, keyword arguments in any order). One the source holds is left alone. One it
 does not, said where the sentence reads it as the student's code, is dropped where it only names
 again what its noun says ("the result `...` goes": "the result goes"), else, when it is the
-lecture's code (the reference's source holds it), said as "the lecture's `...`". Nothing else
-changes: a quote already said as the lecture's ("at the lecture's step `...`", "the lecture's
-with `...`"), one given as the right code or an example ("instead of `...`", "`...` belongs",
-"as `...`", "(`...`"), or one that is no code of the lecture's (a rewrite: what the student's
-code does, in the lecture's terms) keeps its words: "the lecture's" is said only where true.
+model solution's code (the course's model solution, which the grader runs: the reference's source
+holds it), said as "the model solution's `...`" (never "the lecture's": the lecture has no code).
+Nothing else changes: a quote already said as the model solution's or the lecture's ("at the model
+solution's step `...`", "the model solution's with `...`"), one given as the right code or an
+example ("instead of `...`", "`...` belongs", "as `...`", "(`...`"), or one that is no code of
+the model solution's (a rewrite: what the student's code does, in the model solution's terms)
+keeps its words: "the model solution's" is said only where true.
 
 The source is read as the worker reads it (worker/serve.read_submission: a regular file of one
 name, never through a link, bounded), a notebook's code cells only; one that cannot be read
@@ -32,7 +34,8 @@ MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by defau
 MOST_CODE = 1 << 20  # characters of code looked in at most: more leaves the hints as they are
 SEP = "\x1f"
 GAP = 400  # characters of tokens a quote's `...` may stand for
-LECTURES = "the lecture's "
+LECTURES = "the model solution's "  # the course's model solution: the lecture has no code
+SAID_AS = ("lecture", "model solution")  # a clause that already says whose the code is
 DEEPEST = 64  # brackets in brackets: keyword arguments are put in order up to this depth
 
 _TOKEN = re.compile(r"""
@@ -245,9 +248,10 @@ def submission_code(path: str | Path | None, most: int = MOST_BYTES,
 
 @functools.cache
 def lecture_code(folder: str | None, function: str) -> Code | None:
-    """The lecture's code of the student-API function `function`: its reference (the course's,
-    for a name its specs declare, else the shipped one) and the reference's functions it calls,
-    not the known-wrong variants; None without one (the student bundle has no reference)."""
+    """The model solution's code of the student-API function `function`: its reference (the
+    course's, for a name its specs declare, else the shipped one) and the reference's functions
+    it calls, not the known-wrong variants; None without one (the student bundle has no
+    reference)."""
     from grader.checks.course import reference_function
 
     try:
@@ -284,8 +288,8 @@ def _source(function) -> str | None:
 
 
 def attributed(hint: str, source: Source | None, folder: str | None = None) -> str:
-    """`hint` with each code quote the source does not hold said as the lecture's or dropped
-    (the module's docstring says where; `folder`: the exercises', for a course's reference);
+    """`hint` with each code quote the source does not hold said as the model solution's or
+    dropped (the module's docstring says where; `folder`: the exercises', for a course's reference);
     as it is when the source is None."""
     if source is None or not hint or "`" not in hint:
         return hint
@@ -311,14 +315,14 @@ def attributed(hint: str, source: Source | None, folder: str | None = None) -> s
 def _theirs(hint: str, start: int, end: int) -> bool:
     """Whether the quote at hint[start:end] reads as the student's code: in the first clause of
     a sentence that places something in the student's function ("In `f`, ...", up to a colon),
-    not said as the lecture's in its clause, not given as the right code ("instead of",
-    "where") or as an example."""
+    not said as the model solution's (or the lecture's) in its clause, not given as the right
+    code ("instead of", "where") or as an example."""
     before = _SPAN.sub(_blank, hint[:start])
     sentence = re.split(r"\.\s", before)[-1]
     placed = sentence.rfind("In `")
     clause = _clause(before)
     return (placed >= 0 and re.search(r"[:;]", _outside_brackets(sentence[placed:])) is None
-            and "lecture" not in clause
+            and not any(said in clause for said in SAID_AS)
             and _CONTRAST.search(clause) is None and _NOT_THEIRS.search(clause) is None
             and _EXAMPLE.match(clause) is None and not hint[end:].lstrip().startswith("belongs"))
 

@@ -456,7 +456,8 @@ GENERALISATIONS = {
                          lambda a, hidden: (
         f"for one and three channels (gray and RGB), wrong for "
         f"{'another number of channels' if hidden else f'{_channels_of(a)} channels'}: the "
-        "lecture's code is the same for any number of channels C (a patch holds P*P*C numbers)")),
+        "model solution's code is the same for any number of channels C (a patch holds P*P*C "
+        "numbers)")),
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images",
                        ("with (H, W, C) images", "a 2-D image"), lambda a, hidden: (
         "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel, "

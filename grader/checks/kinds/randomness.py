@@ -34,6 +34,6 @@ def repeated(result, check, planned, outcome, worker, seen: dict):
     return replace(result, misconception=RANDOM, hint_kind=OBSERVATION, hint=(
         f"Your `{name}` returns different values for the same inputs when it is called twice: "
         "something in it changes from call to call (random numbers, such as dropout left on, "
-        f"or state kept between calls). The lecture's `{name}` gives the same values every "
+        f"or state kept between calls). The model solution's `{name}` gives the same values every "
         "time."))
 

@@ -176,12 +176,12 @@ def _padded(check, params, planned, value) -> bool:
 # name -> (whether the value a refusal case returned is that, what is said of it): what a code
 # that refuses nothing returns instead
 INSTEAD = {
-    PADDED: (_padded, "returns what the lecture's gives for the image zero-padded at the bottom "
-             "and right to a multiple of P (timm's dynamic_img_pad, Swin's `F.pad`): when P "
+    PADDED: (_padded, "returns what the model solution's gives for the image zero-padded at the "
+             "bottom and right to a multiple of P (timm's dynamic_img_pad, Swin's `F.pad`): when P "
              "does not tile the image, raise ValueError instead of padding"),
-    BATCHED: (_batched, "returns a value for a 4-D array: the lecture's for each of its images, "
-              "one after the other, as code written for a batch (MAE's, timm's) gives it; one "
-              "image is (H, W) or (H, W, C): raise ValueError for any other shape"),
+    BATCHED: (_batched, "returns a value for a 4-D array: the model solution's for each of its "
+              "images, one after the other, as code written for a batch (MAE's, timm's) gives it; "
+              "one image is (H, W) or (H, W, C): raise ValueError for any other shape"),
 }
 
 

@@ -56,7 +56,8 @@ MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
-              " slip leads to (a query left with no key), never where the lecture's code runs.")
+              " slip leads to (a query left with no key), never where the model solution's code "
+              "runs.")
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 _LOCK = threading.RLock()
 
@@ -139,7 +140,7 @@ def everywhere(root: Instance, found: list[Edit]) -> list[Edit]:
                 continue
             first, others = instances[0], instances[1:]
             said = where(Context(root.name, first))
-            every = (f"`{root.name}` (in each of the lecture's {len(instances)} calls of `"
+            every = (f"`{root.name}` (in each of the model solution's {len(instances)} calls of `"
                      + first.name + ("`)" if parent is root else f"` in `{parent.name}`)"))
             for edit in (e for e in found if e.site.path == first.path):
                 twins = [by_site.get((other.path, edit.site.index, edit.operator, edit.detail))

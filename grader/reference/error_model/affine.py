@@ -37,7 +37,7 @@ def affine_dropped(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     yield Change("affine-dropped",
                  f"In {where(context)}, the learned scale and shift are never applied: "
-                 f"`{code(node.left.left)}` is returned as it is, where the lecture's "
+                 f"`{code(node.left.left)}` is returned as it is, where the model solution's "
                  f"`{code(node)}` multiplies it by `{scale}` and adds `{shift}` (a "
                  "normaliser without its elementwise affine, as torch's "
                  "`elementwise_affine=False` makes it). Finish with "
@@ -82,7 +82,7 @@ def affine_not_passed(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     yield Change("affine-not-passed",
                  f"In {where(context)}, the normalisation is used without its learned scale "
-                 f"and shift: the normalised values go on as they are, where the lecture's "
+                 f"and shift: the normalised values go on as they are, where the model solution's "
                  f"multiplies them by `{passed[0]}` and adds `{passed[1]}` (a LayerNorm with "
                  f"no parameters, as torch's `elementwise_affine=False` makes it). Pass them "
                  f"to `{callee(call)}` there, or multiply by `{passed[0]}` and add "

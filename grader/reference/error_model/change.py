@@ -48,12 +48,13 @@ def slug(text: str) -> str:
 
 
 def where(context: Context) -> str:
-    """"`softmax`" or "`encoder_block` (at the lecture's step `mlp(...)`)": the step is quoted
-    as the lecture's code writes it, which a student's code may not (its own names, no call)."""
+    """"`softmax`" or "`encoder_block` (at the model solution's step `mlp(...)`)": the step is
+    quoted as the model solution's code writes it, which a student's code may not (its own names,
+    no call)."""
     steps = context.instance.path.split("/")[1:]
     if not steps:
         return f"`{context.root}`"
-    return (f"`{context.root}` (at the lecture's step "
+    return (f"`{context.root}` (at the model solution's step "
             f"`{code(ast.parse(context.instance.call).body[0])}`)")
 
 

@@ -146,7 +146,7 @@ def parts_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
 
     yield Change(f"{slug(code(second))}-before-{slug(code(first))}",
                  f"In {where(context)}, `{code(reversed_parts(node))}` puts `{code(second)}` "
-                 f"before `{code(first)}`: the lecture's order is `{code(node)}`.",
+                 f"before `{code(first)}`: the model solution's order is `{code(node)}`.",
                  reversed_parts)
 
 

@@ -235,14 +235,14 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
                         ast.parse("np.asarray(image) / 255.0", mode="eval").body)
     yield Change("image-over-255",
                  f"In {where(context)}, the pixels are rescaled first, `image / 255` (Keras' "
-                 "Rescaling(1./255), torchvision's ToTensor): the lecture's functions take the "
-                 "image as it is given; rescaling is the data pipeline's job.",
+                 "Rescaling(1./255), torchvision's ToTensor): the model solution's functions take "
+                 "the image as it is given; rescaling is the data pipeline's job.",
                  lambda n: prepended(n, scaled))
     for detail, formula, words in NORMALISATIONS:
         statement = ast.parse(f"image = {formula}").body[0]
         yield Change(detail,
                      f"In {where(context)}, the pixels are normalised first, `{formula}` "
-                     f"({words}): the lecture's functions take the image as it is given; "
+                     f"({words}): the model solution's functions take the image as it is given; "
                      "normalising is the data pipeline's job.",
                      lambda n, statement=statement: prepended(n, statement))
     if_integer = ast.parse("if np.issubdtype(np.asarray(image).dtype, np.integer):\n"
@@ -250,7 +250,7 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change("integer-image-over-255",
                  f"In {where(context)}, integer pixels (a uint8 image) are rescaled to [0, 1] "
                  "first, `image / 255`, as torchvision's ToTensor does for uint8 arrays only: "
-                 "the lecture's functions take the pixel values as they are, whatever their "
+                 "the model solution's functions take the pixel values as they are, whatever their "
                  "dtype; rescaling is the data pipeline's job.",
                  lambda n: prepended(n, if_integer))
 

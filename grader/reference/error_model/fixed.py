@@ -134,7 +134,7 @@ def kept_diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, each token gets only its own value `{values}` scaled "
                  f"by its attention weight on itself, the diagonal of `{weights}` (an einsum "
                  f"that repeats a letter, `np.einsum('hss,shm->shm', A, v)`, takes the "
-                 f"diagonal): the lecture's `{code(node)}` is the weighted sum of every "
+                 f"diagonal): the model solution's `{code(node)}` is the weighted sum of every "
                  f"token's value, `np.einsum('hst,thm->shm', A, v)`, a new letter for the "
                  f"tokens looked at. Right only for a row whose weight is all on itself.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n.left, n.right], []),
@@ -153,8 +153,8 @@ def attends_itself(context: Context, node: ast.AST) -> Iterator[Change]:
     values = code(node.right)
     yield Change(f"{values}-alone",
                  f"In {where(context)}, each token attends only to itself: its output is its "
-                 f"own value, a row of `{values}`, where the lecture's `{code(node)}` is the "
-                 f"sum of every token's value weighted by its attention weights. That happens, "
+                 f"own value, a row of `{values}`, where the model solution's `{code(node)}` is "
+                 "the sum of every token's value weighted by its attention weights. That happens, "
                  f"for one, when each token's scores are taken over a sequence of one token: "
                  f"attention code written for a batch, (B, T, d), given one (T, d) sequence "
                  f"and reading the batch size off its first axis, `x.reshape(x.shape[0], -1, "

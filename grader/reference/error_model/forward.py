@@ -165,7 +165,7 @@ def leftover_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"In {where(context)}, `{callee(node)}` after the loop reads `{read}`: "
                          f"the loop variable `{variable}` is left over from the loop's last "
                          f"step, so these are the last {variable}'s own parameters of "
-                         f"`{callee(node)}`; the lecture's step after the loop has its own, "
+                         f"`{callee(node)}`; the model solution's step after the loop has its own, "
                          f"`{meant}`.", replaced)
 
 

@@ -161,8 +161,8 @@ def over_later_axes(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change(f"{callee(node)}.axis-and-later",
                  f"In {where(context)}, `{code(node)}` runs over `{name}` and every axis after "
                  f"it, as a kernel that views the array as 2-D at `{name}` does (ONNX's Softmax "
-                 f"before opset 13): the lecture's runs over `{name}` alone, the same only when "
-                 "it is the last axis.", later, ((bound, later_axes),))
+                 f"before opset 13): the model solution's runs over `{name}` alone, the same only "
+                 "when it is the last axis.", later, ((bound, later_axes),))
 
 
 def all_but_first(x):

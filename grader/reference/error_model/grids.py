@@ -113,7 +113,7 @@ def channels_first(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"varies slowest (all of a patch's values of its first channel, then all of "
                  f"the next), as torch's channel-first (C, H, W) tensors flatten (Conv2d's "
                  f"weight layout), where the lecture's (p1, p2, c) varies it fastest, each "
-                 f"pixel's channels side by side (the lecture's code read as if "
+                 f"pixel's channels side by side (the model solution's code read as if "
                  f"`{code(node)}` were `{written}`).",
                  lambda n, moved=moved: ast.Call(n.func, [ast.Constant(a) for a in moved], []))
 

@@ -109,28 +109,29 @@ def _stride_leaves_over(image, K, stride) -> bool:
 # what they have in common, said to the student; what the lecture's does with them)
 GUARDS = {
     "gray-refused": (("image",), _gray, "a 2-D (H, W) gray image",
-                     "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
+                     "the model solution's reads a 2-D image as one channel, (H, W, 1)"),
     "gray-unpacked": (("image",), _gray, "a 2-D (H, W) gray image",
-                      "the lecture's reads a 2-D image as one channel, (H, W, 1)"),
+                      "the model solution's reads a 2-D image as one channel, (H, W, 1)"),
     "rgb-only": (("image",), _not_rgb, "every image but an (H, W, 3) RGB one (a gray image, "
-                 "one channel, four)", "the lecture's takes (H, W) and (H, W, C) for any C"),
+                 "one channel, four)", "the model solution's takes (H, W) and (H, W, C) for any C"),
     "gray-or-rgb-only": (("C",), _not_gray_or_rgb, "every channel count C but 1 and 3 (gray "
-                         "and RGB)", "the lecture's counts P*P*C numbers for any positive C"),
+                         "and RGB)", "the model solution's counts P*P*C numbers for any "
+                         "positive C"),
     "three-channels-only": (("C",), _not_three, "every channel count C but 3",
-                            "the lecture's counts P*P*C numbers for any positive C"),
+                            "the model solution's counts P*P*C numbers for any positive C"),
     "windows-must-fit": (("image", "K", "stride"), _stride_leaves_over, "an image whose "
                          "rows or columns the stride leaves over (`(H - k) % stride` or `(W - "
-                         "k) % stride` not 0)", "the lecture's floors, H' = (H - k) // stride "
-                         "+ 1, the rows and columns left over unread"),
+                         "k) % stride` not 0)", "the model solution's floors, H' = (H - k) // "
+                         "stride + 1, the rows and columns left over unread"),
     "two-or-three-axes-only": (("x", "axis"), _not_two_or_three_axes, "an `x` that is neither 2-D "
-                               "nor 3-D (a 1-D vector, a 4-D batch)", "the lecture's takes an "
-                               "array of any number of axes"),
+                               "nor 3-D (a 1-D vector, a 4-D batch)", "the model solution's takes "
+                               "an array of any number of axes"),
     "two-axes-only": (("x", "gamma"), _not_two_axes, "an `x` that is not a 2-D (T, d) matrix "
-                      "(a single (d,) token, a batched (B, T, d) input)", "the lecture's "
+                      "(a single (d,) token, a batched (B, T, d) input)", "the model solution's "
                       "normalises each row along the last axis, whatever axes come before it"),
     "last-axis-only": (("x", "axis"), _not_last, "every `axis` but the last one of `x`",
-                       "the lecture's works along any axis (where a library supports only the "
-                       "last one, move `axis` last with np.moveaxis and back)"),
+                       "the model solution's works along any axis (where a library supports only "
+                       "the last one, move `axis` last with np.moveaxis and back)"),
 }
 
 
@@ -213,7 +214,7 @@ def guarded(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 GUARDED = ("In {where}, {refused} is refused (an error is raised for it), where {lecture}: "
-           "accept every input the lecture's function accepts.")
+           "accept every input the model solution's function accepts.")
 SAID = {  # a guard that raises Python's own error, by its message: said as the code that does
     "gray-unpacked": "In {where}, the shape of `{name}` is unpacked into three sizes (`H, W, C "
                      "= {name}.shape`): {refused} raises ValueError (not enough values to "

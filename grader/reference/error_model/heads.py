@@ -191,8 +191,8 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
         return rewrite
 
     lead = (f"In {where(context)}, nothing checks that `{code(count)}` divides the width d "
-            f"(the lecture's code raises ValueError when d % heads != 0), so where it does not "
-            f"your code returns a value: ")
+            "(the model solution's code raises ValueError when d % heads != 0), so where it does "
+            "not your code returns a value: ")
     yield Change("heads-unchecked-last-columns-unattended", lead + (
         "each head takes d // heads columns (a loop over `h * d_h:(h + 1) * d_h` writing into "
         "an output of zeros), so the last d % heads columns are never attended and reach the "

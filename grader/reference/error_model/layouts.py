@@ -63,8 +63,8 @@ def two_axes_unpacked(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the shape of `{given}` is read as two sizes, `T, d = "
                  f"{given}.shape`: code written for one (T, d) sequence, so an input with "
                  f"another number of axes (a batch (B, T, d), or a single token (d,)) raises "
-                 f"\"too many (or not enough) values to unpack\". The lecture's function works "
-                 f"on the last axis of `{given}` and keeps any leading axes: take `d = "
+                 "\"too many (or not enough) values to unpack\". The model solution's function "
+                 f"works on the last axis of `{given}` and keeps any leading axes: take `d = "
                  f"{given}.shape[-1]` and reduce with `axis=-1`.",
                  lambda n: prepended(n, statement))
 
@@ -90,8 +90,8 @@ def reshaped_by_first_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the result `{code(node)}` is reshaped to "
                  f"`(len({given}), -1)`, a shape written for a (T, d) matrix: right for an input "
                  f"of two axes, but a batch (B, T, d) comes back as (B, T * d) and a single token "
-                 f"(d,) as a column (d, 1). The lecture's result has the shape of `{given}`: "
-                 f"reshape back to `{given}.shape`.",
+                 "(d,) as a column (d, 1). The model solution's result has the shape of "
+                 f"`{given}`: reshape back to `{given}.shape`.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n, ast.Name(given, ast.Load())], []),
                  ((bound, by_first_axis),))
@@ -112,7 +112,7 @@ def batch_axis_kept(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the result `{code(node)}` comes back with an extra axis "
                  "of length 1 in front (a batch of one, as batch-first code such as Hugging "
                  "Face's or timm's keeps with `[None]` or `unsqueeze(0)`): the values are right, "
-                 "but the lecture's function works on one input and returns no batch axis.",
+                 "but the model solution's function works on one input and returns no batch axis.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], []),
                  ((bound, batch_axis),))
 
@@ -198,9 +198,9 @@ def last_size_as_given(context: Context, node: ast.AST) -> Iterator[Change]:
                 return new
             yield Change(f"{last}-from-{given}-as-given",
                          f"In {where(context)}, `{last}` is read from the last axis of `{given}` "
-                         f"as it is given, `{last} = {given}.shape[-1]`, where the lecture's "
-                         f"code reads it after `{code(first)}`: for a 2-D (gray) image, which "
-                         f"that step gives one channel, the last axis is the width, so "
+                         f"as it is given, `{last} = {given}.shape[-1]`, where the model "
+                         f"solution's code reads it after `{code(first)}`: for a 2-D (gray) image, "
+                         f"which that step gives one channel, the last axis is the width, so "
                          f"`{last}` is wrong and the reshape that uses it fails.", edited)
             return
 

@@ -73,8 +73,8 @@ def empty_rows_zeroed(context: Context, node: ast.AST) -> Iterator[Change]:
     bound = f"{PREFIX}zero_hidden_rows"
     yield Change("hidden-rows-zero-weights",
                  f"In {where(context)}, a query whose every key is hidden gets weights 0 from "
-                 f"`{code(node)}` (its row reads no value), where the lecture's softmax gives "
-                 "NaN: no query of the lecture's mask is left with no key.",
+                 f"`{code(node)}` (its row reads no value), where the model solution's softmax "
+                 "gives NaN: no query of the model solution's mask is left with no key.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], []),
                  names=((bound, zero_hidden_rows),))
 

@@ -387,7 +387,7 @@ def step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
     own = ", ".join(f"{owner}[{k!r}]" for k in read)
     yield Change(f"{read[0]}-as-{copied[0]}-in-{slug(code(node.func))}",  # how it came about
                  f"In {where(context)}, `{code(node)}` is given {shown}: the parameters of the "
-                 f"step before it, where the lecture's step has its own ({own}).",  # untold
+                 f"step before it, where the model solution's step has its own ({own}).",  # untold
                  lambda n, position=position, new=copied[0][position]: _given(n, position, new))
 
 

@@ -85,8 +85,8 @@ def skip_every(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"skip-every-{name}",
                      f"In {where(context)}, `{name}` is left out at each of its {len(calls)} "
                      f"places ({shown}): each input goes on as it is, so no `{name}` is applied "
-                     f"anywhere in `{context.instance.name}`, where the lecture's code applies "
-                     f"it at every one of these places.",
+                     f"anywhere in `{context.instance.name}`, where the model solution's code "
+                     "applies it at every one of these places.",
                      lambda n, bounds=tuple(bounds): _without(n, list(bounds)))
 
 

@@ -74,7 +74,7 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
                 " (your code works along that axis, or along the right one of an array whose "
                 "axes are in another order than the lecture's)")
             yield Change(f"{callee(node)}.axis={new}",
-                         f"In {where(context)}, your values are the lecture's with "
+                         f"In {where(context)}, your values are the model solution's with "
                          f"`{code(with_keyword(node, 'axis', value))}` in place of "
                          f"`{code(node)}`: over {over} instead of {shown}{how}.",
                          lambda n, value=value: with_keyword(n, "axis", value))
@@ -477,7 +477,7 @@ def rows_and_columns(context: Context, node: ast.AST) -> Iterator[Change]:
     if step is not None and step.node.args.args and cuts_patches(
             step.node, step.node.args.args[0].arg):  # what the swap does to the patches
         sentence = (f"In {where(context)}, `{first}` is cut into patches with its rows and "
-                    f"columns swapped: {READ_TRANSPOSED} (the lecture's code read as if "
+                    f"columns swapped: {READ_TRANSPOSED} (the model solution's code read as if "
                     f"`{code(node)}` were given `{first}.swapaxes(0, 1)`).")
     yield Change(f"{first}-axes-swapped", sentence,
                  lambda n: with_first(n, ast.Call(ast.Attribute(n.args[0], "swapaxes",

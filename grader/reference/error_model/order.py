@@ -374,8 +374,8 @@ def argument_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
                     f"`{name}.swapaxes(0, 1)` (rows for columns).")
         if cuts_patches(node, name):  # what the swap does, in words loops can be searched for
             sentence = (f"In {where(context)}, `{name}` is read with its rows and columns "
-                        f"swapped: {READ_TRANSPOSED} (the lecture's code read as if `{name}` "
-                        f"were `{name}.swapaxes(0, 1)`).")
+                        f"swapped: {READ_TRANSPOSED} (the model solution's code read as if "
+                        f"`{name}` were `{name}.swapaxes(0, 1)`).")
         yield Change(f"{name}-axes-swapped", sentence, lambda n, swap=swap: prepended(n, swap))
 
 
@@ -431,7 +431,7 @@ def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                         f"or Julia)")
         yield Change(f"transpose-{'-'.join(map(str, new_axes))}",
                      f"In {where(context)}, `{code(permuted(node))}` puts axes {axes[j]} and "
-                     f"{axes[i]} in each other's place{reversal}: the lecture's order is "
+                     f"{axes[i]} in each other's place{reversal}: the model solution's order is "
                      f"`{code(node)}`.", permuted)
 
 

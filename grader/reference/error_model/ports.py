@@ -80,7 +80,7 @@ def sizes_as_keywords(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the result `{code(node)}` is returned as the keyword "
                  f"arguments of the layer it configures, `{written}`, as timm's and Hugging "
                  f"Face's patch embedding write `nn.Conv2d(..., kernel_size=patch_size, "
-                 f"stride=patch_size)`: the lecture's answer is the tuple "
+                 f"stride=patch_size)`: the model solution's answer is the tuple "
                  f"({', '.join(names)}) itself, `{code(node)}`.",
                  lambda n: keywords(n) if isinstance(n, ast.Tuple) and len(n.elts) == len(names)
                  else None)

@@ -213,7 +213,8 @@ def result_flattened(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the result `{code(node)}` comes back flattened to "
                  "rows, `.reshape(-1, d)`: a grid or a batch (A, B, ..., d) returned as (A * B * "
                  "..., d), as timm's PatchEmbed with flatten=True returns its tokens; the "
-                 "lecture's function keeps those leading axes (flattening is the caller's step).",
+                 "model solution's function keeps those leading axes (flattening is the caller's "
+                 "step).",
                  _wrapped(bound), ((bound, grid_as_rows),))
 
 
@@ -255,7 +256,7 @@ def tuple_parts(context: Context, node: ast.AST) -> Iterator[Change]:
     yield from every_part_alike(context, node)
     yield Change("zero-appended",
                  f"{told} `{code(node)[:-1]}, 0)`, with a 0 appended (a padding, as torch's "
-                 f"Conv2d takes it): the lecture's answer is `{code(node)}` alone.",
+                 f"Conv2d takes it): the model solution's answer is `{code(node)}` alone.",
                  lambda n: ast.Tuple([*n.elts, ast.Constant(0)], ast.Load()))
 
 
@@ -281,7 +282,7 @@ def every_part_alike(context: Context, node: ast.Tuple) -> Iterator[Change]:
 
         yield Change(f"every-part-{detail}",
                      f"In {where(context)}, the result `{code(node)}` is returned as "
-                     f"`{code(changed(node))}`: every part is {words}, where the lecture's "
+                     f"`{code(changed(node))}`: every part is {words}, where the model solution's "
                      f"answer is `{code(node)}`.", changed)
 
 
@@ -335,7 +336,8 @@ def row_as_slice(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the row `{code(node)}` is read with its axis of "
                  f"length 1 kept, as the slice `{code(sliced)}` reads it (or `[:, {index}]` on a "
                  "batch of one, `x[None]`): what is computed from it keeps that axis too, shape "
-                 f"(1, n) where the lecture's has (n,). Index the row itself, `{code(node)}`.",
+                 "(1, n) where the model solution's has (n,). Index the row itself, "
+                 f"`{code(node)}`.",
                  lambda n: ast.Subscript(n.value, ast.Slice(copy.deepcopy(start),
                                                             copy.deepcopy(stop)), ast.Load()))
 

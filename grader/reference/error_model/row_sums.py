@@ -79,9 +79,9 @@ REREADINGS = frozenset(f"var.one-pass-{detail}" for detail, _, _ in ACCUMULATED)
 
 def _said(context: Context, var: str, how: str = "") -> str:
     return (f"In {where(context)}, the variance is collected in the same pass as the mean, "
-            f"`mean(x**2) - mean(x)**2`{how}, where the lecture's `{var}` takes it about the "
-            "mean, `mean((x - mean)**2)`: far from zero the two terms are huge and nearly equal, "
-            "so their difference loses its digits (and below zero its square root is NaN). "
+            f"`mean(x**2) - mean(x)**2`{how}, where the model solution's `{var}` takes it about "
+            "the mean, `mean((x - mean)**2)`: far from zero the two terms are huge and nearly "
+            "equal, so their difference loses its digits (and below zero its square root is NaN). "
             "Subtract the mean first.")
 
 

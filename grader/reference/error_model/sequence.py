@@ -143,7 +143,7 @@ def penultimate_state(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"stops before its last one, and {steps} after it "
                      f"{'is' if after == 1 else 'are'} left out (as "
                      "LLaVA's `select_layer=-2` and Stable Diffusion's CLIP skip read CLIP's "
-                     "features). The lecture's result reads the stream after every step of "
+                     "features). The model solution's result reads the stream after every step of "
                      "the loop and those after it.", penultimate)
 
 

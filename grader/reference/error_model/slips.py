@@ -71,7 +71,7 @@ def told_grouped(group: list[Edit], one: bool) -> str:
         for i, part in enumerate(classes.values(), 1))
 
 
-WHERE = re.compile(r"In (`[^`]+`)(?: \(at the lecture's step (`[^`]+`)\))?, (.+)", re.S)
+WHERE = re.compile(r"In (`[^`]+`)(?: \(at the model solution's step (`[^`]+`)\))?, (.+)", re.S)
 
 
 def at_each_call(group: list[Edit]) -> str:
@@ -95,7 +95,7 @@ def at_each_call(group: list[Edit]) -> str:
         return ""
     (_, helper), caller = next(iter(places)), found[0][0].group(1)
     steps = [match[0].group(2) for match in found]
-    calls = (f" (the lecture's steps {', '.join(steps[:-1])} and {steps[-1]})"
+    calls = (f" (the model solution's steps {', '.join(steps[:-1])} and {steps[-1]})"
              if all(steps) else "")
     count = "both" if len(sites) == 2 else f"all {len(sites)}"
     return (f"One slip, at {count} of {caller}'s calls of `{helper}`{calls}, each time: "

@@ -99,7 +99,7 @@ def stem_activation(context: Context, node: ast.AST) -> Iterator[Change]:
         bound = f"{PREFIX}stem_{name}"
         yield Change(f"result-through-{name}",
                      f"In {where(context)}, the linear map's output `{shown}` goes through "
-                     f"{words} before it is returned, as in {styles[name]}: the lecture's "
+                     f"{words} before it is returned, as in {styles[name]}: the model solution's "
                      f"`{context.root}` returns the linear map's values themselves, with no "
                      "activation after them (the lecture's GELU belongs inside the MLP only). "
                      "Return them without it.",

@@ -422,7 +422,7 @@ def extra_zero_logit(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, `{code(node)}` has one more term in its denominator, "
                  f"`{code(extra)}`: a logit of 0 added to every slice (softmax_1 of \"Attention "
                  "Is Off By One\", an attention sink fixed at zero), so each slice sums to less "
-                 f"than 1. The lecture's softmax divides by the sum of `{name}` alone.",
+                 f"than 1. The model solution's softmax divides by the sum of `{name}` alone.",
                  lambda n, extra=extra: ast.BinOp(n.left, ast.Div(),
                                                   ast.BinOp(n.right, ast.Add(), extra)))
 

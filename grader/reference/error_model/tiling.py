@@ -132,8 +132,8 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
         # does not quote the reference's test as if the file had one that does nothing
         said = (f"In {where(context)}, there is no tiling test: it refuses no size"
                 if detail == "none" else
-                f"In {where(context)}, the tiling test (the lecture's `{code(node)}`) tests "
-                f"{tests}")  # the lecture's helper: a student's test is often inline
+                f"In {where(context)}, the tiling test (the model solution's `{code(node)}`) tests "
+                f"{tests}")  # the model solution's helper: a student's test is often inline
         if not given:  # a count only where the sizes are the function's own (num_patches'):
             shows = shows.replace("gets a count", "is let through")  # else patches, tokens
         yield Change(detail,
@@ -206,8 +206,8 @@ def batched(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, a 4-D array is taken as a batch of images (B, H, W, C) "
                  f"and the patches of all of them are returned, one image after the other, as "
                  f"code written for a batch gives them (MAE's patchify, timm's PatchEmbed); the "
-                 f"lecture's function takes one image, (H, W) or (H, W, C): raise ValueError for "
-                 f"any other shape.",
+                 "model solution's function takes one image, (H, W) or (H, W, C): raise "
+                 "ValueError for any other shape.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [*n.args[:1], P], []),
                  names=((bound, stacked),))
 
