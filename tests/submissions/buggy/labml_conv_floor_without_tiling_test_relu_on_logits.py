@@ -19,6 +19,11 @@ vit-forward checks ("In `vit_forward`, the linear map's output ... goes through 
 returned ... Return them without it."). vit-checkpoint's observation also said "Your
 `linear_patch_embed` loses points in its own exercise (linear-patch-embed): ... its mistake may be
 what fails here": wrong, every checkpoint image tiles and there the function is exactly right.
+Now named: #1 as one mistake ("In `linear_patch_embed` (at the lecture's step `patchify(image,
+P)`), there is no tiling test: a size P does not tile (30 x 32 with P = 16) is let through. ...
+Then the image is cropped to the patches that fit before it is cut ..."), #2 as before; the
+checkpoint's observation says only "Your `vit_forward` loses points in its own exercise
+(vit-forward): fix it there first, as its mistake may be what fails here.".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'op:tiling:linear_patch_embed/patchify:none'

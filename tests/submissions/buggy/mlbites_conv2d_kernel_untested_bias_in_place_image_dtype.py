@@ -17,6 +17,8 @@ buffer in `image`'s dtype and `b` is added to it in place ... Make the buffer fl
 kernel larger than the image raises ValueError" as "2 mistakes at once: (1) In `conv_patch_embed`,
 nothing tests that the kernel fits the image ... refuse `k > H or k > W` first. (2) ... a buffer in
 `image`'s dtype ..." (the failing case is a float image: the dtype plays no part there).
+Now named: #2 as before; #1 alone on the kernel check ("In `conv_patch_embed`, nothing tests that
+the kernel fits the image: ... refuse `k > H or k > W` first.").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:bias_in_place:conv_patch_embed:b-added-in-place-in-image-dtype'}

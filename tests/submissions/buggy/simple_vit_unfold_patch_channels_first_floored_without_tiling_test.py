@@ -20,6 +20,12 @@ is cut ... (only an image with no whole patch is refused) ... (3) In `patchify`,
 flattened channels first ..." (one slip told as two, and a channel order that cannot change a
 ValueError check, with "refuses no size" said of code that refuses some). vit-checkpoint observes
 patchify (true: the checkpoint is RGB).
+Now named: #1 as before; #2 on "errors" as one mistake, with only what its blank images show ("In
+`patchify`, there is no tiling test: a size P does not tile (30 x 32 with P = 16) is let through.
+... Then the image is cropped to the patches that fit before it is cut ... (only an image with no
+whole patch is refused) ..."), and on the hidden "random images that do not tile", whose RGB
+images show the order of what comes back too, as "2 mistakes at once: (1) <that> (2) In
+`patchify`, each patch is flattened channels first ...".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first'}
