@@ -7281,10 +7281,10 @@ def test_no_tiling_test_and_a_crop_are_told_in_words_that_agree():
             "+op:cropped:linear_patch_embed/patchify:image-cropped-to-tile")
     said = em.sentence(linear_patch_embed, name)
     assert "its tiling test" not in said and "gets a count" not in said, said
-    assert "a 30 x 32 image with P = 16 is let through" in said
+    assert "a size P does not tile (30 x 32 with P = 16) is let through" in said
     assert "a size P does not tile that nothing refuses first gets the patches" in said
     counted = em.sentence(REFERENCE["num_patches"], "op:tiling:num_patches:none")
-    assert "a 30 x 32 image with P = 16 gets a count" in counted
+    assert "a size P does not tile (30 x 32 with P = 16) gets a count" in counted
     rng = np.random.default_rng(5006)
     image, W_e, b_e = rng.normal(size=(30, 32, 3)), rng.normal(size=(768, 4)), rng.normal(size=4)
     floored = em.rewrite(linear_patch_embed, name)
@@ -7875,3 +7875,30 @@ def test_one_slip_on_several_terms_of_a_helper_is_told_once_at_its_calls():
     assert found is not None and found.sentence.startswith("One slip, ") and (
         "4 places" not in found.sentence), found
     assert em.search(block, calls_of(block, blocks(True), cases), 0, same) is None
+
+
+def test_no_tiling_test_and_the_floor_it_lets_through_are_told_as_one_mistake():
+    """Round 54 (b54_06: a kernel = stride = P convolution with no tiling test; b54_01: torch's
+    `unfold`, which floors) was told "2 mistakes at once: (1) ... there is no tiling test: it
+    refuses no size ... (2) ... the image is cropped ...": one slip (nothing refuses, the
+    floor crops) counted as two, and "refuses no size" said of code whose windows refuse an
+    image with no whole patch. The crop is told with the test it follows, as one mistake, and
+    only what is let through is said; a count by area beside the test stays a second one."""
+    rng = np.random.default_rng(5401)
+    embed = REFERENCE["linear_patch_embed"]
+    name = ("op:tiling:linear_patch_embed/patchify:none"
+            "+op:cropped:linear_patch_embed/patchify:image-cropped-to-tile")
+    said = em.sentence(embed, name)
+    assert "mistakes at once" not in said and "refuses no size" not in said, said
+    assert said.startswith("In `linear_patch_embed` (at the model solution's step `patchify(image, "
+                           "P)`), there is no tiling test: a size P does not tile (30 x 32 with "
+                           "P = 16) is let through."), said
+    assert " Then the image is cropped to the patches that fit before it is cut" in said
+    image, W_e, b_e = rng.normal(size=(9, 8, 3)), rng.normal(size=(48, 5)), rng.normal(size=5)
+    floored = em.rewrite(embed, name)
+    assert np.allclose(floored(image, W_e, b_e, 4), embed(image[:8], W_e, b_e, 4))
+    counted = em.sentence(REFERENCE["num_patches"],
+                          "op:tiling:num_patches:none+op:count_by_area:num_patches:count-by-area")
+    assert counted.startswith("2 mistakes at once: (1) In `num_patches`, there is no tiling "
+                              "test: a size P does not tile"), counted
+

@@ -252,3 +252,40 @@ def test_the_function_a_pipeline_check_calls_is_not_told_your_code_may_not_use_i
     assert ("Your `vit_forward` loses points in its own exercise (vit-forward): fix it there "
             "first, as its mistake may be what fails here.") in check.hint
     assert "your code may not" not in check.hint
+
+
+FLOORED_EMBED = '''
+"""linear_patch_embed as a kernel = stride = P convolution with no tiling test (it floors a size
+that does not tile); vit_forward's logits through ReLU."""
+EXPECT = {"linear-patch-embed": None, "vit-forward": None}
+
+
+def linear_patch_embed(image, W_e, b_e, P):
+    image = _as_hwc(image)
+    C, d = image.shape[2], W_e.shape[1]
+    tokens = conv_patch_embed(image, W_e.reshape(P, P, C, d), b_e, P)
+    return tokens.reshape(-1, d)
+
+
+def vit_forward(image, params):
+    x = embed_image(image, params)
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    return np.maximum(x[0] @ params["W_head"] + params["b_head"], 0)
+'''
+
+
+def test_a_helper_wrong_only_where_it_must_refuse_is_not_blamed_end_to_end(grade):
+    """Blind round 54's b54_06: a `linear_patch_embed` whose only failures are sizes that do
+    not tile (no ValueError) was told on the checkpoint, whose images all tile, "its mistake
+    may be what fails here". An end-to-end case due a value that returned one is not offered a
+    helper whose every failing call was due an exception; the function it calls still is."""
+    results = grade(FLOORED_EMBED, ("linear-patch-embed", "vit-forward", "vit-checkpoint"))
+    lpe = results["linear-patch-embed"]
+    assert lpe.score < lpe.max_score
+    assert all(c.passed or "ValueError" in c.name for c in lpe.checks)
+    for check in results["vit-checkpoint"].checks:
+        assert not check.passed and check.hint_kind == OBSERVATION
+        assert "`vit_forward` loses points" in check.hint
+        assert "linear_patch_embed" not in check.hint

@@ -259,14 +259,17 @@ def num_patches(H, W, P):
 
 
 def test_code_with_no_tiling_test_is_not_told_its_tiling_test_tests_nothing(grade):
-    """The named mistake for a missing test says no size is refused; it does not quote the
-    reference's `check_tiling(...)` as a test the file has (blind round 32's b32_08)."""
+    """The named mistake for a missing test says a size P does not tile is let through; it does
+    not quote the reference's `check_tiling(...)` as a test the file has (blind round 32's
+    b32_08), nor say "it refuses no size" (round 54's b54_01 refused an image with no whole
+    patch: sliding_window_view's own error)."""
     failed = [c for c in grade(NO_TILING_TEST)["patch-count"].checks if not c.passed]
     named = [c for c in failed if "op:tiling:num_patches:none" in (c.misconception or "")]
     assert named, [c.misconception for c in failed]
     for check in named:
-        assert "refuses no size" in check.hint and "check_tiling" not in check.hint, \
-            check.hint
+        assert "there is no tiling test: a size P does not tile (30 x 32 with P = 16) gets " \
+               "a count." in check.hint, check.hint
+        assert "refuses no size" not in check.hint and "check_tiling" not in check.hint
 
 GRAY_AND_FOUR_CHANNELS_REFUSED = '''
 """patchify refusing gray images and 4-channel ones (RGBA) alike, right on 1 to 3 channels: no
@@ -652,3 +655,56 @@ def test_a_normaliser_that_refuses_every_rank_but_two_is_told_so_and_no_other(gr
     assert told and not any("two-axes-only" in (m or "") for m in told), told
     told = {c.misconception for c in grade(MATRIX_ONLY)["layer-norm"].checks if not c.passed}
     assert "op:guarded:layer_norm:two-axes-only" in told, told
+
+
+UNFOLDED_CHANNELS_FIRST = '''
+"""patchify through torch's `unfold` on a channels-first copy: no tiling test (the windows
+floor), each patch flattened channels first (blind round 54's b54_01)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    x = image.transpose(2, 0, 1)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (P, P), axis=(1, 2))[:, ::P, ::P]
+    return windows.transpose(1, 2, 0, 3, 4).reshape(-1, x.shape[0] * P * P)
+'''
+UNTESTED_KERNEL_IMAGE_DTYPE = '''
+"""conv_patch_embed with no kernel test and its sums in a buffer of the image's dtype, the bias
+added in place (MLBites' conv2d_forward, blind round 54's b54_05)."""
+EXPECT = {"kernel-stride": None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    x = _as_hwc(image)
+    k, d = K.shape[0], K.shape[3]
+    h, w = (x.shape[0] - k) // stride + 1, (x.shape[1] - k) // stride + 1
+    out = np.zeros((max(h, 0), max(w, 0), d), dtype=x.dtype)
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            window = x[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = np.tensordot(window, K, axes=3)
+    out += b
+    return out
+'''
+
+
+@pytest.mark.parametrize("snippet, exercise, check_name, told", [
+    (UNFOLDED_CHANNELS_FIRST, "patchify", "errors",
+     "op:tiling:patchify:none+op:cropped:patchify:image-cropped-to-tile"),
+    (UNTESTED_KERNEL_IMAGE_DTYPE, "kernel-stride", "a kernel larger than the image",
+     "op:kernel_untested:conv_patch_embed:kernel-untested")])
+def test_a_refusal_check_is_told_only_the_mistakes_its_own_cases_show(
+        grade, snippet, exercise, check_name, told):
+    """Blind round 54: the refusal named on a check of blank images was told with a mistake only
+    the function's other cases show (b54_01's channel order, b54_05's uint8 buffer on a check of
+    float images): "3 mistakes at once", "2 mistakes at once". The name a check tells keeps only
+    the parts its own cases need; the others are named where they show."""
+    results = grade(snippet)[exercise]
+    check = next(c for c in results.checks if c.name.startswith(check_name))
+    assert not check.passed and check.hint_kind == MISTAKE
+    assert check.misconception.removesuffix("-none-fitting-refused") == told, check.misconception
+    assert "mistakes at once" not in check.hint, check.hint
+    shown = {c.misconception or "" for c in results.checks if not c.passed}
+    assert any("channels_first" in m or "image-dtype" in m for m in shown), shown
+

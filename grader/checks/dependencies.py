@@ -236,6 +236,8 @@ class Dependencies:
             return result
         roots = [r for r in self.roots(broken) if r == check.function
                  or not self._spared(check.function, r)]
+        if self._value_returned(exercise, check):  # a refusal's mistake cannot be what fails
+            roots = [r for r in roots if not self._refusals_only(r)]  # a value returned
         called = [r for r in roots if r == check.function]  # the check calls it: no "may not"
         helpers = [r for r in roots if r != check.function]
         if not roots:
@@ -349,12 +351,10 @@ class Dependencies:
         fails there is one (an AssertionError for the ValueError due, or no exception), it is ruled
         out of a case here that was due a value and returned one (round 51's b51_10: an `assert`
         blamed for a causal mask's values)."""
-        here = [(p, o) for p, o, judge in self._calls.get((exercise.path, check.name), ())
-                if not judge(p, o)][:1]
+        here = self._shown(exercise, check)
         if not here or here[0][0].expectation()[1] is not None:
             return ""
-        calls = [(p, judge(p, o)) for e, c in self.functions.get(check.function, ())
-                 if e.path == other.path for p, o, judge in self._calls.get((e.path, c.name), ())]
+        calls = self._judged(check.function, other.path)
         if _refusals_only(calls) and here[0][1].status == "ok":
             return REFUSALS  # an exception wrong, or missing, there; a value returned here
         there = [(_features(p), right) for p, right in calls if p.expectation()[1] is None]
@@ -365,6 +365,32 @@ class Dependencies:
             all(f.get(name) == value for f in failing)
             and all(f.get(name) != value for f in passing) and shown.get(name) != value
             for name, value in failing[0].items()) else ""
+
+    def _shown(self, exercise: Exercise, check: Check) -> list:
+        """[(planned case, outcome)] of the check's first failing call of its function (the
+        one shown; a hidden check's first failing one), as first graded; [] when none is kept."""
+        return [(p, o) for p, o, judge in self._calls.get((exercise.path, check.name), ())
+                if not judge(p, o)][:1]
+
+    def _judged(self, function: str, path: str | None = None) -> list:
+        """[(planned case, judged right)] of every call of `function` its own checks made as
+        first graded (those of the exercise at `path` only, when given; else every one, each
+        graded first: `broken` stops at the first that fails)."""
+        checks = [(e, c) for e, c in self.functions.get(function, ())
+                  if e.path == path or (path is None and self.first(e, c))]
+        return [(p, judge(p, o)) for e, c in checks
+                for p, o, judge in self._calls.get((e.path, c.name), ())]
+
+    def _value_returned(self, exercise: Exercise, check: Check) -> bool:
+        """Whether the check's failing case (the one shown) was due a value and returned one."""
+        here = self._shown(exercise, check)
+        return bool(here) and here[0][0].expectation()[1] is None and here[0][1].status == "ok"
+
+    def _refusals_only(self, name: str) -> bool:
+        """Whether every call of `name` failing its own checks was due an exception: its
+        mistake does not show where a value came back, so an end-to-end case due one that
+        returned one is not told it may be what fails there (b54_06's tiling test missing)."""
+        return _refusals_only(self._judged(name))
 
     def _home(self, name: str) -> str:
         """The exercise where `name` loses points ("multi-head-attention"; its final verdicts:

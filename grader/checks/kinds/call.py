@@ -341,8 +341,8 @@ class CallCheck(Kind):
                           worker, result)  # a reading's fix (`image[..., None]`) borne out
         cases = [*ran, *((p, o) for p, o, _ in mine)]  # a refusal's cause: a tiling test
         valued = ran if any(p.expectation()[1] is None for p, _ in ran) else cases  # fix's test
-        result = observed(remedied(named_refusal(result, self, cases, planned, outcome, worker),
-                                   self, valued, worker, result), self, planned, outcome)
+        named = named_refusal(result, self, cases, planned, outcome, worker, len(ran))
+        result = observed(remedied(named, self, valued, worker, result), self, planned, outcome)
         if own:  # values that change between calls explain more than a formula's guess
             result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation

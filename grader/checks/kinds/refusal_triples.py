@@ -46,3 +46,17 @@ def exactly(found: list[str], said, reproduces) -> list[str]:
         return any(part.rsplit(":", 1)[-1] in said for part in name.split(JOIN))
     exact = [name for name in found if says(name) and reproduces(name, message=True)]
     return exact or [name for name in found if not says(name)]
+
+
+def needed_here(name: str, own: list, reproduces, refusing: set) -> str:
+    """`name` without the value mistakes a check of refusals only does not need (`own`: its
+    cases, (args, kwargs, outcome), each due an exception): one whose removal still reproduces
+    every one of them, values included, is left to the checks that show it (round 54: b54_01's
+    channel order told on a ValueError check of blank images, b54_05's uint8 buffer on one of
+    float images). A test or a guard (`refusing`) always stays: it is what such a check tests."""
+    parts = name.split(JOIN)
+    for part in reversed(list(parts)):
+        fewer = [p for p in parts if p != part]
+        if part not in refusing and fewer and reproduces(JOIN.join(fewer), own):
+            parts = fewer
+    return JOIN.join(parts)

@@ -34,7 +34,7 @@ from ..results import FAILED, MISTAKE, OBSERVATION
 from .aspects import aspect_probes, put_argument
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
-from .refusal_triples import exactly, plainest, with_what_it_lets_through
+from .refusal_triples import exactly, needed_here, plainest, with_what_it_lets_through
 
 
 def _sizes(arguments) -> tuple[int, int, int] | None:
@@ -348,7 +348,7 @@ def refused_beside(planned, outcome, cases: list) -> bool:
         for p, o in cases)
 
 
-def named_refusal(result, check, cases: list, planned, outcome, worker=None):
+def named_refusal(result, check, cases: list, planned, outcome, worker=None, own=None):
     """`result` with, as a named mistake, the one rewrite of the reference's tiling test (or that
     and the count by area, or that and a mistake another check of the function named: the square
     count's `H // P` for `W // P`) that reproduces every case of `cases` ((planned case,
@@ -484,5 +484,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
             function, name, hidden), calls)] or found
     if len(found) != 1 or (result.misconception and JOIN not in found[0]):
         return result  # a mistake named on a value is replaced only by a pair: it and a test
-    return replace(result, misconception=found[0], hint_kind=MISTAKE,
-                   hint=error_model.sentence(function, found[0], hidden))
+    name = found[0] if any(p.expectation()[1] is None for p, _ in cases[:own]) else needed_here(
+        found[0], [(p.args, p.kwargs, o) for p, o in cases[:own]], reproduces, {*tests, *guards})
+    return replace(result, misconception=name, hint_kind=MISTAKE,  # (`own`: the check's cases
+                   hint=error_model.sentence(function, name, hidden))  # come first)

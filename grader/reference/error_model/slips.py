@@ -58,6 +58,10 @@ def told_grouped(group: list[Edit], one: bool) -> str:
     the moments' axis at both the mean and the variance, and eps outside the root)."""
     if one or one_slip(group):
         return at_each_call(group) or f"One slip, made at {len(group)} places: " + _numbered(group)
+    slips = _followed(group)
+    if len(slips) < len(group):  # a crop after its tiling test: one slip, told as one
+        return _together(slips[0]) if len(slips) == 1 else f"{len(slips)} mistakes at once: " + \
+            " ".join(f"({i}) {_together(slip)}" for i, slip in enumerate(slips, 1))
     classes: dict[tuple, list[Edit]] = {}
     for edit in group:
         classes.setdefault((edit.operator, _place(edit.site.path) or edit.site.path),
@@ -69,6 +73,33 @@ def told_grouped(group: list[Edit], one: bool) -> str:
                      f"One slip, made at {len(part)} places: " + " ".join(
                          f"({chr(97 + j)}) {e.sentence}" for j, e in enumerate(part)))
         for i, part in enumerate(classes.values(), 1))
+
+
+# operators whose edit says what the edit before it at the same place lets through: tiling.py's
+# crop (a convolution's floor), after a tiling test missing or partial: no test and the floor
+# are one slip of code that floors with nothing to refuse first (round 54's b54_06: "2
+# mistakes at once" for one missing tiling test)
+FOLLOWS = ("cropped",)
+
+
+def _followed(group: list[Edit]) -> list[list[Edit]]:
+    """`group`'s edits, each of FOLLOWS joined to the edit before it at the same place."""
+    slips: list[list[Edit]] = []
+    for edit in group:
+        if slips and edit.operator in FOLLOWS and slips[-1][-1].site.path == edit.site.path:
+            slips[-1].append(edit)
+        else:
+            slips.append([edit])
+    return slips
+
+
+def _together(slip: list[Edit]) -> str:
+    """One slip's edits told as one: the first's sentence, then what each later one does."""
+    said = slip[0].sentence
+    for edit in slip[1:]:
+        found = WHERE.fullmatch(edit.sentence)
+        said += " Then " + found.group(3) if found else " " + edit.sentence
+    return said
 
 
 WHERE = re.compile(r"In (`[^`]+`)(?: \(at the model solution's step (`[^`]+`)\))?, (.+)", re.S)

@@ -89,7 +89,7 @@ VARIANTS = {
     "area": (_refusing(lambda H, W, P: (H * W) % (P * P)), "the area (`(H * W) % (P * P)`)",
              "an 8 x 2 image with P = 4 (area 16) gets a count",
              "test `H % P` and `W % P`, each side"),
-    "none": (_refusing(lambda H, W, P: False), "nothing: no size is refused",
+    "none": (_refusing(lambda H, W, P: False), "nothing: no size P does not tile is refused",
              "a 30 x 32 image with P = 16 gets a count",
              "raise ValueError when P does not divide H or W"),
     "bitwise-or": (_refusing(lambda H, W, P: H % P != (0 | W % P) != 0),
@@ -129,13 +129,18 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
             continue
         bound = f"{PREFIX}tiling_{detail.replace('-', '_')}"
         # no test at all is the code the student wrote (timm's floored grid): the sentence
-        # does not quote the reference's test as if the file had one that does nothing
-        said = (f"In {where(context)}, there is no tiling test: it refuses no size"
+        # does not quote the reference's test as if the file had one that does nothing, nor
+        # say it refuses no size (a window or a convolution may refuse an image with none
+        # whole: round 54's b54_01 and b54_06), only what is let through
+        said = (f"In {where(context)}, there is no tiling test"
                 if detail == "none" else
                 f"In {where(context)}, the tiling test (the model solution's `{code(node)}`) tests "
                 f"{tests}")  # the model solution's helper: a student's test is often inline
         if not given:  # a count only where the sizes are the function's own (num_patches'):
             shows = shows.replace("gets a count", "is let through")  # else patches, tokens
+        if detail == "none":
+            shows = shows.replace("a 30 x 32 image with P = 16",
+                                  "a size P does not tile (30 x 32 with P = 16)")
         yield Change(detail,
                      f"{said}: {shows}. P x P patches tile an H x W image only when P divides "
                      f"both H and W: {fix}.",
