@@ -14,7 +14,8 @@ from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGradin
 from grader.checks.cases import CasePlans
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.report.feedback_level import redacted
-from grader.report.quotes import finished, submission_code
+from grader.report.quotes import submission_code
+from grader.report.spelled import finished
 from grader.settings import GraderSettings
 from grader.spec.model import Exercise
 from grader.spec.parse import shown_path

@@ -21,8 +21,10 @@ import numpy as np
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names, stand_in_note
+from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
+from .written_by import through_helper, writes_in_place
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
@@ -68,7 +70,7 @@ class Dependencies:
             self._busy.add(key)
             try:
                 result, explain = self._regraded(exercise, check)
-                self._final[key] = self._pipeline(exercise, check,
+                self._final[key] = self._finished(exercise, check,
                                                   explain(result) if explain else result)
                 if explain and self._final[key].hint_kind != MISTAKE:
                     self._unexplained[key] = (result, explain)
@@ -85,7 +87,7 @@ class Dependencies:
         key = (exercise.path, check.name)
         if key in self._unexplained:
             result, explain = self._unexplained.pop(key)
-            again = self._pipeline(exercise, check, explain(result))
+            again = self._finished(exercise, check, explain(result))
             if again.hint_kind == MISTAKE:
                 self._final[key] = again
         elif key in self._named:  # a mistake named before the function's later checks ran
@@ -97,7 +99,7 @@ class Dependencies:
                 # is prepended agree; its explanation runs again, weighing them (mistakes.py),
                 # and a mistake that reproduces them all replaces it (none: it stays, as the
                 # first explanation of a check of enough values keeps its own)
-                again = self._pipeline(exercise, check, explain(result))
+                again = self._finished(exercise, check, explain(result))
                 if again.hint_kind == MISTAKE:
                     self._final[key] = again
         return self._final[key]
@@ -159,6 +161,20 @@ class Dependencies:
         return replace(again, stand_ins=roots, message=_explained(again, roots, self._home,
                                                                   _failing(again, check))), \
             explain
+
+    def _finished(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
+        """`result` as _pipeline says it, a write in place said through the helper that made
+        it (written_by.py)."""
+        result = self._pipeline(exercise, check, result)
+        if result.misconception != IN_PLACE:  # no other check graded before its turn: what
+            return result  # one check learns, the later ones use (kinds/memory.py)
+        helpers = [n for n in check.names_read() if n != check.function and any(
+            writes_in_place(self.first(e, c)) for e, c in self.functions.get(n, ()))]
+
+        def regrade(names):
+            again, _, used, unanswered = self._grade(exercise, check, names)
+            return again if again is not None and used and not unanswered else None
+        return through_helper(result, check.function, helpers, regrade, self._home)
 
     def _with_one_own(self, exercise: Exercise, check: Check, broken: tuple, used) -> tuple | None:
         """(verdict, explanation, stand-ins used) of a regrade that passes with the student's own

@@ -384,7 +384,11 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
-        from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
+        from grader.reference.error_model.tiling import (
+            AFTER_REFUSAL,
+            REFUSAL_OPERATORS,
+            with_area_example,
+        )
         from grader.reference.error_model.windows import CLIPPED
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
@@ -484,5 +488,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None):
             function, name, hidden), calls)] or found
     if len(found) != 1 or (result.misconception and JOIN not in found[0]):
         return result  # a mistake named on a value is replaced only by a pair: it and a test
-    return replace(result, misconception=found[0], hint_kind=MISTAKE,
-                   hint=error_model.sentence(function, found[0], hidden))
+    returned = [_sizes({**dict(zip(params, a, strict=False)), **k}) for a, k, o in calls[len(
+        cases):] if o.status == "ok"]  # the probes' sizes it counted: never a hidden case's
+    return replace(result, misconception=found[0], hint_kind=MISTAKE, hint=with_area_example(
+        error_model.sentence(function, found[0], hidden), [s for s in returned if s]))
