@@ -17,6 +17,10 @@ lecture's sequences" and the hidden "random lengths": "In `attention_scores`, th
 `T * T` is written `T ^ 2` (MATLAB's power operator): in Python `^` is bitwise XOR, so this
 computes `T` XOR 2, not the square of `T`. Write `T ** 2` (or `T * T`)", where the student wrote
 `num_tokens ^ 2`; "a smaller patch versus a larger one" carries a [checklist].
+Now named under the same names, the caret quoted in the student's names (report/spelled.py):
+"In `attention_scores`, `num_tokens * num_tokens` is written `num_tokens ^ 2` (MATLAB's power
+operator): in Python `^` is bitwise XOR, so this computes `num_tokens` XOR 2, not the square of
+`num_tokens`. Write `num_tokens ** 2` (or `num_tokens * num_tokens`)."
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'attention-cost': 'op:caret:attention_scores:T-squared-as-xor',

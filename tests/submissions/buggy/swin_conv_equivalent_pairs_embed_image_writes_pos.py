@@ -18,6 +18,11 @@ them ...". Mistake 2 on three cls-and-positions checks: "the value is right, but
 changed `params['pos']` in place" + "Change no array `embed_image` is given in place ...";
 vit-checkpoint said it of `vit_forward` ("Change no array `vit_forward` is given in place ...
 (a residual adds x back)"), where the write is in `embed_image`, which it calls.
+Now named under the same names, vit-checkpoint's through the helper that wrote
+(checks/written_by.py): "Change no array `embed_image` is given in place: `vit_forward` changed
+`params['pos']` in place, through `embed_image` (see cls-and-positions). Compute into a new array
+(`x = x - m`, not `x -= m`), or copy first: whoever calls `embed_image` may use the same array
+again."
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:sizes_as_pairs:conv_equivalent:each-as-a-pair',

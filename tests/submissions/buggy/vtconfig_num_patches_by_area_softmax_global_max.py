@@ -22,6 +22,11 @@ function refuses (36 % 16 != 0). Mistake 2 on "no overflow near 1000": "In `soft
 are the lecture's with `np.max(x, keepdims=True)` in place of `np.max(x, axis=axis,
 keepdims=True)`: over the whole array instead of the axis `axis` it is given", where the student
 wrote `np.max(x)`.
+Now named under the same names, each example and quote the student's: the count by area's
+example is a probe size this function counted, "(an 8 x 2 image with P = 4 counts 1 by area, 0
+by rows and columns)" (tiling.with_area_example), and the softmax quote is spelled as written,
+"your values are the lecture's with `np.max(x)` in place of `np.max(x, axis=axis,
+keepdims=True)`" (report/spelled.py).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:tiling:num_patches:area+op:count_by_area:num_patches:count-by-area',
