@@ -90,7 +90,8 @@ class GradingSession:
         if not any(check.hint and "`" in check.hint for check in result.checks):
             return result
         # imported here: a run whose hints quote no code (the solution's) never pays for it
-        from grader.report.quotes import finished, submission_code
+        from grader.report.quotes import submission_code
+        from grader.report.spelled import finished
         if self._source is _UNREAD:
             most = self.settings.limits().file_mb * 2**20  # what the worker reads at most
             api = frozenset(name for e in self.catalogue for name in e.uses)

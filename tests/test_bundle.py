@@ -181,6 +181,12 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
                         bundle_only.add(exercise)
                         continue
                     got, want = got[:4], want[:4]
+                elif want[6] == "changes_input_in_place" and ", through `" in (want[5] or ""):
+                    # the full grader's stand-in for the helper that wrote (written_by.py),
+                    # computed by the reference the bundle has not: there, the write is said as
+                    # the checked function's
+                    assert got[6] == want[6] and got[5].startswith("Change no array"), got
+                    got, want = got[:5] + got[6:], want[:5] + want[6:]
                 elif want[6] and want[6].startswith("op:"):
                     assert not (got[6] or "").startswith("op:")
                     got, want = got[:5] + got[7:], want[:5] + want[7:]

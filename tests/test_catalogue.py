@@ -57,6 +57,7 @@ from grader.checks.results import (
     CheckResult,
 )
 from grader.reference import error_model
+from grader.reference.error_model.tiling import AREA_EXAMPLE
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
 
@@ -291,6 +292,8 @@ def _told_as(hint: str | None, shown: str) -> bool:
     same places told as the error model tells a slip the cases cannot place (they cannot tell
     at which of them it is made: the same name, error_model._either)."""
     opening, _, places = shown.partition(": ")
+    hint = AREA_EXAMPLE.sub("", hint or "")  # a count by area's example: one the student's
+    # code counted (tiling.with_area_example), not in the sentence the model alone gives
     return hint == shown or (opening.startswith("One slip, made at ") and hint == (
         f"One slip, at one or more of these places (the cases cannot tell which): {places}"))
 
@@ -848,3 +851,18 @@ def test_a_stand_in_note_points_at_the_exercise_where_the_helper_loses_most(grad
     notes = [c.message for c in results["encoder-block"].checks
              if not c.passed and "which is wrong: see" in c.message]
     assert notes and all("see multi-head-attention;" in note for note in notes), notes
+
+
+def test_round_54s_write_and_count_examples_are_the_students(graded):
+    """b54_10: vit-checkpoint says the write into `params['pos']` through `embed_image`, where
+    cls-and-positions names it; b54_02: the count by area's example is a size the student's
+    `num_patches` counted (8 x 2, P = 4), not one its area test refuses (6 x 6)."""
+    buggy = SUBMISSIONS / "buggy"
+    writes = graded[buggy / "swin_conv_equivalent_pairs_embed_image_writes_pos.py"]
+    hints = {c.hint for c in writes["vit-checkpoint"].checks if not c.passed}
+    assert hints and all("`vit_forward` changed `params['pos']` in place, through `embed_image` "
+                         "(see cls-and-positions)" in h for h in hints), hints
+    area = graded[buggy / "vtconfig_num_patches_by_area_softmax_global_max.py"]
+    said = [c.hint for c in area["patch-count"].checks if not c.passed]
+    assert said and all("(an 8 x 2 image with P = 4 counts 1 by area, 0 by rows and columns)"
+                        in h and "6x6" not in h for h in said), said

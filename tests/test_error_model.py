@@ -7071,7 +7071,8 @@ def test_a_count_by_area_says_where_it_agrees_with_the_grid_in_general():
     name = "op:count_by_area:num_patches:count-by-area"
     sentence = em.sentence(REFERENCE["num_patches"], name)
     assert "agree only where P divides both sides." not in sentence
-    assert "less than one patch" in sentence and "counts 2 by area, 1 by rows" in sentence
+    assert "less than one patch" in sentence and "by rows" not in sentence  # its example: a
+    # size the student's code counted (tiling.with_area_example; b54_02)
     for H in range(1, 13):
         for W in range(1, 13):
             for P in range(1, 6):
@@ -7902,3 +7903,73 @@ def test_no_tiling_test_and_the_floor_it_lets_through_are_told_as_one_mistake():
     assert counted.startswith("2 mistakes at once: (1) In `num_patches`, there is no tiling "
                               "test: a size P does not tile"), counted
 
+
+# --- round 54: a write said through the helper that made it; examples and quotes the student's -
+
+def test_a_write_in_place_is_said_through_the_helper_whose_stand_in_removes_it():
+    """Blind round 54 (b54_10): `embed_image` wrote into `params['pos']`, and vit-checkpoint told
+    `vit_forward` to change no array it is given. Where the check passes with the grader's
+    `embed_image` standing in, the write is said through it, pointing where its own check names
+    it; where it does not pass (`vit_forward` writes too), or the stand-in could not answer,
+    no helper is named."""
+    from grader.checks.kinds.in_place import IN_PLACE
+    from grader.checks.written_by import through_helper
+
+    result = CheckResult("the checkpoint's logits", 3, 0, "failed",
+                         "the value is right, but `vit_forward` changed `params['pos']` in "
+                         "place, an array it was given", "Change no array `vit_forward` ...",
+                         misconception=IN_PLACE, hint_kind=MISTAKE)
+    passed = replace(result, score=3, status="passed", misconception=None)
+    home = {"embed_image": "cls-and-positions"}.get
+    said = through_helper(result, "vit_forward", ["embed_image"], lambda names: passed, home)
+    assert said.hint.startswith(
+        "Change no array `embed_image` is given in place: `vit_forward` changed "
+        "`params['pos']` in place, through `embed_image` (see cls-and-positions).")
+    assert said.misconception == IN_PLACE and said.status == "failed"
+    for regrade in (lambda names: result, lambda names: None):  # it writes too; no stand-in
+        assert through_helper(result, "vit_forward", ["embed_image"], regrade, home) == result
+    assert through_helper(result, "vit_forward", [], lambda names: passed, home) == result
+
+
+def test_a_count_by_area_gives_as_its_example_a_size_the_code_counted():
+    """Blind round 54 (b54_02): "(a 6x6 image with P = 4 counts 2 by area, 1 by rows and
+    columns)" was told of a `num_patches` whose area test refuses 6x6. The example is now one
+    of the sizes the student's code returned a count for, where the two counts differ; none
+    where every such size tiles."""
+    from grader.reference.error_model.tiling import AREA_EXAMPLE, with_area_example
+
+    name = "op:tiling:num_patches:area+op:count_by_area:num_patches:count-by-area"
+    sentence = em.sentence(REFERENCE["num_patches"], name)
+    assert "6x6" not in sentence and AREA_EXAMPLE.search(sentence) is None
+    said = with_area_example(sentence, [(224, 160, 16), (8, 2, 4), (32, 30, 16)])
+    assert said.endswith("add up to less than one patch (an 8 x 2 image with P = 4 counts 1 by "
+                         "area, 0 by rows and columns).")
+    assert AREA_EXAMPLE.sub("", said) == sentence
+    assert with_area_example(sentence, [(224, 160, 16), (32, 32, 16)]) == sentence
+
+
+def test_a_quote_is_spelled_in_the_students_names_where_its_code_holds_it_so():
+    """Blind round 54 (b54_04, b54_02): "`T ^ 2`" where the student wrote `num_tokens ^ 2` (the
+    reference's local `T = as_int("num_tokens", num_tokens)`), and "`np.max(x,
+    keepdims=True)`" where the student wrote `np.max(x)`. Said in the student's spelling where
+    the function's code holds it so; code that holds neither keeps the words as they were."""
+    from grader.report.quotes import Source
+    from grader.report.spelled import spelled
+
+    caret = ("In `attention_scores`, `T * T` is written `T ^ 2` (MATLAB's power operator): in "
+             "Python `^` is bitwise XOR, so this computes `T` XOR 2, not the square of `T`. "
+             "Write `T ** 2` (or `T * T`).")
+    theirs = Source(["def attention_scores(num_tokens):\n    return num_tokens ^ 2\n"])
+    assert spelled(caret, theirs) == caret.replace("`T", "`num_tokens").replace(
+        "* T`", "* num_tokens`")
+    for code in ("def attention_scores(T):\n    return T ^ 2\n",  # the lecture's names
+                 "def attention_scores(n):\n    return n * 2\n"):  # not that mistake's code
+        assert spelled(caret, Source([code])) == caret
+    whole = ("In `softmax`, your values are the lecture's with `np.max(x, keepdims=True)` in "
+             "place of `np.max(x, axis=axis, keepdims=True)`: over the whole array.")
+    bare = "def softmax(x, axis=-1):\n    e = np.exp(x - np.max(x))\n    return e / e.sum()\n"
+    assert spelled(whole, Source([bare])) == whole.replace(
+        "`np.max(x, keepdims=True)`", "`np.max(x)`")
+    for code in ("def softmax(x, axis=-1):\n    return np.exp(x - np.max(x, keepdims=True))\n",
+                 "def softmax(x, axis=-1):\n    return np.exp(x - np.max(x, axis=-1))\n"):
+        assert spelled(whole, Source([code])) == whole

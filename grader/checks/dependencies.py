@@ -13,16 +13,18 @@ mistakes.py) only in the verdict that stands: not in a first verdict that a regr
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 
 from grader.spec.model import Check, Exercise
 
-from .describe import quoted_names, stand_in_note
+from .describe import quoted_names
+from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
+from .regrade_notes import differs, explained, failing_functions
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
+from .written_by import through_helper, writes_in_place
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
@@ -68,7 +70,7 @@ class Dependencies:
             self._busy.add(key)
             try:
                 result, explain = self._regraded(exercise, check)
-                self._final[key] = self._pipeline(exercise, check,
+                self._final[key] = self._finished(exercise, check,
                                                   explain(result) if explain else result)
                 if explain and self._final[key].hint_kind != MISTAKE:
                     self._unexplained[key] = (result, explain)
@@ -85,7 +87,7 @@ class Dependencies:
         key = (exercise.path, check.name)
         if key in self._unexplained:
             result, explain = self._unexplained.pop(key)
-            again = self._pipeline(exercise, check, explain(result))
+            again = self._finished(exercise, check, explain(result))
             if again.hint_kind == MISTAKE:
                 self._final[key] = again
         elif key in self._named:  # a mistake named before the function's later checks ran
@@ -97,7 +99,7 @@ class Dependencies:
                 # is prepended agree; its explanation runs again, weighing them (mistakes.py),
                 # and a mistake that reproduces them all replaces it (none: it stays, as the
                 # first explanation of a check of enough values keeps its own)
-                again = self._pipeline(exercise, check, explain(result))
+                again = self._finished(exercise, check, explain(result))
                 if again.hint_kind == MISTAKE:
                     self._final[key] = again
         return self._final[key]
@@ -156,9 +158,22 @@ class Dependencies:
         elif len(used) > 1:
             again, explain, used = self._fewest(exercise, check, broken, again, explain, used)
         roots = self.roots(used)
-        return replace(again, stand_ins=roots, message=_explained(again, roots, self._home,
-                                                                  _failing(again, check))), \
-            explain
+        message = explained(again, roots, self._home, failing_functions(again, check))
+        return replace(again, stand_ins=roots, message=message), explain
+
+    def _finished(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
+        """`result` as _pipeline says it, a write in place said through the helper that made
+        it (written_by.py)."""
+        result = self._pipeline(exercise, check, result)
+        if result.misconception != IN_PLACE:  # no other check graded before its turn: what
+            return result  # one check learns, the later ones use (kinds/memory.py)
+        helpers = [n for n in check.names_read() if n != check.function and any(
+            writes_in_place(self.first(e, c)) for e, c in self.functions.get(n, ()))]
+
+        def regrade(names):
+            again, _, used, unanswered = self._grade(exercise, check, names)
+            return again if again is not None and used and not unanswered else None
+        return through_helper(result, check.function, helpers, regrade, self._home)
 
     def _with_one_own(self, exercise: Exercise, check: Check, broken: tuple, used) -> tuple | None:
         """(verdict, explanation, stand-ins used) of a regrade that passes with the student's own
@@ -283,7 +298,7 @@ class Dependencies:
         wrong = [n for n in tested if outputs.get(n) is False]
         together = f"This check tests your {quoted_names(tested)} together. "
         if wrong:
-            said = together + _differs(right, wrong)
+            said = together + differs(right, wrong)
             elsewhere = [n for n in wrong if n in broken]
             if elsewhere:
                 said += " " + self._losing(
@@ -409,50 +424,6 @@ class Dependencies:
         if lost:
             return max(lost, key=lost.__getitem__)  # max keeps the first of equals
         return homes[0][0].id if homes else name
-
-
-def _failing(result: CheckResult, check: Check) -> tuple[str, ...]:
-    """The student functions whose own code a failure graded around correct helpers is in:
-    the checked one; a property's, the one it says failed (or whose values were not all right),
-    else every one it calls."""
-    if check.function:
-        return (check.function,)
-    said = re.match(r"while checking this property, (\w+)\(", result.message or "")
-    wrong = tuple(name for name, right in result.outputs if not right)
-    return (said[1],) if said else wrong or check.names_read()
-
-
-def _explained(result: CheckResult, roots: tuple[str, ...], home,
-               failing: tuple[str, ...] = ()) -> str:
-    """The result's message, saying which stand-ins it was graded with and whose own code
-    the failure is in (`failing`: "in `linear_patch_embed`'s own code")."""
-    names = quoted_names(roots)
-    where = ", ".join(dict.fromkeys(home(r) for r in roots))
-    verb = "is" if len(roots) == 1 else "are"
-    if result.passed:
-        return (f"{stand_in_note(roots)}: your code here is right, but your {names} {verb} "
-                f"wrong (see {where})")
-    note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
-            f"wrong: see {where}; so this failure is in {_own_code(failing)})")
-    return f"{result.message}\n{note}" if result.message else note
-
-
-def _own_code(failing: tuple[str, ...]) -> str:
-    """Whose code a failure graded around correct helpers is in, by name."""
-    if len(failing) == 1:
-        return f"`{failing[0]}`'s own code"
-    return (f"the code of {quoted_names(failing)} themselves" if failing
-            else "this function's own code")
-
-
-def _differs(right: list, wrong: list) -> str:
-    """"Your `num_tokens` returns the expected values here; your `attention_scores` does not
-    (of what it is given)." : what a check that judged each function's values found."""
-    ok = (f"Your {quoted_names(right)} {'returns' if len(right) == 1 else 'return'} the expected "
-          f"values here; your ") if right else "Your "
-    one = len(wrong) == 1
-    return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
-            f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
 
 
 def _refusals_only(calls: list) -> bool:

@@ -4,9 +4,10 @@ Hints quote code: the error model's sentences quote the reference's own code ("I
 the result `linear(x[0], params['W_head'], params['b_head'])` goes through a softmax"), which a
 student's code may spell otherwise (`x[0] @ params["W_head"] + params["b_head"]`); a student who
 searches for the quote does not find it (blind rounds 52 and 53). So, once per hint, before any
-report is written (session.py), each quoted fragment (a backticked span of code, not a bare name)
-is looked for in the submission's source, compared on tokens (whitespace, comments and the quote
-character aside, keyword arguments in any order). One the source holds is left alone. One it
+report is written (session.py, through spelled.finished, after spelled.py's renaming), each
+quoted fragment (a backticked span of code, not a bare name) is looked for in the submission's
+source, compared on tokens (whitespace, comments and the quote character aside, keyword
+arguments in any order). One the source holds is left alone. One it
 does not, said where the sentence reads it as the student's code, is dropped where it only names
 again what its noun says ("the result `...` goes": "the result goes"), else, when it is the
 model solution's code (the course's model solution, which the grader runs: the reference's source
@@ -27,7 +28,6 @@ import ast
 import functools
 import inspect
 import re
-from dataclasses import replace
 from pathlib import Path
 
 MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by default)
@@ -376,12 +376,3 @@ def _apposed(before: str, after: str) -> str | None:
     if any(word in _NOT_NOUNS for word in noun.group(2).split()):
         return None
     return before[:-1]
-
-
-def finished(result, source: Source | None, folder: str | None = None):
-    """An ExerciseResult with each check's hint `attributed`."""
-    if source is None:
-        return result
-    checks = tuple(replace(c, hint=attributed(c.hint, source, folder)) if c.hint else c
-                   for c in result.checks)
-    return replace(result, checks=checks)

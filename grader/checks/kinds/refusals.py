@@ -384,7 +384,11 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
-        from grader.reference.error_model.tiling import AFTER_REFUSAL, REFUSAL_OPERATORS
+        from grader.reference.error_model.tiling import (
+            AFTER_REFUSAL,
+            REFUSAL_OPERATORS,
+            with_area_example,
+        )
         from grader.reference.error_model.windows import CLIPPED
         function = reference_function(check.reference_name, check.folder)
     except (ImportError, KeyError):
@@ -486,5 +490,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         return result  # a mistake named on a value is replaced only by a pair: it and a test
     name = found[0] if any(p.expectation()[1] is None for p, _ in cases[:own]) else needed_here(
         found[0], [(p.args, p.kwargs, o) for p, o in cases[:own]], reproduces, {*tests, *guards})
+    returned = [_sizes({**dict(zip(params, a, strict=False)), **k}) for a, k, o in calls[len(
+        cases):] if o.status == "ok"]  # the probes' sizes it counted: never a hidden case's
     return replace(result, misconception=name, hint_kind=MISTAKE,  # (`own`: the check's cases
-                   hint=error_model.sentence(function, name, hidden))  # come first)
+                   hint=with_area_example(error_model.sentence(function, name, hidden),  # first)
+                                          [s for s in returned if s]))

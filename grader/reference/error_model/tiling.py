@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -237,6 +238,27 @@ def _returned_grid(context: Context, node: ast.AST) -> tuple | None:
     return sides if sides is not None and id(node) in returned(context.instance.node) else None
 
 
+# where a count by area's sentence gives its example (`with_area_example`): one size the
+# student's code returned a count for, never a fixed one (b54_02: "a 6x6 image with P = 4" was
+# told of a function whose area test refuses 6x6)
+AGREES = "add up to less than one patch"
+AREA_EXAMPLE = re.compile(r" \(an? \d+ x \d+ image with P = \d+ counts \d+ by area, \d+ by rows "
+                          r"and columns\)")
+
+
+def with_area_example(hint: str, sizes) -> str:
+    """`hint` (a count by area's) with an example after AGREES: the first of `sizes` ((H, W,
+    P) the student's code returned a count for, as the rewrite that names it does) whose count
+    by area differs from the rows times the columns; as it is, no example, when none does."""
+    for H, W, P in sizes:
+        area, grid = H * W // (P * P), (H // P) * (W // P)
+        if area != grid and AGREES in hint:
+            article = "an" if str(H).startswith("8") or H in (11, 18) else "a"
+            return hint.replace(AGREES, f"{AGREES} ({article} {H} x {W} image with P = {P} "
+                                        f"counts {area} by area, {grid} by rows and columns)", 1)
+    return hint
+
+
 def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
     """A returned `(H // P) * (W // P)` counted by area: `H * W // (P * P)`."""
     sides = _returned_grid(context, node)
@@ -248,8 +270,7 @@ def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, the patches are counted by area, `{written}` (N = HW / "
                  f"P**2), where the lecture counts the rows of patches times the columns, "
                  f"`{code(node)}`: the two agree where P divides both sides, and elsewhere only "
-                 f"where the pixels the whole patches leave over add up to less than one patch "
-                 f"(a 6x6 image with P = 4 counts 2 by area, 1 by rows and columns).",
+                 f"where the pixels the whole patches leave over {AGREES}.",
                  lambda n: ast.BinOp(ast.BinOp(H, ast.Mult(), W), ast.FloorDiv(),
                                      ast.BinOp(P, ast.Mult(), P)))
 

@@ -1,0 +1,56 @@
+"""What a regraded check says: whose own code a failure graded around correct helpers is in,
+and which functions' values a check that judged each function found wrong (dependencies.py's
+sentences, kept apart from its rules)."""
+
+from __future__ import annotations
+
+import re
+
+from grader.spec.model import Check
+
+from .describe import quoted_names, stand_in_note
+from .results import CheckResult
+
+
+def failing_functions(result: CheckResult, check: Check) -> tuple[str, ...]:
+    """The student functions whose own code a failure graded around correct helpers is in:
+    the checked one; a property's, the one it says failed (or whose values were not all right),
+    else every one it calls."""
+    if check.function:
+        return (check.function,)
+    said = re.match(r"while checking this property, (\w+)\(", result.message or "")
+    wrong = tuple(name for name, right in result.outputs if not right)
+    return (said[1],) if said else wrong or check.names_read()
+
+
+def explained(result: CheckResult, roots: tuple[str, ...], home,
+               failing: tuple[str, ...] = ()) -> str:
+    """The result's message, saying which stand-ins it was graded with and whose own code
+    the failure is in (`failing`: "in `linear_patch_embed`'s own code")."""
+    names = quoted_names(roots)
+    where = ", ".join(dict.fromkeys(home(r) for r in roots))
+    verb = "is" if len(roots) == 1 else "are"
+    if result.passed:
+        return (f"{stand_in_note(roots)}: your code here is right, but your {names} {verb} "
+                f"wrong (see {where})")
+    note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
+            f"wrong: see {where}; so this failure is in {own_code(failing)})")
+    return f"{result.message}\n{note}" if result.message else note
+
+
+def own_code(failing: tuple[str, ...]) -> str:
+    """Whose code a failure graded around correct helpers is in, by name."""
+    if len(failing) == 1:
+        return f"`{failing[0]}`'s own code"
+    return (f"the code of {quoted_names(failing)} themselves" if failing
+            else "this function's own code")
+
+
+def differs(right: list, wrong: list) -> str:
+    """"Your `num_tokens` returns the expected values here; your `attention_scores` does not
+    (of what it is given)." : what a check that judged each function's values found."""
+    ok = (f"Your {quoted_names(right)} {'returns' if len(right) == 1 else 'return'} the expected "
+          f"values here; your ") if right else "Your "
+    one = len(wrong) == 1
+    return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
+            f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
