@@ -64,6 +64,17 @@ def test_a_quote_that_only_names_its_noun_again_is_dropped():
         "returned.")
 
 
+def test_a_quote_after_a_possessive_noun_is_dropped_too():
+    """Blind round 54's b54_06: "the linear map's output the model solution's `linear(...)` goes
+    through ReLU" read as two nouns in a row; the quote only names the output again."""
+    relu = ("In `vit_forward`, the linear map's output `linear(x[0], params['W_head'], "
+            "params['b_head'])` goes through ReLU before it is returned.")
+    student = ("def vit_forward(image, params):\n    return np.maximum(x[0] @ params['W_head'] + "
+               "params['b_head'], 0)\n")
+    assert attributed(relu, source(student)) == (
+        "In `vit_forward`, the linear map's output goes through ReLU before it is returned.")
+
+
 def test_keyword_arguments_are_compared_in_any_order():
     mine = "def layer_norm(x, g, b, eps=1e-6):\n    v = np.var(x, axis=-1, keepdims=True, ddof=1)\n"
     assert attributed(VARIANCE, source(mine.replace(", ddof=1", ""))) == VARIANCE

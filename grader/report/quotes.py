@@ -55,7 +55,7 @@ _NOT_THEIRS = re.compile(r"(?:\binstead of|\bin place of|\brather than|\bnot|\bw
                          r"|\bsuch as|\be\.g\.|\blike|=|\()\s*$")
 _CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # the right code
 _EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
-_APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+){1,3}) $")
+_APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
                         "and", "or", "not", "on", "into", "than", "be", "was", "its", "each"})
 
