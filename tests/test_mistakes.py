@@ -206,6 +206,22 @@ def test_the_generalisation_weighs_every_case_that_ran_before_and_after_the_fail
     assert explained(failed, check, [square], narrow, [wide, other_square]) == failed
 
 
+def test_raises_is_said_only_where_every_failing_case_raised_it():
+    """Blind round 55's b55_11: a convolution written for square outputs raised IndexError for a
+    tall image and returned a wrong shape for a wide one; "raises IndexError for a non-square
+    image" was said of both. Said only where every failing case raised that exception."""
+    from grader.worker.outcomes import CallOutcome, StudentError
+    check = _Check("conv_patch_embed", [])
+    failed = CheckResult("random", 1, 0, FAILED, "case 1 of 3", hint="the check's hint")
+    square, tall = _case((np.zeros((4, 4, 3)), 0, 0, 1)), _case((np.zeros((7, 5, 1)), 0, 0, 1))
+    index = CallOutcome("raised", error=StudentError("IndexError", "index 5", "", None))
+    wide_value = CallOutcome("ok", value=np.zeros((5, 5, 2)))
+    both_raise = explained(failed, check, [square], tall, [], [index, index])
+    assert "and raises IndexError for a 7 x 5" in both_raise.hint, both_raise.hint
+    one_returns = explained(failed, check, [square], tall, [], [index, wide_value])
+    assert "raises" not in one_returns.hint and ", wrong for a 7 x 5" in one_returns.hint
+
+
 def _pairs(rng):
     """(expected, got) pairs of every type the worker sends back, agreeing and not."""
     x = rng.normal(size=(3, 4))

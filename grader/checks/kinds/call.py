@@ -359,7 +359,7 @@ class CallCheck(Kind):
         result = refused(result, self, judged, planned, outcome)
         result = explained(result, self, right, planned, wrong + [  # a failure on any check
             p for p, _ in elsewhere if p.expectation()[1] is None],  # belies a generalisation
-            outcome.error.type if outcome.status == "raised" else None)
+            [outcome, *(o for p, o in ran if not self._right(p, o))])  # "raises" if all do
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

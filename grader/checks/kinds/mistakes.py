@@ -113,14 +113,19 @@ def combined_hint(check: Check, like: str) -> str:
 
 
 def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedCase,
-              failing: list[PlannedCase] = (), raised: str | None = None):
+              failing: list[PlannedCase] = (), failures: list = ()):
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
     have returned a value. `passed`: the cases that ran and passed, before or after `planned`
-    (a request runs several); `failing`: the others that failed."""
+    (a request runs several); `failing`: the others that failed; `failures`: the outcomes of the
+    check's failing cases, this one's among them: the exception they all raised is said in place
+    of "wrong", never where one returned (a wide image's wrong shape beside a tall one's
+    IndexError, blind round 55's b55_11)."""
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
+    kinds = {o.error.type if o.status == "raised" else None for o in failures}
+    raised = kinds.pop() if len(kinds) == 1 else None
     found = generalisation(check, passed, planned, failing, raised)
     if found is None:
         return result
