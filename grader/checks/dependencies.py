@@ -391,8 +391,8 @@ class Dependencies:
         """[(planned case, judged right)] of every call of `function` its own checks made as
         first graded (those of the exercise at `path` only, when given; else every one, each
         graded first: `broken` stops at the first that fails)."""
-        checks = [(e, c) for e, c in self.functions.get(function, ())
-                  if e.path == path or (path is None and self.first(e, c))]
+        checks = [(e, c) for e, c in self.functions.get(function, ())  # None: not graded
+                  if e.path == path or (path is None and self.first(e, c) is not None)]
         return [(p, judge(p, o)) for e, c in checks
                 for p, o, judge in self._calls.get((e.path, c.name), ())]
 

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 
+WHILE = "while checking this property, "  # a property's student call failed before it was judged
 SMALL_ARRAY = 16   # arrays up to this many elements are shown whole (feedback and the sheet)
 TITLE_CHARS = 48  # a title made from a hint longer than this is cut at a word boundary
 # an `assert` where an exception is asked for: the worker names the exception's type, so the
@@ -169,3 +170,10 @@ def sheet_value(value) -> str:
     if isinstance(value, np.generic):
         return repr(value.item())
     return repr(value)
+
+
+def failed_in(message: str) -> str | None:
+    """The function a property's message says failed while it was checked (kinds/property.py
+    writes it after WHILE), else None."""
+    found = re.match(rf"{WHILE}(\w+)\(", message or "")
+    return found[1] if found else None

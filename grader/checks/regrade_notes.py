@@ -4,11 +4,9 @@ sentences, kept apart from its rules)."""
 
 from __future__ import annotations
 
-import re
-
 from grader.spec.model import Check
 
-from .describe import quoted_names, stand_in_note
+from .describe import failed_in, quoted_names, stand_in_note
 from .results import CheckResult
 
 
@@ -18,9 +16,9 @@ def failing_functions(result: CheckResult, check: Check) -> tuple[str, ...]:
     else every one it calls."""
     if check.function:
         return (check.function,)
-    said = re.match(r"while checking this property, (\w+)\(", result.message or "")
+    said = failed_in(result.message)
     wrong = tuple(name for name, right in result.outputs if not right)
-    return (said[1],) if said else wrong or check.names_read()
+    return (said,) if said else wrong or check.names_read()
 
 
 def explained(result: CheckResult, roots: tuple[str, ...], home,

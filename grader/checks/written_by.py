@@ -12,17 +12,16 @@ the student bundle), is never named: the hint stays `f`'s. Nothing here changes 
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from .kinds.in_place import IN_PLACE
+from .kinds.in_place import IN_PLACE, changed_arrays, said_changed
 from .results import CheckResult
 
 
 def writes_in_place(result: CheckResult) -> bool:
     """Whether a verdict says its function changed an array it was given."""
     return not result.passed and (result.misconception == IN_PLACE
-                                  or " also changed " in (result.message or ""))
+                                  or said_changed(result.message))
 
 
 def through_helper(result: CheckResult, function: str | None, helpers: list[str], regrade,
@@ -34,14 +33,14 @@ def through_helper(result: CheckResult, function: str | None, helpers: list[str]
     when no single helper, nor all of them together, accounts for the write."""
     if result.misconception != IN_PLACE or not function or not helpers:
         return result
-    written = re.search(rf"`{re.escape(function)}` changed (.+?) in place", result.message or "")
-    if written is None:
+    arrays = changed_arrays(result.message, function)
+    if arrays is None:
         return result
     tries = [(name,) for name in helpers] + ([tuple(helpers)] if len(helpers) > 1 else [])
     for names in tries:
         again = regrade(names)
         if again is not None and again.passed:
-            return replace(result, hint=_hint(function, written[1], names, home))
+            return replace(result, hint=_hint(function, arrays, names, home))
     return result
 
 

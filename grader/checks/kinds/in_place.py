@@ -5,6 +5,8 @@ residual adds `x` back) is harmed by it whatever the value.
 """
 from __future__ import annotations
 
+import re
+
 from ..compare import agrees, default_compare
 
 RIGHT_BUT = "the value is right, but "  # a right value from a function that changed its input
@@ -46,6 +48,20 @@ def also_in_place(call: str, params: tuple[str, ...], outcome) -> list[str]:
         return []
     return [f"`{call}` also changed {_names(outcome, params)} in place, an array it was given "
             "(its caller may use it again: compute into a new array)"]
+
+
+def changed_arrays(message: str, call: str) -> str | None:
+    """The arrays this module's lines say `call` changed in place ("`x`, `params['pos']`"),
+    read back from a check's message; None when it says none (written_by.py)."""
+    found = re.search(rf"`{re.escape(call)}` (?:also )?changed (.+?) in place, an array it was "
+                      "given", message or "")
+    return found[1] if found else None
+
+
+def said_changed(message: str) -> bool:
+    """Whether a check's message holds one of this module's lines, for any function."""
+    return re.search(r"` (?:also )?changed .+? in place, an array it was given", message or "") \
+        is not None
 
 
 def _names(outcome, params: tuple[str, ...]) -> str:

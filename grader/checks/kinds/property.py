@@ -10,7 +10,7 @@ import numpy as np
 
 from grader.spec.errors import SpecError, unknown_name
 
-from ..describe import limit_note, outcome_lines
+from ..describe import WHILE, limit_note, outcome_lines
 from ..properties import PROPERTIES, PROPERTY_CALLS
 from ..property_calls import PropertyContext, StudentCallFailed, StudentCalls, Verdict
 from ..results import (
@@ -106,6 +106,6 @@ class PropertyCheck(Kind):
         hint = (f"Your `{failed.name}` failed on the inputs this property gives it, so the "
                 "property could not be judged: fix where it failed (the traceback says where; "
                 "it may be in a function it calls).")
-        return check_result(self, FAILED, f"while checking this property, {failed.name}(...) "
+        return check_result(self, FAILED, f"{WHILE}{failed.name}(...) "
                             "failed:\n" + "\n".join("  " + line for line in lines), hint,
                             printed=outcome.stdout, hint_kind=OBSERVATION)
