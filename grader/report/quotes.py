@@ -184,16 +184,20 @@ class Source:
     def holds(self, quote: str, function: str | None = None) -> bool:
         """Whether `function`'s code, with the submission's own helpers it calls (not the
         student API's), holds `quote` (the whole source's, when it is not found)."""
-        if function is not None:
-            if self._functions is None:
-                self._functions = functions_of(self.chunks)
-            if function in self._functions:
-                if function not in self._made:
-                    self._made[function] = Code("\n".join(self._called(function)))
-                return self._made[function].holds(quote)
+        if function is not None and self.function_text(function) is not None:
+            if function not in self._made:
+                self._made[function] = Code("\n".join(self._called(function)))
+            return self._made[function].holds(quote)
         if self._whole is None:
             self._whole = Code("\n".join(self.chunks))
         return self._whole.holds(quote)
+
+    def function_text(self, name: str) -> str | None:
+        """The source of the function `name` the submission defines (its last definition),
+        the submission parsed once; None when it defines none."""
+        if self._functions is None:
+            self._functions = functions_of(self.chunks)
+        return self._functions.get(name)
 
     def _called(self, function: str) -> list[str]:
         """The text of `function` and of the submission's functions it names, transitively."""
@@ -229,7 +233,7 @@ def submission_code(path: str | Path | None, most: int = MOST_BYTES,
     """The submission's code (a notebook's code cells), read as the worker reads it (at most
     `most` bytes; `api`: Source's); None when it cannot be read (a link, too large, not a file,
     not code)."""
-    from grader.similarity.code import notebook_cells
+    from grader.similarity.code import code_chunks
     from grader.worker.serve import read_submission
 
     if path is None:
@@ -238,9 +242,7 @@ def submission_code(path: str | Path | None, most: int = MOST_BYTES,
     data = read_submission(path, most)
     if not isinstance(data, bytes):
         return None
-    text = data.decode("utf-8-sig", errors="replace")
-    chunks = (notebook_cells(text) if path.suffix.lower() == ".ipynb"
-              else [text] if path.suffix.lower() == ".py" else None)
+    chunks = code_chunks(data.decode("utf-8-sig", errors="replace"), path.suffix.lower())
     if chunks is None or sum(map(len, chunks)) > MOST_CODE:
         return None
     return Source(chunks, api)

@@ -30,7 +30,7 @@ import re
 import textwrap
 from dataclasses import replace
 
-from .quotes import Source, attributed, functions_of, is_fragment
+from .quotes import Source, attributed, is_fragment
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 _PLACED = re.compile(r"In `([^\W\d]\w*)`")
@@ -102,7 +102,7 @@ def _rename(quote: str, names: dict[str, str]) -> str:
 def _renamed(function: str, source: Source, folder: str | None) -> dict[str, str]:
     """{the reference's name: the student's} for `function`'s parameters (by position) and the
     locals the reference binds from one of them alone; only those that differ."""
-    theirs = _params(functions_of(source.chunks).get(function))
+    theirs = _params(source.function_text(function))
     mine = _reference_names(function, folder)
     if theirs is None or mine is None or len(theirs) != len(mine[0]):
         return {}

@@ -32,9 +32,15 @@ def submission_code(path: str | Path) -> list[str] | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    if path.suffix == ".ipynb":
+    return code_chunks(text, path.suffix)
+
+
+def code_chunks(text: str, suffix: str) -> list[str] | None:
+    """A .py file's text as one chunk, a notebook's code cells a chunk each (by `suffix`, as
+    given); None for any other file."""
+    if suffix == ".ipynb":
         return notebook_cells(text)
-    return [text] if path.suffix == ".py" else None
+    return [text] if suffix == ".py" else None
 
 
 def notebook_cells(text: str) -> list[str] | None:
