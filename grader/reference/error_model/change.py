@@ -47,6 +47,12 @@ def slug(text: str) -> str:
     return re.sub(r"[^\w.=\-\[\]'()]", "", text.replace("+", "plus"))[:40]
 
 
+STEP = "at the model solution's step"  # where() places an edit in a helper's call so
+# a sentence `where()` opens ("In `f` (at the model solution's step `s`), the rest"), read back:
+# (the function, its step or None, the rest) - slips.py tells several such sentences as one
+PLACED = re.compile(rf"In (`[^`]+`)(?: \({STEP} (`[^`]+`)\))?, (.+)", re.S)
+
+
 def where(context: Context) -> str:
     """"`softmax`" or "`encoder_block` (at the model solution's step `mlp(...)`)": the step is
     quoted as the model solution's code writes it, which a student's code may not (its own names,
@@ -54,8 +60,7 @@ def where(context: Context) -> str:
     steps = context.instance.path.split("/")[1:]
     if not steps:
         return f"`{context.root}`"
-    return (f"`{context.root}` (at the model solution's step "
-            f"`{code(ast.parse(context.instance.call).body[0])}`)")
+    return f"`{context.root}` ({STEP} `{code(ast.parse(context.instance.call).body[0])}`)"
 
 
 def callee(node: ast.Call) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .change import PLACED
 from .evidence import distance
 from .omitted import paired
 from .runs import run
@@ -97,12 +98,9 @@ def _together(slip: list[Edit]) -> str:
     """One slip's edits told as one: the first's sentence, then what each later one does."""
     said = slip[0].sentence
     for edit in slip[1:]:
-        found = WHERE.fullmatch(edit.sentence)
+        found = PLACED.fullmatch(edit.sentence)
         said += " Then " + found.group(3) if found else " " + edit.sentence
     return said
-
-
-WHERE = re.compile(r"In (`[^`]+`)(?: \(at the model solution's step (`[^`]+`)\))?, (.+)", re.S)
 
 
 def at_each_call(group: list[Edit]) -> str:
@@ -120,7 +118,7 @@ def at_each_call(group: list[Edit]) -> str:
     if len(sites) < 2 or len(places) != 1 or None in places or len(details) != 1 or len(
             next(iter(details))) < 2:
         return ""
-    found = [[WHERE.fullmatch(e.sentence) for e in edits] for edits in sites.values()]
+    found = [[PLACED.fullmatch(e.sentence) for e in edits] for edits in sites.values()]
     if not all(all(found) and len({m.group(1) for m in match}) == 1 for match in found) or len(
             {match[0].group(1) for match in found}) != 1:
         return ""
