@@ -4968,7 +4968,8 @@ def test_one_slip_at_every_call_of_a_helper_in_one_function():
         return x + (h @ p["W2"] + p["b2"])
 
     params = small_vit(blocks=2)["blocks"]
-    cases = [(RNG.normal(size=(5, 8)), params[0], 2), (RNG.normal(size=(3, 8)), params[1], 1)]
+    rng = np.random.default_rng(28)  # its own: 28 missed it at slips.GROUPS 16 (0-59 pass)
+    cases = [(rng.normal(size=(5, 8)), params[0], 2), (rng.normal(size=(3, 8)), params[1], 1)]
     found = em.search(block, calls_of(block, plain, cases), 0, same)
     assert found.name == "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
                                   for n in ("", ".2") for t in ("beta", "gamma")), found

@@ -21,7 +21,7 @@ from .runs import run
 from .tree import Edit, Instance
 from .trial import Raised
 
-GROUPS = 16  # such groups tried per failed check, the closest (on average) first
+GROUPS = 32  # such groups tried per failed check, the closest (on average) first
 CLOSEST = 3  # the singles nearest the student's value, each with ...
 EXACT = 8  # (more where several return the failing call's value, at most this many)
 ROUNDING = 1e-12  # a distance this small: the failing call's value (as the search's)
