@@ -58,6 +58,7 @@ from grader.checks.results import (
 )
 from grader.reference import error_model
 from grader.reference.error_model.tiling import AREA_EXAMPLE
+from grader.report.feedback_level import expected_only
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
 
@@ -462,6 +463,30 @@ def test_a_params_case_can_be_pasted_with_one_import(graded):
     exec(pasted, namespace)  # noqa: S102  (the code a student pastes)
     assert namespace["result"] == (
         (3, 4), sorted(["Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo"]), 1)
+
+
+def test_a_long_case_is_pasted_from_lines_of_its_own_and_level_expected_drops_them(graded):
+    """vit-forward's freshly initialised ViT (a whole params dict written out, ~1,600
+    characters): "to reproduce:" then the call, one argument or entry a line, indented under it,
+    every line within the width; pasted, it passes the very arrays; `expected` drops them all."""
+    check = next(c for c in graded[SUBMISSIONS / "buggy" / "hf_vit_final_layer_norm_eps_1e12.py"][
+                     "vit-forward"].checks if not c.passed)
+    lines = check.message.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == "to reproduce:")
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    code = []
+    for line in lines[at + 1:]:
+        if len(line) - len(line.lstrip()) <= indent:
+            break
+        code.append(line)
+    assert len(code) > 5 and all(len(line) <= 110 for line in code)
+    pasted = "result = " + inspect.cleandoc("\n".join(code))
+    namespace = {"np": np, "vit_forward": lambda image, params: (
+        image.shape, params["P"], len(params["blocks"]), float(np.abs(params["cls"]).max()))}
+    exec(pasted, namespace)  # noqa: S102  (the code a student pastes)
+    shape, patch, blocks, spread = namespace["result"]
+    assert patch in (3, 4) and blocks == 1 and spread < 1e-3 and len(shape) == 3
+    assert not any(line in expected_only(check.message) for line in code)
 
 
 def test_a_students_own_exception_shows_their_line_not_the_graders(graded):

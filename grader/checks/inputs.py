@@ -146,5 +146,66 @@ def with_imports(code: str) -> str:
     return f"from grader.checks.inputs import evaluate; {code}" if "evaluate(" in code else code
 
 
+ONE_LINE = 600  # a call this long is pasted from one line; longer, one argument or entry a line
+AT_MOST = 6000  # longer: not shown (a failure's message is read, not a data file)
+WIDTH = 96
+
+
+def reproduce(code: str) -> str | None:
+    """What follows "to reproduce:" for the call `code` (from `source`): on the same line when
+    short, else on lines of its own indented under it, one argument or dict entry a line (a
+    whole ViT's parameters written out: ~1,600 characters); None when longer than AT_MOST."""
+    if len(code) > AT_MOST:
+        return None
+    if len(code) <= ONE_LINE:
+        return f" {with_imports(code)}"
+    lines = ["from grader.checks.inputs import evaluate"] if "evaluate(" in code else []
+    return "".join(f"\n    {line}" for line in lines + _wrapped(code))
+
+
+def _wrapped(code: str, indent: int = 4) -> list[str]:
+    """`code` as lines of at most WIDTH where its brackets allow: the outermost bracket that
+    closes at its end opened on the first line, each item inside on its own lines, 4 deeper."""
+    split = None if indent + len(code) <= WIDTH else _bracketed(code)
+    if split is None:
+        return [code]
+    head, items, close = split
+    lines, room, shared = [head], WIDTH - indent, False
+    for i, item in enumerate(items):
+        inner = _wrapped(item, indent + 4)
+        inner[-1] += "," if i < len(items) - 1 else ""
+        if shared and len(inner) == 1 and len(lines[-1]) + len(inner[0]) < room:
+            lines[-1] += f" {inner[0]}"  # short items share a line
+        else:
+            lines += [f"    {line}" for line in inner]
+        shared = len(inner) == 1
+    return [*lines, close]
+
+
+def _bracketed(code: str) -> tuple[str, list[str], str] | None:
+    """(code up to the bracket its last character closes, the items inside split at their
+    top-level commas, the closing bracket); None when `code` does not end with a bracket."""
+    opened, depth, quote, commas = None, 0, None, []
+    for i, char in enumerate(code):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+            opened = i if depth == 1 and opened is None else opened
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0 and i < len(code) - 1:
+                opened, commas = None, []  # closed before the end: `(a * b)[0]`
+        elif char == "," and depth == 1:
+            commas.append(i)
+    if opened is None or depth or code[-1] not in ")]}":
+        return None
+    cuts = [opened, *commas, len(code) - 1]
+    items = [code[a + 1:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
+    return code[:opened + 1], [item for item in items if item], code[-1]
+
+
 def _astype(dtype: str) -> str:
     return "" if dtype == "float64" else f".astype(np.{dtype})"

@@ -162,7 +162,8 @@ def expected_only(message: str) -> str:
             continue
         under = None
         text = line.strip()
-        if text.startswith("to reproduce:"):
+        if text.startswith("to reproduce:"):  # and the lines under it, where it is long
+            under = indent
             continue
         if text == "your code:":
             under = indent

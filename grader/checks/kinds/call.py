@@ -422,8 +422,8 @@ class CallCheck(Kind):
             return check_result(self, FAILED, message, hint, number, matched, hint_kind=kind)
         header = (f"case {number} of {total}: "
                   f"{call_label(self.call, params, planned.args, planned.kwargs)}")
-        if planned.source and len(planned.source) <= 600:
-            header += f"\n  to reproduce: {inputs.with_imports(planned.source)}"
+        if planned.source and (code := inputs.reproduce(planned.source)) is not None:
+            header += f"\n  to reproduce:{code}"
         return check_result(self, FAILED, "\n".join([header] + [f"  {x}" for x in lines]), hint,
                             number, matched, printed=outcome.stdout, hint_kind=kind)
 
