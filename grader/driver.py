@@ -83,9 +83,10 @@ class Driver:
         if not any(e.variants for e in exercises):
             return exercises, None
         if not student_id:
-            return exercises, "no student id (--student-id)"
+            return exercises, "no student id was given (`--student-id ID` grades your own)"
         if self.secret is None:
-            return exercises, "no course secret"
+            return exercises, "the course has no secret to draw each student's numbers from " \
+                "(no course secret)"
         return student_variants(exercises, self.secret, student_id, self._variants), None
 
     def session(self, student: str | Path | None = None, student_id: str | None = None):

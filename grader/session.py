@@ -127,8 +127,9 @@ class GradingSession:
                 if error in self.refused),
             load_problems=problems, spec_errors=tuple(self.spec_errors), fatal=fatal,
             notes=(tuple(load.notes) if load else ()) + ((
-                f"graded the shared version (variant 0) of the exercises with variants: "
-                f"{self.shared}",) if self.shared else ()),
+                f"exercises with each student's own numbers were graded with the shared "
+                f"version (variant 0), the one everyone gets: {self.shared}",)
+                if self.shared else ()),
             seconds=time.perf_counter() - self.started, exercises_folder=folder.removesuffix(" ()"),
             printed=printed_tail(load.stdout) if load is not None and load.problems else "")
 

@@ -131,10 +131,11 @@ def test_without_an_id_or_a_secret_the_shared_version_is_graded_and_said_in_one_
     outcome = grade(driver, SOLUTION, None)
     assert {e.variant for e in outcome.report.exercises} == {None}  # not a chosen one
     assert [n for n in outcome.report.notes if "shared version" in n] == [
-        "graded the shared version (variant 0) of the exercises with variants: no student id "
-        "(--student-id)"]
+        "exercises with each student's own numbers were graded with the shared version "
+        "(variant 0), the one everyone gets: no student id was given (`--student-id ID` grades "
+        "your own)"]
     driver.secret = None
-    assert grade(driver, SOLUTION, "dave").report.notes[-1].endswith(": no course secret")
+    assert grade(driver, SOLUTION, "dave").report.notes[-1].endswith("(no course secret)")
 
 
 def write_spec(folder: Path, text: str) -> Path:
