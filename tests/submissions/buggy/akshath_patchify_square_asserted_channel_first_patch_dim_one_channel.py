@@ -17,9 +17,16 @@ check fails first on a non-square case ("got: AssertionError: Only square images
 with "[checklist] hint: Row n is patch n in raster order over the patch grid ..."; 2 not named:
 no single rewrite reproduces the checks (the assert raises first), vit-checkpoint only observes
 "Your `patchify` loses points in its own exercise (patchify)".
+Now named: 1 and 2 as a pair on every patchify check ("2 mistakes at once: (1) In `patchify`, a
+non-square image (H != W) is refused (an error is raised for it), where the model solution's
+takes an H x W image whatever its sides: accept every input the model solution's function
+accepts. (2) In `patchify`, each patch is flattened channels first: the channel varies slowest
+..."): guards.py's non-square-refused with the channel-first flatten; 3 as before.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'flatten-length': 'op:default_changed:patch_dim:C-default-1', 'patchify': None}
+EXPECT = {'flatten-length': 'op:default_changed:patch_dim:C-default-1',
+          'patchify': 'op:guarded:patchify:non-square-refused'
+                      '+op:channels_first:patchify:patch-flattened-channels-first'}
 
 
 def patch_dim(P, C=1):
