@@ -7974,3 +7974,57 @@ def test_a_quote_is_spelled_in_the_students_names_where_its_code_holds_it_so():
     for code in ("def softmax(x, axis=-1):\n    return np.exp(x - np.max(x, keepdims=True))\n",
                  "def softmax(x, axis=-1):\n    return np.exp(x - np.max(x, axis=-1))\n"):
         assert spelled(whole, Source([code])) == whole
+
+
+# --- guards.py: a square-only guard, alone or beside a value mistake of the same function ------
+
+def test_a_square_only_guard_is_named_on_the_students_own_raise_and_pairs_with_a_value():
+    """Blind round 55 (b55_01): akshathmangudi's patchify keeps `assert h == w, "Only square
+    images supported"` and flattens each patch channel first. The guard refuses exactly the
+    non-square images, as the student's own raise (an assert, or `if H != W: raise`), never
+    numpy's broadcast or index error (code that cuts with H and W mixed up, b37_01); beside it,
+    of the value mistakes that give the square images' values, the one that raises nowhere
+    itself is kept (`apart`): a channel-first flatten, not a square grid besides."""
+    from grader.checks.kinds.refusal_triples import apart
+    from grader.reference.error_model.guards import OwnRefused, own_raise
+    from grader.reference.patches import patchify
+
+    rng = np.random.default_rng(5501)
+
+    def student(image, P):
+        image = np.asarray(image)
+        image = image[:, :, None] if image.ndim == 2 else image
+        h, w, c = image.shape
+        assert h == w, "Only square images supported"
+        n, chw = h // P, image.transpose(2, 0, 1)
+        return np.stack([chw[:, i * P:(i + 1) * P, j * P:(j + 1) * P].reshape(-1)
+                         for i in range(n) for j in range(n)])
+
+    guard = "op:guarded:patchify:non-square-refused"
+    value = "op:channels_first:patchify:patch-flattened-channels-first"
+    grid = "op:square_rows:patchify:columns-counted-from-H-rows-from-size-channels-first"
+    paired = em.rewrite(patchify, f"{guard}+{value}")
+    square, gray, wide = (rng.normal(size=s) for s in ((6, 6, 3), (4, 4), (4, 6, 3)))
+    for image in (square, gray):
+        assert np.array_equal(paired(image, 2), student(image, 2))
+    with pytest.raises(OwnRefused):
+        paired(wide, 2)
+    alone = em.rewrite(patchify, guard)  # a square-only patchify otherwise right
+    assert np.array_equal(alone(square, 2), patchify(square, 2))
+    with pytest.raises(OwnRefused):
+        alone(gray[:, :2], 2)
+    assert not np.array_equal(alone(square, 2), student(square, 2))  # its values: the lecture's
+    assert em.sentence(patchify, guard).startswith(
+        "In `patchify`, a non-square image (H != W) is refused (an error is raised for it)")
+    try:
+        alone(wide, 2)
+    except OwnRefused as error:
+        assert own_raise(error, "AssertionError", "Only square images supported")
+        assert own_raise(error, "ValueError", "images must be square")
+        assert not own_raise(error, "ValueError", "could not broadcast input array from shape "
+                                                  "(0,) into shape (12,)")
+        assert not own_raise(error, "IndexError", "index 2 is out of bounds for axis 0")
+    raising = {grid}  # the square grid raises numpy's broadcast error on non-square images
+    assert apart([f"{guard}+{value}", f"{guard}+{grid}"], [guard], raising.__contains__) == [
+        f"{guard}+{value}"]
+    assert apart([f"{guard}+{grid}"], [guard], raising.__contains__) == [f"{guard}+{grid}"]

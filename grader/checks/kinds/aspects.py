@@ -1,4 +1,4 @@
-"""The probes a guard of error_model/guards.py is weighed on (refusals.py's `named_refusal`):
+"""The probes a guard of error_model/guards.py (and a convolution's refusal) is weighed on:
 the failed call with what a guard tests varied, every other argument as the call had it. No
 reference here: only the call's own arguments, varied (issue 38, "refusals")."""
 from __future__ import annotations
@@ -92,4 +92,55 @@ def aspect_probes(params, planned) -> list:
             else:
                 args[params.index(name)] = value
         out.append((tuple(args), kwargs))
+    return out
+
+
+def square_probes(params, planned) -> list:
+    """(args, kwargs) of `planned` with its image square: gray and of 1, 3 and 4 channels, of
+    two and three patches a side (P = the case's): where a guard refuses non-square images
+    (error_model/guards.py), the code must return the model solution's value on each of these,
+    as the probes of `aspect_probes` are all non-square (2P x 3P)."""
+    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+    image, P = arguments.get("image"), arguments.get("P")
+    if not (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(
+            P, (int, np.integer)) and not isinstance(P, bool) and 0 < P <= 16):
+        return []
+    out = []
+    for side in (2 * int(P), 3 * int(P)):
+        for channels in ((), (1,), (3,), (4,)):
+            shape = (side, side, *channels)
+            pixels = (np.arange(int(np.prod(shape))) % 251).reshape(shape).astype(image.dtype)
+            args, kwargs = list(planned.args), dict(planned.kwargs)
+            if put_argument(params, args, kwargs, "image", pixels):
+                out.append((tuple(args), kwargs))
+    return out
+
+
+# a convolution's probes, each (rows, columns) more than the kernel's side k, a stride, and the
+# image's channels (None: the case's; 0: a 2-D image): a kernel as large as a side, windows
+# that leave rows over, a kernel larger than the channel count, a gray image of either shape
+CONV_PROBES = ((0, 2, 1, None), (2, 0, 1, None), (1, 3, 2, None), (2, 4, 2, None),
+               (4, 4, 3, None), (3, 3, 1, 1), (3, 3, 1, 3), (3, 5, 2, 0), (0, 0, 1, 3),
+               (5, 2, 2, 0))
+
+
+def conv_probes(params, planned) -> list | None:
+    """(args, kwargs) of a convolution's case `planned` (image, K, b, stride) with its image's
+    sizes, channels and stride as each of CONV_PROBES (the kernel resized to the channels), or
+    None when its case is no such call (refusals.py's tiling probes' counterpart)."""
+    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+    image, K = arguments.get("image"), arguments.get("K")
+    if not (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
+            and K.ndim == 4 and "stride" in arguments and len(params) == len(planned.args)):
+        return None
+    k, out = K.shape[0], []
+    for rows, columns, stride, channels in CONV_PROBES:
+        C = (image.shape[2] if image.ndim == 3 else 0) if channels is None else channels
+        shape = (k + rows, k + columns, *((C,) if C else ()))
+        sized = {"image": (np.arange(int(np.prod(shape))) % 251).reshape(shape).astype(
+                     image.dtype),
+                 "K": np.resize(K, (K.shape[0], K.shape[1], C or 1, K.shape[3])),
+                 "stride": stride}
+        out.append((tuple(sized.get(name, value) for name, value in
+                          zip(params, planned.args, strict=True)), {}))
     return out

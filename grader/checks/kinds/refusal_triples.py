@@ -60,3 +60,17 @@ def needed_here(name: str, own: list, reproduces, refusing: set) -> str:
         if part not in refusing and fewer and reproduces(JOIN.join(fewer), own):
             parts = fewer
     return JOIN.join(parts)
+
+
+def apart(found: list[str], guards: list, raises) -> list[str]:
+    """`found`, where several are left, without the pairs of a guard (error_model/guards.py) and a
+    value mistake that itself raises where the reference returns a value (`raises(name)`: a grid
+    counted from the height, numpy's broadcast error on every non-square image): the guard
+    already says why those calls raise, and the value mistake is told by the values only
+    (b55_01: a square-only assert and a channel-first flatten, not a square grid besides)."""
+    if len(found) < 2:
+        return found
+    kept = [name for name in found if not (
+        any(part in guards for part in name.split(JOIN))
+        and any(part not in guards and raises(part) for part in name.split(JOIN)))]
+    return kept or found

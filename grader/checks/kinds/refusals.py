@@ -31,10 +31,16 @@ from grader.worker.values import ForeignObject, encode_call
 from ..compare import alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
-from .aspects import aspect_probes, put_argument
+from .aspects import aspect_probes, conv_probes, put_argument, square_probes
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
-from .refusal_triples import exactly, needed_here, plainest, with_what_it_lets_through
+from .refusal_triples import (
+    apart,
+    exactly,
+    needed_here,
+    plainest,
+    with_what_it_lets_through,
+)
 
 
 def _sizes(arguments) -> tuple[int, int, int] | None:
@@ -216,34 +222,13 @@ def _probes(params, planned) -> list | None:
     return out
 
 
-# a convolution's probes, each (rows, columns) more than the kernel's side k, a stride, and the
-# image's channels (None: the case's; 0: a 2-D image): a kernel as large as a side, windows
-# that leave rows over, a kernel larger than the channel count, a gray image of either shape
-CONV_PROBES = ((0, 2, 1, None), (2, 0, 1, None), (1, 3, 2, None), (2, 4, 2, None),
-               (4, 4, 3, None), (3, 3, 1, 1), (3, 3, 1, 3), (3, 5, 2, 0), (0, 0, 1, 3),
-               (5, 2, 2, 0))
-
-
-def _conv_probes(params, planned) -> list | None:
-    """(args, kwargs) of a convolution's case `planned` (image, K, b, stride) with its image's
-    sizes, channels and stride as each of CONV_PROBES (the kernel resized to the channels), or
-    None when its case is no such call."""
-    arguments = {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
-    image, K = arguments.get("image"), arguments.get("K")
-    if not (isinstance(image, np.ndarray) and image.ndim in (2, 3) and isinstance(K, np.ndarray)
-            and K.ndim == 4 and "stride" in arguments and len(params) == len(planned.args)):
-        return None
-    k, out = K.shape[0], []
-    for rows, columns, stride, channels in CONV_PROBES:
-        C = (image.shape[2] if image.ndim == 3 else 0) if channels is None else channels
-        shape = (k + rows, k + columns, *((C,) if C else ()))
-        sized = {"image": (np.arange(int(np.prod(shape))) % 251).reshape(shape).astype(
-                     image.dtype),
-                 "K": np.resize(K, (K.shape[0], K.shape[1], C or 1, K.shape[3])),
-                 "stride": stride}
-        out.append((tuple(sized.get(name, value) for name, value in
-                          zip(params, planned.args, strict=True)), {}))
-    return out
+def _raises(rewritten, args, kwargs) -> bool:
+    try:
+        with np.errstate(all="ignore"):
+            rewritten(*args, **kwargs)
+    except Exception:  # noqa: BLE001  (any refusal)
+        return True
+    return False
 
 
 def _refusal_wrong(planned, outcome) -> bool:
@@ -380,7 +365,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         from grader.reference import error_model
         from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
-        from grader.reference.error_model.guards import SAID, Refused, refuses
+        from grader.reference.error_model.guards import SAID, SQUARE, Refused, own_raise, refuses
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
@@ -396,7 +381,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
     hidden = opaque(check)
     built = error_model.model(function, hidden)
     params = check.api.params(check.reference_name)
-    sized = (_probes(params, planned) or _conv_probes(params, planned)) if tiling else None
+    sized = (_probes(params, planned) or conv_probes(params, planned)) if tiling else None
     first = raised[0] if guarding else planned  # the failed case, where it raised
     here = _named_arguments(function, first)  # a guard or a gray reading tried only where it
     guards = [e.name for e in built[1] if e.operator in GUARDS and guarding  # changes the first
@@ -407,6 +392,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         np.ndim(_named_arguments(function, p).get("image")) == 2 for p in raised)] if built else []
     aspects = (aspect_probes(_signature(function, params), first)
                if guards or readings else [])
+    aspects += (square_probes(_signature(function, params), first)  # the images it must take
+                if any(name.endswith(SQUARE) for name in guards) else [])
     if built is None or (sized is None and not aspects):
         return result
     tests = [e.name for e in built[1]
@@ -443,7 +430,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
                     value = rewritten(*args, **kwargs)
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
                 if got.status != "raised" or (got.error.type != type(error).__name__
-                                              and not isinstance(error, Refused)):
+                                              and not isinstance(error, Refused)) or not (
+                        own_raise(error, got.error.type, got.error.message)):
                     return False
                 if message and not isinstance(error, Refused) and not same_message(
                         str(error), got.error.message) and returns_value(args, kwargs) is not None:
@@ -478,6 +466,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
+    found = apart(found, guards, lambda name: any(  # a value mistake that raises itself
+        _raises(error_model.rewrite(function, name, hidden), a, k) for a, k, _ in calls
+        if returns_value(a, k) is not None))  # where the guard does: the guard says why
     found = exactly(plainest(found), SAID, reproduces)  # the simpler of claims the probes
     # cannot tell apart; of guards, the one that raises the student's very error
     if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite

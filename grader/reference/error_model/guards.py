@@ -21,6 +21,12 @@ meant to pass:
   rows and [N, C, H, W] images (statistics over axis 1, or BatchNorm's axes (0, 2, 3)), a
   `T, d = x.shape` unpack, Eigen's row-wise `MatrixXd` LayerNorm ported to numpy: a single
   (d,) token and a batched (B, T, d) input raise, where the lecture's normalises the last axis;
+- a non-square image: the square-only guard of code written for one `image_size` (akshathmangudi's
+  `assert h == w, "Only square images supported"`, early lucidrains vit-pytorch's one
+  `image_size`), any spelling (`if H != W: raise ...`); named only on a raise
+  the student's code makes itself (OWN_ONLY: an AssertionError, or a message none of numpy's
+  nor Python's own), as code that cuts the image with H and W mixed up raises numpy's broadcast
+  or index error on every non-square image too (b37_01), with no guard of its author's;
 - in a convolution, an image whose rows or columns the stride leaves over: an as_strided
   im2col's `assert (H - k) % stride == 0` (MoisesNNFS's Conv.py), where the lecture floors;
   named only where no rewrite of the reference's own tests does (a ValueError there is
@@ -43,6 +49,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -61,6 +68,10 @@ def _gray(image) -> bool:
 
 def _not_rgb(image) -> bool:
     return not (np.ndim(image) == 3 and np.shape(image)[-1] == 3)
+
+
+def _not_square(image) -> bool:
+    return np.ndim(image) in (2, 3) and np.shape(image)[0] != np.shape(image)[1]
 
 
 def _not_gray_or_rgb(C) -> bool:
@@ -92,6 +103,27 @@ class Refused(ValueError):
     what its author chose: its message and its type are no guess of the lecture's)."""
 
 
+class OwnRefused(Refused):
+    """A refusal of OWN_ONLY's guards: it reproduces only a raise the student's code makes itself
+    (`own_raise`), not numpy's or Python's own refusal of a shape, which another mistake
+    makes on the same inputs."""
+
+
+# numpy's and Python's own refusals of a shape or an index (a broadcast into a row of the wrong
+# width, a reshape, an index past the end, an unpacking)
+BUILT_IN = re.compile(r"could not broadcast|cannot reshape|out of bounds|index|operands could "
+                      r"not|not aligned|mismatch|values to unpack|size \d+ is different")
+
+
+def own_raise(error: Exception, kind: str, message: str) -> bool:
+    """Whether the student's raise (its exception's type name and message) may be the guard
+    `error` stands for: any raise for a Refused, only the student's own for an OwnRefused (an
+    `assert`'s AssertionError, or an exception that is no IndexError and whose message is none
+    of BUILT_IN's)."""
+    return not isinstance(error, OwnRefused) or kind == "AssertionError" or (
+        kind != "IndexError" and not BUILT_IN.search(message or ""))
+
+
 UNPACKED = "not enough values to unpack (expected 3, got 2)"  # Python's, `H, W, C = shape`
 
 
@@ -112,6 +144,8 @@ GUARDS = {
                      "the model solution's reads a 2-D image as one channel, (H, W, 1)"),
     "gray-unpacked": (("image",), _gray, "a 2-D (H, W) gray image",
                       "the model solution's reads a 2-D image as one channel, (H, W, 1)"),
+    "non-square-refused": (("image",), _not_square, "a non-square image (H != W)",
+                           "the model solution's takes an H x W image whatever its sides"),
     "rgb-only": (("image",), _not_rgb, "every image but an (H, W, 3) RGB one (a gray image, "
                  "one channel, four)", "the model solution's takes (H, W) and (H, W, C) for any C"),
     "gray-or-rgb-only": (("C",), _not_gray_or_rgb, "every channel count C but 1 and 3 (gray "
@@ -143,12 +177,15 @@ def guard(detail: str):
         if refuses(value, *others) and detail in SAID:  # Python's own raise, by its message
             raise ValueError(UNPACKED)
         if refuses(value, *others):
-            raise Refused(f"refused: {GUARDS[detail][2]}")
+            raise (OwnRefused if detail in OWN_ONLY else Refused)(
+                f"refused: {GUARDS[detail][2]}")
         return value
     guarded.__name__ = f"refuses_{detail.replace('-', '_')}"
     return guarded
 
 
+OWN_ONLY = ("non-square-refused",)  # named only on the student's own raise (`own_raise`)
+SQUARE = "non-square-refused"  # probed on square images too (`aspects.square_probes`)
 BOUND = {detail: guard(detail) for detail in GUARDS}
 
 
