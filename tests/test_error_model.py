@@ -1010,7 +1010,8 @@ def test_a_causal_triangle_one_diagonal_off():
     calls = [em.Call(a, {}, student(*a), REFERENCE["self_attention"](*a)) for a in cases]
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name == "op:diagonal:self_attention/causal_mask:tri.k=1"
-    assert "one diagonal off, k=1 instead of k=0" in found.sentence
+    assert ("one diagonal off: the keys of each query end one later, so each position also "
+            "sees the next one") in found.sentence
 
 
 def test_a_constant_a_count_adds_one_off_and_a_parameter_read_as_its_default():
@@ -7601,7 +7602,8 @@ def test_a_strict_causal_mask_whose_empty_row_gets_no_weight_is_the_diagonal():
     assert found is not None and found.name == (
         "op:diagonal:self_attention/causal_mask:tri.k=-1"
         "+~op:empty_rows_zeroed:self_attention/attention:hidden-rows-zero-weights"), found
-    assert "one diagonal off, k=-1 instead of k=0" in found.sentence
+    assert ("one diagonal off: the keys of each query end one earlier, so the mask also hides "
+            "the diagonal") in found.sentence
     assert "mistakes at once" not in found.sentence
     assert same(em.rewrite(sa, found.name)(*cases[0]), calls[0].got)
     right = functools.partial(student, strict=False)
@@ -8028,3 +8030,131 @@ def test_a_square_only_guard_is_named_on_the_students_own_raise_and_pairs_with_a
     assert apart([f"{guard}+{value}", f"{guard}+{grid}"], [guard], raising.__contains__) == [
         f"{guard}+{value}"]
     assert apart([f"{guard}+{grid}"], [guard], raising.__contains__) == [f"{guard}+{grid}"]
+
+
+def test_a_diagonal_offset_is_said_in_the_students_own_call():
+    """Blind round 55 (b55_13): "`np.tri(T, dtype=bool)` is one diagonal off, k=-1 instead of
+    k=0" was told of a student whose own mask is `np.triu(np.ones((T, T)), k=0) * -1e10`, where
+    the fix is k=1. The operator's sentence gives no k of the reference's; report/offsets.py
+    gives the offset to write in the student's own triangle call where the submission has
+    exactly one, and leaves the sentence as it is where it has none, several, or one the
+    direction does not fit (already right, or one a transposed layout would need)."""
+    from grader.report.offsets import respelled
+    from grader.report.quotes import Source
+
+    rng = np.random.default_rng(5501)
+    text = ("import math\nimport numpy as np\n\n"
+            "def self_attention(x, p, heads, causal=False):\n"
+            "    T, d = x.shape\n"
+            "    q, k, v = (x @ p['W' + n] + p['b' + n] for n in 'qkv')\n"
+            "    s = q @ k.T / math.sqrt(d)\n"
+            "    if causal:\n"
+            "        s = s + np.triu(np.ones((T, T)), k=0) * -1e10\n"
+            "    e = np.exp(s - s.max(-1, keepdims=True))\n"
+            "    return e / e.sum(-1, keepdims=True) @ v @ p['Wo'] + p['bo']\n")
+    scope: dict = {}
+    exec(compile(text, "b55_13_like", "exec"), scope)  # noqa: S102 - the test's own code
+    student = scope["self_attention"]
+    p = {n: rng.normal(size=(4, 4) if n.startswith("W") else 4)
+         for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+    cases = [(rng.normal(size=(4, 4)), p, 1, True), (rng.normal(size=(6, 4)), p, 1, True),
+             (rng.normal(size=(3, 4)), p, 1, False)]
+    calls = calls_of(REFERENCE["self_attention"], student, cases)
+    found = em.search(REFERENCE["self_attention"], calls, 0, same)
+    assert found is not None and found.name.startswith(
+        "op:diagonal:self_attention/causal_mask:tri.k=-1"), found
+    assert "k=" not in found.sentence and "each position must see itself" in found.sentence
+    said = respelled(found.sentence, Source([text]))
+    assert said.startswith("In `self_attention`, your `np.triu(np.ones((T, T)), k=0)` is one "
+                           "diagonal off: the keys of each query end one earlier, so the mask "
+                           "also hides the diagonal: each position must see itself. Write k=1 "
+                           "there (not k=0)."), said
+    keep = text.replace("s = s + np.triu(np.ones((T, T)), k=0) * -1e10",
+                        "s = np.where(np.tril(np.ones((T, T)), -1) > 0, s, -1e10)")
+    assert "Write k=0 there (not k=-1)." in respelled(found.sentence, Source([keep]))
+    default = text.replace("np.triu(np.ones((T, T)), k=0)", "np.triu(np.ones((T, T)))")
+    assert "Write k=1 there (left out, it is 0)." in respelled(found.sentence, Source([default]))
+    for other in (text.replace("k=0", "k=1"),  # right already: not this slip's call
+                  text.replace("k=0", "k=2"),  # the other way: not this sentence's fix
+                  text.replace("k=0)", "k=0) + np.tril(np.ones((T, T)), k=-9)"),  # two
+                  text.replace("np.triu(np.ones((T, T)), k=0) * -1e10", "0.0"),  # none
+                  text.replace("k=0", "k=off")):  # an offset computed
+        assert respelled(found.sentence, Source([other])) == found.sentence
+    assert respelled(found.sentence, None) == found.sentence
+
+
+def test_the_lecture_is_credited_only_with_what_it_states():
+    """Blind round 55 (b55_06, b55_07): "eps is 1e-05; the lecture's is 1e-06", "The lecture
+    computes in the input's float64" and "where the lecture uses GELU": the lecture states no
+    eps, dtype or activation ("LayerNorm, multi-head self-attention, MLP"). The student API
+    (docs/student-api.md) states eps=1e-6, exact GELU and the scale; the float64 is the model
+    solution's alone."""
+    from pathlib import Path
+
+    from grader.checks.property_named import NAMED
+
+    api = (Path(__file__).parents[1] / "docs" / "student-api.md").read_text(encoding="utf-8")
+    said = {
+        "op:constant:layer_norm:eps=1e-05": (REFERENCE["layer_norm"], "the student API's is 1e-06"),
+        "op:constant:encoder_block:eps=1e-05": (REFERENCE["encoder_block"],
+                                                "the student API's is 1e-06"),
+        "op:activation:encoder_block/mlp:act=quick_gelu": (
+            REFERENCE["encoder_block"], "the student API's activation is GELU (exact"),
+        "op:constant:self_attention/attention:scale=d": (REFERENCE["self_attention"], "sqrt(d_h)"),
+    }
+    for name, (function, words) in said.items():
+        sentence = em.sentence(function, name)
+        assert "lecture" not in sentence and words in sentence, sentence
+    assert "eps=1e-6" in api and "exact (erf) GELU" in api and "float64" not in api
+    assert "The model solution computes in the input's float64" in NAMED["layer_norm_float32"]
+    assert "The student API's default is causal=False" in NAMED["causal_default_true"]
+    for sentence in NAMED.values():
+        assert "lecture" not in sentence, sentence
+
+
+def test_a_quote_is_cut_at_a_token_boundary_never_inside_a_name():
+    """Blind round 55 (b55_12): "`x + self_attention(layer_norm(x, p['ln1_g'], p['ln1_b'],
+    eps), p, h...`": a quote shortened to SHOWN characters is cut after a comma or a closing
+    bracket (outside a string), else where a name ends."""
+    import ast
+
+    from grader.reference.error_model.change import SHOWN, code, cut
+
+    node = ast.parse("x + self_attention(layer_norm(x, p['ln1_g'], p['ln1_b'], eps), p, "
+                     "heads, causal=False)").body[0]
+    assert code(node) == "x + self_attention(layer_norm(x, p['ln1_g'], p['ln1_b'], eps), p, ..."
+    assert len(code(node)) <= SHOWN
+    assert cut("f(a, b) + something_long", 12) == "f(a, b)"
+    assert cut("g(x, 'a, b')", 9) == "g(x, "  # the comma in the string is not a boundary
+    assert cut("first + second_name", 12) == "first + "
+    short = ast.parse("np.tri(T, dtype=bool)").body[0]
+    assert code(short) == "np.tri(T, dtype=bool)"  # short enough: as it is
+
+
+def test_the_fix_first_heading_names_the_integration_checks_that_run_the_function():
+    """Blind round 55 (b55_01, b55_08, b55_09, b55_12): "fix `patchify` first: 5 exercises
+    depend on it (...)" left out vit-checkpoint, an integration check that runs the student's
+    own patchify and lost its points through it. Integration checks are not graded again
+    (docs/spec.md), so the heading names them apart; one whose hint blames nothing is not
+    named, nor is a function no exercise was graded around."""
+    from grader.batch.records import report_from_json, report_to_json
+    from grader.checks.results import ExerciseResult, GradeReport
+    from grader.report.terminal import roots_lines
+
+    around = CheckResult("one patch", 2, 2, "passed", stand_ins=("patchify",))
+    blamed = CheckResult("the checkpoint", 5, 0, "failed", hint="This check runs ...",
+                         hint_kind=OBSERVATION, blames=("patchify",))
+    exercises = (ExerciseResult("linear-patch-embed", "t", "l", (around,)),
+                 ExerciseResult("vit-checkpoint", "t", "l", (blamed,)))
+    lines = roots_lines(GradeReport("s.py", exercises))
+    assert lines == ["fix `patchify` first: 1 exercise depends on it (linear-patch-embed); it "
+                     "was graded with the grader's correct `patchify` standing in for yours, so "
+                     "its points do not depend on it; the integration check vit-checkpoint "
+                     "depends on it too and runs yours, as integration checks are not graded "
+                     "again"]
+    unblamed = (exercises[0], ExerciseResult("vit-checkpoint", "t", "l",
+                                             (replace(blamed, blames=()),)))
+    assert "integration" not in roots_lines(GradeReport("s.py", unblamed))[0]
+    assert roots_lines(GradeReport("s.py", exercises[1:])) == []
+    again = report_from_json(report_to_json(GradeReport("s.py", exercises)))
+    assert roots_lines(again) == lines

@@ -106,7 +106,8 @@ def _check_fields(check: CheckResult) -> dict:
 
 
 def report_from_json(data: dict) -> GradeReport:
-    checks = [[CheckResult(**{**_known(CheckResult, c), "stand_ins": tuple(c.get("stand_ins", ()))})
+    checks = [[CheckResult(**{**_known(CheckResult, c), "stand_ins": tuple(c.get("stand_ins", ())),
+                              "blames": tuple(c.get("blames", ()))})
                for c in e["checks"]] for e in data["exercises"]]
     exercises = tuple(ExerciseResult(**{**_known(ExerciseResult, e), "checks": tuple(c)})
                       for e, c in zip(data["exercises"], checks, strict=True))

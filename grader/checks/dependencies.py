@@ -265,7 +265,7 @@ class Dependencies:
             hint += " " + self._losing(
                 helpers, f"where this run uses {it} (the model solution's pipeline does; your code "
                          f"may not), fix {it} there first")
-        return replace(result, hint=hint, hint_kind=OBSERVATION)
+        return replace(result, hint=hint, hint_kind=OBSERVATION, blames=tuple(roots))
 
     def _losing(self, names: list, fix: str) -> str:
         """"Your `f` loses points in its own exercise (home): <fix>, as its mistake may be what

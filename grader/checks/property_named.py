@@ -6,13 +6,13 @@ NAMED = {"causal_default_true": (
     "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
     "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
     "attention is always causal), and with causal=False passed this property holds. The "
-    "lecture's default is causal=False: a ViT block calls it without `causal`."),
+    "student API's default is causal=False: a ViT block calls it without `causal`."),
     "layer_norm_float32": (
     "Your `layer_norm` computes in float32: on every call here it returned what LayerNorm "
     "returns with x cast to float32 first (Keras' and JAX's default compute dtype). Far from "
     "zero float32 rounds x + 1e7 to whole numbers, losing the digits that tell a token's "
-    "values apart, so the normalised token is wrong. The lecture computes in the input's "
-    "float64: drop the cast (or cast to np.float64)."),
+    "values apart, so the normalised token is wrong. The model solution computes in the "
+    "input's float64: drop the cast (or cast to np.float64)."),
     # said in its own words: the spec's checklist tells float64 code to compute in float64
     "layer_norm_one_pass_variance": (
     "Your `layer_norm` takes the variance in one pass, mean(x**2) - mean(x)**2 (E[x^2] - "

@@ -30,6 +30,7 @@ import re
 import textwrap
 from dataclasses import replace
 
+from .offsets import respelled
 from .quotes import Source, attributed, is_fragment
 
 _SPAN = re.compile(r"`([^`\n]+)`")
@@ -40,11 +41,13 @@ _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 
 
 def finished(result, source: Source | None, folder: str | None = None):
-    """An ExerciseResult with each check's hint `spelled`, then `quotes.attributed` (session.py,
-    before any report is written)."""
+    """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
+    (offsets.py), `spelled`, then `quotes.attributed` (session.py, before any report is
+    written)."""
     if source is None:
         return result
-    checks = tuple(replace(c, hint=attributed(spelled(c.hint, source, folder), source, folder))
+    checks = tuple(replace(c, hint=attributed(spelled(respelled(c.hint, source), source, folder),
+                                              source, folder))
                    if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
 

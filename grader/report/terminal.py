@@ -56,14 +56,23 @@ def score_table(report: GradeReport) -> str:
 
 
 def roots_lines(report: GradeReport) -> list[str]:
-    """'fix `patchify` first: ...', once per broken function other exercises depend on."""
+    """'fix `patchify` first: ...', once per broken function other exercises depend on, with
+    the integration checks that run it named apart (they are not graded again)."""
     lines = []
+    integrations = report.integrations()
     for root, ids in report.roots().items():
         count, they, their = ((f"{len(ids)} exercises depend", "they were", "their")
                               if len(ids) != 1 else ("1 exercise depends", "it was", "its"))
-        lines.append(f"fix `{root}` first: {count} on it ({', '.join(ids)}); {they} graded "
-                     f"with the grader's correct `{root}` standing in for yours, so {their} "
-                     "points do not depend on it")
+        line = (f"fix `{root}` first: {count} on it ({', '.join(ids)}); {they} graded "
+                f"with the grader's correct `{root}` standing in for yours, so {their} "
+                "points do not depend on it")
+        ends = [i for i in integrations.get(root, ()) if i not in ids]
+        if ends:
+            one = len(ends) == 1
+            line += (f"; the integration check{'' if one else 's'} {', '.join(ends)} "
+                     f"depend{'s' if one else ''} on it too and run{'s' if one else ''} yours, "
+                     "as integration checks are not graded again")
+        lines.append(line)
     return lines
 
 

@@ -39,7 +39,40 @@ SHOWN = 70  # characters of code quoted in a sentence
 def code(node: ast.AST) -> str:
     """The node's source as the reference writes it (helper instances under their own name)."""
     text = re.sub(rf"{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?", r"\1", ast.unparse(node))
-    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+    return text if len(text) <= SHOWN else cut(text, SHOWN - 3) + "..."
+
+
+def cut(text: str, most: int) -> str:
+    """`text` cut to at most `most` characters at a token boundary: after its last comma (and
+    the space after it) or closing bracket outside a string, never inside a name (blind round
+    55: "`..., p, h...`" for `heads`); else where a name ends."""
+    end, quote = 0, None
+    for at, char in enumerate(text[:most]):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            end = at + 1 + (text[at + 1:at + 2] == " " and at + 2 <= most)
+        elif char in ")]}":
+            end = at + 1
+    if not end:  # no comma nor bracket: the last place between a name's end and what follows
+        end = next((at for at in range(most, 0, -1)
+                    if not (text[at - 1].isidentifier() or text[at - 1].isdigit())
+                    or not (text[at].isidentifier() or text[at].isdigit())), most)
+    return text[:end]
+
+
+def whose(context: Context, functions: tuple[str, ...] = ()) -> str:
+    """Who states the constant, default or activation the sentence gives as right at `context`:
+    "the student API's" for the shipped reference's functions (docs/student-api.md gives their
+    defaults, LayerNorm's eps, the scale and GELU; of `functions` only, where given), else "the
+    model solution's" (a course's own function). Never "the lecture's": its text states none of
+    these (blind round 55)."""
+    function = context.instance.function
+    shipped = getattr(function, "__module__", "").startswith("grader.reference")
+    return ("the student API's" if shipped and (not functions or function.__name__ in functions)
+            else "the model solution's")
 
 
 def slug(text: str) -> str:

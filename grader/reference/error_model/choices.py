@@ -34,6 +34,7 @@ from .change import (
     is_result,
     slug,
     where,
+    whose,
 )
 from .evidence import named_right, passed_against
 from .order import axes_swapped  # listed here: the search tries it in this module's order
@@ -83,8 +84,8 @@ def option_on(context: Context, node: ast.AST) -> Iterator[Change]:
 
         yield Change(f"{slug(callee(node))}-{parameter.name}-on",
                      f"In {where(context)}, `{callee(node)}` is called with "
-                     f"{parameter.name}=True, where the lecture leaves it off (its default, "
-                     f"False): `{code(node)}`.", switched)
+                     f"{parameter.name}=True, where the model solution's call leaves it off (its "
+                     f"default, False): `{code(node)}`.", switched)
 
 
 AXES = (0, 1, -2, -1)  # the axes an axis parameter's default may be ported as
@@ -122,7 +123,7 @@ def default_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
             yield Change(f"{argument.arg}-defaults-{other}",
                          f"In {where(context)}, `{argument.arg}` defaults to {other} "
                          f"(`{argument.arg}={other}` in the signature): a call that leaves it "
-                         f"out gets {argument.arg}={other}, where the lecture's default is "
+                         f"out gets {argument.arg}={other}, where {whose(context)} default is "
                          f"{value}; a call that names it is right.", changed,
                          holds=functools.partial(named_right, argument.arg,
                                                  node.args.args.index(argument)))
@@ -383,8 +384,8 @@ def epsilon_as_floor(context: Context, node: ast.AST) -> Iterator[Change]:
     eps, value = code(node.right), code(node.left)
     yield Change(f"{slug(eps)}-as-floor",
                  f"In {where(context)}, `{eps}` is a floor, `np.maximum({value}, {eps})`, where "
-                 f"the lecture adds it, `{code(node)}`: the two differ where `{value}` is "
-                 f"about `{eps}` or below (a row of nearly equal values).",
+                 f"the model solution adds it, `{code(node)}`: the two differ where `{value}` "
+                 f"is about `{eps}` or below (a row of nearly equal values).",
                  lambda n: ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "maximum",
                                                   ast.Load()), [n.left, n.right], []))
 

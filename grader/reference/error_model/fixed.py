@@ -42,7 +42,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from .change import Change, Context, callee, code, near_checked, slug, where
+from .change import Change, Context, callee, code, near_checked, slug, where, whose
 from .evidence import agree, fresh
 from .tree import PREFIX
 
@@ -101,7 +101,7 @@ def fixed_head_width(context: Context, node: ast.AST) -> Iterator[Change]:
         yield Change(f"scale-of-width-{width}",
                      f"In {where(context)}, the scores are divided by sqrt({width}) = "
                      f"{math.sqrt(width):.4g} whatever the head width, as code that fixes the "
-                     f"head width at {width} does ({source}); the lecture's scale is "
+                     f"head width at {width} does ({source}); {whose(context)} scale is "
                      f"1/sqrt(d_h), `{code(node)}`, with d_h = `{size}` the width of each head "
                      f"(d // heads), so yours is right only where d_h = {width}.",
                      lambda n, width=width: ast.Call(ast.Name(bound, ast.Load()),

@@ -26,12 +26,14 @@ from .change import (
     skipped,
     slug,
     where,
+    whose,
     with_first,
     with_keyword,
 )
 from .grids import READ_TRANSPOSED, cuts_patches
 from .reshapes import untransposed
 from .tree import PREFIX
+from .triangles import diagonal
 from .weights import transposed_sentence
 
 # --- the operators ------------------------------------------------------------------------------
@@ -78,25 +80,6 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
                          f"`{code(with_keyword(node, 'axis', value))}` in place of "
                          f"`{code(node)}`: over {over} instead of {shown}{how}.",
                          lambda n, value=value: with_keyword(n, "axis", value))
-
-
-def diagonal(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A triangle one diagonal off: `np.tri(T)` (token i sees 0..i) as `k=-1` (not itself) or
-    `k=1` (one later token too), as `np.triu(..., k=0)` for `k=1` writes it."""
-    if not (isinstance(node, ast.Call) and callee(node) in ("tri", "tril", "triu")):
-        return
-    given = next((k.value for k in node.keywords if k.arg == "k"), None)
-    old = 0 if given is None else literal(given)
-    if not isinstance(old, int):
-        return
-    for new in (old - 1, old + 1):
-        sees = {"tri": "the keys of each query end", "tril": "the keys of each query end",
-                "triu": "the hidden keys of each query start"}[callee(node)]
-        yield Change(f"{callee(node)}.k={new}",
-                     f"In {where(context)}, `{code(node)}` is one diagonal off, "
-                     f"k={new} instead of k={old}: {sees} one "
-                     f"{'earlier' if new < old else 'later'}.",
-                     lambda n, new=new: with_keyword(n, "k", ast.Constant(new)))
 
 
 def keepdims(context: Context, node: ast.AST) -> Iterator[Change]:
@@ -246,6 +229,7 @@ def term(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, kept=kept: getattr(n, kept))
 
 
+EPS_STATED = ("layer_norm", "encoder_block")  # the student API's "LayerNorm uses eps=1e-6"
 EPSILONS = (1e-5, 1e-6, 1e-8, 1e-12, 1e-3, 0.0)  # 1e-3: Keras's LayerNormalization default
 
 
@@ -271,8 +255,8 @@ def constant(context: Context, node: ast.AST) -> Iterator[Change]:
         for new in EPSILONS:
             if new != node.value:
                 yield Change(f"eps={new:g}",
-                             f"In {where(context)}, eps is {new:g}; the lecture's is "
-                             f"{node.value:g}.", lambda n, new=new: ast.Constant(new))
+                             f"In {where(context)}, eps is {new:g}; {whose(context, EPS_STATED)}"
+                             f" is {node.value:g}.", lambda n, new=new: ast.Constant(new))
     if _sqrt(node) and "shape" in code(node.args[0]):
         size = code(node.args[0])
         yield Change("scale=d_h", f"In {where(context)}, the scores are divided by {size} "
@@ -327,8 +311,9 @@ def activation(context: Context, node: ast.AST) -> Iterator[Change]:
             continue
         bound = f"{PREFIX}act_{name}"
         yield Change(f"act={name}",
-                     f"In {where(context)}, the activation is {words} where the lecture uses "
-                     f"GELU (exact, x * Phi(x); its tanh approximation is accepted).",
+                     f"In {where(context)}, the activation is {words} where "
+                     f"{whose(context)} activation is GELU (exact, x * Phi(x); its tanh "
+                     "approximation is accepted).",
                      (lambda n: n.args[0]) if function is None else
                      (lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, [])),
                      () if function is None else ((bound, function),))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from .activations import ACTIVATIONS
-from .change import Change, Context, callee, code, is_result, where
+from .change import Change, Context, callee, code, is_result, where, whose
 from .evidence import agree
 from .tree import PREFIX
 
@@ -101,7 +101,7 @@ def stem_activation(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, the linear map's output `{shown}` goes through "
                      f"{words} before it is returned, as in {styles[name]}: the model solution's "
                      f"`{context.root}` returns the linear map's values themselves, with no "
-                     "activation after them (the lecture's GELU belongs inside the MLP only). "
+                     f"activation after them ({whose(context)} GELU belongs inside the MLP only). "
                      "Return them without it.",
                      lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), [n], []),
                      ((bound, BOUND[name]),), holds=_tanh_told if name == "gelu_tanh" else None)

@@ -442,7 +442,7 @@ def base_two_factor(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, the scores are also multiplied by {said}, where "
                      f"the softmax exponentiates in base e: a base-2 kernel's factor (`exp2` "
                      f"with the scale times log2(e), as FlashAttention and Triton write it) "
-                     f"with the other exponential. The lecture's scores are q k^T / "
+                     f"with the other exponential. The model solution's scores are q k^T / "
                      f"`{code(node)}`, with `np.exp`.",
                      lambda n, factor=factor: ast.BinOp(n, ast.Div(), ast.Constant(factor)))
 
