@@ -357,9 +357,9 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
-        result = explained(result, self, right, planned, wrong + [  # a failure on any check
-            p for p, _ in elsewhere if p.expectation()[1] is None],  # belies a generalisation
-            [outcome, *(o for p, o in ran if not self._right(p, o))])  # "raises" if all do
+        due = [(p, o) for p, o in elsewhere if p.expectation()[1] is None]  # a failure on any
+        result = explained(result, self, right, planned, wrong + [p for p, _ in due], [  # check
+            outcome, *(o for p, o in [*ran, *due] if not self._right(p, o))])  # belies it too
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
