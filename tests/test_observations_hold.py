@@ -762,3 +762,33 @@ def test_raises_is_said_of_a_hidden_class_only_where_no_check_returned_for_it(tm
     assert not hidden.passed and not visible.passed
     assert hidden.misconception == "only_square_images", (hidden.misconception, hidden.hint)
     assert "raises" not in hidden.hint and "wrong for a non-square image" in hidden.hint
+
+
+PLACE_FROM_ROW_COUNT = '''
+"""patchify with no tiling test (it crops), patch k's place taken as divmod(k, H // P): right on
+square images that tile, ValueError for a non-square one."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, C = image.shape
+    n_rows, n_cols = H // P, W // P
+    out = np.zeros((n_rows * n_cols, P * P * C))
+    for k in range(n_rows * n_cols):
+        r, c = divmod(k, n_rows)
+        out[k] = image[r * P:(r + 1) * P, c * P:(c + 1) * P].reshape(-1)
+    return out
+'''
+
+
+def test_a_square_image_that_should_be_refused_belies_right_when_h_equals_w(grade):
+    """The hidden check of images that do not tile has a 5 x 5 image with P = 3, for which this
+    code returns a patch where ValueError is due: "Your `patchify` is right when H == W" would
+    be false of it. A failing refusal weighs against a generalisation as a wrong value does."""
+    checks = grade(PLACE_FROM_ROW_COUNT)["patchify"].checks
+    refusals = next(c for c in checks if c.name == "random images that do not tile")
+    assert not refusals.passed
+    failed = [c for c in checks if not c.passed]
+    assert not any("H == W" in (c.hint or "") for c in failed), [c.hint for c in failed]
+    assert all(c.misconception != "only_square_images" for c in failed)

@@ -352,14 +352,13 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)  # the checks
                        if id(p) not in here and p.expectation()[1] is None]  # graded before
         right = [p for p, ok in judged if ok]
-        wrong = [p for p, ok in judged if not ok and p.expectation()[1] is None]
         if memory is not None:  # a refusal: the function's other checks' refusals weigh too
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
-        due = [(p, o) for p, o in elsewhere if p.expectation()[1] is None]  # a failure on any
-        result = explained(result, self, right, planned, wrong + [p for p, _ in due], [  # check
-            outcome, *(o for p, o in [*ran, *due] if not self._right(p, o))])  # belies it too
+        result = explained(result, self, right, planned, [  # a failure on any check belies a
+            p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
+            o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
