@@ -891,3 +891,21 @@ def test_round_54s_write_and_count_examples_are_the_students(graded):
     said = [c.hint for c in area["patch-count"].checks if not c.passed]
     assert said and all("(an 8 x 2 image with P = 4 counts 1 by area, 0 by rows and columns)"
                         in h and "6x6" not in h for h in said), said
+
+
+@pytest.mark.parametrize("last_line, named", [
+    ('raise AssertionError(f"{d} is not divisible by {heads}")', REFUSED_WITH_OTHER_TYPE),
+    ("raise AssertionError", REFUSED_WITH_OTHER_TYPE),
+    ("assert d % heads == 0", REFUSED_WITH_ASSERT),
+    ("assert d % heads == 0, 'raise AssertionError'", REFUSED_WITH_ASSERT),
+])
+def test_an_explicit_raise_of_assertion_error_is_not_called_an_assert(last_line, named):
+    """`raise AssertionError(...)` was told "refused the input with `assert` ... python -O skips
+    it": false of a raise statement, which -O keeps. Said as the student's own raise of another
+    type; an `assert` statement stays an assert."""
+    traceback = f'  File "sub.py", line 7, in self_attention\n    {last_line}\n'
+    error = SimpleNamespace(type="AssertionError", traceback=traceback)
+    hint, name = other_error(SimpleNamespace(status="raised", error=error), "ValueError")
+    assert name == named, hint
+    assert ("python -O skips it" in hint) is (named == REFUSED_WITH_ASSERT)
+    assert "code above" not in hint

@@ -708,3 +708,87 @@ def test_a_refusal_check_is_told_only_the_mistakes_its_own_cases_show(
     shown = {c.misconception or "" for c in results.checks if not c.passed}
     assert any("channels_first" in m or "image-dtype" in m for m in shown), shown
 
+
+
+COLUMNS_FROM_H = '''
+"""conv_patch_embed with its output columns counted from H (blind round 55's b55_11): a tall
+image's windows run off its right edge (IndexError), a wide one's output loses columns."""
+EXPECT = {"kernel-stride": None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    x = _as_hwc(image)
+    k, d = K.shape[0], K.shape[3]
+    if k > x.shape[0] or k > x.shape[1]:
+        raise ValueError("kernel larger than the image")
+    n = (x.shape[0] - k) // stride + 1
+    out = np.zeros((n, n, d))
+    for c in range(x.shape[2]):
+        for i in range(n):
+            for j in range(n):
+                for p in range(k):
+                    for q in range(k):
+                        out[i, j, :] += K[p, q, c, :] * x[stride * i + p, stride * j + q, c]
+    return out + b
+'''
+TALL_ONLY = "    cases:\n" + "".join(  # a square image, then two tall ones
+    f"      - args: [{{random: {image}, seed: {seed}}}, {{random: {kernel}, seed: {seed + 1}}}, "
+    f"{{random: {kernel[-1]}, seed: {seed + 2}}}, {stride}]\n"
+    for image, kernel, stride, seed in (([5, 5, 3], [3, 3, 3, 2], 1, 61),
+                                        ([9, 6, 3], [3, 3, 3, 2], 1, 64),
+                                        ([8, 4], [2, 2, 1, 3], 2, 67)))
+
+
+def test_raises_is_said_of_a_hidden_class_only_where_no_check_returned_for_it(tmp_path):
+    """A course whose hidden convolution check draws tall images only: b55_11's code raises
+    IndexError on each of them, while the visible check's wide images return a wrong shape.
+    "raises IndexError for a non-square image" would be false of those: every check's failing
+    cases weigh, as they do on "right when H == W"."""
+    from grader.checks.catalogue import load_exercises
+
+    from conftest import EXERCISES
+    spec = (EXERCISES / "kernel-stride.yaml").read_text()
+    drawn = "    generate: {generator: conv_inputs, count: 12, seed: 472}\n"
+    assert drawn in spec
+    (tmp_path / "kernel-stride.yaml").write_text(spec.replace(drawn, TALL_ONLY))
+    exercises, errors = load_exercises(tmp_path)
+    assert not errors and len(exercises) == 1, errors
+    (tmp_path / "snippet.py").write_text(COLUMNS_FROM_H)
+    submission = build_submission(tmp_path / "snippet.py", tmp_path)
+    with StudentWorker(submission) as worker:
+        results = SubmissionGrading(worker, catalogue=exercises).exercise(exercises[0])
+    hidden = next(c for c in results.checks if c.name == "random kernels, strides and images")
+    visible = next(c for c in results.checks if c.name.startswith("conv_patch_embed for"))
+    assert not hidden.passed and not visible.passed
+    assert hidden.misconception == "only_square_images", (hidden.misconception, hidden.hint)
+    assert "raises" not in hidden.hint and "wrong for a non-square image" in hidden.hint
+
+
+PLACE_FROM_ROW_COUNT = '''
+"""patchify with no tiling test (it crops), patch k's place taken as divmod(k, H // P): right on
+square images that tile, ValueError for a non-square one."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, C = image.shape
+    n_rows, n_cols = H // P, W // P
+    out = np.zeros((n_rows * n_cols, P * P * C))
+    for k in range(n_rows * n_cols):
+        r, c = divmod(k, n_rows)
+        out[k] = image[r * P:(r + 1) * P, c * P:(c + 1) * P].reshape(-1)
+    return out
+'''
+
+
+def test_a_square_image_that_should_be_refused_belies_right_when_h_equals_w(grade):
+    """The hidden check of images that do not tile has a 5 x 5 image with P = 3, for which this
+    code returns a patch where ValueError is due: "Your `patchify` is right when H == W" would
+    be false of it. A failing refusal weighs against a generalisation as a wrong value does."""
+    checks = grade(PLACE_FROM_ROW_COUNT)["patchify"].checks
+    refusals = next(c for c in checks if c.name == "random images that do not tile")
+    assert not refusals.passed
+    failed = [c for c in checks if not c.passed]
+    assert not any("H == W" in (c.hint or "") for c in failed), [c.hint for c in failed]
+    assert all(c.misconception != "only_square_images" for c in failed)

@@ -107,13 +107,14 @@ def other_error(outcome, expected: str) -> tuple[str | None, str | None]:
     if outcome.status != "raised" or outcome.error.type == "NotImplementedError":
         return None, None
     kind = outcome.error.type
-    if kind == "AssertionError":
+    own = _raised_by_own_statement(getattr(outcome.error, "traceback", None) or "", kind)
+    if kind == "AssertionError" and not own:  # `raise AssertionError(...)` is no `assert`
         return (f"Your code refused the input with `assert` (AssertionError), where {expected} "
                 f"is asked for: an assert is no input check (python -O skips it); write "
                 f"`raise {expected}(...)`."), REFUSED_WITH_ASSERT
-    if _raised_by_own_statement(getattr(outcome.error, "traceback", None) or "", kind):
-        return (f"Your input check refused the input with `raise {kind}(...)` (the last line of "
-                f"your code above), where {expected} is asked for: keep the check, change its "
+    if own:
+        return (f"Your input check refused the input with `raise {kind}(...)` (the last line "
+                f"your code ran), where {expected} is asked for: keep the check, change its "
                 f"exception: `raise {expected}(...)`."), REFUSED_WITH_OTHER_TYPE
     return (f"Your code raised {outcome.error.type} where {expected} is asked for: check the "
             f"input yourself first and raise {expected} with a message."), None

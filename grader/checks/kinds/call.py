@@ -352,14 +352,13 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)  # the checks
                        if id(p) not in here and p.expectation()[1] is None]  # graded before
         right = [p for p, ok in judged if ok]
-        wrong = [p for p, ok in judged if not ok and p.expectation()[1] is None]
         if memory is not None:  # a refusal: the function's other checks' refusals weigh too
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
-        result = explained(result, self, right, planned, wrong + [  # a failure on any check
-            p for p, _ in elsewhere if p.expectation()[1] is None],  # belies a generalisation
-            [outcome, *(o for p, o in ran if not self._right(p, o))])  # "raises" if all do
+        result = explained(result, self, right, planned, [  # a failure on any check belies a
+            p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
+            o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

@@ -117,10 +117,11 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     """`result` (a failed case's CheckResult) with the generalisation its code misses as hint
     and misconception ("only_square_images"), when no misconception matched and the case should
     have returned a value. `passed`: the cases that ran and passed, before or after `planned`
-    (a request runs several); `failing`: the others that failed; `failures`: the outcomes of the
-    check's failing cases, this one's among them: the exception they all raised is said in place
-    of "wrong", never where one returned (a wide image's wrong shape beside a tall one's
-    IndexError, blind round 55's b55_11)."""
+    (a request runs several); `failing`: the others that failed, a refusal's among them (a
+    square image returned where ValueError is due belies "right when H == W"); `failures`: the
+    outcomes of the function's failing cases on every check, this one's among them: the exception
+    they all raised is said in place of "wrong", never where one returned (a wide image's wrong
+    shape beside a tall one's IndexError, blind round 55's b55_11; on another check too)."""
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
