@@ -22,6 +22,10 @@ blamed `layer_norm` ("Your `layer_norm` loses points in its own exercise (layer-
 this run uses it (the model solution's pipeline does; your code may not), fix it there first, as
 its mistake may be what fails here."), a wrong hint: the pipeline passes it only 2-D (T, d)
 arrays, where it equals the reference exactly.
+Now named (both as at blind time), and vit-checkpoint's observation says `vit_forward` alone:
+"This check runs your functions end to end. Your `vit_forward` loses points in its own exercise
+(vit-forward): fix it there first, as its mistake may be what fails here." (`layer_norm` answered
+correctly changes none of the logits: not said). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:norm_axes:layer_norm:over-sample',
