@@ -289,3 +289,50 @@ def test_a_helper_wrong_only_where_it_must_refuse_is_not_blamed_end_to_end(grade
         assert not check.passed and check.hint_kind == OBSERVATION
         assert "`vit_forward` loses points" in check.hint
         assert "linear_patch_embed" not in check.hint
+
+
+def _batched_layer_norm(norm: str) -> str:
+    """A layer_norm normalising over every axis but the first (right on a (T, d) sequence only,
+    as the pipeline passes it: blind round 56's b56_05, here spelled with `axis=`), or over the
+    whole array (wrong on (T, d) too); vit_forward's logits through a softmax."""
+    return f'''
+"""layer_norm per sample, not per token; vit_forward returns probabilities."""
+EXPECT = {{"layer-norm": None, "vit-forward": None}}
+
+
+def layer_norm(x, gamma, beta, eps=1e-6):
+    axes = {norm}
+    mu = np.mean(x, axis=axes, keepdims=True)
+    return (x - mu) / np.sqrt(np.var(x, axis=axes, keepdims=True) + eps) * gamma + beta
+
+
+def vit_forward(image, params):
+    x = embed_image(image, params)
+    for block in params["blocks"]:
+        x = encoder_block(x, block, params["heads"])
+    x = layer_norm(x, params["ln_g"], params["ln_b"])
+    return softmax(x[0] @ params["W_head"] + params["b_head"])
+'''
+
+
+def test_a_helper_wrong_only_on_calls_the_pipeline_never_makes_is_not_blamed_end_to_end(grade):
+    """Blind round 56's b56_05: a `layer_norm` wrong only on batched input, under a pipeline
+    that passes it (T, d) arrays only, was told on the checkpoint "its mistake may be what
+    fails here". Answered correctly, it changes none of the logits: only `vit_forward` is
+    said."""
+    results = grade(_batched_layer_norm("tuple(range(1, np.ndim(x)))"),
+                    ("layer-norm", "vit-forward", "vit-checkpoint"))
+    assert results["layer-norm"].score < results["layer-norm"].max_score
+    for check in results["vit-checkpoint"].checks:
+        assert not check.passed and check.hint_kind == OBSERVATION
+        assert "`vit_forward` loses points" in check.hint
+        assert "layer_norm" not in check.hint
+
+
+def test_a_helper_wrong_on_the_pipelines_own_calls_is_still_blamed_end_to_end(grade):
+    """The guard: a `layer_norm` over the whole array is wrong on (T, d) too: still said."""
+    results = grade(_batched_layer_norm("None"), ("layer-norm", "vit-forward", "vit-checkpoint"))
+    for check in results["vit-checkpoint"].checks:
+        assert not check.passed and check.hint_kind == OBSERVATION
+        assert "Your `layer_norm` loses points" in check.hint
+        assert "`vit_forward` loses points" in check.hint

@@ -20,6 +20,7 @@ import numpy as np
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names
+from .helper_shows import helper_shows
 from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
 from .regrade_notes import differs, explained, failing_functions
@@ -237,7 +238,9 @@ class Dependencies:
         `integration: true`) while some of them fail their own checks: an observation that
         says which, in place of the spec's checklist or of nothing (a named mistake stays).
         Which of them the student's own pipeline calls is not known (an attention may compute
-        its softmax inline): the sentence says so. A check that tests several functions at
+        its softmax inline): the sentence says so. A helper whose mistake cannot show on this
+        run (answered correctly, it changes no value the check got: helper_shows.py) is not
+        named at all (b56_05's 2-D-only `layer_norm`). A check that tests several functions at
         once (a property comparing `conv_patch_embed` with `linear_patch_embed`) is told the
         same of those that lose points in another exercise (`_compared`)."""
         if result.status != FAILED or result.hint_kind not in (None, CHECKLIST):
@@ -254,7 +257,9 @@ class Dependencies:
         if self._value_returned(exercise, check):  # a refusal's mistake cannot be what fails
             roots = [r for r in roots if not self._refusals_only(r)]  # a value returned
         called = [r for r in roots if r == check.function]  # the check calls it: no "may not"
-        helpers = [r for r in roots if r != check.function]
+        helpers = [r for r in roots if r != check.function and helper_shows(
+            self._grade, exercise, check, r, self._calls.get((exercise.path, check.name), []))]
+        roots = called + helpers  # a helper whose mistake cannot show on this run: not blamed
         if not roots:
             return result
         it = "it" if len(helpers) == 1 else "them"
