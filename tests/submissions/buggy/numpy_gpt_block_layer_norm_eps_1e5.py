@@ -10,9 +10,13 @@ Mistakes:
 Grader: at blind time (ba2d1546), nothing: 110/110 with no failed check ("17 exercises graded in
 0.5 s: 17 with full marks, 0 with points lost"); every encoder-block case has tokens of unit
 spread, where eps cannot show.
+Now caught: encoder-block's visible check has tokens of small spread (~1e-3, as a freshly
+initialised ViT gives its first block), whose variance is the order of eps. Now named there (the
+error model's `constant` at encoder_block's eps): "In `encoder_block`, eps is 1e-05; the
+lecture's is 1e-06." Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {}
+EXPECT = {'encoder-block': 'op:constant:encoder_block:eps=1e-05'}
 
 
 def encoder_block(x, p, heads):
