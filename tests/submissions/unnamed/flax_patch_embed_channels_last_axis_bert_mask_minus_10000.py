@@ -19,9 +19,16 @@ Grader: at blind time (ba2d1546), 102/110: cls-and-positions 0 / 8, "[observatio
 image is one channel, (H, W, 1): treat it as `image[..., None]` (and read H, W from
 `image.shape[:2]`)." on "RGB and gray images, random parameters", the checklist elsewhere; #19
 lost no point (no-causal-mask 7 / 7, multi-head-attention 9 / 9: every causal case unit-scale).
+Now #19 is caught: no-causal-mask's visible check has tokens far from zero (x 100, scores of size
+~1e4), and named there (`masks.shallow_fill`): "In `self_attention` (at the model solution's step
+`attention(q, k, v, mask)`), the hidden scores get -10000 added, `scores + np.where(mask, 0.0,
+-10000.0)`, where `np.where(mask, scores, -np.inf)` belongs: -10000 is not low enough, scores of
+size ~10000 (inputs far from zero) leak through the mask. Hide them with -np.inf, or -1e9." #18
+stays observed, so the file stays in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None}
+EXPECT = {'cls-and-positions': None,
+          'no-causal-mask': 'op:shallow_fill:self_attention/attention:minus-inf-as-added-1e4'}
 
 
 def embed_image(image, params):
