@@ -170,6 +170,13 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
                     # its hint lists the functions that lose points in their own exercises:
                     # in the bundle, those too
                     got = [*got[:5], want[5], *got[6:]]
+                elif exercise == INTEGRATION_EXERCISE and got[5] != want[5]:
+                    # the full grader's hedge leaves out a helper whose mistake a correct
+                    # stand-in shows cannot change this run (helper_shows.py); the bundle, with
+                    # no reference to answer a call nobody recorded, keeps every one
+                    assert set(re.findall(r"`(\w+)`", want[5])) <= set(
+                        re.findall(r"`(\w+)`", got[5])), (got, want)
+                    got = [*got[:5], want[5], *got[6:]]
                 if want[7] and not got[7] and "not graded again" in got[4]:
                     # the full grader answered a helper's call no recording holds; the bundle has
                     # no reference and says so (docs/spec.md, "A call nobody recorded is

@@ -7755,7 +7755,7 @@ def test_a_final_layer_norms_eps_shows_on_a_fresh_vits_nearly_constant_cls_row()
     found = em.search(forward, calls, failing, close)
     assert found is not None and found.name == "op:constant:vit_forward/layer_norm:eps=1e-12", found
     assert found.sentence == ("In `vit_forward` (at the model solution's step `layer_norm(x, "
-                              "params['ln_g'], params['ln_b'])`), eps is 1e-12; the lecture's "
+                              "params['ln_g'], params['ln_b'])`), eps is 1e-12; the student API's "
                               "is 1e-06."), found.sentence
     assert all(close(em.rewrite(forward, found.name)(*args), c.got) for args, c in
                zip(cases, calls, strict=True))
