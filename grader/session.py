@@ -87,8 +87,7 @@ class GradingSession:
         """`result` with its hints' code quotes said as the model solution's where the submission's
         source does not hold them; its source is read (never run) once, at the first hint that
         quotes code."""
-        if not any(check.hint and ("`" in check.hint or check.misconception)
-                   for check in result.checks):  # a named mistake: discarded.py may say it
+        if not any(check.hint and "`" in check.hint for check in result.checks):
             return result
         # imported here: a run whose hints quote no code (the solution's) never pays for it
         from grader.report.quotes import submission_code

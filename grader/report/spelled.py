@@ -30,9 +30,6 @@ import re
 import textwrap
 from dataclasses import replace
 
-from grader.checks.results import MISTAKE
-
-from .discarded import discarded
 from .offsets import respelled
 from .quotes import Source, attributed, is_fragment
 
@@ -46,22 +43,13 @@ _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 def finished(result, source: Source | None, folder: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
     (offsets.py), `spelled`, then `quotes.attributed` (session.py, before any report is
-    written); a step missing that the student wrote and threw away, said as that line
-    (discarded.py)."""
+    written)."""
     if source is None:
         return result
-    told = [_told_discarded(c, source) for c in result.checks]
     checks = tuple(replace(c, hint=attributed(spelled(respelled(c.hint, source), source, folder),
                                               source, folder))
-                   if c.hint else c for c in told)
+                   if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
-
-
-def _told_discarded(check, source: Source):
-    """`check` with its named mistake said as the student's line that threw the step away,
-    where discarded.py finds one."""
-    said = discarded(check.misconception, source) if check.hint_kind == MISTAKE else None
-    return replace(check, hint=said) if said else check
 
 
 def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:
