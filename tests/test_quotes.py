@@ -218,3 +218,22 @@ def test_a_step_no_line_holds_is_said_in_words_never_as_a_helper_s_call():
     assert placed(unknown, source(student)) == "In `self_attention`, the scores are divided " \
                                                 "by sqrt(d)."
     assert placed(AT_STEP, None) == AT_STEP  # no source: as it is
+
+
+@pytest.mark.parametrize("name, aside", [
+    ("op:norm_axes:layer_norm:over-sample", "(as torch's `F.layer_norm(x, x.shape[1:])` does)"),
+    ("op:output_activation:vit_forward:result-through-softmax",
+     "(as a head built with activation='softmax' applies one)"),
+    ("op:qkv_bias_free:self_attention:qkv-without-bias",
+     "(as a projection built with bias=False does: nanoGPT's")])
+def test_another_library_s_spelling_reads_as_an_example_not_as_the_student_s(name, aside):
+    """Blind round 56 (b56_05): "`axis=...` (`F.layer_norm(x, x.shape[1:])`)" to a student who
+    reshaped, "(a head built with activation='softmax')" to one who called softmax(x): an aside
+    is said as an example ("as torch's ... does"), never as a quote of the student's code."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+
+    said = em.sentence(REFERENCE[name.split(":")[2]], name)
+    assert aside in said
+    student = "def layer_norm(x, g, b, eps=1e-6):\n    y = x.reshape((x.shape[0], -1))\n"
+    assert "the model solution's `F.layer_norm" not in attributed(said, source(student))
