@@ -36,7 +36,8 @@ def pointed(checks: list, results: tuple[CheckResult, ...], cases, memory: Memor
     out = list(results)
     for at, (check, result) in enumerate(zip(checks, results, strict=True)):
         function = getattr(check, "function", None)
-        if result.status != FAILED or result.hint_kind != CHECKLIST or not function:
+        if (result.status != FAILED or result.hint_kind != CHECKLIST or result.misconception
+                or not function):  # a property's verdict told with its checklist names one
             continue
         for there, other, name, raised in said:
             if other is not check and getattr(other, "function", None) == function and _same(
