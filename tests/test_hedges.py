@@ -336,3 +336,30 @@ def test_a_helper_wrong_on_the_pipelines_own_calls_is_still_blamed_end_to_end(gr
         assert not check.passed and check.hint_kind == OBSERVATION
         assert "Your `layer_norm` loses points" in check.hint
         assert "`vit_forward` loses points" in check.hint
+
+
+CHANNELS_LAST = '''
+import numpy as np
+
+
+def embed_image(image, params):
+    P, C = params["P"], image.shape[-1]
+    grid = image.reshape(image.shape[0] // P, P, image.shape[1] // P, P, C)
+    x = grid.transpose(0, 2, 1, 3, 4).reshape(-1, P * P * C) @ params["W_e"] + params["b_e"]
+    return np.concatenate([params["cls"][None, :], x]) + params["pos"]
+'''
+
+
+def test_a_raise_another_check_already_told_the_cause_of_points_to_it(grade):
+    """Blind round 56's b56_10: `image.shape[-1]` as C raises for a gray (H, W) image. The check
+    over RGB and gray images tells so; the worked example (a gray image) raised the same
+    ValueError and was answered with the checklist about the [CLS] order, which is right."""
+    results = grade(CHANNELS_LAST, ("cls-and-positions",))
+    told = _check(results, "cls-and-positions", "RGB and gray images")
+    assert told.hint_kind == OBSERVATION and "raises ValueError for a 2-D (H, W)" in told.hint
+    worked = _check(results, "cls-and-positions", "the worked example")
+    assert worked.hint_kind == OBSERVATION and "[CLS]" not in worked.hint
+    assert worked.hint.startswith("Your `embed_image` raises ValueError here on an input of the "
+                                  "kind the check \"RGB and gray images")
+    tiles = _check(results, "cls-and-positions", "patches that do not tile")
+    assert "raises ValueError here" not in (tiles.hint or "")  # a value where a raise belongs

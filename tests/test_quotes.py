@@ -179,3 +179,61 @@ def test_a_quote_in_a_helper_the_function_calls_is_the_student_s():
     assert attributed(hint, Source([sibling])) == hint
     api = frozenset({"num_patches", "patchify"})
     assert "the model solution's `W // P`" in attributed(hint, Source([sibling], api))
+
+
+# blind round 56 (b56_08, b56_11): a step of the grader's internal reference, said as it is
+EMBED_STEP = ("In `linear_patch_embed` (at the model solution's step `linear(patchify(image, P), "
+              "W_e, b_e)`), `W_e` is used transposed, `x @ W_e.T`.")
+
+
+def test_a_model_solution_s_step_is_said_as_the_student_s_own_line():
+    from grader.report.steps import placed
+
+    student = ("def linear_patch_embed(image, W_e, b_e, P):\n    x = patchify(image, P)\n"
+               "    return x @ W_e.T + b_e\n")  # the step's argument bound first, then used
+    assert placed(EMBED_STEP, source(student)) == (
+        "In `linear_patch_embed` (at your line `return x @ W_e.T + b_e`), `W_e` is used "
+        "transposed, `x @ W_e.T`.")
+    inline = ("def linear_patch_embed(image, W_e, b_e, P):\n"
+              "    out = patchify(image, P) @ W_e.T\n    return out + b_e\n")
+    assert "(at your line `out = patchify(image, P) @ W_e.T`)" not in placed(
+        EMBED_STEP, source(inline))  # the step over two lines
+    assert "(where `W_e` multiplies its input and `b_e` is added)" in placed(
+        EMBED_STEP, source(inline))
+
+
+def test_a_step_no_line_holds_is_said_in_words_never_as_a_helper_s_call():
+    from grader.report.steps import placed
+
+    student = ("def self_attention(x, p, heads, causal=False):\n"
+               "    queries = x @ p['Wq']\n    keys = x @ p['Wk']\n"
+               "    return softmax(queries @ keys.T / keys.shape[-1] ** 0.5) @ x\n")
+    said = placed(AT_STEP, source(student))
+    assert "model solution's step" not in said and "attention(" not in said
+    assert said.startswith("In `self_attention` (where each head's attention weights are ")
+    own = student + "def attention(q, k, v, mask=None):\n    return q\n"
+    assert placed(AT_STEP, source(own)).startswith(
+        "In `self_attention` (in its call of your `attention`), the scores")
+    unknown = AT_STEP.replace("attention(q, k, v, mask)", "scores_of(q, k)")
+    assert placed(unknown, source(student)) == "In `self_attention`, the scores are divided " \
+                                                "by sqrt(d)."
+    assert placed(AT_STEP, None) == AT_STEP  # no source: as it is
+
+
+@pytest.mark.parametrize("name, aside", [
+    ("op:norm_axes:layer_norm:over-sample", "(as torch's `F.layer_norm(x, x.shape[1:])` does)"),
+    ("op:output_activation:vit_forward:result-through-softmax",
+     "(as a head built with activation='softmax' applies one)"),
+    ("op:qkv_bias_free:self_attention:qkv-without-bias",
+     "(as a projection built with bias=False does: nanoGPT's")])
+def test_another_library_s_spelling_reads_as_an_example_not_as_the_student_s(name, aside):
+    """Blind round 56 (b56_05): "`axis=...` (`F.layer_norm(x, x.shape[1:])`)" to a student who
+    reshaped, "(a head built with activation='softmax')" to one who called softmax(x): an aside
+    is said as an example ("as torch's ... does"), never as a quote of the student's code."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+
+    said = em.sentence(REFERENCE[name.split(":")[2]], name)
+    assert aside in said
+    student = "def layer_norm(x, g, b, eps=1e-6):\n    y = x.reshape((x.shape[0], -1))\n"
+    assert "the model solution's `F.layer_norm" not in attributed(said, source(student))

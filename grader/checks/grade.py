@@ -15,6 +15,7 @@ from . import compiled, inputs
 from .cases import CasePlans, NotCompiled
 from .dependencies import Dependencies
 from .kinds.memory import MEMORY, Memory
+from .raised_seen import pointed
 from .results import ERROR, FAILED, MISSING, CheckResult, ExerciseResult, check_result
 
 
@@ -70,6 +71,8 @@ class SubmissionGrading:
                 self.dependencies.result(exercise, check)
             results = tuple(self.dependencies.explained_again(exercise, check)  # what a later
                             for check in checks)  # check named, tried on the earlier ones
+            results = pointed(checks, results, lambda c: self.plans.cases(exercise, c),
+                              self.memory)  # a raise another check already told the cause of
         finally:
             MEMORY.reset(token)
         return ExerciseResult(exercise.id, exercise.title, exercise.lecture, results,

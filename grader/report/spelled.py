@@ -32,6 +32,7 @@ from dataclasses import replace
 
 from .offsets import respelled
 from .quotes import Source, attributed, is_fragment
+from .steps import placed
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 _PLACED = re.compile(r"In `([^\W\d]\w*)`")
@@ -42,12 +43,12 @@ _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 
 def finished(result, source: Source | None, folder: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
-    (offsets.py), `spelled`, then `quotes.attributed` (session.py, before any report is
-    written)."""
+    (offsets.py), `spelled`, `quotes.attributed`, then its model solution's steps said in the
+    student's terms (steps.py) (session.py, before any report is written)."""
     if source is None:
         return result
-    checks = tuple(replace(c, hint=attributed(spelled(respelled(c.hint, source), source, folder),
-                                              source, folder))
+    checks = tuple(replace(c, hint=placed(attributed(
+        spelled(respelled(c.hint, source), source, folder), source, folder), source))
                    if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
 

@@ -295,7 +295,7 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     when several do, all of them at once (SEVERAL: naming one of two differences may mislead);
     None when none does. `raised`: the exception the failed case raised, said in place of
     "wrong" (a square-only guard raises for a non-square image)."""
-    params, defaults = _parameters(check)
+    params, defaults = reference_parameters(check)
     named = [{**defaults, **_arguments(params, p)} for p in passed]
     here = {**defaults, **_arguments(params, failed)}
     others = [{**defaults, **_arguments(params, p)} for p in failing]
@@ -319,7 +319,7 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
                      f"on {aspects}")
 
 
-def _parameters(check: Check) -> tuple[tuple[str, ...], dict]:
+def reference_parameters(check: Check) -> tuple[tuple[str, ...], dict]:
     """The reference function's parameters, and its defaults by name (`C=3`: a call that leaves
     one out uses it; one passed by position is read by its name); the API's own without it."""
     try:

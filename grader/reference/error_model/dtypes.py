@@ -181,8 +181,8 @@ def step_assembled_narrowed(context: Context, node: ast.AST) -> Iterator[Change]
     given, bound = node.args[0].id, f"{PREFIX}{step.__name__}_narrowed"
     yield Change(f"{step.__name__}-assembled-in-{given}-dtype",
                  f"In {where(context)}, the array that `{code(node)}` assembles, "
-                 f"`{narrowed_step[1]}`, is built in `{given}`'s dtype (a buffer made with "
-                 f"`np.zeros(..., dtype={given}.dtype)` and filled row by row): right for a "
+                 f"`{narrowed_step[1]}`, is built in `{given}`'s dtype (as a buffer made with "
+                 f"`np.zeros(..., dtype={given}.dtype)` and filled row by row is): right for a "
                  f"float `{given}`, {_cut('its float rows')} before the steps after it. Make the "
                  f"buffer float.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), n.args, n.keywords),

@@ -91,9 +91,10 @@ def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
 
     yield Change("over-sample",
                  f"In {where(context)}, the mean and variance are taken over every axis but the "
-                 f"first, `axis={sample.split(' or ')[0]}` (`F.layer_norm(x, x.shape[1:])`), "
-                 "instead of over the last one: right for a (T, d) sequence, but a batch is "
-                 "normalised per sample instead of per token.", per_sample)  # not "one token":
+                 f"first, `axis={sample.split(' or ')[0]}` (as torch's "
+                 "`F.layer_norm(x, x.shape[1:])` does), instead of over the last one: right for "
+                 "a (T, d) sequence, but a batch is normalised per sample instead of per token.",
+                 per_sample)  # not "one token":
     # a (d,) token has no axis but the first, and a port's own code may reduce over none
 
 

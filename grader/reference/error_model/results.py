@@ -125,23 +125,24 @@ def sides_swapped_buffer(value):
 
 # name -> (words, what comes back, function): the output activations a port brings along
 OUTPUT_ACTIVATIONS = {
-    "softmax": ("a softmax over its last axis (a head built with activation='softmax')",
+    "softmax": ("a softmax over its last axis (as a head built with activation='softmax' "
+                "applies one)",
                 "probabilities come back where the values themselves (logits) belong; whoever "
                 "reads them, such as the loss, applies the softmax", softmax_last),
-    "sigmoid": ("a sigmoid (a head built with activation='sigmoid')",
+    "sigmoid": ("a sigmoid (as a head built with activation='sigmoid' applies one)",
                 "values squashed into (0, 1) come back where the values themselves belong",
                 sigmoid),
     "tanh": ("tanh", "values squashed into (-1, 1) come back where the values themselves "
              "belong", tanh),
-    "log": ("a log (jax.nn.log_softmax, torch's log_softmax)", "logarithms come back, "
-            "log-probabilities where a softmax's probabilities belong", log),
-    "log_softmax": ("a log-softmax over its last axis (a head ending in Flax's "
-                    "`nnx.log_softmax`, torch's `F.log_softmax(logits, dim=-1)`)",
+    "log": ("a log (as jax.nn.log_softmax and torch's log_softmax apply one)",
+            "logarithms come back, log-probabilities where a softmax's probabilities belong", log),
+    "log_softmax": ("a log-softmax over its last axis (as a head ending in Flax's "
+                    "`nnx.log_softmax` or torch's `F.log_softmax(logits, dim=-1)` applies one)",
                     "log-probabilities come back (their exponentials sum to 1) where the values "
                     "themselves (logits) belong; whoever reads them, such as the loss, applies "
                     "the log-softmax", log_softmax_last),
-    "argmax": ("an argmax over its last axis (a pipeline's `logits.argmax(-1)`)", "the index "
-               "of the largest value comes back, a predicted class, where the values "
+    "argmax": ("an argmax over its last axis (as a pipeline's `logits.argmax(-1)` takes one)",
+               "the index of the largest value comes back, a predicted class, where the values "
                "themselves (logits) belong", argmax_last)}
 
 
@@ -180,7 +181,7 @@ def reshaped_into_place(context: Context, node: ast.AST) -> Iterator[Change]:
                  "first (channels first: (F, H', W') for (H', W', F)) and then reshaped to the "
                  "right shape: a reshape keeps the elements in their order, so each output "
                  "position gets values of other channels and positions. Move the axis with a "
-                 "transpose, `.transpose(1, 2, 0)` (`np.moveaxis(out, 0, -1)`), not a reshape.",
+                 "transpose, `.transpose(1, 2, 0)` (or `np.moveaxis(out, 0, -1)`), not a reshape.",
                  _wrapped(bound), ((bound, channels_first_reshaped),))
     bound = f"{PREFIX}sides_swapped_reshaped"
     yield Change("result-sides-swapped-reshaped",

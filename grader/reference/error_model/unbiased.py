@@ -72,9 +72,10 @@ def qkv_bias_free(context: Context, node: ast.AST) -> Iterator[Change]:
     key = code(parts[1][1].args[2])
     yield Change("qkv-without-bias",
                  f"In {where(context)}, {names} are projected without their biases: {products} "
-                 f"(a projection built with bias=False, as nanoGPT's attention `Head` builds its "
-                 f"key, query and value, `nn.Linear(n_embd, head_size, bias=False)`), where the "
-                 f"lecture adds {biases} to them (the output projection keeps its bias in both). "
+                 f"(as a projection built with bias=False does: nanoGPT's attention `Head` builds "
+                 f"its key, query and value with `nn.Linear(n_embd, head_size, bias=False)`), "
+                 f"where the lecture adds {biases} to them (the output projection keeps its bias "
+                 f"in both). "
                  f"`{key}` alone would change nothing, the softmax cancels it; the others show.",
                  unbiased)
 

@@ -1,0 +1,109 @@
+"""A hint's place in the student's terms: "(at your line `...`)", not the model solution's step.
+
+The error model places an edit made in a helper's call of the reference ("In `linear_patch_embed`
+(at the model solution's step `linear(patchify(image, P), W_e, b_e)`), ...": change.where). That
+step is the grader's internal reference's: students never see it, and their code may hold no
+such call (`x = patchify(image, P)`, then `return x @ W_e.T + b_e`) nor such a helper (blind
+round 56's b56_08, b56_11). So, last of the report passes (spelled.finished), each such step is
+said as the statement of the student's function that computes it, when exactly one holds every
+argument of the step's call, compared on tokens as quotes.py compares (directly or through a
+name an earlier statement bound from it: `x = patchify(image, P)` holds `patchify(image, P)`
+for `x @ W_e.T`); else in words (STEPS: "where `W_e` multiplies its input and `b_e` is added"),
+or as a call of the student's own function of that name, or not at all. Never a call of a helper
+the student does not define. Nothing here runs student code.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+from grader.reference.error_model.change import STEP, cut
+
+from .quotes import Code, Source
+
+SAID = re.compile(rf"In `(?P<function>[^\W\d]\w*)` \({STEP} `(?P<step>[^`]+)`\)")
+SHOWN = 70  # characters of the student's statement quoted at most
+# the reference's helpers a step calls -> the step in words, from its arguments' code
+STEPS = {
+    "linear": lambda a: (f"where `{a[1]}` multiplies its input and `{a[2]}` is added"
+                         if len(a) == 3 else "where its input is multiplied by the weights"),
+    "attention": lambda a: "where each head's attention weights are computed and applied to "
+                           "its values",
+    "split_heads": lambda a: "where the columns are split into heads",
+    "merge_heads": lambda a: "where the heads are merged back into columns",
+    "causal_mask": lambda a: "where the causal mask is built",
+    "mlp": lambda a: "in the MLP step",
+    "as_hwc": lambda a: "where a 2-D image is given its channel axis",
+}
+
+
+def placed(hint: str | None, source: Source | None) -> str | None:
+    """`hint` with each model solution's step said in the student's terms (the module's
+    docstring); as it is without a source."""
+    if not hint or source is None or STEP not in hint:
+        return hint
+    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
+
+
+def _said(function: str, step: str, source: Source) -> str:
+    try:
+        call = ast.parse(step, mode="eval").body
+    except SyntaxError:  # a step cut short ("..."): no call to compare
+        call = None
+    if not isinstance(call, ast.Call):
+        return f"In `{function}`"
+    callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(
+        call.func, "id", "")
+    arguments = [ast.unparse(a) for a in (*call.args, *(k.value for k in call.keywords))]
+    line = statement(source.function_text(function), arguments) if arguments else None
+    if line is not None:
+        return f"In `{function}` (at your line `{line}`)"
+    if callee and source.function_text(callee) is not None:
+        return f"In `{function}` (in its call of your `{callee}`)"
+    if callee in STEPS:
+        return f"In `{function}` ({STEPS[callee](arguments)})"
+    return f"In `{function}`"
+
+
+def statement(text: str | None, arguments: list[str]) -> str | None:
+    """The one simple statement of the function `text` that holds each of `arguments`, itself
+    or through a name an earlier statement bound to it alone (`x = patchify(image, P)`), quoted
+    and cut to SHOWN characters; None when none does (the step spread over several), or several."""
+    text = textwrap.dedent(text or "")
+    try:
+        tree = ast.parse(text)
+    except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
+        return None
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
+    bound: dict[str, int] = {}  # a name -> the argument bound to it, as it is (an alias)
+    found = []
+    for node in _statements(tree.body[0]):
+        if not isinstance(node, simple) or node.value is None:
+            continue
+        code = Code(ast.unparse(node.value))
+        names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        held = {i for i, a in enumerate(arguments) if code.holds(a)}
+        held |= {bound[name] for name in names if name in bound}
+        if len(held) == len(arguments):
+            found.append(node)
+        alias = [i for i, a in enumerate(arguments) if Code(a).joined == code.joined]
+        for target in node.targets if isinstance(node, ast.Assign) else ():
+            if isinstance(target, ast.Name):
+                bound.pop(target.id, None)
+                bound.update({target.id: alias[0]} if alias else {})
+    if len(found) != 1:
+        return None
+    said = " ".join((ast.get_source_segment(text, found[0]) or ast.unparse(found[0])).split())
+    return said if len(said) <= SHOWN else cut(said, SHOWN - 3) + "..."
+
+
+def _statements(function: ast.AST):
+    """The function's statements in the order they run (not those of a function it defines)."""
+    for node in ast.iter_child_nodes(function):
+        if isinstance(node, ast.stmt) and not isinstance(
+                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node
+            yield from _statements(node)
