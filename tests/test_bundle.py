@@ -29,6 +29,7 @@ from conftest import EXERCISES, ROOT, SOLUTION, TEMPLATE, misconceptions_of
 
 DRIVER = Path(__file__).resolve().parent / "bundle_driver.py"
 INTEGRATION_EXERCISE = "vit-checkpoint"  # runs the student's functions end to end
+HEDGE = "This check runs your functions end to end."  # its hint (checks/dependencies.py)
 
 
 def run(command: list, timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
@@ -170,12 +171,12 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
                     # its hint lists the functions that lose points in their own exercises:
                     # in the bundle, those too
                     got = [*got[:5], want[5], *got[6:]]
-                elif exercise == INTEGRATION_EXERCISE and got[5] != want[5]:
-                    # the full grader's hedge leaves out a helper whose mistake a correct
-                    # stand-in shows cannot change this run (helper_shows.py); the bundle, with
-                    # no reference to answer a call nobody recorded, keeps every one
-                    assert set(re.findall(r"`(\w+)`", want[5])) <= set(
-                        re.findall(r"`(\w+)`", got[5])), (got, want)
+                elif exercise == INTEGRATION_EXERCISE and got[5] != want[5] and (
+                        want[5] or "").startswith(HEDGE):
+                    # the hedge names a helper only where a correct stand-in changes this run's
+                    # values or cannot be tried (helper_shows.py): the bundle answers recorded
+                    # calls only, so each may try what the other cannot: both hedge
+                    assert (got[5] or "").startswith(HEDGE), (got, want)
                     got = [*got[:5], want[5], *got[6:]]
                 if want[7] and not got[7] and "not graded again" in got[4]:
                     # the full grader answered a helper's call no recording holds; the bundle has
