@@ -18,9 +18,12 @@ import ast
 import re
 import textwrap
 
-from grader.reference.error_model.change import STEP, cut
-
 from .quotes import Code, Source
+
+try:  # the error model's words; the student bundle has none, nor any hint that places a step
+    from grader.reference.error_model.change import STEP, cut
+except ImportError:
+    STEP, cut = None, None
 
 SAID = re.compile(rf"In `(?P<function>[^\W\d]\w*)` \({STEP} `(?P<step>[^`]+)`\)")
 SHOWN = 70  # characters of the student's statement quoted at most
@@ -41,7 +44,7 @@ STEPS = {
 def placed(hint: str | None, source: Source | None) -> str | None:
     """`hint` with each model solution's step said in the student's terms (the module's
     docstring); as it is without a source."""
-    if not hint or source is None or STEP not in hint:
+    if not hint or source is None or STEP is None or STEP not in hint:
         return hint
     return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
 
