@@ -35,12 +35,12 @@ def pointed(checks: list, results: tuple[CheckResult, ...], cases, memory: Memor
         return results
     out = list(results)
     for at, (check, result) in enumerate(zip(checks, results, strict=True)):
-        function = getattr(check, "function", None)
+        function = check.function
         if (result.status != FAILED or result.hint_kind != CHECKLIST or result.misconception
                 or not function):  # a property's verdict told with its checklist names one
             continue
         for there, other, name, raised in said:
-            if other is not check and getattr(other, "function", None) == function and _same(
+            if other is not check and other.function == function and _same(
                     check, cases(check), memory, name, raised):
                 side = "above" if there < at else "below"
                 out[at] = replace(result, hint_kind=OBSERVATION, hint=(
