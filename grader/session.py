@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
+from grader.checks.compiled import spec_file
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.report.feedback_level import redacted
 from grader.settings import GraderSettings
@@ -87,7 +88,8 @@ class GradingSession:
         """`result` with its hints' code quotes said as the model solution's where the submission's
         source does not hold them; its source is read (never run) once, at the first hint that
         quotes code."""
-        if not any(check.hint and "`" in check.hint for check in result.checks):
+        if not any(check.hint and ("`" in check.hint or check.misconception)
+                   for check in result.checks):  # a named mistake: discarded.py may say it
             return result
         # imported here: a run whose hints quote no code (the solution's) never pays for it
         from grader.report.quotes import submission_code
@@ -96,7 +98,9 @@ class GradingSession:
             most = self.settings.limits().file_mb * 2**20  # what the worker reads at most
             api = frozenset(name for e in self.catalogue for name in e.uses)
             self._source = submission_code(self.settings.student, most, api)
-        return finished(result, self._source, str(self.settings.exercises))
+        exercise = next((e for e in self.catalogue if e.id == result.id), None)
+        spec = str(spec_file(exercise)) if exercise is not None else None  # its compiled data
+        return finished(result, self._source, str(self.settings.exercises), spec)
 
     def run(self, exercises: list[Exercise] | None = None) -> GradeReport:
         """Grade `exercises` (default: the catalogue) in order, close the worker, report them. A

@@ -10,7 +10,9 @@ import pytest
 
 from grader.checks.results import FAILED, CheckResult, ExerciseResult
 from grader.report import quotes
+from grader.report.discarded import discarded
 from grader.report.quotes import Source, attributed, submission_code
+from grader.report.spelled import finished
 
 # error-model sentences as the grader said them (blind round 53's b53_01, b53_05, b53_07)
 SIBLING = ("In `num_patches`, `W // P` reads `H` where `W` belongs: `H // P`, a copy of its "
@@ -237,3 +239,55 @@ def test_another_library_s_spelling_reads_as_an_example_not_as_the_student_s(nam
     assert aside in said
     student = "def layer_norm(x, g, b, eps=1e-6):\n    y = x.reshape((x.shape[0], -1))\n"
     assert "the model solution's `F.layer_norm" not in attributed(said, source(student))
+
+
+# A step's result thrown away (report/discarded.py; blind round 56's b56_06, PredRNN's
+# reshape_patch): the error model's "transpose removed" said as the student's own line.
+REMOVED = "op:transpose:patchify:grid.transpose-removed"
+THROWN_AWAY = '''import numpy as np
+
+
+def patchify(image, P):
+    H, W, C = image.shape
+    grid = image.reshape(H // P, P, W // P, P, C)
+    {step}
+    return grid.reshape(-1, P * P * C)
+'''
+
+
+def _patchify_failed(misconception: str, text: str) -> ExerciseResult:
+    check = CheckResult("raster order", 2, 0, FAILED, hint="image.reshape(N, P*P*C) ...",
+                        misconception=misconception, hint_kind="mistake")
+    return finished(ExerciseResult("patchify", "Patchify", "", (check,), 0.0), source(text))
+
+
+@pytest.mark.parametrize("step, said", [
+    ("grid.swapaxes(1, 2)", None),  # another method than the one the mistake removed
+    ("grid.transpose(0, 2, 1, 3, 4)", "`grid.transpose(0, 2, 1, 3, 4)` on line 7"),
+    ("np.transpose(grid, (0, 2, 1, 3, 4))", "(`grid = np.transpose(grid, ...)`)"),
+    ("tiles = grid.transpose(0, 2, 1, 3, 4)", None),  # assigned: not thrown away
+    ("print(grid.transpose(0, 2, 1, 3, 4))", None),  # used
+])
+def test_a_missing_step_the_student_wrote_and_threw_away_is_said_as_that_line(step, said):
+    text = THROWN_AWAY.format(step=step)
+    hint = discarded(REMOVED, source(text))
+    if said is None:
+        assert hint is None
+        return
+    assert hint.startswith("In `patchify`, `") and said in hint
+    assert "returns a new array that is never used" in hint
+    assert "assign it (`grid = " in hint
+    # a known-wrong variant that is an instance of the same mistake, through the session's step
+    check = _patchify_failed("patchify_bare_reshape", text).checks[0]
+    assert check.hint == hint
+
+
+def test_a_thrown_away_step_is_not_said_for_another_mistake_nor_twice():
+    text = THROWN_AWAY.format(step="grid.transpose(0, 2, 1, 3, 4)")
+    assert discarded("patchify_grid_transposed", source(text)) is None  # axes swapped: present
+    assert discarded(None, source(text)) is None
+    twice = THROWN_AWAY.format(step="grid.transpose(0, 2, 1, 3, 4)\n    grid.transpose(1, 0)")
+    assert discarded(REMOVED, source(twice)) is None  # which one is meant is not known
+    check = _patchify_failed("patchify_grid_transposed", text).checks[0]
+    assert check.hint == "image.reshape(N, P*P*C) ..."
+

@@ -3,7 +3,8 @@ reference, and store it as data beside the spec (compiled.py says the format).
 
 Each check says what it stores (its kind's `compiled`: a call check its planned cases, a
 multiple-choice check of the student bundle its sealed key, a property check nothing); a
-solution adds the stand-ins' answers (compile_stand_ins.py).
+solution adds the stand-ins' answers (compile_stand_ins.py); the error model's mistake each
+listed known-wrong variant is, where it is one, goes in the table compiled.INSTANCES.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from . import compiled, compiled_folder, parsed_specs, variants
 from .cases import CasePlans
 from .catalogue import load_exercise, variant_exercise
 from .compile_stand_ins import needs_stand_ins, record_stand_ins
+from .course import error_model_mistake
 from .spec_file import read_spec, schema
 from .stand_ins import STAND_IN_TABLE
 
@@ -40,6 +42,13 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
             for table, value in check.compiled(variant, plans, secret).items():
                 key = variants.table_key(variant, check.name)
                 tables.setdefault(table, {})[key] = compiled.encode(value, pools)
+    listed = dict.fromkeys(known.like for variant in each for check in variant.checks
+                           for known in getattr(check, "misconceptions", ()))
+    instances = {like: mistake for like in listed
+                 if (mistake := error_model_mistake(like, exercise.folder or None))}
+    if instances:  # the error model's mistake each listed variant is (compiled.INSTANCES)
+        tables[compiled.INSTANCES] = {like: compiled.encode(mistake, pools)
+                                      for like, mistake in instances.items()}
     if solution is not None:  # an empty table too: "compiled, and no helper calls"
         record: dict = {}
         if needs_stand_ins(exercise):

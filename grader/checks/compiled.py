@@ -40,6 +40,10 @@ VERSION_FILE = "REFERENCE_VERSION"  # written into a bundle's grader/ by `vitgra
 # (a change of this module's format bumps FORMAT instead)
 INPUT_SOURCES = ("params.py", "checks/inputs.py", "checks/generators.py", "checks/block_params.py",
                  "checks/checkpoint_inputs.py")
+# a table: each known-wrong variant a spec lists that is the error model's mistake -> that mistake
+# ("patchify_bare_reshape" -> "op:transpose:patchify:grid.transpose-removed"), what the student
+# bundle, which has no reference, reads it from (report/discarded.py)
+INSTANCES = "instances"
 
 
 class CompiledError(ValueError):

@@ -158,3 +158,15 @@ def wrong_implementation(like: str, folder: str | Path | None = None) -> Callabl
     from grader.reference.misconceptions import wrong_implementation as shipped
 
     return shipped(like)
+
+
+def error_model_mistake(like: str, folder: str | Path | None = None) -> str | None:
+    """The error model's mistake ("op:...") the known-wrong variant `like` is registered as (an
+    `instance`, reference/misconceptions.py), else None; None too in a grader without the
+    reference (the student bundle reads it from the compiled data: compile_specs.py)."""
+    try:
+        implementation = wrong_implementation(like, folder)
+    except (KeyError, ImportError):
+        return None
+    mistake = getattr(implementation, "mistake", None)
+    return mistake if isinstance(mistake, str) and mistake.startswith("op:") else None

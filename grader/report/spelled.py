@@ -30,6 +30,9 @@ import re
 import textwrap
 from dataclasses import replace
 
+from grader.checks.results import MISTAKE
+
+from .discarded import discarded
 from .offsets import respelled
 from .quotes import Source, attributed, is_fragment
 from .steps import placed
@@ -41,16 +44,27 @@ _LECTURES = re.compile(r"(?:lecture|model solution)'s(?: [a-z]+)? $")
 _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 
 
-def finished(result, source: Source | None, folder: str | None = None):
+def finished(result, source: Source | None, folder: str | None = None,
+             spec: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
     (offsets.py), `spelled`, `quotes.attributed`, then its model solution's steps said in the
-    student's terms (steps.py) (session.py, before any report is written)."""
+    student's terms (steps.py) (session.py, before any report is written); but a step missing
+    that the student wrote and threw away, said as that line (discarded.py; `spec`: the
+    exercise's spec file, whose compiled data says which mistake a known-wrong variant is), as
+    it is: it quotes the student's own code only, and is the same with or without the reference."""
     if source is None:
         return result
-    checks = tuple(replace(c, hint=placed(attributed(
-        spelled(respelled(c.hint, source), source, folder), source, folder), source))
-                   if c.hint else c for c in result.checks)
+    checks = tuple(_finished(c, source, folder, spec) if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
+
+
+def _finished(check, source: Source, folder: str | None, spec: str | None):
+    said = (discarded(check.misconception, source, spec, folder)
+            if check.hint_kind == MISTAKE else None)
+    if said:
+        return replace(check, hint=said)
+    return replace(check, hint=placed(attributed(
+        spelled(respelled(check.hint, source), source, folder), source, folder), source))
 
 
 def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:

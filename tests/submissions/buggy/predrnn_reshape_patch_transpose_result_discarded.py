@@ -11,7 +11,10 @@ Grader: at blind time (e77cb46) and now, named (linear_embed_bare_reshape: "Your
 those of image.reshape(N, P*P*C): consecutive pixels of a row rather than P x P tiles") on the
 worked example, RGB and hidden checks. kernel-stride's equivalence check runs the file's
 linear_patch_embed (a true observation pointing at it), vit-checkpoint observes it too. Every
-mistake named, so in buggy/.
+mistake named, so in buggy/. Since blind round 56 the session says it from the source as the
+line that threw the transpose away (report/discarded.py): "In `linear_patch_embed`,
+`a.transpose(0, 2, 1, 3, 4)` on line 95 returns a new array that is never used, so the code
+after it runs as if it were not there: assign it (`a = a.transpose(...)`)."
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'linear_embed_bare_reshape'}

@@ -14,11 +14,15 @@ Grader: at blind time (ba2d1546) partly named, on patchify's four failing checks
 "image.reshape(N, P*P*C) takes consecutive pixels along a row, not P x P tiles. Cut the grid
 first: reshape(H//P, P, W//P, P, C), move the two patch-grid axes to the front with
 transpose(0, 2, 1, 3, 4), then flatten each patch." The effect is right, but the student already
-wrote that transpose: the hint never says its result is not assigned. In unnamed/.
+wrote that transpose: the hint never says its result is not assigned.
+Now named (the same mistake, `patchify_bare_reshape`, the error model's transpose removed), and
+said from the student's source as the line that threw it away (report/discarded.py): "In
+`patchify`, `a.transpose(0, 2, 1, 3, 4)` on line 77 returns a new array that is never used, so
+the code after it runs as if it were not there: assign it (`a = a.transpose(...)`)." (line 69 of
+the blind file). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None}
-ALIASES = ('patchify_bare_reshape',)  # the effect, told: a bare reshape
+EXPECT = {'patchify': 'patchify_bare_reshape'}
 
 
 def patchify(image, P):
