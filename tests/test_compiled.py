@@ -111,6 +111,24 @@ def test_the_tables_that_replace_the_references_introspection_agree_with_it():
     assert set(HEAD_ACTIVATION_NAMES) == set(HEAD_ACTIVATIONS)
 
 
+def test_the_compiled_instances_are_the_error_model_mistakes_the_reference_registers():
+    """compiled.INSTANCES (which error-model mistake a listed known-wrong variant is: the
+    student bundle's only way to know, report/discarded.py) holds every listed variant the
+    reference registers as one, and nothing else."""
+    from grader.checks.course import error_model_mistake
+
+    held = 0
+    for path in spec_files(EXERCISES):
+        exercise = load_exercise(path)
+        listed = {known.like for check in exercise.checks
+                  for known in getattr(check, "misconceptions", ())}
+        want = {like: m for like in listed if (m := error_model_mistake(like, exercise.folder))}
+        table = compiled.cached(path).tables.get(compiled.INSTANCES, {})
+        assert {like: compiled.lookup(path, compiled.INSTANCES, like) for like in table} == want
+        held += len(want)
+    assert held >= 10 and error_model_mistake("patchify_channel_first") is None  # not one
+
+
 def test_values_keep_their_types_through_the_format(tmp_path):
     values = [1, 2.5, float("nan"), True, None, "x", (1, 2), [np.float32(1.5), np.int64(3)],
               {"b": np.arange(6.0).reshape(2, 3), "a": np.zeros((0, 4), np.float32)},

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
 from grader.checks.results import FAILED, CheckResult, ExerciseResult
 from grader.report import quotes
-from grader.report.discarded import discarded
+from grader.report.discarded import discarded, mistake_named
 from grader.report.quotes import Source, attributed, submission_code
 from grader.report.spelled import finished
+
+from conftest import EXERCISES
 
 # error-model sentences as the grader said them (blind round 53's b53_01, b53_05, b53_07)
 SIBLING = ("In `num_patches`, `W // P` reads `H` where `W` belongs: `H // P`, a copy of its "
@@ -291,3 +295,80 @@ def test_a_thrown_away_step_is_not_said_for_another_mistake_nor_twice():
     check = _patchify_failed("patchify_grid_transposed", text).checks[0]
     assert check.hint == "image.reshape(N, P*P*C) ..."
 
+
+# like the thrown-away step, but its value is used: a 2-D transpose returned (the identity here,
+# so the function is the bare reshape that patchify_bare_reshape names, yet no line threw it away)
+USED = '''import numpy as np
+
+
+def patchify(image, P):
+    H, W, C = image.shape
+    flat = image.reshape((H // P) * (W // P), P * P * C)
+    {used}
+'''
+
+
+@pytest.mark.parametrize("used", [
+    "return flat.transpose(0, 1)", "return np.transpose(flat, (0, 1))",
+    "return flat.transpose(1, 0).transpose(1, 0)", "out = flat.transpose(0, 1)\n    return out",
+    "return [flat.transpose(0, 1)][0]"])
+def test_a_step_whose_result_is_used_is_never_said_thrown_away(used):
+    text = USED.format(used=used)
+    assert discarded(REMOVED, source(text)) is None
+    spec = EXERCISES / "patchify.yaml"  # the compiled data says what the variant is: the same
+    assert discarded("patchify_bare_reshape", source(text), spec) is None
+    check = _patchify_failed("patchify_bare_reshape", text).checks[0]
+    assert check.hint == "image.reshape(N, P*P*C) ..."  # the check's own hint
+
+
+def test_which_mistake_a_variant_is_comes_from_the_compiled_data_as_in_the_bundle():
+    """The student bundle has no grader/reference: the error model's mistake a known-wrong
+    variant is comes from the compiled data there, and in the full grader too (both say the
+    same); from the reference only where nothing is compiled (VITGRADE_NO_COMPILED)."""
+    spec = str(EXERCISES / "patchify.yaml")
+    script = ("import sys\nfrom grader.report.discarded import mistake_named\n"
+              f"for like in ('patchify_bare_reshape', 'patchify_channel_first', 'op:x:y:z'):\n"
+              f"    print(mistake_named(like, {spec!r}))\n"
+              "print(any(m.startswith('grader.reference') for m in sys.modules))\n")
+    for disabled, imported in (("0", "False"), ("1", "True")):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "VITGRADE_NO_COMPILED": disabled})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [REMOVED, "None", "op:x:y:z", imported]
+    assert mistake_named("linear_embed_bare_reshape", EXERCISES / "linear-patch-embed.yaml") \
+        == "op:transpose:linear_patch_embed/patchify:grid.transpose-removed"
+    assert mistake_named("patchify_bare_reshape", None) == REMOVED  # no spec: the reference
+
+
+PATCHIFY_HEAD = """import numpy as np
+
+
+def patchify(image, P):
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image
+    H, W, C = image.shape
+"""
+
+
+@pytest.mark.parametrize("body, thrown_away", [
+    ("    grid = image.reshape(H // P, P, W // P, P, C)\n    grid.transpose(0, 2, 1, 3, 4)\n"
+     "    return grid.reshape(-1, P * P * C)\n", True),
+    ("    flat = image.reshape((H // P) * (W // P), P * P * C)\n"
+     "    return flat.transpose(0, 1)\n", False)])
+def test_the_session_says_the_line_that_threw_the_step_away_and_no_other(
+        tmp_path, catalogue, zygote, body, thrown_away):
+    from grader.session import GradingSession
+    from grader.settings import GraderSettings
+
+    student = tmp_path / "mine.py"
+    student.write_text(PATCHIFY_HEAD + body)
+    exercise = next(e for e in catalogue if e.id == "patchify")
+    session = GradingSession(GraderSettings(student, EXERCISES), catalogue, zygote=zygote)
+    result = session.run([exercise]).exercises[0]
+    named = [c for c in result.checks if c.misconception == "patchify_bare_reshape"]
+    assert named  # the same mistake named either way
+    said = ("In `patchify`, `grid.transpose(0, 2, 1, 3, 4)` on line 9 returns a new array that "
+            "is never used, so the code after it runs as if it were not there: assign it "
+            "(`grid = grid.transpose(...)`).")
+    assert all((c.hint == said) == thrown_away for c in named), [c.hint for c in named]
+    assert not any("never used" in (c.hint or "") for c in result.checks if c not in named)
