@@ -166,7 +166,7 @@ def error_model_mistake(like: str, folder: str | Path | None = None) -> str | No
     reference (the student bundle reads it from the compiled data: compile_specs.py)."""
     try:
         implementation = wrong_implementation(like, folder)
-    except (KeyError, ImportError):
+    except (KeyError, ImportError, SpecError):  # a course file that does not load: said elsewhere
         return None
     mistake = getattr(implementation, "mistake", None)
     return mistake if isinstance(mistake, str) and mistake.startswith("op:") else None
