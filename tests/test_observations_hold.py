@@ -835,3 +835,22 @@ def test_a_square_image_that_should_be_refused_belies_right_when_h_equals_w(grad
     failed = [c for c in checks if not c.passed]
     assert not any("H == W" in (c.hint or "") for c in failed), [c.hint for c in failed]
     assert all(c.misconception != "only_square_images" for c in failed)
+
+
+@pytest.mark.parametrize("stem, needed", [
+    ("neuroscribe_conv_patch_embed_column_offset_from_row_index", False),
+    ("conv_tutorial_width_from_height", False),
+    ("tf_dcgan_conv_same_padding_kernel_larger_than_image", True)])
+def test_a_missing_kernel_test_is_said_only_where_the_calls_need_it(grade, stem, needed):
+    """Blind round 56 (b56_08): a convolution whose windows run off the image raises numpy's
+    ValueError on a tall image, a case asking for a value; `named_refusal` paired the kernel test
+    dropped (numpy's own ValueError where no kernel fits) with the value mistake another check
+    named, which alone, the reference's test kept, reproduces every call: "nothing tests that
+    the kernel fits" of code that tests it (`if k > H or k > W: raise`; seven fixtures were told
+    so). A test the calls need stays: TensorFlow's 'SAME' padding returns a value for a kernel
+    larger than the image, which only the test dropped explains."""
+    told = {c.misconception for c in grade(
+        (SUBMISSIONS / "buggy" / f"{stem}.py").read_text())["kernel-stride"].checks
+        if not c.passed}
+    assert told, stem
+    assert any("kernel_untested" in (m or "") for m in told) == needed, told
