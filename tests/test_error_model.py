@@ -8158,3 +8158,163 @@ def test_the_fix_first_heading_names_the_integration_checks_that_run_the_functio
     assert roots_lines(GradeReport("s.py", exercises[1:])) == []
     again = report_from_json(report_to_json(GradeReport("s.py", exercises)))
     assert roots_lines(again) == lines
+
+
+# --- blind round 56 recreated (issue 38): b56_02, b56_08, b56_03 --------------------------------
+
+@pytest.mark.parametrize("count, detail", [
+    (lambda T: T * (T + 1) / 2, "plus-one-halved-true-division"),
+    (lambda T: T * (T - 1) / 2, "minus-one-halved-true-division")])
+def test_a_triangle_halved_with_true_division_is_its_pairs_as_a_float(count, detail):
+    """b56_02: a sequence-cost helper's `n * (n + 1) / 2`, the pairs a causal mask keeps and a
+    float (19503.0 for 197 tokens): neither the triangle with `//` (an int) nor the count as a
+    float (38809.0) reproduces it alone, and the two edit the same node. Named as the halved
+    triangle written with `/`; its sentence says which pairs and that `/` makes a float."""
+    scores = REFERENCE["attention_scores"]
+    calls = calls_of(scores, count, [(197,), (1,), (6,), (2,)])
+    found = em.search(scores, calls, 0, same_count)
+    assert found.name == f"op:triangle:attention_scores:T-squared-{detail}", found
+    assert "`/` makes the count a float" in found.sentence
+    if detail.startswith("plus"):
+        assert ("only the pairs a causal mask keeps (the lower triangle with its diagonal"
+                in found.sentence)
+    assert isinstance(em.rewrite(scores, found.name)(197), float)
+
+
+def test_a_true_division_triangle_is_not_named_where_the_count_is_an_int_or_a_whole_square():
+    """Where it must not fire: the triangle counted with `//` (an int) keeps its own name; the
+    whole square as a float, `float(T * T)`, is the count as a float; `T * T / 2` is no
+    triangle."""
+    scores = REFERENCE["attention_scores"]
+    integer = em.search(scores, calls_of(scores, lambda T: T * (T + 1) // 2, [(197,), (6,)]), 0,
+                        same_count)
+    assert integer.name == "op:triangle:attention_scores:T-squared-plus-one-halved", integer
+    square = em.search(scores, calls_of(scores, lambda T: float(T * T), [(197,), (6,)]), 0,
+                       same_count)
+    assert square is not None and "triangle" not in square.name, square
+    half = em.search(scores, calls_of(scores, lambda T: T * T / 2, [(197,), (6,)]), 0,
+                     same_count)
+    assert half is None or "true-division" not in half.name, half
+
+
+def _loop_conv(offset_axis=None, clipped=False):
+    """A loop convolution over output positions (i, j); `offset_axis` 1: the columns' offset
+    from the row index `i` (b56_08), 0: the rows' from `j`; `clipped`: each window summed
+    against the kernel by broadcasting, else flattened and multiplied (a short one raises)."""
+    def conv(image, K, b, stride):
+        x = image if image.ndim == 3 else image[..., None]
+        H, W, _ = x.shape
+        k = K.shape[0]
+        if k > H or k > W:
+            raise ValueError(f"kernel {k} is larger than the {H}x{W} image")
+        out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, K.shape[3]))
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                r, c = {None: (i, j), 1: (i, i), 0: (j, j)}[offset_axis]
+                window = x[r * stride:r * stride + k, c * stride:c * stride + k]
+                if clipped:
+                    out[i, j] = (window[..., None] * K).sum(axis=(0, 1, 2)) + b
+                else:
+                    out[i, j] = window.reshape(-1) @ K.reshape(-1, K.shape[3]) + b
+        return out
+    return conv
+
+
+CONV_CASES = [((6, 9, 2), 2, 2), ((7, 8, 3), 2, 3), ((5, 5), 3, 1), ((9, 6, 1), 2, 2),
+              ((3, 5, 2), 3, 1)]
+
+
+def _conv_calls(student, rng):
+    cases = [(rng.normal(size=shape), rng.normal(size=(k, k, shape[2] if len(shape) > 2 else 1,
+                                                      3)), rng.normal(size=3), s)
+             for shape, k, s in CONV_CASES]
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
+    return calls
+
+
+@pytest.mark.parametrize("axis, clipped, detail", [
+    (1, False, "windows-columns-at-row-index"), (1, True, "windows-columns-at-row-index"),
+    (0, False, "windows-rows-at-column-index"), (0, True, "windows-rows-at-column-index")])
+def test_a_window_offset_from_the_other_index_is_named_and_reproduced(axis, clipped, detail):
+    """b56_08: `x[i*s:i*s+k, i*s:i*s+k]`, the column offset from the row index: every window
+    of output row i is window (i, i), right on the diagonal only; a taller output's last rows
+    run off the right edge (they raise, or broadcast one pixel wide, as counted_like's
+    windows do). Named on loops of both readings (each reproduces the other where no window
+    runs off, one mistake told alike)."""
+    rng = np.random.default_rng(568)
+    student = _loop_conv(axis, clipped)
+    calls = _conv_calls(student, rng)
+    assert any(isinstance(c.got, em.Raised) for c in calls) or clipped  # a window off the edge
+    found = em.search(REFERENCE["conv_patch_embed"], calls, 0, same)
+    assert found is not None and found.name.removesuffix("-clipped") == (
+        f"op:window_offset:conv_patch_embed:{detail}"), found
+    assert "only the diagonal windows" in found.sentence
+    rewritten = em.rewrite(REFERENCE["conv_patch_embed"], found.name)
+    for call in calls:
+        if not isinstance(call.got, em.Raised):
+            assert same(rewritten(*call.args), call.got)
+
+
+def test_a_window_offset_is_not_named_for_a_right_loop_or_another_slip():
+    """Where it must not fire: a right loop's windows are the reference's (the rewrite is wrong
+    there, bar a 1 x 1 grid); a loop whose columns step one pixel at a time (the stride on the
+    rows only) is that slip, not an offset from the other index."""
+    rng = np.random.default_rng(569)
+    right = _conv_calls(_loop_conv(), rng)
+    assert all(same(c.got, c.expected) for c in right)
+    offset = em.rewrite(REFERENCE["conv_patch_embed"],
+                        "op:window_offset:conv_patch_embed:windows-columns-at-row-index")
+    assert not same(offset(*right[0].args), right[0].expected)
+
+    def unstrided_columns(image, K, b, stride):
+        x = image if image.ndim == 3 else image[..., None]
+        k = K.shape[0]
+        out = np.zeros(((x.shape[0] - k) // stride + 1, (x.shape[1] - k) // stride + 1,
+                        K.shape[3]))
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                out[i, j] = np.tensordot(x[i * stride:i * stride + k, j:j + k], K, 3) + b
+        return out
+
+    found = em.search(REFERENCE["conv_patch_embed"], _conv_calls(unstrided_columns, rng), 0,
+                      same)
+    assert found is not None and "window_offset" not in found.name, found
+
+
+def test_a_refusal_test_is_named_only_where_the_calls_need_it():
+    """b56_08: the kernel test dropped (`kernel-untested-windows-taken`, numpy's own ValueError
+    where the kernel does not fit) paired with the column offset, where the offset alone, the
+    reference's test kept, reproduces every call: a test the calls do not need is not told
+    ("nothing tests that the kernel fits" of code that tests it). A pair the test is needed
+    for stays, and so does a test alone."""
+    from grader.checks.kinds.refusal_triples import test_needed
+
+    test = "op:kernel_untested:conv_patch_embed:kernel-untested-windows-taken"
+    value = "op:window_offset:conv_patch_embed:windows-columns-at-row-index"
+    pair = f"{test}+{value}"
+    assert test_needed([pair], [test], lambda name: True) == []
+    assert test_needed([pair], [test], lambda name: name == pair) == [pair]
+    assert test_needed([test], [test], lambda name: True) == [test]
+
+
+def test_a_matrix_only_guard_refuses_every_x_but_a_2d_one():
+    """b56_03: a softmax written for one (rows, cols) score matrix (`rows, cols = x.shape`)
+    raises for a 1-D vector and a 3-D stack alike: guards.py's "matrix-only" raises there and
+    is the reference on every 2-D input, along any axis; only a function that takes `axis`
+    (not a normaliser's gamma) gets it."""
+    softmax = REFERENCE["softmax"]
+    guarded = em.rewrite(softmax, "op:guarded:softmax:matrix-only")
+    x = RNG.normal(size=(3, 4))
+    for axis in (-1, 0, 1):
+        assert np.allclose(guarded(x, axis=axis), softmax(x, axis=axis))
+    for shape in ((4,), (2, 3, 4), (1, 2, 3, 4)):
+        with pytest.raises(ValueError):
+            guarded(RNG.normal(size=shape))
+    assert not [e for e in em.model(REFERENCE["layer_norm"])[1] if e.detail == "matrix-only"]
+    assert "a 2-D matrix" in em.sentence(softmax, "op:guarded:softmax:matrix-only")

@@ -365,6 +365,49 @@ def test_a_guard_is_paired_with_the_one_value_mistake_only_where_it_refuses_exac
     assert told and not any("two-or-three-axes-only" in (m or "") for m in told), told
 
 
+ONE_MATRIX_ONLY = '''
+"""softmax written for one (rows, cols) score matrix (blind round 56's b56_03): `rows, cols =
+x.shape` raises for 1-D and 3-D input, and the rows are normalised whatever `axis` says."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    rows, cols = x.shape
+    e = np.exp(x - x.max(axis=1).reshape(rows, 1))
+    return e / e.sum(axis=1).reshape(rows, 1)
+'''
+
+ROWS_OF_ANY_ARRAY = '''
+"""softmax over axis 1 whatever the shape, `x.max(axis=1)[:, None]`: a 1-D vector raises, a 3-D
+array returns its middle axis normalised. Not refusing every array but a 2-D one."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=1)[:, None])
+    return e / e.sum(axis=1)[:, None]
+'''
+
+
+def test_a_softmax_for_one_matrix_is_named_as_refusing_all_but_2d_and_ignoring_axis(grade):
+    """Blind round 56 (b56_03): a softmax that raises for every array but a 2-D one (the probes
+    try 1-D to 4-D along each axis) and works along the rows of a 2-D one whatever `axis` says:
+    guards.py's "matrix-only" with `axis` taken as its default. Of the value mistakes alike
+    behind that guard ("axis 1 unless 1-D", "rows, or the whole array"), only the default's
+    words hold on 2-D calls (refusals._words_hold). A softmax over axis 1 that returns values for
+    3-D input is not told the guard: its axis is named instead."""
+    told = {c.misconception for c in grade(ONE_MATRIX_ONLY)["stable-softmax"].checks
+            if not c.passed}
+    assert "op:guarded:softmax:matrix-only+op:default:softmax:axis-as-default" in told, told
+    assert not any("rows_or_whole" in (m or "") for m in told), told
+    told = {c.misconception for c in grade(ROWS_OF_ANY_ARRAY)["stable-softmax"].checks
+            if not c.passed}
+    assert told and not any("matrix-only" in (m or "") for m in told), told
+    assert "op:axis:softmax:max.axis=1+op:axis:softmax:sum.axis=1" in told, told
+    told = {c.misconception for c in grade(ONE_AXIS_REFUSED_AXIS_IGNORED)["stable-softmax"].checks
+            if not c.passed}
+    assert not any("matrix-only" in (m or "") for m in told), told
+
 GRAY_READ_CHANNEL_FIRST_BROADCAST = '''
 """conv_patch_embed giving a gray image its channel axis in front (torch's unsqueeze(0): (1, H,
 W) read as H = 1, W = H, C = W) and summing each window by broadcasting: a kernel taller than
@@ -792,3 +835,22 @@ def test_a_square_image_that_should_be_refused_belies_right_when_h_equals_w(grad
     failed = [c for c in checks if not c.passed]
     assert not any("H == W" in (c.hint or "") for c in failed), [c.hint for c in failed]
     assert all(c.misconception != "only_square_images" for c in failed)
+
+
+@pytest.mark.parametrize("stem, needed", [
+    ("neuroscribe_conv_patch_embed_column_offset_from_row_index", False),
+    ("conv_tutorial_width_from_height", False),
+    ("tf_dcgan_conv_same_padding_kernel_larger_than_image", True)])
+def test_a_missing_kernel_test_is_said_only_where_the_calls_need_it(grade, stem, needed):
+    """Blind round 56 (b56_08): a convolution whose windows run off the image raises numpy's
+    ValueError on a tall image, a case asking for a value; `named_refusal` paired the kernel test
+    dropped (numpy's own ValueError where no kernel fits) with the value mistake another check
+    named, which alone, the reference's test kept, reproduces every call: "nothing tests that
+    the kernel fits" of code that tests it (`if k > H or k > W: raise`; seven fixtures were told
+    so). A test the calls need stays: TensorFlow's 'SAME' padding returns a value for a kernel
+    larger than the image, which only the test dropped explains."""
+    told = {c.misconception for c in grade(
+        (SUBMISSIONS / "buggy" / f"{stem}.py").read_text())["kernel-stride"].checks
+        if not c.passed}
+    assert told, stem
+    assert any("kernel_untested" in (m or "") for m in told) == needed, told

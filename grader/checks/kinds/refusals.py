@@ -39,6 +39,7 @@ from .refusal_triples import (
     exactly,
     needed_here,
     plainest,
+    test_needed,
     with_what_it_lets_through,
 )
 
@@ -305,6 +306,31 @@ def _kinds_kept(rewritten, calls: list) -> bool:
     return True
 
 
+def _words_hold(function, name: str, hidden: frozenset, calls: list, check,
+                reference) -> bool:
+    """Whether what each part of `name` says beyond the values (its edit's `holds`, as the
+    search weighs it) is true of the calls (args, kwargs, outcome) the code returned a value
+    on, the reference's values expected (`reference(args, kwargs)`): behind a guard that
+    refuses all but 2-D input, "axis 1 unless 1-D" and "rows, or the whole array" return what
+    "`axis` taken as its default" returns, and only the default's words are shown by 2-D calls
+    (the search's rule, error_model.fused)."""
+    from grader.reference import error_model
+
+    edits = {edit.name: edit for edit in error_model.model(function, hidden)[1]}
+    returned = [error_model.Call(args, kwargs, outcome.value, reference(args, kwargs))
+                for args, kwargs, outcome in calls if outcome.status == "ok"]
+
+    def same(value, target) -> bool:
+        return alike(value, target, check.compare or default_compare(value))
+
+    for part in name.split(JOIN):
+        edit = edits.get(part.removeprefix(error_model.QUIET))
+        if edit is not None and edit.holds is not None and not edit.holds(
+                error_model.rewrite(function, part, hidden), returned, same):
+            return False
+    return True
+
+
 def _right_on(rewritten, planned, check) -> bool:
     """Whether `rewritten` returns the expected value on `planned` (the search's rule too: a
     mistake is named only where it is wrong on the case the check failed)."""
@@ -466,6 +492,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
+    found = test_needed(found, tests, reproduces)  # a test the other parts do not need
     found = apart(found, guards, lambda name: any(  # a value mistake that raises itself
         _raises(error_model.rewrite(function, name, hidden), a, k) for a, k, _ in calls
         if returns_value(a, k) is not None))  # where the guard does: the guard says why
@@ -477,6 +504,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
     if len(found) > 1:  # pairs alike in value: a count's kind (int or float) tells them apart
         found = [name for name in found if _kinds_kept(error_model.rewrite(
             function, name, hidden), calls)] or found
+    if len(found) > 1:  # or what each part says beyond the values, on the calls it returned
+        found = [name for name in found if _words_hold(
+            function, name, hidden, calls, check, returns_value)] or found
     if len(found) != 1 or (result.misconception and JOIN not in found[0]):
         return result  # a mistake named on a value is replaced only by a pair: it and a test
     name = found[0] if any(p.expectation()[1] is None for p, _ in cases[:own]) else needed_here(

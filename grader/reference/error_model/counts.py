@@ -2,7 +2,8 @@
 
 - A square of one name, `T * T` or `T ** 2`, counted as a triangle: `T * (T + 1) // 2` (a
   causal mask's kept scores: each token against itself and those before it), `T * (T - 1) // 2`
-  (each pair once) or `T * (T - 1)` (each token against every other, itself left out), and a
+  (each pair once) or `T * (T - 1)` (each token against every other, itself left out), a
+  halved triangle with true division, `T * (T + 1) / 2` (the same pairs as a float), and a
   returned square halved, `T * T // 2` (a causal map's scores, FLOP counters' `// 2`).
 - The count returned as a float, as `/`, `math.pow` or a float constant makes it: 768.0 for 768.
 - The count one more, `P * P * C + 1` (the bias trick's constant 1 counted in).
@@ -22,6 +23,8 @@ import ast
 import functools
 from collections.abc import Iterator
 
+import numpy as np
+
 from .change import Change, Context, code, is_result, where
 
 TRIANGLES = (  # (detail, the count, what it counts)
@@ -30,6 +33,17 @@ TRIANGLES = (  # (detail, the count, what it counts)
     ("minus-one-halved", "{t} * ({t} - 1) // 2", "each pair of different tokens once"),
     ("minus-one", "{t} * ({t} - 1)", "each token against every other, itself left out"),
 )
+# A triangle halved with true division, `T * (T + 1) / 2` (a sequence-cost helper's visible
+# pairs, `n * (n + 1) / 2`): the same pairs, as a float; only a count the checked function
+# returns, as HALVED. Its words say what it keeps, the
+# triangle's half of the map, and what `/` does to a count.
+TRUE_DIVISION = {
+    "plus-one-halved": "only the pairs a causal mask keeps (the lower triangle with its "
+                       "diagonal: each token against itself and those before it)",
+    "minus-one-halved": "only the pairs of different tokens, each once (the lower triangle "
+                        "without its diagonal)",
+}
+COUNTS = {detail: count for detail, count, _ in TRIANGLES}
 # A returned square halved, `T * T // 2`: a causal map's scores as FLOP counters count them,
 # `// (2 if causal else 1)` with `causal=True` (danielpwarren/open-blt's
 # attention_flops_per_token, flash-attention's benchmark `flops(..., causal)`): only a count the
@@ -65,6 +79,24 @@ def triangle(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"the lecture's map has no mask: it scores every token against every "
                      f"token, itself included, `{code(node)}`.",
                      lambda n, written=written: ast.parse(written, mode="eval").body)
+    for detail, counts in TRUE_DIVISION.items() if returned else ():  # a returned count's
+        written = COUNTS[detail].format(t=name).replace("//", "/")
+        yield Change(f"{name}-squared-{detail}-true-division",
+                     f"In {where(context)}, `{code(node)}` is counted as `{written}`: {counts}, "
+                     f"and `/` makes the count a float (a number ending in .0), where a count "
+                     f"is an integer. The lecture's map has no mask: it scores every token "
+                     f"against every token, itself included, `{code(node)}`.",
+                     lambda n, written=written: ast.parse(written, mode="eval").body,
+                     holds=floats_returned)
+
+
+def floats_returned(function, calls: list, same) -> bool:
+    """Whether the code returned a float on every call it returned a number on: what "`/` makes
+    the count a float" says beyond the values (a comparison of counts takes a rewrite's 19503.0
+    for a student's int 19503, where the triangle with `//` is the one told)."""
+    numbers = [c.got for c in calls
+               if isinstance(c.got, (int, float, np.number)) and not isinstance(c.got, bool)]
+    return bool(numbers) and all(isinstance(n, (float, np.floating)) for n in numbers)
 
 
 # the head counts of the standard ViTs (Dosovitskiy et al.; DeiT's Ti and S): a square counted

@@ -14,6 +14,9 @@ meant to pass:
   3): raise`), or other than 3;
 - a softmax along any axis but the last: TensorFlow.js's `softmax_` ("Softmax along a non-last
   dimension is not yet supported"), cuDNN's and Triton's row-wise kernels.
+- an array that is not 2-D, of a softmax written for one (rows, cols) score matrix (`rows,
+  cols = x.shape`, `[max(row) for row in x]`, a 2-D kernel's row loop): a 1-D vector and a 3-D
+  stack of heads' scores raise alike;
 - an array that is neither 2-D nor 3-D: Keras 1's `activations.softmax` ("Cannot apply
   softmax to a tensor that is not 2D or 3D", a plain Exception), written for a batch of rows or
   of sequences, refuses a 1-D vector and a 4-D batch of attention scores alike;
@@ -93,6 +96,12 @@ def _not_two_or_three_axes(x, axis) -> bool:
     return isinstance(x, np.ndarray) and x.ndim not in (2, 3)
 
 
+def _not_a_matrix(x, axis) -> bool:
+    """Of a function that also takes an `axis` (a softmax written for one score matrix): an `x`
+    that is not 2-D."""
+    return isinstance(x, np.ndarray) and x.ndim != 2
+
+
 def _not_two_axes(x, gamma) -> bool:
     """Of a normaliser over the last axis (it takes `gamma`): an `x` that is not 2-D."""
     return isinstance(x, np.ndarray) and x.ndim != 2
@@ -160,6 +169,9 @@ GUARDS = {
     "two-or-three-axes-only": (("x", "axis"), _not_two_or_three_axes, "an `x` that is neither 2-D "
                                "nor 3-D (a 1-D vector, a 4-D batch)", "the model solution's takes "
                                "an array of any number of axes"),
+    "matrix-only": (("x", "axis"), _not_a_matrix, "an `x` that is not a 2-D matrix (a 1-D "
+                    "vector, a 3-D stack of score matrices)", "the model solution's takes an "
+                    "array of any number of axes"),
     "two-axes-only": (("x", "gamma"), _not_two_axes, "an `x` that is not a 2-D (T, d) matrix "
                       "(a single (d,) token, a batched (B, T, d) input)", "the model solution's "
                       "normalises each row along the last axis, whatever axes come before it"),

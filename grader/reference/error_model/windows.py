@@ -237,6 +237,79 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                 ((bound, counted_like),), holds=_sides_differ)
 
 
+def offset_from_other_index(windows: np.ndarray, image: np.ndarray, stride: int, axis: int,
+                            clipped: bool) -> np.ndarray:
+    """`windows` [H', W', C, k, k] (every `stride`-th of `image`'s [H, W, C]) as a loop reads
+    them when the offset along `axis` comes from the other axis's index: axis 1, window (i, j)
+    taken at columns `i * stride:i * stride + k` (the row index `i` where `j` belongs), so every
+    window of row i is window (i, i); axis 0, the rows from `j`, every window of column j is
+    (j, j). An index past the other side's last window starts a slice cut short by the image's
+    edge: `clipped`, it meets the kernel by broadcasting (one pixel wide is spread over the
+    kernel, none with a one-pixel kernel adds nothing, else ValueError); else every short one
+    raises ValueError (`window.reshape(-1) @ K`, tensordot), as `counted_like`'s do."""
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
+    rows, columns = windows.shape[:2]
+    out = np.empty_like(windows)
+    k = windows.shape[4 - (axis == 0)]  # the kernel's size along `axis`
+    for index in range(rows if axis == 1 else columns):  # the index the offset is taken from
+        at = (index, slice(None)) if axis == 1 else (slice(None), index)
+        if index < windows.shape[axis]:
+            out[at] = windows[index, index]
+            continue
+        start = index * stride
+        width = max(0, min(image.shape[axis], start + k) - start)
+        if not clipped or not (width == 1 or (width == 0 and k == 1)):
+            raise ValueError(f"operands could not be broadcast together: a window {width} "
+                             f"pixels wide meets a kernel {k} wide")
+        if width == 0:  # a one-pixel kernel over nothing: the bias alone
+            out[at] = 0
+            continue
+        other = windows.shape[4 - (axis == 1)]  # the kernel's size along the other axis
+        if axis == 1:  # rows start*..start+other of column `start`: [other, C] -> [C, other, 1]
+            edge = image[start:start + other, start, :].T[:, :, None]
+        else:  # columns start..start+other of row `start`: [other, C] -> [C, 1, other]
+            edge = image[start, start:start + other, :].T[:, None, :]
+        out[at] = np.broadcast_to(edge, windows.shape[2:])
+    return out
+
+
+OFFSET_WORDS = {1: ("columns", "row", "i", "j", "right"), 0: ("rows", "column", "j", "i", "bottom")}
+
+
+def offset_from_index(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Each window's offset along one axis computed from the other axis's loop index: `image[i
+    * s:i * s + k, i * s:i * s + k]` where `j * s:j * s + k` belongs for the columns (a loop
+    over output positions whose column slice was copied from the row slice), or the rows taken
+    from `j`. Every window of an output row (column) is then the one on the diagonal: right
+    only on the diagonal windows, i == j. Two readings of the windows that run off the image
+    (an index past the other side's last window), told alike (__init__._aliases): their short
+    slices broadcast against the kernel, or raise."""
+    if _strided(node) != [0, 1]:
+        return
+    image = _windowed_image(context.instance.node, node.value.id)
+    if image is None:
+        return
+    bound = f"{PREFIX}offset_from_other_index"
+    for axis, (side, by, index, own, edge) in OFFSET_WORDS.items():
+        step = code(node.slice.elts[axis].step)
+        for clipped in (False, True):
+            yield Change(
+                f"{node.value.id}-{side}-at-{by}-index" + (CLIPPED if clipped else ""),
+                f"In {where(context)}, each window's {side} start at the {by} index, `{index} "
+                f"* {step}:{index} * {step} + k`, where `{own} * {step}:{own} * {step} + k` "
+                f"belongs (`{own}` replaced by `{index}` in the {side}' slice): every window of "
+                f"output {by} {index} is the one on the diagonal, ({index}, {index}), so only "
+                f"the diagonal windows ({index} == {own}) are right, and where the output has "
+                f"more {by}s than {side}, the windows of the last ones run off the image's "
+                f"{edge} edge.",
+                lambda n, axis=axis, clipped=clipped: ast.Call(
+                    ast.Name(bound, ast.Load()),
+                    [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
+                     ast.Constant(axis), ast.Constant(clipped)], []),
+                ((bound, offset_from_other_index),))
+
+
 def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
     """`value` [H', W', d] with the positions a loop over `range(0, H - k, stride)` (one short)
     never writes set to 0, its buffer's start: the last row, and the last column, whenever a
@@ -490,5 +563,6 @@ OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tr
              "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
              "padding": padding, "window_count_floored": count_floored,
-             "window_at_pixel": output_at_pixel, "window_end": end_at_index}  # steps'
+             "window_at_pixel": output_at_pixel, "window_end": end_at_index,
+             "window_offset": offset_from_index}  # steps'
 
