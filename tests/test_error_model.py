@@ -8158,3 +8158,45 @@ def test_the_fix_first_heading_names_the_integration_checks_that_run_the_functio
     assert roots_lines(GradeReport("s.py", exercises[1:])) == []
     again = report_from_json(report_to_json(GradeReport("s.py", exercises)))
     assert roots_lines(again) == lines
+
+
+def _layer_norm_with(default):
+    def student(x, gamma, beta, eps=default):
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + eps) * gamma + beta
+    return student
+
+
+def test_a_small_constant_the_calls_cannot_place_is_said_as_the_range_they_allow():
+    """Blind round 57's b57_09: `eps=1e-10` gave the outputs eps 1e-12 and 0 give, and was told
+    "eps is 1e-12", a value its code does not have. The value is said only as far as the calls
+    tell it (error_model/constants.py): below about 1e-09 here; a value the calls do place (1e-5)
+    is said as found."""
+    g, b = np.ones(6), np.zeros(6)
+    cases = [(np.random.default_rng(1).standard_normal((3, 6)), g, b),
+             (np.random.default_rng(54).standard_normal((3, 6)) * 1e-3, g, b),
+             (np.random.default_rng(2).standard_normal((3, 6)) * 0.1, g, b, 0.5)]  # eps given
+    function = REFERENCE["layer_norm"]
+    how = Compare("allclose", rtol=1e-4, atol=1e-5)  # layer-norm's
+
+    def close(value, target) -> bool:
+        return agrees(value, target, how)
+
+    found = em.search(function, calls_of(function, _layer_norm_with(1e-10), cases), 1, close)
+    assert found.name == "op:constant:layer_norm:eps=below-1e-09", found
+    assert found.sentence == (
+        "In `layer_norm`, eps is a value below about 1e-09 (0 and every power of ten up to 1e-10 "
+        "give these outputs, 1e-09 does not: they cannot tell which); the student API's is 1e-06.")
+    assert "1e-12" not in found.sentence
+    assert em.sentence(function, found.name) == found.sentence  # rebuilt from the name alone
+    rewritten = em.rewrite(function, found.name)
+    assert all(close(rewritten(*args), _layer_norm_with(1e-10)(*args)) for args in cases)
+    placed = em.search(function, calls_of(function, _layer_norm_with(1e-5), cases), 1, close)
+    assert placed.name == "op:constant:layer_norm:eps=1e-05"  # its neighbours do not reproduce
+    assert placed.sentence == "In `layer_norm`, eps is 1e-05; the student API's is 1e-06."
+    flat = [*cases, (np.full((2, 6), 3.0), g, b)]  # a constant token: eps 0 gives NaN there
+    found = em.search(function, calls_of(function, _layer_norm_with(1e-10), flat), 1, close)
+    assert found.name == "op:constant:layer_norm:eps=0-to-1e-09", found
+    assert "a value between about 0 and 1e-09 (every power of ten from 1e-16 up to 1e-10 " \
+        "gives these outputs, 0 and 1e-09 do not" in found.sentence
+    assert em.sentence(function, found.name) == found.sentence

@@ -237,3 +237,33 @@ def test_another_library_s_spelling_reads_as_an_example_not_as_the_student_s(nam
     assert aside in said
     student = "def layer_norm(x, g, b, eps=1e-6):\n    y = x.reshape((x.shape[0], -1))\n"
     assert "the model solution's `F.layer_norm" not in attributed(said, source(student))
+
+
+RANGED = ("In `layer_norm`, eps is a value below about 1e-09 (0 and every power of ten up to "
+          "1e-10 give these outputs, 1e-09 does not: they cannot tell which); the student "
+          "API's is 1e-06.")
+
+
+def test_a_small_constants_range_is_said_as_the_students_own_number_where_it_lies_in_it():
+    """Blind round 57's b57_09 (`def layer_norm(x, gamma, beta, eps=1e-10)`) was told "eps is
+    1e-12": the error model now says the range the calls allow (error_model/constants.py), and
+    the report the student's own number in it (report/constants.py), never another one."""
+    from grader.report.constants import theirs
+
+    def told(text: str, renamed=None) -> str:
+        return theirs(RANGED, source(text), renamed)
+
+    assert told("def layer_norm(x, gamma, beta, eps=1e-10):\n    return x\n") == (
+        "In `layer_norm`, eps is 1e-10 (`eps=1e-10` in your code); the student API's is 1e-06.")
+    assert told("def layer_norm(x, g, b):\n    eps = 1e-12\n    return x\n").startswith(
+        "In `layer_norm`, eps is 1e-12 (`eps = 1e-12` in your code);")
+    assert told("def layer_norm(x, g, b, epsilon=0.0):\n    return x\n",
+                lambda f: {"eps": "epsilon"}).startswith(
+        "In `layer_norm`, eps is 0 (`epsilon=0.0` in your code);")
+    # a number outside the range, two numbers, or none: the range stays as the calls tell it
+    for text in ("def layer_norm(x, g, b, eps=1e-6):\n    return x\n",
+                 "def layer_norm(x, g, b, eps=1e-10):\n    eps = 1e-12\n    return x\n",
+                 "def layer_norm(x, g, b, eps=None):\n    return x\n",
+                 "def other(x, eps=1e-10):\n    return x\n"):
+        assert told(text) == RANGED, text
+    assert theirs(RANGED, None) == RANGED

@@ -30,6 +30,7 @@ import re
 import textwrap
 from dataclasses import replace
 
+from .constants import theirs
 from .offsets import respelled
 from .quotes import Source, attributed, is_fragment
 from .steps import placed
@@ -43,13 +44,18 @@ _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 
 def finished(result, source: Source | None, folder: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
-    (offsets.py), `spelled`, `quotes.attributed`, then its model solution's steps said in the
-    student's terms (steps.py) (session.py, before any report is written)."""
+    (offsets.py), a small constant's range said as the student's number (constants.py),
+    `spelled`, `quotes.attributed`, then its model solution's steps said in the student's terms
+    (steps.py) (session.py, before any report is written)."""
     if source is None:
         return result
-    checks = tuple(replace(c, hint=placed(attributed(
-        spelled(respelled(c.hint, source), source, folder), source, folder), source))
-                   if c.hint else c for c in result.checks)
+
+    def renamed(function: str) -> dict[str, str]:
+        return _renamed(function, source, folder)
+
+    checks = tuple(replace(c, hint=placed(attributed(spelled(
+        theirs(respelled(c.hint, source), source, renamed), source, folder), source, folder),
+        source)) if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
 
 
