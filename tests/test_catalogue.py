@@ -48,6 +48,7 @@ from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED, described
 from grader.checks.properties import NAMED as PROPERTY_NAMED
+from grader.checks.property_named import below_zero
 from grader.checks.results import (
     CHECKLIST,
     HIDDEN_FAILURE,
@@ -331,7 +332,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
             if misconception in PROPERTY_NAMED and spec.KEY == "property":  # a property's
                 # cause, checked on its calls (a value check names it with the spec's words)
-                assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
+                assert check.hint in {below_zero(PROPERTY_NAMED[misconception], nan)
+                                      for nan in (False, True)}  # a NaN said where it was
+                assert check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
                 assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE
