@@ -267,3 +267,26 @@ def test_a_small_constants_range_is_said_as_the_students_own_number_where_it_lie
                  "def other(x, eps=1e-10):\n    return x\n"):
         assert told(text) == RANGED, text
     assert theirs(RANGED, None) == RANGED
+
+
+UNPACKED = ("In `layer_norm`, the shape of `x` is read as two sizes, `T, d = x.shape`: code "
+            "written for one (T, d) sequence, so an input with another number of axes raises.")
+
+
+def test_a_statement_the_student_wrote_with_other_names_is_quoted_as_theirs():
+    """Blind round 57's b57_15 was told `T, d = x.shape` (the error model's rewrite, in the
+    model solution's names) where its line 101 is `N, C = src.shape`: the student's own
+    statement of that shape is quoted (report/spelled.py); one written twice, a different
+    one, or a quote given as the right code is left as it is."""
+    from grader.report.spelled import spelled
+
+    theirs = ("def layer_norm(src, gamma, beta, eps=1e-6):\n    N, C = src.shape\n"
+              "    return src\n")
+    assert spelled(UNPACKED, source(theirs)) == UNPACKED.replace("T, d = x.shape",
+                                                                 "N, C = src.shape")
+    for text in ("def layer_norm(x, g, b):\n    N, C = x.shape\n    A, B = x.shape\n",
+                 "def layer_norm(x, g, b):\n    N, C = x.size\n    return x\n",
+                 "def layer_norm(x, g, b):\n    N = x.shape\n    return x\n"):
+        assert spelled(UNPACKED, source(text)) == UNPACKED, text
+    contrast = "In `layer_norm`, the width is read where `T, d = x.shape` belongs."
+    assert "`T, d = x.shape`" in spelled(contrast, source(theirs))
