@@ -45,6 +45,7 @@ from grader.checks.kinds.in_place import IN_PLACE
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
+from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED, described
 from grader.checks.properties import NAMED as PROPERTY_NAMED
@@ -325,8 +326,9 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception == IN_PLACE:  # the worker saw the argument change: said as that
                 assert check.hint.startswith("Change no array") and check.hint_kind == MISTAKE
                 continue
-            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES}:  # said from what
-                # the student wrote, or from how Python bound the call's arguments
+            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES, **RETURNED_ITEMS}:
+                # said from what the student wrote, from how Python bound the call's
+                # arguments, or from the items of the tuple it returned
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
             spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)

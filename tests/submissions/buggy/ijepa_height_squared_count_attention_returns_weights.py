@@ -11,10 +11,17 @@ Mistakes:
 
 Grader: at blind time (84f876fc) #9 named (op:sibling:num_patches:W-as-H, with the height-only
 tiling test on the check of sizes that do not tile); #10 only observed ("returned no finite
-array of the shape it should", "got: tuple of 2") and the checklist. In unnamed/.
+array of the shape it should", "got: tuple of 2") and the checklist. Now #10 is named on every
+call check of self_attention (kinds/returned_items.py): "Your `self_attention` returns a tuple of
+2 values where the student API's `self_attention` returns one: its first item is the expected
+result on every case here, so the rest is extra (...)". why-positions' properties and
+no-causal-mask's first one still say only that it returned no finite array of the right shape.
+In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H', 'multi-head-attention': None}
+EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
+          'multi-head-attention': 'extra_items_returned',
+          'no-causal-mask': 'extra_items_returned'}
 CORRECT = ('encoder_block',)
 ALIASES = ('op:tiling:num_patches:height-only',)  # the height-only tiling test, #9's own
 
