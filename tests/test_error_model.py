@@ -8200,3 +8200,33 @@ def test_a_small_constant_the_calls_cannot_place_is_said_as_the_range_they_allow
     assert "a value between about 0 and 1e-09 (every power of ten from 1e-16 up to 1e-10 " \
         "gives these outputs, 0 and 1e-09 do not" in found.sentence
     assert em.sentence(function, found.name) == found.sentence
+
+
+def test_a_gray_image_transposed_before_its_channel_axis_is_named_and_told_from_others():
+    """Blind round 57's b57_03 (AST's `x.unsqueeze(1).transpose(2, 3)` ported to one image): a
+    2-D image is transposed before the convolution, right for (H, W, C) images. Named
+    (inputs.py's gray_transposed); a gray image given its channel in front is another reading,
+    and an image transposed whatever its rank is not this one."""
+    conv = REFERENCE["conv_patch_embed"]
+    rng = np.random.default_rng(5)
+    K, b = rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3)
+    K3 = rng.normal(size=(2, 2, 3, 3))
+    cases = [(rng.normal(size=(6, 6, 3)), K3, b, 2), (rng.normal(size=(6, 6)), K, b, 2),
+             (rng.normal(size=(6, 8)), K, b, 2), (rng.normal(size=(5, 7, 1)), K, b, 1)]
+
+    def ast_port(image, K, b, stride):
+        image = np.asarray(image)
+        return conv(image.T[..., None] if image.ndim == 2 else image, K, b, stride)
+
+    calls = calls_of(conv, ast_port, cases)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:gray_transposed:conv_patch_embed:image-2d-transposed", found
+    assert "is transposed before it gets its channel axis, (W, H, 1)" in found.sentence
+    assert all(same(em.rewrite(conv, found.name)(*args), c.got)
+               for args, c in zip(cases, calls, strict=True))
+
+    def every_image_transposed(image, K, b, stride):
+        return conv(np.swapaxes(np.asarray(image), 0, 1), K, b, stride)
+
+    other = em.search(conv, calls_of(conv, every_image_transposed, cases), 0, same)
+    assert other is None or "gray_transposed" not in other.name

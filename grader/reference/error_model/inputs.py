@@ -51,6 +51,13 @@ def axes_permuted_as_three(image):
     return np.asarray(image).transpose(2, 0, 1).transpose(1, 2, 0)
 
 
+def transposed_gray(image):
+    """A 2-D image [H, W] transposed before its channel axis, [W, H, 1] (AST's time-frequency
+    swap, `x.unsqueeze(1).transpose(2, 3)`, ported to one image); any other as it is."""
+    image = np.asarray(image)
+    return image.T[..., None] if image.ndim == 2 else image
+
+
 def reversed_channels(image):
     """The image [H, W, C] with its channels in reverse order (RGB read as BGR)."""
     return image[..., ::-1]
@@ -82,6 +89,11 @@ READINGS = {
     "gray_to_rgb": (
         "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
         "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
+    "gray_transposed": (
+        "2d-transposed", "a 2-D (H, W) `{image}` is transposed before it gets its channel "
+        "axis, (W, H, 1) (`{image}.T[..., None]`: its rows read as columns, as a spectrogram's "
+        "time and frequency swapped with AST's `transpose(2, 3)`); (H, W, C) images are right, "
+        "and " + ONE_CHANNEL + ", with no transpose", transposed_gray, True),
     "channels_reversed": (
         "channels-reversed", "`{image}`'s channels are read in reverse order, `{image}[..., "
         "::-1]` (OpenCV's BGR for RGB): keep them in the order given", reversed_channels,
@@ -102,7 +114,7 @@ def one_channel(image):
 REMEDIES = {name: ("image", one_channel) for name, (_, words, _, _) in READINGS.items()
             if ONE_CHANNEL in words}
 
-NEAR = ("channel_indexed", "axes_permuted")  # tried only in the checked function or a helper
+NEAR = ("channel_indexed", "axes_permuted", "gray_transposed")  # tried only in the checked function or a helper
 # it calls itself
 
 

@@ -10,11 +10,14 @@ Mistakes:
    tokens; here row 1 is the first patch token. Shows on any input.
 
 Grader: at blind time (84f876fc) and now, #6 named ("op:pool:vit_forward:x[0]-mean-with-next");
-#5 only observed: "Your `conv_patch_embed` is right for (H, W, C) images, wrong for a 2-D (H, W)
-one" (only_3d_images), true, but the transpose is not named. In unnamed/.
+#5 only observed at blind time: "Your `conv_patch_embed` is right for (H, W, C) images, wrong for
+a 2-D (H, W) one" (only_3d_images), true, but the transpose not named. Now named
+(error_model/inputs.py's gray_transposed): "In `conv_patch_embed`, a 2-D (H, W) `image` is
+transposed before it gets its channel axis, (W, H, 1) (...)". In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'kernel-stride': None, 'vit-forward': 'op:pool:vit_forward:x[0]-mean-with-next'}
+EXPECT = {'kernel-stride': 'op:gray_transposed:conv_patch_embed:image-2d-transposed',
+          'vit-forward': 'op:pool:vit_forward:x[0]-mean-with-next'}
 
 
 def conv_patch_embed(image, K, b, stride):
