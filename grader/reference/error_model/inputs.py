@@ -114,8 +114,8 @@ def one_channel(image):
 REMEDIES = {name: ("image", one_channel) for name, (_, words, _, _) in READINGS.items()
             if ONE_CHANNEL in words}
 
-NEAR = ("channel_indexed", "axes_permuted", "gray_transposed")  # tried only in the checked function or a helper
-# it calls itself
+# tried only in the checked function or a helper it calls itself
+NEAR = ("channel_indexed", "axes_permuted", "gray_transposed")
 
 
 def _reading(name: str):
