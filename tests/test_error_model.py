@@ -8230,3 +8230,38 @@ def test_a_gray_image_transposed_before_its_channel_axis_is_named_and_told_from_
 
     other = em.search(conv, calls_of(conv, every_image_transposed, cases), 0, same)
     assert other is None or "gray_transposed" not in other.name
+
+
+def test_height_and_width_swapped_in_a_channels_first_buffer_is_named_for_the_convolution():
+    """Blind round 57's b57_13 (darknet's `im2col_cpu(data_im, c, w, h, ...)` where the C
+    signature takes (channels, height, width)): each channel's buffer read as W rows of H, the
+    result's likewise; right for square images, no error. Named (inputs.py's
+    buffer_sides_swapped); a result merely transposed is another mistake, and patchify, which
+    returns no grid, is never told it."""
+    from grader.reference.error_model.inputs import sides_swapped
+
+    conv = REFERENCE["conv_patch_embed"]
+    rng = np.random.default_rng(13)
+    K, b = rng.normal(size=(2, 2, 3, 4)), rng.normal(size=4)
+    cases = [(rng.normal(size=(6, 6, 3)), K, b, 2), (rng.normal(size=(5, 6, 3)), K, b, 1),
+             (rng.normal(size=(9, 7, 3)), K, b, 2)]
+
+    def darknet(image, K, b, stride):
+        return sides_swapped(conv, image, K, b, stride)
+
+    assert same(darknet(*cases[0]), conv(*cases[0]))  # square: right
+    assert not same(darknet(*cases[1]), conv(*cases[1]))
+    calls = calls_of(conv, darknet, cases)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:buffer_sides_swapped:conv_patch_embed:image-sides-swapped-in-buffer"
+    assert "right when H == W" in found.sentence
+
+    def transposed(image, K, b, stride):
+        return np.swapaxes(conv(image, K, b, stride), 0, 1)
+
+    other = em.search(conv, calls_of(conv, transposed, cases), 1, same)
+    assert other is None or "sides_swapped" not in other.name
+    from grader.reference.error_model.inputs import NotAGrid
+
+    with pytest.raises(NotAGrid):  # patchify's rows are no grid: its rewrite reproduces nothing
+        sides_swapped(REFERENCE["patchify"], rng.normal(size=(4, 6, 3)), 2)

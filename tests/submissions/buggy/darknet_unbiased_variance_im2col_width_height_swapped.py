@@ -8,12 +8,15 @@ Mistakes:
     `(data_im, channels, height, width, ...)`: height and width swapped, the CHW buffer read with
     the wrong row length. Shows on H != W only (square images are right; no error is raised).
 
-Grader: at blind time (84f876fc) and now, #19 named (layer_norm_unbiased); #20 only observed:
-"Your `conv_patch_embed` is right when H == W, wrong for a 5 x 6 image" (only_square_images),
-the hidden check only the checklist. In unnamed/.
+Grader: at blind time (84f876fc) and now, #19 named (layer_norm_unbiased); #20 only observed at
+blind time: "Your `conv_patch_embed` is right when H == W, wrong for a 5 x 6 image"
+(only_square_images), the hidden check only the checklist. Now named on both
+(error_model/inputs.py's buffer_sides_swapped): "In `conv_patch_embed`, `image` is read with its
+height and width swapped in a channels-first buffer: ...". In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'layer_norm_unbiased', 'kernel-stride': None}
+EXPECT = {'layer-norm': 'layer_norm_unbiased',
+          'kernel-stride': 'op:buffer_sides_swapped:conv_patch_embed:image-sides-swapped-in-buffer'}
 
 
 def conv_patch_embed(image, K, b, stride):
