@@ -54,10 +54,12 @@ def probe(edit: Edit, old: float, new: float, detail: str | None = None,
     def replaced(node: ast.AST, make=edit.replace) -> ast.AST:
         before = {id(n) for n in ast.walk(node)}
         made = make(node)
-        for sub in ast.walk(made):
-            if (isinstance(sub, ast.Constant) and id(sub) not in before
-                    and type(sub.value) is float and sub.value == old):
-                sub.value = new
+        swapped = [sub for sub in ast.walk(made) if isinstance(sub, ast.Constant)
+                   and id(sub) not in before and type(sub.value) is float and sub.value == old]
+        if not swapped:  # no float constant of its own (an int setting): no such edit
+            raise ValueError(f"{edit.detail} writes no float {old!r}")
+        for sub in swapped:
+            sub.value = new
         return made
 
     return replace(edit, detail=detail or f"{edit.detail}~{new:g}", replace=replaced,
