@@ -45,9 +45,11 @@ from grader.checks.kinds.in_place import IN_PLACE
 from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
+from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED, described
 from grader.checks.properties import NAMED as PROPERTY_NAMED
+from grader.checks.property_named import below_zero
 from grader.checks.results import (
     CHECKLIST,
     HIDDEN_FAILURE,
@@ -324,14 +326,17 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception == IN_PLACE:  # the worker saw the argument change: said as that
                 assert check.hint.startswith("Change no array") and check.hint_kind == MISTAKE
                 continue
-            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES}:  # said from what
-                # the student wrote, or from how Python bound the call's arguments
+            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES, **RETURNED_ITEMS}:
+                # said from what the student wrote, from how Python bound the call's
+                # arguments, or from the items of the tuple it returned
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
             spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)
             if misconception in PROPERTY_NAMED and spec.KEY == "property":  # a property's
                 # cause, checked on its calls (a value check names it with the spec's words)
-                assert check.hint == PROPERTY_NAMED[misconception] and check.hint_kind == MISTAKE
+                assert check.hint in {below_zero(PROPERTY_NAMED[misconception], nan)
+                                      for nan in (False, True)}  # a NaN said where it was
+                assert check.hint_kind == MISTAKE
                 continue
             if misconception == REFUSED_WITH_ASSERT:  # the worker named the exception's type
                 assert "(AssertionError)" in check.hint and check.hint_kind == MISTAKE

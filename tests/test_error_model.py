@@ -8318,3 +8318,110 @@ def test_a_matrix_only_guard_refuses_every_x_but_a_2d_one():
             guarded(RNG.normal(size=shape))
     assert not [e for e in em.model(REFERENCE["layer_norm"])[1] if e.detail == "matrix-only"]
     assert "a 2-D matrix" in em.sentence(softmax, "op:guarded:softmax:matrix-only")
+
+
+def _layer_norm_with(default):
+    def student(x, gamma, beta, eps=default):
+        mean = x.mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + eps) * gamma + beta
+    return student
+
+
+def test_a_small_constant_the_calls_cannot_place_is_said_as_the_range_they_allow():
+    """Blind round 57's b57_09: `eps=1e-10` gave the outputs eps 1e-12 and 0 give, and was told
+    "eps is 1e-12", a value its code does not have. The value is said only as far as the calls
+    tell it (error_model/constants.py): below about 1e-09 here; a value the calls do place (1e-5)
+    is said as found."""
+    g, b = np.ones(6), np.zeros(6)
+    cases = [(np.random.default_rng(1).standard_normal((3, 6)), g, b),
+             (np.random.default_rng(54).standard_normal((3, 6)) * 1e-3, g, b),
+             (np.random.default_rng(2).standard_normal((3, 6)) * 0.1, g, b, 0.5)]  # eps given
+    function = REFERENCE["layer_norm"]
+    how = Compare("allclose", rtol=1e-4, atol=1e-5)  # layer-norm's
+
+    def close(value, target) -> bool:
+        return agrees(value, target, how)
+
+    found = em.search(function, calls_of(function, _layer_norm_with(1e-10), cases), 1, close)
+    assert found.name == "op:constant:layer_norm:eps=below-1e-09", found
+    assert found.sentence == (
+        "In `layer_norm`, eps is a value below about 1e-09 (0 and every power of ten up to 1e-10 "
+        "give these outputs, 1e-09 does not: they cannot tell which); the student API's is 1e-06.")
+    assert "1e-12" not in found.sentence
+    assert em.sentence(function, found.name) == found.sentence  # rebuilt from the name alone
+    rewritten = em.rewrite(function, found.name)
+    assert all(close(rewritten(*args), _layer_norm_with(1e-10)(*args)) for args in cases)
+    placed = em.search(function, calls_of(function, _layer_norm_with(1e-5), cases), 1, close)
+    assert placed.name == "op:constant:layer_norm:eps=1e-05"  # its neighbours do not reproduce
+    assert placed.sentence == "In `layer_norm`, eps is 1e-05; the student API's is 1e-06."
+    flat = [*cases, (np.full((2, 6), 3.0), g, b)]  # a constant token: eps 0 gives NaN there
+    found = em.search(function, calls_of(function, _layer_norm_with(1e-10), flat), 1, close)
+    assert found.name == "op:constant:layer_norm:eps=0-to-1e-09", found
+    assert "a value between about 0 and 1e-09 (every power of ten from 1e-16 up to 1e-10 " \
+        "gives these outputs, 0 and 1e-09 do not" in found.sentence
+    assert em.sentence(function, found.name) == found.sentence
+
+
+def test_a_gray_image_transposed_before_its_channel_axis_is_named_and_told_from_others():
+    """Blind round 57's b57_03 (AST's `x.unsqueeze(1).transpose(2, 3)` ported to one image): a
+    2-D image is transposed before the convolution, right for (H, W, C) images. Named
+    (inputs.py's gray_transposed); a gray image given its channel in front is another reading,
+    and an image transposed whatever its rank is not this one."""
+    conv = REFERENCE["conv_patch_embed"]
+    rng = np.random.default_rng(5)
+    K, b = rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3)
+    K3 = rng.normal(size=(2, 2, 3, 3))
+    cases = [(rng.normal(size=(6, 6, 3)), K3, b, 2), (rng.normal(size=(6, 6)), K, b, 2),
+             (rng.normal(size=(6, 8)), K, b, 2), (rng.normal(size=(5, 7, 1)), K, b, 1)]
+
+    def ast_port(image, K, b, stride):
+        image = np.asarray(image)
+        return conv(image.T[..., None] if image.ndim == 2 else image, K, b, stride)
+
+    calls = calls_of(conv, ast_port, cases)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:gray_transposed:conv_patch_embed:image-2d-transposed", found
+    assert "is transposed before it gets its channel axis, (W, H, 1)" in found.sentence
+    assert all(same(em.rewrite(conv, found.name)(*args), c.got)
+               for args, c in zip(cases, calls, strict=True))
+
+    def every_image_transposed(image, K, b, stride):
+        return conv(np.swapaxes(np.asarray(image), 0, 1), K, b, stride)
+
+    other = em.search(conv, calls_of(conv, every_image_transposed, cases), 0, same)
+    assert other is None or "gray_transposed" not in other.name
+
+
+def test_height_and_width_swapped_in_a_channels_first_buffer_is_named_for_the_convolution():
+    """Blind round 57's b57_13 (darknet's `im2col_cpu(data_im, c, w, h, ...)` where the C
+    signature takes (channels, height, width)): each channel's buffer read as W rows of H, the
+    result's likewise; right for square images, no error. Named (inputs.py's
+    buffer_sides_swapped); a result merely transposed is another mistake, and patchify, which
+    returns no grid, is never told it."""
+    from grader.reference.error_model.inputs import sides_swapped
+
+    conv = REFERENCE["conv_patch_embed"]
+    rng = np.random.default_rng(13)
+    K, b = rng.normal(size=(2, 2, 3, 4)), rng.normal(size=4)
+    cases = [(rng.normal(size=(6, 6, 3)), K, b, 2), (rng.normal(size=(5, 6, 3)), K, b, 1),
+             (rng.normal(size=(9, 7, 3)), K, b, 2)]
+
+    def darknet(image, K, b, stride):
+        return sides_swapped(conv, image, K, b, stride)
+
+    assert same(darknet(*cases[0]), conv(*cases[0]))  # square: right
+    assert not same(darknet(*cases[1]), conv(*cases[1]))
+    calls = calls_of(conv, darknet, cases)
+    found = em.search(conv, calls, 1, same)
+    assert found.name == "op:buffer_sides_swapped:conv_patch_embed:image-sides-swapped-in-buffer"
+    assert "right when H == W" in found.sentence
+
+    def transposed(image, K, b, stride):
+        return np.swapaxes(conv(image, K, b, stride), 0, 1)
+
+    other = em.search(conv, calls_of(conv, transposed, cases), 1, same)
+    assert other is None or "sides_swapped" not in other.name
+    from grader.reference.error_model.inputs import NotAGrid
+
+    with pytest.raises(NotAGrid):  # patchify's rows are no grid: its rewrite reproduces nothing
+        sides_swapped(REFERENCE["patchify"], rng.normal(size=(4, 6, 3)), 2)

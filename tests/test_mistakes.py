@@ -683,3 +683,40 @@ def test_a_code_right_for_gray_and_rgb_only_and_a_raise_said_as_such():
                            rgba)
     assert found[0] == "only_gray_or_rgb"
     assert generalisation(images, [_case((np.zeros((4, 4)), 2))], rgba)[0] == "only_one_channel"
+
+
+def test_a_tuple_whose_one_item_is_the_expected_value_is_named_and_only_then():
+    """Blind round 57's b57_05: `self_attention` ported from ijepa's `Attention.forward` returns
+    `(x, attn)`; its first item is right, so the extra items are the mistake
+    (kinds/returned_items.py). Not named where no item is right (a second mistake), where two
+    items are, where the expected value is a tuple itself, or where a case raised."""
+    from dataclasses import replace as with_
+
+    from grader.checks.kinds.returned_items import EXTRA_ITEMS, extra_items
+    from grader.worker.outcomes import CallOutcome
+
+    right = np.arange(6.0).reshape(3, 2)
+
+    class Check:
+        function = "self_attention"
+        compare = Compare(mode="allclose")
+
+    def ran(*values, expected=right):
+        return [(with_(_case(()), _expectation=(expected, None)), CallOutcome("ok", value))
+                for value in values]
+
+    failed = CheckResult("one head", 1, 0, FAILED, "differs", hint="the checklist")
+    named = extra_items(failed, Check(), ran((right, np.ones((2, 3, 3))), (right, None)))
+    assert named.misconception == EXTRA_ITEMS and named.hint_kind == "mistake"
+    assert named.hint.startswith("Your `self_attention` returns a tuple of 2 values where the "
+                                 "student API's `self_attention` returns one: its first item")
+    second = extra_items(failed, Check(), ran([np.zeros(2), right]))
+    assert "its second item" in second.hint
+    for values, expected in (([(right + 1, right * 0)], right),      # no item right
+                             ([(right, right.copy())], right),       # two items right
+                             ([(right, right)], (right, right)),     # a tuple is expected
+                             ([(right, 1), (right + 1, 1)], right),  # one case's item is wrong
+                             ([right + 1], right)):                  # no tuple at all
+        assert extra_items(failed, Check(), ran(*values, expected=expected)) is failed
+    raised = [(with_(_case(()), _expectation=(right, None)), CallOutcome("raised"))]
+    assert extra_items(failed, Check(), raised) is failed

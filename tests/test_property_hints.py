@@ -105,6 +105,19 @@ def test_a_far_shift_is_named_a_one_pass_variance_only_when_it_gives_every_value
     other = digits_lost("differs", trials, answers(in_float32))
     assert other.misconception is None and other.message == "differs"
     assert not np.allclose(answers(in_float32)[-1], answers(one_pass)[-1])
+    # a NaN is said only where the student's values hold one (blind round 57's b57_12, whose
+    # `math.sqrt` raises on a negative variance, was told "its square root is NaN")
+    assert "NaN" not in named.hint and not any(np.isnan(a).any() for a in answers(one_pass))
+    tight = [(np.full((2, 4), 0.3) + 1e-9 * np.arange(4), np.ones(4), np.zeros(4), FAR)]
+    assert any(np.isnan(a).any() for a in answers_of(one_pass, tight))
+    nan = digits_lost("differs", tight, answers_of(one_pass, tight))
+    assert nan.misconception == "layer_norm_one_pass_variance"
+    assert "below zero its square root is NaN, as yours gave" in nan.hint
+
+
+def answers_of(student, trials):
+    with np.errstate(all="ignore"):
+        return [student(*call) for x, g, b, s in trials for call in ((x, g, b), (x + s, g, b))]
 
 
 def test_a_far_shift_is_named_a_float32_computation_only_when_it_gives_every_value():

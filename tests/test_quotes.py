@@ -372,3 +372,56 @@ def test_the_session_says_the_line_that_threw_the_step_away_and_no_other(
             "(`grid = grid.transpose(...)`).")
     assert all((c.hint == said) == thrown_away for c in named), [c.hint for c in named]
     assert not any("never used" in (c.hint or "") for c in result.checks if c not in named)
+
+
+RANGED = ("In `layer_norm`, eps is a value below about 1e-09 (0 and every power of ten up to "
+          "1e-10 give these outputs, 1e-09 does not: they cannot tell which); the student "
+          "API's is 1e-06.")
+
+
+def test_a_small_constants_range_is_said_as_the_students_own_number_where_it_lies_in_it():
+    """Blind round 57's b57_09 (`def layer_norm(x, gamma, beta, eps=1e-10)`) was told "eps is
+    1e-12": the error model now says the range the calls allow (error_model/constants.py), and
+    the report the student's own number in it (report/constants.py), never another one."""
+    from grader.report.constants import theirs
+
+    def told(text: str, renamed=None) -> str:
+        return theirs(RANGED, source(text), renamed)
+
+    assert told("def layer_norm(x, gamma, beta, eps=1e-10):\n    return x\n") == (
+        "In `layer_norm`, eps is 1e-10 (`eps=1e-10` in your code); the student API's is 1e-06.")
+    assert told("def layer_norm(x, g, b):\n    eps = 1e-12\n    return x\n").startswith(
+        "In `layer_norm`, eps is 1e-12 (`eps = 1e-12` in your code);")
+    assert told("def layer_norm(x, g, b, epsilon=0.0):\n    return x\n",
+                lambda f: {"eps": "epsilon"}).startswith(
+        "In `layer_norm`, eps is 0 (`epsilon=0.0` in your code);")
+    # a number outside the range, two numbers, or none: the range stays as the calls tell it
+    for text in ("def layer_norm(x, g, b, eps=1e-6):\n    return x\n",
+                 "def layer_norm(x, g, b, eps=1e-10):\n    eps = 1e-12\n    return x\n",
+                 "def layer_norm(x, g, b, eps=None):\n    return x\n",
+                 "def other(x, eps=1e-10):\n    return x\n"):
+        assert told(text) == RANGED, text
+    assert theirs(RANGED, None) == RANGED
+
+
+UNPACKED = ("In `layer_norm`, the shape of `x` is read as two sizes, `T, d = x.shape`: code "
+            "written for one (T, d) sequence, so an input with another number of axes raises.")
+
+
+def test_a_statement_the_student_wrote_with_other_names_is_quoted_as_theirs():
+    """Blind round 57's b57_15 was told `T, d = x.shape` (the error model's rewrite, in the
+    model solution's names) where its line 101 is `N, C = src.shape`: the student's own
+    statement of that shape is quoted (report/spelled.py); one written twice, a different
+    one, or a quote given as the right code is left as it is."""
+    from grader.report.spelled import spelled
+
+    theirs = ("def layer_norm(src, gamma, beta, eps=1e-6):\n    N, C = src.shape\n"
+              "    return src\n")
+    assert spelled(UNPACKED, source(theirs)) == UNPACKED.replace("T, d = x.shape",
+                                                                 "N, C = src.shape")
+    for text in ("def layer_norm(x, g, b):\n    N, C = x.shape\n    A, B = x.shape\n",
+                 "def layer_norm(x, g, b):\n    N, C = x.size\n    return x\n",
+                 "def layer_norm(x, g, b):\n    N = x.shape\n    return x\n"):
+        assert spelled(UNPACKED, source(text)) == UNPACKED, text
+    contrast = "In `layer_norm`, the width is read where `T, d = x.shape` belongs."
+    assert "`T, d = x.shape`" in spelled(contrast, source(theirs))

@@ -15,7 +15,7 @@ from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .compare import as_array
 from .describe import describe
 from .property_calls import Answers, PropertyContext, StudentCallFailed, Verdict
-from .property_named import NAMED
+from .property_named import NAMED, below_zero
 
 PROPERTIES: dict[str, Callable[[PropertyContext], Verdict]] = {}
 # The student functions each property calls, given the check's options: what its exercise's
@@ -448,7 +448,8 @@ def digits_lost(said: str, trials: list, answers: list) -> Verdict:
              for call in ((x, gamma, beta), (x + shift, gamma, beta))]
     if all(_alike(answer, one_pass_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):
-        return Verdict(False, said, hint=NAMED["layer_norm_one_pass_variance"],
+        nan = any(np.isnan(as_array(answer)).any() for answer in answers)
+        return Verdict(False, said, hint=below_zero(NAMED["layer_norm_one_pass_variance"], nan),
                        misconception="layer_norm_one_pass_variance", spec_hint=False, named=True)
     if all(_alike(answer, float32_layer_norm(*call))
            for answer, call in zip(answers, calls, strict=True)):

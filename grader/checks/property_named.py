@@ -18,5 +18,15 @@ NAMED = {"causal_default_true": (
     "Your `layer_norm` takes the variance in one pass, mean(x**2) - mean(x)**2 (E[x^2] - "
     "E[x]^2): on every call here it returned what LayerNorm with its variance taken so "
     "returns. Far from zero (x + 1e7) the two terms are huge and nearly equal, so their "
-    "difference loses its digits (and below zero its square root is NaN), even in float64. "
+    "difference loses its digits, even in float64. "
     "Subtract the mean first: mean((x - mean)**2), or np.var.")}
+# said only where the student's values hold a NaN (blind round 57's b57_12 was told it of a
+# `math.sqrt`, which raises there instead): `below_zero`
+LOST = "loses its digits, "
+BELOW_ZERO = "loses its digits (and below zero its square root is NaN, as yours gave), "
+
+
+def below_zero(hint: str, nan: bool) -> str:
+    """The one-pass variance's hint, with what a negative variance gives where a value the
+    student returned holds a NaN."""
+    return hint.replace(LOST, BELOW_ZERO, 1) if nan else hint

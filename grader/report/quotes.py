@@ -300,7 +300,7 @@ def attributed(hint: str, source: Source | None, folder: str | None = None) -> s
         quote = match.group(1)
         before = hint[at:match.start()]
         function = _function(hint, match.start())
-        if (not is_fragment(quote) or not _theirs(hint, match.start(), match.end())
+        if (not is_fragment(quote) or not reads_as_theirs(hint, match.start(), match.end())
                 or source.holds(quote, function)):
             out += [before, match.group()]
         elif (apposed := _apposed(before, hint[match.end():])) is not None:
@@ -314,7 +314,7 @@ def attributed(hint: str, source: Source | None, folder: str | None = None) -> s
     return "".join(out)
 
 
-def _theirs(hint: str, start: int, end: int) -> bool:
+def reads_as_theirs(hint: str, start: int, end: int) -> bool:
     """Whether the quote at hint[start:end] reads as the student's code: in the first clause of
     a sentence that places something in the student's function ("In `f`, ...", up to a colon),
     not said as the model solution's (or the lecture's) in its clause, not given as the right

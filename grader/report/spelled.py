@@ -24,6 +24,7 @@ here runs student code; a source or a reference that cannot be read leaves the h
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import inspect
 import re
@@ -32,9 +33,10 @@ from dataclasses import replace
 
 from grader.checks.results import MISTAKE
 
+from .constants import theirs
 from .discarded import discarded
 from .offsets import respelled
-from .quotes import Source, attributed, is_fragment
+from .quotes import Source, attributed, is_fragment, reads_as_theirs
 from .steps import placed
 
 _SPAN = re.compile(r"`([^`\n]+)`")
@@ -47,11 +49,12 @@ _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
 def finished(result, source: Source | None, folder: str | None = None,
              spec: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
-    (offsets.py), `spelled`, `quotes.attributed`, then its model solution's steps said in the
-    student's terms (steps.py) (session.py, before any report is written); but a step missing
-    that the student wrote and threw away, said as that line (discarded.py; `spec`: the
-    exercise's spec file, whose compiled data says which mistake a known-wrong variant is), as
-    it is: it quotes the student's own code only, and is the same with or without the reference."""
+    (offsets.py), a small constant's range said as the student's number (constants.py),
+    `spelled`, `quotes.attributed`, then its model solution's steps said in the student's terms
+    (steps.py) (session.py, before any report is written); but a step missing that the student
+    wrote and threw away, said as that line (discarded.py; `spec`: the exercise's spec file, whose
+    compiled data says which mistake a known-wrong variant is), as it is: it quotes the student's
+    own code only, and is the same with or without the reference."""
     if source is None:
         return result
     checks = tuple(_finished(c, source, folder, spec) if c.hint else c for c in result.checks)
@@ -63,8 +66,13 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
             if check.hint_kind == MISTAKE else None)
     if said:
         return replace(check, hint=said)
-    return replace(check, hint=placed(attributed(
-        spelled(respelled(check.hint, source), source, folder), source, folder), source))
+
+    def renamed(function: str) -> dict[str, str]:
+        return _renamed(function, source, folder)
+
+    hint = theirs(respelled(check.hint, source), source, renamed)
+    return replace(check, hint=placed(attributed(spelled(hint, source, folder), source, folder),
+                                      source))
 
 
 def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:
@@ -93,7 +101,46 @@ def _part(text: str, function: str, source: Source, folder: str | None) -> str:
         kept = {m.start() for m in spans}
         text = _SPAN.sub(lambda m: f"`{_rename(m.group(1), names)}`" if m.start() in kept
                          else m.group(), text)
-    return _SPAN.sub(lambda m: f"`{_without_keepdims(m.group(1), function, source)}`", text)
+    text = _SPAN.sub(lambda m: f"`{_without_keepdims(m.group(1), function, source)}`", text)
+    return _SPAN.sub(lambda m: f"`{_own_statement(m.group(1), function, source)}`"
+                     if reads_as_theirs(text, m.start(), m.end()) else m.group(), text)
+
+
+def _shape(node: ast.AST) -> str:
+    """`node` as a shape of code: each name (not an attribute) renamed by its first place,
+    so `T, d = x.shape` and `N, C = src.shape` read alike."""
+    node = copy.deepcopy(node)
+    numbered: dict[str, str] = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            sub.id = numbered.setdefault(sub.id, f"n{len(numbered)}")
+            sub.ctx = ast.Load()
+    return ast.dump(node, annotate_fields=False, include_attributes=False)
+
+
+def _own_statement(quote: str, function: str, source: Source) -> str:
+    """The student's own statement where `quote` is an assignment `function`'s code does not
+    hold but writes once with other names (`N, C = src.shape` for the model's `T, d =
+    x.shape`, blind round 57's b57_15): the same code, its names theirs; else `quote`."""
+    if source.holds(quote, function):
+        return quote
+    try:
+        wanted = ast.parse(quote).body
+    except Exception:  # noqa: BLE001 - a fragment that is no statement
+        return quote
+    if len(wanted) != 1 or not isinstance(wanted[0], ast.Assign) or all(
+            isinstance(n, ast.Name | ast.Tuple | ast.Load | ast.Store | ast.Assign)
+            for n in ast.walk(wanted[0])):  # names alone (`a = b`) match too much
+        return quote
+    text = textwrap.dedent(source.function_text(function) or "")
+    try:
+        tree = ast.parse(text)
+    except Exception:  # noqa: BLE001 - a def that does not parse on its own
+        return quote
+    shape = _shape(wanted[0])
+    same = {ast.get_source_segment(text, n) for n in ast.walk(tree)
+            if isinstance(n, ast.Assign) and _shape(n) == shape}
+    return same.pop() if len(same) == 1 and None not in same else quote
 
 
 def _without_keepdims(quote: str, function: str, source: Source) -> str:

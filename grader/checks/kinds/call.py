@@ -50,6 +50,7 @@ from .mistakes import (
 from .randomness import repeated
 from .refusals import named_refusal, refused
 from .remedies import remedied
+from .returned_items import extra_items
 from .signatures import mismatched, reordered
 from .value_observations import described
 
@@ -359,6 +360,7 @@ class CallCheck(Kind):
         result = explained(result, self, right, planned, [  # a failure on any check belies a
             p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
             o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
+        result = extra_items(result, self, ran)  # a tuple, one item of it the right value
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

@@ -33,6 +33,7 @@ from itertools import chain
 import numpy as np
 
 from .change import Context, where
+from .constants import ranged, settled
 from .evidence import agree, distance, elements, same_message
 from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .row_sums import REREADINGS
@@ -183,9 +184,10 @@ def _named(function: Callable, name: str, opaque: frozenset) -> tuple[Instance, 
     built = model(function, opaque)
     by_name = {edit.name: edit for edit in built[1]} if built else {}
     wanted = [part.removeprefix(QUIET) for part in name.split(JOIN)]
-    if any(part not in by_name for part in wanted):
+    group = [by_name.get(part) or ranged(by_name, part) for part in wanted]
+    if None in group:
         raise KeyError(name)
-    return built[0], [by_name[part] for part in wanted]
+    return built[0], group
 
 
 @_one_at_a_time
@@ -320,7 +322,14 @@ def search(function: Callable, calls: list[Call], failing: int,
         found = mine  # another check of the function named its part: that one (slips.known)
     elif len(names) != 1:
         return None
-    told = _told(found[0], quiet.get(JOIN.join(e.name for e in found[0])))
+    group = found[0]
+    if len(group) == 1:  # a small constant: said as far as the calls tell it (constants.py)
+        exact = settled(group[0], lambda e: attempt(root, [e], order, same, copies)
+                        in (True, ALIKE))
+        if exact is False:
+            return None
+        group = group if exact is None else [exact]
+    told = _told(group, quiet.get(JOIN.join(e.name for e in group)))
     return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
 
 

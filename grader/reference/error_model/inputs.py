@@ -13,11 +13,12 @@ in operators.py (`f(context, node) -> iterator of Change`).
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, near_checked, where
+from .change import Change, Context, callee, code, is_checked_function, near_checked, where
 from .tree import PREFIX
 
 PROMOTES = "as_hwc"  # the reference's helper that gives a 2-D image its channel axis, last
@@ -51,6 +52,13 @@ def axes_permuted_as_three(image):
     return np.asarray(image).transpose(2, 0, 1).transpose(1, 2, 0)
 
 
+def transposed_gray(image):
+    """A 2-D image [H, W] transposed before its channel axis, [W, H, 1] (AST's time-frequency
+    swap, `x.unsqueeze(1).transpose(2, 3)`, ported to one image); any other as it is."""
+    image = np.asarray(image)
+    return image.T[..., None] if image.ndim == 2 else image
+
+
 def reversed_channels(image):
     """The image [H, W, C] with its channels in reverse order (RGB read as BGR)."""
     return image[..., ::-1]
@@ -82,6 +90,11 @@ READINGS = {
     "gray_to_rgb": (
         "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
         "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
+    "gray_transposed": (
+        "2d-transposed", "a 2-D (H, W) `{image}` is transposed before it gets its channel "
+        "axis, (W, H, 1) (`{image}.T[..., None]`: its rows read as columns, as a spectrogram's "
+        "time and frequency swapped with AST's `transpose(2, 3)`); (H, W, C) images are right, "
+        "and " + ONE_CHANNEL + ", with no transpose", transposed_gray, True),
     "channels_reversed": (
         "channels-reversed", "`{image}`'s channels are read in reverse order, `{image}[..., "
         "::-1]` (OpenCV's BGR for RGB): keep them in the order given", reversed_channels,
@@ -102,8 +115,8 @@ def one_channel(image):
 REMEDIES = {name: ("image", one_channel) for name, (_, words, _, _) in READINGS.items()
             if ONE_CHANNEL in words}
 
-NEAR = ("channel_indexed", "axes_permuted")  # tried only in the checked function or a helper
-# it calls itself
+# tried only in the checked function or a helper it calls itself
+NEAR = ("channel_indexed", "axes_permuted", "gray_transposed")
 
 
 def _reading(name: str):
@@ -126,7 +139,60 @@ def _reading(name: str):
     return operator
 
 
+class NotAGrid(Exception):  # noqa: N818 - never a student's exception: reproduces nothing
+    """Raised by `sides_swapped` for a function whose result is no grid."""
+
+
+def sides_swapped(function, image, *rest):
+    """`function` (image, ...) run as code that keeps the image channels first and reads each
+    channel's H x W buffer as W rows of H (darknet's `im2col_cpu(data_im, c, w, h, ...)`, whose
+    signature takes (channels, height, width)), its (d, ., .) result buffer read back as (d, H',
+    W'): the same as `function` for a square image."""
+    img = np.asarray(image)
+    img = img[..., None] if img.ndim == 2 else img
+    if img.ndim != 3:
+        return function(image, *rest)
+    H, W, C = img.shape
+    out = function(img.transpose(2, 0, 1).reshape(C, W, H).transpose(1, 2, 0), *rest)
+    if not isinstance(out, np.ndarray) or out.ndim != 3:
+        raise NotAGrid  # a function that returns no (H', W', d) grid (patchify): not this
+    across, down, d = out.shape
+    return out.transpose(2, 0, 1).reshape(d, down, across).transpose(1, 2, 0)
+
+
+def buffer_sides_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The checked function that reads an image (`as_hwc(image)`) run with its height and width
+    swapped in a channels-first buffer, `sides_swapped` (blind round 57's b57_13, darknet's
+    `im2col_cpu(data_im, c, w, h, ...)`): right for square images only, raising nothing."""
+    if not (is_checked_function(context, node) and node.args.args and any(
+            isinstance(n, ast.Call) and callee(n) == PROMOTES for n in ast.walk(node))):
+        return
+    bound, inner = f"{PREFIX}sides_swapped", f"{PREFIX}unswapped"
+    image = node.args.args[0].arg
+    names = [a.arg for a in node.args.args]
+
+    def swapped(n: ast.FunctionDef) -> ast.FunctionDef:
+        kept = copy.deepcopy(n)
+        kept.name, kept.decorator_list = inner, []
+        call = ast.Call(ast.Name(bound, ast.Load()),
+                        [ast.Name(inner, ast.Load()), *(ast.Name(a, ast.Load()) for a in names)],
+                        [])
+        new = copy.copy(n)
+        new.body = [kept, ast.Return(call)]
+        return new
+
+    yield Change(f"{image}-sides-swapped-in-buffer",
+                 f"In {where(context)}, `{image}` is read with its height and width swapped in a "
+                 "channels-first buffer: each channel's H x W numbers are read as W rows of H, "
+                 "and the result's likewise (as a C routine such as darknet's `im2col_cpu(data_im, "
+                 "channels, height, width, ...)` given the width where the height belongs): "
+                 "right when H == W, wrong for any other image, with no error. Pass the height "
+                 "and the width each where its signature takes it.",
+                 swapped, ((bound, sides_swapped),))
+
+
 OPERATORS = {name: _reading(name) for name in READINGS}  # tried after contractions.OPERATORS
+OPERATORS["buffer_sides_swapped"] = buffer_sides_swapped
 # the readings of a gray image that `checks/kinds/refusals.py` (`named_refusal`) also weighs on
 # gray and other probe images, a raise by its type, where a case that asked a value raised
 GRAY_READINGS = ("channel_in_front", "not_promoted", "gray_to_rgb")

@@ -81,7 +81,7 @@ def _said(context: Context, var: str, how: str = "") -> str:
     return (f"In {where(context)}, the variance is collected in the same pass as the mean, "
             f"`mean(x**2) - mean(x)**2`{how}, where the model solution's `{var}` takes it about "
             "the mean, `mean((x - mean)**2)`: far from zero the two terms are huge and nearly "
-            "equal, so their difference loses its digits (and below zero its square root is NaN). "
+            "equal, so their difference loses its digits (and can fall below zero). "
             "Subtract the mean first.")
 
 

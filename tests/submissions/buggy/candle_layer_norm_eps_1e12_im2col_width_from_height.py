@@ -12,7 +12,7 @@ Grader: at blind time and now (the same commit), both named: eps 1e-12, and the 
 count read from H; the K = W_e check gives an observation. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-12',
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-09',
           'kernel-stride': 'op:window_count:conv_patch_embed:windows-W-count-from-H'}
 
 

@@ -5,7 +5,7 @@ is ViTConfig's layer_norm_eps = 1e-12, not the lecture's 1e-6 (wrong only when e
 and a token's variance is tiny).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-12',
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-09',
           'multi-head-attention': 'attention_scale_d',
           'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d)'}
 

@@ -9,12 +9,13 @@ Mistakes:
    belongs; the block is otherwise pre-LN with both residuals.
 
 Grader: at blind time (fbf6cc7) and now, named: "In `layer_norm`, eps is 1e-12; the lecture's is
-1e-06" on layer-norm; "The MLP uses ReLU; ViT's MLP uses GELU" (encoder_relu) on encoder-block
+1e-06" on layer-norm (now named eps below about 1e-09, as the calls cannot tell 1e-12 from 0,
+and said with the student's own `eps=1e-12`); "The MLP uses ReLU; ViT's MLP uses GELU" (encoder_relu) on encoder-block
 (the grader's layer_norm standing in). vit-checkpoint observes the broken functions. Every
 mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-12',
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-09',
           'encoder-block': 'encoder_relu'}
 
 

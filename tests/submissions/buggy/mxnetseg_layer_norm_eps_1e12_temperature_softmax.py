@@ -7,10 +7,12 @@ Mistakes:
    tiny variance come out far off. (The temperature-softmax self_attention is correct.)
 
 Grader: at blind time (9ebbf4a) and now, named: "In `layer_norm`, eps is 1e-12; the lecture's
-is 1e-06." on layer-norm's visible "eps inside the square root" check. In buggy/.
+is 1e-06." on layer-norm's visible "eps inside the square root" check (now named eps below
+about 1e-09, as the calls cannot tell 1e-12 from 0, and said with the student's own
+`eps=1e-12`). In buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-12'}
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-09'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-12):

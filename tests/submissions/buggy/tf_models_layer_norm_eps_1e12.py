@@ -8,10 +8,12 @@ Mistakes:
    on rows of small variance; encoder_block's use of the default stays within its tolerance.
 
 Grader: at blind time and now, named: "In `layer_norm`, eps is 1e-12; the lecture's is 1e-06."
+(Now named eps below about 1e-09, as the calls cannot tell 1e-12 from 0, and said with the
+student's own `eps=1e-12`.)
 on layer-norm. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-12'}
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-09'}
 CORRECT = ('encoder_block',)  # right: keeps every point
 
 
