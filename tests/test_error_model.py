@@ -8259,3 +8259,41 @@ def test_a_causal_mask_of_minus_10000_leaks_on_scores_far_from_zero_and_is_named
                   functools.partial(bert, fill=np.finfo(float).min, added=False),
                   functools.partial(bert, fill=-np.inf, added=False)):
         assert _named(sa, right, cases, close) == ([], None)
+
+
+def test_a_diagonal_off_mask_is_named_where_its_fill_cannot_be_told_from_minus_10000():
+    """name57a (d2l's valid lengths from zero, fill -1e6: tests/submissions/buggy/
+    d2l_causal_valid_lens_from_zero.py): the triangle one diagonal off leaves query 0 no key, a
+    finite fill gives it a uniform row, and the fill changes nothing alone on unit-scale cases, so
+    the pair is told as the triangle (QUIET_NOTE). On the x100 case the same triangle with a
+    -10000 fill (`shallow_fill`, a mistake alone there) returns the same values too: every reading
+    holds the triangle, so it is still named, said with UNSURE_NOTE (whether the fill is also
+    wrong, these cases cannot tell), `chosen` so that the function's other checks weigh it. A
+    student whose fill is -10000 is told the same: true of their code as well."""
+    sa = REFERENCE["self_attention"]
+    cases, close = _visible_cases("no-causal-mask", 1)
+    far = [i for i, (args, kw) in enumerate(cases) if np.abs(args[0]).max() > 50]
+    assert far and all(cases[i][1].get("causal") for i in far)
+
+    def valid_lens_from_zero(x, p, heads, causal=False, fill=-1e6):
+        T, d = x.shape
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        scores = q @ k.swapaxes(-1, -2) / math.sqrt(d // heads)
+        if causal:  # key j kept for query i where j < i: d2l's valid lengths arange(T)
+            scores = np.where(np.arange(T)[None, :] < np.arange(T)[:, None], scores, fill)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        weights /= weights.sum(-1, keepdims=True)
+        return merge_heads(weights @ v) @ p["Wo"] + p["bo"]
+
+    name = ("op:diagonal:self_attention/causal_mask:tri.k=-1"
+            "+~op:infinity_filled:self_attention/attention:minus-inf-as-fill-1e9")
+    unit = [c for i, c in enumerate(cases) if i not in far]
+    failing, found = _named(sa, valid_lens_from_zero, unit, close)
+    assert found is not None and found.name == name and not found.chosen, found
+    assert found.sentence.endswith(em.QUIET_NOTE)
+    for fill in (-1e6, -1e4):
+        failing, found = _named(sa, functools.partial(valid_lens_from_zero, fill=fill), cases,
+                                close)
+        assert failing and found is not None and found.name == name, (fill, found)
+        assert found.chosen and found.sentence.endswith(em.UNSURE_NOTE), found.sentence
+        assert "is one diagonal off" in found.sentence and em.QUIET_NOTE not in found.sentence
