@@ -8297,3 +8297,5 @@ def test_a_diagonal_off_mask_is_named_where_its_fill_cannot_be_told_from_minus_1
         assert failing and found is not None and found.name == name, (fill, found)
         assert found.chosen and found.sentence.endswith(em.UNSURE_NOTE), found.sentence
         assert "is one diagonal off" in found.sentence and em.QUIET_NOTE not in found.sentence
+        assert found.sentence == em.sentence(sa, name, unsure=True)  # the name tells it again
+    assert em.sentence(sa, name).endswith(em.QUIET_NOTE)

@@ -202,13 +202,16 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 
 @_one_at_a_time
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset(),
-             either: bool = False) -> str:
+             either: bool = False, unsure: bool = False) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name);
-    `either`: told as a slip the cases could not place (`_either`)."""
+    `either`: told as a slip the cases could not place (`_either`); `unsure`: a pair with a quiet
+    part told as maybe not all (`_within`)."""
     group = _named(function, name, opaque)[1]
     if either:
         return told_unplaced(group)
     quiet = [e for part, e in zip(name.split(JOIN), group, strict=True) if part.startswith(QUIET)]
+    if unsure and len(quiet) == 1 and len(group) == 2:
+        return _unsure(group, quiet[0]).sentence
     return _told(group, quiet[0] if quiet and len(group) > 1 else None).sentence
 
 
@@ -413,8 +416,14 @@ def _within(found: list[list[Edit]], quiet: dict) -> Found | None:
             told[0] in g and all(e.site == idle.site for e in g if e is not told[0])
             for g in others):
         return None
+    return replace(_unsure(group, idle), chosen=True)
+
+
+def _unsure(group: list[Edit], idle: Edit) -> Found:
+    """A pair with a quiet part, told by its other part with UNSURE_NOTE (`_within`)."""
+    shown = next(e for e in group if e is not idle)
     return Found(JOIN.join(QUIET * (e is idle) + e.name for e in group),
-                 told[0].sentence + UNSURE_NOTE, chosen=True)
+                 shown.sentence + UNSURE_NOTE)
 
 
 def _one_mistake(group: list[Edit]) -> bool:
