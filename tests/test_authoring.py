@@ -68,18 +68,17 @@ def test_every_call_check_has_a_checklist_to_fall_back_on(catalogue):
     """A failed check whose mistake no rewrite names shows at least the lecture's checklist
     (issue 38, round 36: multi-head-attention's "one head" and "several head counts" showed
     expected/got and no hint line at all). A call check's `hint:` is that checklist; a check
-    whose every case is listed with its own hint (a refusal's) needs none. One check is left
-    without: no-causal-mask's visible causal check, whose failure with no mistake named points at
-    multi-head-attention, where the same function's checks say more (checks/dependencies.py,
-    `test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_most`: that
-    observation is given only to a check with no hint), and where that one fails nowhere shows
-    its exercise's other causal check's checklist (tests/test_hedges.py, round 51)."""
-    pointed = {("no-causal-mask", "causal=True gives GPT's mask, causal=False none")}
+    whose every case is listed with its own hint (a refusal's) needs none. no-causal-mask's
+    visible causal check has one too since round 57: it had none, so that its failure with no
+    mistake named points at multi-head-attention, where the same function's checks say more, and
+    it borrowed its hidden sibling's checklist where that one fails nowhere: the student bundle,
+    which has no hidden check, showed no hint line at all there (name57a). The pointer is said in
+    place of a checklist now (checks/dependencies.py, `_elsewhere`; tests/test_hedges.py)."""
     bare = {(exercise.id, check.name) for exercise in catalogue for check in exercise.checks
             if isinstance(check, CallCheck) and not check.hint
             and not (check.cases and check.generate is None
                      and all(case.hint for case in check.cases))}
-    assert bare == pointed
+    assert bare == set()
 
 
 def test_every_example_on_the_sheet_gives_the_answer_shown(sheet):

@@ -8425,3 +8425,144 @@ def test_height_and_width_swapped_in_a_channels_first_buffer_is_named_for_the_co
 
     with pytest.raises(NotAGrid):  # patchify's rows are no grid: its rewrite reproduces nothing
         sides_swapped(REFERENCE["patchify"], rng.normal(size=(4, 6, 3)), 2)
+
+
+# --- round 56: eps on tokens of small spread; a -10000 mask on scores far from zero ----------
+
+def _visible_cases(exercise, check_index=0):
+    """A spec's visible check: its cases' (args, kwargs) and its tolerance as a `same`."""
+    import yaml
+
+    from grader.checks.inputs import evaluate
+
+    from conftest import EXERCISES
+
+    check = yaml.safe_load((EXERCISES / f"{exercise}.yaml").read_text())["checks"][check_index]
+    loose = Compare("allclose", rtol=check["compare"]["rtol"], atol=check["compare"]["atol"])
+    cases = [(tuple(evaluate(c["args"])), evaluate(c.get("kwargs", {}))) for c in check["cases"]]
+    return cases, lambda value, target: agrees(value, target, loose, equal_nan=True)
+
+
+def _named(reference, student, cases, close):
+    calls = [em.Call(args, kwargs, student(*args, **kwargs), reference(*args, **kwargs))
+             for args, kwargs in cases]
+    failing = [i for i, c in enumerate(calls) if not close(c.got, c.expected)]
+    return failing, (em.search(reference, calls, failing[0], close) if failing else None)
+
+
+def test_an_encoder_blocks_eps_shows_on_tokens_of_small_spread():
+    """Blind round 56 (b56_12): a numpy GPT block's `eps = 1e-5` passed to both layer norms of
+    `encoder_block` (110/110 at ba2d1546: every encoder-block case had tokens of unit spread).
+    encoder-block's visible check has tokens of small spread (~1e-3, a fresh ViT's first block),
+    where each of eps 1e-5, 1e-8, 1e-12 and 0 fails and 1e-5 is named by `constant`; correct
+    blocks (a one-pass variance, float32 throughout) fail no case and name nothing."""
+    rng = np.random.default_rng(5612)
+    block, norm, sa = (REFERENCE[n] for n in ("encoder_block", "layer_norm", "self_attention"))
+    cases, close = _visible_cases("encoder-block")
+
+    def gpt_block(x, p, heads, eps=1e-5, dtype=None, one_pass=False):
+        if dtype is not None:
+            x, p = np.asarray(x, dtype), {k: np.asarray(v, dtype) for k, v in p.items()}
+
+        def ln(x, g, b):
+            if not one_pass:
+                return norm(x, g, b, eps)
+            mean = x.mean(-1, keepdims=True)
+            var = (x * x).mean(-1, keepdims=True) - mean * mean
+            return (x - mean) / np.sqrt(var + eps) * g + b
+
+        x = x + sa(ln(x, p["ln1_g"], p["ln1_b"]), p, heads)
+        return x + gelu(ln(x, p["ln2_g"], p["ln2_b"]) @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+
+    failing, found = _named(block, gpt_block, cases, close)
+    assert found is not None and found.name == "op:constant:encoder_block:eps=1e-05", found
+    assert found.sentence.startswith("In `encoder_block`, eps is 1e-05; "), found.sentence
+    for other in (1e-8, 1e-12, 0.0):  # caught by a wide margin, each on the small-spread case
+        assert _named(block, functools.partial(gpt_block, eps=other), cases, close)[0], other
+    small = [(tuple(np.asarray(a) * 1e-3 if i == 0 else a for i, a in enumerate(args)), kw)
+             for args, kw in ((tuple([rng.normal(size=(6, 8))] + list(cases[0][0][1:])), {}),)]
+    for right in (functools.partial(gpt_block, eps=1e-6, one_pass=True),
+                  functools.partial(gpt_block, eps=1e-6, dtype=np.float32),
+                  functools.partial(gpt_block, eps=1e-6, dtype=np.float32, one_pass=True)):
+        assert _named(block, right, cases + small, close) == ([], None)
+
+
+def test_a_causal_mask_of_minus_10000_leaks_on_scores_far_from_zero_and_is_named():
+    """Blind round 56 (b56_10): BERT's extended attention mask, `(1.0 - mask) * -10000.0` added to
+    the scores (lost no point at ba2d1546: every causal case was unit-scale, where it equals -inf).
+    no-causal-mask's visible check has tokens far from zero (x 100): scores of size ~1e4, where
+    -10000 added (BERT) or put in place of the hidden scores (GPT-2's masked_bias) lets hidden keys
+    through; each is named as its own form (`masks.shallow_fill`). -1e9 added, a fill of
+    np.finfo(float).min and -inf hide them exactly, and name nothing."""
+    sa = REFERENCE["self_attention"]
+    cases, close = _visible_cases("no-causal-mask", 1)
+    assert any(np.abs(args[0]).max() > 50 and kw.get("causal") for args, kw in cases)
+
+    def bert(x, p, heads, causal=False, fill=-10000.0, added=True):
+        T, d = x.shape
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        scores = q @ k.swapaxes(-1, -2) / math.sqrt(d // heads)
+        if causal:
+            keep = np.tril(np.ones((T, T)))
+            with np.errstate(invalid="ignore", over="ignore"):
+                scores = (scores + (1.0 - keep) * fill if added
+                          else np.where(keep > 0, scores, fill))
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        weights /= weights.sum(-1, keepdims=True)
+        return merge_heads(weights @ v) @ p["Wo"] + p["bo"]
+
+    for added, detail, words in ((True, "added", "get -10000 added"),
+                                 (False, "fill", "are set to -10000")):
+        student = functools.partial(bert, added=added)
+        failing, found = _named(sa, student, cases, close)
+        assert found is not None, detail
+        assert found.name == ("op:shallow_fill:self_attention/attention:"
+                              f"minus-inf-as-{detail}-1e4"), found.name
+        assert f"the hidden scores {words}, `" in found.sentence
+        assert found.sentence.endswith("-10000 is not low enough, scores of size ~10000 (inputs "
+                                       "far from zero) leak through the mask. Hide them with "
+                                       "-np.inf, or -1e9."), found.sentence
+    for right in (functools.partial(bert, fill=-1e9),
+                  functools.partial(bert, fill=np.finfo(float).min, added=False),
+                  functools.partial(bert, fill=-np.inf, added=False)):
+        assert _named(sa, right, cases, close) == ([], None)
+
+
+def test_a_diagonal_off_mask_is_named_where_its_fill_cannot_be_told_from_minus_10000():
+    """name57a (d2l's valid lengths from zero, fill -1e6: tests/submissions/buggy/
+    d2l_causal_valid_lens_from_zero.py): the triangle one diagonal off leaves query 0 no key, a
+    finite fill gives it a uniform row, and the fill changes nothing alone on unit-scale cases, so
+    the pair is told as the triangle (QUIET_NOTE). On the x100 case the same triangle with a
+    -10000 fill (`shallow_fill`, a mistake alone there) returns the same values too: every reading
+    holds the triangle, so it is still named, said with UNSURE_NOTE (whether the fill is also
+    wrong, these cases cannot tell), `chosen` so that the function's other checks weigh it. A
+    student whose fill is -10000 is told the same: true of their code as well."""
+    sa = REFERENCE["self_attention"]
+    cases, close = _visible_cases("no-causal-mask", 1)
+    far = [i for i, (args, kw) in enumerate(cases) if np.abs(args[0]).max() > 50]
+    assert far and all(cases[i][1].get("causal") for i in far)
+
+    def valid_lens_from_zero(x, p, heads, causal=False, fill=-1e6):
+        T, d = x.shape
+        q, k, v = (split_heads(x @ p[f"W{n}"] + p[f"b{n}"], heads) for n in "qkv")
+        scores = q @ k.swapaxes(-1, -2) / math.sqrt(d // heads)
+        if causal:  # key j kept for query i where j < i: d2l's valid lengths arange(T)
+            scores = np.where(np.arange(T)[None, :] < np.arange(T)[:, None], scores, fill)
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        weights /= weights.sum(-1, keepdims=True)
+        return merge_heads(weights @ v) @ p["Wo"] + p["bo"]
+
+    name = ("op:diagonal:self_attention/causal_mask:tri.k=-1"
+            "+~op:infinity_filled:self_attention/attention:minus-inf-as-fill-1e9")
+    unit = [c for i, c in enumerate(cases) if i not in far]
+    failing, found = _named(sa, valid_lens_from_zero, unit, close)
+    assert found is not None and found.name == name and not found.chosen, found
+    assert found.sentence.endswith(em.QUIET_NOTE)
+    for fill in (-1e6, -1e4):
+        failing, found = _named(sa, functools.partial(valid_lens_from_zero, fill=fill), cases,
+                                close)
+        assert failing and found is not None and found.name == name, (fill, found)
+        assert found.chosen and found.sentence.endswith(em.UNSURE_NOTE), found.sentence
+        assert "is one diagonal off" in found.sentence and em.QUIET_NOTE not in found.sentence
+        assert found.sentence == em.sentence(sa, name, unsure=True)  # the name tells it again
+    assert em.sentence(sa, name).endswith(em.QUIET_NOTE)

@@ -4,6 +4,8 @@ hint). Each submission is the solution with one snippet replaced, graded in a wo
 exercises the check and its functions' own checks belong to."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from buggy_submissions import build_submission
 
@@ -119,6 +121,9 @@ def test_a_mistake_seen_with_every_head_count_is_still_pointed_at(grade):
     check = _check(results, "no-causal-mask", CAUSAL)
     assert not check.passed and check.hint_kind == OBSERVATION
     assert check.hint.startswith("Your `self_attention` also loses points in multi-head-attention")
+    hidden = _check(results, "no-causal-mask", "random sequences with causal=True")
+    assert hidden.hidden and not hidden.passed  # said in place of its checklist (name57a)
+    assert hidden.hint_kind == OBSERVATION and hidden.hint == check.hint
 
 
 ADDITIVE_TRIU = '''
@@ -171,16 +176,40 @@ def test_a_mistake_seen_only_on_refusals_is_not_blamed_for_a_value_returned(grad
     assert "multi-head-attention, but only on inputs it must refuse" in check.hint
 
 
-def test_a_check_with_no_hint_and_nothing_elsewhere_shows_the_exercise_checklist(grade, catalogue):
+def test_a_check_with_nothing_elsewhere_shows_its_own_checklist(grade, catalogue):
     """Blind round 51 (b51_10 with its assert fixed): a causal mask no mistake names, in a
     `self_attention` that fails nowhere else, left the visible causal check with expected/got
-    and no hint line. It shows the checklist of the exercise's other check of the function."""
+    and no hint line. It shows its own checklist (since name57a; before, it had none and showed
+    its hidden sibling's, which the student bundle does not have)."""
     results = grade(_self_attention("scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)"), ATTENTION)
     assert results["multi-head-attention"].score == results["multi-head-attention"].max_score
     check = _check(results, "no-causal-mask", CAUSAL)
     exercise = next(e for e in catalogue if e.id == "no-causal-mask")
-    checklist = next(c.hint for c in exercise.checks if c.function == "self_attention" and c.hint)
-    assert not check.passed and check.hint_kind == CHECKLIST and check.hint == checklist
+    checklist = next(c.hint for c in exercise.checks if c.name.startswith(CAUSAL))
+    assert checklist and not check.passed and check.hint_kind == CHECKLIST
+    assert check.hint == checklist
+
+
+def test_a_visible_check_with_no_checklist_borrows_none_from_a_hidden_check(catalogue, tmp_path):
+    """name57a: a visible check with no checklist of its own, whose function fails nowhere else,
+    showed its exercise's hidden check's checklist in the full grader and no hint line in the
+    student bundle (which has no hidden check): test_bundle's d2l fixture once the visible check
+    met a case its mistake could not be named on. It borrows a visible check's only, so the two
+    say the same; every shipped call check has its own (test_authoring)."""
+    exercise = next(e for e in catalogue if e.id == "no-causal-mask")
+    bare = replace(exercise, checks=tuple(replace(c, hint=None) if c.name.startswith(CAUSAL)
+                                          else c for c in exercise.checks))
+    assert any(c.hidden and c.hint and c.function == "self_attention" for c in bare.checks)
+    bundled = replace(bare, checks=tuple(c for c in bare.checks if not c.hidden))
+    (tmp_path / "snippet.py").write_text(
+        _self_attention("scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)"))
+    said = []
+    for graded in (bare, bundled):
+        with StudentWorker(build_submission(tmp_path / "snippet.py", tmp_path)) as worker:
+            result = SubmissionGrading(worker, catalogue=[graded]).exercise(graded)
+        said.append(_check({"e": result}, "e", CAUSAL))
+    assert not said[0].passed and said[0].message == said[1].message
+    assert said[0].hint == said[1].hint is None  # never the hidden check's words
 
 
 PIPELINE = ("stable-softmax", "layer-norm", "multi-head-attention", "encoder-block",

@@ -317,16 +317,21 @@ class Dependencies:
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 
     def _elsewhere(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
-        """`result` of a check of one function with no hint at all, while the same function
-        fails a check of an exercise that tests it more (more checks call it: its own exercise,
-        so that "fix it there first" never points both ways; only a visible check for a visible
-        one: a hint shown before publication says nothing of hidden checks): an observation
-        naming where, as the mistake found there may be this failure's too (issue 38: a check of
-        `self_attention` with causal=True that says nothing but expected/got while
-        multi-head-attention names its mistake). It says nothing of the cause, only where else
-        the function loses points. Where it loses points nowhere else, the check shows the
-        checklist of its exercise's other check of the function: never expected/got alone."""
-        if result.hint or not check.function:
+        """`result` of a check of one function with no hint but its checklist, or none at all,
+        while the same function fails a check of an exercise that tests it more (more checks
+        call it: its own exercise, so that "fix it there first" never points both ways; only a
+        visible check for a visible one: a hint shown before publication says nothing of hidden
+        checks): an observation naming where, as the mistake found there may be this failure's
+        too (issue 38: a check of `self_attention` with causal=True that says nothing but its
+        checklist while multi-head-attention names its mistake). It says nothing of the cause,
+        only where else the function loses points (or that it does so only on calls unlike this
+        one). Where it loses points nowhere else, a check with a checklist shows it; one with
+        none, that of its exercise's other check of the function (for a visible check a visible
+        one's: the student bundle has no hidden check, and says the same): never expected/got
+        alone."""
+        own = result.hint if result.hint_kind == CHECKLIST and result.hint == check.hint \
+            else None  # the check's own checklist (a case's own hint is more: it stands)
+        if (result.hint and not own) or not check.function:
             return result
         graded = self.functions.get(check.function, ())
         counts: dict[str, int] = {}
@@ -341,7 +346,7 @@ class Dependencies:
             where = ", ".join(homes)
             hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, "
                     f"as the mistake there may be what fails here too.")
-        elif failing:  # told all the same (the check has no checklist): where, and that its
+        elif failing:  # told all the same (said in place of a checklist too): where, and that its
             where = ", ".join(why)  # failures are not this one
             if all(reason == REFUSALS for reason in why.values()):
                 hint = (f"Your `{check.function}` also loses points in {where}, but only on "
@@ -354,9 +359,12 @@ class Dependencies:
                         f"every call that passes in one input, or should have raised an "
                         f"error, where this case is like the passing ones): the mistake there "
                         f"is not all that fails here.")
-        else:  # nowhere else: the checklist of the exercise's other checks of the function
+        elif own:  # nowhere else: its own checklist
+            return result
+        else:  # nor has it one: the checklist of the exercise's other checks of the function
             hint = next((c.hint for c in exercise.checks if c.function == check.function
-                         and c.hint and c.name != check.name), None)
+                         and c.hint and c.name != check.name and (check.hidden or not c.hidden)),
+                        None)
             return replace(result, hint=hint, hint_kind=CHECKLIST) if hint else result
         return replace(result, hint=hint, hint_kind=OBSERVATION)
 

@@ -13,7 +13,9 @@ numbered from the second (`encoder_block/mlp/linear.2`), and detail what changed
 `drop-b`, `eps=1e-05`, `act=relu`), numbered from the second when one function makes it twice; a
 pair joins two names with "+", in the order of the reference's code, a part that changes nothing
 alone marked "~" (`op:diagonal:...+~op:infinity_filled:...`: it reproduces the values with the
-other part, and only the other part is told). An edit of a helper one function calls several times
+other part, and only the other part is told; where another rewrite found makes that part with
+a second mistake at the quiet part's place instead, a -10000 fill, the part is still told, as
+maybe not all that differs: `_within`). An edit of a helper one function calls several times
 is also made at every call at once (a student writes the helper once), its path ending in `*`:
 `op:split:self_attention/split_heads*:...`.
 
@@ -43,7 +45,7 @@ from .tree import Edit, Instance, Site, build, compile_with, nodes
 from .trial import ALIKE, SILENT, Raised, attempt
 from .windows import CLIPPED
 
-MAX_REWRITES = 680      # singles tried per failed check (vit_forward whole: 677; graded: <= 229)
+MAX_REWRITES = 680      # singles tried per failed check (vit_forward whole: 679; graded: <= 229)
 ANCHORS = 2             # the singles closest to the student's outputs, each paired with the rest
 CLOSER = 0.5            # ... when it takes the reference at least halfway to them
 SIBLINGS = 30           # pairs of two edits of one operator in one function, per failed check
@@ -59,6 +61,9 @@ QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but 
 QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
               " slip leads to (a query left with no key), never where the model solution's code "
               "runs.")
+UNSURE_NOTE = (" Fix this first: your code's other difference shows here only in what this slip "
+               "leads to (a query left with no key); whether it is also a mistake where the model "
+               "solution's code runs, these cases cannot tell.")  # `_within`'s pair
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
 _LOCK = threading.RLock()
 
@@ -199,13 +204,16 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 
 @_one_at_a_time
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset(),
-             either: bool = False) -> str:
+             either: bool = False, unsure: bool = False) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name);
-    `either`: told as a slip the cases could not place (`_either`)."""
+    `either`: told as a slip the cases could not place (`_either`); `unsure`: a pair with a quiet
+    part told as maybe not all (`_within`)."""
     group = _named(function, name, opaque)[1]
     if either:
         return told_unplaced(group)
     quiet = [e for part, e in zip(name.split(JOIN), group, strict=True) if part.startswith(QUIET)]
+    if unsure and len(quiet) == 1 and len(group) == 2:
+        return _unsure(group, quiet[0]).sentence
     return _told(group, quiet[0] if quiet and len(group) > 1 else None).sentence
 
 
@@ -320,6 +328,8 @@ def search(function: Callable, calls: list[Call], failing: int,
         return either
     elif len(names) > 1 and len(mine := known(found, prefer)) == 1:
         found = mine  # another check of the function named its part: that one (slips.known)
+    elif len(names) > 1 and (within := _within(found, quiet)) is not None:
+        return within
     elif len(names) != 1:
         return None
     group = found[0]
@@ -394,6 +404,35 @@ def _either(root: Instance, found: list[list[Edit]], order, same, copies, rank) 
     if attempt(root, edits, order, same, copies) is not True:  # a raise's message too
         return None
     return Found(JOIN.join(e.name for e in edits), told_unplaced(edits), either=True)
+
+
+def _within(found: list[list[Edit]], quiet: dict) -> Found | None:
+    """A pair with a quiet part (a slip and a finite fill that changes nothing alone) whose told
+    part every other rewrite found makes too, beside a second mistake at the quiet part's place
+    (d2l's valid lengths from zero, filled -1e6: the triangle one diagonal off with a large fill,
+    or with a -1e4 fill, which leaks only where the reference's triangle keeps a row's scores far
+    below it, and the slip's rows leave none): the slip is in every reading, so it is told, with
+    UNSURE_NOTE for QUIET_NOTE (fixing it may not be all); None when not so. `chosen`: the
+    function's other checks weigh it (kinds/mistakes.py)."""
+    quieted = [g for g in found if JOIN.join(e.name for e in g) in quiet]
+    if not quieted or len({_said(g, quiet) for g in quieted}) > 1:
+        return None
+    group = quieted[0]
+    idle = quiet[JOIN.join(e.name for e in group)]
+    told = [e for e in group if e is not idle]
+    others = [g for g in found if g not in quieted]
+    if len(told) != 1 or not all(  # the slip, and only a value at the fill's place beside it
+            told[0] in g and all(e.site == idle.site for e in g if e is not told[0])
+            for g in others):
+        return None
+    return replace(_unsure(group, idle), chosen=True)
+
+
+def _unsure(group: list[Edit], idle: Edit) -> Found:
+    """A pair with a quiet part, told by its other part with UNSURE_NOTE (`_within`)."""
+    shown = next(e for e in group if e is not idle)
+    return Found(JOIN.join(QUIET * (e is idle) + e.name for e in group),
+                 shown.sentence + UNSURE_NOTE)
 
 
 def _one_mistake(group: list[Edit]) -> bool:

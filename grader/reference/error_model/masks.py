@@ -14,7 +14,9 @@ lecture's softmax gives NaN (`empty_rows_zeroed`: fla-org's `tril_softmax`, `np.
 0)` over a clipped sum; `np.nan_to_num`): alone it changes nothing where every query keeps a
 key, so the search tries it as the quiet part of a pair with a mask that hides a whole row
 (`operators.diagonal`'s `np.tri(T, k=-1)`, each token hidden from itself: row 0 then reads only
-the output bias). An operator as in operators.py (`f(context, node) -> iterator of Change`).
+the output bias). And the hidden scores given -10000, added or as their value (`shallow_fill`:
+BERT's extended attention mask, GPT-2's masked_bias), which hides them only while the scores are
+small. An operator as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -79,5 +81,30 @@ def empty_rows_zeroed(context: Context, node: ast.AST) -> Iterator[Change]:
                  names=((bound, zero_hidden_rows),))
 
 
+SHALLOW = -1e4  # BERT's extended attention mask, `(1.0 - mask) * -10000.0`; GPT-2's masked_bias
+
+
+def shallow_fill(context: Context, node: ast.AST) -> Iterator[Change]:
+    """`np.where(mask, scores, -np.inf)` with -10000 added to the hidden scores or put in their
+    place (Hugging Face's BERT `(1.0 - mask) * -10000.0`, GPT-2's `masked_bias = -1e4`): right
+    while the scores stay small, but a kept score 10000 below a hidden one no longer outweighs
+    it, so with inputs far from zero the hidden keys leak into the softmax (blind round 56)."""
+    if not hides_with_minus_infinity(node):
+        return
+    mask, kept = node.args[0], node.args[1]
+    forms = (("added", f"{ast.unparse(kept)} + np.where({ast.unparse(mask)}, 0.0, {SHALLOW!r})",
+              "get -10000 added"),
+             ("fill", f"np.where({ast.unparse(mask)}, {ast.unparse(kept)}, {SHALLOW!r})",
+              "are set to -10000"))
+    for form, source, done in forms:
+        new = ast.parse(source, mode="eval").body
+        yield Change(f"minus-inf-as-{form}-1e4",
+                     f"In {where(context)}, the hidden scores {done}, `{code(new)}`, where "
+                     f"`{code(node)}` belongs: -10000 is not low enough, scores of size ~10000 "
+                     "(inputs far from zero) leak through the mask. Hide them with -np.inf, or "
+                     "-1e9.", lambda n, new=new: copy.deepcopy(new))
+
+
 OPERATORS = {"mask_swapped": mask_swapped,  # tried after sinusoids.OPERATORS
-             "empty_rows_zeroed": empty_rows_zeroed}
+             "empty_rows_zeroed": empty_rows_zeroed,
+             "shallow_fill": shallow_fill}

@@ -21,6 +21,11 @@ too), so neither is said.
 Since the twelfth session the triangle one diagonal off is named alone: the finite fill (or a
 clip) changes nothing alone on any case, so it is no mistake and is not told; every reading the
 cases allow tells the same triangle. Wholly named: moved to buggy/.
+Since round 57 (name57a) the visible check has a case of tokens far from zero (x 100), where the
+same triangle with a -10000 fill returns these values too (the slip's rows leave no score far
+below it): the triangle is in every reading, so it is still named, said with "Fix this first ...
+whether it is also a mistake where the model solution's code runs, these cases cannot tell" in
+place of "Fixing this is enough" (true: -1e6 hides scores of 1e4, but no case shows it).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:diagonal:self_attention/causal_mask:tri.k=-1+~op:infinity_filled:self_attention/attention:minus-inf-as-fill-1e9'}
