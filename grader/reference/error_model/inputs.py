@@ -119,6 +119,17 @@ REMEDIES = {name: ("image", one_channel) for name, (_, words, _, _) in READINGS.
 NEAR = ("channel_indexed", "axes_permuted", "gray_transposed")
 
 
+def rgb_seen(function, calls, same) -> bool:
+    """Whether a call passed an (H, W, C) image: "(H, W, C) images are right" is then shown (the
+    reading is the reference on them, and reproduces every call); on gray images alone it is a
+    claim no call tested, and a code that transposes every image reproduces them as well."""
+    return any(isinstance(a, np.ndarray) and a.ndim == 3 for c in calls for a in c.args)
+
+
+# operator -> what its sentence says beyond the calls' values, checked on them (Change.holds)
+HOLDS = {"gray_transposed": rgb_seen}
+
+
 def _reading(name: str):
     detail, words, function, in_place = READINGS[name]
 
@@ -133,7 +144,7 @@ def _reading(name: str):
                      f"In {where(context)}, " + words.format(image=image) + ".",
                      lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                         list(n.args) if in_place else [n], []),
-                     ((bound, function),))
+                     ((bound, function),), holds=HOLDS.get(name))
 
     operator.__doc__ = f"`as_hwc(image)` read as {function.__name__} does."
     return operator
