@@ -3,7 +3,8 @@
 After a function check failed and no listed misconception matched (checks/kinds/mistakes.py),
 `search` parses the reference function's source, and its helpers' (`tree.py`), applies one
 operator (`operators.py`) at one place, compiles the rewritten function and runs it on the
-check's cases; when none reproduces the student's outputs, pairs of the closest ones. A rewrite
+check's cases; when none reproduces the student's outputs, pairs: first two whose changes add
+up to the student's value (`_summed`), then pairs of the closest ones. A rewrite
 is named only when it reproduces the student's outputs on every case the check ran, passing
 ones included, under the check's comparison, and when no other rewrite of another name does too.
 
@@ -65,6 +66,8 @@ UNSURE_NOTE = (" Fix this first: your code's other difference shows here only in
                "leads to (a query left with no key); whether it is also a mistake where the model "
                "solution's code runs, these cases cannot tell.")  # `_within`'s pair
 ROUNDING = 1e-12     # a distance this small: the failing call's value wherever both are finite
+SUMS = 8             # pairs whose two changes, added, give the student's value: tried first
+SUMMED = 64          # ... of the closest sums, the ones the check's comparison is asked about
 _LOCK = threading.RLock()
 
 
@@ -299,7 +302,8 @@ def search(function: Callable, calls: list[Call], failing: int,
             every = (group for _ in (0,) if not (found or alike[singled:])  # slips.py's: no pair
                      for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
                                          [e for e in singles if e.name in prefer], returned))
-            for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries])][
+            summed = _summed(root, scored, order[0], same, copies) if tries < MAX_TRIES else []
+            for pair in chain([*_pairs(scored, start, silent, raising, singles[:tries], summed)][
                     :max(0, MAX_TRIES - tries)], every):
                 if time.monotonic() > deadline:
                     break
@@ -457,9 +461,65 @@ def _raised_alike(root: Instance, scored: list, call: Call, copies: bool) -> lis
     return out[:ANCHORS]
 
 
+def _summed(root: Instance, scored: list, call: Call, same, copies: bool
+            ) -> list[tuple[Edit, Edit]]:
+    """The pairs (at most SUMS) of two scored singles at two places whose changes to the
+    reference's value on the failing call, added, give the student's value under the check's
+    comparison: two mistakes whose effects add up (a bias left out at the end and a step before
+    it changed), each of which alone may lie farther from the student's value than the
+    reference does, so that no distance ranks it among the anchors. Only values of the
+    student's shape, finite; ranked by how far the sum is from the student's value. A sum is
+    only a guess, tried as every pair is: a part that is not additive can sum exactly on one
+    call (an activation of the result that zeroes logits all negative, beside any part that
+    adds the student's logits), hence several."""
+    got, expected = call.got, call.expected
+    if isinstance(got, Raised):
+        return []
+    try:
+        target = np.asarray(got, dtype=float) - np.asarray(expected, dtype=float)
+    except (TypeError, ValueError):
+        return []
+    if not target.size or not np.isfinite(target).all():
+        return []
+    edits, changes = [], []
+    for _, edit in scored:
+        ran = run(root, [edit], call, copies)  # kept from the single's try (runs.py)
+        if ran is None or not ran[0]:
+            continue
+        try:
+            change = np.asarray(ran[1], dtype=float) - np.asarray(expected, dtype=float)
+        except (TypeError, ValueError):
+            continue
+        if change.shape == target.shape and np.isfinite(change).all():
+            edits.append(edit)
+            changes.append(change.ravel())
+    if len(edits) < 2:
+        return []
+    changes, target = np.array(changes), target.ravel()
+    # |a + b - t|^2 for every pair, from the changes' dot products (n x n, not n x n x size)
+    dots, towards = changes @ changes.T, changes @ target
+    norms = np.diag(dots)
+    gaps = norms[:, None] + norms[None, :] + 2 * dots - 2 * (towards[:, None] + towards[None, :])
+    gaps += target @ target
+    upper = np.triu_indices(len(edits), 1)
+    base = np.asarray(expected, dtype=float)
+    out = []
+    for k in np.argsort(gaps[upper], kind="stable")[:SUMMED]:
+        a, b = edits[upper[0][k]], edits[upper[1][k]]
+        if a.site == b.site:
+            continue
+        value = (base.ravel() + changes[upper[0][k]] + changes[upper[1][k]]).reshape(base.shape)
+        if agree(same, value, got):
+            out.append((a, b))
+            if len(out) == SUMS:
+                break
+    return out
+
+
 def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = (),
-           raising: list[Edit] = (), every: tuple[Edit, ...] = ()):
-    """The pairs to try, each once: a single that returns the failing call's value exactly
+           raising: list[Edit] = (), every: tuple[Edit, ...] = (), summed=()):
+    """The pairs to try, each once: first two singles whose changes add up to the student's
+    value (`_summed`); a single that returns the failing call's value exactly
     (but not another call's), or wherever both are finite (ROUNDING), with each single that
     changes nothing on that call (a second mistake that shows only elsewhere: a merge of
     several heads, where the failing call has one; a finite fill where the first one hides a
@@ -482,7 +542,7 @@ def _pairs(scored: list[tuple[float, Edit]], start: float | None, silent: list[E
     mates = [edit for edit in every if edit.operator in PARTNERED]  # scored or not: a NaN
     partners = [(a, b) for i, a in enumerate(mates) for b in mates[i + 1:]  # row is no distance
                 if a.site.path == b.site.path and {a.operator, b.operator} in PARTNERS]
-    for a, b in (candidates + partners + siblings[:SIBLINGS]
+    for a, b in ([*summed] + candidates + partners + siblings[:SIBLINGS]
                  + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
         if a.site != b.site and key not in tried:
