@@ -70,6 +70,8 @@ class Dependencies:
                 return self.first(exercise, check)
             self._busy.add(key)
             try:
+                if self.first(exercise, check).status != PASSED:
+                    self._all_ran(check.function)
                 result, explain = self._regraded(exercise, check)
                 self._final[key] = self._finished(exercise, check,
                                                   explain(result) if explain else result)
@@ -80,6 +82,15 @@ class Dependencies:
             finally:
                 self._busy.discard(key)
         return self._final[key]
+
+    def _all_ran(self, function: str | None) -> None:
+        """Every check of `function` graded once as it is (its first verdict), in whichever
+        exercise: a failure is explained weighing all the cases its function runs in this
+        submission (kinds/memory.py), a later exercise's too. "Right with one head" said on
+        no-causal-mask would be false of a `self_attention` whose one-head check in
+        multi-head-attention, graded after it, fails. Each verdict is computed once anyway."""
+        for exercise, check in self.functions.get(function, ()) if function else ():
+            self.first(exercise, check)
 
     def explained_again(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's final verdict, its failure explained once more when no mistake named it
