@@ -3,6 +3,8 @@ the generalisation a function misses (checks/kinds/mistakes.py). The fixtures th
 submissions are tests/submissions/buggy/*_two_bugs.py and *_three_bugs.py (test_catalogue.py)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -683,3 +685,20 @@ def test_a_code_right_for_gray_and_rgb_only_and_a_raise_said_as_such():
                            rgba)
     assert found[0] == "only_gray_or_rgb"
     assert generalisation(images, [_case((np.zeros((4, 4)), 2))], rgba)[0] == "only_one_channel"
+
+
+def test_every_square_claim_the_error_model_writes_is_one_it_can_take_back():
+    """A named mistake's "(right only when H == W)" is said only where no square case of the
+    function failed (square_claims.py): every sentence of every rewrite of the reference that
+    says H == W says it in a form square_unclaimed takes out, and keeps the rest."""
+    from grader.checks.kinds.square_claims import square_unclaimed
+    from grader.reference.error_model import model
+
+    claim = re.compile(r"right[^.;:]* when (?:H == W|W == H)")
+    said = [edit.sentence for function in REFERENCE.values() if (built := model(function))
+            for edit in built[1] if claim.search(edit.sentence)]
+    assert len(said) >= 4, said  # the sibling term, the square grid, rows, count, windows
+    for sentence in said:
+        taken = square_unclaimed(sentence)
+        assert not claim.search(taken), sentence
+        assert taken.startswith(sentence[:40]) and len(taken) > len(sentence) - 40, taken

@@ -792,3 +792,81 @@ def test_a_square_image_that_should_be_refused_belies_right_when_h_equals_w(grad
     failed = [c for c in checks if not c.passed]
     assert not any("H == W" in (c.hint or "") for c in failed), [c.hint for c in failed]
     assert all(c.misconception != "only_square_images" for c in failed)
+
+
+SCALED_ONLY_WHEN_CAUSAL = '''
+"""self_attention scaled by 1/sqrt(d_h + heads - 1) (right with one head), and scaled only when
+causal=True: no-causal-mask's one-head case is right, multi-head-attention's are not."""
+EXPECT = {"multi-head-attention": None, "no-causal-mask": None}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    d_h = d // heads
+    q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+    outs = []
+    for h in range(heads):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        scores = q[:, cols] @ k[:, cols].T
+        if causal:
+            scores = scores / np.sqrt(d_h + heads - 1)
+            scores = scores + np.triu(np.full((T, T), -1e9), 1)
+        outs.append(softmax(scores, axis=-1) @ v[:, cols])
+    return np.hstack(outs) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_generalisation_weighs_the_checks_of_a_later_exercise(grade):
+    """no-causal-mask (graded first) has one one-head case, which this code gets right, and
+    fails with two heads: "right with one head" would be said there, but multi-head-attention's
+    one-head check, graded after it, fails. Every check of the function weighs the claim."""
+    results = grade(SCALED_ONLY_WHEN_CAUSAL)
+    one_head = next(c for c in results["multi-head-attention"].checks if c.name == "one head")
+    assert not one_head.passed
+    failed = [c for c in results["no-causal-mask"].checks if not c.passed]
+    assert failed and not any("one head" in (c.hint or "") for c in failed), [
+        c.hint for c in failed]
+    assert all(c.misconception != "only_one_head" for c in failed)
+
+
+CROPPED_GRID_FROM_HEIGHT = '''
+"""patchify with no tiling test (it crops to whole patches) and its grid counted n x n from H:
+wrong for non-square images, and for a square one P does not tile (a 5 x 5 image with P = 3
+returns a patch where ValueError is due)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, C = image.shape
+    rows, cols = H // P, H // P
+    image = image[:rows * P, :cols * P]
+    grid = image.reshape(rows, P, cols, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(rows * cols, P * P * C)
+'''
+
+
+def test_a_named_mistake_says_right_only_when_h_equals_w_only_where_no_square_image_failed(grade):
+    """The grid counted from H is named on the non-square cases, once with "(right only when
+    H == W)"; the same code crops the hidden 5 x 5 image that P = 3 does not tile, so that claim
+    is false of it there: the mistake stays named, without the claim."""
+    checks = grade(CROPPED_GRID_FROM_HEIGHT)["patchify"].checks
+    refusals = next(c for c in checks if c.name == "random images that do not tile")
+    assert not refusals.passed
+    named = [c for c in checks if not c.passed and c.hint_kind == MISTAKE]
+    assert named and all("counted n x n from the height" in c.hint for c in named), [
+        c.hint for c in named]
+    assert not any("H == W" in (c.hint or "") for c in checks), [c.hint for c in checks]
+
+
+def test_a_named_mistake_keeps_right_only_when_h_equals_w_where_every_square_image_passed(grade):
+    """The same grid from H behind a tiling test: every square case passes, the claim holds."""
+    guarded = CROPPED_GRID_FROM_HEIGHT.replace(
+        "    rows, cols = H // P, H // P\n",
+        "    num_patches(H, W, P)\n    rows, cols = H // P, H // P\n")
+    checks = grade(guarded)["patchify"].checks
+    named = [c for c in checks if not c.passed and c.hint_kind == MISTAKE]
+    assert named and all("(right only when H == W)" in c.hint for c in named), [
+        c.hint for c in checks]

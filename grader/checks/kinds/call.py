@@ -45,6 +45,7 @@ from .mistakes import (
     generated,
     named,
     output_matches,
+    square_claim_held,
     unexplained_elsewhere,
 )
 from .randomness import repeated
@@ -359,6 +360,8 @@ class CallCheck(Kind):
         result = explained(result, self, right, planned, [  # a failure on any check belies a
             p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
             o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
+        result = square_claim_held(result, self, [  # "(right only when H == W)" of a mistake,
+            p for p, o in ran if not self._right(p, o)] + [p for p, _ in elsewhere])  # belied
         return described(result, self, planned, outcome, ran)
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:

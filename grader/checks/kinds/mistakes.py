@@ -30,6 +30,7 @@ from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
 from .axes_off import ONE_AXIS_OFF
 from .memory import MEMORY
+from .square_claims import square_unclaimed
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
@@ -132,6 +133,21 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
         return result
     name, hint = found
     return replace(result, hint=hint, misconception=name, hint_kind=OBSERVATION)
+
+
+def square_claim_held(result, check: Check, failing: list[PlannedCase]):
+    """`result` whose named mistake says the code is right on square images ("(right only when
+    H == W)": square_claims.py) without that claim, where one of `failing` (the function's
+    failed cases on every check, refusals among them) is square: a crop with no tiling test
+    returns a 5 x 5 image's patches where ValueError is due, so "right only when H == W" would
+    over-claim there. The mistake itself stays named."""
+    if result.hint_kind != MISTAKE or not result.hint:
+        return result
+    params, defaults = reference_parameters(check)
+    if not any(_square({**defaults, **_arguments(params, p)}) is True for p in failing):
+        return result
+    hint = square_unclaimed(result.hint)
+    return result if hint == result.hint else replace(result, hint=hint)
 
 
 def opaque(check: Check) -> frozenset:
