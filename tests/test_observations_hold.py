@@ -870,3 +870,66 @@ def test_a_named_mistake_keeps_right_only_when_h_equals_w_where_every_square_ima
     named = [c for c in checks if not c.passed and c.hint_kind == MISTAKE]
     assert named and all("(right only when H == W)" in c.hint for c in named), [
         c.hint for c in checks]
+
+
+SQUARE_KEYED_SIDES = '''
+"""patchify whose patch counts come from a table keyed by H (KeyError for every non-square
+image) and which takes a 4-D array's last three axes (returns patches where ValueError is due)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = image[:, :, None]
+    H, W, C = image.shape[-3:]
+    num_patches(H, W, P)
+    counts = {H: H // P}
+    rows, cols = counts[H], counts[W]
+    grid = image.reshape(-1, rows, P, cols, P, C)[0].transpose(0, 2, 1, 3, 4)
+    return grid.reshape(rows * cols, P * P * C)
+'''
+
+
+def test_wrong_for_a_non_square_image_is_said_only_where_one_returned_a_wrong_value(grade):
+    """Every non-square image that should give patches raises KeyError; the one failure that
+    returned a value is a 4-D array's, where ValueError is due (no H x W image): "wrong for a
+    4 x 6 image" would say the non-square images returned wrong patches."""
+    checks = grade(SQUARE_KEYED_SIDES)["patchify"].checks
+    told = [c for c in checks if c.misconception == "only_square_images"]
+    assert told, [c.hint for c in checks]
+    assert all("and raises KeyError for a " in c.hint and "wrong for" not in c.hint
+               for c in told), [c.hint for c in told]
+
+
+CHANNELS_FROM_LAST_AXIS = '''
+"""embed_image with its kernel's channels read from the image's last axis (a gray (H, W) image's
+is W: ValueError), its flooring conv with no tiling test (a 6x6x3 image with P = 4 gets tokens
+where ValueError is due): blind round 56's b56_10."""
+EXPECT = {"cls-and-positions": None}
+
+
+def embed_image(image, params):
+    P = params["P"]
+    channels = image.shape[-1]
+    kernel = params["W_e"].reshape(P, P, channels, -1)
+    x = conv_patch_embed(image, kernel, params["b_e"], P)
+    h, w, c = x.shape
+    x = np.reshape(x, (h * w, c))
+    return np.concatenate([params["cls"][None, :], x], axis=0) + params["pos"]
+'''
+
+
+def test_a_belied_generalisation_keeps_the_raise_it_observed(grade):
+    """"right for (H, W, C) images" is false of this code (it embeds a 3-D image P does not
+    tile); "raises ValueError for a 2-D (H, W) image" is true (every gray image raised it), and
+    is said alone; the checks that fail by that raise point to it."""
+    checks = grade(CHANNELS_FROM_LAST_AXIS)["cls-and-positions"].checks
+    refusals = next(c for c in checks if c.name == "patches that do not tile raise ValueError")
+    assert not refusals.passed
+    half = [c for c in checks if c.misconception == "raises_only_3d_images"]
+    assert len(half) == 1 and half[0].hint_kind == OBSERVATION, [c.hint for c in checks]
+    assert half[0].hint.startswith("Your `embed_image` raises ValueError for a 2-D (H, W) image")
+    assert not any("right for" in (c.hint or "") for c in checks), [c.hint for c in checks]
+    worked = next(c for c in checks if c.name.startswith("the worked example"))
+    assert worked.hint_kind == OBSERVATION and half[0].name in worked.hint, worked.hint

@@ -385,7 +385,7 @@ class Dependencies:
         here = self._shown(exercise, check)
         if not here or here[0][0].expectation()[1] is not None:
             return ""
-        calls = self._judged(check.function, other.path)
+        calls = self._judged(check.function, other.path, check.hidden)
         if _refusals_only(calls) and here[0][1].status == "ok":
             return REFUSALS  # an exception wrong, or missing, there; a value returned here
         there = [(_features(p), right) for p, right in calls if p.expectation()[1] is None]
@@ -403,12 +403,15 @@ class Dependencies:
         return [(p, o) for p, o, judge in self._calls.get((exercise.path, check.name), ())
                 if not judge(p, o)][:1]
 
-    def _judged(self, function: str, path: str | None = None) -> list:
+    def _judged(self, function: str, path: str | None = None, hidden: bool = True) -> list:
         """[(planned case, judged right)] of every call of `function` its own checks made as
         first graded (those of the exercise at `path` only, when given; else every one, each
-        graded first: `broken` stops at the first that fails)."""
+        graded first: `broken` stops at the first that fails); of its visible checks only
+        unless `hidden` (what a visible check is told never rests on a hidden one's cases,
+        which may have been graded before it: _all_ran)."""
         checks = [(e, c) for e, c in self.functions.get(function, ())  # None: not graded
-                  if e.path == path or (path is None and self.first(e, c) is not None)]
+                  if (hidden or not c.hidden)
+                  and (e.path == path or (path is None and self.first(e, c) is not None))]
         return [(p, judge(p, o)) for e, c in checks
                 for p, o, judge in self._calls.get((e.path, c.name), ())]
 

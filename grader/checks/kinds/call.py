@@ -358,8 +358,8 @@ class CallCheck(Kind):
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
         result = explained(result, self, right, planned, [  # a failure on any check belies a
-            p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
-            o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
+            p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [(planned, outcome), *(
+            (p, o) for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # (a refusal's)
         result = square_claim_held(result, self, [  # "(right only when H == W)" of a mistake,
             p for p, o in ran if not self._right(p, o)] + [p for p, _ in elsewhere])  # belied
         return described(result, self, planned, outcome, ran)
