@@ -42,7 +42,7 @@ from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.axes_off import ONE_AXIS_OFF
 from grader.checks.kinds.in_place import IN_PLACE
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, RAISES, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
@@ -375,7 +375,8 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the words of the reference's code, on whichever function's check caught it: its claim, that
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS, INSTEAD,
+                       GENERALISATIONS, {RAISES + name for name in GENERALISATIONS},
+                       {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS, INSTEAD,
                        SIGNATURE_MISMATCHES, COUNTS, SHAPED, {RANDOM},
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception

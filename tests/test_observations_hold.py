@@ -933,3 +933,19 @@ def test_a_belied_generalisation_keeps_the_raise_it_observed(grade):
     assert not any("right for" in (c.hint or "") for c in checks), [c.hint for c in checks]
     worked = next(c for c in checks if c.name.startswith("the worked example"))
     assert worked.hint_kind == OBSERVATION and half[0].name in worked.hint, worked.hint
+
+
+def test_a_raise_a_generalisation_said_is_pointed_to_from_the_checks_it_explains(grade):
+    """With a tiling test, the same code is right for every (H, W, C) image: the whole
+    generalisation is said, with the raise it observed, and the worked example (a gray image that
+    raised it) points to it (raised_seen.py reads the raise the generalisation kept)."""
+    tiled = CHANNELS_FROM_LAST_AXIS.replace(
+        '    P = params["P"]\n',
+        '    P = params["P"]\n    num_patches(image.shape[0], image.shape[1], P)\n')
+    checks = grade(tiled)["cls-and-positions"].checks
+    said = [c for c in checks if c.misconception == "only_3d_images"]
+    assert len(said) == 1 and said[0].raised == "ValueError", [c.hint for c in checks]
+    assert said[0].hint.startswith("Your `embed_image` is right for (H, W, C) images, and raises "
+                                   "ValueError for a 2-D (H, W) image")
+    worked = next(c for c in checks if c.name.startswith("the worked example"))
+    assert worked.hint_kind == OBSERVATION and said[0].name in worked.hint, worked.hint

@@ -17,7 +17,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .kinds.memory import Memory
-from .kinds.mistakes import GENERALISATIONS, RAISES, TITLES, reference_parameters
+from .kinds.mistakes import (
+    GENERALISATIONS,
+    RAISES,
+    TITLES,
+    case_arguments,
+    reference_parameters,
+)
 from .results import CHECKLIST, FAILED, OBSERVATION, CheckResult
 
 
@@ -60,5 +66,5 @@ def _same(check, planned: list, memory: Memory, name: str, raised: str) -> bool:
              for _, outcome, judge in [ran[id(p)]] if not judge(p, outcome)]
     return bool(wrong) and all(
         outcome.status == "raised" and outcome.error.type == raised
-        and holds({**defaults, **dict(zip(params, p.args, strict=False)), **p.kwargs}) is False
+        and holds(case_arguments(params, defaults, p)) is False
         for p, outcome in wrong)

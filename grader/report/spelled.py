@@ -47,9 +47,18 @@ def finished(result, source: Source | None, folder: str | None = None):
     student's terms (steps.py) (session.py, before any report is written)."""
     if source is None:
         return result
-    checks = tuple(replace(c, hint=placed(attributed(
-        spelled(respelled(c.hint, source), source, folder), source, folder), source))
-                   if c.hint else c for c in result.checks)
+    passes = (  # in this order, each given the hint the one before it gave
+        lambda hint: respelled(hint, source),  # a diagonal's offset in the student's call
+        lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells
+        lambda hint: attributed(hint, source, folder),  # the others as the model solution's
+        lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
+    )
+
+    def through(hint: str) -> str:
+        for step in passes:
+            hint = step(hint)
+        return hint
+    checks = tuple(replace(c, hint=through(c.hint)) if c.hint else c for c in result.checks)
     return replace(result, checks=checks)
 
 

@@ -145,7 +145,7 @@ def square_claim_held(result, check: Check, failing: list[PlannedCase]):
     if result.hint_kind != MISTAKE or not result.hint:
         return result
     params, defaults = reference_parameters(check)
-    if not any(_square({**defaults, **_arguments(params, p)}) is True for p in failing):
+    if not any(_square(case_arguments(params, defaults, p)) is True for p in failing):
         return result
     hint = square_unclaimed(result.hint)
     return result if hint == result.hint else replace(result, hint=hint)
@@ -319,9 +319,9 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     failure of `failed`'s kind raised (RAISES + its name): "Your `embed_image` raises
     ValueError for a 2-D (H, W) image", of code that also embeds a 3-D image P does not tile."""
     params, defaults = reference_parameters(check)
-    named = [_given(params, defaults, p) for p in passed]
-    here = _given(params, defaults, failed)
-    others = [_given(params, defaults, p) for p in failing]
+    named = [case_arguments(params, defaults, p) for p in passed]
+    here = case_arguments(params, defaults, failed)
+    others = [case_arguments(params, defaults, p) for p in failing]
     seen = [(name, holds, words) for name, (holds, _, _, words) in GENERALISATIONS.items()
             if all(holds(a) in (True, ONE_COLUMN_EACH, ASIDE) for a in named)
             and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)]
@@ -351,16 +351,11 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
                      f"on {aspects}")
 
 
-def _given(params: tuple[str, ...], defaults: dict, planned: PlannedCase) -> dict:
-    """A case's arguments by the reference's parameter names, its defaults filled in."""
-    return {**defaults, **_arguments(params, planned)}
-
-
 def _unlike(check: Check, holds, failures: list) -> list:
     """The outcomes of `failures` ((planned case, outcome) pairs) on inputs where `holds` is
     False: the failing cases of the kind a generalisation is not right for."""
     params, defaults = reference_parameters(check)
-    return [o for p, o in failures if holds(_given(params, defaults, p)) is False]
+    return [o for p, o in failures if holds(case_arguments(params, defaults, p)) is False]
 
 
 def _raised(check: Check, holds, failures: list) -> str | None:
@@ -376,7 +371,7 @@ def _returned(check: Check, holds, failures: list) -> bool:
     """Whether one of `failures` where `holds` is False returned a value where one was due."""
     params, defaults = reference_parameters(check)
     return any(o.status == "ok" and p.expectation()[1] is None for p, o in failures
-               if holds(_given(params, defaults, p)) is False)
+               if holds(case_arguments(params, defaults, p)) is False)
 
 
 def reference_parameters(check: Check) -> tuple[tuple[str, ...], dict]:
@@ -390,8 +385,11 @@ def reference_parameters(check: Check) -> tuple[tuple[str, ...], dict]:
         n: p.default for n, p in signature.parameters.items() if p.default is not p.empty}
 
 
-def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:
-    return {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+def case_arguments(params: tuple[str, ...], defaults: dict, planned: PlannedCase) -> dict:
+    """A case's arguments by name: those passed by position named by `params`, the reference's
+    parameters, and `defaults` for those it leaves out (`C=3`), as `reference_parameters(check)`
+    gives both."""
+    return {**defaults, **dict(zip(params, planned.args, strict=False)), **planned.kwargs}
 
 
 def _image_shape(arguments) -> tuple | None:
