@@ -86,11 +86,17 @@ class Dependencies:
     def _all_ran(self, function: str | None) -> None:
         """Every check of `function` graded once as it is (its first verdict), in whichever
         exercise: a failure is explained weighing all the cases its function runs in this
-        submission (kinds/memory.py), a later exercise's too. "Right with one head" said on
-        no-causal-mask would be false of a `self_attention` whose one-head check in
-        multi-head-attention, graded after it, fails. Each verdict is computed once anyway."""
+        submission (kinds/memory.py), a later exercise's too, for the claims it makes ("right
+        with one head" said on no-causal-mask would be false of a `self_attention` whose
+        one-head check in multi-head-attention, graded after it, fails); not for the mistakes
+        it names, which weigh what they did (Memory.ahead). Each verdict is computed once."""
+        memory = MEMORY.get()
         for exercise, check in self.functions.get(function, ()) if function else ():
-            self.first(exercise, check)
+            if memory is None or (exercise.path, check.name) in self._first:
+                self.first(exercise, check)
+            else:  # its cases weigh the claims only, until its own exercise begins (memory.py)
+                memory.graded_ahead(function, exercise.path, lambda e=exercise, c=check:
+                                    self.first(e, c))
 
     def explained_again(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's final verdict, its failure explained once more when no mistake named it
