@@ -76,8 +76,10 @@ class Memory:
 
     def size(self, function: str) -> int:
         """How many cases of `function` are kept, as it is and in every regrade: a verdict
-        explained when fewer were is weighed on them all again (dependencies.py)."""
-        return self.known(function) + sum(
+        explained when fewer were is weighed on them all again (dependencies.py). Those graded
+        ahead of their exercise count from when it begins: a name does not weigh them before."""
+        ahead = sum(1 for key in self.ran.get(function, {}) if key in self.ahead)
+        return self.known(function) - ahead + sum(
             len(kept) for (name, _), kept in self.around.items() if name == function)
 
     def known(self, function: str) -> int:
