@@ -42,11 +42,12 @@ from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.axes_off import ONE_AXIS_OFF
 from grader.checks.kinds.in_place import IN_PLACE
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, SEVERAL, opaque
+from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, RAISES, SEVERAL, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusals import INSTEAD, REFUSALS
 from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
+from grader.checks.kinds.square_claims import square_unclaimed
 from grader.checks.kinds.value_observations import COUNTS, OBSERVATIONS, SHAPED, described
 from grader.checks.properties import NAMED as PROPERTY_NAMED
 from grader.checks.property_named import below_zero
@@ -295,11 +296,13 @@ def _shown_hint(exercise, check_name: str, misconception: str, either: bool = Fa
 def _told_as(hint: str | None, shown: str) -> bool:
     """Whether the hint is the one the spec shows; or, for one slip made at several places, the
     same places told as the error model tells a slip the cases cannot place (they cannot tell
-    at which of them it is made: the same name, error_model._either)."""
+    at which of them it is made: the same name, error_model._either). A claim that the code is
+    right on square images is taken out where a square case failed (square_claims.py)."""
     opening, _, places = shown.partition(": ")
     hint = AREA_EXAMPLE.sub("", hint or "")  # a count by area's example: one the student's
     # code counted (tiling.with_area_example), not in the sentence the model alone gives
-    return hint == shown or (opening.startswith("One slip, made at ") and hint == (
+    return hint in (shown, square_unclaimed(shown)) or (  # "(right only when H == W)" said
+        opening.startswith("One slip, made at ") and hint == (  # only where it holds
         f"One slip, at one or more of these places (the cases cannot tell which): {places}"))
 
 
@@ -383,7 +386,8 @@ def test_a_buggy_submission_is_never_told_another_mistake(graded, submission):
     the words of the reference's code, on whichever function's check caught it: its claim, that
     the rewrite reproduces every output, is replayed below instead."""
     made = set().union(*(_mistakes(name) for name in fixture_metadata(submission).values()),
-                       GENERALISATIONS, {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS, INSTEAD,
+                       GENERALISATIONS, {RAISES + name for name in GENERALISATIONS},
+                       {ONE_AXIS_OFF, SEVERAL}, OBSERVATIONS, REFUSALS, INSTEAD,
                        SIGNATURE_MISMATCHES, COUNTS, SHAPED, {RANDOM},
                        fixture_metadata(submission, "ALIASES"))
     told = {(exercise_id, check.name): check.misconception

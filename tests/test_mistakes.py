@@ -3,6 +3,8 @@ the generalisation a function misses (checks/kinds/mistakes.py). The fixtures th
 submissions are tests/submissions/buggy/*_two_bugs.py and *_three_bugs.py (test_catalogue.py)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -216,10 +218,64 @@ def test_raises_is_said_only_where_every_failing_case_raised_it():
     square, tall = _case((np.zeros((4, 4, 3)), 0, 0, 1)), _case((np.zeros((7, 5, 1)), 0, 0, 1))
     index = CallOutcome("raised", error=StudentError("IndexError", "index 5", "", None))
     wide_value = CallOutcome("ok", value=np.zeros((5, 5, 2)))
-    both_raise = explained(failed, check, [square], tall, [], [index, index])
+    wide, other_tall = _case((np.zeros((5, 7, 1)), 0, 0, 1)), _case((np.zeros((9, 6)), 0, 0, 1))
+    both_raise = explained(failed, check, [square], tall, [], [(tall, index), (other_tall, index)])
     assert "and raises IndexError for a 7 x 5" in both_raise.hint, both_raise.hint
-    one_returns = explained(failed, check, [square], tall, [], [index, wide_value])
+    assert both_raise.raised == "IndexError"
+    one_returns = explained(failed, check, [square], tall, [], [(tall, index), (wide, wide_value)])
     assert "raises" not in one_returns.hint and ", wrong for a 7 x 5" in one_returns.hint
+    assert one_returns.raised is None
+
+
+def test_how_a_generalisation_fails_is_said_of_the_failures_of_its_kind_only():
+    """"wrong for a 4 x 6 image" is said only where a non-square case that should return a value
+    returned a wrong one: where each of them raised (KeyError), a 4-D array returned where
+    ValueError is due is a failure of another kind (no H x W image) and says nothing of them; a
+    non-square image P does not tile, returned where ValueError is due, makes "raises" false,
+    and "wrong" is not shown either: it "fails"."""
+    from grader.worker.outcomes import CallOutcome, StudentError
+    check = _Check("patchify", [])
+    check.folder = None
+    failed = CheckResult("rgb", 1, 0, FAILED, "case 1 of 5", hint="the check's hint")
+    square, wide = _case((np.zeros((4, 4, 3)), 2)), _case((np.zeros((4, 6, 3)), 2))
+    batch = PlannedCase((np.zeros((2, 4, 4, 3)), 2), {}, None, None, "x", None,
+                        (None, "ValueError"), {}, from_compiled=True)
+    untiled = PlannedCase((np.zeros((8, 10)), 4), {}, None, None, "x", None,
+                          (None, "ValueError"), {}, from_compiled=True)
+    key = CallOutcome("raised", error=StudentError("KeyError", "6", "", None))
+    value = CallOutcome("ok", value=np.zeros((4, 12)))
+    said = explained(failed, check, [square], wide, [batch], [(wide, key), (batch, value)])
+    assert said.hint.startswith("Your `patchify` is right when H == W, and raises KeyError for a "
+                                "4 x 6 image"), said.hint
+    said = explained(failed, check, [square], wide, [untiled], [(wide, key), (untiled, value)])
+    assert said.hint.startswith("Your `patchify` is right when H == W, and fails for a 4 x 6 "
+                                "image"), said.hint
+    said = explained(failed, check, [square], wide, [], [(wide, value)])
+    assert said.hint.startswith("Your `patchify` is right when H == W, wrong for a 4 x 6 image")
+
+
+def test_a_belied_generalisation_keeps_its_true_half_where_each_failure_of_its_kind_raised():
+    """Blind round 56's b56_10: an embed_image that reads the channels from the last axis raises
+    ValueError for every 2-D image, and embeds a 3-D image P does not tile where ValueError is
+    due: "right for (H, W, C) images" is false, "raises ValueError for a 2-D (H, W) image" true,
+    and said alone. Not where a 2-D image returned a value, nor with no raise seen."""
+    from grader.worker.outcomes import CallOutcome, StudentError
+    check = _Check("patchify", [])
+    check.folder = None
+    failed = CheckResult("rgb and gray", 1, 0, FAILED, "case 2 of 4", hint="the check's hint")
+    rgb, gray = _case((np.zeros((4, 6, 3)), 2)), _case((np.zeros((6, 3)), 3))
+    untiled = PlannedCase((np.zeros((6, 6, 3)), 4), {}, None, None, "x", None,
+                          (None, "ValueError"), {}, from_compiled=True)
+    reshape = CallOutcome("raised", error=StudentError("ValueError", "cannot reshape", "", None))
+    value = CallOutcome("ok", value=np.zeros((2, 4)))
+    half = explained(failed, check, [rgb], gray, [untiled], [(gray, reshape), (untiled, value)])
+    assert half.misconception == "raises_only_3d_images" and half.raised == "ValueError"
+    assert half.hint.startswith("Your `patchify` raises ValueError for a 2-D (H, W) image: "), (
+        half.hint)
+    other_gray = _case((np.zeros((4, 4)), 2))
+    assert explained(failed, check, [rgb], gray, [untiled, other_gray], [
+        (gray, reshape), (untiled, value), (other_gray, value)]) == failed
+    assert explained(failed, check, [rgb], gray, [untiled]) == failed
 
 
 def _pairs(rng):
@@ -670,7 +726,9 @@ def test_a_code_right_for_gray_and_rgb_only_and_a_raise_said_as_such():
     check = _Check("patch_dim", [])
     check.folder = None
     gray, rgb, default, four = _case((4, 1)), _case((2, 3)), _case((8,)), _case((14, 4))
-    name, hint = generalisation(check, [gray, rgb, default], four, raised="ValueError")
+    from grader.worker.outcomes import CallOutcome, StudentError
+    refused = CallOutcome("raised", error=StudentError("ValueError", "C must be 1 or 3", "", None))
+    name, hint = generalisation(check, [gray, rgb, default], four, [], [(four, refused)])
     assert name == "only_gray_or_rgb"
     assert hint.startswith("Your `patch_dim` is right for one and three channels (gray and RGB), "
                            "and raises ValueError for 4 channels")
@@ -720,3 +778,20 @@ def test_a_tuple_whose_one_item_is_the_expected_value_is_named_and_only_then():
         assert extra_items(failed, Check(), ran(*values, expected=expected)) is failed
     raised = [(with_(_case(()), _expectation=(right, None)), CallOutcome("raised"))]
     assert extra_items(failed, Check(), raised) is failed
+
+
+def test_every_square_claim_the_error_model_writes_is_one_it_can_take_back():
+    """A named mistake's "(right only when H == W)" is said only where no square case of the
+    function failed (square_claims.py): every sentence of every rewrite of the reference that
+    says H == W says it in a form square_unclaimed takes out, and keeps the rest."""
+    from grader.checks.kinds.square_claims import square_unclaimed
+    from grader.reference.error_model import model
+
+    claim = re.compile(r"right[^.;:]* when (?:H == W|W == H)")
+    said = [edit.sentence for function in REFERENCE.values() if (built := model(function))
+            for edit in built[1] if claim.search(edit.sentence)]
+    assert len(said) >= 4, said  # the sibling term, the square grid, rows, count, windows
+    for sentence in said:
+        taken = square_unclaimed(sentence)
+        assert not claim.search(taken), sentence
+        assert taken.startswith(sentence[:40]) and len(taken) > len(sentence) - 40, taken

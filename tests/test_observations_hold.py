@@ -854,3 +854,160 @@ def test_a_missing_kernel_test_is_said_only_where_the_calls_need_it(grade, stem,
         if not c.passed}
     assert told, stem
     assert any("kernel_untested" in (m or "") for m in told) == needed, told
+
+
+SCALED_ONLY_WHEN_CAUSAL = '''
+"""self_attention scaled by 1/sqrt(d_h + heads - 1) (right with one head), and scaled only when
+causal=True: no-causal-mask's one-head case is right, multi-head-attention's are not."""
+EXPECT = {"multi-head-attention": None, "no-causal-mask": None}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    d_h = d // heads
+    q, k, v = (x @ p[f"W{n}"] + p[f"b{n}"] for n in "qkv")
+    outs = []
+    for h in range(heads):
+        cols = slice(h * d_h, (h + 1) * d_h)
+        scores = q[:, cols] @ k[:, cols].T
+        if causal:
+            scores = scores / np.sqrt(d_h + heads - 1)
+            scores = scores + np.triu(np.full((T, T), -1e9), 1)
+        outs.append(softmax(scores, axis=-1) @ v[:, cols])
+    return np.hstack(outs) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_generalisation_weighs_the_checks_of_a_later_exercise(grade):
+    """no-causal-mask (graded first) has one one-head case, which this code gets right, and
+    fails with two heads: "right with one head" would be said there, but multi-head-attention's
+    one-head check, graded after it, fails. Every check of the function weighs the claim."""
+    results = grade(SCALED_ONLY_WHEN_CAUSAL)
+    one_head = next(c for c in results["multi-head-attention"].checks if c.name == "one head")
+    assert not one_head.passed
+    failed = [c for c in results["no-causal-mask"].checks if not c.passed]
+    assert failed and not any("one head" in (c.hint or "") for c in failed), [
+        c.hint for c in failed]
+    assert all(c.misconception != "only_one_head" for c in failed)
+
+
+CROPPED_GRID_FROM_HEIGHT = '''
+"""patchify with no tiling test (it crops to whole patches) and its grid counted n x n from H:
+wrong for non-square images, and for a square one P does not tile (a 5 x 5 image with P = 3
+returns a patch where ValueError is due)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, C = image.shape
+    rows, cols = H // P, H // P
+    image = image[:rows * P, :cols * P]
+    grid = image.reshape(rows, P, cols, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(rows * cols, P * P * C)
+'''
+
+
+def test_a_named_mistake_says_right_only_when_h_equals_w_only_where_no_square_image_failed(grade):
+    """The grid counted from H is named on the non-square cases, once with "(right only when
+    H == W)"; the same code crops the hidden 5 x 5 image that P = 3 does not tile, so that claim
+    is false of it there: the mistake stays named, without the claim."""
+    checks = grade(CROPPED_GRID_FROM_HEIGHT)["patchify"].checks
+    refusals = next(c for c in checks if c.name == "random images that do not tile")
+    assert not refusals.passed
+    named = [c for c in checks if not c.passed and c.hint_kind == MISTAKE]
+    assert named and all("counted n x n from the height" in c.hint for c in named), [
+        c.hint for c in named]
+    assert not any("H == W" in (c.hint or "") for c in checks), [c.hint for c in checks]
+
+
+def test_a_named_mistake_keeps_right_only_when_h_equals_w_where_every_square_image_passed(grade):
+    """The same grid from H behind a tiling test: every square case passes, the claim holds."""
+    guarded = CROPPED_GRID_FROM_HEIGHT.replace(
+        "    rows, cols = H // P, H // P\n",
+        "    num_patches(H, W, P)\n    rows, cols = H // P, H // P\n")
+    checks = grade(guarded)["patchify"].checks
+    named = [c for c in checks if not c.passed and c.hint_kind == MISTAKE]
+    assert named and all("(right only when H == W)" in c.hint for c in named), [
+        c.hint for c in checks]
+
+
+SQUARE_KEYED_SIDES = '''
+"""patchify whose patch counts come from a table keyed by H (KeyError for every non-square
+image) and which takes a 4-D array's last three axes (returns patches where ValueError is due)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = image[:, :, None]
+    H, W, C = image.shape[-3:]
+    num_patches(H, W, P)
+    counts = {H: H // P}
+    rows, cols = counts[H], counts[W]
+    grid = image.reshape(-1, rows, P, cols, P, C)[0].transpose(0, 2, 1, 3, 4)
+    return grid.reshape(rows * cols, P * P * C)
+'''
+
+
+def test_wrong_for_a_non_square_image_is_said_only_where_one_returned_a_wrong_value(grade):
+    """Every non-square image that should give patches raises KeyError; the one failure that
+    returned a value is a 4-D array's, where ValueError is due (no H x W image): "wrong for a
+    4 x 6 image" would say the non-square images returned wrong patches."""
+    checks = grade(SQUARE_KEYED_SIDES)["patchify"].checks
+    told = [c for c in checks if c.misconception == "only_square_images"]
+    assert told, [c.hint for c in checks]
+    assert all("and raises KeyError for a " in c.hint and "wrong for" not in c.hint
+               for c in told), [c.hint for c in told]
+
+
+CHANNELS_FROM_LAST_AXIS = '''
+"""embed_image with its kernel's channels read from the image's last axis (a gray (H, W) image's
+is W: ValueError), its flooring conv with no tiling test (a 6x6x3 image with P = 4 gets tokens
+where ValueError is due): blind round 56's b56_10."""
+EXPECT = {"cls-and-positions": None}
+
+
+def embed_image(image, params):
+    P = params["P"]
+    channels = image.shape[-1]
+    kernel = params["W_e"].reshape(P, P, channels, -1)
+    x = conv_patch_embed(image, kernel, params["b_e"], P)
+    h, w, c = x.shape
+    x = np.reshape(x, (h * w, c))
+    return np.concatenate([params["cls"][None, :], x], axis=0) + params["pos"]
+'''
+
+
+def test_a_belied_generalisation_keeps_the_raise_it_observed(grade):
+    """"right for (H, W, C) images" is false of this code (it embeds a 3-D image P does not
+    tile); "raises ValueError for a 2-D (H, W) image" is true (every gray image raised it), and
+    is said alone; the checks that fail by that raise point to it."""
+    checks = grade(CHANNELS_FROM_LAST_AXIS)["cls-and-positions"].checks
+    refusals = next(c for c in checks if c.name == "patches that do not tile raise ValueError")
+    assert not refusals.passed
+    half = [c for c in checks if c.misconception == "raises_only_3d_images"]
+    assert len(half) == 1 and half[0].hint_kind == OBSERVATION, [c.hint for c in checks]
+    assert half[0].hint.startswith("Your `embed_image` raises ValueError for a 2-D (H, W) image")
+    assert not any("right for" in (c.hint or "") for c in checks), [c.hint for c in checks]
+    worked = next(c for c in checks if c.name.startswith("the worked example"))
+    assert worked.hint_kind == OBSERVATION and half[0].name in worked.hint, worked.hint
+
+
+def test_a_raise_a_generalisation_said_is_pointed_to_from_the_checks_it_explains(grade):
+    """With a tiling test, the same code is right for every (H, W, C) image: the whole
+    generalisation is said, with the raise it observed, and the worked example (a gray image that
+    raised it) points to it (raised_seen.py reads the raise the generalisation kept)."""
+    tiled = CHANNELS_FROM_LAST_AXIS.replace(
+        '    P = params["P"]\n',
+        '    P = params["P"]\n    num_patches(image.shape[0], image.shape[1], P)\n')
+    checks = grade(tiled)["cls-and-positions"].checks
+    said = [c for c in checks if c.misconception == "only_3d_images"]
+    assert len(said) == 1 and said[0].raised == "ValueError", [c.hint for c in checks]
+    assert said[0].hint.startswith("Your `embed_image` is right for (H, W, C) images, and raises "
+                                   "ValueError for a 2-D (H, W) image")
+    worked = next(c for c in checks if c.name.startswith("the worked example"))
+    assert worked.hint_kind == OBSERVATION and said[0].name in worked.hint, worked.hint

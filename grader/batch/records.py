@@ -102,6 +102,7 @@ def _fields(instance) -> dict:
 def _check_fields(check: CheckResult) -> dict:
     data = _fields(check)
     data.pop("outputs", None)  # grading's own (dependencies.py), not a report's
+    data.pop("raised", None)  # grading's own (raised_seen.py), not a report's
     return data
 
 

@@ -70,6 +70,8 @@ class Dependencies:
                 return self.first(exercise, check)
             self._busy.add(key)
             try:
+                if self.first(exercise, check).status != PASSED:
+                    self._all_ran(check.function)
                 result, explain = self._regraded(exercise, check)
                 self._final[key] = self._finished(exercise, check,
                                                   explain(result) if explain else result)
@@ -80,6 +82,21 @@ class Dependencies:
             finally:
                 self._busy.discard(key)
         return self._final[key]
+
+    def _all_ran(self, function: str | None) -> None:
+        """Every check of `function` graded once as it is (its first verdict), in whichever
+        exercise: a failure is explained weighing all the cases its function runs in this
+        submission (kinds/memory.py), a later exercise's too, for the claims it makes ("right
+        with one head" said on no-causal-mask would be false of a `self_attention` whose
+        one-head check in multi-head-attention, graded after it, fails); not for the mistakes
+        it names, which weigh what they did (Memory.ahead). Each verdict is computed once."""
+        memory = MEMORY.get()
+        for exercise, check in self.functions.get(function, ()) if function else ():
+            if memory is None or (exercise.path, check.name) in self._first:
+                self.first(exercise, check)
+            else:  # its cases weigh the claims only, until its own exercise begins (memory.py)
+                memory.graded_ahead(function, exercise.path, lambda e=exercise, c=check:
+                                    self.first(e, c))
 
     def explained_again(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's final verdict, its failure explained once more when no mistake named it
@@ -382,7 +399,7 @@ class Dependencies:
         here = self._shown(exercise, check)
         if not here or here[0][0].expectation()[1] is not None:
             return ""
-        calls = self._judged(check.function, other.path)
+        calls = self._judged(check.function, other.path, check.hidden)
         if _refusals_only(calls) and here[0][1].status == "ok":
             return REFUSALS  # an exception wrong, or missing, there; a value returned here
         there = [(_features(p), right) for p, right in calls if p.expectation()[1] is None]
@@ -400,12 +417,15 @@ class Dependencies:
         return [(p, o) for p, o, judge in self._calls.get((exercise.path, check.name), ())
                 if not judge(p, o)][:1]
 
-    def _judged(self, function: str, path: str | None = None) -> list:
+    def _judged(self, function: str, path: str | None = None, hidden: bool = True) -> list:
         """[(planned case, judged right)] of every call of `function` its own checks made as
         first graded (those of the exercise at `path` only, when given; else every one, each
-        graded first: `broken` stops at the first that fails)."""
+        graded first: `broken` stops at the first that fails); of its visible checks only
+        unless `hidden` (what a visible check is told never rests on a hidden one's cases,
+        which may have been graded before it: _all_ran)."""
         checks = [(e, c) for e, c in self.functions.get(function, ())  # None: not graded
-                  if e.path == path or (path is None and self.first(e, c) is not None)]
+                  if (hidden or not c.hidden)
+                  and (e.path == path or (path is None and self.first(e, c) is not None))]
         return [(p, judge(p, o)) for e, c in checks
                 for p, o, judge in self._calls.get((e.path, c.name), ())]
 

@@ -63,6 +63,7 @@ class SubmissionGrading:
         start = time.perf_counter()
         token = MEMORY.set(self.memory)  # what one check learns, its other checks use
         self.memory.around.clear()  # the regrades' cases weigh within their exercise only
+        self.memory.begin(exercise.path)  # its cases graded ahead of it: ordinary ones now
         try:
             checks = [check for check in exercise.checks if self._graded(check)]
             for check in checks:  # every check's own verdict first, so that explaining one

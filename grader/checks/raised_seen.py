@@ -8,18 +8,23 @@ about something else (the [CLS] order, which the student has right) misleads (bl
 b56_10). So, once every check of an exercise is graded (grade.SubmissionGrading.exercise), such
 a check's checklist hint gives way to one that points to the check that said it, read from the
 cases each function ran (kinds/memory.py): every failed case of the check raised that exception
-on an input where the generalisation does not hold.
+on an input where the generalisation does not hold. Where a failure belied the generalisation, its
+true half ("Your `embed_image` raises ValueError for a 2-D (H, W) image", RAISES + its name) is
+pointed to alike. The exception is the one the generalisation kept (CheckResult.raised).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from .kinds.memory import Memory
-from .kinds.mistakes import GENERALISATIONS, reference_parameters
+from .kinds.mistakes import (
+    GENERALISATIONS,
+    RAISES,
+    TITLES,
+    case_arguments,
+    reference_parameters,
+)
 from .results import CHECKLIST, FAILED, OBSERVATION, CheckResult
-
-_RAISES = re.compile(r", and raises (\w+) ")
 
 
 def pointed(checks: list, results: tuple[CheckResult, ...], cases, memory: Memory
@@ -27,10 +32,10 @@ def pointed(checks: list, results: tuple[CheckResult, ...], cases, memory: Memor
     """`results` (of `checks`, in order) with each such checklist hint pointing to the check
     whose generalisation said the raise (the module's docstring). `cases(check)`: its planned
     cases, as they ran."""
-    said = [(at, check, result.misconception, raised.group(1))
+    said = [(at, check, result.misconception, result.raised)
             for at, (check, result) in enumerate(zip(checks, results, strict=True))
-            if result.hint_kind == OBSERVATION and result.misconception in GENERALISATIONS
-            and (raised := _RAISES.search(result.hint or ""))]
+            if result.hint_kind == OBSERVATION and result.raised
+            and (result.misconception or "").removeprefix(RAISES) in GENERALISATIONS]
     if not said:
         return results
     out = list(results)
@@ -45,7 +50,7 @@ def pointed(checks: list, results: tuple[CheckResult, ...], cases, memory: Memor
                 side = "above" if there < at else "below"
                 out[at] = replace(result, hint_kind=OBSERVATION, hint=(
                     f"Your `{function}` raises {raised} here on an input of the kind the check "
-                    f"\"{other.name}\" ({side}) found it {GENERALISATIONS[name][1]}: the same "
+                    f"\"{other.name}\" ({side}) found it {TITLES[name]}: the same "
                     f"cause; see that check's hint."))
                 break
     return tuple(out)
@@ -56,10 +61,10 @@ def _same(check, planned: list, memory: Memory, name: str, raised: str) -> bool:
     the generalisation `name` does not hold (at least one such case ran)."""
     ran = memory.ran.get(check.function, {})
     params, defaults = reference_parameters(check)
-    holds = GENERALISATIONS[name][0]
+    holds = GENERALISATIONS[name.removeprefix(RAISES)][0]
     wrong = [(p, outcome) for p in planned if id(p) in ran
              for _, outcome, judge in [ran[id(p)]] if not judge(p, outcome)]
     return bool(wrong) and all(
         outcome.status == "raised" and outcome.error.type == raised
-        and holds({**defaults, **dict(zip(params, p.args, strict=False)), **p.kwargs}) is False
+        and holds(case_arguments(params, defaults, p)) is False
         for p, outcome in wrong)

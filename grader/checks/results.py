@@ -51,6 +51,10 @@ class CheckResult:
     # a property's (function, its values here all the expected ones) (property_calls.Verdict):
     # grading's own, for dependencies._compared; not kept in records
     outputs: tuple[tuple[str, bool], ...] = ()
+    # the exception a generalisation says the function raises where it is not right ("right
+    # for (H, W, C) images, and raises ValueError for a 2-D (H, W) one": kinds/mistakes.py), for
+    # raised_seen.py; grading's own, not kept in records
+    raised: str | None = None
 
     @property
     def passed(self) -> bool:

@@ -70,9 +70,17 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
     def renamed(function: str) -> dict[str, str]:
         return _renamed(function, source, folder)
 
-    hint = theirs(respelled(check.hint, source), source, renamed)
-    return replace(check, hint=placed(attributed(spelled(hint, source, folder), source, folder),
-                                      source))
+    passes = (  # in this order, each given the hint the one before it gave
+        lambda hint: respelled(hint, source),  # a diagonal's offset in the student's call
+        lambda hint: theirs(hint, source, renamed),  # a constant's range as the student's number
+        lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells
+        lambda hint: attributed(hint, source, folder),  # the others as the model solution's
+        lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
+    )
+    hint = check.hint
+    for step in passes:
+        hint = step(hint)
+    return replace(check, hint=hint)
 
 
 def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:

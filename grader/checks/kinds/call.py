@@ -45,6 +45,7 @@ from .mistakes import (
     generated,
     named,
     output_matches,
+    square_claim_held,
     unexplained_elsewhere,
 )
 from .randomness import repeated
@@ -357,9 +358,15 @@ class CallCheck(Kind):
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
         result = refused(result, self, judged, planned, outcome)
+        ahead = [] if memory is None or self.integration or setting != () else [  # a later
+            (p, o) for p, o in memory.outcomes(self.call, setting, ahead=True)  # exercise's
+            if not self._right(p, o)]  # failures: a claim weighs them (Memory.ahead), a name not
         result = explained(result, self, right, planned, [  # a failure on any check belies a
-            p for p, ok in judged if not ok] + [p for p, _ in elsewhere], [outcome, *(  # claim,
-            o for p, o in [*ran, *elsewhere] if not self._right(p, o))])  # a refusal's too
+            p for p, ok in judged if not ok] + [p for p, _ in [*elsewhere, *ahead]], [
+            (planned, outcome), *((p, o) for p, o in [*ran, *elsewhere] if not self._right(
+                p, o)), *ahead])  # a refusal's too
+        result = square_claim_held(result, self, [  # "(right only when H == W)" of a mistake,
+            p for p, o in ran if not self._right(p, o)] + [p for p, _ in [*elsewhere, *ahead]])
         result = extra_items(result, self, ran)  # a tuple, one item of it the right value
         return described(result, self, planned, outcome, ran)
 

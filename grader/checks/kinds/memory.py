@@ -22,6 +22,27 @@ class Memory:
     # (those of the exercise being graded: SubmissionGrading.exercise clears them)
     around: dict = field(default_factory=dict)
     changing: dict = field(default_factory=dict)  # function -> its values change between calls
+    # id(planned) -> its exercise's path, for the cases of checks graded ahead of their exercise
+    # (dependencies.Dependencies._all_ran): what a claim ("right with one head") weighs too,
+    # never what names a mistake (a listed mask "although causal is False" stays named on
+    # no-causal-mask, where multi-head-attention's calls leave causal out); ordinary from
+    # when their exercise begins (`begin`)
+    ahead: dict = field(default_factory=dict)
+    begun: set = field(default_factory=set)  # the paths of the exercises begun
+
+    def begin(self, path) -> None:
+        """The exercise at `path` is graded now: its cases graded ahead are ordinary ones."""
+        self.begun.add(path)
+        self.ahead = {key: there for key, there in self.ahead.items() if there != path}
+
+    def graded_ahead(self, function: str, path, grade) -> None:
+        """`grade()`, a check of `function` in the exercise at `path`; the cases it keeps are
+        ahead of their exercise when that has not begun."""
+        known = set(self.ran.get(function, {}))
+        grade()
+        if path not in self.begun:
+            self.ahead.update((key, path) for key in self.ran.get(function, {})
+                              if key not in known)
 
     def remember(self, worker, function: str, ran: list, judge) -> None:
         """Keep `ran` ((planned case, outcome) pairs) of `function`, run by the student's own
@@ -45,17 +66,20 @@ class Memory:
             return None
         return tuple(sorted(stand_ins.names))
 
-    def outcomes(self, function: str, setting: tuple | None = ()) -> list:
+    def outcomes(self, function: str, setting: tuple | None = (), ahead: bool = False) -> list:
         """(planned case, outcome) of every case `function` ran in this submission, as it is
-        (`setting` ()), or with the stand-ins `setting` names bound (none for None)."""
+        (`setting` ()), or with the stand-ins `setting` names bound (none for None); those
+        graded ahead of their exercise only when `ahead`, and then only them."""
         kept = self.ran if setting == () else {} if setting is None else self.around
-        return [(p, o) for p, o, _ in kept.get(function if setting == () else (
-            function, setting), {}).values()]
+        return [(p, o) for key, (p, o, _) in kept.get(function if setting == () else (
+            function, setting), {}).items() if (key in self.ahead) == ahead]
 
     def size(self, function: str) -> int:
         """How many cases of `function` are kept, as it is and in every regrade: a verdict
-        explained when fewer were is weighed on them all again (dependencies.py)."""
-        return self.known(function) + sum(
+        explained when fewer were is weighed on them all again (dependencies.py). Those graded
+        ahead of their exercise count from when it begins: a name does not weigh them before."""
+        ahead = sum(1 for key in self.ran.get(function, {}) if key in self.ahead)
+        return self.known(function) - ahead + sum(
             len(kept) for (name, _), kept in self.around.items() if name == function)
 
     def known(self, function: str) -> int:

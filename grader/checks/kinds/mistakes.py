@@ -30,6 +30,7 @@ from ..course import reference_function
 from ..results import FAILED, MISTAKE, OBSERVATION
 from .axes_off import ONE_AXIS_OFF
 from .memory import MEMORY
+from .square_claims import square_unclaimed
 
 JOIN = "+"  # as reference/misconceptions.py joins a combination's names
 
@@ -118,20 +119,36 @@ def explained(result, check: Check, passed: list[PlannedCase], planned: PlannedC
     and misconception ("only_square_images"), when no misconception matched and the case should
     have returned a value. `passed`: the cases that ran and passed, before or after `planned`
     (a request runs several); `failing`: the others that failed, a refusal's among them (a
-    square image returned where ValueError is due belies "right when H == W"); `failures`: the
-    outcomes of the function's failing cases on every check, this one's among them: the exception
-    they all raised is said in place of "wrong", never where one returned (a wide image's wrong
-    shape beside a tall one's IndexError, blind round 55's b55_11; on another check too)."""
+    square image returned where ValueError is due belies "right when H == W"); `failures`:
+    (planned case, outcome) of the function's failing cases on every check, this one's among
+    them, which say how it fails where the generalisation does not hold (`generalisation`).
+    The exception said is kept as the result's `raised` (raised_seen.py reads it)."""
     if (result.status != FAILED or result.misconception or not passed
             or planned.expectation()[1] is not None):
         return result
-    kinds = {o.error.type if o.status == "raised" else None for o in failures}
-    raised = kinds.pop() if len(kinds) == 1 else None
-    found = generalisation(check, passed, planned, failing, raised)
+    found = generalisation(check, passed, planned, failing, failures)
     if found is None:
         return result
     name, hint = found
-    return replace(result, hint=hint, misconception=name, hint_kind=OBSERVATION)
+    holds = GENERALISATIONS.get(name.removeprefix(RAISES), (None,))[0]
+    raised = None if holds is None else _raised(check, holds, failures)
+    return replace(result, hint=hint, misconception=name, hint_kind=OBSERVATION,
+                   raised=raised if raised and " or " not in raised else None)
+
+
+def square_claim_held(result, check: Check, failing: list[PlannedCase]):
+    """`result` whose named mistake says the code is right on square images ("(right only when
+    H == W)": square_claims.py) without that claim, where one of `failing` (the function's
+    failed cases on every check, refusals among them) is square: a crop with no tiling test
+    returns a 5 x 5 image's patches where ValueError is due, so "right only when H == W" would
+    over-claim there. The mistake itself stays named."""
+    if result.hint_kind != MISTAKE or not result.hint:
+        return result
+    params, defaults = reference_parameters(check)
+    if not any(_square(case_arguments(params, defaults, p)) is True for p in failing):
+        return result
+    hint = square_unclaimed(result.hint)
+    return result if hint == result.hint else replace(result, hint=hint)
 
 
 def opaque(check: Check) -> frozenset:
@@ -288,28 +305,43 @@ def search_key(function, calls, failing: int, how, opaque_names: frozenset) -> t
 
 
 def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
-                   failing: list[PlannedCase] = (), raised: str | None = None
+                   failing: list[PlannedCase] = (), failures: list = ()
                    ) -> tuple[str, str] | None:
     """(name, hint) of the one of GENERALISATIONS that holds on every passed case and not on
     `failed`, nor on any other case in `failing` (a failure where it holds would belie it);
     when several do, all of them at once (SEVERAL: naming one of two differences may mislead);
-    None when none does. `raised`: the exception the failed case raised, said in place of
-    "wrong" (a square-only guard raises for a non-square image)."""
+    None when none does. `failures`: (planned case, outcome) of the function's failing cases,
+    `failed`'s among them: how they fail on inputs of `failed`'s kind (where the generalisation
+    does not hold; a failure of another kind, a 4-D array's refusal, says nothing of them) is
+    said after "right ...": "raises X" where each of them raised X (a square-only guard),
+    "wrong" where one of them should have returned a value and returned a wrong one, else
+    "fails". Where a failure of the kind it holds on belies it, the true half alone, when each
+    failure of `failed`'s kind raised (RAISES + its name): "Your `embed_image` raises
+    ValueError for a 2-D (H, W) image", of code that also embeds a 3-D image P does not tile."""
     params, defaults = reference_parameters(check)
-    named = [{**defaults, **_arguments(params, p)} for p in passed]
-    here = {**defaults, **_arguments(params, failed)}
-    others = [{**defaults, **_arguments(params, p)} for p in failing]
-    wrong = f", and raises {raised} " if raised else ", wrong "
-    found = [(name, f"Your `{check.function}` is right "
-              + words(here, check.hidden).replace(", wrong ", wrong, 1))
-             for name, (holds, _, _, words) in GENERALISATIONS.items()
-             if all(holds(a) in (True, ONE_COLUMN_EACH, ASIDE) for a in named)
-             and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)
-             and not any(holds(a) is True for a in others)]
+    named = [case_arguments(params, defaults, p) for p in passed]
+    here = case_arguments(params, defaults, failed)
+    others = [case_arguments(params, defaults, p) for p in failing]
+    seen = [(name, holds, words) for name, (holds, _, _, words) in GENERALISATIONS.items()
+            if all(holds(a) in (True, ONE_COLUMN_EACH, ASIDE) for a in named)
+            and any(holds(a) is True for a in named) and holds(here) in (False, ONE_COLUMN_EACH)]
     if not {1, 3} <= {_channels_of(a) for a in named}:  # "gray and RGB": right on both seen
-        found = [(name, hint) for name, hint in found if name != "only_gray_or_rgb"]
+        seen = [(name, holds, words) for name, holds, words in seen if name != "only_gray_or_rgb"]
+    found, halves = [], []
+    for name, holds, words in seen:
+        said, raised = words(here, check.hidden), _raised(check, holds, failures)
+        if not any(holds(a) is True for a in others):
+            how = (f", and raises {raised} " if raised else ", wrong "
+                   if _returned(check, holds, failures) or not failures else ", and fails ")
+            found.append((name, f"Your `{check.function}` is right "
+                          + said.replace(", wrong ", how, 1)))
+        elif raised and ", wrong " in said:  # belied: "right ..." is false, "raises" true
+            halves.append((RAISES + name, f"Your `{check.function}` raises {raised} "
+                           + said.split(", wrong ", 1)[1]))
+    if not found:
+        return halves[0] if len(halves) == 1 else None
     if len(found) < 2:
-        return found[0] if found else None
+        return found[0]
     names = [name for name, _ in found]  # each holds on every pass: say them all, as one
     conditions = " and ".join(GENERALISATIONS[n][2][0] for n in names)
     aspects = [GENERALISATIONS[n][2][1] for n in names]
@@ -317,6 +349,29 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     return SEVERAL, (f"Your `{check.function}` is right on every case that ran {conditions}, "
                      f"and wrong on this one, which is neither: look for a step that depends "
                      f"on {aspects}")
+
+
+def _unlike(check: Check, holds, failures: list) -> list:
+    """The outcomes of `failures` ((planned case, outcome) pairs) on inputs where `holds` is
+    False: the failing cases of the kind a generalisation is not right for."""
+    params, defaults = reference_parameters(check)
+    return [o for p, o in failures if holds(case_arguments(params, defaults, p)) is False]
+
+
+def _raised(check: Check, holds, failures: list) -> str | None:
+    """The exception (or "X or Y": each one of them) every failing case of `failures` where
+    `holds` is False raised; None where one did not raise, or none ran."""
+    unlike = _unlike(check, holds, failures)
+    if not unlike or any(o.status != "raised" for o in unlike):
+        return None
+    return " or ".join(sorted({o.error.type for o in unlike}))
+
+
+def _returned(check: Check, holds, failures: list) -> bool:
+    """Whether one of `failures` where `holds` is False returned a value where one was due."""
+    params, defaults = reference_parameters(check)
+    return any(o.status == "ok" and p.expectation()[1] is None for p, o in failures
+               if holds(case_arguments(params, defaults, p)) is False)
 
 
 def reference_parameters(check: Check) -> tuple[tuple[str, ...], dict]:
@@ -330,8 +385,11 @@ def reference_parameters(check: Check) -> tuple[tuple[str, ...], dict]:
         n: p.default for n, p in signature.parameters.items() if p.default is not p.empty}
 
 
-def _arguments(params: tuple[str, ...], planned: PlannedCase) -> dict:
-    return {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
+def case_arguments(params: tuple[str, ...], defaults: dict, planned: PlannedCase) -> dict:
+    """A case's arguments by name: those passed by position named by `params`, the reference's
+    parameters, and `defaults` for those it leaves out (`C=3`), as `reference_parameters(check)`
+    gives both."""
+    return {**defaults, **dict(zip(params, planned.args, strict=False)), **planned.kwargs}
 
 
 def _image_shape(arguments) -> tuple | None:
@@ -466,7 +524,7 @@ GENERALISATIONS = {
         "numbers)")),
     "only_3d_images": (_channels_axis, "wrong for 2-D (H, W) images",
                        ("with (H, W, C) images", "a 2-D image"), lambda a, hidden: (
-        "for (H, W, C) images, wrong for a 2-D (H, W) one: a 2-D image is one channel, "
+        "for (H, W, C) images, wrong for a 2-D (H, W) image: a 2-D image is one channel, "
         "(H, W, 1): treat it as `image[..., None]` (and read H, W from `image.shape[:2]`).")),
     "only_one_head": (_one_head, "right for one head only",
                       ("with one head", "the number of heads"), lambda a, hidden: (
@@ -481,7 +539,7 @@ GENERALISATIONS = {
         "a step that treats integer pixels differently")),
     "only_2d_inputs": (_no_batch_axis, "wrong with leading (batch) axes",
                        ("with inputs of two axes", "leading axes"), lambda a, hidden: (
-        f"for inputs of two axes (T, d), wrong for one with leading axes {np.shape(a['x'])}: "
+        f"for inputs of two axes (T, d), wrong for an input with leading axes {np.shape(a['x'])}: "
         "check what each step does with the axes before the last")),
     "only_last_two_axes": (_last_two_axes, "wrong along an axis before the last two",
                            ("along the last two axes", "`axis`"), lambda a, hidden: (
@@ -494,6 +552,16 @@ GENERALISATIONS = {
         "last one only, move `axis` last and back)")),
 }
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
+RAISES = "raises_"  # + a generalisation's name: its true half where a failure belies it
+RAISES_TITLES = {"only_square_images": "raises for non-square images",
+                 "only_one_channel": "raises for several channels",
+                 "only_gray_or_rgb": "raises for channels other than gray and RGB",
+                 "only_3d_images": "raises for 2-D (H, W) images",
+                 "only_one_head": "raises with several heads",
+                 "only_float_images": "raises for integer images",
+                 "only_2d_inputs": "raises with leading (batch) axes",
+                 "only_last_two_axes": "raises along an axis before the last two"}
 TITLES = {**{name: title for name, (_, title, _, _) in GENERALISATIONS.items()},
+          **{RAISES + name: title for name, title in RAISES_TITLES.items()},
           SEVERAL: "right on a narrower set of inputs",
           ONE_AXIS_OFF: "right values, an axis of length 1 too many, too few or moved"}
