@@ -817,18 +817,18 @@ def test_an_integration_failure_names_the_broken_functions_it_runs(graded, submi
     assert graded[submission]["vit-forward"].score == graded[submission]["vit-forward"].max_score
 
 
-def test_a_check_of_several_functions_points_at_the_one_broken_elsewhere(graded):
+def test_a_check_against_a_broken_yardstick_is_graded_around_it(graded):
     """HF's ViTPatchEmbeddings ported without its transpose: linear_patch_embed returns (d, N),
-    named on linear-patch-embed. kernel-stride's property tests linear_patch_embed and
-    conv_patch_embed together and cannot be graded around either: it says which of the two
-    loses points in its own exercise, not the spec's checklist of both."""
+    named on linear-patch-embed. kernel-stride's property compares the (correct) convolution
+    with the student's linear_patch_embed; it tests the convolution, so since blind round 58
+    (b58_14) it is graded again with the grader's linear_patch_embed standing in for the broken
+    one and passes, saying so (until then it lost its points and only said which of the two
+    loses points in its own exercise)."""
     fixture = SUBMISSIONS / "buggy" / "hf_patch_embeddings_flatten_without_transpose.py"
     check = next(c for c in graded[fixture]["kernel-stride"].checks
                  if c.name.startswith("kernel P, stride P"))
-    assert not check.passed and check.hint_kind == OBSERVATION
-    assert check.hint.startswith("This check tests your ")
-    assert ("Your `linear_patch_embed` loses points in its own exercise (linear-patch-embed)"
-            in check.hint) and "`conv_patch_embed` loses" not in check.hint
+    assert check.passed and check.stand_ins == ("linear_patch_embed",)
+    assert "your `linear_patch_embed` is wrong (see linear-patch-embed)" in check.message
 
 
 def test_a_function_right_around_its_own_broken_helper_is_not_said_to_lose_points(

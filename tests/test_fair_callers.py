@@ -28,7 +28,11 @@ CASES = {"attention_per_head_softmax_axis0.py": ("stable-softmax",
          # two broken helpers, one of which a correct caller relies on: graded again with the
          # student's own softmax put back, vit_forward keeps its points
          "features_first_attention_on_own_softmax_axis0_default.py": (
-             {"patchify", "stable-softmax"}, {"vit-forward"})}
+             {"patchify", "stable-softmax"}, {"vit-forward"}),
+         # a property's yardstick: kernel-stride compares the (correct) convolution with the
+         # student's own linear_patch_embed, which flattens each patch channel first (b58_14)
+         "conv_compared_with_own_linear_embed_channel_first.py": (
+             "linear-patch-embed", {"kernel-stride"})}
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +183,82 @@ def test_only_a_helper_the_function_is_declared_to_be_built_on_is_computed(
     header, _ = stand_ins.answer(helper, {"call": json.loads(call.json)}, list(call.blobs), 0)
     assert (recording.asked == [helper]) is asked
     assert (header["status"] == "ok") is asked
+
+
+EQUIVALENCE = "kernel P, stride P"  # kernel-stride's check comparing the two embeddings
+CHANNEL_FIRST_LINEAR = """
+def linear_patch_embed(image, W_e, b_e, P):
+    x = _as_hwc(image)
+    H, W, C = x.shape
+    num_patches(H, W, P)
+    x = x.reshape(H // P, P, W // P, P, C).transpose(0, 2, 4, 1, 3)  # (c, p1, p2): torch's
+    return x.reshape(-1, C * P * P) @ W_e + b_e
+"""
+# the bias left out: wrong (a wrong kernel order, channel first as the linear map above, would
+# agree with that linear map: both wrong alike, which this check cannot see)
+NO_BIAS_CONV = """
+def conv_patch_embed(image, K, b, stride):
+    x = _as_hwc(image)
+    H, W, C = x.shape
+    k, d = K.shape[0], K.shape[-1]
+    if k > H or k > W:
+        raise ValueError("kernel larger than the image")
+    Hp, Wp = (H - k) // stride + 1, (W - k) // stride + 1
+    out = np.empty((Hp, Wp, d))
+    for i in range(Hp):
+        for j in range(Wp):
+            window = x[i * stride:i * stride + k, j * stride:j * stride + k, :]
+            out[i, j] = window.reshape(-1) @ K.reshape(-1, d)
+    return out
+"""
+STUB_LINEAR = """
+def linear_patch_embed(image, W_e, b_e, P):
+    raise NotImplementedError
+"""
+
+
+def _kernel_stride(driver, tmp_path, name, *sources):
+    """kernel-stride's and linear-patch-embed's results for the solution with `sources`."""
+    snippet = tmp_path / "snippets" / name
+    snippet.parent.mkdir(parents=True)
+    snippet.write_text("# ruff: noqa: F821\n" + "\n".join(sources))
+    report = driver.grade(build_submission(snippet, tmp_path)).report
+    return {e.id: e for e in report.exercises}
+
+
+@pytest.mark.parametrize("linear", [CHANNEL_FIRST_LINEAR, STUB_LINEAR],
+                         ids=["channel-first", "not-written"])
+def test_a_correct_convolution_is_not_charged_for_the_linear_map_it_is_compared_with(
+        driver, tmp_path, linear):
+    """Blind round 58's b58_14 (issue 38, item 4): kernel-stride's equivalence check compares
+    the student's conv_patch_embed with the student's own linear_patch_embed. It tests the
+    convolution; a linear_patch_embed that loses points in its own exercise (channel first, or
+    not written yet) is its yardstick only, stood in for by the grader's: a correct convolution
+    gets full points there, and the check says which function was stood in for."""
+    results = _kernel_stride(driver, tmp_path, "correct_conv.py", linear)
+    assert results["linear-patch-embed"].score < results["linear-patch-embed"].max_score
+    kernel_stride = results["kernel-stride"]
+    assert kernel_stride.score == kernel_stride.max_score
+    check = next(c for c in kernel_stride.checks if c.name.startswith(EQUIVALENCE))
+    assert check.passed and check.stand_ins == ("linear_patch_embed",)
+    assert "correct `linear_patch_embed` standing in for yours" in check.message
+
+
+def test_a_wrong_convolution_still_loses_the_check_against_a_correct_linear_map(
+        driver, tmp_path):
+    """The other way round: linear_patch_embed right, conv_patch_embed without its bias.
+    Nothing is stood in for (the yardstick passes its own checks), and the check, which tests
+    the convolution, is lost; the same with the linear map broken too (its stand-in does not
+    make a wrong convolution right: the failure is said to be in conv_patch_embed's own code)."""
+    alone = _kernel_stride(driver, tmp_path, "wrong_conv.py", NO_BIAS_CONV)
+    assert alone["linear-patch-embed"].score == alone["linear-patch-embed"].max_score
+    check = next(c for c in alone["kernel-stride"].checks if c.name.startswith(EQUIVALENCE))
+    assert not check.passed and not check.stand_ins and check.score == 0
+    assert "standing in" not in check.message
+
+    both = _kernel_stride(driver, tmp_path / "both", "both_wrong.py", NO_BIAS_CONV,
+                          CHANNEL_FIRST_LINEAR)
+    check = next(c for c in both["kernel-stride"].checks if c.name.startswith(EQUIVALENCE))
+    assert not check.passed and check.stand_ins == ("linear_patch_embed",)
+    assert "this failure is in `conv_patch_embed`'s own code" in check.message
+    assert "`linear_patch_embed` loses" not in (check.hint or "")

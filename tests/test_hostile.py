@@ -140,9 +140,11 @@ ATTACKS = [
     Attack("signal_grader", NOTHING, root_only=True),
     # stand-ins answer only the calls the course solution makes (issue 22): no points for a
     # function that was never written, nothing run in the grading process for a stand-in
+    # (kernel-stride keeps its points: its convolution is the solution's, compared with the
+    # grader's linear_patch_embed standing in for the one written through embed_image)
     Attack("stub_through_embed_image", frozenset({
         "patch-count", "token-count", "attention-cost", "patchify", "linear-patch-embed",
-        "kernel-stride", "cls-and-positions", "why-positions"}), note=ONLY_SOLUTION_CALLS),
+        "cls-and-positions", "why-positions"}), note=ONLY_SOLUTION_CALLS),
     Attack("defined_through_each_other", frozenset({"patch-count", "patchify"}),
            note=ONLY_SOLUTION_CALLS),
     Attack("long_stand_in_call", frozenset({"layer-norm", "vit-forward", "vit-checkpoint"}),

@@ -627,7 +627,7 @@ def _fake_check(name: str, function: str):
     from types import SimpleNamespace
     return SimpleNamespace(name=name, function=function, regradable=True, points=1.0,
                            hidden=False, visibility="visible", hint=None,
-                           names_read=lambda: (function,))
+                           names_read=lambda: (function,), names_tested=lambda: (function,))
 
 
 @pytest.mark.parametrize("recorded_answers_it", [True, False])

@@ -159,7 +159,7 @@ class Dependencies:
         first = self._first_graded(exercise, check)
         if first[0].status not in REGRADED or not check.regradable:
             return first
-        tested = check.names_read()  # what the check tests is never stood in for
+        tested = check.names_tested()  # what the check tests is never stood in for
         broken = tuple(n for n in self.functions if n not in tested and self.broken(n))
         if not broken:
             return first
@@ -306,8 +306,10 @@ class Dependencies:
         it calls gets full points (graded again around it), so it does not lose points. Where
         the check judged each function's values (`result.outputs`: cost_ratio), one whose
         values here are all the expected ones is not blamed (a `num_tokens` wrong on
-        non-square images only), and the one whose values differ is said instead."""
-        tested = check.names_read()
+        non-square images only), and the one whose values differ is said instead. A verdict
+        graded again around broken helpers had a yardstick that loses points stood in for
+        (`names_tested`): only the functions the check tests are said."""
+        tested = check.names_tested() if result.stand_ins else check.names_read()
         if result.misconception:  # a property's finding (a bag of tiles) says more
             return result
         broken = [n for n in tested if any(

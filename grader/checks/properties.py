@@ -21,14 +21,21 @@ PROPERTIES: dict[str, Callable[[PropertyContext], Verdict]] = {}
 # The student functions each property calls, given the check's options: what its exercise's
 # `uses:` must list (validate.py).
 PROPERTY_CALLS: dict[str, Callable[[dict], tuple[str, ...]]] = {}
+# Of those, the ones a property calls only as the yardstick the function it tests is compared
+# with (conv_equals_linear's `linear_patch_embed`): not tested there, so a student's broken one
+# (failing its own exercise's checks) is stood in for by the grader's, as any broken helper is
+# (dependencies.py; issue 38, item 4: a correct function is not charged for another's mistake).
+PROPERTY_AGAINST: dict[str, tuple[str, ...]] = {}
 
 
-def property_check(name: str, calls):
+def property_check(name: str, calls, against: tuple[str, ...] = ()):
     """Register a property under `name`; `calls`: the student names it calls, or a function of
-    the check's options that gives them."""
+    the check's options that gives them; `against`: those of them it calls only to compare the
+    tested function with (never graded by it)."""
     def register(fn):
         PROPERTIES[name] = fn
         PROPERTY_CALLS[name] = calls if callable(calls) else (lambda options: tuple(calls))
+        PROPERTY_AGAINST[name] = tuple(against)
         return fn
     return register
 
@@ -40,10 +47,14 @@ def close(a, b, rtol=1e-5, atol=1e-6) -> bool:
     return bool(np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=rtol, atol=atol))
 
 
-@property_check("conv_equals_linear", calls=("linear_patch_embed", "conv_patch_embed"))
+@property_check("conv_equals_linear", calls=("linear_patch_embed", "conv_patch_embed"),
+                against=("linear_patch_embed",))
 def conv_equals_linear(ctx: PropertyContext) -> Verdict:
     """Practice 7: conv_patch_embed with K = W_e.reshape(P, P, C, d), stride P, equals
-    linear_patch_embed."""
+    linear_patch_embed. It tests conv_patch_embed (kernel-stride's function): the student's
+    linear_patch_embed is its yardstick, and where that one loses points in its own exercise
+    the grader's correct one stands in for it (blind round 58's b58_14: a correct convolution
+    charged for a linear_patch_embed that flattens each patch channel first)."""
     trials = []
     for trial in range(int(ctx.options.get("trials", 3))):
         # the first trial: RGB, P > 1, so a flatten order shows
@@ -53,13 +64,15 @@ def conv_equals_linear(ctx: PropertyContext) -> Verdict:
         image = ctx.rng.standard_normal((H, W, C))
         W_e, b = ctx.rng.standard_normal((P * P * C, d)), ctx.rng.standard_normal(d)
         trials.append((image, W_e, b, P))
-    linear = ctx.student.each("linear_patch_embed", trials)
+    # the tested convolution first: its own stub is "not implemented yet", a stub of its
+    # yardstick a failure graded again with the grader's linear_patch_embed standing in
     conv = ctx.student.each("conv_patch_embed", [
         (image, W_e.reshape(P, P, image.shape[2], W_e.shape[1]), b, P)
         for image, W_e, b, P in trials])
+    linear = ctx.student.each("linear_patch_embed", trials)
     for i, (image, W_e, _, P) in enumerate(trials):
         (H, W, C), d = image.shape, W_e.shape[1]
-        expected, got = linear[i], conv[i]  # read in the order they were called
+        got, expected = conv[i], linear[i]  # read in the order they were called
         array = as_array(got)  # nested lists are an array too
         flattenable = isinstance(array, np.ndarray) and array.size == H * W * d // (P * P)
         conv_flat = array.reshape(-1, d) if flattenable else got

@@ -13,12 +13,12 @@ from .results import CheckResult
 def failing_functions(result: CheckResult, check: Check) -> tuple[str, ...]:
     """The student functions whose own code a failure graded around correct helpers is in:
     the checked one; a property's, the one it says failed (or whose values were not all right),
-    else every one it calls."""
+    else every one it tests (not its yardstick, stood in for)."""
     if check.function:
         return (check.function,)
     said = failed_in(result.message)
     wrong = tuple(name for name, right in result.outputs if not right)
-    return (said,) if said else wrong or check.names_read()
+    return (said,) if said else wrong or check.names_tested()
 
 
 def explained(result: CheckResult, roots: tuple[str, ...], home,

@@ -43,8 +43,14 @@ class Kind(Check):
         return []
 
     def names_read(self) -> tuple[str, ...]:
-        """The student names it calls or reads: `uses:` lists them; none is stood in for."""
+        """The student names it calls or reads: `uses:` lists them."""
         return ()
+
+    def names_tested(self) -> tuple[str, ...]:
+        """Those of `names_read` it grades: never stood in for (dependencies.py). The others
+        (a property's yardstick, properties.PROPERTY_AGAINST) are stood in for where the
+        student's own fails its own checks, as a helper is."""
+        return self.names_read()
 
     @property
     def function(self) -> str | None:

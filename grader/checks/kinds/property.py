@@ -11,7 +11,7 @@ import numpy as np
 from grader.spec.errors import SpecError, unknown_name
 
 from ..describe import WHILE, limit_note, outcome_lines
-from ..properties import PROPERTIES, PROPERTY_CALLS
+from ..properties import PROPERTIES, PROPERTY_AGAINST, PROPERTY_CALLS
 from ..property_calls import PropertyContext, StudentCallFailed, StudentCalls, Verdict
 from ..results import (
     CHECKLIST,
@@ -53,14 +53,24 @@ class PropertyCheck(Kind):
             names += tuple(n for name in names for n in self.api.built_on.get(name, ()))
         return names
 
+    def names_tested(self) -> tuple[str, ...]:
+        """What it grades: not the functions it calls only as the yardstick of the tested one
+        (an integration check runs everything as it is: all of them)."""
+        names = self.names_read()
+        if self.integration:
+            return names
+        against = PROPERTY_AGAINST.get(self.property_name, ())
+        return tuple(n for n in names if n not in against)
+
     @property
     def regradable(self) -> bool:
         return not self.integration
 
     @property
     def subject(self) -> str:
-        """The first function it calls: the class report counts its finding there."""
-        return next(iter(self.names_read()), "")
+        """The first function it tests (not a yardstick): the class report counts its finding
+        there."""
+        return next(iter(self.names_tested()), "")
 
     def must_define(self, uses: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(n for n in uses if n != "ANSWERS")
@@ -94,7 +104,8 @@ class PropertyCheck(Kind):
 
     def _failed_call(self, failed: StudentCallFailed):
         outcome = failed.outcome
-        if outcome.not_written(failed.name):
+        if outcome.not_written(failed.name) and failed.name in self.names_tested():  # a
+            # yardstick's stub is a failure, graded again with the grader's one standing in
             return check_result(self, NOT_IMPLEMENTED, f"`{failed.name}` is not implemented yet")
         if outcome.status == "missing":
             return check_result(self, MISSING, f"`{failed.name}` is not defined yet")

@@ -7,9 +7,10 @@ Mistake: linear_patch_embed computes the conv (kernel = stride = P, right) and r
 Grader: only the checklist on the worked example and kernel-stride's equivalence check; no hint
 on the RGB and hidden random checks (expected/got shapes only).
 Since choices.result_transposed: the (d, N) result is named on linear-patch-embed.
-Since session 13 kernel-stride's equivalence property, which tests linear_patch_embed and
-conv_patch_embed together, says that linear_patch_embed loses points in its own exercise
-(an observation, in place of its checklist): every mistake named, so in buggy/.
+Since session 13 kernel-stride's equivalence property said that linear_patch_embed loses
+points in its own exercise; since blind round 58 (b58_14) that check, which tests the
+convolution against the student's linear_patch_embed, is graded with the grader's one standing
+in for it, and passes: every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'op:result_transposed:linear_patch_embed:result-transposed'}
