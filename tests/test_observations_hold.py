@@ -464,11 +464,13 @@ def test_a_hidden_failure_no_mistake_explains_gets_the_checklist(grade):
 
 
 def test_a_check_with_no_hint_points_at_the_exercise_that_tests_its_function_most(grade):
-    """UDL book's softmax over the queries: no-causal-mask's causal=True check finds no mistake
-    and said only expected/got, while multi-head-attention (five checks of `self_attention`, it
-    two) names it: it points there. multi-head-attention itself never points back at
-    no-causal-mask (mmpretrain's cached attention: both fail with no mistake named)."""
-    fixture = SUBMISSIONS / "buggy" / "udlbook_softmax_cols_over_queries_no_output_bias.py"
+    """llama2.c's attention (W @ x per token, the in-place softmax's result dropped):
+    no-causal-mask's causal=True check finds no mistake and said only expected/got, while
+    multi-head-attention (five checks of `self_attention`, it two) names it: it points there.
+    (The UDL book's softmax over the queries was this test's file until its causal check named
+    its own pair.) multi-head-attention itself never points back at no-causal-mask
+    (mmpretrain's cached attention: both fail with no mistake named)."""
+    fixture = SUBMISSIONS / "buggy" / "llama2_c_matmul_transposed_softmax_in_place.py"
     results = grade(fixture.read_text())
     check = _failed(results, "no-causal-mask", "causal=True")
     assert check.hint_kind == OBSERVATION and "loses points in multi-head-attention" in check.hint

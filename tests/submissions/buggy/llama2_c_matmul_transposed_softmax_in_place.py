@@ -13,8 +13,8 @@ Mistakes:
 Grader: at blind time and now, both named: the change in place on stable-softmax; on
 multi-head-attention, with the grader's softmax standing in, `x @ W` using W transposed in each of
 the 4 calls of linear together with the step softmax(scores) left out (true of the code as
-graded: it drops softmax's result); no-causal-mask loses points with only the stand-in note, no
-hint line; vit-checkpoint observes the broken functions. Every mistake named, so in buggy/.
+graded: it drops softmax's result); no-causal-mask loses points with an observation that points
+at multi-head-attention, which names it; vit-checkpoint observes the broken functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'changes_input_in_place',

@@ -14,16 +14,15 @@ Mistakes:
     `(c, p1, p2)`, as nn.Unfold does, instead of `(p1, p2, c)`. Wrong only with C > 1 (gray
     images are right); embed_image and vit_forward call it.
 
-Grader: at blind time (ba46f523) and now, 96/110, both named. Mistake 21 on patchify's "errors"
+Grader: at blind time (ba46f523) 96/110, both named. Mistake 21 on patchify's "errors"
 and random non-tiling checks ("In `patchify`, the image is zero-padded at the bottom and right to
 a multiple of `P` before it is cut ... raise ValueError instead of padding."). Mistake 22 on
 linear-patch-embed's RGB and random checks ("Your tokens pair each patch's values with W_e's rows
-channel first, (c, p1, p2): torch's weight order, not the course's. ..."). kernel-stride loses 2
-points on "kernel P, stride P equals the linear map": the correct conv_patch_embed is compared with
-the student's own broken linear_patch_embed (the observation says so: "This check tests your
-`linear_patch_embed` and `conv_patch_embed` together. Your `linear_patch_embed` loses points in its
-own exercise ..."); kernel-stride's `uses:` names linear_patch_embed, so the test allows it. Being
-looked at (issue 38): whether that check should grade around a broken linear_patch_embed.
+channel first, (c, p1, p2): torch's weight order, not the course's. ..."). kernel-stride lost 2
+points at blind time on "kernel P, stride P equals the linear map": the correct conv_patch_embed
+was compared with the student's own broken linear_patch_embed. Since then the check declares
+linear_patch_embed its yardstick (`against=`), graded around a broken one with a correct stand-in:
+98/110, kernel-stride full marks.
 vit-checkpoint observes linear_patch_embed. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
