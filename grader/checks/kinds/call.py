@@ -37,11 +37,11 @@ from ..results import (
 )
 from .axes_off import observed
 from .base import Kind
+from .generalisations import explained
 from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
 from .mistakes import (
     combination_names,
-    explained,
     generated,
     named,
     output_matches,
@@ -316,7 +316,7 @@ class CallCheck(Kind):
         """The failed `result` with, as hint: a call its parameters refused (signatures.py), the
         mistake the error model reproduces (on the function's other checks' cases too when `own`:
         its own code, no stand-ins; or with the same stand-ins: `setting`), else the
-        generalisation its code misses (weighing `before` cases: mistakes.py), else what is
+        generalisation its code misses (weighing `before` cases: generalisations.py), else what is
         true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}
