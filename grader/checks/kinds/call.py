@@ -49,7 +49,8 @@ from .mistakes import (
     unexplained_elsewhere,
 )
 from .randomness import repeated
-from .refusals import named_refusal, refused
+from .refusal_observations import refused
+from .refusals import named_refusal
 from .remedies import remedied
 from .returned_items import extra_items
 from .signatures import mismatched, reordered
