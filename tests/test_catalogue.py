@@ -41,10 +41,11 @@ from grader.checks.inputs import evaluate
 from grader.checks.kinds import AnswerCheck, CallCheck
 from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.axes_off import ONE_AXIS_OFF
+from grader.checks.kinds.generalisations import GENERALISATIONS, RAISES, SEVERAL
 from grader.checks.kinds.in_place import IN_PLACE
-from grader.checks.kinds.mistakes import GENERALISATIONS, JOIN, RAISES, SEVERAL, opaque
+from grader.checks.kinds.mistakes import JOIN, opaque
 from grader.checks.kinds.randomness import RANDOM
-from grader.checks.kinds.refusals import INSTEAD, REFUSALS
+from grader.checks.kinds.refusal_observations import INSTEAD, REFUSALS
 from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.square_claims import square_unclaimed

@@ -7700,7 +7700,7 @@ def test_an_image_shape_unpacked_into_three_sizes_where_the_helpers_take_a_gray_
 def test_the_gray_image_observation_ends_with_a_full_stop_and_a_fix():
     """Blind round 52 (b52_11): "... raises ValueError for a 2-D (H, W) one: a 2-D image is one
     channel" ended there, with no full stop and no fix."""
-    from grader.checks.kinds.mistakes import GENERALISATIONS
+    from grader.checks.kinds.generalisations import GENERALISATIONS
 
     words = GENERALISATIONS["only_3d_images"][3]({}, False)
     assert words.endswith(".") and "`image[..., None]`" in words and "image.shape[:2]" in words

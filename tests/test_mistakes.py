@@ -13,11 +13,10 @@ from grader.checks.api import SHIPPED
 from grader.checks.cases import PlannedCase
 from grader.checks.compare import Compare, compare
 from grader.checks.kinds import CallCheck
+from grader.checks.kinds.generalisations import explained, generalisation
 from grader.checks.kinds.mistakes import (
     combination_names,
     combined_hint,
-    explained,
-    generalisation,
     named,
 )
 from grader.checks.results import FAILED, CheckResult
@@ -580,7 +579,7 @@ def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_
     and with heads of one column each (d_h = 1): such a pass does not belie 'right with one
     head', a failure there is one with several heads, and one-column heads alone support
     nothing."""
-    from grader.checks.kinds.mistakes import generalisation
+    from grader.checks.kinds.generalisations import generalisation
 
     check = next(c for c in _checks() if c.call == "self_attention")
 
@@ -598,7 +597,7 @@ def test_several_heads_of_one_column_each_neither_rest_nor_belie_right_with_one_
 def test_right_along_the_last_two_axes_only_is_said_of_a_softmax():
     """np.moveaxis(out, axis, -1) as the way back: right along the last two axes (a swap of the
     last two is its own inverse), wrong along axis 0 of a 3-D input."""
-    from grader.checks.kinds.mistakes import generalisation
+    from grader.checks.kinds.generalisations import generalisation
 
     check = next(c for c in _checks() if c.call == "softmax")
 
@@ -616,7 +615,7 @@ def test_right_along_the_last_axis_only_is_said_of_a_softmax_that_refuses_the_ot
     """TensorFlow.js's softmax ported as it is: `axis` other than the last refused (or, as
     well, computed wrongly). 1-D inputs are along their last axis; a pass along another axis, or
     a failure along the last, belies it."""
-    from grader.checks.kinds.mistakes import generalisation
+    from grader.checks.kinds.generalisations import generalisation
 
     check = next(c for c in _checks() if c.call == "softmax")
 
@@ -637,7 +636,7 @@ def test_several_generalisations_that_hold_are_said_together():
     """A square one-channel image passes and a 5 x 6 RGB one fails: both 'square only' and 'one
     channel only' hold of the passes, neither of the failure; naming one would mislead, so both
     are said at once."""
-    from grader.checks.kinds.mistakes import SEVERAL, generalisation
+    from grader.checks.kinds.generalisations import SEVERAL, generalisation
 
     check = next(c for c in _checks() if c.call == "conv_patch_embed")
 

@@ -31,7 +31,7 @@ class PlannedCase:
     args: tuple
     kwargs: dict
     source: str | None  # paste-able code for the call, when the spec wrote it
-    case: object | None  # the spec's case (kinds.call.Case; None for generated ones)
+    case: object | None  # the spec's case (kinds.call_spec.Case; None for generated ones)
     reference: str  # the reference function that computes the expected value
     folder: str | None = None  # the spec's own, for inputs.evaluate of `expect`
     _expectation: tuple | None = None

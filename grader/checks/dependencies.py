@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from grader.spec.model import Check, Exercise
 
 from .describe import quoted_names
+from .failing_calls import call_features, refusals_only
 from .helper_shows import helper_shows
 from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
@@ -391,23 +390,23 @@ class Dependencies:
         """Why what `other`'s checks of the function show rules its mistake out as the cause
         (FEATURES, REFUSALS; "" when nothing does) of this check's failing case (the one shown; a
         hidden check's first failing one): every call there that fails has a feature of its inputs
-        (`_features`: several heads, a non-square image, a batch) that every call there that passes
-        lacks, and the failing case here lacks it too (round 45's b45_08: a multi-head split blamed
-        for a case with one head). The calls already made, judged again: no student call. Refusals
-        (a ValueError due) weigh on neither side: they test another thing; where every call that
-        fails there is one (an AssertionError for the ValueError due, or no exception), it is ruled
-        out of a case here that was due a value and returned one (round 51's b51_10: an `assert`
-        blamed for a causal mask's values)."""
+        (`call_features`: several heads, a non-square image, a batch) that every call there that
+        passes lacks, and the failing case here lacks it too (round 45's b45_08: a multi-head split
+        blamed for a case with one head). The calls already made, judged again: no student call.
+        Refusals (a ValueError due) weigh on neither side: they test another thing; where every call
+        that fails there is one (an AssertionError for the ValueError due, or no exception), it is
+        ruled out of a case here that was due a value and returned one (round 51's b51_10: an
+        `assert` blamed for a causal mask's values)."""
         here = self._shown(exercise, check)
         if not here or here[0][0].expectation()[1] is not None:
             return ""
         calls = self._judged(check.function, other.path, check.hidden)
-        if _refusals_only(calls) and here[0][1].status == "ok":
+        if refusals_only(calls) and here[0][1].status == "ok":
             return REFUSALS  # an exception wrong, or missing, there; a value returned here
-        there = [(_features(p), right) for p, right in calls if p.expectation()[1] is None]
+        there = [(call_features(p), right) for p, right in calls if p.expectation()[1] is None]
         failing = [f for f, right in there if not right]
         passing = [f for f, right in there if right]
-        shown = _features(here[0][0])
+        shown = call_features(here[0][0])
         return FEATURES if failing and passing and any(
             all(f.get(name) == value for f in failing)
             and all(f.get(name) != value for f in passing) and shown.get(name) != value
@@ -440,7 +439,7 @@ class Dependencies:
         """Whether every call of `name` failing its own checks was due an exception: its
         mistake does not show where a value came back, so an end-to-end case due one that
         returned one is not told it may be what fails there (b54_06's tiling test missing)."""
-        return _refusals_only(self._judged(name))
+        return refusals_only(self._judged(name))
 
     def _home(self, name: str) -> str:
         """The exercise where `name` loses points ("multi-head-attention"; its final verdicts:
@@ -459,33 +458,6 @@ class Dependencies:
         if lost:
             return max(lost, key=lost.__getitem__)  # max keeps the first of equals
         return homes[0][0].id if homes else name
-
-
-def _refusals_only(calls: list) -> bool:
-    """Whether the (planned case, judged right) calls include a failing one and every failing
-    one is due an exception (a refusal's case: its failure is the wrong exception or none)."""
-    failing = [p for p, right in calls if not right]
-    return bool(failing) and all(p.expectation()[1] is not None for p in failing)
-
-
-def _features(planned) -> dict:
-    """What a call's failure may depend on, of its inputs: each integer argument's being 1 (one
-    head), each array's number of axes (a batch) and, for an image's (H, W, C) axes, whether
-    H == W; the first two integer arguments' being equal (num_tokens(H, W, P): a square)."""
-    found, numbers = {}, []
-    for name, value in [*enumerate(planned.args), *sorted(planned.kwargs.items())]:
-        if isinstance(value, (bool, np.bool_)):
-            continue
-        if isinstance(value, (int, np.integer)):
-            found[("one", name)] = value == 1
-            numbers.append(value)
-        elif isinstance(value, np.ndarray):
-            found[("axes", name)] = value.ndim
-            if value.ndim >= 3:
-                found[("square", name)] = value.shape[-3] == value.shape[-2]
-    if len(numbers) >= 2:
-        found[("square", "numbers")] = numbers[0] == numbers[1]
-    return found
 
 
 def _unplaced(result: CheckResult) -> bool:

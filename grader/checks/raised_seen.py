@@ -1,6 +1,6 @@
 """A failed check that raised where another check of its function already found it raises.
 
-A generalisation (kinds/mistakes.py) tells, on one check, on which inputs the function is right
+A generalisation (generalisations.py) tells, on one check, on which inputs the function is right
 and that it raises on the others ("Your `embed_image` is right for (H, W, C) images, and raises
 ValueError for a 2-D (H, W) one"). Another check of the same function that fails by the same
 raise on such an input (a worked example on a gray image) has the same cause: its checklist
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .kinds.memory import Memory
-from .kinds.mistakes import (
+from .kinds.generalisations import (
     GENERALISATIONS,
     RAISES,
     TITLES,
     case_arguments,
     reference_parameters,
 )
+from .kinds.memory import Memory
 from .results import CHECKLIST, FAILED, OBSERVATION, CheckResult
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grader.checks.describe import REFUSED_WITH_ASSERT, REFUSED_WITH_OTHER_TYPE, short_title
+from grader.checks.kinds.generalisations import TITLES as GENERALISATION_TITLES
 from grader.checks.kinds.in_place import TITLES as IN_PLACE_TITLES
-from grader.checks.kinds.mistakes import TITLES as GENERALISATION_TITLES
 from grader.checks.kinds.randomness import TITLES as RANDOM_TITLES
-from grader.checks.kinds.refusals import TITLES as REFUSAL_TITLES
+from grader.checks.kinds.refusal_observations import TITLES as REFUSAL_TITLES
 from grader.checks.kinds.returned_items import TITLES as RETURNED_TITLES
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_TITLES
 from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES

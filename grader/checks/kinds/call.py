@@ -4,9 +4,8 @@ misconception it looks like; its spec, validation, planned cases (what `vitgrade
 stores), grading and question-sheet examples."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
 
 from grader.spec.errors import SpecError, unknown_name
 
@@ -37,11 +36,12 @@ from ..results import (
 )
 from .axes_off import observed
 from .base import Kind
+from .call_spec import Case, Generate, Misconception
+from .generalisations import explained
 from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
 from .mistakes import (
     combination_names,
-    explained,
     generated,
     named,
     output_matches,
@@ -49,7 +49,8 @@ from .mistakes import (
     unexplained_elsewhere,
 )
 from .randomness import repeated
-from .refusals import named_refusal, refused
+from .refusal_observations import refused
+from .refusals import named_refusal
 from .remedies import remedied
 from .returned_items import extra_items
 from .signatures import mismatched, reordered
@@ -58,34 +59,6 @@ from .value_observations import described
 MAX_CALL = 240          # longer sheet examples show long arguments by shape instead of as code
 MAX_ARGUMENT = 90
 MAX_PARAMS = 180        # params the grader builds (evaluate({...})) are worth showing as code
-
-
-@dataclass(frozen=True)
-class Case:
-    """One of the spec's cases: arguments (expressions), and the value or exception expected."""
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-    expect: Any = None
-    has_expect: bool = False
-    raises: str | None = None
-    hint: str | None = None
-
-
-@dataclass(frozen=True)
-class Generate:
-    """`generate:`: `count` cases made by a named generator (generators.py) from `seed`."""
-    generator: str
-    count: int = 10
-    seed: int = 0
-    options: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Misconception:
-    """A known-wrong version the check names when the student's output matches it."""
-    like: str                        # its name (reference/misconceptions.py, or the course's)
-    hint: str
-    title: str | None = None         # what the class report calls it ("causal mask by default")
 
 
 @dataclass(frozen=True)
@@ -316,7 +289,7 @@ class CallCheck(Kind):
         """The failed `result` with, as hint: a call its parameters refused (signatures.py), the
         mistake the error model reproduces (on the function's other checks' cases too when `own`:
         its own code, no stand-ins; or with the same stand-ins: `setting`), else the
-        generalisation its code misses (weighing `before` cases: mistakes.py), else what is
+        generalisation its code misses (weighing `before` cases: generalisations.py), else what is
         true of the failed values (value_observations.py)."""
         result = mismatched(result, self, planned, outcome)  # its parameters are not the API's
         memory, here = MEMORY.get(), {id(p) for p, _ in ran}

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..compare import agrees, default_compare
 from ..results import FAILED, OBSERVATION
-from .mistakes import GENERALISATIONS
+from .generalisations import GENERALISATIONS
 
 MAX_ROWS = 64        # rows compared pairwise for an order (64 x 64 comparisons at most)
 MAX_COLUMNS = 256    # columns compared pairwise for an order (one pass stops at a miss)

@@ -31,7 +31,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .change import Change, Context, code, is_checked_function, where
 from .kernel_fit import convolution_sizes, kernel_overflow
 from .tree import PREFIX
-from .windows import strided_windows, windows_returned
+from .window_sites import strided_windows, windows_returned
 
 
 def dilated_windows(image, window, axis, stride) -> np.ndarray:

@@ -19,7 +19,7 @@ contraction with the kernel as (H', W', d)):
   strides=P)` written as a reshape): the stride never read, H // k rows of windows, and
   numpy's refusal of the reshape wherever k does not tile the image.
 
-Both apply only in a function that returns a product of strided sliding windows (windows.py's
+Both apply only in a function that returns a product of strided sliding windows (window_sites.py's
 `windows_returned`, the convolution): the reference's one such function. Operators as in
 operators.py (`f(context, node) -> iterator of Change`).
 """
@@ -33,7 +33,8 @@ import numpy as np
 
 from .change import Change, Context, code, where
 from .tree import PREFIX
-from .windows import SIDES, strided_windows, window_call, windows_returned
+from .window_sites import strided_windows, window_call, windows_returned
+from .windows import SIDES
 
 
 def side_twice(value, side: int):

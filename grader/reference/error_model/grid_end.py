@@ -28,7 +28,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import strided_window_call
+from .window_sites import strided_window_call
 
 
 def started_before_tiles_end(windows, image, stride, short) -> np.ndarray:

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 
 from .change import Change, Context, code, where
 from .tree import PREFIX
-from .windows import left_unwritten, windows_returned
+from .window_sites import windows_returned
+from .windows import left_unwritten
 
 
 def range_one_short_bias_after(context: Context, node: ast.AST) -> Iterator[Change]:

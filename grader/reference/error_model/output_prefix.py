@@ -12,7 +12,7 @@ first value:
   np.sum(window * K) + b`): two readings, two names. Right for stride 1.
 
 Applied only at the return of a function that returns the product of the windows it keeps
-every `s`-th (`windows.windows_returned`: the convolution), the bias reading only where that
+every `s`-th (`window_sites.windows_returned`: the convolution), the bias reading only where that
 return adds a term last (`... + b`). An operator as in operators.py (`f(context, node) ->
 iterator of Change`); a rewrite is named only where it reproduces every case the check ran.
 """
@@ -26,7 +26,7 @@ import numpy as np
 
 from .change import Change, Context, code, where
 from .tree import PREFIX
-from .windows import windows_returned
+from .window_sites import windows_returned
 
 
 def top_left_written(value, stride, bias=None) -> np.ndarray:

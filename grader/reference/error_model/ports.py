@@ -45,7 +45,7 @@ from .evidence import agree, recorded
 from .forward import IMAGE, positions_added
 from .inputs import PROMOTES
 from .tree import PREFIX
-from .windows import returned_through, windows_returned
+from .window_sites import returned_through, windows_returned
 
 RETURN_NAMES = re.compile(r"#\s*->\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*\)")
 

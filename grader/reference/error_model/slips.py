@@ -1,6 +1,6 @@
 """One slip made at every call of a helper in one function, as one rewrite (issue 38).
 
-The search's sibling pairs (`__init__._pairs`) try two edits of one operator in one function:
+The search's sibling pairs (`pairs.pairs_to_try`) try two edits of one operator in one function:
 gamma and beta both left out of one LayerNorm. A student who writes the slip at the call site
 makes it at every call of that helper in the function: DiT's and ConvNeXt's affine-free norms,
 `layer_norm(h, 1.0, 0.0)` for both LayerNorms of a block (ln1_g, ln1_b, ln2_g, ln2_b unused),

@@ -26,7 +26,7 @@ import numpy as np
 
 from .change import Change, Context, where
 from .tree import PREFIX
-from .windows import strided_window_call
+from .window_sites import strided_window_call
 
 
 def counted_by_stride(windows, image, stride) -> np.ndarray:

@@ -10,8 +10,9 @@ is valid (no padding, (H - k) // stride + 1 outputs, every window inside the ima
 - `pad_unless_tiling`: TensorFlow's 'SAME' padding (ceil(H / stride) outputs, the padding split
   `pad // 2` before, the rest after) applied only when the kernel size differs from the stride
   (a Flax vision-transformer PatchEmbed's `patch_padding = 0 if patch_size == patch_stride else
-  'SAME'`: the windows are padded only where they do not tile as patches). windows.py's `pad-same`
-  pads always and so differs from this code where k == stride and the stride leaves rows over;
+  'SAME'`: the windows are padded only where they do not tile as patches). window_padding.py's
+  `pad-same` pads always and so differs from this code where k == stride and the stride leaves
+  rows over;
   said only where a call shows that (`_tiling_pad_skipped`), else the two read alike.
 
 Both apply only at the `sliding_window_view` call whose windows the reference keeps every `s`-th,
@@ -29,7 +30,8 @@ import numpy as np
 from .change import Change, Context, where
 from .kernel_fit import convolution_sizes
 from .tree import PREFIX
-from .windows import padded, strided_windows, window_call
+from .window_padding import padded
+from .window_sites import strided_windows, window_call
 
 PLACES = {  # detail -> ((before, after) of a total `pad`, the words for it)
     "both": (lambda pad: (pad, pad), "that many at the top and as many again at the bottom (and "
@@ -49,7 +51,7 @@ def to_stride(image, window, stride: int, place: str) -> np.ndarray:
 
 
 def same_unless_tiling(image, window, stride: int) -> np.ndarray:
-    """`image` zero-padded as TensorFlow's 'SAME' does (windows.padded's "same") when the
+    """`image` zero-padded as TensorFlow's 'SAME' does (window_padding.padded's "same") when the
     window's sides differ from the stride; as it is when they equal it."""
     if all(k == stride for k in tuple(window)[:2]):
         return np.asarray(image)
@@ -59,7 +61,7 @@ def same_unless_tiling(image, window, stride: int) -> np.ndarray:
 def _tiling_pad_skipped(rewritten, calls, same) -> bool:
     """Whether one of `calls` (image, K, b, stride) has a kernel of the stride's size on an image
     the stride does not tile, where 'SAME' would pad and this code pads nothing: else the calls
-    cannot tell it from 'SAME' padding applied always (windows.py's `pad-same`), and the
+    cannot tell it from 'SAME' padding applied always (window_padding.py's `pad-same`), and the
     sentence's "only when k == stride is nothing padded" is not seen."""
     for sides, kernel, s in filter(None, map(convolution_sizes, calls)):
         if s > 0 and all(k == s for k in kernel) and any(n % s for n in sides):

@@ -2,7 +2,8 @@
 windows stride and how many there are along each side. The reference's convolution reads every
 window and keeps every `stride`-th, `windows[::s, ::s]`; a student's loop over output positions
 gets the stride or the count of one side wrong. Each is an operator as in operators.py
-(`f(context, node) -> iterator of Change`); OPERATORS lists them in the order tried.
+(`f(context, node) -> iterator of Change`); OPERATORS lists them in the order tried. Where
+the windows stand in the code is window_sites.py's; the padding operator is window_padding.py's.
 """
 from __future__ import annotations
 
@@ -16,21 +17,20 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .change import Change, Context, code, where, with_first
 from .kernel_fit import counted_from
 from .tree import PREFIX
+from .window_padding import padding
+from .window_sites import (
+    returned_through,
+    strided_axes,
+    window_call,
+    window_shape,
+    windowed_image,
+    windows_returned,
+)
 
 AXIS_WORDS = {0: "the rows", 1: "the columns"}
 SIDES = {0: ("H", "height"), 1: ("W", "width")}  # an image's axis: its size's name, in words
 CLIPPED = "-clipped"  # a detail's ending: windows off the image broadcast, not raise
 COUNT_WORDS = {0: ("taller", "shorter", "bottom"), 1: ("wider", "narrower", "right")}
-
-
-
-def _strided(node: ast.AST) -> list[int]:
-    """The positions of `a[::s, ::s]`'s strided axes (`::s`, no bounds), for a name `a`."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.slice, ast.Tuple)):
-        return []
-    return [i for i, part in enumerate(node.slice.elts) if isinstance(part, ast.Slice)
-            and part.step is not None and part.lower is None and part.upper is None]
 
 
 def _unstrided(node: ast.Subscript, axis: int) -> ast.Subscript:
@@ -50,7 +50,7 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
     """A stride applied on one axis only: `windows[::s, ::s]` read as `windows[::s, :W']`, the
     first W' columns one at a time (a convolution loop `j:j + k` where it should read
     `j * s:j * s + k`; right for stride 1)."""
-    axes = _strided(node)
+    axes = strided_axes(node)
     if len(axes) < 2:
         return
     for axis in axes:
@@ -61,7 +61,7 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"first ones, as many as the stride gives, `{code(_unstrided(node, axis))}`,"
                      f" instead of every `{step}`-th (a loop reading `j:j + k` where it should "
                      f"read `j * {step}:j * {step} + k`).",
-                     lambda n, axis=axis: _unstrided(n, axis) if len(_strided(n)) > 1 else None)
+                     lambda n, axis=axis: _unstrided(n, axis) if len(strided_axes(n)) > 1 else None)
     step = code(node.slice.elts[axes[0]].step)
     yield Change(f"{node.value.id}-unstrided",
                  f"In {where(context)}, `{code(node)}` takes the first windows one at a time on "
@@ -69,30 +69,16 @@ def stride_one_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"stride sets the output's size but not where each window starts (`i:i + k` "
                  f"where `i * {step}:i * {step} + k` belongs).",
                  lambda n: _unstrided(_unstrided(n, axes[0]), axes[1])
-                 if len(_strided(n)) > 1 else None)
+                 if len(strided_axes(n)) > 1 else None)
     yield Change(f"{node.value.id}-stride-ignored",
                  f"In {where(context)}, `{code(node)}` is not taken: every window position is "
                  f"used, as with a stride of 1 (overlapping windows), where every `{step}`-th "
                  "belongs.", lambda n: n.value)
 
 
-def _window_shape(function: ast.AST, name: str) -> ast.AST | None:
-    """The window shape of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
-    call = window_call(function, name)
-    return None if call is None else call.args[1]
-
-
-def _windowed_image(function: ast.AST, name: str) -> ast.AST | None:
-    """The image of `name = sliding_window_view(image, ...)` in `function`, else None."""
-    shape = _window_shape(function, name)
-    return None if shape is None else next(
-        node.value.args[0] for node in ast.walk(function) if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call) and shape in node.value.args)
-
-
 def _strided_by_window(node: ast.Subscript, shape: ast.AST) -> ast.Subscript | None:
     """`a[::s, ::s]` as `a[::shape[0], ::shape[1]]`: each axis stepped by the window's size."""
-    axes = _strided(node)
+    axes = strided_axes(node)
     if len(axes) < 2:
         return None
     new = copy.copy(node)
@@ -108,32 +94,23 @@ def stride_as_window(context: Context, node: ast.AST) -> Iterator[Change]:
     """Sliding windows stepped by their own size instead of the stride given: `windows[::s,
     ::s]` as `windows[::k, ::k]` (the patch embedding's kernel P and stride P taken as one
     number: right only when the stride is the kernel's size)."""
-    if not _strided(node) or len(_strided(node)) < 2:
+    if not strided_axes(node) or len(strided_axes(node)) < 2:
         return
-    shape = _window_shape(context.instance.node, node.value.id)
+    shape = window_shape(context.instance.node, node.value.id)
     if shape is None:
         return
     yield Change(f"{node.value.id}-stride-as-window",
                  f"In {where(context)}, `{code(node)}` steps by the window's own size, "
                  f"`{code(_strided_by_window(node, shape))}`, instead of the stride it is given: "
                  f"right only when the stride equals the kernel size.",
-                 lambda n: _strided_by_window(n, shape) if len(_strided(n)) > 1 else None)
-
-
-def window_call(function: ast.AST, name: str) -> ast.Call | None:
-    """The call of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
-    return next((node.value for node in ast.walk(function) if isinstance(node, ast.Assign)
-                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                 and node.targets[0].id == name and isinstance(node.value, ast.Call)
-                 and len(node.value.args) >= 2
-                 and code(node.value.func).endswith("sliding_window_view")), None)
+                 lambda n: _strided_by_window(n, shape) if len(strided_axes(n)) > 1 else None)
 
 
 def stride_as_subsampling(context: Context, node: ast.AST) -> Iterator[Change]:
     """The stride applied to the image instead of the windows: every `s`-th pixel kept, then
     every window of that smaller image (d2l's corr2d run on `image[::s, ::s]`), where the
     lecture takes every `s`-th window of the whole image; right for stride 1."""
-    axes = _strided(node)
+    axes = strided_axes(node)
     call = window_call(context.instance.node, node.value.id) if axes == [0, 1] else None
     if call is None:
         return
@@ -197,9 +174,9 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
     so a wider image loses its last columns and a taller one runs its windows off the image
     (right only when H == W). Two readings of the windows off the image, told alike
     (__init__._aliases): their short slices broadcast against the kernel, or raise."""
-    if _strided(node) != [0, 1]:
+    if strided_axes(node) != [0, 1]:
         return
-    image = _windowed_image(context.instance.node, node.value.id)
+    image = windowed_image(context.instance.node, node.value.id)
     if image is None:
         return
     bound = f"{PREFIX}counted_like"
@@ -285,9 +262,9 @@ def offset_from_index(context: Context, node: ast.AST) -> Iterator[Change]:
     only on the diagonal windows, i == j. Two readings of the windows that run off the image
     (an index past the other side's last window), told alike (__init__._aliases): their short
     slices broadcast against the kernel, or raise."""
-    if _strided(node) != [0, 1]:
+    if strided_axes(node) != [0, 1]:
         return
-    image = _windowed_image(context.instance.node, node.value.id)
+    image = windowed_image(context.instance.node, node.value.id)
     if image is None:
         return
     bound = f"{PREFIX}offset_from_other_index"
@@ -319,50 +296,6 @@ def left_unwritten(value: np.ndarray, image: np.ndarray, window, stride: int) ->
         written = len(range(0, side - k, stride))
         value[(slice(None),) * axis + (slice(written, None),)] = 0.0
     return value
-
-
-def kept_every_stride(node: ast.AST) -> bool:
-    """Whether `node` is `a[::s, ::s]`: a name's windows kept every `s`-th on their first two
-    axes, no bounds."""
-    return _strided(node) == [0, 1]
-
-
-def strided_window_call(context: Context, node: ast.AST) -> ast.Call | None:
-    """The `sliding_window_view` call whose windows `node` keeps every `s`-th (`a[::s, ::s]`,
-    `kept_every_stride`, the cheap test first: no walk of the function otherwise), else None."""
-    return window_call(context.instance.node, node.value.id) if kept_every_stride(node) else None
-
-
-def strided_windows(function: ast.AST) -> ast.Subscript | None:
-    """`a[::s, ::s]` in `function` (`kept_every_stride`); else None."""
-    return next((sub for sub in ast.walk(function) if kept_every_stride(sub)), None)
-
-
-def windows_returned(context: Context, node: ast.AST) -> tuple | None:
-    """(the windows' name, the image, the window shape, the stride) of a function that returns
-    `sliding_window_view(image, shape)[::s, ::s]`'s product, at its return statement; else
-    None."""
-    function = context.instance.node
-    if not (isinstance(node, ast.Return) and node.value is not None):
-        return None
-    strided = strided_windows(function)
-    if strided is None:
-        return None
-    image = _windowed_image(function, strided.value.id)
-    window = _window_shape(function, strided.value.id)
-    if image is None or window is None:
-        return None
-    return strided.value.id, image, window, strided.slice.elts[0].step
-
-
-def returned_through(found: tuple, function) -> tuple:
-    """(the return statement rewritten to pass its value, with the image, the window shape and
-    the stride `windows_returned` found, through `function`; the name it is bound as)."""
-    _, image, window, stride = found
-    bound = f"{PREFIX}{function.__name__}"
-    return (lambda n: ast.Return(ast.Call(ast.Name(bound, ast.Load()), [
-        n.value, copy.deepcopy(image), copy.deepcopy(window), copy.deepcopy(stride)], [])),
-        ((bound, function),))
 
 
 def collected(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:
@@ -423,77 +356,6 @@ def output_at_pixel(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"index belongs, `out[i // stride, j // stride]`: right for stride 1, but with a "
                  f"larger stride the offsets run past the (H', W') output.",
                  *returned_through(found, at_pixel_offsets))
-
-
-PADDINGS = {  # mode -> (how the student pads, where the padding goes)
-    "same": ("as TensorFlow's padding='SAME' does: ceil(H / stride) outputs", "split between the "
-             "two sides, the extra one at the end"),
-    "same-end": ("to ceil(H / stride) outputs (TensorFlow's 'SAME' count)", "all at the bottom "
-                 "and right"),
-    "half-kernel": ("by k // 2 on every side (PyTorch's padding=k // 2)", "on both sides"),
-    "kernel-less-one": ("by k - 1 rows and columns whatever the stride (the 'SAME' of a stride-1 "
-                        "convolution, as TVM's get_pad_tuple pads): (H - 1) // stride + 1 "
-                        "outputs", "k // 2 at the top and left, the rest at the bottom and right"),
-    "kernel-less-one-end": ("by k - 1 rows and columns whatever the stride (the 'SAME' of a "
-                            "stride-1 convolution, as Sonnet's pad.same pads): (H - 1) // "
-                            "stride + 1 outputs", "(k - 1) // 2 at the top and left, the rest "
-                            "(k // 2) at the bottom and right"),
-    "ceil": ("to ceil((H - k) / stride) + 1 outputs (a pooling's ceil_mode): a last window "
-             "that runs off the image", "at the bottom and right"),
-    "one-end": ("by one row and one column before a strided convolution (stride > 1: as Stable "
-                "Diffusion's Downsample pads, (0, 1, 0, 1), before its stride-2 one)",
-                "at the bottom and right")}
-
-
-FIXED = {"half-kernel": lambda k, stride: (k // 2, k // 2),  # (before, after) whatever H is
-         "kernel-less-one": lambda k, stride: (k // 2, k - 1 - k // 2),
-         "kernel-less-one-end": lambda k, stride: ((k - 1) // 2, k // 2),
-         "one-end": lambda k, stride: (0, int(stride > 1))}
-
-
-def padded(image: np.ndarray, window, stride: int, mode: str) -> np.ndarray:
-    """`image` [H, W, C] zero-padded on its first two axes as PADDINGS[mode] says, for a
-    `window` (k, k) sliding by `stride`."""
-    image = np.asarray(image)
-    widths = []
-    for side, k in zip(image.shape[:2], tuple(window)[:2], strict=True):
-        if mode in FIXED:
-            widths.append(FIXED[mode](k, stride))
-            continue
-        outputs = -(-(side - k) // stride) + 1 if mode == "ceil" else -(-side // stride)
-        total = max((outputs - 1) * stride + k - side, 0)
-        widths.append((total // 2, total - total // 2) if mode == "same" else (0, total))
-    return np.pad(image, widths + [(0, 0)] * (image.ndim - 2))
-
-
-def padding(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The image zero-padded before its windows are taken ('SAME' or k // 2), where the
-    lecture's convolution is valid (no padding, (H - k) // stride + 1 outputs): a stride or
-    padding changed, the issue's last operator. Right where the padding is nothing (a kernel
-    that tiles the image with its own stride)."""
-    if not (isinstance(node, ast.Call) and code(node.func).endswith("sliding_window_view")
-            and len(node.args) >= 2):
-        return
-    function = context.instance.node
-    strided = next((sub for sub in ast.walk(function) if _strided(sub) == [0, 1]), None)
-    if strided is None:
-        return
-    bound, stride = f"{PREFIX}padded", strided.slice.elts[0].step
-    for mode, (how, placed) in PADDINGS.items():
-        yield Change(f"pad-{mode}",
-                     f"In {where(context)}, the image is zero-padded {how}, {placed}; the "
-                     f"lecture's convolution is valid, without padding: (H - k) // stride + 1 "
-                     f"outputs, every window inside the image.",
-                     lambda n, mode=mode: _with_first_padded(n, bound, stride, mode),
-                     ((bound, padded),))
-
-
-def _with_first_padded(node: ast.Call, bound: str, stride: ast.AST, mode: str) -> ast.Call:
-    new = copy.copy(node)
-    new.args = [ast.Call(ast.Name(bound, ast.Load()),
-                         [node.args[0], copy.deepcopy(node.args[1]), copy.deepcopy(stride),
-                          ast.Constant(mode)], []), *node.args[1:]]
-    return new
 
 
 def first_windows(value: np.ndarray, image: np.ndarray, window, stride: int) -> np.ndarray:

@@ -1,0 +1,171 @@
+"""What a function's refusals show when it returned a value where it should have raised
+ValueError (issue 38, "say what is observed"): of the cases that ask for a refusal, the ones it
+refused all share a condition the failed one lacks. Patches that do not tile: a function that
+tests only the height refuses every size whose height P does not tile, and returns a count for
+those whose width alone it does not; one that tests the area refuses only sizes whose area
+P * P does not divide. Each is true of the cases that ran by construction; it names no cause.
+
+`refused(result, check, judged, planned, outcome)`: the failed `result` with the one of
+REFUSALS that holds on every case it refused and on none it did not, as an observation; or,
+first, what the value it returned is (INSTEAD): the reference's on the image zero-padded at the
+bottom and right to a multiple of P (PADDED: timm's `dynamic_img_pad`, Swin's PatchEmbed
+`F.pad`), or on each image of a 4-D array one after the other (BATCHED: MAE's patchify).
+The mistake a rewrite of the reference's tiling test names is refusals.py's (`named_refusal`).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..compare import alike, default_compare
+from ..course import reference_function
+from ..results import FAILED, OBSERVATION
+
+
+def tiling_sizes_of(arguments) -> tuple[int, int, int] | None:
+    """(H, W, P) of a tiling question: a counting function's sizes, or an image's first axes."""
+    P = arguments.get("P")
+    image = arguments.get("image")
+    H, W = (np.shape(image)[:2] if image is not None and np.ndim(image) >= 2
+            else (arguments.get("H"), arguments.get("W")))
+    numbers = (H, W, P)
+    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in numbers):
+        return None
+    return (int(H), int(W), int(P)) if int(P) > 0 else None
+
+
+def _untiled(test):
+    def holds(arguments) -> bool | None:
+        sizes = tiling_sizes_of(arguments)
+        return None if sizes is None else bool(test(*sizes))
+    return holds
+
+
+# the sizes a tiling check tells apart, each written once
+HEIGHT = _untiled(lambda H, W, P: H % P)
+WIDTH = _untiled(lambda H, W, P: W % P)
+AREA = _untiled(lambda H, W, P: (H * W) % (P * P))
+BOTH_SIDES = _untiled(lambda H, W, P: H % P and W % P)
+HEIGHT_ALONE = _untiled(lambda H, W, P: H % P and not W % P)
+WIDTH_ALONE = _untiled(lambda H, W, P: W % P and not H % P)
+SIDES_NOT_AREA = _untiled(lambda H, W, P: (H % P or W % P) and not (H * W) % (P * P))
+
+REFUSALS = {  # name -> (condition, what the function refuses, what it should test), titles
+    "refuses_height_only": (HEIGHT, "sizes whose height P does not tile, not those whose width "
+                            "alone it does not", "test W % P too"),
+    "refuses_width_only": (WIDTH, "sizes whose width P does not tile, not those whose height "
+                           "alone it does not", "test H % P too"),
+    "refuses_by_area": (AREA, "sizes whose area P * P does not divide, not all whose sides P "
+                        "does not tile (8 x 2 with P = 4 has area 16)",
+                        "test H % P and W % P, each side"),
+    "refuses_both_sides_only": (BOTH_SIDES, "only sizes neither of whose sides P tiles, not "
+                                "those where one side alone leaves pixels over",
+                                "refuse when either side does"),
+}
+# name -> a refused case that shows the condition alone suffices: "refuses sizes whose width P
+# does not tile" rests on one whose width alone does not (a code that refuses only when neither
+# side tiles, `H % P and W % P`, refuses none such: b11_11 was told it tests the width)
+WITNESSES = {"refuses_height_only": HEIGHT_ALONE, "refuses_width_only": WIDTH_ALONE,
+             "refuses_by_area": AREA, "refuses_both_sides_only": BOTH_SIDES}
+# name -> the sizes it says the code does not refuse, each shown by a case it returned a value
+# on: "not those where one side alone leaves pixels over" rests on a height alone and a width
+# alone it let through (a code that tests the width only lets (30, 32, 16) through too: b29_05
+# was told it refuses only when neither side tiles)
+COUNTERS = {"refuses_height_only": (WIDTH_ALONE,), "refuses_width_only": (HEIGHT_ALONE,),
+            "refuses_by_area": (SIDES_NOT_AREA,),
+            "refuses_both_sides_only": (HEIGHT_ALONE, WIDTH_ALONE)}
+PADDED = "pads_to_tile"  # the value of the image zero-padded to a multiple of P
+BATCHED = "batch_accepted"  # the values of each image of a 4-D array, one after the other
+TITLES = {"refuses_height_only": "tiling tested on the height only",
+          "refuses_width_only": "tiling tested on the width only",
+          "refuses_by_area": "tiling tested on the area",
+          "refuses_both_sides_only": "refused only when neither side tiles",
+          PADDED: "image padded to tile", BATCHED: "a 4-D array taken as a batch"}
+
+
+def refused(result, check, judged: list, planned, outcome):
+    """`result` with what the function's refusals show, when the failed case asked for one and
+    the code returned a value; `judged`: (planned case, right) of the cases it ran."""
+    expected, raises = planned.expectation()
+    if (result.status != FAILED or result.misconception or raises is None
+            or outcome.status != "ok"):
+        return result
+    params = check.api.params(check.reference_name)
+    for name, (returned, words) in INSTEAD.items():
+        if returned(check, params, planned, outcome.value):
+            return replace(result, misconception=name, hint_kind=OBSERVATION,
+                           hint=f"Your `{check.function}` {words}.")
+
+    def arguments(p):
+        return {**dict(zip(params, p.args, strict=False)), **p.kwargs}
+
+    asked = [(arguments(p), ok) for p, ok in judged if p.expectation()[1] is not None
+             and p is not planned]
+    right = [a for a, ok in asked if ok]
+    wrong = [a for a, ok in asked if not ok]
+    here = arguments(planned)
+    found = [(name, refuses, fix) for name, (holds, refuses, fix) in REFUSALS.items()
+             if right and all(holds(a) is True for a in right) and holds(here) is False
+             and not any(holds(a) is True for a in wrong)
+             and any(WITNESSES[name](a) is True for a in right)
+             and all(any(shows(a) is True for a in [here, *wrong]) for shows in COUNTERS[name])]
+    if len(found) != 1:
+        return result
+    name, refuses, fix = found[0]
+    return replace(result, misconception=name, hint_kind=OBSERVATION,
+                   hint=f"Your `{check.function}` refuses {refuses}: {fix}.")
+
+
+def _reference(check, image, planned):
+    """The reference's value on the case with `image` in its image's place; None if it raises."""
+    try:
+        function = reference_function(check.reference_name, check.folder)
+        with np.errstate(all="ignore"):
+            return function(image, *planned.args[1:], **planned.kwargs)
+    except Exception:  # noqa: BLE001  (the reference refuses that case too)
+        return None
+
+
+def _batched(check, params, planned, value) -> bool:
+    """Whether `value` is the reference's on each image of the case's 4-D array, one after the
+    other (their rows concatenated, or stacked on a leading batch axis)."""
+    arguments = dict(zip(params, planned.args, strict=False))
+    batch = arguments.get("image")
+    if (not params or params[0] != "image" or not isinstance(batch, np.ndarray)
+            or batch.ndim != 4 or not len(batch) or "image" in planned.kwargs):
+        return False
+    each = [_reference(check, image, planned) for image in batch]
+    if any(v is None for v in each):
+        return False
+    how = check.compare or default_compare(each[0])
+    return any(alike(np.asarray(joined), value, how) for joined in (
+        np.concatenate(each), np.stack(each)))
+
+
+def _padded(check, params, planned, value) -> bool:
+    """Whether `value` is the reference's on the case's image zero-padded at the bottom and right
+    to a multiple of P, and the image needed padding."""
+    arguments = dict(zip(params, planned.args, strict=False))
+    image, sizes = arguments.get("image"), tiling_sizes_of({**arguments, **planned.kwargs})
+    if (sizes is None or not params or params[0] != "image" or not isinstance(image, np.ndarray)
+            or "image" in planned.kwargs):
+        return False
+    H, W, P = sizes
+    pad = ((0, -H % P), (0, -W % P)) + ((0, 0),) * (image.ndim - 2)
+    if not any(after for _, after in pad):
+        return False
+    padded = _reference(check, np.pad(image, pad), planned)
+    return padded is not None and alike(padded, value, check.compare or default_compare(padded))
+
+
+# name -> (whether the value a refusal case returned is that, what is said of it): what a code
+# that refuses nothing returns instead
+INSTEAD = {
+    PADDED: (_padded, "returns what the model solution's gives for the image zero-padded at the "
+             "bottom and right to a multiple of P (timm's dynamic_img_pad, Swin's `F.pad`): when P "
+             "does not tile the image, raise ValueError instead of padding"),
+    BATCHED: (_batched, "returns a value for a 4-D array: the model solution's for each of its "
+              "images, one after the other, as code written for a batch (MAE's, timm's) gives it; "
+              "one image is (H, W) or (H, W, C): raise ValueError for any other shape"),
+}
