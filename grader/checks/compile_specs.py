@@ -42,8 +42,8 @@ def compile_exercise(exercise: Exercise, answers: dict | None = None,
             for table, value in check.compiled(variant, plans, secret).items():
                 key = variants.table_key(variant, check.name)
                 tables.setdefault(table, {})[key] = compiled.encode(value, pools)
-    listed = dict.fromkeys(known.like for variant in each for check in variant.checks
-                           for known in getattr(check, "misconceptions", ()))
+    listed = dict.fromkeys(like for variant in each for check in variant.checks
+                           for like in check.listed_variants())
     instances = {like: mistake for like in listed
                  if (mistake := error_model_mistake(like, exercise.folder or None))}
     if instances:  # the error model's mistake each listed variant is (compiled.INSTANCES)

@@ -14,8 +14,9 @@ import numpy as np
 from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .compare import as_array
 from .describe import describe
+from .digits_lost import digits_lost
 from .property_calls import Answers, PropertyContext, StudentCallFailed, Verdict
-from .property_named import NAMED, below_zero
+from .property_named import NAMED
 
 PROPERTIES: dict[str, Callable[[PropertyContext], Verdict]] = {}
 # The student functions each property calls, given the check's options: what its exercise's
@@ -449,54 +450,6 @@ def layer_norm_shift_invariant(ctx: PropertyContext) -> Verdict:
                 return Verdict(False, said, misconception="mean_not_subtracted")
             return digits_lost(said, trials, answers)
     return Verdict(True)
-
-
-def digits_lost(said: str, trials: list, answers: list) -> Verdict:
-    """The shift property's far trial failed: named a one-pass variance when LayerNorm with its
-    variance taken so returns the student's values on every call the property made (each trial's
-    x and x + shift), or a float32 computation when LayerNorm computed so does, each in its own
-    words (the spec's checklist tells float64 code to compute in float64), else the difference
-    alone."""
-    calls = [call for x, gamma, beta, shift in trials
-             for call in ((x, gamma, beta), (x + shift, gamma, beta))]
-    if all(_alike(answer, one_pass_layer_norm(*call))
-           for answer, call in zip(answers, calls, strict=True)):
-        nan = any(np.isnan(as_array(answer)).any() for answer in answers)
-        return Verdict(False, said, hint=below_zero(NAMED["layer_norm_one_pass_variance"], nan),
-                       misconception="layer_norm_one_pass_variance", spec_hint=False, named=True)
-    if all(_alike(answer, float32_layer_norm(*call))
-           for answer, call in zip(answers, calls, strict=True)):
-        return Verdict(False, said, hint=NAMED["layer_norm_float32"],
-                       misconception="layer_norm_float32", spec_hint=False, named=True)
-    return Verdict(False, said)
-
-
-def float32_layer_norm(x, gamma, beta, eps=1e-6):
-    """LayerNorm computed in float32, x cast first (Keras' and JAX/Flax's default compute dtype,
-    `np.asarray(x, dtype=np.float32)`), gamma and beta as given: far from zero the cast keeps
-    no digit of what tells the tokens apart, and the mean taken there is off by whole units.
-    Only a code that computes in float32 returns these values on every call of the property."""
-    low = np.asarray(x, dtype=np.float32)
-    centre, spread = low.mean(axis=-1, keepdims=True), low.var(axis=-1, keepdims=True)
-    return (low - centre) / np.sqrt(spread + eps) * gamma + beta
-
-
-def one_pass_layer_norm(x, gamma, beta, eps=1e-6):
-    """LayerNorm with its variance taken in one pass, mean(x**2) - mean(x)**2 (Triton's fused
-    kernel, burn#5607): the digits it loses far from zero are the same in any order of writing
-    it; a negative variance gives NaN."""
-    centre = x.mean(axis=-1, keepdims=True)  # names unlike the solution's: the bundle ships
-    with np.errstate(invalid="ignore", divide="ignore"):  # this file, never a solution's line
-        spread = (x * x).mean(axis=-1, keepdims=True) - centre * centre
-        return (x - centre) / np.sqrt(spread + eps) * gamma + beta
-
-
-def _alike(got, want) -> bool:
-    """Whether the student's `got` is `want` (float64, shape and NaNs included)."""
-    got = as_array(got)
-    if not (isinstance(got, np.ndarray) and got.dtype == np.float64 and got.shape == want.shape):
-        return False
-    return bool(np.allclose(got, want, rtol=1e-4, atol=1e-5, equal_nan=True))
 
 
 FAR = 1e7  # a constant far from zero, next to tokens of spread 1

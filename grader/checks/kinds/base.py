@@ -108,6 +108,11 @@ class Kind(Check):
         """The class report's title of each misconception its results may name."""
         return {}
 
+    def listed_variants(self) -> tuple[str, ...]:
+        """The known-wrong variants its spec lists (`misconceptions:`, each one's `like`): compile
+        records which error-model mistake each is, for the student bundle."""
+        return ()
+
     def examples(self) -> list[str]:
         """The question sheet's `>>>` lines for it; `sheet_notes`: its markdown lines."""
         return []

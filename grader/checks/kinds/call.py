@@ -175,6 +175,9 @@ class CallCheck(Kind):
     def misconception_titles(self) -> dict[str, str]:
         return {m.like: m.title or short_title(m.hint) for m in self.misconceptions}
 
+    def listed_variants(self) -> tuple[str, ...]:
+        return tuple(m.like for m in self.misconceptions)
+
     # --- its cases ----------------------------------------------------------------------------
 
     def plan(self, folder: str | None = None) -> list[PlannedCase]:
