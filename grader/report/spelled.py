@@ -116,7 +116,7 @@ def _part(text: str, function: str, source: Source, folder: str | None) -> str:
 
 def _shape(node: ast.AST) -> str:
     """`node` as a shape of code: each name (not an attribute) renamed by its first place,
-    so `T, d = x.shape` and `N, C = src.shape` read alike."""
+    so `A, b = y.shape` and `N, C = src.shape` read alike."""
     node = copy.deepcopy(node)
     numbered: dict[str, str] = {}
     for sub in ast.walk(node):
