@@ -72,7 +72,7 @@ def test_every_call_check_has_a_checklist_to_fall_back_on(catalogue):
     visible causal check has one too since round 57: it had none, so that its failure with no
     mistake named points at multi-head-attention, where the same function's checks say more, and
     it borrowed its hidden sibling's checklist where that one fails nowhere: the student bundle,
-    which has no hidden check, showed no hint line at all there (name57a). The pointer is said in
+    which has no hidden check, showed no hint line at all there (round 56). The pointer is said in
     place of a checklist now (checks/dependencies.py, `_elsewhere`; tests/test_hedges.py)."""
     bare = {(exercise.id, check.name) for exercise in catalogue for check in exercise.checks
             if isinstance(check, CallCheck) and not check.hint

@@ -167,7 +167,7 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
             if exercise in varied:
                 continue
             for got, want in zip(bundled[submission][exercise], checks, strict=True):
-                # a failed check always has a hint line, in the bundle too (name57a: a visible
+                # a failed check always has a hint line, in the bundle too (round 56: a visible
                 # check showed a hidden one's checklist in the full grader, nothing here)
                 assert got[3] == "passed" or got[5], (Path(submission).name, exercise, got[0])
                 if bundle_only and exercise == INTEGRATION_EXERCISE:

@@ -8535,7 +8535,7 @@ def test_a_causal_mask_of_minus_10000_leaks_on_scores_far_from_zero_and_is_named
 
 
 def test_a_diagonal_off_mask_is_named_where_its_fill_cannot_be_told_from_minus_10000():
-    """name57a (d2l's valid lengths from zero, fill -1e6: tests/submissions/buggy/
+    """Round 56's scores x100 (d2l's valid lengths from zero, fill -1e6: tests/submissions/buggy/
     d2l_causal_valid_lens_from_zero.py): the triangle one diagonal off leaves query 0 no key, a
     finite fill gives it a uniform row, and the fill changes nothing alone on unit-scale cases, so
     the pair is told as the triangle (QUIET_NOTE). On the x100 case the same triangle with a

@@ -122,7 +122,7 @@ def test_a_mistake_seen_with_every_head_count_is_still_pointed_at(grade):
     assert not check.passed and check.hint_kind == OBSERVATION
     assert check.hint.startswith("Your `self_attention` also loses points in multi-head-attention")
     hidden = _check(results, "no-causal-mask", "random sequences with causal=True")
-    assert hidden.hidden and not hidden.passed  # said in place of its checklist (name57a)
+    assert hidden.hidden and not hidden.passed  # said in place of its checklist
     assert hidden.hint_kind == OBSERVATION and hidden.hint == check.hint
 
 
@@ -179,7 +179,7 @@ def test_a_mistake_seen_only_on_refusals_is_not_blamed_for_a_value_returned(grad
 def test_a_check_with_nothing_elsewhere_shows_its_own_checklist(grade, catalogue):
     """Blind round 51 (b51_10 with its assert fixed): a causal mask no mistake names, in a
     `self_attention` that fails nowhere else, left the visible causal check with expected/got
-    and no hint line. It shows its own checklist (since name57a; before, it had none and showed
+    and no hint line. It shows its own checklist (since round 56; before, it had none and showed
     its hidden sibling's, which the student bundle does not have)."""
     results = grade(_self_attention("scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)"), ATTENTION)
     assert results["multi-head-attention"].score == results["multi-head-attention"].max_score
@@ -191,7 +191,7 @@ def test_a_check_with_nothing_elsewhere_shows_its_own_checklist(grade, catalogue
 
 
 def test_a_visible_check_with_no_checklist_borrows_none_from_a_hidden_check(catalogue, tmp_path):
-    """name57a: a visible check with no checklist of its own, whose function fails nowhere else,
+    """A visible check with no checklist of its own, whose function fails nowhere else,
     showed its exercise's hidden check's checklist in the full grader and no hint line in the
     student bundle (which has no hidden check): test_bundle's d2l fixture once the visible check
     met a case its mistake could not be named on. It borrows a visible check's only, so the two
