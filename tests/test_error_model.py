@@ -1354,6 +1354,69 @@ def test_the_windows_of_one_side_counted_from_the_other(flat):
     assert ("-clipped" in found.name) != flat  # einsum broadcasts a one-pixel slice, @ raises
 
 
+def _columns_looped_over_rows(image, K, b, stride, *, flat=False, columns=None):
+    """sgrvinod's port (blind round 58's b58_12): the buffer (H', W', d) is right, its inner
+    loop over the columns runs `range(H_out)` (`columns` given: that many)."""
+    x = image[..., None] if image.ndim == 2 else image
+    (H, W, _), k, d = x.shape, K.shape[0], K.shape[3]
+    H_out, W_out = (H - k) // stride + 1, (W - k) // stride + 1
+    out = np.zeros((H_out, W_out, d))
+    for i in range(H_out):
+        for j in range(H_out if columns is None else columns):
+            window = x[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = (window.reshape(-1) @ K.reshape(-1, d) if flat
+                         else np.einsum("hwc,hwcd->d", window, K))
+    return out + b
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_the_loop_over_the_columns_counted_from_the_rows_over_a_buffer_of_the_right_size(flat):
+    """A right-sized buffer whose column loop runs `range(H_out)`: a wider image keeps its last
+    columns at the bias (not cut off, as a width counted from H is); a narrower one reads a
+    short window off the right edge, whose einsum broadcasts a one-pixel slice and then writes
+    past the buffer (IndexError), or raises ValueError (a flattened window). Named as the loop's
+    count; the width counted from H (its output cut short) stays that mistake, and the right
+    loop is not named."""
+    cases = [(RNG.normal(size=(5, 7, 2)), RNG.normal(size=(3, 3, 2, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(7, 5, 1)), RNG.normal(size=(2, 2, 1, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(5, 3, 1)), RNG.normal(size=(1, 1, 1, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 2)), RNG.normal(size=2), 2)]
+
+    def calls_of(student):
+        calls = []
+        for args in cases:
+            try:
+                got = student(*args)
+            except (ValueError, IndexError) as error:
+                got = em.Raised(type(error).__name__, str(error))
+            calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
+        return calls
+
+    def looped(*args):
+        return _columns_looped_over_rows(*args, flat=flat)
+    assert isinstance(calls_of(looped)[1].got, em.Raised)
+    assert calls_of(looped)[1].got.type == ("ValueError" if flat else "IndexError")
+    wide = looped(*cases[0])  # the bias, where the reference's last columns hold values
+    assert np.allclose(wide[:, 3:], cases[0][2]) and wide.shape == (3, 5, 2)
+    found = em.search(REFERENCE["conv_patch_embed"], calls_of(looped), 0, same)
+    assert found is not None and found.name == (
+        "op:window_count:conv_patch_embed:windows-W-looped-over-H" + ("" if flat else "-clipped"))
+    assert "`range(H_out)` where `range(W_out)` belongs" in found.sentence
+    assert "leaves its last columns at the bias" in found.sentence
+
+    def cut(*args):  # the width counted from H: not this mistake
+        return _conv_loops(*args, cols_from_rows=True, flat=flat)
+    other = em.search(REFERENCE["conv_patch_embed"], calls_of(cut), 0, same)
+    assert other is not None and "looped-over" not in other.name
+    assert other.name.startswith("op:window_count:conv_patch_embed:windows-W-count-from-H")
+
+    def right(image, K, b, stride):  # the loop over W_out: every value the reference's
+        x = image[..., None] if image.ndim == 2 else image
+        return _columns_looped_over_rows(image, K, b, stride, flat=flat,
+                                         columns=(x.shape[1] - K.shape[1]) // stride + 1)
+    assert all(np.allclose(c.got, c.expected) for c in calls_of(right))
+
+
 def test_window_loops_one_short_with_the_bias_added_after_them():
     """The numpy `convolve` helper: `range(0, H - k, s)` over a zero buffer, the bias added to
     the whole output after the loops: the last row and column hold the bias alone; the same

@@ -115,6 +115,60 @@ def test_a_far_shift_is_named_a_one_pass_variance_only_when_it_gives_every_value
     assert "below zero its square root is NaN, as yours gave" in nan.hint
 
 
+def test_a_one_pass_variance_is_named_however_its_sums_are_added():
+    """Blind round 58's b58_13 (TensorRT's layerNorm plugin): each term scaled by 1/ld, then
+    summed, loses other digits than mean(x * x) - mean**2 does, so the far trial's values differ
+    from that one reading; every way code adds the two sums is tried (a Python loop too) and a
+    one-pass variance is named where one of them gives every value. A two-pass variance written
+    with the same scaled sums is right and not named; neither is one whose sums are kept in
+    float32 (other values)."""
+    from grader.checks.digits_lost import one_pass_layer_norm
+    from grader.checks.properties import FAR, digits_lost
+
+    rng = np.random.default_rng(58)
+    trials = [(rng.standard_normal((T, d)), rng.standard_normal(d), rng.standard_normal(d), s)
+              for (T, d), s in (((2, 7), 1.5), ((5, 7), -3.0), ((4, 6), FAR))]
+
+    def tensorrt(x, gamma, beta, eps=1e-6):
+        rld = 1.0 / x.shape[-1]
+        mu = np.sum(x * rld, axis=-1, keepdims=True)
+        rsigma = 1.0 / np.sqrt(np.sum(x * x * rld, axis=-1, keepdims=True) - mu * mu + eps)
+        return gamma * (x - mu) * rsigma + beta
+
+    def looped(x, gamma, beta, eps=1e-6):
+        out = np.empty_like(x)
+        for i, row in enumerate(x):
+            total = square = 0.0
+            for value in row:
+                total, square = total + value, square + value * value
+            mean = total / len(row)
+            out[i] = (row - mean) / np.sqrt(square / len(row) - mean * mean + eps)
+        return out * gamma + beta
+
+    def two_pass(x, gamma, beta, eps=1e-6):
+        rld = 1.0 / x.shape[-1]
+        mu = np.sum(x * rld, axis=-1, keepdims=True)
+        var = np.sum((x - mu) ** 2 * rld, axis=-1, keepdims=True)
+        return gamma * (x - mu) / np.sqrt(var + eps) + beta
+
+    def float32_sums(x, gamma, beta, eps=1e-6):
+        low = x.astype(np.float32)
+        mu = low.mean(axis=-1, keepdims=True).astype(np.float64)
+        square = (low * low).mean(axis=-1, keepdims=True).astype(np.float64)
+        return (x - mu) / np.sqrt(np.abs(square - mu * mu) + eps) * gamma + beta
+
+    far = trials[-1][0] + FAR, trials[-1][1], trials[-1][2]
+    with np.errstate(all="ignore"):  # the one reading of before gives other values here
+        assert not np.allclose(tensorrt(*far), one_pass_layer_norm(*far), rtol=1e-4, atol=1e-5)
+    for student in (tensorrt, looped):
+        named = digits_lost("differs", trials, answers_of(student, trials))
+        assert named.misconception == "layer_norm_one_pass_variance" and named.named, student
+        assert "one pass" in named.hint
+    assert np.allclose(two_pass(*far), two_pass(*trials[-1][:3]), rtol=1e-4, atol=1e-5)
+    for student in (two_pass, float32_sums):
+        assert digits_lost("differs", trials, answers_of(student, trials)).misconception is None
+
+
 def answers_of(student, trials):
     with np.errstate(all="ignore"):
         return [student(*call) for x, g, b, s in trials for call in ((x, g, b), (x + s, g, b))]

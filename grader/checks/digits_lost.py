@@ -19,8 +19,8 @@ def digits_lost(said: str, trials: list, answers: list) -> Verdict:
     alone."""
     calls = [call for x, gamma, beta, shift in trials
              for call in ((x, gamma, beta), (x + shift, gamma, beta))]
-    if all(_alike(answer, one_pass_layer_norm(*call))
-           for answer, call in zip(answers, calls, strict=True)):
+    if any(all(_alike(answer, one_pass_layer_norm(*call, moments=moments))
+               for answer, call in zip(answers, calls, strict=True)) for moments in MOMENTS):
         nan = any(np.isnan(as_array(answer)).any() for answer in answers)
         return Verdict(False, said, hint=below_zero(NAMED["layer_norm_one_pass_variance"], nan),
                        misconception="layer_norm_one_pass_variance", spec_hint=False, named=True)
@@ -41,14 +41,36 @@ def float32_layer_norm(x, gamma, beta, eps=1e-6):
     return (low - centre) / np.sqrt(spread + eps) * gamma + beta
 
 
-def one_pass_layer_norm(x, gamma, beta, eps=1e-6):
+def one_pass_layer_norm(x, gamma, beta, eps=1e-6, moments="mean"):
     """LayerNorm with its variance taken in one pass, mean(x**2) - mean(x)**2 (Triton's fused
-    kernel, burn#5607): the digits it loses far from zero are the same in any order of writing
-    it; a negative variance gives NaN."""
-    centre = x.mean(axis=-1, keepdims=True)  # names unlike the solution's: the bundle ships
+    kernel, burn#5607; TensorRT's layerNorm plugin): the digits it loses far from zero are
+    those of its sums, so `moments` says how its two means were added up (MOMENTS); a negative
+    variance gives NaN. Only one reading at a time is held against every call the property
+    made, so a code is named only where one of them gives all its values."""
+    centre, square = MOMENTS[moments](x)  # names unlike the solution's: the bundle ships
     with np.errstate(invalid="ignore", divide="ignore"):  # this file, never a solution's line
-        spread = (x * x).mean(axis=-1, keepdims=True) - centre * centre
+        spread = square - centre * centre
         return (x - centre) / np.sqrt(spread + eps) * gamma + beta
+
+
+def _in_order(values):
+    """The sum over the last axis added left to right, as a Python loop adds it."""
+    return np.add.accumulate(values, axis=-1)[..., -1:]
+
+
+def _summed(values):
+    return values.sum(axis=-1, keepdims=True)
+
+
+MOMENTS = {  # the two means of a one-pass variance, (mean(x), mean(x * x)), as code adds them
+    "mean": lambda x: (x.mean(axis=-1, keepdims=True), (x * x).mean(axis=-1, keepdims=True)),
+    # each term scaled first, then added (TensorRT's cub::KeyValuePair of x/ld and x*x/ld)
+    "scaled": lambda x: (_summed(x * (1 / x.shape[-1])), _summed(x * x * (1 / x.shape[-1]))),
+    "summed-then-divided": lambda x: (_summed(x) / x.shape[-1], _summed(x * x) / x.shape[-1]),
+    "loop": lambda x: (_in_order(x) / x.shape[-1], _in_order(x * x) / x.shape[-1]),
+    "loop-scaled": lambda x: (_in_order(x * (1 / x.shape[-1])),
+                              _in_order(x * x * (1 / x.shape[-1]))),
+}
 
 
 def _alike(got, want) -> bool:

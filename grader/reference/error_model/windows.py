@@ -161,6 +161,30 @@ def counted_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: i
     return np.concatenate([windows, *extra], axis=counted)
 
 
+def looped_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: int,
+                source: int, clipped: bool) -> np.ndarray:
+    """`windows` [H', W', C, k, k] as a loop over a buffer of the right size reads them when its
+    loop along axis `counted` runs as many times as there are positions along `source`: where
+    that is fewer, the positions past it are never written (zero windows: the bias alone); where
+    it is more, the first position past the buffer reads a window cut short by the edge and
+    raises, ValueError where that slice does not meet the kernel, IndexError where it does
+    (`clipped`: a one-pixel slice broadcast by einsum or `*`) and the write lands past the
+    buffer. Not `counted_like`, whose output has the loop's size."""
+    n, have = windows.shape[source], windows.shape[counted]
+    if n <= have:
+        out = np.array(windows)
+        out[(slice(None),) * counted + (slice(n, None),)] = 0
+        return out
+    image = np.asarray(image)
+    size, k = (image[..., None] if image.ndim == 2 else image).shape[counted], windows.shape[
+        3 + counted]
+    width = max(0, min(size, have * stride + k) - have * stride)
+    if clipped and (width == 1 or (width == 0 and k == 1)):
+        raise IndexError(f"index {have} is out of bounds for axis {counted} with size {have}")
+    raise ValueError(f"operands could not be broadcast together: a window {width} pixels wide "
+                     f"meets a kernel {k} wide")
+
+
 def _sides_differ(rewritten, calls, same) -> bool:
     """Whether one of `calls` has an output whose two sides differ (H' != W'): elsewhere a count
     taken from the other side is right, and windows at their index are the one slip shown."""
@@ -212,6 +236,24 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     [_unstrided(_unstrided(n, 0), 1), copy.deepcopy(image), ast.Constant(1),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
                 ((bound, counted_like),), holds=_sides_differ)
+    looped = f"{PREFIX}looped_like"
+    for counted, source in ((1, 0), (0, 1)):  # the buffer right, its loop counted from the other
+        (mine, _), (other, _) = SIDES[counted], SIDES[source]
+        more, fewer, edge = COUNT_WORDS[counted]
+        for clipped in (False, True):
+            yield Change(
+                f"{node.value.id}-{mine}-looped-over-{other}" + (CLIPPED if clipped else ""),
+                f"In {where(context)}, the loop over {AXIS_WORDS[counted]} of the output runs "
+                f"as many times as there are {AXIS_WORDS[source][4:]}, `range({other}_out)` "
+                f"where `range({mine}_out)` belongs (the output itself has the right size): a "
+                f"{more} image leaves its last {AXIS_WORDS[counted][4:]} at the bias, a "
+                f"{fewer} one reads windows off its {edge} edge and writes past the output "
+                f"(right only when {other} == {mine}).",
+                lambda n, counted=counted, source=source, clipped=clipped: ast.Call(
+                    ast.Name(looped, ast.Load()),
+                    [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
+                     ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
+                ((looped, looped_like),))
 
 
 def offset_from_other_index(windows: np.ndarray, image: np.ndarray, stride: int, axis: int,

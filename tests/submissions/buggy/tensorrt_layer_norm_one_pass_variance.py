@@ -9,16 +9,16 @@ Mistakes:
     or more with unit spread are wrong, and at 1e8 the variance goes negative (NaN). Values near
     zero are right.
 
-Grader: at blind time (ba46f523) and now, 109/110: layer-norm's "adding a constant to a token
-changes nothing" property fails (layer_norm(x + 1e+07, ...) differs, by up to 0.136) and gives the
-checklist only ("LayerNorm subtracts each token's mean and divides by its standard deviation
-about that mean, so x + c and x normalise to the same thing: check both statistics (taken about
-the mean, not about zero) and that they are computed in float64 ..."). A named hint would say the
-variance is mean(x^2) - mean^2, which cancels for values far from zero. Not named, so in
-unnamed/.
+Grader: at blind time (ba46f523), 109/110: layer-norm's "adding a constant to a token changes
+nothing" property fails (layer_norm(x + 1e+07, ...) differs, by up to 0.136) and gave the
+checklist only: the property named a one-pass variance only where its own mean(x * x) - mean**2
+gave the student's values, and this code adds its sums otherwise (each term scaled by 1/ld
+first, then summed), which loses other digits. Since branch name58 the property tries the ways
+code adds the two sums (digits_lost.MOMENTS) and names the one-pass variance where one of them
+gives the student's values on every call. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None}
+EXPECT = {'layer-norm': 'layer_norm_one_pass_variance'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
