@@ -298,7 +298,7 @@ def input_added(context: Context, node: ast.AST) -> Iterator[Change]:
     first = parameters[0].arg
     yield Change(f"{first}-added-to-the-result",
                  f"In {where(context)}, the input `{first}` is added to the result, `{first} + "
-                 f"{code(node)}`: a residual inside this step, where the lecture returns "
+                 f"{code(node)}`: a residual inside this step, where the model solution returns "
                  f"`{code(node)}` alone (the caller adds the residual).",
                  lambda n: ast.BinOp(ast.Name(first, ast.Load()), ast.Add(), n))
 
@@ -414,8 +414,8 @@ def result_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
     if is_result(context, node) and not isinstance(node, (ast.Tuple, ast.Constant)):
         yield Change("result-transposed",
                      f"In {where(context)}, the result comes back transposed, `({code(node)}).T`:"
-                     f" its axes in the other order, where the lecture returns `{code(node)}` "
-                     "(one row per token, the features along the row).",
+                     f" its axes in the other order, where the model solution returns "
+                     f"`{code(node)}` (one row per token, the features along the row).",
                      lambda n: ast.Attribute(n, "T", ast.Load()))
 
 
