@@ -1383,14 +1383,7 @@ def test_the_loop_over_the_columns_counted_from_the_rows_over_a_buffer_of_the_ri
              (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 2)), RNG.normal(size=2), 2)]
 
     def calls_of(student):
-        calls = []
-        for args in cases:
-            try:
-                got = student(*args)
-            except (ValueError, IndexError) as error:
-                got = em.Raised(type(error).__name__, str(error))
-            calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
-        return calls
+        return _calls_raising(REFERENCE["conv_patch_embed"], student, cases)
 
     def looped(*args):
         return _columns_looped_over_rows(*args, flat=flat)
@@ -8297,14 +8290,7 @@ def _conv_calls(student, rng):
     cases = [(rng.normal(size=shape), rng.normal(size=(k, k, shape[2] if len(shape) > 2 else 1,
                                                       3)), rng.normal(size=3), s)
              for shape, k, s in CONV_CASES]
-    calls = []
-    for args in cases:
-        try:
-            got = student(*args)
-        except ValueError as error:
-            got = em.Raised("ValueError", str(error))
-        calls.append(em.Call(args, {}, got, REFERENCE["conv_patch_embed"](*args)))
-    return calls
+    return _calls_raising(REFERENCE["conv_patch_embed"], student, cases)
 
 
 @pytest.mark.parametrize("axis, clipped, detail", [

@@ -16,13 +16,12 @@ import ast
 import re
 import textwrap
 
-from .quotes import Source
+from .quotes import PLACED, Source
 
 _NUMBER = r"(?:0|\d(?:\.\d+)?e-\d+|0\.\d+)"
 RANGE = re.compile(rf"(?P<stem>`?[A-Za-z_]\w*`?) is (?P<fixed>fixed at )?a value "
                    rf"(?:below about (?P<below>{_NUMBER})|between about (?P<low>{_NUMBER}) and "
                    rf"(?P<high>{_NUMBER})) \([^()]*\)")
-_PLACED = re.compile(r"In `([^\W\d]\w*)`")
 
 
 def literals(text: str | None, names: set[str]) -> dict[float, str]:
@@ -71,7 +70,7 @@ def theirs(hint: str | None, source: Source | None, renamed=None) -> str | None:
         return hint
     out, at = [], 0
     for match in RANGE.finditer(hint):
-        placed = [m.group(1) for m in _PLACED.finditer(hint[:match.start()])]
+        placed = [m.group(1) for m in PLACED.finditer(hint[:match.start()])]
         if not placed:
             continue
         function, stem = placed[-1], match["stem"].strip("`")

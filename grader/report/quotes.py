@@ -50,6 +50,7 @@ _STRING_END = {q: re.compile(r"\\.|" + re.escape(q) + ("" if len(q) == 3 else r"
 _NAME = re.compile(r"[^\W\d]\w*")
 _DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _SPAN = re.compile(r"`([^`\n]+)`")
+PLACED = re.compile(r"In `([^\W\d]\w*)`")  # a sentence's place: "In `f`", f the function
 # words before a quote that give it as the right code or an example, not as the student's
 _NOT_THEIRS = re.compile(r"(?:\binstead of|\bin place of|\brather than|\bnot|\bwrite|\bas|\bor"
                          r"|\bsuch as|\be\.g\.|\blike|=|\()\s*$")

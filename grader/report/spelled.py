@@ -36,11 +36,10 @@ from grader.checks.results import MISTAKE
 from .constants import theirs
 from .discarded import discarded
 from .offsets import respelled
-from .quotes import Source, attributed, is_fragment, reads_as_theirs
+from .quotes import PLACED, Source, attributed, is_fragment, reads_as_theirs
 from .steps import placed
 
 _SPAN = re.compile(r"`([^`\n]+)`")
-_PLACED = re.compile(r"In `([^\W\d]\w*)`")
 # "the model solution's `...`", "the lecture's step `...`": a quote already said as not theirs
 _LECTURES = re.compile(r"(?:lecture|model solution)'s(?: [a-z]+)? $")
 _KEEPDIMS = re.compile(r",\s*keepdims\s*=\s*True\b")
@@ -88,7 +87,7 @@ def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:
     spells them (the module's docstring); as it is without a source."""
     if source is None or not hint or "`" not in hint:
         return hint
-    starts = [m for m in _PLACED.finditer(hint)]
+    starts = [m for m in PLACED.finditer(hint)]
     if not starts:
         return hint
     out = [hint[:starts[0].start()]]
@@ -100,7 +99,7 @@ def spelled(hint: str, source: Source | None, folder: str | None = None) -> str:
 
 def _part(text: str, function: str, source: Source, folder: str | None) -> str:
     names = _renamed(function, source, folder)
-    head = len(_PLACED.match(text).group())  # "In `f`": the function's own name, kept
+    head = len(PLACED.match(text).group())  # "In `f`": the function's own name, kept
     spans = [m for m in _SPAN.finditer(text, head)
              if not _LECTURES.search(text[:m.start()])]  # one said as the lecture's: its names
     if names and any(is_fragment(q) and not source.holds(q, function)
