@@ -17,6 +17,14 @@ SOLUTION = ROOT / "solutions" / "vit_exercises.py"
 TEMPLATE = ROOT / "student_template" / "vit_exercises.py"
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--only-buggy", action="append", default=[], metavar="NAME",
+        help="test_bundle's comparison of the bundle and the full grader: only the buggy "
+             "fixtures whose file name contains NAME (repeatable), for a quick local run "
+             "(the comparison's coverage figures are asserted on a full run only)")
+
+
 def misconceptions_of(folder=EXERCISES) -> dict:
     """Every known-wrong variant a spec of `folder` may name: the shipped ones and the course's
     (grader/checks/course.py), so no test lists the student API's functions itself."""
