@@ -8679,3 +8679,16 @@ def test_projections_in_half_precision_are_named_where_rounding_is_explained():
             failing = next(i for i, c in enumerate(calls) if not close(c.expected, c.got))
             found = em.search(attn, calls, failing, close)
             assert found is None or "float16" not in found.name, (other.__name__, found)
+
+
+def test_the_causal_default_hint_names_no_source_and_no_caller():
+    """Blind round 60 (b60_08, ported from gpt-fast): the hint said "(minGPT's attention is
+    always causal)" and "a ViT block calls it without `causal`", where that file's own
+    encoder_block passes causal=False. It says only what the calls showed: the default."""
+    from grader.checks.property_named import NAMED
+
+    hint = NAMED["causal_default_true"]
+    assert "`causal=True` is the default in the signature" in hint
+    assert "The student API's default is causal=False" in hint
+    for claim in ("minGPT", "gpt-fast", "always causal", "block calls it"):
+        assert claim not in hint, claim
