@@ -425,3 +425,30 @@ def test_a_statement_the_student_wrote_with_other_names_is_quoted_as_theirs():
         assert spelled(UNPACKED, source(text)) == UNPACKED, text
     contrast = "In `layer_norm`, the width is read where `T, d = x.shape` belongs."
     assert "`T, d = x.shape`" in spelled(contrast, source(theirs))
+
+
+def test_a_rewrite_s_code_is_quoted_only_where_the_student_wrote_it():
+    """Blind round 60's b60_01: "`W // P` reads `H` where `W` belongs: `H // P`, a copy of its
+    sibling term", of code that counts `output_size ** 2` (no `H // P` in it). What the student's
+    code computes, in the model solution's terms (`quotes.EFFECT` before it), is quoted as theirs
+    where their function holds it, else said without the quote; another function's does not
+    count, and with no source the words stay (an effect, not their code)."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+
+    said = em.sentence(REFERENCE["num_patches"], next(
+        e.name for e in em.model(REFERENCE["num_patches"])[1] if e.detail == "W-as-H"))
+    assert f"belongs: {quotes.EFFECT}`H // P`, a copy of its sibling term" in said, said
+    ported = ("def num_patches(H, W, P):\n    image_size, patch_size = H, P\n"
+              "    output_size = int((image_size - patch_size) / patch_size + 1)\n"
+              "    return output_size ** 2\n"
+              "def patchify(image, P):\n    H, W, C = image.shape\n    return H // P\n")
+    told = attributed(said, source(ported))
+    assert "`H // P`" not in told and quotes.EFFECT not in told, told
+    assert told.endswith("`H` where `W` belongs: a copy of its sibling term (right only when "
+                         "H == W)."), told
+    d2l = "def num_patches(H, W, P):\n    return (H // P) * (H // P)\n"
+    assert attributed(said, source(d2l)).endswith(
+        "belongs: `H // P`, a copy of its sibling term (right only when H == W)."), \
+        attributed(said, source(d2l))
+    assert attributed(said, None) == said

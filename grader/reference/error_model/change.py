@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from grader.report.quotes import EFFECT  # noqa: F401 - the sentences' word for a rewrite's code
+
 from .tree import PREFIX, SKIPPED, Instance, own_function
 
 
