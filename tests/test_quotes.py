@@ -452,3 +452,26 @@ def test_a_rewrite_s_code_is_quoted_only_where_the_student_wrote_it():
         "belongs: `H // P`, a copy of its sibling term (right only when H == W)."), \
         attributed(said, source(d2l))
     assert attributed(said, None) == said
+
+
+def test_a_cast_is_said_as_the_student_s_line_that_makes_it():
+    """Blind round 60's b60_06: the float16 steps' sentence quotes the cast as the student's
+    line that makes it, `qkv = x.astype(np.float16) @ qkv_weight + qkv_bias`, where one
+    statement of the function holds it; else the cast as the sentence gives it."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+    from grader.report.steps import placed
+
+    said = em.sentence(REFERENCE["self_attention"],
+                       "op:steps_in:self_attention:steps-1-2-3-on-x-as-float16")
+    assert f"{quotes.CAST}`x.astype(np.float16)`" in said, said
+    eva = ("def self_attention(x, p, heads, causal=False):\n"
+           "    w = np.concatenate([p['Wq'], p['Wk'], p['Wv']], axis=1).astype(np.float16)\n"
+           "    qkv = x.astype(np.float16) @ w\n    return qkv @ p['Wo']\n")
+    assert (f"{quotes.CAST}at your line `qkv = x.astype(np.float16) @ w`, the weights"
+            in placed(said, source(eva))), placed(said, source(eva))
+    twice = eva.replace("@ w\n", "@ w\n    k = x.astype(np.float16) @ w\n")
+    other = eva.replace("x.astype(np.float16)", "np.float16(x)")
+    for code in (twice, other):
+        assert placed(said, source(code)) == said
+    assert placed(said, None) == said

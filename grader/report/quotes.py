@@ -59,6 +59,8 @@ _NOT_THEIRS = re.compile(r"(?:\binstead of|\bin place of|\brather than|\bnot|\bw
                          r"|\bsuch as|\be\.g\.|\blike|=|\()\s*$")
 _CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # the right code
 _EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
+CAST = "the cast "  # before a quote of a cast the student's code may make (`x.astype(np.float16)`):
+# said as their line where one statement of their function holds it (steps.placed)
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",

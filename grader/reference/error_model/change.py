@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from grader.report.quotes import EFFECT  # noqa: F401 - the sentences' word for a rewrite's code
+from grader.report.quotes import CAST, EFFECT  # noqa: F401 - the sentences' words for quotes
 
 from .tree import PREFIX, SKIPPED, Instance, own_function
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import (
+    CAST,
     Change,
     Context,
     called_function,
@@ -293,10 +294,10 @@ def steps_in(context: Context, node: ast.AST) -> Iterator[Change]:
     shown = ", ".join(f"`{code(step)}`" for step in steps)
     sentence = (f"In {where(context)}, the steps that take `{given}` (the model solution's "
                 f"{shown}: all of them, or some, as the rounding of some shows little in the "
-                f"result) are computed in float16 (`.astype(np.float16)` on `{given}`, the "
-                f"weights and the biases: {habit}): they keep {digits} significant digits, so "
-                f"every value after them is off by about 1e-3 of its size. Keep float64 "
-                f"throughout.")
+                f"result) are computed in float16 ({CAST}`{given}.astype(np.float16)`, the "
+                f"weights and the biases cast too: {habit}): they keep {digits} significant "
+                f"digits, so every value after them is off by about 1e-3 of its size. Keep "
+                f"float64 throughout.")
     for size in range(len(steps), 0, -1):  # all of them first; the calls may not tell which
         for chosen in itertools.combinations(range(len(steps)), size):
             yield Change("steps-" + "-".join(str(i + 1) for i in chosen) +
