@@ -425,3 +425,53 @@ def test_a_statement_the_student_wrote_with_other_names_is_quoted_as_theirs():
         assert spelled(UNPACKED, source(text)) == UNPACKED, text
     contrast = "In `layer_norm`, the width is read where `T, d = x.shape` belongs."
     assert "`T, d = x.shape`" in spelled(contrast, source(theirs))
+
+
+def test_a_rewrite_s_code_is_quoted_only_where_the_student_wrote_it():
+    """Blind round 60's b60_01: "`W // P` reads `H` where `W` belongs: `H // P`, a copy of its
+    sibling term", of code that counts `output_size ** 2` (no `H // P` in it). What the student's
+    code computes, in the model solution's terms (`quotes.EFFECT` before it), is quoted as theirs
+    where their function holds it, else said without the quote; another function's does not
+    count, and with no source the words stay (an effect, not their code)."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+
+    said = em.sentence(REFERENCE["num_patches"], next(
+        e.name for e in em.model(REFERENCE["num_patches"])[1] if e.detail == "W-as-H"))
+    assert f"belongs: {quotes.EFFECT}`H // P`, a copy of its sibling term" in said, said
+    ported = ("def num_patches(H, W, P):\n    image_size, patch_size = H, P\n"
+              "    output_size = int((image_size - patch_size) / patch_size + 1)\n"
+              "    return output_size ** 2\n"
+              "def patchify(image, P):\n    H, W, C = image.shape\n    return H // P\n")
+    told = attributed(said, source(ported))
+    assert "`H // P`" not in told and quotes.EFFECT not in told, told
+    assert told.endswith("`H` where `W` belongs: a copy of its sibling term (right only when "
+                         "H == W)."), told
+    d2l = "def num_patches(H, W, P):\n    return (H // P) * (H // P)\n"
+    assert attributed(said, source(d2l)).endswith(
+        "belongs: `H // P`, a copy of its sibling term (right only when H == W)."), \
+        attributed(said, source(d2l))
+    assert attributed(said, None) == said
+
+
+def test_a_cast_is_said_as_the_student_s_line_that_makes_it():
+    """Blind round 60's b60_06: the float16 steps' sentence quotes the cast as the student's
+    line that makes it, `qkv = x.astype(np.float16) @ qkv_weight + qkv_bias`, where one
+    statement of the function holds it; else the cast as the sentence gives it."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+    from grader.report.steps import placed
+
+    said = em.sentence(REFERENCE["self_attention"],
+                       "op:steps_in:self_attention:steps-1-2-3-on-x-as-float16")
+    assert f"{quotes.CAST}`x.astype(np.float16)`" in said, said
+    eva = ("def self_attention(x, p, heads, causal=False):\n"
+           "    w = np.concatenate([p['Wq'], p['Wk'], p['Wv']], axis=1).astype(np.float16)\n"
+           "    qkv = x.astype(np.float16) @ w\n    return qkv @ p['Wo']\n")
+    assert (f"{quotes.CAST}at your line `qkv = x.astype(np.float16) @ w`, the weights"
+            in placed(said, source(eva))), placed(said, source(eva))
+    twice = eva.replace("@ w\n", "@ w\n    k = x.astype(np.float16) @ w\n")
+    other = eva.replace("x.astype(np.float16)", "np.float16(x)")
+    for code in (twice, other):
+        assert placed(said, source(code)) == said
+    assert placed(said, None) == said

@@ -159,7 +159,8 @@ def _causal_by_default(ctx: PropertyContext, function: str, calls: list[tuple], 
                        message: str, holds: Callable[[Answers], bool]) -> Verdict | None:
     """The cause named when it is checked on every call: each call that leaves `causal` out
     returns what it returns with causal=True, and with causal=False passed the property holds
-    (minGPT's `def forward(..., causal=True)`: its attention is always causal). None otherwise,
+    (`causal=True` as the default in the signature, as a GPT port's always-causal attention
+    has). None otherwise,
     or for a function that takes no `causal`."""
     if function != "self_attention":
         return None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 NAMED = {"causal_default_true": (
     "Your `self_attention` masks the later tokens when `causal` is left out: every call without "
-    "it returned what causal=True returns, as a signature `causal=True` does (minGPT's "
-    "attention is always causal), and with causal=False passed this property holds. The "
-    "student API's default is causal=False: a ViT block calls it without `causal`."),
+    "it returned what causal=True returns, as when `causal=True` is the default in the "
+    "signature, and with causal=False passed this property holds. The student API's default is "
+    "causal=False: a call that leaves `causal` out must let every token see every token."),
+    # only what the calls show: no source named (the code may come from any GPT port: blind
+    # round 60's was gpt-fast, not minGPT) and no caller's habit (its own block may pass it)
     "layer_norm_float32": (
     "Your `layer_norm` computes in float32: on every call here it returned what LayerNorm "
     "returns with x cast to float32 first (Keras' and JAX's default compute dtype). Far from "

@@ -36,6 +36,9 @@ SEP = "\x1f"
 GAP = 400  # characters of tokens a quote's `...` may stand for
 LECTURES = "the model solution's "  # the course's model solution: the lecture has no code
 SAID_AS = ("lecture", "model solution")  # a clause that already says whose the code is
+EFFECT = "in effect "  # before a quote of what the student's code computes, in the model
+# solution's terms (an error-model rewrite's code, `H // P` for `W // P`): their own where their
+# code holds it, else no quote of theirs (blind round 60's b60_01 counts `output_size ** 2`)
 DEEPEST = 64  # brackets in brackets: keyword arguments are put in order up to this depth
 
 _TOKEN = re.compile(r"""
@@ -56,6 +59,9 @@ _NOT_THEIRS = re.compile(r"(?:\binstead of|\bin place of|\brather than|\bnot|\bw
                          r"|\bsuch as|\be\.g\.|\blike|=|\()\s*$")
 _CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # the right code
 _EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
+CAST = "the cast "  # before a quote of a cast the student's code may make (`x.astype(np.float16)`):
+# said as their line where one statement of their function holds it (steps.placed)
+_EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
                         "and", "or", "not", "on", "into", "than", "be", "was", "its", "each"})
@@ -290,12 +296,29 @@ def _source(function) -> str | None:
         return None
 
 
+def effected(hint: str, source: Source | None) -> str:
+    """`hint` with each quote given as what the student's code computes (`EFFECT` before it)
+    said as theirs where their function's code holds it (the words dropped), else left out
+    with its words where a comma ends it ("belongs: a copy of its sibling term"), else kept
+    with its words (an effect, not their code); as it is without a source."""
+    if source is None or EFFECT not in hint:
+        return hint
+
+    def one(match: re.Match) -> str:
+        if source.holds(match.group(2), _function(hint, match.start())):
+            return match.group(1) + (match.group(3) or "")
+        return "" if match.group(3) else match.group()
+
+    return _EFFECT.sub(one, hint)
+
+
 def attributed(hint: str, source: Source | None, folder: str | None = None) -> str:
     """`hint` with each code quote the source does not hold said as the model solution's or
     dropped (the module's docstring says where; `folder`: the exercises', for a course's reference);
     as it is when the source is None."""
     if source is None or not hint or "`" not in hint:
         return hint
+    hint = effected(hint, source)  # a rewrite's code: theirs, or no quote
     out, at = [], 0
     for match in _SPAN.finditer(hint):
         quote = match.group(1)

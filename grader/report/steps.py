@@ -18,7 +18,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import Code, Source
+from .quotes import CAST, Code, Source
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP, cut
@@ -43,10 +43,27 @@ STEPS = {
 
 def placed(hint: str | None, source: Source | None) -> str | None:
     """`hint` with each model solution's step said in the student's terms (the module's
-    docstring); as it is without a source."""
-    if not hint or source is None or STEP is None or STEP not in hint:
+    docstring), and each cast (quotes.CAST) as the student's line that makes it; as it is
+    without a source."""
+    if not hint or source is None:
+        return hint
+    hint = CASTS.sub(lambda m: _cast(hint, m, source), hint) if CAST in hint else hint
+    if STEP is None or STEP not in hint:
         return hint
     return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
+
+
+CASTS = re.compile(re.escape(CAST) + r"`(?P<cast>[^`\n]+)`")
+
+
+def _cast(hint: str, match: re.Match, source: Source) -> str:
+    """"the cast at your line `qkv = x.astype(np.float16) @ w + b`" where exactly one statement
+    of the function the sentence places (its last "In `f`" before the cast) holds the cast, as
+    the student wrote it (blind round 60's b60_06); else the cast as the sentence quotes it."""
+    function = re.findall(r"In `([^\W\d]\w*)`", hint[:match.start()])
+    line = statement(source.function_text(function[-1]), [match.group("cast")]) \
+        if function else None
+    return match.group() if line is None else f"{CAST}at your line `{line}`"
 
 
 def _said(function: str, step: str, source: Source) -> str:

@@ -37,6 +37,7 @@ import numpy as np
 
 from .change import Context, where
 from .constants import ranged, settled
+from .dtypes import rounded_steps
 from .evidence import agree, distance, elements
 from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
@@ -108,7 +109,7 @@ def edits(root: Instance) -> list[Edit]:
                 per_operator[name] += [
                     Edit(name, Site(instance.path, index), change.detail, change.sentence,
                          change.replace, change.names, holds=change.holds,
-                         shared=change.shared)
+                         shared=change.shared, rounding=change.rounding)
                     for change in operator(context, node)]
         found += [edit for group in per_operator.values() for edit in group]
     found += everywhere(root, found)
@@ -279,6 +280,8 @@ def search(function: Callable, calls: list[Call], failing: int,
                 found.append([edit])
             elif outcome == ALIKE:
                 alike.append([edit])
+            elif edit.rounding:
+                continue  # a narrower float's rewrite joins no pair (its values fit by noise)
             elif outcome == SILENT:
                 if edit.detail not in REREADINGS:  # the pairwise one's aliases, silent
                     silent.append(edit)  # alike: they would crowd out another's partners
@@ -294,12 +297,16 @@ def search(function: Callable, calls: list[Call], failing: int,
             every = (group for _ in (0,) if not (found or alike[singled:])  # slips.py's: no pair
                      for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
                                          [e for e in singles if e.name in prefer], returned))
-            summed = (summed_pairs(root, scored, order[0], same, copies) if tries < MAX_TRIES
+            spent = tries - sum(e.rounding for e in singles[:tries])  # a narrower float's
+            # rewrites (dtypes.steps_in's subsets) take no pair's place: they join none
+            summed = (summed_pairs(root, scored, order[0], same, copies) if spent < MAX_TRIES
                       else [])
             for pair in chain([*pairs_to_try(scored, start, silent, raising, singles[:tries],
-                                             summed)][:max(0, MAX_TRIES - tries)], every):
+                                             summed)][:max(0, MAX_TRIES - spent)], every):
                 if time.monotonic() > deadline:
                     break
+                if any(edit.rounding for edit in pair):
+                    continue  # a narrower float's values fit a second part's by its noise
                 tries += 1
                 outcome = attempt(root, list(pair), order, same, copies)
                 if not (outcome is True or outcome == ALIKE) or not needed(
@@ -313,6 +320,9 @@ def search(function: Callable, calls: list[Call], failing: int,
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
+    rounded = [group for group in found if len(group) == 1 and group[0].rounding]
+    if len(rounded) > 1 and len(rounded) == len(found):  # which steps a narrower float rounds
+        found = _fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
     if len(names) > 1 and not chosen:
@@ -338,6 +348,18 @@ def search(function: Callable, calls: list[Call], failing: int,
         group = group if exact is None else [exact]
     told = _told(group, quiet.get(JOIN.join(e.name for e in group)))
     return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
+
+
+def _fewest_rounded(rounded: list[list[Edit]]) -> list[list[Edit]]:
+    """Of several float16 readings of one function's steps that reproduce the calls (v alone, q
+    and v, all three: the rounding of q and k shows little through the softmax), one: each is
+    told alike, as "all of them, or some" (dtypes.steps_in); the first, the most steps, so one
+    student's checks share a name where they can. None when they are not one operator's at one
+    place."""
+    edits = [group[0] for group in rounded]
+    if len({(e.operator, e.site) for e in edits}) > 1 or edits[0].operator != "steps_in":
+        return []
+    return [[max(edits, key=lambda e: len(rounded_steps(e.detail)))]]
 
 
 def _holds(root: Instance, group: list[Edit], order: list[Call], same) -> bool:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from grader.report.quotes import CAST, EFFECT  # noqa: F401 - the sentences' words for quotes
+
 from .tree import PREFIX, SKIPPED, Instance, own_function
 
 
@@ -31,6 +33,9 @@ class Change:
     # is true of calls it reproduces: a default's "a call that names it is right" (choices.py)
     shared: str | None = None   # the sentence when made at each call of its helper at once
     # (`everywhere`), where `sentence` names what this one call passes (weights.py)
+    rounding: bool = False      # its values are a narrower float's, defined only up to that
+    # float's rounding: it reproduces a call when it explains the student's departure from the
+    # reference (trial.explained), not within the check's tolerance (dtypes.steps_in)
 
 
 SHOWN = 70  # characters of code quoted in a sentence

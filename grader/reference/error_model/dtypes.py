@@ -10,12 +10,15 @@ An operator as in operators.py (`f(context, node) -> iterator of Change`).
 from __future__ import annotations
 
 import ast
+import copy
 import functools
+import itertools
 from collections.abc import Iterator
 
 import numpy as np
 
 from .change import (
+    CAST,
     Change,
     Context,
     called_function,
@@ -212,6 +215,96 @@ def computed_in(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, statement=statement: prepended(n, statement))
 
 
+def in_half(step, *args, **kwargs):
+    """`step(*args, **kwargs)` computed in float16: its float array arguments cast to float16
+    (`.astype(np.float16)`, as a port of fp16 weights and activations does), its float result
+    cast back to the widest float it was given (numpy promotes half precision back where it
+    meets a float64 array again: the next step's weights)."""
+    given = [a for a in (*args, *kwargs.values())
+             if isinstance(a, np.ndarray) and np.issubdtype(a.dtype, np.floating)]
+
+    def half(a):
+        return a.astype(np.float16) if any(a is g for g in given) else a
+
+    result = step(*map(half, args), **{k: half(v) for k, v in kwargs.items()})
+    if not given or not isinstance(result, np.ndarray) or not np.issubdtype(
+            result.dtype, np.floating):
+        return result
+    return result.astype(np.result_type(*given))
+
+
+def _steps_on(function: ast.FunctionDef, given: str) -> list[ast.AST]:
+    """The steps of `function` that take `given` itself (`linear(x, p['Wq'], p['bq'])`, `x @
+    W`), not a size read off it (`x.shape[-1]`), before `given` is assigned again."""
+    if any(isinstance(n, ast.Name) and n.id == given and isinstance(n.ctx, ast.Store)
+           for n in ast.walk(function)):
+        return []  # `x = ...` later: which `x` a step takes is not the argument
+    return [n for n in ast.walk(function)
+            if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                and any(isinstance(a, ast.Name) and a.id == given for a in n.args))
+            or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult)
+                and isinstance(n.left, ast.Name) and n.left.id == given)]
+
+
+def rounded_steps(detail: str) -> frozenset[int]:
+    """The steps (from 1) a `steps_in` rewrite's detail (`steps-1-3-on-x-as-float16`) computes
+    in float16."""
+    return frozenset(int(i) for i in detail.split("-on-")[0].split("-")[1:])
+
+
+def steps_in(context: Context, node: ast.AST) -> Iterator[Change]:
+    """Each step the checked function applies to its first argument computed in float16, its
+    result back in float64 after it: MiniGPT-4's EVA ViT (`convert_weights_to_fp16`,
+    `vit_precision="fp16"`) ported as `x.astype(np.float16) @ qkv_weight.astype(np.float16)` for
+    the q, k and v projections, the output projection in float64 again. Its values are defined
+    only up to float16's rounding (`Change.rounding`): two codes of it round in other orders."""
+    if not (is_checked_function(context, node) and node.args.args):
+        return
+    given = node.args.args[0].arg
+    steps = _steps_on(node, given)
+    if not 2 <= len(steps) <= 4:
+        return  # one step on the input: computed_in's cast of the input says it
+    bound = f"{PREFIX}in_half"
+
+    class Halved(ast.NodeTransformer):
+        def __init__(self, wanted: set[int]):
+            self.wanted = wanted
+
+        def visit_Call(self, n):  # noqa: N802 - ast's naming
+            self.generic_visit(n)
+            if id(n) not in self.wanted:
+                return n
+            return ast.Call(ast.Name(bound, ast.Load()), [n.func, *n.args], n.keywords)
+
+        def visit_BinOp(self, n):  # noqa: N802
+            self.generic_visit(n)
+            if id(n) not in self.wanted:
+                return n
+            return ast.Call(ast.Name(bound, ast.Load()),
+                            [ast.parse("np.matmul", mode="eval").body, n.left, n.right], [])
+
+    def halved(chosen: tuple[int, ...]):
+        def rewrite(function: ast.FunctionDef) -> ast.FunctionDef:
+            new = copy.deepcopy(function)  # the transformer edits in place, not the reference
+            on = _steps_on(new, given)
+            return Halved({id(on[i]) for i in chosen}).visit(new)
+        return rewrite
+
+    digits, habit = PRECISIONS["float16"]
+    shown = ", ".join(f"`{code(step)}`" for step in steps)
+    sentence = (f"In {where(context)}, the steps that take `{given}` (the model solution's "
+                f"{shown}: all of them, or some, as the rounding of some shows little in the "
+                f"result) are computed in float16 ({CAST}`{given}.astype(np.float16)`, the "
+                f"weights and the biases cast too: {habit}): they keep {digits} significant "
+                f"digits, so every value after them is off by about 1e-3 of its size. Keep "
+                f"float64 throughout.")
+    for size in range(len(steps), 0, -1):  # all of them first; the calls may not tell which
+        for chosen in itertools.combinations(range(len(steps)), size):
+            yield Change("steps-" + "-".join(str(i + 1) for i in chosen) +
+                         f"-on-{given}-as-float16", sentence, halved(chosen),
+                         ((bound, in_half),), rounding=True)
+
+
 # (detail, the statement's value, whose habit it is): image normalisations a port brings along
 NORMALISATIONS = (
     ("image-minus-half-over-half", "(np.asarray(image) - 0.5) / 0.5",
@@ -259,5 +352,5 @@ OPERATORS = {"narrowed": narrowed, "bias_in_place": bias_in_place,
              "narrowed_before_bias": narrowed_before_bias,
              "assembled_narrowed": assembled_narrowed,
              "step_assembled_narrowed": step_assembled_narrowed,
-             "computed_in": computed_in,
+             "computed_in": computed_in, "steps_in": steps_in,
              "rescaled": rescaled}  # tried last

@@ -2,8 +2,7 @@
 its sibling belongs (`H // P` copied for `W // P`), a name read as it was before the statement
 that updated it (the block's input where the stream after attention belongs), or a count one
 off (`T * T` computed from `T + 1`). Each is an operator as in operators.py (`f(context, node)
--> iterator of Change`); OPERATORS lists them in the order tried, after steps.OPERATORS.
-"""
+-> iterator of Change`); OPERATORS lists them in the order tried, after steps.OPERATORS."""
 from __future__ import annotations
 
 import ast
@@ -12,6 +11,7 @@ import functools
 from collections.abc import Iterator
 
 from .change import (
+    EFFECT,
     Change,
     Context,
     Replaced,
@@ -66,8 +66,8 @@ def sibling_name(context: Context, node: ast.AST) -> Iterator[Change]:
         copied = ast.BinOp(ast.Name(sibling, ast.Load()), node.op, node.right)
         yield Change(f"{mine}-as-{sibling}",
                      f"In {where(context)}, `{code(node)}` reads `{sibling}` where `{mine}` "
-                     f"belongs: `{code(copied)}`, a copy of its sibling term (right only when "
-                     f"{sibling} == {mine}).",
+                     f"belongs: {EFFECT}`{code(copied)}`, a copy of its sibling term (right "
+                     f"only when {sibling} == {mine}).",
                      lambda n, sibling=sibling: ast.BinOp(ast.Name(sibling, ast.Load()), n.op,
                                                           n.right))
 

@@ -142,6 +142,7 @@ class Edit:
     also: tuple = ()            # the same edit at these sites too: every call of one helper
     holds: Callable | None = None  # a further condition for its sentence (change.Change)
     shared: str | None = None   # the sentence at each call of its helper (change.Change)
+    rounding: bool = False      # compared as a narrower float's values (change.Change)
 
     @property
     def name(self) -> str:
