@@ -199,6 +199,14 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 
 
 @_one_at_a_time
+def rounds(function: Callable, name: str, opaque: frozenset = frozenset()) -> bool:
+    """Whether the mistake `name` is a narrower float's rounding (dtypes.steps_in), whose values
+    are reproduced as trial.explained() says, not to the check's tolerance; KeyError as
+    rewrite()."""
+    return any(edit.rounding for edit in _named(function, name, opaque)[1])
+
+
+@_one_at_a_time
 def sentence(function: Callable, name: str, opaque: frozenset = frozenset(),
              either: bool = False, unsure: bool = False) -> str:
     """What a student is told for the mistake `name` of `function` (KeyError: no such name);
