@@ -102,6 +102,16 @@ def callee(node: ast.Call) -> str:
     return re.sub(rf"^{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?$", r"\1", name)
 
 
+def keyword(node: ast.Call, key: str) -> ast.AST:
+    """The value `node` gives its keyword `key`, in a rewrite; ValueError (the edit does not
+    apply: runs.compiled) when it gives none, a pair's other edit having taken it away
+    (`axis=None` dropped before the variance's own axis is read)."""
+    found = next((k.value for k in node.keywords if k.arg == key), None)
+    if found is None:
+        raise ValueError(f"`{code(node)}` has no `{key}=` to rewrite any more")
+    return found
+
+
 def with_keyword(node: ast.Call, key: str, value: ast.AST | None) -> ast.Call:
     new = copy.copy(node)
     new.keywords = [k for k in node.keywords if k.arg != key]
