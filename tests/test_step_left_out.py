@@ -100,3 +100,55 @@ def test_the_output_projection_left_out_is_said_so_and_quotes_no_code_of_the_sol
         hint = attributed(check.hint, source)
         assert hint == ("In `self_attention`, the output projection (`... @ p['Wo'] + p['bo']`) "
                         "is left out: its input goes on as it is."), hint
+
+
+# the caller applies the projection `self_attention` leaves out (b59_02's line 151)
+CALLER = '''
+
+def encoder_block(x, p, heads):
+    h = self_attention(x, p, heads)
+    h = h @ p["Wo"] + p["bo"]
+    return x + h
+'''
+LEFT_OUT = ("In `self_attention`, the output projection (`... @ p['Wo'] + p['bo']`) is left "
+            "out: its input goes on as it is.")
+
+
+def test_the_callers_line_that_applies_the_step_left_out_is_said(catalogue, tmp_path):
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.report.spelled import finished
+    from grader.worker import StudentWorker
+
+    code = NO_PROJECTION + CALLER
+    chosen = [e for e in catalogue if e.id == "no-causal-mask"]
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code)
+    with StudentWorker(build_submission(snippet, tmp_path)) as worker:
+        result = SubmissionGrading(worker, catalogue=chosen).exercise(chosen[0])
+    told = finished(result, Source([code]))
+    line = code.splitlines().index('    h = h @ p["Wo"] + p["bo"]') + 1
+    named = [c.hint for c in told.checks if c.hint and c.hint.startswith(LEFT_OUT)]
+    assert named, [c.hint for c in told.checks]
+    for hint in named:
+        assert hint == LEFT_OUT + (
+            f" Your `encoder_block` applies it to what `self_attention` returns (line {line}: "
+            "`h = h @ p[\"Wo\"] + p[\"bo\"]`): move it into `self_attention`, which is checked "
+            "on its own (added there and kept here, it would be applied twice)."), hint
+
+
+@pytest.mark.parametrize("caller", [
+    "\ndef encoder_block(x, p, heads):\n    return x + self_attention(x, p, heads)\n",  # none
+    "\ndef encoder_block(x, p, heads):\n    h = x @ p['Wo'] + p['bo']\n"  # not its result
+    "    return h + self_attention(x, p, heads)\n",
+    "\ndef encoder_block(x, p, heads):\n    h = self_attention(x, p, heads)\n"  # two lines
+    "    a = h @ p['Wo'] + p['bo']\n    b = h @ p['Wo'] + p['bo']\n    return a + b\n",
+    "\ndef encoder_block(x, p, heads):\n    h = self_attention(x, p, heads)\n"  # another map
+    "    return h @ p['W1'] + p['b1']\n",
+])
+def test_no_line_is_said_unless_one_applies_that_step_to_the_functions_result(caller):
+    from grader.report.moved import moved
+
+    assert moved(LEFT_OUT, Source([NO_PROJECTION + caller])) == LEFT_OUT
+    assert moved(LEFT_OUT, None) == LEFT_OUT
