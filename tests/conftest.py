@@ -2,6 +2,7 @@
 submissions."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,19 @@ def grade_with(pytester, monkeypatch):
                                   "--exercises", str(exercises), *extra)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _error_model_never_failed():
+    """After each test: the error model's search failed nowhere (checks/kinds/mistakes.FAILURES).
+    Its guard names no mistake then and the student sees nothing of it, so without this a bug
+    of the search would show only as a hint gone missing."""
+    yield
+    mistakes = sys.modules.get("grader.checks.kinds.mistakes")
+    if mistakes is not None and mistakes.FAILURES:
+        failures = list(mistakes.FAILURES)
+        mistakes.FAILURES.clear()
+        pytest.fail(f"the error model's search failed (no mistake named): {failures}")
 
 
 @pytest.fixture(scope="module")

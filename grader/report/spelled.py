@@ -35,6 +35,7 @@ from grader.checks.results import MISTAKE
 
 from .constants import theirs
 from .discarded import discarded
+from .moved import moved
 from .offsets import respelled
 from .quotes import PLACED, Source, attributed, is_fragment, reads_as_theirs
 from .steps import placed
@@ -75,6 +76,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells
         lambda hint: attributed(hint, source, folder),  # the others as the model solution's
         lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
+        lambda hint: moved(hint, source),  # a step left out that a caller makes: that line
     )
     hint = check.hint
     for step in passes:

@@ -107,6 +107,16 @@ def callee(node: ast.Call) -> str:
     return re.sub(rf"^{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?$", r"\1", name)
 
 
+def keyword(node: ast.Call, key: str) -> ast.AST:
+    """The value `node` gives its keyword `key`, in a rewrite; ValueError (the edit does not
+    apply: runs.compiled) when it gives none, a pair's other edit having taken it away
+    (`axis=None` dropped before the variance's own axis is read)."""
+    found = next((k.value for k in node.keywords if k.arg == key), None)
+    if found is None:
+        raise ValueError(f"`{code(node)}` has no `{key}=` to rewrite any more")
+    return found
+
+
 def with_keyword(node: ast.Call, key: str, value: ast.AST | None) -> ast.Call:
     new = copy.copy(node)
     new.keywords = [k for k in node.keywords if k.arg != key]
@@ -266,5 +276,53 @@ def skipped(context: Context, node: ast.Call) -> str:
                 "above the diagonal are not hidden, either because no mask is applied or because "
                 "its fill is too small to matter after the softmax (as -1e-10 or -1e-9 is). "
                 "Fill them with -inf, or a large negative such as -1e9, before the softmax.")
-    return (f"In {where(context)}, the step `{code(node)}` is left out: "
-            f"`{code(node.args[0])}` goes on as it is.")
+    name, given = step_named(child.name, node)
+    return f"In {where(context)}, {name} is left out: {given}."
+
+
+# each step of the lecture a helper of the reference computes, in the lecture's words, and what
+# goes on in its place (a left out step's sentence, `skipped`): the student's code may hold no
+# such helper, nor the reference's names (blind round 59: "the step is left out: `out` goes on
+# as it is", the step's quote dropped as none of the student's code, `out` a name their code
+# does not have)
+STEP_NAMES = {
+    "layer_norm": "the LayerNorm", "softmax": "the softmax", "gelu": "the GELU",
+    "attention": ("the attention of each head (softmax(q k^T / sqrt(d_h)) v)",
+                  "the queries go on as they are"),
+    "split_heads": "the cut into heads", "merge_heads": "the merge of the heads' outputs",
+    "patchify": "the cut into patches", "linear_patch_embed": "the patch embedding",
+    "embed_image": "the embedding", "mlp": "the MLP", "self_attention": "the attention",
+    "encoder_block": "the encoder block", "num_patches": "the patch count",
+}
+# a linear map's step by its weight's name (`linear(out, p['Wo'], p['bo'])`)
+LINEAR_STEPS = {
+    "Wq": "the query projection", "Wk": "the key projection", "Wv": "the value projection",
+    "Wo": "the output projection", "W1": "the MLP's first layer", "W2": "the MLP's second layer",
+    "W_e": "the patch embedding", "W_head": "the classification head",
+}
+GOES_ON = "its input goes on as it is"
+TOLD_BY_PARAMETERS = frozenset({"layer_norm"})  # a step made twice in one block, told apart
+
+
+def step_named(helper: str, node: ast.Call) -> tuple[str, str]:
+    """(the step the call `node` of the reference's `helper` computes, named as the lecture names
+    it; what goes on in its place). A linear map by its weight, with its formula (the output
+    projection (`... @ p['Wo'] + p['bo']`)); another known step by its name, with the parameters
+    it is given (the LayerNorm with `p['ln1_g']` and `p['ln1_b']`: one of two); any other (a
+    course's own helper) as the model solution's step, quoted. Each quote is given in brackets
+    or said as the model solution's: what the student's code leaves out it does not hold, and
+    report/quotes.py leaves such a quote as it is."""
+    if helper == "linear" and len(node.args) == 3:
+        weight, bias = node.args[1], node.args[2]
+        name = key_of(weight) or getattr(weight, "id", None)
+        return (f"{LINEAR_STEPS.get(name, 'the linear map')} "
+                f"(`... @ {code(weight)} + {code(bias)}`)", GOES_ON)
+    if helper not in STEP_NAMES:
+        return f"the model solution's step `{code(node)}`", GOES_ON
+    name, given = STEP_NAMES[helper], GOES_ON
+    if isinstance(name, tuple):
+        name, given = name
+    keys = [code(a) for a in node.args[1:] if key_of(a) is not None]
+    if keys and helper in TOLD_BY_PARAMETERS:
+        name += f" (with `{'` and `'.join(keys)}`)"
+    return name, given

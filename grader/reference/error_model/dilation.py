@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .change import Change, Context, code, is_checked_function, where
+from .change import Change, Context, code, is_checked_function, keyword, where
 from .kernel_fit import convolution_sizes, kernel_overflow
 from .tree import PREFIX
 from .window_sites import strided_windows, windows_returned
@@ -87,7 +87,7 @@ def _edge_reached(rewritten, calls, same) -> bool:
 
 def _dilated(node: ast.Assign, bound: str, stride: ast.AST) -> ast.Assign:
     call = node.value
-    axis = next(k.value for k in call.keywords if k.arg == "axis")
+    axis = keyword(call, "axis")
     new = ast.Call(ast.Name(bound, ast.Load()), [*call.args, copy.deepcopy(axis),
                                                  copy.deepcopy(stride)], [])
     return ast.Assign(node.targets, new, lineno=0)

@@ -144,6 +144,7 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
     if merge is None or merge[0] <= max(i for i, _ in projections):
         return
     index, merge_call, step = merge
+    place = _path(node.body[index], merge_call)
     width_of = copy.deepcopy(projections[0][1].value.args[0])  # a projection: its width is d
     count = copy.deepcopy(projections[0][1].value.args[1])
     bound = (("whole_heads", whole_heads), ("zero_padded", zero_padded),
@@ -157,7 +158,7 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
         for i, _ in projections:
             call = body[i].value
             call.args[0] = _bound("whole_heads", call.args[0], copy.deepcopy(call.args[1]))
-        merged = _find(body[index], merge_call)
+        merged = _find(body[index], place, merge_call)
         body[index] = _Swapped(merged, lambda m: _bound(
             "zero_padded", m, copy.deepcopy(width_of))).visit(body[index])
         del body[check]
@@ -171,7 +172,7 @@ def unchecked_heads(context: Context, node: ast.AST) -> Iterator[Change]:
             for i, _ in projections:
                 call = body[i].value
                 body[i].value = _bound(cut, call.args[0], call.args[1])
-            merged = _find(body[index], merge_call)
+            merged = _find(body[index], place, merge_call)
             inner = merged.args[0]
             shared = len(names)
             scale = (ast.BinOp(ast.Subscript(ast.Attribute(copy.deepcopy(width_of), "shape",
@@ -240,13 +241,14 @@ def heads_interleaved(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     projections, (index, merge_call, _) = found
     count = code(projections[0][1].value.args[1])
+    place = _path(node.body[index], merge_call)
 
     def rewrite(n: ast.FunctionDef) -> ast.FunctionDef:
         new = copy.deepcopy(n)
         body = list(new.body)
         for i, _ in projections:
             body[i].value.func = ast.Name(PREFIX + "split_interleaved", ast.Load())
-        merged = _find(body[index], merge_call)
+        merged = _find(body[index], place, merge_call)
         merged.func = ast.Name(PREFIX + "merge_interleaved", ast.Load())
         new.body = body
         return new
@@ -262,10 +264,34 @@ def heads_interleaved(context: Context, node: ast.AST) -> Iterator[Change]:
                            (PREFIX + "merge_interleaved", merge_interleaved)))
 
 
-def _find(tree: ast.AST, like: ast.Call) -> ast.Call:
-    """The node of `tree` (a deep copy of the function's) that is `like` in the original."""
-    wanted = ast.dump(like)
-    return next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.dump(n) == wanted)
+def _path(tree: ast.AST, like: ast.AST) -> list[tuple[str, int | None]] | None:
+    """The fields (name, index in a list or None) that lead from `tree` to the node `like` (by
+    identity), else None."""
+    if tree is like:
+        return []
+    for key, value in ast.iter_fields(tree):
+        for i, item in (enumerate(value) if isinstance(value, list) else ((None, value),)):
+            if isinstance(item, ast.AST) and (rest := _path(item, like)) is not None:
+                return [(key, i), *rest]
+    return None
+
+
+def _find(tree: ast.AST, place: list, like: ast.Call) -> ast.Call:
+    """The call of `tree` (the statement that holds `like` as the rewrite sees it: a copy, with
+    another edit of a pair maybe applied below it) at `like`'s place in the original statement
+    (`_path`), found by that place, not by its text: a pair's other edit may have changed the
+    call's arguments (`attention(k, q, v, mask)`), and the rewrite keeps that change. ValueError
+    (the two edits do not compose: runs.compiled) when the place holds no call of the same
+    function any more."""
+    node = tree
+    for key, i in place:
+        node = getattr(node, key, None)
+        if i is not None:
+            node = node[i] if isinstance(node, list) and i < len(node) else None
+    if not (isinstance(node, ast.Call) and callee(node) == callee(like)
+            and [type(a) for a in node.args] == [type(a) for a in like.args]):
+        raise ValueError(f"`{callee(like)}(...)` is no longer where the rewrite expects it")
+    return node
 
 
 def folded_rows(y, heads):
@@ -328,17 +354,18 @@ def last_head(z):
     return np.broadcast_to(z[..., -1:, :, :], z.shape).copy()
 
 
-def _relaid(n, projections, index, merge_call, split, merge, mask=None, first=None):
+def _relaid(n, projections, index, merged_at, split, merge, mask=None, first=None):
     """`n` (the function) with each projection's `split_heads(y, heads)` made `split(y, heads)`,
     its merge `merge_heads(step(q, k, v, *rest))` made `merge(step(first(q, heads), k, v,
-    *mask(rest, heads)), heads)`: the heads cut and put back another way."""
+    *mask(rest, heads)), heads)`: the heads cut and put back another way. `merged_at`: the merge
+    call's place in its statement and the call (`_find`)."""
     new = copy.deepcopy(n)
     body = list(new.body)
     count = projections[0][1].value.args[1]
     for i, _ in projections:
         call = body[i].value
         body[i].value = _bound(split, call.args[0], call.args[1])
-    merged = _find(body[index], merge_call)
+    merged = _find(body[index], *merged_at)
     step, shared = merged.args[0], len(projections)
     if mask is not None:
         step.args[shared:] = [_bound(mask, a, copy.deepcopy(count)) for a in step.args[shared:]]
@@ -373,6 +400,7 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     projections, (index, merge_call, _) = found
     count = code(projections[0][1].value.args[1])
+    merged_at = _path(node.body[index], merge_call), merge_call
     names = tuple((PREFIX + f.__name__, f) for f in (
         folded_rows, unfolded_rows, folded_mask, token_groups, groups_joined, group_mask,
         scaled_as_heads))
@@ -384,7 +412,7 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"the T * {count} rows); the lecture gives each head its own (T, T) scores: "
                  f"reshape to (T, {count}, d_h) and move the head axis first (right with one "
                  f"head only).",
-                 lambda n: _relaid(n, projections, index, merge_call, "folded_rows",
+                 lambda n: _relaid(n, projections, index, merged_at, "folded_rows",
                                    "unfolded_rows", "folded_mask"), names)
     for detail, first, scale in (
             ("heads-split-along-tokens", "scaled_as_heads", f"sqrt(d // {count})"),
@@ -397,7 +425,7 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"lecture cuts each token's columns, `np.split(Q, {count}, axis=-1)` (right "
                      f"with one head only).",
                      lambda n, first=first: _relaid(
-                         n, projections, index, merge_call, "token_groups", "groups_joined",
+                         n, projections, index, merged_at, "token_groups", "groups_joined",
                          "group_mask", first), names)
 
 
@@ -410,10 +438,11 @@ def head_buffers_aliased(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     _, (index, merge_call, _) = found
     count = code(found[0][0][1].value.args[1])
+    place = _path(node.body[index], merge_call)
 
     def rewrite(n: ast.FunctionDef) -> ast.FunctionDef:
         new = copy.deepcopy(n)
-        merged = _find(new.body[index], merge_call)
+        merged = _find(new.body[index], place, merge_call)
         merged.args[0] = _bound("last_head", merged.args[0])
         return new
 

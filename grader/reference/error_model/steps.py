@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from . import change
 from .activations import ACTIVATIONS
 from .change import Change, Context, Replaced, callee, code, parameters_of, slug, where, with_first
 from .operators import ACTIVATION_CALLS
@@ -383,8 +384,7 @@ def spread_over_all(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"`((x - x.mean(axis={code(axis)}, keepdims=True)) ** 2).mean()` (no axis) "
                  f"instead of `{code(node)}`, one value per row.",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
-                                    [n.args[0], next(k.value for k in n.keywords
-                                                     if k.arg == "axis"), ast.Constant(root)],
+                                    [n.args[0], change.keyword(n, "axis"), ast.Constant(root)],
                                     []),
                  ((bound, _mean_square_about),))
 
