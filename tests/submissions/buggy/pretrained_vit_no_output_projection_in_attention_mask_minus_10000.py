@@ -19,14 +19,15 @@ Grader: at blind time (528b2ec3), 100/110. Mistake 3 named only partly: multi-he
 and no-causal-mask's checks say "In `self_attention`, the step is left out: `out` goes on as it
 is.", which names neither the step (the output projection `@ Wo + bo`) nor a variable of the
 code (theirs is `h`), nor line 151. The -10000 mask named with it on no-causal-mask's causal
-check ("2 mistakes at once: ... -10000 is not low enough ..."). Being mended (a sentence that
-names the step left out): not every mistake named, so in unnamed/; EXPECT holds what must hold
-today: the points lost, no wrong cause.
+check ("2 mistakes at once: ... -10000 is not low enough ..."). Named since (name59a): "In
+`self_attention`, the output projection (`... @ p['Wo'] + p['bo']`) is left out: its input goes
+on as it is. Your `encoder_block` applies it to what `self_attention` returns (line ...: `h = h
+@ p["Wo"] + p["bo"]`): move it into `self_attention` ..."; moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None}
-ALIASES = ('op:skip:self_attention:skip-linear.4',  # mistake 3, named partly (the step left out)
-           'op:shallow_fill:self_attention/attention:minus-inf-as-added-1e4')  # the -10000 mask
+EXPECT = {'multi-head-attention': 'op:skip:self_attention:skip-linear.4',
+          'no-causal-mask': 'op:skip:self_attention:skip-linear.4'}
+ALIASES = ('op:shallow_fill:self_attention/attention:minus-inf-as-added-1e4',)  # the -10000 mask
 CORRECT = ('encoder_block',)  # Block: the output projection applied after self_attention
 
 
