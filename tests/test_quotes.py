@@ -430,8 +430,9 @@ def test_a_statement_the_student_wrote_with_other_names_is_quoted_as_theirs():
 def test_a_statement_in_the_quotes_own_names_reordered_is_not_quoted_as_theirs():
     """Blind round 59's b59_12 reads an (H, W, C) image as `w, h, nc = x.shape`: the sentence's
     `W, H, C = image.shape` is said as that line. A student who wrote the sides in their right
-    order, `H, W, C = x.shape`, `h, w, c = x.shape` or `height, width, C = x.shape`, holds other code in the same names: that
-    line is never quoted as the one that reads the height as the width."""
+    order, `H, W, C = x.shape`, `h, w, c = x.shape` or `height, width, C = x.shape`, holds
+    other code in the same names: that line is never quoted as the one that reads the height as
+    the width."""
     from grader.report.spelled import spelled
 
     told = ("In `conv_patch_embed`, `W, H, C = image.shape` reads the image's height as its "

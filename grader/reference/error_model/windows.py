@@ -185,7 +185,7 @@ def looped_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: in
                      f"meets a kernel {k} wide")
 
 
-def _sides_differ(rewritten, calls, same) -> bool:
+def sides_differ(rewritten, calls, same) -> bool:
     """Whether one of `calls` has an output whose two sides differ (H' != W'): elsewhere a count
     taken from the other side is right, and windows at their index are the one slip shown."""
     return any(np.ndim(c.expected) >= 2 and np.shape(c.expected)[0] != np.shape(c.expected)[1]
@@ -235,7 +235,7 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     ast.Name(bound, ast.Load()),
                     [_unstrided(_unstrided(n, 0), 1), copy.deepcopy(image), ast.Constant(1),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
-                ((bound, counted_like),), holds=_sides_differ)
+                ((bound, counted_like),), holds=sides_differ)
     looped = f"{PREFIX}looped_like"
     for counted, source in ((1, 0), (0, 1)):  # the buffer right, its loop counted from the other
         (mine, _), (other, _) = SIDES[counted], SIDES[source]
@@ -463,65 +463,10 @@ def end_at_index(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, ends_at_index),))
 
 
-# how a loop's window meets the kernel, each raising numpy's own ValueError on a window cut
-# short by the image's edge: (the kernel [k, k, C, 1] for a window [k', k'', C]) -> anything
-MEETS = {"tensordot": lambda window, kernel: np.tensordot(window, kernel, axes=3),
-         "flattened": lambda window, kernel: window.reshape(-1) @ kernel.reshape(-1, 1)}
-
-
-def grid_sides_swapped(windows: np.ndarray, image: np.ndarray, stride: int,
-                       meet: str) -> np.ndarray:
-    """`windows` [H', W', C, k, k] as loops over a grid sized the other way round read them,
-    `for i in range(W'): for j in range(H'): image[i * s:i * s + k, j * s:j * s + k]` (the
-    image's height read as its width): the same where H' == W'; elsewhere the first window past
-    the shorter side is cut short by the image's edge, and meeting the kernel (MEETS) raises
-    numpy's own ValueError."""
-    rows, columns = windows.shape[:2]
-    if rows == columns:
-        return windows
-    image = np.asarray(image)
-    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
-    channels, kh, kw = windows.shape[2:]
-    i, j = (rows, 0) if columns > rows else (0, columns)  # the first window off the image
-    window = image[i * stride:i * stride + kh, j * stride:j * stride + kw]
-    MEETS[meet](window, np.zeros((kh, kw, channels, 1)))
-    raise ValueError(f"a window {window.shape[:2]} meets a kernel ({kh}, {kw})")  # never here
-
-
-def grid_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The grid of output positions sized the other way round, (W', H') for (H', W'), both
-    loops running over the other side's count: dino's `B, nc, w, h = x.shape` naming ported as
-    `w, h, C = image.shape` (blind round 59's b59_12: the image's height read as its width, and
-    every size and loop from it), or a grid laid out (x, y). Right when H' == W'; elsewhere a
-    window runs off the image and meeting the kernel raises (MEETS: numpy's message, which the
-    student's must be)."""
-    if strided_axes(node) != [0, 1]:
-        return
-    image = windowed_image(context.instance.node, node.value.id)
-    if image is None:
-        return
-    bound = f"{PREFIX}grid_sides_swapped"
-    for meet in MEETS:
-        yield Change(
-            f"{node.value.id}-grid-sides-swapped-{meet}",
-            f"In {where(context)}, `W, H, C = {code(image)}.shape` reads the image's height as "
-            f"its width, so the output grid is sized the other way round, (W', H') for (H', "
-            f"W'), the rows looped over the count of windows across the width and the columns "
-            f"over the count down the height: right only when H' == W'; otherwise a window runs "
-            f"off the image's bottom or right edge, cut short, and meeting the kernel raises "
-            f"ValueError. An image is (H, W, C), its height first: `H, W, C = "
-            f"{code(image)}.shape`, the rows over H' and the columns over W'.",
-            lambda n, meet=meet: ast.Call(
-                ast.Name(bound, ast.Load()),
-                [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
-                 ast.Constant(meet)], []),
-            ((bound, grid_sides_swapped),), holds=_sides_differ)
-
-
 OPERATORS = {"stride": stride_one_axis, "stride_window": stride_as_window,  # tried after
              "stride_subsampled": stride_as_subsampling,
              "window_count": count_from_sibling, "window_range": range_one_short,
              "padding": padding, "window_count_floored": count_floored,
              "window_at_pixel": output_at_pixel, "window_end": end_at_index,
-             "window_offset": offset_from_index, "grid_swapped": grid_swapped}  # steps'
+             "window_offset": offset_from_index}  # steps'
 
