@@ -8692,3 +8692,99 @@ def test_the_causal_default_hint_names_no_source_and_no_caller():
     assert "The student API's default is causal=False" in hint
     for claim in ("minGPT", "gpt-fast", "always causal", "block calls it"):
         assert claim not in hint, claim
+
+
+def _heads_swapped_by_hand(x, p, heads, causal=False, pair=(1, 2), scale_last=False):
+    """A student's attention whose split swaps `pair` of (T, heads, d_h) and whose merge undoes
+    that swap (a batched port's `transpose(1, 2)` kept after the batch axis was dropped), the
+    scores divided by sqrt(d_h) or by the last axis' size."""
+    T, d = x.shape
+    d_h = d // heads
+    q, k, v = (np.swapaxes((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, d_h), *pair)
+               for n in "qkv")
+    scores = q @ np.swapaxes(k, -2, -1) / math.sqrt(q.shape[-1] if scale_last else d_h)
+    if causal:
+        scores = np.where(np.tril(np.ones((T, T))) == 0, -np.inf, scores)
+    out = _softmax(scores) @ v
+    return np.swapaxes(out, *pair).reshape(T, -1) @ p["Wo"] + p["bo"]
+
+
+@pytest.mark.parametrize(("pair", "detail"), [((1, 2), "last-two"), ((0, 2), "outer")])
+@pytest.mark.parametrize("scale_last", [False, True])
+def test_a_head_split_and_merge_swapping_the_wrong_pair_of_axes(pair, detail, scale_last):
+    """`swapaxes(1, 2)` on the (T, heads, d_h) projections and again in the merge (blind round
+    59's b59_11: torch's `transpose(1, 2)` kept after the batch axis was dropped): attention
+    inside each token over its head-width positions; or the outer pair swapped. One slip, named
+    with its scale (sqrt(d_h) or the last axis' size), its raise on a causal call reproduced."""
+    function = REFERENCE["self_attention"]
+    scale = {(1, 2): "-scale-heads", (0, 2): "-scale-t"}[pair] if scale_last else ""
+    name = f"op:heads_wrong_pair:self_attention:heads-split-and-merge-swap-{detail}{scale}"
+    cases = [(RNG.normal(size=(5, 8)), attention_params(8), 2),
+             (RNG.normal(size=(3, 4)), attention_params(4), 1),
+             (RNG.normal(size=(6, 12)), attention_params(12), 3)]
+    rewritten = em.rewrite(function, name)
+    for args in cases:
+        student = _heads_swapped_by_hand(*args, pair=pair, scale_last=scale_last)
+        assert np.allclose(rewritten(*args), student)
+        assert not np.allclose(student, function(*args))
+    calls = [em.Call(args, {}, _heads_swapped_by_hand(*args, pair=pair, scale_last=scale_last),
+                     function(*args)) for args in cases]
+    found = em.search(function, calls, 0, same)
+    assert found is not None and found.name == name
+    assert "swaps the wrong pair of axes" in found.sentence and "swapaxes(0, 1)" in found.sentence
+    if pair == (1, 2):  # the causal (T, T) mask meets (d_h, d_h) scores: numpy's broadcast raise
+        x, p = RNG.normal(size=(5, 8)), attention_params(8)
+        with pytest.raises(ValueError):
+            _heads_swapped_by_hand(x, p, 2, causal=True)
+        with pytest.raises(ValueError):
+            rewritten(x, p, 2, causal=True)
+        x = RNG.normal(size=(4, 8))  # d_h == T: the triangle masks the head-width positions
+        assert np.allclose(rewritten(x, p, 2, causal=True),
+                           _heads_swapped_by_hand(x, p, 2, causal=True, scale_last=scale_last))
+
+
+def _conv_grid_swapped_by_hand(image, K, b, stride, meet="tensordot"):
+    """A student's convolution loop that reads an (H, W, C) image as `w, h, c = image.shape`
+    (dino's `B, nc, w, h = x.shape` naming ported) and sizes and loops its grid from that."""
+    x = np.asarray(image, dtype=float)
+    w, h, c = x.shape
+    k = K.shape[0]
+    w0, h0 = (w - k) // stride + 1, (h - k) // stride + 1
+    out = np.zeros((h0, w0, K.shape[-1]))
+    for i in range(h0):
+        for j in range(w0):
+            patch = x[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = (np.tensordot(patch, K, axes=3) if meet == "tensordot"
+                         else patch.reshape(-1) @ K.reshape(-1, K.shape[-1])) + b
+    return out
+
+
+@pytest.mark.parametrize("meet", ["tensordot", "flattened"])
+def test_a_convolution_grid_sized_with_the_height_read_as_the_width(meet):
+    """`w, h, c = image.shape` on an (H, W, C) image, the grid and its loops from it (blind round
+    59's b59_12): right where H' == W', a raise where a window runs off the image, with numpy's
+    own message; the rewrite reproduces both and the search names it, in the student's words
+    of the statement."""
+    function = REFERENCE["conv_patch_embed"]
+    name = f"op:grid_swapped:conv_patch_embed:windows-grid-sides-swapped-{meet}"
+    rewritten = em.rewrite(function, name)
+    cases = [(RNG.normal(size=(6, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1),
+             (RNG.normal(size=(9, 4, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(4, 5, 1)), RNG.normal(size=(4, 4, 1, 2)), RNG.normal(size=2), 4)]
+    calls = []
+    for args in cases:
+        try:
+            got = _conv_grid_swapped_by_hand(*args, meet=meet)
+        except ValueError as error:
+            with pytest.raises(ValueError) as raised:
+                rewritten(*args)
+            assert str(raised.value) == str(error)
+            got = em.Raised("ValueError", str(error))
+        else:
+            assert np.allclose(rewritten(*args), got) and np.allclose(got, function(*args))
+        calls.append(em.Call(args, {}, got, function(*args)))
+    assert sum(isinstance(c.got, em.Raised) for c in calls) == 2
+    found = em.search(function, calls, 1, same)  # the first failing call: a raise
+    assert found is not None and found.name == name
+    assert "reads the image's height as its width" in found.sentence

@@ -475,3 +475,21 @@ def test_a_cast_is_said_as_the_student_s_line_that_makes_it():
     for code in (twice, other):
         assert placed(said, source(code)) == said
     assert placed(said, None) == said
+
+
+def test_a_statement_in_the_quotes_own_names_reordered_is_not_quoted_as_theirs():
+    """Blind round 59's b59_12 reads an (H, W, C) image as `w, h, nc = x.shape`: the sentence's
+    `W, H, C = image.shape` is said as that line. A student who wrote the sides in their right
+    order, `H, W, C = x.shape`, `h, w, c = x.shape` or `height, width, C = x.shape`, holds
+    other code in the same names: that line is never quoted as the one that reads the height as
+    the width."""
+    from grader.report.spelled import spelled
+
+    told = ("In `conv_patch_embed`, `W, H, C = image.shape` reads the image's height as its "
+            "width, so the output grid is sized the other way round.")
+    for line, quoted in (("w, h, nc = x.shape", True), ("W, H, C = img.shape", True),
+                         ("H, W, C = x.shape", False), ("h, w, c = x.shape", False),
+                         ("height, width, C = x.shape", False), ("rows, cols, c = x.shape", False),
+                         ("img_w, img_h, c = x.shape", True)):
+        text = f"def conv_patch_embed(x, K, b, stride):\n    {line}\n    return x\n"
+        assert (f"`{line}`" in spelled(told, source(text))) is quoted, line

@@ -147,9 +147,35 @@ def _own_statement(quote: str, function: str, source: Source) -> str:
     except Exception:  # noqa: BLE001 - a def that does not parse on its own
         return quote
     shape = _shape(wanted[0])
-    same = {ast.get_source_segment(text, n) for n in ast.walk(tree)
+    same = {ast.get_source_segment(text, n): n for n in ast.walk(tree)
             if isinstance(n, ast.Assign) and _shape(n) == shape}
-    return same.pop() if len(same) == 1 and None not in same else quote
+    if len(same) != 1 or None in same:
+        return quote
+    (statement, node), = same.items()
+    return quote if _reordered(wanted[0], node) else statement
+
+
+def _reordered(quote: ast.AST, theirs: ast.AST) -> bool:
+    """Whether `theirs` (of `quote`'s shape) gives a name of `quote` to another place of it, case
+    and an image side's other spellings aside (_role): `H, W, C = x.shape`, `h, w, c = x.shape`
+    or `height, width, c = x.shape` for `W, H, C = image.shape` is other code in the same names
+    (the sides in their right order), not that code spelled theirs."""
+    mine = [_role(n) for n in dict.fromkeys(
+        n.id for n in ast.walk(quote) if isinstance(n, ast.Name))]
+    given = [_role(n) for n in dict.fromkeys(
+        n.id for n in ast.walk(theirs) if isinstance(n, ast.Name))]
+    return any(g != m and g in mine for m, g in zip(mine, given, strict=False))
+
+
+_SIDES = {"h": re.compile(r"h|height|rows?|n_?rows|(?:\w+_)?h|h_\w+|\w*height\w*"),
+          "w": re.compile(r"w|width|cols?|columns?|n_?cols|(?:\w+_)?w|w_\w+|\w*width\w*")}
+
+
+def _role(name: str) -> str:
+    """A name as what it names: an image's height ("h": `H`, `height`, `img_h`, `rows`) or width
+    ("w"), else the name in lower case."""
+    lower = name.lower()
+    return next((side for side, spelled in _SIDES.items() if spelled.fullmatch(lower)), lower)
 
 
 def _without_keepdims(quote: str, function: str, source: Source) -> str:

@@ -200,9 +200,7 @@ def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> C
 
 @_one_at_a_time
 def rounds(function: Callable, name: str, opaque: frozenset = frozenset()) -> bool:
-    """Whether the mistake `name` is a narrower float's rounding (dtypes.steps_in), whose values
-    are reproduced as trial.explained() says, not to the check's tolerance; KeyError as
-    rewrite()."""
+    """Whether the mistake `name` is a float16 rounding, reproduced as trial.explained says."""
     return any(edit.rounding for edit in _named(function, name, opaque)[1])
 
 

@@ -237,7 +237,7 @@ def heads_interleaved(context: Context, node: ast.AST) -> Iterator[Change]:
     belongs in both rearranges): head h attends over the interleaved columns h, h + heads, ...
     and writes back to them, right with one head only. A split alone or a merge alone the other
     way are order.py's; this is the one slip made in both."""
-    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
+    if not isinstance(node, ast.FunctionDef) or (found := split_and_merged(node)) is None:
         return
     projections, (index, merge_call, _) = found
     count = code(projections[0][1].value.args[1])
@@ -274,6 +274,12 @@ def _path(tree: ast.AST, like: ast.AST) -> list[tuple[str, int | None]] | None:
             if isinstance(item, ast.AST) and (rest := _path(item, like)) is not None:
                 return [(key, i), *rest]
     return None
+
+
+def call_place(statement: ast.AST, call: ast.Call) -> tuple[list, ast.Call]:
+    """(`call`'s place in `statement`, `call`): what `_find` takes to find it again in a copy
+    of the statement that another edit of a pair may have changed."""
+    return _path(statement, call), call
 
 
 def _find(tree: ast.AST, place: list, like: ast.Call) -> ast.Call:
@@ -354,7 +360,7 @@ def last_head(z):
     return np.broadcast_to(z[..., -1:, :, :], z.shape).copy()
 
 
-def _relaid(n, projections, index, merged_at, split, merge, mask=None, first=None):
+def relaid(n, projections, index, merged_at, split, merge, mask=None, first=None):
     """`n` (the function) with each projection's `split_heads(y, heads)` made `split(y, heads)`,
     its merge `merge_heads(step(q, k, v, *rest))` made `merge(step(first(q, heads), k, v,
     *mask(rest, heads)), heads)`: the heads cut and put back another way. `merged_at`: the merge
@@ -377,7 +383,7 @@ def _relaid(n, projections, index, merged_at, split, merge, mask=None, first=Non
     return new
 
 
-def _split_and_merged(node: ast.FunctionDef):
+def split_and_merged(node: ast.FunctionDef):
     """(projections, (index, merge call, step call)) of a function that splits its projections
     into heads and merges what one step makes of them, else None."""
     projections = _projections(node)
@@ -396,11 +402,11 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
     `np.split(Q, heads)` on its default axis 0 (Kyubyong/transformer's `tf.split(..., axis=0)`
     on the batch, ported to one sequence: groups of tokens, each with every column), with the
     lecture's 1/sqrt(d // heads) kept or the group's own width's. Right with one head only."""
-    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
+    if not isinstance(node, ast.FunctionDef) or (found := split_and_merged(node)) is None:
         return
     projections, (index, merge_call, _) = found
     count = code(projections[0][1].value.args[1])
-    merged_at = _path(node.body[index], merge_call), merge_call
+    merged_at = call_place(node.body[index], merge_call)
     names = tuple((PREFIX + f.__name__, f) for f in (
         folded_rows, unfolded_rows, folded_mask, token_groups, groups_joined, group_mask,
         scaled_as_heads))
@@ -412,7 +418,7 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"the T * {count} rows); the lecture gives each head its own (T, T) scores: "
                  f"reshape to (T, {count}, d_h) and move the head axis first (right with one "
                  f"head only).",
-                 lambda n: _relaid(n, projections, index, merged_at, "folded_rows",
+                 lambda n: relaid(n, projections, index, merged_at, "folded_rows",
                                    "unfolded_rows", "folded_mask"), names)
     for detail, first, scale in (
             ("heads-split-along-tokens", "scaled_as_heads", f"sqrt(d // {count})"),
@@ -424,7 +430,7 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"(scores divided by {scale}), and the groups are joined back by rows; the "
                      f"lecture cuts each token's columns, `np.split(Q, {count}, axis=-1)` (right "
                      f"with one head only).",
-                     lambda n, first=first: _relaid(
+                     lambda n, first=first: relaid(
                          n, projections, index, merged_at, "token_groups", "groups_joined",
                          "group_mask", first), names)
 
@@ -434,7 +440,7 @@ def head_buffers_aliased(context: Context, node: ast.AST) -> Iterator[Change]:
     holds the last head's output: `[np.zeros((T, d_h))] * heads` lists one array `heads` times
     (Python's `[x] * n` aliasing pitfall, the Python FAQ's "How do I create a multidimensional
     list?"). Right with one head only."""
-    if not isinstance(node, ast.FunctionDef) or (found := _split_and_merged(node)) is None:
+    if not isinstance(node, ast.FunctionDef) or (found := split_and_merged(node)) is None:
         return
     _, (index, merge_call, _) = found
     count = code(found[0][0][1].value.args[1])

@@ -22,8 +22,10 @@ from . import (
     fused,
     grid_cuts,
     grid_end,
+    grid_sides,
     grids,
     guards,
+    head_pairs,
     heads,
     inputs,
     kernel_fit,
@@ -60,13 +62,14 @@ from . import (
 )
 
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
-           results, terms, contractions, inputs, sequence, forward, choices, chunks, heads, layouts,
+           results, terms, contractions, inputs, sequence, forward, choices, chunks, heads,
+           head_pairs, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
-           logsumexp, output_prefix)
+           logsumexp, output_prefix, grid_sides)
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which

@@ -185,7 +185,7 @@ def looped_like(windows: np.ndarray, image: np.ndarray, stride: int, counted: in
                      f"meets a kernel {k} wide")
 
 
-def _sides_differ(rewritten, calls, same) -> bool:
+def sides_differ(rewritten, calls, same) -> bool:
     """Whether one of `calls` has an output whose two sides differ (H' != W'): elsewhere a count
     taken from the other side is right, and windows at their index are the one slip shown."""
     return any(np.ndim(c.expected) >= 2 and np.shape(c.expected)[0] != np.shape(c.expected)[1]
@@ -235,7 +235,7 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
                     ast.Name(bound, ast.Load()),
                     [_unstrided(_unstrided(n, 0), 1), copy.deepcopy(image), ast.Constant(1),
                      ast.Constant(counted), ast.Constant(source), ast.Constant(clipped)], []),
-                ((bound, counted_like),), holds=_sides_differ)
+                ((bound, counted_like),), holds=sides_differ)
     looped = f"{PREFIX}looped_like"
     for counted, source in ((1, 0), (0, 1)):  # the buffer right, its loop counted from the other
         (mine, _), (other, _) = SIDES[counted], SIDES[source]

@@ -1,0 +1,76 @@
+"""An operator on a windowed step, as windows.py's: the grid of output positions sized the other
+way round, (W', H') for (H', W'), as code that reads an (H, W, C) image as `W, H, C =
+image.shape` sizes and loops it (blind round 59's b59_12, dino's `B, nc, w, h = x.shape` naming
+ported): right where H' == W', elsewhere a window runs off the image and meeting the kernel
+raises numpy's own ValueError. An operator as in operators.py (`f(context, node) -> iterator
+of Change`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+import numpy as np
+
+from .change import Change, Context, code, where
+from .tree import PREFIX
+from .window_sites import strided_axes, windowed_image
+from .windows import sides_differ
+
+# how a loop's window meets the kernel, each raising numpy's own ValueError on a window cut
+# short by the image's edge: (the kernel [k, k, C, 1] for a window [k', k'', C]) -> anything
+MEETS = {"tensordot": lambda window, kernel: np.tensordot(window, kernel, axes=3),
+         "flattened": lambda window, kernel: window.reshape(-1) @ kernel.reshape(-1, 1)}
+
+
+def grid_sides_swapped(windows: np.ndarray, image: np.ndarray, stride: int,
+                       meet: str) -> np.ndarray:
+    """`windows` [H', W', C, k, k] as loops over a grid sized the other way round read them,
+    `for i in range(W'): for j in range(H'): image[i * s:i * s + k, j * s:j * s + k]` (the
+    image's height read as its width): the same where H' == W'; elsewhere the first window past
+    the shorter side is cut short by the image's edge, and meeting the kernel (MEETS) raises
+    numpy's own ValueError."""
+    rows, columns = windows.shape[:2]
+    if rows == columns:
+        return windows
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
+    channels, kh, kw = windows.shape[2:]
+    i, j = (rows, 0) if columns > rows else (0, columns)  # the first window off the image
+    window = image[i * stride:i * stride + kh, j * stride:j * stride + kw]
+    MEETS[meet](window, np.zeros((kh, kw, channels, 1)))
+    raise ValueError(f"a window {window.shape[:2]} meets a kernel ({kh}, {kw})")  # never here
+
+
+def grid_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The grid of output positions sized the other way round, (W', H') for (H', W'), both
+    loops running over the other side's count: dino's `B, nc, w, h = x.shape` naming ported as
+    `w, h, C = image.shape` (blind round 59's b59_12: the image's height read as its width, and
+    every size and loop from it), or a grid laid out (x, y). Right when H' == W'; elsewhere a
+    window runs off the image and meeting the kernel raises (MEETS: numpy's message, which the
+    student's must be)."""
+    if strided_axes(node) != [0, 1]:
+        return
+    image = windowed_image(context.instance.node, node.value.id)
+    if image is None:
+        return
+    bound = f"{PREFIX}grid_sides_swapped"
+    for meet in MEETS:
+        yield Change(
+            f"{node.value.id}-grid-sides-swapped-{meet}",
+            f"In {where(context)}, `W, H, C = {code(image)}.shape` reads the image's height as "
+            f"its width, so the output grid is sized the other way round, (W', H') for (H', "
+            f"W'), the rows looped over the count of windows across the width and the columns "
+            f"over the count down the height: right only when H' == W'; otherwise a window runs "
+            f"off the image's bottom or right edge, cut short, and meeting the kernel raises "
+            f"ValueError. An image is (H, W, C), its height first: `H, W, C = "
+            f"{code(image)}.shape`, the rows over H' and the columns over W'.",
+            lambda n, meet=meet: ast.Call(
+                ast.Name(bound, ast.Load()),
+                [n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step),
+                 ast.Constant(meet)], []),
+            ((bound, grid_sides_swapped),), holds=sides_differ)
+
+
+OPERATORS = {"grid_swapped": grid_swapped}
