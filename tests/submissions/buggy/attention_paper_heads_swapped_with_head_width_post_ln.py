@@ -21,11 +21,14 @@ multi-head-attention's three checks give their checklist ("With one head, d_h = 
 no-causal-mask's default check an observation ("... as if each token attended only to itself
 ..."), its other two checks point back to multi-head-attention. A hint would say that
 `_split_into_heads` swaps axes 1 and 2 of the (T, heads, d_h) array, so attention runs over the
-head width inside each token: swap axes 0 and 1 (and undo it so in `_concatenate_heads`). Being
-mended: not every mistake named, so in unnamed/; EXPECT holds what must hold today.
+head width inside each token: swap axes 0 and 1 (and undo it so in `_concatenate_heads`). Named
+since (name59b: error_model/head_pairs.py, a split and merge swapping the wrong pair of axes) on
+multi-head-attention and no-causal-mask's causal checks: moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None, 'no-causal-mask': None, 'encoder-block': 'encoder_post_ln'}
+EXPECT = {'multi-head-attention': 'op:heads_wrong_pair:self_attention:heads-split-and-merge-swap-last-two',
+          'no-causal-mask': 'op:heads_wrong_pair:self_attention:heads-split-and-merge-swap-last-two',
+          'encoder-block': 'encoder_post_ln'}
 
 
 def self_attention(x, p, heads, causal=False):

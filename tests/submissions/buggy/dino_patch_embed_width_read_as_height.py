@@ -18,11 +18,13 @@ round"). Mistake 20 only observed on kernel-stride ("Your `conv_patch_embed` is 
 H == W, and raises ValueError for a 5 x 6 image: use H and W each where they belong"; the
 equivalence check "failed on the inputs this property gives it"). A hint would say that
 `w, h, nc = x.shape` makes `w` the height, so the output is allocated `(h0, w0)` and the loops
-run the rows over the width's count, as its patchify hint says. Being mended: not every mistake
-named, so in unnamed/; EXPECT holds what must hold today.
+run the rows over the width's count, as its patchify hint says. Named since (name59b:
+error_model/grid_sides.py, "`w, h, nc = x.shape` reads the image's height as its width") on
+kernel-stride's two conv checks: moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped', 'kernel-stride': None}
+EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped',
+          'kernel-stride': 'op:grid_swapped:conv_patch_embed:windows-grid-sides-swapped-tensordot'}
 
 
 def patchify(image, P):
