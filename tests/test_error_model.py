@@ -8788,3 +8788,74 @@ def test_a_convolution_grid_sized_with_the_height_read_as_the_width(meet):
     found = em.search(function, calls, 1, same)  # the first failing call: a raise
     assert found is not None and found.name == name
     assert "reads the image's height as its width" in found.sentence
+
+
+def _conv_rounded_up_by_hand(image, K, b, stride):
+    """A student's convolution loop whose output size is rounded up (TNN's ceil mode, blind
+    round 61's b61_09): `math.ceil((H - k) / stride) + 1` rows and columns, each window met
+    with the kernel channel by channel in numpy's tensordot."""
+    x = np.asarray(image, dtype=float)
+    x = x[..., None] if x.ndim == 2 else x
+    H, W, C = x.shape
+    k, d = K.shape[0], K.shape[-1]
+    rows, columns = math.ceil((H - k) / stride) + 1, math.ceil((W - k) / stride) + 1
+    out = np.zeros((rows, columns, d))
+    for i in range(rows):
+        for j in range(columns):
+            for c in range(C):
+                window = x[i * stride:i * stride + k, j * stride:j * stride + k, c]
+                out[i, j] += np.tensordot(window, K[:, :, c, :], axes=([0, 1], [0, 1]))
+            out[i, j] += b
+    return out
+
+
+def test_a_convolution_output_size_rounded_up_is_named_with_numpys_raise():
+    """`ceil((H - k) / stride) + 1` for `(H - k) // stride + 1`: right where the stride divides
+    H - k and W - k; elsewhere the last window is cut short by the edge and numpy's tensordot
+    refuses it. The rewrite reproduces the values and numpy's very message, and the search names
+    it on a raise (not a test of exact fit: the code has none)."""
+    function = REFERENCE["conv_patch_embed"]
+    name = "op:grid_rounded_up:conv_patch_embed:windows-grid-rounded-up"
+    rewritten = em.rewrite(function, name)
+    cases = [(RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(8, 8, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(9, 5)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1)]
+    calls = []
+    for args in cases:
+        try:
+            got = _conv_rounded_up_by_hand(*args)
+        except ValueError as error:
+            with pytest.raises(ValueError) as raised:
+                rewritten(*args)
+            assert str(raised.value) == str(error)
+            got = em.Raised("ValueError", str(error))
+        else:
+            assert np.allclose(rewritten(*args), got) and np.allclose(got, function(*args))
+        calls.append(em.Call(args, {}, got, function(*args)))
+    assert [isinstance(c.got, em.Raised) for c in calls] == [True, False, True, False, False]
+    found = em.search(function, calls, 0, same)
+    assert found is not None and found.name == name
+    assert "rounded up" in found.sentence and "(H - k) // stride + 1" in found.sentence
+
+
+def test_a_test_of_exact_fit_reproduces_only_the_students_own_valueerror():
+    """kernel_fit.py's "windows-fit-exactly" and guards.py's "windows-must-fit" refuse what a
+    test of exact fit refuses, and stand only for a raise of the student's own: not numpy's
+    refusal of a window cut short by a later step (b61_09's output size rounded up), which
+    raises on the very same images."""
+    from grader.reference.error_model.guards import guard, own_raise
+    function = REFERENCE["conv_patch_embed"]
+    args = (RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3)
+    with pytest.raises(ValueError) as numpys:
+        _conv_rounded_up_by_hand(*args)
+    with pytest.raises(ValueError) as tested:
+        em.rewrite(function, "op:kernel_fit:conv_patch_embed:windows-fit-exactly")(*args)
+    with pytest.raises(ValueError) as guarded:
+        guard("windows-must-fit")(*args[:2], args[3])
+    for error in (tested.value, guarded.value):
+        assert not own_raise(error, "ValueError", str(numpys.value))
+        assert own_raise(error, "ValueError", "the windows at stride 3 do not fit 7x8")
+    assert own_raise(guarded.value, "AssertionError", "")  # `assert (H - k) % stride == 0`
+    assert not own_raise(tested.value, "AssertionError", "")  # a ValueError, as the test's
