@@ -236,14 +236,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         from grader.reference import error_model
         from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
-        from grader.reference.error_model.guards import (
-            SAID,
-            SQUARE,
-            Refused,
-            own_raise,
-            raised_kind,
-            refuses,
-        )
+        from grader.reference.error_model.guards import SAID, SQUARE, Refused, own_raise, refuses
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
@@ -307,7 +300,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
                 with np.errstate(all="ignore"):
                     value = rewritten(*args, **kwargs)
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
-                if got.status != "raised" or (got.error.type != raised_kind(error)
+                if got.status != "raised" or (got.error.type != type(error).__name__
                                               and not isinstance(error, Refused)) or not (
                         own_raise(error, got.error.type, got.error.message)):
                     return False

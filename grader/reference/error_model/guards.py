@@ -126,25 +126,27 @@ BUILT_IN = re.compile(r"could not broadcast|cannot reshape|out of bounds|index|o
                       r"not|not aligned|mismatch|values to unpack|size \d+ is different")
 
 
-class OwnTestRefused(ValueError):
-    """A rewritten test's refusal (kernel_fit.py's): a ValueError, as the reference's own test
-    raises, that reproduces only a ValueError the student's code raises itself (`own_raise`),
-    never numpy's refusal of a later step's shapes (blind round 61's b61_09: an output size
-    rounded up cuts the last window short, and `np.tensordot` refuses it, "shape-mismatch for
-    sum", on the very images a test of exact fit refuses)."""
+OWN_TEST = "own_test"  # a ValueError's attribute: a rewritten test's refusal (kernel_fit.py's)
 
 
-def raised_kind(error: Exception) -> str:
-    """The type name a rewrite's raise stands for: ValueError for an OwnTestRefused."""
-    return "ValueError" if isinstance(error, OwnTestRefused) else type(error).__name__
+def own_test_refusal(message: str) -> ValueError:
+    """A rewritten test's refusal (kernel_fit.py's): a plain ValueError, as the reference's own
+    test raises, marked to reproduce only a ValueError the student's code raises itself
+    (`own_raise`), never numpy's refusal of a later step's shapes (blind round 61's b61_09: an
+    output size rounded up cuts the last window short, and `np.tensordot` refuses it,
+    "shape-mismatch for sum", on the very images a test of exact fit refuses)."""
+    error = ValueError(message)
+    setattr(error, OWN_TEST, True)
+    return error
 
 
 def own_raise(error: Exception, kind: str, message: str) -> bool:
     """Whether the student's raise (its exception's type name and message) may be the guard
     `error` stands for: any raise for a Refused, only the student's own for an OwnRefused (an
     `assert`'s AssertionError, or an exception that is no IndexError and whose message is none
-    of BUILT_IN's), and for an OwnTestRefused only a ValueError of the student's own."""
-    if isinstance(error, OwnTestRefused):
+    of BUILT_IN's), and for a rewritten test's refusal (`own_test_refusal`) only a ValueError
+    of the student's own."""
+    if getattr(error, OWN_TEST, False):
         return kind == "ValueError" and not BUILT_IN.search(message or "")
     return not isinstance(error, OwnRefused) or kind == "AssertionError" or (
         kind != "IndexError" and not BUILT_IN.search(message or ""))
