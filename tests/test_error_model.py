@@ -8900,7 +8900,7 @@ def _conv_channels_fixed_by_hand(image, K, b, stride, channels=3):
     return out + b
 
 
-def _conv_calls(student, cases):
+def _conv_calls_of(student, cases):
     """em.Call of each case: the student's value, or its raise by type and message."""
     function = REFERENCE["conv_patch_embed"]
     calls = []
@@ -8913,7 +8913,7 @@ def _conv_calls(student, cases):
     return calls
 
 
-def _conv_case(shape, k, stride, d=2):
+def _conv_case_of(shape, k, stride, d=2):
     channels = shape[2] if len(shape) == 3 else 1
     return (RNG.normal(size=shape), RNG.normal(size=(k, k, channels, d)), RNG.normal(size=d),
             stride)
@@ -8928,9 +8928,10 @@ def test_a_flat_index_stepping_rows_by_the_height_is_named(first):
     function = REFERENCE["conv_patch_embed"]
     name = "op:row_stride_from_height:conv_patch_embed:windows-row-stride-from-height"
     rewritten = em.rewrite(function, name)
-    cases = [_conv_case((5, 6, 3), 3, 1), _conv_case((6, 6, 2), 3, 1),
-             _conv_case((6, 5, 1), 2, 1), _conv_case((7, 4, 2), 2, 2), _conv_case((4, 8), 3, 2)]
-    calls = _conv_calls(_conv_flat_rows_by_height_by_hand, cases)
+    cases = [_conv_case_of((5, 6, 3), 3, 1), _conv_case_of((6, 6, 2), 3, 1),
+             _conv_case_of((6, 5, 1), 2, 1), _conv_case_of((7, 4, 2), 2, 2),
+             _conv_case_of((4, 8), 3, 2)]
+    calls = _conv_calls_of(_conv_flat_rows_by_height_by_hand, cases)
     assert [type(c.got).__name__ for c in calls] == [
         "ndarray", "ndarray", "Raised", "Raised", "ndarray"]
     for args, call in zip(cases, calls, strict=True):
@@ -8953,9 +8954,10 @@ def test_a_convolution_looping_over_three_channels_is_named():
     function = REFERENCE["conv_patch_embed"]
     name = "op:conv_channels_as_rgb:conv_patch_embed:windows-channels-as-3"
     rewritten = em.rewrite(function, name)
-    cases = [_conv_case((4, 4, 1), 2, 2), _conv_case((6, 5, 3), 3, 1),
-             _conv_case((5, 7, 4), 3, 2), _conv_case((8, 6), 3, 2), _conv_case((6, 6, 2), 2, 1)]
-    calls = _conv_calls(_conv_channels_fixed_by_hand, cases)
+    cases = [_conv_case_of((4, 4, 1), 2, 2), _conv_case_of((6, 5, 3), 3, 1),
+             _conv_case_of((5, 7, 4), 3, 2), _conv_case_of((8, 6), 3, 2),
+             _conv_case_of((6, 6, 2), 2, 1)]
+    calls = _conv_calls_of(_conv_channels_fixed_by_hand, cases)
     assert [type(c.got).__name__ for c in calls] == [
         "Raised", "ndarray", "ndarray", "Raised", "Raised"]
     for args, call in zip(cases, calls, strict=True):
