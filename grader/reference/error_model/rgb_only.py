@@ -84,11 +84,11 @@ def conv_channels_as_rgb(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     bound = f"{PREFIX}three_channels_read"
     yield Change(f"{node.value.id}-channels-as-{RGB}",
-                 f"In {where(context)}, the loop over the channels runs over a fixed "
-                 f"{RGB}, `for ch in range({RGB})`, as code written for RGB images does "
+                 f"In {where(context)}, the loop over the channels runs over a fixed {RGB} "
+                 f"channels (`for ch in range({RGB})`), as code written for RGB images does "
                  f"(`nn.Conv2d({RGB}, dim, ...)`), where it is the image's channel count C: "
                  f"right for an RGB image, but an image with fewer channels (a gray one has 1) "
-                 f"has no channel {RGB - 1} and indexing it raises IndexError, and with more "
+                 f"has no channel C to read and indexing it raises IndexError, and with more "
                  f"(RGBA has 4) the channels after the third are never read. Loop over the "
                  f"image's channels: `range(image.shape[2])` (C of `H, W, C = image.shape`).",
                  lambda n: ast.Call(ast.Name(bound, ast.Load()), [n], []),
