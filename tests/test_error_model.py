@@ -8788,3 +8788,187 @@ def test_a_convolution_grid_sized_with_the_height_read_as_the_width(meet):
     found = em.search(function, calls, 1, same)  # the first failing call: a raise
     assert found is not None and found.name == name
     assert "reads the image's height as its width" in found.sentence
+
+
+def _conv_rounded_up_by_hand(image, K, b, stride):
+    """A student's convolution loop whose output size is rounded up (TNN's ceil mode, blind
+    round 61's b61_09): `math.ceil((H - k) / stride) + 1` rows and columns, each window met
+    with the kernel channel by channel in numpy's tensordot."""
+    x = np.asarray(image, dtype=float)
+    x = x[..., None] if x.ndim == 2 else x
+    H, W, C = x.shape
+    k, d = K.shape[0], K.shape[-1]
+    rows, columns = math.ceil((H - k) / stride) + 1, math.ceil((W - k) / stride) + 1
+    out = np.zeros((rows, columns, d))
+    for i in range(rows):
+        for j in range(columns):
+            for c in range(C):
+                window = x[i * stride:i * stride + k, j * stride:j * stride + k, c]
+                out[i, j] += np.tensordot(window, K[:, :, c, :], axes=([0, 1], [0, 1]))
+            out[i, j] += b
+    return out
+
+
+def test_a_convolution_output_size_rounded_up_is_named_with_numpys_raise():
+    """`ceil((H - k) / stride) + 1` for `(H - k) // stride + 1`: right where the stride divides
+    H - k and W - k; elsewhere the last window is cut short by the edge and numpy's tensordot
+    refuses it. The rewrite reproduces the values and numpy's very message, and the search names
+    it on a raise (not a test of exact fit: the code has none)."""
+    function = REFERENCE["conv_patch_embed"]
+    name = "op:grid_rounded_up:conv_patch_embed:windows-grid-rounded-up"
+    rewritten = em.rewrite(function, name)
+    cases = [(RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3),
+             (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 3)), RNG.normal(size=3), 2),
+             (RNG.normal(size=(8, 8, 1)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(9, 5)), RNG.normal(size=(3, 3, 1, 2)), RNG.normal(size=2), 2),
+             (RNG.normal(size=(5, 6, 3)), RNG.normal(size=(3, 3, 3, 2)), RNG.normal(size=2), 1)]
+    calls = []
+    for args in cases:
+        try:
+            got = _conv_rounded_up_by_hand(*args)
+        except ValueError as error:
+            with pytest.raises(ValueError) as raised:
+                rewritten(*args)
+            assert str(raised.value) == str(error)
+            got = em.Raised("ValueError", str(error))
+        else:
+            assert np.allclose(rewritten(*args), got) and np.allclose(got, function(*args))
+        calls.append(em.Call(args, {}, got, function(*args)))
+    assert [isinstance(c.got, em.Raised) for c in calls] == [True, False, True, False, False]
+    found = em.search(function, calls, 0, same)
+    assert found is not None and found.name == name
+    assert "rounded up" in found.sentence and "(H - k) // stride + 1" in found.sentence
+
+
+def test_a_test_of_exact_fit_reproduces_only_the_students_own_valueerror():
+    """kernel_fit.py's "windows-fit-exactly" and guards.py's "windows-must-fit" refuse what a
+    test of exact fit refuses, and stand only for a raise of the student's own: not numpy's
+    refusal of a window cut short by a later step (b61_09's output size rounded up), which
+    raises on the very same images."""
+    from grader.reference.error_model.guards import guard, own_raise
+    function = REFERENCE["conv_patch_embed"]
+    args = (RNG.normal(size=(7, 8, 3)), RNG.normal(size=(2, 2, 3, 4)), RNG.normal(size=4), 3)
+    with pytest.raises(ValueError) as numpys:
+        _conv_rounded_up_by_hand(*args)
+    with pytest.raises(ValueError) as tested:
+        em.rewrite(function, "op:kernel_fit:conv_patch_embed:windows-fit-exactly")(*args)
+    with pytest.raises(ValueError) as guarded:
+        guard("windows-must-fit")(*args[:2], args[3])
+    for error in (tested.value, guarded.value):
+        assert not own_raise(error, "ValueError", str(numpys.value))
+        assert own_raise(error, "ValueError", "the windows at stride 3 do not fit 7x8")
+    assert own_raise(guarded.value, "AssertionError", "")  # `assert (H - k) % stride == 0`
+    assert not own_raise(tested.value, "AssertionError", "")  # a ValueError, as the test's
+
+
+def _conv_flat_rows_by_height_by_hand(image, K, b, stride):
+    """A student's convolution over NCHW planes flattened to one array (MACE's reference
+    Conv2d, blind round 61's b61_13), its flat input index `ih * in_height + iw`."""
+    x = np.asarray(image, dtype=float)
+    x = x[..., None] if x.ndim == 2 else x
+    in_height, in_width, in_channels = x.shape
+    k, out_channels = K.shape[0], K.shape[-1]
+    flat = x.transpose(2, 0, 1).ravel()
+    out = np.zeros(((in_height - k) // stride + 1, (in_width - k) // stride + 1, out_channels))
+    for m in range(out_channels):
+        for h in range(out.shape[0]):
+            for w in range(out.shape[1]):
+                total = 0.0
+                for c in range(in_channels):
+                    for kh in range(k):
+                        for kw in range(k):
+                            ih, iw = h * stride + kh, w * stride + kw
+                            total += flat[c * in_height * in_width + ih * in_height + iw] \
+                                * K[kh, kw, c, m]
+                out[h, w, m] = total + b[m]
+    return out
+
+
+def _conv_channels_fixed_by_hand(image, K, b, stride, channels=3):
+    """A student's convolution looping over a fixed channel count, `for ch in range(3)`
+    (tahmid0007's `nn.Conv2d(3, dim, ...)` ported, blind round 61's b61_02)."""
+    x = np.asarray(image, dtype=float)
+    x = x[..., None] if x.ndim == 2 else x
+    H, W = x.shape[:2]
+    k = K.shape[0]
+    out = np.zeros(((H - k) // stride + 1, (W - k) // stride + 1, K.shape[-1]))
+    for ch in range(channels):
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                window = x[i * stride:i * stride + k, j * stride:j * stride + k, ch]
+                out[i, j] += np.tensordot(window, K[:, :, ch, :], axes=([0, 1], [0, 1]))
+    return out + b
+
+
+def _conv_calls_of(student, cases):
+    """em.Call of each case: the student's value, or its raise by type and message."""
+    function = REFERENCE["conv_patch_embed"]
+    calls = []
+    for args in cases:
+        try:
+            got = student(*args)
+        except (IndexError, ValueError) as error:
+            got = em.Raised(type(error).__name__, str(error))
+        calls.append(em.Call(args, {}, got, function(*args)))
+    return calls
+
+
+def _conv_case_of(shape, k, stride, d=2):
+    channels = shape[2] if len(shape) == 3 else 1
+    return (RNG.normal(size=shape), RNG.normal(size=(k, k, channels, d)), RNG.normal(size=d),
+            stride)
+
+
+@pytest.mark.parametrize("first", ["wide", "tall"])
+def test_a_flat_index_stepping_rows_by_the_height_is_named(first):
+    """`ih * in_height + iw` where a row is `in_width` long (MACE's reference conv, b61_13):
+    right when H == W, other pixels on a wide image, numpy's IndexError on a tall one; the
+    rewrite reproduces the values and numpy's very message, and the search names it, the
+    failing call a wrong value or a raise."""
+    function = REFERENCE["conv_patch_embed"]
+    name = "op:row_stride_from_height:conv_patch_embed:windows-row-stride-from-height"
+    rewritten = em.rewrite(function, name)
+    cases = [_conv_case_of((5, 6, 3), 3, 1), _conv_case_of((6, 6, 2), 3, 1),
+             _conv_case_of((6, 5, 1), 2, 1), _conv_case_of((7, 4, 2), 2, 2),
+             _conv_case_of((4, 8), 3, 2)]
+    calls = _conv_calls_of(_conv_flat_rows_by_height_by_hand, cases)
+    assert [type(c.got).__name__ for c in calls] == [
+        "ndarray", "ndarray", "Raised", "Raised", "ndarray"]
+    for args, call in zip(cases, calls, strict=True):
+        if isinstance(call.got, em.Raised):
+            with pytest.raises(IndexError) as raised:
+                rewritten(*args)
+            assert str(raised.value) == call.got.message
+        else:
+            assert np.allclose(rewritten(*args), call.got)
+    assert not np.allclose(calls[0].got, calls[0].expected)
+    found = em.search(function, calls, 0 if first == "wide" else 2, same)
+    assert found is not None and found.name == name
+    assert "steps a row by the height" in found.sentence and "ih * W + iw" in found.sentence
+
+
+def test_a_convolution_looping_over_three_channels_is_named():
+    """`for ch in range(3)` in the convolution (b61_02): right for RGB images, numpy's
+    IndexError for fewer channels, the fourth channel unread; the rewrite reproduces the
+    values and numpy's very message, and the search names it on a raise."""
+    function = REFERENCE["conv_patch_embed"]
+    name = "op:conv_channels_as_rgb:conv_patch_embed:windows-channels-as-3"
+    rewritten = em.rewrite(function, name)
+    cases = [_conv_case_of((4, 4, 1), 2, 2), _conv_case_of((6, 5, 3), 3, 1),
+             _conv_case_of((5, 7, 4), 3, 2), _conv_case_of((8, 6), 3, 2),
+             _conv_case_of((6, 6, 2), 2, 1)]
+    calls = _conv_calls_of(_conv_channels_fixed_by_hand, cases)
+    assert [type(c.got).__name__ for c in calls] == [
+        "Raised", "ndarray", "ndarray", "Raised", "Raised"]
+    for args, call in zip(cases, calls, strict=True):
+        if isinstance(call.got, em.Raised):
+            with pytest.raises(IndexError) as raised:
+                rewritten(*args)
+            assert str(raised.value) == call.got.message
+        else:
+            assert np.allclose(rewritten(*args), call.got)
+    assert not np.allclose(calls[2].got, calls[2].expected)  # the fourth channel unread
+    for failing in (0, 2):
+        found = em.search(function, calls, failing, same)
+        assert found is not None and found.name == name
+        assert "range(3)" in found.sentence and "image.shape[2]" in found.sentence

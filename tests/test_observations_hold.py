@@ -1013,3 +1013,57 @@ def test_a_raise_a_generalisation_said_is_pointed_to_from_the_checks_it_explains
                                    "ValueError for a 2-D (H, W) image")
     worked = next(c for c in checks if c.name.startswith("the worked example"))
     assert worked.hint_kind == OBSERVATION and said[0].name in worked.hint, worked.hint
+
+
+CONV_ROUNDED_UP = '''
+"""conv_patch_embed with its output size rounded up (TNN's ceil mode, blind round 61's b61_09):
+where the stride leaves rows or columns over, the last window is cut short and numpy's
+tensordot refuses it. The code has no test of exact fit."""
+EXPECT = {"kernel-stride": "op:grid_rounded_up:conv_patch_embed:windows-grid-rounded-up"}
+
+
+def conv_patch_embed(image, K, b, stride):
+    x = np.asarray(image, dtype=float)
+    x = x[..., None] if x.ndim == 2 else x
+    H, W, C = x.shape
+    k = K.shape[0]
+    if k > H or k > W:
+        raise ValueError("kernel larger than the image")
+    rows, columns = -(-(H - k) // stride) + 1, -(-(W - k) // stride) + 1
+    out = np.zeros((rows, columns, K.shape[-1]))
+    for i in range(rows):
+        for j in range(columns):
+            for c in range(C):
+                window = x[i * stride:i * stride + k, j * stride:j * stride + k, c]
+                out[i, j] += np.tensordot(window, K[:, :, c, :], axes=([0, 1], [0, 1]))
+            out[i, j] += b
+    return out
+'''
+
+
+@pytest.mark.parametrize("searched", [True, False])
+def test_numpys_refusal_of_a_later_step_is_never_named_a_test_of_exact_fit(
+        catalogue, tmp_path, monkeypatch, searched):
+    """An output size rounded up raises numpy's ValueError ("shape-mismatch for sum") on the
+    very images a test of exact fit refuses: the refusal named (kernel_fit.py's
+    windows-fit-exactly, guards.py's windows-must-fit) only on a raise of the student's own.
+    The ceil is named by the search; with the search giving nothing, no refusal is named."""
+    from grader.checks.kinds import mistakes
+    from grader.reference import error_model as em
+
+    if not searched:
+        monkeypatch.setattr(mistakes, "SEARCHED", {})
+        monkeypatch.setattr(em, "search", lambda *args, **kwargs: None)
+    chosen = [e for e in catalogue if e.id == "kernel-stride"]
+    (tmp_path / "snippet.py").write_text(CONV_ROUNDED_UP)
+    with StudentWorker(build_submission(tmp_path / "snippet.py", tmp_path)) as worker:
+        result = SubmissionGrading(worker, catalogue=chosen).exercise(chosen[0])
+    failed = [c for c in result.checks if not c.passed]
+    assert failed
+    for check in failed:
+        assert "windows-fit-exactly" not in (check.misconception or "")
+        assert "windows-must-fit" not in (check.misconception or "")
+        assert "is refused" not in (check.hint or ""), check.hint
+    named = {c.misconception for c in failed if c.hint_kind == MISTAKE}
+    assert named == ({"op:grid_rounded_up:conv_patch_embed:windows-grid-rounded-up"}
+                     if searched else set()), named

@@ -1,9 +1,20 @@
-"""An operator on a windowed step, as windows.py's: the grid of output positions sized the other
-way round, (W', H') for (H', W'), as code that reads an (H, W, C) image as `W, H, C =
-image.shape` sizes and loops it (blind round 59's b59_12, dino's `B, nc, w, h = x.shape` naming
-ported): right where H' == W', elsewhere a window runs off the image and meeting the kernel
-raises numpy's own ValueError. An operator as in operators.py (`f(context, node) -> iterator
-of Change`).
+"""Operators on a windowed step that reads one side of the image for the other, as windows.py's.
+
+The grid of output positions sized the other way round, (W', H') for (H', W'), as code that
+reads an (H, W, C) image as `W, H, C = image.shape` sizes and loops it (blind round 59's
+b59_12, dino's `B, nc, w, h = x.shape` naming ported), `grid_swapped`: right where H' == W',
+elsewhere a window runs off the image and meeting the kernel raises numpy's own ValueError.
+
+`row_stride_from_height`: the image read through a flat index whose row stride is the height
+where it is the width, `ih * in_height + iw` for `ih * in_width + iw` (MACE's reference
+Conv2d's NCHW planes, `input_data[in_base + ih * in_height + iw]`, blind round 61's b61_13), the
+image flattened plane by plane (`image.transpose(2, 0, 1).ravel()`; pixel by pixel,
+`image.ravel()` with the channel last, reads the same pixels): right when H == W; when H < W
+the windows read the wrong pixels; when H > W the last rows' indices run past the end of the
+flat array, numpy's IndexError ("index 34 is out of bounds for axis 0 with size 30"), or into
+the next plane.
+
+Operators as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
 
@@ -73,4 +84,45 @@ def grid_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
             ((bound, grid_sides_swapped),), holds=sides_differ)
 
 
-OPERATORS = {"grid_swapped": grid_swapped}
+def rows_strided_by_height(windows: np.ndarray, image: np.ndarray, stride: int) -> np.ndarray:
+    """`windows` [H', W', C, kh, kw] (every `stride`-th window of `image` [H, W, C]) read from
+    the image flattened plane by plane at a flat index whose row stride is H, not W, `c * H * W
+    + ih * H + iw`: the same where H == W; elsewhere other pixels (a pixel-by-pixel flattening,
+    `(ih * H + iw) * C + c`, reads the same ones), or numpy's own IndexError for an index past
+    the flat array's end (the first in the loops' order: rows, columns, channels, kernel rows,
+    kernel columns)."""
+    windows, s = np.asarray(windows), int(stride)
+    image = np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
+    (H, W, C), (rows, columns, _, kh, kw) = image.shape, windows.shape
+    if H == W:
+        return windows
+    i = (np.arange(rows) * s)[:, None, None, None, None] + np.arange(kh)[:, None]
+    j = (np.arange(columns) * s)[None, :, None, None, None] + np.arange(kw)
+    c = np.arange(C)[:, None, None]
+    at = np.ascontiguousarray(np.broadcast_to(c * H * W + i * H + j, windows.shape))
+    return image.transpose(2, 0, 1).ravel()[at]
+
+
+def row_stride_from_height(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The image read through a flat index `ih * H + iw` where its rows are W long (MACE's
+    reference convolution): right when H == W."""
+    if strided_axes(node) != [0, 1]:
+        return
+    image = windowed_image(context.instance.node, node.value.id)
+    if image is None:
+        return
+    bound = f"{PREFIX}rows_strided_by_height"
+    yield Change(
+        f"{node.value.id}-row-stride-from-height",
+        f"In {where(context)}, the flat index into the flattened image steps a row by the "
+        f"height, `ih * H + iw` (`c * H * W + ih * H + iw` plane by plane), where a row is W "
+        f"pixels long: right only when H == W; otherwise the windows read other pixels, and "
+        f"on a tall image (H > W) the last rows' indices run past the end of the array and "
+        f"indexing raises IndexError. Step a row by the width: `ih * W + iw`.",
+        lambda n: ast.Call(ast.Name(bound, ast.Load()), [
+            n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step)], []),
+        ((bound, rows_strided_by_height),))
+
+
+OPERATORS = {"grid_swapped": grid_swapped, "row_stride_from_height": row_stride_from_height}

@@ -33,7 +33,9 @@ meant to pass:
 - in a convolution, an image whose rows or columns the stride leaves over: an as_strided
   im2col's `assert (H - k) % stride == 0` (MoisesNNFS's Conv.py), where the lecture floors;
   named only where no rewrite of the reference's own tests does (a ValueError there is
-  kernel_fit.py's "windows-fit-exactly", which reproduces the type too).
+  kernel_fit.py's "windows-fit-exactly", which reproduces the type too), and, as that one,
+  only on a raise of the student's own (OWN_ONLY): an output size rounded up cuts the last
+  window short, and numpy refuses it on the same images (b61_09, grid_end.py's ceil grid).
 
 Each edit puts a guard in front of the checked function's first read of the parameter it
 tests: the guard raises Refused (a ValueError) on the inputs it refuses, and the reference runs
@@ -124,11 +126,28 @@ BUILT_IN = re.compile(r"could not broadcast|cannot reshape|out of bounds|index|o
                       r"not|not aligned|mismatch|values to unpack|size \d+ is different")
 
 
+OWN_TEST = "own_test"  # a ValueError's attribute: a rewritten test's refusal (kernel_fit.py's)
+
+
+def own_test_refusal(message: str) -> ValueError:
+    """A rewritten test's refusal (kernel_fit.py's): a plain ValueError, as the reference's own
+    test raises, marked to reproduce only a ValueError the student's code raises itself
+    (`own_raise`), never numpy's refusal of a later step's shapes (blind round 61's b61_09: an
+    output size rounded up cuts the last window short, and `np.tensordot` refuses it,
+    "shape-mismatch for sum", on the very images a test of exact fit refuses)."""
+    error = ValueError(message)
+    setattr(error, OWN_TEST, True)
+    return error
+
+
 def own_raise(error: Exception, kind: str, message: str) -> bool:
     """Whether the student's raise (its exception's type name and message) may be the guard
     `error` stands for: any raise for a Refused, only the student's own for an OwnRefused (an
     `assert`'s AssertionError, or an exception that is no IndexError and whose message is none
-    of BUILT_IN's)."""
+    of BUILT_IN's), and for a rewritten test's refusal (`own_test_refusal`) only a ValueError
+    of the student's own."""
+    if getattr(error, OWN_TEST, False):
+        return kind == "ValueError" and not BUILT_IN.search(message or "")
     return not isinstance(error, OwnRefused) or kind == "AssertionError" or (
         kind != "IndexError" and not BUILT_IN.search(message or ""))
 
@@ -196,7 +215,8 @@ def guard(detail: str):
     return guarded
 
 
-OWN_ONLY = ("non-square-refused",)  # named only on the student's own raise (`own_raise`)
+OWN_ONLY = ("non-square-refused",  # named only on the student's own raise (`own_raise`)
+            "windows-must-fit")  # not numpy's on a window cut short (b61_09's ceil output size)
 SQUARE = "non-square-refused"  # probed on square images too (`aspects.square_probes`)
 BOUND = {detail: guard(detail) for detail in GUARDS}
 

@@ -28,8 +28,10 @@ convolution does. Real code tests it otherwise:
   `conv_out_size_same` with tf.nn.conv2d's padding='SAME': a padded image always fits the
   kernel): alone it is numpy's own ValueError, the refusal asked for.
 
-Each of VARIANTS keeps the reference's own refusals and adds one; its values are the
-reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
+Each of VARIANTS keeps the reference's own refusals and adds one (a ValueError that reproduces
+only the student's own raise, guards.own_test_refusal: numpy's refusal of a later step on the same
+images, a last window cut short by an output size rounded up, is no test of the student's); its
+values are the reference's wherever it does not refuse, so `checks/kinds/refusals.py` weighs them
 (`named_refusal`, with its probe images) where a case asking for a value raised ValueError; the
 search never tries them (`modules.NAMED_ELSEWHERE`). An operator as in operators.py (`f(context,
 node) -> iterator of Change`).
@@ -44,6 +46,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, callee, is_checked_function, prepended, where
+from .guards import own_test_refusal
 from .tree import PREFIX
 
 TESTED = "_check_conv"  # the reference's kernel test: (image shape, kernel shape, stride)
@@ -56,7 +59,7 @@ def _refusing(check, extra):
     def guard(image_shape, kernel_shape, stride, given):
         stride = check(image_shape, kernel_shape, stride)
         if extra(tuple(image_shape), tuple(kernel_shape), stride, tuple(np.shape(given))):
-            raise ValueError(f"a {kernel_shape[0]}x{kernel_shape[1]} kernel does not fit")
+            raise own_test_refusal(f"a {kernel_shape[0]}x{kernel_shape[1]} kernel does not fit")
         return stride
     return guard
 
