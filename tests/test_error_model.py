@@ -232,8 +232,8 @@ def test_search_names_the_one_rewrite_that_reproduces_every_call():
     found = em.search(REFERENCE["softmax"], calls_of(REFERENCE["softmax"], student, cases), 0,
                       same)
     assert found.name == "op:axis:softmax:sum.axis=None"
-    assert "in place of `np.sum(e, axis=axis, keepdims=True)`: over the whole array" in \
-        found.sentence
+    assert "with `np.sum(e, axis=axis, keepdims=True)` taken over the whole array, in effect " \
+        "`np.sum(e, keepdims=True)`, instead of over" in found.sentence, found.sentence
 
 
 def test_search_says_nothing_when_a_passing_case_is_not_reproduced():

@@ -477,7 +477,8 @@ def _aliases(found: list[list[Edit]]) -> bool:
         if edit.operator == other.operator == "one_pass":  # the variance's, or the function's
             return edit.site.path == other.site.path
         return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator in ("axis", "clip", "max_floored")
+                and (edit.operator in ("axis", "clip", "max_floored", "grid_square",
+                                       "count_square")  # square_grid: a root floored, rounded
                      or edit.detail.startswith("eps=")
                      or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
 
