@@ -232,8 +232,8 @@ def test_search_names_the_one_rewrite_that_reproduces_every_call():
     found = em.search(REFERENCE["softmax"], calls_of(REFERENCE["softmax"], student, cases), 0,
                       same)
     assert found.name == "op:axis:softmax:sum.axis=None"
-    assert "in place of `np.sum(e, axis=axis, keepdims=True)`: over the whole array" in \
-        found.sentence
+    assert "with `np.sum(e, axis=axis, keepdims=True)` taken over the whole array, in effect " \
+        "`np.sum(e, keepdims=True)`, instead of over" in found.sentence, found.sentence
 
 
 def test_search_says_nothing_when_a_passing_case_is_not_reproduced():
@@ -288,7 +288,7 @@ def test_a_helper_called_with_another_axis_is_one_mistake_at_the_call():
     found = em.search(REFERENCE["self_attention"], calls, 0, same)
     assert found.name in ("op:axis:self_attention/attention:softmax.axis=1",
                           "op:axis:self_attention/attention:softmax.axis=-2"), found.name
-    assert "in place of `softmax(scores)`: over axis" in found.sentence
+    assert "`softmax(scores)` taken over axis" in found.sentence, found.sentence
     assert "mistakes at once" not in found.sentence
 
 
@@ -7153,11 +7153,12 @@ def test_an_axis_changed_says_both_readings_not_a_premise_the_code_may_not_meet(
     names the right axis reduces everything)."""
     ln = REFERENCE["layer_norm"]
     one = em.sentence(ln, "op:axis:layer_norm:mean.axis=1")
-    assert "over axis 1 instead of axis -1 (your code works along that axis, or along the right" \
-        " one of an array whose axes are in another order than the lecture's)." in one
+    assert "taken over axis 1, in effect `np.mean(x, keepdims=True, axis=1)`, instead of over " \
+        "axis -1 (your code works along that axis, or along the right one of an array whose " \
+        "axes are in another order than the lecture's)." in one, one
     assert "where your own call names the right axis" not in one
     whole = em.sentence(ln, "op:axis:layer_norm:mean.axis=None")
-    assert whole.endswith("over the whole array instead of axis -1.")
+    assert whole.endswith("`, instead of over axis -1."), whole
 
     def thinc(x, gamma, beta, eps=1e-6):
         mu, var = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True)

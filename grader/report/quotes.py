@@ -61,6 +61,10 @@ _CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # t
 _EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
 CAST = "the cast "  # before a quote of a cast the student's code may make (`x.astype(np.float16)`):
 # said as their line where one statement of their function holds it (steps.placed)
+ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
+# holds one of OWN_LINES' patterns where exactly one statement of their function does
+# (steps.placed), else dropped; as it is without a source (the words are true)
+OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",

@@ -18,7 +18,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import CAST, Code, Source
+from .quotes import CAST, OWN_LINES, Code, Source
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP, cut
@@ -48,6 +48,10 @@ def placed(hint: str | None, source: Source | None) -> str | None:
     if not hint or source is None:
         return hint
     hint = CASTS.sub(lambda m: _cast(hint, m, source), hint) if CAST in hint else hint
+    for said, patterns in OWN_LINES.items():
+        while said in hint:
+            at = hint.index(said)
+            hint = hint[:at] + _line(hint[:at], patterns, source) + hint[at + len(said):]
     if STEP is None or STEP not in hint:
         return hint
     return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
@@ -64,6 +68,19 @@ def _cast(hint: str, match: re.Match, source: Source) -> str:
     line = statement(source.function_text(function[-1]), [match.group("cast")]) \
         if function else None
     return match.group() if line is None else f"{CAST}at your line `{line}`"
+
+
+def _line(before: str, patterns: tuple[str, ...], source: Source) -> str:
+    """" (at your line `h = w = int((H * W // (p * p)) ** 0.5)`)" where exactly one statement of
+    the function the sentence places (its last "In `f`" in `before`) holds one of the patterns,
+    tried in order, as the student wrote it (blind round 62's b62_11); else nothing."""
+    function = re.findall(r"In `([^\W\d]\w*)`", before)
+    text = source.function_text(function[-1]) if function else None
+    for pattern in patterns:
+        line = statement(text, [pattern]) if text else None
+        if line is not None:
+            return f" (at your line `{line}`)"
+    return ""
 
 
 def _said(function: str, step: str, source: Source) -> str:

@@ -39,7 +39,7 @@ from .change import Context, where
 from .constants import ranged, settled
 from .dtypes import rounded_steps
 from .evidence import agree, distance, elements
-from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
+from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS
 from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
 from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
@@ -477,7 +477,7 @@ def _aliases(found: list[list[Edit]]) -> bool:
         if edit.operator == other.operator == "one_pass":  # the variance's, or the function's
             return edit.site.path == other.site.path
         return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator in ("axis", "clip", "max_floored")
+                and (edit.operator in ALIKE_OPERATORS
                      or edit.detail.startswith("eps=")
                      or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
 

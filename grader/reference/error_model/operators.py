@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from .activations import ACTIVATIONS
 from .change import (
+    EFFECT,
     Change,
     Context,
     Renamed,
@@ -77,8 +78,9 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
                 "axes are in another order than the lecture's)")
             yield Change(f"{callee(node)}.axis={new}",
                          f"In {where(context)}, your values are the model solution's with "
-                         f"`{code(with_keyword(node, 'axis', value))}` in place of "
-                         f"`{code(node)}`: over {over} instead of {shown}{how}.",
+                         f"`{code(node)}` taken over {over}, {EFFECT}"
+                         f"`{code(with_keyword(node, 'axis', value))}`, instead of over "
+                         f"{shown}{how}.",
                          lambda n, value=value: with_keyword(n, "axis", value))
 
 

@@ -51,7 +51,7 @@ import numpy as np
 from grader.reference.counting import as_int, check_patch_size, check_tiling
 from grader.reference.patches import as_hwc
 
-from .change import Change, Context, code, near_checked, returned, where
+from .change import EFFECT, Change, Context, code, near_checked, returned, where
 from .tree import PREFIX
 
 TESTED = "check_tiling"  # the reference's tiling test
@@ -267,10 +267,10 @@ def count_by_area(context: Context, node: ast.AST) -> Iterator[Change]:
     H, W, P = sides
     written = f"{code(H)} * {code(W)} // ({code(P)} * {code(P)})"
     yield Change("count-by-area",
-                 f"In {where(context)}, the patches are counted by area, `{written}` (N = HW / "
-                 f"P**2), where the lecture counts the rows of patches times the columns, "
-                 f"`{code(node)}`: the two agree where P divides both sides, and elsewhere only "
-                 f"where the pixels the whole patches leave over {AGREES}.",
+                 f"In {where(context)}, the patches are counted by area (N = HW / P**2), "
+                 f"{EFFECT}`{written}`, where the lecture counts the rows of patches times the "
+                 f"columns, `{code(node)}`: the two agree where P divides both sides, and "
+                 f"elsewhere only where the pixels the whole patches leave over {AGREES}.",
                  lambda n: ast.BinOp(ast.BinOp(H, ast.Mult(), W), ast.FloorDiv(),
                                      ast.BinOp(P, ast.Mult(), P)))
 
@@ -287,10 +287,10 @@ def true_division(context: Context, node: ast.AST) -> Iterator[Change]:
     H, W, P = sides
     written = f"({code(H)} / {code(P)}) * ({code(W)} / {code(P)})"
     yield Change("count-by-true-division",
-                 f"In {where(context)}, the patches are counted with true division, `{written}`"
-                 f": the count comes out as a float, and where P does not divide a side, a "
-                 f"fraction of a patch is counted (7 / 2 = 3.5 rows). The lecture counts whole "
-                 f"patches in integers, `{code(node)}`, once the tiling is tested.",
+                 f"In {where(context)}, the patches are counted with true division, {EFFECT}"
+                 f"`{written}`: the count comes out as a float, and where P does not divide a "
+                 f"side, a fraction of a patch is counted (7 / 2 = 3.5 rows). The lecture "
+                 f"counts whole patches in integers, `{code(node)}`, once the tiling is tested.",
                  lambda n: ast.BinOp(ast.BinOp(H, ast.Div(), P), ast.Mult(),
                                      ast.BinOp(W, ast.Div(), P)))
 
