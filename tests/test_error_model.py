@@ -518,6 +518,23 @@ def test_a_step_applied_after_the_pooling_instead_of_before():
         f"x[0]-{d}-before-layer_norm" for d in ("mean-after", "mean-all", "mean-with-next")}
 
 
+def test_a_step_after_the_pooling_is_said_in_words_that_read_right_for_every_pooling():
+    """Blind round 61 (b61_06): the sentence ended "and that one row goes through the step,
+    instead of every row before row 0 is read", which says nothing a student can act on. For
+    every pooling it serves it says that only the pooled row goes through the step, and that the
+    lecture runs the step on every row and reads the row from its output."""
+    vit = REFERENCE["vit_forward"]
+    pooled = {"mean-after": "`x[1:].mean(axis=0)`, the rows after row 0 averaged",
+              "mean-all": "`x.mean(axis=0)`, every row averaged",
+              "mean-with-next": "`x[0:2].mean(axis=0)`, rows 0 and 1 averaged"}
+    for detail, read in pooled.items():
+        said = em.sentence(vit, f"op:pool_before_step:vit_forward:x[0]-{detail}-before-layer_norm")
+        assert f"`x[0]` is read as {read}" in said, said
+        assert said.endswith(", and only that pooled row goes through the step; the lecture runs "
+                             "the step on every row and then reads row 0 of its output."), said
+        assert "before row 0 is read" not in said
+
+
 def test_an_activation_inserted_before_a_step_of_the_checked_function():
     """tanh before the head (HF's pooler kept without its dense map); only the checked
     function's own steps, not between two nested steps (that is after the inner one), not on
