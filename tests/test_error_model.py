@@ -5664,6 +5664,40 @@ def test_the_cls_row_plus_the_mean_of_the_patch_tokens():
                    for e in em.model(REFERENCE["self_attention"])[1])
 
 
+def test_the_heads_output_plus_a_term_from_the_other_tokens_through_the_same_head():
+    """LV-ViT's token-labeling head at inference (blind round 61, b61_10): `x_cls + 0.5 *
+    x_aux.max(0)`, the [CLS] row's logits plus half of each class's largest logit among the
+    patch tokens, the same head applied to them. Named from a student's logits on every call,
+    with its factor and its pooling (max or mean); a factor the rewrites do not have names
+    nothing, and only the checked function's returned step on a row is rewritten so."""
+    vit = REFERENCE["vit_forward"]
+
+    def student(image, params, factor=0.5, how="max"):
+        _, x = final_tokens(image, params)
+        x_cls = x[0] @ params["W_head"] + params["b_head"]
+        x_aux = x[1:] @ params["W_head"] + params["b_head"]
+        return x_cls + factor * getattr(x_aux, how)(0)
+
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    for factor, how in ((0.5, "max"), (1.0, "max"), (0.5, "mean"), (1.0, "mean")):
+        name = f"op:head_plus_others:vit_forward:x[0]-plus-{factor:g}-{how}-after"
+        assert np.allclose(em.rewrite(vit, name)(image, params),
+                           student(image, params, factor, how))
+    cases = [(RNG.normal(size=(4, 4, 3)), small_vit()) for _ in range(3)]
+    found = em.search(vit, calls_of(vit, student, cases), 0, same)
+    assert found is not None and found.name == \
+        "op:head_plus_others:vit_forward:x[0]-plus-0.5-max-after", found
+    assert "`+ 0.5 * linear(x[1:], params['W_head'], params['b_head']).max(axis=0)`" in \
+        found.sentence and "returns row 0's output alone" in found.sentence
+    found = em.search(vit, calls_of(vit, lambda i, p: student(i, p, 1.0, "mean"), cases), 0,
+                      same)
+    assert found is not None and found.name.endswith("x[0]-plus-1-mean-after"), found
+    found = em.search(vit, calls_of(vit, lambda i, p: student(i, p, 0.25), cases), 0, same)
+    assert found is None or "head_plus_others" not in found.name
+    assert not any(e.operator == "head_plus_others" for name in ("embed_image", "encoder_block",
+                   "self_attention", "layer_norm") for e in em.model(REFERENCE[name])[1])
+
+
 def test_a_softmax_divided_through_the_transpose_trick():
     """`(e.T / np.sum(e, axis=axis)).T` (the CodeEmporium / ajhalthor notebooks' softmax):
     right for a 2-D array along its last axis; along axis 0 of a non-square matrix numpy's
