@@ -3861,6 +3861,61 @@ def test_standardised_through_transposes_and_an_affine_pair_as_columns():
         columns(x, g, b)
 
 
+def test_a_layer_norm_done_on_the_transposed_input_with_its_parameters_as_columns():
+    """Column-major code's layout (mlpack's LayerNorm, one sample per column; blind round 61's
+    b61_04): `x.T`, statistics over axis 0, `gamma[:, None]` and `beta[:, None]`, the result
+    transposed back. Right for (T, d); a batch raises numpy's broadcast error (or gives other
+    values where T == d), and one token comes back (d, d). Named from a student's calls whose
+    only wrong one raises (by its very message), and from one with a wrong value too; the
+    parameters as columns alone, without the transposes, is not named so."""
+    norm = REFERENCE["layer_norm"]
+    name = "op:samples_as_columns:layer_norm:gamma-beta-samples-as-columns"
+
+    def student(x, gamma, beta, eps=1e-6):
+        xt = np.asarray(x, dtype=float).T  # (size, batch)
+        centred = xt - xt.mean(axis=0)
+        return (centred / np.sqrt((centred ** 2).mean(axis=0) + eps) * gamma[:, None]
+                + beta[:, None]).T
+
+    rewritten = em.rewrite(norm, name)
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    for x in (RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4, 4)), RNG.normal(size=4)):
+        assert np.allclose(rewritten(x, g, b), student(x, g, b))
+    assert rewritten(RNG.normal(size=4), g, b).shape == (4, 4)
+    with pytest.raises(ValueError, match=r"shapes \(4,3,2\) \(4,1\)"):
+        rewritten(RNG.normal(size=(2, 3, 4)), g, b)
+
+    def calls(cases, function=student):
+        made = []
+        for args in cases:
+            try:
+                got = function(*args)
+            except ValueError as error:
+                got = em.Raised(type(error).__name__, str(error))
+            made.append(em.Call(args, {}, got, norm(*args)))
+        return made
+
+    def case(*shape):
+        return RNG.normal(size=shape), RNG.normal(size=shape[-1]), RNG.normal(size=shape[-1])
+
+    batched = [case(5, 4), case(3, 4, 2), case(2, 6)]
+    found = em.search(norm, calls(batched), 1, same)
+    assert found is not None and found.name == name, found
+    assert "right only for a 2-D (T, d) input" in found.sentence
+    assert "use gamma and beta as they are" in found.sentence
+    found = em.search(norm, calls([*batched, case(3)]), 3, same)
+    assert found is not None and found.name == name, found
+
+    def columns_only(x, gamma, beta, eps=1e-6):
+        x = np.asarray(x, dtype=float)
+        centred = x - x.mean(axis=-1, keepdims=True)
+        scaled = centred / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+        return gamma[:, None] * scaled + beta[:, None]
+
+    found = em.search(norm, calls([case(4, 4), case(3, 4, 4)], columns_only), 1, same)
+    assert found is None or "samples_as_columns" not in found.name
+
+
 def test_a_count_read_from_shape_1_and_tokens_divided_by_their_length():
     """cs231n's `N, D = x.shape`: a variance by hand over `x.shape[1]`, right for (T, d);
     CLIP's F.normalize in LayerNorm's place: the centred token over max(its length, eps)."""

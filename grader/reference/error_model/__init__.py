@@ -39,7 +39,7 @@ from .change import Context, where
 from .constants import ranged, settled
 from .dtypes import rounded_steps
 from .evidence import agree, distance, elements
-from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS
+from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
 from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
@@ -289,8 +289,8 @@ def search(function: Callable, calls: list[Call], failing: int,
             elif edit.rounding:
                 continue  # a narrower float's rewrite joins no pair (its values fit by noise)
             elif outcome == SILENT:
-                if edit.detail not in REREADINGS:  # the pairwise one's aliases, silent
-                    silent.append(edit)  # alike: they would crowd out another's partners
+                if edit.detail not in REREADINGS and edit.operator not in UNPAIRED:
+                    silent.append(edit)  # they would crowd out another's partners (their modules)
             elif outcome is not None:
                 scored.append((outcome, edit))
             else:

@@ -9,6 +9,7 @@ from . import (
     choices,
     chunks,
     collapse,
+    column_major,
     columns,
     contractions,
     conventions,
@@ -69,7 +70,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
-           logsumexp, output_prefix, grid_sides)
+           logsumexp, output_prefix, grid_sides, column_major)
+UNPAIRED = column_major.UNPAIRED  # left out of the search's silent partners
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
