@@ -518,6 +518,23 @@ def test_a_step_applied_after_the_pooling_instead_of_before():
         f"x[0]-{d}-before-layer_norm" for d in ("mean-after", "mean-all", "mean-with-next")}
 
 
+def test_a_step_after_the_pooling_is_said_in_words_that_read_right_for_every_pooling():
+    """Blind round 61 (b61_06): the sentence ended "and that one row goes through the step,
+    instead of every row before row 0 is read", which says nothing a student can act on. For
+    every pooling it serves it says that only the pooled row goes through the step, and that the
+    lecture runs the step on every row and reads the row from its output."""
+    vit = REFERENCE["vit_forward"]
+    pooled = {"mean-after": "`x[1:].mean(axis=0)`, the rows after row 0 averaged",
+              "mean-all": "`x.mean(axis=0)`, every row averaged",
+              "mean-with-next": "`x[0:2].mean(axis=0)`, rows 0 and 1 averaged"}
+    for detail, read in pooled.items():
+        said = em.sentence(vit, f"op:pool_before_step:vit_forward:x[0]-{detail}-before-layer_norm")
+        assert f"`x[0]` is read as {read}" in said, said
+        assert said.endswith(", and only that pooled row goes through the step; the lecture runs "
+                             "the step on every row and then reads row 0 of its output."), said
+        assert "before row 0 is read" not in said
+
+
 def test_an_activation_inserted_before_a_step_of_the_checked_function():
     """tanh before the head (HF's pooler kept without its dense map); only the checked
     function's own steps, not between two nested steps (that is after the inner one), not on
@@ -3844,6 +3861,61 @@ def test_standardised_through_transposes_and_an_affine_pair_as_columns():
         columns(x, g, b)
 
 
+def test_a_layer_norm_done_on_the_transposed_input_with_its_parameters_as_columns():
+    """Column-major code's layout (mlpack's LayerNorm, one sample per column; blind round 61's
+    b61_04): `x.T`, statistics over axis 0, `gamma[:, None]` and `beta[:, None]`, the result
+    transposed back. Right for (T, d); a batch raises numpy's broadcast error (or gives other
+    values where T == d), and one token comes back (d, d). Named from a student's calls whose
+    only wrong one raises (by its very message), and from one with a wrong value too; the
+    parameters as columns alone, without the transposes, is not named so."""
+    norm = REFERENCE["layer_norm"]
+    name = "op:samples_as_columns:layer_norm:gamma-beta-samples-as-columns"
+
+    def student(x, gamma, beta, eps=1e-6):
+        xt = np.asarray(x, dtype=float).T  # (size, batch)
+        centred = xt - xt.mean(axis=0)
+        return (centred / np.sqrt((centred ** 2).mean(axis=0) + eps) * gamma[:, None]
+                + beta[:, None]).T
+
+    rewritten = em.rewrite(norm, name)
+    g, b = RNG.normal(size=4), RNG.normal(size=4)
+    for x in (RNG.normal(size=(3, 4)), RNG.normal(size=(2, 4, 4)), RNG.normal(size=4)):
+        assert np.allclose(rewritten(x, g, b), student(x, g, b))
+    assert rewritten(RNG.normal(size=4), g, b).shape == (4, 4)
+    with pytest.raises(ValueError, match=r"shapes \(4,3,2\) \(4,1\)"):
+        rewritten(RNG.normal(size=(2, 3, 4)), g, b)
+
+    def calls(cases, function=student):
+        made = []
+        for args in cases:
+            try:
+                got = function(*args)
+            except ValueError as error:
+                got = em.Raised(type(error).__name__, str(error))
+            made.append(em.Call(args, {}, got, norm(*args)))
+        return made
+
+    def case(*shape):
+        return RNG.normal(size=shape), RNG.normal(size=shape[-1]), RNG.normal(size=shape[-1])
+
+    batched = [case(5, 4), case(3, 4, 2), case(2, 6)]
+    found = em.search(norm, calls(batched), 1, same)
+    assert found is not None and found.name == name, found
+    assert "right only for a 2-D (T, d) input" in found.sentence
+    assert "use gamma and beta as they are" in found.sentence
+    found = em.search(norm, calls([*batched, case(3)]), 3, same)
+    assert found is not None and found.name == name, found
+
+    def columns_only(x, gamma, beta, eps=1e-6):
+        x = np.asarray(x, dtype=float)
+        centred = x - x.mean(axis=-1, keepdims=True)
+        scaled = centred / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
+        return gamma[:, None] * scaled + beta[:, None]
+
+    found = em.search(norm, calls([case(4, 4), case(3, 4, 4)], columns_only), 1, same)
+    assert found is None or "samples_as_columns" not in found.name
+
+
 def test_a_count_read_from_shape_1_and_tokens_divided_by_their_length():
     """cs231n's `N, D = x.shape`: a variance by hand over `x.shape[1]`, right for (T, d);
     CLIP's F.normalize in LayerNorm's place: the centred token over max(its length, eps)."""
@@ -5645,6 +5717,40 @@ def test_the_cls_row_plus_the_mean_of_the_patch_tokens():
     assert found is None or "row_plus_pooling" not in found.name
     assert not any(e.operator == "row_plus_pooling"
                    for e in em.model(REFERENCE["self_attention"])[1])
+
+
+def test_the_heads_output_plus_a_term_from_the_other_tokens_through_the_same_head():
+    """LV-ViT's token-labeling head at inference (blind round 61, b61_10): `x_cls + 0.5 *
+    x_aux.max(0)`, the [CLS] row's logits plus half of each class's largest logit among the
+    patch tokens, the same head applied to them. Named from a student's logits on every call,
+    with its factor and its pooling (max or mean); a factor the rewrites do not have names
+    nothing, and only the checked function's returned step on a row is rewritten so."""
+    vit = REFERENCE["vit_forward"]
+
+    def student(image, params, factor=0.5, how="max"):
+        _, x = final_tokens(image, params)
+        x_cls = x[0] @ params["W_head"] + params["b_head"]
+        x_aux = x[1:] @ params["W_head"] + params["b_head"]
+        return x_cls + factor * getattr(x_aux, how)(0)
+
+    image, params = RNG.normal(size=(4, 4, 3)), small_vit()
+    for factor, how in ((0.5, "max"), (1.0, "max"), (0.5, "mean"), (1.0, "mean")):
+        name = f"op:head_plus_others:vit_forward:x[0]-plus-{factor:g}-{how}-after"
+        assert np.allclose(em.rewrite(vit, name)(image, params),
+                           student(image, params, factor, how))
+    cases = [(RNG.normal(size=(4, 4, 3)), small_vit()) for _ in range(3)]
+    found = em.search(vit, calls_of(vit, student, cases), 0, same)
+    assert found is not None and found.name == \
+        "op:head_plus_others:vit_forward:x[0]-plus-0.5-max-after", found
+    assert "`+ 0.5 * linear(x[1:], params['W_head'], params['b_head']).max(axis=0)`" in \
+        found.sentence and "returns row 0's output alone" in found.sentence
+    found = em.search(vit, calls_of(vit, lambda i, p: student(i, p, 1.0, "mean"), cases), 0,
+                      same)
+    assert found is not None and found.name.endswith("x[0]-plus-1-mean-after"), found
+    found = em.search(vit, calls_of(vit, lambda i, p: student(i, p, 0.25), cases), 0, same)
+    assert found is None or "head_plus_others" not in found.name
+    assert not any(e.operator == "head_plus_others" for name in ("embed_image", "encoder_block",
+                   "self_attention", "layer_norm") for e in em.model(REFERENCE[name])[1])
 
 
 def test_a_softmax_divided_through_the_transpose_trick():

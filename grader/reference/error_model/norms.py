@@ -74,7 +74,7 @@ def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     first = node.args.args[0].arg
     calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)
-             and callee(c) in ("mean", "var") and _last_axis(c)]
+             and callee(c) in ("mean", "var") and last_axis(c)]
     if len(calls) < 2:
         return
     sample = f"tuple(range(1, np.ndim({first}))) or (0,)"
@@ -83,7 +83,7 @@ def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
         new = copy.deepcopy(n)
         for call in ast.walk(new):
             if isinstance(call, ast.Call) and callee(call) in ("mean", "var") and \
-                    _last_axis(call):
+                    last_axis(call):
                 for keyword in call.keywords:
                     if keyword.arg == "axis":
                         keyword.value = ast.parse(sample, mode="eval").body
@@ -98,7 +98,7 @@ def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
     # a (d,) token has no axis but the first, and a port's own code may reduce over none
 
 
-def _last_axis(call: ast.Call) -> bool:
+def last_axis(call: ast.Call) -> bool:
     return any(k.arg == "axis" and isinstance(k.value, ast.UnaryOp)
                and isinstance(k.value.op, ast.USub) and isinstance(k.value.operand, ast.Constant)
                and k.value.operand.value == 1 for k in call.keywords)
@@ -161,7 +161,7 @@ def _kept_statistic(function: ast.FunctionDef, node: ast.AST) -> bool:
         values = [s.value for s in ast.walk(function) if isinstance(s, ast.Assign)
                   and [t for t in s.targets if isinstance(t, ast.Name) and t.id == node.id]]
         return len(values) == 1 and _kept_statistic(function, values[0])
-    return (isinstance(node, ast.Call) and _last_axis(node) and any(
+    return (isinstance(node, ast.Call) and last_axis(node) and any(
         k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True
         for k in node.keywords))
 
@@ -208,7 +208,7 @@ def width_from_second_axis(context: Context, node: ast.AST) -> Iterator[Change]:
     """A mean or variance over the last axis computed by hand as a sum divided by the array's
     `.shape[1]`, the width of a (T, d) array (cs231n's `N, D = x.shape`): right for a (T, d)
     array, divided by the token count with leading axes, and an IndexError for one token."""
-    if not (isinstance(node, ast.Call) and callee(node) in ("mean", "var") and _last_axis(node)
+    if not (isinstance(node, ast.Call) and callee(node) in ("mean", "var") and last_axis(node)
             and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
         return
     data = node.args[0].id
@@ -249,15 +249,10 @@ def unit_length(context: Context, node: ast.AST) -> Iterator[Change]:
                  "the variance.", lambda n: ast.parse(source, mode="eval").body)
 
 
-def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
-    """The per-feature parameter vectors a function adds or multiplies (`* gamma + beta`, a
-    bias `+ b`) indexed `[:, None]`, as channels-first code broadcasts a per-channel vector over
-    (C, H, W) (ConvNeXt's LayerNorm, `weight[:, None, None] * x`): a column lines up with the
-    tokens, the first axis, instead of the features, the last. Its parameters without a default
-    but the first (the data) and but a size passed on to a call, every one at once (a port
-    copies the line whole), where there are two (a scale and a shift) or more."""
-    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node):
-        return
+def affine_parameters(node: ast.FunctionDef) -> list[str]:
+    """The per-feature vectors `node` adds or multiplies (`* gamma + beta`), in the signature's
+    order: its parameters without a default but the first (the data), but a size passed on to a
+    call; none unless there are two (a scale and a shift) or more."""
     arguments = node.args.args
     free = {a.arg for a in arguments[1:len(arguments) - len(node.args.defaults)]}
     found = [a.arg for a in arguments if a.arg in {
@@ -267,19 +262,37 @@ def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
     passed = {a.id for c in ast.walk(node) if isinstance(c, ast.Call)
               for a in c.args if isinstance(a, ast.Name)}  # a size (`P`), no vector
     found = [name for name in found if name not in passed]
-    if len(found) < 2:  # a scale and a shift: the affine line a channels-first port copies
+    return found if len(found) >= 2 else []  # a scale and a shift: the affine line
+
+
+class Columns(ast.NodeTransformer):
+    """Each of `found`'s names a sum or product reads indexed `[:, None]`, a column."""
+
+    def __init__(self, found: list[str]):
+        self.found = found
+
+    def visit_BinOp(self, b: ast.BinOp) -> ast.AST:
+        self.generic_visit(b)
+        if isinstance(b.op, (ast.Add, ast.Mult)):
+            b.left, b.right = (ast.Subscript(side, ast.Tuple(
+                [ast.Slice(), ast.Constant(None)], ast.Load()), ast.Load())
+                if isinstance(side, ast.Name) and side.id in self.found else side
+                for side in (b.left, b.right))
+        return b
+
+
+def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The per-feature parameter vectors a function adds or multiplies (`* gamma + beta`, a
+    bias `+ b`) indexed `[:, None]`, as channels-first code broadcasts a per-channel vector over
+    (C, H, W) (ConvNeXt's LayerNorm, `weight[:, None, None] * x`): a column lines up with the
+    tokens, the first axis, instead of the features, the last. Its parameters without a default
+    but the first (the data) and but a size passed on to a call, every one at once (a port
+    copies the line whole), where there are two (a scale and a shift) or more."""
+    if not (isinstance(node, ast.FunctionDef) and node is context.instance.node):
         return
-
-    class Columns(ast.NodeTransformer):
-        def visit_BinOp(self, b: ast.BinOp) -> ast.AST:
-            self.generic_visit(b)
-            if isinstance(b.op, (ast.Add, ast.Mult)):
-                b.left, b.right = (ast.Subscript(side, ast.Tuple(
-                    [ast.Slice(), ast.Constant(None)], ast.Load()), ast.Load())
-                    if isinstance(side, ast.Name) and side.id in found else side
-                    for side in (b.left, b.right))
-            return b
-
+    found = affine_parameters(node)
+    if not found:
+        return
     said = " and ".join(f"`{name}`" for name in found)
     yield Change(f"{'-'.join(found)}-as-columns",
                  f"In {where(context)}, {said} {'is' if len(found) == 1 else 'are'} indexed "
@@ -287,7 +300,7 @@ def as_columns(context: Context, node: ast.AST) -> Iterator[Change]:
                  "per-channel vector over (C, H, W) (ConvNeXt's LayerNorm): a column lines up "
                  "with the tokens, the first axis, instead of the features, the last. A "
                  "(T, d) array's features are its last axis: use the vector as it is.",
-                 lambda n: Columns().visit(copy.deepcopy(n)))
+                 lambda n: Columns(found).visit(copy.deepcopy(n)))
 
 
 def _statistic_of(function: ast.FunctionDef, node: ast.AST) -> ast.AST | None:
@@ -344,7 +357,7 @@ def along_axis_1(context: Context, node: ast.AST) -> Iterator[Change]:
             and "/" not in context.instance.path and node.args.args
             and not node.args.vararg and not node.args.kwonlyargs
             and all(a.arg != "axis" for a in node.args.args)
-            and any(isinstance(c, ast.Call) and _last_axis(c) for c in ast.walk(node))):
+            and any(isinstance(c, ast.Call) and last_axis(c) for c in ast.walk(node))):
         return
     first, rest = node.args.args[0].arg, [a.arg for a in node.args.args[1:]]
     call = f"np.apply_along_axis({node.name}, 1, {', '.join([first, *rest])})"

@@ -125,9 +125,9 @@ def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
             pooled = _mean_of_rows(name, lower, upper)
             yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
                          f"In {where(context)}, `{code(step)}` comes after a pooling: "
-                         f"`{code(reads[0])}` is read as `{code(pooled)}`, {words}, and that "
-                         f"one row goes through the step, instead of every row before row {k} "
-                         "is read.",
+                         f"`{code(reads[0])}` is read as `{code(pooled)}`, {words}, and only "
+                         f"that pooled row goes through the step; the lecture runs the step on "
+                         f"every row and then reads row {k} of its output.",
                          lambda n, index=index, k=k, lower=lower, upper=upper: _pooled_first(
                              n, index, k, lower, upper))
 
