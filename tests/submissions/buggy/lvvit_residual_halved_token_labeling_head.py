@@ -19,11 +19,13 @@ observes vit_forward and encoder_block. A hint would say that `vit_forward` adds
 over the patch tokens' head outputs to the [CLS] logits, where only
 `x[0] @ W_head + b_head` belongs. Being mended: not every mistake named, so in unnamed/; EXPECT
 holds what must hold today: the points lost, no wrong cause, mistake 16 still named.
+Named since, in the same session (name61b: error_model/readouts.py's head_plus_others, the [CLS]
+logits plus 0.5 x the max of the other tokens' head outputs): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'op:residual_scaled:encoder_block:self_attention-branch-times-0.5'
                            '+op:residual_scaled:encoder_block:mlp-branch-times-0.5',
-          'vit-forward': None}
+          'vit-forward': 'op:head_plus_others:vit_forward:x[0]-plus-0.5-max-after'}
 
 
 def encoder_block(x, p, heads, skip_lam=2.0):
