@@ -8,10 +8,17 @@ them, spread over the list), grades them with `vitgrade grade-all --jobs 1` by t
 revision REV (or of a folder: one exported before) and by this code, each with its own
 exercises/, and compares the two records of every fixture: every exercise's and check's status,
 score, message, hint, the hint's kind, the misconception, the stand-ins and the functions blamed,
-the load problems and the notes. Only times are left out (`seconds`), and where each grader's
-exercises sit. `--compare BEFORE AFTER` compares two `grade-all --out` folders made before.
-Prints each fixture whose record differs, with the first lines that differ, and exits 1 if any
-does; `--keep DIR` keeps the two output folders there (DIR/before, DIR/after).
+the load problems and the notes. Only times are left out (`seconds`), where each grader's
+exercises sit, and the class folder's path (in a warning's text). `--compare BEFORE AFTER`
+compares two `grade-all --out` folders made before. Prints each fixture whose record differs,
+with the first lines that differ, and exits 1 if any does; `--keep DIR` keeps the two output
+folders there (DIR/before, DIR/after).
+
+Compare like with like: 675a2553 exported by `git archive` into a temporary folder graded 82 of
+the 911 fixtures differently from the same code in a work tree (2026-12-06; in 44 of them the
+student's code got "Permission denied" on that copy's `exercises/reference` through a stand-in),
+so for the records give `--baseline` a work tree of REV (`git worktree add --detach DIR REV`), or
+grade both yourself and use `--compare`.
 """
 from __future__ import annotations
 
@@ -29,21 +36,23 @@ from batch_grading import ROOT, buggy_class, export_revision  # noqa: E402
 UNSTABLE = ("seconds", "exercises_folder")  # a run's times; where each grader's specs sit
 
 
-def stable(value):
-    """A record's report without what changes from run to run."""
+def stable(value, folder: str = "\0"):
+    """A record's report without what changes from run to run, the class's `folder` (in a
+    warning's `printed` path) said as CLASS."""
     if isinstance(value, dict):
-        return {k: stable(v) for k, v in value.items() if k not in UNSTABLE}
+        return {k: stable(v, folder) for k, v in value.items() if k not in UNSTABLE}
     if isinstance(value, list):
-        return [stable(v) for v in value]
-    return value
+        return [stable(v, folder) for v in value]
+    return value.replace(folder, "CLASS") if isinstance(value, str) else value
 
 
 def records(out: Path) -> dict[str, dict]:
     found = {}
     for path in sorted((out / "results").glob("*.json")):
         record = json.loads(path.read_text())
+        folder = str(Path(record.get("submission") or "/").parent)
         found[path.stem] = {"status": record.get("status"), "reason": record.get("reason"),
-                            "report": stable(record.get("report"))}
+                            "report": stable(record.get("report"), folder)}
     return found
 
 
