@@ -367,38 +367,3 @@ def test_a_job_grades_each_student_as_a_fresh_process_would(tmp_path):
                                capture_output=True, text=True, check=True)
         alone = feedback(report_from_json(json.loads(fresh.stdout.splitlines()[-1])))
         assert got == alone, name
-
-
-
-def test_each_job_gets_a_cpu_of_its_own_while_there_are_enough(monkeypatch):
-    """A job and every process it starts run on one CPU (job.py `--cpu`): the jobs are spread
-    over the CPUs this process may use, a dead job's CPU is given again, and nothing is pinned
-    where there is one CPU only (or no sched_setaffinity)."""
-    from grader.batch.grade_all import job_cpus, least_used
-
-    assert least_used([0, 1], []) == 0
-    assert least_used([0, 1], [0]) == 1
-    assert least_used([0, 1], [1]) == 0  # the job on CPU 0 died: its CPU is given again
-    assert least_used([0, 1], [0, 1]) == 0  # more jobs than CPUs: two a CPU
-    assert least_used([2, 5], [5, 2, 2]) == 5
-    assert least_used([], [0]) is None
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
-    assert job_cpus() == []
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 1}, raising=False)
-    assert job_cpus() == [1, 3]
-
-
-def test_a_job_kept_to_a_cpu_keeps_what_it_starts_there():
-    """`pin_to` (what `python -m grader.batch.job --cpu N` does before its zygote starts) keeps
-    the process on CPU N, and a process it forks (the zygote, its workers, the processes
-    answering calls) stays there too."""
-    if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
-        pytest.skip("one CPU, or no sched_setaffinity: no job is pinned")
-    cpu = max(os.sched_getaffinity(0))
-    probe = ("import os, sys; from grader.batch.job import pin_to; pin_to(int(sys.argv[1]))\n"
-             "pid = os.fork()\n"
-             "if pid == 0:\n    print(sorted(os.sched_getaffinity(0)), flush=True); os._exit(0)\n"
-             "os.waitpid(pid, 0)")
-    done = subprocess.run([sys.executable, "-c", probe, str(cpu)], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.strip() == f"[{cpu}]"

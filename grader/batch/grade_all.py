@@ -194,19 +194,12 @@ def _grade(todo: list[Submission], options: BatchOptions, out: Path, results: Pa
     exercises = Path(options.exercises).absolute()
     cwd = exercises.parent if exercises.name == "exercises" else Path(__file__).parents[1]
 
-    cpus = job_cpus()
-    placed: dict[Job, int] = {}  # each job's CPU (job.py --cpu); a dead job's is free again
-
     def start_job() -> Job:
         log = open_for_append(out / "logs" / f"job-{next(counter)}.log")  # the child holds it
-        cpu = least_used(cpus, [c for j, c in placed.items() if j.process.returncode is None])
         try:
-            job = Job(_job_command(options, results, cpu), cwd, env, log)
+            return Job(_job_command(options, results), cwd, env, log)
         finally:
             log.close()
-        if cpu is not None:
-            placed[job] = cpu
-        return job
 
     def on_outcome(outcome: Outcome) -> None:
         failed = outcome.status != GRADED or bool(outcome.message.get("fatal"))
@@ -237,29 +230,11 @@ _JOB_MAIN = ("import sys; root = sys.argv.pop(1)\n"
              "from grader.batch.job import main; sys.exit(main())")
 
 
-def _job_command(options: BatchOptions, results: Path, cpu: int | None = None) -> list[str]:
+def _job_command(options: BatchOptions, results: Path) -> list[str]:
     package_root = str(Path(__file__).resolve().parents[2])
     # hidden from each worker (grader/secret_paths.py): every student's results and feedback,
     # and the others' submissions (its own folder stays visible)
     settings = replace(options.settings, exercises=Path(options.exercises).absolute(),
                        also_hidden=(results.parent, Path(options.submissions).absolute()))
-    pinned = [] if cpu is None else ["--cpu", str(cpu)]
     return [sys.executable, "-I", "-c", _JOB_MAIN, package_root, "--settings",
-            settings.to_json(), "--results", str(results), "--parent", str(os.getpid()),
-            *pinned]
-
-
-def job_cpus() -> list[int]:
-    """The CPUs this process may run on, to give one to each job (job.py `--cpu`); [] where a
-    process cannot be kept to one (no sched_setaffinity: macOS) or there is one CPU only."""
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return []
-    return cpus if len(cpus) > 1 else []
-
-
-def least_used(cpus: list[int], taken: list[int]) -> int | None:
-    """The CPU of `cpus` that the fewest live jobs hold (`taken`: their CPUs), the first of
-    those; None when there is none to give."""
-    return min(cpus, key=lambda cpu: (taken.count(cpu), cpu)) if cpus else None
+            settings.to_json(), "--results", str(results), "--parent", str(os.getpid())]

@@ -12,7 +12,6 @@ student, is what makes a class fast to grade.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import signal
@@ -28,13 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", required=True, help="GraderSettings.to_json()")
     parser.add_argument("--results", required=True)
     parser.add_argument("--parent", type=int, required=True)
-    parser.add_argument("--cpu", type=int, help="run this job and all it starts on this CPU")
     args = parser.parse_args(argv)
     protocol = _take_stdout()
     if not _die_with_parent(args.parent):
         return 0
-    if args.cpu is not None:  # before the zygote: its workers and their call processes inherit it
-        pin_to(args.cpu)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns ^C and stops us itself
     from grader.worker.zygote_handle import FORK_AVAILABLE, Zygote
 
@@ -104,17 +100,6 @@ def _die_with_parent(parent: int) -> bool:
 
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGTERM)
     return os.getppid() == parent
-
-
-def pin_to(cpu: int) -> None:
-    """Keep this job and every process it starts (zygote, workers, the processes answering
-    calls, the reference's) on one CPU. A job and its worker take turns, a message each way per
-    call and per stand-in call; on two CPUs each message wakes the other, idle one, and that
-    wake-up costs more than most calls (docs/architecture.md, "What is kept between
-    submissions"). Each job gets its own CPU (grade_all.py), so --jobs 2 still uses two. Only
-    speed depends on it: where the CPU cannot be had, the job runs where the system puts it."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setaffinity(0, {cpu})
 
 
 def _answer(channel, message: dict) -> None:
