@@ -26,7 +26,7 @@ import numpy as np
 
 from .change import Change, Context, code, where
 from .tree import PREFIX
-from .window_sites import strided_axes, windowed_image
+from .window_sites import grid_read
 from .windows import sides_differ
 
 # how a loop's window meets the kernel, each raising numpy's own ValueError on a window cut
@@ -61,9 +61,7 @@ def grid_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
     every size and loop from it), or a grid laid out (x, y). Right when H' == W'; elsewhere a
     window runs off the image and meeting the kernel raises (MEETS: numpy's message, which the
     student's must be)."""
-    if strided_axes(node) != [0, 1]:
-        return
-    image = windowed_image(context.instance.node, node.value.id)
+    image = grid_read(context.instance.node, node)
     if image is None:
         return
     bound = f"{PREFIX}grid_sides_swapped"
@@ -107,9 +105,7 @@ def rows_strided_by_height(windows: np.ndarray, image: np.ndarray, stride: int) 
 def row_stride_from_height(context: Context, node: ast.AST) -> Iterator[Change]:
     """The image read through a flat index `ih * H + iw` where its rows are W long (MACE's
     reference convolution): right when H == W."""
-    if strided_axes(node) != [0, 1]:
-        return
-    image = windowed_image(context.instance.node, node.value.id)
+    image = grid_read(context.instance.node, node)
     if image is None:
         return
     bound = f"{PREFIX}rows_strided_by_height"

@@ -36,6 +36,13 @@ def windowed_image(function: ast.AST, name: str) -> ast.AST | None:
         and isinstance(node.value, ast.Call) and shape in node.value.args)
 
 
+def grid_read(function: ast.AST, node: ast.AST) -> ast.AST | None:
+    """The image whose windows `node` reads on a (rows, columns) grid, `windows[::s, ::s]` of
+    `windows = sliding_window_view(image, ...)` in `function`, else None: where the operators on
+    a convolution's grid of output positions apply."""
+    return windowed_image(function, node.value.id) if strided_axes(node) == [0, 1] else None
+
+
 def window_call(function: ast.AST, name: str) -> ast.Call | None:
     """The call of `name = sliding_window_view(x, shape, ...)` in `function`, else None."""
     return next((node.value for node in ast.walk(function) if isinstance(node, ast.Assign)

@@ -19,11 +19,11 @@ from .kernel_fit import counted_from
 from .tree import PREFIX
 from .window_padding import padding
 from .window_sites import (
+    grid_read,
     returned_through,
     strided_axes,
     window_call,
     window_shape,
-    windowed_image,
     windows_returned,
 )
 
@@ -198,9 +198,7 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
     so a wider image loses its last columns and a taller one runs its windows off the image
     (right only when H == W). Two readings of the windows off the image, told alike
     (__init__._aliases): their short slices broadcast against the kernel, or raise."""
-    if strided_axes(node) != [0, 1]:
-        return
-    image = windowed_image(context.instance.node, node.value.id)
+    image = grid_read(context.instance.node, node)
     if image is None:
         return
     bound = f"{PREFIX}counted_like"
@@ -304,9 +302,7 @@ def offset_from_index(context: Context, node: ast.AST) -> Iterator[Change]:
     only on the diagonal windows, i == j. Two readings of the windows that run off the image
     (an index past the other side's last window), told alike (__init__._aliases): their short
     slices broadcast against the kernel, or raise."""
-    if strided_axes(node) != [0, 1]:
-        return
-    image = windowed_image(context.instance.node, node.value.id)
+    image = grid_read(context.instance.node, node)
     if image is None:
         return
     bound = f"{PREFIX}offset_from_other_index"
