@@ -113,9 +113,9 @@ def row_stride_from_height(context: Context, node: ast.AST) -> Iterator[Change]:
         f"{node.value.id}-row-stride-from-height",
         f"In {where(context)}, the flat index into the flattened image steps a row by the "
         f"height, `ih * H + iw` (`c * H * W + ih * H + iw` plane by plane), where a row is W "
-        f"pixels long: right only when H == W; otherwise the windows read other pixels, and "
-        f"on a tall image (H > W) the last rows' indices run past the end of the array and "
-        f"indexing raises IndexError. Step a row by the width: `ih * W + iw`.",
+        f"pixels long (right only when H == W). On a non-square image the windows read other "
+        f"pixels, and on a tall one (H > W) the last rows' indices run past the end of the "
+        f"array and indexing raises IndexError. Step a row by the width: `ih * W + iw`.",
         lambda n: ast.Call(ast.Name(bound, ast.Load()), [
             n, copy.deepcopy(image), copy.deepcopy(n.slice.elts[0].step)], []),
         ((bound, rows_strided_by_height),))

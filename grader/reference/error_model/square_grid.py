@@ -77,10 +77,10 @@ def grid_square(context: Context, node: ast.AST) -> Iterator[Change]:
             f"grid-taken-as-square{suffix}",
             f"In {where(context)}, the patch grid is taken as square{LINE}: both its sides are the "
             f"square root of the patch count, as an unpatchify written for square images takes "
-            f"them (DiT's and SD3's `h = w = int(x.shape[1] ** 0.5)`). That is right only when "
-            f"H == W; otherwise the count is no square and the grid's reshape raises, or its root "
-            f"is neither side (a 4 x 16 image with P = 2: a 4 x 4 grid for 2 x 8) and the patches "
-            f"come out of order. The grid has {H} // {P} rows and {W} // {P} columns: "
+            f"them (DiT's and SD3's `h = w = int(x.shape[1] ** 0.5)`) (right only when H == W). "
+            f"On a non-square image the count is no square and the grid's reshape raises, or its "
+            f"root is neither side (a 4 x 16 image with P = 2: a 4 x 4 grid for 2 x 8) and the "
+            f"patches come out of order. The grid has {H} // {P} rows and {W} // {P} columns: "
             f"`{code(node)}`.",
             lambda n, rounded=rounded: squared(n, rounded), ((bound, square_side),),
             holds=non_square)
@@ -112,7 +112,7 @@ def count_square(context: Context, node: ast.AST) -> Iterator[Change]:
             f"count-taken-as-square{suffix}",
             f"In {where(context)}, the patches are counted as if the image were square{LINE}: the "
             f"square of the square root of the patch count, a square grid's rows times its "
-            f"columns. That is right only when {H} == {W} (or the count is a square); a 4 x 6 "
+            f"columns. That is right where the count is a square, as a square image's is; a 4 x 6 "
             f"image with P = 2 has 2 x 3 = 6 patches, not 2 x 2. Count the rows of patches times "
             f"the columns: `{code(node)}`.",
             lambda n, rounded=rounded: ast.BinOp(_side(bound, H, W, P, rounded), ast.Pow(),
