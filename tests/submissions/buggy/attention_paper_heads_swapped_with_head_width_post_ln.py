@@ -22,7 +22,7 @@ no-causal-mask's default check an observation ("... as if each token attended on
 ..."), its other two checks point back to multi-head-attention. A hint would say that
 `_split_into_heads` swaps axes 1 and 2 of the (T, heads, d_h) array, so attention runs over the
 head width inside each token: swap axes 0 and 1 (and undo it so in `_concatenate_heads`). Named
-since (name59b: error_model/head_pairs.py, a split and merge swapping the wrong pair of axes) on
+since (error_model/head_pairs.py, a split and merge swapping the wrong pair of axes) on
 multi-head-attention and no-causal-mask's causal checks: moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -21,7 +21,7 @@ too), so neither is said.
 Since the twelfth session the triangle one diagonal off is named alone: the finite fill (or a
 clip) changes nothing alone on any case, so it is no mistake and is not told; every reading the
 cases allow tells the same triangle. Wholly named: moved to buggy/.
-Since round 57 (name57a) the visible check has a case of tokens far from zero (x 100), where the
+Since round 57 the visible check has a case of tokens far from zero (x 100), where the
 same triangle with a -10000 fill returns these values too (the slip's rows leave no score far
 below it): the triangle is in every reading, so it is still named, said with "Fix this first ...
 whether it is also a mistake where the model solution's code runs, these cases cannot tell" in

@@ -18,7 +18,7 @@ round"). Mistake 20 only observed on kernel-stride ("Your `conv_patch_embed` is 
 H == W, and raises ValueError for a 5 x 6 image: use H and W each where they belong"; the
 equivalence check "failed on the inputs this property gives it"). A hint would say that
 `w, h, nc = x.shape` makes `w` the height, so the output is allocated `(h0, w0)` and the loops
-run the rows over the width's count, as its patchify hint says. Named since (name59b:
+run the rows over the width's count, as its patchify hint says. Named since (round 59's mends:
 error_model/grid_sides.py, "`w, h, nc = x.shape` reads the image's height as its width") on
 kernel-stride's two conv checks: moved from unnamed/ to buggy/.
 """

@@ -19,7 +19,7 @@ observes vit_forward and encoder_block. A hint would say that `vit_forward` adds
 over the patch tokens' head outputs to the [CLS] logits, where only
 `x[0] @ W_head + b_head` belongs. Being mended: not every mistake named, so in unnamed/; EXPECT
 holds what must hold today: the points lost, no wrong cause, mistake 16 still named.
-Named since, in the same session (name61b: error_model/readouts.py's head_plus_others, the [CLS]
+Named since, in the same session (error_model/readouts.py's head_plus_others, the [CLS]
 logits plus 0.5 x the max of the other tokens' head outputs): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -19,7 +19,7 @@ gives it"); vit-checkpoint observes encoder_block. A hint would say that the fla
 multiplies the row by `in_height` where the row stride is `in_width` (line 72). Being mended: not
 every mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost, no wrong
 cause, mistake 21 still named.
-Named since, in the same session (name61a: error_model/grid_sides.py, a flat index stepping rows by
+Named since, in the same session (error_model/grid_sides.py, a flat index stepping rows by
 the height): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

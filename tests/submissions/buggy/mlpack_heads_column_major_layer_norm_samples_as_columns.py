@@ -21,7 +21,7 @@ would say that transposing to (d, ...) and scaling by `gamma[:, None]` / `beta[:
 2-D input only: normalise and scale along the last axis, `* gamma + beta`, with no transpose.
 Being mended: not every mistake named, so in unnamed/; EXPECT holds what must hold today: the
 points lost, no wrong cause, mistake 7 still named.
-Named since, in the same session (name61b: error_model/column_major.py, a LayerNorm done on the
+Named since, in the same session (error_model/column_major.py, a LayerNorm done on the
 transposed input with its parameters as columns): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

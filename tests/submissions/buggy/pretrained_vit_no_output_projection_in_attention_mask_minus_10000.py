@@ -19,7 +19,7 @@ Grader: at blind time (528b2ec3), 100/110. Mistake 3 named only partly: multi-he
 and no-causal-mask's checks say "In `self_attention`, the step is left out: `out` goes on as it
 is.", which names neither the step (the output projection `@ Wo + bo`) nor a variable of the
 code (theirs is `h`), nor line 151. The -10000 mask named with it on no-causal-mask's causal
-check ("2 mistakes at once: ... -10000 is not low enough ..."). Named since (name59a): "In
+check ("2 mistakes at once: ... -10000 is not low enough ..."). Named since: "In
 `self_attention`, the output projection (`... @ p['Wo'] + p['bo']`) is left out: its input goes
 on as it is. Your `encoder_block` applies it to what `self_attention` returns (line ...: `h = h
 @ p["Wo"] + p["bo"]`): move it into `self_attention` ..."; moved from unnamed/ to buggy/.

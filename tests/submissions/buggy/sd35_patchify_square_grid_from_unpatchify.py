@@ -15,7 +15,7 @@ traceback points at line 38 (`x.reshape(h, p, w, p, c)`), not at line 37. A hint
 `patchify` the patch grid is taken as square, `h = w = int(sqrt(H * W // P**2))` (unpatchify's
 assumption): use `h, w = H // P, W // P`. Being mended: not every mistake named, so in unnamed/;
 EXPECT holds what must hold today: the points lost, no wrong cause.
-Named since, in the same session (name62: error_model/square_grid.py, "the patch grid is taken as
+Named since, in the same session (error_model/square_grid.py, "the patch grid is taken as
 square (at your line `h = w = ...`)"): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

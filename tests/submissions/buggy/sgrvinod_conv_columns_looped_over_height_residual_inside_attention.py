@@ -23,7 +23,7 @@ property could not judge (the IndexError, traceback shown). A named hint would s
 runs `range(H_out)` where `range(W_out)` belongs. vit-checkpoint observes self_attention. #18 was
 not named: windows.count_from_sibling's rewrite counts the output's width from H, so a wide
 image's output is cut short, where this buffer keeps its width and its last columns stay at the
-bias. Since branch name58 the operator also reads a right-sized buffer whose loop runs the other
+bias. Since round 58 the operator also reads a right-sized buffer whose loop runs the other
 side's count (windows.looped_like: bias past the loop, or a short window that raises, IndexError
 where einsum broadcasts it, as here), and #18 is named ("the loop over the columns of the output
 runs as many times as there are rows, `range(H_out)` where `range(W_out)` belongs"). Every

@@ -18,7 +18,7 @@ in unnamed/.
 Since session 16 (tiling): num_patches' height-only test is named (tiling.tiling's
 `height-only`), and patchify's sibling is named on the grayscale check as above: every mistake
 named, so in buggy/.
-Since name62 (error_model/square_grid.py, blind round 62's b62_11): patchify named on every failed
+Since round 62 (error_model/square_grid.py, blind round 62's b62_11): patchify named on every failed
 check as what it is, the grid taken as square (the root rounded: `round(sqrt(n))` gives a 3 x 3 grid
 for the 4 x 8 image's 8 patches, where a floored root's reshape raises another message), with the
 student's line that takes the root.

@@ -19,7 +19,7 @@ inputs this property gives it ... (the traceback says where)", the traceback sho
 over a fixed 3 channels, `range(3)`, not `image.shape[2]`. Being mended: not every mistake named,
 so in unnamed/; EXPECT holds what must hold today: the points lost, no wrong cause, mistake 4
 still named.
-Named since, in the same session (name61a: error_model/rgb_only.py, a convolution looping over a
+Named since, in the same session (error_model/rgb_only.py, a convolution looping over a
 fixed 3 channels): moved from unnamed/ to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

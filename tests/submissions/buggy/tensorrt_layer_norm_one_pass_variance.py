@@ -13,7 +13,7 @@ Grader: at blind time (ba46f523), 109/110: layer-norm's "adding a constant to a 
 nothing" property fails (layer_norm(x + 1e+07, ...) differs, by up to 0.136) and gave the
 checklist only: the property named a one-pass variance only where its own mean(x * x) - mean**2
 gave the student's values, and this code adds its sums otherwise (each term scaled by 1/ld
-first, then summed), which loses other digits. Since branch name58 the property tries the ways
+first, then summed), which loses other digits. Since round 58 the property tries the ways
 code adds the two sums (digits_lost.MOMENTS) and names the one-pass variance where one of them
 gives the student's values on every call. Every mistake named, so in buggy/.
 """

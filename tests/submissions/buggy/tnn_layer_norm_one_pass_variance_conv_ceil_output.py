@@ -26,7 +26,7 @@ refusal hint is being mended: kernel-stride's expectation is None here, and this
 not this file's mistake). A hint would say the output size rounds up, adding a last, partial
 window. Not every mistake named, so in unnamed/; EXPECT holds what must hold today: the points
 lost, mistake 14 still named.
-Named since, in the same session (name61a: error_model/grid_end.py, the grid rounded up; the wrong
+Named since, in the same session (error_model/grid_end.py, the grid rounded up; the wrong
 refusal hint gone: a test of exact fit is named only on the student's own raise): moved from
 unnamed/ to buggy/.
 """
