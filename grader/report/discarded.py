@@ -27,7 +27,7 @@ from pathlib import Path
 from grader.checks import compiled, compiled_folder
 from grader.checks.course import error_model_mistake
 
-from .quotes import Source
+from .quotes import Source, definitions
 
 NEW_ARRAY = frozenset({"transpose", "reshape", "swapaxes", "astype", "flatten", "ravel"})
 NUMPY = ("np", "numpy")  # np.transpose(x, ...): the array is the first argument
@@ -99,15 +99,10 @@ def _bare_calls(source: Source, function: str) -> list[tuple[str, ast.Expr]]:
     """(its chunk, the statement) of each expression statement that is a call, in the last
     definition of `function` the source makes (nested functions included)."""
     found: list[tuple[str, ast.Expr]] = []
-    for chunk in source.chunks:
-        try:
-            tree = ast.parse(chunk)
-        except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function:
-                found = [(chunk, s) for s in ast.walk(node)
-                         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]
+    for chunk, node in definitions(source.chunks):
+        if node.name == function:
+            found = [(chunk, s) for s in ast.walk(node)
+                     if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]
     return found
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .quotes import Code, Source
+from .quotes import Code, Source, definitions
 
 # the error model's sentence of a linear step left out (error_model/change.step_named)
 _LEFT_OUT = re.compile(r"\(`\.\.\. @ (?P<map>[^`]+ \+ [^`]+)`\) is left out: [^.]*\.")
@@ -43,15 +43,8 @@ def moved(hint: str | None, source: Source | None) -> str | None:
 
 
 def _applied_elsewhere(source: Source, function: str, step: str) -> str | None:
-    found = []
-    for chunk in source.chunks:
-        try:
-            tree = ast.parse(chunk)
-        except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name != function:
-                found += [(node.name, chunk, s) for s in _applying(node, function, step, chunk)]
+    found = [(node.name, chunk, s) for chunk, node in definitions(source.chunks)
+             if node.name != function for s in _applying(node, function, step, chunk)]
     if len(found) != 1:  # none, or several: which one is meant is not known
         return None
     caller, chunk, statement = found[0]

@@ -28,6 +28,7 @@ import ast
 import functools
 import inspect
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by default)
@@ -223,20 +224,24 @@ class Source:
         return texts
 
 
-def functions_of(chunks: list[str]) -> dict[str, str]:
-    """{name: source} of the functions the chunks define, at any depth (a later one wins); a
-    chunk that does not parse gives none."""
-    out: dict[str, str] = {}
+def definitions(chunks: list[str]) -> Iterator[tuple[str, ast.FunctionDef]]:
+    """(its chunk, the definition) of each function the chunks define, at any depth, in order;
+    a chunk that does not parse gives none."""
     for chunk in chunks:
         try:
             tree = ast.parse(chunk)
         except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
             continue
-        lines = chunk.splitlines()
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                out[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno])
-    return out
+                yield chunk, node
+
+
+def functions_of(chunks: list[str]) -> dict[str, str]:
+    """{name: source} of the functions the chunks define, at any depth (a later one wins); a
+    chunk that does not parse gives none."""
+    return {node.name: "\n".join(chunk.splitlines()[node.lineno - 1:node.end_lineno])
+            for chunk, node in definitions(chunks)}
 
 
 def submission_code(path: str | Path | None, most: int = MOST_BYTES,
