@@ -69,6 +69,18 @@ def test_a_scale_that_raises_where_d_h_is_small_is_not_called_no_scale(grade):
         assert "are not scaled" not in (check.hint or ""), (exercise, check.hint)
 
 
+def test_a_scale_that_is_1_on_every_call_is_told_by_the_values_it_gives(grade):
+    """The visible causal check's calls all have d_h = 4: there the same scale is 1, the values
+    are unscaled attention's, and "not scaled" reproduces every call; but the code has a scale.
+    The hint says what the values show (the scores come out unscaled on these calls), not that
+    the code has no scale."""
+    results = grade(_self_attention("(d // heads // 3) ** -0.25"))
+    check = _check(results, "no-causal-mask", "causal=True gives GPT's mask")
+    assert not check.passed and check.misconception == "attention_no_scale"
+    assert "are not scaled" not in check.hint
+    assert "come out unscaled on these calls" in check.hint
+
+
 def test_scores_left_unscaled_are_still_named_on_the_hidden_checks(grade):
     """The guard: scores with no scale at all (scale 1 on every call, none raises) are named."""
     results = grade(_self_attention("1.0"))
