@@ -349,7 +349,8 @@ class CallCheck(Kind):
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs
         from what the student's code returned on another case that ran (or it returns a value
-        where the student's code raised, as it should or not): the failing case alone
+        where the student's code raised as it should, or the right value where it raised): the
+        failing case alone
         could not tell it from another cause (a mean over tokens 0 and 1 is the mean of every
         token for an image of one patch). The check's own hint stands instead."""
         name = result.misconception
@@ -364,10 +365,11 @@ class CallCheck(Kind):
                 applies, wrong = other.wrong_output(name)
                 contradicts = applies and not output_matches(
                     wrong, outcome.value, self.compare or default_compare(expected))
-            elif outcome.status == "raised":  # the code raised where a value was due and the
-                contradicts = other.wrong_output(name)[0]  # mistake returns one: not its cause
-                # (a scale of sqrt(d_h // 3) is no "not scaled": it raises ZeroDivisionError
-                # where d_h < 3, whereas the unscaled scores come out right for d_h = 1)
+            elif outcome.status == "raised":  # the code raised where the mistake returns the
+                applies, wrong = other.wrong_output(name)  # right value: not its cause (a scale
+                contradicts = applies and output_matches(  # of sqrt(d_h // 3) is no "not
+                    wrong, expected, self.compare or default_compare(expected))  # scaled": it
+                # raises ZeroDivisionError where d_h < 3, the unscaled scores right for d_h = 1)
             else:
                 continue
             if contradicts:
