@@ -493,3 +493,29 @@ def test_a_statement_in_the_quotes_own_names_reordered_is_not_quoted_as_theirs()
                          ("img_w, img_h, c = x.shape", True)):
         text = f"def conv_patch_embed(x, K, b, stride):\n    {line}\n    return x\n"
         assert (f"`{line}`" in spelled(told, source(text))) is quoted, line
+
+
+def test_an_axis_order_is_quoted_only_where_the_student_wrote_that_transpose():
+    """Blind round 63's b63_07: "`grid.transpose(0, 2, 4, 3, 1)` puts axes 4 and 1 in each other's
+    place" of code that flattens each patch with `reshape(-1, order="F")` in a helper and has no
+    such transpose. The transpose is what the code computes, in the model solution's terms
+    (`quotes.EFFECT`): quoted only where the student's function holds it."""
+    from grader.reference import REFERENCE
+    from grader.reference import error_model as em
+
+    name = next(e.name for e in em.model(REFERENCE["patchify"])[1]
+                if e.detail == "transpose-0-2-4-3-1")
+    said = em.sentence(REFERENCE["patchify"], name)
+    assert f"{quotes.EFFECT}`grid.transpose(0, 2, 4, 3, 1)`, axes 4 and 1" in said, said
+    julia = ("def img2patch(patch):\n    return patch.reshape(-1, order='F')\n"
+             "def patchify(image, P):\n    H, W, C = image.shape\n"
+             "    return np.stack([img2patch(image[i:i + P, j:j + P]) for i in range(0, H, P)\n"
+             "                     for j in range(0, W, P)])\n")
+    told = attributed(said, source(julia))
+    assert "grid.transpose(0, 2, 4, 3, 1)" not in told and quotes.EFFECT not in told, told
+    assert told.startswith("In `patchify`, axes 4 and 1 are in each other's place"), told
+    written = ("def patchify(image, P):\n    H, W, C = image.shape\n"
+               "    grid = image.reshape(H // P, P, W // P, P, C)\n"
+               "    return grid.transpose(0, 2, 4, 3, 1).reshape(-1, P * P * C)\n")
+    kept = attributed(said, source(written))
+    assert kept.startswith("In `patchify`, `grid.transpose(0, 2, 4, 3, 1)`, axes 4 and 1"), kept

@@ -15,7 +15,7 @@ import copy
 import itertools
 from collections.abc import Iterator
 
-from .change import Change, Context, code, is_checked_function, prepended, slug, where
+from .change import EFFECT, Change, Context, code, is_checked_function, prepended, slug, where
 from .grids import READ_TRANSPOSED, cuts_patches
 from .weights import multiplied
 
@@ -430,9 +430,9 @@ def axes_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
                         f"flatten reads them: `reshape(..., order='F')`, as in Fortran, MATLAB "
                         f"or Julia)")
         yield Change(f"transpose-{'-'.join(map(str, new_axes))}",
-                     f"In {where(context)}, `{code(permuted(node))}` puts axes {axes[j]} and "
-                     f"{axes[i]} in each other's place{reversal}: the model solution's order is "
-                     f"`{code(node)}`.", permuted)
+                     f"In {where(context)}, {EFFECT}`{code(permuted(node))}`, axes {axes[j]} "
+                     f"and {axes[i]} are in each other's place{reversal}: the model solution's "
+                     f"order is `{code(node)}`.", permuted)
 
 
 OPERATORS = {"reshape_for_transpose": reshape_for_transpose, "sizes": sizes_swapped,

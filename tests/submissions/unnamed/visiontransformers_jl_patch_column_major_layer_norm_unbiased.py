@@ -22,6 +22,9 @@ A hint would say that in img2patch (called by patchify) each patch is flattened 
 `reshape(-1, order='F')`: drop `order='F'`. Not every mistake named whole, so in unnamed/; EXPECT
 holds what must hold today: the points lost, mistake 11 named, and patchify's column-major
 misconception (the same mistake, in the words of a transpose) and no other cause.
+Since (the same session): the transpose is quoted only where the student's function holds it, so
+this file is told "In `patchify`, axes 4 and 1 are in each other's place (... `reshape(...,
+order='F')` ...)" with no misquote; `img2patch` is still not named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:axes_swapped:patchify:transpose-0-2-4-3-1',
