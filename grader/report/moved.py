@@ -16,11 +16,10 @@ from __future__ import annotations
 import ast
 import re
 
-from .quotes import Code, Source, definitions
+from .quotes import PLACED, Code, Source, definitions
 
 # the error model's sentence of a linear step left out (error_model/change.step_named)
 _LEFT_OUT = re.compile(r"\(`\.\.\. @ (?P<map>[^`]+ \+ [^`]+)`\) is left out: [^.]*\.")
-_PLACE = re.compile(r"In `([^\W\d]\w*)`")  # the sentence's function (quotes.PLACED's)
 _LONGEST = 80  # characters of the student's statement quoted at most
 
 
@@ -32,7 +31,7 @@ def moved(hint: str | None, source: Source | None) -> str | None:
         return hint
     out, at = [], 0
     for match in _LEFT_OUT.finditer(hint):
-        places = _PLACE.findall(hint, at, match.start())
+        places = PLACED.findall(hint, at, match.start())
         said = (_applied_elsewhere(source, places[-1], "@ " + match.group("map"))
                 if places else None)
         out.append(hint[at:match.end()])

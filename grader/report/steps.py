@@ -18,7 +18,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import CAST, OWN_LINES, Code, Source
+from .quotes import CAST, OWN_LINES, PLACED, Code, Source
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP, cut
@@ -62,25 +62,27 @@ CASTS = re.compile(re.escape(CAST) + r"`(?P<cast>[^`\n]+)`")
 
 def _cast(hint: str, match: re.Match, source: Source) -> str:
     """"the cast at your line `qkv = x.astype(np.float16) @ w + b`" where exactly one statement
-    of the function the sentence places (its last "In `f`" before the cast) holds the cast, as
-    the student wrote it (blind round 60's b60_06); else the cast as the sentence quotes it."""
-    function = re.findall(r"In `([^\W\d]\w*)`", hint[:match.start()])
-    line = statement(source.function_text(function[-1]), [match.group("cast")]) \
-        if function else None
+    of the function the sentence places holds the cast, as the student wrote it (blind round
+    60's b60_06); else the cast as the sentence quotes it."""
+    line = _own_line(hint[:match.start()], (match.group("cast"),), source)
     return match.group() if line is None else f"{CAST}at your line `{line}`"
 
 
 def _line(before: str, patterns: tuple[str, ...], source: Source) -> str:
     """" (at your line `h = w = int((H * W // (p * p)) ** 0.5)`)" where exactly one statement of
-    the function the sentence places (its last "In `f`" in `before`) holds one of the patterns,
-    tried in order, as the student wrote it (blind round 62's b62_11); else nothing."""
-    function = re.findall(r"In `([^\W\d]\w*)`", before)
+    the function the sentence places holds one of the patterns, as the student wrote it (blind
+    round 62's b62_11); else nothing."""
+    line = _own_line(before, patterns, source)
+    return "" if line is None else f" (at your line `{line}`)"
+
+
+def _own_line(before: str, patterns: tuple[str, ...], source: Source) -> str | None:
+    """The one statement of the function the sentence places (its last "In `f`" in `before`)
+    that holds one of `patterns`, tried in order, as the student wrote it; else None."""
+    function = PLACED.findall(before)
     text = source.function_text(function[-1]) if function else None
-    for pattern in patterns:
-        line = statement(text, [pattern]) if text else None
-        if line is not None:
-            return f" (at your line `{line}`)"
-    return ""
+    return next((line for pattern in patterns
+                 if (line := statement(text, [pattern]) if text else None) is not None), None)
 
 
 def _said(function: str, step: str, source: Source) -> str:

@@ -61,18 +61,6 @@ def explained(value, got, expected, same) -> float | None:
     return near / off
 
 
-def share(root: Instance, group: list[Edit], order: list, same, copies: bool = True) -> float:
-    """A rounding rewrite's mean explained() share over the calls it reproduces (attempt True):
-    of several that do (q, k and v in float16, or v alone), the one nearest the student's."""
-    shares = []
-    for call in order:
-        ran = run(root, group, call, copies)
-        if ran is not None and ran[0] and not isinstance(call.got, Raised):
-            shares.append(explained(ran[1], call.got, call.expected, same))
-    known = [s for s in shares if s is not None]
-    return sum(known) / len(known) if known else float("inf")
-
-
 @dataclass(frozen=True)
 class Raised:
     """A student call that raised, by its exception's class name ("AxisError"): a rewrite
