@@ -5085,7 +5085,8 @@ def test_a_fixed_scales_sizes_are_recorded_per_thread():
 
 def test_one_slip_at_every_call_of_a_helper_in_one_function():
     """DiT's affine-free norms, `layer_norm(h, 1.0, 0.0)` for both LayerNorms of a block: gain
-    and shift left out at both calls, one rewrite of 4 edits (slips.py); the shift alone at both
+    and shift left out at both calls, one rewrite of 4 edits (slips.py) or the parameters not
+    passed at either call (affine.py), whichever the search meets first; the shift alone at both
     calls too. A block with one norm affine-free and the other missing only its shift is not
     named as one slip at every call."""
     block, ln = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
@@ -5098,13 +5099,16 @@ def test_one_slip_at_every_call_of_a_helper_in_one_function():
         h = gelu(norm(x, "ln2_g", "ln2_b", second) @ p["W1"] + p["b1"])
         return x + (h @ p["W2"] + p["b2"])
 
-    params = small_vit(blocks=2)["blocks"]
-    rng = np.random.default_rng(28)  # its own: 28 missed it at slips.GROUPS 16 (0-59 pass)
+    rng = np.random.default_rng(28)  # its own, for the model too: the search's outcome must
+    params = small_vit(blocks=2, rng=rng)["blocks"]  # not hang on which tests ran before
     cases = [(rng.normal(size=(5, 8)), params[0], 2), (rng.normal(size=(3, 8)), params[1], 1)]
     found = em.search(block, calls_of(block, plain, cases), 0, same)
-    assert found.name == "+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
-                                  for n in ("", ".2") for t in ("beta", "gamma")), found
-    assert found.sentence.startswith("One slip, at both of `encoder_block`'s calls of ")
+    affine_free = {"+".join(f"op:term:encoder_block/layer_norm{n}:drop-{t}"
+                            for n in ("", ".2") for t in ("beta", "gamma")),
+                   "+".join(f"op:affine_not_passed:encoder_block/layer_norm{n}:affine-not-passed"
+                            for n in ("", ".2"))}  # two true readings, which depends on the draw
+    assert found.name in affine_free, found
+    assert found.sentence.startswith("One slip, ") and "layer_norm" in found.sentence
     found = em.search(block, calls_of(block, lambda *a: plain(*a, first="b", second="b"),
                                       cases), 0, same)
     assert found.name == ("op:term:encoder_block/layer_norm:drop-beta"
