@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -198,7 +199,8 @@ class Source:
         student API's), holds `quote` (the whole source's, when it is not found)."""
         if function is not None and self.function_text(function) is not None:
             if function not in self._made:
-                self._made[function] = Code("\n".join(self._called(function)))
+                self._made[function] = Code("\n".join(self._functions[name]
+                                                      for name in self.called(function)))
             return self._made[function].holds(quote)
         if self._whole is None:
             self._whole = Code("\n".join(self.chunks))
@@ -211,17 +213,23 @@ class Source:
             self._functions = functions_of(self.chunks)
         return self._functions.get(name)
 
-    def _called(self, function: str) -> list[str]:
-        """The text of `function` and of the submission's functions it names, transitively."""
-        texts, todo, seen = [], [function], {function}
+    def called(self, function: str) -> dict[str, str | None]:
+        """{name: the function that names it} of `function` (None) and of the submission's
+        functions it names (not the student API's, which are checked on their own),
+        transitively, in the order found; {} when the submission defines no `function`."""
+        if self.function_text(function) is None:
+            return {}
+        found: dict[str, str | None] = {function: None}
+        todo = [function]
         while todo:
-            text = self._functions[todo.pop()]
-            texts.append(text)
-            for name in {t for t in tokens(text) if _NAME.fullmatch(t)} - seen:  # no strings
-                if name in self._functions and name not in self.api:
-                    seen.add(name)
-                    todo.append(name)
-        return texts
+            name = todo.pop()
+            pairs = itertools.pairwise(["", *tokens(self._functions[name])])
+            for other in sorted({t for before, t in pairs  # a name it calls, not its def's
+                                 if _NAME.fullmatch(t) and before != "def"} - found.keys()):
+                if other in self._functions and other not in self.api:
+                    found[other] = name
+                    todo.append(other)
+        return found
 
 
 def definitions(chunks: list[str]) -> Iterator[tuple[str, ast.FunctionDef]]:
