@@ -66,6 +66,9 @@ CAST = "the cast "  # before a quote of a cast the student's code may make (`x.a
 ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
 # holds one of OWN_LINES' patterns where exactly one statement of their function does
 # (steps.placed), else dropped; as it is without a source (the words are true)
+COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/order.axes_swapped's
+# words for a patch order (a test holds them the same): said with the student's line that
+# flattens so where one does (column_major.ordered)
 OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
