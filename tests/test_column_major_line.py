@@ -137,3 +137,25 @@ def test_only_a_hint_of_the_column_major_order_gets_a_line():
     assert ordered(other, Source([NESTED])) == other
     assert ordered(SENTENCE, None) == SENTENCE
     assert ordered(None, Source([NESTED])) is None
+
+
+@pytest.mark.parametrize(("flatten", "fix"), [
+    ("np.reshape(patch, -1, 'F')", f"drop its `'F'` {F_FIX}"),
+    ("patch.flatten(order='F')", f"drop `order='F'` {F_FIX}"),
+    ("patch.transpose(2, 1, 0).reshape(-1)", f"drop `.transpose(2, 1, 0)` {T_FIX}"),
+    ("patch.transpose().ravel()", f"drop `.transpose()` {T_FIX}"),
+    ("np.ravel(np.transpose(patch))", f"drop the transpose: flatten `patch` itself {T_FIX}"),
+    ("np.transpose(patch, (2, 1, 0)).flatten()",
+     f"drop the transpose: flatten `patch` itself {T_FIX}"),
+    ("patch.reshape(1, P, P, -1).transpose(0, 3, 2, 1).reshape(-1)",
+     f"drop `.transpose(0, 3, 2, 1)` {T_FIX}"),
+    ("patch.transpose(1, 0, 2).reshape(-1)", None),  # its rows and columns swapped: no reversal
+    ("patch.reshape(-1, order='C')", None),
+    ("np.ravel(patch)", None),
+])
+def test_each_way_of_flattening_column_major_gets_its_own_fix(flatten, fix):
+    told = ordered(SENTENCE, Source([f"def patchify(patch, P):\n    return {flatten}\n"]))
+    if fix is None:
+        assert told == SENTENCE
+    else:
+        assert told == f"{SENTENCE} That order is made by `{flatten}` (line 2): {fix}.", told

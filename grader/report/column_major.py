@@ -58,7 +58,7 @@ def _said(source: Source, function: str) -> str | None:
     defined = {node.name: (chunk, node) for chunk, node in definitions(source.chunks)}
     found = [(name, chunk, call, fix) for name in called if name in defined
              for chunk, node in [defined[name]] for call in _calls(node)
-             if (fix := column_major(call, chunk)) is not None]
+             if (fix := _fix(call, chunk)) is not None]
     if len(found) != 1:
         return None
     name, chunk, call, fix = found[0]
@@ -84,7 +84,7 @@ def _calls(function: ast.FunctionDef) -> list[ast.Call]:
             for node in ast.walk(child) if isinstance(node, ast.Call)]
 
 
-def column_major(call: ast.Call, chunk: str) -> str | None:
+def _fix(call: ast.Call, chunk: str) -> str | None:
     """What to do about `call` where it flattens column-major ("drop `order="F"` (...)"), from
     its code in `chunk`; None where it does not (a row-major flatten, or no flatten)."""
     func = call.func
