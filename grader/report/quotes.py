@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,9 @@ CAST = "the cast "  # before a quote of a cast the student's code may make (`x.a
 ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
 # holds one of OWN_LINES' patterns where exactly one statement of their function does
 # (steps.placed), else dropped; as it is without a source (the words are true)
+COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/order.axes_swapped's
+# words for a patch order (a test holds them the same): said with the student's line that
+# flattens so where one does (column_major.ordered)
 OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
@@ -198,7 +202,8 @@ class Source:
         student API's), holds `quote` (the whole source's, when it is not found)."""
         if function is not None and self.function_text(function) is not None:
             if function not in self._made:
-                self._made[function] = Code("\n".join(self._called(function)))
+                self._made[function] = Code("\n".join(self._functions[name]
+                                                      for name in self.called(function)))
             return self._made[function].holds(quote)
         if self._whole is None:
             self._whole = Code("\n".join(self.chunks))
@@ -211,17 +216,23 @@ class Source:
             self._functions = functions_of(self.chunks)
         return self._functions.get(name)
 
-    def _called(self, function: str) -> list[str]:
-        """The text of `function` and of the submission's functions it names, transitively."""
-        texts, todo, seen = [], [function], {function}
+    def called(self, function: str) -> dict[str, str | None]:
+        """{name: the function that names it} of `function` (None) and of the submission's
+        functions it names (not the student API's, which are checked on their own),
+        transitively, in the order found; {} when the submission defines no `function`."""
+        if self.function_text(function) is None:
+            return {}
+        found: dict[str, str | None] = {function: None}
+        todo = [function]
         while todo:
-            text = self._functions[todo.pop()]
-            texts.append(text)
-            for name in {t for t in tokens(text) if _NAME.fullmatch(t)} - seen:  # no strings
-                if name in self._functions and name not in self.api:
-                    seen.add(name)
-                    todo.append(name)
-        return texts
+            name = todo.pop()
+            pairs = itertools.pairwise(["", *tokens(self._functions[name])])
+            for other in sorted({t for before, t in pairs  # a name it calls, not its def's
+                                 if _NAME.fullmatch(t) and before != "def"} - found.keys()):
+                if other in self._functions and other not in self.api:
+                    found[other] = name
+                    todo.append(other)
+        return found
 
 
 def definitions(chunks: list[str]) -> Iterator[tuple[str, ast.FunctionDef]]:

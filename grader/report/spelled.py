@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from grader.checks.results import MISTAKE
 
+from .column_major import ordered
 from .constants import theirs
 from .discarded import discarded
 from .moved import moved
@@ -51,7 +52,8 @@ def finished(result, source: Source | None, folder: str | None = None,
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
     (offsets.py), a small constant's range said as the student's number (constants.py),
     `spelled`, `quotes.attributed`, then its model solution's steps said in the student's terms
-    (steps.py) (session.py, before any report is written); but a step missing that the student
+    (steps.py) and a column-major order with the line that makes it (column_major.py)
+    (session.py, before any report is written); but a step missing that the student
     wrote and threw away, said as that line (discarded.py; `spec`: the exercise's spec file, whose
     compiled data says which mistake a known-wrong variant is), as it is: it quotes the student's
     own code only, and is the same with or without the reference."""
@@ -77,6 +79,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         lambda hint: attributed(hint, source, folder),  # the others as the model solution's
         lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
         lambda hint: moved(hint, source),  # a step left out that a caller makes: that line
+        lambda hint: ordered(hint, source),  # a column-major order: the line that flattens so
     )
     hint = check.hint
     for step in passes:

@@ -119,7 +119,7 @@ def statement(text: str | None, arguments: list[str]) -> str | None:
     simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
     bound: dict[str, int] = {}  # a name -> the argument bound to it, as it is (an alias)
     found = []
-    for node in _statements(tree.body[0]):
+    for node in own_statements(tree.body[0]):
         if not isinstance(node, simple) or node.value is None:
             continue
         code = Code(ast.unparse(node.value))
@@ -139,10 +139,10 @@ def statement(text: str | None, arguments: list[str]) -> str | None:
     return said if len(said) <= SHOWN else cut(said, SHOWN - 3) + "..."
 
 
-def _statements(function: ast.AST):
+def own_statements(function: ast.AST):
     """The function's statements in the order they run (not those of a function it defines)."""
     for node in ast.iter_child_nodes(function):
         if isinstance(node, ast.stmt) and not isinstance(
                 node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield node
-            yield from _statements(node)
+            yield from own_statements(node)

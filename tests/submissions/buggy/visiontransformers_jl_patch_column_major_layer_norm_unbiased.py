@@ -25,6 +25,9 @@ misconception (the same mistake, in the words of a transpose) and no other cause
 Since (the same session): the transpose is quoted only where the student's function holds it, so
 this file is told "In `patchify`, axes 4 and 1 are in each other's place (... `reshape(...,
 order='F')` ...)" with no misquote; `img2patch` is still not named.
+Since (the same session): the hint goes on "That order is made by `patch.reshape(-1, order="F")`
+(line N, in your `img2patch`, called by `patchify`): drop `order="F"` (...)" (report/
+column_major.py): mistake 10 named whole with its line and fix, so in buggy/ (from unnamed/).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:axes_swapped:patchify:transpose-0-2-4-3-1',
