@@ -20,7 +20,8 @@ def same(value, target) -> bool:
 def search(student, cases):
     calls = [em.Call(args, kwargs, student(*args, **kwargs), SOFTMAX(*args, **kwargs))
              for args, kwargs in cases]
-    return em.search(SOFTMAX, calls, 0, same)
+    failing = next(i for i, call in enumerate(calls) if not same(call.got, call.expected))
+    return em.search(SOFTMAX, calls, failing, same)
 
 
 SPREAD = [((np.array([[800.0, 0.0], [0.0, 800.0]]),), {}),
@@ -69,3 +70,44 @@ def test_a_clamp_the_calls_never_reach_or_a_floor_on_the_logits_names_no_clamp()
 
     found = search(logits_floored, SPREAD)
     assert found is None or "clamped" not in found.name, found
+
+
+EACH_ENTRY = ("op:all_but_first:softmax:max.axis-each-entry"
+              "+op:all_but_first:softmax:sum.axis-each-entry")
+SHAPES = [((np.array([1.0, 2.0, 3.0]),), {}),
+          ((RNG.normal(size=(3, 4)),), {}),
+          ((RNG.normal(size=(3, 2)),), {"axis": 0}),
+          ((RNG.normal(size=(2, 3, 4)),), {}),
+          ((RNG.normal(size=(2, 3, 4)),), {"axis": 1})]
+
+
+def test_darknets_groups_softmax_is_named_over_each_first_axis_entry():
+    def groups(x, axis=-1):  # b65_03: each batch entry flattened, a 1-D array one entry
+        rows = np.atleast_2d(x).reshape(len(np.atleast_2d(x)), -1)
+        e = np.exp(rows - rows.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).reshape(np.shape(x))
+
+    found = search(groups, SHAPES)
+    assert found is not None and found.name == EACH_ENTRY, found
+    assert "every value of each first-axis entry, whatever `axis` is, a 1-D array as one " \
+        "entry" in found.sentence
+    rewritten = em.rewrite(SOFTMAX, EACH_ENTRY)
+    assert all(np.allclose(rewritten(*a, **k), groups(*a, **k)) for a, k in SHAPES)
+
+
+def test_other_readings_of_an_ignored_axis_keep_their_names():
+    def last_axis(x, axis=-1):  # axis hard-wired to the last: not each entry
+        e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+        return e / np.sum(e, axis=-1, keepdims=True)
+
+    def rows_whole(x, axis=-1):  # a loop over x[i], each reduced whole: a 1-D x gives ones
+        out = np.empty_like(x)
+        for i in range(len(x)):
+            e = np.exp(x[i] - np.max(x[i]))
+            out[i] = e / np.sum(e)
+        return out
+
+    assert search(last_axis, SHAPES).name == "op:default:softmax:axis-as-default"
+    found = search(rows_whole, SHAPES)
+    assert found is None or "each-entry" not in found.name, found
+
