@@ -213,6 +213,12 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
                      copy.deepcopy(n.args[0])], [])), ((entry, each_entry),))
 
 
+def reading(detail: str) -> str:
+    """A detail as the reading it equals on every input of two axes or more: each first-axis
+    entry reduced whole, a 1-D array one entry, as every axis but the first."""
+    return detail.replace("axis-each-entry", "axis-all-but-first")
+
+
 def each_entry(x):
     """Every axis of each first-axis entry of `x`, all of a 1-D `x` (one entry): darknet's
     batch of flattened entries."""
