@@ -39,6 +39,7 @@ from .change import Context, where
 from .constants import ranged, settled
 from .dtypes import rounded_steps
 from .evidence import agree, distance, elements
+from .fused import reading
 from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
 from .row_sums import REREADINGS
@@ -193,8 +194,7 @@ def _named(function: Callable, name: str, opaque: frozenset) -> tuple[Instance, 
 
 @_one_at_a_time
 def rewrite(function: Callable, name: str, opaque: frozenset = frozenset()) -> Callable:
-    """The reference `function` rewritten as the mistake `name` says; KeyError for a name it
-    does not make."""
+    """The reference `function` rewritten as the mistake `name` says (KeyError: none such)."""
     return compile_with(*_named(function, name, opaque))
 
 
@@ -333,8 +333,9 @@ def search(function: Callable, calls: list[Call], failing: int,
     chosen = len(names) > 1 and not _aliases(found)
     if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
-    elif len(names) > 1 and len(single := [g for g in found if _one_mistake(g)]) == 1:
-        found = single  # one slip made twice: simpler than two mistakes of the same values
+    elif len(names) > 1 and (single := [g for g in found if _one_mistake(g)]) and (
+            len(single) == 1 or _aliases(single)):  # one slip made twice, said one way
+        found = sorted(single, key=lambda g: len({e.detail.split(".")[-1] for e in g}))[:1]
     elif len(names) > 1 and len(narrow := _narrowest(root, found)) == 1:
         found = narrow  # `Wk` read as `Wq` says less than the whole line's keys as the queries'
     elif len(names) > 1 and (either := _either(root, found, order, same, copies, rank)):
@@ -360,8 +361,7 @@ def _fewest_rounded(rounded: list[list[Edit]]) -> list[list[Edit]]:
     """Of several float16 readings of one function's steps that reproduce the calls (v alone, q
     and v, all three: the rounding of q and k shows little through the softmax), one: each is
     told alike, as "all of them, or some" (dtypes.steps_in); the first, the most steps, so one
-    student's checks share a name where they can. None when they are not one operator's at one
-    place."""
+    student's checks share a name where they can. None unless one operator's at one place."""
     edits = [group[0] for group in rounded]
     if len({(e.operator, e.site) for e in edits}) > 1 or edits[0].operator != "steps_in":
         return []
@@ -467,10 +467,9 @@ def _one_mistake(group: list[Edit]) -> bool:
 
 def _aliases(found: list[list[Edit]]) -> bool:
     """Whether every rewrite found sets the same values at the same places to values these
-    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D inputs), eps (1e-12 and 0
-    where the variance is not tiny), or two readings of one mistake that differ only where
-    these inputs do not go (windows.CLIPPED), or a one-pass variance's sums added two ways
-    (row_sums.ACCUMULATED: float64 tokens): one mistake, said the first way."""
+    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D), eps (1e-12 and 0 off a tiny
+    variance), readings that differ where these inputs do not go (windows.CLIPPED; fused.reading,
+    1-D), a one-pass variance's sums added two ways (row_sums.ACCUMULATED): said the first way."""
     first = found[0]
 
     def alike(edit: Edit, other: Edit) -> bool:
@@ -479,7 +478,8 @@ def _aliases(found: list[list[Edit]]) -> bool:
         return (edit.site == other.site and edit.operator == other.operator
                 and (edit.operator in ALIKE_OPERATORS
                      or edit.detail.startswith("eps=")
-                     or edit.detail.removesuffix(CLIPPED) == other.detail.removesuffix(CLIPPED)))
+                     or reading(edit.detail.removesuffix(CLIPPED))
+                     == reading(other.detail.removesuffix(CLIPPED))))
 
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 

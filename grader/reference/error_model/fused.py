@@ -176,7 +176,9 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
     `for i in range(x.shape[0]): m = x[i].max()`): right for a 2-D array and the last axis. In
     the checked function also over each row of the array with `axis` moved last (`x =
     np.moveaxis(x, axis, -1)`, then `for i, row in enumerate(x): out[i] = ...`, a loop written
-    for 2-D score matrices): right for any axis of a 1-D or 2-D array."""
+    for 2-D score matrices): right for any axis of a 1-D or 2-D array; and, there too, over every
+    value of each first-axis entry with a 1-D array one entry (darknet's groups softmax, blind
+    round 65's b65_03): right for a 1-D array and a 2-D array's last axis."""
     given = next((k.value for k in getattr(node, "keywords", ()) if k.arg == "axis"), None)
     if not (isinstance(node, ast.Call) and node.args and isinstance(given, ast.Name)):
         return
@@ -200,6 +202,28 @@ def over_all_but_first(context: Context, node: ast.AST) -> Iterator[Change]:
                  lambda n: with_keyword(n, "axis", ast.Call(ast.Name(moved, ast.Load()), [
                      copy.deepcopy(n.args[0]), ast.Name(name, ast.Load())], [])),
                  ((moved, rows_of_moved),))
+    entry = f"{PREFIX}each_entry"
+    yield Change(f"{callee(node)}.axis-each-entry",
+                 f"In {where(context)}, `{code(node)}` runs over every value of each first-axis "
+                 f"entry, whatever `{name}` is, a 1-D array as one entry (darknet's groups "
+                 f"softmax: each batch entry flattened, `{array}.reshape(len({array}), -1)`): "
+                 f"the same as over `{name}` only for a 1-D array and a 2-D array's last axis; "
+                 "for 3-D or more each entry is a matrix, reduced as a whole.",
+                 lambda n: with_keyword(n, "axis", ast.Call(ast.Name(entry, ast.Load()), [
+                     copy.deepcopy(n.args[0])], [])), ((entry, each_entry),))
+
+
+def reading(detail: str) -> str:
+    """A detail as the reading it equals on every input of two axes or more: each first-axis
+    entry reduced whole, a 1-D array one entry, as every axis but the first."""
+    return detail.replace("axis-each-entry", "axis-all-but-first")
+
+
+def each_entry(x):
+    """Every axis of each first-axis entry of `x`, all of a 1-D `x` (one entry): darknet's
+    batch of flattened entries."""
+    ndim = np.ndim(x)
+    return tuple(range(1 if ndim > 1 else 0, ndim))
 
 
 def rows_of_moved(x, axis):

@@ -8,6 +8,7 @@ from . import (
     channels,
     choices,
     chunks,
+    clamped,
     collapse,
     column_major,
     columns,
@@ -72,10 +73,11 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid,
-           column_major)
+           column_major, clamped)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
-# -1 on 2-D inputs), a clip, a floored max, a square grid's root floored or rounded (__init__)
-ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", *square_grid.OPERATORS))
+# -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
+# rounded (__init__)
+ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
 UNPAIRED = column_major.UNPAIRED  # left out of the search's silent partners
 PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
