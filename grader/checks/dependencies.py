@@ -104,8 +104,8 @@ class Dependencies:
         key = (exercise.path, check.name)
         if key in self._unexplained:
             result, explain = self._unexplained.pop(key)
-            again = self._named_again(exercise, check, explain(result))
-            if again is not None:
+            again = self._finished(exercise, check, explain(result))
+            if again.hint_kind == MISTAKE:
                 self._final[key] = again
         elif key in self._named:  # a mistake named before the function's later checks ran
             result, explain, kept = self._named.pop(key)  # (graded again around the same
@@ -116,20 +116,10 @@ class Dependencies:
                 # is prepended agree; its explanation runs again, weighing them (mistakes.py),
                 # and a mistake that reproduces them all replaces it (none: it stays, as the
                 # first explanation of a check of enough values keeps its own)
-                again = self._named_again(exercise, check, explain(result))
-                if again is not None:
+                again = self._finished(exercise, check, explain(result))
+                if again.hint_kind == MISTAKE:
                     self._final[key] = again
         return self._final[key]
-
-    def _named_again(self, exercise: Exercise, check: Check, result: CheckResult):
-        """`result` finished (`_finished`) when it names a mistake, else None: finishing names
-        none (it says a result through a helper or hedges it), so a result that names none is
-        not finished, and an end-to-end check's hedge is not graded around its helpers again
-        (helper_shows.py) for a verdict that is not kept."""
-        if result.hint_kind != MISTAKE:
-            return None
-        again = self._finished(exercise, check, result)
-        return again if again.hint_kind == MISTAKE else None
 
     def first(self, exercise: Exercise, check: Check) -> CheckResult:
         """The check's verdict on the student's code as it is, helpers included."""
