@@ -218,7 +218,9 @@ def test_a_step_no_line_holds_is_said_in_words_never_as_a_helper_s_call():
     assert "model solution's step" not in said and "attention(" not in said
     assert said.startswith("In `self_attention` (where each head's attention weights are ")
     own = student + "def attention(q, k, v, mask=None):\n    return q\n"
-    assert placed(AT_STEP, source(own)).startswith(
+    assert "in its call of your" not in placed(AT_STEP, source(own))  # defined, never called
+    calling = own.replace("return softmax(", "return attention(queries, keys, x) + softmax(")
+    assert placed(AT_STEP, source(calling)).startswith(
         "In `self_attention` (in its call of your `attention`), the scores")
     unknown = AT_STEP.replace("attention(q, k, v, mask)", "scores_of(q, k)")
     assert placed(unknown, source(student)) == "In `self_attention`, the scores are divided " \

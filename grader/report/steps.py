@@ -98,11 +98,23 @@ def _said(function: str, step: str, source: Source) -> str:
     line = statement(source.function_text(function), arguments) if arguments else None
     if line is not None:
         return f"In `{function}` (at your line `{line}`)"
-    if callee and source.function_text(callee) is not None:
+    if callee and source.function_text(callee) is not None and calls(
+            source.function_text(function), callee):
         return f"In `{function}` (in its call of your `{callee}`)"
     if callee in STEPS:
         return f"In `{function}` ({STEPS[callee](arguments)})"
     return f"In `{function}`"
+
+
+def calls(text: str | None, callee: str) -> bool:
+    """Whether the function `text` calls `callee` by name itself (blind round 66's b66_03: an
+    attention whose softmax is a loop of its own was told "in its call of your `softmax`")."""
+    try:
+        tree = ast.parse(textwrap.dedent(text or ""))
+    except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
+        return False
+    return any(isinstance(n, ast.Call) and getattr(n.func, "id", None) == callee
+               for n in ast.walk(tree))
 
 
 def statement(text: str | None, arguments: list[str]) -> str | None:
