@@ -136,6 +136,18 @@ def test_an_image_padded_to_tile_is_said_only_when_zeros_pad_it(grade):
 PADDED = "op:padded:patchify:image-padded-to-tile"
 
 
+def test_where_the_zeros_go_is_said_only_where_the_cases_tell(grade):
+    """Blind round 66's b66_14 pads evenly on both sides (vintage-models' patchify) and was told
+    "zero-padded at the bottom and right" from a case one pixel short, where both places give the
+    same: no check says a place the code does not pad at."""
+    evenly = EDGE_PADDED.replace("(0, -H % P), (0, -W % P)",
+                                 "(-H % P // 2, -H % P - -H % P // 2), "
+                                 "(-W % P // 2, -W % P - -W % P // 2)")
+    results = grade(evenly.replace(', mode="edge"', ""))["patchify"]
+    hints = [c.hint or "" for c in results.checks if not c.passed]
+    assert hints and not any("bottom and right" in h or "top and left" in h for h in hints), hints
+
+
 BATCHED = '''
 """patchify that takes a 4-D array as a batch (MAE's NCHW patchify, ported): each image's
 patches, one image after the other."""

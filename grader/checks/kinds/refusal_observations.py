@@ -93,9 +93,10 @@ def refused(result, check, judged: list, planned, outcome):
         return result
     params = check.api.params(check.reference_name)
     for name, (returned, words) in INSTEAD.items():
-        if returned(check, params, planned, outcome.value):
+        where = returned(check, params, planned, outcome.value)
+        if where is not None:
             return replace(result, misconception=name, hint_kind=OBSERVATION,
-                           hint=f"Your `{check.function}` {words}.")
+                           hint=f"Your `{check.function}` {words.format(where=where)}.")
 
     def arguments(p):
         return {**dict(zip(params, p.args, strict=False)), **p.kwargs}
@@ -127,44 +128,57 @@ def _reference(check, image, planned):
         return None
 
 
-def _batched(check, params, planned, value) -> bool:
-    """Whether `value` is the reference's on each image of the case's 4-D array, one after the
-    other (their rows concatenated, or stacked on a leading batch axis)."""
+def _batched(check, params, planned, value) -> str | None:
+    """"" where `value` is the reference's on each image of the case's 4-D array, one after the
+    other (their rows concatenated, or stacked on a leading batch axis); else None."""
     arguments = dict(zip(params, planned.args, strict=False))
     batch = arguments.get("image")
     if (not params or params[0] != "image" or not isinstance(batch, np.ndarray)
             or batch.ndim != 4 or not len(batch) or "image" in planned.kwargs):
-        return False
+        return None
     each = [_reference(check, image, planned) for image in batch]
     if any(v is None for v in each):
-        return False
+        return None
     how = check.compare or default_compare(each[0])
-    return any(alike(np.asarray(joined), value, how) for joined in (
-        np.concatenate(each), np.stack(each)))
+    return "" if any(alike(np.asarray(joined), value, how) for joined in (
+        np.concatenate(each), np.stack(each))) else None
 
 
-def _padded(check, params, planned, value) -> bool:
-    """Whether `value` is the reference's on the case's image zero-padded at the bottom and right
-    to a multiple of P, and the image needed padding."""
+# where the zeros go, (before, after) of a side short by `pad`, and how it is said
+PLACES = {", at the bottom and right (as timm's dynamic_img_pad and Swin's `F.pad` pad it)":
+          lambda pad: (0, pad),
+          ", evenly on both sides": lambda pad: (pad // 2, pad - pad // 2),
+          ", at the top and left": lambda pad: (pad, 0)}
+
+
+def _padded(check, params, planned, value) -> str | None:
+    """Where the zeros go (PLACES) when `value` is the reference's on the case's image
+    zero-padded to a multiple of P, and the image needed padding: "" where several places give
+    it (a side one pixel short: blind round 66's b66_14, which pads evenly, was told "at the
+    bottom and right" from such a case); else None."""
     arguments = dict(zip(params, planned.args, strict=False))
     image, sizes = arguments.get("image"), tiling_sizes_of({**arguments, **planned.kwargs})
     if (sizes is None or not params or params[0] != "image" or not isinstance(image, np.ndarray)
             or "image" in planned.kwargs):
-        return False
+        return None
     H, W, P = sizes
-    pad = ((0, -H % P), (0, -W % P)) + ((0, 0),) * (image.ndim - 2)
-    if not any(after for _, after in pad):
-        return False
-    padded = _reference(check, np.pad(image, pad), planned)
-    return padded is not None and alike(padded, value, check.compare or default_compare(padded))
+    if not (H % P or W % P):
+        return None
+    found = []
+    for where, split in PLACES.items():
+        pad = (split(-H % P), split(-W % P)) + ((0, 0),) * (image.ndim - 2)
+        padded = _reference(check, np.pad(image, pad), planned)
+        if padded is not None and alike(padded, value, check.compare or default_compare(padded)):
+            found.append(where)
+    return None if not found else found[0] if len(found) == 1 else ""
 
 
 # name -> (whether the value a refusal case returned is that, what is said of it): what a code
 # that refuses nothing returns instead
 INSTEAD = {
-    PADDED: (_padded, "returns what the model solution's gives for the image zero-padded at the "
-             "bottom and right to a multiple of P (timm's dynamic_img_pad, Swin's `F.pad`): when P "
-             "does not tile the image, raise ValueError instead of padding"),
+    PADDED: (_padded, "returns what the model solution's gives for the image zero-padded to a "
+             "multiple of P{where}: when P does not tile the image, raise ValueError instead of "
+             "padding"),
     BATCHED: (_batched, "returns a value for a 4-D array: the model solution's for each of its "
               "images, one after the other, as code written for a batch (MAE's, timm's) gives it; "
               "one image is (H, W) or (H, W, C): raise ValueError for any other shape"),
