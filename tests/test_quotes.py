@@ -521,3 +521,16 @@ def test_an_axis_order_is_quoted_only_where_the_student_wrote_that_transpose():
                "    return grid.transpose(0, 2, 4, 3, 1).reshape(-1, P * P * C)\n")
     kept = attributed(said, source(written))
     assert kept.startswith("In `patchify`, `grid.transpose(0, 2, 4, 3, 1)`, axes 4 and 1"), kept
+
+
+def test_a_long_line_is_quoted_cut_where_no_reference_is_installed():
+    """The student bundle has no grader/reference: a hint that quotes a student's line longer
+    than steps.SHOWN cuts it there too (the cut lived in the error model, None in the bundle)."""
+    script = ("import sys\nsys.modules['grader.reference'] = None  # as in the bundle\n"
+              "from grader.report.steps import statement\n"
+              "text = 'def f(x):\\n    y = ' + ' + '.join(f'x[{i}]' for i in range(40)) + '\\n'\n"
+              "print(statement(text, ['x[0]']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith("y = x[0] + x[1]") and done.stdout.strip().endswith("...")

@@ -177,6 +177,27 @@ class Code:
         return True
 
 
+def cut(text: str, most: int) -> str:
+    """`text` cut to at most `most` characters at a token boundary: after its last comma (and
+    the space after it) or closing bracket outside a string, never inside a name (blind round
+    55: "`..., p, h...`" for `heads`); else where a name ends."""
+    end, quote = 0, None
+    for at, char in enumerate(text[:most]):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            end = at + 1 + (text[at + 1:at + 2] == " " and at + 2 <= most)
+        elif char in ")]}":
+            end = at + 1
+    if not end:  # no comma nor bracket: the last place between a name's end and what follows
+        end = next((at for at in range(most, 0, -1)
+                    if not (text[at - 1].isidentifier() or text[at - 1].isdigit())
+                    or not (text[at].isidentifier() or text[at].isdigit())), most)
+    return text[:end]
+
+
 def is_fragment(quote: str) -> bool:
     """Whether a backticked span is code (`x + pos`, `W // P`), not a bare name (`x`,
     `np.var`), a number or an operator alone."""

@@ -18,12 +18,12 @@ import ast
 import re
 import textwrap
 
-from .quotes import CAST, OWN_LINES, PLACED, Code, Source
+from .quotes import CAST, OWN_LINES, PLACED, Code, Source, cut
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
-    from grader.reference.error_model.change import STEP, cut
+    from grader.reference.error_model.change import STEP
 except ImportError:
-    STEP, cut = None, None
+    STEP = None
 
 SAID = re.compile(rf"In `(?P<function>[^\W\d]\w*)` \({STEP} `(?P<step>[^`]+)`\)")
 SHOWN = 70  # characters of the student's statement quoted at most

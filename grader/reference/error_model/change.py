@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from grader.report.quotes import CAST, EFFECT  # noqa: F401 - the sentences' words for quotes
+from grader.report.quotes import CAST, EFFECT, cut  # noqa: F401 - the sentences' words for quotes
 
 from .tree import PREFIX, SKIPPED, Instance, own_function
 
@@ -45,27 +45,6 @@ def code(node: ast.AST) -> str:
     """The node's source as the reference writes it (helper instances under their own name)."""
     text = re.sub(rf"{PREFIX}([A-Za-z_]*[A-Za-z])(?:_\d+)?", r"\1", ast.unparse(node))
     return text if len(text) <= SHOWN else cut(text, SHOWN - 3) + "..."
-
-
-def cut(text: str, most: int) -> str:
-    """`text` cut to at most `most` characters at a token boundary: after its last comma (and
-    the space after it) or closing bracket outside a string, never inside a name (blind round
-    55: "`..., p, h...`" for `heads`); else where a name ends."""
-    end, quote = 0, None
-    for at, char in enumerate(text[:most]):
-        if quote:
-            quote = None if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == ",":
-            end = at + 1 + (text[at + 1:at + 2] == " " and at + 2 <= most)
-        elif char in ")]}":
-            end = at + 1
-    if not end:  # no comma nor bracket: the last place between a name's end and what follows
-        end = next((at for at in range(most, 0, -1)
-                    if not (text[at - 1].isidentifier() or text[at - 1].isdigit())
-                    or not (text[at].isidentifier() or text[at].isdigit())), most)
-    return text[:end]
 
 
 def whose(context: Context, functions: tuple[str, ...] = ()) -> str:
