@@ -65,7 +65,12 @@ CAST = "the cast "  # before a quote of a cast the student's code may make (`x.a
 ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
 # holds one of OWN_LINES' patterns where exactly one statement of their function does
 # (steps.placed), else dropped; as it is without a source (the words are true)
-OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
+FLOAT_LINE = " (at your line that makes it one)"  # a count's float: the student's statements
+# that hold a step whose result is always a float (true division, float(), math.pow, a square
+# root), at most LINES_AT_MOST[FLOAT_LINE] of them (one per side: b64_12), else dropped
+OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
+             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5")}
+LINES_AT_MOST = {ROOT_LINE: 1, FLOAT_LINE: 2}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
