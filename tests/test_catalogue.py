@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
@@ -43,7 +44,7 @@ from grader.checks.kinds.answer import SLIP_TITLES as ANSWER_SLIPS
 from grader.checks.kinds.axes_off import ONE_AXIS_OFF
 from grader.checks.kinds.generalisations import GENERALISATIONS, RAISES, SEVERAL
 from grader.checks.kinds.in_place import IN_PLACE
-from grader.checks.kinds.mistakes import JOIN, opaque
+from grader.checks.kinds.mistakes import FLOAT_TOO, JOIN, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusal_observations import INSTEAD, REFUSALS
 from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
@@ -63,6 +64,7 @@ from grader.checks.results import (
 from grader.reference import error_model
 from grader.reference.error_model.tiling import AREA_EXAMPLE
 from grader.report.feedback_level import expected_only
+from grader.report.quotes import FLOAT_LINE
 
 from conftest import SOLUTION, SUBMISSIONS, TEMPLATE, misconceptions_of
 
@@ -294,13 +296,20 @@ def _shown_hint(exercise, check_name: str, misconception: str, either: bool = Fa
     return listed.get(misconception, check.hint)
 
 
+LINES_SAID = re.compile(r" \(at your lines? `[^`]+`(?: and `[^`]+`)?\)")
+
+
 def _told_as(hint: str | None, shown: str) -> bool:
     """Whether the hint is the one the spec shows; or, for one slip made at several places, the
     same places told as the error model tells a slip the cases cannot place (they cannot tell
     at which of them it is made: the same name, error_model._either). A claim that the code is
     right on square images is taken out where a square case failed (square_claims.py)."""
     opening, _, places = shown.partition(": ")
-    hint = AREA_EXAMPLE.sub("", hint or "")  # a count by area's example: one the student's
+    hint = (hint or "").removesuffix(FLOAT_TOO)  # a listed count's integer, in floats
+    if FLOAT_LINE in shown:  # the lines that make a count a float: the student's own, or none
+        shown = shown.replace(FLOAT_LINE, "")
+        hint = LINES_SAID.sub("", hint.replace(FLOAT_LINE, ""))
+    hint = AREA_EXAMPLE.sub("", hint)  # a count by area's example: one the student's
     # code counted (tiling.with_area_example), not in the sentence the model alone gives
     return hint in (shown, square_unclaimed(shown)) or (  # "(right only when H == W)" said
         opening.startswith("One slip, made at ") and hint == (  # only where it holds

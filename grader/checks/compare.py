@@ -114,6 +114,13 @@ def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def float_of_count(count, got) -> bool:
+    """Whether `got` is a float equal to the integer `count` (2.0 for 2): the count a mistake
+    gives, computed in floats (blind round 64's `np.floor((W - P) / P) + 1` per side)."""
+    return (_is_int(count) and isinstance(got, (float, np.floating))
+            and float(got) == int(count))
+
+
 def _compare_count(expected, got, explain: bool) -> Mismatch | None:
     if _is_int(got) and int(got) == int(expected):
         return None

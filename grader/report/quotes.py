@@ -69,7 +69,12 @@ ROOT_LINE = " (at your line that takes the square root)"  # said as the student'
 COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/order.axes_swapped's
 # words for a patch order (a test holds them the same): said with the student's line that
 # flattens so where one does (column_major.ordered)
-OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
+FLOAT_LINE = " (at your line that makes it one)"  # a count's float: the student's statements
+# that hold a step whose result is always a float (true division, float(), math.pow, a square
+# root), at most LINES_AT_MOST[FLOAT_LINE] of them (one per side: b64_12), else dropped
+OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
+             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5")}
+LINES_AT_MOST = {ROOT_LINE: 1, FLOAT_LINE: 2}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",

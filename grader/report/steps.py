@@ -18,7 +18,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import CAST, OWN_LINES, PLACED, Code, Source, cut
+from .quotes import CAST, LINES_AT_MOST, OWN_LINES, PLACED, Code, Source, cut
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP
@@ -51,7 +51,8 @@ def placed(hint: str | None, source: Source | None) -> str | None:
     for said, patterns in OWN_LINES.items():
         while said in hint:
             at = hint.index(said)
-            hint = hint[:at] + _line(hint[:at], patterns, source) + hint[at + len(said):]
+            hint = (hint[:at] + _line(hint[:at], patterns, source, LINES_AT_MOST[said])
+                    + hint[at + len(said):])
     if STEP is None or STEP not in hint:
         return hint
     return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
@@ -68,21 +69,35 @@ def _cast(hint: str, match: re.Match, source: Source) -> str:
     return match.group() if line is None else f"{CAST}at your line `{line}`"
 
 
-def _line(before: str, patterns: tuple[str, ...], source: Source) -> str:
+def _line(before: str, patterns: tuple[str, ...], source: Source, most: int = 1) -> str:
     """" (at your line `h = w = int((H * W // (p * p)) ** 0.5)`)" where exactly one statement of
     the function the sentence places holds one of the patterns, as the student wrote it (blind
-    round 62's b62_11); else nothing."""
-    line = _own_line(before, patterns, source)
-    return "" if line is None else f" (at your line `{line}`)"
+    round 62's b62_11), or " (at your lines `...` and `...`)" where up to `most` do (one per
+    side: b64_12); else nothing."""
+    lines = _own_lines(before, patterns, source, most)
+    if not lines:
+        return ""
+    quoted = " and ".join(f"`{line}`" for line in lines)
+    return f" (at your line{'s' if len(lines) > 1 else ''} {quoted})"
 
 
 def _own_line(before: str, patterns: tuple[str, ...], source: Source) -> str | None:
     """The one statement of the function the sentence places (its last "In `f`" in `before`)
     that holds one of `patterns`, tried in order, as the student wrote it; else None."""
+    lines = _own_lines(before, patterns, source, 1)
+    return lines[0] if lines else None
+
+
+def _own_lines(before: str, patterns: tuple[str, ...], source: Source, most: int) -> list[str]:
+    """The statements (one to `most`) of the function the sentence places that hold the first
+    of `patterns` some do, as the student wrote them; else none."""
     function = PLACED.findall(before)
     text = source.function_text(function[-1]) if function else None
-    return next((line for pattern in patterns
-                 if (line := statement(text, [pattern]) if text else None) is not None), None)
+    for pattern in patterns if text else ():
+        lines = statements(text, [pattern])
+        if 1 <= len(lines) <= most:
+            return lines
+    return []
 
 
 def _said(function: str, step: str, source: Source) -> str:
@@ -121,13 +136,20 @@ def statement(text: str | None, arguments: list[str]) -> str | None:
     """The one simple statement of the function `text` that holds each of `arguments`, itself
     or through a name an earlier statement bound to it alone (`x = patchify(image, P)`), quoted
     and cut to SHOWN characters; None when none does (the step spread over several), or several."""
+    found = statements(text, arguments)
+    return found[0] if len(found) == 1 else None
+
+
+def statements(text: str | None, arguments: list[str]) -> list[str]:
+    """Every simple statement of the function `text` that holds each of `arguments` (as
+    `statement` reads them), quoted and cut to SHOWN characters, in order."""
     text = textwrap.dedent(text or "")
     try:
         tree = ast.parse(text)
     except Exception:  # noqa: BLE001 - hostile text: SyntaxError, ValueError, RecursionError
-        return None
+        return []
     if not tree.body or not isinstance(tree.body[0], ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
+        return []
     simple = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
     bound: dict[str, int] = {}  # a name -> the argument bound to it, as it is (an alias)
     found = []
@@ -145,9 +167,11 @@ def statement(text: str | None, arguments: list[str]) -> str | None:
             if isinstance(target, ast.Name):
                 bound.pop(target.id, None)
                 bound.update({target.id: alias[0]} if alias else {})
-    if len(found) != 1:
-        return None
-    said = " ".join((ast.get_source_segment(text, found[0]) or ast.unparse(found[0])).split())
+    return [_shown(text, node) for node in found]
+
+
+def _shown(text: str, node: ast.stmt) -> str:
+    said = " ".join((ast.get_source_segment(text, node) or ast.unparse(node)).split())
     return said if len(said) <= SHOWN else cut(said, SHOWN - 3) + "..."
 
 

@@ -42,6 +42,7 @@ from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wron
 from .memory import MEMORY
 from .mistakes import (
     combination_names,
+    float_too,
     generated,
     named,
     output_matches,
@@ -444,8 +445,11 @@ class CallCheck(Kind):
         """(hint, name) of the misconception, or the combination, whose output `got` matches,
         else (None, None) (mistakes.py). `how` is the check's comparison; None (a case that
         should have raised) compares each wrong output the way its type suggests."""
-        return named(self, planned, lambda wrong: output_matches(wrong, got,
-                                                           how or default_compare(wrong)))
+        expected = planned.expectation()[0] if how is not None else None
+        hint, name = named(self, planned, lambda wrong: output_matches(
+            wrong, got, how or default_compare(wrong), expected))
+        return (hint if name is None else float_too(hint, planned.wrong_output(name)[1], got),
+                name)
 
     # --- the question sheet -------------------------------------------------------------------
 

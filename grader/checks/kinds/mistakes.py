@@ -25,7 +25,7 @@ from grader.spec.model import Check
 from grader.worker.values import Encoder, NotData, TooLarge
 
 from ..cases import PlannedCase
-from ..compare import agrees, alike, default_compare
+from ..compare import agrees, alike, default_compare, float_of_count
 from ..course import reference_function
 from ..results import FAILED, MISTAKE
 from .generalisations import case_arguments, is_square, reference_parameters
@@ -74,12 +74,29 @@ ELSEWHERE = 8  # the function's other failed cases a listed mistake is weighed o
 THIN = 3  # values a check ran below which a generated mistake is weighed on them too
 
 
-def output_matches(wrong, got, how) -> bool:
+def output_matches(wrong, got, how, expected=None) -> bool:
     """Whether a known-wrong output is the student's value under the comparison `how` (a count
-    exactly; nan where the student's is nan: a softmax without its max)."""
+    exactly; nan where the student's is nan: a softmax without its max). A count the student
+    computed in floats is the mistake's integer where it equals it (b64_12's 2.0 for the floor
+    count 2; float_too says the float), unless that integer is the `expected` count, given
+    where the match names the mistake: a right value in floats shows no such mistake, though
+    it is one the mistake, computed in floats, returns."""
     if how.mode == "count" and isinstance(wrong, float):
         return isinstance(got, (float, np.floating)) and float(got) == wrong
+    if how.mode == "count" and float_of_count(wrong, got):
+        return not float_of_count(expected, got)
     return agrees(wrong, got, how, equal_nan=True)
+
+
+FLOAT_TOO = " Your count is also a float (a number ending in .0): a count is an integer."
+
+
+def float_too(hint: str | None, wrong, got) -> str | None:
+    """`hint`, of the mistake whose integer output `wrong` the student's `got` equals in floats,
+    with the float said too (output_matches took one for the other)."""
+    if hint and float_of_count(wrong, got):
+        return hint + FLOAT_TOO
+    return hint
 
 
 def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: list) -> bool:

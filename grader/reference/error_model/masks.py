@@ -16,7 +16,12 @@ key, so the search tries it as the quiet part of a pair with a mask that hides a
 (`operators.diagonal`'s `np.tri(T, k=-1)`, each token hidden from itself: row 0 then reads only
 the output bias). And the hidden scores given -10000, added or as their value (`shallow_fill`:
 BERT's extended attention mask, GPT-2's masked_bias), which hides them only while the scores are
-small. An operator as in operators.py (`f(context, node) -> iterator of Change`).
+small. And the causal triangle turned around (`triangle_turned`: a mask written for (keys,
+queries) scores kept for (queries, keys) ones, Flux's `batched_triu!`), each query then seeing
+the later tokens: listed as a variant (misconceptions.attention_mask_transposed) that pairs with
+no rewrite, here an edit of its own step the search pairs with another step's (blind round 64's
+b64_08: with the heads split strided). An operator as in operators.py (`f(context, node) ->
+iterator of Change`).
 """
 from __future__ import annotations
 
@@ -105,6 +110,25 @@ def shallow_fill(context: Context, node: ast.AST) -> Iterator[Change]:
                      "-1e9.", lambda n, new=new: copy.deepcopy(new))
 
 
+def triangle_turned(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The causal triangle `np.tri(T)` (query i sees keys 0..i) turned around, its transpose: a
+    mask written for (keys, queries) scores, Julia's and MATLAB's layout (Flux's
+    `batched_triu!(mask, 0)`), kept for (queries, keys) ones (blind round 64's b64_08,
+    `np.triu(np.ones((T, T)))`). Each query then sees itself and the later tokens. An edit of its
+    own step, so the search pairs it with another step's (the heads split strided)."""
+    if not (isinstance(node, ast.Call) and callee(node) == "tri"
+            and not any(k.arg == "k" for k in node.keywords)):
+        return
+    yield Change("tri-turned",
+                 f"In {where(context)}, the causal mask is turned around, the upper triangle "
+                 "kept where the lower one belongs: each query sees itself and the later "
+                 "tokens, never the earlier ones (a mask written for scores laid out (keys, "
+                 "queries) kept for scores laid out (queries, keys)). Token i must see keys "
+                 "0..i: in the (queries, keys) scores that is the lower triangle, `np.tril`.",
+                 lambda n: ast.Attribute(n, "T", ast.Load()))
+
+
 OPERATORS = {"mask_swapped": mask_swapped,  # tried after sinusoids.OPERATORS
+             "triangle_turned": triangle_turned,
              "empty_rows_zeroed": empty_rows_zeroed,
              "shallow_fill": shallow_fill}
