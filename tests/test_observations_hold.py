@@ -136,6 +136,43 @@ def test_an_image_padded_to_tile_is_said_only_when_zeros_pad_it(grade):
 PADDED = "op:padded:patchify:image-padded-to-tile"
 
 
+HALF_WIDTH_SCALE = '''
+"""self_attention scaling each head's scores by (d // heads // 2) ** -0.5, sqrt(d_h // 2) where
+sqrt(d_h) belongs: a departure ~10x float16's, the same way as float16 q, k and v move it."""
+EXPECT = {}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    dh = d // heads
+    scale = (d // heads // 2) ** -0.5
+    outs = []
+    for h in range(heads):
+        cols = slice(h * dh, (h + 1) * dh)
+        q = x @ p["Wq"][:, cols] + p["bq"][cols]
+        k = x @ p["Wk"][:, cols] + p["bk"][cols]
+        v = x @ p["Wv"][:, cols] + p["bv"][cols]
+        scores = q @ k.T * scale
+        if causal:
+            scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+        outs.append(softmax(scores, axis=-1) @ v)
+    return np.concatenate(outs, axis=-1) @ p["Wo"] + p["bo"]
+'''
+
+
+def test_a_wrong_scale_is_not_told_it_computed_in_float16(grade):
+    """float16 is named where the student's values are nearer its rewrite than the reference
+    on every call (trial.explained): a wrong scale moves them the same way, ~10x farther; it is
+    named only where the departure is a rounding's size (trial.ROUNDING_SIZE)."""
+    results = grade(HALF_WIDTH_SCALE)
+    failed = [c for e in ("multi-head-attention", "no-causal-mask")
+              for c in results[e].checks if not c.passed]
+    assert failed and not any("steps_in" in (c.misconception or "") or "float16" in (c.hint or "")
+                              for c in failed), [(c.name, c.misconception) for c in failed]
+
+
 def test_where_the_zeros_go_is_said_only_where_the_cases_tell(grade):
     """Blind round 66's b66_14 pads evenly on both sides (vintage-models' patchify) and was told
     "zero-padded at the bottom and right" from a case one pixel short, where both places give the

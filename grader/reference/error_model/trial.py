@@ -27,6 +27,12 @@ EXPLAINED = 0.5  # a narrower float's rewrite explains the calls when the studen
 # rewrite than the reference
 
 
+ROUNDING_SIZE = 4  # and the student's value at most this many times the rewrite's own distance
+# from the reference: a rounding's size. A wrong scale, sqrt(d_h // 2), is ~10x float16's on the
+# calls of the checks, nearer the float16 rewrite than the reference on each (it moves the same
+# way), and was told it computed in float16; b60_06's float16 projections are 0.9x to 1.6x
+
+
 def _gap(a, b) -> float | None:
     """The root mean square of `a - b` over the values finite in both; None: not comparable."""
     try:
@@ -55,8 +61,9 @@ def explained(value, got, expected, same) -> float | None:
         return None
     if a.shape != b.shape or not np.array_equal(np.isfinite(a), np.isfinite(b)):
         return None
-    near, off = _gap(value, got), _gap(expected, got)
-    if near is None or off is None or not off > 0 or near > off:
+    near, off, own = _gap(value, got), _gap(expected, got), _gap(expected, value)
+    if (near is None or off is None or own is None or not off > 0 or near > off
+            or off > ROUNDING_SIZE * own):
         return None
     return near / off
 
