@@ -65,7 +65,12 @@ CAST = "the cast "  # before a quote of a cast the student's code may make (`x.a
 ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
 # holds one of OWN_LINES' patterns where exactly one statement of their function does
 # (steps.placed), else dropped; as it is without a source (the words are true)
-OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5")}
+FOURTH_ROOT_LINE = " (at your line that takes the fourth root)"  # likewise, a root of a root
+SHARE_LINES = {k: f" (at your line that divides by {k})" for k in (2, 3)}  # a width's share
+OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
+             FOURTH_ROOT_LINE: ("** 0.25", "** -0.25", "** .25", "** -.25", "** (1 / 4)",
+                                "** (-1 / 4)", "sqrt(math.sqrt(", "sqrt(np.sqrt("),
+             **{line: (f"// {k}", f"/ {k}") for k, line in SHARE_LINES.items()}}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
