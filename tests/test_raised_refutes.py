@@ -70,11 +70,13 @@ def test_a_scale_that_raises_where_d_h_is_small_is_not_called_no_scale(grade):
 
 
 def test_a_scale_that_is_1_on_every_call_is_told_by_the_values_it_gives(grade):
-    """The visible causal check's calls all have d_h = 4: there the same scale is 1, the values
-    are unscaled attention's, and "not scaled" reproduces every call; but the code has a scale.
-    The hint says what the values show (the scores come out unscaled on these calls), not that
-    the code has no scale."""
-    results = grade(_self_attention("(d // heads // 3) ** -0.25"))
+    """The visible causal check's calls all have d_h = 4: there sqrt(d_h // 4) is 1, the values
+    are unscaled attention's, and "not scaled" reproduces every call; but the code has a scale,
+    and no formula the error model makes gives the hidden causal check's ZeroDivisionError where
+    d_h < 4 too. The hint says what the values show (the scores come out unscaled on these
+    calls), not that the code has no scale. (Of sqrt(d_h // 3), which the error model makes, the
+    formula is told: test_scale_sizes.py.)"""
+    results = grade(_self_attention("(d // heads // 4) ** -0.25"))
     check = _check(results, "no-causal-mask", "causal=True gives GPT's mask")
     assert not check.passed and check.misconception == "attention_no_scale"
     assert "are not scaled" not in check.hint

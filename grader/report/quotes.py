@@ -72,9 +72,14 @@ COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/orde
 FLOAT_LINE = " (at your line that makes it one)"  # a count's float: the student's statements
 # that hold a step whose result is always a float (true division, float(), math.pow, a square
 # root), at most LINES_AT_MOST[FLOAT_LINE] of them (one per side: b64_12), else dropped
+FOURTH_ROOT_LINE = " (at your line that takes the fourth root)"  # likewise, a root of a root
+SHARE_LINES = {k: f" (at your line that divides by {k})" for k in (2, 3)}  # a width's share
 OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
-             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5")}
-LINES_AT_MOST = {ROOT_LINE: 1, FLOAT_LINE: 2}
+             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5"),
+             FOURTH_ROOT_LINE: ("** 0.25", "** -0.25", "** .25", "** -.25", "** (1 / 4)",
+                                "** (-1 / 4)", "sqrt(math.sqrt(", "sqrt(np.sqrt("),
+             **{line: (f"// {k}", f"/ {k}") for k, line in SHARE_LINES.items()}}
+LINES_AT_MOST = {FLOAT_LINE: 2}  # statements quoted at most for a marker (else 1)
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",

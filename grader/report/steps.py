@@ -51,7 +51,7 @@ def placed(hint: str | None, source: Source | None) -> str | None:
     for said, patterns in OWN_LINES.items():
         while said in hint:
             at = hint.index(said)
-            hint = (hint[:at] + _line(hint[:at], patterns, source, LINES_AT_MOST[said])
+            hint = (hint[:at] + _line(hint[:at], patterns, source, LINES_AT_MOST.get(said, 1))
                     + hint[at + len(said):])
     if STEP is None or STEP not in hint:
         return hint

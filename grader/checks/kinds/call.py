@@ -41,6 +41,7 @@ from .generalisations import explained
 from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
 from .mistakes import (
+    bettered,
     combination_names,
     float_too,
     generated,
@@ -315,6 +316,8 @@ class CallCheck(Kind):
         if result.misconception and unexplained_elsewhere(self, planned, result.misconception,
                                                           elsewhere):
             result = self._unnamed(result, planned)
+        result = bettered(result, self, ran, failing, others, elsewhere)  # a mistake that
+        # reproduces the function's other failures too, where the listed one does not
         worker = memory.worker if own else None
         result = remedied(generated(result, self, ran, failing, others, elsewhere), self, ran,
                           worker, result)  # a reading's fix (`image[..., None]`) borne out

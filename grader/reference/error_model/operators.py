@@ -12,6 +12,7 @@ import inspect
 import re
 from collections.abc import Iterator
 
+from . import scales
 from .activations import ACTIVATIONS
 from .change import (
     EFFECT,
@@ -240,18 +241,9 @@ def _sqrt(node: ast.AST) -> bool:
             and not node.keywords)
 
 
-def _width(arg: ast.AST) -> ast.AST | None:
-    """`q.shape[-1] * q.shape[-3]` (a head's width times the heads: the model width d) for an
-    argument `q.shape[-1]`; None for another argument."""
-    if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
-            and arg.value.attr == "shape" and literal(arg.slice) == -1):
-        heads = ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
-        return ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
-    return None
-
-
 def constant(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A constant changed: eps among EPSILONS; the scale sqrt(d_h) as d_h, sqrt(d) or d."""
+    """A constant changed: eps among EPSILONS; the scale sqrt(d_h) as d_h, sqrt(d) or d, or as
+    another power of another size (scales.py)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, float) and \
             0 < node.value < 1e-2:
         for new in EPSILONS:
@@ -259,21 +251,9 @@ def constant(context: Context, node: ast.AST) -> Iterator[Change]:
                 yield Change(f"eps={new:g}",
                              f"In {where(context)}, eps is {new:g}; {whose(context, EPS_STATED)}"
                              f" is {node.value:g}.", lambda n, new=new: ast.Constant(new))
-    if _sqrt(node) and "shape" in code(node.args[0]):
-        size = code(node.args[0])
-        yield Change("scale=d_h", f"In {where(context)}, the scores are divided by {size} "
-                     f"itself (d_h) instead of its square root sqrt(d_h).",
-                     lambda n: n.args[0])
-        width = _width(node.args[0])
-        if width is not None:
-            yield Change("scale=sqrt(d)",
-                         f"In {where(context)}, the scores are divided by sqrt(d), the model "
-                         f"width, instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
-                         lambda n: _with_arg(n, _width(n.args[0])))
-            yield Change("scale=d",
-                         f"In {where(context)}, the scores are divided by d, the model width, "
-                         f"instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
-                         lambda n: _width(n.args[0]))
+    if _sqrt(node) and "shape" in code(node.args[0]):  # the scale (scales.py)
+        yield from scales.lecture_scales(context, node)
+        yield from scales.other_sizes(context, node)
 
 
 def _with_arg(node: ast.Call, arg: ast.AST) -> ast.Call:

@@ -18,13 +18,15 @@ named where the student's code raised on a call it returns a value for (the hidd
 <= 2 raises ZeroDivisionError), and the visible causal check, whose calls all have d_h = 4 (the
 scale 1), is told what the values show: "Your values are those of attention whose scores come out
 unscaled on these calls ... (if your code has a scale, on these calls it acts as 1: check how it is
-computed)". A hint would say that the scale uses `attn_ch = width // heads // 3`, a third of d_h
-(a fused qkv's width read for one head's): use `width // heads`. In unnamed/; EXPECT holds what
-must hold today: the points lost, and no cause named the file does not make.
+computed)". Named since (error_model/scales.py): every failed attention check says the scores
+are divided by sqrt(d_h // 3) where sqrt(d_h) belongs, at the line `attn_ch = width // heads //
+3`; the visible causal check (d_h = 4 only, where the formula is 1) says it too, as the formula
+that reproduces the function's other calls, where "not scaled" raises none of their
+ZeroDivisionErrors (kinds/mistakes.bettered).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
-          'no-causal-mask': 'attention_no_scale'}  # told as what the values show (above)
+EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(d_h//3)',
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d_h//3)'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -1,0 +1,148 @@
+"""The attention scores divided by the wrong size: `math.sqrt(q.shape[-1])` (the lecture's
+sqrt(d_h), d_h = q.shape[-1] the width of each head, q [..., heads, T, d_h]) as another power of
+another size of q. `operators.constant` yields these edits at the reference's square root of a
+shape; they are named as its own (`op:constant:...:scale=...`).
+
+- d_h itself, sqrt(d) or d (d = d_h * heads, the model width): the scale read off the whole
+  width, or its root left off;
+- the square root of a share of a width, d_h // k or d // k with k = 2 or 3: a fused
+  projection's width read as one's (blind round 63's b63_15, glide's QKVMultiheadAttention
+  ported to separate q, k, v: `attn_ch = width // heads // 3`, a third of d_h, in
+  `1 / math.sqrt(math.sqrt(attn_ch))` on q and on k);
+- the fourth root of one of these widths: d_h ** -0.25, which belongs on q and on k both
+  (whisper's), put on one of them only.
+
+Each edit computes its scale as a number, as `1 / math.sqrt(size)` and `size ** -0.5` do: where
+the size is 0 (d_h // 3 for d_h < 3) that raises ZeroDivisionError, and a student's code that
+raises it there is reproduced; one that divides an array by 0.0 gets no raise, and is not. What
+a formula says beyond the values is named only where the calls that show it (its value not the
+lecture's; one token shows no scale) read at least two of its sizes, a share of 0 counted as one
+(`varies`): on one size, a constant (no scale, the listed `attention_no_scale`, where the
+formula is 1) or another formula of the same value cannot be told from it. The
+sentence says the student's line that computes the share or the root where their function holds
+one (report/steps.py, quotes.OWN_LINES).
+
+Pieces of other operators say the rest of the scales: no scale (`term`'s division left out), the
+size read at another axis (`index`: T, or heads), a fixed width (`fixed.py`), `** 1/2`
+(`half_power`).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+
+from grader.report.quotes import FOURTH_ROOT_LINE, SHARE_LINES
+
+from .change import Change, Context, code, literal, near_checked, where, with_first
+from .evidence import agree, fresh
+from .tree import PREFIX
+
+SHARES = (2, 3)  # a fused k, v width (2 * d_h) or q, k, v width (3 * d_h) read as one's
+SCALE = f"{PREFIX}size_root"
+# the scales a rewrite computed, while `varies` runs: one list per thread (a class's
+# submissions may be graded in threads of one process, each searching on its own)
+READ: ContextVar[list | None] = ContextVar("scale_sizes_read", default=None)
+
+
+def size_root(size, power: float) -> float:
+    """`size ** power`, the divisor of the scores, as a scale computed as a number: where `size`
+    is 0, ZeroDivisionError, as `1 / math.sqrt(0)` and `0 ** -0.5` raise (recorded while
+    `varies` asks)."""
+    read = READ.get()
+    if read is not None:
+        read.append(int(size))
+    if size == 0:
+        raise ZeroDivisionError("float division by zero")
+    return float(size) ** power
+
+
+def varies(rewritten, calls, same) -> bool:
+    """Whether the calls on which the rewrite's scale shows (its value not the reference's, a
+    raise included) read two different sizes: on one, the calls cannot tell the formula from
+    a constant or from another formula of that value."""
+    shown = set()
+    for call in calls:
+        read = []
+        token = READ.set(read)
+        try:
+            value = rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except ZeroDivisionError:
+            value = None
+        except Exception:  # noqa: BLE001, S112 - another raise shows no scale
+            continue
+        finally:
+            READ.reset(token)
+        if value is None or not agree(same, call.expected, value):
+            shown.update(read)
+    return len(shown) >= 2
+
+
+def width(arg: ast.AST) -> ast.AST | None:
+    """`q.shape[-1] * q.shape[-3]` (a head's width times the heads: the model width d) for an
+    argument `q.shape[-1]`; None for another argument."""
+    if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
+            and arg.value.attr == "shape" and literal(arg.slice) == -1):
+        heads = ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
+        return ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
+    return None
+
+
+def lecture_scales(context: Context, node: ast.Call) -> Iterator[Change]:
+    """sqrt(d_h) as d_h, sqrt(d) or d: the root left off, the model width read for d_h."""
+    size = code(node.args[0])
+    yield Change("scale=d_h", f"In {where(context)}, the scores are divided by {size} "
+                 f"itself (d_h) instead of its square root sqrt(d_h).",
+                 lambda n: n.args[0])
+    if width(node.args[0]) is not None:
+        yield Change("scale=sqrt(d)",
+                     f"In {where(context)}, the scores are divided by sqrt(d), the model "
+                     f"width, instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
+                     lambda n: with_first(n, width(n.args[0])))
+        yield Change("scale=d",
+                     f"In {where(context)}, the scores are divided by d, the model width, "
+                     f"instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
+                     lambda n: width(n.args[0]))
+
+
+# (name, what it is, how the rewrite reads it from `q.shape[-1]`) of each width a scale may use
+WIDTHS: tuple[tuple[str, str, Callable[[ast.AST], ast.AST | None]], ...] = (
+    ("d_h", "the head width", copy.deepcopy),
+    ("d", "the model width d = d_h * heads", width),
+)
+SHARE_WORDS = {2: "half", 3: "a third"}
+
+
+def _sizes() -> Iterator[tuple[str, str, Callable, int | None]]:
+    """(formula, words, its reading from `q.shape[-1]`, its k or None) of each size a wrong
+    scale may use: d_h and d, and each one's share d_h // k (rounded down)."""
+    for name, words, read in WIDTHS:
+        yield name, words, read, None
+        for k in SHARES:
+            yield (f"{name} // {k}", f"{SHARE_WORDS[k]} of {words} (rounded down)",
+                   lambda arg, read=read, k=k: ast.BinOp(read(arg), ast.FloorDiv(),
+                                                         ast.Constant(k)), k)
+
+
+def other_sizes(context: Context, node: ast.Call) -> Iterator[Change]:
+    """sqrt(d_h) as the square root of a share of a width (d_h // 3: a fused q, k, v width read
+    as one head's) or as the fourth root of a width (d_h ** -0.25 put on q only). Not a share's
+    fourth root (both slips at once): where the share is 0 or 1 it is the share's square root,
+    and the generated inputs' heads are at most 4 wide."""
+    if width(node.args[0]) is None or not near_checked(context):
+        return
+    lecture = code(node)
+    for formula, words, read, k in _sizes():
+        power = 0.5 if k else 0.25  # sqrt(d_h) is the lecture's, sqrt(d) lecture_scales'
+        said = f"sqrt({formula})" if k else f"{formula} ** 0.25"
+        what = (f"the square root of {words}; {formula} is 0 where {formula.split()[0]} < {k}"
+                if k else f"the fourth root of {words} (a factor d_h ** -0.25 on q and on k "
+                "both makes 1/sqrt(d_h); on one of them only, a fourth root)")
+        yield Change(f"scale={said.replace(' ', '')}",
+                     f"In {where(context)}, the scores are divided by {said}"
+                     f"{SHARE_LINES[k] if k else FOURTH_ROOT_LINE} where sqrt(d_h) = `{lecture}` "
+                     f"belongs (d_h = d // heads, the width of each head): {what}.",
+                     lambda n, read=read, power=power: ast.Call(
+                         ast.Name(SCALE, ast.Load()), [read(n.args[0]), ast.Constant(power)], []),
+                     ((SCALE, size_root),), holds=varies)
