@@ -72,9 +72,35 @@ COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/orde
 FLOAT_LINE = " (at your line that makes it one)"  # a count's float: the student's statements
 # that hold a step whose result is always a float (true division, float(), math.pow, a square
 # root), at most LINES_AT_MOST[FLOAT_LINE] of them (one per side: b64_12), else dropped
+READ_LINE = " (at your line that does so)"  # a kernel flipped or a window read backwards
+# (error_model/contractions.kernel_flipped): the student's statement that reads an array at
+# offsets subtracted from an anchor (`subtracted`) or flips one, else dropped
+
+
+def subtracted(node: ast.AST) -> bool:
+    """Whether `node` reads an array at offsets subtracted on its first two axes, `x[r - ki, c -
+    kj]` or `x[r - ki][c - kj]`, neither a number taken away: a window read backwards from its
+    anchor (b67_08's `image[i * stride - _i, j * stride - _j]`), not `x[i - 1, j - 1]`."""
+    def less(part: ast.AST) -> bool:
+        return (isinstance(part, ast.BinOp) and isinstance(part.op, ast.Sub)
+                and not isinstance(part.right, ast.Constant))
+
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Subscript):
+            continue
+        if isinstance(sub.slice, ast.Tuple) and len(sub.slice.elts) >= 2:
+            if less(sub.slice.elts[0]) and less(sub.slice.elts[1]):
+                return True
+        elif less(sub.slice) and isinstance(sub.value, ast.Subscript) and less(sub.value.slice):
+            return True
+    return False
+
+
 OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
-             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5")}
-LINES_AT_MOST = {ROOT_LINE: 1, FLOAT_LINE: 2}
+             FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5"),
+             READ_LINE: (subtracted, "[::-1, ::-1]", "flip(", "rot90(")}  # a pattern: a
+# token pattern a statement holds (Code.holds), or a test of its code's tree
+LINES_AT_MOST = {ROOT_LINE: 1, FLOAT_LINE: 2, READ_LINE: 1}
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"
 _NOT_NOUNS = frozenset({"of", "is", "are", "as", "to", "by", "with", "in", "at", "from", "for",
