@@ -74,11 +74,37 @@ FLOAT_LINE = " (at your line that makes it one)"  # a count's float: the student
 # root), at most LINES_AT_MOST[FLOAT_LINE] of them (one per side: b64_12), else dropped
 FOURTH_ROOT_LINE = " (at your line that takes the fourth root)"  # likewise, a root of a root
 SHARE_LINES = {k: f" (at your line that divides by {k})" for k in (2, 3)}  # a width's share
+READ_LINE = " (at your line that does so)"  # a kernel flipped or a window read backwards
+# (error_model/contractions.kernel_flipped): the student's statement that reads an array at
+# offsets subtracted from an anchor (`subtracted`) or flips one, else dropped
+
+
+def subtracted(node: ast.AST) -> bool:
+    """Whether `node` reads an array at offsets subtracted on its first two axes, `x[r - ki, c -
+    kj]` or `x[r - ki][c - kj]`, neither a number taken away: a window read backwards from its
+    anchor (b67_08's `image[i * stride - _i, j * stride - _j]`), not `x[i - 1, j - 1]`."""
+    def less(part: ast.AST) -> bool:
+        return (isinstance(part, ast.BinOp) and isinstance(part.op, ast.Sub)
+                and not isinstance(part.right, ast.Constant))
+
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Subscript):
+            continue
+        if isinstance(sub.slice, ast.Tuple) and len(sub.slice.elts) >= 2:
+            if less(sub.slice.elts[0]) and less(sub.slice.elts[1]):
+                return True
+        elif less(sub.slice) and isinstance(sub.value, ast.Subscript) and less(sub.value.slice):
+            return True
+    return False
+
+
 OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
              FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5"),
              FOURTH_ROOT_LINE: ("** 0.25", "** -0.25", "** .25", "** -.25", "** (1 / 4)",
                                 "** (-1 / 4)", "sqrt(math.sqrt(", "sqrt(np.sqrt("),
-             **{line: (f"// {k}", f"/ {k}") for k, line in SHARE_LINES.items()}}
+             **{line: (f"// {k}", f"/ {k}") for k, line in SHARE_LINES.items()},
+             READ_LINE: (subtracted, "[::-1, ::-1]", "flip(", "rot90(")}  # a pattern: a
+# token pattern a statement holds (Code.holds), or a test of its code's tree
 LINES_AT_MOST = {FLOAT_LINE: 2}  # statements quoted at most for a marker (else 1)
 _EFFECT = re.compile(re.escape(EFFECT) + r"(`([^`\n]+)`)(, )?")
 _APPOSITIVE = re.compile(r"\b([Tt]he)((?: [a-z]+(?:'s)?){1,3}) $")  # "the linear map's output"

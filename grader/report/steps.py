@@ -142,7 +142,8 @@ def statement(text: str | None, arguments: list[str]) -> str | None:
 
 def statements(text: str | None, arguments: list[str]) -> list[str]:
     """Every simple statement of the function `text` that holds each of `arguments` (as
-    `statement` reads them), quoted and cut to SHOWN characters, in order."""
+    `statement` reads them; an argument that is a test of the statement's code's tree, where
+    that test holds), quoted and cut to SHOWN characters, in order."""
     text = textwrap.dedent(text or "")
     try:
         tree = ast.parse(text)
@@ -158,11 +159,13 @@ def statements(text: str | None, arguments: list[str]) -> list[str]:
             continue
         code = Code(ast.unparse(node.value))
         names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-        held = {i for i, a in enumerate(arguments) if code.holds(a)}
+        held = {i for i, a in enumerate(arguments)
+                if (a(node.value) if callable(a) else code.holds(a))}
         held |= {bound[name] for name in names if name in bound}
         if len(held) == len(arguments):
             found.append(node)
-        alias = [i for i, a in enumerate(arguments) if Code(a).joined == code.joined]
+        alias = [i for i, a in enumerate(arguments)
+                 if not callable(a) and Code(a).joined == code.joined]
         for target in node.targets if isinstance(node, ast.Assign) else ():
             if isinstance(target, ast.Name):
                 bound.pop(target.id, None)

@@ -6,19 +6,25 @@ out, (C, k, k), and multiplies them with a kernel flattened as (k, k, C): right 
 only. And a bias added inside the sum, once per summed value (`(window * K + b).sum(...)`). And
 the output channels counted from the kernel's first axis (cs231n's `conv_forward_naive`, `F, C,
 HH, WW = w.shape`, torch's (out, in, k, k) Conv2d weight), a loop `for o in range(K.shape[0])`
-over `K[:, :, :, o]` where the lecture's kernel is (k, k, C, d). Each is an operator as in
-operators.py (`f(context, node) -> iterator of Change`).
+over `K[:, :, :, o]` where the lecture's kernel is (k, k, C, d). And a kernel flipped, a
+textbook convolution where a layer's is a cross-correlation, or its windows read backwards from
+their anchors (`x[i * s - a]`). Each is an operator as in operators.py (`f(context, node) ->
+iterator of Change`).
 """
 from __future__ import annotations
 
 import ast
+import copy
 import math
 from collections.abc import Iterator
 
 import numpy as np
 
+from grader.report.quotes import READ_LINE  # their line, or none (report/steps.py)
+
 from .change import Change, Context, callee, code, literal, where
 from .tree import PREFIX
+from .window_sites import strided_windows, windowed_image
 
 
 def flattened_each_own_way(a: np.ndarray, b: np.ndarray, a_axes, b_axes,
@@ -165,12 +171,29 @@ def bias_inside(context: Context, node: ast.AST) -> Iterator[Change]:
                      ((bound, counted_bias),))
 
 
+def read_backwards(windows: np.ndarray, image: np.ndarray, stride: int) -> np.ndarray:
+    """`windows` [H', W', C, k, k] (every `stride`-th of `image`'s) as a loop reads them that
+    subtracts each offset from its window's anchor, `image[i * stride - a, j * stride - b]` for
+    offset (a, b) of window (i, j): the window that ends at the anchor, backwards, where an
+    offset before the image's first row or column is a negative index, which numpy wraps round
+    to its far edge (and an index past it raises, as the loop's does)."""
+    windows, image = np.asarray(windows), np.asarray(image)
+    image = image[..., None] if image.ndim == 2 else image  # [H, W, C]
+    (rows, columns), (tall, wide) = windows.shape[:2], windows.shape[3:5]
+    at_rows = np.arange(rows)[:, None] * stride - np.arange(tall)  # [H', k]: i * s - a
+    at_columns = np.arange(columns)[:, None] * stride - np.arange(wide)  # [W', k]
+    read = image[at_rows[:, None, :, None], at_columns[None, :, None, :]]  # [H', W', k, k, C]
+    return read.transpose(0, 1, 4, 2, 3)
+
+
 def kernel_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
     """A kernel flipped before it is applied, as a textbook convolution does
     (`scipy.signal.convolve2d`, `np.convolve`): `np.tensordot(windows, K, axes=([3, 4, 2], [0,
     1, 2]))` with `K[::-1, ::-1]`, where a convolutional layer computes the cross-correlation.
-    Only a contraction over the second operand's first two axes, a name (the kernel's rows and
-    columns)."""
+    Or the textbook's `x[i - k]` kept in a loop over strided windows, each window read backwards
+    from its anchor (`read_backwards`: the kernel flipped over the window that ends there,
+    blind round 67's b67_08). Only a contraction over the second operand's first two axes, a
+    name (the kernel's rows and columns)."""
     if not (isinstance(node, ast.Call) and callee(node) == "tensordot" and len(node.args) >= 2
             and isinstance(node.args[1], ast.Name)):
         return
@@ -180,11 +203,31 @@ def kernel_flipped(context: Context, node: ast.AST) -> Iterator[Change]:
     kernel = node.args[1].id
     flipped = ast.parse(f"{kernel}[::-1, ::-1]", mode="eval").body
     yield Change(f"{kernel}-flipped",
-                 f"In {where(context)}, the kernel `{kernel}` is flipped, `{kernel}[::-1, "
-                 f"::-1]`, as a textbook convolution does (scipy.signal.convolve2d, "
+                 f"In {where(context)}, the kernel `{kernel}` is flipped{READ_LINE}, `{kernel}"
+                 "[::-1, ::-1]`, as a textbook convolution does (scipy.signal.convolve2d, "
                  "np.convolve): a convolutional layer computes the cross-correlation, each "
                  "window times the kernel as it is.",
                  lambda n: ast.Call(n.func, [n.args[0], flipped, *n.args[2:]], n.keywords))
+    strided = strided_windows(context.instance.node)
+    if strided is None or code(node.args[0]) != strided.value.id:
+        return
+    image = windowed_image(context.instance.node, strided.value.id)
+    if image is None:
+        return
+    step = strided.slice.elts[0].step
+    bound = f"{PREFIX}read_backwards"
+    yield Change("windows-read-backwards",
+                 f"In {where(context)}, each window is read backwards from its anchor"
+                 f"{READ_LINE}: offset (a, b) of window (i, j) is `image[i * stride - a, j * "
+                 "stride - b]`, a textbook convolution's `x[i - k]` (the kernel flipped over the "
+                 "window that ends at the anchor), where a convolutional layer reads forwards "
+                 "from it, `image[i * stride + a, j * stride + b]`; the offsets before the first "
+                 "row and column are negative indices, which numpy wraps round to the image's "
+                 "far edge.",
+                 lambda n: ast.Call(n.func, [ast.Call(ast.Name(bound, ast.Load()), [
+                     n.args[0], copy.deepcopy(image), copy.deepcopy(step)], []), *n.args[1:]],
+                     n.keywords),
+                 ((bound, read_backwards),))
 
 
 def counted_from_first_axis(a: np.ndarray, b: np.ndarray, a_axes, b_axes) -> np.ndarray:
