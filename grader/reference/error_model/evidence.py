@@ -66,6 +66,28 @@ def recorded(variable, rewritten, calls) -> list:
     return seen
 
 
+def sizes_shown(variable, rewritten, calls, same, raised: tuple = ()) -> bool:
+    """Whether the calls on which a rewrite's size-dependent edit shows (its value not the
+    reference's, or a raise of a type in `raised`) read two different sizes, as the edit appends
+    them to the list `variable` (a ContextVar) while it runs: on one size the calls cannot tell
+    a formula of the size from a constant of that value (fixed.py, scales.py)."""
+    shown = set()
+    for call in calls:
+        read: list = []
+        token = variable.set(read)
+        try:
+            value = rewritten(*fresh(call.args), **fresh(call.kwargs))
+        except raised:
+            value = None
+        except Exception:  # noqa: BLE001, S112 - another raise shows no size
+            continue
+        finally:
+            variable.reset(token)
+        if value is None or not agree(same, call.expected, value):
+            shown.update(int(size) for size in read)
+    return len(shown) >= 2
+
+
 def elements(value) -> int:
     if isinstance(value, np.ndarray):
         return value.size

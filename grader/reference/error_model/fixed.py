@@ -43,7 +43,7 @@ from contextvars import ContextVar
 import numpy as np
 
 from .change import Change, Context, callee, code, near_checked, slug, where, whose
-from .evidence import agree, fresh
+from .evidence import fresh, sizes_shown
 from .tree import PREFIX
 
 WIDTHS = {16: "LeViT's `key_dim=16`, `key_dim ** -0.5`",  # head widths public code fixes
@@ -67,19 +67,7 @@ def _sizes_vary(rewritten, calls, same) -> bool:
     """Whether the calls where the fixed scale shows (the value is not the lecture's) read two
     different sizes: on one size, or where the scale changes nothing (one token), the calls
     cannot tell a fixed number from one derived from the size."""
-    shown = set()
-    for call in calls:
-        read = []
-        token = READ.set(read)
-        try:
-            value = rewritten(*fresh(call.args), **fresh(call.kwargs))
-        except Exception:  # noqa: BLE001, S112 - a raising call shows no scale
-            continue
-        finally:
-            READ.reset(token)
-        if not agree(same, call.expected, value):
-            shown.update(int(size) for size in read)
-    return len(shown) >= 2
+    return sizes_shown(READ, rewritten, calls, same)
 
 
 def _size(node: ast.AST) -> bool:

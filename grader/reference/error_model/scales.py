@@ -36,7 +36,7 @@ from contextvars import ContextVar
 from grader.report.quotes import FOURTH_ROOT_LINE, SHARE_LINES
 
 from .change import Change, Context, code, literal, near_checked, where, with_first
-from .evidence import agree, fresh
+from .evidence import sizes_shown
 from .tree import PREFIX
 
 SHARES = (2, 3)  # a fused k, v width (2 * d_h) or q, k, v width (3 * d_h) read as one's
@@ -59,24 +59,10 @@ def size_root(size, power: float) -> float:
 
 
 def varies(rewritten, calls, same) -> bool:
-    """Whether the calls on which the rewrite's scale shows (its value not the reference's, a
-    raise included) read two different sizes: on one, the calls cannot tell the formula from
-    a constant or from another formula of that value."""
-    shown = set()
-    for call in calls:
-        read = []
-        token = READ.set(read)
-        try:
-            value = rewritten(*fresh(call.args), **fresh(call.kwargs))
-        except ZeroDivisionError:
-            value = None
-        except Exception:  # noqa: BLE001, S112 - another raise shows no scale
-            continue
-        finally:
-            READ.reset(token)
-        if value is None or not agree(same, call.expected, value):
-            shown.update(read)
-    return len(shown) >= 2
+    """Whether the calls on which the rewrite's scale shows (a ZeroDivisionError included) read
+    two different sizes: on one, the calls cannot tell the formula from a constant or from
+    another formula of that value."""
+    return sizes_shown(READ, rewritten, calls, same, (ZeroDivisionError,))
 
 
 def width(arg: ast.AST) -> ast.AST | None:
