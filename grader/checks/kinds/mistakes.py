@@ -126,20 +126,23 @@ def bettered(result, check: Check, ran: list, failing: int, others: list = (),
              wrong: list = ()):
     """`result` naming, instead of the listed mistake it names, the one mistake the error model
     reproduces on every call `ran` and on those of `wrong` (the function's other failed cases)
-    the listed one does not reproduce: a raise where it returns a value, or another value. A
+    the listed one does not reproduce by a raise where it returns a value; one rewrite, never a
+    pair (its other part may not touch this check's calls). A
     scale of sqrt(d_h // 3) is 1, "no scale", where d_h is 3 to 5, the visible causal check's
     every call; the hidden ones raise ZeroDivisionError where d_h < 3, and that formula of the
     sizes reproduces both. Else `result` as it is (its hint says what its values show)."""
     name = result.misconception
     if result.status != FAILED or not name or name.startswith("op:") or check.integration:
         return result
-    unmade = [(p, o) for p, o in wrong if p.expectation()[1] is None
+    unmade = [(p, o) for p, o in wrong if p.expectation()[1] is None and o.status == "raised"
               and _unmade(check, p, o, name)][:ELSEWHERE]
-    if not unmade:
+    if not unmade:  # other values: a second mistake there is as likely (attention_two_bugs)
         return result
     found = generated(replace(result, misconception=None), check, [*ran, *unmade], failing,
                       others)
-    return result if found.misconception is None else found
+    if found.misconception is None or JOIN in found.misconception:  # a pair's other part may
+        return result  # play no part in this check's calls (a mask where none is asked for)
+    return found
 
 
 def _unmade(check: Check, planned: PlannedCase, outcome, name: str) -> bool:

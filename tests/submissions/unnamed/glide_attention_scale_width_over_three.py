@@ -23,6 +23,10 @@ are divided by sqrt(d_h // 3) where sqrt(d_h) belongs, at the line `attn_ch = wi
 3`; the visible causal check (d_h = 4 only, where the formula is 1) says it too, as the formula
 that reproduces the function's other calls, where "not scaled" raises none of their
 ZeroDivisionErrors (kinds/mistakes.bettered).
+Back in unnamed/ at the session's end (the same session): its scale is named on every failed
+attention check, but the student bundle (no error model, visible cases only) points its
+encoder-block stand-in note at multi-head-attention where the full grader points at
+no-causal-mask (test_bundle compares buggy/ files): to be made one before it returns to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(d_h//3)',
