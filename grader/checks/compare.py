@@ -130,7 +130,7 @@ def _compare_count(expected, got, explain: bool) -> Mismatch | None:
         # rewrite of the reference (error_model.counts) and the student's code both return
     if not explain:
         return DIFFERENT
-    if isinstance(got, (float, np.floating)) and float(got) == float(expected):
+    if float_of_count(expected, got):  # a float expected and equal returned None above
         return Mismatch(f"{expected} (an integer)", describe(got),
                         "the value is right but it is a float: a count is an integer. "
                         "Compute it in integers (// rather than /, ** rather than math.pow), "
