@@ -53,6 +53,13 @@ def test_the_pools_are_read_only_views_equal_to_the_npz_ones():
         assert np.array_equal(pool, own.pools[name])
 
 
+def test_the_body_is_read_in_place_not_copied():
+    """A cold grade reads the file once: the pools and the kept calls are views of its bytes."""
+    data = compiled_folder.path_of(EXERCISES).read_bytes()
+    _, body = compiled_folder.parse(data)
+    assert isinstance(body, memoryview) and body.obj is data
+
+
 def test_a_cold_plan_sends_the_kept_bytes(monkeypatch):
     """The planned cases carry the compiled encoding: nothing is encoded again."""
     encoded = []
