@@ -901,7 +901,8 @@ def test_a_stand_in_note_points_at_the_exercise_where_the_helper_loses_most(grad
     """Round 53 (b53_07): a self_attention scaled by sqrt(d) fails no-causal-mask (3 points)
     and multi-head-attention (6), named in both; the encoder-block note said "which is wrong:
     see no-causal-mask" (the first that failed), whose mask is right. It points at the exercise
-    where the helper's mistake is named and loses most."""
+    where the helper loses most on the visible checks (what the student bundle sees too: b63_15's
+    note differed there when it weighed which mistakes were named)."""
     results = graded[submission]
     lost = {i: results[i].max_score - results[i].score
             for i in ("no-causal-mask", "multi-head-attention")}

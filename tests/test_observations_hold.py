@@ -136,6 +136,40 @@ def test_an_image_padded_to_tile_is_said_only_when_zeros_pad_it(grade):
 PADDED = "op:padded:patchify:image-padded-to-tile"
 
 
+PADDED_AT = '''
+"""patchify zero-padding an image P does not tile to a multiple of P, SPLIT (before, after)."""
+EXPECT = {"patchify": None}
+
+
+def patchify(image, P):
+    image = _as_hwc(image)
+    H, W, _ = image.shape
+    split = lambda pad: SPLIT
+    image = np.pad(image, (split(-H % P), split(-W % P), (0, 0)))
+    H, W, C = image.shape
+    grid = image.reshape(H // P, P, W // P, P, C).transpose(0, 2, 1, 3, 4)
+    return grid.reshape(-1, P * P * C)
+'''
+
+
+@pytest.mark.parametrize(("split", "detail", "place"), [
+    ("(pad // 2, pad - pad // 2)", "evenly-", "evenly on both sides"),
+    ("(pad - pad // 2, pad // 2)", "evenly-first-", "evenly on both sides, the odd"),
+    ("(pad, 0)", "top-left-", "at the top and left"),
+    ("(0, pad)", "", "at the bottom and right")])
+def test_an_image_padded_to_tile_is_named_with_where_its_zeros_go(grade, split, detail, place):
+    """Blind round 66's b66_14 (vintage-models' PatchConverter) pads evenly on both sides, the
+    odd row or column after: only observed ("zero-padded to a multiple of P"), where timm's
+    bottom-and-right padding was named. Each place is its own rewrite, named where the cases
+    and the probe sizes tell it (refusals.named_refusal): the sentence says where the zeros go."""
+    results = grade(PADDED_AT.replace("SPLIT", split))["patchify"]
+    failed = [c for c in results.checks if not c.passed]
+    assert failed and {c.misconception for c in failed} == {
+        f"op:padded:patchify:image-padded-{detail}to-tile"}, [
+        (c.name, c.misconception, c.hint) for c in failed]
+    assert all(c.hint_kind == MISTAKE and f"zero-padded {place}" in c.hint for c in failed)
+
+
 HALF_WIDTH_SCALE = '''
 """self_attention scaling each head's scores by (d // heads // 2) ** -0.5, sqrt(d_h // 2) where
 sqrt(d_h) belongs: a departure ~10x float16's, the same way as float16 q, k and v move it."""
@@ -1116,3 +1150,25 @@ def test_numpys_refusal_of_a_later_step_is_never_named_a_test_of_exact_fit(
     named = {c.misconception for c in failed if c.hint_kind == MISTAKE}
     assert named == ({"op:grid_rounded_up:conv_patch_embed:windows-grid-rounded-up"}
                      if searched else set()), named
+
+
+def test_a_padding_whose_place_no_call_tells_is_named_without_a_place():
+    """b45_12's linear_patch_embed pads at the bottom and right, but its checks' refusal cases
+    have zero weights: every place gives zeros, and "at the bottom and right" rested on nothing.
+    Where several places reproduce the calls, the place-free edit is named in their stead; where
+    one does, it alone (refusal_triples.placed)."""
+    from grader.checks.kinds.refusal_triples import placed
+    from grader.reference import REFERENCE, error_model
+    from grader.reference.error_model.tiling import PADS, UNPLACED
+
+    name = "op:padded:patchify:{}"
+    every = [name.format(detail) for detail in PADS]
+    assert placed(every, PADS, UNPLACED) == [name.format(UNPLACED)]
+    one = [name.format("image-padded-to-tile"), name.format(UNPLACED)]
+    assert placed(one, PADS, UNPLACED) == [name.format("image-padded-to-tile")]
+    paired = [f"{n}+op:count_by_area:patchify:area" for n in every[:2] + [every[-1]]]
+    assert placed(paired, PADS, UNPLACED) == [paired[-1]]
+    sentence = error_model.sentence(REFERENCE["patchify"], name.format(UNPLACED))
+    assert "zero-padded to a multiple of `P` before it is cut (where the zeros go, these " \
+           "calls do not tell" in sentence and "bottom" not in sentence, sentence
+

@@ -443,20 +443,25 @@ class Dependencies:
 
     def _home(self, name: str) -> str:
         """The exercise where `name` loses points ("multi-head-attention"; its final verdicts:
-        not one it passes graded around a broken helper of its own): of several, one where its
-        mistake is named, and of those the one where it loses most, the first on a tie (round
-        53's b53_07: a scale mistake also fails the mask exercise, where the mask is right);
-        else the first that grades it ("patchify")."""
+        not one it passes graded around a broken helper of its own): of several, the one where
+        it loses most on the visible checks, the first on a tie (round 53's b53_07: a scale
+        mistake also fails the mask exercise, where the mask is right); hidden points only where
+        no visible check fails; else the first that grades it ("patchify"). Only what the
+        student bundle has too decides (visible verdicts, not hidden ones nor which mistake the
+        error model names): b63_15's note said "see no-causal-mask" there, where the full
+        grader's said multi-head-attention."""
         homes = self.functions.get(name, ())
-        lost: dict[str, tuple[bool, float]] = {}
+        lost: dict[str, tuple[float, float]] = {}
         for exercise, check in homes:
             result = self.result(exercise, check)
             if not result.passed:
-                named, points = lost.get(exercise.id, (False, 0.0))
-                lost[exercise.id] = (named or result.hint_kind == MISTAKE,
-                                     points + result.points - result.score)
+                shown, points = lost.get(exercise.id, (0.0, 0.0))
+                missed = result.points - result.score
+                lost[exercise.id] = (shown + (0.0 if check.hidden else missed), points + missed)
+        if any(shown for shown, _ in lost.values()):
+            return max(lost, key=lambda e: lost[e][0])  # max keeps the first of equals
         if lost:
-            return max(lost, key=lost.__getitem__)  # max keeps the first of equals
+            return max(lost, key=lambda e: lost[e][1])
         return homes[0][0].id if homes else name
 
 

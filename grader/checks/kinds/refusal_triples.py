@@ -87,3 +87,19 @@ def apart(found: list[str], guards: list, raises) -> list[str]:
         any(part in guards for part in name.split(JOIN))
         and any(part not in guards and raises(part) for part in name.split(JOIN)))]
     return kept or found
+
+
+def placed(found: list[str], places, unplaced: str) -> list[str]:
+    """`found` with the padding's place (error_model/tiling.py's PADS) said only where the calls
+    tell it: the place-free edit (`unplaced`, found wherever the bottom-and-right one is) is kept
+    only where several places reproduce them all, and then in their place (a linear patch
+    embedding of zero weights: any padding gives zeros; b45_12 was told "at the bottom and
+    right" by no call that showed it)."""
+    def siblings(name: str) -> list[str]:
+        return [name.replace(f":{unplaced}", f":{place}") for place in places
+                if place != unplaced]
+    blind = [name for name in found if f":{unplaced}" in name
+             and sum(other in found for other in siblings(name)) > 1]
+    hidden = {other for name in blind for other in siblings(name)}
+    return [name for name in found if name not in hidden
+            and (f":{unplaced}" not in name or name in blind)]

@@ -32,6 +32,7 @@ from .refusal_triples import (
     apart,
     exactly,
     needed_here,
+    placed,
     plainest,
     test_needed,
     with_what_it_lets_through,
@@ -242,7 +243,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
         from grader.reference.error_model.tiling import (
             AFTER_REFUSAL,
+            PADS,
             REFUSAL_OPERATORS,
+            UNPLACED,
             with_area_example,
         )
         from grader.reference.error_model.windows import CLIPPED
@@ -341,6 +344,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
     found = apart(found, guards, lambda name: any(  # a value mistake that raises itself
         _raises(error_model.rewrite(function, name, hidden), a, k) for a, k, _ in calls
         if returns_value(a, k) is not None))  # where the guard does: the guard says why
+    found = placed(found, PADS, UNPLACED)  # a padding's place said where the calls tell it
     found = exactly(plainest(found), SAID, reproduces)  # the simpler of claims the probes
     # cannot tell apart; of guards, the one that raises the student's very error
     if raises is None and outcome.status == "ok":  # the failed case's own value: a rewrite

@@ -16,7 +16,10 @@ The reference refuses, with ValueError, every H x W size whose height or width P
 - the sides compared to each other: square images only (early lucidrains vit-pytorch's one
   `image_size`, `assert H == W`), a non-square image refused even where P tiles it;
 - the image zero-padded at the bottom and right to a multiple of P first (timm's
-  `dynamic_img_pad`, Swin's PatchEmbed `F.pad`): patches of the padded image, no refusal;
+  `dynamic_img_pad`, Swin's PatchEmbed `F.pad`): patches of the padded image, no refusal; or
+  evenly on both sides, the odd row or column after (vintage-models' PatchConverter, blind round
+  66's b66_14) or before, or at the top and left: each place its own name, told apart by the
+  probe sizes;
 - a 4-D array taken as a batch of images (MAE's `patchify(imgs)` on (N, H, W, C), timm's
   PatchEmbed on (B, C, H, W)): every image's patches, one image after the other;
 - the image cropped to the patches that fit before its grid is cut (`cropped`: a kernel =
@@ -150,15 +153,51 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
                      names=((bound, test),))
 
 
-def pad_to_tile(image, P):
-    """The (H, W, C) image zero-padded at the bottom and right to a multiple of P (as it is
-    when P is no positive integer: the tiling test refuses it after)."""
+def pad_to_tile(image, P, split=lambda pad: (0, pad)):
+    """The (H, W, C) image zero-padded to a multiple of P, each side short by `pad` given
+    `split(pad)` (before, after): at the bottom and right by default (as it is when P is no
+    positive integer: the tiling test refuses it after)."""
     try:
         P = check_patch_size(P)
     except (TypeError, ValueError):
         return image
     H, W = image.shape[:2]
-    return np.pad(image, ((0, -H % P), (0, -W % P)) + ((0, 0),) * (image.ndim - 2))
+    return np.pad(image, (split(-H % P), split(-W % P)) + ((0, 0),) * (image.ndim - 2))
+
+
+def pad_evenly_to_tile(image, P):
+    """Padded evenly, the odd row or column after (vintage-models' PatchConverter)."""
+    return pad_to_tile(image, P, lambda pad: (pad // 2, pad - pad // 2))
+
+
+def pad_evenly_first_to_tile(image, P):
+    """Padded evenly, the odd row or column before."""
+    return pad_to_tile(image, P, lambda pad: (pad - pad // 2, pad // 2))
+
+
+def pad_top_left_to_tile(image, P):
+    """Padded at the top and left."""
+    return pad_to_tile(image, P, lambda pad: (pad, 0))
+
+
+# detail -> (how the image is padded, to a multiple of {P}; the padding function)
+PADS = {
+    "image-padded-to-tile": ("at the bottom and right to a multiple of {P} before it is cut "
+                             "(timm's dynamic_img_pad, Swin's `F.pad`)", pad_to_tile),
+    "image-padded-evenly-to-tile": (
+        "evenly on both sides, the odd row or column at the bottom or right, to a multiple of "
+        "{P} before it is cut (vintage-models' PatchConverter)", pad_evenly_to_tile),
+    "image-padded-evenly-first-to-tile": (
+        "evenly on both sides, the odd row or column at the top or left, to a multiple of {P} "
+        "before it is cut", pad_evenly_first_to_tile),
+    "image-padded-top-left-to-tile": ("at the top and left to a multiple of {P} before it is "
+                                      "cut", pad_top_left_to_tile),
+}
+# the padding where the calls cannot tell its place (every place returns their values: a blank
+# image, zero weights): named by checks/kinds/refusals.py only where several places reproduce
+UNPLACED = "image-padded-to-tile-somewhere"
+PADS[UNPLACED] = ("to a multiple of {P} before it is cut (where the zeros go, these calls do not "
+                  "tell: they give the same values on any side)", pad_to_tile)
 
 
 @functools.lru_cache(maxsize=256)
@@ -178,15 +217,15 @@ def padded(context: Context, node: ast.AST) -> Iterator[Change]:
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
         return
-    bound = f"{PREFIX}pad_to_tile"
-    yield Change("image-padded-to-tile",
-                 f"In {where(context)}, the image is zero-padded at the bottom and right to a "
-                 f"multiple of `{code(P)}` before it is cut (timm's dynamic_img_pad, Swin's "
-                 f"`F.pad`), so a size that P does not tile gets patches of the padded image; "
-                 f"the lecture's patches tile the image as it is: raise ValueError instead of "
-                 f"padding.",
-                 lambda n: ast.Call(ast.Name(bound, ast.Load()), [n, P], []),
-                 names=((bound, pad_to_tile),))
+    for detail, (how, pad) in PADS.items():
+        bound, said = f"{PREFIX}{pad.__name__}", how.format(P=f"`{code(P)}`")
+        yield Change(detail,
+                     f"In {where(context)}, the image is zero-padded {said}, so a size that P "
+                     f"does not tile gets patches of the padded image; the "
+                     f"lecture's patches tile the image as it is: raise ValueError instead of "
+                     f"padding.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), [n, P], []),
+                     names=((bound, pad),))
 
 
 def stacked(image, P):

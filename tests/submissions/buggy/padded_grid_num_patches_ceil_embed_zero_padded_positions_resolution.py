@@ -15,11 +15,14 @@ Grader: at blind time (fe6e9573) and now, all three named: "You rounded up, coun
 patch at each edge" (ceiling_count) on patch-count, "the image is zero-padded at the bottom and
 right to a multiple of `P` before it is cut" on linear-patch-embed, "Positions do not let a ViT
 take larger images" on why-positions. token-count is graded with the grader's num_patches. Every
-mistake named, so in buggy/.
+mistake named, so in buggy/. Since session 32 the padding's place is said only where the calls
+tell it: linear-patch-embed's refusal cases have zero weights, so every place gives zeros, and
+its check says "the image is zero-padded to a multiple of `P` before it is cut (where the zeros
+go, these calls do not tell ...)".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'ceiling_count',
-          'linear-patch-embed': 'op:padded:linear_patch_embed/patchify:image-padded-to-tile',
+          'linear-patch-embed': 'op:padded:linear_patch_embed/patchify:image-padded-to-tile-somewhere',
           'why-positions': 'positions:resolution'}
 
 

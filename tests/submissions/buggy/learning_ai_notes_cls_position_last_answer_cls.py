@@ -10,11 +10,13 @@ Mistakes:
 Grader: at blind time (f4776223) and now, 96/110. Mistake 19 named on why-positions ("[CLS] is
 always row 0; it needs no position to be found"); mistake 18 not told: cls-and-positions' three
 checks give only the checklist ("The sequence is [CLS] (row 0) followed by the N patch tokens,
-then + pos"). Not every mistake named, so in unnamed/; EXPECT holds what must hold today: the
-points lost, mistake 19 named, and no cause named for cls-and-positions.
+then + pos"). Not every mistake named, so in unnamed/. Now named (session 32,
+error_model/rolled_rows.py): cls-and-positions' three checks say the rows of `params['pos']` are
+taken rolled by one row (row 0 gets its last row, row i its row i - 1: the patches get rows 0..N-1
+and [CLS] row N); every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'cls-and-positions': None,
+EXPECT = {'cls-and-positions': "op:rows_rolled:embed_image:params['pos']-rolled-down",
           'why-positions': 'positions:cls'}
 
 

@@ -16,12 +16,13 @@ observed on patchify's non-tiling checks, and at blind time wrongly: "returns wh
 solution's gives for the image zero-padded at the bottom and right", of code that pads evenly (a
 case one pixel short, where both give the same). Mended since (where the zeros go is said only
 where the cases tell it apart, tests/test_observations_hold.py): now "zero-padded to a multiple
-of P: ... raise ValueError instead of padding", still an observation. Not every mistake named, so
-in unnamed/; EXPECT holds what must hold today: the points lost, mistake 25 named, and no cause
-named for patchify.
+of P: ... raise ValueError instead of padding", still an observation. Named since (session 32,
+error_model/tiling.py's `padded` at each place, told apart by the probe sizes): patchify's
+non-tiling checks say the image is zero-padded evenly on both sides, the odd row or column at the
+bottom or right, to a multiple of P; every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'op:padded:patchify:image-padded-evenly-to-tile',
           'vit-forward': 'op:loop:vit_forward:block-first'}
 
 

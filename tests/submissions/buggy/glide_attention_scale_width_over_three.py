@@ -27,6 +27,10 @@ Back in unnamed/ at the session's end (the same session): its scale is named on 
 attention check, but the student bundle (no error model, visible cases only) points its
 encoder-block stand-in note at multi-head-attention where the full grader points at
 no-causal-mask (test_bundle compares buggy/ files): to be made one before it returns to buggy/.
+Back in buggy/ (session 32): a stand-in note's exercise is chosen by what the bundle has too, the
+points lost on visible checks (checks/dependencies.py): multi-head-attention (4) over
+no-causal-mask (2) in both, where the full grader had weighed which mistakes its error model named
+and the hidden checks. Every mistake now named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(d_h//3)',
