@@ -181,3 +181,18 @@ def test_an_eps_at_one_call_and_the_functions_own_are_one_reading_where_others_h
     assert not same_eps(by["op:call_eps:encoder_block:layer_norm_eps=0.001"], whole)
     assert not same_eps(by["op:call_eps:encoder_block:layer_norm_eps=1e-05"],
                         by["op:call_eps:encoder_block:layer_norm_2_eps=1e-05"])
+
+
+def test_a_step_the_lecture_does_not_name_is_quoted_without_an_ordinal(monkeypatch):
+    """A course's helper (no lecture name for its step) is told by the model solution's quote
+    of that call, which tells the calls apart itself: "the second model solution's step" is
+    no English."""
+    from grader.reference.error_model import change
+    from grader.reference.error_model.tree import build
+
+    monkeypatch.delitem(change.STEP_NAMES, "layer_norm")
+    told = {e.detail: e.sentence for e in em.edits(build(REFERENCE["encoder_block"]))
+            if e.operator == "call_eps"}
+    sentence = told["layer_norm_2_eps=0.001"]
+    assert sentence.startswith("In `encoder_block`, at the model solution's step `layer_norm(x, "
+                               "p['ln2_g'], p['ln2_b'], eps)` alone, eps is 0.001;"), sentence

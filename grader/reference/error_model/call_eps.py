@@ -88,12 +88,14 @@ def _set(node: ast.Call, name: str, index: int | None, new: float) -> ast.Call:
 def _which(context: Context, node: ast.Call) -> tuple[str, str]:
     """The call's step by the lecture's name and its parameters, with its place among the
     function's calls of the same helper when there are several ("the second LayerNorm (with
-    `p['ln2_g']` and `p['ln2_b']`)"), and " alone" then (the others keep theirs)."""
+    `p['ln2_g']` and `p['ln2_b']`)"; a step the lecture does not name is quoted, no ordinal),
+    and " alone" then (the others keep theirs)."""
     child = context.instance.children[node.func.id]
     step, _ = step_named(child.name, node)
     siblings = [c for c in context.instance.children.values() if c.function is child.function]
     at = siblings.index(child)
-    if len(siblings) > 1 and at < len(ORDINALS) and step.startswith("the "):
+    if len(siblings) > 1 and at < len(ORDINALS) and step.startswith("the ") and \
+            not step.startswith("the model solution's"):  # a course's step: its quote tells
         step = f"the {ORDINALS[at]} {step.removeprefix('the ')}"
     return step, " alone" if len(siblings) > 1 else ""
 
