@@ -36,7 +36,7 @@ from itertools import chain
 import numpy as np
 
 from .change import Context, where
-from .constants import ranged, settled
+from .constants import ranged, same_eps, settled
 from .dtypes import rounded_steps
 from .evidence import agree, distance, elements
 from .fused import reading
@@ -468,12 +468,12 @@ def _one_mistake(group: list[Edit]) -> bool:
 def _aliases(found: list[list[Edit]]) -> bool:
     """Whether every rewrite found sets the same values at the same places to values these
     inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D), eps (1e-12 and 0 off a tiny
-    variance), readings that differ where these inputs do not go (windows.CLIPPED; fused.reading,
-    1-D), a one-pass variance's sums added two ways (row_sums.ACCUMULATED): said the first way."""
+    variance; a function's or one call's, `same_eps`), readings these inputs do not reach (windows.
+    CLIPPED; fused.reading, 1-D), a one-pass variance's sums two ways: said the first way."""
     first = found[0]
 
-    def alike(edit: Edit, other: Edit) -> bool:
-        if edit.operator == other.operator == "one_pass":  # the variance's, or the function's
+    def alike(edit: Edit, other: Edit) -> bool:  # one_pass: the variance's or the function's
+        if edit.operator == other.operator == "one_pass" or same_eps(edit, other):
             return edit.site.path == other.site.path
         return (edit.site == other.site and edit.operator == other.operator
                 and (edit.operator in ALIKE_OPERATORS

@@ -118,6 +118,20 @@ def settled(edit: Edit, reproduces) -> Edit | None | bool:
     return said(edit, low, values[high_at + 1], run)
 
 
+def same_eps(a: Edit, b: Edit) -> bool:
+    """Whether `a` and `b` set one epsilon to one value, one at a single call of a helper
+    (call_eps.py, `layer_norm_eps=1e-05`) and the other for the whole function (`eps=1e-05`,
+    operators.constant): where the function's other calls' eps does not show, the calls cannot
+    tell them apart, and the function's, found first, is said (what was said before one call's
+    could be)."""
+    if {a.operator, b.operator} != {"call_eps", "constant"}:
+        return False
+    call, whole = (a, b) if a.operator == "call_eps" else (b, a)
+    at_call, at_whole = valued(call), valued(whole)
+    return (at_call is not None and at_whole is not None and at_call[2] == at_whole[2]
+            and at_call[0].endswith(f"_{at_whole[0]}"))
+
+
 def ranged(by_name: dict[str, Edit], name: str) -> Edit | None:
     """The edit a name `said` made (`...:eps=below-1e-09`), rebuilt from an edit of its site
     that sets the same constant; None for another name."""

@@ -97,6 +97,14 @@ def summed_pairs(root: Instance, scored: list, call, same, copies: bool
     return out
 
 
+def stacked(a: Edit, b: Edit) -> bool:
+    """Whether two edits at one place make two mistakes there: two operators' rewrites of a
+    whole function (its definition, the first node), applied one after the other (tree.py), as
+    an eps parameter fixed at a library's value and the statistics a row loop takes (blind
+    round 67's b67_02); two edits of one node elsewhere set one thing two ways."""
+    return a.site == b.site and a.site.index == 0 and a.operator != b.operator
+
+
 def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = (),
            raising: list[Edit] = (), every: tuple[Edit, ...] = (), summed=()):
     """The pairs to try, each once: first two singles whose changes add up to the student's
@@ -126,6 +134,6 @@ def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: 
     for a, b in ([*summed] + candidates + partners + siblings[:SIBLINGS]
                  + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
-        if a.site != b.site and key not in tried:
+        if (a.site != b.site or stacked(a, b)) and key not in tried:
             tried.add(key)
             yield a, b

@@ -10,17 +10,16 @@ Mistakes:
 11. num_tokens (line 28): `cls_token=False` by default (the source model has no class token).
     Wrong where cls_token is left at its default.
 
-Grader: at blind time (f4776223) and now, 89/110. Mistake 9 named on vit-forward ("You averaged
+Grader: at blind time (f4776223), 89/110. Mistake 9 named on vit-forward ("You averaged
 every token"), mistake 11 on token-count ("`cls_token` defaults to False (`cls_token=False` in
-the signature)"); mistake 10 only observed, on encoder-block's hidden check ("Your
-`encoder_block` returns the expected values except in 1 of 9 rows (row 3)"): nothing says eps or
-the second LayerNorm, and the visible check passes. Not every mistake named, so in unnamed/;
-EXPECT holds what must hold today: the points lost, mistakes 9 and 11 named, and no cause named
-for encoder-block.
+the signature)"); mistake 10 only observed then, on encoder-block's hidden check ("... except
+in 1 of 9 rows (row 3)"), now named there (error_model/call_eps.py): "In `encoder_block`, at
+the second LayerNorm (with `p['ln2_g']` and `p['ln2_b']`) alone, eps is 0.001; the student
+API's is 1e-06 there." (the visible check passes). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'op:default_flipped:num_tokens:cls_token-defaults-False',
-          'encoder-block': None,
+          'encoder-block': 'op:call_eps:encoder_block:layer_norm_2_eps=0.001',
           'vit-forward': 'vit_mean_pool_all_tokens'}
 
 

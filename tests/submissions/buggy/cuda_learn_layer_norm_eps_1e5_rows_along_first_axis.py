@@ -9,14 +9,19 @@ Mistakes:
    `for idx in range(x.shape[0]): row = x[idx]`: right for (T, d), a whole (T, d) slab reduced for
    (B, T, d), ValueError for a 1-D input. Wrong on batched or 1-D input only.
 
-Grader: at blind time (d3fd340b) and now, 105/110. Mistake 3 only observed ("Your `layer_norm`
+Grader: at blind time (d3fd340b), 105/110, mistake 3 only observed ("Your `layer_norm`
 returns the expected values times 1.183, everywhere: one scale factor is off"; "... except in 1
-of 4 rows (row 3)"), with nothing saying `eps` is unused; mistake 4 not told (the hidden check's
-checklist only: "for x (T, d) and a batch (B, T, d) alike"). Not every mistake named, so in
-unnamed/; EXPECT holds what must hold today: the points lost and no cause named.
+of 4 rows (row 3)") and mistake 4 not told (the hidden check's checklist). Now both named
+together on layer-norm's hidden check: "2 mistakes at once: (1) In `layer_norm`, `eps` is fixed
+at 1e-05 (a library's usual default) whatever is given ... (2) ... the mean and the variance sum
+each row `x[i]` as a whole and divide by the width ..." (both rewrite the whole function, one
+place, searched as a pair: error_model/pairs.stacked). The visible checks keep their
+observations (the eps check alone reproduces eps fixed at 1e-5, but its wider search with the
+hidden cases does not reach the pair; the float32 case is the student's float64 arithmetic on a
+tolerance's edge). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': None}
+EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05+op:row_sums:layer_norm:row-sums'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):

@@ -11,17 +11,18 @@ Mistakes:
 14. layer_norm (lines 154-155): after `swapaxes(-1, -2)` the statistics are taken over axis=0:
     right for a 2-D (T, d) input, over the batch for a (B, T, d) one. Wrong on batched input only.
 
-Grader: at blind time (f4776223) and now, 88/110. Mistake 12 named on patchify ("You flattened
+Grader: at blind time (f4776223), 88/110. Mistake 12 named on patchify ("You flattened
 each patch channel first, (c, p1, p2)"), mistake 13 on multi-head-attention and no-causal-mask
 ("In `self_attention` (in each of the model solution's 4 calls of `linear`), `x @ W` uses `W`
-transposed"); mistake 14 only observed, on layer-norm's hidden check ("Your `layer_norm` is right
-for inputs of two axes (T, d), wrong for an input with leading axes (3, 4, 2)"): true, but no
-cause. Not every mistake named, so in unnamed/; EXPECT holds what must hold today: the points
-lost, mistakes 12 and 13 named, and no cause named for layer-norm.
+transposed"); mistake 14 only observed then, on layer-norm's hidden check ("Your `layer_norm` is
+right for inputs of two axes (T, d), wrong for an input with leading axes (3, 4, 2)"), now
+named there (error_model/leading_axes.py): "In `layer_norm`, the mean and variance are taken
+over axis 0 of the input with its last two axes swapped, ... for a batch (B, T, d) axis 0 is the
+batch, ...". Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',
-          'layer-norm': None,
+          'layer-norm': 'op:batch_axis:layer_norm:batch-axis',
           'multi-head-attention': 'op:transpose:self_attention/linear*:W.T-added',
           'no-causal-mask': 'op:transpose:self_attention/linear*:W.T-added'}
 
