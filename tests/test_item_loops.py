@@ -112,17 +112,28 @@ def test_each_reading_of_the_block_loop_is_named_where_it_reproduces_every_call(
 
 
 def test_a_fixed_count_is_named_only_at_the_count_the_calls_show():
-    """Block 0 three times is not four times; with only four-block calls, block 0 four times
-    is also block 0 at every step: neither is named."""
+    """Block 0 three times is not four times; with calls of one depth only, "whatever the number
+    of blocks" is not told: block 0 four times on four-block calls is block 0 at every step, and
+    twice per block on two-block calls is named as no count."""
     def three_times(image, params):
         x = REFERENCE["embed_image"](image, params)
         for _ in range(3):
             x = REFERENCE["encoder_block"](x, params["blocks"][0], params["heads"])
         return head(x, params)
 
+    def twice_per_block(image, params):
+        x = REFERENCE["embed_image"](image, params)
+        for _ in range(2 * len(params["blocks"])):
+            x = REFERENCE["encoder_block"](x, params["blocks"][0], params["heads"])
+        return head(x, params)
+
     assert em.search(FORWARD, calls(three_times), 2, same).name.endswith("block-0-3-times")
     four = [vit(4, 31), vit(4, 33)]
-    assert em.search(FORWARD, calls(first_block_four_times, four), 0, same) is None
+    assert em.search(FORWARD, calls(first_block_four_times, four), 0, same).name == \
+        "op:loop:vit_forward:block-first"
+    two = [vit(2, 35), vit(2, 37)]
+    found = em.search(FORWARD, calls(twice_per_block, two), 0, same)
+    assert found is None or "first_fixed_times" not in found.name, found
 
 
 def test_a_course_functions_loop_over_its_weights_gets_them_too(tmp_path):

@@ -10,13 +10,14 @@ steps as items (operators.py's `loop`), the last item at every step (conventions
 (sequence.py's `loop_one_short`), one item past its end (past_end.py), the steps not chained, each
 from the loop's input and the last one kept (names.py's `unchained`). Applies only at a `for NAME
 in LIST` whose body hands NAME to a call, LIST not itself a call (`range(...)`, `enumerate(...)`:
-indices, not parameter sets). Each count applies item 0 a number of times the cases see (the
-depths they have give other counts), so the search names one only where it reproduces them all.
+indices, not parameter sets). A count is named only where the calls give the list two lengths or
+more (`_lengths`): with one, the student's code may as well apply item 0 a multiple of the length.
 """
 from __future__ import annotations
 
 import ast
 import copy
+import inspect
 from collections.abc import Iterator
 
 from .change import Change, Context, code, where
@@ -54,6 +55,28 @@ def _fixed(count: int):
     return replaced
 
 
+def _lengths(context: Context, items: ast.AST):
+    """`holds` for a fixed count: whether the calls give the list two lengths or more, which
+    "whatever the number of items" says (with one length, item 0 `count` times is also item 0
+    `count // length` times at every step). Only where the list is read from the checked
+    function's own arguments (`params["blocks"]`): elsewhere the calls cannot say."""
+    if "/" in context.instance.path or context.function is None:
+        return lambda function, calls, same: False
+    expression = compile(ast.Expression(copy.deepcopy(items)), "<items>", "eval")
+
+    def told(function, calls, same) -> bool:
+        found = set()
+        for call in calls:
+            try:
+                bound = inspect.signature(context.function).bind(*call.args, **call.kwargs)
+                bound.apply_defaults()
+                found.add(len(eval(expression, {}, dict(bound.arguments))))  # noqa: S307
+            except Exception:  # noqa: BLE001 - a list these calls do not give: not told
+                return False
+        return len(found) > 1
+    return told
+
+
 def first_item_fixed_times(context: Context, node: ast.AST) -> Iterator[Change]:
     """Item 0 of the loop's list applied a fixed number of times, whatever its length."""
     if not _parameter_loop(node):
@@ -65,7 +88,8 @@ def first_item_fixed_times(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"In {where(context)}, `{first}` is applied {count} times, whatever the "
                      f"number of items in `{items}`: the loop `{loop}` applies each {item} once, "
                      f"in order, `{items}[i]` ({item} i) at step i, as many steps as "
-                     f"`{items}` has items.", _fixed(count), ((BOUND, first_times),))
+                     f"`{items}` has items.", _fixed(count), ((BOUND, first_times),),
+                     holds=_lengths(context, node.iter))
 
 
 OPERATORS = {"first_fixed_times": first_item_fixed_times}
