@@ -392,9 +392,10 @@ def epsilon_as_floor(context: Context, node: ast.AST) -> Iterator[Change]:
 
 def loop_reversed(context: Context, node: ast.AST) -> Iterator[Change]:
     """A loop over a list run from its end: `for block in params['blocks']` as `for block in
-    reversed(params['blocks'])` (blocks popped off a list, `while blocks: blocks.pop()`)."""
+    reversed(params['blocks'])` (blocks popped off a list, `while blocks: blocks.pop()`); a
+    list by name too (`for W in weights`, a course's own function)."""
     if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
-            and isinstance(node.iter, ast.Subscript)):
+            and isinstance(node.iter, (ast.Subscript, ast.Name, ast.Attribute))):
         return
 
     def reversed_loop(n: ast.For) -> ast.For:

@@ -31,6 +31,7 @@ from . import (
     head_pairs,
     heads,
     inputs,
+    item_loops,
     kernel_fit,
     layouts,
     leading_axes,
@@ -76,7 +77,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid,
-           column_major, clamped, rolled_rows, call_eps, leading_axes)
+           column_major, clamped, rolled_rows, call_eps, leading_axes,
+           item_loops)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
 # rounded (__init__)

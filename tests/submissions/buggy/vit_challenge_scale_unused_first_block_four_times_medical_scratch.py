@@ -16,16 +16,20 @@ Grader: at blind time (766069c5) and now, 86/110. Mistake 13 named on no-causal-
 failed checks and multi-head-attention's three ("Your values are those of attention whose scores
 come out unscaled on these calls: divide q k^T by sqrt(d_h) ... (if your code has a scale, on
 these calls it acts as 1: check how it is computed)"); mistake 15 on pretrained-or-scratch ("A
-from-scratch ViT needs a large image set"); mistake 14 not told: vit-forward's two checks give
-the checklist only ("Check the order: embed, every block of params["blocks"], the final
-LayerNorm ..."); vit-checkpoint observes the broken functions. Not every mistake named, so in
-unnamed/; EXPECT holds what must hold today: the points lost, mistakes 13 and 15 named.
+from-scratch ViT needs a large image set"); mistake 14 not told at blind time: vit-forward's two
+checks gave the checklist only ("Check the order: embed, every block of params["blocks"], the
+final LayerNorm ..."); vit-checkpoint observes the broken functions. Mistake 14 named since (session
+32, error_model/item_loops.py: item 0 of a loop's list applied a fixed number of times, 2 to 12,
+whatever its length, told by the cases' one- and two-block models) on vit-forward's two checks:
+"In `vit_forward`, `params['blocks'][0]` is applied 4 times, whatever the number of items in
+`params['blocks']`: the loop ... applies each block once, in order, `params['blocks'][i]` (block
+i) at step i"; every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_no_scale',
           'no-causal-mask': 'attention_no_scale',
           'pretrained-or-scratch': 'medical:scratch',
-          'vit-forward': None}
+          'vit-forward': 'op:first_fixed_times:vit_forward:block-0-4-times'}
 
 
 def self_attention(x, p, heads, causal=False):
