@@ -46,6 +46,7 @@ from . import (
     ports,
     projections,
     readouts,
+    reshaped_weights,
     results,
     reversed_axes,
     rgb_only,
@@ -73,7 +74,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid,
-           column_major, clamped)
+           column_major, clamped, reshaped_weights)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
 # rounded (__init__)
