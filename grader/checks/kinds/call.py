@@ -37,6 +37,7 @@ from ..results import (
 from .axes_off import observed
 from .base import Kind
 from .call_spec import Case, Generate, Misconception
+from .exact import exactly
 from .generalisations import explained
 from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
@@ -318,6 +319,7 @@ class CallCheck(Kind):
             result = self._unnamed(result, planned)
         result = bettered(result, self, ran, failing, others, elsewhere)  # a mistake that
         # reproduces the function's other failures too, where the listed one does not
+        result = exactly(result, self, ran)  # its values to rounding: its one cause
         worker = memory.worker if own else None
         result = remedied(generated(result, self, ran, failing, others, elsewhere), self, ran,
                           worker, result)  # a reading's fix (`image[..., None]`) borne out
