@@ -296,6 +296,14 @@ def _shown_hint(exercise, check_name: str, misconception: str, either: bool = Fa
     return listed.get(misconception, check.hint)
 
 
+def _told_exactly(hint: str, exercise, check_name: str, misconception: str) -> bool:
+    """Whether the hint is the listed mistake's `exact_hint` (kinds/exact.py: the values are its
+    own exactly), a line of the student's that the report quotes after it aside."""
+    check = next(c for c in exercise.checks if c.name == check_name)
+    exact = {m.like: m.exact_hint for m in getattr(check, "misconceptions", ())}.get(misconception)
+    return bool(exact) and (hint == exact or hint.startswith(exact + " "))
+
+
 LINES_SAID = re.compile(r" \(at your lines? `[^`]+`(?: and `[^`]+`)?\)")
 
 
@@ -362,6 +370,7 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             assert check.hint and (
                 _told_as(check.hint, _shown_hint(exercises[exercise_id], check.name,
                                                  misconception))
+                or _told_exactly(check.hint, exercises[exercise_id], check.name, misconception)
                 or (generated(misconception) and check.hint in {_shown_hint(
                     exercises[exercise_id], check.name, misconception, **how)
                     for how in ({"either": True}, {"unsure": True})}))

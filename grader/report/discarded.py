@@ -33,6 +33,9 @@ NEW_ARRAY = frozenset({"transpose", "reshape", "swapaxes", "astype", "flatten", 
 NUMPY = ("np", "numpy")  # np.transpose(x, ...): the array is the first argument
 _REMOVED = re.compile(r"\.([A-Za-z_]\w*)-removed$")  # operators.transpose's detail
 _LONGEST = 80  # characters of the student's call quoted at most
+MASKING = frozenset({"where", "masked_fill"})  # calls that return masked scores as a new array
+NO_MASK = "no mask reaches the scores"  # a hint's words where the values are the unmasked ones
+_QUOTED = re.compile(r"`([^\W\d]\w*)`")  # a quoted name: a function the hint names
 
 
 def discarded(misconception: str | None, source: Source | None, spec: str | Path | None = None,
@@ -59,6 +62,48 @@ def discarded(misconception: str | None, source: Source | None, spec: str | Path
     written = f"np.{method}({name}, ...)" if _numpy(node.value) else f"{name}.{method}(...)"
     return (f"In `{function}`, `{call}`{line} returns a new array that is never used, so the "
             f"code after it runs as if it were not there: assign it (`{name} = {written}`).")
+
+
+def unassigned_mask(hint: str | None, source: Source | None) -> str | None:
+    """`hint`, where it says that no mask reaches the scores (NO_MASK: the values are the
+    unmasked ones exactly, kinds/exact.py), with the student's own line that builds the masked
+    scores and throws them away quoted after it (b66_07's `np.where(mask, -np.inf, scores)` on
+    a line of its own, a port of torch's non-in-place `masked_fill`): only where the functions
+    the hint names hold exactly one such line; else `hint` as it is."""
+    if not hint or NO_MASK not in hint or source is None:
+        return hint
+    named = dict.fromkeys(m.group(1) for m in _QUOTED.finditer(hint))
+    found = [(function, chunk, node) for function in named
+             for chunk, node in _bare_calls(source, function) if _masking(node.value)]
+    if len(found) != 1:  # none, or several: which one is meant is not known
+        return hint
+    function, chunk, node = found[0]
+    name = _masked(node.value)
+    call = " ".join((ast.get_source_segment(chunk, node.value) or "").split())
+    if name is None or not call or len(call) > _LONGEST:
+        return hint
+    line = f" on line {node.lineno}" if len(source.chunks) == 1 else ""
+    written = ("np.where(...)" if _numpy(node.value) else f"{name}.masked_fill(...)")
+    return (f"{hint} In `{function}`, `{call}`{line} returns the masked scores as a new array "
+            f"that is never used: assign it (`{name} = {written}`).")
+
+
+def _masking(call: ast.Call) -> bool:
+    """`np.where(cond, a, b)` or `x.masked_fill(mask, value)`: each returns a new array."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in MASKING:
+        return False
+    return len(call.args) == 3 and _numpy(call) if func.attr == "where" else len(call.args) == 2
+
+
+def _masked(call: ast.Call) -> str | None:
+    """The name of the scores a masking call fills: the one plain name among `np.where`'s two
+    values (the other a fill), the array `masked_fill` is called on; else None."""
+    if call.func.attr == "masked_fill":
+        held = call.func.value
+        return held.id if isinstance(held, ast.Name) else None
+    names = [a.id for a in call.args[1:] if isinstance(a, ast.Name)]
+    return names[0] if len(names) == 1 else None
 
 
 def mistake_named(misconception: str, spec: str | Path | None = None,

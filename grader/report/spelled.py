@@ -35,7 +35,7 @@ from grader.checks.results import MISTAKE
 
 from .column_major import ordered
 from .constants import theirs
-from .discarded import discarded
+from .discarded import discarded, unassigned_mask
 from .moved import moved
 from .offsets import respelled
 from .quotes import PLACED, Source, attributed, is_fragment, reads_as_theirs
@@ -84,6 +84,8 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
     hint = check.hint
     for step in passes:
         hint = step(hint)
+    if check.hint_kind == MISTAKE:  # a mask built and thrown away: the student's own line
+        hint = unassigned_mask(hint, source)
     return replace(check, hint=hint)
 
 

@@ -37,6 +37,7 @@ from ..results import (
 from .axes_off import observed
 from .base import Kind
 from .call_spec import Case, Generate, Misconception
+from .exact import exactly
 from .generalisations import explained
 from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
@@ -49,6 +50,7 @@ from .mistakes import (
     output_matches,
     square_claim_held,
     unexplained_elsewhere,
+    widened,
 )
 from .randomness import repeated
 from .refusal_observations import refused
@@ -272,7 +274,7 @@ class CallCheck(Kind):
                     number, (planned, outcome) = later + 1, ran[later]
                     failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
-                    failed = self._reproduced(failed, ran, planned)
+                    failed = widened(self, failed, ran) or self._reproduced(failed, ran, planned)
                     memory = MEMORY.get()
                     before = memory.known(self.call) if memory is not None else 0
                     self._remember(worker, ran)
@@ -318,6 +320,7 @@ class CallCheck(Kind):
             result = self._unnamed(result, planned)
         result = bettered(result, self, ran, failing, others, elsewhere)  # a mistake that
         # reproduces the function's other failures too, where the listed one does not
+        result = exactly(result, self, ran)  # its values to rounding: its one cause
         worker = memory.worker if own else None
         result = remedied(generated(result, self, ran, failing, others, elsewhere), self, ran,
                           worker, result)  # a reading's fix (`image[..., None]`) borne out
@@ -352,11 +355,10 @@ class CallCheck(Kind):
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs
-        from what the student's code returned on another case that ran (or it returns a value
-        where the student's code raised as it should, or the right value where it raised): the
-        failing case alone
-        could not tell it from another cause (a mean over tokens 0 and 1 is the mean of every
-        token for an image of one patch). The check's own hint stands instead."""
+        from what the code returned on another case that ran (or it returns a value where the
+        code raised as it should, or the right value where it raised): the failing case alone
+        could not tell it from another cause (a mean of tokens 0 and 1 is the mean of every
+        token for one patch). The check's own hint stands instead."""
         name = result.misconception
         if result.status != FAILED or not name:
             return result

@@ -33,3 +33,5 @@ class Misconception:
     like: str                        # its name (reference/misconceptions.py, or the course's)
     hint: str
     title: str | None = None         # what the class report calls it ("causal mask by default")
+    exact_hint: str | None = None    # said instead where the values are its own exactly, not
+    # only within the check's tolerance (kinds/exact.py): the one cause a near miss would share

@@ -110,7 +110,8 @@ def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: 
     computed on (the bundle)."""
     parts = set(name.split(JOIN))
     ours = combination_names(check, planned)
-    wrong = [(p, o.value) for p, o in wrong if o.status == "ok" and p.expectation()[1] is None]
+    wrong = [(p, o.value) for p, o in wrong if o.status == "ok" and p.expectation()[1] is None
+             and not blew_up(p.expectation()[0], o.value)]
     for other, value in wrong[:ELSEWHERE]:  # its own check's combinations count too
         how = check.compare or default_compare(other.expectation()[0])
         names = [name, *(c for c in dict.fromkeys([*ours, *other.wrong_names()])
@@ -120,6 +121,19 @@ def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: 
                 applies and output_matches(output, value, how) for applies, output in outputs):
             return True
     return False
+
+
+def blew_up(expected, value) -> bool:
+    """Whether `value` is nan or inf where the finite `expected` is not: a numerical failure
+    (an overflow, 0 / 0 where every kept weight underflowed) that a listed mistake of the values
+    is not weighed against (b67_03's softmax times a 0/1 mask, renormalised, on scores near
+    1e4: the heads' bare reshape is no less the cause of its causal check's values)."""
+    try:
+        expected, value = np.asarray(expected, dtype=float), np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return (expected.shape == value.shape and bool(np.isfinite(expected).all())
+            and not bool(np.isfinite(value).all()))
 
 
 def bettered(result, check: Check, ran: list, failing: int, others: list = (),
@@ -152,6 +166,35 @@ def _unmade(check: Check, planned: PlannedCase, outcome, name: str) -> bool:
         return False
     return outcome.status == "raised" or not output_matches(
         wrong, outcome.value, check.compare or default_compare(planned.expectation()[0]))
+
+
+def widened(check: Check, result, ran: list):
+    """`result` naming, instead of the listed mistake it names, the one combination of the
+    fewest mistakes of the check's own that includes it and gives the student's value on every
+    call of `ran` ((planned case, outcome) pairs: the check's request, the failing call among
+    them) where the listed one alone does not; None where it alone does, where none or several
+    do, or where a call raised or was due to (b67_03's heads' bare reshape on a causal check
+    whose causal=False call shows the mask applied whatever `causal` says too: both, where
+    every call shows them, not "the check's hint" because one call was not the bare reshape's)."""
+    name = result.misconception
+    if (result.status != FAILED or not name or name.startswith("op:")
+            or any(p.expectation()[1] is not None or o.status != "ok" for p, o in ran)):
+        return None
+
+    def shown(like: str) -> bool:
+        return all(_matches(p.wrong_output(like), lambda wrong, o=o, p=p: output_matches(
+            wrong, o.value, check.compare or default_compare(p.expectation()[0]),
+            p.expectation()[0])) for p, o in ran)
+
+    if shown(name):
+        return None
+    parts = set(name.split(JOIN))
+    found = [like for like in combination_names(check, ran[0][0])
+             if parts < set(like.split(JOIN)) and shown(like)]
+    fewest = [like for like in found if like.count(JOIN) == min(f.count(JOIN) for f in found)]
+    if len(fewest) != 1:
+        return None
+    return replace(result, misconception=fewest[0], hint=combined_hint(check, fewest[0]))
 
 
 def combined_hint(check: Check, like: str) -> str:

@@ -13,8 +13,10 @@ Grader: at blind time (0cd43d22) 96/110, the strided split named on multi-head-a
 mask only observed on no-causal-mask's two causal checks (the upside-down mask existed as a
 listed variant only, which matched the one-head case alone, and no rewrite of the error model
 turned the triangle, so its pair search had nothing to pair with the split). Now both named
-there, as a pair of the error model's (masks.triangle_turned with the interleaved split).
-Every mistake named, so in buggy/.
+there, as a pair of the error model's (masks.triangle_turned with the interleaved split); since
+session 32 the visible causal check names them as the pair of its listed variants that fits
+every call (kinds/mistakes.py, `widened`: "2 mistakes at once: (1) Your mask is upside down ...
+(2) Your heads take interleaved columns"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {
@@ -22,6 +24,7 @@ EXPECT = {
         'op:heads_interleaved:self_attention:heads-interleaved-split-and-merge',
     'no-causal-mask': 'op:heads_interleaved:self_attention:heads-interleaved-split-and-merge'
                       '+op:triangle_turned:self_attention/causal_mask:tri-turned'}
+ALIASES = ('attention_mask_transposed', 'attention_heads_interleaved')  # the listed variants
 
 
 def self_attention(x, p, heads, causal=False):

@@ -8,13 +8,14 @@ Mistakes:
     causal=True gives the unmasked result. Wrong with causal=True only.
 16. vit_forward (line 193): the head is `out_head` with bias=False: `b_head` never added.
 
-Grader: at blind time (f4776223) and now, 95/110. Mistake 16 named on vit-forward ("the bias `b`
-is left out of `x @ W + b`"); mistake 15 only partly, on no-causal-mask's causal checks ("the
-scores above the diagonal are not hidden: either no mask is applied, or its fill is too small to
-matter ... Fill them with -inf"): true in effect, but it does not say that the `np.where` on line
-163 is never assigned back, and its fix is what the code already does. Not every mistake named
-whole, so in unnamed/; EXPECT holds what must hold today: the points lost, mistake 16 named, and
-no-causal-mask's mask told as not applied.
+Grader: at blind time (f4776223), 95/110. Mistake 16 named on vit-forward ("the bias `b` is
+left out of `x @ W + b`"); mistake 15 only partly, on no-causal-mask's causal checks ("either no
+mask is applied, or its fill is too small to matter ... Fill them with -inf"). Now named whole
+(issue 38, session 32): the values are the unmasked attention exactly (kinds/exact.py, the
+listed mistake's `exact_hint`), so the hint says "causal=True returns exactly the unmasked
+result: no mask reaches the scores", and quotes the student's line (report/discarded.py,
+`unassigned_mask`): "`np.where(mask.astype(bool), -np.inf, attn_scores)` on line N returns the
+masked scores as a new array that is never used: assign it". No wrong hint.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'attention_causal_ignored',

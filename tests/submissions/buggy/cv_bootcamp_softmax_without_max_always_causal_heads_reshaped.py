@@ -11,18 +11,25 @@ Mistakes:
    from (T, d), no (T, h, d_h) -> (h, T, d_h) transpose, and merged with `.reshape((wps, -1))`.
    Wrong with heads > 1 only.
 
-Grader: at blind time (d3fd340b) and now, 88/110. Mistake 5 named on stable-softmax ("exp
-overflowed ... Subtract the maximum along the axis first"), mistake 6 on multi-head-attention's
-one-head check ("You applied GPT's causal mask although causal is False"; no-causal-mask's
-default check gives its checklist, GPT's causal mask); mistake 7 only observed: multi-head-
-attention's head-count checks give the checklist ("head h takes the contiguous columns
-h*d_h:(h+1)*d_h"), no-causal-mask's causal ones "fix it there first". Not every mistake named, so
-in unnamed/; EXPECT holds what must hold today: the points lost, mistakes 5 and 6 named.
+Grader: at blind time (d3fd340b), 88/110. Mistake 5 named on stable-softmax ("exp overflowed
+... Subtract the maximum along the axis first"), mistake 6 on multi-head-attention's one-head
+check ("You applied GPT's causal mask although causal is False"); mistake 7 was only observed.
+Why: its listed mistake, attention_heads_bare_reshape, reproduces every call of no-causal-mask's
+hidden causal check (causal=True: the always-on mask is right there), but it was un-named there
+because the function's other failed calls were "unexplained": the calls on tokens x 100 return
+nan (the softmax times the 0/1 mask, renormalised: 0 / 0 once every kept weight underflows, a
+third difference no listed mistake makes). Now (issue 38, session 32, kinds/mistakes.py:
+`unexplained_elsewhere` leaves out a nan or inf where the expected value is finite) mistake 7 is
+named on no-causal-mask's hidden causal check ("Your heads come from a bare reshape,
+q.reshape(heads, T, d_h)"), and mistakes 6 and 7 together on multi-head-attention's hidden check
+("2 mistakes at once"), each check whose calls show only those; the visible checks, with the
+x 100 calls, stay unnamed.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'softmax_without_max',
           'multi-head-attention': 'attention_causal',
-          'no-causal-mask': None}
+          'no-causal-mask': 'attention_heads_bare_reshape'}
+ALIASES = ('gpt_causal_mask', 'attention_not_equivariant')  # the properties' words for mistake 6
 
 
 def softmax(x, axis=-1):

@@ -8,15 +8,15 @@ Mistakes:
     `einsum("ij,kj->ik")`: the weights are scrambled whenever d > 1 (d = 1 is right).
     embed_image and vit_forward inherit it.
 
-Grader: at blind time (0cd43d22) and now, 98/110, not named. linear-patch-embed's three failed
-checks give their checklists ("linear_patch_embed(image, W_e, b_e, P) is patchify(image, P) @ W_e
-+ b_e: ... times W_e (P*P*C, d), plus the bias b_e: shape (N, d)."), true but with no cause;
-vit-checkpoint observes linear_patch_embed. No wrong hint. A hint would say that W_e is
-reshaped to (d, P*P*C) where its transpose, `W_e.T`, belongs (a reshape keeps the elements in
-their order). In unnamed/; EXPECT holds what must hold today: the points lost, no cause named.
+Grader: at blind time (0cd43d22), 98/110, not named: linear-patch-embed's three failed checks
+gave their checklists, true but with no cause. Now named (issue 38, session 32,
+error_model/reshaped_weights.py, an operator on every weight a `linear` step multiplies by):
+"`W_e` is reshaped to (d, P*P*C) where its transpose belongs: a reshape keeps the elements in
+their order; use `W_e.T`". No wrong hint.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'linear-patch-embed': None}
+EXPECT = {'linear-patch-embed':
+          'op:reshaped_weight:linear_patch_embed/linear:W.reshaped-for-T'}
 
 
 def linear_patch_embed(image, W_e, b_e, P):
