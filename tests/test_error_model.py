@@ -2466,7 +2466,10 @@ def test_a_contraction_over_operands_flattened_each_its_own_way():
              (RNG.normal(size=(6, 6, 2)), RNG.normal(size=(2, 2, 2, 4)), RNG.normal(size=4), 2)]
     found = em.search(conv, calls_of(conv, student, cases), 1, same)
     assert found.name == "op:flattened_apart:conv_patch_embed:windows-K-flattened-apart", found
-    assert "order 3, 4, 2" in found.sentence and "channel first, (c, p1, p2)" in found.sentence
+    assert "channel first, (c, p1, p2)" in found.sentence  # the orders by their meaning, the
+    assert "Flatten each window in the kernel's order, (p1, p2, c)" in found.sentence  # fix too
+    assert "the model solution's `np.tensordot(windows, K" in found.sentence  # its numbers, its
+    assert "Bring" not in found.sentence and "order 3, 4, 2" not in found.sentence  # (b68_09)
     assert np.allclose(em.rewrite(conv, found.name)(*cases[0]), conv(*cases[0]))  # one channel
 
 
