@@ -60,7 +60,7 @@ def finished(result, source: Source | None, folder: str | None = None,
     own code only, and is the same with or without the reference."""
     if source is None:
         return result
-    checks = tuple(owned(_finished(c, source, folder, spec) if c.hint else c, source, folder)
+    checks = tuple(owned(_finished(c, source, folder, spec) if c.hint else c, source)
                    for c in result.checks)  # a regrade's "own code" with its own helpers too
     return replace(result, checks=checks)
 
