@@ -402,6 +402,30 @@ def first_element(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, every pass of `for {node.target.id} in "
                  f"{code(node.iter)}` uses the first one, `{code(first)}`, instead of "
                  f"`{node.target.id}`.", replace)
+    # the first one applied a fixed number of times, written out (a port of a model of that
+    # depth: blind round 68's b68_07 calls `encoder_block` four times with `blocks[0]`)
+    for times in FIXED_PASSES:
+        yield Change(f"{node.target.id}-first-{times}-times",
+                     f"In {where(context)}, `{code(first)}`, the first of "
+                     f"`{code(node.iter)}`, is applied {_times(times)} whatever its length, "
+                     f"instead of each `{node.target.id}` of it once, in order (a loop over "
+                     f"`{code(node.iter)}` itself).",
+                     lambda n, times=times: _first_fixed(n, times))
+
+
+FIXED_PASSES = (1, 2, 3, 4, 6, 8, 12)  # the depths a port hard-codes (small models, ViT-B's)
+
+
+def _times(times: int) -> str:
+    return {1: "once", 2: "twice"}.get(times, f"{times} times")
+
+
+def _first_fixed(node: ast.For, times: int) -> ast.For:
+    """`for x in xs:` as `for x in [xs[0]] * times:`."""
+    new = copy.copy(node)
+    first = ast.Subscript(copy.deepcopy(node.iter), ast.Constant(0), ast.Load())
+    new.iter = ast.BinOp(ast.List([first], ast.Load()), ast.Mult(), ast.Constant(times))
+    return new
 
 
 def residual_of_step(context: Context, node: ast.AST) -> Iterator[Change]:
