@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from grader.checks import ExerciseResult, GradeReport, Options, SubmissionGrading
 from grader.checks.cases import CasePlans
 from grader.checks.compiled import spec_file
+from grader.checks.regrade_notes import OWN_CODE
 from grader.checks.results import ERROR, CheckResult, printed_tail
 from grader.report.feedback_level import redacted
 from grader.settings import GraderSettings
@@ -88,7 +89,8 @@ class GradingSession:
         """`result` with its hints' code quotes said as the model solution's where the submission's
         source does not hold them; its source is read (never run) once, at the first hint that
         quotes code."""
-        if not any(check.hint and ("`" in check.hint or check.misconception)
+        if not any((check.hint and ("`" in check.hint or check.misconception))
+                   or OWN_CODE in check.message  # a regrade's own code: own_code.py
                    for check in result.checks):  # a named mistake: discarded.py may say it
             return result
         # imported here: a run whose hints quote no code (the solution's) never pays for it

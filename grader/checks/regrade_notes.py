@@ -36,10 +36,15 @@ def explained(result: CheckResult, roots: tuple[str, ...], home,
     return f"{result.message}\n{note}" if result.message else note
 
 
+# what a regrade note says of one function (report/own_code.py names the submission's own
+# helpers it calls, which no check grades alone, beside it)
+OWN_CODE = "'s own code"
+
+
 def own_code(failing: tuple[str, ...]) -> str:
     """Whose code a failure graded around correct helpers is in, by name."""
     if len(failing) == 1:
-        return f"`{failing[0]}`'s own code"
+        return f"`{failing[0]}`{OWN_CODE}"
     return (f"the code of {quoted_names(failing)} themselves" if failing
             else "this function's own code")
 

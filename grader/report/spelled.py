@@ -38,6 +38,7 @@ from .constants import theirs
 from .discarded import discarded, unassigned_mask
 from .moved import moved
 from .offsets import respelled
+from .own_code import owned
 from .quotes import PLACED, Source, attributed, is_fragment, reads_as_theirs
 from .steps import placed
 
@@ -59,7 +60,8 @@ def finished(result, source: Source | None, folder: str | None = None,
     own code only, and is the same with or without the reference."""
     if source is None:
         return result
-    checks = tuple(_finished(c, source, folder, spec) if c.hint else c for c in result.checks)
+    checks = tuple(owned(_finished(c, source, folder, spec) if c.hint else c, source)
+                   for c in result.checks)  # a regrade's "own code" with its own helpers too
     return replace(result, checks=checks)
 
 

@@ -37,11 +37,13 @@ import numpy as np
 
 from .change import Context, where
 from .constants import ranged, same_eps, settled
-from .dtypes import rounded_steps
+from .dtypes import fewest_rounded
 from .evidence import agree, distance, elements
 from .fused import reading
 from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
+from .quiet_parts import note as quiet_note
+from .quiet_parts import same_kind, undetermined
 from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
@@ -210,13 +212,13 @@ def sentence(function: Callable, name: str, opaque: frozenset = frozenset(),
     """What a student is told for the mistake `name` of `function` (KeyError: no such name);
     `either`: told as a slip the cases could not place (`_either`); `unsure`: a pair with a quiet
     part told as maybe not all (`_within`)."""
-    group = _named(function, name, opaque)[1]
+    root, group = _named(function, name, opaque)
     if either:
         return told_unplaced(group)
     quiet = [e for part, e in zip(name.split(JOIN), group, strict=True) if part.startswith(QUIET)]
     if unsure and len(quiet) == 1 and len(group) == 2:
         return _unsure(group, quiet[0]).sentence
-    return _told(group, quiet[0] if quiet and len(group) > 1 else None).sentence
+    return _told(group, quiet[0] if quiet and len(group) > 1 else None, root).sentence
 
 
 def _failing_first(calls: list[Call], failing: int) -> list[Call]:
@@ -319,8 +321,9 @@ def search(function: Callable, calls: list[Call], failing: int,
                         pair, lambda g: attempt(root, g, order, same, copies), ALIKE):
                     continue  # slips.needed: a group of 3 or more with a part it does not need
                 group = sorted(pair, key=lambda e: rank[e.name])  # in the code's order
-                idle = [] if _one_mistake(group) or {e.operator for e in group} in PARTNERS else [
+                idle = [] if {e.operator for e in group} in PARTNERS else [
                     e for e in group if e in silent and not _shows(root, e, order, same, copies)]
+                idle = idle if len(idle) == 1 or not _one_mistake(group) else []  # quiet_parts
                 if len(idle) < 2 - (len(group) > 2) and _holds(root, group, order, same):  # no
                     # quiet part is a mistake, not told (a slip made twice needs none shown)
                     (found if outcome is True else alike).append(group)
@@ -328,9 +331,11 @@ def search(function: Callable, calls: list[Call], failing: int,
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     rounded = [group for group in found if len(group) == 1 and group[0].rounding]
     if len(rounded) > 1 and len(rounded) == len(found):  # which steps a narrower float rounds
-        found = _fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
+        found = fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
+    if len(names) > 1 and (unset := undetermined(found, quiet, JOIN)) is not None:
+        return _told(*unset, root)  # a max's axis where the sum's makes it change nothing
     if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
     elif len(names) > 1 and (single := [g for g in found if _one_mistake(g)]) and (
@@ -353,19 +358,8 @@ def search(function: Callable, calls: list[Call], failing: int,
         if exact is False:
             return None
         group = group if exact is None else [exact]
-    told = _told(group, quiet.get(JOIN.join(e.name for e in group)))
+    told = _told(group, quiet.get(JOIN.join(e.name for e in group)), root)
     return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
-
-
-def _fewest_rounded(rounded: list[list[Edit]]) -> list[list[Edit]]:
-    """Of several float16 readings of one function's steps that reproduce the calls (v alone, q
-    and v, all three: the rounding of q and k shows little through the softmax), one: each is
-    told alike, as "all of them, or some" (dtypes.steps_in); the first, the most steps, so one
-    student's checks share a name where they can. None unless one operator's at one place."""
-    edits = [group[0] for group in rounded]
-    if len({(e.operator, e.site) for e in edits}) > 1 or edits[0].operator != "steps_in":
-        return []
-    return [[max(edits, key=lambda e: len(rounded_steps(e.detail)))]]
 
 
 def _holds(root: Instance, group: list[Edit], order: list[Call], same) -> bool:
@@ -484,14 +478,18 @@ def _aliases(found: list[list[Edit]]) -> bool:
     return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 
 
-def _told(group: list[Edit], quiet: Edit | None = None) -> Found:
+def _told(group: list[Edit], quiet: Edit | None = None, root: Instance | None = None) -> Found:
     """The found rewrite's name and sentence; a pair of one operator in one function is told
     as one slip made at two places (the axis of both mean and var); a pair with a `quiet` part
-    by its other part, and QUIET_NOTE (a finite fill where the triangle hides a whole row)."""
+    by its other part, and QUIET_NOTE (a finite fill where the triangle hides a whole row), or
+    quiet_parts.note where the quiet part is of the told one's kind."""
     if len(group) == 1 or quiet is not None:
         shown = next(e for e in group if e is not quiet)
-        return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in group),
-                     shown.sentence + (QUIET_NOTE if quiet is not None else ""))
+        kind = quiet is not None and same_kind(shown, quiet)  # told first: a name is "op:..."
+        said = "" if quiet is None else quiet_note(root, quiet) if kind else QUIET_NOTE
+        named = [shown, quiet] if kind else group
+        return Found(JOIN.join(QUIET * (e is quiet) + e.name for e in named),
+                     shown.sentence + said)
     return Found(JOIN.join(e.name for e in group),  # slips.py: one slip, or how many
                  told_grouped(group, _one_mistake(group)))
 

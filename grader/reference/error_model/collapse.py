@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, code, key_of, where
+from .change import STEP, Change, Context, callee, code, key_of, where
 from .forward import IMAGE, SIZE
 from .tree import PREFIX
 
@@ -44,6 +44,15 @@ def _embedding(context: Context, node: ast.AST) -> ast.AST | None:
             and any(isinstance(a, ast.Name) and a.id == IMAGE for a in node.args)):
         return None
     return next((a for a in node.args if key_of(a) == SIZE), None)
+
+
+def _at(context: Context, node: ast.Call) -> str:
+    """"In `embed_image` (at the model solution's step `linear_patch_embed(image, ...)`)": the
+    call placed as the model solution's step, which report/steps.py says as the student's line
+    that makes it, or as its call of the student's helper only where the function calls it
+    (blind round 68's b68_15 embeds through `conv_patch_embed` and was told of its
+    `linear_patch_embed(...)` call)."""
+    return f"In {where(context)} ({STEP} `{code(node)}`)"
 
 
 def square_rows(tokens, image, size, counted):
@@ -72,7 +81,7 @@ def square_count(context: Context, node: ast.AST) -> Iterator[Change]:
     for counted, (side, letter) in SIDES.items():
         other = SIDES[1 - counted][1]
         yield Change(f"tokens-counted-from-{letter}-squared",
-                     f"In {where(context)}, the patch tokens of `{code(node)}` are reshaped to "
+                     f"{_at(context, node)}, the patch tokens are reshaped to "
                      f"({letter} // P) ** 2 rows, a patch count made for square images (Flax's "
                      f"VitInputLayer `num_patch = num_patch_row ** 2`, the row count taken from "
                      f"the {side} alone): a non-square image's (H // P) * (W // P) tokens do not "
@@ -100,12 +109,12 @@ def floored(context: Context, node: ast.AST) -> Iterator[Change]:
         return new
 
     yield Change("image-floored-to-tiles",
-                 f"In {where(context)}, nothing refuses an image that P does not tile: the "
+                 f"{_at(context, node)}, nothing refuses an image that P does not tile: the "
                  f"grid is floored and the last rows and columns left out (as a kernel = stride "
-                 f"= P convolution with VALID padding does), so `{code(node)}` gets the patches "
-                 f"that fit and a size P does not tile gets tokens. ViT patches "
-                 f"tile the image: raise ValueError when P does not divide H or W "
-                 f"(linear_patch_embed does).",
+                 f"= P convolution with VALID padding does), so the patch embedding gets the "
+                 f"patches that fit and a size P does not tile gets tokens. ViT patches "
+                 f"tile the image: raise ValueError when P does not divide H or W (the model "
+                 f"solution's `{callee(node)}` does).",
                  cut, ((bound, tiles_only),))
 
 

@@ -89,7 +89,10 @@ def _channel_first(ours: list[int], theirs: list[int]) -> bool:
 def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
     """A contraction whose operands are flattened each in its own order and paired by
     position: `np.tensordot(windows, K, axes=([3, 4, 2], [0, 1, 2]))` as `windows` flattened
-    over (2, 3, 4), `K` over (0, 1, 2), then one matrix product."""
+    over (2, 3, 4), `K` over (0, 1, 2), then one matrix product. The axis numbers are the model
+    solution's arrays' (a student's windows may be 6-D, with no tensordot: blind round 68's
+    b68_09 was told to "bring `windows`'s axes into the order 3, 4, 2"): said as the model
+    solution's, the orders by their meaning, (c, p1, p2) and (p1, p2, c), where it is known."""
     if not (isinstance(node, ast.Call) and callee(node) == "tensordot" and len(node.args) >= 2):
         return
     axes = _axes(node)
@@ -99,14 +102,21 @@ def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
     bound = f"{PREFIX}flattened_each_own_way"
     a, b = code(node.args[0]), code(node.args[1])
     listed = [", ".join(map(str, axes)) for axes in (ours, theirs, sorted(ours), sorted(theirs))]
+    known = _channel_first(ours, theirs)  # the orders' meaning: said by it, not by numbers
+    theirs_said = (f"(the model solution's `{code(node)}` pairs axes {listed[0]} of its `{a}` "
+                   f"with axes {listed[1]} of its `{b}`, by meaning)")
     yield Change(f"{a}-{b}-flattened-apart",
-                 f"In {where(context)}, `{a}` and `{b}` are flattened each in its own order "
-                 f"(`{a}` over its axes {listed[2]}, `{b}` over {listed[3]}) and multiplied "
-                 f"position by position, so values of different meaning meet (in a "
-                 f"convolution, a window's channels and the kernel's rows): `{code(node)}` pairs "
-                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`."
-                 + (CHANNEL_FIRST if _channel_first(ours, theirs) else "")
-                 + f" Bring `{a}`'s axes into the order {listed[0]} before flattening it.",
+                 (f"In {where(context)}, each window and the kernel are flattened each in its "
+                  f"own order and multiplied position by position, so values of different "
+                  f"meaning meet, a window's channels and the kernel's rows {theirs_said}."
+                  + CHANNEL_FIRST + " Flatten each window in the kernel's order, (p1, p2, c), "
+                  "before multiplying." if known else
+                  f"In {where(context)}, your values are the model solution's with `{a}` and "
+                  f"`{b}` flattened each in its own order (its `{a}` over its axes {listed[2]}, "
+                  f"`{b}` over {listed[3]}) and multiplied position by position, so values of "
+                  f"different meaning meet (in a convolution, a window's channels and the "
+                  f"kernel's rows) {theirs_said}. Flatten the two in orders that pair values "
+                  f"of the same meaning."),
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.args[0], n.args[1], _listed(ours), _listed(theirs)],
                                     []),
@@ -120,14 +130,17 @@ def flattened_apart(context: Context, node: ast.AST) -> Iterator[Change]:
     b_order = [pairs[x] for x in sorted(ours)]
     written = [", ".join(map(str, axes)) for axes in (a_order, b_order)]
     yield Change(f"{a}-{b}-flattened-crosswise",
-                 f"In {where(context)}, `{a}` and `{b}` are each flattened in the other's order "
-                 f"(`{a}` over its axes {written[0]}, `{b}` over {written[1]}) and multiplied "
-                 f"position by position, so values of different meaning meet (in a "
-                 f"convolution, a window's channels and the kernel's rows): `{code(node)}` pairs "
-                 f"axes {listed[0]} of `{a}` with axes {listed[1]} of `{b}`."
-                 + (CHANNEL_FIRST_KERNEL if _channel_first(ours, theirs) else "")
-                 + f" Flatten `{b}` over its axes {listed[1]}, in the order that matches "
-                 f"`{a}`'s.",
+                 (f"In {where(context)}, each window and the kernel are each flattened in the "
+                  f"other's order and multiplied position by position, so values of different "
+                  f"meaning meet, a window's channels and the kernel's rows {theirs_said}."
+                  + CHANNEL_FIRST_KERNEL + " Flatten the kernel in each window's order, "
+                  "(p1, p2, c), before multiplying." if known else
+                  f"In {where(context)}, your values are the model solution's with `{a}` and "
+                  f"`{b}` each flattened in the other's order (its `{a}` over its axes "
+                  f"{written[0]}, `{b}` over {written[1]}) and multiplied position by position, "
+                  f"so values of different meaning meet (in a convolution, a window's channels "
+                  f"and the kernel's rows) {theirs_said}. Flatten the two in orders that pair "
+                  f"values of the same meaning."),
                  lambda n: ast.Call(ast.Name(bound, ast.Load()),
                                     [n.args[0], n.args[1], _listed(ours), _listed(theirs),
                                      ast.Constant(True)], []),

@@ -32,6 +32,7 @@ from .change import (
     with_first,
     with_keyword,
 )
+from .given_axes import AXES_FROM_END, THEIRS, given_array
 from .grids import READ_TRANSPOSED, cuts_patches
 from .reshapes import untransposed
 from .tree import PREFIX
@@ -56,22 +57,27 @@ def _default_axis(context: Context, node: ast.Call) -> int | None:
 
 def axis(context: Context, node: ast.AST) -> Iterator[Change]:
     """A reduction (max, sum, mean, var, softmax) over another axis, or over the whole array;
-    a helper that takes an axis (softmax) called with another one."""
+    a helper that takes an axis (softmax) called with another one. An array the function makes
+    itself: its axes counted from the end first (AXES_FROM_END), a number from the start said as
+    the model solution's array's."""
     if not isinstance(node, ast.Call):
         return
     given = [(k.value, literal(k.value)) for k in node.keywords if k.arg == "axis"]
     default = _default_axis(context, node)
     if default is not None:
         given.append((None, default))
+    own = given_array(context, node)
     for value_node, old in given:
+        theirs = "" if own or not isinstance(old, int) or old < 0 else THEIRS
         shown = (f"the axis `{code(value_node)}` it is given" if isinstance(old, ast.AST)
-                 else f"axis {old}" if value_node is not None
+                 else f"axis {old}{theirs}" if value_node is not None
                  else f"axis {old}, the default of `{callee(node)}`")
-        for new in AXES:
+        for new in AXES if own else AXES_FROM_END:
             if new == old:
                 continue
             value = ast.Constant(new) if new is not None or value_node is None else None
-            over = "the whole array" if new is None else f"axis {new}"
+            over = ("the whole array" if new is None else f"axis {new}"
+                    + ("" if own or new < 0 else THEIRS))
             # either reading is true of code that reproduces it: that axis, or the right one of an
             # array laid out otherwise (b48_06: not a premise its own `axis=1` makes false)
             how = "" if new is None else (

@@ -10,13 +10,13 @@ Mistakes:
    head too.
 
 Grader: at blind time (b589706) and now, named: "your values are the lecture's with
-`softmax(scores, axis=1)` in place of `softmax(scores)` ... (where your own call names the right
+`softmax(scores, axis=-2)` (`axis=1` until round 68) in place of `softmax(scores)` ... (where your own call names the right
 axis, your array holds its axes in another order than the lecture's)" on no-causal-mask, and
 "The softmax runs over the queries" (attention_softmax_wrong_axis) on multi-head-attention;
 vit-checkpoint observes the broken self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=1',
+EXPECT = {'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=-2',
           'multi-head-attention': 'attention_softmax_wrong_axis'}
 
 

@@ -12,13 +12,13 @@ Mistakes:
 3. attention_scores computes the count in float32 and returns a float.
 
 Grader: at blind time and now, all three named: eps 0.001 where the lecture's is 1e-06 on
-layer-norm; `softmax(scores, axis=1)` in place of `softmax(scores)` on no-causal-mask and "The
+layer-norm; `softmax(scores, axis=-2)` (`axis=1` until round 68) in place of `softmax(scores)` on no-causal-mask and "The
 softmax runs over the queries" on multi-head-attention; the count `T * T` coming out as a float on
 attention-cost; vit-checkpoint observes the broken functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=0.001',
-          'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=1',
+          'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=-2',
           'multi-head-attention': 'attention_softmax_wrong_axis',
           'attention-cost': 'op:count_as_float:attention_scores:count-as-float'}
 

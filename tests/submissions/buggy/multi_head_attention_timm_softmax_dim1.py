@@ -2,7 +2,7 @@
 as axis=1 on the (heads, T, T) scores: each key's column is normalised over the queries."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_softmax_wrong_axis',
-          'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=1'}
+          'no-causal-mask': 'op:axis:self_attention/attention:softmax.axis=-2'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -10,12 +10,13 @@ Mistakes:
    0)`, (d, C, kW, kH): the kernel is transposed spatially.
 
 Grader: at blind time and now, both named: the max and the sum over `axis` and every axis after it
-("as a kernel that views the array as 2-D at `axis` does", one slip made at 2 places) on
-stable-softmax, and `K` read with its first two axes swapped on kernel-stride (the kernel-P
+("as a kernel that views the array as 2-D at `axis` does", one slip made at 2 places; since
+blind round 68 the sum's, the max's place said as one these cases cannot tell, the max's axes
+changing none of the values once the sum is over the same ones) on stable-softmax, and `K` read with its first two axes swapped on kernel-stride (the kernel-P
 stride-P check's checklist there too). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:later_axes:softmax:max.axis-and-later+op:later_axes:softmax:sum.axis-and-later',
+EXPECT = {'stable-softmax': 'op:later_axes:softmax:sum.axis-and-later+~op:later_axes:softmax:max.axis-and-later',
           'kernel-stride': 'op:transposed_argument:conv_patch_embed:K-axes-swapped'}
 
 

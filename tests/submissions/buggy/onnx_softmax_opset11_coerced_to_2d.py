@@ -9,11 +9,12 @@ Mistake:
 Grader: at blind time and now, checklists only ("Pass `axis` and keepdims=True to both np.max and
 np.sum", the probabilities' checklist) and one hidden check with no hint; the coercion not named.
 Since the eleventh session it is named (a reduction over its axis and every later one, one slip
-made at the max and the sum): every mistake is.
+made at the max and the sum): every mistake is. Since blind round 68 by the sum's, the max's
+place said as one the cases cannot tell (over the same axes it changes none of the values).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': 'op:later_axes:softmax:max.axis-and-later'
-                            '+op:later_axes:softmax:sum.axis-and-later'}
+EXPECT = {'stable-softmax': 'op:later_axes:softmax:sum.axis-and-later'
+                            '+~op:later_axes:softmax:max.axis-and-later'}
 
 
 def softmax(x, axis=-1):

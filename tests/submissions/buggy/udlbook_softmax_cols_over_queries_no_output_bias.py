@@ -8,13 +8,13 @@ Mistakes:
    over the queries (the notebook's scores are keys in rows).
 2. The output projection has no bias bo (the notebook's omega_c only).
 
-Grader: at blind time and now, named as "2 mistakes at once": "`softmax(scores, axis=1)` in place
+Grader: at blind time and now, named as "2 mistakes at once": "`softmax(scores, axis=-2)` (`axis=1` until round 68) in place
 of `softmax(scores)`" and the output bias left out, on multi-head-attention; the two failed
 no-causal-mask checks have no hint line (not in EXPECT); vit-checkpoint observes the broken
 self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': 'op:axis:self_attention/attention:softmax.axis=1+op:term:self_attention/linear.4:drop-b'}
+EXPECT = {'multi-head-attention': 'op:axis:self_attention/attention:softmax.axis=-2+op:term:self_attention/linear.4:drop-b'}
 
 
 def self_attention(x, p, heads, causal=False):

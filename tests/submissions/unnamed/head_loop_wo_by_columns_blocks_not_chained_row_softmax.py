@@ -16,13 +16,14 @@ Mistakes:
 Grader: Wo's slice is observed (only_one_head) and why-positions says the property could not be
 judged (traceback at `head_out @ p["Wo"][:, cols]`). The softmax was observed (only_2d_inputs)
 plus the sums checklist; since session 18 its hidden check names it (fused.py: the max and the
-sum over each row of the array with `axis` moved last, `np.moveaxis(x, axis, -1)`). The blocks
+sum over each row of the array with `axis` moved last, `np.moveaxis(x, axis, -1)`; since blind
+round 68 by the sum's, the max's place said as one the cases cannot tell). The blocks
 get only vit-forward's checklist ("every block of params['blocks']").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': None,
-          'stable-softmax': 'op:all_but_first:softmax:max.axis-moved-rows+'
-                            'op:all_but_first:softmax:sum.axis-moved-rows',
+          'stable-softmax': 'op:all_but_first:softmax:sum.axis-moved-rows+'
+                            '~op:all_but_first:softmax:max.axis-moved-rows',
           'no-causal-mask': None,
           'multi-head-attention': None,
           'vit-forward': 'op:unchained:vit_forward:x-not-carried'}
