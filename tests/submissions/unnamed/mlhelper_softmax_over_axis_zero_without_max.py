@@ -11,7 +11,7 @@ Mistakes:
 10. softmax (line 123): no max subtracted: exp overflows to inf/nan for inputs near 1000. Wrong
     for far-from-zero values only.
 
-Grader: at blind time (766069c5) 88/110, with three WRONG hints (the judge's wrong hints 2
+Grader: at blind time (766069c5) 88/110, with two WRONG hints (the judge's wrong hints 2
 and 3): stable-softmax's small examples were told "One slip, made at 2 places: (1) ...
 `np.max(x, axis=axis, keepdims=True)` taken over axis 0 ... (2) ... `np.sum` ... taken over axis
 0" of code that has no max at all, and multi-head-attention's and no-causal-mask's hidden checks
@@ -26,12 +26,14 @@ checklists, the rest "also loses points in multi-head-attention". STILL WRONG: s
 small examples are told "One slip, made at 2 places: (1) ... `np.max(x, axis=axis,
 keepdims=True)` taken over axis 0 (2) ... `np.sum` ... taken over axis 0"
 (op:axis:softmax:max.axis=0+op:axis:softmax:sum.axis=0). quiet_parts.py mends it only where the
-search's calls are the check's four cases (this softmax alone: "sum over axis 0", the max's
-place quiet); here the cases the function's other checks got right are added too (a 1-D, axis=0
-and (1, 3, 4) random cases), on which the whole-array max with the sum over axis 0 no longer
-reproduces the values, so the max over axis 0 is left alone in the found set and told. Not
-every hint right, so in unnamed/; EXPECT holds what must hold today: the points lost,
-stable-softmax's pair named; the wrong hint is not in ALIASES (not this file's mistake as said),
+search's calls are the check's four cases (this softmax alone, or with the solution's
+self_attention: "sum over axis 0", the max's place quiet); beside a wrong self_attention (this
+one, or an unscaled one) the passed cases of the function's other checks are weighed too (a 1-D,
+axis=0 and (1, 3, 4) random cases) and a third pair fits them all
+(op:axis_2d:softmax:last-or-0+op:default_flipped:softmax:axis-defaults--2, with a quiet part of
+its own): with two pairs that have a quiet part, quiet_parts.undetermined gives way and the max
+over axis 0 is told. Not every hint right, so in unnamed/; EXPECT holds what must hold
+today: the points lost, each mistake named where it is now; the wrong hint is not in ALIASES (not this file's mistake as said),
 so this file's test of "no wrong cause" fails until it is mended.
 """
 # ruff: noqa: F821  (every other name is the solution's)
