@@ -33,8 +33,9 @@ axis=0 and (1, 3, 4) random cases) and a third pair fits them all
 (op:axis_2d:softmax:last-or-0+op:default_flipped:softmax:axis-defaults--2, with a quiet part of
 its own): with two pairs that have a quiet part, quiet_parts.undetermined gives way and the max
 over axis 0 is told. Not every hint right, so in unnamed/; EXPECT holds what must hold
-today: the points lost, each mistake named where it is now; the wrong hint is not in ALIASES (not this file's mistake as said),
-so this file's test of "no wrong cause" fails until it is mended.
+today: the points lost, each mistake named where it is now; the wrong hint is not in ALIASES
+(not this file's mistake as said), so this file's test of "no wrong cause" fails until it is
+mended.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:sum.axis=0'
