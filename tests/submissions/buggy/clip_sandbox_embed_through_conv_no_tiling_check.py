@@ -20,8 +20,8 @@ student's own line), 109/110, named with no wrong detail: "In `embed_image` (at 
 `x = conv_patch_embed(image, params["W_e"].reshape(P, P, C, ...`), nothing refuses an image
 that P does not tile: the grid is floored and the last rows and columns left out (as a kernel =
 stride = P convolution with VALID padding does), so the patch embedding gets the patches that
-fit ... raise ValueError when P does not divide H or W (the model solution's `linear_patch_embed` does)". Every mistake named, no
-hint wrong, so in buggy/.
+fit ... raise ValueError when P does not divide H or W (the model solution's
+`linear_patch_embed` does)". Every mistake named, no hint wrong, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'op:floored:embed_image:image-floored-to-tiles'}
