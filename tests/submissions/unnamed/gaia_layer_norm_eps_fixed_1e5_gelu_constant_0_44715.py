@@ -17,11 +17,12 @@ checks ("In `layer_norm`, `eps` is fixed at 1e-05 (a library's usual default) wh
 use the `eps` the caller passes"); mistake 4 only observed: encoder-block's visible check gives
 its checklist ("Check the pre-LN order ... gelu(h @ W1 + b1) @ W2 + b2"), the hidden one "Your
 `encoder_block` returns the expected values only in 1 of 3 rows (row 2)"; nothing names `gelu`
-or its constant. A WRONG detail on both encoder-block checks (the judge's wrong hint 1, being
-mended by wrong68): "(graded with the grader's correct `layer_norm` standing in for yours ...; so
-this failure is in `encoder_block`'s own code)", where the failure is in `gelu`, which
-encoder_block calls (the check's message, no misconception). Not every mistake named, so in
-unnamed/; EXPECT holds what must hold today: the points lost, mistake 3 named.
+or its constant. At blind time both encoder-block checks had a WRONG detail (the judge's wrong
+hint 1): "(graded with the grader's correct `layer_norm` standing in for yours ...; so this
+failure is in `encoder_block`'s own code)", where the failure is in `gelu`, which encoder_block
+calls; now (after wrong68: report/own_code.py) "... so this failure is in `encoder_block`'s own
+code or in `gelu`, which it calls", true. Not every mistake named, so in unnamed/; EXPECT holds
+what must hold today: the points lost, mistake 3 named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05',

@@ -12,14 +12,16 @@ Mistakes:
     tokens), where the question sheet and the solution (through linear_patch_embed) raise
     ValueError. Wrong for sizes P does not tile only.
 
-Grader: at blind time (766069c5) and now, 109/110, named on cls-and-positions' tiling check ("In
-`embed_image`, nothing refuses an image that P does not tile: the grid is floored and the last
-rows and columns left out (as a kernel = stride = P convolution with VALID padding does) ... raise
-ValueError when P does not divide H or W"). A WRONG detail in that hint (the judge's wrong hint
-5, being mended by wrong68): "so `linear_patch_embed(image, params['W_e'], params['b_e'],
-params['P'])` gets the patches that fit", of an embed_image that never calls linear_patch_embed
-(it calls conv_patch_embed). Every mistake named but a hint wrong, so in unnamed/; EXPECT holds
-what must hold today: the point lost, the mistake named.
+Grader: at blind time (766069c5) 109/110, named on cls-and-positions' tiling check, with a WRONG
+detail (the judge's wrong hint 5): "so `linear_patch_embed(image, params['W_e'], params['b_e'],
+params['P'])` gets the patches that fit", of an embed_image that never calls linear_patch_embed.
+Now (after wrong68: collapse.py places the edit at the model solution's step, said as the
+student's own line), 109/110, named with no wrong detail: "In `embed_image` (at your line
+`x = conv_patch_embed(image, params["W_e"].reshape(P, P, C, ...`), nothing refuses an image
+that P does not tile: the grid is floored and the last rows and columns left out (as a kernel =
+stride = P convolution with VALID padding does), so the patch embedding gets the patches that
+fit ... raise ValueError when P does not divide H or W (the model solution's
+`linear_patch_embed` does)". Every mistake named, no hint wrong, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'op:floored:embed_image:image-floored-to-tiles'}

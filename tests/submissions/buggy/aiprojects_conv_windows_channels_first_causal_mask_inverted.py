@@ -13,18 +13,20 @@ Mistakes:
     nonzero: the mask inverted (the past and the diagonal hidden, the future kept; the last row
     uniform). Wrong with causal=True only.
 
-Grader: at blind time (766069c5) and now, 101/110. Mistake 17 named on kernel-stride's two
-conv_patch_embed checks ("Each window is read channel first, (c, p1, p2), torch's weight order,
-while the kernel is flattened (p1, p2, c), the course's: right for one channel only"; the check
+Grader: at blind time (766069c5) 101/110, both named, with a WRONG detail in mistake 17's hint
+(the judge's wrong hint 4): "`windows` and `K` are flattened each in its own order (`windows`
+over its axes 2, 3, 4 ...) ... Bring `windows`'s axes into the order 3, 4, 2 before flattening
+it", the model solution's tensordot and its 5-D axis numbers, of code with no tensordot whose
+`windows` is 6-D. Now (after wrong68: contractions' orders by meaning), 101/110, every mistake
+named and no hint wrong: mistake 17 on kernel-stride's two conv_patch_embed checks ("each window
+and the kernel are flattened each in its own order ... (the model solution's `np.tensordot(...)`
+pairs axes 3, 4, 2 of its `windows` with axes 0, 1, 2 of its `K`, by meaning). Each window is
+read channel first, (c, p1, p2), torch's weight order, while the kernel is flattened (p1, p2,
+c) ... Flatten each window in the kernel's order, (p1, p2, c), before multiplying"; the check
 "kernel P, stride P equals the linear map" gives its checklist); mistake 18 on no-causal-mask's
-two failed checks ("the mask hides the scores it should keep and keeps the ones it should hide
-..."). A WRONG detail in mistake 17's hint (the judge's wrong hint 4, being mended by wrong68):
-"`windows` and `K` are flattened each in its own order (`windows` over its axes 2, 3, 4 ...):
-`np.tensordot(windows, K, axes=([3, 4, 2], [0, 1, 2]))` pairs axes 3, 4, 2 ... Bring `windows`'s
-axes into the order 3, 4, 2 before flattening it", the model solution's tensordot and its 5-D
-axis numbers, of code with no tensordot whose `windows` is 6-D and flattened over axes 3, 4, 5:
-the fix, applied as said, is wrong here. Every mistake named but a hint wrong, so in unnamed/;
-EXPECT holds what must hold today: the points lost, both mistakes named.
+two failed checks ("the mask hides the scores it should keep and keeps the ones it should hide,
+`np.where(mask, -1e9, scores)` in effect ... the last query, with every key hidden, weighs all
+of them alike"). So in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:flattened_apart:conv_patch_embed:windows-K-flattened-apart',
