@@ -10,11 +10,10 @@ function at once (a port writes them alike). An operator as in operators.py (`f(
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Iterator
 
 from .change import Change, Context, callee, where
-from .norms import last_axis
+from .norms import moments, with_axis
 
 BATCH = "0 if np.ndim({x}) > 2 else -1"  # axis 0 of the swapped array, in the input's axes
 
@@ -22,8 +21,7 @@ BATCH = "0 if np.ndim({x}) > 2 else -1"  # axis 0 of the swapped array, in the i
 def _moments(node: ast.FunctionDef) -> list[ast.Call]:
     """The function's `np.mean(x, axis=-1, ...)` and `np.var(x, axis=-1, ...)` calls of one
     array `x`: one of each, else none."""
-    calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and callee(c) in ("mean", "var")
-             and last_axis(c) and len(c.args) == 1]
+    calls = [c for c in moments(node) if len(c.args) == 1]
     if sorted(callee(c) for c in calls) != ["mean", "var"] or \
             len({ast.dump(c.args[0]) for c in calls}) != 1:
         return []
@@ -41,14 +39,6 @@ def batch_axis(context: Context, node: ast.AST) -> Iterator[Change]:
         return
     axis = BATCH.format(x=ast.unparse(found[0].args[0]))
 
-    def batched(n: ast.FunctionDef) -> ast.FunctionDef:
-        new = copy.deepcopy(n)  # found anew: another edit of the function may come first
-        for call in _moments(new):
-            for key in call.keywords:
-                if key.arg == "axis":
-                    key.value = ast.parse(axis, mode="eval").body
-        return new
-
     yield Change("batch-axis",
                  f"In {where(context)}, the mean and variance are taken over axis 0 of the "
                  "input with its last two axes swapped, as code that keeps the features on the "
@@ -56,7 +46,7 @@ def batch_axis(context: Context, node: ast.AST) -> Iterator[Change]:
                  "(T, d) input that is each token's features, but for a batch (B, T, d) axis 0 "
                  "is the batch, so each feature of each token is normalised across the batch. "
                  "Take each token's statistics over the last axis, `axis=-1, keepdims=True`.",
-                 batched)
+                 lambda n: with_axis(n, _moments, axis))
 
 
 OPERATORS = {"batch_axis": batch_axis}

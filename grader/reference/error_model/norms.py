@@ -73,29 +73,34 @@ def over_sample(context: Context, node: ast.AST) -> Iterator[Change]:
     if not isinstance(node, ast.FunctionDef) or not node.args.args:
         return
     first = node.args.args[0].arg
-    calls = [c for c in ast.walk(node) if isinstance(c, ast.Call)
-             and callee(c) in ("mean", "var") and last_axis(c)]
-    if len(calls) < 2:
+    if len(moments(node)) < 2:
         return
     sample = f"tuple(range(1, np.ndim({first}))) or (0,)"
-
-    def per_sample(n: ast.FunctionDef) -> ast.FunctionDef:
-        new = copy.deepcopy(n)
-        for call in ast.walk(new):
-            if isinstance(call, ast.Call) and callee(call) in ("mean", "var") and \
-                    last_axis(call):
-                for keyword in call.keywords:
-                    if keyword.arg == "axis":
-                        keyword.value = ast.parse(sample, mode="eval").body
-        return new
 
     yield Change("over-sample",
                  f"In {where(context)}, the mean and variance are taken over every axis but the "
                  f"first, `axis={sample.split(' or ')[0]}` (as torch's "
                  "`F.layer_norm(x, x.shape[1:])` does), instead of over the last one: right for "
                  "a (T, d) sequence, but a batch is normalised per sample instead of per token.",
-                 per_sample)  # not "one token":
+                 lambda n: with_axis(n, moments, sample))  # not "one token":
     # a (d,) token has no axis but the first, and a port's own code may reduce over none
+
+
+def moments(node: ast.AST) -> list[ast.Call]:
+    """The `np.mean(..., axis=-1)` and `np.var(..., axis=-1)` calls in `node`."""
+    return [c for c in ast.walk(node) if isinstance(c, ast.Call)
+            and callee(c) in ("mean", "var") and last_axis(c)]
+
+
+def with_axis(node: ast.FunctionDef, calls_of, axis: str) -> ast.FunctionDef:
+    """A copy of `node` whose calls `calls_of(copy)` take `axis` (source text) as their `axis=`:
+    the calls are found anew in the copy, as another edit of the function may come first."""
+    new = copy.deepcopy(node)
+    for call in calls_of(new):
+        for keyword in call.keywords:
+            if keyword.arg == "axis":
+                keyword.value = ast.parse(axis, mode="eval").body
+    return new
 
 
 def last_axis(call: ast.Call) -> bool:
