@@ -779,6 +779,43 @@ def test_a_tuple_whose_one_item_is_the_expected_value_is_named_and_only_then():
     assert extra_items(failed, Check(), raised) is failed
 
 
+def test_a_tuple_whose_first_items_are_the_expected_tuple_is_named_and_only_then():
+    """Blind round 69's b69_10: `conv_equivalent` returns (kernel_size, stride, padding) where
+    (kernel_size, stride) belongs; its first two items are right on every case, so the items
+    after them are the mistake (kinds/returned_items.py). Not named where the first items are
+    not the expected ones, where the tuple is not longer, on one case's wrong items, or where a
+    case raised; a hidden check's values are not quoted."""
+    from dataclasses import replace as with_
+
+    from grader.checks.kinds.returned_items import EXTRA_AFTER, extra_items
+    from grader.worker.outcomes import CallOutcome
+
+    class Check:
+        function = "conv_equivalent"
+        compare = None
+        hidden = False
+
+    def ran(*pairs):
+        return [(with_(_case(()), _expectation=(expected, None)), CallOutcome("ok", value))
+                for expected, value in pairs]
+
+    failed = CheckResult("conv_equivalent(P)", 1, 0, FAILED, "differs", hint="the checklist")
+    named = extra_items(failed, Check(), ran(((16, 16), (16, 16, 0)), ((4, 4), (4, 4, 0))))
+    assert named.misconception == EXTRA_AFTER and named.hint_kind == "mistake"
+    assert named.hint.startswith("Your `conv_equivalent` returns 3 values, (16, 16, 0): the "
+                                 "first two are the expected ones"), named.hint
+    assert "Return only those 2 values" in named.hint
+    Check.hidden = True
+    assert "(16, 16, 0)" not in extra_items(failed, Check(), ran(((16, 16), (16, 16, 0)))).hint
+    for pairs in ([((16, 16), (16, 8, 16))],               # the first items are not right
+                  [((16, 16), (16, 16))],                  # not longer
+                  [((16, 16), (16, 16, 0)), ((4, 4), (4, 2, 0))],  # one case's items wrong
+                  [((16, 16), 16)]):                       # no tuple at all
+        assert extra_items(failed, Check(), ran(*pairs)) is failed, pairs
+    raised = [(with_(_case(()), _expectation=((16, 16), None)), CallOutcome("raised"))]
+    assert extra_items(failed, Check(), raised) is failed
+
+
 def test_every_square_claim_the_error_model_writes_is_one_it_can_take_back():
     """A named mistake's "(right only when H == W)" is said only where no square case of the
     function failed (square_claims.py): every sentence of every rewrite of the reference that

@@ -36,6 +36,7 @@ from grader.checks.results import MISTAKE
 from .column_major import ordered
 from .constants import theirs
 from .discarded import discarded, unassigned_mask
+from .merge_order import merge_order
 from .moved import moved
 from .offsets import respelled
 from .own_code import owned
@@ -75,6 +76,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         return _renamed(function, source, folder)
 
     passes = (  # in this order, each given the hint the one before it gave
+        lambda hint: merge_order(hint, source),  # heads merged from another order: its move
         lambda hint: respelled(hint, source),  # a diagonal's offset in the student's call
         lambda hint: theirs(hint, source, renamed),  # a constant's range as the student's number
         lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells

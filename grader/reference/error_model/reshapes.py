@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import ast
 
+from grader.report.merge_order import MERGED_UNMOVED, UNMOVED_TAIL
+
 from .change import Context, code, where
 
 # What a step that moves axes and then reshapes does, in the student's terms (the reference's
 # helper -> the sentence's subject and why the order matters): said without quoting the step.
 REORDERED_STEPS = {
-    "merge_heads": ("the heads' outputs are merged by a reshape without moving the head axis "
-                    "back first: the (heads, T, d_h) array must become (T, heads, d_h) before "
-                    "it is reshaped to (T, d), else each row of the result mixes the values of "
-                    "several tokens"),
+    "merge_heads": MERGED_UNMOVED,  # said from the values where the student moves axes
 }
 
 
@@ -36,7 +35,7 @@ def untransposed(context: Context, node: ast.Call) -> str:
                 f"`{code(node.func.value)}` as it is.")
     said = REORDERED_STEPS.get(context.instance.name)
     if said:
-        return f"In `{context.root}`, {said} (a reshape alone does not move axes)."
+        return f"In `{context.root}`, {said}{UNMOVED_TAIL}"
     return (f"In `{context.root}`, `{code(node.func.value)}` is reshaped as it is, without "
             f"moving its axes first as `{code(node)}` does: a reshape alone does not move axes, "
             "so the entries land in other places.")
