@@ -14,12 +14,12 @@ Grader: at blind time (cb37e6da) and now, 90/110. Mistake 1 named on multi-head-
 no-causal-mask ("each head's weights are taken ... by a reshape of the whole matrix,
 `W.reshape(heads, d, d // heads)[h]`"). Mistake 2 not told: stable-softmax's three failed
 checks have only checklist hints ("Pass `axis` and keepdims=True to both np.max and np.sum";
-"-1 when not given"), the AxisError traceback the only clue. Not every mistake named, so in
-unnamed/; EXPECT holds what must hold today: the points lost, the mistakes named, `None` where
-no cause is named.
+"-1 when not given"), the AxisError traceback the only clue. Named since, in the same session (fix69: 2 among
+choices.AXES): "`axis` defaults to 2 ... a call that names it is right". Every mistake named, so
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'stable-softmax': None,
+EXPECT = {'stable-softmax': 'op:default_flipped:softmax:axis-defaults-2',
           'multi-head-attention': 'op:weights_reshaped:self_attention:weights-reshaped-per-head',
           'no-causal-mask': 'op:weights_reshaped:self_attention:weights-reshaped-per-head'}
 
