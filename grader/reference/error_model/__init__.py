@@ -334,6 +334,7 @@ def search(function: Callable, calls: list[Call], failing: int,
         found = fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
+    decided = False  # by another check's name (`known`, below)
     if len(names) > 1 and (unset := undetermined(found, quiet, JOIN)) is not None:
         return _told(*unset, root)  # a max's axis where the sum's makes it change nothing
     if len(names) > 1 and not chosen:
@@ -347,17 +348,18 @@ def search(function: Callable, calls: list[Call], failing: int,
         return either
     elif len(names) > 1 and len(mine := known(found, prefer)) == 1:
         found = mine  # another check of the function named its part: that one (slips.known)
+        decided = True
     elif len(names) > 1 and (within := _within(found, quiet)) is not None:
         return within
     elif len(names) != 1:
         return None
     group = found[0]
-    if len(group) == 1:  # a small constant: said as far as the calls tell it (constants.py)
-        exact = settled(group[0], lambda e: attempt(root, [e], order, same, copies)
-                        in (True, ALIKE))
-        if exact is False:
-            return None
-        group = group if exact is None else [exact]
+    for at, part in enumerate([] if decided and len(group) > 1 else group):
+        exact = settled(part, lambda e, at=at, now=group: attempt(  # a small constant: said as
+            root, [*now[:at], e, *now[at + 1:]], order, same, copies) in (True, ALIKE))  # far
+        if exact is False:  # as the calls tell it (constants.py), a pair's other parts kept,
+            return None     # unless another check of the function decided it (`known`)
+        group = group if exact is None else [*group[:at], exact, *group[at + 1:]]
     told = _told(group, quiet.get(JOIN.join(e.name for e in group)), root)
     return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
 

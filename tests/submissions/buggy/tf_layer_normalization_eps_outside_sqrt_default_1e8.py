@@ -10,10 +10,12 @@ Mistakes:
 Grader: at blind time (e77cb46) and now, named: "`eps` is added outside the square root,
 `sqrt(var) + eps`" on the hidden check, and both together ("eps is 1e-08; the lecture's is
 1e-06") on "eps inside the square root" (whose eps=0.5 shows only mistake 1, both being real).
-Every mistake named, so in buggy/.
+Since 2026-12-07 a pair's small constant is said as far as the calls tell it, as a single
+rewrite's is (constants.settled): "eps is a value below about 1e-07 (...)": these calls cannot
+tell 1e-8 from 0. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-08+op:root:layer_norm:eps-outside-sqrt'}
+EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=below-1e-07+op:root:layer_norm:eps-outside-sqrt'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-8):
