@@ -17,7 +17,7 @@ Grader: at blind time (766069c5) 101/110, both named, with a WRONG detail in mis
 (the judge's wrong hint 4): "`windows` and `K` are flattened each in its own order (`windows`
 over its axes 2, 3, 4 ...) ... Bring `windows`'s axes into the order 3, 4, 2 before flattening
 it", the model solution's tensordot and its 5-D axis numbers, of code with no tensordot whose
-`windows` is 6-D. Now (after wrong68: contractions' orders by meaning), 101/110, every mistake
+`windows` is 6-D. Now (after the same session's mend of contractions' orders by meaning), 101/110, every mistake
 named and no hint wrong: mistake 17 on kernel-stride's two conv_patch_embed checks ("each window
 and the kernel are flattened each in its own order ... (the model solution's `np.tensordot(...)`
 pairs axes 3, 4, 2 of its `windows` with axes 0, 1, 2 of its `K`, by meaning). Each window is

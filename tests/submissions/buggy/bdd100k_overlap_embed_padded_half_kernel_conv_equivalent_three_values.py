@@ -12,8 +12,8 @@ Grader: at blind time (cb37e6da) and now, 102/110. Mistake 1 named on kernel-str
 `conv_patch_embed`, the image is zero-padded by k // 2 on every side ...; the lecture's
 convolution is valid, without padding"). Mistake 2 not told: "conv_equivalent(P) is (P, P)"
 and its hidden twin have only the checklist ("Return two integers, (kernel_size, stride)"),
-the failure line showing "tuple of 3". Named since, in the same session (fix69,
-checks/kinds/returned_items.py): "Your `conv_equivalent` returns 3 values, ...: the first two are
+the failure line showing "tuple of 3". Named since, in the same session
+(checks/kinds/returned_items.py): "Your `conv_equivalent` returns 3 values, ...: the first two are
 the expected ones on every case here, the rest is extra". Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -15,7 +15,7 @@ Mistakes:
 Grader: at blind time (766069c5) 109/110, named on cls-and-positions' tiling check, with a WRONG
 detail (the judge's wrong hint 5): "so `linear_patch_embed(image, params['W_e'], params['b_e'],
 params['P'])` gets the patches that fit", of an embed_image that never calls linear_patch_embed.
-Now (after wrong68: collapse.py places the edit at the model solution's step, said as the
+Now (after the same session's change: collapse.py places the edit at the model solution's step, said as the
 student's own line), 109/110, named with no wrong detail: "In `embed_image` (at your line
 `x = conv_patch_embed(image, params["W_e"].reshape(P, P, C, ...`), nothing refuses an image
 that P does not tile: the grid is floored and the last rows and columns left out (as a kernel =

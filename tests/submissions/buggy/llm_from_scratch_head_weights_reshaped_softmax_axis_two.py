@@ -14,7 +14,7 @@ Grader: at blind time (cb37e6da) and now, 90/110. Mistake 1 named on multi-head-
 no-causal-mask ("each head's weights are taken ... by a reshape of the whole matrix,
 `W.reshape(heads, d, d // heads)[h]`"). Mistake 2 not told: stable-softmax's three failed
 checks have only checklist hints ("Pass `axis` and keepdims=True to both np.max and np.sum";
-"-1 when not given"), the AxisError traceback the only clue. Named since, in the same session (fix69: 2 among
+"-1 when not given"), the AxisError traceback the only clue. Named since, in the same session (2 among
 choices.AXES): "`axis` defaults to 2 ... a call that names it is right". Every mistake named, so
 in buggy/.
 """

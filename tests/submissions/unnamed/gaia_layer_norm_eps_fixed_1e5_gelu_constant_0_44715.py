@@ -20,7 +20,7 @@ its checklist ("Check the pre-LN order ... gelu(h @ W1 + b1) @ W2 + b2"), the hi
 or its constant. At blind time both encoder-block checks had a WRONG detail (the judge's wrong
 hint 1): "(graded with the grader's correct `layer_norm` standing in for yours ...; so this
 failure is in `encoder_block`'s own code)", where the failure is in `gelu`, which encoder_block
-calls; now (after wrong68: report/own_code.py) "... so this failure is in `encoder_block`'s own
+calls; now (after the same session's report/own_code.py) "... so this failure is in `encoder_block`'s own
 code or in `gelu`, which it calls", true. Not every mistake named, so in unnamed/; EXPECT holds
 what must hold today: the points lost, mistake 3 named.
 """

@@ -17,7 +17,7 @@ slip at 2 places, the mean and the variance over axis 0 instead of axis -1, on l
 (3) not named: layer-norm's eps check observes "the same value, 0, in every position" (the axis
 slip's effect on a (1, 4) input) and its hidden random check has no hint line; vit-checkpoint
 observes the broken functions.
-Since 2026-12-07 (eps32's pairs of whole-function rewrites, and a pair's small constant said as
+Since 2026-12-07 (pairs of whole-function rewrites, pairs.stacked, and a pair's small constant said as
 far as the calls tell it, constants.settled), layer-norm's eps check names (3) with (2): "2 mistakes
 at once: (1) One slip, made at 2 places: ... axis 0 ... (2) In `layer_norm`, eps is a value below
 about 1e-10 (0 and every power of ten up to 1e-11 give these outputs ...)", true of code with no
