@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -26,14 +27,24 @@ def main(folder: str, submissions: list[str]) -> None:
     assert not errors, errors
     zygote = prestart_zygote()
 
+    # each thread keeps its stand-in oracles (the full grader's reference processes) for its
+    # next submission, as a class run does (grader/driver.py), not one started per submission
+    kept, every_kept = threading.local(), []
+
     def grade(path: str) -> dict:
+        if not hasattr(kept, "oracles"):
+            kept.oracles = {}
+            every_kept.append(kept.oracles)
         settings = GraderSettings(Path(path), Path(folder), include_hidden=False)
-        results = GradingSession(settings, exercises, zygote=zygote).run().exercises
+        results = GradingSession(settings, exercises, zygote=zygote,
+                                 oracles=kept.oracles).run().exercises
         return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
                         list(c.stand_ins)] for c in r.checks] for r in results}
 
     with ThreadPoolExecutor(3) as pool:
         graded = dict(zip(submissions, pool.map(grade, submissions), strict=True))
+    for oracle in (o for oracles in every_kept for o in oracles.values()):
+        oracle.close()
     print(json.dumps(graded))
 
 
