@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from grader.driver import Driver
+from grader.report.helper_place import helper_placed
+from grader.report.quotes import Source
 from grader.settings import GraderSettings
 
 from conftest import EXERCISES
@@ -92,3 +94,61 @@ def test_a_bias_added_per_channel_is_counted_by_what_the_axis_means(driver, tmp_
     for hint in hints:
         assert "once per input channel" in hint and "counts C times" in hint, hint
         assert "of `windows`" not in hint and "windows.shape" not in hint, hint
+
+
+def _line(snippet: str, text: str) -> int:
+    whole = SOLUTION.read_text() + "\n\n" + snippet
+    return 1 + next(i for i, line in enumerate(whole.splitlines()) if text in line)
+
+
+def test_a_step_a_helper_of_its_own_runs_is_placed_at_that_helpers_line(driver, tmp_path):
+    line = _line(POOLING_HEAD, "normed = layer_norm(pooled, g, bb)")
+    hints = _hints(driver, tmp_path, POOLING_HEAD, "vit-forward")
+    for hint in hints:
+        assert hint.startswith(
+            f"In `vit_forward` (in your `_head`, which it calls: line {line}, `normed = "
+            "layer_norm(pooled, g, bb)`), "), hint
+
+
+def test_the_same_step_in_the_function_itself_keeps_its_place(driver, tmp_path):
+    hints = _hints(driver, tmp_path, POOLING_INLINE, "vit-forward")
+    assert any(h.startswith("In `vit_forward`, ") for h in hints), hints
+    assert not any("which it calls" in h for h in hints), hints
+
+
+def test_a_parameter_passed_on_through_helpers_is_placed_where_it_is_used(driver, tmp_path):
+    line = _line(PER_CHANNEL_CONV, 'return np.einsum("ijkl,kld->ijd", win, kern) + bias')
+    hints = [h for h in _hints(driver, tmp_path, PER_CHANNEL_CONV, "kernel-stride")
+             if "is added once" in h]
+    assert hints
+    for hint in hints:
+        assert hint.startswith(
+            f"In `conv_patch_embed` (in your `_one_plane`, which it calls through your "
+            f"`_all_planes`: line {line}, `return np.einsum(\"ijkl,kld->ijd\", win, kern) + "
+            "bias`), `b` is added once per input channel"), hint
+
+
+HINT = "In `f`, `b` is added twice: add it once."
+
+
+@pytest.mark.parametrize("code", [
+    # f uses `b` itself beside passing it on: the step may be its own
+    "def g(x, bias):\n    return x + bias\n\ndef f(x, b):\n    return g(x, b) + b\n",
+    # the helper uses it at two statements: which one is meant is not known
+    "def g(x, bias):\n    y = x + bias\n    return y + bias\n\ndef f(x, b):\n    return g(x, b)\n",
+    # the helper reads it in a loop's header, no statement of the kind compared
+    "def g(x, bias):\n    for _ in bias:\n        x = x + 1\n    return x\n\n"
+    "def f(x, b):\n    return g(x, b)\n",
+    # a student-API function it calls is checked on its own: not followed
+    "def api(x, bias):\n    return x + bias\n\ndef f(x, b):\n    return api(x, b)\n",
+])
+def test_a_place_not_known_for_sure_is_said_as_before(code):
+    assert helper_placed(HINT, Source([code], api=frozenset({"f", "api"}))) == HINT
+
+
+def test_a_parameter_used_once_in_a_helper_and_no_source():
+    code = "def g(x, bias):\n    return x + 2 * bias\n\ndef f(x, b):\n    return g(x, bias=b)\n"
+    assert helper_placed(HINT, Source([code], api=frozenset({"f"}))) == (
+        "In `f` (in your `g`, which it calls: line 2, `return x + 2 * bias`), `b` is added "
+        "twice: add it once.")
+    assert helper_placed(HINT, None) == HINT
