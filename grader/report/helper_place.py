@@ -13,8 +13,10 @@ which it calls: line 108, `x = layer_norm(x, g, b)`), ...", only where that line
   and exactly one statement of the helpers `f` calls holds it once each helper's parameters are
   read as the arguments its caller passes (compared on tokens as quotes.py compares); or
 - the sentence is about one of `f`'s parameters ("In `f`, `b` is added ..."), which `f` only
-  passes on, whole, to helpers of its own (and they to theirs), and exactly one statement of
-  theirs does anything else with it.
+  passes on, whole, to helpers of its own (and they to theirs), and one helper alone does
+  anything else with it: that helper is said, not a line ("which alone uses `b`"), as which of
+  its lines holds the mistake is not known (a softmax helper may use `axis` for its max and
+  forget it in its sum).
 
 Otherwise the sentence is left as it is. Only the submission's own helpers (not the student
 API's, which are checked on their own); nothing here runs student code.
@@ -47,7 +49,8 @@ def helper_placed(hint: str | None, source: Source | None) -> str | None:
         if function not in defined:
             continue
         sentence = hint[match.end():]
-        sentence = sentence[:m.start() + 1] if (m := re.search(r"\.\s", sentence)) else sentence
+        end = re.search(r"\.\s", _QUOTE.sub(lambda q: "x" * len(q.group()), sentence))
+        sentence = sentence[:end.start() + 1] if end else sentence
         found = _step_place(function, sentence, defined, source) or _subject_place(
             function, sentence, defined, source)
         if found is None:
@@ -57,10 +60,13 @@ def helper_placed(hint: str | None, source: Source | None) -> str | None:
     return "".join(out) + hint[at:] if out else hint
 
 
-def _said(found: tuple[list[str], ast.stmt, str], numbered: bool) -> str:
-    """" (in your `h`, which it calls: line 12, `...`)" or through another helper."""
+def _said(found: tuple, numbered: bool) -> str:
+    """" (in your `h`, which it calls: line 12, `...`)" of a step, " (in your `h`, which it
+    calls and which alone uses `b`)" of a parameter; either through other helpers."""
     chain, statement, text = found
     through = (" through your " + ", ".join(f"`{h}`" for h in chain[:-1])) if chain[:-1] else ""
+    if statement is None:  # a parameter's: where its use is, not which line is wrong
+        return f" (in your `{chain[-1]}`, which it calls{through} and which alone uses `{text}`)"
     line = f"line {statement.lineno}, " if numbered else ""
     return f" (in your `{chain[-1]}`, which it calls{through}: {line}`{text}`)"
 
@@ -69,7 +75,8 @@ def _said(found: tuple[list[str], ast.stmt, str], numbered: bool) -> str:
 
 
 def _step_place(function: str, sentence: str, defined: dict, source: Source):
-    """The one helper statement that holds the first clause's quoted call, as `_found` says."""
+    """The one helper statement that makes the first clause's quoted call (`_makes`), where no
+    statement of `function` itself makes it; else None."""
     clause = re.split(r"[:;]", re.sub(r"`[^`\n]*`", lambda m: "x" * len(m.group()), sentence))[0]
     for quote in _QUOTE.finditer(sentence[:len(clause)]):
         try:
@@ -79,7 +86,8 @@ def _step_place(function: str, sentence: str, defined: dict, source: Source):
         if not isinstance(step, ast.Call):
             continue
         chunk, node = defined[function]
-        if any(Code(ast.unparse(s)).holds(quote.group(1)) for s in _statements(node)):
+        if any(Code(ast.unparse(s)).holds(quote.group(1)) or _makes(s, step, _locals(node))
+               for s in _statements(node)):
             return None  # the function's own code makes the step
         places = [(chain, s) for chain, s, bound in _helper_statements(node, defined, source)
                   if _makes(_bound(s, bound), step, _locals(defined[chain[-1]][1]))]
@@ -121,8 +129,8 @@ def _locals(node: ast.FunctionDef) -> set[str]:
 
 
 def _subject_place(function: str, sentence: str, defined: dict, source: Source):
-    """The one statement that uses the parameter the sentence opens with, `f` and the helpers
-    between only passing it on (the module's docstring)."""
+    """(chain, None, the parameter) of the one helper that uses the parameter the sentence
+    opens with, `f` and the helpers between only passing it on (the module's docstring)."""
     subject = re.match(r"`([^\W\d]\w*)` ", sentence)
     if subject is None:
         return None
@@ -132,13 +140,18 @@ def _subject_place(function: str, sentence: str, defined: dict, source: Source):
     places: list = []
     if not _follow(node, subject.group(1), [], defined, source, places, 0):
         return None
-    return _one(places, defined)
+    chains = {(tuple(chain), name) for chain, name in places}  # which of its lines is wrong is
+    if len(chains) != 1:  # not known: the helper alone is said (b70_11's bias is added in
+        return None  # `applyKernel`, once per pass of `applyKernel2Layers`'s channel loop)
+    (chain, name), = chains
+    said = subject.group(1) + ("" if name == subject.group(1) else f"`, as `{name}")
+    return [*chain], None, said
 
 
 def _follow(node: ast.FunctionDef, name: str, chain: list[str], defined: dict, source: Source,
             places: list, depth: int) -> bool:
-    """Add to `places` each (chain, statement) of `node` (reached through `chain`) that uses
-    its parameter `name` otherwise than passing it whole to a helper of the submission's own,
+    """Add to `places` (chain, `name`) for each statement of `node` (reached through `chain`)
+    that uses its parameter `name` otherwise than passing it whole to a helper of its own,
     following it into those; False when that cannot be told (it is rebound, a helper is too
     deep, or passed on at the function the sentence places: the step is its own)."""
     uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
@@ -158,7 +171,7 @@ def _follow(node: ast.FunctionDef, name: str, chain: list[str], defined: dict, s
         if other:
             if not chain:  # the sentence's function uses it itself
                 return False
-            places.append((chain, statement))
+            places.append((chain, name))
         for helper, parameter in passed:
             if depth >= DEEPEST or not _follow(defined[helper][1], parameter, [*chain, helper],
                                                defined, source, places, depth + 1):
