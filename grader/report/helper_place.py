@@ -90,7 +90,8 @@ def _step_place(function: str, sentence: str, defined: dict, source: Source):
                for s in _statements(node)):
             return None  # the function's own code makes the step
         places = [(chain, s) for chain, s, bound in _helper_statements(node, defined, source)
-                  if _makes(_bound(s, bound), step, _locals(defined[chain[-1]][1]))]
+                  if Code(ast.unparse(_bound(s, bound))).holds(quote.group(1))
+                  or _makes(_bound(s, bound), step, _locals(defined[chain[-1]][1]))]
         return _one(places, defined)
     return None
 
