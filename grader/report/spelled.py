@@ -36,6 +36,7 @@ from grader.checks.results import MISTAKE
 from .column_major import ordered
 from .constants import theirs
 from .discarded import discarded, unassigned_mask
+from .helper_place import helper_placed
 from .merge_order import merge_order
 from .moved import moved
 from .offsets import respelled
@@ -84,6 +85,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
         lambda hint: moved(hint, source),  # a step left out that a caller makes: that line
         lambda hint: ordered(hint, source),  # a column-major order: the line that flattens so
+        lambda hint: helper_placed(hint, source),  # a step a helper of theirs runs: its line
     )
     hint = check.hint
     for step in passes:

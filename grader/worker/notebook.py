@@ -17,6 +17,7 @@ that fails its schema with a warning, the grader runs any notebook whose cells i
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import functools
@@ -29,6 +30,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.worker.bound_names import bound_names, statement_code
 from grader.worker.cell_tags import selection
 from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.outcomes import LoadProblem
@@ -260,8 +262,19 @@ def _run_cell(cell: Cell, submission: Submission, shell: IPythonStandIn, transfo
                  if frame.f_code.co_filename == filename]
         if lines and len(cell.source.strip().splitlines()) > 1:
             message += f" (line {lines[-1]})"
-        problems.append(LoadProblem(cell.shown, message))
+        failed = _statement(source, lines[0]) if lines else None  # the cell's own frame
+        problems.append(LoadProblem(cell.shown, message) if failed is None else LoadProblem(
+            cell.shown, message, bound_names(failed), statement_code(source, failed)))
     return shell.flags
+
+
+def _statement(source: str, line: int) -> ast.stmt | None:
+    """The cell's top-level statement that holds `line`, or None."""
+    try:
+        body = ast.parse(source).body
+    except Exception:  # noqa: BLE001 - it compiled once; nothing to say otherwise
+        return None
+    return next((s for s in body if s.lineno <= line <= (s.end_lineno or s.lineno)), None)
 
 
 # -- IPython syntax -------------------------------------------------------------------------------

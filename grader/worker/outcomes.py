@@ -7,7 +7,7 @@ malformed raises ProtocolError, which the caller turns into the student's failed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from grader.worker.values import Decoder, ProtocolError
 
@@ -53,6 +53,10 @@ class LoadProblem:
 
     where: str  # "vit_exercises.py:12" or "cell 7" or the file name
     message: str  # "SyntaxError: invalid syntax", "top-level code ran longer than 30 s"
+    # a top-level statement that raised: the names it would have bound (worker/bound_names.py)
+    # and its code, for the NameError they cause later (checks/unbound.py); not compared
+    binds: tuple[str, ...] = field(default=(), compare=False)
+    statement: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -114,8 +118,7 @@ def load_report(header: dict) -> LoadReport:
     return LoadReport(
         ok=header.get("ok") is True,
         names={text(name, 1000): text(kind, 1000) for name, kind in names.items()},
-        problems=tuple(LoadProblem(text(where, 1000), text(message))
-                       for where, message in map(_pair, problems)),
+        problems=tuple(_problem(item) for item in problems),
         stdout=text(header.get("stdout", "")), seconds=_seconds(header.get("seconds")),
         stopped=tuple(text(where, 1000) for where in _list(header.get("stopped", []))),
         notes=tuple(text(note, 1000) for note in _list(header.get("notes", []))[:10]),
@@ -149,6 +152,16 @@ def _seconds(value) -> float:
     if type(value) is float or (type(value) is int and abs(value) < 2**53):
         return float(value)
     raise ProtocolError("a malformed reply (seconds)")
+
+
+def _problem(value) -> LoadProblem:
+    """A LoadProblem from [where, message] or [where, message, binds, statement]."""
+    if type(value) is list and len(value) == 4:
+        where, message, binds, statement = value
+        binds = tuple(text(name, 200) for name in _list(binds)[:64])
+        return LoadProblem(text(where, 1000), text(message), binds, text(statement, 1000))
+    where, message = _pair(value)
+    return LoadProblem(text(where, 1000), text(message))
 
 
 def _pair(value) -> tuple:

@@ -112,7 +112,8 @@ def serve(conn: channel.Connection, capture: OutputCapture, path: Path, source: 
                                  setup=request.get("setup"))
     sandbox.quit_if_forked()
     report = {"op": "loaded", "ok": loaded.ok, "names": loaded.names(),
-              "problems": [[problem.where, problem.message] for problem in loaded.problems],
+              "problems": [[p.where, p.message, list(p.binds), p.statement] if p.binds
+                           else [p.where, p.message] for p in loaded.problems],
               "stopped": loaded.stopped, "notes": loaded.notes, "hiding": hiding.report(),
               "stdout": capture.collect(), "seconds": time.perf_counter() - start}
     try:

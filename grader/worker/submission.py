@@ -21,6 +21,7 @@ import sys
 import tokenize
 from pathlib import Path
 
+from grader.worker.bound_names import bound_names, statement_code
 from grader.worker.limits import DEFAULT_LIMITS
 from grader.worker.loaded import FUTURE_FLAGS, Submission, describe, new_module
 from grader.worker.notebook import load_notebook
@@ -110,7 +111,9 @@ def _load_module(submission: Submission) -> None:
                 submission.problems.append(LoadProblem(label, problem))
                 return
             where = f"{label}:{_first_line(statements[failed])}"
-            submission.problems.append(LoadProblem(where, problem))
+            submission.problems.append(LoadProblem(
+                where, problem, bound_names(statements[failed]),
+                statement_code(_text(source), statements[failed])))
             if stopped:
                 submission.stopped.append(where)
             statements = statements[failed + 1 :]
@@ -127,6 +130,17 @@ def _remember_source(filename: str, source: bytes) -> None:
     except (SyntaxError, LookupError):  # an unknown coding cookie: compile() will say so
         return
     linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def _text(source: bytes | str) -> str:
+    """The source as text, for quoting a statement of it ("" when it cannot be decoded)."""
+    if isinstance(source, str):
+        return source
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return source.decode(encoding, "replace")
+    except (SyntaxError, LookupError):
+        return ""
 
 
 _LOADERS = {".py": _load_module, ".ipynb": load_notebook}

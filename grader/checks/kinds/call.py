@@ -34,6 +34,7 @@ from ..results import (
     CheckResult,
     check_result,
 )
+from ..unbound import loaded, unbound
 from .axes_off import observed
 from .base import Kind
 from .call_spec import Case, Generate, Misconception
@@ -351,7 +352,7 @@ class CallCheck(Kind):
         result = square_claim_held(result, self, [  # "(right only when H == W)" of a mistake,
             p for p, o in ran if not self._right(p, o)] + [p for p, _ in [*elsewhere, *ahead]])
         result = extra_items(result, self, ran)  # a tuple, one item of it the right value
-        return described(result, self, planned, outcome, ran)
+        return unbound(described(result, self, planned, outcome, ran), outcome, loaded(memory))
 
     def _reproduced(self, result: CheckResult, ran: list, planned: PlannedCase) -> CheckResult:
         """`result` without the listed misconception it names when that one's output differs

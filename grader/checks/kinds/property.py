@@ -23,7 +23,9 @@ from ..results import (
     PASSED,
     check_result,
 )
+from ..unbound import loaded, unbound
 from .base import Kind
+from .memory import MEMORY
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class PropertyCheck(Kind):
         hint = (f"Your `{failed.name}` failed on the inputs this property gives it, so the "
                 "property could not be judged: fix where it failed (the traceback says where; "
                 "it may be in a function it calls).")
-        return check_result(self, FAILED, f"{WHILE}{failed.name}(...) "
-                            "failed:\n" + "\n".join("  " + line for line in lines), hint,
-                            printed=outcome.stdout, hint_kind=OBSERVATION)
+        result = check_result(self, FAILED, f"{WHILE}{failed.name}(...) "
+                              "failed:\n" + "\n".join("  " + line for line in lines), hint,
+                              printed=outcome.stdout, hint_kind=OBSERVATION)
+        return unbound(result, outcome, loaded(MEMORY.get()))  # a failed load line's name

@@ -172,16 +172,42 @@ def bias_inside(context: Context, node: ast.AST) -> Iterator[Change]:
                      ast.Name(bound, ast.Load()), [n.left.args[0], _listed(axes[0]), n.right],
                      [])),
                  ((bound, counted_bias),))
-    for axis in axes[0]:  # once per channel: a loop over one summed axis adds it each pass
+    kernel = _kernel_axes(context, node.left, axes[1])
+    for axis, paired in zip(axes[0], axes[1], strict=True):  # a loop over one summed axis
+        meaning = kernel.get(paired)  # adds it each pass: once per channel, say
         yield Change(f"{bias}-once-per-{a}-axis{axis}",
-                     f"In {where(context)}, `{bias}` is added once for each index of axis {axis} "
-                     f"of `{a}` that is summed (as in a loop over the input channels, "
-                     f"`out += conv(x[..., c], K[..., c]) + {bias}`), so it counts {a}.shape"
-                     f"[{axis}] times: add it once, after the sum, `{code(node)}`.",
+                     (f"In {where(context)}, `{bias}` is added once per {meaning[0]} (as in a "
+                      f"loop over the {meaning[0]}s that adds it on every pass"
+                      + (f", `out += conv(x[..., c], K[..., c]) + {bias}`" if paired == 2 else "")
+                      + f"), so it counts {meaning[1]} times: add it once, after the sum, as "
+                      f"the model solution's `{code(node)}` does." if meaning else
+                      f"In {where(context)}, `{bias}` is added once for each index of axis "
+                      f"{axis} of the model solution's `{a}` that the sum runs over, so it counts "
+                      f"as many times as that axis is long: add it once, after the sum, as the "
+                      f"model solution's `{code(node)}` does."),
                      lambda n, axis=axis: ast.BinOp(n.left, ast.Add(), ast.Call(
                          ast.Name(bound, ast.Load()), [n.left.args[0], _listed([axis]),
                                                        n.right], [])),
                      ((bound, counted_bias),))
+
+
+# what each contracted axis of a (k, k, C, d) kernel means, the lecture's layout: its name and
+# how many times a loop over it that adds the bias on every pass adds it
+KERNEL_AXES = {0: ("kernel row", "k"), 1: ("kernel column", "k"), 2: ("input channel", "C")}
+
+
+def _kernel_axes(context: Context, call: ast.Call, paired: list[int]) -> dict:
+    """KERNEL_AXES where the contraction's second operand is a kernel the checked function is
+    given (a parameter: the student API fixes its layout, (k, k, C, d), so its axes mean the
+    same in the student's code) contracted over its axes 0, 1 and 2; else {}: the axes are then
+    the model solution's arrays' own, which a student's array of the same name may not share
+    (blind round 70's b70_11 was told "axis 2 of `windows`" of its (h', w', kh, kw) windows)."""
+    node = context.instance.node
+    given = {a.arg for a in (*node.args.posonlyargs, *node.args.args)}
+    if (isinstance(call.args[1], ast.Name) and call.args[1].id in given
+            and sorted(paired) == [0, 1, 2]):
+        return KERNEL_AXES
+    return {}
 
 
 def read_backwards(windows: np.ndarray, image: np.ndarray, stride: int) -> np.ndarray:
