@@ -21,13 +21,14 @@ BIAS_FREE = "op:qkv_bias_free:self_attention:qkv-without-bias"
 INVERTED = "op:mask_inverted:self_attention/attention:mask-inverted"
 
 
-def same(value, target) -> bool:
+def same(value, target) -> bool:  # NaN where the student's value has NaN is the same
     return agrees(value, target, LOOSE, equal_nan=True)
 
 
 def params(d):
-    return {n: RNG.normal(size=(d, d) if n.startswith("W") else d)
-            for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")}
+    """Wq, Wk, Wv, Wo (d, d) and their biases (d,), none zero."""
+    weights = {f"W{n}": RNG.normal(size=(d, d)) for n in "qkvo"}
+    return weights | {f"b{n}": RNG.normal(size=d) for n in "qkvo"}
 
 
 def ported(x, p, heads, causal=False, hide_mask=True, biases=False):
