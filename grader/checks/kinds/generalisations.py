@@ -237,6 +237,23 @@ def _float_image(arguments):
     return False if np.issubdtype(image.dtype, np.integer) else None
 
 
+def _kernel_unlike_channels(arguments):
+    """False for a square kernel K (k, k, C, d) whose size k equals the image's channel count
+    C (its first three axes then have one length), True for any other kernel; None without an
+    image and a 4-D K."""
+    shape, kernel = _image_shape(arguments), np.shape(arguments.get("K", ()))
+    if shape is None or len(kernel) != 4:
+        return None
+    return not kernel[0] == kernel[1] == (1 if len(shape) == 2 else shape[2])
+
+
+def _kernel_words(arguments, hidden):
+    if hidden:
+        return "a kernel whose size equals the channel count"
+    k, C = np.shape(arguments["K"])[0], np.shape(arguments["K"])[2]
+    return f"a {k} x {k} kernel on an image with {C} channel{'s' * (C != 1)} (k == C)"
+
+
 def _image(arguments, hidden):
     H, W = _sizes(arguments)
     return "image" if hidden else f"{H} x {W} image"
@@ -290,6 +307,14 @@ GENERALISATIONS = {
         f"along the last axis of its input, not along axis {a['axis']} of one with "
         f"{np.ndim(a['x'])} axes: `axis` may be any of its axes (where a library supports the "
         "last one only, move `axis` last and back)")),
+    "only_kernel_unlike_channels": (
+        _kernel_unlike_channels, "wrong when the kernel size equals the channel count",
+        ("with a kernel size other than the channel count", "K's sizes"), lambda a, hidden: (
+            f"when the kernel size k differs from the channel count C, wrong for "
+            f"{_kernel_words(a, hidden)}: K is (k, k, C, d), and with k == C its first three "
+            "axes have one length, so look at each step that depends on K's sizes (a test of "
+            "its shape, or a reshape or transpose read off them), which cannot tell those axes "
+            "apart there")),
 }
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
 RAISES = "raises_"  # + a generalisation's name: its true half where a failure belies it
@@ -300,7 +325,9 @@ RAISES_TITLES = {"only_square_images": "raises for non-square images",
                  "only_one_head": "raises with several heads",
                  "only_float_images": "raises for integer images",
                  "only_2d_inputs": "raises with leading (batch) axes",
-                 "only_last_two_axes": "raises along an axis before the last two"}
+                 "only_last_two_axes": "raises along an axis before the last two",
+                 "only_kernel_unlike_channels": "raises when the kernel size equals the channel "
+                                                "count"}
 TITLES = {**{name: title for name, (_, title, _, _) in GENERALISATIONS.items()},
           **{RAISES + name: title for name, title in RAISES_TITLES.items()},
           SEVERAL: "right on a narrower set of inputs",

@@ -41,7 +41,7 @@ from .dtypes import fewest_rounded
 from .evidence import agree, distance, elements
 from .fused import reading
 from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, UNPAIRED
-from .pairs import SIBLING_OPERATORS, pairs_to_try, raised_alike, summed_pairs
+from .pairs import SIBLING_OPERATORS, anchored, pairs_to_try, summed_pairs
 from .quiet_parts import note as quiet_note
 from .quiet_parts import same_kind, undetermined
 from .row_sums import REREADINGS
@@ -300,7 +300,7 @@ def search(function: Callable, calls: list[Call], failing: int,
         if not (found or (alike and not only_raised)):  # a raise alike tells nothing where
             # the code only raised: a pair may give its very message (a side and C = 3: MAE's)
             start = distance(order[0].expected, order[0].got)
-            raising = raised_alike(root, scored, order[0], copies)
+            raising, nans = anchored(root, scored, order[0], copies)
             singled = len(alike)  # the singles' raises alike, which tell nothing here
             every = (group for _ in (0,) if not (found or alike[singled:])  # slips.py's: no pair
                      for group in groups(scored, silent, root, order, copies, SIBLING_OPERATORS,
@@ -310,7 +310,7 @@ def search(function: Callable, calls: list[Call], failing: int,
             summed = (summed_pairs(root, scored, order[0], same, copies) if spent < MAX_TRIES
                       else [])
             for pair in chain([*pairs_to_try(scored, start, silent, raising, singles[:tries],
-                                             summed)][:max(0, MAX_TRIES - spent)], every):
+                                             summed, nans)][:max(0, MAX_TRIES - spent)], every):
                 if time.monotonic() > deadline:
                     break
                 if any(edit.rounding for edit in pair):

@@ -32,4 +32,5 @@ ACTIVATIONS = {  # name -> (words, function)
     "relu": ("ReLU", _relu), "silu": ("SiLU (x * sigmoid(x))", _silu),
     "quick_gelu": ("CLIP's quick GELU, x * sigmoid(1.702 x)", quick_gelu),
     "sigmoid": ("a sigmoid", _sigmoid), "elu": ("ELU (exp(x) - 1 below zero)", _elu),
+    "tanh": ("tanh", np.tanh),
     "identity": ("no activation", None)}

@@ -19,6 +19,7 @@ from . import (
     dilation,
     discarded,
     dtypes,
+    every_map,
     fixed,
     floored_max,
     forward,
@@ -69,7 +70,8 @@ from . import (
     wiring,
 )
 
-MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, counts, dtypes,
+MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, every_map,
+           counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads,
            head_pairs, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,

@@ -1,8 +1,10 @@
 """The pairs the error model's search tries when no single rewrite reproduces the student's
 outputs (`search` in __init__.py), and in which order: two singles whose changes add up to the
-student's value (`summed_pairs`), a single closest to the student's value with every other one,
-two edits of one operator in one function or of two PARTNERS operators, and a single that raises
-the student's very exception (`raised_alike`) with every other one (`pairs_to_try`)."""
+student's value (`summed_pairs`), a single that leaves the student's NaN or inf where they are
+(`nonfinite_alike`) with every other one, a single closest to the student's value with every
+other one, two edits of one operator in one function or of two PARTNERS operators, and a single
+that raises the student's very exception (`raised_alike`) with every other one
+(`pairs_to_try`)."""
 
 from __future__ import annotations
 
@@ -40,6 +42,41 @@ def raised_alike(root: Instance, scored: list, call, copies: bool) -> list[Edit]
             # another order too: MAE's channels-first `reshape(3, h, p, w, p)` of a side wrong
             out.append(edit)
     return out[:ANCHORS]
+
+
+def nonfinite_alike(root: Instance, scored: list, call, copies: bool) -> list[Edit]:
+    """The singles (at most ANCHORS, nearest first) whose value on the failing call is NaN or
+    inf exactly where the student's is, where the student's has such entries and the expected
+    value has none there: a NaN row is no distance (`evidence.distance` leaves it out), so the
+    mistake that makes it (a causal mask inverted, the last query left with no key) is no anchor
+    when a second mistake moves every other row (q, k and v without their biases)."""
+    try:
+        got = np.asarray(call.got, dtype=float)
+        expected = np.asarray(call.expected, dtype=float)
+    except (TypeError, ValueError):
+        return []
+    if got.shape != expected.shape or not (~np.isfinite(got) & np.isfinite(expected)).any():
+        return []
+    out = []
+    for _, edit in sorted(scored, key=lambda item: item[0]):
+        ran = run(root, [edit], call, copies)  # kept from the single's try (runs.py)
+        if ran is None or not ran[0]:
+            continue
+        try:
+            value = np.asarray(ran[1], dtype=float)
+        except (TypeError, ValueError):
+            continue
+        if value.shape == got.shape and (np.isfinite(value) == np.isfinite(got)).all():
+            out.append(edit)
+            if len(out) == ANCHORS:
+                break
+    return out
+
+
+def anchored(root: Instance, scored: list, call, copies: bool) -> tuple[list, list]:
+    """(`raised_alike`'s singles, `nonfinite_alike`'s): the singles no distance ranks, each
+    paired with every other one."""
+    return raised_alike(root, scored, call, copies), nonfinite_alike(root, scored, call, copies)
 
 
 def summed_pairs(root: Instance, scored: list, call, same, copies: bool
@@ -106,7 +143,7 @@ def stacked(a: Edit, b: Edit) -> bool:
 
 
 def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = (),
-           raising: list[Edit] = (), every: tuple[Edit, ...] = (), summed=()):
+           raising: list[Edit] = (), every: tuple[Edit, ...] = (), summed=(), nonfinite=()):
     """The pairs to try, each once: first two singles whose changes add up to the student's
     value (`summed_pairs`); a single that returns the failing call's value exactly
     (but not another call's), or wherever both are finite (ROUNDING), with each single that
@@ -116,6 +153,8 @@ def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: 
     to the student's value with every other single; then two edits of one operator in one function
     (the axis of both max and sum, gamma and beta both dropped), or of two PARTNERS operators
     (modules.py, whatever their distance), at most SIBLINGS of them; then
+    each single that leaves the student's NaN or inf where they are (`nonfinite`, tried next to
+    the sums: no distance ranks it) with every other single; then
     each single that raises the student's very exception (`raising`) with every other one."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
@@ -131,7 +170,8 @@ def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: 
     mates = [edit for edit in every if edit.operator in PARTNERED]  # scored or not: a NaN
     partners = [(a, b) for i, a in enumerate(mates) for b in mates[i + 1:]  # row is no distance
                 if a.site.path == b.site.path and {a.operator, b.operator} in PARTNERS]
-    for a, b in ([*summed] + candidates + partners + siblings[:SIBLINGS]
+    nonfinite_pairs = [(a, b) for a in nonfinite for b in edits]
+    for a, b in ([*summed] + nonfinite_pairs + candidates + partners + siblings[:SIBLINGS]
                  + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
         if (a.site != b.site or stacked(a, b)) and key not in tried:
