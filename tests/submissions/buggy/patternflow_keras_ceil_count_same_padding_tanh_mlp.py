@@ -23,13 +23,14 @@ its aside "vintage-models' PatchConverter" is where the pattern usually comes fr
 file's source). Mistake 3 not told: encoder-block's two checks give only the checklist ("Check
 the pre-LN order ..., both residuals, and the MLP step by step: gelu(h @ W1 + b1) @ W2 + b2"),
 nothing names the tanh in place of GELU or the tanh on the MLP's output. Not every mistake
-named, so in unnamed/; EXPECT holds what must hold today: the points lost, mistakes 1 and 2
-named.
+named at blind time. Named since, in the same session (error_model/every_map.py): encoder-block's
+two checks say "every `linear` step is followed by tanh ... (as Keras `Dense` layers each built
+with that activation)". Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'ceiling_count',
           'patchify': 'op:padded:patchify:image-padded-evenly-to-tile',
-          'encoder-block': None}
+          'encoder-block': 'op:activation_every_map:encoder_block/mlp:act=tanh-after-every-map'}
 
 
 def num_patches(H, W, P):

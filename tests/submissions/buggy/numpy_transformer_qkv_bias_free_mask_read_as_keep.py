@@ -21,12 +21,16 @@ not this file's source). Mistake 2 only observed, on no-causal-mask's two checks
 `self_attention` returns NaN or inf in 1 of 4 rows (row 3) where every expected value is
 finite: look for an overflow ..., inf - inf (a softmax over a row whose scores are all -inf),
 ...", a list of possible causes that never says the mask is inverted (nor is the bias named
-there). Not every mistake named, so in unnamed/; EXPECT holds what must hold today: the points
-lost, mistake 1 named.
+there). Named since, in the same session (error_model/pairs.py: a single that leaves the
+student's NaN where they are is paired with every other): both no-causal-mask checks name "2
+mistakes at once: (1) ... q, k and v are projected without their biases ... (2) ...
+`np.where(mask, scores, -np.inf)` is written with its condition inverted". Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:qkv_bias_free:self_attention:qkv-without-bias',
-          'no-causal-mask': None}
+          'no-causal-mask': ('op:qkv_bias_free:self_attention:qkv-without-bias'
+                             '+op:mask_inverted:self_attention/attention:mask-inverted')}
 
 
 def self_attention(x, p, heads, causal=False):
