@@ -29,6 +29,10 @@ CASES = {"attention_per_head_softmax_axis0.py": ("stable-softmax",
          # student's own softmax put back, vit_forward keeps its points
          "features_first_attention_on_own_softmax_axis0_default.py": (
              {"patchify", "stable-softmax"}, {"vit-forward"}),
+         # a helper's helper, counted the lecture's way: embed_image takes num_tokens rows of
+         # pos, through a num_patches that swaps H for W (b71_10); why-positions' property too
+         "embed_positions_counted_by_own_tokens_over_width_only_patches.py": (
+             "patch-count", {"cls-and-positions", "why-positions"}),
          # a property's yardstick: kernel-stride compares the (correct) convolution with the
          # student's own linear_patch_embed, which flattens each patch channel first (b58_14)
          "conv_compared_with_own_linear_embed_channel_first.py": (

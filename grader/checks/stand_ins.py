@@ -72,9 +72,13 @@ class StandIns:
     def __init__(self, names, check: Check, recorded: Callable[[str], list], oracle=None):
         self.names = tuple(names)
         # a call nobody recorded is computed by the reference (oracle.py), for the helpers the
-        # tested function is declared to be built on only
+        # tested function is declared to be built on only (a property's: those of the functions
+        # it tests, never one of these: why-positions' embed_image counting its rows by
+        # num_tokens)
         self.oracle = oracle
-        self.computable = set(check.api.built_on.get(check.function or "", ()))
+        tested = (check.function,) if check.function else check.names_tested()
+        self.computable = {helper for name in tested
+                           for helper in check.api.built_on.get(name, ())} - set(tested)
         # name -> [its number of API parameters, the defaults of its optional ones]
         self.parameters = {name: [len(check.api.params(name)), list(check.api.options(name))]
                       for name in self.names}
