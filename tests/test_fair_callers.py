@@ -266,3 +266,26 @@ def test_a_wrong_convolution_still_loses_the_check_against_a_correct_linear_map(
     assert not check.passed and check.stand_ins == ("linear_patch_embed",)
     assert "this failure is in `conv_patch_embed`'s own code" in check.message
     assert "`linear_patch_embed` loses" not in (check.hint or "")
+
+
+def test_a_caller_not_graded_again_is_pointed_to_the_broken_helper_it_called(monkeypatch,
+                                                                           tmp_path):
+    """Blind round 71's b71_10, where the count cannot be computed (the student bundle has no
+    reference): embed_image's failure, through its own num_tokens over a num_patches that swaps
+    H for W, was told "Your `embed_image` is right when H == W ...: use H and W each where they
+    belong", of a function that uses them right. The stand-in it called says which helper the
+    failing call went through: that one is named, where it loses points."""
+    monkeypatch.setattr(oracle_module, "available", lambda: False)
+    driver = Driver(GraderSettings(None, EXERCISES))
+    try:
+        report = driver.grade(build_submission(
+            FAIR / "embed_positions_counted_by_own_tokens_over_width_only_patches.py",
+            tmp_path)).report
+    finally:
+        driver.close()
+    exercise = next(e for e in report.exercises if e.id == "cls-and-positions")
+    failed = [c for c in exercise.checks if not c.passed]
+    assert failed and all("not graded again with correct helpers" in c.message for c in failed)
+    for check in failed:
+        assert "H == W" not in check.hint and "where they belong" not in check.hint
+        assert "`num_patches`" in check.hint and "(patch-count)" in check.hint

@@ -23,7 +23,7 @@ from .helper_shows import helper_shows
 from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
 from .raised_here import raised_hint, raised_unlike
-from .regrade_notes import differs, explained, failing_functions
+from .regrade_notes import differs, explained, failing_functions, through_unanswered
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
 from .written_by import through_helper, writes_in_place
 
@@ -167,7 +167,10 @@ class Dependencies:
         if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
             note = f"(not graded again with correct helpers: {unanswered})"
             message = f"{first[0].message}\n{note}" if first[0].message else note
-            return replace(first[0], message=message), first[1]
+            return replace(first[0], message=message), lambda result: through_unanswered(
+                first[1](result) if first[1] else result, check.function, sorted(used),
+                self._losing(roots := list(self.roots(used)), f"fix {'it' if len(roots) == 1 else 'them'}"
+                             " there first") if used else "")
         if not used:  # its own code as it is: passed when run again (a caller whose first
             return (again, explain) if again.passed else first  # call crashed in a helper),
         if not again.passed:                                     # else as first
