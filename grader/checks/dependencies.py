@@ -167,10 +167,11 @@ class Dependencies:
         if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
             note = f"(not graded again with correct helpers: {unanswered})"
             message = f"{first[0].message}\n{note}" if first[0].message else note
+            roots = list(self.roots(used))  # the helpers it ran: named where nothing else is
+            losing = self._losing(roots, f"fix {'it' if len(roots) == 1 else 'them'} there "
+                                  "first") if roots else ""
             return replace(first[0], message=message), lambda result: through_unanswered(
-                first[1](result) if first[1] else result, check.function, sorted(used),
-                self._losing(roots := list(self.roots(used)), f"fix {'it' if len(roots) == 1 else 'them'}"
-                             " there first") if used else "")
+                first[1](result) if first[1] else result, check.function, sorted(used), losing)
         if not used:  # its own code as it is: passed when run again (a caller whose first
             return (again, explain) if again.passed else first  # call crashed in a helper),
         if not again.passed:                                     # else as first

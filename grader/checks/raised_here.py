@@ -28,8 +28,8 @@ def raised_unlike(outcome, failing_there: list) -> bool:
 
 
 def innermost_line(traceback: str) -> str:
-    """", at your line 89 (in `head`): `weights = ...`" of the traceback's innermost student frame ("" when
-    it has none): only the student's own code, nothing of the inputs."""
+    """", at your line 89 (in `head`): `weights = ...`" of the traceback's innermost student
+    frame ("" when it has none): only the student's own code, nothing of the inputs."""
     frames = _FRAME.findall(traceback or "")
     if not frames:
         return ""
