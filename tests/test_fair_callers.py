@@ -29,6 +29,10 @@ CASES = {"attention_per_head_softmax_axis0.py": ("stable-softmax",
          # student's own softmax put back, vit_forward keeps its points
          "features_first_attention_on_own_softmax_axis0_default.py": (
              {"patchify", "stable-softmax"}, {"vit-forward"}),
+         # a helper's helper, counted the lecture's way: embed_image takes num_tokens rows of
+         # pos, through a num_patches that swaps H for W (b71_10); why-positions' property too
+         "embed_positions_counted_by_own_tokens_over_width_only_patches.py": (
+             "patch-count", {"cls-and-positions", "why-positions"}),
          # a property's yardstick: kernel-stride compares the (correct) convolution with the
          # student's own linear_patch_embed, which flattens each patch channel first (b58_14)
          "conv_compared_with_own_linear_embed_channel_first.py": (
@@ -185,6 +189,35 @@ def test_only_a_helper_the_function_is_declared_to_be_built_on_is_computed(
     assert (header["status"] == "ok") is asked
 
 
+
+@pytest.mark.parametrize("off, asked", [(0.0, False), (1e-4, True)])
+def test_a_recorded_call_matched_only_within_the_tolerance_is_computed(catalogue, off, asked):
+    """Blind round 71's b71_13: a block's LayerNorm with eps 1e-3 gave attention arguments
+    within the check's tolerance of the solution's, and the stand-in answered with the
+    solution's own answer: the check got a mixture of the two, which the error model explained
+    as eps used as a floor. Arguments that match a record but not to the last bits are
+    computed, for a helper the function is built on; equal ones are answered from the record."""
+    from grader.checks import compiled
+    from grader.checks.cases import CasePlans
+    from grader.checks.kinds import CallCheck
+    from grader.checks.stand_ins import StandIns, recorded_calls
+    from grader.worker.values import Decoder
+
+    exercise = next(e for e in catalogue if e.id == "encoder-block")
+    check = next(c for c in exercise.checks if isinstance(c, CallCheck))
+    recorded = recorded_calls(compiled.spec_file(exercise))
+    recording = Recording()
+    stand_ins = StandIns(("self_attention",), check, recorded, recording)
+    stand_ins.begin(check.call, [CasePlans().cases(exercise, check)[0].encoded])
+    _, args, answer = next(r for r in recorded(stand_ins.cases[0]) if r[0] == "self_attention")
+    x = args[0] * (1 + off)
+    call = encode_call((x, *args[1:]))
+    header, blobs = stand_ins.answer("self_attention", {"call": json.loads(call.json)},
+                                     list(call.blobs), 0)
+    assert header["status"] == "ok" and (recording.asked == ["self_attention"]) is asked
+    value = Decoder(blobs).decode(header["value"])  # the Recording's zeros, or the record's
+    assert value.shape == ((1,) if asked else np.shape(answer[1]))
+
 EQUIVALENCE = "kernel P, stride P"  # kernel-stride's check comparing the two embeddings
 CHANNEL_FIRST_LINEAR = """
 def linear_patch_embed(image, W_e, b_e, P):
@@ -262,3 +295,69 @@ def test_a_wrong_convolution_still_loses_the_check_against_a_correct_linear_map(
     assert not check.passed and check.stand_ins == ("linear_patch_embed",)
     assert "this failure is in `conv_patch_embed`'s own code" in check.message
     assert "`linear_patch_embed` loses" not in (check.hint or "")
+
+
+def test_a_caller_not_graded_again_is_pointed_to_the_broken_helper_it_called(monkeypatch,
+                                                                           tmp_path):
+    """Blind round 71's b71_10, where the count cannot be computed (the student bundle has no
+    reference): embed_image's failure, through its own num_tokens over a num_patches that swaps
+    H for W, was told "Your `embed_image` is right when H == W ...: use H and W each where they
+    belong", of a function that uses them right. The stand-in it called says which helper the
+    failing call went through: that one is named, where it loses points."""
+    monkeypatch.setattr(oracle_module, "available", lambda: False)
+    driver = Driver(GraderSettings(None, EXERCISES))
+    try:
+        report = driver.grade(build_submission(
+            FAIR / "embed_positions_counted_by_own_tokens_over_width_only_patches.py",
+            tmp_path)).report
+    finally:
+        driver.close()
+    exercise = next(e for e in report.exercises if e.id == "cls-and-positions")
+    failed = [c for c in exercise.checks if not c.passed]
+    assert failed and all("not graded again with correct helpers" in c.message for c in failed)
+    for check in failed:
+        assert "H == W" not in check.hint and "where they belong" not in check.hint
+        assert "`num_patches`" in check.hint and "(patch-count)" in check.hint
+
+
+KERAS_EPS_BLOCK = '''
+"""A block whose LayerNorms take Keras' eps 1e-3, over an attention that skips Wo with one
+head (lucidrains' project_out)."""
+EXPECT = {"encoder-block": None}
+
+
+def self_attention(x, p, heads, causal=False):
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    dh = d // heads
+    q, k, v = ((x @ p[f"W{n}"] + p[f"b{n}"]).reshape(T, heads, dh).transpose(1, 0, 2)
+               for n in "qkv")
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt(dh)
+    if causal:
+        scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+    out = (softmax(scores, axis=-1) @ v).transpose(1, 0, 2).reshape(T, d)
+    return out if heads == 1 else out @ p["Wo"] + p["bo"]
+
+
+def encoder_block(x, p, heads):
+    x = x + self_attention(layer_norm(x, p["ln1_g"], p["ln1_b"], eps=1e-3), p, heads)
+    h = layer_norm(x, p["ln2_g"], p["ln2_b"], eps=1e-3)
+    return x + gelu(h @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"]
+'''
+
+
+def test_a_block_graded_around_a_broken_attention_is_told_its_own_eps_not_a_floor(driver,
+                                                                                   tmp_path):
+    """Blind round 71's b71_13: its eps 1e-3, graded with the grader's attention standing in,
+    was told "eps is 0.001" and "eps is a floor" at once: the stand-in had answered the
+    solution's attention for arguments within the tolerance of the student's."""
+    snippet = tmp_path / "keras_eps.py"
+    snippet.write_text(KERAS_EPS_BLOCK)
+    (tmp_path / "built").mkdir()
+    report = driver.grade(build_submission(snippet, tmp_path / "built")).report
+    block = next(e for e in report.exercises if e.id == "encoder-block")
+    failed = [c for c in block.checks if not c.passed]
+    assert failed and all("standing in for yours" in c.message for c in failed)
+    for check in failed:
+        assert "floor" not in check.hint and "eps is 0.001" in check.hint, check.hint

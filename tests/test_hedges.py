@@ -392,3 +392,59 @@ def test_a_raise_another_check_already_told_the_cause_of_points_to_it(grade):
                                   "kind the check \"RGB and gray images")
     tiles = _check(results, "cls-and-positions", "patches that do not tile")
     assert "raises ValueError here" not in (tiles.hint or "")  # a value where a raise belongs
+
+
+FIXED_LENGTH_MASK = '''
+"""A causal mask built once for {n} tokens, sliced to T (any T above {n} raises), under {scale}."""
+EXPECT = {{"no-causal-mask": None}}
+
+
+def self_attention(x, p, heads, causal=False):
+    HIDDEN_ABOVE = np.triu(np.full(({n}, {n}), -np.inf), 1)  # a buffer of a fixed length
+    T, d = x.shape
+    if d % heads:
+        raise ValueError("heads must divide d")
+    dh = d // heads
+    q = (x @ p["Wq"] + p["bq"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    k = (x @ p["Wk"] + p["bk"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    v = (x @ p["Wv"] + p["bv"]).reshape(T, heads, dh).transpose(1, 0, 2)
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt({scale})
+    if causal:
+        scores = scores + HIDDEN_ABOVE[:T, :T]
+    out = softmax(scores, axis=-1) @ v
+    return out.transpose(1, 0, 2).reshape(T, d) @ p["Wo"] + p["bo"]
+'''
+
+
+def _raising_cases(results: dict, exercise: str, name: str) -> bool:
+    return "your code raised ValueError" in _check(results, exercise, name).message
+
+
+def test_a_case_that_raised_is_told_what_raised_not_a_mistake_that_returns_values(grade):
+    """Blind round 71's b71_08: multi-head-attention's failures were all wrong values (scores
+    over sqrt(d)), yet the hidden causal check, whose failing case raised ValueError from a mask
+    built for a few tokens, was told "the mistake there may be what fails here too". A case that
+    raised where no failing call there raised the same is told what raised, at the student's
+    line."""
+    results = grade(FIXED_LENGTH_MASK.format(n=6, scale="d"), ATTENTION)
+    hidden = _check(results, "no-causal-mask", "random sequences with causal=True")
+    assert not hidden.passed and _raising_cases(results, "no-causal-mask", "random sequences")
+    assert not _raising_cases(results, "multi-head-attention", "random widths")
+    assert "may be what fails here" not in hidden.hint
+    assert hidden.hint_kind == OBSERVATION
+    assert hidden.hint.startswith("Your `self_attention` raised ValueError on this case")
+    assert "scores = scores + HIDDEN_ABOVE[:T, :T]" in hidden.hint
+    assert "multi-head-attention, but there no failing call raised ValueError" in hidden.hint
+
+
+def test_a_case_that_raised_as_the_calls_there_did_is_still_pointed_there(grade):
+    """The guard: the same mask added whether causal or not, so that multi-head-attention's long
+    sequences raise ValueError too: that mistake may be what raised here, and it is said."""
+    snippet = FIXED_LENGTH_MASK.format(n=6, scale="d").replace(
+        "    if causal:\n        scores = scores + HIDDEN_ABOVE[:T, :T]",
+        "    scores = scores + (HIDDEN_ABOVE[:T, :T] if causal else 0 * HIDDEN_ABOVE[:T, :T])")
+    results = grade(snippet, ATTENTION)
+    hidden = _check(results, "no-causal-mask", "random sequences with causal=True")
+    assert not hidden.passed and _raising_cases(results, "no-causal-mask", "random sequences")
+    assert _raising_cases(results, "multi-head-attention", "random widths")
+    assert "raised ValueError on this case" not in (hidden.hint or "")

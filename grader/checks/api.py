@@ -74,11 +74,12 @@ BUILT_ON: dict[str, tuple[str, ...]] = {
     "num_tokens": ("num_patches",),
     # the lecture's two ways: patches times W_e, or the convolution with stride P (Lab 4)
     "linear_patch_embed": ("patchify", "conv_patch_embed"),
-    "embed_image": ("linear_patch_embed", "patchify"),
+    # the lecture counts the N + 1 rows of `pos` from the patches (num_tokens, section 3 step 4)
+    "embed_image": ("linear_patch_embed", "patchify", "num_tokens", "num_patches"),
     "self_attention": ("softmax",),
     "encoder_block": ("layer_norm", "self_attention", "softmax"),
-    "vit_forward": ("embed_image", "linear_patch_embed", "patchify", "encoder_block",
-                    "self_attention", "softmax", "layer_norm"),
+    "vit_forward": ("embed_image", "linear_patch_embed", "patchify", "num_tokens", "num_patches",
+                    "encoder_block", "self_attention", "softmax", "layer_norm"),
 }
 
 

@@ -22,7 +22,8 @@ from .failing_calls import call_features, refusals_only
 from .helper_shows import helper_shows
 from .kinds.in_place import IN_PLACE
 from .kinds.memory import MEMORY
-from .regrade_notes import differs, explained, failing_functions
+from .raised_here import raised_hint, raised_unlike
+from .regrade_notes import differs, explained, failing_functions, through_unanswered
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
 from .written_by import through_helper, writes_in_place
 
@@ -30,7 +31,7 @@ from .written_by import through_helper, writes_in_place
 # code raised NotImplementedError: no helper makes it return); a helper's stub fails its caller.
 REGRADED = (FAILED,)
 # why another exercise's failures of a function are ruled out as a check's cause (_ruled_out)
-FEATURES, REFUSALS = "features", "refusals"
+FEATURES, REFUSALS, RAISED = "features", "refusals", "raised"
 
 
 class Dependencies:
@@ -166,7 +167,11 @@ class Dependencies:
         if unanswered:  # a stand-in could not answer: nothing was graded around correct helpers
             note = f"(not graded again with correct helpers: {unanswered})"
             message = f"{first[0].message}\n{note}" if first[0].message else note
-            return replace(first[0], message=message), first[1]
+            roots = list(self.roots(used))  # the helpers it ran: named where nothing else is
+            losing = self._losing(roots, f"fix {'it' if len(roots) == 1 else 'them'} there "
+                                  "first") if roots else ""
+            return replace(first[0], message=message), lambda result: through_unanswered(
+                first[1](result) if first[1] else result, check.function, sorted(used), losing)
         if not used:  # its own code as it is: passed when run again (a caller whose first
             return (again, explain) if again.passed else first  # call crashed in a helper),
         if not again.passed:                                     # else as first
@@ -360,7 +365,10 @@ class Dependencies:
                    and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
         why = {e.id: self._ruled_out(exercise, check, e) for e in failing}
         homes = [e for e in why if not why[e]]
-        if homes:
+        raised = [e for e in why if why[e] == RAISED]
+        if raised and not homes:  # what raised here, not a mistake there (raised_here.py)
+            hint = raised_hint(check.function, self._shown(exercise, check)[0][1], raised)
+        elif homes:
             where = ", ".join(homes)
             hint = (f"Your `{check.function}` also loses points in {where}: fix it there first, "
                     f"as the mistake there may be what fails here too.")
@@ -396,10 +404,15 @@ class Dependencies:
         Refusals (a ValueError due) weigh on neither side: they test another thing; where every call
         that fails there is one (an AssertionError for the ValueError due, or no exception), it is
         ruled out of a case here that was due a value and returned one (round 51's b51_10: an
-        `assert` blamed for a causal mask's values)."""
+        `assert` blamed for a causal mask's values). A case here that raised where a value was
+        due, while no failing call there raised that exception, is ruled out (RAISED,
+        raised_here.py; round 71's b71_08)."""
         here = self._shown(exercise, check)
         if not here or here[0][0].expectation()[1] is not None:
             return ""
+        if raised_unlike(here[0][1], [o for p, o, judge in self._outcomes(
+                check.function, other.path, check.hidden) if not judge(p, o)]):
+            return RAISED
         calls = self._judged(check.function, other.path, check.hidden)
         if refusals_only(calls) and here[0][1].status == "ok":
             return REFUSALS  # an exception wrong, or missing, there; a value returned here
@@ -424,11 +437,14 @@ class Dependencies:
         graded first: `broken` stops at the first that fails); of its visible checks only
         unless `hidden` (what a visible check is told never rests on a hidden one's cases,
         which may have been graded before it: _all_ran)."""
+        return [(p, judge(p, o)) for p, o, judge in self._outcomes(function, path, hidden)]
+
+    def _outcomes(self, function: str, path: str | None = None, hidden: bool = True) -> list:
+        """[(planned case, outcome, judge)] of the calls `_judged` weighs."""
         checks = [(e, c) for e, c in self.functions.get(function, ())  # None: not graded
                   if (hidden or not c.hidden)
                   and (e.path == path or (path is None and self.first(e, c) is not None))]
-        return [(p, judge(p, o)) for e, c in checks
-                for p, o, judge in self._calls.get((e.path, c.name), ())]
+        return [call for e, c in checks for call in self._calls.get((e.path, c.name), ())]
 
     def _value_returned(self, exercise: Exercise, check: Check) -> bool:
         """Whether the check's failing case (the one shown) was due a value and returned one."""

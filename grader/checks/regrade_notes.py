@@ -4,10 +4,12 @@ sentences, kept apart from its rules)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grader.spec.model import Check
 
 from .describe import failed_in, quoted_names, stand_in_note
-from .results import CheckResult
+from .results import MISTAKE, OBSERVATION, CheckResult
 
 
 def failing_functions(result: CheckResult, check: Check) -> tuple[str, ...]:
@@ -57,3 +59,19 @@ def differs(right: list, wrong: list) -> str:
     one = len(wrong) == 1
     return (ok + f"{quoted_names(wrong)} {'returns' if one else 'return'} other values than "
             f"the expected ones (of the inputs {'it is' if one else 'they are'} given).")
+
+
+def through_unanswered(result: CheckResult, function: str | None, used, losing) -> CheckResult:
+    """`result` of a check not graded again because a stand-in its function called could not
+    answer (`used`: the broken helpers it called, sorted): where no mistake is named, the hint
+    names those helpers' roots (`losing`: dependencies.py's "Your `num_patches` loses points in
+    its own exercise (patch-count): fix it there first, as its mistake may be what fails here.")
+    in place of what it said of the function alone: the failing call went through them, so a
+    generalisation of the function's own code ("right when H == W: use H and W each where they
+    belong") may be the helper's (blind round 71's b71_10, an `embed_image` counting its rows
+    with its own `num_tokens`). A property's own finding stays."""
+    if result.passed or not function or not used or result.hint_kind == MISTAKE:
+        return result
+    hint = (f"Your `{function}` ran your {quoted_names(used)} on this check, which could "
+            f"not be graded again with a correct one (see above). {losing}")
+    return replace(result, hint=hint, hint_kind=OBSERVATION, misconception=None, raised=None)

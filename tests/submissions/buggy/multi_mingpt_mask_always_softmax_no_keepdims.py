@@ -1,9 +1,12 @@
 """minGPT's CausalSelfAttention ported with its registered causal mask applied always (the
 `bias` buffer), and a softmax whose max is taken without keepdims. Two mistakes in two
-functions."""
+functions. Since why-positions' property computes the helpers of the functions it tests
+(stand_ins.py), its check of self_attention is graded around the broken softmax and finds the
+mask's own order dependence (attention_not_equivariant)."""
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_causal', 'no-causal-mask': 'gpt_causal_mask',
-          'stable-softmax': 'op:keepdims:softmax:max.keepdims'}
+          'stable-softmax': 'op:keepdims:softmax:max.keepdims',
+          'why-positions': 'attention_not_equivariant'}
 
 
 def softmax(x, axis=-1):
