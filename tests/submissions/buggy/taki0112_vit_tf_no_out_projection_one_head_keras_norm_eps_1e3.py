@@ -23,16 +23,17 @@ eps is 0.001; the student API's is 1e-06. (2) In `encoder_block` (at the model s
 `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)`), `eps` is a floor, `np.maximum(var, eps)`, where
 the model solution adds it, `var + eps`": part (2) is WRONG (the judge's wrong hint 1): the file
 has no `np.maximum`; layer_norm adds eps (line 97) and only its value is wrong. The hidden
-check only observes ("except in 1 of 9 rows (row 3)"). Every mistake named, but a hint wrong,
-so in unnamed/; EXPECT holds what the grader says today, the wrong part included in
-encoder-block's pair: once part (2) is no longer told, encoder-block's entry becomes
-'op:constant:encoder_block:eps=0.001' and the file moves to buggy/.
+check only observes ("except in 1 of 9 rows (row 3)"). Mended since, in the same session
+(checks/stand_ins.py: a call that matches a recorded one only within the check's tolerance is
+computed, for a declared helper: the grader's `self_attention` had answered the block's eps-1e-3
+input with the solution's recorded eps-1e-6 answer, a mixture a floor happened to fit): both
+encoder-block checks now say "In `encoder_block`, eps is 0.001; the student API's is 1e-06"
+alone. Every mistake named, no hint wrong, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:skipped_for_one:self_attention:linear-skipped-for-heads-1',
           'no-causal-mask': 'op:skipped_for_one:self_attention:linear-skipped-for-heads-1',
-          'encoder-block': ('op:constant:encoder_block:eps=0.001'
-                            '+op:floor:encoder_block/layer_norm:eps-as-floor'),
+          'encoder-block': 'op:constant:encoder_block:eps=0.001',
           'vit-forward': 'op:constant:vit_forward/layer_norm:eps=0.001'}
 
 

@@ -21,14 +21,15 @@ here, it answers only the calls the course solution makes), and cls-and-position
 H and W each where they belong", WRONG (the judge's wrong hint 3): embed_image uses H and W
 where they belong; the swap is in num_patches. why-positions says only that embed_image failed
 ("the traceback says where; it may be in a function it calls"), true. Every mistake named, but
-a hint wrong and 7 points collateral, so in unnamed/; EXPECT holds what must hold today: the
-points lost, mistake 1 named. Once embed_image is no longer blamed and loses no points for the
-count, it belongs in CORRECT and the file in buggy/.
+a hint wrong and 7 points collateral, so in unnamed/ at blind time. Mended since, in the same
+session (checks/api.py: `embed_image` and `vit_forward` are built on `num_tokens` and
+`num_patches`, as the lecture counts the N + 1 rows of pos from the patches): embed_image is
+graded again with the grader's count standing in and keeps its points (107/110, only
+patch-count's 3 lost), and no hint blames it. So in buggy/, embed_image in CORRECT.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
-          'cls-and-positions': None,
-          'why-positions': None}
+EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H'}
+CORRECT = ('embed_image',)  # right code, whose calls of the broken count are stood in for
 
 
 def num_patches(H, W, P):
