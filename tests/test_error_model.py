@@ -2806,7 +2806,9 @@ def test_a_norm_given_the_branch_alone_instead_of_the_residual_stream():
 
 def test_a_pre_ln_block_written_post_ln_named_as_both_norms_moved():
     """The 2017 Transformer's order, `x = ln1(x + attn(x)); return ln2(x + mlp(x))`, in the
-    lecture's pre-LN block: the pair of two norms moved after their residual sums."""
+    lecture's pre-LN block: both norms moved after their residual sums, one edit
+    (post_norm_block.py: one mistake, which leaves a pair's place to a second one), the same
+    rewrite as choices.py's `norm_after` at each branch."""
     from grader.reference.encoder import mlp
 
     block, layer_norm = REFERENCE["encoder_block"], REFERENCE["layer_norm"]
@@ -2819,9 +2821,12 @@ def test_a_pre_ln_block_written_post_ln_named_as_both_norms_moved():
     found = em.search(block, calls_of(block, post_ln, [(RNG.normal(size=(5, 8)), p, 2),
                                                        (RNG.normal(size=(3, 8)), p, 1)]),
                       0, same, opaque=frozenset({"self_attention"}))
-    assert found.name == ("op:norm_after:encoder_block:layer_norm-after-self_attention-residual"
-                          "+op:norm_after:encoder_block:layer_norm-after-mlp-residual"), found
+    assert found.name == "op:post_norm_block:encoder_block:every-norm-after-residual", found
     assert "post-LN" in found.sentence
+    x = RNG.normal(size=(4, 8))
+    both = em.rewrite(block, "op:norm_after:encoder_block:layer_norm-after-self_attention-residual"
+                      "+op:norm_after:encoder_block:layer_norm-after-mlp-residual")
+    assert np.allclose(em.rewrite(block, found.name)(x, p, 2), both(x, p, 2))
 
 
 def test_a_condition_never_looked_at_and_an_option_switched_on():

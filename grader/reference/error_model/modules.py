@@ -34,6 +34,7 @@ from . import (
     inputs,
     item_loops,
     kernel_fit,
+    later_steps,
     layouts,
     leading_axes,
     logsumexp,
@@ -48,6 +49,7 @@ from . import (
     output_prefix,
     past_end,
     ports,
+    post_norm_block,
     projections,
     readouts,
     reshaped_weights,
@@ -81,13 +83,14 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid,
            column_major, clamped, rolled_rows, call_eps, leading_axes,
-           item_loops, reshaped_weights)
+           item_loops, reshaped_weights, post_norm_block, later_steps)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
 # rounded (__init__)
 ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
 UNPAIRED = column_major.UNPAIRED  # left out of the search's silent partners
-PARTNERS = row_sums.PARTNERS  # two operators the search pairs as it pairs an operator's own edits
+# two operators the search pairs as it pairs an operator's own edits
+PARTNERS = row_sums.PARTNERS | post_norm_block.PARTNERS
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

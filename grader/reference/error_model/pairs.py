@@ -145,17 +145,18 @@ def stacked(a: Edit, b: Edit) -> bool:
 def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: list[Edit] = (),
            raising: list[Edit] = (), every: tuple[Edit, ...] = (), summed=(), nonfinite=()):
     """The pairs to try, each once: first two singles whose changes add up to the student's
-    value (`summed_pairs`); a single that returns the failing call's value exactly
+    value (`summed_pairs`); two edits of two PARTNERS operators (modules.py, whatever their
+    distance: few, and the anchors' pairs with every single may fill the budget); a single
+    that returns the failing call's value exactly
     (but not another call's), or wherever both are finite (ROUNDING), with each single that
     changes nothing on that call (a second mistake that shows only elsewhere: a merge of
     several heads, where the failing call has one; a finite fill where the first one hides a
     whole row); each of the (at most ANCHORS) singles that take the reference at least halfway
     to the student's value with every other single; then two edits of one operator in one function
-    (the axis of both max and sum, gamma and beta both dropped), or of two PARTNERS operators
-    (modules.py, whatever their distance), at most SIBLINGS of them; then
-    each single that leaves the student's NaN or inf where they are (`nonfinite`, tried next to
-    the sums: no distance ranks it) with every other single; then
-    each single that raises the student's very exception (`raising`) with every other one."""
+    (the axis of both max and sum, gamma and beta both dropped), at most SIBLINGS of them; then
+    each single that raises the student's very exception (`raising`) with every other one.
+    Each single that leaves the student's NaN or inf where they are (`nonfinite`) is paired with
+    every other single right after the partners: no distance ranks it."""
     scored = sorted(scored, key=lambda item: item[0])
     edits = [edit for _, edit in scored]
     anchors = [edit for distance, edit in scored[:ANCHORS]
@@ -171,7 +172,7 @@ def pairs_to_try(scored: list[tuple[float, Edit]], start: float | None, silent: 
     partners = [(a, b) for i, a in enumerate(mates) for b in mates[i + 1:]  # row is no distance
                 if a.site.path == b.site.path and {a.operator, b.operator} in PARTNERS]
     nonfinite_pairs = [(a, b) for a in nonfinite for b in edits]
-    for a, b in ([*summed] + nonfinite_pairs + candidates + partners + siblings[:SIBLINGS]
+    for a, b in ([*summed] + partners + nonfinite_pairs + candidates + siblings[:SIBLINGS]
                  + [(a, b) for a in raising for b in every]):
         key = frozenset((a.name, b.name))
         if (a.site != b.site or stacked(a, b)) and key not in tried:

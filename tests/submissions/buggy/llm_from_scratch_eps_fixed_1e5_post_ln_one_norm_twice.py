@@ -8,16 +8,18 @@ Mistakes:
    then norm), with ln1's parameters for both norms; ln2_g/ln2_b never used. Wrong on every
    input.
 
-Grader: at blind time (cb37e6da) and now, 96/110. Mistake 1 named on layer-norm ("`eps` is
-fixed at 1e-05 ... whatever is given: use the `eps` the caller passes"). Mistake 2 not told:
-encoder-block (graded with the grader's layer_norm) has only the checklist ("Check the pre-LN
-order (LayerNorm before each branch), both residuals, and the MLP step by step"), though a
-plain post-LN block is named (b69_02). Not every mistake named, so in unnamed/; EXPECT holds
-what must hold today: the points lost, the mistake named, `None` where no cause is named.
+Grader: at blind time (cb37e6da), 96/110: mistake 1 named on layer-norm ("`eps` is fixed at
+1e-05 ... whatever is given: use the `eps` the caller passes"), mistake 2 not told (encoder-block's
+checklist only, though a plain post-LN block is named, b69_02). Now both named: mistake 2 as a
+pair on encoder-block, every LayerNorm after its residual sum (error_model/post_norm_block.py,
+both branches moved as one edit) and the second LayerNorm given `p['ln1_g']`, `p['ln1_b']`
+(names.py's `step_parameters`), paired as PARTNERS whatever their distances. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:default:layer_norm:eps-as-1e-05',
-          'encoder-block': None}
+          'encoder-block': 'op:step_parameters:encoder_block:ln2_g-as-ln1_g-in-layer_norm'
+                           '+op:post_norm_block:encoder_block:every-norm-after-residual'}
 
 
 def layer_norm(x, gamma, beta, eps=1e-6):
