@@ -84,6 +84,22 @@ def build_submission(snippet: Path, folder: Path) -> Path:
     return path
 
 
+def of_each_kind(snippets: list[Path], per_kind: int = 2) -> list[Path]:
+    """The first and the last (`per_kind` in all) of each kind of snippet, a kind being the
+    functions it replaces and the exercises its EXPECT names: two such fixtures are graded along
+    the same paths (which functions stand-ins answer for, which exercises lose points), only their
+    mistakes differ. For a comparison of two graders (tests/test_bundle.py) on a third of the
+    fixtures; the fixtures' own tests (tests/test_catalogue.py) grade them all."""
+    kinds: dict[tuple, list[Path]] = {}
+    for snippet in sorted(snippets):
+        kind = (tuple(sorted(replaced_names(snippet))), tuple(sorted(fixture_metadata(snippet))))
+        kinds.setdefault(kind, []).append(snippet)
+    chosen = set()
+    for members in kinds.values():
+        chosen.update(members[:(per_kind + 1) // 2] + members[len(members) - per_kind // 2:])
+    return sorted(chosen)
+
+
 def affected_exercises(snippet: Path, exercises) -> set[str]:
     """Ids of the exercises that may lose points for what the snippet replaces: those whose
     `uses:` names a replaced function (not one it says is CORRECT), and those that ask for a

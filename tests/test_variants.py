@@ -400,9 +400,11 @@ def test_one_id_grades_the_same_variant_through_every_entry_point(driver, tmp_pa
 
 
 def test_buggy_submissions_are_caught_and_named_in_every_variant(driver, tmp_path):
-    """Each buggy fixture that uses a function of an exercise with variants, graded as three
-    students: the exercises its EXPECT names lose points and name its misconception, the
-    exercises it does not touch keep full marks (stand-ins answer from every variant's record)."""
+    """Each buggy fixture that uses a function of an exercise with variants, graded as a student
+    of its own (a different one for each fixture, so that every variant of each varied exercise
+    grades some of them): the exercises its EXPECT names lose points and name its misconception,
+    the exercises it does not touch keep full marks (stand-ins answer from every variant's
+    record)."""
     from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
 
     catalogue = driver.catalogue.exercises
@@ -410,23 +412,27 @@ def test_buggy_submissions_are_caught_and_named_in_every_variant(driver, tmp_pat
     chosen_fixtures = [s for s in BUGGY if set(fixture_metadata(s)) & set(VARIED)
                        or affected_exercises(s, catalogue) & set(VARIED)]
     assert len(chosen_fixtures) >= 5, uses
-    for snippet in chosen_fixtures:
+    students = [f"student-{number}" for number in range(len(chosen_fixtures))]
+    for exercise in catalogue:
+        if exercise.id in VARIED:  # every variant is someone's
+            assert len({repr(chosen(driver, s)[exercise.id].variant) for s in students}) \
+                == len(exercise.variants), exercise.id
+    for snippet, student_id in zip(chosen_fixtures, students, strict=True):
         submission = build_submission(snippet, tmp_path)
         # the exercises a variant or this fixture's code can change: the rest run none of its
         # functions and no function with variants (test_catalogue grades them all, once)
         touched = affected_exercises(snippet, catalogue) | set(fixture_metadata(snippet))
         graded = [e for e in catalogue if e.id in VARIED or e.id in touched or set(e.uses) & uses]
-        for student_id in ("ada", "grace", "alan"):
-            results = {e.id: e for e in driver.grade(submission, graded, student_id=student_id)
-                       .report.exercises}
-            for exercise_id, misconception in fixture_metadata(snippet).items():
-                result = results[exercise_id]
-                assert result.score < result.max_score, (snippet.stem, student_id, exercise_id)
-                assert [c for c in result.checks if c.misconception == misconception], \
-                    (snippet.stem, student_id, exercise_id, [c.message for c in result.checks])
-            affected = affected_exercises(snippet, catalogue)
-            assert {i for i, r in results.items() if r.score < r.max_score} <= affected, \
-                (snippet.stem, student_id)
+        results = {e.id: e for e in driver.grade(submission, graded, student_id=student_id)
+                   .report.exercises}
+        for exercise_id, misconception in fixture_metadata(snippet).items():
+            result = results[exercise_id]
+            assert result.score < result.max_score, (snippet.stem, student_id, exercise_id)
+            assert [c for c in result.checks if c.misconception == misconception], \
+                (snippet.stem, student_id, exercise_id, [c.message for c in result.checks])
+        affected = affected_exercises(snippet, catalogue)
+        assert {i for i, r in results.items() if r.score < r.max_score} <= affected, \
+            (snippet.stem, student_id)
 
 
 def test_check_in_a_notebook_grades_the_students_own_variant(driver, tmp_path):
