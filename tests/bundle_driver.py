@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 def main(folder: str, submissions: list[str]) -> None:
     from pathlib import Path
 
+    from grader.checks.cases import CasePlans
     from grader.checks.catalogue import load_exercises
     from grader.session import GradingSession
     from grader.settings import GraderSettings
@@ -29,14 +30,15 @@ def main(folder: str, submissions: list[str]) -> None:
 
     # each thread keeps its stand-in oracles (the full grader's reference processes) for its
     # next submission, as a class run does (grader/driver.py), not one started per submission
-    kept, every_kept = threading.local(), []
+    # and share one case plan (each case's expectation decoded once), as a class run's do
+    kept, every_kept, plans = threading.local(), [], CasePlans()
 
     def grade(path: str) -> dict:
         if not hasattr(kept, "oracles"):
             kept.oracles = {}
             every_kept.append(kept.oracles)
         settings = GraderSettings(Path(path), Path(folder), include_hidden=False)
-        results = GradingSession(settings, exercises, zygote=zygote,
+        results = GradingSession(settings, exercises, zygote=zygote, plans=plans,
                                  oracles=kept.oracles).run().exercises
         return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
                         list(c.stand_ins)] for c in r.checks] for r in results}

@@ -34,6 +34,7 @@ from buggy_submissions import (
 
 from grader.checks import SubmissionGrading, compiled
 from grader.checks.api import SHIPPED
+from grader.checks.cases import CasePlans
 from grader.checks.catalogue import spec_problems
 from grader.checks.compare import Compare, compare
 from grader.checks.course import reference_function
@@ -112,14 +113,17 @@ def graded(catalogue, request, tmp_path_factory):
     # each thread keeps its stand-in oracles (checks/oracle.py) for its next submission, as a
     # class run does (driver.py): a fresh reference process for each one cost a third of this
     # fixture's CPU time
-    kept, every_kept = threading.local(), []
+    # and one case plan for all (each case's compiled expectation decoded once), as a class
+    # run's students share theirs (driver.py)
+    kept, every_kept, plans = threading.local(), [], CasePlans()
 
     def grade(path):
         if not hasattr(kept, "oracles"):
             kept.oracles = {}
             every_kept.append(kept.oracles)
         with StudentWorker(submissions[path], zygote=zygote) as worker:
-            grading = SubmissionGrading(worker, catalogue=catalogue, oracles=kept.oracles)
+            grading = SubmissionGrading(worker, plans=plans, catalogue=catalogue,
+                                        oracles=kept.oracles)
             return {exercise.id: grading.exercise(exercise) for exercise in catalogue}
 
     class Graded(dict):

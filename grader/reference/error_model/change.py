@@ -172,6 +172,31 @@ def one_apart(a: str, b: str) -> bool:
         str.isdigit, str.islower, str.isupper))
 
 
+def step_keys(node: ast.AST) -> list[str]:
+    """The string keys a call reads as arguments (`['ln1_g', 'ln1_b']`), in order; [] for
+    anything else."""
+    return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
+        if isinstance(node, ast.Call) else []
+
+
+def steps_like(context: Context, node: ast.Call) -> list[ast.Call]:
+    """The calls of the checked function to the same function as `node` that read as many keys,
+    `node` among them, in the order they are written (the steps of one kind: its LayerNorms)."""
+    read = len(step_keys(node))
+    return sorted((n for n in ast.walk(context.instance.node) if isinstance(n, ast.Call)
+                   and code(n.func) == code(node.func) and len(step_keys(n)) == read),
+                  key=lambda n: (n.lineno, n.col_offset))
+
+
+def key_position(read: list[str], other: list[str]) -> int | None:
+    """The one position at which each key of `read` is `one_apart` from its counterpart in
+    `other` (`ln1_g`/`ln2_g`, `ln1_b`/`ln2_b`: 2), else None."""
+    apart = {i for k, o in zip(read, other, strict=True)
+             for i, (x, y) in enumerate(zip(k, o, strict=False)) if x != y}
+    return apart.pop() if len(apart) == 1 and all(
+        one_apart(k, o) for k, o in zip(read, other, strict=True)) else None
+
+
 def assigned_once(function: ast.FunctionDef, name: str) -> ast.Assign | None:
     """The one statement `name = <value>` of `function`, when it assigns `name` once and
     `name` is no parameter; else None."""

@@ -16,29 +16,25 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from .change import Change, Context, callee, code, key_of, one_apart, slug, step_named, where
-
-
-def _keys(node: ast.AST) -> list[str]:
-    """The string keys the call `node` reads (`['ln1_g', 'ln1_b']`), in its argument order."""
-    return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
-        if isinstance(node, ast.Call) else []
+from .change import (
+    Change,
+    Context,
+    callee,
+    code,
+    key_of,
+    key_position,
+    slug,
+    step_keys,
+    step_named,
+    steps_like,
+    where,
+)
 
 
 def _owner(node: ast.Call) -> str | None:
     """The one dict the call's keyed arguments are read from (`p`), else None."""
     owners = {code(a.value) for a in node.args if key_of(a) is not None}
     return owners.pop() if len(owners) == 1 else None
-
-
-def _next_step(context: Context, node: ast.Call) -> ast.Call | None:
-    """The first later call of the same function reading as many keys of the same dict."""
-    read, owner = _keys(node), _owner(node)
-    steps = sorted((n for n in ast.walk(context.instance.node) if isinstance(n, ast.Call)
-                    and code(n.func) == code(node.func) and len(_keys(n)) == len(read)
-                    and _owner(n) == owner), key=lambda n: (n.lineno, n.col_offset))
-    after = steps[steps.index(node) + 1:] if node in steps else []
-    return after[0] if after else None
 
 
 def _with_keys(node: ast.Call, keys: list[str]) -> ast.Call:
@@ -51,18 +47,17 @@ def _with_keys(node: ast.Call, keys: list[str]) -> ast.Call:
 
 def later_step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
     """The step given every parameter of the step of its kind just after it."""
-    read = _keys(node)
-    if len(read) < 2 or _owner(node) is None:
+    read = step_keys(node)
+    owner = _owner(node) if len(read) >= 2 else None
+    if owner is None:
         return
-    later = _next_step(context, node)
-    if later is None:
+    steps = [n for n in steps_like(context, node) if _owner(n) == owner]
+    later = steps[steps.index(node) + 1:] if node in steps else []
+    if not later:
         return
-    theirs = _keys(later)
-    apart = {i for k, t in zip(read, theirs, strict=True)
-             for i, (x, y) in enumerate(zip(k, t, strict=False)) if x != y}
-    if len(apart) != 1 or not all(one_apart(k, t) for k, t in zip(read, theirs, strict=True)):
+    later, theirs = later[0], step_keys(later[0])
+    if key_position(read, theirs) is None:
         return
-    owner = _owner(node)
     step, _ = step_named(callee(node), node)
     shown = ", ".join(f"`{owner}[{k!r}]`" for k in theirs)
     own = ", ".join(f"`{owner}[{k!r}]`" for k in read)

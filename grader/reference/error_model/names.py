@@ -19,10 +19,12 @@ from .change import (
     code,
     is_checked_function,
     key_of,
+    key_position,
     literal,
-    one_apart,
     prepended,
     slug,
+    step_keys,
+    steps_like,
     where,
 )
 from .operators import EPSILONS
@@ -357,31 +359,22 @@ def unchained_loop(context: Context, node: ast.AST) -> Iterator[Change]:
                  unchained)
 
 
-def _step_keys(node: ast.AST) -> list[str]:
-    return [key_of(a) for a in getattr(node, "args", ()) if key_of(a) is not None] \
-        if isinstance(node, ast.Call) else []
-
-
 def step_parameters(context: Context, node: ast.AST) -> Iterator[Change]:
     """A step given the parameters of the same step just before it, all of them: `layer_norm(x,
     p['ln1_g'], p['ln1_b'])` again for the second LayerNorm, `linear(x, p['Wk'], p['bk'])` for
     the values (a line copied and not edited, or one step shared by two: the sentence says
     what is read, not how it came about)."""
-    read = _step_keys(node)
+    read = step_keys(node)
     if len(read) < 2 or len({code(a.value) for a in node.args if key_of(a) is not None}) != 1:
         return
-    steps = sorted((n for n in ast.walk(context.instance.node) if isinstance(n, ast.Call)
-                    and code(n.func) == code(node.func) and len(_step_keys(n)) == len(read)),
-                   key=lambda n: (n.lineno, n.col_offset))
+    steps = steps_like(context, node)
     before = steps[:steps.index(node)]
     if not before:
         return
-    copied = _step_keys(before[-1])
-    apart = {i for k, c in zip(read, copied, strict=True) for i, (x, y) in enumerate(zip(k, c,
-             strict=False)) if x != y}
-    if len(apart) != 1 or not all(one_apart(k, c) for k, c in zip(read, copied, strict=True)):
+    copied = step_keys(before[-1])
+    position = key_position(read, copied)
+    if position is None:
         return
-    position = apart.pop()
     owner = code(next(a.value for a in node.args if key_of(a) is not None))
     shown = ", ".join(f"{owner}[{k!r}]" for k in copied)
     own = ", ".join(f"{owner}[{k!r}]" for k in read)
