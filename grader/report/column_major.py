@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .quotes import COLUMN_MAJOR, PLACED, Source, definitions
+from .quotes import COLUMN_MAJOR, PLACED, Source
 from .steps import own_statements
 
 FLATTENS = frozenset({"reshape", "flatten", "ravel"})
@@ -55,7 +55,7 @@ def _said(source: Source, function: str) -> str | None:
     """" That order is made by `...` (line N, in your `g`, called by `f`): drop `...` (...)." for
     the one call of `function`'s code that flattens column-major; None without exactly one."""
     called = source.called(function)
-    defined = {node.name: (chunk, node) for chunk, node in definitions(source.chunks)}
+    defined = {node.name: (chunk, node) for chunk, node in source.definitions()}
     found = [(name, chunk, call, fix) for name in called if name in defined
              for chunk, node in [defined[name]] for call in _calls(node)
              if (fix := _fix(call, chunk)) is not None]

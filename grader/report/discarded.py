@@ -27,7 +27,7 @@ from pathlib import Path
 from grader.checks import compiled, compiled_folder
 from grader.checks.course import error_model_mistake
 
-from .quotes import Source, definitions
+from .quotes import Source
 
 NEW_ARRAY = frozenset({"transpose", "reshape", "swapaxes", "astype", "flatten", "ravel"})
 NUMPY = ("np", "numpy")  # np.transpose(x, ...): the array is the first argument
@@ -144,7 +144,7 @@ def _bare_calls(source: Source, function: str) -> list[tuple[str, ast.Expr]]:
     """(its chunk, the statement) of each expression statement that is a call, in the last
     definition of `function` the source makes (nested functions included)."""
     found: list[tuple[str, ast.Expr]] = []
-    for chunk, node in definitions(source.chunks):
+    for chunk, node in source.definitions():
         if node.name == function:
             found = [(chunk, s) for s in ast.walk(node)
                      if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]

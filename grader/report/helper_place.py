@@ -27,7 +27,7 @@ import ast
 import copy
 import re
 
-from .quotes import Code, Source, cut, definitions
+from .quotes import Code, Source, cut
 
 _OPENING = re.compile(r"In `(?P<function>[^\W\d]\w*)`, ")
 _QUOTE = re.compile(r"`([^`\n]+)`")
@@ -42,7 +42,7 @@ def helper_placed(hint: str | None, source: Source | None) -> str | None:
     it is without a source."""
     if not hint or source is None or "In `" not in hint:
         return hint
-    defined = {node.name: (chunk, node) for chunk, node in definitions(source.chunks)}
+    defined = {node.name: (chunk, node) for chunk, node in source.definitions()}
     out, at = [], 0
     for match in _OPENING.finditer(hint):
         function = match.group("function")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .quotes import PLACED, Code, Source, definitions
+from .quotes import PLACED, Code, Source
 
 # the error model's sentence of a linear step left out (error_model/change.step_named)
 _LEFT_OUT = re.compile(r"\(`\.\.\. @ (?P<map>[^`]+ \+ [^`]+)`\) is left out: [^.]*\.")
@@ -42,7 +42,7 @@ def moved(hint: str | None, source: Source | None) -> str | None:
 
 
 def _applied_elsewhere(source: Source, function: str, step: str) -> str | None:
-    found = [(node.name, chunk, s) for chunk, node in definitions(source.chunks)
+    found = [(node.name, chunk, s) for chunk, node in source.definitions()
              if node.name != function for s in _applying(node, function, step, chunk)]
     if len(found) != 1:  # none, or several: which one is meant is not known
         return None

@@ -253,6 +253,15 @@ class Source:
         self._whole: Code | None = None
         self._functions: dict[str, str] | None = None
         self._made: dict[str, Code] = {}
+        self._definitions: list[tuple[str, ast.FunctionDef]] | None = None
+
+    def definitions(self) -> list[tuple[str, ast.FunctionDef]]:
+        """`definitions(self.chunks)`, the chunks parsed once for every hint of the submission
+        (each pass of report/spelled.py reads them): shared nodes, so a caller that rewrites one
+        copies it first."""
+        if self._definitions is None:
+            self._definitions = list(definitions(self.chunks))
+        return self._definitions
 
     def holds(self, quote: str, function: str | None = None) -> bool:
         """Whether `function`'s code, with the submission's own helpers it calls (not the
