@@ -102,7 +102,8 @@ def fixed_axis(hint: str | None, source: Source | None) -> str | None:
         if found is None or found[0] == int(match["default"]):
             return match.group()
         axis, code = found
-        over = "fixed axes" if axis == SEVERAL else f"axis {axis} (`{code}`)"
+        over = ("fixed axes" if axis == SEVERAL
+                else f"axis {axis}" + (f" (`{code}`)" if code and "`" not in code else ""))
         return (f"In `{match['function']}`, `axis` is never read: your code reduces over {over} "
                 f"whatever `axis` is given.")
 
