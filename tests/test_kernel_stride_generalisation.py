@@ -7,21 +7,13 @@ said, not even its "raises" half."""
 from __future__ import annotations
 
 import numpy as np
+from test_kernel_channels_generalisation import Conv  # what generalisation() reads of a check
 
-from grader.checks.api import SHIPPED
 from grader.checks.cases import PlannedCase
 from grader.checks.kinds.generalisations import TITLES, generalisation
 from grader.worker.outcomes import CallOutcome, StudentError
 
 NAME = "only_kernel_equals_stride"
-
-
-class Conv:  # what generalisation() reads of a spec's check
-    function = reference_name = "conv_patch_embed"
-    api, folder = SHIPPED, None
-
-    def __init__(self, hidden=False):
-        self.hidden = hidden
 
 
 def case(image_shape, k, stride, C_out=2):
