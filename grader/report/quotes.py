@@ -391,7 +391,7 @@ def effected(hint: str, source: Source | None) -> str:
         return hint
 
     def one(match: re.Match) -> str:
-        if source.holds(match.group(2), _function(hint, match.start())):
+        if source.holds(match.group(2), placed_in(hint, match.start())):
             return match.group(1) + (match.group(3) or "")
         return "" if match.group(3) else match.group()
 
@@ -409,7 +409,7 @@ def attributed(hint: str, source: Source | None, folder: str | None = None) -> s
     for match in _SPAN.finditer(hint):
         quote = match.group(1)
         before = hint[at:match.start()]
-        function = _function(hint, match.start())
+        function = placed_in(hint, match.start())
         if (not is_fragment(quote) or not reads_as_theirs(hint, match.start(), match.end())
                 or source.holds(quote, function)):
             out += [before, match.group()]
@@ -439,6 +439,13 @@ def reads_as_theirs(hint: str, start: int, end: int) -> bool:
             and _EXAMPLE.match(clause) is None and not hint[end:].lstrip().startswith("belongs"))
 
 
+def given_as_fix(hint: str, start: int, end: int) -> bool:
+    """Whether the quote at hint[start:end] is given as the right code: its clause contrasts it
+    with the student's ("instead of", "in place of", "rather than", "where ... belongs")."""
+    clause = _clause(_SPAN.sub(_blank, hint[:start]))
+    return _CONTRAST.search(clause) is not None or hint[end:].lstrip().startswith("belongs")
+
+
 def _outside_brackets(text: str) -> str:
     """`text` without what closed brackets hold ("(1) ", "(loops over ...)")."""
     while (shorter := re.sub(r"\([^()]*\)", "", text)) != text:
@@ -446,7 +453,7 @@ def _outside_brackets(text: str) -> str:
     return text
 
 
-def _function(hint: str, start: int) -> str | None:
+def placed_in(hint: str, start: int) -> str | None:
     """The student's function the sentence around hint[start] places its quote in ("In `f`")."""
     sentence = re.split(r"\.\s", _SPAN.sub(_blank, hint[:start]))[-1]
     named = [m.start() for m in re.finditer(r"In `", sentence)]

@@ -36,6 +36,8 @@ from grader.checks.results import MISTAKE
 from .column_major import ordered
 from .constants import theirs
 from .discarded import discarded, unassigned_mask
+from .fixed_axis import fixed_axis
+from .held_fixes import unheld_fixes
 from .helper_place import helper_placed
 from .merge_order import merge_order
 from .moved import moved
@@ -54,7 +56,9 @@ def finished(result, source: Source | None, folder: str | None = None,
              spec: str | None = None):
     """An ExerciseResult with each check's hint given a diagonal's offset in the student's call
     (offsets.py), a small constant's range said as the student's number (constants.py),
-    `spelled`, `quotes.attributed`, then its model solution's steps said in the student's terms
+    `spelled`, `quotes.attributed`, a fix the student already wrote said by its meaning
+    (held_fixes.py), an `axis` ignored said as the one its reductions fix (fixed_axis.py),
+    then its model solution's steps said in the student's terms
     (steps.py) and a column-major order with the line that makes it (column_major.py)
     (session.py, before any report is written); but a step missing that the student
     wrote and threw away, said as that line (discarded.py; `spec`: the exercise's spec file, whose
@@ -82,6 +86,8 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         lambda hint: theirs(hint, source, renamed),  # a constant's range as the student's number
         lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells
         lambda hint: attributed(hint, source, folder),  # the others as the model solution's
+        lambda hint: unheld_fixes(hint, source),  # a fix they already wrote: its meaning
+        lambda hint: fixed_axis(hint, source),  # an axis ignored: the one they fixed
         lambda hint: placed(hint, source),  # the model solution's steps in the student's terms
         lambda hint: moved(hint, source),  # a step left out that a caller makes: that line
         lambda hint: ordered(hint, source),  # a column-major order: the line that flattens so

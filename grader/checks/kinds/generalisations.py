@@ -56,8 +56,9 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
     said after "right ...": "raises X" where each of them raised X (a square-only guard),
     "wrong" where one of them should have returned a value and returned a wrong one, else
     "fails". Where a failure of the kind it holds on belies it, the true half alone, when each
-    failure of `failed`'s kind raised (RAISES + its name): "Your `embed_image` raises
-    ValueError for a 2-D (H, W) image", of code that also embeds a 3-D image P does not tile."""
+    failure of `failed`'s kind raised (RAISES + its name) and no failure of the other kind raised
+    the same: "Your `embed_image` raises ValueError for a 2-D (H, W) image", of code that also
+    embeds a 3-D image P does not tile."""
     params, defaults = reference_parameters(check)
     named = [case_arguments(params, defaults, p) for p in passed]
     here = case_arguments(params, defaults, failed)
@@ -75,7 +76,8 @@ def generalisation(check: Check, passed: list[PlannedCase], failed: PlannedCase,
                    if _returned(check, holds, failures) or not failures else ", and fails ")
             found.append((name, f"Your `{check.function}` is right "
                           + said.replace(", wrong ", how, 1)))
-        elif raised and ", wrong " in said:  # belied: "right ..." is false, "raises" true
+        elif (raised and ", wrong " in said  # belied: "right ..." is false, "raises" true
+              and not _raised_where_it_holds(check, holds, failures) & set(raised.split(" or "))):
             halves.append((RAISES + name, f"Your `{check.function}` raises {raised} "
                            + said.split(", wrong ", 1)[1]))
     if not found:
@@ -105,6 +107,15 @@ def _raised(check: Check, holds, failures: list) -> str | None:
     if not unlike or any(o.status != "raised" for o in unlike):
         return None
     return " or ".join(sorted({o.error.type for o in unlike}))
+
+
+def _raised_where_it_holds(check: Check, holds, failures: list) -> set[str]:
+    """The exceptions failing cases of `failures` where `holds` is True raised: where one is
+    the raise seen where it is False, the raise is not the generalisation's (a k x k kernel
+    with k != C raised as k == C did: "raises for k == C" would single out what it is not)."""
+    params, defaults = reference_parameters(check)
+    return {o.error.type for p, o in failures
+            if o.status == "raised" and holds(case_arguments(params, defaults, p)) is True}
 
 
 def _returned(check: Check, holds, failures: list) -> bool:
@@ -254,6 +265,24 @@ def _kernel_words(arguments, hidden):
     return f"a {k} x {k} kernel on an image with {C} channel{'s' * (C != 1)} (k == C)"
 
 
+def _kernel_equals_stride(arguments):
+    """True for a square kernel K (k, k, C, d) whose size k equals the stride (windows that
+    tile the image, as the patch embedding's k = stride = P), False for another stride; None
+    without an image, a 4-D square K and an integer stride."""
+    kernel, stride = np.shape(arguments.get("K", ())), arguments.get("stride")
+    integer = isinstance(stride, (int, np.integer)) and not isinstance(stride, bool)
+    if _image_shape(arguments) is None or len(kernel) != 4 or kernel[0] != kernel[1] or not integer:
+        return None
+    return kernel[0] == stride
+
+
+def _stride_words(arguments, hidden):
+    if hidden:
+        return "a kernel size other than the stride"
+    k = np.shape(arguments["K"])[0]
+    return f"a {k} x {k} kernel with stride {arguments['stride']}"
+
+
 def _image(arguments, hidden):
     H, W = _sizes(arguments)
     return "image" if hidden else f"{H} x {W} image"
@@ -315,6 +344,15 @@ GENERALISATIONS = {
             "axes have one length, so look at each step that depends on K's sizes (a test of "
             "its shape, or a reshape or transpose read off them), which cannot tell those axes "
             "apart there")),
+    "only_kernel_equals_stride": (
+        _kernel_equals_stride, "right only when the kernel size equals the stride",
+        ("with the kernel size equal to the stride", "the kernel size and the stride"),
+        lambda a, hidden: (
+            f"when the kernel size k equals the stride (windows that tile, as ViT's patches "
+            f"do), wrong for {_stride_words(a, hidden)}: each window is k x k and starts every "
+            "`stride` pixels, so windows overlap where k > stride and leave pixels out where "
+            "k < stride; look at each step that reads the windows, and at H' = (H - k) // "
+            "stride + 1")),
 }
 SEVERAL = "only_narrower_inputs"  # several GENERALISATIONS hold: all said at once
 RAISES = "raises_"  # + a generalisation's name: its true half where a failure belies it
@@ -327,7 +365,9 @@ RAISES_TITLES = {"only_square_images": "raises for non-square images",
                  "only_2d_inputs": "raises with leading (batch) axes",
                  "only_last_two_axes": "raises along an axis before the last two",
                  "only_kernel_unlike_channels": "raises when the kernel size equals the channel "
-                                                "count"}
+                                                "count",
+                 "only_kernel_equals_stride": "raises when the kernel size differs from the "
+                                              "stride"}
 TITLES = {**{name: title for name, (_, title, _, _) in GENERALISATIONS.items()},
           **{RAISES + name: title for name, title in RAISES_TITLES.items()},
           SEVERAL: "right on a narrower set of inputs",

@@ -82,9 +82,10 @@ def square_count(context: Context, node: ast.AST) -> Iterator[Change]:
         other = SIDES[1 - counted][1]
         yield Change(f"tokens-counted-from-{letter}-squared",
                      f"{_at(context, node)}, the patch tokens are reshaped to "
-                     f"({letter} // P) ** 2 rows, a patch count made for square images (Flax's "
-                     f"VitInputLayer `num_patch = num_patch_row ** 2`, the row count taken from "
-                     f"the {side} alone): a non-square image's (H // P) * (W // P) tokens do not "
+                     f"({letter} // P) ** 2 rows, a patch count made for square images, as some "
+                     f"libraries do (Flax's VitInputLayer `num_patch = num_patch_row ** 2`, the "
+                     f"row count taken from the {side} alone): a non-square image's "
+                     "(H // P) * (W // P) tokens do not "
                      f"fit, and numpy refuses the reshape. Count the patches from both sides, "
                      f"({letter} // P) * ({other} // P) (right only when H == W).",
                      lambda n, counted=counted: ast.Call(

@@ -327,9 +327,10 @@ def rescaled(context: Context, node: ast.AST) -> Iterator[Change]:
     scaled = ast.Assign([ast.Name("image", ast.Store())],
                         ast.parse("np.asarray(image) / 255.0", mode="eval").body)
     yield Change("image-over-255",
-                 f"In {where(context)}, the pixels are rescaled first, `image / 255` (Keras' "
-                 "Rescaling(1./255), torchvision's ToTensor): the model solution's functions take "
-                 "the image as it is given; rescaling is the data pipeline's job.",
+                 f"In {where(context)}, the pixels are rescaled first, `image / 255`, as some "
+                 "libraries do (Keras' Rescaling(1./255), torchvision's ToTensor): the model "
+                 "solution's functions take the image as it is given; rescaling is the data "
+                 "pipeline's job.",
                  lambda n: prepended(n, scaled))
     for detail, formula, words in NORMALISATIONS:
         statement = ast.parse(f"image = {formula}").body[0]

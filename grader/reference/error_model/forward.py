@@ -84,8 +84,8 @@ def heads_confused(context: Context, node: ast.AST) -> Iterator[Change]:
         width = ast.BinOp(ast.Subscript(ast.Attribute(first, "shape", ast.Load()),
                                         ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load()),
                           ast.FloorDiv(), argument)
-        others.append(("head-width", width, "the width of one head (HF's `attention_head_size"
-                       " = hidden_size // num_attention_heads`)"))
+        others.append(("head-width", width, "the width of one head (`hidden_size // "
+                       "num_attention_heads`, HF's `attention_head_size`)"))
     for detail, value, words in others:
         def replaced(n: ast.Call, index=index, value=value) -> ast.Call:
             new = copy.copy(n)

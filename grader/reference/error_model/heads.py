@@ -412,10 +412,11 @@ def heads_elsewhere(context: Context, node: ast.AST) -> Iterator[Change]:
         scaled_as_heads))
     yield Change("heads-folded-into-rows",
                  f"In {where(context)}, the heads are folded into the rows: each projection is "
-                 f"reshaped to (T * {count}, d // {count}) (PyTorch's `q.view(B * n_head, T, "
-                 f"hs)`, the batch axis dropped) and one attention runs over all those rows, so "
-                 f"every head's queries attend to every head's keys (a causal triangle spanning "
-                 f"the T * {count} rows); the lecture gives each head its own (T, T) scores: "
+                 f"reshaped to (T * {count}, d // {count}), as some code does (PyTorch's "
+                 f"`q.view(B * n_head, T, hs)`, the batch axis dropped), and one attention runs "
+                 f"over all those rows, so every head's queries attend to every head's keys "
+                 f"(a causal triangle spanning the T * {count} rows); the lecture gives each head "
+                 "its own (T, T) scores: "
                  f"reshape to (T, {count}, d_h) and move the head axis first (right with one "
                  f"head only).",
                  lambda n: relaid(n, projections, index, merged_at, "folded_rows",

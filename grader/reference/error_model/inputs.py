@@ -88,8 +88,9 @@ READINGS = {
         "numpy's ValueError, axes don't match array; " + ONE_CHANNEL, axes_permuted_as_three,
         True),
     "gray_to_rgb": (
-        "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3) (PIL's "
-        "`convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL, gray_as_rgb, True),
+        "2d-as-rgb", "a 2-D (H, W) `{image}` is made three equal channels, (H, W, 3), as some "
+        "libraries do (PIL's `convert('RGB')`, `np.stack([{image}] * 3, -1)`): " + ONE_CHANNEL,
+        gray_as_rgb, True),
     "gray_transposed": (
         "2d-transposed", "a 2-D (H, W) `{image}` is transposed before it gets its channel "
         "axis, (W, H, 1) (`{image}.T[..., None]`: its rows read as columns, as a spectrogram's "
@@ -97,8 +98,8 @@ READINGS = {
         "and " + ONE_CHANNEL + ", with no transpose", transposed_gray, True),
     "channels_reversed": (
         "channels-reversed", "`{image}`'s channels are read in reverse order, `{image}[..., "
-        "::-1]` (OpenCV's BGR for RGB): keep them in the order given", reversed_channels,
-        False)}
+        "::-1]`, as some libraries do (OpenCV's BGR for RGB): keep them in the order given",
+        reversed_channels, False)}
 
 
 def one_channel(image):

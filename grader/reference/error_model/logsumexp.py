@@ -64,8 +64,9 @@ def whole_max(context: Context, node: ast.AST) -> Iterator[Change]:
     yield Change("logsumexp-max-over-whole-array",
                  f"In {where(context)}, the softmax is taken as `exp({x} - logsumexp({x}))` with "
                  f"the log-sum-exp's max over the whole array, `m = np.max({x})`, and only its sum "
-                 f"along the axis, `m + np.log({summed})` (R's `y <- max(x); y + log(sum(exp(x - "
-                 f"y)))`), where the model solution's max is each slice's own, `{code(shift)}`: a "
+                 f"along the axis, `m + np.log({summed})`, as some code does (R's `y <- max(x); "
+                 "y + log(sum(exp(x - y)))`), where the model solution's max is each slice's own, "
+                 f"`{code(shift)}`: a "
                  "slice about 745 or more below the array's maximum has every exp underflow to 0, "
                  "its log-sum-exp is -inf and the slice comes out inf (a little less far, it loses "
                  "digits). Take the max along the same axis as the sum, with keepdims=True.",

@@ -148,9 +148,9 @@ def split_factors_swapped(context: Context, node: ast.AST) -> Iterator[Change]:
         blocks, size = code(node.args[group[0]]), code(node.args[group[0] + 1])
         yield Change("-".join(slug(code(node.args[i].left)) for i in group) + "-split-swapped",
                      f"In {where(context)}, `{code(node)}` splits {sides} into blocks the other "
-                     f"way round, as ({size}, {blocks}) instead of ({blocks}, {size}) (einops' "
-                     f"`(p1 h)` for `(h p1)`): each block then takes every ({blocks})-th "
-                     f"element instead of {size} neighbouring ones.",
+                     f"way round, as ({size}, {blocks}) instead of ({blocks}, {size}), as some "
+                     f"code does (einops' `(p1 h)` for `(h p1)`): each block then takes every "
+                     f"({blocks})-th element instead of {size} neighbouring ones.",
                      lambda n, group=group: _split_the_other_way(n, group))
 
 

@@ -243,9 +243,10 @@ def last_step_skipped_for_one(context: Context, node: ast.AST) -> Iterator[Chang
                             mode="eval").body
         yield Change(f"{slug(callee(node))}-skipped-for-{count}-1",
                      f"In {where(context)}, the last step `{code(node)}` is skipped when "
-                     f"`{count}` is 1, `{code(node.args[0])}` returned as it is (lucidrains' "
-                     f"`project_out = not (heads == 1 and dim_head == dim)`, an identity "
-                     f"then), where the lecture applies it whatever `{count}` is.",
+                     f"`{count}` is 1, `{code(node.args[0])}` returned as it is, as some "
+                     f"code does (lucidrains' `project_out = not (heads == 1 and dim_head == "
+                     f"dim)`, an identity then), where the lecture applies it whatever `{count}` "
+                     "is.",
                      lambda n, skipped=skipped: ast.IfExp(
                          copy.deepcopy(skipped.test), copy.deepcopy(n.args[0]), n))
 

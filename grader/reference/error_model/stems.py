@@ -36,8 +36,8 @@ STYLES = {"gelu": "ConvMixer's stem, `Conv2d` then `nn.GELU()`",
 # `Dense(n, activation=...)`, a Flax head `nn.Sequential([nn.Dense(num_classes), nn.gelu])`
 DENSE = {"gelu": "a layer built with its activation, Keras' `Dense(n, activation='gelu')` or "
                  "Flax's `nn.Sequential([nn.Dense(n), nn.gelu])`",
-         "gelu_tanh": "a Dense layer built with GELU's tanh approximation (Flax's `nn.gelu` "
-                      "default, `approximate=True`)",
+         "gelu_tanh": "a Dense layer built with GELU's tanh approximation, `approximate=True` "
+                      "(the default of Flax's `nn.gelu`)",
          "relu": "a layer built with its activation, Keras' `Dense(n, activation='relu')`",
          "silu": "a layer built with its activation, Keras' `Dense(n, activation='swish')`"}
 # the words of the exact GELU here: where the check's tolerance cannot tell it from its tanh

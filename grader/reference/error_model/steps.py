@@ -141,7 +141,7 @@ def _step_name(context: Context, call: ast.Call) -> str:
 
 
 # name -> (words, function): the activations a port brings along where the lecture has none
-INSERTED = {"tanh": ("tanh (HF's ViTPooler ends in one)", np.tanh),
+INSERTED = {"tanh": ("tanh (as HF's ViTPooler does)", np.tanh),
             "relu": ("ReLU", ACTIVATIONS["relu"][1]), "gelu": ("GELU", ACTIVATIONS["gelu"][1])}
 
 

@@ -36,8 +36,8 @@ from .window_sites import strided_windows, window_call
 PLACES = {  # detail -> ((before, after) of a total `pad`, the words for it)
     "both": (lambda pad: (pad, pad), "that many at the top and as many again at the bottom (and "
                                      "likewise at the left and the right)"),
-    "end": (lambda pad: (0, pad), "all at the bottom and right (timm's `F.pad(x, (0, pad_w, 0, "
-                                  "pad_h))`)"),
+    "end": (lambda pad: (0, pad), "all at the bottom and right, as some libraries "
+                                  "do (timm's `F.pad(x, (0, pad_w, 0, pad_h))`)"),
     "split": (lambda pad: (pad // 2, pad - pad // 2), "split between the two sides, the extra one "
                                                       "at the end")}
 

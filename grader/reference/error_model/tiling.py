@@ -182,11 +182,13 @@ def pad_top_left_to_tile(image, P):
 
 # detail -> (how the image is padded, to a multiple of {P}; the padding function)
 PADS = {
-    "image-padded-to-tile": ("at the bottom and right to a multiple of {P} before it is cut "
-                             "(timm's dynamic_img_pad, Swin's `F.pad`)", pad_to_tile),
+    "image-padded-to-tile": ("at the bottom and right to a multiple of {P} before it is cut, as "
+                             "some libraries do (timm's dynamic_img_pad, Swin's `F.pad`)",
+                             pad_to_tile),
     "image-padded-evenly-to-tile": (
         "evenly on both sides, the odd row or column at the bottom or right, to a multiple of "
-        "{P} before it is cut (vintage-models' PatchConverter)", pad_evenly_to_tile),
+        "{P} before it is cut, as some libraries do (vintage-models' PatchConverter)",
+        pad_evenly_to_tile),
     "image-padded-evenly-first-to-tile": (
         "evenly on both sides, the odd row or column at the top or left, to a multiple of {P} "
         "before it is cut", pad_evenly_first_to_tile),
