@@ -12,13 +12,11 @@ Grader: at blind time (2df48139) and now, 96/110. Mistake 1 named on multi-head-
 scaled by 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads
 numbers: scale by 1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (at the model
 solution's step `attention(q, k, v, mask)`), the scores are divided by sqrt(d), the model
-width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d // heads)"). The no-causal-mask
-hint's fix is misleading (the judge's wrong hint 2): the expression it quotes as the fix is the
-student's own line 111, `np.sqrt(q.shape[-1])`, whose q is the full-width projection; the cause
-is right, and the multi-head-attention hint is clean. vit-checkpoint runs the broken
-self_attention and says so. Every mistake named, but a hint wrong, so in unnamed/; EXPECT holds
-what must hold today: the points lost, the mistake named. Once the fix is no longer quoted as
-what the student wrote, the file moves to buggy/.
+width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d // heads)"). At blind time the no-causal-mask
+hint quoted as the fix `math.sqrt(q.shape[-1])`, the student's own line 111 (`np.sqrt` of the
+full-width q; the judge's wrong hint 2); now a fix the student's function already holds is said
+by its meaning, "instead of sqrt(d_h) (d_h = d // heads)" (report/held_fixes.py, 855463cc).
+vit-checkpoint runs the broken self_attention and says so.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

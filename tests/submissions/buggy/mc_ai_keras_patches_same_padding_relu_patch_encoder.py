@@ -18,13 +18,11 @@ the image is zero-padded evenly on both sides, the odd row or column at the bott
 a multiple of `P` before it is cut (vintage-models' PatchConverter), ... raise ValueError
 instead of padding"); mistake 2 named on linear-patch-embed ("In `linear_patch_embed`, the
 linear map's output ... goes through ReLU before it is returned, as in a layer built with its
-activation, Keras' `Dense(n, activation='relu')` ... Return them without it."). The patchify
-hint's "(vintage-models' PatchConverter)" is WRONG (the judge's wrong hint 4, minor): it
-credits the code to a library the student did not use (a NumPy port of TF's
-extract_patches with SAME padding); the padding itself is told right. vit-checkpoint runs the
-broken linear_patch_embed and says so. Every mistake named, but a hint wrong, so in unnamed/;
-EXPECT holds what must hold today: the points lost, both mistakes named. Once the source credit
-is no longer told of this code, the file moves to buggy/.
+activation, Keras' `Dense(n, activation='relu')` ... Return them without it."). At blind time the patchify hint
+credited the code to a library the student did not use ("(vintage-models' PatchConverter)", the
+judge's wrong hint 4, minor); now such a credit is said as a comparison, "as some libraries do
+(vintage-models' PatchConverter)" (the error model's sentences, 855463cc). vit-checkpoint runs the
+broken linear_patch_embed and says so.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:padded:patchify:image-padded-evenly-to-tile',
