@@ -80,8 +80,8 @@ def _shapes(message: str) -> list[tuple[int, ...]]:
 def _sliced(code: str) -> tuple[str, str, int] | None:
     """(name, bound, number of axes) of the one `name[:bound, :bound]` (or `name[:bound]`) the
     line slices, every axis to the same bound from 0; None for none or several."""
-    try:
-        tree = ast.parse(code.rstrip(":") if code.endswith(":") else code)
+    try:  # a statement, or the head of one (`if mask[:T].any():`)
+        tree = ast.parse(code + " pass" if code.endswith(":") else code)
     except SyntaxError:
         return None
     found = set()
