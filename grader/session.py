@@ -91,6 +91,7 @@ class GradingSession:
         quotes code."""
         if not any((check.hint and ("`" in check.hint or check.misconception))
                    or OWN_CODE in check.message  # a regrade's own code: own_code.py
+                   or check.calls_seen  # an array built for a fixed size: fixed_size.py
                    for check in result.checks):  # a named mistake: discarded.py may say it
             return result
         # imported here: a run whose hints quote no code (the solution's) never pays for it

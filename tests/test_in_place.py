@@ -70,3 +70,48 @@ def encoder_block(x, p, heads):
     visible = [c for c in result.checks if not c.passed and "hidden" not in c.message]
     assert visible and all("first difference" in c.message for c in visible)
     assert all("`encoder_block` also changed `x` in place" in c.message for c in visible)
+
+
+def test_a_write_in_place_is_told_where_the_verdict_is_another_case(driver, tmp_path):
+    """A softmax that refuses 1-D input and writes into a 2-D one: the first failing case
+    raises, a later call of the same request changed `x`; the check says both, what the worker
+    saw after that call (the array holds the value returned), and a check whose calls changed
+    nothing says no write."""
+    snippet = tmp_path / "refuses_vectors_in_place.py"
+    snippet.write_text('''"""Only matrices; the result computed into the caller's array."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    if x.ndim != 2:
+        raise ValueError("a matrix, please")
+    x -= x.max(axis=axis, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=axis, keepdims=True)
+    return x
+''')
+    report = driver.grade(build_submission(snippet, tmp_path)).report
+    result = next(e for e in report.exercises if e.id == "stable-softmax")
+    failed = [c for c in result.checks if not c.passed]
+    told = [c for c in failed if "`softmax` also writes into the array it is given" in c.message]
+    assert told, [c.message for c in failed]
+    assert all("`x` holds the value it returned" in c.message for c in told), told
+    assert all(c.misconception != NAMED for c in told)  # the verdict stays the failing case's
+
+
+def test_no_write_is_told_where_no_call_changed_an_array(driver, tmp_path):
+    snippet = tmp_path / "refuses_vectors.py"
+    snippet.write_text('''"""Only matrices, computed into a new array."""
+EXPECT = {"stable-softmax": None}
+
+
+def softmax(x, axis=-1):
+    if x.ndim != 2:
+        raise ValueError("a matrix, please")
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+''')
+    report = driver.grade(build_submission(snippet, tmp_path)).report
+    result = next(e for e in report.exercises if e.id == "stable-softmax")
+    failed = [c for c in result.checks if not c.passed]
+    assert failed and not any("writes into" in c.message for c in failed)

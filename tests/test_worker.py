@@ -259,6 +259,21 @@ def test_the_mutation_check_names_each_changed_array_by_its_place():
     assert len(mutation.snapshot([many], {"x": np.zeros(1)})) == mutation.MOST_KEPT
 
 
+def test_the_mutation_check_says_which_changed_array_holds_the_value_returned():
+    """`x -= m; return x` leaves the returned value in the caller's `x`: the same array, or one
+    equal to it; an array changed to anything else is not said to hold it."""
+    from grader.worker import mutation
+
+    x, y, z = np.arange(3.0), np.arange(2.0), np.arange(4.0)
+    kept = mutation.snapshot([x, y, z], {})
+    x -= 1
+    y[0], z[0] = 5, 9
+    returned = z.copy()
+    assert mutation.holding(kept, ["#0", "#1", "#2"], x) == ["#0"]
+    assert mutation.holding(kept, ["#0", "#1", "#2"], returned) == ["#2"]
+    assert mutation.holding(kept, ["#1"], (x, y)) == []  # not an array: none said to hold it
+
+
 # -- student errors -----------------------------------------------------------------------------
 
 

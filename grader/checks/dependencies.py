@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from grader.spec.model import Check, Exercise
 
+from .calls_seen import with_calls_seen
 from .describe import quoted_names
 from .failing_calls import call_features, refusals_only
 from .helper_shows import helper_shows
@@ -186,7 +187,8 @@ class Dependencies:
     def _finished(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
         """`result` as _pipeline says it, a write in place said through the helper that made
         it (written_by.py)."""
-        result = self._pipeline(exercise, check, result)
+        result = with_calls_seen(self._pipeline(exercise, check, result),
+                                 self._calls.get((exercise.path, check.name)))
         if result.misconception != IN_PLACE:  # no other check graded before its turn: what
             return result  # one check learns, the later ones use (kinds/memory.py)
         helpers = [n for n in check.names_read() if n != check.function and any(

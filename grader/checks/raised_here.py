@@ -30,11 +30,21 @@ def raised_unlike(outcome, failing_there: list) -> bool:
 def innermost_line(traceback: str) -> str:
     """", at your line 89 (in `head`): `weights = ...`" of the traceback's innermost student
     frame ("" when it has none): only the student's own code, nothing of the inputs."""
+    frame = innermost_frame(traceback)
+    if frame is None:
+        return ""
+    _, line, function, code = frame
+    return f", at your line {line} (in `{function}`): `{code}`"
+
+
+def innermost_frame(traceback: str) -> tuple[str, int, str, str] | None:
+    """(file, line, function, code) of the traceback's innermost student frame, None when it
+    has none."""
     frames = _FRAME.findall(traceback or "")
     if not frames:
-        return ""
-    _, line, function, code = frames[-1]
-    return f", at your line {line} (in `{function}`): `{code.strip()}`"
+        return None
+    file, line, function, code = frames[-1]
+    return file, int(line), function, code.strip()
 
 
 def raised_hint(function: str, outcome, where: list[str]) -> str:

@@ -55,6 +55,9 @@ class CheckResult:
     # for (H, W, C) images, and raises ValueError for a 2-D (H, W) one": kinds/mistakes.py), for
     # raised_seen.py; grading's own, not kept in records
     raised: str | None = None
+    # a failed check's calls as first graded (checks/calls_seen.py: each array argument's shape,
+    # right or not, what it raised), for report/fixed_size.py; grading's own, not kept in records
+    calls_seen: tuple = ()
 
     @property
     def passed(self) -> bool:

@@ -21,6 +21,8 @@ from grader.checks.kinds.returned_items import TITLES as RETURNED_TITLES
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_TITLES
 from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES
 
+from .fixed_size import TITLES as FIXED_SIZE_TITLES
+
 # the misconceptions property checks (checks/properties.py) find, and the generalisations a
 # function's code misses (checks/kinds/mistakes.py)
 MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
@@ -33,7 +35,7 @@ MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   REFUSED_WITH_OTHER_TYPE: "another exception than the one asked for",
                   **GENERALISATION_TITLES,
                   **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES,
-                  **RANDOM_TITLES, **IN_PLACE_TITLES, **RETURNED_TITLES}
+                  **RANDOM_TITLES, **IN_PLACE_TITLES, **RETURNED_TITLES, **FIXED_SIZE_TITLES}
 
 
 @dataclass(frozen=True)

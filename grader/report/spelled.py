@@ -37,6 +37,7 @@ from .column_major import ordered
 from .constants import theirs
 from .discarded import discarded, unassigned_mask
 from .fixed_axis import fixed_axis
+from .fixed_size import fixed_size
 from .held_fixes import unheld_fixes
 from .helper_place import helper_placed
 from .merge_order import merge_order
@@ -66,8 +67,9 @@ def finished(result, source: Source | None, folder: str | None = None,
     own code only, and is the same with or without the reference."""
     if source is None:
         return result
+    named = (fixed_size(c, source) or c for c in result.checks)  # built for a fixed size
     checks = tuple(owned(_finished(c, source, folder, spec) if c.hint else c, source)
-                   for c in result.checks)  # a regrade's "own code" with its own helpers too
+                   for c in named)  # a regrade's "own code" with its own helpers too
     return replace(result, checks=checks)
 
 

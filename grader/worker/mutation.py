@@ -31,3 +31,15 @@ def changed(kept: list[tuple[str, np.ndarray, np.ndarray]]) -> list[str]:
     return [where for where, array, before in kept
             if array.shape != before.shape or array.dtype != before.dtype
             or array.tobytes() != before.tobytes()][:MOST_NAMED]
+
+
+def holding(kept: list[tuple[str, np.ndarray, np.ndarray]], changed_places: list[str],
+            value) -> list[str]:
+    """Those of `changed_places` whose array, after the call, holds the value it returned: the
+    returned array itself, or one of its shape, type and bytes (`x -= m; return x`: the caller's
+    `x` is overwritten with the result)."""
+    if type(value) is not np.ndarray:
+        return []
+    return [where for where, array, _ in kept if where in changed_places
+            and (array is value or (array.shape == value.shape and array.dtype == value.dtype
+                                    and array.tobytes() == value.tobytes()))]

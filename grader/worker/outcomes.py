@@ -38,6 +38,7 @@ class CallOutcome:
     stdout: str = ""  # what the call printed (truncated)
     seconds: float = 0.0
     mutated: tuple[str, ...] = ()  # "ok": the array arguments it changed in place (mutation.py)
+    holds_returned: tuple[str, ...] = ()  # those of `mutated` holding the value it returned
 
     def not_written(self, name: str) -> bool:
         """Whether the function `name` is not written yet: its own code raised
@@ -93,7 +94,10 @@ def call_outcome(header: dict, blobs) -> CallOutcome:
     if status == "ok":
         value = Decoder(blobs, foreign_ok=True).decode(header.get("value"))
         mutated = tuple(text(where, 200) for where in _list(header.get("mutated", []))[:16])
-        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds, mutated=mutated)
+        holds = tuple(where for where in _list(header.get("holds_returned", []))
+                      if where in mutated)
+        return CallOutcome("ok", value=value, stdout=stdout, seconds=seconds, mutated=mutated,
+                           holds_returned=holds)
     if status == "timeout":  # stopped by its alarm, or it called a function known not to return
         return CallOutcome("timeout", stdout=stdout, seconds=seconds)
     if status == "raised":

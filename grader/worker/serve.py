@@ -217,12 +217,20 @@ def answer_one(loaded: submission.Submission, op: str, name: str, call, decoder:
     args, kwargs = decoder.decode(call[0]), decoder.decode(call[1])
     if type(args) is not list or type(kwargs) is not dict:
         raise ProtocolError("malformed call arguments")
-    kept = mutation.snapshot(args, kwargs)
-    reply, blobs, kind = run_student(lambda: target(*args, **kwargs), loaded, capture, request,
-                                     clock, name)
+    kept, returned = mutation.snapshot(args, kwargs), []
+    reply, blobs, kind = run_student(lambda: _kept(returned, target(*args, **kwargs)), loaded,
+                                     capture, request, clock, name)
     if reply["status"] == "ok":
         reply["mutated"] = mutation.changed(kept)
+        if reply["mutated"] and returned:
+            reply["holds_returned"] = mutation.holding(kept, reply["mutated"], returned[0])
     return reply, blobs, kind
+
+
+def _kept(box: list, value):
+    """`value`, kept in `box` too: what a call returned, for the arrays it changed to compare."""
+    box.append(value)
+    return value
 
 
 def run_student(thunk, loaded: submission.Submission, capture: OutputCapture, request: dict,

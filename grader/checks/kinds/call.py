@@ -35,12 +35,12 @@ from ..results import (
     check_result,
 )
 from ..unbound import loaded, unbound
+from . import in_place
 from .axes_off import observed
 from .base import Kind
 from .call_spec import Case, Generate, Misconception
 from .exact import exactly
 from .generalisations import explained
-from .in_place import IN_PLACE, RIGHT_BUT, also_in_place, changed_in_place, wrong_value_after
 from .memory import MEMORY
 from .mistakes import (
     bettered,
@@ -269,13 +269,13 @@ class CallCheck(Kind):
             for planned, outcome in zip(request, outcomes, strict=True):
                 number += 1
                 failed = self._judge_call(planned, outcome, params, number, len(cases))
-                later = failed and failed.misconception == IN_PLACE and wrong_value_after(
-                    ran, number - 1, self.compare)  # a wrong value after it: the verdict
+                later = in_place.wrong_value_after(failed, ran, number - 1, self.compare)
                 if later:
                     number, (planned, outcome) = later + 1, ran[later]
                     failed = self._judge_call(planned, outcome, params, number, len(cases))
                 if failed is not None:  # every call of the request ran: the error model's data
-                    failed = widened(self, failed, ran) or self._reproduced(failed, ran, planned)
+                    failed = in_place.written_too(widened(self, failed, ran) or self._reproduced(
+                        failed, ran, planned), self.call, params, ran, outcome, self.hidden)
                     memory = MEMORY.get()
                     before = memory.known(self.call) if memory is not None else 0
                     self._remember(worker, ran)
@@ -414,7 +414,7 @@ class CallCheck(Kind):
                 message += f"; {outcome.message}"
             elif outcome.status == "raised":
                 message += f"; your code raised {outcome.error.type}" + limit_note(outcome)
-            elif lines[0].startswith(RIGHT_BUT):  # says nothing of the inputs
+            elif lines[0].startswith(in_place.RIGHT_BUT):  # says nothing of the inputs
                 message += f"; {lines[0]}"
             return check_result(self, FAILED, message, hint, number, matched, hint_kind=kind)
         header = (f"case {number} of {total}: "
@@ -443,8 +443,8 @@ class CallCheck(Kind):
         mismatch = compare(expected, outcome.value, how)
         params = self.api.params(self.reference_name)
         if mismatch is None:
-            return changed_in_place(self.call, params, outcome)
-        return (mismatch.lines() + also_in_place(self.call, params, outcome),
+            return in_place.changed_in_place(self.call, params, outcome)
+        return (mismatch.lines() + in_place.also_in_place(self.call, params, outcome),
                 *self._misconception(planned, outcome.value, how))
 
     def _misconception(self, planned: PlannedCase, got, how: Compare | None):

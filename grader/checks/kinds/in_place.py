@@ -6,6 +6,7 @@ residual adds `x` back) is harmed by it whatever the value.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..compare import agrees, default_compare
 
@@ -28,12 +29,15 @@ def changed_in_place(call: str, params: tuple[str, ...], outcome):
     return [line], hint, IN_PLACE
 
 
-def wrong_value_after(ran: list, index: int, how) -> int | None:
+def wrong_value_after(failed, ran: list, index: int, how) -> int | None:
     """The first case after ran[index] ((planned case, outcome) pairs: the calls of one request,
     all made) that returned a wrong value, when ran[index] is a right value from a function
-    that changed its input: that case is the check's verdict instead, its own mistake searched
-    for (on copies) and named, the change in place said on its line (`also_in_place`). A
-    change in place named first hid a value mistake of the same function (an `axis` not read)."""
+    that changed its input (`failed`, its verdict, names IN_PLACE): that case is the check's
+    verdict instead, its own mistake searched for (on copies) and named, the change in place
+    said on its line (`also_in_place`). A change in place named first hid a value mistake of
+    the same function (an `axis` not read). None when there is none, or `failed` is another."""
+    if failed is None or failed.misconception != IN_PLACE:
+        return None
     for later, (planned, outcome) in enumerate(ran[index + 1:], index + 1):
         expected, raises = planned.expectation()
         if outcome.status == "ok" and raises is None and not agrees(
@@ -50,6 +54,24 @@ def also_in_place(call: str, params: tuple[str, ...], outcome) -> list[str]:
             "(its caller may use it again: compute into a new array)"]
 
 
+def written_too(result, call: str, params: tuple[str, ...], ran: list, outcome, hidden: bool):
+    """The failed `result` (its case's `outcome` changed no array) with a line for the first
+    other call of the check (`ran`: (planned case, outcome) pairs, all made) whose worker saw an
+    array argument changed, and what that array held after it: a write the failing case (it
+    raised, or returned a wrong value into a new array) cannot show. As it is when none did."""
+    if result.passed or outcome.mutated or said_changed(result.message):
+        return result
+    number, seen = next(((n, o) for n, (_, o) in enumerate(ran, 1) if o.mutated), (0, None))
+    if seen is None:
+        return result
+    held = ", ".join(f"`{argument(where, params)}` " + (
+        "holds the value it returned" if where in seen.holds_returned
+        else "holds other values than it was given") for where in seen.mutated)
+    line = (f"`{call}` also writes into the array it is given: after the call of case {number}, "
+            f"{held} (its caller may use it again: compute into a new array)")
+    return replace(result, message=result.message + (f"; {line}" if hidden else f"\n  {line}"))
+
+
 def changed_arrays(message: str, call: str) -> str | None:
     """The arrays this module's lines say `call` changed in place ("`x`, `params['pos']`"),
     read back from a check's message; None when it says none (written_by.py)."""
@@ -60,8 +82,8 @@ def changed_arrays(message: str, call: str) -> str | None:
 
 def said_changed(message: str) -> bool:
     """Whether a check's message holds one of this module's lines, for any function."""
-    return re.search(r"` (?:also )?changed .+? in place, an array it was given", message or "") \
-        is not None
+    return re.search(r"` (?:also )?changed .+? in place, an array it was given|` also writes into "
+                     "the array it is given: after the call", message or "") is not None
 
 
 def _names(outcome, params: tuple[str, ...]) -> str:

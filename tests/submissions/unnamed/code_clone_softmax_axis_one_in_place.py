@@ -16,15 +16,19 @@ Grader: at blind time (2df48139) and now, 103/110. Mistake 1 partly named on sta
 axis is named on the visible checks ("One slip, made at 2 places: (1) In `softmax`, your values
 are the model solution's with `np.max(x, axis=axis, keepdims=True)` taken over axis 1 ...
 instead of over the axis `axis` it is given ... (2) ... `np.sum(e, axis=axis, keepdims=True)`
-taken over axis 1"); the in-place write on the caller's array is never told (every case already
-fails on its values). The hidden check says "2 mistakes at once: (1) In `softmax`, an `x` that
-is not a 2-D matrix (a 1-D vector, a 3-D stack of score matrices) is refused ... (2) In
-`softmax`, `axis` is taken as its default, -1, whatever is given", WRONG (the judge's wrong hint
-3): the code hard-codes axis 1, not -1 (they agree on 2-D input only), and part (1) is only
-partly true (some 3-D shapes broadcast and give wrong values, not an error). The property check
-could not judge (its observation, true). Not every mistake named (and a hint wrong), so in
-unnamed/; EXPECT holds what must hold today: the points lost, the axis named; ALIASES the hidden
-check's pair as told today, to be dropped once it is mended.
+taken over axis 1"); the in-place write on the caller's array was not told at 2df48139 (every
+case's verdict is a 1-D call that raises); since 0bbd6788 it is, on each softmax check whose
+calls show it (kinds/in_place.py, written_too: the worker saw case 2's `x` changed and holding
+the value returned): "`softmax` also writes into the array it is given: after the call of case
+2, `x` holds the value it returned", a line after the verdict, no hint changed. The hidden check
+says "2 mistakes at once: (1) In `softmax`, an `x` that is not a 2-D matrix (a 1-D vector, a 3-D
+stack of score matrices) is refused ... (2) In `softmax`, `axis` is taken as its default, -1,
+whatever is given", WRONG (the judge's wrong hint 3): the code hard-codes axis 1, not -1 (they
+agree on 2-D input only), and part (1) is only partly true (some 3-D shapes broadcast and give
+wrong values, not an error). The property check could not judge (its observation, true). Every
+mistake now told, but a hint wrong, so still in unnamed/; EXPECT holds what must hold today: the
+points lost, the axis named; ALIASES the hidden check's pair as told today, to be dropped once
+it is mended.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=1+op:axis:softmax:sum.axis=1'}

@@ -15,12 +15,16 @@ The delivered file's top-level `head` and its `block_size` and `tril` are nested
 Grader: at blind time (3f040026) and now, 96/110. Mistake 1 named on multi-head-attention ("You
 scaled by 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads
 numbers: scale by 1/sqrt(d_h).") and on no-causal-mask's visible check ("the scores are divided
-by sqrt(d), the model width, instead of sqrt(d_h)"). Mistake 2 not told: no-causal-mask's
-hidden check (T > 8, ValueError) says "Your `self_attention` also loses points in
-multi-head-attention: fix it there first, as the mistake there may be what fails here too",
-WRONG (the judge's wrong hint 2): with the scale fixed alone the check still fails with the
-same ValueError, which comes from the 8 x 8 `tril`. Not every mistake named (and a hint wrong),
-so in unnamed/; EXPECT holds what must hold today: the points lost, mistake 1 named.
+by sqrt(d), the model width, instead of sqrt(d_h)"). Mistake 2 not told at blind time:
+no-causal-mask's hidden check (T > 8, ValueError) says "Your `self_attention` also loses points
+in multi-head-attention: fix it there first, as the mistake there may be what fails here too",
+WRONG (the judge's wrong hint 2): with the scale fixed alone the check still fails with the same
+ValueError, which comes from the 8 x 8 `tril`. Since a6e9f859 the ValueError's hint is the raise
+at the student's line (checks/raised_here.py). Since b2a76934, a mask built once for a fixed
+length is named (report/fixed_size.py), but only where every case whose length fits is right:
+here the lengths that fit are wrong too with heads > 1 (mistake 1), so the raise's hint stays.
+Not every mistake named (mistake 2 told by its line only), so in unnamed/; EXPECT holds what
+must hold today: the points lost, mistake 1 named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',
