@@ -20,19 +20,19 @@ taken over axis 1"); the in-place write on the caller's array was not told at 2d
 case's verdict is a 1-D call that raises); since 0bbd6788 it is, on each softmax check whose
 calls show it (kinds/in_place.py, written_too: the worker saw case 2's `x` changed and holding
 the value returned): "`softmax` also writes into the array it is given: after the call of case
-2, `x` holds the value it returned", a line after the verdict, no hint changed. The hidden check
-says "2 mistakes at once: (1) In `softmax`, an `x` that is not a 2-D matrix (a 1-D vector, a 3-D
-stack of score matrices) is refused ... (2) In `softmax`, `axis` is taken as its default, -1,
-whatever is given", WRONG (the judge's wrong hint 3): the code hard-codes axis 1, not -1 (they
-agree on 2-D input only), and part (1) is only partly true (some 3-D shapes broadcast and give
-wrong values, not an error). The property check could not judge (its observation, true). Every
-mistake now told, but a hint wrong, so still in unnamed/; EXPECT holds what must hold today: the
-points lost, the axis named; ALIASES the hidden check's pair as told today, to be dropped once
-it is mended.
+2, `x` holds the value it returned", a line after the verdict, no hint changed. At 2df48139 the
+hidden check said "2 mistakes at once: (1) In `softmax`, an `x` that is not a 2-D matrix (a 1-D
+vector, a 3-D stack of score matrices) is refused ... (2) In `softmax`, `axis` is taken as its
+default, -1, whatever is given", part (2) wrong (the judge's wrong hint 3: the code hard-codes
+axis 1, not -1); since 855463cc part (2) says "`axis` is never read: your code reduces over axis
+1 (`z.max(axis = 1)`) whatever `axis` is given" (report/fixed_axis.py), and part (1) holds of
+every case the check runs (its 11 cases that are not 2-D all raise). The property check could
+not judge (its observation, true). Every mistake now named and no hint wrong: in buggy/; EXPECT
+the visible checks' pair, ALIASES the hidden check's.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:axis:softmax:max.axis=1+op:axis:softmax:sum.axis=1'}
-ALIASES = ('op:guarded:softmax:matrix-only', 'op:default:softmax:axis-as-default')  # hint 3
+ALIASES = ('op:guarded:softmax:matrix-only', 'op:default:softmax:axis-as-default')  # hidden
 CORRECT = ('self_attention',)  # the file's own, per head on 2-D scores
 
 
