@@ -23,7 +23,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import Source
+from .quotes import PLACED, Source
 
 DEFAULT = re.compile(r"In `(?P<function>[^\W\d]\w*)`, `axis` is taken as its default, "
                      r"(?P<default>-?\d+), whatever is given\.")
@@ -33,7 +33,6 @@ REDUCTIONS = frozenset({"max", "amax", "min", "amin", "sum", "mean", "prod", "va
 MODULES = frozenset({"np", "numpy", "jnp", "torch", "tf", "scipy", "special", "sp"})
 IGNORED = re.compile(r"the (?P<step>\w+) ignores `(?P<name>[^\W\d]\w*)` \(it is always over "
                      r"the last axis")  # error_model/broadcasts.py's step that ignores it
-PLACED = re.compile(r"In `(?P<function>[^\W\d]\w*)`")
 SEVERAL = "several"  # reductions over fixed axes of more than one number
 
 
@@ -130,7 +129,7 @@ def fixed_axis(hint: str | None, source: Source | None) -> str | None:
 
     def unread(match: re.Match) -> str:
         before = list(PLACED.finditer(hint, 0, match.start()))
-        function = _parsed(source.function_text(before[-1]["function"])) if before else None
+        function = _parsed(source.function_text(before[-1][1])) if before else None
         if reads(function, match["name"]) is not False:
             return match.group()  # read by another step (a max over `axis`): the step said
         return (f"`{match['name']}` is never read (the {match['step']} is always over the "
