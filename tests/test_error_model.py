@@ -5795,6 +5795,17 @@ def test_a_softmax_divided_through_the_transpose_trick():
     assert found is None or "divided_by_transpose" not in found.name
 
 
+def test_the_last_axis_transpose_trick_says_which_step_ignores_axis():
+    """The rewrite changes the division's sum only: the model solution's max still reads `axis`
+    (blind round 73's b73_03 reads it there too), so the sentence says the sum ignores it, never
+    that `axis` is not read, nor that another axis gives the last axis's values (the max is
+    over `axis`, the sums over the last axis: neither's values)."""
+    said = em.sentence(REFERENCE["softmax"],
+                       "op:divided_by_transpose:softmax:sum-by-transpose-last-axis")
+    assert "the sum ignores `axis` (it is always over the last axis" in said, said
+    assert "is not read" not in said and "the last axis's values" not in said, said
+
+
 def test_a_softmax_divided_through_the_transpose_trick_over_the_last_axis():
     """`(np.exp(x).T / np.sum(np.exp(x), axis=-1)).T` (the notebooks' very line): `axis` never
     read and `.T` reversing every axis of a 3-D input, with no max subtraction: named as that

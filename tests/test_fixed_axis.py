@@ -50,3 +50,26 @@ def test_the_session_says_the_fixed_axis():
     result = ExerciseResult("stable-softmax", "softmax", "", (check,))
     said = finished(result, Source([ROWS])).checks[0].hint
     assert "its default, -1" not in said and "reduces over axis 1" in said, said
+
+
+IGNORED = ("In `softmax`, the model solution's `e / np.sum(e, axis=axis, keepdims=True)` is "
+           "written `(e.T / np.sum(e, axis=-1)).T`, the transpose trick for the rows of a 2-D "
+           "array: the sum ignores `axis` (it is always over the last axis, as if `axis` were "
+           "-1), and `.T` reverses every axis of the array, not only the last two.")
+MAX_READS_AXIS = ("def softmax(x, axis=-1):\n"
+                  "    e = np.exp(x - np.max(x, axis=axis, keepdims=True))\n"
+                  "    return (e.T / np.sum(e, axis=-1)).T\n")
+NEVER_READS_AXIS = ("def softmax(x, axis=-1):\n"
+                    "    return (np.exp(x).T / np.sum(np.exp(x), axis=-1)).T\n")
+
+
+def test_a_step_that_ignores_axis_is_said_as_axis_never_read_only_where_no_step_reads_it():
+    """Blind round 73's b73_03: its max reads `axis`, only its sum ignores it: the step said
+    as the sentence has it; a function that never reads `axis` is told so."""
+    assert fixed_axis(IGNORED, Source([MAX_READS_AXIS])) == IGNORED
+    assert fixed_axis(IGNORED, None) == IGNORED
+    said = fixed_axis(IGNORED, Source([NEVER_READS_AXIS]))
+    assert said == IGNORED.replace(
+        "the sum ignores `axis` (it is always", "`axis` is never read (the sum is always"), said
+    assert fixed_axis("2 mistakes at once: (1) x. (2) " + IGNORED,
+                      Source([NEVER_READS_AXIS])).endswith(said)

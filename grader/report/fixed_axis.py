@@ -9,7 +9,13 @@ parameter, never reads it, and each of its reductions (REDUCTIONS, a module's fu
 array's method) is given a literal axis, the sentence says the axis those name: "`axis` is
 never read: your code reduces over axis 1 (`z.max(axis = 1)`) whatever `axis` is given", or
 "over fixed axes" where they name several. Where one names none, the default itself, or an
-axis not written as a literal, the sentence is left as it is. Nothing here runs student code.
+axis not written as a literal, the sentence is left as it is.
+
+The error model's transpose trick over the last axis (error_model/broadcasts.py) says the step
+it rewrites: "the sum ignores `axis` (it is always over the last axis ...)": the model
+solution's max still reads `axis`, and so may the student's (blind round 73's b73_03). Where
+the student's function never reads `axis` at all, that is said: "`axis` is never read (the sum
+is always over the last axis ...)". Nothing here runs student code.
 """
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import ast
 import re
 import textwrap
 
-from .quotes import Source
+from .quotes import PLACED, Source
 
 DEFAULT = re.compile(r"In `(?P<function>[^\W\d]\w*)`, `axis` is taken as its default, "
                      r"(?P<default>-?\d+), whatever is given\.")
@@ -25,6 +31,8 @@ REDUCTIONS = frozenset({"max", "amax", "min", "amin", "sum", "mean", "prod", "va
                         "logsumexp", "nanmax", "nanmin", "nansum", "nanmean", "median",
                         "argmax", "argmin"})
 MODULES = frozenset({"np", "numpy", "jnp", "torch", "tf", "scipy", "special", "sp"})
+IGNORED = re.compile(r"the (?P<step>\w+) ignores `(?P<name>[^\W\d]\w*)` \(it is always over "
+                     r"the last axis")  # error_model/broadcasts.py's step that ignores it
 SEVERAL = "several"  # reductions over fixed axes of more than one number
 
 
@@ -57,21 +65,32 @@ def _axis_given(call: ast.Call) -> tuple[bool, ast.AST | None]:
     return True, call.args[place] if len(call.args) > place else None
 
 
-def reduced_over(text: str | None, parameter: str = "axis") -> tuple[int | str, str] | None:
-    """(the axis, or SEVERAL, the first reduction's code) of a function whose code never
-    reads `parameter` and gives each of its reductions a literal axis; None else."""
-    source = textwrap.dedent(text or "")
-    try:
-        tree = ast.parse(source)
-    except Exception:  # noqa: BLE001 - a def that does not parse on its own
-        return None
-    function = tree.body[0] if tree.body else None
+def reads(function: ast.AST | None, parameter: str) -> bool | None:
+    """Whether the function definition `function` reads its parameter `parameter` anywhere in
+    its body; None when it is no function or has no such parameter."""
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or parameter not in {
             a.arg for a in [*function.args.posonlyargs, *function.args.args,
                             *function.args.kwonlyargs]}:
         return None
-    if any(isinstance(n, ast.Name) and n.id == parameter and isinstance(n.ctx, ast.Load)
-           for n in ast.walk(function)):
+    return any(isinstance(n, ast.Name) and n.id == parameter and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(function))
+
+
+def _parsed(text: str | None) -> ast.AST | None:
+    """The first statement of `text` dedented (a function's definition), or None."""
+    try:
+        tree = ast.parse(textwrap.dedent(text or ""))
+    except Exception:  # noqa: BLE001 - a def that does not parse on its own
+        return None
+    return tree.body[0] if tree.body else None
+
+
+def reduced_over(text: str | None, parameter: str = "axis") -> tuple[int | str, str] | None:
+    """(the axis, or SEVERAL, the first reduction's code) of a function whose code never
+    reads `parameter` and gives each of its reductions a literal axis; None else."""
+    source = textwrap.dedent(text or "")
+    function = _parsed(source)
+    if reads(function, parameter) is not False:
         return None
     axes, first = set(), None
     calls = sorted((n for n in ast.walk(function) if isinstance(n, ast.Call)),
@@ -94,7 +113,8 @@ def fixed_axis(hint: str | None, source: Source | None) -> str | None:
     """`hint` with each "`axis` is taken as its default" said as the fixed axis the function's
     reductions name, where it never reads `axis` (the module's docstring); as it is without a
     source."""
-    if source is None or not hint or "is taken as its default" not in hint:
+    if source is None or not hint or not ("is taken as its default" in hint
+                                          or " ignores `" in hint):
         return hint
 
     def one(match: re.Match) -> str:
@@ -107,4 +127,13 @@ def fixed_axis(hint: str | None, source: Source | None) -> str | None:
         return (f"In `{match['function']}`, `axis` is never read: your code reduces over {over} "
                 f"whatever `axis` is given.")
 
+    def unread(match: re.Match) -> str:
+        before = list(PLACED.finditer(hint, 0, match.start()))
+        function = _parsed(source.function_text(before[-1][1])) if before else None
+        if reads(function, match["name"]) is not False:
+            return match.group()  # read by another step (a max over `axis`): the step said
+        return (f"`{match['name']}` is never read (the {match['step']} is always over the "
+                f"last axis")
+
+    hint = IGNORED.sub(unread, hint)
     return DEFAULT.sub(one, hint)

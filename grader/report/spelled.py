@@ -41,6 +41,7 @@ from .fixed_size import fixed_size
 from .held_fixes import unheld_fixes
 from .helper_place import helper_placed
 from .merge_order import merge_order
+from .minimum_fill import minimum_fill
 from .moved import moved
 from .offsets import respelled
 from .own_code import owned
@@ -60,7 +61,8 @@ def finished(result, source: Source | None, folder: str | None = None,
     `spelled`, `quotes.attributed`, a fix the student already wrote said by its meaning
     (held_fixes.py), an `axis` ignored said as the one its reductions fix (fixed_axis.py),
     then its model solution's steps said in the student's terms
-    (steps.py) and a column-major order with the line that makes it (column_major.py)
+    (steps.py), a column-major order with the line that makes it (column_major.py) and a
+    mask's caveat as "enough" where the fill is its dtype's minimum (minimum_fill.py)
     (session.py, before any report is written); but a step missing that the student
     wrote and threw away, said as that line (discarded.py; `spec`: the exercise's spec file, whose
     compiled data says which mistake a known-wrong variant is), as it is: it quotes the student's
@@ -100,6 +102,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
         hint = step(hint)
     if check.hint_kind == MISTAKE:  # a mask built and thrown away: the student's own line
         hint = unassigned_mask(hint, source)
+        hint = minimum_fill(hint, source)  # a dtype's minimum as the fill: the slip is enough
     return replace(check, hint=hint)
 
 

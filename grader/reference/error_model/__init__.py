@@ -35,6 +35,8 @@ from itertools import chain
 
 import numpy as np
 
+from grader.report.fill_notes import QUIET_NOTE, UNSURE_NOTE  # report/minimum_fill.py's too
+
 from .change import Context, where
 from .constants import ranged, same_eps, settled
 from .dtypes import fewest_rounded
@@ -58,12 +60,6 @@ SECONDS = 30.0          # only a safety net, far above what MAX_TRIES takes
 MAX_CASE_ELEMENTS = 200_000  # the search runs only on small inputs
 JOIN = "+"
 QUIET = "~"  # a pair's part that changes nothing alone, named (its values) but not told:
-QUIET_NOTE = (" Fixing this is enough: your code's one other difference shows only in what this"
-              " slip leads to (a query left with no key), never where the model solution's code "
-              "runs.")
-UNSURE_NOTE = (" Fix this first: your code's other difference shows here only in what this slip "
-               "leads to (a query left with no key); whether it is also a mistake where the model "
-               "solution's code runs, these cases cannot tell.")  # `_within`'s pair
 _LOCK = threading.RLock()
 
 

@@ -12,9 +12,11 @@ in operators.py (`f(context, node) -> iterator of Change`):
 - the same trick with the reduction over the last axis whatever the checked function's axis
   parameter says, `(e.T / np.sum(e, axis=-1)).T` (the notebooks' very line, written for the
   rows of a (T, T) score matrix, and numpy answers' `(np.exp(x).T / np.exp(x).sum(-1)).T`):
-  the parameter never read, and `.T` reversing every axis of a batched input; said only where
-  a call has 3 axes or more and a call asks for another axis than the last (on 1-D and 2-D
-  inputs it reads as the axis taken as its default, `choices.py`'s).
+  the sum ignoring the parameter (said as the step that ignores it: the model solution's max
+  still reads it, as a student's may; report/fixed_axis.py says "never read" where the
+  student's function reads it nowhere), and `.T` reversing every axis of a batched input; said
+  only where a call has 3 axes or more and a call asks for another axis than the last (on 1-D
+  and 2-D inputs it reads as the axis taken as its default, `choices.py`'s).
 
 Only where the pattern is: a quotient whose divisor is a reduction called with keepdims=True.
 """
@@ -67,11 +69,12 @@ def divided_by_transpose(context: Context, node: ast.AST) -> Iterator[Change]:
     last_shown = code(_through_transpose(ast.BinOp(node.left, ast.Div(), last)))
     yield Change(f"{callee(node.right)}-by-transpose-last-axis",
                  f"In {where(context)}, `{code(node)}` is written `{last_shown}`, the transpose "
-                 f"trick for the rows of a 2-D array: `{name}` is not read (the "
-                 f"{callee(node.right)} is always over the last axis, as if `{name}` were -1), "
+                 f"trick for the rows of a 2-D array: the {callee(node.right)} ignores "
+                 f"`{name}` (it is always over the last axis, as if `{name}` were -1), "
                  "and `.T` reverses every axis of the array, not only the last two. Right for a "
-                 "1-D array and for a 2-D one along its last axis; along another axis you get "
-                 f"the last axis's values, and with 3 axes or more the {callee(node.right)}s no "
+                 "1-D array and for a 2-D one along its last axis; along another axis the "
+                 f"{callee(node.right)}s are still the last axis's, and with 3 axes or more the "
+                 f"{callee(node.right)}s no "
                  "longer line up with their slices (other values even along the last axis, or "
                  f"a broadcast error). Reduce over `{name}` with keepdims=True and divide "
                  "directly, with no transposes.",

@@ -19,6 +19,8 @@ left out"), mistake 21 on the small examples ("`axis` is taken as its default, -
 given") and on the hidden check, as a pair with 20 ("`e / np.sum(e, axis=axis, keepdims=True)`
 is written `(e.T / np.sum(e, axis=-1)).T`, the transpose trick ... `axis` is not read"); the sums
 property gives its checklist. Every mistake named, so in buggy/.
+Since blind round 73 the transpose trick's sentence says "the sum ignores `axis`" (a max may
+still read it), and report/fixed_axis.py says "`axis` is never read" here, where no line reads it.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)'
