@@ -162,6 +162,10 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     assert full.returncode == 0, full.stderr[-3000:]
     bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
     assert set(bundled) == set(full) == {str(s) for s in submissions}
+    # an exercise the grader itself failed on (session.internal_error): never, and said whole
+    failed = [(Path(s).name, e, c[4]) for run in (bundled, full) for s, graded in run.items()
+              for e, checks in graded.items() for c in checks if c[0] == "grading"]
+    assert not failed, failed
     hinted = stood_in = 0
     # an exercise with variants: the bundle has none of their cases (tests/test_variants.py)
     varied = {e.id for e in load_specs(EXERCISES)[0] if e.variants}

@@ -16,7 +16,10 @@ as_strided; mistake 2 on stable-softmax ("is written `(e.T / np.sum(e, axis=-1))
 over `axis` with keepdims=True"). The judge found every mistake named but one detail of the
 softmax hint wrong: "`axis` is not read (the sum is always over the last axis ...)", where the
 max reads `axis` (`np.max(x, axis=axis, ...)`), so along axis 0 the output is not the last axis's
-softmax either. Every mistake named, a hint wrong, so in unnamed/; EXPECT holds what is named.
+softmax either. Since af73000d the sentence says the step that ignores it: "the sum ignores
+`axis` (it is always over the last axis, as if `axis` were -1) ... along another axis the sums
+are still the last axis's" (error_model/broadcasts.py; "`axis` is never read" only where no step
+reads it, report/fixed_axis.reads). Every mistake named, no hint wrong: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'op:stride:conv_patch_embed:windows-unstrided',
