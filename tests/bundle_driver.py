@@ -30,15 +30,16 @@ def main(folder: str, submissions: list[str]) -> None:
 
     # each thread keeps its stand-in oracles (the full grader's reference processes) for its
     # next submission, as a class run does (grader/driver.py), not one started per submission
-    # and share one case plan (each case's expectation decoded once), as a class run's do
-    kept, every_kept, plans = threading.local(), [], CasePlans()
+    # and its case plans (each case's expectation decoded once), as a class run's students
+    # share theirs: a thread's own, as a PlannedCase reads its compiled outputs on first need
+    kept, every_kept = threading.local(), []
 
     def grade(path: str) -> dict:
         if not hasattr(kept, "oracles"):
-            kept.oracles = {}
+            kept.oracles, kept.plans = {}, CasePlans()
             every_kept.append(kept.oracles)
         settings = GraderSettings(Path(path), Path(folder), include_hidden=False)
-        results = GradingSession(settings, exercises, zygote=zygote, plans=plans,
+        results = GradingSession(settings, exercises, zygote=zygote, plans=kept.plans,
                                  oracles=kept.oracles).run().exercises
         return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
                         list(c.stand_ins)] for c in r.checks] for r in results}

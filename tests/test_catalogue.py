@@ -113,16 +113,17 @@ def graded(catalogue, request, tmp_path_factory):
     # each thread keeps its stand-in oracles (checks/oracle.py) for its next submission, as a
     # class run does (driver.py): a fresh reference process for each one cost a third of this
     # fixture's CPU time
-    # and one case plan for all (each case's compiled expectation decoded once), as a class
-    # run's students share theirs (driver.py)
-    kept, every_kept, plans = threading.local(), [], CasePlans()
+    # and its case plans (each case's compiled expectation decoded once), as a class run's
+    # students share theirs (driver.py): a thread's own, as a PlannedCase reads its compiled
+    # known-wrong outputs on first need, which two threads must not do at once
+    kept, every_kept = threading.local(), []
 
     def grade(path):
         if not hasattr(kept, "oracles"):
-            kept.oracles = {}
+            kept.oracles, kept.plans = {}, CasePlans()
             every_kept.append(kept.oracles)
         with StudentWorker(submissions[path], zygote=zygote) as worker:
-            grading = SubmissionGrading(worker, plans=plans, catalogue=catalogue,
+            grading = SubmissionGrading(worker, plans=kept.plans, catalogue=catalogue,
                                         oracles=kept.oracles)
             return {exercise.id: grading.exercise(exercise) for exercise in catalogue}
 
