@@ -23,6 +23,7 @@ import ast
 import re
 import textwrap
 
+from .parameters import parameters
 from .quotes import PLACED, Source
 
 DEFAULT = re.compile(r"In `(?P<function>[^\W\d]\w*)`, `axis` is taken as its default, "
@@ -68,9 +69,8 @@ def _axis_given(call: ast.Call) -> tuple[bool, ast.AST | None]:
 def reads(function: ast.AST | None, parameter: str) -> bool | None:
     """Whether the function definition `function` reads its parameter `parameter` anywhere in
     its body; None when it is no function or has no such parameter."""
-    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or parameter not in {
-            a.arg for a in [*function.args.posonlyargs, *function.args.args,
-                            *function.args.kwonlyargs]}:
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or parameter not in \
+            parameters(function):
         return None
     return any(isinstance(n, ast.Name) and n.id == parameter and isinstance(n.ctx, ast.Load)
                for n in ast.walk(function))

@@ -23,6 +23,8 @@ from dataclasses import replace
 from grader.checks.raised_here import innermost_frame
 from grader.checks.results import FAILED, MISTAKE
 
+from .parameters import parameters
+
 FIXED_SIZE = "built_for_a_fixed_size"
 TITLES = {FIXED_SIZE: "an array built once for a fixed length"}
 _BROADCAST = re.compile(r"operands could not be broadcast together with (?:remapped )?shapes "
@@ -159,11 +161,10 @@ def _lookup(chain: list[ast.AST], name: str) -> tuple[int, int] | None:
     return None
 
 
-def _parameters(node) -> set[str]:
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return set()
-    a = node.args
-    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p}
+def _parameters(node) -> list[str]:
+    """Every name `node`'s parameters bind ([] for the module)."""
+    return parameters(node, starred=True) if isinstance(
+        node, ast.FunctionDef | ast.AsyncFunctionDef) else []
 
 
 def _default(node, name: str):

@@ -27,6 +27,7 @@ import ast
 import copy
 import re
 
+from .parameters import parameters
 from .quotes import Code, Source, cut
 
 _OPENING = re.compile(r"In `(?P<function>[^\W\d]\w*)`, ")
@@ -123,7 +124,7 @@ def _canonical(node: ast.AST) -> str:
 def _locals(node: ast.FunctionDef) -> set[str]:
     """The names `node` binds itself (not its parameters)."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Store)} - set(_parameters(node))
+            and isinstance(n.ctx, ast.Store)} - set(parameters(node))
 
 
 # -- a parameter the sentence is about -----------------------------------------------------------
@@ -136,7 +137,7 @@ def _subject_place(function: str, sentence: str, defined: dict, source: Source):
     if subject is None:
         return None
     chunk, node = defined[function]
-    if subject.group(1) not in _parameters(node):
+    if subject.group(1) not in parameters(node):
         return None
     places: list = []
     if not _follow(node, subject.group(1), [], defined, source, places, 0):
@@ -187,12 +188,12 @@ def _passed_to(statement: ast.stmt, use: ast.Name, defined: dict, source: Source
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
                 and call.func.id in defined and call.func.id not in source.api):
             continue
-        parameters = _parameters(defined[call.func.id][1])
+        names = parameters(defined[call.func.id][1])
         for at, argument in enumerate(call.args):
-            if argument is use and at < len(parameters):
-                return call.func.id, parameters[at]
+            if argument is use and at < len(names):
+                return call.func.id, names[at]
         for keyword in call.keywords:
-            if keyword.value is use and keyword.arg in parameters:
+            if keyword.value is use and keyword.arg in names:
                 return call.func.id, keyword.arg
     return None
 
@@ -212,10 +213,10 @@ def _helper_statements(node: ast.FunctionDef, defined: dict, source: Source, cha
                  and n.func.id in defined and n.func.id not in source.api
                  and n.func.id != node.name and n.func.id not in chain):
         helper = defined[call.func.id][1]
-        parameters = _parameters(helper)
-        given = {p: _bound(a, bound or {}) for p, a in zip(parameters, call.args, strict=False)}
+        names = parameters(helper)
+        given = {p: _bound(a, bound or {}) for p, a in zip(names, call.args, strict=False)}
         given.update({k.arg: _bound(k.value, bound or {}) for k in call.keywords
-                      if k.arg in parameters})
+                      if k.arg in names})
         now = [*chain, helper.name]
         for statement in _statements(helper):
             yield now, statement, given
@@ -240,10 +241,6 @@ def _one(places: list, defined: dict):
     chunk = defined[chain[-1]][0]
     text = " ".join((ast.get_source_segment(chunk, statement) or ast.unparse(statement)).split())
     return chain, statement, text if len(text) <= SHOWN else cut(text, SHOWN - 3) + "..."
-
-
-def _parameters(node: ast.FunctionDef) -> list[str]:
-    return [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
 
 
 def _statements(node: ast.FunctionDef):
