@@ -88,8 +88,10 @@ def of_each_kind(snippets: list[Path], per_kind: int = 2) -> list[Path]:
     """The first and the last (`per_kind` in all) of each kind of snippet, a kind being the
     functions it replaces and the exercises its EXPECT names: two such fixtures are graded along
     the same paths (which functions stand-ins answer for, which exercises lose points), only their
-    mistakes differ. For a comparison of two graders (tests/test_bundle.py) on a third of the
-    fixtures; the fixtures' own tests (tests/test_catalogue.py) grade them all."""
+    mistakes differ. For what a third of the fixtures shows as well as all: the comparison of
+    two graders (tests/test_bundle.py), variants (tests/test_variants.py), and the exercises a
+    fixture keeps full marks on (tests/test_catalogue.py grades every fixture on those it may
+    lose points on)."""
     kinds: dict[tuple, list[Path]] = {}
     for snippet in sorted(snippets):
         kind = (tuple(sorted(replaced_names(snippet))), tuple(sorted(fixture_metadata(snippet))))

@@ -6,6 +6,8 @@ with VITGRADE_NO_COMPILED=1 (every value computed by the reference). It imports 
 grader's public modules, so it runs on both.
 
     python bundle_driver.py EXERCISES_DIR SUBMISSION...   ->  {submission: {exercise: [check]}}
+
+A SUBMISSION given as `PATH::ID,ID` is graded on those exercises only (in the catalogue's order).
 """
 from __future__ import annotations
 
@@ -34,18 +36,21 @@ def main(folder: str, submissions: list[str]) -> None:
     # share theirs: a thread's own, as a PlannedCase reads its compiled outputs on first need
     kept, every_kept = threading.local(), []
 
-    def grade(path: str) -> dict:
+    def grade(argument: str) -> dict:
         if not hasattr(kept, "oracles"):
             kept.oracles, kept.plans = {}, CasePlans()
             every_kept.append(kept.oracles)
+        path, _, only = argument.partition("::")
+        chosen = [e for e in exercises if not only or e.id in only.split(",")]
         settings = GraderSettings(Path(path), Path(folder), include_hidden=False)
-        results = GradingSession(settings, exercises, zygote=zygote, plans=kept.plans,
+        results = GradingSession(settings, chosen, zygote=zygote, plans=kept.plans,
                                  oracles=kept.oracles).run().exercises
         return {r.id: [[c.name, c.score, c.points, c.status, c.message, c.hint, c.misconception,
                         list(c.stand_ins)] for c in r.checks] for r in results}
 
     with ThreadPoolExecutor(3) as pool:
-        graded = dict(zip(submissions, pool.map(grade, submissions), strict=True))
+        graded = dict(zip((s.partition("::")[0] for s in submissions),
+                          pool.map(grade, submissions), strict=True))
     for oracle in (o for oracles in every_kept for o in oracles.values()):
         oracle.close()
     print(json.dumps(graded))

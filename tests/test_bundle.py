@@ -18,7 +18,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from buggy_submissions import BUGGY, build_submission, of_each_kind
+from buggy_submissions import (
+    BUGGY,
+    affected_exercises,
+    build_submission,
+    fixture_metadata,
+    of_each_kind,
+)
 
 from grader import load_spec, load_specs
 from grader.checks.api import student_api
@@ -146,18 +152,31 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     from the same recording as the bundle's): the same checks, scores, messages, hints and
     misconceptions; except that where the full grader names a mistake its error model generated
     from the reference ("op:...", grader/reference/error_model), the bundle, which has no
-    reference, gives today's hint: the same check otherwise."""
+    reference, gives today's hint: the same check otherwise. The first of each kind is graded
+    on every exercise, the second on those it may lose points on (the others run the solution's
+    functions along the paths the first's do)."""
     only = request.config.getoption("only_buggy")
     chosen = ([s for s in BUGGY if any(name in s.name for name in only)] if only
               else of_each_kind(BUGGY))
     assert chosen, f"no buggy fixture's name contains any of {only}"
+    whole = set(of_each_kind(BUGGY, per_kind=1))
+    exercises = load_specs(EXERCISES)[0]
+
+    def argument(snippet: Path, submission: Path) -> str:  # the driver's: PATH or PATH::IDS
+        if only or snippet in whole:
+            return str(submission)
+        ids = affected_exercises(snippet, exercises) | set(fixture_metadata(snippet))
+        return f"{submission}::{','.join(sorted(ids))}"
+
     submissions = [build_submission(snippet, tmp_path) for snippet in chosen]
+    arguments = [argument(*pair) for pair in zip(chosen, submissions, strict=True)]
     submissions.append(tmp_path / "solution.py")
     submissions[-1].write_text(SOLUTION.read_text())
-    bundled = run([venv / "python", DRIVER, installed_exercises(venv, tmp_path), *submissions],
+    arguments.append(str(submissions[-1]))
+    bundled = run([venv / "python", DRIVER, installed_exercises(venv, tmp_path), *arguments],
                   cwd=tmp_path, timeout=class_timeout(submissions))
     assert bundled.returncode == 0, bundled.stderr[-3000:]
-    full = run([sys.executable, DRIVER, EXERCISES, *submissions], cwd=tmp_path,
+    full = run([sys.executable, DRIVER, EXERCISES, *arguments], cwd=tmp_path,
                timeout=class_timeout(submissions))
     assert full.returncode == 0, full.stderr[-3000:]
     bundled, full = json.loads(bundled.stdout), json.loads(full.stdout)
@@ -168,7 +187,7 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     assert not failed, failed
     hinted = stood_in = 0
     # an exercise with variants: the bundle has none of their cases (tests/test_variants.py)
-    varied = {e.id for e in load_specs(EXERCISES)[0] if e.variants}
+    varied = {e.id for e in exercises if e.variants}
     for submission in full:
         bundle_only = set()  # exercises a correct caller lost in the bundle only (below)
         for exercise, checks in sorted(full[submission].items(),

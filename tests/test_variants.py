@@ -400,17 +400,23 @@ def test_one_id_grades_the_same_variant_through_every_entry_point(driver, tmp_pa
 
 
 def test_buggy_submissions_are_caught_and_named_in_every_variant(driver, tmp_path):
-    """Each buggy fixture that uses a function of an exercise with variants, graded as a student
-    of its own (a different one for each fixture, so that every variant of each varied exercise
-    grades some of them): the exercises its EXPECT names lose points and name its misconception,
-    the exercises it does not touch keep full marks (stand-ins answer from every variant's
-    record)."""
-    from buggy_submissions import BUGGY, affected_exercises, build_submission, fixture_metadata
+    """The buggy fixtures that use a function of an exercise with variants, two of each kind
+    (of_each_kind; test_catalogue grades every one), each graded as a student of its own (a
+    different one for each fixture, so that every variant of each varied exercise grades some of
+    them): the exercises its EXPECT names lose points and name its misconception, the exercises
+    it does not touch keep full marks (stand-ins answer from every variant's record)."""
+    from buggy_submissions import (
+        BUGGY,
+        affected_exercises,
+        build_submission,
+        fixture_metadata,
+        of_each_kind,
+    )
 
     catalogue = driver.catalogue.exercises
     uses = {name for e in catalogue if e.id in VARIED for name in e.uses}
-    chosen_fixtures = [s for s in BUGGY if set(fixture_metadata(s)) & set(VARIED)
-                       or affected_exercises(s, catalogue) & set(VARIED)]
+    chosen_fixtures = of_each_kind([s for s in BUGGY if set(fixture_metadata(s)) & set(VARIED)
+                                    or affected_exercises(s, catalogue) & set(VARIED)])
     assert len(chosen_fixtures) >= 5, uses
     students = [f"student-{number}" for number in range(len(chosen_fixtures))]
     for exercise in catalogue:
