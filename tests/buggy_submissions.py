@@ -89,9 +89,9 @@ def of_each_kind(snippets: list[Path], per_kind: int = 2) -> list[Path]:
     functions it replaces and the exercises its EXPECT names: two such fixtures are graded along
     the same paths (which functions stand-ins answer for, which exercises lose points), only their
     mistakes differ. For what a third of the fixtures shows as well as all: the comparison of
-    two graders (tests/test_bundle.py), variants (tests/test_variants.py), and the exercises a
-    fixture keeps full marks on (tests/test_catalogue.py grades every fixture on those it may
-    lose points on)."""
+    two graders (tests/test_bundle.py), variants (tests/test_variants.py), and that an exercise
+    running none of a fixture's functions keeps full marks (tests/test_catalogue.py grades every
+    fixture on the exercises that run them)."""
     kinds: dict[tuple, list[Path]] = {}
     for snippet in sorted(snippets):
         kind = (tuple(sorted(replaced_names(snippet))), tuple(sorted(fixture_metadata(snippet))))
@@ -115,3 +115,30 @@ def affected_exercises(snippet: Path, exercises) -> set[str]:
             functions.add(name)
     return {exercise.id for exercise in exercises if set(exercise.uses) & functions
             or {c.key for c in exercise.checks if isinstance(c, AnswerCheck)} & keys}
+
+
+def _names_each_function_reads(solution: Path = SOLUTION) -> dict[str, set[str]]:
+    """Top-level function -> the solution's top-level functions its body names (calls them, or
+    passes them on)."""
+    tree = ast.parse(solution.read_text())
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    return {node.name: {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defined}
+            for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def exercises_running(snippet: Path, exercises) -> set[str]:
+    """Ids of the exercises that run a function the snippet replaces (one their `uses:` names, or
+    one those reach in the solution), or may lose points for it (affected_exercises, EXPECT):
+    each other exercise runs the solution's own code alone, whatever the snippet's mistake."""
+    reads, replaced = _names_each_function_reads(), set(replaced_names(snippet))
+
+    def reached(names) -> set[str]:
+        seen, todo = set(), list(names)
+        while todo:
+            if (name := todo.pop()) not in seen:
+                seen.add(name)
+                todo.extend(reads.get(name, ()))
+        return seen
+
+    return ({exercise.id for exercise in exercises if reached(exercise.uses) & replaced}
+            | affected_exercises(snippet, exercises) | set(fixture_metadata(snippet)))

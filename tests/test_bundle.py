@@ -20,9 +20,8 @@ import pytest
 import yaml
 from buggy_submissions import (
     BUGGY,
-    affected_exercises,
     build_submission,
-    fixture_metadata,
+    exercises_running,
     of_each_kind,
 )
 
@@ -153,8 +152,8 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     misconceptions; except that where the full grader names a mistake its error model generated
     from the reference ("op:...", grader/reference/error_model), the bundle, which has no
     reference, gives today's hint: the same check otherwise. The first of each kind is graded
-    on every exercise, the second on those it may lose points on (the others run the solution's
-    functions along the paths the first's do)."""
+    on every exercise, the second on those that run a function it replaces (the others run the
+    solution's code alone)."""
     only = request.config.getoption("only_buggy")
     chosen = ([s for s in BUGGY if any(name in s.name for name in only)] if only
               else of_each_kind(BUGGY))
@@ -165,8 +164,7 @@ def test_buggy_submissions_get_the_full_graders_visible_scores_and_hints(venv, t
     def argument(snippet: Path, submission: Path) -> str:  # the driver's: PATH or PATH::IDS
         if only or snippet in whole:
             return str(submission)
-        ids = affected_exercises(snippet, exercises) | set(fixture_metadata(snippet))
-        return f"{submission}::{','.join(sorted(ids))}"
+        return f"{submission}::{','.join(sorted(exercises_running(snippet, exercises)))}"
 
     submissions = [build_submission(snippet, tmp_path) for snippet in chosen]
     arguments = [argument(*pair) for pair in zip(chosen, submissions, strict=True)]

@@ -8,9 +8,9 @@
   declares `EXPECT = {exercise id: misconception}`: every exercise in EXPECT must lose points and
   name that misconception with its hint; only the exercises whose `uses:` names the buggy
   function may lose points; every other exercise keeps full marks (one bug costs points once:
-  the others are graded around it with the grader's stand-ins, checks/dependencies.py). Those
-  others are graded for two fixtures of each kind (`graded_exercises`), the rest on the
-  exercises they may lose points on.
+  the others are graded around it with the grader's stand-ins, checks/dependencies.py). An
+  exercise that runs none of the functions a fixture replaces is graded for two fixtures of each
+  kind (`graded_exercises`): it runs the solution's code alone.
 
 A new fixture file is picked up automatically. Submissions are graded through the Python API
 (one worker each, several at a time), not through pytest, to keep this file fast.
@@ -31,6 +31,7 @@ from buggy_submissions import (
     UNNAMED,
     affected_exercises,
     build_submission,
+    exercises_running,
     fixture_metadata,
     of_each_kind,
 )
@@ -92,13 +93,12 @@ ANSWER_OPTIONS = {
 
 def graded_exercises(path, catalogue) -> list:
     """The exercises the fixture grades `path` on: every one, but for a buggy fixture outside
-    `of_each_kind` only those it may lose points on (affected_exercises). The others run the
-    solution's own functions along the paths its kind's two fixtures are graded on, all
-    exercises each (that one bug costs points only where `uses:` says); grading them for every
-    fixture was two fifths of this fixture's time."""
+    `of_each_kind` those that run a function it replaces (exercises_running: the one it is
+    checked on, and its callers, graded around it with stand-ins). Each other exercise runs the
+    solution's own code alone and keeps full marks; the kind's two fixtures show it."""
     if path in BUGGY + UNNAMED and path not in WHOLE:
-        affected = affected_exercises(path, catalogue) | set(fixture_metadata(path))
-        return [exercise for exercise in catalogue if exercise.id in affected]
+        running = exercises_running(path, catalogue)
+        return [exercise for exercise in catalogue if exercise.id in running]
     return list(catalogue)
 
 
