@@ -4701,7 +4701,9 @@ def test_each_tiling_test_rewritten_refuses_its_own_sizes_and_the_probes_tell_th
         except ValueError:
             return "ValueError"
 
-    rewritten = {d: em.rewrite(num_patches, f"op:tiling:num_patches:{d}") for d in VARIANTS}
+    confused = ("remainder-as-bitwise-and", "remainder-as-floor-division")  # confused_ops.py
+    rewritten = {d: em.rewrite(num_patches, f"op:tiling:num_patches:{d}")
+                 for d in (*VARIANTS, *confused)}
     said = {"height-only": [(32, 30, 16)], "width-only": [(30, 32, 16)],
             "both-sides": [(30, 32, 16)], "area": [(8, 2, 4)], "none": [(30, 32, 16)],
             "bitwise-or": [(30, 32, 16), (30, 30, 16)],
@@ -9089,3 +9091,110 @@ def test_a_convolution_looping_over_three_channels_is_named():
         found = em.search(function, calls, failing, same)
         assert found is not None and found.name == name
         assert "range(3)" in found.sentence and "image.shape[2]" in found.sentence
+
+
+# --- confused_ops.py: a binary operator written as one a student confuses it with -------------
+
+def wrapped_index(i, n):
+    """A course's own helper with a remainder in its own code: the next index, wrapped."""
+    return (i + 1) % n
+
+
+def test_a_remainder_computed_with_bitwise_and_is_named_in_the_function_s_own_code():
+    """confused_ops.confused, the search's operator: `(i + 1) & n` where a function's own code
+    takes `(i + 1) % n` (the `x & (n - 1)` idiom of a power of two, its `- 1` lost) is named
+    with the two quotes; the remainder itself is named nothing."""
+    cases = [(i, n) for i in range(7) for n in (3, 4, 8)]
+    found = em.search(wrapped_index, calls_of(wrapped_index, lambda i, n: (i + 1) & n, cases),
+                      1, same)
+    assert found is not None and found.name == (
+        "op:confused_operator:wrapped_index:remainder-as-bitwise-and"), found
+    assert found.sentence == ("In `wrapped_index`, in effect `(i + 1) & n` (bitwise and) is "
+                              "computed where the model solution takes the remainder, "
+                              "`(i + 1) % n`."), found.sentence
+    assert em.search(wrapped_index, calls_of(wrapped_index, lambda i, n: (i + 1) % n, cases),
+                     1, same) is None
+
+
+def test_a_tiling_test_with_bitwise_and_for_the_remainder_is_a_test_of_its_own():
+    """Blind round 74 (b74_15, `assert height & patch_size == 0`): the tiling test's remainder
+    written `&` is a rewrite of the reference's test (tiling.confused_tests), which gives the
+    student's `H & P == 0 and W & P == 0` on every size (Python binds `&` before `==`), refuses
+    the tiled 16 x 48 with P = 16 and lets 8 x 2 with P = 4 through, as its sentence says: sizes
+    the student's code answered before it is named (refusals.PROBES)."""
+    from grader.checks.kinds.refusals import PROBES
+    from grader.reference.counting import num_patches
+    from grader.reference.error_model.tiling import TILED, UNTILED
+
+    assert set(TILED) | set(UNTILED) <= set(PROBES)
+    for function in ("num_patches", "patchify"):
+        said = em.sentence(REFERENCE[function], f"op:tiling:{function}:remainder-as-bitwise-and")
+        assert said.startswith(
+            f"In `{function}`, the tiling test (the model solution's `check_tiling(H, W, P)`) "
+            "computes `H & P` and `W & P` (bitwise and) where the model solution takes the "
+            "remainders `H % P` and `W % P`: a 16 x 48 image with P = 16, which P tiles, raises "
+            "ValueError, and an 8 x 2 image with P = 4 "), said
+    rewritten = em.rewrite(num_patches, "op:tiling:num_patches:remainder-as-bitwise-and")
+
+    def student(H, W, P):
+        if H & P == 0 and W & P == 0:
+            return (H // P) * (W // P)
+        raise ValueError("the patches do not tile the image")
+
+    def outcome(function, sizes):
+        try:
+            return function(*sizes)
+        except ValueError:
+            return "ValueError"
+
+    sizes = [(H, W, P) for H in range(1, 41) for W in (2, 8, 20, 24, 48) for P in (1, 2, 3, 4, 8)]
+    assert all(outcome(rewritten, s) == outcome(student, s) for s in sizes)
+    assert outcome(rewritten, (224, 224, 16)) == 196 and outcome(rewritten, (20, 20, 8)) == 4
+    assert outcome(rewritten, (24, 24, 8)) == "ValueError"
+
+
+BITWISE_AND_TILING = '''
+def num_patches(H, W, P):
+    if H & P == 0 and W & P == 0:
+        return (H // P) * (W // P)
+    raise ValueError(f"{P} x {P} patches do not tile a {H} x {W} image")
+
+
+def patchify(image, P):
+    x = np.asarray(image)
+    if x.ndim == 2:
+        x = x[:, :, None]
+    if x.ndim != 3:
+        raise ValueError("patchify takes one (H, W) or (H, W, C) image")
+    h, w, c = x.shape
+    if (h & P) or (w & P):
+        raise ValueError("the patch size must divide the image")
+    grid = x.reshape(h // P, P, w // P, P, c)
+    return np.einsum("ipjqc->ijpqc", grid).reshape(-1, P * P * c)
+'''
+
+
+def test_a_submission_testing_the_tiling_with_bitwise_and_is_told_so(catalogue, tmp_path):
+    """A submission whose tiling tests are written `&` for `%` (in another style than b74_15's:
+    inline, the precedence relied on) loses points on patch-count and patchify, and each of
+    their failed checks that a refusal or a tiled size shows names the `&` (tiling.confused_tests),
+    with its sentence; the solution's functions get full marks there."""
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.worker import StudentWorker
+
+    exercises = [e for e in catalogue if e.id in ("patch-count", "patchify")]
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(BITWISE_AND_TILING)
+    with StudentWorker(build_submission(snippet, snippet.parent)) as worker:
+        grading = SubmissionGrading(worker, catalogue=exercises)
+        results = {e.id: grading.exercise(e) for e in exercises}
+    for exercise, function in (("patch-count", "num_patches"), ("patchify", "patchify")):
+        failed = [c for c in results[exercise].checks if not c.passed]
+        assert failed, exercise
+        named = {c.misconception for c in failed if c.hint_kind == MISTAKE}
+        assert named == {f"op:tiling:{function}:remainder-as-bitwise-and"}, (exercise, failed)
+        assert all(c.hint.startswith(f"In `{function}`, the tiling test (the model solution's "
+                                     "`check_tiling(H, W, P)`) computes `H & P` and `W & P`")
+                   for c in failed if c.hint_kind == MISTAKE)

@@ -13,6 +13,7 @@ from . import (
     collapse,
     column_major,
     columns,
+    confused_ops,
     contractions,
     conventions,
     counts,
@@ -83,7 +84,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid,
            column_major, clamped, rolled_rows, call_eps, leading_axes,
-           item_loops, reshaped_weights, post_norm_block, later_steps)
+           item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
 # rounded (__init__)

@@ -12,6 +12,10 @@ The reference refuses, with ValueError, every H x W size whose height or width P
 - `|` for `or` (pandas' and numpy's element-wise or, as in `df[(a != 0) | (b != 0)]`) with
   the parentheses left out, `H % P != 0 | W % P != 0`: `|` binds before `!=`, so Python reads a
   chained comparison, `H % P != (0 | W % P) != 0`;
+- an operator confused in the test (confused_ops.py): `H & P` for `H % P` (blind round 74's
+  b74_15, `assert height & patch_size == 0`), or the quotient `H // P`; each sentence quotes
+  the test as the checked function passes its sizes, and gives sizes it refuses or lets through
+  wrongly among the probes' (`confused_tests`);
 - no tiling test at all (the floored grid of timm's `strict_img_size=False`);
 - the sides compared to each other: square images only (early lucidrains vit-pytorch's one
   `image_size`, `assert H == W`), a non-square image refused even where P tiles it;
@@ -55,6 +59,7 @@ from grader.reference.counting import as_int, check_patch_size, check_tiling
 from grader.reference.patches import as_hwc
 
 from .change import EFFECT, Change, Context, code, near_checked, returned, where
+from .confused_ops import helper_rewrites, old_words, spelled
 from .tree import PREFIX
 
 TESTED = "check_tiling"  # the reference's tiling test
@@ -151,6 +156,60 @@ def tiling(context: Context, node: ast.AST) -> Iterator[Change]:
                      lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args,
                                                      n.keywords),
                      names=((bound, test),))
+    yield from confused_tests(context, node, given)
+
+
+# sizes (H, W, P) a confused test's sentence may speak of, P tiling them or not: each among the
+# sizes the student's code answered before such a test is named (checks/kinds/refusals.PROBES,
+# tests/test_error_model.py), none whose patches are too many to be sent back
+TILED = ((32, 32, 16), (16, 48, 16))
+UNTILED = ((8, 2, 4), (32, 30, 16), (30, 32, 16), (30, 30, 16), (18, 29, 16))
+
+
+def _refuses(test, sizes) -> bool:
+    try:
+        test(*sizes)
+    except ValueError:
+        return True
+    return False
+
+
+def _quoted(forms: list[str]) -> str:
+    return " and ".join(f"`{form}`" for form in forms)
+
+
+def article(H: int) -> str:
+    """"a" or "an" before the size H spoken ("an 8 x 2 image", "an 18 x 29 image")."""
+    return "an" if str(H).startswith("8") or H in (11, 18) else "a"
+
+
+def confused_tests(context: Context, node: ast.Call, given: bool) -> Iterator[Change]:
+    """The tiling test `check_tiling(H, W, P)` with one of its operators confused
+    (confused_ops.helper_rewrites): `H & P` for `H % P`. Its sentence quotes the test as this
+    call passes its sizes and gives a size P tiles that it refuses and one P does not tile that
+    it lets through, the first of TILED and of UNTILED, where there is one."""
+    helper = context.instance.function.__globals__.get(TESTED, check_tiling)
+    for rewrite in helper_rewrites(helper):
+        bound = f"{PREFIX}tiling_{rewrite.detail.replace('-', '_').replace('.', '_')}"
+        refused = next((s for s in TILED if _refuses(rewrite.function, s)), None)
+        through = next((s for s in UNTILED if not _refuses(rewrite.function, s)), None)
+        shows = ([] if refused is None else [
+            f"{article(refused[0])} {refused[0]} x {refused[1]} image with P = {refused[2]}, "
+            "which P tiles, raises ValueError"]) + ([] if through is None else [
+                f"{article(through[0])} {through[0]} x {through[1]} image with P = "
+                f"{through[2]} {'gets a count' if given else 'is let through'}"])
+        forms = spelled(helper, rewrite.node, node)
+        old = f"{old_words(rewrite.node)}{'s' * (len(forms) > 1)} {_quoted(forms)}"
+        yield Change(rewrite.detail,
+                     f"In {where(context)}, the tiling test (the model solution's `{code(node)}`) "
+                     f"computes {_quoted(spelled(helper, rewrite.new, node))} ({rewrite.words}) "
+                     f"where the model solution takes {old}"
+                     + (f": {', and '.join(shows)}" if shows else "")
+                     + f". P x P patches tile an H x W image only when P divides both H and W: "
+                     f"test {old}.",
+                     lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args,
+                                                     n.keywords),
+                     names=((bound, rewrite.function),))
 
 
 def pad_to_tile(image, P, split=lambda pad: (0, pad)):
@@ -294,8 +353,7 @@ def with_area_example(hint: str, sizes) -> str:
     for H, W, P in sizes:
         area, grid = H * W // (P * P), (H // P) * (W // P)
         if area != grid and AGREES in hint:
-            article = "an" if str(H).startswith("8") or H in (11, 18) else "a"
-            return hint.replace(AGREES, f"{AGREES} ({article} {H} x {W} image with P = {P} "
+            return hint.replace(AGREES, f"{AGREES} ({article(H)} {H} x {W} image with P = {P} "
                                         f"counts {area} by area, {grid} by rows and columns)", 1)
     return hint
 
