@@ -413,6 +413,11 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
     affected = affected_exercises(submission, catalogue)
     unexpected = {i: s for i, s in lost(results).items() if i not in affected}
     assert unexpected == {}, "\n".join(f"{i}:\n{feedback(results[i])}" for i in unexpected)
+    # what graded_exercises leaves out for most fixtures: an exercise that runs none of the
+    # functions the fixture replaces, where no broken helper of it was ever stood in for
+    running = exercises_running(submission, catalogue)
+    assert {i for i, result in results.items() if i not in running
+            and any(c.stand_ins for c in result.checks)} == set()
 
 
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)

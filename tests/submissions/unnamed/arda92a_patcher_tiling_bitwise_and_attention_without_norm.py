@@ -14,13 +14,19 @@ multi_head_self_attention_block and mlp_block, are nested in the functions that 
 
 Grader: at blind time (997839b5) and now, 88/110. Mistake 2 named on encoder-block ("In
 `encoder_block`, the LayerNorm (with `p['ln1_g']` and `p['ln1_b']`) is left out: its input goes
-on as it is."). Mistake 1 not told: patch-count and patchify give only their checklists ("raise
-ValueError there instead of returning a count", "For any H, W and P that tile the image: (H //
-P) * (W // P) patches"), the `&` never named. Not every mistake named, so in unnamed/; EXPECT
-holds what must hold today: the points lost, the mistake named.
+on as it is."). Mistake 1 at blind time not told: patch-count and patchify gave only their
+checklists ("raise ValueError there instead of returning a count", "For any H, W and P that tile
+the image: (H // P) * (W // P) patches"). Since adc71468 (error_model/confused_ops.py) named on
+patch-count: "In `num_patches`, the tiling test (the model solution's `check_tiling(H, W, P)`)
+computes `H & P` and `W & P` (bitwise and) where the model solution takes the remainders `H % P`
+and `W % P`: a 16 x 48 image with P = 16, which P tiles, raises ValueError, and an 8 x 2 image
+with P = 4 gets a count. ..."; patchify still gets its checklists (on the 8 x 2 image with P = 4
+its code returns an empty array of shape (0,), which no rewrite reproduces with the rest). Not
+every mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost, the
+mistakes named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': None,
+EXPECT = {'patch-count': 'op:tiling:num_patches:remainder-as-bitwise-and',
           'patchify': None,
           'encoder-block': 'op:skip:encoder_block:skip-layer_norm'}
 
