@@ -26,13 +26,12 @@ import ast
 import re
 import textwrap
 
-from .quotes import Source, cut
-from .steps import own_statements
+from .quotes import Source
+from .steps import own_statements, shown
 
 SAID = re.compile(r"In `(?P<function>[^\W\d]\w*)`(?P<place> \([^()]*(?:\([^()]*\)[^()]*)*\))?, "
                   r"`(?P<call>(?P<callee>[^\W\d]\w*)\([^`]*\))` is given `(?P<b>\w+)` and "
                   r"`(?P<a>\w+)` the other way round: `(?P<swapped>[^`]+)`\.")
-SHOWN = 70  # characters of the student's statement quoted at most
 TRANSPOSES = frozenset({"T", "mT", "transpose", "swapaxes", "moveaxis", "permute_dims",
                         "matrix_transpose"})
 PRODUCTS = frozenset({"matmul", "dot"})
@@ -84,7 +83,7 @@ def scores_line(source: Source, function: str) -> tuple[str, str] | None:
             return None
         for node in _statements(tree):
             if any(_transposed_product(n) for n in ast.walk(node.value)):
-                found.append((name, _shown(text, node)))
+                found.append((name, shown(text, node)))
     return found[0] if len(found) == 1 else None
 
 
@@ -121,9 +120,3 @@ def _statements(tree: ast.AST):
     if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         yield from (n for n in own_statements(function) if isinstance(n, SIMPLE)
                     and n.value is not None)
-
-
-def _shown(text: str, node: ast.stmt) -> str:
-    said = " ".join((ast.get_source_segment(text, node) or ast.unparse(node)).split())
-    return said if len(said) <= SHOWN else cut(said, SHOWN - 3) + "..."
-
