@@ -511,11 +511,14 @@ def test_a_step_applied_after_the_pooling_instead_of_before():
     assert not np.allclose(  # not the pooling alone
         em.rewrite(REFERENCE["vit_forward"], "op:pool:vit_forward:x[0]-mean-after")(image, params),
         want + params["b_head"])
-    assert em.sentence(REFERENCE["vit_forward"], name).startswith(
+    assert em.sentence(REFERENCE["vit_forward"], name).startswith(  # the pooling: the LayerNorm
+        "In `vit_forward`, `x[0]` is read as `x[1:].mean(axis=0)`")  # reads each row alone
+    assert em.sentence(REFERENCE["vit_forward"], name + "-order").startswith(
         "In `vit_forward`, `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling")
     assert {e.detail for e in em.model(REFERENCE["vit_forward"])[1]
             if e.operator == "pool_before_step"} == {
-        f"x[0]-{d}-before-layer_norm" for d in ("mean-after", "mean-all", "mean-with-next")}
+        f"x[0]-{d}-before-layer_norm{order}" for d in ("mean-after", "mean-all", "mean-with-next")
+        for order in ("", "-order")}
 
 
 def test_a_step_after_the_pooling_is_said_in_words_that_read_right_for_every_pooling():
@@ -528,7 +531,8 @@ def test_a_step_after_the_pooling_is_said_in_words_that_read_right_for_every_poo
               "mean-all": "`x.mean(axis=0)`, every row averaged",
               "mean-with-next": "`x[0:2].mean(axis=0)`, rows 0 and 1 averaged"}
     for detail, read in pooled.items():
-        said = em.sentence(vit, f"op:pool_before_step:vit_forward:x[0]-{detail}-before-layer_norm")
+        said = em.sentence(vit, f"op:pool_before_step:vit_forward:x[0]-{detail}-before-layer_norm"
+                                "-order")  # said where the order matters (test_pooling_order.py)
         assert f"`x[0]` is read as {read}" in said, said
         assert said.endswith(", and only that pooled row goes through the step; the lecture runs "
                              "the step on every row and then reads row 0 of its output."), said

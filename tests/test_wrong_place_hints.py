@@ -102,12 +102,29 @@ def _line(snippet: str, text: str) -> int:
 
 
 def test_a_step_a_helper_of_its_own_runs_is_placed_at_that_helpers_line(driver, tmp_path):
-    line = _line(POOLING_HEAD, "normed = layer_norm(pooled, g, bb)")
+    """The pooling's line, not the LayerNorm's after it (blind round 75's b75_11: the norm
+    reads each row alone, the pooling is the mistake)."""
+    line = _line(POOLING_HEAD, "pooled = tokens.mean(axis=0)")
     hints = _hints(driver, tmp_path, POOLING_HEAD, "vit-forward")
     for hint in hints:
         assert hint.startswith(
-            f"In `vit_forward` (in your `_head`, which it calls: line {line}, `normed = "
-            "layer_norm(pooled, g, bb)`), "), hint
+            f"In `vit_forward` (in your `_head`, which it calls: line {line}, `pooled = "
+            "tokens.mean(axis=0)`), "), hint
+        assert "`x[0]` is read as `x.mean(axis=0)`" in hint and "comes after" not in hint, hint
+
+
+def test_a_pooling_line_not_known_for_sure_is_not_said():
+    hint = "In `f`, `x[0]` is read as `x[1:].mean(axis=0)`: the rows after row 0 averaged."
+    one = ("def g(t):\n    p = np.mean(t[num_prefix:], axis=0)\n    return p\n\n"
+           "def f(x):\n    return g(x)\n")
+    assert helper_placed(hint, Source([one], api=frozenset({"f"}))).startswith(
+        "In `f` (in your `g`, which it calls: line 2, `p = np.mean(t[num_prefix:], axis=0)`), ")
+    for code in (  # two reductions over rows in its helpers; one in f itself; a max, not a mean
+            "def g(t):\n    s = t.sum(axis=0)\n    return t.mean(axis=0) / s\n\n"
+            "def f(x):\n    return g(x)\n",
+            "def g(t):\n    return t.mean(axis=0)\n\ndef f(x):\n    return g(x) + x.sum(0)\n",
+            "def g(t):\n    return t.max(axis=0)\n\ndef f(x):\n    return g(x)\n"):
+        assert helper_placed(hint, Source([code], api=frozenset({"f"}))) == hint, code
 
 
 def test_the_same_step_in_the_function_itself_keeps_its_place(driver, tmp_path):

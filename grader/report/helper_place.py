@@ -11,7 +11,12 @@ which it calls: line 108, `x = layer_norm(x, g, b)`), ...", only where that line
 
 - the sentence's first clause quotes a call (the step) that no statement of `f` itself holds,
   and exactly one statement of the helpers `f` calls holds it once each helper's parameters are
-  read as the arguments its caller passes (compared on tokens as quotes.py compares); or
+  read as the arguments its caller passes (compared on tokens as quotes.py compares); a quoted
+  pooling of rows (`x[1:].mean(axis=0)`, which a student spells `x[num_prefix_tokens:].mean(0)`
+  or `np.mean(x, axis=0)`) is looked for as any reduction over the rows (axis 0 or -2): said
+  where `f` itself reduces over rows nowhere and exactly one statement of its helpers does, of
+  the quote's kind (blind round 75's b75_11 was sent to its LayerNorm's line, not its
+  pooling's); or
 - the sentence is about one of `f`'s parameters ("In `f`, `b` is added ..."), which `f` only
   passes on, whole, to helpers of its own (and they to theirs), and one helper alone does
   anything else with it: that helper is said, not a line ("which alone uses `b`"), as which of
@@ -87,6 +92,8 @@ def _step_place(function: str, sentence: str, defined: dict, source: Source):
         if not isinstance(step, ast.Call):
             continue
         chunk, node = defined[function]
+        if (kind := row_reduction(step)) is not None:
+            return _pooling_place(node, kind, defined, source)
         if any(Code(ast.unparse(s)).holds(quote.group(1)) or _makes(s, step, _locals(node))
                for s in _statements(node)):
             return None  # the function's own code makes the step
@@ -95,6 +102,45 @@ def _step_place(function: str, sentence: str, defined: dict, source: Source):
                   or _makes(_bound(s, bound), step, _locals(defined[chain[-1]][1]))]
         return _one(places, defined)
     return None
+
+
+REDUCTIONS = frozenset({"mean", "sum", "max", "min", "average", "nanmean", "median", "amax",
+                        "amin", "nansum", "nanmax", "prod"})
+ROW_AXES = (0, -2)  # of a (T, d) array of tokens: its rows
+_MODULES = frozenset({"np", "numpy", "jnp", "torch"})
+
+
+def row_reduction(call: ast.AST) -> str | None:
+    """The name of the reduction `call` makes over the rows of an array (axis 0 or -2):
+    `x.mean(axis=0)`, `x[1:].mean(0)`, `np.mean(x, axis=0)`, `x.max(-2)`; else None."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in REDUCTIONS):
+        return None
+    module = isinstance(call.func.value, ast.Name) and call.func.value.id in _MODULES
+    given = [k.value for k in call.keywords if k.arg in ("axis", "dim")]
+    at = 1 if module else 0
+    axis = given[0] if given else call.args[at] if len(call.args) > at else None
+    try:
+        value = ast.literal_eval(axis) if axis is not None else None
+    except ValueError:
+        return None
+    return call.func.attr if type(value) is int and value in ROW_AXES else None
+
+
+def _reductions(statement: ast.stmt) -> set[str]:
+    return {kind for n in ast.walk(statement) if (kind := row_reduction(n)) is not None}
+
+
+def _pooling_place(node: ast.FunctionDef, kind: str, defined: dict, source: Source):
+    """The one helper statement that reduces over rows, where `node` itself does nowhere and
+    no other statement of its helpers does, with any reduction (the pooling's line for sure),
+    and that one makes a reduction of `kind`; else None."""
+    if any(_reductions(s) for s in _statements(node)):
+        return None  # the function's own code pools
+    places = [(chain, s) for chain, s, _ in _helper_statements(node, defined, source)
+              if _reductions(s)]
+    found = _one(places, defined)
+    return found if found is not None and kind in _reductions(found[1]) else None
 
 
 def _makes(statement: ast.stmt, step: ast.Call, local: set[str]) -> bool:

@@ -47,6 +47,7 @@ from .offsets import respelled
 from .own_code import owned
 from .quotes import PLACED, Source, attributed, is_fragment, reads_as_theirs
 from .steps import placed
+from .swapped_arguments import swapped_arguments
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 # "the model solution's `...`", "the lecture's step `...`": a quote already said as not theirs
@@ -86,6 +87,7 @@ def _finished(check, source: Source, folder: str | None, spec: str | None):
 
     passes = (  # in this order, each given the hint the one before it gave
         lambda hint: merge_order(hint, source),  # heads merged from another order: its move
+        lambda hint: swapped_arguments(hint, source),  # a swap in a step they have no call of
         lambda hint: respelled(hint, source),  # a diagonal's offset in the student's call
         lambda hint: theirs(hint, source, renamed),  # a constant's range as the student's number
         lambda hint: spelled(hint, source, folder),  # quotes as the student's function spells

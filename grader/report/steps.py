@@ -170,10 +170,11 @@ def statements(text: str | None, arguments: list[str]) -> list[str]:
             if isinstance(target, ast.Name):
                 bound.pop(target.id, None)
                 bound.update({target.id: alias[0]} if alias else {})
-    return [_shown(text, node) for node in found]
+    return [shown(text, node) for node in found]
 
 
-def _shown(text: str, node: ast.stmt) -> str:
+def shown(text: str, node: ast.stmt) -> str:
+    """The statement `node` of `text` as written, on one line, cut to SHOWN characters."""
     said = " ".join((ast.get_source_segment(text, node) or ast.unparse(node)).split())
     return said if len(said) <= SHOWN else cut(said, SHOWN - 3) + "..."
 

@@ -1,6 +1,7 @@
 """Operators on where a step reads, in which order the steps run and how far they stride: the
-reference's steps each right, but a row read as an average of rows, a step applied after the
-pooling instead of before it, a stride kept on one axis only. Each is an operator as in
+reference's steps each right, but an activation inserted before a step, a bias after it, a step
+applied twice, a sum before a concatenation, a mask after the softmax (a row read as a pooling
+of rows: poolings.py, listed here). Each is an operator as in
 operators.py (`f(context, node) -> iterator of Change`); OPERATORS lists them in the order
 tried, after operators.OPERATORS (the error model tries both).
 """
@@ -16,129 +17,9 @@ from . import change
 from .activations import ACTIVATIONS
 from .change import Change, Context, Replaced, callee, code, parameters_of, slug, where, with_first
 from .operators import ACTIVATION_CALLS
+from .poolings import pool, pool_before_step, step_name
 from .terms import first_row_again, first_row_to_the_rest
 from .tree import PREFIX
-
-
-def _row(node: ast.AST) -> int | None:
-    """k for a read `x[k]` of a name's row (k a non-negative integer), else None."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant)):
-        return None
-    k = node.slice.value
-    return k if isinstance(k, int) and not isinstance(k, bool) and k >= 0 else None
-
-
-def _mean_of_rows(name: str, lower: int | None, upper: int | None, how="mean") -> ast.AST:
-    """`name[lower:upper].mean(axis=0)` (`name.mean(axis=0)` for every row), or `.max(axis=0)`,
-    or `0.5 * (... .mean(axis=0) + ... .max(axis=0))` (how: 'mean', 'max', 'avgmax')."""
-    rows = ast.Name(name, ast.Load())
-    if lower is not None or upper is not None:
-        rows = ast.Subscript(rows, ast.Slice(None if lower is None else ast.Constant(lower),
-                                             None if upper is None else ast.Constant(upper)),
-                             ast.Load())
-    if how == "avgmax":
-        return ast.BinOp(ast.Constant(0.5), ast.Mult(), ast.BinOp(
-            _mean_of_rows(name, lower, upper), ast.Add(), _mean_of_rows(name, lower, upper, "max")))
-    return ast.Call(ast.Attribute(rows, how, ast.Load()), [],
-                    [ast.keyword("axis", ast.Constant(0))])
-
-
-def _poolings(k: int) -> list[tuple[str, str, int | None, int | None, str]]:
-    """(detail, words, lower, upper, how) of each pooling read where row k is meant."""
-    after, n = f"the rows after row {k}", None
-    return [("mean-after", f"{after} averaged (average pooling of the other tokens, as timm's "
-                           "global_pool='avg')", k + 1, n, "mean"),
-            ("mean-all", "every row averaged (average pooling of all the tokens)", n, n, "mean"),
-            ("mean-with-next", f"rows {k} and {k + 1} averaged (as DeiT's head averages its "
-                               "[CLS] and distillation tokens)", k, k + 2, "mean"),
-            ("max-all", "each column's largest value over every row (max pooling of all the "
-                        "tokens)", n, n, "max"),
-            ("avgmax-after", f"the mean and the maximum of {after} averaged (timm's "
-                             "global_pool='avgmax')", k + 1, n, "avgmax")]
-
-
-def pool(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A row read as a pooling of rows: `x[0]` as `x[1:].mean(axis=0)` (timm's avg pool),
-    `x.mean(axis=0)`, `x[0:2].mean(axis=0)`, `x.max(axis=0)` or timm's avgmax of `x[1:]`."""
-    k = _row(node)
-    if k is None:
-        return
-    name = node.value.id
-    for detail, words, lower, upper, how in _poolings(k):
-        new = _mean_of_rows(name, lower, upper, how)
-        yield Change(f"{name}[{k}]-{detail}",
-                     f"In {where(context)}, `{code(node)}` is read as `{code(new)}`: "
-                     f"{words}, instead of row {k} alone.",
-                     lambda n, lower=lower, upper=upper, how=how: _mean_of_rows(
-                         n.value.id, lower, upper, how))
-
-
-def _in_place_step(statement: ast.stmt) -> tuple[str, ast.Call] | None:
-    """(n, the call) for a statement `n = step(n, ...)`: a step applied to n, kept as n."""
-    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Call)
-            and statement.value.args and isinstance(statement.value.args[0], ast.Name)
-            and statement.value.args[0].id == statement.targets[0].id):
-        return statement.targets[0].id, statement.value
-    return None
-
-
-def _row_reads(statement: ast.stmt, name: str) -> list[ast.Subscript]:
-    return [n for n in ast.walk(statement) if _row(n) is not None and n.value.id == name]
-
-
-def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.AST | None:
-    """`body_owner` with statement `index` (`x = step(x, ...)`) taken away and the next
-    statement's row read of x replaced by `step(<the rows pooled>, ...)`; None when an edit
-    below took away what this one moves."""
-    body = body_owner.body
-    found = _in_place_step(body[index]) if index + 1 < len(body) else None
-    following = copy.deepcopy(body[index + 1]) if found else None
-    reads = _row_reads(following, found[0]) if found else []
-    if len(reads) != 1 or reads[0].slice.value != k:
-        return None
-    name, step = found
-    pooled = ast.Call(step.func, [_mean_of_rows(name, lower, upper), *step.args[1:]],
-                      step.keywords)
-    following = Replaced(reads[0], pooled).visit(following)
-    new = copy.copy(body_owner)
-    new.body = [*body[:index], following, *body[index + 2:]]
-    return new
-
-
-def pool_before_step(context: Context, node: ast.AST) -> Iterator[Change]:
-    """Normalise then pool as pool then normalise: `x = layer_norm(x, ...)` then `x[0]` as
-    `layer_norm(x[1:].mean(axis=0), ...)` (timm's global_pool='avg' with its fc_norm). A row
-    read after a step made per row is the same either way: this applies with a pooling only."""
-    body = getattr(node, "body", None)
-    if not isinstance(body, list):
-        return
-    for index, statement in enumerate(body[:-1]):
-        found = _in_place_step(statement)
-        reads = _row_reads(body[index + 1], found[0]) if found else []
-        if len(reads) != 1:
-            continue
-        name, step = found
-        k = reads[0].slice.value
-        for detail, words, lower, upper, _ in [p for p in _poolings(k) if p[-1] == "mean"]:
-            pooled = _mean_of_rows(name, lower, upper)
-            yield Change(f"{name}[{k}]-{detail}-before-{_step_name(context, step)}",
-                         f"In {where(context)}, `{code(step)}` comes after a pooling: "
-                         f"`{code(reads[0])}` is read as `{code(pooled)}`, {words}, and only "
-                         f"that pooled row goes through the step; the lecture runs the step on "
-                         f"every row and then reads row {k} of its output.",
-                         lambda n, index=index, k=k, lower=lower, upper=upper: _pooled_first(
-                             n, index, k, lower, upper))
-
-
-def _step_name(context: Context, call: ast.Call) -> str:
-    """A step's name in a mistake's name: its instance's label (`layer_norm`, `linear.2`)."""
-    func = call.func
-    if isinstance(func, ast.Name) and func.id in context.instance.children:
-        return context.instance.children[func.id].path.rsplit("/", 1)[-1]
-    return code(func).replace(".", "-")
-
 
 # name -> (words, function): the activations a port brings along where the lecture has none
 INSERTED = {"tanh": ("tanh (as HF's ViTPooler does)", np.tanh),
@@ -163,7 +44,7 @@ def activation_inserted(context: Context, node: ast.AST) -> Iterator[Change]:
         return  # a size (the mask's T = x.shape[-2]), not an array a step transforms
     for name, (words, function) in INSERTED.items():
         bound = f"{PREFIX}inserted_{name}"
-        yield Change(f"{name}-before-{_step_name(context, node)}",
+        yield Change(f"{name}-before-{step_name(context, node)}",
                      f"In {where(context)}, `{code(node.args[0])}` goes through {words} before "
                      f"the step `{code(node)}`: the lecture has no activation there.",
                      lambda n, bound=bound: with_first(n, ast.Call(ast.Name(bound, ast.Load()),
@@ -210,7 +91,7 @@ def applied_twice(context: Context, node: ast.AST) -> Iterator[Change]:
         new.value = with_first(n.value, copy.deepcopy(n.value))
         return new
 
-    yield Change(f"{_step_name(context, node.value)}-twice",
+    yield Change(f"{step_name(context, node.value)}-twice",
                  f"In {where(context)}, the step `{code(node.value)}` is applied twice: its "
                  f"output goes through it again.", twice)
 
