@@ -15,8 +15,11 @@ Grader: at blind time (db1f63a6) and now, 89/110. Mistake 2 named on kernel-stri
 left out the bias: every output channel o gets + b[o]."). Mistake 1 judged partly named on
 multi-head-attention and no-causal-mask: "In `self_attention`, the model solution's
 `attention(q, k, v, mask)` is given `k` and `q` the other way round": the swap is right, but
-said through a helper the student does not have; not told yet: the fault is line 143, in
-`single_head_attention`. Not every mistake named, so in unnamed/.
+said through a helper the student does not have. Since 0848621f (report/swapped_arguments.py)
+said in the student's terms, at its own line: "In `self_attention`, the attention scores are
+computed as K Q^T, the keys times the transposed queries (at your line `attention_weights = k @
+q.T * head_size ** -0.5` in your `single_head_attention`), where Q K^T belongs: ...". Every
+mistake named: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'conv_bias_forgotten',

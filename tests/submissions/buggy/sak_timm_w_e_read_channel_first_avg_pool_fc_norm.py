@@ -17,8 +17,12 @@ Grader: at blind time (db1f63a6) and now, 93/110. Mistake 1 named on linear-patc
 on vit-forward, judged partly named: "In `vit_forward` (in your `forward_head` ... line 159,
 `x = layer_norm(...)`) ... comes after a pooling: `x[0]` is read as `x[1:].mean(axis=0)`...":
 "It names the pooling, but it cites line 159 (fc_norm), not line 158 (the pool). It also presents
-the norm/pool order as the issue, and that order changes nothing." Not told yet: the pooling as
-the fault, at its own line. Not every mistake named, so in unnamed/.
+the norm/pool order as the issue, and that order changes nothing." Since 0848621f
+(error_model/poolings.py, report/helper_place.py) named at the pooling's own line, the order
+said as no part of it: "In `vit_forward` (in your `forward_head`, which it calls: line ...,
+`x = x[num_prefix_tokens:].mean(axis=0)...`), `x[0]` is read as `x[1:].mean(axis=0)`: ... that
+pooled row then goes through `layer_norm(...)`, and that order is no part of the mistake (row 0
+read before that step or after it gives the same)." Every mistake named: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'linear-patch-embed': 'linear_embed_channel_first',
