@@ -22,8 +22,9 @@ from .evidence import agree, fresh
 from .tree import Edit, Site, build, compile_with, nodes
 
 
-def _row(node: ast.AST) -> int | None:
-    """k for a read `x[k]` of a name's row (k a non-negative integer), else None."""
+def row_read(node: ast.AST) -> int | None:
+    """k for a read `x[k]` of a name's row (k a non-negative integer), else None (readouts.py
+    reads rows so too)."""
     if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
             and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant)):
         return None
@@ -63,7 +64,7 @@ def _poolings(k: int) -> list[tuple[str, str, int | None, int | None, str]]:
 def pool(context: Context, node: ast.AST) -> Iterator[Change]:
     """A row read as a pooling of rows: `x[0]` as `x[1:].mean(axis=0)` (timm's avg pool),
     `x.mean(axis=0)`, `x[0:2].mean(axis=0)`, `x.max(axis=0)` or timm's avgmax of `x[1:]`."""
-    k = _row(node)
+    k = row_read(node)
     if k is None:
         return
     name = node.value.id
@@ -87,7 +88,7 @@ def _in_place_step(statement: ast.stmt) -> tuple[str, ast.Call] | None:
 
 
 def _row_reads(statement: ast.stmt, name: str) -> list[ast.Subscript]:
-    return [n for n in ast.walk(statement) if _row(n) is not None and n.value.id == name]
+    return [n for n in ast.walk(statement) if row_read(n) is not None and n.value.id == name]
 
 
 def _pooled_first(body_owner: ast.AST, index: int, k: int, lower, upper) -> ast.AST | None:

@@ -20,15 +20,7 @@ import copy
 from collections.abc import Iterator
 
 from .change import Change, Context, code, where
-
-
-def _row_read(node: ast.AST) -> int | None:
-    """k for a read `x[k]` of a name's row (k a non-negative integer), else None."""
-    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
-            and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Constant)):
-        return None
-    k = node.slice.value
-    return k if isinstance(k, int) and not isinstance(k, bool) and k >= 0 else None
+from .poolings import row_read
 
 
 def _plus_mean_after(node: ast.Subscript) -> ast.BinOp:
@@ -44,7 +36,7 @@ def _plus_mean_after(node: ast.Subscript) -> ast.BinOp:
 def row_plus_pooling(context: Context, node: ast.AST) -> Iterator[Change]:
     """A row read as itself plus the average of the rows after it: `x[0]` as `x[0] +
     x[1:].mean(axis=0)` (a CLS + GAP head). Only in the checked function's own code."""
-    k = _row_read(node)
+    k = row_read(node)
     if k is None or "/" in context.instance.path:
         return
     new = _plus_mean_after(node)
@@ -84,7 +76,7 @@ def head_plus_others(context: Context, node: ast.AST) -> Iterator[Change]:
     call the checked function returns itself, on a row it reads by an integer."""
     if not (isinstance(node, ast.Call) and "/" not in context.instance.path and node.args
             and isinstance(node.func, ast.Name) and node.func.id in context.instance.children
-            and _row_read(node.args[0]) is not None
+            and row_read(node.args[0]) is not None
             and _returned(context.instance.node, node)):
         return
     k, name = node.args[0].slice.value, node.args[0].value.id
