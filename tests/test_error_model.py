@@ -7001,6 +7001,23 @@ def test_an_output_grid_counted_without_its_plus_one():
     assert all(np.allclose(right(*case), conv(*case)) for case in even + told)
 
 
+def test_an_output_grid_transposed():
+    """The grid of windows swapped to (W', H') before the kernel meets it (grid_sides.py's
+    grid_transposed): transposed values on a square grid, the other shape elsewhere; named as
+    that on a square case alone too (its values are the transpose's and nothing else's)."""
+    rng = np.random.default_rng(49)
+    name = "op:grid_transposed:conv_patch_embed:windows-grid-transposed"
+    conv = REFERENCE["conv_patch_embed"]
+    square = (rng.normal(size=(4, 4, 1)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 2)
+    wide = (rng.normal(size=(8, 12, 3)), rng.normal(size=(4, 4, 3, 2)), rng.normal(size=2), 4)
+    student = functools.partial(_conv_by_window_count, plus=1, transposed=True)
+    for cases in ([square, wide], [square]):
+        found = em.search(conv, _calls_raising(conv, student, cases), 0, same)
+        assert found is not None and found.name == name, found
+        assert "rows and columns" in found.sentence and "(W', H')" in found.sentence
+    assert student(*wide).shape == (3, 2, 2)
+
+
 def _conv_bias_channels_first(image, K, b, stride, *, batched=True, kept=False):
     """ramisa2108/CNN-From-Scratch-With-Numpy's Convolution.forward for one image: the windows
     of the (1, C, H, W) image contracted by einsum into (1, d, H', W'), `+ b` there (`batched`;
