@@ -39,9 +39,9 @@ def count_without_plus_one(context: Context, node: ast.AST) -> Iterator[Change]:
         f"{node.value.id}-grid-count-without-plus-one",
         f"In {where(context)}, the output grid is counted `(H - k) // stride` by `(W - k) // "
         f"stride`, without the `+ 1`: that counts the strides from the first window to the last, "
-        f"one fewer than the windows, so the last row and column of windows are never read, and a kernel as tall or as wide as the image gives an empty "
-        f"output. Count the windows that fit as `(H - k) // stride + 1` down and `(W - k) // "
-        f"stride + 1` across.",
+        f"one fewer than the windows, so the last row and column of windows are never read, "
+        f"and a kernel as tall or as wide as the image gives an empty output. Count the windows "
+        f"that fit as `(H - k) // stride + 1` down and `(W - k) // stride + 1` across.",
         _last_dropped)
 
 
