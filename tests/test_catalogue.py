@@ -631,6 +631,29 @@ def test_right_values_in_another_shape_are_observed_where_nothing_names_them():
     assert told(expected.transpose(1, 0, 2)).misconception == "axes_reordered"
 
 
+def test_right_values_transposed_in_the_same_shape_are_observed():
+    """b75_14's visible case: a convolution's (2, 2, 3) output with its rows and columns swapped
+    has the expected shape; said as the transpose it is (what the hidden case of another shape
+    says), not left to the checklist. A value no transpose gives is not."""
+    expected = np.arange(12, dtype=float).reshape(2, 2, 3)
+    check = SimpleNamespace(function="conv_patch_embed", compare=None, hidden=False,
+                            reference_name="conv_patch_embed",
+                            api=SimpleNamespace(params=lambda name: ("image", "K", "b", "stride")))
+    planned = SimpleNamespace(expectation=lambda: (expected, None), args=(), kwargs={})
+    result = CheckResult("c", 2, 0, "failed", "m", hint="the checklist", hint_kind=CHECKLIST)
+
+    def told(got):
+        return described(result, check, planned, SimpleNamespace(status="ok", value=got))
+
+    swapped = told(expected.transpose(1, 0, 2))
+    assert swapped.misconception == "axes_reordered" and swapped.hint_kind == OBSERVATION
+    assert swapped.hint == ("Your `conv_patch_embed` returns the expected values with their "
+                            "axes in another order, as `value.transpose(1, 0, 2)` gives them.")
+    other = expected.copy()
+    other[0, 1, 0] = 100.0
+    assert told(other).hint_kind != OBSERVATION or told(other).misconception != "axes_reordered"
+
+
 def test_a_flatten_in_another_order_and_windows_are_named_together(graded):
     """b24_07: Qwen2-VL's patchify flattens each patch channel first and groups the patches
     2 x 2 before raster order. Until session 16 no rewrite explained both and the raster-order

@@ -6962,6 +6962,66 @@ def test_an_output_grid_ended_by_the_tiling_remainder(short):
     assert found is None or "grid_end_from_remainder" not in found.name, found
 
 
+def _conv_by_window_count(image, K, b, stride, *, plus=0, transposed=False):
+    """A loop convolution over a buffer of `(H - k) // stride + plus` by `(W - k) // stride +
+    plus` windows, each flattened and multiplied with the kernel (harahu/ocr-chars'
+    sliding_window.py with plus=0: the count without its `+ 1`); `transposed`: the grid of
+    windows swapped to (W', H') before the product (fsdl-text-recognizer's slide_window,
+    `transpose(patches, (0, 2, 1, 3))`)."""
+    x = np.asarray(image, dtype=float)
+    H, W, C = x.shape
+    k = K.shape[0]
+    rows, columns = (H - k) // stride + plus, (W - k) // stride + plus
+    patches = np.zeros((rows, columns, k * k * C))
+    for i in range(rows):
+        for j in range(columns):
+            patches[i, j] = x[i * stride:i * stride + k, j * stride:j * stride + k].reshape(-1)
+    if transposed:
+        patches = patches.transpose(1, 0, 2)
+    return patches @ K.reshape(k * k * C, -1) + b
+
+
+def test_an_output_grid_counted_without_its_plus_one():
+    """`(H - k) // stride` windows down and across (grid_count.py): the last row and column
+    lost, a kernel as tall as the image an empty output; named where a case tells it from
+    `(H - k + 1) // stride` (windows.py's count_floored: (H - k) % stride == stride - 1) and
+    from loops over `range(0, H - k, stride)` collected (range_one_short: a stride that does not
+    divide H - k), never where none does. The count with its `+ 1` is right."""
+    rng = np.random.default_rng(48)
+    name = "op:grid_count_without_plus_one:conv_patch_embed:windows-grid-count-without-plus-one"
+    conv = REFERENCE["conv_patch_embed"]
+    even = [(rng.normal(size=(4, 4, 1)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 2),
+            (rng.normal(size=(8, 12, 3)), rng.normal(size=(4, 4, 3, 2)), rng.normal(size=2), 4)]
+    told = [(rng.normal(size=(7, 9, 2)), rng.normal(size=(2, 2, 2, 2)), rng.normal(size=2), 2),
+            (rng.normal(size=(5, 5, 2)), rng.normal(size=(5, 5, 2, 1)), rng.normal(size=1), 2)]
+    calls = _calls_raising(conv, _conv_by_window_count, even + told)
+    assert calls[3].got.shape == (0, 0, 1)  # k = H: no window at all
+    found = em.search(conv, calls, 0, same)
+    assert found is not None and found.name == name, found
+    assert "without the `+ 1`" in found.sentence and "`(H - k) // stride + 1`" in found.sentence
+    found = em.search(conv, _calls_raising(conv, _conv_by_window_count, even), 0, same)
+    assert found is None or "grid_count" not in found.name, found  # count_floored's values too
+    right = functools.partial(_conv_by_window_count, plus=1)
+    assert all(np.allclose(right(*case), conv(*case)) for case in even + told)
+
+
+def test_an_output_grid_transposed():
+    """The grid of windows swapped to (W', H') before the kernel meets it (grid_sides.py's
+    grid_transposed): transposed values on a square grid, the other shape elsewhere; named as
+    that on a square case alone too (its values are the transpose's and nothing else's)."""
+    rng = np.random.default_rng(49)
+    name = "op:grid_transposed:conv_patch_embed:windows-grid-transposed"
+    conv = REFERENCE["conv_patch_embed"]
+    square = (rng.normal(size=(4, 4, 1)), rng.normal(size=(2, 2, 1, 3)), rng.normal(size=3), 2)
+    wide = (rng.normal(size=(8, 12, 3)), rng.normal(size=(4, 4, 3, 2)), rng.normal(size=2), 4)
+    student = functools.partial(_conv_by_window_count, plus=1, transposed=True)
+    for cases in ([square, wide], [square]):
+        found = em.search(conv, _calls_raising(conv, student, cases), 0, same)
+        assert found is not None and found.name == name, found
+        assert "rows and columns" in found.sentence and "(W', H')" in found.sentence
+    assert student(*wide).shape == (3, 2, 2)
+
+
 def _conv_bias_channels_first(image, K, b, stride, *, batched=True, kept=False):
     """ramisa2108/CNN-From-Scratch-With-Numpy's Convolution.forward for one image: the windows
     of the (1, C, H, W) image contracted by einsum into (1, d, H', W'), `+ b` there (`batched`;

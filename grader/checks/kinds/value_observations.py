@@ -63,6 +63,10 @@ def described(result, check, planned, outcome, ran=()):
         if words:
             return replace(result, hint=f"Your `{check.function}` returns {words}",
                            misconception=name, hint_kind=OBSERVATION)
+    swapped = None if generalised else _transposed(expected, got, how)
+    if swapped:  # after the others: what they said of such values before is kept
+        return replace(result, hint=f"Your `{check.function}` returns {swapped}",
+                       misconception="axes_reordered", hint_kind=OBSERVATION)
     return result
 
 
@@ -132,6 +136,22 @@ def _shaped(expected, got, how, shapes: bool = True) -> tuple[str, str] | None:
             if moved.shape == got.shape and agrees(moved, got, how):
                 return "axes_reordered", (f"the expected values with their axes in another "
                                           f"order, as `value.transpose{axes}` gives them{sizes}.")
+    return None
+
+
+def _transposed(expected, got, how) -> str | None:
+    """The words when `got`, of the expected shape, holds the expected values with two or more
+    of its axes of one length in another order (a convolution's square grid with its rows and
+    columns swapped), as `_shaped` says of another shape: a transpose that changes `expected`;
+    None otherwise. Arrays of up to 4 axes."""
+    if expected.ndim > 4 or got.size < 2:
+        return None
+    for axes in itertools.permutations(range(expected.ndim)):
+        moved = expected.transpose(axes)
+        if (moved.shape == got.shape and axes != tuple(range(expected.ndim))
+                and not agrees(moved, expected, how) and agrees(moved, got, how)):
+            return (f"the expected values with their axes in another order, as "
+                    f"`value.transpose{axes}` gives them.")
     return None
 
 

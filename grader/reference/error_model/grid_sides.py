@@ -14,6 +14,12 @@ the windows read the wrong pixels; when H > W the last rows' indices run past th
 flat array, numpy's IndexError ("index 34 is out of bounds for axis 0 with size 30"), or into
 the next plane.
 
+`grid_transposed`: the grid of windows laid out (W', H'), its rows and columns swapped before
+the kernel meets it (fsdl-text-recognizer's `slide_window`, `tf.transpose(patches, (0, 2, 1,
+3))`, ported to one image, blind round 75's b75_14): the output holds the window at row i,
+column j at [j, i]: transposed values where H' == W' (but a 1 x 1 grid), the shape (W', H', d)
+elsewhere.
+
 Operators as in operators.py (`f(context, node) -> iterator of Change`).
 """
 from __future__ import annotations
@@ -121,4 +127,22 @@ def row_stride_from_height(context: Context, node: ast.AST) -> Iterator[Change]:
         ((bound, rows_strided_by_height),))
 
 
-OPERATORS = {"grid_swapped": grid_swapped, "row_stride_from_height": row_stride_from_height}
+def grid_transposed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The grid of windows transposed, `windows[::s, ::s].swapaxes(0, 1)`: the output (W', H',
+    d), window (i, j)'s result at [j, i]."""
+    if grid_read(context.instance.node, node) is None:
+        return
+    yield Change(
+        f"{node.value.id}-grid-transposed",
+        f"In {where(context)}, the grid of windows has its rows and columns swapped, laid out "
+        f"(W', H') where (H', W') belongs (a transpose of the windows' first two axes, as code "
+        f"that lists windows column by column does): the result of the window at row i, column "
+        f"j lands at [j, i], so the output is (W', H', d), its values transposed even where "
+        f"H' == W'. Keep the windows' grid as (H', W'): row i of the output from the windows "
+        f"starting at row i * stride.",
+        lambda n: ast.Call(ast.Attribute(n, "swapaxes", ast.Load()),
+                           [ast.Constant(0), ast.Constant(1)], []))
+
+
+OPERATORS = {"grid_swapped": grid_swapped, "row_stride_from_height": row_stride_from_height,
+             "grid_transposed": grid_transposed}

@@ -25,6 +25,7 @@ from . import (
     floored_max,
     forward,
     fused,
+    grid_count,
     grid_cuts,
     grid_end,
     grid_sides,
@@ -82,7 +83,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
-           logsumexp, output_prefix, grid_sides, square_grid,
+           logsumexp, output_prefix, grid_sides, square_grid, grid_count,
            column_major, clamped, rolled_rows, call_eps, leading_axes,
            item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
