@@ -16,11 +16,14 @@ Grader: at blind time (db1f63a6) and now, 101/110. Mistake 1 named on patch-coun
 H == W)"). Mistake 2 judged partly named: the visible square case gets only kernel-stride's
 checklist, the hidden case the observation "Your `conv_patch_embed` returns the expected values
 with their axes in another order, as `value.transpose(1, 0, 2)` gives them"; not told yet: the
-transpose in `slide_window` (line 69). Not every mistake named, so in unnamed/.
+transpose in `slide_window` (line 69). Since 70c39e23 (error_model/grid_sides.grid_transposed)
+named on both convolution checks: "In `conv_patch_embed`, the grid of windows has its rows and
+columns swapped, laid out (W', H') where (H', W') belongs ...". Every mistake named: in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
-          'kernel-stride': None}
+          'kernel-stride': 'op:grid_transposed:conv_patch_embed:windows-grid-transposed'}
 
 
 def num_patches(H, W, P):

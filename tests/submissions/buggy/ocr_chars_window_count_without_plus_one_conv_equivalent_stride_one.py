@@ -14,10 +14,15 @@ Grader: at blind time (db1f63a6) and now, 102/110. Mistake 2 named on kernel-str
 ("Stride 1 slides the kernel one pixel at a time ... stride P."). Mistake 1 not told: the output
 shows the shapes, expected (2, 2, 3), got (1, 1, 3), with kernel-stride's checklist ("... with
 H' = (H - k) // stride + 1 ..."); nothing says the + 1 is missing in `sliding_window_patches`.
-Not every mistake named, so in unnamed/.
+Since 70c39e23 (error_model/grid_count.py) named on kernel-stride's two convolution checks: "In
+`conv_patch_embed`, the output grid is counted `(H - k) // stride` by `(W - k) // stride`,
+without the `+ 1`: ..." (said of `conv_patch_embed`, whose helper holds it). Every mistake named:
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': 'conv_equivalent_stride_one'}
+# the window count's mistake, on the same exercise's convolution checks
+ALIASES = ('op:grid_count_without_plus_one:conv_patch_embed:windows-grid-count-without-plus-one',)
 
 
 def conv_patch_embed(image, K, b, stride):
