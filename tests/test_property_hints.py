@@ -298,3 +298,37 @@ def test_a_one_pass_variance_in_float64_is_a_named_mistake_not_the_float64_check
     assert result.status == FAILED and result.hint_kind == MISTAKE
     assert result.misconception == "layer_norm_one_pass_variance"
     assert "mean(x**2) - mean(x)**2" in result.hint and result.hint != check.hint
+
+
+def _normalised_first(x, p, heads, causal=False):  # a LayerNorm on x inside self_attention
+    x = np.asarray(x, dtype=float)
+    x = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6)
+    return REFERENCE["self_attention"](x, p, heads, causal=causal)
+
+
+def _causal_then_normalised(x, p, heads, causal=False):  # GPT's mask and the LayerNorm above
+    return _normalised_first(x, p, heads, causal=True)
+
+
+@pytest.mark.parametrize("attend, mask", [(_normalised_first, False),
+                                          (_causal_then_normalised, True)])
+def test_a_mask_is_claimed_only_where_a_larger_change_of_the_last_token_is_unseen_too(attend,
+                                                                                      mask):
+    """Round 76 (b76_08): a LayerNorm on x maps each row of a d=2 input to about (1, -1) or
+    (-1, 1), so a random new last row can leave every output unchanged with no mask at all.
+    "Token 0 cannot see the last token ... GPT's causal mask" is said only when a change of the
+    last row that no normalisation hides (its differences from its mean reversed and scaled up)
+    leaves token 0's output unchanged in every trial too; else what was observed, no mask."""
+    exercises, errors = load_specs(EXERCISES)
+    assert not errors
+    check = next(c for e in exercises for c in e.checks if isinstance(c, PropertyCheck)
+                 and c.property_name == "no_causal_mask_by_default")
+    result = check.grade(None, LocalWorker({"self_attention": attend}), None)
+    assert result.status == FAILED
+    if mask:
+        assert result.misconception == "gpt_causal_mask" and result.hint == check.hint
+        assert "cannot see the last token" in result.message
+    else:
+        assert result.misconception is None and result.hint_kind == OBSERVATION
+        text = result.message + result.hint
+        assert "mask" not in text and "cannot see" not in text
