@@ -241,18 +241,24 @@ def _attends_itself(x, p, heads, causal=False):  # yipkingster/ml's split_heads 
     return (x @ p["Wv"] + p["bv"]) @ p["Wo"] + p["bo"]
 
 
-@pytest.mark.parametrize("attend, causal", [(_attends_itself, False), (_masked, True)])
-def test_no_causal_mask_is_claimed_only_where_tokens_see_earlier_ones(attend, causal):
-    """A code whose tokens see no other token fails "the first token sees the last one" as a
-    causal mask does, but its checklist's "that is GPT's causal mask" would be untrue: changing
-    x[0] changes no other row either, so the property says that instead, and names no mask; a
-    causal mask (every token sees token 0) keeps the spec's checklist and gpt_causal_mask."""
+def _graded_first_sees_last(attend):
+    """(check, its failed result) of no-causal-mask's default check on `attend`."""
     exercises, errors = load_specs(EXERCISES)
     assert not errors
     check = next(c for e in exercises for c in e.checks if isinstance(c, PropertyCheck)
                  and c.property_name == "no_causal_mask_by_default")
     result = check.grade(None, LocalWorker({"self_attention": attend}), None)
     assert result.status == FAILED
+    return check, result
+
+
+@pytest.mark.parametrize("attend, causal", [(_attends_itself, False), (_masked, True)])
+def test_no_causal_mask_is_claimed_only_where_tokens_see_earlier_ones(attend, causal):
+    """A code whose tokens see no other token fails "the first token sees the last one" as a
+    causal mask does, but its checklist's "that is GPT's causal mask" would be untrue: changing
+    x[0] changes no other row either, so the property says that instead, and names no mask; a
+    causal mask (every token sees token 0) keeps the spec's checklist and gpt_causal_mask."""
+    check, result = _graded_first_sees_last(attend)
     if causal:
         assert result.misconception == "gpt_causal_mask" and result.hint == check.hint
     else:
@@ -298,3 +304,32 @@ def test_a_one_pass_variance_in_float64_is_a_named_mistake_not_the_float64_check
     assert result.status == FAILED and result.hint_kind == MISTAKE
     assert result.misconception == "layer_norm_one_pass_variance"
     assert "mean(x**2) - mean(x)**2" in result.hint and result.hint != check.hint
+
+
+def _normalised_first(x, p, heads, causal=False):  # a LayerNorm on x inside self_attention
+    x = np.asarray(x, dtype=float)
+    x = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6)
+    return REFERENCE["self_attention"](x, p, heads, causal=causal)
+
+
+def _causal_then_normalised(x, p, heads, causal=False):  # GPT's mask and the LayerNorm above
+    return _normalised_first(x, p, heads, causal=True)
+
+
+@pytest.mark.parametrize("attend, mask", [(_normalised_first, False),
+                                          (_causal_then_normalised, True)])
+def test_a_mask_is_claimed_only_where_a_larger_change_of_the_last_token_is_unseen_too(attend,
+                                                                                      mask):
+    """Round 76 (b76_08): a LayerNorm on x maps each row of a d=2 input to about (1, -1) or
+    (-1, 1), so a random new last row can leave every output unchanged with no mask at all.
+    "Token 0 cannot see the last token ... GPT's causal mask" is said only when a change of the
+    last row that no normalisation hides (its differences from its mean reversed and scaled up)
+    leaves token 0's output unchanged in every trial too; else what was observed, no mask."""
+    check, result = _graded_first_sees_last(attend)
+    if mask:
+        assert result.misconception == "gpt_causal_mask" and result.hint == check.hint
+        assert "cannot see the last token" in result.message
+    else:
+        assert result.misconception is None and result.hint_kind == OBSERVATION
+        text = result.message + result.hint
+        assert "mask" not in text and "cannot see" not in text

@@ -15,6 +15,7 @@ from .block_params import ATTENTION_KEYS, BLOCK_KEYS, random_block_params
 from .compare import as_array
 from .describe import describe
 from .digits_lost import digits_lost
+from .last_token_probe import last_token_seen
 from .property_calls import Answers, PropertyContext, StudentCallFailed, Verdict
 from .property_named import NAMED
 
@@ -309,18 +310,20 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
         if problem:
             return problem
         if close(np.asarray(out_changed)[0], np.asarray(out)[0], rtol=1e-6, atol=1e-9):
-            message = (f"with x of shape {x.shape} and heads={heads}, changing the last token "
-                       f"x[-1] left the first token's output {function}(x, p, heads)[0] "
-                       "unchanged: token 0 cannot see the last token")
+            observed = (f"with x of shape {x.shape} and heads={heads}, changing the last token "
+                        f"x[-1] left the first token's output {function}(x, p, heads)[0] "
+                        "unchanged")
+            message = observed + ": token 0 cannot see the last token"
             calls = [c for x, changed, p, heads in trials for c in ((x, p, heads),
                                                                      (changed, p, heads))]
             hidden = close(np.asarray(out_changed)[:-1], np.asarray(out)[:-1], rtol=1e-6,
                            atol=1e-9)  # no token before the last one sees it
             return _causal_by_default(ctx, function, calls, answers, message, lambda got: not any(
                 close(np.asarray(got[2 * j + 1])[0], np.asarray(got[2 * j])[0], rtol=1e-6,
-                      atol=1e-9) for j in range(len(trials)))) or (hidden and _first_unseen(
-                    ctx, function, trials[i], out, message)) or Verdict(
-                False, message, misconception="gpt_causal_mask" if hidden else None)
+                      atol=1e-9) for j in range(len(trials)))) or last_token_seen(
+                ctx, function, trials, answers, lambda a, b: close(a, b, rtol=1e-6, atol=1e-9),
+                observed) or (hidden and _first_unseen(ctx, function, trials[i], out, message)) \
+                or Verdict(False, message, misconception="gpt_causal_mask" if hidden else None)
     return Verdict(True)
 
 
