@@ -12,9 +12,11 @@ checklists, no-causal-mask's causal checks only "fix it there first" observation
 no-causal-mask's "by default, the first token sees the last one" was told a hint the judge found
 WRONG: "Token 0 cannot see the last token. If no token sees the ones after it, that is GPT's
 causal mask ...", where with causal=False the code applies no mask; its inner layer_norm maps
-each row of the d=2 input to about +-1, so changing x[-1] does not change the normalised row (a
-fix is being made as this is written). Not every mistake named (and a hint wrong), so in
-unnamed/; EXPECT holds what must hold today: the points lost, no mistake named.
+each row of the d=2 input to about +-1, so changing x[-1] does not change the normalised row.
+Mended since 4d086a35 (checks/last_token_probe.py): that check now gives the observation "The
+output of token 0 did not change when the last token x[-1] did, though other changes of x[-1]
+changed it", no mask named. The mistake is still not told, so in unnamed/; EXPECT holds what
+must hold today: the points lost, no mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': None,
