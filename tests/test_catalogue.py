@@ -79,7 +79,8 @@ UNPLACED = "One slip, at one or more of these places"  # error_model's `either` 
 
 STYLES = (sorted((SUBMISSIONS / "styles").glob("*.py"))
           + sorted((SUBMISSIONS / "styles").glob("*.ipynb")))
-WHOLE = set(of_each_kind(BUGGY)) | set(UNNAMED)  # graded on every exercise (graded_exercises)
+# buggy fixtures graded on the exercises that run their functions only (graded_exercises)
+PARTLY_GRADED = set(BUGGY) - set(of_each_kind(BUGGY))
 PARALLEL = min(4, (os.cpu_count() or 1) + 1)   # workers are processes; grading mostly waits on them
 
 # The options of each multiple-choice question, as the student API (the course's contract) lists
@@ -96,7 +97,7 @@ def graded_exercises(path, catalogue) -> list:
     `of_each_kind` those that run a function it replaces (exercises_running: the one it is
     checked on, and its callers, graded around it with stand-ins). Each other exercise runs the
     solution's own code alone and keeps full marks; the kind's two fixtures show it."""
-    if path in BUGGY + UNNAMED and path not in WHOLE:
+    if path in PARTLY_GRADED:
         running = exercises_running(path, catalogue)
         return [exercise for exercise in catalogue if exercise.id in running]
     return list(catalogue)

@@ -95,7 +95,7 @@ def _step_place(function: str, sentence: str, defined: dict, source: Source):
         if (kind := row_reduction(step)) is not None:
             return _pooling_place(node, kind, defined, source)
         if any(Code(ast.unparse(s)).holds(quote.group(1)) or _makes(s, step, _locals(node))
-               for s in _statements(node)):
+               for s in value_statements(node)):
             return None  # the function's own code makes the step
         places = [(chain, s) for chain, s, bound in _helper_statements(node, defined, source)
                   if Code(ast.unparse(_bound(s, bound))).holds(quote.group(1))
@@ -135,7 +135,7 @@ def _pooling_place(node: ast.FunctionDef, kind: str, defined: dict, source: Sour
     """The one helper statement that reduces over rows, where `node` itself does nowhere and
     no other statement of its helpers does, with any reduction (the pooling's line for sure),
     and that one makes a reduction of `kind`; else None."""
-    if any(_reductions(s) for s in _statements(node)):
+    if any(_reductions(s) for s in value_statements(node)):
         return None  # the function's own code pools
     places = [(chain, s) for chain, s, _ in _helper_statements(node, defined, source)
               if _reductions(s)]
@@ -203,11 +203,11 @@ def _follow(node: ast.FunctionDef, name: str, chain: list[str], defined: dict, s
     following it into those; False when that cannot be told (it is rebound, a helper is too
     deep, or passed on at the function the sentence places: the step is its own)."""
     uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
-    seen = {id(n) for s in _statements(node) for n in ast.walk(s.value)}
+    seen = {id(n) for s in value_statements(node) for n in ast.walk(s.value)}
     if (any(not isinstance(n.ctx, ast.Load) or id(n) not in seen for n in uses)
             or _nested(node)):  # rebound, read in a test or a loop's header, or a closure's
         return False
-    for statement in _statements(node):
+    for statement in value_statements(node):
         passed, other = [], False
         for use in (n for n in ast.walk(statement.value) if isinstance(n, ast.Name)
                     and n.id == name):
@@ -254,7 +254,7 @@ def _helper_statements(node: ast.FunctionDef, defined: dict, source: Source, cha
     parameters bound to its caller's arguments, themselves read in the caller's terms."""
     if depth >= DEEPEST:
         return
-    for call in (n for s in _statements(node) for n in ast.walk(s.value)
+    for call in (n for s in value_statements(node) for n in ast.walk(s.value)
                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                  and n.func.id in defined and n.func.id not in source.api
                  and n.func.id != node.name and n.func.id not in chain):
@@ -264,7 +264,7 @@ def _helper_statements(node: ast.FunctionDef, defined: dict, source: Source, cha
         given.update({k.arg: _bound(k.value, bound or {}) for k in call.keywords
                       if k.arg in names})
         now = [*chain, helper.name]
-        for statement in _statements(helper):
+        for statement in value_statements(helper):
             yield now, statement, given
         yield from _helper_statements(helper, defined, source, now, given, depth + 1)
 
@@ -289,7 +289,7 @@ def _one(places: list, defined: dict):
     return chain, statement, text if len(text) <= SHOWN else cut(text, SHOWN - 3) + "..."
 
 
-def _statements(node: ast.FunctionDef):
+def value_statements(node: ast.FunctionDef):
     """The function's simple statements with a value, nested in its blocks, not in a function
     it defines, in order."""
     for child in ast.iter_child_nodes(node):
@@ -298,7 +298,7 @@ def _statements(node: ast.FunctionDef):
         if isinstance(child, _SIMPLE) and child.value is not None:
             yield child
         elif isinstance(child, ast.stmt):
-            yield from _statements(child)
+            yield from value_statements(child)
 
 
 def _nested(node: ast.FunctionDef) -> bool:

@@ -26,8 +26,9 @@ import ast
 import re
 import textwrap
 
+from .helper_place import value_statements
 from .quotes import Source
-from .steps import own_statements, shown
+from .steps import shown
 
 SAID = re.compile(r"In `(?P<function>[^\W\d]\w*)`(?P<place> \([^()]*(?:\([^()]*\)[^()]*)*\))?, "
                   r"`(?P<call>(?P<callee>[^\W\d]\w*)\([^`]*\))` is given `(?P<b>\w+)` and "
@@ -35,7 +36,6 @@ SAID = re.compile(r"In `(?P<function>[^\W\d]\w*)`(?P<place> \([^()]*(?:\([^()]*\
 TRANSPOSES = frozenset({"T", "mT", "transpose", "swapaxes", "moveaxis", "permute_dims",
                         "matrix_transpose"})
 PRODUCTS = frozenset({"matmul", "dot"})
-SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)
 CONTRACTIONS = frozenset({"einsum", "tensordot", "inner"})  # a product the test cannot read
 
 
@@ -81,7 +81,10 @@ def scores_line(source: Source, function: str) -> tuple[str, str] | None:
             return None
         if any(_callee(n) in CONTRACTIONS for n in ast.walk(tree)):
             return None
-        for node in _statements(tree):
+        helper = tree.body[0] if tree.body else None
+        if not isinstance(helper, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in value_statements(helper):
             if any(_transposed_product(n) for n in ast.walk(node.value)):
                 found.append((name, shown(text, node)))
     return found[0] if len(found) == 1 else None
@@ -112,11 +115,3 @@ def _transposed_product(node: ast.AST) -> bool:
     else:
         return False
     return any(_transposed(o) for o in operands)
-
-
-def _statements(tree: ast.AST):
-    """The simple statements with a value of the function `tree` defines, in its blocks too."""
-    function = tree.body[0] if tree.body else None
-    if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-        yield from (n for n in own_statements(function) if isinstance(n, SIMPLE)
-                    and n.value is not None)
