@@ -7740,6 +7740,38 @@ def test_a_log_sum_exp_softmax_with_the_max_over_the_whole_array_is_named_by_its
     assert em.search(softmax, right, 1, same) is None
 
 
+
+def test_a_whole_array_max_beside_a_sum_without_keepdims_is_named_in_the_lectures_form():
+    """b76_11 (HackerRank's Softmax.py): `e = np.exp(x - x.max())`, `e / np.sum(e, axis=axis)`.
+    A 2-D x near 1000 raises at the sum, as the sum or the max without keepdims alone does; a
+    3 x 3 x returns values that neither place's keepdims explains, the whole array's max beside
+    the sum does, in the exp/sum form and in the log-sum-exp form alike (no slice underflows):
+    one mistake read two ways, named in the lecture's form (plain_forms.py), not as "one slip at
+    one or more places" whose max place the code does not have."""
+    softmax, rng = REFERENCE["softmax"], np.random.default_rng(7611)
+
+    def student(x, axis=-1):
+        e = np.exp(x - x.max())
+        return e / np.sum(e, axis=axis)
+
+    def call(x, **kwargs):
+        try:
+            got = student(x, **kwargs)
+        except ValueError as error:
+            got = em.Raised("ValueError", str(error))
+        return em.Call((x,), kwargs, got, softmax(x, **kwargs))
+
+    calls = [call(np.array([[1000.0, 999, 998], [-1000, -1001, -1002]])),
+             call(rng.normal(size=4)), call(rng.normal(size=(3, 3)) * 3),
+             call(rng.normal(size=(4, 3))), call(np.array([1000.0, 999, 998]))]
+    with np.errstate(all="ignore"):
+        found = em.search(softmax, calls, 0, same)
+        raised_only = em.search(softmax, [c for i, c in enumerate(calls) if i != 2], 0, same)
+    assert found is not None and found.name == (
+        "op:axis:softmax:max.axis=None+op:keepdims:softmax:sum.keepdims"), found
+    assert not found.either and "taken over the whole array" in found.sentence
+    assert raised_only.either  # the raise alone cannot place it: both places, hedged
+
 # --- kernel_fit.py: the kernel test on one side only; refusals.py: a refusal beside a value ----
 
 def test_a_kernel_test_on_one_side_only_gives_what_untested_code_gives_on_the_other():

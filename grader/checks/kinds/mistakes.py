@@ -246,6 +246,9 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
     code adds `pos[0]` to every token and that row is zero: the search finds `pos[0]`); when
     that search names nothing, a check of fewer than THIN values names nothing, and one of more
     keeps its own (the other checks' failures often hold a second mistake no operator makes).
+    So is a slip these cases could not place (`either`): where the other checks' values name
+    another mistake, a place it lists may not be the code's (b76_11's whole-array max beside a
+    sum without keepdims: a 2-D case raised at the sum as the max without keepdims would).
     Nothing new
     without a reference (the bundle), or when a call timed out or crashed, or should have raised
     where the failed case did not return a value (a code with no head-count check returns one:
@@ -286,9 +289,12 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
                      None) or _searched(search, function, calls, failing, same, how, hidden,
                                         _named_parts(named_here))
         thin = found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
-        if found is not None and (thin or found.chosen):  # else a failure elsewhere is another
+        if found is not None and (thin or found.chosen or found.either):  # else a failure
+            # elsewhere is another mistake, not a refutation: no search for it. A slip the
+            # cases could not place is weighed there too: a place it lists may be no place of
+            # the code (b76_11: a whole-array max, where the max's keepdims raised alike)
             found = _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong,
-                                    keep=not thin)  # mistake, not a refutation: no search for it
+                                    keep=not thin)
     except Exception as error:  # noqa: BLE001 - any bug of the search: "no mistake named"
         if len(FAILURES) < FAILURES_KEPT:
             FAILURES.append(f"{check.reference_name}: {type(error).__name__}: {error}")

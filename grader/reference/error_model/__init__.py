@@ -42,8 +42,9 @@ from .constants import ranged, same_eps, settled
 from .dtypes import fewest_rounded
 from .evidence import agree, distance, elements
 from .fused import reading
-from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, UNPAIRED
+from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, PLAIN_FORMS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, anchored, pairs_to_try, summed_pairs
+from .plain_forms import plain_readings
 from .quiet_parts import note as quiet_note
 from .quiet_parts import same_kind, undetermined
 from .row_sums import REREADINGS
@@ -325,6 +326,7 @@ def search(function: Callable, calls: list[Call], failing: int,
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
+    found = plain_readings(found, PLAIN_FORMS)  # one mistake in two forms: the lecture's
     rounded = [group for group in found if len(group) == 1 and group[0].rounding]
     if len(rounded) > 1 and len(rounded) == len(found):  # which steps a narrower float rounds
         found = fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds

@@ -74,3 +74,6 @@ def whole_max(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"logsumexp_max": whole_max}
+# the same max in the lecture's exp/sum form: where both reproduce every call, no slice of them
+# underflowed (inf against NaN), and that one is named (plain_forms.py)
+PLAIN = {"logsumexp-max-over-whole-array": "max.axis=None"}

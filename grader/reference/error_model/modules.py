@@ -90,6 +90,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
 # -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
 # rounded (__init__)
 ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
+# a form edit's detail -> its reading in the model solution's own form (plain_forms.py)
+PLAIN_FORMS = dict(logsumexp.PLAIN)
 UNPAIRED = column_major.UNPAIRED  # left out of the search's silent partners
 # two operators the search pairs as it pairs an operator's own edits
 PARTNERS = row_sums.PARTNERS | post_norm_block.PARTNERS
