@@ -13,8 +13,8 @@ here.
 
 Grader: at blind time (15b4065f) and now, 104/110. Mistake 1 named on kernel-stride ("the image
 is zero-padded as TensorFlow's padding='SAME' does"), mistake 2 on layer-norm ("One slip, made
-at 2 places ... `np.mean(x, axis=-1, keepdims=True)` taken over axis 1", the judge quoting
-"`np.mean(x, keepdims=True, axis=1)`, instead of over axis -1"). Every mistake named, so in
+at 2 places ... `np.mean(x, axis=-1, keepdims=True)` taken over axis 1, in effect
+`np.mean(x, keepdims=True, axis=1)`, instead of over axis -1"). Every mistake named, so in
 buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
