@@ -21,10 +21,8 @@ every mistake named, so in unnamed/; EXPECT holds what must hold today: the poin
 pair told today on multi-head-attention (partly named).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': ('op:index:self_attention/attention:q.shape[0]'
-                                   '+op:divided:self_attention/attention:'
-                                   'math.sqrt(q.shape[-1])-multiplied'),
-          'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=times-sqrt(heads)',
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=times-sqrt(heads)'}
 
 
 def self_attention(x, p, heads, causal=False):
