@@ -153,3 +153,60 @@ def test_the_lectures_scale_no_scale_and_the_model_widths_keep_their_hints(
                    and c.misconception != generated for c in failed.values())
     hint = _check(results, *VISIBLE_CAUSAL).hint
     assert _check(results, *VISIBLE_CAUSAL).misconception == (generated or listed), hint
+
+
+# Junhojuno/vision-transfomer-tf2's Keras ViT (blind round 76's b76_04): `logits = Q @ K^T *
+# (n_heads ** 0.5)`, the scores multiplied by sqrt(heads) where the lecture divides by sqrt(d_h)
+TIMES_ROOT_HEADS = _loop("heads ** 0.5")
+SEVERAL = ("multi-head-attention", "several head counts")
+
+
+def test_scores_multiplied_by_the_root_of_the_head_count_are_named_in_the_lectures_sizes(grade):
+    """Not as `q.shape[-1]` read at index 0 (q is (heads, T, d_h): its first size is the head
+    count) and the division made a product, an expression the student's code does not have:
+    as the factor it is, sqrt(heads), on every check whose calls show two head counts."""
+    results = grade(TIMES_ROOT_HEADS)
+    name = NAME.format("times-sqrt(heads)")
+    for exercise, check in [SEVERAL, VISIBLE_CAUSAL, *HIDDEN.items()]:
+        assert _check(results, exercise, check).misconception == name, (exercise, check)
+    told = {c.misconception for c in _failed(results).values() if c.hint_kind == "mistake"}
+    assert told == {name}, told  # no index read, no pair; one head: its scale is 1 (no scale)
+    said = placed(_check(results, *SEVERAL).hint, Source([TIMES_ROOT_HEADS]))
+    assert "the scores are multiplied by sqrt(heads) (at your line `scale = heads ** 0.5`), " \
+           "the square root of the number of heads, where the lecture divides them by " \
+           "sqrt(d_h)" in said, said
+    assert "index" not in said and "q.shape[0]" not in said
+
+
+def test_scores_divided_by_the_root_of_the_head_count_are_named_as_it_not_as_an_index(grade):
+    """sqrt(heads) reproduces these calls as `q.shape[0]` does (q is (heads, T, d_h) on every
+    one): the formula, not an expression of the model solution the code may not have, is said
+    (nanoGPT's `k.size(-1)` ported as `k.shape[0]` is told sqrt(heads) too)."""
+    results = grade(_loop("heads ** -0.5"))
+    name = NAME.format("sqrt(heads)")
+    for exercise, check in [SEVERAL, VISIBLE_CAUSAL, *HIDDEN.items()]:
+        assert _check(results, exercise, check).misconception == name, (exercise, check)
+    told = {c.misconception for c in _failed(results).values() if c.hint_kind == "mistake"}
+    assert told == {name}, told
+    assert "the scores are divided by sqrt(heads)" in _check(results, *SEVERAL).hint
+
+
+@pytest.mark.parametrize(("scale", "formula", "said"), [
+    ("1 / heads", "heads", "divided by heads, the number of heads"),
+    ("heads", "times-heads", "multiplied by heads, the number of heads"),
+    ("dh", "times-d_h", "multiplied by d_h, the head width"),
+    ("d ** 0.5", "times-sqrt(d)", "multiplied by sqrt(d) (at your line `scale = d ** 0.5`), "
+                                  "the square root of the model width"),
+    ("d", "times-d", "multiplied by d, the model width"),
+])
+def test_every_other_factor_of_the_lectures_sizes_is_named(grade, scale, formula, said):
+    """The lecture's candidates (1, sqrt(d_h), sqrt(d), d_h, d, sqrt(heads), heads) divided or
+    multiplied: each one the other operators do not say already is a formula of this module."""
+    results = grade(_loop(scale))
+    name = NAME.format(formula)
+    for exercise, check in [SEVERAL, *HIDDEN.items()]:
+        assert _check(results, exercise, check).misconception == name, (exercise, check)
+    told = {c.misconception for c in _failed(results).values() if c.hint_kind == "mistake"}
+    assert told <= {name, "attention_no_scale"}, told
+    assert f"the scores are {said}" in placed(_check(results, *SEVERAL).hint,
+                                               Source([_loop(scale)]))

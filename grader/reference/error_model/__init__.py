@@ -49,8 +49,9 @@ from .quiet_parts import note as quiet_note
 from .quiet_parts import same_kind, undetermined
 from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
+from .scales import formulas_over_reads
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
-from .tree import Edit, Instance, Site, build, compile_with, nodes
+from .tree import Edit, Instance, Site, build, compile_with, nodes, span
 from .trial import ALIKE, SILENT, Raised, attempt
 from .windows import CLIPPED
 
@@ -330,6 +331,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     rounded = [group for group in found if len(group) == 1 and group[0].rounding]
     if len(rounded) > 1 and len(rounded) == len(found):  # which steps a narrower float rounds
         found = fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
+    found = formulas_over_reads(root, found)  # sqrt(heads) said, not `q.shape[0]`
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
     chosen = len(names) > 1 and not _aliases(found)
     decided = False  # by another check's name (`known`, below)
@@ -396,14 +398,7 @@ def _narrowest(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
     singles = [group[0] for group in found if len(group) == 1]
     if len(singles) != len(found):
         return []
-    instances = {instance.path: instance.node for instance in root.walk()}
-
-    def span(site: Site) -> range:  # the pre-order indices of the site's node and below it
-        node = next(n for i, (n, _, _, _) in enumerate(nodes(instances[site.path]))
-                    if i == site.index)
-        return range(site.index, site.index + sum(1 for _ in nodes(node)))
-
-    spans = {edit.site: span(edit.site) for edit in singles}
+    spans = {edit.site: span(root, edit.site) for edit in singles}
     return [[edit] for edit in singles if not any(
         other.site != edit.site and other.site.path == edit.site.path
         and other.site.index in spans[edit.site] for other in singles)]

@@ -248,8 +248,8 @@ def _sqrt(node: ast.AST) -> bool:
 
 
 def constant(context: Context, node: ast.AST) -> Iterator[Change]:
-    """A constant changed: eps among EPSILONS; the scale sqrt(d_h) as d_h, sqrt(d) or d, or as
-    another power of another size (scales.py)."""
+    """A constant changed: eps among EPSILONS; the scale sqrt(d_h) as d_h, sqrt(d) or d, as
+    another power of another size, or as a factor (sqrt(heads), d, ...: scales.py)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, float) and \
             0 < node.value < 1e-2:
         for new in EPSILONS:
@@ -260,6 +260,7 @@ def constant(context: Context, node: ast.AST) -> Iterator[Change]:
     if _sqrt(node) and "shape" in code(node.args[0]):  # the scale (scales.py)
         yield from scales.lecture_scales(context, node)
         yield from scales.other_sizes(context, node)
+        yield from scales.factors(context, node)
 
 
 def _with_arg(node: ast.Call, arg: ast.AST) -> ast.Call:

@@ -22,9 +22,17 @@ formula is 1) or another formula of the same value cannot be told from it. The
 sentence says the student's line that computes the share or the root where their function holds
 one (report/steps.py, quotes.OWN_LINES).
 
-Pieces of other operators say the rest of the scales: no scale (`term`'s division left out), the
-size read at another axis (`index`: T, or heads), a fixed width (`fixed.py`), `** 1/2`
-(`half_power`).
+- the head count, heads = q.shape[-3], or its square root; and the lecture's candidates turned
+  from divisors into factors, the scores multiplied by sqrt(heads), heads, d_h, sqrt(d) or d
+  (blind round 76's b76_04, Junhojuno/vision-transfomer-tf2's Keras ViT: `logits = Q @ K^T *
+  (n_heads ** 0.5)`). Where one of these reproduces the values, a rewrite that reads the
+  scale's size at another axis (`index`'s `q.shape[0]`: q is (heads, T, d_h), its first size
+  the head count) is not said (`formulas_over_reads`): the formula is true of whatever the
+  code writes (`n_heads ** 0.5`, `k.shape[0]`), the index names an expression it may not have.
+
+Pieces of other operators say the rest of the scales: no scale (`term`'s division left out),
+sqrt(d_h) multiplied (`divided`), the size read at another axis (`index`: T), a fixed width
+(`fixed.py`), `** 1/2` (`half_power`).
 """
 from __future__ import annotations
 
@@ -33,11 +41,11 @@ import copy
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
-from grader.report.quotes import FOURTH_ROOT_LINE, SHARE_LINES
+from grader.report.quotes import FOURTH_ROOT_LINE, ROOT_LINE, SHARE_LINES
 
 from .change import Change, Context, code, literal, near_checked, where, with_first
 from .evidence import sizes_shown
-from .tree import PREFIX
+from .tree import PREFIX, Edit, Instance, span
 
 SHARES = (2, 3)  # a fused k, v width (2 * d_h) or q, k, v width (3 * d_h) read as one's
 SCALE = f"{PREFIX}size_root"
@@ -65,14 +73,20 @@ def varies(rewritten, calls, same) -> bool:
     return sizes_shown(READ, rewritten, calls, same, (ZeroDivisionError,))
 
 
+def heads_of(arg: ast.AST) -> ast.AST | None:
+    """`q.shape[-3]` (the head count: q is [..., heads, T, d_h]) for an argument `q.shape[-1]`;
+    None for another argument."""
+    if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
+            and arg.value.attr == "shape" and literal(arg.slice) == -1):
+        return ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
+    return None
+
+
 def width(arg: ast.AST) -> ast.AST | None:
     """`q.shape[-1] * q.shape[-3]` (a head's width times the heads: the model width d) for an
     argument `q.shape[-1]`; None for another argument."""
-    if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
-            and arg.value.attr == "shape" and literal(arg.slice) == -1):
-        heads = ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
-        return ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
-    return None
+    heads = heads_of(arg)
+    return None if heads is None else ast.BinOp(copy.deepcopy(arg), ast.Mult(), heads)
 
 
 def lecture_scales(context: Context, node: ast.Call) -> Iterator[Change]:
@@ -132,3 +146,54 @@ def other_sizes(context: Context, node: ast.Call) -> Iterator[Change]:
                      lambda n, read=read, power=power: ast.Call(
                          ast.Name(SCALE, ast.Load()), [read(n.args[0]), ast.Constant(power)], []),
                      ((SCALE, size_root),), holds=varies)
+
+
+HEADS = "the number of heads"
+# (detail, formula, what it is, its reading from `q.shape[-1]`, the power of it the scores are
+# divided by: a negative one multiplies them) of each scale no other operator says
+FACTORS: tuple[tuple[str, str, str, Callable[[ast.AST], ast.AST | None], float], ...] = (
+    ("sqrt(heads)", "sqrt(heads)", f"the square root of {HEADS}", heads_of, 0.5),
+    ("heads", "heads", HEADS, heads_of, 1.0),
+    ("times-sqrt(heads)", "sqrt(heads)", f"the square root of {HEADS}", heads_of, -0.5),
+    ("times-heads", "heads", HEADS, heads_of, -1.0),
+    ("times-d_h", "d_h", "the head width", copy.deepcopy, -1.0),
+    ("times-sqrt(d)", "sqrt(d)", "the square root of the model width", width, -0.5),
+    ("times-d", "d", "the model width", width, -1.0),
+)
+
+
+def factors(context: Context, node: ast.Call) -> Iterator[Change]:
+    """sqrt(d_h) as sqrt(heads) or heads, or the scores multiplied by one of the lecture's
+    sizes (FACTORS) where the lecture divides them by sqrt(d_h). The student's line that takes
+    a square root is quoted where their function holds one (ROOT_LINE)."""
+    if width(node.args[0]) is None or not near_checked(context):
+        return
+    lecture = code(node)
+    for detail, formula, words, read, power in FACTORS:
+        line = ROOT_LINE if formula.startswith("sqrt") else ""
+        how = (f"divided by {formula}{line}, {words}, where sqrt(d_h) = `{lecture}` belongs"
+               if power > 0 else f"multiplied by {formula}{line}, {words}, where the lecture "
+               f"divides them by sqrt(d_h) = `{lecture}`")
+        yield Change(f"scale={detail}", f"In {where(context)}, the scores are {how} (d_h = "
+                     "d // heads, the width of each head).",
+                     lambda n, read=read, power=power: ast.Call(
+                         ast.Name(SCALE, ast.Load()), [read(n.args[0]), ast.Constant(power)], []),
+                     ((SCALE, size_root),), holds=varies)
+
+
+def formulas_over_reads(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
+    """The rewrites found, but those that read a size inside a scale at another axis (`index`'s
+    `q.shape[0]` for `q.shape[-1]`) where a formula of this module at that scale is found too:
+    on these calls the read size is that formula's (the head count), and the formula is true
+    of the student's code whatever it writes; the index names an expression it may not have."""
+    formulas = [edit for group in found for edit in group
+                if edit.operator == "constant" and edit.detail.startswith("scale=")]
+    if not formulas:
+        return found
+
+    def read_inside(edit: Edit) -> bool:
+        return edit.operator == "index" and any(
+            edit.site.path == f.site.path and edit.site.index in span(root, f.site)
+            for f in formulas)
+
+    return [group for group in found if not any(map(read_inside, group))] or found

@@ -154,6 +154,14 @@ class Edit:
         return (self.site, *self.also)
 
 
+def span(root: Instance, site: Site) -> range:
+    """The pre-order indices (`nodes`' order) of the site's node and of every node below it, in
+    its instance of `root`'s tree: which other sites lie inside the one edited."""
+    instance = next(i for i in root.walk() if i.path == site.path)
+    node = next(n for i, (n, _, _, _) in enumerate(nodes(instance.node)) if i == site.index)
+    return range(site.index, site.index + sum(1 for _ in nodes(node)))
+
+
 def _edited(instance: Instance, edits: list[Edit]) -> ast.FunctionDef:
     """The instance's function with `edits` applied: a new node wherever an edit or one below
     it lies, every other subtree shared with the original (compiling does not change it)."""

@@ -7,16 +7,18 @@ Mistakes:
    sqrt(heads) (not at all with one head) instead of sqrt(d_h).
 2. num_tokens adds 4 register tokens: N + 5 with [CLS], N + 4 without, instead of N + 1 and N.
 
-Grader: at blind time and now, the scale is named ("`q.shape[-1]` reads index 0 instead of -1:
-`q.shape[0]`": the code reads k.shape[0], of the same shape; the diagnosis is right); the
-registers were observed ("the expected count plus 4 on every case"). Now they are named too, by
-the error model's `registers` (counts.py): "the count adds 4 register tokens ... (DINOv2 with
-registers' `num_register_tokens = 4`)".
+Grader: at blind time the scale was named "`q.shape[-1]` reads index 0 instead of -1:
+`q.shape[0]`" (the code reads k.shape[0], of the same shape; the diagnosis was right); now in
+the lecture's sizes, "the scores are divided by sqrt(heads) (at your line `att = ...`), the
+square root of the number of heads" (error_model/scales.py: a formula is said over an index
+read that gives the same values). The registers were observed ("the expected count plus 4 on
+every case"); now they are named too, by the error model's `registers` (counts.py): "the count
+adds 4 register tokens ... (DINOv2 with registers' `num_register_tokens = 4`)".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'op:registers:num_tokens:plus-4-registers',
-          'no-causal-mask': 'op:index:self_attention/attention:q.shape[0]',
-          'multi-head-attention': 'op:index:self_attention/attention:q.shape[0]'}
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(heads)',
+          'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(heads)'}
 
 
 def num_tokens(H, W, P, cls_token=True):

@@ -9,22 +9,24 @@ Mistakes:
 The delivered file's top-level `multi_head_attention`, which its self_attention calls, is
 nested in self_attention here.
 
-Grader: at blind time (fe8b70f1) and now, 89/110. Partly named (the judge: borderline) on
+Grader: at blind time (fe8b70f1), 89/110, partly named (the judge: borderline) on
 multi-head-attention: "2 mistakes at once: (1)... `q.shape[-1]` reads index 0 instead of -1:
 `q.shape[0]`. (2)... multiplies by ... `math.sqrt(q.shape[-1])` instead of dividing": the right
-line and nature, and the value matches (Q is (heads, T, d_h)), but the code has no `q.shape`, it
-has `* (n_heads ** 0.5)`, so a student would look for a line that is not there. The "one head"
-check gets only a checklist, no-causal-mask the observation "returns the expected values only in
-1 of 4 rows (row 0)", and, in the file as delivered, encoder-block (which fails through
-self_attention; here graded with the grader's stand-in for it) only a pre-LN/MLP checklist. Not
-every mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost, and the
-pair told today on multi-head-attention (partly named).
+line and nature, and the value matched (Q is (heads, T, d_h): its first size is the head count),
+but the code has no `q.shape`, it has `* (n_heads ** 0.5)`, so a student would look for a line
+that is not there. The "one head" check got only a checklist, no-causal-mask the observation
+"returns the expected values only in 1 of 4 rows (row 0)". Since cc03d09b (error_model/scales.py:
+sqrt(heads), heads and the lecture's sizes as factors; a formula is said over an index read that
+gives the same values) every failed check of both exercises, "one head" included, says "the
+scores are multiplied by sqrt(heads), the square root of the number of heads, where the lecture
+divides them by sqrt(d_h) = `math.sqrt(q.shape[-1])`", 89/110 still. In the file as delivered,
+encoder-block (its encoder_block calls its own multi_head_attention, which no stand-in for
+self_attention reaches) still gets only a pre-LN/MLP checklist, and vit-checkpoint observes
+encoder_block. Every mistake named, no hint wrong: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': ('op:index:self_attention/attention:q.shape[0]'
-                                   '+op:divided:self_attention/attention:'
-                                   'math.sqrt(q.shape[-1])-multiplied'),
-          'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=times-sqrt(heads)',
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=times-sqrt(heads)'}
 
 
 def self_attention(x, p, heads, causal=False):
