@@ -62,3 +62,38 @@ def test_a_kernel_test_of_one_side_is_named_only_on_the_students_own_raise(grade
     assert tested.misconception == "op:kernel_one_side:conv_patch_embed:height-only", (
         tested.misconception, tested.hint)
 
+
+# a patchify that cuts the image into (H // P) x (W // P) equal blocks, whatever their size:
+# where P does not tile the image, its blocks are larger than P x P, no crop to P's multiple
+BLOCKS = '''
+def patchify(image, P):
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = image[:, :, None]
+    if image.ndim != 3:
+        raise ValueError("an image is (H, W) or (H, W, C)")
+    H, W, C = image.shape
+    rows, cols = max(H // P, 1), max(W // P, 1)
+    bh, bw = H // rows, W // cols
+    blocks = image[:rows * bh, :cols * bw].reshape(rows, bh, cols, bw, C)
+    return blocks.transpose(0, 2, 1, 3, 4).reshape(rows * cols, -1)
+'''
+CROPPED = BLOCKS.replace("bh, bw = H // rows, W // cols", "bh, bw = P, P")
+
+
+def test_a_listed_crop_is_named_only_where_it_returns_what_the_code_returned_on_every_case(
+        grade):
+    """Blind round 77 (b77_10): blocks of `int(H / divs)` pixels, as large as the image allows,
+    equal a crop to P's multiple on one hidden case (9 x 8, P = 2) and not on the others (8 x 10,
+    P = 4 gives 4 blocks of 4 x 5): "Cropping the leftover pixels hides the problem" was said of
+    code that crops nothing there. A crop to P's multiple is still named so."""
+    def check(results):
+        return next(c for c in results.checks if c.name == "random images that do not tile")
+
+    blocks = check(grade(BLOCKS, "patchify"))
+    assert not blocks.passed
+    assert blocks.misconception != "patchify_floor_crop", blocks.hint
+    assert "crop" not in (blocks.hint or "").lower(), blocks.hint
+    assert "ValueError" in (blocks.hint or ""), blocks.hint  # the fix is still said
+    cropped = check(grade(CROPPED, "patchify"))
+    assert not cropped.passed and cropped.misconception == "patchify_floor_crop", cropped.hint
