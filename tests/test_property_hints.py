@@ -333,3 +333,35 @@ def test_a_mask_is_claimed_only_where_a_larger_change_of_the_last_token_is_unsee
         assert result.misconception is None and result.hint_kind == OBSERVATION
         text = result.message + result.hint
         assert "mask" not in text and "cannot see" not in text
+
+
+def _heads_cut_from_the_flat_rows(x, p, heads, causal=False):  # q.reshape(heads, T, d_h) bare
+    x = np.asarray(x, dtype=float)
+    T, d = x.shape
+
+    def split(t):  # the flat (T * d) numbers cut into `heads` runs: head 0 reads the first rows
+        return np.stack([run.reshape(T, d // heads) for run in np.split(t.ravel(), heads)])
+
+    q, k, v = (split(x @ p[f"W{n}"] + p[f"b{n}"]) for n in "qkv")
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt(d // heads)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    out = (weights / weights.sum(-1, keepdims=True)) @ v
+    return out.reshape(T, d) @ p["Wo"] + p["bo"]
+
+
+def test_a_step_that_collapses_last_rows_is_claimed_only_where_the_same_call_shows_it():
+    """Round 77 (b77_06): heads cut from the flat (T * d) numbers, head 0 reading only the
+    first rows, so with heads >= 2 no change of x[-1] reaches token 0; it changed only in a
+    trial with one head, where the code is right. "Some step of your `self_attention` gives
+    the same result for different last rows" was said: no step does. The observation alone
+    is said, with no mask and no collapsing step; b76_08's LayerNorm (the test above) still
+    gets the step, its own call's larger change reaching token 0."""
+    check, result = _graded_first_sees_last(_heads_cut_from_the_flat_rows)
+    assert result.misconception is None and result.hint_kind == OBSERVATION, result.hint
+    text = result.message + result.hint
+    assert "mask" not in text and "cannot see" not in text, text
+    assert "same result for different last rows" not in text, text
+    assert "did not change" in result.hint, result.hint
+    _, normalised = _graded_first_sees_last(_normalised_first)
+    assert "same call" in normalised.hint and "different last rows" in normalised.hint, (
+        normalised.hint)

@@ -46,3 +46,30 @@ def test_a_listed_mistake_another_call_of_the_check_belies_gives_way_to_the_pair
     assert widened(check, named, [causal]) is None  # the listed one alone fits
     other = call({"attention_heads_bare_reshape": [3.0, 4.0], pair: [7.0, 6.0]}, [5.0, 6.0])
     assert widened(check, named, [causal, other]) is None  # neither fits: the check's hint
+
+
+def test_a_mistake_named_where_a_refusal_was_due_is_weighed_on_the_other_refusals_values():
+    """b77_10-like patchify (no tiling test, blocks of H // (H // P) pixels): a crop to P's
+    multiple gives its value on one non-tiling image, not on another check's, where the code
+    returned a larger block: the crop is no cause there. A mistake named on a value where a
+    value was due is not weighed on refusals (its listed code may refuse nothing)."""
+    from grader.checks.kinds.mistakes import unexplained_elsewhere
+
+    check = SimpleNamespace(compare=None, misconceptions=())
+
+    def case(raises, values: dict):
+        return SimpleNamespace(from_compiled=False, wrong_names=lambda: (),
+                               expectation=lambda: (None if raises else np.zeros(2), raises),
+                               wrong_output=lambda like: (like in values, values.get(like)))
+
+    def returned(value):
+        return SimpleNamespace(status="ok", value=np.asarray(value))
+
+    crop = "patchify_floor_crop"
+    named_on = case("ValueError", {crop: np.ones((16, 12))})
+    larger = (case("ValueError", {crop: np.ones((2, 768))}), returned(np.ones((2, 1440))))
+    cropped = (case("ValueError", {crop: np.ones((2, 768))}), returned(np.ones((2, 768))))
+    assert unexplained_elsewhere(check, named_on, crop, [larger])
+    assert not unexplained_elsewhere(check, named_on, crop, [cropped])
+    on_a_value = case(None, {crop: np.ones(2)})
+    assert not unexplained_elsewhere(check, on_a_value, crop, [larger])

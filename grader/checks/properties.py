@@ -322,7 +322,7 @@ def no_causal_mask_by_default(ctx: PropertyContext) -> Verdict:
                 close(np.asarray(got[2 * j + 1])[0], np.asarray(got[2 * j])[0], rtol=1e-6,
                       atol=1e-9) for j in range(len(trials)))) or last_token_seen(
                 ctx, function, trials, answers, lambda a, b: close(a, b, rtol=1e-6, atol=1e-9),
-                observed) or (hidden and _first_unseen(ctx, function, trials[i], out, message)) \
+                observed, i) or (hidden and _first_unseen(ctx, function, trials[i], out, message)) \
                 or Verdict(False, message, misconception="gpt_causal_mask" if hidden else None)
     return Verdict(True)
 

@@ -47,6 +47,14 @@ def innermost_frame(traceback: str) -> tuple[str, int, str, str] | None:
     return file, int(line), function, code.strip()
 
 
+def raising_statement(traceback: str) -> str | None:
+    """The code of the traceback's innermost student line (`raise ValueError(...)`, or a call
+    into numpy that raised), None when it has none: whether the student's code raised by a
+    statement of its own (error_model/guards.py's `own_raise`)."""
+    frame = innermost_frame(traceback)
+    return None if frame is None else frame[3]
+
+
 def raised_hint(function: str, outcome, where: list[str]) -> str:
     """The hint of a case whose call raised where a value was due, while the function loses
     points in the exercises `where` only by values or by other exceptions."""

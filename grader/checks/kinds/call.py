@@ -365,7 +365,12 @@ class CallCheck(Kind):
             return result
         for other, outcome in ran:
             expected, raises = other.expectation()
-            if raises is not None:  # it raised as it should where the mistake returns a value
+            if raises is not None and outcome.status == "ok":  # a value where a refusal was
+                applies, wrong = other.wrong_output(name)  # due: the mistake's own, or not its
+                contradicts = applies and not output_matches(  # cause (blocks of H // (H //
+                    wrong, outcome.value, self.compare or default_compare(wrong))  # P) pixels
+                # are a crop to P's multiple on 9 x 8 with P = 2 only: b77_10)
+            elif raises is not None:  # it raised as it should where the mistake returns a value
                 contradicts = (outcome.status == "raised" and outcome.error.type == raises
                                and other.wrong_output(name)[0])
             elif outcome.status == "ok":

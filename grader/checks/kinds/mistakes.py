@@ -102,7 +102,10 @@ def float_too(hint: str | None, wrong, got) -> str | None:
 def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: list) -> bool:
     """Whether the listed mistake `name` (named on `planned`) explains none of the values the
     same code got wrong on the function's other checks: on one of `wrong` ((planned case,
-    outcome) pairs; those that returned a value where one was expected are weighed), it and
+    outcome) pairs; those that returned a value where one was expected are weighed, and, for
+    a mistake named on a value returned where a refusal was due, those that returned a value
+    where one was refused too: b77_10's blocks larger than P x P, a crop to P's multiple on one
+    hidden image only), it and
     every combination that includes it, where they apply, differ from the value
     (`output_matches`). Then it only looked like the cause on
     `planned` (adding `pos[0]` to every token is "no positions" where that row is zero). A
@@ -110,15 +113,18 @@ def unexplained_elsewhere(check: Check, planned: PlannedCase, name: str, wrong: 
     computed on (the bundle)."""
     parts = set(name.split(JOIN))
     ours = combination_names(check, planned)
-    wrong = [(p, o.value) for p, o in wrong if o.status == "ok" and p.expectation()[1] is None
-             and not blew_up(p.expectation()[0], o.value)]
+    refusing = planned.expectation()[1] is not None  # named on a value where a refusal was due
+    wrong = [(p, o.value) for p, o in wrong if o.status == "ok" and (
+        p.expectation()[1] is None and not blew_up(p.expectation()[0], o.value)
+        or refusing and p.expectation()[1] is not None)]  # then the other such values too
     for other, value in wrong[:ELSEWHERE]:  # its own check's combinations count too
-        how = check.compare or default_compare(other.expectation()[0])
+        expected = other.expectation()[0]
         names = [name, *(c for c in dict.fromkeys([*ours, *other.wrong_names()])
                          if c != name and parts <= set(c.split(JOIN)))]
         outputs = [other.wrong_output(like) for like in names]
         if any(applies for applies, _ in outputs) and not any(
-                applies and output_matches(output, value, how) for applies, output in outputs):
+                applies and output_matches(output, value, check.compare or default_compare(
+                    output if expected is None else expected)) for applies, output in outputs):
             return True
     return False
 

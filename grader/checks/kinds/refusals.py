@@ -23,6 +23,7 @@ from grader.worker.values import ForeignObject, encode_call
 
 from ..compare import alike, default_compare
 from ..course import reference_function
+from ..raised_here import raising_statement
 from ..results import FAILED, MISTAKE
 from .aspects import aspect_probes, conv_probes, put_argument, square_probes
 from .memory import MEMORY
@@ -305,7 +306,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
             except Exception as error:  # noqa: BLE001  (a raise is reproduced by its type)
                 if got.status != "raised" or (got.error.type != type(error).__name__
                                               and not isinstance(error, Refused)) or not (
-                        own_raise(error, got.error.type, got.error.message)):
+                        own_raise(error, got.error.type, got.error.message,
+                                  raising_statement(got.error.traceback))):
                     return False
                 if message and not isinstance(error, Refused) and not same_message(
                         str(error), got.error.message) and returns_value(args, kwargs) is not None:

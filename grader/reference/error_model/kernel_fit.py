@@ -17,6 +17,7 @@ convolution does. Real code tests it otherwise:
 - one side only (`kernel_one_side`): `if k > h_in` (nouman-tariq/vision's im2col_conv_matlab.m
   port, a square image assumed) or the width only, the other side left as no test leaves it
   (an empty array, or numpy's ValueError for a negative size), as tiling.py's one-side tests;
+  the side it tests refused as VARIANTS refuse, by the student's own raise only (`_one_side`);
 - no kernel test at all (`kernel_untested`): an as_strided im2col or a loop filling
   `np.zeros((H', W', d))` with H' = (H - k) // stride + 1 returns an empty array where a kernel
   larger than the image makes that 0, and numpy's ValueError where it is negative; paired by
@@ -159,6 +160,23 @@ def _untested(check, sides=(0, 1)):
     return untested
 
 
+def _one_side(check, untested_side: int):
+    """`_untested(check, (untested_side,))` whose refusal of a kernel larger than the tested
+    side is the student's own test (`own_test_refusal`): it reproduces only a ValueError the
+    student's code raises itself, never numpy's refusal of a later step on the same images
+    (blind round 77's b77_07: no test at all, an empty result's final `reshape(len(result),
+    -1, d)` raising where the kernel is taller than the image)."""
+    loosened, untested = _untested(check, (untested_side,)), _untested(check)
+
+    def one_side(image_shape, kernel_shape, stride):
+        try:
+            return loosened(image_shape, kernel_shape, stride)
+        except ValueError as error:
+            untested(image_shape, kernel_shape, stride)  # another test's refusal: as it is
+            raise own_test_refusal(str(error)) from None
+    return one_side
+
+
 def kernel_overflow(counts):
     """What code with no kernel test returns, as a function of (image_shape, kernel_shape,
     stride): None where the kernel fits; where it does not, the (H', W', d) buffer the code
@@ -294,7 +312,7 @@ def kernel_one_side(context: Context, node: ast.AST) -> Iterator[Change]:
                      f"a negative size, where the lecture raises ValueError: test {other} too.",
                      lambda n, untested=untested: ast.fix_missing_locations(
                          _Untested(untested, empty).visit(copy.deepcopy(n))),
-                     names=((untested, _untested(check, (untested_side,))),
+                     names=((untested, _one_side(check, untested_side)),
                             (empty, no_windows)))
 
 
