@@ -20,7 +20,15 @@ from test_stand_ins import with_replaced
 
 from grader.checks import SubmissionGrading
 from grader.checks.dependencies import Dependencies
-from grader.checks.results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, check_result
+from grader.checks.results import (
+    CHECKLIST,
+    FAILED,
+    MISTAKE,
+    OBSERVATION,
+    TIME_LIMIT,
+    check_result,
+)
+from grader.checks.timed_out import TIME_HINT
 from grader.worker import StudentWorker
 from grader.worker.limits import Limits
 
@@ -117,3 +125,27 @@ def test_a_check_is_sent_to_fix_its_function_elsewhere_only_where_it_failed_in_t
         assert "also loses points in heads-exercise: fix it there first" in result.hint
     else:
         assert result.hint == checklist and result.hint_kind == CHECKLIST
+
+
+LOOPS = '''
+    def self_attention(x, p, heads, causal=False):
+        while True:
+            pass
+    '''
+
+
+def test_every_check_of_a_function_that_never_returns_says_so_a_property_too(
+        tmp_path, catalogue, zygote):
+    """A property check whose call of the function ran out of time said "fix where it failed
+    (the traceback says where ...)": there is no traceback, and nothing failed but the time.
+    Every failed check of a function that never returns gets the time-limit hint instead."""
+    path = with_replaced(tmp_path, LOOPS)
+    limits = Limits(call_timeout=1.0, retry_timeout=0.5)
+    results = graded_in_time(path, catalogue, zygote, limits, None)
+    spec = next(e for e in catalogue if e.id == "no-causal-mask")
+    properties = {c.name for c in spec.checks if getattr(c, "property_name", None)
+                  and "self_attention" in c.names_read()}
+    failed = {c.name: c for c in results["no-causal-mask"].checks if not c.passed}
+    assert properties and properties <= set(failed)
+    for check in failed.values():
+        assert check.hint_kind == TIME_LIMIT and check.hint == TIME_HINT, check.name
