@@ -74,7 +74,7 @@ def graded_in_time(path, catalogue, zygote, limits: Limits, seconds: float | Non
 
 @pytest.mark.parametrize("limits, seconds", [
     (Limits(call_timeout=1.0, retry_timeout=0.5), None),  # the call's own limit
-    (Limits(), 16.0),  # an eighth of what is left of the submission's time: about 2 s
+    (Limits(), 40.0),  # an eighth of what is left of the submission's time: about 5 s
 ], ids=["call timeout", "submission deadline"])
 def test_a_regrade_that_ran_out_of_time_names_no_cause(tmp_path, catalogue, zygote, limits,
                                                        seconds):
