@@ -104,6 +104,7 @@ def _check_fields(check: CheckResult) -> dict:
     data.pop("outputs", None)  # grading's own (dependencies.py), not a report's
     data.pop("raised", None)  # grading's own (raised_seen.py), not a report's
     data.pop("calls_seen", None)  # grading's own (calls_seen.py), not a report's
+    data.pop("timed_out", None)  # grading's own (timed_out.py), not a report's
     return data
 
 

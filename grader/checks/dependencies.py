@@ -26,6 +26,7 @@ from .kinds.memory import MEMORY
 from .raised_here import raised_hint, raised_unlike
 from .regrade_notes import differs, explained, failing_functions, through_unanswered
 from .results import CHECKLIST, FAILED, MISTAKE, OBSERVATION, PASSED, CheckResult
+from .timed_out import told
 from .written_by import through_helper, writes_in_place
 
 # Graded again around broken helpers: a failure. Not a function that is not written yet (its own
@@ -186,9 +187,9 @@ class Dependencies:
 
     def _finished(self, exercise: Exercise, check: Check, result: CheckResult) -> CheckResult:
         """`result` as _pipeline says it, a write in place said through the helper that made
-        it (written_by.py)."""
-        result = with_calls_seen(self._pipeline(exercise, check, result),
-                                 self._calls.get((exercise.path, check.name)))
+        it (written_by.py); one that ran out of time told only that (timed_out.py)."""
+        result = told(result) if result.timed_out else with_calls_seen(
+            self._pipeline(exercise, check, result), self._calls.get((exercise.path, check.name)))
         if result.misconception != IN_PLACE:  # no other check graded before its turn: what
             return result  # one check learns, the later ones use (kinds/memory.py)
         helpers = [n for n in check.names_read() if n != check.function and any(
@@ -363,8 +364,8 @@ class Dependencies:
         for e, _ in graded:
             counts[e.path] = counts.get(e.path, 0) + 1
         mine = counts.get(exercise.path, 0)
-        failing = [e for e, c in graded if counts[e.path] > mine
-                   and (check.hidden or not c.hidden) and self.first(e, c).status != PASSED]
+        failing = [e for e, c in graded if counts[e.path] > mine and (check.hidden or not c.hidden)
+                   and self.first(e, c).status != PASSED and not self.first(e, c).timed_out]
         why = {e.id: self._ruled_out(exercise, check, e) for e in failing}
         homes = [e for e in why if not why[e]]
         raised = [e for e in why if why[e] == RAISED]

@@ -26,15 +26,18 @@ def failing_functions(result: CheckResult, check: Check) -> tuple[str, ...]:
 def explained(result: CheckResult, roots: tuple[str, ...], home,
                failing: tuple[str, ...] = ()) -> str:
     """The result's message, saying which stand-ins it was graded with and whose own code
-    the failure is in (`failing`: "in `linear_patch_embed`'s own code")."""
+    the failure is in (`failing`: "in `linear_patch_embed`'s own code"), unless it ran out of
+    time."""
     names = quoted_names(roots)
     where = ", ".join(dict.fromkeys(home(r) for r in roots))
     verb = "is" if len(roots) == 1 else "are"
     if result.passed:
         return (f"{stand_in_note(roots)}: your code here is right, but your {names} {verb} "
                 f"wrong (see {where})")
+    whose = "" if result.timed_out else f"; so this failure is in {own_code(failing)}"  # out
+    # of time, it may be in no code at all (a busy machine: timed_out.py)
     note = (f"(graded with the grader's correct {names} standing in for yours, which {verb} "
-            f"wrong: see {where}; so this failure is in {own_code(failing)})")
+            f"wrong: see {where}{whose})")
     return f"{result.message}\n{note}" if result.message else note
 
 

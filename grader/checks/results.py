@@ -13,10 +13,12 @@ PRINTED_CHARS = 2000  # of a student's printed output kept in a report: its end
 HIDDEN_FAILURE = "failed on a hidden case (its inputs are not shown)"
 # which kind of statement a hint is (issue 38, item 6): a named mistake (a listed misconception,
 # or a rewrite of the reference, that reproduces what the code returned), an observation (what
-# is true of its outputs: right for square images only, an input changed in place) or the
-# check's checklist (the spec's hint, true of every wrong answer)
-MISTAKE, OBSERVATION, CHECKLIST = "mistake", "observation", "checklist"
-HINT_LABELS = {MISTAKE: "named mistake", OBSERVATION: "observation", CHECKLIST: "checklist"}
+# is true of its outputs: right for square images only, an input changed in place), the
+# check's checklist (the spec's hint, true of every wrong answer) or, of a check whose failing
+# call ran out of time, what that means and what to do (checks/timed_out.py: no cause)
+MISTAKE, OBSERVATION, CHECKLIST, TIME_LIMIT = "mistake", "observation", "checklist", "time limit"
+HINT_LABELS = {MISTAKE: "named mistake", OBSERVATION: "observation", CHECKLIST: "checklist",
+               TIME_LIMIT: "time limit"}
 
 
 def printed_tail(text: str) -> str:
@@ -44,7 +46,7 @@ class CheckResult:
     # graded with correct stand-ins for the student's broken helpers: the roots, the functions
     # whose own code is wrong ("patchify",); see checks/dependencies.py
     stand_ins: tuple[str, ...] = ()
-    hint_kind: str | None = None  # MISTAKE, OBSERVATION or CHECKLIST, when there is a hint
+    hint_kind: str | None = None  # MISTAKE, OBSERVATION, CHECKLIST or TIME_LIMIT, with a hint
     # an integration check's (never graded again): the student's broken functions its hint says
     # it runs ("patchify",), so that the report's "fix `patchify` first" heading counts it too
     blames: tuple[str, ...] = ()
@@ -58,6 +60,10 @@ class CheckResult:
     # a failed check's calls as first graded (checks/calls_seen.py: each array argument's shape,
     # right or not, what it raised), for report/fixed_size.py; grading's own, not kept in records
     calls_seen: tuple = ()
+    # its failing call ran out of time (the worker's outcome "timeout": the call's own limit or
+    # the submission's), which says nothing of what the code computes (checks/timed_out.py);
+    # grading's own, not kept in records
+    timed_out: bool = False
 
     @property
     def passed(self) -> bool:

@@ -34,6 +34,7 @@ from ..results import (
     CheckResult,
     check_result,
 )
+from ..timed_out import deferred
 from ..unbound import loaded, unbound
 from . import in_place
 from .axes_off import observed
@@ -280,9 +281,9 @@ class CallCheck(Kind):
                     before = memory.known(self.call) if memory is not None else 0
                     self._remember(worker, ran)
                     setting = None if memory is None else memory.setting(worker)
-                    return failed, partial(self._explain, ran=ran, failing=number - 1,
-                                           planned=planned, outcome=outcome, before=before,
-                                           own=setting == (), setting=setting)
+                    return deferred(failed, outcome, partial(  # out of time: not explained
+                        self._explain, ran=ran, failing=number - 1, planned=planned,
+                        outcome=outcome, before=before, own=setting == (), setting=setting))
         self._remember(worker, ran)
         return check_result(self, PASSED, cases=len(cases)), None
 
@@ -484,7 +485,6 @@ class CallCheck(Kind):
             function = reference_function(self.reference_name, self.folder)
         except (ImportError, KeyError):  # the student bundle: its sheet is the instructor's
             return "(computed by the reference, which this grader does not have)"
-
         args = tuple(inputs.evaluate(a) for a in case.args)
         kwargs = {k: inputs.evaluate(v) for k, v in case.kwargs.items()}
         try:

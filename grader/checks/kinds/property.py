@@ -23,6 +23,7 @@ from ..results import (
     PASSED,
     check_result,
 )
+from ..timed_out import marked
 from ..unbound import loaded, unbound
 from .base import Kind
 from .memory import MEMORY
@@ -122,4 +123,5 @@ class PropertyCheck(Kind):
         result = check_result(self, FAILED, f"{WHILE}{failed.name}(...) "
                               "failed:\n" + "\n".join("  " + line for line in lines), hint,
                               printed=outcome.stdout, hint_kind=OBSERVATION)
-        return unbound(result, outcome, loaded(MEMORY.get()))  # a failed load line's name
+        return marked(unbound(result, outcome, loaded(MEMORY.get())), outcome)  # a failed
+        # load line's name; out of time, said as that (timed_out.py)
