@@ -42,6 +42,7 @@ from .base import Kind
 from .call_spec import Case, Generate, Misconception
 from .exact import exactly
 from .generalisations import explained
+from .listed_refuted import refutes
 from .memory import MEMORY
 from .mistakes import (
     bettered,
@@ -364,29 +365,8 @@ class CallCheck(Kind):
         name = result.misconception
         if result.status != FAILED or not name:
             return result
-        for other, outcome in ran:
-            expected, raises = other.expectation()
-            if raises is not None and outcome.status == "ok":  # a value where a refusal was
-                applies, wrong = other.wrong_output(name)  # due: the mistake's own, or not its
-                contradicts = applies and not output_matches(  # cause (blocks of H // (H //
-                    wrong, outcome.value, self.compare or default_compare(wrong))  # P) pixels
-                # are a crop to P's multiple on 9 x 8 with P = 2 only: b77_10)
-            elif raises is not None:  # it raised as it should where the mistake returns a value
-                contradicts = (outcome.status == "raised" and outcome.error.type == raises
-                               and other.wrong_output(name)[0])
-            elif outcome.status == "ok":
-                applies, wrong = other.wrong_output(name)
-                contradicts = applies and not output_matches(
-                    wrong, outcome.value, self.compare or default_compare(expected))
-            elif outcome.status == "raised":  # the code raised where the mistake returns the
-                applies, wrong = other.wrong_output(name)  # right value: not its cause (a scale
-                contradicts = applies and output_matches(  # of sqrt(d_h // 3) is no "not
-                    wrong, expected, self.compare or default_compare(expected))  # scaled": it
-                # raises ZeroDivisionError where d_h < 3, the unscaled scores right for d_h = 1)
-            else:
-                continue
-            if contradicts:
-                return self._unnamed(result, planned)
+        if any(refutes(other, outcome, name, self.compare) for other, outcome in ran):
+            return self._unnamed(result, planned)
         return result
 
     def _unnamed(self, result: CheckResult, planned: PlannedCase) -> CheckResult:
