@@ -17,7 +17,10 @@ no-causal-mask's causal checks ("Your heads come from a bare reshape, q.reshape(
 step of your `self_attention` gives the same result for different last rows", where no step
 does: with heads >= 2 the bare reshape puts token 0's output in head 0, which never reads
 x[-1], so no change of x[-1] reaches token 0 (token 0 changed only in another trial, with one
-head, where the code is right).
+head, where the code is right). Since 6acf7dd9 (checks/last_token_probe.py: a step's claim only
+where the same failing call shows it) that check gets the observation "With x of shape (7, 4)
+and heads=2, the output of token 0 did not change when the last token x[-1] did ... The checks
+of multi-head-attention say more.", true of the code: in buggy/ now.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_heads_bare_reshape',

@@ -1,0 +1,44 @@
+"""Blind round 77 (b77_07, issue 38): num_patches and conv_patch_embed ported from
+Kose-i/machine_learning_tutorial `Book/DeepLearning_math/6step.py` (convolution forward loops).
+
+Mistakes:
+1. num_patches (line 14 of the file as delivered): `H / P * (W / P)` returns a float (196.0).
+2. conv_patch_embed (lines 62-71): no ValueError when k exceeds H or W (the source has no test):
+   with k > W only it returns an empty (H', 0, d) array; with k larger than both sides numpy's
+   final reshape happens to raise ValueError.
+
+Grader: at blind time (15b4065f) and now, 104/110. Mistake 1 named on patch-count ("the count is
+a float (at your line `return H / P * (W / P)`)"); mistake 2 partly, at blind time with a wrong
+cause: "the test that the kernel fits the image tests the height only (`k > H`) ... test `k > W`
+too", of code that tests nothing. Since 6acf7dd9 (a one-side test said only where the student's
+own raise refuses: error_model/kernel_fit.py) the checklist: "A 3x3 kernel does not fit in a
+2-pixel-wide image: raise ValueError." Not named yet: that the function has no test of its own.
+"""
+# ruff: noqa: F821  (every other name is the solution's)
+EXPECT = {'patch-count': 'pixels_over_patch_area',
+          'kernel-stride': None}
+
+
+def num_patches(H, W, P):
+    if H % P != 0 or W % P != 0:
+        raise ValueError("patches must tile the image")
+    # N = HW / P^2
+    return H / P * (W / P)
+
+
+def conv_patch_embed(image, K, b, stride):
+    # Input
+    x = np.asarray(image, dtype=float)
+    if x.ndim == 2:
+        x = x.reshape(x.shape[0], x.shape[1], 1)
+    # Filter
+    f = K
+    result = []
+    for i in range(0, len(x) - len(f) + 1, stride):
+        row = []
+        for j in range(0, len(x[0]) - len(f[0]) + 1, stride):
+            # multiple cell and sum
+            cell = x[i:i + len(f), j:j + len(f[0]), :, None] * f
+            row.append(np.sum(cell, axis=(0, 1, 2)) + b)
+        result.append(row)
+    return np.array(result).reshape(len(result), -1, K.shape[3])
