@@ -10,11 +10,12 @@ Mistakes:
    (`(x @ W_head + b_head).mean(axis=0)`) instead of taking the [CLS] row (through a linear
    head the same as averaging the tokens).
 
-Grader: at blind time (0fc72e8) and now, both named: "In `encoder_block`, the step
-`layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` is left out ..." on encoder-block, and "You
-averaged every token. This model's head reads the [CLS] row only ..." on vit-forward (graded
-with the grader's encoder_block); vit-checkpoint observes encoder_block and vit_forward. Every
-mistake named, so in buggy/.
+Grader: at blind time (0fc72e8) and now, both named: at blind time "In `encoder_block`, the step
+`layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` is left out ..." (now: "In `encoder_block`, the
+LayerNorm (with the model solution's `p['ln1_g']` and the model solution's `p['ln1_b']`) is left
+out ...") on encoder-block, and "You averaged every token. This model's head reads the [CLS] row
+only ..." on vit-forward (graded with the grader's encoder_block); vit-checkpoint observes
+encoder_block and vit_forward. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {

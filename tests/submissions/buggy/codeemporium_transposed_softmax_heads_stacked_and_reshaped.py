@@ -13,16 +13,19 @@ Mistakes:
    `values.reshape(T, heads * d_h)`, without moving the head axis back: rows mix heads and
    tokens. Right with one head.
 
-Grader: at blind time (5712eea) and now, mistake 1 named ("In `softmax`, the max subtraction
-`np.max(x, axis=axis, keepdims=True)` is left out") on the overflow check, and mistake 3 named
-("`x.swapaxes(-2, -3)` is used without its transpose") on no-causal-mask and
-multi-head-attention (graded with the grader's softmax standing in); why-positions runs the
-file's self_attention (attention_not_equivariant). Mistake 2 only told by checklists (the small
-examples: "Pass `axis` and keepdims=True to both np.max and np.sum ..."; the hidden check the
-generic one) and an observation that softmax failed on the sum-to-1 property's input: no hint
-names the transpose trick. Since the name34 merge, mistake 2 named (broadcasts.divided_by_transpose:
-"`e / np.sum(e, axis=axis, keepdims=True)` is written `(e.T / np.sum(e, axis=axis)).T`") on the
-small examples, and with mistake 1 as "2 mistakes at once" on the hidden check: in buggy/.
+Grader: at blind time (5712eea) and now, mistake 1 named (at blind time "In `softmax`, the max
+subtraction `np.max(x, axis=axis, keepdims=True)` is left out"; now: "In `softmax`, the max
+subtraction is left out of the model solution's `x - np.max(x, axis=axis, keepdims=True)`") on the
+overflow check, and mistake 3 named (at blind time "`x.swapaxes(-2, -3)` is used without its
+transpose"; now: "the heads' outputs are merged by a reshape without moving the head axis back
+first ...") on no-causal-mask and multi-head-attention (graded with the grader's softmax standing
+in); why-positions runs the file's self_attention (attention_not_equivariant). Mistake 2 only told
+by checklists (the small examples: "Pass `axis` and keepdims=True to both np.max and np.sum ...";
+the hidden check the generic one) and an observation that softmax failed on the sum-to-1 property's
+input: no hint names the transpose trick. Since the name34 merge, mistake 2 named
+(broadcasts.divided_by_transpose: "`e / np.sum(e, axis=axis, keepdims=True)` is written `(e.T /
+np.sum(e, axis=axis)).T`") on the small examples, and with mistake 1 as "2 mistakes at once" on the
+hidden check: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:term:softmax:drop-np.max(xaxis=axiskeepdims=True)'

@@ -12,10 +12,12 @@ Mistakes:
     takes the mean of the patch tokens instead of the [CLS] row. Wrong on any input.
 
 Grader: at blind time (528b2ec3) and now, 92/110, both named. Mistake 11 on encoder-block's two
-checks ("One slip, made at 2 places: (1) In `encoder_block`, the two steps of
-`self_attention(layer_norm(x, ...))` run in the other order ..."). Mistake 12 on vit-forward's
-visible check ("You pooled the mean of the patch tokens. ...") and, as the error model says it,
-on its random check ("`x[0]` is read as `x[1:].mean(axis=0)` ..."); vit-checkpoint observes
+checks (at blind time "One slip, made at 2 places: (1) In `encoder_block`, the two steps of
+`self_attention(layer_norm(x, ...))` run in the other order ..."; now: "One slip, made at 2 places:
+(1) In `encoder_block`, the two steps of the model solution's `self_attention(layer_norm(x,
+p['ln1_g'], p['ln1_b'], eps), p, heads)` run in the other order ..."). Mistake 12 on vit-forward's
+visible check ("You pooled the mean of the patch tokens. ...") and, as the error model says it, on
+its random check ("`x[0]` is read as `x[1:].mean(axis=0)` ..."); vit-checkpoint observes
 vit_forward. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

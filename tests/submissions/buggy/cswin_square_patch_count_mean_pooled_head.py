@@ -11,12 +11,14 @@ Mistakes:
     `torch.mean(x, dim=1)` head) instead of the [CLS] row. Wrong on every input.
 
 Grader: at blind time (ba46f523) and now, 94/110, both named. Mistake 11 on patch-count's
-non-square and random checks ("In `num_patches`, `W // P` reads `H` where `W` belongs: `H // P`, a
-copy of its sibling term (right only when H == W).") and, with the tiling half, on its random
-non-tiling check ("2 mistakes at once: (1) ... tests the height only (`H % P`) ... test `W % P`
-too. (2) ..."); token-count keeps full marks around it. Mistake 12 on vit-forward's two checks
-("You averaged every token. This model's head reads the [CLS] row only: x[0] after the final
-LayerNorm."); vit-checkpoint observes vit_forward. Every mistake named, so in buggy/.
+non-square and random checks (at blind time "In `num_patches`, `W // P` reads `H` where `W`
+belongs: `H // P`, a copy of its sibling term (right only when H == W)."; now: "In `num_patches`,
+the model solution's `W // P` reads `H` where `W` belongs: a copy of its sibling term (right only
+when H == W).") and, with the tiling half, on its random non-tiling check ("2 mistakes at once: (1)
+... tests the height only (`H % P`) ... test `W % P` too. (2) ..."); token-count keeps full marks
+around it. Mistake 12 on vit-forward's two checks ("You averaged every token. This model's head
+reads the [CLS] row only: x[0] after the final LayerNorm."); vit-checkpoint observes vit_forward.
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',

@@ -8,18 +8,19 @@ Mistakes:
 2. vit_forward (line 149): the mean over all tokens instead of the [CLS] row.
 The delivered file's top-level helper causal_mask is nested in self_attention here.
 
-Grader: at blind time (6245b55a) and now, 95/110. Mistake 1 named on no-causal-mask ("line 110 ... is
-one diagonal off ... Write k=0 there"); mistake 2 on vit-forward ("You averaged every token ...
-reads the [CLS] row only"); vit-checkpoint observes the pipeline. The judge found every mistake
-named but the causal-mask hint's caveat wrong: "Fix this first: your code's other difference
-shows here only in what this slip leads to (a query left with no key); whether it is also a
-mistake ... these cases cannot tell", where the only other difference, the `finfo.min` fill, is
-harmless (with k=0 the file scores 7/7 there), so it sends a student looking for a second mistake
-that does not exist. Since af73000d a fill that is the dtype's minimum, with no other large
-number in the student's code, is said as harmless: "Fixing this is enough: your code's one other
-difference shows only in what this slip leads to (a query left with no key), never where the
-model solution's code runs" (report/minimum_fill.py). Every mistake named, no hint wrong: in
-buggy/.
+Grader: at blind time (6245b55a) and now, 95/110. Mistake 1 named on no-causal-mask (at blind time
+"line 110 ... is one diagonal off ... Write k=0 there"; now: "(in your `causal_mask`, which it
+calls: line ..., `return np.tril(...)`) ... is one diagonal off ... Write k=0 there"); mistake 2 on
+vit-forward ("You averaged every token ... reads the [CLS] row only"); vit-checkpoint observes the
+pipeline. The judge found every mistake named but the causal-mask hint's caveat wrong: "Fix this
+first: your code's other difference shows here only in what this slip leads to (a query left with
+no key); whether it is also a mistake ... these cases cannot tell", where the only other
+difference, the `finfo.min` fill, is harmless (with k=0 the file scores 7/7 there), so it sends a
+student looking for a second mistake that does not exist. Since af73000d a fill that is the dtype's
+minimum, with no other large number in the student's code, is said as harmless: "Fixing this is
+enough: your code's one other difference shows only in what this slip leads to (a query left with
+no key), never where the model solution's code runs" (report/minimum_fill.py). Every mistake named,
+no hint wrong: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': ('op:diagonal:self_attention/causal_mask:tri.k=-1'

@@ -18,9 +18,9 @@ merge call by its text after the other edit had rewritten it), 34 points, 13 of 
 encoder-block and vit-forward, which would have had the grader's stand-in. Mended (a heads
 rewrite finds the merge call by its place; a search that fails names no mistake): now 95/110,
 both named as a pair on multi-head-attention and no-causal-mask ("2 mistakes at once: (1) In
-`self_attention`, `attention(q, k, v, mask)` is given `k` and `q` the other way round:
-`attention(k, q, v, mask)`. (2) ... the scores are divided by sqrt(d) ..."), mistake 21 alone on
-the one-head check (the width scale is right with one head). vit-checkpoint observes
+`self_attention`, the attention scores are computed as K Q^T, the keys times the transposed
+queries, where Q K^T belongs ... (2) ... the scores are divided by sqrt(d) ..."), mistake 21
+alone on the one-head check (the width scale is right with one head). vit-checkpoint observes
 self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

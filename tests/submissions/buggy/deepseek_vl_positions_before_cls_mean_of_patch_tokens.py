@@ -10,12 +10,14 @@ Mistakes:
     patch tokens instead of the [CLS] row. Wrong on any input.
 
 Grader: at blind time (90d6c97e) and now, 91/110, both named. Mistake 11 on cls-and-positions'
-three checks ("In `embed_image`, `x + params['pos']` is added before `np.vstack([params['cls'],
-x])`, to the rows of `x` alone, with the first rows of `params['pos']` ..."). Mistake 12 on
-vit-forward's visible check ("You pooled the mean of the patch tokens. ... this model's head reads
-the [CLS] row: x[0] after the final LayerNorm.") and, as the error model says it, on its random
-check ("In `vit_forward`, `x[0]` is read as `x[1:].mean(axis=0)` ..."); vit-checkpoint observes
-vit_forward. Every mistake named, so in buggy/.
+three checks (at blind time "In `embed_image`, `x + params['pos']` is added before
+`np.vstack([params['cls'], x])`, to the rows of `x` alone, with the first rows of `params['pos']`
+..."; now: "In `embed_image`, the model solution's `x + params['pos']` is added before the model
+solution's `np.vstack([params['cls'], x])`, to the rows of `x` alone, with the first rows of
+`params['pos']` ..."). Mistake 12 on vit-forward's visible check ("You pooled the mean of the patch
+tokens. ... this model's head reads the [CLS] row: x[0] after the final LayerNorm.") and, as the
+error model says it, on its random check ("In `vit_forward`, `x[0]` is read as `x[1:].mean(axis=0)`
+..."); vit-checkpoint observes vit_forward. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': "op:concatenation:embed_image:params['pos']-first-rows-before-vstack",

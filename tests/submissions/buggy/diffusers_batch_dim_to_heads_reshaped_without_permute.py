@@ -8,11 +8,13 @@ Mistakes:
    with no permute back, so the heads' outputs are interleaved across tokens. Shows only with
    several heads.
 
-Grader: at blind time (b589706) and now, named: "`x.swapaxes(-2, -3)` is used without its
-transpose: `x` as it is" (merge_heads) on no-causal-mask (heads=2) and multi-head-attention,
-visible and hidden; the one-head checks pass; why-positions' "attention only reorders" check
-runs this self_attention and gets its equivariance checklist (ALIASES); vit-checkpoint observes
-the broken self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (b589706) and now, named: at blind time "`x.swapaxes(-2, -3)` is used without
+its transpose: `x` as it is" (merge_heads; now: "the heads' outputs reach the merge in another axis
+order ... Your code does move axes before it reshapes (`tensor.transpose(0, 2, 1, 3)` in
+`reshape_heads_to_batch_dim`) ...") on no-causal-mask (heads=2) and multi-head-attention, visible
+and hidden; the one-head checks pass; why-positions' "attention only reorders" check runs this
+self_attention and gets its equivariance checklist (ALIASES); vit-checkpoint observes the broken
+self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

@@ -10,13 +10,15 @@ Mistakes:
    `* -1e9`: it hides the past and the diagonal and leaves the future visible. Only with
    causal=True.
 
-Grader: at blind time (0fc72e8) and now, both named: "In `self_attention` (in each of the
-lecture's 3 calls of `split_heads`), `x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)`
-is done with a reshape alone ..." on multi-head-attention, and the pair with "... the mask is
-added as if it marked the hidden keys, `scores + mask * -1e9` ..." on no-causal-mask.
-why-positions runs the file's self_attention: its verdict (attention_not_equivariant, a
-property's, told with its checklist) is true of it, not in EXPECT but in ALIASES;
-vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (0fc72e8) and now, both named: at blind time "In `self_attention` (in each of
+the lecture's 3 calls of `split_heads`), `x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)`
+is done with a reshape alone ..." (now: "In `self_attention` (in each of the model solution's 3
+calls of `split_heads`), the model solution's `x.reshape(*lead, T, heads, d // heads).swapaxes(-2,
+-3)` is done with a reshape alone ...") on multi-head-attention, and the pair with "... the mask is
+added as if it marked the hidden keys, `scores + mask * -1e9` ..." on no-causal-mask. why-positions
+runs the file's self_attention: its verdict (attention_not_equivariant, a property's, told with its
+checklist) is true of it, not in EXPECT but in ALIASES; vit-checkpoint observes self_attention.
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {

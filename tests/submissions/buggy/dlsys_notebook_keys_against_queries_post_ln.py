@@ -12,10 +12,12 @@ Mistakes:
 2. encoder_block: the notebook's transformer() is post-LN, Z = LN(attn(x) + x),
    out = LN(Z + MLP(Z)), instead of the pre-LN x + attn(LN(x)), x + MLP(LN(x)).
 
-Grader: at blind time (c4f83ef) and now, named: "`attention(q, k, v, mask)` is given `k` and `q`
-the other way round" on every no-causal-mask and multi-head-attention check, and "That is a
-post-LN block" (encoder_post_ln) on encoder-block, graded with the grader's self_attention
-standing in; vit-checkpoint observes both. Every mistake named, so in buggy/.
+Grader: at blind time (c4f83ef) and now, named: at blind time "`attention(q, k, v, mask)` is
+given `k` and `q` the other way round" (now: "the attention scores are computed as K Q^T, the
+keys times the transposed queries ... where Q K^T belongs") on every no-causal-mask and
+multi-head-attention check, and "That is a post-LN block" (encoder_post_ln) on encoder-block,
+graded with the grader's self_attention standing in; vit-checkpoint observes both. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:arguments:self_attention:q-and-k-swapped',

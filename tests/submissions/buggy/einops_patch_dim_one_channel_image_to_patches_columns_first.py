@@ -14,11 +14,14 @@ Mistakes:
 
 Grader: at blind time (5f4a3d53) and now, both named: M1 on flatten-length ("In `patch_dim`, `C`
 defaults to 1 instead of 3: right whenever `C` is given, wrong where it is left out."), M2 on
-linear-patch-embed ("In `linear_patch_embed` (at the lecture's step `patchify(image, P)`), the
-lecture's `image.reshape(H // P, P, W // P, P, C)` is given the lecture's `H // P` and the
-lecture's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` (H for W: the
-same only where they are equal)."); cls-and-positions keeps its points (graded with the grader's
-linear_patch_embed standing in). Every mistake named, so in buggy/.
+linear-patch-embed (at blind time "In `linear_patch_embed` (at the lecture's step `patchify(image,
+P)`), the lecture's `image.reshape(H // P, P, W // P, P, C)` is given the lecture's `H // P` and
+the lecture's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` (H for W: the
+same only where they are equal)."; now: "In `linear_patch_embed`, the model solution's
+`image.reshape(H // P, P, W // P, P, C)` is given the model solution's `H // P` and the model
+solution's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` ...");
+cls-and-positions keeps its points (graded with the grader's linear_patch_embed standing in). Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'flatten-length': 'op:default_changed:patch_dim:C-default-1',

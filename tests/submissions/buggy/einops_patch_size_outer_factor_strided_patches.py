@@ -8,11 +8,13 @@ Mistakes:
    puts the patch size as the OUTER factor, so "patch" (i, j) gathers the pixels spaced H/P
    apart, not a contiguous P x P tile. Wrong on every image (square, non-square, gray).
 
-Grader: at blind time (b589706) and now, named: "`image.reshape(H // P, P, W // P, P, C)` splits
-`H` and `W` into blocks the other way round, as (P, H // P) instead of (H // P, P) (einops' `(p1
-h)` for `(h p1)`)" on patchify's worked example, RGB, grayscale and hidden checks; the exercises
-using patchify are graded with the grader's patchify; vit-checkpoint observes the broken
-patchify. Every mistake named, so in buggy/.
+Grader: at blind time (b589706) and now, named: at blind time "`image.reshape(H // P, P, W // P, P,
+C)` splits `H` and `W` into blocks the other way round, as (P, H // P) instead of (H // P, P)
+(einops' `(p1 h)` for `(h p1)`)" (now: "In `patchify`, the model solution's `image.reshape(H // P,
+P, W // P, P, C)` splits `H` and `W` into blocks the other way round, as (P, H // P) instead of (H
+// P, P), as some code does (einops' `(p1 h)` for `(h p1)`) ...") on patchify's worked example,
+RGB, grayscale and hidden checks; the exercises using patchify are graded with the grader's
+patchify; vit-checkpoint observes the broken patchify. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:blocks:patchify:H-W-split-swapped'}

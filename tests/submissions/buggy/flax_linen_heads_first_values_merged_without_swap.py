@@ -8,11 +8,12 @@ Mistakes:
    (length, heads, head_dim) reshape: x.reshape(T, d) of a (heads, T, d_h) array scrambles the
    tokens and the heads before Wo. Right with one head.
 
-Grader: at blind time (c4f83ef) and now, named: "(in its step `merge_heads(attention(q, k, v,
-mask))`), `x.swapaxes(-2, -3)` is used without its transpose" (the reference's words, the cause
-right) on no-causal-mask and multi-head-attention; why-positions' equivariance check, which
-calls this self_attention, gets its checklist; vit-checkpoint observes it. Every mistake named,
-so in buggy/.
+Grader: at blind time (c4f83ef) and now, named: at blind time "(in its step
+`merge_heads(attention(q, k, v, mask))`), `x.swapaxes(-2, -3)` is used without its transpose" (the
+reference's words, the cause right; now: "In `self_attention`, the heads' outputs are merged by a
+reshape without moving the head axis back first ...") on no-causal-mask and multi-head-attention;
+why-positions' equivariance check, which calls this self_attention, gets its checklist;
+vit-checkpoint observes it. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

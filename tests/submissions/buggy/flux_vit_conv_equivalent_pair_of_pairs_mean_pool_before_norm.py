@@ -14,8 +14,9 @@ number of the result `(P, P)` is written as a (height, width) pair, `((P, P), (P
 vit-forward: "In `vit_forward`, `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a
 pooling: `x[0]` is read as `x.mean(axis=0)`, every row averaged (average pooling of all the
 tokens), and that one row goes through the step, instead of every row before row 0 is read."
-(at blind time; its end reads since that round's mend: "and only that pooled row goes through the step;
-the lecture runs the step on every row and then reads row 0 of its output.");
+(at blind time; now: "In `vit_forward` (in your `seconddimmean`, which it calls: line ...,
+`return np.mean(x, axis=0)`), the model solution's `x[0]` is read as `x.mean(axis=0)`: every row
+averaged ... and that order is no part of the mistake ...");
 vit-checkpoint observes vit_forward. Every mistake named, so in buggy/. The student's seconddimmean (top-level
 in the file) is nested in vit_forward here: the builder replaces only the solution's own
 definitions.

@@ -11,9 +11,12 @@ Mistakes:
 
 Grader: at blind time (b589706) and now, named: "each row of `linear_patch_embed(...)` is
 standardised, (x - mean) / sqrt(var + eps), as soon as it is computed" on the worked example, RGB
-and hidden cls-and-positions checks; "`layer_norm(x, params['ln_g'], params['ln_b'])` comes after
-a pooling: `x[0]` is read as `x.mean(axis=0)`" on vit-forward (graded with the grader's
-embed_image); vit-checkpoint observes both. Every mistake named, so in buggy/.
+and hidden cls-and-positions checks; at blind time "`layer_norm(x, params['ln_g'], params['ln_b'])`
+comes after a pooling: `x[0]` is read as `x.mean(axis=0)`" (now: "In `vit_forward` (in your
+`seconddimmean`, which it calls: line ..., `return np.mean(x, axis=0)`), the model solution's
+`x[0]` is read as `x.mean(axis=0)`: every row averaged ... and that order is no part of the mistake
+...") on vit-forward (graded with the grader's embed_image); vit-checkpoint observes both. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'op:standardised_bound:embed_image:standardised-linear_patch_embed',

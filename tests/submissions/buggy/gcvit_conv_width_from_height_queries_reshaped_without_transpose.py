@@ -17,8 +17,10 @@ Grader: at blind time (ba46f523) and now, 89/110, both named. Mistake 9 on kerne
 value checks ("In `conv_patch_embed`, the columns of the output are counted from H, `(H - k) //
 stride + 1`, where `(W - k) // stride + 1` belongs (a line written for the rows and copied) ...");
 its "kernel P, stride P" property could not judge (the tensordot ValueError, traceback shown).
-Mistake 10 on multi-head-attention's two checks and no-causal-mask's causal checks ("In
-`self_attention` (at the model solution's step `split_heads(linear(x, p['Wq'], p['bq']), heads)`),
+Mistake 10 on multi-head-attention's two checks and no-causal-mask's causal checks (at blind
+time "In `self_attention` (at the model solution's step `split_heads(linear(x, p['Wq'], p['bq']),
+heads)`), `x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)` is done with a reshape alone
+..."; now: "In `self_attention` (where the columns are split into heads), the model solution's
 `x.reshape(*lead, T, heads, d // heads).swapaxes(-2, -3)` is done with a reshape alone ..."); only
 the q line of the file has the bare reshape, and the hint's step is q's. why-positions' checklist
 says self_attention depends on row order (true of it); vit-checkpoint observes self_attention.

@@ -9,9 +9,9 @@ Mistakes:
    every block. Shows only with depth >= 2 (or none); right with one block.
 
 Grader: both named: op:reshape_for_transpose ("`x.reshape(*lead, T, heads, d // heads)
-.swapaxes(-2, -3)` is done with a reshape alone") and op:indentation ("runs inside `for block in
-params['blocks']`, on every pass"); why-positions' permutation property says the split breaks
-equivariance (attention_not_equivariant).
+.swapaxes(-2, -3)` is done with a reshape alone") and op:indentation ("runs inside the model
+solution's `for block in params['blocks']`, on every pass"); why-positions' permutation property
+says the split breaks equivariance (attention_not_equivariant).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention':

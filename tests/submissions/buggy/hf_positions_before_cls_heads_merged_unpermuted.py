@@ -15,10 +15,10 @@ Mistakes:
    reshape in multi-head attention"); ajhalthor/Transformer-Neural-Network issue #1, PR #4;
    chelsea0x3b/dfdx issue #158.
 
-Grader: both named: embed_positions_before_cls ("You added the positions before prepending
-[CLS]") and op:transpose ("`x.swapaxes(-2, -3)` is used without its transpose", in
-no-causal-mask too); why-positions' permutation property says the merge breaks equivariance
-(attention_not_equivariant, a checklist: an alias).
+Grader: both named: embed_positions_before_cls ("You added the positions before prepending [CLS]")
+and op:transpose ("the heads' outputs are merged by a reshape without moving the head axis back
+first ...", in no-causal-mask too); why-positions' permutation property says the merge breaks
+equivariance (attention_not_equivariant, a checklist: an alias).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'embed_positions_before_cls',

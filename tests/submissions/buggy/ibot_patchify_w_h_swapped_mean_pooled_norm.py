@@ -9,13 +9,17 @@ Mistakes:
 10. vit_forward (lines 115-116): `use_mean_pooling`: the final layer norm is applied to the mean
     of the patch tokens, which replaces the [CLS] row. Wrong on any input.
 
-Grader: at blind time (90d6c97e) and now, 92/110, both named. Mistake 9 on patchify's three
-checks ("In `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W // P`
-the other way round ..."). Mistake 10 on vit-forward's two checks ("In `vit_forward`,
+Grader: at blind time (90d6c97e) and now, 92/110, both named. Mistake 9 on patchify's three checks
+(at blind time "In `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W //
+P` the other way round ..."; now: "In `patchify`, the model solution's `image.reshape(H // P, P, W
+// P, P, C)` is given the model solution's `H // P` and the model solution's `W // P` the other way
+round ..."). Mistake 10 on vit-forward's two checks (at blind time "In `vit_forward`,
 `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling: `x[0]` is read as
 `x[1:].mean(axis=0)`, the rows after row 0 averaged ..."; the sentence's last clause, "instead of
 every row before row 0 is read", garbled at blind time, is being mended: its words, not its
-mistake). vit-checkpoint observes vit_forward. Every mistake named, so in buggy/.
+mistake; now: "In `vit_forward`, `x[0]` is read as `x[1:].mean(axis=0)`: the rows after row 0
+averaged ... and that order is no part of the mistake"). vit-checkpoint observes vit_forward. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped',

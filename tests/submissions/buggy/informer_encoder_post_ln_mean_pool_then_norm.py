@@ -11,11 +11,13 @@ Mistakes:
    [CLS] row. Wrong on every image.
 
 Grader: at blind time (3f040026) and now, 92/110. Mistake 1 named on encoder-block ("That is a
-post-LN block (LayerNorm after each residual sum ...)"); mistake 2 named on vit-forward ("`x[0]`
-is read as `x.mean(axis=0)` ... the lecture runs the step on every row and then reads row 0").
-Every mistake named, so in buggy/. Judged borderline: mistake 2's hint says "In `vit_forward`",
-where the delivered file has the pooling in its own helper `classification_head` (here nested
-in vit_forward), which only the failure's context line names.
+post-LN block (LayerNorm after each residual sum ...)"); mistake 2 named on vit-forward (at blind
+time "`x[0]` is read as `x.mean(axis=0)` ... the lecture runs the step on every row and then reads
+row 0"; now: "In `vit_forward` (in your `classification_head`, which it calls: line ..., `x =
+np.mean(x, axis=0)`), the model solution's `x[0]` is read as `x.mean(axis=0)` ... and that order is
+no part of the mistake ..."). Every mistake named, so in buggy/. Judged borderline: mistake 2's
+hint says "In `vit_forward`", where the delivered file has the pooling in its own helper
+`classification_head` (here nested in vit_forward), which only the failure's context line names.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'encoder_post_ln',

@@ -10,12 +10,12 @@ Mistakes:
 
 Grader: at blind time (78229091), mistake 1 named ("Your patches are numbered down the columns
 first ...") on the worked example, RGB, grayscale and hidden checks; mistake 2 only the
-`[checklist]`s "16 does not tile 30 rows: raise ValueError rather than dropping or padding
-pixels." and "Patches that do not tile the image must raise ValueError.". Now the trim is named
-on both ("3 mistakes at once: (1) ... there is no tiling test ... (2) ... the image is cropped to
-the patches that fit before it is cut ... (3) ... `grid.transpose(2, 0, 1, 3, 4)` ...": the
-refusal check's test, crop and value mistake tried together, refusal_triples.py), mistake 1
-as before elsewhere. Moved to buggy/.
+`[checklist]`s "16 does not tile 30 rows: raise ValueError rather than dropping or padding pixels."
+and "Patches that do not tile the image must raise ValueError.". Now the trim is named on both ("2
+mistakes at once: (1) In `patchify`, there is no tiling test ... Then the image is cropped to the
+patches that fit before it is cut ... (2) In `patchify`, axes 2 and 0 are in each other's place
+...": the refusal check's test, crop and value mistake tried together, refusal_triples.py), mistake
+1 as before elsewhere. Moved to buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:tiling:patchify:none+op:cropped:patchify:image-cropped-to-tile-none-fitting-refused'

@@ -8,11 +8,12 @@ Mistakes:
    `context_layer.permute(0, 2, 1, 3)` (taken for batch bookkeeping) and reshapes straight to
    (T, all_head_size). Right for one head, wrong for two or more.
 
-Grader: at blind time and now, named: "(in its step `merge_heads(...)`), `x.swapaxes(-2, -3)` is
-used without its transpose" on no-causal-mask and multi-head-attention; why-positions runs the
-student's self_attention, which is not permutation-equivariant (attention_not_equivariant, the
-property's checklist); vit-checkpoint observes the broken self_attention. Every mistake named,
-so in buggy/.
+Grader: at blind time and now, named: at blind time "(in its step `merge_heads(...)`),
+`x.swapaxes(-2, -3)` is used without its transpose" (now: "In `self_attention`, the heads' outputs
+are merged by a reshape without moving the head axis back first ...") on no-causal-mask and
+multi-head-attention; why-positions runs the student's self_attention, which is not
+permutation-equivariant (attention_not_equivariant, the property's checklist); vit-checkpoint
+observes the broken self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

@@ -9,11 +9,12 @@ Mistakes:
    swapped (each token attends with its key).
 2. encoder_block: the MLP uses ReLU (`max.(W₁X₂ .+ b₁, 0)`) instead of GELU.
 
-Grader: at blind time (b20830f) and now, both named: "In `self_attention`, `attention(q, k, v,
-mask)` is given `k` and `q` the other way round ..." on no-causal-mask and multi-head-attention
-(the reference's words for the same cause), and "The MLP uses ReLU; ViT's MLP uses GELU ..." on
-encoder-block (graded with the grader's self_attention); vit-checkpoint observes both. Every
-mistake named, so in buggy/.
+Grader: at blind time (b20830f) and now, both named: at blind time "In `self_attention`,
+`attention(q, k, v, mask)` is given `k` and `q` the other way round ..." (now: "In
+`self_attention`, the attention scores are computed as K Q^T, the keys times the transposed queries
+... where Q K^T belongs ...") on no-causal-mask and multi-head-attention (the reference's words for
+the same cause), and "The MLP uses ReLU; ViT's MLP uses GELU ..." on encoder-block (graded with the
+grader's self_attention); vit-checkpoint observes both. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {

@@ -7,10 +7,11 @@ Mistakes:
 2. vit_forward: the final LayerNorm, then the mean over every token (GlobalAveragePooling1D,
    pool="mean") instead of the [CLS] row.
 
-Grader: at blind time (60400f1) and now, both named: 1 "the step `layer_norm(x, p['ln1_g'],
-p['ln1_b'], eps)` is left out" on encoder-block; 2 "You averaged every token" on vit-forward
-(graded with the grader's encoder_block standing in). vit-checkpoint observes both. Every
-mistake named, so in buggy/.
+Grader: at blind time (60400f1) and now, both named: 1 at blind time "the step `layer_norm(x,
+p['ln1_g'], p['ln1_b'], eps)` is left out" (now: "In `encoder_block`, the LayerNorm (with the model
+solution's `p['ln1_g']` and the model solution's `p['ln1_b']`) is left out: its input goes on as it
+is.") on encoder-block; 2 "You averaged every token" on vit-forward (graded with the grader's
+encoder_block standing in). vit-checkpoint observes both. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'encoder-block': 'op:skip:encoder_block:skip-layer_norm',

@@ -9,11 +9,13 @@ Mistakes (both only with several heads):
 2. self_attention: the scores scaled by 1/sqrt(d), the full width: `dim_key` read from the key
    before `separate_heads` (the source reads it after the split).
 
-Grader: at blind time (6092674) and now, both named together on the causal (heads=2), several
-heads and both hidden checks: "2 mistakes at once: (1) ... `x.swapaxes(-2, -3)` is used without
-its transpose ... (2) ... the scores are divided by sqrt(d), the model width, instead of
-sqrt(d_h)". why-positions (the file's self_attention) has its true checklist; vit-checkpoint
-observes the broken function. Every mistake named, so in buggy/.
+Grader: at blind time (6092674) and now, both named together on the causal (heads=2), several heads
+and both hidden checks: at blind time "2 mistakes at once: (1) ... `x.swapaxes(-2, -3)` is used
+without its transpose ... (2) ... the scores are divided by sqrt(d), the model width, instead of
+sqrt(d_h)" (now: "2 mistakes at once: (1) In `self_attention`, the heads' outputs are merged by a
+reshape without moving the head axis back first ... (2) ... the scores are divided by sqrt(d), the
+model width, instead of sqrt(d_h)"). why-positions (the file's self_attention) has its true
+checklist; vit-checkpoint observes the broken function. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed+op:constant:self_attention/attention:scale=sqrt(d)',

@@ -9,10 +9,11 @@ Mistakes:
 2. vit_forward: every token averaged, then the final LayerNorm on the pooled vector, instead of
    the LayerNorm on every row and then the [CLS] row.
 
-Grader: at blind time and now, named: "`W // P` reads `H` where `W` belongs ... (right only when
-H == W)" on patch-count; "`layer_norm(...)` comes after a pooling: `x[0]` is read as
-`x.mean(axis=0)`" on vit-forward; vit-checkpoint observes the broken vit_forward. Every mistake
-named, so in buggy/.
+Grader: at blind time and now, named: "`W // P` reads `H` where `W` belongs ... (right only when H
+== W)" on patch-count; at blind time "`layer_norm(...)` comes after a pooling: `x[0]` is read as
+`x.mean(axis=0)`" (now: "`x[0]` is read as `x.mean(axis=0)`: every row averaged ... and that order
+is no part of the mistake") on vit-forward; vit-checkpoint observes the broken vit_forward. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',

@@ -9,14 +9,16 @@ Mistakes:
    Each token then sees only later tokens: the diagonal and the past are hidden, and the last
    row, fully masked, averages uniformly. causal=False is exact.
 
-Grader: at blind time (db53909c) and now, named on no-causal-mask ("In `self_attention` (at the
-lecture's step `attention(q, k, v, mask)`), the mask hides the scores it should keep and keeps the
-ones it should hide, `np.where(mask, -1e9, scores)` in effect, where `np.where(mask, scores,
--np.inf)` belongs, as when a mask that marks the hidden keys (`np.triu(np.ones((T, T)), 1)`, 1 at
-the later tokens, PyTorch's convention) meets a rule that reads 1 as "keep" (`np.where(mask == 0,
--9e15, scores)`). Each query then sees only the later tokens, never itself or the earlier ones, and
-the last query, with every key hidden, weighs all of them alike. ..."). Every mistake named, so in
-buggy/.
+Grader: at blind time (db53909c) and now, named on no-causal-mask (at blind time "In
+`self_attention` (at the lecture's step `attention(q, k, v, mask)`), the mask hides the scores it
+should keep and keeps the ones it should hide, `np.where(mask, -1e9, scores)` in effect, where
+`np.where(mask, scores, -np.inf)` belongs, as when a mask that marks the hidden keys
+(`np.triu(np.ones((T, T)), 1)`, 1 at the later tokens, PyTorch's convention) meets a rule that
+reads 1 as "keep" (`np.where(mask == 0, -9e15, scores)`). Each query then sees only the later
+tokens, never itself or the earlier ones, and the last query, with every key hidden, weighs all of
+them alike. ..."; now: "In `self_attention` (where each head's attention weights are computed and
+applied to its values), the mask hides the scores it should keep and keeps the ones it should hide
+..."). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:mask_swapped:self_attention/attention:kept-and-hidden-swapped-finite-fill'}

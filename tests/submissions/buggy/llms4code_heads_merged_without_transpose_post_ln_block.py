@@ -11,12 +11,14 @@ Mistakes:
 2. The block is post-LN: `LN1(x + attn(x))`, then `LN2(X1 + mlp(X1))`, attention reading the
    un-normalised x.
 
-Grader: at blind time (7e618553) and now, both named: mistake 1 on no-causal-mask ("In `self_attention`
-(at the lecture's step `merge_heads(attention(q, k, v, mask))`), `x.swapaxes(-2, -3)` is used
-without its transpose: `x` as it is."), multi-head-attention failing alongside; mistake 2 on
-encoder-block ("That is a post-LN block (LayerNorm after each residual sum, as in the 2017
-Transformer). ViT is pre-LN: ..."); why-positions fails with the checklist, vit-checkpoint
-observes both. Every mistake named, so in buggy/.
+Grader: at blind time (7e618553) and now, both named: mistake 1 on no-causal-mask (at blind time
+"In `self_attention` (at the lecture's step `merge_heads(attention(q, k, v, mask))`),
+`x.swapaxes(-2, -3)` is used without its transpose: `x` as it is."; now: "In `self_attention`, the
+heads' outputs are merged by a reshape without moving the head axis back first ..."),
+multi-head-attention failing alongside; mistake 2 on encoder-block ("That is a post-LN block
+(LayerNorm after each residual sum, as in the 2017 Transformer). ViT is pre-LN: ...");
+why-positions fails with the checklist, vit-checkpoint observes both. Every mistake named, so in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

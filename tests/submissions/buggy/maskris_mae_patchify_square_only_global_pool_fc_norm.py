@@ -10,10 +10,12 @@ Mistakes:
    layer_norm and then row 0. Wrong on every image.
 The delivered file's top-level helper `_to_chw` is nested here.
 
-Grader: at blind time (3f040026) and now, 92/110. Mistake 1 named on patchify ("In
-`patchify`, a non-square image (H != W) is refused (an error is raised for it)"); mistake 2
-named on vit-forward ("In `vit_forward`, `layer_norm(...)` comes after a pooling: `x[0]` is read
-as `x[1:].mean(axis=0)`"). Every mistake named, so in buggy/.
+Grader: at blind time (3f040026) and now, 92/110. Mistake 1 named on patchify ("In `patchify`, a
+non-square image (H != W) is refused (an error is raised for it)"); mistake 2 named on vit-forward
+(at blind time "In `vit_forward`, `layer_norm(...)` comes after a pooling: `x[0]` is read as
+`x[1:].mean(axis=0)`"; now: "In `vit_forward`, the model solution's `x[0]` is read as
+`x[1:].mean(axis=0)` ... and that order is no part of the mistake"). Every mistake named, so in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:guarded:patchify:non-square-refused',

@@ -22,11 +22,11 @@ and can find neither line.
 The student's module-level helper `im2col_distinct` is nested in patchify here: the builder
 replaces only the solution's own definitions.
 Now named: both, in words a loop can be searched for: "2 mistakes at once: (1) In `patchify`,
-`image` is read with its rows and columns swapped: the patches are numbered down the columns of
-the grid first (top to bottom, then left to right) and each patch is read column by column (the
-lecture's code read as if `image` were `image.swapaxes(0, 1)`). (2) In `patchify`, each patch is
-flattened channels first: the channel varies slowest (all of a patch's values of its first
-channel, then all of the next), ... (the lecture's code read as if `grid.transpose(0, 2, 1, 3, 4)`
+`image` is read with its rows and columns swapped: the patches are numbered down the columns of the
+grid first (top to bottom, then left to right) and each patch is read column by column (the model
+solution's code read as if `image` were `image.swapaxes(0, 1)`). (2) In `patchify`, each patch is
+flattened channels first: the channel varies slowest (all of a patch's values of its first channel,
+then all of the next), ... (the model solution's code read as if `grid.transpose(0, 2, 1, 3, 4)`
 were `grid.transpose(0, 2, 4, 1, 3)`)."; on gray images (1) alone.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -7,9 +7,11 @@ Mistakes (both in self_attention):
 2. The causal buffer is `np.tril(np.ones((T, T)), k=1)`: each token also sees the next one
    (right with causal=False).
 
-Grader: at blind time and now, both named: the merge as "`x.swapaxes(-2, -3)` is used without its
-transpose" (multi-head-attention), both at once on no-causal-mask (the mask one diagonal off,
-k=1); why-positions gets its equivariance checklist (ALIASES). Every mistake named, so in buggy/.
+Grader: at blind time and now, both named: the merge as at blind time "`x.swapaxes(-2, -3)` is used
+without its transpose" (now: "the heads' outputs are merged by a reshape without moving the head
+axis back first ...") (multi-head-attention), both at once on no-causal-mask (the mask one diagonal
+off, k=1); why-positions gets its equivariance checklist (ALIASES). Every mistake named, so in
+buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

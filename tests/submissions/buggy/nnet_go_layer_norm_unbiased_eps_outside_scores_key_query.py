@@ -13,10 +13,11 @@ Mistakes:
    input with T > 1, one head or many.
 
 Grader: at blind time (f4776223) and now, 90/110, all named. Mistakes 3 and 4 on layer-norm ("You
-used the unbiased variance (ddof=1 ...)", and "2 mistakes at once" with "eps goes inside the
-square root"); mistake 5 on multi-head-attention and no-causal-mask ("In `self_attention`,
-`attention(q, k, v, mask)` is given `k` and `q` the other way round"). Every mistake named, so in
-buggy/.
+used the unbiased variance (ddof=1 ...)", and "2 mistakes at once" with "eps goes inside the square
+root"); mistake 5 on multi-head-attention and no-causal-mask (at blind time "In `self_attention`,
+`attention(q, k, v, mask)` is given `k` and `q` the other way round"; now: "In `self_attention`,
+the attention scores are computed as K Q^T, the keys times the transposed queries (at your line
+`wei_object = key_h @ qry_h.T`), where Q K^T belongs ..."). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'layer_norm_unbiased+layer_norm_eps_outside',

@@ -7,9 +7,10 @@ Mistakes:
     keyObject.MatrixMultiply(qryObjectT)`, scores K Q^T (rows are keys), the softmax over queries
     and, with causal=True, the tril applied to that transposed matrix. Wrong on any input.
 
-Grader: at blind time (d3fd340b) and now, 95/110, named on multi-head-attention and
-no-causal-mask ("In `self_attention`, `attention(q, k, v, mask)` is given `k` and `q` the other
-way round"). Every mistake named, so in buggy/.
+Grader: at blind time (d3fd340b) and now, 95/110, named on multi-head-attention and no-causal-mask
+(at blind time "In `self_attention`, `attention(q, k, v, mask)` is given `k` and `q` the other way
+round"; now: "In `self_attention`, the attention scores are computed as K Q^T, the keys times the
+transposed queries, where Q K^T belongs ..."). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:arguments:self_attention:q-and-k-swapped',

@@ -14,7 +14,8 @@ Mistakes:
 Grader: at blind time (273cad6), 1 named ("the max subtraction ... is left out") on the overflow
 check; 2 named only on the 2-D axis=0 case ("`axis` is taken as its default, -1, whatever is
 given", true there), the 3-D cases (sum-to-1 property, hidden) got only `[checklist]`s; 3 named
-("`x.swapaxes(-2, -3)` is used without its transpose") on the four failed attention checks with
+("`x.swapaxes(-2, -3)` is used without its transpose"; now: "the heads' outputs are merged by a
+reshape without moving the head axis back first ...") on the four failed attention checks with
 the grader's softmax standing in; why-positions has the true `[checklist]` about
 self_attention's row order (attention_not_equivariant); vit-checkpoint observes both. Now the
 hidden check (3-D inputs, other axes) names 1 and 2 together: the max subtraction left out, and

@@ -9,8 +9,8 @@ Mistakes:
 
 Grader: at blind time (6245b55a) and now, 92/110. Mistake 1 named on flatten-length ("a P x P patch
 holds P*P*C numbers"); mistake 2 on multi-head-attention and no-causal-mask ("the heads' outputs
-are merged by a reshape without moving the head axis back first ... (heads, T, d_h) must become
-(T, heads, d_h)"); why-positions' checklist says self_attention depends on row order (true of
+are merged by a reshape without moving the head axis back first ... (heads, T, d_h) array must
+become (T, heads, d_h)"); why-positions' checklist says self_attention depends on row order (true of
 it); vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -8,9 +8,10 @@ Mistake:
 The student's `linear` and `attention` helpers are nested in self_attention here: the builder
 replaces only the solution's own definitions.
 
-Grader: at blind time and now, named ("`x.swapaxes(-2, -3)` is used without its transpose", exactly
-equivalent); why-positions gets its equivariance checklist (ALIASES). Every mistake named, so in
-buggy/.
+Grader: at blind time and now, named (at blind time "`x.swapaxes(-2, -3)` is used without its
+transpose"; now: "the heads' outputs are merged by a reshape without moving the head axis back
+first ...", exactly equivalent); why-positions gets its equivariance checklist (ALIASES). Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

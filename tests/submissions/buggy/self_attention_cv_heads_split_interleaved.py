@@ -9,12 +9,14 @@ Mistakes:
    wrong with heads = 2 or 4 for every T and both causal settings. encoder_block and vit_forward
    inherit it.
 
-Grader: at blind time (b53db91d) and now, named on no-causal-mask and multi-head-attention: "In
-`self_attention` (in each of the lecture's 3 calls of `split_heads`), `x.reshape(*lead, T, heads, d
-// heads)` splits its last axis the other way round, `x.reshape(*lead, T, d // heads,
-heads).swapaxes(-1, -2)`: each of the `heads` groups takes every `heads`-th element (interleaved)
-instead of `d // heads` consecutive ones."; vit-checkpoint observes self_attention. Every mistake
-named, so in buggy/.
+Grader: at blind time (b53db91d) and now, named on no-causal-mask and multi-head-attention: at
+blind time "In `self_attention` (in each of the lecture's 3 calls of `split_heads`),
+`x.reshape(*lead, T, heads, d // heads)` splits its last axis the other way round,
+`x.reshape(*lead, T, d // heads, heads).swapaxes(-1, -2)`: each of the `heads` groups takes every
+`heads`-th element (interleaved) instead of `d // heads` consecutive ones." (now: "In
+`self_attention` (in each of the model solution's 3 calls of `split_heads`), the model solution's
+`x.reshape(*lead, T, heads, d // heads)` splits its last axis the other way round ...");
+vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:split:self_attention/split_heads*:reshape-split-interleaved',

@@ -14,12 +14,14 @@ Mistakes:
    with heads > 1 only, causal or not.
 The delivered file's top-level helpers `_to_hwc` and `compute_mhsa` are nested here.
 
-Grader: at blind time (3f040026) and now, 88/110. Mistake 1 named on patchify ("In `patchify`,
-... `image.reshape(H // P, P, W // P, P, C)` splits `H` and `W` into blocks the other way round,
-as (P, H // P) instead of (H // P, P) (einops' `(p1 h)` for `(h p1)`)"); mistake 2 named on
-multi-head-attention and no-causal-mask ("In `self_attention` ... `x.reshape(*lead, T, d //
-heads, heads).swapaxes(-1, -2)`: each of the `heads` groups takes every `heads`-th element
-(interleaved)"). Every mistake named, so in buggy/.
+Grader: at blind time (3f040026) and now, 88/110. Mistake 1 named on patchify (at blind time "In
+`patchify`, ... `image.reshape(H // P, P, W // P, P, C)` splits `H` and `W` into blocks the other
+way round, as (P, H // P) instead of (H // P, P) (einops' `(p1 h)` for `(h p1)`)"; now: "In
+`patchify`, the model solution's `image.reshape(H // P, P, W // P, P, C)` splits `H` and `W` into
+blocks the other way round, as (P, H // P) instead of (H // P, P), as some code does (einops' `(p1
+h)` for `(h p1)`) ..."); mistake 2 named on multi-head-attention and no-causal-mask ("In
+`self_attention` ... `x.reshape(*lead, T, d // heads, heads).swapaxes(-1, -2)`: each of the `heads`
+groups takes every `heads`-th element (interleaved)"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:blocks:patchify:H-W-split-swapped',

@@ -11,10 +11,11 @@ Mistakes:
 2. self_attention merges the heads with `(attn @ v).reshape(B, N, C)` without the
    `transpose(1, 2)` that brings the token axis before the head axis: wrong only with heads > 1.
 
-Grader: at blind time and now, both named: patchify_channel_first, and "`x.swapaxes(-2, -3)` is
-used without its transpose" on no-causal-mask and multi-head-attention; why-positions gets its
-equivariance checklist (ALIASES); vit-checkpoint observes the broken functions. Every mistake
-named, so in buggy/.
+Grader: at blind time and now, both named: patchify_channel_first, and at blind time
+"`x.swapaxes(-2, -3)` is used without its transpose" (now: "the heads' outputs are merged by a
+reshape without moving the head axis back first ...") on no-causal-mask and multi-head-attention;
+why-positions gets its equivariance checklist (ALIASES); vit-checkpoint observes the broken
+functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',

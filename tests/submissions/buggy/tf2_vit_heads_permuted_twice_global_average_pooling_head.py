@@ -11,12 +11,14 @@ Mistakes:
 2. vit_forward: the head reads the mean over all tokens (GlobalAveragePooling1D) instead of
    the [CLS] row.
 
-Grader: at blind time (b20830f) and now, both named: "In `self_attention` (at the lecture's step
-`merge_heads(attention(q, k, v, mask))`), `x.swapaxes(-2, -3)` is used without its transpose
-..." on no-causal-mask and multi-head-attention, "You averaged every token ..." on vit-forward
-(graded with the grader's self_attention). why-positions runs the file's self_attention: its
-verdict (attention_not_equivariant, a property's, told with its checklist) is true of it, not in
-EXPECT but in ALIASES; vit-checkpoint observes both. Every mistake named, so in buggy/.
+Grader: at blind time (b20830f) and now, both named: at blind time "In `self_attention` (at the
+lecture's step `merge_heads(attention(q, k, v, mask))`), `x.swapaxes(-2, -3)` is used without its
+transpose ..." (now: "In `self_attention`, the heads' outputs are merged by a reshape without
+moving the head axis back first ...") on no-causal-mask and multi-head-attention, "You averaged
+every token ..." on vit-forward (graded with the grader's self_attention). why-positions runs the
+file's self_attention: its verdict (attention_not_equivariant, a property's, told with its
+checklist) is true of it, not in EXPECT but in ALIASES; vit-checkpoint observes both. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {

@@ -8,13 +8,14 @@ Mistakes:
 2. vit_forward: no final LayerNorm (ln_g, ln_b unused); the head reads encoder_output[0]
    straight from the last block.
 
-Grader: at blind time (a78aae9) and now, both named: "`x.swapaxes(-2, -3)` is used without its
-transpose" (in the reference's step `merge_heads(...)`) on no-causal-mask and
+Grader: at blind time (a78aae9) and now, both named: at blind time "`x.swapaxes(-2, -3)` is used
+without its transpose" (in the reference's step `merge_heads(...)`; now: "the heads' outputs are
+merged by a reshape without moving the head axis back first ...") on no-causal-mask and
 multi-head-attention; "The head reads tokens that did not go through the final LayerNorm"
-(vit_final_ln_skipped) on vit-forward, the grader's self_attention standing in. why-positions
-runs the student's self_attention, which is not permutation-equivariant
-(attention_not_equivariant, the property's checklist); encoder-block keeps its points;
-vit-checkpoint observes the broken functions. Every mistake named, so in buggy/.
+(vit_final_ln_skipped) on vit-forward, the grader's self_attention standing in. why-positions runs
+the student's self_attention, which is not permutation-equivariant (attention_not_equivariant, the
+property's checklist); encoder-block keeps its points; vit-checkpoint observes the broken
+functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',

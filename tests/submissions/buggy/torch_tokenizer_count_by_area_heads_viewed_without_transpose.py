@@ -10,12 +10,13 @@ Mistakes:
    (heads, T, d_h), with no transpose; the merge does transpose back, so tokens and heads get
    mixed. One head agrees.
 
-Grader: at blind time (e77cb46) and now, mistake 1 named on patch-count's two checks (two parts
-of the one mistake: "there is no tiling test" and "the patches are counted by area, `H * W //
-(P * P)`"); mistake 2 named ("is done with a reshape alone ... only a transpose moves them") on
-no-causal-mask's and multi-head-attention's checks with several heads; why-positions runs the
-file's self_attention (attention_not_equivariant); vit-checkpoint observes both functions.
-Every mistake named, so in buggy/.
+Grader: at blind time (e77cb46) and now, mistake 1 named on patch-count's two checks (two parts of
+the one mistake: "there is no tiling test" and at blind time "the patches are counted by area, `H *
+W // (P * P)`", now: "the patches are counted by area (N = HW / P**2), where the lecture counts the
+rows of patches times the columns ..."); mistake 2 named ("is done with a reshape alone ... only a
+transpose moves them") on no-causal-mask's and multi-head-attention's checks with several heads;
+why-positions runs the file's self_attention (attention_not_equivariant); vit-checkpoint observes
+both functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:tiling:num_patches:none+op:count_by_area:num_patches:count-by-area',

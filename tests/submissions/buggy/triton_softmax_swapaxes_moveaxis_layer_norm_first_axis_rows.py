@@ -9,11 +9,12 @@ Mistakes:
    `x.reshape(-1, x.shape[-1])`: right on (T, d); a (B, T, d) batch is normalised over T*d numbers
    per entry, and a 1-D token becomes d rows of one number (the result is beta).
 
-Grader: at blind time and now, the statistics over every axis but the first are named (with the
-side remark "right for one token", untrue of a 1-D token, which this file returns as beta). The
-softmax was observed only ("right along the last two axes of its input, wrong along axis 0 of one
-with 3 axes", only_last_two_axes); since session 17 the swapaxes/moveaxis pair is named
-(results.py's moved_back_alike, `axis-swapped-then-moved-back`: a swap undone by a move).
+Grader: at blind time and now, the statistics over every axis but the first are named (at blind
+time with the side remark "right for one token", untrue of a 1-D token, which this file returns as
+beta; now: "right for a (T, d) sequence, but a batch is normalised per sample instead of per
+token"). The softmax was observed only ("right along the last two axes of its input, wrong along
+axis 0 of one with 3 axes", only_last_two_axes); since session 17 the swapaxes/moveaxis pair is
+named (results.py's moved_back_alike, `axis-swapped-then-moved-back`: a swap undone by a move).
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:moved_back_alike:softmax:axis-swapped-then-moved-back',

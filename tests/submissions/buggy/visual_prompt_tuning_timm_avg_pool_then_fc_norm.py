@@ -6,10 +6,11 @@ Mistakes:
    use_fc_norm: no final norm over the tokens, the patch tokens (not [CLS]) mean-pooled, and
    ln_g/ln_b applied after the pooling as fc_norm. Wrong on every input.
 
-Grader: at blind time (cb37e6da) and now, 98/110, named on vit-forward ("`layer_norm(x,
-params['ln_g'], params['ln_b'])` comes after a pooling: `x[0]` is read as `x[1:].mean(axis=0)`
-... the lecture runs the step on every row and then reads row 0"). Every mistake named, so in
-buggy/.
+Grader: at blind time (cb37e6da) and now, 98/110, named on vit-forward (at blind time
+"`layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling: `x[0]` is read as
+`x[1:].mean(axis=0)` ... the lecture runs the step on every row and then reads row 0"; now:
+"`x[0]` is read as `x[1:].mean(axis=0)`: the rows after row 0 averaged ... and that order is no
+part of the mistake"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'vit-forward': 'op:pool_before_step:vit_forward:x[0]-mean-after-before-layer_norm'}

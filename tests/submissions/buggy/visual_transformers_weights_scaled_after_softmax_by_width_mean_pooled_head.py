@@ -9,8 +9,10 @@ Mistakes:
 2. vit_forward: ClassificationHead = Reduce("b n e -> b e", mean) -> LayerNorm -> Linear: the
    logits come from the mean over all tokens, layer-normed, not from the [CLS] row.
 
-Grader: at blind time (b589706) and now, named: with one head "`/ math.sqrt(q.shape[-1])` is
-applied to the output of `softmax(scores)` instead of to its input", with several heads and on
+Grader: at blind time (b589706) and now, named: with one head at blind time "`/
+math.sqrt(q.shape[-1])` is applied to the output of `softmax(scores)` instead of to its input"
+(now: "the model solution's `/ math.sqrt(q.shape[-1])` is applied to the output of the model
+solution's `softmax(scores)` instead of to its input ..."), with several heads and on
 no-causal-mask "2 mistakes at once" (the scores divided by sqrt(d), the model width, and the
 division after the softmax: together the file's one slip); on vit-forward "`x[0]` is read as
 `x.mean(axis=0)`" (graded with the grader's self_attention standing in); vit-checkpoint observes

@@ -10,9 +10,11 @@ Mistakes:
 2. `vit_forward`: no final LayerNorm (burn's ViTModel declares `ln1` but forward never applies
    it): the [CLS] row goes straight into W_head, b_head. Wrong on every input.
 
-Grader: at blind time (a4c32119) and now, named: "One slip, made at 2 places: (1) In
+Grader: at blind time (a4c32119) and now, named: at blind time "One slip, made at 2 places: (1) In
 `encoder_block`, the two steps of `self_attention(layer_norm(x, p['ln1_g'], p['ln1_b'], eps), p,
-heads)` run in the other order ..." on encoder-block; "The head reads tokens that did not go
+heads)` run in the other order ..." (now: "One slip, made at 2 places: (1) In `encoder_block`, the
+two steps of the model solution's `self_attention(layer_norm(x, p['ln1_g'], p['ln1_b'], eps), p,
+heads)` run in the other order ...") on encoder-block; "The head reads tokens that did not go
 through the final LayerNorm (skipped, or its result left unused) ..." on vit-forward (graded with
 the grader's encoder_block); vit-checkpoint observes encoder_block and vit_forward. Every mistake
 named, so in buggy/.

@@ -13,15 +13,16 @@ The delivered file's top-level helper `_scaled_dot_product_attention` is nested 
 self_attention here.
 
 Grader: at blind time (cb37e6da) and now, 95/110. Mistake 2 named on no-causal-mask ("the mask
-hides the scores it should keep and keeps the ones it should hide ... a mask that marks the
-hidden keys ... meets a rule that reads 1 as "keep""). Mistake 1 on multi-head-attention (and
-part (1) of the no-causal-mask hint): "the heads' outputs are merged by a reshape without
-moving the head axis back first". The judge found it only partly named and that hint WRONG
-(borderline): the code does transpose before the reshape (combine_heads); the fault is the
-stack axis, which the hint does not point to. why-positions loses 1 point with its checklist
-("Your self_attention depends on the order of its rows"), true, from mistake 1. Not every
-mistake named (and a hint judged wrong), so in unnamed/; EXPECT holds what must hold today: the
-points lost, the mistakes named.
+hides the scores it should keep and keeps the ones it should hide ... a mask that marks the hidden
+keys ... meets a rule that reads 1 as "keep""). Mistake 1 on multi-head-attention (and part (1) of
+the no-causal-mask hint): at blind time "the heads' outputs are merged by a reshape without moving
+the head axis back first" (now: "the heads' outputs reach the merge in another axis order ... Your
+code does move axes before it reshapes (`x.transpose(1, 0, 2)` in `combine_heads`) ..."). The judge
+found it only partly named and that hint WRONG (borderline): the code does transpose before the
+reshape (combine_heads); the fault is the stack axis, which the hint does not point to.
+why-positions loses 1 point with its checklist ("Your self_attention depends on the order of its
+rows"), true, from mistake 1. Not every mistake named (and a hint judged wrong), so in unnamed/;
+EXPECT holds what must hold today: the points lost, the mistakes named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
