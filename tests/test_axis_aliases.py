@@ -114,3 +114,39 @@ def test_an_axis_detail_is_read_numbered_or_not_and_out_of_range_axes_are_their_
     assert axis_of("max.keepdims") == (False, None)
     assert axes_reduced(None, 2) == {0, 1} and axes_reduced(-1, 2) == axes_reduced(1, 2)
     assert axes_reduced(1, 1) != axes_reduced(0, 1)  # numpy refuses axis 1 of a 1-D array
+
+
+def test_a_global_max_that_random_shapes_cannot_place_is_not_told_over_axis_0():
+    """b76_11 (blind round 76): `np.exp(x - x.max())`, `exps / np.sum(exps, axis=axis)`, on the
+    hidden check's random shapes and axes (softmax_inputs). The max over axis 0 and over the
+    whole array, each beside the sum's keepdims, both reproduce every call: the search names
+    neither; where another check of the function named the whole array's max (`prefer`,
+    slips.known), that one."""
+    from grader.checks.generators import generate_cases
+
+    softmax = REFERENCE["softmax"]
+    loose = Compare("allclose", rtol=2e-4, atol=1e-6)
+
+    def close(value, target) -> bool:
+        return agrees(value, target, loose, equal_nan=True)
+
+    def student(x, axis=-1):
+        e = np.exp(x - x.max())
+        return e / np.sum(e, axis=axis)
+
+    calls = []
+    with np.errstate(all="ignore"):
+        for args, kwargs in generate_cases("softmax_inputs", 16, 501, {}):
+            try:
+                got = student(*args, **kwargs)
+            except ValueError as error:
+                got = em.Raised("ValueError", str(error))
+            calls.append(em.Call(args, kwargs, got, softmax(*args, **kwargs)))
+        failing = next(i for i, c in enumerate(calls)
+                       if isinstance(c.got, em.Raised) or not close(c.got, c.expected))
+        alone = em.search(softmax, calls, failing, close)
+        named = em.search(softmax, calls, failing, close,
+                          prefer=frozenset({"op:axis:softmax:max.axis=None"}))
+    assert alone is None or "over axis 0" not in alone.sentence, alone
+    assert named is not None and "taken over the whole array" in named.sentence, named
+    assert "over axis 0" not in named.sentence
