@@ -37,12 +37,12 @@ import numpy as np
 
 from grader.report.fill_notes import QUIET_NOTE, UNSURE_NOTE  # report/minimum_fill.py's too
 
+from .aliases import aliases
 from .change import Context, where
-from .constants import ranged, same_eps, settled
+from .constants import ranged, settled
 from .dtypes import fewest_rounded
 from .evidence import agree, distance, elements
-from .fused import reading
-from .modules import ALIKE_OPERATORS, NAMED_ELSEWHERE, OPERATORS, PARTNERS, PLAIN_FORMS, UNPAIRED
+from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS, PLAIN_FORMS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, anchored, pairs_to_try, summed_pairs
 from .plain_forms import plain_readings
 from .quiet_parts import note as quiet_note
@@ -53,7 +53,6 @@ from .scales import formulas_over_reads
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes, span
 from .trial import ALIKE, SILENT, Raised, attempt
-from .windows import CLIPPED
 
 MAX_REWRITES = 720      # singles tried per failed check (vit_forward whole: 704; graded: <= 250)
 MAX_TRIES = 600         # singles and pairs per failed check: what is found, the same on any
@@ -333,14 +332,14 @@ def search(function: Callable, calls: list[Call], failing: int,
         found = fewest_rounded(rounded)  # the calls cannot tell: the ones every reading rounds
     found = formulas_over_reads(root, found)  # sqrt(heads) said, not `q.shape[0]`
     names = {_said(group, quiet) for group in found}  # one told several ways is one mistake
-    chosen = len(names) > 1 and not _aliases(found)
+    chosen = len(names) > 1 and not aliases(found, root, order)
     decided = False  # by another check's name (`known`, below)
     if len(names) > 1 and (unset := undetermined(found, quiet, JOIN)) is not None:
         return _told(*unset, root)  # a max's axis where the sum's makes it change nothing
     if len(names) > 1 and not chosen:
         found = found[:1]  # one value set two ways that are the same on these inputs
     elif len(names) > 1 and (single := [g for g in found if _one_mistake(g)]) and (
-            len(single) == 1 or _aliases(single)):  # one slip made twice, said one way
+            len(single) == 1 or aliases(single, root, order)):  # one slip made twice, said one way
         found = sorted(single, key=lambda g: len({e.detail.split(".")[-1] for e in g}))[:1]
     elif len(names) > 1 and len(narrow := _narrowest(root, found)) == 1:
         found = narrow  # `Wk` read as `Wq` says less than the whole line's keys as the queries'
@@ -452,25 +451,6 @@ def _unsure(group: list[Edit], idle: Edit) -> Found:
 def _one_mistake(group: list[Edit]) -> bool:
     """Whether a pair is one slip made at two places of one function: one operator, one path."""
     return len(group) > 1 and len({(e.operator, e.site.path) for e in group}) == 1
-
-
-def _aliases(found: list[list[Edit]]) -> bool:
-    """Whether every rewrite found sets the same values at the same places to values these
-    inputs cannot tell apart: a reduction's axis (1 and -1 on 2-D), eps (1e-12 and 0 off a tiny
-    variance; a function's or one call's, `same_eps`), readings these inputs do not reach (windows.
-    CLIPPED; fused.reading, 1-D), a one-pass variance's sums two ways: said the first way."""
-    first = found[0]
-
-    def alike(edit: Edit, other: Edit) -> bool:  # one_pass: the variance's or the function's
-        if edit.operator == other.operator == "one_pass" or same_eps(edit, other):
-            return edit.site.path == other.site.path
-        return (edit.site == other.site and edit.operator == other.operator
-                and (edit.operator in ALIKE_OPERATORS
-                     or edit.detail.startswith("eps=")
-                     or reading(edit.detail.removesuffix(CLIPPED))
-                     == reading(other.detail.removesuffix(CLIPPED))))
-
-    return all(len(group) == len(first) and all(map(alike, group, first)) for group in found)
 
 
 def _told(group: list[Edit], quiet: Edit | None = None, root: Instance | None = None) -> Found:

@@ -271,7 +271,7 @@ def shift_as_clip(context: Context, node: ast.AST) -> Iterator[Change]:
     """A shift that keeps exp from overflowing written as a clip: `x - np.max(x, ...)` as
     `np.clip(x, -C, C)` (the common "overflow encountered in exp" advice): the same for inputs
     within the bound, a row of large inputs uniform. One name per bound; bounds the cases cannot
-    tell apart are one mistake, said with the first (__init__._aliases): its sentence says so."""
+    tell apart are one mistake, said with the first (aliases.py): its sentence says so."""
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
             and isinstance(node.right, ast.Call) and callee(node.right) in ("max", "amax")
             and node.right.args and ast.dump(node.right.args[0]) == ast.dump(node.left)):

@@ -29,6 +29,16 @@ SHAPERS = frozenset(("reshape", "transpose", "swapaxes", "moveaxis", "split", "s
                      "squeeze", "split_heads", "merge_heads"))
 
 
+def reduced_operand(node: ast.Call) -> ast.AST | None:
+    """The array a reduction call takes: `x` of `x.max()`, of `np.max(x)` and of a helper's
+    `softmax(x)`; None where it is given by keyword alone."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and not (
+            isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy")):
+        return func.value
+    return node.args[0] if node.args else None
+
+
 def given_array(context: Context, node: ast.Call) -> bool:
     """Whether the array `node` reduces has the axes of one of the checked function's own
     parameters, as the caller gives it: the parameter, or a name the function binds from
@@ -37,10 +47,7 @@ def given_array(context: Context, node: ast.Call) -> bool:
     scores), nor any array of a helper's."""
     if "/" in context.instance.path:
         return False
-    func = node.func
-    array = (func.value if isinstance(func, ast.Attribute) and not (
-        isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy"))
-        else node.args[0] if node.args else None)
+    array = reduced_operand(node)
     function = context.instance.node
     given = {a.arg for a in function.args.args}
     for statement in ast.walk(function):  # in order: a name bound elementwise from given ones

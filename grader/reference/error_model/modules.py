@@ -87,8 +87,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            column_major, clamped, rolled_rows, call_eps, leading_axes,
            item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
-# -1 on 2-D inputs), a clip, a floored max, a clamped step, a square grid's root floored or
-# rounded (__init__)
+# -1 on 2-D inputs: only one axis of the array it reduces on the calls, aliases.same_axis), a
+# clip, a floored max, a clamped step, a square grid's root floored or rounded (aliases.py)
 ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
 # a form edit's detail -> its reading in the model solution's own form (plain_forms.py)
 PLAIN_FORMS = dict(logsumexp.PLAIN)

@@ -68,7 +68,7 @@ def float64_var(x, keepdims=False):
 # how a one-pass variance's code adds its sums, the mean's too, beyond numpy's pairwise `np.mean`:
 # far from zero in float32 each way loses other digits (0.015 apart at 100 +- 0.5), so each is a
 # rewrite of its own; where several reproduce a student (float64 tokens) they are one mistake
-# (error_model._aliases), said the first way
+# (error_model/aliases.py), said the first way
 ACCUMULATED = (("in-order", (in_order, in_order_var),
                 "as running sums added one number at a time, in order (a loop's `s += x[i, j]`, "
                 "in float32 where the numbers or the sums are)"),

@@ -21,7 +21,7 @@ from .change import Change, Context, code, returned, where
 from .tree import PREFIX
 
 # the root cut to an integer: `int(sqrt(N))` and `math.isqrt(N)` floor it, `round(sqrt(N))`
-# rounds it (blind round 7's b7_09); told alike (__init__._aliases: the calls may not tell)
+# rounds it (blind round 7's b7_09); told alike (aliases.py: the calls may not tell)
 ROUNDINGS = {"": False, "-rounded": True}
 
 

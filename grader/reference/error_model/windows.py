@@ -197,7 +197,7 @@ def count_from_sibling(context: Context, node: ast.AST) -> Iterator[Change]:
     line written for the height and copied for the width (timm's and d2l's square images),
     so a wider image loses its last columns and a taller one runs its windows off the image
     (right only when H == W). Two readings of the windows off the image, told alike
-    (__init__._aliases): their short slices broadcast against the kernel, or raise."""
+    (aliases.py): their short slices broadcast against the kernel, or raise."""
     image = grid_read(context.instance.node, node)
     if image is None:
         return
@@ -300,7 +300,7 @@ def offset_from_index(context: Context, node: ast.AST) -> Iterator[Change]:
     over output positions whose column slice was copied from the row slice), or the rows taken
     from `j`. Every window of an output row (column) is then the one on the diagonal: right
     only on the diagonal windows, i == j. Two readings of the windows that run off the image
-    (an index past the other side's last window), told alike (__init__._aliases): their short
+    (an index past the other side's last window), told alike (aliases.py): their short
     slices broadcast against the kernel, or raise."""
     image = grid_read(context.instance.node, node)
     if image is None:
