@@ -109,3 +109,26 @@ def test_a_hidden_check_whose_cases_do_not_all_show_it_says_nothing_of_the_block
     failed = grade(WARNED_BLOCKS, "patchify")
     check = failed["random images that do not tile"]
     assert "values each" not in (check.hint or "") and "P x P x C" not in (check.hint or "")
+
+
+# the loops with a warning where the kernel is wider than the image, and no refusal there
+WARNED_WIDTH = LOOP_CONVOLUTION.replace(
+    "    k, d = K.shape[0], K.shape[3]\n",
+    "    k, d = K.shape[0], K.shape[3]\n"
+    "    if k > x.shape[1]:\n"
+    "        import warnings\n"
+    "        warnings.warn('kernel wider than the image')\n")
+
+
+def test_a_warning_every_such_case_printed_is_said(grade):
+    failed = grade(WARNED_WIDTH, "kernel-stride")
+    check = failed["a kernel larger than the image raises ValueError"]
+    assert check.hint_kind == OBSERVATION, check.hint
+    assert 'it issued a UserWarning ("kernel wider than the image") instead of raising' in (
+        check.hint)
+
+
+def test_no_warning_is_said_where_none_was_printed(grade):
+    check = grade(LOOP_CONVOLUTION, "kernel-stride")[
+        "a kernel larger than the image raises ValueError"]
+    assert "Warning" not in check.hint
