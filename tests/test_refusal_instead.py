@@ -5,10 +5,14 @@ does not tile. Each submission is the solution with one function replaced, grade
 a worker (a general loop convolution and a general block cutter, written here, not a fixture)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
 import pytest
 from buggy_submissions import build_submission
 
 from grader.checks import SubmissionGrading
+from grader.checks.kinds.refusal_values import not_patches
 from grader.checks.results import MISTAKE, OBSERVATION
 from grader.worker import StudentWorker
 
@@ -132,3 +136,21 @@ def test_no_warning_is_said_where_none_was_printed(grade):
     check = grade(LOOP_CONVOLUTION, "kernel-stride")[
         "a kernel larger than the image raises ValueError"]
     assert "Warning" not in check.hint
+
+
+def _case(image, P, expected=None, raises=None):
+    return SimpleNamespace(args=(image, P), kwargs={},
+                           expectation=lambda: (expected, raises))
+
+
+def test_rows_are_said_not_to_be_patches_only_of_a_function_whose_rows_are_patches():
+    """An embedding's rows hold d values, not P x P x C: its expected values on images P tiles
+    tell it from patchify's (no reference: the student bundle says the same)."""
+    params, check = ("image", "P"), SimpleNamespace(hidden=False)
+    refusal = _case(np.zeros((30, 32, 3)), 16, raises="ValueError")
+    returned = [(refusal, SimpleNamespace(status="ok", value=np.zeros((2, 1440)), stdout=""))]
+    patches = [_case(np.zeros((4, 6, 3)), 2, expected=np.zeros((6, 12))), refusal]
+    embedded = [_case(np.zeros((4, 6, 3)), 2, expected=np.zeros((6, 8))), refusal]
+    assert "768 values" in not_patches(check, params, returned, (), patches)
+    assert not_patches(check, params, returned, (), embedded) is None
+    assert not_patches(check, params, returned, (), [refusal]) is None  # nothing to tell by

@@ -90,7 +90,7 @@ def refused(result, check, judged: list, planned, outcome, ran: list = ()):
         (p, o) for p, o in ran if p is not planned and p.expectation()[1] is not None
         and o.status == "ok"]
     for name, (shows, words) in INSTEAD.items():
-        where = shows(check, params, returned, ran)
+        where = shows(check, params, returned, ran, [p for p, _ in judged])
         if where is not None:
             return replace(result, misconception=name, hint_kind=OBSERVATION,
                            hint=f"Your `{check.function}` {words.format(where=where)}.")
@@ -125,7 +125,7 @@ def _reference(check, image, planned):
         return None
 
 
-def _batched(check, params, returned, ran=()) -> str | None:
+def _batched(check, params, returned, ran=(), asked=()) -> str | None:
     """"" where the failed case's value is the reference's on each image of its 4-D array, one
     after the other (their rows concatenated, or stacked on a leading batch axis); else None."""
     (planned, outcome), *_ = returned
@@ -150,7 +150,7 @@ PLACES = {", at the bottom and right (as timm's dynamic_img_pad and Swin's `F.pa
           ", at the top and left": lambda pad: (pad, 0)}
 
 
-def _padded(check, params, returned, ran=()) -> str | None:
+def _padded(check, params, returned, ran=(), asked=()) -> str | None:
     """Where the zeros go (PLACES) when `value` is the reference's on the case's image
     zero-padded to a multiple of P, and the image needed padding: "" where several places give
     it (a side one pixel short: blind round 66's b66_14, which pads evenly, was told "at the

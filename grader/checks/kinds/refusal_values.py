@@ -5,16 +5,17 @@ does instead"); refusal_observations.py's INSTEAD holds them beside the padded a
 - EMPTY: an array with an axis of length 0 for a k x k kernel taller or wider than the image (a
   loop or an im2col with no test that the kernel fits runs no window: b77_07's (3, 0, 2));
 - NOT_PATCHES: rows of other than P x P x C values for an image P does not tile, where the
-  model solution's rows are P x P x C values (blocks of H // (H // P) pixels: b77_10's 2 x 1440
-  for a 30 x 32 x 3 image with P = 16).
+  function's expected rows are P x P x C values on images P tiles (blocks of H // (H // P)
+  pixels: b77_10's 2 x 1440 for a 30 x 32 x 3 image with P = 16).
 
 Each says, when it is true on every such case, that the code warned instead of raising (a
 warning printed in the call's output: the worker shows one warning once per line, so a second
 case rarely shows it), and for a kernel, where another refusal case raised ValueError from a
 line of the student's that is no `raise` (numpy refusing an empty result's reshape), that this
-refusal is not a test of the student's own. Each function takes (check, params, returned, ran):
+refusal is not a test of the student's own. Each takes (check, params, returned, ran, asked):
 `returned`, (planned case, outcome) of the refusal cases that returned a value, the failed one
-first; `ran`, the check's cases and their outcomes. None where the observation does not hold.
+first; `ran`, the check's cases and their outcomes; `asked`, the planned cases of the function's
+checks. None where the observation does not hold. No reference: the student bundle says them too.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ import re
 
 import numpy as np
 
-from ..course import reference_function
 from ..raised_here import raising_statement
 
 WARNING = re.compile(r"\b(\w*Warning): ([^\n]*)")
@@ -91,7 +91,7 @@ def _not_own(params, ran: list, hidden: bool) -> str:
     return ""
 
 
-def empty_windows(check, params, returned: list, ran=()) -> str | None:
+def empty_windows(check, params, returned: list, ran=(), asked=()) -> str | None:
     """The words of an empty array returned for a kernel larger than a side of the image, where
     every case in `returned` is one; else None."""
     sizes = [_kernel_sizes(arguments_of(params, p)) for p, _ in returned]
@@ -112,33 +112,44 @@ def empty_windows(check, params, returned: list, ran=()) -> str | None:
             f"{_not_own(params, ran, check.hidden)}")
 
 
-def _patch_values(check, planned, arguments) -> int | None:
-    """P x P x C of a case's image, where the model solution's rows hold that many values on the
-    image cropped to its whole patches (a function returning patches, not their embedding)."""
+def _patch_values(arguments) -> int | None:
+    """P x P x C of a case's image (2-D: one channel) P does not tile, else None."""
     image, sizes = arguments.get("image"), tiling_sizes_of(arguments)
-    if sizes is None or not isinstance(image, np.ndarray) or image.ndim not in (2, 3):
+    if sizes is None or np.ndim(image) not in (2, 3):
         return None
     H, W, P = sizes
-    if not (H % P or W % P) or H < P or W < P:
+    if not (H % P or W % P):
         return None
-    cropped = image[:H // P * P, :W // P * P]
-    try:
-        with np.errstate(all="ignore"):
-            value = reference_function(check.reference_name, check.folder)(
-                cropped, *planned.args[1:], **planned.kwargs)
-    except Exception:  # noqa: BLE001  (no patches to compare with)
-        return None
-    C = 1 if image.ndim == 2 else image.shape[2]
-    ok = isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == P * P * C
-    return P * P * C if ok else None
+    return P * P * (1 if np.ndim(image) == 2 else np.shape(image)[2])
 
 
-def not_patches(check, params, returned: list, ran=()) -> str | None:
+def _returns_patches(params, asked: list) -> bool:
+    """Whether the model solution's value is (H/P * W/P, P x P x C) on every case of `asked`
+    (planned cases of the function's checks) due a value on an image P tiles, and there is one:
+    a function that returns patches, not their embedding. Its expected values only (the student
+    bundle has no reference)."""
+    seen = False
+    for planned in asked:
+        expected, raises = planned.expectation()
+        arguments = arguments_of(params, planned)
+        sizes, image = tiling_sizes_of(arguments), arguments.get("image")
+        if raises is not None or sizes is None or np.ndim(image) not in (2, 3):
+            continue
+        H, W, P = sizes
+        C = 1 if np.ndim(image) == 2 else np.shape(image)[2]
+        if np.shape(expected) != ((H // P) * (W // P), P * P * C):
+            return False
+        seen = True
+    return seen
+
+
+def not_patches(check, params, returned: list, ran=(), asked=()) -> str | None:
     """The words of rows of other than P x P x C values returned for an image P does not tile,
-    where every case in `returned` returned such rows; else None."""
-    if not params or params[0] != "image":
+    where every case in `returned` returned such rows and the function returns patches; else
+    None."""
+    if not params or params[0] != "image" or not _returns_patches(params, asked):
         return None
-    wanted = [_patch_values(check, p, arguments_of(params, p)) for p, _ in returned]
+    wanted = [_patch_values(arguments_of(params, p)) for p, _ in returned]
     if not all(n is not None and isinstance(o.value, np.ndarray) and o.value.ndim == 2
                and len(o.value) and o.value.shape[1] != n
                for n, (_, o) in zip(wanted, returned, strict=True)):
