@@ -343,7 +343,7 @@ class CallCheck(Kind):
         if memory is not None:  # a refusal: the function's other checks' refusals weigh too
             judged += [(p, ok) for p, ok in memory.judged(self.call, before)
                        if id(p) not in here and p.expectation()[1] is not None]
-        result = refused(result, self, judged, planned, outcome)
+        result = refused(result, self, judged, planned, outcome, ran)
         ahead = [] if memory is None or self.integration or setting != () else [  # a later
             (p, o) for p, o in memory.outcomes(self.call, setting, ahead=True)  # exercise's
             if not self._right(p, o)]  # failures: a claim weighs them (Memory.ahead), a name not

@@ -5,11 +5,13 @@ tests only the height refuses every size whose height P does not tile, and retur
 those whose width alone it does not; one that tests the area refuses only sizes whose area
 P * P does not divide. Each is true of the cases that ran by construction; it names no cause.
 
-`refused(result, check, judged, planned, outcome)`: the failed `result` with the one of
+`refused(result, check, judged, planned, outcome, ran)`: the failed `result` with the one of
 REFUSALS that holds on every case it refused and on none it did not, as an observation; or,
 first, what the value it returned is (INSTEAD): the reference's on the image zero-padded at the
 bottom and right to a multiple of P (PADDED: timm's `dynamic_img_pad`, Swin's PatchEmbed
-`F.pad`), or on each image of a 4-D array one after the other (BATCHED: MAE's patchify).
+`F.pad`), or on each image of a 4-D array one after the other (BATCHED: MAE's patchify); or, on
+every refusal case of the check (`ran`) that returned a value, an empty array for a kernel
+larger than a side of the image, or rows that are not P x P patches (refusal_values.py).
 The mistake a rewrite of the reference's tiling test names is refusals.py's (`named_refusal`).
 """
 from __future__ import annotations
@@ -21,18 +23,7 @@ import numpy as np
 from ..compare import alike, default_compare
 from ..course import reference_function
 from ..results import FAILED, OBSERVATION
-
-
-def tiling_sizes_of(arguments) -> tuple[int, int, int] | None:
-    """(H, W, P) of a tiling question: a counting function's sizes, or an image's first axes."""
-    P = arguments.get("P")
-    image = arguments.get("image")
-    H, W = (np.shape(image)[:2] if image is not None and np.ndim(image) >= 2
-            else (arguments.get("H"), arguments.get("W")))
-    numbers = (H, W, P)
-    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in numbers):
-        return None
-    return (int(H), int(W), int(P)) if int(P) > 0 else None
+from .refusal_values import EMPTY, NOT_PATCHES, empty_windows, not_patches, tiling_sizes_of
 
 
 def _untiled(test):
@@ -81,19 +72,25 @@ TITLES = {"refuses_height_only": "tiling tested on the height only",
           "refuses_width_only": "tiling tested on the width only",
           "refuses_by_area": "tiling tested on the area",
           "refuses_both_sides_only": "refused only when neither side tiles",
-          PADDED: "image padded to tile", BATCHED: "a 4-D array taken as a batch"}
+          PADDED: "image padded to tile", BATCHED: "a 4-D array taken as a batch",
+          EMPTY: "an empty array for a kernel that does not fit",
+          NOT_PATCHES: "rows not P x P patches where P does not tile"}
 
 
-def refused(result, check, judged: list, planned, outcome):
+def refused(result, check, judged: list, planned, outcome, ran: list = ()):
     """`result` with what the function's refusals show, when the failed case asked for one and
-    the code returned a value; `judged`: (planned case, right) of the cases it ran."""
+    the code returned a value; `judged`: (planned case, right) of the cases it ran; `ran`:
+    (planned case, outcome) of the check's own cases, whose returned values INSTEAD weighs."""
     expected, raises = planned.expectation()
     if (result.status != FAILED or result.misconception or raises is None
             or outcome.status != "ok"):
         return result
     params = check.api.params(check.reference_name)
-    for name, (returned, words) in INSTEAD.items():
-        where = returned(check, params, planned, outcome.value)
+    returned = [(planned, outcome)] + [  # every refusal case of the check it returned on
+        (p, o) for p, o in ran if p is not planned and p.expectation()[1] is not None
+        and o.status == "ok"]
+    for name, (shows, words) in INSTEAD.items():
+        where = shows(check, params, returned, ran, [p for p, _ in judged])
         if where is not None:
             return replace(result, misconception=name, hint_kind=OBSERVATION,
                            hint=f"Your `{check.function}` {words.format(where=where)}.")
@@ -128,9 +125,11 @@ def _reference(check, image, planned):
         return None
 
 
-def _batched(check, params, planned, value) -> str | None:
-    """"" where `value` is the reference's on each image of the case's 4-D array, one after the
-    other (their rows concatenated, or stacked on a leading batch axis); else None."""
+def _batched(check, params, returned, ran=(), asked=()) -> str | None:
+    """"" where the failed case's value is the reference's on each image of its 4-D array, one
+    after the other (their rows concatenated, or stacked on a leading batch axis); else None."""
+    (planned, outcome), *_ = returned
+    value = outcome.value
     arguments = dict(zip(params, planned.args, strict=False))
     batch = arguments.get("image")
     if (not params or params[0] != "image" or not isinstance(batch, np.ndarray)
@@ -151,11 +150,13 @@ PLACES = {", at the bottom and right (as timm's dynamic_img_pad and Swin's `F.pa
           ", at the top and left": lambda pad: (pad, 0)}
 
 
-def _padded(check, params, planned, value) -> str | None:
+def _padded(check, params, returned, ran=(), asked=()) -> str | None:
     """Where the zeros go (PLACES) when `value` is the reference's on the case's image
     zero-padded to a multiple of P, and the image needed padding: "" where several places give
     it (a side one pixel short: blind round 66's b66_14, which pads evenly, was told "at the
-    bottom and right" from such a case); else None."""
+    bottom and right" from such a case); else None. The failed case's value only."""
+    (planned, outcome), *_ = returned
+    value = outcome.value
     arguments = dict(zip(params, planned.args, strict=False))
     image, sizes = arguments.get("image"), tiling_sizes_of({**arguments, **planned.kwargs})
     if (sizes is None or not params or params[0] != "image" or not isinstance(image, np.ndarray)
@@ -182,4 +183,6 @@ INSTEAD = {
     BATCHED: (_batched, "returns a value for a 4-D array: the model solution's for each of its "
               "images, one after the other, as code written for a batch (MAE's, timm's) gives it; "
               "one image is (H, W) or (H, W, C): raise ValueError for any other shape"),
+    EMPTY: (empty_windows, "{where}"),  # refusal_values.py: true of every such case
+    NOT_PATCHES: (not_patches, "{where}"),
 }

@@ -28,7 +28,6 @@ from ..results import FAILED, MISTAKE
 from .aspects import aspect_probes, conv_probes, put_argument, square_probes
 from .memory import MEMORY
 from .mistakes import JOIN, opaque
-from .refusal_observations import tiling_sizes_of
 from .refusal_triples import (
     apart,
     exactly,
@@ -38,6 +37,7 @@ from .refusal_triples import (
     test_needed,
     with_what_it_lets_through,
 )
+from .refusal_values import tiling_sizes_of
 
 # sizes (H, W, P) the student's function is also called on before a tiling test is named, the
 # sizes its sentences speak of among them: each kind of size a tiling test tells apart (one side

@@ -12,7 +12,12 @@ a float (at your line `return H / P * (W / P)`)"); mistake 2 partly, at blind ti
 cause: "the test that the kernel fits the image tests the height only (`k > H`) ... test `k > W`
 too", of code that tests nothing. Since 6acf7dd9 (a one-side test said only where the student's
 own raise refuses: error_model/kernel_fit.py) the checklist: "A 3x3 kernel does not fit in a
-2-pixel-wide image: raise ValueError." Not named yet: that the function has no test of its own.
+2-pixel-wide image: raise ValueError."; since 33910974 (checks/kinds/refusal_values.py) the
+observation: "returned an empty array of shape (3, 0, 2) (no window fits) for a 3x3 kernel on a
+2-pixel-wide image, where it must raise ValueError: test that the kernel fits both sides ...
+(its ValueError for a 3x3 kernel on a 2-pixel-high image came from your line `return
+np.array(result).reshape(...)`, not a `raise` of yours ...)". Not named yet (an observation, no
+cause): that the function has no test of its own.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'pixels_over_patch_area',
