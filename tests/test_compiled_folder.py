@@ -125,22 +125,3 @@ def test_compile_check_names_a_damaged_or_stale_file(folder, damage):
                            "--exercises", str(folder)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 1 and f"{compiled_folder.NAME}: stale" in done.stdout
-
-
-def test_the_stand_ins_recorded_calls_are_decoded_once_per_process(monkeypatch):
-    """Every submission of a class, and every check graded around a broken helper, reads the
-    same recorded calls (stand_ins.recorded_calls, one per check): decoded on the first read
-    only, while the folder's file and the spec are unchanged."""
-    from grader.checks.stand_ins import STAND_IN_TABLE, recorded_calls
-
-    spec = EXERCISES / "encoder-block.yaml"
-    keys = list(compiled_folder.entry(spec).tables[STAND_IN_TABLE])[:5]
-    assert keys
-    decoded = []
-    real = compiled.decode
-    monkeypatch.setattr(compiled, "decode", lambda *a, **k: decoded.append(1) or real(*a, **k))
-    first = [recorded_calls(spec)(key) for key in keys]  # a check's stand-ins
-    read = len(decoded)
-    again = [recorded_calls(spec)(key) for key in keys]  # the next check's, or submission's
-    assert read > 0 and len(decoded) == read
-    assert all(a is b for a, b in zip(first, again, strict=True))

@@ -117,7 +117,6 @@ class CompiledSpec:
         self.tables = index["tables"]
         self.pools = pools
         self.where = where
-        self._kept: dict[tuple[str, str], object] = {}
 
     def values(self) -> dict:
         """table -> key -> value, every value decoded (CompiledError when one cannot be)."""
@@ -133,15 +132,6 @@ class CompiledSpec:
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise CompiledError(f"{self.where}: corrupt ({table} {key!r}: {error}); run "
                                 "`vitgrade compile` again") from None
-
-
-    def kept(self, table: str, key: str):
-        """`lookup(table, key)`, decoded once per process: for the values every submission of a
-        class reads again (the stand-ins' recorded calls). Read-only: arrays are views of the
-        pools, which no one may write."""
-        if (table, key) not in self._kept:
-            self._kept[table, key] = self.lookup(table, key)
-        return self._kept[table, key]
 
 
 def lookup(spec: Path, table: str, key: str):

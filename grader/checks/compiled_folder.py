@@ -80,13 +80,11 @@ def cached(spec: Path) -> compiled.CompiledSpec | None:
 
 
 def entry(spec: Path) -> FolderSpec | None:
-    """The spec's entry of its folder's file, when there is one and its key matches: made once
-    per read of the file, so what it decodes once (`kept`: the stand-ins' recorded calls) is
-    decoded once per process, not once per check."""
+    """The spec's entry of its folder's file, when there is one and its key matches."""
     read = _stored(spec.parent)
     if read is None:
         return None
-    specs, body, made, version = read
+    specs, body, version = read
     kept = specs.get(spec.name)
     if not isinstance(kept, dict) or version is None:
         return None
@@ -97,12 +95,6 @@ def entry(spec: Path) -> FolderSpec | None:
     if (kept.get("spec_sha256") != digest or kept.get("reference") != version
             or kept.get("format") != compiled.FORMAT):
         return None
-    if spec.name not in made:
-        made[spec.name] = _folder_spec(kept, body)
-    return made[spec.name]
-
-
-def _folder_spec(kept: dict, body: memoryview) -> FolderSpec | None:
     try:
         pools = {}
         for name, (start, count) in kept["pools"].items():
@@ -125,17 +117,15 @@ def _stored(folder: Path):
     read = _read(path, info.st_mtime_ns, info.st_size)
     if read is None:
         return None
-    specs, body, made = read
-    return specs, body, made, compiled.reference_version(folder)
+    specs, body = read
+    return specs, body, compiled.reference_version(folder)
 
 
 @functools.lru_cache(maxsize=8)
-def _read(path: Path, *stamp) -> tuple[dict, memoryview, dict] | None:
-    """(spec name -> entry, body, spec name -> its FolderSpec made so far) of the file as it is
-    at `stamp`."""
+def _read(path: Path, *stamp) -> tuple[dict, memoryview] | None:
     try:
         data = path.read_bytes()
-        return (*parse(data), {})
+        return parse(data)
     except (OSError, ValueError):
         return None
 

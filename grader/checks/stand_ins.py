@@ -61,7 +61,7 @@ def recorded_calls(spec: Path) -> Callable[[str], list] | None:
 
     def calls(key: str) -> list:
         try:
-            return data.kept(STAND_IN_TABLE, key) or []
+            return data.lookup(STAND_IN_TABLE, key) or []
         except compiled.CompiledError:  # a corrupt entry answers nothing
             return []
     return calls
