@@ -24,6 +24,7 @@ import re
 import numpy as np
 
 from ..raised_here import raising_statement
+from .generalisations import case_arguments
 
 WARNING = re.compile(r"\b(\w*Warning): ([^\n]*)")
 OWN_RAISE = re.compile(r"raise\b")  # a line that raises by itself, as guards.OWN_STATEMENT
@@ -41,11 +42,6 @@ def tiling_sizes_of(arguments) -> tuple[int, int, int] | None:
     if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in numbers):
         return None
     return (int(H), int(W), int(P)) if int(P) > 0 else None
-
-
-def arguments_of(params, planned) -> dict:
-    """A planned call's arguments by the API's parameter names."""
-    return {**dict(zip(params, planned.args, strict=False)), **planned.kwargs}
 
 
 def _kernel_sizes(arguments) -> tuple[int, int, int, int] | None:
@@ -83,7 +79,7 @@ def _not_own(params, ran: list, hidden: bool) -> str:
         if raises is None or outcome.status != "raised" or outcome.error.type != raises:
             continue
         statement = raising_statement(outcome.error.traceback)
-        sizes = _kernel_sizes(arguments_of(params, planned))
+        sizes = _kernel_sizes(case_arguments(params, {}, planned))
         if statement and not OWN_RAISE.match(statement) and sizes is not None:
             case = "on another case" if hidden else f"for {_too_large(sizes)}"
             return (f" (its {raises} {case} came from your line `{statement}`, not a `raise` of "
@@ -94,7 +90,7 @@ def _not_own(params, ran: list, hidden: bool) -> str:
 def empty_windows(check, params, returned: list, ran=(), asked=()) -> str | None:
     """The words of an empty array returned for a kernel larger than a side of the image, where
     every case in `returned` is one; else None."""
-    sizes = [_kernel_sizes(arguments_of(params, p)) for p, _ in returned]
+    sizes = [_kernel_sizes(case_arguments(params, {}, p)) for p, _ in returned]
     if not all(s is not None and (s[2] > s[0] or s[3] > s[1]) for s in sizes) or not all(
             isinstance(o.value, np.ndarray) and o.value.ndim and 0 in o.value.shape
             for _, o in returned):
@@ -131,7 +127,7 @@ def _returns_patches(params, asked: list) -> bool:
     seen = False
     for planned in asked:
         expected, raises = planned.expectation()
-        arguments = arguments_of(params, planned)
+        arguments = case_arguments(params, {}, planned)
         sizes, image = tiling_sizes_of(arguments), arguments.get("image")
         if raises is not None or sizes is None or np.ndim(image) not in (2, 3):
             continue
@@ -149,7 +145,7 @@ def not_patches(check, params, returned: list, ran=(), asked=()) -> str | None:
     None."""
     if not params or params[0] != "image" or not _returns_patches(params, asked):
         return None
-    wanted = [_patch_values(arguments_of(params, p)) for p, _ in returned]
+    wanted = [_patch_values(case_arguments(params, {}, p)) for p, _ in returned]
     if not all(n is not None and isinstance(o.value, np.ndarray) and o.value.ndim == 2
                and len(o.value) and o.value.shape[1] != n
                for n, (_, o) in zip(wanted, returned, strict=True)):
@@ -159,7 +155,7 @@ def not_patches(check, params, returned: list, ran=(), asked=()) -> str | None:
         return (f"returned rows of other than P x P x C values (not P x P patches) for images "
                 f"P does not tile{_warned(returned)}: {fix}")
     planned, outcome = returned[0]
-    arguments = arguments_of(params, planned)
+    arguments = case_arguments(params, {}, planned)
     H, W, P = tiling_sizes_of(arguments)
     channels = "" if np.ndim(arguments["image"]) == 2 else f" x {np.shape(arguments['image'])[2]}"
     n, v = outcome.value.shape
