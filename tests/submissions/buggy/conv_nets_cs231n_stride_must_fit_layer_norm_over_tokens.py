@@ -7,7 +7,7 @@ Mistakes:
    ported as `if (H - HH) % S != 0 or (W - WW) % S != 0: raise ValueError`: a stride that
    leaves rows or columns over is refused where a valid convolution floors (an 8x7 image with
    k=3, stride=2); right whenever (H - k) and (W - k) are multiples of the stride.
-2. layer_norm (lines 182-183): batchnorm_forward's mean and variance over axis 0, the tokens,
+2. layer_norm (lines 183-184): batchnorm_forward's mean and variance over axis 0, the tokens,
    instead of the last axis: wrong on every input of more than one token.
 The delivered file's top-level helper `_to_hwc` is nested in conv_patch_embed here.
 

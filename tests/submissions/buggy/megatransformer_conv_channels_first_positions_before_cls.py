@@ -3,7 +3,7 @@ Mekadrom/megatransformer `model/image/feature_extractors.py` (PatchEmbedding's s
 and pos_embedding).
 
 Mistakes:
-1. conv_patch_embed (lines 81 and 87 of the file as delivered; its docstring, lines 69-71):
+1. conv_patch_embed (lines 81 and 87 of the file as delivered; its docstring, lines 70-71):
    the output laid out channels first, (d, H', W'), as torch's conv lays it out, instead of
    (H', W', d): the wrong shape on every input.
 2. embed_image (lines 98-101): the positions `pos[1:]` added to the patch tokens, then [CLS]

@@ -5,7 +5,7 @@ nobu5563/syokai-deeplearning `6/layers/ScaledDotProductAttention.py` (einsum 'ij
 Mistakes:
 1. self_attention (line 102 of the file as delivered): `scaler = np.sqrt(d_model)`, the model
    width, instead of sqrt(d_h): right with one head only.
-2. patchify (lines 24-41: `_chw` and line 40): the image read as (C, H, W), each patch
+2. patchify (lines 23-41: `_chw` and line 40): the image read as (C, H, W), each patch
    flattened channel first, (c, p1, p2), instead of (p1, p2, c): right on one channel only.
 The delivered file's top-level helpers `_chw` and `scaled_dot_product_attention` are nested in
 patchify and self_attention here.
