@@ -534,3 +534,80 @@ def test_a_long_line_is_quoted_cut_where_no_reference_is_installed():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().startswith("y = x[0] + x[1]") and done.stdout.strip().endswith("...")
+
+
+# error-model sentences whose quotes are all the model solution's, as the buggy fixtures
+# ibot_patchify_w_h_swapped_mean_pooled_norm, arnekugel_gpt_block_no_pre_ln_logits_averaged_over_
+# tokens and gpt_cpp_attention_always_causal_* were told them (issue 38: "the model solution's"
+# three times in one sentence)
+SIDES = ("In `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W // P` "
+         "the other way round, `image.reshape(W // P, P, H // P, P, C)` (H for W: the same only "
+         "where they are equal).")
+NO_LN1 = ("In `encoder_block`, the LayerNorm (with `p['ln1_g']` and `p['ln1_b']`) is left out: "
+          "its input goes on as it is.")
+ALWAYS = ("In `self_attention`, `causal_mask(x.shape[-2]) if causal else None` is always "
+          "`causal_mask(x.shape[-2])`: whatever `causal` says, the code takes that branch.")
+OWN_SPELLING = ("def patchify(img, p):\n    h, w, c = img.shape\n"
+                "    grid = img.reshape(w // p, p, h // p, p, c)\n"
+                "    return grid.transpose(0, 2, 1, 3, 4).reshape(-1, p * p * c)\n")
+
+
+def test_two_model_solution_quotes_of_a_sentence_say_so_once():
+    """Coordinated quotes share one "the model solution's"; a quote of code the one before it
+    holds is said as "its" (the reshape's `H // P`): true of each, and read once."""
+    bare = "def encoder_block(x, p, heads):\n    return x + mlp(x, p)\n"
+    assert attributed(NO_LN1, source(bare)) == (
+        "In `encoder_block`, the LayerNorm (with the model solution's `p['ln1_g']` and "
+        "`p['ln1_b']`) is left out: its input goes on as it is.")
+    mine = "def self_attention(x, p, heads, causal=False):\n    m = tril(len(x))\n    return m\n"
+    assert attributed(ALWAYS, source(mine)) == (
+        "In `self_attention`, the model solution's `causal_mask(x.shape[-2]) if causal else None` "
+        "is always its `causal_mask(x.shape[-2])`: whatever `causal` says, the code takes that "
+        "branch.")
+
+
+def test_three_model_solution_quotes_of_a_sentence_say_so_once():
+    assert attributed(SIDES, source(OWN_SPELLING)) == (
+        "In `patchify`, the model solution's `image.reshape(H // P, P, W // P, P, C)` is given "
+        "its `H // P` and `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` "
+        "(H for W: the same only where they are equal).")
+    # a list of three coordinated quotes shares one too; two sentences each say it once
+    three = ("In `encoder_block`, `p['ln1_g']`, `p['ln1_b']` and `p['ln2_g']` are left out. "
+             "In `encoder_block`, `p['ln2_b']` or `p['ln1_b']` is read twice.")
+    assert attributed(three, source("def encoder_block(x, p, heads):\n    return x\n")) == (
+        "In `encoder_block`, the model solution's `p['ln1_g']`, `p['ln1_b']` and `p['ln2_g']` "
+        "are left out. In `encoder_block`, the model solution's `p['ln2_b']` or `p['ln1_b']` is "
+        "read twice.")
+
+
+def test_a_sentence_that_also_quotes_the_student_s_code_keeps_one_prefix_a_quote():
+    """Where one quote of the sentence is the student's own code, each of the model solution's
+    keeps its own words: a quote left bare there reads as theirs, an "its" as the student's."""
+    hint = ("In `patchify`, `grid.transpose(0, 2, 1, 3, 4)` reads `image.reshape(H // P, P, "
+            "W // P, P, C)` given `H // P` and `W // P` the other way round.")
+    theirs = attributed(hint, source(OWN_SPELLING))
+    assert theirs == hint.replace("reads `", "reads the model solution's `").replace(
+        "given `H", "given the model solution's `H").replace(
+        "and `W", "and the model solution's `W")
+    other = OWN_SPELLING.replace("grid.transpose(0, 2, 1, 3, 4)", "np.swapaxes(grid, 1, 2)")
+    assert attributed(hint, source(other)) == hint.replace(  # all the model solution's
+        "`grid", "the model solution's `grid").replace(
+        "reads `", "reads the model solution's `").replace("given `H", "given its `H")
+    # "its" only of the model solution's code: a step the student's code holds stays bare
+    held = "def self_attention(x, p, heads, causal=False):\n    return causal_mask(x.shape[-2])\n"
+    assert attributed(ALWAYS, source(held)) == ALWAYS.replace(
+        "`causal_mask(x.shape[-2]) if", "the model solution's `causal_mask(x.shape[-2]) if")
+
+
+def test_a_quote_already_said_as_the_model_solution_s_is_said_once():
+    """A sentence whose words already say "the model solution's `...`" gets no more of it, and
+    a hint said once is left as it is when attributed again."""
+    said = SIDES.replace("`image.reshape(H", "the model solution's `image.reshape(H")
+    assert attributed(said, source(OWN_SPELLING)) == said  # its own words cover the clause
+    once = attributed(SIDES, source(OWN_SPELLING))
+    assert "its `H // P` and `W // P`" in once and attributed(once, source(OWN_SPELLING)) == once
+    stepped = ("In `self_attention` (at the model solution's step `causal_mask(x.shape[-2])`), "
+               "`np.tri(T, dtype=bool)` is one diagonal off.")
+    mine = "def self_attention(x, p, heads, causal=False):\n    return x\n"
+    assert attributed(stepped, source(mine)) == stepped.replace(
+        "), `np", "), the model solution's `np")  # not "its": a step's bracket is closed

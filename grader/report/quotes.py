@@ -7,11 +7,12 @@ searches for the quote does not find it (blind rounds 52 and 53). So, once per h
 report is written (session.py, through spelled.finished, after spelled.py's renaming), each
 quoted fragment (a backticked span of code, not a bare name) is looked for in the submission's
 source, compared on tokens (whitespace, comments and the quote character aside, keyword
-arguments in any order). One the source holds is left alone. One it
-does not, said where the sentence reads it as the student's code, is dropped where it only names
-again what its noun says ("the result `...` goes": "the result goes"), else, when it is the
-model solution's code (the course's model solution, which the grader runs: the reference's source
-holds it), said as "the model solution's `...`" (never "the lecture's": the lecture has no code).
+arguments in any order). One the source holds is left alone. One it does not, said where the
+sentence reads it as the student's code, is dropped where it only names again what its noun says
+("the result `...` goes": "the result goes"), else, when it is the model solution's code (the
+course's model solution, which the grader runs: the reference's source holds it), said as "the
+model solution's `...`" (never "the lecture's": the lecture has no code), once a sentence where
+the sentence quotes none of the student's code ("and `...`", "its `...`": said_once.py).
 Nothing else changes: a quote already said as the model solution's or the lecture's ("at the model
 solution's step `...`", "the model solution's with `...`"), one given as the right code or an
 example ("instead of `...`", "`...` belongs", "as `...`", "(`...`"), or one that is no code of
@@ -31,6 +32,8 @@ import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+from .said_once import MODEL, OTHER, THEIRS, Quoted, said_once
 
 MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by default)
 MOST_CODE = 1 << 20  # characters of code looked in at most: more leaves the hints as they are
@@ -400,28 +403,28 @@ def effected(hint: str, source: Source | None) -> str:
 
 def attributed(hint: str, source: Source | None, folder: str | None = None) -> str:
     """`hint` with each code quote the source does not hold said as the model solution's or
-    dropped (the module's docstring says where; `folder`: the exercises', for a course's reference);
-    as it is when the source is None."""
+    dropped (the module's docstring; `folder`: the exercises'); as it is without a source."""
     if source is None or not hint or "`" not in hint:
         return hint
     hint = effected(hint, source)  # a rewrite's code: theirs, or no quote
-    out, at = [], 0
+    pieces, at, text = [], 0, ""  # text: since the last quote kept
     for match in _SPAN.finditer(hint):
         quote = match.group(1)
-        before = hint[at:match.start()]
-        function = placed_in(hint, match.start())
-        if (not is_fragment(quote) or not reads_as_theirs(hint, match.start(), match.end())
-                or source.holds(quote, function)):
-            out += [before, match.group()]
-        elif (apposed := _apposed(before, hint[match.end():])) is not None:
-            out.append(apposed)  # "the result `...` goes" -> "the result goes"
-        elif function and (lecture := lecture_code(folder, function)) and lecture.holds(quote):
-            out += [before, LECTURES, match.group()]  # never a sentence's start: "In `f`, "
-        else:
-            out += [before, match.group()]
+        text += hint[at:match.start()]
         at = match.end()
-    out.append(hint[at:])
-    return "".join(out)
+        function = placed_in(hint, match.start())
+        theirs = is_fragment(quote) and reads_as_theirs(hint, match.start(), match.end())
+        held = theirs and source.holds(quote, function)
+        if theirs and not held and (apposed := _apposed(text, hint[match.end():])) is not None:
+            text = apposed  # "the result `...` goes" -> "the result goes"
+            continue
+        kind = THEIRS if held else OTHER
+        if theirs and not held and function and (lecture := lecture_code(folder, function)) \
+                and lecture.holds(quote):
+            kind = MODEL  # never a sentence's start: "In `f`, "
+        pieces.append(Quoted(text, LECTURES if kind == MODEL else "", match.group(), kind))
+        text = ""
+    return said_once(pieces, text + hint[at:], lambda outer, inner: Code(outer).holds(inner))
 
 
 def reads_as_theirs(hint: str, start: int, end: int) -> bool:

@@ -12,7 +12,7 @@ Mistakes:
 
 Grader: at blind time (0fc72e8) and now, both named: at blind time "In `encoder_block`, the step
 `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)` is left out ..." (now: "In `encoder_block`, the
-LayerNorm (with the model solution's `p['ln1_g']` and the model solution's `p['ln1_b']`) is left
+LayerNorm (with the model solution's `p['ln1_g']` and `p['ln1_b']`) is left
 out ...") on encoder-block, and "You averaged every token. This model's head reads the [CLS] row
 only ..." on vit-forward (graded with the grader's encoder_block); vit-checkpoint observes
 encoder_block and vit_forward. Every mistake named, so in buggy/.

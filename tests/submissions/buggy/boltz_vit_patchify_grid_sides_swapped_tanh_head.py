@@ -13,7 +13,7 @@ Mistakes:
 
 Grader: at blind time (84f876fc) and now, both named. Mistake 13 on patchify's RGB, grayscale and
 hidden checks ("In `patchify`, the model solution's `image.reshape(H // P, P, W // P, P, C)` is
-given the model solution's `H // P` and the model solution's `W // P` the other way round,
+given its `H // P` and `W // P` the other way round,
 `image.reshape(W // P, P, H // P, P, C)` (H for W: the same only where they are equal)."); the
 exercises that call patchify keep full marks around it. Mistake 14 on vit-forward's two checks
 ("In `vit_forward`, the result goes through tanh before it is returned: values squashed into

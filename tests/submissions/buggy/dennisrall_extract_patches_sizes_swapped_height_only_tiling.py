@@ -14,8 +14,8 @@ here.
 Grader: at blind time (997839b5) and now, 103/110. Mistake 1 named on patchify (at blind time "In
 `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W // P` the other way
 round, `image.reshape(W // P, P, H // P, P, C)`"; now: "In `patchify`, the model solution's
-`image.reshape(H // P, P, W // P, P, C)` is given the model solution's `H // P` and the model
-solution's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` ..."); mistake 2
+`image.reshape(H // P, P, W // P, P, C)` is given its `H // P` and `W // P` the other way round,
+`image.reshape(W // P, P, H // P, P, C)` ..."); mistake 2
 on patch-count ("the tiling test ... tests the height only (`H % P`) ... test `W % P` too"). Every
 mistake named, so in buggy/.
 """

@@ -18,8 +18,8 @@ linear-patch-embed (at blind time "In `linear_patch_embed` (at the lecture's ste
 P)`), the lecture's `image.reshape(H // P, P, W // P, P, C)` is given the lecture's `H // P` and
 the lecture's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` (H for W: the
 same only where they are equal)."; now: "In `linear_patch_embed`, the model solution's
-`image.reshape(H // P, P, W // P, P, C)` is given the model solution's `H // P` and the model
-solution's `W // P` the other way round, `image.reshape(W // P, P, H // P, P, C)` ...");
+`image.reshape(H // P, P, W // P, P, C)` is given its `H // P` and `W // P` the other way round,
+`image.reshape(W // P, P, H // P, P, C)` ...");
 cls-and-positions keeps its points (graded with the grader's linear_patch_embed standing in). Every
 mistake named, so in buggy/.
 """

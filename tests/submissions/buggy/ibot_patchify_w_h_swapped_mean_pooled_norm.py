@@ -12,7 +12,7 @@ Mistakes:
 Grader: at blind time (90d6c97e) and now, 92/110, both named. Mistake 9 on patchify's three checks
 (at blind time "In `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W //
 P` the other way round ..."; now: "In `patchify`, the model solution's `image.reshape(H // P, P, W
-// P, P, C)` is given the model solution's `H // P` and the model solution's `W // P` the other way
+// P, P, C)` is given its `H // P` and `W // P` the other way
 round ..."). Mistake 10 on vit-forward's two checks (at blind time "In `vit_forward`,
 `layer_norm(x, params['ln_g'], params['ln_b'])` comes after a pooling: `x[0]` is read as
 `x[1:].mean(axis=0)`, the rows after row 0 averaged ..."; the sentence's last clause, "instead of

@@ -9,7 +9,7 @@ Mistakes:
 
 Grader: at blind time (60400f1) and now, both named: 1 at blind time "the step `layer_norm(x,
 p['ln1_g'], p['ln1_b'], eps)` is left out" (now: "In `encoder_block`, the LayerNorm (with the model
-solution's `p['ln1_g']` and the model solution's `p['ln1_b']`) is left out: its input goes on as it
+solution's `p['ln1_g']` and `p['ln1_b']`) is left out: its input goes on as it
 is.") on encoder-block; 2 "You averaged every token" on vit-forward (graded with the grader's
 encoder_block standing in). vit-checkpoint observes both. Every mistake named, so in buggy/.
 """

@@ -15,7 +15,7 @@ not-tiling checks ("You rounded up, counting a partial patch at each edge ... ra
 instead of counting."). Mistake 15 on patchify's RGB, grayscale and random checks (at blind
 time "In `patchify`, `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W // P` the
 other way round"; now: "In `patchify`, the model solution's `image.reshape(H // P, P, W // P, P,
-C)` is given the model solution's `H // P` and the model solution's `W // P` the other way
+C)` is given its `H // P` and `W // P` the other way
 round"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

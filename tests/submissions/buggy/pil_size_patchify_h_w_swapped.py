@@ -10,7 +10,7 @@ Mistake:
    transformers PR #35969 "Fixed VitDet for non-square images".
 
 Grader: named: op:sizes ("the model solution's `image.reshape(H // P, P, W // P, P, C)` is given
-the model solution's `H // P` and the model solution's `W // P` the other way round").
+its `H // P` and `W // P` the other way round").
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped'}

@@ -10,7 +10,7 @@ Mistakes:
 
 Grader: at blind time (cdc1de9a) both named. Mistake 1 on encoder-block's two checks ("In
 `encoder_block`, the residual of the model solution's `x + self_attention(layer_norm(x,
-p['ln1_g'], p['ln1_b'], eps), p, h...` adds back the model solution's `layer_norm(x,
+p['ln1_g'], p['ln1_b'], eps), p, h...` adds back its `layer_norm(x,
 p['ln1_g'], p['ln1_b'], eps)`, the step's output, instead of `x` itself."); mistake 2 on
 no-causal-mask's ANSWERS["causal_mask"] ("The label never enters the patches; a mask guards
 against nothing here. ..."); vit-checkpoint observes encoder_block.
