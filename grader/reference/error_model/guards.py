@@ -165,8 +165,10 @@ def refused_by_computation(kind: str, statement: str | None) -> bool:
     line that raises nothing by itself, a call into numpy refusing what the code computed (the
     reshape or the stack of an empty list of windows), not a `raise` or an `assert` of its own:
     where a rewrite with no test returns an empty array, code with no test returns one or has
-    numpy refuse it (blind round 77's b77_07, `np.array(rows).reshape(len(rows), -1, d)`)."""
-    return (statement is not None and kind != "AssertionError"
+    numpy refuse it (blind round 77's b77_07, `np.array(rows).reshape(len(rows), -1, d)`).
+    Only numpy's kinds of refusal of a shape, ValueError and IndexError (an empty list indexed):
+    a library's test called on a line of the student's raises what that library chose."""
+    return (statement is not None and kind in ("ValueError", "IndexError")
             and not OWN_STATEMENT.match(statement) and not statement.startswith("assert"))
 
 
