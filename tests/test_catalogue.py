@@ -727,6 +727,15 @@ def _outcome(function, planned):
         return error
 
 
+def _innermost_line(error, module) -> str | None:
+    """The code of the innermost line of `module`'s file that `error` came through."""
+    import traceback
+
+    lines = [frame.line for frame in traceback.extract_tb(error.__traceback__)
+             if frame.filename == module.__file__]
+    return lines[-1] if lines else None
+
+
 @pytest.mark.parametrize("submission", BUGGY, ids=lambda p: p.stem)
 def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
         graded, catalogue, submission, tmp_path):
@@ -735,7 +744,7 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
     comparison; and it is wrong where the check failed."""
     from grader.checks.cases import CasePlans
     from grader.checks.compare import agrees, default_compare, same_data
-    from grader.reference.error_model.guards import Refused
+    from grader.reference.error_model.guards import Refused, refused_by_computation
     from grader.reference.error_model.trial import EXPLAINED, explained
 
     plans, replayed = CasePlans(), 0
@@ -758,9 +767,14 @@ def test_every_generated_hint_is_reproduced_by_its_rewrite_on_every_case(
                     claimed = _outcome(rewritten, planned)
                 if isinstance(got, Exception) or isinstance(claimed, Exception):
                     # a raise is reproduced by a raise of the same exception class; a guard's
-                    # refusal (error_model/guards.py) by any raise: it says what is refused
+                    # refusal (error_model/guards.py) by any raise: it says what is refused; an
+                    # empty array where a refusal was due (no window fits) by numpy's refusal
+                    # of the student's empty result, from a line that raises nothing by itself
                     assert type(got).__name__ == type(claimed).__name__ or (
-                        isinstance(claimed, Refused) and isinstance(got, Exception)), \
+                        isinstance(claimed, Refused) and isinstance(got, Exception)) or (
+                        raises is not None and isinstance(claimed, np.ndarray)
+                        and 0 in claimed.shape and refused_by_computation(
+                            type(got).__name__, _innermost_line(got, module))), \
                         f"{exercise.id} / {check.name}, case {number}: {result.misconception}"
                     continue
                 how = check.compare or default_compare(claimed)

@@ -6653,6 +6653,20 @@ def test_every_block_given_the_last_one_by_late_bound_closures():
     assert found is not None and found.name == "op:loop:vit_forward:block-first", found
 
 
+def test_numpys_refusal_of_an_empty_result_is_told_from_a_test_of_the_students_own():
+    """b77_07's reshape of an empty list of windows raises ValueError from a line that raises
+    nothing by itself: what code with no test gives (guards.refused_by_computation); a `raise`,
+    an `assert` and a library's test of another exception kind are tests, not numpy's refusal."""
+    from grader.reference.error_model.guards import refused_by_computation
+
+    assert refused_by_computation("ValueError", "return np.array(rows).reshape(len(rows), -1, d)")
+    assert refused_by_computation("IndexError", "first = rows[0]")
+    assert not refused_by_computation("ValueError", "raise ValueError('kernel too large')")
+    assert not refused_by_computation("AssertionError", "assert k <= H and k <= W")
+    assert not refused_by_computation("RuntimeError", "torch._assert(k <= H, 'kernel')")
+    assert not refused_by_computation("ValueError", None)  # no line of the student's
+
+
 def test_no_kernel_test_with_the_width_counted_from_the_height_gives_its_empty_output():
     """Coursera's conv_forward, `n_W` copied from `n_H`'s line, tests no kernel: a 3x3 kernel on
     a 2x5 image gets (0, 0, d), the width's count taken from the height's; on a 5x2 image the

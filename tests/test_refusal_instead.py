@@ -1,8 +1,10 @@
 """What a value returned where a refusal was due is, said where it is true of every such case of
 the check (issue 38, "name a missing refusal by what the code does instead"): an empty array
 for a kernel larger than a side of the image, and rows that are not P x P patches for an image P
-does not tile. Each submission is the solution with one function replaced, graded end to end in
-a worker (a general loop convolution and a general block cutter, written here, not a fixture)."""
+does not tile; and, where every case and probe shows it, that the code has no test at all (the
+kernel test's absence, kernel_fit.py's "kernel-untested": numpy's refusal of an empty result is no
+test). Each submission is the solution with one function replaced, graded end to end in a worker
+(general loop convolutions and a general block cutter, written here, not fixtures)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -34,6 +36,41 @@ def conv_patch_embed(image, K, b, stride):
                      for j in range(0, x.shape[1] - k + 1, stride)])
     return np.array(rows).reshape(len(rows), -1, d)
 '''
+
+# the same loops behind a test with `and` for `or`: a kernel larger than both sides is refused
+# by its own raise, one larger than one side only is not (the check's cases show no difference
+# from no test at all; the probe of a kernel larger than both sides does)
+AND_TESTED = LOOP_CONVOLUTION.replace(
+    "    k, d = K.shape[0], K.shape[3]\n",
+    "    k, d = K.shape[0], K.shape[3]\n"
+    "    if k > x.shape[0] and k > x.shape[1]:\n"
+    "        raise ValueError('kernel larger than the image')\n")
+
+# an output buffer np.zeros((H', W', d)) filled by loops, no test: an empty buffer where no
+# window fits; and the same behind a test with `and` for `or`
+BUFFER_CONVOLUTION = '''
+EXPECT = {"kernel-stride": None}
+
+
+def conv_patch_embed(image, K, b, stride):
+    x = np.asarray(image, dtype=float)
+    if x.ndim == 2:
+        x = x[:, :, None]
+    H, W, C = x.shape
+    k, d = K.shape[0], K.shape[3]
+    rows, cols = (H - k) // stride + 1, (W - k) // stride + 1
+    out = np.zeros((max(rows, 0), max(cols, 0), d))
+    for i in range(rows):
+        for j in range(cols):
+            window = x[i * stride:i * stride + k, j * stride:j * stride + k]
+            out[i, j] = np.tensordot(window, K, axes=([0, 1, 2], [0, 1, 2])) + b
+    return out
+'''
+BUFFER_AND_TESTED = BUFFER_CONVOLUTION.replace(
+    "    k, d = K.shape[0], K.shape[3]\n",
+    "    k, d = K.shape[0], K.shape[3]\n"
+    "    if k > H and k > W:\n"
+    "        raise ValueError('kernel larger than the image')\n")
 
 # the same loops behind a test of the height of its own: its refusal there is its own raise
 HEIGHT_TESTED = LOOP_CONVOLUTION.replace(
@@ -78,8 +115,38 @@ def grade(catalogue, tmp_path_factory):
     return run
 
 
+UNTESTED = "op:kernel_untested:conv_patch_embed:kernel-untested"
+
+
+def test_loops_with_no_kernel_test_are_told_they_have_none(grade):
+    """b77_07's kind of code: an empty (H', 0, d) array where the kernel is wider than the image,
+    numpy's ValueError from its final reshape (a line that raises nothing by itself) where it is
+    taller or larger than both sides: code with no test, as the reference without its kernel
+    test gives it (an empty result, which a reshape of an empty list refuses)."""
+    check = grade(LOOP_CONVOLUTION, "kernel-stride")[
+        "a kernel larger than the image raises ValueError"]
+    assert check.hint_kind == MISTAKE and check.misconception == UNTESTED, check.hint
+    assert "nothing tests that the kernel fits the image" in check.hint
+
+
+@pytest.mark.parametrize("snippet", [AND_TESTED, BUFFER_AND_TESTED])
+def test_a_kernel_test_with_and_for_or_is_never_told_it_has_none(grade, snippet):
+    """Its own raise where the kernel is larger than both sides (a probe's size, no case's): a
+    test of its own, wrong in another way, is not "nothing tests"."""
+    failed = grade(snippet, "kernel-stride")
+    assert failed, "it returns a value where a refusal is due"
+    assert not any("nothing tests" in (c.hint or "") or UNTESTED in (c.misconception or "")
+                   for c in failed.values()), [c.hint for c in failed.values()]
+
+
+def test_an_output_buffer_with_no_kernel_test_is_told_it_has_none(grade):
+    check = grade(BUFFER_CONVOLUTION, "kernel-stride")[
+        "a kernel larger than the image raises ValueError"]
+    assert check.hint_kind == MISTAKE and check.misconception == UNTESTED, check.hint
+
+
 def test_an_empty_array_for_a_kernel_wider_than_the_image_is_said(grade):
-    failed = grade(LOOP_CONVOLUTION, "kernel-stride")
+    failed = grade(AND_TESTED, "kernel-stride")  # no cause proven: what it returned is said
     check = failed["a kernel larger than the image raises ValueError"]
     assert check.hint_kind == OBSERVATION, check.hint
     assert "an empty array of shape (3, 0, 2)" in check.hint

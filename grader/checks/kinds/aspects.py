@@ -118,10 +118,12 @@ def square_probes(params, planned) -> list:
 
 # a convolution's probes, each (rows, columns) more than the kernel's side k, a stride, and the
 # image's channels (None: the case's; 0: a 2-D image): a kernel as large as a side, windows
-# that leave rows over, a kernel larger than the channel count, a gray image of either shape
+# that leave rows over, a kernel larger than the channel count, a gray image of either shape,
+# and a kernel one pixel larger than both sides (which a kernel test with `and` for `or`
+# refuses and no test at all does not: a check's cases may hold only kernels larger than one)
 CONV_PROBES = ((0, 2, 1, None), (2, 0, 1, None), (1, 3, 2, None), (2, 4, 2, None),
                (4, 4, 3, None), (3, 3, 1, 1), (3, 3, 1, 3), (3, 5, 2, 0), (0, 0, 1, 3),
-               (5, 2, 2, 0))
+               (5, 2, 2, 0), (-1, -1, 1, None))
 
 
 def conv_probes(params, planned) -> list | None:
@@ -137,6 +139,8 @@ def conv_probes(params, planned) -> list | None:
     for rows, columns, stride, channels in CONV_PROBES:
         C = (image.shape[2] if image.ndim == 3 else 0) if channels is None else channels
         shape = (k + rows, k + columns, *((C,) if C else ()))
+        if min(shape[:2]) < 1:  # a 1x1 kernel is larger than no image
+            continue
         sized = {"image": (np.arange(int(np.prod(shape))) % 251).reshape(shape).astype(
                      image.dtype),
                  "K": np.resize(K, (K.shape[0], K.shape[1], C or 1, K.shape[3])),

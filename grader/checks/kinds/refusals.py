@@ -7,7 +7,11 @@ test, square images only, the image padded; alone or with the count taken by are
 convolution's kernel test (error_model/kernel_fit.py: `>=`, the channel count compared, windows that
 must fit exactly; alone or with the one value mistake of the search that reproduces every value
 returned), when it reproduces every case the function ran, the refusals (by their exception's
-type) and the values it returned, and the student's code on probe sizes.
+type) and the values it returned, and the student's code on probe sizes. Where the rewrite
+returns an empty array (no window fits) and a refusal was due, a raise of the student's from a
+line that raises nothing by itself (numpy refusing an empty result's reshape or stack,
+guards.refused_by_computation) is the same (code with no test, b77_07). Where a case due a
+refusal returned a value and printed a warning, none is named: the code noticed (b77_10).
 
 Where none is named, what the refusals show without a cause (`refused`: a condition every
 refused case shares, or what the value returned instead is) is refusal_observations.py's.
@@ -37,7 +41,7 @@ from .refusal_triples import (
     test_needed,
     with_what_it_lets_through,
 )
-from .refusal_values import tiling_sizes_of
+from .refusal_values import WARNING, tiling_sizes_of
 
 # sizes (H, W, P) the student's function is also called on before a tiling test is named, the
 # sizes its sentences speak of among them: each kind of size a tiling test tells apart (one side
@@ -190,6 +194,19 @@ def _right_on(rewritten, planned, check) -> bool:
     return alike(value, expected, check.compare or default_compare(value))
 
 
+def _empty(value) -> bool:
+    """Whether a rewrite's value is an array with an axis of length 0 (no window fits)."""
+    return isinstance(value, np.ndarray) and value.ndim > 0 and 0 in value.shape
+
+
+def _warned_instead(cases: list) -> bool:
+    """Whether a case due a refusal returned a value and printed a warning: the code noticed
+    and warned, so neither a test's absence nor a rewrite of the reference's test is its cause
+    (refusal_values.py's observation says it warned)."""
+    return any(p.expectation()[1] is not None and o.status == "ok"
+               and WARNING.search(o.stdout or "") for p, o in cases)
+
+
 def _unsent(outcome) -> bool:
     """Whether a probe's value was too large to be sent back, a description in its place (every
     window of a 224 x 160 image): it shows nothing either way, and is left out."""
@@ -232,13 +249,20 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
               if p.expectation()[1] is None and o.status == "raised"]  # failed case first
     guarding = raises is None and bool(raised)
     if not (tiling or guarding) or (result.misconception and not refused_beside(
-            planned, outcome, cases)):
+            planned, outcome, cases)) or _warned_instead([(planned, outcome), *cases]):
         return result
     try:
         from grader.reference import error_model
         from grader.reference.error_model.evidence import same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
-        from grader.reference.error_model.guards import SAID, SQUARE, Refused, own_raise, refuses
+        from grader.reference.error_model.guards import (
+            SAID,
+            SQUARE,
+            Refused,
+            own_raise,
+            refused_by_computation,
+            refuses,
+        )
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
         from grader.reference.error_model.kernel_fit import REFUSAL_OPERATORS as KERNEL_TESTS
         from grader.reference.error_model.modules import NAMED_ELSEWHERE
@@ -313,6 +337,10 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
                         str(error), got.error.message) and returns_value(args, kwargs) is not None:
                     return False
                 continue
+            if got.status == "raised" and _empty(value) and returns_value(
+                    args, kwargs) is None and refused_by_computation(
+                    got.error.type, raising_statement(got.error.traceback)):
+                continue  # no window, and numpy refused the empty result: no test either way
             if got.status != "ok" or not alike(value, got.value,
                                                check.compare or default_compare(value)):
                 return False

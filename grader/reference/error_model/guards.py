@@ -160,6 +160,18 @@ def own_raise(error: Exception, kind: str, message: str, statement: str | None =
 OWN_STATEMENT = re.compile(r"raise\b")  # a line that raises by itself
 
 
+def refused_by_computation(kind: str, statement: str | None) -> bool:
+    """Whether the student's raise (its exception's type name, its innermost line) came from a
+    line that raises nothing by itself, a call into numpy refusing what the code computed (the
+    reshape or the stack of an empty list of windows), not a `raise` or an `assert` of its own:
+    where a rewrite with no test returns an empty array, code with no test returns one or has
+    numpy refuse it (blind round 77's b77_07, `np.array(rows).reshape(len(rows), -1, d)`).
+    Only numpy's kinds of refusal of a shape, ValueError and IndexError (an empty list indexed):
+    a library's test called on a line of the student's raises what that library chose."""
+    return (statement is not None and kind in ("ValueError", "IndexError")
+            and not OWN_STATEMENT.match(statement) and not statement.startswith("assert"))
+
+
 UNPACKED = "not enough values to unpack (expected 3, got 2)"  # Python's, `H, W, C = shape`
 
 

@@ -272,8 +272,8 @@ def kernel_untested(context: Context, node: ast.AST) -> Iterator[Change]:
                  f"In {where(context)}, nothing tests that the kernel fits the image: a kernel "
                  f"taller or wider than the image has no window that fits, yet an array comes "
                  f"back (an empty one, or the output buffer with no window written into it), or "
-                 f"numpy's error for a negative size, where the lecture raises ValueError: "
-                 f"refuse `k > H or k > W` first.",
+                 f"numpy's error for a negative size or for the empty result, where the lecture "
+                 f"raises ValueError: refuse `k > H or k > W` first.",
                  lambda n: ast.fix_missing_locations(_Untested(untested, empty).visit(
                      copy.deepcopy(n))),
                  names=((untested, _untested(check)), (empty, no_windows)))

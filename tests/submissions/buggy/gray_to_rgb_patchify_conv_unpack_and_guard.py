@@ -13,8 +13,14 @@ Mistakes:
 
 Grader: in the blind round the two gray mistakes were observed (only_3d_images: "right for
 (H, W, C) images, wrong for a 2-D (H, W) one"); both are named since (inputs.gray_to_rgb,
-inputs.not_promoted). The worked example gets its flatten-order checklist. The `and` gets the
-case checklist "A 3x3 kernel does not fit in a 2-pixel-high image: raise ValueError".
+inputs.not_promoted). The worked example gets its flatten-order checklist. The `and` was told,
+until 917c36bb, "nothing tests that the kernel fits the image" (kernel_fit.py's kernel-untested:
+the check's cases hold kernels larger than one side only, where `and` refuses nothing), of code
+with a test of its own; since then a probe of a kernel larger than both sides, which its own
+raise refuses, rules that out, and the check gets the observation "returned an empty array of
+shape (0, 3, 2) (no window fits) for a 3x3 kernel on a 2-pixel-high image (and on 1 other such
+case), where it must raise ValueError: test that the kernel fits both sides (k <= H and k <= W)
+before sliding".
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:gray_to_rgb:patchify:image-2d-as-rgb',

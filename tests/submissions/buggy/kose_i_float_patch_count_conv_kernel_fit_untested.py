@@ -16,12 +16,18 @@ own raise refuses: error_model/kernel_fit.py) the checklist: "A 3x3 kernel does 
 observation: "returned an empty array of shape (3, 0, 2) (no window fits) for a 3x3 kernel on a
 2-pixel-wide image, where it must raise ValueError: test that the kernel fits both sides ...
 (its ValueError for a 3x3 kernel on a 2-pixel-high image came from your line `return
-np.array(result).reshape(...)`, not a `raise` of yours ...)". Not named yet (an observation, no
-cause): that the function has no test of its own.
+np.array(result).reshape(...)`, not a `raise` of yours ...)". Since 917c36bb (checks/kinds/
+refusals.py: where the reference without its kernel test, kernel_fit.py's kernel-untested,
+returns an empty array, a raise from a line of the student's that raises nothing by itself,
+numpy refusing the empty result, counts as the same, guards.refused_by_computation; a probe
+of a kernel larger than both sides keeps a test with `and` for `or` from being told it has
+none) mistake 2 is named: "In `conv_patch_embed`, nothing tests that the kernel fits the
+image: ... an array comes back (an empty one, ...), or numpy's error for a negative size or for
+the empty result, where the lecture raises ValueError: refuse `k > H or k > W` first."
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'pixels_over_patch_area',
-          'kernel-stride': None}
+          'kernel-stride': 'op:kernel_untested:conv_patch_embed:kernel-untested'}
 
 
 def num_patches(H, W, P):
