@@ -92,7 +92,7 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
 ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
 # a form edit's detail -> its reading in the model solution's own form (plain_forms.py)
 PLAIN_FORMS = dict(logsumexp.PLAIN)
-UNPAIRED = column_major.UNPAIRED  # left out of the search's silent partners
+UNPAIRED = column_major.UNPAIRED | leading_axes.UNPAIRED  # left out of the search's silent partners
 # two operators the search pairs as it pairs an operator's own edits
 PARTNERS = row_sums.PARTNERS | post_norm_block.PARTNERS
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
