@@ -149,3 +149,26 @@ def test_a_courses_own_sublayer_with_its_projections_written_out_is_named_too():
     found = em.search(feed_forward, calls_of(feed_forward, student, cases), 0, same)
     assert found is not None and found.name == f"op:{OPERATOR}:feed_forward:eps=1e-06", found
     assert found.sentence.endswith("uses `x` as it is given.")
+
+
+def course_block(x, p):  # a course's own block whose sublayer is given its input as it is
+    return x + feed_forward(x, p)
+
+
+def test_a_courses_block_whose_sublayer_gets_no_norm_is_not_told_again():
+    """The helper's sentence says "again" and "twice" only where the caller's call normalises
+    the step's input (here it does not: the course's block passes `x` itself)."""
+    rng = np.random.default_rng(9)
+
+    def student(x, p):
+        return x + feed_forward(plain(x), p)
+
+    cases = [(rng.normal(size=(4, 6)), {"W1": rng.normal(size=(6, 12)),
+                                        "b1": rng.normal(size=12),
+                                        "W2": rng.normal(size=(12, 6)), "b2": rng.normal(size=6)})
+             for _ in range(2)]
+    found = em.search(course_block, calls_of(course_block, student, cases), 0, same)
+    assert found is not None, found
+    assert found.name == f"op:{OPERATOR}:course_block/feed_forward:eps=1e-06", found
+    assert "normalises its input first" in found.sentence
+    assert "again" not in found.sentence and "twice" not in found.sentence

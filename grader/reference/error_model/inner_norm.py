@@ -124,8 +124,10 @@ def _sentence(context: Context, name: str) -> str:
     normed = _normed_argument(call, context.function) if context.function else None
     said = "" if normed is None else (
         f": it is given `{code(normed)}`, normalised already, so it is normalised twice")
-    return (f"In {where(context)}, {step} normalises its input again first, before anything else "
-            f"({VIT_PYTORCH}){said}; the model solution's step uses its input as it is given.")
+    again = "" if normed is None else " again"
+    return (f"In {where(context)}, {step} normalises its input{again} first, before anything "
+            f"else ({VIT_PYTORCH}){said}; the model solution's step uses its input as it is "
+            "given.")
 
 
 def _epsilons() -> list[float]:
