@@ -33,6 +33,7 @@ from . import (
     guards,
     head_pairs,
     heads,
+    inner_norm,
     inputs,
     item_loops,
     kernel_fit,
@@ -85,7 +86,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
            logsumexp, output_prefix, grid_sides, square_grid, grid_count,
            column_major, clamped, rolled_rows, call_eps, leading_axes,
-           item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops)
+           item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops,
+           inner_norm)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs: only one axis of the array it reduces on the calls, aliases.same_axis), a
 # clip, a floored max, a clamped step, a square grid's root floored or rounded (aliases.py)

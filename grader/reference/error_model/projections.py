@@ -38,7 +38,7 @@ def _params(function: ast.FunctionDef) -> list[str]:
     return [a.arg for a in function.args.args]
 
 
-def _is_affine(instance: Instance) -> bool:
+def is_affine(instance: Instance) -> bool:
     """Whether the helper returns `x @ W + b` of its first three parameters (`linear`)."""
     params, body = _params(instance.node), instance.node.body
     last = body[-1] if body else None
@@ -55,7 +55,7 @@ def _affine(context: Context, node: ast.AST) -> bool:
     """Whether `node` calls an affine helper with its bias: `linear(x, p['Wq'], p['bq'])`."""
     child = (context.instance.children.get(node.func.id)
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None)
-    return child is not None and len(node.args) >= 3 and not node.keywords and _is_affine(child)
+    return child is not None and len(node.args) >= 3 and not node.keywords and is_affine(child)
 
 
 def _counts(context: Context) -> list[str]:
@@ -136,7 +136,7 @@ def bias_unscaled(context: Context, node: ast.AST) -> Iterator[Change]:
     for sub, _, _, _ in nodes(function):
         helper = (context.instance.children.get(sub.func.id) if isinstance(sub, ast.Call)
                   and isinstance(sub.func, ast.Name) else None)
-        if helper is None or _is_affine(helper):
+        if helper is None or is_affine(helper):
             continue
         for i, arg in enumerate(sub.args[:len(_params(helper.node))]):
             param = _params(helper.node)[i]

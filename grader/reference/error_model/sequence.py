@@ -33,6 +33,7 @@ from .change import (
     slug,
     where,
 )
+from .inner_norm import sublayer
 from .operators import ACTIVATION_CALLS
 from .tree import PREFIX
 
@@ -284,8 +285,11 @@ def standardised_first(context: Context, node: ast.AST) -> Iterator[Change]:
     if not (isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in
             context.instance.children):
         return  # only a step's output: a parameter, a row or a size is not standardised
-    for detail, words, function in (("biased", "np.var", standardised),
-                                    ("unbiased", "torch's var, ddof=1", standardised_unbiased)):
+    readings = (("biased", "np.var", standardised),
+                ("unbiased", "torch's var, ddof=1", standardised_unbiased))
+    if sublayer(context.instance.children[node.func.id]):  # the step's own norm of its input
+        readings = readings[1:]  # (inner_norm.py, which tells it as the step's): not twice
+    for detail, words, function in readings:
         bound = f"{PREFIX}standardised_{detail}"
         yield Change(f"standardised-{detail}-before-{callee(node)}",
                      f"In {where(context)}, each row of `{code(inner)}` is standardised, "

@@ -15,12 +15,19 @@ causal mask ...", where with causal=False the code applies no mask; its inner la
 each row of the d=2 input to about +-1, so changing x[-1] does not change the normalised row.
 Mended since 4d086a35 (checks/last_token_probe.py): that check now gives the observation "The
 output of token 0 did not change when the last token x[-1] did, though other changes of x[-1]
-changed it", no mask named. The mistake is still not told, so in unnamed/; EXPECT holds what
-must hold today: the points lost, no mistake named.
+changed it", no mask named. Since a718fd9b the mistake is named on multi-head-attention's three failed
+checks and no-causal-mask's two causal ones (error_model/inner_norm.py): "In `self_attention`, its
+input `x` is normalised first, before anything else (a LayerNorm with no gain or shift, as newer
+lucidrains vit-pytorch puts one inside its Attention and FeedForward): the model solution's
+`self_attention` uses `x` as it is given; its caller normalises it already (`encoder_block`
+passes it the model solution's `layer_norm(x, p['ln1_g'], p['ln1_b'], eps)`), so in a block the
+input is normalised twice"; the first-token check keeps its observation (true: token 0 sees
+the last token), and encoder-block and vit-forward are graded around it, full marks. Every
+mistake named, no hint wrong: in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': None,
-          'no-causal-mask': None}
+EXPECT = {'multi-head-attention': 'op:input_normalised:self_attention:eps=1e-06',
+          'no-causal-mask': 'op:input_normalised:self_attention:eps=1e-06'}
 
 
 def self_attention(x, p, heads, causal = False):
