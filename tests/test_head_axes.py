@@ -103,7 +103,11 @@ def test_heads_never_split_is_one_rewrite_for_each_scale(scale):
             assert np.allclose(rewritten(x, p, heads, causal=causal),
                                student(x, p, heads, causal=causal))
     x, p = RNG.normal(size=(5, 8)), params(8)
-    assert np.allclose(em.rewrite(ATTENTION, UNCUT)(x, p, 1), ATTENTION(x, p, 1))
+    right_with_one = np.allclose(rewritten(x, p, 1), ATTENTION(x, p, 1))
+    assert right_with_one == (scale != "-unscaled")  # with one head, d_h = d
+    found = em.search(ATTENTION, calls(student), 0, same)
+    assert found is not None
+    assert ("(right with one head only)" in found.sentence) == right_with_one, found.sentence
 
 
 @pytest.mark.parametrize("scale", sorted(SCALES))

@@ -44,9 +44,9 @@ def unscaled(q, heads):
 
 
 # detail suffix -> (the scale `attention`'s q is given first, what the scores are divided by,
-# whether that makes one head right)
+# whether one head is then right: with one head, d_h = d)
 SCALES = {"": ("scaled_as_heads", "divided by sqrt(d // {count}), the head width", True),
-          "-scale-d": (None, "divided by sqrt(d), the whole width", False),
+          "-scale-d": (None, "divided by sqrt(d), the whole width", True),
           "-unscaled": ("unscaled", "not scaled", False)}
 
 
