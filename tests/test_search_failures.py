@@ -16,7 +16,8 @@ from grader.reference.error_model.tree import compile_with
 
 RNG = np.random.default_rng(59)
 SWAPPED = "op:arguments:self_attention:q-and-k-swapped"
-HEADS_OPERATORS = ("unchecked_heads", "heads_interleaved", "heads_elsewhere", "head_buffers")
+HEADS_OPERATORS = ("unchecked_heads", "heads_interleaved", "heads_elsewhere", "head_buffers",
+                   "heads_uncut", "heads_wrong_pair")
 
 # both of b59_13's mistakes, written another way: the scores' rows are the keys (k q^T, A[key,
 # query]: queries and keys swap roles) and each head's scores are divided by sqrt(d), the model

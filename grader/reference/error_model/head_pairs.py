@@ -1,7 +1,9 @@
 """An operator on how attention cuts its heads, as heads.py's: the split into heads and the merge
 back swapping the wrong pair of axes, each the other's inverse (blind round 59's b59_11: a
 batched port's `transpose(1, 2)` kept after the batch axis was dropped, so the (T, heads, d_h)
-projections become (T, d_h, heads) and attention runs inside each token). An operator as in
+projections become (T, d_h, heads) and attention runs inside each token), or swapping no pair at
+all (blind round 79's b79_07: BERT's `transpose_for_scores` ported without its permute, so the
+(T, heads, d_h) projections attend across each token's heads). An operator as in
 operators.py (`f(context, node) -> iterator of Change`); the new code calls functions of this
 module, bound in the rewritten function's globals.
 """
@@ -90,13 +92,37 @@ def width_scaled_outer(q, heads):
     return _pair_width((-1, -3))(q, heads)
 
 
+def split_unmoved(y, heads):
+    """[..., T, d] -> [..., T, heads, d_h]: reshaped into heads, the head axis never moved first
+    (BERT's `transpose_for_scores` without its `permute(0, 2, 1, 3)`)."""
+    y = np.asarray(y)
+    *lead, T, d = y.shape
+    return y.reshape(*lead, T, heads, d // heads)
+
+
+def merge_unmoved(z, heads):
+    """The inverse of `split_unmoved`: [..., T, heads, d_h] -> [..., T, d]."""
+    z = np.asarray(z)
+    *lead, T, count, d_h = z.shape
+    return z.reshape(*lead, T, count * d_h)
+
+
+def heads_triangle(mask, heads):
+    """A causal triangle over the (heads, heads) scores of `split_unmoved`'s layout, as a mask
+    built from the scores' own shape is (`np.triu(np.full((n, n), -1e9), k=1)`, n the scores'
+    last axis); None stays None."""
+    return None if mask is None else np.tri(heads, dtype=bool)
+
+
 def heads_swapped_wrong_pair(context: Context, node: ast.AST) -> Iterator[Change]:
     """The split into heads and the merge back swapping the wrong pair of axes, each the
     other's inverse: (T, heads, d_h) swapped to (T, d_h, heads) where (heads, T, d_h) belongs (a
     batched port's `transpose(1, 2)` kept after the batch axis was dropped: blind round 59's
     b59_11, `_split_into_heads` and `_concatenate_heads`), or to (d_h, heads, T); scores divided
     by sqrt(d_h) (the head width passed to the step) or by the last axis' size (the step's own
-    `q.shape[-1]`). Wrong with any head count. Only where the checked function is the one that
+    `q.shape[-1]`); or left (T, heads, d_h), no axis moved (BERT's `transpose_for_scores`
+    without its permute), its causal triangle the (heads, heads) scores' own. Wrong with any
+    head count. Only where the checked function is the one that
     splits: a caller's graded with its own stand-in."""
     if not is_checked_function(context, node) or (found := split_and_merged(node)) is None:
         return
@@ -121,6 +147,18 @@ def heads_swapped_wrong_pair(context: Context, node: ast.AST) -> Iterator[Change
                 f"the merge.",
                 lambda n, split=split, merge=merge, first=first: relaid(
                     n, projections, index, merged_at, split, merge, first=first), names)
+    yield Change(
+        "heads-split-and-merge-unmoved",
+        f"In {where(context)}, the split into heads never moves the head axis first: each "
+        f"projection is reshaped to (T, {count}, d_h) and left so (BERT's `transpose_for_scores` "
+        f"without its `permute`), and the merge reshapes it straight back; so the scores are "
+        f"computed per token across its heads ((T, {count}, {count}): each token's heads attend to "
+        f"one another), not per head across the tokens (({count}, T, T)), and with one "
+        f"head each token gets its own value. Move the head axis first, `swapaxes(0, 1)`, after "
+        f"the reshape (and back before the merge's reshape).",
+        lambda n: relaid(n, projections, index, merged_at, "split_unmoved", "merge_unmoved",
+                         "heads_triangle"),
+        tuple((PREFIX + f.__name__, f) for f in (split_unmoved, merge_unmoved, heads_triangle)))
 
 
 OPERATORS = {"heads_wrong_pair": heads_swapped_wrong_pair}

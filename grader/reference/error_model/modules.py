@@ -71,6 +71,7 @@ from . import (
     terms,
     tiling,
     unbiased,
+    uncut_heads,
     windows,
     wiring,
 )
@@ -78,7 +79,7 @@ from . import (
 MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, every_map,
            counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads,
-           head_pairs, layouts,
+           head_pairs, uncut_heads, layouts,
            projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
            omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
