@@ -12,13 +12,16 @@ Grader: at blind time (50c6c808) and now, 90/110. Mistake 2 named on patchify ("
 the model solution's `image.reshape(H // P, P, W // P, P, C)` is given `H // P` and `W // P` the
 other way round"). Mistake 1 only observed: no-causal-mask "Your `self_attention` is right with
 one head, wrong with heads=2: look at each step that depends on the number of heads (the split
-..., the scale, the merge) ..." and multi-head-attention its checklist only; that the heads are
-never split is not told yet. Not every mistake named, so in unnamed/.
+..., the scale, the merge) ..." and multi-head-attention its checklist only. Since d85aa179 (error_model/uncut_heads.py,
+`heads_uncut`) mistake 1 is named on both: "In `self_attention`, q, k and v are never split into
+heads: one T x T attention runs over all d columns, its scores divided by sqrt(d // heads), the
+head width, where each of the `heads` heads attends over its own d_h = d // heads columns ...".
+Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'op:sizes:patchify:H-and-W-sizes-swapped',
-          'multi-head-attention': None,
-          'no-causal-mask': None}
+          'multi-head-attention': 'op:heads_uncut:self_attention:heads-never-split',
+          'no-causal-mask': 'op:heads_uncut:self_attention:heads-never-split'}
 
 
 def patchify(image, P):

@@ -13,13 +13,18 @@ Grader: at blind time (50c6c808) and now, 90/110. Mistake 2 named on token-count
 cls_token=False there is no [CLS] row"). Mistake 1 partly: no-causal-mask's default check says
 "as if each token attended only to itself. Each head's scores must be a T x T matrix, every token
 (query) against every token (key)", the kind of mistake, never the missing (T, heads, d_h) ->
-(heads, T, d_h) transpose; multi-head-attention gives its checklists only. Not every mistake
-named, so in unnamed/.
+(heads, T, d_h) transpose; multi-head-attention gives its checklists only. Since d85aa179
+(error_model/head_pairs.py, `heads-split-and-merge-unmoved`) mistake 1 is named on
+multi-head-attention and no-causal-mask's causal checks: "In `self_attention`, the split into
+heads never moves the head axis first: each projection is reshaped to (T, heads, d_h) and left so
+..., and the merge reshapes it straight back; so the scores are computed per token across its
+heads ((T, heads, heads): each token's heads attend to one another) ..."; the default check's
+observation above stays, and is true. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'token-count': 'cls_always',
-          'multi-head-attention': None,
-          'no-causal-mask': None}
+          'multi-head-attention': 'op:heads_wrong_pair:self_attention:heads-split-and-merge-unmoved',
+          'no-causal-mask': 'op:heads_wrong_pair:self_attention:heads-split-and-merge-unmoved'}
 
 
 def num_tokens(H, W, P, cls_token=True):
