@@ -236,7 +236,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         return result
     try:
         from grader.reference import error_model
-        from grader.reference.error_model.evidence import same_message
+        from grader.reference.error_model.evidence import empty_alike, same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
         from grader.reference.error_model.guards import SAID, SQUARE, Refused, own_raise, refuses
         from grader.reference.error_model.inputs import GRAY_RAISES, GRAY_READINGS
@@ -313,8 +313,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
                         str(error), got.error.message) and returns_value(args, kwargs) is not None:
                     return False
                 continue
-            if got.status != "ok" or not alike(value, got.value,
-                                               check.compare or default_compare(value)):
+            if got.status != "ok" or not (  # no patch reproduces no patch, in any shape
+                    alike(value, got.value, check.compare or default_compare(value))
+                    or empty_alike(value, got.value, returns_value(args, kwargs))):
                 return False
         return True
 
