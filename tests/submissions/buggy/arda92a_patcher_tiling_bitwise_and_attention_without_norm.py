@@ -22,7 +22,7 @@ computes `H & P` and `W & P` (bitwise and) where the model solution takes the re
 and `W % P`: a 16 x 48 image with P = 16, which P tiles, raises ValueError, and an 8 x 2 image
 with P = 4 gets a count. ..."; patchify still got its checklists (on the 8 x 2 image with P = 4
 its code returns an empty array of shape (0,), the `&` test and the model solution's patches of
-the top-left part one of shape (0, 48)). Since REV (error_model/evidence.py's empty_alike: two
+the top-left part one of shape (0, 48)). Since 31cc957f (error_model/evidence.py's empty_alike: two
 arrays of no element agree whatever their shapes, where the reference's value is not itself
 empty) named on patchify too, with the crop its loops make: "In `patchify`, the tiling test (the
 model solution's `check_tiling(H, W, P)`) computes `H & P` and `W & P` (bitwise and) ... an 8 x
