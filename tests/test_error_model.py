@@ -9311,3 +9311,114 @@ def test_a_submission_testing_the_tiling_with_bitwise_and_is_told_so(catalogue, 
         assert all(c.hint.startswith(f"In `{function}`, the tiling test (the model solution's "
                                      "`check_tiling(H, W, P)`) computes `H & P` and `W & P`")
                    for c in failed if c.hint_kind == MISTAKE)
+
+
+# --- evidence.empty_alike: "no value" reproduces "no value", whatever the empty shape ----------
+
+def rows_off_the_period(x, n):
+    """A course's own helper: the rows of `x` whose index is no multiple of n ([T, d] ->
+    [T', d]); never empty for T >= 2 and n >= 2."""
+    return x[np.arange(len(x)) % n != 0]
+
+
+def test_no_rows_a_student_collects_reproduce_a_rewrite_s_empty_rows_of_another_shape():
+    """A student's rows collected in a list, `np.array([...])`, with `&` for `%`: where no row is
+    kept the list gives shape (0,) and the rewrite `&` the reference's (0, d); both hold no
+    value, so the rewrite reproduces the student there (trial.attempt), as it does on the calls
+    that keep rows, and is named."""
+    def student(x, n):
+        return np.array([row for i, row in enumerate(x) if i & n])
+
+    cases = [(RNG.normal(size=(T, 3)), n) for T, n in ((2, 4), (6, 4), (8, 2), (9, 8), (7, 3))]
+    assert student(*cases[0]).shape == (0,)
+    assert rows_off_the_period(*cases[0]).shape == (1, 3)
+    for failing in (0, 1):
+        found = em.search(rows_off_the_period, calls_of(rows_off_the_period, student, cases),
+                          failing, same)
+        assert found is not None and found.name == (
+            "op:confused_operator:rows_off_the_period:remainder-as-bitwise-and"), (failing, found)
+
+
+def test_an_empty_result_on_every_call_reproduces_no_rewrite_that_keeps_rows_elsewhere():
+    """The control: a student who returns `np.array([])` on every call agrees with the `&`
+    rewrite only where it keeps no row; its rows elsewhere refute it, and nothing is named. An
+    empty result where the reference's own value is empty too (shape (0, d)) is no value lost
+    but a shape: a rewrite's (0, d) does not reproduce the student's (0,) there."""
+    from grader.reference.error_model.evidence import empty_alike
+
+    cases = [(RNG.normal(size=(T, 3)), n) for T, n in ((2, 4), (6, 4), (3, 2), (9, 8))]
+    for failing in (0, 1):
+        found = em.search(rows_off_the_period, calls_of(
+            rows_off_the_period, lambda x, n: np.array([]), cases), failing, same)
+        assert found is None, (failing, found)
+    empty, rows = np.zeros((0, 3)), np.zeros((2, 3))
+    assert empty_alike(np.array([]), empty, rows) and empty_alike(empty, np.array([]), None)
+    assert empty_alike(np.zeros((0,), dtype=int), empty, rows)  # no value: no dtype either
+    assert not empty_alike(rows, np.array([]), rows) and not empty_alike(np.array([]), rows, rows)
+    assert not empty_alike(empty, np.array([]), np.zeros((0, 3)))  # the shape is the answer
+    assert not empty_alike([], np.array([]), rows)  # a list is no array
+
+
+BITWISE_AND_TILING_COLLECTED = '''
+def patchify(image, P):
+    x = np.asarray(image, dtype=float)
+    if x.ndim == 2:
+        x = x[..., None]
+    H, W, C = x.shape
+    if H & P or W & P:
+        raise ValueError("P must divide the height and the width")
+    return np.array([x[r:r + P, c:c + P].ravel()
+                     for r in range(0, H - P + 1, P) for c in range(0, W - P + 1, P)])
+'''
+
+BITWISE_AND_TILING_NOTHING_RETURNED = '''
+def patchify(image, P):
+    x = np.asarray(image, dtype=float)
+    if x.ndim == 2:
+        x = x[..., None]
+    H, W, C = x.shape
+    if H & P or W & P:
+        raise ValueError("P must divide the height and the width")
+    return np.array([])
+'''
+
+
+def _patchify_graded(catalogue, tmp_path, code: str) -> list:
+    """The failed checks of patchify for a submission whose patchify is `code`."""
+    from buggy_submissions import build_submission
+
+    from grader.checks import SubmissionGrading
+    from grader.worker import StudentWorker
+
+    exercise = next(e for e in catalogue if e.id == "patchify")
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code)
+    with StudentWorker(build_submission(snippet, snippet.parent)) as worker:
+        result = SubmissionGrading(worker, catalogue=[exercise]).exercise(exercise)
+    return [c for c in result.checks if not c.passed]
+
+
+def test_patches_collected_in_a_list_after_a_bitwise_and_tiling_test_are_told_so(catalogue,
+                                                                               tmp_path):
+    """Blind round 74's b74_15 in another style: the `&` tiling test lets an 8 x 2 image with
+    P = 4 through, and patches collected in a list and stacked give `np.array([])`, shape (0,),
+    where the `&` test with the model solution's patches of the image's top-left part gives
+    (0, 48): no patch either way (evidence.empty_alike), so the `&` is named on patchify too."""
+    failed = _patchify_graded(catalogue, tmp_path, BITWISE_AND_TILING_COLLECTED)
+    assert failed
+    named = {c.misconception for c in failed if c.hint_kind == MISTAKE}
+    assert named == {"op:tiling:patchify:remainder-as-bitwise-and"
+                     "+op:cropped:patchify:image-cropped-to-tile"}, failed
+    assert all(c.hint.startswith("In `patchify`, the tiling test (the model solution's "
+                                 "`check_tiling(H, W, P)`) computes `H & P` and `W & P`")
+               for c in failed if c.hint_kind == MISTAKE)
+
+
+def test_an_empty_array_for_every_image_after_a_bitwise_and_test_names_no_tiling(catalogue,
+                                                                                tmp_path):
+    """The control: the same `&` test, then `np.array([])` for every image it lets through: the
+    rewrite's patches on the images P tiles refute every tiling rewrite, so none is named."""
+    failed = _patchify_graded(catalogue, tmp_path, BITWISE_AND_TILING_NOTHING_RETURNED)
+    assert failed
+    assert not any("tiling" in (c.misconception or "") or "cropped" in (c.misconception or "")
+                   for c in failed), failed

@@ -253,7 +253,7 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         return result
     try:
         from grader.reference import error_model
-        from grader.reference.error_model.evidence import same_message
+        from grader.reference.error_model.evidence import empty_alike, same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
         from grader.reference.error_model.guards import (
             SAID,
@@ -341,8 +341,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
                     args, kwargs) is None and refused_by_computation(
                     got.error.type, raising_statement(got.error.traceback)):
                 continue  # no window, and numpy refused the empty result: no test either way
-            if got.status != "ok" or not alike(value, got.value,
-                                               check.compare or default_compare(value)):
+            if got.status != "ok" or not (  # no patch reproduces no patch, in any shape
+                    alike(value, got.value, check.compare or default_compare(value))
+                    or empty_alike(value, got.value, returns_value(args, kwargs))):
                 return False
         return True
 

@@ -1,9 +1,10 @@
 """What a rewrite's values are weighed with (the error model's search, __init__.py): the
-student's values under the check's comparison (`agree`), how far one is from another
-(`distance`), fresh copies of a call's inputs (`fresh`), the size of a call (`elements`), whether
-calls show a parameter named right (`named_right`: a default's claim) or passed against a
-branch (`passed_against`: a condition's claim), whether a raise's message
-is the student's (`same_message`).
+student's values under the check's comparison (`agree`), or both holding no value where the
+reference's does (`empty_alike`, `reproduced`), how far one is from another (`distance`), fresh
+copies of a call's inputs (`fresh`), the size of a call (`elements`), whether calls show a
+parameter named right (`named_right`: a default's claim) or passed against a branch
+(`passed_against`: a condition's claim), whether a raise's message is the student's
+(`same_message`).
 """
 from __future__ import annotations
 
@@ -22,6 +23,21 @@ def agree(same, value, target) -> bool:
         return bool(same(value, target))
     except (TypeError, ValueError):
         return False
+
+
+def empty_alike(value, got, expected) -> bool:
+    """Whether a rewrite's `value` and the student's `got` are both arrays of no element, where
+    the reference's `expected` is a refusal (None) or holds elements: "no patch" is one answer
+    whatever the empty array's shape or dtype (a loop's `np.array([])` is (0,), the reference's
+    rows (0, P*P*C)); where `expected` is empty too, its shape is all it says, and counts."""
+    return (isinstance(value, np.ndarray) and isinstance(got, np.ndarray) and value.size == 0
+            and got.size == 0 and not (isinstance(expected, np.ndarray) and expected.size == 0))
+
+
+def reproduced(same, value, got, expected) -> bool:
+    """Whether a rewrite's `value` is the student's `got` under the check's comparison `same`
+    (`agree`), or both hold no value where the reference's `expected` does (`empty_alike`)."""
+    return agree(same, value, got) or empty_alike(value, got, expected)
 
 
 def distance(value, got) -> float | None:

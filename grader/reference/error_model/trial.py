@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .evidence import agree, distance, same_message
+from .evidence import agree, distance, reproduced, same_message
 from .runs import run
 from .tree import Edit, Instance
 
@@ -53,7 +53,7 @@ def explained(value, got, expected, same) -> float | None:
     it closer (its values depend on the order of each rounded step, which two codes of one
     mistake need not share); None when it does not explain `got`: other places NaN or inf,
     or farther than the reference."""
-    if agree(same, value, got):
+    if reproduced(same, value, got, expected):
         return 0.0
     try:
         a, b = np.asarray(value, dtype=float), np.asarray(got, dtype=float)
@@ -106,12 +106,14 @@ def attempt(root: Instance, group: list[Edit], order: list, same,
             if agree(same, call.expected, value):
                 return SILENT  # right here: not the mistake that failed the case
             shares.append(explained(value, call.got, call.expected, same) if rounding
-                          else 0.0 if agree(same, value, call.got) else None)
+                          else 0.0 if reproduced(same, value, call.got, call.expected)
+                          else None)
             if shares[-1] is None:
                 return distance(value, call.got)
         else:
             shares.append(explained(value, call.got, call.expected, same) if rounding
-                          else 0.0 if agree(same, value, call.got) else None)
+                          else 0.0 if reproduced(same, value, call.got, call.expected)
+                          else None)
             if shares[-1] is None:
                 return 0.0  # the failing call's value exactly, not another's: half of a pair
     if shares and sum(shares) > EXPLAINED * len(shares):
