@@ -19,9 +19,15 @@ its visible check says "Your `conv_patch_embed` raises ValueError for a 3 x 3 ke
 image with 3 channels (k == C): ... with k == C its first three axes have one length, so look at
 each step that depends on K's sizes", WRONG (the judge's wrong hint 1): the code raises whenever
 k != stride, for any C (C = 1/2/3/4 with k=3 s=1, k=3 s=2 and k=4 s=2 all raise); it has no k/C
-axis confusion. vit-checkpoint runs the broken embed_image and says so. Not every mistake named
-(and a hint wrong), so in unnamed/; EXPECT holds what must hold today: the points lost, mistake
-2 named.
+axis confusion. vit-checkpoint runs the broken embed_image and says so. Mended since 59a454b1
+(checks/kinds/generalisations.py's only_kernel_equals_stride): both kernel-stride checks observe,
+true, "Your `conv_patch_embed` is right when the kernel size k equals the stride (windows that
+tile, as ViT's patches do), and raises ValueError for a 3 x 3 kernel with stride 1: each window
+is k x k and starts every `stride` pixels, so windows overlap where k > stride and leave pixels
+out where k < stride; look at each step that reads the windows, and at H' = (H - k) // stride +
+1" (at b9994292, 96/110), an observation: the non-overlapping reshape is not named. Not every
+mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost, mistake 2
+named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'kernel-stride': None,

@@ -18,7 +18,13 @@ judged (traceback at `head_out @ p["Wo"][:, cols]`). The softmax was observed (o
 plus the sums checklist; since session 18 its hidden check names it (fused.py: the max and the
 sum over each row of the array with `axis` moved last, `np.moveaxis(x, axis, -1)`; since blind
 round 68 by the sum's, the max's place said as one the cases cannot tell). The blocks
-get only vit-forward's checklist ("every block of params['blocks']").
+got only vit-forward's checklist ("every block of params['blocks']"); since b7084bbc (the error
+model's loop update that reads the name as it was before the loop) they are named: "In
+`vit_forward`, every pass of the model solution's `for block in params['blocks']` reads `x` as it
+was before the loop: `encoder_block(x, block, params['heads'])` is not chained, each pass starts
+from the same `x` and only the last one's output is kept". At b9994292 (81/110) Wo's slice is
+still only observed ("Your `self_attention` is right with one head, and raises ValueError with
+heads=2: look at each step that depends on the number of heads ..."), so in unnamed/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'why-positions': None,

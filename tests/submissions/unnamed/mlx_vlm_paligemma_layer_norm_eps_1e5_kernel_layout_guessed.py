@@ -17,9 +17,14 @@ The delivered file's top-level helpers `check_array_shape` and `_channels_last` 
 Grader: at blind time (3f040026) and now, 103/110. Mistake 1 named on layer-norm ("In
 `layer_norm`, eps is 1e-05; the student API's is 1e-06."). Mistake 2 not told: kernel-stride's
 two failed checks give only checklists ("out[i, j] = sum(image[...] * K) + b for every window
-that fits ..." and "Check both: conv_patch_embed (...) and linear_patch_embed (...)"). Not
-every mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost,
-mistake 1 named.
+that fits ..." and "Check both: conv_patch_embed (...) and linear_patch_embed (...)"). Since
+e32a9cdb (checks/kinds/generalisations.py's only_kernel_unlike_channels) the visible check
+observes, true, "Your `conv_patch_embed` is right when the kernel size k differs from the channel
+count C, and raises ValueError for a 3 x 3 kernel on an image with 3 channels (k == C): K is (k,
+k, C, d), and with k == C its first three axes have one length, so look at each step that depends
+on K's sizes (a test of its shape, ...)"; the property check keeps its checklist (at b9994292,
+103/110). An observation: the guessed layout test is not named. Not every mistake named, so in
+unnamed/; EXPECT holds what must hold today: the points lost, mistake 1 named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'layer-norm': 'op:constant:layer_norm:eps=1e-05',

@@ -13,8 +13,10 @@ function attribute and a nested class, and the zip as the two wrong ANSWERS line
 replaces only the solution's own definitions (and the solution sets each ANSWERS key on its own
 line after the dict). The cache lives as long as the worker, as the module's did.
 
-Grader: at blind time and now, the stale heads get no hint (multi-head-attention's checks fail
-with no hint line; no-causal-mask says "returns the expected values only in 1 of T rows");
+Grader: at blind time, the stale heads got no hint (multi-head-attention's checks failed with no
+hint line); at b9994292 they give their checklists only ("With one head, d_h = d: q, k, v = ...",
+"... head h takes the contiguous columns h*d_h:(h+1)*d_h ..."), and no-causal-mask says "returns
+the expected values only in 1 of T rows";
 the answers are told exactly by the check's message ("'bidirectional' is not one of the options
 'pretrained', 'scratch'"), with no mistake name. Not every mistake named.
 """

@@ -16,13 +16,17 @@ Grader: at blind time (cb37e6da) and now, 95/110. Mistake 2 named on no-causal-m
 hides the scores it should keep and keeps the ones it should hide ... a mask that marks the hidden
 keys ... meets a rule that reads 1 as "keep""). Mistake 1 on multi-head-attention (and part (1) of
 the no-causal-mask hint): at blind time "the heads' outputs are merged by a reshape without moving
-the head axis back first" (now: "the heads' outputs reach the merge in another axis order ... Your
-code does move axes before it reshapes (`x.transpose(1, 0, 2)` in `combine_heads`) ..."). The judge
-found it only partly named and that hint WRONG (borderline): the code does transpose before the
-reshape (combine_heads); the fault is the stack axis, which the hint does not point to.
-why-positions loses 1 point with its checklist ("Your self_attention depends on the order of its
-rows"), true, from mistake 1. Not every mistake named (and a hint judged wrong), so in unnamed/;
-EXPECT holds what must hold today: the points lost, the mistakes named.
+the head axis back first". The judge found it only partly named and that hint WRONG (borderline):
+the code does transpose before the reshape (combine_heads); the fault is the stack axis, which the
+hint did not point to. Since bc5ce57d (report/merge_order.py) it is said from the values, true,
+and points to both lines: "In `self_attention`, the heads' outputs reach the merge in another axis
+order: the reshape to (T, d) needs them (T, heads, d_h)-ordered, yours are (heads, T,
+d_h)-ordered when they are reshaped, so each row of the result mixes the values of several
+tokens. Your code does move axes before it reshapes (`x.transpose(1, 0, 2)` in `combine_heads`):
+look at the order the heads' outputs have before that move (how they are stacked or computed)
+and at what the move makes of it." why-positions loses 1 point with its checklist ("Your
+self_attention depends on the order of its rows"), true, from mistake 1. Judged again at
+b9994292: every mistake named, no hint wrong, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:transpose:self_attention/merge_heads:x.swapaxes-removed',
