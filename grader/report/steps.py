@@ -18,6 +18,8 @@ import ast
 import re
 import textwrap
 
+from .masked_line import HIDE_LINE
+from .masked_line import PATTERNS as HIDING
 from .quotes import CAST, LINES_AT_MOST, OWN_LINES, PLACED, Code, Source, cut
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
@@ -40,6 +42,8 @@ STEPS = {
     "as_hwc": lambda a: "where a 2-D image is given its channel axis",
 }
 
+MARKS = {**OWN_LINES, HIDE_LINE: HIDING}  # each mark said as the student's line, else dropped
+
 
 def placed(hint: str | None, source: Source | None) -> str | None:
     """`hint` with each model solution's step said in the student's terms (the module's
@@ -48,7 +52,7 @@ def placed(hint: str | None, source: Source | None) -> str | None:
     if not hint or source is None:
         return hint
     hint = CASTS.sub(lambda m: _cast(hint, m, source), hint) if CAST in hint else hint
-    for said, patterns in OWN_LINES.items():
+    for said, patterns in MARKS.items():
         while said in hint:
             at = hint.index(said)
             hint = (hint[:at] + _line(hint[:at], patterns, source, LINES_AT_MOST.get(said, 1))
