@@ -10,12 +10,11 @@ from __future__ import annotations
 import ast
 
 import pytest
+from one_function import graded_one
 
 from grader.report.masked_line import HIDE_LINE, hides_scores
 from grader.report.quotes import Source
 from grader.report.steps import placed
-
-from conftest import SOLUTION
 
 INVERTED = "op:mask_inverted:self_attention/attention:mask-inverted"
 HEAD = '''
@@ -46,27 +45,10 @@ MASKINGS = {
 }
 
 
-def _graded(catalogue, tmp_path, code: str):
-    from grader.checks import SubmissionGrading
-    from grader.report.spelled import finished
-    from grader.worker import StudentWorker
-
-    solution = SOLUTION.read_text()
-    start = solution.index("def self_attention(")
-    end = solution.index("\ndef ", start)
-    text = solution[:start] + code.strip() + "\n\n" + solution[end:]
-    path = tmp_path / "vit_exercises.py"
-    path.write_text(text)
-    chosen = [e for e in catalogue if e.id == "no-causal-mask"]
-    with StudentWorker(path) as worker:
-        result = SubmissionGrading(worker, catalogue=chosen).exercise(chosen[0])
-    return finished(result, Source([text]))
-
-
 @pytest.mark.parametrize("masking", list(MASKINGS))
 def test_an_inverted_condition_is_said_at_the_student_s_line(catalogue, tmp_path, masking):
     lines, quoted = MASKINGS[masking]
-    result = _graded(catalogue, tmp_path, HEAD.replace("{mask}", lines))
+    result = graded_one(catalogue, tmp_path, HEAD.replace("{mask}", lines), "no-causal-mask")
     failed = [c for c in result.checks if not c.passed]
     assert failed and all(c.misconception == INVERTED for c in failed), [
         (c.name, c.misconception, c.hint) for c in result.checks]

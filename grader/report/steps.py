@@ -21,6 +21,8 @@ import textwrap
 from .masked_line import HIDE_LINE
 from .masked_line import PATTERNS as HIDING
 from .quotes import CAST, LINES_AT_MOST, OWN_LINES, PLACED, Code, Source, cut
+from .root_line import ONE_ROOT_LINE
+from .root_line import PATTERNS as ROOTS
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP
@@ -42,7 +44,8 @@ STEPS = {
     "as_hwc": lambda a: "where a 2-D image is given its channel axis",
 }
 
-MARKS = {**OWN_LINES, HIDE_LINE: HIDING}  # each mark said as the student's line, else dropped
+# each mark said as the student's line, else dropped
+MARKS = {**OWN_LINES, HIDE_LINE: HIDING, ONE_ROOT_LINE: ROOTS}
 
 
 def placed(hint: str | None, source: Source | None) -> str | None:
@@ -59,7 +62,7 @@ def placed(hint: str | None, source: Source | None) -> str | None:
                     + hint[at + len(said):])
     if STEP is None or STEP not in hint:
         return hint
-    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
+    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source, hint), hint)
 
 
 CASTS = re.compile(re.escape(CAST) + r"`(?P<cast>[^`\n]+)`")
@@ -104,7 +107,9 @@ def _own_lines(before: str, patterns: tuple[str, ...], source: Source, most: int
     return []
 
 
-def _said(function: str, step: str, source: Source) -> str:
+def _said(function: str, step: str, source: Source, hint: str = "") -> str:
+    """The step's place in `function` in the student's terms (the module's docstring); no line
+    where the hint already quotes that line (a mark's, `out = attend(q, k, v, np.sqrt(d))`)."""
     try:
         call = ast.parse(step, mode="eval").body
     except SyntaxError:  # a step cut short ("..."): no call to compare
@@ -116,7 +121,8 @@ def _said(function: str, step: str, source: Source) -> str:
     arguments = [ast.unparse(a) for a in (*call.args, *(k.value for k in call.keywords))]
     line = statement(source.function_text(function), arguments) if arguments else None
     if line is not None:
-        return f"In `{function}` (at your line `{line}`)"
+        return (f"In `{function}`" if f"at your line `{line}`" in hint
+                else f"In `{function}` (at your line `{line}`)")
     if callee and source.function_text(callee) is not None and calls(
             source.function_text(function), callee):
         return f"In `{function}` (in its call of your `{callee}`)"
