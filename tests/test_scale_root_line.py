@@ -91,3 +91,17 @@ def test_the_root_s_line_is_said_once_and_only_where_one_statement_takes_a_root(
     assert placed(hint, Source([two])) == (
         "In `self_attention` (at your line `out = attend(q, k, v, mask, r)`), the scores are "
         "divided by sqrt(d), the model width.")
+
+
+def test_a_step_s_line_another_sentence_quotes_is_still_said():
+    """Said once a sentence: "2 mistakes at once" whose first sentence quotes the line keeps the
+    second sentence's place."""
+    text = ("def self_attention(x, p, heads):\n    d = x.shape[1]\n"
+            "    out = attend(q, k, v, mask, np.sqrt(d))\n    return out\n")
+    hint = (f"2 mistakes at once: (1) In `self_attention`, the scores are divided by sqrt(d)"
+            f"{ONE_ROOT_LINE}. (2) In `self_attention` ({STEP} `attention(q, k, v, mask)`), "
+            "the mask is inverted.")
+    assert placed(hint, Source([text])) == (
+        "2 mistakes at once: (1) In `self_attention`, the scores are divided by sqrt(d) (at your "
+        "line `out = attend(q, k, v, mask, np.sqrt(d))`). (2) In `self_attention` (at your line "
+        "`out = attend(q, k, v, mask, np.sqrt(d))`), the mask is inverted.")

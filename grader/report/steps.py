@@ -62,7 +62,14 @@ def placed(hint: str | None, source: Source | None) -> str | None:
                     + hint[at + len(said):])
     if STEP is None or STEP not in hint:
         return hint
-    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source, hint), hint)
+    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source,
+                                    _sentence(hint, m.end())), hint)
+
+
+def _sentence(hint: str, at: int) -> str:
+    """The rest of the sentence that a place ending at `at` opens: up to the next "In `"."""
+    end = hint.find("In `", at)
+    return hint[at:] if end < 0 else hint[at:end]
 
 
 CASTS = re.compile(re.escape(CAST) + r"`(?P<cast>[^`\n]+)`")
@@ -107,9 +114,10 @@ def _own_lines(before: str, patterns: tuple[str, ...], source: Source, most: int
     return []
 
 
-def _said(function: str, step: str, source: Source, hint: str = "") -> str:
+def _said(function: str, step: str, source: Source, sentence: str = "") -> str:
     """The step's place in `function` in the student's terms (the module's docstring); no line
-    where the hint already quotes that line (a mark's, `out = attend(q, k, v, np.sqrt(d))`)."""
+    where the rest of its `sentence` quotes that line (a mark's: `out = attend(q, k, v,
+    np.sqrt(d))`)."""
     try:
         call = ast.parse(step, mode="eval").body
     except SyntaxError:  # a step cut short ("..."): no call to compare
@@ -121,7 +129,7 @@ def _said(function: str, step: str, source: Source, hint: str = "") -> str:
     arguments = [ast.unparse(a) for a in (*call.args, *(k.value for k in call.keywords))]
     line = statement(source.function_text(function), arguments) if arguments else None
     if line is not None:
-        return (f"In `{function}`" if f"at your line `{line}`" in hint
+        return (f"In `{function}`" if f"at your line `{line}`" in sentence
                 else f"In `{function}` (at your line `{line}`)")
     if callee and source.function_text(callee) is not None and calls(
             source.function_text(function), callee):
