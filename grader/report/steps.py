@@ -18,7 +18,11 @@ import ast
 import re
 import textwrap
 
+from .masked_line import HIDE_LINE
+from .masked_line import PATTERNS as HIDING
 from .quotes import CAST, LINES_AT_MOST, OWN_LINES, PLACED, Code, Source, cut
+from .root_line import ONE_ROOT_LINE
+from .root_line import PATTERNS as ROOTS
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP
@@ -40,6 +44,9 @@ STEPS = {
     "as_hwc": lambda a: "where a 2-D image is given its channel axis",
 }
 
+# each mark said as the student's line, else dropped
+MARKS = {**OWN_LINES, HIDE_LINE: HIDING, ONE_ROOT_LINE: ROOTS}
+
 
 def placed(hint: str | None, source: Source | None) -> str | None:
     """`hint` with each model solution's step said in the student's terms (the module's
@@ -48,14 +55,21 @@ def placed(hint: str | None, source: Source | None) -> str | None:
     if not hint or source is None:
         return hint
     hint = CASTS.sub(lambda m: _cast(hint, m, source), hint) if CAST in hint else hint
-    for said, patterns in OWN_LINES.items():
+    for said, patterns in MARKS.items():
         while said in hint:
             at = hint.index(said)
             hint = (hint[:at] + _line(hint[:at], patterns, source, LINES_AT_MOST.get(said, 1))
                     + hint[at + len(said):])
     if STEP is None or STEP not in hint:
         return hint
-    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source), hint)
+    return SAID.sub(lambda m: _said(m.group("function"), m.group("step"), source,
+                                    _sentence(hint, m.end())), hint)
+
+
+def _sentence(hint: str, at: int) -> str:
+    """The rest of the sentence that a place ending at `at` opens: up to the next "In `"."""
+    end = hint.find("In `", at)
+    return hint[at:] if end < 0 else hint[at:end]
 
 
 CASTS = re.compile(re.escape(CAST) + r"`(?P<cast>[^`\n]+)`")
@@ -100,7 +114,10 @@ def _own_lines(before: str, patterns: tuple[str, ...], source: Source, most: int
     return []
 
 
-def _said(function: str, step: str, source: Source) -> str:
+def _said(function: str, step: str, source: Source, sentence: str = "") -> str:
+    """The step's place in `function` in the student's terms (the module's docstring); no line
+    where the rest of its `sentence` quotes that line (a mark's: `out = attend(q, k, v,
+    np.sqrt(d))`)."""
     try:
         call = ast.parse(step, mode="eval").body
     except SyntaxError:  # a step cut short ("..."): no call to compare
@@ -112,7 +129,8 @@ def _said(function: str, step: str, source: Source) -> str:
     arguments = [ast.unparse(a) for a in (*call.args, *(k.value for k in call.keywords))]
     line = statement(source.function_text(function), arguments) if arguments else None
     if line is not None:
-        return f"In `{function}` (at your line `{line}`)"
+        return (f"In `{function}`" if f"at your line `{line}`" in sentence
+                else f"In `{function}` (at your line `{line}`)")
     if callee and source.function_text(callee) is not None and calls(
             source.function_text(function), callee):
         return f"In `{function}` (in its call of your `{callee}`)"

@@ -12,7 +12,8 @@ convolution does. Real code tests it otherwise:
   on the image as it was passed (a 2-D image has no channel count) or once it is (H, W, C);
 - windows that must fit exactly: `if (H - k) % stride or (W - k) % stride` (Keras' "valid"
   padding tutorials, which say the output is defined only when the windows fit), a stride that
-  leaves rows or columns over refused instead of floored.
+  leaves rows or columns over refused instead of floored; its test quoted as an effect (EFFECT:
+  the student's own where their code holds it; b79_01 wrote `(H - HH) % S != 0 or ...`).
 
 - one side only (`kernel_one_side`): `if k > h_in` (nouman-tariq/vision's im2col_conv_matlab.m
   port, a square image assumed) or the width only, the other side left as no test leaves it
@@ -46,7 +47,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .change import Change, Context, callee, is_checked_function, prepended, where
+from .change import EFFECT, Change, Context, callee, is_checked_function, prepended, where
 from .guards import own_test_refusal
 from .tree import PREFIX
 
@@ -83,9 +84,9 @@ VARIANTS = {
         "k = 4 on an RGB one) is refused, although it fits", "compare k with H and W only"),
     "windows-fit-exactly": (
         lambda s, k, stride, given: (s[0] - k[0]) % stride or (s[1] - k[1]) % stride,
-        "that the windows fit exactly, `(H - k) % stride or (W - k) % stride`", "a stride that "
-        "leaves rows or columns over is refused", "floor instead: H' = (H - k) // stride + 1, "
-        "the rows left over unread, as every deep-learning convolution does"),
+        f"that the windows fit exactly, {EFFECT}`(H - k) % stride or (W - k) % stride`",
+        "a stride that leaves rows or columns over is refused", "floor instead: H' = (H - k) // "
+        "stride + 1, the rows left over unread, as every deep-learning convolution does"),
 }
 
 

@@ -10,6 +10,8 @@ import copy
 import functools
 from collections.abc import Iterator
 
+from grader.report.masked_line import HIDE_LINE  # their line, or none (report/steps.py)
+
 from .change import (
     EFFECT,
     Change,
@@ -466,7 +468,9 @@ def mask_added(context: Context, node: ast.AST) -> Iterator[Change]:
 def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
     """`np.where(mask, scores, -np.inf)` with its condition inverted, `np.where(~mask, ...)`:
     torch's `masked_fill(mask == 0, -inf)` ported as `np.where(mask == 0, scores, -inf)`
-    (masked_fill fills where its condition holds, np.where keeps its second argument there)."""
+    (masked_fill fills where its condition holds, np.where keeps its second argument there).
+    Said as what the student's masking acts as, at their line that sets the hidden scores
+    (HIDE_LINE): their code may hold no `~` (a hide-mask kept, blind round 79's b79_12)."""
     if not hides_with_minus_infinity(node):
         return
 
@@ -476,10 +480,11 @@ def mask_inverted(context: Context, node: ast.AST) -> Iterator[Change]:
         return new
 
     yield Change("mask-inverted",
-                 f"In {where(context)}, `{code(node)}` is written with its condition inverted, "
-                 f"`{code(inverted(node))}`: np.where keeps its second argument where the "
-                 "condition holds (torch's masked_fill fills where it holds), so the scores the "
-                 "mask keeps are hidden and the others kept.", inverted)
+                 f"In {where(context)}, your masking{HIDE_LINE} acts as the model solution's "
+                 f"`{code(node)}` with its condition inverted, `{code(inverted(node))}`: "
+                 "np.where keeps its second argument where its condition holds (torch's "
+                 "masked_fill fills where it holds), so the scores to keep are hidden and those "
+                 "to hide kept.", inverted)
 
 
 # tried in this order, after steps.OPERATORS

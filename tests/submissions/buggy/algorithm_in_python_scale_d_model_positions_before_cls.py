@@ -8,11 +8,11 @@ Mistakes:
 2. embed_image (lines 72-74): positions `pos[1:]` added to the patch tokens and [CLS] prepended
    afterwards, so row 0 never gets `pos[0]`. Wrong whenever pos[0] != 0.
 
-Grader: at blind time (db1f63a6) and now, 91/110. Mistake 1 named on
-multi-head-attention ("You scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h).") and
-no-causal-mask ("the scores are divided by sqrt(d), the model width, instead of sqrt(d_h)"),
-mistake 2 on cls-and-positions ("You added the positions before prepending [CLS], so the patches
-got pos[1:] ..."). Every mistake named, so in buggy/.
+Grader: at blind time (db1f63a6) and now, 91/110. Mistake 1 named on multi-head-attention ("You
+scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h).") and no-causal-mask ("the scores are
+divided by sqrt(d) (at your line `scores = Q[:, sl] @ K[:, sl].T / math.sqrt(dk)`), the model width,
+instead of sqrt(d_h)"), mistake 2 on cls-and-positions ("You added the positions before prepending
+[CLS], so the patches got pos[1:] ..."). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'cls-and-positions': 'embed_positions_before_cls',

@@ -9,10 +9,10 @@ Mistakes (both in self_attention, both shown only with several heads):
 2. `q = q / math.sqrt(d)` with d the full width: 1/sqrt(d), not 1/sqrt(d_h).
 
 Grader: at blind time (b589706) and now, named in one "2 mistakes at once" on the causal,
-several-heads and both hidden checks: "the scores are divided by sqrt(d), the model width,
-instead of sqrt(d_h)" and "`x.reshape(*lead, T, heads, d // heads)` splits its last axis the
-other way round ... (interleaved)"; the one-head checks pass; vit-checkpoint observes the broken
-self_attention. Every mistake named, so in buggy/.
+several-heads and both hidden checks: "the scores are divided by sqrt(d) (at your line `q = q /
+math.sqrt(d)`), the model width, instead of sqrt(d_h)" and "`x.reshape(*lead, T, heads, d // heads)`
+splits its last axis the other way round ... (interleaved)"; the one-head checks pass;
+vit-checkpoint observes the broken self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d)+op:split:self_attention/split_heads*:reshape-split-interleaved',

@@ -15,7 +15,8 @@ Grader: at blind time (50c6c808) and now, 96/110. Mistake 1 named on kernel-stri
 `conv_patch_embed`, the test that the kernel fits the image tests that the windows fit exactly,
 `(H - k) % stride or (W - k) % stride`: a stride that leaves rows or columns over is refused ...
 floor instead"; the judge notes the quoted test paraphrases the code's `(H - HH) % S != 0 or (W -
-WW) % S != 0`), mistake 2 on layer-norm ("You normalised over the tokens (axis 0) ... the last
+WW) % S != 0`; now said as its effect, "in effect `(H - k) % stride or (W - k) % stride`",
+error_model/kernel_fit.py through quotes.EFFECT), mistake 2 on layer-norm ("You normalised over the tokens (axis 0) ... the last
 axis, with keepdims=True"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

@@ -10,11 +10,12 @@ Mistakes:
     the last row is fully masked (NaN). Wrong only with causal=True.
 
 Grader: at blind time (0cd43d22) and now, 107/110, named. Mistake 19 on no-causal-mask's two
-causal checks ("In `self_attention` (at your line `out = classic_attention(q, k, v, mask)`), the
-model solution's `np.where(mask, scores, -np.inf)` is written with its condition inverted,
-`np.where(~mask, scores, -np.inf)`: ... (torch's masked_fill fills where it holds), so the scores
-the mask keeps are hidden and the others kept."): the quoted expression paraphrases the file's
-`np.where(mask == 0, -inf, ...)`, its effect right. Every mistake named, so in buggy/.
+causal checks ("In `self_attention` (at your line `out = classic_attention(q, k, v, mask)`), your
+masking acts as the model solution's `np.where(mask, scores, -np.inf)` with its condition
+inverted, `np.where(~mask, scores, -np.inf)`: ... (torch's masked_fill fills where it holds), so
+the scores to keep are hidden and those to hide kept."): said as what the file's `np.where(mask
+== 0, -inf, ...)` acts as (its masking is in classic_attention, so no line of self_attention is
+quoted for it), its effect right. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:mask_inverted:self_attention/attention:mask-inverted'}

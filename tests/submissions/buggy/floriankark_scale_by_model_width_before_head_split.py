@@ -9,14 +9,15 @@ Mistakes:
 The delivered file's top-level helper `_attention` is nested here.
 
 Grader: at blind time (2df48139) and now, 96/110. Mistake 1 named on multi-head-attention ("You
-scaled by 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads
-numbers: scale by 1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (at the model
-solution's step `attention(q, k, v, mask)`), the scores are divided by sqrt(d), the model
-width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d // heads)"). At blind time the no-causal-mask
-hint quoted as the fix `math.sqrt(q.shape[-1])`, the student's own line 111 (`np.sqrt` of the
-full-width q; the judge's wrong hint 2); now a fix the student's function already holds is said
-by its meaning, "instead of sqrt(d_h) (d_h = d // heads)" (report/held_fixes.py, 855463cc).
-vit-checkpoint runs the broken self_attention and says so.
+scaled by 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers:
+scale by 1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (where each head's attention
+weights are computed and applied to its values), the scores are divided by sqrt(d) (at your line
+`scale = np.sqrt(q.shape[-1])`), the model width, instead of sqrt(d_h) (d_h = d // heads)"; the
+line since report/root_line.py). At blind time the no-causal-mask hint quoted as the fix
+`math.sqrt(q.shape[-1])`, the student's own line 111 (`np.sqrt` of the full-width q; the judge's
+wrong hint 2); now a fix the student's function already holds is said by its meaning, "instead of
+sqrt(d_h) (d_h = d // heads)" (report/held_fixes.py, 855463cc). vit-checkpoint runs the broken
+self_attention and says so.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

@@ -6,10 +6,11 @@ Mistakes:
 1. The scores are scaled by 1/sqrt(d), the model width, not 1/sqrt(d_h). Agrees with one head
    (d_h = d); shows with several.
 
-Grader: at blind time (e77cb46) and now, named: "the scores are divided by sqrt(d), the model
-width, instead of sqrt(d_h)" on no-causal-mask's causal checks (generated) and "You scaled by
-1/sqrt(d), the model width" (attention_scale_d) on multi-head-attention; vit-checkpoint observes
-self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (e77cb46) and now, named: "the scores are divided by sqrt(d) (at your line
+`score = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_model)`), the model width, instead of sqrt(d_h)" on
+no-causal-mask's causal checks (generated) and "You scaled by 1/sqrt(d), the model width"
+(attention_scale_d) on multi-head-attention; vit-checkpoint observes self_attention. Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d)',

@@ -8,11 +8,11 @@ Mistakes:
 2. vit_forward has no final LayerNorm: ln_g, ln_b unused, the [CLS] row goes straight to the
    head.
 
-Grader: at blind time and now, both named: "the scores are divided by sqrt(d), the model width,
-instead of sqrt(d_h)" on no-causal-mask and multi-head-attention; "The head reads tokens that did
-not go through the final LayerNorm" on vit-forward (graded with the grader's self_attention
-standing in); vit-checkpoint observes self_attention and vit_forward. Every mistake named, so in
-buggy/.
+Grader: at blind time and now, both named: "the scores are divided by sqrt(d) (at your line `logits
+= np.matmul(q, np.moveaxis(k, 1, 2)) / np.sqrt(dim)`), the model width, instead of sqrt(d_h)" on
+no-causal-mask and multi-head-attention; "The head reads tokens that did not go through the final
+LayerNorm" on vit-forward (graded with the grader's self_attention standing in); vit-checkpoint
+observes self_attention and vit_forward. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d)',

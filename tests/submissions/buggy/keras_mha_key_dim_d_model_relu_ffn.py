@@ -8,11 +8,11 @@ Mistakes:
    1/sqrt(d) instead of 1/sqrt(d_h). Right for one head only.
 2. `encoder_block`: the MLP uses ReLU, not GELU. Wrong on every input.
 
-Grader: at blind time (a4c32119) and now, named: "You scaled by 1/sqrt(d), the model width ..."
-on multi-head-attention, "... the scores are divided by sqrt(d), the model width, instead of
-sqrt(d_h) ..." on no-causal-mask; "The MLP uses ReLU; ViT's MLP uses GELU ..." on encoder-block
-(graded with the grader's self_attention); vit-checkpoint observes encoder_block and
-self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (a4c32119) and now, named: "You scaled by 1/sqrt(d), the model width ..." on
+multi-head-attention, "... the scores are divided by sqrt(d) (at your line `query = query * (1.0 /
+math.sqrt(float(key_dim)))`), the model width, instead of sqrt(d_h) ..." on no-causal-mask; "The MLP
+uses ReLU; ViT's MLP uses GELU ..." on encoder-block (graded with the grader's self_attention);
+vit-checkpoint observes encoder_block and self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(d)',

@@ -12,15 +12,15 @@ Mistakes:
 4. self_attention (line 111) scales by `dim ** -0.5` with `dim = C`, the model width, instead of
    libai's `head_dim ** -0.5`. Wrong only with heads > 1 (causal or not); one head is right.
 
-Grader: at blind time (84f876fc) and now, both named. Mistake 3 on patch-count's two tiling
-checks ("You returned (H // P) * (W // P): floor division silently drops the pixels that do not
-fit. The lecture's patches tile the image, so when P does not divide H or W raise ValueError
-instead of rounding."); token-count keeps full marks around it (graded with a correct
-num_patches standing in). Mistake 4 on multi-head-attention's two checks ("You scaled by
-1/sqrt(d), the model width. ...") and no-causal-mask's causal checks ("In `self_attention`
-(where each head's attention weights are computed and applied to its values), the scores are
-divided by sqrt(d), the model width, instead of sqrt(d_h) ..."); vit-checkpoint observes
-self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (84f876fc) and now, both named. Mistake 3 on patch-count's two tiling checks
+("You returned (H // P) * (W // P): floor division silently drops the pixels that do not fit. The
+lecture's patches tile the image, so when P does not divide H or W raise ValueError instead of
+rounding."); token-count keeps full marks around it (graded with a correct num_patches standing in).
+Mistake 4 on multi-head-attention's two checks ("You scaled by 1/sqrt(d), the model width. ...") and
+no-causal-mask's causal checks ("In `self_attention` (where each head's attention weights are
+computed and applied to its values), the scores are divided by sqrt(d) (at your line `scale = dim **
+-0.5`), the model width, instead of sqrt(d_h) ..."); vit-checkpoint observes self_attention. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'floor_division_count',

@@ -11,12 +11,13 @@ Mistakes:
 
 Grader: at blind time (0ec6739e) and now, both named: M1 on multi-head-attention ("You scaled by
 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers: scale by
-1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (at the lecture's step `attention(q, k,
-v, mask)`), the scores are divided by sqrt(d), the model width, instead of sqrt(d_h) =
-`math.sqrt(q.shape[-1])` (d_h = d // heads)."), M2 on encoder-block ("In `encoder_block`,
-`layer_norm(x, p['ln2_g'], p['ln2_b'], eps)` is given p['ln1_g'], p['ln1_b']: the parameters of the
-step before it, where the lecture's step has its own (p['ln2_g'], p['ln2_b'])."); vit-checkpoint
-observes encoder_block. Every mistake named, so in buggy/.
+1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (where each head's attention weights are
+computed and applied to its values), the scores are divided by sqrt(d) (at your line `scores = q @
+k.T / np.sqrt(d_model)`), the model width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d
+// heads)."), M2 on encoder-block ("In `encoder_block`, `layer_norm(x, p['ln2_g'], p['ln2_b'], eps)`
+is given p['ln1_g'], p['ln1_b']: the parameters of the step before it, where the lecture's step has
+its own (p['ln2_g'], p['ln2_b'])."); vit-checkpoint observes encoder_block. Every mistake named, so
+in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

@@ -8,11 +8,11 @@ Mistakes:
    model width): right for one head, wrong whenever heads > 1, in encoder_block and vit_forward
    too.
 
-Grader: at blind time (ddfccf96) and now, 96/110. Mistake 1 named on multi-head-attention ("You scaled by
-1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers: scale by
-1/sqrt(d_h).") and no-causal-mask ("In `self_attention` (where each head's attention weights are
-computed and applied to its values), the scores are divided by sqrt(d), the model width, instead
-of sqrt(d_h)"). Every mistake named, so in buggy/.
+Grader: at blind time (ddfccf96) and now, 96/110. Mistake 1 named on multi-head-attention ("You
+scaled by 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers:
+scale by 1/sqrt(d_h).") and no-causal-mask ("In `self_attention` (where each head's attention
+weights are computed and applied to its values), the scores are divided by sqrt(d) (at your line `k
+= np.sqrt(d_model)`), the model width, instead of sqrt(d_h)"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

@@ -23,9 +23,10 @@ finite: look for an overflow ..., inf - inf (a softmax over a row whose scores a
 ...", a list of possible causes that never says the mask is inverted (nor is the bias named
 there). Named since, in the same session (error_model/pairs.py: a single that leaves the
 student's NaN where they are is paired with every other): both no-causal-mask checks name "2
-mistakes at once: (1) ... q, k and v are projected without their biases ... (2) ...
-`np.where(mask, scores, -np.inf)` is written with its condition inverted". Every mistake
-named, so in buggy/.
+mistakes at once: (1) ... q, k and v are projected without their biases ... (2) ... your
+masking (at your line `energy = np.where(mask == 0, float('-inf'), energy)`) acts as the model
+solution's `np.where(mask, scores, -np.inf)` with its condition inverted" (the line since
+report/masked_line.py). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'op:qkv_bias_free:self_attention:qkv-without-bias',

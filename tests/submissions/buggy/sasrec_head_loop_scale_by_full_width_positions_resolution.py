@@ -9,12 +9,12 @@ Mistakes:
 
 Grader: at blind time (db53909c) and now, both named: M1 on multi-head-attention ("You scaled by
 1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers: scale by
-1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (at the lecture's step `attention(q, k,
-v, mask)`), the scores are divided by sqrt(d), the model width, instead of sqrt(d_h) =
-`math.sqrt(q.shape[-1])` (d_h = d // heads)."), M2 on why-positions ("Positions do not let a ViT
-take larger images ... They are there because attention is permutation-equivariant: without
-positions the patches are a bag of tiles."); vit-checkpoint observes self_attention. Every mistake
-named, so in buggy/.
+1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (where each head's attention weights are
+computed and applied to its values), the scores are divided by sqrt(d) (at your line `scores = (Q @
+K.T) / np.sqrt(d)`), the model width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d //
+heads)."), M2 on why-positions ("Positions do not let a ViT take larger images ... They are there
+because attention is permutation-equivariant: without positions the patches are a bag of tiles.");
+vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

@@ -11,13 +11,14 @@ Mistakes:
 6. self_attention (line 100) divides the scores by `sqrt_dim = math.sqrt(d_model)`,
    RelativeMultiHeadAttention's scale, instead of sqrt(d_head). Wrong only with heads > 1.
 
-Grader: at blind time (ba46f523) and now, 91/110, both named. Mistake 5 on stable-softmax's
-small examples and random check ("In `softmax`, `axis` is taken as its default, -1, whatever is
-given."; the sum-to-1 property gives its checklist, `softmax_wrong_axis`). Mistake 6 on
+Grader: at blind time (ba46f523) and now, 91/110, both named. Mistake 5 on stable-softmax's small
+examples and random check ("In `softmax`, `axis` is taken as its default, -1, whatever is given.";
+the sum-to-1 property gives its checklist, `softmax_wrong_axis`). Mistake 6 on
 multi-head-attention's two checks ("You scaled by 1/sqrt(d), the model width. Each head's dot
 products are over d_h = d // heads numbers: scale by 1/sqrt(d_h).") and no-causal-mask's causal
-checks ("In `self_attention` (...), the scores are divided by sqrt(d), the model width, instead of
-sqrt(d_h) ..."); vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
+checks ("In `self_attention` (...), the scores are divided by sqrt(d) (at your line `sqrt_dim =
+math.sqrt(d_model)`), the model width, instead of sqrt(d_h) ..."); vit-checkpoint observes
+self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'op:default:softmax:axis-as-default',

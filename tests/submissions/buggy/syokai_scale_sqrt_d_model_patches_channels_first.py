@@ -11,11 +11,13 @@ The delivered file's top-level helpers `_chw` and `scaled_dot_product_attention`
 patchify and self_attention here.
 
 Grader: at blind time (50c6c808) and now, 91/110. Mistake 1 named on multi-head-attention ("You
-scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h)") and no-causal-mask ("the scores
-are divided by sqrt(d), the model width, instead of sqrt(d_h)"; the judge notes it points at line
-111, `out = scaled_dot_product_attention(q, k, v, scaler, mask)`, where the value is set at line
-102), mistake 2 on patchify ("You flattened each patch channel first, (c, p1, p2)"). Every mistake
-named, so in buggy/.
+scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h)") and no-causal-mask ("the scores are
+divided by sqrt(d), the model width, instead of sqrt(d_h)"; the judge notes it points at line 111,
+`out = scaled_dot_product_attention(q, k, v, scaler, mask)`, where the value is set at line 102;
+now, report/root_line.py, at both: "In `self_attention` (at your line `out =
+scaled_dot_product_attention(q, k, v, scaler, mask)`), the scores are divided by sqrt(d) (at your
+line `scaler = np.sqrt(d_model)`), the model width, ..."), mistake 2 on patchify ("You flattened
+each patch channel first, (c, p1, p2)"). Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patchify': 'patchify_channel_first',

@@ -15,8 +15,10 @@ Mistakes:
 Grader: at blind time (7e618553) and now, both named: mistake 1 on cls-and-positions ("You added the
 positions before prepending [CLS], so the patches got pos[1:] and [CLS] got no position at all.
 Prepend [CLS] first, then add all N + 1 rows of params["pos"]."), mistake 2 on no-causal-mask
-("In `self_attention` (at the lecture's step `attention(q, k, v, mask)`), `np.where(mask, scores,
--np.inf)` is written with its condition inverted, `np.where(~mask, scores, -np.inf)`: ...");
+(now, with the student's line, report/masked_line.py: "In `self_attention` (where each head's
+attention weights are computed and applied to its values), your masking (at your line `scores =
+np.where(causal_mask(T), -np.inf, scores)`) acts as the model solution's `np.where(mask, scores,
+-np.inf)` with its condition inverted, `np.where(~mask, scores, -np.inf)`: ...");
 vit-checkpoint observes both functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)

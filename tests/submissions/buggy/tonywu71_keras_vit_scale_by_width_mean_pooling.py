@@ -9,14 +9,14 @@ Mistakes:
 2. vit_forward (line 162): the classifier reads the mean over all tokens after the final
    LayerNorm, not the [CLS] row.
 
-Grader: at blind time (997839b5) and now, 89/110 with scipy, as the tests run (the delivered
-file's `gelu` imports `scipy.special.erf`; the judge's venv had no scipy and gave 83, the 6
-points of encoder-block lost to the NameError, which the grader named as such). Mistake 1 named
-on multi-head-attention ("You scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h)")
-and no-causal-mask ("the scores are divided by sqrt(d), the model width, instead of sqrt(d_h)");
-mistake 2 on vit-forward ("You averaged every token. This model's head reads the [CLS] row only:
-x[0] after the final LayerNorm"); vit-checkpoint observes both. Every mistake named, so in
-buggy/.
+Grader: at blind time (997839b5) and now, 89/110 with scipy, as the tests run (the delivered file's
+`gelu` imports `scipy.special.erf`; the judge's venv had no scipy and gave 83, the 6 points of
+encoder-block lost to the NameError, which the grader named as such). Mistake 1 named on
+multi-head-attention ("You scaled by 1/sqrt(d), the model width ... scale by 1/sqrt(d_h)") and
+no-causal-mask ("the scores are divided by sqrt(d) (at your line `scores = query @ key.transpose(0,
+2, 1) / math.sqrt(key_dim)`), the model width, instead of sqrt(d_h)"); mistake 2 on vit-forward
+("You averaged every token. This model's head reads the [CLS] row only: x[0] after the final
+LayerNorm"); vit-checkpoint observes both. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

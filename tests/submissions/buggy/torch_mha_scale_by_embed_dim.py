@@ -8,12 +8,12 @@ Mistakes:
    heads > 1 (heads 2, 4, 8, causal or not, and encoder_block with several heads); heads=1 is
    right, causal included.
 
-Grader: at blind time (cdc1de9a) and now, named on multi-head-attention ("You scaled by
-1/sqrt(d), the model width. Each head's dot products are over d_h = d // heads numbers: scale by
-1/sqrt(d_h).") and on no-causal-mask ("In `self_attention` (at the model solution's step
-`attention(q, k, v, mask)`), the scores are divided by sqrt(d), the model width, instead of
-sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d // heads)."); vit-checkpoint observes
-self_attention. Every mistake named, so in buggy/.
+Grader: at blind time (cdc1de9a) and now, named on multi-head-attention ("You scaled by 1/sqrt(d),
+the model width. Each head's dot products are over d_h = d // heads numbers: scale by 1/sqrt(d_h).")
+and on no-causal-mask ("In `self_attention` (where each head's attention weights are computed and
+applied to its values), the scores are divided by sqrt(d) (at your line `scale = embed_dim **
+-0.5`), the model width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h = d // heads).");
+vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

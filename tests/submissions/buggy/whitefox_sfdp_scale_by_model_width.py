@@ -11,9 +11,11 @@ Mistakes:
 
 Grader: at blind time (5f4a3d53) and now, named: on multi-head-attention ("You scaled by 1/sqrt(d),
 the model width. Each head's dot products are over d_h = d // heads numbers: scale by 1/sqrt(d_h).")
-and on no-causal-mask ("In `self_attention` (at the lecture's step `attention(q, k, v, mask)`), the
-scores are divided by sqrt(d), the model width, instead of sqrt(d_h) = `math.sqrt(q.shape[-1])` (d_h
-= d // heads)."); vit-checkpoint observes self_attention. Every mistake named, so in buggy/.
+and on no-causal-mask ("In `self_attention` (where each head's attention weights are computed and
+applied to its values), the scores are divided by sqrt(d) (at your line `qk = query @
+key.transpose(0, 2, 1) / math.sqrt(d)`), the model width, instead of sqrt(d_h) =
+`math.sqrt(q.shape[-1])` (d_h = d // heads)."); vit-checkpoint observes self_attention. Every
+mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'multi-head-attention': 'attention_scale_d',

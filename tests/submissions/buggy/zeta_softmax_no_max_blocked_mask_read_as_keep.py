@@ -8,10 +8,13 @@ Mistakes:
    the future kept (the last row all -inf, so nan). Wrong with causal=True only.
 
 Grader: at blind time (50c6c808) and now, 103/110. Mistake 1 named on stable-softmax ("exp
-overflowed ... Subtract the maximum along the axis first"), mistake 2 on no-causal-mask ("the
-model solution's `np.where(mask, scores, -np.inf)` is written with its condition inverted,
-`np.where(~mask, scores, -np.inf)`": the cause right, said in the solution's mask's terms; the
-judge notes the code has no `~`). Every mistake named, so in buggy/.
+overflowed ... Subtract the maximum along the axis first"), mistake 2 on no-causal-mask (at blind
+time "the model solution's `np.where(mask, scores, -np.inf)` is written with its condition
+inverted, `np.where(~mask, scores, -np.inf)`": the cause right, said in the solution's mask's
+terms; the judge notes the code has no `~`; now, report/masked_line.py: "your masking (at your
+line `w = np.where(mask, w, -np.inf)`) acts as the model solution's `np.where(mask, scores,
+-np.inf)` with its condition inverted, `np.where(~mask, scores, -np.inf)`"). Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'stable-softmax': 'softmax_without_max',

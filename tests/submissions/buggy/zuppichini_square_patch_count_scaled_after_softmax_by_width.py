@@ -9,11 +9,11 @@ Mistakes:
 2. self_attention: divides AFTER the softmax, and by sqrt(emb_size) = sqrt(d):
    softmax(q k^T) / sqrt(d) @ v. Wrong on every input, any number of heads.
 
-Grader: at blind time and now, named: "`W // P` reads `H` where `W` belongs" on patch-count;
-"2 mistakes at once: (1) ... divided by sqrt(d), the model width, instead of sqrt(d_h) ...
-(2) ... applied to the output of `softmax(scores)` instead of to its input" on the attention
-checks (with one head, the second part alone); vit-checkpoint observes the broken functions.
-Every mistake named, so in buggy/.
+Grader: at blind time and now, named: "`W // P` reads `H` where `W` belongs" on patch-count; "2
+mistakes at once: (1) ... divided by sqrt(d) (at your line `scaling = emb_size ** (1 / 2)`), the
+model width, instead of sqrt(d_h) ... (2) ... applied to the output of `softmax(scores)` instead of
+to its input" on the attention checks (with one head, the second part alone); vit-checkpoint
+observes the broken functions. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',

@@ -1,0 +1,52 @@
+"""The student's one line that takes a square root, for a hint about the scale it computes.
+
+error_model/scales.lecture_scales says "the scores are divided by sqrt(d), the model width",
+placed at the student's step (report/steps.py): blind round 79's b79_10 was sent to the line
+that passes its divisor on, `out = scaled_dot_product_attention(q, k, v, scaler, mask)`, where
+`scaler = np.sqrt(d_model)` is set nine lines before. ONE_ROOT_LINE marks where the sentence
+says the line that takes the root: report/steps.placed puts there the statement of the function
+the sentence places that takes a square root in any spelling (`takes_root`), only where exactly
+one statement does (unlike quotes.ROOT_LINE, one spelling at a time: a right `d_k ** 0.5` beside
+a wrong `np.sqrt(d)` is no one line); else the mark is dropped. Nothing here runs student code.
+"""
+from __future__ import annotations
+
+import ast
+
+ONE_ROOT_LINE = " (at your line that takes it)"  # said as their line, else dropped
+ROOTS = frozenset({"sqrt", "rsqrt"})  # math's, numpy's, torch's square roots by name
+HALVES = (0.5, -0.5)  # `** 0.5` and `** -0.5`, a root or its reciprocal
+
+
+def takes_root(value: ast.AST) -> bool:
+    """Whether a statement's value `value` takes a square root: a call of a function named sqrt
+    or rsqrt, or a power of one half (`** 0.5`, `** .5`, `** -0.5`, `** (1 / 2)`)."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ROOTS:
+                return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _half(node.right):
+            return True
+    return False
+
+
+def _half(node: ast.AST) -> bool:
+    """Whether `node` is a literal exponent of plus or minus one half."""
+    try:
+        return float(ast.literal_eval(ast.unparse(node)) if not isinstance(
+            node, ast.BinOp) else _fraction(node)) in HALVES
+    except (ValueError, TypeError, SyntaxError, ZeroDivisionError):
+        return False
+
+
+def _fraction(node: ast.BinOp) -> float:
+    """`1 / 2` (or `-1 / 2`, `(-1) / 2`) as a number; ValueError for any other expression."""
+    if not isinstance(node.op, ast.Div):
+        raise ValueError("not a fraction")
+    top, bottom = ast.literal_eval(node.left), ast.literal_eval(node.right)
+    return float(top) / float(bottom)
+
+
+PATTERNS = (takes_root,)  # report/steps.placed's patterns for ONE_ROOT_LINE
