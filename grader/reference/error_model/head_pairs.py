@@ -150,8 +150,8 @@ def heads_swapped_wrong_pair(context: Context, node: ast.AST) -> Iterator[Change
     yield Change(
         "heads-split-and-merge-unmoved",
         f"In {where(context)}, the split into heads never moves the head axis first: each "
-        f"projection is reshaped to (T, {count}, d_h) and left so (BERT's `transpose_for_scores` "
-        f"without its `permute`), and the merge reshapes it straight back; so the scores are "
+        f"projection is reshaped to (T, {count}, d_h) and left so (as code that ports BERT's "
+        f"`transpose_for_scores` without its `permute` does), and the merge reshapes it straight back; so the scores are "
         f"computed per token across its heads ((T, {count}, {count}): each token's heads attend to "
         f"one another), not per head across the tokens (({count}, T, T)), and with one "
         f"head each token gets its own value. Move the head axis first, `swapaxes(0, 1)`, after "
