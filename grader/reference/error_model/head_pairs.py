@@ -151,11 +151,11 @@ def heads_swapped_wrong_pair(context: Context, node: ast.AST) -> Iterator[Change
         "heads-split-and-merge-unmoved",
         f"In {where(context)}, the split into heads never moves the head axis first: each "
         f"projection is reshaped to (T, {count}, d_h) and left so (as code that ports BERT's "
-        f"`transpose_for_scores` without its `permute` does), and the merge reshapes it straight back; so the scores are "
-        f"computed per token across its heads ((T, {count}, {count}): each token's heads attend to "
-        f"one another), not per head across the tokens (({count}, T, T)), and with one "
-        f"head each token gets its own value. Move the head axis first, `swapaxes(0, 1)`, after "
-        f"the reshape (and back before the merge's reshape).",
+        f"`transpose_for_scores` without its `permute` does), and the merge reshapes it "
+        f"straight back; so the scores are computed per token across its heads ((T, {count}, "
+        f"{count}): each token's heads attend to one another), not per head across the tokens "
+        f"(({count}, T, T)), and with one head each token gets its own value. Move the head axis "
+        f"first, `swapaxes(0, 1)`, after the reshape (and back before the merge's reshape).",
         lambda n: relaid(n, projections, index, merged_at, "split_unmoved", "merge_unmoved",
                          "heads_triangle"),
         tuple((PREFIX + f.__name__, f) for f in (split_unmoved, merge_unmoved, heads_triangle)))
