@@ -25,6 +25,7 @@ import textwrap
 
 from .parameters import parameters
 from .quotes import PLACED, Source
+from .syntax import called_name
 
 DEFAULT = re.compile(r"In `(?P<function>[^\W\d]\w*)`, `axis` is taken as its default, "
                      r"(?P<default>-?\d+), whatever is given\.")
@@ -53,8 +54,7 @@ def _literal(node: ast.AST | None) -> int | str | None:
 def _axis_given(call: ast.Call) -> tuple[bool, ast.AST | None]:
     """(whether `call` is a reduction, the node it is given as its axis or None)."""
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    if name not in REDUCTIONS:
+    if called_name(func) not in REDUCTIONS:
         return False, None
     keyword = next((k.value for k in call.keywords if k.arg in ("axis", "dim")), None)
     if keyword is not None:

@@ -12,36 +12,25 @@ from __future__ import annotations
 
 import ast
 
+from .syntax import called_name, literal_number
+
 HIDE_LINE = " (at your line that sets the hidden scores)"  # said as their line, else dropped
 HIDING_CALLS = frozenset({"where", "masked_fill", "masked_fill_"})
 LARGEST_FILL = -1e4  # a finite fill this negative hides a score (d2l's -1e6, -1e9)
 
 
 def minus_infinity(node: ast.AST) -> bool:
-    """Whether `node` is a fill that hides a score: `-np.inf`, `-math.inf`, `float('-inf')`,
-    `-float('inf')`, `np.NINF`, `np.finfo(...).min`, or a number at most LARGEST_FILL."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = node.operand
-        if isinstance(inner, ast.Attribute) and inner.attr == "inf":
-            return True
-        if isinstance(inner, ast.Constant) and isinstance(inner.value, int | float):
-            return -inner.value <= LARGEST_FILL
-        return _float_of(inner, "inf")
+    """Whether `node` is a fill that hides a score: `-np.inf`, `-math.inf`, `np.NINF`,
+    `np.finfo(...).min`, or a number written with literals at most LARGEST_FILL
+    (`float('-inf')`, `-1e9`, `-10 ** 9`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
+            node.operand, ast.Attribute) and node.operand.attr == "inf":
+        return True
     if isinstance(node, ast.Attribute):
-        return node.attr in ("NINF", "min") and (
-            node.attr == "NINF" or isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "attr", None) == "finfo")
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(
-            node.value, bool):
-        return node.value <= LARGEST_FILL
-    return _float_of(node, "-inf")
-
-
-def _float_of(node: ast.AST, text: str) -> bool:
-    """Whether `node` is `float('text')` (any case)."""
-    return (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "float"
-            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-            and str(node.args[0].value).lower() == text)
+        return node.attr == "NINF" or (node.attr == "min" and isinstance(node.value, ast.Call)
+                                       and called_name(node.value.func) == "finfo")
+    number = literal_number(node)
+    return number is not None and number <= LARGEST_FILL
 
 
 def hides_scores(value: ast.AST) -> bool:
@@ -49,12 +38,8 @@ def hides_scores(value: ast.AST) -> bool:
     = -np.inf`), or calls np.where or masked_fill with one (`np.where(m, s, -np.inf)`)."""
     if minus_infinity(value):
         return True
-    return any(isinstance(n, ast.Call) and _name(n.func) in HIDING_CALLS
+    return any(isinstance(n, ast.Call) and called_name(n.func) in HIDING_CALLS
                and any(minus_infinity(a) for a in n.args) for n in ast.walk(value))
-
-
-def _name(func: ast.AST) -> str | None:
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
 
 
 PATTERNS = (hides_scores,)  # report/steps.placed's patterns for HIDE_LINE

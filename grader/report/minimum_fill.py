@@ -17,41 +17,13 @@ from __future__ import annotations
 
 import ast
 import math
-import operator
 
 from .fill_notes import QUIET_NOTE, UNSURE_NOTE
 from .quotes import PLACED, Source
+from .syntax import called_name, literal_number
 
 LARGE = 100  # a number this size or more may be a fill that leaks where scores are far below it
 NARROW = ("16", "half")  # float16's minimum, -65504, leaks where scores are 1e5 apart
-OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-             ast.Div: operator.truediv, ast.Pow: operator.pow}
-
-
-def _number(node: ast.AST) -> float | None:
-    """The value of a number written with literals only (`-1e9`, `-10 ** 9`,
-    `float("-1e4")`), else None."""
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        inner = _number(node.operand)
-        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
-        left, right = _number(node.left), _number(node.right)
-        if left is None or right is None or (isinstance(node.op, ast.Pow) and abs(right) > 400):
-            return None
-        try:
-            return float(OPERATORS[type(node.op)](left, right))
-        except (ArithmeticError, ValueError):
-            return None
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float"
-            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)):
-        try:
-            return float(node.args[0].value)
-        except ValueError:
-            return None
-    return None
 
 
 def _finfo_bound(node: ast.AST, bound: str) -> bool:
@@ -59,9 +31,8 @@ def _finfo_bound(node: ast.AST, bound: str) -> bool:
     if not (isinstance(node, ast.Attribute) and node.attr == bound
             and isinstance(node.value, ast.Call) and node.value.args):
         return False
-    func = node.value.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name == "finfo" and not any(n in ast.unparse(node.value.args[0]) for n in NARROW)
+    return called_name(node.value.func) == "finfo" and not any(
+        n in ast.unparse(node.value.args[0]) for n in NARROW)
 
 
 def _dtype_minimum(node: ast.AST) -> bool:
@@ -79,7 +50,7 @@ def fills_with_minimum(source: Source, function: str) -> bool:
              for node in ast.walk(definition)]
     if not names or not any(map(_dtype_minimum, found)):
         return False
-    sizes = (_number(node) for node in found)
+    sizes = (literal_number(node) for node in found)
     return not any(size is not None and math.isfinite(size) and abs(size) >= LARGE
                    for size in sizes)
 

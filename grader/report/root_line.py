@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from .syntax import called_name, literal_number
+
 ONE_ROOT_LINE = " (at your line that takes it)"  # said as their line, else dropped
 ROOTS = frozenset({"sqrt", "rsqrt"})  # math's, numpy's, torch's square roots by name
 HALVES = (0.5, -0.5)  # `** 0.5` and `** -0.5`, a root or its reciprocal
@@ -22,31 +24,12 @@ def takes_root(value: ast.AST) -> bool:
     """Whether a statement's value `value` takes a square root: a call of a function named sqrt
     or rsqrt, or a power of one half (`** 0.5`, `** .5`, `** -0.5`, `** (1 / 2)`)."""
     for node in ast.walk(value):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name in ROOTS:
-                return True
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _half(node.right):
+        if isinstance(node, ast.Call) and called_name(node.func) in ROOTS:
+            return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and literal_number(
+                node.right) in HALVES:
             return True
     return False
-
-
-def _half(node: ast.AST) -> bool:
-    """Whether `node` is a literal exponent of plus or minus one half."""
-    try:
-        return float(ast.literal_eval(ast.unparse(node)) if not isinstance(
-            node, ast.BinOp) else _fraction(node)) in HALVES
-    except (ValueError, TypeError, SyntaxError, ZeroDivisionError):
-        return False
-
-
-def _fraction(node: ast.BinOp) -> float:
-    """`1 / 2` (or `-1 / 2`, `(-1) / 2`) as a number; ValueError for any other expression."""
-    if not isinstance(node.op, ast.Div):
-        raise ValueError("not a fraction")
-    top, bottom = ast.literal_eval(node.left), ast.literal_eval(node.right)
-    return float(top) / float(bottom)
 
 
 PATTERNS = (takes_root,)  # report/steps.placed's patterns for ONE_ROOT_LINE

@@ -29,6 +29,7 @@ import textwrap
 from .helper_place import value_statements
 from .quotes import Source
 from .steps import shown
+from .syntax import called_name
 
 SAID = re.compile(r"In `(?P<function>[^\W\d]\w*)`(?P<place> \([^()]*(?:\([^()]*\)[^()]*)*\))?, "
                   r"`(?P<call>(?P<callee>[^\W\d]\w*)\([^`]*\))` is given `(?P<b>\w+)` and "
@@ -93,8 +94,7 @@ def scores_line(source: Source, function: str) -> tuple[str, str] | None:
 def _callee(node: ast.AST) -> str | None:
     if not isinstance(node, ast.Call):
         return None
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return called_name(node.func)
 
 
 def _transposed(node: ast.AST) -> bool:

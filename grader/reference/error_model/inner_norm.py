@@ -26,7 +26,7 @@ from ..layers import layer_norm
 from .change import Change, Context, code, key_of, near_checked, prepended, step_named, where
 from .norms import moments
 from .operators import EPSILONS
-from .projections import is_affine
+from .projections import affine_call
 from .tree import PREFIX, Instance, nodes, own_function, source
 
 SHAPE_READS = ("shape", "ndim", "dtype")  # reads a norm over the last axis leaves as they are
@@ -37,10 +37,7 @@ VIT_PYTORCH = ("a LayerNorm with no gain or shift, as newer lucidrains vit-pytor
 def _projects(instance: Instance, call: ast.AST, read: ast.Name) -> bool:
     """Whether `call` is a projection of the name `read`: an affine helper's call given it
     first (`linear(x, p['Wq'], p['bq'])`)."""
-    child = (instance.children.get(call.func.id) if isinstance(call, ast.Call)
-             and isinstance(call.func, ast.Name) else None)
-    return (child is not None and len(call.args) >= 3 and call.args[0] is read
-            and is_affine(child))
+    return affine_call(instance, call) and call.args[0] is read
 
 
 def projected_only(instance: Instance, name: str) -> bool:

@@ -51,9 +51,10 @@ def is_affine(instance: Instance) -> bool:
                                                   value.right)] == params[:3])
 
 
-def _affine(context: Context, node: ast.AST) -> bool:
-    """Whether `node` calls an affine helper with its bias: `linear(x, p['Wq'], p['bq'])`."""
-    child = (context.instance.children.get(node.func.id)
+def affine_call(instance: Instance, node: ast.AST) -> bool:
+    """Whether `node` calls an affine helper of `instance` with its bias: `linear(x, p['Wq'],
+    p['bq'])`."""
+    child = (instance.children.get(node.func.id)
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None)
     return child is not None and len(node.args) >= 3 and not node.keywords and is_affine(child)
 
@@ -126,7 +127,7 @@ def bias_unscaled(context: Context, node: ast.AST) -> Iterator[Change]:
     + bq` (CLIP's `q_proj(x) * scale` with the bias left out of the product) or `(x * scale) @
     Wq + bq` (flax's scale folded into the input), where the lecture scales the scores, that is
     the whole query, bias included. The same as the bias multiplied by the inverse scale."""
-    if not _affine(context, node):
+    if not affine_call(context.instance, node):
         return
     function = context.instance.node
     statement = _statement(function, node)
@@ -175,7 +176,7 @@ def bias_per_head(context: Context, node: ast.AST) -> Iterator[Change]:
     """An affine step on what the heads computed (the output projection) with its bias added
     once per head: a loop over the heads that projects each head's output through its rows of
     Wo and adds `bo` inside the loop. The same as the bias multiplied by the count."""
-    if not _affine(context, node):
+    if not affine_call(context.instance, node):
         return
     function = context.instance.node
     for count in _counts(context):
@@ -215,7 +216,7 @@ def _split_biases(context: Context, function: ast.FunctionDef, count: str) -> li
     bq), heads)`'s `linear(...)`."""
     return [arg for sub, _, _, _ in nodes(function) if isinstance(sub, ast.Call)
             and any(isinstance(a, ast.Name) and a.id == count for a in sub.args[1:])
-            for arg in sub.args[:1] if _affine(context, arg)]
+            for arg in sub.args[:1] if affine_call(context.instance, arg)]
 
 
 def _split_projections(context: Context, node: ast.AST):
