@@ -24,11 +24,12 @@ from .constants import same_eps
 from .evidence import recorded
 from .fused import reading
 from .given_axes import reduced_operand
-from .modules import ALIKE_OPERATORS
+from .modules import ALIKE_OPERATORS, AXIS_OPERATORS
 from .tree import PREFIX, Edit, Instance, compile_with
 from .windows import CLIPPED
 
-AXIS = "axis"  # operators.axis: its detail ends `.axis=<int or None>`, numbered or not
+# operators.axis's detail (and every AXIS_OPERATORS one's, modules.py) ends `.axis=<int or
+# None>`, numbered or not
 _AXIS_DETAIL = re.compile(r"\.axis=(None|-?\d+)(?:\.\d+)?$")
 SEEN: ContextVar[list | None] = ContextVar("aliases_reduced_ndims", default=None)
 
@@ -87,7 +88,7 @@ def _probe(edit: Edit, tag: int) -> Edit:
 def reduced_ndims(root: Instance, group: list[Edit], calls: list) -> dict[str, set[int]]:
     """Each axis edit's name in `group` -> the numbers of axes of the arrays its reduction took
     while the group's rewrite ran on `calls` (empty: never reached, or not known)."""
-    axes = [edit for edit in group if edit.operator == AXIS]
+    axes = [edit for edit in group if edit.operator in AXIS_OPERATORS]
     if not axes:
         return {}
     probes = [_probe(edit, tag) for tag, edit in enumerate(axes)]
@@ -132,7 +133,7 @@ def aliases(found: list[list[Edit]], root: Instance, calls: list) -> bool:
             return edit.site.path == other.site.path
         if edit.site != other.site or edit.operator != other.operator:
             return False
-        if edit.operator == AXIS:
+        if edit.operator in AXIS_OPERATORS:
             return edit.detail == other.detail or same_axis(
                 edit, other, seen(group).get(edit.name, set()) | seen(first).get(other.name, set()))
         return (edit.operator in ALIKE_OPERATORS

@@ -55,6 +55,7 @@ from . import (
     post_norm_block,
     projections,
     readouts,
+    renormalised,
     reshaped_weights,
     results,
     reversed_axes,
@@ -88,16 +89,23 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            logsumexp, output_prefix, grid_sides, square_grid, grid_count,
            column_major, clamped, rolled_rows, call_eps, leading_axes,
            item_loops, reshaped_weights, post_norm_block, later_steps, confused_ops,
-           inner_norm)
+           inner_norm, renormalised)
 # operators whose edits at one place set values these inputs may not tell apart: an axis (1 and
 # -1 on 2-D inputs: only one axis of the array it reduces on the calls, aliases.same_axis), a
 # clip, a floored max, a clamped step, a square grid's root floored or rounded (aliases.py)
 ALIKE_OPERATORS = frozenset(("axis", "clip", "max_floored", "clamped", *square_grid.OPERATORS))
+# operators whose detail ends `.axis=<n>`, the axis a reduction or a helper's call takes
+# (operators.axis; renormalised.py's, that axis and a division after it): two at one place
+# that are one axis of the array on the calls are one claim (aliases.same_axis)
+AXIS_OPERATORS = frozenset(("axis", *renormalised.OPERATORS))
 # a form edit's detail -> its reading in the model solution's own form (plain_forms.py)
 PLAIN_FORMS = dict(logsumexp.PLAIN)
 UNPAIRED = column_major.UNPAIRED | leading_axes.UNPAIRED  # left out of the search's silent partners
 # two operators the search pairs as it pairs an operator's own edits
 PARTNERS = row_sums.PARTNERS | post_norm_block.PARTNERS
+# tried only where no other single or pair reproduces the calls (error_model.search): rare
+# mistakes whose rewrites every failed check's search would otherwise pay for
+LATE = renormalised.LATE
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a

@@ -44,7 +44,7 @@ from .weights import transposed_sentence
 AXES = (-1, 0, 1, -2, None)
 
 
-def _default_axis(context: Context, node: ast.Call) -> int | None:
+def default_axis(context: Context, node: ast.Call) -> int | None:
     """The default `axis` of a helper the node calls without one (`softmax(scores)`: -1), so
     that the call itself can be given another; None for any other node."""
     child = context.instance.children.get(getattr(node.func, "id", None))
@@ -63,7 +63,7 @@ def axis(context: Context, node: ast.AST) -> Iterator[Change]:
     if not isinstance(node, ast.Call):
         return
     given = [(k.value, literal(k.value)) for k in node.keywords if k.arg == "axis"]
-    default = _default_axis(context, node)
+    default = default_axis(context, node)
     if default is not None:
         given.append((None, default))
     own = given_array(context, node)

@@ -9,15 +9,21 @@ Mistakes:
    (and in encoder_block and vit_forward).
 
 Grader: at blind time (a4b8673f) and now, 90/110. Mistake 1 named on patch-count ("In
-`num_patches`, the count is a float (at your line `return (H / P) * (W / P)`)"). Mistake 2 only
-observed: no-causal-mask says "returns the expected values only in 1 of 4 rows (row 0)", and
-multi-head-attention gives its checklists ("the softmax over the keys (the last axis)"), never
-the softmax over axis -2. Not every mistake named, so in unnamed/; EXPECT holds what must hold
-today: the points lost, the mistakes named.
+`num_patches`, the count is a float (at your line `return (H / P) * (W / P)`)"). Mistake 2 was
+only observed: no-causal-mask said "returns the expected values only in 1 of 4 rows (row 0)", and
+multi-head-attention gave its checklists ("the softmax over the keys (the last axis)"). Since
+483e77c7 (error_model/renormalised.py, tried where nothing else reproduces the calls) mistake 2 is
+named on every failed check of both: "your values are the model solution's with
+`softmax(scores)` taken over axis -2 and then divided by its sums over axis -1 plus a small
+constant, in effect `w = softmax(scores, axis=-2)` then `w / (w.sum(axis=-1, keepdims=True) +
+eps)` ..., instead of one `softmax` over axis -1 ... Normalise over axis -1 alone." Every mistake
+named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'pixels_over_patch_area', 'no-causal-mask': None,
-          'multi-head-attention': None}
+EXPECT = {'patch-count': 'pixels_over_patch_area',
+          'no-causal-mask': 'op:renormalised:self_attention/attention:softmax-plus-1e-09.axis=-2',
+          'multi-head-attention':
+              'op:renormalised:self_attention/attention:softmax-plus-1e-09.axis=-2'}
 
 
 def num_patches(H, W, P):
