@@ -42,7 +42,7 @@ from .change import Context, where
 from .constants import ranged, settled
 from .dtypes import fewest_rounded
 from .evidence import agree, distance, elements
-from .modules import NAMED_ELSEWHERE, OPERATORS, PARTNERS, PLAIN_FORMS, UNPAIRED
+from .modules import LATE, NAMED_ELSEWHERE, OPERATORS, PARTNERS, PLAIN_FORMS, UNPAIRED
 from .pairs import SIBLING_OPERATORS, anchored, pairs_to_try, summed_pairs
 from .plain_forms import plain_readings
 from .quiet_parts import note as quiet_note
@@ -264,8 +264,9 @@ def search(function: Callable, calls: list[Call], failing: int,
     if built is None:
         return None
     root, singles = built
-    singles = tuple(edit for edit in singles if edit.operator not in NAMED_ELSEWHERE)
-    rank = {edit.name: i for i, edit in enumerate(singles)}
+    late = tuple(edit for edit in singles if edit.operator in LATE)  # tried last (modules.LATE)
+    singles = tuple(edit for edit in singles if edit.operator not in NAMED_ELSEWHERE | LATE)
+    rank = {edit.name: i for i, edit in enumerate(singles + late)}
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)
     copies = _writes_in_place(function, opaque)
@@ -325,6 +326,10 @@ def search(function: Callable, calls: list[Call], failing: int,
                     # quiet part is a mistake, not told (a slip made twice needs none shown)
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
+        for edit in late if not (found or (alike and not only_raised)) else ():
+            outcome = attempt(root, [edit], order, same, copies)  # alone: no pair, no budget
+            if outcome in (True, ALIKE) and _holds(root, [edit], order, same):
+                (found if outcome is True else alike).append([edit])
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     found = plain_readings(found, PLAIN_FORMS)  # one mistake in two forms: the lecture's
     rounded = [group for group in found if len(group) == 1 and group[0].rounding]
