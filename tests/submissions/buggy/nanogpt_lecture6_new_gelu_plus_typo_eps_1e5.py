@@ -13,7 +13,7 @@ Grader: at blind time (a4b8673f) and now, 96/110. Mistake 2 named on layer-norm 
 encoder-block got its checklist ("Check the pre-LN order ... gelu(h @ W1 + b1) @ W2 + b2") and
 "this failure is in `encoder_block`'s own code or in `mlp` or `new_gelu`", never the `+` for `*`
 in the cubic term.
-Since REV (error_model/alternatives.py's `activation_typo`: an accepted GELU with one binary
+Since a2650478 (error_model/alternatives.py's `activation_typo`: an accepted GELU with one binary
 operator typed as another, tried only where no other rewrite reproduces the values) mistake 1 is
 named on encoder-block's two checks ("the activation is GELU's tanh approximation with `0.044715
 + x ** 3` where `0.044715 * x ** 3` belongs (a `+` typed for a `*`)"): every mistake named, so in
