@@ -327,11 +327,10 @@ def search(function: Callable, calls: list[Call], failing: int,
                     # quiet part is a mistake, not told (a slip made twice needs none shown)
                     (found if outcome is True else alike).append(group)
                     quiet.update({JOIN.join(e.name for e in group): e for e in idle})
-        if not (found or alike):  # LATE's rewrites: only where nothing else reproduces them
-            for edit in late:
-                outcome = attempt(root, [edit], order, same, copies)
-                if (outcome is True or outcome == ALIKE) and _holds(root, [edit], order, same):
-                    (found if outcome is True else alike).append([edit])
+        for edit in late if not (found or (alike and not only_raised)) else ():
+            outcome = attempt(root, [edit], order, same, copies)  # alone: no pair, no budget
+            if outcome in (True, ALIKE) and _holds(root, [edit], order, same):
+                (found if outcome is True else alike).append([edit])
     found = found or ([] if only_raised else alike)  # a raise's message too, else its type
     found = plain_readings(found, PLAIN_FORMS)  # one mistake in two forms: the lecture's
     rounded = [group for group in found if len(group) == 1 and group[0].rounding]

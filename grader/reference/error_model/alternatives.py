@@ -19,6 +19,11 @@ swaps it for a variant of one, made by a general single-node edit of that functi
 A variant that computes what an activation of `activations.ACTIVATIONS` computes, or what an
 earlier variant does (to within APART on PROBE), is not offered: two rewrites that reproduce the
 same outputs name nothing (__init__.search), which would lose a hint that the whole swap names.
+
+`activation_typo` swaps it for a typo of one (`typed_variants`): one binary operator typed as
+another (TYPED: `*` as `+`, `+` as `*`, `-` as `+`, `**` as `*`), nanoGPT's `new_gelu` with `x +
+0.044715 + x**3` for `x + 0.044715 * x**3` (blind round 80's b80_04). Its few variants (new ones
+only) are tried only where every other rewrite finds nothing (LATE, __init__.search).
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ import numpy as np
 
 from .activations import ACTIVATIONS
 from .change import Change, Context, callee, code, slug, where
+from .confused_ops import with_op
 from .operators import ACTIVATION_CALLS, term
 from .order import multiplied_for_divided
 from .sequence import half_power
@@ -130,6 +136,24 @@ SLIPS = (term, _factor_dropped, _power_off_by_one, multiplied_for_divided,
          _divided_for_multiplied, _root_dropped, _numerator_rooted, half_power,
          _sign_dropped, _bracket_dropped)  # in this order
 
+# an operator -> the operators it is typed as (`/` as `*` is a slip already: multiplied_for_divided)
+TYPED = {ast.Mult: (ast.Add,), ast.Add: (ast.Mult,), ast.Sub: (ast.Add,), ast.Pow: (ast.Mult,)}
+SYMBOLS = {ast.Mult: ("*", "times"), ast.Add: ("+", "plus"), ast.Sub: ("-", "minus"),
+           ast.Pow: ("**", "power")}
+
+
+def _operator_typed(context: Context, node: ast.AST) -> Iterator[Change]:
+    """One binary operator typed as another (TYPED): `0.044715 * x ** 3` as `0.044715 + x **
+    3`, `1.0 + np.tanh(...)` as `1.0 * np.tanh(...)`, `x ** 3` as `x * 3`."""
+    if not isinstance(node, ast.BinOp):
+        return
+    for op in TYPED.get(type(node.op), ()):
+        yield Change(f"{slug(code(node))}-{SYMBOLS[type(node.op)][1]}-as-{SYMBOLS[op][1]}", "",
+                     lambda n, op=op: with_op(n, op))
+
+
+TYPOS = (_operator_typed,)
+
 
 def _words(parent: ast.AST | None, node: ast.AST, replace: Callable) -> str:
     """The slip `replace` makes at `node` in the lecture's words: "`0.044715 * x ** 3` left
@@ -163,10 +187,27 @@ def variants(alternatives: tuple[str, ...] = ALTERNATIVES
     exact GELU and its tanh approximation, each without its 0.5) is said in the earlier one's
     words too, never as the earlier one alone: the cases cannot tell the two apart."""
     taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
+    return _kept(alternatives, SLIPS, taken)
+
+
+@functools.cache
+def typed_variants(alternatives: tuple[str, ...] = ALTERNATIVES
+                   ) -> tuple[tuple[str, str, str, Callable], ...]:
+    """As `variants`, for the typos (TYPOS) of `alternatives`: each computing something no
+    activation, no slip of `variants` and no earlier typo computes (the slips' words are the
+    plainer: `/` as `*` is one of them)."""
+    taken = [_values(function or (lambda x: x)) for _, function in ACTIVATIONS.values()]
+    taken += [_values(function) for *_, function in variants(alternatives)]
+    return _kept(alternatives, TYPOS, taken)
+
+
+def _kept(alternatives: tuple[str, ...], slips: tuple[Callable, ...], taken: list
+          ) -> tuple[tuple[str, str, str, Callable], ...]:
+    """`variants`' list for the slips `slips` makes, none computing what `taken` holds."""
     kept = []  # [alternative, detail, [(alternative, words), ...], function, values]
     for name in alternatives:
         details = set()  # a detail made twice: numbered
-        for detail, words, function, values in _slips(name):
+        for detail, words, function, values in _slips(name, slips):
             if any(_alike(values, other) for other in taken):
                 continue
             twin = next((k for k in kept if k[0] != name and _alike(values, k[4])), None)
@@ -195,15 +236,16 @@ def _said(said: list[tuple[str, str]]) -> str:
     return text + (" (the cases cannot tell which)" if len(said) > 1 else "")
 
 
-def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
-    """(detail, words, function, its values on PROBE) for each slip of ACTIVATIONS[name] that
-    runs on PROBE."""
+def _slips(name: str, slips: tuple[Callable, ...]
+           ) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
+    """(detail, words, function, its values on PROBE) for each slip `slips` make of
+    ACTIVATIONS[name] that runs on PROBE."""
     root = build(ACTIVATIONS[name][1])
     if root is None:
         return
     parents = _parents(root.node)
     for index, (node, _, _, _) in enumerate(nodes(root.node)):
-        for change in (change for slip in SLIPS for change in slip(Context(name, root), node)):
+        for change in (change for slip in slips for change in slip(Context(name, root), node)):
             edit = Edit("slip", Site(root.path, index), change.detail, "", change.replace)
             try:
                 function = compile_with(root, [edit])
@@ -219,6 +261,10 @@ def _slips(name: str) -> Iterator[tuple[str, str, Callable, np.ndarray]]:
                 words = _sign_words(parents[id(node)], node)
             if change.detail.endswith("-brackets-dropped"):  # what the brackets were for
                 words += " (the brackets left off: the factor multiplies one term only)"
+            if slips is TYPOS:  # which operator was typed for which
+                typed = change.replace(copy.deepcopy(node)).op
+                words += (f" (a `{SYMBOLS[type(typed)][0]}` typed for a "
+                          f"`{SYMBOLS[type(node.op)][0]}`)")
             yield change.detail, words, function, values
 
 
@@ -253,11 +299,22 @@ def _alike(values: np.ndarray | None, other: np.ndarray | None) -> bool:
 def activation_slip(context: Context, node: ast.AST) -> Iterator[Change]:
     """The activation swapped for an accepted alternative written with one slip (GELU's tanh
     approximation with its cubic term left out)."""
+    yield from _swapped(context, node, variants(), "slip")
+
+
+def activation_typo(context: Context, node: ast.AST) -> Iterator[Change]:
+    """The activation swapped for an accepted alternative with one operator typed as another
+    (GELU's tanh approximation with `0.044715 + x ** 3`): tried last (LATE)."""
+    yield from _swapped(context, node, typed_variants(), "typo")
+
+
+def _swapped(context: Context, node: ast.AST, found: tuple, kind: str) -> Iterator[Change]:
+    """The activation call `node` swapped for each variant of `found` (`variants()`'s form)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in ACTIVATION_CALLS and len(node.args) == 1):
         return
-    for number, (name, detail, slip, function) in enumerate(variants()):
-        bound = f"{PREFIX}slip_{number}"
+    for number, (name, detail, slip, function) in enumerate(found):
+        bound = f"{PREFIX}{kind}_{number}"
         yield Change(f"act={name}.{detail}",
                      f"In {where(context)}, the activation is {slip}.",
                      lambda n, bound=bound: ast.Call(ast.Name(bound, ast.Load()), n.args, []),
@@ -290,4 +347,6 @@ def activation_by_item(context: Context, node: ast.AST) -> Iterator[Change]:
 
 
 OPERATORS = {"activation_slip": activation_slip,
-             "activation_by_item": activation_by_item}  # tried after order.OPERATORS
+             "activation_by_item": activation_by_item,
+             "activation_typo": activation_typo}  # tried after order.OPERATORS
+LATE = frozenset({"activation_typo"})  # tried only where no other rewrite, single or pair, is

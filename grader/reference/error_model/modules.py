@@ -103,10 +103,11 @@ PLAIN_FORMS = dict(logsumexp.PLAIN)
 UNPAIRED = column_major.UNPAIRED | leading_axes.UNPAIRED  # left out of the search's silent partners
 # two operators the search pairs as it pairs an operator's own edits
 PARTNERS = row_sums.PARTNERS | post_norm_block.PARTNERS
-# tried only where no other single or pair reproduces the calls (error_model.search): rare
-# mistakes whose rewrites every failed check's search would otherwise pay for
-LATE = renormalised.LATE
 OPERATORS = {name: operator for module in MODULES for name, operator in module.OPERATORS.items()}
+# operators whose singles the search tries only where no other rewrite, single or pair,
+# reproduces the calls (error_model.search): rare mistakes (a renormalisation, an activation's
+# typos) whose rewrites every failed check's search would otherwise pay for
+LATE = renormalised.LATE | alternatives.LATE
 # the tiling test's operators: named only by checks/kinds/refusals.py (`named_refusal`), which
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
 # width-only test agree on many sizes); the search never tries them
