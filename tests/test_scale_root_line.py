@@ -3,9 +3,9 @@ b79_10, issue 38): `scaler = np.sqrt(d_model)` computed in self_attention and pa
 of the student's was told "In `self_attention` (at your line `out =
 scaled_dot_product_attention(q, k, v, scaler, mask)`), the scores are divided by sqrt(d) ...",
 the line that passes the divisor on, not the one that makes it. The sentence now says the line
-that takes the square root too, where exactly one statement of the function takes one
-(root_line.ONE_ROOT_LINE), never a guess: with none or several, today's words alone; a line
-the step's place already quotes is said once."""
+that takes the square root too, where exactly one statement of the function takes one in any
+spelling (quotes.ROOT_LINE, whose one pattern is root_line.takes_root), never a guess: with none
+or several, today's words alone; a line the step's place already quotes is said once."""
 from __future__ import annotations
 
 import ast
@@ -13,10 +13,12 @@ import ast
 import pytest
 from one_function import graded_one
 
+from grader.reference import REFERENCE
+from grader.reference import error_model as em
 from grader.reference.error_model.change import STEP
-from grader.report.quotes import Source
-from grader.report.root_line import ONE_ROOT_LINE, takes_root
-from grader.report.steps import placed
+from grader.report.quotes import ROOT_LINE, Source
+from grader.report.root_line import takes_root
+from grader.report.steps import MARKS, placed
 
 SQRT_D = "op:constant:self_attention/attention:scale=sqrt(d)"
 HELPER = '''
@@ -56,7 +58,7 @@ def test_a_divisor_computed_before_the_call_is_said_at_its_line(catalogue, tmp_p
     assert failed and all(c.misconception == SQRT_D for c in failed), [
         (c.name, c.misconception, c.hint) for c in result.checks]
     for check in failed:
-        assert ONE_ROOT_LINE not in check.hint, check.hint
+        assert ROOT_LINE not in check.hint, check.hint
         said = (f"divided by sqrt(d) (at your line `{quoted}`), the model width" if quoted
                 else "divided by sqrt(d), the model width")
         assert said in check.hint, check.hint
@@ -66,7 +68,9 @@ def test_a_divisor_computed_before_the_call_is_said_at_its_line(catalogue, tmp_p
     ("d = np.sqrt(width)", True), ("s = q @ k.T / math.sqrt(d)", True),
     ("s = w ** 0.5", True), ("s = w ** (1 / 2)", True), ("s = w ** .5", True),
     ("s = w ** -0.5", True), ("s = torch.sqrt(torch.tensor(d))", True),
-    ("s = w ** 2", False), ("h = width // heads", False), ("y = np.exp(x)", False),
+    ("n = math.isqrt(H * W // P // P)", True), ("s = torch.rsqrt(d)", True),
+    ("s = w ** 2", False), ("s = w ** 0.25", False), ("h = width // heads", False),
+    ("y = np.exp(x)", False),
 ])
 def test_a_statement_takes_a_square_root_in_any_spelling(code, takes):
     assert takes_root(ast.parse(code).body[0].value) is takes
@@ -76,7 +80,7 @@ def test_the_root_s_line_is_said_once_and_only_where_one_statement_takes_a_root(
     body = ("def self_attention(x, p, heads):\n    d = x.shape[1]\n{lines}\n"
             "    return out\n")
     hint = (f"In `self_attention` ({STEP} `attention(q, k, v, mask)`), the scores are divided "
-            f"by sqrt(d){ONE_ROOT_LINE}, the model width.")
+            f"by sqrt(d){ROOT_LINE}, the model width.")
     assert placed(hint, None) == hint
     apart = body.format(lines="    r = np.sqrt(d)\n    out = attend(q, k, v, mask, r)")
     assert placed(hint, Source([apart])) == (
@@ -99,9 +103,29 @@ def test_a_step_s_line_another_sentence_quotes_is_still_said():
     text = ("def self_attention(x, p, heads):\n    d = x.shape[1]\n"
             "    out = attend(q, k, v, mask, np.sqrt(d))\n    return out\n")
     hint = (f"2 mistakes at once: (1) In `self_attention`, the scores are divided by sqrt(d)"
-            f"{ONE_ROOT_LINE}. (2) In `self_attention` ({STEP} `attention(q, k, v, mask)`), "
+            f"{ROOT_LINE}. (2) In `self_attention` ({STEP} `attention(q, k, v, mask)`), "
             "the mask is inverted.")
     assert placed(hint, Source([text])) == (
         "2 mistakes at once: (1) In `self_attention`, the scores are divided by sqrt(d) (at your "
         "line `out = attend(q, k, v, mask, np.sqrt(d))`). (2) In `self_attention` (at your line "
         "`out = attend(q, k, v, mask, np.sqrt(d))`), the mask is inverted.")
+
+
+def test_one_mark_says_the_line_that_takes_the_square_root_in_any_spelling():
+    """The sqrt(d) sentence and the other sentences that quote the root (scales.factors,
+    square_grid) say one mark, which counts every spelling at once: a right `d_k ** 0.5` beside
+    a wrong `np.sqrt(d)` is no one line (before, the first spelling one statement held won)."""
+    said = em.sentence(REFERENCE["self_attention"], "op:constant:self_attention/attention:"
+                       "scale=sqrt(d)")
+    assert ROOT_LINE in said and placed(said, None) == said, said
+    assert [m for m in MARKS if "root" in m and "fourth" not in m] == [ROOT_LINE]
+    hint = f"In `self_attention`, the scores are divided by sqrt(heads){ROOT_LINE}, the heads."
+    body = "def self_attention(x, p, heads):\n    d = x.shape[1]\n{lines}\n    return out\n"
+    both = body.format(lines="    d_k = (d // heads) ** 0.5\n    r = np.sqrt(d)\n"
+                             "    out = attend(q, k, v, r)")
+    assert placed(hint, Source([both])) == (
+        "In `self_attention`, the scores are divided by sqrt(heads), the heads.")
+    reciprocal = body.format(lines="    out = attend(q, k, v, heads ** -0.5)")
+    assert placed(hint, Source([reciprocal])) == (
+        "In `self_attention`, the scores are divided by sqrt(heads) (at your line `out = "
+        "attend(q, k, v, heads ** -0.5)`), the heads.")

@@ -13,7 +13,7 @@ from grader.reference import REFERENCE
 from grader.reference import error_model as em
 from grader.reference.attention import attention, merge_heads, split_heads
 from grader.reference.error_model.tree import compile_with
-from grader.report.root_line import ONE_ROOT_LINE
+from grader.report.quotes import ROOT_LINE
 
 RNG = np.random.default_rng(59)
 SWAPPED = "op:arguments:self_attention:q-and-k-swapped"
@@ -123,7 +123,7 @@ def test_keys_as_the_scores_rows_and_the_width_scale_are_named_together(scale):
     if scale == "d":
         assert len(parts) == 2 and any("scale" in part for part in parts), found.name
         # the report says the student's line that takes the root where it finds one (root_line)
-        said = found.sentence.replace(ONE_ROOT_LINE, "")
+        said = found.sentence.replace(ROOT_LINE, "")
         assert "divided by sqrt(d), the model width, instead of sqrt(d_h)" in said, said
     else:
         assert parts == {SWAPPED}, found.name
@@ -163,7 +163,7 @@ def test_a_search_that_fails_names_no_mistake_and_costs_no_points(catalogue, tmp
     failed = _graded(catalogue, tmp_path / "broken", BOTH.format(scale="d"))
     # (the line that takes the root is said by the report: report/steps.py)
     assert any(c.hint_kind == MISTAKE and "sqrt(d), the model width" in c.hint.replace(
-        ONE_ROOT_LINE, "") for c in named.checks), [c.hint for c in named.checks]
+        ROOT_LINE, "") for c in named.checks), [c.hint for c in named.checks]
     assert failed.score == named.score < failed.max_score
     assert [c.passed for c in failed.checks] == [c.passed for c in named.checks]
     for check in failed.checks:

@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from .root_line import takes_root
 from .said_once import MODEL, OTHER, THEIRS, Quoted, said_once
 
 MOST_BYTES = 64 << 20  # the file read at most (the worker's --file-mb, by default)
@@ -66,9 +67,8 @@ _CONTRAST = re.compile(r"\b(?:instead of|in place of|rather than|where)\b")  # t
 _EXAMPLE = re.compile(r"\(\s*(?:as|e\.g\.|such as|like)\b")  # "(as a buffer made with `...`"
 CAST = "the cast "  # before a quote of a cast the student's code may make (`x.astype(np.float16)`):
 # said as their line where one statement of their function holds it (steps.placed)
-ROOT_LINE = " (at your line that takes the square root)"  # said as the student's line that
-# holds one of OWN_LINES' patterns where exactly one statement of their function does
-# (steps.placed), else dropped; as it is without a source (the words are true)
+ROOT_LINE = " (at your line that takes the square root)"  # their one statement that takes a
+# root in any spelling (root_line.py, steps.placed), else dropped; as it is without a source
 COLUMN_MAJOR = "the order a column-major flatten reads them"  # error_model/order.axes_swapped's
 # words for a patch order (a test holds them the same): said with the student's line that
 # flattens so where one does (column_major.ordered)
@@ -101,7 +101,7 @@ def subtracted(node: ast.AST) -> bool:
     return False
 
 
-OWN_LINES = {ROOT_LINE: ("** 0.5", "sqrt(", "isqrt(", "** (1 / 2)", "** .5"),
+OWN_LINES = {ROOT_LINE: (takes_root,),
              FLOAT_LINE: ("/", "/=", "float(", "math.pow(", "sqrt(", "** 0.5"),
              FOURTH_ROOT_LINE: ("** 0.25", "** -0.25", "** .25", "** -.25", "** (1 / 4)",
                                 "** (-1 / 4)", "sqrt(math.sqrt(", "sqrt(np.sqrt("),

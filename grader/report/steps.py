@@ -21,8 +21,6 @@ import textwrap
 from .masked_line import HIDE_LINE
 from .masked_line import PATTERNS as HIDING
 from .quotes import CAST, LINES_AT_MOST, OWN_LINES, PLACED, Code, Source, cut
-from .root_line import ONE_ROOT_LINE
-from .root_line import PATTERNS as ROOTS
 
 try:  # the error model's words; the student bundle has none, nor any hint that places a step
     from grader.reference.error_model.change import STEP
@@ -44,8 +42,9 @@ STEPS = {
     "as_hwc": lambda a: "where a 2-D image is given its channel axis",
 }
 
-# each mark said as the student's line, else dropped
-MARKS = {**OWN_LINES, HIDE_LINE: HIDING, ONE_ROOT_LINE: ROOTS}
+# each mark said as the student's line, else dropped (quotes.ROOT_LINE: their one statement
+# that takes a square root in any spelling, root_line.takes_root)
+MARKS = {**OWN_LINES, HIDE_LINE: HIDING}
 
 
 def placed(hint: str | None, source: Source | None) -> str | None:

@@ -41,8 +41,7 @@ import copy
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
-from grader.report.quotes import FOURTH_ROOT_LINE, ROOT_LINE, SHARE_LINES
-from grader.report.root_line import ONE_ROOT_LINE  # their line, or none (report/steps.py)
+from grader.report.quotes import FOURTH_ROOT_LINE, ROOT_LINE, SHARE_LINES  # their line, or none
 
 from .change import Change, Context, code, literal, near_checked, where, with_first
 from .evidence import sizes_shown
@@ -93,14 +92,14 @@ def width(arg: ast.AST) -> ast.AST | None:
 def lecture_scales(context: Context, node: ast.Call) -> Iterator[Change]:
     """sqrt(d_h) as d_h, sqrt(d) or d: the root left off, the model width read for d_h. sqrt(d)
     is said at the student's one line that takes a square root, where there is one (b79_10's
-    `scaler = np.sqrt(d_model)`, passed on to a helper: report/root_line.py)."""
+    `scaler = np.sqrt(d_model)`, passed on to a helper: ROOT_LINE, report/root_line.py)."""
     size = code(node.args[0])
     yield Change("scale=d_h", f"In {where(context)}, the scores are divided by {size} "
                  f"itself (d_h) instead of its square root sqrt(d_h).",
                  lambda n: n.args[0])
     if width(node.args[0]) is not None:
         yield Change("scale=sqrt(d)",
-                     f"In {where(context)}, the scores are divided by sqrt(d){ONE_ROOT_LINE}, "
+                     f"In {where(context)}, the scores are divided by sqrt(d){ROOT_LINE}, "
                      f"the model width, instead of sqrt(d_h) = `{code(node)}` (d_h = d // heads).",
                      lambda n: with_first(n, width(n.args[0])))
         yield Change("scale=d",
