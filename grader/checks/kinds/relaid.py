@@ -143,53 +143,47 @@ def _shape(sizes) -> str:
     return "(" + ", ".join(str(n) for n in sizes) + ")"
 
 
+def _sized(form: str, shape: tuple, split: int) -> dict:
+    """The hint's parts for a case of `shape`: its sizes, and code of them."""
+    ndim, first, rest = len(shape), shape[:split], shape[split:]
+    back = tuple(range(ndim - split, ndim)) + tuple(range(ndim - split))  # (B..., A...) -> shape
+    ahead = tuple(range(split, ndim)) + tuple(range(split))  # shape -> (B..., A...)
+    other = _shape(rest + first)
+    if form == READ_TRANSPOSED:
+        code = (f"value.reshape{other}.T" if ndim == 2
+                else f"value.reshape{other}.transpose{back}")
+    else:
+        code = (f"value.T.reshape{_shape(shape)}" if ndim == 2
+                else f"value.transpose{ahead}.reshape{_shape(shape)}")
+    return {"result": _shape(shape), "groups": "", "other": other, "code": code,
+            "target": _shape(shape), "fix": f" (`{'.T' if ndim == 2 else f'.transpose{back}'}`)"}
+
+
+def _symbols(form: str, split: int, ndim: int) -> dict:
+    """The hint's parts without sizes: the result as (A, B), A its first `split` axes."""
+    axes = "axis" if split == 1 else f"{split} axes"
+    tail = "" if ndim == 2 else ".reshape(value.shape)"
+    code = ("value.reshape(B, A).T" + tail if form == READ_TRANSPOSED
+            else "value.T.reshape(A, B)" if ndim == 2 else "value.reshape(A, B).T" + tail)
+    return {"result": "(A, B)", "groups": "" if ndim == 2 else f" (A its first {axes}, B the "
+            "rest)", "other": "(B, A)", "code": code,
+            "target": "(A, B)" if ndim == 2 else "the result's shape", "fix": ""}
+
+
 def words(function: str, form: str, shape: tuple | None, split: int, ndim: int) -> str:
     """The hint: what `form` does to a result of `ndim` axes, with a failed case's `shape`
     (None: a hidden case's, or one whose sizes do not show it) and the code that does it to
     `value`."""
-    if shape is None:
-        return _symbols(function, form, split, ndim)
-    first, rest = shape[:split], shape[split:]
-    back = tuple(range(ndim - split, ndim)) + tuple(range(ndim - split))  # (B..., A...) -> shape
-    fix = ".T" if ndim == 2 else f".transpose{back}"
+    said = _sized(form, shape, split) if shape else _symbols(form, split, ndim)
+    start = f"Your `{function}` returns the right values in another layout: "
     if form == READ_TRANSPOSED:
-        read = _shape(rest + first)
-        code = (f"value.reshape{read}.T" if ndim == 2
-                else f"value.reshape{read}.transpose{back}")
-        return (f"Your `{function}` returns the right values in another layout: the buffer of "
-                f"its {_shape(shape)} result is read as {read} and transposed"
-                f"{'' if ndim == 2 else ' back'}, as `{code}` does (what code written for a "
-                "channels-first array, features first, does to one already channels last), so "
-                f"its values land in other places. Drop the transpose: a reshape to "
-                f"{_shape(shape)} alone keeps the values in their order.")
-    ahead = tuple(range(split, ndim)) + tuple(range(split))  # shape -> (B..., A...)
-    laid = _shape(rest + first)
-    code = (f"value.T.reshape{_shape(shape)}" if ndim == 2
-            else f"value.transpose{ahead}.reshape{_shape(shape)}")
-    return (f"Your `{function}` returns the right values in another layout: its "
-            f"{_shape(shape)} result is transposed, {laid}, and its buffer read back as "
-            f"{_shape(shape)}, as `{code}` does (values laid out {laid}, reshaped where a "
-            "transpose belongs: a reshape keeps the numbers in their order), so its values "
-            f"land in other places. Where the values are laid out {laid}, transpose them "
-            f"(`{fix}`) instead of reshaping them.")
-
-
-def _symbols(function: str, form: str, split: int, ndim: int) -> str:
-    """The hint without sizes: the result as (A, B), A its first `split` axes of `ndim`."""
-    axes = "axis" if split == 1 else f"{split} axes"
-    said = "" if ndim == 2 else f" (A its first {axes}, B the rest)"
-    back = "" if ndim == 2 else ".reshape(value.shape)"
-    if form == READ_TRANSPOSED:
-        target = "(A, B)" if ndim == 2 else "the result's shape"
-        return (f"Your `{function}` returns the right values in another layout: the buffer of "
-                f"its (A, B) result{said} is read as (B, A) and transposed, as "
-                f"`value.reshape(B, A).T{back}` does (what code written for a channels-first "
-                "array, features first, does to one already channels last), so its values "
-                f"land in other places. Drop the transpose: a reshape to {target} alone keeps "
-                "the values in their order.")
-    code = "value.T.reshape(A, B)" if ndim == 2 else "value.reshape(A, B).T.reshape(value.shape)"
-    return (f"Your `{function}` returns the right values in another layout: its (A, B) "
-            f"result{said} is transposed, (B, A), and its buffer read back as (A, B), as "
-            f"`{code}` does (values laid out (B, A), reshaped where a transpose belongs: a "
-            "reshape keeps the numbers in their order), so its values land in other places. "
-            "Where the values are laid out (B, A), transpose them instead of reshaping them.")
+        return (start + "the buffer of its {result} result{groups} is read as {other} and "
+                "transposed, as `{code}` does (what code written for a channels-first array, "
+                "features first, does to one already channels last), so its values land in "
+                "other places. Drop the transpose: a reshape to {target} alone keeps the values "
+                "in their order.").format(**said)
+    return (start + "its {result} result{groups} is transposed, {other}, and its buffer read "
+            "back as {result}, as `{code}` does (values laid out {other}, reshaped where a "
+            "transpose belongs: a reshape keeps the numbers in their order), so its values land "
+            "in other places. Where the values are laid out {other}, transpose them{fix} "
+            "instead of reshaping them.").format(**said)
