@@ -53,6 +53,7 @@ from grader.checks.kinds.in_place import IN_PLACE
 from grader.checks.kinds.mistakes import FLOAT_TOO, JOIN, opaque
 from grader.checks.kinds.randomness import RANDOM
 from grader.checks.kinds.refusal_observations import INSTEAD, REFUSALS
+from grader.checks.kinds.relaid import TITLES as RELAID
 from grader.checks.kinds.returned_items import TITLES as RETURNED_ITEMS
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_MISMATCHES
 from grader.checks.kinds.square_claims import square_unclaimed
@@ -384,9 +385,11 @@ def test_a_buggy_submission_loses_points_where_it_should_and_names_its_misconcep
             if misconception == IN_PLACE:  # the worker saw the argument change: said as that
                 assert check.hint.startswith("Change no array") and check.hint_kind == MISTAKE
                 continue
-            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES, **RETURNED_ITEMS}:
+            if misconception in {**ANSWER_SLIPS, **SIGNATURE_MISMATCHES, **RETURNED_ITEMS,
+                                 **RELAID}:
                 # said from what the student wrote, from how Python bound the call's
-                # arguments, or from the items of the tuple it returned
+                # arguments, from the items of the tuple it returned, or from the layout its
+                # right values came back in
                 assert check.hint and check.hint_kind == MISTAKE
                 continue
             spec = next(c for c in exercises[exercise_id].checks if c.name == check.name)

@@ -17,6 +17,7 @@ from grader.checks.kinds.generalisations import TITLES as GENERALISATION_TITLES
 from grader.checks.kinds.in_place import TITLES as IN_PLACE_TITLES
 from grader.checks.kinds.randomness import TITLES as RANDOM_TITLES
 from grader.checks.kinds.refusal_observations import TITLES as REFUSAL_TITLES
+from grader.checks.kinds.relaid import TITLES as LAYOUT_TITLES
 from grader.checks.kinds.returned_items import TITLES as RETURNED_TITLES
 from grader.checks.kinds.signatures import TITLES as SIGNATURE_TITLES
 from grader.checks.kinds.value_observations import TITLES as OBSERVATION_TITLES
@@ -35,7 +36,8 @@ MISTAKE_TITLES = {"gpt_causal_mask": "causal mask by default",
                   REFUSED_WITH_OTHER_TYPE: "another exception than the one asked for",
                   **GENERALISATION_TITLES,
                   **OBSERVATION_TITLES, **REFUSAL_TITLES, **SIGNATURE_TITLES,
-                  **RANDOM_TITLES, **IN_PLACE_TITLES, **RETURNED_TITLES, **FIXED_SIZE_TITLES}
+                  **RANDOM_TITLES, **IN_PLACE_TITLES, **RETURNED_TITLES, **FIXED_SIZE_TITLES,
+                  **LAYOUT_TITLES}
 
 
 @dataclass(frozen=True)

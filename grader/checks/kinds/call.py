@@ -58,6 +58,7 @@ from .mistakes import (
 from .randomness import repeated
 from .refusal_observations import refused
 from .refusals import named_refusal
+from .relaid import relaid
 from .remedies import remedied
 from .returned_items import extra_items
 from .signatures import mismatched, reordered
@@ -331,6 +332,7 @@ class CallCheck(Kind):
         valued = ran if any(p.expectation()[1] is None for p, _ in ran) else cases  # fix's test
         named = named_refusal(result, self, cases, planned, outcome, worker, len(ran))
         result = observed(remedied(named, self, valued, worker, result), self, planned, outcome)
+        result = relaid(result, self, ran, others, elsewhere)  # right values, read otherwise
         if own:  # values that change between calls explain more than a formula's guess
             result = repeated(result, self, planned, outcome, memory.worker, memory.changing)
         # a cause the error model reproduces says more than the shapes' observation

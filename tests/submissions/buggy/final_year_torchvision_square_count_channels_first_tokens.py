@@ -12,14 +12,19 @@ Mistakes:
 
 Grader: at blind time (b5c841e9) and now, 94/110. Mistake 1 named on patch-count ("`W // P` reads `H` where `W`
 belongs: in effect `H // P` ... (right only when H == W)", and on the sizes that do not tile a
-pair whose part (1) says the tiling test "tests the height only (`H % P`)"). Mistake 2 not told:
-linear-patch-embed gives its checklists only ("linear_patch_embed(image, W_e, b_e, P) is
-patchify(image, P) @ W_e + b_e: one row per patch in raster order ..."), never the reshape of
-channels-last values as channels-first. Not every mistake named, so in unnamed/; EXPECT holds
-what must hold today: the points lost, the mistakes named.
+pair whose part (1) says the tiling test "tests the height only (`H % P`)"). Mistake 2 not told
+at blind time: linear-patch-embed gave its checklists only ("linear_patch_embed(image, W_e, b_e,
+P) is patchify(image, P) @ W_e + b_e: one row per patch in raster order ..."). Since beea71bc
+(checks/kinds/relaid.py) it is named on every failed check of linear-patch-embed: "Your
+`linear_patch_embed` returns the right values in another layout: the buffer of its (4, 2) result
+is read as (2, 4) and transposed, as `value.reshape(2, 4).T` does (what code written for a
+channels-first array, features first, does to one already channels last), ... Drop the
+transpose: a reshape to (4, 2) alone keeps the values in their order." (its callers, graded
+around it, keep full marks).
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H', 'linear-patch-embed': None}
+EXPECT = {'patch-count': 'op:sibling:num_patches:W-as-H',
+          'linear-patch-embed': 'buffer_read_transposed'}
 ALIASES = ('op:tiling:num_patches:height-only',)  # the same count's tiling test, height only
 
 
