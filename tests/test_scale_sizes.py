@@ -7,6 +7,7 @@ show a scale of 1, the formula the function's other calls show, where it reprodu
 Each submission is the solution with self_attention replaced, graded in a worker."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from buggy_submissions import build_submission
 
@@ -210,3 +211,116 @@ def test_every_other_factor_of_the_lectures_sizes_is_named(grade, scale, formula
     assert told <= {name, "attention_no_scale"}, told
     assert f"the scores are {said}" in placed(_check(results, *SEVERAL).hint,
                                                Source([_loop(scale)]))
+
+
+# the scores divided by the square root of the sequence length T (blind round 82's b82_01, the
+# LLM book's CausalAttention: `softmax(scores / num_tokens ** 0.5)`), in two spellings: a factor
+# on each head's scores in a loop, and the stacked heads' scores divided by `len(x) ** 0.5`
+STACKED_T = '''
+def self_attention(x, p, heads, causal=False):
+    n, width = x.shape
+    if width % heads:
+        raise ValueError("heads must divide the width")
+    q, k, v = (np.stack(np.split(x @ p["W" + c] + p["b" + c], heads, axis=1)) for c in "qkv")
+    scores = np.einsum("hid,hjd->hij", q, k)
+    if causal:
+        scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
+    weights = softmax(scores / len(x) ** 0.5, axis=-1)
+    return np.concatenate(list(weights @ v), axis=1) @ p["Wo"] + p["bo"]
+'''
+TOKEN_SCALES = {"loop": (_loop("T ** -0.5"), "multiplied", "scale = T ** -0.5"),
+                "stacked": (STACKED_T, "divided", "weights = softmax(scores / len(x) ** 0.5, "
+                                                  "axis=-1)")}
+INDEX_T = "op:index:self_attention/attention:q.shape[-2]"
+BY_T = INDEX_T  # q.shape[-2] is T (q is (heads, T, d_h)): a student who divides by sqrt(T)
+
+
+@pytest.mark.parametrize("spelling", list(TOKEN_SCALES))
+def test_scores_scaled_by_the_root_of_the_token_count_are_named_as_a_scale_not_an_index(
+        grade, spelling):
+    """sqrt(T) reproduces these calls as `q.shape[-2]` does (q is (heads, T, d_h)): the scale,
+    said as the number of tokens at the student's line, not an expression of the model solution
+    the code does not have, wherever the calls that show it read two lengths."""
+    code, _, line = TOKEN_SCALES[spelling]
+    results = grade(code)
+    name = NAME.format("sqrt(T)")
+    for exercise, check in [SEVERAL, VISIBLE_CAUSAL, *HIDDEN.items()]:
+        assert _check(results, exercise, check).misconception == name, (exercise, check)
+    told = {c.misconception for c in _failed(results).values() if c.hint_kind == "mistake"}
+    assert told <= {name, INDEX_T} and name in told, told  # the index: one length shown only
+    said = placed(_check(results, *SEVERAL).hint, Source([code]))
+    assert "the scores are divided by sqrt(T) (at your line `" + line + "`), the square root " \
+           "of the number of tokens T (the sequence length), where sqrt(d_h)" in said, said
+    assert "index" not in said and "q.shape[-2]" not in said
+
+
+def _token_calls(shapes: list[tuple[int, int, int]], student: str) -> list[em.Call]:
+    """The calls of self_attention on inputs (T, d, heads) with the values of the rewrite
+    `student` (a scale's formula, or BY_T: the scores divided by sqrt(T))."""
+    rng = np.random.default_rng(82)
+    reference = REFERENCE["self_attention"]
+    rewritten = em.rewrite(reference, student if student.startswith("op:") else NAME.format(
+        student))
+    cases = [(rng.normal(size=(T, d)), {n: rng.normal(size=(d, d) if n[0] == "W" else d)
+                                        for n in ("Wq", "bq", "Wk", "bk", "Wv", "bv", "Wo", "bo")},
+              heads) for T, d, heads in shapes]
+    return [em.Call(args, {}, rewritten(*args), reference(*args)) for args in cases]
+
+
+def _same(value, target) -> bool:
+    return np.allclose(value, target, rtol=1e-4, atol=1e-5)
+
+
+def test_a_token_scale_shown_at_one_length_only_is_not_said_as_the_token_count():
+    """T == d_h = 4 on the second call (the lecture's values): the scale shows at T = 5 only, a
+    constant of that value alike, so today's reading stays; a third length tells it."""
+    one = _token_calls([(5, 8, 2), (4, 8, 2)], BY_T)
+    found = em.search(REFERENCE["self_attention"], one, 0, _same)
+    assert found is not None and found.name == INDEX_T, found
+    assert found.unseparated  # a formula reproduced these too: other checks' calls may tell it
+    two = _token_calls([(5, 8, 2), (4, 8, 2), (3, 12, 3)], BY_T)
+    assert em.search(REFERENCE["self_attention"], two, 0, _same).name == NAME.format("sqrt(T)")
+
+
+@pytest.mark.parametrize(("other", "shapes"), [
+    ("sqrt(d)", [(8, 8, 2), (6, 6, 3), (12, 12, 2)]),  # T == d on every call
+    ("sqrt(heads)", [(2, 8, 2), (3, 12, 3), (4, 8, 4)]),  # T == heads on every call
+])
+def test_a_token_count_equal_to_another_size_on_every_call_is_said_as_neither(other, shapes):
+    """The scale by T and the scale by d (or heads) give these calls the same values: neither
+    formula is said alone, for the student may have written either."""
+    for student in (BY_T, other):
+        calls = _token_calls(shapes, student)
+        found = em.search(REFERENCE["self_attention"], calls, 0, _same)
+        said = {found.name} if found is not None and not found.either else set()
+        assert not said & {NAME.format("sqrt(T)"), NAME.format(other)}, (student, found)
+
+
+def test_a_scale_by_another_size_on_calls_that_separate_it_keeps_its_name():
+    """Controls: sqrt(d) and sqrt(heads) where T differs from them are told as they are."""
+    shapes = [(5, 8, 2), (3, 12, 3), (7, 12, 4)]
+    for student in ("sqrt(d)", "sqrt(heads)"):
+        found = em.search(REFERENCE["self_attention"], _token_calls(shapes, student), 0, _same)
+        assert found is not None and found.name == NAME.format(student), (student, found)
+        assert not found.unseparated
+
+
+def test_an_index_slip_outside_the_scale_keeps_its_index_sentence():
+    """Control: [CLS] read at row 1 in vit_forward, whose search holds the attention's scale
+    formulas too: the index is told, and not as one a formula could replace."""
+    from grader.reference.error_model import Call
+
+    rng = np.random.default_rng(8)
+    d, P = 4, 2
+    params = {"P": P, "heads": 2, "W_e": rng.normal(size=(P * P * 3, d)), "b_e": rng.normal(
+        size=d), "cls": rng.normal(size=d), "pos": rng.normal(size=(5, d)), "ln_g": rng.normal(
+        size=d), "ln_b": rng.normal(size=d), "W_head": rng.normal(size=(d, 3)), "b_head":
+        rng.normal(size=3), "blocks": []}
+    reference = REFERENCE["vit_forward"]
+    student = em.rewrite(reference, "op:index:vit_forward:x[1]")
+    images = [rng.normal(size=(4, 4, 3)) for _ in range(2)]
+    calls = [Call((image, params), {}, student(image, params), reference(image, params))
+             for image in images]
+    found = em.search(reference, calls, 0, _same)
+    assert found is not None and found.name == "op:index:vit_forward:x[1]", found
+    assert not found.unseparated

@@ -294,6 +294,8 @@ def generated(result, check: Check, ran: list, failing: int, others: list = (),
                       if confirms(function, f, calls, failing, same, hidden)),
                      None) or _searched(search, function, calls, failing, same, how, hidden,
                                         _named_parts(named_here))
+        if found is not None and found.unseparated:  # a size read: its formula, where the
+            found = _formula_elsewhere(found, function, calls, failing, same, how, hidden, wrong)
         thin = found is not None and sum(1 for p, _ in ran if p.expectation()[1] is None) < THIN
         if found is not None and (thin or found.chosen or found.either):  # else a failure
             # elsewhere is another mistake, not a refutation: no search for it. A slip the
@@ -347,10 +349,9 @@ def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, k
     cases alone could not tell from it: 1/sqrt(64) and `d_h ** -1/2` where d_h is 4), else None,
     or `found` when `keep` (a check of enough values of its own, whose function's other
     failures may hold a second mistake no operator makes)."""
-    from grader.reference.error_model import Call, confirms, search
+    from grader.reference.error_model import confirms, search
 
-    extra = [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
-             if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
+    extra = _failed_elsewhere(wrong)
     if not extra or confirms(function, found, [*calls, *extra], failing, same, hidden):
         return found
     wider = _searched(search, function, [*calls, *extra], failing, same, how, hidden)
@@ -358,6 +359,30 @@ def _held_elsewhere(found, function, calls, failing, same, how, hidden, wrong, k
                               <= set(wider.name.split(JOIN))):
         return found  # the same words, or it and a mistake that shows on other checks only
     return found if wider is None and keep else wider
+
+
+def _failed_elsewhere(wrong: list) -> list:
+    """The calls of `wrong` ((planned case, outcome) pairs) that returned a wrong value."""
+    from grader.reference.error_model import Call
+
+    return [Call(p.args, p.kwargs, o.value, p.expectation()[0]) for p, o in wrong
+            if o.status == "ok" and p.expectation()[1] is None][:ELSEWHERE]
+
+
+def _formula_elsewhere(found, function, calls, failing, same, how, hidden, wrong):
+    """`found`, a size read at another axis inside a scale (`q.shape[-2]`) where a formula of
+    that size (sqrt(T)) reproduced the calls too but they show one size (Found.unseparated):
+    the formula where a search with the function's other failed calls added names it alone
+    (blind round 82's b82_01: the visible causal check's lengths are all 5, the others' vary),
+    else `found` as it is."""
+    from grader.reference.error_model import search
+
+    extra = _failed_elsewhere(wrong)
+    wider = extra and _searched(search, function, [*calls, *extra], failing, same, how, hidden)
+    if wider and JOIN not in wider.name and not (wider.either or wider.chosen
+                                                 or wider.unseparated):
+        return wider
+    return found
 
 
 def _named_parts(named_here: list) -> frozenset:

@@ -49,7 +49,7 @@ from .quiet_parts import note as quiet_note
 from .quiet_parts import same_kind, undetermined
 from .row_sums import REREADINGS
 from .runs import compiled, inputs_key, run
-from .scales import formulas_over_reads
+from .scales import formulas_over_reads, read_of_unshown
 from .slips import groups, known, needed, told_grouped, told_unplaced, unplaced
 from .tree import Edit, Instance, Site, build, compile_with, nodes, span
 from .trial import ALIKE, SILENT, Raised, attempt
@@ -83,6 +83,8 @@ class Found:
     sentence: str       # what the student reads
     either: bool = False  # one slip the cases could not place: its parts are no finding alone
     chosen: bool = False  # one of several rewrites of other names that reproduced the calls
+    unseparated: bool = False  # a size read where a formula of it reproduced the calls too, on
+    # calls that show one size (scales.read_of_unshown): other calls may tell the formula
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ def search(function: Callable, calls: list[Call], failing: int,
     deadline = time.monotonic() + seconds
     order = _failing_first(calls, failing)
     copies = _writes_in_place(function, opaque)
-    scored, silent, found, alike, returned = [], [], [], [], []
+    scored, silent, found, alike, returned, unheld = [], [], [], [], [], []
     quiet = {}  # a pair's name -> its part that changes nothing alone (told: the other part)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -282,6 +284,7 @@ def search(function: Callable, calls: list[Call], failing: int,
             tries += 1
             outcome = attempt(root, [edit], order, same, copies)
             if (outcome is True or outcome == ALIKE) and not _holds(root, [edit], order, same):
+                unheld.append(edit)
                 continue  # its values, but not what its sentence says beyond them
             if outcome is True:
                 found.append([edit])
@@ -366,7 +369,8 @@ def search(function: Callable, calls: list[Call], failing: int,
             return None     # unless another check of the function decided it (`known`)
         group = group if exact is None else [*group[:at], exact, *group[at + 1:]]
     told = _told(group, quiet.get(JOIN.join(e.name for e in group)), root)
-    return replace(told, chosen=chosen)  # chosen: other cases may tell otherwise
+    return replace(told, chosen=chosen,  # chosen: other cases may tell otherwise
+                   unseparated=read_of_unshown(root, group, unheld))
 
 
 def _holds(root: Instance, group: list[Edit], order: list[Call], same) -> bool:

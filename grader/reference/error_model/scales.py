@@ -30,9 +30,15 @@ one (report/steps.py, quotes.OWN_LINES).
   the head count) is not said (`formulas_over_reads`): the formula is true of whatever the
   code writes (`n_heads ** 0.5`, `k.shape[0]`), the index names an expression it may not have.
 
+- the square root of the number of tokens, T = q.shape[-2] (blind round 82's b82_01, the LLM
+  book's CausalAttention: `softmax(scores / num_tokens ** 0.5)`): said as the scale it is, not
+  as `index`'s `q.shape[-2]` (`formulas_over_reads`). Where T equals another size of this
+  module on every call that shows it (T == d, T == heads), both formulas reproduce the calls,
+  and neither is said (__init__.search: two names that no rule tells apart); where the calls
+  show one length only (the others T == d_h, the lecture's values), `varies` keeps it unsaid.
+
 Pieces of other operators say the rest of the scales: no scale (`term`'s division left out),
-sqrt(d_h) multiplied (`divided`), the size read at another axis (`index`: T), a fixed width
-(`fixed.py`), `** 1/2` (`half_power`).
+sqrt(d_h) multiplied (`divided`), a fixed width (`fixed.py`), `** 1/2` (`half_power`).
 """
 from __future__ import annotations
 
@@ -73,13 +79,23 @@ def varies(rewritten, calls, same) -> bool:
     return sizes_shown(READ, rewritten, calls, same, (ZeroDivisionError,))
 
 
-def heads_of(arg: ast.AST) -> ast.AST | None:
-    """`q.shape[-3]` (the head count: q is [..., heads, T, d_h]) for an argument `q.shape[-1]`;
-    None for another argument."""
+def other_axis(arg: ast.AST, axis: int) -> ast.AST | None:
+    """`q.shape[axis]` for an argument `q.shape[-1]` (q is [..., heads, T, d_h]); None for
+    another argument."""
     if (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Attribute)
             and arg.value.attr == "shape" and literal(arg.slice) == -1):
-        return ast.Subscript(copy.deepcopy(arg.value), ast.Constant(-3), ast.Load())
+        return ast.Subscript(copy.deepcopy(arg.value), ast.Constant(axis), ast.Load())
     return None
+
+
+def heads_of(arg: ast.AST) -> ast.AST | None:
+    """`q.shape[-3]` (the head count) for an argument `q.shape[-1]`; None for another."""
+    return other_axis(arg, -3)
+
+
+def tokens_of(arg: ast.AST) -> ast.AST | None:
+    """`q.shape[-2]` (the number of tokens T) for an argument `q.shape[-1]`; None for another."""
+    return other_axis(arg, -2)
 
 
 def width(arg: ast.AST) -> ast.AST | None:
@@ -151,11 +167,13 @@ def other_sizes(context: Context, node: ast.Call) -> Iterator[Change]:
 
 
 HEADS = "the number of heads"
+TOKENS = "the number of tokens T (the sequence length)"
 # (detail, formula, what it is, its reading from `q.shape[-1]`, the power of it the scores are
 # divided by: a negative one multiplies them) of each scale no other operator says
 FACTORS: tuple[tuple[str, str, str, Callable[[ast.AST], ast.AST | None], float], ...] = (
     ("sqrt(heads)", "sqrt(heads)", f"the square root of {HEADS}", heads_of, 0.5),
     ("heads", "heads", HEADS, heads_of, 1.0),
+    ("sqrt(T)", "sqrt(T)", f"the square root of {TOKENS}", tokens_of, 0.5),
     ("times-sqrt(heads)", "sqrt(heads)", f"the square root of {HEADS}", heads_of, -0.5),
     ("times-heads", "heads", HEADS, heads_of, -1.0),
     ("times-d_h", "d_h", "the head width", copy.deepcopy, -1.0),
@@ -165,7 +183,7 @@ FACTORS: tuple[tuple[str, str, str, Callable[[ast.AST], ast.AST | None], float],
 
 
 def factors(context: Context, node: ast.Call) -> Iterator[Change]:
-    """sqrt(d_h) as sqrt(heads) or heads, or the scores multiplied by one of the lecture's
+    """sqrt(d_h) as sqrt(heads), heads or sqrt(T), or the scores multiplied by one of the lecture's
     sizes (FACTORS) where the lecture divides them by sqrt(d_h). The student's line that takes
     a square root is quoted where their function holds one (ROOT_LINE)."""
     if width(node.args[0]) is None or not near_checked(context):
@@ -183,19 +201,32 @@ def factors(context: Context, node: ast.Call) -> Iterator[Change]:
                      ((SCALE, size_root),), holds=varies)
 
 
+def _formulas(edits) -> list[Edit]:
+    return [edit for edit in edits
+            if edit.operator == "constant" and edit.detail.startswith("scale=")]
+
+
+def _read_inside(root: Instance, edit: Edit, formulas: list[Edit]) -> bool:
+    """Whether `edit` reads a size at another axis (`index`) inside one of `formulas`' scales."""
+    return edit.operator == "index" and any(
+        edit.site.path == f.site.path and edit.site.index in span(root, f.site) for f in formulas)
+
+
 def formulas_over_reads(root: Instance, found: list[list[Edit]]) -> list[list[Edit]]:
     """The rewrites found, but those that read a size inside a scale at another axis (`index`'s
     `q.shape[0]` for `q.shape[-1]`) where a formula of this module at that scale is found too:
     on these calls the read size is that formula's (the head count), and the formula is true
     of the student's code whatever it writes; the index names an expression it may not have."""
-    formulas = [edit for group in found for edit in group
-                if edit.operator == "constant" and edit.detail.startswith("scale=")]
+    formulas = _formulas(edit for group in found for edit in group)
     if not formulas:
         return found
+    return [group for group in found
+            if not any(_read_inside(root, edit, formulas) for edit in group)] or found
 
-    def read_inside(edit: Edit) -> bool:
-        return edit.operator == "index" and any(
-            edit.site.path == f.site.path and edit.site.index in span(root, f.site)
-            for f in formulas)
 
-    return [group for group in found if not any(map(read_inside, group))] or found
+def read_of_unshown(root: Instance, group: list[Edit], unheld: list[Edit]) -> bool:
+    """Whether the rewrite told, `group`, is a size read at another axis inside a scale where a
+    formula of this module reproduced the calls too, but `varies` refused it (they show one
+    size): the function's other checks' calls may show two (checks/kinds/mistakes.py)."""
+    formulas = _formulas(unheld)
+    return len(group) == 1 and bool(formulas) and _read_inside(root, group[0], formulas)

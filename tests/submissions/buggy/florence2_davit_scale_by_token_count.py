@@ -5,15 +5,16 @@ Mistakes:
 1. self_attention scales q by 1 / sqrt(T), the token count, instead of 1 / sqrt(d_h): right only
    when T == d_h.
 
-Grader: at blind time and now, named in the words of the reference's code: `q.shape[-1]` reading
-index -2 instead of -1 (1 / sqrt(q.shape[-2]) is the student's scale exactly), on no-causal-mask
-and multi-head-attention; the hint quotes an expression the student's code does not write and
-does not say "scale". vit-checkpoint observes the broken self_attention. Every mistake named, so
-in buggy/.
+Grader: at blind time, named in the words of the reference's code: `q.shape[-1]` reading index -2
+instead of -1 (1 / sqrt(q.shape[-2]) is the student's scale exactly), an expression the student's
+code does not write, never saying "scale". Now (error_model/scales.py's sqrt(T)) named as the
+scale it is on no-causal-mask and multi-head-attention: "the scores are divided by sqrt(T) (at
+your line `q = q * (float(N) ** -0.5)`), the square root of the number of tokens T". vit-checkpoint
+observes the broken self_attention. Every mistake named, so in buggy/.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'no-causal-mask': 'op:index:self_attention/attention:q.shape[-2]',
-          'multi-head-attention': 'op:index:self_attention/attention:q.shape[-2]'}
+EXPECT = {'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(T)',
+          'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(T)'}
 
 
 def self_attention(x, p, heads, causal=False):

@@ -1,8 +1,9 @@
 """minGPT's CausalSelfAttention ported to one (T, C) sequence with the heads first: minGPT's
-`1.0 / math.sqrt(k.size(-1))` became `k.shape[1]`, which is T here (the tokens), not hs."""
+`1.0 / math.sqrt(k.size(-1))` became `k.shape[1]`, which is T here (the tokens), not hs: told as
+the scale it is, sqrt(T) (error_model/scales.py), not as the reference's `q.shape[-2]`."""
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'multi-head-attention': 'op:index:self_attention/attention:q.shape[-2]',
-          'no-causal-mask': 'op:index:self_attention/attention:q.shape[-2]'}
+EXPECT = {'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(T)',
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(T)'}
 
 
 def self_attention(x, p, heads, causal=False):
