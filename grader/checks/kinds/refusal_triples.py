@@ -8,15 +8,19 @@ from .mistakes import JOIN
 
 REFUSED_EMPTY = "-none-fitting-refused"  # error_model/tiling.py's crop that refuses no patch
 ONE_SIDE = ":kernel_one_side:"  # error_model/kernel_fit.py's test of one side of the image
+ZERO_DIVISION = "-zero-division"  # error_model/equal_blocks.py's cut: np.split into 0 parts
 
 
 def plainest(found: list[str]) -> list[str]:
     """`found` without the claims a simpler one found beside it makes needless: a name whose crop
     refuses an image with no whole patch where the same name with the plain crop is found too
-    (no call asked for such an image), and, where several names are left, a kernel test of one
-    side only (the probes cannot tell it from no test at all: b41_06)."""
-    found = [name for name in found
-             if REFUSED_EMPTY not in name or name.replace(REFUSED_EMPTY, "") not in found]
+    (no call asked for such an image), or whose equal blocks raise ZeroDivisionError there where
+    the same name with the plain cut is found too (a test refused every such image first), and,
+    where several names are left, a kernel test of one side only (the probes cannot tell it from
+    no test at all: b41_06)."""
+    found = [name for name in found if all(
+        mark not in name or name.replace(mark, "") not in found
+        for mark in (REFUSED_EMPTY, ZERO_DIVISION))]
     if len(found) > 1:
         found = [name for name in found if ONE_SIDE not in name] or found
     return found

@@ -253,6 +253,8 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         return result
     try:
         from grader.reference import error_model
+        from grader.reference.error_model.equal_blocks import OPERATORS as EQUAL_BLOCKS
+        from grader.reference.error_model.equal_blocks import with_blocks_example
         from grader.reference.error_model.evidence import empty_alike, same_message
         from grader.reference.error_model.guards import REFUSAL_OPERATORS as GUARDS
         from grader.reference.error_model.guards import (
@@ -371,6 +373,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         # refuses all but 2-D and 3-D input and takes the last axis whatever `axis` says
         found = found or with_what_it_lets_through(tests, after, built[1], returned,
                                                    returns_value, reproduces, NAMED_ELSEWHERE)
+    blocks = [e.name for e in built[1] if e.operator in EQUAL_BLOCKS]  # the image cut into
+    found = found or [f"{test}{JOIN}{cut}" for test in tests for cut in blocks  # H // P by W //
+                      if reproduces(f"{test}{JOIN}{cut}")]  # P equal blocks: tried last, rare
     found = test_needed(found, tests, reproduces)  # a test the other parts do not need
     found = apart(found, guards, lambda name: any(  # a value mistake that raises itself
         _raises(error_model.rewrite(function, name, hidden), a, k) for a, k, _ in calls
@@ -391,9 +396,9 @@ def named_refusal(result, check, cases: list, planned, outcome, worker=None, own
         return result  # a mistake named on a value is replaced only by a pair: it and a test
     name = found[0] if any(p.expectation()[1] is None for p, _ in cases[:own]) else needed_here(
         found[0], [(p.args, p.kwargs, o) for p, o in cases[:own]], reproduces, {*tests, *guards})
-    returned = [tiling_sizes_of({**dict(zip(params, a, strict=False)), **k})
-                for a, k, o in calls[len(cases):]
-                if o.status == "ok"]  # the probes' sizes it counted: never a hidden case's
+    returned = [s for s in (tiling_sizes_of({**dict(zip(params, a, strict=False)), **k})
+                            for a, k, o in calls[len(cases):] if o.status == "ok")
+                if s]  # the probes' sizes it counted: never a hidden case's
+    said = with_area_example(error_model.sentence(function, name, hidden), returned)
     return replace(result, misconception=name, hint_kind=MISTAKE,  # (`own`: the check's cases
-                   hint=with_area_example(error_model.sentence(function, name, hidden),  # first)
-                                          [s for s in returned if s]))
+                   hint=with_blocks_example(said, returned))  # first)

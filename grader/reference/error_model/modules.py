@@ -20,6 +20,7 @@ from . import (
     dilation,
     discarded,
     dtypes,
+    equal_blocks,
     every_map,
     fixed,
     floored_max,
@@ -81,8 +82,8 @@ MODULES = (operators, steps, windows, names, order, norms, fused, alternatives, 
            counts, dtypes,
            results, terms, contractions, inputs, sequence, forward, choices, chunks, heads,
            head_pairs, uncut_heads, layouts,
-           projections, unbiased, channels, grids, tiling, stems, kernel_fit, guards, fixed,
-           omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
+           projections, unbiased, channels, grids, tiling, equal_blocks, stems, kernel_fit,
+           guards, fixed, omitted, ports, readouts, broadcasts, collapse, discarded, wiring,
            loops, reversed_axes, dilation, past_end, grid_cuts, stride_pads, stride_grid,
            conventions, row_sums, sinusoids, masks, affine,
            one_map, grid_end, bias_layout, rgb_only, columns, floored_max,
@@ -112,5 +113,6 @@ LATE = renormalised.LATE | alternatives.LATE
 # also runs the student's code on probe sizes the check's cases may lack (a `|` for `or` and a
 # width-only test agree on many sizes); the search never tries them
 NAMED_ELSEWHERE = frozenset((*tiling.REFUSAL_OPERATORS, *tiling.AFTER_REFUSAL,
+                             *equal_blocks.OPERATORS,  # tried last, after a tiling test
                              *kernel_fit.REFUSAL_OPERATORS,  # the convolution's kernel test
                              *guards.REFUSAL_OPERATORS))  # and the student's own guards

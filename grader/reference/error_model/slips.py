@@ -79,8 +79,9 @@ def told_grouped(group: list[Edit], one: bool) -> str:
 # operators whose edit says what the edit before it at the same place lets through: tiling.py's
 # crop (a convolution's floor), after a tiling test missing or partial: no test and the floor
 # are one slip of code that floors with nothing to refuse first (round 54's b54_06: "2
-# mistakes at once" for one missing tiling test)
-FOLLOWS = ("cropped",)
+# mistakes at once" for one missing tiling test); equal_blocks.py's cut into H // P by W // P
+# blocks likewise (round 82's b82_06)
+FOLLOWS = ("cropped", "equal_blocks")
 
 
 def _followed(group: list[Edit]) -> list[list[Edit]]:
