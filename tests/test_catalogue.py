@@ -69,6 +69,7 @@ from grader.checks.results import (
     CheckResult,
 )
 from grader.reference import error_model
+from grader.reference.error_model.equal_blocks import BLOCKS_EXAMPLE
 from grader.reference.error_model.tiling import AREA_EXAMPLE
 from grader.report.feedback_level import expected_only
 from grader.report.quotes import FLOAT_LINE
@@ -355,6 +356,7 @@ def _told_as(hint: str | None, shown: str) -> bool:
         hint = LINES_SAID.sub("", hint.replace(FLOAT_LINE, ""))
     hint = AREA_EXAMPLE.sub("", hint)  # a count by area's example: one the student's
     # code counted (tiling.with_area_example), not in the sentence the model alone gives
+    hint = BLOCKS_EXAMPLE.sub("", hint)  # likewise, equal blocks' (with_blocks_example)
     return hint in (shown, square_unclaimed(shown)) or (  # "(right only when H == W)" said
         opening.startswith("One slip, made at ") and hint == (  # only where it holds
         f"One slip, at one or more of these places (the cases cannot tell which): {places}"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -71,6 +72,8 @@ def _tests_tiling(function: ast.FunctionDef) -> bool:
 
 # marks where `with_blocks_example` puts a size the student's code returned blocks for
 NOTHING_RAISES = "not P x P, and nothing raises"
+BLOCKS_EXAMPLE = re.compile(r" \(an? \d+ x \d+ image with P = \d+ gives \d+ x \d+ blocks of \d+ x "
+                            r"\d+\)")  # that example, as `with_blocks_example` words it
 # detail -> (its cut, what it says beyond the blocks)
 CUTS = {"equal-blocks": (equal_blocks, ""),
         "equal-blocks-zero-division": (split_by_zero, " (and an image with no whole patch is "

@@ -13,13 +13,16 @@ the number is right but it is a float (at your line `return H * W / P ** 2`) ...
 partly, on multi-head-attention and no-causal-mask: "the model solution's `q.shape[-1]` reads
 index -2 instead of -1: `q.shape[-2]`", the right function and the right value (the T axis
 where d_h belongs), but in the model solution's terms only: it never says that the scale is the
-sequence length's root, nor points at the student's line (`num_tokens ** 0.5`). Not every mistake
-named, so in unnamed/; EXPECT holds what must hold today: the points lost, the mistakes named.
+sequence length's root, nor points at the student's line (`num_tokens ** 0.5`). Since 76741df4
+(error_model/scales.py's sqrt(T), preferred to the index reading), mistake 2 is named on every
+failed check of both: "the scores are divided by sqrt(T) (at your line that takes the square
+root), the square root of the number of tokens T (the sequence length), where sqrt(d_h) ...
+belongs"; every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
 EXPECT = {'patch-count': 'pixels_over_patch_area',
-          'multi-head-attention': 'op:index:self_attention/attention:q.shape[-2]',
-          'no-causal-mask': 'op:index:self_attention/attention:q.shape[-2]'}
+          'multi-head-attention': 'op:constant:self_attention/attention:scale=sqrt(T)',
+          'no-causal-mask': 'op:constant:self_attention/attention:scale=sqrt(T)'}
 
 
 def num_patches(H, W, P):

@@ -15,12 +15,13 @@ Grader: at blind time (ee59f1b1) and now, 94/110. Mistake 2 named on multi-head-
 no-causal-mask ("Your heads take interleaved columns (h, h + heads, ...) ... reshape(T, heads,
 d_h), not reshape(T, d_h, heads)"). Mistake 1 observed only: "Your `patchify` returned 2 patches
 of 1440 values each for a 30 x 32 x 3 image with P = 16 ... raise ValueError when P does not
-divide H or W", the fix without the cause (no tiling test, strips of H // P and W // P). Not every
-mistake named, so in unnamed/; EXPECT holds what must hold today: the points lost, the mistakes
-named.
+divide H or W", the fix without the cause (no tiling test, strips of H // P and W // P). Since
+be33fb83 (error_model/equal_blocks.py, paired with the missing tiling test), mistake 1 is named on
+both failed patchify checks: "there is no tiling test ... Then the image is cut into `H // P` by
+`W // P` equal blocks (`np.split` into that many parts ...)"; every mistake named.
 """
 # ruff: noqa: F821  (every other name is the solution's)
-EXPECT = {'patchify': None,
+EXPECT = {'patchify': 'op:tiling:patchify:none+op:equal_blocks:patchify:equal-blocks',
           'multi-head-attention': 'attention_heads_interleaved',
           'no-causal-mask': 'attention_heads_interleaved'}
 ALIASES = ('op:heads_interleaved:self_attention:heads-interleaved-split-and-merge',)  # mistake 2
