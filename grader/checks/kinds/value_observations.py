@@ -130,13 +130,22 @@ def _shaped(expected, got, how, shapes: bool = True) -> tuple[str, str] | None:
     if agrees(expected.ravel(), got.ravel(), how):
         return "reshaped", (f"the expected values in the expected order{sizes}: only the sizes "
                             "of a reshape differ.")
-    if got.ndim == expected.ndim:
-        for axes in itertools.permutations(range(expected.ndim)):
-            moved = expected.transpose(axes)
-            if moved.shape == got.shape and agrees(moved, got, how):
-                return "axes_reordered", (f"the expected values with their axes in another "
-                                          f"order, as `value.transpose{axes}` gives them{sizes}.")
+    for axes in reorderings(expected, got, how):
+        return "axes_reordered", (f"the expected values with their axes in another "
+                                  f"order, as `value.transpose{axes}` gives them{sizes}.")
     return None
+
+
+def reorderings(expected, got, how):
+    """Each order of `expected`'s axes but their own whose transpose agrees with `got` under
+    `how` (same number of axes)."""
+    if got.ndim != expected.ndim:
+        return
+    for axes in itertools.permutations(range(expected.ndim)):
+        moved = expected.transpose(axes)
+        if (axes != tuple(range(expected.ndim)) and moved.shape == got.shape
+                and agrees(moved, got, how)):
+            yield axes
 
 
 def _transposed(expected, got, how) -> str | None:
@@ -146,10 +155,8 @@ def _transposed(expected, got, how) -> str | None:
     None otherwise. Arrays of up to 4 axes."""
     if expected.ndim > 4 or got.size < 2:
         return None
-    for axes in itertools.permutations(range(expected.ndim)):
-        moved = expected.transpose(axes)
-        if (moved.shape == got.shape and axes != tuple(range(expected.ndim))
-                and not agrees(moved, expected, how) and agrees(moved, got, how)):
+    for axes in reorderings(expected, got, how):
+        if not agrees(expected.transpose(axes), expected, how):
             return (f"the expected values with their axes in another order, as "
                     f"`value.transpose{axes}` gives them.")
     return None

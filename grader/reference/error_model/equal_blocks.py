@@ -28,10 +28,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from .change import Change, Context, code, near_checked, where
-from .tiling import article
+from .tiling import article, tested_patch_size
 from .tree import PREFIX
-
-TESTED = "check_tiling"  # the reference's tiling test (tiling.py's)
 
 
 def equal_blocks(image, rows, cols, zero_refused: bool = True) -> np.ndarray:
@@ -65,11 +63,6 @@ def _counts(node: ast.AST) -> tuple[ast.AST, ast.AST, ast.AST] | None:
     return node.value.func.value, rows, cols
 
 
-def _tests_tiling(function: ast.FunctionDef) -> bool:
-    return any(isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
-               and sub.func.id == TESTED for sub in ast.walk(function))
-
-
 # marks where `with_blocks_example` puts a size the student's code returned blocks for
 NOTHING_RAISES = "not P x P, and nothing raises"
 BLOCKS_EXAMPLE = re.compile(r" \(an? \d+ x \d+ image with P = \d+ gives \d+ x \d+ blocks of \d+ x "
@@ -84,7 +77,7 @@ def cut_into_equal_blocks(context: Context, node: ast.AST) -> Iterator[Change]:
     """The grid's cut `grid = image.reshape(H // P, P, W // P, P, C)` as `return
     equal_blocks(image, H // P, W // P)`, in a function that tests the tiling itself."""
     found = _counts(node) if near_checked(context) else None
-    if found is None or not _tests_tiling(context.instance.node):
+    if found is None or tested_patch_size(context.instance.node) is None:
         return
     array, rows, cols = found
     H, W = code(rows.left), code(cols.left)

@@ -262,7 +262,7 @@ PADS[UNPLACED] = ("to a multiple of {P} before it is cut (where the zeros go, th
 
 
 @functools.lru_cache(maxsize=256)
-def _patch_size(function: ast.FunctionDef) -> ast.AST | None:
+def tested_patch_size(function: ast.FunctionDef) -> ast.AST | None:
     """P of the function's own `check_tiling(H, W, P)` call, else None."""
     for sub in ast.walk(function):
         if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
@@ -274,7 +274,7 @@ def _patch_size(function: ast.FunctionDef) -> ast.AST | None:
 def padded(context: Context, node: ast.AST) -> Iterator[Change]:
     """The image zero-padded to a multiple of P before it is cut: `as_hwc(image)` padded, in a
     function that tests the tiling itself."""
-    P = _patch_size(context.instance.node) if near_checked(context) else None
+    P = tested_patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
         return
@@ -303,7 +303,7 @@ def stacked(image, P):
 def batched(context: Context, node: ast.AST) -> Iterator[Change]:
     """A 4-D array taken as a batch of images: `as_hwc(image)` stacking them, in a function
     that tests the tiling itself."""
-    P = _patch_size(context.instance.node) if near_checked(context) else None
+    P = tested_patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}"))):
         return
@@ -410,7 +410,7 @@ def last_two(context: Context, node: ast.AST) -> Iterator[Change]:
     `x.unfold(2, p, p).unfold(3, p, p)` answers) on a channels-last image tests the width and
     the channels. `as_hwc(image)` tested so first, in a function that tests the tiling itself
     (its own `check_tiling` after still tests H and W)."""
-    P = _patch_size(context.instance.node) if near_checked(context) else None
+    P = tested_patch_size(context.instance.node) if near_checked(context) else None
     if (P is None or not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name)
             or not node.func.id.startswith((IMAGE, f"{PREFIX}{IMAGE}")) or not node.args):
         return
@@ -454,7 +454,7 @@ def cropped(context: Context, node: ast.AST) -> Iterator[Change]:
     tiling itself: where that test lets a size through (one side only, none), its last rows or
     columns are dropped. Alone it changes nothing (the test refuses such sizes first): tried by
     `named_refusal` only as a pair's second part, after a tiling test (AFTER_REFUSAL)."""
-    P = _patch_size(context.instance.node) if near_checked(context) else None
+    P = tested_patch_size(context.instance.node) if near_checked(context) else None
     if P is None or not _grid_cut(node, P):
         return
     bound = f"{PREFIX}crop_to_tile"
